@@ -1,0 +1,38 @@
+/**
+ * Loaders of the storefront reviews routes (interface.md §4.2). One loader per operation serves all
+ * three scopes: the route's params say which (`productKey` → product, `groupId` → group, neither → store).
+ */
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { listPageQuery, listReviewsQuery } from "../../server/contract/storefront.ts";
+import type { ScopeParams } from "../../server/reviews/reviews.service.ts";
+import { handle, json, parseQuery, requestOrigin } from "./api.server.ts";
+
+export const scopeParams = (params: LoaderFunctionArgs["params"]): ScopeParams => ({
+  storeId: params.storeId ?? "",
+  productKey: params.productKey,
+  groupId: params.groupId,
+});
+
+/** GET …/reviews */
+export const listReviewsLoader = handle(async ({ request, params, context }: LoaderFunctionArgs) => {
+  const query = parseQuery(request, listReviewsQuery);
+  const body = await context.services.reviews.listReviews(scopeParams(params), query, requestOrigin(request));
+  return json(request, body, { cache: "public" });
+});
+
+/** GET …/review_aggregate */
+export const reviewAggregateLoader = handle(({ request, params, context }: LoaderFunctionArgs) =>
+  json(request, context.services.reviews.getAggregate(scopeParams(params)), { cache: "public" }),
+);
+
+/** GET …/review_media */
+export const listReviewMediaLoader = handle(({ request, params, context }: LoaderFunctionArgs) => {
+  const query = parseQuery(request, listPageQuery);
+  return json(request, context.services.reviews.listMedia(scopeParams(params), query, requestOrigin(request)), { cache: "public" });
+});
+
+/** GET …/questions (product and group scope) */
+export const listQuestionsLoader = handle(({ request, params, context }: LoaderFunctionArgs) => {
+  const query = parseQuery(request, listPageQuery);
+  return json(request, context.services.reviews.listQuestions(scopeParams(params), query), { cache: "public" });
+});

@@ -1,0 +1,1 @@
+export { listQuestionsLoader as loader } from "~/lib/storefront.server";

@@ -1,0 +1,1 @@
+export { listReviewMediaLoader as loader } from "~/lib/storefront.server";

@@ -1,0 +1,1 @@
+export { listReviewsLoader as loader } from "~/lib/storefront.server";

@@ -1,0 +1,1 @@
+export { reviewAggregateLoader as loader } from "~/lib/storefront.server";

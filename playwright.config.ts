@@ -1,0 +1,42 @@
+import { defineConfig } from "@playwright/test";
+
+/**
+ * Browser tests in Debian's Chromium (/usr/bin/chromium; Playwright's own browser download does not
+ * work on these machines). The web server is the production server over a fresh temp database that
+ * the demo seeders fill from the real shared data.
+ */
+const port = Number(process.env.E2E_PORT ?? 3111);
+const dbDir = process.env.E2E_DB_DIR ?? `/tmp/chorus-e2e-${port}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  webServer: {
+    command: `rm -rf ${dbDir} && mkdir -p ${dbDir} && node server/http/main.ts`,
+    url: `http://127.0.0.1:${port}/v1/stores/7d1f4e2a-5b3c-4d6e-8f90-a1b2c3d4e5f6/review_aggregate`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_PATH: `${dbDir}/chorus.sqlite`,
+      MEDIA_PATH: `${dbDir}/media`,
+      DEMO_PLATFORM_SECRET: "e2e-platform-secret-0123456789",
+      DEMO_API_KEY: "e2e-api-key-0123456789abcdef",
+      DEMO_ADMIN_PASSWORD: "e2e-admin-password",
+    },
+  },
+});

@@ -1,0 +1,58 @@
+/**
+ * `npm run import -- --store <storeId> --file <reviews.csv> [--status published|pending] [--source NAME]
+ *   [--create-store --platform shopify --name "My shop"]`
+ *
+ * Imports a reviews CSV (rules: server/import/reviews-csv.ts and the README). Prints progress,
+ * a summary, and each bad row with its line number. Exit code 0 even with bad rows; 1 on a fatal error.
+ */
+import { parseArgs } from "node:util";
+import { loadConfig } from "../config.ts";
+import { importReviewsCsv } from "../import/reviews-csv.ts";
+import { createServices } from "../services.ts";
+import { progress } from "./progress.ts";
+
+const USAGE = "usage: npm run import -- --store <storeId> --file <reviews.csv> [--status published|pending] [--source NAME] [--create-store --platform shopify --name NAME]";
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      store: { type: "string" }, file: { type: "string" }, status: { type: "string", default: "published" },
+      source: { type: "string" }, "create-store": { type: "boolean", default: false },
+      platform: { type: "string", default: "shopify" }, name: { type: "string" }, help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help || !values.store || !values.file) {
+    console.error(USAGE);
+    return values.help ? 0 : 2;
+  }
+  if (values.status !== "published" && values.status !== "pending") {
+    console.error("--status must be published or pending");
+    return 2;
+  }
+  const config = loadConfig();
+  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH });
+  try {
+    if (values["create-store"]) services.stores.create({ storeId: values.store, name: values.name ?? values.store, platform: values.platform! });
+    if (!services.stores.get(values.store)) {
+      console.error(`No store ${values.store} in ${config.DATABASE_PATH} (add --create-store to create it)`);
+      return 1;
+    }
+    const bar = progress("import", 0);
+    const report = await importReviewsCsv(
+      { db: services.db, stores: services.stores, reviews: services.reviewsData },
+      { storeId: values.store, file: values.file, status: values.status, source: values.source, onProgress: (p) => bar.update(p.rowsRead, `rows, ${p.inserted} imported`) },
+    );
+    bar.stop();
+    for (const bad of report.badRows) console.error(`line ${bad.line}: ${bad.reason}`);
+    const rate = Math.round(report.rowsRead / Math.max(report.ms / 1000, 0.001));
+    console.log(`${report.rowsRead} rows read: ${report.inserted} imported, ${report.alreadyPresent} already present, ${report.badRows.length} bad rows skipped; ${report.products} products, ${report.groups} groups; ${report.ms} ms (${rate} rows/s)`);
+    return 0;
+  } finally {
+    services.close();
+  }
+}
+
+main().then((code) => process.exit(code), (error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,35 @@
+/**
+ * Environment configuration, validated with zod (a bad value stops start-up with a clear message).
+ * Names are fixed by the developers' guide: PORT, DATABASE_PATH, MEDIA_PATH, DEMO_DATA_DIR,
+ * DEMO_API_KEY, DEMO_PLATFORM_SECRET, DEMO_ADMIN_PASSWORD.
+ */
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+/** The project root (the folder holding package.json). */
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  DATABASE_PATH: z.string().min(1).default(resolve(PROJECT_ROOT, "data/chorus.sqlite")),
+  MEDIA_PATH: z.string().min(1).default(resolve(PROJECT_ROOT, "data/media")),
+  DEMO_DATA_DIR: z.string().min(1).default(resolve(PROJECT_ROOT, "../shared/data")),
+  DEMO_API_KEY: z.string().min(16, "DEMO_API_KEY must be at least 16 characters").optional(),
+  DEMO_PLATFORM_SECRET: z.string().min(16, "DEMO_PLATFORM_SECRET must be at least 16 characters").optional(),
+  DEMO_ADMIN_PASSWORD: z.string().min(8, "DEMO_ADMIN_PASSWORD must be at least 8 characters").optional(),
+  /** Set to 0 to skip creating the demo store on an empty database. */
+  CHORUS_DEMO: z.enum(["0", "1"]).default("1"),
+});
+export type Config = z.output<typeof schema>;
+
+/** Read and validate configuration from `env`. @throws Error listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    throw new Error(`Bad configuration: ${result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  }
+  const c = result.data;
+  return { ...c, DATABASE_PATH: resolve(c.DATABASE_PATH), MEDIA_PATH: resolve(c.MEDIA_PATH), DEMO_DATA_DIR: resolve(c.DEMO_DATA_DIR) };
+}

@@ -1,0 +1,160 @@
+/**
+ * Storefront reviews contract: zod schemas for every query parameter and the TypeScript shapes of
+ * every response (interface.md §4.2, §8; decisions.md §1-§2). One source: routes parse with these,
+ * widgets `import type` the shapes.
+ */
+import { z } from "zod";
+
+/** interface.md §4.2 "Locale codes": list A and list B, both accepted (case as written there). */
+export const LOCALES_A = [
+  "zh-TW", "da", "nl", "en", "fr", "de-formal", "de-informal", "id", "it", "ja", "ko", "pl", "pt-PT", "ru", "es", "sv", "th", "vi",
+] as const;
+export const LOCALES_B = [
+  "bg", "cs", "da", "el", "es", "fi", "fr", "hi", "hr", "hu", "id", "it", "ja", "ko", "lt", "ms", "nb", "nl", "pl", "pt-br", "pt-pt",
+  "ro", "ru", "sk", "sl", "sr", "sv", "th", "tr", "uk", "vi", "zh-cn", "zh-tw",
+] as const;
+export const LOCALES: readonly string[] = [...new Set<string>([...LOCALES_A, ...LOCALES_B])];
+
+/** interface.md §4.2: the seven review orders; default `date desc`. */
+export const REVIEW_ORDERS = [
+  "date desc", "date asc", "rating desc", "rating asc", "helpful desc", "helpful asc", "has_media desc",
+] as const;
+export type ReviewOrder = (typeof REVIEW_ORDERS)[number];
+
+/** interface.md §8: storefront list limits 1..25, default 25. */
+export const STOREFRONT_MAX_LIMIT = 25;
+
+const limitParam = (max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return fallback;
+      const n = /^\d+$/.test(value) ? Number(value) : NaN;
+      if (!Number.isInteger(n) || n < 1 || n > max) {
+        ctx.addIssue({ code: "custom", message: `limit must be an integer from 1 to ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+/** `lastEvaluated`: a URL-encoded JSON object (already URL-decoded by URLSearchParams). */
+export const lastEvaluatedParam = z.string().max(2048, "lastEvaluated is too long").optional();
+
+export const listReviewsQuery = z.object({
+  limit: limitParam(STOREFRONT_MAX_LIMIT, STOREFRONT_MAX_LIMIT),
+  orderBy: z
+    .enum(REVIEW_ORDERS, { error: `orderBy must be one of: ${REVIEW_ORDERS.join(", ")}` })
+    .default("date desc"),
+  locale: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || LOCALES.includes(v), {
+      message: `locale must be one of: ${LOCALES.join(", ")}`,
+    }),
+  lastEvaluated: lastEvaluatedParam,
+});
+export type ListReviewsQuery = z.output<typeof listReviewsQuery>;
+
+export const listPageQuery = z.object({
+  limit: limitParam(STOREFRONT_MAX_LIMIT, STOREFRONT_MAX_LIMIT),
+  lastEvaluated: lastEvaluatedParam,
+});
+export type ListPageQuery = z.output<typeof listPageQuery>;
+
+/** A limit parameter with its own bounds (the enterprise listing uses 1..100). */
+export const limitQueryParam = limitParam;
+
+/** Scope of a storefront listing (interface.md §4.2): product, store or group. */
+export type ReviewScope =
+  | { type: "store" }
+  | { type: "product"; productId: string }
+  | { type: "group"; groupId: string };
+
+// ---- Response shapes (decisions.md §2) ----
+
+export type ReviewerLocation = { country: { code: string; name: string }; zoneCode?: string };
+export type VerifiedStatus = "verified-buyer" | "verified-reviewer" | "unverified";
+
+export type ReviewMedia = {
+  mediaId: string;
+  reviewId: string;
+  type: "image" | "video";
+  thumbnailUrl: string;
+  largeUrl: string;
+  fullSizeUrl: string;
+  streamUrl?: string;
+  alt?: string;
+  dateCreated: string;
+  rating: number;
+  reviewer: { displayName: string };
+};
+
+export type Review = {
+  reviewId: string;
+  productId: string;
+  productName: string;
+  productUrl?: string;
+  productImageUrl?: string;
+  variantId?: string;
+  variantName?: string;
+  rating: number;
+  title: string;
+  body: string;
+  dateCreated: string;
+  dateUpdated?: string;
+  helpfulCount: number;
+  unhelpfulCount: number;
+  isRecommended?: boolean;
+  isIncentivized: boolean;
+  languageCode?: string;
+  translatedLocale?: string;
+  reviewer: {
+    displayName: string;
+    isVerified: boolean;
+    verifiedStatus: VerifiedStatus;
+    location?: ReviewerLocation;
+  };
+  media: ReviewMedia[];
+  reply?: { body: string; dateCreated: string };
+  productAttributes?: { title: string; type: string; value: string }[];
+  attributesWithRating?: { title: string; type: string; value: number; minLabel: string; midLabel: string; maxLabel: string }[];
+};
+
+export type ListReviewsResponse = { reviews: Review[]; nextUrl?: string };
+
+export type ReviewAggregate = {
+  reviewCount: number;
+  reviewRatingValuesTotal: number;
+  averageRating: number;
+  reviewCountByLevel: { level1Count: number; level2Count: number; level3Count: number; level4Count: number; level5Count: number };
+};
+export type ReviewAggregateResponse = { reviewAggregate: ReviewAggregate };
+
+export type ListReviewMediaResponse = { reviewMedia: ReviewMedia[]; nextUrl?: string };
+
+export type Answer = { answerId: string; body: string; dateCreated: string; isStoreAnswer: boolean; author: { displayName: string } };
+export type Question = {
+  questionId: string;
+  productId?: string;
+  body: string;
+  dateCreated: string;
+  customer: { displayName: string };
+  answers: Answer[];
+};
+export type ListQuestionsResponse = { questions: Question[]; nextUrl?: string };
+
+/** interface.md §2.3 */
+export type ReviewsSummary = { body: string; contributingReviewCount: number; dateGenerated: string; datePublished: string };
+export type ReviewsSummaryResponse = { reviewsSummary: ReviewsSummary } | Record<string, never>;
+/** interface.md §2.4 */
+export type KeywordTopic = { topic: string; keywords: { name: string; occurrences: number }[] };
+export type ReviewsKeywordsResponse = { reviewsKeywords: { keywordTopics: KeywordTopic[] } } | Record<string, never>;
+
+/**
+ * The one rounding rule for showing an average rating (decisions.md §2): one decimal, half up.
+ * @param average unrounded average, 0..5
+ */
+export function roundRating(average: number): number {
+  return Math.round(average * 10 + Number.EPSILON) / 10;
+}

@@ -1,0 +1,71 @@
+/**
+ * SQLite connection, pragmas, versioned migrations and the transaction helper.
+ *
+ * Migrations are the files `server/db/migrations/NNN-name.sql`, applied in numeric order,
+ * each inside its own transaction, and recorded in `schema_migrations`. They run on every
+ * start (`openDatabase`), so a fresh file and an old file both end at the newest schema.
+ */
+import Database from "better-sqlite3";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export type Db = Database.Database;
+
+const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), "migrations");
+
+/**
+ * Open (creating if needed) the SQLite file at `path` (or `:memory:`), set WAL mode and
+ * safe pragmas, and apply pending migrations.
+ * @throws if the file cannot be opened or a migration fails (the failed migration is rolled back).
+ */
+export function openDatabase(path: string, options: { readonly?: boolean } = {}): Db {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { readonly: options.readonly ?? false });
+  if (!options.readonly) {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+  }
+  db.pragma("foreign_keys = ON");
+  db.pragma("busy_timeout = 5000");
+  db.pragma("cache_size = -65536"); // 64 MiB page cache
+  if (!options.readonly) migrate(db);
+  return db;
+}
+
+/** Apply every migration file not yet recorded in `schema_migrations`. Returns the versions applied. */
+export function migrate(db: Db): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const applied = new Set(
+    db.prepare("SELECT version FROM schema_migrations").pluck().all() as number[],
+  );
+  const files = readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d+-.+\.sql$/.test(f))
+    .sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
+  const done: number[] = [];
+  for (const file of files) {
+    const version = parseInt(file, 10);
+    if (applied.has(version)) continue;
+    const sql = readFileSync(join(MIGRATIONS_DIR, file), "utf8");
+    transaction(db, () => {
+      db.exec(sql);
+      db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(
+        version,
+        file,
+        new Date().toISOString(),
+      );
+    });
+    done.push(version);
+  }
+  return done;
+}
+
+/**
+ * Run `fn` inside an IMMEDIATE transaction (takes the write lock up front, so concurrent
+ * writers queue on busy_timeout instead of failing mid-way). Nested calls use savepoints.
+ * Rolls back and rethrows when `fn` throws.
+ */
+export function transaction<T>(db: Db, fn: () => T): T {
+  return db.transaction(fn).immediate();
+}

@@ -1,0 +1,50 @@
+/**
+ * The demo store: created on an empty database at start-up from the real shared data
+ * (DEMO_DATA_DIR), never from invented reviews. Each area adds a seeder to DEMO_SEEDERS; every
+ * seeder is idempotent and runs once (recorded in app_settings), so an interrupted start resumes.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Config } from "../config.ts";
+import { importReviewsCsv } from "../import/reviews-csv.ts";
+import type { Services } from "../services.ts";
+
+export const DEMO_STORE_ID = "7d1f4e2a-5b3c-4d6e-8f90-a1b2c3d4e5f6";
+export const DEMO_PLATFORM = "shopify";
+export const DEMO_REVIEWS_FILE = "womens_clothing_ecommerce_reviews.csv";
+
+export type DemoContext = { services: Services; config: Config; log: (line: string) => void };
+export type DemoSeeder = { name: string; run: (ctx: DemoContext) => Promise<void> | void };
+
+/** Demo reviews: the real clothing reviews file, published. */
+const reviewsSeeder: DemoSeeder = {
+  name: "reviews",
+  async run({ services, config, log }) {
+    const file = join(config.DEMO_DATA_DIR, DEMO_REVIEWS_FILE);
+    if (!existsSync(file)) {
+      log(`Demo reviews file not found at ${file}: set DEMO_DATA_DIR to the folder holding ${DEMO_REVIEWS_FILE} (see README, "Demo data").`);
+      return;
+    }
+    log(`Importing real reviews from ${file} ...`);
+    const report = await importReviewsCsv(
+      { db: services.db, stores: services.stores, reviews: services.reviewsData },
+      { storeId: DEMO_STORE_ID, file, onProgress: (p) => log(`  ${p.rowsRead} rows read, ${p.inserted} imported`), progressEvery: 5000 },
+    );
+    log(`Imported ${report.inserted} reviews (${report.products} products, ${report.groups} groups, ${report.badRows.length} bad rows skipped) in ${report.ms} ms.`);
+  },
+};
+
+/** Seeders in order. Later areas (media, Q&A, surveys, loyalty, admin, AI) append theirs. */
+export const DEMO_SEEDERS: DemoSeeder[] = [reviewsSeeder];
+
+/** Create the demo store on an empty database and run every seeder not yet done. */
+export async function ensureDemoStore(ctx: DemoContext): Promise<void> {
+  const { services } = ctx;
+  services.stores.create({ storeId: DEMO_STORE_ID, name: "Chorus Demo Boutique", platform: DEMO_PLATFORM, aiAutoPublish: true });
+  for (const seeder of DEMO_SEEDERS) {
+    const flag = `demo_seeded:${seeder.name}`;
+    if (services.db.prepare("SELECT 1 FROM app_settings WHERE key = ?").get(flag)) continue;
+    await seeder.run(ctx);
+    services.db.prepare("INSERT OR REPLACE INTO app_settings (key, value) VALUES (?, ?)").run(flag, new Date().toISOString());
+  }
+}

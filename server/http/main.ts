@@ -1,0 +1,55 @@
+/**
+ * `npm start` / `npm run serve`: migrate, seed the demo store on an empty database, serve on PORT.
+ * SIGTERM/SIGINT stop accepting connections, let in-flight requests finish, then close the database.
+ */
+import type { ServerBuild } from "@remix-run/node";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { loadConfig, PROJECT_ROOT } from "../config.ts";
+import { DEMO_STORE_ID, ensureDemoStore } from "../demo/demo.ts";
+import { createServices } from "../services.ts";
+import { createHttpServer } from "./app.ts";
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const buildFile = join(PROJECT_ROOT, "build/server/index.js");
+  if (!existsSync(buildFile)) throw new Error("No build found: run `npm run build` first (npm start does it for you).");
+  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH });
+  log(`Database: ${config.DATABASE_PATH}`);
+  if (config.CHORUS_DEMO === "1") await ensureDemoStore({ services, config, log });
+  const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
+  const server = createHttpServer({ services, build, root: PROJECT_ROOT });
+  server.listen(config.PORT, config.HOST, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.PORT;
+    const base = `http://localhost:${port}`;
+    log(`Chorus is listening on ${base}`);
+    log(`  Demo storefront:  ${base}/demo`);
+    log(`  Widget script:    ${base}/widgets/chorus.js`);
+    log(`  Storefront API:   ${base}/v1/stores/${DEMO_STORE_ID}/reviews`);
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: finishing in-flight requests ...`);
+    server.close(() => {
+      services.close();
+      log("Stopped.");
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+/**
+ * An in-memory cache of public storefront GET responses, in front of Remix.
+ *
+ * Correctness rule: an entry is served only while `contentVersion()` equals the version read
+ * *before* the response was computed, so any commit (by this process or another) invalidates
+ * everything computed before it. Bounded by entry count and total bytes (oldest first out).
+ */
+export type CachedResponse = {
+  status: number;
+  headers: [string, string][];
+  body: Buffer;
+  etag: string | null;
+  version: number;
+};
+
+export class ResponseCache {
+  private readonly entries = new Map<string, CachedResponse>();
+  private bytes = 0;
+  readonly maxEntries: number;
+  readonly maxBytes: number;
+
+  /** @param maxEntries entry limit; @param maxBytes total body bytes limit. */
+  constructor(maxEntries = 20_000, maxBytes = 128 * 1024 * 1024) {
+    this.maxEntries = maxEntries;
+    this.maxBytes = maxBytes;
+  }
+
+  /** The entry for `key` if it was computed at `version`; stale entries are dropped. */
+  get(key: string, version: number): CachedResponse | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.version !== version) {
+      this.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  set(key: string, entry: CachedResponse): void {
+    this.delete(key);
+    if (entry.body.length > this.maxBytes / 16) return;
+    this.entries.set(key, entry);
+    this.bytes += entry.body.length;
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
+      const oldest = this.entries.keys().next().value as string;
+      this.delete(oldest);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private delete(key: string): void {
+    const e = this.entries.get(key);
+    if (e) {
+      this.bytes -= e.body.length;
+      this.entries.delete(key);
+    }
+  }
+}

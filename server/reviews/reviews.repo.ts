@@ -1,0 +1,211 @@
+/**
+ * Reviews, review media, questions and answers: all their SQL.
+ * Listings are keyset scans over the partial indexes of migration 001 (decisions.md §1: never OFFSET).
+ */
+import type { Db } from "../db/database.ts";
+import type { ReviewOrder, ReviewScope } from "../contract/storefront.ts";
+
+export type ReviewStatus = "pending" | "published" | "rejected";
+
+export type ReviewRow = {
+  review_id: string; store_id: string; product_id: string; group_id: string | null;
+  variant_id: string | null; variant_name: string | null; rating: number; title: string; body: string;
+  created_ms: number; updated_ms: number | null; helpful_count: number; unhelpful_count: number;
+  is_recommended: number | null; is_incentivized: number; language_code: string | null; status: ReviewStatus;
+  reviewer_name: string; reviewer_email: string | null; verified_status: "verified-buyer" | "verified-reviewer" | "unverified";
+  reviewer_country_code: string | null; reviewer_country_name: string | null; reviewer_zone_code: string | null;
+  media_count: number; reply_body: string | null; reply_created_ms: number | null;
+  product_attributes_json: string | null; attributes_with_rating_json: string | null;
+  has_media: number; rating_inverse: number; helpful_inverse: number;
+  product_name: string; product_url: string | null; product_image_url: string | null;
+};
+
+export type MediaRow = {
+  media_id: string; review_id: string; product_id: string; type: "image" | "video"; alt: string | null;
+  thumbnail_url: string; large_url: string; full_size_url: string; stream_url: string | null;
+  created_ms: number; rating: number; reviewer_name: string; position: number;
+};
+
+export type QuestionRow = { question_id: string; product_id: string; body: string; asker_name: string; created_ms: number };
+export type AnswerRow = { answer_id: string; question_id: string; body: string; author_name: string; is_store_answer: number; created_ms: number };
+export type AggregateRow = { review_count: number; rating_total: number; level1: number; level2: number; level3: number; level4: number; level5: number };
+
+/** Sort column (besides created_ms, review_id) and scan direction of each order (decisions.md §2 ties: newest first). */
+export const ORDER_SPECS: Record<ReviewOrder, { key: string | null; dir: "ASC" | "DESC" }> = {
+  "date desc": { key: null, dir: "DESC" },
+  "date asc": { key: null, dir: "ASC" },
+  "rating desc": { key: "rating", dir: "DESC" },
+  "rating asc": { key: "rating_inverse", dir: "DESC" },
+  "helpful desc": { key: "helpful_count", dir: "DESC" },
+  "helpful asc": { key: "helpful_inverse", dir: "DESC" },
+  "has_media desc": { key: "has_media", dir: "DESC" },
+};
+
+/** The cursor key of a review row for an order: [sortValue?, created_ms, review_id]. */
+export function reviewCursorKey(row: ReviewRow, order: ReviewOrder): (string | number)[] {
+  const { key } = ORDER_SPECS[order];
+  const base = [row.created_ms, row.review_id];
+  return key ? [(row as unknown as Record<string, number>)[key], ...base] : base;
+}
+
+function scopeWhere(scope: ReviewScope, alias: string): { sql: string; args: string[] } {
+  switch (scope.type) {
+    case "store": return { sql: "", args: [] };
+    case "product": return { sql: ` AND ${alias}.product_id = ?`, args: [scope.productId] };
+    case "group": return { sql: ` AND ${alias}.group_id = ?`, args: [scope.groupId] };
+  }
+}
+
+export type NewReview = {
+  reviewId: string; storeId: string; productId: string; rating: number; title: string; body: string;
+  createdMs: number; status: ReviewStatus; reviewerName: string; reviewerEmail?: string | null;
+  verifiedStatus?: ReviewRow["verified_status"]; helpfulCount?: number; unhelpfulCount?: number;
+  isRecommended?: boolean | null; isIncentivized?: boolean; languageCode?: string | null;
+  variantId?: string | null; variantName?: string | null;
+  productAttributes?: unknown; source?: string | null; sourceKey?: string | null;
+  reviewerCountryCode?: string | null; reviewerCountryName?: string | null; reviewerZoneCode?: string | null;
+};
+
+/** Create the reviews data module over `db`. */
+export function reviewsRepo(db: Db) {
+  const listCache = new Map<string, ReturnType<Db["prepare"]>>();
+  const REVIEW_COLUMNS = "r.*, p.name AS product_name, p.url AS product_url, p.image_url AS product_image_url";
+
+  const insert = db.prepare(
+    `INSERT INTO reviews (review_id, store_id, product_id, group_id, variant_id, variant_name, rating, title, body, created_ms,
+       helpful_count, unhelpful_count, is_recommended, is_incentivized, language_code, status, reviewer_name, reviewer_email,
+       verified_status, reviewer_country_code, reviewer_country_name, reviewer_zone_code, product_attributes_json, source, source_key)
+     VALUES (@reviewId, @storeId, @productId, (SELECT group_id FROM products WHERE store_id = @storeId AND product_id = @productId),
+       @variantId, @variantName, @rating, @title, @body, @createdMs, @helpfulCount, @unhelpfulCount, @isRecommended, @isIncentivized,
+       @languageCode, @status, @reviewerName, @reviewerEmail, @verifiedStatus, @reviewerCountryCode, @reviewerCountryName,
+       @reviewerZoneCode, @productAttributes, @source, @sourceKey)
+     ON CONFLICT DO NOTHING`,
+  );
+  const hasSource = db.prepare<[string, string, string], { 1: number }>("SELECT 1 FROM reviews WHERE store_id = ? AND source = ? AND source_key = ?");
+  const aggregate = db.prepare<[string, string, string], AggregateRow>(
+    "SELECT review_count, rating_total, level1, level2, level3, level4, level5 FROM review_aggregates WHERE store_id = ? AND scope_type = ? AND scope_id = ?",
+  );
+
+  return {
+    /**
+     * One page of published reviews in `scope`, ordered by `order`, after `after` (a cursor key).
+     * Returns up to `limit + 1` rows so the caller can tell whether another page exists.
+     */
+    listPublished(storeId: string, scope: ReviewScope, order: ReviewOrder, limit: number, after?: (string | number)[]): ReviewRow[] {
+      const { key, dir } = ORDER_SPECS[order];
+      const cols = [...(key ? [`r.${key}`] : []), "r.created_ms", "r.review_id"];
+      const cacheKey = `${scope.type}|${order}|${after ? 1 : 0}`;
+      let stmt = listCache.get(cacheKey);
+      if (!stmt) {
+        const where = scopeWhere(scope, "r").sql;
+        const keyset = after ? ` AND (${cols.join(", ")}) ${dir === "DESC" ? "<" : ">"} (${cols.map(() => "?").join(", ")})` : "";
+        stmt = db.prepare(
+          `SELECT ${REVIEW_COLUMNS} FROM reviews r JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id
+           WHERE r.store_id = ? AND r.status = 'published'${where}${keyset}
+           ORDER BY ${cols.map((c) => `${c} ${dir}`).join(", ")} LIMIT ?`,
+        );
+        listCache.set(cacheKey, stmt);
+      }
+      return stmt.all(storeId, ...scopeWhere(scope, "r").args, ...(after ?? []), limit + 1) as ReviewRow[];
+    },
+
+    /** Published media of the given reviews, in upload order. */
+    mediaOfReviews(reviewIds: string[]): MediaRow[] {
+      if (reviewIds.length === 0) return [];
+      return db
+        .prepare(
+          `SELECT m.*, r.rating, r.reviewer_name FROM review_media m JOIN reviews r ON r.review_id = m.review_id
+           WHERE m.review_id IN (SELECT value FROM json_each(?)) AND m.status = 'published' ORDER BY m.review_id, m.position`,
+        )
+        .all(JSON.stringify(reviewIds)) as MediaRow[];
+    },
+
+    /** One page (limit + 1 rows) of published media of published reviews, newest first. */
+    listPublishedMedia(storeId: string, scope: ReviewScope, limit: number, after?: (string | number)[]): MediaRow[] {
+      const { sql, args } = scopeWhere(scope, "m");
+      const keyset = after ? " AND (m.created_ms, m.media_id) < (?, ?)" : "";
+      return db
+        .prepare(
+          `SELECT m.*, r.rating, r.reviewer_name FROM review_media m JOIN reviews r ON r.review_id = m.review_id
+           WHERE m.store_id = ? AND m.status = 'published' AND r.status = 'published'${sql}${keyset}
+           ORDER BY m.created_ms DESC, m.media_id DESC LIMIT ?`,
+        )
+        .all(storeId, ...args, ...(after ?? []), limit + 1) as MediaRow[];
+    },
+
+    /** One page (limit + 1 rows) of published questions, newest first. Scope: product or group. */
+    listPublishedQuestions(storeId: string, scope: ReviewScope, limit: number, after?: (string | number)[]): QuestionRow[] {
+      const { sql, args } = scopeWhere(scope, "q");
+      const keyset = after ? " AND (q.created_ms, q.question_id) < (?, ?)" : "";
+      return db
+        .prepare(
+          `SELECT q.question_id, q.product_id, q.body, q.asker_name, q.created_ms FROM questions q
+           WHERE q.store_id = ? AND q.status = 'published'${sql}${keyset}
+           ORDER BY q.created_ms DESC, q.question_id DESC LIMIT ?`,
+        )
+        .all(storeId, ...args, ...(after ?? []), limit + 1) as QuestionRow[];
+    },
+
+    /** Published, public answers of the given questions, oldest first. */
+    publicAnswers(questionIds: string[]): AnswerRow[] {
+      if (questionIds.length === 0) return [];
+      return db
+        .prepare(
+          `SELECT answer_id, question_id, body, author_name, is_store_answer, created_ms FROM answers
+           WHERE question_id IN (SELECT value FROM json_each(?)) AND status = 'published' AND is_public = 1
+           ORDER BY created_ms, answer_id`,
+        )
+        .all(JSON.stringify(questionIds)) as AnswerRow[];
+    },
+
+    /** The maintained review aggregate of a scope (zeros when the scope has no published review). */
+    aggregate(storeId: string, scope: ReviewScope): AggregateRow {
+      const id = scope.type === "product" ? scope.productId : scope.type === "group" ? scope.groupId : "";
+      return aggregate.get(storeId, scope.type, id) ?? { review_count: 0, rating_total: 0, level1: 0, level2: 0, level3: 0, level4: 0, level5: 0 };
+    },
+
+    /**
+     * Insert a review (the product must exist). Idempotent on (store, source, sourceKey) and on reviewId.
+     * @returns true when a row was inserted, false when it already existed.
+     */
+    insert(r: NewReview): boolean {
+      const info = insert.run({
+        reviewId: r.reviewId, storeId: r.storeId, productId: r.productId, variantId: r.variantId ?? null, variantName: r.variantName ?? null,
+        rating: r.rating, title: r.title, body: r.body, createdMs: r.createdMs, helpfulCount: r.helpfulCount ?? 0,
+        unhelpfulCount: r.unhelpfulCount ?? 0, isRecommended: r.isRecommended == null ? null : r.isRecommended ? 1 : 0,
+        isIncentivized: r.isIncentivized ? 1 : 0, languageCode: r.languageCode ?? null, status: r.status,
+        reviewerName: r.reviewerName, reviewerEmail: r.reviewerEmail ?? null, verifiedStatus: r.verifiedStatus ?? "unverified",
+        reviewerCountryCode: r.reviewerCountryCode ?? null, reviewerCountryName: r.reviewerCountryName ?? null,
+        reviewerZoneCode: r.reviewerZoneCode ?? null,
+        productAttributes: r.productAttributes === undefined ? null : JSON.stringify(r.productAttributes),
+        source: r.source ?? null, sourceKey: r.sourceKey ?? null,
+      });
+      return info.changes === 1;
+    },
+
+    /** Whether a review imported from (source, sourceKey) exists in the store. */
+    hasSourceKey(storeId: string, source: string, sourceKey: string): boolean {
+      return hasSource.get(storeId, source, sourceKey) !== undefined;
+    },
+
+    /** A review by ID within a store (any status), or undefined. */
+    get(storeId: string, reviewId: string): ReviewRow | undefined {
+      return db
+        .prepare(`SELECT ${REVIEW_COLUMNS} FROM reviews r JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id WHERE r.store_id = ? AND r.review_id = ?`)
+        .get(storeId, reviewId) as ReviewRow | undefined;
+    },
+
+    /** Set a review's moderation status (aggregates follow by trigger). @returns false when no such review. */
+    setStatus(storeId: string, reviewId: string, status: ReviewStatus): boolean {
+      return db.prepare("UPDATE reviews SET status = ?, updated_ms = ? WHERE store_id = ? AND review_id = ?").run(status, Date.now(), storeId, reviewId).changes === 1;
+    },
+
+    /** Count of reviews of a store by status (admin, import report). */
+    countByStatus(storeId: string): Record<ReviewStatus, number> {
+      const out: Record<ReviewStatus, number> = { pending: 0, published: 0, rejected: 0 };
+      for (const r of db.prepare<[string], { status: ReviewStatus; n: number }>("SELECT status, count(*) AS n FROM reviews WHERE store_id = ? GROUP BY status").all(storeId)) out[r.status] = r.n;
+      return out;
+    },
+  };
+}
+export type ReviewsRepo = ReturnType<typeof reviewsRepo>;

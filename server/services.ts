@@ -1,0 +1,65 @@
+/**
+ * The composition root: opens the database and builds every data module and service once.
+ * The HTTP server passes the result to Remix as load context (`context.services`), so state
+ * (the connection, caches, queues) lives in exactly one place; routes never open databases.
+ */
+import Database from "better-sqlite3";
+import { randomBytes } from "node:crypto";
+import { openDatabase, type Db } from "./db/database.ts";
+import { reviewsRepo } from "./reviews/reviews.repo.ts";
+import { reviewsService } from "./reviews/reviews.service.ts";
+import { storesRepo } from "./stores/stores.repo.ts";
+
+export type ServicesOptions = {
+  /** SQLite file path (or `:memory:`). */
+  databasePath: string;
+  /** Directory for uploaded and generated media files. */
+  mediaPath?: string;
+};
+
+/**
+ * Read a named installation secret from `app_settings`, creating a random 256-bit one on first use.
+ * Secrets live in the database, never in the repository.
+ */
+export function installationSecret(db: Db, name: string): string {
+  db.prepare("INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING").run(name, randomBytes(32).toString("base64url"));
+  return db.prepare<[string], { value: string }>("SELECT value FROM app_settings WHERE key = ?").get(name)!.value;
+}
+
+/** Build all services over the database at `options.databasePath` (migrating it). */
+export function createServices(options: ServicesOptions) {
+  const db = openDatabase(options.databasePath);
+  const secret = installationSecret(db, "cursor_secret");
+  const stores = storesRepo(db);
+  const reviewsData = reviewsRepo(db);
+  const reviews = reviewsService({ reviews: reviewsData, stores, secret });
+
+  // Content version for response caches: PRAGMA data_version on a second connection changes after
+  // every commit by any other connection, i.e. by this process's main connection and by CLIs alike.
+  const watcher = options.databasePath === ":memory:" ? null : new Database(options.databasePath, { readonly: true });
+  const dataVersion = watcher?.prepare("PRAGMA data_version").pluck();
+  let localVersion = 0;
+
+  return {
+    db,
+    secret,
+    databasePath: options.databasePath,
+    mediaPath: options.mediaPath ?? "data/media",
+    stores,
+    reviewsData,
+    reviews,
+    /** A number that changes whenever committed data may have changed (cache validity token). */
+    contentVersion(): number {
+      return dataVersion ? (dataVersion.get() as number) : localVersion;
+    },
+    /** For `:memory:` databases only: declare a change (file databases are watched automatically). */
+    markChanged(): void {
+      localVersion++;
+    },
+    close(): void {
+      watcher?.close();
+      db.close();
+    },
+  };
+}
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,56 @@
+/**
+ * Test data from the real shared files (../shared/data, or DEMO_DATA_DIR): never invented reviews.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parse } from "csv-parse/sync";
+import { PROJECT_ROOT } from "../server/config.ts";
+
+export const DATA_DIR = resolve(process.env.DEMO_DATA_DIR ?? join(PROJECT_ROOT, "../shared/data"));
+export const REVIEWS_CSV = join(DATA_DIR, "womens_clothing_ecommerce_reviews.csv");
+
+if (!existsSync(REVIEWS_CSV)) throw new Error(`Real test data not found at ${REVIEWS_CSV}: set DEMO_DATA_DIR`);
+
+export type RealReview = { index: string; productId: string; title: string; body: string; rating: number; recommended: boolean; helpful: number; className: string };
+
+let cache: RealReview[] | null = null;
+/** All rows of the real clothing reviews file (parsed once per test worker). */
+export function realReviews(): RealReview[] {
+  cache ??= (parse(readFileSync(REVIEWS_CSV), { columns: true, bom: true }) as Record<string, string>[]).map((r) => ({
+    index: r[""], productId: r["Clothing ID"], title: r.Title, body: r["Review Text"], rating: Number(r.Rating),
+    recommended: r["Recommended IND"] === "1", helpful: Number(r["Positive Feedback Count"]), className: r["Class Name"],
+  }));
+  return cache;
+}
+
+export const TEST_STORE_ID = "11111111-2222-4333-8444-555555555555";
+export const OTHER_STORE_ID = "99999999-8888-4777-8666-555555555555";
+
+/**
+ * Create a store and load real reviews into it through the real data modules: every row of the real
+ * file whose product is in `productIds` (or the first `limit` rows), with deterministic dates
+ * (newest = lowest file index), products grouped by class name. Returns the rows used.
+ */
+export function seedRealReviews(
+  services: import("../server/services.ts").Services,
+  options: { storeId?: string; productIds?: string[]; limit?: number; status?: "published" | "pending" } = {},
+): RealReview[] {
+  const storeId = options.storeId ?? TEST_STORE_ID;
+  services.stores.create({ storeId, name: "Test store", platform: "shopify" });
+  let rows = realReviews().filter((r) => r.productId && (!options.productIds || options.productIds.includes(r.productId)));
+  if (options.limit) rows = rows.slice(0, options.limit);
+  const base = Date.UTC(2026, 0, 1);
+  services.db.transaction(() => {
+    for (const r of rows) {
+      const groupId = r.className ? r.className.toLowerCase().replace(/[^a-z0-9]+/g, "-") : undefined;
+      if (groupId) services.stores.upsertGroup({ storeId, groupId, name: r.className });
+      if (!services.stores.getProduct(storeId, r.productId)) services.stores.upsertProduct({ storeId, productId: r.productId, name: `${r.className} #${r.productId}`, groupId });
+      services.reviewsData.insert({
+        reviewId: crypto.randomUUID(), storeId, productId: r.productId, rating: r.rating, title: r.title, body: r.body,
+        createdMs: base - Number(r.index) * 60_000, status: options.status ?? "published", reviewerName: "Anonymous shopper",
+        helpfulCount: r.helpful, isRecommended: r.recommended, languageCode: "en", source: "test", sourceKey: r.index,
+      });
+    }
+  })();
+  return rows;
+}

@@ -1,0 +1,52 @@
+/**
+ * The loader behind /widgets/chorus.js, loaded by merchants with
+ * `<script async src="https://<chorus-host>/widgets/chorus.js"></script>`.
+ *
+ * A classic script (no static imports): it finds `chorus-*` elements already on the page and any
+ * added later (MutationObserver), and imports each element's module from the script's own folder
+ * only when that element is present. It also records that folder's origin as the default API base.
+ */
+import { WIDGET_MODULES } from "./internal/registry.ts";
+
+declare global {
+  interface Window {
+    __chorusBase?: string;
+  }
+}
+
+const script = document.currentScript as HTMLScriptElement | null;
+const scriptUrl = new URL(script?.src ?? "/widgets/chorus.js", location.href);
+const base = new URL(".", scriptUrl).href;
+window.__chorusBase ??= scriptUrl.origin;
+
+const requested = new Set<string>();
+
+function load(tag: string): void {
+  if (requested.has(tag) || customElements.get(tag) || !WIDGET_MODULES[tag]) return;
+  requested.add(tag);
+  import(/* @vite-ignore */ `${base}${tag}.js`).catch((error) => {
+    requested.delete(tag);
+    console.error(`[chorus] could not load ${tag}`, error);
+  });
+}
+
+function scan(root: ParentNode): void {
+  for (const tag of Object.keys(WIDGET_MODULES)) if (root.querySelector(tag)) load(tag);
+}
+
+function start(): void {
+  scan(document);
+  new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        if (node.nodeType !== 1) continue;
+        const el = node as Element;
+        if (WIDGET_MODULES[el.localName]) load(el.localName);
+        scan(el);
+      }
+    }
+  }).observe(document.documentElement, { childList: true, subtree: true });
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start, { once: true });
+else start();
