@@ -151,10 +151,5 @@ export type ReviewsSummaryResponse = { reviewsSummary: ReviewsSummary } | Record
 export type KeywordTopic = { topic: string; keywords: { name: string; occurrences: number }[] };
 export type ReviewsKeywordsResponse = { reviewsKeywords: { keywordTopics: KeywordTopic[] } } | Record<string, never>;
 
-/**
- * The one rounding rule for showing an average rating (decisions.md §2): one decimal, half up.
- * @param average unrounded average, 0..5
- */
-export function roundRating(average: number): number {
-  return Math.round(average * 10 + Number.EPSILON) / 10;
-}
+/** The one rounding rule (one decimal), defined beside the widgets that show it and shared from here. */
+export { roundRating, formatRating } from "../../widgets/internal/rating.ts";

@@ -67,10 +67,10 @@ export function spreadDate(anchorMs: number, key: string): number {
   return anchorMs - 1 - (h.readUIntBE(0, 6) % SPREAD_MS);
 }
 
-let eldLoaded: Promise<unknown> | null = null;
+let eldLoaded: Promise<unknown> | undefined;
 /** Load the language-detection model once (bundled with the package: no network). */
 export function loadLanguageDetector(): Promise<unknown> {
-  eldLoaded ??= eld.load("small");
+  eldLoaded ??= (eld as unknown as { load(size: string): Promise<unknown> }).load("small");
   return eldLoaded;
 }
 

@@ -68,7 +68,7 @@ export type NewReview = {
 
 /** Create the reviews data module over `db`. */
 export function reviewsRepo(db: Db) {
-  const listCache = new Map<string, ReturnType<Db["prepare"]>>();
+  const listCache = new Map<string, import("better-sqlite3").Statement<unknown[]>>();
   const REVIEW_COLUMNS = "r.*, p.name AS product_name, p.url AS product_url, p.image_url AS product_image_url";
 
   const insert = db.prepare(
@@ -99,7 +99,7 @@ export function reviewsRepo(db: Db) {
       if (!stmt) {
         const where = scopeWhere(scope, "r").sql;
         const keyset = after ? ` AND (${cols.join(", ")}) ${dir === "DESC" ? "<" : ">"} (${cols.map(() => "?").join(", ")})` : "";
-        stmt = db.prepare(
+        stmt = db.prepare<unknown[]>(
           `SELECT ${REVIEW_COLUMNS} FROM reviews r JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id
            WHERE r.store_id = ? AND r.status = 'published'${where}${keyset}
            ORDER BY ${cols.map((c) => `${c} ${dir}`).join(", ")} LIMIT ?`,

@@ -1,0 +1,42 @@
+/**
+ * Base class of every `chorus-*` element: the common configuration attributes and the URL of the
+ * element's API scope (interface.md §4.2: product, store or group).
+ *
+ * @attr store-id - the store's subscriber ID (required)
+ * @attr product-id - platform-prefixed product ID, e.g. `shopify-1078`
+ * @attr group-id - review group (collection) ID; omit product-id and group-id for the whole store
+ * @attr api-base - origin of the Chorus server; defaults to the origin chorus.js came from
+ */
+import { LitElement } from "lit";
+import { property } from "lit/decorators.js";
+import { defaultApiBase } from "./api.ts";
+
+export class ChorusElement extends LitElement {
+  @property({ attribute: "store-id", reflect: true }) accessor storeId = "";
+  @property({ attribute: "product-id", reflect: true }) accessor productId = "";
+  @property({ attribute: "group-id", reflect: true }) accessor groupId = "";
+  @property({ attribute: "api-base" }) accessor apiBase = "";
+
+  /** Absolute URL of the store prefix: `{api-base}/v1/stores/{store-id}`. */
+  get storeUrl(): string {
+    const base = (this.apiBase || defaultApiBase()).replace(/\/$/, "");
+    return `${base}/v1/stores/${encodeURIComponent(this.storeId)}`;
+  }
+
+  /** Absolute URL of the scope prefix (product, group or store). */
+  get scopeUrl(): string {
+    if (this.productId) return `${this.storeUrl}/products/${encodeURIComponent(this.productId)}`;
+    if (this.groupId) return `${this.storeUrl}/collections/${encodeURIComponent(this.groupId)}`;
+    return this.storeUrl;
+  }
+
+  /** Resolve a `nextUrl` (relative to the store prefix, decisions.md §1) to an absolute URL. */
+  resolveNextUrl(nextUrl: string): string {
+    return `${this.storeUrl}${nextUrl}`;
+  }
+
+  /** Dispatch a composed, bubbling CustomEvent (names are declared in ./events.ts). */
+  emit<K extends keyof import("./events.ts").ChorusEventMap>(name: K, detail: import("./events.ts").ChorusEventMap[K]): boolean {
+    return this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: false }));
+  }
+}
