@@ -5,6 +5,7 @@
  */
 import Database from "better-sqlite3";
 import { randomBytes } from "node:crypto";
+import { apiKeys } from "./auth/api-keys.ts";
 import { openDatabase, type Db } from "./db/database.ts";
 import { reviewsRepo } from "./reviews/reviews.repo.ts";
 import { reviewsService } from "./reviews/reviews.service.ts";
@@ -33,6 +34,7 @@ export function createServices(options: ServicesOptions) {
   const stores = storesRepo(db);
   const reviewsData = reviewsRepo(db);
   const reviews = reviewsService({ reviews: reviewsData, stores, secret });
+  const keys = apiKeys(db);
 
   // Content version for response caches: PRAGMA data_version on a second connection changes after
   // every commit by any other connection, i.e. by this process's main connection and by CLIs alike.
@@ -48,6 +50,7 @@ export function createServices(options: ServicesOptions) {
     stores,
     reviewsData,
     reviews,
+    apiKeys: keys,
     /** A number that changes whenever committed data may have changed (cache validity token). */
     contentVersion(): number {
       return dataVersion ? (dataVersion.get() as number) : localVersion;

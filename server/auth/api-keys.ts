@@ -1,0 +1,70 @@
+/**
+ * Enterprise API keys and HTTP Basic authentication (interface.md §5, decisions.md §5).
+ * Username = the store's subscriber ID, password = an API key. Keys are stored as SHA-256 hashes and
+ * compared in constant time; a missing, malformed or wrong credential is a 401 with no body.
+ */
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { ApiError } from "../contract/errors.ts";
+import type { Db } from "../db/database.ts";
+
+export type ApiKeyInfo = { apiKeyId: string; storeId: string; name: string; keyPrefix: string; dateCreated: string; dateRevoked?: string; dateLastUsed?: string };
+type Row = { api_key_id: string; store_id: string; name: string; key_hash: string; key_prefix: string; created_ms: number; revoked_ms: number | null; last_used_ms: number | null };
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+const toInfo = (r: Row): ApiKeyInfo => ({
+  apiKeyId: r.api_key_id, storeId: r.store_id, name: r.name, keyPrefix: r.key_prefix, dateCreated: new Date(r.created_ms).toISOString(),
+  ...(r.revoked_ms ? { dateRevoked: new Date(r.revoked_ms).toISOString() } : {}),
+  ...(r.last_used_ms ? { dateLastUsed: new Date(r.last_used_ms).toISOString() } : {}),
+});
+
+/** The 401 of the enterprise interface: no body, `WWW-Authenticate: Basic realm="enterprise"` (see app/lib/api.server.ts). */
+export const enterpriseUnauthorized = () => new ApiError(401, "Credentials missing or incorrect", "enterprise_unauthorized");
+
+/** Create the API keys module over `db`. */
+export function apiKeys(db: Db) {
+  return {
+    /**
+     * Issue a key for a store. `key` may be given (the DEMO_API_KEY start-up rule); otherwise a random
+     * 256-bit key `chk_<base64url>` is made. @returns the key in clear, to be shown once, and its info.
+     */
+    create(storeId: string, name: string, key?: string): { key: string; info: ApiKeyInfo } {
+      const clear = key ?? `chk_${randomBytes(32).toString("base64url")}`;
+      const row: Row = { api_key_id: randomUUID(), store_id: storeId, name, key_hash: sha256(clear), key_prefix: clear.slice(0, 8), created_ms: Date.now(), revoked_ms: null, last_used_ms: null };
+      db.prepare("INSERT INTO api_keys (api_key_id, store_id, name, key_hash, key_prefix, created_ms) VALUES (?, ?, ?, ?, ?, ?)").run(
+        row.api_key_id, row.store_id, row.name, row.key_hash, row.key_prefix, row.created_ms,
+      );
+      return { key: clear, info: toInfo(row) };
+    },
+    /** Keys of a store, newest first (never the key itself). */
+    list(storeId: string): ApiKeyInfo[] {
+      return (db.prepare("SELECT * FROM api_keys WHERE store_id = ? ORDER BY created_ms DESC").all(storeId) as Row[]).map(toInfo);
+    },
+    /** Revoke a key of the store. @returns false when the store has no such active key. */
+    revoke(storeId: string, apiKeyId: string): boolean {
+      return db.prepare("UPDATE api_keys SET revoked_ms = ? WHERE store_id = ? AND api_key_id = ? AND revoked_ms IS NULL").run(Date.now(), storeId, apiKeyId).changes === 1;
+    },
+    /**
+     * Check an `Authorization: Basic ...` header. @returns the authenticated store ID.
+     * @throws ApiError 401 (`enterprise_unauthorized`) when missing, malformed, unknown or revoked.
+     */
+    authenticateBasic(authorization: string | null): string {
+      const match = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(authorization?.trim() ?? "");
+      if (!match) throw enterpriseUnauthorized();
+      const decoded = Buffer.from(match[1], "base64").toString("utf8");
+      const colon = decoded.indexOf(":");
+      if (colon <= 0) throw enterpriseUnauthorized();
+      const storeId = decoded.slice(0, colon);
+      const given = Buffer.from(sha256(decoded.slice(colon + 1)), "hex");
+      const rows = db.prepare("SELECT key_hash, api_key_id FROM api_keys WHERE store_id = ? AND revoked_ms IS NULL").all(storeId) as Pick<Row, "key_hash" | "api_key_id">[];
+      // Compare against every active key of the store in constant time (no early exit on a match).
+      let matched: string | null = null;
+      for (const r of rows) if (timingSafeEqual(Buffer.from(r.key_hash, "hex"), given)) matched = r.api_key_id;
+      if (!matched) throw enterpriseUnauthorized();
+      // At most one write a minute per key: every commit invalidates the storefront response cache.
+      const now = Date.now();
+      db.prepare("UPDATE api_keys SET last_used_ms = ? WHERE api_key_id = ? AND (last_used_ms IS NULL OR last_used_ms < ?)").run(now, matched, now - 60_000);
+      return storeId;
+    },
+  };
+}
+export type ApiKeys = ReturnType<typeof apiKeys>;
