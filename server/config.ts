@@ -19,6 +19,8 @@ const schema = z.object({
   DEMO_API_KEY: z.string().min(16, "DEMO_API_KEY must be at least 16 characters").optional(),
   DEMO_PLATFORM_SECRET: z.string().min(16, "DEMO_PLATFORM_SECRET must be at least 16 characters").optional(),
   DEMO_ADMIN_PASSWORD: z.string().min(8, "DEMO_ADMIN_PASSWORD must be at least 8 characters").optional(),
+  /** Set to 0 to turn off the in-memory response cache for public storefront GETs (benchmarks compare both). */
+  RESPONSE_CACHE: z.enum(["0", "1"]).default("1"),
   /** Set to 0 to skip creating the demo store on an empty database. */
   CHORUS_DEMO: z.enum(["0", "1"]).default("1"),
 });

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   log(`Database: ${config.DATABASE_PATH}`);
   if (config.CHORUS_DEMO === "1") await ensureDemoStore({ services, config, log });
   const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
-  const server = createHttpServer({ services, build, root: PROJECT_ROOT });
+  const server = createHttpServer({ services, build, root: PROJECT_ROOT, cache: config.RESPONSE_CACHE === "1" });
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;

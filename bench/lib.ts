@@ -1,0 +1,79 @@
+/**
+ * Benchmark helpers: start servers in child processes (so the load generator does not share their
+ * event loop), run autocannon against them, and print/write result tables.
+ */
+import autocannon from "autocannon";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PROJECT_ROOT } from "../server/config.ts";
+
+export type LoadResult = { name: string; connections: number; requestsPerSec: number; p50: number; p99: number; errors: number; non2xx: number };
+
+/** Start `node <args>` with `env`, resolve when `readyUrl` answers 2xx/3xx. */
+export async function startProcess(args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  child.stdout!.on("data", (d) => (log += d));
+  child.stderr!.on("data", (d) => (log += d));
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
+    try {
+      const res = await fetch(readyUrl);
+      if (res.status < 400) return child;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`server not ready at ${readyUrl}:\n${log}`);
+}
+
+/** Stop a child process and wait for it. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const done = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await Promise.race([done, new Promise((r) => setTimeout(r, 5000))]);
+  if (child.exitCode === null) child.kill("SIGKILL");
+}
+
+/**
+ * Run autocannon: `paths` are requested round-robin by each connection (one path = a hot URL).
+ * @param seconds duration in s
+ */
+export async function load(name: string, baseUrl: string, paths: string[], connections: number, seconds: number): Promise<LoadResult> {
+  let i = 0;
+  const result = await autocannon({
+    url: baseUrl,
+    connections,
+    duration: seconds,
+    requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: paths[i++ % paths.length] }) }],
+  });
+  return {
+    name, connections, requestsPerSec: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99,
+    errors: result.errors + result.timeouts, non2xx: result.non2xx,
+  };
+}
+
+/** Print rows as an aligned table. */
+export function printTable(rows: Record<string, string | number>[]): void {
+  if (rows.length === 0) return;
+  const cols = Object.keys(rows[0]);
+  const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i])).join("  ");
+  console.log(line(cols));
+  console.log(line(width.map((w) => "-".repeat(w))));
+  for (const r of rows) console.log(line(cols.map((c) => String(r[c]))));
+}
+
+/** Write results as JSON under bench/results/<name>-<timestamp>.json; returns the path. */
+export function writeResults(name: string, data: unknown): string {
+  const dir = join(PROJECT_ROOT, "bench/results");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${name}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+  writeFileSync(file, JSON.stringify(data, null, 2));
+  return file;
+}

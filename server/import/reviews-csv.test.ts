@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { stringify } from "csv-stringify/sync";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServices, type Services } from "../services.ts";
+import { REVIEWS_CSV, realReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
+import { importReviewsCsv, spreadDate, type ImportReport } from "./reviews-csv.ts";
+
+let dir: string;
+let services: Services;
+const deps = () => ({ db: services.db, stores: services.stores, reviews: services.reviewsData });
+const ANCHOR = Date.UTC(2026, 10, 1);
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "chorus-import-"));
+  services = createServices({ databasePath: join(dir, "db.sqlite") });
+  services.stores.create({ storeId: TEST_STORE_ID, name: "Import test", platform: "shopify" });
+});
+afterAll(() => {
+  services.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("import of the real clothing reviews file", () => {
+  let first: ImportReport;
+  beforeAll(async () => {
+    first = await importReviewsCsv(deps(), { storeId: TEST_STORE_ID, file: REVIEWS_CSV, anchorMs: ANCHOR });
+  }, 120_000);
+
+  it("imports every row, with one product per Clothing ID and one group per class", () => {
+    const rows = realReviews();
+    expect(first.rowsRead).toBe(23_486);
+    expect(first.inserted).toBe(23_486);
+    expect(first.badRows).toEqual([]);
+    expect(first.products).toBe(new Set(rows.map((r) => r.productId)).size);
+    expect(first.groups).toBe(new Set(rows.map((r) => r.className).filter(Boolean)).size);
+    expect(services.reviewsData.countByStatus(TEST_STORE_ID).published).toBe(23_486);
+  });
+
+  it("product shopify-1078 is the product with the most reviews and keeps its real rating counts", () => {
+    const top = services.stores.topProducts(TEST_STORE_ID, 1)[0];
+    expect(top.productId).toBe("1078");
+    const mine = realReviews().filter((r) => r.productId === "1078");
+    expect(top.reviewCount).toBe(mine.length);
+    const agg = services.reviewsData.aggregate(TEST_STORE_ID, { type: "product", productId: "1078" });
+    expect(agg.rating_total).toBe(mine.reduce((s, r) => s + r.rating, 0));
+  });
+
+  it("decodes HTML entities such as &#39;", () => {
+    const encoded = realReviews().find((r) => r.body.includes("&#39;"))!;
+    expect(encoded).toBeDefined();
+    const stored = services.db.prepare("SELECT body FROM reviews WHERE store_id = ? AND source_key = ?").get(TEST_STORE_ID, encoded.index) as { body: string };
+    expect(stored.body).not.toContain("&#39;");
+    expect(stored.body).toContain("'");
+  });
+
+  it("keeps helpful counts, recommended flags and multi-line bodies from the file", () => {
+    const multi = realReviews().find((r) => r.body.includes("\n"))!;
+    const row = services.db.prepare("SELECT body, helpful_count, is_recommended FROM reviews WHERE store_id = ? AND source_key = ?").get(TEST_STORE_ID, multi.index) as { body: string; helpful_count: number; is_recommended: number };
+    expect(row.body).toContain("\n");
+    expect(row.helpful_count).toBe(multi.helpful);
+    expect(row.is_recommended).toBe(multi.recommended ? 1 : 0);
+  });
+
+  it("gives deterministic dates within the two years before the anchor, and detects English", () => {
+    const row = services.db.prepare("SELECT created_ms, language_code, reviewer_name FROM reviews WHERE store_id = ? AND source_key = '1'").get(TEST_STORE_ID) as { created_ms: number; language_code: string; reviewer_name: string };
+    expect(row.created_ms).toBe(spreadDate(ANCHOR, "womens_clothing_ecommerce_reviews.csv:1"));
+    expect(row.created_ms).toBeLessThan(ANCHOR);
+    expect(row.created_ms).toBeGreaterThanOrEqual(ANCHOR - 730 * 86_400_000);
+    expect(row.language_code).toBe("en");
+    expect(row.reviewer_name).toBe("Anonymous shopper");
+  });
+
+  it("leaves the language empty for a review without text", () => {
+    const empty = realReviews().find((r) => !r.body && !r.title)!;
+    const row = services.db.prepare("SELECT language_code FROM reviews WHERE store_id = ? AND source_key = ?").get(TEST_STORE_ID, empty.index) as { language_code: string | null };
+    expect(row.language_code).toBeNull();
+  });
+
+  it("is idempotent: a second run adds nothing", async () => {
+    const again = await importReviewsCsv(deps(), { storeId: TEST_STORE_ID, file: REVIEWS_CSV, anchorMs: ANCHOR });
+    expect(again.inserted).toBe(0);
+    expect(again.alreadyPresent).toBe(23_486);
+    expect(services.reviewsData.countByStatus(TEST_STORE_ID).published).toBe(23_486);
+  }, 120_000);
+});
+
+describe("bad rows", () => {
+  it("are reported with their line numbers and skipped without aborting", async () => {
+    // Real rows, three of them damaged: rating out of range, rating not a number, product ID missing.
+    const real = realReviews().slice(0, 6);
+    const header = ["", "Clothing ID", "Age", "Title", "Review Text", "Rating", "Recommended IND", "Positive Feedback Count", "Division Name", "Department Name", "Class Name"];
+    const records = real.map((r, i) => [
+      `bad-${r.index}`, i === 4 ? "" : r.productId, "30", r.title, r.body, i === 1 ? "7" : i === 3 ? "five" : String(r.rating),
+      r.recommended ? "1" : "0", String(r.helpful), "General", "Tops", r.className,
+    ]);
+    const text = stringify([header, ...records]);
+    const file = join(dir, "damaged.csv");
+    writeFileSync(file, text);
+    const report = await importReviewsCsv(deps(), { storeId: TEST_STORE_ID, file, source: "damaged" });
+    expect(report.rowsRead).toBe(6);
+    expect(report.inserted).toBe(3);
+    // Line numbers are of the record's first line in the file (line 1 is the header).
+    const lines = text.split("\n");
+    const lineOf = (key: string) => lines.findIndex((l) => l.startsWith(key + ",")) + 1;
+    expect(report.badRows).toEqual([
+      { line: lineOf(`bad-${real[1].index}`), reason: expect.stringMatching(/rating/) },
+      { line: lineOf(`bad-${real[3].index}`), reason: expect.stringMatching(/rating/) },
+      { line: lineOf(`bad-${real[4].index}`), reason: expect.stringMatching(/product/) },
+    ]);
+  });
+
+  it("a file without product and rating columns is refused", async () => {
+    const file = join(dir, "nothing.csv");
+    writeFileSync(file, "a,b\n1,2\n");
+    await expect(importReviewsCsv(deps(), { storeId: TEST_STORE_ID, file })).rejects.toThrow(/product column/);
+  });
+});
