@@ -42,7 +42,10 @@ async function main(): Promise<void> {
       log("Stopped.");
       process.exit(0);
     });
+    // Connections that finish their in-flight request become idle keep-alive connections: close
+    // those as they appear, so close() completes as soon as the last response is sent.
     server.closeIdleConnections();
+    setInterval(() => server.closeIdleConnections(), 50).unref();
     setTimeout(() => process.exit(1), 10_000).unref();
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
