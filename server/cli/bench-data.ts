@@ -1,0 +1,70 @@
+/**
+ * `npm run bench:data` — build a scale store for benchmarks in DATABASE_PATH (default
+ * data/bench.sqlite): BENCH_REVIEWS (default 1,000,000) published reviews over BENCH_PRODUCTS (10,000)
+ * products in BENCH_GROUPS (500) groups, reusing the real review texts of the shared clothing file
+ * with varied products, dates (over two years) and helpful counts; ratings stay those of the real text.
+ * Prints progress. Refuses to touch a database that already has the bench store.
+ */
+import { createHash } from "node:crypto";
+import { loadConfig, PROJECT_ROOT } from "../config.ts";
+import { join, resolve } from "node:path";
+import { bulkLoadReviews } from "../reviews/bulk.repo.ts";
+import { createServices } from "../services.ts";
+import { progress } from "./progress.ts";
+import { parse } from "csv-parse/sync";
+import { readFileSync } from "node:fs";
+import { decodeHTML } from "entities";
+
+export const BENCH_STORE_ID = "b3c4d5e6-0000-4000-8000-000000000001";
+
+const n = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const REVIEWS = n("BENCH_REVIEWS", 1_000_000);
+const PRODUCTS = n("BENCH_PRODUCTS", 10_000);
+const GROUPS = n("BENCH_GROUPS", 500);
+const BATCH = 50_000;
+
+const databasePath = resolve(process.env.DATABASE_PATH ?? join(PROJECT_ROOT, "data/bench.sqlite"));
+const config = loadConfig({ ...process.env, DATABASE_PATH: databasePath });
+const services = createServices({ databasePath });
+if (services.stores.get(BENCH_STORE_ID)) {
+  console.error(`${databasePath} already has the bench store; delete the file to rebuild it.`);
+  process.exit(1);
+}
+const started = performance.now();
+const file = join(config.DEMO_DATA_DIR, "womens_clothing_ecommerce_reviews.csv");
+const real = (parse(readFileSync(file), { columns: true, bom: true }) as Record<string, string>[]).map((r) => ({
+  title: decodeHTML(r.Title ?? ""), body: decodeHTML(r["Review Text"] ?? ""), rating: Number(r.Rating), recommended: r["Recommended IND"] === "1", helpful: Number(r["Positive Feedback Count"]) || 0,
+}));
+console.log(`Building ${REVIEWS.toLocaleString()} reviews over ${PRODUCTS.toLocaleString()} products and ${GROUPS} groups from ${real.length.toLocaleString()} real review texts into ${databasePath}`);
+
+services.stores.create({ storeId: BENCH_STORE_ID, name: "Scale bench store", platform: "shopify" });
+services.db.transaction(() => {
+  for (let g = 0; g < GROUPS; g++) services.stores.upsertGroup({ storeId: BENCH_STORE_ID, groupId: `group-${g}`, name: `Group ${g}` });
+  for (let p = 0; p < PRODUCTS; p++) services.stores.upsertProduct({ storeId: BENCH_STORE_ID, productId: String(100_000 + p), name: `Product ${100_000 + p}`, groupId: `group-${p % GROUPS}` });
+})();
+
+// Deterministic pseudo-randomness so two runs build the same store.
+const rand = (i: number, salt: string) => createHash("sha1").update(`${salt}:${i}`).digest().readUInt32BE(0) / 2 ** 32;
+const now = Date.now();
+const bar = progress("bench:data reviews", REVIEWS);
+bulkLoadReviews(services.db, BENCH_STORE_ID, (insert) => {
+  for (let start = 0; start < REVIEWS; start += BATCH) {
+    services.db.transaction(() => {
+      for (let i = start; i < Math.min(start + BATCH, REVIEWS); i++) {
+        const r = real[i % real.length];
+        // Skewed popularity: a few products get many reviews, most get a few.
+        const product = Math.floor(PRODUCTS * rand(i, "p") ** 2);
+        insert({
+          reviewId: crypto.randomUUID(), storeId: BENCH_STORE_ID, productId: String(100_000 + product), rating: r.rating, title: r.title, body: r.body,
+          createdMs: now - Math.floor(rand(i, "d") * 730 * 86_400_000), status: "published", reviewerName: "Anonymous shopper",
+          helpfulCount: Math.floor(r.helpful * rand(i, "h") * 2), isRecommended: r.recommended, languageCode: "en", source: "bench", sourceKey: String(i),
+        });
+      }
+    })();
+    bar.update(Math.min(start + BATCH, REVIEWS));
+  }
+});
+bar.stop();
+const agg = services.reviewsData.aggregate(BENCH_STORE_ID, { type: "store" });
+console.log(`Reviews: ${agg.review_count.toLocaleString()} published (average ${(agg.rating_total / agg.review_count).toFixed(2)}) in ${Math.round((performance.now() - started) / 1000)} s`);
+services.close();
