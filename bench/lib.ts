@@ -44,13 +44,14 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
  * Run autocannon: `paths` are requested round-robin by each connection (one path = a hot URL).
  * @param seconds duration in s
  */
-export async function load(name: string, baseUrl: string, paths: string[], connections: number, seconds: number): Promise<LoadResult> {
+export async function load(name: string, baseUrl: string, paths: string[], connections: number, seconds: number, headers?: Record<string, string>): Promise<LoadResult> {
   let i = 0;
   const result = await autocannon({
     url: baseUrl,
     connections,
     duration: seconds,
-    requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: paths[i++ % paths.length] }) }],
+    headers,
+    requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
   });
   return {
     name, connections, requestsPerSec: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99,

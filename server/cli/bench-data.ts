@@ -15,7 +15,7 @@ import { parse } from "csv-parse/sync";
 import { readFileSync } from "node:fs";
 import { decodeHTML } from "entities";
 
-export const BENCH_STORE_ID = "b3c4d5e6-0000-4000-8000-000000000001";
+import { BENCH_STORE_ID } from "./bench-data.constants.ts";
 
 const n = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const REVIEWS = n("BENCH_REVIEWS", 1_000_000);

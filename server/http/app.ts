@@ -8,6 +8,7 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import express from "express";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import type { Services } from "../services.ts";
 import { ResponseCache } from "./response-cache.ts";
 
@@ -27,7 +28,8 @@ const PREFLIGHT_HEADERS = {
   "access-control-max-age": "86400",
 };
 
-function toFetchRequest(req: IncomingMessage): Request {
+/** A Fetch Request for a Node request; the body (if any) is streamed, not buffered. */
+function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -35,7 +37,31 @@ function toFetchRequest(req: IncomingMessage): Request {
     else headers.set(name, value);
   }
   const host = req.headers.host ?? "localhost";
-  return new Request(`http://${host}${req.url ?? "/"}`, { method: req.method, headers });
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  return new Request(`http://${host}${req.url ?? "/"}`, {
+    method: req.method,
+    headers,
+    signal,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
+  } as RequestInit);
+}
+
+/** Write a Fetch Response to a Node response, streaming the body. */
+async function writeFetchResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = value;
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers["set-cookie"] = cookies;
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    if (res.destroyed) return; // client went away: stop reading the body
+    if (!res.write(chunk)) await new Promise((resolve) => { res.once("drain", resolve); res.once("close", resolve); });
+  }
+  res.end();
 }
 
 function sendJsonError(res: ServerResponse, status: number, description: string): void {
@@ -43,10 +69,12 @@ function sendJsonError(res: ServerResponse, status: number, description: string)
   res.end(JSON.stringify({ error: { description } }));
 }
 
+const signalAborted = (res: ServerResponse) => res.destroyed || res.writableEnded;
+
 /** Create (not start) the HTTP server. */
 export function createHttpServer(options: HttpOptions): Server {
   const { services, build, root } = options;
-  const loadContext = { services };
+  const loadContext = { services, clientIp: "unknown" };
   const remixFetch = createRequestHandler(build, "production");
   const cache = options.cache === false ? null : new ResponseCache();
 
@@ -75,13 +103,27 @@ export function createHttpServer(options: HttpOptions): Server {
   app.use(express.static(join(root, "public"), { maxAge: "1h", index: false }));
   app.all("*", createExpressHandler({ build, mode: "production", getLoadContext: () => loadContext }));
 
+  /** Client address for rate limits: the socket's peer (put a trusted proxy's X-Forwarded-For handling here). */
+  const contextFor = (req: IncomingMessage) => ({ services, clientIp: req.socket.remoteAddress ?? "unknown" });
+
+  /** API requests (/v1, /enterprise) go straight to Remix: no Express, no static-file probing. */
+  async function apiRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const controller = new AbortController();
+    res.on("close", () => controller.abort());
+    if (cache && req.method === "GET" && !req.headers.authorization && req.url!.startsWith("/v1/")) {
+      await cachedStorefrontGet(req, res, controller.signal);
+      return;
+    }
+    await writeFetchResponse(res, await remixFetch(toFetchRequest(req, controller.signal), contextFor(req)));
+  }
+
   /** Serve a public storefront GET through the cache. */
-  async function cachedStorefrontGet(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function cachedStorefrontGet(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
     const key = `${req.headers.host ?? ""}${req.url}`;
     const version = services.contentVersion();
     let entry = cache!.get(key, version);
     if (!entry) {
-      const response = await remixFetch(toFetchRequest(req), loadContext);
+      const response = await remixFetch(toFetchRequest(req, signal), contextFor(req));
       const body = Buffer.from(await response.arrayBuffer());
       const headers = [...response.headers.entries()];
       entry = { status: response.status, headers, body, etag: response.headers.get("etag"), version };
@@ -99,20 +141,19 @@ export function createHttpServer(options: HttpOptions): Server {
 
   const server = createServer((req, res) => {
     const url = req.url ?? "/";
-    if (url.startsWith("/v1/")) {
-      if (req.method === "OPTIONS") {
-        res.writeHead(204, PREFLIGHT_HEADERS);
-        res.end();
-        return;
-      }
-      if (cache && req.method === "GET" && !req.headers.authorization) {
-        cachedStorefrontGet(req, res).catch((error) => {
-          console.error("storefront request failed", error);
-          if (!res.headersSent) sendJsonError(res, 500, "Internal server error");
-          else res.destroy();
-        });
-        return;
-      }
+    if (url.startsWith("/v1/") && req.method === "OPTIONS") {
+      res.writeHead(204, PREFLIGHT_HEADERS);
+      res.end();
+      return;
+    }
+    if (url.startsWith("/v1/") || url.startsWith("/enterprise/") || url === "/enterprise") {
+      apiRequest(req, res).catch((error) => {
+        if (signalAborted(res)) return;
+        console.error("API request failed", error);
+        if (!res.headersSent) sendJsonError(res, 500, "Internal server error");
+        else res.destroy();
+      });
+      return;
     }
     app(req, res);
   });

@@ -12,7 +12,7 @@ export type ReviewRow = {
   variant_id: string | null; variant_name: string | null; rating: number; title: string; body: string;
   created_ms: number; updated_ms: number | null; helpful_count: number; unhelpful_count: number;
   is_recommended: number | null; is_incentivized: number; language_code: string | null; status: ReviewStatus;
-  reviewer_name: string; reviewer_email: string | null; verified_status: "verified-buyer" | "verified-reviewer" | "unverified";
+  reviewer_name: string; reviewer_email?: string | null; verified_status: "verified-buyer" | "verified-reviewer" | "unverified";
   reviewer_country_code: string | null; reviewer_country_name: string | null; reviewer_zone_code: string | null;
   media_count: number; reply_body: string | null; reply_created_ms: number | null;
   product_attributes_json: string | null; attributes_with_rating_json: string | null;
@@ -69,7 +69,12 @@ export type NewReview = {
 /** Create the reviews data module over `db`. */
 export function reviewsRepo(db: Db) {
   const listCache = new Map<string, import("better-sqlite3").Statement<unknown[]>>();
-  const REVIEW_COLUMNS = "r.*, p.name AS product_name, p.url AS product_url, p.image_url AS product_image_url";
+  // Explicit columns (not r.*): the listing is the hottest query; e-mail and import keys never leave it.
+  const REVIEW_COLUMNS = `r.review_id, r.store_id, r.product_id, r.group_id, r.variant_id, r.variant_name, r.rating, r.title, r.body,
+    r.created_ms, r.updated_ms, r.helpful_count, r.unhelpful_count, r.is_recommended, r.is_incentivized, r.language_code, r.status,
+    r.reviewer_name, r.verified_status, r.reviewer_country_code, r.reviewer_country_name, r.reviewer_zone_code, r.media_count,
+    r.reply_body, r.reply_created_ms, r.product_attributes_json, r.attributes_with_rating_json, r.has_media, r.rating_inverse,
+    r.helpful_inverse, p.name AS product_name, p.url AS product_url, p.image_url AS product_image_url`;
 
   const insert = db.prepare(
     `INSERT INTO reviews (review_id, store_id, product_id, group_id, variant_id, variant_name, rating, title, body, created_ms,

@@ -1,0 +1,88 @@
+/**
+ * `npm run bench` (issue 8): the storefront and enterprise APIs over the scale store built by
+ * `npm run bench:data` (DATABASE_PATH, default data/bench.sqlite). For each scenario, autocannon on
+ * loopback at 10 and 50 connections reports requests/s, p50, p99, errors, and the ratio to a bare
+ * node:http JSON endpoint measured in the same run; "spread" scenarios cycle through many distinct URLs,
+ * "hot" ones repeat one URL. Prints a table and writes JSON under bench/results/.
+ * Env: BENCH_SECONDS (default 5) per measurement, BENCH_CONNECTIONS (default "10,50").
+ * Goals: no errors; p99 < 20 ms at 50 connections; spread ≥ 20 % and hot ≥ 50 % of bare.
+ */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { PROJECT_ROOT } from "../server/config.ts";
+import { BENCH_STORE_ID } from "../server/cli/bench-data.constants.ts";
+import { createServices } from "../server/services.ts";
+import { load, printTable, startProcess, stopProcess, writeResults, type LoadResult } from "./lib.ts";
+import { extraScenarios, type Scenario } from "./scenarios.ts";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "10,50").split(",").map(Number);
+const databasePath = resolve(process.env.DATABASE_PATH ?? join(PROJECT_ROOT, "data/bench.sqlite"));
+if (!existsSync(databasePath)) {
+  console.error(`No scale store at ${databasePath}: run \`npm run bench:data\` first.`);
+  process.exit(1);
+}
+
+const services = createServices({ databasePath });
+const products = services.stores.topProducts(BENCH_STORE_ID, 100_000).map((p) => p.productId);
+const groups = services.stores.listGroups(BENCH_STORE_ID).map((g) => g.groupId);
+services.close();
+if (products.length === 0) {
+  console.error(`${databasePath} has no bench store: run \`npm run bench:data\`.`);
+  process.exit(1);
+}
+
+const port = 3903;
+const base = `http://127.0.0.1:${port}`;
+const prefix = `/v1/stores/${BENCH_STORE_ID}`;
+const enc = encodeURIComponent;
+
+/** Follow nextUrl `pages` times from `path`; returns the deep page's absolute path. */
+async function deepPage(path: string, pages: number): Promise<string> {
+  let current = path;
+  for (let i = 0; i < pages; i++) {
+    const body = (await (await fetch(base + current)).json()) as { nextUrl?: string };
+    if (!body.nextUrl) break;
+    current = prefix + body.nextUrl;
+  }
+  return current;
+}
+
+const server = await startProcess(["server/http/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0" }, `${base}${prefix}/review_aggregate`);
+const top = products[0];
+const deepPaths = await Promise.all(products.slice(0, 20).map((p) => deepPage(`${prefix}/products/shopify-${p}/reviews?limit=25`, 20)));
+const scenarios: Scenario[] = [
+  { name: "list reviews, product, date desc (spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews`) },
+  { name: "list reviews, product, date desc (hot)", paths: [`${prefix}/products/shopify-${top}/reviews`] },
+  { name: "list reviews, product, rating asc (spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews?orderBy=${enc("rating asc")}`) },
+  { name: "list reviews, product, helpful desc (spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews?orderBy=${enc("helpful desc")}`) },
+  { name: "list reviews, product, page ~20 via nextUrl", paths: deepPaths },
+  { name: "list reviews, group, has_media desc (spread)", paths: groups.map((g) => `${prefix}/collections/${g}/reviews?orderBy=${enc("has_media desc")}`) },
+  { name: "list reviews, store, date desc (hot)", paths: [`${prefix}/reviews`] },
+  { name: "review aggregate, product (spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/review_aggregate`) },
+  { name: "review media, product (spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/review_media`) },
+  { name: "questions, product (spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/questions`) },
+  ...(await extraScenarios({ base, prefix, products, groups, databasePath })),
+];
+await stopProcess(server);
+
+const results: (LoadResult & { ratio: number })[] = [];
+for (const c of CONNECTIONS) {
+  const bare = await startProcess(["bench/bare-server.ts"], { PORT: "3904" }, "http://127.0.0.1:3904/");
+  const bareResult = await load("bare node:http JSON", "http://127.0.0.1:3904", ["/"], c, SECONDS);
+  await stopProcess(bare);
+  results.push({ ...bareResult, ratio: 1 });
+  const app = await startProcess(["server/http/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0" }, `${base}${prefix}/review_aggregate`);
+  for (const s of scenarios) {
+    const r = await load(s.name, base, s.paths, c, SECONDS, s.headers);
+    results.push({ ...r, ratio: r.requestsPerSec / bareResult.requestsPerSec });
+  }
+  await stopProcess(app);
+}
+
+printTable(results.map((r) => ({
+  scenario: r.name, conns: r.connections, "req/s": r.requestsPerSec, "p50 ms": r.p50, "p99 ms": r.p99,
+  "vs bare": `${Math.round(r.ratio * 100)}%`, errors: r.errors, non2xx: r.non2xx,
+})));
+console.log("\nGoals: no errors; p99 < 20 ms at 50 connections; spread >= 20% and hot >= 50% of bare.");
+console.log(`Results written to ${writeResults("api", { seconds: SECONDS, databasePath, results })}`);
