@@ -5,10 +5,12 @@
  */
 import { createRequestHandler as createExpressHandler } from "@remix-run/express";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import compression from "compression";
 import express from "express";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import { gzipSync } from "node:zlib";
 import type { Services } from "../services.ts";
 import { ResponseCache } from "./response-cache.ts";
 
@@ -80,6 +82,7 @@ export function createHttpServer(options: HttpOptions): Server {
 
   const app = express();
   app.disable("x-powered-by");
+  app.use(compression());
   app.use(
     "/widgets",
     express.static(join(root, "public/widgets"), {
@@ -130,12 +133,22 @@ export function createHttpServer(options: HttpOptions): Server {
       const cacheable = response.status === 200 && (response.headers.get("cache-control") ?? "").includes("public") && !response.headers.has("set-cookie");
       if (cacheable) cache!.set(key, entry);
     }
+    const headers = Object.fromEntries(entry.headers);
     if (entry.status === 200 && entry.etag && req.headers["if-none-match"] === entry.etag) {
-      res.writeHead(304, Object.fromEntries(entry.headers.filter(([n]) => n !== "content-length" && n !== "content-type")));
+      delete headers["content-length"];
+      delete headers["content-type"];
+      res.writeHead(304, headers);
       res.end();
       return;
     }
-    res.writeHead(entry.status, Object.fromEntries(entry.headers));
+    // Compress once per cached entry, when the client accepts gzip and it is worth it.
+    if (entry.status === 200 && entry.body.length > 1024 && /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""))) {
+      entry.gzip ??= gzipSync(entry.body, { level: 6 });
+      res.writeHead(200, { ...headers, "content-encoding": "gzip", "content-length": String(entry.gzip.length), vary: "Accept-Encoding" });
+      res.end(entry.gzip);
+      return;
+    }
+    res.writeHead(entry.status, { ...headers, "content-length": String(entry.body.length), ...(entry.status === 200 ? { vary: "Accept-Encoding" } : {}) });
     res.end(entry.body);
   }
 

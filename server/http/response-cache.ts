@@ -11,6 +11,8 @@ export type CachedResponse = {
   body: Buffer;
   etag: string | null;
   version: number;
+  /** gzip of `body`, made on first use by a client that accepts it. */
+  gzip?: Buffer;
 };
 
 export class ResponseCache {

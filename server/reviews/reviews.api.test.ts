@@ -190,6 +190,23 @@ describe("HTTP behaviour", () => {
     expect(again.status).toBe(304);
   });
 
+  it("compresses cached answers with gzip when the client accepts it", async () => {
+    const { request } = await import("node:http");
+    const { gunzipSync } = await import("node:zlib");
+    const path = `${prefix}/products/shopify-1078/reviews`;
+    const plain = await (await fetch(t.url(path))).text();
+    const raw = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+      request(t.url(path), { headers: { "accept-encoding": "gzip" } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      }).on("error", reject).end();
+    });
+    expect(raw.headers["content-encoding"]).toBe("gzip");
+    expect(raw.body.length).toBeLessThan(plain.length / 2);
+    expect(gunzipSync(raw.body).toString()).toBe(plain);
+  });
+
   it("preflight allows the loyalty headers", async () => {
     const res = await fetch(t.url(`${prefix}/loyalty/login`), { method: "OPTIONS", headers: { origin: "https://shop.example", "access-control-request-method": "POST" } });
     expect(res.status).toBe(204);
