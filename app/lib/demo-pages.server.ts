@@ -32,7 +32,7 @@ const STYLE = `
   .crumbs li + li::before { content: "/"; margin-right: .25rem; }
   .product { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 2rem; align-items: start; }
   @media (max-width: 720px) { .product { grid-template-columns: 1fr; } }
-  .placeholder { aspect-ratio: 4 / 5; border-radius: 12px; background: linear-gradient(135deg, #eceef3, #dfe2ea); border: 1px solid #d9dbe0; }
+  .placeholder { aspect-ratio: 4 / 3; border-radius: 12px; background: linear-gradient(135deg, #eceef3, #dfe2ea); border: 1px solid #d9dbe0; }
   h1 { font-size: 1.8rem; line-height: 1.25; margin: 0 0 .5rem; }
   h2 { font-size: 1.35rem; margin: 2.5rem 0 1rem; }
   .muted { color: #55585f; }
