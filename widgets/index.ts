@@ -3,7 +3,7 @@
  * `<script async src="https://<chorus-host>/widgets/chorus.js"></script>`.
  *
  * A classic script (no static imports): it finds `chorus-*` elements already on the page and any
- * added later (MutationObserver), and imports each element's module from the script's own folder
+ * added later (MutationObserver), and loads each element's module (a `<script type="module">`) from the script's own folder
  * only when that element is present. It also records that folder's origin as the default API base.
  */
 import { WIDGET_MODULES } from "./internal/registry.ts";
