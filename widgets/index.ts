@@ -3,7 +3,7 @@
  * `<script async src="https://<chorus-host>/widgets/chorus.js"></script>`.
  *
  * A classic script (no static imports): it finds `chorus-*` elements already on the page and any
- * added later (MutationObserver), and imports each element's module from the script's own folder
+ * added later (MutationObserver), and loads each element's module (a `<script type="module">`) from the script's own folder
  * only when that element is present. It also records that folder's origin as the default API base.
  */
 import { WIDGET_MODULES } from "./internal/registry.ts";
@@ -24,10 +24,17 @@ const requested = new Set<string>();
 function load(tag: string): void {
   if (requested.has(tag) || customElements.get(tag) || !WIDGET_MODULES[tag]) return;
   requested.add(tag);
-  import(/* @vite-ignore */ `${base}${tag}.js`).catch((error) => {
+  // A module <script> rather than import(): Vite wraps import() in its preload helper, which lands in a
+  // shared chunk as soon as an element module also uses import(), and a classic script cannot import it.
+  const script = document.createElement("script");
+  script.type = "module";
+  script.src = `${base}${tag}.js`;
+  script.onerror = () => {
     requested.delete(tag);
-    console.error(`[chorus] could not load ${tag}`, error);
-  });
+    script.remove();
+    console.error(`[chorus] could not load ${tag} from ${script.src}`);
+  };
+  document.head.append(script);
 }
 
 function scan(root: ParentNode): void {

@@ -9,6 +9,11 @@ export interface ChorusEventMap {
   "chorus-reviews-sort": { orderBy: string };
   /** `<chorus-star-rating>` loaded the aggregate. */
   "chorus-rating-loaded": { reviewCount: number; averageRating: number };
+  /**
+   * A keyword topic was chosen (or cleared with `keyword: null`) by `<chorus-reviews-keywords>`;
+   * dispatched on `document`. `<chorus-reviews>` of the same store and scope filters by it.
+   */
+  "chorus-keyword-selected": { keyword: string | null; storeId: string; productId?: string; groupId?: string };
 }
 
 declare global {
@@ -16,5 +21,9 @@ declare global {
     "chorus-reviews-loaded": CustomEvent<ChorusEventMap["chorus-reviews-loaded"]>;
     "chorus-reviews-sort": CustomEvent<ChorusEventMap["chorus-reviews-sort"]>;
     "chorus-rating-loaded": CustomEvent<ChorusEventMap["chorus-rating-loaded"]>;
+    "chorus-keyword-selected": CustomEvent<ChorusEventMap["chorus-keyword-selected"]>;
+  }
+  interface DocumentEventMap {
+    "chorus-keyword-selected": CustomEvent<ChorusEventMap["chorus-keyword-selected"]>;
   }
 }

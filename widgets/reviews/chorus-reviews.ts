@@ -1,10 +1,390 @@
-import { LitElement, html } from "lit";
-import { customElement } from "lit/decorators.js";
+/**
+ * `<chorus-reviews>`: the published reviews of a product, a group or the whole store
+ * (interface.md §4.2 "List reviews"), with a sort control, review cards, helpful votes
+ * (decisions.md §3), "Load more" over `nextUrl`, and loading / empty / error states.
+ *
+ * @summary A list of published customer reviews with sorting, paging and helpful votes.
+ *
+ * @attr store-id - the store's subscriber ID (required)
+ * @attr product-id - platform-prefixed product ID (`shopify-1078`); enables "Write a review"
+ * @attr group-id - review group ID; omit product-id and group-id for the whole store
+ * @attr api-base - Chorus origin; defaults to the origin chorus.js came from
+ * @attr order-by - initial order: `date desc` (default), `date asc`, `rating desc`, `rating asc`, `helpful desc`, `helpful asc`, `has_media desc`
+ * @attr page-size - reviews per page, 1..25 (default 25)
+ * @attr locale - sent as the `locale` query parameter (interface.md §4.2 locale codes)
+ * @attr keyword - sent as the `keyword` query parameter; also set by `chorus-keyword-selected` on `document`
+ *
+ * @event chorus-reviews-loaded - a page loaded: `{ count, hasMore, orderBy }` (count = cards shown)
+ * @event chorus-reviews-sort - the shopper changed the order: `{ orderBy }`
+ *
+ * @csspart toolbar - the row holding the sort control and the "Write a review" button
+ * @csspart sort-label - the label of the sort control
+ * @csspart sort - the sort `<select>`
+ * @csspart write-review - the "Write a review" button
+ * @csspart form-region - the region that holds `<chorus-review-form>`
+ * @csspart list - the `<ol>` of reviews
+ * @csspart card - one review (`<article>`)
+ * @csspart rating - a card's star rating (stars + hidden text)
+ * @csspart stars - the star icons
+ * @csspart title - a review's title
+ * @csspart meta - reviewer name, badge and date line
+ * @csspart reviewer - the reviewer's display name
+ * @csspart verified-badge - "Verified buyer" / "Verified reviewer"
+ * @csspart date - the review date (`<time>`)
+ * @csspart body - the review text
+ * @csspart recommends - "Recommends this product"
+ * @csspart media - the media thumbnails row
+ * @csspart media-link - a link to a full-size image or video
+ * @csspart media-thumbnail - a thumbnail `<img>`
+ * @csspart reply - the merchant's reply
+ * @csspart helpful - the helpful count and vote button row
+ * @csspart helpful-count - "N people found this helpful"
+ * @csspart vote-button - the "Helpful" button
+ * @csspart vote-error - the inline error after a failed vote
+ * @csspart load-more - the "Load more reviews" button
+ * @csspart skeleton - a placeholder card while loading
+ * @csspart empty - the "No reviews yet" message
+ * @csspart error - the error message box
+ * @csspart retry - the Retry button
+ *
+ * @cssproperty --chorus-reviews-min-height - space reserved while the first page loads (default 28rem)
+ * @cssproperty --chorus-* - the shared tokens of widgets/internal/tokens.ts
+ */
+import { css, html, nothing, type PropertyValues } from "lit";
+import { customElement, property, state } from "lit/decorators.js";
+import { describeError, getJson, postJson, type ListReviewsResponse, type Review, type ReviewOrder } from "../internal/api.ts";
+import { ChorusElement } from "../internal/chorus-element.ts";
+import { formatDate, plural } from "../internal/format.ts";
+import { stars } from "../internal/stars.ts";
+import { tokens } from "../internal/tokens.ts";
 
-/** Placeholder until the reviews list lands. */
+/** The seven orders of interface.md §4.2, in the words shoppers know. */
+export const ORDER_LABELS: Record<ReviewOrder, string> = {
+  "date desc": "Newest",
+  "date asc": "Oldest",
+  "rating desc": "Highest rating",
+  "rating asc": "Lowest rating",
+  "helpful desc": "Most helpful",
+  "helpful asc": "Least helpful",
+  "has_media desc": "With photos first",
+};
+
+type Vote = { state: "pending" | "done" | "error"; message?: string };
+type Status = "loading" | "ready" | "error";
+
+/** Attributes whose change reloads the list from the first page. */
+const RELOAD_KEYS = ["storeId", "productId", "groupId", "apiBase", "orderBy", "pageSize", "locale", "keyword"] as const;
+
 @customElement("chorus-reviews")
-export class ChorusReviews extends LitElement {
+export class ChorusReviews extends ChorusElement {
+  @property({ attribute: "order-by" }) accessor orderBy: string = "date desc";
+  @property({ attribute: "page-size", type: Number }) accessor pageSize = 25;
+  @property() accessor locale = "";
+  @property({ reflect: true }) accessor keyword = "";
+
+  @state() accessor status: Status = "loading";
+  @state() accessor reviews: Review[] = [];
+  @state() accessor nextUrl: string | undefined = undefined;
+  @state() accessor errorMessage = "";
+  @state() accessor loadingMore = false;
+  @state() accessor moreError = "";
+  @state() accessor announcement = "";
+  @state() accessor votes: Record<string, Vote> = {};
+  @state() accessor formOpen = false;
+  @state() accessor formReady = false;
+
+  #abort?: AbortController;
+  #started = false;
+
+  static styles = [
+    tokens,
+    css`
+      :host { display: block; line-height: 1.5; }
+      .toolbar { display: flex; flex-wrap: wrap; gap: 0.75rem 1.5rem; align-items: center; justify-content: space-between; margin-bottom: 1rem; }
+      .sort { display: inline-flex; gap: 0.5rem; align-items: center; }
+      select, button { font: inherit; color: inherit; border-radius: var(--_radius); }
+      select { padding: 0.4rem 0.6rem; border: 1px solid var(--_muted); background: var(--chorus-surface, #fff); color: var(--_text); }
+      .btn { padding: 0.45rem 1rem; border: 1px solid var(--_accent); background: var(--_accent); color: var(--_accent-contrast); cursor: pointer; }
+      .btn.secondary { background: transparent; color: var(--_accent); }
+      .btn[aria-disabled="true"] { opacity: 0.7; cursor: default; }
+      .results { min-height: 4rem; }
+      .results[aria-busy="true"] { min-height: var(--chorus-reviews-min-height, 28rem); }
+      .results[aria-busy="true"] ol { opacity: 0.6; }
+      ol { list-style: none; margin: 0; padding: 0; display: grid; gap: 1rem; }
+      article { border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); padding: 1rem 1.25rem; }
+      article:focus { outline: 3px solid var(--_accent); outline-offset: 2px; }
+      .head { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 0.75rem; }
+      h3 { font-size: 1.05em; margin: 0; }
+      .meta { margin: 0.25rem 0 0; color: var(--_muted); font-size: 0.9em; display: flex; flex-wrap: wrap; gap: 0 0.5rem; }
+      .badge { color: var(--_text); border: 1px solid var(--_border); border-radius: 999px; padding: 0 0.5rem; font-size: 0.85em; }
+      .body { white-space: pre-line; margin: 0.6rem 0; overflow-wrap: anywhere; }
+      .recommends { margin: 0.25rem 0; font-size: 0.9em; }
+      .media { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.5rem 0; padding: 0; list-style: none; }
+      .media img { display: block; width: 72px; height: 72px; object-fit: cover; border-radius: calc(var(--_radius) / 2); }
+      .reply { border-left: 3px solid var(--_border); margin: 0.75rem 0 0; padding: 0.25rem 0 0.25rem 0.75rem; }
+      .reply p { margin: 0.25rem 0; white-space: pre-line; }
+      .reply .label { font-weight: 600; font-size: 0.9em; }
+      .helpful { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; margin-top: 0.5rem; font-size: 0.9em; color: var(--_muted); }
+      .helpful .btn { padding: 0.2rem 0.75rem; }
+      .error-text { color: var(--_danger); }
+      .more { display: flex; justify-content: center; margin-top: 1.25rem; }
+      .skeleton { height: 8.5rem; border-radius: var(--_radius); background: linear-gradient(90deg, #eceef1, #f6f7f9, #eceef1); background-size: 200% 100%; animation: pulse 1.4s ease-in-out infinite; }
+      @media (prefers-reduced-motion: reduce) { .skeleton { animation: none; } }
+      @keyframes pulse { 0% { background-position: 100% 0; } 100% { background-position: -100% 0; } }
+      .form-region:empty { display: none; }
+      .form-region { margin-bottom: 1rem; }
+      .form-region:focus { outline: none; }
+    `,
+  ];
+
+  connectedCallback(): void {
+    super.connectedCallback();
+    document.addEventListener("chorus-keyword-selected", this.#onKeyword);
+  }
+
+  disconnectedCallback(): void {
+    super.disconnectedCallback();
+    document.removeEventListener("chorus-keyword-selected", this.#onKeyword);
+    this.#abort?.abort();
+  }
+
+  /** Apply a keyword chosen in `<chorus-reviews-keywords>` when it targets this store and scope. */
+  #onKeyword = (event: Event): void => {
+    const detail = (event as CustomEvent<{ keyword: string | null; storeId: string; productId?: string; groupId?: string }>).detail;
+    if (!detail || detail.storeId !== this.storeId) return;
+    if ((detail.productId ?? "") !== this.productId || (detail.groupId ?? "") !== this.groupId) return;
+    this.keyword = detail.keyword ?? "";
+  };
+
+  protected willUpdate(changed: PropertyValues<this>): void {
+    if (!this.#started || RELOAD_KEYS.some((key) => changed.has(key))) {
+      this.#started = true;
+      void this.#loadFirstPage();
+    }
+  }
+
+  get #order(): ReviewOrder {
+    return (this.orderBy in ORDER_LABELS ? this.orderBy : "date desc") as ReviewOrder;
+  }
+
+  get #limit(): number {
+    const n = Math.trunc(Number(this.pageSize));
+    return Number.isFinite(n) ? Math.min(25, Math.max(1, n)) : 25;
+  }
+
+  /** URL of the first page for the current configuration. */
+  #firstPageUrl(): string {
+    const params = new URLSearchParams({ limit: String(this.#limit), orderBy: this.#order });
+    if (this.locale) params.set("locale", this.locale);
+    if (this.keyword) params.set("keyword", this.keyword);
+    return `${this.scopeUrl}/reviews?${params}`;
+  }
+
+  /** Absolute URL of the next page; keeps `keyword` when the server's nextUrl does not carry it. */
+  #nextPageUrl(nextUrl: string): string {
+    const url = new URL(this.resolveNextUrl(nextUrl));
+    if (this.keyword && !url.searchParams.has("keyword")) url.searchParams.set("keyword", this.keyword);
+    if (this.locale && !url.searchParams.has("locale")) url.searchParams.set("locale", this.locale);
+    return url.href;
+  }
+
+  async #loadFirstPage(): Promise<void> {
+    this.#abort?.abort();
+    const abort = (this.#abort = new AbortController());
+    this.status = "loading";
+    this.moreError = "";
+    if (!this.storeId) {
+      this.status = "error";
+      this.errorMessage = "This reviews widget is missing its store-id attribute.";
+      return;
+    }
+    try {
+      const page = await getJson<ListReviewsResponse>(this.#firstPageUrl(), { signal: abort.signal });
+      if (abort.signal.aborted) return;
+      this.reviews = page.reviews;
+      this.nextUrl = page.nextUrl;
+      this.votes = {};
+      this.status = "ready";
+      this.emit("chorus-reviews-loaded", { count: this.reviews.length, hasMore: Boolean(page.nextUrl), orderBy: this.#order });
+    } catch (error) {
+      if (abort.signal.aborted) return;
+      this.status = "error";
+      this.errorMessage = describeError(error);
+    }
+  }
+
+  async #loadMore(): Promise<void> {
+    if (!this.nextUrl || this.loadingMore) return;
+    const abort = (this.#abort = new AbortController());
+    this.loadingMore = true;
+    this.moreError = "";
+    try {
+      const page = await getJson<ListReviewsResponse>(this.#nextPageUrl(this.nextUrl), { signal: abort.signal });
+      if (abort.signal.aborted) return;
+      const seen = new Set(this.reviews.map((r) => r.reviewId));
+      const added = page.reviews.filter((r) => !seen.has(r.reviewId));
+      const firstNew = this.reviews.length;
+      this.reviews = [...this.reviews, ...added];
+      this.nextUrl = page.nextUrl;
+      this.announcement = `${plural(added.length, "more review", "more reviews")} loaded`;
+      this.emit("chorus-reviews-loaded", { count: this.reviews.length, hasMore: Boolean(page.nextUrl), orderBy: this.#order });
+      await this.updateComplete;
+      // The button may be gone (last page): move focus to the first new review so keyboard users continue reading there.
+      this.renderRoot.querySelectorAll<HTMLElement>("article")[firstNew]?.focus();
+    } catch (error) {
+      if (!abort.signal.aborted) this.moreError = describeError(error);
+    } finally {
+      if (!abort.signal.aborted) this.loadingMore = false;
+    }
+  }
+
+  #onSort(event: Event): void {
+    const value = (event.target as HTMLSelectElement).value;
+    if (value === this.orderBy) return;
+    this.orderBy = value;
+    this.announcement = "";
+    this.emit("chorus-reviews-sort", { orderBy: value });
+  }
+
+  /** POST a helpful vote (decisions.md §3) and show the server's counts. Never throws. */
+  async #vote(review: Review): Promise<void> {
+    const current = this.votes[review.reviewId];
+    if (current?.state === "pending" || current?.state === "done") return;
+    this.votes = { ...this.votes, [review.reviewId]: { state: "pending" } };
+    try {
+      const counts = await postJson<{ helpfulCount: number; unhelpfulCount: number }>(
+        `${this.storeUrl}/reviews/${encodeURIComponent(review.reviewId)}/votes`,
+        { vote: "helpful" },
+      );
+      this.reviews = this.reviews.map((r) =>
+        r.reviewId === review.reviewId && counts && typeof counts.helpfulCount === "number"
+          ? { ...r, helpfulCount: counts.helpfulCount, unhelpfulCount: counts.unhelpfulCount ?? r.unhelpfulCount }
+          : r,
+      );
+      this.votes = { ...this.votes, [review.reviewId]: { state: "done" } };
+      this.announcement = "Thank you, your vote was counted.";
+    } catch (error) {
+      this.votes = { ...this.votes, [review.reviewId]: { state: "error", message: `Your vote could not be saved: ${describeError(error)}` } };
+    }
+  }
+
+  async #toggleForm(): Promise<void> {
+    if (this.formOpen) {
+      this.formOpen = false;
+      return;
+    }
+    this.formOpen = true;
+    try {
+      await import("../review-form/chorus-review-form.ts");
+    } catch {
+      /* the region still shows the element; the loader error is in the console */
+    }
+    this.formReady = true;
+    await this.updateComplete;
+    const form = this.renderRoot.querySelector<HTMLElement & { updateComplete?: Promise<unknown> }>("chorus-review-form");
+    await form?.updateComplete;
+    const focusable = form?.shadowRoot?.querySelector<HTMLElement>("input, select, textarea, button, [tabindex]");
+    (focusable ?? this.renderRoot.querySelector<HTMLElement>(".form-region"))?.focus();
+  }
+
+  #renderToolbar() {
+    return html`<div class="toolbar" part="toolbar">
+      <div class="sort">
+        <label part="sort-label" for="sort">Sort reviews by</label>
+        <select id="sort" part="sort" .value=${this.#order} @change=${this.#onSort}>
+          ${Object.entries(ORDER_LABELS).map(([value, label]) => html`<option value=${value} ?selected=${value === this.#order}>${label}</option>`)}
+        </select>
+      </div>
+      ${this.productId
+        ? html`<button class="btn secondary" part="write-review" aria-expanded=${this.formOpen ? "true" : "false"} aria-controls="form-region" @click=${this.#toggleForm}>
+            Write a review
+          </button>`
+        : nothing}
+    </div>
+    ${this.productId
+      ? html`<div id="form-region" class="form-region" part="form-region" role="region" aria-label="Write a review" tabindex="-1">${this.formOpen && this.formReady
+          ? html`<chorus-review-form store-id=${this.storeId} product-id=${this.productId} api-base=${this.apiBase || nothing}></chorus-review-form>`
+          : nothing}</div>`
+      : nothing}`;
+  }
+
+  #renderReview(r: Review) {
+    const vote = this.votes[r.reviewId];
+    const titleId = `t-${r.reviewId}`;
+    const verified = r.reviewer.isVerified ? (r.reviewer.verifiedStatus === "verified-reviewer" ? "Verified reviewer" : "Verified buyer") : "";
+    return html`<li>
+      <article part="card" data-review-id=${r.reviewId} tabindex="-1" aria-labelledby=${r.title ? titleId : nothing} aria-label=${r.title ? nothing : `Review by ${r.reviewer.displayName}`}>
+        <div class="head">
+          <span part="rating">${stars(r.rating)}<span class="visually-hidden">Rated ${r.rating} out of 5</span></span>
+          ${r.title ? html`<h3 part="title" id=${titleId}>${r.title}</h3>` : nothing}
+        </div>
+        <p class="meta" part="meta">
+          <span part="reviewer">${r.reviewer.displayName}</span>
+          ${verified ? html`<span class="badge" part="verified-badge">${verified}</span>` : nothing}
+          <time part="date" datetime=${r.dateCreated}>${formatDate(r.dateCreated)}</time>
+        </p>
+        ${r.body ? html`<p class="body" part="body">${r.body}</p>` : nothing}
+        ${r.isRecommended ? html`<p class="recommends" part="recommends">✓ Recommends this product</p>` : nothing}
+        ${r.media.length
+          ? html`<ul class="media" part="media" aria-label="Photos and videos from this review">
+              ${r.media.map((m, i) => {
+                const label = m.alt || `${m.type === "video" ? "Video" : "Photo"} ${i + 1} from ${r.reviewer.displayName}'s review`;
+                return html`<li><a part="media-link" href=${m.type === "video" ? (m.streamUrl ?? m.fullSizeUrl) : m.fullSizeUrl} target="_blank" rel="noopener">
+                  <img part="media-thumbnail" src=${m.thumbnailUrl} alt=${`${label} (opens full size)`} width="72" height="72" loading="lazy" />
+                </a></li>`;
+              })}
+            </ul>`
+          : nothing}
+        ${r.reply
+          ? html`<div class="reply" part="reply"><p class="label">Reply from the store</p><p>${r.reply.body}</p></div>`
+          : nothing}
+        <div class="helpful" part="helpful">
+          <span part="helpful-count">${plural(r.helpfulCount, "person", "people")} found this helpful</span>
+          <button class="btn secondary" part="vote-button" aria-disabled=${vote?.state === "pending" || vote?.state === "done" ? "true" : "false"}
+            @click=${() => this.#vote(r)}>
+            ${vote?.state === "done" ? "Thanks for your vote" : "Helpful"}<span class="visually-hidden">: ${r.title || `review by ${r.reviewer.displayName}`}</span>
+          </button>
+          ${vote?.state === "error" ? html`<span class="error-text" part="vote-error" role="alert">${vote.message}</span>` : nothing}
+        </div>
+      </article>
+    </li>`;
+  }
+
+  #renderResults() {
+    if (this.status === "error") {
+      return html`<div part="error" role="alert">
+        <p class="error-text">Reviews could not be loaded. ${this.errorMessage}</p>
+        <button class="btn" part="retry" @click=${() => this.#loadFirstPage()}>Retry</button>
+      </div>`;
+    }
+    if (this.status === "loading" && this.reviews.length === 0) {
+      return html`<ol aria-hidden="true">${[0, 1, 2].map(() => html`<li class="skeleton" part="skeleton"></li>`)}</ol>`;
+    }
+    if (this.reviews.length === 0) {
+      return html`<p part="empty">${this.keyword ? `No reviews mention “${this.keyword}”.` : "No reviews yet"}</p>`;
+    }
+    return html`<ol part="list">${this.reviews.map((r) => this.#renderReview(r))}</ol>
+      ${this.nextUrl || this.moreError
+        ? html`<div class="more">
+            ${this.moreError ? html`<p class="error-text" role="alert">${this.moreError}</p>` : nothing}
+            ${this.nextUrl
+              ? html`<button class="btn" part="load-more" aria-disabled=${this.loadingMore ? "true" : "false"} @click=${this.#loadMore}>
+                  ${this.loadingMore ? "Loading more reviews…" : "Load more reviews"}
+                </button>`
+              : nothing}
+          </div>`
+        : nothing}`;
+  }
+
   render() {
-    return html`<p>Reviews</p>`;
+    return html`${this.#renderToolbar()}
+      <div class="results" aria-busy=${this.status === "loading" ? "true" : "false"} aria-label="Reviews" role="region">${this.#renderResults()}</div>
+      <div class="visually-hidden" role="status" aria-live="polite">${this.announcement}</div>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "chorus-reviews": ChorusReviews;
   }
 }

@@ -1,10 +1,120 @@
-import { LitElement, html } from "lit";
-import { customElement } from "lit/decorators.js";
+/**
+ * `<chorus-star-rating>`: the review aggregate of a product, group or store as a star badge
+ * (interface.md §4.2 "Get review aggregate"; decisions.md §2 one-decimal rounding).
+ *
+ * @summary Star badge: stars, average to one decimal and review count, with one accessible name.
+ *
+ * @attr store-id - the store's subscriber ID (required)
+ * @attr product-id - platform-prefixed product ID (`shopify-1078`)
+ * @attr group-id - review group ID; omit product-id and group-id for the whole store
+ * @attr api-base - Chorus origin; defaults to the origin chorus.js came from
+ * @attr href - makes the badge a link (e.g. `#reviews`)
+ * @attr show-empty - with zero reviews, show "No reviews yet" instead of nothing
+ * @attr state - reflected, read-only: `loading` | `ready` | `empty` | `error` (for styling)
+ *
+ * @event chorus-rating-loaded - the aggregate loaded: `{ reviewCount, averageRating }` (averageRating unrounded)
+ *
+ * @csspart badge - the group carrying the accessible name (`role="img"`)
+ * @csspart link - the `<a>` around the badge when `href` is set
+ * @csspart stars - the star icons
+ * @csspart average - the average, e.g. "4.3"
+ * @csspart count - the count, e.g. "(128 reviews)"
+ * @csspart empty - the "No reviews yet" text (with `show-empty`)
+ *
+ * @cssproperty --chorus-star-rating-height - height reserved while loading (default 1.5em)
+ * @cssproperty --chorus-* - the shared tokens of widgets/internal/tokens.ts
+ */
+import { css, html, nothing, type PropertyValues } from "lit";
+import { customElement, property, state } from "lit/decorators.js";
+import { getJson, type ReviewAggregateResponse } from "../internal/api.ts";
+import { ChorusElement } from "../internal/chorus-element.ts";
+import { plural } from "../internal/format.ts";
+import { formatRating } from "../internal/rating.ts";
+import { stars } from "../internal/stars.ts";
+import { tokens } from "../internal/tokens.ts";
 
-/** Placeholder until the star rating lands. */
+type State = "loading" | "ready" | "empty" | "error";
+
 @customElement("chorus-star-rating")
-export class ChorusStarRating extends LitElement {
+export class ChorusStarRating extends ChorusElement {
+  @property() accessor href = "";
+  @property({ attribute: "show-empty", type: Boolean }) accessor showEmpty = false;
+  @property({ reflect: true }) accessor state: State = "loading";
+  @state() accessor reviewCount = 0;
+  @state() accessor averageRating = 0;
+
+  #abort?: AbortController;
+  #started = false;
+
+  static styles = [
+    tokens,
+    css`
+      :host { display: inline-block; min-height: var(--chorus-star-rating-height, 1.5em); line-height: 1.5; }
+      :host([state="loading"]) { min-width: 10em; }
+      :host([state="empty"]:not([show-empty])), :host([state="error"]) { display: none; }
+      .badge { display: inline-flex; align-items: center; gap: 0.4em; }
+      a { color: inherit; text-decoration: none; border-radius: 4px; }
+      a:hover .count { text-decoration: underline; }
+      .count, .empty { color: var(--_muted); }
+      .average { font-weight: 600; }
+    `,
+  ];
+
+  protected willUpdate(changed: PropertyValues<this>): void {
+    if (!this.#started || changed.has("storeId") || changed.has("productId") || changed.has("groupId") || changed.has("apiBase")) {
+      this.#started = true;
+      void this.#load();
+    }
+  }
+
+  disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#abort?.abort();
+  }
+
+  async #load(): Promise<void> {
+    this.#abort?.abort();
+    const abort = (this.#abort = new AbortController());
+    this.state = "loading";
+    if (!this.storeId) {
+      this.state = "error";
+      return;
+    }
+    try {
+      const { reviewAggregate } = await getJson<ReviewAggregateResponse>(`${this.scopeUrl}/review_aggregate`, { signal: abort.signal });
+      if (abort.signal.aborted) return;
+      this.reviewCount = reviewAggregate.reviewCount;
+      this.averageRating = reviewAggregate.averageRating;
+      this.state = reviewAggregate.reviewCount > 0 ? "ready" : "empty";
+      this.emit("chorus-rating-loaded", { reviewCount: this.reviewCount, averageRating: this.averageRating });
+    } catch (error) {
+      if (abort.signal.aborted) return;
+      // A broken badge beside a product title helps nobody: hide it and tell the developer.
+      this.state = "error";
+      console.warn("[chorus] star rating could not be loaded", error);
+    }
+  }
+
   render() {
-    return html`<span>★</span>`;
+    if (this.state === "loading" || this.state === "error") return nothing;
+    if (this.state === "empty") {
+      return this.showEmpty ? this.#wrap(html`<span class="badge empty" part="empty">No reviews yet</span>`) : nothing;
+    }
+    const average = formatRating(this.averageRating);
+    const count = plural(this.reviewCount, "review", "reviews");
+    const badge = html`<span class="badge" part="badge" role="img" aria-label=${`Rated ${average} out of 5, ${count}`}>
+      ${stars(this.averageRating)}<span class="average" part="average" aria-hidden="true">${average}</span><span class="count" part="count" aria-hidden="true">(${count})</span>
+    </span>`;
+    return this.#wrap(badge);
+  }
+
+  #wrap(content: unknown) {
+    return this.href ? html`<a part="link" href=${this.href}>${content}</a>` : content;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "chorus-star-rating": ChorusStarRating;
   }
 }

@@ -1,0 +1,65 @@
+/**
+ * The demo storefront pages over real HTTP (real server, real Remix build, temp SQLite seeded with
+ * real reviews): what they list, the widget markup a merchant would use, escaping, and 404s.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_STORE_ID } from "../../server/demo/demo.ts";
+import { seedRealReviews, type RealReview } from "../../test/fixtures.ts";
+import { startTestServer, type TestServer } from "../../test/server.ts";
+
+let t: TestServer;
+let rows: RealReview[];
+
+beforeAll(async () => {
+  t = await startTestServer();
+  rows = seedRealReviews(t.services, { storeId: DEMO_STORE_ID, productIds: ["1078", "862", "1094"] });
+});
+afterAll(() => t.close());
+
+const get = async (path: string) => {
+  const res = await fetch(t.url(path));
+  return { res, html: await res.text() };
+};
+
+describe("demo storefront pages", () => {
+  it("/demo lists the products with the most published reviews first, with average and count", async () => {
+    const { res, html } = await get("/demo");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    const count = (id: string) => rows.filter((r) => r.productId === id).length;
+    const byCount = ["1078", "862", "1094"].sort((a, b) => count(b) - count(a));
+    const linked = [...html.matchAll(/href="\/demo\/products\/shopify-(\d+)"/g)].map((m) => m[1]);
+    expect(linked).toEqual(byCount);
+    expect(html).toContain(`<td class="num">${count("1078").toLocaleString("en")}</td>`);
+  });
+
+  it("a product page includes chorus.js once and every widget with store-id and product-id", async () => {
+    const { res, html } = await get("/demo/products/shopify-1078");
+    expect(res.status).toBe(200);
+    expect(html).toMatch(/<html lang="en">/);
+    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(html).toContain('<script async src="/widgets/chorus.js"></script>');
+    expect(html).toMatch(/<h1>[^<]+ #1078<\/h1>/);
+    const attrs = `store-id="${DEMO_STORE_ID}" product-id="shopify-1078"`;
+    expect(html).toContain(`<chorus-star-rating ${attrs} href="#reviews">`);
+    for (const tag of ["chorus-reviews-summary", "chorus-reviews-keywords", "chorus-review-media", "chorus-reviews", "chorus-questions"]) {
+      expect(html).toContain(`<${tag} ${attrs}></${tag}>`);
+    }
+    expect(html).toContain('id="reviews"');
+  });
+
+  it("escapes product names in the HTML", async () => {
+    t.services.stores.upsertProduct({ storeId: DEMO_STORE_ID, productId: "777", name: `<img src=x onerror=alert(1)> "Tee" & co` });
+    const { res, html } = await get("/demo/products/shopify-777");
+    expect(res.status).toBe(200);
+    expect(html).not.toContain("<img src=x");
+    expect(html).toContain("<h1>&lt;img src=x onerror=alert(1)&gt; &quot;Tee&quot; &amp; co</h1>");
+  });
+
+  it.each(["shopify-424242", "bigcommerce-1078", "1078", "shopify-"])("an unknown product %s answers a 404 HTML page", async (key) => {
+    const { res, html } = await get(`/demo/products/${key}`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    expect(html).toContain("Product not found");
+  });
+});

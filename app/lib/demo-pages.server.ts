@@ -1,0 +1,156 @@
+/**
+ * The demo storefront: plain HTML pages (no React, no Remix client) that include the Chorus widgets
+ * exactly the way a merchant's theme would, with one `<script async src="/widgets/chorus.js">` tag.
+ * Every dynamic value goes through `escapeUTF8` (the `entities` library) before it reaches the HTML.
+ */
+import { escapeUTF8 as esc } from "entities/escape";
+import { formatRating } from "../../server/contract/storefront.ts";
+
+/** A product row of the demo index (from `services.stores.topProducts`). */
+export type DemoProduct = { productId: string; name: string; reviewCount: number; averageRating: number };
+
+/** The tags a merchant places on a product page, in page order (other engineers' tags stay inert until their modules exist). */
+export const PRODUCT_PAGE_TAGS = [
+  "chorus-star-rating", "chorus-reviews-summary", "chorus-reviews-keywords", "chorus-review-media", "chorus-reviews", "chorus-questions",
+] as const;
+
+const STYLE = `
+  :root { --chorus-accent: #3b3fb6; color-scheme: light; }
+  * { box-sizing: border-box; }
+  body { margin: 0; font: 16px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1c1d21; background: #fff; }
+  a { color: #3b3fb6; }
+  .skip { position: absolute; left: -999px; top: 0; background: #fff; padding: .5rem 1rem; }
+  .skip:focus { left: 1rem; }
+  header.site, footer.site { background: #f5f6f8; border-bottom: 1px solid #d9dbe0; }
+  footer.site { border-top: 1px solid #d9dbe0; border-bottom: 0; margin-top: 3rem; color: #55585f; font-size: .9rem; }
+  .wrap { max-width: 72rem; margin: 0 auto; padding: 1rem 1.5rem; }
+  header.site .wrap { display: flex; justify-content: space-between; align-items: center; gap: 1rem; }
+  .brand { font-weight: 700; font-size: 1.15rem; color: inherit; text-decoration: none; }
+  nav ul { list-style: none; display: flex; gap: 1rem; margin: 0; padding: 0; }
+  :focus-visible { outline: 3px solid #3b3fb6; outline-offset: 2px; }
+  .crumbs ol { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem; padding: 0; margin: 0 0 1rem; font-size: .9rem; color: #55585f; }
+  .crumbs li + li::before { content: "/"; margin-right: .25rem; }
+  .product { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 2rem; align-items: start; }
+  @media (max-width: 720px) { .product { grid-template-columns: 1fr; } }
+  .placeholder { aspect-ratio: 4 / 3; border-radius: 12px; background: linear-gradient(135deg, #eceef3, #dfe2ea); border: 1px solid #d9dbe0; }
+  h1 { font-size: 1.8rem; line-height: 1.25; margin: 0 0 .5rem; }
+  h2 { font-size: 1.35rem; margin: 2.5rem 0 1rem; }
+  .muted { color: #55585f; }
+  .button { display: inline-block; background: #3b3fb6; color: #fff; border: 0; border-radius: 8px; padding: .7rem 1.4rem; font: inherit; }
+  table { border-collapse: collapse; width: 100%; }
+  th, td { text-align: left; padding: .6rem .75rem; border-bottom: 1px solid #d9dbe0; }
+  td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+  /* Reserve the widgets' space before their modules load (no layout shift). */
+  chorus-star-rating:not(:defined) { display: inline-block; min-height: 1.5em; min-width: 10em; }
+  chorus-reviews:not(:defined) { display: block; min-height: 28rem; }
+  chorus-reviews-summary, chorus-reviews-keywords, chorus-review-media, chorus-questions { display: block; margin: 1rem 0; }
+`;
+
+function page(options: { title: string; main: string; description?: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>${esc(options.title)}</title>
+${options.description ? `<meta name="description" content="${esc(options.description)}">` : ""}
+<style>${STYLE}</style>
+<script async src="/widgets/chorus.js"></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="site"><div class="wrap">
+  <a class="brand" href="/demo">Chorus Demo Boutique</a>
+  <nav aria-label="Main"><ul><li><a href="/demo">All products</a></li><li><a href="/">About Chorus</a></li></ul></nav>
+</div></header>
+<main id="main" class="wrap">
+${options.main}
+</main>
+<footer class="site"><div class="wrap">
+  <p>A demo shop for <a href="/">Chorus</a>. The reviews are real customer reviews from the public, CC0-licensed
+  “Women's E-Commerce Clothing Reviews” dataset; product names come from its category columns.</p>
+</div></footer>
+</body>
+</html>`;
+}
+
+/**
+ * `/demo`: the products with the most published reviews.
+ * @param storeId the demo store's subscriber ID (for the store-wide badge)
+ */
+export function demoIndexPage(storeId: string, products: DemoProduct[], platform: string): string {
+  const rows = products
+    .map(
+      (p) => `<tr>
+  <td><a href="/demo/products/${esc(encodeURIComponent(`${platform}-${p.productId}`))}">${esc(p.name)}</a></td>
+  <td class="num">${esc(formatRating(p.averageRating))} <span class="muted">out of 5</span></td>
+  <td class="num">${p.reviewCount.toLocaleString("en")}</td>
+</tr>`,
+    )
+    .join("\n");
+  const main = `<h1>Demo storefront</h1>
+<p>All reviews in this shop: <chorus-star-rating store-id="${esc(storeId)}"></chorus-star-rating></p>
+<p>The ${products.length} products with the most published reviews. Each product page loads the Chorus widgets with one script tag.</p>
+${products.length
+    ? `<table>
+<caption class="muted" style="text-align:left;caption-side:top;padding-bottom:.5rem">Products by number of reviews</caption>
+<thead><tr><th scope="col">Product</th><th scope="col" class="num">Average rating</th><th scope="col" class="num">Reviews</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>`
+    : `<p>The demo store has no reviews yet. Start Chorus with the demo data (see the README, “Demo data”).</p>`}`;
+  return page({ title: "Demo storefront · Chorus Demo Boutique", main, description: "A demo shop showing real customer reviews with the Chorus widgets." });
+}
+
+/**
+ * `/demo/products/{platform}-{id}`: a product page with every Chorus widget, as a merchant includes them.
+ * @param product the product; `productKey` is its platform-prefixed ID (`shopify-1078`)
+ */
+export function demoProductPage(storeId: string, product: { productKey: string; name: string; groupName?: string }): string {
+  const attrs = `store-id="${esc(storeId)}" product-id="${esc(product.productKey)}"`;
+  const main = `<nav class="crumbs" aria-label="Breadcrumb"><ol>
+  <li><a href="/demo">All products</a></li>
+  ${product.groupName ? `<li>${esc(product.groupName)}</li>` : ""}
+  <li aria-current="page">${esc(product.name)}</li>
+</ol></nav>
+<div class="product">
+  <div class="placeholder" aria-hidden="true"></div>
+  <div>
+    <h1>${esc(product.name)}</h1>
+    <p><chorus-star-rating ${attrs} href="#reviews"></chorus-star-rating></p>
+    ${product.groupName ? `<p class="muted">Category: ${esc(product.groupName)}</p>` : ""}
+    <p>A product of the Chorus demo shop. This page shows how a merchant's product page looks with the Chorus
+    widgets: the star badge above, and the real customer reviews, photos and questions below.</p>
+  </div>
+</div>
+<section id="reviews" aria-labelledby="reviews-heading" tabindex="-1">
+  <h2 id="reviews-heading">Customer reviews</h2>
+  <chorus-reviews-summary ${attrs}></chorus-reviews-summary>
+  <chorus-reviews-keywords ${attrs}></chorus-reviews-keywords>
+  <chorus-review-media ${attrs}></chorus-review-media>
+  <chorus-reviews ${attrs}></chorus-reviews>
+</section>
+<section aria-labelledby="questions-heading">
+  <h2 id="questions-heading">Questions and answers</h2>
+  <chorus-questions ${attrs}></chorus-questions>
+</section>`;
+  return page({ title: `${product.name} · Chorus Demo Boutique`, main, description: `Customer reviews of ${product.name}.` });
+}
+
+/** The demo's 404 page (unknown product). */
+export function demoNotFoundPage(): string {
+  return page({
+    title: "Product not found · Chorus Demo Boutique",
+    main: `<h1>Product not found</h1><p>This product is not in the demo shop. <a href="/demo">See all products</a>.</p>`,
+  });
+}
+
+/** An HTML response (not cached by shared caches: the demo reflects the live database). */
+export function htmlResponse(body: string, status = 200): Response {
+  return new Response(body, {
+    status,
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" },
+  });
+}

@@ -1,0 +1,14 @@
+/**
+ * GET /demo: the demo storefront's index, the 24 products of the demo store with the most
+ * published reviews (plain HTML, see app/lib/demo-pages.server.ts).
+ */
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { demoIndexPage, htmlResponse } from "~/lib/demo-pages.server";
+import { DEMO_STORE_ID } from "../../server/demo/demo.ts";
+
+export const loader = ({ context }: LoaderFunctionArgs) => {
+  const { stores } = context.services;
+  const store = stores.get(DEMO_STORE_ID);
+  const products = store ? stores.topProducts(DEMO_STORE_ID, 24) : [];
+  return htmlResponse(demoIndexPage(DEMO_STORE_ID, products, store?.platform ?? "shopify"));
+};
