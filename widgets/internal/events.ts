@@ -9,6 +9,8 @@ export interface ChorusEventMap {
   "chorus-reviews-sort": { orderBy: string };
   /** `<chorus-star-rating>` loaded the aggregate. */
   "chorus-rating-loaded": { reviewCount: number; averageRating: number };
+  /** `<chorus-reviews-keywords>`: a keyword chip was chosen (`keyword: null` clears the filter); `<chorus-reviews>` reloads with `&keyword=`. */
+  "chorus-keyword-selected": { keyword: string | null; storeId: string; productId: string };
 }
 
 declare global {
@@ -16,5 +18,6 @@ declare global {
     "chorus-reviews-loaded": CustomEvent<ChorusEventMap["chorus-reviews-loaded"]>;
     "chorus-reviews-sort": CustomEvent<ChorusEventMap["chorus-reviews-sort"]>;
     "chorus-rating-loaded": CustomEvent<ChorusEventMap["chorus-rating-loaded"]>;
+    "chorus-keyword-selected": CustomEvent<ChorusEventMap["chorus-keyword-selected"]>;
   }
 }
