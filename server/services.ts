@@ -10,12 +10,23 @@ import { openDatabase, type Db } from "./db/database.ts";
 import { reviewsRepo } from "./reviews/reviews.repo.ts";
 import { reviewsService } from "./reviews/reviews.service.ts";
 import { storesRepo } from "./stores/stores.repo.ts";
+import { aiRepo } from "./ai/ai.repo.ts";
+import { aiService } from "./ai/ai.service.ts";
+import { loadAiConfig, type AiConfig } from "./ai/config.ts";
+import { createKeywordEngine } from "./ai/keywords.ts";
+import { aiWorker } from "./ai/worker.ts";
+import { createTranslationProvider } from "./translation/providers.ts";
+import { translationService } from "./translation/translation.service.ts";
 
 export type ServicesOptions = {
   /** SQLite file path (or `:memory:`). */
   databasePath: string;
   /** Directory for uploaded and generated media files. */
   mediaPath?: string;
+  /** AI and translation settings over the environment's (server/ai/config.ts). */
+  ai?: Partial<AiConfig>;
+  /** Log lines of background work (AI worker, translation fallbacks). Default: silent. */
+  log?: (line: string) => void;
 };
 
 /**
@@ -33,7 +44,12 @@ export function createServices(options: ServicesOptions) {
   const secret = installationSecret(db, "cursor_secret");
   const stores = storesRepo(db);
   const reviewsData = reviewsRepo(db);
-  const reviews = reviewsService({ reviews: reviewsData, stores, secret });
+  const aiConfig: AiConfig = { ...loadAiConfig(), ...options.ai };
+  const aiData = aiRepo(db);
+  const translation = translationService({ db, repo: aiData, provider: createTranslationProvider(aiConfig.translation), log: options.log });
+  const reviews = reviewsService({ reviews: reviewsData, stores, secret, translate: translation.translate });
+  const ai = aiService({ db, repo: aiData, stores, reviews, engine: createKeywordEngine(), config: aiConfig, log: options.log });
+  const worker = aiWorker({ repo: aiData, ai, log: options.log }, { sweepIntervalMs: aiConfig.sweepIntervalMs });
   const keys = apiKeys(db);
 
   // Content version for response caches: PRAGMA data_version on a second connection changes after
@@ -51,6 +67,11 @@ export function createServices(options: ServicesOptions) {
     reviewsData,
     reviews,
     apiKeys: keys,
+    aiConfig,
+    aiData,
+    ai,
+    aiWorker: worker,
+    translation,
     /** A number that changes whenever committed data may have changed (cache validity token). */
     contentVersion(): number {
       return dataVersion ? (dataVersion.get() as number) : localVersion;
@@ -60,6 +81,7 @@ export function createServices(options: ServicesOptions) {
       localVersion++;
     },
     close(): void {
+      void worker.stop();
       watcher?.close();
       db.close();
     },

@@ -53,6 +53,14 @@ export const listReviewsQuery = z.object({
       message: `locale must be one of: ${LOCALES.join(", ")}`,
     }),
   lastEvaluated: lastEvaluatedParam,
+  /** Only reviews in which this keyword (of reviews_keywords) was identified; case-insensitive. */
+  keyword: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .min(1, "keyword must not be empty")
+    .max(100, "keyword must be at most 100 characters")
+    .optional(),
 });
 export type ListReviewsQuery = z.output<typeof listReviewsQuery>;
 

@@ -37,6 +37,22 @@ const reviewsSeeder: DemoSeeder = {
 /** Seeders in order. Later areas (media, Q&A, surveys, loyalty, admin, AI) append theirs. */
 export const DEMO_SEEDERS: DemoSeeder[] = [reviewsSeeder];
 
+/**
+ * AI content: queue generation of summaries and keywords for every demo product with enough published
+ * reviews (most reviewed first); the background worker (started after listen) runs the queue, and the
+ * demo store's AI auto-publish is on, so they are served as soon as each is generated.
+ */
+const aiSeeder: DemoSeeder = {
+  name: "ai-content",
+  run({ services, log }) {
+    const min = Math.min(services.aiConfig.minReviews, services.aiConfig.keywordsMinReviews);
+    const products = services.stores.topProducts(DEMO_STORE_ID, 100_000).filter((p) => p.reviewCount >= min);
+    for (const p of products) services.ai.enqueue(DEMO_STORE_ID, { type: "product", id: p.productId }, "demo");
+    log(`Queued AI summaries and keywords for ${products.length} demo products with ${min}+ published reviews.`);
+  },
+};
+DEMO_SEEDERS.push(aiSeeder);
+
 /** Create the demo store on an empty database and run every seeder not yet done. */
 export async function ensureDemoStore(ctx: DemoContext): Promise<void> {
   const { services } = ctx;

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const buildFile = join(PROJECT_ROOT, "build/server/index.js");
   if (!existsSync(buildFile)) throw new Error("No build found: run `npm run build` first (npm start does it for you).");
-  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH });
+  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log });
   log(`Database: ${config.DATABASE_PATH}`);
   if (config.CHORUS_DEMO === "1") await ensureDemoStore({ services, config, log });
   const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
@@ -30,6 +30,8 @@ async function main(): Promise<void> {
     log(`  Demo storefront:  ${base}/demo`);
     log(`  Widget script:    ${base}/widgets/chorus.js`);
     log(`  Storefront API:   ${base}/v1/stores/${DEMO_STORE_ID}/reviews`);
+    // AI generation runs in the background once the server answers (server/ai/worker.ts)
+    if (services.aiConfig.worker) services.aiWorker.start();
   });
 
   let stopping = false;
@@ -37,7 +39,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log(`${signal}: finishing in-flight requests ...`);
-    server.close(() => {
+    const workerStopped = services.aiWorker.stop();
+    server.close(async () => {
+      await workerStopped;
       services.close();
       log("Stopped.");
       process.exit(0);

@@ -96,22 +96,24 @@ export function reviewsRepo(db: Db) {
      * One page of published reviews in `scope`, ordered by `order`, after `after` (a cursor key).
      * Returns up to `limit + 1` rows so the caller can tell whether another page exists.
      */
-    listPublished(storeId: string, scope: ReviewScope, order: ReviewOrder, limit: number, after?: (string | number)[]): ReviewRow[] {
+    listPublished(storeId: string, scope: ReviewScope, order: ReviewOrder, limit: number, after?: (string | number)[], keyword?: string): ReviewRow[] {
       const { key, dir } = ORDER_SPECS[order];
       const cols = [...(key ? [`r.${key}`] : []), "r.created_ms", "r.review_id"];
-      const cacheKey = `${scope.type}|${order}|${after ? 1 : 0}`;
+      const cacheKey = `${scope.type}|${order}|${after ? 1 : 0}|${keyword === undefined ? 0 : 1}`;
       let stmt = listCache.get(cacheKey);
       if (!stmt) {
         const where = scopeWhere(scope, "r").sql;
         const keyset = after ? ` AND (${cols.join(", ")}) ${dir === "DESC" ? "<" : ">"} (${cols.map(() => "?").join(", ")})` : "";
+        // keyword filter: reviews in which the AI keyword engine identified the keyword (ai_review_keywords, migration 020)
+        const byKeyword = keyword === undefined ? "" : " AND r.review_id IN (SELECT k.review_id FROM ai_review_keywords k WHERE k.store_id = ? AND k.keyword = ?)";
         stmt = db.prepare<unknown[]>(
           `SELECT ${REVIEW_COLUMNS} FROM reviews r JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id
-           WHERE r.store_id = ? AND r.status = 'published'${where}${keyset}
+           WHERE r.store_id = ? AND r.status = 'published'${where}${byKeyword}${keyset}
            ORDER BY ${cols.map((c) => `${c} ${dir}`).join(", ")} LIMIT ?`,
         );
         listCache.set(cacheKey, stmt);
       }
-      return stmt.all(storeId, ...scopeWhere(scope, "r").args, ...(after ?? []), limit + 1) as ReviewRow[];
+      return stmt.all(storeId, ...scopeWhere(scope, "r").args, ...(keyword === undefined ? [] : [storeId, keyword]), ...(after ?? []), limit + 1) as ReviewRow[];
     },
 
     /** Published media of the given reviews, in upload order. */

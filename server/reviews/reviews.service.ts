@@ -100,10 +100,10 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
     async listReviews(params: ScopeParams, query: ListReviewsQuery, origin: string): Promise<ListReviewsResponse> {
       const resolved = resolveScope(params);
       const order: ReviewOrder = query.orderBy;
-      const context = scopeContext("reviews", resolved, order);
+      const context = scopeContext("reviews", resolved, query.keyword === undefined ? order : `${order}|keyword:${query.keyword}`);
       const shape = ORDER_SPECS[order].key ? (["number", "number", "string"] as const) : (["number", "string"] as const);
       const after = query.lastEvaluated ? decodeCursor(secret, context, query.lastEvaluated, shape) : undefined;
-      const rows = reviews.listPublished(resolved.store.storeId, resolved.scope, order, query.limit, after);
+      const rows = reviews.listPublished(resolved.store.storeId, resolved.scope, order, query.limit, after, query.keyword);
       const page = rows.slice(0, query.limit);
       const mediaByReview = new Map<string, ReviewMedia[]>();
       for (const m of reviews.mediaOfReviews(page.filter((r) => r.media_count > 0).map((r) => r.review_id))) {
@@ -117,7 +117,7 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
       if (rows.length > query.limit) {
         const last = page[page.length - 1];
         out.nextUrl = nextUrl(`${resolved.path}/reviews`, {
-          limit: query.limit, orderBy: order, ...(query.locale ? { locale: query.locale } : {}),
+          limit: query.limit, orderBy: order, ...(query.locale ? { locale: query.locale } : {}), ...(query.keyword ? { keyword: query.keyword } : {}),
           lastEvaluated: encodeCursor(secret, context, reviewCursorKey(last, order)),
         });
       }

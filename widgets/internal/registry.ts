@@ -6,4 +6,6 @@
 export const WIDGET_MODULES: Record<string, string> = {
   "chorus-reviews": "reviews/chorus-reviews.ts",
   "chorus-star-rating": "star-rating/chorus-star-rating.ts",
+  "chorus-reviews-summary": "reviews-summary/chorus-reviews-summary.ts",
+  "chorus-reviews-keywords": "reviews-keywords/chorus-reviews-keywords.ts",
 };

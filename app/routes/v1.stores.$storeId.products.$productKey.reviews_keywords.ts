@@ -1,0 +1,1 @@
+export { reviewsKeywordsLoader as loader } from "~/lib/ai.server";

@@ -1,0 +1,1 @@
+export { reviewsSummaryLoader as loader } from "~/lib/ai.server";

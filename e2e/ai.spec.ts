@@ -1,0 +1,86 @@
+/**
+ * AI summary and keyword chips on a product page, in Chromium, against the e2e server (demo store seeded
+ * from the real data; the demo seeder queues AI generation and the background worker runs it).
+ *
+ * The demo product page (/demo/products/...) is built in another branch; until it lands here this spec
+ * serves a minimal product page itself (page.route) that loads the real /widgets/chorus.js. `<chorus-reviews>`
+ * is still a placeholder on this branch, so "a chip filters the list" is asserted as: the chip dispatches
+ * `chorus-keyword-selected` with the keyword, and the list API filtered by that keyword returns only
+ * reviews in which it was identified.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
+
+const RICH = "shopify-1078"; // 1,024 real reviews
+const FEW = "shopify-1106"; // 5 real reviews
+const api = (path: string) => `/v1/stores/${DEMO_STORE_ID}${path}`;
+
+async function openProductPage(page: Page, productId: string): Promise<void> {
+  const url = `/e2e-ai/products/${productId}`;
+  await page.route(`**${url}`, (route) =>
+    route.fulfill({
+      contentType: "text/html",
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Product ${productId}</title></head>
+        <body><main><h1>Product ${productId}</h1>
+        <chorus-reviews-summary store-id="${DEMO_STORE_ID}" product-id="${productId}"></chorus-reviews-summary>
+        <chorus-reviews-keywords store-id="${DEMO_STORE_ID}" product-id="${productId}"></chorus-reviews-keywords>
+        <p id="after">Reviews follow.</p></main>
+        <script>window.__selected = []; document.addEventListener("chorus-keyword-selected", (e) => window.__selected.push(e.detail));</script>
+        <script async src="/widgets/chorus.js"></script></body></html>`,
+    }),
+  );
+  await page.goto(url);
+}
+
+test.beforeAll(async ({ request }) => {
+  test.setTimeout(240_000);
+  // generated in the background after start-up; the most-reviewed product is queued first
+  await expect
+    .poll(async () => Object.keys(await (await request.get(api(`/products/${RICH}/reviews_summary`))).json()).length, { timeout: 200_000, intervals: [2000] })
+    .toBe(1);
+});
+
+test("summary and keyword chips render on a product with enough reviews", async ({ page, request }) => {
+  const summary = await (await request.get(api(`/products/${RICH}/reviews_summary`))).json();
+  await openProductPage(page, RICH);
+  const card = page.locator("chorus-reviews-summary");
+  await expect(card).toBeVisible();
+  await expect(card.getByText("AI-generated")).toBeVisible();
+  await expect(card.getByText(summary.reviewsSummary.body)).toBeVisible();
+  await expect(card.getByText(`Based on ${summary.reviewsSummary.contributingReviewCount.toLocaleString("en")} reviews`)).toBeVisible();
+  const chips = page.locator("chorus-reviews-keywords").getByRole("button");
+  await expect(chips.first()).toBeVisible();
+  await expect(page.locator("chorus-reviews-keywords").getByRole("heading", { name: "Fit and sizing" })).toBeVisible();
+  await expectNoAxeViolations(page);
+});
+
+test("choosing a chip selects its keyword (event + filtered list), choosing it again clears it", async ({ page, request }) => {
+  await openProductPage(page, RICH);
+  const chip = page.locator("chorus-reviews-keywords").getByRole("button", { name: /^fabric \d/ });
+  await chip.click();
+  await expect(chip).toHaveAttribute("aria-pressed", "true");
+  expect(await page.evaluate(() => (window as unknown as { __selected: unknown[] }).__selected)).toEqual([
+    { keyword: "fabric", storeId: DEMO_STORE_ID, productId: RICH },
+  ]);
+  await expectNoAxeViolations(page);
+
+  const filtered = await (await request.get(api(`/products/${RICH}/reviews?keyword=fabric&limit=25`))).json();
+  expect(filtered.reviews.length).toBe(25);
+  for (const r of filtered.reviews) expect(`${r.title} ${r.body}`.toLowerCase()).toMatch(/fabric/);
+
+  await chip.press("Enter"); // keyboard toggles it off
+  await expect(chip).toHaveAttribute("aria-pressed", "false");
+  expect((await page.evaluate(() => (window as unknown as { __selected: { keyword: string | null }[] }).__selected)).at(-1)?.keyword).toBeNull();
+});
+
+test("summary and chips are absent on a product with few reviews", async ({ page, request }) => {
+  expect(await (await request.get(api(`/products/${FEW}/reviews_summary`))).json()).toEqual({});
+  expect(await (await request.get(api(`/products/${FEW}/reviews_keywords`))).json()).toEqual({});
+  await openProductPage(page, FEW);
+  await expect(page.locator("#after")).toBeVisible();
+  await page.waitForFunction(() => customElements.get("chorus-reviews-summary") && customElements.get("chorus-reviews-keywords"));
+  await expect(page.locator("chorus-reviews-summary")).toBeHidden();
+  await expect(page.locator("chorus-reviews-keywords")).toBeHidden();
+  await expect(page.getByText("AI-generated")).toHaveCount(0);
+  await expectNoAxeViolations(page);
+});

@@ -1,0 +1,249 @@
+/**
+ * AI content, keyword identifications, the generation queue and review translations: all their SQL.
+ * Prepared statements only; every query names the store.
+ */
+import type { Db } from "../db/database.ts";
+import type { KeywordMention, Polarity } from "./keywords.ts";
+
+/** A scope that has its own AI content (interface.md §4.2 summary/keywords rule 1). */
+export type AiScope = { type: "product"; id: string } | { type: "group"; id: string };
+
+export type ReviewText = { review_id: string; title: string; body: string; rating: number };
+export type ScopeStats = { review_count: number; rating_total: number; recommended: number; recommend_known: number };
+export type KeywordCountRow = { keyword: string; topic: string; occurrences: number; praise: number; complaints: number };
+export type MentionRow = { review_id: string; keyword: string; topic: string; polarity: Polarity };
+
+export type VersionRow = {
+  version_id: string; store_id: string; scope_type: "product" | "group"; scope_id: string; engine: string;
+  summary_body: string | null; claims_json: string; keywords_json: string | null; contributing_review_count: number;
+  generated_ms: number; published_ms: number | null;
+};
+
+export type JobRow = {
+  job_id: number; store_id: string; scope_type: "product" | "group"; scope_id: string; reason: string;
+  status: "queued" | "running" | "done" | "failed"; attempts: number; run_after_ms: number; created_ms: number;
+  finished_ms: number | null; error: string | null;
+};
+
+export type TranslationRow = { review_id: string; title: string; body: string };
+
+const scopeColumn = (scope: AiScope) => (scope.type === "product" ? "r.product_id" : "r.group_id");
+
+/** Create the AI data module over `db`. */
+export function aiRepo(db: Db) {
+  const stmt = new Map<string, import("better-sqlite3").Statement<unknown[]>>();
+  /** Prepared once per distinct SQL text (scope column varies). */
+  const prepared = (sql: string) => {
+    let s = stmt.get(sql);
+    if (!s) stmt.set(sql, (s = db.prepare<unknown[]>(sql)));
+    return s;
+  };
+
+  const insertMention = db.prepare("INSERT OR REPLACE INTO ai_review_keywords (store_id, keyword, review_id, topic, polarity) VALUES (?, ?, ?, ?, ?)");
+  const deleteMentions = db.prepare("DELETE FROM ai_review_keywords WHERE store_id = ? AND review_id = ?");
+  const markAnalysed = db.prepare(
+    `INSERT INTO ai_review_analysis (review_id, store_id, engine_version, analysed_ms) VALUES (?, ?, ?, ?)
+     ON CONFLICT (review_id) DO UPDATE SET engine_version = excluded.engine_version, analysed_ms = excluded.analysed_ms`,
+  );
+
+  return {
+    /** Published reviews of the scope not yet analysed by `engineVersion` (or edited since), up to `limit`. */
+    reviewsToAnalyse(storeId: string, scope: AiScope, engineVersion: string, limit: number): ReviewText[] {
+      return prepared(
+        `SELECT r.review_id, r.title, r.body, r.rating FROM reviews r
+         LEFT JOIN ai_review_analysis a ON a.review_id = r.review_id
+         WHERE r.store_id = ? AND r.status = 'published' AND ${scopeColumn(scope)} = ?
+           AND (a.review_id IS NULL OR a.engine_version <> ? OR COALESCE(r.updated_ms, 0) > a.analysed_ms)
+         LIMIT ?`,
+      ).all(storeId, scope.id, engineVersion, limit) as ReviewText[];
+    },
+
+    /** Replace the keyword identifications of reviews (one transaction per call; the caller wraps). */
+    saveAnalysis(storeId: string, engineVersion: string, analysed: { reviewId: string; mentions: KeywordMention[] }[], nowMs: number): void {
+      for (const a of analysed) {
+        deleteMentions.run(storeId, a.reviewId);
+        for (const m of a.mentions) insertMention.run(storeId, m.keyword, a.reviewId, m.topic, m.polarity);
+        markAnalysed.run(a.reviewId, storeId, engineVersion, nowMs);
+      }
+    },
+
+    /** Published-review statistics of a scope (count, rating total, recommendation counts). */
+    scopeStats(storeId: string, scope: AiScope): ScopeStats {
+      return prepared(
+        `SELECT count(*) AS review_count, COALESCE(sum(r.rating), 0) AS rating_total,
+                COALESCE(sum(r.is_recommended = 1), 0) AS recommended, count(r.is_recommended) AS recommend_known
+         FROM reviews r WHERE r.store_id = ? AND r.status = 'published' AND ${scopeColumn(scope)} = ?`,
+      ).get(storeId, scope.id) as ScopeStats;
+    },
+
+    /** Per keyword: number of published reviews of the scope in which it was identified, and how many as praise / complaint. */
+    keywordCounts(storeId: string, scope: AiScope): KeywordCountRow[] {
+      return prepared(
+        `SELECT k.keyword, k.topic, count(*) AS occurrences, sum(k.polarity = 1) AS praise, sum(k.polarity = -1) AS complaints
+         FROM ai_review_keywords k JOIN reviews r ON r.review_id = k.review_id
+         WHERE k.store_id = ? AND r.store_id = ? AND r.status = 'published' AND ${scopeColumn(scope)} = ?
+         GROUP BY k.keyword, k.topic ORDER BY occurrences DESC, k.keyword`,
+      ).all(storeId, storeId, scope.id) as KeywordCountRow[];
+    },
+
+    /** Every praise/complaint identification in published reviews of the scope (for claims' supporting IDs). */
+    polarMentions(storeId: string, scope: AiScope): MentionRow[] {
+      return prepared(
+        `SELECT k.review_id, k.keyword, k.topic, k.polarity FROM ai_review_keywords k JOIN reviews r ON r.review_id = k.review_id
+         WHERE k.store_id = ? AND r.store_id = ? AND r.status = 'published' AND ${scopeColumn(scope)} = ? AND k.polarity <> 0`,
+      ).all(storeId, storeId, scope.id) as MentionRow[];
+    },
+
+    /** Up to `limit` short published review texts of the scope, most helpful first (language-model context). */
+    sampleTexts(storeId: string, scope: AiScope, limit: number): ReviewText[] {
+      return prepared(
+        `SELECT r.review_id, r.title, r.body, r.rating FROM reviews r
+         WHERE r.store_id = ? AND r.status = 'published' AND ${scopeColumn(scope)} = ? AND length(r.body) > 0
+         ORDER BY r.helpful_count DESC, r.created_ms DESC, r.review_id LIMIT ?`,
+      ).all(storeId, scope.id, limit) as ReviewText[];
+    },
+
+    insertVersion(v: VersionRow): void {
+      db.prepare(
+        `INSERT INTO ai_content_versions (version_id, store_id, scope_type, scope_id, engine, summary_body, claims_json, keywords_json,
+           contributing_review_count, generated_ms, published_ms)
+         VALUES (@version_id, @store_id, @scope_type, @scope_id, @engine, @summary_body, @claims_json, @keywords_json,
+           @contributing_review_count, @generated_ms, @published_ms)`,
+      ).run(v);
+      db.prepare(
+        `INSERT INTO ai_scope_state (store_id, scope_type, scope_id, last_review_count, last_generated_ms) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (store_id, scope_type, scope_id) DO UPDATE SET last_review_count = excluded.last_review_count, last_generated_ms = excluded.last_generated_ms`,
+      ).run(v.store_id, v.scope_type, v.scope_id, v.contributing_review_count, v.generated_ms);
+    },
+
+    /** Publish a version. @returns false when the store has no such version. */
+    publishVersion(storeId: string, versionId: string, nowMs: number): boolean {
+      return db.prepare("UPDATE ai_content_versions SET published_ms = COALESCE(published_ms, ?) WHERE store_id = ? AND version_id = ?").run(nowMs, storeId, versionId).changes === 1;
+    },
+
+    getVersion(storeId: string, versionId: string): VersionRow | undefined {
+      return db.prepare("SELECT * FROM ai_content_versions WHERE store_id = ? AND version_id = ?").get(storeId, versionId) as VersionRow | undefined;
+    },
+
+    /** The most recently published version with a summary. */
+    latestPublished(storeId: string, scope: AiScope): VersionRow | undefined {
+      return db
+        .prepare(
+          `SELECT * FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ? AND published_ms IS NOT NULL AND summary_body IS NOT NULL
+           ORDER BY published_ms DESC, generated_ms DESC LIMIT 1`,
+        )
+        .get(storeId, scope.type, scope.id) as VersionRow | undefined;
+    },
+
+    /** The most recently generated version with keywords. */
+    latestKeywords(storeId: string, scope: AiScope): VersionRow | undefined {
+      return db
+        .prepare(
+          `SELECT * FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ? AND keywords_json IS NOT NULL
+           ORDER BY generated_ms DESC, rowid DESC LIMIT 1`,
+        )
+        .get(storeId, scope.type, scope.id) as VersionRow | undefined;
+    },
+
+    /** Every version of a scope, newest first. */
+    listVersions(storeId: string, scope: AiScope): VersionRow[] {
+      return db
+        .prepare("SELECT * FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ? ORDER BY generated_ms DESC, rowid DESC")
+        .all(storeId, scope.type, scope.id) as VersionRow[];
+    },
+
+    /**
+     * Scopes of a store due for (re)generation: products (and groups that use group-level content) with at
+     * least `minReviews` published reviews, never generated or grown by `fraction` since the last generation.
+     */
+    dueScopes(storeId: string, minReviews: number, fraction: number): (AiScope & { reviewCount: number })[] {
+      return db
+        .prepare<[string, number, number], { scope_type: "product" | "group"; scope_id: string; review_count: number }>(
+          `SELECT a.scope_type, a.scope_id, a.review_count FROM review_aggregates a
+           LEFT JOIN ai_scope_state s ON s.store_id = a.store_id AND s.scope_type = a.scope_type AND s.scope_id = a.scope_id
+           WHERE a.store_id = ? AND a.review_count >= ?
+             AND (a.scope_type = 'product' OR (a.scope_type = 'group' AND EXISTS (
+                   SELECT 1 FROM review_groups g WHERE g.store_id = a.store_id AND g.group_id = a.scope_id AND g.use_group_content = 1)))
+             AND (s.last_review_count IS NULL OR a.review_count >= s.last_review_count * (1 + ?))
+           ORDER BY a.review_count DESC, a.scope_id`,
+        )
+        .all(storeId, minReviews, fraction)
+        .map((r) => ({ type: r.scope_type, id: r.scope_id, reviewCount: r.review_count }));
+    },
+
+    // ---- the persisted queue ----
+
+    /** Queue a job (no-op when the same scope is already queued). @returns true when a job was added. */
+    enqueue(storeId: string, scope: AiScope, reason: string, nowMs: number): boolean {
+      return db
+        .prepare("INSERT INTO ai_jobs (store_id, scope_type, scope_id, reason, run_after_ms, created_ms) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+        .run(storeId, scope.type, scope.id, reason, nowMs, nowMs).changes === 1;
+    },
+
+    /** Take the oldest runnable job (marks it running). */
+    claimNext(nowMs: number): JobRow | undefined {
+      const job = db
+        .prepare("SELECT * FROM ai_jobs WHERE status = 'queued' AND run_after_ms <= ? ORDER BY run_after_ms, job_id LIMIT 1")
+        .get(nowMs) as JobRow | undefined;
+      if (!job) return undefined;
+      db.prepare("UPDATE ai_jobs SET status = 'running', attempts = attempts + 1 WHERE job_id = ? AND store_id = ?").run(job.job_id, job.store_id);
+      return { ...job, status: "running", attempts: job.attempts + 1 };
+    },
+
+    finishJob(job: JobRow, nowMs: number): void {
+      db.prepare("UPDATE ai_jobs SET status = 'done', finished_ms = ?, error = NULL WHERE job_id = ? AND store_id = ?").run(nowMs, job.job_id, job.store_id);
+    },
+
+    /** Record a failure: back to the queue after `retryAfterMs`, or failed for good when `final`. */
+    failJob(job: JobRow, error: string, nowMs: number, retryAfterMs: number, final: boolean): void {
+      if (final) {
+        db.prepare("UPDATE ai_jobs SET status = 'failed', finished_ms = ?, error = ? WHERE job_id = ? AND store_id = ?").run(nowMs, error, job.job_id, job.store_id);
+        return;
+      }
+      // a newer queued job for the scope wins over this retry
+      const queued = db.prepare("SELECT 1 FROM ai_jobs WHERE store_id = ? AND scope_type = ? AND scope_id = ? AND status = 'queued'").get(job.store_id, job.scope_type, job.scope_id);
+      if (queued) db.prepare("UPDATE ai_jobs SET status = 'failed', finished_ms = ?, error = ? WHERE job_id = ? AND store_id = ?").run(nowMs, error, job.job_id, job.store_id);
+      else db.prepare("UPDATE ai_jobs SET status = 'queued', run_after_ms = ?, error = ? WHERE job_id = ? AND store_id = ?").run(nowMs + retryAfterMs, error, job.job_id, job.store_id);
+    },
+
+    /** Re-queue jobs a stopped process left running. @returns how many. */
+    requeueRunning(): number {
+      let n = 0;
+      for (const j of db.prepare("SELECT job_id, store_id, scope_type, scope_id FROM ai_jobs WHERE status = 'running'").all() as JobRow[]) {
+        const queued = db.prepare("SELECT 1 FROM ai_jobs WHERE store_id = ? AND scope_type = ? AND scope_id = ? AND status = 'queued'").get(j.store_id, j.scope_type, j.scope_id);
+        db.prepare(`UPDATE ai_jobs SET status = ${queued ? "'failed', error = 'superseded after restart'" : "'queued'"} WHERE job_id = ? AND store_id = ?`).run(j.job_id, j.store_id);
+        n++;
+      }
+      return n;
+    },
+
+    jobCounts(): Record<JobRow["status"], number> {
+      const out = { queued: 0, running: 0, done: 0, failed: 0 };
+      for (const r of db.prepare("SELECT status, count(*) AS n FROM ai_jobs GROUP BY status").all() as { status: JobRow["status"]; n: number }[]) out[r.status] = r.n;
+      return out;
+    },
+
+    listJobs(storeId: string): JobRow[] {
+      return db.prepare("SELECT * FROM ai_jobs WHERE store_id = ? ORDER BY job_id").all(storeId) as JobRow[];
+    },
+
+    // ---- translations ----
+
+    /** Cached translations of reviews into `localeKey`. */
+    translations(storeId: string, reviewIds: string[], localeKey: string): TranslationRow[] {
+      if (reviewIds.length === 0) return [];
+      return db
+        .prepare("SELECT review_id, title, body FROM review_translations WHERE store_id = ? AND locale_key = ? AND review_id IN (SELECT value FROM json_each(?))")
+        .all(storeId, localeKey, JSON.stringify(reviewIds)) as TranslationRow[];
+    },
+
+    saveTranslations(storeId: string, localeKey: string, provider: string, rows: TranslationRow[], nowMs: number): void {
+      const put = db.prepare(
+        `INSERT INTO review_translations (review_id, store_id, locale_key, title, body, provider, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (review_id, locale_key) DO UPDATE SET title = excluded.title, body = excluded.body, provider = excluded.provider, created_ms = excluded.created_ms`,
+      );
+      for (const r of rows) put.run(r.review_id, storeId, localeKey, r.title, r.body, provider, nowMs);
+    },
+  };
+}
+export type AiRepo = ReturnType<typeof aiRepo>;

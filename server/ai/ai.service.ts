@@ -1,0 +1,180 @@
+/**
+ * AI reviews summary and keyword topics: generation, the publish flow and the storefront reads
+ * (interface.md §2.3, §2.4, §3 availability, §4.2 summary and keywords rules 1-4).
+ *
+ * - Generation analyses the scope's published reviews not yet analysed (in batches, yielding to the
+ *   event loop between them so the HTTP server keeps answering), then stores a new version with
+ *   `dateGenerated`: keywords when the scope has ≥ keywordsMinReviews published reviews, a summary
+ *   when it has ≥ minReviews. The summary comes from the language model when one is configured and its
+ *   text passes `checkSummary`, else from the embedded engine.
+ * - A version is published (`datePublished`) at once when the store's AI auto-publish is on, else on
+ *   approval (`approve`). The summary endpoint serves the latest published version; the keywords endpoint
+ *   the latest generated keywords (keywords need no approval: interface.md §4.2 rule 3 says only
+ *   "too few reviews, not yet processed").
+ */
+import { randomUUID } from "node:crypto";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import type { ReviewsKeywordsResponse, ReviewsSummaryResponse, KeywordTopic } from "../contract/storefront.ts";
+import { notFound } from "../contract/errors.ts";
+import { transaction, type Db } from "../db/database.ts";
+import type { ReviewsService, ScopeParams } from "../reviews/reviews.service.ts";
+import type { StoresRepo } from "../stores/stores.repo.ts";
+import type { AiRepo, AiScope, VersionRow } from "./ai.repo.ts";
+import type { AiConfig } from "./config.ts";
+import type { KeywordEngine } from "./keywords.ts";
+import { checkSummary, llmSummary } from "./llm.ts";
+import { buildKeywordTopics, buildSummary, type SummaryClaim } from "./summary.ts";
+
+/** Reviews analysed per batch before yielding to the event loop. */
+export const ANALYSIS_BATCH = 100;
+
+export type GenerationResult =
+  | { status: "skipped"; reason: string; reviewCount: number }
+  | { status: "generated"; version: VersionRow; analysed: number; reviewCount: number; fallbackReason?: string };
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Create the AI service. `log` receives one line per notable event (fallbacks). */
+export function aiService(deps: {
+  db: Db; repo: AiRepo; stores: StoresRepo; reviews: ReviewsService; engine: KeywordEngine; config: AiConfig; log?: (line: string) => void;
+  now?: () => number;
+}) {
+  const { db, repo, stores, engine, config } = deps;
+  const now = deps.now ?? Date.now;
+  const log = deps.log ?? (() => {});
+
+  /** Analyse every published review of the scope the engine has not analysed yet. @returns how many. */
+  async function analyseScope(storeId: string, scope: AiScope, onProgress?: (analysed: number) => void): Promise<number> {
+    let analysed = 0;
+    for (;;) {
+      const batch = repo.reviewsToAnalyse(storeId, scope, engine.version, ANALYSIS_BATCH);
+      if (batch.length === 0) return analysed;
+      const results = batch.map((r) => ({ reviewId: r.review_id, mentions: engine.analyse(r.title, r.body, r.rating) }));
+      transaction(db, () => repo.saveAnalysis(storeId, engine.version, results, now()));
+      analysed += batch.length;
+      onProgress?.(analysed);
+      await yieldToEventLoop();
+    }
+  }
+
+  /**
+   * The scope whose content a product shows (interface.md §4.2 summary/keywords rule 1): its group's when
+   * the product belongs to a group configured to use group-level content, else its own.
+   * @throws ApiError 404 for an unknown store or a product key with another platform's prefix.
+   */
+  function contentScope(params: ScopeParams): { storeId: string; scope: AiScope } {
+    const resolved = deps.reviews.resolveScope(params);
+    if (resolved.scope.type !== "product") throw notFound("Summaries and keywords exist for products only", "not_found");
+    const storeId = resolved.store.storeId;
+    const product = stores.getProduct(storeId, resolved.scope.productId);
+    if (product?.groupId && stores.getGroup(storeId, product.groupId)?.useGroupContent) return { storeId, scope: { type: "group", id: product.groupId } };
+    return { storeId, scope: { type: "product", id: resolved.scope.productId } };
+  }
+
+  return {
+    contentScope,
+    analyseScope,
+
+    /**
+     * Generate a new version for a product or group scope (see module doc). Never throws for a model
+     * failure (falls back); throws only for database errors.
+     */
+    async generate(storeId: string, scope: AiScope, options: { onProgress?: (analysed: number) => void; publish?: boolean } = {}): Promise<GenerationResult> {
+      const store = stores.get(storeId);
+      if (!store) return { status: "skipped", reason: "unknown store", reviewCount: 0 };
+      const before = repo.scopeStats(storeId, scope);
+      const floor = Math.min(config.minReviews, config.keywordsMinReviews);
+      if (before.review_count < floor) return { status: "skipped", reason: `${before.review_count} published reviews, ${floor} needed`, reviewCount: before.review_count };
+
+      const analysed = await analyseScope(storeId, scope, options.onProgress);
+      // one consistent snapshot of counts for the version
+      const { stats, counts, mentions } = db.transaction(() => ({
+        stats: repo.scopeStats(storeId, scope), counts: repo.keywordCounts(storeId, scope), mentions: repo.polarMentions(storeId, scope),
+      }))();
+      const n = stats.review_count;
+      if (n < floor) return { status: "skipped", reason: `${n} published reviews, ${floor} needed`, reviewCount: n };
+
+      const keywordTopics: KeywordTopic[] | null = n >= config.keywordsMinReviews ? buildKeywordTopics(counts) : null;
+      let body: string | null = null;
+      let claims: SummaryClaim[] = [];
+      let engineName = "embedded";
+      let fallbackReason: string | undefined;
+      if (n >= config.minReviews) {
+        const subject = scope.type === "group" ? "these products" : "this product";
+        const embedded = buildSummary(stats, counts, mentions, subject);
+        body = embedded.body;
+        claims = embedded.claims;
+        if (config.llm) {
+          try {
+            const supported = new Set(counts.filter((c) => c.occurrences > 0).map((c) => c.topic));
+            const text = await llmSummary(config.llm, {
+              subject, reviewCount: n, averageRating: Math.round((stats.rating_total / n) * 10) / 10, claims,
+              keywordTopics: keywordTopics ?? [], excerpts: repo.sampleTexts(storeId, scope, 12).map((r) => `${r.rating}/5: ${r.title ? `${r.title}. ` : ""}${r.body}`.slice(0, 300)),
+            });
+            const problem = checkSummary(text, supported);
+            if (problem) throw new Error(`rejected: ${problem}`);
+            body = text;
+            engineName = `llm:${config.llm.model}`;
+          } catch (error) {
+            fallbackReason = (error as Error).message;
+            log(`AI summary for ${scope.type} ${scope.id}: language model not used (${fallbackReason}); embedded engine used`);
+          }
+        }
+      }
+      const t = now();
+      const version: VersionRow = {
+        version_id: randomUUID(), store_id: storeId, scope_type: scope.type, scope_id: scope.id, engine: engineName,
+        summary_body: body, claims_json: JSON.stringify(claims), keywords_json: keywordTopics ? JSON.stringify(keywordTopics) : null,
+        contributing_review_count: n, generated_ms: t, published_ms: body !== null && (store.aiAutoPublish || options.publish) ? t : null,
+      };
+      transaction(db, () => repo.insertVersion(version));
+      return { status: "generated", version, analysed, reviewCount: n, ...(fallbackReason ? { fallbackReason } : {}) };
+    },
+
+    /** Merchant approval: publish a generated version. @throws ApiError 404 when the store has no such version or it has no summary. */
+    approve(storeId: string, versionId: string): VersionRow {
+      const v = repo.getVersion(storeId, versionId);
+      if (!v || v.summary_body === null) throw notFound("AI content version not found", "version_not_found");
+      transaction(db, () => repo.publishVersion(storeId, versionId, now()));
+      return repo.getVersion(storeId, versionId)!;
+    },
+
+    /** Every version of a scope, newest first (admin review of drafts). */
+    versions(storeId: string, scope: AiScope): VersionRow[] {
+      return repo.listVersions(storeId, scope);
+    },
+
+    /** Queue a (re)generation job (persisted). @returns true when a job was added, false when one was already queued. */
+    enqueue(storeId: string, scope: AiScope, reason: string): boolean {
+      return transaction(db, () => repo.enqueue(storeId, scope, reason, now()));
+    },
+
+    /** Queue every scope of every store due for (re)generation (regeneration trigger). @returns jobs added. */
+    sweep(): number {
+      let added = 0;
+      for (const store of stores.list()) {
+        for (const s of repo.dueScopes(store.storeId, Math.min(config.minReviews, config.keywordsMinReviews), config.regenerateFraction)) {
+          if (repo.enqueue(store.storeId, s, "published reviews reached the threshold or grew", now())) added++;
+        }
+      }
+      return added;
+    },
+
+    /** GET …/products/{key}/reviews_summary: interface.md §2.3, or `{}` when none is published (§4.2 rule 2). */
+    getSummary(params: ScopeParams): ReviewsSummaryResponse {
+      const { storeId, scope } = contentScope(params);
+      const v = repo.latestPublished(storeId, scope);
+      if (!v || v.summary_body === null || v.published_ms === null) return {};
+      return { reviewsSummary: { body: v.summary_body, contributingReviewCount: v.contributing_review_count, dateGenerated: iso(v.generated_ms), datePublished: iso(v.published_ms) } };
+    },
+
+    /** GET …/products/{key}/reviews_keywords: interface.md §2.4, or `{}` when not processed or too few reviews (§4.2 rule 3). */
+    getKeywords(params: ScopeParams): ReviewsKeywordsResponse {
+      const { storeId, scope } = contentScope(params);
+      const v = repo.latestKeywords(storeId, scope);
+      const keywordTopics = v?.keywords_json ? (JSON.parse(v.keywords_json) as KeywordTopic[]) : [];
+      return keywordTopics.length ? { reviewsKeywords: { keywordTopics } } : {};
+    },
+  };
+}
+export type AiService = ReturnType<typeof aiService>;

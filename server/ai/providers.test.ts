@@ -1,0 +1,221 @@
+/**
+ * The persisted queue across a restart, the language-model provider and the translation provider,
+ * each against a real local HTTP stub server started by the test, over real SQLite files.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
+import { createServices, type Services, type ServicesOptions } from "../services.ts";
+import type { AiConfig, LlmConfig } from "./config.ts";
+import { toTargetLocale } from "../translation/locales.ts";
+
+const P30 = "1088"; // 30 real reviews
+const dirs: string[] = [];
+const tempDb = () => {
+  const dir = mkdtempSync(join(tmpdir(), "chorus-ai-"));
+  dirs.push(dir);
+  return join(dir, "chorus.sqlite");
+};
+const open = (databasePath: string, ai: Partial<AiConfig> = {}) =>
+  createServices({ databasePath, mediaPath: join(databasePath, "..", "media"), ai: { llm: null, translation: null, ...ai } } satisfies ServicesOptions);
+afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+
+type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
+/** A local HTTP stub; `handler` can be swapped per test; `calls` counts requests. */
+async function stubServer(): Promise<{ url: string; calls: { body: string }[]; handle: (h: Handler) => void; close: () => Promise<void> }> {
+  let handler: Handler = (_req, _b, res) => res.end("{}");
+  const calls: { body: string }[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => { calls.push({ body }); handler(req, body, res); });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls,
+    handle: (h) => (handler = h),
+    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+const chatAnswer = (content: string) => JSON.stringify({ choices: [{ message: { role: "assistant", content } }] });
+
+describe("persisted queue", () => {
+  it("a job enqueued before the services close is completed by a worker after reopening", async () => {
+    const path = tempDb();
+    let s: Services = open(path);
+    seedRealReviews(s, { productIds: [P30] });
+    s.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: true });
+    expect(s.ai.enqueue(TEST_STORE_ID, { type: "product", id: P30 }, "test")).toBe(true);
+    expect(s.ai.enqueue(TEST_STORE_ID, { type: "product", id: P30 }, "test")).toBe(false); // one queued job per scope
+    s.close();
+
+    s = open(path);
+    try {
+      expect(s.aiData.jobCounts().queued).toBe(1);
+      s.aiWorker.start();
+      await expect.poll(() => s.aiData.jobCounts().done, { timeout: 20_000 }).toBe(1);
+      await s.aiWorker.stop();
+      expect(s.ai.getSummary({ storeId: TEST_STORE_ID, productKey: `shopify-${P30}` })).toHaveProperty("reviewsSummary.contributingReviewCount", 30);
+    } finally {
+      s.close();
+    }
+  });
+
+  it("a job left running by a stopped process is queued again and completed", async () => {
+    const path = tempDb();
+    let s: Services = open(path);
+    seedRealReviews(s, { productIds: [P30] });
+    s.ai.enqueue(TEST_STORE_ID, { type: "product", id: P30 }, "test");
+    expect(s.aiData.claimNext(Date.now())?.status).toBe("running"); // the process "dies" mid-job
+    s.close();
+    s = open(path);
+    try {
+      expect(await s.aiWorker.runUntilIdle()).toBe(1);
+      expect(s.aiData.jobCounts()).toMatchObject({ queued: 0, running: 0, done: 1 });
+      expect(s.ai.versions(TEST_STORE_ID, { type: "product", id: P30 })).toHaveLength(1);
+    } finally {
+      s.close();
+    }
+  });
+});
+
+describe("language-model provider (OpenAI-compatible) against a local stub", () => {
+  let stub: Awaited<ReturnType<typeof stubServer>>;
+  let s: Services;
+  const llm = (): LlmConfig => ({ baseUrl: `${stub.url}/v1`, model: "stub-model", apiKey: "k", timeoutMs: 300, retries: 1, backoffMs: 10 });
+  beforeAll(async () => {
+    stub = await stubServer();
+    s = open(tempDb());
+    seedRealReviews(s, { productIds: [P30] });
+    s.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: true });
+  });
+  afterAll(async () => { s.close(); await stub.close(); });
+  const generate = async () => {
+    s.aiConfig.llm = llm();
+    const r = await s.ai.generate(TEST_STORE_ID, { type: "product", id: P30 });
+    if (r.status !== "generated") throw new Error("expected a version");
+    return r;
+  };
+
+  it("success: the model's summary is published, with the model named as engine", async () => {
+    const text = "Shoppers mostly love the fit and the colour of this dress, though some find the fabric thin.";
+    stub.handle((req, body, res) => {
+      expect(req.url).toBe("/v1/chat/completions");
+      expect(req.headers.authorization).toBe("Bearer k");
+      expect(JSON.parse(body).model).toBe("stub-model");
+      res.setHeader("content-type", "application/json");
+      res.end(chatAnswer(text));
+    });
+    const r = await generate();
+    expect(r.fallbackReason).toBeUndefined();
+    expect(r.version.engine).toBe("llm:stub-model");
+    expect(s.ai.getSummary({ storeId: TEST_STORE_ID, productKey: `shopify-${P30}` })).toHaveProperty("reviewsSummary.body", text);
+  });
+
+  it("timeout: every attempt times out, retried, then the embedded engine's summary is used", async () => {
+    stub.calls.length = 0;
+    stub.handle((_req, _body, res) => { setTimeout(() => res.end(chatAnswer("late")), 1000).unref(); });
+    const r = await generate();
+    expect(r.fallbackReason).toMatch(/timeout/);
+    expect(stub.calls).toHaveLength(2); // 1 + 1 retry
+    expect(r.version.engine).toBe("embedded");
+    expect(r.version.summary_body).toMatch(/^Shoppers rate this product/);
+  });
+
+  it("malformed output: not JSON, or JSON without choices, falls back to the embedded engine", async () => {
+    for (const answer of ["<html>oops</html>", JSON.stringify({ result: "no choices" }), chatAnswer("   ")]) {
+      stub.handle((_req, _body, res) => res.end(answer));
+      const r = await generate();
+      expect(r.version.engine, answer).toBe("embedded");
+      expect(r.fallbackReason).toMatch(/JSON|choices/);
+    }
+  });
+
+  it("a summary naming a topic no review supports is rejected", async () => {
+    stub.handle((_req, _body, res) => res.end(chatAnswer("Shoppers praise the fast shipping and the careful packaging.")));
+    const r = await generate();
+    expect(r.version.engine).toBe("embedded");
+    expect(r.fallbackReason).toMatch(/shipping|packaging/);
+  });
+});
+
+describe("translation (interface.md §4.2 locale rules) against a local LibreTranslate stub", () => {
+  let stub: Awaited<ReturnType<typeof stubServer>>;
+  let s: Services;
+  let ids: string[];
+  beforeAll(async () => {
+    stub = await stubServer();
+    stub.handle((req, body, res) => {
+      const { q, source, target } = JSON.parse(body) as { q: string[]; source: string; target: string };
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ translatedText: q.map((x) => `[${source}>${target}] ${x}`) }));
+    });
+    s = open(tempDb(), { translation: { provider: "libretranslate", url: stub.url, timeoutMs: 2000 } });
+    seedRealReviews(s, { productIds: [P30] });
+    s.stores.updateSettings(TEST_STORE_ID, { translation: "on-load" });
+    ids = s.db.prepare("SELECT review_id FROM reviews WHERE product_id = ? ORDER BY created_ms DESC").pluck().all(P30) as string[];
+    s.db.prepare("UPDATE reviews SET language_code = NULL WHERE review_id = ?").run(ids[0]); // detection failed for this one
+  });
+  afterAll(async () => { s.close(); await stub.close(); });
+  const list = (locale: string) => s.reviews.listReviews({ storeId: TEST_STORE_ID, productKey: `shopify-${P30}` }, { limit: 5, orderBy: "date desc", locale }, "http://x");
+
+  it("translates only auto-detected reviews in another language, adds translatedLocale, and caches per review and locale", async () => {
+    const first = await list("de-formal");
+    expect(first.reviews[0].reviewId).toBe(ids[0]);
+    expect(first.reviews[0].translatedLocale).toBeUndefined(); // language not detected: original text
+    expect(first.reviews[0].languageCode).toBeUndefined();
+    for (const r of first.reviews.slice(1)) {
+      expect(r.translatedLocale).toBe("de-formal");
+      expect(r.body.startsWith("[en>de] ")).toBe(true);
+    }
+    expect(stub.calls).toHaveLength(1);
+    const again = await list("de-formal");
+    expect(again.reviews.map((r) => r.body)).toEqual(first.reviews.map((r) => r.body));
+    expect(stub.calls).toHaveLength(1); // served from the SQLite cache
+    expect(s.db.prepare("SELECT count(*) FROM review_translations WHERE locale_key = 'de-formal'").pluck().get()).toBe(4);
+  });
+
+  it("the review's own language is not translated; pt-PT and pt-pt share one cache entry", async () => {
+    expect((await list("en")).reviews.every((r) => r.translatedLocale === undefined)).toBe(true);
+    const before = stub.calls.length;
+    await list("pt-PT");
+    await list("pt-pt");
+    expect(stub.calls.length).toBe(before + 1);
+    expect(JSON.parse(stub.calls.at(-1)!.body).target).toBe("pt");
+  });
+
+  it("translation setting off: original text", async () => {
+    s.stores.updateSettings(TEST_STORE_ID, { translation: "off" });
+    try {
+      expect((await list("fr")).reviews.every((r) => r.translatedLocale === undefined && !r.body.startsWith("["))).toBe(true);
+    } finally {
+      s.stores.updateSettings(TEST_STORE_ID, { translation: "on-load" });
+    }
+  });
+
+  it("no provider configured, or the provider failing: original text", async () => {
+    const bare = open(tempDb());
+    try {
+      seedRealReviews(bare, { productIds: [P30] });
+      bare.stores.updateSettings(TEST_STORE_ID, { translation: "on-load" });
+      const r = await bare.reviews.listReviews({ storeId: TEST_STORE_ID, productKey: `shopify-${P30}` }, { limit: 5, orderBy: "date desc", locale: "fr" }, "http://x");
+      expect(r.reviews.every((x) => x.translatedLocale === undefined)).toBe(true);
+    } finally {
+      bare.close();
+    }
+    stub.handle((_req, _body, res) => { res.statusCode = 500; res.end("{}"); });
+    expect((await list("it")).reviews.every((r) => r.translatedLocale === undefined && !r.body.startsWith("["))).toBe(true);
+  });
+
+  it("both locale lists map onto one internal set", () => {
+    expect(toTargetLocale("pt-PT")).toEqual(toTargetLocale("pt-pt"));
+    expect(toTargetLocale("zh-TW")?.key).toBe("zh-tw");
+    expect(toTargetLocale("de-informal")).toMatchObject({ language: "de", register: "informal" });
+    expect(toTargetLocale("xx")).toBeNull();
+  });
+});

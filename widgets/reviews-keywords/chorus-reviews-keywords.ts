@@ -1,0 +1,117 @@
+/**
+ * @summary Keyword topics of a product's reviews (interface.md §2.4) as groups of toggle chips with
+ * counts. Choosing a chip dispatches `chorus-keyword-selected` with that keyword; choosing the active chip
+ * again clears it (`keyword: null`). `<chorus-reviews>` on the same page listens and filters its list.
+ * Hidden entirely when the API answers `{}`.
+ *
+ * @attr store-id - the store's subscriber ID
+ * @attr product-id - platform-prefixed product ID (`shopify-1078`)
+ * @attr api-base - Chorus origin (default: where chorus.js came from)
+ *
+ * @event chorus-keyword-selected - `{ keyword: string | null, storeId, productId }`, bubbles and composed
+ *
+ * @csspart topics - the wrapper
+ * @csspart topic - one topic group
+ * @csspart chip - a keyword button; `chip active` when chosen
+ * @csspart count - the occurrences count in a chip
+ *
+ * @cssproperty --chorus-accent - active chip background, focus ring
+ * @cssproperty --chorus-accent-contrast - active chip text
+ * @cssproperty --chorus-border - chip border
+ */
+import { css, html, nothing } from "lit";
+import { customElement, state } from "lit/decorators.js";
+import type { KeywordTopic, ReviewsKeywordsResponse } from "../../server/contract/storefront.ts";
+import { getJson } from "../internal/api.ts";
+import { ChorusElement } from "../internal/chorus-element.ts";
+import { formatCount } from "../internal/format.ts";
+import { tokens } from "../internal/tokens.ts";
+
+@customElement("chorus-reviews-keywords")
+export class ChorusReviewsKeywords extends ChorusElement {
+  static styles = [
+    tokens,
+    css`
+      :host { display: block; margin: 0 0 1rem; }
+      h2 { font-size: 1rem; margin: 0 0 0.5rem; }
+      .topic { margin: 0 0 0.75rem; }
+      h3 { font-size: 0.85rem; font-weight: 600; margin: 0 0 0.35rem; color: var(--_muted); }
+      ul { list-style: none; display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0; padding: 0; }
+      button {
+        border: 1px solid var(--_border);
+        background: var(--_surface);
+        color: var(--_text);
+        border-radius: 999px;
+        padding: 0.25rem 0.7rem;
+        cursor: pointer;
+        min-height: 2rem;
+      }
+      button[aria-pressed="true"] { background: var(--_accent); color: var(--_accent-contrast); border-color: var(--_accent); }
+      .count { opacity: 0.85; margin-left: 0.1rem; font-variant-numeric: tabular-nums; }
+    `,
+  ];
+
+  @state() accessor topics: KeywordTopic[] = [];
+  @state() accessor active: string | null = null;
+  #abort?: AbortController;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.hidden = this.topics.length === 0;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#abort?.abort();
+  }
+
+  override updated(changed: Map<string, unknown>): void {
+    if (changed.has("storeId") || changed.has("productId") || changed.has("apiBase")) void this.load();
+  }
+
+  private async load(): Promise<void> {
+    this.#abort?.abort();
+    if (!this.storeId || !this.productId) return;
+    const abort = (this.#abort = new AbortController());
+    try {
+      const body = await getJson<ReviewsKeywordsResponse>(`${this.scopeUrl}/reviews_keywords`, { signal: abort.signal });
+      this.topics = "reviewsKeywords" in body && body.reviewsKeywords ? (body.reviewsKeywords as { keywordTopics: KeywordTopic[] }).keywordTopics : [];
+    } catch {
+      if (!abort.signal.aborted) this.topics = [];
+    }
+    this.hidden = this.topics.length === 0;
+  }
+
+  private choose(keyword: string): void {
+    this.active = this.active === keyword ? null : keyword;
+    this.emit("chorus-keyword-selected", { keyword: this.active, storeId: this.storeId, productId: this.productId });
+  }
+
+  render() {
+    if (this.topics.length === 0) return nothing;
+    return html`<section part="topics" aria-labelledby="kw-title">
+      <h2 id="kw-title">What reviews mention</h2>
+      ${this.topics.map(
+        (t, i) => html`<div class="topic" part="topic" role="group" aria-labelledby="topic-${i}">
+          <h3 id="topic-${i}">${t.topic}</h3>
+          <ul>
+            ${t.keywords.map(
+              (k) => html`<li>
+                <button type="button" part=${this.active === k.name ? "chip active" : "chip"} aria-pressed=${this.active === k.name ? "true" : "false"}
+                  @click=${() => this.choose(k.name)}>
+                  ${k.name} <span class="count" part="count">${formatCount(k.occurrences)}</span><span class="visually-hidden"> reviews</span>
+                </button>
+              </li>`,
+            )}
+          </ul>
+        </div>`,
+      )}
+    </section>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "chorus-reviews-keywords": ChorusReviewsKeywords;
+  }
+}
