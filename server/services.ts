@@ -10,6 +10,9 @@ import { openDatabase, type Db } from "./db/database.ts";
 import { reviewsRepo } from "./reviews/reviews.repo.ts";
 import { reviewsService } from "./reviews/reviews.service.ts";
 import { storesRepo } from "./stores/stores.repo.ts";
+import { loyaltyRepo } from "./loyalty/loyalty.repo.ts";
+import { loyaltyService } from "./loyalty/loyalty.service.ts";
+import { customerTokens } from "./loyalty/tokens.ts";
 
 export type ServicesOptions = {
   /** SQLite file path (or `:memory:`). */
@@ -35,6 +38,8 @@ export function createServices(options: ServicesOptions) {
   const reviewsData = reviewsRepo(db);
   const reviews = reviewsService({ reviews: reviewsData, stores, secret });
   const keys = apiKeys(db);
+  const loyaltyData = loyaltyRepo(db);
+  const loyalty = loyaltyService({ db, repo: loyaltyData, stores, tokens: customerTokens(installationSecret(db, "loyalty_customer_token_secret")), secret });
 
   // Content version for response caches: PRAGMA data_version on a second connection changes after
   // every commit by any other connection, i.e. by this process's main connection and by CLIs alike.
@@ -51,6 +56,8 @@ export function createServices(options: ServicesOptions) {
     reviewsData,
     reviews,
     apiKeys: keys,
+    loyaltyData,
+    loyalty,
     /** A number that changes whenever committed data may have changed (cache validity token). */
     contentVersion(): number {
       return dataVersion ? (dataVersion.get() as number) : localVersion;

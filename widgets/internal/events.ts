@@ -9,6 +9,10 @@ export interface ChorusEventMap {
   "chorus-reviews-sort": { orderBy: string };
   /** `<chorus-star-rating>` loaded the aggregate. */
   "chorus-rating-loaded": { reviewCount: number; averageRating: number };
+  /** `<chorus-loyalty>`: the shopper joined the program (sign-up points awarded, initial VIP tier set). */
+  "chorus-loyalty-enrolled": { loyaltyCustomerId: string; balance: number; vipTierName?: string };
+  /** `<chorus-loyalty>`: the shopper redeemed points for a reward; `code` is the coupon code. */
+  "chorus-loyalty-redeemed": { transactionId: string; redemptionRuleId: string; code: string; pointsCost: number };
 }
 
 declare global {
@@ -16,5 +20,7 @@ declare global {
     "chorus-reviews-loaded": CustomEvent<ChorusEventMap["chorus-reviews-loaded"]>;
     "chorus-reviews-sort": CustomEvent<ChorusEventMap["chorus-reviews-sort"]>;
     "chorus-rating-loaded": CustomEvent<ChorusEventMap["chorus-rating-loaded"]>;
+    "chorus-loyalty-enrolled": CustomEvent<ChorusEventMap["chorus-loyalty-enrolled"]>;
+    "chorus-loyalty-redeemed": CustomEvent<ChorusEventMap["chorus-loyalty-redeemed"]>;
   }
 }

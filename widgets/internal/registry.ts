@@ -6,4 +6,5 @@
 export const WIDGET_MODULES: Record<string, string> = {
   "chorus-reviews": "reviews/chorus-reviews.ts",
   "chorus-star-rating": "star-rating/chorus-star-rating.ts",
+  "chorus-loyalty": "loyalty/chorus-loyalty.ts",
 };
