@@ -36,7 +36,7 @@ const reviewsSeeder: DemoSeeder = {
 };
 
 /** Seeders in order. Later areas (media, Q&A, surveys, loyalty, admin, AI) append theirs. */
-export const DEMO_SEEDERS: DemoSeeder[] = [reviewsSeeder, loyaltyDemoSeeder];
+export const DEMO_SEEDERS: DemoSeeder[] = [reviewsSeeder, loyaltyDemoSeeder(DEMO_STORE_ID)];
 
 /** Create the demo store on an empty database and run every seeder not yet done. */
 export async function ensureDemoStore(ctx: DemoContext): Promise<void> {

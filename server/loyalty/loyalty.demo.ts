@@ -8,7 +8,7 @@
  * platform tokens with it, as a real storefront platform would.
  */
 import { randomBytes } from "node:crypto";
-import { DEMO_STORE_ID, type DemoSeeder } from "../demo/demo.ts";
+import type { DemoSeeder } from "../demo/demo.ts";
 import type { ProgramSetup } from "./loyalty.service.ts";
 
 /** The demo shoppers (platform customer IDs) and their e-mails. */
@@ -54,10 +54,10 @@ export function demoProgram(platformSecret: string): ProgramSetup {
   };
 }
 
-export const loyaltyDemoSeeder: DemoSeeder = {
+/** The seeder for the demo store `storeId` (demo.ts appends `loyaltyDemoSeeder(DEMO_STORE_ID)`). */
+export const loyaltyDemoSeeder = (storeId: string): DemoSeeder => ({
   name: "loyalty",
   run({ services, config, log }) {
-    const storeId = DEMO_STORE_ID; // read at run time: demo.ts and this module import each other
     const { loyalty, loyaltyData } = services;
     if (!loyaltyData.getProgram(storeId)) {
       loyalty.setupProgram(storeId, demoProgram(config.DEMO_PLATFORM_SECRET ?? randomBytes(32).toString("base64url")));
@@ -78,4 +78,4 @@ export const loyaltyDemoSeeder: DemoSeeder = {
     if (blocked.status !== "blocked") loyalty.setStatus(storeId, blocked.loyalty_customer_id, "blocked");
     log("Loyalty demo shoppers ready: demo-pending, demo-enrolled, demo-blocked.");
   },
-};
+});
