@@ -88,7 +88,7 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
     "Chorus Rewards · Chorus Demo Boutique",
     `<header>
 <p><a href="/demo">Chorus Demo Boutique</a></p>
-<nav aria-label="Demo shoppers">
+<nav id="shoppers" aria-label="Demo shoppers">
 <p id="picker-label">Browse the rewards page as:</p>
 <ul aria-labelledby="picker-label">
 ${nav}
@@ -100,7 +100,7 @@ ${nav}
 <h1>Chorus Rewards</h1>
 <p id="signed-in">${signedInAs}</p>
 ${tokenTag}
-<chorus-loyalty store-id="${DEMO_STORE_ID}" partner-id="${DEMO_PARTNER_ID}" policy-position="${position}"></chorus-loyalty>
+<chorus-loyalty store-id="${DEMO_STORE_ID}" partner-id="${DEMO_PARTNER_ID}" policy-position="${position}" sign-in-url="#shoppers"></chorus-loyalty>
 </main>
 <script async src="/widgets/chorus.js"></script>`,
   );

@@ -112,6 +112,17 @@ describe("POST /loyalty/login (decisions.md §4)", () => {
     expect(r.body.error.description).toBeTruthy();
   });
 
+  it("answers 404 on every loyalty endpoint of an unknown store or a store without a program", async () => {
+    const noProgram = "33333333-4444-4555-8666-777777777777";
+    t.services.stores.create({ storeId: noProgram, name: "No program", platform: "shopify" });
+    for (const store of ["00000000-0000-4000-8000-000000000000", noProgram]) {
+      for (const path of ["/legal_policies", "/earning_rules", "/redemption_rules", "/vip_tiers", "/customer"]) {
+        const r = await call(`/v1/stores/${store}/loyalty${path}`);
+        expect(r.status, `${store} ${path}`).toBe(404);
+      }
+    }
+  });
+
   it("answers 405 for GET", async () => {
     expect((await call(`${A}/login`)).status).toBe(405);
   });

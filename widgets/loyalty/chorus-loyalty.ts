@@ -167,6 +167,22 @@ export class ChorusLoyalty extends ChorusElement {
     }
   }
 
+  /**
+   * Run `fn`; when it fails with 401 (the short-lived customer token expired), log in again with the
+   * storefront token once and retry.
+   */
+  async #withFreshToken<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      const token = this.platformToken();
+      if (!(error instanceof ApiRequestError && error.status === 401) || !token) throw error;
+      const login = await postJson<LoginResponse>(`${this.storeUrl}/loyalty/login`, { customerAccessToken: token });
+      this.#serviceToken = login.customerToken;
+      return fn();
+    }
+  }
+
   async #loadProgram(): Promise<void> {
     const headers = this.#auth();
     const [earning, redemption, tiers] = await Promise.all([
@@ -187,9 +203,10 @@ export class ChorusLoyalty extends ChorusElement {
     try {
       const channel = this.partnerId || "chorus-widget";
       const headers: Record<string, string> = { ...this.#auth(), ...(this.partnerId ? { "service-partner-id": this.partnerId } : {}) };
-      const { loyaltyCustomer } = await postJson<LoyaltyCustomerResponse>(
-        `${this.storeUrl}/loyalty/customer_activation`, { enrollmentChannel: channel, legalPoliciesVersionAccepted: this.#version }, { headers },
-      );
+      const { loyaltyCustomer } = await this.#withFreshToken(() => postJson<LoyaltyCustomerResponse>(
+        `${this.storeUrl}/loyalty/customer_activation`, { enrollmentChannel: channel, legalPoliciesVersionAccepted: this.#version },
+        { headers: { ...headers, ...this.#auth() } },
+      ));
       this.customer = loyaltyCustomer;
       await this.#loadProgram();
       this.phase = loyaltyCustomer.status === "enrolled" ? "enrolled" : loyaltyCustomer.status;
@@ -218,7 +235,9 @@ export class ChorusLoyalty extends ChorusElement {
     this.errorMessage = "";
     this.coupon = null;
     try {
-      const { redemption } = await postJson<RedemptionResponse>(`${this.storeUrl}/loyalty/customer/redemptions`, { redemptionRuleId: rule.redemptionRuleId }, { headers: this.#auth() });
+      const { redemption } = await this.#withFreshToken(() =>
+        postJson<RedemptionResponse>(`${this.storeUrl}/loyalty/customer/redemptions`, { redemptionRuleId: rule.redemptionRuleId }, { headers: this.#auth() }),
+      );
       this.coupon = { code: redemption.reward.code, description: redemption.reward.description };
       const [{ loyaltyCustomer }] = await Promise.all([
         getJson<LoyaltyCustomerResponse>(`${this.storeUrl}/loyalty/customer`, { headers: this.#auth() }),
