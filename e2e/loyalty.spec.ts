@@ -130,6 +130,25 @@ test("merchant HTML with <img onerror> and <script> set through the service exec
   }
 });
 
+test("without policySentence.html the widget builds the sentence from the template and the two URLs", async ({ page }) => {
+  const port = Number(process.env.E2E_PORT ?? 3111);
+  const dbDir = process.env.E2E_DB_DIR ?? `/tmp/chorus-e2e-${port}`;
+  const services = createServices({ databasePath: `${dbDir}/chorus.sqlite`, mediaPath: `${dbDir}/media` });
+  const original = demoProgram("unused").legalPolicies;
+  try {
+    services.loyalty.updateLegalPolicies(DEMO_STORE_ID, { ...original, policySentenceHtml: "" });
+    await page.goto("/demo/loyalty?shopper=demo-new-template1");
+    const legal = widget(page).locator("[part=legal]");
+    await expect(legal).toHaveText("By joining, you agree to the Terms and Conditions and confirm you have read our Privacy Policy.");
+    expect(await legal.getByRole("link", { name: "Terms and Conditions" }).getAttribute("href")).toBe(original.termsAndConditionsUrl);
+    expect(await legal.getByRole("link", { name: "Privacy Policy" }).getAttribute("href")).toBe(original.privacyPolicyUrl);
+    await expectNoAxeViolations(page);
+  } finally {
+    services.loyalty.updateLegalPolicies(DEMO_STORE_ID, original);
+    services.close();
+  }
+});
+
 test("the widget sanitises the sentence itself (DOMPurify) even when the server sends raw HTML", async ({ page }) => {
   const dialogs = forbidDialogs(page);
   await page.route(`**/v1/stores/${DEMO_STORE_ID}/loyalty/legal_policies`, async (route) => {
