@@ -17,6 +17,9 @@ import { createKeywordEngine } from "./ai/keywords.ts";
 import { aiWorker } from "./ai/worker.ts";
 import { createTranslationProvider } from "./translation/providers.ts";
 import { translationService } from "./translation/translation.service.ts";
+import { loyaltyRepo } from "./loyalty/loyalty.repo.ts";
+import { loyaltyService } from "./loyalty/loyalty.service.ts";
+import { customerTokens } from "./loyalty/tokens.ts";
 
 export type ServicesOptions = {
   /** SQLite file path (or `:memory:`). */
@@ -51,6 +54,8 @@ export function createServices(options: ServicesOptions) {
   const ai = aiService({ db, repo: aiData, stores, reviews, engine: createKeywordEngine(), config: aiConfig, log: options.log });
   const worker = aiWorker({ repo: aiData, ai, log: options.log }, { sweepIntervalMs: aiConfig.sweepIntervalMs });
   const keys = apiKeys(db);
+  const loyaltyData = loyaltyRepo(db);
+  const loyalty = loyaltyService({ db, repo: loyaltyData, stores, tokens: customerTokens(installationSecret(db, "loyalty_customer_token_secret")), secret });
 
   // Content version for response caches: PRAGMA data_version on a second connection changes after
   // every commit by any other connection, i.e. by this process's main connection and by CLIs alike.
@@ -72,6 +77,8 @@ export function createServices(options: ServicesOptions) {
     ai,
     aiWorker: worker,
     translation,
+    loyaltyData,
+    loyalty,
     /** A number that changes whenever committed data may have changed (cache validity token). */
     contentVersion(): number {
       return dataVersion ? (dataVersion.get() as number) : localVersion;

@@ -14,6 +14,10 @@ export interface ChorusEventMap {
    * dispatched on `document`. `<chorus-reviews>` of the same store and scope filters by it.
    */
   "chorus-keyword-selected": { keyword: string | null; storeId: string; productId?: string; groupId?: string };
+  /** `<chorus-loyalty>`: the shopper joined the program (sign-up points awarded, initial VIP tier set). */
+  "chorus-loyalty-enrolled": { loyaltyCustomerId: string; balance: number; vipTierName?: string };
+  /** `<chorus-loyalty>`: the shopper redeemed points for a reward; `code` is the coupon code. */
+  "chorus-loyalty-redeemed": { transactionId: string; redemptionRuleId: string; code: string; pointsCost: number };
 }
 
 declare global {
@@ -22,6 +26,8 @@ declare global {
     "chorus-reviews-sort": CustomEvent<ChorusEventMap["chorus-reviews-sort"]>;
     "chorus-rating-loaded": CustomEvent<ChorusEventMap["chorus-rating-loaded"]>;
     "chorus-keyword-selected": CustomEvent<ChorusEventMap["chorus-keyword-selected"]>;
+    "chorus-loyalty-enrolled": CustomEvent<ChorusEventMap["chorus-loyalty-enrolled"]>;
+    "chorus-loyalty-redeemed": CustomEvent<ChorusEventMap["chorus-loyalty-redeemed"]>;
   }
   interface DocumentEventMap {
     "chorus-keyword-selected": CustomEvent<ChorusEventMap["chorus-keyword-selected"]>;

@@ -8,4 +8,5 @@ export const WIDGET_MODULES: Record<string, string> = {
   "chorus-star-rating": "star-rating/chorus-star-rating.ts",
   "chorus-reviews-summary": "reviews-summary/chorus-reviews-summary.ts",
   "chorus-reviews-keywords": "reviews-keywords/chorus-reviews-keywords.ts",
+  "chorus-loyalty": "loyalty/chorus-loyalty.ts",
 };

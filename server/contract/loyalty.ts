@@ -1,0 +1,158 @@
+/**
+ * Loyalty program contract (interface.md §2.5, §3, §4.3, §5; decisions.md §4): zod schemas for every
+ * request body and the response types of every loyalty endpoint. One source: routes parse with these
+ * schemas, widgets `import type` the response types.
+ */
+import { z } from "zod";
+
+export const LOYALTY_CUSTOMER_STATUSES = ["pending", "enrolled", "blocked"] as const;
+export type LoyaltyCustomerStatus = (typeof LOYALTY_CUSTOMER_STATUSES)[number];
+
+export const EARNING_RULE_TYPES = ["sign-up", "points-per-spend", "review", "review-with-media", "birthday"] as const;
+export type EarningRuleType = (typeof EARNING_RULE_TYPES)[number];
+
+export const REDEMPTION_RULE_TYPES = ["fixed-amount-coupon", "percentage-coupon", "free-shipping"] as const;
+export type RedemptionRuleType = (typeof REDEMPTION_RULE_TYPES)[number];
+
+export const TRANSACTION_TYPES = ["earning", "redemption", "adjustment"] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+/** The partner header of interface.md §5. */
+export const PARTNER_HEADER = "service-partner-id";
+
+// ---------- request bodies ----------
+
+/** POST /loyalty/login (decisions.md §4). */
+export const loginBody = z.object({
+  customerAccessToken: z
+    .string({ error: "customerAccessToken is required: the storefront platform's user token" })
+    .min(1, "customerAccessToken must not be empty")
+    .max(8192, "customerAccessToken is too long (at most 8192 characters)"),
+});
+export type LoginBody = z.output<typeof loginBody>;
+
+/** POST /loyalty/customer_activation (interface.md §4.3). */
+export const customerActivationBody = z.object({
+  enrollmentChannel: z
+    .string({ error: "enrollmentChannel is required: the partner ID (a string)" })
+    .min(1, "enrollmentChannel must not be empty")
+    .max(200, "enrollmentChannel is too long (at most 200 characters)"),
+  legalPoliciesVersionAccepted: z
+    .string({ error: "legalPoliciesVersionAccepted is required: the version from GET /loyalty/legal_policies" })
+    .min(1, "legalPoliciesVersionAccepted must not be empty")
+    .max(200, "legalPoliciesVersionAccepted is too long (at most 200 characters)"),
+});
+export type CustomerActivationBody = z.output<typeof customerActivationBody>;
+
+/** POST /loyalty/customer/redemptions (decisions.md §4). */
+export const redemptionBody = z.object({
+  redemptionRuleId: z.string({ error: "redemptionRuleId is required (a string from GET /loyalty/redemption_rules)" }).min(1, "redemptionRuleId must not be empty").max(100, "redemptionRuleId is too long"),
+});
+export type RedemptionBody = z.output<typeof redemptionBody>;
+
+/**
+ * POST /enterprise/loyalty/earning_transactions: points for an order (idempotent per `orderId`).
+ * `customer` names the loyalty customer by platform customer ID or by e-mail (at least one).
+ * `amount` is the order total in currency units (e.g. 59.90).
+ */
+export const orderEarningBody = z.object({
+  customer: z
+    .object({
+      platformCustomerId: z.string().min(1, "customer.platformCustomerId must not be empty").max(200).optional(),
+      email: z.email({ error: "customer.email must be an e-mail address" }).max(320).optional(),
+    }, { error: "customer is required: { platformCustomerId } or { email }" })
+    .refine((c) => c.platformCustomerId !== undefined || c.email !== undefined, { message: "customer needs platformCustomerId or email" }),
+  orderId: z.string({ error: "orderId is required (a string)" }).min(1, "orderId must not be empty").max(200, "orderId is too long (at most 200 characters)"),
+  amount: z
+    .number({ error: "amount is required: the order total in currency units (a number)" })
+    .finite("amount must be a finite number")
+    .min(0, "amount must be 0 or more")
+    .max(1_000_000_000, "amount must be at most 1000000000"),
+  currency: z.string().regex(/^[A-Z]{3}$/, "currency must be a 3-letter ISO 4217 code").optional(),
+});
+export type OrderEarningBody = z.output<typeof orderEarningBody>;
+
+/** Merchant-side update of the legal policies (service method; admin forms use it). */
+export const legalPoliciesInput = z.object({
+  acceptTermsAndJoinProgramButtonText: z.string().trim().min(1, "acceptTermsAndJoinProgramButtonText must not be empty").max(120),
+  policySentenceHtml: z.string().max(4000, "policySentence.html is too long (at most 4000 characters)"),
+  policySentenceTemplate: z
+    .string()
+    .max(2000)
+    .refine((t) => t.includes("{termsAndConditions}") && t.includes("{privacyPolicy}"), {
+      message: "policySentence.template must contain {termsAndConditions} and {privacyPolicy}",
+    }),
+  privacyPolicyUrl: z.url({ protocol: /^https?$/, error: "privacyPolicyUrl must be an http(s) URL" }).or(z.string().regex(/^\/[^/]/, "privacyPolicyUrl must be an http(s) URL or a path")),
+  termsAndConditionsUrl: z.url({ protocol: /^https?$/, error: "termsAndConditionsUrl must be an http(s) URL" }).or(z.string().regex(/^\/[^/]/, "termsAndConditionsUrl must be an http(s) URL or a path")),
+  version: z.string().trim().min(1, "version must not be empty").max(200),
+  merchantPolicies: z.array(z.object({ title: z.string().max(200), url: z.string().max(2000) })).max(20).optional(),
+});
+export type LegalPoliciesInput = z.input<typeof legalPoliciesInput>;
+
+// ---------- responses ----------
+
+export type LoyaltyCustomer = {
+  loyaltyCustomerId: string;
+  status: LoyaltyCustomerStatus;
+  points: { balance: number };
+  vipTierName?: string;
+  minimumVipTierName?: string;
+};
+
+export type LoginResponse = { customerToken: string; loyaltyCustomer: LoyaltyCustomer };
+export type LoyaltyCustomerResponse = { loyaltyCustomer: LoyaltyCustomer };
+
+export type LegalPolicies = {
+  acceptTermsAndJoinProgramButtonText: string;
+  policySentence: { html: string; template: string };
+  privacyPolicyUrl: string;
+  termsAndConditionsUrl: string;
+  version: string;
+  merchantPolicies?: { title: string; url: string }[];
+};
+
+export type EarningRule = {
+  earningRuleId: string;
+  type: EarningRuleType;
+  name: string;
+  /** Points awarded (tailored answers: with the customer's VIP tier multiplier applied). */
+  points: number;
+  /** points-per-spend only: points per currency unit (tailored: multiplied). */
+  pointsPerCurrencyUnit?: number;
+  /** Tailored (Bearer) answers only. */
+  isAvailable?: boolean;
+};
+export type EarningRulesResponse = { earningRules: EarningRule[] };
+
+export type RedemptionRule = {
+  redemptionRuleId: string;
+  type: RedemptionRuleType;
+  name: string;
+  pointsCost: number;
+  reward: { type: "coupon"; description: string; value: number };
+  /** Tailored (Bearer) answers only. */
+  isAvailable?: boolean;
+};
+export type RedemptionRulesResponse = { redemptionRules: RedemptionRule[] };
+
+export type VipTier = { vipTierId: string; name: string; pointsThreshold: number; pointsMultiplier: number; perks?: string[]; isAvailable?: boolean };
+export type VipTiersResponse = { vipTiers: VipTier[] };
+
+export type LoyaltyTransaction = {
+  transactionId: string;
+  type: TransactionType;
+  /** Signed integer: positive for earning, negative for redemption. */
+  points: number;
+  balanceAfter: number;
+  description: string;
+  earningRuleId?: string;
+  redemptionRuleId?: string;
+  dateCreated: string;
+};
+export type TransactionsResponse = { transactions: LoyaltyTransaction[]; nextUrl?: string };
+
+export type RedemptionResponse = {
+  redemption: { transactionId: string; reward: { type: "coupon"; code: string; description: string; value: number } };
+};
+
+export type OrderEarningResponse = { transaction: LoyaltyTransaction; loyaltyCustomer: LoyaltyCustomer };

@@ -1,0 +1,348 @@
+/**
+ * @summary The loyalty program widget: sign-in with the storefront token, the legal terms and the enrol
+ * button, then balance, VIP tier, earning rules and rewards to redeem (interface.md §3, §4.3 flow 1–5).
+ *
+ * Flow: login with the storefront platform token → by status: `pending` → the enrol button with exactly
+ * `acceptTermsAndJoinProgramButtonText` and the legal sentence (`policySentence.html` sanitised again
+ * with DOMPurify, or built from `template` and the two URLs) above or below it; click → activation with
+ * the kept `version` → enrolled view. `enrolled` → balance, tier, earning rules, rewards with Redeem
+ * buttons. `blocked` → a polite message, no participation controls. No token → general program details
+ * and a sign-in prompt.
+ *
+ * @attr store-id - the store's subscriber ID (required)
+ * @attr customer-token - the storefront platform's user token; else read from
+ *   `<script type="application/json" id="chorus-customer-token">"<token>"</script>`
+ * @attr partner-id - technology partner ID: sent as `enrollmentChannel` and in the `service-partner-id` header
+ * @attr policy-position - `above` or `below` (default): where the legal sentence goes relative to the button
+ * @attr sign-in-url - where the sign-in prompt links for anonymous shoppers (default `/account/login`)
+ * @attr api-base - origin of the Chorus server (default: where chorus.js came from)
+ *
+ * @event chorus-loyalty-enrolled - `{ loyaltyCustomerId, balance, vipTierName? }` after enrolment
+ * @event chorus-loyalty-redeemed - `{ transactionId, redemptionRuleId, code, pointsCost }` after a redemption
+ *
+ * @csspart card - the outer card
+ * @csspart balance - the points balance
+ * @csspart tier - the VIP tier name
+ * @csspart join-button - the enrol button
+ * @csspart legal - the legal sentence
+ * @csspart redeem-button - each Redeem button
+ * @csspart coupon - the coupon code after a redemption
+ *
+ * @cssproperty --chorus-accent - buttons and links
+ * @cssproperty --chorus-radius - corner radius
+ */
+import DOMPurify from "dompurify";
+import { css, html, nothing, type TemplateResult } from "lit";
+import { customElement, property, state } from "lit/decorators.js";
+import { unsafeHTML } from "lit/directives/unsafe-html.js";
+import type {
+  EarningRule, EarningRulesResponse, LegalPolicies, LoginResponse, LoyaltyCustomer, LoyaltyCustomerResponse, RedemptionResponse, RedemptionRule,
+  RedemptionRulesResponse, VipTier, VipTiersResponse,
+} from "../../server/contract/loyalty.ts";
+import { ApiRequestError, describeError, getJson, postJson } from "../internal/api.ts";
+import { ChorusElement } from "../internal/chorus-element.ts";
+import { tokens } from "../internal/tokens.ts";
+
+type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "error";
+
+/** Tags and attributes the legal sentence may keep (the server allows the same set). */
+const PURIFY_OPTIONS = {
+  ALLOWED_TAGS: ["a", "strong", "b", "em", "i", "u", "span", "br", "small"],
+  ALLOWED_ATTR: ["href", "target", "rel", "title"],
+  ALLOW_DATA_ATTR: false,
+  ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|\/(?!\/)|\.{0,2}\/|\?|#)/i,
+};
+
+/** Sanitise merchant HTML for the legal sentence (a second line of defence after the server). */
+export function purifyPolicyHtml(dirty: string): string {
+  return DOMPurify.sanitize(dirty, PURIFY_OPTIONS) as unknown as string;
+}
+
+const points = (n: number) => `${n.toLocaleString("en")} ${n === 1 ? "point" : "points"}`;
+
+@customElement("chorus-loyalty")
+export class ChorusLoyalty extends ChorusElement {
+  static styles = [
+    tokens,
+    css`
+      :host { display: block; }
+      .card { border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); padding: 1.25rem; min-height: 12rem; }
+      h2 { font-size: 1.35rem; margin: 0 0 .5rem; }
+      h3 { font-size: 1.05rem; margin: 1.25rem 0 .5rem; }
+      p { margin: .5rem 0; line-height: 1.5; }
+      ul { padding: 0; margin: 0; list-style: none; }
+      li { display: flex; justify-content: space-between; align-items: center; gap: 1rem; padding: .5rem 0; border-top: 1px solid var(--_border); }
+      .primary, .secondary { border-radius: var(--_radius); padding: .6rem 1.1rem; cursor: pointer; font-weight: 600; }
+      .primary { background: var(--_accent); color: var(--_accent-contrast); border: 1px solid var(--_accent); }
+      .secondary { background: transparent; color: var(--_accent); border: 1px solid var(--_accent); }
+      button[disabled] { opacity: .6; cursor: not-allowed; }
+      .legal { font-size: .95rem; color: var(--_text); }
+      .legal a, a { color: var(--_accent); }
+      .summary { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: baseline; }
+      .balance { font-size: 1.6rem; font-weight: 700; }
+      .muted { color: var(--_muted); }
+      .coupon { font-family: ui-monospace, monospace; font-size: 1.15rem; font-weight: 700; letter-spacing: .05em; padding: .25rem .5rem; border: 1px dashed var(--_accent); border-radius: 4px; }
+      .error { color: var(--_danger); }
+      .skeleton { height: 10rem; }
+    `,
+  ];
+
+  @property({ attribute: "customer-token" }) accessor customerToken = "";
+  @property({ attribute: "partner-id" }) accessor partnerId = "";
+  @property({ attribute: "policy-position" }) accessor policyPosition: "above" | "below" = "below";
+  @property({ attribute: "sign-in-url" }) accessor signInUrl = "/account/login";
+
+  @state() accessor phase: Phase = "loading";
+  @state() accessor customer: LoyaltyCustomer | null = null;
+  @state() accessor legal: LegalPolicies | null = null;
+  @state() accessor earningRules: EarningRule[] = [];
+  @state() accessor redemptionRules: RedemptionRule[] = [];
+  @state() accessor vipTiers: VipTier[] = [];
+  @state() accessor busy = false;
+  @state() accessor message = "";
+  @state() accessor errorMessage = "";
+  @state() accessor coupon: { code: string; description: string } | null = null;
+
+  /** The service's customer token (from login), kept in memory only. */
+  #serviceToken = "";
+  /** The legal policies version shown to the shopper (sent back at activation). */
+  #version = "";
+
+  connectedCallback(): void {
+    super.connectedCallback();
+    void this.start();
+  }
+
+  /** The storefront platform token: the attribute, else the `chorus-customer-token` script tag. */
+  platformToken(): string {
+    if (this.customerToken) return this.customerToken;
+    const tag = document.getElementById("chorus-customer-token");
+    if (!tag?.textContent) return "";
+    try {
+      const value = JSON.parse(tag.textContent) as unknown;
+      if (typeof value === "string") return value;
+      if (value && typeof value === "object" && typeof (value as { token?: unknown }).token === "string") return (value as { token: string }).token;
+    } catch {
+      /* not JSON: treat the text as the token */
+      return tag.textContent.trim();
+    }
+    return "";
+  }
+
+  #auth(): Record<string, string> {
+    return this.#serviceToken ? { authorization: `Bearer ${this.#serviceToken}` } : {};
+  }
+
+  /** Flow step 1: login, then branch by status. */
+  async start(): Promise<void> {
+    this.phase = "loading";
+    this.errorMessage = "";
+    try {
+      const token = this.platformToken();
+      if (!token) {
+        await this.#loadProgram();
+        this.phase = "anonymous";
+        return;
+      }
+      const login = await postJson<LoginResponse>(`${this.storeUrl}/loyalty/login`, { customerAccessToken: token });
+      this.#serviceToken = login.customerToken;
+      this.customer = login.loyaltyCustomer;
+      if (login.loyaltyCustomer.status === "blocked") {
+        this.phase = "blocked";
+      } else if (login.loyaltyCustomer.status === "pending") {
+        // Flow step 2–3: legal policies, keep the version.
+        const [legal] = await Promise.all([getJson<LegalPolicies>(`${this.storeUrl}/loyalty/legal_policies`), this.#loadProgram()]);
+        this.legal = legal;
+        this.#version = legal.version;
+        this.phase = "pending";
+      } else {
+        await this.#loadProgram();
+        this.phase = "enrolled";
+      }
+    } catch (error) {
+      this.errorMessage = error instanceof ApiRequestError && error.status === 401
+        ? "We could not confirm your sign-in. Please sign in to the shop again."
+        : describeError(error);
+      this.phase = "error";
+    }
+  }
+
+  /**
+   * Run `fn`; when it fails with 401 (the short-lived customer token expired), log in again with the
+   * storefront token once and retry.
+   */
+  async #withFreshToken<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      const token = this.platformToken();
+      if (!(error instanceof ApiRequestError && error.status === 401) || !token) throw error;
+      const login = await postJson<LoginResponse>(`${this.storeUrl}/loyalty/login`, { customerAccessToken: token });
+      this.#serviceToken = login.customerToken;
+      return fn();
+    }
+  }
+
+  async #loadProgram(): Promise<void> {
+    const headers = this.#auth();
+    const [earning, redemption, tiers] = await Promise.all([
+      getJson<EarningRulesResponse>(`${this.storeUrl}/loyalty/earning_rules`, { headers }),
+      getJson<RedemptionRulesResponse>(`${this.storeUrl}/loyalty/redemption_rules`, { headers }),
+      getJson<VipTiersResponse>(`${this.storeUrl}/loyalty/vip_tiers`, { headers }),
+    ]);
+    this.earningRules = earning.earningRules;
+    this.redemptionRules = redemption.redemptionRules;
+    this.vipTiers = tiers.vipTiers;
+  }
+
+  /** Flow step 4–5: activation with the kept version (and the partner header when a partner ID is set). */
+  async join(): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    this.errorMessage = "";
+    try {
+      const channel = this.partnerId || "chorus-widget";
+      const headers: Record<string, string> = { ...this.#auth(), ...(this.partnerId ? { "service-partner-id": this.partnerId } : {}) };
+      const { loyaltyCustomer } = await this.#withFreshToken(() => postJson<LoyaltyCustomerResponse>(
+        `${this.storeUrl}/loyalty/customer_activation`, { enrollmentChannel: channel, legalPoliciesVersionAccepted: this.#version },
+        { headers: { ...headers, ...this.#auth() } },
+      ));
+      this.customer = loyaltyCustomer;
+      await this.#loadProgram();
+      this.phase = loyaltyCustomer.status === "enrolled" ? "enrolled" : loyaltyCustomer.status;
+      this.message = `Welcome to the program! You have ${points(loyaltyCustomer.points.balance)}${loyaltyCustomer.vipTierName ? ` and the ${loyaltyCustomer.vipTierName} tier` : ""}.`;
+      this.emit("chorus-loyalty-enrolled", { loyaltyCustomerId: loyaltyCustomer.loyaltyCustomerId, balance: loyaltyCustomer.points.balance, vipTierName: loyaltyCustomer.vipTierName });
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>("h2")?.focus();
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.status === 409) {
+        // The terms changed while the shopper was reading: show the current ones.
+        this.legal = await getJson<LegalPolicies>(`${this.storeUrl}/loyalty/legal_policies`).catch(() => this.legal);
+        if (this.legal) this.#version = this.legal.version;
+        this.errorMessage = "The program terms have just been updated. Please read them again before joining.";
+      } else {
+        this.errorMessage = describeError(error);
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Redeem points for a reward; shows the coupon code. */
+  async redeem(rule: RedemptionRule): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    this.errorMessage = "";
+    this.coupon = null;
+    try {
+      const { redemption } = await this.#withFreshToken(() =>
+        postJson<RedemptionResponse>(`${this.storeUrl}/loyalty/customer/redemptions`, { redemptionRuleId: rule.redemptionRuleId }, { headers: this.#auth() }),
+      );
+      this.coupon = { code: redemption.reward.code, description: redemption.reward.description };
+      const [{ loyaltyCustomer }] = await Promise.all([
+        getJson<LoyaltyCustomerResponse>(`${this.storeUrl}/loyalty/customer`, { headers: this.#auth() }),
+        this.#loadProgram(),
+      ]);
+      this.customer = loyaltyCustomer;
+      this.message = "";
+      this.emit("chorus-loyalty-redeemed", { transactionId: redemption.transactionId, redemptionRuleId: rule.redemptionRuleId, code: redemption.reward.code, pointsCost: rule.pointsCost });
+    } catch (error) {
+      this.errorMessage = describeError(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  #legalSentence(): TemplateResult | typeof nothing {
+    const legal = this.legal;
+    if (!legal) return nothing;
+    if (legal.policySentence.html.trim()) {
+      return html`<p class="legal" part="legal" id="legal">${unsafeHTML(purifyPolicyHtml(legal.policySentence.html))}</p>`;
+    }
+    const parts = legal.policySentence.template.split(/(\{termsAndConditions\}|\{privacyPolicy\})/);
+    return html`<p class="legal" part="legal" id="legal">${parts.map((p) =>
+      p === "{termsAndConditions}" ? html`<a href=${legal.termsAndConditionsUrl}>Terms and Conditions</a>`
+      : p === "{privacyPolicy}" ? html`<a href=${legal.privacyPolicyUrl}>Privacy Policy</a>`
+      : p)}</p>`;
+  }
+
+  #earningList(): TemplateResult {
+    return html`<h3>Ways to earn</h3>
+      <ul aria-label="Ways to earn points">${this.earningRules.map((r) => html`<li>
+        <span>${r.name}</span>
+        <span class="muted">${r.type === "points-per-spend" ? `${r.pointsPerCurrencyUnit ?? 0} per $1 spent` : points(r.points)}</span>
+      </li>`)}</ul>`;
+  }
+
+  #rewardsList(withRedeem: boolean): TemplateResult {
+    return html`<h3>Rewards</h3>
+      <ul aria-label="Rewards">${this.redemptionRules.map((r) => html`<li>
+        <span>${r.name} <span class="muted">· ${points(r.pointsCost)}</span></span>
+        ${withRedeem
+          ? html`<button class="secondary" part="redeem-button" ?disabled=${this.busy || r.isAvailable === false}
+              aria-label=${`Redeem ${r.name} for ${points(r.pointsCost)}`} @click=${() => this.redeem(r)}>Redeem</button>`
+          : nothing}
+      </li>`)}</ul>`;
+  }
+
+  #tiersList(): TemplateResult | typeof nothing {
+    if (this.vipTiers.length === 0) return nothing;
+    return html`<h3>VIP tiers</h3>
+      <ul aria-label="VIP tiers">${this.vipTiers.map((t) => html`<li><span>${t.name}</span><span class="muted">from ${points(t.pointsThreshold)} · ×${t.pointsMultiplier} points</span></li>`)}</ul>`;
+  }
+
+  #status(): TemplateResult {
+    return html`<div role="status" aria-live="polite">
+      ${this.message ? html`<p>${this.message}</p>` : nothing}
+      ${this.coupon ? html`<p>Your coupon code for ${this.coupon.description}: <span class="coupon" part="coupon">${this.coupon.code}</span></p>` : nothing}
+    </div>
+    ${this.errorMessage ? html`<p class="error" role="alert">${this.errorMessage}</p>` : nothing}`;
+  }
+
+  render(): TemplateResult {
+    return html`<section class="card" part="card" aria-labelledby="title" aria-busy=${this.phase === "loading" ? "true" : "false"}>${this.#body()}</section>`;
+  }
+
+  #body(): TemplateResult {
+    switch (this.phase) {
+      case "loading":
+        return html`<h2 id="title">Rewards</h2><p class="muted skeleton">Loading the rewards program…</p>`;
+      case "error":
+        return html`<h2 id="title">Rewards</h2><p class="error" role="alert">${this.errorMessage}</p>
+          <button class="secondary" @click=${() => this.start()}>Try again</button>`;
+      case "blocked":
+        return html`<h2 id="title">Rewards</h2>
+          <p>We're sorry, your account can't take part in the rewards program at the moment. If you think this is a mistake, please contact the shop's customer service.</p>`;
+      case "anonymous":
+        return html`<h2 id="title">Join our rewards program</h2>
+          <p>Earn points on orders and reviews, and redeem them for rewards.</p>
+          <p><a href=${this.signInUrl}>Sign in or create an account</a> to join and see your points.</p>
+          ${this.#earningList()} ${this.#rewardsList(false)} ${this.#tiersList()}`;
+      case "pending": {
+        const legal = this.legal!;
+        const button = html`<button class="primary" part="join-button" aria-describedby="legal" ?disabled=${this.busy} @click=${() => this.join()}>${legal.acceptTermsAndJoinProgramButtonText}</button>`;
+        return html`<h2 id="title">Join our rewards program</h2>
+          <p>You have <span part="balance">${points(this.customer?.points.balance ?? 0)}</span> so far. Join to earn more and redeem them for rewards.</p>
+          ${this.policyPosition === "above" ? html`${this.#legalSentence()}${button}` : html`${button}${this.#legalSentence()}`}
+          ${this.#status()}
+          ${this.#earningList()} ${this.#rewardsList(false)}`;
+      }
+      case "enrolled": {
+        const c = this.customer!;
+        return html`<h2 id="title" tabindex="-1">Your rewards</h2>
+          <div class="summary">
+            <p>Balance: <span class="balance" part="balance">${points(c.points.balance)}</span></p>
+            ${c.vipTierName ? html`<p>VIP tier: <strong part="tier">${c.vipTierName}</strong></p>` : nothing}
+          </div>
+          ${this.#status()}
+          ${this.#earningList()} ${this.#rewardsList(true)} ${this.#tiersList()}`;
+      }
+    }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "chorus-loyalty": ChorusLoyalty;
+  }
+}
