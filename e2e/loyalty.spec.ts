@@ -149,7 +149,7 @@ test("without policySentence.html the widget builds the sentence from the templa
   }
 });
 
-test("the widget sanitises the sentence itself (DOMPurify) even when the server sends raw HTML", async ({ page }) => {
+test("the widget sanitises the sentence itself even when the server sends raw HTML", async ({ page }) => {
   const dialogs = forbidDialogs(page);
   await page.route(`**/v1/stores/${DEMO_STORE_ID}/loyalty/legal_policies`, async (route) => {
     const res = await route.fetch();

@@ -1,6 +1,6 @@
 /**
  * Sanitising of the merchant's policy sentence HTML (decisions.md §4: sanitised on the server before it
- * is stored; the widget sanitises again with DOMPurify before rendering). sanitize-html keeps only
+ * is stored; the widget rebuilds it again from an allowlist before rendering). sanitize-html keeps only
  * inline text markup and links with http(s), mailto or same-site relative URLs; every script, event
  * handler attribute, style, iframe, image and form is removed. Links get `rel="noopener noreferrer"`.
  */

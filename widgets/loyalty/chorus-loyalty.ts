@@ -3,8 +3,8 @@
  * button, then balance, VIP tier, earning rules and rewards to redeem (interface.md §3, §4.3 flow 1–5).
  *
  * Flow: login with the storefront platform token → by status: `pending` → the enrol button with exactly
- * `acceptTermsAndJoinProgramButtonText` and the legal sentence (`policySentence.html` sanitised again
- * with DOMPurify, or built from `template` and the two URLs) above or below it; click → activation with
+ * `acceptTermsAndJoinProgramButtonText` and the legal sentence (`policySentence.html` rebuilt again
+ * from an allowlist (widgets/internal/safe-html.ts), or built from `template` and the two URLs) above or below it; click → activation with
  * the kept `version` → enrolled view. `enrolled` → balance, tier, earning rules, rewards with Redeem
  * buttons. `blocked` → a polite message, no participation controls. No token → general program details
  * and a sign-in prompt.
@@ -31,10 +31,8 @@
  * @cssproperty --chorus-accent - buttons and links
  * @cssproperty --chorus-radius - corner radius
  */
-import DOMPurify from "dompurify";
 import { css, html, nothing, type TemplateResult } from "lit";
 import { customElement, property, state } from "lit/decorators.js";
-import { unsafeHTML } from "lit/directives/unsafe-html.js";
 import type {
   EarningRule, EarningRulesResponse, LegalPolicies, LoginResponse, LoyaltyCustomer, LoyaltyCustomerResponse, RedemptionResponse, RedemptionRule,
   RedemptionRulesResponse, VipTier, VipTiersResponse,
@@ -42,21 +40,9 @@ import type {
 import { ApiRequestError, describeError, getJson, postJson } from "../internal/api.ts";
 import { ChorusElement } from "../internal/chorus-element.ts";
 import { tokens } from "../internal/tokens.ts";
+import { safeHtmlFragment } from "../internal/safe-html.ts";
 
 type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "error";
-
-/** Tags and attributes the legal sentence may keep (the server allows the same set). */
-const PURIFY_OPTIONS = {
-  ALLOWED_TAGS: ["a", "strong", "b", "em", "i", "u", "span", "br", "small"],
-  ALLOWED_ATTR: ["href", "target", "rel", "title"],
-  ALLOW_DATA_ATTR: false,
-  ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|\/(?!\/)|\.{0,2}\/|\?|#)/i,
-};
-
-/** Sanitise merchant HTML for the legal sentence (a second line of defence after the server). */
-export function purifyPolicyHtml(dirty: string): string {
-  return DOMPurify.sanitize(dirty, PURIFY_OPTIONS) as unknown as string;
-}
 
 const points = (n: number) => `${n.toLocaleString("en")} ${n === 1 ? "point" : "points"}`;
 
@@ -257,7 +243,7 @@ export class ChorusLoyalty extends ChorusElement {
     const legal = this.legal;
     if (!legal) return nothing;
     if (legal.policySentence.html.trim()) {
-      return html`<p class="legal" part="legal" id="legal">${unsafeHTML(purifyPolicyHtml(legal.policySentence.html))}</p>`;
+      return html`<p class="legal" part="legal" id="legal">${safeHtmlFragment(legal.policySentence.html)}</p>`;
     }
     const parts = legal.policySentence.template.split(/(\{termsAndConditions\}|\{privacyPolicy\})/);
     return html`<p class="legal" part="legal" id="legal">${parts.map((p) =>
