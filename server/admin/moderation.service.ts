@@ -18,7 +18,7 @@ export const MAX_BULK = 100;
 /** The queue filter as it arrives in the admin URL (all optional; status defaults to pending). */
 export const queueQuerySchema = z.object({
   status: z.enum(["pending", "published", "rejected"], { error: "status must be pending, published or rejected" }).default("pending"),
-  rating: z.union([z.literal(""), z.coerce.number().int().min(1).max(5)], { error: "rating must be 1 to 5" }).optional(),
+  rating: z.enum(["", "1", "2", "3", "4", "5"], { error: "rating must be 1 to 5" }).optional().transform((v) => (v ? Number(v) : undefined)),
   product: z.string().trim().max(200, "product must be at most 200 characters").optional(),
   media: z.enum(["", "yes", "no"], { error: "media must be yes or no" }).optional(),
   after: z.string().max(500).optional(),
