@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 
 /**
  * The friendly error page of every admin route: a heading, what happened in plain words, and a way
@@ -22,7 +22,8 @@ export function AdminErrorBoundary() {
       <h1 id="error-title">{title}</h1>
       <p role="alert">{message}</p>
       <p>
-        <Link to="/admin">Back to the admin home</Link>
+        {/* A document request: /admin.data (a client navigation) is outside the cookie path /admin. */}
+        <a href="/admin">Back to the admin home</a>
       </p>
     </section>
   );

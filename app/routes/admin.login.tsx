@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { isApiError } from "../../server/contract/errors.ts";
 import { safeEqual } from "../../server/admin/admin.service.ts";
@@ -8,15 +8,20 @@ import {
 
 export const meta: MetaFunction = () => [{ title: "Sign in · Chorus admin" }];
 
-/** Only local admin paths are followed after sign-in (no open redirect). */
-function safeNext(next: string | null): string {
-  return next && /^\/admin(\/|$|\?)/.test(next) && !next.startsWith("//") ? next : "/admin";
+/**
+ * Where to go after sign-in: `next` when it is a local admin page, else the first store's page.
+ * Never exactly `/admin`: client navigations fetch `/admin.data`, outside the cookie's Path=/admin.
+ */
+function safeNext(next: string | null | undefined, stores: { storeId: string }[]): string {
+  if (next && /^\/admin\/stores\//.test(next) && !next.includes("//")) return next;
+  return stores[0] ? `/admin/stores/${encodeURIComponent(stores[0].storeId)}` : "/admin";
 }
 
 /** The sign-in form. Sets a fresh double-submit CSRF cookie for it; a signed-in user goes on. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const next = safeNext(new URL(request.url).searchParams.get("next"));
-  if (context.services.admin.session(readCookie(request, SESSION_COOKIE))) throw redirect(next);
+  const next = new URL(request.url).searchParams.get("next") ?? "";
+  const session = context.services.admin.session(readCookie(request, SESSION_COOKIE));
+  if (session && session.stores.length) throw redirect(safeNext(next, session.stores));
   const csrf = newLoginCsrf();
   return data({ csrf, next }, { headers: { "Set-Cookie": adminCookie(request, LOGIN_CSRF_COOKIE, csrf, 3600) } });
 }
@@ -37,10 +42,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!email || !password) return data({ error: "Enter your e-mail and password.", email }, { status: 400 });
   try {
     const { token } = await context.services.admin.login(email, password, clientIp(request));
+    const stores = context.services.admin.session(token)?.stores ?? [];
     const headers = new Headers();
     headers.append("Set-Cookie", sessionCookie(request, token));
     headers.append("Set-Cookie", adminCookie(request, LOGIN_CSRF_COOKIE, "", 0));
-    return redirect(safeNext(String(form.get("next") ?? "")), { headers });
+    // A document redirect: the next page loads fresh with the new cookie.
+    return redirectDocument(safeNext(String(form.get("next") ?? ""), stores), { headers });
   } catch (error) {
     if (isApiError(error) && (error.status === 401 || error.status === 429)) return data({ error: error.message, email }, { status: error.status });
     throw error;

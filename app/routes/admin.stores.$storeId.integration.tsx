@@ -65,7 +65,7 @@ export default function Integration() {
 
       <h2>Widgets on your store</h2>
       <p>Paste this into your theme. Replace the product ID with each product's ID (<code>{store.platform}-</code> followed by your platform's product ID).</p>
-      <pre className="snippet"><code id="widget-snippet">{snippet}</code></pre>
+      <pre className="snippet" tabIndex={0} role="region" aria-label="Widget snippet"><code id="widget-snippet">{snippet}</code></pre>
       <CopyButton targetId="widget-snippet" label="Copy snippet" />
       <p className="muted">Store ID: <code>{store.storeId}</code></p>
 
@@ -74,7 +74,7 @@ export default function Integration() {
       {createdKey ? (
         <div className="panel key-once" role="status">
           <p><strong>Copy this key now: it is shown only once.</strong></p>
-          <pre className="snippet"><code id="new-key">{createdKey}</code></pre>
+          <pre className="snippet" tabIndex={0} role="region" aria-label="New API key"><code id="new-key">{createdKey}</code></pre>
           <CopyButton targetId="new-key" label="Copy key" />
         </div>
       ) : null}

@@ -33,7 +33,7 @@ export default function StoreLayout() {
           <a href={base}>Chorus</a> <span className="muted">· {store.name}</span>
         </div>
         {stores.length > 1 ? (
-          <Form method="get" action="/admin" className="switcher">
+          <Form method="get" action="/admin" className="switcher" reloadDocument>
             <label htmlFor="store-switch">Store</label>
             <select id="store-switch" name="store" defaultValue={store.storeId}>
               {stores.map((s) => (
