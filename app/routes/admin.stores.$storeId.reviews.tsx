@@ -32,6 +32,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       reviewId: r.review_id, productId: r.product_id, productName: r.product_name, rating: r.rating, title: r.title, body: r.body,
       dateCreated: new Date(r.created_ms).toISOString(), status: r.status, reviewerName: r.reviewer_name, reviewerEmail: r.reviewer_email,
       reply: r.reply_body, mediaTotal: r.media_total,
+      media: r.media.map((m) => ({ mediaId: m.media_id, type: m.type, pending: m.status === "pending", thumbnailUrl: m.thumbnail_url, fullSizeUrl: m.full_size_url, alt: m.alt })),
     })),
   };
 }
@@ -173,6 +174,17 @@ export default function Reviews() {
                     {r.mediaTotal ? ` · ${r.mediaTotal} media` : ""} · <span className={`badge badge-${r.status}`}>{STATUS_LABEL[r.status]}</span>
                   </p>
                   <p className="review-body">{r.body || <em>(no text)</em>}</p>
+                  {r.media.length ? (
+                    <ul className="thumbs" aria-label="Photos and videos of this review">
+                      {r.media.map((m, i) => (
+                        <li key={m.mediaId}>
+                          <a href={m.fullSizeUrl} target="_blank" rel="noreferrer">
+                            <img src={m.thumbnailUrl} alt={m.alt || `${m.type === "video" ? "Video" : "Photo"} ${i + 1} of the review${m.pending ? " (waiting)" : ""}`} width={80} height={80} loading="lazy" />
+                          </a>
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
                   {r.reply ? (
                     <div className="reply">
                       <p className="muted">Your public reply:</p>

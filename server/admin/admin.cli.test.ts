@@ -59,7 +59,7 @@ describe("demo merchant seeder", () => {
     const services = createServices({ databasePath: join(dir, "db.sqlite") });
     const lines: string[] = [];
     // No demo data dir: the reviews seeder only logs; the admin seeder still creates the merchant.
-    const config = { ...loadConfig({ DATABASE_PATH: join(dir, "db.sqlite"), DEMO_DATA_DIR: join(dir, "none") }), DEMO_ADMIN_PASSWORD: password };
+    const config = { ...loadConfig({ ...process.env, DATABASE_PATH: join(dir, "db.sqlite"), DEMO_DATA_DIR: join(dir, "none") }), DEMO_ADMIN_PASSWORD: password };
     await ensureDemoStore({ services, config, log: (l) => lines.push(l) });
     await ensureDemoStore({ services, config, log: (l) => lines.push(l) });
     return { services, lines };

@@ -89,6 +89,8 @@ export function adminService(deps: { db: Db; admin: AdminRepo; stores: StoresRep
     async login(emailInput: string, password: string, ip: string): Promise<{ token: string; userId: string }> {
       const email = normaliseEmail(emailInput);
       const t = now();
+      // Forget failures (and sessions) past the window first, so the table stays bounded by the limits.
+      admin.sweep(t, t - LOGIN_WINDOW_MS);
       const counts = admin.failureCounts(email, ip, t - LOGIN_WINDOW_MS);
       if (counts.emailIp >= LOGIN_LIMITS.emailIp || counts.email >= LOGIN_LIMITS.email || counts.ip >= LOGIN_LIMITS.ip) {
         throw new ApiError(429, `Too many failed sign-ins. Wait ${LOGIN_WINDOW_MS / 60_000} minutes and try again.`, "login_rate_limited");
@@ -102,7 +104,6 @@ export function adminService(deps: { db: Db; admin: AdminRepo; stores: StoresRep
       }
       const token = randomBytes(32).toString("base64url");
       transaction(db, () => {
-        admin.sweep(t, t - LOGIN_WINDOW_MS);
         admin.clearFailures(email, ip);
         admin.insertSession({ sessionHash: sha256(token), userId: user.userId, csrfToken: randomBytes(24).toString("base64url"), createdMs: t, expiresMs: t + SESSION_TTL_MS });
       });

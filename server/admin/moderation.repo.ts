@@ -6,6 +6,7 @@
 import type { Db } from "../db/database.ts";
 import type { ReviewStatus } from "../reviews/reviews.repo.ts";
 
+export type QueueMediaRow = { media_id: string; review_id: string; type: "image" | "video"; status: ReviewStatus; thumbnail_url: string; full_size_url: string; alt: string | null };
 export type QueueFilter = { status: ReviewStatus; rating?: number; productId?: string; hasMedia?: boolean };
 export type QueueRow = {
   review_id: string; product_id: string; product_name: string; rating: number; title: string; body: string;
@@ -61,6 +62,17 @@ export function moderationRepo(db: Db) {
       return db
         .prepare("UPDATE reviews SET reply_body = ?, reply_created_ms = ? WHERE store_id = ? AND review_id = ?")
         .run(body, body === null ? null : nowMs, storeId, reviewId).changes === 1;
+    },
+
+    /** Media (pending and published, not rejected) of the store's reviews in `reviewIds`, in upload order. */
+    mediaOf(storeId: string, reviewIds: string[]): QueueMediaRow[] {
+      if (reviewIds.length === 0) return [];
+      return db
+        .prepare(
+          `SELECT media_id, review_id, type, status, thumbnail_url, full_size_url, alt FROM review_media
+           WHERE store_id = ? AND review_id IN (SELECT value FROM json_each(?)) AND status <> 'rejected' ORDER BY review_id, position`,
+        )
+        .all(storeId, JSON.stringify(reviewIds)) as QueueMediaRow[];
     },
 
     /** Whether the store has a review with this ID (any status). */

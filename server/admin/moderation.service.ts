@@ -7,7 +7,7 @@ import { z } from "zod";
 import { badRequest, notFound } from "../contract/errors.ts";
 import { transaction, type Db } from "../db/database.ts";
 import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
-import type { ModerationRepo, QueueFilter, QueueRow } from "./moderation.repo.ts";
+import type { ModerationRepo, QueueFilter, QueueMediaRow, QueueRow } from "./moderation.repo.ts";
 
 export const QUEUE_PAGE_SIZE = 20;
 /** Longest public reply, in characters. */
@@ -25,7 +25,7 @@ export const queueQuerySchema = z.object({
 });
 export type QueueQuery = z.output<typeof queueQuerySchema>;
 
-export type QueuePage = { reviews: QueueRow[]; next?: string; filter: QueueFilter };
+export type QueuePage = { reviews: (QueueRow & { media: QueueMediaRow[] })[]; next?: string; filter: QueueFilter };
 
 /** Create the moderation service. `secret` signs queue cursors. */
 export function moderationService(deps: { db: Db; moderation: ModerationRepo; secret: string; now?: () => number }) {
@@ -35,7 +35,7 @@ export function moderationService(deps: { db: Db; moderation: ModerationRepo; se
 
   return {
     /**
-     * One page of the queue, newest first. @returns rows and, when more exist, `next` (an opaque cursor).
+     * One page of the queue, newest first, each review with its media not rejected. @returns rows and, when more exist, `next` (an opaque cursor).
      * @throws ApiError 400 for a cursor not issued for this store and filter.
      */
     queue(storeId: string, q: QueueQuery): QueuePage {
@@ -50,7 +50,9 @@ export function moderationService(deps: { db: Db; moderation: ModerationRepo; se
       const rows = moderation.listQueue(storeId, filter, QUEUE_PAGE_SIZE, after);
       const page = rows.slice(0, QUEUE_PAGE_SIZE);
       const last = page[page.length - 1];
-      return { reviews: page, filter, ...(rows.length > QUEUE_PAGE_SIZE ? { next: encodeCursor(secret, ctx, [last.created_ms, last.review_id]) } : {}) };
+      const media = moderation.mediaOf(storeId, page.filter((r) => r.media_total > 0).map((r) => r.review_id));
+      const reviews = page.map((r) => ({ ...r, media: media.filter((m) => m.review_id === r.review_id) }));
+      return { reviews, filter, ...(rows.length > QUEUE_PAGE_SIZE ? { next: encodeCursor(secret, ctx, [last.created_ms, last.review_id]) } : {}) };
     },
 
     /**

@@ -34,6 +34,7 @@ CREATE TABLE admin_login_failures (
 );
 CREATE INDEX admin_login_failures_email ON admin_login_failures (email, created_ms);
 CREATE INDEX admin_login_failures_ip ON admin_login_failures (ip, created_ms);
+CREATE INDEX admin_login_failures_time ON admin_login_failures (created_ms);
 
 -- The moderation queue: newest first per store and status, keyset on (created_ms, review_id).
 CREATE INDEX reviews_moderation ON reviews (store_id, status, created_ms, review_id);
