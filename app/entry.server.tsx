@@ -65,3 +65,13 @@ export default function handleRequest(request: Request, responseStatusCode: numb
     setTimeout(abort, ABORT_DELAY);
   });
 }
+
+/** Data requests (`*.data`, client navigations and form posts): admin data is never cached nor sniffed. */
+export function handleDataRequest(response: Response, { request }: { request: Request }): Response {
+  if (new URL(request.url).pathname.startsWith("/admin")) {
+    response.headers.set("Cache-Control", "no-store");
+    response.headers.set("X-Content-Type-Options", "nosniff");
+    response.headers.set("Referrer-Policy", "same-origin");
+  }
+  return response;
+}

@@ -168,6 +168,33 @@ describe("store isolation: every action", () => {
   });
 });
 
+describe("store isolation: client-side (single fetch .data) requests", () => {
+  it("a .data request for store B's reviews by a user of store A carries none of B's data, and is not cacheable", async () => {
+    const res = await get(alice, `/admin/stores/${B}/reviews.data`);
+    const body = await res.text();
+    expect(body).not.toContain("Store B (other merchant)");
+    for (const id of pendingIds(B).slice(0, 5)) expect(body).not.toContain(id);
+    expect(body).toContain("404");
+    const own = await get(alice, `/admin/stores/${A}/reviews.data`);
+    expect(own.status).toBe(200);
+    expect(own.headers.get("cache-control")).toBe("no-store");
+    expect(await own.text()).toContain(pendingIds(A)[0]);
+  });
+
+  it("a .data form post to store B by a user of store A changes nothing; without CSRF nothing either", async () => {
+    const before = snapshotB();
+    await post(alice, `/admin/stores/${B}/reviews.data`, { intent: "publish", review: pendingIds(B)[0] });
+    await post(alice, `/admin/stores/${B}/settings.data`, { intent: "store", moderation: "auto-publish-all", translation: "on-load" });
+    expect(snapshotB()).toEqual(before);
+    const id = pendingIds(A)[0];
+    await post(alice, `/admin/stores/${A}/reviews.data`, { intent: "publish", review: id }, null);
+    expect(review(id).status).toBe("pending");
+    // The same post with the token works (so the refusals above are the checks, not a broken request).
+    expect((await post(alice, `/admin/stores/${A}/reviews.data`, { intent: "publish", review: id })).status).toBe(200);
+    expect(review(id).status).toBe("published");
+  });
+});
+
 describe("CSRF", () => {
   it("a form posted without the CSRF token is rejected with 403 and changes nothing", async () => {
     const id = pendingIds(A)[0];
