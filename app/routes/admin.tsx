@@ -3,7 +3,8 @@ import { Outlet } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import adminStyles from "~/styles/admin.css?url";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
+// An empty icon: no favicon request (and no 404) from admin pages.
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }, { rel: "icon", href: "data:," }];
 export const meta: MetaFunction = () => [{ title: "Chorus admin" }, { name: "robots", content: "noindex" }];
 
 /** Every /admin page: the admin stylesheet. Store pages add the navigation (admin.stores.$storeId). */

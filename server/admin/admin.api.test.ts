@@ -251,6 +251,17 @@ describe("sign-in", () => {
     expect(await res.text()).toContain("E-mail or password is wrong");
   });
 
+  it("a user without stores signs in to a clear 'no store yet' page and reaches no store", async () => {
+    await t.services.admin.createUser({ email: "newbie@shop.test", password: "newbie password", storeIds: [] });
+    const res = await postLogin("newbie@shop.test", "newbie password");
+    expect(res.headers.get("location")).toBe("/admin");
+    const agent = { cookie: setCookie(res, "chorus_admin")!.split(";")[0], csrf: "" };
+    const home = await get(agent, "/admin");
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain("No store yet");
+    expect((await get(agent, `/admin/stores/${A}/reviews`)).status).toBe(404);
+  });
+
   it("the session cookie is HttpOnly, SameSite=Lax, Path=/admin; Secure behind an HTTPS proxy", async () => {
     const plain = setCookie(await postLogin("alice@shop-a.test", PASSWORD_A), "chorus_admin")!;
     expect(plain).toMatch(/HttpOnly/);
