@@ -1,11 +1,13 @@
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
 import type { LinksFunction } from "@remix-run/node";
 import styles from "./styles/app.css?url";
+import { useNonce } from "./lib/nonce";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 /** The HTML shell of every Remix page (admin and home). API routes are resource routes and skip it. */
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -16,8 +18,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

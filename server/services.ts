@@ -5,6 +5,10 @@
  */
 import Database from "better-sqlite3";
 import { randomBytes } from "node:crypto";
+import { adminRepo } from "./admin/admin.repo.ts";
+import { adminService } from "./admin/admin.service.ts";
+import { moderationRepo } from "./admin/moderation.repo.ts";
+import { moderationService } from "./admin/moderation.service.ts";
 import { apiKeys } from "./auth/api-keys.ts";
 import { openDatabase, type Db } from "./db/database.ts";
 import { reviewsRepo } from "./reviews/reviews.repo.ts";
@@ -56,6 +60,8 @@ export function createServices(options: ServicesOptions) {
   const keys = apiKeys(db);
   const loyaltyData = loyaltyRepo(db);
   const loyalty = loyaltyService({ db, repo: loyaltyData, stores, tokens: customerTokens(installationSecret(db, "loyalty_customer_token_secret")), secret });
+  const admin = adminService({ db, admin: adminRepo(db), stores });
+  const moderation = moderationService({ db, moderation: moderationRepo(db), secret });
 
   // Content version for response caches: PRAGMA data_version on a second connection changes after
   // every commit by any other connection, i.e. by this process's main connection and by CLIs alike.
@@ -79,6 +85,10 @@ export function createServices(options: ServicesOptions) {
     translation,
     loyaltyData,
     loyalty,
+    /** Merchant admin sign-in, sessions, CSRF tokens, memberships (server/admin). */
+    admin,
+    /** Review moderation queue, publish/reject, replies (server/admin). */
+    moderation,
     /** A number that changes whenever committed data may have changed (cache validity token). */
     contentVersion(): number {
       return dataVersion ? (dataVersion.get() as number) : localVersion;

@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config.ts";
 import { importReviewsCsv } from "../import/reviews-csv.ts";
+import { adminDemoSeeder } from "../admin/admin.demo.ts";
 import type { Services } from "../services.ts";
 import { loyaltyDemoSeeder } from "../loyalty/loyalty.demo.ts";
 
@@ -37,6 +38,7 @@ const reviewsSeeder: DemoSeeder = {
 
 /** Seeders in order. Later areas (media, Q&A, surveys, loyalty, admin, AI) append theirs. */
 export const DEMO_SEEDERS: DemoSeeder[] = [reviewsSeeder, loyaltyDemoSeeder(DEMO_STORE_ID)];
+DEMO_SEEDERS.push(adminDemoSeeder(DEMO_STORE_ID));
 
 /**
  * AI content: queue generation of summaries and keywords for every demo product with enough published

@@ -1,0 +1,34 @@
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
+import { requireSession } from "~/lib/admin.server";
+
+export const meta: MetaFunction = () => [{ title: "Chorus admin" }];
+
+/**
+ * /admin: go to the first store's reviews, or to `?store=<id>&section=<name>` (the store switcher,
+ * a plain GET form). A user without stores sees a note.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const session = requireSession(request, context);
+  const url = new URL(request.url);
+  const wanted = url.searchParams.get("store");
+  const section = url.searchParams.get("section") ?? "";
+  const store = session.stores.find((s) => s.storeId === wanted) ?? session.stores[0];
+  const sections = new Set(["reviews", "settings", "integration", "surveys", "questions", "ai", "loyalty"]);
+  if (store) return redirect(`/admin/stores/${encodeURIComponent(store.storeId)}/${sections.has(section) ? section : ""}`);
+  return { email: session.email, csrf: session.csrfToken };
+}
+
+export default function AdminHome() {
+  const { email, csrf } = useLoaderData<typeof loader>();
+  return (
+    <main id="main" className="admin-plain">
+      <h1>No store yet</h1>
+      <p>You are signed in as {email}, but no store is linked to your account. Ask the person who runs Chorus to add you to a store (<code>npm run users -- add --email {email} --store &lt;store ID&gt;</code>).</p>
+      <Form method="post" action="/admin/logout" reloadDocument>
+        <input type="hidden" name="csrf" value={csrf} />
+        <button type="submit" className="secondary">Sign out</button>
+      </Form>
+    </main>
+  );
+}

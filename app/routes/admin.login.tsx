@@ -1,0 +1,76 @@
+import { data, redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { isApiError } from "../../server/contract/errors.ts";
+import { safeEqual } from "../../server/admin/admin.service.ts";
+import {
+  adminCookie, clientIp, httpError, LOGIN_CSRF_COOKIE, newLoginCsrf, readCookie, SESSION_COOKIE, sessionCookie,
+} from "~/lib/admin.server";
+
+export const meta: MetaFunction = () => [{ title: "Sign in · Chorus admin" }];
+
+/**
+ * Where to go after sign-in: `next` when it is a local admin page, else the first store's page.
+ * Never exactly `/admin`: client navigations fetch `/admin.data`, outside the cookie's Path=/admin.
+ */
+function safeNext(next: string | null | undefined, stores: { storeId: string }[]): string {
+  if (next && /^\/admin\/stores\//.test(next) && !next.includes("//")) return next;
+  return stores[0] ? `/admin/stores/${encodeURIComponent(stores[0].storeId)}` : "/admin";
+}
+
+/** The sign-in form. Sets a fresh double-submit CSRF cookie for it; a signed-in user goes on. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const next = new URL(request.url).searchParams.get("next") ?? "";
+  const session = context.services.admin.session(readCookie(request, SESSION_COOKIE));
+  if (session && session.stores.length) throw redirect(safeNext(next, session.stores));
+  const csrf = newLoginCsrf();
+  return data({ csrf, next }, { headers: { "Set-Cookie": adminCookie(request, LOGIN_CSRF_COOKIE, csrf, 3600) } });
+}
+
+/**
+ * Sign in: CSRF (cookie = field) → 403; rate limited → 429; wrong e-mail or password → 401;
+ * success → session cookie and redirect to `next`.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const given = form.get("csrf");
+  const cookie = readCookie(request, LOGIN_CSRF_COOKIE);
+  if (typeof given !== "string" || !cookie || !safeEqual(given, cookie)) {
+    throw httpError(403, "The sign-in form expired or did not come from Chorus. Reload the page and sign in again.");
+  }
+  const email = String(form.get("email") ?? "").trim();
+  const password = String(form.get("password") ?? "");
+  if (!email || !password) return data({ error: "Enter your e-mail and password.", email }, { status: 400 });
+  try {
+    const { token } = await context.services.admin.login(email, password, clientIp(request));
+    const stores = context.services.admin.session(token)?.stores ?? [];
+    const headers = new Headers();
+    headers.append("Set-Cookie", sessionCookie(request, token));
+    headers.append("Set-Cookie", adminCookie(request, LOGIN_CSRF_COOKIE, "", 0));
+    // A document redirect: the next page loads fresh with the new cookie.
+    return redirectDocument(safeNext(String(form.get("next") ?? ""), stores), { headers });
+  } catch (error) {
+    if (isApiError(error) && (error.status === 401 || error.status === 429)) return data({ error: error.message, email }, { status: error.status });
+    throw error;
+  }
+}
+
+export default function Login() {
+  const { csrf, next } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <main id="main" className="admin-plain login">
+      <h1>Sign in to Chorus</h1>
+      {result?.error ? <p className="flash flash-error" role="alert" id="login-error">{result.error}</p> : null}
+      <Form method="post" className="stack" aria-describedby={result?.error ? "login-error" : undefined}>
+        <input type="hidden" name="csrf" value={csrf} />
+        <input type="hidden" name="next" value={next} />
+        <label htmlFor="email">E-mail</label>
+        <input id="email" name="email" type="email" autoComplete="username" required defaultValue={result?.email ?? ""} />
+        <label htmlFor="password">Password</label>
+        <input id="password" name="password" type="password" autoComplete="current-password" required />
+        <button type="submit" disabled={busy}>{busy ? "Signing in…" : "Sign in"}</button>
+      </Form>
+    </main>
+  );
+}

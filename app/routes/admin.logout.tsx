@@ -1,0 +1,13 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { clearSessionCookie, readCookie, requireCsrf, requireSession, SESSION_COOKIE } from "~/lib/admin.server";
+
+/** GET /admin/logout has nothing to show. */
+export const loader = () => redirect("/admin");
+
+/** Sign out (POST with the CSRF token): ends the session and clears the cookie. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const session = requireSession(request, context);
+  requireCsrf(await request.formData(), session);
+  context.services.admin.logout(readCookie(request, SESSION_COOKIE));
+  return redirect("/admin/login", { headers: { "Set-Cookie": clearSessionCookie(request) } });
+}

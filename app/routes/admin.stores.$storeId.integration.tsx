@@ -1,0 +1,126 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
+import { CopyButton } from "~/components/CopyButton";
+import { CsrfField } from "~/components/CsrfField";
+import { Flash } from "~/components/Flash";
+import { field, isHttps, requireStore, requireStoreAction } from "~/lib/admin.server";
+
+export const meta: MetaFunction = () => [{ title: "Integration · Chorus admin" }];
+
+/** The origin shoppers' browsers load widgets from (the proxy's scheme when it says HTTPS). */
+function publicOrigin(request: Request): string {
+  const url = new URL(request.url);
+  return `${isHttps(request) ? "https" : url.protocol.replace(":", "")}://${url.host}`;
+}
+
+/** API keys of the store (never the key itself) and the widget snippet. */
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = requireStore(request, context, params.storeId);
+  const top = context.services.stores.topProducts(store.storeId, 1)[0];
+  return {
+    store: { storeId: store.storeId, platform: store.platform },
+    origin: publicOrigin(request),
+    exampleProduct: `${store.platform}-${top?.productId ?? "PRODUCT_ID"}`,
+    keys: context.services.apiKeys.list(store.storeId),
+  };
+}
+
+/** Intents: `create` (name; the key is shown once in the response) and `revoke` (apiKeyId of this store, else 404). */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { store, form } = await requireStoreAction(request, context, params.storeId);
+  const intent = field(form, "intent");
+  if (intent === "create") {
+    const name = field(form, "name");
+    if (!name || name.length > 100) return data({ error: "Name: give the key a name of 1 to 100 characters (for example, the system that will use it)." }, { status: 400 });
+    const { key, info } = context.services.apiKeys.create(store.storeId, name);
+    return { ok: `API key “${info.name}” created.`, createdKey: key };
+  }
+  if (intent === "revoke") {
+    if (!context.services.apiKeys.revoke(store.storeId, field(form, "apiKeyId"))) return data({ error: "API key not found (or already revoked)." }, { status: 404 });
+    return { ok: "API key revoked. Requests with it now answer 401." };
+  }
+  return data({ error: `Unknown action ${JSON.stringify(intent)}.` }, { status: 400 });
+}
+
+const day = (iso?: string) => (iso ? iso.replace("T", " ").slice(0, 16) + " UTC" : "never");
+
+export default function Integration() {
+  const { store, origin, keys, exampleProduct } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const createdKey = result && "createdKey" in result ? result.createdKey : undefined;
+  const snippet = [
+    `<script async src="${origin}/widgets/chorus.js"></script>`,
+    ``,
+    `<!-- Star rating under the product title -->`,
+    `<chorus-star-rating store-id="${store.storeId}" product-id="${exampleProduct}"></chorus-star-rating>`,
+    ``,
+    `<!-- Reviews of the product -->`,
+    `<chorus-reviews store-id="${store.storeId}" product-id="${exampleProduct}"></chorus-reviews>`,
+  ].join("\n");
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">Integration</h1>
+      <Flash result={result} />
+
+      <h2>Widgets on your store</h2>
+      <p>Paste this into your theme. Replace the product ID with each product's ID (<code>{store.platform}-</code> followed by your platform's product ID).</p>
+      <pre className="snippet" tabIndex={0} role="region" aria-label="Widget snippet"><code id="widget-snippet">{snippet}</code></pre>
+      <CopyButton targetId="widget-snippet" label="Copy snippet" />
+      <p className="muted">Store ID: <code>{store.storeId}</code></p>
+
+      <h2>API keys</h2>
+      <p>API keys let your systems read survey responses from the enterprise API (HTTP Basic: user name = store ID, password = key).</p>
+      {createdKey ? (
+        <div className="panel key-once" role="status">
+          <p><strong>Copy this key now: it is shown only once.</strong></p>
+          <pre className="snippet" tabIndex={0} role="region" aria-label="New API key"><code id="new-key">{createdKey}</code></pre>
+          <CopyButton targetId="new-key" label="Copy key" />
+        </div>
+      ) : null}
+      <Form method="post" className="inline-form">
+        <CsrfField />
+        <input type="hidden" name="intent" value="create" />
+        <label htmlFor="key-name">Name of the new key</label>
+        <input id="key-name" name="name" required maxLength={100} placeholder="e.g. Data warehouse" />
+        <button type="submit">Create API key</button>
+      </Form>
+      {keys.length === 0 ? (
+        <p className="empty">No API keys yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">API keys of this store</caption>
+            <thead>
+              <tr><th scope="col">Name</th><th scope="col">Starts with</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th></tr>
+            </thead>
+            <tbody>
+              {keys.map((k) => (
+                <tr key={k.apiKeyId}>
+                  <th scope="row">{k.name}</th>
+                  <td><code>{k.keyPrefix}…</code></td>
+                  <td>{day(k.dateCreated)}</td>
+                  <td>{day(k.dateLastUsed)}</td>
+                  <td>
+                    {k.dateRevoked ? (
+                      <span className="badge badge-rejected">Revoked {day(k.dateRevoked)}</span>
+                    ) : (
+                      <Form method="post">
+                        <CsrfField />
+                        <input type="hidden" name="intent" value="revoke" />
+                        <input type="hidden" name="apiKeyId" value={k.apiKeyId} />
+                        <button type="submit" className="danger" aria-label={`Revoke ${k.name}`}>Revoke</button>
+                      </Form>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export { AdminErrorBoundary as ErrorBoundary };

@@ -1,0 +1,227 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { isApiError } from "../../server/contract/errors.ts";
+import { queueQuerySchema } from "../../server/admin/moderation.service.ts";
+import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
+import { CsrfField } from "~/components/CsrfField";
+import { Flash } from "~/components/Flash";
+import { Stars } from "~/components/Stars";
+import { field, httpError, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { MODERATION_OPTIONS } from "~/components/moderation-options";
+import { moderationSchema } from "~/lib/admin-forms.server";
+
+export const meta: MetaFunction = () => [{ title: "Reviews · Chorus admin" }];
+
+/** The moderation queue: reviews of one status (pending by default), filtered, newest first, keyset paged. */
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = requireStore(request, context, params.storeId);
+  const parsed = queueQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!parsed.success) throw httpError(400, parsed.error.issues[0]?.message ?? "Bad filter");
+  let page;
+  try {
+    page = context.services.moderation.queue(store.storeId, parsed.data);
+  } catch (error) {
+    if (isApiError(error)) throw httpError(error.status, "This page link is no longer valid (the filter changed). Start again from the first page.");
+    throw error;
+  }
+  return {
+    store: { storeId: store.storeId, platform: store.platform, moderation: store.moderation },
+    query: { status: parsed.data.status, rating: parsed.data.rating ? String(parsed.data.rating) : "", product: parsed.data.product ?? "", media: parsed.data.media ?? "" },
+    next: page.next,
+    reviews: page.reviews.map((r) => ({
+      reviewId: r.review_id, productId: r.product_id, productName: r.product_name, rating: r.rating, title: r.title, body: r.body,
+      dateCreated: new Date(r.created_ms).toISOString(), status: r.status, reviewerName: r.reviewer_name, reviewerEmail: r.reviewer_email,
+      reply: r.reply_body, mediaTotal: r.media_total,
+      media: r.media.map((m) => ({ mediaId: m.media_id, type: m.type, pending: m.status === "pending", thumbnailUrl: m.thumbnail_url, fullSizeUrl: m.full_size_url, alt: m.alt })),
+    })),
+  };
+}
+
+/**
+ * Intents: publish / reject (one review), bulk-publish / bulk-reject (checked reviews), reply, moderation.
+ * A review of another store is not found (404) and never changed.
+ */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { store, form } = await requireStoreAction(request, context, params.storeId);
+  const { moderation, stores } = context.services;
+  const intent = field(form, "intent");
+  try {
+    switch (intent) {
+      case "publish":
+      case "reject": {
+        const status = intent === "publish" ? "published" : "rejected";
+        const n = moderation.setStatus(store.storeId, [field(form, "review")], status);
+        if (n === 0) return data({ error: "Review not found." }, { status: 404 });
+        return { ok: intent === "publish" ? "Review published." : "Review rejected." };
+      }
+      case "bulk-publish":
+      case "bulk-reject": {
+        const ids = form.getAll("review").filter((v): v is string => typeof v === "string");
+        if (ids.length === 0) return data({ error: "Tick at least one review first." }, { status: 400 });
+        const status = intent === "bulk-publish" ? "published" : "rejected";
+        const n = moderation.setStatus(store.storeId, ids, status);
+        if (n === 0) return data({ error: "None of the chosen reviews were found." }, { status: 404 });
+        return { ok: `${n} review${n === 1 ? "" : "s"} ${status}.` };
+      }
+      case "reply": {
+        const text = String(form.get("reply") ?? "");
+        moderation.setReply(store.storeId, field(form, "review"), text);
+        return { ok: text.trim() ? "Reply saved. It shows under the review on your store." : "Reply removed." };
+      }
+      case "moderation": {
+        const parsed = moderationSchema.safeParse(field(form, "moderation"));
+        if (!parsed.success) return data({ error: parsed.error.issues[0].message }, { status: 400 });
+        stores.updateSettings(store.storeId, { moderation: parsed.data });
+        return { ok: "Moderation setting saved." };
+      }
+      default:
+        return data({ error: `Unknown action ${JSON.stringify(intent)}.` }, { status: 400 });
+    }
+  } catch (error) {
+    if (isApiError(error) && error.status < 500) return data({ error: error.message }, { status: error.status });
+    throw error;
+  }
+}
+
+const STATUS_LABEL = { pending: "Waiting", published: "Published", rejected: "Rejected" } as const;
+
+export default function Reviews() {
+  const { store, query, reviews, next } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const base = `/admin/stores/${store.storeId}/reviews`;
+  const nextParams = new URLSearchParams({ ...query, ...(next ? { after: next } : {}) });
+  const heading = { pending: "Reviews waiting for moderation", published: "Published reviews", rejected: "Rejected reviews" }[query.status];
+
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">Reviews</h1>
+      <Flash result={result} />
+
+      <details className="panel">
+        <summary>Moderation setting: {MODERATION_OPTIONS.find((o) => o.value === store.moderation)?.label}</summary>
+        <Form method="post" className="stack">
+          <CsrfField />
+          <input type="hidden" name="intent" value="moderation" />
+          <fieldset>
+            <legend>New reviews</legend>
+            {MODERATION_OPTIONS.map((o) => (
+              <label key={o.value} className="choice">
+                <input type="radio" name="moderation" value={o.value} defaultChecked={store.moderation === o.value} /> {o.label}
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit">Save moderation setting</button>
+        </Form>
+      </details>
+
+      <Form method="get" className="filters" aria-label="Filter reviews">
+        <div>
+          <label htmlFor="f-status">Status</label>
+          <select id="f-status" name="status" defaultValue={query.status}>
+            <option value="pending">Waiting</option>
+            <option value="published">Published</option>
+            <option value="rejected">Rejected</option>
+          </select>
+        </div>
+        <div>
+          <label htmlFor="f-rating">Rating</label>
+          <select id="f-rating" name="rating" defaultValue={query.rating}>
+            <option value="">Any</option>
+            {[5, 4, 3, 2, 1].map((n) => <option key={n} value={n}>{n} star{n === 1 ? "" : "s"}</option>)}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="f-product">Product ID</label>
+          <input id="f-product" name="product" defaultValue={query.product} placeholder={`e.g. ${store.platform}-1078`} />
+        </div>
+        <div>
+          <label htmlFor="f-media">Media</label>
+          <select id="f-media" name="media" defaultValue={query.media}>
+            <option value="">Any</option>
+            <option value="yes">With photos or video</option>
+            <option value="no">Without media</option>
+          </select>
+        </div>
+        <button type="submit" className="secondary">Apply filters</button>
+      </Form>
+
+      <h2>{heading}</h2>
+      {reviews.length === 0 ? (
+        <p className="empty" role="status">
+          {query.status === "pending" ? "Nothing waiting: every review matching these filters has been moderated." : "No reviews match these filters."}
+        </p>
+      ) : (
+        <>
+          <Form method="post" id="bulk" className="bulk" aria-label="Bulk actions">
+            <CsrfField />
+            <p className="muted">Tick reviews below, then:</p>
+            {query.status !== "published" ? <button type="submit" name="intent" value="bulk-publish" disabled={busy}>Publish selected</button> : null}
+            {query.status !== "rejected" ? <button type="submit" name="intent" value="bulk-reject" className="danger" disabled={busy}>Reject selected</button> : null}
+          </Form>
+          <ol className="review-list" aria-busy={busy}>
+            {reviews.map((r) => (
+              <li key={r.reviewId} className="review">
+                <article aria-labelledby={`t-${r.reviewId}`}>
+                  <div className="review-head">
+                    <input type="checkbox" form="bulk" name="review" value={r.reviewId} id={`c-${r.reviewId}`} aria-labelledby={`t-${r.reviewId}`} />
+                    <h3 id={`t-${r.reviewId}`}>{r.title || "(no title)"}</h3>
+                  </div>
+                  <p className="meta">
+                    <Stars rating={r.rating} /> · {r.productName} (<code>{store.platform}-{r.productId}</code>) · {r.reviewerName}
+                    {r.reviewerEmail ? ` <${r.reviewerEmail}>` : ""} · <time dateTime={r.dateCreated}>{r.dateCreated.slice(0, 10)}</time>
+                    {r.mediaTotal ? ` · ${r.mediaTotal} media` : ""} · <span className={`badge badge-${r.status}`}>{STATUS_LABEL[r.status]}</span>
+                  </p>
+                  <p className="review-body">{r.body || <em>(no text)</em>}</p>
+                  {r.media.length ? (
+                    <ul className="thumbs" aria-label="Photos and videos of this review">
+                      {r.media.map((m, i) => (
+                        <li key={m.mediaId}>
+                          <a href={m.fullSizeUrl} target="_blank" rel="noreferrer">
+                            <img src={m.thumbnailUrl} alt={m.alt || `${m.type === "video" ? "Video" : "Photo"} ${i + 1} of the review${m.pending ? " (waiting)" : ""}`} width={80} height={80} loading="lazy" />
+                          </a>
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
+                  {r.reply ? (
+                    <div className="reply">
+                      <p className="muted">Your public reply:</p>
+                      <p className="reply-body">{r.reply}</p>
+                    </div>
+                  ) : null}
+                  <div className="review-actions">
+                    <Form method="post">
+                      <CsrfField />
+                      <input type="hidden" name="review" value={r.reviewId} />
+                      {r.status !== "published" ? <button type="submit" name="intent" value="publish" disabled={busy} aria-describedby={`t-${r.reviewId}`}>Publish</button> : null}{" "}
+                      {r.status !== "rejected" ? <button type="submit" name="intent" value="reject" className="danger" disabled={busy} aria-describedby={`t-${r.reviewId}`}>Reject</button> : null}
+                    </Form>
+                    <details>
+                      <summary>{r.reply ? "Edit reply" : "Reply publicly"}</summary>
+                      <Form method="post" className="stack">
+                        <CsrfField />
+                        <input type="hidden" name="intent" value="reply" />
+                        <input type="hidden" name="review" value={r.reviewId} />
+                        <label htmlFor={`reply-${r.reviewId}`}>Public reply (plain text; leave empty to remove)</label>
+                        <textarea id={`reply-${r.reviewId}`} name="reply" rows={3} maxLength={5000} defaultValue={r.reply ?? ""} />
+                        <button type="submit" disabled={busy}>Save reply</button>
+                      </Form>
+                    </details>
+                  </div>
+                </article>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+      <nav className="pager" aria-label="Pages">
+        <Link to={`${base}?${new URLSearchParams(query)}`}>First page</Link>
+        {next ? <Link to={`${base}?${nextParams}`} rel="next">Next page</Link> : <span className="muted">No more reviews</span>}
+      </nav>
+    </section>
+  );
+}
+
+export { AdminErrorBoundary as ErrorBoundary };

@@ -1,0 +1,103 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
+import { CsrfField } from "~/components/CsrfField";
+import { Flash } from "~/components/Flash";
+import { field, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { MODERATION_OPTIONS } from "~/components/moderation-options";
+import { moderationSchema, translationSchema } from "~/lib/admin-forms.server";
+
+export const meta: MetaFunction = () => [{ title: "Settings · Chorus admin" }];
+
+/** Store settings: moderation, translation, AI auto-publish, and the group-level content switch per review group. */
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = requireStore(request, context, params.storeId);
+  return {
+    store: { storeId: store.storeId, moderation: store.moderation, translation: store.translation, aiAutoPublish: store.aiAutoPublish },
+    groups: context.services.stores.listGroups(store.storeId).map((g) => ({ groupId: g.groupId, name: g.name, useGroupContent: g.useGroupContent })),
+  };
+}
+
+/** Intents: `store` (moderation, translation, aiAutoPublish) and `groups` (the ticked groups use group content). */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { store, form } = await requireStoreAction(request, context, params.storeId);
+  const { stores, db } = context.services;
+  const intent = field(form, "intent");
+  if (intent === "store") {
+    const moderation = moderationSchema.safeParse(field(form, "moderation"));
+    if (!moderation.success) return data({ error: moderation.error.issues[0].message }, { status: 400 });
+    const translation = translationSchema.safeParse(field(form, "translation"));
+    if (!translation.success) return data({ error: translation.error.issues[0].message }, { status: 400 });
+    stores.updateSettings(store.storeId, { moderation: moderation.data, translation: translation.data, aiAutoPublish: form.get("aiAutoPublish") === "on" });
+    return { ok: "Settings saved." };
+  }
+  if (intent === "groups") {
+    const ticked = new Set(form.getAll("group").map(String));
+    // Only this store's groups are written: IDs of other stores' groups are ignored.
+    db.transaction(() => {
+      for (const g of stores.listGroups(store.storeId)) if (g.useGroupContent !== ticked.has(g.groupId)) stores.setGroupContent(store.storeId, g.groupId, ticked.has(g.groupId));
+    }).immediate();
+    return { ok: "Group content settings saved." };
+  }
+  return data({ error: `Unknown action ${JSON.stringify(intent)}.` }, { status: 400 });
+}
+
+export default function Settings() {
+  const { store, groups } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">Settings</h1>
+      <Flash result={result} />
+      <Form method="post" className="stack panel">
+        <CsrfField />
+        <input type="hidden" name="intent" value="store" />
+        <h2>Reviews and content</h2>
+        <fieldset>
+          <legend>Moderation of new reviews</legend>
+          {MODERATION_OPTIONS.map((o) => (
+            <label key={o.value} className="choice">
+              <input type="radio" name="moderation" value={o.value} defaultChecked={store.moderation === o.value} /> {o.label}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>Translation of reviews in the widgets</legend>
+          <label className="choice"><input type="radio" name="translation" value="off" defaultChecked={store.translation === "off"} /> Off: show reviews as written</label>
+          <label className="choice"><input type="radio" name="translation" value="on-load" defaultChecked={store.translation === "on-load"} /> On load: translate to the shopper's language when the widget asks</label>
+        </fieldset>
+        <fieldset>
+          <legend>AI summaries and keywords</legend>
+          <label className="choice">
+            <input type="checkbox" name="aiAutoPublish" defaultChecked={store.aiAutoPublish} /> Publish newly generated summaries and keywords without my approval
+          </label>
+        </fieldset>
+        <button type="submit">Save settings</button>
+      </Form>
+
+      <Form method="post" className="stack panel">
+        <CsrfField />
+        <input type="hidden" name="intent" value="groups" />
+        <h2>Review groups</h2>
+        <p className="muted">A ticked group shows one AI summary and keyword set, made from all its products' reviews, on each of its products.</p>
+        {groups.length === 0 ? (
+          <p className="empty">This store has no review groups yet.</p>
+        ) : (
+          <fieldset>
+            <legend>Use group-level content for</legend>
+            <div className="columns">
+              {groups.map((g) => (
+                <label key={g.groupId} className="choice">
+                  <input type="checkbox" name="group" value={g.groupId} defaultChecked={g.useGroupContent} /> {g.name}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        )}
+        {groups.length ? <button type="submit">Save group settings</button> : null}
+      </Form>
+    </section>
+  );
+}
+
+export { AdminErrorBoundary as ErrorBoundary };

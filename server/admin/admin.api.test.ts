@@ -1,0 +1,381 @@
+/**
+ * Merchant admin over real HTTP (the real server, the real Remix build, a temp SQLite file) with real
+ * session cookies: store isolation on every loader and action, CSRF, login rate limiting, sign-out,
+ * cookie flags, security headers, escaping of merchant text, and moderation reaching the storefront API.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
+import { startTestServer, type TestServer } from "../../test/server.ts";
+import { isApiError } from "../contract/errors.ts";
+
+let t: TestServer;
+const A = TEST_STORE_ID;
+const B = OTHER_STORE_ID;
+const PASSWORD_A = "correct horse battery A";
+const PASSWORD_B = "correct horse battery B";
+type Agent = { cookie: string; csrf: string };
+let alice: Agent;
+let bob: Agent;
+
+const pendingIds = (storeId: string) =>
+  t.services.db.prepare("SELECT review_id FROM reviews WHERE store_id = ? AND status = 'pending' ORDER BY created_ms DESC, review_id DESC").pluck().all(storeId) as string[];
+const review = (id: string) => t.services.db.prepare("SELECT status, reply_body FROM reviews WHERE review_id = ?").get(id) as { status: string; reply_body: string | null };
+/** Everything of store B an attack could change, as one comparable snapshot. */
+const snapshotB = () => ({
+  store: t.services.stores.get(B),
+  reviews: t.services.db.prepare("SELECT review_id, status, reply_body FROM reviews WHERE store_id = ? ORDER BY review_id").all(B),
+  groups: t.services.stores.listGroups(B),
+  keys: t.services.apiKeys.list(B),
+});
+
+const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
+const setCookie = (res: Response, name: string) => res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+
+/** Sign in through the real form. @returns the response of the POST (302 on success). */
+async function postLogin(email: string, password: string, headers: Record<string, string> = {}) {
+  const page = await fetch(t.url("/admin/login"), { headers });
+  const loginCookie = setCookie(page, "chorus_admin_login")!.split(";")[0];
+  const csrf = hidden(await page.text(), "csrf")!;
+  return fetch(t.url("/admin/login"), {
+    method: "POST", redirect: "manual",
+    headers: { ...headers, cookie: loginCookie, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrf, email, password, next: "/admin" }),
+  });
+}
+
+async function signIn(email: string, password: string, storeId: string): Promise<Agent> {
+  const res = await postLogin(email, password);
+  expect(res.status).toBe(302);
+  const cookie = setCookie(res, "chorus_admin")!.split(";")[0];
+  const page = await fetch(t.url(`/admin/stores/${storeId}/settings`), { headers: { cookie } });
+  expect(page.status).toBe(200);
+  return { cookie, csrf: hidden(await page.text(), "csrf")! };
+}
+
+const get = (agent: Agent | null, path: string) => fetch(t.url(path), { redirect: "manual", headers: agent ? { cookie: agent.cookie } : {} });
+function post(agent: Agent | null, path: string, fields: Record<string, string | string[]>, csrf: string | null = agent?.csrf ?? null) {
+  const body = new URLSearchParams();
+  if (csrf !== null) body.append("csrf", csrf);
+  for (const [k, v] of Object.entries(fields)) for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
+  return fetch(t.url(path), {
+    method: "POST", redirect: "manual", body,
+    headers: { "content-type": "application/x-www-form-urlencoded", ...(agent ? { cookie: agent.cookie } : {}) },
+  });
+}
+
+beforeAll(async () => {
+  t = await startTestServer();
+  seedRealReviews(t.services, { storeId: A, limit: 40, status: "pending" });
+  seedRealReviews(t.services, { storeId: B, limit: 40, status: "pending" });
+  t.services.db.prepare("UPDATE stores SET name = ? WHERE store_id = ?").run("Store B (other merchant)", B);
+  await t.services.admin.createUser({ email: "alice@shop-a.test", password: PASSWORD_A, storeIds: [A] });
+  await t.services.admin.createUser({ email: "bob@shop-b.test", password: PASSWORD_B, storeIds: [B] });
+  await t.services.admin.createUser({ email: "carol@shop-a.test", password: "carols password", storeIds: [A] });
+  t.services.apiKeys.create(B, "Store B warehouse");
+  alice = await signIn("alice@shop-a.test", PASSWORD_A, A);
+  bob = await signIn("bob@shop-b.test", PASSWORD_B, B);
+});
+afterAll(() => t.close());
+
+const STORE_PAGES = ["", "/reviews", "/reviews?status=published", "/reviews?status=pending&rating=5&media=no", "/settings", "/integration", "/surveys", "/questions", "/ai", "/loyalty"];
+
+describe("store isolation: every loader", () => {
+  it.each(STORE_PAGES)("a user of store A gets 404 for store B's page %j, with none of B's data", async (page) => {
+    const res = await get(alice, `/admin/stores/${B}${page}`);
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(html).not.toContain("Store B (other merchant)");
+    expect(html).not.toContain("Store B warehouse");
+    for (const id of pendingIds(B).slice(0, 5)) expect(html).not.toContain(id);
+  });
+
+  it.each(STORE_PAGES)("the same user opens store A's page %j (200)", async (page) => {
+    expect((await get(alice, `/admin/stores/${A}${page}`)).status).toBe(200);
+  });
+
+  it.each(STORE_PAGES)("without a session, %j redirects to sign-in", async (page) => {
+    const res = await get(null, `/admin/stores/${A}${page}`);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toMatch(/^\/admin\/login\?next=/);
+  });
+
+  it("the store switcher (/admin?store=B) does not reach a store the user does not belong to", async () => {
+    const res = await get(alice, `/admin?store=${B}&section=settings`);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe(`/admin/stores/${A}/settings`);
+  });
+
+  it("the reviews page of store A lists only store A's reviews", async () => {
+    const html = await (await get(alice, `/admin/stores/${A}/reviews`)).text();
+    expect(html).toContain(pendingIds(A)[0]);
+    for (const id of pendingIds(B)) expect(html).not.toContain(id);
+  });
+});
+
+describe("store isolation: every action", () => {
+  const bReview = () => pendingIds(B)[0];
+  const bGroup = () => t.services.stores.listGroups(B)[0].groupId;
+  const bKey = () => t.services.apiKeys.list(B)[0].apiKeyId;
+  const ACTIONS: [string, string, () => Record<string, string | string[]>][] = [
+    ["publish", "/reviews", () => ({ intent: "publish", review: bReview() })],
+    ["reject", "/reviews", () => ({ intent: "reject", review: bReview() })],
+    ["bulk-publish", "/reviews", () => ({ intent: "bulk-publish", review: pendingIds(B).slice(0, 3) })],
+    ["bulk-reject", "/reviews", () => ({ intent: "bulk-reject", review: pendingIds(B).slice(0, 3) })],
+    ["reply", "/reviews", () => ({ intent: "reply", review: bReview(), reply: "Hijacked reply" })],
+    ["moderation", "/reviews", () => ({ intent: "moderation", moderation: "auto-publish-all" })],
+    ["store settings", "/settings", () => ({ intent: "store", moderation: "auto-publish-all", translation: "on-load", aiAutoPublish: "on" })],
+    ["group content", "/settings", () => ({ intent: "groups", group: [bGroup()] })],
+    ["create API key", "/integration", () => ({ intent: "create", name: "Stolen key" })],
+    ["revoke API key", "/integration", () => ({ intent: "revoke", apiKeyId: bKey() })],
+  ];
+
+  it.each(ACTIONS)("%s on store B's URL by a user of store A: 404 and store B unchanged", async (_name, page, fields) => {
+    const before = snapshotB();
+    const res = await post(alice, `/admin/stores/${B}${page}`, fields());
+    expect(res.status).toBe(404);
+    expect(snapshotB()).toEqual(before);
+  });
+
+  it.each(ACTIONS)("%s on store A's URL naming store B's objects: store B unchanged", async (name, page, fields) => {
+    if (name === "create API key" || name === "moderation" || name === "store settings") return; // these name no object of B: they act on A only
+    const before = snapshotB();
+    const res = await post(alice, `/admin/stores/${A}${page}`, fields());
+    if (name !== "group content") expect(res.status).toBe(404);
+    expect(snapshotB()).toEqual(before);
+  });
+
+  it("settings posted to store A change store A only", async () => {
+    const before = snapshotB();
+    const res = await post(alice, `/admin/stores/${A}/settings`, { intent: "store", moderation: "auto-publish-4-5", translation: "on-load" });
+    expect(res.status).toBe(200);
+    expect(t.services.stores.get(A)).toMatchObject({ moderation: "auto-publish-4-5", translation: "on-load", aiAutoPublish: false });
+    expect(snapshotB()).toEqual(before);
+    await post(alice, `/admin/stores/${A}/settings`, { intent: "store", moderation: "manual", translation: "off" });
+  });
+
+  it("the owner of store B can do what store A's user could not", async () => {
+    const id = bReview();
+    const res = await post(bob, `/admin/stores/${B}/reviews`, { intent: "reject", review: id });
+    expect(res.status).toBe(200);
+    expect(review(id).status).toBe("rejected");
+  });
+
+  it("without a session an action redirects to sign-in and changes nothing", async () => {
+    const id = pendingIds(A)[0];
+    const res = await post(null, `/admin/stores/${A}/reviews`, { intent: "publish", review: id }, "anything");
+    expect(res.status).toBe(302);
+    expect(review(id).status).toBe("pending");
+  });
+});
+
+describe("store isolation: client-side (single fetch .data) requests", () => {
+  it("a .data request for store B's reviews by a user of store A carries none of B's data, and is not cacheable", async () => {
+    const res = await get(alice, `/admin/stores/${B}/reviews.data`);
+    const body = await res.text();
+    expect(body).not.toContain("Store B (other merchant)");
+    for (const id of pendingIds(B).slice(0, 5)) expect(body).not.toContain(id);
+    expect(body).toContain("404");
+    const own = await get(alice, `/admin/stores/${A}/reviews.data`);
+    expect(own.status).toBe(200);
+    expect(own.headers.get("cache-control")).toBe("no-store");
+    expect(await own.text()).toContain(pendingIds(A)[0]);
+  });
+
+  it("a .data form post to store B by a user of store A changes nothing; without CSRF nothing either", async () => {
+    const before = snapshotB();
+    await post(alice, `/admin/stores/${B}/reviews.data`, { intent: "publish", review: pendingIds(B)[0] });
+    await post(alice, `/admin/stores/${B}/settings.data`, { intent: "store", moderation: "auto-publish-all", translation: "on-load" });
+    expect(snapshotB()).toEqual(before);
+    const id = pendingIds(A)[0];
+    await post(alice, `/admin/stores/${A}/reviews.data`, { intent: "publish", review: id }, null);
+    expect(review(id).status).toBe("pending");
+    // The same post with the token works (so the refusals above are the checks, not a broken request).
+    expect((await post(alice, `/admin/stores/${A}/reviews.data`, { intent: "publish", review: id })).status).toBe(200);
+    expect(review(id).status).toBe("published");
+  });
+});
+
+describe("CSRF", () => {
+  it("a form posted without the CSRF token is rejected with 403 and changes nothing", async () => {
+    const id = pendingIds(A)[0];
+    const res = await post(alice, `/admin/stores/${A}/reviews`, { intent: "publish", review: id }, null);
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain("security token");
+    expect(review(id).status).toBe("pending");
+  });
+
+  it("a wrong CSRF token (another session's) is rejected with 403", async () => {
+    const id = pendingIds(A)[0];
+    const res = await post(alice, `/admin/stores/${A}/reviews`, { intent: "publish", review: id }, bob.csrf);
+    expect(res.status).toBe(403);
+    expect(review(id).status).toBe("pending");
+  });
+
+  it("every action checks it: settings, integration and sign-out without the token answer 403", async () => {
+    expect((await post(alice, `/admin/stores/${A}/settings`, { intent: "store", moderation: "auto-publish-all", translation: "off" }, null)).status).toBe(403);
+    expect((await post(alice, `/admin/stores/${A}/integration`, { intent: "create", name: "x" }, null)).status).toBe(403);
+    expect((await post(alice, "/admin/logout", {}, null)).status).toBe(403);
+    expect(t.services.stores.get(A)!.moderation).toBe("manual");
+    expect(t.services.apiKeys.list(A)).toHaveLength(0);
+  });
+
+  it("the sign-in form without its CSRF token is rejected with 403", async () => {
+    const res = await fetch(t.url("/admin/login"), {
+      method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email: "alice@shop-a.test", password: PASSWORD_A }),
+    });
+    expect(res.status).toBe(403);
+    expect(setCookie(res, "chorus_admin")).toBeUndefined();
+  });
+});
+
+describe("sign-in", () => {
+  it("wrong passwords are rate limited: after 5 failures even the right password answers 429", async () => {
+    const ip = { "x-forwarded-for": "203.0.113.7" };
+    for (let i = 0; i < 5; i++) {
+      const res = await postLogin("carol@shop-a.test", `wrong password ${i}`, ip);
+      expect(res.status).toBe(401);
+      expect(await res.text()).toContain("E-mail or password is wrong");
+    }
+    const limited = await postLogin("carol@shop-a.test", "carols password", ip);
+    expect(limited.status).toBe(429);
+    expect(await limited.text()).toContain("Too many failed sign-ins");
+    expect(setCookie(limited, "chorus_admin")).toBeUndefined();
+    // Another address is limited separately (per e-mail + IP), until the per-e-mail limit.
+    expect((await postLogin("carol@shop-a.test", "carols password", { "x-forwarded-for": "198.51.100.9" })).status).toBe(302);
+  });
+
+  it("an unknown e-mail answers the same 401 as a wrong password", async () => {
+    const res = await postLogin("nobody@shop.test", "whatever password");
+    expect(res.status).toBe(401);
+    expect(await res.text()).toContain("E-mail or password is wrong");
+  });
+
+  it("a user without stores signs in to a clear 'no store yet' page and reaches no store", async () => {
+    await t.services.admin.createUser({ email: "newbie@shop.test", password: "newbie password", storeIds: [] });
+    const res = await postLogin("newbie@shop.test", "newbie password");
+    expect(res.headers.get("location")).toBe("/admin");
+    const agent = { cookie: setCookie(res, "chorus_admin")!.split(";")[0], csrf: "" };
+    const home = await get(agent, "/admin");
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain("No store yet");
+    expect((await get(agent, `/admin/stores/${A}/reviews`)).status).toBe(404);
+  });
+
+  it("the session cookie is HttpOnly, SameSite=Lax, Path=/admin; Secure behind an HTTPS proxy", async () => {
+    const plain = setCookie(await postLogin("alice@shop-a.test", PASSWORD_A), "chorus_admin")!;
+    expect(plain).toMatch(/HttpOnly/);
+    expect(plain).toMatch(/SameSite=Lax/);
+    expect(plain).toMatch(/Path=\/admin/);
+    expect(plain).not.toMatch(/Secure/);
+    const https = setCookie(await postLogin("alice@shop-a.test", PASSWORD_A, { "x-forwarded-proto": "https" }), "chorus_admin")!;
+    expect(https).toMatch(/Secure/);
+  });
+
+  it("the database holds only a hash of the session token and an argon2id password hash", () => {
+    const token = alice.cookie.split("=")[1];
+    expect(t.services.db.prepare("SELECT count(*) FROM admin_sessions WHERE session_hash = ?").pluck().get(token)).toBe(0);
+    expect(t.services.db.prepare("SELECT password_hash FROM merchant_users WHERE email = ?").pluck().get("alice@shop-a.test")).toMatch(/^\$argon2id\$/);
+  });
+
+  it("sign-out ends the session: the old cookie no longer opens a page", async () => {
+    const agent = await signIn("alice@shop-a.test", PASSWORD_A, A);
+    const res = await post(agent, "/admin/logout", {});
+    expect(res.status).toBe(302);
+    expect(setCookie(res, "chorus_admin")).toMatch(/Max-Age=0/);
+    expect((await get(agent, `/admin/stores/${A}/reviews`)).status).toBe(302);
+    expect((await get(alice, `/admin/stores/${A}/reviews`)).status).toBe(200);
+  });
+
+  it("admin pages carry a nonce CSP, no framing, same-origin referrers, nosniff and no-store", async () => {
+    const res = await get(alice, `/admin/stores/${A}/reviews`);
+    const csp = res.headers.get("content-security-policy")!;
+    const nonce = /'nonce-([^']+)'/.exec(csp)![1];
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("referrer-policy")).toBe("same-origin");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const html = await res.text();
+    // Every inline script carries the response's nonce (else the browser would block hydration).
+    for (const tag of html.match(/<script(?![^>]*\bsrc=)[^>]*>/g) ?? []) expect(tag).toContain(`nonce="${nonce}"`);
+  });
+});
+
+describe("moderation reaches the storefront", () => {
+  it("publishing a pending review shows it on the storefront API at once; rejecting removes it", async () => {
+    const id = pendingIds(A)[0];
+    const productId = t.services.db.prepare("SELECT product_id FROM reviews WHERE review_id = ?").pluck().get(id) as string;
+    const api = async () => ((await (await fetch(t.url(`/v1/stores/${A}/products/shopify-${productId}/reviews?limit=25`))).json()) as { reviews: { reviewId: string; reply?: { body: string } }[] }).reviews;
+    expect((await api()).map((r) => r.reviewId)).not.toContain(id);
+    expect((await post(alice, `/admin/stores/${A}/reviews`, { intent: "publish", review: id })).status).toBe(200);
+    expect((await api()).map((r) => r.reviewId)).toContain(id);
+
+    const reply = `Thank you! <script>alert("x")</script> <b>bold</b>`;
+    expect((await post(alice, `/admin/stores/${A}/reviews?status=published`, { intent: "reply", review: id, reply })).status).toBe(200);
+    expect((await api()).find((r) => r.reviewId === id)?.reply?.body).toBe(reply);
+
+    expect((await post(alice, `/admin/stores/${A}/reviews`, { intent: "reject", review: id })).status).toBe(200);
+    expect((await api()).map((r) => r.reviewId)).not.toContain(id);
+  });
+
+  it("HTML in a reply is escaped when the admin renders it", async () => {
+    const id = pendingIds(A)[1];
+    await post(alice, `/admin/stores/${A}/reviews`, { intent: "reply", review: id, reply: `<img src=x onerror="alert(1)"><script>alert(2)</script>` });
+    const html = await (await get(alice, `/admin/stores/${A}/reviews`)).text();
+    expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;");
+    expect(html).not.toContain("<img src=x");
+    expect(html).not.toContain("<script>alert(2)");
+  });
+
+  it("bulk publish publishes every ticked review of the store in one post", async () => {
+    const ids = pendingIds(A).slice(2, 5);
+    const res = await post(alice, `/admin/stores/${A}/reviews`, { intent: "bulk-publish", review: ids });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("3 reviews published");
+    for (const id of ids) expect(review(id).status).toBe("published");
+  });
+
+  it("a reply longer than 5000 characters answers 400 and is not saved", async () => {
+    const id = pendingIds(A)[0];
+    const res = await post(alice, `/admin/stores/${A}/reviews`, { intent: "reply", review: id, reply: "x".repeat(5001) });
+    expect(res.status).toBe(400);
+    expect(review(id).reply_body).toBeNull();
+  });
+
+  it("a bad filter answers 400 with a clear message, not a crash", async () => {
+    const res = await get(alice, `/admin/stores/${A}/reviews?rating=9`);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("rating must be 1 to 5");
+  });
+});
+
+describe("integration: API keys", () => {
+  it("a key created in the admin is shown once, authenticates, and after revoking answers the enterprise 401", async () => {
+    const res = await post(alice, `/admin/stores/${A}/integration`, { intent: "create", name: "Warehouse" });
+    expect(res.status).toBe(200);
+    const key = /<code id="new-key">([^<]+)<\/code>/.exec(await res.text())![1];
+    const basic = `Basic ${Buffer.from(`${A}:${key}`).toString("base64")}`;
+    expect(t.services.apiKeys.authenticateBasic(basic)).toBe(A);
+    // The list never shows the key again.
+    expect(await (await get(alice, `/admin/stores/${A}/integration`)).text()).not.toContain(key);
+
+    const apiKeyId = t.services.apiKeys.list(A)[0].apiKeyId;
+    expect((await post(alice, `/admin/stores/${A}/integration`, { intent: "revoke", apiKeyId })).status).toBe(200);
+    let error: unknown;
+    try {
+      t.services.apiKeys.authenticateBasic(basic);
+    } catch (e) {
+      error = e;
+    }
+    expect(isApiError(error) && error.status).toBe(401);
+    expect(await (await get(alice, `/admin/stores/${A}/integration`)).text()).toContain("Revoked");
+  });
+
+  it("the widget snippet has this store's ID and the chorus.js script", async () => {
+    const html = await (await get(alice, `/admin/stores/${A}/integration`)).text();
+    expect(html).toContain(`&lt;script async src=&quot;${t.baseUrl}/widgets/chorus.js&quot;&gt;&lt;/script&gt;`);
+    expect(html).toContain(`&lt;chorus-star-rating store-id=&quot;${A}&quot;`);
+  });
+});

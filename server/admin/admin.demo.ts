@@ -1,0 +1,23 @@
+/**
+ * Demo seeder (issue 7 §1): the merchant user `demo@chorus.test` of the demo store, with the password
+ * DEMO_ADMIN_PASSWORD when set, otherwise a random one printed once to the start-up log.
+ */
+import type { DemoSeeder } from "../demo/demo.ts";
+import { generatePassword } from "./admin.service.ts";
+
+export const DEMO_ADMIN_EMAIL = "demo@chorus.test";
+
+/** The seeder for the demo store `storeId` (a factory, so this module does not import demo.ts back). */
+export const adminDemoSeeder = (storeId: string): DemoSeeder => ({
+  name: "admin-user",
+  async run({ services, config, log }) {
+    if (services.admin.userExists(DEMO_ADMIN_EMAIL)) {
+      services.admin.addMembership(DEMO_ADMIN_EMAIL, storeId);
+      return;
+    }
+    const password = config.DEMO_ADMIN_PASSWORD ?? generatePassword();
+    await services.admin.createUser({ email: DEMO_ADMIN_EMAIL, password, storeIds: [storeId] });
+    if (config.DEMO_ADMIN_PASSWORD) log(`Demo merchant: ${DEMO_ADMIN_EMAIL} (password from DEMO_ADMIN_PASSWORD) → /admin`);
+    else log(`Demo merchant: ${DEMO_ADMIN_EMAIL} with password ${password} (shown once; set DEMO_ADMIN_PASSWORD to choose it) → /admin`);
+  },
+});

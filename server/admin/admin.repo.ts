@@ -1,0 +1,83 @@
+/**
+ * Merchant users, store memberships, admin sessions and login failures: all their SQL (migration 050).
+ * Prepared statements only; sessions are looked up by the SHA-256 hash of the cookie token.
+ */
+import type { Db } from "../db/database.ts";
+
+export type MerchantUser = { userId: string; email: string; createdMs: number };
+export type SessionRow = { session_hash: string; user_id: string; csrf_token: string; created_ms: number; expires_ms: number; email: string };
+export type MemberStore = { storeId: string; name: string };
+
+/** Create the admin data module over `db`. */
+export function adminRepo(db: Db) {
+  const byEmail = db.prepare<[string], { user_id: string; email: string; password_hash: string; created_ms: number }>(
+    "SELECT user_id, email, password_hash, created_ms FROM merchant_users WHERE email = ?",
+  );
+  const session = db.prepare<[string, number], SessionRow>(
+    `SELECT s.session_hash, s.user_id, s.csrf_token, s.created_ms, s.expires_ms, u.email
+     FROM admin_sessions s JOIN merchant_users u ON u.user_id = s.user_id WHERE s.session_hash = ? AND s.expires_ms > ?`,
+  );
+  const stores = db.prepare<[string], { store_id: string; name: string }>(
+    `SELECT s.store_id, s.name FROM store_memberships m JOIN stores s ON s.store_id = m.store_id WHERE m.user_id = ? ORDER BY s.name, s.store_id`,
+  );
+  const member = db.prepare<[string, string], { 1: number }>("SELECT 1 FROM store_memberships WHERE user_id = ? AND store_id = ?");
+  const failuresEmailIp = db.prepare<[string, string, number], { n: number }>(
+    "SELECT count(*) AS n FROM admin_login_failures WHERE email = ? AND ip = ? AND created_ms > ?",
+  );
+  const failuresEmail = db.prepare<[string, number], { n: number }>("SELECT count(*) AS n FROM admin_login_failures WHERE email = ? AND created_ms > ?");
+  const failuresIp = db.prepare<[string, number], { n: number }>("SELECT count(*) AS n FROM admin_login_failures WHERE ip = ? AND created_ms > ?");
+
+  return {
+    /** The user with this (normalised) e-mail, with its password hash, or undefined. */
+    userByEmail(email: string) {
+      const r = byEmail.get(email);
+      return r && { userId: r.user_id, email: r.email, passwordHash: r.password_hash, createdMs: r.created_ms };
+    },
+    /** Insert a user. @throws on a duplicate e-mail (UNIQUE). */
+    insertUser(u: { userId: string; email: string; passwordHash: string; createdMs: number }): void {
+      db.prepare("INSERT INTO merchant_users (user_id, email, password_hash, created_ms) VALUES (?, ?, ?, ?)").run(u.userId, u.email, u.passwordHash, u.createdMs);
+    },
+    setPasswordHash(userId: string, passwordHash: string): void {
+      db.prepare("UPDATE merchant_users SET password_hash = ? WHERE user_id = ?").run(passwordHash, userId);
+    },
+    /** Add a membership (no-op when present). */
+    addMembership(userId: string, storeId: string, createdMs: number): void {
+      db.prepare("INSERT INTO store_memberships (user_id, store_id, created_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING").run(userId, storeId, createdMs);
+    },
+    /** Stores the user belongs to, by name. */
+    storesOf(userId: string): MemberStore[] {
+      return stores.all(userId).map((r) => ({ storeId: r.store_id, name: r.name }));
+    },
+    isMember(userId: string, storeId: string): boolean {
+      return member.get(userId, storeId) !== undefined;
+    },
+    insertSession(s: { sessionHash: string; userId: string; csrfToken: string; createdMs: number; expiresMs: number }): void {
+      db.prepare("INSERT INTO admin_sessions (session_hash, user_id, csrf_token, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?)").run(
+        s.sessionHash, s.userId, s.csrfToken, s.createdMs, s.expiresMs,
+      );
+    },
+    /** The unexpired session with this token hash (and its user's e-mail), or undefined. */
+    session(sessionHash: string, nowMs: number): SessionRow | undefined {
+      return session.get(sessionHash, nowMs);
+    },
+    deleteSession(sessionHash: string): void {
+      db.prepare("DELETE FROM admin_sessions WHERE session_hash = ?").run(sessionHash);
+    },
+    /** Remove expired sessions and login failures older than `failuresBeforeMs`. */
+    sweep(nowMs: number, failuresBeforeMs: number): void {
+      db.prepare("DELETE FROM admin_sessions WHERE expires_ms <= ?").run(nowMs);
+      db.prepare("DELETE FROM admin_login_failures WHERE created_ms <= ?").run(failuresBeforeMs);
+    },
+    recordFailure(email: string, ip: string, nowMs: number): void {
+      db.prepare("INSERT INTO admin_login_failures (email, ip, created_ms) VALUES (?, ?, ?)").run(email, ip, nowMs);
+    },
+    clearFailures(email: string, ip: string): void {
+      db.prepare("DELETE FROM admin_login_failures WHERE email = ? AND ip = ?").run(email, ip);
+    },
+    /** Failure counts since `sinceMs`: per e-mail + IP, per e-mail, per IP. */
+    failureCounts(email: string, ip: string, sinceMs: number): { emailIp: number; email: number; ip: number } {
+      return { emailIp: failuresEmailIp.get(email, ip, sinceMs)!.n, email: failuresEmail.get(email, sinceMs)!.n, ip: failuresIp.get(ip, sinceMs)!.n };
+    },
+  };
+}
+export type AdminRepo = ReturnType<typeof adminRepo>;

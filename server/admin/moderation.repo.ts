@@ -1,0 +1,84 @@
+/**
+ * Review moderation SQL for the merchant admin: the filtered queue (keyset on created_ms, review_id,
+ * newest first, over index reviews_moderation), status changes single and bulk, public replies.
+ * The store ID is in every WHERE, so another store's review IDs match nothing.
+ */
+import type { Db } from "../db/database.ts";
+import type { ReviewStatus } from "../reviews/reviews.repo.ts";
+
+export type QueueMediaRow = { media_id: string; review_id: string; type: "image" | "video"; status: ReviewStatus; thumbnail_url: string; full_size_url: string; alt: string | null };
+export type QueueFilter = { status: ReviewStatus; rating?: number; productId?: string; hasMedia?: boolean };
+export type QueueRow = {
+  review_id: string; product_id: string; product_name: string; rating: number; title: string; body: string;
+  created_ms: number; status: ReviewStatus; reviewer_name: string; reviewer_email: string | null;
+  reply_body: string | null; reply_created_ms: number | null; media_total: number;
+};
+
+const HAS_MEDIA = "EXISTS (SELECT 1 FROM review_media m WHERE m.review_id = r.review_id AND m.store_id = r.store_id AND m.status <> 'rejected')";
+
+/** Create the moderation data module over `db`. */
+export function moderationRepo(db: Db) {
+  return {
+    /**
+     * One page (limit + 1 rows) of the store's reviews with `filter.status`, newest first, after the
+     * cursor key `[created_ms, review_id]`. `media_total` counts media not rejected (pending included).
+     */
+    listQueue(storeId: string, filter: QueueFilter, limit: number, after?: [number, string]): QueueRow[] {
+      const where = ["r.store_id = ?", "r.status = ?"];
+      const args: (string | number)[] = [storeId, filter.status];
+      if (filter.rating !== undefined) { where.push("r.rating = ?"); args.push(filter.rating); }
+      if (filter.productId !== undefined) { where.push("r.product_id = ?"); args.push(filter.productId); }
+      if (filter.hasMedia !== undefined) where.push(filter.hasMedia ? HAS_MEDIA : `NOT ${HAS_MEDIA}`);
+      if (after) { where.push("(r.created_ms, r.review_id) < (?, ?)"); args.push(after[0], after[1]); }
+      return db
+        .prepare(
+          `SELECT r.review_id, r.product_id, p.name AS product_name, r.rating, r.title, r.body, r.created_ms, r.status,
+             r.reviewer_name, r.reviewer_email, r.reply_body, r.reply_created_ms,
+             (SELECT count(*) FROM review_media m WHERE m.review_id = r.review_id AND m.store_id = r.store_id AND m.status <> 'rejected') AS media_total
+           FROM reviews r JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id
+           WHERE ${where.join(" AND ")}
+           ORDER BY r.created_ms DESC, r.review_id DESC LIMIT ?`,
+        )
+        .all(...args, limit + 1) as QueueRow[];
+    },
+
+    /**
+     * Set the status of the store's reviews in `reviewIds`; publishing also publishes their pending
+     * media and rejecting rejects it. @returns the number of the store's reviews matched (unknown IDs and other stores' are skipped).
+     */
+    setStatus(storeId: string, reviewIds: string[], status: "published" | "rejected", nowMs: number): number {
+      const review = db.prepare("UPDATE reviews SET status = ?, updated_ms = ? WHERE store_id = ? AND review_id = ?");
+      const media = db.prepare("UPDATE review_media SET status = ? WHERE store_id = ? AND review_id = ? AND status = 'pending'");
+      let changed = 0;
+      for (const id of reviewIds) {
+        const n = review.run(status, nowMs, storeId, id).changes;
+        if (n) { changed += n; media.run(status, storeId, id); }
+      }
+      return changed;
+    },
+
+    /** Set (or with `body` null, remove) the public reply of a review. @returns false when the store has no such review. */
+    setReply(storeId: string, reviewId: string, body: string | null, nowMs: number): boolean {
+      return db
+        .prepare("UPDATE reviews SET reply_body = ?, reply_created_ms = ? WHERE store_id = ? AND review_id = ?")
+        .run(body, body === null ? null : nowMs, storeId, reviewId).changes === 1;
+    },
+
+    /** Media (pending and published, not rejected) of the store's reviews in `reviewIds`, in upload order. */
+    mediaOf(storeId: string, reviewIds: string[]): QueueMediaRow[] {
+      if (reviewIds.length === 0) return [];
+      return db
+        .prepare(
+          `SELECT media_id, review_id, type, status, thumbnail_url, full_size_url, alt FROM review_media
+           WHERE store_id = ? AND review_id IN (SELECT value FROM json_each(?)) AND status <> 'rejected' ORDER BY review_id, position`,
+        )
+        .all(storeId, JSON.stringify(reviewIds)) as QueueMediaRow[];
+    },
+
+    /** Whether the store has a review with this ID (any status). */
+    hasReview(storeId: string, reviewId: string): boolean {
+      return db.prepare("SELECT 1 FROM reviews WHERE store_id = ? AND review_id = ?").get(storeId, reviewId) !== undefined;
+    },
+  };
+}
+export type ModerationRepo = ReturnType<typeof moderationRepo>;

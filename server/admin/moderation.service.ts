@@ -1,0 +1,81 @@
+/**
+ * Review moderation rules for the merchant admin (issue 7 §3): the filtered queue with signed keyset
+ * cursors, publish/reject single and bulk, and the public reply. Every call names the store; a review
+ * of another store behaves like a missing one (404 / not counted).
+ */
+import { z } from "zod";
+import { badRequest, notFound } from "../contract/errors.ts";
+import { transaction, type Db } from "../db/database.ts";
+import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
+import type { ModerationRepo, QueueFilter, QueueMediaRow, QueueRow } from "./moderation.repo.ts";
+
+export const QUEUE_PAGE_SIZE = 20;
+/** Longest public reply, in characters. */
+export const MAX_REPLY_LENGTH = 5000;
+/** Most reviews in one bulk action. */
+export const MAX_BULK = 100;
+
+/** The queue filter as it arrives in the admin URL (all optional; status defaults to pending). */
+export const queueQuerySchema = z.object({
+  status: z.enum(["pending", "published", "rejected"], { error: "status must be pending, published or rejected" }).default("pending"),
+  rating: z.enum(["", "1", "2", "3", "4", "5"], { error: "rating must be 1 to 5" }).optional().transform((v) => (v ? Number(v) : undefined)),
+  product: z.string().trim().max(200, "product must be at most 200 characters").optional(),
+  media: z.enum(["", "yes", "no"], { error: "media must be yes or no" }).optional(),
+  after: z.string().max(500).optional(),
+});
+export type QueueQuery = z.output<typeof queueQuerySchema>;
+
+export type QueuePage = { reviews: (QueueRow & { media: QueueMediaRow[] })[]; next?: string; filter: QueueFilter };
+
+/** Create the moderation service. `secret` signs queue cursors. */
+export function moderationService(deps: { db: Db; moderation: ModerationRepo; secret: string; now?: () => number }) {
+  const { db, moderation, secret } = deps;
+  const now = deps.now ?? Date.now;
+  const context = (storeId: string, f: QueueFilter) => `admin-queue|${storeId}|${f.status}|${f.rating ?? ""}|${f.productId ?? ""}|${f.hasMedia ?? ""}`;
+
+  return {
+    /**
+     * One page of the queue, newest first, each review with its media not rejected. @returns rows and, when more exist, `next` (an opaque cursor).
+     * @throws ApiError 400 for a cursor not issued for this store and filter.
+     */
+    queue(storeId: string, q: QueueQuery): QueuePage {
+      const filter: QueueFilter = {
+        status: q.status,
+        ...(typeof q.rating === "number" ? { rating: q.rating } : {}),
+        ...(q.product ? { productId: q.product.replace(/^[a-z]+-(?=\d)/i, "") } : {}),
+        ...(q.media === "yes" ? { hasMedia: true } : q.media === "no" ? { hasMedia: false } : {}),
+      };
+      const ctx = context(storeId, filter);
+      const after = q.after ? (decodeCursor(secret, ctx, q.after, ["number", "string"]) as [number, string]) : undefined;
+      const rows = moderation.listQueue(storeId, filter, QUEUE_PAGE_SIZE, after);
+      const page = rows.slice(0, QUEUE_PAGE_SIZE);
+      const last = page[page.length - 1];
+      const media = moderation.mediaOf(storeId, page.filter((r) => r.media_total > 0).map((r) => r.review_id));
+      const reviews = page.map((r) => ({ ...r, media: media.filter((m) => m.review_id === r.review_id) }));
+      return { reviews, filter, ...(rows.length > QUEUE_PAGE_SIZE ? { next: encodeCursor(secret, ctx, [last.created_ms, last.review_id]) } : {}) };
+    },
+
+    /**
+     * Publish or reject reviews of the store (one transaction). @returns how many changed.
+     * @throws ApiError 400 when no review or more than MAX_BULK are given.
+     */
+    setStatus(storeId: string, reviewIds: string[], status: "published" | "rejected"): number {
+      const ids = [...new Set(reviewIds.filter(Boolean))];
+      if (ids.length === 0) throw badRequest("review: choose at least one review");
+      if (ids.length > MAX_BULK) throw badRequest(`review: at most ${MAX_BULK} reviews at once`);
+      return transaction(db, () => moderation.setStatus(storeId, ids, status, now()));
+    },
+
+    /**
+     * Set the public reply of a review (plain text, stored as typed and escaped when rendered);
+     * an empty reply removes it. @throws ApiError 400 (too long), 404 (no such review in the store).
+     */
+    setReply(storeId: string, reviewId: string, body: string): void {
+      const text = body.replace(/\r\n/g, "\n").trim();
+      if (text.length > MAX_REPLY_LENGTH) throw badRequest(`reply: must be at most ${MAX_REPLY_LENGTH} characters`);
+      const ok = transaction(db, () => moderation.setReply(storeId, reviewId, text === "" ? null : text, now()));
+      if (!ok) throw notFound("Review not found", "review_not_found");
+    },
+  };
+}
+export type ModerationService = ReturnType<typeof moderationService>;
