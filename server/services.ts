@@ -10,6 +10,9 @@ import { openDatabase, type Db } from "./db/database.ts";
 import { reviewsRepo } from "./reviews/reviews.repo.ts";
 import { reviewsService } from "./reviews/reviews.service.ts";
 import { storesRepo } from "./stores/stores.repo.ts";
+import { surveysRepo } from "./surveys/surveys.repo.ts";
+import { surveysService } from "./surveys/surveys.service.ts";
+import { buildEnterpriseOpenApi } from "./enterprise/openapi.ts";
 
 export type ServicesOptions = {
   /** SQLite file path (or `:memory:`). */
@@ -35,6 +38,9 @@ export function createServices(options: ServicesOptions) {
   const reviewsData = reviewsRepo(db);
   const reviews = reviewsService({ reviews: reviewsData, stores, secret });
   const keys = apiKeys(db);
+  const surveysData = surveysRepo(db);
+  const surveys = surveysService({ db, surveys: surveysData, stores, secret });
+  let openApiDocument: Record<string, unknown> | undefined;
 
   // Content version for response caches: PRAGMA data_version on a second connection changes after
   // every commit by any other connection, i.e. by this process's main connection and by CLIs alike.
@@ -51,6 +57,12 @@ export function createServices(options: ServicesOptions) {
     reviewsData,
     reviews,
     apiKeys: keys,
+    surveysData,
+    surveys,
+    /** The enterprise OpenAPI document (built on first use, then kept). */
+    enterpriseOpenApi(): Record<string, unknown> {
+      return (openApiDocument ??= buildEnterpriseOpenApi());
+    },
     /** A number that changes whenever committed data may have changed (cache validity token). */
     contentVersion(): number {
       return dataVersion ? (dataVersion.get() as number) : localVersion;

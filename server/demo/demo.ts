@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { Config } from "../config.ts";
 import { importReviewsCsv } from "../import/reviews-csv.ts";
 import type { Services } from "../services.ts";
+import { demoSurveysSeeder } from "../surveys/surveys.demo.ts";
 
 export const DEMO_STORE_ID = "7d1f4e2a-5b3c-4d6e-8f90-a1b2c3d4e5f6";
 export const DEMO_PLATFORM = "shopify";
@@ -36,6 +37,7 @@ const reviewsSeeder: DemoSeeder = {
 
 /** Seeders in order. Later areas (media, Q&A, surveys, loyalty, admin, AI) append theirs. */
 export const DEMO_SEEDERS: DemoSeeder[] = [reviewsSeeder];
+DEMO_SEEDERS.push(demoSurveysSeeder(DEMO_STORE_ID));
 
 /** Create the demo store on an empty database and run every seeder not yet done. */
 export async function ensureDemoStore(ctx: DemoContext): Promise<void> {

@@ -30,6 +30,7 @@ async function main(): Promise<void> {
     log(`  Demo storefront:  ${base}/demo`);
     log(`  Widget script:    ${base}/widgets/chorus.js`);
     log(`  Storefront API:   ${base}/v1/stores/${DEMO_STORE_ID}/reviews`);
+    log(`  Enterprise API:   ${base}/enterprise/surveys (Basic user ${DEMO_STORE_ID}, password ${config.DEMO_API_KEY ? `DEMO_API_KEY: ${config.DEMO_API_KEY}` : "the key printed when the demo store was created"})`);
   });
 
   let stopping = false;
