@@ -41,10 +41,13 @@ export type ResponseFilter = {
   search?: string;
 };
 
+// CROSS JOIN pins survey_responses as the outer loop: the page is then read in index order and stops
+// after LIMIT rows. (With ANALYZE statistics SQLite otherwise prefers scanning the two tiny tables
+// first and sorting every response of the survey in a temp b-tree: page 1 would cost O(responses).)
 const RESPONSE_SELECT = `SELECT r.*, s.name AS survey_name, c.channel, c.description AS channel_survey_description
   FROM survey_responses r
-  JOIN surveys s ON s.survey_id = r.survey_id AND s.store_id = r.store_id
-  JOIN channel_surveys c ON c.channel_survey_id = r.channel_survey_id AND c.store_id = r.store_id`;
+  CROSS JOIN surveys s ON s.survey_id = r.survey_id AND s.store_id = r.store_id
+  CROSS JOIN channel_surveys c ON c.channel_survey_id = r.channel_survey_id AND c.store_id = r.store_id`;
 
 /** Turn free text into an FTS5 query: every word quoted (no operator injection), prefix-matched, ANDed. */
 export function ftsQuery(text: string): string | null {
