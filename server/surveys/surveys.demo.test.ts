@@ -19,7 +19,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chorus-surveys-demo-"));
   s = createServices({ databasePath: join(dir, "db.sqlite") });
   s.stores.create({ storeId: DEMO_STORE_ID, name: "Demo", platform: "shopify" });
-  const config = loadConfig({ DEMO_DATA_DIR: DATA_DIR, DEMO_API_KEY: DEMO_KEY } as NodeJS.ProcessEnv);
+  const config = loadConfig({ ...process.env, DEMO_DATA_DIR: DATA_DIR, DEMO_API_KEY: DEMO_KEY });
   const seeder = demoSurveysSeeder(DEMO_STORE_ID);
   await seeder.run({ services: s, config, log: (l) => logs.push(l) });
   await seeder.run({ services: s, config, log: (l) => logs.push(l) }); // idempotent
