@@ -329,6 +329,8 @@ describe("POST /v1/stores/{store_id}/surveys/{channelSurveyId}/responses", () =>
   const invalid: [string, unknown, RegExp][] = [
     ["an unknown type", { id: Q.stars, type: "slider", answer: 3 }, /type must be one of: text, single-select/],
     ["a missing id", { type: "star", answer: 3 }, /id/],
+    ["a number instead of an object", 42, /must be an answered question object/],
+    ["a missing type", { id: Q.stars, answer: 3 }, /type must be one of/],
     ["an id that is not a UUID", { id: "q1", type: "star", answer: 3 }, /id must be a UUID/],
     ["a question of another survey", { id: Q.nps, type: "nps", answer: 9 }, /is not a question of survey/],
     ["a type that differs from the question's", { id: Q.ease, type: "star", answer: 3 }, /type must be "five-point" for this question/],
@@ -346,7 +348,7 @@ describe("POST /v1/stores/{store_id}/surveys/{channelSurveyId}/responses", () =>
     ["a multi-select answer given as a string", { id: Q.why, type: "multi-select", answer: "Free shipping" }, /array of strings/],
     ["an invalid e-mail", { id: Q.email, type: "email", answer: "not-an-email" }, /e-mail address/],
     ["a non-boolean marketingOptIn", { id: Q.email, type: "email", answer: "a@example.com", marketingOptIn: "yes" }, /marketingOptIn must be true or false/],
-    ["a day of 32", { id: Q.birthday, type: "profile", answer: { type: "date-components", value: { day: 32, month: 1, year: 1990 } } }, /day must be an integer from 1 to 31/],
+    ["a day of 32", { id: Q.birthday, type: "profile", answer: { type: "date-components", value: { day: 32, month: 1, year: 1990 } } }, /answer\.value\.day must be an integer from 1 to 31/],
     ["a day of 0", { id: Q.birthday, type: "profile", answer: { type: "date-components", value: { day: 0, month: 1, year: 1990 } } }, /day must be an integer from 1 to 31/],
     ["a month of 13", { id: Q.birthday, type: "profile", answer: { type: "date-components", value: { day: 1, month: 13, year: 1990 } } }, /month must be an integer from 1 to 12/],
     ["a year of 1899", { id: Q.birthday, type: "profile", answer: { type: "date-components", value: { day: 1, month: 1, year: 1899 } } }, /year must be an integer from 1900 to 2100/],

@@ -102,11 +102,14 @@ export function validateAnswers(surveyId: string, questions: QuestionRow[], answ
     const fail = (rule: string): never => {
       throw badRequest(`${label}: ${rule}`, "invalid_answer");
     };
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) fail("must be an answered question object { id, type, answer, ... }");
     const parsed = answeredQuestionInputSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = pathText(issue.path);
-      fail(where && !issue.message.startsWith(where.split(".").pop()!) ? `${where}: ${issue.message}` : issue.message);
+      const leaf = where.split(".").pop()!;
+      // "day must be …" at answer.value.day reads "answer.value.day must be …"; other messages get the path in front.
+      fail(!where ? issue.message : issue.message.startsWith(`${leaf} `) ? `${where}${issue.message.slice(leaf.length)}` : issue.message.startsWith(where) ? issue.message : `${where}: ${issue.message}`);
     }
     const a = parsed.data as AnsweredQuestionInput;
     const q = byId.get(a.id) ?? fail(`id is not a question of survey ${surveyId}`);
