@@ -24,6 +24,9 @@ import { translationService } from "./translation/translation.service.ts";
 import { loyaltyRepo } from "./loyalty/loyalty.repo.ts";
 import { loyaltyService } from "./loyalty/loyalty.service.ts";
 import { customerTokens } from "./loyalty/tokens.ts";
+import { surveysRepo } from "./surveys/surveys.repo.ts";
+import { surveysService } from "./surveys/surveys.service.ts";
+import { buildEnterpriseOpenApi } from "./enterprise/openapi.ts";
 
 export type ServicesOptions = {
   /** SQLite file path (or `:memory:`). */
@@ -62,6 +65,9 @@ export function createServices(options: ServicesOptions) {
   const loyalty = loyaltyService({ db, repo: loyaltyData, stores, tokens: customerTokens(installationSecret(db, "loyalty_customer_token_secret")), secret });
   const admin = adminService({ db, admin: adminRepo(db), stores });
   const moderation = moderationService({ db, moderation: moderationRepo(db), secret });
+  const surveysData = surveysRepo(db);
+  const surveys = surveysService({ db, surveys: surveysData, stores, secret });
+  let openApiDocument: Record<string, unknown> | undefined;
 
   // Content version for response caches: PRAGMA data_version on a second connection changes after
   // every commit by any other connection, i.e. by this process's main connection and by CLIs alike.
@@ -89,6 +95,12 @@ export function createServices(options: ServicesOptions) {
     admin,
     /** Review moderation queue, publish/reject, replies (server/admin). */
     moderation,
+    surveysData,
+    surveys,
+    /** The enterprise OpenAPI document (built on first use, then kept). */
+    enterpriseOpenApi(): Record<string, unknown> {
+      return (openApiDocument ??= buildEnterpriseOpenApi());
+    },
     /** A number that changes whenever committed data may have changed (cache validity token). */
     contentVersion(): number {
       return dataVersion ? (dataVersion.get() as number) : localVersion;

@@ -10,6 +10,7 @@ import { importReviewsCsv } from "../import/reviews-csv.ts";
 import { adminDemoSeeder } from "../admin/admin.demo.ts";
 import type { Services } from "../services.ts";
 import { loyaltyDemoSeeder } from "../loyalty/loyalty.demo.ts";
+import { demoSurveysSeeder } from "../surveys/surveys.demo.ts";
 
 export const DEMO_STORE_ID = "7d1f4e2a-5b3c-4d6e-8f90-a1b2c3d4e5f6";
 export const DEMO_PLATFORM = "shopify";
@@ -54,6 +55,7 @@ const aiSeeder: DemoSeeder = {
     log(`Queued AI summaries and keywords for ${products.length} demo products with ${min}+ published reviews.`);
   },
 };
+DEMO_SEEDERS.push(demoSurveysSeeder(DEMO_STORE_ID));
 DEMO_SEEDERS.push(aiSeeder);
 
 /** Create the demo store on an empty database and run every seeder not yet done. */

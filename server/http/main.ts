@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     log(`  Storefront API:   ${base}/v1/stores/${DEMO_STORE_ID}/reviews`);
     // AI generation runs in the background once the server answers (server/ai/worker.ts)
     if (services.aiConfig.worker) services.aiWorker.start();
+    log(`  Enterprise API:   ${base}/enterprise/surveys (Basic user ${DEMO_STORE_ID}, password ${config.DEMO_API_KEY ? `DEMO_API_KEY: ${config.DEMO_API_KEY}` : "the key printed when the demo store was created"})`);
   });
 
   let stopping = false;

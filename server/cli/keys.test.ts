@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_STORE_ID } from "../../test/fixtures.ts";
+import { createServices } from "../services.ts";
+import { runKeysCli } from "./keys.ts";
+
+let dir: string;
+let previous: string | undefined;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "chorus-keys-"));
+  previous = process.env.DATABASE_PATH;
+  process.env.DATABASE_PATH = join(dir, "db.sqlite");
+  const s = createServices({ databasePath: process.env.DATABASE_PATH });
+  s.stores.create({ storeId: TEST_STORE_ID, name: "Test", platform: "shopify" });
+  s.close();
+});
+afterAll(() => {
+  if (previous === undefined) delete process.env.DATABASE_PATH;
+  else process.env.DATABASE_PATH = previous;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const run = (...args: string[]) => {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = runKeysCli(args, (l) => out.push(l), (l) => err.push(l));
+  return { code, out: out.join("\n"), err: err.join("\n") };
+};
+
+describe("npm run keys", () => {
+  it("create prints a key once that authenticates; list never shows it; revoke stops it", () => {
+    const created = run("create", "--store", TEST_STORE_ID, "--name", "Warehouse BI");
+    expect(created.code).toBe(0);
+    const key = /password \(API key\):\s+(\S+)/.exec(created.out)![1];
+    const id = /Created API key (\S+)/.exec(created.out)![1];
+    const s = createServices({ databasePath: process.env.DATABASE_PATH! });
+    try {
+      const header = `Basic ${Buffer.from(`${TEST_STORE_ID}:${key}`).toString("base64")}`;
+      expect(s.apiKeys.authenticateBasic(header)).toBe(TEST_STORE_ID);
+      const listed = run("list");
+      expect(listed.out).toContain(id);
+      expect(listed.out).toContain("Warehouse BI");
+      expect(listed.out).not.toContain(key);
+      expect(run("revoke", id).code).toBe(0);
+      expect(() => s.apiKeys.authenticateBasic(header)).toThrow();
+      expect(run("list", "--store", TEST_STORE_ID).out).toContain("REVOKED");
+      expect(run("revoke", id).code).toBe(1);
+    } finally {
+      s.close();
+    }
+  });
+
+  it("create for an unknown store fails with exit code 1; bad usage exits 2", () => {
+    expect(run("create", "--store", "nope").code).toBe(1);
+    expect(run("create").code).toBe(2);
+    expect(run("frobnicate").code).toBe(2);
+  });
+});

@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../config.ts";
+import { DEMO_STORE_ID } from "../demo/demo.ts";
+import { DATA_DIR } from "../../test/fixtures.ts";
+import { createServices, type Services } from "../services.ts";
+import { demoSurveysSeeder, DEMO_SURVEY_IDS, DEMO_NPS_FILE, readNpsRows } from "./surveys.demo.ts";
+import type { SurveyResponse } from "../contract/surveys.ts";
+
+const DEMO_KEY = "demo-key-for-the-surveys-test-0123456789";
+let dir: string;
+let s: Services;
+const logs: string[] = [];
+let all: SurveyResponse[];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "chorus-surveys-demo-"));
+  s = createServices({ databasePath: join(dir, "db.sqlite") });
+  s.stores.create({ storeId: DEMO_STORE_ID, name: "Demo", platform: "shopify" });
+  const config = loadConfig({ ...process.env, DEMO_DATA_DIR: DATA_DIR, DEMO_API_KEY: DEMO_KEY });
+  const seeder = demoSurveysSeeder(DEMO_STORE_ID);
+  await seeder.run({ services: s, config, log: (l) => logs.push(l) });
+  await seeder.run({ services: s, config, log: (l) => logs.push(l) }); // idempotent
+  all = [...s.surveys.iterateResponses(DEMO_STORE_ID, {})];
+});
+afterAll(() => {
+  s.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("demo surveys seeder", () => {
+  it("stores at least 2,000 responses once: every real NPS row plus 1,200 generated ones", () => {
+    const rows = readNpsRows(join(DATA_DIR, DEMO_NPS_FILE));
+    expect(all.filter((r) => r.surveyId === DEMO_SURVEY_IDS.nps)).toHaveLength(rows.length);
+    expect(all.filter((r) => r.surveyId === DEMO_SURVEY_IDS.attribution)).toHaveLength(1200);
+    expect(all.length).toBeGreaterThanOrEqual(2000);
+  });
+
+  it("uses all eight question types and all four profile variants", () => {
+    const kinds = new Set(all.flatMap((r) => r.answeredQuestions.map((a) => (a.type === "profile" ? `profile:${a.answer.type}` : a.type))));
+    for (const k of ["text", "single-select", "multi-select", "five-point", "star", "nps", "email", "profile:date-components", "profile:location", "profile:multi-value", "profile:single-value"]) {
+      expect(kinds.has(k), k).toBe(true);
+    }
+  });
+
+  it("NPS scores, categories, comments and dates are the real rows; rows without a score carry no NPS answer", () => {
+    const rows = readNpsRows(join(DATA_DIR, DEMO_NPS_FILE));
+    const nps = all.filter((r) => r.surveyId === DEMO_SURVEY_IDS.nps);
+    const scored = nps.flatMap((r) => r.answeredQuestions.filter((a) => a.type === "nps"));
+    expect(scored).toHaveLength(rows.filter((r) => r.NPS_SCORE !== "").length);
+    const count = (cat: string) => scored.filter((a) => a.type === "nps" && a.answerNpsCategory === cat).length;
+    expect(count("detractor")).toBe(rows.filter((r) => r.NPS_RATING === "Detractor").length);
+    expect(count("promoter")).toBe(rows.filter((r) => r.NPS_RATING === "Promoter").length);
+    expect(nps.filter((r) => !r.answeredQuestions.some((a) => a.type === "nps"))).toHaveLength(32);
+    const first = nps.find((r) => r.answeredQuestions.some((a) => a.type === "text" && a.answer === rows[0].text))!;
+    expect(first.dateCreated).toBe("2018-04-11T20:09:00.000Z");
+  });
+
+  it("creates the demo API key from DEMO_API_KEY once and prints it", () => {
+    const header = `Basic ${Buffer.from(`${DEMO_STORE_ID}:${DEMO_KEY}`).toString("base64")}`;
+    expect(s.apiKeys.authenticateBasic(header)).toBe(DEMO_STORE_ID);
+    expect(s.apiKeys.list(DEMO_STORE_ID)).toHaveLength(1);
+    expect(logs.filter((l) => l.includes(DEMO_KEY))).toHaveLength(1);
+  });
+});

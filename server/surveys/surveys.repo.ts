@@ -1,0 +1,176 @@
+/**
+ * Surveys data module (SQL only): survey definitions, channel surveys, questions and survey responses.
+ * Prepared statements only; the store ID is in every WHERE (decisions.md §1). Listings are keyset
+ * scans over (created_ms, survey_response_id) / (created_ms, survey_id): never OFFSET.
+ */
+import type { Db } from "../db/database.ts";
+import type { NpsCategory, ProfileAnswerType, QuestionType, SurveyChannel, SurveyResponseOrder } from "../contract/surveys.ts";
+
+export type SurveyRow = { survey_id: string; store_id: string; name: string; created_ms: number };
+export type QuestionRow = {
+  question_id: string; survey_id: string; store_id: string; position: number; text: string; type: QuestionType;
+  options_json: string | null; allow_custom_answer: number; custom_answer_option_text: string | null;
+  profile_question_id: string | null; profile_answer_type: ProfileAnswerType | null;
+};
+export type ChannelSurveyRow = {
+  channel_survey_id: string; survey_id: string; store_id: string; channel: SurveyChannel; description: string | null;
+  reward_type: "coupon" | null; reward_description: string | null; reward_value: string | null;
+};
+export type ResponseInsert = {
+  survey_response_id: string; store_id: string; survey_id: string; channel_survey_id: string; answered_questions_json: string;
+  customer_id: string | null; customer_email: string | null; email_marketing_opt_in: number | null; is_archived: number;
+  remote_order_id: string | null; reward_type: string | null; reward_description: string | null; reward_value: string | null;
+  nps_score: number | null; nps_category: NpsCategory | null; created_ms: number; idempotency_key: string | null; request_hash: string | null;
+};
+/** A stored response joined with its survey's name and its channel survey's channel and description. */
+export type ResponseRow = ResponseInsert & { response_seq: number; survey_name: string; channel: SurveyChannel; channel_survey_description: string | null };
+
+/**
+ * Filter of the admin listing and export (all optional, combined with AND).
+ * `fromMs`/`toMs`: created_ms bounds in ms, inclusive/exclusive. `search`: words that must all occur
+ * (prefix match) in the response's text answers or custom answers.
+ */
+export type ResponseFilter = {
+  surveyId?: string;
+  channel?: SurveyChannel;
+  channelSurveyId?: string;
+  fromMs?: number;
+  toMs?: number;
+  npsCategory?: NpsCategory;
+  archived?: boolean;
+  search?: string;
+};
+
+// CROSS JOIN pins survey_responses as the outer loop: the page is then read in index order and stops
+// after LIMIT rows. (With ANALYZE statistics SQLite otherwise prefers scanning the two tiny tables
+// first and sorting every response of the survey in a temp b-tree: page 1 would cost O(responses).)
+const RESPONSE_SELECT = `SELECT r.*, s.name AS survey_name, c.channel, c.description AS channel_survey_description
+  FROM survey_responses r
+  CROSS JOIN surveys s ON s.survey_id = r.survey_id AND s.store_id = r.store_id
+  CROSS JOIN channel_surveys c ON c.channel_survey_id = r.channel_survey_id AND c.store_id = r.store_id`;
+
+/** Turn free text into an FTS5 query: every word quoted (no operator injection), prefix-matched, ANDed. */
+export function ftsQuery(text: string): string | null {
+  const words = text.normalize("NFKC").match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length ? words.slice(0, 20).map((w) => `"${w}"*`).join(" ") : null;
+}
+
+/** Create the surveys data module over `db`. */
+export function surveysRepo(db: Db) {
+  const insertSurvey = db.prepare("INSERT INTO surveys (survey_id, store_id, name, created_ms) VALUES (@survey_id, @store_id, @name, @created_ms)");
+  const insertQuestion = db.prepare(
+    `INSERT INTO survey_questions (question_id, survey_id, store_id, position, text, type, options_json, allow_custom_answer, custom_answer_option_text, profile_question_id, profile_answer_type)
+     VALUES (@question_id, @survey_id, @store_id, @position, @text, @type, @options_json, @allow_custom_answer, @custom_answer_option_text, @profile_question_id, @profile_answer_type)`,
+  );
+  const insertChannel = db.prepare(
+    `INSERT INTO channel_surveys (channel_survey_id, survey_id, store_id, channel, description, reward_type, reward_description, reward_value)
+     VALUES (@channel_survey_id, @survey_id, @store_id, @channel, @description, @reward_type, @reward_description, @reward_value)`,
+  );
+  const getSurvey = db.prepare<[string, string], SurveyRow>("SELECT * FROM surveys WHERE store_id = ? AND survey_id = ?");
+  const questionsOf = db.prepare<[string, string], QuestionRow>("SELECT * FROM survey_questions WHERE store_id = ? AND survey_id = ? ORDER BY position");
+  const channelsOf = db.prepare<[string, string], ChannelSurveyRow>("SELECT * FROM channel_surveys WHERE store_id = ? AND survey_id = ? ORDER BY rowid");
+  const getChannel = db.prepare<[string, string], ChannelSurveyRow>("SELECT * FROM channel_surveys WHERE store_id = ? AND channel_survey_id = ?");
+  const insertResponse = db.prepare(
+    `INSERT INTO survey_responses (survey_response_id, store_id, survey_id, channel_survey_id, answered_questions_json, customer_id, customer_email,
+       email_marketing_opt_in, is_archived, remote_order_id, reward_type, reward_description, reward_value, nps_score, nps_category, created_ms, idempotency_key, request_hash)
+     VALUES (@survey_response_id, @store_id, @survey_id, @channel_survey_id, @answered_questions_json, @customer_id, @customer_email,
+       @email_marketing_opt_in, @is_archived, @remote_order_id, @reward_type, @reward_description, @reward_value, @nps_score, @nps_category, @created_ms, @idempotency_key, @request_hash)`,
+  );
+  const insertFts = db.prepare("INSERT INTO survey_responses_fts (rowid, body) VALUES (?, ?)");
+  const byIdempotency = db.prepare<[string, string, string], ResponseRow>(
+    `${RESPONSE_SELECT} WHERE r.store_id = ? AND r.channel_survey_id = ? AND r.idempotency_key = ?`,
+  );
+  const getResponse = db.prepare<[string, string], ResponseRow>(`${RESPONSE_SELECT} WHERE r.store_id = ? AND r.survey_response_id = ?`);
+  const setArchived = db.prepare("UPDATE survey_responses SET is_archived = ? WHERE store_id = ? AND survey_response_id IN (SELECT value FROM json_each(?)) AND is_archived <> ?");
+
+  const listSurveyStmts = {
+    "date desc": [
+      db.prepare<[string, number], SurveyRow>("SELECT * FROM surveys WHERE store_id = ? ORDER BY created_ms DESC, survey_id DESC LIMIT ?"),
+      db.prepare<[string, number, string, number], SurveyRow>("SELECT * FROM surveys WHERE store_id = ? AND (created_ms, survey_id) < (?, ?) ORDER BY created_ms DESC, survey_id DESC LIMIT ?"),
+    ],
+    "date asc": [
+      db.prepare<[string, number], SurveyRow>("SELECT * FROM surveys WHERE store_id = ? ORDER BY created_ms ASC, survey_id ASC LIMIT ?"),
+      db.prepare<[string, number, string, number], SurveyRow>("SELECT * FROM surveys WHERE store_id = ? AND (created_ms, survey_id) > (?, ?) ORDER BY created_ms ASC, survey_id ASC LIMIT ?"),
+    ],
+  } as const;
+
+  const filteredCache = new Map<string, ReturnType<typeof db.prepare<unknown[], ResponseRow>>>();
+
+  return {
+    /** Insert a survey with its questions and channel surveys (call inside a transaction). */
+    insertSurvey(survey: SurveyRow, questions: QuestionRow[], channels: ChannelSurveyRow[]): void {
+      insertSurvey.run(survey);
+      for (const q of questions) insertQuestion.run(q);
+      for (const c of channels) insertChannel.run(c);
+    },
+    getSurvey(storeId: string, surveyId: string): SurveyRow | undefined {
+      return getSurvey.get(storeId, surveyId);
+    },
+    questionsOf(storeId: string, surveyId: string): QuestionRow[] {
+      return questionsOf.all(storeId, surveyId);
+    },
+    channelSurveysOf(storeId: string, surveyId: string): ChannelSurveyRow[] {
+      return channelsOf.all(storeId, surveyId);
+    },
+    getChannelSurvey(storeId: string, channelSurveyId: string): ChannelSurveyRow | undefined {
+      return getChannel.get(storeId, channelSurveyId);
+    },
+    /** One page (limit + 1 rows) of the store's surveys, keyset after `[created_ms, survey_id]`. */
+    listSurveys(storeId: string, order: SurveyResponseOrder, limit: number, after?: [number, string]): SurveyRow[] {
+      const [first, next] = listSurveyStmts[order];
+      return after ? next.all(storeId, after[0], after[1], limit + 1) : first.all(storeId, limit + 1);
+    },
+    /** Insert a response and its full-text row (call inside a transaction). `searchText`: its text answers. */
+    insertResponse(row: ResponseInsert, searchText: string): void {
+      const seq = insertResponse.run(row).lastInsertRowid;
+      if (searchText) insertFts.run(seq, searchText);
+    },
+    findByIdempotencyKey(storeId: string, channelSurveyId: string, key: string): ResponseRow | undefined {
+      return byIdempotency.get(storeId, channelSurveyId, key);
+    },
+    getResponse(storeId: string, surveyResponseId: string): ResponseRow | undefined {
+      return getResponse.get(storeId, surveyResponseId);
+    },
+    /** Set is_archived on the store's responses among `ids`. @returns how many changed. */
+    setArchived(storeId: string, ids: string[], archived: boolean): number {
+      const flag = archived ? 1 : 0;
+      return setArchived.run(flag, storeId, JSON.stringify(ids), flag).changes;
+    },
+    /**
+     * One page (limit + 1 rows) of the store's responses matching `filter`, in `order`, keyset after
+     * `[created_ms, survey_response_id]`. With `filter.surveyId` alone this is the enterprise listing
+     * (a range scan of survey_responses_keyset).
+     */
+    listResponses(storeId: string, filter: ResponseFilter, order: SurveyResponseOrder, limit: number, after?: [number, string]): ResponseRow[] {
+      const where: string[] = ["r.store_id = ?"];
+      const args: unknown[] = [storeId];
+      if (filter.surveyId !== undefined) { where.push("r.survey_id = ?"); args.push(filter.surveyId); }
+      if (filter.channel !== undefined) { where.push("c.channel = ?"); args.push(filter.channel); }
+      if (filter.channelSurveyId !== undefined) { where.push("r.channel_survey_id = ?"); args.push(filter.channelSurveyId); }
+      if (filter.fromMs !== undefined) { where.push("r.created_ms >= ?"); args.push(filter.fromMs); }
+      if (filter.toMs !== undefined) { where.push("r.created_ms < ?"); args.push(filter.toMs); }
+      if (filter.npsCategory !== undefined) { where.push("r.nps_category = ?"); args.push(filter.npsCategory); }
+      if (filter.archived !== undefined) { where.push("r.is_archived = ?"); args.push(filter.archived ? 1 : 0); }
+      const match = filter.search === undefined ? null : ftsQuery(filter.search);
+      if (filter.search !== undefined) {
+        if (!match) return [];
+        where.push("r.response_seq IN (SELECT rowid FROM survey_responses_fts WHERE survey_responses_fts MATCH ?)");
+        args.push(match);
+      }
+      const dir = order === "date asc" ? "ASC" : "DESC";
+      if (after) { where.push(`(r.created_ms, r.survey_response_id) ${dir === "ASC" ? ">" : "<"} (?, ?)`); args.push(after[0], after[1]); }
+      const sql = `${RESPONSE_SELECT} WHERE ${where.join(" AND ")} ORDER BY r.created_ms ${dir}, r.survey_response_id ${dir} LIMIT ?`;
+      let stmt = filteredCache.get(sql);
+      if (!stmt) {
+        stmt = db.prepare<unknown[], ResponseRow>(sql);
+        filteredCache.set(sql, stmt);
+      }
+      return stmt.all(...args, limit + 1);
+    },
+    /** Number of the store's responses to a survey. */
+    countResponses(storeId: string, surveyId: string): number {
+      return db.prepare("SELECT count(*) FROM survey_responses WHERE store_id = ? AND survey_id = ?").pluck().get(storeId, surveyId) as number;
+    },
+  };
+}
+export type SurveysRepo = ReturnType<typeof surveysRepo>;
