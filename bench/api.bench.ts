@@ -74,7 +74,7 @@ for (const c of CONNECTIONS) {
   results.push({ ...bareResult, ratio: 1 });
   const app = await startProcess(["server/http/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0" }, `${base}${prefix}/review_aggregate`);
   for (const s of scenarios) {
-    const r = await load(s.name, base, s.paths, c, SECONDS, s.headers);
+    const r = await load(s.name, base, s.paths, c, SECONDS, s.headers, s.requests);
     results.push({ ...r, ratio: r.requestsPerSec / bareResult.requestsPerSec });
   }
   await stopProcess(app);

@@ -44,14 +44,23 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
  * Run autocannon: `paths` are requested round-robin by each connection (one path = a hot URL).
  * @param seconds duration in s
  */
-export async function load(name: string, baseUrl: string, paths: string[], connections: number, seconds: number, headers?: Record<string, string>): Promise<LoadResult> {
+export async function load(
+  name: string, baseUrl: string, paths: string[], connections: number, seconds: number, headers?: Record<string, string>,
+  requests?: { path: string; headers?: Record<string, string> }[],
+): Promise<LoadResult> {
   let i = 0;
+  const list = requests?.length ? requests : paths.map((path) => ({ path, headers: undefined }));
   const result = await autocannon({
     url: baseUrl,
     connections,
     duration: seconds,
     headers,
-    requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
+    requests: [{
+      setupRequest: (req) => {
+        const next = list[i++ % list.length];
+        return { ...req, path: next.path, headers: { ...req.headers, ...next.headers } };
+      },
+    }],
   });
   return {
     name, connections, requestsPerSec: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99,

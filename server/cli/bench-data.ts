@@ -2,7 +2,9 @@
  * `npm run bench:data` — build a scale store for benchmarks in DATABASE_PATH (default
  * data/bench.sqlite): BENCH_REVIEWS (default 1,000,000) published reviews over BENCH_PRODUCTS (10,000)
  * products in BENCH_GROUPS (500) groups, reusing the real review texts of the shared clothing file
- * with varied products, dates (over two years) and helpful counts; ratings stay those of the real text.
+ * with varied products, dates (over two years) and helpful counts; ratings stay those of the real text;
+ * BENCH_RESPONSES (100,000) NPS survey responses from the real NPS answers; BENCH_CUSTOMERS (10,000)
+ * enrolled loyalty customers with BENCH_TRANSACTIONS (200,000) ledger transactions.
  * Prints progress. Refuses to touch a database that already has the bench store.
  */
 import { createHash } from "node:crypto";
@@ -15,7 +17,11 @@ import { parse } from "csv-parse/sync";
 import { readFileSync } from "node:fs";
 import { decodeHTML } from "entities";
 
-import { BENCH_STORE_ID } from "./bench-data.constants.ts";
+import { BENCH_PLATFORM_SECRET, BENCH_STORE_ID } from "./bench-data.constants.ts";
+import { Faker, en } from "@faker-js/faker";
+import { demoProgram } from "../loyalty/loyalty.demo.ts";
+import { DEMO_CHANNEL_IDS, DEMO_NPS_FILE, DEMO_SURVEY_IDS, NPS_SURVEY, npsResponses, readNpsRows } from "../surveys/surveys.demo.ts";
+import { validateAnswers } from "../surveys/surveys.service.ts";
 
 const n = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const REVIEWS = n("BENCH_REVIEWS", 1_000_000);
@@ -67,4 +73,58 @@ bulkLoadReviews(services.db, BENCH_STORE_ID, (insert) => {
 bar.stop();
 const agg = services.reviewsData.aggregate(BENCH_STORE_ID, { type: "store" });
 console.log(`Reviews: ${agg.review_count.toLocaleString()} published (average ${(agg.rating_total / agg.review_count).toFixed(2)}) in ${Math.round((performance.now() - started) / 1000)} s`);
+
+// Survey responses: the real NPS answers (validated once by the one schema module), cycled.
+const RESPONSES = n("BENCH_RESPONSES", 100_000);
+const surveysStarted = performance.now();
+services.surveys.createSurvey(BENCH_STORE_ID, NPS_SURVEY);
+const faker = new Faker({ locale: [en] });
+faker.seed(1);
+const questions = services.surveysData.questionsOf(BENCH_STORE_ID, DEMO_SURVEY_IDS.nps);
+const templates = npsResponses(readNpsRows(join(config.DEMO_DATA_DIR, DEMO_NPS_FILE)), faker).map((r) => validateAnswers(DEMO_SURVEY_IDS.nps, questions, r.answeredQuestions));
+const surveyBar = progress("bench:data survey responses", RESPONSES);
+for (let start = 0; start < RESPONSES; start += BATCH) {
+  services.db.transaction(() => {
+    for (let i = start; i < Math.min(start + BATCH, RESPONSES); i++) {
+      const answers = templates[i % templates.length];
+      const nps = answers.find((a) => a.type === "nps");
+      services.surveysData.insertResponse({
+        survey_response_id: crypto.randomUUID(), store_id: BENCH_STORE_ID, survey_id: DEMO_SURVEY_IDS.nps, channel_survey_id: DEMO_CHANNEL_IDS.npsEmail,
+        answered_questions_json: JSON.stringify(answers), customer_id: null, customer_email: null, email_marketing_opt_in: null, is_archived: 0,
+        remote_order_id: null, reward_type: null, reward_description: null, reward_value: null,
+        nps_score: nps?.type === "nps" ? nps.answer : null, nps_category: nps?.type === "nps" ? nps.answerNpsCategory : null,
+        created_ms: now - (RESPONSES - i) * 60_000, idempotency_key: null, request_hash: null,
+      }, "");
+    }
+  })();
+  surveyBar.update(Math.min(start + BATCH, RESPONSES));
+}
+surveyBar.stop();
+console.log(`Survey responses: ${RESPONSES.toLocaleString()} in ${Math.round((performance.now() - surveysStarted) / 1000)} s`);
+
+// Loyalty: customers enrolled through the real service (sign-up points, initial tier), then order
+// earnings, so the ledger is built exactly as production builds it.
+const CUSTOMERS = n("BENCH_CUSTOMERS", 10_000);
+const TRANSACTIONS = n("BENCH_TRANSACTIONS", 200_000);
+const loyaltyStarted = performance.now();
+services.loyalty.setupProgram(BENCH_STORE_ID, demoProgram(BENCH_PLATFORM_SECRET));
+const perCustomer = Math.max(1, Math.round(TRANSACTIONS / CUSTOMERS));
+const loyaltyBar = progress("bench:data loyalty transactions", CUSTOMERS * perCustomer);
+for (let start = 0; start < CUSTOMERS; start += 500) {
+  services.db.transaction(() => {
+    for (let c = start; c < Math.min(start + 500, CUSTOMERS); c++) {
+      const id = crypto.randomUUID();
+      services.loyaltyData.insertCustomer({ loyaltyCustomerId: id, storeId: BENCH_STORE_ID, platformCustomerId: `bench-${c}`, email: `bench-${c}@example.com` });
+      services.loyalty.activate(BENCH_STORE_ID, id, { enrollmentChannel: "bench", legalPoliciesVersionAccepted: services.loyalty.legalPolicies(BENCH_STORE_ID).version }, null);
+      for (let k = 1; k < perCustomer; k++) {
+        services.loyalty.earnForOrder(BENCH_STORE_ID, { customer: { platformCustomerId: `bench-${c}` }, orderId: `bench-${c}-${k}`, amount: 10 + Math.floor(rand(c * 100 + k, "o") * 200) });
+      }
+    }
+  })();
+  loyaltyBar.update(Math.min(start + 500, CUSTOMERS) * perCustomer);
+}
+loyaltyBar.stop();
+const mismatches = services.loyaltyData.ledgerMismatches(BENCH_STORE_ID).length;
+console.log(`Loyalty: ${CUSTOMERS.toLocaleString()} customers, ${(CUSTOMERS * perCustomer).toLocaleString()} transactions in ${Math.round((performance.now() - loyaltyStarted) / 1000)} s (ledger mismatches: ${mismatches})`);
+console.log(`Done in ${Math.round((performance.now() - started) / 1000)} s.`);
 services.close();
