@@ -1,0 +1,148 @@
+/**
+ * Fault tests (issue 8): SIGKILL the server in the middle of a survey-submission burst and of a
+ * redemption burst, restart, and prove that every acknowledged write is there, nothing is half-written,
+ * every loyalty balance equals its ledger sum, and the restarted server serves again.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Faker, en } from "@faker-js/faker";
+import { afterAll, describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "../server/config.ts";
+import { demoProgram } from "../server/loyalty/loyalty.demo.ts";
+import { signPlatformToken } from "../server/loyalty/tokens.ts";
+import { createServices } from "../server/services.ts";
+import { DEMO_NPS_FILE, NPS_SURVEY, npsResponses, readNpsRows } from "../server/surveys/surveys.demo.ts";
+import { DATA_DIR, TEST_STORE_ID } from "./fixtures.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "chorus-bursts-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const SECRET = "faults-platform-secret-0123456789";
+
+async function startServer(databasePath: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["server/http/main.ts"], {
+    cwd: PROJECT_ROOT, stdio: "ignore",
+    env: { ...process.env, DATABASE_PATH: databasePath, PORT: String(port), HOST: "127.0.0.1", CHORUS_DEMO: "0", CHORUS_AI_WORKER: "0" },
+  });
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/v1/stores/${TEST_STORE_ID}/review_aggregate`)).ok) return child;
+    } catch {
+      /* starting */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill("SIGKILL");
+  throw new Error("server did not start");
+}
+
+const killed = (child: ChildProcess) => new Promise((resolve) => { child.once("exit", resolve); child.kill("SIGKILL"); });
+const port = () => 4000 + Math.floor(Math.random() * 500);
+
+describe("SIGKILL during a survey-submission burst", () => {
+  it("keeps every acknowledged response, whole, and serves again after restart", async () => {
+    const databasePath = join(dir, "surveys.sqlite");
+    const setup = createServices({ databasePath });
+    setup.stores.create({ storeId: TEST_STORE_ID, name: "Faults", platform: "shopify" });
+    setup.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
+    setup.close();
+    const faker = new Faker({ locale: [en] });
+    faker.seed(7);
+    // Real NPS answers from the shared file, as shoppers would submit them.
+    const bodies = npsResponses(readNpsRows(join(DATA_DIR, DEMO_NPS_FILE)), faker).slice(0, 400);
+
+    const p = port();
+    const server = await startServer(databasePath, p);
+    const acknowledged: string[] = [];
+    let failures = 0;
+    const send = async (b: (typeof bodies)[number]) => {
+      try {
+        const res = await fetch(`http://127.0.0.1:${p}/v1/stores/${TEST_STORE_ID}/surveys/${b.channelSurveyId}/responses`, {
+          method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ answeredQuestions: b.answeredQuestions }),
+        });
+        if (res.status === 201) acknowledged.push(((await res.json()) as { surveyResponse: { surveyResponseId: string } }).surveyResponse.surveyResponseId);
+        else expect(res.status).toBeLessThan(500);
+      } catch {
+        failures++; // connection cut by the kill: not acknowledged
+      }
+    };
+    const burst = Promise.all(bodies.map((b, i) => new Promise((r) => setTimeout(r, i * 2)).then(() => send(b))));
+    while (acknowledged.length < 50) await new Promise((r) => setTimeout(r, 5));
+    await killed(server);
+    await burst;
+    expect(failures).toBeGreaterThan(0); // the kill really interrupted the burst
+
+    const after = createServices({ databasePath });
+    try {
+      for (const id of acknowledged) {
+        const row = after.surveysData.getResponse(TEST_STORE_ID, id);
+        expect(row, id).toBeDefined();
+        expect(Array.isArray(JSON.parse(row!.answered_questions_json))).toBe(true);
+      }
+    } finally {
+      after.close();
+    }
+    const again = await startServer(databasePath, p);
+    try {
+      const res = await fetch(`http://127.0.0.1:${p}/v1/stores/${TEST_STORE_ID}/surveys/${bodies[0].channelSurveyId}/responses`, {
+        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ answeredQuestions: bodies[0].answeredQuestions }),
+      });
+      expect(res.status).toBe(201);
+    } finally {
+      await killed(again);
+    }
+  }, 120_000);
+});
+
+describe("SIGKILL during a redemption burst", () => {
+  it("leaves every balance equal to its ledger sum and keeps every acknowledged redemption", async () => {
+    const databasePath = join(dir, "loyalty.sqlite");
+    const setup = createServices({ databasePath });
+    setup.stores.create({ storeId: TEST_STORE_ID, name: "Faults", platform: "shopify" });
+    setup.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
+    const version = setup.loyalty.legalPolicies(TEST_STORE_ID).version;
+    for (let c = 0; c < 20; c++) {
+      const id = crypto.randomUUID();
+      setup.loyaltyData.insertCustomer({ loyaltyCustomerId: id, storeId: TEST_STORE_ID, platformCustomerId: `shopper-${c}`, email: `shopper-${c}@example.com` });
+      setup.loyalty.activate(TEST_STORE_ID, id, { enrollmentChannel: "faults", legalPoliciesVersionAccepted: version }, null);
+      setup.loyalty.earnForOrder(TEST_STORE_ID, { customer: { platformCustomerId: `shopper-${c}` }, orderId: `order-${c}`, amount: 5000 });
+    }
+    const cheapest = setup.loyaltyData.redemptionRules(TEST_STORE_ID).sort((a, b) => a.points_cost - b.points_cost)[0];
+    setup.close();
+
+    const p = port();
+    const base = `http://127.0.0.1:${p}/v1/stores/${TEST_STORE_ID}`;
+    const server = await startServer(databasePath, p);
+    const tokens: string[] = [];
+    for (let c = 0; c < 20; c++) {
+      const platform = await signPlatformToken(SECRET, { platformCustomerId: `shopper-${c}`, email: `shopper-${c}@example.com` });
+      const res = await fetch(`${base}/loyalty/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customerAccessToken: platform }) });
+      tokens.push(((await res.json()) as { customerToken: string }).customerToken);
+    }
+    const acknowledged: string[] = [];
+    const redeem = async (token: string) => {
+      try {
+        const res = await fetch(`${base}/loyalty/customer/redemptions`, {
+          method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify({ redemptionRuleId: cheapest.redemption_rule_id }),
+        });
+        if (res.status === 201) acknowledged.push(((await res.json()) as { redemption: { transactionId: string } }).redemption.transactionId);
+        else expect(res.status).toBeLessThan(500);
+      } catch {
+        /* cut by the kill */
+      }
+    };
+    const burst = Promise.all(Array.from({ length: 400 }, (_, i) => new Promise((r) => setTimeout(r, i)).then(() => redeem(tokens[i % tokens.length]))));
+    while (acknowledged.length < 30) await new Promise((r) => setTimeout(r, 5));
+    await killed(server);
+    await burst;
+
+    const after = createServices({ databasePath });
+    try {
+      expect(after.loyaltyData.ledgerMismatches(TEST_STORE_ID)).toEqual([]);
+      for (const id of acknowledged) expect(after.loyaltyData.getTransaction(TEST_STORE_ID, id), id).toBeDefined();
+    } finally {
+      after.close();
+    }
+  }, 120_000);
+});
