@@ -10,6 +10,13 @@ import { openDatabase, type Db } from "./db/database.ts";
 import { reviewsRepo } from "./reviews/reviews.repo.ts";
 import { reviewsService } from "./reviews/reviews.service.ts";
 import { storesRepo } from "./stores/stores.repo.ts";
+import { mediaStore } from "./media/media.service.ts";
+import { ordersRepo } from "./orders/orders.repo.ts";
+import { questionsRepo } from "./questions/questions.repo.ts";
+import { questionsService } from "./questions/questions.service.ts";
+import { submissionLimiter } from "./reviews/submission-limits.ts";
+import { submissionsService } from "./reviews/submissions.service.ts";
+import { votesRepo } from "./reviews/votes.repo.ts";
 
 export type ServicesOptions = {
   /** SQLite file path (or `:memory:`). */
@@ -35,6 +42,15 @@ export function createServices(options: ServicesOptions) {
   const reviewsData = reviewsRepo(db);
   const reviews = reviewsService({ reviews: reviewsData, stores, secret });
   const keys = apiKeys(db);
+  // Shopper writes (issue 3): media store, orders, votes, questions, submission limits.
+  const mediaPath = options.mediaPath ?? "data/media";
+  const media = mediaStore(mediaPath);
+  const orders = ordersRepo(db);
+  const questionsData = questionsRepo(db);
+  const limiter = submissionLimiter();
+  const visitorSecret = installationSecret(db, "visitor_secret");
+  const submissions = submissionsService({ db, reviews: reviewsData, reviewsService: reviews, stores, orders, votes: votesRepo(db), media, limiter, visitorSecret });
+  const questions = questionsService({ questions: questionsData, reviewsService: reviews, stores, orders, limiter });
 
   // Content version for response caches: PRAGMA data_version on a second connection changes after
   // every commit by any other connection, i.e. by this process's main connection and by CLIs alike.
@@ -46,11 +62,18 @@ export function createServices(options: ServicesOptions) {
     db,
     secret,
     databasePath: options.databasePath,
-    mediaPath: options.mediaPath ?? "data/media",
+    mediaPath,
     stores,
     reviewsData,
     reviews,
     apiKeys: keys,
+    media,
+    orders,
+    questionsData,
+    questions,
+    submissions,
+    submissionLimiter: limiter,
+    visitorSecret,
     /** A number that changes whenever committed data may have changed (cache validity token). */
     contentVersion(): number {
       return dataVersion ? (dataVersion.get() as number) : localVersion;

@@ -73,7 +73,7 @@ export function createHttpServer(options: HttpOptions): Server {
   );
   app.use(express.static(join(root, "build/client"), { maxAge: "1h", index: false }));
   app.use(express.static(join(root, "public"), { maxAge: "1h", index: false }));
-  app.all("*", createExpressHandler({ build, mode: "production", getLoadContext: () => loadContext }));
+  app.all("*", createExpressHandler({ build, mode: "production", getLoadContext: (req) => ({ ...loadContext, clientIp: req.socket.remoteAddress ?? "unknown" }) }));
 
   /** Serve a public storefront GET through the cache. */
   async function cachedStorefrontGet(req: IncomingMessage, res: ServerResponse): Promise<void> {
