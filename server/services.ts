@@ -10,6 +10,7 @@ import { openDatabase, type Db } from "./db/database.ts";
 import { reviewsRepo } from "./reviews/reviews.repo.ts";
 import { reviewsService } from "./reviews/reviews.service.ts";
 import { storesRepo } from "./stores/stores.repo.ts";
+import { mediaRepo } from "./media/media.repo.ts";
 import { mediaStore } from "./media/media.service.ts";
 import { ordersRepo } from "./orders/orders.repo.ts";
 import { questionsRepo } from "./questions/questions.repo.ts";
@@ -46,10 +47,11 @@ export function createServices(options: ServicesOptions) {
   const mediaPath = options.mediaPath ?? "data/media";
   const media = mediaStore(mediaPath);
   const orders = ordersRepo(db);
+  const mediaRows = mediaRepo(db);
   const questionsData = questionsRepo(db);
   const limiter = submissionLimiter();
   const visitorSecret = installationSecret(db, "visitor_secret");
-  const submissions = submissionsService({ db, reviews: reviewsData, reviewsService: reviews, stores, orders, votes: votesRepo(db), media, limiter, visitorSecret });
+  const submissions = submissionsService({ db, reviews: reviewsData, reviewsService: reviews, stores, orders, votes: votesRepo(db), media, mediaRows, limiter, visitorSecret });
   const questions = questionsService({ questions: questionsData, reviewsService: reviews, stores, orders, limiter });
 
   // Content version for response caches: PRAGMA data_version on a second connection changes after
@@ -68,6 +70,7 @@ export function createServices(options: ServicesOptions) {
     reviews,
     apiKeys: keys,
     media,
+    mediaRows,
     orders,
     questionsData,
     questions,

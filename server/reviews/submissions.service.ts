@@ -12,6 +12,7 @@ import { transaction, type Db } from "../db/database.ts";
 import { badRequest, notFound } from "../contract/errors.ts";
 import { HONEYPOT_FIELD, REVIEW_LIMITS, reviewSubmissionBody, type ModerationStatus, type SubmitReviewResponse, type VoteBody, type VoteResponse } from "../contract/writes.ts";
 import { detectLanguage, loadLanguageDetector } from "../import/reviews-csv.ts";
+import type { MediaRepo } from "../media/media.repo.ts";
 import { checkUpload, type MediaStore, type PreparedMedia, type UploadedFile } from "../media/media.service.ts";
 import type { OrdersRepo } from "../orders/orders.repo.ts";
 import type { ModerationSetting, StoresRepo } from "../stores/stores.repo.ts";
@@ -39,7 +40,7 @@ export type VisitorRef = { source: "cookie" | "client"; visitorId: string };
 /** Create the submissions service. `visitorSecret` keys visitor hashes. */
 export function submissionsService(deps: {
   db: Db; reviews: ReviewsRepo; reviewsService: ReviewsService; stores: StoresRepo; orders: OrdersRepo; votes: VotesRepo;
-  media: MediaStore; limiter: SubmissionLimiter; visitorSecret: string;
+  media: MediaStore; mediaRows: MediaRepo; limiter: SubmissionLimiter; visitorSecret: string;
 }) {
   const { db, reviews, stores, orders, media, limiter } = deps;
 
@@ -91,15 +92,9 @@ export function submissionsService(deps: {
             isRecommended: body.isRecommended ?? null, languageCode: detectLanguage(`${body.title}. ${body.body}`),
             variantId: body.variantId || null, productAttributes: body.productAttributes,
           });
-          const insertMedia = db.prepare(
-            `INSERT INTO review_media (media_id, store_id, review_id, product_id, group_id, type, status, alt, thumbnail_url, large_url,
-               full_size_url, stream_url, width, height, bytes, position, created_ms)
-             SELECT ?, r.store_id, r.review_id, r.product_id, r.group_id, ?, 'published', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-             FROM reviews r WHERE r.store_id = ? AND r.review_id = ?`,
-          );
           for (const [i, m] of stored.entries()) {
             const alt = body.alt[i] || defaultAlt(product.name, body.rating, m.kind);
-            insertMedia.run(m.mediaId, m.kind, alt, m.thumbnailUrl, m.largeUrl, m.fullSizeUrl, m.streamUrl, m.width, m.height, m.bytes, i, now + i, store.storeId, reviewId);
+            deps.mediaRows.insertMedia(store.storeId, reviewId, m, { alt, position: i, createdMs: now + i });
           }
         });
       } catch (error) {
