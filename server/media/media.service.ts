@@ -120,9 +120,9 @@ export async function prepareMedia(file: UploadedFile, kind: MediaKind, index: n
     const input = () => sharp(file.data!, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" }).rotate().flatten({ background: "#ffffff" });
     const meta = await sharp(file.data!, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" }).metadata();
     const [thumb, large, full] = await Promise.all([
-      input().resize(RENDITIONS.thumb, RENDITIONS.thumb, { fit: "cover" }).jpeg({ quality: 80, mozjpeg: true }).toBuffer(),
-      input().resize(RENDITIONS.large, RENDITIONS.large, { fit: "inside", withoutEnlargement: true }).jpeg({ quality: 82, mozjpeg: true }).toBuffer(),
-      input().resize(RENDITIONS.full, RENDITIONS.full, { fit: "inside", withoutEnlargement: true }).jpeg({ quality: 85, mozjpeg: true }).toBuffer({ resolveWithObject: true }),
+      input().resize(RENDITIONS.thumb, RENDITIONS.thumb, { fit: "cover" }).jpeg({ quality: 80 }).toBuffer(),
+      input().resize(RENDITIONS.large, RENDITIONS.large, { fit: "inside", withoutEnlargement: true }).jpeg({ quality: 82 }).toBuffer(),
+      input().resize(RENDITIONS.full, RENDITIONS.full, { fit: "inside", withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer({ resolveWithObject: true }),
     ]);
     void meta;
     return { mediaId, kind, width: full.info.width, height: full.info.height, bytes: file.bytes, thumb, large, full: full.data };

@@ -9,6 +9,14 @@ export interface ChorusEventMap {
   "chorus-reviews-sort": { orderBy: string };
   /** `<chorus-star-rating>` loaded the aggregate. */
   "chorus-rating-loaded": { reviewCount: number; averageRating: number };
+  /** `<chorus-review-form>`: the server accepted a review (`status` pending until moderated, or published). */
+  "chorus-review-submitted": { reviewId: string; status: "pending" | "published" | "rejected" };
+  /** `<chorus-questions>`: the server accepted a question (pending until moderated). */
+  "chorus-question-submitted": { questionId: string; status: "pending" | "published" | "rejected" };
+  /** `<chorus-helpful-vote>`: a vote was counted; counts after the vote. */
+  "chorus-vote": { reviewId: string; vote: "helpful" | "unhelpful"; helpfulCount: number; unhelpfulCount: number };
+  /** `<chorus-review-media>`: the lightbox shows an item. */
+  "chorus-media-open": { mediaId: string; index: number };
 }
 
 declare global {
@@ -16,5 +24,9 @@ declare global {
     "chorus-reviews-loaded": CustomEvent<ChorusEventMap["chorus-reviews-loaded"]>;
     "chorus-reviews-sort": CustomEvent<ChorusEventMap["chorus-reviews-sort"]>;
     "chorus-rating-loaded": CustomEvent<ChorusEventMap["chorus-rating-loaded"]>;
+    "chorus-review-submitted": CustomEvent<ChorusEventMap["chorus-review-submitted"]>;
+    "chorus-question-submitted": CustomEvent<ChorusEventMap["chorus-question-submitted"]>;
+    "chorus-vote": CustomEvent<ChorusEventMap["chorus-vote"]>;
+    "chorus-media-open": CustomEvent<ChorusEventMap["chorus-media-open"]>;
   }
 }

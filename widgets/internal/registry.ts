@@ -6,4 +6,8 @@
 export const WIDGET_MODULES: Record<string, string> = {
   "chorus-reviews": "reviews/chorus-reviews.ts",
   "chorus-star-rating": "star-rating/chorus-star-rating.ts",
+  "chorus-review-form": "review-form/chorus-review-form.ts",
+  "chorus-review-media": "review-media/chorus-review-media.ts",
+  "chorus-questions": "questions/chorus-questions.ts",
+  "chorus-helpful-vote": "helpful-vote/chorus-helpful-vote.ts",
 };
