@@ -6,6 +6,9 @@
  *   imports McAuley's Amazon Q&A file as published questions and answers (store defaults to the demo store;
  *   rules: server/questions/amazon-qa.ts, docs/writes.md).
  *
+ * `npm run import -- --format orders-csv --store <storeId> --file orders.csv` imports orders (columns
+ *   order_id, product_id, email, date?) so reviews and answers with a matching e-mail are from verified buyers.
+ *
  * Imports a reviews CSV (rules: server/import/reviews-csv.ts and the README). Prints progress,
  * a summary, and each bad row with its line number. Exit code 0 even with bad rows; 1 on a fatal error.
  */
@@ -15,6 +18,7 @@ import { importReviewsCsv } from "../import/reviews-csv.ts";
 import { createServices } from "../services.ts";
 import { DEMO_STORE_ID } from "../demo/demo.ts";
 import { importAmazonQa } from "../questions/amazon-qa.ts";
+import { importOrdersCsv } from "../orders/orders-csv.ts";
 import { progress } from "./progress.ts";
 
 const USAGE = "usage: npm run import -- --store <storeId> --file <reviews.csv> [--status published|pending] [--source NAME] [--create-store --platform shopify --name NAME]";
@@ -29,8 +33,9 @@ async function main(): Promise<number> {
     },
   });
   if (values.format === "amazon-qa") return importQa(values.file, values.store ?? DEMO_STORE_ID, values.group!);
+  if (values.format === "orders-csv") return importOrders(values.file, values.store);
   if (values.format !== "reviews-csv") {
-    console.error("--format must be reviews-csv (default) or amazon-qa");
+    console.error("--format must be reviews-csv (default), amazon-qa or orders-csv");
     return 2;
   }
   if (values.help || !values.store || !values.file) {
@@ -80,6 +85,28 @@ async function importQa(file: string | undefined, storeId: string, groupId: stri
     const report = await importAmazonQa({ db: services.db, stores: services.stores, questions: services.questionsData }, { storeId, file, groupId });
     for (const bad of report.badLines) console.error(`line ${bad.line}: ${bad.reason}`);
     console.log(`${report.linesRead} lines read: ${report.records} records, ${report.questionsInserted} questions imported, ${report.alreadyPresent} already present, ${report.badLines.length} bad lines skipped; ${report.products} products; ${report.ms} ms`);
+    return 0;
+  } finally {
+    services.close();
+  }
+}
+
+/** `--format orders-csv`: imported orders for verified-buyer status. */
+async function importOrders(file: string | undefined, storeId: string | undefined): Promise<number> {
+  if (!file || !storeId) {
+    console.error("usage: npm run import -- --format orders-csv --store <storeId> --file <orders.csv>");
+    return 2;
+  }
+  const config = loadConfig();
+  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH });
+  try {
+    if (!services.stores.get(storeId)) {
+      console.error(`No store ${storeId} in ${config.DATABASE_PATH}`);
+      return 1;
+    }
+    const report = importOrdersCsv(services.orders, { storeId, file });
+    for (const bad of report.badRows) console.error(`line ${bad.line}: ${bad.reason}`);
+    console.log(`${report.rows} rows read: ${report.inserted} order lines imported, ${report.badRows.length} bad rows skipped`);
     return 0;
   } finally {
     services.close();
