@@ -126,6 +126,12 @@ test("a shopper reviews with two photos, browses the gallery, votes, and asks a 
   await expect(dialog).toBeHidden();
   expect(await gallery.evaluate((el) => el.shadowRoot!.activeElement === el.shadowRoot!.querySelector("button.thumb"))).toBe(true);
 
+  // "Load more" appends the next page (the demo product has more than 6 media items).
+  await expect(thumbs).toHaveCount(6);
+  await gallery.getByRole("button", { name: "Load more photos" }).click();
+  await expect.poll(() => thumbs.count()).toBeGreaterThan(6);
+  await expectNoAxeViolations(page);
+
   // A helpful vote: a double click counts once.
   const before = listed.helpfulCount as number;
   await page.evaluate(({ storeId, reviewId, count }) => {
