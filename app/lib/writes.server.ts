@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { ApiError, badRequest } from "../../server/contract/errors.ts";
-import { REVIEW_LIMITS, voteBody } from "../../server/contract/writes.ts";
+import { importOrdersBody, REVIEW_LIMITS, voteBody } from "../../server/contract/writes.ts";
 import { byteLimit, kindOf, sniffType, type UploadedFile } from "../../server/media/media.service.ts";
 import { newVisitorCookie, verifyVisitorCookie, VISITOR_COOKIE, VISITOR_COOKIE_MAX_AGE } from "../../server/reviews/visitors.ts";
 import type { VisitorRef } from "../../server/reviews/submissions.service.ts";
@@ -235,4 +235,19 @@ export const voteAction = handleWrite(async ({ request, params, context }: Actio
 /** GET on a POST-only resource: 405 JSON. */
 export const postOnlyLoader = handle(async (_args: LoaderFunctionArgs) => {
   throw methodNotAllowed();
+});
+
+/**
+ * POST /enterprise/orders (Basic auth, decisions.md §5 credentials) `{ orders: [{ orderId, productId, email, dateCreated? }] }`
+ * → 200 `{ inserted }`. Existing (order, product) lines are kept; the product ID is the platform's, without prefix.
+ */
+export const importOrdersAction = handle(async ({ request, context }: ActionFunctionArgs) => {
+  if (request.method !== "POST") throw methodNotAllowed();
+  const storeId = context.services.apiKeys.authenticateBasic(request.headers.get("authorization"));
+  const parsed = importOrdersBody.safeParse(await readJsonObject(request));
+  if (!parsed.success) throw badRequest(zodIssue(parsed.error), "invalid_field");
+  const inserted = context.services.orders.importOrders(storeId, parsed.data.orders.map((o) => ({
+    orderId: o.orderId, productId: o.productId, email: o.email, orderedMs: o.dateCreated ? Date.parse(o.dateCreated) : Date.now(), source: "enterprise-api",
+  })));
+  return json(request, { inserted });
 });

@@ -95,3 +95,20 @@ export type SubmitReviewResponse = { review: { reviewId: string; status: Moderat
 export type AskQuestionResponse = { question: { questionId: string; status: ModerationStatus } };
 /** 200 of POST /reviews/{reviewId}/votes. */
 export type VoteResponse = { helpfulCount: number; unhelpfulCount: number };
+
+/** Orders per request of `POST /enterprise/orders`. */
+export const ORDERS_BATCH_MAX = 1000;
+
+/** `POST /enterprise/orders` body: order lines for verified-buyer status (docs/writes.md). */
+export const importOrdersBody = z.object({
+  orders: z.array(
+    z.object({
+      orderId: z.string({ error: "orderId is required" }).trim().min(1, "orderId is required").max(100, "orderId must be at most 100 characters"),
+      productId: z.string({ error: "productId is required" }).trim().min(1, "productId is required").max(100, "productId must be at most 100 characters"),
+      email: z.string({ error: "email is required" }).trim().pipe(z.email({ error: "email must be a valid e-mail address" })),
+      dateCreated: z.iso.datetime({ error: "dateCreated must be an ISO 8601 UTC time" }).optional(),
+    }),
+    { error: "orders must be an array" },
+  ).min(1, "orders must hold at least 1 order line").max(ORDERS_BATCH_MAX, `orders may hold at most ${ORDERS_BATCH_MAX} order lines`),
+});
+export type ImportOrdersResponse = { inserted: number };
