@@ -62,7 +62,7 @@ export class ChorusQuestions extends ChorusElement {
   @state() accessor errors: Partial<Record<Field, string>> = {};
   @state() accessor submitted = false;
 
-  protected updated(changed: PropertyValues): void {
+  protected willUpdate(changed: PropertyValues): void {
     if (changed.has("storeId") || changed.has("productId") || changed.has("groupId")) this.refresh();
   }
 

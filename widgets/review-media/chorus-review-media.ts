@@ -58,7 +58,7 @@ export class ChorusReviewMedia extends ChorusElement {
   private opener: HTMLElement | null = null;
   private abort?: AbortController;
 
-  protected updated(changed: PropertyValues): void {
+  protected willUpdate(changed: PropertyValues): void {
     if (changed.has("storeId") || changed.has("productId") || changed.has("groupId") || changed.has("limit")) this.refresh();
   }
 
