@@ -54,6 +54,30 @@ function withDb<T>(fn: (db: Database.Database) => T): T {
 const realQa = readFileSync(`${DATA_DIR}/amazon_qa_appliances.json`, "utf8").split("\n").slice(0, 50)
   .map((l) => JSON.parse(l) as { asin: string; question: string; answer: string }).filter((r) => r.asin === APPLIANCE)[3];
 
+test("a published review video plays in the lightbox", async ({ page }) => {
+  const review = realReviews().find((r) => r.productId === "1078" && r.title && r.body.length > 60 && r.rating === 4)!;
+  // An MP4 container header: stored as uploaded (no decoder is bundled) with a placeholder poster.
+  const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from("ftypisom"), Buffer.alloc(4), Buffer.from("isommp42"), Buffer.alloc(4096)]);
+  const res = await page.request.post(`/v1/stores/${DEMO_STORE_ID}/products/${PRODUCT}/reviews`, {
+    multipart: { rating: "4", title: review.title, body: review.body, displayName: "E2E video shopper", email: "e2e-video@example.com", media: { name: "clip.mp4", mimeType: "video/mp4", buffer: mp4 } },
+  });
+  expect(res.status()).toBe(201);
+  const { review: created } = await res.json();
+  withDb((db) => expect(reviewsRepo(db).setStatus(DEMO_STORE_ID, created.reviewId, "published")).toBe(true));
+  await openPage(page);
+  const gallery = page.locator("chorus-review-media");
+  const first = gallery.locator("button.thumb").first();
+  await expect(first).toHaveAttribute("aria-label", /Video of .+, rated 4 out of 5/);
+  await first.click();
+  const video = gallery.locator("dialog video");
+  await expect(video).toHaveAttribute("controls", "");
+  await expect(video).toHaveAttribute("src", /\/media\/.+\/video\.mp4$/);
+  await expectNoAxeViolations(page);
+  await page.keyboard.press("Escape");
+  await expect(gallery.locator("dialog")).toBeHidden();
+  withDb((db) => reviewsRepo(db).setStatus(DEMO_STORE_ID, created.reviewId, "rejected"));
+});
+
 test("a shopper reviews with two photos, browses the gallery, votes, and asks a question", async ({ page }) => {
   const review = realReviews().find((r) => r.productId === "1078" && r.title && r.body.length > 80 && r.rating === 5)!;
   await openPage(page);
