@@ -21,6 +21,9 @@ const schema = z.object({
   DEMO_ADMIN_PASSWORD: z.string().min(8, "DEMO_ADMIN_PASSWORD must be at least 8 characters").optional(),
   /** Set to 0 to turn off the in-memory response cache for public storefront GETs (benchmarks compare both). */
   RESPONSE_CACHE: z.enum(["0", "1"]).default("1"),
+  /** Review/question submissions allowed per client IP and per e-mail per hour (docs/writes.md). */
+  SUBMISSIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  SUBMISSIONS_PER_EMAIL_PER_HOUR: z.coerce.number().int().min(1).default(5),
   /** Set to 0 to skip creating the demo store on an empty database. */
   CHORUS_DEMO: z.enum(["0", "1"]).default("1"),
 });

@@ -27,6 +27,14 @@ import { customerTokens } from "./loyalty/tokens.ts";
 import { surveysRepo } from "./surveys/surveys.repo.ts";
 import { surveysService } from "./surveys/surveys.service.ts";
 import { buildEnterpriseOpenApi } from "./enterprise/openapi.ts";
+import { mediaRepo } from "./media/media.repo.ts";
+import { mediaStore } from "./media/media.service.ts";
+import { ordersRepo } from "./orders/orders.repo.ts";
+import { questionsRepo } from "./questions/questions.repo.ts";
+import { questionsService } from "./questions/questions.service.ts";
+import { submissionLimiter } from "./reviews/submission-limits.ts";
+import { submissionsService } from "./reviews/submissions.service.ts";
+import { votesRepo } from "./reviews/votes.repo.ts";
 
 export type ServicesOptions = {
   /** SQLite file path (or `:memory:`). */
@@ -68,6 +76,16 @@ export function createServices(options: ServicesOptions) {
   const surveysData = surveysRepo(db);
   const surveys = surveysService({ db, surveys: surveysData, stores, secret });
   let openApiDocument: Record<string, unknown> | undefined;
+  // Shopper writes (issue 3): media store, orders, votes, questions, submission limits.
+  const mediaPath = options.mediaPath ?? "data/media";
+  const media = mediaStore(mediaPath);
+  const orders = ordersRepo(db);
+  const mediaRows = mediaRepo(db);
+  const questionsData = questionsRepo(db);
+  const limiter = submissionLimiter();
+  const visitorSecret = installationSecret(db, "visitor_secret");
+  const submissions = submissionsService({ db, reviews: reviewsData, reviewsService: reviews, stores, orders, votes: votesRepo(db), media, mediaRows, limiter, visitorSecret });
+  const questions = questionsService({ questions: questionsData, reviewsService: reviews, stores, orders, limiter });
 
   // Content version for response caches: PRAGMA data_version on a second connection changes after
   // every commit by any other connection, i.e. by this process's main connection and by CLIs alike.
@@ -79,7 +97,7 @@ export function createServices(options: ServicesOptions) {
     db,
     secret,
     databasePath: options.databasePath,
-    mediaPath: options.mediaPath ?? "data/media",
+    mediaPath,
     stores,
     reviewsData,
     reviews,
@@ -101,6 +119,14 @@ export function createServices(options: ServicesOptions) {
     enterpriseOpenApi(): Record<string, unknown> {
       return (openApiDocument ??= buildEnterpriseOpenApi());
     },
+    media,
+    mediaRows,
+    orders,
+    questionsData,
+    questions,
+    submissions,
+    submissionLimiter: limiter,
+    visitorSecret,
     /** A number that changes whenever committed data may have changed (cache validity token). */
     contentVersion(): number {
       return dataVersion ? (dataVersion.get() as number) : localVersion;

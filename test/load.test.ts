@@ -28,7 +28,7 @@ beforeAll(async () => {
   t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
   t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
   // One client address sends everything here: lift the per-IP/per-e-mail submission limits for the run.
-  t.services.submissionLimiter.configure({ perIp: 1_000_000, perEmail: 1_000_000 });
+  t.services.submissionLimiter.configure({ perIp: { max: 1_000_000, windowMs: 1000 }, perEmail: { max: 1_000_000, windowMs: 1000 } });
 });
 afterAll(() => t.close());
 

@@ -2,6 +2,13 @@
  * `npm run import -- --store <storeId> --file <reviews.csv> [--status published|pending] [--source NAME]
  *   [--create-store --platform shopify --name "My shop"]`
  *
+ * `npm run import -- --format amazon-qa --file ../shared/data/amazon_qa_appliances.json [--store <storeId>] [--group appliances]`
+ *   imports McAuley's Amazon Q&A file as published questions and answers (store defaults to the demo store;
+ *   rules: server/questions/amazon-qa.ts, docs/writes.md).
+ *
+ * `npm run import -- --format orders-csv --store <storeId> --file orders.csv` imports orders (columns
+ *   order_id, product_id, email, date?) so reviews and answers with a matching e-mail are from verified buyers.
+ *
  * Imports a reviews CSV (rules: server/import/reviews-csv.ts and the README). Prints progress,
  * a summary, and each bad row with its line number. Exit code 0 even with bad rows; 1 on a fatal error.
  */
@@ -9,6 +16,9 @@ import { parseArgs } from "node:util";
 import { loadConfig } from "../config.ts";
 import { importReviewsCsv } from "../import/reviews-csv.ts";
 import { createServices } from "../services.ts";
+import { DEMO_STORE_ID } from "../demo/demo.ts";
+import { importAmazonQa } from "../questions/amazon-qa.ts";
+import { importOrdersCsv } from "../orders/orders-csv.ts";
 import { progress } from "./progress.ts";
 
 const USAGE = "usage: npm run import -- --store <storeId> --file <reviews.csv> [--status published|pending] [--source NAME] [--create-store --platform shopify --name NAME]";
@@ -19,8 +29,15 @@ async function main(): Promise<number> {
       store: { type: "string" }, file: { type: "string" }, status: { type: "string", default: "published" },
       source: { type: "string" }, "create-store": { type: "boolean", default: false },
       platform: { type: "string", default: "shopify" }, name: { type: "string" }, help: { type: "boolean", default: false },
+      format: { type: "string", default: "reviews-csv" }, group: { type: "string", default: "appliances" },
     },
   });
+  if (values.format === "amazon-qa") return importQa(values.file, values.store ?? DEMO_STORE_ID, values.group!);
+  if (values.format === "orders-csv") return importOrders(values.file, values.store);
+  if (values.format !== "reviews-csv") {
+    console.error("--format must be reviews-csv (default), amazon-qa or orders-csv");
+    return 2;
+  }
   if (values.help || !values.store || !values.file) {
     console.error(USAGE);
     return values.help ? 0 : 2;
@@ -46,6 +63,50 @@ async function main(): Promise<number> {
     for (const bad of report.badRows) console.error(`line ${bad.line}: ${bad.reason}`);
     const rate = Math.round(report.rowsRead / Math.max(report.ms / 1000, 0.001));
     console.log(`${report.rowsRead} rows read: ${report.inserted} imported, ${report.alreadyPresent} already present, ${report.badRows.length} bad rows skipped; ${report.products} products, ${report.groups} groups; ${report.ms} ms (${rate} rows/s)`);
+    return 0;
+  } finally {
+    services.close();
+  }
+}
+
+/** `--format amazon-qa`: questions and answers from McAuley's loose-JSON file; bad lines reported with their numbers. */
+async function importQa(file: string | undefined, storeId: string, groupId: string): Promise<number> {
+  if (!file) {
+    console.error("usage: npm run import -- --format amazon-qa --file <qa.json> [--store <storeId>] [--group appliances]");
+    return 2;
+  }
+  const config = loadConfig();
+  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH });
+  try {
+    if (!services.stores.get(storeId)) {
+      console.error(`No store ${storeId} in ${config.DATABASE_PATH}`);
+      return 1;
+    }
+    const report = await importAmazonQa({ db: services.db, stores: services.stores, questions: services.questionsData }, { storeId, file, groupId });
+    for (const bad of report.badLines) console.error(`line ${bad.line}: ${bad.reason}`);
+    console.log(`${report.linesRead} lines read: ${report.records} records, ${report.questionsInserted} questions imported, ${report.alreadyPresent} already present, ${report.badLines.length} bad lines skipped; ${report.products} products; ${report.ms} ms`);
+    return 0;
+  } finally {
+    services.close();
+  }
+}
+
+/** `--format orders-csv`: imported orders for verified-buyer status. */
+async function importOrders(file: string | undefined, storeId: string | undefined): Promise<number> {
+  if (!file || !storeId) {
+    console.error("usage: npm run import -- --format orders-csv --store <storeId> --file <orders.csv>");
+    return 2;
+  }
+  const config = loadConfig();
+  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH });
+  try {
+    if (!services.stores.get(storeId)) {
+      console.error(`No store ${storeId} in ${config.DATABASE_PATH}`);
+      return 1;
+    }
+    const report = importOrdersCsv(services.orders, { storeId, file });
+    for (const bad of report.badRows) console.error(`line ${bad.line}: ${bad.reason}`);
+    console.log(`${report.rows} rows read: ${report.inserted} order lines imported, ${report.badRows.length} bad rows skipped`);
     return 0;
   } finally {
     services.close();

@@ -11,6 +11,8 @@ import { adminDemoSeeder } from "../admin/admin.demo.ts";
 import type { Services } from "../services.ts";
 import { loyaltyDemoSeeder } from "../loyalty/loyalty.demo.ts";
 import { demoSurveysSeeder } from "../surveys/surveys.demo.ts";
+import { seedDemoMedia } from "../media/demo-media.ts";
+import { importAmazonQa } from "../questions/amazon-qa.ts";
 
 export const DEMO_STORE_ID = "7d1f4e2a-5b3c-4d6e-8f90-a1b2c3d4e5f6";
 export const DEMO_PLATFORM = "shopify";
@@ -37,8 +39,32 @@ const reviewsSeeder: DemoSeeder = {
   },
 };
 
+/** Demo review media: generated swatch images on real reviews of the top products (issue 3 §6). */
+const reviewMediaSeeder: DemoSeeder = {
+  name: "review-media",
+  async run({ services, log }) {
+    const started = performance.now();
+    const n = await seedDemoMedia(services, DEMO_STORE_ID);
+    log(`Attached ${n} generated swatch images to real reviews in ${Math.round(performance.now() - started)} ms.`);
+  },
+};
+
+/** Demo questions: the real Amazon appliance Q&A, on appliance products in the "appliances" group (issue 3 §6). */
+const questionsSeeder: DemoSeeder = {
+  name: "questions",
+  async run({ services, config, log }) {
+    const file = join(config.DEMO_DATA_DIR, "amazon_qa_appliances.json");
+    if (!existsSync(file)) {
+      log(`Demo Q&A file not found at ${file}: questions skipped.`);
+      return;
+    }
+    const report = await importAmazonQa({ db: services.db, stores: services.stores, questions: services.questionsData }, { storeId: DEMO_STORE_ID, file, groupId: "appliances", groupName: "Appliances" });
+    log(`Imported ${report.questionsInserted} real questions with answers (${report.products} appliance products, ${report.badLines.length} unparseable lines skipped: ${report.badLines.map((b) => b.line).join(", ")}) in ${report.ms} ms.`);
+  },
+};
+
 /** Seeders in order. Later areas (media, Q&A, surveys, loyalty, admin, AI) append theirs. */
-export const DEMO_SEEDERS: DemoSeeder[] = [reviewsSeeder, loyaltyDemoSeeder(DEMO_STORE_ID)];
+export const DEMO_SEEDERS: DemoSeeder[] = [reviewsSeeder, reviewMediaSeeder, questionsSeeder, loyaltyDemoSeeder(DEMO_STORE_ID)];
 DEMO_SEEDERS.push(adminDemoSeeder(DEMO_STORE_ID));
 
 /**

@@ -104,7 +104,7 @@ export function createHttpServer(options: HttpOptions): Server {
   );
   app.use(express.static(join(root, "build/client"), { maxAge: "1h", index: false }));
   app.use(express.static(join(root, "public"), { maxAge: "1h", index: false }));
-  app.all("*", createExpressHandler({ build, mode: "production", getLoadContext: () => loadContext }));
+  app.all("*", createExpressHandler({ build, mode: "production", getLoadContext: (req) => ({ ...loadContext, clientIp: req.socket.remoteAddress ?? "unknown" }) }));
 
   /** Client address for rate limits: the socket's peer (put a trusted proxy's X-Forwarded-For handling here). */
   const contextFor = (req: IncomingMessage) => ({ services, clientIp: req.socket.remoteAddress ?? "unknown" });

@@ -19,6 +19,10 @@ async function main(): Promise<void> {
   if (!existsSync(buildFile)) throw new Error("No build found: run `npm run build` first (npm start does it for you).");
   const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log });
   log(`Database: ${config.DATABASE_PATH}`);
+  services.submissionLimiter.configure({
+    perIp: { max: config.SUBMISSIONS_PER_IP_PER_HOUR, windowMs: 3_600_000 },
+    perEmail: { max: config.SUBMISSIONS_PER_EMAIL_PER_HOUR, windowMs: 3_600_000 },
+  });
   if (config.CHORUS_DEMO === "1") await ensureDemoStore({ services, config, log });
   const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
   const server = createHttpServer({ services, build, root: PROJECT_ROOT, cache: config.RESPONSE_CACHE === "1" });

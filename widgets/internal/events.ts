@@ -18,6 +18,14 @@ export interface ChorusEventMap {
   "chorus-loyalty-enrolled": { loyaltyCustomerId: string; balance: number; vipTierName?: string };
   /** `<chorus-loyalty>`: the shopper redeemed points for a reward; `code` is the coupon code. */
   "chorus-loyalty-redeemed": { transactionId: string; redemptionRuleId: string; code: string; pointsCost: number };
+  /** `<chorus-review-form>`: the server accepted a review (`status` pending until moderated, or published). */
+  "chorus-review-submitted": { reviewId: string; status: "pending" | "published" | "rejected" };
+  /** `<chorus-questions>`: the server accepted a question (pending until moderated). */
+  "chorus-question-submitted": { questionId: string; status: "pending" | "published" | "rejected" };
+  /** `<chorus-helpful-vote>`: a vote was counted; counts after the vote. */
+  "chorus-vote": { reviewId: string; vote: "helpful" | "unhelpful"; helpfulCount: number; unhelpfulCount: number };
+  /** `<chorus-review-media>`: the lightbox shows an item. */
+  "chorus-media-open": { mediaId: string; index: number };
 }
 
 declare global {
@@ -28,6 +36,10 @@ declare global {
     "chorus-keyword-selected": CustomEvent<ChorusEventMap["chorus-keyword-selected"]>;
     "chorus-loyalty-enrolled": CustomEvent<ChorusEventMap["chorus-loyalty-enrolled"]>;
     "chorus-loyalty-redeemed": CustomEvent<ChorusEventMap["chorus-loyalty-redeemed"]>;
+    "chorus-review-submitted": CustomEvent<ChorusEventMap["chorus-review-submitted"]>;
+    "chorus-question-submitted": CustomEvent<ChorusEventMap["chorus-question-submitted"]>;
+    "chorus-vote": CustomEvent<ChorusEventMap["chorus-vote"]>;
+    "chorus-media-open": CustomEvent<ChorusEventMap["chorus-media-open"]>;
   }
   interface DocumentEventMap {
     "chorus-keyword-selected": CustomEvent<ChorusEventMap["chorus-keyword-selected"]>;

@@ -9,4 +9,8 @@ export const WIDGET_MODULES: Record<string, string> = {
   "chorus-reviews-summary": "reviews-summary/chorus-reviews-summary.ts",
   "chorus-reviews-keywords": "reviews-keywords/chorus-reviews-keywords.ts",
   "chorus-loyalty": "loyalty/chorus-loyalty.ts",
+  "chorus-review-form": "review-form/chorus-review-form.ts",
+  "chorus-review-media": "review-media/chorus-review-media.ts",
+  "chorus-questions": "questions/chorus-questions.ts",
+  "chorus-helpful-vote": "helpful-vote/chorus-helpful-vote.ts",
 };

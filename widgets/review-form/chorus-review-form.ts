@@ -1,25 +1,235 @@
 /**
- * `<chorus-review-form>`: placeholder until the review form lands (another engineer replaces this
- * file). `<chorus-reviews>` imports it on "Write a review" and renders it with store-id, product-id
- * and api-base.
+ * @summary "Write a review" form: star rating as labelled radio buttons, title, text, name, e-mail,
+ * recommendation, and a photo/video picker with previews; posts to
+ * `POST /products/{product-id}/reviews` (decisions.md §3) as multipart.
  *
- * @summary Placeholder for the shopper's review form.
  * @attr store-id - the store's subscriber ID
- * @attr product-id - platform-prefixed product ID
- * @attr api-base - Chorus origin
- * @csspart message - the placeholder paragraph
+ * @attr product-id - platform-prefixed product ID (e.g. `shopify-1078`)
+ * @attr api-base - origin of the Chorus server (default: where chorus.js came from)
+ * @event chorus-review-submitted - `{ reviewId, status }` after the server accepted the review
+ * @csspart form - the form
+ * @csspart submit - the submit button
+ * @csspart message - the success message
+ * @csspart error - an error message
+ * @cssproperty --chorus-accent - buttons and focus ring (see widgets/internal/tokens.ts for all tokens)
  */
-import { html } from "lit";
-import { customElement } from "lit/decorators.js";
+import { css, html, nothing } from "lit";
+import { customElement, state } from "lit/decorators.js";
+import type { SubmitReviewResponse } from "../../server/contract/writes.ts";
+import { describeError, postJson, ApiRequestError } from "../internal/api.ts";
 import { ChorusElement } from "../internal/chorus-element.ts";
 import { tokens } from "../internal/tokens.ts";
 
+/** Client-side limits (the server enforces the same ones: server/contract/writes.ts). */
+const LIMITS = { title: 150, body: 5000, name: 60, images: 5, videos: 1, imageBytes: 10 * 1024 * 1024, videoBytes: 100 * 1024 * 1024 };
+const FIELDS = ["rating", "title", "body", "displayName", "email", "media"] as const;
+type Field = (typeof FIELDS)[number];
+type Picked = { file: File; url: string; kind: "image" | "video"; id: number };
+
 @customElement("chorus-review-form")
 export class ChorusReviewForm extends ChorusElement {
-  static styles = [tokens];
+  static styles = [
+    tokens,
+    css`
+      :host { display: block; }
+      form { display: grid; gap: 14px; max-width: 560px; }
+      fieldset { border: 0; padding: 0; margin: 0; }
+      legend, label.field { font-weight: 600; display: block; margin-bottom: 4px; }
+      .stars { display: inline-flex; gap: 2px; }
+      .star { position: relative; display: inline-block; }
+      .star input { position: absolute; inset: 0; width: 100%; height: 100%; margin: 0; opacity: 0; cursor: pointer; }
+      .star label { display: block; cursor: pointer; font-size: 28px; line-height: 1; color: var(--_star-empty); padding: 2px; }
+      .star.on label { color: var(--_star); }
+      .star input:focus-visible + label { outline: 3px solid var(--_accent); outline-offset: 1px; border-radius: 4px; }
+      input[type="text"], input[type="email"], textarea { width: 100%; box-sizing: border-box; font: inherit; padding: 8px; border: 1px solid #767676; border-radius: 6px; }
+      textarea { min-height: 120px; resize: vertical; }
+      [aria-invalid="true"] { border-color: var(--_danger); }
+      .hint { color: var(--_muted); font-size: 0.875em; margin: 2px 0 0; }
+      .error { color: var(--_danger); font-size: 0.9em; margin: 4px 0 0; }
+      .check { display: flex; gap: 8px; align-items: center; }
+      .previews { display: flex; flex-wrap: wrap; gap: 8px; list-style: none; padding: 0; margin: 8px 0 0; }
+      .previews li { position: relative; width: 96px; }
+      .previews img, .previews video { width: 96px; height: 96px; object-fit: cover; border-radius: 6px; display: block; background: #eee; }
+      .previews button { margin-top: 4px; width: 100%; font-size: 0.8em; }
+      button { cursor: pointer; border-radius: 6px; padding: 8px 14px; border: 1px solid var(--_border); background: #fff; color: #1a1a1a; }
+      button[type="submit"] { background: var(--_accent); color: var(--_accent-contrast); border-color: var(--_accent); font-weight: 600; }
+      button[disabled] { opacity: 0.6; cursor: progress; }
+      .message { padding: 12px; border: 1px solid var(--_border); border-radius: var(--_radius); }
+      .trap { display: none; }
+    `,
+  ];
+
+  @state() accessor rating = 0;
+  @state() accessor files: Picked[] = [];
+  @state() accessor errors: Partial<Record<Field | "form", string>> = {};
+  @state() accessor busy = false;
+  @state() accessor result: SubmitReviewResponse["review"] | null = null;
+  private nextId = 1;
+
+  disconnectedCallback(): void {
+    super.disconnectedCallback();
+    for (const f of this.files) URL.revokeObjectURL(f.url);
+  }
+
+  private fid(name: string): string {
+    return `crf-${name}`;
+  }
+
+  private describedBy(field: Field, hint = false): string {
+    return [hint ? this.fid(`${field}-hint`) : "", this.errors[field] ? this.fid(`${field}-error`) : ""].filter(Boolean).join(" ") || (nothing as unknown as string);
+  }
+
+  private errorOf(field: Field) {
+    return this.errors[field] ? html`<p class="error" part="error" id=${this.fid(`${field}-error`)}>${this.errors[field]}</p>` : nothing;
+  }
+
+  private pick(event: Event): void {
+    const input = event.target as HTMLInputElement;
+    const added = [...(input.files ?? [])];
+    input.value = "";
+    const next = [...this.files];
+    let problem = "";
+    for (const file of added) {
+      const kind = file.type.startsWith("video/") ? "video" : file.type.startsWith("image/") ? "image" : null;
+      if (!kind) { problem = `${file.name} is not an image or a video.`; continue; }
+      if (file.size === 0) { problem = `${file.name} is empty.`; continue; }
+      if (file.size > (kind === "image" ? LIMITS.imageBytes : LIMITS.videoBytes)) { problem = `${file.name} is too large: ${kind}s may be at most ${kind === "image" ? 10 : 100} MB.`; continue; }
+      if (next.filter((f) => f.kind === kind).length >= (kind === "image" ? LIMITS.images : LIMITS.videos)) {
+        problem = kind === "image" ? `You can add at most ${LIMITS.images} photos.` : "You can add at most 1 video.";
+        continue;
+      }
+      next.push({ file, kind, url: URL.createObjectURL(file), id: this.nextId++ });
+    }
+    this.files = next;
+    this.errors = { ...this.errors, media: problem || undefined };
+  }
+
+  private removeFile(item: Picked): void {
+    URL.revokeObjectURL(item.url);
+    this.files = this.files.filter((f) => f !== item);
+    this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>("#crf-media")?.focus());
+  }
+
+  private validate(form: HTMLFormElement): Partial<Record<Field, string>> {
+    const v = (name: string) => String(new FormData(form).get(name) ?? "").trim();
+    const errors: Partial<Record<Field, string>> = {};
+    if (!this.rating) errors.rating = "Choose a rating from 1 to 5 stars.";
+    if (v("title").length > LIMITS.title) errors.title = `The title may be at most ${LIMITS.title} characters.`;
+    if (!v("body")) errors.body = "Write your review.";
+    else if (v("body").length > LIMITS.body) errors.body = `The review may be at most ${LIMITS.body} characters.`;
+    if (!v("displayName")) errors.displayName = "Enter the name to show with your review.";
+    else if (v("displayName").length > LIMITS.name) errors.displayName = `The name may be at most ${LIMITS.name} characters.`;
+    if (!v("email")) errors.email = "Enter your e-mail address.";
+    else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v("email"))) errors.email = "Enter a valid e-mail address, like name@example.com.";
+    return errors;
+  }
+
+  /** Map a server description ("body must be …", "media[1] (x.jpg) is …") to the field it names. */
+  private fieldOf(description: string): Field | "form" {
+    const m = /^([A-Za-z]+)/.exec(description);
+    const name = m?.[1] ?? "";
+    if (name === "media" || name === "alt") return "media";
+    return (FIELDS as readonly string[]).includes(name) ? (name as Field) : "form";
+  }
+
+  private focusFirstError(): void {
+    this.updateComplete.then(() => {
+      const first = this.renderRoot.querySelector<HTMLElement>('.form-error, fieldset[data-invalid] input, [aria-invalid="true"]');
+      first?.focus();
+    });
+  }
+
+  private async submit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    if (this.busy) return;
+    const form = event.target as HTMLFormElement;
+    const errors = this.validate(form);
+    this.errors = { ...errors, media: this.errors.media && !Object.keys(errors).length ? undefined : this.errors.media };
+    if (Object.keys(errors).length) return this.focusFirstError();
+    const data = new FormData(form);
+    data.delete("media-picker");
+    data.set("rating", String(this.rating));
+    data.set("isRecommended", (form.elements.namedItem("isRecommended") as HTMLInputElement).checked ? "true" : "false");
+    for (const f of this.files) data.append("media", f.file, f.file.name);
+    this.busy = true;
+    try {
+      const body = await postJson<SubmitReviewResponse>(`${this.scopeUrl}/reviews`, data);
+      this.result = body.review;
+      this.emit("chorus-review-submitted", { reviewId: body.review.reviewId, status: body.review.status });
+      this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(".message")?.focus());
+    } catch (error) {
+      const description = describeError(error);
+      const field = error instanceof ApiRequestError && error.status < 500 ? this.fieldOf(description) : "form";
+      this.errors = { [field]: description };
+      this.focusFirstError();
+    } finally {
+      this.busy = false;
+    }
+  }
 
   render() {
-    return html`<p part="message" tabindex="-1">The review form is loading…</p>`;
+    if (this.result) {
+      return html`<div class="message" part="message" role="status" tabindex="-1">
+        ${this.result.status === "published"
+          ? html`<strong>Thank you!</strong> Your review has been published.`
+          : html`<strong>Thank you!</strong> Your review has been submitted and awaits moderation. It will appear once the store has approved it.`}
+      </div>`;
+    }
+    const e = this.errors;
+    return html`<form part="form" novalidate @submit=${this.submit} aria-label="Write a review">
+      ${e.form ? html`<p class="error form-error" part="error" role="alert" tabindex="-1">${e.form}</p>` : nothing}
+      <fieldset aria-describedby=${this.describedBy("rating")} ?data-invalid=${!!e.rating}>
+        <legend>Your rating (required)</legend>
+        <div class="stars">
+          ${[1, 2, 3, 4, 5].map((n) => html`<span class=${n <= this.rating ? "star on" : "star"}>
+            <input type="radio" name="rating-choice" id=${this.fid(`star-${n}`)} value=${n} .checked=${this.rating === n} @change=${() => { this.rating = n; this.errors = { ...this.errors, rating: undefined }; }} />
+            <label for=${this.fid(`star-${n}`)} title=${`${n} ${n === 1 ? "star" : "stars"}`}><span aria-hidden="true">★</span><span class="visually-hidden">${n} ${n === 1 ? "star" : "stars"}</span></label>
+          </span>`)}
+        </div>
+        ${this.errorOf("rating")}
+      </fieldset>
+      <div>
+        <label class="field" for=${this.fid("title")}>Title</label>
+        <input type="text" id=${this.fid("title")} name="title" maxlength=${LIMITS.title} aria-invalid=${e.title ? "true" : "false"} aria-describedby=${this.describedBy("title")} />
+        ${this.errorOf("title")}
+      </div>
+      <div>
+        <label class="field" for=${this.fid("body")}>Your review (required)</label>
+        <textarea id=${this.fid("body")} name="body" maxlength=${LIMITS.body} required aria-invalid=${e.body ? "true" : "false"} aria-describedby=${this.describedBy("body")}></textarea>
+        ${this.errorOf("body")}
+      </div>
+      <div>
+        <label class="field" for=${this.fid("displayName")}>Name shown with your review (required)</label>
+        <input type="text" id=${this.fid("displayName")} name="displayName" autocomplete="nickname" maxlength=${LIMITS.name} required aria-invalid=${e.displayName ? "true" : "false"} aria-describedby=${this.describedBy("displayName")} />
+        ${this.errorOf("displayName")}
+      </div>
+      <div>
+        <label class="field" for=${this.fid("email")}>E-mail (required, never shown)</label>
+        <input type="email" id=${this.fid("email")} name="email" autocomplete="email" required aria-invalid=${e.email ? "true" : "false"} aria-describedby=${this.describedBy("email")} />
+        ${this.errorOf("email")}
+      </div>
+      <div class="check">
+        <input type="checkbox" id=${this.fid("recommended")} name="isRecommended" />
+        <label for=${this.fid("recommended")}>I recommend this product</label>
+      </div>
+      <div>
+        <label class="field" for=${this.fid("media")}>Add photos or a video</label>
+        <input type="file" id=${this.fid("media")} name="media-picker" accept="image/jpeg,image/png,image/webp,image/gif,video/mp4,video/webm,video/quicktime" multiple
+          aria-describedby=${this.describedBy("media", true)} aria-invalid=${e.media ? "true" : "false"} @change=${this.pick} />
+        <p class="hint" id=${this.fid("media-hint")}>Up to 5 photos (10 MB each) and 1 video (100 MB).</p>
+        ${this.errorOf("media")}
+        ${this.files.length
+          ? html`<ul class="previews" aria-label="Selected photos and video">
+              ${this.files.map((f) => html`<li>
+                ${f.kind === "image" ? html`<img src=${f.url} alt=${`Preview of ${f.file.name}`} />` : html`<video src=${f.url} muted aria-label=${`Preview of ${f.file.name}`}></video>`}
+                <button type="button" @click=${() => this.removeFile(f)} aria-label=${`Remove ${f.file.name}`}>Remove</button>
+              </li>`)}
+            </ul>`
+          : nothing}
+      </div>
+      <div class="trap" aria-hidden="true"><label>Leave this empty <input type="text" name="website" tabindex="-1" autocomplete="off" /></label></div>
+      <div><button type="submit" part="submit" ?disabled=${this.busy}>${this.busy ? "Submitting…" : "Submit review"}</button></div>
+    </form>`;
   }
 }
 

@@ -1,0 +1,1 @@
+export { importOrdersAction as action, postOnlyLoader as loader } from "~/lib/writes.server";

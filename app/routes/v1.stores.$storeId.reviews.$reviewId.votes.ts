@@ -1,0 +1,1 @@
+export { voteAction as action, postOnlyLoader as loader } from "~/lib/writes.server";

@@ -1,0 +1,114 @@
+/**
+ * Storefront writes contract (decisions.md §3): zod schemas of the review, vote and question bodies
+ * with user-facing messages, the limits they enforce, and the 201/200 response shapes.
+ * Routes parse with these; widgets `import type` the shapes.
+ */
+import { z } from "zod";
+
+/** Limits of a review submission (bytes for files). Documented in docs/writes.md. */
+export const REVIEW_LIMITS = {
+  titleMax: 150,
+  bodyMax: 5000,
+  displayNameMax: 60,
+  emailMax: 254,
+  altMax: 250,
+  attributesMax: 20,
+  images: 5,
+  videos: 1,
+  imageBytes: 10 * 1024 * 1024,
+  videoBytes: 100 * 1024 * 1024,
+} as const;
+
+/** Limits of a question. */
+export const QUESTION_LIMITS = { bodyMin: 5, bodyMax: 1000, displayNameMax: 60, emailMax: 254 } as const;
+
+const text = (name: string, max: number, min = 0) =>
+  z.string({ error: `${name} must be a string` }).transform((s) => s.trim()).pipe(
+    z.string()
+      .min(min, min === 1 ? `${name} is required` : `${name} must be at least ${min} characters`)
+      .max(max, `${name} must be at most ${max} characters`),
+  );
+
+const email = z.string({ error: "email is required" }).transform((s) => s.trim())
+  .pipe(z.email({ error: "email must be a valid e-mail address" }).max(REVIEW_LIMITS.emailMax, `email must be at most ${REVIEW_LIMITS.emailMax} characters`));
+
+/** Accepts JSON booleans and form values ("true"/"false"/"on"/"1"/"0"). */
+const booleanish = z.union([z.boolean(), z.enum(["true", "false", "on", "1", "0", ""])], { error: "isRecommended must be true or false" })
+  .transform((v) => (v === "" ? undefined : v === true || v === "true" || v === "on" || v === "1"));
+
+const productAttribute = z.object({
+  title: text("productAttributes.title", 60, 1),
+  type: text("productAttributes.type", 30),
+  value: text("productAttributes.value", 200, 1),
+});
+
+/** Honeypot: a field humans never see. Any non-empty value marks a bot (201, nothing stored). */
+export const HONEYPOT_FIELD = "website";
+
+export const reviewSubmissionBody = z.object({
+  rating: z.union([z.number(), z.string()], { error: "rating is required: an integer from 1 to 5" })
+    .transform((v) => (typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v))
+    .pipe(z.number({ error: "rating must be an integer from 1 to 5" }).int("rating must be an integer from 1 to 5").min(1, "rating must be an integer from 1 to 5").max(5, "rating must be an integer from 1 to 5")),
+  title: text("title", REVIEW_LIMITS.titleMax).optional().default(""),
+  body: text("body", REVIEW_LIMITS.bodyMax, 1),
+  displayName: text("displayName", REVIEW_LIMITS.displayNameMax, 1),
+  email,
+  isRecommended: booleanish.optional(),
+  productAttributes: z.union([z.string(), z.array(z.unknown())], { error: "productAttributes must be a JSON array" })
+    .transform((v, ctx) => {
+      if (typeof v !== "string") return v;
+      try {
+        return JSON.parse(v) as unknown;
+      } catch {
+        ctx.addIssue({ code: "custom", message: "productAttributes must be a JSON array" });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.array(productAttribute, { error: "productAttributes must be a JSON array" }).max(REVIEW_LIMITS.attributesMax, `productAttributes may hold at most ${REVIEW_LIMITS.attributesMax} items`))
+    .optional(),
+  variantId: text("variantId", 100).optional(),
+  alt: z.union([z.string(), z.array(z.string())]).optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
+    .pipe(z.array(z.string().trim().max(REVIEW_LIMITS.altMax, `alt must be at most ${REVIEW_LIMITS.altMax} characters`))),
+  [HONEYPOT_FIELD]: z.unknown().optional(),
+});
+export type ReviewSubmission = z.output<typeof reviewSubmissionBody>;
+
+export const voteBody = z.object({
+  vote: z.enum(["helpful", "unhelpful"], { error: "vote must be helpful or unhelpful" }),
+  visitorId: z.string({ error: "visitorId must be a string" }).min(8, "visitorId must be 8 to 128 characters").max(128, "visitorId must be 8 to 128 characters").optional(),
+});
+export type VoteBody = z.output<typeof voteBody>;
+
+export const questionBody = z.object({
+  body: text("body", QUESTION_LIMITS.bodyMax, QUESTION_LIMITS.bodyMin),
+  displayName: text("displayName", QUESTION_LIMITS.displayNameMax, 1),
+  email,
+  [HONEYPOT_FIELD]: z.unknown().optional(),
+});
+export type QuestionBody = z.output<typeof questionBody>;
+
+export type ModerationStatus = "pending" | "published" | "rejected";
+/** 201 of POST …/reviews. */
+export type SubmitReviewResponse = { review: { reviewId: string; status: ModerationStatus } };
+/** 201 of POST …/questions. */
+export type AskQuestionResponse = { question: { questionId: string; status: ModerationStatus } };
+/** 200 of POST /reviews/{reviewId}/votes. */
+export type VoteResponse = { helpfulCount: number; unhelpfulCount: number };
+
+/** Orders per request of `POST /enterprise/orders`. */
+export const ORDERS_BATCH_MAX = 1000;
+
+/** `POST /enterprise/orders` body: order lines for verified-buyer status (docs/writes.md). */
+export const importOrdersBody = z.object({
+  orders: z.array(
+    z.object({
+      orderId: z.string({ error: "orderId is required" }).trim().min(1, "orderId is required").max(100, "orderId must be at most 100 characters"),
+      productId: z.string({ error: "productId is required" }).trim().min(1, "productId is required").max(100, "productId must be at most 100 characters"),
+      email: z.string({ error: "email is required" }).trim().pipe(z.email({ error: "email must be a valid e-mail address" })),
+      dateCreated: z.iso.datetime({ error: "dateCreated must be an ISO 8601 UTC time" }).optional(),
+    }),
+    { error: "orders must be an array" },
+  ).min(1, "orders must hold at least 1 order line").max(ORDERS_BATCH_MAX, `orders may hold at most ${ORDERS_BATCH_MAX} order lines`),
+});
+export type ImportOrdersResponse = { inserted: number };

@@ -1,0 +1,191 @@
+/**
+ * Review media pipeline (issue 3 §2): sniff the real type from the bytes, decode and re-encode
+ * images with sharp (which drops every metadata block: EXIF, GPS, XMP, ICC comments), write three
+ * renditions, and store videos as uploaded with a placeholder poster (no video decoder is bundled).
+ *
+ * Files live under `mediaPath/<storeId>/<mediaId>/` and are served by the HTTP server at
+ * `/media/<storeId>/<mediaId>/<file>` with a one-year immutable Cache-Control.
+ *
+ * Errors: ApiError 400 (empty, not the claimed type, undecodable, too many files), 413 (too large).
+ */
+import { randomUUID } from "node:crypto";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import sharp from "sharp";
+import { ApiError, badRequest } from "../contract/errors.ts";
+import { REVIEW_LIMITS } from "../contract/writes.ts";
+
+export type SniffedType = "jpeg" | "png" | "gif" | "webp" | "avif" | "heif" | "mp4" | "webm" | "quicktime";
+export type MediaKind = "image" | "video";
+
+/** An uploaded file as the multipart parser hands it over: bytes in memory (images) or in a temp file (videos). */
+export type UploadedFile = { filename: string; claimedType: string; bytes: number; data?: Buffer; tempPath?: string; sniffed: SniffedType | null };
+
+/** A processed upload, ready to be written. */
+export type PreparedMedia = {
+  mediaId: string; kind: MediaKind; width: number | null; height: number | null; bytes: number;
+  thumb: Buffer; large: Buffer; full: Buffer; video?: { tempPath?: string; data?: Buffer; ext: string };
+};
+
+/** A written media item: URLs (paths below the server origin) for review_media. */
+export type StoredMedia = PreparedMedia & { thumbnailUrl: string; largeUrl: string; fullSizeUrl: string; streamUrl: string | null };
+
+const IMAGE_TYPES: SniffedType[] = ["jpeg", "png", "gif", "webp", "avif", "heif"];
+const VIDEO_EXT: Record<string, string> = { mp4: "mp4", webm: "webm", quicktime: "mov" };
+/** Decompression-bomb guard: images above this many pixels are rejected (400). */
+export const MAX_INPUT_PIXELS = 60_000_000;
+export const RENDITIONS = { thumb: 120, large: 1200, full: 2400 } as const;
+
+/**
+ * The real type of a file from its first bytes (magic numbers), or null when it is neither a
+ * supported image nor a supported video. Needs at least 12 bytes to tell ISO-BMFF brands apart.
+ */
+export function sniffType(head: Uint8Array): SniffedType | null {
+  const b = head;
+  const ascii = (from: number, to: number) => String.fromCharCode(...b.subarray(from, to));
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "jpeg";
+  if (b.length >= 8 && b[0] === 0x89 && ascii(1, 4) === "PNG" && b[4] === 0x0d && b[5] === 0x0a) return "png";
+  if (b.length >= 6 && (ascii(0, 6) === "GIF87a" || ascii(0, 6) === "GIF89a")) return "gif";
+  if (b.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return "webp";
+  if (b.length >= 4 && b[0] === 0x1a && b[1] === 0x45 && b[2] === 0xdf && b[3] === 0xa3) return "webm";
+  if (b.length >= 12 && ascii(4, 8) === "ftyp") {
+    const brand = ascii(8, 12);
+    if (brand === "avif" || brand === "avis") return "avif";
+    if (["heic", "heix", "heim", "heis", "mif1", "msf1"].includes(brand)) return "heif";
+    if (brand === "qt  ") return "quicktime";
+    return "mp4";
+  }
+  return null;
+}
+
+export const kindOf = (t: SniffedType): MediaKind => (IMAGE_TYPES.includes(t) ? "image" : "video");
+
+/** Byte limit of a file of this kind (REVIEW_LIMITS). */
+export const byteLimit = (kind: MediaKind): number => (kind === "image" ? REVIEW_LIMITS.imageBytes : REVIEW_LIMITS.videoBytes);
+
+const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+
+/**
+ * Check an upload's type and size. Rules (docs/writes.md): empty → 400; bytes that are no supported
+ * image or video → 400; an image claimed as a video or the reverse → 400; a supported image under
+ * another image type's name (a PNG named .jpg) is accepted as what its bytes are; too large → 413.
+ * @returns the real kind.
+ */
+export function checkUpload(file: UploadedFile, index: number): MediaKind {
+  const name = `media[${index}] (${file.filename || "unnamed"})`;
+  if (file.bytes === 0) throw badRequest(`${name} is empty (0 bytes)`, "media_empty");
+  if (!file.sniffed) {
+    throw badRequest(
+      /^(image|video)\//.test(file.claimedType)
+        ? `${name} is not a ${file.claimedType} file: its bytes are not a supported image (JPEG, PNG, GIF, WebP, AVIF) or video (MP4, WebM, MOV)`
+        : `${name} is not a supported image (JPEG, PNG, GIF, WebP, AVIF) or video (MP4, WebM, MOV)`,
+      "media_type",
+    );
+  }
+  const kind = kindOf(file.sniffed);
+  const claimedKind = file.claimedType.startsWith("image/") ? "image" : file.claimedType.startsWith("video/") ? "video" : null;
+  if (claimedKind && claimedKind !== kind) throw badRequest(`${name} claims to be ${file.claimedType} but its bytes are ${kind === "image" ? "an image" : "a video"}`, "media_type");
+  if (file.bytes > byteLimit(kind)) throw new ApiError(413, `${name} is too large: ${kind}s may be at most ${mb(byteLimit(kind))}`, "media_too_large");
+  return kind;
+}
+
+type Poster = { thumb: Buffer; large: Buffer };
+/** Render the placeholder poster of videos (a dark frame with a play symbol). */
+function renderPoster(): Promise<Poster> {
+  return (async () => {
+    const svg = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="675"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#2b2f3a"/><stop offset="1" stop-color="#111318"/></linearGradient></defs><rect width="1200" height="675" fill="url(#g)"/><circle cx="600" cy="337" r="110" fill="#ffffff" fill-opacity="0.9"/><path d="M565 272 L565 402 L670 337 Z" fill="#111318"/></svg>`,
+    );
+    const large = await sharp(svg).jpeg({ quality: 80 }).toBuffer();
+    const thumb = await sharp(svg).resize(RENDITIONS.thumb, RENDITIONS.thumb, { fit: "cover" }).jpeg({ quality: 80 }).toBuffer();
+    return { thumb, large };
+  })();
+}
+
+/**
+ * Decode and re-encode one checked upload into renditions: thumbnail 120×120 (cover), large
+ * (longest side ≤ 1200 px), full size (≤ 2400 px), all baseline JPEG without metadata, EXIF
+ * orientation applied first. Videos get the placeholder poster. @throws ApiError 400 when undecodable.
+ */
+export async function prepareMedia(file: UploadedFile, kind: MediaKind, index: number, poster: () => Promise<Poster> = renderPoster): Promise<PreparedMedia> {
+  const mediaId = randomUUID();
+  if (kind === "video") {
+    const p = await poster();
+    return {
+      mediaId, kind, width: null, height: null, bytes: file.bytes, thumb: p.thumb, large: p.large, full: p.large,
+      video: { tempPath: file.tempPath, data: file.data, ext: VIDEO_EXT[file.sniffed!] ?? "mp4" },
+    };
+  }
+  try {
+    const input = () => sharp(file.data!, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" }).rotate().flatten({ background: "#ffffff" });
+    const meta = await sharp(file.data!, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" }).metadata();
+    const [thumb, large, full] = await Promise.all([
+      input().resize(RENDITIONS.thumb, RENDITIONS.thumb, { fit: "cover" }).jpeg({ quality: 80 }).toBuffer(),
+      input().resize(RENDITIONS.large, RENDITIONS.large, { fit: "inside", withoutEnlargement: true }).jpeg({ quality: 82 }).toBuffer(),
+      input().resize(RENDITIONS.full, RENDITIONS.full, { fit: "inside", withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer({ resolveWithObject: true }),
+    ]);
+    void meta;
+    return { mediaId, kind, width: full.info.width, height: full.info.height, bytes: file.bytes, thumb, large, full: full.data };
+  } catch (error) {
+    if (error instanceof Error && /pixel limit/i.test(error.message)) {
+      throw badRequest(`media[${index}] is too large to process: at most ${MAX_INPUT_PIXELS / 1_000_000} megapixels`, "media_dimensions");
+    }
+    throw badRequest(`media[${index}] (${file.filename || "unnamed"}) could not be decoded as an image`, "media_undecodable");
+  }
+}
+
+/** The media store of one installation, rooted at `mediaPath`. */
+export function mediaStore(mediaPath: string) {
+  const dirOf = (storeId: string, mediaId: string) => join(mediaPath, storeId, mediaId);
+  const urlOf = (storeId: string, mediaId: string, file: string) => `/media/${encodeURIComponent(storeId)}/${mediaId}/${file}`;
+
+  /** Delete the files of media items (missing ones are ignored). */
+  function remove(storeId: string, mediaIds: string[]): void {
+    for (const id of mediaIds) rmSync(dirOf(storeId, id), { recursive: true, force: true });
+  }
+
+  let poster: Promise<Poster> | undefined;
+  return {
+    root: mediaPath,
+    /** prepareMedia with this store's cached placeholder poster. */
+    prepare(file: UploadedFile, kind: MediaKind, index: number): Promise<PreparedMedia> {
+      return prepareMedia(file, kind, index, () => (poster ??= renderPoster()));
+    },
+    /** A directory for upload temp files (videos stream there before they are checked). */
+    tempDir(): string {
+      const dir = join(mediaPath, ".uploads");
+      mkdirSync(dir, { recursive: true });
+      return dir;
+    },
+    /**
+     * Write prepared media of a store. All or nothing: when any write fails, the files already
+     * written are deleted and the error is rethrown. @returns the items with their URLs.
+     */
+    write(storeId: string, items: PreparedMedia[]): StoredMedia[] {
+      const out: StoredMedia[] = [];
+      try {
+        for (const m of items) {
+          const dir = dirOf(storeId, m.mediaId);
+          mkdirSync(dir, { recursive: true });
+          writeFileSync(join(dir, "thumb.jpg"), m.thumb);
+          writeFileSync(join(dir, "large.jpg"), m.large);
+          writeFileSync(join(dir, "full.jpg"), m.full);
+          let streamUrl: string | null = null;
+          if (m.video) {
+            const file = `video.${m.video.ext}`;
+            if (m.video.tempPath) copyFileSync(m.video.tempPath, join(dir, file));
+            else writeFileSync(join(dir, file), m.video.data!);
+            streamUrl = urlOf(storeId, m.mediaId, file);
+          }
+          out.push({ ...m, thumbnailUrl: urlOf(storeId, m.mediaId, "thumb.jpg"), largeUrl: urlOf(storeId, m.mediaId, "large.jpg"), fullSizeUrl: urlOf(storeId, m.mediaId, "full.jpg"), streamUrl });
+        }
+        return out;
+      } catch (error) {
+        remove(storeId, items.map((m) => m.mediaId));
+        throw error;
+      }
+    },
+    remove,
+  };
+}
+export type MediaStore = ReturnType<typeof mediaStore>;

@@ -1,0 +1,112 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DATA_DIR, OTHER_STORE_ID, TEST_STORE_ID } from "../../test/fixtures.ts";
+import { startTestServer, type TestServer } from "../../test/server.ts";
+import { isApiError } from "../contract/errors.ts";
+
+let t: TestServer;
+const prefix = `/v1/stores/${TEST_STORE_ID}`;
+const ASIN = "B00004U9JP";
+const url = () => t.url(`${prefix}/products/shopify-${ASIN}/questions`);
+/** Real questions and answers of the shared Amazon file (the first lines, which are plain JSON). */
+const real = readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8").split("\n").slice(0, 20).map((l) => JSON.parse(l) as { question: string; answer: string; asin: string });
+
+beforeAll(async () => {
+  t = await startTestServer();
+  t.services.stores.create({ storeId: TEST_STORE_ID, name: "Test store", platform: "shopify" });
+  t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other", platform: "bigcommerce" });
+  t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: ASIN, name: "InSinkErator Badger 1" });
+});
+afterAll(() => t.close());
+beforeEach(() => t.services.submissionLimiter.reset());
+
+const ask = async (body: unknown, target = url()) => {
+  const res = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return { res, body: await res.json().catch(() => null) };
+};
+const list = async () => (await (await fetch(url())).json()).questions as { questionId: string; body: string; answers: { body: string; isStoreAnswer: boolean; author: { displayName: string } }[] }[];
+
+describe("ask a question (decisions.md §3)", () => {
+  it("answers 201 { question: { questionId, status: pending } } and is not listed until published", async () => {
+    const { res, body } = await ask({ body: real[0].question, displayName: "Sam", email: "sam@example.com" });
+    expect(res.status).toBe(201);
+    expect(body).toEqual({ question: { questionId: expect.any(String), status: "pending" } });
+    expect((await list()).map((q) => q.questionId)).not.toContain(body.question.questionId);
+  });
+
+  it("published with a store answer, it is listed with the answer marked as the store's", async () => {
+    const { body } = await ask({ body: real[1].question, displayName: "Sam", email: "sam@example.com" });
+    const id = body.question.questionId;
+    t.services.questions.answerAsStore({ storeId: TEST_STORE_ID, questionId: id, body: real[1].answer, authorName: "Test store" });
+    t.services.questions.setQuestionStatus(TEST_STORE_ID, id, "published");
+    const q = (await list()).find((x) => x.questionId === id)!;
+    expect(q.body).toBe(real[1].question);
+    expect(q.answers).toEqual([expect.objectContaining({ body: real[1].answer, isStoreAnswer: true, author: { displayName: "Test store" } })]);
+  });
+
+  it("a verified buyer's answer needs an order of the product and is pending until published", async () => {
+    const { body } = await ask({ body: real[2].question, displayName: "Sam", email: "sam@example.com" });
+    const id = body.question.questionId;
+    t.services.questions.setQuestionStatus(TEST_STORE_ID, id, "published");
+    let error: unknown;
+    try {
+      t.services.questions.answerAsBuyer({ storeId: TEST_STORE_ID, questionId: id, body: real[2].answer, authorName: "Lee", email: "lee@example.com" });
+    } catch (e) {
+      error = e;
+    }
+    expect(isApiError(error) && error.status).toBe(403);
+    t.services.orders.importOrders(TEST_STORE_ID, [{ orderId: "O-9", productId: ASIN, email: "lee@example.com", orderedMs: Date.now() }]);
+    const { answerId } = t.services.questions.answerAsBuyer({ storeId: TEST_STORE_ID, questionId: id, body: real[2].answer, authorName: "Lee", email: "LEE@example.com" });
+    expect((await list()).find((x) => x.questionId === id)!.answers).toEqual([]);
+    t.services.questions.setAnswerStatus(TEST_STORE_ID, answerId, "published");
+    expect((await list()).find((x) => x.questionId === id)!.answers).toEqual([expect.objectContaining({ body: real[2].answer, isStoreAnswer: false })]);
+  });
+
+  it("data functions answer 404 for another store's question", () => {
+    const id = t.services.questionsData.listByStatus(TEST_STORE_ID, "pending", 1)[0].question_id;
+    for (const call of [
+      () => t.services.questions.setQuestionStatus(OTHER_STORE_ID, id, "published"),
+      () => t.services.questions.answerAsStore({ storeId: OTHER_STORE_ID, questionId: id, body: "x", authorName: "Other" }),
+    ]) {
+      let error: unknown;
+      try { call(); } catch (e) { error = e; }
+      expect(isApiError(error) && error.status).toBe(404);
+    }
+  });
+
+  it.each([
+    [{ displayName: "Sam", email: "sam@example.com" }, /body/],
+    [{ body: "why", displayName: "Sam", email: "sam@example.com" }, /body must be at least 5 characters/],
+    [{ body: "x".repeat(1001), displayName: "Sam", email: "sam@example.com" }, /body must be at most 1000/],
+    [{ body: "Does it fit a 1/2 HP unit?", displayName: " ", email: "sam@example.com" }, /displayName is required/],
+    [{ body: "Does it fit a 1/2 HP unit?", displayName: "Sam", email: "sam" }, /email must be a valid e-mail address/],
+  ])("%j answers 400 naming the field", async (body, message) => {
+    const { res, body: out } = await ask(body);
+    expect(res.status).toBe(400);
+    expect(out.error.description).toMatch(message);
+  });
+
+  it("a filled honeypot answers 201 and stores nothing", async () => {
+    const before = t.services.db.prepare("SELECT count(*) FROM questions").pluck().get();
+    const { res } = await ask({ body: real[3].question, displayName: "Bot", email: "bot@example.com", website: "spam" });
+    expect(res.status).toBe(201);
+    expect(t.services.db.prepare("SELECT count(*) FROM questions").pluck().get()).toBe(before);
+  });
+
+  it("an unknown product or another platform's prefix answers 404", async () => {
+    expect((await ask({ body: real[0].question, displayName: "S", email: "s@example.com" }, t.url(`${prefix}/products/shopify-NOPE/questions`))).res.status).toBe(404);
+    expect((await ask({ body: real[0].question, displayName: "S", email: "s@example.com" }, t.url(`${prefix}/products/bigcommerce-${ASIN}/questions`))).res.status).toBe(404);
+  });
+
+  it("the e-mail's questions over the limit answer 429", async () => {
+    t.services.submissionLimiter.configure({ perEmail: { max: 2, windowMs: 60_000 } });
+    try {
+      expect((await ask({ body: real[4].question, displayName: "Kim", email: "kim@example.com" })).res.status).toBe(201);
+      expect((await ask({ body: real[5].question, displayName: "Kim", email: "kim@example.com" })).res.status).toBe(201);
+      expect((await ask({ body: real[6].question, displayName: "Kim", email: "kim@example.com" })).res.status).toBe(429);
+    } finally {
+      t.services.submissionLimiter.configure({ perEmail: { max: 5, windowMs: 3600_000 } });
+    }
+  });
+});

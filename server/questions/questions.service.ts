@@ -1,0 +1,106 @@
+/**
+ * Questions and answers: the shopper's question (decisions.md §3) and the data functions the admin
+ * calls to answer and moderate (issue 3 §4). Every function is scoped by store; an ID of another
+ * store answers 404 like a missing one.
+ */
+import { randomUUID } from "node:crypto";
+import { ApiError, badRequest, notFound } from "../contract/errors.ts";
+import { HONEYPOT_FIELD, questionBody, type AskQuestionResponse } from "../contract/writes.ts";
+import type { OrdersRepo } from "../orders/orders.repo.ts";
+import type { ReviewsService, ScopeParams } from "../reviews/reviews.service.ts";
+import type { SubmissionLimiter } from "../reviews/submission-limits.ts";
+import type { StoresRepo } from "../stores/stores.repo.ts";
+import { zodIssue } from "../shared/zod-issue.ts";
+import type { ModerationStatus, QuestionsRepo } from "./questions.repo.ts";
+
+const ANSWER_MAX = 5000;
+
+/** Create the questions service. */
+export function questionsService(deps: { questions: QuestionsRepo; reviewsService: ReviewsService; stores: StoresRepo; orders: OrdersRepo; limiter: SubmissionLimiter }) {
+  const { questions, stores, orders } = deps;
+
+  function requireQuestion(storeId: string, questionId: string) {
+    const q = questions.getQuestion(storeId, questionId);
+    if (!q) throw notFound("Question not found", "question_not_found");
+    return q;
+  }
+  function checkAnswer(body: string, authorName: string): { body: string; authorName: string } {
+    const b = body.trim();
+    const a = authorName.trim();
+    if (!b) throw badRequest("body is required", "invalid_field");
+    if (b.length > ANSWER_MAX) throw badRequest(`body must be at most ${ANSWER_MAX} characters`, "invalid_field");
+    if (!a || a.length > 60) throw badRequest("authorName must be 1 to 60 characters", "invalid_field");
+    return { body: b, authorName: a };
+  }
+
+  return {
+    /**
+     * POST /products/{platform}-{id}/questions `{ body, displayName, email }`: a question, status
+     * `pending`. A filled honeypot answers the same 201 and stores nothing.
+     * @throws ApiError 404 (store/product), 400 (field rule), 429 (rate limit).
+     */
+    askQuestion(params: ScopeParams, fields: Record<string, unknown>, clientIp: string): AskQuestionResponse {
+      const { store, scope } = deps.reviewsService.resolveScope(params);
+      if (scope.type !== "product" || !stores.getProduct(store.storeId, scope.productId)) throw notFound("Product not found", "product_not_found");
+      const honeypot = fields[HONEYPOT_FIELD];
+      if (typeof honeypot === "string" ? honeypot.trim() !== "" : honeypot != null) return { question: { questionId: randomUUID(), status: "pending" } };
+      const parsed = questionBody.safeParse(fields);
+      if (!parsed.success) throw badRequest(zodIssue(parsed.error), "invalid_field");
+      deps.limiter.consume(clientIp, parsed.data.email);
+      const questionId = randomUUID();
+      questions.insertQuestion({
+        questionId, storeId: store.storeId, productId: scope.productId, body: parsed.data.body, askerName: parsed.data.displayName,
+        askerEmail: parsed.data.email.toLowerCase(), status: "pending", createdMs: Date.now(),
+      });
+      return { question: { questionId, status: "pending" } };
+    },
+
+    /**
+     * Answer a question as the store (shown with "Store answer"). Status defaults to `published`
+     * (the merchant wrote it); pass `pending` to hold it.
+     * @param input `{ storeId, questionId, body (1..5000 chars), authorName (1..60, e.g. the store's name), status? }`
+     * @returns `{ answerId }`. @throws ApiError 404 (question not in the store), 400 (body/authorName).
+     */
+    answerAsStore(input: { storeId: string; questionId: string; body: string; authorName: string; status?: ModerationStatus }): { answerId: string } {
+      requireQuestion(input.storeId, input.questionId);
+      const { body, authorName } = checkAnswer(input.body, input.authorName);
+      const answerId = randomUUID();
+      questions.insertAnswer({
+        answerId, storeId: input.storeId, questionId: input.questionId, body, authorName, isStoreAnswer: true,
+        verifiedStatus: "unverified", status: input.status ?? "published", createdMs: Date.now(),
+      });
+      return { answerId };
+    },
+
+    /**
+     * Answer a question as a verified buyer: `email` must match an imported order of the question's
+     * product. Status `pending` until published (setAnswerStatus).
+     * @param input `{ storeId, questionId, body (1..5000), authorName (1..60), email }`
+     * @returns `{ answerId }`. @throws ApiError 404 (question), 400 (fields), 403 (`not_a_buyer`: no matching order).
+     */
+    answerAsBuyer(input: { storeId: string; questionId: string; body: string; authorName: string; email: string }): { answerId: string } {
+      const q = requireQuestion(input.storeId, input.questionId);
+      const { body, authorName } = checkAnswer(input.body, input.authorName);
+      if (!orders.isVerifiedBuyer(input.storeId, input.email, q.product_id)) {
+        throw new ApiError(403, "Only verified buyers of this product may answer: no order with this e-mail", "not_a_buyer");
+      }
+      const answerId = randomUUID();
+      questions.insertAnswer({
+        answerId, storeId: input.storeId, questionId: input.questionId, body, authorName, authorEmail: input.email.trim().toLowerCase(),
+        isStoreAnswer: false, verifiedStatus: "verified-buyer", status: "pending", createdMs: Date.now(),
+      });
+      return { answerId };
+    },
+
+    /** Publish, reject or re-queue a question. @throws ApiError 404 when the store has no such question. */
+    setQuestionStatus(storeId: string, questionId: string, status: ModerationStatus): void {
+      if (!questions.setQuestionStatus(storeId, questionId, status)) throw notFound("Question not found", "question_not_found");
+    },
+
+    /** Publish, reject or re-queue an answer. @throws ApiError 404 when the store has no such answer. */
+    setAnswerStatus(storeId: string, answerId: string, status: ModerationStatus): void {
+      if (!questions.setAnswerStatus(storeId, answerId, status)) throw notFound("Answer not found", "answer_not_found");
+    },
+  };
+}
+export type QuestionsService = ReturnType<typeof questionsService>;

@@ -1,0 +1,125 @@
+/**
+ * Shopper review submissions and helpful votes (decisions.md §3, issue 3 §1-§3).
+ *
+ * A submission is validated (contract/writes.ts), rate-limited per client IP and e-mail, its media
+ * checked and re-encoded (media/media.service.ts), then written: files first, then the review and
+ * its media rows in one transaction; if the transaction fails the files are deleted, so a failed
+ * submission never leaves a review row or an orphan file.
+ */
+import { randomUUID } from "node:crypto";
+import { rmSync } from "node:fs";
+import { transaction, type Db } from "../db/database.ts";
+import { badRequest, notFound } from "../contract/errors.ts";
+import { HONEYPOT_FIELD, REVIEW_LIMITS, reviewSubmissionBody, type ModerationStatus, type SubmitReviewResponse, type VoteBody, type VoteResponse } from "../contract/writes.ts";
+import { detectLanguage, loadLanguageDetector } from "../import/reviews-csv.ts";
+import type { MediaRepo } from "../media/media.repo.ts";
+import { checkUpload, type MediaStore, type PreparedMedia, type UploadedFile } from "../media/media.service.ts";
+import type { OrdersRepo } from "../orders/orders.repo.ts";
+import type { ModerationSetting, StoresRepo } from "../stores/stores.repo.ts";
+import type { ReviewsRepo } from "./reviews.repo.ts";
+import type { ReviewsService, ScopeParams } from "./reviews.service.ts";
+import type { SubmissionLimiter } from "./submission-limits.ts";
+import type { VotesRepo } from "./votes.repo.ts";
+import { visitorHash } from "./visitors.ts";
+import { zodIssue } from "../shared/zod-issue.ts";
+
+/** Status of a new review under the store's moderation setting (default manual → pending). */
+export function initialStatus(moderation: ModerationSetting, rating: number): ModerationStatus {
+  if (moderation === "auto-publish-all") return "published";
+  if (moderation === "auto-publish-4-5" && rating >= 4) return "published";
+  return "pending";
+}
+
+/** Default alt text of a review image: "Photo of <product name>, rated N out of 5". */
+export const defaultAlt = (productName: string, rating: number, kind: "image" | "video" = "image") =>
+  `${kind === "image" ? "Photo" : "Video"} of ${productName}, rated ${rating} out of 5`;
+
+export type SubmissionInput = { fields: Record<string, unknown>; files: UploadedFile[]; clientIp: string };
+export type VisitorRef = { source: "cookie" | "client"; visitorId: string };
+
+/** Create the submissions service. `visitorSecret` keys visitor hashes. */
+export function submissionsService(deps: {
+  db: Db; reviews: ReviewsRepo; reviewsService: ReviewsService; stores: StoresRepo; orders: OrdersRepo; votes: VotesRepo;
+  media: MediaStore; mediaRows: MediaRepo; limiter: SubmissionLimiter; visitorSecret: string;
+}) {
+  const { db, reviews, stores, orders, media, limiter } = deps;
+
+  return {
+    /**
+     * POST /products/{platform}-{id}/reviews (decisions.md §3). Creates a review with status from the
+     * store's moderation setting; a filled honeypot answers the same 201 and stores nothing.
+     * @returns 201 body `{ review: { reviewId, status } }`.
+     * @throws ApiError 404 (store, product), 400 (a field or file breaking a rule; the description names it),
+     * 413 (file too large), 429 (rate limit).
+     */
+    async submitReview(params: ScopeParams, input: SubmissionInput): Promise<SubmitReviewResponse> {
+      const { store, scope } = deps.reviewsService.resolveScope(params);
+      if (scope.type !== "product") throw notFound("Product not found", "product_not_found");
+      const product = stores.getProduct(store.storeId, scope.productId);
+      if (!product) throw notFound("Product not found", "product_not_found");
+
+      const honeypot = input.fields[HONEYPOT_FIELD];
+      if (typeof honeypot === "string" ? honeypot.trim() !== "" : honeypot != null) {
+        return { review: { reviewId: randomUUID(), status: "pending" } };
+      }
+      const parsed = reviewSubmissionBody.safeParse(input.fields);
+      if (!parsed.success) throw badRequest(zodIssue(parsed.error), "invalid_field");
+      const body = parsed.data;
+
+      const kinds = input.files.map((f, i) => checkUpload(f, i));
+      const images = kinds.filter((k) => k === "image").length;
+      const videos = kinds.length - images;
+      if (images > REVIEW_LIMITS.images) throw badRequest(`media: at most ${REVIEW_LIMITS.images} images per review (got ${images})`, "too_many_media");
+      if (videos > REVIEW_LIMITS.videos) throw badRequest(`media: at most ${REVIEW_LIMITS.videos} video per review (got ${videos})`, "too_many_media");
+      if (body.alt.length > input.files.length) throw badRequest("alt: one alt text per media file at most", "invalid_field");
+
+      limiter.consume(input.clientIp, body.email);
+
+      const prepared: PreparedMedia[] = [];
+      for (const [i, f] of input.files.entries()) prepared.push(await media.prepare(f, kinds[i], i));
+
+      await loadLanguageDetector();
+      const reviewId = randomUUID();
+      const status = initialStatus(store.moderation, body.rating);
+      const now = Date.now();
+      const stored = media.write(store.storeId, prepared);
+      try {
+        transaction(db, () => {
+          reviews.insert({
+            reviewId, storeId: store.storeId, productId: product.productId, rating: body.rating, title: body.title, body: body.body,
+            createdMs: now, status, reviewerName: body.displayName, reviewerEmail: body.email.toLowerCase(),
+            verifiedStatus: orders.isVerifiedBuyer(store.storeId, body.email, product.productId) ? "verified-buyer" : "unverified",
+            isRecommended: body.isRecommended ?? null, languageCode: detectLanguage(`${body.title}. ${body.body}`),
+            variantId: body.variantId || null, productAttributes: body.productAttributes,
+          });
+          for (const [i, m] of stored.entries()) {
+            const alt = body.alt[i] || defaultAlt(product.name, body.rating, m.kind);
+            deps.mediaRows.insertMedia(store.storeId, reviewId, m, { alt, position: i, createdMs: now + i });
+          }
+        });
+      } catch (error) {
+        media.remove(store.storeId, stored.map((m) => m.mediaId));
+        throw error;
+      }
+      return { review: { reviewId, status } };
+    },
+
+    /**
+     * POST /reviews/{reviewId}/votes (decisions.md §3): one vote per visitor per review; the same vote
+     * again changes nothing, the other vote moves it. @throws ApiError 404 (store, or no published review).
+     */
+    vote(storeId: string, reviewId: string, body: VoteBody, visitor: VisitorRef): VoteResponse {
+      if (!stores.get(storeId)) throw notFound("Store not found", "store_not_found");
+      const hash = visitorHash(deps.visitorSecret, storeId, visitor.source, visitor.visitorId);
+      const counts = deps.votes.castVote(storeId, reviewId, hash, body.vote);
+      if (!counts) throw notFound("Review not found", "review_not_found");
+      return counts;
+    },
+
+    /** Delete upload temp files (videos streamed to disk), whatever happened. */
+    cleanup(files: UploadedFile[]): void {
+      for (const f of files) if (f.tempPath) rmSync(f.tempPath, { force: true });
+    },
+  };
+}
+export type SubmissionsService = ReturnType<typeof submissionsService>;

@@ -1,0 +1,194 @@
+/**
+ * @summary Questions and answers of a product (`GET …/questions`, interface.md §4.2), newest first,
+ * with "Load more", store answers marked "Store answer", and an "Ask a question" form
+ * (`POST …/questions`, decisions.md §3) with labelled fields and inline validation messages.
+ *
+ * @attr store-id - the store's subscriber ID
+ * @attr product-id - platform-prefixed product ID (asking needs a product); or group-id to list a group
+ * @attr group-id - review group ID (list only)
+ * @attr api-base - origin of the Chorus server
+ * @event chorus-question-submitted - `{ questionId, status }` after the server accepted a question
+ * @csspart question - one question
+ * @csspart answer - one answer
+ * @csspart store-badge - the "Store answer" mark
+ * @csspart form - the ask form
+ * @cssproperty --chorus-accent - buttons and focus ring
+ */
+import { css, html, nothing, type PropertyValues } from "lit";
+import { customElement, state } from "lit/decorators.js";
+import type { AskQuestionResponse } from "../../server/contract/writes.ts";
+import { ApiRequestError, describeError, getJson, postJson, type ListQuestionsResponse, type Question } from "../internal/api.ts";
+import { ChorusElement } from "../internal/chorus-element.ts";
+import { formatDate } from "../internal/format.ts";
+import { tokens } from "../internal/tokens.ts";
+
+type Field = "body" | "displayName" | "email" | "form";
+
+@customElement("chorus-questions")
+export class ChorusQuestions extends ChorusElement {
+  static styles = [
+    tokens,
+    css`
+      :host { display: block; }
+      ol { list-style: none; padding: 0; margin: 0; }
+      .q { border-bottom: 1px solid var(--_border); padding: 12px 0; }
+      .q-body { font-weight: 600; margin: 0 0 4px; }
+      .meta { color: var(--_muted); font-size: 0.875em; margin: 0; }
+      .answers { list-style: none; padding: 0 0 0 16px; margin: 8px 0 0; border-left: 3px solid var(--_border); }
+      .answers li { margin: 6px 0; }
+      .answers p { margin: 0; }
+      .badge { display: inline-block; background: var(--_accent); color: var(--_accent-contrast); border-radius: 4px; padding: 0 6px; font-size: 0.8em; margin-right: 6px; font-weight: 600; }
+      .skeleton { height: 64px; background: #f1f1f1; border-radius: 6px; margin: 8px 0; }
+      button { font: inherit; cursor: pointer; border-radius: 6px; padding: 6px 12px; border: 1px solid var(--_border); background: #fff; color: #1a1a1a; }
+      button.primary { background: var(--_accent); color: var(--_accent-contrast); border-color: var(--_accent); font-weight: 600; }
+      form { display: grid; gap: 10px; max-width: 520px; margin: 12px 0; }
+      label { font-weight: 600; display: block; margin-bottom: 4px; }
+      input, textarea { width: 100%; box-sizing: border-box; font: inherit; padding: 8px; border: 1px solid #767676; border-radius: 6px; }
+      [aria-invalid="true"] { border-color: var(--_danger); }
+      .error { color: var(--_danger); font-size: 0.9em; margin: 4px 0 0; }
+      .message { padding: 10px; border: 1px solid var(--_border); border-radius: var(--_radius); margin: 12px 0; }
+      .trap { display: none; }
+      .toolbar { display: flex; gap: 8px; margin: 8px 0; }
+    `,
+  ];
+
+  @state() accessor questions: Question[] = [];
+  @state() accessor nextUrl: string | undefined = undefined;
+  @state() accessor loaded = false;
+  @state() accessor loading = false;
+  @state() accessor error = "";
+  @state() accessor asking = false;
+  @state() accessor busy = false;
+  @state() accessor errors: Partial<Record<Field, string>> = {};
+  @state() accessor submitted = false;
+
+  protected willUpdate(changed: PropertyValues): void {
+    if (changed.has("storeId") || changed.has("productId") || changed.has("groupId")) this.refresh();
+  }
+
+  /** Reload the first page. */
+  refresh(): void {
+    this.questions = [];
+    this.nextUrl = undefined;
+    this.loaded = false;
+    if (this.storeId) void this.load(`${this.scopeUrl}/questions?limit=10`);
+  }
+
+  private async load(url: string): Promise<void> {
+    this.loading = true;
+    this.error = "";
+    try {
+      const page = await getJson<ListQuestionsResponse>(url);
+      this.questions = [...this.questions, ...page.questions];
+      this.nextUrl = page.nextUrl;
+      this.loaded = true;
+    } catch (error) {
+      this.error = describeError(error);
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  private validate(data: FormData): Partial<Record<Field, string>> {
+    const v = (k: string) => String(data.get(k) ?? "").trim();
+    const errors: Partial<Record<Field, string>> = {};
+    if (v("body").length < 5) errors.body = "Write your question (at least 5 characters).";
+    else if (v("body").length > 1000) errors.body = "The question may be at most 1000 characters.";
+    if (!v("displayName")) errors.displayName = "Enter the name to show with your question.";
+    if (!v("email")) errors.email = "Enter your e-mail address.";
+    else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v("email"))) errors.email = "Enter a valid e-mail address, like name@example.com.";
+    return errors;
+  }
+
+  private async submit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    if (this.busy) return;
+    const data = new FormData(event.target as HTMLFormElement);
+    this.errors = this.validate(data);
+    if (Object.keys(this.errors).length) return this.focusError();
+    this.busy = true;
+    try {
+      const body = await postJson<AskQuestionResponse>(`${this.scopeUrl}/questions`, Object.fromEntries(data));
+      this.submitted = true;
+      this.asking = false;
+      this.emit("chorus-question-submitted", { questionId: body.question.questionId, status: body.question.status });
+      this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(".message")?.focus());
+    } catch (error) {
+      const description = describeError(error);
+      const name = /^(body|displayName|email)\b/.exec(description)?.[1] as Field | undefined;
+      this.errors = { [error instanceof ApiRequestError && name ? name : "form"]: description };
+      this.focusError();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private focusError(): void {
+    this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('.form-error, [aria-invalid="true"]')?.focus());
+  }
+
+  private field(name: "body" | "displayName" | "email", label: string, control: (attrs: { id: string; invalid: string; describedby: string }) => unknown) {
+    const id = `cq-${name}`;
+    const err = this.errors[name];
+    return html`<div>
+      <label for=${id}>${label}</label>
+      ${control({ id, invalid: err ? "true" : "false", describedby: err ? `${id}-error` : "" })}
+      ${err ? html`<p class="error" id=${`${id}-error`}>${err}</p>` : nothing}
+    </div>`;
+  }
+
+  private renderForm() {
+    return html`<form part="form" novalidate @submit=${this.submit} aria-label="Ask a question">
+      ${this.errors.form ? html`<p class="error form-error" role="alert" tabindex="-1">${this.errors.form}</p>` : nothing}
+      ${this.field("body", "Your question (required)", (a) => html`<textarea id=${a.id} name="body" maxlength="1000" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing}></textarea>`)}
+      ${this.field("displayName", "Name shown with your question (required)", (a) => html`<input id=${a.id} name="displayName" autocomplete="nickname" maxlength="60" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing} />`)}
+      ${this.field("email", "E-mail (required, never shown)", (a) => html`<input id=${a.id} name="email" type="email" autocomplete="email" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing} />`)}
+      <div class="trap" aria-hidden="true"><label>Leave this empty <input name="website" tabindex="-1" autocomplete="off" /></label></div>
+      <div class="toolbar">
+        <button class="primary" type="submit" ?disabled=${this.busy}>${this.busy ? "Sending…" : "Submit question"}</button>
+        <button type="button" @click=${() => { this.asking = false; this.errors = {}; }}>Cancel</button>
+      </div>
+    </form>`;
+  }
+
+  private renderQuestion(q: Question) {
+    return html`<li class="q" part="question">
+      <p class="q-body">Q: ${q.body}</p>
+      <p class="meta">Asked by ${q.customer.displayName} on ${formatDate(q.dateCreated)}</p>
+      ${q.answers.length
+        ? html`<ul class="answers" aria-label="Answers">
+            ${q.answers.map((a) => html`<li part="answer">
+              <p>${a.isStoreAnswer ? html`<span class="badge" part="store-badge">Store answer</span>` : nothing}A: ${a.body}</p>
+              <p class="meta">${a.author.displayName}, ${formatDate(a.dateCreated)}</p>
+            </li>`)}
+          </ul>`
+        : html`<p class="meta">No answer yet.</p>`}
+    </li>`;
+  }
+
+  render() {
+    return html`
+      ${this.productId && !this.asking && !this.submitted
+        ? html`<div class="toolbar"><button class="primary" @click=${() => { this.asking = true; this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("#cq-body")?.focus()); }}>Ask a question</button></div>`
+        : nothing}
+      ${this.asking ? this.renderForm() : nothing}
+      ${this.submitted ? html`<p class="message" role="status" tabindex="-1">Thank you! Your question has been submitted and awaits moderation. It will appear here once it has been answered and approved.</p>` : nothing}
+      ${this.error && !this.questions.length
+        ? html`<p class="error" role="alert">${this.error} <button @click=${() => this.refresh()}>Try again</button></p>`
+        : !this.loaded
+          ? html`<div aria-busy="true" aria-label="Loading questions"><div class="skeleton"></div><div class="skeleton"></div></div>`
+          : this.questions.length
+            ? html`<ol aria-label="Questions and answers">${this.questions.map((q) => this.renderQuestion(q))}</ol>`
+            : html`<p class="meta">No questions yet. Be the first to ask.</p>`}
+      ${this.nextUrl
+        ? html`<div class="toolbar"><button ?disabled=${this.loading} @click=${() => this.load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? "Loading…" : "More questions"}</button></div>`
+        : nothing}
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "chorus-questions": ChorusQuestions;
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * @summary Gallery of review photos and videos (`GET …/review_media`, interface.md §4.2): a grid of
+ * thumbnails, newest first, with "Load more", and a lightbox (modal `<dialog>`) with previous/next
+ * buttons, arrow-key navigation, a focus trap, Escape to close (focus returns to the thumbnail),
+ * alt text and video playback.
+ *
+ * @attr store-id - the store's subscriber ID
+ * @attr product-id - platform-prefixed product ID; or group-id; neither → the whole store
+ * @attr group-id - review group ID
+ * @attr limit - thumbnails per page (1..25, default 12)
+ * @attr api-base - origin of the Chorus server
+ * @event chorus-media-open - `{ mediaId, index }` when the lightbox shows an item
+ * @csspart grid - the thumbnail list
+ * @csspart thumbnail - a thumbnail button
+ * @csspart load-more - the "Load more" button
+ * @csspart lightbox - the dialog
+ * @cssproperty --chorus-media-thumb-size - thumbnail size (default 96px)
+ */
+import { css, html, nothing, type PropertyValues } from "lit";
+import { customElement, property, query, state } from "lit/decorators.js";
+import { describeError, getJson, type ListReviewMediaResponse, type ReviewMedia } from "../internal/api.ts";
+import { ChorusElement } from "../internal/chorus-element.ts";
+import { formatDate } from "../internal/format.ts";
+import { tokens } from "../internal/tokens.ts";
+
+@customElement("chorus-review-media")
+export class ChorusReviewMedia extends ChorusElement {
+  static styles = [
+    tokens,
+    css`
+      :host { display: block; --_thumb: var(--chorus-media-thumb-size, 96px); }
+      ul { list-style: none; padding: 0; margin: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(var(--_thumb), 1fr)); gap: 8px; min-height: var(--_thumb); }
+      .thumb { padding: 0; border: 0; background: #eee; border-radius: 6px; overflow: hidden; width: 100%; aspect-ratio: 1; cursor: zoom-in; position: relative; display: block; }
+      .thumb img { width: 100%; height: 100%; object-fit: cover; display: block; }
+      .play { position: absolute; inset: auto 6px 6px auto; background: rgba(0,0,0,.7); color: #fff; border-radius: 4px; padding: 0 6px; font-size: 12px; }
+      .skeleton { background: linear-gradient(90deg, #eee, #f6f6f6, #eee); aspect-ratio: 1; border-radius: 6px; }
+      .more { margin-top: 10px; }
+      button.text { font: inherit; border: 1px solid var(--_border); background: #fff; color: #1a1a1a; border-radius: 6px; padding: 6px 12px; cursor: pointer; }
+      .status { color: var(--_muted); margin: 0; }
+      .error { color: var(--_danger); }
+      dialog { border: 0; border-radius: var(--_radius); padding: 16px; max-width: min(96vw, 1000px); width: 100%; background: #fff; color: #1a1a1a; }
+      dialog::backdrop { background: rgba(0, 0, 0, 0.75); }
+      .stage { display: flex; align-items: center; justify-content: center; min-height: 200px; max-height: 75vh; }
+      .stage img, .stage video { max-width: 100%; max-height: 70vh; object-fit: contain; }
+      .bar { display: flex; gap: 8px; align-items: center; justify-content: space-between; margin-top: 10px; flex-wrap: wrap; }
+      .caption { margin: 0; }
+    `,
+  ];
+
+  @property({ type: Number }) accessor limit = 12;
+  @state() accessor items: ReviewMedia[] = [];
+  @state() accessor nextUrl: string | undefined = undefined;
+  @state() accessor loading = false;
+  @state() accessor error = "";
+  @state() accessor loaded = false;
+  @state() accessor current = -1;
+  @query("dialog") accessor dialog!: HTMLDialogElement;
+  private opener: HTMLElement | null = null;
+  private abort?: AbortController;
+
+  protected willUpdate(changed: PropertyValues): void {
+    if (changed.has("storeId") || changed.has("productId") || changed.has("groupId") || changed.has("limit")) this.refresh();
+  }
+
+  /** Reload the first page. */
+  refresh(): void {
+    this.items = [];
+    this.nextUrl = undefined;
+    this.loaded = false;
+    if (this.storeId) void this.load(`${this.scopeUrl}/review_media?limit=${Math.min(25, Math.max(1, this.limit))}`);
+  }
+
+  private async load(url: string): Promise<void> {
+    this.abort?.abort();
+    const abort = (this.abort = new AbortController());
+    this.loading = true;
+    this.error = "";
+    try {
+      const page = await getJson<ListReviewMediaResponse>(url, { signal: abort.signal });
+      const firstNew = this.items.length;
+      this.items = [...this.items, ...page.reviewMedia];
+      this.nextUrl = page.nextUrl;
+      this.loaded = true;
+      if (firstNew > 0) this.updateComplete.then(() => this.renderRoot.querySelectorAll<HTMLElement>(".thumb")[firstNew]?.focus());
+    } catch (error) {
+      if (!abort.signal.aborted) this.error = describeError(error);
+    } finally {
+      if (this.abort === abort) this.loading = false;
+    }
+  }
+
+  private altOf(m: ReviewMedia): string {
+    return m.alt || `${m.type === "video" ? "Video" : "Photo"} from ${m.reviewer.displayName}'s ${m.rating}-star review`;
+  }
+
+  private open(index: number, opener: HTMLElement): void {
+    this.opener = opener;
+    this.current = index;
+    this.updateComplete.then(() => {
+      if (!this.dialog.open) this.dialog.showModal();
+      this.renderRoot.querySelector<HTMLElement>(".close")?.focus();
+    });
+    this.emit("chorus-media-open", { mediaId: this.items[index].mediaId, index });
+  }
+
+  private go(delta: number): void {
+    if (this.current < 0 || !this.items.length) return;
+    this.current = (this.current + delta + this.items.length) % this.items.length;
+    this.emit("chorus-media-open", { mediaId: this.items[this.current].mediaId, index: this.current });
+  }
+
+  private close(): void {
+    if (this.dialog?.open) this.dialog.close();
+  }
+
+  private onClose(): void {
+    const index = this.current;
+    this.current = -1;
+    const thumb = this.renderRoot.querySelectorAll<HTMLElement>(".thumb")[index] ?? this.opener;
+    thumb?.focus();
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    if (event.key === "ArrowRight") { event.preventDefault(); this.go(1); }
+    else if (event.key === "ArrowLeft") { event.preventDefault(); this.go(-1); }
+    else if (event.key === "Tab") {
+      // Focus trap: cycle within the dialog's focusable elements.
+      const focusable = [...this.dialog.querySelectorAll<HTMLElement>("button, video[controls], [tabindex='0']")];
+      if (!focusable.length) return;
+      const active = this.renderRoot instanceof ShadowRoot ? this.renderRoot.activeElement : document.activeElement;
+      const i = focusable.indexOf(active as HTMLElement);
+      const next = event.shiftKey ? (i <= 0 ? focusable.length - 1 : i - 1) : (i === focusable.length - 1 ? 0 : i + 1);
+      event.preventDefault();
+      focusable[next].focus();
+    }
+  }
+
+  private renderLightbox() {
+    const m = this.items[this.current];
+    return html`<dialog part="lightbox" aria-labelledby="lb-caption" @close=${this.onClose} @keydown=${this.onKey}
+      @click=${(e: MouseEvent) => { if (e.target === this.dialog) this.close(); }}>
+      ${m ? html`
+        <div class="stage">
+          ${m.type === "video" && m.streamUrl
+            ? html`<video src=${m.streamUrl} poster=${m.largeUrl} controls playsinline aria-label=${this.altOf(m)}></video>`
+            : html`<img src=${m.largeUrl} alt=${this.altOf(m)} />`}
+        </div>
+        <div class="bar">
+          <p class="caption" id="lb-caption">${this.current + 1} of ${this.items.length}${this.nextUrl ? "+" : ""}: ${m.reviewer.displayName}, ${m.rating} out of 5 stars, ${formatDate(m.dateCreated)}</p>
+          <div>
+            <button class="text" @click=${() => this.go(-1)} aria-label="Previous photo">‹ Previous</button>
+            <button class="text" @click=${() => this.go(1)} aria-label="Next photo">Next ›</button>
+            <button class="text close" @click=${() => this.close()}>Close</button>
+          </div>
+        </div>` : nothing}
+    </dialog>`;
+  }
+
+  render() {
+    if (this.error && !this.items.length) {
+      return html`<p class="error" role="alert">${this.error} <button class="text" @click=${() => this.refresh()}>Try again</button></p>`;
+    }
+    if (!this.loaded) {
+      return html`<ul part="grid" aria-busy="true" aria-label="Loading customer photos">${[0, 1, 2, 3].map(() => html`<li class="skeleton"></li>`)}</ul>`;
+    }
+    if (!this.items.length) return html`<p class="status">No customer photos or videos yet.</p>`;
+    return html`
+      <ul part="grid" aria-label="Customer photos and videos">
+        ${this.items.map((m, i) => html`<li>
+          <button class="thumb" part="thumbnail" aria-haspopup="dialog" aria-label=${`Open ${this.altOf(m)}`} @click=${(e: Event) => this.open(i, e.currentTarget as HTMLElement)}>
+            <img src=${m.thumbnailUrl} alt="" width="120" height="120" loading="lazy" />
+            ${m.type === "video" ? html`<span class="play" aria-hidden="true">▶ Video</span>` : nothing}
+          </button>
+        </li>`)}
+      </ul>
+      ${this.nextUrl
+        ? html`<div class="more"><button class="text" part="load-more" ?disabled=${this.loading} @click=${() => this.load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? "Loading…" : "Load more photos"}</button></div>`
+        : nothing}
+      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+      ${this.renderLightbox()}
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "chorus-review-media": ChorusReviewMedia;
+  }
+}
