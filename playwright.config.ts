@@ -26,7 +26,7 @@ export default defineConfig({
   webServer: {
     command: `rm -rf ${dbDir} && mkdir -p ${dbDir} && node server/http/main.ts`,
     url: `http://127.0.0.1:${port}/v1/stores/7d1f4e2a-5b3c-4d6e-8f90-a1b2c3d4e5f6/review_aggregate`,
-    timeout: 180_000,
+    timeout: 300_000,
     reuseExistingServer: false,
     stdout: "pipe",
     env: {
