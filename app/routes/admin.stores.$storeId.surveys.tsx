@@ -147,11 +147,11 @@ export default function Surveys() {
 
           <p className="export">
             <a href={`${base}/export.csv?${new URLSearchParams(chosen.params)}`} download>
-              Export these {chosen.total} responses as CSV
+              {`Export ${chosen.total === 1 ? "this response" : `these ${chosen.total} responses`} as CSV`}
             </a>
           </p>
           <h3 id="responses-title" aria-live="polite">
-            {chosen.total} response{chosen.total === 1 ? "" : "s"} match
+            {`${chosen.total} response${chosen.total === 1 ? "" : "s"} match`}
           </h3>
           {chosen.responses.length === 0 ? (
             <p className="empty" role="status">No responses match these filters.</p>
