@@ -14,6 +14,9 @@ import { DATA_DIR } from "../test/fixtures.ts";
 import { DEMO_NPS_FILE, DEMO_SURVEY_IDS, readNpsRows } from "../server/surveys/surveys.demo.ts";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
 
+// Four axe scans per test on a machine shared with other builds: allow more than the default 60 s.
+test.describe.configure({ timeout: 150_000 });
+
 const DB_PATH = `${process.env.E2E_DB_DIR ?? `/tmp/chorus-e2e-${process.env.E2E_PORT ?? 3111}`}/chorus.sqlite`;
 const ADMIN = `/admin/stores/${DEMO_STORE_ID}`;
 
