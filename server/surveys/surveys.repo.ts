@@ -55,6 +55,32 @@ export function ftsQuery(text: string): string | null {
   return words.length ? words.slice(0, 20).map((w) => `"${w}"*`).join(" ") : null;
 }
 
+/** Weekly NPS counts of `npsByWeek`: `week_ms` = Monday 00:00 UTC of the week, in ms. */
+export type NpsWeekRow = { week_ms: number; promoters: number; passives: number; detractors: number };
+
+/**
+ * WHERE terms (over `r` = survey_responses, `c` = channel_surveys) and their arguments for `filter`,
+ * store ID first; null when the search has no words (matches nothing).
+ */
+function filterWhere(storeId: string, filter: ResponseFilter): { where: string[]; args: unknown[] } | null {
+  const where: string[] = ["r.store_id = ?"];
+  const args: unknown[] = [storeId];
+  if (filter.surveyId !== undefined) { where.push("r.survey_id = ?"); args.push(filter.surveyId); }
+  if (filter.channel !== undefined) { where.push("c.channel = ?"); args.push(filter.channel); }
+  if (filter.channelSurveyId !== undefined) { where.push("r.channel_survey_id = ?"); args.push(filter.channelSurveyId); }
+  if (filter.fromMs !== undefined) { where.push("r.created_ms >= ?"); args.push(filter.fromMs); }
+  if (filter.toMs !== undefined) { where.push("r.created_ms < ?"); args.push(filter.toMs); }
+  if (filter.npsCategory !== undefined) { where.push("r.nps_category = ?"); args.push(filter.npsCategory); }
+  if (filter.archived !== undefined) { where.push("r.is_archived = ?"); args.push(filter.archived ? 1 : 0); }
+  if (filter.search !== undefined) {
+    const match = ftsQuery(filter.search);
+    if (!match) return null;
+    where.push("r.response_seq IN (SELECT rowid FROM survey_responses_fts WHERE survey_responses_fts MATCH ?)");
+    args.push(match);
+  }
+  return { where, args };
+}
+
 /** Create the surveys data module over `db`. */
 export function surveysRepo(db: Db) {
   const insertSurvey = db.prepare("INSERT INTO surveys (survey_id, store_id, name, created_ms) VALUES (@survey_id, @store_id, @name, @created_ms)");
@@ -95,6 +121,16 @@ export function surveysRepo(db: Db) {
   } as const;
 
   const filteredCache = new Map<string, ReturnType<typeof db.prepare<unknown[], ResponseRow>>>();
+  const otherCache = new Map<string, ReturnType<typeof db.prepare<unknown[], { n: number }>>>();
+  /** A prepared statement per distinct filter shape (a handful), reused. */
+  const cached = (sql: string) => {
+    let stmt = otherCache.get(sql);
+    if (!stmt) {
+      stmt = db.prepare<unknown[], { n: number }>(sql);
+      otherCache.set(sql, stmt);
+    }
+    return stmt;
+  };
 
   return {
     /** Insert a survey with its questions and channel surveys (call inside a transaction). */
@@ -142,21 +178,9 @@ export function surveysRepo(db: Db) {
      * (a range scan of survey_responses_keyset).
      */
     listResponses(storeId: string, filter: ResponseFilter, order: SurveyResponseOrder, limit: number, after?: [number, string]): ResponseRow[] {
-      const where: string[] = ["r.store_id = ?"];
-      const args: unknown[] = [storeId];
-      if (filter.surveyId !== undefined) { where.push("r.survey_id = ?"); args.push(filter.surveyId); }
-      if (filter.channel !== undefined) { where.push("c.channel = ?"); args.push(filter.channel); }
-      if (filter.channelSurveyId !== undefined) { where.push("r.channel_survey_id = ?"); args.push(filter.channelSurveyId); }
-      if (filter.fromMs !== undefined) { where.push("r.created_ms >= ?"); args.push(filter.fromMs); }
-      if (filter.toMs !== undefined) { where.push("r.created_ms < ?"); args.push(filter.toMs); }
-      if (filter.npsCategory !== undefined) { where.push("r.nps_category = ?"); args.push(filter.npsCategory); }
-      if (filter.archived !== undefined) { where.push("r.is_archived = ?"); args.push(filter.archived ? 1 : 0); }
-      const match = filter.search === undefined ? null : ftsQuery(filter.search);
-      if (filter.search !== undefined) {
-        if (!match) return [];
-        where.push("r.response_seq IN (SELECT rowid FROM survey_responses_fts WHERE survey_responses_fts MATCH ?)");
-        args.push(match);
-      }
+      const w = filterWhere(storeId, filter);
+      if (!w) return [];
+      const { where, args } = w;
       const dir = order === "date asc" ? "ASC" : "DESC";
       if (after) { where.push(`(r.created_ms, r.survey_response_id) ${dir === "ASC" ? ">" : "<"} (?, ?)`); args.push(after[0], after[1]); }
       const sql = `${RESPONSE_SELECT} WHERE ${where.join(" AND ")} ORDER BY r.created_ms ${dir}, r.survey_response_id ${dir} LIMIT ?`;
@@ -166,6 +190,30 @@ export function surveysRepo(db: Db) {
         filteredCache.set(sql, stmt);
       }
       return stmt.all(...args, limit + 1);
+    },
+    /** Number of the store's responses matching `filter` (same rules as `listResponses`). */
+    countMatching(storeId: string, filter: ResponseFilter): number {
+      const w = filterWhere(storeId, filter);
+      if (!w) return 0;
+      return cached(`SELECT count(*) AS n FROM survey_responses r
+        CROSS JOIN channel_surveys c ON c.channel_survey_id = r.channel_survey_id AND c.store_id = r.store_id
+        WHERE ${w.where.join(" AND ")}`).get(...w.args)!.n;
+    },
+    /**
+     * NPS answers of the store's responses matching `filter`, counted per category and per week
+     * (weeks start on Monday 00:00 UTC; `week_ms` is that instant in ms). Responses without an NPS
+     * answer are not counted. Rows only for weeks with at least one NPS answer, oldest first.
+     */
+    npsByWeek(storeId: string, filter: ResponseFilter): NpsWeekRow[] {
+      const w = filterWhere(storeId, filter);
+      if (!w) return [];
+      // 1970-01-05 (epoch + 4 days = 345,600,000 ms) was a Monday; a week is 604,800,000 ms.
+      return cached(`SELECT ((r.created_ms - 345600000) / 604800000) * 604800000 + 345600000 AS week_ms,
+          sum(r.nps_category = 'promoter') AS promoters, sum(r.nps_category = 'passive') AS passives, sum(r.nps_category = 'detractor') AS detractors
+        FROM survey_responses r
+        CROSS JOIN channel_surveys c ON c.channel_survey_id = r.channel_survey_id AND c.store_id = r.store_id
+        WHERE ${w.where.join(" AND ")} AND r.nps_category IS NOT NULL
+        GROUP BY week_ms ORDER BY week_ms`).all(...w.args) as unknown as NpsWeekRow[];
     },
     /** Number of the store's responses to a survey. */
     countResponses(storeId: string, surveyId: string): number {

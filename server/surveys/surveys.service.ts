@@ -162,6 +162,21 @@ export function validateAnswers(surveyId: string, questions: QuestionRow[], answ
 const searchTextOf = (answers: AnsweredQuestion[]) =>
   answers.map((a) => (a.type === "text" ? a.answer ?? "" : a.type === "single-select" || a.type === "multi-select" ? a.customAnswer ?? "" : "")).filter(Boolean).join("\n");
 
+/**
+ * Net Promoter Score of category counts: round(100 × (promoters − detractors) / total), −100…100
+ * (Math.round: halves round up, and −0 is reported as 0). Undefined when the total is 0.
+ */
+export function npsScore(promoters: number, passives: number, detractors: number): number | undefined {
+  const total = promoters + passives + detractors;
+  if (total === 0) return undefined;
+  return Math.round((100 * (promoters - detractors)) / total) || 0;
+}
+
+/** One week of the NPS panel (`weekStart`: Monday, UTC, `YYYY-MM-DD`). */
+export type NpsWeek = { weekStart: string; promoters: number; passives: number; detractors: number; answered: number; score: number };
+/** The NPS panel: category counts, the score (absent without answers) and the weekly scores. */
+export type NpsSummary = { promoters: number; passives: number; detractors: number; answered: number; score?: number; weeks: NpsWeek[] };
+
 /** Create the surveys service. `secret` signs cursors. */
 export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: StoresRepo; secret: string }) {
   const { db, surveys, stores, secret } = deps;
@@ -362,6 +377,40 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
       const list = rows.slice(0, limit);
       const last = list[list.length - 1];
       return { surveyResponses: list.map(toSurveyResponse), ...(rows.length > limit ? { nextCursor: encodeCursor(secret, context, [last.created_ms, last.survey_response_id]) } : {}) };
+    },
+
+    /**
+     * Admin: one survey response of the store (every §2.1 field).
+     * @throws ApiError 404 when the ID is not a UUID, missing, or another store's.
+     */
+    getResponse(storeId: string, surveyResponseId: string): SurveyResponse {
+      const row = UUID_RE.test(surveyResponseId) ? surveys.getResponse(storeId, surveyResponseId) : undefined;
+      if (!row) throw notFound("Survey response not found", "survey_response_not_found");
+      return toSurveyResponse(row);
+    },
+
+    /** Admin: how many of the store's responses match `filter` (the rows an export of it holds). */
+    countResponses(storeId: string, filter: ResponseFilter): number {
+      return surveys.countMatching(storeId, filter);
+    },
+
+    /**
+     * Admin NPS panel over the store's responses matching `filter` (only responses with an NPS answer
+     * count). `score` = round(100 × (promoters − detractors) / answered), an integer −100…100, absent
+     * when nothing is answered; the same per week (weeks start Monday 00:00 UTC, `weekStart` ISO date
+     * `YYYY-MM-DD`; only weeks with answers, oldest first). Aggregated in SQL.
+     */
+    npsSummary(storeId: string, filter: ResponseFilter): NpsSummary {
+      const weeks = surveys.npsByWeek(storeId, filter).map((w) => ({
+        weekStart: iso(w.week_ms).slice(0, 10), promoters: w.promoters, passives: w.passives, detractors: w.detractors,
+        answered: w.promoters + w.passives + w.detractors, score: npsScore(w.promoters, w.passives, w.detractors)!,
+      }));
+      const sum = (k: "promoters" | "passives" | "detractors") => weeks.reduce((n, w) => n + w[k], 0);
+      const promoters = sum("promoters");
+      const passives = sum("passives");
+      const detractors = sum("detractors");
+      const score = npsScore(promoters, passives, detractors);
+      return { promoters, passives, detractors, answered: promoters + passives + detractors, ...(score === undefined ? {} : { score }), weeks };
     },
 
     /**

@@ -1,0 +1,47 @@
+/**
+ * Admin HTTP helpers for tests over the real server (the same steps as server/admin/admin.api.test.ts):
+ * sign in through the real form (double-submit CSRF), keep the session cookie and the page's CSRF
+ * token, and GET / POST admin pages as that user.
+ */
+import type { TestServer } from "./server.ts";
+
+export type AdminAgent = { cookie: string; csrf: string };
+
+/** The value of the hidden input `name` in an HTML page. */
+export const hiddenField = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
+const setCookie = (res: Response, name: string) => res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+
+/**
+ * Sign in as `email` and read the CSRF token from `storeId`'s settings page.
+ * @throws when sign-in or the page fails.
+ */
+export async function signInAgent(t: TestServer, email: string, password: string, storeId: string): Promise<AdminAgent> {
+  const page = await fetch(t.url("/admin/login"));
+  const loginCookie = setCookie(page, "chorus_admin_login")!.split(";")[0];
+  const csrf = hiddenField(await page.text(), "csrf")!;
+  const res = await fetch(t.url("/admin/login"), {
+    method: "POST", redirect: "manual",
+    headers: { cookie: loginCookie, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrf, email, password, next: "/admin" }),
+  });
+  if (res.status !== 302) throw new Error(`sign-in of ${email} answered ${res.status}`);
+  const cookie = setCookie(res, "chorus_admin")!.split(";")[0];
+  const settings = await fetch(t.url(`/admin/stores/${storeId}/settings`), { headers: { cookie } });
+  if (settings.status !== 200) throw new Error(`settings of ${storeId} answered ${settings.status}`);
+  return { cookie, csrf: hiddenField(await settings.text(), "csrf")! };
+}
+
+/** GET `path` as `agent` (no redirects followed). */
+export const adminGet = (t: TestServer, agent: AdminAgent | null, path: string) =>
+  fetch(t.url(path), { redirect: "manual", headers: agent ? { cookie: agent.cookie } : {} });
+
+/** POST a form to `path` as `agent`, with its CSRF token unless `csrf` is null. */
+export function adminPost(t: TestServer, agent: AdminAgent | null, path: string, fields: Record<string, string | string[]>, csrf: string | null = agent?.csrf ?? null) {
+  const body = new URLSearchParams();
+  if (csrf !== null) body.append("csrf", csrf);
+  for (const [k, v] of Object.entries(fields)) for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
+  return fetch(t.url(path), {
+    method: "POST", redirect: "manual", body,
+    headers: { "content-type": "application/x-www-form-urlencoded", ...(agent ? { cookie: agent.cookie } : {}) },
+  });
+}
