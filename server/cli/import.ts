@@ -15,7 +15,7 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.ts";
 import { importReviewsCsv } from "../import/reviews-csv.ts";
-import { createServices } from "../services.ts";
+import { createServices, type Services } from "../services.ts";
 import { DEMO_STORE_ID } from "../demo/demo.ts";
 import { importAmazonQa } from "../questions/amazon-qa.ts";
 import { importOrdersCsv } from "../orders/orders-csv.ts";
@@ -46,24 +46,36 @@ async function main(): Promise<number> {
     console.error("--status must be published or pending");
     return 2;
   }
-  const config = loadConfig();
-  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH });
-  try {
-    if (values["create-store"]) services.stores.create({ storeId: values.store, name: values.name ?? values.store, platform: values.platform! });
-    if (!services.stores.get(values.store)) {
-      console.error(`No store ${values.store} in ${config.DATABASE_PATH} (add --create-store to create it)`);
-      return 1;
-    }
+  const create = values["create-store"] ? { name: values.name ?? values.store, platform: values.platform! } : undefined;
+  const { status, source } = values;
+  return withStore(values.store, create, async (services) => {
     const bar = progress("import", 0);
     const report = await importReviewsCsv(
       { db: services.db, stores: services.stores, reviews: services.reviewsData },
-      { storeId: values.store, file: values.file, status: values.status, source: values.source, onProgress: (p) => bar.update(p.rowsRead, `rows, ${p.inserted} imported`) },
+      { storeId: values.store!, file: values.file!, status, source, onProgress: (p) => bar.update(p.rowsRead, `rows, ${p.inserted} imported`) },
     );
     bar.stop();
     for (const bad of report.badRows) console.error(`line ${bad.line}: ${bad.reason}`);
     const rate = Math.round(report.rowsRead / Math.max(report.ms / 1000, 0.001));
     console.log(`${report.rowsRead} rows read: ${report.inserted} imported, ${report.alreadyPresent} already present, ${report.badRows.length} bad rows skipped; ${report.products} products, ${report.groups} groups; ${report.ms} ms (${rate} rows/s)`);
     return 0;
+  });
+}
+
+/**
+ * Open the configured database, check (or with `create`, first create) the store, run `fn`, close.
+ * @returns fn's exit code, or 1 when the store does not exist.
+ */
+async function withStore(storeId: string, create: { name: string; platform: string } | undefined, fn: (services: Services) => Promise<number> | number): Promise<number> {
+  const config = loadConfig();
+  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH });
+  try {
+    if (create) services.stores.create({ storeId, ...create });
+    if (!services.stores.get(storeId)) {
+      console.error(`No store ${storeId} in ${config.DATABASE_PATH}${create ? "" : " (add --create-store to create it with the reviews import)"}`);
+      return 1;
+    }
+    return await fn(services);
   } finally {
     services.close();
   }
@@ -75,20 +87,12 @@ async function importQa(file: string | undefined, storeId: string, groupId: stri
     console.error("usage: npm run import -- --format amazon-qa --file <qa.json> [--store <storeId>] [--group appliances]");
     return 2;
   }
-  const config = loadConfig();
-  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH });
-  try {
-    if (!services.stores.get(storeId)) {
-      console.error(`No store ${storeId} in ${config.DATABASE_PATH}`);
-      return 1;
-    }
+  return withStore(storeId, undefined, async (services) => {
     const report = await importAmazonQa({ db: services.db, stores: services.stores, questions: services.questionsData }, { storeId, file, groupId });
     for (const bad of report.badLines) console.error(`line ${bad.line}: ${bad.reason}`);
     console.log(`${report.linesRead} lines read: ${report.records} records, ${report.questionsInserted} questions imported, ${report.alreadyPresent} already present, ${report.badLines.length} bad lines skipped; ${report.products} products; ${report.ms} ms`);
     return 0;
-  } finally {
-    services.close();
-  }
+  });
 }
 
 /** `--format orders-csv`: imported orders for verified-buyer status. */
@@ -97,20 +101,12 @@ async function importOrders(file: string | undefined, storeId: string | undefine
     console.error("usage: npm run import -- --format orders-csv --store <storeId> --file <orders.csv>");
     return 2;
   }
-  const config = loadConfig();
-  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH });
-  try {
-    if (!services.stores.get(storeId)) {
-      console.error(`No store ${storeId} in ${config.DATABASE_PATH}`);
-      return 1;
-    }
+  return withStore(storeId, undefined, (services) => {
     const report = importOrdersCsv(services.orders, { storeId, file });
     for (const bad of report.badRows) console.error(`line ${bad.line}: ${bad.reason}`);
     console.log(`${report.rows} rows read: ${report.inserted} order lines imported, ${report.badRows.length} bad rows skipped`);
     return 0;
-  } finally {
-    services.close();
-  }
+  });
 }
 
 main().then((code) => process.exit(code), (error) => {
