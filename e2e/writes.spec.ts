@@ -1,7 +1,7 @@
 /**
  * Shopper writes in Chromium (issue 3 "Done when"): a review with two photos, published through the
- * data layer, appears in the list and the media gallery; the lightbox; a helpful vote on a double
- * click; a question asked, answered and published. Axe runs in every state.
+ * data layer, appears in the list and the media gallery; the lightbox; a helpful vote in
+ * `<chorus-reviews>` on a double click (counted once, sent with the visitor ID); a question asked, answered and published. Axe runs in every state.
  *
  * The page: /demo/products/shopify-1078 when it exists; until then the spec serves its own minimal
  * page (same origin, the real /widgets/chorus.js) through Playwright routing.
@@ -29,7 +29,7 @@ const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 <chorus-review-form store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}"></chorus-review-form></section>
 <section aria-labelledby="h-media"><h2 id="h-media">Customer photos</h2>
 <chorus-review-media store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" limit="6"></chorus-review-media></section>
-<section aria-labelledby="h-vote"><h2 id="h-vote">Your review</h2><div id="vote"></div></section>
+<section aria-labelledby="h-vote"><h2 id="h-vote">Reviews</h2><div id="vote"></div></section>
 <section aria-labelledby="h-qa"><h2 id="h-qa">Questions about appliance ${APPLIANCE}</h2>
 <chorus-questions store-id="${DEMO_STORE_ID}" product-id="shopify-${APPLIANCE}"></chorus-questions></section>
 </main></body></html>`;
@@ -156,21 +156,24 @@ test("a shopper reviews with two photos, browses the gallery, votes, and asks a 
   await expect.poll(() => thumbs.count()).toBeGreaterThan(6);
   await expectNoAxeViolations(page);
 
-  // A helpful vote: a double click counts once.
+  // A helpful vote in <chorus-reviews> (sent with the widget's visitor ID): a double click counts once.
   const before = listed.helpfulCount as number;
-  await page.evaluate(({ storeId, reviewId, count }) => {
-    const el = document.createElement("chorus-helpful-vote");
+  await page.evaluate(({ storeId, productId }) => {
+    const el = document.createElement("chorus-reviews");
     el.setAttribute("store-id", storeId);
-    el.setAttribute("review-id", reviewId);
-    el.setAttribute("helpful-count", String(count));
+    el.setAttribute("product-id", productId);
     document.getElementById("vote")!.append(el);
-  }, { storeId: DEMO_STORE_ID, reviewId: submitted.reviewId, count: before });
-  const yes = page.locator("chorus-helpful-vote").getByRole("button", { name: /^Yes/ });
+  }, { storeId: DEMO_STORE_ID, productId: PRODUCT });
+  const card = page.locator(`chorus-reviews article[data-review-id="${submitted.reviewId}"]`);
+  const yes = card.getByRole("button", { name: /^Helpful/ });
   await expect(yes).toBeVisible();
+  const voted = page.waitForRequest((r) => r.url().endsWith(`/reviews/${submitted.reviewId}/votes`));
   await yes.dblclick();
-  await expect(yes).toHaveAttribute("aria-pressed", "true");
-  await expect(yes.locator(".count")).toHaveText(String(before + 1));
-  await yes.click();
+  expect((await voted).postDataJSON()).toMatchObject({ vote: "helpful", visitorId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+  const thanks = card.getByRole("button", { name: /^Thanks for your vote/ });
+  await expect(thanks).toHaveAttribute("aria-disabled", "true");
+  await expect(card.locator("[part=helpful-count]")).toHaveText(`${before + 1} ${before + 1 === 1 ? "person" : "people"} found this helpful`);
+  await thanks.click({ force: true }); // aria-disabled: Playwright would wait for it to become enabled
   await page.waitForTimeout(300);
   const after = (await (await page.request.get(listUrl)).json()).reviews.find((r: { reviewId: string }) => r.reviewId === submitted.reviewId);
   expect(after.helpfulCount).toBe(before + 1);

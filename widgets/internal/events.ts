@@ -22,7 +22,7 @@ export interface ChorusEventMap {
   "chorus-review-submitted": { reviewId: string; status: "pending" | "published" | "rejected" };
   /** `<chorus-questions>`: the server accepted a question (pending until moderated). */
   "chorus-question-submitted": { questionId: string; status: "pending" | "published" | "rejected" };
-  /** `<chorus-helpful-vote>`: a vote was counted; counts after the vote. */
+  /** `<chorus-reviews>`: a helpful / not helpful vote was counted; counts after the vote. */
   "chorus-vote": { reviewId: string; vote: "helpful" | "unhelpful"; helpfulCount: number; unhelpfulCount: number };
   /** `<chorus-review-media>`: the lightbox shows an item. */
   "chorus-media-open": { mediaId: string; index: number };

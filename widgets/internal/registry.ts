@@ -12,5 +12,4 @@ export const WIDGET_MODULES: Record<string, string> = {
   "chorus-review-form": "review-form/chorus-review-form.ts",
   "chorus-review-media": "review-media/chorus-review-media.ts",
   "chorus-questions": "questions/chorus-questions.ts",
-  "chorus-helpful-vote": "helpful-vote/chorus-helpful-vote.ts",
 };

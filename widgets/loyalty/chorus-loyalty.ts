@@ -40,6 +40,7 @@ import type {
 import { ApiRequestError, describeError, getJson, postJson } from "../internal/api.ts";
 import { ChorusElement } from "../internal/chorus-element.ts";
 import { tokens } from "../internal/tokens.ts";
+import { controls } from "../internal/ui.ts";
 import { safeHtmlFragment } from "../internal/safe-html.ts";
 
 type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "error";
@@ -50,6 +51,7 @@ const points = (n: number) => `${n.toLocaleString("en")} ${n === 1 ? "point" : "
 export class ChorusLoyalty extends ChorusElement {
   static styles = [
     tokens,
+    controls,
     css`
       :host { display: block; }
       .card { border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); padding: 1.25rem; min-height: 12rem; }
@@ -58,17 +60,14 @@ export class ChorusLoyalty extends ChorusElement {
       p { margin: .5rem 0; line-height: 1.5; }
       ul { padding: 0; margin: 0; list-style: none; }
       li { display: flex; justify-content: space-between; align-items: center; gap: 1rem; padding: .5rem 0; border-top: 1px solid var(--_border); }
-      .primary, .secondary { border-radius: var(--_radius); padding: .6rem 1.1rem; cursor: pointer; font-weight: 600; }
-      .primary { background: var(--_accent); color: var(--_accent-contrast); border: 1px solid var(--_accent); }
-      .secondary { background: transparent; color: var(--_accent); border: 1px solid var(--_accent); }
-      button[disabled] { opacity: .6; cursor: not-allowed; }
+      .btn { padding: .6rem 1.1rem; font-weight: 600; }
+      .btn[disabled] { cursor: not-allowed; }
       .legal { font-size: .95rem; color: var(--_text); }
       .legal a, a { color: var(--_accent); }
       .summary { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: baseline; }
       .balance { font-size: 1.6rem; font-weight: 700; }
       .muted { color: var(--_muted); }
       .coupon { font-family: ui-monospace, monospace; font-size: 1.15rem; font-weight: 700; letter-spacing: .05em; padding: .25rem .5rem; border: 1px dashed var(--_accent); border-radius: 4px; }
-      .error { color: var(--_danger); }
       .skeleton { height: 10rem; }
     `,
   ];
@@ -265,7 +264,7 @@ export class ChorusLoyalty extends ChorusElement {
       <ul aria-label="Rewards">${this.redemptionRules.map((r) => html`<li>
         <span>${r.name} <span class="muted">· ${points(r.pointsCost)}</span></span>
         ${withRedeem
-          ? html`<button class="secondary" part="redeem-button" ?disabled=${this.busy || r.isAvailable === false}
+          ? html`<button class="btn secondary" part="redeem-button" ?disabled=${this.busy || r.isAvailable === false}
               aria-label=${`Redeem ${r.name} for ${points(r.pointsCost)}`} @click=${() => this.redeem(r)}>Redeem</button>`
           : nothing}
       </li>`)}</ul>`;
@@ -295,7 +294,7 @@ export class ChorusLoyalty extends ChorusElement {
         return html`<h2 id="title">Rewards</h2><p class="muted skeleton">Loading the rewards program…</p>`;
       case "error":
         return html`<h2 id="title">Rewards</h2><p class="error" role="alert">${this.errorMessage}</p>
-          <button class="secondary" @click=${() => this.start()}>Try again</button>`;
+          <button class="btn secondary" @click=${() => this.start()}>Try again</button>`;
       case "blocked":
         return html`<h2 id="title">Rewards</h2>
           <p>We're sorry, your account can't take part in the rewards program at the moment. If you think this is a mistake, please contact the shop's customer service.</p>`;
@@ -306,7 +305,7 @@ export class ChorusLoyalty extends ChorusElement {
           ${this.#earningList()} ${this.#rewardsList(false)} ${this.#tiersList()}`;
       case "pending": {
         const legal = this.legal!;
-        const button = html`<button class="primary" part="join-button" aria-describedby="legal" ?disabled=${this.busy} @click=${() => this.join()}>${legal.acceptTermsAndJoinProgramButtonText}</button>`;
+        const button = html`<button class="btn" part="join-button" aria-describedby="legal" ?disabled=${this.busy} @click=${() => this.join()}>${legal.acceptTermsAndJoinProgramButtonText}</button>`;
         return html`<h2 id="title">Join our rewards program</h2>
           <p>You have <span part="balance">${points(this.customer?.points.balance ?? 0)}</span> so far. Join to earn more and redeem them for rewards.</p>
           ${this.policyPosition === "above" ? html`${this.#legalSentence()}${button}` : html`${button}${this.#legalSentence()}`}

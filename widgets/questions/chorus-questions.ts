@@ -21,6 +21,8 @@ import { ApiRequestError, describeError, getJson, postJson, type ListQuestionsRe
 import { ChorusElement } from "../internal/chorus-element.ts";
 import { formatDate } from "../internal/format.ts";
 import { tokens } from "../internal/tokens.ts";
+import { emailError, focusAfterUpdate, formStyles, honeypot } from "../internal/form.ts";
+import { controls } from "../internal/ui.ts";
 
 type Field = "body" | "displayName" | "email" | "form";
 
@@ -28,6 +30,8 @@ type Field = "body" | "displayName" | "email" | "form";
 export class ChorusQuestions extends ChorusElement {
   static styles = [
     tokens,
+    controls,
+    formStyles,
     css`
       :host { display: block; }
       ol { list-style: none; padding: 0; margin: 0; }
@@ -38,16 +42,8 @@ export class ChorusQuestions extends ChorusElement {
       .answers li { margin: 6px 0; }
       .answers p { margin: 0; }
       .badge { display: inline-block; background: var(--_accent); color: var(--_accent-contrast); border-radius: 4px; padding: 0 6px; font-size: 0.8em; margin-right: 6px; font-weight: 600; }
-      .skeleton { height: 64px; background: #f1f1f1; border-radius: 6px; margin: 8px 0; }
-      button { font: inherit; cursor: pointer; border-radius: 6px; padding: 6px 12px; border: 1px solid var(--_border); background: #fff; color: #1a1a1a; }
-      button.primary { background: var(--_accent); color: var(--_accent-contrast); border-color: var(--_accent); font-weight: 600; }
-      form { display: grid; gap: 10px; max-width: 520px; margin: 12px 0; }
-      label { font-weight: 600; display: block; margin-bottom: 4px; }
-      input, textarea { width: 100%; box-sizing: border-box; font: inherit; padding: 8px; border: 1px solid #767676; border-radius: 6px; }
-      [aria-invalid="true"] { border-color: var(--_danger); }
-      .error { color: var(--_danger); font-size: 0.9em; margin: 4px 0 0; }
-      .message { padding: 10px; border: 1px solid var(--_border); border-radius: var(--_radius); margin: 12px 0; }
-      .trap { display: none; }
+      .skeleton { height: 64px; margin: 8px 0; }
+      form, .message { margin: 12px 0; }
       .toolbar { display: flex; gap: 8px; margin: 8px 0; }
     `,
   ];
@@ -95,8 +91,8 @@ export class ChorusQuestions extends ChorusElement {
     if (v("body").length < 5) errors.body = "Write your question (at least 5 characters).";
     else if (v("body").length > 1000) errors.body = "The question may be at most 1000 characters.";
     if (!v("displayName")) errors.displayName = "Enter the name to show with your question.";
-    if (!v("email")) errors.email = "Enter your e-mail address.";
-    else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v("email"))) errors.email = "Enter a valid e-mail address, like name@example.com.";
+    const email = emailError(v("email"));
+    if (email) errors.email = email;
     return errors;
   }
 
@@ -112,7 +108,7 @@ export class ChorusQuestions extends ChorusElement {
       this.submitted = true;
       this.asking = false;
       this.emit("chorus-question-submitted", { questionId: body.question.questionId, status: body.question.status });
-      this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(".message")?.focus());
+      focusAfterUpdate(this, ".message");
     } catch (error) {
       const description = describeError(error);
       const name = /^(body|displayName|email)\b/.exec(description)?.[1] as Field | undefined;
@@ -124,14 +120,14 @@ export class ChorusQuestions extends ChorusElement {
   }
 
   private focusError(): void {
-    this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('.form-error, [aria-invalid="true"]')?.focus());
+    focusAfterUpdate(this, '.form-error, [aria-invalid="true"]');
   }
 
   private field(name: "body" | "displayName" | "email", label: string, control: (attrs: { id: string; invalid: string; describedby: string }) => unknown) {
     const id = `cq-${name}`;
     const err = this.errors[name];
     return html`<div>
-      <label for=${id}>${label}</label>
+      <label class="field" for=${id}>${label}</label>
       ${control({ id, invalid: err ? "true" : "false", describedby: err ? `${id}-error` : "" })}
       ${err ? html`<p class="error" id=${`${id}-error`}>${err}</p>` : nothing}
     </div>`;
@@ -143,10 +139,10 @@ export class ChorusQuestions extends ChorusElement {
       ${this.field("body", "Your question (required)", (a) => html`<textarea id=${a.id} name="body" maxlength="1000" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing}></textarea>`)}
       ${this.field("displayName", "Name shown with your question (required)", (a) => html`<input id=${a.id} name="displayName" autocomplete="nickname" maxlength="60" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing} />`)}
       ${this.field("email", "E-mail (required, never shown)", (a) => html`<input id=${a.id} name="email" type="email" autocomplete="email" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing} />`)}
-      <div class="trap" aria-hidden="true"><label>Leave this empty <input name="website" tabindex="-1" autocomplete="off" /></label></div>
+      ${honeypot}
       <div class="toolbar">
-        <button class="primary" type="submit" ?disabled=${this.busy}>${this.busy ? "Sending…" : "Submit question"}</button>
-        <button type="button" @click=${() => { this.asking = false; this.errors = {}; }}>Cancel</button>
+        <button class="btn" type="submit" ?disabled=${this.busy}>${this.busy ? "Sending…" : "Submit question"}</button>
+        <button class="btn secondary" type="button" @click=${() => { this.asking = false; this.errors = {}; }}>Cancel</button>
       </div>
     </form>`;
   }
@@ -169,19 +165,19 @@ export class ChorusQuestions extends ChorusElement {
   render() {
     return html`
       ${this.productId && !this.asking && !this.submitted
-        ? html`<div class="toolbar"><button class="primary" @click=${() => { this.asking = true; this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("#cq-body")?.focus()); }}>Ask a question</button></div>`
+        ? html`<div class="toolbar"><button class="btn" @click=${() => { this.asking = true; focusAfterUpdate(this, "#cq-body"); }}>Ask a question</button></div>`
         : nothing}
       ${this.asking ? this.renderForm() : nothing}
       ${this.submitted ? html`<p class="message" role="status" tabindex="-1">Thank you! Your question has been submitted and awaits moderation. It will appear here once it has been answered and approved.</p>` : nothing}
       ${this.error && !this.questions.length
-        ? html`<p class="error" role="alert">${this.error} <button @click=${() => this.refresh()}>Try again</button></p>`
+        ? html`<p class="error" role="alert">${this.error} <button class="btn secondary" @click=${() => this.refresh()}>Try again</button></p>`
         : !this.loaded
           ? html`<div aria-busy="true" aria-label="Loading questions"><div class="skeleton"></div><div class="skeleton"></div></div>`
           : this.questions.length
             ? html`<ol aria-label="Questions and answers">${this.questions.map((q) => this.renderQuestion(q))}</ol>`
             : html`<p class="meta">No questions yet. Be the first to ask.</p>`}
       ${this.nextUrl
-        ? html`<div class="toolbar"><button ?disabled=${this.loading} @click=${() => this.load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? "Loading…" : "More questions"}</button></div>`
+        ? html`<div class="toolbar"><button class="btn secondary" ?disabled=${this.loading} @click=${() => this.load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? "Loading…" : "More questions"}</button></div>`
         : nothing}
     `;
   }

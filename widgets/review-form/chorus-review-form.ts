@@ -19,6 +19,8 @@ import type { SubmitReviewResponse } from "../../server/contract/writes.ts";
 import { describeError, postJson, ApiRequestError } from "../internal/api.ts";
 import { ChorusElement } from "../internal/chorus-element.ts";
 import { tokens } from "../internal/tokens.ts";
+import { emailError, focusAfterUpdate, formStyles, honeypot } from "../internal/form.ts";
+import { controls } from "../internal/ui.ts";
 
 /** Client-side limits (the server enforces the same ones: server/contract/writes.ts). */
 const LIMITS = { title: 150, body: 5000, name: 60, images: 5, videos: 1, imageBytes: 10 * 1024 * 1024, videoBytes: 100 * 1024 * 1024 };
@@ -30,32 +32,24 @@ type Picked = { file: File; url: string; kind: "image" | "video"; id: number };
 export class ChorusReviewForm extends ChorusElement {
   static styles = [
     tokens,
+    controls,
+    formStyles,
     css`
       :host { display: block; }
-      form { display: grid; gap: 14px; max-width: 560px; }
       fieldset { border: 0; padding: 0; margin: 0; }
-      legend, label.field { font-weight: 600; display: block; margin-bottom: 4px; }
       .stars { display: inline-flex; gap: 2px; }
       .star { position: relative; display: inline-block; }
       .star input { position: absolute; inset: 0; width: 100%; height: 100%; margin: 0; opacity: 0; cursor: pointer; }
       .star label { display: block; cursor: pointer; font-size: 28px; line-height: 1; color: var(--_star-empty); padding: 2px; }
       .star.on label { color: var(--_star); }
       .star input:focus-visible + label { outline: 3px solid var(--_accent); outline-offset: 1px; border-radius: 4px; }
-      input[type="text"], input[type="email"], textarea { width: 100%; box-sizing: border-box; font: inherit; padding: 8px; border: 1px solid #767676; border-radius: 6px; }
       textarea { min-height: 120px; resize: vertical; }
-      [aria-invalid="true"] { border-color: var(--_danger); }
       .hint { color: var(--_muted); font-size: 0.875em; margin: 2px 0 0; }
-      .error { color: var(--_danger); font-size: 0.9em; margin: 4px 0 0; }
       .check { display: flex; gap: 8px; align-items: center; }
       .previews { display: flex; flex-wrap: wrap; gap: 8px; list-style: none; padding: 0; margin: 8px 0 0; }
       .previews li { position: relative; width: 96px; }
       .previews img, .previews video { width: 96px; height: 96px; object-fit: cover; border-radius: 6px; display: block; background: #eee; }
-      .previews button { margin-top: 4px; width: 100%; font-size: 0.8em; }
-      button { cursor: pointer; border-radius: 6px; padding: 8px 14px; border: 1px solid var(--_border); background: #fff; color: #1a1a1a; }
-      button[type="submit"] { background: var(--_accent); color: var(--_accent-contrast); border-color: var(--_accent); font-weight: 600; }
-      button[disabled] { opacity: 0.6; cursor: progress; }
-      .message { padding: 12px; border: 1px solid var(--_border); border-radius: var(--_radius); }
-      .trap { display: none; }
+      .previews button { margin-top: 4px; width: 100%; font-size: 0.8em; padding: 0.2rem; }
     `,
   ];
 
@@ -107,7 +101,7 @@ export class ChorusReviewForm extends ChorusElement {
   private removeFile(item: Picked): void {
     URL.revokeObjectURL(item.url);
     this.files = this.files.filter((f) => f !== item);
-    this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>("#crf-media")?.focus());
+    focusAfterUpdate(this, "#crf-media");
   }
 
   private validate(form: HTMLFormElement): Partial<Record<Field, string>> {
@@ -119,8 +113,8 @@ export class ChorusReviewForm extends ChorusElement {
     else if (v("body").length > LIMITS.body) errors.body = `The review may be at most ${LIMITS.body} characters.`;
     if (!v("displayName")) errors.displayName = "Enter the name to show with your review.";
     else if (v("displayName").length > LIMITS.name) errors.displayName = `The name may be at most ${LIMITS.name} characters.`;
-    if (!v("email")) errors.email = "Enter your e-mail address.";
-    else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v("email"))) errors.email = "Enter a valid e-mail address, like name@example.com.";
+    const email = emailError(v("email"));
+    if (email) errors.email = email;
     return errors;
   }
 
@@ -133,10 +127,7 @@ export class ChorusReviewForm extends ChorusElement {
   }
 
   private focusFirstError(): void {
-    this.updateComplete.then(() => {
-      const first = this.renderRoot.querySelector<HTMLElement>('.form-error, fieldset[data-invalid] input, [aria-invalid="true"]');
-      first?.focus();
-    });
+    focusAfterUpdate(this, '.form-error, fieldset[data-invalid] input, [aria-invalid="true"]');
   }
 
   private async submit(event: SubmitEvent): Promise<void> {
@@ -156,7 +147,7 @@ export class ChorusReviewForm extends ChorusElement {
       const body = await postJson<SubmitReviewResponse>(`${this.scopeUrl}/reviews`, data);
       this.result = body.review;
       this.emit("chorus-review-submitted", { reviewId: body.review.reviewId, status: body.review.status });
-      this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(".message")?.focus());
+      focusAfterUpdate(this, ".message");
     } catch (error) {
       const description = describeError(error);
       const field = error instanceof ApiRequestError && error.status < 500 ? this.fieldOf(description) : "form";
@@ -222,13 +213,13 @@ export class ChorusReviewForm extends ChorusElement {
           ? html`<ul class="previews" aria-label="Selected photos and video">
               ${this.files.map((f) => html`<li>
                 ${f.kind === "image" ? html`<img src=${f.url} alt=${`Preview of ${f.file.name}`} />` : html`<video src=${f.url} muted aria-label=${`Preview of ${f.file.name}`}></video>`}
-                <button type="button" @click=${() => this.removeFile(f)} aria-label=${`Remove ${f.file.name}`}>Remove</button>
+                <button class="btn secondary" type="button" @click=${() => this.removeFile(f)} aria-label=${`Remove ${f.file.name}`}>Remove</button>
               </li>`)}
             </ul>`
           : nothing}
       </div>
-      <div class="trap" aria-hidden="true"><label>Leave this empty <input type="text" name="website" tabindex="-1" autocomplete="off" /></label></div>
-      <div><button type="submit" part="submit" ?disabled=${this.busy}>${this.busy ? "Submitting…" : "Submit review"}</button></div>
+      ${honeypot}
+      <div><button class="btn" type="submit" part="submit" ?disabled=${this.busy}>${this.busy ? "Submitting…" : "Submit review"}</button></div>
     </form>`;
   }
 }

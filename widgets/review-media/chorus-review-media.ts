@@ -22,22 +22,22 @@ import { describeError, getJson, type ListReviewMediaResponse, type ReviewMedia 
 import { ChorusElement } from "../internal/chorus-element.ts";
 import { formatDate } from "../internal/format.ts";
 import { tokens } from "../internal/tokens.ts";
+import { controls } from "../internal/ui.ts";
 
 @customElement("chorus-review-media")
 export class ChorusReviewMedia extends ChorusElement {
   static styles = [
     tokens,
+    controls,
     css`
       :host { display: block; --_thumb: var(--chorus-media-thumb-size, 96px); }
       ul { list-style: none; padding: 0; margin: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(var(--_thumb), 1fr)); gap: 8px; min-height: var(--_thumb); }
       .thumb { padding: 0; border: 0; background: #eee; border-radius: 6px; overflow: hidden; width: 100%; aspect-ratio: 1; cursor: zoom-in; position: relative; display: block; }
       .thumb img { width: 100%; height: 100%; object-fit: cover; display: block; }
       .play { position: absolute; inset: auto 6px 6px auto; background: rgba(0,0,0,.7); color: #fff; border-radius: 4px; padding: 0 6px; font-size: 12px; }
-      .skeleton { background: linear-gradient(90deg, #eee, #f6f6f6, #eee); aspect-ratio: 1; border-radius: 6px; }
+      .skeleton { aspect-ratio: 1; }
       .more { margin-top: 10px; }
-      button.text { font: inherit; border: 1px solid var(--_border); background: #fff; color: #1a1a1a; border-radius: 6px; padding: 6px 12px; cursor: pointer; }
       .status { color: var(--_muted); margin: 0; }
-      .error { color: var(--_danger); }
       dialog { border: 0; border-radius: var(--_radius); padding: 16px; max-width: min(96vw, 1000px); width: 100%; background: #fff; color: #1a1a1a; }
       dialog::backdrop { background: rgba(0, 0, 0, 0.75); }
       .stage { display: flex; align-items: center; justify-content: center; min-height: 200px; max-height: 75vh; }
@@ -148,9 +148,9 @@ export class ChorusReviewMedia extends ChorusElement {
         <div class="bar">
           <p class="caption" id="lb-caption">${this.current + 1} of ${this.items.length}${this.nextUrl ? "+" : ""}: ${m.reviewer.displayName}, ${m.rating} out of 5 stars, ${formatDate(m.dateCreated)}</p>
           <div>
-            <button class="text" @click=${() => this.go(-1)} aria-label="Previous photo">‹ Previous</button>
-            <button class="text" @click=${() => this.go(1)} aria-label="Next photo">Next ›</button>
-            <button class="text close" @click=${() => this.close()}>Close</button>
+            <button class="btn secondary" @click=${() => this.go(-1)} aria-label="Previous photo">‹ Previous</button>
+            <button class="btn secondary" @click=${() => this.go(1)} aria-label="Next photo">Next ›</button>
+            <button class="btn secondary close" @click=${() => this.close()}>Close</button>
           </div>
         </div>` : nothing}
     </dialog>`;
@@ -158,7 +158,7 @@ export class ChorusReviewMedia extends ChorusElement {
 
   render() {
     if (this.error && !this.items.length) {
-      return html`<p class="error" role="alert">${this.error} <button class="text" @click=${() => this.refresh()}>Try again</button></p>`;
+      return html`<p class="error" role="alert">${this.error} <button class="btn secondary" @click=${() => this.refresh()}>Try again</button></p>`;
     }
     if (!this.loaded) {
       return html`<ul part="grid" aria-busy="true" aria-label="Loading customer photos">${[0, 1, 2, 3].map(() => html`<li class="skeleton"></li>`)}</ul>`;
@@ -174,7 +174,7 @@ export class ChorusReviewMedia extends ChorusElement {
         </li>`)}
       </ul>
       ${this.nextUrl
-        ? html`<div class="more"><button class="text" part="load-more" ?disabled=${this.loading} @click=${() => this.load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? "Loading…" : "Load more photos"}</button></div>`
+        ? html`<div class="more"><button class="btn secondary" part="load-more" ?disabled=${this.loading} @click=${() => this.load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? "Loading…" : "Load more photos"}</button></div>`
         : nothing}
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
       ${this.renderLightbox()}

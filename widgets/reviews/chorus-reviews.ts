@@ -1,7 +1,8 @@
 /**
  * `<chorus-reviews>`: the published reviews of a product, a group or the whole store
- * (interface.md §4.2 "List reviews"), with a sort control, review cards, helpful votes
- * (decisions.md §3), "Load more" over `nextUrl`, and loading / empty / error states.
+ * (interface.md §4.2 "List reviews"), with a sort control, review cards, helpful / not helpful votes
+ * (decisions.md §3: one per visitor, sent with the localStorage visitor ID of widgets/internal/visitor.ts;
+ * switching moves the vote), "Load more" over `nextUrl`, and loading / empty / error states.
  *
  * @summary A list of published customer reviews with sorting, paging and helpful votes.
  *
@@ -16,6 +17,7 @@
  *
  * @event chorus-reviews-loaded - a page loaded: `{ count, hasMore, orderBy }` (count = cards shown)
  * @event chorus-reviews-sort - the shopper changed the order: `{ orderBy }`
+ * @event chorus-vote - the server counted a vote: `{ reviewId, vote, helpfulCount, unhelpfulCount }`
  *
  * @csspart toolbar - the row holding the sort control and the "Write a review" button
  * @csspart sort-label - the label of the sort control
@@ -39,7 +41,7 @@
  * @csspart reply - the merchant's reply
  * @csspart helpful - the helpful count and vote button row
  * @csspart helpful-count - "N people found this helpful"
- * @csspart vote-button - the "Helpful" button
+ * @csspart vote-button - the "Helpful" and "Not helpful" buttons
  * @csspart vote-error - the inline error after a failed vote
  * @csspart load-more - the "Load more reviews" button
  * @csspart skeleton - a placeholder card while loading
@@ -57,6 +59,8 @@ import { ChorusElement } from "../internal/chorus-element.ts";
 import { formatDate, plural } from "../internal/format.ts";
 import { stars } from "../internal/stars.ts";
 import { tokens } from "../internal/tokens.ts";
+import { controls } from "../internal/ui.ts";
+import { visitorId } from "../internal/visitor.ts";
 
 /** The seven orders of interface.md §4.2, in the words shoppers know. */
 export const ORDER_LABELS: Record<ReviewOrder, string> = {
@@ -69,7 +73,9 @@ export const ORDER_LABELS: Record<ReviewOrder, string> = {
   "has_media desc": "With photos first",
 };
 
-type Vote = { state: "pending" | "done" | "error"; message?: string };
+type VoteKind = "helpful" | "unhelpful";
+/** The shopper's vote on one review: `vote` is the one pending or counted. */
+type Vote = { state: "pending" | "done" | "error"; vote: VoteKind; message?: string };
 type Status = "loading" | "ready" | "error";
 
 /** Attributes whose change reloads the list from the first page. */
@@ -98,15 +104,12 @@ export class ChorusReviews extends ChorusElement {
 
   static styles = [
     tokens,
+    controls,
     css`
       :host { display: block; line-height: 1.5; }
       .toolbar { display: flex; flex-wrap: wrap; gap: 0.75rem 1.5rem; align-items: center; justify-content: space-between; margin-bottom: 1rem; }
       .sort { display: inline-flex; gap: 0.5rem; align-items: center; }
-      select, button { font: inherit; color: inherit; border-radius: var(--_radius); }
-      select { padding: 0.4rem 0.6rem; border: 1px solid var(--_muted); background: var(--chorus-surface, #fff); color: var(--_text); }
-      .btn { padding: 0.45rem 1rem; border: 1px solid var(--_accent); background: var(--_accent); color: var(--_accent-contrast); cursor: pointer; }
-      .btn.secondary { background: transparent; color: var(--_accent); }
-      .btn[aria-disabled="true"] { opacity: 0.7; cursor: default; }
+      select { font: inherit; border-radius: var(--_radius); padding: 0.4rem 0.6rem; border: 1px solid var(--_muted); background: var(--chorus-surface, #fff); color: var(--_text); }
       .results { min-height: 4rem; }
       .results[aria-busy="true"] { min-height: var(--chorus-reviews-min-height, 28rem); }
       .results[aria-busy="true"] ol { opacity: 0.6; }
@@ -126,11 +129,8 @@ export class ChorusReviews extends ChorusElement {
       .reply .label { font-weight: 600; font-size: 0.9em; }
       .helpful { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; margin-top: 0.5rem; font-size: 0.9em; color: var(--_muted); }
       .helpful .btn { padding: 0.2rem 0.75rem; }
-      .error-text { color: var(--_danger); }
       .more { display: flex; justify-content: center; margin-top: 1.25rem; }
-      .skeleton { height: 8.5rem; border-radius: var(--_radius); background: linear-gradient(90deg, #eceef1, #f6f7f9, #eceef1); background-size: 200% 100%; animation: pulse 1.4s ease-in-out infinite; }
-      @media (prefers-reduced-motion: reduce) { .skeleton { animation: none; } }
-      @keyframes pulse { 0% { background-position: 100% 0; } 100% { background-position: -100% 0; } }
+      .skeleton { height: 8.5rem; }
       .form-region:empty { display: none; }
       .form-region { margin-bottom: 1rem; }
       .form-region:focus { outline: none; }
@@ -246,25 +246,30 @@ export class ChorusReviews extends ChorusElement {
     this.emit("chorus-reviews-sort", { orderBy: value });
   }
 
-  /** POST a helpful vote (decisions.md §3) and show the server's counts. Never throws. */
-  async #vote(review: Review): Promise<void> {
+  /**
+   * POST a vote (decisions.md §3) with this browser's visitor ID and show the server's counts.
+   * Ignored while a vote of this review is pending or when it repeats the counted vote. Never throws.
+   */
+  async #vote(review: Review, vote: VoteKind): Promise<void> {
     const current = this.votes[review.reviewId];
-    if (current?.state === "pending" || current?.state === "done") return;
-    this.votes = { ...this.votes, [review.reviewId]: { state: "pending" } };
+    if (current?.state === "pending" || (current?.state === "done" && current.vote === vote)) return;
+    this.votes = { ...this.votes, [review.reviewId]: { state: "pending", vote } };
     try {
+      const id = visitorId();
       const counts = await postJson<{ helpfulCount: number; unhelpfulCount: number }>(
         `${this.storeUrl}/reviews/${encodeURIComponent(review.reviewId)}/votes`,
-        { vote: "helpful" },
+        id ? { vote, visitorId: id } : { vote },
       );
       this.reviews = this.reviews.map((r) =>
         r.reviewId === review.reviewId && counts && typeof counts.helpfulCount === "number"
           ? { ...r, helpfulCount: counts.helpfulCount, unhelpfulCount: counts.unhelpfulCount ?? r.unhelpfulCount }
           : r,
       );
-      this.votes = { ...this.votes, [review.reviewId]: { state: "done" } };
+      this.votes = { ...this.votes, [review.reviewId]: { state: "done", vote } };
       this.announcement = "Thank you, your vote was counted.";
+      this.emit("chorus-vote", { reviewId: review.reviewId, vote, helpfulCount: counts.helpfulCount, unhelpfulCount: counts.unhelpfulCount });
     } catch (error) {
-      this.votes = { ...this.votes, [review.reviewId]: { state: "error", message: `Your vote could not be saved: ${describeError(error)}` } };
+      this.votes = { ...this.votes, [review.reviewId]: { state: "error", vote, message: `Your vote could not be saved: ${describeError(error)}` } };
     }
   }
 
@@ -340,20 +345,26 @@ export class ChorusReviews extends ChorusElement {
           : nothing}
         <div class="helpful" part="helpful">
           <span part="helpful-count">${plural(r.helpfulCount, "person", "people")} found this helpful</span>
-          <button class="btn secondary" part="vote-button" aria-disabled=${vote?.state === "pending" || vote?.state === "done" ? "true" : "false"}
-            @click=${() => this.#vote(r)}>
-            ${vote?.state === "done" ? "Thanks for your vote" : "Helpful"}<span class="visually-hidden">: ${r.title || `review by ${r.reviewer.displayName}`}</span>
-          </button>
-          ${vote?.state === "error" ? html`<span class="error-text" part="vote-error" role="alert">${vote.message}</span>` : nothing}
+          ${this.#voteButton(r, "helpful", vote)}${this.#voteButton(r, "unhelpful", vote)}
+          ${vote?.state === "error" ? html`<span class="error" part="vote-error" role="alert">${vote.message}</span>` : nothing}
         </div>
       </article>
     </li>`;
   }
 
+  /** One vote button; the counted vote reads "Thanks for your vote" and is disabled (repeating changes nothing). */
+  #voteButton(r: Review, kind: VoteKind, vote: Vote | undefined) {
+    const counted = vote?.state === "done" && vote.vote === kind;
+    return html`<button class="btn secondary" part="vote-button" aria-disabled=${vote?.state === "pending" || counted ? "true" : "false"}
+      @click=${() => this.#vote(r, kind)}>
+      ${counted ? "Thanks for your vote" : kind === "helpful" ? "Helpful" : `Not helpful (${r.unhelpfulCount})`}<span class="visually-hidden">: ${r.title || `review by ${r.reviewer.displayName}`}</span>
+    </button>`;
+  }
+
   #renderResults() {
     if (this.status === "error") {
       return html`<div part="error" role="alert">
-        <p class="error-text">Reviews could not be loaded. ${this.errorMessage}</p>
+        <p class="error">Reviews could not be loaded. ${this.errorMessage}</p>
         <button class="btn" part="retry" @click=${() => this.#loadFirstPage()}>Retry</button>
       </div>`;
     }
@@ -366,7 +377,7 @@ export class ChorusReviews extends ChorusElement {
     return html`<ol part="list">${this.reviews.map((r) => this.#renderReview(r))}</ol>
       ${this.nextUrl || this.moreError
         ? html`<div class="more">
-            ${this.moreError ? html`<p class="error-text" role="alert">${this.moreError}</p>` : nothing}
+            ${this.moreError ? html`<p class="error" role="alert">${this.moreError}</p>` : nothing}
             ${this.nextUrl
               ? html`<button class="btn" part="load-more" aria-disabled=${this.loadingMore ? "true" : "false"} @click=${this.#loadMore}>
                   ${this.loadingMore ? "Loading more reviews…" : "Load more reviews"}
