@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OTHER_STORE_ID, realReviews, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { demoProgram } from "../loyalty/loyalty.demo.ts";
+import { nextPolicyVersion } from "../loyalty/loyalty.service.ts";
 
 let t: TestServer;
 const A = TEST_STORE_ID;
@@ -206,5 +207,55 @@ describe("merchant HTML", () => {
       termsUrl: l.termsAndConditionsUrl, privacyUrl: l.privacyPolicyUrl,
     });
     expect(t.services.loyalty.legalPolicies(A).version).toBe(l.version);
+  });
+});
+
+describe("loyalty settings", () => {
+  it("a disabled earning rule disappears from the storefront API; a points-per-spend edit is stored", async () => {
+    const rules = t.services.loyalty.adminProgram(A).earningRules;
+    const birthday = rules.find((r) => r.type === "birthday")!;
+    const spend = rules.find((r) => r.type === "points-per-spend")!;
+    expect((await post(alice, `/admin/stores/${A}/loyalty`, { intent: "earning-rule", id: birthday.earning_rule_id, points: "200" })).status).toBe(200);
+    expect((await post(alice, `/admin/stores/${A}/loyalty`, { intent: "earning-rule", id: spend.earning_rule_id, points: "0", perUnit: "2.5", enabled: "on" })).status).toBe(200);
+    const api = (await (await fetch(t.url(`/v1/stores/${A}/loyalty/earning_rules`))).json()) as { earningRules: { type: string; pointsPerCurrencyUnit?: number }[] };
+    expect(api.earningRules.map((r) => r.type)).not.toContain("birthday");
+    expect(api.earningRules.find((r) => r.type === "points-per-spend")?.pointsPerCurrencyUnit).toBe(2.5);
+  });
+
+  it("a VIP tier threshold another tier has answers 409 and changes nothing", async () => {
+    const [bronze, silver] = t.services.loyalty.adminProgram(A).vipTiers;
+    const res = await post(alice, `/admin/stores/${A}/loyalty`, { intent: "vip-tier", id: silver.vip_tier_id, threshold: String(bronze.points_threshold), multiplier: "2" });
+    expect(res.status).toBe(409);
+    expect(t.services.loyalty.adminProgram(A).vipTiers[1]).toEqual(silver);
+  });
+
+  it("a redemption rule with a cost below 1 point is refused (400) naming the field", async () => {
+    const rule = t.services.loyalty.adminProgram(A).redemptionRules[0];
+    const res = await post(alice, `/admin/stores/${A}/loyalty`, { intent: "redemption-rule", id: rule.redemption_rule_id, pointsCost: "0", enabled: "on" });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("pointsCost must be a whole number");
+    expect(t.services.loyalty.adminProgram(A).redemptionRules[0].points_cost).toBe(rule.points_cost);
+  });
+
+  it("the customers list pages 25 at a time with a signed cursor", async () => {
+    t.services.db.transaction(() => {
+      for (let i = 0; i < 30; i++) t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: `page-${i}`, storeId: A, platformCustomerId: `page-shopper-${i}`, email: null });
+    })();
+    const first = await (await get(alice, `/admin/stores/${A}/loyalty/customers?q=page-shopper`)).text();
+    expect(first.match(/page-shopper-\d+/g)?.length).toBeGreaterThanOrEqual(25);
+    const next = /href="([^"]*after=[^"]*)"/.exec(first)?.[1]?.replace(/&amp;/g, "&");
+    expect(next).toBeDefined();
+    const second = await (await get(alice, next!)).text();
+    const ids = (html: string) => new Set([...html.matchAll(/>(page-shopper-\d+)</g)].map((m) => m[1]));
+    expect(ids(first).size + ids(second).size).toBe(30);
+    expect([...ids(second)].some((id) => ids(first).has(id))).toBe(false);
+    expect((await get(alice, `/admin/stores/${A}/loyalty/customers?q=page-shopper&after=forged`)).status).toBe(400);
+  });
+});
+
+describe("nextPolicyVersion", () => {
+  const day = Date.UTC(2026, 10, 21, 12);
+  it.each([["2026-11-01", "2026-11-21"], ["2026-11-21", "2026-11-21.2"], ["2026-11-21.2", "2026-11-21.3"], ["v1", "2026-11-21"]])("after %j comes %j", (current, next) => {
+    expect(nextPolicyVersion(current, day)).toBe(next);
   });
 });
