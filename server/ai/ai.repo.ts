@@ -145,6 +145,24 @@ export function aiRepo(db: Db) {
         .get(storeId, scope.type, scope.id) as VersionRow | undefined;
     },
 
+    /** Delete a version that was never published (merchant discard). @returns false when the store has no such unpublished version. */
+    deleteUnpublishedVersion(storeId: string, versionId: string): boolean {
+      return db.prepare("DELETE FROM ai_content_versions WHERE store_id = ? AND version_id = ? AND published_ms IS NULL").run(storeId, versionId).changes === 1;
+    },
+
+    /** The most recently generated version of a scope (published or not). */
+    latestVersion(storeId: string, scope: AiScope): VersionRow | undefined {
+      return db
+        .prepare("SELECT * FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ? ORDER BY generated_ms DESC, rowid DESC LIMIT 1")
+        .get(storeId, scope.type, scope.id) as VersionRow | undefined;
+    },
+
+    /** Queued or running generation jobs of a store's scopes (`scope_type:scope_id` keys). */
+    pendingJobScopes(storeId: string): Set<string> {
+      const rows = db.prepare("SELECT scope_type, scope_id FROM ai_jobs WHERE store_id = ? AND status IN ('queued', 'running')").all(storeId) as { scope_type: string; scope_id: string }[];
+      return new Set(rows.map((r) => `${r.scope_type}:${r.scope_id}`));
+    },
+
     /** Every version of a scope, newest first. */
     listVersions(storeId: string, scope: AiScope): VersionRow[] {
       return db

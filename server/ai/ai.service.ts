@@ -15,7 +15,7 @@
 import { randomUUID } from "node:crypto";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { ReviewsKeywordsResponse, ReviewsSummaryResponse, KeywordTopic } from "../contract/storefront.ts";
-import { notFound } from "../contract/errors.ts";
+import { ApiError, notFound } from "../contract/errors.ts";
 import { transaction, type Db } from "../db/database.ts";
 import type { ReviewsService, ScopeParams } from "../reviews/reviews.service.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
@@ -27,6 +27,17 @@ import { buildKeywordTopics, buildSummary, type SummaryClaim } from "./summary.t
 
 /** Reviews analysed per batch before yielding to the event loop. */
 export const ANALYSIS_BATCH = 100;
+
+/** One product or group with its AI content, as the merchant admin lists it (issue 7 §4). */
+export type AdminAiScope = {
+  scope: AiScope; name: string; reviewCount: number;
+  /** The most recently generated version (may be the published one). */
+  latest?: VersionRow;
+  /** The version the storefront serves (latest published with a summary). */
+  published?: VersionRow;
+  /** A (re)generation job is queued or running. */
+  queued: boolean;
+};
 
 export type GenerationResult =
   | { status: "skipped"; reason: string; reviewCount: number }
@@ -137,6 +148,62 @@ export function aiService(deps: {
       if (!v || v.summary_body === null) throw notFound("AI content version not found", "version_not_found");
       transaction(db, () => repo.publishVersion(storeId, versionId, now()));
       return repo.getVersion(storeId, versionId)!;
+    },
+
+    /**
+     * Merchant discard of a generated version that was never published: the version is deleted, so the
+     * storefront keeps serving the published one, and the keywords fall back to the previous version's.
+     * @throws ApiError 404 when the store has no such version, 409 when it is already published.
+     */
+    discard(storeId: string, versionId: string): void {
+      transaction(db, () => {
+        const v = repo.getVersion(storeId, versionId);
+        if (!v) throw notFound("AI content version not found", "version_not_found");
+        if (v.published_ms !== null) throw new ApiError(409, "This version is already published; generate a new one instead", "version_published");
+        repo.deleteUnpublishedVersion(storeId, versionId);
+      });
+    },
+
+    /**
+     * The merchant admin's list (issue 7 §4): every group that uses group-level content and every product
+     * with at least min(minReviews, keywordsMinReviews) published reviews whose content is its own (products
+     * of such groups show their group's), most reviewed first, up to `limit` products. Each with its
+     * latest generated and its published version.
+     */
+    adminScopes(storeId: string, options: { limit: number; product?: string }): AdminAiScope[] {
+      const min = Math.min(config.minReviews, config.keywordsMinReviews);
+      const groups = stores.listGroups(storeId).filter((g) => g.useGroupContent);
+      const groupContent = new Set(groups.map((g) => g.groupId));
+      const queued = repo.pendingJobScopes(storeId);
+      const withContent = (scope: AiScope, name: string, reviewCount: number): AdminAiScope => ({
+        scope, name, reviewCount, latest: repo.latestVersion(storeId, scope), published: repo.latestPublished(storeId, scope), queued: queued.has(`${scope.type}:${scope.id}`),
+      });
+      const out: AdminAiScope[] = [];
+      if (!options.product) {
+        for (const g of groups) {
+          const n = repo.scopeStats(storeId, { type: "group", id: g.groupId }).review_count;
+          if (n >= min) out.push(withContent({ type: "group", id: g.groupId }, g.name, n));
+        }
+      }
+      const products = options.product
+        ? stores.topProducts(storeId, 1_000_000).filter((p) => p.productId === options.product)
+        : stores.topProducts(storeId, options.limit * 2);
+      for (const p of products) {
+        if (p.reviewCount < min || (p.groupId && groupContent.has(p.groupId))) continue;
+        out.push(withContent({ type: "product", id: p.productId }, p.name, p.reviewCount));
+        if (out.length >= options.limit + groups.length) break;
+      }
+      return out;
+    },
+
+    /**
+     * Merchant "regenerate": queue a generation job for one of the store's products or groups.
+     * @returns true when a job was added, false when one was already queued. @throws ApiError 404 for a scope of another store.
+     */
+    regenerate(storeId: string, scope: AiScope): boolean {
+      const exists = scope.type === "product" ? stores.getProduct(storeId, scope.id) : stores.getGroup(storeId, scope.id);
+      if (!exists) throw notFound(`No ${scope.type} with this ID in the store`, `${scope.type}_not_found`);
+      return transaction(db, () => repo.enqueue(storeId, scope, "merchant asked to regenerate", now()));
     },
 
     /** Every version of a scope, newest first (admin review of drafts). */

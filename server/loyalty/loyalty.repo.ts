@@ -150,6 +150,43 @@ export function loyaltyRepo(db: Db) {
       ).run(r);
     },
 
+    /** Merchant edit of an earning rule's points. @returns false when the store has no such rule. */
+    updateEarningRule(storeId: string, earningRuleId: string, r: { points: number; pointsPerCurrencyUnit: number | null; enabled: boolean }): boolean {
+      return db.prepare("UPDATE loyalty_earning_rules SET points = ?, points_per_currency_unit = ?, enabled = ? WHERE store_id = ? AND earning_rule_id = ?")
+        .run(r.points, r.pointsPerCurrencyUnit, r.enabled ? 1 : 0, storeId, earningRuleId).changes === 1;
+    },
+    /** Merchant edit of a redemption rule's cost. @returns false when the store has no such rule. */
+    updateRedemptionRule(storeId: string, redemptionRuleId: string, r: { pointsCost: number; enabled: boolean }): boolean {
+      return db.prepare("UPDATE loyalty_redemption_rules SET points_cost = ?, enabled = ? WHERE store_id = ? AND redemption_rule_id = ?")
+        .run(r.pointsCost, r.enabled ? 1 : 0, storeId, redemptionRuleId).changes === 1;
+    },
+    /** Merchant edit of a VIP tier. @returns false when the store has no such tier. Throws SQLITE_CONSTRAINT_UNIQUE for a threshold taken. */
+    updateVipTier(storeId: string, vipTierId: string, t: { pointsThreshold: number; pointsMultiplier: number }): boolean {
+      return db.prepare("UPDATE loyalty_vip_tiers SET points_threshold = ?, points_multiplier = ? WHERE store_id = ? AND vip_tier_id = ?")
+        .run(t.pointsThreshold, t.pointsMultiplier, storeId, vipTierId).changes === 1;
+    },
+    /** IDs of a store's enrolled customers (tier recalculation after a tier edit). */
+    enrolledCustomerIds(storeId: string): string[] {
+      return db.prepare<[string], { id: string }>("SELECT loyalty_customer_id AS id FROM loyalty_customers WHERE store_id = ? AND status = 'enrolled'").all(storeId).map((r) => r.id);
+    },
+    /**
+     * A page of a store's customers, newest first (keyset on created_ms, loyalty_customer_id), optionally
+     * of one status and/or whose e-mail or platform customer ID contains `search`.
+     */
+    customersPage(storeId: string, q: { status?: LoyaltyCustomerStatus; search?: string; after?: [number, string]; limit: number }): CustomerRow[] {
+      const like = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+      return db.prepare(
+        `SELECT * FROM loyalty_customers WHERE store_id = ?
+           AND (? IS NULL OR status = ?)
+           AND (? IS NULL OR email LIKE ? ESCAPE '\\' OR platform_customer_id LIKE ? ESCAPE '\\')
+           AND (? IS NULL OR created_ms < ? OR (created_ms = ? AND loyalty_customer_id < ?))
+         ORDER BY created_ms DESC, loyalty_customer_id DESC LIMIT ?`,
+      ).all(
+        storeId, q.status ?? null, q.status ?? null, like, like, like,
+        q.after?.[0] ?? null, q.after?.[0] ?? null, q.after?.[0] ?? null, q.after?.[1] ?? null, q.limit,
+      ) as CustomerRow[];
+    },
+
     /** Append a transaction (triggers update the balance and refuse a broken chain or a negative balance). */
     insertTransaction(t: NewTransaction): void {
       insertTx.run({

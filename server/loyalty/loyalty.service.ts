@@ -38,6 +38,29 @@ export type ProgramSetup = {
   redemptionRules?: { type: RedemptionRule["type"]; name: string; pointsCost: number; rewardDescription: string; rewardValue: number; enabled?: boolean; minimumVipTierName?: string }[];
 };
 
+/** A loyalty customer as the merchant admin lists them (issue 7 §5). */
+export type AdminLoyaltyCustomer = {
+  loyaltyCustomerId: string; platformCustomerId: string; email: string | null; status: CustomerRow["status"]; balance: number;
+  lifetimePoints: number; vipTierName: string | null; dateEnrolled: string | null; dateCreated: string;
+};
+/** The program as the merchant admin edits it: every rule and tier, disabled ones included. */
+export type AdminLoyaltyProgram = {
+  earningRules: EarningRuleRow[]; redemptionRules: RedemptionRuleRow[]; vipTiers: VipTierRow[]; legalPolicies: LegalPolicies;
+};
+/** The legal policy fields a merchant edits; the version is set by `editLegalPolicies`. */
+export type LegalPoliciesEdit = Omit<LegalPoliciesInput, "version" | "merchantPolicies">;
+
+/**
+ * The version after an edit of the legal policies made at `nowMs`: the UTC date `YYYY-MM-DD`, or
+ * `YYYY-MM-DD.N` (N = 2, 3 ...) when the current version is already of that date.
+ */
+export function nextPolicyVersion(current: string, nowMs: number): string {
+  const day = new Date(nowMs).toISOString().slice(0, 10);
+  if (current === day) return `${day}.2`;
+  const m = current.startsWith(`${day}.`) ? /^\d+$/.exec(current.slice(day.length + 1)) : null;
+  return m ? `${day}.${Number(m[0]) + 1}` : day;
+}
+
 const forbidden = (description: string, code: string) => new ApiError(403, description, code);
 const conflict = (description: string, code: string) => new ApiError(409, description, code);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -94,6 +117,14 @@ export function loyaltyService(deps: LoyaltyDeps) {
     return {
       loyaltyCustomerId: c.loyalty_customer_id, status: c.status, points: { balance: c.balance },
       ...(tier ? { vipTierName: tier.name } : {}), ...(minimum ? { minimumVipTierName: minimum.name } : {}),
+    };
+  }
+
+  function toAdminCustomer(c: CustomerRow, tiers: VipTierRow[]): AdminLoyaltyCustomer {
+    return {
+      loyaltyCustomerId: c.loyalty_customer_id, platformCustomerId: c.platform_customer_id, email: c.email, status: c.status, balance: c.balance,
+      lifetimePoints: c.lifetime_points, vipTierName: tierById(tiers, c.vip_tier_id)?.name ?? null,
+      dateEnrolled: c.enrolled_ms ? iso(c.enrolled_ms) : null, dateCreated: iso(c.created_ms),
     };
   }
 
@@ -422,6 +453,118 @@ export function loyaltyService(deps: LoyaltyDeps) {
         });
       }
       return awarded;
+    },
+
+    // ---- merchant admin (issue 7 §5) ----
+
+    /** Every earning rule, redemption rule and VIP tier (disabled included) and the legal policies. @throws 404 without a program. */
+    adminProgram(storeId: string): AdminLoyaltyProgram {
+      requireProgram(storeId);
+      return { earningRules: repo.earningRules(storeId), redemptionRules: repo.redemptionRules(storeId), vipTiers: repo.vipTiers(storeId), legalPolicies: legalPoliciesOf(storeId) };
+    },
+
+    /**
+     * Merchant edit of an earning rule: `points` (integer ≥ 0), `pointsPerCurrencyUnit` (points per currency
+     * unit ≥ 0, points-per-spend rules only; ignored for others) and `enabled`. @throws 400 bad values, 404 not this store's rule.
+     */
+    updateEarningRule(storeId: string, earningRuleId: string, edit: { points: number; pointsPerCurrencyUnit?: number; enabled: boolean }): void {
+      if (!Number.isInteger(edit.points) || edit.points < 0 || edit.points > 1_000_000) throw badRequest("points must be a whole number from 0 to 1000000");
+      transaction(db, () => {
+        const rule = repo.earningRules(storeId).find((r) => r.earning_rule_id === earningRuleId);
+        if (!rule) throw notFound("No earning rule with this ID", "earning_rule_not_found");
+        let perUnit = rule.points_per_currency_unit;
+        if (rule.type === "points-per-spend") {
+          const v = edit.pointsPerCurrencyUnit;
+          if (v === undefined || !Number.isFinite(v) || v < 0 || v > 10_000) throw badRequest("pointsPerCurrencyUnit must be a number from 0 to 10000");
+          perUnit = v;
+        }
+        repo.updateEarningRule(storeId, earningRuleId, { points: edit.points, pointsPerCurrencyUnit: perUnit, enabled: edit.enabled });
+      });
+    },
+
+    /** Merchant edit of a redemption rule: `pointsCost` (integer ≥ 1) and `enabled`. @throws 400, 404 not this store's rule. */
+    updateRedemptionRule(storeId: string, redemptionRuleId: string, edit: { pointsCost: number; enabled: boolean }): void {
+      if (!Number.isInteger(edit.pointsCost) || edit.pointsCost < 1 || edit.pointsCost > 10_000_000) throw badRequest("pointsCost must be a whole number from 1 to 10000000");
+      transaction(db, () => {
+        if (!repo.updateRedemptionRule(storeId, redemptionRuleId, edit)) throw notFound("No redemption rule with this ID", "redemption_rule_not_found");
+      });
+    },
+
+    /**
+     * Merchant edit of a VIP tier: `pointsThreshold` (lifetime points, integer ≥ 0, unique in the store) and
+     * `pointsMultiplier` (> 0, at most 10); every enrolled customer's tier is recalculated.
+     * @throws 400 bad values, 404 not this store's tier, 409 another tier has this threshold.
+     */
+    updateVipTier(storeId: string, vipTierId: string, edit: { pointsThreshold: number; pointsMultiplier: number }): void {
+      if (!Number.isInteger(edit.pointsThreshold) || edit.pointsThreshold < 0 || edit.pointsThreshold > 100_000_000) throw badRequest("pointsThreshold must be a whole number of points from 0 to 100000000");
+      if (!Number.isFinite(edit.pointsMultiplier) || edit.pointsMultiplier <= 0 || edit.pointsMultiplier > 10) throw badRequest("pointsMultiplier must be a number greater than 0 and at most 10");
+      transaction(db, () => {
+        if (repo.vipTiers(storeId).some((t) => t.vip_tier_id !== vipTierId && t.points_threshold === edit.pointsThreshold)) {
+          throw conflict(`Another VIP tier already starts at ${edit.pointsThreshold} points`, "vip_tier_threshold_taken");
+        }
+        if (!repo.updateVipTier(storeId, vipTierId, edit)) throw notFound("No VIP tier with this ID", "vip_tier_not_found");
+        for (const id of repo.enrolledCustomerIds(storeId)) recalculateTier(storeId, id);
+      });
+    },
+
+    /**
+     * Merchant edit of the legal policies: the sentence HTML is sanitised (sanitizePolicyHtml) and, when
+     * anything changed, the version is bumped (`nextPolicyVersion`), so shoppers must accept the new terms
+     * (activation with the old version answers 409). @returns the stored policies. @throws 400, 404.
+     */
+    editLegalPolicies(storeId: string, edit: LegalPoliciesEdit, nowMs = Date.now()): LegalPolicies {
+      const current = legalPoliciesOf(storeId);
+      const next = service.validateLegalPolicies({ ...edit, version: current.version, merchantPolicies: current.merchantPolicies });
+      const unchanged = next.button_text === current.acceptTermsAndJoinProgramButtonText && next.policy_html === current.policySentence.html
+        && next.policy_template === current.policySentence.template && next.privacy_policy_url === current.privacyPolicyUrl && next.terms_url === current.termsAndConditionsUrl;
+      if (unchanged) return current;
+      return service.updateLegalPolicies(storeId, { ...edit, version: nextPolicyVersion(current.version, nowMs), merchantPolicies: current.merchantPolicies });
+    },
+
+    /**
+     * A page of the store's loyalty customers, newest first, optionally of one status or matching `search`
+     * (part of the e-mail or platform customer ID). `after` is the signed cursor of the previous page.
+     * @returns the customers and `next` (cursor) when there are more. @throws 400 for a bad cursor.
+     */
+    adminCustomers(storeId: string, q: { status?: CustomerRow["status"]; search?: string; after?: string; limit: number }): { customers: AdminLoyaltyCustomer[]; next?: string } {
+      const context = `admin-loyalty-customers|${storeId}|${q.status ?? ""}|${q.search ?? ""}`;
+      const after = q.after ? (decodeCursor(secret, context, q.after, ["number", "string"]) as [number, string]) : undefined;
+      const rows = repo.customersPage(storeId, { status: q.status, search: q.search, after, limit: q.limit + 1 });
+      const page = rows.slice(0, q.limit);
+      const tiers = repo.vipTiers(storeId);
+      const customers = page.map((c) => toAdminCustomer(c, tiers));
+      const last = page[page.length - 1];
+      return rows.length > q.limit ? { customers, next: encodeCursor(secret, context, [last.created_ms, last.loyalty_customer_id]) } : { customers };
+    },
+
+    /**
+     * One customer for the admin: the row, the newest `limit` transactions, and the ledger check.
+     * @throws 404 when the store has no such customer.
+     */
+    adminCustomer(storeId: string, customerId: string, limit = 100): { customer: AdminLoyaltyCustomer; transactions: LoyaltyTransaction[]; ledger: { ok: boolean; balance: number; sum: number } } {
+      const c = repo.getCustomer(storeId, customerId);
+      if (!c) throw notFound("No such loyalty customer", "loyalty_customer_not_found");
+      return {
+        customer: toAdminCustomer(c, repo.vipTiers(storeId)),
+        transactions: repo.transactionsPage(storeId, customerId, Number.MAX_SAFE_INTEGER, limit).map(toTransaction),
+        ledger: service.checkLedger(storeId, customerId),
+      };
+    },
+
+    /**
+     * Merchant block / unblock. A blocked customer earns and redeems nothing and the widget shows the
+     * blocked state; unblocking restores `enrolled` when the customer had enrolled before, else `pending`.
+     * @throws 404 when the store has no such customer.
+     */
+    setCustomerBlocked(storeId: string, customerId: string, blocked: boolean): CustomerRow["status"] {
+      return transaction(db, () => {
+        const c = repo.getCustomer(storeId, customerId);
+        if (!c) throw notFound("No such loyalty customer", "loyalty_customer_not_found");
+        const status = blocked ? "blocked" : c.enrolled_ms !== null ? "enrolled" : "pending";
+        if (status !== c.status) repo.setStatus(storeId, customerId, status);
+        if (status === "enrolled") recalculateTier(storeId, customerId);
+        return status;
+      });
     },
 
     /** A merchant adjustment (signed points). @throws 409 when it would make the balance negative. */
