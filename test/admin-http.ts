@@ -9,21 +9,28 @@ export type AdminAgent = { cookie: string; csrf: string };
 
 /** The value of the hidden input `name` in an HTML page. */
 export const hiddenField = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
-const setCookie = (res: Response, name: string) => res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+/** The `Set-Cookie` header of `res` that sets cookie `name`, if any. */
+export const setCookieHeader = (res: Response, name: string) => res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+const setCookie = setCookieHeader;
+
+/** Post the real sign-in form (with its login cookie and CSRF token). @returns the POST's response (302 on success). */
+export async function postAdminLogin(t: TestServer, email: string, password: string, headers: Record<string, string> = {}): Promise<Response> {
+  const page = await fetch(t.url("/admin/login"), { headers });
+  const loginCookie = setCookie(page, "chorus_admin_login")!.split(";")[0];
+  const csrf = hiddenField(await page.text(), "csrf")!;
+  return fetch(t.url("/admin/login"), {
+    method: "POST", redirect: "manual",
+    headers: { ...headers, cookie: loginCookie, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrf, email, password, next: "/admin" }),
+  });
+}
 
 /**
  * Sign in as `email` and read the CSRF token from `storeId`'s settings page.
  * @throws when sign-in or the page fails.
  */
 export async function signInAgent(t: TestServer, email: string, password: string, storeId: string): Promise<AdminAgent> {
-  const page = await fetch(t.url("/admin/login"));
-  const loginCookie = setCookie(page, "chorus_admin_login")!.split(";")[0];
-  const csrf = hiddenField(await page.text(), "csrf")!;
-  const res = await fetch(t.url("/admin/login"), {
-    method: "POST", redirect: "manual",
-    headers: { cookie: loginCookie, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ csrf, email, password, next: "/admin" }),
-  });
+  const res = await postAdminLogin(t, email, password);
   if (res.status !== 302) throw new Error(`sign-in of ${email} answered ${res.status}`);
   const cookie = setCookie(res, "chorus_admin")!.split(";")[0];
   const settings = await fetch(t.url(`/admin/stores/${storeId}/settings`), { headers: { cookie } });

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
+import { adminGet, adminPost, hiddenField, postAdminLogin, setCookieHeader, signInAgent } from "../../test/admin-http.ts";
 import { isApiError } from "../contract/errors.ts";
 
 let t: TestServer;
@@ -28,40 +29,12 @@ const snapshotB = () => ({
   keys: t.services.apiKeys.list(B),
 });
 
-const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
-const setCookie = (res: Response, name: string) => res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
-
-/** Sign in through the real form. @returns the response of the POST (302 on success). */
-async function postLogin(email: string, password: string, headers: Record<string, string> = {}) {
-  const page = await fetch(t.url("/admin/login"), { headers });
-  const loginCookie = setCookie(page, "chorus_admin_login")!.split(";")[0];
-  const csrf = hidden(await page.text(), "csrf")!;
-  return fetch(t.url("/admin/login"), {
-    method: "POST", redirect: "manual",
-    headers: { ...headers, cookie: loginCookie, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ csrf, email, password, next: "/admin" }),
-  });
-}
-
-async function signIn(email: string, password: string, storeId: string): Promise<Agent> {
-  const res = await postLogin(email, password);
-  expect(res.status).toBe(302);
-  const cookie = setCookie(res, "chorus_admin")!.split(";")[0];
-  const page = await fetch(t.url(`/admin/stores/${storeId}/settings`), { headers: { cookie } });
-  expect(page.status).toBe(200);
-  return { cookie, csrf: hidden(await page.text(), "csrf")! };
-}
-
-const get = (agent: Agent | null, path: string) => fetch(t.url(path), { redirect: "manual", headers: agent ? { cookie: agent.cookie } : {} });
-function post(agent: Agent | null, path: string, fields: Record<string, string | string[]>, csrf: string | null = agent?.csrf ?? null) {
-  const body = new URLSearchParams();
-  if (csrf !== null) body.append("csrf", csrf);
-  for (const [k, v] of Object.entries(fields)) for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
-  return fetch(t.url(path), {
-    method: "POST", redirect: "manual", body,
-    headers: { "content-type": "application/x-www-form-urlencoded", ...(agent ? { cookie: agent.cookie } : {}) },
-  });
-}
+const hidden = hiddenField;
+const setCookie = setCookieHeader;
+const postLogin = (email: string, password: string, headers: Record<string, string> = {}) => postAdminLogin(t, email, password, headers);
+const signIn = (email: string, password: string, storeId: string): Promise<Agent> => signInAgent(t, email, password, storeId);
+const get = (agent: Agent | null, path: string) => adminGet(t, agent, path);
+const post = (agent: Agent | null, path: string, fields: Record<string, string | string[]>, csrf: string | null = agent?.csrf ?? null) => adminPost(t, agent, path, fields, csrf);
 
 beforeAll(async () => {
   t = await startTestServer();
