@@ -47,7 +47,8 @@ async function injected(page: Page) {
     const visit = (root: Document | ShadowRoot) => {
       for (const el of root.querySelectorAll("*")) {
         if (el.matches("img[src=x], iframe, script:not([src]):not([type]), svg[onload], [onerror], [onload], [onmouseover]") && !el.closest("head")) {
-          if (el.matches("script") && (el.textContent ?? "").includes("__xss")) found.push(el.outerHTML.slice(0, 80));
+          // A payload that became a script element starts with its code (Remix's own data scripts carry it JSON-escaped).
+          if (el.matches("script") && (el.textContent ?? "").trim().startsWith("window.__xss")) found.push(el.outerHTML.slice(0, 80));
           else if (!el.matches("script")) found.push(el.outerHTML.slice(0, 80));
         }
         if (el.shadowRoot) visit(el.shadowRoot);
@@ -62,12 +63,12 @@ test("hostile review, reply, question and answer text render as text in the widg
   await watch(page);
   await page.goto("/demo/products/shopify-1078");
   const reviews = page.locator("chorus-reviews");
-  await expect(reviews.getByText("Hostile body", { exact: false })).toBeVisible();
-  await expect(reviews.getByText(PAYLOADS.title, { exact: false })).toBeVisible();
-  await expect(reviews.getByText("Hostile reply", { exact: false })).toBeVisible();
+  await expect(reviews.getByText("Hostile body", { exact: false }).first()).toBeVisible();
+  await expect(reviews.getByText(PAYLOADS.title, { exact: false }).first()).toBeVisible();
+  await expect(reviews.getByText("Hostile reply", { exact: false }).first()).toBeVisible();
   const questions = page.locator("chorus-questions");
-  await expect(questions.getByText(PAYLOADS.question, { exact: false })).toBeVisible();
-  await expect(questions.getByText("Hostile answer", { exact: false })).toBeVisible();
+  await expect(questions.getByText(PAYLOADS.question, { exact: false }).first()).toBeVisible();
+  await expect(questions.getByText("Hostile answer", { exact: false }).first()).toBeVisible();
   await page.mouse.move(10, 10);
   expect(await injected(page)).toEqual({ ran: null, found: [] });
   await expectNoAxeViolations(page);
