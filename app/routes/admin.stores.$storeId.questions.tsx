@@ -185,7 +185,7 @@ export default function Questions() {
                       </ul>
                     </>
                   ) : <p className="muted">No answers yet.</p>}
-                  <details>
+                  <details className="answer-form" key={`answer-form-${q.answers.length}`}>
                     <summary>Answer as the store</summary>
                     <Form method="post" className="stack">
                       <CsrfField />
