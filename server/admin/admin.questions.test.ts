@@ -192,6 +192,25 @@ describe("the page", () => {
     expect(none).toContain("Nothing waiting");
   });
 
+  it("keyset paging: 20 per page, the next page continues without overlap, and its link keeps the filter", async () => {
+    const product = "B00004U9JQ";
+    t.services.stores.upsertProduct({ storeId: A, productId: product, name: "Appliance B00004U9JQ" });
+    const ids = Array.from({ length: 23 }, (_, i) => real[i % real.length]).map((r, i) => {
+      const questionId = `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+      t.services.questionsData.insertQuestion({ questionId, storeId: A, productId: product, body: r.question, askerName: "Amazon shopper", status: "pending", createdMs: Date.UTC(2014, 0, 1 + i) });
+      return questionId;
+    });
+    const first = await (await adminGet(t, alice, `${PAGE_A}?product=${product}`)).text();
+    /** IDs of the page's questions in page order. */
+    const onPage = (html: string) => ids.filter((id) => html.includes(`value="${id}"`)).sort((x, y) => html.indexOf(`value="${x}"`) - html.indexOf(`value="${y}"`));
+    expect(onPage(first)).toEqual(ids.slice(3).reverse()); // newest first
+    const next = /href="([^"]*after=[^"]*)" rel="next"/.exec(first)![1].replace(/&amp;/g, "&");
+    expect(next).toContain(`product=${product}`);
+    const second = await (await adminGet(t, alice, next)).text();
+    expect(onPage(second)).toEqual(ids.slice(0, 3).reverse());
+    expect(second).toContain("No more questions");
+  });
+
   it("a bad status filter answers 400, a forged cursor answers 400", async () => {
     expect((await adminGet(t, alice, `${PAGE_A}?status=deleted`)).status).toBe(400);
     expect((await adminGet(t, alice, `${PAGE_A}?after=forged`)).status).toBe(400);
