@@ -68,3 +68,26 @@ test("a new shopper question: publish it, answer it as the store, see both on th
   listed = (await (await request.get(QUESTIONS_API)).json()).questions;
   expect(listed.find((q) => q.questionId === questionId)?.answers).toEqual([expect.objectContaining({ body: real.answer, isStoreAnswer: true })]);
 });
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("tick two new questions and publish them with one plain form submit", async ({ page, request }) => {
+    const lines = readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8").split("\n").slice(3, 5).map((l) => JSON.parse(l) as { asin: string; question: string });
+    const ids: string[] = [];
+    for (const [i, r] of lines.entries()) {
+      const res = await request.post(`/v1/stores/${DEMO_STORE_ID}/products/shopify-${r.asin}/questions`, { data: { body: r.question, displayName: "E2E shopper", email: `e2e-qa-nojs${i}@example.com` } });
+      expect(res.status()).toBe(201);
+      ids.push((await res.json()).question.questionId);
+    }
+    await signIn(page);
+    await page.goto(`/admin/stores/${DEMO_STORE_ID}/questions`);
+    for (const id of ids) await page.locator(`input[type=checkbox][value="${id}"]`).check();
+    await page.getByRole("button", { name: "Publish selected" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "2 questions published." })).toBeVisible();
+    for (const [i, r] of lines.entries()) {
+      const listed = (await (await request.get(`/v1/stores/${DEMO_STORE_ID}/products/shopify-${r.asin}/questions`)).json()).questions as { questionId: string }[];
+      expect(listed.map((q) => q.questionId)).toContain(ids[i]);
+    }
+  });
+});
