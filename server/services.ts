@@ -9,6 +9,8 @@ import { adminRepo } from "./admin/admin.repo.ts";
 import { adminService } from "./admin/admin.service.ts";
 import { moderationRepo } from "./admin/moderation.repo.ts";
 import { moderationService } from "./admin/moderation.service.ts";
+import { qaModerationRepo } from "./admin/qa-moderation.repo.ts";
+import { qaModerationService } from "./admin/qa-moderation.service.ts";
 import { apiKeys } from "./auth/api-keys.ts";
 import { openDatabase, type Db } from "./db/database.ts";
 import { reviewsRepo } from "./reviews/reviews.repo.ts";
@@ -124,6 +126,8 @@ export function createServices(options: ServicesOptions) {
     orders,
     questionsData,
     questions,
+    /** Q&A moderation queue and bulk publish/reject of questions (server/admin). */
+    qaModeration: qaModerationService({ db, repo: qaModerationRepo(db), secret }),
     submissions,
     submissionLimiter: limiter,
     visitorSecret,
