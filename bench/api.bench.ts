@@ -6,6 +6,9 @@
  * "hot" ones repeat one URL. Prints a table and writes JSON under bench/results/.
  * Env: BENCH_SECONDS (default 5) per measurement, BENCH_CONNECTIONS (default "10,50").
  * Goals: no errors; p99 < 20 ms at 50 connections; spread ≥ 20 % and hot ≥ 50 % of bare.
+ * The server runs with CHORUS_AI_WORKER=0: AI generation is synchronous NLP on the event loop and each
+ * generated version commits (invalidating the response cache), so a background sweep over the scale
+ * store would measure the generator, not the API (see docs/ai.md).
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -48,7 +51,7 @@ async function deepPage(path: string, pages: number): Promise<string> {
   return current;
 }
 
-const server = await startProcess(["server/http/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0" }, `${base}${prefix}/review_aggregate`);
+const server = await startProcess(["server/http/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0", CHORUS_AI_WORKER: "0" }, `${base}${prefix}/review_aggregate`);
 const top = products[0];
 const deepPaths = await Promise.all(products.slice(0, 20).map((p) => deepPage(`${prefix}/products/shopify-${p}/reviews?limit=25`, 20)));
 const scenarios: Scenario[] = [
@@ -72,7 +75,7 @@ for (const c of CONNECTIONS) {
   const bareResult = await load("bare node:http JSON", "http://127.0.0.1:3904", ["/"], c, SECONDS);
   await stopProcess(bare);
   results.push({ ...bareResult, ratio: 1 });
-  const app = await startProcess(["server/http/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0" }, `${base}${prefix}/review_aggregate`);
+  const app = await startProcess(["server/http/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0", CHORUS_AI_WORKER: "0" }, `${base}${prefix}/review_aggregate`);
   for (const s of scenarios) {
     const r = await load(s.name, base, s.paths, c, SECONDS, s.headers, s.requests);
     results.push({ ...r, ratio: r.requestsPerSec / bareResult.requestsPerSec });

@@ -40,7 +40,7 @@ for (const c of [10, 50]) results.push(await load("bare node:http JSON", "http:/
 await stopProcess(bare);
 
 for (const cache of ["1", "0"]) {
-  const env = { PORT: "3902", HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0", RESPONSE_CACHE: cache };
+  const env = { PORT: "3902", HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0", RESPONSE_CACHE: cache, CHORUS_AI_WORKER: "0" };
   const server = await startProcess(["server/http/main.ts"], env, `http://127.0.0.1:3902${hot[0]}`);
   const label = cache === "1" ? "cache on" : "cache off";
   for (const c of [10, 50]) {
