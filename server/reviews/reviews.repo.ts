@@ -31,14 +31,14 @@ export type AnswerRow = { answer_id: string; question_id: string; body: string; 
 export type AggregateRow = { review_count: number; rating_total: number; level1: number; level2: number; level3: number; level4: number; level5: number };
 
 /** Sort column (besides created_ms, review_id) and scan direction of each order (decisions.md §2 ties: newest first). */
-export const ORDER_SPECS: Record<ReviewOrder, { key: string | null; dir: "ASC" | "DESC" }> = {
-  "date desc": { key: null, dir: "DESC" },
-  "date asc": { key: null, dir: "ASC" },
-  "rating desc": { key: "rating", dir: "DESC" },
-  "rating asc": { key: "rating_inverse", dir: "DESC" },
-  "helpful desc": { key: "helpful_count", dir: "DESC" },
-  "helpful asc": { key: "helpful_inverse", dir: "DESC" },
-  "has_media desc": { key: "has_media", dir: "DESC" },
+export const ORDER_SPECS: Record<ReviewOrder, { key: string | null; dir: "ASC" | "DESC"; index: string }> = {
+  "date desc": { key: null, dir: "DESC", index: "date" },
+  "date asc": { key: null, dir: "ASC", index: "date" },
+  "rating desc": { key: "rating", dir: "DESC", index: "rating" },
+  "rating asc": { key: "rating_inverse", dir: "DESC", index: "rating_inverse" },
+  "helpful desc": { key: "helpful_count", dir: "DESC", index: "helpful" },
+  "helpful asc": { key: "helpful_inverse", dir: "DESC", index: "helpful_inverse" },
+  "has_media desc": { key: "has_media", dir: "DESC", index: "media" },
 };
 
 /** The cursor key of a review row for an order: [sortValue?, created_ms, review_id]. */
@@ -97,7 +97,7 @@ export function reviewsRepo(db: Db) {
      * Returns up to `limit + 1` rows so the caller can tell whether another page exists.
      */
     listPublished(storeId: string, scope: ReviewScope, order: ReviewOrder, limit: number, after?: (string | number)[], keyword?: string): ReviewRow[] {
-      const { key, dir } = ORDER_SPECS[order];
+      const { key, dir, index } = ORDER_SPECS[order];
       const cols = [...(key ? [`r.${key}`] : []), "r.created_ms", "r.review_id"];
       const cacheKey = `${scope.type}|${order}|${after ? 1 : 0}|${keyword === undefined ? 0 : 1}`;
       let stmt = listCache.get(cacheKey);
@@ -107,7 +107,11 @@ export function reviewsRepo(db: Db) {
         // keyword filter: reviews in which the AI keyword engine identified the keyword (ai_review_keywords, migration 020)
         const byKeyword = keyword === undefined ? "" : " AND r.review_id IN (SELECT k.review_id FROM ai_review_keywords k WHERE k.store_id = ? AND k.keyword = ?)";
         stmt = db.prepare<unknown[]>(
-          `SELECT ${REVIEW_COLUMNS} FROM reviews r JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id
+          // INDEXED BY the keyset index of this scope and order (migration 001): left to itself the planner
+          // may take another index that yields the same order, e.g. (store_id, status, created_ms), and walk
+          // every published review of the store to find one product's page.
+          `SELECT ${REVIEW_COLUMNS} FROM reviews r INDEXED BY reviews_${scope.type}_${index}
+           JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id
            WHERE r.store_id = ? AND r.status = 'published'${where}${byKeyword}${keyset}
            ORDER BY ${cols.map((c) => `${c} ${dir}`).join(", ")} LIMIT ?`,
         );
