@@ -124,13 +124,16 @@ test("export the filtered responses as CSV: a header row and exactly the filtere
   await page.getByLabel("Search text answers").fill("engineer");
   await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(page).toHaveURL(/nps=detractor/);
-  const heading = page.getByRole("heading", { name: /responses? match$/ });
-  const count = Number((await heading.textContent())!.match(/^(\d+)/)![1]);
+  // Read the count from the filtered page only: the export link of the new page carries the filter.
+  const exportLink = page.getByRole("link", { name: /^Export these \d+ responses as CSV$/ });
+  await expect(exportLink).toHaveAttribute("href", /nps=detractor/);
+  const count = Number((await exportLink.textContent())!.match(/(\d+)/)![1]);
+  await expect(page.getByRole("heading", { name: new RegExp(`^${count} responses? match$`) })).toBeVisible();
   expect(count).toBeGreaterThan(25); // more than one page: the export is not just the visible page
   await expect(page.getByRole("link", { name: "Next page" })).toBeVisible();
   await expectNoAxeViolations(page);
 
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: /^Export these \d+ responses as CSV$/ }).click()]);
+  const [download] = await Promise.all([page.waitForEvent("download"), exportLink.click()]);
   expect(download.suggestedFilename()).toMatch(/^broadband-nps-responses-\d{4}-\d{2}-\d{2}\.csv$/);
   const records = parse(readFileSync((await download.path())!), { bom: true }) as string[][];
   expect(records[0]).toEqual(expect.arrayContaining(["surveyResponseId", "dateCreated", "channel", "How likely are you to recommend company to a friend or colleague?", "What is the main reason for your score?"]));
