@@ -1,7 +1,8 @@
 /**
  * The Node HTTP server that mounts Remix: storefront CORS preflight, a version-checked response
- * cache for public storefront GETs, static files (widget bundles, Remix assets, media), and
- * everything else through Express + the Remix request handler.
+ * cache for public storefront GETs, API GETs dispatched straight to their Remix resource-route
+ * loader (resource-routes.ts), static files (widget bundles, Remix assets, media), and everything
+ * else through Express + the Remix request handler.
  */
 import { createRequestHandler as createExpressHandler } from "@remix-run/express";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
@@ -13,6 +14,7 @@ import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import type { Services } from "../services.ts";
 import { ResponseCache } from "./response-cache.ts";
+import { resourceRouteMatcher } from "./resource-routes.ts";
 
 export type HttpOptions = {
   services: Services;
@@ -78,6 +80,7 @@ export function createHttpServer(options: HttpOptions): Server {
   const { services, build, root } = options;
   const loadContext = { services, clientIp: "unknown" };
   const remixFetch = createRequestHandler(build, "production");
+  const matchResourceRoute = resourceRouteMatcher(build);
   const cache = options.cache === false ? null : new ResponseCache();
 
   const app = express();
@@ -109,7 +112,24 @@ export function createHttpServer(options: HttpOptions): Server {
   /** Client address for rate limits: the socket's peer (put a trusted proxy's X-Forwarded-For handling here). */
   const contextFor = (req: IncomingMessage) => ({ services, clientIp: req.socket.remoteAddress ?? "unknown" });
 
-  /** API requests (/v1, /enterprise) go straight to Remix: no Express, no static-file probing. */
+  /**
+   * The Fetch response of an API request: a GET whose path matches a resource route calls that
+   * route's loader directly (same module, same args as Remix would pass); anything else goes
+   * through the Remix request handler.
+   */
+  async function apiResponse(req: IncomingMessage, signal: AbortSignal): Promise<Response> {
+    const request = toFetchRequest(req, signal);
+    if (req.method === "GET") {
+      const match = matchResourceRoute(new URL(request.url).pathname);
+      if (match) {
+        const result: unknown = await match.loader({ request, params: match.params, context: contextFor(req) });
+        if (result instanceof Response) return result;
+      }
+    }
+    return remixFetch(request, contextFor(req));
+  }
+
+  /** API requests (/v1, /enterprise): no Express, no static-file probing. */
   async function apiRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const controller = new AbortController();
     res.on("close", () => controller.abort());
@@ -117,7 +137,7 @@ export function createHttpServer(options: HttpOptions): Server {
       await cachedStorefrontGet(req, res, controller.signal);
       return;
     }
-    await writeFetchResponse(res, await remixFetch(toFetchRequest(req, controller.signal), contextFor(req)));
+    await writeFetchResponse(res, await apiResponse(req, controller.signal));
   }
 
   /** Serve a public storefront GET through the cache. */
@@ -126,7 +146,7 @@ export function createHttpServer(options: HttpOptions): Server {
     const version = services.contentVersion();
     let entry = cache!.get(key, version);
     if (!entry) {
-      const response = await remixFetch(toFetchRequest(req, signal), contextFor(req));
+      const response = await apiResponse(req, signal);
       const body = Buffer.from(await response.arrayBuffer());
       const headers = [...response.headers.entries()];
       entry = { status: response.status, headers, body, etag: response.headers.get("etag"), version };
