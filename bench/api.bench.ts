@@ -3,8 +3,13 @@
  * `npm run bench:data` (DATABASE_PATH, default data/bench.sqlite). For each scenario, autocannon on
  * loopback at 10 and 50 connections reports requests/s, p50, p99, errors, and the ratio to a bare
  * node:http JSON endpoint measured in the same run; "spread" scenarios cycle through many distinct URLs,
- * "hot" ones repeat one URL. Prints a table and writes JSON under bench/results/.
- * Env: BENCH_SECONDS (default 5) per measurement, BENCH_CONNECTIONS (default "10,50").
+ * "hot" ones repeat one URL. The realistic spread ("Zipf spread") draws product or group URLs by
+ * popularity, most-reviewed first, with a Zipf-like law (alpha 0.8, see bench/lib.ts zipfSampler);
+ * "uniform" rows cycle through every product in turn, so nearly every request misses the response
+ * cache (the worst case). Each measurement follows an unmeasured warm-up on the same URL stream, as a
+ * long-running server sees traffic. Prints a table and writes JSON under bench/results/.
+ * Env: BENCH_SECONDS (default 5) per measurement, BENCH_WARMUP_SECONDS (default 2),
+ * BENCH_CONNECTIONS (default "10,50"), BENCH_ONLY (a substring: run only the scenarios whose name has it).
  * Goals: no errors; p99 < 20 ms at 50 connections; spread ≥ 20 % and hot ≥ 50 % of bare.
  * The server runs with CHORUS_AI_WORKER=0: AI generation is synchronous NLP on the event loop and each
  * generated version commits (invalidating the response cache), so a background sweep over the scale
@@ -15,10 +20,12 @@ import { join, resolve } from "node:path";
 import { PROJECT_ROOT } from "../server/config.ts";
 import { BENCH_STORE_ID } from "../server/cli/bench-data.constants.ts";
 import { createServices } from "../server/services.ts";
-import { load, printTable, startProcess, stopProcess, writeResults, type LoadResult } from "./lib.ts";
+import { load, printTable, startProcess, stopProcess, writeResults, zipfSampler, type LoadResult } from "./lib.ts";
 import { extraScenarios, type Scenario } from "./scenarios.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const ZIPF_ALPHA = 0.8;
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "10,50").split(",").map(Number);
 const databasePath = resolve(process.env.DATABASE_PATH ?? join(PROJECT_ROOT, "data/bench.sqlite"));
 if (!existsSync(databasePath)) {
@@ -54,30 +61,37 @@ async function deepPage(path: string, pages: number): Promise<string> {
 const server = await startProcess(["server/http/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0", CHORUS_AI_WORKER: "0" }, `${base}${prefix}/review_aggregate`);
 const top = products[0];
 const deepPaths = await Promise.all(products.slice(0, 20).map((p) => deepPage(`${prefix}/products/shopify-${p}/reviews?limit=25`, 20)));
-const scenarios: Scenario[] = [
-  { name: "list reviews, product, date desc (spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews`) },
+const zipf = "zipf" as const;
+const allScenarios: Scenario[] = [
+  { name: "list reviews, product, date desc (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews`), popularity: zipf },
+  { name: "list reviews, product, date desc (uniform, all misses)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews`) },
   { name: "list reviews, product, date desc (hot)", paths: [`${prefix}/products/shopify-${top}/reviews`] },
-  { name: "list reviews, product, rating asc (spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews?orderBy=${enc("rating asc")}`) },
-  { name: "list reviews, product, helpful desc (spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews?orderBy=${enc("helpful desc")}`) },
+  { name: "list reviews, product, rating asc (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews?orderBy=${enc("rating asc")}`), popularity: zipf },
+  { name: "list reviews, product, helpful desc (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews?orderBy=${enc("helpful desc")}`), popularity: zipf },
   { name: "list reviews, product, page ~20 via nextUrl", paths: deepPaths },
-  { name: "list reviews, group, has_media desc (spread)", paths: groups.map((g) => `${prefix}/collections/${g}/reviews?orderBy=${enc("has_media desc")}`) },
+  { name: "list reviews, group, has_media desc (Zipf spread)", paths: groups.map((g) => `${prefix}/collections/${g}/reviews?orderBy=${enc("has_media desc")}`), popularity: zipf },
   { name: "list reviews, store, date desc (hot)", paths: [`${prefix}/reviews`] },
-  { name: "review aggregate, product (spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/review_aggregate`) },
-  { name: "review media, product (spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/review_media`) },
-  { name: "questions, product (spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/questions`) },
+  { name: "review aggregate, product (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/review_aggregate`), popularity: zipf },
+  { name: "review aggregate, product (uniform, all misses)", paths: products.map((p) => `${prefix}/products/shopify-${p}/review_aggregate`) },
+  { name: "review media, product (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/review_media`), popularity: zipf },
+  { name: "questions, product (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/questions`), popularity: zipf },
   ...(await extraScenarios({ base, prefix, products, groups, databasePath })),
 ];
+const scenarios = allScenarios.filter((s) => !process.env.BENCH_ONLY || s.name.includes(process.env.BENCH_ONLY));
 await stopProcess(server);
 
 const results: (LoadResult & { ratio: number })[] = [];
 for (const c of CONNECTIONS) {
   const bare = await startProcess(["bench/bare-server.ts"], { PORT: "3904" }, "http://127.0.0.1:3904/");
+  if (WARMUP_SECONDS > 0) await load("bare node:http JSON", "http://127.0.0.1:3904", ["/"], c, WARMUP_SECONDS);
   const bareResult = await load("bare node:http JSON", "http://127.0.0.1:3904", ["/"], c, SECONDS);
   await stopProcess(bare);
   results.push({ ...bareResult, ratio: 1 });
   const app = await startProcess(["server/http/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0", CHORUS_AI_WORKER: "0" }, `${base}${prefix}/review_aggregate`);
   for (const s of scenarios) {
-    const r = await load(s.name, base, s.paths, c, SECONDS, s.headers, s.requests);
+    const sampler = s.popularity === "zipf" ? zipfSampler(ZIPF_ALPHA) : undefined;
+    if (WARMUP_SECONDS > 0) await load(s.name, base, s.paths, c, WARMUP_SECONDS, s.headers, s.requests, sampler);
+    const r = await load(s.name, base, s.paths, c, SECONDS, s.headers, s.requests, sampler);
     results.push({ ...r, ratio: r.requestsPerSec / bareResult.requestsPerSec });
   }
   await stopProcess(app);
@@ -87,5 +101,5 @@ printTable(results.map((r) => ({
   scenario: r.name, conns: r.connections, "req/s": r.requestsPerSec, "p50 ms": r.p50, "p99 ms": r.p99,
   "vs bare": `${Math.round(r.ratio * 100)}%`, errors: r.errors, non2xx: r.non2xx,
 })));
-console.log("\nGoals: no errors; p99 < 20 ms at 50 connections; spread >= 20% and hot >= 50% of bare.");
+console.log(`\nGoals: no errors; p99 < 20 ms at 50 connections; spread >= 20% and hot >= 50% of bare. Zipf alpha ${ZIPF_ALPHA}, warm-up ${WARMUP_SECONDS} s, ${SECONDS} s measured.`);
 console.log(`Results written to ${writeResults("api", { seconds: SECONDS, databasePath, results })}`);

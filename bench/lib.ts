@@ -40,13 +40,53 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode === null) child.kill("SIGKILL");
 }
 
+/** Picks the index of the next URL of a scenario's list (round-robin when absent). */
+export type Sampler = (count: number) => number;
+
 /**
- * Run autocannon: `paths` are requested round-robin by each connection (one path = a hot URL).
+ * A Zipf-like popularity sampler: index k (0-based, most popular first) is drawn with probability
+ * proportional to 1 / (k + 1)^alpha. Web and shop page requests follow such a law, with alpha between
+ * 0.64 and 0.83 in Breslau et al., "Web Caching and Zipf-like Distributions" (INFOCOM 1999).
+ * Seeded (mulberry32), so a run is reproducible; the state carries on across calls (warm-up, then the
+ * measured run keeps drawing new requests rather than replaying the warm-up).
+ */
+export function zipfSampler(alpha: number, seed = 42): Sampler {
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  let cdf: Float64Array | null = null;
+  return (count) => {
+    if (!cdf || cdf.length !== count) {
+      cdf = new Float64Array(count);
+      let sum = 0;
+      for (let k = 0; k < count; k++) cdf[k] = sum += 1 / (k + 1) ** alpha;
+      for (let k = 0; k < count; k++) cdf[k] /= sum;
+    }
+    const u = random();
+    let lo = 0;
+    let hi = count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cdf[mid] < u) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+/**
+ * Run autocannon: each connection's next request is `paths[sampler(n)]`, or the paths round-robin
+ * when no sampler is given (one path = a hot URL).
  * @param seconds duration in s
  */
 export async function load(
   name: string, baseUrl: string, paths: string[], connections: number, seconds: number, headers?: Record<string, string>,
-  requests?: { path: string; headers?: Record<string, string> }[],
+  requests?: { path: string; headers?: Record<string, string> }[], sampler?: Sampler,
 ): Promise<LoadResult> {
   let i = 0;
   const list = requests?.length ? requests : paths.map((path) => ({ path, headers: undefined }));
@@ -57,7 +97,7 @@ export async function load(
     headers,
     requests: [{
       setupRequest: (req) => {
-        const next = list[i++ % list.length];
+        const next = list[sampler ? sampler(list.length) : i++ % list.length];
         return { ...req, path: next.path, headers: { ...req.headers, ...next.headers } };
       },
     }],

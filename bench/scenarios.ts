@@ -9,15 +9,16 @@ import { createServices } from "../server/services.ts";
 import { DEMO_SURVEY_IDS } from "../server/surveys/surveys.demo.ts";
 
 export type Request = { path: string; headers?: Record<string, string> };
-export type Scenario = { name: string; paths: string[]; headers?: Record<string, string>; requests?: Request[] };
+/** `popularity: "zipf"` draws the paths (most popular first) by a Zipf-like law (bench/lib.ts zipfSampler); else round-robin. */
+export type Scenario = { name: string; paths: string[]; headers?: Record<string, string>; requests?: Request[]; popularity?: "zipf" };
 export type ScenarioContext = { base: string; prefix: string; products: string[]; groups: string[]; databasePath: string };
 
 /** Scenarios of the other areas for the scale store. The server at `ctx.base` is running. */
 export async function extraScenarios(ctx: ScenarioContext): Promise<Scenario[]> {
   const { base, prefix, products, databasePath } = ctx;
   const out: Scenario[] = [
-    { name: "reviews summary, product (spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews_summary`) },
-    { name: "reviews keywords, product (spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews_keywords`) },
+    { name: "reviews summary, product (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews_summary`), popularity: "zipf" },
+    { name: "reviews keywords, product (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews_keywords`), popularity: "zipf" },
   ];
 
   // Enterprise: a bench API key, then the first page and pages deep into the listing (via nextUrl).

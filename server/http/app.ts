@@ -132,7 +132,10 @@ export function createHttpServer(options: HttpOptions): Server {
   /** API requests (/v1, /enterprise): no Express, no static-file probing. */
   async function apiRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const controller = new AbortController();
-    res.on("close", () => controller.abort());
+    // Abort only a request whose client left before the answer was sent (an AbortError per request costs a stack trace).
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
     if (cache && req.method === "GET" && !req.headers.authorization && req.url!.startsWith("/v1/")) {
       await cachedStorefrontGet(req, res, controller.signal);
       return;

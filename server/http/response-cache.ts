@@ -3,7 +3,8 @@
  *
  * Correctness rule: an entry is served only while `contentVersion()` equals the version read
  * *before* the response was computed, so any commit (by this process or another) invalidates
- * everything computed before it. Bounded by entry count and total bytes (oldest first out).
+ * everything computed before it. Bounded by entry count and total bytes; the least recently used
+ * entry goes first.
  */
 export type CachedResponse = {
   status: number;
@@ -35,6 +36,9 @@ export class ResponseCache {
       this.delete(key);
       return undefined;
     }
+    // Map keeps insertion order: re-inserting makes this the most recently used entry.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
     return entry;
   }
 
@@ -44,8 +48,8 @@ export class ResponseCache {
     this.entries.set(key, entry);
     this.bytes += entry.body.length;
     while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
-      const oldest = this.entries.keys().next().value as string;
-      this.delete(oldest);
+      const leastRecentlyUsed = this.entries.keys().next().value as string;
+      this.delete(leastRecentlyUsed);
     }
   }
 

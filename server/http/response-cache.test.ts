@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { ResponseCache, type CachedResponse } from "./response-cache.ts";
+
+const entry = (version: number, bytes = 10): CachedResponse => ({ status: 200, headers: [], body: Buffer.alloc(bytes), etag: null, version });
+
+describe("ResponseCache", () => {
+  it("serves an entry only at the version it was computed at", () => {
+    const cache = new ResponseCache();
+    cache.set("a", entry(1));
+    expect(cache.get("a", 1)).toBeDefined();
+    expect(cache.get("a", 2)).toBeUndefined();
+    expect(cache.get("a", 1)).toBeUndefined(); // the stale entry was dropped
+  });
+
+  it("evicts the least recently used entry when over the entry limit", () => {
+    const cache = new ResponseCache(2);
+    cache.set("a", entry(1));
+    cache.set("b", entry(1));
+    cache.get("a", 1); // a is now more recent than b
+    cache.set("c", entry(1));
+    expect(cache.get("a", 1)).toBeDefined();
+    expect(cache.get("b", 1)).toBeUndefined();
+    expect(cache.get("c", 1)).toBeDefined();
+  });
+
+  it("keeps total body bytes under its byte limit", () => {
+    const cache = new ResponseCache(100, 1600);
+    for (let i = 0; i < 20; i++) cache.set(`k${i}`, entry(1, 100));
+    expect(cache.size).toBe(16);
+    expect(cache.get("k0", 1)).toBeUndefined();
+    expect(cache.get("k19", 1)).toBeDefined();
+  });
+});
