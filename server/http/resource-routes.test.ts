@@ -101,7 +101,7 @@ describe("resourceRouteMatcher agrees with @remix-run/router's matchRoutes", () 
     if (templates.length === 0) {
       for (const r of Object.values(build.routes)) {
         const chain: string[] = [];
-        for (let x: ServerBuild["routes"][string] = r; x; x = x.parentId ? build.routes[x.parentId] : undefined) if (x.path) chain.unshift(x.path);
+        for (let x: ServerBuild["routes"][string] | undefined = r; x; x = x.parentId ? build.routes[x.parentId] : undefined) if (x.path) chain.unshift(x.path);
         templates.push(chain.join("/"));
       }
     }
