@@ -1,6 +1,6 @@
 /**
  * The Node HTTP server that mounts Remix: storefront CORS preflight, a version-checked response
- * cache for public storefront GETs, API GETs dispatched straight to their Remix resource-route
+ * cache for public storefront GETs and for enterprise GETs per credentials, API GETs dispatched straight to their Remix resource-route
  * loader (resource-routes.ts), static files (widget bundles, Remix assets, media), and everything
  * else through Express + the Remix request handler.
  */
@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
+import { createHash } from "node:crypto";
 import type { Services } from "../services.ts";
 import { ResponseCache } from "./response-cache.ts";
 import { resourceRouteMatcher } from "./resource-routes.ts";
@@ -136,16 +137,31 @@ export function createHttpServer(options: HttpOptions): Server {
     res.on("close", () => {
       if (!res.writableFinished) controller.abort();
     });
-    if (cache && req.method === "GET" && !req.headers.authorization && req.url!.startsWith("/v1/")) {
-      await cachedStorefrontGet(req, res, controller.signal);
-      return;
+    const authorization = req.headers.authorization;
+    if (cache && req.method === "GET") {
+      const target = `${req.headers.host ?? ""}${req.url}`;
+      if (!authorization && req.url!.startsWith("/v1/")) {
+        // Public storefront reads: what the route marks public.
+        await cachedGet(req, res, controller.signal, target, (r) => (r.headers.get("cache-control") ?? "").includes("public"));
+        return;
+      }
+      if (authorization && /^Basic /i.test(authorization) && req.url!.startsWith("/enterprise/")) {
+        // Enterprise reads, per credentials: only a 200 is kept, so only credentials that passed the route's
+        // check at this content version are ever answered from the cache; revoking a key is a commit, which
+        // invalidates every entry.
+        const credentials = createHash("sha256").update(authorization).digest("base64url");
+        await cachedGet(req, res, controller.signal, `basic:${credentials}:${target}`, () => true);
+        return;
+      }
     }
     await writeFetchResponse(res, await apiResponse(req, controller.signal));
   }
 
-  /** Serve a public storefront GET through the cache. */
-  async function cachedStorefrontGet(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
-    const key = `${req.headers.host ?? ""}${req.url}`;
+  /**
+   * Serve an API GET through the response cache under `key`; a computed 200 without cookies is kept
+   * when `cacheable(response)` says so.
+   */
+  async function cachedGet(req: IncomingMessage, res: ServerResponse, signal: AbortSignal, key: string, cacheable: (response: Response) => boolean): Promise<void> {
     const version = services.contentVersion();
     let entry = cache!.get(key, version);
     if (!entry) {
@@ -153,8 +169,7 @@ export function createHttpServer(options: HttpOptions): Server {
       const body = Buffer.from(await response.arrayBuffer());
       const headers = [...response.headers.entries()];
       entry = { status: response.status, headers, body, etag: response.headers.get("etag"), version };
-      const cacheable = response.status === 200 && (response.headers.get("cache-control") ?? "").includes("public") && !response.headers.has("set-cookie");
-      if (cacheable) cache!.set(key, entry);
+      if (response.status === 200 && !response.headers.has("set-cookie") && cacheable(response)) cache!.set(key, entry);
     }
     const headers = Object.fromEntries(entry.headers);
     if (entry.status === 200 && entry.etag && req.headers["if-none-match"] === entry.etag) {

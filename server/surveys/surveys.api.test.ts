@@ -88,6 +88,15 @@ describe("enterprise authentication (interface.md §5, §7)", () => {
     }
   });
 
+  it("a listing another request fetched with valid credentials still answers 401 to a wrong password or another store's key", async () => {
+    const path = responsesPath(DEMO_SURVEY_IDS.nps, "?limit=2");
+    expect((await get(path)).res.status).toBe(200);
+    expect((await get(path)).res.status).toBe(200);
+    expect((await get(path, basic(TEST_STORE_ID, `${key}x`))).res.status).toBe(401);
+    expect((await get(path, basic(OTHER_STORE_ID, otherKey))).res.status).toBe(404);
+    expect((await get(path, null)).res.status).toBe(401);
+  });
+
   it("a revoked key answers 401", async () => {
     const { key: k, info } = t.services.apiKeys.create(TEST_STORE_ID, "to revoke");
     expect((await get(responsesPath(DEMO_SURVEY_IDS.nps, "?limit=1"), basic(TEST_STORE_ID, k))).res.status).toBe(200);
