@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { createHash } from "node:crypto";
+import { decodeJwt } from "jose";
 import type { Services } from "../services.ts";
 import { ResponseCache } from "./response-cache.ts";
 import { resourceRouteMatcher } from "./resource-routes.ts";
@@ -32,6 +33,24 @@ const PREFLIGHT_HEADERS = {
   "access-control-allow-headers": "Authorization, Content-Type, service-partner-id, Idempotency-Key, X-Chorus-Visitor",
   "access-control-max-age": "86400",
 };
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("base64url");
+
+/**
+ * The expiry (epoch ms) of an `Authorization: Bearer <JWT>` header's token, read without verifying it:
+ * the cache stores an answer only after the route verified this exact token, so its claims are the
+ * verified ones. @returns null when the header is not a Bearer JWT with a numeric `exp`.
+ */
+function tokenExpiryMs(authorization: string): number | null {
+  const match = /^Bearer\s+([A-Za-z0-9_\-.=]+)$/i.exec(authorization.trim());
+  if (!match) return null;
+  try {
+    const { exp } = decodeJwt(match[1]);
+    return typeof exp === "number" ? exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}
 
 /** A Fetch Request for a Node request; the body (if any) is streamed, not buffered. */
 function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request {
@@ -149,8 +168,14 @@ export function createHttpServer(options: HttpOptions): Server {
         // Enterprise reads, per credentials: only a 200 is kept, so only credentials that passed the route's
         // check at this content version are ever answered from the cache; revoking a key is a commit, which
         // invalidates every entry.
-        const credentials = createHash("sha256").update(authorization).digest("base64url");
-        await cachedGet(req, res, controller.signal, `basic:${credentials}:${target}`, () => true);
+        await cachedGet(req, res, controller.signal, `basic:${sha256(authorization)}:${target}`, () => true);
+        return;
+      }
+      const bearerExpiryMs = authorization && req.url!.startsWith("/v1/") ? tokenExpiryMs(authorization) : null;
+      if (bearerExpiryMs !== null) {
+        // Tailored storefront reads (loyalty), per token: kept until the token expires, at most 60 s (the
+        // max-age of public answers), and like every entry only until the next commit (e.g. a block).
+        await cachedGet(req, res, controller.signal, `bearer:${sha256(authorization!)}:${target}`, () => true, Math.min(bearerExpiryMs, Date.now() + 60_000));
         return;
       }
     }
@@ -161,14 +186,16 @@ export function createHttpServer(options: HttpOptions): Server {
    * Serve an API GET through the response cache under `key`; a computed 200 without cookies is kept
    * when `cacheable(response)` says so.
    */
-  async function cachedGet(req: IncomingMessage, res: ServerResponse, signal: AbortSignal, key: string, cacheable: (response: Response) => boolean): Promise<void> {
+  async function cachedGet(
+    req: IncomingMessage, res: ServerResponse, signal: AbortSignal, key: string, cacheable: (response: Response) => boolean, expiresMs?: number,
+  ): Promise<void> {
     const version = services.contentVersion();
     let entry = cache!.get(key, version);
     if (!entry) {
       const response = await apiResponse(req, signal);
       const body = Buffer.from(await response.arrayBuffer());
       const headers = [...response.headers.entries()];
-      entry = { status: response.status, headers, body, etag: response.headers.get("etag"), version };
+      entry = { status: response.status, headers, body, etag: response.headers.get("etag"), version, ...(expiresMs === undefined ? {} : { expiresMs }) };
       if (response.status === 200 && !response.headers.has("set-cookie") && cacheable(response)) cache!.set(key, entry);
     }
     const headers = Object.fromEntries(entry.headers);

@@ -12,6 +12,13 @@ describe("ResponseCache", () => {
     expect(cache.get("a", 1)).toBeUndefined(); // the stale entry was dropped
   });
 
+  it("does not serve an entry at or after its expiry", () => {
+    const cache = new ResponseCache();
+    cache.set("a", { ...entry(1), expiresMs: 1_000 });
+    expect(cache.get("a", 1, 999)).toBeDefined();
+    expect(cache.get("a", 1, 1_000)).toBeUndefined();
+  });
+
   it("evicts the least recently used entry when over the entry limit", () => {
     const cache = new ResponseCache(2);
     cache.set("a", entry(1));

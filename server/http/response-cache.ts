@@ -12,6 +12,8 @@ export type CachedResponse = {
   body: Buffer;
   etag: string | null;
   version: number;
+  /** Epoch ms after which the entry is not served (e.g. its Bearer token's expiry); none = no time limit. */
+  expiresMs?: number;
   /** gzip of `body`, made on first use by a client that accepts it. */
   gzip?: Buffer;
 };
@@ -28,11 +30,11 @@ export class ResponseCache {
     this.maxBytes = maxBytes;
   }
 
-  /** The entry for `key` if it was computed at `version`; stale entries are dropped. */
-  get(key: string, version: number): CachedResponse | undefined {
+  /** The entry for `key` if it was computed at `version` and has not expired at `nowMs`; stale entries are dropped. */
+  get(key: string, version: number, nowMs = Date.now()): CachedResponse | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.version !== version) {
+    if (entry.version !== version || (entry.expiresMs !== undefined && nowMs >= entry.expiresMs)) {
       this.delete(key);
       return undefined;
     }

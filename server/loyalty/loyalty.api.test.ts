@@ -229,6 +229,16 @@ describe("POST /loyalty/customer_activation (interface.md §3, §4.3; decisions.
     expect((await call(`${A}/customer/transactions`, { token: l.customerToken })).body.transactions).toHaveLength(1);
   });
 
+  it("a customer's details read twice are never served to another customer's token, and a block applies to the next read", async () => {
+    const [one, two] = [await enrolled("reader"), await enrolled("reader")];
+    const read = async (token: string) => call(`${A}/customer`, { token });
+    expect((await read(one.customerToken)).body.loyaltyCustomer.loyaltyCustomerId).toBe(one.loyaltyCustomer.loyaltyCustomerId);
+    expect((await read(one.customerToken)).body.loyaltyCustomer.loyaltyCustomerId).toBe(one.loyaltyCustomer.loyaltyCustomerId);
+    expect((await read(two.customerToken)).body.loyaltyCustomer.loyaltyCustomerId).toBe(two.loyaltyCustomer.loyaltyCustomerId);
+    t.services.loyalty.setStatus(TEST_STORE_ID, one.loyaltyCustomer.loyaltyCustomerId, "blocked");
+    expect((await read(one.customerToken)).body.loyaltyCustomer.status).toBe("blocked");
+  });
+
   it("answers 403 for a blocked customer and keeps them out", async () => {
     const l = await login(uniqueShopper());
     t.services.loyalty.setStatus(TEST_STORE_ID, l.loyaltyCustomer.loyaltyCustomerId, "blocked");
