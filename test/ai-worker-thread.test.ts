@@ -177,4 +177,24 @@ describe("AI worker thread host", () => {
     await sleep(400);
     expect(thread.restarts).toBe(restartsAtStop); // stopped: no more restarts
   }, 30_000);
+
+  it("stop() terminates a thread still busy after the timeout: the job stays running, no half version, and it is queued again", async () => {
+    const databasePath = seed("terminate", { productIds: ["1078"], queue: ["1078"] }); // 1,024 real reviews
+    const lines: string[] = [];
+    const thread = startAiWorkerThread({ databasePath, log: (l) => lines.push(l), ai: { llm: null, translation: null, sweepIntervalMs: 0 } });
+    await expect.poll(() => jobCounts(databasePath).running, { timeout: 20_000, interval: 10 }).toBe(1);
+    await thread.stop(20);
+    expect(lines.some((l) => /did not stop within 20 ms; terminated/.test(l))).toBe(true);
+    // the terminated thread's connection is gone: this connection can write at once
+    const services = createServices({ databasePath, ai: { llm: null, translation: null } });
+    try {
+      services.db.pragma("busy_timeout = 0");
+      expect(services.aiData.jobCounts()).toMatchObject({ running: 1, done: 0 });
+      expect(services.ai.versions(TEST_STORE_ID, { type: "product", id: "1078" })).toHaveLength(0);
+      expect(services.aiData.requeueRunning()).toBe(1);
+      expect(services.aiData.jobCounts()).toMatchObject({ queued: 1, running: 0 });
+    } finally {
+      services.close();
+    }
+  }, 30_000);
 });
