@@ -14,7 +14,9 @@ import { openDatabase } from "../server/db/database.ts";
 import { aiRepo } from "../server/ai/ai.repo.ts";
 import { startAiWorkerThread } from "../server/ai/worker-host.ts";
 import { createServices } from "../server/services.ts";
+import { adminPost, signInAgent } from "./admin-http.ts";
 import { realReviews, seedRealReviews, TEST_STORE_ID } from "./fixtures.ts";
+import type { TestServer } from "./server.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "chorus-ai-thread-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -56,7 +58,8 @@ async function startServer(databasePath: string, env: Record<string, string> = {
     if (!port) await sleep(50);
   }
   if (!port) throw new Error(`server did not start:\n${out}`);
-  return { child, exited, output: () => out, url: (path: string) => `http://127.0.0.1:${port}/v1/stores/${TEST_STORE_ID}${path}` };
+  const base = `http://127.0.0.1:${port}`;
+  return { child, exited, output: () => out, base, url: (path: string) => `${base}/v1/stores/${TEST_STORE_ID}${path}` };
 }
 
 /** Queue counts, read on a separate read-only connection (as a second process would). */
@@ -84,10 +87,19 @@ function busyProducts(reviews: number): string[] {
 }
 
 describe("AI worker thread in the HTTP server", () => {
-  it("completes a queued job in the thread; the summary endpoint serves it and the log shows it", async () => {
-    const databasePath = seed("queued", { productIds: ["1088"], queue: ["1088"] }); // 30 real reviews
-    const server = await startServer(databasePath, { CHORUS_AI_SWEEP_INTERVAL_MS: "0" });
+  it("a job the HTTP process queues (merchant Regenerate) is completed by the thread; the endpoint serves it and the log shows it", async () => {
+    const databasePath = seed("queued", { productIds: ["1088"] }); // 30 real reviews, nothing queued
+    const services = createServices({ databasePath, ai: { llm: null, translation: null } });
+    await services.admin.createUser({ email: "merchant@shop.test", password: "merchant password", storeIds: [TEST_STORE_ID] });
+    services.close();
+    const server = await startServer(databasePath, { CHORUS_AI_SWEEP_INTERVAL_MS: "0" }); // no sweep: only the merchant's job
     try {
+      // the admin helpers need only url(): the spawned server stands in for a TestServer
+      const t = { baseUrl: server.base, url: (path: string) => server.base + path } as TestServer;
+      const agent = await signInAgent(t, "merchant@shop.test", "merchant password", TEST_STORE_ID);
+      await sleep(300); // the thread is up and idle
+      const res = await adminPost(t, agent, `/admin/stores/${TEST_STORE_ID}/ai`, { intent: "regenerate", scopeType: "product", scopeId: "1088" });
+      expect(await res.text()).toContain("Regeneration queued");
       await expect.poll(async () => (await (await fetch(server.url("/products/shopify-1088/reviews_summary"))).json()), { timeout: 30_000, interval: 200 })
         .toHaveProperty("reviewsSummary.contributingReviewCount", 30);
       expect(jobCounts(databasePath)).toMatchObject({ queued: 0, running: 0, done: 1 });
