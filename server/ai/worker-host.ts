@@ -2,7 +2,7 @@
  * The HTTP process's side of the AI worker thread (issue 8): starts server/ai/worker-thread.ts in a
  * `node:worker_threads` Worker, forwards its log lines, restarts it with backoff when it crashes, and
  * stops it gracefully on shutdown. The HTTP process itself only writes jobs to the queue (`ai_jobs`);
- * the thread claims them (idle poll: 1 s, or at once after `wake()`).
+ * the thread claims them (polling every 1 s when idle).
  *
  * Imported only by server/http/main.ts (and tests), never by routes, so the Remix build does not bundle
  * it nor the thread entry; the entry is loaded by URL and runs natively (Node type stripping).
@@ -15,11 +15,9 @@ export type AiThreadData = { databasePath: string; mediaPath?: string; ai?: Part
 /** Messages from the thread to the host. */
 export type AiThreadMessage = { type: "log"; line: string } | { type: "ready" } | { type: "stopped" };
 /** Messages from the host to the thread. */
-export type HostMessage = { type: "stop" } | { type: "wake" };
+export type HostMessage = { type: "stop" };
 
 export type AiWorkerThread = {
-  /** Ask the thread to look at the queue now (e.g. right after enqueueing). */
-  wake(): void;
   /**
    * Stop after the current job: the thread finishes it, closes its database connection and exits.
    * After `timeoutMs` the thread is terminated; a job it was running stays `running` in the queue and
@@ -93,9 +91,6 @@ export function startAiWorkerThread(options: AiWorkerThreadOptions): AiWorkerThr
   spawn();
   return {
     get restarts() { return restarts; },
-    wake() {
-      worker?.postMessage({ type: "wake" } satisfies HostMessage);
-    },
     async stop(timeoutMs = STOP_TIMEOUT_MS) {
       stopping = true;
       if (restartTimer) clearTimeout(restartTimer);

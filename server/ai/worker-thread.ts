@@ -7,7 +7,7 @@
  * runs at nice 10, so on busy cores the HTTP thread gets the CPU first.
  *
  * workerData: `AiThreadData`. Messages in: `{ type: "stop" }` (stop after the current job, close the
- * database, exit), `{ type: "wake" }` (look at the queue now). Messages out: `{ type: "log", line }`
+ * database, exit). Messages out: `{ type: "log", line }`
  * (log lines for the main process's log), `{ type: "ready" }`, `{ type: "stopped" }`.
  */
 import { setPriority } from "node:os";
@@ -39,7 +39,6 @@ const worker = services.aiWorker;
 let stopping = false;
 
 port.on("message", (message: HostMessage) => {
-  if (message.type === "wake") worker.wake();
   if (message.type === "stop" && !stopping) {
     stopping = true;
     void worker.stop().then(() => {

@@ -14,8 +14,6 @@ export type AiWorker = {
   start(): void;
   /** Stop after the current job; resolves when the loop has stopped. */
   stop(): Promise<void>;
-  /** Look at the queue now instead of at the end of the idle interval (no-op while a job runs). */
-  wake(): void;
   /** Run queued jobs until none is runnable (tests, CLI). @returns jobs completed. */
   runUntilIdle(): Promise<number>;
   readonly running: boolean;
@@ -92,9 +90,6 @@ export function aiWorker(deps: { repo: AiRepo; ai: AiService; log?: (line: strin
       wake?.();
       await loop;
       loop = null;
-    },
-    wake() {
-      wake?.();
     },
     async runUntilIdle() {
       repo.requeueRunning();
