@@ -2,8 +2,8 @@
  * AI reviews summary and keyword topics: generation, the publish flow and the storefront reads
  * (interface.md §2.3, §2.4, §3 availability, §4.2 summary and keywords rules 1-4).
  *
- * - Generation analyses the scope's published reviews not yet analysed (in batches, yielding to the
- *   event loop between them so the HTTP server keeps answering), then stores a new version with
+ * - Generation analyses the scope's published reviews not yet analysed (in batches of 100, yielding to
+ *   the event loop between them; analyses are committed per 1,000 reviews), then stores a new version with
  *   `dateGenerated`: keywords when the scope has ≥ keywordsMinReviews published reviews, a summary
  *   when it has ≥ minReviews. The summary comes from the language model when one is configured and its
  *   text passes `checkSummary`, else from the embedded engine.
@@ -27,6 +27,12 @@ import { buildKeywordTopics, buildSummary, type SummaryClaim } from "./summary.t
 
 /** Reviews analysed per batch before yielding to the event loop. */
 export const ANALYSIS_BATCH = 100;
+/**
+ * Reviews whose analyses are saved per commit (a multiple of ANALYSIS_BATCH). Every commit changes the
+ * response caches' content version, so fewer, larger commits keep cached storefront responses valid
+ * longer while a sweep runs; the write lock is held only for the inserts (a few ms).
+ */
+export const ANALYSIS_COMMIT = 1000;
 
 /** One product or group with its AI content, as the merchant admin lists it (issue 7 §4). */
 export type AdminAiScope = {
@@ -58,13 +64,16 @@ export function aiService(deps: {
   async function analyseScope(storeId: string, scope: AiScope, onProgress?: (analysed: number) => void): Promise<number> {
     let analysed = 0;
     for (;;) {
-      const batch = repo.reviewsToAnalyse(storeId, scope, engine.version, ANALYSIS_BATCH);
-      if (batch.length === 0) return analysed;
-      const results = batch.map((r) => ({ reviewId: r.review_id, mentions: engine.analyse(r.title, r.body, r.rating) }));
+      const chunk = repo.reviewsToAnalyse(storeId, scope, engine.version, ANALYSIS_COMMIT);
+      if (chunk.length === 0) return analysed;
+      const results: { reviewId: string; mentions: ReturnType<KeywordEngine["analyse"]> }[] = [];
+      for (let i = 0; i < chunk.length; i += ANALYSIS_BATCH) {
+        for (const r of chunk.slice(i, i + ANALYSIS_BATCH)) results.push({ reviewId: r.review_id, mentions: engine.analyse(r.title, r.body, r.rating) });
+        onProgress?.(analysed + results.length);
+        await yieldToEventLoop();
+      }
       transaction(db, () => repo.saveAnalysis(storeId, engine.version, results, now()));
-      analysed += batch.length;
-      onProgress?.(analysed);
-      await yieldToEventLoop();
+      analysed += chunk.length;
     }
   }
 
@@ -216,15 +225,21 @@ export function aiService(deps: {
       return transaction(db, () => repo.enqueue(storeId, scope, reason, now()));
     },
 
-    /** Queue every scope of every store due for (re)generation (regeneration trigger). @returns jobs added. */
+    /**
+     * Queue every scope of every store due for (re)generation (regeneration trigger), in one transaction
+     * (one commit per sweep, whatever the number of scopes). @returns jobs added.
+     */
     sweep(): number {
-      let added = 0;
-      for (const store of stores.list()) {
-        for (const s of repo.dueScopes(store.storeId, Math.min(config.minReviews, config.keywordsMinReviews), config.regenerateFraction)) {
-          if (repo.enqueue(store.storeId, s, "published reviews reached the threshold or grew", now())) added++;
-        }
-      }
-      return added;
+      // read first, then take the write lock only for the inserts
+      const due = stores.list().flatMap((store) =>
+        repo.dueScopes(store.storeId, Math.min(config.minReviews, config.keywordsMinReviews), config.regenerateFraction).map((scope) => ({ storeId: store.storeId, scope })),
+      );
+      if (due.length === 0) return 0;
+      return transaction(db, () => {
+        let added = 0;
+        for (const d of due) if (repo.enqueue(d.storeId, { type: d.scope.type, id: d.scope.id }, "published reviews reached the threshold or grew", now())) added++;
+        return added;
+      });
     },
 
     /** GET …/products/{key}/reviews_summary: interface.md §2.3, or `{}` when none is published (§4.2 rule 2). */

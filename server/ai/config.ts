@@ -6,7 +6,8 @@
  * CHORUS_AI_KEYWORDS_MIN_REVIEWS (= CHORUS_AI_MIN_REVIEWS): the same for keyword topics.
  * CHORUS_AI_REGENERATE_FRACTION (0.2): regenerate when published reviews grew by this fraction.
  * CHORUS_AI_SWEEP_INTERVAL_MS (60000): how often the worker looks for scopes due for (re)generation (0: never).
- * CHORUS_AI_WORKER (1): 0 disables the background worker of the HTTP server.
+ * CHORUS_AI_WORKER (1): 1 runs the background worker of the HTTP server in a worker thread, 0 disables it,
+ *   `inline` runs it on the HTTP event loop (the behaviour before issue 8; for comparison only).
  * CHORUS_LLM_BASE_URL, CHORUS_LLM_MODEL, CHORUS_LLM_API_KEY: an OpenAI-compatible chat-completions service
  *   (e.g. http://127.0.0.1:11434/v1 for Ollama). Unset: the embedded engine only.
  * CHORUS_LLM_TIMEOUT_MS (20000), CHORUS_LLM_RETRIES (2), CHORUS_LLM_BACKOFF_MS (500).
@@ -22,7 +23,7 @@ const schema = z.object({
   CHORUS_AI_KEYWORDS_MIN_REVIEWS: z.coerce.number().int().min(1).optional(),
   CHORUS_AI_REGENERATE_FRACTION: z.coerce.number().min(0).max(100).default(0.2),
   CHORUS_AI_SWEEP_INTERVAL_MS: int(60_000),
-  CHORUS_AI_WORKER: z.enum(["0", "1"]).default("1"),
+  CHORUS_AI_WORKER: z.enum(["0", "1", "inline"]).default("1"),
   CHORUS_LLM_BASE_URL: z.url().optional(),
   CHORUS_LLM_MODEL: z.string().min(1).default("llama3.1"),
   CHORUS_LLM_API_KEY: z.string().optional(),
@@ -43,7 +44,10 @@ export type AiConfig = {
   keywordsMinReviews: number;
   regenerateFraction: number;
   sweepIntervalMs: number;
+  /** The HTTP server runs background generation (in a worker thread unless `workerInline`). */
   worker: boolean;
+  /** Run background generation on the HTTP event loop instead of a worker thread (comparison only). */
+  workerInline: boolean;
   llm: LlmConfig | null;
   translation: TranslationConfig;
 };
@@ -58,7 +62,8 @@ export function loadAiConfig(env: NodeJS.ProcessEnv = process.env): AiConfig {
     keywordsMinReviews: c.CHORUS_AI_KEYWORDS_MIN_REVIEWS ?? c.CHORUS_AI_MIN_REVIEWS,
     regenerateFraction: c.CHORUS_AI_REGENERATE_FRACTION,
     sweepIntervalMs: c.CHORUS_AI_SWEEP_INTERVAL_MS,
-    worker: c.CHORUS_AI_WORKER === "1",
+    worker: c.CHORUS_AI_WORKER !== "0",
+    workerInline: c.CHORUS_AI_WORKER === "inline",
     llm: c.CHORUS_LLM_BASE_URL
       ? { baseUrl: c.CHORUS_LLM_BASE_URL, model: c.CHORUS_LLM_MODEL, apiKey: c.CHORUS_LLM_API_KEY, timeoutMs: c.CHORUS_LLM_TIMEOUT_MS, retries: c.CHORUS_LLM_RETRIES, backoffMs: c.CHORUS_LLM_BACKOFF_MS }
       : null,

@@ -1,6 +1,7 @@
 /**
  * `npm start` / `npm run serve`: migrate, seed the demo store on an empty database, serve on PORT.
- * SIGTERM/SIGINT stop accepting connections, let in-flight requests finish, then close the database.
+ * SIGTERM/SIGINT stop accepting connections, let in-flight requests finish, stop the AI worker thread
+ * after its current job, then close the database.
  */
 import type { ServerBuild } from "@remix-run/node";
 import { existsSync } from "node:fs";
@@ -9,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { loadConfig, PROJECT_ROOT } from "../config.ts";
 import { DEMO_STORE_ID, ensureDemoStore } from "../demo/demo.ts";
 import { createServices } from "../services.ts";
+import { startAiWorkerThread, type AiWorkerThread } from "../ai/worker-host.ts";
 import { createHttpServer } from "./app.ts";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -24,6 +26,7 @@ async function main(): Promise<void> {
     perEmail: { max: config.SUBMISSIONS_PER_EMAIL_PER_HOUR, windowMs: 3_600_000 },
   });
   if (config.CHORUS_DEMO === "1") await ensureDemoStore({ services, config, log });
+  let aiThread: AiWorkerThread | null = null;
   const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
   const server = createHttpServer({ services, build, root: PROJECT_ROOT, cache: config.RESPONSE_CACHE === "1" });
   server.listen(config.PORT, config.HOST, () => {
@@ -34,8 +37,10 @@ async function main(): Promise<void> {
     log(`  Demo storefront:  ${base}/demo`);
     log(`  Widget script:    ${base}/widgets/chorus.js`);
     log(`  Storefront API:   ${base}/v1/stores/${DEMO_STORE_ID}/reviews`);
-    // AI generation runs in the background once the server answers (server/ai/worker.ts)
-    if (services.aiConfig.worker) services.aiWorker.start();
+    // AI generation runs in a worker thread once the server answers (server/ai/worker-host.ts):
+    // its NLP never runs on this event loop, and a crash of the thread restarts it, never this server.
+    if (services.aiConfig.workerInline) services.aiWorker.start();
+    else if (services.aiConfig.worker) aiThread = startAiWorkerThread({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log });
     log(`  Enterprise API:   ${base}/enterprise/surveys (Basic user ${DEMO_STORE_ID}, password ${config.DEMO_API_KEY ? `DEMO_API_KEY: ${config.DEMO_API_KEY}` : "the key printed when the demo store was created"})`);
   });
 
@@ -44,7 +49,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log(`${signal}: finishing in-flight requests ...`);
-    const workerStopped = services.aiWorker.stop();
+    const workerStopped = aiThread?.stop() ?? services.aiWorker.stop();
     server.close(async () => {
       await workerStopped;
       services.close();
