@@ -11,9 +11,10 @@
  * Env: BENCH_SECONDS (default 5) per measurement, BENCH_WARMUP_SECONDS (default 2),
  * BENCH_CONNECTIONS (default "10,50"), BENCH_ONLY (a substring: run only the scenarios whose name has it).
  * Goals: no errors; p99 < 20 ms at 50 connections; spread ≥ 20 % and hot ≥ 50 % of bare.
- * The server runs with CHORUS_AI_WORKER=0: AI generation is synchronous NLP on the event loop and each
- * generated version commits (invalidating the response cache), so a background sweep over the scale
- * store would measure the generator, not the API (see docs/ai.md).
+ * The server runs with CHORUS_AI_WORKER=0. The AI worker runs in its own thread and no longer stalls
+ * the API, but on the scale store it would start generating for thousands of products: it takes the
+ * second core from the load generator and each commit invalidates the response cache, so the figures
+ * would measure a sweep in progress (generate first with `npm run ai -- summarise`, see docs/ai.md).
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
