@@ -22,7 +22,7 @@ export class ChorusElement extends LitElement {
    * upgrading the element and rendering it would otherwise run as one task. Later updates are unchanged.
    */
   protected override async scheduleUpdate(): Promise<unknown> {
-    if (!this.hasUpdated) await new Promise((resolve) => setTimeout(resolve));
+    if (!this.hasUpdated) await new Promise<void>((resolve) => setTimeout(() => resolve()));
     return super.scheduleUpdate();
   }
 

@@ -27,8 +27,9 @@ export const controls = css`
  */
 export function nextFrame(): Promise<void> {
   return new Promise((resolve) => {
-    requestAnimationFrame(() => setTimeout(resolve));
-    setTimeout(resolve, 100);
+    // Arrow functions (not `resolve` itself), so the Long Animation Frames API names our script.
+    requestAnimationFrame(() => setTimeout(() => resolve()));
+    setTimeout(() => resolve(), 100);
   });
 }
 

@@ -29,11 +29,9 @@ import { customElement, property, state } from "lit/decorators.js";
 import type { ReviewsSummary, ReviewsSummaryResponse } from "../../server/contract/storefront.ts";
 import { getJson } from "../internal/api.ts";
 import { ChorusElement } from "../internal/chorus-element.ts";
-import { formatDate, plural, prepareDateFormat } from "../internal/format.ts";
+import { formatDate, plural } from "../internal/format.ts";
 import { tokens } from "../internal/tokens.ts";
 import { controls } from "../internal/ui.ts";
-
-prepareDateFormat();
 
 @customElement("chorus-reviews-summary")
 export class ChorusReviewsSummary extends ChorusElement {

@@ -56,7 +56,7 @@ import { css, html, nothing, type PropertyValues } from "lit";
 import { customElement, property, state } from "lit/decorators.js";
 import { describeError, getJson, postJson, type ListReviewsResponse, type Review, type ReviewOrder } from "../internal/api.ts";
 import { ChorusElement } from "../internal/chorus-element.ts";
-import { formatDate, plural, prepareDateFormat } from "../internal/format.ts";
+import { formatDate, plural } from "../internal/format.ts";
 import { stars } from "../internal/stars.ts";
 import { tokens } from "../internal/tokens.ts";
 import { controls, showInSteps } from "../internal/ui.ts";
@@ -80,8 +80,6 @@ type Status = "loading" | "ready" | "error";
 
 /** Attributes whose change reloads the list from the first page. */
 const RELOAD_KEYS = ["storeId", "productId", "groupId", "apiBase", "orderBy", "pageSize", "locale", "keyword"] as const;
-
-prepareDateFormat();
 
 @customElement("chorus-reviews")
 export class ChorusReviews extends ChorusElement {
@@ -118,7 +116,9 @@ export class ChorusReviews extends ChorusElement {
       .results { min-height: 4rem; }
       .results[aria-busy="true"] { min-height: var(--chorus-reviews-min-height, 28rem); }
       .results[aria-busy="true"] ol { opacity: 0.6; }
-      ol { list-style: none; margin: 0; padding: 0; display: grid; gap: 1rem; }
+      /* Block flow, not grid: appending cards lays out only the new ones (the list grows a few cards per task). */
+      ol { list-style: none; margin: 0; padding: 0; }
+      ol > li + li { margin-top: 1rem; }
       article { border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); padding: 1rem 1.25rem; }
       article:focus { outline: 3px solid var(--_accent); outline-offset: 2px; }
       .head { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 0.75rem; }
