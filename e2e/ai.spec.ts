@@ -73,14 +73,18 @@ test("choosing a chip selects its keyword (event + filtered list), choosing it a
   expect((await page.evaluate(() => (window as unknown as { __selected: { keyword: string | null }[] }).__selected)).at(-1)?.keyword).toBeNull();
 });
 
-test("summary and chips are absent on a product with few reviews", async ({ page, request }) => {
+test("on a product with few reviews, summary and chips keep their reserved space with a short note (no layout shift)", async ({ page, request }) => {
   expect(await (await request.get(api(`/products/${FEW}/reviews_summary`))).json()).toEqual({});
   expect(await (await request.get(api(`/products/${FEW}/reviews_keywords`))).json()).toEqual({});
   await openProductPage(page, FEW);
   await expect(page.locator("#after")).toBeVisible();
   await page.waitForFunction(() => customElements.get("chorus-reviews-summary") && customElements.get("chorus-reviews-keywords"));
-  await expect(page.locator("chorus-reviews-summary")).toBeHidden();
-  await expect(page.locator("chorus-reviews-keywords")).toBeHidden();
+  const reservedTop = await page.locator("#after").evaluate((el) => el.getBoundingClientRect().top);
+  await expect(page.locator("chorus-reviews-summary")).toHaveAttribute("state", "empty");
+  await expect(page.locator("chorus-reviews-keywords")).toHaveAttribute("state", "empty");
+  await expect(page.getByText("No AI summary of the reviews yet.")).toBeVisible();
+  await expect(page.getByText("No review topics yet.")).toBeVisible();
   await expect(page.getByText("AI-generated")).toHaveCount(0);
+  expect(await page.locator("#after").evaluate((el) => el.getBoundingClientRect().top)).toBe(reservedTop);
   await expectNoAxeViolations(page);
 });

@@ -41,9 +41,13 @@ const STYLE = `
   th, td { text-align: left; padding: .6rem .75rem; border-bottom: 1px solid #d9dbe0; }
   td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
   /* Reserve the widgets' space before their modules load (no layout shift). */
-  chorus-star-rating:not(:defined) { display: inline-block; min-height: 1.5em; min-width: 10em; }
-  chorus-reviews:not(:defined) { display: block; min-height: 28rem; }
+  chorus-star-rating:not(:defined) { display: inline-block; min-height: 1.5em; min-width: 10em; vertical-align: top; }
+  /* The same reservations as the elements' own :host min-height (docs/widgets.md, "No layout shift"). */
+  chorus-reviews:not(:defined) { display: block; min-height: var(--chorus-reviews-min-height, 28rem); }
   chorus-reviews-summary, chorus-reviews-keywords, chorus-review-media, chorus-questions { display: block; margin: 1rem 0; }
+  chorus-reviews-summary:not(:defined) { min-height: var(--chorus-reviews-summary-min-height, 14rem); }
+  chorus-reviews-keywords:not(:defined) { min-height: var(--chorus-reviews-keywords-min-height, 11rem); }
+  chorus-review-media:not(:defined) { min-height: var(--chorus-review-media-min-height, calc(96px + 3.5rem)); }
 `;
 
 function page(options: { title: string; main: string; description?: string }): string {

@@ -17,6 +17,15 @@ export class ChorusElement extends LitElement {
   @property({ attribute: "group-id", reflect: true }) accessor groupId = "";
   @property({ attribute: "api-base" }) accessor apiBase = "";
 
+  /**
+   * The first render waits for a task of its own (issue 8: no long task): evaluating an element's module,
+   * upgrading the element and rendering it would otherwise run as one task. Later updates are unchanged.
+   */
+  protected override async scheduleUpdate(): Promise<unknown> {
+    if (!this.hasUpdated) await new Promise<void>((resolve) => setTimeout(() => resolve()));
+    return super.scheduleUpdate();
+  }
+
   /** Absolute URL of the store prefix: `{api-base}/v1/stores/{store-id}`. */
   get storeUrl(): string {
     const base = (this.apiBase || defaultApiBase()).replace(/\/$/, "");

@@ -1,14 +1,35 @@
-/** Locale-aware formatting for widgets (dates, counts) using the page's language. */
+/**
+ * Locale-aware formatting for widgets (dates, counts) using the page's language.
+ *
+ * Page speed (issue 8: no long task): the first Intl formatter a page creates loads locale data, a
+ * 10-130 ms task depending on the CPU. For `en` and `en-US` (the most common page languages) the same
+ * text is built without Intl; for other languages the formatters are created once per language and
+ * reused (`toLocaleDateString(lang, options)` builds a new one on every call).
+ */
 const lang = () => document.documentElement.lang || navigator.language || "en";
+const english = (l: string) => /^en(-us)?$/i.test(l);
+const MONTHS = "January February March April May June July August September October November December".split(" ");
 
-/** "12 March 2026" style date from an ISO 8601 string. */
+let dates: [string, Intl.DateTimeFormat] | undefined;
+let counts: [string, Intl.NumberFormat] | undefined;
+
+/** "March 12, 2026" (en) / "12. März 2026" (de) style date from an ISO 8601 string ("" when it is not a date). */
 export function formatDate(iso: string): string {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? "" : d.toLocaleDateString(lang(), { year: "numeric", month: "long", day: "numeric" });
+  if (Number.isNaN(d.getTime())) return "";
+  const l = lang();
+  if (english(l)) return `${MONTHS[d.getMonth()]} ${d.getDate()}, ${d.getFullYear()}`;
+  if (dates?.[0] !== l) dates = [l, new Intl.DateTimeFormat(l, { year: "numeric", month: "long", day: "numeric" })];
+  return dates[1].format(d);
 }
 
-/** "1,024" style count. */
-export const formatCount = (n: number): string => n.toLocaleString(lang());
+/** "1,024" style count (a whole number). */
+export function formatCount(n: number): string {
+  const l = lang();
+  if (english(l) && Number.isInteger(n)) return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  if (counts?.[0] !== l) counts = [l, new Intl.NumberFormat(l)];
+  return counts[1].format(n);
+}
 
 /** "1 review" / "128 reviews". */
 export const plural = (n: number, one: string, many: string): string => `${formatCount(n)} ${n === 1 ? one : many}`;

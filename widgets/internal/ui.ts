@@ -20,3 +20,36 @@ export const controls = css`
   @keyframes pulse { 0% { background-position: 100% 0; } 100% { background-position: -100% 0; } }
   .message { padding: 12px; border: 1px solid var(--_border); border-radius: var(--_radius); }
 `;
+
+/**
+ * Resolve after the browser has rendered a frame and then run other tasks (or after 100 ms when no frame
+ * comes, e.g. in a background tab): long renders split at these points never form one long task (issue 8).
+ */
+export function nextFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    // Arrow functions (not `resolve` itself), so the Long Animation Frames API names our script.
+    requestAnimationFrame(() => setTimeout(() => resolve()));
+    setTimeout(() => resolve(), 100);
+  });
+}
+
+/**
+ * Render a long list a few items per task (issue 8: no long task): `show(n)` renders the first n items
+ * and resolves when they are on screen (an element's `updateComplete`). Starts with `first` items in the
+ * current task, then sizes each step to take about 25 ms at the measured cost per item (at most 10), with
+ * a frame between steps. Resolves true when all `total` are shown, false as soon as `stale()` turns true.
+ */
+export async function showInSteps(from: number, total: number, show: (n: number) => Promise<unknown>, stale: () => boolean, first = 2): Promise<boolean> {
+  let n = from;
+  let step = first;
+  while (n < total) {
+    const start = performance.now();
+    const next = Math.min(total, n + step);
+    await show(next);
+    step = Math.max(1, Math.min(10, Math.floor((25 * (next - n)) / Math.max(1, performance.now() - start))));
+    n = next;
+    await nextFrame();
+    if (stale()) return false;
+  }
+  return true;
+}

@@ -2,7 +2,12 @@
  * @summary Gallery of review photos and videos (`GET …/review_media`, interface.md §4.2): a grid of
  * thumbnails, newest first, with "Load more", and a lightbox (modal `<dialog>`) with previous/next
  * buttons, arrow-key navigation, a focus trap, Escape to close (focus returns to the thumbnail),
- * alt text and video playback.
+ * alt text and video playback. The lightbox is created on first open.
+ *
+ * No layout shift (issue 8): the element reserves `--chorus-review-media-min-height` from the start
+ * (placeholder thumbnails while loading) and never gets shorter than that; with no media the reserved box
+ * stays with the "No customer photos or videos yet" note. More media than the reservation grows the
+ * element downwards (below the fold on a product page where the gallery sits under the summary).
  *
  * @attr store-id - the store's subscriber ID
  * @attr product-id - platform-prefixed product ID; or group-id; neither → the whole store
@@ -15,6 +20,7 @@
  * @csspart load-more - the "Load more" button
  * @csspart lightbox - the dialog
  * @cssproperty --chorus-media-thumb-size - thumbnail size (default 96px)
+ * @cssproperty --chorus-review-media-min-height - space reserved from the start and kept (default one row of thumbnails plus the "Load more" button)
  */
 import { css, html, nothing, type PropertyValues } from "lit";
 import { customElement, property, query, state } from "lit/decorators.js";
@@ -30,7 +36,7 @@ export class ChorusReviewMedia extends ChorusElement {
     tokens,
     controls,
     css`
-      :host { display: block; --_thumb: var(--chorus-media-thumb-size, 96px); }
+      :host { display: block; --_thumb: var(--chorus-media-thumb-size, 96px); min-height: var(--chorus-review-media-min-height, calc(var(--_thumb) + 3.5rem)); contain: layout; }
       ul { list-style: none; padding: 0; margin: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(var(--_thumb), 1fr)); gap: 8px; min-height: var(--_thumb); }
       .thumb { padding: 0; border: 0; background: #eee; border-radius: 6px; overflow: hidden; width: 100%; aspect-ratio: 1; cursor: zoom-in; position: relative; display: block; }
       .thumb img { width: 100%; height: 100%; object-fit: cover; display: block; }
@@ -177,7 +183,7 @@ export class ChorusReviewMedia extends ChorusElement {
         ? html`<div class="more"><button class="btn secondary" part="load-more" ?disabled=${this.loading} @click=${() => this.load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? "Loading…" : "Load more photos"}</button></div>`
         : nothing}
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-      ${this.renderLightbox()}
+      ${this.current >= 0 ? this.renderLightbox() : nothing}
     `;
   }
 }

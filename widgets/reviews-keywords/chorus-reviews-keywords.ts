@@ -2,11 +2,16 @@
  * @summary Keyword topics of a product's reviews (interface.md §2.4) as groups of toggle chips with
  * counts. Choosing a chip dispatches `chorus-keyword-selected` with that keyword; choosing the active chip
  * again clears it (`keyword: null`). `<chorus-reviews>` on the same page listens and filters its list.
- * Hidden entirely when the API answers `{}`.
+ *
+ * No layout shift (issue 8): the element reserves `--chorus-reviews-keywords-min-height` from the start
+ * (placeholder bars while loading) and never gets shorter than that. When the API answers `{}` or fails,
+ * the reserved box stays with a short "No review topics yet" note instead of collapsing. A merchant who
+ * prefers collapsing accepts a shift: `chorus-reviews-keywords[state="empty"] { display: none }`.
  *
  * @attr store-id - the store's subscriber ID
  * @attr product-id - platform-prefixed product ID (`shopify-1078`)
  * @attr api-base - Chorus origin (default: where chorus.js came from)
+ * @attr state - reflected, read-only: `loading` | `ready` | `empty` (no keywords, or they could not be loaded)
  *
  * @event chorus-keyword-selected - `{ keyword: string | null, storeId, productId }`, bubbles and composed
  *
@@ -14,25 +19,31 @@
  * @csspart topic - one topic group
  * @csspart chip - a keyword button; `chip active` when chosen
  * @csspart count - the occurrences count in a chip
+ * @csspart empty - the "No review topics yet" note
  *
+ * @cssproperty --chorus-reviews-keywords-min-height - space reserved from the start and kept (default 11rem: a heading and two topics of one chip row)
  * @cssproperty --chorus-accent - active chip background, focus ring
  * @cssproperty --chorus-accent-contrast - active chip text
  * @cssproperty --chorus-border - chip border
  */
-import { css, html, nothing } from "lit";
-import { customElement, state } from "lit/decorators.js";
+import { css, html } from "lit";
+import { customElement, property, state } from "lit/decorators.js";
 import type { KeywordTopic, ReviewsKeywordsResponse } from "../../server/contract/storefront.ts";
 import { getJson } from "../internal/api.ts";
 import { ChorusElement } from "../internal/chorus-element.ts";
 import { formatCount } from "../internal/format.ts";
 import { tokens } from "../internal/tokens.ts";
+import { controls, showInSteps } from "../internal/ui.ts";
 
 @customElement("chorus-reviews-keywords")
 export class ChorusReviewsKeywords extends ChorusElement {
   static styles = [
     tokens,
+    controls,
     css`
-      :host { display: block; margin: 0 0 1rem; }
+      :host { display: block; margin: 0 0 1rem; min-height: var(--chorus-reviews-keywords-min-height, 11rem); contain: layout; }
+      .skeleton { display: block; width: 60%; height: 2rem; margin: 0 0 0.75rem; }
+      .empty { margin: 0; color: var(--_muted); }
       h2 { font-size: 1rem; margin: 0 0 0.5rem; }
       .topic { margin: 0 0 0.75rem; }
       h3 { font-size: 0.85rem; font-weight: 600; margin: 0 0 0.35rem; color: var(--_muted); }
@@ -53,12 +64,10 @@ export class ChorusReviewsKeywords extends ChorusElement {
 
   @state() accessor topics: KeywordTopic[] = [];
   @state() accessor active: string | null = null;
+  /** How many topics are rendered: one or two per task (issue 8: no long task). */
+  @state() accessor shown = 0;
+  @property({ reflect: true }) accessor state: "loading" | "ready" | "empty" = "loading";
   #abort?: AbortController;
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.hidden = this.topics.length === 0;
-  }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
@@ -71,15 +80,22 @@ export class ChorusReviewsKeywords extends ChorusElement {
 
   private async load(): Promise<void> {
     this.#abort?.abort();
-    if (!this.storeId || !this.productId) return;
+    if (!this.storeId || !this.productId) {
+      this.state = "empty";
+      return;
+    }
     const abort = (this.#abort = new AbortController());
+    let topics: KeywordTopic[] = [];
     try {
       const body = await getJson<ReviewsKeywordsResponse>(`${this.scopeUrl}/reviews_keywords`, { signal: abort.signal });
-      this.topics = "reviewsKeywords" in body && body.reviewsKeywords ? (body.reviewsKeywords as { keywordTopics: KeywordTopic[] }).keywordTopics : [];
+      if ("reviewsKeywords" in body && body.reviewsKeywords) topics = (body.reviewsKeywords as { keywordTopics: KeywordTopic[] }).keywordTopics;
     } catch {
-      if (!abort.signal.aborted) this.topics = [];
+      if (abort.signal.aborted) return;
     }
-    this.hidden = this.topics.length === 0;
+    this.topics = topics;
+    this.shown = 0;
+    if (!(await showInSteps(0, topics.length, (n) => ((this.shown = n), this.updateComplete), () => this.topics !== topics, 1))) return;
+    this.state = topics.length ? "ready" : "empty";
   }
 
   private choose(keyword: string): void {
@@ -88,10 +104,14 @@ export class ChorusReviewsKeywords extends ChorusElement {
   }
 
   render() {
-    if (this.topics.length === 0) return nothing;
+    if (this.topics.length === 0) {
+      return this.state === "loading"
+        ? html`<div aria-hidden="true"><span class="skeleton"></span><span class="skeleton"></span><span class="skeleton"></span></div>`
+        : html`<p class="empty" part="empty">No review topics yet.</p>`;
+    }
     return html`<section part="topics" aria-labelledby="kw-title">
       <h2 id="kw-title">What reviews mention</h2>
-      ${this.topics.map(
+      ${this.topics.slice(0, this.shown).map(
         (t, i) => html`<div class="topic" part="topic" role="group" aria-labelledby="topic-${i}">
           <h3 id="topic-${i}">${t.topic}</h3>
           <ul>

@@ -1,42 +1,54 @@
 /**
  * @summary The AI-generated summary of a product's reviews (interface.md §2.3): the text, "Based on N
- * reviews", the generation date and a visible "AI-generated" label. Hidden entirely when the API answers
- * `{}` (no published summary) or fails: a summary is optional content, never an error on a product page.
+ * reviews", the generation date and a visible "AI-generated" label.
+ *
+ * No layout shift (issue 8): the element reserves `--chorus-reviews-summary-min-height` from the start
+ * (a pulsing placeholder card while loading) and never gets shorter than that. When the API answers `{}`
+ * (no published summary yet) or fails, the reserved card stays with a short "No AI summary yet" note
+ * instead of collapsing and moving the page below it (a summary is optional content, never an error).
+ * A merchant who prefers collapsing accepts a shift: `chorus-reviews-summary[state="empty"] { display: none }`.
  *
  * @attr store-id - the store's subscriber ID
  * @attr product-id - platform-prefixed product ID (`shopify-1078`)
  * @attr api-base - Chorus origin (default: where chorus.js came from)
+ * @attr state - reflected, read-only: `loading` | `ready` | `empty` (no summary, or it could not be loaded)
  *
- * @csspart summary - the card
+ * @csspart summary - the card (also the placeholder and the empty note)
  * @csspart label - the "AI-generated" label
  * @csspart body - the summary text
  * @csspart meta - "Based on N reviews · generated on …"
+ * @csspart empty - the "No AI summary yet" note
  *
+ * @cssproperty --chorus-reviews-summary-min-height - space reserved from the start and kept (default 14rem: the card with a summary of about four lines at 60rem wide)
  * @cssproperty --chorus-accent - label colour
  * @cssproperty --chorus-border - card border
  * @cssproperty --chorus-surface - card background
  */
-import { css, html, nothing } from "lit";
-import { customElement, state } from "lit/decorators.js";
+import { css, html } from "lit";
+import { customElement, property, state } from "lit/decorators.js";
 import type { ReviewsSummary, ReviewsSummaryResponse } from "../../server/contract/storefront.ts";
 import { getJson } from "../internal/api.ts";
 import { ChorusElement } from "../internal/chorus-element.ts";
 import { formatDate, plural } from "../internal/format.ts";
 import { tokens } from "../internal/tokens.ts";
+import { controls } from "../internal/ui.ts";
 
 @customElement("chorus-reviews-summary")
 export class ChorusReviewsSummary extends ChorusElement {
   static styles = [
     tokens,
+    controls,
     css`
-      :host { display: block; }
+      :host { display: flex; flex-direction: column; min-height: var(--chorus-reviews-summary-min-height, 14rem); margin: 0 0 1rem; contain: layout; }
       .card {
+        flex: 1;
         border: 1px solid var(--_border);
         border-radius: var(--_radius);
         background: var(--_surface);
         padding: 1rem 1.25rem;
-        margin: 0 0 1rem;
       }
+      .skeleton { border-color: transparent; }
+      .empty { margin: 0; color: var(--_muted); }
       .label {
         display: inline-block;
         font-size: 0.75rem;
@@ -55,6 +67,7 @@ export class ChorusReviewsSummary extends ChorusElement {
   ];
 
   @state() accessor summary: ReviewsSummary | null = null;
+  @property({ reflect: true }) accessor state: "loading" | "ready" | "empty" = "loading";
   #abort?: AbortController;
 
   override updated(changed: Map<string, unknown>): void {
@@ -68,25 +81,28 @@ export class ChorusReviewsSummary extends ChorusElement {
 
   private async load(): Promise<void> {
     this.#abort?.abort();
-    if (!this.storeId || !this.productId) return;
+    if (!this.storeId || !this.productId) {
+      this.state = "empty";
+      return;
+    }
     const abort = (this.#abort = new AbortController());
     try {
       const body = await getJson<ReviewsSummaryResponse>(`${this.scopeUrl}/reviews_summary`, { signal: abort.signal });
       this.summary = "reviewsSummary" in body && body.reviewsSummary ? (body.reviewsSummary as ReviewsSummary) : null;
     } catch {
-      if (!abort.signal.aborted) this.summary = null;
+      if (abort.signal.aborted) return;
+      this.summary = null;
     }
-    this.hidden = this.summary === null;
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.hidden = this.summary === null; // nothing shown (and no space taken) until a summary exists
+    this.state = this.summary ? "ready" : "empty";
   }
 
   render() {
     const s = this.summary;
-    if (!s) return nothing;
+    if (!s) {
+      return this.state === "loading"
+        ? html`<div class="card skeleton" part="summary" aria-hidden="true"></div>`
+        : html`<p class="card empty" part="summary empty">No AI summary of the reviews yet.</p>`;
+    }
     return html`<section class="card" part="summary" aria-labelledby="title">
       <span class="label" part="label">AI-generated</span>
       <h2 id="title">What shoppers say</h2>

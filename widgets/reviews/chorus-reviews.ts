@@ -59,7 +59,7 @@ import { ChorusElement } from "../internal/chorus-element.ts";
 import { formatDate, plural } from "../internal/format.ts";
 import { stars } from "../internal/stars.ts";
 import { tokens } from "../internal/tokens.ts";
-import { controls } from "../internal/ui.ts";
+import { controls, showInSteps } from "../internal/ui.ts";
 import { visitorId } from "../internal/visitor.ts";
 
 /** The seven orders of interface.md §4.2, in the words shoppers know. */
@@ -98,22 +98,27 @@ export class ChorusReviews extends ChorusElement {
   @state() accessor votes: Record<string, Vote> = {};
   @state() accessor formOpen = false;
   @state() accessor formReady = false;
+  /** How many of `reviews` are rendered: cards are added a few per task (issue 8: no long task). */
+  @state() accessor shown = 0;
 
   #abort?: AbortController;
   #started = false;
+  #revealRun = 0;
 
   static styles = [
     tokens,
     controls,
     css`
-      :host { display: block; line-height: 1.5; }
+      :host { display: block; line-height: 1.5; min-height: var(--chorus-reviews-min-height, 28rem); }
       .toolbar { display: flex; flex-wrap: wrap; gap: 0.75rem 1.5rem; align-items: center; justify-content: space-between; margin-bottom: 1rem; }
       .sort { display: inline-flex; gap: 0.5rem; align-items: center; }
       select { font: inherit; border-radius: var(--_radius); padding: 0.4rem 0.6rem; border: 1px solid var(--_muted); background: var(--chorus-surface, #fff); color: var(--_text); }
       .results { min-height: 4rem; }
       .results[aria-busy="true"] { min-height: var(--chorus-reviews-min-height, 28rem); }
       .results[aria-busy="true"] ol { opacity: 0.6; }
-      ol { list-style: none; margin: 0; padding: 0; display: grid; gap: 1rem; }
+      /* Block flow, not grid: appending cards lays out only the new ones (the list grows a few cards per task). */
+      ol { list-style: none; margin: 0; padding: 0; }
+      ol > li + li { margin-top: 1rem; }
       article { border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); padding: 1rem 1.25rem; }
       article:focus { outline: 3px solid var(--_accent); outline-offset: 2px; }
       .head { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 0.75rem; }
@@ -202,9 +207,11 @@ export class ChorusReviews extends ChorusElement {
       const page = await getJson<ListReviewsResponse>(this.#firstPageUrl(), { signal: abort.signal });
       if (abort.signal.aborted) return;
       this.reviews = page.reviews;
+      this.shown = 0;
       this.nextUrl = page.nextUrl;
       this.votes = {};
       this.status = "ready";
+      if (!(await this.#reveal())) return;
       this.emit("chorus-reviews-loaded", { count: this.reviews.length, hasMore: Boolean(page.nextUrl), orderBy: this.#order });
     } catch (error) {
       if (abort.signal.aborted) return;
@@ -227,15 +234,23 @@ export class ChorusReviews extends ChorusElement {
       this.reviews = [...this.reviews, ...added];
       this.nextUrl = page.nextUrl;
       this.announcement = `${plural(added.length, "more review", "more reviews")} loaded`;
-      this.emit("chorus-reviews-loaded", { count: this.reviews.length, hasMore: Boolean(page.nextUrl), orderBy: this.#order });
+      const revealed = this.#reveal();
       await this.updateComplete;
       // The button may be gone (last page): move focus to the first new review so keyboard users continue reading there.
       this.renderRoot.querySelectorAll<HTMLElement>("article")[firstNew]?.focus();
+      if (!(await revealed)) return;
+      this.emit("chorus-reviews-loaded", { count: this.reviews.length, hasMore: Boolean(page.nextUrl), orderBy: this.#order });
     } catch (error) {
       if (!abort.signal.aborted) this.moreError = describeError(error);
     } finally {
       if (!abort.signal.aborted) this.loadingMore = false;
     }
+  }
+
+  /** Render the cards from `shown` up to all of `reviews`, a few per task (ui.ts showInSteps). False when superseded. */
+  #reveal(): Promise<boolean> {
+    const run = ++this.#revealRun;
+    return showInSteps(this.shown, this.reviews.length, (n) => ((this.shown = n), this.updateComplete), () => run !== this.#revealRun);
   }
 
   #onSort(event: Event): void {
@@ -374,7 +389,7 @@ export class ChorusReviews extends ChorusElement {
     if (this.reviews.length === 0) {
       return html`<p part="empty">${this.keyword ? `No reviews mention “${this.keyword}”.` : "No reviews yet"}</p>`;
     }
-    return html`<ol part="list">${this.reviews.map((r) => this.#renderReview(r))}</ol>
+    return html`<ol part="list">${this.reviews.slice(0, this.shown).map((r) => this.#renderReview(r))}</ol>
       ${this.nextUrl || this.moreError
         ? html`<div class="more">
             ${this.moreError ? html`<p class="error" role="alert">${this.moreError}</p>` : nothing}

@@ -21,7 +21,10 @@
  * @csspart count - the count, e.g. "(128 reviews)"
  * @csspart empty - the "No reviews yet" text (with `show-empty`)
  *
- * @cssproperty --chorus-star-rating-height - height reserved while loading (default 1.5em)
+ * @cssproperty --chorus-star-rating-height - height reserved while loading and kept (default 1.5em). The badge is
+ *   top-aligned in its line (`vertical-align: top`), so the empty placeholder and the drawn badge give the
+ *   line the same height: no layout shift when it renders. While loading it is 10em wide; inline in running
+ *   text, the words after it move by the difference (put it on its own line, as the demo page does).
  * @cssproperty --chorus-* - the shared tokens of widgets/internal/tokens.ts
  */
 import { css, html, nothing, type PropertyValues } from "lit";
@@ -49,10 +52,10 @@ export class ChorusStarRating extends ChorusElement {
   static styles = [
     tokens,
     css`
-      :host { display: inline-block; min-height: var(--chorus-star-rating-height, 1.5em); line-height: 1.5; }
+      :host { display: inline-block; min-height: var(--chorus-star-rating-height, 1.5em); line-height: 1.5; vertical-align: top; }
       :host([state="loading"]) { min-width: 10em; }
       :host([state="empty"]:not([show-empty])), :host([state="error"]) { display: none; }
-      .badge { display: inline-flex; align-items: center; gap: 0.4em; }
+      .badge { display: inline-flex; align-items: center; gap: 0.4em; vertical-align: top; }
       a { color: inherit; text-decoration: none; border-radius: 4px; }
       a:hover .count { text-decoration: underline; }
       .count, .empty { color: var(--_muted); }

@@ -1,0 +1,71 @@
+/**
+ * Page-speed budget of issue 8, item 3, as a behaviour (timings stay in bench/widgets.bench.ts):
+ * the Chorus widgets cause no layout shift on the demo product page. Every widget reserves its space
+ * while loading and keeps it, so the page never moves when data arrives (docs/widgets.md, "No layout shift").
+ *
+ * The demo page itself is static HTML, so any layout shift on it is caused by the widgets; the test still
+ * names the shifted nodes (LayoutShift `sources[].node`, through shadow roots) so a failure says which
+ * element moved.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./axe.ts";
+
+const PRODUCT_PAGE = "/demo/products/shopify-1078"; // the demo product with the most reviews, photos and an AI summary
+
+type Shift = { value: number; sources: string[] };
+
+/** Before any page script: record every layout shift without recent input, with the moved nodes. */
+async function recordLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const shifts: { value: number; sources: string[] }[] = [];
+    (window as unknown as { __shifts: typeof shifts }).__shifts = shifts;
+    const name = (node: Node | null): string => {
+      const path: string[] = [];
+      let n: Element | null = node && (node.nodeType === 1 ? (node as Element) : node.parentElement);
+      while (n) {
+        path.unshift(n.localName + (n.getAttribute("part") ? `[part=${n.getAttribute("part")}]` : ""));
+        if (n.localName.startsWith("chorus-")) break;
+        const root = n.getRootNode();
+        n = n.parentElement ?? (root instanceof ShadowRoot ? root.host : null);
+      }
+      return path.join(" > ") || "(removed node)";
+    };
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: { node: Node | null }[] })[]) {
+        if (!entry.hadRecentInput) shifts.push({ value: entry.value, sources: (entry.sources ?? []).map((s) => name(s.node)) });
+      }
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+}
+
+/** Wait until every widget on the page has rendered its data (or its empty state). */
+async function waitForAllWidgets(page: Page): Promise<void> {
+  const reviews = page.locator("chorus-reviews article[part=card]");
+  await expect(reviews).toHaveCount(25);
+  await expect(page.locator("chorus-star-rating")).toHaveAttribute("state", /^(ready|empty)$/);
+  await expect(page.locator("chorus-reviews-summary")).toHaveAttribute("state", /^(ready|empty)$/);
+  await expect(page.locator("chorus-reviews-keywords")).toHaveAttribute("state", /^(ready|empty)$/);
+  await expect(page.locator("chorus-review-media").getByRole("list", { name: "Customer photos and videos" }).or(page.getByText("No customer photos or videos yet."))).toBeVisible();
+  await expect(page.locator("chorus-questions").getByRole("list", { name: "Questions and answers" }).or(page.getByText("No questions yet."))).toBeVisible();
+  // Two more frames, so the shifts of the last render are reported.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+test("the Chorus widgets cause no layout shift on a product page (CLS 0)", async ({ page }) => {
+  await recordLayoutShifts(page);
+  await page.goto(PRODUCT_PAGE);
+  await waitForAllWidgets(page);
+  const shifts = await page.evaluate(() => (window as unknown as { __shifts: Shift[] }).__shifts);
+  expect(shifts, `layout shifts: ${JSON.stringify(shifts, null, 1)}`).toEqual([]);
+  await expectNoAxeViolations(page);
+});
+
+test("no layout shift at 4x CPU slowdown either (widgets upgrade and render in a different order)", async ({ page }) => {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+  await recordLayoutShifts(page);
+  await page.goto(PRODUCT_PAGE);
+  await waitForAllWidgets(page);
+  const shifts = await page.evaluate(() => (window as unknown as { __shifts: Shift[] }).__shifts);
+  expect(shifts, `layout shifts: ${JSON.stringify(shifts, null, 1)}`).toEqual([]);
+});
