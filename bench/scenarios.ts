@@ -21,6 +21,18 @@ export async function extraScenarios(ctx: ScenarioContext): Promise<Scenario[]> 
     { name: "reviews keywords, product (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews_keywords`), popularity: "zipf" },
   ];
 
+  // Loyalty: general rules (public) and the customer's own details with a Bearer token (tailored).
+  out.push({ name: "loyalty earning rules, general (hot)", paths: [`${prefix}/loyalty/earning_rules`] });
+  const requests: Request[] = [];
+  for (let c = 0; c < 200; c++) {
+    const platformToken = await signPlatformToken(BENCH_PLATFORM_SECRET, { platformCustomerId: `bench-${c}`, email: `bench-${c}@example.com` });
+    const res = await fetch(`${base}${prefix}/loyalty/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customerAccessToken: platformToken }) });
+    if (!res.ok) break;
+    const { customerToken } = (await res.json()) as { customerToken: string };
+    requests.push({ path: `${prefix}/loyalty/customer`, headers: { authorization: `Bearer ${customerToken}` } });
+  }
+  if (requests.length) out.push({ name: `loyalty customer, Bearer, ${requests.length} customers (spread)`, paths: [], requests });
+  // Enterprise last: its 100-row pages (~110 KB each) are the heaviest for the load generator too.
   // Enterprise: a bench API key, then the first page and pages deep into the listing (via nextUrl).
   const services = createServices({ databasePath });
   const key = services.apiKeys.create(BENCH_STORE_ID, `bench ${new Date().toISOString()}`).key;
@@ -39,16 +51,5 @@ export async function extraScenarios(ctx: ScenarioContext): Promise<Scenario[]> 
     out.push({ name: `enterprise responses, limit=100, ${surveyPages.length - 1} deep pages`, paths: surveyPages.slice(1), headers: basic });
   }
 
-  // Loyalty: general rules (public) and the customer's own details with a Bearer token (tailored).
-  out.push({ name: "loyalty earning rules, general (hot)", paths: [`${prefix}/loyalty/earning_rules`] });
-  const requests: Request[] = [];
-  for (let c = 0; c < 200; c++) {
-    const platformToken = await signPlatformToken(BENCH_PLATFORM_SECRET, { platformCustomerId: `bench-${c}`, email: `bench-${c}@example.com` });
-    const res = await fetch(`${base}${prefix}/loyalty/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customerAccessToken: platformToken }) });
-    if (!res.ok) break;
-    const { customerToken } = (await res.json()) as { customerToken: string };
-    requests.push({ path: `${prefix}/loyalty/customer`, headers: { authorization: `Bearer ${customerToken}` } });
-  }
-  if (requests.length) out.push({ name: `loyalty customer, Bearer, ${requests.length} customers (spread)`, paths: [], requests });
   return out;
 }

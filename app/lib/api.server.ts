@@ -2,7 +2,7 @@
  * Helpers for JSON resource routes: one error shape (decisions.md §1), zod parsing of query
  * strings, CORS, Cache-Control and ETag/304 for public GETs.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { z } from "zod";
 import { ApiError, isApiError } from "../../server/contract/errors.ts";
 
@@ -39,7 +39,7 @@ export function json(request: Request, data: unknown, init: { status?: number; c
   headers.set("cache-control", CACHE_CONTROL[init.cache ?? "no-store"]);
   const status = init.status ?? 200;
   if (status === 200 && request.method === "GET" && init.cache === "public") {
-    const etag = `"${createHash("sha1").update(body).digest("base64url")}"`;
+    const etag = `"${hash("sha1", body, "base64url")}"`; // one-shot hash: no Hash object per response
     headers.set("etag", etag);
     if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
   }
