@@ -7,7 +7,7 @@
  * popularity, most-reviewed first, with a Zipf-like law (alpha 0.8, see bench/lib.ts zipfSampler);
  * "uniform" rows cycle through every product in turn, so nearly every request misses the response
  * cache (the worst case). Each measurement follows an unmeasured warm-up on the same URL stream, as a
- * long-running server sees traffic. Prints a table and writes JSON under bench/results/.
+ * long-running server sees traffic, and runs in a fresh load-generator process (bench/load-child.ts). Prints a table and writes JSON under bench/results/.
  * Env: BENCH_SECONDS (default 5) per measurement, BENCH_WARMUP_SECONDS (default 2),
  * BENCH_CONNECTIONS (default "10,50"), BENCH_ONLY (a substring: run only the scenarios whose name has it).
  * Goals: no errors; p99 < 20 ms at 50 connections; spread ≥ 20 % and hot ≥ 50 % of bare.
@@ -21,7 +21,7 @@ import { join, resolve } from "node:path";
 import { PROJECT_ROOT } from "../server/config.ts";
 import { BENCH_STORE_ID } from "../server/cli/bench-data.constants.ts";
 import { createServices } from "../server/services.ts";
-import { load, printTable, startProcess, stopProcess, writeResults, zipfSampler, type LoadResult } from "./lib.ts";
+import { loadInChild, printTable, startProcess, stopProcess, writeResults, type LoadResult } from "./lib.ts";
 import { extraScenarios, type Scenario } from "./scenarios.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -84,15 +84,15 @@ await stopProcess(server);
 const results: (LoadResult & { ratio: number })[] = [];
 for (const c of CONNECTIONS) {
   const bare = await startProcess(["bench/bare-server.ts"], { PORT: "3904" }, "http://127.0.0.1:3904/");
-  if (WARMUP_SECONDS > 0) await load("bare node:http JSON", "http://127.0.0.1:3904", ["/"], c, WARMUP_SECONDS);
-  const bareResult = await load("bare node:http JSON", "http://127.0.0.1:3904", ["/"], c, SECONDS);
+  const bareResult = await loadInChild({ name: "bare node:http JSON", baseUrl: "http://127.0.0.1:3904", paths: ["/"], connections: c, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS });
   await stopProcess(bare);
   results.push({ ...bareResult, ratio: 1 });
   const app = await startProcess(["server/http/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0", CHORUS_AI_WORKER: "0" }, `${base}${prefix}/review_aggregate`);
   for (const s of scenarios) {
-    const sampler = s.popularity === "zipf" ? zipfSampler(ZIPF_ALPHA) : undefined;
-    if (WARMUP_SECONDS > 0) await load(s.name, base, s.paths, c, WARMUP_SECONDS, s.headers, s.requests, sampler);
-    const r = await load(s.name, base, s.paths, c, SECONDS, s.headers, s.requests, sampler);
+    const r = await loadInChild({
+      name: s.name, baseUrl: base, paths: s.paths, connections: c, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS,
+      headers: s.headers, requests: s.requests, ...(s.popularity === "zipf" ? { zipfAlpha: ZIPF_ALPHA } : {}),
+    });
     results.push({ ...r, ratio: r.requestsPerSec / bareResult.requestsPerSec });
   }
   await stopProcess(app);

@@ -4,7 +4,8 @@
  */
 import autocannon from "autocannon";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../server/config.ts";
 
@@ -106,6 +107,29 @@ export async function load(
     name, connections, requestsPerSec: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99,
     errors: result.errors + result.timeouts, non2xx: result.non2xx,
   };
+}
+
+/**
+ * `load` (after an unmeasured warm-up of `warmupSeconds`) in a fresh child process (bench/load-child.ts),
+ * so one scenario's client-side garbage never slows the next. `zipfAlpha` draws the paths by popularity.
+ */
+export async function loadInChild(job: {
+  name: string; baseUrl: string; paths: string[]; connections: number; seconds: number; warmupSeconds: number;
+  headers?: Record<string, string>; requests?: { path: string; headers?: Record<string, string> }[]; zipfAlpha?: number;
+}): Promise<LoadResult> {
+  const dir = mkdtempSync(join(tmpdir(), "chorus-load-"));
+  const file = join(dir, "job.json");
+  writeFileSync(file, JSON.stringify(job));
+  try {
+    const child = spawn(process.execPath, [join(PROJECT_ROOT, "bench/load-child.ts"), file], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout!.on("data", (d) => (out += d));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    if (code !== 0) throw new Error(`load child for "${job.name}" exited with ${code}`);
+    return JSON.parse(out.trim().split("\n").pop()!) as LoadResult;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Print rows as an aligned table. */
