@@ -11,10 +11,10 @@ import { createServices } from "../server/services.ts";
 import { demoProgram } from "../server/loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../server/loyalty/tokens.ts";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
+import { E2E_DB_DIR, E2E_DB_PATH, signInAsDemoMerchant as signIn } from "./e2e-server.ts";
 
 test.describe.configure({ mode: "serial" });
 
-const DB_DIR = process.env.E2E_DB_DIR ?? `/tmp/chorus-e2e-${process.env.E2E_PORT ?? 3111}`;
 const ADMIN = `/admin/stores/${DEMO_STORE_ID}`;
 const PLATFORM_SECRET = "e2e-platform-secret-0123456789"; // playwright.config.ts DEMO_PLATFORM_SECRET
 const ORIGINAL = demoProgram("unused").legalPolicies;
@@ -22,17 +22,10 @@ const run = Date.now().toString(36);
 
 /** The e2e server's services over its database file (WAL: each side sees the other's commits). */
 function withServices<T>(fn: (s: ReturnType<typeof createServices>) => Promise<T> | T): Promise<T> {
-  const services = createServices({ databasePath: `${DB_DIR}/chorus.sqlite`, mediaPath: `${DB_DIR}/media`, ai: { worker: false } });
+  const services = createServices({ databasePath: E2E_DB_PATH, mediaPath: `${E2E_DB_DIR}/media`, ai: { worker: false } });
   return Promise.resolve(fn(services)).finally(() => services.close());
 }
 
-async function signIn(page: Page) {
-  await page.goto("/admin");
-  await page.getByLabel("E-mail").fill("demo@chorus.test");
-  await page.getByLabel("Password").fill("e2e-admin-password");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("navigation", { name: "Admin sections" })).toBeVisible();
-}
 
 async function setAutoPublish(page: Page, on: boolean) {
   await page.goto(`${ADMIN}/settings`);

@@ -4,11 +4,12 @@
  * storefront API (pending), the merchant finds it in the queue, publishes it, answers it as the store,
  * and both show on the storefront API (`isStoreAnswer: true`); axe in each state.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DATA_DIR } from "../test/fixtures.ts";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
+import { signInAsDemoMerchant as signIn } from "./e2e-server.ts";
 
 test.describe.configure({ timeout: 150_000 });
 
@@ -16,13 +17,6 @@ test.describe.configure({ timeout: 150_000 });
 const real = JSON.parse(readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8").split("\n")[2]) as { asin: string; question: string; answer: string };
 const QUESTIONS_API = `/v1/stores/${DEMO_STORE_ID}/products/shopify-${real.asin}/questions`;
 
-async function signIn(page: Page) {
-  await page.goto("/admin");
-  await page.getByLabel("E-mail").fill("demo@chorus.test");
-  await page.getByLabel("Password").fill("e2e-admin-password");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("navigation", { name: "Admin sections" })).toBeVisible();
-}
 
 test("a new shopper question: publish it, answer it as the store, see both on the storefront API", async ({ page, request }) => {
   const asked = await request.post(QUESTIONS_API, { data: { body: real.question, displayName: "E2E shopper", email: "e2e-qa@example.com" } });

@@ -5,29 +5,26 @@
  * CSV export of a filtered set (download: header + exactly the filtered rows); the NPS chart with its
  * text alternative; archive and unarchive; axe on every page.
  */
-import { expect, test, type Page } from "@playwright/test";
-import Database from "better-sqlite3";
+import { expect, test } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DATA_DIR } from "../test/fixtures.ts";
 import { DEMO_NPS_FILE, DEMO_SURVEY_IDS, readNpsRows } from "../server/surveys/surveys.demo.ts";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
+import { signInAsDemoMerchant as signIn, withE2eDb } from "./e2e-server.ts";
 
 // Four axe scans per test on a machine shared with other builds: allow more than the default 60 s.
 test.describe.configure({ timeout: 150_000 });
 
-const DB_PATH = `${process.env.E2E_DB_DIR ?? `/tmp/chorus-e2e-${process.env.E2E_PORT ?? 3111}`}/chorus.sqlite`;
 const ADMIN = `/admin/stores/${DEMO_STORE_ID}`;
 
 /** A response ID of the e2e database matching a SQL condition on survey_responses (read-only). */
 function responseWhere(condition: string, ...args: unknown[]): string {
-  const db = new Database(DB_PATH, { readonly: true });
-  try {
-    return db.prepare(`SELECT survey_response_id FROM survey_responses WHERE store_id = ? AND ${condition} ORDER BY created_ms LIMIT 1`).pluck().get(DEMO_STORE_ID, ...args) as string;
-  } finally {
-    db.close();
-  }
+  return withE2eDb(
+    (db) => db.prepare(`SELECT survey_response_id FROM survey_responses WHERE store_id = ? AND ${condition} ORDER BY created_ms LIMIT 1`).pluck().get(DEMO_STORE_ID, ...args) as string,
+    { readonly: true },
+  );
 }
 
 /** A word (8+ letters) that occurs in exactly one comment of the real NPS file, and that comment. */
@@ -40,13 +37,6 @@ function rareWord(): { word: string; comment: string } {
   throw new Error("no rare word");
 }
 
-async function signIn(page: Page) {
-  await page.goto("/admin");
-  await page.getByLabel("E-mail").fill("demo@chorus.test");
-  await page.getByLabel("Password").fill("e2e-admin-password");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("navigation", { name: "Admin sections" })).toBeVisible();
-}
 
 test("choose the NPS survey, see the NPS chart with its text alternative, find a response by a word of a real comment and open it", async ({ page }) => {
   await signIn(page);

@@ -4,29 +4,17 @@
  * it, change settings, create and revoke an API key; axe on every admin page; the core flow without JS.
  */
 import { expect, test, type Page } from "@playwright/test";
-import Database from "better-sqlite3";
 import { randomUUID } from "node:crypto";
 import { apiKeys } from "../server/auth/api-keys.ts";
 import { isApiError } from "../server/contract/errors.ts";
 import { reviewsRepo } from "../server/reviews/reviews.repo.ts";
 import { realReviews } from "../test/fixtures.ts";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
+import { DEMO_ADMIN, signInAsDemoMerchant as signIn, withE2eDb as withDb } from "./e2e-server.ts";
 
-const DB_PATH = `${process.env.E2E_DB_DIR ?? `/tmp/chorus-e2e-${process.env.E2E_PORT ?? 3111}`}/chorus.sqlite`;
-const EMAIL = "demo@chorus.test";
-const PASSWORD = "e2e-admin-password";
+const { email: EMAIL, password: PASSWORD } = DEMO_ADMIN;
 const ADMIN = `/admin/stores/${DEMO_STORE_ID}`;
 
-/** Open the e2e server's database file (WAL: the server sees our commits at once). */
-function withDb<T>(fn: (db: Database.Database) => T): T {
-  const db = new Database(DB_PATH);
-  db.pragma("busy_timeout = 5000");
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
 
 /**
  * Insert a pending review into the demo store through the real repo function. Its text is a real
@@ -44,14 +32,6 @@ function insertPendingReview(index: number): { reviewId: string; productId: stri
   return { reviewId, productId: real.productId, title: real.title };
 }
 
-async function signIn(page: Page) {
-  await page.goto("/admin");
-  await expect(page).toHaveURL(/\/admin\/login/);
-  await page.getByLabel("E-mail").fill(EMAIL);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("navigation", { name: "Admin sections" })).toBeVisible();
-}
 
 type ApiReview = { reviewId: string; reply?: { body: string } };
 async function storefrontReviews(page: Page, productId: string): Promise<ApiReview[]> {

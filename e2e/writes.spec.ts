@@ -7,7 +7,6 @@
  * page (same origin, the real /widgets/chorus.js) through Playwright routing.
  */
 import { expect, test, type Page } from "@playwright/test";
-import Database from "better-sqlite3";
 import { readFileSync } from "node:fs";
 import sharp from "sharp";
 import { questionsRepo } from "../server/questions/questions.repo.ts";
@@ -15,9 +14,8 @@ import { reviewsRepo } from "../server/reviews/reviews.repo.ts";
 import { realReviews } from "../test/fixtures.ts";
 import { DATA_DIR } from "../test/fixtures.ts";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
+import { withE2eDb as withDb } from "./e2e-server.ts";
 
-const port = Number(process.env.E2E_PORT ?? 3111);
-const DB_PATH = `${process.env.E2E_DB_DIR ?? `/tmp/chorus-e2e-${port}`}/chorus.sqlite`;
 const PRODUCT = "shopify-1078";
 const APPLIANCE = "B00004U9JP";
 const PAGE = "/e2e/writes-page";
@@ -39,16 +37,6 @@ async function openPage(page: Page): Promise<void> {
   await page.goto(PAGE);
 }
 
-/** Publish/answer through the data layer, on the e2e server's SQLite file. */
-function withDb<T>(fn: (db: Database.Database) => T): T {
-  const db = new Database(DB_PATH);
-  db.pragma("busy_timeout = 5000");
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
 
 /** A real question and its real answer from the shared Amazon Q&A file (for the appliance). */
 const realQa = readFileSync(`${DATA_DIR}/amazon_qa_appliances.json`, "utf8").split("\n").slice(0, 50)

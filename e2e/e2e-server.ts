@@ -1,0 +1,34 @@
+/**
+ * What the e2e specs share about the server playwright.config.ts starts: its database file and the demo
+ * merchant's sign-in (DEMO_ADMIN_PASSWORD there).
+ */
+import { expect, type Page } from "@playwright/test";
+import Database from "better-sqlite3";
+
+/** The e2e server's data directory and SQLite file (playwright.config.ts). */
+export const E2E_DB_DIR = process.env.E2E_DB_DIR ?? `/tmp/chorus-e2e-${process.env.E2E_PORT ?? 3111}`;
+export const E2E_DB_PATH = `${E2E_DB_DIR}/chorus.sqlite`;
+
+/** The demo merchant user the demo seeder creates. */
+export const DEMO_ADMIN = { email: "demo@chorus.test", password: "e2e-admin-password" };
+
+/** Run `fn` on a connection to the e2e server's database file (WAL: the server sees our commits at once). */
+export function withE2eDb<T>(fn: (db: Database.Database) => T, options: { readonly?: boolean } = {}): T {
+  const db = new Database(E2E_DB_PATH, { readonly: options.readonly ?? false });
+  db.pragma("busy_timeout = 5000");
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Sign in to the admin as the demo merchant, through the real form; resolves once the admin shows. */
+export async function signInAsDemoMerchant(page: Page): Promise<void> {
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/admin\/login/);
+  await page.getByLabel("E-mail").fill(DEMO_ADMIN.email);
+  await page.getByLabel("Password").fill(DEMO_ADMIN.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("navigation", { name: "Admin sections" })).toBeVisible();
+}
