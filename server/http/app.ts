@@ -14,6 +14,7 @@ import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { createHash } from "node:crypto";
 import { decodeJwt } from "jose";
+import { bearerToken } from "../loyalty/tokens.ts";
 import type { Services } from "../services.ts";
 import { ResponseCache } from "./response-cache.ts";
 import { resourceRouteMatcher } from "./resource-routes.ts";
@@ -42,13 +43,12 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("base6
  * verified ones. @returns null when the header is not a Bearer JWT with a numeric `exp`.
  */
 function tokenExpiryMs(authorization: string): number | null {
-  const match = /^Bearer\s+([A-Za-z0-9_\-.=]+)$/i.exec(authorization.trim());
-  if (!match) return null;
   try {
-    const { exp } = decodeJwt(match[1]);
+    const token = bearerToken(authorization);
+    const exp = token === null ? undefined : decodeJwt(token).exp;
     return typeof exp === "number" ? exp * 1000 : null;
   } catch {
-    return null;
+    return null; // not a Bearer JWT: the route answers it, uncached
   }
 }
 
