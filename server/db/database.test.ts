@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { openDatabase } from "./database.ts";
 
 describe("openDatabase: prepared statement cache", () => {
@@ -25,5 +28,29 @@ describe("openDatabase: prepared statement cache", () => {
     expect(db.prepare("INSERT INTO t (x) VALUES (?)").run(2).changes).toBe(1);
     expect(db.prepare("SELECT count(*) FROM t").pluck().get()).toBe(2);
     db.close();
+  });
+});
+
+describe("openDatabase: memory-mapped reads", () => {
+  const dir = mkdtempSync(join(tmpdir(), "chorus-mmap-"));
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("maps a file database for reads by default", () => {
+    const db = openDatabase(join(dir, "a.sqlite"));
+    expect(db.pragma("mmap_size", { simple: true })).toBeGreaterThan(1024 ** 3);
+    db.close();
+  });
+
+  it("SQLITE_MMAP_BYTES=0 turns the map off", () => {
+    vi.stubEnv("SQLITE_MMAP_BYTES", "0");
+    const db = openDatabase(join(dir, "b.sqlite"));
+    expect(db.pragma("mmap_size", { simple: true })).toBe(0);
+    db.close();
+  });
+
+  it("a malformed SQLITE_MMAP_BYTES is refused with a message naming it", () => {
+    vi.stubEnv("SQLITE_MMAP_BYTES", "lots");
+    expect(() => openDatabase(join(dir, "c.sqlite"))).toThrow(/SQLITE_MMAP_BYTES/);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -29,9 +29,21 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   db.pragma("foreign_keys = ON");
   db.pragma("busy_timeout = 5000");
   db.pragma("cache_size = -65536"); // 64 MiB page cache
+  // Read pages through a memory map (up to SQLITE_MMAP_BYTES, default 2 GiB, better-sqlite3's compile-time cap):
+  // a read then costs no read() syscall and no copy into the page cache. A product page of the 1M-review
+  // store fetches ~26 rows on scattered pages: 0.41 -> 0.29 ms (docs/performance.md). 0 turns it off.
+  if (path !== ":memory:") db.pragma(`mmap_size = ${mmapBytes()}`);
   if (!options.readonly) migrate(db);
   memoizePrepare(db);
   return db;
+}
+
+/** The memory-map size for SQLite reads in bytes: env SQLITE_MMAP_BYTES (a non-negative integer), default 2 GiB. */
+function mmapBytes(): number {
+  const raw = process.env.SQLITE_MMAP_BYTES;
+  const value = raw === undefined || raw === "" ? 2 ** 31 : Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`SQLITE_MMAP_BYTES must be a non-negative integer number of bytes, got "${raw}"`);
+  return value;
 }
 
 /** Most prepared statements kept per connection (least recently used out). */
