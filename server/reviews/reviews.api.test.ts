@@ -139,6 +139,15 @@ describe("scopes, 404s and published-only", () => {
     expect(group.every((r) => inGroup.has(r.productId.replace("shopify-", "")))).toBe(true);
   });
 
+  it("a page spanning several products names each review's own product", async () => {
+    const reviews = await allPages("/reviews");
+    expect(new Set(reviews.map((r) => r.productId)).size).toBe(PRODUCTS.length);
+    for (const review of reviews) {
+      const product = t.services.stores.getProduct(TEST_STORE_ID, review.productId.replace("shopify-", ""))!;
+      expect(review.productName, review.reviewId).toBe(product.name);
+    }
+  });
+
   it("unknown store, foreign platform prefix and unknown group answer 404 JSON", async () => {
     for (const path of [
       `/v1/stores/00000000-0000-4000-8000-000000000000/reviews`,

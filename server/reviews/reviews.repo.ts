@@ -20,6 +20,19 @@ export type ReviewRow = {
   product_name: string; product_url: string | null; product_image_url: string | null;
 };
 
+/**
+ * A row of a storefront listing page: the review's own columns the storefront shows, without the
+ * product's (read once per product, `productsOf`), the store ID, status or generated sort columns.
+ */
+export type ListedReviewRow = Pick<ReviewRow,
+  | "review_id" | "product_id" | "variant_id" | "variant_name" | "rating" | "title" | "body" | "created_ms" | "updated_ms"
+  | "helpful_count" | "unhelpful_count" | "is_recommended" | "is_incentivized" | "language_code" | "reviewer_name"
+  | "verified_status" | "reviewer_country_code" | "reviewer_country_name" | "reviewer_zone_code" | "media_count"
+  | "reply_body" | "reply_created_ms" | "product_attributes_json" | "attributes_with_rating_json">;
+
+/** The product fields a listed review shows. */
+export type ListedProductRow = { product_id: string; name: string; url: string | null; image_url: string | null };
+
 export type MediaRow = {
   media_id: string; review_id: string; product_id: string; type: "image" | "video"; alt: string | null;
   thumbnail_url: string; large_url: string; full_size_url: string; stream_url: string | null;
@@ -41,11 +54,23 @@ export const ORDER_SPECS: Record<ReviewOrder, { key: string | null; dir: "ASC" |
   "has_media desc": { key: "has_media", dir: "DESC", index: "media" },
 };
 
+/** The value of an order's sort column (ORDER_SPECS key) for a row, generated columns computed as migration 001 defines them. */
+function sortValue(row: ListedReviewRow, key: string): number {
+  switch (key) {
+    case "rating": return row.rating;
+    case "rating_inverse": return -row.rating;
+    case "helpful_count": return row.helpful_count;
+    case "helpful_inverse": return -row.helpful_count;
+    case "has_media": return row.media_count > 0 ? 1 : 0;
+    default: throw new Error(`no sort column ${key}`);
+  }
+}
+
 /** The cursor key of a review row for an order: [sortValue?, created_ms, review_id]. */
-export function reviewCursorKey(row: ReviewRow, order: ReviewOrder): (string | number)[] {
+export function reviewCursorKey(row: ListedReviewRow, order: ReviewOrder): (string | number)[] {
   const { key } = ORDER_SPECS[order];
   const base = [row.created_ms, row.review_id];
-  return key ? [(row as unknown as Record<string, number>)[key], ...base] : base;
+  return key ? [sortValue(row, key), ...base] : base;
 }
 
 function scopeWhere(scope: ReviewScope, alias: string): { sql: string; args: string[] } {
@@ -75,6 +100,12 @@ export function reviewsRepo(db: Db) {
     r.reviewer_name, r.verified_status, r.reviewer_country_code, r.reviewer_country_name, r.reviewer_zone_code, r.media_count,
     r.reply_body, r.reply_created_ms, r.product_attributes_json, r.attributes_with_rating_json, r.has_media, r.rating_inverse,
     r.helpful_inverse, p.name AS product_name, p.url AS product_url, p.image_url AS product_image_url`;
+  // The listing reads only what a storefront review shows (ListedReviewRow): materialising a column costs
+  // about 0.2 µs per row, and the product's name and links come once per page from productsOf, not per row.
+  const LISTED_COLUMNS = `r.review_id, r.product_id, r.variant_id, r.variant_name, r.rating, r.title, r.body, r.created_ms, r.updated_ms,
+    r.helpful_count, r.unhelpful_count, r.is_recommended, r.is_incentivized, r.language_code, r.reviewer_name, r.verified_status,
+    r.reviewer_country_code, r.reviewer_country_name, r.reviewer_zone_code, r.media_count, r.reply_body, r.reply_created_ms,
+    r.product_attributes_json, r.attributes_with_rating_json`;
 
   const insert = db.prepare(
     `INSERT INTO reviews (review_id, store_id, product_id, group_id, variant_id, variant_name, rating, title, body, created_ms,
@@ -96,7 +127,7 @@ export function reviewsRepo(db: Db) {
      * One page of published reviews in `scope`, ordered by `order`, after `after` (a cursor key).
      * Returns up to `limit + 1` rows so the caller can tell whether another page exists.
      */
-    listPublished(storeId: string, scope: ReviewScope, order: ReviewOrder, limit: number, after?: (string | number)[], keyword?: string): ReviewRow[] {
+    listPublished(storeId: string, scope: ReviewScope, order: ReviewOrder, limit: number, after?: (string | number)[], keyword?: string): ListedReviewRow[] {
       const { key, dir, index } = ORDER_SPECS[order];
       const cols = [...(key ? [`r.${key}`] : []), "r.created_ms", "r.review_id"];
       const cacheKey = `${scope.type}|${order}|${after ? 1 : 0}|${keyword === undefined ? 0 : 1}`;
@@ -110,14 +141,24 @@ export function reviewsRepo(db: Db) {
           // INDEXED BY the keyset index of this scope and order (migration 001): left to itself the planner
           // may take another index that yields the same order, e.g. (store_id, status, created_ms), and walk
           // every published review of the store to find one product's page.
-          `SELECT ${REVIEW_COLUMNS} FROM reviews r INDEXED BY reviews_${scope.type}_${index}
-           JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id
+          `SELECT ${LISTED_COLUMNS} FROM reviews r INDEXED BY reviews_${scope.type}_${index}
            WHERE r.store_id = ? AND r.status = 'published'${where}${byKeyword}${keyset}
            ORDER BY ${cols.map((c) => `${c} ${dir}`).join(", ")} LIMIT ?`,
         );
         listCache.set(cacheKey, stmt);
       }
-      return stmt.all(storeId, ...scopeWhere(scope, "r").args, ...(keyword === undefined ? [] : [storeId, keyword]), ...(after ?? []), limit + 1) as ReviewRow[];
+      return stmt.all(storeId, ...scopeWhere(scope, "r").args, ...(keyword === undefined ? [] : [storeId, keyword]), ...(after ?? []), limit + 1) as ListedReviewRow[];
+    },
+
+    /** Name and links of the given products of a store (the products of a listing page), in no particular order. */
+    productsOf(storeId: string, productIds: string[]): ListedProductRow[] {
+      if (productIds.length === 0) return [];
+      if (productIds.length === 1) {
+        return db.prepare("SELECT product_id, name, url, image_url FROM products WHERE store_id = ? AND product_id = ?").all(storeId, productIds[0]) as ListedProductRow[];
+      }
+      return db
+        .prepare("SELECT product_id, name, url, image_url FROM products WHERE store_id = ? AND product_id IN (SELECT value FROM json_each(?))")
+        .all(storeId, JSON.stringify(productIds)) as ListedProductRow[];
     },
 
     /** Published media of the given reviews, in upload order. */

@@ -9,7 +9,7 @@ import type {
 import { notFound } from "../contract/errors.ts";
 import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
 import type { Store, StoresRepo } from "../stores/stores.repo.ts";
-import { ORDER_SPECS, reviewCursorKey, type MediaRow, type ReviewRow, type ReviewsRepo } from "./reviews.repo.ts";
+import { ORDER_SPECS, reviewCursorKey, type ListedProductRow, type ListedReviewRow, type MediaRow, type ReviewsRepo } from "./reviews.repo.ts";
 
 /** Path parameters of a storefront request, as the router gives them. */
 export type ScopeParams = { storeId: string; productKey?: string; groupId?: string };
@@ -66,14 +66,14 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
     };
   }
 
-  /** Shape one stored review as the storefront sees it (decisions.md §2). Never exposes e-mail. */
-  function toReview(store: Store, r: ReviewRow, media: ReviewMedia[]): Review {
+  /** Shape one stored review of `product` as the storefront sees it (decisions.md §2). Never exposes e-mail. */
+  function toReview(store: Store, r: ListedReviewRow, product: ListedProductRow | undefined, media: ReviewMedia[]): Review {
     const location = r.reviewer_country_code
       ? { country: { code: r.reviewer_country_code, name: r.reviewer_country_name ?? r.reviewer_country_code }, ...(r.reviewer_zone_code ? { zoneCode: r.reviewer_zone_code } : {}) }
       : undefined;
     return {
-      reviewId: r.review_id, productId: productKey(store, r.product_id), productName: r.product_name,
-      ...(r.product_url ? { productUrl: r.product_url } : {}), ...(r.product_image_url ? { productImageUrl: r.product_image_url } : {}),
+      reviewId: r.review_id, productId: productKey(store, r.product_id), productName: product?.name ?? "",
+      ...(product?.url ? { productUrl: product.url } : {}), ...(product?.image_url ? { productImageUrl: product.image_url } : {}),
       ...(r.variant_id ? { variantId: r.variant_id } : {}), ...(r.variant_name ? { variantName: r.variant_name } : {}),
       rating: r.rating, title: r.title, body: r.body, dateCreated: iso(r.created_ms),
       ...(r.updated_ms ? { dateUpdated: iso(r.updated_ms) } : {}),
@@ -111,7 +111,8 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
         list.push(toMedia(m, origin));
         mediaByReview.set(m.review_id, list);
       }
-      let list = page.map((r) => toReview(resolved.store, r, mediaByReview.get(r.review_id) ?? []));
+      const products = new Map(reviews.productsOf(resolved.store.storeId, [...new Set(page.map((r) => r.product_id))]).map((p) => [p.product_id, p]));
+      let list = page.map((r) => toReview(resolved.store, r, products.get(r.product_id), mediaByReview.get(r.review_id) ?? []));
       if (query.locale && deps.translate) list = await deps.translate(resolved.store, list, query.locale);
       const out: ListReviewsResponse = { reviews: list };
       if (rows.length > query.limit) {
