@@ -5,6 +5,7 @@
 import { hash } from "node:crypto";
 import { z } from "zod";
 import { ApiError, isApiError } from "../../server/contract/errors.ts";
+import { withResponseText } from "../../server/shared/response-text.ts";
 
 export type CachePolicy = "public" | "private" | "no-store";
 
@@ -43,7 +44,7 @@ export function json(request: Request, data: unknown, init: { status?: number; c
     headers.set("etag", etag);
     if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
   }
-  return new Response(body, { status, headers });
+  return withResponseText(new Response(body, { status, headers }), body);
 }
 
 /** The JSON error response for any thrown value; unknown errors are logged and answer 500 without details. */

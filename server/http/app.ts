@@ -15,6 +15,7 @@ import { gzipSync } from "node:zlib";
 import { createHash } from "node:crypto";
 import { decodeJwt } from "jose";
 import { bearerToken } from "../loyalty/tokens.ts";
+import { responseText } from "../shared/response-text.ts";
 import type { Services } from "../services.ts";
 import { ResponseCache } from "./response-cache.ts";
 import { resourceRouteMatcher } from "./resource-routes.ts";
@@ -76,6 +77,13 @@ async function writeFetchResponse(res: ServerResponse, response: Response): Prom
   for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = value;
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers["set-cookie"] = cookies;
+  const text = responseText(response);
+  if (text !== undefined) {
+    // Our JSON helper's body: write the string it was built from (no stream read-back).
+    res.writeHead(response.status, { ...headers, "content-length": String(Buffer.byteLength(text)) });
+    res.end(text);
+    return;
+  }
   res.writeHead(response.status, headers);
   if (!response.body) {
     res.end();
@@ -193,7 +201,8 @@ export function createHttpServer(options: HttpOptions): Server {
     let entry = cache!.get(key, version);
     if (!entry) {
       const response = await apiResponse(req, signal);
-      const body = Buffer.from(await response.arrayBuffer());
+      const text = responseText(response);
+      const body = text === undefined ? Buffer.from(await response.arrayBuffer()) : Buffer.from(text);
       const headers = [...response.headers.entries()];
       entry = { status: response.status, headers, body, etag: response.headers.get("etag"), version, ...(expiresMs === undefined ? {} : { expiresMs }) };
       if (response.status === 200 && !response.headers.has("set-cookie") && cacheable(response)) cache!.set(key, entry);
