@@ -8,8 +8,12 @@
  * "uniform" rows cycle through every product in turn, so nearly every request misses the response
  * cache (the worst case). Each measurement follows an unmeasured warm-up on the same URL stream, as a
  * long-running server sees traffic, and runs in a fresh load-generator process (bench/load-child.ts). Prints a table and writes JSON under bench/results/.
+ * Every request (the bare endpoint's too) carries the Accept-Encoding header Chromium sends, as the
+ * widgets' requests do ("gzip, deflate, br, zstd"; BENCH_ACCEPT_ENCODING="" sends none): the server
+ * compresses a cached answer once it is served again (server/http/encoding.ts).
  * Env: BENCH_SECONDS (default 5) per measurement, BENCH_WARMUP_SECONDS (default 2),
- * BENCH_CONNECTIONS (default "10,50"), BENCH_ONLY (a substring: run only the scenarios whose name has it).
+ * BENCH_CONNECTIONS (default "10,50"), BENCH_ONLY (a substring: run only the scenarios whose name has it),
+ * BENCH_ACCEPT_ENCODING.
  * Goals: no errors; p99 < 20 ms at 50 connections; spread ≥ 20 % and hot ≥ 50 % of bare.
  * The server runs with CHORUS_AI_WORKER=0. The AI worker runs in its own thread and no longer stalls
  * the API, but on the scale store it would start generating for thousands of products: it takes the
@@ -28,6 +32,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const ZIPF_ALPHA = 0.8;
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "10,50").split(",").map(Number);
+const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING ?? "gzip, deflate, br, zstd";
+/** Headers of every request: what a browser's fetch from the widgets sends that matters to the server. */
+const CLIENT_HEADERS: Record<string, string> = ACCEPT_ENCODING ? { "accept-encoding": ACCEPT_ENCODING } : {};
 const databasePath = resolve(process.env.DATABASE_PATH ?? join(PROJECT_ROOT, "data/bench.sqlite"));
 if (!existsSync(databasePath)) {
   console.error(`No scale store at ${databasePath}: run \`npm run bench:data\` first.`);
@@ -84,14 +91,14 @@ await stopProcess(server);
 const results: (LoadResult & { ratio: number })[] = [];
 for (const c of CONNECTIONS) {
   const bare = await startProcess(["bench/bare-server.ts"], { PORT: "3904" }, "http://127.0.0.1:3904/");
-  const bareResult = await loadInChild({ name: "bare node:http JSON", baseUrl: "http://127.0.0.1:3904", paths: ["/"], connections: c, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS });
+  const bareResult = await loadInChild({ name: "bare node:http JSON", baseUrl: "http://127.0.0.1:3904", paths: ["/"], connections: c, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, headers: CLIENT_HEADERS });
   await stopProcess(bare);
   results.push({ ...bareResult, ratio: 1 });
   const app = await startProcess(["server/http/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0", CHORUS_AI_WORKER: "0" }, `${base}${prefix}/review_aggregate`);
   for (const s of scenarios) {
     const r = await loadInChild({
       name: s.name, baseUrl: base, paths: s.paths, connections: c, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS,
-      headers: s.headers, requests: s.requests, ...(s.popularity === "zipf" ? { zipfAlpha: ZIPF_ALPHA } : {}),
+      headers: { ...CLIENT_HEADERS, ...s.headers }, requests: s.requests, ...(s.popularity === "zipf" ? { zipfAlpha: ZIPF_ALPHA } : {}),
     });
     results.push({ ...r, ratio: r.requestsPerSec / bareResult.requestsPerSec });
   }
@@ -100,7 +107,7 @@ for (const c of CONNECTIONS) {
 
 printTable(results.map((r) => ({
   scenario: r.name, conns: r.connections, "req/s": r.requestsPerSec, "p50 ms": r.p50, "p99 ms": r.p99,
-  "vs bare": `${Math.round(r.ratio * 100)}%`, errors: r.errors, non2xx: r.non2xx,
+  "vs bare": `${Math.round(r.ratio * 100)}%`, "KB/answer": (r.bytesPerRequest / 1024).toFixed(1), errors: r.errors, non2xx: r.non2xx,
 })));
-console.log(`\nGoals: no errors; p99 < 20 ms at 50 connections; spread >= 20% and hot >= 50% of bare. Zipf alpha ${ZIPF_ALPHA}, warm-up ${WARMUP_SECONDS} s, ${SECONDS} s measured.`);
-console.log(`Results written to ${writeResults("api", { seconds: SECONDS, databasePath, results })}`);
+console.log(`\nGoals: no errors; p99 < 20 ms at 50 connections; spread >= 20% and hot >= 50% of bare. Zipf alpha ${ZIPF_ALPHA}, warm-up ${WARMUP_SECONDS} s, ${SECONDS} s measured, Accept-Encoding: ${ACCEPT_ENCODING || "(none)"}.`);
+console.log(`Results written to ${writeResults("api", { seconds: SECONDS, databasePath, acceptEncoding: ACCEPT_ENCODING, results })}`);

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../server/config.ts";
 
-export type LoadResult = { name: string; connections: number; requestsPerSec: number; p50: number; p99: number; errors: number; non2xx: number };
+export type LoadResult = { name: string; connections: number; requestsPerSec: number; p50: number; p99: number; errors: number; non2xx: number; bytesPerRequest: number };
 
 /** Start `node <args>` with `env`, resolve when `readyUrl` answers 2xx/3xx. */
 export async function startProcess(args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
@@ -106,6 +106,7 @@ export async function load(
   return {
     name, connections, requestsPerSec: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99,
     errors: result.errors + result.timeouts, non2xx: result.non2xx,
+    bytesPerRequest: result.requests.total ? Math.round(result.throughput.total / result.requests.total) : 0,
   };
 }
 

@@ -11,12 +11,12 @@ import express from "express";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import { gzipSync } from "node:zlib";
 import { createHash } from "node:crypto";
 import { decodeJwt } from "jose";
 import { bearerToken } from "../loyalty/tokens.ts";
 import { responseText } from "../shared/response-text.ts";
 import type { Services } from "../services.ts";
+import { ifNoneMatchHits, negotiateCoding } from "./encoding.ts";
 import { ResponseCache } from "./response-cache.ts";
 import { resourceRouteMatcher } from "./resource-routes.ts";
 
@@ -199,6 +199,7 @@ export function createHttpServer(options: HttpOptions): Server {
   ): Promise<void> {
     const version = services.contentVersion();
     let entry = cache!.get(key, version);
+    const computedNow = !entry;
     if (!entry) {
       const response = await apiResponse(req, signal);
       const text = responseText(response);
@@ -208,21 +209,28 @@ export function createHttpServer(options: HttpOptions): Server {
       if (response.status === 200 && !response.headers.has("set-cookie") && cacheable(response)) cache!.set(key, entry);
     }
     const headers = Object.fromEntries(entry.headers);
-    if (entry.status === 200 && entry.etag && req.headers["if-none-match"] === entry.etag) {
+    if (entry.status === 200 && entry.etag && ifNoneMatchHits(req.headers["if-none-match"], entry.etag)) {
       delete headers["content-length"];
       delete headers["content-type"];
       res.writeHead(304, headers);
       res.end();
       return;
     }
-    // Compress once per cached entry, when the client accepts gzip and it is worth it.
-    if (entry.status === 200 && entry.body.length > 1024 && /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""))) {
-      entry.gzip ??= gzipSync(entry.body, { level: 6 });
-      res.writeHead(200, { ...headers, "content-encoding": "gzip", "content-length": String(entry.gzip.length), vary: "Accept-Encoding" });
-      res.end(entry.gzip);
-      return;
+    if (entry.status === 200) {
+      headers.vary = "Accept-Encoding";
+      const coding = entry.body.length > 1024 ? negotiateCoding(req.headers["accept-encoding"]) : null;
+      const encoded = coding ? entry.encoded?.[coding] : undefined;
+      if (coding && encoded) {
+        // The same content in another coding: a weak validator (RFC 9110 §8.8.1), as a compressing proxy would send.
+        if (entry.etag) headers.etag = `W/${entry.etag}`;
+        res.writeHead(200, { ...headers, "content-encoding": coding, "content-length": String(encoded.length) });
+        res.end(encoded);
+        return;
+      }
+      // Served again from the cache: compress it for the next requests (encoding.ts policy).
+      if (coding && !computedNow) cache!.compressInBackground(key, entry, coding);
     }
-    res.writeHead(entry.status, { ...headers, "content-length": String(entry.body.length), ...(entry.status === 200 ? { vary: "Accept-Encoding" } : {}) });
+    res.writeHead(entry.status, { ...headers, "content-length": String(entry.body.length) });
     res.end(entry.body);
   }
 

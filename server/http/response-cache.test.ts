@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ResponseCache, type CachedResponse } from "./response-cache.ts";
 
 const entry = (version: number, bytes = 10): CachedResponse => ({ status: 200, headers: [], body: Buffer.alloc(bytes), etag: null, version });
@@ -36,5 +36,19 @@ describe("ResponseCache", () => {
     expect(cache.size).toBe(16);
     expect(cache.get("k0", 1)).toBeUndefined();
     expect(cache.get("k19", 1)).toBeDefined();
+  });
+
+  it("compresses an entry once, in the background, and counts the copy towards the byte limit", async () => {
+    const cache = new ResponseCache();
+    const e = { ...entry(1), body: Buffer.from("chorus ".repeat(500)) };
+    cache.set("a", e);
+    cache.compressInBackground("a", e, "br");
+    cache.compressInBackground("a", e, "br"); // under way: not started twice
+    expect(e.encoded?.br).toBeUndefined();
+    await vi.waitFor(() => expect(e.encoded?.br).toBeDefined());
+    expect(e.compressing?.size).toBe(0);
+    expect(cache.byteSize).toBe(e.body.length + e.encoded!.br!.length);
+    cache.set("a", entry(1)); // replacing the entry releases both
+    expect(cache.byteSize).toBe(10);
   });
 });

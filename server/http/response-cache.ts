@@ -6,6 +6,8 @@
  * everything computed before it. Bounded by entry count and total bytes; the least recently used
  * entry goes first (approximately: a hit moves an entry to the front only once it is in the older half).
  */
+import { compress, type ContentCoding } from "./encoding.ts";
+
 export type CachedResponse = {
   status: number;
   headers: [string, string][];
@@ -14,8 +16,10 @@ export type CachedResponse = {
   version: number;
   /** Epoch ms after which the entry is not served (e.g. its Bearer token's expiry); none = no time limit. */
   expiresMs?: number;
-  /** gzip of `body`, made on first use by a client that accepts it. */
-  gzip?: Buffer;
+  /** Compressed copies of `body` by content coding, made once the entry is served again (encoding.ts). */
+  encoded?: Partial<Record<ContentCoding, Buffer>>;
+  /** Codings being compressed now (so one is not started twice). */
+  compressing?: Set<ContentCoding>;
 };
 
 export class ResponseCache {
@@ -64,14 +68,36 @@ export class ResponseCache {
     }
   }
 
+  /**
+   * Start compressing `entry` (stored under `key`) with `coding` on the thread pool, unless it is
+   * already compressed or under way. The copy counts towards the byte limit while the entry is cached.
+   */
+  compressInBackground(key: string, entry: CachedResponse, coding: ContentCoding): void {
+    if (entry.encoded?.[coding] || entry.compressing?.has(coding)) return;
+    (entry.compressing ??= new Set()).add(coding);
+    compress(entry.body, coding).then(
+      (bytes) => {
+        entry.compressing!.delete(coding);
+        (entry.encoded ??= {})[coding] = bytes;
+        if (this.entries.get(key) === entry) this.bytes += bytes.length;
+      },
+      () => entry.compressing!.delete(coding), // never happens for a Buffer; the entry stays uncompressed
+    );
+  }
+
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Bytes held: bodies and their compressed copies. */
+  get byteSize(): number {
+    return this.bytes;
   }
 
   private delete(key: string): void {
     const e = this.entries.get(key);
     if (e) {
-      this.bytes -= e.body.length;
+      this.bytes -= e.body.length + (e.encoded?.br?.length ?? 0) + (e.encoded?.gzip?.length ?? 0);
       this.entries.delete(key);
     }
   }

@@ -199,21 +199,38 @@ describe("HTTP behaviour", () => {
     expect(again.status).toBe(304);
   });
 
-  it("compresses cached answers with gzip when the client accepts it", async () => {
+  /** A raw GET (fetch would decode the body) with `headers`. */
+  const rawGet = async (path: string, headers: Record<string, string>) => {
     const { request } = await import("node:http");
-    const { gunzipSync } = await import("node:zlib");
-    const path = `${prefix}/products/shopify-1078/reviews`;
-    const plain = await (await fetch(t.url(path))).text();
-    const raw = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
-      request(t.url(path), { headers: { "accept-encoding": "gzip" } }, (res) => {
+    return new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+      request(t.url(path), { headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c) => chunks.push(c));
         res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
       }).on("error", reject).end();
     });
-    expect(raw.headers["content-encoding"]).toBe("gzip");
-    expect(raw.body.length).toBeLessThan(plain.length / 2);
-    expect(gunzipSync(raw.body).toString()).toBe(plain);
+  };
+
+  it.each([
+    ["br", "gzip, deflate, br, zstd"],
+    ["gzip", "gzip"],
+  ])("a cached answer served again is compressed (%s) for the requests after it", async (coding, acceptEncoding) => {
+    const { brotliDecompressSync, gunzipSync } = await import("node:zlib");
+    const path = `${prefix}/products/shopify-1078/reviews?limit=20&orderBy=${coding === "br" ? "rating%20desc" : "rating%20asc"}`;
+    const first = await rawGet(path, { "accept-encoding": acceptEncoding });
+    expect(first.headers["content-encoding"], "a page computed now is sent as is").toBeUndefined();
+    expect(first.headers.vary).toBe("Accept-Encoding");
+    const plain = first.body.toString();
+    let answer = first;
+    await expect.poll(async () => (answer = await rawGet(path, { "accept-encoding": acceptEncoding })).headers["content-encoding"]).toBe(coding);
+    expect(answer.body.length).toBeLessThan(plain.length / 2);
+    expect((coding === "br" ? brotliDecompressSync(answer.body) : gunzipSync(answer.body)).toString()).toBe(plain);
+    expect(answer.headers.etag).toBe(`W/${first.headers.etag}`);
+    // the weak validator still revalidates, and a client without Accept-Encoding gets the plain bytes
+    expect((await fetch(t.url(path), { headers: { "if-none-match": String(answer.headers.etag) } })).status).toBe(304);
+    const identity = await rawGet(path, {});
+    expect(identity.headers["content-encoding"]).toBeUndefined();
+    expect(identity.body.toString()).toBe(plain);
   });
 
   it("preflight allows the loyalty headers", async () => {
