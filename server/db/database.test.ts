@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { openDatabase } from "./database.ts";
+import { openDatabase, readSnapshot } from "./database.ts";
 
 describe("openDatabase: prepared statement cache", () => {
   it("returns the same statement for the same SQL text", () => {
@@ -51,6 +51,26 @@ describe("openDatabase: memory-mapped reads", () => {
   it("a malformed SQLITE_MMAP_BYTES is refused with a message naming it", () => {
     vi.stubEnv("SQLITE_MMAP_BYTES", "lots");
     expect(() => openDatabase(join(dir, "c.sqlite"))).toThrow(/SQLITE_MMAP_BYTES/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe("readSnapshot", () => {
+  it("its reads all see one snapshot while another connection commits", () => {
+    const dir = mkdtempSync(join(tmpdir(), "chorus-snapshot-"));
+    const a = openDatabase(join(dir, "s.sqlite"));
+    const b = openDatabase(join(dir, "s.sqlite"));
+    a.exec("CREATE TABLE t (x INTEGER)");
+    const count = () => a.prepare("SELECT count(*) FROM t").pluck().get();
+    const [before, after] = readSnapshot(a, () => {
+      const first = count();
+      b.prepare("INSERT INTO t (x) VALUES (1)").run();
+      return [first, count()];
+    });
+    expect(after).toBe(before);
+    expect(count()).toBe(1); // outside it, the commit is seen
+    a.close();
+    b.close();
     rmSync(dir, { recursive: true, force: true });
   });
 });

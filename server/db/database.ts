@@ -109,3 +109,13 @@ export function migrate(db: Db): number[] {
 export function transaction<T>(db: Db, fn: () => T): T {
   return db.transaction(fn).immediate();
 }
+
+/**
+ * Run the reads in `fn` in one read transaction (BEGIN DEFERRED … COMMIT): they all see one snapshot
+ * of the database, e.g. a reviews page and its media, and each statement skips starting and ending its
+ * own implicit transaction (~4.5 µs each). Inside another transaction it joins that one.
+ * @returns `fn`'s result.
+ */
+export function readSnapshot<T>(db: Db, fn: () => T): T {
+  return db.inTransaction ? fn() : db.transaction(fn).deferred();
+}

@@ -2,7 +2,7 @@
  * Reviews, review media, questions and answers: all their SQL.
  * Listings are keyset scans over the partial indexes of migration 001 (decisions.md §1: never OFFSET).
  */
-import type { Db } from "../db/database.ts";
+import { readSnapshot, type Db } from "../db/database.ts";
 import type { ReviewOrder, ReviewScope } from "../contract/storefront.ts";
 
 export type ReviewStatus = "pending" | "published" | "rejected";
@@ -123,6 +123,11 @@ export function reviewsRepo(db: Db) {
   );
 
   return {
+    /** Run `fn`'s reads on one snapshot of the database (database.ts readSnapshot). */
+    snapshot<T>(fn: () => T): T {
+      return readSnapshot(db, fn);
+    },
+
     /**
      * One page of published reviews in `scope`, ordered by `order`, after `after` (a cursor key).
      * Returns up to `limit + 1` rows so the caller can tell whether another page exists.

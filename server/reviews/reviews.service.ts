@@ -98,21 +98,26 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
 
     /** List published reviews (interface.md §4.2). @throws ApiError 404 (scope) or 400 (cursor). */
     async listReviews(params: ScopeParams, query: ListReviewsQuery, origin: string): Promise<ListReviewsResponse> {
-      const resolved = resolveScope(params);
       const order: ReviewOrder = query.orderBy;
-      const context = scopeContext("reviews", resolved, query.keyword === undefined ? order : `${order}|keyword:${query.keyword}`);
-      const shape = ORDER_SPECS[order].key ? (["number", "number", "string"] as const) : (["number", "string"] as const);
-      const after = query.lastEvaluated ? decodeCursor(secret, context, query.lastEvaluated, shape) : undefined;
-      const rows = reviews.listPublished(resolved.store.storeId, resolved.scope, order, query.limit, after, query.keyword);
-      const page = rows.slice(0, query.limit);
-      const mediaByReview = new Map<string, ReviewMedia[]>();
-      for (const m of reviews.mediaOfReviews(page.filter((r) => r.media_count > 0).map((r) => r.review_id))) {
-        const list = mediaByReview.get(m.review_id) ?? [];
-        list.push(toMedia(m, origin));
-        mediaByReview.set(m.review_id, list);
-      }
-      const products = new Map(reviews.productsOf(resolved.store.storeId, [...new Set(page.map((r) => r.product_id))]).map((p) => [p.product_id, p]));
-      let list = page.map((r) => toReview(resolved.store, r, products.get(r.product_id), mediaByReview.get(r.review_id) ?? []));
+      // One snapshot for the page, its media and its products (a commit in between cannot mix them).
+      const { resolved, context, rows, page, list: shaped } = reviews.snapshot(() => {
+        const resolved = resolveScope(params);
+        const context = scopeContext("reviews", resolved, query.keyword === undefined ? order : `${order}|keyword:${query.keyword}`);
+        const shape = ORDER_SPECS[order].key ? (["number", "number", "string"] as const) : (["number", "string"] as const);
+        const after = query.lastEvaluated ? decodeCursor(secret, context, query.lastEvaluated, shape) : undefined;
+        const rows = reviews.listPublished(resolved.store.storeId, resolved.scope, order, query.limit, after, query.keyword);
+        const page = rows.slice(0, query.limit);
+        const mediaByReview = new Map<string, ReviewMedia[]>();
+        for (const m of reviews.mediaOfReviews(page.filter((r) => r.media_count > 0).map((r) => r.review_id))) {
+          const list = mediaByReview.get(m.review_id) ?? [];
+          list.push(toMedia(m, origin));
+          mediaByReview.set(m.review_id, list);
+        }
+        const products = new Map(reviews.productsOf(resolved.store.storeId, [...new Set(page.map((r) => r.product_id))]).map((p) => [p.product_id, p]));
+        const list = page.map((r) => toReview(resolved.store, r, products.get(r.product_id), mediaByReview.get(r.review_id) ?? []));
+        return { resolved, context, rows, page, list };
+      });
+      let list = shaped;
       if (query.locale && deps.translate) list = await deps.translate(resolved.store, list, query.locale);
       const out: ListReviewsResponse = { reviews: list };
       if (rows.length > query.limit) {
