@@ -21,6 +21,8 @@ const schema = z.object({
   DEMO_ADMIN_PASSWORD: z.string().min(8, "DEMO_ADMIN_PASSWORD must be at least 8 characters").optional(),
   /** Set to 0 to turn off the in-memory response cache for public storefront GETs (benchmarks compare both). */
   RESPONSE_CACHE: z.enum(["0", "1"]).default("1"),
+  /** Most memory the response cache holds for answer bodies and their compressed copies, in MiB (docs/performance.md). */
+  RESPONSE_CACHE_MB: z.coerce.number().int().min(1).max(65_536).default(256),
   /** Review/question submissions allowed per client IP and per e-mail per hour (docs/writes.md). */
   SUBMISSIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(20),
   SUBMISSIONS_PER_EMAIL_PER_HOUR: z.coerce.number().int().min(1).default(5),

@@ -27,6 +27,8 @@ export type HttpOptions = {
   root: string;
   /** Cache public storefront GETs in memory (default true). */
   cache?: boolean;
+  /** The cache's byte limit (bodies and compressed copies); default ResponseCache's. */
+  cacheBytes?: number;
 };
 
 const PREFLIGHT_HEADERS = {
@@ -109,7 +111,7 @@ export function createHttpServer(options: HttpOptions): Server {
   const loadContext = { services, clientIp: "unknown" };
   const remixFetch = createRequestHandler(build, "production");
   const matchResourceRoute = resourceRouteMatcher(build);
-  const cache = options.cache === false ? null : new ResponseCache();
+  const cache = options.cache === false ? null : new ResponseCache(undefined, options.cacheBytes);
 
   const app = express();
   app.disable("x-powered-by");
