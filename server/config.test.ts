@@ -1,13 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "./config.ts";
 
+const env = (vars: Record<string, string>) => ({ NODE_ENV: "test", ...vars }) as NodeJS.ProcessEnv;
+
 describe("loadConfig: response cache size", () => {
   it("defaults to 256 MiB and reads RESPONSE_CACHE_MB", () => {
-    expect(loadConfig({}).RESPONSE_CACHE_MB).toBe(256);
-    expect(loadConfig({ RESPONSE_CACHE_MB: "64" }).RESPONSE_CACHE_MB).toBe(64);
+    expect(loadConfig(env({})).RESPONSE_CACHE_MB).toBe(256);
+    expect(loadConfig(env({ RESPONSE_CACHE_MB: "64" })).RESPONSE_CACHE_MB).toBe(64);
   });
 
   it.each(["0", "-5", "1.5", "lots"])("refuses RESPONSE_CACHE_MB=%s with a message naming it", (value) => {
-    expect(() => loadConfig({ RESPONSE_CACHE_MB: value })).toThrow(/RESPONSE_CACHE_MB/);
+    expect(() => loadConfig(env({ RESPONSE_CACHE_MB: value }))).toThrow(/RESPONSE_CACHE_MB/);
+  });
+});
+
+describe("loadConfig: trusted proxies", () => {
+  it("defaults to none and accepts addresses, ranges and names", () => {
+    expect(loadConfig(env({})).TRUSTED_PROXIES).toBe("");
+    expect(loadConfig(env({ TRUSTED_PROXIES: "loopback, 10.0.0.0/8, 192.0.2.1" })).TRUSTED_PROXIES).toBe("loopback, 10.0.0.0/8, 192.0.2.1");
+  });
+
+  it.each(["proxy.example", "10.0.0.0/99", "localhost"])("refuses TRUSTED_PROXIES=%s with a message naming it", (value) => {
+    expect(() => loadConfig(env({ TRUSTED_PROXIES: value }))).toThrow(/TRUSTED_PROXIES/);
   });
 });

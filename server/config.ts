@@ -6,6 +6,7 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { compileProxyTrust } from "./http/client-address.ts";
 
 /** The project root (the folder holding package.json). */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -26,6 +27,15 @@ const schema = z.object({
   /** Review/question submissions allowed per client IP and per e-mail per hour (docs/writes.md). */
   SUBMISSIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(20),
   SUBMISSIONS_PER_EMAIL_PER_HOUR: z.coerce.number().int().min(1).default(5),
+  /** Reverse proxies whose X-Forwarded-For is believed for client addresses (server/http/client-address.ts); empty = none. */
+  TRUSTED_PROXIES: z.string().default("").refine((spec) => {
+    try {
+      compileProxyTrust(spec);
+      return true;
+    } catch {
+      return false;
+    }
+  }, "TRUSTED_PROXIES must list IP addresses, CIDR ranges or loopback/linklocal/uniquelocal, separated by commas"),
   /** Set to 0 to skip creating the demo store on an empty database. */
   CHORUS_DEMO: z.enum(["0", "1"]).default("1"),
 });

@@ -35,10 +35,10 @@ export function loadBuild(): Promise<ServerBuild> {
 }
 
 /** Start a server over a fresh temp database. `cache: false` disables the response cache. */
-export async function startTestServer(options: { cache?: boolean; databasePath?: string } = {}): Promise<TestServer> {
+export async function startTestServer(options: { cache?: boolean; databasePath?: string; trustedProxies?: string } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "chorus-test-"));
   const services = createServices({ databasePath: options.databasePath ?? join(dir, "chorus.sqlite"), mediaPath: join(dir, "media") });
-  const server = createHttpServer({ services, build: await loadBuild(), root: PROJECT_ROOT, cache: options.cache });
+  const server = createHttpServer({ services, build: await loadBuild(), root: PROJECT_ROOT, cache: options.cache, trustedProxies: options.trustedProxies });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

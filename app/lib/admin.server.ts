@@ -42,15 +42,6 @@ export const clearSessionCookie = (request: Request) => adminCookie(request, SES
 /** A fresh random token for the sign-in form's double-submit CSRF cookie. */
 export const newLoginCsrf = () => randomBytes(24).toString("base64url");
 
-/**
- * The client address for rate limiting: the first X-Forwarded-For entry (set by the reverse proxy),
- * else X-Real-IP, else '' (direct connections are then limited per e-mail and globally per '').
- */
-export function clientIp(request: Request): string {
-  const xff = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return (xff || request.headers.get("x-real-ip")?.trim() || "").slice(0, 64);
-}
-
 /** A thrown document error with a status (rendered by the admin ErrorBoundary). */
 export const httpError = (status: number, message: string) => data({ message }, { status });
 

@@ -3,7 +3,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { isApiError } from "../../server/contract/errors.ts";
 import { safeEqual } from "../../server/admin/admin.service.ts";
 import {
-  adminCookie, clientIp, httpError, LOGIN_CSRF_COOKIE, newLoginCsrf, readCookie, SESSION_COOKIE, sessionCookie,
+  adminCookie, httpError, LOGIN_CSRF_COOKIE, newLoginCsrf, readCookie, SESSION_COOKIE, sessionCookie,
 } from "~/lib/admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · Chorus admin" }];
@@ -41,7 +41,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const password = String(form.get("password") ?? "");
   if (!email || !password) return data({ error: "Enter your e-mail and password.", email }, { status: 400 });
   try {
-    const { token } = await context.services.admin.login(email, password, clientIp(request));
+    const { token } = await context.services.admin.login(email, password, context.clientIp);
     const stores = context.services.admin.session(token)?.stores ?? [];
     const headers = new Headers();
     headers.append("Set-Cookie", sessionCookie(request, token));

@@ -37,7 +37,7 @@ const get = (agent: Agent | null, path: string) => adminGet(t, agent, path);
 const post = (agent: Agent | null, path: string, fields: Record<string, string | string[]>, csrf: string | null = agent?.csrf ?? null) => adminPost(t, agent, path, fields, csrf);
 
 beforeAll(async () => {
-  t = await startTestServer();
+  t = await startTestServer({ trustedProxies: "loopback" }); // the tests stand behind a proxy on loopback: X-Forwarded-For names the client
   seedRealReviews(t.services, { storeId: A, limit: 40, status: "pending" });
   seedRealReviews(t.services, { storeId: B, limit: 40, status: "pending" });
   t.services.db.prepare("UPDATE stores SET name = ? WHERE store_id = ?").run("Store B (other merchant)", B);

@@ -16,6 +16,7 @@ import { decodeJwt } from "jose";
 import { bearerToken } from "../loyalty/tokens.ts";
 import { responseText } from "../shared/response-text.ts";
 import type { Services } from "../services.ts";
+import { clientAddress, compileProxyTrust } from "./client-address.ts";
 import { ifNoneMatchHits, negotiateCoding } from "./encoding.ts";
 import { ResponseCache } from "./response-cache.ts";
 import { resourceRouteMatcher } from "./resource-routes.ts";
@@ -29,6 +30,8 @@ export type HttpOptions = {
   cache?: boolean;
   /** The cache's byte limit (bodies and compressed copies); default ResponseCache's. */
   cacheBytes?: number;
+  /** TRUSTED_PROXIES: proxies whose X-Forwarded-For gives the client address (client-address.ts); default none. */
+  trustedProxies?: string;
 };
 
 const PREFLIGHT_HEADERS = {
@@ -108,7 +111,7 @@ const signalAborted = (res: ServerResponse) => res.destroyed || res.writableEnde
 /** Create (not start) the HTTP server. */
 export function createHttpServer(options: HttpOptions): Server {
   const { services, build, root } = options;
-  const loadContext = { services, clientIp: "unknown" };
+  const proxyTrust = compileProxyTrust(options.trustedProxies ?? "");
   const remixFetch = createRequestHandler(build, "production");
   const matchResourceRoute = resourceRouteMatcher(build);
   const cache = options.cache === false ? null : new ResponseCache(undefined, options.cacheBytes);
@@ -137,10 +140,9 @@ export function createHttpServer(options: HttpOptions): Server {
   );
   app.use(express.static(join(root, "build/client"), { maxAge: "1h", index: false }));
   app.use(express.static(join(root, "public"), { maxAge: "1h", index: false }));
-  app.all("*", createExpressHandler({ build, mode: "production", getLoadContext: (req) => ({ ...loadContext, clientIp: req.socket.remoteAddress ?? "unknown" }) }));
-
-  /** Client address for rate limits: the socket's peer (put a trusted proxy's X-Forwarded-For handling here). */
-  const contextFor = (req: IncomingMessage) => ({ services, clientIp: req.socket.remoteAddress ?? "unknown" });
+  /** The load context of a request: the services, and the client address for rate limits (client-address.ts). */
+  const contextFor = (req: IncomingMessage) => ({ services, clientIp: clientAddress(req, proxyTrust) });
+  app.all("*", createExpressHandler({ build, mode: "production", getLoadContext: (req) => contextFor(req) }));
 
   /**
    * The Fetch response of an API request: a GET whose path matches a resource route calls that

@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   if (config.CHORUS_DEMO === "1") await ensureDemoStore({ services, config, log });
   let aiThread: AiWorkerThread | null = null;
   const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
-  const server = createHttpServer({ services, build, root: PROJECT_ROOT, cache: config.RESPONSE_CACHE === "1", cacheBytes: config.RESPONSE_CACHE_MB * 1024 * 1024 });
+  const server = createHttpServer({ services, build, root: PROJECT_ROOT, cache: config.RESPONSE_CACHE === "1", cacheBytes: config.RESPONSE_CACHE_MB * 1024 * 1024, trustedProxies: config.TRUSTED_PROXIES });
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
