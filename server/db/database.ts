@@ -117,5 +117,13 @@ export function transaction<T>(db: Db, fn: () => T): T {
  * @returns `fn`'s result.
  */
 export function readSnapshot<T>(db: Db, fn: () => T): T {
-  return db.inTransaction ? fn() : db.transaction(fn).deferred();
+  if (db.inTransaction) return fn();
+  let run = snapshotRunners.get(db);
+  if (!run) {
+    // One transaction function per connection: db.transaction() builds its wrappers on every call.
+    run = db.transaction((body: () => unknown) => body());
+    snapshotRunners.set(db, run);
+  }
+  return run.deferred(fn) as T;
 }
+const snapshotRunners = new WeakMap<Db, Database.Transaction<(body: () => unknown) => unknown>>();
