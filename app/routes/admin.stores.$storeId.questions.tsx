@@ -4,6 +4,7 @@ import { isApiError } from "../../server/contract/errors.ts";
 import { qaQuerySchema } from "../../server/admin/qa-moderation.service.ts";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { CsrfField } from "~/components/CsrfField";
+import { BulkModerationForm, ModerationButtons, StatusBadge, StatusFilter } from "~/components/Moderation";
 import { Flash } from "~/components/Flash";
 import { field, httpError, requireStore, requireStoreAction } from "~/lib/admin.server";
 
@@ -84,7 +85,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
 }
 
-const STATUS_LABEL = { pending: "Waiting", published: "Published", rejected: "Rejected" } as const;
 
 export default function Questions() {
   const { store, query, questions, next } = useLoaderData<typeof loader>();
@@ -102,14 +102,7 @@ export default function Questions() {
       <Flash result={result} />
 
       <Form method="get" className="filters" aria-label="Filter questions">
-        <div>
-          <label htmlFor="f-status">Status</label>
-          <select id="f-status" name="status" defaultValue={query.status}>
-            <option value="pending">Waiting</option>
-            <option value="published">Published</option>
-            <option value="rejected">Rejected</option>
-          </select>
-        </div>
+        <StatusFilter value={query.status} />
         <div>
           <label htmlFor="f-product">Product ID</label>
           <input id="f-product" name="product" defaultValue={query.product} placeholder={`e.g. ${store.platform}-B00004U9JP`} />
@@ -131,12 +124,7 @@ export default function Questions() {
         </p>
       ) : (
         <>
-          <Form method="post" id="bulk" className="bulk" aria-label="Bulk actions">
-            <CsrfField />
-            <p className="muted">Tick questions below, then:</p>
-            {query.status !== "published" ? <button type="submit" name="intent" value="bulk-publish" disabled={busy}>Publish selected</button> : null}
-            {query.status !== "rejected" ? <button type="submit" name="intent" value="bulk-reject" className="danger" disabled={busy}>Reject selected</button> : null}
-          </Form>
+          <BulkModerationForm status={query.status} noun="questions" busy={busy} />
           <ol className="review-list" aria-busy={busy}>
             {questions.map((q) => (
               <li key={q.questionId} className="review">
@@ -148,15 +136,10 @@ export default function Questions() {
                   <p className="meta">
                     {q.productName} (<code>{store.platform}-{q.productId}</code>) · asked by {q.askerName}
                     {q.askerEmail ? ` <${q.askerEmail}>` : ""} · <time dateTime={q.dateCreated}>{q.dateCreated.slice(0, 10)}</time>
-                    {" · "}<span className={`badge badge-${q.status}`}>{STATUS_LABEL[q.status]}</span>
+                    {" · "}<StatusBadge status={q.status} />
                   </p>
                   <div className="review-actions">
-                    <Form method="post">
-                      <CsrfField />
-                      <input type="hidden" name="question" value={q.questionId} />
-                      {q.status !== "published" ? <button type="submit" name="intent" value="publish" disabled={busy} aria-describedby={`t-${q.questionId}`}>Publish</button> : null}{" "}
-                      {q.status !== "rejected" ? <button type="submit" name="intent" value="reject" className="danger" disabled={busy} aria-describedby={`t-${q.questionId}`}>Reject</button> : null}
-                    </Form>
+                    <ModerationButtons field="question" id={q.questionId} status={q.status} busy={busy} describedBy={`t-${q.questionId}`} />
                   </div>
                   {q.answers.length ? (
                     <>
@@ -168,17 +151,12 @@ export default function Questions() {
                               {a.isStoreAnswer ? <strong>Store answer</strong> : a.authorName}
                               {a.verifiedBuyer ? " · verified buyer" : ""}{a.authorEmail ? ` <${a.authorEmail}>` : ""}
                               {" · "}<time dateTime={a.dateCreated}>{a.dateCreated.slice(0, 10)}</time>
-                              {" · "}<span className={`badge badge-${a.status}`}>{STATUS_LABEL[a.status]}</span>
+                              {" · "}<StatusBadge status={a.status} />
                               {a.isPublic ? "" : " · not public"}
                             </p>
                             <p className="reply-body">{a.body}</p>
                             {a.status !== "published" || !a.isStoreAnswer ? (
-                              <Form method="post">
-                                <CsrfField />
-                                <input type="hidden" name="answer" value={a.answerId} />
-                                {a.status !== "published" ? <button type="submit" name="intent" value="answer-publish" className="secondary" disabled={busy} aria-describedby={`a-${a.answerId}`}>Publish answer</button> : null}{" "}
-                                {a.status !== "rejected" ? <button type="submit" name="intent" value="answer-reject" className="danger" disabled={busy} aria-describedby={`a-${a.answerId}`}>Reject answer</button> : null}
-                              </Form>
+                              <ModerationButtons field="answer" id={a.answerId} status={a.status} busy={busy} describedBy={`a-${a.answerId}`} intentPrefix="answer-" nounSuffix=" answer" publishClassName="secondary" />
                             ) : null}
                           </li>
                         ))}

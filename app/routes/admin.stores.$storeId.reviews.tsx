@@ -4,6 +4,7 @@ import { isApiError } from "../../server/contract/errors.ts";
 import { queueQuerySchema } from "../../server/admin/moderation.service.ts";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { CsrfField } from "~/components/CsrfField";
+import { BulkModerationForm, ModerationButtons, StatusBadge, StatusFilter } from "~/components/Moderation";
 import { Flash } from "~/components/Flash";
 import { Stars } from "~/components/Stars";
 import { field, httpError, requireStore, requireStoreAction } from "~/lib/admin.server";
@@ -83,7 +84,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
 }
 
-const STATUS_LABEL = { pending: "Waiting", published: "Published", rejected: "Rejected" } as const;
 
 export default function Reviews() {
   const { store, query, reviews, next } = useLoaderData<typeof loader>();
@@ -117,14 +117,7 @@ export default function Reviews() {
       </details>
 
       <Form method="get" className="filters" aria-label="Filter reviews">
-        <div>
-          <label htmlFor="f-status">Status</label>
-          <select id="f-status" name="status" defaultValue={query.status}>
-            <option value="pending">Waiting</option>
-            <option value="published">Published</option>
-            <option value="rejected">Rejected</option>
-          </select>
-        </div>
+        <StatusFilter value={query.status} />
         <div>
           <label htmlFor="f-rating">Rating</label>
           <select id="f-rating" name="rating" defaultValue={query.rating}>
@@ -154,12 +147,7 @@ export default function Reviews() {
         </p>
       ) : (
         <>
-          <Form method="post" id="bulk" className="bulk" aria-label="Bulk actions">
-            <CsrfField />
-            <p className="muted">Tick reviews below, then:</p>
-            {query.status !== "published" ? <button type="submit" name="intent" value="bulk-publish" disabled={busy}>Publish selected</button> : null}
-            {query.status !== "rejected" ? <button type="submit" name="intent" value="bulk-reject" className="danger" disabled={busy}>Reject selected</button> : null}
-          </Form>
+          <BulkModerationForm status={query.status} noun="reviews" busy={busy} />
           <ol className="review-list" aria-busy={busy}>
             {reviews.map((r) => (
               <li key={r.reviewId} className="review">
@@ -171,7 +159,7 @@ export default function Reviews() {
                   <p className="meta">
                     <Stars rating={r.rating} /> · {r.productName} (<code>{store.platform}-{r.productId}</code>) · {r.reviewerName}
                     {r.reviewerEmail ? ` <${r.reviewerEmail}>` : ""} · <time dateTime={r.dateCreated}>{r.dateCreated.slice(0, 10)}</time>
-                    {r.mediaTotal ? ` · ${r.mediaTotal} media` : ""} · <span className={`badge badge-${r.status}`}>{STATUS_LABEL[r.status]}</span>
+                    {r.mediaTotal ? ` · ${r.mediaTotal} media` : ""} · <StatusBadge status={r.status} />
                   </p>
                   <p className="review-body">{r.body || <em>(no text)</em>}</p>
                   {r.media.length ? (
@@ -192,12 +180,7 @@ export default function Reviews() {
                     </div>
                   ) : null}
                   <div className="review-actions">
-                    <Form method="post">
-                      <CsrfField />
-                      <input type="hidden" name="review" value={r.reviewId} />
-                      {r.status !== "published" ? <button type="submit" name="intent" value="publish" disabled={busy} aria-describedby={`t-${r.reviewId}`}>Publish</button> : null}{" "}
-                      {r.status !== "rejected" ? <button type="submit" name="intent" value="reject" className="danger" disabled={busy} aria-describedby={`t-${r.reviewId}`}>Reject</button> : null}
-                    </Form>
+                    <ModerationButtons field="review" id={r.reviewId} status={r.status} busy={busy} describedBy={`t-${r.reviewId}`} />
                     <details>
                       <summary>{r.reply ? "Edit reply" : "Reply publicly"}</summary>
                       <Form method="post" className="stack">
