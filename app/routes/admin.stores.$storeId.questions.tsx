@@ -7,6 +7,7 @@ import { CsrfField } from "~/components/CsrfField";
 import { BulkModerationForm, ModerationButtons, StatusBadge, StatusFilter } from "~/components/Moderation";
 import { Flash } from "~/components/Flash";
 import { field, httpError, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { moderationIntent } from "~/lib/admin-forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Questions · Chorus admin" }];
 
@@ -47,23 +48,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const { qaModeration, questions } = context.services;
   const intent = field(form, "intent");
   try {
+    const moderated = moderationIntent(intent, form, "question", "question", (ids, status) => qaModeration.setStatus(store.storeId, ids, status));
+    if (moderated) return moderated;
     switch (intent) {
-      case "publish":
-      case "reject": {
-        const status = intent === "publish" ? "published" : "rejected";
-        const n = qaModeration.setStatus(store.storeId, [field(form, "question")], status);
-        if (n === 0) return data({ error: "Question not found." }, { status: 404 });
-        return { ok: intent === "publish" ? "Question published." : "Question rejected." };
-      }
-      case "bulk-publish":
-      case "bulk-reject": {
-        const ids = form.getAll("question").filter((v): v is string => typeof v === "string");
-        if (ids.length === 0) return data({ error: "Tick at least one question first." }, { status: 400 });
-        const status = intent === "bulk-publish" ? "published" : "rejected";
-        const n = qaModeration.setStatus(store.storeId, ids, status);
-        if (n === 0) return data({ error: "None of the chosen questions were found." }, { status: 404 });
-        return { ok: `${n} question${n === 1 ? "" : "s"} ${status}.` };
-      }
       case "answer": {
         questions.answerAsStore({ storeId: store.storeId, questionId: field(form, "question"), body: String(form.get("answer") ?? ""), authorName: store.name.slice(0, 60) });
         return { ok: "Answer published as the store. Shoppers see it while the question is published." };

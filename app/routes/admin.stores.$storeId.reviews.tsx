@@ -9,7 +9,7 @@ import { Flash } from "~/components/Flash";
 import { Stars } from "~/components/Stars";
 import { field, httpError, requireStore, requireStoreAction } from "~/lib/admin.server";
 import { MODERATION_OPTIONS } from "~/components/moderation-options";
-import { moderationSchema } from "~/lib/admin-forms.server";
+import { moderationIntent, moderationSchema } from "~/lib/admin-forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Reviews · Chorus admin" }];
 
@@ -47,23 +47,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const { moderation, stores } = context.services;
   const intent = field(form, "intent");
   try {
+    const moderated = moderationIntent(intent, form, "review", "review", (ids, status) => moderation.setStatus(store.storeId, ids, status));
+    if (moderated) return moderated;
     switch (intent) {
-      case "publish":
-      case "reject": {
-        const status = intent === "publish" ? "published" : "rejected";
-        const n = moderation.setStatus(store.storeId, [field(form, "review")], status);
-        if (n === 0) return data({ error: "Review not found." }, { status: 404 });
-        return { ok: intent === "publish" ? "Review published." : "Review rejected." };
-      }
-      case "bulk-publish":
-      case "bulk-reject": {
-        const ids = form.getAll("review").filter((v): v is string => typeof v === "string");
-        if (ids.length === 0) return data({ error: "Tick at least one review first." }, { status: 400 });
-        const status = intent === "bulk-publish" ? "published" : "rejected";
-        const n = moderation.setStatus(store.storeId, ids, status);
-        if (n === 0) return data({ error: "None of the chosen reviews were found." }, { status: 404 });
-        return { ok: `${n} review${n === 1 ? "" : "s"} ${status}.` };
-      }
       case "reply": {
         const text = String(form.get("reply") ?? "");
         moderation.setReply(store.storeId, field(form, "review"), text);
