@@ -21,7 +21,7 @@ const minifyEs: Plugin = {
       if (file.type !== "chunk") continue;
       const code = (await minify(file.code, { module: true, ecma: 2020, compress: { passes: 2 } })).code!;
       // The loader runs as a classic script: keep its (mangled) top-level names out of the page's global scope.
-      file.code = file.isEntry && file.name === "chorus" ? `(()=>{${code}})();` : code;
+      file.code = file.isEntry && file.name === "chorus" ? `(()=>{${code}})();` : `//# allFunctionsCalledOnLoad\n${code}`;
     }
   },
 };
@@ -67,7 +67,7 @@ export default defineConfig({
         chunkFileNames: "chunks/[name]-[hash].js",
         // Lit and the internals most elements use in one shared chunk: each file is gzipped on its own,
         // so fewer, larger shared files compress better than several small ones.
-        manualChunks: (id) => (/node_modules|\/widgets\/internal\/(api|chorus-element|tokens|format|stars|events|ui)\.ts$/.test(id) ? "shared" : undefined),
+        manualChunks: (id) => (/node_modules|\/widgets\/internal\/(api|chorus-element|tasks|tokens|format|stars|events|ui)\.ts$/.test(id) ? "shared" : undefined),
       },
     },
   },

@@ -10,6 +10,19 @@
 import { LitElement } from "lit";
 import { property } from "lit/decorators.js";
 import { defaultApiBase } from "./api.ts";
+import { nextTask } from "./tasks.ts";
+
+/**
+ * Class decorator (instead of Lit's `@customElement`): defines the element `tag` in a task of its own
+ * after its module has been evaluated (issue 8: no long task). Evaluating a module, then upgrading the
+ * elements on the page (which creates their shadow roots and constructs their style sheets) would
+ * otherwise run as one task. Wait with `customElements.whenDefined(tag)` after a dynamic import.
+ */
+export function chorusElement(tag: string) {
+  return (cls: CustomElementConstructor, _context: ClassDecoratorContext): void => {
+    void nextTask().then(() => customElements.get(tag) || customElements.define(tag, cls));
+  };
+}
 
 export class ChorusElement extends LitElement {
   @property({ attribute: "store-id", reflect: true }) accessor storeId = "";
@@ -22,7 +35,7 @@ export class ChorusElement extends LitElement {
    * upgrading the element and rendering it would otherwise run as one task. Later updates are unchanged.
    */
   protected override async scheduleUpdate(): Promise<unknown> {
-    if (!this.hasUpdated) await new Promise<void>((resolve) => setTimeout(() => resolve()));
+    if (!this.hasUpdated) await nextTask();
     return super.scheduleUpdate();
   }
 

@@ -53,9 +53,9 @@
  * @cssproperty --chorus-* - the shared tokens of widgets/internal/tokens.ts
  */
 import { css, html, nothing, type PropertyValues } from "lit";
-import { customElement, property, state } from "lit/decorators.js";
+import { property, state } from "lit/decorators.js";
 import { describeError, getJson, postJson, type ListReviewsResponse, type Review, type ReviewOrder } from "../internal/api.ts";
-import { ChorusElement } from "../internal/chorus-element.ts";
+import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { formatDate, plural } from "../internal/format.ts";
 import { stars } from "../internal/stars.ts";
 import { tokens } from "../internal/tokens.ts";
@@ -81,7 +81,7 @@ type Status = "loading" | "ready" | "error";
 /** Attributes whose change reloads the list from the first page. */
 const RELOAD_KEYS = ["storeId", "productId", "groupId", "apiBase", "orderBy", "pageSize", "locale", "keyword"] as const;
 
-@customElement("chorus-reviews")
+@chorusElement("chorus-reviews")
 export class ChorusReviews extends ChorusElement {
   @property({ attribute: "order-by" }) accessor orderBy: string = "date desc";
   @property({ attribute: "page-size", type: Number }) accessor pageSize = 25;
@@ -296,6 +296,7 @@ export class ChorusReviews extends ChorusElement {
     this.formOpen = true;
     try {
       await import("../review-form/chorus-review-form.ts");
+      await customElements.whenDefined("chorus-review-form");
     } catch {
       /* the region still shows the element; the loader error is in the console */
     }
