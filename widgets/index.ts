@@ -56,5 +56,12 @@ function start(): void {
   }).observe(document.documentElement, { childList: true, subtree: true });
 }
 
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start, { once: true });
-else start();
+/**
+ * Start once the page's HTML is parsed, checked from short tasks of our own: a DOMContentLoaded listener
+ * would run inside the page's parsing task, which is often long by itself (issue 8: no long task of ours).
+ */
+function whenParsed(): void {
+  if (document.readyState === "loading") setTimeout(whenParsed, 20);
+  else start();
+}
+whenParsed();

@@ -21,7 +21,7 @@ const minifyEs: Plugin = {
       if (file.type !== "chunk") continue;
       const code = (await minify(file.code, { module: true, ecma: 2020, compress: { passes: 2 } })).code!;
       // The loader runs as a classic script: keep its (mangled) top-level names out of the page's global scope.
-      file.code = file.isEntry && file.name === "chorus" ? `(()=>{${code}})();` : `//# allFunctionsCalledOnLoad\n${code}`;
+      file.code = file.isEntry && file.name === "chorus" ? `(()=>{${code}})();` : code;
     }
   },
 };

@@ -59,6 +59,7 @@ import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { formatDate, plural } from "../internal/format.ts";
 import { stars } from "../internal/stars.ts";
 import { tokens } from "../internal/tokens.ts";
+import { nextTask } from "../internal/tasks.ts";
 import { controls, showInSteps } from "../internal/ui.ts";
 import { visitorId } from "../internal/visitor.ts";
 
@@ -77,6 +78,12 @@ type VoteKind = "helpful" | "unhelpful";
 /** The shopper's vote on one review: `vote` is the one pending or counted. */
 type Vote = { state: "pending" | "done" | "error"; vote: VoteKind; message?: string };
 type Status = "loading" | "ready" | "error";
+
+/** A review with every part of a card (partial star, title, badge, body, media, reply), never shown: see firstUpdated. */
+const WARM_UP = {
+  reviewId: "", rating: 4.5, title: "-", body: "-", dateCreated: "2024-01-01", isRecommended: true, helpfulCount: 2, unhelpfulCount: 0,
+  reviewer: { displayName: "-", isVerified: true }, media: [{ type: "image", thumbnailUrl: "", fullSizeUrl: "" }], reply: { body: "-" },
+} as unknown as Review;
 
 /** Attributes whose change reloads the list from the first page. */
 const RELOAD_KEYS = ["storeId", "productId", "groupId", "apiBase", "orderBy", "pageSize", "locale", "keyword"] as const;
@@ -141,6 +148,16 @@ export class ChorusReviews extends ChorusElement {
       .form-region:focus { outline: none; }
     `,
   ];
+
+  /** The sort toolbar, then the whole first render, in separate tasks (see ChorusElement.scheduleUpdate). */
+  protected warmUps(): unknown[] {
+    return [this.#renderToolbar(), this.render()];
+  }
+
+  /** While the first page loads: prepare a card's templates off the page (WARM_UP), so showing the first review costs less. */
+  protected firstUpdated(): void {
+    void nextTask().then(() => this.warmUp(this.#renderReview(WARM_UP)));
+  }
 
   connectedCallback(): void {
     super.connectedCallback();
