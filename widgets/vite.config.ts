@@ -17,6 +17,10 @@ const root = resolve(import.meta.dirname);
 const minifyEs: Plugin = {
   name: "chorus-minify-es",
   async generateBundle(_options, bundle) {
+    // The loader requests the shared chunk by its (hashed) file name: see SHARED in widgets/index.ts.
+    const shared = Object.values(bundle).find((file) => file.type === "chunk" && file.name === "shared");
+    const loader = bundle["chorus.js"];
+    if (shared && loader?.type === "chunk") loader.code = loader.code.replace("__CHORUS_SHARED__", shared.fileName);
     for (const file of Object.values(bundle)) {
       if (file.type !== "chunk") continue;
       const code = (await minify(file.code, { module: true, ecma: 2020, compress: { passes: 2 } })).code!;

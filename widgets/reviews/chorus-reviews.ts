@@ -52,7 +52,7 @@
  * @cssproperty --chorus-reviews-min-height - space reserved while the first page loads (default 28rem)
  * @cssproperty --chorus-* - the shared tokens of widgets/internal/tokens.ts
  */
-import { css, html, nothing, type PropertyValues } from "lit";
+import { css, html, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
 import { describeError, getJson, postJson, type ListReviewsResponse, type Review, type ReviewOrder } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
@@ -85,8 +85,6 @@ const WARM_UP = {
   reviewer: { displayName: "-", isVerified: true }, media: [{ type: "image", thumbnailUrl: "", fullSizeUrl: "" }], reply: { body: "-" },
 } as unknown as Review;
 
-/** Attributes whose change reloads the list from the first page. */
-const RELOAD_KEYS = ["storeId", "productId", "groupId", "apiBase", "orderBy", "pageSize", "locale", "keyword"] as const;
 
 @chorusElement("chorus-reviews")
 export class ChorusReviews extends ChorusElement {
@@ -109,7 +107,8 @@ export class ChorusReviews extends ChorusElement {
   @state() accessor shown = 0;
 
   #abort?: AbortController;
-  #started = false;
+  /** The first page's URL last requested: a change of any attribute it depends on reloads the list. */
+  #url = "";
   #revealRun = 0;
 
   static styles = [
@@ -162,6 +161,8 @@ export class ChorusReviews extends ChorusElement {
   connectedCallback(): void {
     super.connectedCallback();
     document.addEventListener("chorus-keyword-selected", this.#onKeyword);
+    // Request the first page at once: the first render waits for a few tasks (ChorusElement.scheduleUpdate).
+    if (!this.#url) void this.#loadFirstPage();
   }
 
   disconnectedCallback(): void {
@@ -178,11 +179,8 @@ export class ChorusReviews extends ChorusElement {
     this.keyword = detail.keyword ?? "";
   };
 
-  protected willUpdate(changed: PropertyValues<this>): void {
-    if (!this.#started || RELOAD_KEYS.some((key) => changed.has(key))) {
-      this.#started = true;
-      void this.#loadFirstPage();
-    }
+  protected willUpdate(): void {
+    if (this.#firstPageUrl() !== this.#url) void this.#loadFirstPage();
   }
 
   get #order(): ReviewOrder {
@@ -211,6 +209,7 @@ export class ChorusReviews extends ChorusElement {
   }
 
   async #loadFirstPage(): Promise<void> {
+    this.#url = this.#firstPageUrl();
     this.#abort?.abort();
     const abort = (this.#abort = new AbortController());
     this.status = "loading";
