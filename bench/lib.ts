@@ -11,13 +11,13 @@ import { PROJECT_ROOT } from "../server/config.ts";
 
 export type LoadResult = { name: string; connections: number; requestsPerSec: number; p50: number; p99: number; errors: number; non2xx: number; bytesPerRequest: number };
 
-/** Start `node <args>` with `env`, resolve when `readyUrl` answers 2xx/3xx. */
-export async function startProcess(args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
+/** Start `node <args>` with `env`, resolve when `readyUrl` answers 2xx/3xx (within `timeoutMs`, else kill it and throw). */
+export async function startProcess(args: string[], env: Record<string, string>, readyUrl: string, timeoutMs = 120_000): Promise<ChildProcess> {
   const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   child.stdout!.on("data", (d) => (log += d));
   child.stderr!.on("data", (d) => (log += d));
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
     try {

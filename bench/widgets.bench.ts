@@ -9,10 +9,12 @@
  * measured product's AI summary, then measures against the same database with CHORUS_AI_WORKER=0.
  * Prints which element moved in each layout shift and which scripts ran in each long task, and whether
  * the budgets "CLS = 0" and "no long task > 50 ms from our code" are met at 1x and 4x.
- * Env: BENCH_RUNS (default 3) page loads per variant (median reported); BENCH_PORT (default 3906) server port.
+ * Env: BENCH_RUNS (default 3) page loads per variant (median reported); BENCH_PORT (default 3906) server port;
+ * BENCH_DATA_DIR: keep the database and media in this folder and reuse them in later runs (skips the import and,
+ * once the summary exists, the wait for it); by default a temporary folder, removed at the end.
  */
 import { chromium, type Page } from "@playwright/test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { filesForTags, sizeOf, total, widgetFiles } from "./widget-sizes.ts";
@@ -35,12 +37,14 @@ printTable([
 ]);
 
 // 2. Page speed.
-const dir = mkdtempSync(join(tmpdir(), "chorus-widgets-bench-"));
+const keepDir = process.env.BENCH_DATA_DIR;
+const dir = keepDir ? (mkdirSync(keepDir, { recursive: true }), keepDir) : mkdtempSync(join(tmpdir(), "chorus-widgets-bench-"));
 const port = Number(process.env.BENCH_PORT ?? 3906);
 const base = `http://127.0.0.1:${port}`;
 const env = { PORT: String(port), HOST: "127.0.0.1", DATABASE_PATH: join(dir, "db.sqlite"), MEDIA_PATH: join(dir, "media") };
 console.log("\nStarting a server with the demo store (imports the real data) and waiting for the product's AI summary ...");
-let server = await startProcess(["server/http/main.ts"], env, `${base}/demo`);
+// Importing the real data takes a minute or more on a busy machine.
+let server = await startProcess(["server/http/main.ts"], env, `${base}/demo`, 600_000);
 // The in-process AI worker competes with the browser for the CPU and delays API answers: let it write
 // the measured product's summary (so the page shows one), then measure against a server without it.
 const summaryUrl = `${base}/v1/stores/${DEMO_STORE_ID}/products/shopify-1078/reviews_summary`;
@@ -192,7 +196,7 @@ try {
 } finally {
   await browser.close();
   await stopProcess(server);
-  rmSync(dir, { recursive: true, force: true });
+  if (!keepDir) rmSync(dir, { recursive: true, force: true });
 }
 for (const w of worst) explain(`${w.variant} (worst of ${w.samples.length} loads)`, w.sample);
 console.log();

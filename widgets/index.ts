@@ -20,26 +20,49 @@ const base = new URL(".", scriptUrl).href;
 window.__chorusBase ??= scriptUrl.origin;
 
 const requested = new Set<string>();
+/**
+ * The shared chunk (Lit and the common internals; the build writes its file name here). It is requested in
+ * a module script of its own before the first element module, so its evaluation is a task of its own
+ * rather than part of the first element module's (issue 8: no long task).
+ */
+const SHARED = "__CHORUS_SHARED__";
+let sharedRequested = false;
+
+function loadShared(): void {
+  if (sharedRequested || SHARED.startsWith("__")) return;
+  sharedRequested = true;
+  moduleScript(SHARED, () => {});
+}
 
 function load(tag: string): void {
   if (requested.has(tag) || customElements.get(tag) || !WIDGET_MODULES[tag]) return;
+  loadShared();
   requested.add(tag);
-  // A module <script> rather than import(): Vite wraps import() in its preload helper, which lands in a
-  // shared chunk as soon as an element module also uses import(), and a classic script cannot import it.
+  moduleScript(`${tag}.js`, () => requested.delete(tag));
+}
+
+/**
+ * Add a module <script> for `file` (relative to the loader's folder) rather than import(): Vite wraps import()
+ * in its preload helper, which lands in a shared chunk as soon as an element module also uses import(),
+ * and a classic script cannot import it.
+ */
+function moduleScript(file: string, onError: () => void): void {
   const script = document.createElement("script");
   script.type = "module";
-  script.src = `${base}${tag}.js`;
+  script.src = base + file;
   script.onerror = () => {
-    requested.delete(tag);
+    onError();
     script.remove();
-    console.error(`[chorus] could not load ${tag} from ${script.src}`);
+    console.error(`[chorus] could not load ${script.src}`);
   };
   document.head.append(script);
 }
 
-/** Load the module of every tag present under `root`, one per task (issue 8: starting each fetch takes time too). */
+/** Load the shared chunk, then the module of every tag present under `root`, one per task (issue 8: starting each fetch takes time too). */
 function scan(root: ParentNode): void {
-  for (const tag of Object.keys(WIDGET_MODULES)) if (root.querySelector(tag)) setTimeout(() => load(tag));
+  const tags = Object.keys(WIDGET_MODULES).filter((tag) => root.querySelector(tag));
+  if (tags.length) setTimeout(loadShared);
+  for (const tag of tags) setTimeout(() => load(tag));
 }
 
 function start(): void {
@@ -56,5 +79,12 @@ function start(): void {
   }).observe(document.documentElement, { childList: true, subtree: true });
 }
 
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start, { once: true });
-else start();
+/**
+ * Start once the page's HTML is parsed, checked from short tasks of our own: a DOMContentLoaded listener
+ * would run inside the page's parsing task, which is often long by itself (issue 8: no long task of ours).
+ */
+function whenParsed(): void {
+  if (document.readyState === "loading") setTimeout(whenParsed, 20);
+  else start();
+}
+whenParsed();

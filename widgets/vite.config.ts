@@ -17,6 +17,10 @@ const root = resolve(import.meta.dirname);
 const minifyEs: Plugin = {
   name: "chorus-minify-es",
   async generateBundle(_options, bundle) {
+    // The loader requests the shared chunk by its (hashed) file name: see SHARED in widgets/index.ts.
+    const shared = Object.values(bundle).find((file) => file.type === "chunk" && file.name === "shared");
+    const loader = bundle["chorus.js"];
+    if (shared && loader?.type === "chunk") loader.code = loader.code.replace("__CHORUS_SHARED__", shared.fileName);
     for (const file of Object.values(bundle)) {
       if (file.type !== "chunk") continue;
       const code = (await minify(file.code, { module: true, ecma: 2020, compress: { passes: 2 } })).code!;
@@ -67,7 +71,7 @@ export default defineConfig({
         chunkFileNames: "chunks/[name]-[hash].js",
         // Lit and the internals most elements use in one shared chunk: each file is gzipped on its own,
         // so fewer, larger shared files compress better than several small ones.
-        manualChunks: (id) => (/node_modules|\/widgets\/internal\/(api|chorus-element|tokens|format|stars|events|ui)\.ts$/.test(id) ? "shared" : undefined),
+        manualChunks: (id) => (/node_modules|\/widgets\/internal\/(api|chorus-element|tasks|tokens|format|stars|events|ui)\.ts$/.test(id) ? "shared" : undefined),
       },
     },
   },

@@ -27,8 +27,10 @@ export const controls = css`
  */
 export function nextFrame(): Promise<void> {
   return new Promise((resolve) => {
-    // Arrow functions (not `resolve` itself), so the Long Animation Frames API names our script.
-    requestAnimationFrame(() => setTimeout(() => resolve()));
+    // The frame callback is the browser's own setTimeout (bound to our arrow function, delay 0): no script of
+    // ours runs inside the rendering frame, whose style and layout may be long at 4x CPU; the arrow function
+    // (not `resolve` itself, so the Long Animation Frames API names our script) runs in a task of its own.
+    requestAnimationFrame(setTimeout.bind(window, () => resolve(), 0) as FrameRequestCallback);
     setTimeout(() => resolve(), 100);
   });
 }

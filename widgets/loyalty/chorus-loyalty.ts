@@ -32,13 +32,13 @@
  * @cssproperty --chorus-radius - corner radius
  */
 import { css, html, nothing, type TemplateResult } from "lit";
-import { customElement, property, state } from "lit/decorators.js";
+import { property, state } from "lit/decorators.js";
 import type {
   EarningRule, EarningRulesResponse, LegalPolicies, LoginResponse, LoyaltyCustomer, LoyaltyCustomerResponse, RedemptionResponse, RedemptionRule,
   RedemptionRulesResponse, VipTier, VipTiersResponse,
 } from "../../server/contract/loyalty.ts";
 import { ApiRequestError, describeError, getJson, postJson } from "../internal/api.ts";
-import { ChorusElement } from "../internal/chorus-element.ts";
+import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { tokens } from "../internal/tokens.ts";
 import { controls } from "../internal/ui.ts";
 import { safeHtmlFragment } from "../internal/safe-html.ts";
@@ -47,7 +47,7 @@ type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "err
 
 const points = (n: number) => `${n.toLocaleString("en")} ${n === 1 ? "point" : "points"}`;
 
-@customElement("chorus-loyalty")
+@chorusElement("chorus-loyalty")
 export class ChorusLoyalty extends ChorusElement {
   static styles = [
     tokens,

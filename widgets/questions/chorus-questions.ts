@@ -15,10 +15,10 @@
  * @cssproperty --chorus-accent - buttons and focus ring
  */
 import { css, html, nothing, type PropertyValues } from "lit";
-import { customElement, state } from "lit/decorators.js";
+import { state } from "lit/decorators.js";
 import type { AskQuestionResponse } from "../../server/contract/writes.ts";
 import { ApiRequestError, describeError, getJson, postJson, type ListQuestionsResponse, type Question } from "../internal/api.ts";
-import { ChorusElement } from "../internal/chorus-element.ts";
+import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { formatDate } from "../internal/format.ts";
 import { tokens } from "../internal/tokens.ts";
 import { emailError, focusAfterUpdate, formStyles, honeypot } from "../internal/form.ts";
@@ -26,7 +26,7 @@ import { controls } from "../internal/ui.ts";
 
 type Field = "body" | "displayName" | "email" | "form";
 
-@customElement("chorus-questions")
+@chorusElement("chorus-questions")
 export class ChorusQuestions extends ChorusElement {
   static styles = [
     tokens,

@@ -14,10 +14,10 @@
  * @cssproperty --chorus-accent - buttons and focus ring (see widgets/internal/tokens.ts for all tokens)
  */
 import { css, html, nothing } from "lit";
-import { customElement, state } from "lit/decorators.js";
+import { state } from "lit/decorators.js";
 import type { SubmitReviewResponse } from "../../server/contract/writes.ts";
 import { describeError, postJson, ApiRequestError } from "../internal/api.ts";
-import { ChorusElement } from "../internal/chorus-element.ts";
+import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { tokens } from "../internal/tokens.ts";
 import { emailError, focusAfterUpdate, formStyles, honeypot } from "../internal/form.ts";
 import { controls } from "../internal/ui.ts";
@@ -28,7 +28,7 @@ const FIELDS = ["rating", "title", "body", "displayName", "email", "media"] as c
 type Field = (typeof FIELDS)[number];
 type Picked = { file: File; url: string; kind: "image" | "video"; id: number };
 
-@customElement("chorus-review-form")
+@chorusElement("chorus-review-form")
 export class ChorusReviewForm extends ChorusElement {
   static styles = [
     tokens,

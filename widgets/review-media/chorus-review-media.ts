@@ -23,14 +23,14 @@
  * @cssproperty --chorus-review-media-min-height - space reserved from the start and kept (default one row of thumbnails plus the "Load more" button)
  */
 import { css, html, nothing, type PropertyValues } from "lit";
-import { customElement, property, query, state } from "lit/decorators.js";
+import { property, query, state } from "lit/decorators.js";
 import { describeError, getJson, type ListReviewMediaResponse, type ReviewMedia } from "../internal/api.ts";
-import { ChorusElement } from "../internal/chorus-element.ts";
+import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { formatDate } from "../internal/format.ts";
 import { tokens } from "../internal/tokens.ts";
 import { controls } from "../internal/ui.ts";
 
-@customElement("chorus-review-media")
+@chorusElement("chorus-review-media")
 export class ChorusReviewMedia extends ChorusElement {
   static styles = [
     tokens,

@@ -27,15 +27,15 @@
  * @cssproperty --chorus-border - chip border
  */
 import { css, html } from "lit";
-import { customElement, property, state } from "lit/decorators.js";
+import { property, state } from "lit/decorators.js";
 import type { KeywordTopic, ReviewsKeywordsResponse } from "../../server/contract/storefront.ts";
 import { getJson } from "../internal/api.ts";
-import { ChorusElement } from "../internal/chorus-element.ts";
+import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { formatCount } from "../internal/format.ts";
 import { tokens } from "../internal/tokens.ts";
 import { controls, showInSteps } from "../internal/ui.ts";
 
-@customElement("chorus-reviews-keywords")
+@chorusElement("chorus-reviews-keywords")
 export class ChorusReviewsKeywords extends ChorusElement {
   static styles = [
     tokens,

@@ -25,15 +25,15 @@
  * @cssproperty --chorus-surface - card background
  */
 import { css, html } from "lit";
-import { customElement, property, state } from "lit/decorators.js";
+import { property, state } from "lit/decorators.js";
 import type { ReviewsSummary, ReviewsSummaryResponse } from "../../server/contract/storefront.ts";
 import { getJson } from "../internal/api.ts";
-import { ChorusElement } from "../internal/chorus-element.ts";
+import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { formatDate, plural } from "../internal/format.ts";
 import { tokens } from "../internal/tokens.ts";
 import { controls } from "../internal/ui.ts";
 
-@customElement("chorus-reviews-summary")
+@chorusElement("chorus-reviews-summary")
 export class ChorusReviewsSummary extends ChorusElement {
   static styles = [
     tokens,

@@ -52,13 +52,14 @@
  * @cssproperty --chorus-reviews-min-height - space reserved while the first page loads (default 28rem)
  * @cssproperty --chorus-* - the shared tokens of widgets/internal/tokens.ts
  */
-import { css, html, nothing, type PropertyValues } from "lit";
-import { customElement, property, state } from "lit/decorators.js";
+import { css, html, nothing } from "lit";
+import { property, state } from "lit/decorators.js";
 import { describeError, getJson, postJson, type ListReviewsResponse, type Review, type ReviewOrder } from "../internal/api.ts";
-import { ChorusElement } from "../internal/chorus-element.ts";
+import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { formatDate, plural } from "../internal/format.ts";
 import { stars } from "../internal/stars.ts";
 import { tokens } from "../internal/tokens.ts";
+import { nextTask } from "../internal/tasks.ts";
 import { controls, showInSteps } from "../internal/ui.ts";
 import { visitorId } from "../internal/visitor.ts";
 
@@ -78,10 +79,14 @@ type VoteKind = "helpful" | "unhelpful";
 type Vote = { state: "pending" | "done" | "error"; vote: VoteKind; message?: string };
 type Status = "loading" | "ready" | "error";
 
-/** Attributes whose change reloads the list from the first page. */
-const RELOAD_KEYS = ["storeId", "productId", "groupId", "apiBase", "orderBy", "pageSize", "locale", "keyword"] as const;
+/** A review with every part of a card (partial star, title, badge, body, media, reply), never shown: see firstUpdated. */
+const WARM_UP = {
+  reviewId: "", rating: 4.5, title: "-", body: "-", dateCreated: "2024-01-01", isRecommended: true, helpfulCount: 2, unhelpfulCount: 0,
+  reviewer: { displayName: "-", isVerified: true }, media: [{ type: "image", thumbnailUrl: "", fullSizeUrl: "" }], reply: { body: "-" },
+} as unknown as Review;
 
-@customElement("chorus-reviews")
+
+@chorusElement("chorus-reviews")
 export class ChorusReviews extends ChorusElement {
   @property({ attribute: "order-by" }) accessor orderBy: string = "date desc";
   @property({ attribute: "page-size", type: Number }) accessor pageSize = 25;
@@ -102,7 +107,8 @@ export class ChorusReviews extends ChorusElement {
   @state() accessor shown = 0;
 
   #abort?: AbortController;
-  #started = false;
+  /** The first page's URL last requested: a change of any attribute it depends on reloads the list. */
+  #url = "";
   #revealRun = 0;
 
   static styles = [
@@ -142,9 +148,21 @@ export class ChorusReviews extends ChorusElement {
     `,
   ];
 
+  /** The sort toolbar, then the whole first render, in separate tasks (see ChorusElement.scheduleUpdate). */
+  protected warmUps(): unknown[] {
+    return [this.#renderToolbar(), this.render()];
+  }
+
+  /** While the first page loads: prepare a card's templates off the page (WARM_UP), so showing the first review costs less. */
+  protected firstUpdated(): void {
+    void nextTask().then(() => this.warmUp(this.#renderReview(WARM_UP)));
+  }
+
   connectedCallback(): void {
     super.connectedCallback();
     document.addEventListener("chorus-keyword-selected", this.#onKeyword);
+    // Request the first page at once: the first render waits for a few tasks (ChorusElement.scheduleUpdate).
+    if (!this.#url) void this.#loadFirstPage();
   }
 
   disconnectedCallback(): void {
@@ -161,11 +179,8 @@ export class ChorusReviews extends ChorusElement {
     this.keyword = detail.keyword ?? "";
   };
 
-  protected willUpdate(changed: PropertyValues<this>): void {
-    if (!this.#started || RELOAD_KEYS.some((key) => changed.has(key))) {
-      this.#started = true;
-      void this.#loadFirstPage();
-    }
+  protected willUpdate(): void {
+    if (this.#firstPageUrl() !== this.#url) void this.#loadFirstPage();
   }
 
   get #order(): ReviewOrder {
@@ -194,6 +209,7 @@ export class ChorusReviews extends ChorusElement {
   }
 
   async #loadFirstPage(): Promise<void> {
+    this.#url = this.#firstPageUrl();
     this.#abort?.abort();
     const abort = (this.#abort = new AbortController());
     this.status = "loading";
@@ -296,6 +312,7 @@ export class ChorusReviews extends ChorusElement {
     this.formOpen = true;
     try {
       await import("../review-form/chorus-review-form.ts");
+      await customElements.whenDefined("chorus-review-form");
     } catch {
       /* the region still shows the element; the loader error is in the console */
     }

@@ -28,9 +28,9 @@
  * @cssproperty --chorus-* - the shared tokens of widgets/internal/tokens.ts
  */
 import { css, html, nothing, type PropertyValues } from "lit";
-import { customElement, property, state } from "lit/decorators.js";
+import { property, state } from "lit/decorators.js";
 import { getJson, type ReviewAggregateResponse } from "../internal/api.ts";
-import { ChorusElement } from "../internal/chorus-element.ts";
+import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { plural } from "../internal/format.ts";
 import { formatRating } from "../internal/rating.ts";
 import { stars } from "../internal/stars.ts";
@@ -38,7 +38,7 @@ import { tokens } from "../internal/tokens.ts";
 
 type State = "loading" | "ready" | "empty" | "error";
 
-@customElement("chorus-star-rating")
+@chorusElement("chorus-star-rating")
 export class ChorusStarRating extends ChorusElement {
   @property() accessor href = "";
   @property({ attribute: "show-empty", type: Boolean }) accessor showEmpty = false;
