@@ -8,9 +8,11 @@
  * "uniform" rows cycle through every product in turn, so nearly every request misses the response
  * cache (the worst case). Each measurement follows an unmeasured warm-up on the same URL stream, as a
  * long-running server sees traffic, and runs in a fresh load-generator process (bench/load-child.ts). Prints a table and writes JSON under bench/results/.
- * Every request (the bare endpoint's too) carries the Accept-Encoding header Chromium sends, as the
- * widgets' requests do ("gzip, deflate, br, zstd"; BENCH_ACCEPT_ENCODING="" sends none): the server
- * compresses a cached answer once it is served again (server/http/encoding.ts).
+ * Requests carry no Accept-Encoding by default, so answers are measured uncompressed. With
+ * BENCH_ACCEPT_ENCODING="gzip, deflate, br, zstd" (Chromium's header) popular answers come back as
+ * brotli (server/http/encoding.ts), but autocannon then becomes the bottleneck: it appends every body to
+ * a string, and decoding binary bytes as UTF-8 took 39% of its CPU (the server sat 47% idle), so the
+ * figures would measure the load generator on the shared 2 cores, not the server (docs/performance.md).
  * Env: BENCH_SECONDS (default 5) per measurement, BENCH_WARMUP_SECONDS (default 2),
  * BENCH_CONNECTIONS (default "10,50"), BENCH_ONLY (a substring: run only the scenarios whose name has it),
  * BENCH_ACCEPT_ENCODING.
@@ -32,8 +34,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const ZIPF_ALPHA = 0.8;
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "10,50").split(",").map(Number);
-const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING ?? "gzip, deflate, br, zstd";
-/** Headers of every request: what a browser's fetch from the widgets sends that matters to the server. */
+const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING ?? "";
+/** Headers added to every request (the bare endpoint's too). */
 const CLIENT_HEADERS: Record<string, string> = ACCEPT_ENCODING ? { "accept-encoding": ACCEPT_ENCODING } : {};
 const databasePath = resolve(process.env.DATABASE_PATH ?? join(PROJECT_ROOT, "data/bench.sqlite"));
 if (!existsSync(databasePath)) {
