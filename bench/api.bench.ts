@@ -5,8 +5,8 @@
  * node:http JSON endpoint measured in the same run; "spread" scenarios cycle through many distinct URLs,
  * "hot" ones repeat one URL. The realistic spread ("Zipf spread") draws product or group URLs by
  * popularity, most-reviewed first, with a Zipf-like law (alpha 0.8, see bench/lib.ts zipfSampler);
- * "uniform" rows cycle through every product in turn, so nearly every request misses the response
- * cache (the worst case). Each measurement follows an unmeasured warm-up on the same URL stream, as a
+ * "uniform" rows cycle through every URL in turn; the reviews one walks all 70,000 product × order
+ * URLs, more than the response cache holds, so every request misses (the worst case). Each measurement follows an unmeasured warm-up on the same URL stream, as a
  * long-running server sees traffic, and runs in a fresh load-generator process (bench/load-child.ts). Prints a table and writes JSON under bench/results/.
  * Requests carry no Accept-Encoding by default, so answers are measured uncompressed. With
  * BENCH_ACCEPT_ENCODING="gzip, deflate, br, zstd" (Chromium's header) popular answers come back as
@@ -26,6 +26,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { PROJECT_ROOT } from "../server/config.ts";
 import { BENCH_STORE_ID } from "../server/cli/bench-data.constants.ts";
+import { REVIEW_ORDERS } from "../server/contract/storefront.ts";
 import { createServices } from "../server/services.ts";
 import { loadInChild, printTable, startProcess, stopProcess, writeResults, type LoadResult } from "./lib.ts";
 import { extraScenarios, type Scenario } from "./scenarios.ts";
@@ -74,7 +75,9 @@ const deepPaths = await Promise.all(products.slice(0, 20).map((p) => deepPage(`$
 const zipf = "zipf" as const;
 const allScenarios: Scenario[] = [
   { name: "list reviews, product, date desc (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews`), popularity: zipf },
-  { name: "list reviews, product, date desc (uniform, all misses)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews`) },
+  // Every product in every order, in turn: 70,000 URLs, more than the response cache holds, so a cyclic
+  // walk misses on every request (least recently used goes first).
+  { name: "list reviews, product, every order (uniform, all misses)", paths: REVIEW_ORDERS.flatMap((o) => products.map((p) => `${prefix}/products/shopify-${p}/reviews?orderBy=${enc(o)}`)) },
   { name: "list reviews, product, date desc (hot)", paths: [`${prefix}/products/shopify-${top}/reviews`] },
   { name: "list reviews, product, rating asc (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews?orderBy=${enc("rating asc")}`), popularity: zipf },
   { name: "list reviews, product, helpful desc (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews?orderBy=${enc("helpful desc")}`), popularity: zipf },
@@ -82,7 +85,7 @@ const allScenarios: Scenario[] = [
   { name: "list reviews, group, has_media desc (Zipf spread)", paths: groups.map((g) => `${prefix}/collections/${g}/reviews?orderBy=${enc("has_media desc")}`), popularity: zipf },
   { name: "list reviews, store, date desc (hot)", paths: [`${prefix}/reviews`] },
   { name: "review aggregate, product (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/review_aggregate`), popularity: zipf },
-  { name: "review aggregate, product (uniform, all misses)", paths: products.map((p) => `${prefix}/products/shopify-${p}/review_aggregate`) },
+  { name: "review aggregate, product (uniform, 10,000 URLs)", paths: products.map((p) => `${prefix}/products/shopify-${p}/review_aggregate`) },
   { name: "review media, product (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/review_media`), popularity: zipf },
   { name: "questions, product (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/questions`), popularity: zipf },
   ...(await extraScenarios({ base, prefix, products, groups, databasePath })),
