@@ -24,6 +24,7 @@ import type { AiConfig } from "./config.ts";
 import type { KeywordEngine } from "./keywords.ts";
 import { checkSummary, llmSummary } from "./llm.ts";
 import { buildKeywordTopics, buildSummary, type SummaryClaim } from "./summary.ts";
+import { isoFromMs as iso } from "../shared/iso-date.ts";
 
 /** Reviews analysed per batch before yielding to the event loop. */
 export const ANALYSIS_BATCH = 100;
@@ -49,7 +50,6 @@ export type GenerationResult =
   | { status: "skipped"; reason: string; reviewCount: number }
   | { status: "generated"; version: VersionRow; analysed: number; reviewCount: number; fallbackReason?: string };
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Create the AI service. `log` receives one line per notable event (fallbacks). */
 export function aiService(deps: {

@@ -25,6 +25,7 @@ import type { StoresRepo } from "../stores/stores.repo.ts";
 import type { CustomerRow, EarningRuleRow, LoyaltyRepo, RedemptionRuleRow, TransactionRow, VipTierRow } from "./loyalty.repo.ts";
 import { sanitizePolicyHtml } from "./policy-html.ts";
 import { bearerToken, hs256PlatformAdapter, type CustomerTokens, type PlatformAdapter } from "./tokens.ts";
+import { isoFromMs as iso } from "../shared/iso-date.ts";
 
 export type LoyaltyDeps = { db: Db; repo: LoyaltyRepo; stores: StoresRepo; tokens: CustomerTokens; secret: string };
 
@@ -63,7 +64,6 @@ export function nextPolicyVersion(current: string, nowMs: number): string {
 
 const forbidden = (description: string, code: string) => new ApiError(403, description, code);
 const conflict = (description: string, code: string) => new ApiError(409, description, code);
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** A coupon code: `CHORUS-` + 12 characters of Crockford base32 (60 random bits). */
 function newCouponCode(): string {

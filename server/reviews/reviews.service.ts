@@ -10,6 +10,7 @@ import { notFound } from "../contract/errors.ts";
 import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
 import type { Store, StoresRepo } from "../stores/stores.repo.ts";
 import { ORDER_SPECS, reviewCursorKey, type ListedProductRow, type ListedReviewRow, type MediaRow, type ReviewsRepo } from "./reviews.repo.ts";
+import { isoFromMs as iso } from "../shared/iso-date.ts";
 
 /** Path parameters of a storefront request, as the router gives them. */
 export type ScopeParams = { storeId: string; productKey?: string; groupId?: string };
@@ -21,7 +22,6 @@ export type ResolvedScope = { store: Store; scope: ReviewScope; path: string };
  */
 export type ReviewTranslator = (store: Store, reviews: Review[], locale: string) => Promise<Review[]> | Review[];
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Create the reviews service. `secret` signs cursors; `translate` serves `locale`. */
 export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo; secret: string; translate?: ReviewTranslator }) {

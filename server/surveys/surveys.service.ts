@@ -16,10 +16,10 @@ import { transaction, type Db } from "../db/database.ts";
 import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
 import type { ChannelSurveyRow, QuestionRow, ResponseFilter, ResponseInsert, ResponseRow, SurveyRow, SurveysRepo } from "./surveys.repo.ts";
+import { isoFromMs as iso } from "../shared/iso-date.ts";
 
 export type { ResponseFilter } from "./surveys.repo.ts";
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A response to store without HTTP (demo seeder, benchmark, imports): validated like a submission. */
