@@ -5,7 +5,7 @@
 import { hash } from "node:crypto";
 import { z } from "zod";
 import { ApiError, isApiError } from "../../server/contract/errors.ts";
-import { withResponseText } from "../../server/shared/response-text.ts";
+import { withResponseBody } from "../../server/shared/response-body.ts";
 
 export type CachePolicy = "public" | "private" | "no-store";
 
@@ -44,7 +44,8 @@ export function json(request: Request, data: unknown, init: { status?: number; c
     headers.set("etag", etag);
     if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
   }
-  return withResponseText(new Response(body, { status, headers }), body);
+  const bytes = Buffer.from(body); // encoded once: the Response and the HTTP layer share these bytes
+  return withResponseBody(new Response(bytes, { status, headers }), bytes);
 }
 
 /** The JSON error response for any thrown value; unknown errors are logged and answer 500 without details. */

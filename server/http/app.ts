@@ -14,7 +14,7 @@ import { Readable } from "node:stream";
 import { createHash } from "node:crypto";
 import { decodeJwt } from "jose";
 import { bearerToken } from "../loyalty/tokens.ts";
-import { responseText } from "../shared/response-text.ts";
+import { responseBody } from "../shared/response-body.ts";
 import type { Services } from "../services.ts";
 import { clientAddress, compileProxyTrust } from "./client-address.ts";
 import { ifNoneMatchHits, negotiateCoding } from "./encoding.ts";
@@ -82,11 +82,11 @@ async function writeFetchResponse(res: ServerResponse, response: Response): Prom
   for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = value;
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers["set-cookie"] = cookies;
-  const text = responseText(response);
-  if (text !== undefined) {
-    // Our JSON helper's body: write the string it was built from (no stream read-back).
-    res.writeHead(response.status, { ...headers, "content-length": String(Buffer.byteLength(text)) });
-    res.end(text);
+  const bytes = responseBody(response);
+  if (bytes !== undefined) {
+    // Our JSON helper's body: write the bytes it was built from (no stream read-back).
+    res.writeHead(response.status, { ...headers, "content-length": String(bytes.length) });
+    res.end(bytes);
     return;
   }
   res.writeHead(response.status, headers);
@@ -206,8 +206,7 @@ export function createHttpServer(options: HttpOptions): Server {
     const computedNow = !entry;
     if (!entry) {
       const response = await apiResponse(req, signal);
-      const text = responseText(response);
-      const body = text === undefined ? Buffer.from(await response.arrayBuffer()) : Buffer.from(text);
+      const body = responseBody(response) ?? Buffer.from(await response.arrayBuffer());
       const headers = [...response.headers.entries()];
       entry = { status: response.status, headers, body, etag: response.headers.get("etag"), version, ...(expiresMs === undefined ? {} : { expiresMs }) };
       if (response.status === 200 && !response.headers.has("set-cookie") && cacheable(response)) cache!.set(key, entry);

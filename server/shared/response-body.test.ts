@@ -1,16 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { responseText, withResponseText } from "./response-text.ts";
+import { responseBody, withResponseBody } from "./response-body.ts";
 
-describe("responseText", () => {
-  it("gives back the text attached to a Response, without consuming its body", async () => {
-    const response = withResponseText(new Response('{"a":1}'), '{"a":1}');
-    expect(responseText(response)).toBe('{"a":1}');
+describe("responseBody", () => {
+  it("gives back the bytes attached to a Response, without consuming its body", async () => {
+    const bytes = Buffer.from('{"a":"é"}');
+    const response = withResponseBody(new Response(bytes), bytes);
+    expect(responseBody(response)?.equals(bytes)).toBe(true);
     expect(response.bodyUsed).toBe(false);
-    expect(await response.text()).toBe('{"a":1}');
+    expect(await response.text()).toBe('{"a":"é"}');
   });
 
   it("is undefined for a Response made elsewhere, so callers read the stream", () => {
-    expect(responseText(new Response("x"))).toBeUndefined();
-    expect(responseText(new Response(null, { status: 304 }))).toBeUndefined();
+    expect(responseBody(new Response("x"))).toBeUndefined();
+    expect(responseBody(new Response(null, { status: 304 }))).toBeUndefined();
   });
 });
