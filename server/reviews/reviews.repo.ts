@@ -94,18 +94,16 @@ export type NewReview = {
 /** Create the reviews data module over `db`. */
 export function reviewsRepo(db: Db) {
   const listCache = new Map<string, import("better-sqlite3").Statement<unknown[]>>();
-  // Explicit columns (not r.*): the listing is the hottest query; e-mail and import keys never leave it.
-  const REVIEW_COLUMNS = `r.review_id, r.store_id, r.product_id, r.group_id, r.variant_id, r.variant_name, r.rating, r.title, r.body,
-    r.created_ms, r.updated_ms, r.helpful_count, r.unhelpful_count, r.is_recommended, r.is_incentivized, r.language_code, r.status,
-    r.reviewer_name, r.verified_status, r.reviewer_country_code, r.reviewer_country_name, r.reviewer_zone_code, r.media_count,
-    r.reply_body, r.reply_created_ms, r.product_attributes_json, r.attributes_with_rating_json, r.has_media, r.rating_inverse,
-    r.helpful_inverse, p.name AS product_name, p.url AS product_url, p.image_url AS product_image_url`;
   // The listing reads only what a storefront review shows (ListedReviewRow): materialising a column costs
   // about 0.2 µs per row, and the product's name and links come once per page from productsOf, not per row.
+  // Explicit columns (not r.*): e-mail and import keys never leave through it.
   const LISTED_COLUMNS = `r.review_id, r.product_id, r.variant_id, r.variant_name, r.rating, r.title, r.body, r.created_ms, r.updated_ms,
     r.helpful_count, r.unhelpful_count, r.is_recommended, r.is_incentivized, r.language_code, r.reviewer_name, r.verified_status,
     r.reviewer_country_code, r.reviewer_country_name, r.reviewer_zone_code, r.media_count, r.reply_body, r.reply_created_ms,
     r.product_attributes_json, r.attributes_with_rating_json`;
+  // A whole ReviewRow (`get`): the listed columns plus the rest of the review and its product's.
+  const REVIEW_COLUMNS = `${LISTED_COLUMNS}, r.store_id, r.group_id, r.status, r.has_media, r.rating_inverse, r.helpful_inverse,
+    p.name AS product_name, p.url AS product_url, p.image_url AS product_image_url`;
 
   const insert = db.prepare(
     `INSERT INTO reviews (review_id, store_id, product_id, group_id, variant_id, variant_name, rating, title, body, created_ms,
@@ -158,9 +156,6 @@ export function reviewsRepo(db: Db) {
     /** Name and links of the given products of a store (the products of a listing page), in no particular order. */
     productsOf(storeId: string, productIds: string[]): ListedProductRow[] {
       if (productIds.length === 0) return [];
-      if (productIds.length === 1) {
-        return db.prepare("SELECT product_id, name, url, image_url FROM products WHERE store_id = ? AND product_id = ?").all(storeId, productIds[0]) as ListedProductRow[];
-      }
       return db
         .prepare("SELECT product_id, name, url, image_url FROM products WHERE store_id = ? AND product_id IN (SELECT value FROM json_each(?))")
         .all(storeId, JSON.stringify(productIds)) as ListedProductRow[];
