@@ -16,6 +16,9 @@ export type ContentCoding = "br" | "gzip";
 const AVAILABLE = ["br", "gzip", "identity"];
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
+/** Answers for recent header values: clients send a handful of distinct ones, and parsing costs ~3 µs per request. */
+const recent = new Map<string, ContentCoding | null>();
+const RECENT_LIMIT = 256;
 
 /**
  * The coding to answer a request with, from its Accept-Encoding header: brotli, then gzip (our
@@ -36,9 +39,6 @@ export function negotiateCoding(acceptEncoding: string | string[] | undefined): 
   return chosen;
 }
 
-/** Answers for recent header values: clients send a handful of distinct ones, and parsing costs ~3 µs per request. */
-const recent = new Map<string, ContentCoding | null>();
-const RECENT_LIMIT = 256;
 
 /**
  * Compress `body` with `coding` on the thread pool, at the fastest level (brotli quality 1, gzip level 1):

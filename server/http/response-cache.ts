@@ -100,7 +100,7 @@ export class ResponseCache {
   private delete(key: string): void {
     const e = this.entries.get(key);
     if (e) {
-      this.bytes -= e.body.length + (e.encoded?.br?.length ?? 0) + (e.encoded?.gzip?.length ?? 0);
+      this.bytes -= e.body.length + Object.values(e.encoded ?? {}).reduce((sum, copy) => sum + copy.length, 0);
       this.entries.delete(key);
     }
   }
