@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { ApiError } from "../contract/errors.ts";
-import type { Db } from "../db/database.ts";
+import { statementCache, type Db } from "../db/database.ts";
 
 export type ApiKeyInfo = { apiKeyId: string; storeId: string; name: string; keyPrefix: string; dateCreated: string; dateRevoked?: string; dateLastUsed?: string };
 type Row = { api_key_id: string; store_id: string; name: string; key_hash: string; key_prefix: string; created_ms: number; revoked_ms: number | null; last_used_ms: number | null };
@@ -20,8 +20,26 @@ const toInfo = (r: Row): ApiKeyInfo => ({
 /** The 401 of the enterprise interface: no body, `WWW-Authenticate: Basic realm="enterprise"` (see app/lib/api.server.ts). */
 export const enterpriseUnauthorized = () => new ApiError(401, "Credentials missing or incorrect", "enterprise_unauthorized");
 
-/** Create the API keys module over `db`. */
-export function apiKeys(db: Db) {
+/** How often, at most, a key's `last_used_ms` is written (ms): every commit invalidates the response cache. */
+export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
+/** Create the API keys module over `db`. `now` (epoch ms) is the clock of `last_used_ms`. */
+export function apiKeys(db: Db, now: () => number = () => Date.now()) {
+  const prepared = statementCache(db);
+  /** When this process last wrote each key's `last_used_ms` (api_key_id → epoch ms). */
+  const writtenAt = new Map<string, number>();
+  /** Authorization headers that passed (their SHA-256) → the key they name, for answers served from the cache. */
+  const keyOfHeader = new Map<string, string>();
+
+  /** Record a use of key `apiKeyId`: written at most once per LAST_USED_WRITE_INTERVAL_MS. */
+  function markUsed(apiKeyId: string): void {
+    const at = now();
+    if (at - (writtenAt.get(apiKeyId) ?? -Infinity) < LAST_USED_WRITE_INTERVAL_MS) return;
+    writtenAt.set(apiKeyId, at);
+    prepared("UPDATE api_keys SET last_used_ms = ? WHERE api_key_id = ? AND (last_used_ms IS NULL OR last_used_ms < ?)")
+      .run(at, apiKeyId, at - LAST_USED_WRITE_INTERVAL_MS);
+  }
+
   return {
     /**
      * Issue a key for a store. `key` may be given (the DEMO_API_KEY start-up rule); otherwise a random
@@ -55,15 +73,24 @@ export function apiKeys(db: Db) {
       if (colon <= 0) throw enterpriseUnauthorized();
       const storeId = decoded.slice(0, colon);
       const given = Buffer.from(sha256(decoded.slice(colon + 1)), "hex");
-      const rows = db.prepare("SELECT key_hash, api_key_id FROM api_keys WHERE store_id = ? AND revoked_ms IS NULL").all(storeId) as Pick<Row, "key_hash" | "api_key_id">[];
+      const rows = prepared<Pick<Row, "key_hash" | "api_key_id">>("SELECT key_hash, api_key_id FROM api_keys WHERE store_id = ? AND revoked_ms IS NULL").all(storeId);
       // Compare against every active key of the store in constant time (no early exit on a match).
       let matched: string | null = null;
       for (const r of rows) if (timingSafeEqual(Buffer.from(r.key_hash, "hex"), given)) matched = r.api_key_id;
       if (!matched) throw enterpriseUnauthorized();
-      // At most one write a minute per key: every commit invalidates the storefront response cache.
-      const now = Date.now();
-      db.prepare("UPDATE api_keys SET last_used_ms = ? WHERE api_key_id = ? AND (last_used_ms IS NULL OR last_used_ms < ?)").run(now, matched, now - 60_000);
+      if (keyOfHeader.size >= 10_000) keyOfHeader.clear(); // bounded: headers of keys that were since revoked or rotated
+      keyOfHeader.set(sha256(authorization!), matched);
+      markUsed(matched);
       return storeId;
+    },
+    /**
+     * Record a use of the credentials in `authorization` by a request answered from the response cache
+     * (the route, and so `authenticateBasic`, did not run). Only headers that passed `authenticateBasic`
+     * in this process count; any other header is ignored.
+     */
+    noteCachedUse(authorization: string): void {
+      const apiKeyId = keyOfHeader.get(sha256(authorization));
+      if (apiKeyId) markUsed(apiKeyId);
     },
   };
 }

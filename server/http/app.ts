@@ -173,21 +173,23 @@ export function createHttpServer(options: HttpOptions): Server {
       const target = `${req.headers.host ?? ""}${req.url}`;
       if (!authorization && req.url!.startsWith("/v1/")) {
         // Public storefront reads: what the route marks public.
-        await cachedGet(req, res, controller.signal, target, (r) => (r.headers.get("cache-control") ?? "").includes("public"));
+        await cachedGet(req, res, controller.signal, target, { cacheable: (r) => (r.headers.get("cache-control") ?? "").includes("public") });
         return;
       }
       if (authorization && /^Basic /i.test(authorization) && req.url!.startsWith("/enterprise/")) {
         // Enterprise reads, per credentials: only a 200 is kept, so only credentials that passed the route's
         // check at this content version are ever answered from the cache; revoking a key is a commit, which
-        // invalidates every entry.
-        await cachedGet(req, res, controller.signal, `basic:${sha256(authorization)}:${target}`, () => true);
+        // invalidates every entry. A cached answer still counts as a use of the key (its "last used" date).
+        await cachedGet(req, res, controller.signal, `basic:${sha256(authorization)}:${target}`, {
+          onHit: () => services.apiKeys.noteCachedUse(authorization),
+        });
         return;
       }
       const bearerExpiryMs = authorization && req.url!.startsWith("/v1/") ? tokenExpiryMs(authorization) : null;
       if (bearerExpiryMs !== null) {
         // Tailored storefront reads (loyalty), per token: kept until the token expires, at most 60 s (the
         // max-age of public answers), and like every entry only until the next commit (e.g. a block).
-        await cachedGet(req, res, controller.signal, `bearer:${sha256(authorization!)}:${target}`, () => true, Math.min(bearerExpiryMs, Date.now() + 60_000));
+        await cachedGet(req, res, controller.signal, `bearer:${sha256(authorization!)}:${target}`, { expiresMs: Math.min(bearerExpiryMs, Date.now() + 60_000) });
         return;
       }
     }
@@ -195,16 +197,20 @@ export function createHttpServer(options: HttpOptions): Server {
   }
 
   /**
-   * Serve an API GET through the response cache under `key`; a computed 200 without cookies is kept
-   * when `cacheable(response)` says so.
+   * Serve an API GET through the response cache under `key`. A computed 200 without cookies is kept
+   * when `options.cacheable(response)` says so (default: always), until `options.expiresMs` (epoch ms;
+   * default: no time limit); `options.onHit` runs when the answer comes from the cache.
    */
   async function cachedGet(
-    req: IncomingMessage, res: ServerResponse, signal: AbortSignal, key: string, cacheable: (response: Response) => boolean, expiresMs?: number,
+    req: IncomingMessage, res: ServerResponse, signal: AbortSignal, key: string,
+    options: { cacheable?: (response: Response) => boolean; expiresMs?: number; onHit?: () => void },
   ): Promise<void> {
+    const { cacheable = () => true, expiresMs, onHit } = options;
     const version = services.contentVersion();
     let entry = cache!.get(key, version);
     const computedNow = !entry;
-    if (!entry) {
+    if (entry) onHit?.();
+    else {
       const response = await apiResponse(req, signal);
       const body = responseBody(response) ?? Buffer.from(await response.arrayBuffer());
       const headers = [...response.headers.entries()];

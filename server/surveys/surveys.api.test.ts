@@ -1,6 +1,6 @@
 import { Faker, en } from "@faker-js/faker";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DATA_DIR, OTHER_STORE_ID, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import type { ListSurveyResponsesResponse, ListSurveysResponse, SurveyResponse } from "../contract/surveys.ts";
@@ -102,6 +102,33 @@ describe("enterprise authentication (interface.md §5, §7)", () => {
     expect((await get(responsesPath(DEMO_SURVEY_IDS.nps, "?limit=1"), basic(TEST_STORE_ID, k))).res.status).toBe(200);
     t.services.apiKeys.revoke(TEST_STORE_ID, info.apiKeyId);
     expect((await get(responsesPath(DEMO_SURVEY_IDS.nps, "?limit=1"), basic(TEST_STORE_ID, k))).res.status).toBe(401);
+  });
+
+  const lastUsed = (apiKeyId: string) => t.services.apiKeys.list(TEST_STORE_ID).find((k) => k.apiKeyId === apiKeyId)!.dateLastUsed;
+
+  it("a key's last-used date also counts requests answered from the response cache", async () => {
+    const { key: k, info } = t.services.apiKeys.create(TEST_STORE_ID, "last used");
+    const path = responsesPath(DEMO_SURVEY_IDS.nps, "?limit=3");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const start = Date.now();
+      // The first use writes the date (a commit), the second computes and caches the answer, the third is a cache hit.
+      for (let i = 0; i < 3; i++) expect((await get(path, basic(TEST_STORE_ID, k))).res.status).toBe(200);
+      const first = Date.parse(lastUsed(info.apiKeyId)!);
+      expect(first - start).toBeLessThan(1_000);
+      vi.setSystemTime(start + 61_000);
+      expect((await get(path, basic(TEST_STORE_ID, k))).res.status).toBe(200);
+      expect(Date.parse(lastUsed(info.apiKeyId)!)).toBeGreaterThanOrEqual(start + 61_000);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a header that never passed authentication records no use of any key", () => {
+    const { info } = t.services.apiKeys.create(TEST_STORE_ID, "never used");
+    t.services.apiKeys.noteCachedUse(basic(TEST_STORE_ID, "not-a-key"));
+    t.services.apiKeys.noteCachedUse("Basic !!!");
+    expect(lastUsed(info.apiKeyId)).toBeUndefined();
   });
 });
 
