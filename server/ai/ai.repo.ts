@@ -2,7 +2,7 @@
  * AI content, keyword identifications, the generation queue and review translations: all their SQL.
  * Prepared statements only; every query names the store.
  */
-import { statementCache, type Db } from "../db/database.ts";
+import type { Db } from "../db/database.ts";
 import type { KeywordMention, Polarity } from "./keywords.ts";
 
 /** A scope that has its own AI content (interface.md §4.2 summary/keywords rule 1). */
@@ -31,12 +31,17 @@ const scopeColumn = (scope: AiScope) => (scope.type === "product" ? "r.product_i
 
 /** Create the AI data module over `db`. */
 export function aiRepo(db: Db) {
+  const stmt = new Map<string, import("better-sqlite3").Statement<unknown[]>>();
   /** Prepared once per distinct SQL text (scope column varies). */
-  const prepared = statementCache(db);
+  const prepared = (sql: string) => {
+    let s = stmt.get(sql);
+    if (!s) stmt.set(sql, (s = db.prepare<unknown[]>(sql)));
+    return s;
+  };
 
-  const insertMention = prepared("INSERT OR REPLACE INTO ai_review_keywords (store_id, keyword, review_id, topic, polarity) VALUES (?, ?, ?, ?, ?)");
-  const deleteMentions = prepared("DELETE FROM ai_review_keywords WHERE store_id = ? AND review_id = ?");
-  const markAnalysed = prepared(
+  const insertMention = db.prepare("INSERT OR REPLACE INTO ai_review_keywords (store_id, keyword, review_id, topic, polarity) VALUES (?, ?, ?, ?, ?)");
+  const deleteMentions = db.prepare("DELETE FROM ai_review_keywords WHERE store_id = ? AND review_id = ?");
+  const markAnalysed = db.prepare(
     `INSERT INTO ai_review_analysis (review_id, store_id, engine_version, analysed_ms) VALUES (?, ?, ?, ?)
      ON CONFLICT (review_id) DO UPDATE SET engine_version = excluded.engine_version, analysed_ms = excluded.analysed_ms`,
   );
@@ -99,13 +104,13 @@ export function aiRepo(db: Db) {
     },
 
     insertVersion(v: VersionRow): void {
-      prepared(
+      db.prepare(
         `INSERT INTO ai_content_versions (version_id, store_id, scope_type, scope_id, engine, summary_body, claims_json, keywords_json,
            contributing_review_count, generated_ms, published_ms)
          VALUES (@version_id, @store_id, @scope_type, @scope_id, @engine, @summary_body, @claims_json, @keywords_json,
            @contributing_review_count, @generated_ms, @published_ms)`,
       ).run(v);
-      prepared(
+      db.prepare(
         `INSERT INTO ai_scope_state (store_id, scope_type, scope_id, last_review_count, last_generated_ms) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (store_id, scope_type, scope_id) DO UPDATE SET last_review_count = excluded.last_review_count, last_generated_ms = excluded.last_generated_ms`,
       ).run(v.store_id, v.scope_type, v.scope_id, v.contributing_review_count, v.generated_ms);
@@ -113,16 +118,17 @@ export function aiRepo(db: Db) {
 
     /** Publish a version. @returns false when the store has no such version. */
     publishVersion(storeId: string, versionId: string, nowMs: number): boolean {
-      return prepared("UPDATE ai_content_versions SET published_ms = COALESCE(published_ms, ?) WHERE store_id = ? AND version_id = ?").run(nowMs, storeId, versionId).changes === 1;
+      return db.prepare("UPDATE ai_content_versions SET published_ms = COALESCE(published_ms, ?) WHERE store_id = ? AND version_id = ?").run(nowMs, storeId, versionId).changes === 1;
     },
 
     getVersion(storeId: string, versionId: string): VersionRow | undefined {
-      return prepared("SELECT * FROM ai_content_versions WHERE store_id = ? AND version_id = ?").get(storeId, versionId) as VersionRow | undefined;
+      return db.prepare("SELECT * FROM ai_content_versions WHERE store_id = ? AND version_id = ?").get(storeId, versionId) as VersionRow | undefined;
     },
 
     /** The most recently published version with a summary. */
     latestPublished(storeId: string, scope: AiScope): VersionRow | undefined {
-      return prepared(
+      return db
+        .prepare(
           `SELECT * FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ? AND published_ms IS NOT NULL AND summary_body IS NOT NULL
            ORDER BY published_ms DESC, generated_ms DESC LIMIT 1`,
         )
@@ -131,7 +137,8 @@ export function aiRepo(db: Db) {
 
     /** The most recently generated version with keywords. */
     latestKeywords(storeId: string, scope: AiScope): VersionRow | undefined {
-      return prepared(
+      return db
+        .prepare(
           `SELECT * FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ? AND keywords_json IS NOT NULL
            ORDER BY generated_ms DESC, rowid DESC LIMIT 1`,
         )
@@ -140,24 +147,26 @@ export function aiRepo(db: Db) {
 
     /** Delete a version that was never published (merchant discard). @returns false when the store has no such unpublished version. */
     deleteUnpublishedVersion(storeId: string, versionId: string): boolean {
-      return prepared("DELETE FROM ai_content_versions WHERE store_id = ? AND version_id = ? AND published_ms IS NULL").run(storeId, versionId).changes === 1;
+      return db.prepare("DELETE FROM ai_content_versions WHERE store_id = ? AND version_id = ? AND published_ms IS NULL").run(storeId, versionId).changes === 1;
     },
 
     /** The most recently generated version of a scope (published or not). */
     latestVersion(storeId: string, scope: AiScope): VersionRow | undefined {
-      return prepared("SELECT * FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ? ORDER BY generated_ms DESC, rowid DESC LIMIT 1")
+      return db
+        .prepare("SELECT * FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ? ORDER BY generated_ms DESC, rowid DESC LIMIT 1")
         .get(storeId, scope.type, scope.id) as VersionRow | undefined;
     },
 
     /** Queued or running generation jobs of a store's scopes (`scope_type:scope_id` keys). */
     pendingJobScopes(storeId: string): Set<string> {
-      const rows = prepared("SELECT scope_type, scope_id FROM ai_jobs WHERE store_id = ? AND status IN ('queued', 'running')").all(storeId) as { scope_type: string; scope_id: string }[];
+      const rows = db.prepare("SELECT scope_type, scope_id FROM ai_jobs WHERE store_id = ? AND status IN ('queued', 'running')").all(storeId) as { scope_type: string; scope_id: string }[];
       return new Set(rows.map((r) => `${r.scope_type}:${r.scope_id}`));
     },
 
     /** Every version of a scope, newest first. */
     listVersions(storeId: string, scope: AiScope): VersionRow[] {
-      return prepared("SELECT * FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ? ORDER BY generated_ms DESC, rowid DESC")
+      return db
+        .prepare("SELECT * FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ? ORDER BY generated_ms DESC, rowid DESC")
         .all(storeId, scope.type, scope.id) as VersionRow[];
     },
 
@@ -166,7 +175,8 @@ export function aiRepo(db: Db) {
      * least `minReviews` published reviews, never generated or grown by `fraction` since the last generation.
      */
     dueScopes(storeId: string, minReviews: number, fraction: number): (AiScope & { reviewCount: number })[] {
-      return prepared<{ scope_type: "product" | "group"; scope_id: string; review_count: number }>(
+      return db
+        .prepare<[string, number, number], { scope_type: "product" | "group"; scope_id: string; review_count: number }>(
           `SELECT a.scope_type, a.scope_id, a.review_count FROM review_aggregates a
            LEFT JOIN ai_scope_state s ON s.store_id = a.store_id AND s.scope_type = a.scope_type AND s.scope_id = a.scope_id
            WHERE a.store_id = ? AND a.review_count >= ?
@@ -183,41 +193,43 @@ export function aiRepo(db: Db) {
 
     /** Queue a job (no-op when the same scope is already queued). @returns true when a job was added. */
     enqueue(storeId: string, scope: AiScope, reason: string, nowMs: number): boolean {
-      return prepared("INSERT INTO ai_jobs (store_id, scope_type, scope_id, reason, run_after_ms, created_ms) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+      return db
+        .prepare("INSERT INTO ai_jobs (store_id, scope_type, scope_id, reason, run_after_ms, created_ms) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
         .run(storeId, scope.type, scope.id, reason, nowMs, nowMs).changes === 1;
     },
 
     /** Take the oldest runnable job (marks it running). */
     claimNext(nowMs: number): JobRow | undefined {
-      const job = prepared("SELECT * FROM ai_jobs WHERE status = 'queued' AND run_after_ms <= ? ORDER BY run_after_ms, job_id LIMIT 1")
+      const job = db
+        .prepare("SELECT * FROM ai_jobs WHERE status = 'queued' AND run_after_ms <= ? ORDER BY run_after_ms, job_id LIMIT 1")
         .get(nowMs) as JobRow | undefined;
       if (!job) return undefined;
-      prepared("UPDATE ai_jobs SET status = 'running', attempts = attempts + 1 WHERE job_id = ? AND store_id = ?").run(job.job_id, job.store_id);
+      db.prepare("UPDATE ai_jobs SET status = 'running', attempts = attempts + 1 WHERE job_id = ? AND store_id = ?").run(job.job_id, job.store_id);
       return { ...job, status: "running", attempts: job.attempts + 1 };
     },
 
     finishJob(job: JobRow, nowMs: number): void {
-      prepared("UPDATE ai_jobs SET status = 'done', finished_ms = ?, error = NULL WHERE job_id = ? AND store_id = ?").run(nowMs, job.job_id, job.store_id);
+      db.prepare("UPDATE ai_jobs SET status = 'done', finished_ms = ?, error = NULL WHERE job_id = ? AND store_id = ?").run(nowMs, job.job_id, job.store_id);
     },
 
     /** Record a failure: back to the queue after `retryAfterMs`, or failed for good when `final`. */
     failJob(job: JobRow, error: string, nowMs: number, retryAfterMs: number, final: boolean): void {
       if (final) {
-        prepared("UPDATE ai_jobs SET status = 'failed', finished_ms = ?, error = ? WHERE job_id = ? AND store_id = ?").run(nowMs, error, job.job_id, job.store_id);
+        db.prepare("UPDATE ai_jobs SET status = 'failed', finished_ms = ?, error = ? WHERE job_id = ? AND store_id = ?").run(nowMs, error, job.job_id, job.store_id);
         return;
       }
       // a newer queued job for the scope wins over this retry
-      const queued = prepared("SELECT 1 FROM ai_jobs WHERE store_id = ? AND scope_type = ? AND scope_id = ? AND status = 'queued'").get(job.store_id, job.scope_type, job.scope_id);
-      if (queued) prepared("UPDATE ai_jobs SET status = 'failed', finished_ms = ?, error = ? WHERE job_id = ? AND store_id = ?").run(nowMs, error, job.job_id, job.store_id);
-      else prepared("UPDATE ai_jobs SET status = 'queued', run_after_ms = ?, error = ? WHERE job_id = ? AND store_id = ?").run(nowMs + retryAfterMs, error, job.job_id, job.store_id);
+      const queued = db.prepare("SELECT 1 FROM ai_jobs WHERE store_id = ? AND scope_type = ? AND scope_id = ? AND status = 'queued'").get(job.store_id, job.scope_type, job.scope_id);
+      if (queued) db.prepare("UPDATE ai_jobs SET status = 'failed', finished_ms = ?, error = ? WHERE job_id = ? AND store_id = ?").run(nowMs, error, job.job_id, job.store_id);
+      else db.prepare("UPDATE ai_jobs SET status = 'queued', run_after_ms = ?, error = ? WHERE job_id = ? AND store_id = ?").run(nowMs + retryAfterMs, error, job.job_id, job.store_id);
     },
 
     /** Re-queue jobs a stopped process left running. @returns how many. */
     requeueRunning(): number {
       let n = 0;
-      for (const j of prepared("SELECT job_id, store_id, scope_type, scope_id FROM ai_jobs WHERE status = 'running'").all() as JobRow[]) {
-        const queued = prepared("SELECT 1 FROM ai_jobs WHERE store_id = ? AND scope_type = ? AND scope_id = ? AND status = 'queued'").get(j.store_id, j.scope_type, j.scope_id);
-        prepared(`UPDATE ai_jobs SET status = ${queued ? "'failed', error = 'superseded after restart'" : "'queued'"} WHERE job_id = ? AND store_id = ?`).run(j.job_id, j.store_id);
+      for (const j of db.prepare("SELECT job_id, store_id, scope_type, scope_id FROM ai_jobs WHERE status = 'running'").all() as JobRow[]) {
+        const queued = db.prepare("SELECT 1 FROM ai_jobs WHERE store_id = ? AND scope_type = ? AND scope_id = ? AND status = 'queued'").get(j.store_id, j.scope_type, j.scope_id);
+        db.prepare(`UPDATE ai_jobs SET status = ${queued ? "'failed', error = 'superseded after restart'" : "'queued'"} WHERE job_id = ? AND store_id = ?`).run(j.job_id, j.store_id);
         n++;
       }
       return n;
@@ -225,12 +237,12 @@ export function aiRepo(db: Db) {
 
     jobCounts(): Record<JobRow["status"], number> {
       const out = { queued: 0, running: 0, done: 0, failed: 0 };
-      for (const r of prepared("SELECT status, count(*) AS n FROM ai_jobs GROUP BY status").all() as { status: JobRow["status"]; n: number }[]) out[r.status] = r.n;
+      for (const r of db.prepare("SELECT status, count(*) AS n FROM ai_jobs GROUP BY status").all() as { status: JobRow["status"]; n: number }[]) out[r.status] = r.n;
       return out;
     },
 
     listJobs(storeId: string): JobRow[] {
-      return prepared("SELECT * FROM ai_jobs WHERE store_id = ? ORDER BY job_id").all(storeId) as JobRow[];
+      return db.prepare("SELECT * FROM ai_jobs WHERE store_id = ? ORDER BY job_id").all(storeId) as JobRow[];
     },
 
     // ---- translations ----
@@ -238,12 +250,13 @@ export function aiRepo(db: Db) {
     /** Cached translations of reviews into `localeKey`. */
     translations(storeId: string, reviewIds: string[], localeKey: string): TranslationRow[] {
       if (reviewIds.length === 0) return [];
-      return prepared("SELECT review_id, title, body FROM review_translations WHERE store_id = ? AND locale_key = ? AND review_id IN (SELECT value FROM json_each(?))")
+      return db
+        .prepare("SELECT review_id, title, body FROM review_translations WHERE store_id = ? AND locale_key = ? AND review_id IN (SELECT value FROM json_each(?))")
         .all(storeId, localeKey, JSON.stringify(reviewIds)) as TranslationRow[];
     },
 
     saveTranslations(storeId: string, localeKey: string, provider: string, rows: TranslationRow[], nowMs: number): void {
-      const put = prepared(
+      const put = db.prepare(
         `INSERT INTO review_translations (review_id, store_id, locale_key, title, body, provider, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (review_id, locale_key) DO UPDATE SET title = excluded.title, body = excluded.body, provider = excluded.provider, created_ms = excluded.created_ms`,
       );

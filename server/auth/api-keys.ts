@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { ApiError } from "../contract/errors.ts";
-import { statementCache, type Db } from "../db/database.ts";
+import type { Db } from "../db/database.ts";
 
 export type ApiKeyInfo = { apiKeyId: string; storeId: string; name: string; keyPrefix: string; dateCreated: string; dateRevoked?: string; dateLastUsed?: string };
 type Row = { api_key_id: string; store_id: string; name: string; key_hash: string; key_prefix: string; created_ms: number; revoked_ms: number | null; last_used_ms: number | null };
@@ -25,7 +25,6 @@ export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
 /** Create the API keys module over `db`. `now` (epoch ms) is the clock of `last_used_ms`. */
 export function apiKeys(db: Db, now: () => number = () => Date.now()) {
-  const prepared = statementCache(db);
   /** When this process last wrote each key's `last_used_ms` (api_key_id → epoch ms). */
   const writtenAt = new Map<string, number>();
   /** Authorization headers that passed (their SHA-256) → the key they name, for answers served from the cache. */
@@ -36,7 +35,7 @@ export function apiKeys(db: Db, now: () => number = () => Date.now()) {
     const at = now();
     if (at - (writtenAt.get(apiKeyId) ?? -Infinity) < LAST_USED_WRITE_INTERVAL_MS) return;
     writtenAt.set(apiKeyId, at);
-    prepared("UPDATE api_keys SET last_used_ms = ? WHERE api_key_id = ? AND (last_used_ms IS NULL OR last_used_ms < ?)")
+    db.prepare("UPDATE api_keys SET last_used_ms = ? WHERE api_key_id = ? AND (last_used_ms IS NULL OR last_used_ms < ?)")
       .run(at, apiKeyId, at - LAST_USED_WRITE_INTERVAL_MS);
   }
 
@@ -73,7 +72,7 @@ export function apiKeys(db: Db, now: () => number = () => Date.now()) {
       if (colon <= 0) throw enterpriseUnauthorized();
       const storeId = decoded.slice(0, colon);
       const given = Buffer.from(sha256(decoded.slice(colon + 1)), "hex");
-      const rows = prepared<Pick<Row, "key_hash" | "api_key_id">>("SELECT key_hash, api_key_id FROM api_keys WHERE store_id = ? AND revoked_ms IS NULL").all(storeId);
+      const rows = db.prepare<[string], Pick<Row, "key_hash" | "api_key_id">>("SELECT key_hash, api_key_id FROM api_keys WHERE store_id = ? AND revoked_ms IS NULL").all(storeId);
       // Compare against every active key of the store in constant time (no early exit on a match).
       let matched: string | null = null;
       for (const r of rows) if (timingSafeEqual(Buffer.from(r.key_hash, "hex"), given)) matched = r.api_key_id;

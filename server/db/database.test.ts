@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { openDatabase, readSnapshot, statementCache } from "./database.ts";
+import { openDatabase, readSnapshot } from "./database.ts";
 
 describe("openDatabase: prepared statement cache", () => {
   it("returns the same statement for the same SQL text", () => {
@@ -72,19 +72,5 @@ describe("readSnapshot", () => {
     a.close();
     b.close();
     rmSync(dir, { recursive: true, force: true });
-  });
-});
-
-describe("statementCache", () => {
-  it("prepares each SQL text once and answers the same statement afterwards", () => {
-    const db = openDatabase(":memory:");
-    const prepared = statementCache(db);
-    const spy = vi.spyOn(db, "prepare");
-    const a = prepared<{ n: number }>("SELECT ? AS n");
-    expect(prepared("SELECT ? AS n")).toBe(a);
-    expect(a.get(7)).toEqual({ n: 7 });
-    expect(prepared("SELECT ? + 1 AS n")).not.toBe(a);
-    expect(spy).toHaveBeenCalledTimes(2);
-    db.close();
   });
 });

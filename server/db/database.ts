@@ -127,19 +127,3 @@ export function readSnapshot<T>(db: Db, fn: () => T): T {
   return run.deferred(fn) as T;
 }
 const snapshotRunners = new WeakMap<Db, Database.Transaction<(body: () => unknown) => unknown>>();
-
-/**
- * A statement cache over `db`: `prepared(sql)` compiles each distinct SQL text once and returns the
- * same Statement afterwards. Preparing costs SQLite a parse and a plan, 10–40 µs per call, which a
- * query on a request path (e.g. a listing page's products and media) should not pay every time.
- * The SQL text must be built only from code, never from input (input goes in `?` parameters).
- * @returns `prepared(sql)`; a malformed SQL text throws SQLite's error on its first call.
- */
-export function statementCache(db: Db): <Row = unknown>(sql: string) => Database.Statement<unknown[], Row> {
-  const statements = new Map<string, Database.Statement<unknown[], unknown>>();
-  return <Row,>(sql: string) => {
-    let statement = statements.get(sql);
-    if (!statement) statements.set(sql, (statement = db.prepare<unknown[], unknown>(sql)));
-    return statement as Database.Statement<unknown[], Row>;
-  };
-}

@@ -2,7 +2,7 @@
  * Reviews, review media, questions and answers: all their SQL.
  * Listings are keyset scans over the partial indexes of migration 001 (decisions.md §1: never OFFSET).
  */
-import { readSnapshot, statementCache, type Db } from "../db/database.ts";
+import { readSnapshot, type Db } from "../db/database.ts";
 import type { ReviewOrder, ReviewScope } from "../contract/storefront.ts";
 
 export type ReviewStatus = "pending" | "published" | "rejected";
@@ -93,7 +93,7 @@ export type NewReview = {
 
 /** Create the reviews data module over `db`. */
 export function reviewsRepo(db: Db) {
-  const prepared = statementCache(db);
+  const listCache = new Map<string, import("better-sqlite3").Statement<unknown[]>>();
   // The listing reads only what a storefront review shows (ListedReviewRow): materialising a column costs
   // about 0.2 µs per row, and the product's name and links come once per page from productsOf, not per row.
   // Explicit columns (not r.*): e-mail and import keys never leave through it.
@@ -133,67 +133,81 @@ export function reviewsRepo(db: Db) {
     listPublished(storeId: string, scope: ReviewScope, order: ReviewOrder, limit: number, after?: (string | number)[], keyword?: string): ListedReviewRow[] {
       const { key, dir, index } = ORDER_SPECS[order];
       const cols = [...(key ? [`r.${key}`] : []), "r.created_ms", "r.review_id"];
-      const where = scopeWhere(scope, "r").sql;
-      const keyset = after ? ` AND (${cols.join(", ")}) ${dir === "DESC" ? "<" : ">"} (${cols.map(() => "?").join(", ")})` : "";
-      // keyword filter: reviews in which the AI keyword engine identified the keyword (ai_review_keywords, migration 020)
-      const byKeyword = keyword === undefined ? "" : " AND r.review_id IN (SELECT k.review_id FROM ai_review_keywords k WHERE k.store_id = ? AND k.keyword = ?)";
-      const stmt = prepared<ListedReviewRow>(
-        // INDEXED BY the keyset index of this scope and order (migration 001): left to itself the planner
-        // may take another index that yields the same order, e.g. (store_id, status, created_ms), and walk
-        // every published review of the store to find one product's page.
-        `SELECT ${LISTED_COLUMNS} FROM reviews r INDEXED BY reviews_${scope.type}_${index}
-         WHERE r.store_id = ? AND r.status = 'published'${where}${byKeyword}${keyset}
-         ORDER BY ${cols.map((c) => `${c} ${dir}`).join(", ")} LIMIT ?`,
-      );
-      return stmt.all(storeId, ...scopeWhere(scope, "r").args, ...(keyword === undefined ? [] : [storeId, keyword]), ...(after ?? []), limit + 1);
+      const cacheKey = `${scope.type}|${order}|${after ? 1 : 0}|${keyword === undefined ? 0 : 1}`;
+      let stmt = listCache.get(cacheKey);
+      if (!stmt) {
+        const where = scopeWhere(scope, "r").sql;
+        const keyset = after ? ` AND (${cols.join(", ")}) ${dir === "DESC" ? "<" : ">"} (${cols.map(() => "?").join(", ")})` : "";
+        // keyword filter: reviews in which the AI keyword engine identified the keyword (ai_review_keywords, migration 020)
+        const byKeyword = keyword === undefined ? "" : " AND r.review_id IN (SELECT k.review_id FROM ai_review_keywords k WHERE k.store_id = ? AND k.keyword = ?)";
+        stmt = db.prepare<unknown[]>(
+          // INDEXED BY the keyset index of this scope and order (migration 001): left to itself the planner
+          // may take another index that yields the same order, e.g. (store_id, status, created_ms), and walk
+          // every published review of the store to find one product's page.
+          `SELECT ${LISTED_COLUMNS} FROM reviews r INDEXED BY reviews_${scope.type}_${index}
+           WHERE r.store_id = ? AND r.status = 'published'${where}${byKeyword}${keyset}
+           ORDER BY ${cols.map((c) => `${c} ${dir}`).join(", ")} LIMIT ?`,
+        );
+        listCache.set(cacheKey, stmt);
+      }
+      return stmt.all(storeId, ...scopeWhere(scope, "r").args, ...(keyword === undefined ? [] : [storeId, keyword]), ...(after ?? []), limit + 1) as ListedReviewRow[];
     },
 
     /** Name and links of the given products of a store (the products of a listing page), in no particular order. */
     productsOf(storeId: string, productIds: string[]): ListedProductRow[] {
       if (productIds.length === 0) return [];
-      return prepared<ListedProductRow>("SELECT product_id, name, url, image_url FROM products WHERE store_id = ? AND product_id IN (SELECT value FROM json_each(?))")
-        .all(storeId, JSON.stringify(productIds));
+      return db
+        .prepare("SELECT product_id, name, url, image_url FROM products WHERE store_id = ? AND product_id IN (SELECT value FROM json_each(?))")
+        .all(storeId, JSON.stringify(productIds)) as ListedProductRow[];
     },
 
     /** Published media of the given reviews, in upload order. */
     mediaOfReviews(reviewIds: string[]): MediaRow[] {
       if (reviewIds.length === 0) return [];
-      return prepared<MediaRow>(
-        `SELECT m.*, r.rating, r.reviewer_name FROM review_media m JOIN reviews r ON r.review_id = m.review_id
-         WHERE m.review_id IN (SELECT value FROM json_each(?)) AND m.status = 'published' ORDER BY m.review_id, m.position`,
-      ).all(JSON.stringify(reviewIds));
+      return db
+        .prepare(
+          `SELECT m.*, r.rating, r.reviewer_name FROM review_media m JOIN reviews r ON r.review_id = m.review_id
+           WHERE m.review_id IN (SELECT value FROM json_each(?)) AND m.status = 'published' ORDER BY m.review_id, m.position`,
+        )
+        .all(JSON.stringify(reviewIds)) as MediaRow[];
     },
 
     /** One page (limit + 1 rows) of published media of published reviews, newest first. */
     listPublishedMedia(storeId: string, scope: ReviewScope, limit: number, after?: (string | number)[]): MediaRow[] {
       const { sql, args } = scopeWhere(scope, "m");
       const keyset = after ? " AND (m.created_ms, m.media_id) < (?, ?)" : "";
-      return prepared<MediaRow>(
-        `SELECT m.*, r.rating, r.reviewer_name FROM review_media m JOIN reviews r ON r.review_id = m.review_id
-         WHERE m.store_id = ? AND m.status = 'published' AND r.status = 'published'${sql}${keyset}
-         ORDER BY m.created_ms DESC, m.media_id DESC LIMIT ?`,
-      ).all(storeId, ...args, ...(after ?? []), limit + 1);
+      return db
+        .prepare(
+          `SELECT m.*, r.rating, r.reviewer_name FROM review_media m JOIN reviews r ON r.review_id = m.review_id
+           WHERE m.store_id = ? AND m.status = 'published' AND r.status = 'published'${sql}${keyset}
+           ORDER BY m.created_ms DESC, m.media_id DESC LIMIT ?`,
+        )
+        .all(storeId, ...args, ...(after ?? []), limit + 1) as MediaRow[];
     },
 
     /** One page (limit + 1 rows) of published questions, newest first. Scope: product or group. */
     listPublishedQuestions(storeId: string, scope: ReviewScope, limit: number, after?: (string | number)[]): QuestionRow[] {
       const { sql, args } = scopeWhere(scope, "q");
       const keyset = after ? " AND (q.created_ms, q.question_id) < (?, ?)" : "";
-      return prepared<QuestionRow>(
-        `SELECT q.question_id, q.product_id, q.body, q.asker_name, q.created_ms FROM questions q
-         WHERE q.store_id = ? AND q.status = 'published'${sql}${keyset}
-         ORDER BY q.created_ms DESC, q.question_id DESC LIMIT ?`,
-      ).all(storeId, ...args, ...(after ?? []), limit + 1);
+      return db
+        .prepare(
+          `SELECT q.question_id, q.product_id, q.body, q.asker_name, q.created_ms FROM questions q
+           WHERE q.store_id = ? AND q.status = 'published'${sql}${keyset}
+           ORDER BY q.created_ms DESC, q.question_id DESC LIMIT ?`,
+        )
+        .all(storeId, ...args, ...(after ?? []), limit + 1) as QuestionRow[];
     },
 
     /** Published, public answers of the given questions, oldest first. */
     publicAnswers(questionIds: string[]): AnswerRow[] {
       if (questionIds.length === 0) return [];
-      return prepared<AnswerRow>(
-        `SELECT answer_id, question_id, body, author_name, is_store_answer, created_ms FROM answers
-         WHERE question_id IN (SELECT value FROM json_each(?)) AND status = 'published' AND is_public = 1
-         ORDER BY created_ms, answer_id`,
-      ).all(JSON.stringify(questionIds));
+      return db
+        .prepare(
+          `SELECT answer_id, question_id, body, author_name, is_store_answer, created_ms FROM answers
+           WHERE question_id IN (SELECT value FROM json_each(?)) AND status = 'published' AND is_public = 1
+           ORDER BY created_ms, answer_id`,
+        )
+        .all(JSON.stringify(questionIds)) as AnswerRow[];
     },
 
     /** The maintained review aggregate of a scope (zeros when the scope has no published review). */
@@ -228,19 +242,20 @@ export function reviewsRepo(db: Db) {
 
     /** A review by ID within a store (any status), or undefined. */
     get(storeId: string, reviewId: string): ReviewRow | undefined {
-      return prepared<ReviewRow>(`SELECT ${REVIEW_COLUMNS} FROM reviews r JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id WHERE r.store_id = ? AND r.review_id = ?`)
-        .get(storeId, reviewId);
+      return db
+        .prepare(`SELECT ${REVIEW_COLUMNS} FROM reviews r JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id WHERE r.store_id = ? AND r.review_id = ?`)
+        .get(storeId, reviewId) as ReviewRow | undefined;
     },
 
     /** Set a review's moderation status (aggregates follow by trigger). @returns false when no such review. */
     setStatus(storeId: string, reviewId: string, status: ReviewStatus): boolean {
-      return prepared("UPDATE reviews SET status = ?, updated_ms = ? WHERE store_id = ? AND review_id = ?").run(status, Date.now(), storeId, reviewId).changes === 1;
+      return db.prepare("UPDATE reviews SET status = ?, updated_ms = ? WHERE store_id = ? AND review_id = ?").run(status, Date.now(), storeId, reviewId).changes === 1;
     },
 
     /** Count of reviews of a store by status (admin, import report). */
     countByStatus(storeId: string): Record<ReviewStatus, number> {
       const out: Record<ReviewStatus, number> = { pending: 0, published: 0, rejected: 0 };
-      for (const r of prepared<{ status: ReviewStatus; n: number }>("SELECT status, count(*) AS n FROM reviews WHERE store_id = ? GROUP BY status").all(storeId)) out[r.status] = r.n;
+      for (const r of db.prepare<[string], { status: ReviewStatus; n: number }>("SELECT status, count(*) AS n FROM reviews WHERE store_id = ? GROUP BY status").all(storeId)) out[r.status] = r.n;
       return out;
     },
   };

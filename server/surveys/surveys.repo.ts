@@ -3,7 +3,7 @@
  * Prepared statements only; the store ID is in every WHERE (decisions.md §1). Listings are keyset
  * scans over (created_ms, survey_response_id) / (created_ms, survey_id): never OFFSET.
  */
-import { statementCache, type Db } from "../db/database.ts";
+import type { Db } from "../db/database.ts";
 import type { NpsCategory, ProfileAnswerType, QuestionType, SurveyChannel, SurveyResponseOrder } from "../contract/surveys.ts";
 
 export type SurveyRow = { survey_id: string; store_id: string; name: string; created_ms: number };
@@ -120,8 +120,17 @@ export function surveysRepo(db: Db) {
     ],
   } as const;
 
+  const filteredCache = new Map<string, ReturnType<typeof db.prepare<unknown[], ResponseRow>>>();
+  const otherCache = new Map<string, ReturnType<typeof db.prepare<unknown[], { n: number }>>>();
   /** A prepared statement per distinct filter shape (a handful), reused. */
-  const cached = statementCache(db);
+  const cached = (sql: string) => {
+    let stmt = otherCache.get(sql);
+    if (!stmt) {
+      stmt = db.prepare<unknown[], { n: number }>(sql);
+      otherCache.set(sql, stmt);
+    }
+    return stmt;
+  };
 
   return {
     /** Insert a survey with its questions and channel surveys (call inside a transaction). */
@@ -175,13 +184,18 @@ export function surveysRepo(db: Db) {
       const dir = order === "date asc" ? "ASC" : "DESC";
       if (after) { where.push(`(r.created_ms, r.survey_response_id) ${dir === "ASC" ? ">" : "<"} (?, ?)`); args.push(after[0], after[1]); }
       const sql = `${RESPONSE_SELECT} WHERE ${where.join(" AND ")} ORDER BY r.created_ms ${dir}, r.survey_response_id ${dir} LIMIT ?`;
-      return cached<ResponseRow>(sql).all(...args, limit + 1);
+      let stmt = filteredCache.get(sql);
+      if (!stmt) {
+        stmt = db.prepare<unknown[], ResponseRow>(sql);
+        filteredCache.set(sql, stmt);
+      }
+      return stmt.all(...args, limit + 1);
     },
     /** Number of the store's responses matching `filter` (same rules as `listResponses`). */
     countMatching(storeId: string, filter: ResponseFilter): number {
       const w = filterWhere(storeId, filter);
       if (!w) return 0;
-      return cached<{ n: number }>(`SELECT count(*) AS n FROM survey_responses r
+      return cached(`SELECT count(*) AS n FROM survey_responses r
         CROSS JOIN channel_surveys c ON c.channel_survey_id = r.channel_survey_id AND c.store_id = r.store_id
         WHERE ${w.where.join(" AND ")}`).get(...w.args)!.n;
     },
@@ -194,12 +208,12 @@ export function surveysRepo(db: Db) {
       const w = filterWhere(storeId, filter);
       if (!w) return [];
       // 1970-01-05 (epoch + 4 days = 345,600,000 ms) was a Monday; a week is 604,800,000 ms.
-      return cached<NpsWeekRow>(`SELECT ((r.created_ms - 345600000) / 604800000) * 604800000 + 345600000 AS week_ms,
+      return cached(`SELECT ((r.created_ms - 345600000) / 604800000) * 604800000 + 345600000 AS week_ms,
           sum(r.nps_category = 'promoter') AS promoters, sum(r.nps_category = 'passive') AS passives, sum(r.nps_category = 'detractor') AS detractors
         FROM survey_responses r
         CROSS JOIN channel_surveys c ON c.channel_survey_id = r.channel_survey_id AND c.store_id = r.store_id
         WHERE ${w.where.join(" AND ")} AND r.nps_category IS NOT NULL
-        GROUP BY week_ms ORDER BY week_ms`).all(...w.args);
+        GROUP BY week_ms ORDER BY week_ms`).all(...w.args) as unknown as NpsWeekRow[];
     },
     /** Number of the store's responses to a survey. */
     countResponses(storeId: string, surveyId: string): number {
