@@ -9,6 +9,7 @@ import Database from "better-sqlite3";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stableParameters } from "./stable-parameters.ts";
 
 export type Db = Database.Database;
 
@@ -55,6 +56,8 @@ export const STATEMENT_CACHE_SIZE = 1000;
  * SQL where they use it. A cached statement is handed out with its result modes reset (`pluck`, `raw`,
  * `expand` off), so one call site's `.pluck()` never leaks into another's. Statements are never
  * iterated concurrently in this code base (no `.iterate()`), so sharing one is safe.
+ * Every statement is compiled with its parameters written `+?` (stable-parameters.ts): otherwise SQLite
+ * compiles a statement with `col = ?` and an ORDER BY again on every run, for a new bound value.
  */
 function memoizePrepare(db: Db): void {
   const prepare = db.prepare.bind(db);
@@ -65,7 +68,7 @@ function memoizePrepare(db: Db): void {
       cache.delete(sql);
       if (stmt.reader) stmt.pluck(false).raw(false).expand(false);
     } else {
-      stmt = prepare(sql);
+      stmt = prepare(stableParameters(sql));
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     }
     cache.set(sql, stmt);
