@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import { ResponseCache, type CachedResponse } from "./response-cache.ts";
 
@@ -50,5 +51,17 @@ describe("ResponseCache", () => {
     expect(cache.byteSize).toBe(e.body.length + e.encoded!.br!.length);
     cache.set("a", entry(1)); // replacing the entry releases both
     expect(cache.byteSize).toBe(10);
+  });
+
+  it("a compressed copy that takes the cache over its byte limit evicts the least recently used entries", async () => {
+    const cache = new ResponseCache(100, 8000); // bodies up to 500 bytes are kept
+    const bodies = Array.from({ length: 16 }, () => Buffer.from(randomBytes(245).toString("hex"))); // 490 bytes each, 7,840 in all
+    bodies.forEach((body, i) => cache.set(`k${i}`, { ...entry(1), body }));
+    const last = cache.get("k15", 1)!;
+    cache.compressInBackground("k15", last, "gzip"); // hex compresses to about half: well over the 160 bytes left
+    await vi.waitFor(() => expect(last.encoded?.gzip).toBeDefined());
+    expect(cache.byteSize).toBeLessThanOrEqual(cache.maxBytes);
+    expect(cache.get("k0", 1)).toBeUndefined();
+    expect(cache.get("k15", 1)).toBe(last);
   });
 });

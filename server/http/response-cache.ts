@@ -65,10 +65,7 @@ export class ResponseCache {
     this.entries.set(key, entry);
     this.positions.set(entry, ++this.insertions);
     this.bytes += entry.body.length;
-    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
-      const leastRecentlyUsed = this.entries.keys().next().value as string;
-      this.delete(leastRecentlyUsed);
-    }
+    this.evictOverLimits();
   }
 
   /**
@@ -82,7 +79,9 @@ export class ResponseCache {
       (bytes) => {
         entry.compressing!.delete(coding);
         (entry.encoded ??= {})[coding] = bytes;
-        if (this.entries.get(key) === entry) this.bytes += bytes.length;
+        if (this.entries.get(key) !== entry) return; // dropped or replaced meanwhile: the copy goes with it
+        this.bytes += bytes.length;
+        this.evictOverLimits();
       },
       () => entry.compressing!.delete(coding), // never happens for a Buffer; the entry stays uncompressed
     );
@@ -95,6 +94,14 @@ export class ResponseCache {
   /** Bytes held: bodies and their compressed copies. */
   get byteSize(): number {
     return this.bytes;
+  }
+
+  /** Drop least recently used entries until both limits hold. */
+  private evictOverLimits(): void {
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
+      const leastRecentlyUsed = this.entries.keys().next().value as string;
+      this.delete(leastRecentlyUsed);
+    }
   }
 
   private delete(key: string): void {
