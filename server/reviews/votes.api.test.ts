@@ -59,7 +59,8 @@ describe("helpful votes (decisions.md §3)", () => {
     const id = reviewIds[4];
     const first = await vote(id, { vote: "helpful" });
     const value = first.res.headers.get("set-cookie")!.split(";")[0];
-    const tampered = value.replace(/^chorus_visitor=./, "chorus_visitor=0");
+    // Change the value's first character (to another one: replacing it by a fixed character left it as it was when it already was that one).
+    const tampered = value.replace(/^chorus_visitor=(.)/, (_, c: string) => `chorus_visitor=${c === "0" ? "1" : "0"}`);
     const second = await vote(id, { vote: "helpful" }, { cookie: tampered });
     expect(second.res.headers.get("set-cookie")).not.toBeNull();
     expect(second.body.helpfulCount).toBe(first.body.helpfulCount + 1);
