@@ -200,6 +200,7 @@ export function createHttpServer(options: HttpOptions): Server {
    * Serve an API GET through the response cache under `key`. A computed 200 without cookies is kept
    * when `options.cacheable(response)` says so (default: always), until `options.expiresMs` (epoch ms;
    * default: no time limit); `options.onHit` runs when the answer comes from the cache.
+   * No `await` may come between reading the entry and `holdWhileSending` (its bytes live in reusable slab chunks).
    */
   async function cachedGet(
     req: IncomingMessage, res: ServerResponse, signal: AbortSignal, key: string,
@@ -234,6 +235,7 @@ export function createHttpServer(options: HttpOptions): Server {
         if (entry.etag) headers.etag = `W/${entry.etag}`;
         res.writeHead(200, { ...headers, "content-encoding": coding, "content-length": String(encoded.length) });
         res.end(encoded);
+        cache!.holdWhileSending(encoded, res);
         return;
       }
       // Served again from the cache: compress it for the next requests (encoding.ts policy).
@@ -241,6 +243,7 @@ export function createHttpServer(options: HttpOptions): Server {
     }
     res.writeHead(entry.status, { ...headers, "content-length": String(entry.body.length) });
     res.end(entry.body);
+    cache!.holdWhileSending(entry.body, res);
   }
 
   const server = createServer((req, res) => {

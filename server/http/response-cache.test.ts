@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import { connect, type AddressInfo } from "node:net";
 import { describe, expect, it, vi } from "vitest";
 import { ResponseCache, type CachedResponse } from "./response-cache.ts";
 
@@ -48,9 +50,12 @@ describe("ResponseCache", () => {
     expect(e.encoded?.br).toBeUndefined();
     await vi.waitFor(() => expect(e.encoded?.br).toBeDefined());
     expect(e.compressing?.size).toBe(0);
-    expect(cache.byteSize).toBe(e.body.length + e.encoded!.br!.length);
+    // Held bytes are the slab chunks' sizes: at most a quarter (plus 8 bytes of rounding) over the lengths.
+    const lengths = e.body.length + e.encoded!.br!.length;
+    expect(cache.byteSize).toBeGreaterThanOrEqual(lengths);
+    expect(cache.byteSize).toBeLessThanOrEqual(lengths * 1.25 + 16);
     cache.set("a", entry(1)); // replacing the entry releases both
-    expect(cache.byteSize).toBe(10);
+    expect(cache.byteSize).toBe(64); // the smallest chunk
   });
 
   it("a compressed copy that takes the cache over its byte limit evicts the least recently used entries", async () => {
@@ -63,5 +68,62 @@ describe("ResponseCache", () => {
     expect(cache.byteSize).toBeLessThanOrEqual(cache.maxBytes);
     expect(cache.get("k0", 1)).toBeUndefined();
     expect(cache.get("k15", 1)).toBe(last);
+  });
+});
+
+describe("ResponseCache slab storage", () => {
+  it("churning through many times its byte limit keeps its slabs within the limit and every body intact", () => {
+    const cache = new ResponseCache(50_000, 4 * 1024 * 1024, 256 * 1024);
+    const originals = new Map<string, Buffer>();
+    for (let i = 0; i < 4_000; i++) {
+      const key = `k${i % 1_500}`;
+      const body = randomBytes(200 + ((i * 7919) % 20_000)); // 200 B – 20 KB, like aggregates to reviews pages
+      originals.set(key, Buffer.from(body));
+      cache.set(key, { ...entry(1), body });
+      const probe = `k${(i * 31) % 1_500}`;
+      const hit = cache.get(probe, 1);
+      if (hit) expect(Buffer.compare(hit.body, originals.get(probe)!)).toBe(0);
+    }
+    expect(cache.slabBytes).toBeLessThanOrEqual(cache.maxBytes);
+    expect(cache.byteSize).toBeLessThanOrEqual(cache.maxBytes);
+    for (const [key, original] of originals) {
+      const hit = cache.get(key, 1);
+      if (hit) expect(Buffer.compare(hit.body, original)).toBe(0);
+    }
+  });
+
+  it("does not overwrite a body a slow client is still receiving when its entry is evicted", async () => {
+    const size = 7 * 1024 * 1024; // more than loopback socket buffers take at once
+    const cache = new ResponseCache(2, 128 * 1024 * 1024, 8 * 1024 * 1024); // two entries; a chunk of 8 MiB each
+    const original = randomBytes(size);
+    cache.set("big", { ...entry(1), body: Buffer.from(original) });
+    let queuedAfterEnd = 0;
+    const server = createServer((req, res) => {
+      const cached = cache.get("big", 1)!;
+      res.writeHead(200, { "content-length": String(cached.body.length) });
+      res.end(cached.body);
+      queuedAfterEnd = res.writableLength;
+      cache.holdWhileSending(cached.body, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const received: Buffer[] = [];
+    const client = connect(port, "127.0.0.1");
+    client.pause(); // a slow client: reads nothing yet
+    client.write("GET / HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
+    await vi.waitFor(() => expect(queuedAfterEnd).toBeGreaterThan(0));
+
+    // The entry is evicted, and a freed chunk of its size is taken, while the response is still queued.
+    for (const fill of [1, 2, 3]) cache.set(`other${fill}`, { ...entry(1), body: Buffer.alloc(size, fill) });
+    expect(cache.get("big", 1)).toBeUndefined();
+
+    client.on("data", (data: Buffer) => received.push(data));
+    client.resume();
+    await new Promise((resolve) => client.on("end", resolve));
+    server.close();
+    const response = Buffer.concat(received);
+    const body = response.subarray(response.indexOf("\r\n\r\n") + 4);
+    expect(body.length).toBe(size);
+    expect(Buffer.compare(body, original)).toBe(0);
   });
 });

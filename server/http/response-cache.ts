@@ -5,7 +5,15 @@
  * *before* the response was computed, so any commit (by this process or another) invalidates
  * everything computed before it. Bounded by entry count and total bytes; the least recently used
  * entry goes first (approximately: a hit moves an entry to the front only once it is in the older half).
+ *
+ * Bodies and compressed copies are kept in reusable slab chunks (body-slabs.ts), not a Buffer each, so
+ * that replacing entries does not grow V8's external memory and trigger full garbage collections. The
+ * byte limit counts what is held: the chunk size (at most 25% over the body) or the Buffer's length.
+ * A caller that sends cached bytes must call `holdWhileSending` right after handing them to the response,
+ * with no `await` between `get` and that call (a chunk is only reused once nobody reads it).
  */
+import type { ServerResponse } from "node:http";
+import { BodySlabs, type SlabChunk } from "./body-slabs.ts";
 import { compress, type ContentCoding } from "./encoding.ts";
 
 export type CachedResponse = {
@@ -28,16 +36,21 @@ export class ResponseCache {
   private insertions = 0;
   private readonly positions = new WeakMap<CachedResponse, number>();
   private bytes = 0;
+  private readonly slabs: BodySlabs;
+  /** The slab chunk behind each stored body or copy (keyed by the view handed out). */
+  private readonly chunks = new WeakMap<Buffer, SlabChunk>();
   readonly maxEntries: number;
   readonly maxBytes: number;
 
   /**
    * @param maxEntries entry limit (each entry also costs ~1 KB of heap for its key and headers)
-   * @param maxBytes limit of body bytes plus compressed copies (default 256 MiB: about 11,000 reviews pages of 17.5 KB with their 5.8 KB brotli copies)
+   * @param maxBytes limit of bytes held for bodies plus compressed copies (default 256 MiB: about 11,000 reviews pages of 17.5 KB with their 5.8 KB brotli copies)
+   * @param slabBytes slab size (body-slabs.ts; default 1 MiB, or maxBytes / 16 if smaller)
    */
-  constructor(maxEntries = 50_000, maxBytes = 256 * 1024 * 1024) {
+  constructor(maxEntries = 50_000, maxBytes = 256 * 1024 * 1024, slabBytes = Math.min(1024 * 1024, Math.floor(maxBytes / 16))) {
     this.maxEntries = maxEntries;
     this.maxBytes = maxBytes;
+    this.slabs = new BodySlabs(maxBytes, slabBytes);
   }
 
   /** The entry for `key` if it was computed at `version` and has not expired at `nowMs`; stale entries are dropped. */
@@ -59,13 +72,27 @@ export class ResponseCache {
     return entry;
   }
 
+  /** Store `entry` under `key` (its `body` is replaced by the stored copy); a body over maxBytes / 16 is not kept. */
   set(key: string, entry: CachedResponse): void {
     this.delete(key);
     if (entry.body.length > this.maxBytes / 16) return;
+    this.evictToFit(this.heldBytesFor(entry.body.length));
+    entry.body = this.keep(entry.body);
     this.entries.set(key, entry);
     this.positions.set(entry, ++this.insertions);
-    this.bytes += entry.body.length;
+    this.bytes += this.heldBytes(entry.body);
     this.evictOverLimits();
+  }
+
+  /**
+   * Keep the slab chunk behind `bytes` (a body or copy from this cache, just passed to `res.end`) from
+   * reuse until the response has left: until its 'close' if any of it is still queued in Node.
+   */
+  holdWhileSending(bytes: Buffer, res: ServerResponse): void {
+    const chunk = this.chunks.get(bytes);
+    if (!chunk || res.writableLength === 0) return; // not in a slab, or already handed to the kernel
+    this.slabs.pin(chunk);
+    res.once("close", () => this.slabs.unpin(chunk));
   }
 
   /**
@@ -75,15 +102,23 @@ export class ResponseCache {
   compressInBackground(key: string, entry: CachedResponse, coding: ContentCoding): void {
     if (entry.encoded?.[coding] || entry.compressing?.has(coding)) return;
     (entry.compressing ??= new Set()).add(coding);
+    const source = this.chunks.get(entry.body); // read on the thread pool: not reused meanwhile
+    if (source) this.slabs.pin(source);
+    const done = () => {
+      entry.compressing!.delete(coding);
+      if (source) this.slabs.unpin(source);
+    };
     compress(entry.body, coding).then(
       (bytes) => {
-        entry.compressing!.delete(coding);
-        (entry.encoded ??= {})[coding] = bytes;
+        done();
         if (this.entries.get(key) !== entry) return; // dropped or replaced meanwhile: the copy goes with it
-        this.bytes += bytes.length;
-        this.evictOverLimits();
+        this.evictToFit(this.heldBytesFor(bytes.length));
+        if (this.entries.get(key) !== entry) return; // it was the least recently used one
+        const copy = this.keep(bytes);
+        (entry.encoded ??= {})[coding] = copy;
+        this.bytes += this.heldBytes(copy);
       },
-      () => entry.compressing!.delete(coding), // never happens for a Buffer; the entry stays uncompressed
+      done, // never happens for a Buffer; the entry stays uncompressed
     );
   }
 
@@ -96,19 +131,52 @@ export class ResponseCache {
     return this.bytes;
   }
 
+  /** Bytes of slabs allocated (they stay allocated; at most maxBytes). */
+  get slabBytes(): number {
+    return this.slabs.allocatedBytes;
+  }
+
   /** Drop least recently used entries until both limits hold. */
   private evictOverLimits(): void {
-    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
-      const leastRecentlyUsed = this.entries.keys().next().value as string;
-      this.delete(leastRecentlyUsed);
-    }
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) this.delete(this.entries.keys().next().value as string);
+  }
+
+  /** Drop least recently used entries until `held` more bytes fit under the byte limit (or none is left). */
+  private evictToFit(held: number): void {
+    while (this.entries.size > 0 && this.bytes + held > this.maxBytes) this.delete(this.entries.keys().next().value as string);
+  }
+
+  /** A copy of `bytes` in a slab chunk, or `bytes` themselves when no chunk is free for them. */
+  private keep(bytes: Buffer): Buffer {
+    const chunk = this.slabs.store(bytes);
+    if (!chunk) return bytes;
+    this.chunks.set(chunk.bytes, chunk);
+    return chunk.bytes;
+  }
+
+  /** Bytes held for stored `bytes`: their chunk's size, or their length if not in a slab. */
+  private heldBytes(bytes: Buffer): number {
+    return this.chunks.get(bytes)?.capacity ?? bytes.length;
+  }
+
+  /** Bytes that storing `length` bytes would hold (the chunk size when a slab chunk can take them). */
+  private heldBytesFor(length: number): number {
+    return this.slabs.chunkSizeFor(length) ?? length;
+  }
+
+  private release(bytes: Buffer): void {
+    this.bytes -= this.heldBytes(bytes);
+    const chunk = this.chunks.get(bytes);
+    if (!chunk) return;
+    this.chunks.delete(bytes);
+    this.slabs.free(chunk);
   }
 
   private delete(key: string): void {
     const e = this.entries.get(key);
-    if (e) {
-      this.bytes -= e.body.length + Object.values(e.encoded ?? {}).reduce((sum, copy) => sum + copy.length, 0);
-      this.entries.delete(key);
-    }
+    if (!e) return;
+    this.entries.delete(key);
+    this.release(e.body);
+    for (const copy of Object.values(e.encoded ?? {})) this.release(copy);
   }
 }
