@@ -8,11 +8,12 @@
  * "uniform" rows cycle through every URL in turn; the reviews one walks all 70,000 product × order
  * URLs, more than the response cache holds, so every request misses (the worst case). Each measurement follows an unmeasured warm-up on the same URL stream, as a
  * long-running server sees traffic, and runs in a fresh load-generator process (bench/load-child.ts). Prints a table and writes JSON under bench/results/.
- * Requests carry no Accept-Encoding by default, so answers are measured uncompressed. With
- * BENCH_ACCEPT_ENCODING="gzip, deflate, br, zstd" (Chromium's header) popular answers come back as
- * brotli (server/http/encoding.ts), but autocannon then becomes the bottleneck: it appends every body to
- * a string, and decoding binary bytes as UTF-8 took 39% of its CPU (the server sat 47% idle), so the
- * figures would measure the load generator on the shared 2 cores, not the server (docs/performance.md).
+ * Requests carry Chromium's `Accept-Encoding: gzip, deflate, br, zstd` by default, as every request
+ * from the widgets does: an answer served again from the response cache comes back as brotli
+ * (server/http/encoding.ts), a first one uncompressed. BENCH_ACCEPT_ENCODING=identity measures
+ * uncompressed answers throughout (API clients that do not ask for compression). The load generator no
+ * longer decodes the bodies it receives (bench/lib.ts), which had made it the bottleneck for compressed
+ * and for large answers.
  * Env: BENCH_SECONDS (default 5) per measurement, BENCH_WARMUP_SECONDS (default 2),
  * BENCH_CONNECTIONS (default "10,50"), BENCH_ONLY (a substring: run only the scenarios whose name has it),
  * BENCH_ACCEPT_ENCODING.
@@ -35,7 +36,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const ZIPF_ALPHA = 0.8;
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "10,50").split(",").map(Number);
-const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING ?? "";
+const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING ?? "gzip, deflate, br, zstd";
 /** Headers added to every request (the bare endpoint's too). */
 const CLIENT_HEADERS: Record<string, string> = ACCEPT_ENCODING ? { "accept-encoding": ACCEPT_ENCODING } : {};
 const databasePath = resolve(process.env.DATABASE_PATH ?? join(PROJECT_ROOT, "data/bench.sqlite"));
