@@ -239,7 +239,7 @@ export function createHttpServer(options: HttpOptions): Server {
         return;
       }
       // Served again from the cache: compress it for the next requests (encoding.ts policy).
-      if (coding && !computedNow) cache!.compressInBackground(key, entry, coding);
+      if (coding && !computedNow) cache!.compressLater(key, entry, coding);
     }
     res.writeHead(entry.status, { ...headers, "content-length": String(entry.body.length) });
     res.end(entry.body);

@@ -14,9 +14,9 @@
  * up does not add to the external-memory growth that starts full collections either. Bytes that do not fit a chunk (larger than a slab, or no free chunk of their class
  * once all slabs exist) are not stored here: the caller keeps its own Buffer for them.
  *
- * A chunk can still be read after its entry is dropped: by a socket write the kernel has not taken yet,
- * or by a compression on libuv's thread pool. Such a reader pins the chunk; freeing a pinned chunk only
- * marks it, and it goes back to its free list when the last pin is released.
+ * A chunk can still be read after its entry is dropped: by a socket write the kernel has not taken yet.
+ * Such a reader pins the chunk; freeing a pinned chunk only marks it, and it goes back to its free list
+ * when the last pin is released.
  */
 
 /** One chunk of a slab, holding a copy of some bytes. */

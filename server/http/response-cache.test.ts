@@ -41,12 +41,12 @@ describe("ResponseCache", () => {
     expect(cache.get("k19", 1)).toBeDefined();
   });
 
-  it("compresses an entry once, in the background, and counts the copy towards the byte limit", async () => {
+  it("compresses an entry once, after the current turn, and counts the copy towards the byte limit", async () => {
     const cache = new ResponseCache();
     const e = { ...entry(1), body: Buffer.from("chorus ".repeat(500)) };
     cache.set("a", e);
-    cache.compressInBackground("a", e, "br");
-    cache.compressInBackground("a", e, "br"); // under way: not started twice
+    cache.compressLater("a", e, "br");
+    cache.compressLater("a", e, "br"); // due: not scheduled twice
     expect(e.encoded?.br).toBeUndefined();
     await vi.waitFor(() => expect(e.encoded?.br).toBeDefined());
     expect(e.compressing?.size).toBe(0);
@@ -63,7 +63,7 @@ describe("ResponseCache", () => {
     const bodies = Array.from({ length: 16 }, () => Buffer.from(randomBytes(245).toString("hex"))); // 490 bytes each, 7,840 in all
     bodies.forEach((body, i) => cache.set(`k${i}`, { ...entry(1), body }));
     const last = cache.get("k15", 1)!;
-    cache.compressInBackground("k15", last, "gzip"); // hex compresses to about half: well over the 160 bytes left
+    cache.compressLater("k15", last, "gzip"); // hex compresses to about half: well over the 160 bytes left
     await vi.waitFor(() => expect(last.encoded?.gzip).toBeDefined());
     expect(cache.byteSize).toBeLessThanOrEqual(cache.maxBytes);
     expect(cache.get("k0", 1)).toBeUndefined();

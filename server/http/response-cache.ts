@@ -26,7 +26,7 @@ export type CachedResponse = {
   expiresMs?: number;
   /** Compressed copies of `body` by content coding, made once the entry is served again (encoding.ts). */
   encoded?: Partial<Record<ContentCoding, Buffer>>;
-  /** Codings being compressed now (so one is not started twice). */
+  /** Codings due to be compressed (so one is not scheduled twice). */
   compressing?: Set<ContentCoding>;
 };
 
@@ -96,30 +96,24 @@ export class ResponseCache {
   }
 
   /**
-   * Start compressing `entry` (stored under `key`) with `coding` on the thread pool, unless it is
-   * already compressed or under way. The copy counts towards the byte limit while the entry is cached.
+   * Compress `entry` (stored under `key`) with `coding` once the current turn of the event loop is over
+   * (`setImmediate`: after the response being written), unless it is already compressed or due. Skipped if
+   * the entry was dropped meanwhile. The copy counts towards the byte limit while the entry is cached.
    */
-  compressInBackground(key: string, entry: CachedResponse, coding: ContentCoding): void {
+  compressLater(key: string, entry: CachedResponse, coding: ContentCoding): void {
     if (entry.encoded?.[coding] || entry.compressing?.has(coding)) return;
     (entry.compressing ??= new Set()).add(coding);
-    const source = this.chunks.get(entry.body); // read on the thread pool: not reused meanwhile
-    if (source) this.slabs.pin(source);
-    const done = () => {
+    setImmediate(() => {
       entry.compressing!.delete(coding);
-      if (source) this.slabs.unpin(source);
-    };
-    compress(entry.body, coding).then(
-      (bytes) => {
-        done();
-        if (this.entries.get(key) !== entry) return; // dropped or replaced meanwhile: the copy goes with it
-        this.evictToFit(this.heldBytesFor(bytes.length));
-        if (this.entries.get(key) !== entry) return; // it was the least recently used one
-        const copy = this.keep(bytes);
-        (entry.encoded ??= {})[coding] = copy;
-        this.bytes += this.heldBytes(copy);
-      },
-      done, // never happens for a Buffer; the entry stays uncompressed
-    );
+      // Checked before reading the body: a dropped entry's slab chunk may already hold another body.
+      if (this.entries.get(key) !== entry) return;
+      const bytes = compress(entry.body, coding);
+      this.evictToFit(this.heldBytesFor(bytes.length));
+      if (this.entries.get(key) !== entry) return; // it was the least recently used one
+      const copy = this.keep(bytes);
+      (entry.encoded ??= {})[coding] = copy;
+      this.bytes += this.heldBytes(copy);
+    });
   }
 
   get size(): number {
