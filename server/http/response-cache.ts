@@ -76,12 +76,11 @@ export class ResponseCache {
   set(key: string, entry: CachedResponse): void {
     this.delete(key);
     if (entry.body.length > this.maxBytes / 16) return;
-    this.evictToFit(this.heldBytesFor(entry.body.length));
+    this.makeRoom(this.heldBytesFor(entry.body.length), 1);
     entry.body = this.keep(entry.body);
     this.entries.set(key, entry);
     this.positions.set(entry, ++this.insertions);
     this.bytes += this.heldBytes(entry.body);
-    this.evictOverLimits();
   }
 
   /**
@@ -108,7 +107,7 @@ export class ResponseCache {
       // Checked before reading the body: a dropped entry's slab chunk may already hold another body.
       if (this.entries.get(key) !== entry) return;
       const bytes = compress(entry.body, coding);
-      this.evictToFit(this.heldBytesFor(bytes.length));
+      this.makeRoom(this.heldBytesFor(bytes.length), 0);
       if (this.entries.get(key) !== entry) return; // it was the least recently used one
       const copy = this.keep(bytes);
       (entry.encoded ??= {})[coding] = copy;
@@ -130,14 +129,14 @@ export class ResponseCache {
     return this.slabs.allocatedBytes;
   }
 
-  /** Drop least recently used entries until both limits hold. */
-  private evictOverLimits(): void {
-    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) this.delete(this.entries.keys().next().value as string);
-  }
-
-  /** Drop least recently used entries until `held` more bytes fit under the byte limit (or none is left). */
-  private evictToFit(held: number): void {
-    while (this.entries.size > 0 && this.bytes + held > this.maxBytes) this.delete(this.entries.keys().next().value as string);
+  /**
+   * Drop least recently used entries until `held` more bytes and `added` more entries fit under both
+   * limits (or none is left). Run before storing, so the dropped entries' chunks can take the new bytes.
+   */
+  private makeRoom(held: number, added: number): void {
+    while (this.entries.size > 0 && (this.entries.size + added > this.maxEntries || this.bytes + held > this.maxBytes)) {
+      this.delete(this.entries.keys().next().value as string);
+    }
   }
 
   /** A copy of `bytes` in a slab chunk, or `bytes` themselves when no chunk is free for them. */
