@@ -50,7 +50,6 @@ export type GenerationResult =
   | { status: "skipped"; reason: string; reviewCount: number }
   | { status: "generated"; version: VersionRow; analysed: number; reviewCount: number; fallbackReason?: string };
 
-
 /** Create the AI service. `log` receives one line per notable event (fallbacks). */
 export function aiService(deps: {
   db: Db; repo: AiRepo; stores: StoresRepo; reviews: ReviewsService; engine: KeywordEngine; config: AiConfig; log?: (line: string) => void;

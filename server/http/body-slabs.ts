@@ -58,15 +58,15 @@ export class BodySlabs {
   private region: Buffer | null = null;
   private regionOffset = 0;
 
-  /**
-   * @param maxBytes bytes of slabs allocated at most (each slab is allocated on first need and kept)
-   * @param slabBytes size of one slab, and so of the largest chunk (default 1 MiB, as memcached)
-   */
   /** Bytes of slabs allocated at most. */
   readonly maxBytes: number;
   /** Size of one slab, and so of the largest chunk. */
   readonly slabBytes: number;
 
+  /**
+   * @param maxBytes bytes of slabs allocated at most (each slab is taken on first need and kept)
+   * @param slabBytes size of one slab, and so of the largest chunk (default 1 MiB, as memcached)
+   */
   constructor(maxBytes: number, slabBytes = 1024 * 1024) {
     this.maxBytes = maxBytes;
     this.slabBytes = slabBytes;

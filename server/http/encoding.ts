@@ -1,12 +1,12 @@
 /**
  * Content coding of cached API answers (RFC 9110 §8.4, §12.5.3): which coding a client accepts, and
- * compressing a body off the event loop.
+ * compressing a body.
  *
  * Policy (docs/performance.md): an answer is compressed only once it is served a second time from the
  * response cache, right after that response is sent (not while a request waits), and meanwhile served
- * uncompressed. A page seen once (most
- * misses of a long tail of products) then never pays for compression on the event loop, and a popular
- * one is sent at about a third of its size (a 17.5 KB reviews page is 5.8 KB as brotli).
+ * uncompressed. A page seen once (most misses of a long tail of products) then never pays for
+ * compression, and a popular one is sent at about a third of its size (a 17.5 KB reviews page is 5.8 KB
+ * as brotli).
  */
 import Negotiator from "negotiator";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
@@ -36,7 +36,6 @@ export function negotiateCoding(acceptEncoding: string | string[] | undefined): 
   }
   return chosen;
 }
-
 
 /**
  * Compress `body` with `coding`, synchronously, at the fastest level (brotli quality 1, gzip level 1):

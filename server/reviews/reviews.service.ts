@@ -22,7 +22,6 @@ export type ResolvedScope = { store: Store; scope: ReviewScope; path: string };
  */
 export type ReviewTranslator = (store: Store, reviews: Review[], locale: string) => Promise<Review[]> | Review[];
 
-
 /** Create the reviews service. `secret` signs cursors; `translate` serves `locale`. */
 export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo; secret: string; translate?: ReviewTranslator }) {
   const { reviews, stores, secret } = deps;
