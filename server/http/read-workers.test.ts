@@ -1,0 +1,120 @@
+/**
+ * Read worker threads (read-workers.ts): real threads, each with its own connection to a temp SQLite
+ * file and the real Remix build, behind the real HTTP server; real reviews from the shared data.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { realReviews, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
+import { loadBuild, startTestServer, type TestServer } from "../../test/server.ts";
+import { READ_WORKER_ROUTE_IDS } from "./app.ts";
+
+const PRODUCT = "1078";
+const store = `/v1/stores/${TEST_STORE_ID}`;
+
+describe("read workers", () => {
+  let withWorkers: TestServer;
+  let withoutWorkers: TestServer;
+  let group: string;
+
+  beforeAll(async () => {
+    withWorkers = await startTestServer({ readWorkers: 1 });
+    // The same database file, answered on the HTTP thread alone: the reference.
+    withoutWorkers = await startTestServer({ databasePath: `${withWorkers.dir}/chorus.sqlite`, cache: false });
+    const rows = seedRealReviews(withWorkers.services, { productIds: [PRODUCT, "862", "1094"] });
+    group = rows.find((r) => r.productId === PRODUCT)!.className.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  });
+  afterAll(async () => {
+    await withoutWorkers?.close();
+    await withWorkers?.close();
+  });
+
+  it("names only resource routes of the build", async () => {
+    const build = await loadBuild();
+    expect(READ_WORKER_ROUTE_IDS).toHaveLength(11);
+    for (const id of READ_WORKER_ROUTE_IDS) {
+      const route = build.routes[id];
+      expect(route, id).toBeDefined();
+      expect(route!.module.loader, id).toBeTypeOf("function");
+      expect(route!.module.default, id).toBeUndefined();
+    }
+  });
+
+  it("answers every read route with the status, bytes and ETag the HTTP thread computes", async () => {
+    const paths = [
+      `${store}/products/shopify-${PRODUCT}/reviews`,
+      `${store}/products/shopify-${PRODUCT}/reviews?orderBy=rating%20asc&limit=5`,
+      `${store}/collections/${group}/reviews?orderBy=helpful%20desc`,
+      `${store}/reviews?orderBy=date%20asc&limit=3`,
+      `${store}/products/shopify-${PRODUCT}/review_aggregate`,
+      `${store}/collections/${group}/review_aggregate`,
+      `${store}/review_aggregate`,
+      `${store}/products/shopify-${PRODUCT}/review_media`,
+      `${store}/collections/${group}/review_media`,
+      `${store}/review_media`,
+      `${store}/products/shopify-${PRODUCT}/questions`,
+      `${store}/collections/${group}/questions`,
+      `${store}/products/shopify-${PRODUCT}/reviews?orderBy=sideways`, // a 400, computed by the worker too
+      `/v1/stores/00000000-0000-4000-8000-000000000000/reviews`, // unknown store: 404
+    ];
+    // the second page through nextUrl: a signed cursor the worker verifies with the same installation secret
+    const first = (await (await fetch(withoutWorkers.url(`${store}/products/shopify-${PRODUCT}/reviews?limit=2`))).json()) as { nextUrl: string };
+    expect(first.nextUrl).toContain("lastEvaluated=");
+    paths.push(store + first.nextUrl);
+
+    const before = withWorkers.readWorkers!.answered;
+    for (const path of paths) {
+      const [a, b] = await Promise.all([fetch(withWorkers.url(path)), fetch(withoutWorkers.url(path))]);
+      expect(a.status, path).toBe(b.status);
+      expect(a.headers.get("etag"), path).toBe(b.headers.get("etag"));
+      expect(a.headers.get("cache-control"), path).toBe(b.headers.get("cache-control"));
+      expect(await a.text(), path).toBe(await b.text());
+    }
+    expect(withWorkers.readWorkers!.answered - before).toBe(paths.length);
+  });
+
+  it("computes summaries, keywords and credentialed reads on the HTTP thread", async () => {
+    const before = withWorkers.readWorkers!.answered;
+    expect((await fetch(withWorkers.url(`${store}/products/shopify-${PRODUCT}/reviews_summary`))).status).toBeLessThan(500);
+    expect((await fetch(withWorkers.url(`${store}/products/shopify-${PRODUCT}/reviews_keywords`))).status).toBeLessThan(500);
+    expect((await fetch(withWorkers.url(`${store}/products/shopify-862/reviews`), { headers: { authorization: "Bearer x" } })).status).toBe(200);
+    expect(withWorkers.readWorkers!.answered).toBe(before);
+  });
+
+  it("shows a review published after a cached answer in the next answer", async () => {
+    const path = `${store}/products/shopify-862/reviews?limit=5`;
+    const before = (await (await fetch(withWorkers.url(path))).json()) as { reviews: { reviewId: string }[] };
+    expect((await fetch(withWorkers.url(path))).headers.get("etag")).toBeTruthy(); // answered from the cache now
+    const text = realReviews().find((r) => r.productId === "1094" && r.body)!; // a real review, newer than every other
+    const reviewId = crypto.randomUUID();
+    withWorkers.services.reviewsData.insert({
+      reviewId, storeId: TEST_STORE_ID, productId: "862", rating: text.rating, title: text.title, body: text.body,
+      createdMs: Date.now(), status: "published", reviewerName: "Anonymous shopper",
+    });
+    const answered = withWorkers.readWorkers!.answered;
+    const after = (await (await fetch(withWorkers.url(path))).json()) as { reviews: { reviewId: string }[] };
+    expect(withWorkers.readWorkers!.answered).toBe(answered + 1); // computed again, by the worker
+    expect(after.reviews[0]!.reviewId).toBe(reviewId);
+    expect(after.reviews.slice(1).map((r) => r.reviewId)).toEqual(before.reviews.slice(0, 4).map((r) => r.reviewId));
+  });
+});
+
+describe("read workers that die", () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    // A thread that reports ready and exits on its first job, with the job pending.
+    t = await startTestServer({ readWorkers: 1, readWorkerEntry: new URL("../../test/crashing-read-thread.ts", import.meta.url) });
+    seedRealReviews(t.services, { productIds: [PRODUCT] });
+  });
+  afterAll(async () => t?.close());
+
+  it("lose no request: the HTTP thread answers, and the thread is started again", async () => {
+    const reference = await (await fetch(t.url(`${store}/products/shopify-${PRODUCT}/review_aggregate`), { headers: { authorization: "Bearer uncached" } })).text();
+    const res = await fetch(t.url(`${store}/products/shopify-${PRODUCT}/review_aggregate`));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(reference);
+    await expect.poll(() => t.readWorkers!.restarts, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => t.readWorkers!.ready, { timeout: 5000 }).toBe(1);
+    const again = await fetch(t.url(`${store}/products/shopify-${PRODUCT}/reviews`));
+    expect(again.status).toBe(200);
+    expect(t.readWorkers!.answered).toBe(0);
+  });
+});
