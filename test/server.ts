@@ -39,11 +39,12 @@ export function loadBuild(): Promise<ServerBuild> {
 
 /**
  * Start a server over a fresh temp database. `cache: false` disables the response cache; `readWorkers: n`
- * starts n read worker threads (server/http/read-workers.ts; `readWorkerEntry` replaces their entry) and
+ * starts n read worker threads (server/http/read-workers.ts; `readWorkerEntry` replaces their entry,
+ * `readWorkerTimeoutMs` their job timeout) and
  * waits until they are ready.
  */
 export async function startTestServer(
-  options: { cache?: boolean; databasePath?: string; trustedProxies?: string; readWorkers?: number; readWorkerEntry?: URL } = {},
+  options: { cache?: boolean; databasePath?: string; trustedProxies?: string; readWorkers?: number; readWorkerEntry?: URL; readWorkerTimeoutMs?: number } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "chorus-test-"));
   const databasePath = options.databasePath ?? join(dir, "chorus.sqlite");
@@ -51,7 +52,7 @@ export async function startTestServer(
   const readWorkers = options.readWorkers
     ? startReadWorkers({
         threads: options.readWorkers, databasePath, mediaPath: join(dir, "media"), routeIds: READ_WORKER_ROUTE_IDS,
-        buildUrl: pathToFileURL(join(PROJECT_ROOT, "build/server/index.js")), entry: options.readWorkerEntry, restartDelayMs: 50,
+        buildUrl: pathToFileURL(join(PROJECT_ROOT, "build/server/index.js")), entry: options.readWorkerEntry, jobTimeoutMs: options.readWorkerTimeoutMs, restartDelayMs: 50,
       })
     : undefined;
   while (readWorkers && readWorkers.ready < options.readWorkers!) await new Promise((r) => setTimeout(r, 20));

@@ -118,3 +118,21 @@ describe("read workers that die", () => {
     expect(t.readWorkers!.answered).toBe(0);
   });
 });
+
+describe("read workers that hang", () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ readWorkers: 1, readWorkerTimeoutMs: 300, readWorkerEntry: new URL("../../test/stuck-read-thread.ts", import.meta.url) });
+    seedRealReviews(t.services, { productIds: [PRODUCT] });
+  });
+  afterAll(async () => t?.close());
+
+  it("hold no request past the job timeout: the HTTP thread answers, and the thread is replaced", async () => {
+    const started = performance.now();
+    const res = await fetch(t.url(`${store}/products/shopify-${PRODUCT}/review_aggregate`));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { reviewAggregate: { reviewCount: number } }).reviewAggregate.reviewCount).toBeGreaterThan(0);
+    expect(performance.now() - started).toBeLessThan(5000);
+    await expect.poll(() => t.readWorkers!.restarts, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -14,7 +14,8 @@
  * is never older than the version it is cached under (WAL readers see every commit made before they start).
  *
  * Failure never loses a request: a job the thread reports as failed, or that was pending when the thread
- * died, resolves to `null` and the caller computes the answer itself. A crashed thread is started again.
+ * died, or that found no answer within `jobTimeoutMs`, resolves to `null` and the caller computes the answer
+ * itself. A crashed or stuck thread is started again.
  */
 import { Worker } from "node:worker_threads";
 
@@ -46,7 +47,8 @@ export type ReadWorkers = {
   readonly answered: number;
   /**
    * Compute `job` on the least busy ready thread. Resolves to null when no thread is ready, or the
-   * thread failed the job or died with it pending: the caller then computes the answer itself. Never rejects.
+   * thread failed the job, died with it pending or did not answer within `jobTimeoutMs`: the caller then
+   * computes the answer itself. Never rejects.
    */
   run(job: Omit<ReadJob, "type" | "id">): Promise<ReadAnswer | null>;
   /** Stop every thread after its pending jobs are answered (at most `timeoutMs`, default 5000 ms), then close their databases. */
@@ -61,6 +63,8 @@ export type ReadWorkersOptions = Omit<ReadThreadData, "buildUrl"> & {
   log?: (line: string) => void;
   /** Delay before a crashed thread is started again (ms, default 1000). */
   restartDelayMs?: number;
+  /** Longest wait for a job's answer (ms, default 10000); then the caller computes it and the thread is replaced. */
+  jobTimeoutMs?: number;
   /** The thread entry (tests only; default server/http/read-worker-thread.ts). */
   entry?: URL;
 };
@@ -82,6 +86,7 @@ export function startReadWorkers(options: ReadWorkersOptions): ReadWorkers {
   let stopping = false;
   let restarts = 0;
   let answered = 0;
+  const jobTimeoutMs = options.jobTimeoutMs ?? 10_000;
 
   function spawn(slot: number): void {
     const worker = new Worker(entry, { workerData: data, name: `chorus-read-${slot + 1}` });
@@ -137,7 +142,19 @@ export function startReadWorkers(options: ReadWorkersOptions): ReadWorkers {
       const id = nextId++;
       const thread = best;
       return new Promise((resolve) => {
-        thread.pending.set(id, resolve);
+        // A thread that does not answer in time is stuck (a read route answers in milliseconds): the caller
+        // computes the answer, and the thread is replaced (its exit settles its other pending jobs).
+        const timer = setTimeout(() => {
+          if (!thread.pending.delete(id)) return;
+          resolve(null);
+          log(`Read worker thread did not answer within ${jobTimeoutMs} ms; replacing it`);
+          void thread.worker.terminate();
+        }, jobTimeoutMs);
+        timer.unref();
+        thread.pending.set(id, (answer) => {
+          clearTimeout(timer);
+          resolve(answer);
+        });
         thread.worker.postMessage({ type: "job", id, ...job } satisfies ReadJob);
       });
     },
