@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "./config.ts";
 
@@ -22,5 +23,17 @@ describe("loadConfig: trusted proxies", () => {
 
   it.each(["proxy.example", "10.0.0.0/99", "localhost"])("refuses TRUSTED_PROXIES=%s with a message naming it", (value) => {
     expect(() => loadConfig(env({ TRUSTED_PROXIES: value }))).toThrow(/TRUSTED_PROXIES/);
+  });
+});
+
+describe("loadConfig: read worker threads", () => {
+  it("defaults to one per core beyond the first, at most 4, and reads READ_WORKERS", () => {
+    expect(loadConfig(env({})).READ_WORKERS).toBe(Math.min(Math.max(availableParallelism() - 1, 0), 4));
+    expect(loadConfig(env({ READ_WORKERS: "0" })).READ_WORKERS).toBe(0);
+    expect(loadConfig(env({ READ_WORKERS: "3" })).READ_WORKERS).toBe(3);
+  });
+
+  it.each(["-1", "1.5", "many", "65"])("refuses READ_WORKERS=%s with a message naming it", (value) => {
+    expect(() => loadConfig(env({ READ_WORKERS: value }))).toThrow(/READ_WORKERS/);
   });
 });

@@ -25,8 +25,8 @@ const schema = z.object({
   RESPONSE_CACHE: z.enum(["0", "1"]).default("1"),
   /** Most memory the response cache holds for answer bodies and their compressed copies, in MiB (docs/performance.md). */
   RESPONSE_CACHE_MB: z.coerce.number().int().min(1).max(65_536).default(256),
-  /** Threads computing response-cache misses of public storefront reads (server/http/read-workers.ts); default 1 on a multi-core machine, else 0. */
-  READ_WORKERS: z.coerce.number().int().min(0).max(64).default(availableParallelism() > 1 ? 1 : 0),
+  /** Threads computing response-cache misses of public storefront reads (server/http/read-workers.ts); default one per core beyond the first, at most 4. */
+  READ_WORKERS: z.coerce.number().int().min(0).max(64).default(Math.min(Math.max(availableParallelism() - 1, 0), 4)),
   /** Review/question submissions allowed per client IP and per e-mail per hour (docs/writes.md). */
   SUBMISSIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(20),
   SUBMISSIONS_PER_EMAIL_PER_HOUR: z.coerce.number().int().min(1).default(5),
