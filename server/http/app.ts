@@ -129,6 +129,8 @@ export function createHttpServer(options: HttpOptions): Server {
   const remixFetch = createRequestHandler(build, "production");
   const matchResourceRoute = resourceRouteMatcher(build);
   const cache = options.cache === false ? null : new ResponseCache(undefined, options.cacheBytes);
+  /** Cache misses being computed, by cache key, with the content version they read (cachedGet). */
+  const computing = new Map<string, { version: number; done: Promise<void> }>();
 
   const app = express();
   app.disable("x-powered-by");
@@ -235,6 +237,11 @@ export function createHttpServer(options: HttpOptions): Server {
    * when `options.cacheable(headers)` says so (default: always), until `options.expiresMs` (epoch ms;
    * default: no time limit); `options.onHit` runs when the answer comes from the cache.
    * No `await` may come between reading the entry and `holdWhileSending` (its bytes live in reusable slab chunks).
+   *
+   * Requests that miss on a key while its answer is being computed at the same content version wait for
+   * that computation and then read the cache (request coalescing): a popular URL that is not cached yet
+   * is computed once, not once per request that arrives before it is done. If that answer was not kept
+   * (not a cacheable 200, or already evicted), each waiting request computes its own.
    */
   async function cachedGet(
     req: IncomingMessage, res: ServerResponse, signal: AbortSignal, key: string,
@@ -243,12 +250,26 @@ export function createHttpServer(options: HttpOptions): Server {
     const { cacheable = () => true, expiresMs, onHit } = options;
     const version = services.contentVersion();
     let entry = cache!.get(key, version);
+    const flight = entry ? undefined : computing.get(key);
+    if (flight?.version === version) {
+      // The same answer is being computed for an earlier request: wait for it, then read it from the cache.
+      await flight.done;
+      entry = cache!.get(key, version);
+    }
     const computedNow = !entry;
     if (entry) onHit?.();
     else {
-      const { status, headers, body } = await missAnswer(req, signal);
-      entry = { status, headers, body, etag: headerOf(headers, "etag"), version, ...(expiresMs === undefined ? {} : { expiresMs }) };
-      if (status === 200 && headerOf(headers, "set-cookie") === null && cacheable(headers)) cache!.set(key, entry);
+      let finish!: () => void;
+      const mine = { version, done: new Promise<void>((resolve) => (finish = resolve)) };
+      computing.set(key, mine);
+      try {
+        const { status, headers, body } = await missAnswer(req, signal);
+        entry = { status, headers, body, etag: headerOf(headers, "etag"), version, ...(expiresMs === undefined ? {} : { expiresMs }) };
+        if (status === 200 && headerOf(headers, "set-cookie") === null && cacheable(headers)) cache!.set(key, entry);
+      } finally {
+        if (computing.get(key) === mine) computing.delete(key);
+        finish();
+      }
     }
     const headers = Object.fromEntries(entry.headers);
     if (entry.status === 200 && entry.etag && ifNoneMatchHits(req.headers["if-none-match"], entry.etag)) {

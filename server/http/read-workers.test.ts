@@ -71,6 +71,17 @@ describe("read workers", () => {
     expect(withWorkers.readWorkers!.answered - before).toBe(paths.length);
   });
 
+  it("computes a URL that many requests miss at once only once (request coalescing)", async () => {
+    const many = (path: string) => Promise.all(Array.from({ length: 20 }, () => fetch(withWorkers.url(path)).then(async (r) => [r.status, await r.text()] as const)));
+    await many(`${store}/review_aggregate?warm=sockets`); // 20 open keep-alive connections
+    const path = `${store}/products/shopify-1094/reviews?orderBy=rating%20desc`;
+    const before = withWorkers.readWorkers!.answered;
+    const answers = await many(path);
+    expect(withWorkers.readWorkers!.answered - before).toBe(1);
+    expect(new Set(answers.map(([status, text]) => `${status} ${text}`)).size).toBe(1);
+    expect(answers[0]![0]).toBe(200);
+  });
+
   it("computes summaries, keywords and credentialed reads on the HTTP thread", async () => {
     const before = withWorkers.readWorkers!.answered;
     expect((await fetch(withWorkers.url(`${store}/products/shopify-${PRODUCT}/reviews_summary`))).status).toBeLessThan(500);
