@@ -4,7 +4,7 @@
  * that HTTP requests are answered quickly while the thread analyses reviews, that SIGTERM during a job exits
  * cleanly without losing the job, and that a crashing thread is restarted with backoff.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +13,7 @@ import { PROJECT_ROOT } from "../server/config.ts";
 import { openDatabase } from "../server/db/database.ts";
 import { aiRepo } from "../server/ai/ai.repo.ts";
 import { startAiWorkerThread } from "../server/ai/worker-host.ts";
-import { createServices } from "../server/services.ts";
+import { createServices, type Services } from "../server/services.ts";
 import { adminPost, signInAgent } from "./admin-http.ts";
 import { realReviews, seedRealReviews, TEST_STORE_ID } from "./fixtures.ts";
 import type { TestServer } from "./server.ts";
@@ -22,18 +22,31 @@ const dir = mkdtempSync(join(tmpdir(), "chorus-ai-thread-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Seed a fresh database with real reviews (AI auto-publish on) and queue jobs for `queue` products. */
-function seed(name: string, options: { productIds?: string[]; queue?: string[] }): string {
-  const databasePath = join(dir, `${name}.sqlite`);
+/** Run `fn` with services over `databasePath` (embedded AI engine only), closing them afterwards. */
+async function withServices<T>(databasePath: string, fn: (services: Services) => T | Promise<T>): Promise<T> {
   const services = createServices({ databasePath, ai: { llm: null, translation: null } });
   try {
-    seedRealReviews(services, { productIds: options.productIds });
-    services.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: true });
-    for (const id of options.queue ?? []) services.ai.enqueue(TEST_STORE_ID, { type: "product", id }, "test");
+    return await fn(services);
   } finally {
     services.close();
   }
+}
+
+/** Seed a fresh database with real reviews (AI auto-publish on) and queue jobs for `queue` products. */
+async function seed(name: string, options: { productIds?: string[]; queue?: string[] }): Promise<string> {
+  const databasePath = join(dir, `${name}.sqlite`);
+  await withServices(databasePath, (services) => {
+    seedRealReviews(services, { productIds: options.productIds });
+    services.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: true });
+    for (const id of options.queue ?? []) services.ai.enqueue(TEST_STORE_ID, { type: "product", id }, "test");
+  });
   return databasePath;
+}
+
+/** SIGTERM a server from `startServer`; it must exit with code 0. */
+async function stopServer(server: { child: ChildProcess; exited: Promise<number | null> }): Promise<void> {
+  server.child.kill("SIGTERM");
+  expect(await server.exited).toBe(0);
 }
 
 /** Start `node server/http/main.ts` on a free port; resolves once it listens. */
@@ -88,10 +101,8 @@ function busyProducts(reviews: number): string[] {
 
 describe("AI worker thread in the HTTP server", () => {
   it("a job the HTTP process queues (merchant Regenerate) is completed by the thread; the endpoint serves it and the log shows it", async () => {
-    const databasePath = seed("queued", { productIds: ["1088"] }); // 30 real reviews, nothing queued
-    const services = createServices({ databasePath, ai: { llm: null, translation: null } });
-    await services.admin.createUser({ email: "merchant@shop.test", password: "merchant password", storeIds: [TEST_STORE_ID] });
-    services.close();
+    const databasePath = await seed("queued", { productIds: ["1088"] }); // 30 real reviews, nothing queued
+    await withServices(databasePath, (services) => services.admin.createUser({ email: "merchant@shop.test", password: "merchant password", storeIds: [TEST_STORE_ID] }));
     const server = await startServer(databasePath, { CHORUS_AI_SWEEP_INTERVAL_MS: "0" }); // no sweep: only the merchant's job
     try {
       // the admin helpers need only url(): the spawned server stands in for a TestServer
@@ -105,13 +116,12 @@ describe("AI worker thread in the HTTP server", () => {
       expect(jobCounts(databasePath)).toMatchObject({ queued: 0, running: 0, done: 1 });
       await expect.poll(server.output).toMatch(/AI content generated for product 1088 \(30 reviews, embedded\)/);
     } finally {
-      server.child.kill("SIGTERM");
-      expect(await server.exited).toBe(0);
+      await stopServer(server);
     }
   }, 60_000);
 
   it("answers each of 20 sequential GETs in < 250 ms while the thread sweeps thousands of real reviews", async () => {
-    const databasePath = seed("sweep", { productIds: busyProducts(5000) });
+    const databasePath = await seed("sweep", { productIds: busyProducts(5000) });
     // the first sweep runs at once and queues every product with 30+ reviews
     // AIW_MODE=inline runs the worker on the HTTP event loop instead: this test then fails (checked, docs/ai.md)
     const server = await startServer(databasePath, { CHORUS_AI_WORKER: process.env.AIW_MODE ?? "1" });
@@ -137,24 +147,21 @@ describe("AI worker thread in the HTTP server", () => {
       // during it: the sum is several times higher there (see docs/ai.md)
       expect(times.reduce((a, b) => a + b, 0), report).toBeLessThan(1000);
     } finally {
-      server.child.kill("SIGTERM");
-      expect(await server.exited).toBe(0);
+      await stopServer(server);
     }
   }, 90_000);
 
   it("SIGTERM while a job runs: exits cleanly (0) and the job is finished or queued again, never lost", async () => {
-    const databasePath = seed("sigterm", { productIds: busyProducts(2000) });
+    const databasePath = await seed("sigterm", { productIds: busyProducts(2000) });
     const server = await startServer(databasePath);
     await expect.poll(() => jobCounts(databasePath).running, { timeout: 30_000, interval: 20 }).toBe(1);
     const db = openDatabase(databasePath, { readonly: true });
     const running = db.prepare("SELECT job_id FROM ai_jobs WHERE status = 'running'").pluck().get() as number;
     db.close();
-    server.child.kill("SIGTERM");
-    expect(await server.exited).toBe(0);
+    await stopServer(server);
     expect(server.output()).toMatch(/Stopped\./);
 
-    const services = createServices({ databasePath, ai: { llm: null, translation: null } });
-    try {
+    await withServices(databasePath, (services) => {
       const job = services.aiData.listJobs(TEST_STORE_ID).find((j) => j.job_id === running)!;
       const versions = services.ai.versions(TEST_STORE_ID, { type: job.scope_type, id: job.scope_id });
       if (job.status === "done") expect(versions).toHaveLength(1); // finished: its whole version is there
@@ -167,9 +174,7 @@ describe("AI worker thread in the HTTP server", () => {
       for (const j of services.aiData.listJobs(TEST_STORE_ID)) {
         expect(services.ai.versions(TEST_STORE_ID, { type: j.scope_type, id: j.scope_id })).toHaveLength(j.status === "done" ? 1 : 0);
       }
-    } finally {
-      services.close();
-    }
+    });
   }, 90_000);
 });
 
@@ -191,22 +196,19 @@ describe("AI worker thread host", () => {
   }, 30_000);
 
   it("stop() terminates a thread still busy after the timeout: the job stays running, no half version, and it is queued again", async () => {
-    const databasePath = seed("terminate", { productIds: ["1078"], queue: ["1078"] }); // 1,024 real reviews
+    const databasePath = await seed("terminate", { productIds: ["1078"], queue: ["1078"] }); // 1,024 real reviews
     const lines: string[] = [];
     const thread = startAiWorkerThread({ databasePath, log: (l) => lines.push(l), ai: { llm: null, translation: null, sweepIntervalMs: 0 } });
     await expect.poll(() => jobCounts(databasePath).running, { timeout: 20_000, interval: 10 }).toBe(1);
     await thread.stop(20);
     expect(lines.some((l) => /did not stop within 20 ms; terminated/.test(l))).toBe(true);
     // the terminated thread's connection is gone: this connection can write at once
-    const services = createServices({ databasePath, ai: { llm: null, translation: null } });
-    try {
+    await withServices(databasePath, (services) => {
       services.db.pragma("busy_timeout = 0");
       expect(services.aiData.jobCounts()).toMatchObject({ running: 1, done: 0 });
       expect(services.ai.versions(TEST_STORE_ID, { type: "product", id: "1078" })).toHaveLength(0);
       expect(services.aiData.requeueRunning()).toBe(1);
       expect(services.aiData.jobCounts()).toMatchObject({ queued: 1, running: 0 });
-    } finally {
-      services.close();
-    }
+    });
   }, 30_000);
 });
