@@ -38,12 +38,16 @@ export type HttpOptions = {
 };
 
 /**
- * Resource routes whose public GET answers read workers compute (read-workers.ts): loaders that only
- * read (reviews, media, questions, aggregates). Summaries and keywords stay here: they may queue AI jobs.
+ * Resource routes whose public GET answers read workers compute (read-workers.ts): the storefront loaders,
+ * all of which only read (reviews, media, questions, aggregates, AI summaries and keywords).
  */
-export const READ_WORKER_ROUTE_IDS = ["products.$productKey", "collections.$groupId", ""].flatMap((scope) =>
-  ["reviews", "review_media", "review_aggregate", ...(scope ? ["questions"] : [])].map((name) => `routes/v1.stores.$storeId.${scope ? `${scope}.` : ""}${name}`),
-);
+export const READ_WORKER_ROUTE_IDS = [
+  ...["products.$productKey", "collections.$groupId", ""].flatMap((scope) =>
+    ["reviews", "review_media", "review_aggregate", ...(scope ? ["questions"] : [])].map((name) => `routes/v1.stores.$storeId.${scope ? `${scope}.` : ""}${name}`),
+  ),
+  "routes/v1.stores.$storeId.products.$productKey.reviews_summary",
+  "routes/v1.stores.$storeId.products.$productKey.reviews_keywords",
+];
 
 /** The value of header `name` (lower case) in `headers`, or null. */
 const headerOf = (headers: [string, string][], name: string) => headers.find(([n]) => n === name)?.[1] ?? null;
