@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { PROJECT_ROOT } from "../server/config.ts";
-import { createHttpServer, READ_WORKER_ROUTE_IDS } from "../server/http/app.ts";
+import { createHttpServer } from "../server/http/app.ts";
 import { startReadWorkers, type ReadWorkers } from "../server/http/read-workers.ts";
 import { createServices, type Services } from "../server/services.ts";
 
@@ -51,7 +51,7 @@ export async function startTestServer(
   const services = createServices({ databasePath, mediaPath: join(dir, "media") });
   const readWorkers = options.readWorkers
     ? startReadWorkers({
-        threads: options.readWorkers, databasePath, mediaPath: join(dir, "media"), routeIds: READ_WORKER_ROUTE_IDS,
+        threads: options.readWorkers, databasePath, mediaPath: join(dir, "media"),
         buildUrl: pathToFileURL(join(PROJECT_ROOT, "build/server/index.js")), entry: options.readWorkerEntry, jobTimeoutMs: options.readWorkerTimeoutMs, restartDelayMs: 50,
       })
     : undefined;

@@ -228,7 +228,9 @@ export function createHttpServer(options: HttpOptions): Server {
       if (route && READ_WORKER_ROUTE_IDS.includes(route.routeId)) {
         const headers: [string, string][] = [];
         for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.push([name, Array.isArray(value) ? value.join(", ") : value]);
-        const answer = await readWorkers.run({ url: `http://${req.headers.host ?? "localhost"}${req.url}`, headers, clientIp: clientAddress(req, proxyTrust) });
+        const answer = await readWorkers.run({
+          routeId: route.routeId, params: route.params, url: `http://${req.headers.host ?? "localhost"}${req.url}`, headers, clientIp: clientAddress(req, proxyTrust),
+        });
         if (answer) return { ...answer, body: Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.length) };
       }
     }

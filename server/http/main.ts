@@ -11,7 +11,7 @@ import { loadConfig, PROJECT_ROOT } from "../config.ts";
 import { DEMO_STORE_ID, ensureDemoStore } from "../demo/demo.ts";
 import { createServices } from "../services.ts";
 import { startAiWorkerThread, type AiWorkerThread } from "../ai/worker-host.ts";
-import { createHttpServer, READ_WORKER_ROUTE_IDS } from "./app.ts";
+import { createHttpServer } from "./app.ts";
 import { startReadWorkers } from "./read-workers.ts";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
   // Cache misses of public storefront reads are computed on other cores (read-workers.ts).
   const readWorkers = config.READ_WORKERS > 0
-    ? startReadWorkers({ threads: config.READ_WORKERS, databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, buildUrl: pathToFileURL(buildFile), routeIds: READ_WORKER_ROUTE_IDS, log })
+    ? startReadWorkers({ threads: config.READ_WORKERS, databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, buildUrl: pathToFileURL(buildFile), log })
     : undefined;
   const server = createHttpServer({
     services, build, root: PROJECT_ROOT, cache: config.RESPONSE_CACHE === "1", cacheBytes: config.RESPONSE_CACHE_MB * 1024 * 1024,

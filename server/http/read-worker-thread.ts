@@ -2,7 +2,7 @@
  * Entry of a read worker thread (`node:worker_threads`), started by `startReadWorkers`
  * (server/http/read-workers.ts). It builds its own services over its own connection to the same SQLite
  * file (WAL: readers never wait for the writer) and imports the same Remix build, then answers
- * `ReadJob`s by calling the matched resource route's loader, exactly as the HTTP thread would.
+ * `ReadJob`s by calling the loader of the resource route the HTTP thread matched, exactly as it would.
  *
  * workerData: `ReadThreadData`. Messages in: `ReadJob`, or `{ type: "stop" }` (close the database, exit).
  * Messages out: `ReadThreadMessage` — `{ type: "ready" }` once it can answer, then one `{ type: "done" }`
@@ -13,7 +13,6 @@ import { parentPort, workerData } from "node:worker_threads";
 import { createServices } from "../services.ts";
 import { responseBody } from "../shared/response-body.ts";
 import type { ReadJob, ReadThreadData, ReadThreadMessage } from "./read-workers.ts";
-import { resourceRouteMatcher } from "./resource-routes.ts";
 
 if (!parentPort) throw new Error("server/http/read-worker-thread.ts runs only as a worker thread (see read-workers.ts)");
 const port = parentPort;
@@ -23,15 +22,13 @@ const post = (message: ReadThreadMessage, transfer: ArrayBuffer[] = []) => port.
 // No AI worker here (ai.worker false): the HTTP process or its AI thread runs the queue.
 const services = createServices({ databasePath: data.databasePath, mediaPath: data.mediaPath, ai: { worker: false, workerInline: false } });
 const build = (await import(data.buildUrl)) as ServerBuild;
-const match = resourceRouteMatcher(build);
 
 /** The answer to one job: the loader's status, headers and body bytes (in a fresh, transferable buffer). */
 async function answer(job: ReadJob): Promise<ReadThreadMessage> {
-  const url = new URL(job.url);
-  const route = match(url.pathname);
-  if (!route || !data.routeIds.includes(route.routeId)) return { type: "failed", id: job.id, reason: "not a read route" };
+  const loader = build.routes[job.routeId]?.module.loader;
+  if (!loader) return { type: "failed", id: job.id, reason: `no loader for route ${job.routeId}` };
   const request = new Request(job.url, { headers: job.headers });
-  const result: unknown = await route.loader({ request, params: route.params, context: { services, clientIp: job.clientIp } });
+  const result: unknown = await loader({ request, params: job.params, context: { services, clientIp: job.clientIp } });
   if (!(result instanceof Response)) return { type: "failed", id: job.id, reason: "the loader returned no Response" };
   const bytes = responseBody(result) ?? Buffer.from(await result.arrayBuffer());
   const body = new Uint8Array(bytes.length);

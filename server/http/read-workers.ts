@@ -9,7 +9,8 @@
  * connection and its own copy of the Remix build; the HTTP thread sends it the URL and headers of a miss
  * and gets back status, headers and body bytes, which it caches and sends as before.
  *
- * Only routes named in `routeIds` are sent: loaders that only read. Freshness: the HTTP thread takes the
+ * The caller chooses what to send (app.ts sends only loaders that only read, `READ_WORKER_ROUTE_IDS`),
+ * with the route it matched, so the thread does not match the path again. Freshness: the HTTP thread takes the
  * content version before it sends a job, and the worker starts its read transaction after, so an answer
  * is never older than the version it is cached under (WAL readers see every commit made before they start).
  *
@@ -25,11 +26,14 @@ export type ReadThreadData = {
   mediaPath?: string;
   /** file: URL of the Remix server build (build/server/index.js). */
   buildUrl: string;
-  /** Resource route ids the thread may answer (read-only loaders). */
-  routeIds: string[];
 };
-/** One miss to compute: absolute URL, request headers, client address (for the load context). */
-export type ReadJob = { type: "job"; id: number; url: string; headers: [string, string][]; clientIp: string };
+/**
+ * One miss to compute: the id and decoded params of the resource route the caller matched, the absolute
+ * URL, request headers, client address (for the load context).
+ */
+export type ReadJob = {
+  type: "job"; id: number; routeId: string; params: Record<string, string | undefined>; url: string; headers: [string, string][]; clientIp: string;
+};
 /** The loader's answer, body in its own ArrayBuffer (transferred, not copied). */
 export type ReadAnswer = { status: number; headers: [string, string][]; body: Uint8Array };
 /** Messages from a read thread. */
@@ -75,12 +79,8 @@ type Thread = { worker: Worker; ready: boolean; pending: Map<number, (answer: Re
 export function startReadWorkers(options: ReadWorkersOptions): ReadWorkers {
   const log = options.log ?? (() => {});
   const entry = options.entry ?? new URL("./read-worker-thread.ts", import.meta.url);
-  const data: ReadThreadData = {
-    databasePath: options.databasePath,
-    mediaPath: options.mediaPath,
-    buildUrl: String(options.buildUrl),
-    routeIds: options.routeIds,
-  };
+  const data: ReadThreadData = { databasePath: options.databasePath, mediaPath: options.mediaPath, buildUrl: String(options.buildUrl) };
+  const restartDelayMs = options.restartDelayMs ?? 1000;
   const threads: (Thread | null)[] = Array.from({ length: options.threads }, () => null);
   let nextId = 1;
   let stopping = false;
@@ -113,12 +113,12 @@ export function startReadWorkers(options: ReadWorkersOptions): ReadWorkers {
         if (threads[slot] === thread) threads[slot] = null;
         resolve();
         if (stopping) return;
-        log(`Read worker thread ${slot + 1} exited (code ${code}); restarting in ${options.restartDelayMs ?? 1000} ms`);
+        log(`Read worker thread ${slot + 1} exited (code ${code}); restarting in ${restartDelayMs} ms`);
         setTimeout(() => {
           if (stopping) return;
           restarts++;
           spawn(slot);
-        }, options.restartDelayMs ?? 1000).unref();
+        }, restartDelayMs).unref();
       });
     });
   }
