@@ -13,6 +13,7 @@ import { qaModerationRepo } from "./admin/qa-moderation.repo.ts";
 import { qaModerationService } from "./admin/qa-moderation.service.ts";
 import { apiKeys } from "./auth/api-keys.ts";
 import { openDatabase, type Db } from "./db/database.ts";
+import { contentScopeWatcher } from "./db/content-scopes.ts";
 import { reviewsRepo } from "./reviews/reviews.repo.ts";
 import { reviewsService } from "./reviews/reviews.service.ts";
 import { storesRepo } from "./stores/stores.repo.ts";
@@ -89,11 +90,11 @@ export function createServices(options: ServicesOptions) {
   const submissions = submissionsService({ db, reviews: reviewsData, reviewsService: reviews, stores, orders, votes: votesRepo(db), media, mediaRows, limiter, visitorSecret });
   const questions = questionsService({ questions: questionsData, reviewsService: reviews, stores, orders, limiter });
 
-  // Content version for response caches: PRAGMA data_version on a second connection changes after
-  // every commit by any other connection, i.e. by this process's main connection and by CLIs alike.
+  // Content scopes for the response cache (server/db/content-scopes.ts): PRAGMA data_version on a second
+  // connection changes after every commit by any other connection, i.e. by this process's main connection
+  // and by CLIs alike; after one, the watcher reads which scopes changed.
   const watcher = options.databasePath === ":memory:" ? null : new Database(options.databasePath, { readonly: true });
-  const dataVersion = watcher?.prepare("PRAGMA data_version").pluck();
-  let localVersion = 0;
+  const contentScopes = contentScopeWatcher(db, watcher);
 
   return {
     db,
@@ -131,14 +132,8 @@ export function createServices(options: ServicesOptions) {
     submissions,
     submissionLimiter: limiter,
     visitorSecret,
-    /** A number that changes whenever committed data may have changed (cache validity token). */
-    contentVersion(): number {
-      return dataVersion ? (dataVersion.get() as number) : localVersion;
-    },
-    /** For `:memory:` databases only: declare a change (file databases are watched automatically). */
-    markChanged(): void {
-      localVersion++;
-    },
+    /** What committed data changed, for the response cache's freshness rule (server/db/content-scopes.ts). */
+    contentScopes,
     close(): void {
       void worker.stop();
       watcher?.close();

@@ -9,10 +9,10 @@ import { scopeParams } from "./storefront.server.ts";
 
 /** GET …/products/{platform}-{id}/reviews_summary */
 export const reviewsSummaryLoader = handle(({ request, params, context }: LoaderFunctionArgs) =>
-  json(request, context.services.ai.getSummary(scopeParams(params)), { cache: "public" }),
+  json(request, context.services.ai.getSummary(scopeParams(params)), { cache: "public", scopes: context.services.ai.cacheScopes(scopeParams(params)) }),
 );
 
 /** GET …/products/{platform}-{id}/reviews_keywords */
 export const reviewsKeywordsLoader = handle(({ request, params, context }: LoaderFunctionArgs) =>
-  json(request, context.services.ai.getKeywords(scopeParams(params)), { cache: "public" }),
+  json(request, context.services.ai.getKeywords(scopeParams(params)), { cache: "public", scopes: context.services.ai.cacheScopes(scopeParams(params)) }),
 );

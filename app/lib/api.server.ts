@@ -5,6 +5,7 @@
 import { hash } from "node:crypto";
 import { z } from "zod";
 import { ApiError, isApiError } from "../../server/contract/errors.ts";
+import { CONTENT_SCOPES_HEADER, scopesHeaderValue } from "../../server/shared/content-scopes.ts";
 import { withResponseBody } from "../../server/shared/response-body.ts";
 
 export type CachePolicy = "public" | "private" | "no-store";
@@ -31,10 +32,17 @@ export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.
   return result.data;
 }
 
-/** A JSON response with CORS for any origin; adds an ETag and answers 304 for public GETs. */
-export function json(request: Request, data: unknown, init: { status?: number; cache?: CachePolicy; headers?: HeadersInit } = {}): Response {
+/**
+ * A JSON response with CORS for any origin; adds an ETag and answers 304 for public GETs. `scopes`: the
+ * content scopes a public answer read (server/shared/content-scopes.ts), for the response cache, which
+ * strips the header; without them the cache treats the answer as stale after any commit.
+ */
+export function json(
+  request: Request, data: unknown, init: { status?: number; cache?: CachePolicy; headers?: HeadersInit; scopes?: readonly string[] } = {},
+): Response {
   const body = JSON.stringify(data);
   const headers = new Headers(init.headers);
+  if (init.scopes && init.cache === "public") headers.set(CONTENT_SCOPES_HEADER, scopesHeaderValue(init.scopes));
   headers.set("content-type", "application/json; charset=utf-8");
   headers.set("access-control-allow-origin", "*");
   headers.set("cache-control", CACHE_CONTROL[init.cache ?? "no-store"]);

@@ -10,6 +10,7 @@ import type { z } from "zod";
 import { customerActivationBody, loginBody, orderEarningBody, PARTNER_HEADER, redemptionBody } from "../../server/contract/loyalty.ts";
 import { listPageQuery } from "../../server/contract/storefront.ts";
 import { ApiError, badRequest } from "../../server/contract/errors.ts";
+import { contentScope } from "../../server/shared/content-scopes.ts";
 import { errorResponse, handle, json, parseQuery, zodToApiError } from "./api.server.ts";
 
 /** Largest accepted JSON body, in bytes. */
@@ -38,6 +39,12 @@ export const methodNotAllowed = (allow: string) => () =>
 
 const storeIdOf = (params: LoaderFunctionArgs["params"]) => params.storeId ?? "";
 
+/**
+ * The content scopes the general program reads (server/db/content-scopes.ts): the store and its loyalty
+ * data. Used only on answers the service gave, so the store exists under exactly this ID.
+ */
+const programScopes = (storeId: string) => [contentScope.store(storeId), contentScope.loyalty(storeId)];
+
 /** POST /loyalty/login */
 export const loginAction = handle(async ({ request, params, context }: ActionFunctionArgs) => {
   const storeId = storeIdOf(params);
@@ -48,7 +55,9 @@ export const loginAction = handle(async ({ request, params, context }: ActionFun
 
 /** GET /loyalty/legal_policies */
 export const legalPoliciesLoader = handle(({ request, params, context }: LoaderFunctionArgs) =>
-  json(request, context.services.loyalty.legalPolicies(storeIdOf(params)), { cache: request.headers.has("authorization") ? "private" : "public" }),
+  json(request, context.services.loyalty.legalPolicies(storeIdOf(params)), {
+    cache: request.headers.has("authorization") ? "private" : "public", scopes: programScopes(storeIdOf(params)),
+  }),
 );
 
 /** POST /loyalty/customer_activation */
@@ -65,7 +74,7 @@ function programLoader(pick: "earningRules" | "redemptionRules" | "vipTiers") {
     const storeId = storeIdOf(params);
     const customer = await context.services.loyalty.authenticate(storeId, request.headers.get("authorization"));
     const body = context.services.loyalty[pick](storeId, customer);
-    return json(request, body, { cache: customer ? "private" : "public" });
+    return json(request, body, { cache: customer ? "private" : "public", scopes: programScopes(storeId) });
   });
 }
 export const earningRulesLoader = programLoader("earningRules");

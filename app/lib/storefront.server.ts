@@ -1,6 +1,8 @@
 /**
  * Loaders of the storefront reviews routes (interface.md §4.2). One loader per operation serves all
  * three scopes: the route's params say which (`productKey` → product, `groupId` → group, neither → store).
+ * Each names the content scopes its answer read (`reviews.cacheScopes`), so the response cache keeps it
+ * across commits that change other products (decision 0007).
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listPageQuery, listReviewsQuery } from "../../server/contract/storefront.ts";
@@ -17,22 +19,24 @@ export const scopeParams = (params: LoaderFunctionArgs["params"]): ScopeParams =
 export const listReviewsLoader = handle(async ({ request, params, context }: LoaderFunctionArgs) => {
   const query = parseQuery(request, listReviewsQuery);
   const body = await context.services.reviews.listReviews(scopeParams(params), query, requestOrigin(request));
-  return json(request, body, { cache: "public" });
+  return json(request, body, { cache: "public", scopes: context.services.reviews.cacheScopes(scopeParams(params)) });
 });
 
 /** GET …/review_aggregate */
 export const reviewAggregateLoader = handle(({ request, params, context }: LoaderFunctionArgs) =>
-  json(request, context.services.reviews.getAggregate(scopeParams(params)), { cache: "public" }),
+  json(request, context.services.reviews.getAggregate(scopeParams(params)), { cache: "public", scopes: context.services.reviews.cacheScopes(scopeParams(params)) }),
 );
 
 /** GET …/review_media */
 export const listReviewMediaLoader = handle(({ request, params, context }: LoaderFunctionArgs) => {
   const query = parseQuery(request, listPageQuery);
-  return json(request, context.services.reviews.listMedia(scopeParams(params), query, requestOrigin(request)), { cache: "public" });
+  const body = context.services.reviews.listMedia(scopeParams(params), query, requestOrigin(request));
+  return json(request, body, { cache: "public", scopes: context.services.reviews.cacheScopes(scopeParams(params)) });
 });
 
 /** GET …/questions (product and group scope) */
 export const listQuestionsLoader = handle(({ request, params, context }: LoaderFunctionArgs) => {
   const query = parseQuery(request, listPageQuery);
-  return json(request, context.services.reviews.listQuestions(scopeParams(params), query), { cache: "public" });
+  const body = context.services.reviews.listQuestions(scopeParams(params), query);
+  return json(request, body, { cache: "public", scopes: context.services.reviews.cacheScopes(scopeParams(params)) });
 });

@@ -24,6 +24,7 @@ import type { AiConfig } from "./config.ts";
 import type { KeywordEngine } from "./keywords.ts";
 import { checkSummary, llmSummary } from "./llm.ts";
 import { buildKeywordTopics, buildSummary, type SummaryClaim } from "./summary.ts";
+import { contentScope as scopeName } from "../shared/content-scopes.ts";
 import { isoFromMs as iso } from "../shared/iso-date.ts";
 
 /** Reviews analysed per batch before yielding to the event loop. */
@@ -93,6 +94,18 @@ export function aiService(deps: {
   return {
     contentScope,
     analyseScope,
+
+    /**
+     * The content scopes a product's summary and keywords depend on, for the response cache
+     * (server/db/content-scopes.ts): the store's settings (its groups' too), the product (its group), and
+     * the group whose content it shows, if any. @throws ApiError 404 as `contentScope`.
+     */
+    cacheScopes(params: ScopeParams): string[] {
+      const { storeId, scope } = contentScope(params);
+      const scopes = deps.reviews.cacheScopes(params); // the store's and the product's
+      if (scope.type === "group") scopes.push(scopeName.group(storeId, scope.id));
+      return scopes;
+    },
 
     /**
      * Generate a new version for a product or group scope (see module doc). Never throws for a model

@@ -9,6 +9,7 @@ import Database from "better-sqlite3";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { installContentScopeTriggers } from "./content-scopes.ts";
 import { stableParameters } from "./stable-parameters.ts";
 
 export type Db = Database.Database;
@@ -34,7 +35,10 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   // a read then costs no read() syscall and no copy into the page cache. A product page of the 1M-review
   // store fetches ~26 rows on scattered pages: 0.41 -> 0.29 ms (docs/performance.md). 0 turns it off.
   if (path !== ":memory:") db.pragma(`mmap_size = ${mmapBytes()}`);
-  if (!options.readonly) migrate(db);
+  if (!options.readonly) {
+    migrate(db);
+    installContentScopeTriggers(db);
+  }
   memoizePrepare(db);
   return db;
 }

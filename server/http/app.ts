@@ -1,5 +1,5 @@
 /**
- * The Node HTTP server that mounts Remix: storefront CORS preflight, a version-checked response
+ * The Node HTTP server that mounts Remix: storefront CORS preflight, a freshness-checked response
  * cache for public storefront GETs and for enterprise GETs per credentials, API GETs dispatched straight to their Remix resource-route
  * loader (resource-routes.ts), static files (widget bundles, Remix assets, media), and everything
  * else through Express + the Remix request handler.
@@ -14,12 +14,13 @@ import { Readable } from "node:stream";
 import { createHash } from "node:crypto";
 import { decodeJwt } from "jose";
 import { bearerToken } from "../loyalty/tokens.ts";
+import { CONTENT_SCOPES_HEADER, parseScopesHeader } from "../shared/content-scopes.ts";
 import { responseBody } from "../shared/response-body.ts";
 import type { Services } from "../services.ts";
 import { clientAddress, compileProxyTrust } from "./client-address.ts";
 import { ifNoneMatchHits, negotiateCoding } from "./encoding.ts";
 import type { ReadAnswer, ReadWorkers } from "./read-workers.ts";
-import { ResponseCache } from "./response-cache.ts";
+import { ResponseCache, type CachedResponse } from "./response-cache.ts";
 import { resourceRouteMatcher } from "./resource-routes.ts";
 
 export type HttpOptions = {
@@ -97,7 +98,7 @@ function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request {
 /** Write a Fetch Response to a Node response, streaming the body. */
 async function writeFetchResponse(res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = value;
+  for (const [name, value] of response.headers) if (name !== "set-cookie" && name !== CONTENT_SCOPES_HEADER) headers[name] = value;
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers["set-cookie"] = cookies;
   const bytes = responseBody(response);
@@ -133,8 +134,9 @@ export function createHttpServer(options: HttpOptions): Server {
   const remixFetch = createRequestHandler(build, "production");
   const matchResourceRoute = resourceRouteMatcher(build);
   const cache = options.cache === false ? null : new ResponseCache(undefined, options.cacheBytes);
-  /** Cache misses being computed, by cache key, with the content version they read (cachedGet). */
-  const computing = new Map<string, { version: number; done: Promise<void> }>();
+  /** Cache misses being computed, by cache key, with the commit counter they started after (cachedGet). */
+  const computing = new Map<string, { dataVersion: number; done: Promise<void> }>();
+  const { contentScopes } = services;
 
   const app = express();
   app.disable("x-powered-by");
@@ -198,8 +200,9 @@ export function createHttpServer(options: HttpOptions): Server {
       }
       if (authorization && /^Basic /i.test(authorization) && req.url!.startsWith("/enterprise/")) {
         // Enterprise reads, per credentials: only a 200 is kept, so only credentials that passed the route's
-        // check at this content version are ever answered from the cache; revoking a key is a commit, which
-        // invalidates every entry. A cached answer still counts as a use of the key (its "last used" date).
+        // check since the last commit are ever answered from the cache. These answers name no content scopes,
+        // so any commit (revoking a key is one) makes them stale. A cached answer still counts as a use of
+        // the key (its "last used" date).
         await cachedGet(req, res, controller.signal, `basic:${sha256(authorization)}:${target}`, {
           onHit: () => services.apiKeys.noteCachedUse(authorization),
         });
@@ -219,8 +222,8 @@ export function createHttpServer(options: HttpOptions): Server {
   /**
    * The answer to a cache miss: from a read worker when the request is a public storefront GET of a
    * read-only route and a worker is ready (read-workers.ts), else computed here. The caller takes the
-   * content version it caches the answer under before this call; a worker starts reading after it, so
-   * its answer is never older than that version.
+   * content stamp it caches the answer under before this call; a worker starts reading after it, so
+   * its answer is never older than that stamp.
    */
   async function missAnswer(req: IncomingMessage, signal: AbortSignal): Promise<Omit<ReadAnswer, "body"> & { body: Buffer }> {
     if (readWorkers && !req.headers.authorization) {
@@ -244,7 +247,7 @@ export function createHttpServer(options: HttpOptions): Server {
    * default: no time limit); `options.onHit` runs when the answer comes from the cache.
    * No `await` may come between reading the entry and `holdWhileSending` (its bytes live in reusable slab chunks).
    *
-   * Requests that miss on a key while its answer is being computed at the same content version wait for
+   * Requests that miss on a key while its answer is being computed after the same commit wait for
    * that computation and then read the cache (request coalescing): a popular URL that is not cached yet
    * is computed once, not once per request that arrives before it is done. If that answer was not kept
    * (not a cacheable 200, or already evicted), each waiting request computes its own.
@@ -254,24 +257,29 @@ export function createHttpServer(options: HttpOptions): Server {
     options: { cacheable?: (headers: [string, string][]) => boolean; expiresMs?: number; onHit?: () => void },
   ): Promise<void> {
     const { cacheable = () => true, expiresMs, onHit } = options;
-    const version = services.contentVersion();
-    let entry = cache!.get(key, version);
+    const now = contentScopes.current();
+    const isFresh = (e: CachedResponse) => contentScopes.isFresh(e.stamp, e.scopes, now);
+    let entry = cache!.get(key, isFresh);
     const flight = entry ? undefined : computing.get(key);
-    if (flight?.version === version) {
+    if (flight?.dataVersion === now.dataVersion) {
       // The same answer is being computed for an earlier request: wait for it, then read it from the cache.
       await flight.done;
-      entry = cache!.get(key, version);
+      entry = cache!.get(key, isFresh);
     }
     const computedNow = !entry;
     if (entry) onHit?.();
     else {
       let finish!: () => void;
-      const mine = { version, done: new Promise<void>((resolve) => (finish = resolve)) };
+      const mine = { dataVersion: now.dataVersion, done: new Promise<void>((resolve) => (finish = resolve)) };
       computing.set(key, mine);
       try {
-        const { status, headers, body } = await missAnswer(req, signal);
-        entry = { status, headers, body, etag: headerOf(headers, "etag"), version, ...(expiresMs === undefined ? {} : { expiresMs }) };
-        if (status === 200 && headerOf(headers, "set-cookie") === null && cacheable(headers)) cache!.set(key, entry);
+        const answer = await missAnswer(req, signal);
+        // The content scopes the route says the answer read (server/shared/content-scopes.ts): kept, not sent.
+        const declared = headerOf(answer.headers, CONTENT_SCOPES_HEADER);
+        const scopes = parseScopesHeader(declared);
+        const headers = declared === null ? answer.headers : answer.headers.filter(([name]) => name !== CONTENT_SCOPES_HEADER);
+        entry = { status: answer.status, headers, body: answer.body, etag: headerOf(headers, "etag"), stamp: now, scopes, ...(expiresMs === undefined ? {} : { expiresMs }) };
+        if (entry.status === 200 && headerOf(headers, "set-cookie") === null && cacheable(headers)) cache!.set(key, entry);
       } finally {
         if (computing.get(key) === mine) computing.delete(key);
         finish();

@@ -4,41 +4,43 @@ import { connect, type AddressInfo } from "node:net";
 import { describe, expect, it, vi } from "vitest";
 import { ResponseCache, type CachedResponse } from "./response-cache.ts";
 
-const entry = (version: number, bytes = 10): CachedResponse => ({ status: 200, headers: [], body: Buffer.alloc(bytes), etag: null, version });
+const entry = (version: number, bytes = 10): CachedResponse => ({ status: 200, headers: [], body: Buffer.alloc(bytes), etag: null, stamp: { dataVersion: version, seq: version }, scopes: null });
+/** Freshness at commit counter `version`: the rule for answers that name no scopes. */
+const at = (version: number) => (e: CachedResponse) => e.stamp.dataVersion === version;
 
 describe("ResponseCache", () => {
-  it("serves an entry only at the version it was computed at", () => {
+  it("serves an entry only while it is fresh, and drops it when not", () => {
     const cache = new ResponseCache();
     cache.set("a", entry(1));
-    expect(cache.get("a", 1)).toBeDefined();
-    expect(cache.get("a", 2)).toBeUndefined();
-    expect(cache.get("a", 1)).toBeUndefined(); // the stale entry was dropped
+    expect(cache.get("a", at(1))).toBeDefined();
+    expect(cache.get("a", at(2))).toBeUndefined();
+    expect(cache.get("a", at(1))).toBeUndefined(); // the stale entry was dropped
   });
 
   it("does not serve an entry at or after its expiry", () => {
     const cache = new ResponseCache();
     cache.set("a", { ...entry(1), expiresMs: 1_000 });
-    expect(cache.get("a", 1, 999)).toBeDefined();
-    expect(cache.get("a", 1, 1_000)).toBeUndefined();
+    expect(cache.get("a", at(1), 999)).toBeDefined();
+    expect(cache.get("a", at(1), 1_000)).toBeUndefined();
   });
 
   it("evicts the least recently used entry when over the entry limit", () => {
     const cache = new ResponseCache(2);
     cache.set("a", entry(1));
     cache.set("b", entry(1));
-    cache.get("a", 1); // a is now more recent than b
+    cache.get("a", at(1)); // a is now more recent than b
     cache.set("c", entry(1));
-    expect(cache.get("a", 1)).toBeDefined();
-    expect(cache.get("b", 1)).toBeUndefined();
-    expect(cache.get("c", 1)).toBeDefined();
+    expect(cache.get("a", at(1))).toBeDefined();
+    expect(cache.get("b", at(1))).toBeUndefined();
+    expect(cache.get("c", at(1))).toBeDefined();
   });
 
   it("keeps total body bytes under its byte limit", () => {
     const cache = new ResponseCache(100, 1600);
     for (let i = 0; i < 20; i++) cache.set(`k${i}`, entry(1, 100));
     expect(cache.size).toBe(16);
-    expect(cache.get("k0", 1)).toBeUndefined();
-    expect(cache.get("k19", 1)).toBeDefined();
+    expect(cache.get("k0", at(1))).toBeUndefined();
+    expect(cache.get("k19", at(1))).toBeDefined();
   });
 
   it("compresses an entry once, after the current turn, and counts the copy towards the byte limit", async () => {
@@ -62,12 +64,12 @@ describe("ResponseCache", () => {
     const cache = new ResponseCache(100, 8000); // bodies up to 500 bytes are kept
     const bodies = Array.from({ length: 16 }, () => Buffer.from(randomBytes(245).toString("hex"))); // 490 bytes each, 7,840 in all
     bodies.forEach((body, i) => cache.set(`k${i}`, { ...entry(1), body }));
-    const last = cache.get("k15", 1)!;
+    const last = cache.get("k15", at(1))!;
     cache.compressLater("k15", last, "gzip"); // hex compresses to about half: well over the 160 bytes left
     await vi.waitFor(() => expect(last.encoded?.gzip).toBeDefined());
     expect(cache.byteSize).toBeLessThanOrEqual(cache.maxBytes);
-    expect(cache.get("k0", 1)).toBeUndefined();
-    expect(cache.get("k15", 1)).toBe(last);
+    expect(cache.get("k0", at(1))).toBeUndefined();
+    expect(cache.get("k15", at(1))).toBe(last);
   });
 });
 
@@ -81,13 +83,13 @@ describe("ResponseCache slab storage", () => {
       originals.set(key, Buffer.from(body));
       cache.set(key, { ...entry(1), body });
       const probe = `k${(i * 31) % 1_500}`;
-      const hit = cache.get(probe, 1);
+      const hit = cache.get(probe, at(1));
       if (hit) expect(Buffer.compare(hit.body, originals.get(probe)!)).toBe(0);
     }
     expect(cache.slabBytes).toBeLessThanOrEqual(cache.maxBytes);
     expect(cache.byteSize).toBeLessThanOrEqual(cache.maxBytes);
     for (const [key, original] of originals) {
-      const hit = cache.get(key, 1);
+      const hit = cache.get(key, at(1));
       if (hit) expect(Buffer.compare(hit.body, original)).toBe(0);
     }
   });
@@ -99,7 +101,7 @@ describe("ResponseCache slab storage", () => {
     cache.set("big", { ...entry(1), body: Buffer.from(original) });
     let queuedAfterEnd = 0;
     const server = createServer((req, res) => {
-      const cached = cache.get("big", 1)!;
+      const cached = cache.get("big", at(1))!;
       res.writeHead(200, { "content-length": String(cached.body.length) });
       res.end(cached.body);
       queuedAfterEnd = res.writableLength;
@@ -115,7 +117,7 @@ describe("ResponseCache slab storage", () => {
 
     // The entry is evicted, and a freed chunk of its size is taken, while the response is still queued.
     for (const fill of [1, 2, 3]) cache.set(`other${fill}`, { ...entry(1), body: Buffer.alloc(size, fill) });
-    expect(cache.get("big", 1)).toBeUndefined();
+    expect(cache.get("big", at(1))).toBeUndefined();
 
     client.on("data", (data: Buffer) => received.push(data));
     client.resume();

@@ -1,9 +1,10 @@
 /**
  * An in-memory cache of public storefront GET responses, in front of Remix.
  *
- * Correctness rule: an entry is served only while `contentVersion()` equals the version read
- * *before* the response was computed, so any commit (by this process or another) invalidates
- * everything computed before it. Bounded by entry count and total bytes; the least recently used
+ * Correctness rule: an entry is served only while the caller's `isFresh` says so: its content stamp was
+ * read *before* the response was computed, and no commit since (by this process or another) changed a
+ * content scope the answer read (server/db/content-scopes.ts; an answer that names no scopes is stale
+ * after any commit). Bounded by entry count and total bytes; the least recently used
  * entry goes first (approximately: a hit moves an entry to the front only once it is in the older half).
  *
  * Bodies and compressed copies are kept in reusable slab chunks (body-slabs.ts), not a Buffer each, so
@@ -13,6 +14,7 @@
  * with no `await` between `get` and that call (a chunk is only reused once nobody reads it).
  */
 import type { ServerResponse } from "node:http";
+import type { ContentStamp } from "../db/content-scopes.ts";
 import { BodySlabs, type SlabChunk } from "./body-slabs.ts";
 import { compress, type ContentCoding } from "./encoding.ts";
 
@@ -21,7 +23,10 @@ export type CachedResponse = {
   headers: [string, string][];
   body: Buffer;
   etag: string | null;
-  version: number;
+  /** The committed data seen before the answer was computed. */
+  stamp: ContentStamp;
+  /** The content scopes the answer read (its route's declaration), or null: it may have read anything. */
+  scopes: readonly string[] | null;
   /** Epoch ms after which the entry is not served (e.g. its Bearer token's expiry); none = no time limit. */
   expiresMs?: number;
   /** Compressed copies of `body` by content coding, made once the entry is served again (encoding.ts). */
@@ -53,11 +58,11 @@ export class ResponseCache {
     this.slabs = new BodySlabs(maxBytes, slabBytes);
   }
 
-  /** The entry for `key` if it was computed at `version` and has not expired at `nowMs`; stale entries are dropped. */
-  get(key: string, version: number, nowMs = Date.now()): CachedResponse | undefined {
+  /** The entry for `key` if `isFresh(entry)` and it has not expired at `nowMs`; stale entries are dropped. */
+  get(key: string, isFresh: (entry: CachedResponse) => boolean, nowMs = Date.now()): CachedResponse | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.version !== version || (entry.expiresMs !== undefined && nowMs >= entry.expiresMs)) {
+    if (!isFresh(entry) || (entry.expiresMs !== undefined && nowMs >= entry.expiresMs)) {
       this.delete(key);
       return undefined;
     }

@@ -7,6 +7,7 @@ import type {
   Review, ReviewAggregateResponse, ReviewMedia, ReviewOrder, ReviewScope,
 } from "../contract/storefront.ts";
 import { notFound } from "../contract/errors.ts";
+import { contentScope } from "../shared/content-scopes.ts";
 import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
 import type { Store, StoresRepo } from "../stores/stores.repo.ts";
 import { ORDER_SPECS, reviewCursorKey, type ListedProductRow, type ListedReviewRow, type MediaRow, type ReviewsRepo } from "./reviews.repo.ts";
@@ -94,6 +95,19 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
     resolveScope,
     toReview,
     toMedia,
+
+    /**
+     * The content scopes a scope's public reads (reviews, media, aggregate, questions) depend on, for the
+     * response cache (server/db/content-scopes.ts): the store's settings and the product's, the group's or
+     * the store's review content. @throws ApiError 404 as `resolveScope`.
+     */
+    cacheScopes(params: ScopeParams): string[] {
+      const { store, scope } = resolveScope(params);
+      const s = store.storeId;
+      if (scope.type === "product") return [contentScope.store(s), contentScope.product(s, scope.productId)];
+      if (scope.type === "group") return [contentScope.store(s), contentScope.group(s, scope.groupId)];
+      return [contentScope.store(s), contentScope.storeReviews(s)];
+    },
 
     /** List published reviews (interface.md §4.2). @throws ApiError 404 (scope) or 400 (cursor). */
     async listReviews(params: ScopeParams, query: ListReviewsQuery, origin: string): Promise<ListReviewsResponse> {

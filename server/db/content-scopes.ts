@@ -1,0 +1,186 @@
+/**
+ * Content scopes: which part of the data a commit changed, so the response cache drops only the answers
+ * that read it (decision 0007). A scope is a string:
+ *
+ * - `store:<store>`: the store's settings and review groups; every cached answer of the store reads them.
+ * - `product:<store>:<product>`: a product, its reviews, their media, votes, translations and AI analysis,
+ *   its questions and answers, its review aggregate and its AI content.
+ * - `group:<store>:<group>`: the same for a review group (group listings, aggregate, AI content).
+ * - `reviews:<store>`: any review content of the store (store-wide listings, media and aggregate).
+ * - `loyalty:<store>`, `surveys:<store>`, `orders:<store>`, `api_keys:<store>`, `admin`: data no public
+ *   storefront read depends on except the loyalty program reads (`loyalty:`).
+ * - `*`: anything else. Every table this module does not map bumps it, and every scoped answer depends
+ *   on it, so a table added later invalidates everything until it is mapped (safe by default).
+ *
+ * Triggers on every table (installed by `installContentScopeTriggers` at start-up, generated from
+ * TABLE_SCOPES and the schema's table list) give each changed scope the next number of one sequence
+ * (`content_seq`), in `content_scope_versions` (migration 060). Writes serialise in SQLite, so numbers
+ * grow in commit order. A cached answer records the sequence number it was computed after and the
+ * scopes it read; it is fresh while none of those scopes (nor `*`) has a newer number.
+ */
+import { ANY_SCOPE } from "../shared/content-scopes.ts";
+import type { Db } from "./database.ts";
+
+/** SQL expressions (over row alias `r`: NEW or OLD) giving the scopes a row change touches; NULLs are skipped. */
+type ScopeExpressions = (r: string) => string[];
+
+/** The SQL twins of `contentScope` (server/shared/content-scopes.ts). */
+const sqlScope = {
+  store: (r: string) => `'store:' || ${r}.store_id`,
+  product: (r: string) => `'product:' || ${r}.store_id || ':' || ${r}.product_id`,
+  group: (r: string) => `'group:' || ${r}.store_id || ':' || ${r}.group_id`, // NULL for a product without a group
+  storeReviews: (r: string) => `'reviews:' || ${r}.store_id`,
+  /** A row with scope_type / scope_id columns (aggregates, AI content and jobs). */
+  byScopeColumns: (r: string) =>
+    `CASE ${r}.scope_type WHEN 'product' THEN 'product:' || ${r}.store_id || ':' || ${r}.scope_id WHEN 'group' THEN 'group:' || ${r}.store_id || ':' || ${r}.scope_id ELSE 'reviews:' || ${r}.store_id END`,
+};
+const perStore = (name: string): ScopeExpressions => (r) => [`'${name}:' || ${r}.store_id`];
+const reviewContent: ScopeExpressions = (r) => [sqlScope.product(r), sqlScope.group(r), sqlScope.storeReviews(r)];
+/** Rows that belong to a review: the scopes of that review (looked up; a review deleted first bumped them itself). */
+const ofReview: ScopeExpressions = (r) =>
+  reviewContent("x").map((e) => `(SELECT ${e} FROM reviews x WHERE x.review_id = ${r}.review_id)`);
+const ofQuestion: ScopeExpressions = (r) =>
+  [sqlScope.product("q"), sqlScope.group("q")].map((e) => `(SELECT ${e} FROM questions q WHERE q.question_id = ${r}.question_id)`);
+const everything: ScopeExpressions = () => [`'${ANY_SCOPE}'`];
+
+/**
+ * The scopes each table's changes touch. Tables not listed (and not skipped, see below) touch `*`.
+ * Review groups and stores touch `store:`: a group's settings decide whose AI content its products show.
+ */
+export const TABLE_SCOPES: Record<string, ScopeExpressions> = {
+  app_settings: everything, // installation secrets: cursor signatures of every answer
+  schema_migrations: everything,
+  stores: (r) => [sqlScope.store(r)],
+  review_groups: (r) => [sqlScope.store(r)],
+  products: reviewContent, // listings name their products
+  reviews: reviewContent,
+  review_media: reviewContent,
+  review_aggregates: (r) => [sqlScope.byScopeColumns(r)],
+  review_votes: ofReview,
+  review_translations: ofReview,
+  ai_review_analysis: ofReview,
+  ai_review_keywords: ofReview,
+  ai_content_versions: (r) => [sqlScope.byScopeColumns(r)],
+  ai_scope_state: (r) => [sqlScope.byScopeColumns(r)],
+  ai_jobs: (r) => [sqlScope.byScopeColumns(r)],
+  questions: (r) => [sqlScope.product(r), sqlScope.group(r)],
+  answers: ofQuestion,
+  orders: perStore("orders"),
+  api_keys: perStore("api_keys"),
+  surveys: perStore("surveys"),
+  survey_questions: perStore("surveys"),
+  channel_surveys: perStore("surveys"),
+  survey_responses: perStore("surveys"),
+  loyalty_programs: perStore("loyalty"),
+  loyalty_vip_tiers: perStore("loyalty"),
+  loyalty_customers: perStore("loyalty"),
+  loyalty_earning_rules: perStore("loyalty"),
+  loyalty_redemption_rules: perStore("loyalty"),
+  loyalty_transactions: perStore("loyalty"),
+  merchant_users: () => ["'admin'"],
+  store_memberships: () => ["'admin'"],
+  admin_sessions: () => ["'admin'"],
+  admin_login_failures: () => ["'admin'"],
+};
+
+/** This module's own tables: not tracked. */
+const OWN_TABLES = new Set(["content_seq", "content_scope_versions"]);
+const EVENTS = [["INSERT", ["NEW"]], ["UPDATE", ["OLD", "NEW"]], ["DELETE", ["OLD"]]] as const;
+
+/**
+ * The tables whose changes are tracked: every table but SQLite's own, this module's, and virtual tables
+ * with their shadow tables (full-text indexes change only with the table they index, which is tracked).
+ */
+export function trackedTables(db: Db): string[] {
+  const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string; sql: string | null }[];
+  const virtual = tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql ?? "")).map((t) => t.name);
+  return tables
+    .map((t) => t.name)
+    .filter((name) => !name.startsWith("sqlite_") && !OWN_TABLES.has(name) && !virtual.some((v) => name === v || name.startsWith(`${v}_`)));
+}
+
+/** The CREATE TRIGGER statements the schema should have, by trigger name. */
+function wantedTriggers(db: Db): Map<string, string> {
+  const wanted = new Map<string, string>();
+  for (const table of trackedTables(db)) {
+    const scopes = TABLE_SCOPES[table] ?? everything;
+    for (const [event, rows] of EVENTS) {
+      const name = `content_scope_${table}_${event.toLowerCase()}`;
+      const selects = rows.flatMap((r) => scopes(r)).map((e) => `SELECT ${e} AS scope`).join(" UNION ALL ");
+      wanted.set(
+        name,
+        `CREATE TRIGGER "${name}" AFTER ${event} ON "${table}" FOR EACH ROW BEGIN ` +
+          "UPDATE content_seq SET n = n + 1 WHERE id = 1; " +
+          "INSERT INTO content_scope_versions (scope, version) " +
+          `SELECT scope, (SELECT n FROM content_seq WHERE id = 1) FROM (${selects}) WHERE scope IS NOT NULL ` +
+          "ON CONFLICT (scope) DO UPDATE SET version = excluded.version; END",
+      );
+    }
+  }
+  return wanted;
+}
+
+/**
+ * Create, replace or drop the content-scope triggers so that every tracked table has exactly the wanted
+ * ones (run at start-up after the migrations; a no-op, without taking the write lock, when they match).
+ * @throws on a database error (the change is rolled back).
+ */
+export function installContentScopeTriggers(db: Db): void {
+  const existing = () =>
+    new Map((db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'content\\_scope\\_%' ESCAPE '\\'").all() as { name: string; sql: string }[]).map((t) => [t.name, t.sql]));
+  const differs = (wanted: Map<string, string>, have: Map<string, string>) =>
+    wanted.size !== have.size || [...wanted].some(([name, sql]) => have.get(name) !== sql);
+  if (!differs(wantedTriggers(db), existing())) return;
+  // IMMEDIATE: a second process starting at the same time waits, then finds the triggers in place.
+  db.transaction(() => {
+    const wanted = wantedTriggers(db);
+    const have = existing();
+    for (const [name, sql] of have) if (wanted.get(name) !== sql) db.exec(`DROP TRIGGER "${name}"`);
+    for (const [name, sql] of wanted) if (have.get(name) !== sql) db.exec(sql);
+  }).immediate();
+}
+
+/** When a cached answer was computed: the commit counter and the content sequence number it had seen. */
+export type ContentStamp = { dataVersion: number; seq: number };
+
+/**
+ * Follows committed changes for the response cache. `current()` checks `PRAGMA data_version` on `watcher`
+ * (a second connection, so it counts commits by this process's main connection too), and only after a
+ * commit reads the scopes changed since; without a watcher (`:memory:`) it reads them on `db` every call.
+ */
+export function contentScopeWatcher(db: Db, watcher: Db | null) {
+  const conn = watcher ?? db;
+  const dataVersion = watcher?.prepare("PRAGMA data_version").pluck();
+  const changedSince = conn.prepare("SELECT scope, version FROM content_scope_versions WHERE version > ?");
+  const versions = new Map<string, number>();
+  let seq = conn.prepare("SELECT n FROM content_seq WHERE id = 1").pluck().get() as number;
+  let seenDataVersion = -1;
+
+  return {
+    /** The stamp of data committed so far (call before computing an answer, and before `isFresh`). */
+    current(): ContentStamp {
+      const dv = dataVersion ? (dataVersion.get() as number) : -1;
+      if (dv !== seenDataVersion || !dataVersion) {
+        seenDataVersion = dv;
+        for (const row of changedSince.all(seq) as { scope: string; version: number }[]) {
+          versions.set(row.scope, row.version);
+          if (row.version > seq) seq = row.version;
+        }
+      }
+      return { dataVersion: dataVersion ? dv : seq, seq };
+    },
+
+    /**
+     * Whether an answer computed after `stamp` that read `scopes` is still current, as of the last
+     * `current()`: no scope it read (nor `*`) changed since. `scopes` null: it may have read anything, so
+     * any commit since (`dataVersion`) makes it stale.
+     */
+    isFresh(stamp: ContentStamp, scopes: readonly string[] | null, now: ContentStamp): boolean {
+      if (scopes === null) return stamp.dataVersion === now.dataVersion;
+      if ((versions.get(ANY_SCOPE) ?? 0) > stamp.seq) return false;
+      for (const scope of scopes) if ((versions.get(scope) ?? 0) > stamp.seq) return false;
+      return true;
+    },
+  };
+}
+export type ContentScopeWatcher = ReturnType<typeof contentScopeWatcher>;
