@@ -6,7 +6,9 @@
  * "hot" ones repeat one URL. The realistic spread ("Zipf spread") draws product or group URLs by
  * popularity, most-reviewed first, with a Zipf-like law (alpha 0.8, see bench/lib.ts zipfSampler);
  * "uniform" rows cycle through every URL in turn; the reviews one walks all 70,000 product × order
- * URLs, more than the response cache holds, so every request misses (the worst case). Each measurement follows an unmeasured warm-up on the same URL stream, as a
+ * URLs, more than the response cache holds, so every request misses (the worst case). The "votes/s" row
+ * repeats the date-desc Zipf spread while this process posts helpful votes (10/s, bench/lib.ts writeLoad)
+ * on reviews of popular products: a shop with a steady trickle of writes, each one a commit. Each measurement follows an unmeasured warm-up on the same URL stream, as a
  * long-running server sees traffic, and runs in a fresh load-generator process (bench/load-child.ts). A new
  * server process first gets an unmeasured warm-up of its own, on URLs no scenario requests (`limit=7`). Prints a table and writes JSON under bench/results/.
  * Requests carry Chromium's `Accept-Encoding: gzip, deflate, br, zstd` by default, as every request
@@ -30,7 +32,7 @@ import { PROJECT_ROOT } from "../server/config.ts";
 import { BENCH_STORE_ID } from "../server/cli/bench-data.constants.ts";
 import { REVIEW_ORDERS } from "../server/contract/storefront.ts";
 import { createServices } from "../server/services.ts";
-import { loadInChild, printTable, startProcess, stopProcess, writeResults, type LoadResult } from "./lib.ts";
+import { loadInChild, printTable, startProcess, stopProcess, writeLoad, writeResults, zipfSampler, type LoadResult } from "./lib.ts";
 import { extraScenarios, type Scenario } from "./scenarios.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -75,8 +77,26 @@ const server = await startProcess(["server/http/main.ts"], { PORT: String(port),
 const top = products[0];
 const deepPaths = await Promise.all(products.slice(0, 20).map((p) => deepPage(`${prefix}/products/shopify-${p}/reviews?limit=25`, 20)));
 const zipf = "zipf" as const;
+// Helpful votes for the "with votes" row: reviews of the 500 most popular products, read through URLs no
+// scenario requests (`limit=5`), voted on by product popularity (the same Zipf law, its own seed), each
+// by a new visitor. Each run adds its votes to the scale store (~140 at 10 votes/s).
+const VOTES_PER_SECOND = 10;
+const voteTargets = await Promise.all(products.slice(0, 500).map(async (p) =>
+  ((await (await fetch(`${base}${prefix}/products/shopify-${p}/reviews?limit=5`)).json()) as { reviews: { reviewId: string }[] }).reviews.map((r) => r.reviewId)));
+const voteSampler = zipfSampler(ZIPF_ALPHA, 7);
+const nextVote = () => {
+  const reviews = voteTargets[voteSampler(voteTargets.length)]!;
+  return { path: `${prefix}/reviews/${reviews[Math.floor(Math.random() * reviews.length)]}/votes`, body: { vote: "helpful", visitorId: `bench-${crypto.randomUUID()}` } };
+};
 const allScenarios: Scenario[] = [
   { name: "list reviews, product, date desc (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews`), popularity: zipf },
+  // The same spread on a shop with a steady trickle of writes: each vote is a commit (content scopes,
+  // decision 0007, keep the cached answers of the other products). `limit=25` is the default: the same
+  // answers under URLs of their own, so this row starts with none of them cached, as the others do.
+  {
+    name: `list reviews, product, date desc (Zipf spread, ${VOTES_PER_SECOND} votes/s)`, paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews?limit=25`), popularity: zipf,
+    writes: { perSecond: VOTES_PER_SECOND, next: nextVote },
+  },
   // Every product in every order, in turn: 70,000 URLs, more than the response cache holds, so a cyclic
   // walk misses on every request (least recently used goes first).
   { name: "list reviews, product, every order (uniform, all misses)", paths: REVIEW_ORDERS.flatMap((o) => products.map((p) => `${prefix}/products/shopify-${p}/reviews?orderBy=${enc(o)}`)) },
@@ -101,7 +121,7 @@ await stopProcess(server);
 // this machine's speed drifts by up to 2x within one run (other tenants of the host), so a baseline taken
 // once per block made the ratios of later scenarios depend on when they ran. Both servers stay up; only
 // the one being measured has traffic.
-const results: (LoadResult & { ratio: number; bare: LoadResult })[] = [];
+const results: (LoadResult & { ratio: number; bare: LoadResult; writes?: { accepted: number; failed: number } })[] = [];
 for (const c of CONNECTIONS) {
   const bareServer = await startProcess(["bench/bare-server.ts"], { PORT: "3904" }, "http://127.0.0.1:3904/");
   const app = await startProcess(["server/http/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0", CHORUS_AI_WORKER: "0" }, `${base}${prefix}/review_aggregate`);
@@ -110,12 +130,14 @@ for (const c of CONNECTIONS) {
   // would have. The response cache holds none of the scenarios' URLs afterwards.
   await loadInChild({ name: "server warm-up", baseUrl: base, paths: SERVER_WARMUP_PATHS, connections: c, seconds: WARMUP_SECONDS + 1, warmupSeconds: 0, headers: CLIENT_HEADERS });
   for (const s of scenarios) {
+    const writer = s.writes && writeLoad(base, s.writes.perSecond, s.writes.next);
     const r = await loadInChild({
       name: s.name, baseUrl: base, paths: s.paths, connections: c, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS,
       headers: { ...CLIENT_HEADERS, ...s.headers }, requests: s.requests, ...(s.popularity === "zipf" ? { zipfAlpha: ZIPF_ALPHA } : {}),
     });
+    const writes = await writer?.stop();
     const bare = await loadInChild({ name: "bare node:http JSON", baseUrl: "http://127.0.0.1:3904", paths: ["/"], connections: c, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, headers: CLIENT_HEADERS });
-    results.push({ ...r, ratio: r.requestsPerSec / bare.requestsPerSec, bare });
+    results.push({ ...r, ratio: r.requestsPerSec / bare.requestsPerSec, bare, ...(writes ? { writes } : {}) });
   }
   await stopProcess(app);
   await stopProcess(bareServer);
@@ -124,6 +146,7 @@ for (const c of CONNECTIONS) {
 printTable(results.map((r) => ({
   scenario: r.name, conns: r.connections, "req/s": r.requestsPerSec, "p50 ms": r.p50, "p99 ms": r.p99,
   "bare req/s": r.bare.requestsPerSec, "vs bare": `${Math.round(r.ratio * 100)}%`, "KB/answer": (r.bytesPerRequest / 1024).toFixed(1), errors: r.errors, non2xx: r.non2xx,
+  "writes ok/failed": r.writes ? `${r.writes.accepted}/${r.writes.failed}` : "-",
 })));
 console.log(`\nGoals: no errors; p99 < 20 ms at 50 connections; spread >= 20% and hot >= 50% of bare. Zipf alpha ${ZIPF_ALPHA}, warm-up ${WARMUP_SECONDS} s, ${SECONDS} s measured, Accept-Encoding: ${ACCEPT_ENCODING || "(none)"}.`);
 console.log(`Results written to ${writeResults("api", { seconds: SECONDS, databasePath, acceptEncoding: ACCEPT_ENCODING, results })}`);

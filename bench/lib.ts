@@ -144,6 +144,40 @@ export async function loadInChild(job: {
   }
 }
 
+/**
+ * Send JSON POSTs to `baseUrl` at `perSecond` (each from `next()`) until `stop()` is called: a steady
+ * trickle of writes beside a read load (votes on a busy shop). Runs in this process; ~10 fetches/s cost
+ * it next to nothing. @returns `stop`, which resolves to the counts once every POST sent has answered.
+ */
+export function writeLoad(baseUrl: string, perSecond: number, next: () => { path: string; body: unknown }): { stop(): Promise<{ accepted: number; failed: number }> } {
+  let accepted = 0;
+  let failed = 0;
+  const pending = new Set<Promise<void>>();
+  const started = performance.now();
+  let sent = 0;
+  const timer = setInterval(() => {
+    const due = Math.floor(((performance.now() - started) / 1000) * perSecond);
+    for (; sent < due; sent++) {
+      const { path, body } = next();
+      const p = fetch(baseUrl + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+        .then(async (res) => {
+          await res.arrayBuffer();
+          if (res.ok) accepted++;
+          else failed++;
+        }, () => void failed++)
+        .finally(() => pending.delete(p));
+      pending.add(p);
+    }
+  }, 10);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(pending);
+      return { accepted, failed };
+    },
+  };
+}
+
 /** Print rows as an aligned table. */
 export function printTable(rows: Record<string, string | number>[]): void {
   if (rows.length === 0) return;

@@ -9,8 +9,16 @@ import { createServices } from "../server/services.ts";
 import { DEMO_SURVEY_IDS } from "../server/surveys/surveys.demo.ts";
 
 export type Request = { path: string; headers?: Record<string, string> };
-/** `popularity: "zipf"` draws the paths (most popular first) by a Zipf-like law (bench/lib.ts zipfSampler); else round-robin. */
-export type Scenario = { name: string; paths: string[]; headers?: Record<string, string>; requests?: Request[]; popularity?: "zipf" };
+/** A JSON POST sent alongside a scenario's reads. */
+export type Write = { path: string; body: unknown };
+/**
+ * `popularity: "zipf"` draws the paths (most popular first) by a Zipf-like law (bench/lib.ts zipfSampler); else round-robin.
+ * `writes`: POSTs sent at `perSecond` during the scenario's warm-up and measurement (bench/lib.ts writeLoad).
+ */
+export type Scenario = {
+  name: string; paths: string[]; headers?: Record<string, string>; requests?: Request[]; popularity?: "zipf";
+  writes?: { perSecond: number; next: () => Write };
+};
 export type ScenarioContext = { base: string; prefix: string; products: string[]; groups: string[]; databasePath: string };
 
 /** Scenarios of the other areas for the scale store. The server at `ctx.base` is running. */
