@@ -31,9 +31,11 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   db.pragma("foreign_keys = ON");
   db.pragma("busy_timeout = 5000");
   db.pragma("cache_size = -65536"); // 64 MiB page cache
-  // Read pages through a memory map (up to SQLITE_MMAP_BYTES, default 2 GiB, better-sqlite3's compile-time cap):
-  // a read then costs no read() syscall and no copy into the page cache. A product page of the 1M-review
-  // store fetches ~26 rows on scattered pages: 0.41 -> 0.29 ms (docs/performance.md). 0 turns it off.
+  // Memory-mapped reads only when SQLITE_MMAP_BYTES asks for them (default off): faster while nothing is
+  // written, but after every commit by another connection SQLite unmaps the whole file at the next read, and
+  // each page is faulted in again (~12 µs here). On the 1M-review store a product page took 0.14 ms mapped
+  // with no commits, 0.26 ms with one commit per 2,000 pages read, 0.50 ms with one per 50; 0.23 ms
+  // unmapped whether or not others commit (docs/performance.md).
   if (path !== ":memory:") db.pragma(`mmap_size = ${mmapBytes()}`);
   if (!options.readonly) {
     migrate(db);
@@ -43,10 +45,10 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   return db;
 }
 
-/** The memory-map size for SQLite reads in bytes: env SQLITE_MMAP_BYTES (a non-negative integer), default 2 GiB. */
+/** The memory-map size for SQLite reads in bytes: env SQLITE_MMAP_BYTES (a non-negative integer), default 0 (off). */
 function mmapBytes(): number {
   const raw = process.env.SQLITE_MMAP_BYTES;
-  const value = raw === undefined || raw === "" ? 2 ** 31 : Number(raw);
+  const value = raw === undefined || raw === "" ? 0 : Number(raw);
   if (!Number.isSafeInteger(value) || value < 0) throw new Error(`SQLITE_MMAP_BYTES must be a non-negative integer number of bytes, got "${raw}"`);
   return value;
 }
