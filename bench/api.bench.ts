@@ -23,8 +23,9 @@
  * Goals: no errors; p99 < 20 ms at 50 connections; spread ≥ 20 % and hot ≥ 50 % of bare.
  * The server runs with CHORUS_AI_WORKER=0. The AI worker runs in its own thread and no longer stalls
  * the API, but on the scale store it would start generating for thousands of products: it takes the
- * second core from the load generator and each commit invalidates the response cache, so the figures
- * would measure a sweep in progress (generate first with `npm run ai -- summarise`, see docs/ai.md).
+ * second core from the load generator, and each of its commits makes the cached answers of the product
+ * it wrote stale, so the figures would measure a sweep in progress (generate first with
+ * `npm run ai -- summarise`, see docs/ai.md).
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
