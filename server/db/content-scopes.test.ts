@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { createServices, type Services } from "../services.ts";
 import { contentScope } from "../shared/content-scopes.ts";
-import { installContentScopeTriggers, TABLE_SCOPES, trackedTables } from "./content-scopes.ts";
+import { contentScopeWatcher, installContentScopeTriggers, TABLE_SCOPES, trackedTables } from "./content-scopes.ts";
 import { openDatabase } from "./database.ts";
 
 const S = TEST_STORE_ID;
@@ -143,5 +143,26 @@ describe("content-scope triggers", () => {
       { product: [contentScope.product(S, "1094")], unscoped: null },
     );
     expect(stale).toEqual({ product: false, unscoped: false });
+  });
+
+  it("remembers at most maxScopes changed scopes: past that it forgets them and answers computed before are stale", () => {
+    const watcher = contentScopeWatcher(services.db, null, 4);
+    const vote = (productId: string) =>
+      services.db.prepare("INSERT INTO review_votes (store_id, review_id, visitor_hash, vote, created_ms, updated_ms) VALUES (?, ?, ?, 'helpful', 0, 0)").run(S, firstReviewOf(productId), crypto.randomUUID());
+    const scopesOf = (productId: string) => [contentScope.store(S), contentScope.product(S, productId)];
+    const before = watcher.current();
+    vote("1094"); // its product, its group, the store's reviews: 3 scopes
+    const first = watcher.current();
+    expect(watcher.trackedScopes).toBe(3);
+    expect(watcher.isFresh(before, scopesOf("1078"), first)).toBe(true);
+    vote("862"); // 2 or 3 more: over the limit of 4
+    const second = watcher.current();
+    expect(watcher.trackedScopes).toBe(0); // forgotten
+    expect(watcher.isFresh(before, scopesOf("1078"), second)).toBe(false); // computed before the reset: stale, to be safe
+    expect(watcher.isFresh(second, scopesOf("1078"), second)).toBe(true); // computed after: fresh
+    vote("1078");
+    const third = watcher.current();
+    expect(watcher.isFresh(second, scopesOf("1078"), third)).toBe(false); // a change after the reset is seen
+    expect(watcher.isFresh(second, scopesOf("862"), third)).toBe(true);
   });
 });

@@ -147,13 +147,18 @@ export type ContentStamp = { dataVersion: number; seq: number };
  * Follows committed changes for the response cache. `current()` checks `PRAGMA data_version` on `watcher`
  * (a second connection, so it counts commits by this process's main connection too), and only after a
  * commit reads the scopes changed since; without a watcher (`:memory:`) it reads them on `db` every call.
+ * It remembers the last change of each scope it has seen change, at most `maxScopes` of them (default
+ * 100,000, a few MB): past that it forgets them all and treats every answer computed before as stale (one
+ * cache flush), so a huge catalogue written to for weeks cannot grow it without bound.
  */
-export function contentScopeWatcher(db: Db, watcher: Db | null) {
+export function contentScopeWatcher(db: Db, watcher: Db | null, maxScopes = 100_000) {
   const conn = watcher ?? db;
   const dataVersion = watcher?.prepare("PRAGMA data_version").pluck();
   const changedSince = conn.prepare("SELECT scope, version FROM content_scope_versions WHERE version > ?");
   const versions = new Map<string, number>();
   let seq = conn.prepare("SELECT n FROM content_seq WHERE id = 1").pluck().get() as number;
+  /** Answers computed before this sequence number are stale (the map was cleared at it). */
+  let floor = 0;
   let seenDataVersion = -1;
 
   return {
@@ -166,6 +171,10 @@ export function contentScopeWatcher(db: Db, watcher: Db | null) {
           versions.set(row.scope, row.version);
           if (row.version > seq) seq = row.version;
         }
+        if (versions.size > maxScopes) {
+          versions.clear();
+          floor = seq;
+        }
       }
       return { dataVersion: dataVersion ? dv : seq, seq };
     },
@@ -177,9 +186,14 @@ export function contentScopeWatcher(db: Db, watcher: Db | null) {
      */
     isFresh(stamp: ContentStamp, scopes: readonly string[] | null, now: ContentStamp): boolean {
       if (scopes === null) return stamp.dataVersion === now.dataVersion;
-      if ((versions.get(ANY_SCOPE) ?? 0) > stamp.seq) return false;
+      if (stamp.seq < floor || (versions.get(ANY_SCOPE) ?? 0) > stamp.seq) return false;
       for (const scope of scopes) if ((versions.get(scope) ?? 0) > stamp.seq) return false;
       return true;
+    },
+
+    /** How many scopes' last changes are remembered (at most `maxScopes`). */
+    get trackedScopes(): number {
+      return versions.size;
     },
   };
 }
