@@ -15,28 +15,29 @@ export const scopeParams = (params: LoaderFunctionArgs["params"]): ScopeParams =
   groupId: params.groupId,
 });
 
+/** A public JSON answer that names the content scopes of the route's scope (`reviews.cacheScopes`). */
+const publicJson = (request: Request, { params, context }: Pick<LoaderFunctionArgs, "params" | "context">, body: unknown) =>
+  json(request, body, { cache: "public", scopes: context.services.reviews.cacheScopes(scopeParams(params)) });
+
 /** GET …/reviews */
 export const listReviewsLoader = handle(async ({ request, params, context }: LoaderFunctionArgs) => {
   const query = parseQuery(request, listReviewsQuery);
-  const body = await context.services.reviews.listReviews(scopeParams(params), query, requestOrigin(request));
-  return json(request, body, { cache: "public", scopes: context.services.reviews.cacheScopes(scopeParams(params)) });
+  return publicJson(request, { params, context }, await context.services.reviews.listReviews(scopeParams(params), query, requestOrigin(request)));
 });
 
 /** GET …/review_aggregate */
 export const reviewAggregateLoader = handle(({ request, params, context }: LoaderFunctionArgs) =>
-  json(request, context.services.reviews.getAggregate(scopeParams(params)), { cache: "public", scopes: context.services.reviews.cacheScopes(scopeParams(params)) }),
+  publicJson(request, { params, context }, context.services.reviews.getAggregate(scopeParams(params))),
 );
 
 /** GET …/review_media */
 export const listReviewMediaLoader = handle(({ request, params, context }: LoaderFunctionArgs) => {
   const query = parseQuery(request, listPageQuery);
-  const body = context.services.reviews.listMedia(scopeParams(params), query, requestOrigin(request));
-  return json(request, body, { cache: "public", scopes: context.services.reviews.cacheScopes(scopeParams(params)) });
+  return publicJson(request, { params, context }, context.services.reviews.listMedia(scopeParams(params), query, requestOrigin(request)));
 });
 
 /** GET …/questions (product and group scope) */
 export const listQuestionsLoader = handle(({ request, params, context }: LoaderFunctionArgs) => {
   const query = parseQuery(request, listPageQuery);
-  const body = context.services.reviews.listQuestions(scopeParams(params), query);
-  return json(request, body, { cache: "public", scopes: context.services.reviews.cacheScopes(scopeParams(params)) });
+  return publicJson(request, { params, context }, context.services.reviews.listQuestions(scopeParams(params), query));
 });

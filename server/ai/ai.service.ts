@@ -80,15 +80,17 @@ export function aiService(deps: {
   /**
    * The scope whose content a product shows (interface.md §4.2 summary/keywords rule 1): its group's when
    * the product belongs to a group configured to use group-level content, else its own.
+   * Also returns the product's ID (without the platform prefix).
    * @throws ApiError 404 for an unknown store or a product key with another platform's prefix.
    */
-  function contentScope(params: ScopeParams): { storeId: string; scope: AiScope } {
+  function contentScope(params: ScopeParams): { storeId: string; productId: string; scope: AiScope } {
     const resolved = deps.reviews.resolveScope(params);
     if (resolved.scope.type !== "product") throw notFound("Summaries and keywords exist for products only", "not_found");
     const storeId = resolved.store.storeId;
     const product = stores.getProduct(storeId, resolved.scope.productId);
-    if (product?.groupId && stores.getGroup(storeId, product.groupId)?.useGroupContent) return { storeId, scope: { type: "group", id: product.groupId } };
-    return { storeId, scope: { type: "product", id: resolved.scope.productId } };
+    const productId = resolved.scope.productId;
+    if (product?.groupId && stores.getGroup(storeId, product.groupId)?.useGroupContent) return { storeId, productId, scope: { type: "group", id: product.groupId } };
+    return { storeId, productId, scope: { type: "product", id: productId } };
   }
 
   return {
@@ -101,8 +103,8 @@ export function aiService(deps: {
      * the group whose content it shows, if any. @throws ApiError 404 as `contentScope`.
      */
     cacheScopes(params: ScopeParams): string[] {
-      const { storeId, scope } = contentScope(params);
-      const scopes = deps.reviews.cacheScopes(params); // the store's and the product's
+      const { storeId, productId, scope } = contentScope(params);
+      const scopes = [scopeName.store(storeId), scopeName.product(storeId, productId)];
       if (scope.type === "group") scopes.push(scopeName.group(storeId, scope.id));
       return scopes;
     },
