@@ -54,6 +54,7 @@ export class BodySlabs {
   readonly chunkSizes: number[] = [];
   private readonly freeChunks: SlabChunk[][];
   private allocated = 0;
+  private pinned = 0;
   /** The region slabs are being cut from, and the offset of its next slab. */
   private region: Buffer | null = null;
   private regionOffset = 0;
@@ -78,6 +79,11 @@ export class BodySlabs {
   /** Bytes of slabs taken so far (they stay allocated). */
   get allocatedBytes(): number {
     return this.allocated;
+  }
+
+  /** Chunks that some reader has pinned (for tests and diagnostics). */
+  get pinnedChunks(): number {
+    return this.pinned;
   }
 
   /** The chunk size `length` bytes would take, or null when larger than a slab. */
@@ -109,12 +115,13 @@ export class BodySlabs {
 
   /** A reader starts reading `chunk.bytes`: the chunk is not reused until `unpin`. */
   pin(chunk: SlabChunk): void {
-    chunk.pins++;
+    if (chunk.pins++ === 0) this.pinned++;
   }
 
   /** A reader of `chunk.bytes` is done. */
   unpin(chunk: SlabChunk): void {
     chunk.pins--;
+    if (chunk.pins === 0) this.pinned--;
     if (chunk.pins === 0 && chunk.freeWhenUnpinned) {
       chunk.freeWhenUnpinned = false;
       this.release(chunk);

@@ -128,4 +128,33 @@ describe("ResponseCache slab storage", () => {
     expect(body.length).toBe(size);
     expect(Buffer.compare(body, original)).toBe(0);
   });
+
+  it("releases the chunks of pipelined responses still queued when their client disconnects", async () => {
+    const size = 512 * 1024;
+    const cache = new ResponseCache(16, 64 * 1024 * 1024, 1024 * 1024);
+    cache.set("big", { ...entry(1), body: randomBytes(size) });
+    let sent = 0;
+    let queued = 0;
+    const server = createServer((req, res) => {
+      const cached = cache.get("big", at(1))!;
+      res.writeHead(200, { "content-length": String(cached.body.length) });
+      res.end(cached.body);
+      if (res.writableLength > 0) queued++;
+      cache.holdWhileSending(cached.body, res);
+      sent++;
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const client = connect(port, "127.0.0.1");
+    client.pause(); // reads nothing: the first response fills the socket, the later ones wait in Node's queue
+    client.write("GET / HTTP/1.1\r\nHost: test\r\n\r\n".repeat(20));
+    await vi.waitFor(() => expect(sent).toBe(20));
+    expect(queued).toBeGreaterThan(10); // responses whose bytes Node still holds: each pins the chunk
+    expect(cache.pinnedChunks).toBe(1); // every response sends the same chunk
+    client.destroy();
+    await vi.waitFor(() => expect(cache.pinnedChunks).toBe(0));
+    // The entry can now be replaced and its chunk reused.
+    cache.set("big", { ...entry(1), body: randomBytes(size) });
+    server.close();
+  });
 });

@@ -129,6 +129,11 @@ export class ResponseCache {
     return this.bytes;
   }
 
+  /** Slab chunks pinned by responses still being sent (holdWhileSending). */
+  get pinnedChunks(): number {
+    return this.slabs.pinnedChunks;
+  }
+
   /** Bytes of slabs allocated (they stay allocated; at most maxBytes). */
   get slabBytes(): number {
     return this.slabs.allocatedBytes;
