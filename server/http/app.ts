@@ -134,8 +134,8 @@ export function createHttpServer(options: HttpOptions): Server {
   const remixFetch = createRequestHandler(build, "production");
   const matchResourceRoute = resourceRouteMatcher(build);
   const cache = options.cache === false ? null : new ResponseCache(undefined, options.cacheBytes);
-  /** Cache misses being computed, by cache key, with the commit counter they started after (cachedGet). */
-  const computing = new Map<string, { dataVersion: number; done: Promise<void> }>();
+  /** Cache misses being computed, by cache key: settled once the answer is computed and, if cacheable, cached (cachedGet). */
+  const computing = new Map<string, Promise<void>>();
   const { contentScopes } = services;
 
   const app = express();
@@ -247,10 +247,12 @@ export function createHttpServer(options: HttpOptions): Server {
    * default: no time limit); `options.onHit` runs when the answer comes from the cache.
    * No `await` may come between reading the entry and `holdWhileSending` (its bytes live in reusable slab chunks).
    *
-   * Requests that miss on a key while its answer is being computed after the same commit wait for
-   * that computation and then read the cache (request coalescing): a popular URL that is not cached yet
-   * is computed once, not once per request that arrives before it is done. If that answer was not kept
-   * (not a cacheable 200, or already evicted), each waiting request computes its own.
+   * Requests that miss on a key while its answer is being computed wait for that computation and then
+   * read the cache (request coalescing): a popular URL that is not cached yet is computed once, not once
+   * per request that arrives before it is done. The answer is checked for freshness at the waiting
+   * request's own arrival, so one computed before a commit serves it only if that commit changed none of
+   * the content scopes it read. If it does not serve (not a cacheable 200, already evicted, or stale),
+   * each waiting request computes its own.
    */
   async function cachedGet(
     req: IncomingMessage, res: ServerResponse, signal: AbortSignal, key: string,
@@ -261,16 +263,16 @@ export function createHttpServer(options: HttpOptions): Server {
     const isFresh = (e: CachedResponse) => contentScopes.isFresh(e.stamp, e.scopes, now);
     let entry = cache!.get(key, isFresh);
     const flight = entry ? undefined : computing.get(key);
-    if (flight?.dataVersion === now.dataVersion) {
+    if (flight) {
       // The same answer is being computed for an earlier request: wait for it, then read it from the cache.
-      await flight.done;
+      await flight;
       entry = cache!.get(key, isFresh);
     }
     const computedNow = !entry;
     if (entry) onHit?.();
     else {
       let finish!: () => void;
-      const mine = { dataVersion: now.dataVersion, done: new Promise<void>((resolve) => (finish = resolve)) };
+      const mine = new Promise<void>((resolve) => (finish = resolve));
       computing.set(key, mine);
       try {
         const answer = await missAnswer(req, signal);

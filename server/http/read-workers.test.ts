@@ -113,6 +113,52 @@ describe("read workers", () => {
   });
 });
 
+describe("request coalescing across commits (a thread that answers 300 ms after it reads)", () => {
+  const SLOW_READ_THREAD_DELAY_MS = 300; // test/slow-read-thread.ts
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ readWorkers: 1, readWorkerEntry: new URL("../../test/slow-read-thread.ts", import.meta.url) });
+    seedRealReviews(t.services, { productIds: [PRODUCT, "862", "1094"] });
+  });
+  afterAll(async () => t?.close());
+
+  /** Publish a real review text as a new review of `productId` (one commit). */
+  const publish = (productId: string) => {
+    const text = realReviews().find((r) => r.productId === "1094" && r.body)!;
+    const reviewId = crypto.randomUUID();
+    t.services.reviewsData.insert({
+      reviewId, storeId: TEST_STORE_ID, productId, rating: text.rating, title: text.title, body: text.body,
+      createdMs: Date.now(), status: "published", reviewerName: "Anonymous shopper",
+    });
+    return reviewId;
+  };
+  const firstReviewId = async (res: Response) => ((await res.json()) as { reviews: { reviewId: string }[] }).reviews[0]!.reviewId;
+
+  it("a request that arrives after a commit to other content waits for the answer being computed", async () => {
+    const path = `${store}/products/shopify-${PRODUCT}/reviews?limit=3`;
+    const before = t.readWorkers!.answered;
+    const first = fetch(t.url(path));
+    await new Promise((r) => setTimeout(r, SLOW_READ_THREAD_DELAY_MS / 3)); // the thread has read; its answer is on the way
+    publish("862"); // another product: not a content scope the answer read
+    const second = await fetch(t.url(path));
+    const [a, b] = [await (await first).text(), await second.text()];
+    expect(b).toBe(a);
+    expect(t.readWorkers!.answered - before).toBe(1);
+  });
+
+  it("a request that arrives after a commit to the content being read does not take the older answer", async () => {
+    const path = `${store}/products/shopify-1094/reviews?limit=3`;
+    const before = t.readWorkers!.answered;
+    const first = fetch(t.url(path));
+    await new Promise((r) => setTimeout(r, SLOW_READ_THREAD_DELAY_MS / 3));
+    const reviewId = publish("1094"); // the newest review of the product being read
+    const second = await fetch(t.url(path));
+    expect(await firstReviewId(await first)).not.toBe(reviewId); // read before the commit
+    expect(await firstReviewId(second)).toBe(reviewId);
+    expect(t.readWorkers!.answered - before).toBe(2);
+  });
+});
+
 describe("read workers that die", () => {
   let t: TestServer;
   beforeAll(async () => {
