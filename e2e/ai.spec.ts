@@ -56,6 +56,7 @@ test("summary and keyword chips render on a product with enough reviews", async 
 
 test("choosing a chip selects its keyword (event + filtered list), choosing it again clears it", async ({ page, request }) => {
   await openProductPage(page, RICH);
+  await page.locator("chorus-reviews-keywords").getByRole("button", { name: /^Show all \d+ topics$/ }).click(); // fabric is in a later topic
   const chip = page.locator("chorus-reviews-keywords").getByRole("button", { name: /^fabric \d/ });
   await chip.click();
   await expect(chip).toHaveAttribute("aria-pressed", "true");
@@ -71,6 +72,46 @@ test("choosing a chip selects its keyword (event + filtered list), choosing it a
   await chip.press("Enter"); // keyboard toggles it off
   await expect(chip).toHaveAttribute("aria-pressed", "false");
   expect((await page.evaluate(() => (window as unknown as { __selected: { keyword: string | null }[] }).__selected)).at(-1)?.keyword).toBeNull();
+});
+
+test("topics past the reserved height wait behind a Show all button, which opens and closes them from the keyboard", async ({ page, request }) => {
+  const { reviewsKeywords } = await (await request.get(api(`/products/${RICH}/reviews_keywords`))).json();
+  const total = reviewsKeywords.keywordTopics.length;
+  await openProductPage(page, RICH);
+  const box = page.locator("chorus-reviews-keywords");
+  await expect(box).toHaveAttribute("state", "ready");
+  const topics = box.getByRole("group");
+  const toggle = box.getByRole("button", { name: `Show all ${total} topics` });
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  const folded = await topics.count();
+  expect(folded).toBeGreaterThanOrEqual(1);
+  expect(folded).toBeLessThan(total);
+  // The element is exactly its reservation (11rem at 16px): the topics shown fit in it.
+  expect((await box.boundingBox())!.height).toBe(176);
+
+  await toggle.focus();
+  await page.keyboard.press("Enter");
+  await expect(topics).toHaveCount(total);
+  const open = box.getByRole("button", { name: "Show fewer topics" });
+  await expect(open).toHaveAttribute("aria-expanded", "true");
+  await expect(open).toBeFocused();
+  expect((await box.boundingBox())!.height).toBeGreaterThan(176);
+  await expectNoAxeViolations(page);
+
+  await page.keyboard.press("Space");
+  await expect(topics).toHaveCount(folded);
+  await expect(toggle).toBeFocused();
+  expect((await box.boundingBox())!.height).toBe(176);
+});
+
+test("on a narrower window the topics are fitted again, so the box keeps its reserved height", async ({ page }) => {
+  await openProductPage(page, RICH);
+  const box = page.locator("chorus-reviews-keywords");
+  await expect(box).toHaveAttribute("state", "ready");
+  const wide = await box.getByRole("group").count();
+  await page.setViewportSize({ width: 480, height: 720 }); // the chips wrap onto more rows
+  await expect.poll(() => box.getByRole("group").count()).toBeLessThan(wide);
+  expect((await box.boundingBox())!.height).toBe(176);
 });
 
 test("on a product with few reviews, summary and chips keep their reserved space with a short note (no layout shift)", async ({ page, request }) => {

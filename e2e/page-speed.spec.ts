@@ -69,3 +69,15 @@ test("no layout shift at 4x CPU slowdown either (widgets upgrade and render in a
   const shifts = await page.evaluate(() => (window as unknown as { __shifts: Shift[] }).__shifts);
   expect(shifts, `layout shifts: ${JSON.stringify(shifts, null, 1)}`).toEqual([]);
 });
+
+// Common desktop screens, where the summary, the keyword topics and the media strip are all in view from the start.
+for (const viewport of [{ width: 1920, height: 1080 }, { width: 2560, height: 1440 }]) {
+  test(`no layout shift on a ${viewport.width}×${viewport.height} screen either`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await recordLayoutShifts(page);
+    await page.goto(PRODUCT_PAGE);
+    await waitForAllWidgets(page);
+    const shifts = await page.evaluate(() => (window as unknown as { __shifts: Shift[] }).__shifts);
+    expect(shifts, `layout shifts: ${JSON.stringify(shifts, null, 1)}`).toEqual([]);
+  });
+}

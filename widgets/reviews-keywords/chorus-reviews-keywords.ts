@@ -7,6 +7,10 @@
  * (placeholder bars while loading) and never gets shorter than that. When the API answers `{}` or fails,
  * the reserved box stays with a short "No review topics yet" note instead of collapsing. A merchant who
  * prefers collapsing accepts a shift: `chorus-reviews-keywords[state="empty"] { display: none }`.
+ * Nor does it get taller on its own: it shows the topics that fit in the reservation (at least one) and
+ * a "Show all N topics" button beside the heading; the rest appear when the shopper presses it (a shift
+ * right after input is not a layout shift). The fit is measured again when the element is resized, and
+ * only ever shrinks (a wider box keeps its topics until the next load).
  *
  * @attr store-id - the store's subscriber ID
  * @attr product-id - platform-prefixed product ID (`shopify-1078`)
@@ -20,6 +24,7 @@
  * @csspart chip - a keyword button; `chip active` when chosen
  * @csspart count - the occurrences count in a chip
  * @csspart empty - the "No review topics yet" note
+ * @csspart toggle - the "Show all N topics" / "Show fewer topics" button
  *
  * @cssproperty --chorus-reviews-keywords-min-height - space reserved from the start and kept (default 11rem: a heading and two topics of one chip row)
  * @cssproperty --chorus-accent - active chip background, focus ring
@@ -44,8 +49,10 @@ export class ChorusReviewsKeywords extends ChorusElement {
       :host { display: block; margin: 0 0 1rem; min-height: var(--chorus-reviews-keywords-min-height, 11rem); contain: layout; }
       .skeleton { display: block; width: 60%; height: 2rem; margin: 0 0 0.75rem; }
       .empty { margin: 0; color: var(--_muted); }
-      h2 { font-size: 1rem; margin: 0 0 0.5rem; }
-      .topic { margin: 0 0 0.75rem; }
+      .head { display: flex; align-items: center; justify-content: space-between; gap: 0.5rem; margin: 0 0 0.5rem; min-height: 2rem; }
+      h2 { font-size: 1rem; margin: 0; }
+      .toggle { border: 0; background: none; color: var(--_accent); text-decoration: underline; padding: 0 0.25rem; }
+      .topic + .topic { margin-top: 0.75rem; }
       h3 { font-size: 0.85rem; font-weight: 600; margin: 0 0 0.35rem; color: var(--_muted); }
       ul { list-style: none; display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0; padding: 0; }
       button {
@@ -66,16 +73,47 @@ export class ChorusReviewsKeywords extends ChorusElement {
   @state() accessor active: string | null = null;
   /** How many topics are rendered: one or two per task (issue 8: no long task). */
   @state() accessor shown = 0;
+  /** How many topics fit in the reserved height (the rest wait for "Show all"; Infinity: not measured yet), and whether the shopper opened them all. */
+  @state() accessor fold = { fits: Infinity, open: false };
   @property({ reflect: true }) accessor state: "loading" | "ready" | "empty" = "loading";
   #abort?: AbortController;
+  // A narrower box wraps the chips onto more rows: measure the fit again (before the next paint).
+  #resize = new ResizeObserver(() => this.requestUpdate());
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#resize.observe(this);
+  }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#abort?.abort();
+    this.#resize.disconnect();
   }
 
   override updated(changed: Map<string, unknown>): void {
     if (changed.has("storeId") || changed.has("productId") || changed.has("apiBase")) void this.load();
+    if (!this.fold.open) {
+      // Hide the topics past the reserved height (min-height), keeping at least one, before the browser paints them.
+      const limit = this.getBoundingClientRect().top + parseFloat(getComputedStyle(this).minHeight);
+      const over = [...this.renderRoot.querySelectorAll(".topic:not([hidden])")].findIndex((t, i) => i && t.getBoundingClientRect().bottom > limit);
+      if (over > 0) this.fold = { fits: over, open: false };
+    }
+  }
+
+  /**
+   * (Buttons without `type`: no form reaches into the shadow root.) The first render also prepares the "Show all" button's template (ChorusElement.scheduleUpdate): the
+   * render that hides the topics past the fit shows it, and must not wait a task for it (a frame with all
+   * the topics would be painted first).
+   */
+  protected override warmUps(): unknown[] {
+    return [this.render(), this.#toggle(0)];
+  }
+
+  #toggle(n: number) {
+    const { fits, open } = this.fold;
+    return html`<button class="toggle" part="toggle" aria-expanded=${String(open)}
+      @click=${() => (this.fold = { fits, open: !open })}>${open ? "Show fewer topics" : `Show all ${n} topics`}</button>`;
   }
 
   private async load(): Promise<void> {
@@ -94,6 +132,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
     }
     this.topics = topics;
     this.shown = 0;
+    this.fold = { fits: Infinity, open: false };
     if (!(await showInSteps(0, topics.length, (n) => ((this.shown = n), this.updateComplete), () => this.topics !== topics, 1))) return;
     this.state = topics.length ? "ready" : "empty";
   }
@@ -109,15 +148,20 @@ export class ChorusReviewsKeywords extends ChorusElement {
         ? html`<div aria-hidden="true"><span class="skeleton"></span><span class="skeleton"></span><span class="skeleton"></span></div>`
         : html`<p class="empty" part="empty">No review topics yet.</p>`;
     }
+    const { fits, open } = this.fold;
+    const n = this.topics.length;
     return html`<section part="topics" aria-labelledby="kw-title">
-      <h2 id="kw-title">What reviews mention</h2>
+      <div class="head">
+        <h2 id="kw-title">What reviews mention</h2>
+        ${fits < n ? this.#toggle(n) : ""}
+      </div>
       ${this.topics.slice(0, this.shown).map(
-        (t, i) => html`<div class="topic" part="topic" role="group" aria-labelledby="topic-${i}">
+        (t, i) => html`<div class="topic" part="topic" role="group" aria-labelledby="topic-${i}" ?hidden=${!open && i >= fits}>
           <h3 id="topic-${i}">${t.topic}</h3>
           <ul>
             ${t.keywords.map(
               (k) => html`<li>
-                <button type="button" part=${this.active === k.name ? "chip active" : "chip"} aria-pressed=${this.active === k.name ? "true" : "false"}
+                <button part=${this.active === k.name ? "chip active" : "chip"} aria-pressed=${String(this.active === k.name)}
                   @click=${() => this.choose(k.name)}>
                   ${k.name} <span class="count" part="count">${formatCount(k.occurrences)}</span><span class="visually-hidden"> reviews</span>
                 </button>
