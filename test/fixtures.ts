@@ -54,3 +54,17 @@ export function seedRealReviews(
   })();
   return rows;
 }
+
+/**
+ * Publish one more review of `productId` in the test store, dated now (newer than every seeded one), with
+ * the text of a real review (of product 1094), in one commit. Returns its review ID.
+ */
+export function publishRealReview(services: import("../server/services.ts").Services, productId: string, storeId = TEST_STORE_ID): string {
+  const text = realReviews().find((r) => r.productId === "1094" && r.body)!;
+  const reviewId = crypto.randomUUID();
+  services.reviewsData.insert({
+    reviewId, storeId, productId, rating: text.rating, title: text.title, body: text.body,
+    createdMs: Date.now(), status: "published", reviewerName: "Anonymous shopper",
+  });
+  return reviewId;
+}

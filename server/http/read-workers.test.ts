@@ -3,7 +3,7 @@
  * file and the real Remix build, behind the real HTTP server; real reviews from the shared data.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { realReviews, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
+import { publishRealReview, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { loadBuild, startTestServer, type TestServer } from "../../test/server.ts";
 import { READ_WORKER_ROUTE_IDS } from "./app.ts";
 
@@ -99,12 +99,7 @@ describe("read workers", () => {
     const path = `${store}/products/shopify-862/reviews?limit=5`;
     const before = (await (await fetch(withWorkers.url(path))).json()) as { reviews: { reviewId: string }[] };
     expect((await fetch(withWorkers.url(path))).headers.get("etag")).toBeTruthy(); // answered from the cache now
-    const text = realReviews().find((r) => r.productId === "1094" && r.body)!; // a real review, newer than every other
-    const reviewId = crypto.randomUUID();
-    withWorkers.services.reviewsData.insert({
-      reviewId, storeId: TEST_STORE_ID, productId: "862", rating: text.rating, title: text.title, body: text.body,
-      createdMs: Date.now(), status: "published", reviewerName: "Anonymous shopper",
-    });
+    const reviewId = publishRealReview(withWorkers.services, "862"); // a real review text, newer than every other
     const answered = withWorkers.readWorkers!.answered;
     const after = (await (await fetch(withWorkers.url(path))).json()) as { reviews: { reviewId: string }[] };
     expect(withWorkers.readWorkers!.answered).toBe(answered + 1); // computed again, by the worker
@@ -122,16 +117,7 @@ describe("request coalescing across commits (a thread that answers 300 ms after 
   });
   afterAll(async () => t?.close());
 
-  /** Publish a real review text as a new review of `productId` (one commit). */
-  const publish = (productId: string) => {
-    const text = realReviews().find((r) => r.productId === "1094" && r.body)!;
-    const reviewId = crypto.randomUUID();
-    t.services.reviewsData.insert({
-      reviewId, storeId: TEST_STORE_ID, productId, rating: text.rating, title: text.title, body: text.body,
-      createdMs: Date.now(), status: "published", reviewerName: "Anonymous shopper",
-    });
-    return reviewId;
-  };
+  const publish = (productId: string) => publishRealReview(t.services, productId);
   const firstReviewId = async (res: Response) => ((await res.json()) as { reviews: { reviewId: string }[] }).reviews[0]!.reviewId;
 
   it("a request that arrives after a commit to other content waits for the answer being computed", async () => {

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATA_DIR, realReviews, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
+import { DATA_DIR, publishRealReview, realReviews, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { CONTENT_SCOPES_HEADER } from "../shared/content-scopes.ts";
 
@@ -37,15 +37,7 @@ async function computed(paths: Record<string, string>): Promise<Record<string, b
   return out;
 }
 
-const publish = (productId: string) => {
-  const text = realReviews().find((r) => r.productId === "1094" && r.body)!;
-  const reviewId = crypto.randomUUID();
-  t.services.reviewsData.insert({
-    reviewId, storeId: TEST_STORE_ID, productId, rating: text.rating, title: text.title, body: text.body,
-    createdMs: Date.now(), status: "published", reviewerName: "Anonymous shopper",
-  });
-  return reviewId;
-};
+const publish = (productId: string) => publishRealReview(t.services, productId);
 
 describe("scoped invalidation", () => {
   it("a review of one product leaves the other products' cached answers in the cache", async () => {
