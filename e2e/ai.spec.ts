@@ -8,7 +8,7 @@
  * `chorus-keyword-selected` with the keyword, and the list API filtered by that keyword returns only
  * reviews in which it was identified.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
 
 const RICH = "shopify-1078"; // 1,024 real reviews
@@ -74,6 +74,19 @@ test("choosing a chip selects its keyword (event + filtered list), choosing it a
   expect((await page.evaluate(() => (window as unknown as { __selected: { keyword: string | null }[] }).__selected)).at(-1)?.keyword).toBeNull();
 });
 
+/** Two frames and a task: the keyword box has placed what it rendered last (its fit is reported after a frame). */
+const settle = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0)))));
+
+/** The keyword box is its reserved 11rem (176 px) tall, and every topic the shopper can see lies whole inside it. */
+async function expectShownTopicsInside(box: Locator): Promise<void> {
+  const outer = (await box.boundingBox())!;
+  expect(outer.height).toBe(176);
+  for (const topic of await box.getByRole("group").all()) {
+    const inner = (await topic.boundingBox())!;
+    expect(inner.y + inner.height).toBeLessThanOrEqual(outer.y + outer.height);
+  }
+}
+
 test("topics past the reserved height wait behind a Show all button, which opens and closes them from the keyboard", async ({ page, request }) => {
   const { reviewsKeywords } = await (await request.get(api(`/products/${RICH}/reviews_keywords`))).json();
   const total = reviewsKeywords.keywordTopics.length;
@@ -83,11 +96,12 @@ test("topics past the reserved height wait behind a Show all button, which opens
   const topics = box.getByRole("group");
   const toggle = box.getByRole("button", { name: `Show all ${total} topics` });
   await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  await settle(page);
   const folded = await topics.count();
   expect(folded).toBeGreaterThanOrEqual(1);
   expect(folded).toBeLessThan(total);
-  // The element is exactly its reservation (11rem at 16px): the topics shown fit in it.
-  expect((await box.boundingBox())!.height).toBe(176);
+  // The element is exactly its reservation (11rem at 16px), and every topic shown fits whole in it.
+  await expectShownTopicsInside(box);
 
   await toggle.focus();
   await page.keyboard.press("Enter");
@@ -101,17 +115,20 @@ test("topics past the reserved height wait behind a Show all button, which opens
   await page.keyboard.press("Space");
   await expect(topics).toHaveCount(folded);
   await expect(toggle).toBeFocused();
-  expect((await box.boundingBox())!.height).toBe(176);
+  await expectShownTopicsInside(box);
 });
 
-test("on a narrower window the topics are fitted again, so the box keeps its reserved height", async ({ page }) => {
+test("on a narrower window the topics are fitted again, so the box keeps its reserved height, and a wider one brings them back", async ({ page }) => {
   await openProductPage(page, RICH);
   const box = page.locator("chorus-reviews-keywords");
   await expect(box).toHaveAttribute("state", "ready");
+  await settle(page);
   const wide = await box.getByRole("group").count();
   await page.setViewportSize({ width: 480, height: 720 }); // the chips wrap onto more rows
   await expect.poll(() => box.getByRole("group").count()).toBeLessThan(wide);
-  expect((await box.boundingBox())!.height).toBe(176);
+  await expectShownTopicsInside(box);
+  await page.setViewportSize({ width: 1280, height: 720 }); // wider again: the topics that fit come back
+  await expect.poll(() => box.getByRole("group").count()).toBe(wide);
 });
 
 test("on a product with few reviews, summary and chips keep their reserved space with a short note (no layout shift)", async ({ page, request }) => {

@@ -7,10 +7,11 @@
  * (placeholder bars while loading) and never gets shorter than that. When the API answers `{}` or fails,
  * the reserved box stays with a short "No review topics yet" note instead of collapsing. A merchant who
  * prefers collapsing accepts a shift: `chorus-reviews-keywords[state="empty"] { display: none }`.
- * Nor does it get taller on its own: it shows the topics that fit in the reservation (at least one) and
- * a "Show all N topics" button beside the heading; the rest appear when the shopper presses it (a shift
- * right after input is not a layout shift). The fit is measured again when the element is resized, and
- * only ever shrinks (a wider box keeps its topics until the next load).
+ * Nor does it get taller on its own: until the shopper presses "Show all N topics" (beside the heading),
+ * it is clipped to the reservation and shows only the topics that fit whole (at least one); the others
+ * are invisible and out of the tab order. Opening them is a shift right after input, which is not a
+ * layout shift. A topic is shown once an IntersectionObserver (root: this element) reports it whole
+ * inside: as topics render, and whenever a new width moves them (no layout read in a script of ours).
  *
  * @attr store-id - the store's subscriber ID
  * @attr product-id - platform-prefixed product ID (`shopify-1078`)
@@ -52,6 +53,8 @@ export class ChorusReviewsKeywords extends ChorusElement {
       .head { display: flex; align-items: center; justify-content: space-between; gap: 0.5rem; margin: 0 0 0.5rem; min-height: 2rem; }
       h2 { font-size: 1rem; margin: 0; }
       .toggle { border: 0; background: none; color: var(--_accent); text-decoration: underline; padding: 0 0.25rem; }
+      .clip { max-height: var(--chorus-reviews-keywords-min-height, 11rem); overflow-y: clip; }
+      .clip .over { visibility: hidden; }
       .topic + .topic { margin-top: 0.75rem; }
       h3 { font-size: 0.85rem; font-weight: 600; margin: 0 0 0.35rem; color: var(--_muted); }
       ul { list-style: none; display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0; padding: 0; }
@@ -73,47 +76,61 @@ export class ChorusReviewsKeywords extends ChorusElement {
   @state() accessor active: string | null = null;
   /** How many topics are rendered: one or two per task (issue 8: no long task). */
   @state() accessor shown = 0;
-  /** How many topics fit in the reserved height (the rest wait for "Show all"; Infinity: not measured yet), and whether the shopper opened them all. */
-  @state() accessor fold = { fits: Infinity, open: false };
+  /**
+   * How many leading topics are known to fit whole in the reserved height (at least one is shown), and
+   * whether the shopper opened them all. Internal reactive state without a decorator (each accessor costs
+   * ~40 bytes gzip, and the 35 KB budget has none to spare): set it only through `#setFold`, which requests
+   * the update.
+   */
+  #fold = { fits: 1, open: false };
+  /** The last intersection ratio of each rendered topic with the element's box (1: inside it whole). */
+  #ratios: number[] = [];
+
+  #setFold(fits: number, open: boolean): void {
+    this.#fold = { fits, open };
+    this.requestUpdate();
+  }
   @property({ reflect: true }) accessor state: "loading" | "ready" | "empty" = "loading";
   #abort?: AbortController;
-  // A narrower box wraps the chips onto more rows: measure the fit again (before the next paint).
-  #resize = new ResizeObserver(() => this.requestUpdate());
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.#resize.observe(this);
-  }
+  // Which topics lie whole inside the element (root: the host, as tall as the reservation while the topics are
+  // clipped). Its callbacks run in a task after the frame that laid the topics out, with their geometry: no
+  // layout is read or forced by a script of ours, and none of ours runs inside the rendering frame.
+  #fit = new IntersectionObserver(
+    (entries) => {
+      // While open, the element grows to hold every topic: keep what was measured closed (the button stays).
+      if (this.#fold.open) return;
+      const topics = [...this.renderRoot.querySelectorAll(".topic")];
+      for (const e of entries) this.#ratios[topics.indexOf(e.target)] = e.intersectionRatio;
+      let fits = 1;
+      while (this.#ratios[fits]! > 0.99) fits++;
+      this.#setFold(fits, false);
+    },
+    { root: this, threshold: 1 },
+  );
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#abort?.abort();
-    this.#resize.disconnect();
   }
 
   override updated(changed: Map<string, unknown>): void {
     if (changed.has("storeId") || changed.has("productId") || changed.has("apiBase")) void this.load();
-    if (!this.fold.open) {
-      // Hide the topics past the reserved height (min-height), keeping at least one, before the browser paints them.
-      const limit = this.getBoundingClientRect().top + parseFloat(getComputedStyle(this).minHeight);
-      const over = [...this.renderRoot.querySelectorAll(".topic:not([hidden])")].findIndex((t, i) => i && t.getBoundingClientRect().bottom > limit);
-      if (over > 0) this.fold = { fits: over, open: false };
-    }
+    for (const topic of this.renderRoot.querySelectorAll(".topic")) this.#fit.observe(topic);
   }
 
   /**
-   * (Buttons without `type`: no form reaches into the shadow root.) The first render also prepares the "Show all" button's template (ChorusElement.scheduleUpdate): the
-   * render that hides the topics past the fit shows it, and must not wait a task for it (a frame with all
-   * the topics would be painted first).
+   * (Buttons without `type`: no form reaches into the shadow root.) The first render also prepares the
+   * "Show all" button's template (ChorusElement.scheduleUpdate), so that the update that shows it does not
+   * wait a task for it.
    */
   protected override warmUps(): unknown[] {
     return [this.render(), this.#toggle(0)];
   }
 
   #toggle(n: number) {
-    const { fits, open } = this.fold;
+    const { fits, open } = this.#fold;
     return html`<button class="toggle" part="toggle" aria-expanded=${String(open)}
-      @click=${() => (this.fold = { fits, open: !open })}>${open ? "Show fewer topics" : `Show all ${n} topics`}</button>`;
+      @click=${() => this.#setFold(fits, !open)}>${open ? "Show fewer topics" : `Show all ${n} topics`}</button>`;
   }
 
   private async load(): Promise<void> {
@@ -132,7 +149,8 @@ export class ChorusReviewsKeywords extends ChorusElement {
     }
     this.topics = topics;
     this.shown = 0;
-    this.fold = { fits: Infinity, open: false };
+    this.#ratios = [];
+    this.#setFold(1, false);
     if (!(await showInSteps(0, topics.length, (n) => ((this.shown = n), this.updateComplete), () => this.topics !== topics, 1))) return;
     this.state = topics.length ? "ready" : "empty";
   }
@@ -148,15 +166,16 @@ export class ChorusReviewsKeywords extends ChorusElement {
         ? html`<div aria-hidden="true"><span class="skeleton"></span><span class="skeleton"></span><span class="skeleton"></span></div>`
         : html`<p class="empty" part="empty">No review topics yet.</p>`;
     }
-    const { fits, open } = this.fold;
+    const { fits, open } = this.#fold;
     const n = this.topics.length;
-    return html`<section part="topics" aria-labelledby="kw-title">
+    return html`<section part="topics" aria-labelledby="kw-title" class=${open ? "" : "clip"}>
       <div class="head">
         <h2 id="kw-title">What reviews mention</h2>
-        ${fits < n ? this.#toggle(n) : ""}
+        ${open || this.#ratios.some((r) => r <= 0.99) ? this.#toggle(n) : ""}
       </div>
+      <div class="topics">
       ${this.topics.slice(0, this.shown).map(
-        (t, i) => html`<div class="topic" part="topic" role="group" aria-labelledby="topic-${i}" ?hidden=${!open && i >= fits}>
+        (t, i) => html`<div class=${i < fits ? "topic" : "topic over"} part="topic" role="group" aria-labelledby="topic-${i}">
           <h3 id="topic-${i}">${t.topic}</h3>
           <ul>
             ${t.keywords.map(
@@ -170,6 +189,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
           </ul>
         </div>`,
       )}
+      </div>
     </section>`;
   }
 }
