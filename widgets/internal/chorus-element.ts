@@ -19,7 +19,7 @@ import { nextTask } from "./tasks.ts";
  * otherwise run as one task. Wait with `customElements.whenDefined(tag)` after a dynamic import.
  */
 export function chorusElement(tag: string) {
-  return (cls: CustomElementConstructor, _context: ClassDecoratorContext): void => {
+  return (cls: CustomElementConstructor): void => {
     void nextTask().then(() => customElements.get(tag) || customElements.define(tag, cls));
   };
 }
@@ -40,10 +40,10 @@ function isNew(value: unknown): boolean {
 }
 
 export class ChorusElement extends LitElement {
-  @property({ attribute: "store-id", reflect: true }) accessor storeId = "";
-  @property({ attribute: "product-id", reflect: true }) accessor productId = "";
-  @property({ attribute: "group-id", reflect: true }) accessor groupId = "";
-  @property({ attribute: "api-base" }) accessor apiBase = "";
+  @property({ attribute: "store-id", reflect: true }) storeId = "";
+  @property({ attribute: "product-id", reflect: true }) productId = "";
+  @property({ attribute: "group-id", reflect: true }) groupId = "";
+  @property({ attribute: "api-base" }) apiBase = "";
 
   /**
    * Issue 8 (no long task, also at 4x CPU): an update that would use a template for the first time on

@@ -72,21 +72,21 @@ export class ChorusLoyalty extends ChorusElement {
     `,
   ];
 
-  @property({ attribute: "customer-token" }) accessor customerToken = "";
-  @property({ attribute: "partner-id" }) accessor partnerId = "";
-  @property({ attribute: "policy-position" }) accessor policyPosition: "above" | "below" = "below";
-  @property({ attribute: "sign-in-url" }) accessor signInUrl = "/account/login";
+  @property({ attribute: "customer-token" }) customerToken = "";
+  @property({ attribute: "partner-id" }) partnerId = "";
+  @property({ attribute: "policy-position" }) policyPosition: "above" | "below" = "below";
+  @property({ attribute: "sign-in-url" }) signInUrl = "/account/login";
 
-  @state() accessor phase: Phase = "loading";
-  @state() accessor customer: LoyaltyCustomer | null = null;
-  @state() accessor legal: LegalPolicies | null = null;
-  @state() accessor earningRules: EarningRule[] = [];
-  @state() accessor redemptionRules: RedemptionRule[] = [];
-  @state() accessor vipTiers: VipTier[] = [];
-  @state() accessor busy = false;
-  @state() accessor message = "";
-  @state() accessor errorMessage = "";
-  @state() accessor coupon: { code: string; description: string } | null = null;
+  @state() phase: Phase = "loading";
+  @state() customer: LoyaltyCustomer | null = null;
+  @state() legal: LegalPolicies | null = null;
+  @state() earningRules: EarningRule[] = [];
+  @state() redemptionRules: RedemptionRule[] = [];
+  @state() vipTiers: VipTier[] = [];
+  @state() busy = false;
+  @state() message = "";
+  @state() errorMessage = "";
+  @state() coupon: { code: string; description: string } | null = null;
 
   /** The service's customer token (from login), kept in memory only. */
   #serviceToken = "";

@@ -48,15 +48,15 @@ export class ChorusQuestions extends ChorusElement {
     `,
   ];
 
-  @state() accessor questions: Question[] = [];
-  @state() accessor nextUrl: string | undefined = undefined;
-  @state() accessor loaded = false;
-  @state() accessor loading = false;
-  @state() accessor error = "";
-  @state() accessor asking = false;
-  @state() accessor busy = false;
-  @state() accessor errors: Partial<Record<Field, string>> = {};
-  @state() accessor submitted = false;
+  @state() questions: Question[] = [];
+  @state() nextUrl: string | undefined = undefined;
+  @state() loaded = false;
+  @state() loading = false;
+  @state() error = "";
+  @state() asking = false;
+  @state() busy = false;
+  @state() errors: Partial<Record<Field, string>> = {};
+  @state() submitted = false;
 
   protected willUpdate(changed: PropertyValues): void {
     if (changed.has("storeId") || changed.has("productId") || changed.has("groupId")) this.refresh();

@@ -53,11 +53,11 @@ export class ChorusReviewForm extends ChorusElement {
     `,
   ];
 
-  @state() accessor rating = 0;
-  @state() accessor files: Picked[] = [];
-  @state() accessor errors: Partial<Record<Field | "form", string>> = {};
-  @state() accessor busy = false;
-  @state() accessor result: SubmitReviewResponse["review"] | null = null;
+  @state() rating = 0;
+  @state() files: Picked[] = [];
+  @state() errors: Partial<Record<Field | "form", string>> = {};
+  @state() busy = false;
+  @state() result: SubmitReviewResponse["review"] | null = null;
   private nextId = 1;
 
   disconnectedCallback(): void {

@@ -53,14 +53,14 @@ export class ChorusReviewMedia extends ChorusElement {
     `,
   ];
 
-  @property({ type: Number }) accessor limit = 12;
-  @state() accessor items: ReviewMedia[] = [];
-  @state() accessor nextUrl: string | undefined = undefined;
-  @state() accessor loading = false;
-  @state() accessor error = "";
-  @state() accessor loaded = false;
-  @state() accessor current = -1;
-  @query("dialog") accessor dialog!: HTMLDialogElement;
+  @property({ type: Number }) limit = 12;
+  @state() items: ReviewMedia[] = [];
+  @state() nextUrl: string | undefined = undefined;
+  @state() loading = false;
+  @state() error = "";
+  @state() loaded = false;
+  @state() current = -1;
+  @query("dialog") dialog!: HTMLDialogElement;
   private opener: HTMLElement | null = null;
   private abort?: AbortController;
 

@@ -72,25 +72,15 @@ export class ChorusReviewsKeywords extends ChorusElement {
     `,
   ];
 
-  @state() accessor topics: KeywordTopic[] = [];
-  @state() accessor active: string | null = null;
+  @state() topics: KeywordTopic[] = [];
+  @state() active: string | null = null;
   /** How many topics are rendered: one or two per task (issue 8: no long task). */
-  @state() accessor shown = 0;
-  /**
-   * How many leading topics are known to fit whole in the reserved height (at least one is shown), and
-   * whether the shopper opened them all. Internal reactive state without a decorator (each accessor costs
-   * ~40 bytes gzip, and the 35 KB budget has none to spare): set it only through `#setFold`, which requests
-   * the update.
-   */
-  #fold = { fits: 1, open: false };
+  @state() shown = 0;
+  /** How many leading topics are known to fit whole in the reserved height (at least one is shown), and whether the shopper opened them all. */
+  @state() fold = { fits: 1, open: false };
   /** The last intersection ratio of each rendered topic with the element's box (1: inside it whole). */
   #ratios: number[] = [];
-
-  #setFold(fits: number, open: boolean): void {
-    this.#fold = { fits, open };
-    this.requestUpdate();
-  }
-  @property({ reflect: true }) accessor state: "loading" | "ready" | "empty" = "loading";
+  @property({ reflect: true }) state: "loading" | "ready" | "empty" = "loading";
   #abort?: AbortController;
   // Which topics lie whole inside the element (root: the host, as tall as the reservation while the topics are
   // clipped). Its callbacks run in a task after the frame that laid the topics out, with their geometry: no
@@ -98,12 +88,12 @@ export class ChorusReviewsKeywords extends ChorusElement {
   #fit = new IntersectionObserver(
     (entries) => {
       // While open, the element grows to hold every topic: keep what was measured closed (the button stays).
-      if (this.#fold.open) return;
+      if (this.fold.open) return;
       const topics = [...this.renderRoot.querySelectorAll(".topic")];
       for (const e of entries) this.#ratios[topics.indexOf(e.target)] = e.intersectionRatio;
       let fits = 1;
       while (this.#ratios[fits]! > 0.99) fits++;
-      this.#setFold(fits, false);
+      this.fold = { fits, open: false };
     },
     { root: this, threshold: 1 },
   );
@@ -128,9 +118,9 @@ export class ChorusReviewsKeywords extends ChorusElement {
   }
 
   #toggle(n: number) {
-    const { fits, open } = this.#fold;
+    const { fits, open } = this.fold;
     return html`<button class="toggle" part="toggle" aria-expanded=${String(open)}
-      @click=${() => this.#setFold(fits, !open)}>${open ? "Show fewer topics" : `Show all ${n} topics`}</button>`;
+      @click=${() => (this.fold = { fits, open: !open })}>${open ? "Show fewer topics" : `Show all ${n} topics`}</button>`;
   }
 
   private async load(): Promise<void> {
@@ -150,7 +140,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
     this.topics = topics;
     this.shown = 0;
     this.#ratios = [];
-    this.#setFold(1, false);
+    this.fold = { fits: 1, open: false };
     if (!(await showInSteps(0, topics.length, (n) => ((this.shown = n), this.updateComplete), () => this.topics !== topics, 1))) return;
     this.state = topics.length ? "ready" : "empty";
   }
@@ -166,7 +156,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
         ? html`<div aria-hidden="true"><span class="skeleton"></span><span class="skeleton"></span><span class="skeleton"></span></div>`
         : html`<p class="empty" part="empty">No review topics yet.</p>`;
     }
-    const { fits, open } = this.#fold;
+    const { fits, open } = this.fold;
     const n = this.topics.length;
     return html`<section part="topics" aria-labelledby="kw-title" class=${open ? "" : "clip"}>
       <div class="head">

@@ -66,8 +66,8 @@ export class ChorusReviewsSummary extends ChorusElement {
     `,
   ];
 
-  @state() accessor summary: ReviewsSummary | null = null;
-  @property({ reflect: true }) accessor state: "loading" | "ready" | "empty" = "loading";
+  @state() summary: ReviewsSummary | null = null;
+  @property({ reflect: true }) state: "loading" | "ready" | "empty" = "loading";
   #abort?: AbortController;
 
   override updated(changed: Map<string, unknown>): void {

@@ -88,23 +88,23 @@ const WARM_UP = {
 
 @chorusElement("chorus-reviews")
 export class ChorusReviews extends ChorusElement {
-  @property({ attribute: "order-by" }) accessor orderBy: string = "date desc";
-  @property({ attribute: "page-size", type: Number }) accessor pageSize = 25;
-  @property() accessor locale = "";
-  @property({ reflect: true }) accessor keyword = "";
+  @property({ attribute: "order-by" }) orderBy: string = "date desc";
+  @property({ attribute: "page-size", type: Number }) pageSize = 25;
+  @property() locale = "";
+  @property({ reflect: true }) keyword = "";
 
-  @state() accessor status: Status = "loading";
-  @state() accessor reviews: Review[] = [];
-  @state() accessor nextUrl: string | undefined = undefined;
-  @state() accessor errorMessage = "";
-  @state() accessor loadingMore = false;
-  @state() accessor moreError = "";
-  @state() accessor announcement = "";
-  @state() accessor votes: Record<string, Vote> = {};
-  @state() accessor formOpen = false;
-  @state() accessor formReady = false;
+  @state() status: Status = "loading";
+  @state() reviews: Review[] = [];
+  @state() nextUrl: string | undefined = undefined;
+  @state() errorMessage = "";
+  @state() loadingMore = false;
+  @state() moreError = "";
+  @state() announcement = "";
+  @state() votes: Record<string, Vote> = {};
+  @state() formOpen = false;
+  @state() formReady = false;
   /** How many of `reviews` are rendered: cards are added a few per task (issue 8: no long task). */
-  @state() accessor shown = 0;
+  @state() shown = 0;
 
   #abort?: AbortController;
   /** The first page's URL last requested: a change of any attribute it depends on reloads the list. */

@@ -40,11 +40,11 @@ type State = "loading" | "ready" | "empty" | "error";
 
 @chorusElement("chorus-star-rating")
 export class ChorusStarRating extends ChorusElement {
-  @property() accessor href = "";
-  @property({ attribute: "show-empty", type: Boolean }) accessor showEmpty = false;
-  @property({ reflect: true }) accessor state: State = "loading";
-  @state() accessor reviewCount = 0;
-  @state() accessor averageRating = 0;
+  @property() href = "";
+  @property({ attribute: "show-empty", type: Boolean }) showEmpty = false;
+  @property({ reflect: true }) state: State = "loading";
+  @state() reviewCount = 0;
+  @state() averageRating = 0;
 
   #abort?: AbortController;
   #started = false;
