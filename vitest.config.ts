@@ -1,12 +1,15 @@
 import { defineConfig } from "vitest/config";
 import { resolve } from "node:path";
+import { decorators } from "./widgets/vite.config.ts";
 
 /**
  * Unit and API tests (server/, app/, widgets/ *.test.ts). API tests start the real HTTP server over
  * the real Remix build (run `npm run build` first; `npm test` does) and a temp SQLite file.
- * Widget tests run in happy-dom (file-level `@vitest-environment happy-dom`).
+ * Widget tests run in happy-dom (file-level `@vitest-environment happy-dom`), with the widgets' own
+ * TypeScript transform (Lit's legacy decorators, class fields assigned in the constructor), as in the bundle.
  */
 export default defineConfig({
+  plugins: [decorators],
   resolve: { alias: { "~": resolve(import.meta.dirname, "app") } },
   esbuild: { target: "es2022" },
   test: {

@@ -38,7 +38,7 @@ const minifyEs: Plugin = {
  * over all widgets (docs/widgets.md, Sizes). `importHelpers` imports `__decorate` from tslib, so it lands
  * once in the shared chunk.
  */
-const decorators: Plugin = {
+export const decorators: Plugin = {
   name: "chorus-ts-decorators",
   enforce: "pre",
   transform(code, id) {
