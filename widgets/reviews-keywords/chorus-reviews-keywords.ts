@@ -90,10 +90,13 @@ export class ChorusReviewsKeywords extends ChorusElement {
       // While open, the element grows to hold every topic: keep what was measured closed (the button stays).
       if (this.fold.open) return;
       const topics = [...this.renderRoot.querySelectorAll(".topic")];
-      for (const e of entries) this.#ratios[topics.indexOf(e.target)] = e.intersectionRatio;
+      for (const e of entries) {
+        if (e.target.isConnected) this.#ratios[topics.indexOf(e.target)] = e.intersectionRatio;
+        else this.#fit.unobserve(e.target); // a topic of an earlier product
+      }
       let fits = 1;
       while (this.#ratios[fits]! > 0.99) fits++;
-      this.fold = { fits, open: false };
+      this.fold = { fits, open: false }; // also when unchanged: a topic found not to fit shows the button
     },
     { root: this, threshold: 1 },
   );
@@ -109,9 +112,9 @@ export class ChorusReviewsKeywords extends ChorusElement {
   }
 
   /**
-   * (Buttons without `type`: no form reaches into the shadow root.) The first render also prepares the
-   * "Show all" button's template (ChorusElement.scheduleUpdate), so that the update that shows it does not
-   * wait a task for it.
+   * The first render also prepares the "Show all" button's template (ChorusElement.scheduleUpdate), so
+   * that the update that shows it does not wait a task for it. (Buttons here have no `type`: no form
+   * reaches into the shadow root.)
    */
   protected override warmUps(): unknown[] {
     return [this.render(), this.#toggle(0)];
