@@ -15,14 +15,14 @@ const RICH = "shopify-1078"; // 1,024 real reviews
 const FEW = "shopify-1106"; // 5 real reviews
 const api = (path: string) => `/v1/stores/${DEMO_STORE_ID}${path}`;
 
-async function openProductPage(page: Page, productId: string): Promise<void> {
+async function openProductPage(page: Page, productId: string, summaryStyle = ""): Promise<void> {
   const url = `/e2e-ai/products/${productId}`;
   await page.route(`**${url}`, (route) =>
     route.fulfill({
       contentType: "text/html",
       body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Product ${productId}</title></head>
         <body><main><h1>Product ${productId}</h1>
-        <chorus-reviews-summary store-id="${DEMO_STORE_ID}" product-id="${productId}"></chorus-reviews-summary>
+        <chorus-reviews-summary store-id="${DEMO_STORE_ID}" product-id="${productId}" style="${summaryStyle}"></chorus-reviews-summary>
         <chorus-reviews-keywords store-id="${DEMO_STORE_ID}" product-id="${productId}"></chorus-reviews-keywords>
         <p id="after">Reviews follow.</p></main>
         <script>window.__selected = []; document.addEventListener("chorus-keyword-selected", (e) => window.__selected.push(e.detail));</script>
@@ -72,6 +72,39 @@ test("choosing a chip selects its keyword (event + filtered list), choosing it a
   await chip.press("Enter"); // keyboard toggles it off
   await expect(chip).toHaveAttribute("aria-pressed", "false");
   expect((await page.evaluate(() => (window as unknown as { __selected: { keyword: string | null }[] }).__selected)).at(-1)?.keyword).toBeNull();
+});
+
+test("a summary longer than its reservation is clipped there, and Read more opens it from the keyboard", async ({ page }) => {
+  await openProductPage(page, RICH, "--chorus-reviews-summary-min-height: 9rem"); // the real summary needs more
+  const box = page.locator("chorus-reviews-summary");
+  const more = box.getByRole("button", { name: "Read more" });
+  await expect(more).toHaveAttribute("aria-expanded", "false");
+  expect((await box.boundingBox())!.height).toBe(144); // 9rem: the card did not grow
+  await expect(box.getByText(/^Based on [\d,]+ reviews/)).toBeVisible(); // the meta line stays in view
+  const body = box.locator("[part=body]");
+  expect(await body.evaluate((p) => p.scrollHeight > p.clientHeight)).toBe(true); // the text is cut
+
+  await more.focus();
+  await page.keyboard.press("Enter");
+  const less = box.getByRole("button", { name: "Show less" });
+  await expect(less).toHaveAttribute("aria-expanded", "true");
+  await expect(less).toBeFocused();
+  expect((await box.boundingBox())!.height).toBeGreaterThan(144);
+  expect(await body.evaluate((p) => p.scrollHeight <= p.clientHeight)).toBe(true); // all of it
+  await expectNoAxeViolations(page);
+
+  await page.keyboard.press("Enter");
+  await expect(more).toBeFocused();
+  expect((await box.boundingBox())!.height).toBe(144);
+});
+
+test("a summary that fits its reservation has no Read more button", async ({ page }) => {
+  await openProductPage(page, RICH);
+  const box = page.locator("chorus-reviews-summary");
+  await expect(box).toHaveAttribute("state", "ready");
+  await settle(page);
+  await expect(box.getByRole("button")).toHaveCount(0);
+  expect(await box.locator("[part=body]").evaluate((p) => p.scrollHeight <= p.clientHeight)).toBe(true);
 });
 
 /** Two frames and a task: the keyword box has placed what it rendered last (its fit is reported after a frame). */

@@ -7,6 +7,10 @@
  * (no published summary yet) or fails, the reserved card stays with a short "No AI summary yet" note
  * instead of collapsing and moving the page below it (a summary is optional content, never an error).
  * A merchant who prefers collapsing accepts a shift: `chorus-reviews-summary[state="empty"] { display: none }`.
+ * Nor does a long summary make it taller on its own: the card keeps to the reservation, its text clipped
+ * with a fade, and a "Read more" button (top right, out of the flow) opens it; a shift right after input is
+ * not a layout shift. Whether the text is clipped is reported by an IntersectionObserver on a marker after
+ * its last word, in a task after the frame (no layout read by a script of ours).
  *
  * @attr store-id - the store's subscriber ID
  * @attr product-id - platform-prefixed product ID (`shopify-1078`)
@@ -17,6 +21,7 @@
  * @csspart label - the "AI-generated" label
  * @csspart body - the summary text
  * @csspart meta - "Based on N reviews · generated on …"
+ * @csspart more - the "Read more" / "Show less" button (shown when the text does not fit)
  * @csspart empty - the "No AI summary yet" note
  *
  * @cssproperty --chorus-reviews-summary-min-height - space reserved from the start and kept (default 14rem: the card with a summary of about four lines at 60rem wide)
@@ -42,6 +47,10 @@ export class ChorusReviewsSummary extends ChorusElement {
       :host { display: flex; flex-direction: column; min-height: var(--chorus-reviews-summary-min-height, 14rem); margin: 0 0 1rem; contain: layout; }
       .card {
         flex: 1;
+        position: relative;
+        display: flex;
+        flex-direction: column;
+        box-sizing: border-box;
         border: 1px solid var(--_border);
         border-radius: var(--_radius);
         background: var(--_surface);
@@ -62,16 +71,36 @@ export class ChorusReviewsSummary extends ChorusElement {
       }
       h2 { font-size: 1rem; margin: 0 0 0.5rem; }
       p { margin: 0; line-height: 1.5; }
+      .shut { max-height: var(--chorus-reviews-summary-min-height, 14rem); }
+      .shut [part="body"] { flex: 0 1 auto; min-height: 0; overflow-y: clip; }
+      .cut [part="body"] { mask-image: linear-gradient(#000 60%, transparent); }
+      .label, h2, .meta { flex: none; }
+      .label { align-self: flex-start; }
+      .more { position: absolute; top: 0.75rem; right: 1rem; border: 0; background: none; color: var(--_accent); text-decoration: underline; cursor: pointer; padding: 0.25rem; }
       .meta { color: var(--_muted); font-size: 0.85rem; margin-top: 0.5rem; }
     `,
   ];
 
   @state() summary: ReviewsSummary | null = null;
+  /** Whether the text does not fit the reservation (`cut`), and whether the shopper opened it (`open`). */
+  @state() fold = { cut: false, open: false };
   @property({ reflect: true }) state: "loading" | "ready" | "empty" = "loading";
   #abort?: AbortController;
+  // Is the marker after the text's last word inside the card's clip? Reported in a task after the frame.
+  #fit = new IntersectionObserver(
+    (entries) => {
+      for (const e of entries) {
+        if (!e.target.isConnected) this.#fit.unobserve(e.target); // the text of an earlier summary
+        else if (!this.fold.open) this.fold = { cut: !e.isIntersecting, open: false };
+      }
+    },
+    { root: this },
+  );
 
   override updated(changed: Map<string, unknown>): void {
     if (changed.has("storeId") || changed.has("productId") || changed.has("apiBase")) void this.load();
+    const end = this.renderRoot.querySelector(".end");
+    if (end) this.#fit.observe(end);
   }
 
   override disconnectedCallback(): void {
@@ -93,6 +122,7 @@ export class ChorusReviewsSummary extends ChorusElement {
       if (abort.signal.aborted) return;
       this.summary = null;
     }
+    this.fold = { cut: false, open: false };
     this.state = this.summary ? "ready" : "empty";
   }
 
@@ -103,10 +133,16 @@ export class ChorusReviewsSummary extends ChorusElement {
         ? html`<div class="card skeleton" part="summary" aria-hidden="true"></div>`
         : html`<p class="card empty" part="summary empty">No AI summary of the reviews yet.</p>`;
     }
-    return html`<section class="card" part="summary" aria-labelledby="title">
+    const { cut, open } = this.fold;
+    return html`<section class="card ${open ? "" : "shut"} ${cut && !open ? "cut" : ""}" part="summary" aria-labelledby="title">
       <span class="label" part="label">AI-generated</span>
+      ${cut || open
+        ? html`<button class="more" part="more" aria-expanded=${String(open)} aria-controls="body" @click=${() => (this.fold = { cut, open: !open })}>
+            ${open ? "Show less" : "Read more"}
+          </button>`
+        : ""}
       <h2 id="title">What shoppers say</h2>
-      <p part="body">${s.body}</p>
+      <p part="body" id="body">${s.body}<span class="end"></span></p>
       <p class="meta" part="meta">Based on ${plural(s.contributingReviewCount, "review", "reviews")} · generated on <time datetime=${s.dateGenerated}>${formatDate(s.dateGenerated)}</time></p>
     </section>`;
   }
