@@ -76,8 +76,8 @@ export class ChorusReviewsKeywords extends ChorusElement {
   @state() active: string | null = null;
   /** How many topics are rendered: one or two per task (issue 8: no long task). */
   @state() shown = 0;
-  /** How many leading topics are known to fit whole in the reserved height (at least one is shown), and whether the shopper opened them all. */
-  @state() fold = { fits: 1, open: false };
+  /** Whether the shopper opened every topic ("Show all N topics"). */
+  @state() open = false;
   /** The last intersection ratio of each rendered topic with the element's box (1: inside it whole). */
   #ratios: number[] = [];
   @property({ reflect: true }) state: "loading" | "ready" | "empty" = "loading";
@@ -88,15 +88,13 @@ export class ChorusReviewsKeywords extends ChorusElement {
   #fit = new IntersectionObserver(
     (entries) => {
       // While open, the element grows to hold every topic: keep what was measured closed (the button stays).
-      if (this.fold.open) return;
+      if (this.open) return;
       const topics = [...this.renderRoot.querySelectorAll(".topic")];
       for (const e of entries) {
         if (e.target.isConnected) this.#ratios[topics.indexOf(e.target)] = e.intersectionRatio;
         else this.#fit.unobserve(e.target); // a topic of an earlier product
       }
-      let fits = 1;
-      while (this.#ratios[fits]! > 0.99) fits++;
-      this.fold = { fits, open: false }; // also when unchanged: a topic found not to fit shows the button
+      this.requestUpdate(); // #ratios is read by render
     },
     { root: this, threshold: 1 },
   );
@@ -121,9 +119,9 @@ export class ChorusReviewsKeywords extends ChorusElement {
   }
 
   #toggle(n: number) {
-    const { fits, open } = this.fold;
+    const { open } = this;
     return html`<button class="toggle" part="toggle" aria-expanded=${String(open)}
-      @click=${() => (this.fold = { fits, open: !open })}>${open ? "Show fewer topics" : `Show all ${n} topics`}</button>`;
+      @click=${() => (this.open = !open)}>${open ? "Show fewer topics" : `Show all ${n} topics`}</button>`;
   }
 
   private async load(): Promise<void> {
@@ -143,7 +141,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
     this.topics = topics;
     this.shown = 0;
     this.#ratios = [];
-    this.fold = { fits: 1, open: false };
+    this.open = false;
     if (!(await showInSteps(0, topics.length, (n) => ((this.shown = n), this.updateComplete), () => this.topics !== topics, 1))) return;
     this.state = topics.length ? "ready" : "empty";
   }
@@ -159,7 +157,10 @@ export class ChorusReviewsKeywords extends ChorusElement {
         ? html`<div aria-hidden="true"><span class="skeleton"></span><span class="skeleton"></span><span class="skeleton"></span></div>`
         : html`<p class="empty" part="empty">No review topics yet.</p>`;
     }
-    const { fits, open } = this.fold;
+    const { open } = this;
+    // The leading topics reported whole inside the reservation (at least one is shown).
+    let fits = 1;
+    while (this.#ratios[fits]! > 0.99) fits++;
     const n = this.topics.length;
     return html`<section part="topics" aria-labelledby="kw-title" class=${open ? "" : "clip"}>
       <div class="head">
