@@ -46,4 +46,26 @@ describe("BodySlabs", () => {
     expect(slabs.store(Buffer.alloc(4000))).toBeNull();
     expect(slabs.allocatedBytes).toBe(8192);
   });
+
+  it("cuts a slab with no chunk in use again for another size class, and never one with a chunk in use or pinned", () => {
+    const slabs = new BodySlabs(8192, 4096); // two slabs of one 4,096-byte chunk at this size
+    const kept = slabs.store(Buffer.alloc(4000, 1))!;
+    const dropped = slabs.store(Buffer.alloc(4000, 2))!;
+    const small = slabs.sizeClassFor(100);
+    expect(slabs.reassign(kept.slab, small)).toBe(false);
+    slabs.pin(dropped);
+    slabs.free(dropped);
+    expect(slabs.reassign(dropped.slab, small)).toBe(false); // a slow client still reads it
+    expect(dropped.bytes.every((byte) => byte === 2)).toBe(true);
+    slabs.unpin(dropped);
+    expect(slabs.idleSlab()).toBe(dropped.slab);
+    expect(slabs.reassign(dropped.slab, small)).toBe(true);
+    expect(slabs.idleSlab()).toBe(dropped.slab); // cut again, none of its chunks in use yet
+    const chunks = Array.from({ length: Math.floor(4096 / slabs.chunkSizes[small]!) }, (_, i) => slabs.store(Buffer.alloc(100, i))!);
+    expect(chunks.every((chunk) => chunk.slab === dropped.slab)).toBe(true);
+    expect(slabs.idleSlab()).toBeUndefined();
+    expect(slabs.store(Buffer.alloc(4000))).toBeNull(); // its old 4,096-byte chunk is gone with the cut
+    expect(kept.bytes.every((byte) => byte === 1)).toBe(true);
+    expect(slabs.allocatedBytes).toBe(8192);
+  });
 });

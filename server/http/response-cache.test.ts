@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import { connect, type AddressInfo } from "node:net";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { describe, expect, it, vi } from "vitest";
 import { ResponseCache, type CachedResponse } from "./response-cache.ts";
 
@@ -92,6 +94,81 @@ describe("ResponseCache slab storage", () => {
       const hit = cache.get(key, at(1));
       if (hit) expect(Buffer.compare(hit.body, original)).toBe(0);
     }
+  });
+
+  it("keeps all it holds inside its byte limit when the sizes of its bodies change: slabs are cut again, not added to", async () => {
+    v8.setFlagsFromString("--expose_gc");
+    const gc = vm.runInNewContext("gc") as () => void;
+    // Bytes of ArrayBuffers alive: after full collections, with turns in between for their backing stores to be freed.
+    const external = async () => {
+      for (let i = 0; i < 3; i++) {
+        gc();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return process.memoryUsage().arrayBuffers;
+    };
+    const maxBytes = 16 * 1024 * 1024;
+    const before = await external();
+    const cache = new ResponseCache(200_000, maxBytes, 256 * 1024);
+    // Bodies derived from their number, so nothing outside the cache keeps a copy of them.
+    const body = (i: number, size: number) => Buffer.alloc(size, `${i}:`);
+    const intact = (i: number, size: number) => {
+      const hit = cache.get(`k${i}`, at(1));
+      return hit !== undefined && Buffer.compare(hit.body, body(i, size)) === 0;
+    };
+    // Reviews pages of 20 KB take every slab; then the traffic turns to 300-byte aggregates, then back.
+    for (let i = 0; i < 2_000; i++) cache.set(`k${i}`, { ...entry(1), body: body(i, 20_000) });
+    expect(cache.slabBytes).toBe(maxBytes);
+    for (let i = 2_000; i < 80_000; i++) cache.set(`k${i}`, { ...entry(1), body: body(i, 300) });
+    const small = (await external()) - before;
+    for (let i = 80_000; i < 82_000; i++) cache.set(`k${i}`, { ...entry(1), body: body(i, 20_000) });
+    const large = (await external()) - before;
+
+    // Before slabs were cut again, the aggregates were kept in Buffers of their own beside the full slabs.
+    expect(small).toBeLessThanOrEqual(maxBytes + 1024 * 1024);
+    expect(large).toBeLessThanOrEqual(maxBytes + 1024 * 1024);
+    expect(cache.slabBytes).toBe(maxBytes);
+    expect(cache.byteSize).toBeLessThanOrEqual(maxBytes);
+    // And the cache still keeps what is asked of it now: the most recent pages (768 of 20 KB fit) are served, intact.
+    for (let i = 81_600; i < 82_000; i++) expect(intact(i, 20_000)).toBe(true);
+  });
+
+  it("never cuts again a slab holding a body a slow client is still receiving", async () => {
+    const size = 7 * 1024 * 1024; // more than loopback socket buffers take at once; two chunks per 16 MiB slab
+    const cache = new ResponseCache(4, 32 * 1024 * 1024, 16 * 1024 * 1024);
+    const original = randomBytes(size);
+    cache.set("big", { ...entry(1), body: Buffer.from(original) });
+    for (const fill of [1, 2, 3]) cache.set(`other${fill}`, { ...entry(1), body: Buffer.alloc(size, fill) });
+    expect(cache.slabBytes).toBe(32 * 1024 * 1024);
+    let queuedAfterEnd = 0;
+    const server = createServer((req, res) => {
+      const cached = cache.get("big", at(1))!;
+      res.writeHead(200, { "content-length": String(cached.body.length) });
+      res.end(cached.body);
+      queuedAfterEnd = res.writableLength;
+      cache.holdWhileSending(cached.body, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const received: Buffer[] = [];
+    const client = connect(port, "127.0.0.1");
+    client.pause();
+    client.write("GET / HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
+    await vi.waitFor(() => expect(queuedAfterEnd).toBeGreaterThan(0));
+
+    // "big" goes (entry limit 4), and a small body needs a slab of its own size: the slab that still holds
+    // big's bytes has to be passed over, the other one is emptied and cut again.
+    for (let i = 0; i < 4; i++) cache.set(`small${i}`, { ...entry(1), body: Buffer.alloc(300, i) });
+    for (let i = 0; i < 4; i++) expect(cache.get(`small${i}`, at(1))?.body.every((byte) => byte === i)).toBe(true);
+    expect(cache.slabBytes).toBe(32 * 1024 * 1024);
+
+    client.on("data", (data: Buffer) => received.push(data));
+    client.resume();
+    await new Promise((resolve) => client.on("end", resolve));
+    server.close();
+    const response = Buffer.concat(received);
+    const body = response.subarray(response.indexOf("\r\n\r\n") + 4);
+    expect(Buffer.compare(body, original)).toBe(0);
   });
 
   it("does not overwrite a body a slow client is still receiving when its entry is evicted", async () => {

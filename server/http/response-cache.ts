@@ -9,13 +9,16 @@
  *
  * Bodies and compressed copies are kept in reusable slab chunks (body-slabs.ts), not a Buffer each, so
  * that replacing entries does not grow V8's external memory and trigger full garbage collections. The
- * byte limit counts what is held: the chunk size (at most 25% over the body) or the Buffer's length.
+ * byte limit counts what is held: the chunk size (at most 25% over the body). It is also a hard limit on
+ * the memory the cache takes: nothing is kept outside the slabs, and when no chunk of the size needed is
+ * free once every slab exists, the cache frees one by dropping least recently used entries, or cuts a
+ * slab again for that size (`reclaim`). A body or copy larger than a slab is not kept.
  * A caller that sends cached bytes must call `holdWhileSending` right after handing them to the response,
  * with no `await` between `get` and that call (a chunk is only reused once nobody reads it).
  */
 import type { ServerResponse } from "node:http";
 import type { ContentStamp } from "../db/content-scopes.ts";
-import { BodySlabs, type SlabChunk } from "./body-slabs.ts";
+import { BodySlabs, type Slab, type SlabChunk } from "./body-slabs.ts";
 import { compress, type ContentCoding } from "./encoding.ts";
 
 export type CachedResponse = {
@@ -35,6 +38,11 @@ export type CachedResponse = {
   compressing?: Set<ContentCoding>;
 };
 
+/** Entries `reclaim` looks through, from the least recently used, for one holding a chunk of the size needed. */
+const RECLAIM_SCAN = 64;
+/** Slabs `reclaim` tries to empty and cut again before it gives up (their chunks are pinned by slow clients). */
+const RECLAIM_SLABS = 4;
+
 export class ResponseCache {
   private readonly entries = new Map<string, CachedResponse>();
   /** Insertion counter, and the counter's value when each entry was (re)inserted. */
@@ -49,8 +57,8 @@ export class ResponseCache {
 
   /**
    * @param maxEntries entry limit (each entry also costs ~1 KB of heap for its key and headers)
-   * @param maxBytes limit of bytes held for bodies plus compressed copies (default 256 MiB: about 11,000 reviews pages of 17.5 KB with their 5.8 KB brotli copies)
-   * @param slabBytes slab size (body-slabs.ts; default 1 MiB, or maxBytes / 16 if smaller)
+   * @param maxBytes limit of bytes held for bodies plus compressed copies, and of the slabs holding them (default 256 MiB: about 11,000 reviews pages of 17.5 KB with their 5.8 KB brotli copies)
+   * @param slabBytes slab size (body-slabs.ts; default 1 MiB, or maxBytes / 16 if smaller): the largest body kept
    */
   constructor(maxEntries = 50_000, maxBytes = 256 * 1024 * 1024, slabBytes = Math.min(1024 * 1024, Math.floor(maxBytes / 16))) {
     this.maxEntries = maxEntries;
@@ -77,15 +85,21 @@ export class ResponseCache {
     return entry;
   }
 
-  /** Store `entry` under `key` (its `body` is replaced by the stored copy); a body over maxBytes / 16 is not kept. */
+  /**
+   * Store `entry` under `key` (its `body` is replaced by the stored copy). A body larger than a slab, or
+   * one no chunk can be freed for (`reclaim`), is not kept.
+   */
   set(key: string, entry: CachedResponse): void {
     this.delete(key);
-    if (entry.body.length > this.maxBytes / 16) return;
-    this.makeRoom(this.heldBytesFor(entry.body.length), 1);
-    entry.body = this.keep(entry.body);
+    const size = this.slabs.chunkSizeFor(entry.body.length);
+    if (size === null) return;
+    this.makeRoom(size, 1);
+    const body = this.keep(entry.body, key);
+    if (!body) return;
+    entry.body = body;
     this.entries.set(key, entry);
     this.positions.set(entry, ++this.insertions);
-    this.bytes += this.heldBytes(entry.body);
+    this.bytes += size;
   }
 
   /**
@@ -112,11 +126,20 @@ export class ResponseCache {
       // Checked before reading the body: a dropped entry's slab chunk may already hold another body.
       if (this.entries.get(key) !== entry) return;
       const bytes = compress(entry.body, coding);
-      this.makeRoom(this.heldBytesFor(bytes.length), 0);
+      const size = this.slabs.chunkSizeFor(bytes.length);
+      if (size === null) return;
+      this.makeRoom(size, 0);
       if (this.entries.get(key) !== entry) return; // it was the least recently used one
-      const copy = this.keep(bytes);
+      const copy = this.keep(bytes, key);
+      if (!copy) return;
+      if (this.entries.get(key) !== entry) {
+        // Dropped to make room for its own copy: the copy has nobody to serve.
+        this.chunks.delete(copy);
+        this.slabs.free(this.chunkOf(copy));
+        return;
+      }
       (entry.encoded ??= {})[coding] = copy;
-      this.bytes += this.heldBytes(copy);
+      this.bytes += size;
     });
   }
 
@@ -134,7 +157,7 @@ export class ResponseCache {
     return this.slabs.pinnedChunks;
   }
 
-  /** Bytes of slabs allocated (they stay allocated; at most maxBytes). */
+  /** Bytes of slabs allocated (they stay allocated; at most maxBytes): all the memory bodies and copies take. */
   get slabBytes(): number {
     return this.slabs.allocatedBytes;
   }
@@ -149,28 +172,64 @@ export class ResponseCache {
     }
   }
 
-  /** A copy of `bytes` in a slab chunk, or `bytes` themselves when no chunk is free for them. */
-  private keep(bytes: Buffer): Buffer {
-    const chunk = this.slabs.store(bytes);
-    if (!chunk) return bytes;
+  /**
+   * A copy of `bytes` (at most a slab) in a slab chunk owned by `key`, or null when no chunk of their
+   * size is free and `reclaim` cannot free one.
+   */
+  private keep(bytes: Buffer, key: string): Buffer | null {
+    const chunk = this.slabs.store(bytes) ?? (this.reclaim(this.slabs.sizeClassFor(bytes.length)) ? this.slabs.store(bytes) : null);
+    if (!chunk) return null;
+    chunk.owner = key;
     this.chunks.set(chunk.bytes, chunk);
     return chunk.bytes;
   }
 
-  /** Bytes held for stored `bytes`: their chunk's size, or their length if not in a slab. */
-  private heldBytes(bytes: Buffer): number {
-    return this.chunks.get(bytes)?.capacity ?? bytes.length;
+  /**
+   * Make a chunk of `sizeClass` free once every slab exists, in this order:
+   * 1. cut again a slab with no chunk in use;
+   * 2. drop the least recently used entry holding a chunk of that size, among the RECLAIM_SCAN least recently used;
+   * 3. drop every entry holding a chunk in the slab of the least recently used entry, and cut that slab
+   *    again (a slab whose chunks slow clients still pin cannot be: then the next one, at most RECLAIM_SLABS).
+   * @returns whether a chunk of `sizeClass` is free now.
+   */
+  private reclaim(sizeClass: number): boolean {
+    if (this.slabs.canGrow) return false; // store() declined for another reason
+    const idle = this.slabs.idleSlab();
+    if (idle) return this.slabs.reassign(idle, sizeClass);
+    let scanned = 0;
+    for (const [key, entry] of this.entries) {
+      if (scanned++ === RECLAIM_SCAN) break;
+      if (this.chunksOf(entry).some((chunk) => chunk.sizeClass === sizeClass && chunk.pins === 0)) {
+        this.delete(key);
+        return true;
+      }
+    }
+    const tried = new Set<Slab>();
+    // Deleting while iterating a Map is safe: deleted entries are not visited.
+    for (const entry of this.entries.values()) {
+      const slab = this.chunkOf(entry.body).slab;
+      if (tried.has(slab)) continue;
+      tried.add(slab);
+      for (const owner of new Set(slab.chunks.map((chunk) => chunk.owner))) if (owner !== undefined) this.delete(owner);
+      if (this.slabs.reassign(slab, sizeClass)) return true;
+      if (tried.size === RECLAIM_SLABS) break;
+    }
+    return false;
   }
 
-  /** Bytes that storing `length` bytes would hold (the chunk size when a slab chunk can take them). */
-  private heldBytesFor(length: number): number {
-    return this.slabs.chunkSizeFor(length) ?? length;
+  /** The slab chunk holding `bytes` (a body or copy of an entry of this cache). */
+  private chunkOf(bytes: Buffer): SlabChunk {
+    return this.chunks.get(bytes)!;
+  }
+
+  /** The slab chunks of an entry: its body's and its copies'. */
+  private chunksOf(entry: CachedResponse): SlabChunk[] {
+    return [entry.body, ...Object.values(entry.encoded ?? {})].map((bytes) => this.chunkOf(bytes));
   }
 
   private release(bytes: Buffer): void {
-    this.bytes -= this.heldBytes(bytes);
-    const chunk = this.chunks.get(bytes);
-    if (!chunk) return;
+    const chunk = this.chunkOf(bytes);
+    this.bytes -= chunk.capacity;
     this.chunks.delete(bytes);
     this.slabs.free(chunk);
   }
