@@ -5,7 +5,7 @@
  * from LOAD_CONCURRENCY (default 12) concurrent clients. Asserts zero 5xx, zero lost writes (every
  * accepted write is found afterwards), every loyalty balance equal to its ledger sum, live heap after a
  * full GC growing by less than 100 MB and by less than 32 MB over the second half of the run (levelled
- * off), and reports RSS at start and end and the live heap at each quarter. The server runs as in production on
+ * off), and reports RSS and the live heap at start, at each quarter and at the end. The server runs as in production on
  * a multi-core machine, with one read worker thread (server/http/read-workers.ts): RSS includes that thread, the
  * live-heap figures are the HTTP thread's.
  */
@@ -117,9 +117,13 @@ it(`mixed read/write load for ${SECONDS} s: no 5xx, no lost write, ledgers balan
   const heapStart = liveHeap();
   const rssStart = process.memoryUsage().rss;
   const deadline = Date.now() + SECONDS * 1000;
-  // Live heap at each quarter of the run: a footprint that levels off (caches reaching their bounds) vs one that keeps climbing.
+  // Live heap and RSS at each quarter of the run: a footprint that levels off (caches reaching their bounds) vs one that keeps climbing.
   const heapQuarters: number[] = [];
-  const sampler = setInterval(() => heapQuarters.push(Math.round(liveHeap() / 1048576)), (SECONDS * 1000) / 4);
+  const rssQuarters: number[] = [];
+  const sampler = setInterval(() => {
+    heapQuarters.push(Math.round(liveHeap() / 1048576));
+    rssQuarters.push(Math.round(process.memoryUsage().rss / 1048576));
+  }, (SECONDS * 1000) / 4);
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (Date.now() < deadline) {
       const op = operations[n++ % operations.length];
@@ -132,7 +136,7 @@ it(`mixed read/write load for ${SECONDS} s: no 5xx, no lost write, ledgers balan
   const total = [...statuses.values()].reduce((a, b) => a + b, 0);
   console.log(`load: ${total} requests in ${SECONDS} s (${Math.round(total / SECONDS)}/s); statuses ${JSON.stringify(Object.fromEntries(statuses))}; ` +
     `accepted: ${accepted.reviews.length} reviews, ${accepted.responses.length} survey responses, ${accepted.enrolled.length} enrolments, ${accepted.redemptions.length} redemptions; ` +
-    `read worker answers: ${t.readWorkers!.answered}; RSS ${Math.round(rssStart / 1048576)} MB → ${Math.round(rssEnd / 1048576)} MB; live heap after GC ${Math.round(heapStart / 1048576)} MB → ${heapQuarters.map((q) => `${q} MB → `).join("")}${Math.round(heapEnd / 1048576)} MB`);
+    `read worker answers: ${t.readWorkers!.answered}; RSS ${Math.round(rssStart / 1048576)} MB → ${rssQuarters.map((q) => `${q} MB → `).join("")}${Math.round(rssEnd / 1048576)} MB; live heap after GC ${Math.round(heapStart / 1048576)} MB → ${heapQuarters.map((q) => `${q} MB → `).join("")}${Math.round(heapEnd / 1048576)} MB`);
 
   expect(serverErrors).toEqual([]);
   expect(t.readWorkers!.answered).toBeGreaterThan(0); // the read worker took part
