@@ -4,12 +4,15 @@
  *    star-badge-only page load.
  * 2. A Playwright + Chromium harness loads the demo product page with and without the widgets (widget
  *    requests blocked), normally and at 4× CPU slowdown, and reports transferred bytes, script time,
- *    long tasks, Cumulative Layout Shift and time to the first rendered review.
+ *    long tasks, Cumulative Layout Shift and time to the first rendered review; once more at 1x with a
+ *    network round trip of BENCH_RTT_MS added to every request (Chromium's network emulation), where the
+ *    order of requests (the loader's early request of the first page of reviews) shows.
  * Starts its own server over a fresh database seeded with the demo data (about a minute), waits for the
  * measured product's AI summary, then measures against the same database with CHORUS_AI_WORKER=0.
  * Prints which element moved in each layout shift and which scripts ran in each long task, and whether
  * the budgets "CLS = 0" and "no long task > 50 ms from our code" are met at 1x and 4x.
  * Env: BENCH_RUNS (default 3) page loads per variant (median reported); BENCH_PORT (default 3906) server port;
+ * BENCH_RTT_MS (default 100; 0 leaves out the rows with latency) the round trip of those rows;
  * BENCH_DATA_DIR: keep the database and media in this folder and reuse them in later runs (skips the import and,
  * once the summary exists, the wait for it); by default a temporary folder, removed at the end.
  */
@@ -22,6 +25,7 @@ import { printTable, startProcess, stopProcess, writeResults } from "./lib.ts";
 import { DEMO_STORE_ID } from "../server/demo/demo.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RTT_MS = Number(process.env.BENCH_RTT_MS ?? 100);
 const PAGE_TAGS = ["chorus-star-rating", "chorus-reviews", "chorus-reviews-summary", "chorus-reviews-keywords", "chorus-review-media", "chorus-questions"];
 
 // 1. Sizes.
@@ -117,10 +121,14 @@ type Sample = {
 const isOurs = (url: string) => /\/widgets\//.test(url);
 const shortUrl = (url: string) => url.replace(/^https?:\/\/[^/]+/, "") || "(no url)";
 
-async function measure(page: Page, withWidgets: boolean, throttle: number): Promise<Sample> {
+async function measure(page: Page, withWidgets: boolean, throttle: number, rttMs: number): Promise<Sample> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Performance.enable");
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: throttle });
+  if (rttMs > 0) {
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: rttMs, downloadThroughput: -1, uploadThroughput: -1 });
+  }
   await page.unroute("**/widgets/**").catch(() => {});
   if (!withWidgets) await page.route("**/widgets/**", (route) => route.abort());
   await page.goto(`${base}/demo/products/shopify-1078`, { waitUntil: "load" });
@@ -172,26 +180,28 @@ const browser = await chromium.launch({
 });
 const rows: Record<string, string | number>[] = [];
 const worst: { variant: string; throttle: number; sample: Sample; samples: Sample[] }[] = [];
+const variants = [
+  ...[1, 4].flatMap((throttle) => [false, true].map((withWidgets) => ({ throttle, withWidgets, rttMs: 0 }))),
+  ...(RTT_MS > 0 ? [false, true].map((withWidgets) => ({ throttle: 1, withWidgets, rttMs: RTT_MS })) : []),
+];
 try {
-  for (const throttle of [1, 4]) {
-    for (const withWidgets of [false, true]) {
-      const samples: Sample[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        const context = await browser.newContext();
-        const page = await context.newPage();
-        await page.addInitScript(INIT);
-        samples.push(await measure(page, withWidgets, throttle));
-        await context.close();
-      }
-      const pick = (k: keyof Sample) => median(samples.map((s) => Number(s[k] ?? NaN)));
-      const variant = `${withWidgets ? "with" : "without"} widgets, CPU ${throttle}x`;
-      rows.push({
-        variant, "transfer KB": pick("transferKB"), "script ms": pick("scriptMs"),
-        "long tasks": pick("longTasks"), "max long task ms": pick("maxLongTaskMs"), CLS: pick("cls"), "first review ms": withWidgets ? pick("firstReviewMs") : "-",
-        "our long tasks": pick("ourLongTasks"), "max ours ms": pick("maxOurLongTaskMs"),
-      });
-      worst.push({ variant, throttle, sample: samples.reduce((a, b) => (b.maxOurLongTaskMs + b.cls * 1000 > a.maxOurLongTaskMs + a.cls * 1000 ? b : a)), samples });
+  for (const { throttle, withWidgets, rttMs } of variants) {
+    const samples: Sample[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.addInitScript(INIT);
+      samples.push(await measure(page, withWidgets, throttle, rttMs));
+      await context.close();
     }
+    const pick = (k: keyof Sample) => median(samples.map((s) => Number(s[k] ?? NaN)));
+    const variant = `${withWidgets ? "with" : "without"} widgets, CPU ${throttle}x${rttMs ? `, ${rttMs} ms RTT` : ""}`;
+    rows.push({
+      variant, "transfer KB": pick("transferKB"), "script ms": pick("scriptMs"),
+      "long tasks": pick("longTasks"), "max long task ms": pick("maxLongTaskMs"), CLS: pick("cls"), "first review ms": withWidgets ? pick("firstReviewMs") : "-",
+      "our long tasks": pick("ourLongTasks"), "max ours ms": pick("maxOurLongTaskMs"),
+    });
+    worst.push({ variant, throttle, sample: samples.reduce((a, b) => (b.maxOurLongTaskMs + b.cls * 1000 > a.maxOurLongTaskMs + a.cls * 1000 ? b : a)), samples });
   }
 } finally {
   await browser.close();

@@ -6,7 +6,7 @@
  * added later (MutationObserver), and loads each element's module (a `<script type="module">`) from the script's own folder
  * only when that element is present. It also records that folder's origin as the default API base.
  */
-import { WIDGET_MODULES } from "./internal/registry.ts";
+import { WIDGET_TAGS } from "./internal/registry.ts";
 
 declare global {
   interface Window {
@@ -35,7 +35,7 @@ function loadShared(): void {
 }
 
 function load(tag: string): void {
-  if (requested.has(tag) || customElements.get(tag) || !WIDGET_MODULES[tag]) return;
+  if (requested.has(tag) || customElements.get(tag) || !WIDGET_TAGS.includes(tag)) return;
   loadShared();
   requested.add(tag);
   moduleScript(`${tag}.js`, () => requested.delete(tag));
@@ -60,7 +60,7 @@ function moduleScript(file: string, onError: () => void): void {
 
 /** Load the shared chunk, then the module of every tag present under `root`, one per task (issue 8: starting each fetch takes time too). */
 function scan(root: ParentNode): void {
-  const tags = Object.keys(WIDGET_MODULES).filter((tag) => root.querySelector(tag));
+  const tags = WIDGET_TAGS.filter((tag) => root.querySelector(tag));
   if (tags.length) setTimeout(loadShared);
   for (const tag of tags) setTimeout(() => load(tag));
 }
@@ -72,7 +72,7 @@ function start(): void {
       for (const node of record.addedNodes) {
         if (node.nodeType !== 1) continue;
         const el = node as Element;
-        if (WIDGET_MODULES[el.localName]) load(el.localName);
+        if (WIDGET_TAGS.includes(el.localName)) load(el.localName);
         scan(el);
       }
     }

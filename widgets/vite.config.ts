@@ -9,7 +9,7 @@ import { minify } from "terser";
 import { resolve } from "node:path";
 import ts from "typescript";
 import { literalsHtmlCssMinifier } from "@literals/rollup-plugin-html-css-minifier";
-import { WIDGET_MODULES } from "./internal/registry.ts";
+import { WIDGET_TAGS, widgetModulePath } from "./internal/registry.ts";
 
 const root = resolve(import.meta.dirname);
 
@@ -68,7 +68,7 @@ export default defineConfig({
     rollupOptions: {
       input: {
         chorus: resolve(root, "index.ts"),
-        ...Object.fromEntries(Object.entries(WIDGET_MODULES).map(([tag, path]) => [tag, resolve(root, path)])),
+        ...Object.fromEntries(WIDGET_TAGS.map((tag) => [tag, resolve(root, widgetModulePath(tag))])),
       },
       preserveEntrySignatures: "strict",
       output: {

@@ -1,15 +1,19 @@
 /**
- * Which module defines which custom element. The loader (widgets/index.ts) imports `<tag>.js` from
- * the script's own folder when an element of that tag appears; the build makes one entry per tag.
- * Add a line here for every new element.
+ * The custom elements the loader (widgets/index.ts) knows. Element `chorus-<name>` is defined by
+ * `widgets/<name>/chorus-<name>.ts` (`widgetModulePath`), built to `<tag>.js`; the loader imports that file
+ * from the script's own folder when an element of that tag appears. Add a tag here for every new element.
+ * Only the tags reach the loader, so they are all it carries.
  */
-export const WIDGET_MODULES: Record<string, string> = {
-  "chorus-reviews": "reviews/chorus-reviews.ts",
-  "chorus-star-rating": "star-rating/chorus-star-rating.ts",
-  "chorus-reviews-summary": "reviews-summary/chorus-reviews-summary.ts",
-  "chorus-reviews-keywords": "reviews-keywords/chorus-reviews-keywords.ts",
-  "chorus-loyalty": "loyalty/chorus-loyalty.ts",
-  "chorus-review-form": "review-form/chorus-review-form.ts",
-  "chorus-review-media": "review-media/chorus-review-media.ts",
-  "chorus-questions": "questions/chorus-questions.ts",
-};
+export const WIDGET_TAGS: readonly string[] = [
+  "chorus-reviews",
+  "chorus-star-rating",
+  "chorus-reviews-summary",
+  "chorus-reviews-keywords",
+  "chorus-loyalty",
+  "chorus-review-form",
+  "chorus-review-media",
+  "chorus-questions",
+];
+
+/** The source of element `tag`, relative to widgets/: `<name>/chorus-<name>.ts`. */
+export const widgetModulePath = (tag: string): string => `${tag.slice("chorus-".length)}/${tag}.ts`;
