@@ -75,6 +75,38 @@ describe("ResponseCache", () => {
   });
 });
 
+/**
+ * A paused client over a real socket receiving `key`'s cached body (a slow shopper): resolves once part of
+ * the body is still queued in Node; `receive()` then reads it all and returns the body bytes.
+ */
+async function slowClient(cache: ResponseCache, key: string): Promise<{ receive: () => Promise<Buffer> }> {
+  let queuedAfterEnd = 0;
+  const server = createServer((req, res) => {
+    const cached = cache.get(key, at(1))!;
+    res.writeHead(200, { "content-length": String(cached.body.length) });
+    res.end(cached.body);
+    queuedAfterEnd = res.writableLength;
+    cache.holdWhileSending(cached.body, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const client = connect(port, "127.0.0.1");
+  client.pause(); // reads nothing yet
+  client.write("GET / HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
+  await vi.waitFor(() => expect(queuedAfterEnd).toBeGreaterThan(0));
+  return {
+    async receive() {
+      const received: Buffer[] = [];
+      client.on("data", (data: Buffer) => received.push(data));
+      client.resume();
+      await new Promise((resolve) => client.on("end", resolve));
+      server.close();
+      const response = Buffer.concat(received);
+      return response.subarray(response.indexOf("\r\n\r\n") + 4);
+    },
+  };
+}
+
 describe("ResponseCache slab storage", () => {
   it("churning through many times its byte limit keeps its slabs within the limit and every body intact", () => {
     const cache = new ResponseCache(50_000, 4 * 1024 * 1024, 256 * 1024);
@@ -140,35 +172,14 @@ describe("ResponseCache slab storage", () => {
     cache.set("big", { ...entry(1), body: Buffer.from(original) });
     for (const fill of [1, 2, 3]) cache.set(`other${fill}`, { ...entry(1), body: Buffer.alloc(size, fill) });
     expect(cache.slabBytes).toBe(32 * 1024 * 1024);
-    let queuedAfterEnd = 0;
-    const server = createServer((req, res) => {
-      const cached = cache.get("big", at(1))!;
-      res.writeHead(200, { "content-length": String(cached.body.length) });
-      res.end(cached.body);
-      queuedAfterEnd = res.writableLength;
-      cache.holdWhileSending(cached.body, res);
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    const received: Buffer[] = [];
-    const client = connect(port, "127.0.0.1");
-    client.pause();
-    client.write("GET / HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
-    await vi.waitFor(() => expect(queuedAfterEnd).toBeGreaterThan(0));
+    const client = await slowClient(cache, "big");
 
     // "big" goes (entry limit 4), and a small body needs a slab of its own size: the slab that still holds
     // big's bytes has to be passed over, the other one is emptied and cut again.
     for (let i = 0; i < 4; i++) cache.set(`small${i}`, { ...entry(1), body: Buffer.alloc(300, i) });
     for (let i = 0; i < 4; i++) expect(cache.get(`small${i}`, at(1))?.body.every((byte) => byte === i)).toBe(true);
     expect(cache.slabBytes).toBe(32 * 1024 * 1024);
-
-    client.on("data", (data: Buffer) => received.push(data));
-    client.resume();
-    await new Promise((resolve) => client.on("end", resolve));
-    server.close();
-    const response = Buffer.concat(received);
-    const body = response.subarray(response.indexOf("\r\n\r\n") + 4);
-    expect(Buffer.compare(body, original)).toBe(0);
+    expect(Buffer.compare(await client.receive(), original)).toBe(0);
   });
 
   it("does not overwrite a body a slow client is still receiving when its entry is evicted", async () => {
@@ -176,32 +187,13 @@ describe("ResponseCache slab storage", () => {
     const cache = new ResponseCache(2, 128 * 1024 * 1024, 8 * 1024 * 1024); // two entries; a chunk of 8 MiB each
     const original = randomBytes(size);
     cache.set("big", { ...entry(1), body: Buffer.from(original) });
-    let queuedAfterEnd = 0;
-    const server = createServer((req, res) => {
-      const cached = cache.get("big", at(1))!;
-      res.writeHead(200, { "content-length": String(cached.body.length) });
-      res.end(cached.body);
-      queuedAfterEnd = res.writableLength;
-      cache.holdWhileSending(cached.body, res);
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    const received: Buffer[] = [];
-    const client = connect(port, "127.0.0.1");
-    client.pause(); // a slow client: reads nothing yet
-    client.write("GET / HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
-    await vi.waitFor(() => expect(queuedAfterEnd).toBeGreaterThan(0));
+    const client = await slowClient(cache, "big");
 
     // The entry is evicted, and a freed chunk of its size is taken, while the response is still queued.
     for (const fill of [1, 2, 3]) cache.set(`other${fill}`, { ...entry(1), body: Buffer.alloc(size, fill) });
     expect(cache.get("big", at(1))).toBeUndefined();
 
-    client.on("data", (data: Buffer) => received.push(data));
-    client.resume();
-    await new Promise((resolve) => client.on("end", resolve));
-    server.close();
-    const response = Buffer.concat(received);
-    const body = response.subarray(response.indexOf("\r\n\r\n") + 4);
+    const body = await client.receive();
     expect(body.length).toBe(size);
     expect(Buffer.compare(body, original)).toBe(0);
   });
