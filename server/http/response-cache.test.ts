@@ -165,6 +165,30 @@ describe("ResponseCache slab storage", () => {
     for (let i = 81_600; i < 82_000; i++) expect(intact(i, 20_000)).toBe(true);
   });
 
+  it("drops the compressed copy of an entry that had to go to make room for that very copy", async () => {
+    const cache = new ResponseCache(100, 8000); // 16 slabs of 500 bytes: two 190-byte bodies each (224-byte chunks)
+    const kept: CachedResponse[] = [];
+    for (let i = 0; i < 32; i++) {
+      const e = { ...entry(1), body: Buffer.alloc(190, "a") };
+      cache.set(`k${i}`, e);
+      kept.push(e);
+    }
+    for (let i = 1; i < 32; i += 2) cache.get(`k${i}`, () => false); // every slab now half used, none idle
+    expect(cache.slabBytes).toBe(8000);
+    // k0's gzip copy (~30 bytes) needs a chunk size no slab has: the slab cut again for it is k0's own.
+    cache.compressLater("k0", kept[0]!, "gzip");
+    await vi.waitFor(() => expect(kept[0]!.compressing?.size).toBe(0));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(cache.get("k0", at(1))).toBeUndefined();
+    expect(kept[0]!.encoded?.gzip).toBeUndefined();
+    expect(cache.size).toBe(15);
+    expect(cache.byteSize).toBe(15 * 224);
+    // The chunk the copy took went back: the cut slab takes the next small bodies.
+    cache.set("small", { ...entry(1), body: Buffer.alloc(40, 1) });
+    expect(cache.get("small", at(1))?.body.every((byte) => byte === 1)).toBe(true);
+    expect(cache.slabBytes).toBe(8000);
+  });
+
   it("never cuts again a slab holding a body a slow client is still receiving", async () => {
     const size = 7 * 1024 * 1024; // more than loopback socket buffers take at once; two chunks per 16 MiB slab
     const cache = new ResponseCache(4, 32 * 1024 * 1024, 16 * 1024 * 1024);

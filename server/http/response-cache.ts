@@ -134,8 +134,8 @@ export class ResponseCache {
       if (!copy) return;
       if (this.entries.get(key) !== entry) {
         // Dropped to make room for its own copy: the copy has nobody to serve.
-        this.chunks.delete(copy);
         this.slabs.free(this.chunkOf(copy));
+        this.chunks.delete(copy);
         return;
       }
       (entry.encoded ??= {})[coding] = copy;
