@@ -128,11 +128,6 @@ export class BodySlabs {
     return low;
   }
 
-  /** Whether another slab can still be taken (the byte limit is not reached). */
-  get canGrow(): boolean {
-    return this.allocated + this.slabBytes <= this.maxBytes;
-  }
-
   /** A slab with no chunk in use, if any (to `reassign`). */
   idleSlab(): Slab | undefined {
     return this.idle.values().next().value;

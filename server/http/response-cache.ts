@@ -185,7 +185,8 @@ export class ResponseCache {
   }
 
   /**
-   * Make a chunk of `sizeClass` free once every slab exists, in this order:
+   * Make a chunk of `sizeClass` free once every slab exists (the only case in which `store` declines bytes
+   * no larger than a slab), in this order:
    * 1. cut again a slab with no chunk in use;
    * 2. drop the least recently used entry holding a chunk of that size, among the RECLAIM_SCAN least recently used;
    * 3. drop every entry holding a chunk in the slab of the least recently used entry, and cut that slab
@@ -193,7 +194,6 @@ export class ResponseCache {
    * @returns whether a chunk of `sizeClass` is free now.
    */
   private reclaim(sizeClass: number): boolean {
-    if (this.slabs.canGrow) return false; // store() declined for another reason
     const idle = this.slabs.idleSlab();
     if (idle) return this.slabs.reassign(idle, sizeClass);
     let scanned = 0;
