@@ -21,6 +21,12 @@ describe("customer tokens (decisions.md §4)", () => {
     expect(await tokens.verify(STORE, token)).toBe("customer-1");
   });
 
+  it("refuses a customer token whose sub is not a string, even correctly signed", async () => {
+    const key = new TextEncoder().encode("installation-secret-for-tests-0123456789");
+    const token = await new SignJWT({ sub: 42 } as never).setProtectedHeader({ alg: "HS256" }).setIssuer("chorus").setAudience(STORE).setExpirationTime("5m").sign(key);
+    await status401(tokens.verify(STORE, token));
+  });
+
   it("refuses a token for another store, and one signed with another key", async () => {
     await status401(tokens.verify("another-store", await tokens.issue(STORE, "c")));
     await status401(customerTokens("another-installation-secret-000000").verify(STORE, await tokens.issue(STORE, "c")));
@@ -33,6 +39,23 @@ describe("default platform adapter (HS256 with the store's platform secret)", ()
     expect(await hs256PlatformAdapter(secret).verify(await signPlatformToken(secret, { platformCustomerId: "cust-9", email: "Ada@Example.TEST" }))).toEqual({
       platformCustomerId: "cust-9", email: "ada@example.test",
     });
+  });
+
+  it("refuses a numeric sub with 401 instead of coercing it (issue #19 finding 12)", async () => {
+    for (const sub of [12345, 12345.5, true, { id: "x" }, ["x"]]) {
+      const token = await new SignJWT({ sub } as never).setProtectedHeader({ alg: "HS256" }).setExpirationTime("5m").sign(new TextEncoder().encode(secret));
+      const error = await hs256PlatformAdapter(secret).verify(token).then(() => null, (e: unknown) => e);
+      expect(isApiError(error) && error.status).toBe(401);
+      expect(isApiError(error) && error.message).toMatch(/sub must be a string/);
+    }
+    // The string form of the same ID is fine.
+    const ok = await new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject("12345").setExpirationTime("5m").sign(new TextEncoder().encode(secret));
+    expect((await hs256PlatformAdapter(secret).verify(ok)).platformCustomerId).toBe("12345");
+  });
+
+  it("refuses alg none (algorithm pinned)", async () => {
+    const none = `${Buffer.from(JSON.stringify({ alg: "none" })).toString("base64url")}.${Buffer.from(JSON.stringify({ sub: "x", exp: Math.floor(Date.now() / 1000) + 60 })).toString("base64url")}.`;
+    await status401(hs256PlatformAdapter(secret).verify(none));
   });
 
   it("refuses HS384 even with the right secret (algorithm pinned)", async () => {

@@ -2,9 +2,11 @@
  * Tokens of the loyalty flow (interface.md §5, decisions.md §4), with jose:
  *
  * - Platform adapters verify the storefront platform's user token (login). The embedded default
- *   adapter (`hs256`) accepts an HS256 JWT signed with the store's platform secret, carrying
- *   `sub` = platform customer ID, optional `email`, and `exp` (required). Other platforms plug in by
- *   implementing `PlatformAdapter`.
+ *   adapter (`hs256`) accepts only an HS256 JWT (algorithm pinned: `algorithms: ["HS256"]`, so `none`
+ *   and every other algorithm are refused) signed with the store's platform secret, carrying
+ *   `sub` = platform customer ID (a JSON string of 1–200 characters; a number is refused, never
+ *   coerced), optional `email`, and `exp` (required). Other platforms plug in by implementing
+ *   `PlatformAdapter`.
  * - The customer token is a JWT the service signs: HS256 only (algorithm pinned on verification),
  *   `iss` = "chorus", `aud` = the store ID, `sub` = loyaltyCustomerId, 15-minute expiry.
  *
@@ -39,14 +41,20 @@ function describeJoseError(error: unknown): string {
   return "it could not be verified";
 }
 
-/** The embedded default adapter: HS256 JWT signed with the store's platform secret. */
+/**
+ * The embedded default adapter: an HS256 JWT signed with the store's platform secret (algorithm pinned
+ * to HS256). @returns `sub` as the platform customer ID (must be a string of 1–200 characters) and a
+ * lower-cased `email` when it looks like one. @throws ApiError 401 `invalid_platform_token` otherwise.
+ */
 export function hs256PlatformAdapter(secret: string): PlatformAdapter {
   const key = new TextEncoder().encode(secret);
   return {
     async verify(token) {
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], requiredClaims: ["sub", "exp"], clockTolerance: CLOCK_TOLERANCE_S });
-        const sub = payload.sub!;
+        // jose checks that `sub` is present, not its type: a numeric `sub` would reach SQLite as a REAL ("12345.0").
+        const sub: unknown = payload.sub;
+        if (typeof sub !== "string") throw platformUnauthorized("sub must be a string (the platform customer ID)");
         if (sub.length === 0 || sub.length > 200) throw platformUnauthorized("sub must be a platform customer ID of 1 to 200 characters");
         const email = typeof payload.email === "string" && /^[^\s@]+@[^\s@]+$/.test(payload.email) ? payload.email.toLowerCase() : null;
         return { platformCustomerId: sub, email };
@@ -87,16 +95,18 @@ export function customerTokens(secret: string) {
         .sign(key);
     },
     /**
-     * Verify a customer token for `storeId`. @returns the loyaltyCustomerId.
-     * @throws ApiError 401 for a bad signature, another algorithm (incl. `none`), another store, expiry.
+     * Verify a customer token for `storeId` (algorithm pinned: `algorithms: ["HS256"]`). @returns the loyaltyCustomerId.
+     * @throws ApiError 401 for a bad signature, another algorithm (incl. `none`), another store, expiry, a non-string `sub`.
      */
     async verify(storeId: string, token: string): Promise<string> {
       try {
         const { payload } = await jwtVerify(token, key, {
           algorithms: ["HS256"], issuer: CUSTOMER_TOKEN_ISSUER, audience: storeId, requiredClaims: ["sub", "exp"], clockTolerance: CLOCK_TOLERANCE_S,
         });
-        return payload.sub!;
+        if (typeof payload.sub !== "string" || payload.sub === "") throw customerUnauthorized("sub must be a loyaltyCustomerId string");
+        return payload.sub;
       } catch (error) {
+        if (isApiError(error)) throw error;
         if (error instanceof joseErrors.JWTClaimValidationFailed && error.claim === "aud") throw customerUnauthorized("it was issued for another store");
         throw customerUnauthorized(describeJoseError(error));
       }
