@@ -2,7 +2,7 @@
  * Demo seeder (issue 7 §1): the merchant user `demo@chorus.test` of the demo store, with the password
  * DEMO_ADMIN_PASSWORD when set, otherwise a random one printed once to the start-up log.
  */
-import type { DemoSeeder } from "../demo/demo.ts";
+import type { DemoSeeder } from "../demo/seeder.ts";
 import { generatePassword } from "./admin.service.ts";
 
 export const DEMO_ADMIN_EMAIL = "demo@chorus.test";

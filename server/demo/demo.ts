@@ -5,21 +5,17 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { Config } from "../config.ts";
 import { importReviewsCsv } from "../import/reviews-csv.ts";
 import { adminDemoSeeder } from "../admin/admin.demo.ts";
-import type { Services } from "../services.ts";
 import { loyaltyDemoSeeder } from "../loyalty/loyalty.demo.ts";
 import { demoSurveysSeeder } from "../surveys/surveys.demo.ts";
 import { seedDemoMedia } from "../media/demo-media.ts";
 import { importAmazonQa } from "../questions/amazon-qa.ts";
+import type { DemoContext, DemoSeeder } from "./seeder.ts";
 
 export const DEMO_STORE_ID = "7d1f4e2a-5b3c-4d6e-8f90-a1b2c3d4e5f6";
 export const DEMO_PLATFORM = "shopify";
 export const DEMO_REVIEWS_FILE = "womens_clothing_ecommerce_reviews.csv";
-
-export type DemoContext = { services: Services; config: Config; log: (line: string) => void };
-export type DemoSeeder = { name: string; run: (ctx: DemoContext) => Promise<void> | void };
 
 /** Demo reviews: the real clothing reviews file, published. */
 const reviewsSeeder: DemoSeeder = {

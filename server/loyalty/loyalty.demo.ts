@@ -8,7 +8,7 @@
  * platform tokens with it, as a real storefront platform would.
  */
 import { randomBytes } from "node:crypto";
-import type { DemoSeeder } from "../demo/demo.ts";
+import type { DemoSeeder } from "../demo/seeder.ts";
 import type { ProgramSetup } from "./loyalty.service.ts";
 
 /** The demo shoppers (platform customer IDs) and their e-mails. */

@@ -12,7 +12,7 @@ import { Faker, en } from "@faker-js/faker";
 import { parse } from "csv-parse/sync";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { DemoSeeder } from "../demo/demo.ts";
+import type { DemoSeeder } from "../demo/seeder.ts";
 import type { SurveyDefinition } from "../contract/surveys.ts";
 import type { ResponseImport } from "./surveys.service.ts";
 

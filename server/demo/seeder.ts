@@ -1,0 +1,12 @@
+/**
+ * The shape of a demo seeder: one idempotent step of building the demo store (server/demo/demo.ts runs
+ * them in order, once each). Its own module so that areas' seeders (`*.demo.ts`) import the type
+ * without importing the file that composes them.
+ */
+import type { Config } from "../config.ts";
+import type { Services } from "../services.ts";
+
+/** What a seeder runs with: the services, the configuration (DEMO_DATA_DIR) and a log line writer. */
+export type DemoContext = { services: Services; config: Config; log: (line: string) => void };
+/** One seeder: `name` keys its "done" flag in app_settings (`demo_seeded:<name>`); `run` may be async. */
+export type DemoSeeder = { name: string; run: (ctx: DemoContext) => Promise<void> | void };
