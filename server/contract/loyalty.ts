@@ -72,6 +72,29 @@ export const orderEarningBody = z.object({
 });
 export type OrderEarningBody = z.output<typeof orderEarningBody>;
 
+const SITE_BASE = new URL("https://site.invalid/");
+
+/**
+ * Whether `path` is a path on the page's own site ("/terms", "/pages/privacy?x=1", "/%5Cx"): it starts
+ * with "/", has no control characters (tab, CR, LF, …), and a WHATWG URL parse against a base keeps the
+ * base's origin. Browsers read `\` as `/` and drop tabs and newlines, so `/\evil.example`, `/\t/evil.example`
+ * and `//evil.example` resolve off-site and are refused (issue #19 finding 10).
+ */
+export function isSitePath(path: string): boolean {
+  if (!path.startsWith("/") || /[\u0000-\u001f\u007f]/.test(path)) return false;
+  try {
+    return new URL(path, SITE_BASE).origin === SITE_BASE.origin;
+  } catch {
+    return false;
+  }
+}
+
+const httpUrl = z.url({ protocol: /^https?$/ });
+/** A legal-policy link: an absolute http(s) URL, or a path on the store's site (`isSitePath`); one message names the field. */
+const policyUrl = (field: string) =>
+  z.string({ error: `${field} is required (a string)` })
+    .refine((v) => httpUrl.safeParse(v).success || isSitePath(v), `${field} must be an http(s) URL or a path on the store's site starting with a single /`);
+
 /** Merchant-side update of the legal policies (service method; admin forms use it). */
 export const legalPoliciesInput = z.object({
   acceptTermsAndJoinProgramButtonText: z.string().trim().min(1, "acceptTermsAndJoinProgramButtonText must not be empty").max(120),
@@ -82,8 +105,8 @@ export const legalPoliciesInput = z.object({
     .refine((t) => t.includes("{termsAndConditions}") && t.includes("{privacyPolicy}"), {
       message: "policySentence.template must contain {termsAndConditions} and {privacyPolicy}",
     }),
-  privacyPolicyUrl: z.url({ protocol: /^https?$/, error: "privacyPolicyUrl must be an http(s) URL" }).or(z.string().regex(/^\/[^/]/, "privacyPolicyUrl must be an http(s) URL or a path")),
-  termsAndConditionsUrl: z.url({ protocol: /^https?$/, error: "termsAndConditionsUrl must be an http(s) URL" }).or(z.string().regex(/^\/[^/]/, "termsAndConditionsUrl must be an http(s) URL or a path")),
+  privacyPolicyUrl: policyUrl("privacyPolicyUrl"),
+  termsAndConditionsUrl: policyUrl("termsAndConditionsUrl"),
   version: z.string().trim().min(1, "version must not be empty").max(200),
   merchantPolicies: z.array(z.object({ title: z.string().max(200), url: z.string().max(2000) })).max(20).optional(),
 });
