@@ -18,8 +18,14 @@
  * grow in commit order. A cached answer records the sequence number it was computed after and the
  * scopes it read; it is fresh while none of those scopes (nor `*`) has a newer number.
  */
-import { ANY_SCOPE } from "../shared/content-scopes.ts";
 import type { Db } from "./database.ts";
+
+/**
+ * The scope of changes to tables without a mapping; every scoped answer depends on it. Defined here, where
+ * the triggers write it, so that server/db imports nothing above it (server/shared/content-scopes.ts names
+ * the other scopes).
+ */
+export const ANY_SCOPE = "*";
 
 /** SQL expressions (over row alias `r`: NEW or OLD) giving the scopes a row change touches; NULLs are skipped. */
 type ScopeExpressions = (r: string) => string[];

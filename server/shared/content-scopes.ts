@@ -4,7 +4,10 @@
  * cached answer stale, and strips it: it never reaches a client.
  */
 
-/** Scope names; the triggers in server/db/content-scopes.ts build the same strings in SQL. */
+/**
+ * Scope names; the triggers in server/db/content-scopes.ts build the same strings in SQL. The scope of
+ * unmapped tables, `*` (`ANY_SCOPE`), is defined there, beside the triggers that write it.
+ */
 export const contentScope = {
   /** The store's settings and review groups: every cached answer of the store reads them. */
   store: (storeId: string) => `store:${storeId}`,
@@ -17,9 +20,6 @@ export const contentScope = {
   /** The store's loyalty program, customers and transactions. */
   loyalty: (storeId: string) => `loyalty:${storeId}`,
 };
-
-/** Changes to tables without a mapping; every scoped answer depends on it. */
-export const ANY_SCOPE = "*";
 
 /** Internal response header: the content scopes an answer read, each URI-encoded, space-separated. */
 export const CONTENT_SCOPES_HEADER = "x-chorus-content-scopes";
