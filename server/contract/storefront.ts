@@ -159,5 +159,5 @@ export type ReviewsSummaryResponse = { reviewsSummary: ReviewsSummary } | Record
 export type KeywordTopic = { topic: string; keywords: { name: string; occurrences: number }[] };
 export type ReviewsKeywordsResponse = { reviewsKeywords: { keywordTopics: KeywordTopic[] } } | Record<string, never>;
 
-/** The one rounding rule (one decimal), defined beside the widgets that show it and shared from here. */
-export { roundRating, formatRating } from "../../widgets/internal/rating.ts";
+/** The one rounding rule (one decimal), defined in contract/rating.ts and shared with the widgets from there. */
+export { roundRating, formatRating } from "./rating.ts";

@@ -1,11 +1,5 @@
 /**
- * The one rounding rule for a displayed average rating (decisions.md §2): one decimal, half up.
- * Pure and dependency-free; the server contract re-exports it so the admin rounds the same way.
- * @param average unrounded average, 0..5
+ * The rounding rule for a displayed average rating, defined once in the server contract
+ * (server/contract/rating.ts, pure and dependency-free) and shared with the widgets from here.
  */
-export function roundRating(average: number): number {
-  return Math.round(average * 10 + Number.EPSILON) / 10;
-}
-
-/** "4.3" style text of an average (always one decimal). */
-export const formatRating = (average: number): string => roundRating(average).toFixed(1);
+export { roundRating, formatRating } from "../../server/contract/rating.ts";
