@@ -7,7 +7,7 @@ import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { compileProxyTrust } from "./http/client-address.ts";
+import { compileProxyTrust } from "./shared/proxy-trust.ts";
 
 /** The project root (the folder holding package.json). */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
