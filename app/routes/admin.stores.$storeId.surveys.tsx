@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { SURVEY_CHANNELS } from "../../server/contract/surveys.ts";
+import { SURVEY_CHANNELS } from "../../server/contract/surveys.constants.ts";
 import { isApiError } from "../../server/contract/errors.ts";
 import { answerText, filterOf, queryParams, responsesQuerySchema } from "../../server/admin/survey-responses.ts";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";

@@ -7,34 +7,19 @@
 import { extendZodWithOpenApi } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { lastEvaluatedParam, limitQueryParam } from "./storefront.ts";
+import {
+  ENTERPRISE_DEFAULT_LIMIT, ENTERPRISE_MAX_LIMIT, MAX_TEXT_ANSWER, NPS_CATEGORIES, npsCategoryOf, PROFILE_ANSWER_TYPES, QUESTION_TYPES,
+  SURVEY_CHANNELS, SURVEY_RESPONSE_ORDERS, type NpsCategory,
+} from "./surveys.constants.ts";
+
+// The plain values (names, limits, orders) live in the zod-free surveys.constants.ts; re-exported here.
+export * from "./surveys.constants.ts";
 
 // zod 4 copies methods onto each schema when it is created, so `.openapi()` (used by the enterprise
 // OpenAPI document, server/enterprise/openapi.ts) must be added before the schemas below exist.
 // Idempotent: a second call (this module is also bundled into the Remix build) changes nothing.
 extendZodWithOpenApi(z);
 
-/** interface.md §2.1: the four channels a channel survey is published on. */
-export const SURVEY_CHANNELS = ["on-site", "post-checkout", "post-review", "shareable-link"] as const;
-export type SurveyChannel = (typeof SURVEY_CHANNELS)[number];
-
-/** interface.md §2.2: the eight answered-question types. */
-export const QUESTION_TYPES = ["text", "single-select", "multi-select", "five-point", "star", "nps", "profile", "email"] as const;
-export type QuestionType = (typeof QUESTION_TYPES)[number];
-
-/** interface.md §2.2: the four profile answer variants. */
-export const PROFILE_ANSWER_TYPES = ["date-components", "location", "multi-value", "single-value"] as const;
-export type ProfileAnswerType = (typeof PROFILE_ANSWER_TYPES)[number];
-
-export const NPS_CATEGORIES = ["promoter", "passive", "detractor"] as const;
-export type NpsCategory = (typeof NPS_CATEGORIES)[number];
-
-/** The NPS category of a 0–10 score: 9–10 promoter, 7–8 passive, 0–6 detractor. */
-export function npsCategoryOf(score: number): NpsCategory {
-  return score >= 9 ? "promoter" : score >= 7 ? "passive" : "detractor";
-}
-
-/** Longest accepted free-text answer (characters). */
-export const MAX_TEXT_ANSWER = 5000;
 const MAX_OPTION = 500;
 
 const uuid = (name: string) => z.uuid({ error: `${name} must be a UUID` });
@@ -163,12 +148,6 @@ export const listSurveyResponsesResponseSchema = z.object({ surveyResponses: z.a
 export type ListSurveyResponsesResponse = z.output<typeof listSurveyResponsesResponseSchema>;
 
 // ---- Enterprise listing parameters (interface.md §4.1, §8) ----
-
-/** interface.md §8: enterprise list limit 1..100, default 25. */
-export const ENTERPRISE_MAX_LIMIT = 100;
-export const ENTERPRISE_DEFAULT_LIMIT = 25;
-export const SURVEY_RESPONSE_ORDERS = ["date desc", "date asc"] as const;
-export type SurveyResponseOrder = (typeof SURVEY_RESPONSE_ORDERS)[number];
 
 /** Query of `GET /enterprise/surveys/{surveyId}/responses` and `GET /enterprise/surveys`. */
 export const enterpriseListQuery = z.object({
