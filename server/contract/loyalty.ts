@@ -113,69 +113,10 @@ export const legalPoliciesInput = z.object({
 export type LegalPoliciesInput = z.input<typeof legalPoliciesInput>;
 
 // ---------- responses ----------
+// Inferred from the zod response schemas of loyalty.responses.ts (the one source; type-only, so the
+// widgets that `import type` these add nothing to their bundles).
 
-export type LoyaltyCustomer = {
-  loyaltyCustomerId: string;
-  status: LoyaltyCustomerStatus;
-  points: { balance: number };
-  vipTierName?: string;
-  minimumVipTierName?: string;
-};
-
-export type LoginResponse = { customerToken: string; loyaltyCustomer: LoyaltyCustomer };
-export type LoyaltyCustomerResponse = { loyaltyCustomer: LoyaltyCustomer };
-
-export type LegalPolicies = {
-  acceptTermsAndJoinProgramButtonText: string;
-  policySentence: { html: string; template: string };
-  privacyPolicyUrl: string;
-  termsAndConditionsUrl: string;
-  version: string;
-  merchantPolicies?: { title: string; url: string }[];
-};
-
-export type EarningRule = {
-  earningRuleId: string;
-  type: EarningRuleType;
-  name: string;
-  /** Points awarded (tailored answers: with the customer's VIP tier multiplier applied). */
-  points: number;
-  /** points-per-spend only: points per currency unit (tailored: multiplied). */
-  pointsPerCurrencyUnit?: number;
-  /** Tailored (Bearer) answers only. */
-  isAvailable?: boolean;
-};
-export type EarningRulesResponse = { earningRules: EarningRule[] };
-
-export type RedemptionRule = {
-  redemptionRuleId: string;
-  type: RedemptionRuleType;
-  name: string;
-  pointsCost: number;
-  reward: { type: "coupon"; description: string; value: number };
-  /** Tailored (Bearer) answers only. */
-  isAvailable?: boolean;
-};
-export type RedemptionRulesResponse = { redemptionRules: RedemptionRule[] };
-
-export type VipTier = { vipTierId: string; name: string; pointsThreshold: number; pointsMultiplier: number; perks?: string[]; isAvailable?: boolean };
-export type VipTiersResponse = { vipTiers: VipTier[] };
-
-export type LoyaltyTransaction = {
-  transactionId: string;
-  type: TransactionType;
-  /** Signed integer: positive for earning, negative for redemption. */
-  points: number;
-  balanceAfter: number;
-  description: string;
-  earningRuleId?: string;
-  redemptionRuleId?: string;
-  dateCreated: string;
-};
-export type TransactionsResponse = { transactions: LoyaltyTransaction[]; nextUrl?: string };
-
-export type RedemptionResponse = {
-  redemption: { transactionId: string; reward: { type: "coupon"; code: string; description: string; value: number } };
-};
-
-export type OrderEarningResponse = { transaction: LoyaltyTransaction; loyaltyCustomer: LoyaltyCustomer };
+export type {
+  EarningRule, EarningRulesResponse, LegalPolicies, LoginResponse, LoyaltyCustomer, LoyaltyCustomerResponse, LoyaltyTransaction,
+  OrderEarningResponse, RedemptionResponse, RedemptionRule, RedemptionRulesResponse, TransactionsResponse, VipTier, VipTiersResponse,
+} from "./loyalty.responses.ts";

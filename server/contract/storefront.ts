@@ -79,85 +79,14 @@ export type ReviewScope =
   | { type: "product"; productId: string }
   | { type: "group"; groupId: string };
 
-// ---- Response shapes (decisions.md §2) ----
+// ---- Response shapes (decisions.md §2; interface.md §2.3, §2.4) ----
+// Inferred from the zod response schemas of storefront.responses.ts (the one source; type-only, so the
+// widgets that `import type` these add nothing to their bundles).
 
-export type ReviewerLocation = { country: { code: string; name: string }; zoneCode?: string };
-export type VerifiedStatus = "verified-buyer" | "verified-reviewer" | "unverified";
-
-export type ReviewMedia = {
-  mediaId: string;
-  reviewId: string;
-  type: "image" | "video";
-  thumbnailUrl: string;
-  largeUrl: string;
-  fullSizeUrl: string;
-  streamUrl?: string;
-  alt?: string;
-  dateCreated: string;
-  rating: number;
-  reviewer: { displayName: string };
-};
-
-export type Review = {
-  reviewId: string;
-  productId: string;
-  productName: string;
-  productUrl?: string;
-  productImageUrl?: string;
-  variantId?: string;
-  variantName?: string;
-  rating: number;
-  title: string;
-  body: string;
-  dateCreated: string;
-  dateUpdated?: string;
-  helpfulCount: number;
-  unhelpfulCount: number;
-  isRecommended?: boolean;
-  isIncentivized: boolean;
-  languageCode?: string;
-  translatedLocale?: string;
-  reviewer: {
-    displayName: string;
-    isVerified: boolean;
-    verifiedStatus: VerifiedStatus;
-    location?: ReviewerLocation;
-  };
-  media: ReviewMedia[];
-  reply?: { body: string; dateCreated: string };
-  productAttributes?: { title: string; type: string; value: string }[];
-  attributesWithRating?: { title: string; type: string; value: number; minLabel: string; midLabel: string; maxLabel: string }[];
-};
-
-export type ListReviewsResponse = { reviews: Review[]; nextUrl?: string };
-
-export type ReviewAggregate = {
-  reviewCount: number;
-  reviewRatingValuesTotal: number;
-  averageRating: number;
-  reviewCountByLevel: { level1Count: number; level2Count: number; level3Count: number; level4Count: number; level5Count: number };
-};
-export type ReviewAggregateResponse = { reviewAggregate: ReviewAggregate };
-
-export type ListReviewMediaResponse = { reviewMedia: ReviewMedia[]; nextUrl?: string };
-
-export type Answer = { answerId: string; body: string; dateCreated: string; isStoreAnswer: boolean; author: { displayName: string } };
-export type Question = {
-  questionId: string;
-  productId?: string;
-  body: string;
-  dateCreated: string;
-  customer: { displayName: string };
-  answers: Answer[];
-};
-export type ListQuestionsResponse = { questions: Question[]; nextUrl?: string };
-
-/** interface.md §2.3 */
-export type ReviewsSummary = { body: string; contributingReviewCount: number; dateGenerated: string; datePublished: string };
-export type ReviewsSummaryResponse = { reviewsSummary: ReviewsSummary } | Record<string, never>;
-/** interface.md §2.4 */
-export type KeywordTopic = { topic: string; keywords: { name: string; occurrences: number }[] };
-export type ReviewsKeywordsResponse = { reviewsKeywords: { keywordTopics: KeywordTopic[] } } | Record<string, never>;
+export type {
+  Answer, KeywordTopic, ListQuestionsResponse, ListReviewMediaResponse, ListReviewsResponse, Question, Review, ReviewAggregate,
+  ReviewAggregateResponse, ReviewMedia, ReviewerLocation, ReviewsKeywordsResponse, ReviewsSummary, ReviewsSummaryResponse, VerifiedStatus,
+} from "./storefront.responses.ts";
 
 /** The one rounding rule (one decimal), defined in contract/rating.ts and shared with the widgets from there. */
 export { roundRating, formatRating } from "./rating.ts";

@@ -88,13 +88,11 @@ export const questionBody = z.object({
 });
 export type QuestionBody = z.output<typeof questionBody>;
 
-export type ModerationStatus = "pending" | "published" | "rejected";
-/** 201 of POST …/reviews. */
-export type SubmitReviewResponse = { review: { reviewId: string; status: ModerationStatus } };
-/** 201 of POST …/questions. */
-export type AskQuestionResponse = { question: { questionId: string; status: ModerationStatus } };
-/** 200 of POST /reviews/{reviewId}/votes. */
-export type VoteResponse = { helpfulCount: number; unhelpfulCount: number };
+/**
+ * Response shapes: 201 of POST …/reviews, 201 of POST …/questions, 200 of POST /reviews/{reviewId}/votes,
+ * 200 of POST /enterprise/orders. Inferred from the zod schemas of writes.responses.ts (the one source).
+ */
+export type { AskQuestionResponse, ImportOrdersResponse, ModerationStatus, SubmitReviewResponse, VoteResponse } from "./writes.responses.ts";
 
 /** Orders per request of `POST /enterprise/orders`. */
 export const ORDERS_BATCH_MAX = 1000;
@@ -111,4 +109,3 @@ export const importOrdersBody = z.object({
     { error: "orders must be an array" },
   ).min(1, "orders must hold at least 1 order line").max(ORDERS_BATCH_MAX, `orders may hold at most ${ORDERS_BATCH_MAX} order lines`),
 });
-export type ImportOrdersResponse = { inserted: number };
