@@ -30,6 +30,8 @@ const schema = z.object({
   /** Review/question submissions allowed per client IP and per e-mail per hour (docs/writes.md). */
   SUBMISSIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(20),
   SUBMISSIONS_PER_EMAIL_PER_HOUR: z.coerce.number().int().min(1).default(5),
+  /** Storefront survey responses stored per client address per hour (docs/writes.md). */
+  SURVEY_RESPONSES_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(20),
   /** Reverse proxies whose X-Forwarded-For is believed for client addresses (server/http/client-address.ts); empty = none. */
   TRUSTED_PROXIES: z.string().default("").refine((spec) => {
     try {

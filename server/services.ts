@@ -35,7 +35,7 @@ import { mediaStore } from "./media/media.service.ts";
 import { ordersRepo } from "./orders/orders.repo.ts";
 import { questionsRepo } from "./questions/questions.repo.ts";
 import { questionsService } from "./questions/questions.service.ts";
-import { submissionLimiter } from "./reviews/submission-limits.ts";
+import { addressLimiter, DEFAULT_SURVEY_RESPONSE_LIMIT, submissionLimiter } from "./reviews/submission-limits.ts";
 import { submissionsService } from "./reviews/submissions.service.ts";
 import { votesRepo } from "./reviews/votes.repo.ts";
 
@@ -131,6 +131,8 @@ export function createServices(options: ServicesOptions) {
     qaModeration: qaModerationService({ db, repo: qaModerationRepo(db), secret }),
     submissions,
     submissionLimiter: limiter,
+    /** Storefront survey responses per client address (issue #19 finding 9; `SURVEY_RESPONSES_PER_IP_PER_HOUR`, docs/writes.md). */
+    surveyLimiter: addressLimiter("survey responses", DEFAULT_SURVEY_RESPONSE_LIMIT),
     visitorSecret,
     /** What committed data changed, for the response cache's freshness rule (server/db/content-scopes.ts). */
     contentScopes,

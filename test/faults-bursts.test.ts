@@ -23,7 +23,7 @@ const SECRET = "faults-platform-secret-0123456789";
 async function startServer(databasePath: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["server/http/main.ts"], {
     cwd: PROJECT_ROOT, stdio: "ignore",
-    env: { ...process.env, DATABASE_PATH: databasePath, PORT: String(port), HOST: "127.0.0.1", CHORUS_DEMO: "0", CHORUS_AI_WORKER: "0" },
+    env: { ...process.env, DATABASE_PATH: databasePath, PORT: String(port), HOST: "127.0.0.1", CHORUS_DEMO: "0", CHORUS_AI_WORKER: "0", SURVEY_RESPONSES_PER_IP_PER_HOUR: "1000000" },
   });
   for (let i = 0; i < 200; i++) {
     try {

@@ -28,6 +28,7 @@ beforeAll(async () => {
   t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
   t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
   t.services.submissionLimiter.configure({ perIp: { max: 1_000_000, windowMs: 1000 }, perEmail: { max: 1_000_000, windowMs: 1000 } });
+  t.services.surveyLimiter.configure({ max: 1_000_000, windowMs: 1000 });
   apiKey = t.services.apiKeys.create(TEST_STORE_ID, "fuzz").key;
   prefix = t.url(`/v1/stores/${TEST_STORE_ID}`);
   reviewId = t.services.db.prepare("SELECT review_id FROM reviews LIMIT 1").pluck().get() as string;

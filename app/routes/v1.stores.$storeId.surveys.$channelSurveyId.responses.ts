@@ -27,7 +27,7 @@ export const action = handle(async ({ request, params, context }: ActionFunction
   } catch {
     throw badRequest("The body must be valid JSON", "invalid_json");
   }
-  const result = context.services.surveys.submitResponse(params.storeId ?? "", params.channelSurveyId ?? "", body, key?.data);
+  const result = context.services.surveyLimiter.run(context.clientIp ?? "unknown", () => context.services.surveys.submitResponse(params.storeId ?? "", params.channelSurveyId ?? "", body, key?.data), (r) => !r.replayed);
   return json(request, result.body, { status: 201, headers: result.replayed ? { "idempotent-replayed": "true" } : {} });
 });
 
