@@ -1,12 +1,15 @@
 /**
- * Merchant users, store memberships, admin sessions and login failures: all their SQL (migration 050).
- * Prepared statements only; sessions are looked up by the SHA-256 hash of the cookie token.
+ * Merchant users, store memberships, admin sessions and sign-in throttle counters: all their SQL
+ * (migrations 050 and 070). Prepared statements only; sessions are looked up by the SHA-256 hash of the
+ * cookie token.
  */
 import type { Db } from "../db/database.ts";
 
 export type MerchantUser = { userId: string; email: string; createdMs: number };
 export type SessionRow = { session_hash: string; user_id: string; csrf_token: string; created_ms: number; expires_ms: number; email: string };
 export type MemberStore = { storeId: string; name: string };
+/** A sign-in throttle counter: attempts not (yet) proven right, and when the latest was counted (ms). */
+export type ThrottleCounter = { failures: number; lastMs: number };
 
 /** Create the admin data module over `db`. */
 export function adminRepo(db: Db) {
@@ -21,11 +24,9 @@ export function adminRepo(db: Db) {
     `SELECT s.store_id, s.name FROM store_memberships m JOIN stores s ON s.store_id = m.store_id WHERE m.user_id = ? ORDER BY s.name, s.store_id`,
   );
   const member = db.prepare<[string, string], { 1: number }>("SELECT 1 FROM store_memberships WHERE user_id = ? AND store_id = ?");
-  const failuresEmailIp = db.prepare<[string, string, number], { n: number }>(
-    "SELECT count(*) AS n FROM admin_login_failures WHERE email = ? AND ip = ? AND created_ms > ?",
+  const counter = db.prepare<[string, string], { failures: number; last_ms: number }>(
+    "SELECT failures, last_ms FROM admin_login_failures WHERE ip = ? AND email = ?",
   );
-  const failuresEmail = db.prepare<[string, number], { n: number }>("SELECT count(*) AS n FROM admin_login_failures WHERE email = ? AND created_ms > ?");
-  const failuresIp = db.prepare<[string, number], { n: number }>("SELECT count(*) AS n FROM admin_login_failures WHERE ip = ? AND created_ms > ?");
 
   return {
     /** The user with this (normalised) e-mail, with its password hash, or undefined. */
@@ -63,20 +64,34 @@ export function adminRepo(db: Db) {
     deleteSession(sessionHash: string): void {
       db.prepare("DELETE FROM admin_sessions WHERE session_hash = ?").run(sessionHash);
     },
-    /** Remove expired sessions and login failures older than `failuresBeforeMs`. */
-    sweep(nowMs: number, failuresBeforeMs: number): void {
+    /** End every session of a user but the one with hash `keepSessionHash` (when given). @returns how many ended. */
+    deleteSessionsOfUser(userId: string, keepSessionHash?: string): number {
+      return db.prepare("DELETE FROM admin_sessions WHERE user_id = ? AND session_hash IS NOT ?").run(userId, keepSessionHash ?? null).changes;
+    },
+    /** Remove expired sessions and throttle counters whose latest attempt is at or before `countersBeforeMs`. */
+    sweep(nowMs: number, countersBeforeMs: number): void {
       db.prepare("DELETE FROM admin_sessions WHERE expires_ms <= ?").run(nowMs);
-      db.prepare("DELETE FROM admin_login_failures WHERE created_ms <= ?").run(failuresBeforeMs);
+      db.prepare("DELETE FROM admin_login_failures WHERE last_ms <= ?").run(countersBeforeMs);
     },
-    recordFailure(email: string, ip: string, nowMs: number): void {
-      db.prepare("INSERT INTO admin_login_failures (email, ip, created_ms) VALUES (?, ?, ?)").run(email, ip, nowMs);
+    /** The throttle counter of an address + e-mail (`email` '' = the whole address), or undefined. */
+    throttleCounter(ip: string, email: string): ThrottleCounter | undefined {
+      const r = counter.get(ip, email);
+      return r && { failures: r.failures, lastMs: r.last_ms };
     },
-    clearFailures(email: string, ip: string): void {
-      db.prepare("DELETE FROM admin_login_failures WHERE email = ? AND ip = ?").run(email, ip);
+    /** Count one attempt on a counter (created at 1) and stamp it `nowMs`. */
+    countAttempt(ip: string, email: string, nowMs: number): void {
+      db.prepare(
+        `INSERT INTO admin_login_failures (ip, email, failures, last_ms) VALUES (?, ?, 1, ?)
+         ON CONFLICT (ip, email) DO UPDATE SET failures = failures + 1, last_ms = excluded.last_ms`,
+      ).run(ip, email, nowMs);
     },
-    /** Failure counts since `sinceMs`: per e-mail + IP, per e-mail, per IP. */
-    failureCounts(email: string, ip: string, sinceMs: number): { emailIp: number; email: number; ip: number } {
-      return { emailIp: failuresEmailIp.get(email, ip, sinceMs)!.n, email: failuresEmail.get(email, sinceMs)!.n, ip: failuresIp.get(ip, sinceMs)!.n };
+    /** Take one counted attempt back (it proved right); never below 0. */
+    uncountAttempt(ip: string, email: string): void {
+      db.prepare("UPDATE admin_login_failures SET failures = max(failures - 1, 0) WHERE ip = ? AND email = ?").run(ip, email);
+    },
+    /** Forget a counter. */
+    clearCounter(ip: string, email: string): void {
+      db.prepare("DELETE FROM admin_login_failures WHERE ip = ? AND email = ?").run(ip, email);
     },
   };
 }

@@ -1,10 +1,12 @@
 /**
  * Merchant admin authentication (issue 7 §1): users with argon2id password hashes, store
  * memberships, cookie sessions stored as SHA-256 hashes with an absolute expiry, a per-session CSRF
- * synchroniser token, and login rate limiting on failures per e-mail + IP, per e-mail and per IP.
+ * synchroniser token, and sign-in throttling per client address + e-mail and per client address with
+ * progressive back-off (issue 19; OWASP Authentication Cheat Sheet, "Login Throttling").
  */
 import { hash, verify } from "@node-rs/argon2";
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { isIP } from "node:net";
 import { ApiError, badRequest } from "../contract/errors.ts";
 import { transaction, type Db } from "../db/database.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
@@ -12,11 +14,64 @@ import type { AdminRepo, MemberStore } from "./admin.repo.ts";
 
 /** Session lifetime: 12 hours from sign-in (absolute; sign in again after). */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
-/** Login rate-limit window and limits (failed attempts within the window). */
-export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-export const LOGIN_LIMITS = { emailIp: 5, email: 20, ip: 50 } as const;
+/**
+ * Sign-in throttling (OWASP Authentication Cheat Sheet, "Login Throttling" and "Account Lockout": limit
+ * per source, not per account, so nobody can lock the owner out; back off progressively).
+ * - `free`: failed attempts a counter allows before it locks: per client address + e-mail, and per
+ *   client address across all e-mails.
+ * - A counter at `free` or more failures is locked for `firstLockMs` after its latest attempt, doubled
+ *   for every failure past `free` (1, 2, 4, ... minutes), at most `maxLockMs`.
+ * - `forgetMs`: a counter is forgotten this long after its latest attempt.
+ * There is deliberately no per-e-mail limit: a correct password from an address with no failures
+ * always gets through, however many other addresses failed on that e-mail.
+ */
+export const LOGIN_THROTTLE = {
+  free: { ipEmail: 5, ip: 20 },
+  firstLockMs: 60 * 1000,
+  maxLockMs: 60 * 60 * 1000,
+  forgetMs: 24 * 60 * 60 * 1000,
+} as const;
 /** Shortest accepted password. */
 export const MIN_PASSWORD_LENGTH = 8;
+
+/**
+ * Until when (ms) a throttle counter with `failures` failures, the latest counted at `lastMs`, refuses
+ * attempts; 0 when it does not (fewer than `free` failures). Lock = firstLockMs × 2^(failures − free),
+ * capped at maxLockMs, from `lastMs`.
+ */
+export function lockedUntilMs(failures: number, lastMs: number, free: number, throttle: { firstLockMs: number; maxLockMs: number } = LOGIN_THROTTLE): number {
+  if (failures < free) return 0;
+  return lastMs + Math.min(throttle.firstLockMs * 2 ** Math.min(failures - free, 30), throttle.maxLockMs);
+}
+
+/**
+ * The address a throttle counter is kept for: an IPv4 address as is (also when written IPv4-mapped,
+ * `::ffff:192.0.2.1`), an IPv6 address as its /64 network (`2001:db8:0:1::/64`: one subscriber usually
+ * holds a whole /64, so per-address counters on single IPv6 addresses would not limit anyone), anything
+ * else (`unknown`, '') trimmed and lower-cased.
+ */
+export function throttleAddress(ip: string): string {
+  const address = ip.trim().toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
+  if (mapped) return mapped[1];
+  if (isIP(address) !== 6) return address;
+  const [head, tail = ""] = address.split("::");
+  const left = head ? head.split(":") : [];
+  const right = address.includes("::") && tail ? tail.split(":") : [];
+  // An embedded IPv4 tail (::1.2.3.4) stands for the last two groups: it never reaches the /64 prefix.
+  const groups = address.includes("::") ? [...left, ...Array(Math.max(8 - left.length - right.length, 0)).fill("0"), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}
+
+/** 429 for a throttled sign-in; `retryAfterS` is for the `Retry-After` header. */
+export class LoginThrottledError extends ApiError {
+  readonly retryAfterS: number;
+  constructor(retryAfterMs: number) {
+    const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
+    super(429, `Too many failed sign-ins from your network. Try again in ${minutes === 1 ? "a minute" : `${minutes} minutes`}.`, "login_rate_limited");
+    this.retryAfterS = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  }
+}
 
 export type AdminSession = { userId: string; email: string; csrfToken: string; expiresMs: number; stores: MemberStore[] };
 
@@ -70,41 +125,68 @@ export function adminService(deps: { db: Db; admin: AdminRepo; stores: StoresRep
       admin.addMembership(user.userId, storeId, now());
     },
 
-    /** Replace a user's password. @throws ApiError 400 when unknown or too short. */
-    async setPassword(email: string, password: string): Promise<void> {
+    /**
+     * Replace a user's password (a change or a reset) and end every session of that user but the one
+     * of `keepSessionToken` (the session that made the change, when there is one), in one transaction:
+     * whoever held the old password, or a session opened with it, is out (OWASP Session Management
+     * Cheat Sheet, "Renew the Session ID After Any Privilege Level Change").
+     * @returns how many sessions were ended.
+     * @throws ApiError 400 when the user is unknown or the password too short.
+     */
+    async setPassword(email: string, password: string, options: { keepSessionToken?: string } = {}): Promise<{ sessionsEnded: number }> {
       const user = admin.userByEmail(normaliseEmail(email));
       if (!user) throw badRequest(`email: no user with e-mail ${email}`);
       if (password.length < MIN_PASSWORD_LENGTH) throw badRequest(`password: must be at least ${MIN_PASSWORD_LENGTH} characters`);
-      admin.setPasswordHash(user.userId, await hash(password));
+      const passwordHash = await hash(password);
+      return transaction(db, () => {
+        admin.setPasswordHash(user.userId, passwordHash);
+        const keep = options.keepSessionToken ? sha256(options.keepSessionToken) : undefined;
+        return { sessionsEnded: admin.deleteSessionsOfUser(user.userId, keep) };
+      });
     },
 
     userExists: (email: string) => admin.userByEmail(normaliseEmail(email)) !== undefined,
 
     /**
-     * Sign in. `ip` is the client address as known ('' when unknown).
+     * Sign in. `ip` is the client address as known ('' or 'unknown' when not).
+     *
+     * Throttling (LOGIN_THROTTLE): in one IMMEDIATE transaction the counters of this address + e-mail
+     * and of this address are checked and, when neither is locked, both count this attempt — before
+     * the password is verified, so concurrent attempts cannot all pass the check (at most `free` of
+     * them reach argon2). A correct password then clears the address + e-mail counter and takes its
+     * count back from the address counter; a wrong one leaves it counted.
      * @returns the session token for the cookie (shown to nobody else; only its hash is stored).
-     * @throws ApiError 429 (`login_rate_limited`) after too many recent failures — checked before the
-     * password, so a correct password does not help while limited; 401 (`login_failed`) otherwise.
+     * @throws LoginThrottledError (ApiError 429, `login_rate_limited`, with `retryAfterS`) while a
+     *   counter is locked — a correct password does not help then; ApiError 401 (`login_failed`) for an
+     *   unknown e-mail or a wrong password (the same answer and the same argon2 cost).
      */
     async login(emailInput: string, password: string, ip: string): Promise<{ token: string; userId: string }> {
       const email = normaliseEmail(emailInput);
+      const address = throttleAddress(ip);
       const t = now();
-      // Forget failures (and sessions) past the window first, so the table stays bounded by the limits.
-      admin.sweep(t, t - LOGIN_WINDOW_MS);
-      const counts = admin.failureCounts(email, ip, t - LOGIN_WINDOW_MS);
-      if (counts.emailIp >= LOGIN_LIMITS.emailIp || counts.email >= LOGIN_LIMITS.email || counts.ip >= LOGIN_LIMITS.ip) {
-        throw new ApiError(429, `Too many failed sign-ins. Wait ${LOGIN_WINDOW_MS / 60_000} minutes and try again.`, "login_rate_limited");
-      }
+      const lockedUntil = transaction(db, () => {
+        // Forget old counters (and expired sessions) first, so the table stays bounded.
+        admin.sweep(t, t - LOGIN_THROTTLE.forgetMs);
+        const pair = admin.throttleCounter(address, email);
+        const whole = admin.throttleCounter(address, "");
+        const until = Math.max(
+          pair ? lockedUntilMs(pair.failures, pair.lastMs, LOGIN_THROTTLE.free.ipEmail) : 0,
+          whole ? lockedUntilMs(whole.failures, whole.lastMs, LOGIN_THROTTLE.free.ip) : 0,
+        );
+        if (until > t) return until;
+        admin.countAttempt(address, email, t);
+        admin.countAttempt(address, "", t);
+        return 0;
+      });
+      if (lockedUntil) throw new LoginThrottledError(lockedUntil - t);
       const user = admin.userByEmail(email);
       dummyHash ??= hash(randomBytes(16).toString("hex"));
       const ok = await verify(user?.passwordHash ?? (await dummyHash), password).catch(() => false);
-      if (!user || !ok) {
-        admin.recordFailure(email, ip, t);
-        throw new ApiError(401, "E-mail or password is wrong.", "login_failed");
-      }
+      if (!user || !ok) throw new ApiError(401, "E-mail or password is wrong.", "login_failed");
       const token = randomBytes(32).toString("base64url");
       transaction(db, () => {
-        admin.clearFailures(email, ip);
+        admin.clearCounter(address, email);
+        admin.uncountAttempt(address, "");
         admin.insertSession({ sessionHash: sha256(token), userId: user.userId, csrfToken: randomBytes(24).toString("base64url"), createdMs: t, expiresMs: t + SESSION_TTL_MS });
       });
       return { token, userId: user.userId };

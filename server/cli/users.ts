@@ -2,7 +2,8 @@
  * `npm run users -- add --email <e-mail> --store <storeId> [--store <storeId> ...] [--password <password>]`
  *   Creates a merchant user with access to the stores (or, when the e-mail exists, adds the stores
  *   to it). Without --password a random password is generated and printed once.
- * `npm run users -- password --email <e-mail> [--password <password>]`: sets a new password (printed when generated).
+ * `npm run users -- password --email <e-mail> [--password <password>]`: sets a new password (printed when
+ *   generated) and ends every admin session of that user.
  *
  * Exit codes: 0 done, 1 refused (unknown store, taken e-mail, short password), 2 usage.
  */
@@ -32,8 +33,8 @@ async function main(): Promise<number> {
   const password = values.password ?? generatePassword();
   try {
     if (command === "password") {
-      await services.admin.setPassword(values.email, password);
-      console.log(`Password of ${values.email} changed.`);
+      const { sessionsEnded } = await services.admin.setPassword(values.email, password);
+      console.log(`Password of ${values.email} changed; ${sessionsEnded} session${sessionsEnded === 1 ? "" : "s"} signed out.`);
     } else if (services.admin.userExists(values.email)) {
       for (const s of values.store!) services.admin.addMembership(values.email, s);
       console.log(`${values.email} already exists: added access to ${values.store!.join(", ")} (password unchanged).`);
