@@ -245,7 +245,6 @@ export function createHttpServer(options: HttpOptions): Server {
    * Serve an API GET through the response cache under `key`. A computed 200 without cookies is kept
    * when `options.cacheable(headers)` says so (default: always), until `options.expiresMs` (epoch ms;
    * default: no time limit); `options.onHit` runs when the answer comes from the cache.
-   * No `await` may come between reading the entry and `holdWhileSending` (its bytes live in reusable slab chunks).
    *
    * Requests that miss on a key while its answer is being computed wait for that computation and then
    * read the cache (request coalescing): a popular URL that is not cached yet is computed once, not once
@@ -304,7 +303,6 @@ export function createHttpServer(options: HttpOptions): Server {
         if (entry.etag) headers.etag = `W/${entry.etag}`;
         res.writeHead(200, { ...headers, "content-encoding": coding, "content-length": String(encoded.length) });
         res.end(encoded);
-        cache!.holdWhileSending(encoded, res);
         return;
       }
       // Served again from the cache: compress it for the next requests (encoding.ts policy).
@@ -312,7 +310,6 @@ export function createHttpServer(options: HttpOptions): Server {
     }
     res.writeHead(entry.status, { ...headers, "content-length": String(entry.body.length) });
     res.end(entry.body);
-    cache!.holdWhileSending(entry.body, res);
   }
 
   const server = createServer((req, res) => {
