@@ -21,7 +21,7 @@ import { BENCH_PLATFORM_SECRET, BENCH_STORE_ID } from "./bench-data.constants.ts
 import { Faker, en } from "@faker-js/faker";
 import { demoProgram } from "../loyalty/loyalty.demo.ts";
 import { DEMO_CHANNEL_IDS, DEMO_NPS_FILE, DEMO_SURVEY_IDS, NPS_SURVEY, npsResponses, readNpsRows } from "../surveys/surveys.demo.ts";
-import { validateAnswers } from "../surveys/surveys.service.ts";
+import { validateAnswers } from "../surveys/answers.ts";
 
 const n = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const REVIEWS = n("BENCH_REVIEWS", 1_000_000);

@@ -1,24 +1,30 @@
 /**
- * Surveys rules: survey definitions, answer validation against a survey (interface.md §2.2), the
- * storefront submission with Idempotency-Key (decisions.md §3), the enterprise listings with signed
- * keyset cursors (interface.md §4.1, §7; decisions.md §1, §5), and the admin functions (archive,
- * filtered listing, streaming export iterator).
+ * Surveys rules: survey definitions, the storefront submission with Idempotency-Key (decisions.md §3),
+ * the enterprise listings with signed keyset cursors (interface.md §4.1, §7; decisions.md §1, §5), and the
+ * admin functions (archive, filtered listing, NPS panel, streaming export iterator). The pure parts live
+ * beside it: answer validation (answers.ts), response shaping (response-shape.ts) and NPS maths (nps.ts).
  */
 import { createHash, randomUUID } from "node:crypto";
 import {
-  answeredQuestionInputSchema, answeredQuestionSchema, npsCategoryOf, surveyDefinitionSchema, surveySubmissionSchema,
-  type AnsweredQuestion, type AnsweredQuestionInput, type ChannelSurvey, type EnterpriseListQuery, type ListSurveyResponsesResponse,
-  type ListSurveysResponse, type Reward, type Survey, type SurveyDefinition, type SurveyQuestion, type SurveyResponse,
-  type SurveyResponseOrder, type SurveySubmissionResponse,
+  surveyDefinitionSchema, surveySubmissionSchema,
+  type AnsweredQuestion, type EnterpriseListQuery, type ListSurveyResponsesResponse, type ListSurveysResponse, type Survey,
+  type SurveyDefinition, type SurveyResponse, type SurveyResponseOrder, type SurveySubmissionResponse,
 } from "../contract/surveys.ts";
 import { ApiError, badRequest, notFound } from "../contract/errors.ts";
 import { transaction, type Db } from "../db/database.ts";
-import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
+import { keysetPage } from "../shared/keyset-pager.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
+import { pathText, searchTextOf, validateAnswers } from "./answers.ts";
+import { npsSummaryOf, type NpsSummary } from "./nps.ts";
+import { submissionBody, toChannelSurvey, toSurveyQuestion, toSurveyResponse } from "./response-shape.ts";
 import type { ChannelSurveyRow, QuestionRow, ResponseFilter, ResponseInsert, ResponseRow, SurveyRow, SurveysRepo } from "./surveys.repo.ts";
 import { isoFromMs as iso } from "../shared/iso-date.ts";
 
 export type { ResponseFilter } from "./surveys.repo.ts";
+// The pure parts, re-exported for the callers that import them from the service (admin, benchmarks, NpsChart).
+export { validateAnswers } from "./answers.ts";
+export { npsScore, type NpsSummary, type NpsWeek } from "./nps.ts";
+export { toSurveyQuestion, toSurveyResponse } from "./response-shape.ts";
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -39,150 +45,14 @@ export type ResponseImport = {
 /** Result of a storefront submission: `replayed` when an Idempotency-Key matched an earlier one. */
 export type SubmissionResult = { body: SurveySubmissionResponse; replayed: boolean };
 
-/** Shape a question row as the contract sees it. */
-export function toSurveyQuestion(q: QuestionRow): SurveyQuestion {
-  return {
-    id: q.question_id, text: q.text, type: q.type,
-    ...(q.options_json ? { options: JSON.parse(q.options_json) as string[] } : {}),
-    ...(q.allow_custom_answer ? { allowCustomAnswer: true } : {}),
-    ...(q.custom_answer_option_text ? { customAnswerOptionText: q.custom_answer_option_text } : {}),
-    ...(q.profile_question_id ? { profileQuestionId: q.profile_question_id } : {}),
-    ...(q.profile_answer_type ? { profileAnswerType: q.profile_answer_type } : {}),
-  };
-}
-
-const rewardOf = (r: { reward_type: string | null; reward_description: string | null; reward_value: string | null }): Reward | undefined =>
-  r.reward_type && r.reward_description !== null && r.reward_value !== null ? { type: "coupon", description: r.reward_description, value: r.reward_value } : undefined;
-
-function toChannelSurvey(c: ChannelSurveyRow): ChannelSurvey {
-  const reward = rewardOf(c);
-  return { channelSurveyId: c.channel_survey_id, channel: c.channel, ...(c.description !== null ? { description: c.description } : {}), ...(reward ? { reward } : {}) };
-}
-
-/** Shape a stored response exactly per interface.md §2.1: optional fields absent, never null. */
-export function toSurveyResponse(r: ResponseRow): SurveyResponse {
-  const reward = rewardOf(r);
-  const customer = r.customer_id !== null || r.customer_email !== null
-    ? { ...(r.customer_id !== null ? { customerId: r.customer_id } : {}), ...(r.customer_email !== null ? { email: r.customer_email } : {}) }
-    : undefined;
-  return {
-    subscriberId: r.store_id,
-    surveyResponseId: r.survey_response_id,
-    surveyId: r.survey_id,
-    surveyName: r.survey_name,
-    channelSurveyId: r.channel_survey_id,
-    ...(r.channel_survey_description !== null ? { channelSurveyDescription: r.channel_survey_description } : {}),
-    channel: r.channel,
-    answeredQuestions: JSON.parse(r.answered_questions_json) as AnsweredQuestion[],
-    ...(customer ? { customer } : {}),
-    dateCreated: iso(r.created_ms),
-    ...(r.email_marketing_opt_in !== null ? { emailMarketingOptIn: r.email_marketing_opt_in === 1 } : {}),
-    isArchived: r.is_archived === 1,
-    ...(r.remote_order_id !== null ? { order: { remoteOrderId: r.remote_order_id } } : {}),
-    ...(reward ? { reward } : {}),
-  };
-}
-
-/** "answer.value.day" from a zod issue path. */
-const pathText = (path: PropertyKey[]) => path.map(String).join(".");
-
-/**
- * Validate answered questions against a survey's questions (interface.md §2.2 plus the survey's own
- * rules) and return them in the stored shape, ordered as the survey orders its questions.
- * @throws ApiError 400 naming the answer (`answeredQuestions[i]`), the question and the broken rule.
- */
-export function validateAnswers(surveyId: string, questions: QuestionRow[], answers: unknown[]): AnsweredQuestion[] {
-  const byId = new Map(questions.map((q) => [q.question_id, q]));
-  const seen = new Set<string>();
-  const out: { position: number; answer: AnsweredQuestion }[] = [];
-  answers.forEach((raw, i) => {
-    const rawId = typeof raw === "object" && raw !== null ? (raw as { id?: unknown }).id : undefined;
-    const known = typeof rawId === "string" ? byId.get(rawId) : undefined;
-    const label = `answeredQuestions[${i}]${typeof rawId === "string" ? ` (question ${rawId}${known ? ` "${known.text}"` : ""})` : ""}`;
-    const fail = (rule: string): never => {
-      throw badRequest(`${label}: ${rule}`, "invalid_answer");
-    };
-    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) fail("must be an answered question object { id, type, answer, ... }");
-    const parsed = answeredQuestionInputSchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = pathText(issue.path);
-      const leaf = where.split(".").pop()!;
-      // "day must be …" at answer.value.day reads "answer.value.day must be …"; other messages get the path in front.
-      fail(!where ? issue.message : issue.message.startsWith(`${leaf} `) ? `${where}${issue.message.slice(leaf.length)}` : issue.message.startsWith(where) ? issue.message : `${where}: ${issue.message}`);
-    }
-    const a = parsed.data as AnsweredQuestionInput;
-    const q = byId.get(a.id) ?? fail(`id is not a question of survey ${surveyId}`);
-    if (seen.has(q.question_id)) fail("the question is answered twice");
-    seen.add(q.question_id);
-    if (a.type !== q.type) fail(`type must be "${q.type}" for this question (got "${a.type}")`);
-    const options: string[] = q.options_json ? JSON.parse(q.options_json) : [];
-    const customText = q.allow_custom_answer ? q.custom_answer_option_text : null;
-    let stored: AnsweredQuestion;
-    switch (a.type) {
-      case "single-select":
-      case "multi-select": {
-        const chosen = a.type === "single-select" ? [a.answer] : a.answer;
-        for (const c of chosen) {
-          if (!options.includes(c) && c !== customText) fail(`answer "${c}" is not an option of this question (options: ${[...options, ...(customText ? [customText] : [])].join(", ")})`);
-        }
-        const usesCustom = customText !== null && chosen.includes(customText);
-        if (usesCustom && a.customAnswer === undefined) fail(`customAnswer is required when "${customText}" is chosen`);
-        if (!usesCustom && a.customAnswer !== undefined) fail(customText ? `customAnswer is only allowed when "${customText}" is chosen` : "customAnswer is not allowed: this question has no custom option");
-        if (a.customAnswerOptionText !== undefined && a.customAnswerOptionText !== customText) fail(`customAnswerOptionText must be "${customText ?? ""}" (the question's custom option)`);
-        stored = { ...a, text: q.text, ...(usesCustom ? { customAnswerOptionText: customText! } : {}) } as AnsweredQuestion;
-        break;
-      }
-      case "nps":
-        stored = { ...a, text: q.text, answerNpsCategory: npsCategoryOf(a.answer) };
-        break;
-      case "profile": {
-        if (a.profileQuestionId !== undefined && a.profileQuestionId !== q.profile_question_id) fail(`profileQuestionId must be ${q.profile_question_id} for this question`);
-        if (a.answer.type !== q.profile_answer_type) fail(`answer.type must be "${q.profile_answer_type}" for this question (got "${a.answer.type}")`);
-        if (a.answer.type === "single-value" || a.answer.type === "multi-value") {
-          const values = a.answer.type === "single-value" ? [a.answer.value] : a.answer.value;
-          for (const v of values) if (options.length && !options.includes(v)) fail(`answer.value "${v}" is not an option of this question (options: ${options.join(", ")})`);
-          if (new Set(values).size !== values.length) fail("answer.value must not repeat a value");
-        }
-        stored = { ...a, text: q.text, profileQuestionId: q.profile_question_id! };
-        break;
-      }
-      default:
-        stored = { ...a, text: q.text } as AnsweredQuestion;
-    }
-    // The stored shape is the §2.2 union itself: check it (cheap) so nothing off-contract is ever stored.
-    const check = answeredQuestionSchema.safeParse(stored);
-    if (!check.success) fail(`${pathText(check.error.issues[0].path)}: ${check.error.issues[0].message}`);
-    out.push({ position: q.position, answer: check.data as AnsweredQuestion });
-  });
-  return out.sort((x, y) => x.position - y.position).map((x) => x.answer);
-}
-
-/** The text a response is found by in the admin search: its text answers and custom answers. */
-const searchTextOf = (answers: AnsweredQuestion[]) =>
-  answers.map((a) => (a.type === "text" ? a.answer ?? "" : a.type === "single-select" || a.type === "multi-select" ? a.customAnswer ?? "" : "")).filter(Boolean).join("\n");
-
-/**
- * Net Promoter Score of category counts: round(100 × (promoters − detractors) / total), −100…100
- * (Math.round: halves round up, and −0 is reported as 0). Undefined when the total is 0.
- */
-export function npsScore(promoters: number, passives: number, detractors: number): number | undefined {
-  const total = promoters + passives + detractors;
-  if (total === 0) return undefined;
-  return Math.round((100 * (promoters - detractors)) / total) || 0;
-}
-
-/** One week of the NPS panel (`weekStart`: Monday, UTC, `YYYY-MM-DD`). */
-export type NpsWeek = { weekStart: string; promoters: number; passives: number; detractors: number; answered: number; score: number };
-/** The NPS panel: category counts, the score (absent without answers) and the weekly scores. */
-export type NpsSummary = { promoters: number; passives: number; detractors: number; answered: number; score?: number; weeks: NpsWeek[] };
-
 /** Create the surveys service. `secret` signs cursors. */
 export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: StoresRepo; secret: string }) {
   const { db, surveys, stores, secret } = deps;
 
   const responsesContext = (storeId: string, surveyId: string, order: SurveyResponseOrder) => `survey_responses|${storeId}|${surveyId}|${order}`;
   const surveysContext = (storeId: string, order: SurveyResponseOrder) => `surveys|${storeId}|${order}`;
+  /** The keyset of response listings: creation time (ms), then ID. */
+  const responseKey = (r: ResponseRow): [number, string] => [r.created_ms, r.survey_response_id];
   const qs = (params: Record<string, string | number>) => Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join("&");
 
   function surveyOrThrow(storeId: string, surveyId: string): SurveyRow {
@@ -210,11 +80,6 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
       },
     };
   }
-
-  const submissionBody = (r: { survey_response_id: string; created_ms: number } & Parameters<typeof rewardOf>[0]): SurveySubmissionResponse => {
-    const reward = rewardOf(r);
-    return { surveyResponse: { surveyResponseId: r.survey_response_id, dateCreated: iso(r.created_ms), ...(reward ? { reward } : {}) } };
-  };
 
   return {
     /**
@@ -257,15 +122,13 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      * @throws ApiError 400 for a cursor of another listing.
      */
     listSurveys(storeId: string, query: EnterpriseListQuery): ListSurveysResponse {
-      const context = surveysContext(storeId, query.orderBy);
-      const after = query.lastEvaluated ? (decodeCursor(secret, context, query.lastEvaluated, ["number", "string"]) as [number, string]) : undefined;
-      const rows = surveys.listSurveys(storeId, query.orderBy, query.limit, after);
-      const page = rows.slice(0, query.limit);
-      const out: ListSurveysResponse = { surveys: page.map((s) => this.getSurvey(storeId, s.survey_id)) };
-      if (rows.length > query.limit) {
-        const last = page[page.length - 1];
-        out.nextUrl = `/enterprise/surveys?${qs({ limit: query.limit, orderBy: query.orderBy, lastEvaluated: encodeCursor(secret, context, [last.created_ms, last.survey_id]) })}`;
-      }
+      const { rows, next } = keysetPage<SurveyRow, [number, string]>({
+        secret, context: surveysContext(storeId, query.orderBy), cursor: query.lastEvaluated, shape: ["number", "string"], limit: query.limit,
+        fetch: (after) => surveys.listSurveys(storeId, query.orderBy, query.limit, after), // the repo reads limit + 1 rows
+        keyOf: (s) => [s.created_ms, s.survey_id],
+      });
+      const out: ListSurveysResponse = { surveys: rows.map((s) => this.getSurvey(storeId, s.survey_id)) };
+      if (next) out.nextUrl = `/enterprise/surveys?${qs({ limit: query.limit, orderBy: query.orderBy, lastEvaluated: next })}`;
       return out;
     },
 
@@ -278,17 +141,13 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      */
     listResponses(storeId: string, surveyId: string, query: EnterpriseListQuery): ListSurveyResponsesResponse {
       const survey = surveyOrThrow(storeId, surveyId);
-      const context = responsesContext(storeId, survey.survey_id, query.orderBy);
-      const after = query.lastEvaluated ? (decodeCursor(secret, context, query.lastEvaluated, ["number", "string"]) as [number, string]) : undefined;
-      const rows = surveys.listResponses(storeId, { surveyId: survey.survey_id }, query.orderBy, query.limit, after);
-      const page = rows.slice(0, query.limit);
-      const out: ListSurveyResponsesResponse = { surveyResponses: page.map(toSurveyResponse) };
-      if (rows.length > query.limit) {
-        const last = page[page.length - 1];
-        out.nextUrl = `/enterprise/surveys/${survey.survey_id}/responses?${qs({
-          limit: query.limit, orderBy: query.orderBy, lastEvaluated: encodeCursor(secret, context, [last.created_ms, last.survey_response_id]),
-        })}`;
-      }
+      const { rows, next } = keysetPage<ResponseRow, [number, string]>({
+        secret, context: responsesContext(storeId, survey.survey_id, query.orderBy), cursor: query.lastEvaluated, shape: ["number", "string"], limit: query.limit,
+        fetch: (after) => surveys.listResponses(storeId, { surveyId: survey.survey_id }, query.orderBy, query.limit, after), // the repo reads limit + 1 rows
+        keyOf: responseKey,
+      });
+      const out: ListSurveyResponsesResponse = { surveyResponses: rows.map(toSurveyResponse) };
+      if (next) out.nextUrl = `/enterprise/surveys/${survey.survey_id}/responses?${qs({ limit: query.limit, orderBy: query.orderBy, lastEvaluated: next })}`;
       return out;
     },
 
@@ -371,12 +230,12 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
     searchResponses(storeId: string, filter: ResponseFilter, page: { limit?: number; order?: SurveyResponseOrder; cursor?: string } = {}): { surveyResponses: SurveyResponse[]; nextCursor?: string } {
       const order = page.order ?? "date desc";
       const limit = Math.min(Math.max(page.limit ?? 25, 1), 100);
-      const context = `survey_responses_admin|${storeId}|${JSON.stringify(filter)}|${order}`;
-      const after = page.cursor ? (decodeCursor(secret, context, page.cursor, ["number", "string"]) as [number, string]) : undefined;
-      const rows = surveys.listResponses(storeId, filter, order, limit, after);
-      const list = rows.slice(0, limit);
-      const last = list[list.length - 1];
-      return { surveyResponses: list.map(toSurveyResponse), ...(rows.length > limit ? { nextCursor: encodeCursor(secret, context, [last.created_ms, last.survey_response_id]) } : {}) };
+      const { rows, next } = keysetPage<ResponseRow, [number, string]>({
+        secret, context: `survey_responses_admin|${storeId}|${JSON.stringify(filter)}|${order}`, cursor: page.cursor, shape: ["number", "string"], limit,
+        fetch: (after) => surveys.listResponses(storeId, filter, order, limit, after), // the repo reads limit + 1 rows
+        keyOf: responseKey,
+      });
+      return { surveyResponses: rows.map(toSurveyResponse), ...(next ? { nextCursor: next } : {}) };
     },
 
     /**
@@ -401,16 +260,7 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      * `YYYY-MM-DD`; only weeks with answers, oldest first). Aggregated in SQL.
      */
     npsSummary(storeId: string, filter: ResponseFilter): NpsSummary {
-      const weeks = surveys.npsByWeek(storeId, filter).map((w) => ({
-        weekStart: iso(w.week_ms).slice(0, 10), promoters: w.promoters, passives: w.passives, detractors: w.detractors,
-        answered: w.promoters + w.passives + w.detractors, score: npsScore(w.promoters, w.passives, w.detractors)!,
-      }));
-      const sum = (k: "promoters" | "passives" | "detractors") => weeks.reduce((n, w) => n + w[k], 0);
-      const promoters = sum("promoters");
-      const passives = sum("passives");
-      const detractors = sum("detractors");
-      const score = npsScore(promoters, passives, detractors);
-      return { promoters, passives, detractors, answered: promoters + passives + detractors, ...(score === undefined ? {} : { score }), weeks };
+      return npsSummaryOf(surveys.npsByWeek(storeId, filter));
     },
 
     /**
@@ -427,8 +277,7 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
         const batch = rows.slice(0, size);
         for (const r of batch) yield toSurveyResponse(r);
         if (rows.length <= size) return;
-        const last = batch[batch.length - 1];
-        after = [last.created_ms, last.survey_response_id];
+        after = responseKey(batch[batch.length - 1]);
       }
     },
   };
