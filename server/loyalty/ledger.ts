@@ -1,0 +1,168 @@
+/**
+ * The points ledger (interface.md §3 rules 1–4, §5; decisions.md §4): points change only by appending
+ * transactions (earning, redemption, adjustment); the balance is the sum of a customer's transactions
+ * (triggers of migration 040 keep and check it). Earning multiplies by the VIP tier multiplier (sign-up
+ * points excepted) and recalculates the tier from lifetime earned points. Every write runs in
+ * `transaction(db, ...)` (IMMEDIATE), so "enough points" checks see committed state.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import type { LoyaltyTransaction, OrderEarningBody, OrderEarningResponse, RedemptionResponse } from "../contract/loyalty.ts";
+import { ApiError, badRequest, notFound } from "../contract/errors.ts";
+import { transaction, type Db } from "../db/database.ts";
+import type { LoyaltyRepo, ProgramRow, TransactionRow } from "./loyalty.repo.ts";
+import { toCustomer, toTransaction } from "./shapes.ts";
+import { multiplierOf, tierAllows, tierFor } from "./tiers.ts";
+
+export const forbidden = (description: string, code: string) => new ApiError(403, description, code);
+export const conflict = (description: string, code: string) => new ApiError(409, description, code);
+
+/** A coupon code: `CHORUS-` + 12 characters of Crockford base32 (60 random bits), in groups of four. */
+function newCouponCode(): string {
+  const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+  const bytes = randomBytes(12);
+  let out = "";
+  for (const b of bytes) out += alphabet[b & 31];
+  return `CHORUS-${out.slice(0, 4)}-${out.slice(4, 8)}-${out.slice(8, 12)}`;
+}
+
+/** Recalculate an enrolled customer's tier (pending and blocked customers are not placed in tiers). Call inside a transaction. */
+export function recalculateTier(repo: LoyaltyRepo, storeId: string, customerId: string): void {
+  const c = repo.getCustomer(storeId, customerId)!;
+  if (c.status !== "enrolled") return;
+  const tier = tierFor(repo.vipTiers(storeId), c.lifetime_points, c.minimum_vip_tier_id);
+  if ((tier?.vip_tier_id ?? null) !== c.vip_tier_id) repo.setTier(storeId, customerId, tier?.vip_tier_id ?? null);
+}
+
+/**
+ * Append an earning of `points` inside the caller's transaction and recalculate the VIP tier.
+ * `awardKey` makes an award unique per customer (`sign-up`, `review:<id>`); `orderId` per store.
+ * @returns the new transaction row.
+ */
+export function appendEarning(
+  repo: LoyaltyRepo, storeId: string, customerId: string, points: number, description: string,
+  extra: { earningRuleId?: string; awardKey?: string; orderId?: string },
+): TransactionRow {
+  const c = repo.getCustomer(storeId, customerId)!;
+  const transactionId = randomUUID();
+  repo.insertTransaction({
+    transactionId, storeId, loyaltyCustomerId: customerId, type: "earning", points, balanceAfter: c.balance + points, description,
+    earningRuleId: extra.earningRuleId, awardKey: extra.awardKey, orderId: extra.orderId, createdMs: Date.now(),
+  });
+  recalculateTier(repo, storeId, customerId);
+  return repo.getTransaction(storeId, transactionId)!;
+}
+
+/** Create the ledger part of the loyalty service. `requireProgram` answers 404 for a store without a program. */
+export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram: (storeId: string) => ProgramRow }) {
+  const { db, repo, requireProgram } = deps;
+
+  return {
+    /**
+     * POST /loyalty/customer/redemptions. @throws 403 not enrolled / rule not open to the tier,
+     * 404 unknown rule, 409 insufficient points. @returns the coupon, recorded with the transaction.
+     */
+    redeem(storeId: string, customerId: string, redemptionRuleId: string): RedemptionResponse {
+      return transaction(db, () => {
+        const c = repo.getCustomer(storeId, customerId)!;
+        if (c.status === "blocked") throw forbidden("This customer cannot take part in the loyalty program", "customer_blocked");
+        if (c.status !== "enrolled") throw forbidden("Join the loyalty program before redeeming points", "customer_not_enrolled");
+        const rule = repo.getRedemptionRule(storeId, redemptionRuleId);
+        if (!rule || rule.enabled !== 1) throw notFound("No redemption rule with this redemptionRuleId", "redemption_rule_not_found");
+        if (!tierAllows(c, repo.vipTiers(storeId), rule.minimum_vip_tier_id)) throw forbidden("This reward needs a higher VIP tier", "vip_tier_required");
+        if (c.balance < rule.points_cost) {
+          throw conflict(`Not enough points: this reward costs ${rule.points_cost} points and the balance is ${c.balance}`, "insufficient_points");
+        }
+        const transactionId = randomUUID();
+        const code = newCouponCode();
+        repo.insertTransaction({
+          transactionId, storeId, loyaltyCustomerId: customerId, type: "redemption", points: -rule.points_cost, balanceAfter: c.balance - rule.points_cost,
+          description: `Redeemed: ${rule.name}`, redemptionRuleId: rule.redemption_rule_id, couponCode: code, createdMs: Date.now(),
+        });
+        return { redemption: { transactionId, reward: { type: "coupon", code, description: rule.reward_description, value: rule.reward_value } } };
+      });
+    },
+
+    /**
+     * POST /enterprise/loyalty/earning_transactions: points for an order, with the tier multiplier,
+     * idempotent per (store, orderId). @returns created=false with the first transaction for a repeat.
+     * @throws 404 unknown customer, 403 blocked, 409 no enabled points-per-spend rule.
+     */
+    earnForOrder(storeId: string, body: OrderEarningBody): { created: boolean; body: OrderEarningResponse } {
+      requireProgram(storeId);
+      return transaction(db, () => {
+        const existing = repo.getTransactionByOrder(storeId, body.orderId);
+        if (existing) {
+          return { created: false, body: { transaction: toTransaction(existing), loyaltyCustomer: toCustomer(repo.getCustomer(storeId, existing.loyalty_customer_id)!, repo.vipTiers(storeId)) } };
+        }
+        const c = body.customer.platformCustomerId !== undefined
+          ? repo.getCustomerByPlatformId(storeId, body.customer.platformCustomerId)
+          : repo.getCustomerByEmail(storeId, body.customer.email!);
+        if (!c) throw notFound("No loyalty customer matches customer (they join by signing in to the loyalty program first)", "loyalty_customer_not_found");
+        if (c.status === "blocked") throw forbidden("This customer cannot take part in the loyalty program", "customer_blocked");
+        const rule = repo.earningRules(storeId).find((r) => r.type === "points-per-spend" && r.enabled === 1);
+        if (!rule || rule.points_per_currency_unit === null) throw conflict("The program has no enabled points-per-spend earning rule", "no_earning_rule");
+        const points = Math.floor(body.amount * rule.points_per_currency_unit * multiplierOf(c, repo.vipTiers(storeId)) + 1e-9);
+        const tx = appendEarning(repo, storeId, c.loyalty_customer_id, points, `Order ${body.orderId}`, { earningRuleId: rule.earning_rule_id, orderId: body.orderId });
+        return { created: true, body: { transaction: toTransaction(tx), loyaltyCustomer: toCustomer(repo.getCustomer(storeId, c.loyalty_customer_id)!, repo.vipTiers(storeId)) } };
+      });
+    },
+
+    /**
+     * Idempotent catch-up of review earnings: for each published review whose reviewer e-mail is the
+     * customer's (one customer, or every customer of the store), award the `review-with-media` rule when
+     * the review has published media (else the `review` rule), times the tier multiplier. At most one
+     * award per (customer, review) (unique award key), so repeated calls award nothing twice. Blocked
+     * customers earn nothing. Called on login and on customer reads. @returns the number of awards.
+     */
+    awardReviewEarnings(storeId: string, loyaltyCustomerId?: string): number {
+      const ids = loyaltyCustomerId ? [loyaltyCustomerId] : repo.customersWithEmail(storeId);
+      let awarded = 0;
+      for (const id of ids) {
+        const c = repo.getCustomer(storeId, id);
+        if (!c || !c.email || c.status === "blocked") continue;
+        if (repo.unawardedReviews(storeId, c.email, id).length === 0) continue; // read-only fast path: no write, no cache invalidation
+        awarded += transaction(db, () => {
+          const rules = repo.earningRules(storeId).filter((r) => r.enabled === 1);
+          const review = rules.find((r) => r.type === "review");
+          const withMedia = rules.find((r) => r.type === "review-with-media") ?? review;
+          let n = 0;
+          for (const r of repo.unawardedReviews(storeId, c.email!, id)) {
+            const rule = r.media_count > 0 ? withMedia : review;
+            if (!rule) continue;
+            const fresh = repo.getCustomer(storeId, id)!;
+            const points = Math.floor(rule.points * multiplierOf(fresh, repo.vipTiers(storeId)));
+            appendEarning(repo, storeId, id, points, r.product_name ? `Review of ${r.product_name}` : "Review", { earningRuleId: rule.earning_rule_id, awardKey: `review:${r.review_id}` });
+            n++;
+          }
+          return n;
+        });
+      }
+      return awarded;
+    },
+
+    /** A merchant adjustment (signed points). @throws 400 zero or not an integer, 404 no such customer, 409 when it would make the balance negative. */
+    adjustPoints(storeId: string, customerId: string, points: number, description: string): LoyaltyTransaction {
+      return transaction(db, () => {
+        const c = repo.getCustomer(storeId, customerId);
+        if (!c) throw notFound("No such loyalty customer", "loyalty_customer_not_found");
+        if (!Number.isInteger(points) || points === 0) throw badRequest("points must be a non-zero integer");
+        if (c.balance + points < 0) throw conflict(`Not enough points: the balance is ${c.balance}`, "insufficient_points");
+        const transactionId = randomUUID();
+        repo.insertTransaction({ transactionId, storeId, loyaltyCustomerId: customerId, type: "adjustment", points, balanceAfter: c.balance + points, description, createdMs: Date.now() });
+        if (points > 0) recalculateTier(repo, storeId, customerId);
+        return toTransaction(repo.getTransaction(storeId, transactionId)!);
+      });
+    },
+
+    /**
+     * The data-layer ledger check: true when the stored balance equals the sum of the customer's
+     * transactions and the last `balanceAfter`, and no transaction left a negative balance.
+     */
+    checkLedger(storeId: string, customerId: string): { ok: boolean; balance: number; sum: number } {
+      const r = repo.ledgerCheck(storeId, customerId);
+      if (!r) return { ok: true, balance: 0, sum: 0 };
+      return { ok: r.balance === r.sum && r.balance === (r.last ?? 0) && r.negative === 0, balance: r.balance, sum: r.sum };
+    },
+  };
+}
+export type LoyaltyLedger = ReturnType<typeof loyaltyLedger>;

@@ -1,0 +1,99 @@
+/**
+ * The merchant admin's side of loyalty (issue 7 §5): what it reads (the whole program, customer lists
+ * keyset-paged, one customer with the ledger check) and what it does to a customer (block, status,
+ * minimum VIP tier). Program edits are in program.ts, point adjustments in ledger.ts.
+ */
+import type { LegalPolicies, LoyaltyCustomer, LoyaltyTransaction } from "../contract/loyalty.ts";
+import { notFound } from "../contract/errors.ts";
+import { transaction, type Db } from "../db/database.ts";
+import { keysetPage } from "../shared/keyset-pager.ts";
+import { recalculateTier, type LoyaltyLedger } from "./ledger.ts";
+import type { CustomerRow, EarningRuleRow, LoyaltyRepo, RedemptionRuleRow, VipTierRow } from "./loyalty.repo.ts";
+import type { LoyaltyProgram } from "./program.ts";
+import { toAdminCustomer, toCustomer, toTransaction, type AdminLoyaltyCustomer } from "./shapes.ts";
+
+/** The program as the merchant admin edits it: every rule and tier, disabled ones included. */
+export type AdminLoyaltyProgram = {
+  earningRules: EarningRuleRow[]; redemptionRules: RedemptionRuleRow[]; vipTiers: VipTierRow[]; legalPolicies: LegalPolicies;
+};
+
+/** Create the merchant-admin part of the loyalty service. `secret` signs customer-list cursors. */
+export function loyaltyMerchantAdmin(deps: { db: Db; repo: LoyaltyRepo; secret: string; program: LoyaltyProgram; ledger: LoyaltyLedger }) {
+  const { db, repo, secret, program, ledger } = deps;
+
+  return {
+    /** Every earning rule, redemption rule and VIP tier (disabled included) and the legal policies. @throws 404 without a program. */
+    adminProgram(storeId: string): AdminLoyaltyProgram {
+      program.requireProgram(storeId);
+      return { earningRules: repo.earningRules(storeId), redemptionRules: repo.redemptionRules(storeId), vipTiers: repo.vipTiers(storeId), legalPolicies: program.legalPolicies(storeId) };
+    },
+
+    /**
+     * A page of the store's loyalty customers, newest first, optionally of one status or matching `search`
+     * (part of the e-mail or platform customer ID). `after` is the signed cursor of the previous page.
+     * @returns the customers and `next` (cursor) when there are more. @throws 400 for a bad cursor.
+     */
+    adminCustomers(storeId: string, q: { status?: CustomerRow["status"]; search?: string; after?: string; limit: number }): { customers: AdminLoyaltyCustomer[]; next?: string } {
+      const { rows, next } = keysetPage<CustomerRow, [number, string]>({
+        secret, context: `admin-loyalty-customers|${storeId}|${q.status ?? ""}|${q.search ?? ""}`, cursor: q.after, shape: ["number", "string"], limit: q.limit,
+        fetch: (after, limitPlusOne) => repo.customersPage(storeId, { status: q.status, search: q.search, after, limit: limitPlusOne }),
+        keyOf: (c) => [c.created_ms, c.loyalty_customer_id],
+      });
+      const tiers = repo.vipTiers(storeId);
+      const customers = rows.map((c) => toAdminCustomer(c, tiers));
+      return next ? { customers, next } : { customers };
+    },
+
+    /**
+     * One customer for the admin: the row, the newest `limit` transactions, and the ledger check.
+     * @throws 404 when the store has no such customer.
+     */
+    adminCustomer(storeId: string, customerId: string, limit = 100): { customer: AdminLoyaltyCustomer; transactions: LoyaltyTransaction[]; ledger: { ok: boolean; balance: number; sum: number } } {
+      const c = repo.getCustomer(storeId, customerId);
+      if (!c) throw notFound("No such loyalty customer", "loyalty_customer_not_found");
+      return {
+        customer: toAdminCustomer(c, repo.vipTiers(storeId)),
+        transactions: repo.transactionsPage(storeId, customerId, Number.MAX_SAFE_INTEGER, limit).map(toTransaction),
+        ledger: ledger.checkLedger(storeId, customerId),
+      };
+    },
+
+    /**
+     * Merchant block / unblock. A blocked customer earns and redeems nothing and the widget shows the
+     * blocked state; unblocking restores `enrolled` when the customer had enrolled before, else `pending`.
+     * @throws 404 when the store has no such customer.
+     */
+    setCustomerBlocked(storeId: string, customerId: string, blocked: boolean): CustomerRow["status"] {
+      return transaction(db, () => {
+        const c = repo.getCustomer(storeId, customerId);
+        if (!c) throw notFound("No such loyalty customer", "loyalty_customer_not_found");
+        const status = blocked ? "blocked" : c.enrolled_ms !== null ? "enrolled" : "pending";
+        if (status !== c.status) repo.setStatus(storeId, customerId, status);
+        if (status === "enrolled") recalculateTier(repo, storeId, customerId);
+        return status;
+      });
+    },
+
+    /** Set a customer's status (merchant action: block, unblock to pending). */
+    setStatus(storeId: string, customerId: string, status: "pending" | "blocked"): void {
+      transaction(db, () => repo.setStatus(storeId, customerId, status));
+    },
+
+    /** Set a customer's minimum VIP tier by name (null clears); the tier is recalculated. */
+    setMinimumVipTier(storeId: string, customerId: string, tierName: string | null): void {
+      transaction(db, () => {
+        const tier = tierName === null ? null : repo.vipTiers(storeId).find((t) => t.name === tierName);
+        if (tierName !== null && !tier) throw notFound(`No VIP tier named ${tierName}`);
+        repo.setMinimumTier(storeId, customerId, tier?.vip_tier_id ?? null);
+        recalculateTier(repo, storeId, customerId);
+      });
+    },
+
+    /** The customer (by platform customer ID) as the API shows them, or undefined. */
+    customerByPlatformId(storeId: string, platformCustomerId: string): (LoyaltyCustomer & { email?: string }) | undefined {
+      const c = repo.getCustomerByPlatformId(storeId, platformCustomerId);
+      return c && { ...toCustomer(c, repo.vipTiers(storeId)), ...(c.email ? { email: c.email } : {}) };
+    },
+  };
+}
+export type LoyaltyMerchantAdmin = ReturnType<typeof loyaltyMerchantAdmin>;

@@ -1,0 +1,187 @@
+/**
+ * Loyalty program and settings (interface.md §2.5, §4.3 step 1; issue 7 §5): the program of a store
+ * (platform secret, legal policies with sanitised HTML and their version), its earning rules,
+ * redemption rules and VIP tiers, as set up (demo seeder, tests) and edited by the merchant.
+ */
+import { randomUUID } from "node:crypto";
+import { legalPoliciesInput, type EarningRule, type LegalPolicies, type LegalPoliciesInput, type RedemptionRule } from "../contract/loyalty.ts";
+import { badRequest, notFound } from "../contract/errors.ts";
+import { transaction, type Db } from "../db/database.ts";
+import type { StoresRepo } from "../stores/stores.repo.ts";
+import { conflict, recalculateTier } from "./ledger.ts";
+import type { LoyaltyRepo, ProgramRow } from "./loyalty.repo.ts";
+import { sanitizePolicyHtml } from "./policy-html.ts";
+
+/** Program set-up (demo seeder, tests, admin). Rules and tiers are added, never replaced. */
+export type ProgramSetup = {
+  /** HS256 secret shared with the storefront platform (default adapter). */
+  platformSecret: string;
+  legalPolicies: LegalPoliciesInput;
+  vipTiers?: { name: string; pointsThreshold: number; pointsMultiplier: number; perks?: string[] }[];
+  earningRules?: { type: EarningRule["type"]; name: string; points: number; pointsPerCurrencyUnit?: number; enabled?: boolean; minimumVipTierName?: string }[];
+  redemptionRules?: { type: RedemptionRule["type"]; name: string; pointsCost: number; rewardDescription: string; rewardValue: number; enabled?: boolean; minimumVipTierName?: string }[];
+};
+
+/** The legal policy fields a merchant edits; the version is set by `editLegalPolicies`. */
+export type LegalPoliciesEdit = Omit<LegalPoliciesInput, "version" | "merchantPolicies">;
+
+/**
+ * The version after an edit of the legal policies made at `nowMs`: the UTC date `YYYY-MM-DD`, or
+ * `YYYY-MM-DD.N` (N = 2, 3 ...) when the current version is already of that date.
+ */
+export function nextPolicyVersion(current: string, nowMs: number): string {
+  const day = new Date(nowMs).toISOString().slice(0, 10);
+  if (current === day) return `${day}.2`;
+  const m = current.startsWith(`${day}.`) ? /^\d+$/.exec(current.slice(day.length + 1)) : null;
+  return m ? `${day}.${Number(m[0]) + 1}` : day;
+}
+
+/** Create the program-and-settings part of the loyalty service. */
+export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: StoresRepo }) {
+  const { db, repo, stores } = deps;
+
+  /** The store's program row. @throws ApiError 404 for an unknown store or one without a program. */
+  function requireProgram(storeId: string): ProgramRow {
+    if (!stores.get(storeId)) throw notFound("No store with this ID", "store_not_found");
+    const program = repo.getProgram(storeId);
+    if (!program) throw notFound("This store has no loyalty program", "loyalty_program_not_found");
+    return program;
+  }
+
+  function legalPoliciesOf(storeId: string): LegalPolicies {
+    const p = requireProgram(storeId);
+    return {
+      acceptTermsAndJoinProgramButtonText: p.button_text,
+      policySentence: { html: p.policy_html, template: p.policy_template },
+      privacyPolicyUrl: p.privacy_policy_url,
+      termsAndConditionsUrl: p.terms_url,
+      version: p.policy_version,
+      ...(p.merchant_policies_json ? { merchantPolicies: JSON.parse(p.merchant_policies_json) } : {}),
+    };
+  }
+
+  const settings = {
+    requireProgram,
+
+    /**
+     * Create or update a store's program: platform secret, legal policies (HTML sanitised), and append
+     * the given VIP tiers and rules. @throws ApiError 400 for invalid legal policies.
+     */
+    setupProgram(storeId: string, setup: ProgramSetup): void {
+      transaction(db, () => {
+        const legal = settings.validateLegalPolicies(setup.legalPolicies);
+        repo.upsertProgram({ store_id: storeId, platform_secret: setup.platformSecret, ...legal });
+        const tierIds = new Map(repo.vipTiers(storeId).map((t) => [t.name, t.vip_tier_id]));
+        for (const t of setup.vipTiers ?? []) {
+          const id = randomUUID();
+          repo.insertVipTier({ vip_tier_id: id, store_id: storeId, name: t.name, points_threshold: t.pointsThreshold, points_multiplier: t.pointsMultiplier, perks_json: t.perks ? JSON.stringify(t.perks) : null });
+          tierIds.set(t.name, id);
+        }
+        const tierOf = (name?: string) => (name ? (tierIds.get(name) ?? null) : null);
+        (setup.earningRules ?? []).forEach((r, i) =>
+          repo.insertEarningRule({
+            earning_rule_id: randomUUID(), store_id: storeId, type: r.type, name: r.name, points: r.points, points_per_currency_unit: r.pointsPerCurrencyUnit ?? null,
+            enabled: r.enabled === false ? 0 : 1, minimum_vip_tier_id: tierOf(r.minimumVipTierName), position: i,
+          }),
+        );
+        (setup.redemptionRules ?? []).forEach((r, i) =>
+          repo.insertRedemptionRule({
+            redemption_rule_id: randomUUID(), store_id: storeId, type: r.type, name: r.name, points_cost: r.pointsCost, reward_description: r.rewardDescription,
+            reward_value: r.rewardValue, enabled: r.enabled === false ? 0 : 1, minimum_vip_tier_id: tierOf(r.minimumVipTierName), position: i,
+          }),
+        );
+      });
+    },
+
+    /** Validate legal policies and sanitise `policySentenceHtml`. @returns the program columns. @throws 400. */
+    validateLegalPolicies(input: LegalPoliciesInput) {
+      const parsed = legalPoliciesInput.safeParse(input);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw badRequest(`${issue.path.join(".") || "legalPolicies"}: ${issue.message}`);
+      }
+      const l = parsed.data;
+      return {
+        button_text: l.acceptTermsAndJoinProgramButtonText, policy_html: sanitizePolicyHtml(l.policySentenceHtml), policy_template: l.policySentenceTemplate,
+        privacy_policy_url: l.privacyPolicyUrl, terms_url: l.termsAndConditionsUrl, policy_version: l.version,
+        merchant_policies_json: l.merchantPolicies ? JSON.stringify(l.merchantPolicies) : null,
+      };
+    },
+
+    /** Merchant update of the legal policies; `policySentenceHtml` is sanitised before it is stored. @throws 400, 404. */
+    updateLegalPolicies(storeId: string, input: LegalPoliciesInput): LegalPolicies {
+      const program = requireProgram(storeId);
+      const legal = settings.validateLegalPolicies(input);
+      transaction(db, () => repo.upsertProgram({ store_id: storeId, platform_secret: program.platform_secret, platform_adapter: program.platform_adapter, ...legal }));
+      return legalPoliciesOf(storeId);
+    },
+
+    /** The store's platform secret (the demo storefront signs its shoppers' tokens with it). @throws 404. */
+    platformSecret(storeId: string): string {
+      return requireProgram(storeId).platform_secret;
+    },
+
+    /** GET /loyalty/legal_policies. @throws 404 for an unknown store or one without a program. */
+    legalPolicies: legalPoliciesOf,
+
+    /**
+     * Merchant edit of an earning rule: `points` (integer ≥ 0), `pointsPerCurrencyUnit` (points per currency
+     * unit ≥ 0, points-per-spend rules only; ignored for others) and `enabled`. @throws 400 bad values, 404 not this store's rule.
+     */
+    updateEarningRule(storeId: string, earningRuleId: string, edit: { points: number; pointsPerCurrencyUnit?: number; enabled: boolean }): void {
+      if (!Number.isInteger(edit.points) || edit.points < 0 || edit.points > 1_000_000) throw badRequest("points must be a whole number from 0 to 1000000");
+      transaction(db, () => {
+        const rule = repo.earningRules(storeId).find((r) => r.earning_rule_id === earningRuleId);
+        if (!rule) throw notFound("No earning rule with this ID", "earning_rule_not_found");
+        let perUnit = rule.points_per_currency_unit;
+        if (rule.type === "points-per-spend") {
+          const v = edit.pointsPerCurrencyUnit;
+          if (v === undefined || !Number.isFinite(v) || v < 0 || v > 10_000) throw badRequest("pointsPerCurrencyUnit must be a number from 0 to 10000");
+          perUnit = v;
+        }
+        repo.updateEarningRule(storeId, earningRuleId, { points: edit.points, pointsPerCurrencyUnit: perUnit, enabled: edit.enabled });
+      });
+    },
+
+    /** Merchant edit of a redemption rule: `pointsCost` (integer ≥ 1) and `enabled`. @throws 400, 404 not this store's rule. */
+    updateRedemptionRule(storeId: string, redemptionRuleId: string, edit: { pointsCost: number; enabled: boolean }): void {
+      if (!Number.isInteger(edit.pointsCost) || edit.pointsCost < 1 || edit.pointsCost > 10_000_000) throw badRequest("pointsCost must be a whole number from 1 to 10000000");
+      transaction(db, () => {
+        if (!repo.updateRedemptionRule(storeId, redemptionRuleId, edit)) throw notFound("No redemption rule with this ID", "redemption_rule_not_found");
+      });
+    },
+
+    /**
+     * Merchant edit of a VIP tier: `pointsThreshold` (lifetime points, integer ≥ 0, unique in the store) and
+     * `pointsMultiplier` (> 0, at most 10); every enrolled customer's tier is recalculated.
+     * @throws 400 bad values, 404 not this store's tier, 409 another tier has this threshold.
+     */
+    updateVipTier(storeId: string, vipTierId: string, edit: { pointsThreshold: number; pointsMultiplier: number }): void {
+      if (!Number.isInteger(edit.pointsThreshold) || edit.pointsThreshold < 0 || edit.pointsThreshold > 100_000_000) throw badRequest("pointsThreshold must be a whole number of points from 0 to 100000000");
+      if (!Number.isFinite(edit.pointsMultiplier) || edit.pointsMultiplier <= 0 || edit.pointsMultiplier > 10) throw badRequest("pointsMultiplier must be a number greater than 0 and at most 10");
+      transaction(db, () => {
+        if (repo.vipTiers(storeId).some((t) => t.vip_tier_id !== vipTierId && t.points_threshold === edit.pointsThreshold)) {
+          throw conflict(`Another VIP tier already starts at ${edit.pointsThreshold} points`, "vip_tier_threshold_taken");
+        }
+        if (!repo.updateVipTier(storeId, vipTierId, edit)) throw notFound("No VIP tier with this ID", "vip_tier_not_found");
+        for (const id of repo.enrolledCustomerIds(storeId)) recalculateTier(repo, storeId, id);
+      });
+    },
+
+    /**
+     * Merchant edit of the legal policies: the sentence HTML is sanitised (sanitizePolicyHtml) and, when
+     * anything changed, the version is bumped (`nextPolicyVersion`), so shoppers must accept the new terms
+     * (activation with the old version answers 409). @returns the stored policies. @throws 400, 404.
+     */
+    editLegalPolicies(storeId: string, edit: LegalPoliciesEdit, nowMs = Date.now()): LegalPolicies {
+      const current = legalPoliciesOf(storeId);
+      const next = settings.validateLegalPolicies({ ...edit, version: current.version, merchantPolicies: current.merchantPolicies });
+      const unchanged = next.button_text === current.acceptTermsAndJoinProgramButtonText && next.policy_html === current.policySentence.html
+        && next.policy_template === current.policySentence.template && next.privacy_policy_url === current.privacyPolicyUrl && next.terms_url === current.termsAndConditionsUrl;
+      if (unchanged) return current;
+      return settings.updateLegalPolicies(storeId, { ...edit, version: nextPolicyVersion(current.version, nowMs), merchantPolicies: current.merchantPolicies });
+    },
+  };
+  return settings;
+}
+export type LoyaltyProgram = ReturnType<typeof loyaltyProgram>;

@@ -1,0 +1,91 @@
+/**
+ * What the storefront reads of the loyalty program (interface.md §2.5, §4.3): the signed-in customer,
+ * their transactions (keyset-paged), and the earning rules, redemption rules and VIP tiers, general or
+ * tailored to a customer (multiplier applied, `isAvailable`). Customer reads first catch up review earnings.
+ */
+import type { EarningRule, EarningRulesResponse, LoyaltyCustomer, RedemptionRule, RedemptionRulesResponse, TransactionsResponse, VipTier, VipTiersResponse } from "../contract/loyalty.ts";
+import { keysetPage } from "../shared/keyset-pager.ts";
+import type { CustomerRow, EarningRuleRow, LoyaltyRepo, ProgramRow, RedemptionRuleRow, TransactionRow } from "./loyalty.repo.ts";
+import { toCustomer, toTransaction } from "./shapes.ts";
+import { multiplierOf, tierAllows, tierById } from "./tiers.ts";
+
+/**
+ * Create the storefront-reads part of the loyalty service. `secret` signs transaction cursors;
+ * `requireProgram` answers 404 for a store without a program; `awardReviewEarnings` is the ledger's.
+ */
+export function loyaltyStorefrontReads(deps: {
+  repo: LoyaltyRepo; secret: string;
+  requireProgram: (storeId: string) => ProgramRow; awardReviewEarnings: (storeId: string, loyaltyCustomerId?: string) => number;
+}) {
+  const { repo, secret, requireProgram, awardReviewEarnings } = deps;
+
+  return {
+    /** GET /loyalty/customer (review earnings caught up first). */
+    customer(storeId: string, customerId: string): { loyaltyCustomer: LoyaltyCustomer } {
+      awardReviewEarnings(storeId, customerId);
+      return { loyaltyCustomer: toCustomer(repo.getCustomer(storeId, customerId)!, repo.vipTiers(storeId)) };
+    },
+
+    /** GET /loyalty/customer/transactions: newest first, keyset-paged. @throws 400 bad cursor. */
+    transactions(storeId: string, customerId: string, query: { limit: number; lastEvaluated?: string }): TransactionsResponse {
+      awardReviewEarnings(storeId, customerId);
+      const { rows, next } = keysetPage<TransactionRow, [number]>({
+        secret, context: `loyalty-transactions|${storeId}|${customerId}`, cursor: query.lastEvaluated, shape: ["number"], limit: query.limit,
+        // Newest first: the page after a cursor holds the transactions before its `seq`.
+        fetch: (after, limitPlusOne) => repo.transactionsPage(storeId, customerId, after ? after[0] : Number.MAX_SAFE_INTEGER, limitPlusOne),
+        keyOf: (t) => [t.seq],
+      });
+      const out: TransactionsResponse = { transactions: rows.map(toTransaction) };
+      if (next) out.nextUrl = `/loyalty/customer/transactions?limit=${query.limit}&lastEvaluated=${encodeURIComponent(next)}`;
+      return out;
+    },
+
+    /** GET /loyalty/earning_rules: general (no customer) or tailored (multiplier applied, isAvailable). */
+    earningRules(storeId: string, customer: CustomerRow | null): EarningRulesResponse {
+      requireProgram(storeId);
+      const tiers = repo.vipTiers(storeId);
+      const m = customer ? multiplierOf(customer, tiers) : 1;
+      const rules = repo.earningRules(storeId).filter((r) => r.enabled === 1);
+      return {
+        earningRules: rules.map((r: EarningRuleRow): EarningRule => ({
+          earningRuleId: r.earning_rule_id, type: r.type, name: r.name,
+          points: r.type === "sign-up" ? r.points : Math.floor(r.points * m),
+          ...(r.points_per_currency_unit !== null ? { pointsPerCurrencyUnit: Math.round(r.points_per_currency_unit * m * 1000) / 1000 } : {}),
+          ...(customer
+            ? { isAvailable: customer.status !== "blocked" && tierAllows(customer, tiers, r.minimum_vip_tier_id) && !(r.type === "sign-up" && customer.status === "enrolled") }
+            : {}),
+        })),
+      };
+    },
+
+    /** GET /loyalty/redemption_rules: general, or tailored with isAvailable (enrolled, tier, enough points). */
+    redemptionRules(storeId: string, customer: CustomerRow | null): RedemptionRulesResponse {
+      requireProgram(storeId);
+      const tiers = repo.vipTiers(storeId);
+      return {
+        redemptionRules: repo.redemptionRules(storeId).filter((r) => r.enabled === 1).map((r: RedemptionRuleRow): RedemptionRule => ({
+          redemptionRuleId: r.redemption_rule_id, type: r.type, name: r.name, pointsCost: r.points_cost,
+          reward: { type: "coupon", description: r.reward_description, value: r.reward_value },
+          ...(customer
+            ? { isAvailable: customer.status === "enrolled" && tierAllows(customer, tiers, r.minimum_vip_tier_id) && customer.balance >= r.points_cost }
+            : {}),
+        })),
+      };
+    },
+
+    /** GET /loyalty/vip_tiers: general, or tailored with isAvailable = the customer has reached the tier. */
+    vipTiers(storeId: string, customer: CustomerRow | null): VipTiersResponse {
+      requireProgram(storeId);
+      const tiers = repo.vipTiers(storeId);
+      const current = customer?.status === "enrolled" ? tierById(tiers, customer.vip_tier_id) : undefined;
+      return {
+        vipTiers: tiers.map((t): VipTier => ({
+          vipTierId: t.vip_tier_id, name: t.name, pointsThreshold: t.points_threshold, pointsMultiplier: t.points_multiplier,
+          ...(t.perks_json ? { perks: JSON.parse(t.perks_json) as string[] } : {}),
+          ...(customer ? { isAvailable: !!current && current.points_threshold >= t.points_threshold } : {}),
+        })),
+      };
+    },
+  };
+}
+export type LoyaltyStorefrontReads = ReturnType<typeof loyaltyStorefrontReads>;
