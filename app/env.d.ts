@@ -1,16 +1,12 @@
-import type { Services } from "../server/services.ts";
+import type { OperationContext } from "../server/api/operation.ts";
 
+/**
+ * The load context every loader and action gets (server/http/app.ts builds it): the services, the
+ * client address, the public origin of absolute URLs, and the operation table's operations.
+ */
 declare module "@remix-run/node" {
-  interface AppLoadContext {
-    /** Built once by the HTTP server (server/services.ts) and passed to every loader and action. */
-    services: Services;
-    /** The client's IP address (socket peer), for rate limits. */
-    clientIp: string;
-  }
+  interface AppLoadContext extends OperationContext {}
 }
 declare module "@remix-run/server-runtime" {
-  interface AppLoadContext {
-    services: Services;
-    clientIp: string;
-  }
+  interface AppLoadContext extends OperationContext {}
 }

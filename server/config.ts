@@ -41,6 +41,10 @@ const schema = z.object({
       return false;
     }
   }, "TRUSTED_PROXIES must list IP addresses, CIDR ranges or loopback/linklocal/uniquelocal, separated by commas"),
+  /** The origin of absolute URLs in answers (media), e.g. `https://reviews.example.com`; default `http://localhost:PORT` (server/http/public-origin.ts). */
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: "PUBLIC_URL must be an http(s) URL, e.g. https://reviews.example.com" }).optional(),
+  /** Request and error log level (pino): trace, debug, info, warn, error, fatal or silent. */
+  LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
   /** Set to 0 to skip creating the demo store on an empty database. */
   CHORUS_DEMO: z.enum(["0", "1"]).default("1"),
 });

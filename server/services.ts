@@ -29,7 +29,6 @@ import { loyaltyService } from "./loyalty/loyalty.service.ts";
 import { customerTokens } from "./loyalty/tokens.ts";
 import { surveysRepo } from "./surveys/surveys.repo.ts";
 import { surveysService } from "./surveys/surveys.service.ts";
-import { buildEnterpriseOpenApi } from "./enterprise/openapi.ts";
 import { mediaRepo } from "./media/media.repo.ts";
 import { mediaStore } from "./media/media.service.ts";
 import { ordersRepo } from "./orders/orders.repo.ts";
@@ -78,7 +77,6 @@ export function createServices(options: ServicesOptions) {
   const moderation = moderationService({ db, moderation: moderationRepo(db), secret });
   const surveysData = surveysRepo(db);
   const surveys = surveysService({ db, surveys: surveysData, stores, secret });
-  let openApiDocument: Record<string, unknown> | undefined;
   // Shopper writes (issue 3): media store, orders, votes, questions, submission limits.
   const mediaPath = options.mediaPath ?? "data/media";
   const media = mediaStore(mediaPath);
@@ -118,10 +116,6 @@ export function createServices(options: ServicesOptions) {
     moderation,
     surveysData,
     surveys,
-    /** The enterprise OpenAPI document (built on first use, then kept). */
-    enterpriseOpenApi(): Record<string, unknown> {
-      return (openApiDocument ??= buildEnterpriseOpenApi());
-    },
     media,
     mediaRows,
     orders,

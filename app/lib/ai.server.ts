@@ -1,18 +1,25 @@
 /**
- * Loaders of the AI storefront routes (interface.md §4.2): reviews summary and reviews keywords of a
- * product (group-level content when the product's group uses it). `{}` when unavailable. They take no
- * query parameters (unknown ones are ignored, decisions.md §1).
+ * Operation declarations of the AI storefront reads (interface.md §4.2): a product's reviews summary
+ * and keyword topics (group-level content when the product's group uses it); `{}` when there is none.
  */
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { handle, json } from "./api.server.ts";
-import { scopeParams } from "./storefront.server.ts";
+import { SCOPE_PARAMS } from "../../server/contract/params.ts";
+import { defineOperation, reply } from "../../server/api/operation.ts";
+import { errorResponses } from "../../server/api/responses.ts";
+
+const aiRead = { method: "GET", api: "storefront", auth: "none", cache: "public", readsOnly: true, tags: ["AI"], params: SCOPE_PARAMS.product } as const;
 
 /** GET …/products/{platform}-{id}/reviews_summary */
-export const reviewsSummaryLoader = handle(({ request, params, context }: LoaderFunctionArgs) =>
-  json(request, context.services.ai.getSummary(scopeParams(params)), { cache: "public", scopes: context.services.ai.cacheScopes(scopeParams(params)) }),
-);
+export const reviewsSummary = defineOperation({
+  ...aiRead, id: "getProductReviewsSummary",
+  summary: "The published AI summary of a product's reviews",
+  responses: { 200: { description: "`{ reviewsSummary }`, or `{}` when no summary is published" }, ...errorResponses(404) },
+  handler: ({ params, context }) => reply(context.services.ai.getSummary(params), { scopes: context.services.ai.cacheScopes(params) }),
+});
 
 /** GET …/products/{platform}-{id}/reviews_keywords */
-export const reviewsKeywordsLoader = handle(({ request, params, context }: LoaderFunctionArgs) =>
-  json(request, context.services.ai.getKeywords(scopeParams(params)), { cache: "public", scopes: context.services.ai.cacheScopes(scopeParams(params)) }),
-);
+export const reviewsKeywords = defineOperation({
+  ...aiRead, id: "getProductReviewsKeywords",
+  summary: "The published keyword topics of a product's reviews",
+  responses: { 200: { description: "`{ reviewsKeywords: { keywordTopics } }`, or `{}` when none are published" }, ...errorResponses(404) },
+  handler: ({ params, context }) => reply(context.services.ai.getKeywords(params), { scopes: context.services.ai.cacheScopes(params) }),
+});

@@ -1,43 +1,19 @@
 /**
- * Loaders and actions of the storefront loyalty routes (interface.md §4.3, §5; decisions.md §4) and the
- * enterprise order-earning action. Thin: parse (zod), authenticate, call `services.loyalty`, answer JSON.
- *
- * Unauthenticated GETs (general program) are `Cache-Control: public` and go through the response cache;
- * answers to requests with `Authorization` are tailored and `private, no-store` (the cache skips them).
+ * Operation declarations of the storefront loyalty API (interface.md §4.3, §5; decisions.md §4) and the
+ * enterprise order-earning operation. Unauthenticated program reads are `Cache-Control: public` (shared
+ * and cached); answers tailored to a customer token are `private, no-store`.
  */
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import type { z } from "zod";
+import { z } from "zod";
+import { defineOperation, reply } from "../../server/api/operation.ts";
+import { errorResponses } from "../../server/api/responses.ts";
 import { customerActivationBody, loginBody, orderEarningBody, PARTNER_HEADER, redemptionBody } from "../../server/contract/loyalty.ts";
+import { storeIdParam } from "../../server/contract/params.ts";
 import { listPageQuery } from "../../server/contract/storefront.ts";
-import { ApiError, badRequest } from "../../server/contract/errors.ts";
 import { contentScope } from "../../server/shared/content-scopes.ts";
-import { errorResponse, handle, json, parseQuery, zodToApiError } from "./api.server.ts";
 
-/** Largest accepted JSON body, in bytes. */
-const MAX_BODY_BYTES = 64 * 1024;
-
-/** Read and validate a JSON body. @throws ApiError 400 (not JSON, too large, schema), 415 (content type). */
-export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/json\b/i.test(type)) throw new ApiError(415, "Send the body as JSON with Content-Type: application/json", "unsupported_media_type");
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw badRequest(`The body is too large (at most ${MAX_BODY_BYTES} bytes)`, "body_too_large");
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    throw badRequest("The body is not valid JSON", "invalid_json");
-  }
-  const result = schema.safeParse(data);
-  if (!result.success) throw zodToApiError(result.error, "body");
-  return result.data;
-}
-
-/** 405 with the JSON error shape, for a method the endpoint does not serve. */
-export const methodNotAllowed = (allow: string) => () =>
-  errorResponse(new ApiError(405, `This endpoint accepts ${allow} only`, "method_not_allowed"));
-
-const storeIdOf = (params: LoaderFunctionArgs["params"]) => params.storeId ?? "";
+const storeParams = z.object({ storeId: storeIdParam });
+const loyalty = { api: "storefront", tags: ["Loyalty"], params: storeParams } as const;
+const jsonBody = { read: "json", contentTypes: ["application/json"], maxBytes: 64 * 1024 } as const;
 
 /**
  * The content scopes the general program reads (server/db/content-scopes.ts): the store and its loyalty
@@ -46,68 +22,84 @@ const storeIdOf = (params: LoaderFunctionArgs["params"]) => params.storeId ?? ""
 const programScopes = (storeId: string) => [contentScope.store(storeId), contentScope.loyalty(storeId)];
 
 /** POST /loyalty/login */
-export const loginAction = handle(async ({ request, params, context }: ActionFunctionArgs) => {
-  const storeId = storeIdOf(params);
-  context.services.loyalty.legalPolicies(storeId); // 404 for an unknown store before reading the body
-  const body = await readJsonBody(request, loginBody);
-  return json(request, await context.services.loyalty.login(storeId, body.customerAccessToken));
+export const login = defineOperation({
+  ...loyalty, id: "loyaltyLogin", method: "POST", auth: "none",
+  summary: "Exchange the storefront platform's customer token for a Chorus customer token",
+  body: { schema: loginBody, ...jsonBody },
+  responses: { 200: { description: "The customer token and the loyalty customer" }, ...errorResponses(400, 401, 404, 413, 415) },
+  before: ({ params, context }) => void context.services.loyalty.legalPolicies(params.storeId), // 404 for an unknown store before reading the body
+  handler: async ({ params, body, context }) => context.services.loyalty.login(params.storeId, body.customerAccessToken),
 });
 
 /** GET /loyalty/legal_policies */
-export const legalPoliciesLoader = handle(({ request, params, context }: LoaderFunctionArgs) =>
-  json(request, context.services.loyalty.legalPolicies(storeIdOf(params)), {
-    cache: request.headers.has("authorization") ? "private" : "public", scopes: programScopes(storeIdOf(params)),
-  }),
-);
+export const legalPolicies = defineOperation({
+  ...loyalty, id: "getLoyaltyLegalPolicies", method: "GET", auth: "none", cache: "public",
+  summary: "The program's legal policies (button text, sentence, version)",
+  responses: { 200: { description: "The legal policies" }, ...errorResponses(404) },
+  handler: ({ request, params, context }) =>
+    reply(context.services.loyalty.legalPolicies(params.storeId), { cache: request.headers.has("authorization") ? "private" : "public", scopes: programScopes(params.storeId) }),
+});
 
 /** POST /loyalty/customer_activation */
-export const customerActivationAction = handle(async ({ request, params, context }: ActionFunctionArgs) => {
-  const storeId = storeIdOf(params);
-  const customer = await context.services.loyalty.requireCustomer(storeId, request.headers.get("authorization"));
-  const body = await readJsonBody(request, customerActivationBody);
-  return json(request, context.services.loyalty.activate(storeId, customer.loyalty_customer_id, body, request.headers.get(PARTNER_HEADER)));
+export const customerActivation = defineOperation({
+  ...loyalty, id: "activateLoyaltyCustomer", method: "POST", auth: "customer",
+  summary: "Enrol the signed-in customer in the program, accepting the current legal policies",
+  headers: z.object({ [PARTNER_HEADER]: z.string().max(200).optional().meta({ description: "The partner that enrolled the customer (interface.md §5)." }) }),
+  body: { schema: customerActivationBody, ...jsonBody },
+  responses: { 200: { description: "The enrolled loyalty customer" }, ...errorResponses(400, 401, 404, 409, 413, 415) },
+  handler: ({ params, body, customer, context, request }) =>
+    context.services.loyalty.activate(params.storeId, customer!.loyalty_customer_id, body, request.headers.get(PARTNER_HEADER)),
 });
 
 /** GET of a program list (earning rules, redemption rules, VIP tiers): general, or tailored with a Bearer token. */
-function programLoader(pick: "earningRules" | "redemptionRules" | "vipTiers") {
-  return handle(async ({ request, params, context }: LoaderFunctionArgs) => {
-    const storeId = storeIdOf(params);
-    const customer = await context.services.loyalty.authenticate(storeId, request.headers.get("authorization"));
-    const body = context.services.loyalty[pick](storeId, customer);
-    return json(request, body, { cache: customer ? "private" : "public", scopes: programScopes(storeId) });
+function programList(pick: "earningRules" | "redemptionRules" | "vipTiers", id: string, summary: string) {
+  return defineOperation({
+    ...loyalty, id, method: "GET", auth: "customer-optional", cache: "public", summary,
+    description: "Without a customer token: the general program (public, cached). With one: tailored to that customer (private).",
+    responses: { 200: { description: "The list" }, ...errorResponses(401, 404) },
+    handler: ({ params, customer, context }) =>
+      reply(context.services.loyalty[pick](params.storeId, customer), { cache: customer ? "private" : "public", scopes: programScopes(params.storeId) }),
   });
 }
-export const earningRulesLoader = programLoader("earningRules");
-export const redemptionRulesLoader = programLoader("redemptionRules");
-export const vipTiersLoader = programLoader("vipTiers");
+export const earningRules = programList("earningRules", "listLoyaltyEarningRules", "The program's earning rules");
+export const redemptionRules = programList("redemptionRules", "listLoyaltyRedemptionRules", "The program's redemption rules");
+export const vipTiers = programList("vipTiers", "listLoyaltyVipTiers", "The program's VIP tiers");
 
 /** GET /loyalty/customer */
-export const customerLoader = handle(async ({ request, params, context }: LoaderFunctionArgs) => {
-  const storeId = storeIdOf(params);
-  const customer = await context.services.loyalty.requireCustomer(storeId, request.headers.get("authorization"));
-  return json(request, context.services.loyalty.customer(storeId, customer.loyalty_customer_id), { cache: "private" });
+export const customer = defineOperation({
+  ...loyalty, id: "getLoyaltyCustomer", method: "GET", auth: "customer", cache: "private",
+  summary: "The signed-in loyalty customer (status, points balance, VIP tier)",
+  responses: { 200: { description: "The loyalty customer" }, ...errorResponses(401, 404) },
+  handler: ({ params, customer, context }) => context.services.loyalty.customer(params.storeId, customer!.loyalty_customer_id),
 });
 
 /** GET /loyalty/customer/transactions */
-export const transactionsLoader = handle(async ({ request, params, context }: LoaderFunctionArgs) => {
-  const storeId = storeIdOf(params);
-  const customer = await context.services.loyalty.requireCustomer(storeId, request.headers.get("authorization"));
-  const query = parseQuery(request, listPageQuery);
-  return json(request, context.services.loyalty.transactions(storeId, customer.loyalty_customer_id, query), { cache: "private" });
+export const transactions = defineOperation({
+  ...loyalty, id: "listLoyaltyTransactions", method: "GET", auth: "customer", cache: "private",
+  summary: "The signed-in customer's points transactions, newest first",
+  query: listPageQuery,
+  responses: { 200: { description: "A page of transactions" }, ...errorResponses(400, 401, 404) },
+  handler: ({ params, query, customer, context }) => context.services.loyalty.transactions(params.storeId, customer!.loyalty_customer_id, query),
 });
 
 /** POST /loyalty/customer/redemptions */
-export const redemptionsAction = handle(async ({ request, params, context }: ActionFunctionArgs) => {
-  const storeId = storeIdOf(params);
-  const customer = await context.services.loyalty.requireCustomer(storeId, request.headers.get("authorization"));
-  const body = await readJsonBody(request, redemptionBody);
-  return json(request, context.services.loyalty.redeem(storeId, customer.loyalty_customer_id, body.redemptionRuleId), { status: 201 });
+export const redemptions = defineOperation({
+  ...loyalty, id: "redeemLoyaltyPoints", method: "POST", auth: "customer",
+  summary: "Spend points on a redemption rule (an enrolled customer's coupon)",
+  body: { schema: redemptionBody, ...jsonBody },
+  responses: { 201: { description: "The redemption and the customer's new balance" }, ...errorResponses(400, 401, 404, 409, 413, 415) },
+  handler: ({ params, body, customer, context }) =>
+    reply(context.services.loyalty.redeem(params.storeId, customer!.loyalty_customer_id, body.redemptionRuleId), { status: 201 }),
 });
 
-/** POST /enterprise/loyalty/earning_transactions (Basic auth; 201 new, 200 repeat of an order). */
-export const orderEarningAction = handle(async ({ request, context }: ActionFunctionArgs) => {
-  const storeId = context.services.apiKeys.authenticateBasic(request.headers.get("authorization"));
-  const body = await readJsonBody(request, orderEarningBody);
-  const result = context.services.loyalty.earnForOrder(storeId, body);
-  return json(request, result.body, { status: result.created ? 201 : 200 });
+/** POST /enterprise/loyalty/earning_transactions (201 new, 200 repeat of an order). */
+export const orderEarning = defineOperation({
+  id: "createLoyaltyEarningTransaction", method: "POST", api: "enterprise", auth: "basic", tags: ["Loyalty"],
+  summary: "Award points for an order (idempotent per orderId)",
+  body: { schema: orderEarningBody, ...jsonBody },
+  responses: { 201: { description: "Points awarded" }, 200: { description: "This order was already awarded: the same transaction" }, ...errorResponses(400, 401, 404, 409, 413, 415) },
+  handler: ({ body, storeId, context }) => {
+    const result = context.services.loyalty.earnForOrder(storeId, body);
+    return reply(result.body, { status: result.created ? 201 : 200 });
+  },
 });

@@ -1,9 +1,15 @@
-import { notFound } from "../../server/contract/errors.ts";
-import { enterpriseHandle } from "~/lib/enterprise.server";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { errorResult, unknownEndpoint } from "../../server/api/operation.ts";
+import { toResponse } from "../../server/api/remix.ts";
 
-/** Any /enterprise path no route matches: 401 without valid credentials, else the JSON 404. */
-const unknownPath = enterpriseHandle(() => {
-  throw notFound("No such endpoint", "endpoint_not_found");
-});
+/** Any /enterprise path no route matches: 401 without valid credentials (nothing is revealed to strangers), else the JSON 404. */
+const unknownPath = ({ request, context }: LoaderFunctionArgs) => {
+  try {
+    context.services.apiKeys.authenticateBasic(request.headers.get("authorization"));
+    throw unknownEndpoint();
+  } catch (error) {
+    return toResponse(request, errorResult(error, request));
+  }
+};
 export const loader = unknownPath;
 export const action = unknownPath;

@@ -1,5 +1,6 @@
-import { methodNotAllowed, orderEarningAction } from "~/lib/loyalty.server";
+import { remixHandlers } from "../../server/api/remix.ts";
+import { orderEarning } from "~/lib/loyalty.server";
 
-/** POST /enterprise/loyalty/earning_transactions: points for an order (Basic auth, idempotent per orderId). */
-export const action = orderEarningAction;
-export const loader = methodNotAllowed("POST");
+/** Declared once here: the Remix loader/action, the fast path and the OpenAPI document all run from these (server/api/remix.ts). */
+export const loader = remixHandlers([orderEarning]);
+export const action = loader;

@@ -1,5 +1,6 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { handle, json } from "~/lib/api.server";
+import { remixHandlers } from "../../server/api/remix.ts";
+import { openApi } from "~/lib/openapi.server";
 
-/** GET /enterprise/openapi.json: the OpenAPI 3 document of the enterprise interface (public, like any API description). */
-export const loader = handle(({ request, context }: LoaderFunctionArgs) => json(request, context.services.enterpriseOpenApi(), { cache: "public" }));
+/** Declared once here: the Remix loader/action, the fast path and the OpenAPI document all run from these (server/api/remix.ts). */
+export const loader = remixHandlers([openApi("enterprise")]);
+export const action = loader;

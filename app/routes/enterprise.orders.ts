@@ -1,1 +1,6 @@
-export { importOrdersAction as action, postOnlyLoader as loader } from "~/lib/writes.server";
+import { remixHandlers } from "../../server/api/remix.ts";
+import { importOrders } from "~/lib/writes-operations.server";
+
+/** Declared once here: the Remix loader/action, the fast path and the OpenAPI document all run from these (server/api/remix.ts). */
+export const loader = remixHandlers([importOrders]);
+export const action = loader;

@@ -1,9 +1,6 @@
-import { enterpriseListQuery } from "../../server/contract/surveys.ts";
-import { parseQuery } from "~/lib/api.server";
-import { enterpriseHandle, enterpriseJson, methodNotAllowed } from "~/lib/enterprise.server";
+import { remixHandlers } from "../../server/api/remix.ts";
+import { listSurveyResponses } from "~/lib/surveys.server";
 
-/** GET /enterprise/surveys/{surveyId}/responses (interface.md §4.1, §7). */
-export const loader = enterpriseHandle(({ request, params, context }, storeId) =>
-  enterpriseJson(request, context.services.surveys.listResponses(storeId, params.surveyId ?? "", parseQuery(request, enterpriseListQuery))),
-);
-export const action = methodNotAllowed("GET");
+/** Declared once here: the Remix loader/action, the fast path and the OpenAPI document all run from these (server/api/remix.ts). */
+export const loader = remixHandlers([listSurveyResponses]);
+export const action = loader;

@@ -1,9 +1,6 @@
-import { enterpriseListQuery } from "../../server/contract/surveys.ts";
-import { parseQuery } from "~/lib/api.server";
-import { enterpriseHandle, enterpriseJson, methodNotAllowed } from "~/lib/enterprise.server";
+import { remixHandlers } from "../../server/api/remix.ts";
+import { listSurveys } from "~/lib/surveys.server";
 
-/** GET /enterprise/surveys: survey discovery (the store's surveys, channel surveys and questions), paged. */
-export const loader = enterpriseHandle(({ request, context }, storeId) =>
-  enterpriseJson(request, context.services.surveys.listSurveys(storeId, parseQuery(request, enterpriseListQuery))),
-);
-export const action = methodNotAllowed("GET");
+/** Declared once here: the Remix loader/action, the fast path and the OpenAPI document all run from these (server/api/remix.ts). */
+export const loader = remixHandlers([listSurveys]);
+export const action = loader;

@@ -1,7 +1,7 @@
-import { errorResponse } from "~/lib/api.server";
-import { notFound } from "../../server/contract/errors.ts";
+import { errorResult, unknownEndpoint } from "../../server/api/operation.ts";
+import { toResponse } from "../../server/api/remix.ts";
 
 /** Any /v1 path no route matches: the JSON 404 of decisions.md §1 (never an HTML page). */
-const notFoundResponse = () => errorResponse(notFound("No such endpoint", "endpoint_not_found"));
+const notFoundResponse = ({ request }: { request: Request }) => toResponse(request, errorResult(unknownEndpoint(), request));
 export const loader = notFoundResponse;
 export const action = notFoundResponse;

@@ -1,1 +1,6 @@
-export { listReviewMediaLoader as loader } from "~/lib/storefront.server";
+import { remixHandlers } from "../../server/api/remix.ts";
+import { listReviewMedia } from "~/lib/storefront.server";
+
+/** Declared once here: the Remix loader/action, the fast path and the OpenAPI document all run from these (server/api/remix.ts). */
+export const loader = remixHandlers([listReviewMedia("group")]);
+export const action = loader;

@@ -1,5 +1,6 @@
-import { methodNotAllowed, redemptionsAction } from "~/lib/loyalty.server";
+import { remixHandlers } from "../../server/api/remix.ts";
+import { redemptions } from "~/lib/loyalty.server";
 
-/** POST /v1/stores/{store_id}/loyalty/customer/redemptions (Bearer; enrolled customers only). */
-export const action = redemptionsAction;
-export const loader = methodNotAllowed("POST");
+/** Declared once here: the Remix loader/action, the fast path and the OpenAPI document all run from these (server/api/remix.ts). */
+export const loader = remixHandlers([redemptions]);
+export const action = loader;

@@ -1,5 +1,6 @@
-import { methodNotAllowed, transactionsLoader } from "~/lib/loyalty.server";
+import { remixHandlers } from "../../server/api/remix.ts";
+import { transactions } from "~/lib/loyalty.server";
 
-/** GET /v1/stores/{store_id}/loyalty/customer/transactions (Bearer; keyset-paged with nextUrl). */
-export const loader = transactionsLoader;
-export const action = methodNotAllowed("GET");
+/** Declared once here: the Remix loader/action, the fast path and the OpenAPI document all run from these (server/api/remix.ts). */
+export const loader = remixHandlers([transactions]);
+export const action = loader;

@@ -1,5 +1,6 @@
-import { customerLoader, methodNotAllowed } from "~/lib/loyalty.server";
+import { remixHandlers } from "../../server/api/remix.ts";
+import { customer } from "~/lib/loyalty.server";
 
-/** GET /v1/stores/{store_id}/loyalty/customer (Bearer). */
-export const loader = customerLoader;
-export const action = methodNotAllowed("GET");
+/** Declared once here: the Remix loader/action, the fast path and the OpenAPI document all run from these (server/api/remix.ts). */
+export const loader = remixHandlers([customer]);
+export const action = loader;

@@ -1,5 +1,6 @@
-import { customerActivationAction, methodNotAllowed } from "~/lib/loyalty.server";
+import { remixHandlers } from "../../server/api/remix.ts";
+import { customerActivation } from "~/lib/loyalty.server";
 
-/** POST /v1/stores/{store_id}/loyalty/customer_activation (interface.md §4.3, decisions.md §4). */
-export const action = customerActivationAction;
-export const loader = methodNotAllowed("POST");
+/** Declared once here: the Remix loader/action, the fast path and the OpenAPI document all run from these (server/api/remix.ts). */
+export const loader = remixHandlers([customerActivation]);
+export const action = loader;

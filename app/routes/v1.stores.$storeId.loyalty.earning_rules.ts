@@ -1,5 +1,6 @@
-import { earningRulesLoader, methodNotAllowed } from "~/lib/loyalty.server";
+import { remixHandlers } from "../../server/api/remix.ts";
+import { earningRules } from "~/lib/loyalty.server";
 
-/** GET /v1/stores/{store_id}/loyalty/earning_rules: general, or tailored with a Bearer token. */
-export const loader = earningRulesLoader;
-export const action = methodNotAllowed("GET");
+/** Declared once here: the Remix loader/action, the fast path and the OpenAPI document all run from these (server/api/remix.ts). */
+export const loader = remixHandlers([earningRules]);
+export const action = loader;

@@ -1,5 +1,6 @@
-import { legalPoliciesLoader, methodNotAllowed } from "~/lib/loyalty.server";
+import { remixHandlers } from "../../server/api/remix.ts";
+import { legalPolicies } from "~/lib/loyalty.server";
 
-/** GET /v1/stores/{store_id}/loyalty/legal_policies (interface.md §2.5). */
-export const loader = legalPoliciesLoader;
-export const action = methodNotAllowed("GET");
+/** Declared once here: the Remix loader/action, the fast path and the OpenAPI document all run from these (server/api/remix.ts). */
+export const loader = remixHandlers([legalPolicies]);
+export const action = loader;

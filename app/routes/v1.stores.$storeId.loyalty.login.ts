@@ -1,5 +1,6 @@
-import { loginAction, methodNotAllowed } from "~/lib/loyalty.server";
+import { remixHandlers } from "../../server/api/remix.ts";
+import { login } from "~/lib/loyalty.server";
 
-/** POST /v1/stores/{store_id}/loyalty/login (decisions.md §4). */
-export const action = loginAction;
-export const loader = methodNotAllowed("POST");
+/** Declared once here: the Remix loader/action, the fast path and the OpenAPI document all run from these (server/api/remix.ts). */
+export const loader = remixHandlers([login]);
+export const action = loader;

@@ -1,5 +1,6 @@
-import { methodNotAllowed, redemptionRulesLoader } from "~/lib/loyalty.server";
+import { remixHandlers } from "../../server/api/remix.ts";
+import { redemptionRules } from "~/lib/loyalty.server";
 
-/** GET /v1/stores/{store_id}/loyalty/redemption_rules: general, or tailored with a Bearer token. */
-export const loader = redemptionRulesLoader;
-export const action = methodNotAllowed("GET");
+/** Declared once here: the Remix loader/action, the fast path and the OpenAPI document all run from these (server/api/remix.ts). */
+export const loader = remixHandlers([redemptionRules]);
+export const action = loader;

@@ -1,2 +1,7 @@
-export { listReviewsLoader as loader } from "~/lib/storefront.server";
-export { submitReviewAction as action } from "~/lib/writes.server";
+import { remixHandlers } from "../../server/api/remix.ts";
+import { listReviews } from "~/lib/storefront.server";
+import { submitReview } from "~/lib/writes-operations.server";
+
+/** Declared once here: the Remix loader/action, the fast path and the OpenAPI document all run from these (server/api/remix.ts). */
+export const loader = remixHandlers([listReviews("product"), submitReview]);
+export const action = loader;

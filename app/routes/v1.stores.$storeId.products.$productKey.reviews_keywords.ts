@@ -1,1 +1,6 @@
-export { reviewsKeywordsLoader as loader } from "~/lib/ai.server";
+import { remixHandlers } from "../../server/api/remix.ts";
+import { reviewsKeywords } from "~/lib/ai.server";
+
+/** Declared once here: the Remix loader/action, the fast path and the OpenAPI document all run from these (server/api/remix.ts). */
+export const loader = remixHandlers([reviewsKeywords]);
+export const action = loader;

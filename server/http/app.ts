@@ -1,8 +1,9 @@
 /**
- * The Node HTTP server that mounts Remix: storefront CORS preflight, a freshness-checked response
- * cache for public storefront GETs and for enterprise GETs per credentials, API GETs dispatched straight to their Remix resource-route
- * loader (resource-routes.ts), static files (widget bundles, Remix assets, media), and everything
- * else through Express + the Remix request handler.
+ * The Node HTTP server: one entrance per request. `/v1`, `/enterprise` and `/healthz` are answered here;
+ * an API path is matched against the operation table (server/api/route-table.ts: the route modules'
+ * declared operations, matched with @remix-run/router) and its operation is run directly
+ * (server/api/operation.ts), through the response cache for GETs. Route modules without operations
+ * (the catch-all 404s) and everything else (admin, demo pages, static files) go through Express + Remix.
  */
 import { createRequestHandler as createExpressHandler } from "@remix-run/express";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
@@ -14,14 +15,19 @@ import { Readable } from "node:stream";
 import { createHash } from "node:crypto";
 import { decodeJwt } from "jose";
 import { bearerToken } from "../loyalty/tokens.ts";
-import { CONTENT_SCOPES_HEADER, parseScopesHeader } from "../shared/content-scopes.ts";
-import { responseBody } from "../shared/response-body.ts";
+import { mediaHttpHandler } from "../media/media-http.ts";
+import { startMediaSweeper } from "../media/media-retention.ts";
+import { allowedMethods, errorResult, methodNotAllowed, operationFor, runOperation, setUnexpectedErrorLog, type Operation, type OperationContext, type OperationResult } from "../api/operation.ts";
+import { operationTable, type RouteMatch } from "../api/route-table.ts";
+import { ApiError } from "../contract/errors.ts";
 import type { Services } from "../services.ts";
 import { clientAddress, compileProxyTrust } from "./client-address.ts";
 import { ifNoneMatchHits, negotiateCoding } from "./encoding.ts";
-import type { ReadAnswer, ReadWorkers } from "./read-workers.ts";
+import type { Logger } from "./logging.ts";
+import { logRequest } from "./logging.ts";
+import { publicOriginResolver } from "./public-origin.ts";
+import type { ReadWorkers } from "./read-workers.ts";
 import { ResponseCache, type CachedResponse } from "./response-cache.ts";
-import { resourceRouteMatcher } from "./resource-routes.ts";
 
 export type HttpOptions = {
   services: Services;
@@ -36,22 +42,11 @@ export type HttpOptions = {
   trustedProxies?: string;
   /** Threads that compute cache misses of public storefront reads (read-workers.ts); default none (all on this thread). */
   readWorkers?: ReadWorkers;
+  /** PUBLIC_URL: the origin of absolute URLs in answers (public-origin.ts); default the listening address. */
+  publicUrl?: string;
+  /** Structured request logs (logging.ts); default none. */
+  logger?: Logger;
 };
-
-/**
- * Resource routes whose public GET answers read workers compute (read-workers.ts): the storefront loaders,
- * all of which only read (reviews, media, questions, aggregates, AI summaries and keywords).
- */
-export const READ_WORKER_ROUTE_IDS = [
-  ...["products.$productKey", "collections.$groupId", ""].flatMap((scope) =>
-    ["reviews", "review_media", "review_aggregate", ...(scope ? ["questions"] : [])].map((name) => `routes/v1.stores.$storeId.${scope ? `${scope}.` : ""}${name}`),
-  ),
-  "routes/v1.stores.$storeId.products.$productKey.reviews_summary",
-  "routes/v1.stores.$storeId.products.$productKey.reviews_keywords",
-];
-
-/** The value of header `name` (lower case) in `headers`, or null. */
-const headerOf = (headers: [string, string][], name: string) => headers.find(([n]) => n === name)?.[1] ?? null;
 
 const PREFLIGHT_HEADERS = {
   "access-control-allow-origin": "*",
@@ -77,6 +72,8 @@ function tokenExpiryMs(authorization: string): number | null {
   }
 }
 
+const HOST_HEADER = /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
+
 /** A Fetch Request for a Node request; the body (if any) is streamed, not buffered. */
 function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const headers = new Headers();
@@ -85,7 +82,8 @@ function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else headers.set(name, value);
   }
-  const host = req.headers.host ?? "localhost";
+  // The Host header only completes the URL; nothing in an answer is built from it (public-origin.ts).
+  const host = HOST_HEADER.test(req.headers.host ?? "") ? req.headers.host : "localhost";
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
   return new Request(`http://${host}${req.url ?? "/"}`, {
     method: req.method,
@@ -98,16 +96,9 @@ function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request {
 /** Write a Fetch Response to a Node response, streaming the body. */
 async function writeFetchResponse(res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of response.headers) if (name !== "set-cookie" && name !== CONTENT_SCOPES_HEADER) headers[name] = value;
+  for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = value;
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers["set-cookie"] = cookies;
-  const bytes = responseBody(response);
-  if (bytes !== undefined) {
-    // Our JSON helper's body: write the bytes it was built from (no stream read-back).
-    res.writeHead(response.status, { ...headers, "content-length": String(bytes.length) });
-    res.end(bytes);
-    return;
-  }
   res.writeHead(response.status, headers);
   if (!response.body) {
     res.end();
@@ -120,19 +111,43 @@ async function writeFetchResponse(res: ServerResponse, response: Response): Prom
   res.end();
 }
 
-function sendJsonError(res: ServerResponse, status: number, description: string): void {
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "access-control-allow-origin": "*" });
-  res.end(JSON.stringify({ error: { description } }));
+/** Write an operation result (304 when the request's If-None-Match holds its ETag; no body for HEAD). */
+function writeResult(req: IncomingMessage, res: ServerResponse, result: OperationResult): void {
+  const { etag } = result.headers;
+  if (result.status === 200 && etag && ifNoneMatchHits(req.headers["if-none-match"], etag)) {
+    const { "content-type": _type, ...headers } = result.headers;
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  res.writeHead(result.status, { ...result.headers, "content-length": String(result.body.length) });
+  res.end(req.method === "HEAD" ? undefined : result.body);
+}
+
+/** Largest request body the server accepts on any route, in bytes (the largest route limit: a review with 5 images and a video). */
+export const MAX_REQUEST_BYTES = 160 * 1024 * 1024;
+
+/** `GET /healthz`: 200 `{"status":"ok"}` when the database answers a query, else 503; never cached. */
+function healthz(services: Services, res: ServerResponse): void {
+  let ok = false;
+  try {
+    ok = services.db.prepare("SELECT 1 AS one").get() !== undefined;
+  } catch {
+    ok = false;
+  }
+  res.writeHead(ok ? 200 : 503, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+  res.end(JSON.stringify(ok ? { status: "ok" } : { status: "unavailable", error: { description: "The database does not answer" } }));
 }
 
 const signalAborted = (res: ServerResponse) => res.destroyed || res.writableEnded;
 
 /** Create (not start) the HTTP server. */
 export function createHttpServer(options: HttpOptions): Server {
-  const { services, build, root, readWorkers } = options;
+  const { services, build, root, readWorkers, logger } = options;
   const proxyTrust = compileProxyTrust(options.trustedProxies ?? "");
   const remixFetch = createRequestHandler(build, "production");
-  const matchResourceRoute = resourceRouteMatcher(build);
+  const table = operationTable(build);
+  if (logger) setUnexpectedErrorLog((error) => logger.error({ err: error }, "unhandled route error"));
   const cache = options.cache === false ? null : new ResponseCache(undefined, options.cacheBytes);
   /** Cache misses being computed, by cache key: settled once the answer is computed and, if cacheable, cached (cachedGet). */
   const computing = new Map<string, Promise<void>>();
@@ -152,93 +167,95 @@ export function createHttpServer(options: HttpOptions): Server {
     }),
   );
   app.use("/assets", express.static(join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
-  app.use(
-    "/media",
-    express.static(services.mediaPath, {
-      immutable: true,
-      maxAge: "1y",
-      setHeaders: (res) => res.setHeader("Access-Control-Allow-Origin", "*"),
-    }),
-  );
+  // Review media: only published items of published reviews, a five-minute cache (server/media/media-http.ts);
+  // the retention sweep deletes rejected items' files after a week, and orphans (server/media/media-retention.ts).
+  app.use("/media", mediaHttpHandler({ mediaRows: services.mediaRows, mediaPath: services.mediaPath, secret: services.secret }));
+  startMediaSweeper({ db: services.db, mediaRows: services.mediaRows, mediaPath: services.mediaPath });
   app.use(express.static(join(root, "build/client"), { maxAge: "1h", index: false }));
   app.use(express.static(join(root, "public"), { maxAge: "1h", index: false }));
-  /** The load context of a request: the services, and the client address for rate limits (client-address.ts). */
-  const contextFor = (req: IncomingMessage) => ({ services, clientIp: clientAddress(req, proxyTrust) });
+  let server: Server;
+  const listening = () => {
+    const address = server.address();
+    return `http://localhost:${typeof address === "object" && address ? address.port : 3000}`;
+  };
+  const publicOrigin = publicOriginResolver(options.publicUrl, proxyTrust, listening);
+  /** The load context of a request: services, client address for rate limits (client-address.ts), public origin, operations. */
+  const contextFor = (req: IncomingMessage): OperationContext => ({
+    services, clientIp: clientAddress(req, proxyTrust), publicOrigin: publicOrigin(req), operations: table.operations,
+  });
   app.all("*", createExpressHandler({ build, mode: "production", getLoadContext: (req) => contextFor(req) }));
 
-  /**
-   * The Fetch response of an API request: a GET whose path matches a resource route calls that
-   * route's loader directly (same module, same args as Remix would pass); anything else goes
-   * through the Remix request handler.
-   */
-  async function apiResponse(req: IncomingMessage, signal: AbortSignal): Promise<Response> {
-    const request = toFetchRequest(req, signal);
-    if (req.method === "GET") {
-      const match = matchResourceRoute(new URL(request.url).pathname);
-      if (match) {
-        const result: unknown = await match.loader({ request, params: match.params, context: contextFor(req) });
-        if (result instanceof Response) return result;
-      }
-    }
-    return remixFetch(request, contextFor(req));
-  }
+  /** Run `op` here, on this thread. */
+  const runHere = (req: IncomingMessage, op: Operation, match: RouteMatch, signal: AbortSignal) =>
+    runOperation(op, toFetchRequest(req, signal), match.params, contextFor(req));
 
-  /** API requests (/v1, /enterprise): no Express, no static-file probing. */
-  async function apiRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * An API request (/v1, /enterprise): the route's declared operation for the method, through the
+   * response cache for GETs; 405 with `Allow` for a method it does not declare; a route without
+   * operations (the catch-all 404s) through Remix.
+   */
+  async function apiRequest(req: IncomingMessage, res: ServerResponse, match: RouteMatch | null): Promise<void> {
     const controller = new AbortController();
     // Abort only a request whose client left before the answer was sent (an AbortError per request costs a stack trace).
     res.on("close", () => {
       if (!res.writableFinished) controller.abort();
     });
+    if (!match?.operations) {
+      await writeFetchResponse(res, await remixFetch(toFetchRequest(req, controller.signal), contextFor(req)));
+      return;
+    }
+    const op = operationFor(match.operations, req.method ?? "GET");
+    if (!op) {
+      writeResult(req, res, errorResult(methodNotAllowed(allowedMethods(match.operations))));
+      return;
+    }
     const authorization = req.headers.authorization;
-    if (cache && req.method === "GET") {
+    if (cache && op.method === "GET") {
       const target = `${req.headers.host ?? ""}${req.url}`;
-      if (!authorization && req.url!.startsWith("/v1/")) {
-        // Public storefront reads: what the route marks public.
-        await cachedGet(req, res, controller.signal, target, { cacheable: (headers) => (headerOf(headers, "cache-control") ?? "").includes("public") });
+      const compute = () => missAnswer(req, op, match, controller.signal);
+      if (!authorization) {
+        // Public reads: what the operation marks public.
+        await cachedGet(req, res, target, compute, { cacheable: (result) => result.headers["cache-control"]?.startsWith("public") === true });
         return;
       }
-      if (authorization && /^Basic /i.test(authorization) && req.url!.startsWith("/enterprise/")) {
-        // Enterprise reads, per credentials: only a 200 is kept, so only credentials that passed the route's
+      if (op.auth === "basic" && /^Basic /i.test(authorization)) {
+        // Enterprise reads, per credentials: only a 200 is kept, so only credentials that passed the operation's
         // check since the last commit are ever answered from the cache. These answers name no content scopes,
         // so any commit (revoking a key is one) makes them stale. A cached answer still counts as a use of
         // the key (its "last used" date).
-        await cachedGet(req, res, controller.signal, `basic:${sha256(authorization)}:${target}`, {
+        await cachedGet(req, res, `basic:${sha256(authorization)}:${target}`, compute, {
           onHit: () => services.apiKeys.noteCachedUse(authorization),
         });
         return;
       }
-      const bearerExpiryMs = authorization && req.url!.startsWith("/v1/") ? tokenExpiryMs(authorization) : null;
+      const bearerExpiryMs = op.api === "storefront" ? tokenExpiryMs(authorization) : null;
       if (bearerExpiryMs !== null) {
         // Tailored storefront reads (loyalty), per token: kept until the token expires, at most 60 s (the
         // max-age of public answers), and like every entry only until the next commit (e.g. a block).
-        await cachedGet(req, res, controller.signal, `bearer:${sha256(authorization!)}:${target}`, { expiresMs: Math.min(bearerExpiryMs, Date.now() + 60_000) });
+        await cachedGet(req, res, `bearer:${sha256(authorization)}:${target}`, compute, { expiresMs: Math.min(bearerExpiryMs, Date.now() + 60_000) });
         return;
       }
     }
-    await writeFetchResponse(res, await apiResponse(req, controller.signal));
+    writeResult(req, res, await runHere(req, op, match, controller.signal));
   }
 
   /**
-   * The answer to a cache miss: from a read worker when the request is a public storefront GET of a
-   * read-only route and a worker is ready (read-workers.ts), else computed here. The caller takes the
+   * The answer to a cache miss: from a read worker when the operation only reads, the request carries
+   * no credentials and a worker is ready (read-workers.ts), else computed here. The caller takes the
    * content stamp it caches the answer under before this call; a worker starts reading after it, so
    * its answer is never older than that stamp.
    */
-  async function missAnswer(req: IncomingMessage, signal: AbortSignal): Promise<Omit<ReadAnswer, "body"> & { body: Buffer }> {
-    if (readWorkers && !req.headers.authorization) {
-      const route = matchResourceRoute(new URL(req.url!, "http://x").pathname);
-      if (route && READ_WORKER_ROUTE_IDS.includes(route.routeId)) {
-        const headers: [string, string][] = [];
-        for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.push([name, Array.isArray(value) ? value.join(", ") : value]);
-        const answer = await readWorkers.run({
-          routeId: route.routeId, params: route.params, url: `http://${req.headers.host ?? "localhost"}${req.url}`, headers, clientIp: clientAddress(req, proxyTrust),
-        });
-        if (answer) return { ...answer, body: Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.length) };
+  async function missAnswer(req: IncomingMessage, op: Operation, match: RouteMatch, signal: AbortSignal): Promise<OperationResult> {
+    if (readWorkers && op.readsOnly && !req.headers.authorization) {
+      const headers: [string, string][] = [];
+      for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.push([name, Array.isArray(value) ? value.join(", ") : value]);
+      const job = { routeId: match.routeId, params: match.params, url: `http://localhost${req.url}`, headers, clientIp: clientAddress(req, proxyTrust), publicOrigin: publicOrigin(req) };
+      const answer = (await readWorkers.run(job)) as (Awaited<ReturnType<ReadWorkers["run"]>> & { scopes?: string[] | null }) | null;
+      if (answer) {
+        return { status: answer.status, headers: Object.fromEntries(answer.headers), body: Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.length), scopes: answer.scopes ?? null };
       }
     }
-    const response = await apiResponse(req, signal);
-    return { status: response.status, headers: [...response.headers.entries()], body: responseBody(response) ?? Buffer.from(await response.arrayBuffer()) };
+    return runHere(req, op, match, signal);
   }
 
   /**
@@ -254,8 +271,8 @@ export function createHttpServer(options: HttpOptions): Server {
    * each waiting request computes its own.
    */
   async function cachedGet(
-    req: IncomingMessage, res: ServerResponse, signal: AbortSignal, key: string,
-    options: { cacheable?: (headers: [string, string][]) => boolean; expiresMs?: number; onHit?: () => void },
+    req: IncomingMessage, res: ServerResponse, key: string, compute: () => Promise<OperationResult>,
+    options: { cacheable?: (result: OperationResult) => boolean; expiresMs?: number; onHit?: () => void },
   ): Promise<void> {
     const { cacheable = () => true, expiresMs, onHit } = options;
     const now = contentScopes.current();
@@ -274,13 +291,13 @@ export function createHttpServer(options: HttpOptions): Server {
       const mine = new Promise<void>((resolve) => (finish = resolve));
       computing.set(key, mine);
       try {
-        const answer = await missAnswer(req, signal);
-        // The content scopes the route says the answer read (server/shared/content-scopes.ts): kept, not sent.
-        const declared = headerOf(answer.headers, CONTENT_SCOPES_HEADER);
-        const scopes = parseScopesHeader(declared);
-        const headers = declared === null ? answer.headers : answer.headers.filter(([name]) => name !== CONTENT_SCOPES_HEADER);
-        entry = { status: answer.status, headers, body: answer.body, etag: headerOf(headers, "etag"), stamp: now, scopes, ...(expiresMs === undefined ? {} : { expiresMs }) };
-        if (entry.status === 200 && headerOf(headers, "set-cookie") === null && cacheable(headers)) cache!.set(key, entry);
+        const answer = await compute();
+        const headers = Object.entries(answer.headers);
+        entry = {
+          status: answer.status, headers, body: answer.body, etag: answer.headers.etag ?? null, stamp: now,
+          scopes: answer.scopes ? [...answer.scopes] : null, ...(expiresMs === undefined ? {} : { expiresMs }),
+        };
+        if (entry.status === 200 && answer.headers["set-cookie"] === undefined && cacheable(answer)) cache!.set(key, entry);
       } finally {
         if (computing.get(key) === mine) computing.delete(key);
         finish();
@@ -312,26 +329,47 @@ export function createHttpServer(options: HttpOptions): Server {
     res.end(entry.body);
   }
 
-  const server = createServer((req, res) => {
+  const serveApi = (req: IncomingMessage, res: ServerResponse, match: RouteMatch | null) => {
+    apiRequest(req, res, match).catch((error) => {
+      if (signalAborted(res)) return;
+      if (logger) logger.error({ err: error }, "API request failed");
+      else console.error("API request failed", error);
+      if (!res.headersSent) writeResult(req, res, errorResult(error));
+      else res.destroy();
+    });
+  };
+
+  server = createServer((req, res) => {
     const url = req.url ?? "/";
+    const pathname = url.split("?", 1)[0];
+    let match: RouteMatch | null | undefined;
+    if (logger) logRequest(logger, req, res, () => (match ??= table.match(pathname))?.routeId);
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (declared > MAX_REQUEST_BYTES) {
+      // Refused before a byte is read; the connection closes with the answer (the body is never read).
+      writeResult(req, res, errorResult(new ApiError(413, `The request body is too large: at most ${MAX_REQUEST_BYTES / 1024 / 1024} MB`, "body_too_large"), { method: req.method } as Request));
+      return;
+    }
+    if (pathname === "/healthz") {
+      healthz(services, res);
+      return;
+    }
+    const api = url.startsWith("/v1/") || url.startsWith("/enterprise/") || pathname === "/enterprise";
     if (url.startsWith("/v1/") && req.method === "OPTIONS") {
       res.writeHead(204, PREFLIGHT_HEADERS);
       res.end();
       return;
     }
-    if (url.startsWith("/v1/") || url.startsWith("/enterprise/") || url === "/enterprise") {
-      apiRequest(req, res).catch((error) => {
-        if (signalAborted(res)) return;
-        console.error("API request failed", error);
-        if (!res.headersSent) sendJsonError(res, 500, "Internal server error");
-        else res.destroy();
-      });
+    if (api) {
+      match ??= table.match(pathname);
+      serveApi(req, res, match);
       return;
     }
     app(req, res);
   });
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 30_000;
+  // Slow clients: headers must arrive within 20 s, the whole request (uploads included) within 5 minutes.
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 300_000;
   return server;
 }

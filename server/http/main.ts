@@ -12,6 +12,7 @@ import { DEMO_STORE_ID, ensureDemoStore } from "../demo/demo.ts";
 import { createServices } from "../services.ts";
 import { startAiWorkerThread, type AiWorkerThread } from "../ai/worker-host.ts";
 import { createHttpServer } from "./app.ts";
+import { createLogger } from "./logging.ts";
 import { startReadWorkers } from "./read-workers.ts";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -36,7 +37,14 @@ async function main(): Promise<void> {
     : undefined;
   const server = createHttpServer({
     services, build, root: PROJECT_ROOT, cache: config.RESPONSE_CACHE === "1", cacheBytes: config.RESPONSE_CACHE_MB * 1024 * 1024,
-    trustedProxies: config.TRUSTED_PROXIES, readWorkers,
+    trustedProxies: config.TRUSTED_PROXIES, readWorkers, publicUrl: config.PUBLIC_URL, logger: createLogger(config.LOG_LEVEL),
+  });
+  server.on("error", (error: NodeJS.ErrnoException) => {
+    // One clear line for the common start-up failures instead of a stack trace.
+    if (error.code === "EADDRINUSE") console.error(`Port ${config.PORT} is already in use: stop the other server or set PORT to a free port.`);
+    else if (error.code === "EACCES") console.error(`Not allowed to listen on port ${config.PORT}: choose a port above 1023 or run with the needed rights.`);
+    else console.error(`The server could not start: ${error.message}`);
+    process.exit(1);
   });
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();

@@ -1,0 +1,62 @@
+/**
+ * Operation declarations of the shopper writes (decisions.md §3) and the enterprise orders import:
+ * review submission (JSON or multipart with photos and video), questions, and orders. Body reading
+ * helpers live in writes.server.ts.
+ */
+import { z } from "zod";
+import { defineOperation, reply } from "../../server/api/operation.ts";
+import { errorResponses } from "../../server/api/responses.ts";
+import { badRequest } from "../../server/contract/errors.ts";
+import { SCOPE_PARAMS } from "../../server/contract/params.ts";
+import { importOrdersBody, questionBody, reviewSubmissionBody } from "../../server/contract/writes.ts";
+import { BODY_LIMITS, readJsonBody } from "../../server/shared/body.ts";
+import { MAX_MULTIPART_BYTES, readSubmission } from "./writes.server.ts";
+
+/** POST …/products/{productKey}/reviews → 201 `{ review: { reviewId, status } }`. */
+export const submitReview = defineOperation({
+  id: "submitProductReview", method: "POST", api: "storefront", auth: "none", tags: ["Reviews"],
+  summary: "Submit a review of a product, optionally with photos and a video",
+  description: "JSON, or `multipart/form-data` with the same fields and up to 5 images and 1 video in the repeatable `media` field. The review is moderated as the store's settings say.",
+  params: SCOPE_PARAMS.product,
+  body: { schema: reviewSubmissionBody, read: "handler", contentTypes: ["application/json", "multipart/form-data"], maxBytes: MAX_MULTIPART_BYTES },
+  responses: { 201: { description: "The review was received" }, ...errorResponses(400, 404, 409, 413, 415, 429) },
+  handler: async ({ request, params, context }) => {
+    const { services } = context;
+    const input = await readSubmission(request, () => services.media.tempDir());
+    try {
+      return reply(await services.submissions.submitReview(params, { ...input, clientIp: context.clientIp }), { status: 201 });
+    } finally {
+      services.submissions.cleanup(input.files);
+    }
+  },
+});
+
+/** POST …/products/{productKey}/questions → 201 `{ question: { questionId, status: "pending" } }`. */
+export const askQuestion = defineOperation({
+  id: "askProductQuestion", method: "POST", api: "storefront", auth: "none", tags: ["Questions"],
+  summary: "Ask a question about a product (published after moderation)",
+  params: SCOPE_PARAMS.product,
+  body: { schema: questionBody, read: "handler", contentTypes: ["application/json"] },
+  responses: { 201: { description: "The question was received" }, ...errorResponses(400, 404, 413, 415, 429) },
+  handler: async ({ request, params, context }) => {
+    const fields = await readJsonBody(request, BODY_LIMITS.json);
+    if (typeof fields !== "object" || fields === null || Array.isArray(fields)) throw badRequest("The request body must be a JSON object", "invalid_json");
+    return reply(context.services.questions.askQuestion(params, fields as Record<string, unknown>, context.clientIp), { status: 201 });
+  },
+});
+
+/**
+ * POST /enterprise/orders `{ orders: [{ orderId, productId, email, dateCreated? }] }` → 200 `{ inserted }`.
+ * Existing (order, product) lines are kept; the product ID is the platform's, without prefix.
+ */
+export const importOrders = defineOperation({
+  id: "importOrders", method: "POST", api: "enterprise", auth: "basic", tags: ["Orders"],
+  summary: "Import order lines (to recognise verified buyers)",
+  body: { schema: importOrdersBody, read: "json", contentTypes: ["application/json"] },
+  responses: { 200: { description: "How many new order lines were stored", schema: z.object({ inserted: z.int().min(0) }) }, ...errorResponses(400, 401, 413, 415) },
+  handler: ({ body, storeId, context }) => ({
+    inserted: context.services.orders.importOrders(storeId, body.orders.map((o) => ({
+      orderId: o.orderId, productId: o.productId, email: o.email, orderedMs: o.dateCreated ? Date.parse(o.dateCreated) : Date.now(), source: "enterprise-api",
+    }))),
+  }),
+});

@@ -1,0 +1,97 @@
+/**
+ * The OpenAPI 3.1 documents of both APIs, generated from the operation declarations
+ * (server/api/operation.ts) with @asteasolutions/zod-to-openapi: the storefront API (`/v1/openapi.json`)
+ * and the enterprise API (`/enterprise/openapi.json`, `info.version` 1.2.1, interface.md §9). A document
+ * cannot disagree with validation: both come from the same zod schemas.
+ */
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
+import type { ApiName, RoutedOperation } from "./operation.ts";
+
+/** interface.md §9: the interface's description version. */
+export const API_VERSION = "1.2.1";
+
+/** The URL prefix each API's paths are relative to (the document's `servers`). */
+export const API_PREFIX: Record<ApiName, string> = { storefront: "/v1", enterprise: "/enterprise" };
+
+const INFO: Record<ApiName, { title: string; description: string }> = {
+  storefront: {
+    title: "Chorus storefront API",
+    description:
+      "The public API the widgets use: reviews, review aggregates, media, questions, AI summaries and keyword topics, shopper writes, surveys and the loyalty program. " +
+      "CORS for any origin. Public reads are `Cache-Control: public` with an `ETag`. Errors are `{\"error\":{\"description\",\"code\"}}`. " +
+      "Compatible with Okendo's storefront clients where noted.",
+  },
+  enterprise: {
+    title: "Chorus enterprise API",
+    description: "Server-to-server API of a store: survey responses, survey discovery, orders and loyalty earning. HTTP Basic authentication on every operation (user = store ID, password = an API key).",
+  },
+};
+
+const built = new WeakMap<readonly RoutedOperation[], Partial<Record<ApiName, Record<string, unknown>>>>();
+
+/** The OpenAPI document of `api` over `operations` (built once per operation list, then kept). */
+export function openApiDocument(operations: readonly RoutedOperation[], api: ApiName): Record<string, unknown> {
+  const cache = built.get(operations) ?? {};
+  built.set(operations, cache);
+  return (cache[api] ??= buildOpenApi(operations, api));
+}
+
+/** Build the document (a plain JSON-able object). */
+export function buildOpenApi(operations: readonly RoutedOperation[], api: ApiName): Record<string, unknown> {
+  const registry = new OpenAPIRegistry();
+  const basicAuth = registry.registerComponent("securitySchemes", "basicAuth", {
+    type: "http", scheme: "basic",
+    description: "User = the store's subscriber ID, password = an enterprise API key (created in the admin or with `npm run keys -- create --store <id>`).",
+  });
+  const customerToken = registry.registerComponent("securitySchemes", "customerToken", {
+    type: "http", scheme: "bearer", bearerFormat: "JWT",
+    description: "A loyalty customer token from `POST /stores/{storeId}/loyalty/login`.",
+  });
+  const prefix = API_PREFIX[api];
+  for (const op of operations) {
+    if (op.api !== api) continue;
+    const security =
+      op.auth === "basic" ? [{ [basicAuth.name]: [] }]
+      : op.auth === "customer" ? [{ [customerToken.name]: [] }]
+      : op.auth === "customer-optional" ? [{}, { [customerToken.name]: [] }]
+      : [];
+    const responses: RouteConfig["responses"] = {};
+    for (const [status, spec] of Object.entries(op.responses)) {
+      responses[status] = {
+        description: spec.description,
+        ...(spec.schema ? { content: { [spec.contentType ?? "application/json"]: { schema: spec.schema } } } : {}),
+      };
+    }
+    registry.registerPath({
+      method: op.method.toLowerCase() as RouteConfig["method"],
+      path: op.path.startsWith(prefix) ? op.path.slice(prefix.length) || "/" : op.path,
+      operationId: op.id,
+      summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
+      ...(op.tags ? { tags: [...op.tags] } : {}),
+      security,
+      request: {
+        ...(op.params ? { params: op.params as z.ZodObject } : {}),
+        ...(op.query ? { query: op.query as z.ZodObject } : {}),
+        ...(op.headers ? { headers: op.headers as z.ZodObject } : {}),
+        ...(op.body
+          ? {
+              body: {
+                required: true,
+                ...(op.body.description ? { description: op.body.description } : {}),
+                content: Object.fromEntries((op.body.contentTypes ?? ["application/json"]).map((type) => [type, { schema: op.body!.schema }])),
+              },
+            }
+          : {}),
+      },
+      responses,
+    });
+  }
+  const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: "3.1.0",
+    info: { ...INFO[api], version: API_VERSION },
+    servers: [{ url: prefix }],
+  });
+  return JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
+}

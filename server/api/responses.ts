@@ -1,0 +1,34 @@
+/**
+ * Documented error answers shared by operation declarations (decisions.md §1): every 4xx carries
+ * `{"error":{"description","code"?}}`, except the enterprise 401 (no body, `WWW-Authenticate: Basic`).
+ */
+import { z } from "zod";
+import type { ResponseSpec } from "./operation.ts";
+
+/** The error body of every API (decisions.md §1). */
+export const errorBodySchema = z
+  .object({
+    error: z.object({
+      description: z.string().meta({ description: "What was wrong, in words an integrator can act on." }),
+      code: z.string().optional().meta({ description: "A stable machine-readable code, e.g. `invalid_parameter`." }),
+    }),
+  })
+  .meta({ id: "Error", description: "The error answer of every operation." });
+
+const ERRORS: Record<number, string> = {
+  400: "A parameter, header or body field is invalid (the description names it)",
+  401: "Credentials missing or not valid",
+  403: "Not allowed for these credentials",
+  404: "The store, product, group or item does not exist",
+  405: "The path does not accept this method (see `Allow`)",
+  409: "Conflicts with the current state (e.g. already done)",
+  413: "The request body is too large (the connection is closed)",
+  415: "The body's Content-Type is not one the operation accepts",
+  422: "The request is well-formed but cannot be processed",
+  429: "Too many requests from this client: try again later (see `Retry-After`)",
+};
+
+/** Documented error answers for `statuses`. The enterprise 401 has no body. */
+export function errorResponses(...statuses: number[]): Record<number, ResponseSpec> {
+  return Object.fromEntries(statuses.map((status) => [status, { description: ERRORS[status] ?? "Error", ...(status === 401 ? {} : { schema: errorBodySchema }) }]));
+}

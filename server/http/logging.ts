@@ -1,0 +1,38 @@
+/**
+ * Structured request logs (pino, one JSON line per request): request ID, method, route ID, status and
+ * duration in ms. Never the URL's query, headers, cookies, tokens, bodies or e-mail addresses: the
+ * route ID (e.g. `routes/v1.stores.$storeId.reviews`) names the operation without its values.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { randomUUID } from "node:crypto";
+import pino, { type Logger } from "pino";
+
+export type { Logger };
+
+/** A pino logger writing to stdout at `level` (LOG_LEVEL; `silent` turns logs off). */
+export function createLogger(level = "info"): Logger {
+  return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
+}
+
+const REQUEST_ID = /^[\w.-]{1,64}$/;
+
+/**
+ * Give the request an ID (a well-formed `X-Request-Id` from the client, else a new UUID), echo it in
+ * the response, and log one line when the response finishes or the client leaves.
+ * @param routeOf the route ID of the request (set once it is known), or undefined for no route.
+ */
+export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, routeOf: () => string | undefined): void {
+  const started = process.hrtime.bigint();
+  const given = req.headers["x-request-id"];
+  const reqId = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+  res.setHeader("x-request-id", reqId);
+  let logged = false;
+  const done = () => {
+    if (logged) return;
+    logged = true;
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    logger.info({ reqId, method: req.method, route: routeOf() ?? null, status: res.statusCode, ms: Math.round(ms * 100) / 100, ...(res.writableFinished ? {} : { aborted: true }) }, "request");
+  };
+  res.once("finish", done);
+  res.once("close", done);
+}
