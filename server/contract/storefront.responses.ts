@@ -20,7 +20,7 @@ const nextUrl = z.string().meta({
 
 export const verifiedStatusSchema = z.enum(["verified-buyer", "verified-reviewer", "unverified"]).meta({
   id: "VerifiedStatus",
-  description: "How the reviewer was verified: `verified-buyer` (an order of the product by the reviewer's e-mail is on record), `verified-reviewer` (verified by the store by other means than an order), or `unverified`.",
+  description: "How the reviewer was verified: `verified-buyer` (the reviewer's purchase of the product was verified), `verified-reviewer` (the reviewer was verified by other means than a purchase), or `unverified`.",
 });
 export type VerifiedStatus = z.infer<typeof verifiedStatusSchema>;
 

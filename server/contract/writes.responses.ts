@@ -31,10 +31,11 @@ export type AskQuestionResponse = z.infer<typeof askQuestionResponseSchema>;
 export const voteResponseSchema = z.object({
   helpfulCount: z.int().min(0).meta({ description: "The review's number of helpful votes after this vote." }),
   unhelpfulCount: z.int().min(0).meta({ description: "The review's number of unhelpful votes after this vote." }),
+  visitorId: z.string().optional().meta({ description: "The visitor's signed ID: send it as `visitorId` with this visitor's next votes (cross-origin requests carry no cookie), so a repeated vote is recognised." }),
 }).meta({ id: "VoteResponse", description: "The review's vote counts after the vote. One vote counts per visitor and review: repeating a vote changes nothing, the other vote moves it." });
 export type VoteResponse = z.infer<typeof voteResponseSchema>;
 
 export const importOrdersResponseSchema = z.object({
   inserted: z.int().min(0).meta({ description: "Number of order lines added. Lines already on record (same order and product) are kept and not counted." }),
-}).meta({ id: "ImportOrdersResponse", description: "Result of an order import: the order lines that give reviewers verified-buyer status." });
+}).meta({ id: "ImportOrdersResponse", description: "Result of an order import (order lines by product and shopper e-mail, used to recognise buyers)." });
 export type ImportOrdersResponse = z.infer<typeof importOrdersResponseSchema>;
