@@ -34,9 +34,10 @@ import { mediaStore } from "./media/media.service.ts";
 import { ordersRepo } from "./orders/orders.repo.ts";
 import { questionsRepo } from "./questions/questions.repo.ts";
 import { questionsService } from "./questions/questions.service.ts";
-import { addressLimiter, DEFAULT_SURVEY_RESPONSE_LIMIT, submissionLimiter } from "./reviews/submission-limits.ts";
+import { addressLimiter, DEFAULT_SURVEY_RESPONSE_LIMIT, submissionLimiter, voteLimits } from "./reviews/submission-limits.ts";
 import { submissionsService } from "./reviews/submissions.service.ts";
 import { votesRepo } from "./reviews/votes.repo.ts";
+import { votesService } from "./reviews/votes.service.ts";
 
 export type ServicesOptions = {
   /** SQLite file path (or `:memory:`). */
@@ -85,7 +86,9 @@ export function createServices(options: ServicesOptions) {
   const questionsData = questionsRepo(db);
   const limiter = submissionLimiter();
   const visitorSecret = installationSecret(db, "visitor_secret");
-  const submissions = submissionsService({ db, reviews: reviewsData, reviewsService: reviews, stores, orders, votes: votesRepo(db), media, mediaRows, limiter, visitorSecret });
+  const voteLimit = voteLimits();
+  const votesData = votesRepo(db, voteLimit.current);
+  const submissions = submissionsService({ db, reviews: reviewsData, reviewsService: reviews, stores, orders, votes: votesData, media, mediaRows, limiter, visitorSecret });
   const questions = questionsService({ questions: questionsData, reviewsService: reviews, stores, orders, limiter });
 
   // Content scopes for the response cache (server/db/content-scopes.ts): PRAGMA data_version on a second
@@ -127,6 +130,10 @@ export function createServices(options: ServicesOptions) {
     submissionLimiter: limiter,
     /** Storefront survey responses per client address (issue #19 finding 9; `SURVEY_RESPONSES_PER_IP_PER_HOUR`, docs/writes.md). */
     surveyLimiter: addressLimiter("survey responses", DEFAULT_SURVEY_RESPONSE_LIMIT),
+    /** Helpful votes with their per-address limits (issue #19 finding 5, docs/writes.md). */
+    votes: votesService({ stores, votes: votesData, visitorSecret }),
+    /** The per-address vote limits (`VOTES_PER_IP_PER_HOUR`); read at each vote. */
+    voteLimits: voteLimit,
     visitorSecret,
     /** What committed data changed, for the response cache's freshness rule (server/db/content-scopes.ts). */
     contentScopes,

@@ -43,6 +43,8 @@ beforeAll(async () => {
   t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
   // One client address sends everything here: lift the per-IP/per-e-mail submission limits for the run.
   t.services.submissionLimiter.configure({ perIp: { max: 1_000_000, windowMs: 1000 }, perEmail: { max: 1_000_000, windowMs: 1000 } });
+  t.services.surveyLimiter.configure({ max: 1_000_000, windowMs: 1000 });
+  t.services.voteLimits.configure({ perAddressPerReview: { max: 1_000_000, windowMs: 1000 }, perAddress: { max: 1_000_000, windowMs: 1000 } });
 });
 afterAll(() => t.close());
 

@@ -1,6 +1,6 @@
 /**
  * Route helpers of the storefront writes (decisions.md §3): bounded body reading (JSON or multipart
- * with busboy), the visitor of a vote (signed cookie or client-supplied ID), and the three actions.
+ * with busboy), the visitor of a vote (a signed value, from the body's `visitorId` or the cookie), and the three actions.
  *
  * Multipart: fields as form fields, files in the repeatable `media` field. Each file's real type is
  * sniffed from its first bytes while it streams; images are buffered in memory (≤ 10 MB each),
@@ -18,7 +18,6 @@ import { ApiError, badRequest } from "../../server/contract/errors.ts";
 import { importOrdersBody, REVIEW_LIMITS, voteBody } from "../../server/contract/writes.ts";
 import { byteLimit, kindOf, sniffType, type UploadedFile } from "../../server/media/media.service.ts";
 import { newVisitorCookie, verifyVisitorCookie, VISITOR_COOKIE, VISITOR_COOKIE_MAX_AGE } from "../../server/reviews/visitors.ts";
-import type { VisitorRef } from "../../server/reviews/submissions.service.ts";
 import { zodIssue } from "../../server/shared/zod-issue.ts";
 import { handle, json } from "./api.server.ts";
 import { scopeParams } from "./storefront.server.ts";
@@ -208,28 +207,36 @@ function cookieValue(request: Request, name: string): string | null {
 }
 
 /**
- * The visitor of a vote: a client-supplied `visitorId` wins (widgets on another origin cannot rely on
- * third-party cookies); else the signed cookie; else a new signed cookie (returned as Set-Cookie).
+ * The visitor of a vote (issue #19 finding 5): the body's `visitorId` when it is a value we signed (the
+ * widget keeps the one a vote answered, as cross-origin requests carry no cookie); else the signed
+ * cookie; else a new signed visitor, also set as the cookie. An unsigned or tampered `visitorId` is not
+ * believed: it counts as a new visitor, and the per-address vote limits hold whatever IDs a client sends.
+ * @returns the verified visitor ID, its signed value `token` (answered as `visitorId`), and a Set-Cookie for a new one.
  */
-export function visitorOf(request: Request, secret: string, storeId: string, visitorId?: string): { visitor: VisitorRef; setCookie?: string } {
-  if (visitorId) return { visitor: { source: "client", visitorId } };
-  const existing = verifyVisitorCookie(secret, cookieValue(request, VISITOR_COOKIE));
-  if (existing) return { visitor: { source: "cookie", visitorId: existing } };
+export function visitorOf(request: Request, secret: string, storeId: string, visitorId?: string): { visitorId: string; token: string; setCookie?: string } {
+  const fromBody = verifyVisitorCookie(secret, visitorId);
+  if (fromBody) return { visitorId: fromBody, token: visitorId! };
+  const cookie = cookieValue(request, VISITOR_COOKIE);
+  const existing = verifyVisitorCookie(secret, cookie);
+  if (existing) return { visitorId: existing, token: cookie! };
   const fresh = newVisitorCookie(secret);
   const https = new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
   const attrs = [`${VISITOR_COOKIE}=${fresh.value}`, `Path=/v1/stores/${encodeURIComponent(storeId)}`, `Max-Age=${VISITOR_COOKIE_MAX_AGE}`, "HttpOnly", https ? "SameSite=None; Secure" : "SameSite=Lax"];
-  return { visitor: { source: "cookie", visitorId: fresh.visitorId }, setCookie: attrs.join("; ") };
+  return { visitorId: fresh.visitorId, token: fresh.value, setCookie: attrs.join("; ") };
 }
 
-/** POST /reviews/{reviewId}/votes (decisions.md §3) → 200 `{ helpfulCount, unhelpfulCount }`. */
+/**
+ * POST /reviews/{reviewId}/votes (decisions.md §3) → 200 `{ helpfulCount, unhelpfulCount, visitorId }`, `visitorId`
+ * being the signed visitor value to send with the next vote. 429 over the per-address limits (docs/writes.md).
+ */
 export const voteAction = handleWrite(async ({ request, params, context }: ActionFunctionArgs) => {
   if (request.method !== "POST") throw methodNotAllowed();
   const parsed = voteBody.safeParse(await readJsonObject(request));
   if (!parsed.success) throw badRequest(zodIssue(parsed.error), "invalid_field");
   const storeId = params.storeId ?? "";
-  const { visitor, setCookie } = visitorOf(request, context.services.visitorSecret, storeId, parsed.data.visitorId);
-  const counts = context.services.submissions.vote(storeId, params.reviewId ?? "", parsed.data, visitor);
-  return json(request, counts, { headers: setCookie ? { "set-cookie": setCookie } : undefined });
+  const { visitorId, token, setCookie } = visitorOf(request, context.services.visitorSecret, storeId, parsed.data.visitorId);
+  const counts = context.services.votes.vote(storeId, params.reviewId ?? "", parsed.data, visitorId, context.clientIp ?? "unknown");
+  return json(request, { ...counts, visitorId: token }, { headers: setCookie ? { "set-cookie": setCookie } : undefined });
 });
 
 /** GET on a POST-only resource: 405 JSON. */

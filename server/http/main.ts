@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     perEmail: { max: config.SUBMISSIONS_PER_EMAIL_PER_HOUR, windowMs: 3_600_000 },
   });
   services.surveyLimiter.configure({ max: config.SURVEY_RESPONSES_PER_IP_PER_HOUR, windowMs: 3_600_000 });
+  services.voteLimits.configure({ perAddress: { max: config.VOTES_PER_IP_PER_HOUR, windowMs: 3_600_000 } });
   if (config.CHORUS_DEMO === "1") await ensureDemoStore({ services, config, log });
   let aiThread: AiWorkerThread | null = null;
   const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;

@@ -2,7 +2,8 @@
  * In-memory submission limits (issue 3 §1): a sliding window per client IP and per e-mail, shared by
  * reviews and questions; and a sliding window per client address for storefront survey responses
  * (issue #19 finding 9). State lives in `services` (one instance per process), so with several
- * processes each enforces its own window. Limits are documented in docs/writes.md.
+ * processes each enforces its own window. Helpful-vote limits (issue #19 finding 5) are rules only
+ * here: votes.repo.ts counts them in SQLite, inside the vote's transaction. Limits are documented in docs/writes.md.
  */
 import { isIPv4, isIPv6 } from "node:net";
 import { ApiError } from "../contract/errors.ts";
@@ -127,3 +128,46 @@ export function addressLimiter(what: string, rule: LimitRule) {
   };
 }
 export type AddressLimiter = ReturnType<typeof addressLimiter>;
+
+/** Helpful-vote limits per client address (`addressKey`): votes on one review, and new votes in the store. */
+export type VoteLimitsConfig = { perAddressPerReview: LimitRule; perAddress: LimitRule };
+
+/**
+ * Defaults: 1 counted vote per address per review per 24 hours (addresses are reassigned, so not for ever),
+ * and 30 new votes per address per hour in a store (`VOTES_PER_IP_PER_HOUR`). Switching or repeating
+ * one's own vote is not a new vote.
+ */
+export const DEFAULT_VOTE_LIMITS: VoteLimitsConfig = {
+  perAddressPerReview: { max: 1, windowMs: 24 * 60 * 60_000 },
+  perAddress: { max: 30, windowMs: 60 * 60_000 },
+};
+
+/** The current vote limits, read by votes.repo.ts at each vote; `configure` replaces them (configuration, tests). */
+export function voteLimits(config: VoteLimitsConfig = DEFAULT_VOTE_LIMITS) {
+  let limits = config;
+  return {
+    current(): VoteLimitsConfig {
+      return limits;
+    },
+    configure(next: Partial<VoteLimitsConfig>): void {
+      limits = { ...limits, ...next };
+    },
+  };
+}
+export type VoteLimits = ReturnType<typeof voteLimits>;
+
+/** Why a vote was not counted (votes.repo.ts `castVote`). */
+export type VoteRefusal = { refused: "review" | "address"; retryAfterMs: number };
+
+/**
+ * The 429 of a refused vote: `vote_limited` (this address already has a counted vote on the review) or
+ * `rate_limited` (too many new votes from this address); both carry `retryAfterSeconds`.
+ */
+export function voteRefusedError(refusal: VoteRefusal): ApiError {
+  const seconds = Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
+  const error = refusal.refused === "review"
+    ? new ApiError(429, `A vote on this review from this network was already counted: try again in ${seconds} seconds`, "vote_limited")
+    : tooMany("votes", seconds);
+  (error as ApiError & { retryAfterSeconds?: number }).retryAfterSeconds = seconds;
+  return error;
+}

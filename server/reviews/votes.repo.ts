@@ -1,22 +1,35 @@
 /**
- * Helpful votes (SQL), decisions.md §3: one vote per visitor per review. The (review, visitor) key
- * and the review's counts change in the same IMMEDIATE transaction, so repeated and concurrent votes
- * of one visitor count once and switching a vote moves it from one count to the other.
+ * Helpful votes (SQL), decisions.md §3: one vote per visitor per review, and per-address limits
+ * (issue #19 finding 5, docs/writes.md). The (review, visitor) key, the limit counts and the review's
+ * counts are read and changed in the same IMMEDIATE transaction, so repeated and concurrent votes of one
+ * visitor count once, a burst of new visitors from one address counts up to the limits and no further
+ * (whatever the concurrency, and across processes sharing the database), and switching a vote moves it
+ * from one count to the other.
  */
 import { transaction, type Db } from "../db/database.ts";
+import { DEFAULT_VOTE_LIMITS, voteRefusedError, type VoteLimitsConfig } from "./submission-limits.ts";
 
 export type Vote = "helpful" | "unhelpful";
 export type VoteCounts = { helpfulCount: number; unhelpfulCount: number };
 
-/** Create the votes data module over `db`. */
-export function votesRepo(db: Db) {
+/** Create the votes data module over `db`; `limits` gives the current per-address rules at each vote. */
+export function votesRepo(db: Db, limits: () => VoteLimitsConfig = () => DEFAULT_VOTE_LIMITS) {
   const review = db.prepare<[string, string], { helpful_count: number; unhelpful_count: number }>(
     "SELECT helpful_count, unhelpful_count FROM reviews WHERE store_id = ? AND review_id = ? AND status = 'published'",
   );
   const current = db.prepare<[string, string, string], { vote: Vote }>(
     "SELECT vote FROM review_votes WHERE store_id = ? AND review_id = ? AND visitor_hash = ?",
   );
-  const insert = db.prepare("INSERT INTO review_votes (store_id, review_id, visitor_hash, vote, created_ms, updated_ms) VALUES (?, ?, ?, ?, ?, ?)");
+  // New votes of an address since a time: in the store, and on one review (index review_votes_by_address).
+  const byAddress = db.prepare<[string, string, number], { n: number; oldest: number | null }>(
+    "SELECT count(*) AS n, min(created_ms) AS oldest FROM review_votes WHERE store_id = ? AND address_hash = ? AND created_ms > ?",
+  );
+  const byAddressOnReview = db.prepare<[string, string, number, string], { n: number; oldest: number | null }>(
+    "SELECT count(*) AS n, min(created_ms) AS oldest FROM review_votes WHERE store_id = ? AND address_hash = ? AND created_ms > ? AND review_id = ?",
+  );
+  const insert = db.prepare(
+    "INSERT INTO review_votes (store_id, review_id, visitor_hash, address_hash, vote, created_ms, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
   const change = db.prepare("UPDATE review_votes SET vote = ?, updated_ms = ? WHERE store_id = ? AND review_id = ? AND visitor_hash = ?");
   const bump = db.prepare(
     `UPDATE reviews SET helpful_count = helpful_count + ?, unhelpful_count = unhelpful_count + ?
@@ -24,17 +37,27 @@ export function votesRepo(db: Db) {
   );
   return {
     /**
-     * Record `vote` of `visitorHash` on a published review of the store.
-     * Same vote again: nothing changes. Other vote: moved. @returns the counts after the vote,
-     * or undefined when the store has no such published review.
+     * Record `vote` of `visitorHash` on a published review of the store, cast from the client address
+     * `addressHash` (visitors.ts). Same vote again: nothing changes. Other vote: moved (a visitor's own
+     * vote is never refused). A new visitor's vote is refused, and nothing changes, when the address
+     * already has `perAddressPerReview.max` votes on this review in that window, or `perAddress.max` new
+     * votes in the store in that window. `addressHash` null: a trusted caller (import, admin), no limits.
+     * @returns the counts after the vote, or undefined when the store has no such published review.
+     * @throws ApiError 429 `vote_limited` / `rate_limited` (submission-limits.ts `voteRefusedError`).
      */
-    castVote(storeId: string, reviewId: string, visitorHash: string, vote: Vote): VoteCounts | undefined {
+    castVote(storeId: string, reviewId: string, visitorHash: string, vote: Vote, addressHash: string | null = null, now = Date.now()): VoteCounts | undefined {
       return transaction(db, () => {
         if (!review.get(storeId, reviewId)) return undefined;
-        const now = Date.now();
         const previous = current.get(storeId, reviewId, visitorHash)?.vote;
         if (previous === undefined) {
-          insert.run(storeId, reviewId, visitorHash, vote, now, now);
+          if (addressHash !== null) {
+            const { perAddressPerReview, perAddress } = limits();
+            const onReview = byAddressOnReview.get(storeId, addressHash, now - perAddressPerReview.windowMs, reviewId)!;
+            if (onReview.n >= perAddressPerReview.max) throw voteRefusedError({ refused: "review", retryAfterMs: onReview.oldest! + perAddressPerReview.windowMs - now });
+            const recent = byAddress.get(storeId, addressHash, now - perAddress.windowMs)!;
+            if (recent.n >= perAddress.max) throw voteRefusedError({ refused: "address", retryAfterMs: recent.oldest! + perAddress.windowMs - now });
+          }
+          insert.run(storeId, reviewId, visitorHash, addressHash, vote, now, now);
           bump.run(vote === "helpful" ? 1 : 0, vote === "unhelpful" ? 1 : 0, storeId, reviewId);
         } else if (previous !== vote) {
           change.run(vote, now, storeId, reviewId, visitorHash);

@@ -61,7 +61,7 @@ import { stars } from "../internal/stars.ts";
 import { tokens } from "../internal/tokens.ts";
 import { nextTask } from "../internal/tasks.ts";
 import { controls, showInSteps } from "../internal/ui.ts";
-import { visitorId } from "../internal/visitor.ts";
+import { rememberVisitorId, visitorId } from "../internal/visitor.ts";
 
 /** The seven orders of interface.md §4.2, in the words shoppers know. */
 export const ORDER_LABELS: Record<ReviewOrder, string> = {
@@ -287,7 +287,8 @@ export class ChorusReviews extends ChorusElement {
   }
 
   /**
-   * POST a vote (decisions.md §3) with this browser's visitor ID and show the server's counts.
+   * POST a vote (decisions.md §3) with this browser's signed visitor ID (kept from the previous vote's
+   * answer, stored again from this one) and show the server's counts.
    * Ignored while a vote of this review is pending or when it repeats the counted vote. Never throws.
    */
   async #vote(review: Review, vote: VoteKind): Promise<void> {
@@ -296,10 +297,11 @@ export class ChorusReviews extends ChorusElement {
     this.votes = { ...this.votes, [review.reviewId]: { state: "pending", vote } };
     try {
       const id = visitorId();
-      const counts = await postJson<{ helpfulCount: number; unhelpfulCount: number }>(
+      const counts = await postJson<{ helpfulCount: number; unhelpfulCount: number; visitorId?: string }>(
         `${this.storeUrl}/reviews/${encodeURIComponent(review.reviewId)}/votes`,
         id ? { vote, visitorId: id } : { vote },
       );
+      rememberVisitorId(counts?.visitorId);
       this.reviews = this.reviews.map((r) =>
         r.reviewId === review.reviewId && counts && typeof counts.helpfulCount === "number"
           ? { ...r, helpfulCount: counts.helpfulCount, unhelpfulCount: counts.unhelpfulCount ?? r.unhelpfulCount }
