@@ -224,7 +224,9 @@ describe("real answers of the real server (seeded with real reviews and Q&A)", (
       for (const orderBy of ["date desc", "rating asc", "helpful desc", "has_media desc"]) {
         let next: string | undefined = `${path}/reviews?limit=25&orderBy=${encodeURIComponent(orderBy)}`;
         for (let pages = 0; next && pages < 4; pages++) {
-          const body: z.output<typeof listReviewsResponseSchema> = expectBody(listReviewsResponseSchema, await get(prefix + next));
+          // A nextUrl relative to /v1 (`/stores/{id}/…`, decisions.md §1) or, as served today, to the store prefix.
+        const url: string = next.startsWith("/stores/") ? `/v1${next}` : prefix + next;
+        const body: z.output<typeof listReviewsResponseSchema> = expectBody(listReviewsResponseSchema, await get(url));
           next = body.nextUrl;
         }
       }
