@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { badRequest } from "../contract/errors.ts";
 import { transaction, type Db } from "../db/database.ts";
-import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
+import { keysetPage } from "../shared/keyset-pager.ts";
 import type { QaAnswerRow, QaModerationRepo, QaQueueFilter, QaQueueRow } from "./qa-moderation.repo.ts";
 
 export const QA_PAGE_SIZE = 20;
@@ -44,14 +44,14 @@ export function qaModerationService(deps: { db: Db; repo: QaModerationRepo; secr
         ...(q.product ? { productId: q.product.startsWith(`${platform}-`) ? q.product.slice(platform.length + 1) : q.product } : {}),
         ...(q.answers === "pending" ? { answersPending: true } : {}),
       };
-      const ctx = context(storeId, filter);
-      const after = q.after ? (decodeCursor(secret, ctx, q.after, ["number", "string"]) as [number, string]) : undefined;
-      const rows = repo.listQueue(storeId, filter, QA_PAGE_SIZE, after);
-      const page = rows.slice(0, QA_PAGE_SIZE);
-      const last = page[page.length - 1];
+      const { rows: page, next } = keysetPage<QaQueueRow, [number, string]>({
+        secret, context: context(storeId, filter), cursor: q.after, shape: ["number", "string"], limit: QA_PAGE_SIZE,
+        fetch: (after) => repo.listQueue(storeId, filter, QA_PAGE_SIZE, after), // the repo reads limit + 1 rows
+        keyOf: (r) => [r.created_ms, r.question_id],
+      });
       const answers = repo.answersOf(storeId, page.map((r) => r.question_id));
       const questions = page.map((r) => ({ ...r, answers: answers.filter((a) => a.question_id === r.question_id) }));
-      return { questions, filter, ...(rows.length > QA_PAGE_SIZE ? { next: encodeCursor(secret, ctx, [last.created_ms, last.question_id]) } : {}) };
+      return { questions, filter, ...(next ? { next } : {}) };
     },
 
     /**

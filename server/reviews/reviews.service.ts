@@ -8,7 +8,7 @@ import type {
 } from "../contract/storefront.ts";
 import { notFound } from "../contract/errors.ts";
 import { contentScope } from "../shared/content-scopes.ts";
-import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
+import { keysetPage } from "../shared/keyset-pager.ts";
 import type { Store, StoresRepo } from "../stores/stores.repo.ts";
 import { ORDER_SPECS, reviewCursorKey, type ListedProductRow, type ListedReviewRow, type MediaRow, type ReviewsRepo } from "./reviews.repo.ts";
 import { isoFromMs as iso } from "../shared/iso-date.ts";
@@ -113,13 +113,14 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
     async listReviews(params: ScopeParams, query: ListReviewsQuery, origin: string): Promise<ListReviewsResponse> {
       const order: ReviewOrder = query.orderBy;
       // One snapshot for the page, its media and its products (a commit in between cannot mix them).
-      const { resolved, context, rows, page, list: shaped } = reviews.snapshot(() => {
+      const { resolved, next, list: shaped } = reviews.snapshot(() => {
         const resolved = resolveScope(params);
-        const context = scopeContext("reviews", resolved, query.keyword === undefined ? order : `${order}|keyword:${query.keyword}`);
-        const shape = ORDER_SPECS[order].key ? (["number", "number", "string"] as const) : (["number", "string"] as const);
-        const after = query.lastEvaluated ? decodeCursor(secret, context, query.lastEvaluated, shape) : undefined;
-        const rows = reviews.listPublished(resolved.store.storeId, resolved.scope, order, query.limit, after, query.keyword);
-        const page = rows.slice(0, query.limit);
+        const { rows: page, next } = keysetPage({
+          secret, context: scopeContext("reviews", resolved, query.keyword === undefined ? order : `${order}|keyword:${query.keyword}`), cursor: query.lastEvaluated,
+          shape: ORDER_SPECS[order].key ? (["number", "number", "string"] as const) : (["number", "string"] as const), limit: query.limit,
+          fetch: (after) => reviews.listPublished(resolved.store.storeId, resolved.scope, order, query.limit, after, query.keyword), // the repo reads limit + 1 rows
+          keyOf: (r) => reviewCursorKey(r, order),
+        });
         const mediaByReview = new Map<string, ReviewMedia[]>();
         for (const m of reviews.mediaOfReviews(page.filter((r) => r.media_count > 0).map((r) => r.review_id))) {
           const list = mediaByReview.get(m.review_id) ?? [];
@@ -128,16 +129,15 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
         }
         const products = new Map(reviews.productsOf(resolved.store.storeId, [...new Set(page.map((r) => r.product_id))]).map((p) => [p.product_id, p]));
         const list = page.map((r) => toReview(resolved.store, r, products.get(r.product_id), mediaByReview.get(r.review_id) ?? []));
-        return { resolved, context, rows, page, list };
+        return { resolved, next, list };
       });
       let list = shaped;
       if (query.locale && deps.translate) list = await deps.translate(resolved.store, list, query.locale);
       const out: ListReviewsResponse = { reviews: list };
-      if (rows.length > query.limit) {
-        const last = page[page.length - 1];
+      if (next) {
         out.nextUrl = nextUrl(`${resolved.path}/reviews`, {
           limit: query.limit, orderBy: order, ...(query.locale ? { locale: query.locale } : {}), ...(query.keyword ? { keyword: query.keyword } : {}),
-          lastEvaluated: encodeCursor(secret, context, reviewCursorKey(last, order)),
+          lastEvaluated: next,
         });
       }
       return out;
@@ -159,25 +159,24 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
     /** Published media, newest first (interface.md §4.2). */
     listMedia(params: ScopeParams, query: ListPageQuery, origin: string): ListReviewMediaResponse {
       const resolved = resolveScope(params);
-      const context = scopeContext("media", resolved);
-      const after = query.lastEvaluated ? decodeCursor(secret, context, query.lastEvaluated, ["number", "string"]) : undefined;
-      const rows = reviews.listPublishedMedia(resolved.store.storeId, resolved.scope, query.limit, after);
-      const page = rows.slice(0, query.limit);
+      const { rows: page, next } = keysetPage({
+        secret, context: scopeContext("media", resolved), cursor: query.lastEvaluated, shape: ["number", "string"], limit: query.limit,
+        fetch: (after) => reviews.listPublishedMedia(resolved.store.storeId, resolved.scope, query.limit, after), // the repo reads limit + 1 rows
+        keyOf: (m) => [m.created_ms, m.media_id],
+      });
       const out: ListReviewMediaResponse = { reviewMedia: page.map((m) => toMedia(m, origin)) };
-      if (rows.length > query.limit) {
-        const last = page[page.length - 1];
-        out.nextUrl = nextUrl(`${resolved.path}/review_media`, { limit: query.limit, lastEvaluated: encodeCursor(secret, context, [last.created_ms, last.media_id]) });
-      }
+      if (next) out.nextUrl = nextUrl(`${resolved.path}/review_media`, { limit: query.limit, lastEvaluated: next });
       return out;
     },
 
     /** Published questions with their public published answers, newest first. Product or group scope only. */
     listQuestions(params: ScopeParams, query: ListPageQuery): ListQuestionsResponse {
       const resolved = resolveScope(params);
-      const context = scopeContext("questions", resolved);
-      const after = query.lastEvaluated ? decodeCursor(secret, context, query.lastEvaluated, ["number", "string"]) : undefined;
-      const rows = reviews.listPublishedQuestions(resolved.store.storeId, resolved.scope, query.limit, after);
-      const page = rows.slice(0, query.limit);
+      const { rows: page, next } = keysetPage({
+        secret, context: scopeContext("questions", resolved), cursor: query.lastEvaluated, shape: ["number", "string"], limit: query.limit,
+        fetch: (after) => reviews.listPublishedQuestions(resolved.store.storeId, resolved.scope, query.limit, after), // the repo reads limit + 1 rows
+        keyOf: (q) => [q.created_ms, q.question_id],
+      });
       const answers = reviews.publicAnswers(page.map((q) => q.question_id));
       const out: ListQuestionsResponse = {
         questions: page.map((q) => ({
@@ -188,10 +187,7 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
           })),
         })),
       };
-      if (rows.length > query.limit) {
-        const last = page[page.length - 1];
-        out.nextUrl = nextUrl(`${resolved.path}/questions`, { limit: query.limit, lastEvaluated: encodeCursor(secret, context, [last.created_ms, last.question_id]) });
-      }
+      if (next) out.nextUrl = nextUrl(`${resolved.path}/questions`, { limit: query.limit, lastEvaluated: next });
       return out;
     },
   };
