@@ -5,6 +5,7 @@
 import { SCOPE_PARAMS } from "../../server/contract/params.ts";
 import { defineOperation, reply } from "../../server/api/operation.ts";
 import { errorResponses } from "../../server/api/responses.ts";
+import { reviewsKeywordsResponseSchema, reviewsSummaryResponseSchema } from "../../server/contract/storefront.responses.ts";
 
 const aiRead = { method: "GET", api: "storefront", auth: "none", cache: "public", readsOnly: true, tags: ["AI"], params: SCOPE_PARAMS.product } as const;
 
@@ -12,7 +13,7 @@ const aiRead = { method: "GET", api: "storefront", auth: "none", cache: "public"
 export const reviewsSummary = defineOperation({
   ...aiRead, id: "getProductReviewsSummary",
   summary: "The published AI summary of a product's reviews",
-  responses: { 200: { description: "`{ reviewsSummary }`, or `{}` when no summary is published" }, ...errorResponses(404) },
+  responses: { 200: { description: "`{ reviewsSummary }`, or `{}` when no summary is published", schema: reviewsSummaryResponseSchema }, ...errorResponses(404) },
   handler: ({ params, context }) => reply(context.services.ai.getSummary(params), { scopes: context.services.ai.cacheScopes(params) }),
 });
 
@@ -20,6 +21,6 @@ export const reviewsSummary = defineOperation({
 export const reviewsKeywords = defineOperation({
   ...aiRead, id: "getProductReviewsKeywords",
   summary: "The published keyword topics of a product's reviews",
-  responses: { 200: { description: "`{ reviewsKeywords: { keywordTopics } }`, or `{}` when none are published" }, ...errorResponses(404) },
+  responses: { 200: { description: "`{ reviewsKeywords: { keywordTopics } }`, or `{}` when none are published", schema: reviewsKeywordsResponseSchema }, ...errorResponses(404) },
   handler: ({ params, context }) => reply(context.services.ai.getKeywords(params), { scopes: context.services.ai.cacheScopes(params) }),
 });

@@ -6,6 +6,10 @@
 import { z } from "zod";
 import { defineOperation, reply } from "../../server/api/operation.ts";
 import { errorResponses } from "../../server/api/responses.ts";
+import {
+  earningRulesResponseSchema, legalPoliciesSchema, loginResponseSchema, loyaltyCustomerResponseSchema, orderEarningResponseSchema, redemptionResponseSchema,
+  redemptionRulesResponseSchema, transactionsResponseSchema, vipTiersResponseSchema,
+} from "../../server/contract/loyalty.responses.ts";
 import { customerActivationBody, loginBody, orderEarningBody, PARTNER_HEADER, redemptionBody } from "../../server/contract/loyalty.ts";
 import { storeIdParam } from "../../server/contract/params.ts";
 import { listPageQuery } from "../../server/contract/storefront.ts";
@@ -26,7 +30,7 @@ export const login = defineOperation({
   ...loyalty, id: "loyaltyLogin", method: "POST", auth: "none",
   summary: "Exchange the storefront platform's customer token for a Chorus customer token",
   body: { schema: loginBody, ...jsonBody },
-  responses: { 200: { description: "The customer token and the loyalty customer" }, ...errorResponses(400, 401, 404, 413, 415) },
+  responses: { 200: { description: "The customer token and the loyalty customer", schema: loginResponseSchema }, ...errorResponses(400, 401, 404, 413, 415) },
   before: ({ params, context }) => void context.services.loyalty.legalPolicies(params.storeId), // 404 for an unknown store before reading the body
   handler: async ({ params, body, context }) => context.services.loyalty.login(params.storeId, body.customerAccessToken),
 });
@@ -35,7 +39,7 @@ export const login = defineOperation({
 export const legalPolicies = defineOperation({
   ...loyalty, id: "getLoyaltyLegalPolicies", method: "GET", auth: "none", cache: "public",
   summary: "The program's legal policies (button text, sentence, version)",
-  responses: { 200: { description: "The legal policies" }, ...errorResponses(404) },
+  responses: { 200: { description: "The legal policies", schema: legalPoliciesSchema }, ...errorResponses(404) },
   handler: ({ request, params, context }) =>
     reply(context.services.loyalty.legalPolicies(params.storeId), { cache: request.headers.has("authorization") ? "private" : "public", scopes: programScopes(params.storeId) }),
 });
@@ -46,30 +50,30 @@ export const customerActivation = defineOperation({
   summary: "Enrol the signed-in customer in the program, accepting the current legal policies",
   headers: z.object({ [PARTNER_HEADER]: z.string().max(200).optional().meta({ description: "The partner that enrolled the customer (interface.md §5)." }) }),
   body: { schema: customerActivationBody, ...jsonBody },
-  responses: { 200: { description: "The enrolled loyalty customer" }, ...errorResponses(400, 401, 404, 409, 413, 415) },
+  responses: { 200: { description: "The enrolled loyalty customer", schema: loyaltyCustomerResponseSchema }, ...errorResponses(400, 401, 404, 409, 413, 415) },
   handler: ({ params, body, customer, context, request }) =>
     context.services.loyalty.activate(params.storeId, customer!.loyalty_customer_id, body, request.headers.get(PARTNER_HEADER)),
 });
 
 /** GET of a program list (earning rules, redemption rules, VIP tiers): general, or tailored with a Bearer token. */
-function programList(pick: "earningRules" | "redemptionRules" | "vipTiers", id: string, summary: string) {
+function programList(pick: "earningRules" | "redemptionRules" | "vipTiers", id: string, summary: string, schema: z.ZodType) {
   return defineOperation({
     ...loyalty, id, method: "GET", auth: "customer-optional", cache: "public", summary,
     description: "Without a customer token: the general program (public, cached). With one: tailored to that customer (private).",
-    responses: { 200: { description: "The list" }, ...errorResponses(401, 404) },
+    responses: { 200: { description: "The list", schema }, ...errorResponses(401, 404) },
     handler: ({ params, customer, context }) =>
       reply(context.services.loyalty[pick](params.storeId, customer), { cache: customer ? "private" : "public", scopes: programScopes(params.storeId) }),
   });
 }
-export const earningRules = programList("earningRules", "listLoyaltyEarningRules", "The program's earning rules");
-export const redemptionRules = programList("redemptionRules", "listLoyaltyRedemptionRules", "The program's redemption rules");
-export const vipTiers = programList("vipTiers", "listLoyaltyVipTiers", "The program's VIP tiers");
+export const earningRules = programList("earningRules", "listLoyaltyEarningRules", "The program's earning rules", earningRulesResponseSchema);
+export const redemptionRules = programList("redemptionRules", "listLoyaltyRedemptionRules", "The program's redemption rules", redemptionRulesResponseSchema);
+export const vipTiers = programList("vipTiers", "listLoyaltyVipTiers", "The program's VIP tiers", vipTiersResponseSchema);
 
 /** GET /loyalty/customer */
 export const customer = defineOperation({
   ...loyalty, id: "getLoyaltyCustomer", method: "GET", auth: "customer", cache: "private",
   summary: "The signed-in loyalty customer (status, points balance, VIP tier)",
-  responses: { 200: { description: "The loyalty customer" }, ...errorResponses(401, 404) },
+  responses: { 200: { description: "The loyalty customer", schema: loyaltyCustomerResponseSchema }, ...errorResponses(401, 404) },
   handler: ({ params, customer, context }) => context.services.loyalty.customer(params.storeId, customer!.loyalty_customer_id),
 });
 
@@ -78,7 +82,7 @@ export const transactions = defineOperation({
   ...loyalty, id: "listLoyaltyTransactions", method: "GET", auth: "customer", cache: "private",
   summary: "The signed-in customer's points transactions, newest first",
   query: listPageQuery,
-  responses: { 200: { description: "A page of transactions" }, ...errorResponses(400, 401, 404) },
+  responses: { 200: { description: "A page of transactions", schema: transactionsResponseSchema }, ...errorResponses(400, 401, 404) },
   handler: ({ params, query, customer, context }) => context.services.loyalty.transactions(params.storeId, customer!.loyalty_customer_id, query),
 });
 
@@ -87,7 +91,7 @@ export const redemptions = defineOperation({
   ...loyalty, id: "redeemLoyaltyPoints", method: "POST", auth: "customer",
   summary: "Spend points on a redemption rule (an enrolled customer's coupon)",
   body: { schema: redemptionBody, ...jsonBody },
-  responses: { 201: { description: "The redemption and the customer's new balance" }, ...errorResponses(400, 401, 404, 409, 413, 415) },
+  responses: { 201: { description: "The redemption and the customer's new balance", schema: redemptionResponseSchema }, ...errorResponses(400, 401, 404, 409, 413, 415) },
   handler: ({ params, body, customer, context }) =>
     reply(context.services.loyalty.redeem(params.storeId, customer!.loyalty_customer_id, body.redemptionRuleId), { status: 201 }),
 });
@@ -97,7 +101,7 @@ export const orderEarning = defineOperation({
   id: "createLoyaltyEarningTransaction", method: "POST", api: "enterprise", auth: "basic", tags: ["Loyalty"],
   summary: "Award points for an order (idempotent per orderId)",
   body: { schema: orderEarningBody, ...jsonBody },
-  responses: { 201: { description: "Points awarded" }, 200: { description: "This order was already awarded: the same transaction" }, ...errorResponses(400, 401, 404, 409, 413, 415) },
+  responses: { 201: { description: "Points awarded", schema: orderEarningResponseSchema }, 200: { description: "This order was already awarded: the same transaction", schema: orderEarningResponseSchema }, ...errorResponses(400, 401, 404, 409, 413, 415) },
   handler: ({ body, storeId, context }) => {
     const result = context.services.loyalty.earnForOrder(storeId, body);
     return reply(result.body, { status: result.created ? 201 : 200 });

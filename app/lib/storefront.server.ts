@@ -10,6 +10,7 @@ import { listPageQuery, listReviewsQuery } from "../../server/contract/storefron
 import { SCOPE_PARAMS, type ReviewScopeName } from "../../server/contract/params.ts";
 import { defineOperation, reply } from "../../server/api/operation.ts";
 import { errorResponses } from "../../server/api/responses.ts";
+import { listQuestionsResponseSchema, listReviewMediaResponseSchema, listReviewsResponseSchema, reviewAggregateResponseSchema } from "../../server/contract/storefront.responses.ts";
 
 
 const SCOPE_WORDS: Record<ReviewScopeName, string> = { product: "a product", group: "a review group (collection)", store: "the whole store" };
@@ -25,7 +26,7 @@ export const listReviews = (scope: ReviewScopeName) =>
     summary: `List the published reviews of ${SCOPE_WORDS[scope]}`,
     description: "Published reviews in the requested order, at most `limit` per page; follow `nextUrl` (relative to `/v1`) for the next page.",
     params: SCOPE_PARAMS[scope], query: listReviewsQuery,
-    responses: { 200: { description: "A page of reviews" }, ...errorResponses(400, 404) },
+    responses: { 200: { description: "A page of reviews", schema: listReviewsResponseSchema }, ...errorResponses(400, 404) },
     handler: async ({ params, query, context }) => {
       const { reviews } = context.services;
       return reply(await reviews.listReviews(params, query, context.publicOrigin), { scopes: reviews.cacheScopes(params) });
@@ -38,7 +39,7 @@ export const reviewAggregate = (scope: ReviewScopeName) =>
     ...publicRead, id: `get${Capital[scope]}ReviewAggregate`, tags: ["Reviews"],
     summary: `The review aggregate (count, average, count per star) of ${SCOPE_WORDS[scope]}`,
     params: SCOPE_PARAMS[scope],
-    responses: { 200: { description: "The aggregate; zeros when there are no published reviews" }, ...errorResponses(404) },
+    responses: { 200: { description: "The aggregate; zeros when there are no published reviews", schema: reviewAggregateResponseSchema }, ...errorResponses(404) },
     handler: ({ params, context }) => reply(context.services.reviews.getAggregate(params), { scopes: context.services.reviews.cacheScopes(params) }),
   });
 
@@ -48,7 +49,7 @@ export const listReviewMedia = (scope: ReviewScopeName) =>
     ...publicRead, id: `list${Capital[scope]}ReviewMedia`, tags: ["Reviews"],
     summary: `List the published photos and videos of reviews of ${SCOPE_WORDS[scope]}`,
     params: SCOPE_PARAMS[scope], query: listPageQuery,
-    responses: { 200: { description: "A page of review media, newest first" }, ...errorResponses(400, 404) },
+    responses: { 200: { description: "A page of review media, newest first", schema: listReviewMediaResponseSchema }, ...errorResponses(400, 404) },
     handler: ({ params, query, context }) => {
       const { reviews } = context.services;
       return reply(reviews.listMedia(params, query, context.publicOrigin), { scopes: reviews.cacheScopes(params) });
@@ -61,7 +62,7 @@ export const listQuestions = (scope: "product" | "group") =>
     ...publicRead, id: `list${Capital[scope]}Questions`, tags: ["Questions"],
     summary: `List the published questions of ${SCOPE_WORDS[scope]} with their published answers`,
     params: SCOPE_PARAMS[scope], query: listPageQuery,
-    responses: { 200: { description: "A page of questions, newest first" }, ...errorResponses(400, 404) },
+    responses: { 200: { description: "A page of questions, newest first", schema: listQuestionsResponseSchema }, ...errorResponses(400, 404) },
     handler: ({ params, query, context }) => {
       const { reviews } = context.services;
       return reply(reviews.listQuestions(params, query), { scopes: reviews.cacheScopes(params) });

@@ -3,9 +3,9 @@
  * review submission (JSON or multipart with photos and video), questions, and orders. Body reading
  * helpers live in writes.server.ts.
  */
-import { z } from "zod";
 import { defineOperation, reply } from "../../server/api/operation.ts";
 import { errorResponses } from "../../server/api/responses.ts";
+import { askQuestionResponseSchema, importOrdersResponseSchema, submitReviewResponseSchema } from "../../server/contract/writes.responses.ts";
 import { badRequest } from "../../server/contract/errors.ts";
 import { SCOPE_PARAMS } from "../../server/contract/params.ts";
 import { importOrdersBody, questionBody, reviewSubmissionBody } from "../../server/contract/writes.ts";
@@ -19,7 +19,7 @@ export const submitReview = defineOperation({
   description: "JSON, or `multipart/form-data` with the same fields and up to 5 images and 1 video in the repeatable `media` field. The review is moderated as the store's settings say.",
   params: SCOPE_PARAMS.product,
   body: { schema: reviewSubmissionBody, read: "handler", contentTypes: ["application/json", "multipart/form-data"], maxBytes: MAX_MULTIPART_BYTES },
-  responses: { 201: { description: "The review was received" }, ...errorResponses(400, 404, 409, 413, 415, 429) },
+  responses: { 201: { description: "The review was received", schema: submitReviewResponseSchema }, ...errorResponses(400, 404, 409, 413, 415, 429) },
   handler: async ({ request, params, context }) => {
     const { services } = context;
     const input = await readSubmission(request, () => services.media.tempDir());
@@ -37,7 +37,7 @@ export const askQuestion = defineOperation({
   summary: "Ask a question about a product (published after moderation)",
   params: SCOPE_PARAMS.product,
   body: { schema: questionBody, read: "handler", contentTypes: ["application/json"] },
-  responses: { 201: { description: "The question was received" }, ...errorResponses(400, 404, 413, 415, 429) },
+  responses: { 201: { description: "The question was received", schema: askQuestionResponseSchema }, ...errorResponses(400, 404, 413, 415, 429) },
   handler: async ({ request, params, context }) => {
     const fields = await readJsonBody(request, BODY_LIMITS.json);
     if (typeof fields !== "object" || fields === null || Array.isArray(fields)) throw badRequest("The request body must be a JSON object", "invalid_json");
@@ -53,7 +53,7 @@ export const importOrders = defineOperation({
   id: "importOrders", method: "POST", api: "enterprise", auth: "basic", tags: ["Orders"],
   summary: "Import order lines (to recognise verified buyers)",
   body: { schema: importOrdersBody, read: "json", contentTypes: ["application/json"] },
-  responses: { 200: { description: "How many new order lines were stored", schema: z.object({ inserted: z.int().min(0) }) }, ...errorResponses(400, 401, 413, 415) },
+  responses: { 200: { description: "How many new order lines were stored", schema: importOrdersResponseSchema }, ...errorResponses(400, 401, 413, 415) },
   handler: ({ body, storeId, context }) => ({
     inserted: context.services.orders.importOrders(storeId, body.orders.map((o) => ({
       orderId: o.orderId, productId: o.productId, email: o.email, orderedMs: o.dateCreated ? Date.parse(o.dateCreated) : Date.now(), source: "enterprise-api",

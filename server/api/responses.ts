@@ -2,18 +2,8 @@
  * Documented error answers shared by operation declarations (decisions.md §1): every 4xx carries
  * `{"error":{"description","code"?}}`, except the enterprise 401 (no body, `WWW-Authenticate: Basic`).
  */
-import { z } from "zod";
+import { errorBodySchema } from "../contract/errors.schema.ts";
 import type { ResponseSpec } from "./operation.ts";
-
-/** The error body of every API (decisions.md §1). */
-export const errorBodySchema = z
-  .object({
-    error: z.object({
-      description: z.string().meta({ description: "What was wrong, in words an integrator can act on." }),
-      code: z.string().optional().meta({ description: "A stable machine-readable code, e.g. `invalid_parameter`." }),
-    }),
-  })
-  .meta({ id: "Error", description: "The error answer of every operation." });
 
 const ERRORS: Record<number, string> = {
   400: "A parameter, header or body field is invalid (the description names it)",

@@ -43,6 +43,13 @@ describe("operation table (find-my-way) agrees with Remix's matchRoutes", () => 
     }
   });
 
+  it("every API route module declares its operations (only the catch-all 404 routes do not)", () => {
+    const undeclared = Object.values(build.routes)
+      .filter((route) => isApiRoute(route.id) && !route.id.endsWith(".$") && !table.operations.some((op) => op.routeId === route.id))
+      .map((route) => route.id);
+    expect(undeclared).toEqual([]);
+  });
+
   it("lists the declared operations of every API route module, with OpenAPI paths", () => {
     const ids = table.operations.map((op) => op.id);
     expect(new Set(ids).size).toBe(ids.length);

@@ -11,7 +11,6 @@ import compression from "compression";
 import express from "express";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { createHash } from "node:crypto";
 import { decodeJwt } from "jose";
 import { bearerToken } from "../loyalty/tokens.ts";
@@ -74,6 +73,45 @@ function tokenExpiryMs(authorization: string): number | null {
 
 const HOST_HEADER = /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
 
+/**
+ * The request body as a web stream that reads the socket only as fast as the route consumes it
+ * (pauses at the stream's high-water mark) and stops reading when the route cancels it — the bounded
+ * body reader (server/shared/body.ts) cancels at its limit; the answer then closes the connection.
+ * (`Readable.toWeb` throws "Controller is already closed" when data arrives after a cancel.)
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let open = true;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on("data", (chunk: Buffer) => {
+        if (!open) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      });
+      req.once("end", () => {
+        if (open) controller.close();
+        open = false;
+      });
+      req.once("error", (error) => {
+        if (open) controller.error(error);
+        open = false;
+      });
+      req.once("close", () => {
+        // The client left before sending the whole body.
+        if (open) controller.error(new Error("The client closed the connection before the body was complete"));
+        open = false;
+      });
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      open = false;
+      req.pause();
+    },
+  }, { highWaterMark: 4, size: () => 1 });
+}
+
 /** A Fetch Request for a Node request; the body (if any) is streamed, not buffered. */
 function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const headers = new Headers();
@@ -89,7 +127,7 @@ function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request {
     method: req.method,
     headers,
     signal,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
+    ...(hasBody ? { body: bodyStream(req), duplex: "half" } : {}),
   } as RequestInit);
 }
 

@@ -1,0 +1,174 @@
+/**
+ * Both OpenAPI documents (`/v1/openapi.json`, `/enterprise/openapi.json`): valid OpenAPI 3.1 by a real
+ * validator, covering every operation the server answers (the operation table of the build), and every
+ * operation's live answers (success and error statuses, real HTTP, real data) validate against the
+ * document's schema for that status.
+ */
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { publishRealReview, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
+import { loadBuild, startTestServer, type TestServer } from "../../test/server.ts";
+import { demoProgram } from "../loyalty/loyalty.demo.ts";
+import { signPlatformToken } from "../loyalty/tokens.ts";
+import { ATTRIBUTION_SURVEY, DEMO_CHANNEL_IDS, DEMO_QUESTION_IDS, NPS_SURVEY } from "../surveys/surveys.demo.ts";
+import { operationTable } from "./route-table.ts";
+
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule);
+
+type Doc = {
+  openapi: string; info: { version: string }; servers: { url: string }[]; components: unknown;
+  paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+};
+
+const PRODUCT = "1078";
+const SECRET = "openapi-test-platform-secret-0123456789";
+const API_KEY = "openapi-test-api-key-0123456789abcdef";
+const S = `/v1/stores/${TEST_STORE_ID}`;
+const basic = `Basic ${Buffer.from(`${TEST_STORE_ID}:${API_KEY}`).toString("base64")}`;
+
+let t: TestServer;
+const docs: Record<"storefront" | "enterprise", Doc> = {} as never;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+
+beforeAll(async () => {
+  t = await startTestServer();
+  seedRealReviews(t.services, { productIds: [PRODUCT, "1094"] });
+  t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
+  t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
+  t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
+  t.services.surveys.createSurvey(TEST_STORE_ID, ATTRIBUTION_SURVEY);
+  docs.storefront = await (await fetch(t.url("/v1/openapi.json"))).json();
+  docs.enterprise = await (await fetch(t.url("/enterprise/openapi.json"))).json();
+});
+afterAll(() => t.close());
+
+describe("OpenAPI documents", () => {
+  it.each(["storefront", "enterprise"] as const)("the %s document is valid OpenAPI 3.1", async (api) => {
+    const result = await new Validator().validate(docs[api] as object);
+    expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(docs[api].openapi).toBe("3.1.0");
+    expect(docs[api].info.version).toBe("1.2.1");
+  });
+
+  it("cover every operation the server answers, and nothing else", async () => {
+    const table = operationTable(await loadBuild());
+    const served = table.operations.map((op) => `${op.api} ${op.method} ${op.path}`).sort();
+    const documented = (["storefront", "enterprise"] as const).flatMap((api) =>
+      Object.entries(docs[api].paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${api} ${m.toUpperCase()} ${docs[api].servers[0].url}${path}`)),
+    ).sort();
+    expect(documented).toEqual(served);
+    expect(served.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it("speaks to integrators: every operation has a summary and no internal file references", () => {
+    for (const doc of Object.values(docs)) {
+      const text = JSON.stringify(doc);
+      expect(text).not.toMatch(/\.(ts|tsx|sql)\b|server\/|app\/lib/);
+      for (const methods of Object.values(doc.paths)) for (const op of Object.values(methods)) expect((op as { summary?: string }).summary).toBeTruthy();
+    }
+  });
+});
+
+/** A validator for the JSON body of `status` of `method path` in the document of the path's API. */
+function validatorFor(method: string, url: string, status: number) {
+  const api = url.startsWith("/enterprise") ? "enterprise" : "storefront";
+  const doc = docs[api];
+  const relative = url.slice(doc.servers[0].url.length).split("?")[0];
+  const entry = Object.entries(doc.paths).find(([template]) => new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(relative));
+  expect(entry, `${method} ${url} is documented`).toBeDefined();
+  const op = entry![1][method.toLowerCase()];
+  expect(op, `${method} ${url}`).toBeDefined();
+  const response = op.responses[String(status)];
+  expect(response, `${op.operationId} documents status ${status}`).toBeDefined();
+  const schema = response.content?.["application/json"]?.schema;
+  return { operationId: op.operationId, validate: schema ? ajv.compile({ ...schema, components: doc.components }) : null };
+}
+
+type Call = { method?: string; url: string; status: number; body?: unknown; headers?: Record<string, string> };
+const seen = new Set<string>();
+
+async function check(call: Call): Promise<unknown> {
+  const method = call.method ?? (call.body === undefined ? "GET" : "POST");
+  const headers: Record<string, string> = { ...call.headers };
+  if (call.body !== undefined) headers["content-type"] ??= "application/json";
+  const res = await fetch(t.url(call.url), { method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) });
+  const text = await res.text();
+  expect(res.status, `${method} ${call.url}: ${text.slice(0, 300)}`).toBe(call.status);
+  const { operationId, validate } = validatorFor(method, call.url, call.status);
+  seen.add(operationId);
+  const body = text ? JSON.parse(text) : undefined;
+  if (validate) expect(validate(body), `${operationId} ${call.status}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+  return body;
+}
+
+describe("live answers validate against the documents", () => {
+  it("every storefront and enterprise operation, success and error statuses", async () => {
+    const group = (t.services.stores.getProduct(TEST_STORE_ID, PRODUCT) as { groupId?: string; group_id?: string });
+    const groupId = group.groupId ?? group.group_id;
+    const nowhere = "/v1/stores/00000000-0000-4000-8000-000000000000";
+    // Reads in three scopes.
+    for (const scope of [`/products/shopify-${PRODUCT}`, `/collections/${groupId}`, ""]) {
+      await check({ url: `${S}${scope}/reviews?limit=3`, status: 200 });
+      await check({ url: `${S}${scope}/reviews?orderBy=nonsense`, status: 400 });
+      await check({ url: `${nowhere}${scope.replace(String(groupId), "x")}/reviews`, status: 404 });
+      await check({ url: `${S}${scope}/review_aggregate`, status: 200 });
+      await check({ url: `${S}${scope}/review_media?limit=2`, status: 200 });
+      await check({ url: `${S}${scope}/review_media?limit=0`, status: 400 });
+      if (scope) await check({ url: `${S}${scope}/questions`, status: 200 });
+    }
+    await check({ url: `${S}/products/shopify-${PRODUCT}/reviews_summary`, status: 200 });
+    await check({ url: `${S}/products/shopify-${PRODUCT}/reviews_keywords`, status: 200 });
+    await check({ url: `${nowhere}/products/shopify-1/reviews_summary`, status: 404 });
+    // Writes.
+    await check({ url: `${S}/products/shopify-${PRODUCT}/reviews`, status: 201, body: { rating: 5, title: "Lovely", body: "Fits well and the colour is as shown.", displayName: "Ann", email: "ann@example.com" } });
+    await check({ url: `${S}/products/shopify-${PRODUCT}/reviews`, status: 400, body: { rating: 9 } });
+    await check({ url: `${S}/products/shopify-${PRODUCT}/questions`, status: 201, body: { body: "Does it run small?", displayName: "Bea", email: "bea@example.com" } });
+    await check({ url: `${S}/products/shopify-${PRODUCT}/questions`, status: 415, body: "x", headers: { "content-type": "text/plain" } });
+    const reviewId = publishRealReview(t.services, PRODUCT);
+    await check({ url: `${S}/reviews/${reviewId}/votes`, status: 200, body: { vote: "helpful" } });
+    await check({ url: `${S}/reviews/${reviewId}/votes`, status: 400, body: { vote: "maybe" } });
+    await check({ url: `${S}/surveys/${DEMO_CHANNEL_IDS.npsEmail}/responses`, status: 201, body: { answeredQuestions: [{ id: DEMO_QUESTION_IDS.nps, type: "nps", answer: 9 }] } });
+    await check({ url: `${S}/surveys/${DEMO_CHANNEL_IDS.npsEmail}/responses`, status: 400, body: { answeredQuestions: [] } });
+    // Loyalty.
+    const L = `${S}/loyalty`;
+    await check({ url: `${L}/legal_policies`, status: 200 });
+    await check({ url: `${L}/earning_rules`, status: 200 });
+    await check({ url: `${L}/redemption_rules`, status: 200 });
+    await check({ url: `${L}/vip_tiers`, status: 200 });
+    await check({ url: `${nowhere}/loyalty/vip_tiers`, status: 404 });
+    const platformToken = await signPlatformToken(SECRET, { platformCustomerId: "openapi-1", email: "openapi-1@example.test" });
+    const login = (await check({ url: `${L}/login`, status: 200, body: { customerAccessToken: platformToken } })) as { customerToken: string };
+    await check({ url: `${L}/login`, status: 400, body: {} });
+    const bearer = { authorization: `Bearer ${login.customerToken}` };
+    await check({ url: `${L}/customer`, status: 401 });
+    const policies = (await check({ url: `${L}/legal_policies`, status: 200 })) as { version: string };
+    await check({ url: `${L}/customer_activation`, status: 200, headers: bearer, body: { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: policies.version } });
+    await check({ url: `${L}/customer`, status: 200, headers: bearer });
+    await check({ url: `${L}/earning_rules`, status: 200, headers: bearer });
+    await check({ url: `${L}/customer/transactions`, status: 200, headers: bearer });
+    await check({ url: `${L}/customer/transactions?limit=0`, status: 400, headers: bearer });
+    await check({ url: `${L}/customer/redemptions`, status: 400, headers: bearer, body: {} });
+    // Enterprise.
+    const auth = { authorization: basic };
+    await check({ url: "/enterprise/surveys", status: 200, headers: auth });
+    await check({ url: "/enterprise/surveys?limit=0", status: 400, headers: auth });
+    await check({ url: `/enterprise/surveys/${NPS_SURVEY.surveyId}/responses`, status: 200, headers: auth });
+    await check({ url: "/enterprise/surveys/6f1c2b7e-0d55-4c1e-9a35-3b1f0f6e2a11/responses", status: 404, headers: auth });
+    await check({ url: "/enterprise/surveys", status: 401 });
+    await check({ url: "/enterprise/orders", status: 200, headers: auth, body: { orders: [{ orderId: "o-1", productId: PRODUCT, email: "buyer@example.com" }] } });
+    await check({ url: "/enterprise/orders", status: 400, headers: auth, body: { orders: "none" } });
+    await check({ url: "/enterprise/loyalty/earning_transactions", status: 201, headers: auth, body: { customer: { platformCustomerId: "openapi-1" }, orderId: "order-1", amount: 59.9 } });
+    await check({ url: "/enterprise/loyalty/earning_transactions", status: 200, headers: auth, body: { customer: { platformCustomerId: "openapi-1" }, orderId: "order-1", amount: 59.9 } });
+    await check({ url: "/enterprise/loyalty/earning_transactions", status: 400, headers: auth, body: { orderId: "x" } });
+    await check({ url: "/enterprise/openapi.json", status: 200 });
+    await check({ url: "/v1/openapi.json", status: 200 });
+
+    // Every documented operation was called.
+    const documented = Object.values(docs).flatMap((doc) => Object.values(doc.paths).flatMap((methods) => Object.values(methods).map((op) => op.operationId)));
+    expect(documented.filter((id) => !seen.has(id))).toEqual([]);
+  });
+});
