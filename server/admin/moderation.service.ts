@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { badRequest, notFound } from "../contract/errors.ts";
 import { transaction, type Db } from "../db/database.ts";
-import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
+import { keysetPage } from "../shared/keyset-pager.ts";
 import type { ModerationRepo, QueueFilter, QueueMediaRow, QueueRow } from "./moderation.repo.ts";
 
 export const QUEUE_PAGE_SIZE = 20;
@@ -45,14 +45,14 @@ export function moderationService(deps: { db: Db; moderation: ModerationRepo; se
         ...(q.product ? { productId: q.product.replace(/^[a-z]+-(?=\d)/i, "") } : {}),
         ...(q.media === "yes" ? { hasMedia: true } : q.media === "no" ? { hasMedia: false } : {}),
       };
-      const ctx = context(storeId, filter);
-      const after = q.after ? (decodeCursor(secret, ctx, q.after, ["number", "string"]) as [number, string]) : undefined;
-      const rows = moderation.listQueue(storeId, filter, QUEUE_PAGE_SIZE, after);
-      const page = rows.slice(0, QUEUE_PAGE_SIZE);
-      const last = page[page.length - 1];
+      const { rows: page, next } = keysetPage<QueueRow, [number, string]>({
+        secret, context: context(storeId, filter), cursor: q.after, shape: ["number", "string"], limit: QUEUE_PAGE_SIZE,
+        fetch: (after) => moderation.listQueue(storeId, filter, QUEUE_PAGE_SIZE, after), // the repo reads limit + 1 rows
+        keyOf: (r) => [r.created_ms, r.review_id],
+      });
       const media = moderation.mediaOf(storeId, page.filter((r) => r.media_total > 0).map((r) => r.review_id));
       const reviews = page.map((r) => ({ ...r, media: media.filter((m) => m.review_id === r.review_id) }));
-      return { reviews, filter, ...(rows.length > QUEUE_PAGE_SIZE ? { next: encodeCursor(secret, ctx, [last.created_ms, last.review_id]) } : {}) };
+      return { reviews, filter, ...(next ? { next } : {}) };
     },
 
     /**
