@@ -1,4 +1,4 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "@remix-run/react";
 import type { LinksFunction } from "@remix-run/node";
 import styles from "./styles/app.css?url";
 import { useNonce } from "./lib/nonce";
@@ -27,4 +27,25 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   return <Outlet />;
+}
+
+/**
+ * The last-resort error page of every page outside the admin (which has its own): a heading and a plain
+ * sentence, the status when there is one, never a stack or an error's internal message.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const title = status === 404 ? "Page not found" : status < 500 ? "That did not work" : "Something went wrong";
+  const message =
+    status === 404 ? "There is no page at this address."
+    : status < 500 ? "The request could not be handled. Go back and try again."
+    : "Chorus could not show this page. Try again in a moment.";
+  return (
+    <main id="main" aria-labelledby="error-title">
+      <h1 id="error-title">{title}</h1>
+      <p role="alert">{message}</p>
+      <p><a href="/">Go to the home page</a></p>
+    </main>
+  );
 }

@@ -14,6 +14,8 @@ export function AdminErrorBoundary() {
     else if (error.status === 403) title = "Not allowed";
     else if (error.status === 400) title = "That did not work";
     else if (error.status === 429) title = "Too many attempts";
+    else if (error.status === 413) title = "Too much to send";
+    else if (error.status === 415) title = "That did not work";
     if (detail) message = detail;
     else if (error.status === 404) message = "This page does not exist, or you do not have access to it.";
   }

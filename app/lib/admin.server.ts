@@ -1,15 +1,18 @@
 /**
- * Admin route helpers: session cookie, sign-in requirement, store membership check, CSRF check,
- * and the client address for login rate limiting. Every admin loader and action goes through
+ * Admin route helpers: cookies (parsed and written with the `cookie` package only), the one bounded
+ * form reader of admin actions, sign-in requirement, store membership check and CSRF check. Every admin loader and action goes through
  * `requireStore` (or `requireSession` for pages without a store), and every action through `requireCsrf`.
  *
  * Store selection: the store ID is in the URL (`/admin/stores/{storeId}/...`); a store the signed-in
  * user does not belong to answers 404, exactly like a store that does not exist.
  */
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect, type AppLoadContext, type HeadersFunction } from "@remix-run/node";
+import { parseCookie, stringifySetCookie } from "cookie";
 import { randomBytes } from "node:crypto";
 import type { AdminSession } from "../../server/admin/admin.service.ts";
 import { safeEqual, SESSION_TTL_MS } from "../../server/admin/admin.service.ts";
+import { isApiError } from "../../server/contract/errors.ts";
+import { readFormBody } from "../../server/shared/body.ts";
 import type { Store } from "../../server/stores/stores.repo.ts";
 
 export const SESSION_COOKIE = "chorus_admin";
@@ -17,13 +20,22 @@ export const LOGIN_CSRF_COOKIE = "chorus_admin_login";
 /** Name of the hidden CSRF field in every admin form. */
 export const CSRF_FIELD = "csrf";
 
-/** A cookie value from the request, or undefined. */
-export function readCookie(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+/** `decodeURIComponent`, or undefined for a value that does not decode (the cookie is then skipped). */
+const decodeOrSkip = (value: string) => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
   }
-  return undefined;
+};
+
+/**
+ * A cookie value from the request's `Cookie` header, or undefined when absent or not decodable (e.g.
+ * `chorus_admin=%E0%A4%A`: treated as no session, never an error).
+ */
+export function readCookie(request: Request, name: string): string | undefined {
+  const header = request.headers.get("cookie");
+  return header ? parseCookie(header, { decode: decodeOrSkip })[name] : undefined;
 }
 
 /** Whether the client reached us over HTTPS (directly or through a proxy that says so). */
@@ -33,7 +45,7 @@ export function isHttps(request: Request): boolean {
 
 /** A `Set-Cookie` value for an admin cookie (HttpOnly, SameSite=Lax, Path=/admin, Secure over HTTPS). `maxAgeS` 0 deletes. */
 export function adminCookie(request: Request, name: string, value: string, maxAgeS: number): string {
-  return [`${name}=${encodeURIComponent(value)}`, "Path=/admin", "HttpOnly", "SameSite=Lax", `Max-Age=${maxAgeS}`, ...(isHttps(request) ? ["Secure"] : [])].join("; ");
+  return stringifySetCookie({ name, value, path: "/admin", httpOnly: true, sameSite: "lax", maxAge: maxAgeS, secure: isHttps(request) });
 }
 
 export const sessionCookie = (request: Request, token: string) => adminCookie(request, SESSION_COOKIE, token, Math.floor(SESSION_TTL_MS / 1000));
@@ -43,7 +55,71 @@ export const clearSessionCookie = (request: Request) => adminCookie(request, SES
 export const newLoginCsrf = () => randomBytes(24).toString("base64url");
 
 /** A thrown document error with a status (rendered by the admin ErrorBoundary). */
-export const httpError = (status: number, message: string) => data({ message }, { status });
+export const httpError = (status: number, message: string, headers?: HeadersInit) => data({ message }, { status, headers });
+
+/**
+ * `request` with a body stream whose `cancel()` only stops reading. Remix's Express adapter destroys the
+ * socket when its body stream is cancelled, so the bounded reader's early stop (413, 415) would reset the
+ * connection before any answer is written; with this wrapper the answer goes out and its
+ * `Connection: close` lets Node drop the unread rest with the connection.
+ */
+function withGentleCancel(request: Request): Request {
+  if (!request.body) return request;
+  const reader = request.body.getReader();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel() {
+        reader.releaseLock();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Request(request.url, { method: request.method, headers: request.headers, body, duplex: "half" } as RequestInit);
+}
+
+/**
+ * The form of an admin action, read with the one bounded reader (server/shared/body.ts, at most
+ * BODY_LIMITS.form bytes; urlencoded or multipart without files).
+ * @throws a document error for the admin ErrorBoundary, with `Connection: close` (the body may be left
+ *   unread): 413 (too large), 415 (another content type, e.g. JSON), 400 (malformed multipart).
+ */
+export async function readAdminForm(request: Request): Promise<FormData> {
+  try {
+    return await readFormBody(withGentleCancel(request));
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    const message =
+      error.status === 413 ? `${error.message}. Shorten the text and send the form again.`
+      : error.status === 415 ? "This form must be sent by the page's own form (URL-encoded or multipart form data)."
+      : "The form could not be read. Reload the page and send it again.";
+    throw httpError(error.status, message, { Connection: "close" });
+  }
+}
+
+/** Answer headers of an action or a thrown error that the document response must carry. */
+const FORWARDED_HEADERS = ["Connection", "Retry-After"] as const;
+
+/**
+ * The `headers` export of every admin route that answers actions or renders an error boundary. Remix
+ * copies only `Set-Cookie` from loaders, actions and thrown errors into the document response; this
+ * forwards `Connection: close` (readAdminForm's 4xx, whose body may be unread) and `Retry-After` (a
+ * throttled sign-in) too, from the parent, the action and the error, in that order.
+ */
+export const adminHeaders: HeadersFunction = ({ parentHeaders, actionHeaders, errorHeaders }) => {
+  const headers = new Headers();
+  for (const source of [parentHeaders, actionHeaders, errorHeaders]) {
+    for (const name of FORWARDED_HEADERS) {
+      const value = source?.get(name);
+      if (value) headers.set(name, value);
+    }
+  }
+  return headers;
+};
 
 /** The signed-in session, or a redirect to the sign-in page (thrown). */
 export function requireSession(request: Request, context: AppLoadContext): AdminSession {
@@ -76,11 +152,11 @@ export function requireCsrf(form: FormData, session: AdminSession): void {
 
 /**
  * For actions: the session and store (membership checked) and the parsed form with its CSRF token
- * checked, in that order. @throws redirect / 404 / 403.
+ * checked, in that order. @throws redirect / 404 / 403, and 400 / 413 / 415 for an unreadable form (readAdminForm).
  */
 export async function requireStoreAction(request: Request, context: AppLoadContext, storeId: string | undefined) {
   const { session, store } = requireStore(request, context, storeId);
-  const form = await request.formData();
+  const form = await readAdminForm(request);
   requireCsrf(form, session);
   return { session, store, form };
 }

@@ -3,10 +3,11 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { isApiError } from "../../server/contract/errors.ts";
 import { safeEqual } from "../../server/admin/admin.service.ts";
 import {
-  adminCookie, httpError, LOGIN_CSRF_COOKIE, newLoginCsrf, readCookie, SESSION_COOKIE, sessionCookie,
+  adminCookie, adminHeaders, field, httpError, LOGIN_CSRF_COOKIE, newLoginCsrf, readAdminForm, readCookie, SESSION_COOKIE, sessionCookie,
 } from "~/lib/admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · Chorus admin" }];
+export const headers = adminHeaders;
 
 /**
  * Where to go after sign-in: `next` when it is a local admin page, else the first store's page.
@@ -27,18 +28,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /**
- * Sign in: CSRF (cookie = field) → 403; rate limited → 429; wrong e-mail or password → 401;
- * success → session cookie and redirect to `next`.
+ * Sign in: unreadable form → 400 / 413 / 415; CSRF (cookie = field) → 403; throttled → 429 with
+ * `Retry-After`; wrong e-mail or password → 401; success → session cookie and redirect to `next`.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const given = form.get("csrf");
+  const form = await readAdminForm(request);
+  const csrf = form.get("csrf");
   const cookie = readCookie(request, LOGIN_CSRF_COOKIE);
-  if (typeof given !== "string" || !cookie || !safeEqual(given, cookie)) {
+  if (typeof csrf !== "string" || !cookie || !safeEqual(csrf, cookie)) {
     throw httpError(403, "The sign-in form expired or did not come from Chorus. Reload the page and sign in again.");
   }
-  const email = String(form.get("email") ?? "").trim();
-  const password = String(form.get("password") ?? "");
+  const email = field(form, "email");
+  const given = form.get("password");
+  const password = typeof given === "string" ? given : ""; // not trimmed: spaces may be part of it
   if (!email || !password) return data({ error: "Enter your e-mail and password.", email }, { status: 400 });
   try {
     const { token } = await context.services.admin.login(email, password, context.clientIp);
@@ -47,9 +49,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     headers.append("Set-Cookie", sessionCookie(request, token));
     headers.append("Set-Cookie", adminCookie(request, LOGIN_CSRF_COOKIE, "", 0));
     // A document redirect: the next page loads fresh with the new cookie.
-    return redirectDocument(safeNext(String(form.get("next") ?? ""), stores), { headers });
+    return redirectDocument(safeNext(field(form, "next"), stores), { headers });
   } catch (error) {
-    if (isApiError(error) && (error.status === 401 || error.status === 429)) return data({ error: error.message, email }, { status: error.status });
+    if (isApiError(error) && (error.status === 401 || error.status === 429)) {
+      const retryAfterS = (error as { retryAfterS?: number }).retryAfterS;
+      return data({ error: error.message, email }, { status: error.status, headers: retryAfterS ? { "Retry-After": String(retryAfterS) } : undefined });
+    }
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { clearSessionCookie, readCookie, requireCsrf, requireSession, SESSION_COOKIE } from "~/lib/admin.server";
+import { clearSessionCookie, readAdminForm, readCookie, requireCsrf, requireSession, SESSION_COOKIE } from "~/lib/admin.server";
 
 /** GET /admin/logout has nothing to show. */
 export const loader = () => redirect("/admin");
@@ -7,7 +7,7 @@ export const loader = () => redirect("/admin");
 /** Sign out (POST with the CSRF token): ends the session and clears the cookie. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const session = requireSession(request, context);
-  requireCsrf(await request.formData(), session);
+  requireCsrf(await readAdminForm(request), session);
   context.services.admin.logout(readCookie(request, SESSION_COOKIE));
   return redirect("/admin/login", { headers: { "Set-Cookie": clearSessionCookie(request) } });
 }

@@ -6,9 +6,10 @@ import type { KeywordTopic } from "../../server/contract/storefront.ts";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { CsrfField } from "~/components/CsrfField";
 import { Flash } from "~/components/Flash";
-import { field, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { adminHeaders, field, requireStore, requireStoreAction } from "~/lib/admin.server";
 
 export const meta: MetaFunction = () => [{ title: "AI content · Chorus admin" }];
+export const headers = adminHeaders;
 
 /** Products listed per page (most reviewed first). */
 const LIMIT = 25;

@@ -4,9 +4,10 @@ import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { CopyButton } from "~/components/CopyButton";
 import { CsrfField } from "~/components/CsrfField";
 import { Flash } from "~/components/Flash";
-import { field, isHttps, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { adminHeaders, field, isHttps, requireStore, requireStoreAction } from "~/lib/admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Integration · Chorus admin" }];
+export const headers = adminHeaders;
 
 /** The origin shoppers' browsers load widgets from (the proxy's scheme when it says HTTPS). */
 function publicOrigin(request: Request): string {

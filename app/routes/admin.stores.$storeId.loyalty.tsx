@@ -4,9 +4,10 @@ import { isApiError } from "../../server/contract/errors.ts";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { CsrfField } from "~/components/CsrfField";
 import { Flash } from "~/components/Flash";
-import { field, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { adminHeaders, field, requireStore, requireStoreAction } from "~/lib/admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Loyalty · Chorus admin" }];
+export const headers = adminHeaders;
 
 /** Loyalty settings (issue 7 §5): earning rules, redemption rules, VIP tiers and legal policies. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

@@ -5,9 +5,10 @@ import { isApiError } from "../../server/contract/errors.ts";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { CsrfField } from "~/components/CsrfField";
 import { Flash } from "~/components/Flash";
-import { field, httpError, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { adminHeaders, field, httpError, requireStore, requireStoreAction } from "~/lib/admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Loyalty customers · Chorus admin" }];
+export const headers = adminHeaders;
 
 const PAGE = 25;
 const querySchema = z.object({

@@ -6,10 +6,11 @@ import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { CsrfField } from "~/components/CsrfField";
 import { BulkModerationForm, ModerationButtons, StatusBadge, StatusFilter } from "~/components/Moderation";
 import { Flash } from "~/components/Flash";
-import { field, httpError, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { adminHeaders, field, httpError, requireStore, requireStoreAction } from "~/lib/admin.server";
 import { moderationIntent } from "~/lib/admin-forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Questions · Chorus admin" }];
+export const headers = adminHeaders;
 
 /** The Q&A moderation queue: questions of one status (pending by default), filtered, newest first, keyset paged, with their answers. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

@@ -7,11 +7,12 @@ import { CsrfField } from "~/components/CsrfField";
 import { BulkModerationForm, ModerationButtons, StatusBadge, StatusFilter } from "~/components/Moderation";
 import { Flash } from "~/components/Flash";
 import { Stars } from "~/components/Stars";
-import { field, httpError, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { adminHeaders, field, httpError, requireStore, requireStoreAction } from "~/lib/admin.server";
 import { MODERATION_OPTIONS } from "~/components/moderation-options";
 import { moderationIntent, moderationSchema } from "~/lib/admin-forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Reviews · Chorus admin" }];
+export const headers = adminHeaders;
 
 /** The moderation queue: reviews of one status (pending by default), filtered, newest first, keyset paged. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

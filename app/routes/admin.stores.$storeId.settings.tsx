@@ -3,11 +3,12 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { CsrfField } from "~/components/CsrfField";
 import { Flash } from "~/components/Flash";
-import { field, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { adminHeaders, field, requireStore, requireStoreAction } from "~/lib/admin.server";
 import { MODERATION_OPTIONS } from "~/components/moderation-options";
 import { moderationSchema, translationSchema } from "~/lib/admin-forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Settings · Chorus admin" }];
+export const headers = adminHeaders;
 
 /** Store settings: moderation, translation, AI auto-publish, and the group-level content switch per review group. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

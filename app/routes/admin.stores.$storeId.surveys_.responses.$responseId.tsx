@@ -5,10 +5,11 @@ import { isApiError } from "../../server/contract/errors.ts";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { CsrfField } from "~/components/CsrfField";
 import { Flash } from "~/components/Flash";
-import { field, httpError, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { adminHeaders, field, httpError, requireStore, requireStoreAction } from "~/lib/admin.server";
 import surveyStyles from "~/styles/admin-surveys.css?url";
 
 export const meta: MetaFunction = () => [{ title: "Survey response · Chorus admin" }];
+export const headers = adminHeaders;
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: surveyStyles }];
 
 /** The store's survey response, or the admin 404 (missing, not a UUID, or another store's). */
