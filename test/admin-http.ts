@@ -13,16 +13,26 @@ export const hiddenField = (html: string, name: string) => new RegExp(`name="${n
 export const setCookieHeader = (res: Response, name: string) => res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
 const setCookie = setCookieHeader;
 
+/** The sign-in form as a browser holds it: its double-submit cookie (`name=value`) and CSRF field. */
+export type LoginForm = { cookie: string; csrf: string };
+
+/** GET the sign-in page. @returns its login cookie and CSRF token (both stay valid until a sign-in succeeds). */
+export async function openLoginForm(t: TestServer, headers: Record<string, string> = {}): Promise<LoginForm> {
+  const page = await fetch(t.url("/admin/login"), { headers });
+  return { cookie: setCookie(page, "chorus_admin_login")!.split(";")[0], csrf: hiddenField(await page.text(), "csrf")! };
+}
+
+/** POST the sign-in form `form` (from openLoginForm) with these credentials. */
+export const submitLoginForm = (t: TestServer, form: LoginForm, email: string, password: string, headers: Record<string, string> = {}) =>
+  fetch(t.url("/admin/login"), {
+    method: "POST", redirect: "manual",
+    headers: { ...headers, cookie: form.cookie, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrf: form.csrf, email, password, next: "/admin" }),
+  });
+
 /** Post the real sign-in form (with its login cookie and CSRF token). @returns the POST's response (302 on success). */
 export async function postAdminLogin(t: TestServer, email: string, password: string, headers: Record<string, string> = {}): Promise<Response> {
-  const page = await fetch(t.url("/admin/login"), { headers });
-  const loginCookie = setCookie(page, "chorus_admin_login")!.split(";")[0];
-  const csrf = hiddenField(await page.text(), "csrf")!;
-  return fetch(t.url("/admin/login"), {
-    method: "POST", redirect: "manual",
-    headers: { ...headers, cookie: loginCookie, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ csrf, email, password, next: "/admin" }),
-  });
+  return submitLoginForm(t, await openLoginForm(t, headers), email, password, headers);
 }
 
 /**
