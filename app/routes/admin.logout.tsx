@@ -1,5 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { clearSessionCookie, readAdminForm, readCookie, requireCsrf, requireSession, SESSION_COOKIE } from "~/lib/admin.server";
+import { adminHeaders, clearSessionCookie, readAdminForm, readCookie, requireCsrf, requireSession, SESSION_COOKIE } from "~/lib/admin.server";
+
+export const headers = adminHeaders;
 
 /** GET /admin/logout has nothing to show. */
 export const loader = () => redirect("/admin");

@@ -214,7 +214,7 @@ describe("sign-in", () => {
     expect(limited.status).toBe(429);
     expect(await limited.text()).toContain("Too many failed sign-ins");
     expect(setCookie(limited, "chorus_admin")).toBeUndefined();
-    // Another address is limited separately (per e-mail + IP), until the per-e-mail limit.
+    // Another address is limited separately (per address + e-mail; there is no per-e-mail lockout).
     expect((await postLogin("carol@shop-a.test", "carols password", { "x-forwarded-for": "198.51.100.9" })).status).toBe(302);
   });
 
