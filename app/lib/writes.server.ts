@@ -62,6 +62,8 @@ export async function parseMultipart(request: Request, tempDir: string): Promise
   const fields: Record<string, unknown> = {};
   const files: UploadedFile[] = [];
   const writes: Promise<void>[] = [];
+  /** Temp files being written: closed (and then deleted) when the body fails half-way (client gone, malformed). */
+  const open = new Set<WriteStream>();
   let failure: ApiError | null = null;
   let bb: busboy.Busboy;
   try {
@@ -107,7 +109,8 @@ export async function parseMultipart(request: Request, tempDir: string): Promise
       if (kind === "video") {
         file.tempPath = join(tempDir, `${randomUUID()}.upload`);
         out = createWriteStream(file.tempPath);
-        writes.push(new Promise((resolve, reject) => { out!.on("finish", () => resolve()); out!.on("error", reject); }));
+        open.add(out);
+        writes.push(new Promise((resolve, reject) => { out!.on("finish", () => resolve()); out!.on("error", reject); out!.on("close", () => open.delete(out!)); }));
         out.write(all);
       } else memory = [all];
       head = [];
@@ -134,7 +137,10 @@ export async function parseMultipart(request: Request, tempDir: string): Promise
     });
   });
 
-  const cleanup = () => { for (const f of files) if (f.tempPath) rmSync(f.tempPath, { force: true }); };
+  const cleanup = () => {
+    for (const out of open) out.destroy();
+    for (const f of files) if (f.tempPath) rmSync(f.tempPath, { force: true });
+  };
   try {
     await new Promise<void>((resolve, reject) => {
       bb.on("close", () => resolve());

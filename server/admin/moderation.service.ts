@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { badRequest, notFound } from "../contract/errors.ts";
 import { transaction, type Db } from "../db/database.ts";
+import { mediaPreviewUrl } from "../media/media-http.ts";
 import { keysetPage } from "../shared/keyset-pager.ts";
 import type { ModerationRepo, QueueFilter, QueueMediaRow, QueueRow } from "./moderation.repo.ts";
 
@@ -27,7 +28,7 @@ export type QueueQuery = z.output<typeof queueQuerySchema>;
 
 export type QueuePage = { reviews: (QueueRow & { media: QueueMediaRow[] })[]; next?: string; filter: QueueFilter };
 
-/** Create the moderation service. `secret` signs queue cursors. */
+/** Create the moderation service. `secret` signs queue cursors and media preview URLs (media-http.ts). */
 export function moderationService(deps: { db: Db; moderation: ModerationRepo; secret: string; now?: () => number }) {
   const { db, moderation, secret } = deps;
   const now = deps.now ?? Date.now;
@@ -35,7 +36,8 @@ export function moderationService(deps: { db: Db; moderation: ModerationRepo; se
 
   return {
     /**
-     * One page of the queue, newest first, each review with its media not rejected. @returns rows and, when more exist, `next` (an opaque cursor).
+     * One page of the queue, newest first, each review with its media not rejected (URLs of media that
+     * are not public are signed preview URLs, valid one to two hours). @returns rows and, when more exist, `next` (an opaque cursor).
      * @throws ApiError 400 for a cursor not issued for this store and filter.
      */
     queue(storeId: string, q: QueueQuery): QueuePage {
@@ -50,13 +52,18 @@ export function moderationService(deps: { db: Db; moderation: ModerationRepo; se
         fetch: (after) => moderation.listQueue(storeId, filter, QUEUE_PAGE_SIZE, after), // the repo reads limit + 1 rows
         keyOf: (r) => [r.created_ms, r.review_id],
       });
-      const media = moderation.mediaOf(storeId, page.filter((r) => r.media_total > 0).map((r) => r.review_id));
+      // Items that are not public are shown to the merchant through signed preview URLs (media-http.ts).
+      const nowMs = now();
+      const preview = (m: QueueMediaRow, url: string) => (m.status === "published" ? url : mediaPreviewUrl(secret, storeId, m.media_id, url, nowMs));
+      const media = moderation.mediaOf(storeId, page.filter((r) => r.media_total > 0).map((r) => r.review_id))
+        .map((m) => ({ ...m, thumbnail_url: preview(m, m.thumbnail_url), full_size_url: preview(m, m.full_size_url) }));
       const reviews = page.map((r) => ({ ...r, media: media.filter((m) => m.review_id === r.review_id) }));
       return { reviews, filter, ...(next ? { next } : {}) };
     },
 
     /**
-     * Publish or reject reviews of the store (one transaction). @returns how many changed.
+     * Publish or reject reviews of the store and, with them, their media (one transaction; rejected
+     * media files are deleted after the grace period, server/media/media-retention.ts). @returns how many changed.
      * @throws ApiError 400 when no review or more than MAX_BULK are given.
      */
     setStatus(storeId: string, reviewIds: string[], status: "published" | "rejected"): number {
@@ -64,6 +71,14 @@ export function moderationService(deps: { db: Db; moderation: ModerationRepo; se
       if (ids.length === 0) throw badRequest("review: choose at least one review");
       if (ids.length > MAX_BULK) throw badRequest(`review: at most ${MAX_BULK} reviews at once`);
       return transaction(db, () => moderation.setStatus(storeId, ids, status, now()));
+    },
+
+    /**
+     * The merchant confirms that a review's author bought the product: the review becomes `verified-buyer`
+     * (issue 19, finding 6). @throws ApiError 404 (no such review in the store).
+     */
+    confirmVerifiedBuyer(storeId: string, reviewId: string): void {
+      if (!transaction(db, () => moderation.confirmVerifiedBuyer(storeId, reviewId, now()))) throw notFound("Review not found", "review_not_found");
     },
 
     /**
