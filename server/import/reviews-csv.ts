@@ -10,6 +10,10 @@
  * - categories: `Division Name`, `Department Name`, `Class Name` (the class names the product and its group)
  * - date: `date` | `Date` | `created_at` (ISO 8601); reviewer: `reviewer` | `display_name` | `name`
  * - row key: the unnamed first column (the file's own index) or else the record number.
+ * - verified purchase: `verified_purchase` | `verified_buyer` | `verified` (`1`, `true`, `y`, `yes` → the review is
+ *   `verified-buyer`; anything else or absent → `unverified`). The source system (a platform export, Amazon's
+ *   `verified_purchase`) checked the purchase; whoever runs the import vouches for the file. This is one of the
+ *   few ways a review becomes verified (issue 19, finding 6; submissions.service.ts).
  *
  * Rules (also in the README): HTML entities are decoded (`entities`); the language is detected
  * (`eld`) from title + body and left empty when the text is too short to tell; a file without
@@ -84,6 +88,8 @@ export function detectLanguage(text: string): string | null {
   const result = eld.detect(t);
   return result.language && result.isReliable() ? result.language : null;
 }
+
+const VERIFIED_YES = new Set(["1", "true", "y", "yes"]);
 
 const slug = (s: string) => s.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 
@@ -162,6 +168,7 @@ export async function importReviewsCsv(deps: { db: Db; stores: StoresRepo; revie
     const helpful = Number.parseInt(pick(record, ["positive feedback count", "helpful_count", "helpfulcount"]) ?? "0", 10);
     const className = (pick(record, ["class name", "category"]) ?? "").trim();
     const reviewer = (pick(record, ["reviewer", "display_name", "name"]) ?? "").trim() || "Anonymous shopper";
+    const verified = VERIFIED_YES.has((pick(record, ["verified_purchase", "verified_buyer", "verified"]) ?? "").trim().toLowerCase());
 
     batch.push(() => {
       if (className && !knownGroups.has(className)) {
@@ -187,6 +194,7 @@ export async function importReviewsCsv(deps: { db: Db; stores: StoresRepo; revie
         helpfulCount: Number.isFinite(helpful) && helpful > 0 ? helpful : 0,
         isRecommended: recommendedText === "1" || recommendedText === "true" ? true : recommendedText === "0" || recommendedText === "false" ? false : null,
         languageCode: detectLanguage(`${title}. ${body}`), source, sourceKey: key,
+        verifiedStatus: verified ? "verified-buyer" : "unverified",
       });
       if (inserted) report.inserted++;
       else report.alreadyPresent++;

@@ -1,6 +1,9 @@
 /**
- * Imported orders (SQL): the evidence behind verified-buyer status (issue 3 §1). An order line is
- * (store, order ID, product ID, buyer e-mail, date); e-mails are stored trimmed and lower-case.
+ * Imported orders (SQL). An order line is (store, order ID, product ID, buyer e-mail, date); e-mails are
+ * stored trimmed and lower-case. An e-mail that matches an order is a hint for the merchant, not a proof
+ * of purchase: it never makes a review `verified-buyer` by itself (issue 19, finding 6). The proofs are a
+ * signed review-request link naming the order, the platform's signed-in shopper token, or the merchant's
+ * confirmation (server/reviews/submissions.service.ts).
  */
 import type { Db } from "../db/database.ts";
 
@@ -30,7 +33,10 @@ export function ordersRepo(db: Db) {
       }).immediate();
       return n;
     },
-    /** Whether `email` (any case) has an imported order of `productId` (platform ID, no prefix) in the store. */
+    /**
+     * Whether `email` (any case) has an imported order of `productId` (platform ID, no prefix) in the store.
+     * Anyone who knows a buyer's address can type it: not a proof of purchase on its own.
+     */
     isVerifiedBuyer(storeId: string, email: string, productId: string): boolean {
       return bought.get(storeId, normaliseEmail(email), productId) !== undefined;
     },

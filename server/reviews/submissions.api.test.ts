@@ -4,7 +4,9 @@ import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID, type RealReview } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
+import { minimalMp4, minimalWebm, mp4HeaderThenHtml } from "../../test/media-fixtures.ts";
 import { REVIEW_LIMITS } from "../contract/writes.ts";
+import { MAX_INPUT_PIXELS } from "../media/media.service.ts";
 
 let t: TestServer;
 let rows: RealReview[];
@@ -85,12 +87,22 @@ describe("submit a review: JSON (decisions.md §3)", () => {
     expect(JSON.stringify(list)).not.toContain("@example.com");
   });
 
-  it("marks a verified buyer when the e-mail (any case) matches an imported order of the product", async () => {
+  it("an e-mail that matches an imported order is no proof: a stranger's 1-star review with it stays unverified (issue 19)", async () => {
     t.services.orders.importOrders(TEST_STORE_ID, [{ orderId: "A-1", productId: PRODUCT, email: "Buyer@Example.com", orderedMs: Date.now() }]);
-    const { body } = await postJson(reviewsUrl(), { ...realBody(4), email: "buyer@example.COM" });
-    expect(row(body.review.reviewId).verified_status).toBe("verified-buyer");
-    const other = await postJson(t.url(`${prefix}/products/shopify-862/reviews`), { ...realBody(4), email: "buyer@example.com" });
-    expect(row(other.body.review.reviewId).verified_status).toBe("unverified");
+    t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
+    const { body } = await postJson(reviewsUrl(), { ...realBody(4), rating: 1, email: "buyer@example.COM", verifiedStatus: "verified-buyer", verifiedPurchase: { source: "merchant" } });
+    expect(row(body.review.reviewId).verified_status).toBe("unverified");
+    const list = await (await fetch(reviewsUrl() + "?limit=25")).json();
+    const served = list.reviews.find((r: { reviewId: string }) => r.reviewId === body.review.reviewId);
+    expect(served.reviewer).toMatchObject({ isVerified: false, verifiedStatus: "unverified" });
+  });
+
+  it("a proof checked by a trusted caller (review-request link, shopper token) makes the review verified-buyer", async () => {
+    const input = { fields: { ...realBody(4), email: "proven@example.com" }, files: [], clientIp: "127.0.0.1" };
+    const proven = await t.services.submissions.submitReview({ storeId: TEST_STORE_ID, productKey: `shopify-${PRODUCT}` }, { ...input, verifiedPurchase: { source: "review-request", orderId: "A-1" } });
+    expect(row(proven.review.reviewId).verified_status).toBe("verified-buyer");
+    const plain = await t.services.submissions.submitReview({ storeId: TEST_STORE_ID, productKey: `shopify-${PRODUCT}` }, input);
+    expect(row(plain.review.reviewId).verified_status).toBe("unverified");
   });
 
   it("a filled honeypot answers 201 and stores nothing", async () => {
@@ -201,8 +213,10 @@ describe("submit a review with media (multipart)", () => {
     expect(await sharp(file(media[1].full_size_url)).metadata()).toMatchObject({ width: 800, height: 600 });
   });
 
-  it("published with its review, the photos are listed and served with a one-year cache header", async () => {
+  it("published with its review, the photos are listed and served with a five-minute cache header (not a year)", async () => {
     const { body } = await postForm(form(realBody(1), [{ data: await photo(500, 500), type: "image/jpeg", name: "c.jpg" }]));
+    const stored = t.services.db.prepare("SELECT thumbnail_url FROM review_media WHERE review_id = ?").pluck().get(body.review.reviewId) as string;
+    expect((await fetch(t.url(stored))).status).toBe(404); // pending with its review: not public
     t.services.reviewsData.setStatus(TEST_STORE_ID, body.review.reviewId, "published");
     const list = await (await fetch(t.url(`${prefix}/products/shopify-${PRODUCT}/review_media`))).json();
     const item = list.reviewMedia.find((m: { reviewId: string }) => m.reviewId === body.review.reviewId);
@@ -210,7 +224,8 @@ describe("submit a review with media (multipart)", () => {
     const img = await fetch(item.thumbnailUrl);
     expect(img.status).toBe(200);
     expect(img.headers.get("content-type")).toBe("image/jpeg");
-    expect(img.headers.get("cache-control")).toMatch(/max-age=31536000/);
+    expect(img.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(img.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
   it("a PNG named .jpg and sent as image/jpeg is accepted as the PNG it is", async () => {
@@ -241,7 +256,7 @@ describe("submit a review with media (multipart)", () => {
   });
 
   it("stores a video as uploaded with a placeholder poster and a streamUrl", async () => {
-    const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from("ftypisom"), Buffer.alloc(4), Buffer.from("isommp42"), Buffer.alloc(2000, 7)]);
+    const mp4 = minimalMp4();
     const { res, body } = await postForm(form(realBody(4), [{ data: mp4, type: "video/mp4", name: "clip.mp4" }]));
     expect(res.status).toBe(201);
     const m = t.services.db.prepare("SELECT * FROM review_media WHERE review_id = ?").get(body.review.reviewId) as Record<string, string>;
@@ -250,6 +265,41 @@ describe("submit a review with media (multipart)", () => {
     expect((await import("node:fs")).readFileSync(join(t.services.mediaPath, m.stream_url.replace(/^\/media\//, "")))).toEqual(mp4);
     expect(await sharp(join(t.services.mediaPath, m.thumbnail_url.replace(/^\/media\//, ""))).metadata()).toMatchObject({ width: 120, height: 120 });
     expect(m.alt).toMatch(/^Video of .+, rated/);
+  });
+
+  it("a WebM video whose container holds is stored as video.webm", async () => {
+    const { res, body } = await postForm(form(realBody(4), [{ data: minimalWebm(), type: "video/webm", name: "clip.webm" }]));
+    expect(res.status).toBe(201);
+    const m = t.services.db.prepare("SELECT * FROM review_media WHERE review_id = ?").get(body.review.reviewId) as Record<string, string>;
+    expect(m.stream_url).toMatch(/video\.webm$/);
+  });
+
+  it.each([
+    ["an MP4 ftyp header followed by HTML (issue 19)", mp4HeaderThenHtml(), "video/mp4", /not a valid MP4 video: a "l><b" box of \d+ bytes at byte 24 that runs past the end/],
+    ["an MP4 without a moov box", Buffer.concat([minimalMp4().subarray(0, 28), Buffer.from([0, 0, 0, 16]), Buffer.from("mdat"), Buffer.alloc(8)]), "video/mp4", /no moov box/],
+    ["a WebM followed by HTML", Buffer.concat([minimalWebm(), Buffer.from("<html><script>alert(1)</script>")]), "video/webm", /not a valid WebM video: bytes after the end of the Segment/],
+    ["an EBML header followed by HTML", Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from("<html><script>alert(1)</script></html>")]), "video/webm", /not a valid WebM video/],
+  ])("%s answers 400 and stores nothing", async (_name, data, type, message) => {
+    const reviewsBefore = reviewCount();
+    const filesBefore = mediaFiles().length;
+    const { res, body } = await postForm(form(realBody(5), [{ data, type, name: "clip" }]));
+    expect(res.status).toBe(400);
+    expect(body.error.description).toMatch(message);
+    expect(reviewCount()).toBe(reviewsBefore);
+    expect(mediaFiles().length).toBe(filesBefore);
+    expect(readdirSync(t.services.media.tempDir())).toEqual([]);
+  });
+
+  it(`an image over ${MAX_INPUT_PIXELS / 1e6} megapixels answers 413 from its header, before any decoding`, async () => {
+    const huge = await sharp({ create: { width: 8000, height: 5200, channels: 3, background: "#3b7" } }).png().toBuffer(); // 41.6 MP, ~0.6 MB
+    const reviewsBefore = reviewCount();
+    const started = performance.now();
+    const { res, body } = await postForm(form(realBody(5), Array.from({ length: 5 }, (_, i) => ({ data: huge, type: "image/png", name: `${i}.png` }))));
+    const ms = performance.now() - started;
+    expect(res.status).toBe(413);
+    expect(body.error.description).toMatch(/media\[0\] is too large to process: 8000×5200 is 41\.6 megapixels, at most 40 megapixels/);
+    expect(reviewCount()).toBe(reviewsBefore);
+    expect(ms).toBeLessThan(1500); // decoding five of them costs ~1 s of CPU; reading five headers, milliseconds
   });
 
   it("a 0-byte file answers 400 and stores nothing", async () => {

@@ -4,7 +4,14 @@
  * A submission is validated (contract/writes.ts), rate-limited per client IP and e-mail, its media
  * checked and re-encoded (media/media.service.ts), then written: files first, then the review and
  * its media rows in one transaction; if the transaction fails the files are deleted, so a failed
- * submission never leaves a review row or an orphan file.
+ * submission never leaves a review row or an orphan file. Media rows take the review's status (a pending
+ * review's media is not public, server/media/media-http.ts).
+ *
+ * Verified buyer (issue 19, finding 6): an e-mail that matches an imported order is no proof (anyone who
+ * knows a buyer's address can type it), so a storefront submission is `unverified`. Only a trusted caller
+ * that checked a proof passes `verifiedPurchase`: the route of a signed review-request link, a route that
+ * verified the platform's signed-in shopper token, or an import whose source marked the purchase verified.
+ * The merchant can also confirm a buyer afterwards (moderation.confirmVerifiedBuyer).
  */
 import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -13,7 +20,7 @@ import { badRequest, notFound } from "../contract/errors.ts";
 import { HONEYPOT_FIELD, REVIEW_LIMITS, reviewSubmissionBody, type ModerationStatus, type SubmitReviewResponse, type VoteBody, type VoteResponse } from "../contract/writes.ts";
 import { detectLanguage, loadLanguageDetector } from "../import/reviews-csv.ts";
 import type { MediaRepo } from "../media/media.repo.ts";
-import { checkUpload, type MediaStore, type PreparedMedia, type UploadedFile } from "../media/media.service.ts";
+import { checkUpload, probeUpload, type MediaStore, type PreparedMedia, type UploadedFile } from "../media/media.service.ts";
 import type { OrdersRepo } from "../orders/orders.repo.ts";
 import type { ModerationSetting, StoresRepo } from "../stores/stores.repo.ts";
 import type { ReviewsRepo } from "./reviews.repo.ts";
@@ -34,7 +41,14 @@ export function initialStatus(moderation: ModerationSetting, rating: number): Mo
 export const defaultAlt = (productName: string, rating: number, kind: "image" | "video" = "image") =>
   `${kind === "image" ? "Photo" : "Video"} of ${productName}, rated ${rating} out of 5`;
 
-export type SubmissionInput = { fields: Record<string, unknown>; files: UploadedFile[]; clientIp: string };
+/**
+ * Proof of purchase checked by a trusted caller, never read from the request body: `source` names the
+ * proof (`review-request`: a signed review-request link; `shopper-token`: the platform's signed-in shopper
+ * token; `merchant`), `orderId` the order it names, if any.
+ */
+export type VerifiedPurchase = { source: "review-request" | "shopper-token" | "merchant"; orderId?: string };
+
+export type SubmissionInput = { fields: Record<string, unknown>; files: UploadedFile[]; clientIp: string; verifiedPurchase?: VerifiedPurchase };
 export type VisitorRef = { source: "cookie" | "client"; visitorId: string };
 
 /** Create the submissions service. `visitorSecret` keys visitor hashes. */
@@ -42,15 +56,16 @@ export function submissionsService(deps: {
   db: Db; reviews: ReviewsRepo; reviewsService: ReviewsService; stores: StoresRepo; orders: OrdersRepo; votes: VotesRepo;
   media: MediaStore; mediaRows: MediaRepo; limiter: SubmissionLimiter; visitorSecret: string;
 }) {
-  const { db, reviews, stores, orders, media, limiter } = deps;
+  const { db, reviews, stores, media, limiter } = deps;
 
   return {
     /**
      * POST /products/{platform}-{id}/reviews (decisions.md §3). Creates a review with status from the
-     * store's moderation setting; a filled honeypot answers the same 201 and stores nothing.
+     * store's moderation setting; a filled honeypot answers the same 201 and stores nothing. The review is
+     * `verified-buyer` only with `input.verifiedPurchase` (see the module comment), else `unverified`.
      * @returns 201 body `{ review: { reviewId, status } }`.
-     * @throws ApiError 404 (store, product), 400 (a field or file breaking a rule; the description names it),
-     * 413 (file too large), 429 (rate limit).
+     * @throws ApiError 404 (store, product), 400 (a field or file breaking a rule, a video that is not the
+     * container it claims; the description names it), 413 (file too large, image over MAX_INPUT_PIXELS), 429 (rate limit).
      */
     async submitReview(params: ScopeParams, input: SubmissionInput): Promise<SubmitReviewResponse> {
       const { store, scope } = deps.reviewsService.resolveScope(params);
@@ -72,6 +87,8 @@ export function submissionsService(deps: {
       if (images > REVIEW_LIMITS.images) throw badRequest(`media: at most ${REVIEW_LIMITS.images} images per review (got ${images})`, "too_many_media");
       if (videos > REVIEW_LIMITS.videos) throw badRequest(`media: at most ${REVIEW_LIMITS.videos} video per review (got ${videos})`, "too_many_media");
       if (body.alt.length > input.files.length) throw badRequest("alt: one alt text per media file at most", "invalid_field");
+      // Every file's header or container is checked before any image is decoded.
+      for (const [i, f] of input.files.entries()) await probeUpload(f, kinds[i], i);
 
       limiter.consume(input.clientIp, body.email);
 
@@ -88,7 +105,7 @@ export function submissionsService(deps: {
           reviews.insert({
             reviewId, storeId: store.storeId, productId: product.productId, rating: body.rating, title: body.title, body: body.body,
             createdMs: now, status, reviewerName: body.displayName, reviewerEmail: body.email.toLowerCase(),
-            verifiedStatus: orders.isVerifiedBuyer(store.storeId, body.email, product.productId) ? "verified-buyer" : "unverified",
+            verifiedStatus: input.verifiedPurchase ? "verified-buyer" : "unverified",
             isRecommended: body.isRecommended ?? null, languageCode: detectLanguage(`${body.title}. ${body.body}`),
             variantId: body.variantId || null, productAttributes: body.productAttributes,
           });
