@@ -158,3 +158,27 @@ export function htmlResponse(body: string, status = 200): Response {
     headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" },
   });
 }
+
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/i;
+/** Whether an address is a loopback address (127.0.0.0/8, ::1, IPv4-mapped 127.x). */
+export const isLoopback = (address: string | undefined | null): boolean => LOOPBACK.test((address ?? "").trim().replace(/^\[|\]$/g, ""));
+
+/**
+ * Whether the demo may sign a storefront platform token for a shopper picked in the URL
+ * (`/demo/loyalty?shopper=…`, issue 19 finding 13): only when the demo is on (`CHORUS_DEMO` = 1, the
+ * configuration's default; `0` turns it off) and the request comes from this machine. `clientIp` is the
+ * load context's address (server/http/client-address.ts: the peer, or the forwarded client when the peer
+ * is a trusted proxy). Any address a proxy put in `X-Forwarded-For`, `X-Real-IP` or `Forwarded` must be
+ * loopback too, so a reverse proxy on the same machine that is not listed in TRUSTED_PROXIES does not make
+ * every visitor look local. The demo is for trying Chorus on one's own machine, not for production.
+ */
+export function demoShopperSwitchAllowed(request: Request, clientIp: string | undefined, env: Record<string, string | undefined> = process.env): boolean {
+  if ((env.CHORUS_DEMO ?? "1") !== "1" || !isLoopback(clientIp)) return false;
+  const forwarded = [
+    ...(request.headers.get("x-forwarded-for") ?? "").split(","),
+    request.headers.get("x-real-ip") ?? "",
+    ...[...(request.headers.get("forwarded") ?? "").matchAll(/for=("?)([^;,"]*)\1/gi)].map((m) => m[2]),
+  ].map((a) => a.trim()).filter(Boolean);
+  const hostOf = (a: string) => /^\[([^\]]*)\]/.exec(a)?.[1] ?? (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(a) ? a.slice(0, a.lastIndexOf(":")) : a);
+  return forwarded.every((a) => isLoopback(hostOf(a)));
+}

@@ -6,17 +6,22 @@
  * Query: `shopper` = demo-pending | demo-enrolled | demo-blocked | demo-<any-lowercase-id> (a new
  * shopper) | absent (anonymous); `position` = above | below (where the legal sentence goes);
  * `policy` = terms | privacy shows the demo program's policy pages (the legal sentence links here).
+ *
+ * The shopper switch hands out a valid token for any demo shopper, so it answers only on the machine
+ * running the demo: `CHORUS_DEMO` = 1 and a loopback client (demoShopperSwitchAllowed); anyone else gets
+ * 403 and no token. The demo is not for production.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { DEMO_STORE_ID } from "../../server/demo/demo.ts";
 import { DEMO_PARTNER_ID, DEMO_SHOPPERS } from "../../server/loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../../server/loyalty/tokens.ts";
+import { demoShopperSwitchAllowed } from "../lib/demo-pages.server.ts";
 
 const SHOPPER_ID = /^demo-[a-z0-9-]{1,40}$/;
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-function page(title: string, body: string): Response {
+function page(title: string, body: string, status = 200): Response {
   return new Response(
     `<!doctype html>
 <html lang="en">
@@ -38,7 +43,7 @@ function page(title: string, body: string): Response {
 ${body}
 </body>
 </html>`,
-    { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } },
+    { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } },
   );
 }
 
@@ -62,6 +67,13 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
   const known = DEMO_SHOPPERS.find((s) => s.platformCustomerId === shopper);
 
   let tokenTag = "";
+  if (shopper && !demoShopperSwitchAllowed(request, context.clientIp)) {
+    return page(
+      "Chorus Rewards",
+      `<main><h1>Chorus Rewards</h1><p>The demo shopper switch signs in as any demo shopper, so it works only on the machine running the demo (a loopback address, with CHORUS_DEMO=1). <a href="/demo/loyalty">Browse the rewards page without signing in</a>.</p></main>`,
+      403,
+    );
+  }
   if (shopper) {
     let secret: string;
     try {
