@@ -9,8 +9,12 @@ import { askQuestionResponseSchema, importOrdersResponseSchema, submitReviewResp
 import { badRequest } from "../../server/contract/errors.ts";
 import { SCOPE_PARAMS } from "../../server/contract/params.ts";
 import { importOrdersBody, questionBody, reviewSubmissionBody } from "../../server/contract/writes.ts";
+import { z } from "zod";
 import { BODY_LIMITS, readJsonBody } from "../../server/shared/body.ts";
-import { MAX_MULTIPART_BYTES, readSubmission } from "./writes.server.ts";
+import { storeIdParam } from "../../server/contract/params.ts";
+import { voteBody } from "../../server/contract/writes.ts";
+import { voteResponseSchema } from "../../server/contract/writes.responses.ts";
+import { MAX_MULTIPART_BYTES, readSubmission, visitorOf } from "./writes.server.ts";
 
 /** POST …/products/{productKey}/reviews → 201 `{ review: { reviewId, status } }`. */
 export const submitReview = defineOperation({
@@ -59,4 +63,22 @@ export const importOrders = defineOperation({
       orderId: o.orderId, productId: o.productId, email: o.email, orderedMs: o.dateCreated ? Date.parse(o.dateCreated) : Date.now(), source: "enterprise-api",
     }))),
   }),
+});
+
+/**
+ * POST /reviews/{reviewId}/votes → 200 `{ helpfulCount, unhelpfulCount, visitorId }`, `visitorId` being the
+ * signed visitor value to send with the next vote. 429 over the per-address limits (docs/writes.md).
+ */
+export const vote = defineOperation({
+  id: "voteOnReview", method: "POST", api: "storefront", auth: "none", tags: ["Reviews"],
+  summary: "Vote a review helpful or not helpful",
+  description: "One counted vote per visitor and per client address per review; send the `visitorId` of the previous answer to change a vote.",
+  params: z.object({ storeId: storeIdParam, reviewId: z.string().min(1).max(200).meta({ description: "The review voted on." }) }),
+  body: { schema: voteBody, read: "json", contentTypes: ["application/json"] },
+  responses: { 200: { description: "The review's vote counts after the vote", schema: voteResponseSchema }, ...errorResponses(400, 404, 413, 415, 429) },
+  handler: ({ request, params, body, context }) => {
+    const { visitorId, token, setCookie } = visitorOf(request, context.services.visitorSecret, params.storeId, body.visitorId);
+    const counts = context.services.votes.vote(params.storeId, params.reviewId, body, visitorId, context.clientIp);
+    return reply({ ...counts, visitorId: token }, { headers: setCookie ? { "set-cookie": setCookie } : undefined });
+  },
 });

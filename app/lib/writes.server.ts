@@ -7,20 +7,18 @@
  * videos stream to a temp file (≤ 100 MB). Reading stops counting at the limit and the route
  * answers 413 after the body has been drained.
  */
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import busboy from "busboy";
+import { parseCookie } from "cookie";
 import { randomUUID } from "node:crypto";
 import { createWriteStream, rmSync, type WriteStream } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { ApiError, badRequest } from "../../server/contract/errors.ts";
-import { importOrdersBody, REVIEW_LIMITS, voteBody } from "../../server/contract/writes.ts";
+import { REVIEW_LIMITS } from "../../server/contract/writes.ts";
 import { byteLimit, kindOf, sniffType, type UploadedFile } from "../../server/media/media.service.ts";
 import { newVisitorCookie, verifyVisitorCookie, VISITOR_COOKIE, VISITOR_COOKIE_MAX_AGE } from "../../server/reviews/visitors.ts";
-import { zodIssue } from "../../server/shared/zod-issue.ts";
-import { handle, json } from "./api.server.ts";
-import { scopeParams } from "./storefront.server.ts";
+import { readJsonBody } from "../../server/shared/body.ts";
 
 /** Largest JSON body accepted (bytes). */
 export const MAX_JSON_BYTES = 256 * 1024;
@@ -29,24 +27,9 @@ export const MAX_MULTIPART_BYTES = REVIEW_LIMITS.images * REVIEW_LIMITS.imageByt
 
 const tooLarge = (what: string, max: number) => new ApiError(413, `${what} is too large: at most ${Math.round(max / 1024)} KB`, "body_too_large");
 
-/** Read a JSON object body of at most MAX_JSON_BYTES. @throws ApiError 400 (not a JSON object), 413. */
+/** Read a JSON object body of at most MAX_JSON_BYTES (server/shared/body.ts). @throws ApiError 400 (not a JSON object), 413, 415. */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_JSON_BYTES) throw tooLarge("The request body", MAX_JSON_BYTES);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.length;
-      if (size > MAX_JSON_BYTES) throw tooLarge("The request body", MAX_JSON_BYTES);
-      chunks.push(chunk);
-    }
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch {
-    throw badRequest("The request body must be a JSON object", "invalid_json");
-  }
+  const value = await readJsonBody(request, MAX_JSON_BYTES);
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw badRequest("The request body must be a JSON object", "invalid_json");
   return value as Record<string, unknown>;
 }
@@ -168,51 +151,6 @@ export async function readSubmission(request: Request, tempDir: () => string): P
 }
 
 /**
- * `handle()` for write actions: an error answer also closes the connection, because the request
- * body may be left unread (a 413 stops reading) and the socket must not be reused for the next request.
- */
-function handleWrite<A>(fn: (args: A) => Promise<Response>): (args: A) => Promise<Response> {
-  const wrapped = handle(fn);
-  return async (args: A) => {
-    const response = await wrapped(args);
-    if (response.status >= 400) response.headers.set("connection", "close");
-    return response;
-  };
-}
-
-const methodNotAllowed = () => new ApiError(405, "Method not allowed: use POST", "method_not_allowed");
-
-/** POST …/products/{key}/reviews (decisions.md §3) → 201 `{ review: { reviewId, status } }`. */
-export const submitReviewAction = handleWrite(async ({ request, params, context }: ActionFunctionArgs) => {
-  if (request.method !== "POST") throw methodNotAllowed();
-  const { services } = context;
-  const input = await readSubmission(request, () => services.media.tempDir());
-  try {
-    const body = await services.submissions.submitReview(scopeParams(params), { ...input, clientIp: context.clientIp ?? "unknown" });
-    return json(request, body, { status: 201 });
-  } finally {
-    services.submissions.cleanup(input.files);
-  }
-});
-
-/** POST …/products/{key}/questions (decisions.md §3) → 201 `{ question: { questionId, status: "pending" } }`. */
-export const askQuestionAction = handleWrite(async ({ request, params, context }: ActionFunctionArgs) => {
-  if (request.method !== "POST") throw methodNotAllowed();
-  const type = (request.headers.get("content-type") ?? "").toLowerCase();
-  if (!type.startsWith("application/json")) throw new ApiError(415, "Content-Type must be application/json", "unsupported_media_type");
-  const fields = await readJsonObject(request);
-  return json(request, context.services.questions.askQuestion(scopeParams(params), fields, context.clientIp ?? "unknown"), { status: 201 });
-});
-
-function cookieValue(request: Request, name: string): string | null {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const [k, ...v] = part.trim().split("=");
-    if (k === name) return v.join("=");
-  }
-  return null;
-}
-
-/**
  * The visitor of a vote (issue #19 finding 5): the body's `visitorId` when it is a value we signed (the
  * widget keeps the one a vote answered, as cross-origin requests carry no cookie); else the signed
  * cookie; else a new signed visitor, also set as the cookie. An unsigned or tampered `visitorId` is not
@@ -222,7 +160,7 @@ function cookieValue(request: Request, name: string): string | null {
 export function visitorOf(request: Request, secret: string, storeId: string, visitorId?: string): { visitorId: string; token: string; setCookie?: string } {
   const fromBody = verifyVisitorCookie(secret, visitorId);
   if (fromBody) return { visitorId: fromBody, token: visitorId! };
-  const cookie = cookieValue(request, VISITOR_COOKIE);
+  const cookie = parseCookie(request.headers.get("cookie") ?? "")[VISITOR_COOKIE] ?? null;
   const existing = verifyVisitorCookie(secret, cookie);
   if (existing) return { visitorId: existing, token: cookie! };
   const fresh = newVisitorCookie(secret);
@@ -230,37 +168,3 @@ export function visitorOf(request: Request, secret: string, storeId: string, vis
   const attrs = [`${VISITOR_COOKIE}=${fresh.value}`, `Path=/v1/stores/${encodeURIComponent(storeId)}`, `Max-Age=${VISITOR_COOKIE_MAX_AGE}`, "HttpOnly", https ? "SameSite=None; Secure" : "SameSite=Lax"];
   return { visitorId: fresh.visitorId, token: fresh.value, setCookie: attrs.join("; ") };
 }
-
-/**
- * POST /reviews/{reviewId}/votes (decisions.md §3) → 200 `{ helpfulCount, unhelpfulCount, visitorId }`, `visitorId`
- * being the signed visitor value to send with the next vote. 429 over the per-address limits (docs/writes.md).
- */
-export const voteAction = handleWrite(async ({ request, params, context }: ActionFunctionArgs) => {
-  if (request.method !== "POST") throw methodNotAllowed();
-  const parsed = voteBody.safeParse(await readJsonObject(request));
-  if (!parsed.success) throw badRequest(zodIssue(parsed.error), "invalid_field");
-  const storeId = params.storeId ?? "";
-  const { visitorId, token, setCookie } = visitorOf(request, context.services.visitorSecret, storeId, parsed.data.visitorId);
-  const counts = context.services.votes.vote(storeId, params.reviewId ?? "", parsed.data, visitorId, context.clientIp ?? "unknown");
-  return json(request, { ...counts, visitorId: token }, { headers: setCookie ? { "set-cookie": setCookie } : undefined });
-});
-
-/** GET on a POST-only resource: 405 JSON. */
-export const postOnlyLoader = handle(async (_args: LoaderFunctionArgs) => {
-  throw methodNotAllowed();
-});
-
-/**
- * POST /enterprise/orders (Basic auth, decisions.md §5 credentials) `{ orders: [{ orderId, productId, email, dateCreated? }] }`
- * → 200 `{ inserted }`. Existing (order, product) lines are kept; the product ID is the platform's, without prefix.
- */
-export const importOrdersAction = handle(async ({ request, context }: ActionFunctionArgs) => {
-  if (request.method !== "POST") throw methodNotAllowed();
-  const storeId = context.services.apiKeys.authenticateBasic(request.headers.get("authorization"));
-  const parsed = importOrdersBody.safeParse(await readJsonObject(request));
-  if (!parsed.success) throw badRequest(zodIssue(parsed.error), "invalid_field");
-  const inserted = context.services.orders.importOrders(storeId, parsed.data.orders.map((o) => ({
-    orderId: o.orderId, productId: o.productId, email: o.email, orderedMs: o.dateCreated ? Date.parse(o.dateCreated) : Date.now(), source: "enterprise-api",
-  })));
-  return json(request, { inserted });
-});

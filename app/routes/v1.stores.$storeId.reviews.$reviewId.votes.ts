@@ -1,1 +1,6 @@
-export { voteAction as action, postOnlyLoader as loader } from "~/lib/writes.server";
+import { remixHandlers } from "../../server/api/remix.ts";
+import { vote } from "~/lib/writes-operations.server";
+
+/** Declared once here: the Remix loader/action, the fast path and the OpenAPI document all run from these (server/api/remix.ts). */
+export const loader = remixHandlers([vote]);
+export const action = loader;

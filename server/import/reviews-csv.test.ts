@@ -117,3 +117,20 @@ describe("bad rows", () => {
     await expect(importReviewsCsv(deps(), { storeId: TEST_STORE_ID, file })).rejects.toThrow(/product column/);
   });
 });
+
+describe("verified purchases from the source system (issue 19, finding 6)", () => {
+  it("a verified_purchase column marks those rows verified-buyer, the others stay unverified", async () => {
+    const real = realReviews().filter((r) => r.body).slice(0, 3);
+    const file = join(dir, "verified.csv");
+    writeFileSync(file, stringify([
+      ["", "product_id", "rating", "title", "body", "verified_purchase"],
+      ...real.map((r, i) => [`v${i}`, "verified-1", r.rating, r.title, r.body, ["Y", "N", ""][i]]),
+    ]));
+    const report = await importReviewsCsv(deps(), { storeId: TEST_STORE_ID, file, source: "verified-test" });
+    expect(report.inserted).toBe(3);
+    const statuses = services.db.prepare("SELECT source_key, verified_status FROM reviews WHERE store_id = ? AND source = 'verified-test' ORDER BY source_key").all(TEST_STORE_ID);
+    expect(statuses).toEqual([
+      { source_key: "v0", verified_status: "verified-buyer" }, { source_key: "v1", verified_status: "unverified" }, { source_key: "v2", verified_status: "unverified" },
+    ]);
+  });
+});

@@ -106,7 +106,7 @@ export async function readFormBody(request: Request, maxBytes: number = BODY_LIM
     return form;
   }
   try {
-    return await new Response(bytes, { headers: { "content-type": request.headers.get("content-type")! } }).formData();
+    return await new Response(bytes as unknown as BodyInit, { headers: { "content-type": request.headers.get("content-type")! } }).formData();
   } catch {
     throw badRequest("The form body is malformed", "invalid_body");
   }

@@ -1,7 +1,7 @@
 /**
- * Names of content scopes (server/db/content-scopes.ts, decision 0007) and the internal response header a
- * storefront loader declares them in. The HTTP layer reads the header to decide which commits make the
- * cached answer stale, and strips it: it never reaches a client.
+ * Names of content scopes (server/db/content-scopes.ts, decision 0007). An operation's answer names the
+ * scopes it read (`reply(data, { scopes })`, server/api/operation.ts); the response cache keeps the answer
+ * until a commit changes one of them.
  */
 
 /**
@@ -20,19 +20,3 @@ export const contentScope = {
   /** The store's loyalty program, customers and transactions. */
   loyalty: (storeId: string) => `loyalty:${storeId}`,
 };
-
-/** Internal response header: the content scopes an answer read, each URI-encoded, space-separated. */
-export const CONTENT_SCOPES_HEADER = "x-chorus-content-scopes";
-
-/** The header value for `scopes` (ASCII whatever the IDs hold). */
-export const scopesHeaderValue = (scopes: readonly string[]) => scopes.map(encodeURIComponent).join(" ");
-
-/** The scopes in a header value, or null when there is none (the answer may have read anything). */
-export function parseScopesHeader(value: string | null | undefined): string[] | null {
-  if (!value) return null;
-  try {
-    return value.split(" ").map(decodeURIComponent);
-  } catch {
-    return null; // not ours: treat as unscoped
-  }
-}
