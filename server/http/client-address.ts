@@ -10,18 +10,9 @@
  */
 import type { IncomingMessage } from "node:http";
 import proxyAddr from "proxy-addr";
+import type { ProxyTrust } from "../shared/proxy-trust.ts";
 
-/** A compiled trust rule: which hop addresses are trusted proxies. */
-export type ProxyTrust = (address: string, hop: number) => boolean;
-
-/**
- * Compile a TRUSTED_PROXIES value (comma-separated; empty = none).
- * @throws TypeError naming a value that is not an address, a range or a known name.
- */
-export function compileProxyTrust(spec: string): ProxyTrust {
-  const list = spec.split(",").map((s) => s.trim()).filter(Boolean);
-  return list.length ? proxyAddr.compile(list) : () => false;
-}
+export { compileProxyTrust, type ProxyTrust } from "../shared/proxy-trust.ts";
 
 /** The client address of `req` under `trust` ("unknown" when the socket has none, e.g. it closed). */
 export function clientAddress(req: IncomingMessage, trust: ProxyTrust): string {
