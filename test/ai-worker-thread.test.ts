@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Piscina } from "piscina";
 import { afterAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../server/config.ts";
 import { openDatabase } from "../server/db/database.ts";
@@ -178,8 +179,8 @@ describe("AI worker thread in the HTTP server", () => {
   }, 90_000);
 });
 
-describe("AI worker thread host", () => {
-  it("logs a crash of the thread and starts it again with growing backoff, and stop() ends it", async () => {
+describe("AI worker thread host (the AI loop as a task of the worker pool)", () => {
+  it("logs a loop that cannot start and starts it again with growing backoff, and stop() ends it", async () => {
     const blocker = join(dir, "not-a-directory");
     writeFileSync(blocker, "");
     const lines: string[] = [];
@@ -189,7 +190,7 @@ describe("AI worker thread host", () => {
     await thread.stop();
     const delays = lines.map((l) => /restarting in (\d+) ms/.exec(l)?.[1]).filter(Boolean).map(Number);
     expect(delays.slice(0, 4)).toEqual([50, 100, 200, 200].slice(0, Math.min(4, delays.length)));
-    expect(lines.some((l) => /AI worker thread crashed: .*(ENOTDIR|EEXIST)/.test(l))).toBe(true);
+    expect(lines.some((l) => /AI worker loop failed: .*(ENOTDIR|EEXIST)/.test(l))).toBe(true);
     const restartsAtStop = thread.restarts;
     await sleep(400);
     expect(thread.restarts).toBe(restartsAtStop); // stopped: no more restarts
@@ -211,4 +212,28 @@ describe("AI worker thread host", () => {
       expect(services.aiData.jobCounts()).toMatchObject({ queued: 1, running: 0 });
     });
   }, 30_000);
+
+  it("threads that die during a job leave the pool working: the loop starts again on a new thread and finishes that job", async () => {
+    const databasePath = await seed("thread-dies", { productIds: ["1078"], queue: ["1078"] }); // 1,024 real reviews
+    const lines: string[] = [];
+    // The pool the server shares with read misses: two threads, no read module (as with READ_WORKERS=1, minus the reads).
+    const pool = new Piscina({ minThreads: 2, maxThreads: 2, idleTimeout: Infinity, atomics: "disabled" });
+    const thread = startAiWorkerThread({ pool, databasePath, log: (l) => lines.push(l), backoffMs: 50, ai: { llm: null, translation: null, sweepIntervalMs: 0 } });
+    try {
+      await expect.poll(() => jobCounts(databasePath).running, { timeout: 20_000, interval: 10 }).toBe(1);
+      // End the pool's threads, the loop's among them, in the middle of the job (as a native crash or an OOM would).
+      expect(pool.threads).toHaveLength(2);
+      await Promise.all(pool.threads.map((worker) => worker.terminate()));
+      await expect.poll(() => thread.restarts, { timeout: 10_000 }).toBe(1);
+      expect(lines.some((l) => /AI worker loop failed: .*exited/.test(l))).toBe(true);
+      // The loop started again queues the interrupted job again and completes it: one version, nothing lost.
+      await expect.poll(() => jobCounts(databasePath), { timeout: 60_000, interval: 100 }).toMatchObject({ queued: 0, running: 0, done: 1 });
+      await withServices(databasePath, (services) => expect(services.ai.versions(TEST_STORE_ID, { type: "product", id: "1078" })).toHaveLength(1));
+      expect(lines.some((l) => /1 interrupted jobs queued again/.test(l))).toBe(true);
+      expect(pool.threads).toHaveLength(2); // piscina replaced the dead threads
+    } finally {
+      await thread.stop();
+      await pool.destroy();
+    }
+  }, 90_000);
 });

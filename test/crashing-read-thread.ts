@@ -1,11 +1,12 @@
 /**
- * A read worker thread entry for tests (server/http/read-workers.test.ts): it reports ready like the real
- * one (server/http/read-worker-thread.ts), then dies on its first job, leaving that job pending.
+ * A worker pool thread module for tests (server/http/read-workers.test.ts): it reports ready like the real
+ * one (server/http/read-worker-thread.ts), then ends its thread on its first job, with that job running.
  */
-import { parentPort } from "node:worker_threads";
+import { parentPort, threadId } from "node:worker_threads";
+import type { ReadThreadMessage } from "../server/http/read-workers.ts";
 
-parentPort!.on("message", (message: { type: string }) => {
-  if (message.type === "job") process.exit(1);
-  if (message.type === "stop") parentPort!.close();
-});
-parentPort!.postMessage({ type: "ready" });
+export default function crashingReadTask(): never {
+  process.exit(1); // in a worker thread: ends the thread, not the process
+}
+
+parentPort!.postMessage({ type: "chorus-read-thread-ready", threadId } satisfies ReadThreadMessage);

@@ -1,10 +1,12 @@
 /**
- * A read worker thread entry for tests (server/http/read-workers.test.ts): it reports ready like the real
+ * A worker pool thread module for tests (server/http/read-workers.test.ts): it reports ready like the real
  * one (server/http/read-worker-thread.ts), then never answers a job, as a thread stuck in a loop would not.
  */
-import { parentPort } from "node:worker_threads";
+import { parentPort, threadId } from "node:worker_threads";
+import type { ReadThreadMessage } from "../server/http/read-workers.ts";
 
-parentPort!.on("message", (message: { type: string }) => {
-  if (message.type === "stop") parentPort!.close();
-});
-parentPort!.postMessage({ type: "ready" });
+export default function stuckReadTask(): Promise<never> {
+  return new Promise(() => {});
+}
+
+parentPort!.postMessage({ type: "chorus-read-thread-ready", threadId } satisfies ReadThreadMessage);

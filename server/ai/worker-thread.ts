@@ -1,53 +1,51 @@
 /**
- * Entry of the AI worker thread (`node:worker_threads`), started by `startAiWorkerThread`
- * (server/ai/worker-host.ts) from the HTTP process. It opens its own connection to the same SQLite file
- * (WAL, busy_timeout 5000 ms, see openDatabase) through the composition root, and runs the existing queue
- * loop (`services.aiWorker`: claim / generate / retry, sweeps, requeue of interrupted jobs) on its own
- * event loop, so the synchronous NLP of analysis batches never delays an HTTP response. On Linux the thread
- * runs at nice 10, so on busy cores the HTTP thread gets the CPU first.
+ * The AI queue loop as one long task of the server's worker pool (`piscina`, server/http/read-workers.ts),
+ * started by `startAiWorkerThread` (server/ai/worker-host.ts). It opens its own connection to the same
+ * SQLite file (WAL, busy_timeout 5000 ms, see openDatabase) through the composition root, and runs the
+ * existing queue loop (`services.aiWorker`: claim / generate / retry, sweeps, requeue of interrupted jobs)
+ * on its thread's event loop, so the synchronous NLP of analysis batches never delays an HTTP response.
+ * On Linux the thread then runs at nice 10, so on busy cores the HTTP thread gets the CPU first.
  *
- * workerData: `AiThreadData`. Messages in: `{ type: "stop" }` (stop after the current job, close the
- * database, exit). Messages out: `{ type: "log", line }`
- * (log lines for the main process's log), `{ type: "ready" }`, `{ type: "stopped" }`.
+ * Task: `AiLoopTask` (its `port` is transferred). Messages in on the port: `{ type: "stop" }` (stop after
+ * the current job, close the database, resolve). Messages out: `{ type: "log", line }` (for the main
+ * process's log), `{ type: "ready", threadId }` once the loop runs, `{ type: "stopped" }`.
+ * The task rejects when the services cannot be built (e.g. the database cannot be opened).
  */
 import { setPriority } from "node:os";
-import { parentPort, workerData } from "node:worker_threads";
+import { threadId, type MessagePort } from "node:worker_threads";
 import { createServices } from "../services.ts";
 import type { AiThreadData, AiThreadMessage, HostMessage } from "./worker-host.ts";
 
 /** Nice value of the thread on Linux (0 = normal, 19 = lowest priority). */
 const AI_THREAD_NICE = 10;
 
-if (!parentPort) throw new Error("server/ai/worker-thread.ts runs only as a worker thread (see worker-host.ts)");
-const port = parentPort;
-const data = workerData as AiThreadData;
-const post = (message: AiThreadMessage) => port.postMessage(message);
-const log = (line: string) => post({ type: "log", line });
+export type AiLoopTask = { data: AiThreadData; port: MessagePort };
 
-// Linux nice values are per thread: lower this thread's CPU priority so that, when cores are busy, HTTP
-// requests win over background NLP (elsewhere setPriority would apply to the whole process: skipped).
-if (process.platform === "linux") {
+/** Run the AI queue loop until the host posts `stop`. @throws when the services cannot be built. */
+export default async function aiLoopTask({ data, port }: AiLoopTask): Promise<void> {
+  const post = (message: AiThreadMessage) => port.postMessage(message);
+  const log = (line: string) => post({ type: "log", line });
+  const stopAsked = new Promise<void>((resolve) => port.on("message", (message: HostMessage) => message.type === "stop" && resolve()));
+  const services = createServices({ databasePath: data.databasePath, mediaPath: data.mediaPath, ai: data.ai, log });
   try {
-    setPriority(AI_THREAD_NICE);
-  } catch (error) {
-    log(`AI worker thread: could not lower its priority (${(error as Error).message})`);
+    services.aiWorker.start();
+    // Linux nice values are per thread: lower this thread's CPU priority so that, when cores are busy, HTTP
+    // requests win over background NLP (elsewhere setPriority would apply to the whole process: skipped).
+    // Only once the loop runs: the loop ends only when the pool is being stopped, so no read lands on a
+    // thread lowered for it. (An unprivileged thread cannot raise its priority again.)
+    if (process.platform === "linux") {
+      try {
+        setPriority(AI_THREAD_NICE);
+      } catch (error) {
+        log(`AI worker thread: could not lower its priority (${(error as Error).message})`);
+      }
+    }
+    post({ type: "ready", threadId });
+    await stopAsked;
+    await services.aiWorker.stop();
+  } finally {
+    services.close();
   }
+  post({ type: "stopped" });
+  port.close();
 }
-
-const services = createServices({ databasePath: data.databasePath, mediaPath: data.mediaPath, ai: data.ai, log });
-const worker = services.aiWorker;
-let stopping = false;
-
-port.on("message", (message: HostMessage) => {
-  if (message.type === "stop" && !stopping) {
-    stopping = true;
-    void worker.stop().then(() => {
-      services.close();
-      post({ type: "stopped" });
-      port.close(); // nothing keeps the thread alive any more: it exits with code 0
-    });
-  }
-});
-
-worker.start();
-post({ type: "ready" });

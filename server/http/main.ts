@@ -13,7 +13,7 @@ import { createServices } from "../services.ts";
 import { startAiWorkerThread, type AiWorkerThread } from "../ai/worker-host.ts";
 import { createHttpServer } from "./app.ts";
 import { createLogger } from "./logging.ts";
-import { startReadWorkers } from "./read-workers.ts";
+import { startWorkerPool } from "./read-workers.ts";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -32,10 +32,13 @@ async function main(): Promise<void> {
   if (config.CHORUS_DEMO === "1") await ensureDemoStore({ services, config, log });
   let aiThread: AiWorkerThread | null = null;
   const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
-  // Cache misses of public storefront reads are computed on other cores (read-workers.ts).
-  const readWorkers = config.READ_WORKERS > 0
-    ? startReadWorkers({ threads: config.READ_WORKERS, databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, buildUrl: pathToFileURL(buildFile), log })
-    : undefined;
+  // One pool of worker threads (read-workers.ts, piscina): READ_WORKERS threads compute cache misses of public
+  // storefront reads on other cores, and one more runs the AI queue loop.
+  const aiInPool = services.aiConfig.worker && !services.aiConfig.workerInline;
+  const pool = config.READ_WORKERS > 0 || aiInPool
+    ? startWorkerPool({ readThreads: config.READ_WORKERS, aiThread: aiInPool, databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, buildUrl: pathToFileURL(buildFile), log })
+    : null;
+  const readWorkers = pool?.readWorkers;
   const server = createHttpServer({
     services, build, root: PROJECT_ROOT, cache: config.RESPONSE_CACHE === "1", cacheBytes: config.RESPONSE_CACHE_MB * 1024 * 1024,
     trustedProxies: config.TRUSTED_PROXIES, readWorkers, publicUrl: config.PUBLIC_URL, logger: createLogger(config.LOG_LEVEL),
@@ -55,10 +58,10 @@ async function main(): Promise<void> {
     log(`  Demo storefront:  ${base}/demo`);
     log(`  Widget script:    ${base}/widgets/chorus.js`);
     log(`  Storefront API:   ${base}/v1/stores/${DEMO_STORE_ID}/reviews`);
-    // AI generation runs in a worker thread once the server answers (server/ai/worker-host.ts):
-    // its NLP never runs on this event loop, and a crash of the thread restarts it, never this server.
+    // AI generation runs on the pool's spare thread once the server answers (server/ai/worker-host.ts):
+    // its NLP never runs on this event loop, and a crash of its thread restarts the loop, never this server.
     if (services.aiConfig.workerInline) services.aiWorker.start();
-    else if (services.aiConfig.worker) aiThread = startAiWorkerThread({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log });
+    else if (aiInPool) aiThread = startAiWorkerThread({ pool: pool!.piscina, databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log });
     log(`  Enterprise API:   ${base}/enterprise/surveys (Basic user ${DEMO_STORE_ID}, password ${config.DEMO_API_KEY ? `DEMO_API_KEY: ${config.DEMO_API_KEY}` : "the key printed when the demo store was created"})`);
   });
 
@@ -69,7 +72,8 @@ async function main(): Promise<void> {
     log(`${signal}: finishing in-flight requests ...`);
     const workerStopped = aiThread?.stop() ?? services.aiWorker.stop();
     server.close(async () => {
-      await Promise.all([workerStopped, readWorkers?.stop()]);
+      await workerStopped;
+      await pool?.close();
       services.close();
       log("Stopped.");
       process.exit(0);

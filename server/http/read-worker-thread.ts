@@ -1,51 +1,66 @@
 /**
- * Entry of a read worker thread (`node:worker_threads`), started by `startReadWorkers`
- * (server/http/read-workers.ts). It builds its own services over its own connection to the same SQLite
- * file (WAL: readers never wait for the writer) and imports the same Remix build, then answers
- * `ReadJob`s by calling the loader of the resource route the HTTP thread matched, exactly as it would.
+ * The module every thread of the worker pool loads (server/http/read-workers.ts, `piscina`) when the
+ * server computes read misses there. At load it builds its own services over its own connection to the
+ * same SQLite file (WAL: readers never wait for the writer) and imports the same Remix build, then tells
+ * the pool it is ready, or that it could not load (`ReadThreadMessage`). Its default export is the piscina task: one `ReadJob` in, one
+ * `ReadAnswer` out (body bytes transferred, not copied), computed by the route's declared GET operation,
+ * exactly as the HTTP thread runs it (server/api/operation.ts); a job it cannot answer rejects, and the
+ * HTTP thread then computes that answer itself.
  *
- * workerData: `ReadThreadData`. Messages in: `ReadJob`, or `{ type: "stop" }` (close the database, exit).
- * Messages out: `ReadThreadMessage` — `{ type: "ready" }` once it can answer, then one `{ type: "done" }`
- * or `{ type: "failed" }` per job (the host then computes that answer itself).
+ * workerData: `ReadThreadData`.
  */
 import type { ServerBuild } from "@remix-run/node";
-import { parentPort, workerData } from "node:worker_threads";
+import { move, transferableSymbol, valueSymbol } from "piscina";
+import { parentPort, threadId, workerData } from "node:worker_threads";
+import { declaredOperations } from "../api/remix.ts";
+import { operationFor, runOperation } from "../api/operation.ts";
+import { operationTable } from "../api/route-table.ts";
 import { createServices } from "../services.ts";
-import { responseBody } from "../shared/response-body.ts";
-import type { ReadJob, ReadThreadData, ReadThreadMessage } from "./read-workers.ts";
+import type { ReadAnswer, ReadJob, ReadThreadData, ReadThreadMessage } from "./read-workers.ts";
 
-if (!parentPort) throw new Error("server/http/read-worker-thread.ts runs only as a worker thread (see read-workers.ts)");
+if (!parentPort) throw new Error("server/http/read-worker-thread.ts runs only in a worker thread (see read-workers.ts)");
 const port = parentPort;
 const data = workerData as ReadThreadData;
-const post = (message: ReadThreadMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
-// No AI worker here (ai.worker false): the HTTP process or its AI thread runs the queue.
-const services = createServices({ databasePath: data.databasePath, mediaPath: data.mediaPath, ai: { worker: false, workerInline: false } });
-const build = (await import(data.buildUrl)) as ServerBuild;
+/** What a read needs, loaded once per thread. */
+async function load() {
+  // No AI worker here (ai.worker false): the pool's AI loop, or the HTTP thread, runs the queue.
+  const services = createServices({ databasePath: data.databasePath, mediaPath: data.mediaPath, ai: { worker: false, workerInline: false } });
+  const build = (await import(data.buildUrl)) as ServerBuild;
+  return { services, build, operations: operationTable(build).operations };
+}
+// A thread that cannot load says so instead of failing its start-up: the pool terminates it after a delay
+// and piscina starts another (a thread that fails to start would not be replaced).
+const loaded = await load().then(
+  (ready) => {
+    port.postMessage({ type: "chorus-read-thread-ready", threadId } satisfies ReadThreadMessage);
+    return ready;
+  },
+  (error: unknown) => {
+    port.postMessage({ type: "chorus-read-thread-failed", threadId, reason: error instanceof Error ? error.message : String(error) } satisfies ReadThreadMessage);
+    return null;
+  },
+);
 
-/** The answer to one job: the loader's status, headers and body bytes (in a fresh, transferable buffer). */
-async function answer(job: ReadJob): Promise<ReadThreadMessage> {
-  const loader = build.routes[job.routeId]?.module.loader;
-  if (!loader) return { type: "failed", id: job.id, reason: `no loader for route ${job.routeId}` };
+/**
+ * The answer to one read: the GET operation the route the HTTP thread matched declares, run exactly as the
+ * HTTP thread runs it (same request, params and context). @throws when the route declares no GET operation.
+ */
+async function computeRead(job: ReadJob): Promise<ReadAnswer> {
+  if (!loaded) throw new Error("this thread could not load its services or the Remix build");
+  const { services, build, operations } = loaded;
+  const declared = declaredOperations(build.routes[job.routeId]?.module ?? {});
+  const op = declared && operationFor(declared, "GET");
+  if (!op) throw new Error(`no GET operation for route ${job.routeId}`);
   const request = new Request(job.url, { headers: job.headers });
-  const result: unknown = await loader({ request, params: job.params, context: { services, clientIp: job.clientIp } });
-  if (!(result instanceof Response)) return { type: "failed", id: job.id, reason: "the loader returned no Response" };
-  const bytes = responseBody(result) ?? Buffer.from(await result.arrayBuffer());
-  const body = new Uint8Array(bytes.length);
-  body.set(bytes);
-  return { type: "done", id: job.id, status: result.status, headers: [...result.headers.entries()], body };
+  const result = await runOperation(op, request, job.params, { services, clientIp: job.clientIp, publicOrigin: job.publicOrigin, operations });
+  const body = new Uint8Array(result.body.length); // a buffer of its own, to transfer
+  body.set(result.body);
+  return { status: result.status, headers: Object.entries(result.headers), body, scopes: result.scopes };
 }
 
-port.on("message", (message: ReadJob | { type: "stop" }) => {
-  if (message.type === "stop") {
-    services.close();
-    port.close(); // nothing keeps the thread alive any more: it exits with code 0
-    return;
-  }
-  answer(message).then(
-    (reply) => post(reply, reply.type === "done" ? [reply.body.buffer as ArrayBuffer] : []),
-    (error: unknown) => post({ type: "failed", id: message.id, reason: error instanceof Error ? error.message : String(error) }),
-  );
-});
-
-post({ type: "ready" });
+/** The piscina task: compute `job` and hand its answer back with the body's buffer transferred. */
+export default async function readTask(job: ReadJob) {
+  const answer = await computeRead(job);
+  return move({ [transferableSymbol]: [answer.body.buffer], [valueSymbol]: answer });
+}

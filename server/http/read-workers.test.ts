@@ -2,10 +2,17 @@
  * Read worker threads (read-workers.ts): real threads, each with its own connection to a temp SQLite
  * file and the real Remix build, behind the real HTTP server; real reviews from the shared data.
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishRealReview, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { loadBuild, startTestServer, type TestServer } from "../../test/server.ts";
-import { READ_WORKER_ROUTE_IDS } from "./app.ts";
+import { startAiWorkerThread } from "../ai/worker-host.ts";
+import { PROJECT_ROOT } from "../config.ts";
+import { operationTable } from "../api/route-table.ts";
+import { startReadWorkers, startWorkerPool } from "./read-workers.ts";
 
 const PRODUCT = "1078";
 const store = `/v1/stores/${TEST_STORE_ID}`;
@@ -29,15 +36,10 @@ describe("read workers", () => {
     await withWorkers?.close();
   });
 
-  it("names only resource routes of the build", async () => {
-    const build = await loadBuild();
-    expect(READ_WORKER_ROUTE_IDS).toHaveLength(13);
-    for (const id of READ_WORKER_ROUTE_IDS) {
-      const route = build.routes[id];
-      expect(route, id).toBeDefined();
-      expect(route!.module.loader, id).toBeTypeOf("function");
-      expect(route!.module.default, id).toBeUndefined();
-    }
+  it("is sent only public storefront GETs that only read (the operations marked readsOnly)", async () => {
+    const sent = operationTable(await loadBuild()).operations.filter((op) => op.readsOnly);
+    expect(sent).toHaveLength(13); // reviews, media, questions, aggregates in every scope; AI summary and keywords
+    for (const op of sent) expect([op.method, op.api, op.auth, op.cache], op.routeId).toEqual(["GET", "storefront", "none", "public"]);
   });
 
   it("answers every read route with the status, bytes and ETag the HTTP thread computes", async () => {
@@ -182,5 +184,62 @@ describe("read workers that hang", () => {
     expect(((await res.json()) as { reviewAggregate: { reviewCount: number } }).reviewAggregate.reviewCount).toBeGreaterThan(0);
     expect(performance.now() - started).toBeLessThan(5000);
     await expect.poll(() => t.readWorkers!.restarts, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("read workers that cannot load", () => {
+  it("are replaced after the restart delay, again and again, while every read is computed on the HTTP thread", async () => {
+    const blocker = join(mkdtempSync(join(tmpdir(), "chorus-read-")), "not-a-directory");
+    writeFileSync(blocker, "");
+    const lines: string[] = [];
+    // The database path lies under a file: opening it throws in each thread as it loads.
+    const workers = startReadWorkers({
+      threads: 1, databasePath: join(blocker, "chorus.sqlite"), buildUrl: pathToFileURL(join(PROJECT_ROOT, "build/server/index.js")), restartDelayMs: 50, log: (l) => lines.push(l),
+    });
+    try {
+      await expect.poll(() => workers.restarts, { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+      expect(lines.some((l) => /could not load \(.*(ENOTDIR|EEXIST).*\); replacing it in 50 ms/.test(l))).toBe(true);
+      expect(workers.ready).toBe(0);
+      expect(await workers.run({ routeId: "routes/v1.stores.$storeId.review_aggregate", params: {}, url: "http://localhost/", headers: [], clientIp: "127.0.0.1", publicOrigin: "http://localhost" })).toBeNull();
+    } finally {
+      await workers.stop();
+    }
+  }, 30_000);
+});
+
+describe("one pool for read misses and the AI loop", () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ cache: false }); // the reference: answers computed on the HTTP thread
+    seedRealReviews(t.services, { productIds: [PRODUCT, "862"] });
+  });
+  afterAll(async () => t?.close());
+
+  it("answers reads on its read thread while the AI loop holds the other, and closes both", async () => {
+    const databasePath = join(t.dir, "chorus.sqlite");
+    const pool = startWorkerPool({ readThreads: 1, aiThread: true, databasePath, buildUrl: pathToFileURL(join(PROJECT_ROOT, "build/server/index.js")) });
+    const lines: string[] = [];
+    const ai = startAiWorkerThread({ pool: pool.piscina, databasePath, log: (l) => lines.push(l), ai: { llm: null, translation: null, sweepIntervalMs: 0 } });
+    try {
+      await expect.poll(() => pool.readWorkers!.ready, { timeout: 10_000 }).toBe(2); // both threads loaded the read module
+      const path = `${store}/products/shopify-${PRODUCT}/review_aggregate`;
+      const job = {
+        routeId: "routes/v1.stores.$storeId.products.$productKey.review_aggregate", params: { storeId: TEST_STORE_ID, productKey: `shopify-${PRODUCT}` },
+        url: `http://localhost${path}`, headers: [] as [string, string][], clientIp: "127.0.0.1", publicOrigin: "http://localhost",
+      };
+      const answers = await Promise.all(Array.from({ length: 5 }, () => pool.readWorkers!.run(job)));
+      const reference = await (await fetch(t.url(path))).text();
+      for (const answer of answers) {
+        expect(answer?.status).toBe(200);
+        expect(Buffer.from(answer!.body).toString()).toBe(reference);
+      }
+      expect(pool.readWorkers!.answered).toBe(5);
+      expect(pool.readWorkers!.restarts).toBe(0);
+    } finally {
+      await ai.stop();
+      await pool.close();
+    }
+    expect(pool.piscina.threads).toHaveLength(0);
+    expect(lines.filter((l) => /failed|crashed/.test(l))).toEqual([]);
   });
 });

@@ -1,26 +1,26 @@
 /**
- * Read worker threads: computing a public storefront answer the response cache does not hold (a *miss*)
- * on another core.
+ * The server's one pool of worker threads (`piscina`, decision 0008), and its use for computing a public
+ * storefront answer the response cache does not hold (a *miss*) on another core.
  *
- * A miss costs the HTTP thread 0.4–0.6 ms (SQL, building ~21 review objects, JSON, ETag) against
- * ~0.07 ms for a cached answer, and that thread is the server's only one: on a spread of distinct URLs
- * it ran at 100% of a core while the second core sat two-thirds idle (docs/performance.md). Each read
- * worker is a `node:worker_threads` Worker (server/http/read-worker-thread.ts) with its own SQLite
- * connection and its own copy of the Remix build; the HTTP thread sends it the URL and headers of a miss
- * and gets back status, headers and body bytes, which it caches and sends as before.
+ * A miss costs the HTTP thread 0.4–0.6 ms (SQL, building ~21 review objects, JSON, ETag) against ~0.07 ms
+ * for a cached answer, and that thread is the server's only one (docs/performance.md). Each pool thread
+ * loads server/http/read-worker-thread.ts: its own SQLite connection and its own copy of the Remix build.
+ * The HTTP thread sends it a miss (the route it matched, URL, headers) as a task and gets back status,
+ * headers, body bytes and content scopes, which it caches and sends as its own. The same pool runs the AI queue loop
+ * (server/ai/worker-host.ts) as one long task, on one thread more than `READ_WORKERS`.
  *
- * The caller chooses what to send (app.ts sends only loaders that only read, `READ_WORKER_ROUTE_IDS`),
- * with the route it matched, so the thread does not match the path again. Freshness: the HTTP thread takes the
- * content version before it sends a job, and the worker starts its read transaction after, so an answer
- * is never older than the version it is cached under (WAL readers see every commit made before they start).
+ * Freshness: the HTTP thread takes the content version before it sends a job, and the thread starts its
+ * read transaction after, so an answer is never older than the version it is cached under (WAL readers see
+ * every commit made before they start).
  *
- * Failure never loses a request: a job the thread reports as failed, or that was pending when the thread
- * died, or that found no answer within `jobTimeoutMs`, resolves to `null` and the caller computes the answer
- * itself. A crashed or stuck thread is started again.
+ * Failure never loses a request: a job the thread fails, that was running when the thread died, or that
+ * found no answer within `jobTimeoutMs` resolves to `null`, and the caller computes the answer itself.
+ * piscina replaces a thread that died; a thread that timed out a job is terminated and replaced, and one
+ * that could not load (its database or the build) is terminated and replaced after `restartDelayMs`.
  */
-import { Worker } from "node:worker_threads";
+import { Piscina } from "piscina";
 
-/** workerData of a read thread (plain data only). */
+/** workerData of every pool thread (plain data only). */
 export type ReadThreadData = {
   databasePath: string;
   mediaPath?: string;
@@ -28,149 +28,167 @@ export type ReadThreadData = {
   buildUrl: string;
 };
 /**
- * One miss to compute: the id and decoded params of the resource route the caller matched, the absolute
- * URL, request headers, client address (for the load context).
+ * One miss to compute: the id and decoded params of the API route the caller matched, the absolute URL,
+ * request headers, client address and public origin (for the operation's context).
  */
-export type ReadJob = {
-  type: "job"; id: number; routeId: string; params: Record<string, string | undefined>; url: string; headers: [string, string][]; clientIp: string;
-};
-/** The loader's answer, body in its own ArrayBuffer (transferred, not copied). */
-export type ReadAnswer = { status: number; headers: [string, string][]; body: Uint8Array };
-/** Messages from a read thread. */
-export type ReadThreadMessage =
-  | { type: "ready" }
-  | ({ type: "done"; id: number } & ReadAnswer)
-  | { type: "failed"; id: number; reason: string };
+export type ReadJob = { routeId: string; params: Record<string, string | undefined>; url: string; headers: [string, string][]; clientIp: string; publicOrigin: string };
+/**
+ * The operation's answer: status, headers, body in its own ArrayBuffer (transferred, not copied), and the
+ * content scopes it read (null: stale after any commit).
+ */
+export type ReadAnswer = { status: number; headers: [string, string][]; body: Uint8Array; scopes: readonly string[] | null };
+/**
+ * Posted on `parentPort` by a thread (piscina emits it as the pool's 'message') once it can compute reads,
+ * or when it could not load its services or the Remix build (the pool then replaces it after `restartDelayMs`).
+ */
+export type ReadThreadMessage = { type: "chorus-read-thread-ready"; threadId: number } | { type: "chorus-read-thread-failed"; threadId: number; reason: string };
 
 export type ReadWorkers = {
-  /** Threads currently able to take jobs. */
+  /** Pool threads able to compute reads now (those that loaded the read thread module). */
   readonly ready: number;
-  /** Times a thread was started again after it died. */
+  /** Pool threads replaced after they died or were terminated for a job past its timeout. */
   readonly restarts: number;
   /** Jobs a thread answered (`run` resolved to an answer, not null). */
   readonly answered: number;
   /**
-   * Compute `job` on the least busy ready thread. Resolves to null when no thread is ready, or the
-   * thread failed the job, died with it pending or did not answer within `jobTimeoutMs`: the caller then
-   * computes the answer itself. Never rejects.
+   * Compute `job` on the pool (the least busy thread; queued while all are busy). Resolves to null when
+   * no thread is ready, or the thread failed the job, died with it or did not answer within `jobTimeoutMs`:
+   * the caller then computes the answer itself. Never rejects.
    */
-  run(job: Omit<ReadJob, "type" | "id">): Promise<ReadAnswer | null>;
-  /** Stop every thread after its pending jobs are answered (at most `timeoutMs`, default 5000 ms), then close their databases. */
+  run(job: ReadJob): Promise<ReadAnswer | null>;
+  /**
+   * Stop taking jobs, let running ones finish (at most `timeoutMs`, default 5000 ms), then terminate the
+   * threads; a thread's SQLite connection closes with it. For a pool of its own (`startReadWorkers`); the
+   * shared pool is closed by `WorkerPool.close`.
+   */
   stop(timeoutMs?: number): Promise<void>;
 };
 
-export type ReadWorkersOptions = Omit<ReadThreadData, "buildUrl"> & {
-  /** Number of threads (≥ 1). */
-  threads: number;
+export type WorkerPoolOptions = Omit<ReadThreadData, "buildUrl"> & {
+  /** Threads computing read misses (`READ_WORKERS`, ≥ 0). */
+  readThreads: number;
+  /** One more thread, for the AI queue loop (server/ai/worker-host.ts). */
+  aiThread?: boolean;
   buildUrl: URL | string;
-  /** Receives crash and restart lines. Default: silent. */
+  /** Receives lines about failed jobs and replaced threads. Default: silent. */
   log?: (line: string) => void;
-  /** Delay before a crashed thread is started again (ms, default 1000). */
-  restartDelayMs?: number;
   /** Longest wait for a job's answer (ms, default 10000); then the caller computes it and the thread is replaced. */
   jobTimeoutMs?: number;
-  /** The thread entry (tests only; default server/http/read-worker-thread.ts). */
+  /** Delay before a thread that could not load the read module is replaced (ms, default 1000). */
+  restartDelayMs?: number;
+  /** The module each thread loads (tests only; default server/http/read-worker-thread.ts). */
   entry?: URL;
 };
 
-type Thread = { worker: Worker; ready: boolean; pending: Map<number, (answer: ReadAnswer | null) => void>; exited: Promise<void> };
+export type WorkerPool = {
+  /** The piscina pool: `readThreads` (+ 1 with `aiThread`) threads, all started at once and kept. */
+  readonly piscina: Piscina;
+  /** The read interface, or undefined when `readThreads` is 0. */
+  readonly readWorkers?: ReadWorkers;
+  /** Stop taking jobs, wait for running tasks (at most `timeoutMs`, default 5000 ms), then terminate every thread. */
+  close(timeoutMs?: number): Promise<void>;
+};
 
-/** Start `options.threads` read worker threads. Jobs sent before a thread is ready are computed by the caller. */
-export function startReadWorkers(options: ReadWorkersOptions): ReadWorkers {
+/**
+ * Start the pool: `readThreads` threads (plus one for the AI loop when `aiThread`), each loading the read
+ * thread module when `readThreads` > 0. @throws when the thread count is 0.
+ */
+export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
+  const threads = options.readThreads + (options.aiThread ? 1 : 0);
+  if (threads < 1) throw new Error("startWorkerPool: no threads asked for");
   const log = options.log ?? (() => {});
-  const entry = options.entry ?? new URL("./read-worker-thread.ts", import.meta.url);
+  const reads = options.readThreads > 0;
   const data: ReadThreadData = { databasePath: options.databasePath, mediaPath: options.mediaPath, buildUrl: String(options.buildUrl) };
-  const restartDelayMs = options.restartDelayMs ?? 1000;
-  const threads: (Thread | null)[] = Array.from({ length: options.threads }, () => null);
-  let nextId = 1;
-  let stopping = false;
+  const piscina = new Piscina({
+    // Every thread loads the read module at start (services, Remix build), so a read never waits for it.
+    filename: reads ? String(options.entry ?? new URL("./read-worker-thread.ts", import.meta.url)) : null,
+    workerData: data,
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: Infinity,
+    // Threads keep their event loops running between tasks (the AI loop's timers, a read thread still
+    // loading its build); the default blocks an idle thread in Atomics.wait.
+    atomics: "disabled",
+    closeTimeout: 5000,
+  });
+  let closing = false;
   let restarts = 0;
-  let answered = 0;
-  const jobTimeoutMs = options.jobTimeoutMs ?? 10_000;
+  /** Threads that said they can compute reads (a thread that is gone is no longer in `piscina.threads`). */
+  const readyIds = new Set<number>();
+  const readyCount = () => piscina.threads.filter((worker) => readyIds.has(worker.threadId)).length;
+  piscina.on("message", (message: ReadThreadMessage) => {
+    if (message?.type === "chorus-read-thread-ready") readyIds.add(message.threadId);
+    else if (message?.type === "chorus-read-thread-failed") {
+      const delayMs = options.restartDelayMs ?? 1000;
+      log(`Worker pool: thread ${message.threadId} could not load (${message.reason}); replacing it in ${delayMs} ms`);
+      setTimeout(() => {
+        if (!closing) void piscina.threads.find((worker) => worker.threadId === message.threadId)?.terminate();
+      }, delayMs).unref();
+    }
+  });
+  piscina.on("workerDestroy", () => {
+    if (closing) return;
+    restarts++;
+    log("Worker pool: a thread died or was terminated; piscina starts another");
+  });
+  // Without a listener an 'error' event (a thread failing with no task on it) would throw in this thread.
+  piscina.on("error", (error: unknown) => log(`Worker pool: ${error instanceof Error ? error.message : String(error)}`));
 
-  function spawn(slot: number): void {
-    const worker = new Worker(entry, { workerData: data, name: `chorus-read-${slot + 1}` });
-    const thread: Thread = { worker, ready: false, pending: new Map(), exited: Promise.resolve() };
-    threads[slot] = thread;
-    worker.on("message", (message: ReadThreadMessage) => {
-      if (message.type === "ready") {
-        thread.ready = true;
-        return;
+  const jobTimeoutMs = options.jobTimeoutMs ?? 10_000;
+  let answered = 0;
+  const readWorkers: ReadWorkers | undefined = reads
+    ? {
+        get ready() {
+          return readyCount();
+        },
+        get restarts() {
+          return restarts;
+        },
+        get answered() {
+          return answered;
+        },
+        async run(job) {
+          if (closing || readyCount() === 0) return null;
+          // A read route answers in milliseconds: a job not answered in time is stuck, and aborting a running
+          // piscina task terminates its thread (piscina starts another).
+          const timeout = new AbortController();
+          const timer = setTimeout(() => timeout.abort(), jobTimeoutMs);
+          try {
+            const answer = (await piscina.run(job, { signal: timeout.signal })) as ReadAnswer;
+            answered++;
+            return answer;
+          } catch (error) {
+            if (closing) return null;
+            const reason = timeout.signal.aborted ? `no answer within ${jobTimeoutMs} ms` : error instanceof Error ? error.message : String(error);
+            log(`Read job ${job.url} computed on the HTTP thread: ${reason}`);
+            return null;
+          } finally {
+            clearTimeout(timer);
+          }
+        },
+        stop: (timeoutMs) => close(timeoutMs),
       }
-      const settle = thread.pending.get(message.id);
-      thread.pending.delete(message.id);
-      if (message.type === "done" && settle) {
-        answered++;
-        settle({ status: message.status, headers: message.headers, body: message.body });
-      } else settle?.(null);
-    });
-    worker.on("error", (error) => log(`Read worker thread ${slot + 1} crashed: ${error instanceof Error ? error.message : String(error)}`));
-    thread.exited = new Promise<void>((resolve) => {
-      worker.once("exit", (code) => {
-        thread.ready = false;
-        for (const settle of thread.pending.values()) settle(null);
-        thread.pending.clear();
-        if (threads[slot] === thread) threads[slot] = null;
-        resolve();
-        if (stopping) return;
-        log(`Read worker thread ${slot + 1} exited (code ${code}); restarting in ${restartDelayMs} ms`);
-        setTimeout(() => {
-          if (stopping) return;
-          restarts++;
-          spawn(slot);
-        }, restartDelayMs).unref();
-      });
-    });
+    : undefined;
+
+  async function close(timeoutMs = 5000): Promise<void> {
+    if (closing) return;
+    closing = true;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([piscina.close(), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
+    await piscina.destroy();
   }
 
-  for (let slot = 0; slot < options.threads; slot++) spawn(slot);
+  return { piscina, readWorkers, close };
+}
 
-  return {
-    get ready() {
-      return threads.filter((t) => t?.ready).length;
-    },
-    get restarts() {
-      return restarts;
-    },
-    get answered() {
-      return answered;
-    },
-    run(job) {
-      let best: Thread | null = null;
-      for (const t of threads) if (t?.ready && (!best || t.pending.size < best.pending.size)) best = t;
-      if (!best || stopping) return Promise.resolve(null);
-      const id = nextId++;
-      const thread = best;
-      return new Promise((resolve) => {
-        // A thread that does not answer in time is stuck (a read route answers in milliseconds): the caller
-        // computes the answer, and the thread is replaced (its exit settles its other pending jobs).
-        const timer = setTimeout(() => {
-          if (!thread.pending.delete(id)) return;
-          resolve(null);
-          log(`Read worker thread did not answer within ${jobTimeoutMs} ms; replacing it`);
-          void thread.worker.terminate();
-        }, jobTimeoutMs);
-        timer.unref();
-        thread.pending.set(id, (answer) => {
-          clearTimeout(timer);
-          resolve(answer);
-        });
-        thread.worker.postMessage({ type: "job", id, ...job } satisfies ReadJob);
-      });
-    },
-    async stop(timeoutMs = 5000) {
-      stopping = true;
-      const live = threads.filter((t): t is Thread => t !== null);
-      await Promise.all(
-        live.map(async (t) => {
-          const deadline = Date.now() + timeoutMs;
-          while (t.pending.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-          t.worker.postMessage({ type: "stop" });
-          const timer = setTimeout(() => void t.worker.terminate(), Math.max(0, deadline - Date.now()) + 1000);
-          await t.exited;
-          clearTimeout(timer);
-        }),
-      );
-    },
-  };
+export type ReadWorkersOptions = Omit<WorkerPoolOptions, "readThreads" | "aiThread"> & {
+  /** Number of threads (≥ 1). */
+  threads: number;
+};
+
+/** Start a pool of `options.threads` threads for read misses only (tests; the server shares one pool with the AI loop). */
+export function startReadWorkers(options: ReadWorkersOptions): ReadWorkers {
+  const { threads, ...rest } = options;
+  return startWorkerPool({ ...rest, readThreads: threads }).readWorkers!;
 }
