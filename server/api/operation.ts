@@ -163,7 +163,8 @@ export function setUnexpectedErrorLog(log: (error: unknown) => void): void {
 /**
  * The JSON error result for any thrown value (decisions.md §1): an ApiError with its status, a zod
  * error as 400, anything else a logged 500 without details. A 401 of enterprise Basic auth has no body
- * and a `WWW-Authenticate` header. 413 closes the connection (the rest of the body was not read).
+ * and a `WWW-Authenticate` header. 413 closes the connection (the rest of the body was not read); a 429
+ * carrying `retryAfterSeconds` sends `Retry-After`.
  */
 export function errorResult(error: unknown, request?: Request): OperationResult {
   const apiError = isApiError(error) ? error : error instanceof z.ZodError ? zodToApiError(error, "body") : null;
@@ -176,6 +177,9 @@ export function errorResult(error: unknown, request?: Request): OperationResult 
     return { status, headers: { ...headers, "www-authenticate": 'Basic realm="enterprise"' }, body: Buffer.alloc(0), scopes: null };
   }
   if (status === 405 && (apiError as ApiError & { allow?: string }).allow) headers.allow = (apiError as ApiError & { allow?: string }).allow!;
+  // A rate limit says when to try again (RFC 9110 §10.2.3).
+  const retryAfter = (apiError as (ApiError & { retryAfterSeconds?: number }) | null)?.retryAfterSeconds;
+  if (status === 429 && typeof retryAfter === "number" && Number.isFinite(retryAfter)) headers["retry-after"] = String(Math.max(1, Math.ceil(retryAfter)));
   const body = apiError ? apiError.toBody() : { error: { description: "Internal server error", code: "internal" } };
   return { status, headers: { ...headers, "content-type": JSON_TYPE }, body: Buffer.from(JSON.stringify(body)), scopes: null };
 }

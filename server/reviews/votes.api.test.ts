@@ -89,6 +89,7 @@ describe("helpful votes (decisions.md §3)", () => {
     const sameAddress = await vote(id, { vote: "helpful" }, address, { cookie: tampered });
     expect(sameAddress.res.status).toBe(429);
     expect(sameAddress.body.error.code).toBe("vote_limited");
+    expect(Number(sameAddress.res.headers.get("retry-after"))).toBeGreaterThan(0); // when to try again (RFC 9110 §10.2.3)
     const other = await vote(id, { vote: "helpful" }, freshAddress(), { cookie: tampered });
     expect(other.res.status).toBe(200);
     expect(other.res.headers.get("set-cookie")).not.toBeNull();
