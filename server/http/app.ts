@@ -288,9 +288,9 @@ export function createHttpServer(options: HttpOptions): Server {
       const headers: [string, string][] = [];
       for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.push([name, Array.isArray(value) ? value.join(", ") : value]);
       const job = { routeId: match.routeId, params: match.params, url: `http://localhost${req.url}`, headers, clientIp: clientAddress(req, proxyTrust), publicOrigin: publicOrigin(req) };
-      const answer = (await readWorkers.run(job)) as (Awaited<ReturnType<ReadWorkers["run"]>> & { scopes?: string[] | null }) | null;
+      const answer = await readWorkers.run(job);
       if (answer) {
-        return { status: answer.status, headers: Object.fromEntries(answer.headers), body: Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.length), scopes: answer.scopes ?? null };
+        return { status: answer.status, headers: Object.fromEntries(answer.headers), body: Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.length), scopes: answer.scopes };
       }
     }
     return runHere(req, op, match, signal);
