@@ -15,7 +15,6 @@ import { createHash } from "node:crypto";
 import { decodeJwt } from "jose";
 import { bearerToken } from "../loyalty/tokens.ts";
 import { mediaHttpHandler } from "../media/media-http.ts";
-import { startMediaSweeper } from "../media/media-retention.ts";
 import { allowedMethods, errorResult, methodNotAllowed, operationFor, runOperation, setUnexpectedErrorLog, type Operation, type OperationContext, type OperationResult } from "../api/operation.ts";
 import { operationTable, type RouteMatch } from "../api/route-table.ts";
 import { ApiError } from "../contract/errors.ts";
@@ -205,10 +204,8 @@ export function createHttpServer(options: HttpOptions): Server {
     }),
   );
   app.use("/assets", express.static(join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
-  // Review media: only published items of published reviews, a five-minute cache (server/media/media-http.ts);
-  // the retention sweep deletes rejected items' files after a week, and orphans (server/media/media-retention.ts).
+  // Review media: only published items of published reviews, a five-minute cache (server/media/media-http.ts).
   app.use("/media", mediaHttpHandler({ mediaRows: services.mediaRows, mediaPath: services.mediaPath, secret: services.secret }));
-  startMediaSweeper({ db: services.db, mediaRows: services.mediaRows, mediaPath: services.mediaPath });
   app.use(express.static(join(root, "build/client"), { maxAge: "1h", index: false }));
   app.use(express.static(join(root, "public"), { maxAge: "1h", index: false }));
   let server: Server;

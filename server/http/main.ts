@@ -13,6 +13,7 @@ import { createServices } from "../services.ts";
 import { startAiWorkerThread, type AiWorkerThread } from "../ai/worker-host.ts";
 import { createHttpServer } from "./app.ts";
 import { createLogger } from "./logging.ts";
+import { startMediaSweeper } from "../media/media-retention.ts";
 import { startWorkerPool } from "./read-workers.ts";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -50,6 +51,8 @@ async function main(): Promise<void> {
     else console.error(`The server could not start: ${error.message}`);
     process.exit(1);
   });
+  // Media retention: rejected items' files go a week after rejection, orphans and stale uploads too (server/media/media-retention.ts).
+  const mediaSweeper = startMediaSweeper({ db: services.db, mediaRows: services.mediaRows, mediaPath: services.mediaPath, log });
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
@@ -71,6 +74,7 @@ async function main(): Promise<void> {
     stopping = true;
     log(`${signal}: finishing in-flight requests ...`);
     const workerStopped = aiThread?.stop() ?? services.aiWorker.stop();
+    mediaSweeper.stop();
     server.close(async () => {
       await workerStopped;
       await pool?.close();
