@@ -88,8 +88,8 @@ export function createServices(options: ServicesOptions) {
   const visitorSecret = installationSecret(db, "visitor_secret");
   const voteLimit = voteLimits();
   const votesData = votesRepo(db, voteLimit.current);
-  const submissions = submissionsService({ db, reviews: reviewsData, reviewsService: reviews, stores, orders, votes: votesData, media, mediaRows, limiter, visitorSecret });
-  const questions = questionsService({ questions: questionsData, reviewsService: reviews, stores, orders, limiter });
+  const submissions = submissionsService({ db, reviews: reviewsData, reviewsService: reviews, stores, media, mediaRows, limiter });
+  const questions = questionsService({ questions: questionsData, reviewsService: reviews, stores, limiter });
 
   // Content scopes for the response cache (server/db/content-scopes.ts): PRAGMA data_version on a second
   // connection changes after every commit by any other connection, i.e. by this process's main connection

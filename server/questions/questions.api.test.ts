@@ -1,11 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { adminGet, signInAgent, type AdminAgent } from "../../test/admin-http.ts";
 import { DATA_DIR, OTHER_STORE_ID, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { isApiError } from "../contract/errors.ts";
 
 let t: TestServer;
+let enterpriseKey: string;
+let merchant: AdminAgent;
 const prefix = `/v1/stores/${TEST_STORE_ID}`;
 const ASIN = "B00004U9JP";
 const url = () => t.url(`${prefix}/products/shopify-${ASIN}/questions`);
@@ -17,8 +20,20 @@ beforeAll(async () => {
   t.services.stores.create({ storeId: TEST_STORE_ID, name: "Test store", platform: "shopify" });
   t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other", platform: "bigcommerce" });
   t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: ASIN, name: "InSinkErator Badger 1" });
-});
+  enterpriseKey = t.services.apiKeys.create(TEST_STORE_ID, "orders").key;
+  await t.services.admin.createUser({ email: "owner@test-store.test", password: "correct horse battery Q", storeIds: [TEST_STORE_ID] });
+  merchant = await signInAgent(t, "owner@test-store.test", "correct horse battery Q", TEST_STORE_ID);
+}, 60_000);
 afterAll(() => t.close());
+
+const enterpriseAuth = () => `Basic ${Buffer.from(`${TEST_STORE_ID}:${enterpriseKey}`).toString("base64")}`;
+/** The admin Questions page's line about one answer (author, "verified buyer", e-mail, status), as the merchant sees it. */
+async function adminAnswerMeta(answerId: string): Promise<string> {
+  const html = await (await adminGet(t, merchant, `/admin/stores/${TEST_STORE_ID}/questions?status=published&answers=pending`)).text();
+  const meta = new RegExp(`id="a-${answerId}">(.*?)</p>`, "s").exec(html);
+  if (!meta) throw new Error(`answer ${answerId} is not on the admin page`);
+  return meta[1].replace(/<!-- -->/g, "");
+}
 beforeEach(() => t.services.submissionLimiter.reset());
 
 const ask = async (body: unknown, target = url()) => {
@@ -45,22 +60,32 @@ describe("ask a question (decisions.md §3)", () => {
     expect(q.answers).toEqual([expect.objectContaining({ body: real[1].answer, isStoreAnswer: true, author: { displayName: "Test store" } })]);
   });
 
-  it("a verified buyer's answer needs an order of the product and is pending until published", async () => {
+  it("an e-mail that matches an imported order does not make a buyer's answer verified (issue #19 finding 6); it is pending until published", async () => {
     const { body } = await ask({ body: real[2].question, displayName: "Sam", email: "sam@example.com" });
     const id = body.question.questionId;
     t.services.questions.setQuestionStatus(TEST_STORE_ID, id, "published");
-    let error: unknown;
-    try {
-      t.services.questions.answerAsBuyer({ storeId: TEST_STORE_ID, questionId: id, body: real[2].answer, authorName: "Lee", email: "lee@example.com" });
-    } catch (e) {
-      error = e;
-    }
-    expect(isApiError(error) && error.status).toBe(403);
-    t.services.orders.importOrders(TEST_STORE_ID, [{ orderId: "O-9", productId: ASIN, email: "lee@example.com", orderedMs: Date.now() }]);
+    const imported = await fetch(t.url("/enterprise/orders"), {
+      method: "POST", headers: { "content-type": "application/json", authorization: enterpriseAuth() },
+      body: JSON.stringify({ orders: [{ orderId: "O-9", productId: ASIN, email: "lee@example.com" }] }),
+    });
+    expect(await imported.json()).toEqual({ inserted: 1 });
     const { answerId } = t.services.questions.answerAsBuyer({ storeId: TEST_STORE_ID, questionId: id, body: real[2].answer, authorName: "Lee", email: "LEE@example.com" });
+    expect(await adminAnswerMeta(answerId)).not.toMatch(/verified buyer/);
+    expect(t.services.questionsData.getAnswer(TEST_STORE_ID, answerId)?.verified_status).toBe("unverified");
     expect((await list()).find((x) => x.questionId === id)!.answers).toEqual([]);
     t.services.questions.setAnswerStatus(TEST_STORE_ID, answerId, "published");
     expect((await list()).find((x) => x.questionId === id)!.answers).toEqual([expect.objectContaining({ body: real[2].answer, isStoreAnswer: false })]);
+  });
+
+  it("only a proof checked by a trusted caller (verifiedPurchase) makes a buyer's answer verified-buyer; no order is needed for an unverified one", async () => {
+    const { body } = await ask({ body: real[7].question, displayName: "Sam", email: "sam@example.com" });
+    const id = body.question.questionId;
+    t.services.questions.setQuestionStatus(TEST_STORE_ID, id, "published");
+    const input = { storeId: TEST_STORE_ID, questionId: id, body: real[7].answer, authorName: "Noor", email: "noor@example.com" };
+    const proven = t.services.questions.answerAsBuyer({ ...input, verifiedPurchase: { source: "shopper-token", orderId: "O-10" } });
+    const plain = t.services.questions.answerAsBuyer(input);
+    expect(await adminAnswerMeta(proven.answerId)).toMatch(/verified buyer/);
+    expect(await adminAnswerMeta(plain.answerId)).not.toMatch(/verified buyer/);
   });
 
   it("data functions answer 404 for another store's question", () => {

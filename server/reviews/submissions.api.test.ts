@@ -395,3 +395,10 @@ describe("submit a review with media (multipart)", () => {
     expect(mediaFiles().length).toBe(filesBefore);
   });
 });
+
+describe("helpful votes have one way in (issue #19 follow-up)", () => {
+  it("the submissions service has no vote of its own (it skipped the per-address vote limits); services.votes is the one", () => {
+    expect(Object.keys(t.services.submissions).sort()).toEqual(["cleanup", "submitReview"]);
+    expect(typeof t.services.votes.vote).toBe("function");
+  });
+});

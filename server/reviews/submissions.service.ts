@@ -1,9 +1,9 @@
 /**
- * Shopper review submissions and helpful votes (decisions.md §3, issue 3 §1-§3).
+ * Shopper review submissions (decisions.md §3, issue 3 §1-§3). Helpful votes are votes.service.ts.
  *
- * A submission is validated (contract/writes.ts), rate-limited per client IP and e-mail, its media
- * checked and re-encoded (media/media.service.ts), then written: files first, then the review and
- * its media rows in one transaction; if the transaction fails the files are deleted, so a failed
+ * A submission is validated (contract/writes.ts), rate-limited per client address (IPv6 by /64) and
+ * e-mail, its media checked and re-encoded (media/media.service.ts), then written: files first, then
+ * the review and its media rows in one transaction; if the transaction fails the files are deleted, so a failed
  * submission never leaves a review row or an orphan file. Media rows take the review's status (a pending
  * review's media is not public, server/media/media-http.ts).
  *
@@ -17,17 +17,14 @@ import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { transaction, type Db } from "../db/database.ts";
 import { badRequest, notFound } from "../contract/errors.ts";
-import { HONEYPOT_FIELD, REVIEW_LIMITS, reviewSubmissionBody, type ModerationStatus, type SubmitReviewResponse, type VoteBody, type VoteResponse } from "../contract/writes.ts";
+import { HONEYPOT_FIELD, REVIEW_LIMITS, reviewSubmissionBody, type ModerationStatus, type SubmitReviewResponse } from "../contract/writes.ts";
 import { detectLanguage, loadLanguageDetector } from "../import/reviews-csv.ts";
 import type { MediaRepo } from "../media/media.repo.ts";
 import { checkUpload, probeUpload, type MediaStore, type PreparedMedia, type UploadedFile } from "../media/media.service.ts";
-import type { OrdersRepo } from "../orders/orders.repo.ts";
 import type { ModerationSetting, StoresRepo } from "../stores/stores.repo.ts";
 import type { ReviewsRepo } from "./reviews.repo.ts";
 import type { ReviewsService, ScopeParams } from "./reviews.service.ts";
 import type { SubmissionLimiter } from "./submission-limits.ts";
-import type { VotesRepo } from "./votes.repo.ts";
-import { visitorHash } from "./visitors.ts";
 import { zodIssue } from "../shared/zod-issue.ts";
 
 /** Status of a new review under the store's moderation setting (default manual → pending). */
@@ -49,12 +46,10 @@ export const defaultAlt = (productName: string, rating: number, kind: "image" | 
 export type VerifiedPurchase = { source: "review-request" | "shopper-token" | "merchant"; orderId?: string };
 
 export type SubmissionInput = { fields: Record<string, unknown>; files: UploadedFile[]; clientIp: string; verifiedPurchase?: VerifiedPurchase };
-export type VisitorRef = { source: "cookie" | "client"; visitorId: string };
 
-/** Create the submissions service. `visitorSecret` keys visitor hashes. */
+/** Create the submissions service. */
 export function submissionsService(deps: {
-  db: Db; reviews: ReviewsRepo; reviewsService: ReviewsService; stores: StoresRepo; orders: OrdersRepo; votes: VotesRepo;
-  media: MediaStore; mediaRows: MediaRepo; limiter: SubmissionLimiter; visitorSecret: string;
+  db: Db; reviews: ReviewsRepo; reviewsService: ReviewsService; stores: StoresRepo; media: MediaStore; mediaRows: MediaRepo; limiter: SubmissionLimiter;
 }) {
   const { db, reviews, stores, media, limiter } = deps;
 
@@ -119,18 +114,6 @@ export function submissionsService(deps: {
         throw error;
       }
       return { review: { reviewId, status } };
-    },
-
-    /**
-     * POST /reviews/{reviewId}/votes (decisions.md §3): one vote per visitor per review; the same vote
-     * again changes nothing, the other vote moves it. @throws ApiError 404 (store, or no published review).
-     */
-    vote(storeId: string, reviewId: string, body: VoteBody, visitor: VisitorRef): VoteResponse {
-      if (!stores.get(storeId)) throw notFound("Store not found", "store_not_found");
-      const hash = visitorHash(deps.visitorSecret, storeId, visitor.source, visitor.visitorId);
-      const counts = deps.votes.castVote(storeId, reviewId, hash, body.vote);
-      if (!counts) throw notFound("Review not found", "review_not_found");
-      return counts;
     },
 
     /** Delete upload temp files (videos streamed to disk), whatever happened. */
