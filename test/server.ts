@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { PROJECT_ROOT } from "../server/config.ts";
 import { createHttpServer } from "../server/http/app.ts";
+import type { Logger } from "../server/http/logging.ts";
 import { startReadWorkers, type ReadWorkers } from "../server/http/read-workers.ts";
 import { createServices, type Services } from "../server/services.ts";
 
@@ -41,10 +42,13 @@ export function loadBuild(): Promise<ServerBuild> {
  * Start a server over a fresh temp database. `cache: false` disables the response cache; `readWorkers: n`
  * starts n read worker threads (server/http/read-workers.ts; `readWorkerEntry` replaces their entry,
  * `readWorkerTimeoutMs` their job timeout) and
- * waits until they are ready.
+ * waits until they are ready. `publicUrl` is PUBLIC_URL, `logger` receives the request logs (server/http/logging.ts).
  */
 export async function startTestServer(
-  options: { cache?: boolean; databasePath?: string; trustedProxies?: string; readWorkers?: number; readWorkerEntry?: URL; readWorkerTimeoutMs?: number } = {},
+  options: {
+    cache?: boolean; databasePath?: string; trustedProxies?: string; readWorkers?: number; readWorkerEntry?: URL; readWorkerTimeoutMs?: number;
+    publicUrl?: string; logger?: Logger;
+  } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "chorus-test-"));
   const databasePath = options.databasePath ?? join(dir, "chorus.sqlite");
@@ -56,7 +60,9 @@ export async function startTestServer(
       })
     : undefined;
   while (readWorkers && readWorkers.ready < options.readWorkers!) await new Promise((r) => setTimeout(r, 20));
-  const server = createHttpServer({ services, build: await loadBuild(), root: PROJECT_ROOT, cache: options.cache, trustedProxies: options.trustedProxies, readWorkers });
+  const server = createHttpServer({ services, build: await loadBuild(), root: PROJECT_ROOT, cache: options.cache, trustedProxies: options.trustedProxies, readWorkers,
+    publicUrl: options.publicUrl, logger: options.logger,
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

@@ -161,6 +161,42 @@ function writeResult(req: IncomingMessage, res: ServerResponse, result: Operatio
   res.end(req.method === "HEAD" ? undefined : result.body);
 }
 
+/** How long a connection closed after an answer with its request body unread stays half-open (lingerOnClose). */
+const LINGER_MS = 2_000;
+
+/**
+ * Close the connection of `req` in stages when its answer says `Connection: close` before its body was
+ * read to the end (413, 401, 405, ...; RFC 9112 §9.6): send the answer and FIN, stop reading, and close
+ * LINGER_MS later. Closing at once with unread bytes makes the kernel reset the connection, and a
+ * client still writing its body then fails (EPIPE, ECONNRESET) without ever reading the answer. Nothing
+ * more is read meanwhile (what the client still sends waits in the kernel's buffers and is dropped with
+ * the connection), so a client that keeps sending costs no memory and no CPU.
+ */
+function lingerOnClose(req: IncomingMessage): void {
+  const socket = req.socket;
+  const destroySoon = socket.destroySoon;
+  // Node calls destroySoon() once the answer of a `Connection: close` exchange is written (http server resOnFinish).
+  socket.destroySoon = function lingeringClose(this: typeof socket) {
+    if (req.complete || this.destroyed) return destroySoon.call(this);
+    if (this.writable) this.end();
+    // Stop reading. The http parser reads the socket's handle directly (pause() does not reach it once the
+    // request was answered) and would read and drop all the client still sends; it may restart reading on
+    // a later "resume" event, so stop again after each.
+    const stopReading = () => {
+      const handle = (this as unknown as { _handle?: { reading?: boolean; readStop?: () => number } })._handle;
+      if (handle?.readStop) {
+        handle.reading = false;
+        handle.readStop();
+      }
+    };
+    stopReading();
+    this.on("resume", stopReading);
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once("close", () => clearTimeout(timer));
+  };
+}
+
 /** Largest request body the server accepts on any route, in bytes (the largest route limit: a review with 5 images and a video). */
 export const MAX_REQUEST_BYTES = 160 * 1024 * 1024;
 
@@ -246,7 +282,9 @@ export function createHttpServer(options: HttpOptions): Server {
     }
     const authorization = req.headers.authorization;
     if (cache && op.method === "GET") {
-      const target = `${req.headers.host ?? ""}${req.url}`;
+      // Keyed by the origin the answer's absolute URLs are built from (public-origin.ts), not by Host: a
+      // trusted proxy's X-Forwarded-Host gets its own entry, and a client's Host makes no entry of its own.
+      const target = `${publicOrigin(req)}${req.url}`;
       const compute = () => missAnswer(req, op, match, controller.signal);
       if (!authorization) {
         // Public reads: what the operation marks public.
@@ -380,6 +418,7 @@ export function createHttpServer(options: HttpOptions): Server {
     let match: RouteMatch | null | undefined;
     if (logger) logRequest(logger, req, res, () => (match ??= table.match(pathname))?.routeId);
     const declared = Number(req.headers["content-length"] ?? 0);
+    if (declared > 0 || req.headers["transfer-encoding"] !== undefined) lingerOnClose(req);
     if (declared > MAX_REQUEST_BYTES) {
       // Refused before a byte is read; the connection closes with the answer (the body is never read).
       writeResult(req, res, errorResult(new ApiError(413, `The request body is too large: at most ${MAX_REQUEST_BYTES / 1024 / 1024} MB`, "body_too_large"), { method: req.method } as Request));
