@@ -1,7 +1,7 @@
 /**
- * In-memory submission limits (issue 3 §1): a sliding window per client IP and per e-mail, shared by
- * reviews and questions; and a sliding window per client address for storefront survey responses
- * (issue #19 finding 9). State lives in `services` (one instance per process), so with several
+ * In-memory submission limits (issue 3 §1): a sliding window per client address (`addressKey`: IPv6
+ * grouped by /64) and per e-mail, shared by reviews and questions; and a sliding window per client
+ * address for storefront survey responses (issue #19 finding 9). State lives in `services` (one instance per process), so with several
  * processes each enforces its own window. Helpful-vote limits (issue #19 finding 5) are rules only
  * here: votes.repo.ts counts them in SQLite, inside the vote's transaction. Limits are documented in docs/writes.md.
  */
@@ -30,12 +30,13 @@ export function submissionLimiter(config: SubmissionLimitsConfig = DEFAULT_SUBMI
 
   return {
     /**
-     * Count one submission of `ip` and `email` (lower-cased), or refuse it.
+     * Count one submission of `ip` (keyed by `addressKey`, so one IPv6 /64 shares one window) and `email`
+     * (lower-cased), or refuse it.
      * @throws ApiError 429 (code `rate_limited`, with `retryAfterSeconds`) when either window is full;
      * a refused submission is not counted.
      */
     consume(ip: string, email: string, now = Date.now()): void {
-      const ipKey = `ip:${ip}`;
+      const ipKey = `ip:${addressKey(ip)}`;
       const emailKey = `email:${email.trim().toLowerCase()}`;
       const ipWait = check(ipKey, limits.perIp, now);
       const emailWait = check(emailKey, limits.perEmail, now);
