@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { safeHref } from "../contract/safe-href.ts";
 import { sanitizePolicyHtml } from "./policy-html.ts";
+
+/** The hrefs of the links `sanitizePolicyHtml` keeps (null: the link was kept without its href). */
+const keptHrefs = (html: string) => [...sanitizePolicyHtml(html).matchAll(/<a([^>]*)>/g)].map((m) => /href="([^"]*)"/.exec(m[1])?.[1] ?? null);
 
 describe("sanitizePolicyHtml (decisions.md §4: merchant HTML sanitised before it is stored)", () => {
   it("keeps text, inline markup and http(s)/relative links, adding rel=noopener noreferrer", () => {
@@ -18,5 +22,29 @@ describe("sanitizePolicyHtml (decisions.md §4: merchant HTML sanitised before i
     ['<a href="data:text/html,<script>alert(1)</script>">x</a>', /data:|script/],
   ])("removes %s", (dirty, forbidden) => {
     expect(sanitizePolicyHtml(dirty)).not.toMatch(forbidden);
+  });
+
+  it.each([
+    ["/\\evil.example"],
+    ["\\\\evil.example"],
+    ["\\/evil.example"],
+    ["/&#9;/evil.example"],
+    ["/&#10;/evil.example"],
+    ["/&#92;evil.example"],
+    [" //evil.example"],
+  ])("drops the href %j, which looks site-relative but a browser resolves off-site (issue #19 finding 10), and keeps the text", (href) => {
+    expect(sanitizePolicyHtml(`<a href="${href}">Terms</a>`)).toBe('<a rel="noopener noreferrer">Terms</a>');
+  });
+
+  it("keeps exactly the hrefs the widget's rule (contract/safe-href.ts) keeps: one rule on both sides", () => {
+    // Written as HTML; the sanitiser and the browser both see the decoded attribute value.
+    const hrefs = [
+      "/privacy", "/pages/terms?x=1#top", "terms", "../terms", "#terms", "?policy=terms", "/%5Cevil", "https://shop.example/terms",
+      "mailto:privacy@shop.example", "/\\evil.example", "//evil.example", "/terms&#1;", "/te&#11;rms", "/a&#12;b", "java&#9;script:alert(1)", "tel:123",
+    ];
+    const decoded = (href: string) => href.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));
+    const html = hrefs.map((h) => `<a href="${h}">x</a>`).join(" ");
+    expect(keptHrefs(html).map((h) => h !== null)).toEqual(hrefs.map((h) => safeHref(decoded(h), "https://shop.example/products/kettle") !== null));
+    expect(keptHrefs('<a href="/privacy">x</a> <a href="terms">y</a>')).toEqual(["/privacy", "terms"]);
   });
 });

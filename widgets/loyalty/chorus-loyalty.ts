@@ -4,7 +4,8 @@
  *
  * Flow: login with the storefront platform token → by status: `pending` → the enrol button with exactly
  * `acceptTermsAndJoinProgramButtonText` and the legal sentence (`policySentence.html` rebuilt again
- * from an allowlist (widgets/internal/safe-html.ts), or built from `template` and the two URLs) above or below it; click → activation with
+ * from an allowlist (widgets/internal/safe-html.ts), or built from `template` and the two URLs, each
+ * linked only when `safeHref` keeps it) above or below it; click → activation with
  * the kept `version` → enrolled view. `enrolled` → balance, tier, earning rules, rewards with Redeem
  * buttons. `blocked` → a polite message, no participation controls. No token → general program details
  * and a sign-in prompt.
@@ -41,7 +42,7 @@ import { ApiRequestError, describeError, getJson, postJson } from "../internal/a
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { tokens } from "../internal/tokens.ts";
 import { controls } from "../internal/ui.ts";
-import { safeHtmlFragment } from "../internal/safe-html.ts";
+import { safeHref, safeHtmlFragment } from "../internal/safe-html.ts";
 
 type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "error";
 
@@ -244,10 +245,13 @@ export class ChorusLoyalty extends ChorusElement {
     if (legal.policySentence.html.trim()) {
       return html`<p class="legal" part="legal" id="legal">${safeHtmlFragment(legal.policySentence.html)}</p>`;
     }
+    // Stored URLs go through the same link rule as the sentence's HTML: a stored value that escapes the
+    // site or is no http(s)/mailto link leaves the text without a link.
+    const href = (stored: string) => safeHref(stored, document.baseURI) ?? nothing;
     const parts = legal.policySentence.template.split(/(\{termsAndConditions\}|\{privacyPolicy\})/);
     return html`<p class="legal" part="legal" id="legal">${parts.map((p) =>
-      p === "{termsAndConditions}" ? html`<a href=${legal.termsAndConditionsUrl}>Terms and Conditions</a>`
-      : p === "{privacyPolicy}" ? html`<a href=${legal.privacyPolicyUrl}>Privacy Policy</a>`
+      p === "{termsAndConditions}" ? html`<a href=${href(legal.termsAndConditionsUrl)}>Terms and Conditions</a>`
+      : p === "{privacyPolicy}" ? html`<a href=${href(legal.privacyPolicyUrl)}>Privacy Policy</a>`
       : p)}</p>`;
   }
 
