@@ -12,6 +12,7 @@ import sharp from "sharp";
 import { questionsRepo } from "../server/questions/questions.repo.ts";
 import { reviewsRepo } from "../server/reviews/reviews.repo.ts";
 import { realReviews } from "../test/fixtures.ts";
+import { minimalMp4 } from "../test/media-fixtures.ts";
 import { DATA_DIR } from "../test/fixtures.ts";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
 import { withE2eDb as withDb } from "./e2e-server.ts";
@@ -44,8 +45,9 @@ const realQa = readFileSync(`${DATA_DIR}/amazon_qa_appliances.json`, "utf8").spl
 
 test("a published review video plays in the lightbox", async ({ page }) => {
   const review = realReviews().find((r) => r.productId === "1078" && r.title && r.body.length > 60 && r.rating === 4)!;
-  // An MP4 container header: stored as uploaded (no decoder is bundled) with a placeholder poster.
-  const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from("ftypisom"), Buffer.alloc(4), Buffer.from("isommp42"), Buffer.alloc(4096)]);
+  // A structurally valid MP4 (ftyp, moov, mdat; the server probes the container and refuses a bare
+  // header): stored as uploaded (no decoder is bundled) with a placeholder poster.
+  const mp4 = minimalMp4(4096);
   const res = await page.request.post(`/v1/stores/${DEMO_STORE_ID}/products/${PRODUCT}/reviews`, {
     multipart: { rating: "4", title: review.title, body: review.body, displayName: "E2E video shopper", email: "e2e-video@example.com", media: { name: "clip.mp4", mimeType: "video/mp4", buffer: mp4 } },
   });
