@@ -244,10 +244,11 @@ describe("oversized bodies: bounded memory, a quick answer, the connection close
     expect(posts.filter((id) => !covered.has(id))).toEqual([]);
   });
 
-  /** Whether a route's chunked case is a known failure (test below). */
-  const KNOWN_DRAIN = "review submit (multipart, one 300 MB 'photo')";
 
-  it(`peak RSS during ${CONCURRENT} concurrent 300 MB POSTs to each route stays under start + 64 MB; each answers quickly and closes`, async () => {
+  // Per route: the RSS before its 4 concurrent POSTs and its peak during them. Across routes RSS only climbs (V8
+  // collects socket buffers once ~64 MB of external memory is allocated, and freed memory stays mapped), so the
+  // bound is per route, with the whole run's start and peak reported beside it.
+  it(`peak RSS during ${CONCURRENT} concurrent 300 MB POSTs to each route stays under that route's start + 64 MB; each answers quickly and closes`, async () => {
     await warmUp();
     const start = rssOf(child.pid!);
     const sampler = sampleRss(child.pid!);
@@ -256,8 +257,9 @@ describe("oversized bodies: bounded memory, a quick answer, the connection close
     const began = performance.now();
     try {
       for (const route of ROUTES.filter((r) => !process.env.BODY_LIMITS_ONLY || r.name.includes(process.env.BODY_LIMITS_ONLY))) {
-        const outcome = await floodRoute(route, { chunked: route.name !== KNOWN_DRAIN });
+        const outcome = await floodRoute(route, { chunked: true });
         failures.push(...outcome.failures);
+        if (outcome.peak - outcome.before >= RSS_HEADROOM) failures.push(`${route.name}: RSS grew ${Math.round((outcome.peak - outcome.before) / MB)} MB`);
         report.push(outcome.line);
       }
     } finally {
@@ -265,24 +267,11 @@ describe("oversized bodies: bounded memory, a quick answer, the connection close
       report.unshift(`start RSS ${Math.round(start / MB)} MB, peak ${Math.round(peak / MB)} MB (+${Math.round((peak - start) / MB)} MB, ${samples} samples), ${Math.round((performance.now() - began) / 1000)} s`);
       console.log(report.join("\n"));
       expect(failures).toEqual([]);
-      expect(peak - start).toBeLessThan(RSS_HEADROOM);
+      // And the whole run, 17 routes one after another, stays within twice that.
+      expect(peak - start).toBeLessThan(2 * RSS_HEADROOM);
     }
     expect(await healthz()).toBe(200);
   }, 120_000);
-
-  // KNOWN FAILURE (app/lib/writes.server.ts parseMultipart): a file over its limit is drained to the end of the
-  // body instead of ending the upload with 413 at the limit, and a chunked multipart body has no total cap, so
-  // each of these reads all 300 MB (≈2.5 s on loopback, minutes on a real uplink; RSS +50..+110 MB for 4 at once).
-  // Remove `.fails` once parseMultipart stops at the limit.
-  it.fails(`${KNOWN_DRAIN}, chunked: answered 413 before the client sent more than 32 MB, RSS under start + 64 MB`, async () => {
-    await warmUp();
-    const route = ROUTES.find((r) => r.name === KNOWN_DRAIN)!;
-    const start = rssOf(child.pid!);
-    const outcome = await floodRoute(route, { chunked: true, declared: false });
-    console.log(`${outcome.line} (start ${Math.round(start / MB)} MB)`);
-    expect(outcome.failures).toEqual([]);
-    expect(outcome.peak - start).toBeLessThan(RSS_HEADROOM);
-  }, 60_000);
 });
 
 /** Warm up once: one small request per route, so code loaded on first use is in the start figure. */
@@ -333,5 +322,5 @@ async function floodRoute(route: Route, options: { chunked?: boolean; declared?:
   const slowest = Math.round(Math.max(0, ...answers.map((a) => a.ms)));
   const mostSent = Math.max(0, ...answers.map((a) => a.sent)) / MB;
   const line = `${route.name}: ${statuses}; slowest ${slowest} ms; at most ${mostSent.toFixed(1)} MB sent; RSS ${Math.round(before / MB)} → peak ${Math.round(peak / MB)} MB`;
-  return { failures, peak, line };
+  return { failures, peak, before, line };
 }

@@ -1,22 +1,20 @@
 /**
- * Route helpers of the storefront writes (decisions.md §3): bounded body reading (JSON or multipart
- * with busboy), the visitor of a vote (a signed value, from the body's `visitorId` or the cookie), and the three actions.
+ * Body reading of the storefront writes (decisions.md §3; their operations: writes-operations.server.ts):
+ * JSON through the shared bounded reader, multipart with busboy, and the visitor of a vote (a signed
+ * value, from the body's `visitorId` or the cookie).
  *
  * Multipart: fields as form fields, files in the repeatable `media` field. Each file's real type is
- * sniffed from its first bytes while it streams; images are buffered in memory (≤ 10 MB each),
- * videos stream to a temp file (≤ 100 MB). Reading stops counting at the limit and the route
- * answers 413 after the body has been drained.
+ * sniffed from its first bytes while it streams to a temp file (images ≤ 10 MB, videos ≤ 100 MB). Reading stops at a file's limit and at the body's
+ * (MAX_MULTIPART_BYTES, also for chunked bodies): the route answers 413 and the connection closes.
  */
 import busboy from "busboy";
 import { parseCookie } from "cookie";
 import { randomUUID } from "node:crypto";
 import { createWriteStream, rmSync, type WriteStream } from "node:fs";
 import { join } from "node:path";
-import { Readable } from "node:stream";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { ApiError, badRequest } from "../../server/contract/errors.ts";
 import { REVIEW_LIMITS } from "../../server/contract/writes.ts";
-import { byteLimit, kindOf, sniffType, type UploadedFile } from "../../server/media/media.service.ts";
+import { byteLimit, checkUpload, kindOf, sniffType, type UploadedFile } from "../../server/media/media.service.ts";
 import { newVisitorCookie, verifyVisitorCookie, VISITOR_COOKIE, VISITOR_COOKIE_MAX_AGE } from "../../server/reviews/visitors.ts";
 import { readJsonBody } from "../../server/shared/body.ts";
 
@@ -80,25 +78,35 @@ export async function parseMultipart(request: Request, tempDir: string): Promise
     let headBytes = 0;
     let decided = false;
     let limit: number = REVIEW_LIMITS.videoBytes;
-    let memory: Buffer[] | null = null;
     let out: WriteStream | null = null;
     const decide = () => {
       decided = true;
       const all = Buffer.concat(head);
       file.sniffed = sniffType(all);
-      const kind = file.sniffed ? kindOf(file.sniffed) : file.claimedType.startsWith("video/") ? "video" : "image";
+      if (!file.sniffed) {
+        // Not a supported image or video by its first bytes: refused (400) before a byte more is kept.
+        try {
+          checkUpload(file, files.indexOf(file));
+        } catch (error) {
+          failure ??= error as ApiError;
+        }
+        return;
+      }
+      const kind = kindOf(file.sniffed);
       limit = byteLimit(kind);
       if (file.bytes > limit) return;
-      if (kind === "video") {
-        file.tempPath = join(tempDir, `${randomUUID()}.upload`);
-        out = createWriteStream(file.tempPath);
-        open.add(out);
-        writes.push(new Promise((resolve, reject) => { out!.on("finish", () => resolve()); out!.on("error", reject); out!.on("close", () => open.delete(out!)); }));
-        out.write(all);
-      } else memory = [all];
+      // Images and videos alike stream to a temp file: memory holds no upload, whatever its size.
+      file.tempPath = join(tempDir, `${randomUUID()}.upload`);
+      out = createWriteStream(file.tempPath);
+      open.add(out);
+      const written = new Promise<void>((resolve, reject) => { out!.on("finish", () => resolve()); out!.on("error", reject); out!.on("close", () => open.delete(out!)); });
+      written.catch(() => {}); // awaited below unless the upload was refused (then destroyed on purpose)
+      writes.push(written);
+      out.write(all);
       head = [];
     };
     stream.on("data", (chunk: Buffer) => {
+      if (failure) return; // refused: keep nothing more (reading stops, see pump)
       file.bytes += chunk.length;
       if (!decided) {
         head.push(chunk);
@@ -107,15 +115,26 @@ export async function parseMultipart(request: Request, tempDir: string): Promise
         return;
       }
       if (file.bytes > limit) {
-        memory = null; // over the limit: keep draining, keep counting, store nothing
+        // Over its limit: refuse now (413, or 400 if its bytes are not what it claims) and stop reading the body.
+        if (!failure) {
+          try {
+            checkUpload(file, files.indexOf(file));
+          } catch (error) {
+            failure = error as ApiError;
+          }
+          failure ??= tooLarge("A file", limit);
+        }
         return;
       }
-      if (out) out.write(chunk);
-      else memory?.push(chunk);
+      const sink = out as WriteStream | null;
+      if (sink && !sink.destroyed && !sink.write(chunk)) {
+        // The disk is slower than the network: hold the upload until the file catches up.
+        stream.pause();
+        sink.once("drain", () => stream.resume());
+      }
     });
     stream.on("end", () => {
       if (!decided) decide();
-      if (memory && file.bytes <= limit) file.data = Buffer.concat(memory);
       (out as WriteStream | null)?.end();
     });
   });
@@ -128,9 +147,13 @@ export async function parseMultipart(request: Request, tempDir: string): Promise
     await new Promise<void>((resolve, reject) => {
       bb.on("close", () => resolve());
       bb.on("error", () => reject(badRequest("The multipart body is malformed", "invalid_body")));
-      Readable.fromWeb(request.body as unknown as NodeReadableStream).on("error", reject).pipe(bb);
+      pump(request.body!, bb, () => failure !== null, () => (failure ??= tooLarge("The upload", MAX_MULTIPART_BYTES))).then(
+        (stopped) => { if (stopped) resolve(); },
+        reject,
+      );
     });
-    await Promise.all(writes);
+    // A refused upload stopped mid-file: its temp files never finish; cleanup() below destroys and deletes them.
+    if (!failure) await Promise.all(writes);
   } catch (error) {
     cleanup();
     throw error;
@@ -140,6 +163,47 @@ export async function parseMultipart(request: Request, tempDir: string): Promise
     throw failure;
   }
   return { fields, files };
+}
+
+/**
+ * Feed `body` to busboy with backpressure, counting bytes: stop reading (cancel the stream) once the
+ * body passes MAX_MULTIPART_BYTES (chunked bodies declare no length) or `refused()` says the upload
+ * was refused (a part over its limit, not an image or video, too many parts), so a refused upload is
+ * never read to its end.
+ * @returns true when reading stopped early, false when the whole body was fed.
+ */
+async function pump(body: ReadableStream<Uint8Array>, bb: busboy.Busboy, refused: () => boolean, overLimit: () => void): Promise<boolean> {
+  const reader = body.getReader();
+  let total = 0;
+  try {
+    for (;;) {
+      if (refused()) {
+        await reader.cancel().catch(() => {});
+        return true;
+      }
+      const { done, value } = await reader.read();
+      if (done) {
+        bb.end();
+        return false;
+      }
+      total += value.byteLength;
+      if (total > MAX_MULTIPART_BYTES) {
+        overLimit();
+        await reader.cancel().catch(() => {});
+        return true;
+      }
+      if (!bb.write(value)) {
+        // Wait for busboy to take more, checking now and then whether the upload was refused meanwhile.
+        await new Promise<void>((resolve) => {
+          const poll = setInterval(() => { if (refused()) done(); }, 50);
+          const done = () => { clearInterval(poll); bb.off("drain", done); resolve(); };
+          bb.once("drain", done);
+        });
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
 }
 
 /** Read a submission body: JSON or multipart. @throws ApiError 415 for other content types. */

@@ -109,7 +109,7 @@ export async function probeUpload(file: UploadedFile, kind: MediaKind, index: nu
   if (kind === "video") return probeVideo(file, index);
   let meta: Metadata;
   try {
-    meta = await sharp(file.data!, { limitInputPixels: false, failOn: "error" }).metadata();
+    meta = await sharp(file.data ?? file.tempPath!, { limitInputPixels: false, failOn: "error" }).metadata();
   } catch {
     throw badRequest(`media[${index}] (${file.filename || "unnamed"}) could not be decoded as an image`, "media_undecodable");
   }
@@ -152,7 +152,7 @@ export async function prepareMedia(file: UploadedFile, kind: MediaKind, index: n
   }
   try {
     // Decode once, at most to the full-size rendition; the two smaller renditions are made from those pixels.
-    const { data: pixels, info } = await sharp(file.data!, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })
+    const { data: pixels, info } = await sharp(file.data ?? file.tempPath!, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })
       .rotate().flatten({ background: "#ffffff" })
       .resize(RENDITIONS.full, RENDITIONS.full, { fit: "inside", withoutEnlargement: true })
       .raw().toBuffer({ resolveWithObject: true });
