@@ -56,7 +56,7 @@ beforeAll(async () => {
   bob = await signInAgent(t, "bob@shop-b.test", "correct horse battery B", B);
   bQuestion = await ask(B, real[10].question);
   t.services.orders.importOrders(B, [{ orderId: "B-1", productId: ASIN, email: "lee@example.com", orderedMs: Date.now() }]);
-  bAnswer = t.services.questions.answerAsBuyer({ storeId: B, questionId: bQuestion, body: real[10].answer, authorName: "Lee", email: "lee@example.com" }).answerId;
+  bAnswer = t.services.questions.answerAsBuyer({ storeId: B, questionId: bQuestion, body: real[10].answer, authorName: "Lee", email: "lee@example.com", verifiedPurchase: { source: "merchant", orderId: "B-1" } }).answerId;
 }, 60_000);
 afterAll(() => t.close());
 beforeEach(() => t.services.submissionLimiter.reset());
