@@ -32,6 +32,7 @@ import { surveysService } from "./surveys/surveys.service.ts";
 import { mediaRepo } from "./media/media.repo.ts";
 import { mediaStore } from "./media/media.service.ts";
 import { ordersRepo } from "./orders/orders.repo.ts";
+import { ordersService } from "./orders/orders.service.ts";
 import { questionsRepo } from "./questions/questions.repo.ts";
 import { questionsService } from "./questions/questions.service.ts";
 import { addressLimiter, DEFAULT_SURVEY_RESPONSE_LIMIT, submissionLimiter, voteLimits } from "./reviews/submission-limits.ts";
@@ -121,7 +122,10 @@ export function createServices(options: ServicesOptions) {
     surveys,
     media,
     mediaRows,
-    orders,
+    /** Order lines (the data module; routes use `orders`). */
+    ordersData: orders,
+    /** Order import (server/orders/orders.service.ts). */
+    orders: ordersService({ repo: orders }),
     questionsData,
     questions,
     /** Q&A moderation queue and bulk publish/reject of questions (server/admin). */

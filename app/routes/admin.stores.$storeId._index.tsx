@@ -6,7 +6,7 @@ import { requireStore } from "~/lib/admin.server";
 /** Store overview: review counts by status and where to go. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
-  return { store: { storeId: store.storeId, name: store.name, moderation: store.moderation }, counts: context.services.reviewsData.countByStatus(store.storeId) };
+  return { store: { storeId: store.storeId, name: store.name, moderation: store.moderation }, counts: context.services.reviews.statusCounts(store.storeId) };
 }
 
 export default function Overview() {

@@ -12,7 +12,7 @@ export const headers = adminHeaders;
 /** Loyalty settings (issue 7 §5): earning rules, redemption rules, VIP tiers and legal policies. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
-  if (!context.services.loyaltyData.getProgram(store.storeId)) return { storeId: store.storeId, program: null };
+  if (!context.services.loyalty.hasProgram(store.storeId)) return { storeId: store.storeId, program: null };
   const p = context.services.loyalty.adminProgram(store.storeId);
   return {
     storeId: store.storeId,

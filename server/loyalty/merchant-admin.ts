@@ -22,6 +22,11 @@ export function loyaltyMerchantAdmin(deps: { db: Db; repo: LoyaltyRepo; secret: 
   const { db, repo, secret, program, ledger } = deps;
 
   return {
+    /** Whether the store has a loyalty program set up. */
+    hasProgram(storeId: string): boolean {
+      return repo.getProgram(storeId) !== undefined;
+    },
+
     /** Every earning rule, redemption rule and VIP tier (disabled included) and the legal policies. @throws 404 without a program. */
     adminProgram(storeId: string): AdminLoyaltyProgram {
       program.requireProgram(storeId);

@@ -69,6 +69,6 @@ describe("import of the shared Amazon Q&A file", () => {
       cwd: PROJECT_ROOT, env: { ...process.env, DATABASE_PATH: join(dir, "db.sqlite"), MEDIA_PATH: join(dir, "media") }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"],
     });
     expect(out).toMatch(/3 rows read: 1 order lines imported, 2 bad rows skipped/);
-    expect(services.orders.isVerifiedBuyer(STORE, "buyer@example.com", "B00004U9JP")).toBe(true);
+    expect(services.ordersData.isVerifiedBuyer(STORE, "buyer@example.com", "B00004U9JP")).toBe(true);
   });
 });

@@ -96,6 +96,11 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
     toReview,
     toMedia,
 
+    /** How many of the store's reviews are in each moderation status (the admin's overview). */
+    statusCounts(storeId: string): Record<string, number> {
+      return reviews.countByStatus(storeId);
+    },
+
     /**
      * The content scopes a scope's public reads (reviews, media, aggregate, questions) depend on, for the
      * response cache (server/db/content-scopes.ts): the store's settings and the product's, the group's or
