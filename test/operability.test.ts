@@ -107,6 +107,14 @@ describe("API paths: wrong method, unknown path", () => {
     }
   });
 
+  it("every answer says X-Content-Type-Options: nosniff (API, errors, widget script, pages)", async () => {
+    for (const path of [`${S}/reviews?limit=1`, "/v1/no-such-thing", "/v1/openapi.json", "/widgets/chorus.js", "/healthz", "/admin/login"]) {
+      const res = await fetch(t.url(path));
+      await res.arrayBuffer();
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
+    }
+  });
+
   it("an unknown path under /enterprise without credentials → 401 (nothing revealed); with them → 404", async () => {
     const res = await fetch(t.url("/enterprise/no-such-thing"));
     expect(res.status).toBe(401);

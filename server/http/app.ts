@@ -197,6 +197,9 @@ function lingerOnClose(req: IncomingMessage): void {
   };
 }
 
+/** `X-Content-Type-Options: nosniff` on a static file's answer. */
+const nosniff = (res: ServerResponse) => res.setHeader("X-Content-Type-Options", "nosniff");
+
 /** Largest request body the server accepts on any route, in bytes (the largest route limit: a review with 5 images and a video). */
 export const MAX_REQUEST_BYTES = 160 * 1024 * 1024;
 
@@ -233,17 +236,18 @@ export function createHttpServer(options: HttpOptions): Server {
     "/widgets",
     express.static(join(root, "public/widgets"), {
       setHeaders(res, path) {
+        nosniff(res);
         res.setHeader("Access-Control-Allow-Origin", "*");
         // Chunks carry a content hash in their name; the entry files (chorus.js, ...) do not.
         res.setHeader("Cache-Control", /-[A-Za-z0-9_-]{8}\.js$/.test(path) ? "public, max-age=31536000, immutable" : "public, max-age=300");
       },
     }),
   );
-  app.use("/assets", express.static(join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
+  app.use("/assets", express.static(join(root, "build/client/assets"), { immutable: true, maxAge: "1y", setHeaders: nosniff }));
   // Review media: only published items of published reviews, a five-minute cache (server/media/media-http.ts).
   app.use("/media", mediaHttpHandler({ mediaRows: services.mediaRows, mediaPath: services.mediaPath, secret: services.secret }));
-  app.use(express.static(join(root, "build/client"), { maxAge: "1h", index: false }));
-  app.use(express.static(join(root, "public"), { maxAge: "1h", index: false }));
+  app.use(express.static(join(root, "build/client"), { maxAge: "1h", index: false, setHeaders: nosniff }));
+  app.use(express.static(join(root, "public"), { maxAge: "1h", index: false, setHeaders: nosniff }));
   let server: Server;
   const listening = () => {
     const address = server.address();
@@ -417,6 +421,10 @@ export function createHttpServer(options: HttpOptions): Server {
     const pathname = url.split("?", 1)[0];
     let match: RouteMatch | null | undefined;
     if (logger) logRequest(logger, req, res, () => (match ??= table.match(pathname))?.routeId);
+    const api = url.startsWith("/v1/") || url.startsWith("/enterprise/") || pathname === "/enterprise";
+    // What Chorus answers itself is what its Content-Type says: browsers must not guess (issue #19). Remix
+    // pages set the header themselves (admin, demo), static files in `staticHeaders`.
+    if (api || pathname === "/healthz") res.setHeader("x-content-type-options", "nosniff");
     const declared = Number(req.headers["content-length"] ?? 0);
     if (declared > 0 || req.headers["transfer-encoding"] !== undefined) lingerOnClose(req);
     if (declared > MAX_REQUEST_BYTES) {
@@ -428,7 +436,6 @@ export function createHttpServer(options: HttpOptions): Server {
       healthz(services, res);
       return;
     }
-    const api = url.startsWith("/v1/") || url.startsWith("/enterprise/") || pathname === "/enterprise";
     if (url.startsWith("/v1/") && req.method === "OPTIONS") {
       res.writeHead(204, PREFLIGHT_HEADERS);
       res.end();

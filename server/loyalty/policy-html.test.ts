@@ -47,4 +47,9 @@ describe("sanitizePolicyHtml (decisions.md §4: merchant HTML sanitised before i
     expect(keptHrefs(html).map((h) => h !== null)).toEqual(hrefs.map((h) => safeHref(decoded(h), "https://shop.example/products/kettle") !== null));
     expect(keptHrefs('<a href="/privacy">x</a> <a href="terms">y</a>')).toEqual(["/privacy", "terms"]);
   });
+
+  it("is idempotent: sanitising stored HTML again gives the same text (an unchanged policy keeps its version)", () => {
+    const once = sanitizePolicyHtml('Join: <a href="/terms" target="_blank" class="x">terms</a>, <a target="_self" href="https://shop.example/p">privacy</a> <a href="/\\evil.example">bad</a>.');
+    expect(sanitizePolicyHtml(once)).toBe(once);
+  });
 });

@@ -22,13 +22,16 @@ const OPTIONS: sanitizeHtml.IOptions = {
   // Text inside removed script/style elements is dropped, not kept as text.
   nonTextTags: ["script", "style", "textarea", "option", "noscript", "iframe", "template"],
   transformTags: {
-    a: (tagName, { href, ...attribs }) => ({
-      tagName,
-      attribs: {
-        ...attribs, ...(href !== undefined && safeHref(href, ANY_PAGE) !== null ? { href } : {}), rel: "noopener noreferrer",
-        ...(attribs.target && attribs.target !== "_blank" ? { target: "_blank" } : {}),
-      },
-    }),
+    // Attributes keep their order, so sanitising stored HTML again gives the same text (an unchanged
+    // policy must not become a new version).
+    a: (tagName, attribs) => {
+      const { href, ...rest } = attribs;
+      const kept = href === undefined || safeHref(href, ANY_PAGE) !== null ? attribs : rest;
+      return {
+        tagName,
+        attribs: { ...kept, rel: "noopener noreferrer", ...(attribs.target && attribs.target !== "_blank" ? { target: "_blank" } : {}) },
+      };
+    },
   },
 };
 
