@@ -26,8 +26,10 @@ export type LoadResult = { name: string; connections: number; requestsPerSec: nu
 export async function startProcess(args: string[], env: Record<string, string>, readyUrl: string, timeoutMs = 120_000): Promise<ChildProcess> {
   const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
-  child.stdout!.on("data", (d) => (log += d));
-  child.stderr!.on("data", (d) => (log += d));
+  // Keep the last 64 KB of output for error messages: the server logs a line per request.
+  const keep = (d: Buffer) => { log = (log + d).slice(-65_536); };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
