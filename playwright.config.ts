@@ -39,6 +39,8 @@ export default defineConfig({
       DEMO_ADMIN_PASSWORD: "e2e-admin-password",
       // Every spec submits from 127.0.0.1: a per-IP quota of 20 an hour would starve later specs.
       SUBMISSIONS_PER_IP_PER_HOUR: "1000",
+      // One line per request would bury the server's own messages in the test output.
+      LOG_LEVEL: "warn",
     },
   },
 });

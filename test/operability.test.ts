@@ -170,6 +170,8 @@ describe("request logs", () => {
       expect(line).toHaveProperty("route");
       expect(line.url ?? line.req ?? line.headers).toBeUndefined();
     }
+    // Pages are named by their Remix route too.
+    expect(mine.map((raw) => (JSON.parse(raw) as LogLine).route)).toContain("routes/admin.login");
     const lines = mine.map((raw) => JSON.parse(raw) as LogLine);
     expect(lines.map((l) => l.status).sort()).toEqual([...statuses].sort());
     // The route names the operation without its values.

@@ -7,7 +7,9 @@
  * (case, trailing and doubled slashes, encoded characters, unknown paths). Only API paths (`/v1`,
  * `/enterprise`) are in the table; everything else is Remix's.
  */
+import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import FindMyWay from "find-my-way";
+import { LRUCache } from "lru-cache";
 import type { ServerBuild } from "@remix-run/server-runtime";
 import type { RoutedOperation } from "./operation.ts";
 import { declaredOperations } from "./remix.ts";
@@ -24,6 +26,11 @@ export type OperationTable = {
   match(pathname: string): RouteMatch | null;
   /** Every declared operation, with its route ID and its OpenAPI path (e.g. `/v1/stores/{storeId}/reviews`). */
   operations: readonly RoutedOperation[];
+  /**
+   * The ID of the route any path reaches, pages included (for request logs), by Remix's own `matchRoutes`
+   * (slower than `match`, remembered for recent paths); undefined when none does.
+   */
+  routeIdOf(pathname: string): string | undefined;
 };
 
 /** The full path of a route (parents' paths joined), in OpenAPI form: `:name` → `{name}`. */
@@ -51,14 +58,30 @@ export function operationTable(build: ServerBuild): OperationTable {
     const pattern = path.replace(/\{(\w+)\}/g, ":$1");
     router.on("GET", pattern, () => {}, { routeId: route.id });
   }
+  const manifest = Object.values(build.routes);
+  const tree = (parentId: string | undefined): AgnosticRouteObject[] =>
+    manifest.filter((r) => r.parentId === parentId).map((r) => ({ id: r.id, path: r.path, index: r.index, caseSensitive: r.caseSensitive, ...(r.index ? {} : { children: tree(r.id) }) }) as AgnosticRouteObject);
+  const allRoutes = tree(undefined);
+  const pageIds = new LRUCache<string, string | false>({ max: 5_000 });
+  const match: OperationTable["match"] = (pathname) => {
+    const found = router.find("GET", pathname);
+    if (!found) return null;
+    const routeId = (found.store as { routeId: string }).routeId;
+    const params: Record<string, string | undefined> = { ...(found.params as Record<string, string | undefined>) };
+    return { routeId, params, operations: byRoute.get(routeId) ?? null };
+  };
   return {
     operations: [...byRoute.values()].flat(),
-    match(pathname) {
-      const found = router.find("GET", pathname);
-      if (!found) return null;
-      const routeId = (found.store as { routeId: string }).routeId;
-      const params: Record<string, string | undefined> = { ...(found.params as Record<string, string | undefined>) };
-      return { routeId, params, operations: byRoute.get(routeId) ?? null };
+    match,
+    routeIdOf(pathname) {
+      const api = match(pathname);
+      if (api) return api.routeId;
+      let id = pageIds.get(pathname);
+      if (id === undefined) {
+        id = matchRoutes(allRoutes, pathname)?.at(-1)?.route.id ?? false;
+        pageIds.set(pathname, id);
+      }
+      return id || undefined;
     },
   };
 }

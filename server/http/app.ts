@@ -420,7 +420,7 @@ export function createHttpServer(options: HttpOptions): Server {
     const url = req.url ?? "/";
     const pathname = url.split("?", 1)[0];
     let match: RouteMatch | null | undefined;
-    if (logger) logRequest(logger, req, res, () => (match ??= table.match(pathname))?.routeId);
+    if (logger) logRequest(logger, req, res, () => (match ??= table.match(pathname))?.routeId ?? table.routeIdOf(pathname));
     const api = url.startsWith("/v1/") || url.startsWith("/enterprise/") || pathname === "/enterprise";
     // What Chorus answers itself is what its Content-Type says: browsers must not guess (issue #19). Remix
     // pages set the header themselves (admin, demo), static files in `staticHeaders`.
