@@ -9,9 +9,23 @@ import pino, { type Logger } from "pino";
 
 export type { Logger };
 
-/** A pino logger writing to stdout at `level` (LOG_LEVEL; `silent` turns logs off). */
-export function createLogger(level = "info"): Logger {
-  return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
+/**
+ * A pino logger writing to stdout at `level` (LOG_LEVEL), or undefined for `silent` (no per-request work
+ * at all). Lines are buffered (4 KB, asynchronous writes): a write system call per request cost about a
+ * sixth of a cached answer's throughput. `flushLogs` writes what is buffered (on shutdown).
+ */
+export function createLogger(level = "info"): Logger | undefined {
+  if (level === "silent") return undefined;
+  return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ dest: 1, sync: false, minLength: 4096 }));
+}
+
+/** Write out buffered log lines (call before the process exits). */
+export function flushLogs(logger: Logger | undefined): void {
+  try {
+    logger?.flush();
+  } catch {
+    /* stdout closed: nothing to do */
+  }
 }
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;

@@ -12,7 +12,7 @@ import { DEMO_STORE_ID, ensureDemoStore } from "../demo/demo.ts";
 import { createServices } from "../services.ts";
 import { startAiWorkerThread, type AiWorkerThread } from "../ai/worker-host.ts";
 import { createHttpServer } from "./app.ts";
-import { createLogger } from "./logging.ts";
+import { createLogger, flushLogs } from "./logging.ts";
 import { startMediaSweeper } from "../media/media-retention.ts";
 import { startWorkerPool } from "./read-workers.ts";
 
@@ -40,9 +40,10 @@ async function main(): Promise<void> {
     ? startWorkerPool({ readThreads: config.READ_WORKERS, aiThread: aiInPool, databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, buildUrl: pathToFileURL(buildFile), log })
     : null;
   const readWorkers = pool?.readWorkers;
+  const logger = createLogger(config.LOG_LEVEL);
   const server = createHttpServer({
     services, build, root: PROJECT_ROOT, cache: config.RESPONSE_CACHE === "1", cacheBytes: config.RESPONSE_CACHE_MB * 1024 * 1024,
-    trustedProxies: config.TRUSTED_PROXIES, readWorkers, publicUrl: config.PUBLIC_URL, logger: createLogger(config.LOG_LEVEL),
+    trustedProxies: config.TRUSTED_PROXIES, readWorkers, publicUrl: config.PUBLIC_URL, logger,
   });
   server.on("error", (error: NodeJS.ErrnoException) => {
     // One clear line for the common start-up failures instead of a stack trace.
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
       await pool?.close();
       services.close();
       log("Stopped.");
+      flushLogs(logger);
       process.exit(0);
     });
     // Connections that finish their in-flight request become idle keep-alive connections: close

@@ -18,7 +18,7 @@
  * piscina replaces a thread that died; a thread that timed out a job is terminated and replaced, and one
  * that could not load (its database or the build) is terminated and replaced after `restartDelayMs`.
  */
-import { Piscina } from "piscina";
+import { Piscina, queueOptionsSymbol } from "piscina";
 
 /** workerData of every pool thread (plain data only). */
 export type ReadThreadData = {
@@ -89,6 +89,31 @@ export type WorkerPool = {
   close(timeoutMs?: number): Promise<void>;
 };
 
+/** Reads a thread may have in flight at once (piscina `concurrentTasksPerWorker`). */
+const READS_IN_FLIGHT = 8;
+
+/**
+ * Piscina's least-busy choice, which also notes on a read job the thread it goes to (so a stuck read's
+ * thread can be replaced): an idle thread first, else the least busy one under READS_IN_FLIGHT, never a
+ * thread running an abortable task (the AI loop, server/ai/worker-host.ts). piscina does not export its
+ * own balancer, which has the same rules.
+ */
+const readBalancer: NonNullable<ConstructorParameters<typeof Piscina>[0]>["loadBalancer"] = (task, workers) => {
+  let chosen: (typeof workers)[number] | null = null;
+  for (const worker of workers) {
+    if (worker.terminating || worker.destroyed || worker.isRunningAbortableTask) continue;
+    if (worker.currentUsage === 0) {
+      chosen = worker;
+      break;
+    }
+    if (!task.isAbortable && worker.currentUsage < READS_IN_FLIGHT && (!chosen || worker.currentUsage < chosen.currentUsage)) chosen = worker;
+  }
+  // A read job carries a note under piscina's queue-options symbol (not sent to the thread): record the thread there.
+  const note = (task as unknown as Record<symbol, unknown>)[queueOptionsSymbol] as { threadId?: number } | null;
+  if (chosen && note && typeof note === "object") note.threadId = chosen.id;
+  return chosen;
+};
+
 /**
  * Start the pool: `readThreads` threads (plus one for the AI loop when `aiThread`), each loading the read
  * thread module when `readThreads` > 0. @throws when the thread count is 0.
@@ -110,6 +135,10 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
     // loading its build); the default blocks an idle thread in Atomics.wait.
     atomics: "disabled",
     closeTimeout: 5000,
+    // Several reads in flight per thread: the HTTP thread does not wait a message round trip per miss
+    // (one read at a time per thread was slower than computing misses on the HTTP thread).
+    concurrentTasksPerWorker: READS_IN_FLIGHT,
+    loadBalancer: readBalancer,
   });
   let closing = false;
   let restarts = 0;
@@ -149,18 +178,24 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
         },
         async run(job) {
           if (closing || readyCount() === 0) return null;
-          // A read route answers in milliseconds: a job not answered in time is stuck, and aborting a running
-          // piscina task terminates its thread (piscina starts another).
-          const timeout = new AbortController();
-          const timer = setTimeout(() => timeout.abort(), jobTimeoutMs);
+          // A read answers in milliseconds: one not answered in time is stuck. Its thread (noted by the
+          // balancer) is terminated and piscina starts another; the caller computes the answer.
+          const note: { threadId?: number } = {};
+          const task = Object.assign({ ...job }, { [queueOptionsSymbol]: note });
+          let timer: NodeJS.Timeout | undefined;
+          const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), jobTimeoutMs)));
           try {
-            const answer = (await piscina.run(job, { signal: timeout.signal })) as ReadAnswer;
+            const answer = await Promise.race([piscina.run(task) as Promise<ReadAnswer>, timedOut]);
+            if (answer === "timeout") {
+              log(`Read job ${job.url} computed on the HTTP thread: no answer within ${jobTimeoutMs} ms; replacing its thread`);
+              if (!closing) void piscina.threads.find((worker) => worker.threadId === note.threadId)?.terminate();
+              return null;
+            }
             answered++;
             return answer;
           } catch (error) {
             if (closing) return null;
-            const reason = timeout.signal.aborted ? `no answer within ${jobTimeoutMs} ms` : error instanceof Error ? error.message : String(error);
-            log(`Read job ${job.url} computed on the HTTP thread: ${reason}`);
+            log(`Read job ${job.url} computed on the HTTP thread: ${error instanceof Error ? error.message : String(error)}`);
             return null;
           } finally {
             clearTimeout(timer);
