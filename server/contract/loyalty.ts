@@ -4,6 +4,7 @@
  * schemas, widgets `import type` the response types.
  */
 import { z } from "zod";
+import { safeHref } from "./safe-href.ts";
 
 export const LOYALTY_CUSTOMER_STATUSES = ["pending", "enrolled", "blocked"] as const;
 export type LoyaltyCustomerStatus = (typeof LOYALTY_CUSTOMER_STATUSES)[number];
@@ -72,21 +73,17 @@ export const orderEarningBody = z.object({
 });
 export type OrderEarningBody = z.output<typeof orderEarningBody>;
 
-const SITE_BASE = new URL("https://site.invalid/");
+const SITE_BASE = "https://site.invalid/";
 
 /**
  * Whether `path` is a path on the page's own site ("/terms", "/pages/privacy?x=1", "/%5Cx"): it starts
  * with "/", has no control characters (tab, CR, LF, …), and a WHATWG URL parse against a base keeps the
  * base's origin. Browsers read `\` as `/` and drop tabs and newlines, so `/\evil.example`, `/\t/evil.example`
- * and `//evil.example` resolve off-site and are refused (issue #19 finding 10).
+ * and `//evil.example` resolve off-site and are refused (issue #19 finding 10). The one link rule:
+ * `safeHref` (safe-href.ts), for a reference that starts with "/".
  */
 export function isSitePath(path: string): boolean {
-  if (!path.startsWith("/") || /[\u0000-\u001f\u007f]/.test(path)) return false;
-  try {
-    return new URL(path, SITE_BASE).origin === SITE_BASE.origin;
-  } catch {
-    return false;
-  }
+  return path.startsWith("/") && safeHref(path, SITE_BASE) !== null;
 }
 
 const httpUrl = z.url({ protocol: /^https?$/ });
