@@ -249,6 +249,20 @@ test("the demo index lists the 24 most reviewed products and passes axe", async 
   await expectNoAxeViolations(page);
 });
 
+test("the widgets' loading states pass axe (their answers held back)", async ({ page }) => {
+  // Hold every storefront read, so each widget stays in its loading state while axe checks the page.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route((url) => url.pathname.startsWith(`${API}/`), async (route) => {
+    await held;
+    await route.continue().catch(() => {});
+  });
+  await page.goto(PRODUCT_PAGE);
+  await expect(page.locator("chorus-questions [aria-busy=true]")).toHaveCount(1);
+  await expectNoAxeViolations(page);
+  release();
+});
+
 test("the product page passes axe after the widgets render", async ({ page }) => {
   await page.goto(PRODUCT_PAGE);
   await expect(cards(page)).toHaveCount(25);

@@ -172,7 +172,7 @@ export class ChorusQuestions extends ChorusElement {
       ${this.error && !this.questions.length
         ? html`<p class="error" role="alert">${this.error} <button class="btn secondary" @click=${() => this.refresh()}>Try again</button></p>`
         : !this.loaded
-          ? html`<div aria-busy="true" aria-label="Loading questions"><div class="skeleton"></div><div class="skeleton"></div></div>`
+          ? html`<div role="status" aria-busy="true" aria-label="Loading questions"><div class="skeleton"></div><div class="skeleton"></div></div>`
           : this.questions.length
             ? html`<ol aria-label="Questions and answers">${this.questions.map((q) => this.renderQuestion(q))}</ol>`
             : html`<p class="meta">No questions yet. Be the first to ask.</p>`}
