@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { OTHER_STORE_ID, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer } from "../../test/server.ts";
 import { loadConfig, PROJECT_ROOT } from "../config.ts";
-import { DEMO_STORE_ID, ensureDemoStore } from "../demo/demo.ts";
+import { DEMO_SEEDERS, DEMO_STORE_ID, ensureDemoStore } from "../demo/demo.ts";
 import { createServices } from "../services.ts";
 
 const run = promisify(execFile);
@@ -58,10 +58,11 @@ describe("demo merchant seeder", () => {
     const dir = tempDir();
     const services = createServices({ databasePath: join(dir, "db.sqlite") });
     const lines: string[] = [];
-    // No demo data dir: the reviews seeder only logs; the admin seeder still creates the merchant.
+    // The admin seeder alone (the others import data: server/demo/demo.test.ts).
     const config = { ...loadConfig({ ...process.env, DATABASE_PATH: join(dir, "db.sqlite"), DEMO_DATA_DIR: join(dir, "none") }), DEMO_ADMIN_PASSWORD: password };
-    await ensureDemoStore({ services, config, log: (l) => lines.push(l) });
-    await ensureDemoStore({ services, config, log: (l) => lines.push(l) });
+    const admin = DEMO_SEEDERS.filter((s) => s.name === "admin-user");
+    await ensureDemoStore({ services, config, log: (l) => lines.push(l) }, admin);
+    await ensureDemoStore({ services, config, log: (l) => lines.push(l) }, admin);
     return { services, lines };
   };
 

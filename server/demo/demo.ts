@@ -4,6 +4,7 @@
  * seeder is idempotent and runs once (recorded in app_settings), so an interrupted start resumes.
  */
 import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { importReviewsCsv } from "../import/reviews-csv.ts";
 import { adminDemoSeeder } from "../admin/admin.demo.ts";
@@ -17,15 +18,18 @@ export const DEMO_STORE_ID = "7d1f4e2a-5b3c-4d6e-8f90-a1b2c3d4e5f6";
 export const DEMO_PLATFORM = "shopify";
 export const DEMO_REVIEWS_FILE = "womens_clothing_ecommerce_reviews.csv";
 
-/** Demo reviews: the real clothing reviews file, published. */
+/**
+ * The copy of the clothing reviews shipped with Chorus (CC0, public domain: Kaggle, nicapotato), gzip
+ * compressed; used when DEMO_DATA_DIR has none, so a first start shows the full review demo anywhere.
+ */
+export const SHIPPED_REVIEWS_FILE = fileURLToPath(new URL(`./data/${DEMO_REVIEWS_FILE}.gz`, import.meta.url));
+
+/** Demo reviews: the real clothing reviews file (DEMO_DATA_DIR's copy, else the shipped one), published. */
 const reviewsSeeder: DemoSeeder = {
   name: "reviews",
   async run({ services, config, log }) {
-    const file = join(config.DEMO_DATA_DIR, DEMO_REVIEWS_FILE);
-    if (!existsSync(file)) {
-      log(`Demo reviews file not found at ${file}: set DEMO_DATA_DIR to the folder holding ${DEMO_REVIEWS_FILE} (see README, "Demo data").`);
-      return;
-    }
+    const local = join(config.DEMO_DATA_DIR, DEMO_REVIEWS_FILE);
+    const file = existsSync(local) ? local : SHIPPED_REVIEWS_FILE;
     log(`Importing real reviews from ${file} ...`);
     const report = await importReviewsCsv(
       { db: services.db, stores: services.stores, reviews: services.reviewsData },
@@ -51,8 +55,8 @@ const questionsSeeder: DemoSeeder = {
   async run({ services, config, log }) {
     const file = join(config.DEMO_DATA_DIR, "amazon_qa_appliances.json");
     if (!existsSync(file)) {
-      log(`Demo Q&A file not found at ${file}: questions skipped.`);
-      return;
+      log(`Demo Q&A file not found at ${file}: questions skipped (they are imported on a later start once the file is there).`);
+      return false;
     }
     const report = await importAmazonQa({ db: services.db, stores: services.stores, questions: services.questionsData }, { storeId: DEMO_STORE_ID, file, groupId: "appliances", groupName: "Appliances" });
     log(`Imported ${report.questionsInserted} real questions with answers (${report.products} appliance products, ${report.badLines.length} unparseable lines skipped: ${report.badLines.map((b) => b.line).join(", ")}) in ${report.ms} ms.`);
@@ -80,14 +84,15 @@ const aiSeeder: DemoSeeder = {
 DEMO_SEEDERS.push(demoSurveysSeeder(DEMO_STORE_ID));
 DEMO_SEEDERS.push(aiSeeder);
 
-/** Create the demo store on an empty database and run every seeder not yet done. */
-export async function ensureDemoStore(ctx: DemoContext): Promise<void> {
+/** Create the demo store on an empty database and run every seeder (of `seeders`, default all) not yet done. */
+export async function ensureDemoStore(ctx: DemoContext, seeders: readonly DemoSeeder[] = DEMO_SEEDERS): Promise<void> {
   const { services } = ctx;
   services.stores.create({ storeId: DEMO_STORE_ID, name: "Chorus Demo Boutique", platform: DEMO_PLATFORM, aiAutoPublish: true });
-  for (const seeder of DEMO_SEEDERS) {
+  for (const seeder of seeders) {
     const flag = `demo_seeded:${seeder.name}`;
     if (services.db.prepare("SELECT 1 FROM app_settings WHERE key = ?").get(flag)) continue;
-    await seeder.run(ctx);
+    // A seeder whose data was not there is not done: a later start with the file imports it.
+    if ((await seeder.run(ctx)) === false) continue;
     services.db.prepare("INSERT OR REPLACE INTO app_settings (key, value) VALUES (?, ?)").run(flag, new Date().toISOString());
   }
 }

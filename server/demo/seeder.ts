@@ -8,5 +8,9 @@ import type { Services } from "../services.ts";
 
 /** What a seeder runs with: the services, the configuration (DEMO_DATA_DIR) and a log line writer. */
 export type DemoContext = { services: Services; config: Config; log: (line: string) => void };
-/** One seeder: `name` keys its "done" flag in app_settings (`demo_seeded:<name>`); `run` may be async. */
-export type DemoSeeder = { name: string; run: (ctx: DemoContext) => Promise<void> | void };
+/**
+ * One seeder: `name` keys its "done" flag in app_settings (`demo_seeded:<name>`); `run` may be async.
+ * `run` returns false when it could not do its work yet (its data file is missing): it is not marked done,
+ * and runs again on the next start, when the file may be there.
+ */
+export type DemoSeeder = { name: string; run: (ctx: DemoContext) => Promise<boolean | void> | boolean | void };

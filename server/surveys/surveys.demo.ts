@@ -150,9 +150,11 @@ export const demoSurveysSeeder = (DEMO_STORE_ID: string): DemoSeeder => ({
   name: "surveys",
   run({ services, config, log }) {
     const file = join(config.DEMO_DATA_DIR, DEMO_NPS_FILE);
+    let done = true;
     if (!services.surveysData.getSurvey(DEMO_STORE_ID, DEMO_SURVEY_IDS.nps)) {
       if (!existsSync(file)) {
-        log(`Demo NPS file not found at ${file}: set DEMO_DATA_DIR to the folder holding ${DEMO_NPS_FILE}; demo surveys skipped.`);
+        log(`Demo NPS file not found at ${file}: set DEMO_DATA_DIR to the folder holding ${DEMO_NPS_FILE}; demo surveys are imported on a later start once it is there.`);
+        done = false;
       } else {
         const faker = new Faker({ locale: [en] });
         faker.seed(20261121);
@@ -168,5 +170,6 @@ export const demoSurveysSeeder = (DEMO_STORE_ID: string): DemoSeeder => ({
       const { key } = services.apiKeys.create(DEMO_STORE_ID, "Demo key", config.DEMO_API_KEY);
       log(`Enterprise API key of the demo store (shown once; Basic user ${DEMO_STORE_ID}): ${key}`);
     }
+    return done;
   },
 });

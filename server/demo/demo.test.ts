@@ -1,0 +1,42 @@
+/**
+ * The demo store on a first run anywhere (issue #21 item 5): the CC0 clothing reviews ship with Chorus
+ * (gzip), so an empty DEMO_DATA_DIR still gives the full review demo; a seeder whose data file is missing
+ * is not marked done, and imports it on a later start once the file is there.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { DATA_DIR } from "../../test/fixtures.ts";
+import { loadConfig } from "../config.ts";
+import { createServices } from "../services.ts";
+import { DEMO_SEEDERS, DEMO_STORE_ID, ensureDemoStore } from "./demo.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "chorus-demo-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("demo store on a first run anywhere", () => {
+  it("imports the shipped clothing reviews when DEMO_DATA_DIR has none; the Q&A seeder waits for its file", async () => {
+    const databasePath = join(dir, "first-run.sqlite");
+    const services = createServices({ databasePath, mediaPath: join(dir, "media") });
+    try {
+      const lines: string[] = [];
+      const log = (line: string) => lines.push(line);
+      const seeders = DEMO_SEEDERS.filter((s) => s.name === "reviews" || s.name === "questions");
+      const empty = loadConfig({ ...process.env, DATABASE_PATH: databasePath, DEMO_DATA_DIR: join(dir, "empty") });
+      await ensureDemoStore({ services, config: empty, log }, seeders);
+      expect(services.reviews.getAggregate({ storeId: DEMO_STORE_ID }).reviewAggregate.reviewCount).toBe(23_486);
+      expect(lines.join("\n")).toContain("womens_clothing_ecommerce_reviews.csv.gz");
+      const questionsDone = () => services.db.prepare("SELECT 1 FROM app_settings WHERE key = 'demo_seeded:questions'").get() !== undefined;
+      expect(questionsDone()).toBe(false);
+
+      // A later start with the data folder: the Q&A is imported then; the reviews are not imported twice.
+      const withData = loadConfig({ ...process.env, DATABASE_PATH: databasePath, DEMO_DATA_DIR: DATA_DIR });
+      await ensureDemoStore({ services, config: withData, log }, seeders);
+      expect(questionsDone()).toBe(true);
+      expect(services.reviews.getAggregate({ storeId: DEMO_STORE_ID }).reviewAggregate.reviewCount).toBe(23_486);
+    } finally {
+      services.close();
+    }
+  }, 120_000);
+});
