@@ -70,6 +70,3 @@ export const listQuestions = (scope: "product" | "group") =>
   });
 
 
-
-/** Route params as the reviews services take them (product, group or store scope). */
-export const scopeParams = (params: Record<string, string | undefined>) => ({ storeId: params.storeId ?? "", productKey: params.productKey, groupId: params.groupId });

@@ -5,16 +5,11 @@
  */
 import { defineOperation, reply } from "../../server/api/operation.ts";
 import { errorResponses } from "../../server/api/responses.ts";
-import { askQuestionResponseSchema, importOrdersResponseSchema, submitReviewResponseSchema } from "../../server/contract/writes.responses.ts";
-import { badRequest } from "../../server/contract/errors.ts";
-import { SCOPE_PARAMS } from "../../server/contract/params.ts";
-import { importOrdersBody, questionBody, reviewSubmissionBody } from "../../server/contract/writes.ts";
+import { askQuestionResponseSchema, importOrdersResponseSchema, submitReviewResponseSchema, voteResponseSchema } from "../../server/contract/writes.responses.ts";
+import { SCOPE_PARAMS, storeIdParam } from "../../server/contract/params.ts";
+import { importOrdersBody, questionBody, reviewSubmissionBody, voteBody } from "../../server/contract/writes.ts";
 import { z } from "zod";
-import { BODY_LIMITS, readJsonBody } from "../../server/shared/body.ts";
-import { storeIdParam } from "../../server/contract/params.ts";
-import { voteBody } from "../../server/contract/writes.ts";
-import { voteResponseSchema } from "../../server/contract/writes.responses.ts";
-import { MAX_MULTIPART_BYTES, readSubmission, visitorOf } from "./writes.server.ts";
+import { MAX_MULTIPART_BYTES, readJsonObject, readSubmission, visitorOf } from "./writes.server.ts";
 
 /** POST …/products/{productKey}/reviews → 201 `{ review: { reviewId, status } }`. */
 export const submitReview = defineOperation({
@@ -43,9 +38,8 @@ export const askQuestion = defineOperation({
   body: { schema: questionBody, read: "handler", contentTypes: ["application/json"] },
   responses: { 201: { description: "The question was received", schema: askQuestionResponseSchema }, ...errorResponses(400, 404, 413, 415, 429) },
   handler: async ({ request, params, context }) => {
-    const fields = await readJsonBody(request, BODY_LIMITS.json);
-    if (typeof fields !== "object" || fields === null || Array.isArray(fields)) throw badRequest("The request body must be a JSON object", "invalid_json");
-    return reply(context.services.questions.askQuestion(params, fields as Record<string, unknown>, context.clientIp), { status: 201 });
+    const fields = await readJsonObject(request);
+    return reply(context.services.questions.askQuestion(params, fields, context.clientIp), { status: 201 });
   },
 });
 

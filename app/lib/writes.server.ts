@@ -16,14 +16,14 @@ import { ApiError, badRequest } from "../../server/contract/errors.ts";
 import { REVIEW_LIMITS } from "../../server/contract/writes.ts";
 import { byteLimit, checkUpload, kindOf, sniffType, type UploadedFile } from "../../server/media/media.service.ts";
 import { newVisitorCookie, verifyVisitorCookie, VISITOR_COOKIE, VISITOR_COOKIE_MAX_AGE } from "../../server/reviews/visitors.ts";
-import { readJsonBody } from "../../server/shared/body.ts";
+import { BODY_LIMITS, bodyTooLarge, readJsonBody } from "../../server/shared/body.ts";
 
 /** Largest JSON body accepted (bytes). */
-export const MAX_JSON_BYTES = 256 * 1024;
+export const MAX_JSON_BYTES = BODY_LIMITS.json;
 /** Largest multipart body accepted (bytes): 5 images + 1 video + 1 MB of fields. */
 export const MAX_MULTIPART_BYTES = REVIEW_LIMITS.images * REVIEW_LIMITS.imageBytes + REVIEW_LIMITS.videoBytes + 1024 * 1024;
 
-const tooLarge = (what: string, max: number) => new ApiError(413, `${what} is too large: at most ${Math.round(max / 1024)} KB`, "body_too_large");
+const tooLarge = (what: string, max: number) => bodyTooLarge(max, what);
 
 /** Read a JSON object body of at most MAX_JSON_BYTES (server/shared/body.ts). @throws ApiError 400 (not a JSON object), 413, 415. */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {

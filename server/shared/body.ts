@@ -16,9 +16,9 @@ export const BODY_LIMITS = {
   form: 256 * 1024,
 } as const;
 
-/** 413 for a body over `maxBytes`. */
-export const bodyTooLarge = (maxBytes: number) =>
-  new ApiError(413, `The request body is too large: at most ${maxBytes >= 1024 ? `${Math.floor(maxBytes / 1024)} KB` : `${maxBytes} bytes`}`, "body_too_large");
+/** 413 for a body (or part of one, `what`) over `maxBytes`. */
+export const bodyTooLarge = (maxBytes: number, what = "The request body") =>
+  new ApiError(413, `${what} is too large: at most ${maxBytes >= 1024 ? `${Math.floor(maxBytes / 1024)} KB` : `${maxBytes} bytes`}`, "body_too_large");
 
 /**
  * Whether the request's declared `Content-Length` exceeds `maxBytes`. A missing or malformed header is
