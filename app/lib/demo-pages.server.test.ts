@@ -2,9 +2,13 @@
  * The demo storefront pages over real HTTP (real server, real Remix build, temp SQLite seeded with
  * real reviews): what they list, the widget markup a merchant would use, escaping, and 404s.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STORE_ID } from "../../server/demo/demo.ts";
-import { seedRealReviews, type RealReview } from "../../test/fixtures.ts";
+import { importAmazonQa } from "../../server/questions/amazon-qa.ts";
+import { DATA_DIR, seedRealReviews, type RealReview } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 
 let t: TestServer;
@@ -61,5 +65,25 @@ describe("demo storefront pages", () => {
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toContain("text/html");
     expect(html).toContain("Product not found");
+  });
+
+  it("/demo links the products with questions, most questions first, and the loyalty demo", async () => {
+    const before = await get("/demo");
+    expect(before.html).toContain("No product has questions yet");
+    const file = join(mkdtempSync(join(tmpdir(), "chorus-qa-")), "qa.json");
+    writeFileSync(file, readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8").split("\n").slice(0, 60).join("\n"));
+    const s = t.services;
+    await importAmazonQa({ db: s.db, stores: s.stores, questions: s.questionsData }, { storeId: DEMO_STORE_ID, file });
+    const top = s.questions.productsWithMostQuestions(DEMO_STORE_ID, 6);
+    expect(top.length).toBeGreaterThan(0);
+    const { html } = await get("/demo");
+    const section = html.slice(html.indexOf("<h2>Questions and answers</h2>"));
+    const linked = [...section.matchAll(/href="\/demo\/products\/shopify-([^"]+)"/g)].map((m) => m[1]);
+    expect(linked).toEqual(top.map((p) => p.productId));
+    expect(section).toContain(`(${top[0].questionCount} question`);
+    expect(html).toContain('href="/demo/loyalty"');
+    // The first one's page shows the questions widget with the product's key.
+    const product = await get(`/demo/products/shopify-${top[0].productId}`);
+    expect(product.html).toContain(`product-id="shopify-${top[0].productId}"`);
   });
 });

@@ -83,7 +83,7 @@ ${options.main}
  * `/demo`: the products with the most published reviews.
  * @param storeId the demo store's subscriber ID (for the store-wide badge)
  */
-export function demoIndexPage(storeId: string, products: DemoProduct[], platform: string): string {
+export function demoIndexPage(storeId: string, products: DemoProduct[], platform: string, questionProducts: { productId: string; name: string; questionCount: number }[] = []): string {
   const rows = products
     .map(
       (p) => `<tr>
@@ -104,7 +104,16 @@ ${products.length
 ${rows}
 </tbody>
 </table>`
-    : `<p>The demo store has no reviews yet. Start Chorus with the demo data (see the README, “Demo data”).</p>`}`;
+    : `<p>The demo store has no reviews yet. Start Chorus with the demo data (see the README, “Demo data”).</p>`}
+<h2>Questions and answers</h2>
+${questionProducts.length
+    ? `<p>Products whose pages show real shoppers' questions and answers (the public Amazon appliance Q&amp;A data):</p>
+<ul>
+${questionProducts.map((p) => `<li><a href="/demo/products/${esc(encodeURIComponent(`${platform}-${p.productId}`))}">${esc(p.name)}</a> <span class="muted">(${p.questionCount.toLocaleString("en")} ${p.questionCount === 1 ? "question" : "questions"})</span></li>`).join("\n")}
+</ul>`
+    : `<p>No product has questions yet: the Q&amp;A demo data is imported when its file is in DEMO_DATA_DIR (see the README, “Demo data”).</p>`}
+<h2>Loyalty</h2>
+<p><a href="/demo/loyalty">Chorus Rewards</a>: the loyalty program's enrol button, points and rewards, as a signed-in shopper sees them.</p>`;
   return page({ title: "Demo storefront · Chorus Demo Boutique", main, description: "A demo shop showing real customer reviews with the Chorus widgets." });
 }
 

@@ -1,6 +1,6 @@
 /**
  * GET /demo: the demo storefront's index, the 24 products of the demo store with the most
- * published reviews (plain HTML, see app/lib/demo-pages.server.ts).
+ * published reviews, the 6 with the most published questions and a link to the loyalty demo (plain HTML, see app/lib/demo-pages.server.ts).
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { demoIndexPage, htmlResponse } from "~/lib/demo-pages.server";
@@ -10,5 +10,6 @@ export const loader = ({ context }: LoaderFunctionArgs) => {
   const { stores } = context.services;
   const store = stores.get(DEMO_STORE_ID);
   const products = store ? stores.topProducts(DEMO_STORE_ID, 24) : [];
-  return htmlResponse(demoIndexPage(DEMO_STORE_ID, products, store?.platform ?? "shopify"));
+  const questionProducts = store ? context.services.questions.productsWithMostQuestions(DEMO_STORE_ID, 6) : [];
+  return htmlResponse(demoIndexPage(DEMO_STORE_ID, products, store?.platform ?? "shopify", questionProducts));
 };

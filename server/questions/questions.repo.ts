@@ -78,6 +78,19 @@ export function questionsRepo(db: Db) {
         "SELECT * FROM questions WHERE store_id = ? AND status = ? ORDER BY created_ms DESC, question_id DESC LIMIT ?",
       ).all(storeId, status, limit);
     },
+
+    /** The `limit` products of a store with the most published questions (most first, then by product ID). */
+    productsWithMostQuestions(storeId: string, limit: number): { productId: string; name: string; questionCount: number }[] {
+      return db
+        .prepare<[{ storeId: string; limit: number }], { product_id: string; name: string; question_count: number }>(
+          `SELECT p.product_id, p.name, q.question_count
+           FROM (SELECT product_id, COUNT(*) AS question_count FROM questions WHERE store_id = @storeId AND status = 'published' GROUP BY product_id) q
+           JOIN products p ON p.store_id = @storeId AND p.product_id = q.product_id
+           ORDER BY q.question_count DESC, p.product_id LIMIT @limit`,
+        )
+        .all({ storeId, limit })
+        .map((r) => ({ productId: r.product_id, name: r.name, questionCount: r.question_count }));
+    },
   };
 }
 export type QuestionsRepo = ReturnType<typeof questionsRepo>;

@@ -38,6 +38,11 @@ export function questionsService(deps: { questions: QuestionsRepo; reviewsServic
   }
 
   return {
+    /** The `limit` products with the most published questions (for the demo storefront's index and start-up links). */
+    productsWithMostQuestions(storeId: string, limit: number) {
+      return deps.questions.productsWithMostQuestions(storeId, limit);
+    },
+
     /**
      * POST /products/{platform}-{id}/questions `{ body, displayName, email }`: a question, status
      * `pending`. A filled honeypot answers the same 201 and stores nothing.
