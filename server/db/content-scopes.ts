@@ -7,6 +7,7 @@
  *   its questions and answers, its review aggregate and its AI content.
  * - `group:<store>:<group>`: the same for a review group (group listings, aggregate, AI content).
  * - `reviews:<store>`: any review content of the store (store-wide listings, media and aggregate).
+ * - `widgets:<store>`: the store's widget settings (texts, colours, which widgets show).
  * - `loyalty:<store>`, `surveys:<store>`, `orders:<store>`, `api_keys:<store>`, `admin`: data no public
  *   storefront read depends on except the loyalty program reads (`loyalty:`).
  * - `*`: anything else. Every table this module does not map bumps it, and every scoped answer depends
@@ -83,10 +84,13 @@ export const TABLE_SCOPES: Record<string, ScopeExpressions> = {
   loyalty_earning_rules: perStore("loyalty"),
   loyalty_redemption_rules: perStore("loyalty"),
   loyalty_transactions: perStore("loyalty"),
+  widget_settings: perStore("widgets"),
+  widget_texts: perStore("widgets"),
   merchant_users: () => ["'admin'"],
   store_memberships: () => ["'admin'"],
   admin_sessions: () => ["'admin'"],
   admin_login_failures: () => ["'admin'"],
+  mail_outbox: () => ["'mail'"], // outgoing mail (server/mail): no storefront answer reads it
 };
 
 /** This module's own tables: not tracked. */

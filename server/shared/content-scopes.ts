@@ -19,4 +19,6 @@ export const contentScope = {
   storeReviews: (storeId: string) => `reviews:${storeId}`,
   /** The store's loyalty program, customers and transactions. */
   loyalty: (storeId: string) => `loyalty:${storeId}`,
+  /** The store's widget settings (texts, colours, which widgets show). */
+  widgets: (storeId: string) => `widgets:${storeId}`,
 };
