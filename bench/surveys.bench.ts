@@ -9,7 +9,6 @@
  * Env: BENCH_RESPONSES (default 100000), BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 10).
  */
 import autocannon from "autocannon";
-import { Faker, en } from "@faker-js/faker";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -33,10 +32,8 @@ try {
 
   // Validate each real row's answers once (the one schema module), then store TOTAL responses.
   const started = Date.now();
-  const faker = new Faker({ locale: [en] });
-  faker.seed(1);
   const questions = services.surveysData.questionsOf(TEST_STORE_ID, DEMO_SURVEY_IDS.nps);
-  const templates = npsResponses(readNpsRows(join(DATA_DIR, DEMO_NPS_FILE)), faker).map((r) => validateAnswers(DEMO_SURVEY_IDS.nps, questions, r.answeredQuestions));
+  const templates = npsResponses(readNpsRows(join(DATA_DIR, DEMO_NPS_FILE))).map((r) => validateAnswers(DEMO_SURVEY_IDS.nps, questions, r.answeredQuestions));
   const base = Date.UTC(2018, 0, 1);
   services.db.transaction(() => {
     for (let i = 0; i < TOTAL; i++) {

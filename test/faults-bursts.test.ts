@@ -7,7 +7,6 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Faker, en } from "@faker-js/faker";
 import { afterAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../server/config.ts";
 import { demoProgram } from "../server/loyalty/loyalty.demo.ts";
@@ -47,10 +46,8 @@ describe("SIGKILL during a survey-submission burst", () => {
     setup.stores.create({ storeId: TEST_STORE_ID, name: "Faults", platform: "shopify" });
     setup.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
     setup.close();
-    const faker = new Faker({ locale: [en] });
-    faker.seed(7);
     // Real NPS answers from the shared file, as shoppers would submit them.
-    const bodies = npsResponses(readNpsRows(join(DATA_DIR, DEMO_NPS_FILE)), faker).slice(0, 400);
+    const bodies = npsResponses(readNpsRows(join(DATA_DIR, DEMO_NPS_FILE))).slice(0, 400);
 
     const p = port();
     const server = await startServer(databasePath, p);

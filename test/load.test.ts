@@ -9,7 +9,6 @@
  * a multi-core machine, with one read worker thread (server/http/read-workers.ts): RSS includes that thread, the
  * live-heap figures are the HTTP thread's.
  */
-import { Faker, en } from "@faker-js/faker";
 import { join } from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
@@ -51,9 +50,7 @@ afterAll(() => t.close());
 it(`mixed read/write load for ${SECONDS} s: no 5xx, no lost write, ledgers balanced, memory stable`, async () => {
   const prefix = t.url(`/v1/stores/${TEST_STORE_ID}`);
   const texts = realReviews().filter((r) => r.body.length > 20).slice(0, 2000);
-  const faker = new Faker({ locale: [en] });
-  faker.seed(3);
-  const surveyBodies = npsResponses(readNpsRows(join(DATA_DIR, DEMO_NPS_FILE)), faker);
+  const surveyBodies = npsResponses(readNpsRows(join(DATA_DIR, DEMO_NPS_FILE)));
   const reviewIds = (t.services.db.prepare("SELECT review_id FROM reviews WHERE store_id = ? LIMIT 500").pluck().all(TEST_STORE_ID) as string[]);
   const version = t.services.loyalty.legalPolicies(TEST_STORE_ID).version;
 

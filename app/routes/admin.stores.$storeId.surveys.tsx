@@ -25,8 +25,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const parsed = responsesQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) throw httpError(400, parsed.error.issues[0]?.message ?? "Bad filter");
   const q = parsed.data;
+  const sample = surveys.sampleDataSurveyIds(store.storeId);
   const list = surveys.listSurveys(store.storeId, { limit: 100, orderBy: "date asc" }).surveys.map((s) => ({
     surveyId: s.surveyId, surveyName: s.surveyName, responses: surveys.countResponses(store.storeId, { surveyId: s.surveyId }),
+    sampleData: sample.has(s.surveyId),
   }));
   const base = { storeId: store.storeId, surveys: list };
   if (!q.survey) return { ...base, chosen: null };
@@ -90,6 +92,7 @@ export default function Surveys() {
               <li key={s.surveyId}>
                 <Link to={`${base}?survey=${s.surveyId}`} aria-current={chosen?.surveyId === s.surveyId ? "page" : undefined}>
                   {s.surveyName} <span className="visually-hidden">,</span>({s.responses} response{s.responses === 1 ? "" : "s"})
+                  {s.sampleData ? <> <span className="badge badge-sample">Sample data</span></> : null}
                 </Link>
               </li>
             ))}
@@ -101,6 +104,11 @@ export default function Surveys() {
       ) : (
         <>
           <h2 id="survey-title">{chosen.surveyName}</h2>
+          {surveys.find((s) => s.surveyId === chosen.surveyId)?.sampleData ? (
+            <p className="notice" role="note">
+              <strong>Sample data.</strong> These responses were generated to show every question type; no shopper gave them.
+            </p>
+          ) : null}
           {chosen.nps ? <NpsPanel nps={chosen.nps} surveyName={chosen.surveyName} /> : null}
           <Form method="get" className="filters" aria-label="Filter responses">
             <input type="hidden" name="survey" value={chosen.surveyId} />

@@ -29,7 +29,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const back = new URLSearchParams(new URL(request.url).search);
   back.delete("after");
   if (back.get("survey") !== response.surveyId) back.set("survey", response.surveyId);
-  return { storeId: store.storeId, response, back: back.toString() };
+  const sampleData = context.services.surveys.sampleDataSurveyIds(store.storeId).has(response.surveyId);
+  return { storeId: store.storeId, response, back: back.toString(), sampleData };
 }
 
 /** Intents: archive / unarchive this response. Another store's response is not found (404) and unchanged. */
@@ -110,13 +111,18 @@ function AnswerValue({ a }: { a: AnsweredQuestion }) {
 }
 
 export default function SurveyResponse() {
-  const { storeId, response: r, back } = useLoaderData<typeof loader>();
+  const { storeId, response: r, back, sampleData } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   return (
     <section aria-labelledby="page-title">
       <p><Link to={`/admin/stores/${storeId}/surveys?${back}`}>← Back to the responses of {r.surveyName}</Link></p>
       <h1 id="page-title">Response to {r.surveyName}</h1>
+      {sampleData ? (
+        <p className="notice" role="note">
+          <strong>Sample data.</strong> This response was generated to show every question type; no shopper gave it.
+        </p>
+      ) : null}
       <Flash result={result} />
       <dl className="answers" aria-label="About this response">
         <dt>Date (UTC)</dt><dd><time dateTime={r.dateCreated}>{r.dateCreated.slice(0, 10)} {r.dateCreated.slice(11, 16)}</time></dd>

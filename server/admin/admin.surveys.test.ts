@@ -4,7 +4,6 @@
  * export, archive), CSRF on archive, the streamed CSV export (rows = the filter's count, headers before
  * the body), and the NPS panel against a direct count of the real NPS file.
  */
-import { Faker, en } from "@faker-js/faker";
 import { parse } from "csv-parse/sync";
 import { get as httpGet, type IncomingMessage } from "node:http";
 import { join } from "node:path";
@@ -34,11 +33,9 @@ beforeAll(async () => {
   t.services.stores.create({ storeId: B, name: "Store B (other merchant)", platform: "shopify" });
   t.services.surveys.createSurvey(A, NPS_SURVEY);
   t.services.surveys.createSurvey(B, ATTRIBUTION_SURVEY);
-  const faker = new Faker({ locale: [en] });
-  faker.seed(7);
   rows = readNpsRows(join(DATA_DIR, DEMO_NPS_FILE)).slice(0, 1200); // more than two export batches of 500
-  t.services.surveys.importResponses(A, npsResponses(rows, faker).map((r) => ({ ...r, isArchived: false })));
-  t.services.surveys.importResponses(B, attributionResponses(40, faker, Date.UTC(2018, 0, 1), Date.UTC(2018, 1, 1)).map((r) => ({ ...r, isArchived: false })));
+  t.services.surveys.importResponses(A, npsResponses(rows).map((r) => ({ ...r, isArchived: false })));
+  t.services.surveys.importResponses(B, attributionResponses(40, 7, Date.UTC(2018, 0, 1), Date.UTC(2018, 1, 1)).map((r) => ({ ...r, isArchived: false })));
   await t.services.admin.createUser({ email: "alice@shop-a.test", password: "correct horse battery A", storeIds: [A] });
   await t.services.admin.createUser({ email: "bob@shop-b.test", password: "correct horse battery B", storeIds: [B] });
   alice = await signInAgent(t, "alice@shop-a.test", "correct horse battery A", A);
@@ -206,5 +203,22 @@ describe("NPS panel", () => {
     expect(npsScore(0, 0, 10)).toBe(-100);
     expect(npsScore(1, 1, 1)).toBe(0);
     expect(npsScore(2, 1, 0)).toBe(67);
+  });
+});
+
+describe("sample data", () => {
+  it("a survey marked as sample data says so on its list entry, its responses and each response; a real one does not", async () => {
+    const real = await (await adminGet(t, alice, `/admin/stores/${A}/surveys?survey=${NPS}`)).text();
+    expect(real).not.toContain("Sample data");
+    t.services.surveys.markSampleData(B, ATTR);
+    try {
+      const list = await (await adminGet(t, bob, `/admin/stores/${B}/surveys?survey=${ATTR}`)).text();
+      expect(list).toContain(">Sample data</span>");
+      expect(list).toContain("no shopper gave them");
+      const one = await (await adminGet(t, bob, `/admin/stores/${B}/surveys/responses/${responseIds(B)[0]}`)).text();
+      expect(one).toContain("no shopper gave it");
+    } finally {
+      t.services.surveys.markSampleData(B, ATTR, false);
+    }
   });
 });

@@ -18,7 +18,6 @@ import { readFileSync } from "node:fs";
 import { decodeHTML } from "entities";
 
 import { BENCH_PLATFORM_SECRET, BENCH_STORE_ID } from "./bench-data.constants.ts";
-import { Faker, en } from "@faker-js/faker";
 import { demoProgram } from "../loyalty/loyalty.demo.ts";
 import { DEMO_CHANNEL_IDS, DEMO_NPS_FILE, DEMO_SURVEY_IDS, NPS_SURVEY, npsResponses, readNpsRows } from "../surveys/surveys.demo.ts";
 import { validateAnswers } from "../surveys/answers.ts";
@@ -78,10 +77,8 @@ console.log(`Reviews: ${agg.review_count.toLocaleString()} published (average ${
 const RESPONSES = n("BENCH_RESPONSES", 100_000);
 const surveysStarted = performance.now();
 services.surveys.createSurvey(BENCH_STORE_ID, NPS_SURVEY);
-const faker = new Faker({ locale: [en] });
-faker.seed(1);
 const questions = services.surveysData.questionsOf(BENCH_STORE_ID, DEMO_SURVEY_IDS.nps);
-const templates = npsResponses(readNpsRows(join(config.DEMO_DATA_DIR, DEMO_NPS_FILE)), faker).map((r) => validateAnswers(DEMO_SURVEY_IDS.nps, questions, r.answeredQuestions));
+const templates = npsResponses(readNpsRows(join(config.DEMO_DATA_DIR, DEMO_NPS_FILE))).map((r) => validateAnswers(DEMO_SURVEY_IDS.nps, questions, r.answeredQuestions));
 const surveyBar = progress("bench:data survey responses", RESPONSES);
 for (let start = 0; start < RESPONSES; start += BATCH) {
   services.db.transaction(() => {

@@ -1,4 +1,3 @@
-import { Faker, en } from "@faker-js/faker";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DATA_DIR, OTHER_STORE_ID, TEST_STORE_ID } from "../../test/fixtures.ts";
@@ -26,12 +25,10 @@ beforeAll(async () => {
   otherKey = t.services.apiKeys.create(OTHER_STORE_ID, "other").key;
   t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
   t.services.surveys.createSurvey(TEST_STORE_ID, ATTRIBUTION_SURVEY);
-  const faker = new Faker({ locale: [en] });
-  faker.seed(7);
   // Real NPS rows (with their real dates, which include equal timestamps) and generated attribution answers.
   const rows = readNpsRows(join(DATA_DIR, DEMO_NPS_FILE)).slice(0, NPS_COUNT);
-  t.services.surveys.importResponses(TEST_STORE_ID, npsResponses(rows, faker));
-  const attr = attributionResponses(ATTR_COUNT, faker, Date.UTC(2018, 0, 1), Date.UTC(2018, 0, 2));
+  t.services.surveys.importResponses(TEST_STORE_ID, npsResponses(rows));
+  const attr = attributionResponses(ATTR_COUNT, 7, Date.UTC(2018, 0, 1), Date.UTC(2018, 0, 2));
   // Force ties on dateCreated so the survey_response_id tie-break is exercised.
   for (const r of attr.slice(0, 15)) r.createdMs = Date.UTC(2018, 0, 1, 12);
   t.services.surveys.importResponses(TEST_STORE_ID, attr);

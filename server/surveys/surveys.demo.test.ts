@@ -64,4 +64,18 @@ describe("demo surveys seeder", () => {
     expect(s.apiKeys.list(DEMO_STORE_ID)).toHaveLength(1);
     expect(logs.filter((l) => l.includes(DEMO_KEY))).toHaveLength(1);
   });
+
+  it("adds nothing generated to the real NPS rows, and marks the generated attribution survey as sample data", () => {
+    const nps = all.filter((r) => r.surveyId === DEMO_SURVEY_IDS.nps);
+    const asked = new Set(["nps", "text", "profile"]);
+    for (const r of nps) {
+      expect(r.customer).toBeUndefined();
+      for (const a of r.answeredQuestions) expect(asked.has(a.type), a.type).toBe(true);
+      expect(r.answeredQuestions.some((a) => a.type === "profile" && a.answer.type === "multi-value")).toBe(false);
+    }
+    expect([...s.surveys.sampleDataSurveyIds(DEMO_STORE_ID)]).toEqual([DEMO_SURVEY_IDS.attribution]);
+    // No free text in the sample answers: every choice is one of the survey's own options.
+    const attr = all.filter((r) => r.surveyId === DEMO_SURVEY_IDS.attribution);
+    expect(attr.flatMap((r) => r.answeredQuestions).some((a) => "customAnswer" in a)).toBe(false);
+  });
 });

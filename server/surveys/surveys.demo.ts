@@ -1,15 +1,19 @@
 /**
  * Demo surveys seeder (appended to DEMO_SEEDERS): two surveys of the demo store that together use all
- * eight question types and all four profile answer variants, with 3,585 responses:
- * - an NPS survey whose scores, categories, reasons (text answers), journey stages and dates are the
- *   real rows of ../shared/data/nps_verbatims_broadband.csv (2,385 rows; the 32 rows without a score
- *   keep their comment and stage but carry no NPS answer: the respondent skipped the score);
- * - a post-purchase attribution survey (1,200 responses) whose answers are generated deterministically
- *   with @faker-js/faker (fixed seed), dated over the same period.
+ * eight question types:
+ * - an NPS survey whose responses are the real rows of ../shared/data/nps_verbatims_broadband.csv
+ *   (2,385 rows): score, category, reason (text answer), journey stage and date, nothing added (the 32
+ *   rows without a score keep their comment and stage but carry no NPS answer: the respondent skipped
+ *   the score);
+ * - a post-purchase attribution survey marked as **sample data** (`sampleData: true`, shown as such in
+ *   the admin): its 1,200 responses are generated (seeded pseudo-random choices among the survey's own
+ *   options, example.com addresses, no free text), because no public dataset of such answers exists.
  * Also issues the demo store's enterprise API key: DEMO_API_KEY when set, else a random key, printed once.
  */
-import { Faker, en } from "@faker-js/faker";
+import { createHash } from "node:crypto";
 import { parse } from "csv-parse/sync";
+import { uniformInt } from "pure-rand/distribution/uniformInt";
+import { mersenne } from "pure-rand/generator/mersenne";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DemoSeeder } from "../demo/seeder.ts";
@@ -28,10 +32,13 @@ export const DEMO_QUESTION_IDS = {
   services: "a0000000-0000-4000-8000-000000000004", heard: "b0000000-0000-4000-8000-000000000001", why: "b0000000-0000-4000-8000-000000000002",
   ease: "b0000000-0000-4000-8000-000000000003", stars: "b0000000-0000-4000-8000-000000000004", email: "b0000000-0000-4000-8000-000000000005",
   birthday: "b0000000-0000-4000-8000-000000000006", location: "b0000000-0000-4000-8000-000000000007",
+  departments: "b0000000-0000-4000-8000-000000000008",
 } as const;
 const STAGES = ["Order", "Equipment Received", "First Payment", "Service in Use"];
 const SERVICES = ["Broadband", "TV", "Home phone", "Mobile"];
 const HEARD = ["Instagram", "TikTok", "Google search", "A friend or family member", "Podcast", "YouTube"];
+/** The department names of the demo store's clothing (the reviews file's Department Name column). */
+const DEPARTMENTS = ["Tops", "Dresses", "Bottoms", "Intimate", "Jackets", "Trend"];
 const WHY = ["Free shipping", "A discount code", "Product reviews", "The size guide", "Fast delivery"];
 const COUNTRIES = [
   { countryCode: "GB", countryName: "United Kingdom", zones: ["ENG", "SCT", "WLS", "NIR"] },
@@ -65,6 +72,7 @@ export const ATTRIBUTION_SURVEY: SurveyDefinition = {
     { id: DEMO_QUESTION_IDS.email, type: "email", text: "Where should we send your discount code?" },
     { id: DEMO_QUESTION_IDS.birthday, type: "profile", text: "When is your birthday?", profileAnswerType: "date-components", profileQuestionId: "c0000000-0000-4000-8000-000000000003" },
     { id: DEMO_QUESTION_IDS.location, type: "profile", text: "Where are you shopping from?", profileAnswerType: "location", profileQuestionId: "c0000000-0000-4000-8000-000000000004" },
+    { id: DEMO_QUESTION_IDS.departments, type: "profile", text: "Which of our departments do you shop in?", profileAnswerType: "multi-value", profileQuestionId: "c0000000-0000-4000-8000-000000000005", options: DEPARTMENTS },
   ],
   channelSurveys: [
     { channelSurveyId: DEMO_CHANNEL_IDS.attrCheckout, channel: "post-checkout", description: "Thank-you page survey", reward: { type: "coupon", description: "10% off your next order", value: "THANKYOU10" } },
@@ -87,59 +95,91 @@ export function readNpsRows(file: string): NpsRow[] {
   return parse(readFileSync(file), { columns: true, bom: true, skip_empty_lines: true }) as NpsRow[];
 }
 
-/** The NPS survey's responses from the real rows (answers other than score/reason/stage from `faker`). */
-export function npsResponses(rows: NpsRow[], faker: Faker): ResponseImport[] {
-  return rows.map((r) => {
+/**
+ * A name-based UUID (RFC 9562 version 5: SHA-1 of the name in the given namespace), so the same demo row
+ * gets the same response ID on every machine and a re-import finds it again.
+ */
+export function nameBasedUuid(namespace: string, name: string): string {
+  const ns = Buffer.from(namespace.replace(/-/g, ""), "hex");
+  const h = createHash("sha1").update(ns).update(name).digest();
+  h[6] = (h[6] & 0x0f) | 0x50;
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString("hex");
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+/**
+ * The NPS survey's responses from the real rows: score and category, reason (text), journey stage and
+ * date exactly as the file has them; nothing generated is added. Response IDs are name-based UUIDs of
+ * the row number (stable across machines).
+ */
+export function npsResponses(rows: NpsRow[]): ResponseImport[] {
+  return rows.map((r, i) => {
     const answers: unknown[] = [];
     if (r.NPS_SCORE !== "") answers.push({ id: DEMO_QUESTION_IDS.nps, type: "nps", answer: Number(r.NPS_SCORE), answerNpsCategory: r.NPS_RATING.toLowerCase() });
     if (r.text.trim()) answers.push({ id: DEMO_QUESTION_IDS.reason, type: "text", answer: r.text });
     if (STAGES.includes(r.SURVEY_SUB_TYPE)) answers.push({ id: DEMO_QUESTION_IDS.stage, type: "profile", answer: { type: "single-value", value: r.SURVEY_SUB_TYPE } });
-    if (faker.datatype.boolean(0.6)) answers.push({ id: DEMO_QUESTION_IDS.services, type: "profile", answer: { type: "multi-value", value: faker.helpers.arrayElements(SERVICES, { min: 1, max: 3 }) } });
     return {
-      surveyResponseId: faker.string.uuid(),
+      surveyResponseId: nameBasedUuid(DEMO_SURVEY_IDS.nps, `row:${i + 1}`),
       channelSurveyId: r.SURVEY_SUB_TYPE === "Order" ? DEMO_CHANNEL_IDS.npsCheckout : DEMO_CHANNEL_IDS.npsEmail,
       answeredQuestions: answers, createdMs: parseNpsDate(r.CUSTOMER_RESPONSE_DATE),
-      ...(faker.datatype.boolean(0.5) ? { customer: { customerId: faker.string.uuid() } } : {}),
-      isArchived: faker.datatype.boolean(0.02),
+      isArchived: false,
     };
   });
 }
 
-/** `count` generated post-purchase attribution responses between `fromMs` and `toMs`. */
-export function attributionResponses(count: number, faker: Faker, fromMs: number, toMs: number): ResponseImport[] {
+/** Seeded choices for sample data (pure-rand's Mersenne Twister: the same seed gives the same data everywhere). */
+function sampler(seed: number) {
+  const rng = mersenne(seed);
+  const int = (min: number, max: number) => uniformInt(rng, min, max);
+  const chance = (p: number) => int(0, 999_999) < p * 1_000_000;
+  const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)];
+  const weighted = (weights: readonly number[]): number => {
+    let roll = int(1, weights.reduce((a, b) => a + b, 0));
+    for (let i = 0; i < weights.length; i++) if ((roll -= weights[i]) <= 0) return i;
+    return weights.length - 1;
+  };
+  /** 1 to `max` distinct items, in the list's order. */
+  const some = <T>(items: readonly T[], max: number): T[] => {
+    const n = int(1, Math.min(max, items.length));
+    const chosen = new Set<number>();
+    while (chosen.size < n) chosen.add(int(0, items.length - 1));
+    return [...chosen].sort((a, b) => a - b).map((i) => items[i]);
+  };
+  return { int, chance, pick, weighted, some };
+}
+
+/**
+ * `count` sample post-purchase attribution responses between `fromMs` and `toMs`, chosen with `seed`
+ * among the survey's own options (no free text; addresses `shopper-N@example.com`). Sample data: the
+ * survey is marked `sampleData` and the admin says so.
+ */
+export function attributionResponses(count: number, seed: number, fromMs: number, toMs: number): ResponseImport[] {
+  const r = sampler(seed);
   const channels = [DEMO_CHANNEL_IDS.attrCheckout, DEMO_CHANNEL_IDS.attrCheckout, DEMO_CHANNEL_IDS.attrCheckout, DEMO_CHANNEL_IDS.attrOnSite, DEMO_CHANNEL_IDS.attrReview];
   const out: ResponseImport[] = [];
   for (let i = 0; i < count; i++) {
-    const first = faker.person.firstName();
-    const last = faker.person.lastName();
-    const email = faker.internet.exampleEmail({ firstName: first, lastName: last }).toLowerCase();
-    const optIn = faker.datatype.boolean(0.4);
+    const email = `shopper-${seed}-${i + 1}@example.com`;
     const answers: unknown[] = [];
-    const heardOther = faker.datatype.boolean(0.12);
-    answers.push(heardOther
-      ? { id: DEMO_QUESTION_IDS.heard, type: "single-select", answer: "Other", customAnswer: faker.helpers.arrayElement(["A billboard", "Saw it on a friend", "Newsletter", "Pinterest", "Local magazine"]) }
-      : { id: DEMO_QUESTION_IDS.heard, type: "single-select", answer: faker.helpers.arrayElement(HEARD) });
-    if (faker.datatype.boolean(0.8)) {
-      const chosen = faker.helpers.arrayElements(WHY, { min: 1, max: 3 });
-      const custom = faker.datatype.boolean(0.08);
-      answers.push({ id: DEMO_QUESTION_IDS.why, type: "multi-select", answer: custom ? [...chosen, "Something else"] : chosen, ...(custom ? { customAnswer: faker.commerce.productAdjective() + " " + faker.commerce.product().toLowerCase() } : {}) });
-    }
-    answers.push({ id: DEMO_QUESTION_IDS.ease, type: "five-point", answer: faker.helpers.weightedArrayElement([{ weight: 1, value: 1 }, { weight: 1, value: 2 }, { weight: 3, value: 3 }, { weight: 8, value: 4 }, { weight: 10, value: 5 }]) });
-    answers.push({ id: DEMO_QUESTION_IDS.stars, type: "star", answer: faker.helpers.weightedArrayElement([{ weight: 1, value: 1 }, { weight: 1, value: 2 }, { weight: 2, value: 3 }, { weight: 6, value: 4 }, { weight: 12, value: 5 }]) });
-    if (faker.datatype.boolean(0.7)) answers.push({ id: DEMO_QUESTION_IDS.email, type: "email", answer: email, marketingOptIn: optIn });
-    if (faker.datatype.boolean(0.5)) {
-      const born = faker.date.birthdate({ mode: "age", min: 18, max: 80, refDate: new Date(fromMs) });
+    answers.push({ id: DEMO_QUESTION_IDS.heard, type: "single-select", answer: r.pick(HEARD) });
+    if (r.chance(0.8)) answers.push({ id: DEMO_QUESTION_IDS.why, type: "multi-select", answer: r.some(WHY, 3) });
+    answers.push({ id: DEMO_QUESTION_IDS.ease, type: "five-point", answer: 1 + r.weighted([1, 1, 3, 8, 10]) });
+    answers.push({ id: DEMO_QUESTION_IDS.stars, type: "star", answer: 1 + r.weighted([1, 1, 2, 6, 12]) });
+    if (r.chance(0.7)) answers.push({ id: DEMO_QUESTION_IDS.email, type: "email", answer: email, marketingOptIn: r.chance(0.4) });
+    if (r.chance(0.5)) {
+      const born = new Date(fromMs - r.int(18 * 365, 80 * 365) * 86_400_000);
       answers.push({ id: DEMO_QUESTION_IDS.birthday, type: "profile", answer: { type: "date-components", value: { day: born.getUTCDate(), month: born.getUTCMonth() + 1, year: born.getUTCFullYear() } } });
     }
-    if (faker.datatype.boolean(0.6)) {
-      const c = faker.helpers.arrayElement(COUNTRIES);
-      answers.push({ id: DEMO_QUESTION_IDS.location, type: "profile", answer: { type: "location", value: { countryCode: c.countryCode, countryName: c.countryName, ...(c.zones.length ? { zoneCode: faker.helpers.arrayElement(c.zones) } : {}) } } });
+    if (r.chance(0.6)) {
+      const c = r.pick(COUNTRIES);
+      answers.push({ id: DEMO_QUESTION_IDS.location, type: "profile", answer: { type: "location", value: { countryCode: c.countryCode, countryName: c.countryName, ...(c.zones.length ? { zoneCode: r.pick(c.zones) } : {}) } } });
     }
+    if (r.chance(0.6)) answers.push({ id: DEMO_QUESTION_IDS.departments, type: "profile", answer: { type: "multi-value", value: r.some(DEPARTMENTS, 3) } });
     out.push({
-      surveyResponseId: faker.string.uuid(), channelSurveyId: faker.helpers.arrayElement(channels), answeredQuestions: answers,
-      createdMs: faker.number.int({ min: fromMs, max: toMs }),
-      customer: { customerId: faker.string.uuid(), email }, order: { remoteOrderId: String(faker.number.int({ min: 100000, max: 999999 })) },
-      isArchived: faker.datatype.boolean(0.03),
+      surveyResponseId: nameBasedUuid(DEMO_SURVEY_IDS.attribution, `sample:${seed}:${i + 1}`), channelSurveyId: r.pick(channels), answeredQuestions: answers,
+      createdMs: fromMs + r.int(0, Math.max(0, Math.floor((toMs - fromMs) / 1000))) * 1000,
+      customer: { customerId: nameBasedUuid(DEMO_SURVEY_IDS.attribution, `customer:${email}`), email }, order: { remoteOrderId: String(100000 + r.int(0, 899999)) },
+      isArchived: r.chance(0.03),
     });
   }
   return out;
@@ -156,14 +196,13 @@ export const demoSurveysSeeder = (DEMO_STORE_ID: string): DemoSeeder => ({
         log(`Demo NPS file not found at ${file}: set DEMO_DATA_DIR to the folder holding ${DEMO_NPS_FILE}; demo surveys are imported on a later start once it is there.`);
         done = false;
       } else {
-        const faker = new Faker({ locale: [en] });
-        faker.seed(20261121);
         services.surveys.createSurvey(DEMO_STORE_ID, NPS_SURVEY);
         services.surveys.createSurvey(DEMO_STORE_ID, ATTRIBUTION_SURVEY);
+        services.surveys.markSampleData(DEMO_STORE_ID, DEMO_SURVEY_IDS.attribution);
         const rows = readNpsRows(file);
-        const nps = services.surveys.importResponses(DEMO_STORE_ID, npsResponses(rows, faker));
-        const attribution = services.surveys.importResponses(DEMO_STORE_ID, attributionResponses(1200, faker, Date.UTC(2017, 11, 11), Date.UTC(2018, 5, 20, 23, 59)));
-        log(`Imported ${nps} real NPS responses (${rows.filter((r) => r.NPS_SCORE === "").length} without a score) and ${attribution} generated attribution responses.`);
+        const nps = services.surveys.importResponses(DEMO_STORE_ID, npsResponses(rows));
+        const attribution = services.surveys.importResponses(DEMO_STORE_ID, attributionResponses(1200, 20261121, Date.UTC(2017, 11, 11), Date.UTC(2018, 5, 20, 23, 59)));
+        log(`Imported ${nps} real NPS responses (${rows.filter((r) => r.NPS_SCORE === "").length} without a score) and ${attribution} generated attribution responses (marked as sample data).`);
       }
     }
     if (!services.apiKeys.list(DEMO_STORE_ID).some((k) => k.name === "Demo key" && !k.dateRevoked)) {

@@ -151,6 +151,14 @@ export function surveysRepo(db: Db) {
     getChannelSurvey(storeId: string, channelSurveyId: string): ChannelSurveyRow | undefined {
       return getChannel.get(storeId, channelSurveyId);
     },
+    /** Mark (or unmark) a survey as sample data: its responses were generated, not given by shoppers. */
+    setSampleData(storeId: string, surveyId: string, sample: boolean): boolean {
+      return db.prepare("UPDATE surveys SET sample_data = ? WHERE store_id = ? AND survey_id = ?").run(sample ? 1 : 0, storeId, surveyId).changes === 1;
+    },
+    /** IDs of the store's surveys marked as sample data. */
+    sampleDataSurveyIds(storeId: string): string[] {
+      return db.prepare<[string], { survey_id: string }>("SELECT survey_id FROM surveys WHERE store_id = ? AND sample_data = 1").all(storeId).map((r) => r.survey_id);
+    },
     /** One page (limit + 1 rows) of the store's surveys, keyset after `[created_ms, survey_id]`. */
     listSurveys(storeId: string, order: SurveyResponseOrder, limit: number, after?: [number, string]): SurveyRow[] {
       const [first, next] = listSurveyStmts[order];

@@ -1,4 +1,3 @@
-import { Faker, en } from "@faker-js/faker";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,11 +18,9 @@ beforeAll(() => {
   s.stores.create({ storeId: OTHER_STORE_ID, name: "Other", platform: "shopify" });
   s.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
   s.surveys.createSurvey(TEST_STORE_ID, ATTRIBUTION_SURVEY);
-  const faker = new Faker({ locale: [en] });
-  faker.seed(3);
   rows = readNpsRows(join(DATA_DIR, DEMO_NPS_FILE)).slice(0, 300);
-  s.surveys.importResponses(TEST_STORE_ID, npsResponses(rows, faker).map((r) => ({ ...r, isArchived: false })));
-  s.surveys.importResponses(TEST_STORE_ID, attributionResponses(80, faker, Date.UTC(2018, 0, 1), Date.UTC(2018, 1, 1)).map((r) => ({ ...r, isArchived: false })));
+  s.surveys.importResponses(TEST_STORE_ID, npsResponses(rows).map((r) => ({ ...r, isArchived: false })));
+  s.surveys.importResponses(TEST_STORE_ID, attributionResponses(80, 7, Date.UTC(2018, 0, 1), Date.UTC(2018, 1, 1)).map((r) => ({ ...r, isArchived: false })));
 });
 afterAll(() => {
   s.close();

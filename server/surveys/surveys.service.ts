@@ -248,6 +248,18 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
       return toSurveyResponse(row);
     },
 
+    /**
+     * Mark a survey as sample data (generated responses, e.g. the demo's attribution survey); the admin
+     * shows the mark beside the survey and its responses. @throws ApiError 404 for an unknown survey.
+     */
+    markSampleData(storeId: string, surveyId: string, sample = true): void {
+      if (!surveys.setSampleData(storeId, surveyId, sample)) throw notFound("Survey not found", "survey_not_found");
+    },
+    /** Admin: IDs of the store's surveys marked as sample data. */
+    sampleDataSurveyIds(storeId: string): Set<string> {
+      return new Set(surveys.sampleDataSurveyIds(storeId));
+    },
+
     /** Admin: how many of the store's responses match `filter` (the rows an export of it holds). */
     countResponses(storeId: string, filter: ResponseFilter): number {
       return surveys.countMatching(storeId, filter);
