@@ -110,7 +110,8 @@ export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram:
     /**
      * Idempotent catch-up of review earnings: for each published review whose reviewer e-mail is the
      * customer's (one customer, or every customer of the store), award the `review-with-media` rule when
-     * the review has published media (else the `review` rule), times the tier multiplier. At most one
+     * the review has published media (else the `review` rule), times the tier multiplier, and mark the
+   * review incentivized (`isIncentivized: true`) in the same transaction. At most one
      * award per (customer, review) (unique award key), so repeated calls award nothing twice. Blocked
      * customers earn nothing. Called on login and on customer reads. @returns the number of awards.
      */
@@ -132,6 +133,8 @@ export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram:
             const fresh = repo.getCustomer(storeId, id)!;
             const points = Math.floor(rule.points * multiplierOf(fresh, repo.vipTiers(storeId)));
             appendEarning(repo, storeId, id, points, r.product_name ? `Review of ${r.product_name}` : "Review", { earningRuleId: rule.earning_rule_id, awardKey: `review:${r.review_id}` });
+            // Incentive disclosed (issue 22 item 4): the review says so in every answer from now on.
+            if (points > 0) repo.markReviewIncentivized(storeId, r.review_id);
             n++;
           }
           return n;
@@ -166,3 +169,48 @@ export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram:
   };
 }
 export type LoyaltyLedger = ReturnType<typeof loyaltyLedger>;
+
+/**
+ * Points for a platform order (issue #22 item 4), inside the caller's transaction: the enabled
+ * `points-per-spend` earning rule × `amount` (currency units) × the VIP tier multiplier, floored, for the
+ * enrolled loyalty customer whose platform customer ID placed the order. Once per (store, order): the
+ * ledger's unique order index holds it, shared with POST /enterprise/loyalty/earning_transactions.
+ * @returns the earning, or null when nothing is due (no such or not enrolled customer, no rule, 0 points, already earned).
+ */
+export function earnForPlatformOrder(
+  repo: LoyaltyRepo, storeId: string, order: { orderId: string; platformCustomerId: string; amount: number; label: string },
+): TransactionRow | null {
+  if (repo.getTransactionByOrder(storeId, order.orderId)) return null;
+  const c = repo.getCustomerByPlatformId(storeId, order.platformCustomerId);
+  if (!c || c.status !== "enrolled") return null;
+  const rule = repo.earningRules(storeId).find((r) => r.type === "points-per-spend" && r.enabled === 1);
+  if (!rule || rule.points_per_currency_unit === null) return null;
+  const points = Math.floor(order.amount * rule.points_per_currency_unit * multiplierOf(c, repo.vipTiers(storeId)) + 1e-9);
+  if (points <= 0) return null;
+  return appendEarning(repo, storeId, c.loyalty_customer_id, points, `Order ${order.label}`, { earningRuleId: rule.earning_rule_id, orderId: order.orderId });
+}
+
+/**
+ * Reverse the points an order earned when it is cancelled, inside the caller's transaction: one
+ * `adjustment` of minus the earned points (award key `order-cancelled:<orderId>`, so at most once), capped
+ * at the balance (points already redeemed cannot be taken back: the ledger never goes negative, and the
+ * description says how many were reversed). Lifetime points (the VIP measure) are not reduced.
+ * @returns the adjustment, or null when the order earned nothing or was reversed before.
+ */
+export function reverseOrderEarning(repo: LoyaltyRepo, storeId: string, order: { orderId: string; label: string }): TransactionRow | null {
+  const earned = repo.getTransactionByOrder(storeId, order.orderId);
+  if (!earned || earned.type !== "earning" || earned.points <= 0) return null;
+  const awardKey = `order-cancelled:${order.orderId}`;
+  if (repo.hasAward(storeId, earned.loyalty_customer_id, awardKey)) return null;
+  const c = repo.getCustomer(storeId, earned.loyalty_customer_id)!;
+  const points = Math.min(earned.points, c.balance);
+  const transactionId = randomUUID();
+  const description = points === earned.points
+    ? `Order ${order.label} cancelled`
+    : `Order ${order.label} cancelled (${points} of ${earned.points} points reversed: the rest were already redeemed)`;
+  repo.insertTransaction({
+    transactionId, storeId, loyaltyCustomerId: c.loyalty_customer_id, type: "adjustment", points: -points, balanceAfter: c.balance - points,
+    description, awardKey, createdMs: Date.now(),
+  });
+  return repo.getTransaction(storeId, transactionId)!;
+}

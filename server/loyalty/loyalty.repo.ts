@@ -10,6 +10,10 @@ import type { EarningRuleType, LoyaltyCustomerStatus, RedemptionRuleType, Transa
 export type ProgramRow = {
   store_id: string; platform_adapter: string; platform_secret: string; button_text: string; policy_html: string; policy_template: string;
   privacy_policy_url: string; terms_url: string; policy_version: string; merchant_policies_json: string | null; updated_ms: number;
+  /** 1 = on, 0 = turned off by the merchant (the storefront API then answers as without a program). */
+  enabled: number;
+  /** When the platform secret was last generated in the admin (ms), or null (set up by a seeder or test). */
+  platform_secret_ms: number | null;
 };
 export type CustomerRow = {
   loyalty_customer_id: string; store_id: string; platform_customer_id: string; email: string | null; status: LoyaltyCustomerStatus;
@@ -86,7 +90,7 @@ export function loyaltyRepo(db: Db) {
   return {
     getProgram: (storeId: string): ProgramRow | undefined => getProgram.get(storeId),
     /** Insert or replace a store's program row (secret and legal policies). */
-    upsertProgram(p: Omit<ProgramRow, "updated_ms" | "platform_adapter"> & { platform_adapter?: string }): void {
+    upsertProgram(p: Omit<ProgramRow, "updated_ms" | "platform_adapter" | "enabled" | "platform_secret_ms"> & { platform_adapter?: string }): void {
       db.prepare(
         `INSERT INTO loyalty_programs (store_id, platform_adapter, platform_secret, button_text, policy_html, policy_template, privacy_policy_url, terms_url, policy_version, merchant_policies_json, updated_ms)
          VALUES (@store_id, @platform_adapter, @platform_secret, @button_text, @policy_html, @policy_template, @privacy_policy_url, @terms_url, @policy_version, @merchant_policies_json, @updated_ms)
@@ -95,6 +99,23 @@ export function loyaltyRepo(db: Db) {
            privacy_policy_url = excluded.privacy_policy_url, terms_url = excluded.terms_url, policy_version = excluded.policy_version,
            merchant_policies_json = excluded.merchant_policies_json, updated_ms = excluded.updated_ms`,
       ).run({ platform_adapter: "hs256", ...p, updated_ms: Date.now() });
+    },
+
+    /** Turn a store's program on (true) or off. @returns false when the store has no program. */
+    setProgramEnabled(storeId: string, enabled: boolean): boolean {
+      return db.prepare("UPDATE loyalty_programs SET enabled = ?, updated_ms = ? WHERE store_id = ?").run(enabled ? 1 : 0, Date.now(), storeId).changes === 1;
+    },
+    /** Replace a store's platform secret, generated at `nowMs`. @returns false when the store has no program. */
+    setPlatformSecret(storeId: string, secret: string, nowMs: number): boolean {
+      return db.prepare("UPDATE loyalty_programs SET platform_secret = ?, platform_secret_ms = ?, updated_ms = ? WHERE store_id = ?")
+        .run(secret, nowMs, nowMs, storeId).changes === 1;
+    },
+    /**
+     * Mark a review as incentivized (its reviewer received points or a coupon for it); called in the
+     * transaction that awards them. @returns false when the store has no such review.
+     */
+    markReviewIncentivized(storeId: string, reviewId: string): boolean {
+      return db.prepare("UPDATE reviews SET is_incentivized = 1 WHERE store_id = ? AND review_id = ? AND is_incentivized = 0").run(storeId, reviewId).changes === 1;
     },
 
     getCustomer: (storeId: string, loyaltyCustomerId: string): CustomerRow | undefined => getCustomer.get(storeId, loyaltyCustomerId),
@@ -164,6 +185,47 @@ export function loyaltyRepo(db: Db) {
     updateVipTier(storeId: string, vipTierId: string, t: { pointsThreshold: number; pointsMultiplier: number }): boolean {
       return db.prepare("UPDATE loyalty_vip_tiers SET points_threshold = ?, points_multiplier = ? WHERE store_id = ? AND vip_tier_id = ?")
         .run(t.pointsThreshold, t.pointsMultiplier, storeId, vipTierId).changes === 1;
+    },
+    /** The position after the last earning rule / redemption rule of a store (new rules go last). */
+    nextPosition(storeId: string, table: "earning" | "redemption"): number {
+      const sql = table === "earning"
+        ? "SELECT COALESCE(MAX(position) + 1, 0) AS n FROM loyalty_earning_rules WHERE store_id = ?"
+        : "SELECT COALESCE(MAX(position) + 1, 0) AS n FROM loyalty_redemption_rules WHERE store_id = ?";
+      return db.prepare<[string], { n: number }>(sql).get(storeId)!.n;
+    },
+    /** Merchant edit of every field of an earning rule but its type. @returns false when the store has no such rule. */
+    editEarningRule(storeId: string, earningRuleId: string, r: { name: string; points: number; pointsPerCurrencyUnit: number | null; enabled: boolean }): boolean {
+      return db.prepare("UPDATE loyalty_earning_rules SET name = ?, points = ?, points_per_currency_unit = ?, enabled = ? WHERE store_id = ? AND earning_rule_id = ?")
+        .run(r.name, r.points, r.pointsPerCurrencyUnit, r.enabled ? 1 : 0, storeId, earningRuleId).changes === 1;
+    },
+    /** Merchant edit of every field of a redemption rule but its type. @returns false when the store has no such rule. */
+    editRedemptionRule(storeId: string, redemptionRuleId: string, r: { name: string; pointsCost: number; rewardDescription: string; rewardValue: number; enabled: boolean }): boolean {
+      return db.prepare("UPDATE loyalty_redemption_rules SET name = ?, points_cost = ?, reward_description = ?, reward_value = ?, enabled = ? WHERE store_id = ? AND redemption_rule_id = ?")
+        .run(r.name, r.pointsCost, r.rewardDescription, r.rewardValue, r.enabled ? 1 : 0, storeId, redemptionRuleId).changes === 1;
+    },
+    /** Merchant edit of every field of a VIP tier. @returns false when the store has no such tier. */
+    editVipTier(storeId: string, vipTierId: string, t: { name: string; pointsThreshold: number; pointsMultiplier: number; perks: string[] }): boolean {
+      return db.prepare("UPDATE loyalty_vip_tiers SET name = ?, points_threshold = ?, points_multiplier = ?, perks_json = ? WHERE store_id = ? AND vip_tier_id = ?")
+        .run(t.name, t.pointsThreshold, t.pointsMultiplier, t.perks.length ? JSON.stringify(t.perks) : null, storeId, vipTierId).changes === 1;
+    },
+    /** Remove an earning rule (past transactions keep their description). @returns false when the store has no such rule. */
+    deleteEarningRule(storeId: string, earningRuleId: string): boolean {
+      return db.prepare("DELETE FROM loyalty_earning_rules WHERE store_id = ? AND earning_rule_id = ?").run(storeId, earningRuleId).changes === 1;
+    },
+    /** Remove a redemption rule (issued coupons stay in the ledger). @returns false when the store has no such rule. */
+    deleteRedemptionRule(storeId: string, redemptionRuleId: string): boolean {
+      return db.prepare("DELETE FROM loyalty_redemption_rules WHERE store_id = ? AND redemption_rule_id = ?").run(storeId, redemptionRuleId).changes === 1;
+    },
+    /**
+     * Remove a VIP tier: customers in it or with it as minimum tier lose that reference, and rules that
+     * required it are open to every tier; recalculate the tiers afterwards. @returns false when the store has no such tier.
+     */
+    deleteVipTier(storeId: string, vipTierId: string): boolean {
+      db.prepare("UPDATE loyalty_customers SET vip_tier_id = NULL WHERE store_id = ? AND vip_tier_id = ?").run(storeId, vipTierId);
+      db.prepare("UPDATE loyalty_customers SET minimum_vip_tier_id = NULL WHERE store_id = ? AND minimum_vip_tier_id = ?").run(storeId, vipTierId);
+      db.prepare("UPDATE loyalty_earning_rules SET minimum_vip_tier_id = NULL WHERE store_id = ? AND minimum_vip_tier_id = ?").run(storeId, vipTierId);
+      db.prepare("UPDATE loyalty_redemption_rules SET minimum_vip_tier_id = NULL WHERE store_id = ? AND minimum_vip_tier_id = ?").run(storeId, vipTierId);
+      return db.prepare("DELETE FROM loyalty_vip_tiers WHERE store_id = ? AND vip_tier_id = ?").run(storeId, vipTierId).changes === 1;
     },
     /** IDs of a store's enrolled customers (tier recalculation after a tier edit). */
     enrolledCustomerIds(storeId: string): string[] {

@@ -3,6 +3,7 @@
  * composed from their parts into the one `services.loyalty`:
  *
  * - program.ts: the program and its settings (legal policies, rules, tiers), set up and edited;
+ * - program-setup.ts: the merchant's set-up (on/off, platform secret, rules and tiers added, edited, removed);
  * - sign-in.ts: login with a platform token, customer-token authentication, activation (with tokens.ts);
  * - ledger.ts: the points ledger (earnings, redemptions, adjustments, the ledger check);
  * - storefront-reads.ts: the customer, their transactions and the rules and tiers as the storefront reads them;
@@ -18,6 +19,7 @@ import { loyaltyLedger } from "./ledger.ts";
 import type { LoyaltyRepo } from "./loyalty.repo.ts";
 import { loyaltyMerchantAdmin } from "./merchant-admin.ts";
 import { loyaltyProgram } from "./program.ts";
+import { loyaltyProgramSetup } from "./program-setup.ts";
 import { loyaltySignIn } from "./sign-in.ts";
 import { loyaltyStorefrontReads } from "./storefront-reads.ts";
 import type { CustomerTokens } from "./tokens.ts";
@@ -40,6 +42,7 @@ export function loyaltyService(deps: LoyaltyDeps) {
     ...loyaltyStorefrontReads({ repo, secret, requireProgram, awardReviewEarnings }),
     ...ledger,
     ...loyaltyMerchantAdmin({ db, repo, secret, program: { requireProgram, ...program }, ledger }),
+    ...loyaltyProgramSetup({ db, repo, program }),
   };
 }
 export type LoyaltyService = ReturnType<typeof loyaltyService>;

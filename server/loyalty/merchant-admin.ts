@@ -27,10 +27,10 @@ export function loyaltyMerchantAdmin(deps: { db: Db; repo: LoyaltyRepo; secret: 
       return repo.getProgram(storeId) !== undefined;
     },
 
-    /** Every earning rule, redemption rule and VIP tier (disabled included) and the legal policies. @throws 404 without a program. */
+    /** Every earning rule, redemption rule and VIP tier (disabled included) and the legal policies, whether the program is on or off. @throws 404 without a program. */
     adminProgram(storeId: string): AdminLoyaltyProgram {
-      program.requireProgram(storeId);
-      return { earningRules: repo.earningRules(storeId), redemptionRules: repo.redemptionRules(storeId), vipTiers: repo.vipTiers(storeId), legalPolicies: program.legalPolicies(storeId) };
+      program.programRow(storeId);
+      return { earningRules: repo.earningRules(storeId), redemptionRules: repo.redemptionRules(storeId), vipTiers: repo.vipTiers(storeId), legalPolicies: program.adminLegalPolicies(storeId) };
     },
 
     /**

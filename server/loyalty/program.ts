@@ -40,16 +40,30 @@ export function nextPolicyVersion(current: string, nowMs: number): string {
 export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: StoresRepo }) {
   const { db, repo, stores } = deps;
 
-  /** The store's program row. @throws ApiError 404 for an unknown store or one without a program. */
-  function requireProgram(storeId: string): ProgramRow {
+  /** @throws ApiError 404 for an unknown store. */
+  function requireStore(storeId: string): void {
     if (!stores.get(storeId)) throw notFound("No store with this ID", "store_not_found");
+  }
+
+  /** The store's program row, on or off (admin). @throws ApiError 404 for an unknown store or one without a program. */
+  function programRow(storeId: string): ProgramRow {
+    requireStore(storeId);
     const program = repo.getProgram(storeId);
     if (!program) throw notFound("This store has no loyalty program", "loyalty_program_not_found");
     return program;
   }
 
-  function legalPoliciesOf(storeId: string): LegalPolicies {
-    const p = requireProgram(storeId);
+  /**
+   * The store's program row when the program is on (storefront API, ledger). @throws ApiError 404 for an
+   * unknown store, one without a program, or one whose program the merchant turned off.
+   */
+  function requireProgram(storeId: string): ProgramRow {
+    const program = programRow(storeId);
+    if (program.enabled !== 1) throw notFound("This store's loyalty program is turned off", "loyalty_program_not_found");
+    return program;
+  }
+
+  function policiesOfRow(p: ProgramRow): LegalPolicies {
     return {
       acceptTermsAndJoinProgramButtonText: p.button_text,
       policySentence: { html: p.policy_html, template: p.policy_template },
@@ -60,8 +74,15 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
     };
   }
 
+  const legalPoliciesOf = (storeId: string): LegalPolicies => policiesOfRow(requireProgram(storeId));
+
   const settings = {
     requireProgram,
+    programRow,
+    requireStore,
+
+    /** The legal policies whether the program is on or off (admin). @throws 404 without a program. */
+    adminLegalPolicies: (storeId: string): LegalPolicies => policiesOfRow(programRow(storeId)),
 
     /**
      * Create or update a store's program: platform secret, legal policies (HTML sanitised), and append
@@ -110,15 +131,15 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
 
     /** Merchant update of the legal policies; `policySentenceHtml` is sanitised before it is stored. @throws 400, 404. */
     updateLegalPolicies(storeId: string, input: LegalPoliciesInput): LegalPolicies {
-      const program = requireProgram(storeId);
+      const program = programRow(storeId);
       const legal = settings.validateLegalPolicies(input);
       transaction(db, () => repo.upsertProgram({ store_id: storeId, platform_secret: program.platform_secret, platform_adapter: program.platform_adapter, ...legal }));
-      return legalPoliciesOf(storeId);
+      return settings.adminLegalPolicies(storeId);
     },
 
     /** The store's platform secret (the demo storefront signs its shoppers' tokens with it). @throws 404. */
     platformSecret(storeId: string): string {
-      return requireProgram(storeId).platform_secret;
+      return programRow(storeId).platform_secret;
     },
 
     /** GET /loyalty/legal_policies. @throws 404 for an unknown store or one without a program. */
@@ -174,7 +195,7 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
      * (activation with the old version answers 409). @returns the stored policies. @throws 400, 404.
      */
     editLegalPolicies(storeId: string, edit: LegalPoliciesEdit, nowMs = Date.now()): LegalPolicies {
-      const current = legalPoliciesOf(storeId);
+      const current = settings.adminLegalPolicies(storeId);
       const next = settings.validateLegalPolicies({ ...edit, version: current.version, merchantPolicies: current.merchantPolicies });
       const unchanged = next.button_text === current.acceptTermsAndJoinProgramButtonText && next.policy_html === current.policySentence.html
         && next.policy_template === current.policySentence.template && next.privacy_policy_url === current.privacyPolicyUrl && next.terms_url === current.termsAndConditionsUrl;

@@ -1,0 +1,6 @@
+-- Loyalty program set-up in the admin (issue 21 item 3): a program can be turned off without losing its
+-- rules, tiers, customers or ledger; while off, the storefront loyalty API answers as for a store without
+-- a program. `platform_secret_ms` is when the platform secret was last generated (the secret itself stays
+-- in clear: HS256 verification needs it).
+ALTER TABLE loyalty_programs ADD COLUMN enabled INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1));
+ALTER TABLE loyalty_programs ADD COLUMN platform_secret_ms INTEGER;
