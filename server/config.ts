@@ -8,6 +8,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { compileProxyTrust } from "./shared/proxy-trust.ts";
+import { DEFAULT_MAIL_FROM, parseMailFrom } from "./mail/address.ts";
 
 /** The project root (the folder holding package.json). */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -47,6 +48,10 @@ const schema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: "PUBLIC_URL must be an http(s) URL, e.g. https://reviews.example.com" }).optional(),
   /** Request and error log level (pino): trace, debug, info, warn, error, fatal or silent. */
   LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+  /** Outgoing mail server, `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://...:465`; unset: mail is kept in the outbox, not sent (docs/mail.md). */
+  SMTP_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^smtps?$/, error: "SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587" }).optional()),
+  /** The From of every message, `Name <address>` or `address` (docs/mail.md). */
+  MAIL_FROM: z.string().default(DEFAULT_MAIL_FROM).refine((v) => parseMailFrom(v) !== null, "MAIL_FROM must be one address, e.g. Chorus <no-reply@reviews.example.com>"),
   /** Set to 0 to skip creating the demo store on an empty database. */
   CHORUS_DEMO: z.enum(["0", "1"]).default("1"),
 });

@@ -39,6 +39,10 @@ import { addressLimiter, DEFAULT_SURVEY_RESPONSE_LIMIT, submissionLimiter, voteL
 import { submissionsService } from "./reviews/submissions.service.ts";
 import { votesRepo } from "./reviews/votes.repo.ts";
 import { votesService } from "./reviews/votes.service.ts";
+import { DEFAULT_MAIL_FROM } from "./mail/address.ts";
+import { mailRepo } from "./mail/mail.repo.ts";
+import { mailService } from "./mail/mail.service.ts";
+import { mailSender } from "./mail/sender.ts";
 
 export type ServicesOptions = {
   /** SQLite file path (or `:memory:`). */
@@ -49,6 +53,11 @@ export type ServicesOptions = {
   ai?: Partial<AiConfig>;
   /** Log lines of background work (AI worker, translation fallbacks). Default: silent. */
   log?: (line: string) => void;
+  /**
+   * Outgoing mail (server/mail, docs/mail.md): `smtpUrl` (SMTP_URL; absent: messages are kept, not sent),
+   * `from` (MAIL_FROM), `now` the clock of the outbox and its sender (epoch ms; tests move it).
+   */
+  mail?: { smtpUrl?: string | null; from?: string; now?: () => number };
 };
 
 /**
@@ -91,6 +100,11 @@ export function createServices(options: ServicesOptions) {
   const votesData = votesRepo(db, voteLimit.current);
   const submissions = submissionsService({ db, reviews: reviewsData, reviewsService: reviews, stores, media, mediaRows, limiter });
   const questions = questionsService({ questions: questionsData, reviewsService: reviews, stores, limiter });
+  // Outgoing mail (issue #21 item 1): the outbox and its send job (started by server/http/main.ts).
+  const mailNow = options.mail?.now ?? Date.now;
+  const mailData = mailRepo(db);
+  const sender = mailSender({ db, repo: mailData, smtpUrl: options.mail?.smtpUrl ?? null, from: options.mail?.from ?? DEFAULT_MAIL_FROM, now: mailNow, log: options.log });
+  const mail = mailService({ repo: mailData, sending: sender.enabled, now: mailNow, secret, onEnqueued: () => sender.wake() });
 
   // Content scopes for the response cache (server/db/content-scopes.ts): PRAGMA data_version on a second
   // connection changes after every commit by any other connection, i.e. by this process's main connection
@@ -141,8 +155,13 @@ export function createServices(options: ServicesOptions) {
     visitorSecret,
     /** What committed data changed, for the response cache's freshness rule (server/db/content-scopes.ts). */
     contentScopes,
+    /** Outgoing mail: `mail.enqueue(OutgoingMail)` (server/mail/mail.service.ts), the admin outbox reads. */
+    mail,
+    /** The send job of the outbox (server/mail/sender.ts): `start()`/`stop()`, `runOnce()` for tests. */
+    mailSender: sender,
     close(): void {
       void worker.stop();
+      void sender.stop();
       watcher?.close();
       db.close();
     },

@@ -43,16 +43,22 @@ export function loadBuild(): Promise<ServerBuild> {
  * starts n read worker threads (server/http/read-workers.ts; `readWorkerEntry` replaces their entry,
  * `readWorkerTimeoutMs` their job timeout) and
  * waits until they are ready. `publicUrl` is PUBLIC_URL, `logger` receives the request logs (server/http/logging.ts).
+ * `mail` configures outgoing mail (server/mail): `smtpUrl` (SMTP_URL, e.g. test/smtp.ts `startTestSmtp().url`;
+ * absent: mail is kept, not sent), `from` (MAIL_FROM), `now` the outbox clock (epoch ms), and `sender`: "loop"
+ * (default: the send job runs as in production, right after each enqueue) or "manual" (tests call
+ * `services.mailSender.runOnce()` themselves, e.g. after moving `now`).
  */
 export async function startTestServer(
   options: {
     cache?: boolean; databasePath?: string; trustedProxies?: string; readWorkers?: number; readWorkerEntry?: URL; readWorkerTimeoutMs?: number;
     publicUrl?: string; logger?: Logger;
+    mail?: { smtpUrl?: string; from?: string; now?: () => number; sender?: "loop" | "manual" };
   } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "chorus-test-"));
   const databasePath = options.databasePath ?? join(dir, "chorus.sqlite");
-  const services = createServices({ databasePath, mediaPath: join(dir, "media") });
+  const services = createServices({ databasePath, mediaPath: join(dir, "media"), mail: options.mail });
+  if (options.mail?.sender !== "manual") services.mailSender.start();
   const readWorkers = options.readWorkers
     ? startReadWorkers({
         threads: options.readWorkers, databasePath, mediaPath: join(dir, "media"),
@@ -75,6 +81,7 @@ export async function startTestServer(
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await readWorkers?.stop();
+      await services.mailSender.stop();
       services.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const buildFile = join(PROJECT_ROOT, "build/server/index.js");
   if (!existsSync(buildFile)) throw new Error("No build found: run `npm run build` first (npm start does it for you).");
-  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log });
+  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log, mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM } });
   log(`Database: ${config.DATABASE_PATH}`);
   services.submissionLimiter.configure({
     perIp: { max: config.SUBMISSIONS_PER_IP_PER_HOUR, windowMs: 3_600_000 },
@@ -30,6 +30,7 @@ async function main(): Promise<void> {
   });
   services.surveyLimiter.configure({ max: config.SURVEY_RESPONSES_PER_IP_PER_HOUR, windowMs: 3_600_000 });
   services.voteLimits.configure({ perAddress: { max: config.VOTES_PER_IP_PER_HOUR, windowMs: 3_600_000 } });
+  services.signup.configure({ open: config.SIGNUP === "open", perAddress: { max: config.SIGNUPS_PER_IP_PER_HOUR, windowMs: 3_600_000 } });
   if (config.CHORUS_DEMO === "1") await ensureDemoStore({ services, config, log });
   let aiThread: AiWorkerThread | null = null;
   const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
@@ -54,6 +55,9 @@ async function main(): Promise<void> {
   });
   // Media retention: rejected items' files go a week after rejection, orphans and stale uploads too (server/media/media-retention.ts).
   const mediaSweeper = startMediaSweeper({ db: services.db, mediaRows: services.mediaRows, mediaPath: services.mediaPath, log });
+  // Outgoing mail: the outbox's send job (server/mail/sender.ts); without SMTP_URL mail is kept, not sent.
+  services.mailSender.start();
+  log(services.mailSender.enabled ? "Mail: sending through SMTP_URL" : "Mail: SMTP_URL not set, mail is kept in the outbox (/admin/outbox)");
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
@@ -76,8 +80,10 @@ async function main(): Promise<void> {
     log(`${signal}: finishing in-flight requests ...`);
     const workerStopped = aiThread?.stop() ?? services.aiWorker.stop();
     mediaSweeper.stop();
+    const mailStopped = services.mailSender.stop();
     server.close(async () => {
       await workerStopped;
+      await mailStopped;
       await pool?.close();
       services.close();
       log("Stopped.");

@@ -1,0 +1,126 @@
+/**
+ * The outbox (SQL, table `mail_outbox`, migration 073): one row per outgoing message, written by
+ * `enqueue` and worked on by the sender (sender.ts). Times are epoch milliseconds.
+ *
+ * Statuses: `queued` (waiting for its next attempt), `sending` (claimed by a sender until `lease_until_ms`),
+ * `sent`, `failed` (gave up: a permanent refusal or too many attempts), `kept` (no SMTP server configured:
+ * kept for the admin outbox, never sent).
+ */
+import type { Db } from "../db/database.ts";
+
+export type MailStatus = "queued" | "sending" | "sent" | "failed" | "kept";
+
+/** A message as stored. */
+export type OutboxRow = {
+  seq: number;
+  message_id: string;
+  store_id: string | null;
+  kind: string;
+  to_address: string;
+  subject: string;
+  html: string;
+  text: string;
+  headers_json: string;
+  dedupe_key: string | null;
+  status: MailStatus;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_ms: number;
+  lease_until_ms: number | null;
+  created_ms: number;
+  sent_ms: number | null;
+};
+
+/** A listing row (no bodies). */
+export type OutboxSummary = Pick<OutboxRow, "seq" | "message_id" | "store_id" | "kind" | "to_address" | "subject" | "status" | "attempts" | "created_ms" | "sent_ms" | "next_attempt_ms" | "last_error">;
+
+export type NewOutboxRow = Pick<OutboxRow, "message_id" | "store_id" | "kind" | "to_address" | "subject" | "html" | "text" | "headers_json" | "dedupe_key" | "status" | "next_attempt_ms" | "created_ms">;
+
+const SUMMARY = "seq, message_id, store_id, kind, to_address, subject, status, attempts, created_ms, sent_ms, next_attempt_ms, last_error";
+
+/** Create the outbox data module over `db`. */
+export function mailRepo(db: Db) {
+  return {
+    /**
+     * Insert a message; a row with the same `dedupe_key` already there makes this a no-op.
+     * @returns the stored message's ID (the existing one for a duplicate) and whether it was a duplicate.
+     */
+    insert(row: NewOutboxRow): { messageId: string; duplicate: boolean } {
+      const inserted = db.prepare(
+        `INSERT INTO mail_outbox (message_id, store_id, kind, to_address, subject, html, text, headers_json, dedupe_key, status, next_attempt_ms, created_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING`,
+      ).run(row.message_id, row.store_id, row.kind, row.to_address, row.subject, row.html, row.text, row.headers_json, row.dedupe_key, row.status, row.next_attempt_ms, row.created_ms);
+      if (inserted.changes === 1) return { messageId: row.message_id, duplicate: false };
+      const existing = db.prepare("SELECT message_id FROM mail_outbox WHERE dedupe_key = ?").pluck().get(row.dedupe_key) as string;
+      return { messageId: existing, duplicate: true };
+    },
+
+    /**
+     * Claim up to `limit` messages due at `nowMs` (queued with `next_attempt_ms <= nowMs`, or `sending` with an
+     * expired lease): each becomes `sending` until `leaseUntilMs`, its attempt counted. Call inside a transaction.
+     */
+    claimDue(nowMs: number, leaseUntilMs: number, limit: number): OutboxRow[] {
+      const due = db.prepare(
+        `SELECT * FROM mail_outbox
+         WHERE (status = 'queued' AND next_attempt_ms <= ?) OR (status = 'sending' AND lease_until_ms <= ?)
+         ORDER BY next_attempt_ms, seq LIMIT ?`,
+      ).all(nowMs, nowMs, limit) as OutboxRow[];
+      const claim = db.prepare("UPDATE mail_outbox SET status = 'sending', lease_until_ms = ?, attempts = attempts + 1 WHERE seq = ?");
+      for (const row of due) {
+        claim.run(leaseUntilMs, row.seq);
+        row.status = "sending";
+        row.lease_until_ms = leaseUntilMs;
+        row.attempts += 1;
+      }
+      return due;
+    },
+
+    /** Record a successful send of a message this sender holds (`lease_until_ms` as claimed). @returns false when the claim was lost. */
+    markSent(seq: number, leaseUntilMs: number, sentMs: number): boolean {
+      return db.prepare("UPDATE mail_outbox SET status = 'sent', sent_ms = ?, lease_until_ms = NULL, last_error = NULL WHERE seq = ? AND status = 'sending' AND lease_until_ms = ?")
+        .run(sentMs, seq, leaseUntilMs).changes === 1;
+    },
+
+    /** Record a failed attempt: queued again for `nextAttemptMs`, or `failed` when `nextAttemptMs` is null. */
+    markAttemptFailed(seq: number, leaseUntilMs: number, error: string, nextAttemptMs: number | null): boolean {
+      return db.prepare(
+        `UPDATE mail_outbox SET status = ?, last_error = ?, next_attempt_ms = COALESCE(?, next_attempt_ms), lease_until_ms = NULL
+         WHERE seq = ? AND status = 'sending' AND lease_until_ms = ?`,
+      ).run(nextAttemptMs === null ? "failed" : "queued", error, nextAttemptMs, seq, leaseUntilMs).changes === 1;
+    },
+
+    /** One message by its ID. */
+    byId(messageId: string): OutboxRow | undefined {
+      return db.prepare("SELECT * FROM mail_outbox WHERE message_id = ?").get(messageId) as OutboxRow | undefined;
+    },
+
+    /**
+     * Messages a merchant may see, newest first: those of `storeIds`, and those without a store addressed to
+     * `email` (any case). `beforeSeq` is the keyset position (exclusive).
+     */
+    listVisible(storeIds: string[], email: string, beforeSeq: number | undefined, limit: number): OutboxSummary[] {
+      const ids = JSON.stringify(storeIds);
+      return db.prepare(
+        `SELECT ${SUMMARY} FROM mail_outbox
+         WHERE (store_id IN (SELECT value FROM json_each(?)) OR (store_id IS NULL AND to_address = ? COLLATE NOCASE))
+           AND seq < ?
+         ORDER BY seq DESC LIMIT ?`,
+      ).all(ids, email, beforeSeq ?? Number.MAX_SAFE_INTEGER, limit) as OutboxSummary[];
+    },
+
+    /** Messages per status (all stores), for logs and tests. */
+    statusCounts(): Record<MailStatus, number> {
+      const counts: Record<MailStatus, number> = { queued: 0, sending: 0, sent: 0, failed: 0, kept: 0 };
+      for (const r of db.prepare("SELECT status, COUNT(*) AS n FROM mail_outbox GROUP BY status").all() as { status: MailStatus; n: number }[]) counts[r.status] = r.n;
+      return counts;
+    },
+
+    /** The earliest `next_attempt_ms` / `lease_until_ms` of work still to do, or null when there is none. */
+    nextDueMs(): number | null {
+      return db.prepare(
+        `SELECT MIN(CASE status WHEN 'queued' THEN next_attempt_ms ELSE lease_until_ms END) FROM mail_outbox WHERE status IN ('queued', 'sending')`,
+      ).pluck().get() as number | null;
+    },
+  };
+}
+export type MailRepo = ReturnType<typeof mailRepo>;

@@ -1,0 +1,143 @@
+/**
+ * Outgoing mail (issue #21 item 1; docs/mail.md). Every message goes through `enqueue`: one synchronous
+ * INSERT into the outbox (mail.repo.ts) that joins the caller's transaction, so a message exists exactly
+ * when the change that caused it commits. A persisted send job (sender.ts) delivers it over SMTP later.
+ *
+ * Without an SMTP server configured (`SMTP_URL` unset, the embedded default) a message is stored with
+ * status `kept`: it is never sent, and the admin shows it at /admin/outbox, so the product works offline
+ * and a developer sees what would have been sent. A later start with `SMTP_URL` does not send kept mail
+ * (invites and resets in it would be stale); it sends what is enqueued from then on.
+ */
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { keysetPage } from "../shared/keyset-pager.ts";
+import type { MailRepo, OutboxRow, OutboxSummary } from "./mail.repo.ts";
+
+/** A message to send (the cross-helper contract, /work/brief: interface 1). */
+export type OutgoingMail = {
+  /** The store it is sent for, or null for mail of no store (e.g. a password reset). */
+  storeId: string | null;
+  /** What it is: "invite" | "password-reset" | "review-request" | ... (shown in the outbox, used in logs). */
+  kind: string;
+  /** One recipient address. */
+  to: string;
+  subject: string;
+  /** The HTML body (renderMail's `html`). */
+  html: string;
+  /** The plain-text body (renderMail's `text`). */
+  text: string;
+  /** Extra headers, e.g. `List-Unsubscribe`; names are header tokens, values one line. */
+  headers?: Record<string, string>;
+  /** Unique: a second enqueue with the same key is a no-op (answers the first message's ID). */
+  dedupeKey?: string;
+  /** Not sent before this time (epoch ms). */
+  notBeforeMs?: number;
+};
+
+/** Headers the mail module sets itself; a caller cannot override them. */
+const RESERVED_HEADERS = new Set(["from", "to", "cc", "bcc", "subject", "message-id", "date", "mime-version", "content-type", "content-transfer-encoding", "sender", "reply-to-address", "return-path"]);
+const ONE_LINE = /^[^\r\n\0]*$/;
+
+const mailSchema = z.object({
+  storeId: z.string().min(1).nullable(),
+  kind: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "kind is a lower-case word like review-request"),
+  to: z.email().max(254),
+  subject: z.string().min(1).max(998).regex(ONE_LINE, "subject must be one line"),
+  html: z.string().min(1).max(2_000_000),
+  text: z.string().min(1).max(1_000_000),
+  headers: z.record(
+    z.string().regex(/^[A-Za-z0-9-]{1,76}$/, "header names are letters, digits and '-'").refine((n) => !RESERVED_HEADERS.has(n.toLowerCase()), "this header is set by the mail module"),
+    z.string().max(2000).regex(ONE_LINE, "header values must be one line"),
+  ).optional(),
+  dedupeKey: z.string().min(1).max(500).optional(),
+  notBeforeMs: z.number().int().nonnegative().optional(),
+});
+
+/** A message as the admin outbox shows it. */
+export type OutboxMessage = {
+  messageId: string;
+  storeId: string | null;
+  kind: string;
+  to: string;
+  subject: string;
+  status: OutboxRow["status"];
+  attempts: number;
+  lastError: string | null;
+  createdMs: number;
+  sentMs: number | null;
+  nextAttemptMs: number;
+};
+export type OutboxMessageDetail = OutboxMessage & { html: string; text: string; headers: Record<string, string> };
+
+const toMessage = (r: OutboxSummary): OutboxMessage => ({
+  messageId: r.message_id, storeId: r.store_id, kind: r.kind, to: r.to_address, subject: r.subject, status: r.status,
+  attempts: r.attempts, lastError: r.last_error, createdMs: r.created_ms, sentMs: r.sent_ms, nextAttemptMs: r.next_attempt_ms,
+});
+
+export type MailServiceDeps = {
+  repo: MailRepo;
+  /** Whether a transport is configured: decides `queued` (to send) or `kept` at enqueue. */
+  sending: boolean;
+  /** Clock (epoch ms). */
+  now: () => number;
+  /** The installation secret that signs listing cursors (server/shared/cursor.ts). */
+  secret: string;
+  /** Called after each enqueue of a message to send (the sender wakes up once the caller's transaction is over). */
+  onEnqueued?: () => void;
+};
+
+/** Create the mail service. */
+export function mailService(deps: MailServiceDeps) {
+  const { repo, now } = deps;
+  return {
+    /** Whether messages are sent (SMTP_URL set) or only kept in the outbox. */
+    sending: deps.sending,
+
+    /**
+     * Put a message in the outbox: synchronous, one INSERT, inside the caller's transaction when there is one.
+     * @returns its ID and `duplicate: true` when a message with the same `dedupeKey` exists (nothing is written).
+     * @throws TypeError for a malformed message (bad address, multi-line subject or header, reserved header):
+     *   a programming error, never shopper input passed through unchecked.
+     */
+    enqueue(message: OutgoingMail): { messageId: string; duplicate: boolean } {
+      const parsed = mailSchema.safeParse(message);
+      if (!parsed.success) throw new TypeError(`mail.enqueue: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+      const m = parsed.data;
+      const createdMs = now();
+      const result = repo.insert({
+        message_id: randomUUID(), store_id: m.storeId, kind: m.kind, to_address: m.to, subject: m.subject, html: m.html, text: m.text,
+        headers_json: JSON.stringify(m.headers ?? {}), dedupe_key: m.dedupeKey ?? null, status: deps.sending ? "queued" : "kept",
+        next_attempt_ms: Math.max(m.notBeforeMs ?? createdMs, createdMs), created_ms: createdMs,
+      });
+      if (!result.duplicate && deps.sending) deps.onEnqueued?.();
+      return result;
+    },
+
+    /**
+     * A page of the outbox a merchant may see, newest first: messages of `storeIds`, and messages without a store
+     * addressed to `email`. `after` is the previous page's `next` (a signed cursor).
+     * @throws ApiError 400 `invalid_cursor` for a cursor that is not one of this listing's.
+     */
+    listVisible(input: { storeIds: string[]; email: string; after?: string; limit: number }): { messages: OutboxMessage[]; next?: string } {
+      const page = keysetPage<OutboxSummary, [number]>({
+        secret: deps.secret, context: `outbox|${input.email.toLowerCase()}|seq desc`, cursor: input.after, shape: ["number"], limit: input.limit,
+        fetch: (after, n) => repo.listVisible(input.storeIds, input.email, after?.[0], n),
+        keyOf: (r) => [r.seq],
+      });
+      return { messages: page.rows.map(toMessage), next: page.next };
+    },
+
+    /** One message with its bodies when the merchant may see it (same rule as `listVisible`), else undefined. */
+    getVisible(input: { storeIds: string[]; email: string; messageId: string }): OutboxMessageDetail | undefined {
+      const r = repo.byId(input.messageId);
+      if (!r) return undefined;
+      const visible = r.store_id !== null ? input.storeIds.includes(r.store_id) : r.to_address.toLowerCase() === input.email.toLowerCase();
+      if (!visible) return undefined;
+      return { ...toMessage(r), html: r.html, text: r.text, headers: JSON.parse(r.headers_json) as Record<string, string> };
+    },
+
+    /** Messages per status (every store). */
+    statusCounts: () => repo.statusCounts(),
+  };
+}
+export type MailService = ReturnType<typeof mailService>;
