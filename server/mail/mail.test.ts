@@ -1,0 +1,223 @@
+/**
+ * Outgoing mail against a real SMTP server (test/smtp.ts: smtp-server on loopback, mailparser) and a real
+ * SQLite file: a message enqueued arrives as HTML + text from MAIL_FROM in the store's name; a dedupe key
+ * sends once; refusals are retried with exponential backoff on the outbox clock, permanent ones give up;
+ * a restart (close, reopen the same file) loses nothing and sends nothing twice, and a message left mid-send
+ * by a crash is sent again after its lease with the same Message-ID; an enqueue joins the caller's transaction.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { transaction } from "../db/database.ts";
+import { createServices, type Services } from "../services.ts";
+import { startTestSmtp, type TestSmtp } from "../../test/smtp.ts";
+import { renderMail } from "./render.ts";
+import { LEASE_MS, MAX_ATTEMPTS, RETRY_BASE_MS, retryDelayMs } from "./sender.ts";
+import { mailRepo } from "./mail.repo.ts";
+
+const STORE = "11111111-2222-4333-8444-555555555555";
+const FROM = "Chorus Mail <no-reply@reviews.example.com>";
+let smtp: TestSmtp;
+let dir: string;
+let clock = Date.UTC(2026, 10, 24, 12);
+const now = () => clock;
+const open: Services[] = [];
+
+function services(file = "mail.sqlite", smtpUrl: string | null = smtp.url): Services {
+  const s = createServices({ databasePath: join(dir, file), mediaPath: join(dir, "media"), mail: { smtpUrl, from: FROM, now } });
+  s.stores.get(STORE) ?? s.stores.create({ storeId: STORE, name: "Maple & Thread <Boutique>", platform: "shopify" });
+  open.push(s);
+  return s;
+}
+function close(s: Services) {
+  s.close();
+  open.splice(open.indexOf(s), 1);
+}
+const message = (to: string, extra: Partial<Parameters<Services["mail"]["enqueue"]>[0]> = {}) => ({
+  storeId: STORE, kind: "review-request", to, subject: `How was your order, ${to}?`,
+  ...renderMail({ storeName: "Maple & Thread <Boutique>", heading: "Tell us about your dress", paragraphs: ["Your order arrived <3 days> ago."], action: { label: "Write a review", url: "https://reviews.example.com/r/abc?x=1&y=2" }, footer: "You bought from Maple & Thread." }),
+  ...extra,
+});
+const statusOf = (s: Services, id: string) => s.db.prepare("SELECT status, attempts, last_error, next_attempt_ms FROM mail_outbox WHERE message_id = ?").get(id) as { status: string; attempts: number; last_error: string | null; next_attempt_ms: number };
+
+beforeAll(async () => {
+  smtp = await startTestSmtp();
+  dir = mkdtempSync(join(tmpdir(), "chorus-mail-"));
+});
+afterEach(() => {
+  smtp.refuse = null;
+  for (const s of [...open]) close(s);
+});
+afterAll(async () => {
+  await smtp.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("sending", () => {
+  it("delivers an enqueued message as HTML + text, from MAIL_FROM, in the store's name, with its headers", async () => {
+    const s = services("deliver.sqlite");
+    const { messageId, duplicate } = s.mail.enqueue(message("ada@example.com", { headers: { "List-Unsubscribe": "<https://reviews.example.com/u/1>" } }));
+    expect(duplicate).toBe(false);
+    expect(statusOf(s, messageId).status).toBe("queued");
+    expect(await s.mailSender.runOnce()).toEqual({ sent: 1, retried: 0, failed: 0 });
+    const m = await smtp.waitFor((m) => m.to.includes("ada@example.com"));
+    expect(m.from).toBe('"Chorus Mail" <no-reply@reviews.example.com>');
+    expect(m.subject).toBe("How was your order, ada@example.com?");
+    expect(m.html).toContain("Maple &amp; Thread &lt;Boutique&gt;");
+    expect(m.html).toContain("Your order arrived &lt;3 days&gt; ago.");
+    expect(m.html).toContain('href="https://reviews.example.com/r/abc?x=1&amp;y=2"');
+    expect(m.text).toContain("Maple & Thread <Boutique>");
+    expect(m.text).toContain("Write a review: https://reviews.example.com/r/abc?x=1&y=2");
+    expect(m.headers.get("message-id")).toBe(`<${messageId}@reviews.example.com>`);
+    expect(m.headers.get("list-unsubscribe")).toBe("<https://reviews.example.com/u/1>");
+    expect(statusOf(s, messageId).status).toBe("sent");
+    // Nothing more to send.
+    expect(await s.mailSender.runOnce()).toEqual({ sent: 0, retried: 0, failed: 0 });
+  });
+
+  it("sends a message once per dedupe key", async () => {
+    const s = services("dedupe.sqlite");
+    const first = s.mail.enqueue(message("bo@example.com", { dedupeKey: "review-request:order-1" }));
+    const second = s.mail.enqueue(message("bo@example.com", { dedupeKey: "review-request:order-1", subject: "Another" }));
+    expect(second).toEqual({ messageId: first.messageId, duplicate: true });
+    await s.mailSender.runOnce();
+    s.mail.enqueue(message("bo@example.com", { dedupeKey: "review-request:order-1" })); // after sending too
+    await s.mailSender.runOnce();
+    expect(smtp.messages.filter((m) => m.to.includes("bo@example.com"))).toHaveLength(1);
+  });
+
+  it("waits until notBeforeMs", async () => {
+    const s = services("later.sqlite");
+    s.mail.enqueue(message("cy@example.com", { notBeforeMs: clock + 3_600_000 }));
+    expect((await s.mailSender.runOnce()).sent).toBe(0);
+    clock += 3_600_000;
+    expect((await s.mailSender.runOnce()).sent).toBe(1);
+    await smtp.waitFor((m) => m.to.includes("cy@example.com"));
+  });
+
+  it("joins the caller's transaction: a rolled-back change leaves no message", () => {
+    const s = services("tx.sqlite");
+    expect(() => transaction(s.db, () => {
+      s.mail.enqueue(message("dee@example.com"));
+      throw new Error("the change failed");
+    })).toThrow("the change failed");
+    expect(s.db.prepare("SELECT COUNT(*) FROM mail_outbox").pluck().get()).toBe(0);
+  });
+
+  it("refuses malformed messages (header injection, reserved headers, bad address)", () => {
+    const s = services("bad.sqlite");
+    expect(() => s.mail.enqueue(message("x@example.com", { subject: "Hi\r\nBcc: victim@example.com" }))).toThrow(TypeError);
+    expect(() => s.mail.enqueue(message("x@example.com", { headers: { "X-A": "1\r\nBcc: v@example.com" } }))).toThrow(TypeError);
+    expect(() => s.mail.enqueue(message("x@example.com", { headers: { Bcc: "v@example.com" } }))).toThrow(TypeError);
+    expect(() => s.mail.enqueue(message("not an address"))).toThrow(TypeError);
+    expect(() => s.mail.enqueue(message("a@example.com, b@example.com"))).toThrow(TypeError);
+  });
+});
+
+describe("retries", () => {
+  it("retries a refused message with exponential backoff, then sends it once", async () => {
+    const s = services("retry.sqlite");
+    let refusals = 2;
+    smtp.refuse = (to) => (to === "eve@example.com" && refusals-- > 0 ? { code: 451, message: "Greylisted, try later" } : null);
+    const { messageId } = s.mail.enqueue(message("eve@example.com"));
+    const t0 = clock;
+    expect(await s.mailSender.runOnce()).toEqual({ sent: 0, retried: 1, failed: 0 });
+    let row = statusOf(s, messageId);
+    expect(row).toMatchObject({ status: "queued", attempts: 1, next_attempt_ms: t0 + RETRY_BASE_MS });
+    expect(row.last_error).toContain("Greylisted");
+    // Not due yet: nothing happens.
+    clock = t0 + RETRY_BASE_MS - 1;
+    expect(await s.mailSender.runOnce()).toEqual({ sent: 0, retried: 0, failed: 0 });
+    clock = t0 + RETRY_BASE_MS;
+    expect(await s.mailSender.runOnce()).toEqual({ sent: 0, retried: 1, failed: 0 });
+    row = statusOf(s, messageId);
+    expect(row).toMatchObject({ status: "queued", attempts: 2, next_attempt_ms: clock + 2 * RETRY_BASE_MS }); // doubled
+    clock += 2 * RETRY_BASE_MS;
+    expect(await s.mailSender.runOnce()).toEqual({ sent: 1, retried: 0, failed: 0 });
+    expect(statusOf(s, messageId)).toMatchObject({ status: "sent", attempts: 3, last_error: null });
+    expect(smtp.messages.filter((m) => m.to.includes("eve@example.com"))).toHaveLength(1);
+    expect(smtp.refused).toBeGreaterThanOrEqual(2);
+  });
+
+  it("gives up after MAX_ATTEMPTS temporary failures, and at once on a permanent refusal", async () => {
+    const s = services("giveup.sqlite");
+    smtp.refuse = (to) => (to === "fay@example.com" ? { code: 452, message: "Mailbox busy" } : to === "gus@example.com" ? { code: 550, message: "No such user" } : null);
+    const busy = s.mail.enqueue(message("fay@example.com")).messageId;
+    const unknown = s.mail.enqueue(message("gus@example.com")).messageId;
+    expect(await s.mailSender.runOnce()).toEqual({ sent: 0, retried: 1, failed: 1 });
+    expect(statusOf(s, unknown)).toMatchObject({ status: "failed", attempts: 1 });
+    expect(statusOf(s, unknown).last_error).toContain("No such user");
+    for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
+      clock += retryDelayMs(attempt);
+      await s.mailSender.runOnce();
+    }
+    expect(statusOf(s, busy)).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS });
+    clock += 24 * 3_600_000;
+    expect(await s.mailSender.runOnce()).toEqual({ sent: 0, retried: 0, failed: 0 });
+    expect(smtp.messages.filter((m) => m.to.includes("fay@example.com") || m.to.includes("gus@example.com"))).toHaveLength(0);
+  });
+
+  it("retries when the SMTP server is down, and sends once it is back", async () => {
+    const s = createServices({ databasePath: join(dir, "down.sqlite"), mail: { smtpUrl: "smtp://u:p@127.0.0.1:1", from: FROM, now } });
+    open.push(s);
+    const id = s.mail.enqueue({ ...message("hal@example.com"), storeId: null }).messageId;
+    expect(await s.mailSender.runOnce()).toEqual({ sent: 0, retried: 1, failed: 0 });
+    expect(statusOf(s, id).last_error).toMatch(/ECONNREFUSED|ECONNECTION/);
+    close(s);
+    const back = services("down.sqlite"); // same file, the real server's URL
+    clock += RETRY_BASE_MS;
+    expect(await back.mailSender.runOnce()).toEqual({ sent: 1, retried: 0, failed: 0 });
+    await smtp.waitFor((m) => m.to.includes("hal@example.com"));
+  });
+});
+
+describe("restart", () => {
+  it("loses nothing and sends nothing twice; a message left mid-send is sent after its lease with the same Message-ID", async () => {
+    const file = "restart.sqlite";
+    const before = services(file);
+    const ids = ["ivy", "jon", "kim", "lee"].map((n) => before.mail.enqueue(message(`${n}@example.com`)).messageId);
+    expect(await before.mailSender.runOnce()).toEqual({ sent: 4, retried: 0, failed: 0 }); // sent before the restart
+    // Two more, then a crash: a process claimed mo (the oldest due) and died mid-send.
+    const repo = mailRepo(before.db);
+    const mo = before.mail.enqueue(message("mo@example.com")).messageId;
+    const nia = before.mail.enqueue(message("nia@example.com")).messageId;
+    transaction(before.db, () => repo.claimDue(clock, clock + LEASE_MS, 1)); // mo: sending, lease held by the "dead" process
+    close(before);
+
+    const after = services(file);
+    // nia (queued) goes at once; mo waits for its lease to run out; the four sent are not sent again.
+    expect(await after.mailSender.runOnce()).toEqual({ sent: 1, retried: 0, failed: 0 });
+    expect(statusOf(after, mo).status).toBe("sending");
+    clock += LEASE_MS;
+    expect(await after.mailSender.runOnce()).toEqual({ sent: 1, retried: 0, failed: 0 });
+    expect(statusOf(after, mo)).toMatchObject({ status: "sent", attempts: 2 });
+    clock += 7 * 24 * 3_600_000;
+    expect(await after.mailSender.runOnce()).toEqual({ sent: 0, retried: 0, failed: 0 });
+    for (const [name, id] of [["ivy", ids[0]], ["jon", ids[1]], ["kim", ids[2]], ["lee", ids[3]], ["mo", mo], ["nia", nia]]) {
+      const got = smtp.messages.filter((m) => m.to.includes(`${name}@example.com`));
+      expect(got, name).toHaveLength(1);
+      expect(got[0].headers.get("message-id")).toBe(`<${id}@reviews.example.com>`);
+    }
+  });
+
+  it("two senders on one database never send a message twice", async () => {
+    const a = services("two.sqlite");
+    const b = services("two.sqlite");
+    for (let i = 0; i < 30; i++) a.mail.enqueue(message(`pair${i}@example.com`));
+    const [ra, rb] = await Promise.all([a.mailSender.runOnce(), b.mailSender.runOnce()]);
+    expect(ra.sent + rb.sent).toBe(30);
+    for (let i = 0; i < 30; i++) expect(smtp.messages.filter((m) => m.to.includes(`pair${i}@example.com`))).toHaveLength(1);
+  });
+});
+
+describe("without SMTP_URL", () => {
+  it("keeps every message in the outbox and sends none", async () => {
+    const s = services("kept.sqlite", null);
+    const { messageId } = s.mail.enqueue(message("quinn@example.com"));
+    expect(s.mail.sending).toBe(false);
+    expect(statusOf(s, messageId).status).toBe("kept");
+    expect(await s.mailSender.runOnce()).toEqual({ sent: 0, retried: 0, failed: 0 });
+    expect(smtp.messages.some((m) => m.to.includes("quinn@example.com"))).toBe(false);
+  });
+});
