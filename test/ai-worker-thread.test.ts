@@ -115,7 +115,7 @@ describe("AI worker thread in the HTTP server", () => {
       await expect.poll(async () => (await (await fetch(server.url("/products/shopify-1088/reviews_summary"))).json()), { timeout: 30_000, interval: 200 })
         .toHaveProperty("reviewsSummary.contributingReviewCount", 30);
       expect(jobCounts(databasePath)).toMatchObject({ queued: 0, running: 0, done: 1 });
-      await expect.poll(server.output).toMatch(/AI content generated for product 1088 \(30 reviews, embedded\)/);
+      await expect.poll(server.output).toMatch(/AI content generated for 1 scope in \d+ s \(latest: product 1088, 30 reviews, embedded\)/);
     } finally {
       await stopServer(server);
     }

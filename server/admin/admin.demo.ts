@@ -10,14 +10,14 @@ export const DEMO_ADMIN_EMAIL = "demo@chorus.test";
 /** The seeder for the demo store `storeId` (a factory, so this module does not import demo.ts back). */
 export const adminDemoSeeder = (storeId: string): DemoSeeder => ({
   name: "admin-user",
-  async run({ services, config, log }) {
+  async run({ services, config, log, notice = log }) {
     if (services.admin.userExists(DEMO_ADMIN_EMAIL)) {
       services.admin.addMembership(DEMO_ADMIN_EMAIL, storeId);
       return;
     }
     const password = config.DEMO_ADMIN_PASSWORD ?? generatePassword();
     await services.admin.createUser({ email: DEMO_ADMIN_EMAIL, password, storeIds: [storeId] });
-    if (config.DEMO_ADMIN_PASSWORD) log(`Demo merchant: ${DEMO_ADMIN_EMAIL} (password from DEMO_ADMIN_PASSWORD) → /admin`);
-    else log(`Demo merchant: ${DEMO_ADMIN_EMAIL} with password ${password} (shown once; set DEMO_ADMIN_PASSWORD to choose it) → /admin`);
+    if (config.DEMO_ADMIN_PASSWORD) notice(`Admin sign-in: ${DEMO_ADMIN_EMAIL} (password from DEMO_ADMIN_PASSWORD)`);
+    else notice(`Admin sign-in: ${DEMO_ADMIN_EMAIL} with password ${password} (shown once; set DEMO_ADMIN_PASSWORD to choose it)`);
   },
 });

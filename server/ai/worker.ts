@@ -3,6 +3,9 @@
  * time, runs them, and periodically sweeps for scopes due for (re)generation. Jobs survive restarts:
  * a job a stopped process left `running` is queued again on `start()`. A failed job is retried with
  * backoff (1 s, 2 s, 4 s ...) up to MAX_ATTEMPTS, then marked `failed` with its error.
+ * Logging: one line per failure, and one summary line each time the queue runs dry after generating
+ * (`AI content generated for 1,095 scopes in 212 s (latest: product 1088, 30 reviews, embedded)`), so a
+ * first start's thousand demo products do not push the start-up output (URLs, credentials) off screen.
  */
 import type { AiRepo } from "./ai.repo.ts";
 import type { AiService } from "./ai.service.ts";
@@ -32,6 +35,8 @@ export function aiWorker(deps: { repo: AiRepo; ai: AiService; log?: (line: strin
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
   let lastSweep = 0;
+  // Generated since the queue last ran dry: summarised in one line when it does.
+  let batch: { count: number; startedMs: number; latest: string } | null = null;
 
   /** Run one job if one is runnable. @returns whether a job ran. */
   async function runOne(): Promise<boolean> {
@@ -41,7 +46,11 @@ export function aiWorker(deps: { repo: AiRepo; ai: AiService; log?: (line: strin
     try {
       const result = await ai.generate(job.store_id, scope);
       repo.finishJob(job, Date.now());
-      if (result.status === "generated") log(`AI content generated for ${job.scope_type} ${job.scope_id} (${result.reviewCount} reviews, ${result.version.engine})`);
+      if (result.status === "generated") {
+        batch ??= { count: 0, startedMs: Date.now(), latest: "" };
+        batch.count++;
+        batch.latest = `${job.scope_type} ${job.scope_id}, ${result.reviewCount} reviews, ${result.version.engine}`;
+      }
     } catch (error) {
       const message = (error as Error).message ?? String(error);
       repo.failJob(job, message, Date.now(), 1000 * 2 ** (job.attempts - 1), job.attempts >= MAX_ATTEMPTS);
@@ -66,6 +75,11 @@ export function aiWorker(deps: { repo: AiRepo; ai: AiService; log?: (line: strin
         ran = await runOne();
       } catch (error) {
         log(`AI worker: ${(error as Error).message}`);
+      }
+      if (!ran && batch) {
+        const seconds = Math.round((Date.now() - batch.startedMs) / 1000);
+        log(`AI content generated for ${batch.count.toLocaleString("en")} ${batch.count === 1 ? "scope" : "scopes"} in ${seconds} s (latest: ${batch.latest})`);
+        batch = null;
       }
       if (!running) break;
       await new Promise<void>((resolve) => {

@@ -6,8 +6,12 @@
 import type { Config } from "../config.ts";
 import type { Services } from "../services.ts";
 
-/** What a seeder runs with: the services, the configuration (DEMO_DATA_DIR) and a log line writer. */
-export type DemoContext = { services: Services; config: Config; log: (line: string) => void };
+/**
+ * What a seeder runs with: the services, the configuration (DEMO_DATA_DIR), a log line writer and
+ * `notice`, for what the person starting Chorus must not miss (credentials shown once): `npm start`
+ * prints notices after the URLs, as the last lines of its start-up output; without `notice` they go to `log`.
+ */
+export type DemoContext = { services: Services; config: Config; log: (line: string) => void; notice?: (line: string) => void };
 /**
  * One seeder: `name` keys its "done" flag in app_settings (`demo_seeded:<name>`); `run` may be async.
  * `run` returns false when it could not do its work yet (its data file is missing): it is not marked done,

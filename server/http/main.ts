@@ -15,6 +15,7 @@ import { createHttpServer } from "./app.ts";
 import { createLogger, flushLogs } from "./logging.ts";
 import { startMediaSweeper } from "../media/media-retention.ts";
 import { startWorkerPool } from "./read-workers.ts";
+import { startupBannerLines } from "./startup-banner.ts";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -31,7 +32,9 @@ async function main(): Promise<void> {
   services.surveyLimiter.configure({ max: config.SURVEY_RESPONSES_PER_IP_PER_HOUR, windowMs: 3_600_000 });
   services.voteLimits.configure({ perAddress: { max: config.VOTES_PER_IP_PER_HOUR, windowMs: 3_600_000 } });
   services.signup.configure({ open: config.SIGNUP === "open", perAddress: { max: config.SIGNUPS_PER_IP_PER_HOUR, windowMs: 3_600_000 } });
-  if (config.CHORUS_DEMO === "1") await ensureDemoStore({ services, config, log });
+  // Credentials shown once (first start) are kept for the banner, the last lines of the start-up output.
+  const notices: string[] = [];
+  if (config.CHORUS_DEMO === "1") await ensureDemoStore({ services, config, log, notice: (line) => notices.push(line) });
   let aiThread: AiWorkerThread | null = null;
   const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
   // One pool of worker threads (read-workers.ts, piscina): READ_WORKERS threads compute cache misses of public
@@ -61,16 +64,22 @@ async function main(): Promise<void> {
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
-    const base = `http://localhost:${port}`;
-    log(`Chorus is listening on ${base}`);
-    log(`  Demo storefront:  ${base}/demo`);
-    log(`  Widget script:    ${base}/widgets/chorus.js`);
-    log(`  Storefront API:   ${base}/v1/stores/${DEMO_STORE_ID}/reviews`);
+    const listening = `http://localhost:${port}`;
+    const base = config.PUBLIC_URL?.replace(/\/+$/, "") ?? listening;
     // AI generation runs on the pool's spare thread once the server answers (server/ai/worker-host.ts):
     // its NLP never runs on this event loop, and a crash of its thread restarts the loop, never this server.
     if (services.aiConfig.workerInline) services.aiWorker.start();
     else if (aiInPool) aiThread = startAiWorkerThread({ pool: pool!.piscina, databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log });
-    log(`  Enterprise API:   ${base}/enterprise/surveys (Basic user ${DEMO_STORE_ID}, password ${config.DEMO_API_KEY ? `DEMO_API_KEY: ${config.DEMO_API_KEY}` : "the key printed when the demo store was created"})`);
+    const demoStore = config.CHORUS_DEMO === "1" ? services.stores.get(DEMO_STORE_ID) : undefined;
+    const questionsProduct = demoStore ? services.questions.productsWithMostQuestions(DEMO_STORE_ID, 1)[0] : undefined;
+    const banner = startupBannerLines({
+      listening, base, notices,
+      demo: demoStore ? {
+        storeId: DEMO_STORE_ID, questionsProductKey: questionsProduct ? `${demoStore.platform}-${questionsProduct.productId}` : undefined,
+        apiKeyHint: config.DEMO_API_KEY ? "DEMO_API_KEY" : "the key printed when the demo store was created",
+      } : null,
+    });
+    for (const line of banner) log(line);
   });
 
   let stopping = false;

@@ -188,7 +188,7 @@ export function attributionResponses(count: number, seed: number, fromMs: number
 /** The demo surveys seeder for the store `DEMO_STORE_ID` (see the module docstring). Idempotent. */
 export const demoSurveysSeeder = (DEMO_STORE_ID: string): DemoSeeder => ({
   name: "surveys",
-  run({ services, config, log }) {
+  run({ services, config, log, notice = log }) {
     const file = join(config.DEMO_DATA_DIR, DEMO_NPS_FILE);
     let done = true;
     if (!services.surveysData.getSurvey(DEMO_STORE_ID, DEMO_SURVEY_IDS.nps)) {
@@ -207,7 +207,7 @@ export const demoSurveysSeeder = (DEMO_STORE_ID: string): DemoSeeder => ({
     }
     if (!services.apiKeys.list(DEMO_STORE_ID).some((k) => k.name === "Demo key" && !k.dateRevoked)) {
       const { key } = services.apiKeys.create(DEMO_STORE_ID, "Demo key", config.DEMO_API_KEY);
-      log(`Enterprise API key of the demo store (shown once; Basic user ${DEMO_STORE_ID}): ${key}`);
+      notice(`Enterprise API key of the demo store (shown once; Basic user ${DEMO_STORE_ID}): ${key}`);
     }
     return done;
   },
