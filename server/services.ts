@@ -39,6 +39,8 @@ import { addressLimiter, DEFAULT_SURVEY_RESPONSE_LIMIT, submissionLimiter, voteL
 import { submissionsService } from "./reviews/submissions.service.ts";
 import { votesRepo } from "./reviews/votes.repo.ts";
 import { votesService } from "./reviews/votes.service.ts";
+import { widgetSettingsRepo } from "./widget-settings/widget-settings.repo.ts";
+import { widgetSettingsService } from "./widget-settings/widget-settings.service.ts";
 import { DEFAULT_MAIL_FROM } from "./mail/address.ts";
 import { mailRepo } from "./mail/mail.repo.ts";
 import { mailService } from "./mail/mail.service.ts";
@@ -153,6 +155,8 @@ export function createServices(options: ServicesOptions) {
     /** The per-address vote limits (`VOTES_PER_IP_PER_HOUR`); read at each vote. */
     voteLimits: voteLimit,
     visitorSecret,
+    /** Widget texts per language, colours and which widgets show (server/widget-settings; settings section `widgets`). */
+    widgetSettings: widgetSettingsService({ db, repo: widgetSettingsRepo(db), stores }),
     /** What committed data changed, for the response cache's freshness rule (server/db/content-scopes.ts). */
     contentScopes,
     /** Outgoing mail: `mail.enqueue(OutgoingMail)` (server/mail/mail.service.ts), the admin outbox reads. */
