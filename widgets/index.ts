@@ -4,13 +4,16 @@
  *
  * A classic script (no static imports): it finds `chorus-*` elements already on the page and any
  * added later (MutationObserver), and loads each element's module (a `<script type="module">`) from the script's own folder
- * only when that element is present. It also records that folder's origin as the default API base.
+ * only when that element is present. It also records that folder's origin as the default API base, and
+ * starts each store's widget settings request (texts, colours, which widgets show) while the code loads.
  */
 import { WIDGET_TAGS } from "./internal/registry.ts";
 
 declare global {
   interface Window {
     __chorusBase?: string;
+    /** Widget settings requests started here, by URL (widgets/internal/settings.ts reads them). */
+    __chorusSettings?: Record<string, Promise<Response>>;
   }
 }
 
@@ -58,11 +61,29 @@ function moduleScript(file: string, onError: () => void): void {
   document.head.append(script);
 }
 
+const settings: Record<string, Promise<Response>> = (window.__chorusSettings ??= {});
+
+/**
+ * Start the widget settings request of `el`'s store (once per URL), so it runs while the element's code
+ * loads; widgets/internal/settings.ts takes the answer (same URL rule: `settingsUrl`).
+ */
+function prefetchSettings(el: Element): void {
+  const storeId = el.getAttribute("store-id");
+  if (!storeId) return;
+  const lang = document.documentElement.lang;
+  const base = (el.getAttribute("api-base") || window.__chorusBase!).replace(/\/$/, "");
+  const url = `${base}/v1/stores/${encodeURIComponent(storeId)}/widget_settings${/^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{2,8})*$/.test(lang) && lang.length <= 35 ? `?locale=${encodeURIComponent(lang)}` : ""}`;
+  if (url in settings) return;
+  const request = (settings[url] = fetch(url, { headers: { accept: "application/json" } }));
+  request.catch(() => {}); // a failure means the defaults; the element reports nothing
+}
+
 /** Load the shared chunk, then the module of every tag present under `root`, one per task (issue 8: starting each fetch takes time too). */
 function scan(root: ParentNode): void {
   const tags = WIDGET_TAGS.filter((tag) => root.querySelector(tag));
   if (tags.length) setTimeout(loadShared);
   for (const tag of tags) setTimeout(() => load(tag));
+  if (tags.length) setTimeout(() => root.querySelectorAll(WIDGET_TAGS.join()).forEach(prefetchSettings));
 }
 
 function start(): void {
@@ -72,7 +93,10 @@ function start(): void {
       for (const node of record.addedNodes) {
         if (node.nodeType !== 1) continue;
         const el = node as Element;
-        if (WIDGET_TAGS.includes(el.localName)) load(el.localName);
+        if (WIDGET_TAGS.includes(el.localName)) {
+          load(el.localName);
+          prefetchSettings(el);
+        }
         scan(el);
       }
     }

@@ -8,8 +8,13 @@
  * @attr api-base - origin of the Chorus server; defaults to the origin chorus.js came from
  */
 import { CSSResult, html, LitElement, render } from "lit";
-import { property } from "lit/decorators.js";
-import { defaultApiBase } from "./api.ts";
+import { property, state } from "lit/decorators.js";
+import type { WidgetKey } from "../../server/contract/widget-settings.ts";
+import { ApiRequestError, defaultApiBase } from "./api.ts";
+import { formatCount } from "./format.ts";
+import { loadSettings, type StorefrontWidgetSettings } from "./settings.ts";
+import { COMMON_TEXTS } from "../../server/contract/widget-strings/common.ts";
+import { fill } from "./strings.ts";
 import { nextTask } from "./tasks.ts";
 
 /**
@@ -55,6 +60,68 @@ export class ChorusElement extends LitElement {
   @property({ attribute: "group-id", reflect: true }) groupId = "";
   @property({ attribute: "api-base" }) apiBase = "";
 
+  /** The widget switch of the store's settings that shows or hides this element ("" = none). */
+  static widget: WidgetKey | "" = "";
+  /** The English default of each text this element shows (its group of server/contract/widget-strings.ts). */
+  static defaults: Record<string, string> = {};
+  /** The merchant's texts for the page's language (from the store's widget settings), by text ID. */
+  @state() protected texts: Record<string, string> = {};
+  /** The settings URL requested last (a new store or API base requests again). */
+  #settingsFor = "";
+  /** Whether the store's settings hid this element (so showing it again leaves a merchant's own `hidden` alone). */
+  #hiddenBySettings = false;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#requestSettings();
+  }
+
+  /**
+   * Ask for the store's widget settings (shared by every element of the store on the page) and apply them
+   * when they come: texts, colours, hidden. The element renders with the defaults meanwhile.
+   */
+  #requestSettings(): void {
+    if (!this.storeId || this.#settingsFor === this.storeUrl) return;
+    const url = (this.#settingsFor = this.storeUrl);
+    void loadSettings(url).then((settings) => {
+      if (this.#settingsFor === url) this.applySettings(settings);
+    });
+  }
+
+  /** Apply the store's widget settings (null: the defaults): the merchant's texts, colours as custom properties, hidden widgets. */
+  protected applySettings(settings: StorefrontWidgetSettings | null): void {
+    this.texts = settings?.texts ?? {};
+    // A colour set in the admin wins over the page's `--chorus-accent` / `--chorus-star` (set on the element itself).
+    for (const [property, value] of [["--chorus-accent", settings?.colors.accent], ["--chorus-star", settings?.colors.star]] as const) {
+      if (value) this.style.setProperty(property, value);
+      else this.style.removeProperty(property);
+    }
+    const key = (this.constructor as typeof ChorusElement).widget;
+    const hide = Boolean(key && settings && settings.widgets[key] === false);
+    if (hide !== this.#hiddenBySettings) {
+      this.#hiddenBySettings = hide;
+      this.hidden = hide;
+    }
+  }
+
+  /** The text `id` (the merchant's, else the English default) with its `{placeholders}` filled from `vars`. */
+  t(id: string, vars?: Record<string, string | number>): string {
+    const defaults = (this.constructor as typeof ChorusElement).defaults;
+    return fill(this.texts[id] ?? defaults[id] ?? (COMMON_TEXTS as Record<string, string>)[id] ?? id, vars);
+  }
+
+  /** The singular or plural text of `id` (`id.one` / `id.other`) for `n`, `{count}` filled with `n` formatted; more `vars` may be given. */
+  plural(id: string, n: number, vars?: Record<string, string | number>): string {
+    return this.t(`${id}.${n === 1 ? "one" : "other"}`, { count: formatCount(n), ...vars });
+  }
+
+  /** A short sentence for any failure: the server's description, else the request-cancelled or cannot-reach text. */
+  describe(error: unknown): string {
+    if (error instanceof ApiRequestError) return error.description;
+    if (error instanceof DOMException && error.name === "AbortError") return this.t("common.cancelled");
+    return this.t("common.networkError");
+  }
+
   /**
    * Issue 8 (no long task, also at 4x CPU): an update that would use a template for the first time on
    * this page first renders it off the page in a task of its own (Lit parses each template once per page,
@@ -63,6 +130,7 @@ export class ChorusElement extends LitElement {
    * and the page's very first Lit render warms Lit itself in one more (see `litReady`).
    */
   protected override async scheduleUpdate(): Promise<unknown> {
+    if (this.isConnected) this.#requestSettings();
     if (!this.hasUpdated) {
       await nextTask();
       if (!litReady) {

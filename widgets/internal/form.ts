@@ -17,10 +17,10 @@ export const formStyles = css`
 /** The honeypot field bots fill in and people never see (the server rejects a filled `website`). */
 export const honeypot = html`<div class="trap" aria-hidden="true"><label>Leave this empty <input type="text" name="website" tabindex="-1" autocomplete="off" /></label></div>`;
 
-/** Inline message for a required e-mail field, or undefined when `value` (trimmed) looks valid. */
-export function emailError(value: string): string | undefined {
-  if (!value) return "Enter your e-mail address.";
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) return "Enter a valid e-mail address, like name@example.com.";
+/** The text ID of the inline message for a required e-mail field, or undefined when `value` (trimmed) looks valid. */
+export function emailError(value: string): "common.emailMissing" | "common.emailInvalid" | undefined {
+  if (!value) return "common.emailMissing";
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) return "common.emailInvalid";
   return undefined;
 }
 

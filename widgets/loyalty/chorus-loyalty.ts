@@ -38,18 +38,25 @@ import type {
   EarningRule, EarningRulesResponse, LegalPolicies, LoginResponse, LoyaltyCustomer, LoyaltyCustomerResponse, RedemptionResponse, RedemptionRule,
   RedemptionRulesResponse, VipTier, VipTiersResponse,
 } from "../../server/contract/loyalty.ts";
-import { ApiRequestError, describeError, getJson, postJson } from "../internal/api.ts";
+import { ApiRequestError, getJson, postJson } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { tokens } from "../internal/tokens.ts";
 import { controls } from "../internal/ui.ts";
 import { safeHref, safeHtmlFragment } from "../internal/safe-html.ts";
+import { LOYALTY_TEXTS } from "../../server/contract/widget-strings/loyalty.ts";
+import { fillParts } from "../internal/strings.ts";
 
 type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "error";
 
-const points = (n: number) => `${n.toLocaleString("en")} ${n === 1 ? "point" : "points"}`;
-
 @chorusElement("chorus-loyalty")
 export class ChorusLoyalty extends ChorusElement {
+  static widget = "loyalty" as const;
+  static defaults = LOYALTY_TEXTS;
+
+  /** "1 point" / "1,250 points". */
+  #points(n: number): string {
+    return this.plural("loyalty.points", n);
+  }
   static styles = [
     tokens,
     controls,
@@ -147,8 +154,8 @@ export class ChorusLoyalty extends ChorusElement {
       }
     } catch (error) {
       this.errorMessage = error instanceof ApiRequestError && error.status === 401
-        ? "We could not confirm your sign-in. Please sign in to the shop again."
-        : describeError(error);
+        ? this.t("loyalty.signInFailed")
+        : this.describe(error);
       this.phase = "error";
     }
   }
@@ -196,7 +203,9 @@ export class ChorusLoyalty extends ChorusElement {
       this.customer = loyaltyCustomer;
       await this.#loadProgram();
       this.phase = loyaltyCustomer.status === "enrolled" ? "enrolled" : loyaltyCustomer.status;
-      this.message = `Welcome to the program! You have ${points(loyaltyCustomer.points.balance)}${loyaltyCustomer.vipTierName ? ` and the ${loyaltyCustomer.vipTierName} tier` : ""}.`;
+      this.message = loyaltyCustomer.vipTierName
+        ? this.t("loyalty.welcomeTier", { points: this.#points(loyaltyCustomer.points.balance), tier: loyaltyCustomer.vipTierName })
+        : this.t("loyalty.welcome", { points: this.#points(loyaltyCustomer.points.balance) });
       this.emit("chorus-loyalty-enrolled", { loyaltyCustomerId: loyaltyCustomer.loyaltyCustomerId, balance: loyaltyCustomer.points.balance, vipTierName: loyaltyCustomer.vipTierName });
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>("h2")?.focus();
@@ -205,9 +214,9 @@ export class ChorusLoyalty extends ChorusElement {
         // The terms changed while the shopper was reading: show the current ones.
         this.legal = await getJson<LegalPolicies>(`${this.storeUrl}/loyalty/legal_policies`).catch(() => this.legal);
         if (this.legal) this.#version = this.legal.version;
-        this.errorMessage = "The program terms have just been updated. Please read them again before joining.";
+        this.errorMessage = this.t("loyalty.termsUpdated");
       } else {
-        this.errorMessage = describeError(error);
+        this.errorMessage = this.describe(error);
       }
     } finally {
       this.busy = false;
@@ -233,7 +242,7 @@ export class ChorusLoyalty extends ChorusElement {
       this.message = "";
       this.emit("chorus-loyalty-redeemed", { transactionId: redemption.transactionId, redemptionRuleId: rule.redemptionRuleId, code: redemption.reward.code, pointsCost: rule.pointsCost });
     } catch (error) {
-      this.errorMessage = describeError(error);
+      this.errorMessage = this.describe(error);
     } finally {
       this.busy = false;
     }
@@ -250,40 +259,40 @@ export class ChorusLoyalty extends ChorusElement {
     const href = (stored: string) => safeHref(stored, document.baseURI) ?? nothing;
     const parts = legal.policySentence.template.split(/(\{termsAndConditions\}|\{privacyPolicy\})/);
     return html`<p class="legal" part="legal" id="legal">${parts.map((p) =>
-      p === "{termsAndConditions}" ? html`<a href=${href(legal.termsAndConditionsUrl)}>Terms and Conditions</a>`
-      : p === "{privacyPolicy}" ? html`<a href=${href(legal.privacyPolicyUrl)}>Privacy Policy</a>`
+      p === "{termsAndConditions}" ? html`<a href=${href(legal.termsAndConditionsUrl)}>${this.t("loyalty.terms")}</a>`
+      : p === "{privacyPolicy}" ? html`<a href=${href(legal.privacyPolicyUrl)}>${this.t("loyalty.privacy")}</a>`
       : p)}</p>`;
   }
 
   #earningList(): TemplateResult {
-    return html`<h3>Ways to earn</h3>
-      <ul aria-label="Ways to earn points">${this.earningRules.map((r) => html`<li>
+    return html`<h3>${this.t("loyalty.waysToEarn")}</h3>
+      <ul aria-label=${this.t("loyalty.waysToEarnLabel")}>${this.earningRules.map((r) => html`<li>
         <span>${r.name}</span>
-        <span class="muted">${r.type === "points-per-spend" ? `${r.pointsPerCurrencyUnit ?? 0} per $1 spent` : points(r.points)}</span>
+        <span class="muted">${r.type === "points-per-spend" ? this.t("loyalty.perSpend", { points: r.pointsPerCurrencyUnit ?? 0 }) : this.#points(r.points)}</span>
       </li>`)}</ul>`;
   }
 
   #rewardsList(withRedeem: boolean): TemplateResult {
-    return html`<h3>Rewards</h3>
-      <ul aria-label="Rewards">${this.redemptionRules.map((r) => html`<li>
-        <span>${r.name} <span class="muted">· ${points(r.pointsCost)}</span></span>
+    return html`<h3>${this.t("loyalty.rewards")}</h3>
+      <ul aria-label=${this.t("loyalty.rewards")}>${this.redemptionRules.map((r) => html`<li>
+        <span>${r.name} <span class="muted">· ${this.#points(r.pointsCost)}</span></span>
         ${withRedeem
           ? html`<button class="btn secondary" part="redeem-button" ?disabled=${this.busy || r.isAvailable === false}
-              aria-label=${`Redeem ${r.name} for ${points(r.pointsCost)}`} @click=${() => this.redeem(r)}>Redeem</button>`
+              aria-label=${this.t("loyalty.redeemLabel", { reward: r.name, points: this.#points(r.pointsCost) })} @click=${() => this.redeem(r)}>${this.t("loyalty.redeem")}</button>`
           : nothing}
       </li>`)}</ul>`;
   }
 
   #tiersList(): TemplateResult | typeof nothing {
     if (this.vipTiers.length === 0) return nothing;
-    return html`<h3>VIP tiers</h3>
-      <ul aria-label="VIP tiers">${this.vipTiers.map((t) => html`<li><span>${t.name}</span><span class="muted">from ${points(t.pointsThreshold)} · ×${t.pointsMultiplier} points</span></li>`)}</ul>`;
+    return html`<h3>${this.t("loyalty.vipTiers")}</h3>
+      <ul aria-label=${this.t("loyalty.vipTiers")}>${this.vipTiers.map((t) => html`<li><span>${t.name}</span><span class="muted">${this.t("loyalty.tierLine", { points: this.#points(t.pointsThreshold), multiplier: t.pointsMultiplier })}</span></li>`)}</ul>`;
   }
 
   #status(): TemplateResult {
     return html`<div role="status" aria-live="polite">
       ${this.message ? html`<p>${this.message}</p>` : nothing}
-      ${this.coupon ? html`<p>Your coupon code for ${this.coupon.description}: <span class="coupon" part="coupon">${this.coupon.code}</span></p>` : nothing}
+      ${this.coupon ? html`<p>${fillParts(this.t("loyalty.coupon"), { reward: this.coupon.description, code: html`<span class="coupon" part="coupon">${this.coupon.code}</span>` })}</p>` : nothing}
     </div>
     ${this.errorMessage ? html`<p class="error" role="alert">${this.errorMessage}</p>` : nothing}`;
   }
@@ -295,33 +304,33 @@ export class ChorusLoyalty extends ChorusElement {
   #body(): TemplateResult {
     switch (this.phase) {
       case "loading":
-        return html`<h2 id="title">Rewards</h2><p class="muted skeleton">Loading the rewards program…</p>`;
+        return html`<h2 id="title">${this.t("loyalty.rewardsTitle")}</h2><p class="muted skeleton">${this.t("loyalty.loading")}</p>`;
       case "error":
-        return html`<h2 id="title">Rewards</h2><p class="error" role="alert">${this.errorMessage}</p>
-          <button class="btn secondary" @click=${() => this.start()}>Try again</button>`;
+        return html`<h2 id="title">${this.t("loyalty.rewardsTitle")}</h2><p class="error" role="alert">${this.errorMessage}</p>
+          <button class="btn secondary" @click=${() => this.start()}>${this.t("loyalty.retry")}</button>`;
       case "blocked":
-        return html`<h2 id="title">Rewards</h2>
-          <p>We're sorry, your account can't take part in the rewards program at the moment. If you think this is a mistake, please contact the shop's customer service.</p>`;
+        return html`<h2 id="title">${this.t("loyalty.rewardsTitle")}</h2>
+          <p>${this.t("loyalty.blocked")}</p>`;
       case "anonymous":
-        return html`<h2 id="title">Join our rewards program</h2>
-          <p>Earn points on orders and reviews, and redeem them for rewards.</p>
-          <p><a href=${this.signInUrl}>Sign in or create an account</a> to join and see your points.</p>
+        return html`<h2 id="title">${this.t("loyalty.joinTitle")}</h2>
+          <p>${this.t("loyalty.intro")}</p>
+          <p>${fillParts(this.t("loyalty.signInPrompt"), { signIn: html`<a href=${this.signInUrl}>${this.t("loyalty.signIn")}</a>` })}</p>
           ${this.#earningList()} ${this.#rewardsList(false)} ${this.#tiersList()}`;
       case "pending": {
         const legal = this.legal!;
         const button = html`<button class="btn" part="join-button" aria-describedby="legal" ?disabled=${this.busy} @click=${() => this.join()}>${legal.acceptTermsAndJoinProgramButtonText}</button>`;
-        return html`<h2 id="title">Join our rewards program</h2>
-          <p>You have <span part="balance">${points(this.customer?.points.balance ?? 0)}</span> so far. Join to earn more and redeem them for rewards.</p>
+        return html`<h2 id="title">${this.t("loyalty.joinTitle")}</h2>
+          <p>${fillParts(this.t("loyalty.pendingIntro"), { points: html`<span part="balance">${this.#points(this.customer?.points.balance ?? 0)}</span>` })}</p>
           ${this.policyPosition === "above" ? html`${this.#legalSentence()}${button}` : html`${button}${this.#legalSentence()}`}
           ${this.#status()}
           ${this.#earningList()} ${this.#rewardsList(false)}`;
       }
       case "enrolled": {
         const c = this.customer!;
-        return html`<h2 id="title" tabindex="-1">Your rewards</h2>
+        return html`<h2 id="title" tabindex="-1">${this.t("loyalty.yourRewards")}</h2>
           <div class="summary">
-            <p>Balance: <span class="balance" part="balance">${points(c.points.balance)}</span></p>
-            ${c.vipTierName ? html`<p>VIP tier: <strong part="tier">${c.vipTierName}</strong></p>` : nothing}
+            <p>${fillParts(this.t("loyalty.balance"), { points: html`<span class="balance" part="balance">${this.#points(c.points.balance)}</span>` })}</p>
+            ${c.vipTierName ? html`<p>${fillParts(this.t("loyalty.tier"), { tier: html`<strong part="tier">${c.vipTierName}</strong>` })}</p>` : nothing}
           </div>
           ${this.#status()}
           ${this.#earningList()} ${this.#rewardsList(true)} ${this.#tiersList()}`;

@@ -17,17 +17,20 @@
 import { css, html, nothing, type PropertyValues } from "lit";
 import { state } from "lit/decorators.js";
 import type { AskQuestionResponse } from "../../server/contract/writes.ts";
-import { ApiRequestError, describeError, getJson, postJson, type ListQuestionsResponse, type Question } from "../internal/api.ts";
+import { ApiRequestError, getJson, postJson, type ListQuestionsResponse, type Question } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { formatDate } from "../internal/format.ts";
 import { tokens } from "../internal/tokens.ts";
 import { emailError, focusAfterUpdate, formStyles, honeypot } from "../internal/form.ts";
 import { controls } from "../internal/ui.ts";
+import { QUESTIONS_TEXTS } from "../../server/contract/widget-strings/questions.ts";
 
 type Field = "body" | "displayName" | "email" | "form";
 
 @chorusElement("chorus-questions")
 export class ChorusQuestions extends ChorusElement {
+  static widget = "questions" as const;
+  static defaults = QUESTIONS_TEXTS;
   static styles = [
     tokens,
     controls,
@@ -79,7 +82,7 @@ export class ChorusQuestions extends ChorusElement {
       this.nextUrl = page.nextUrl;
       this.loaded = true;
     } catch (error) {
-      this.error = describeError(error);
+      this.error = this.describe(error);
     } finally {
       this.loading = false;
     }
@@ -88,11 +91,11 @@ export class ChorusQuestions extends ChorusElement {
   private validate(data: FormData): Partial<Record<Field, string>> {
     const v = (k: string) => String(data.get(k) ?? "").trim();
     const errors: Partial<Record<Field, string>> = {};
-    if (v("body").length < 5) errors.body = "Write your question (at least 5 characters).";
-    else if (v("body").length > 1000) errors.body = "The question may be at most 1000 characters.";
-    if (!v("displayName")) errors.displayName = "Enter the name to show with your question.";
+    if (v("body").length < 5) errors.body = this.t("questions.bodyTooShort");
+    else if (v("body").length > 1000) errors.body = this.t("questions.bodyTooLong");
+    if (!v("displayName")) errors.displayName = this.t("questions.nameMissing");
     const email = emailError(v("email"));
-    if (email) errors.email = email;
+    if (email) errors.email = this.t(email);
     return errors;
   }
 
@@ -110,7 +113,7 @@ export class ChorusQuestions extends ChorusElement {
       this.emit("chorus-question-submitted", { questionId: body.question.questionId, status: body.question.status });
       focusAfterUpdate(this, ".message");
     } catch (error) {
-      const description = describeError(error);
+      const description = this.describe(error);
       const name = /^(body|displayName|email)\b/.exec(description)?.[1] as Field | undefined;
       this.errors = { [error instanceof ApiRequestError && name ? name : "form"]: description };
       this.focusError();
@@ -134,50 +137,50 @@ export class ChorusQuestions extends ChorusElement {
   }
 
   private renderForm() {
-    return html`<form part="form" novalidate @submit=${this.submit} aria-label="Ask a question">
+    return html`<form part="form" novalidate @submit=${this.submit} aria-label=${this.t("questions.ask")}>
       ${this.errors.form ? html`<p class="error form-error" role="alert" tabindex="-1">${this.errors.form}</p>` : nothing}
-      ${this.field("body", "Your question (required)", (a) => html`<textarea id=${a.id} name="body" maxlength="1000" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing}></textarea>`)}
-      ${this.field("displayName", "Name shown with your question (required)", (a) => html`<input id=${a.id} name="displayName" autocomplete="nickname" maxlength="60" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing} />`)}
-      ${this.field("email", "E-mail (required, never shown)", (a) => html`<input id=${a.id} name="email" type="email" autocomplete="email" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing} />`)}
+      ${this.field("body", this.t("questions.body"), (a) => html`<textarea id=${a.id} name="body" maxlength="1000" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing}></textarea>`)}
+      ${this.field("displayName", this.t("questions.name"), (a) => html`<input id=${a.id} name="displayName" autocomplete="nickname" maxlength="60" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing} />`)}
+      ${this.field("email", this.t("questions.email"), (a) => html`<input id=${a.id} name="email" type="email" autocomplete="email" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing} />`)}
       ${honeypot}
       <div class="toolbar">
-        <button class="btn" type="submit" ?disabled=${this.busy}>${this.busy ? "Sending…" : "Submit question"}</button>
-        <button class="btn secondary" type="button" @click=${() => { this.asking = false; this.errors = {}; }}>Cancel</button>
+        <button class="btn" type="submit" ?disabled=${this.busy}>${this.busy ? this.t("questions.sending") : this.t("questions.submit")}</button>
+        <button class="btn secondary" type="button" @click=${() => { this.asking = false; this.errors = {}; }}>${this.t("questions.cancel")}</button>
       </div>
     </form>`;
   }
 
   private renderQuestion(q: Question) {
     return html`<li class="q" part="question">
-      <p class="q-body">Q: ${q.body}</p>
-      <p class="meta">Asked by ${q.customer.displayName} on ${formatDate(q.dateCreated)}</p>
+      <p class="q-body">${this.t("questions.question", { body: q.body })}</p>
+      <p class="meta">${this.t("questions.askedBy", { name: q.customer.displayName, date: formatDate(q.dateCreated) })}</p>
       ${q.answers.length
-        ? html`<ul class="answers" aria-label="Answers">
+        ? html`<ul class="answers" aria-label=${this.t("questions.answers")}>
             ${q.answers.map((a) => html`<li part="answer">
-              <p>${a.isStoreAnswer ? html`<span class="badge" part="store-badge">Store answer</span>` : nothing}A: ${a.body}</p>
+              <p>${a.isStoreAnswer ? html`<span class="badge" part="store-badge">${this.t("questions.storeAnswer")}</span>` : nothing}${this.t("questions.answer", { body: a.body })}</p>
               <p class="meta">${a.author.displayName}, ${formatDate(a.dateCreated)}</p>
             </li>`)}
           </ul>`
-        : html`<p class="meta">No answer yet.</p>`}
+        : html`<p class="meta">${this.t("questions.noAnswer")}</p>`}
     </li>`;
   }
 
   render() {
     return html`
       ${this.productId && !this.asking && !this.submitted
-        ? html`<div class="toolbar"><button class="btn" @click=${() => { this.asking = true; focusAfterUpdate(this, "#cq-body"); }}>Ask a question</button></div>`
+        ? html`<div class="toolbar"><button class="btn" @click=${() => { this.asking = true; focusAfterUpdate(this, "#cq-body"); }}>${this.t("questions.ask")}</button></div>`
         : nothing}
       ${this.asking ? this.renderForm() : nothing}
-      ${this.submitted ? html`<p class="message" role="status" tabindex="-1">Thank you! Your question has been submitted and awaits moderation. It will appear here once it has been answered and approved.</p>` : nothing}
+      ${this.submitted ? html`<p class="message" role="status" tabindex="-1">${this.t("questions.thanks")}</p>` : nothing}
       ${this.error && !this.questions.length
-        ? html`<p class="error" role="alert">${this.error} <button class="btn secondary" @click=${() => this.refresh()}>Try again</button></p>`
+        ? html`<p class="error" role="alert">${this.error} <button class="btn secondary" @click=${() => this.refresh()}>${this.t("questions.retry")}</button></p>`
         : !this.loaded
-          ? html`<div role="status" aria-busy="true" aria-label="Loading questions"><div class="skeleton"></div><div class="skeleton"></div></div>`
+          ? html`<div role="status" aria-busy="true" aria-label=${this.t("questions.loading")}><div class="skeleton"></div><div class="skeleton"></div></div>`
           : this.questions.length
-            ? html`<ol aria-label="Questions and answers">${this.questions.map((q) => this.renderQuestion(q))}</ol>`
-            : html`<p class="meta">No questions yet. Be the first to ask.</p>`}
+            ? html`<ol aria-label=${this.t("questions.list")}>${this.questions.map((q) => this.renderQuestion(q))}</ol>`
+            : html`<p class="meta">${this.t("questions.empty")}</p>`}
       ${this.nextUrl
-        ? html`<div class="toolbar"><button class="btn secondary" ?disabled=${this.loading} @click=${() => this.load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? "Loading…" : "More questions"}</button></div>`
+        ? html`<div class="toolbar"><button class="btn secondary" ?disabled=${this.loading} @click=${() => this.load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? this.t("questions.loadingMore") : this.t("questions.more")}</button></div>`
         : nothing}
     `;
   }

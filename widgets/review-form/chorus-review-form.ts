@@ -16,11 +16,12 @@
 import { css, html, nothing } from "lit";
 import { state } from "lit/decorators.js";
 import type { SubmitReviewResponse } from "../../server/contract/writes.ts";
-import { describeError, postJson, ApiRequestError } from "../internal/api.ts";
+import { postJson, ApiRequestError } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { tokens } from "../internal/tokens.ts";
 import { emailError, focusAfterUpdate, formStyles, honeypot } from "../internal/form.ts";
 import { controls } from "../internal/ui.ts";
+import { REVIEW_FORM_TEXTS } from "../../server/contract/widget-strings/review-form.ts";
 
 /** Client-side limits (the server enforces the same ones: server/contract/writes.ts). */
 const LIMITS = { title: 150, body: 5000, name: 60, images: 5, videos: 1, imageBytes: 10 * 1024 * 1024, videoBytes: 100 * 1024 * 1024 };
@@ -30,6 +31,8 @@ type Picked = { file: File; url: string; kind: "image" | "video"; id: number };
 
 @chorusElement("chorus-review-form")
 export class ChorusReviewForm extends ChorusElement {
+  static widget = "reviews" as const;
+  static defaults = REVIEW_FORM_TEXTS;
   static styles = [
     tokens,
     controls,
@@ -85,11 +88,11 @@ export class ChorusReviewForm extends ChorusElement {
     let problem = "";
     for (const file of added) {
       const kind = file.type.startsWith("video/") ? "video" : file.type.startsWith("image/") ? "image" : null;
-      if (!kind) { problem = `${file.name} is not an image or a video.`; continue; }
-      if (file.size === 0) { problem = `${file.name} is empty.`; continue; }
-      if (file.size > (kind === "image" ? LIMITS.imageBytes : LIMITS.videoBytes)) { problem = `${file.name} is too large: ${kind}s may be at most ${kind === "image" ? 10 : 100} MB.`; continue; }
+      if (!kind) { problem = this.t("reviewForm.notMedia", { file: file.name }); continue; }
+      if (file.size === 0) { problem = this.t("reviewForm.emptyFile", { file: file.name }); continue; }
+      if (file.size > (kind === "image" ? LIMITS.imageBytes : LIMITS.videoBytes)) { problem = this.t(kind === "image" ? "reviewForm.imageTooLarge" : "reviewForm.videoTooLarge", { file: file.name }); continue; }
       if (next.filter((f) => f.kind === kind).length >= (kind === "image" ? LIMITS.images : LIMITS.videos)) {
-        problem = kind === "image" ? `You can add at most ${LIMITS.images} photos.` : "You can add at most 1 video.";
+        problem = kind === "image" ? this.t("reviewForm.tooManyPhotos", { max: LIMITS.images }) : this.t("reviewForm.tooManyVideos");
         continue;
       }
       next.push({ file, kind, url: URL.createObjectURL(file), id: this.nextId++ });
@@ -107,14 +110,14 @@ export class ChorusReviewForm extends ChorusElement {
   private validate(form: HTMLFormElement): Partial<Record<Field, string>> {
     const v = (name: string) => String(new FormData(form).get(name) ?? "").trim();
     const errors: Partial<Record<Field, string>> = {};
-    if (!this.rating) errors.rating = "Choose a rating from 1 to 5 stars.";
-    if (v("title").length > LIMITS.title) errors.title = `The title may be at most ${LIMITS.title} characters.`;
-    if (!v("body")) errors.body = "Write your review.";
-    else if (v("body").length > LIMITS.body) errors.body = `The review may be at most ${LIMITS.body} characters.`;
-    if (!v("displayName")) errors.displayName = "Enter the name to show with your review.";
-    else if (v("displayName").length > LIMITS.name) errors.displayName = `The name may be at most ${LIMITS.name} characters.`;
+    if (!this.rating) errors.rating = this.t("reviewForm.ratingMissing");
+    if (v("title").length > LIMITS.title) errors.title = this.t("reviewForm.titleTooLong", { max: LIMITS.title });
+    if (!v("body")) errors.body = this.t("reviewForm.bodyMissing");
+    else if (v("body").length > LIMITS.body) errors.body = this.t("reviewForm.bodyTooLong", { max: LIMITS.body });
+    if (!v("displayName")) errors.displayName = this.t("reviewForm.nameMissing");
+    else if (v("displayName").length > LIMITS.name) errors.displayName = this.t("reviewForm.nameTooLong", { max: LIMITS.name });
     const email = emailError(v("email"));
-    if (email) errors.email = email;
+    if (email) errors.email = this.t(email);
     return errors;
   }
 
@@ -149,7 +152,7 @@ export class ChorusReviewForm extends ChorusElement {
       this.emit("chorus-review-submitted", { reviewId: body.review.reviewId, status: body.review.status });
       focusAfterUpdate(this, ".message");
     } catch (error) {
-      const description = describeError(error);
+      const description = this.describe(error);
       const field = error instanceof ApiRequestError && error.status < 500 ? this.fieldOf(description) : "form";
       this.errors = { [field]: description };
       this.focusFirstError();
@@ -162,64 +165,64 @@ export class ChorusReviewForm extends ChorusElement {
     if (this.result) {
       return html`<div class="message" part="message" role="status" tabindex="-1">
         ${this.result.status === "published"
-          ? html`<strong>Thank you!</strong> Your review has been published.`
-          : html`<strong>Thank you!</strong> Your review has been submitted and awaits moderation. It will appear once the store has approved it.`}
+          ? html`<strong>${this.t("reviewForm.thanks")}</strong> ${this.t("reviewForm.published")}`
+          : html`<strong>${this.t("reviewForm.thanks")}</strong> ${this.t("reviewForm.pending")}`}
       </div>`;
     }
     const e = this.errors;
-    return html`<form part="form" novalidate @submit=${this.submit} aria-label="Write a review">
+    return html`<form part="form" novalidate @submit=${this.submit} aria-label=${this.t("reviewForm.label")}>
       ${e.form ? html`<p class="error form-error" part="error" role="alert" tabindex="-1">${e.form}</p>` : nothing}
       <fieldset aria-describedby=${this.describedBy("rating")} ?data-invalid=${!!e.rating}>
-        <legend>Your rating (required)</legend>
+        <legend>${this.t("reviewForm.rating")}</legend>
         <div class="stars">
           ${[1, 2, 3, 4, 5].map((n) => html`<span class=${n <= this.rating ? "star on" : "star"}>
             <input type="radio" name="rating-choice" id=${this.fid(`star-${n}`)} value=${n} .checked=${this.rating === n} @change=${() => { this.rating = n; this.errors = { ...this.errors, rating: undefined }; }} />
-            <label for=${this.fid(`star-${n}`)} title=${`${n} ${n === 1 ? "star" : "stars"}`}><span aria-hidden="true">★</span><span class="visually-hidden">${n} ${n === 1 ? "star" : "stars"}</span></label>
+            <label for=${this.fid(`star-${n}`)} title=${this.plural("reviewForm.stars", n)}><span aria-hidden="true">★</span><span class="visually-hidden">${this.plural("reviewForm.stars", n)}</span></label>
           </span>`)}
         </div>
         ${this.errorOf("rating")}
       </fieldset>
       <div>
-        <label class="field" for=${this.fid("title")}>Title</label>
+        <label class="field" for=${this.fid("title")}>${this.t("reviewForm.title")}</label>
         <input type="text" id=${this.fid("title")} name="title" maxlength=${LIMITS.title} aria-invalid=${e.title ? "true" : "false"} aria-describedby=${this.describedBy("title")} />
         ${this.errorOf("title")}
       </div>
       <div>
-        <label class="field" for=${this.fid("body")}>Your review (required)</label>
+        <label class="field" for=${this.fid("body")}>${this.t("reviewForm.body")}</label>
         <textarea id=${this.fid("body")} name="body" maxlength=${LIMITS.body} required aria-invalid=${e.body ? "true" : "false"} aria-describedby=${this.describedBy("body")}></textarea>
         ${this.errorOf("body")}
       </div>
       <div>
-        <label class="field" for=${this.fid("displayName")}>Name shown with your review (required)</label>
+        <label class="field" for=${this.fid("displayName")}>${this.t("reviewForm.name")}</label>
         <input type="text" id=${this.fid("displayName")} name="displayName" autocomplete="nickname" maxlength=${LIMITS.name} required aria-invalid=${e.displayName ? "true" : "false"} aria-describedby=${this.describedBy("displayName")} />
         ${this.errorOf("displayName")}
       </div>
       <div>
-        <label class="field" for=${this.fid("email")}>E-mail (required, never shown)</label>
+        <label class="field" for=${this.fid("email")}>${this.t("reviewForm.email")}</label>
         <input type="email" id=${this.fid("email")} name="email" autocomplete="email" required aria-invalid=${e.email ? "true" : "false"} aria-describedby=${this.describedBy("email")} />
         ${this.errorOf("email")}
       </div>
       <div class="check">
         <input type="checkbox" id=${this.fid("recommended")} name="isRecommended" />
-        <label for=${this.fid("recommended")}>I recommend this product</label>
+        <label for=${this.fid("recommended")}>${this.t("reviewForm.recommend")}</label>
       </div>
       <div>
-        <label class="field" for=${this.fid("media")}>Add photos or a video</label>
+        <label class="field" for=${this.fid("media")}>${this.t("reviewForm.media")}</label>
         <input type="file" id=${this.fid("media")} name="media-picker" accept="image/jpeg,image/png,image/webp,image/gif,video/mp4,video/webm,video/quicktime" multiple
           aria-describedby=${this.describedBy("media", true)} aria-invalid=${e.media ? "true" : "false"} @change=${this.pick} />
-        <p class="hint" id=${this.fid("media-hint")}>Up to 5 photos (10 MB each) and 1 video (100 MB).</p>
+        <p class="hint" id=${this.fid("media-hint")}>${this.t("reviewForm.mediaHint")}</p>
         ${this.errorOf("media")}
         ${this.files.length
-          ? html`<ul class="previews" aria-label="Selected photos and video">
+          ? html`<ul class="previews" aria-label=${this.t("reviewForm.selected")}>
               ${this.files.map((f) => html`<li>
-                ${f.kind === "image" ? html`<img src=${f.url} alt=${`Preview of ${f.file.name}`} />` : html`<video src=${f.url} muted aria-label=${`Preview of ${f.file.name}`}></video>`}
-                <button class="btn secondary" type="button" @click=${() => this.removeFile(f)} aria-label=${`Remove ${f.file.name}`}>Remove</button>
+                ${f.kind === "image" ? html`<img src=${f.url} alt=${this.t("reviewForm.preview", { file: f.file.name })} />` : html`<video src=${f.url} muted aria-label=${this.t("reviewForm.preview", { file: f.file.name })}></video>`}
+                <button class="btn secondary" type="button" @click=${() => this.removeFile(f)} aria-label=${this.t("reviewForm.removeLabel", { file: f.file.name })}>${this.t("reviewForm.remove")}</button>
               </li>`)}
             </ul>`
           : nothing}
       </div>
       ${honeypot}
-      <div><button class="btn" type="submit" part="submit" ?disabled=${this.busy}>${this.busy ? "Submitting…" : "Submit review"}</button></div>
+      <div><button class="btn" type="submit" part="submit" ?disabled=${this.busy}>${this.busy ? this.t("reviewForm.submitting") : this.t("reviewForm.submit")}</button></div>
     </form>`;
   }
 }

@@ -24,14 +24,17 @@
  */
 import { css, html, nothing, type PropertyValues } from "lit";
 import { property, query, state } from "lit/decorators.js";
-import { describeError, getJson, type ListReviewMediaResponse, type ReviewMedia } from "../internal/api.ts";
+import { getJson, type ListReviewMediaResponse, type ReviewMedia } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { formatDate } from "../internal/format.ts";
 import { tokens } from "../internal/tokens.ts";
 import { controls } from "../internal/ui.ts";
+import { MEDIA_TEXTS } from "../../server/contract/widget-strings/review-media.ts";
 
 @chorusElement("chorus-review-media")
 export class ChorusReviewMedia extends ChorusElement {
+  static widget = "media" as const;
+  static defaults = MEDIA_TEXTS;
   static styles = [
     tokens,
     controls,
@@ -89,14 +92,14 @@ export class ChorusReviewMedia extends ChorusElement {
       this.loaded = true;
       if (firstNew > 0) this.updateComplete.then(() => this.renderRoot.querySelectorAll<HTMLElement>(".thumb")[firstNew]?.focus());
     } catch (error) {
-      if (!abort.signal.aborted) this.error = describeError(error);
+      if (!abort.signal.aborted) this.error = this.describe(error);
     } finally {
       if (this.abort === abort) this.loading = false;
     }
   }
 
   private altOf(m: ReviewMedia): string {
-    return m.alt || `${m.type === "video" ? "Video" : "Photo"} from ${m.reviewer.displayName}'s ${m.rating}-star review`;
+    return m.alt || this.t(m.type === "video" ? "media.videoAlt" : "media.photoAlt", { name: m.reviewer.displayName, rating: m.rating });
   }
 
   private open(index: number, opener: HTMLElement): void {
@@ -152,11 +155,11 @@ export class ChorusReviewMedia extends ChorusElement {
             : html`<img src=${m.largeUrl} alt=${this.altOf(m)} />`}
         </div>
         <div class="bar">
-          <p class="caption" id="lb-caption">${this.current + 1} of ${this.items.length}${this.nextUrl ? "+" : ""}: ${m.reviewer.displayName}, ${m.rating} out of 5 stars, ${formatDate(m.dateCreated)}</p>
+          <p class="caption" id="lb-caption">${this.t("media.caption", { index: this.current + 1, total: `${this.items.length}${this.nextUrl ? "+" : ""}`, name: m.reviewer.displayName, rating: m.rating, date: formatDate(m.dateCreated) })}</p>
           <div>
-            <button class="btn secondary" @click=${() => this.go(-1)} aria-label="Previous photo">‹ Previous</button>
-            <button class="btn secondary" @click=${() => this.go(1)} aria-label="Next photo">Next ›</button>
-            <button class="btn secondary close" @click=${() => this.close()}>Close</button>
+            <button class="btn secondary" @click=${() => this.go(-1)} aria-label=${this.t("media.previousLabel")}>${this.t("media.previous")}</button>
+            <button class="btn secondary" @click=${() => this.go(1)} aria-label=${this.t("media.nextLabel")}>${this.t("media.next")}</button>
+            <button class="btn secondary close" @click=${() => this.close()}>${this.t("media.close")}</button>
           </div>
         </div>` : nothing}
     </dialog>`;
@@ -164,23 +167,23 @@ export class ChorusReviewMedia extends ChorusElement {
 
   render() {
     if (this.error && !this.items.length) {
-      return html`<p class="error" role="alert">${this.error} <button class="btn secondary" @click=${() => this.refresh()}>Try again</button></p>`;
+      return html`<p class="error" role="alert">${this.error} <button class="btn secondary" @click=${() => this.refresh()}>${this.t("media.retry")}</button></p>`;
     }
     if (!this.loaded) {
-      return html`<ul part="grid" aria-busy="true" aria-label="Loading customer photos">${[0, 1, 2, 3].map(() => html`<li class="skeleton"></li>`)}</ul>`;
+      return html`<ul part="grid" aria-busy="true" aria-label=${this.t("media.loading")}>${[0, 1, 2, 3].map(() => html`<li class="skeleton"></li>`)}</ul>`;
     }
-    if (!this.items.length) return html`<p class="status">No customer photos or videos yet.</p>`;
+    if (!this.items.length) return html`<p class="status">${this.t("media.empty")}</p>`;
     return html`
-      <ul part="grid" aria-label="Customer photos and videos">
+      <ul part="grid" aria-label=${this.t("media.grid")}>
         ${this.items.map((m, i) => html`<li>
-          <button class="thumb" part="thumbnail" aria-haspopup="dialog" aria-label=${`Open ${this.altOf(m)}`} @click=${(e: Event) => this.open(i, e.currentTarget as HTMLElement)}>
+          <button class="thumb" part="thumbnail" aria-haspopup="dialog" aria-label=${this.t("media.open", { alt: this.altOf(m) })} @click=${(e: Event) => this.open(i, e.currentTarget as HTMLElement)}>
             <img src=${m.thumbnailUrl} alt="" width="120" height="120" loading="lazy" />
-            ${m.type === "video" ? html`<span class="play" aria-hidden="true">▶ Video</span>` : nothing}
+            ${m.type === "video" ? html`<span class="play" aria-hidden="true">${this.t("media.videoBadge")}</span>` : nothing}
           </button>
         </li>`)}
       </ul>
       ${this.nextUrl
-        ? html`<div class="more"><button class="btn secondary" part="load-more" ?disabled=${this.loading} @click=${() => this.load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? "Loading…" : "Load more photos"}</button></div>`
+        ? html`<div class="more"><button class="btn secondary" part="load-more" ?disabled=${this.loading} @click=${() => this.load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? this.t("media.loadingMore") : this.t("media.loadMore")}</button></div>`
         : nothing}
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
       ${this.current >= 0 ? this.renderLightbox() : nothing}

@@ -40,9 +40,12 @@ import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { formatCount } from "../internal/format.ts";
 import { tokens } from "../internal/tokens.ts";
 import { controls, showInSteps } from "../internal/ui.ts";
+import { KEYWORDS_TEXTS } from "../../server/contract/widget-strings/reviews-keywords.ts";
 
 @chorusElement("chorus-reviews-keywords")
 export class ChorusReviewsKeywords extends ChorusElement {
+  static widget = "keywords" as const;
+  static defaults = KEYWORDS_TEXTS;
   static styles = [
     tokens,
     controls,
@@ -121,7 +124,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
   #toggle(n: number) {
     const { open } = this;
     return html`<button class="toggle" part="toggle" aria-expanded=${String(open)}
-      @click=${() => (this.open = !open)}>${open ? "Show fewer topics" : `Show all ${n} topics`}</button>`;
+      @click=${() => (this.open = !open)}>${open ? this.t("keywords.showFewer") : this.t("keywords.showAll", { count: n })}</button>`;
   }
 
   private async load(): Promise<void> {
@@ -155,7 +158,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
     if (this.topics.length === 0) {
       return this.state === "loading"
         ? html`<div aria-hidden="true"><span class="skeleton"></span><span class="skeleton"></span><span class="skeleton"></span></div>`
-        : html`<p class="empty" part="empty">No review topics yet.</p>`;
+        : html`<p class="empty" part="empty">${this.t("keywords.empty")}</p>`;
     }
     const { open } = this;
     // The leading topics reported whole inside the reservation (at least one is shown).
@@ -164,7 +167,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
     const n = this.topics.length;
     return html`<section part="topics" aria-labelledby="kw-title" class=${open ? "" : "clip"}>
       <div class="head">
-        <h2 id="kw-title">What reviews mention</h2>
+        <h2 id="kw-title">${this.t("keywords.title")}</h2>
         ${open || this.#ratios.some((r) => r <= 0.99) ? this.#toggle(n) : ""}
       </div>
       <div class="topics">
@@ -176,7 +179,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
               (k) => html`<li>
                 <button part=${this.active === k.name ? "chip active" : "chip"} aria-pressed=${String(this.active === k.name)}
                   @click=${() => this.choose(k.name)}>
-                  ${k.name} <span class="count" part="count">${formatCount(k.occurrences)}</span><span class="visually-hidden"> reviews</span>
+                  ${k.name} <span class="count" part="count">${formatCount(k.occurrences)}</span><span class="visually-hidden"> ${this.t("keywords.reviews")}</span>
                 </button>
               </li>`,
             )}

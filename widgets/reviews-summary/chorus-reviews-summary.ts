@@ -34,12 +34,16 @@ import { property, state } from "lit/decorators.js";
 import type { ReviewsSummary, ReviewsSummaryResponse } from "../../server/contract/storefront.ts";
 import { getJson } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
-import { formatDate, plural } from "../internal/format.ts";
+import { formatDate } from "../internal/format.ts";
+import { SUMMARY_TEXTS } from "../../server/contract/widget-strings/reviews-summary.ts";
+import { fillParts } from "../internal/strings.ts";
 import { tokens } from "../internal/tokens.ts";
 import { controls } from "../internal/ui.ts";
 
 @chorusElement("chorus-reviews-summary")
 export class ChorusReviewsSummary extends ChorusElement {
+  static widget = "summary" as const;
+  static defaults = SUMMARY_TEXTS;
   static styles = [
     tokens,
     controls,
@@ -131,19 +135,19 @@ export class ChorusReviewsSummary extends ChorusElement {
     if (!s) {
       return this.state === "loading"
         ? html`<div class="card skeleton" part="summary" aria-hidden="true"></div>`
-        : html`<p class="card empty" part="summary empty">No AI summary of the reviews yet.</p>`;
+        : html`<p class="card empty" part="summary empty">${this.t("summary.empty")}</p>`;
     }
     const { cut, open } = this.fold;
     return html`<section class="card ${open ? "" : "shut"} ${cut && !open ? "cut" : ""}" part="summary" aria-labelledby="title">
-      <span class="label" part="label">AI-generated</span>
+      <span class="label" part="label">${this.t("summary.label")}</span>
       ${cut || open
         ? html`<button class="more" part="more" aria-expanded=${String(open)} aria-controls="body" @click=${() => (this.fold = { cut, open: !open })}>
-            ${open ? "Show less" : "Read more"}
+            ${open ? this.t("summary.showLess") : this.t("summary.readMore")}
           </button>`
         : ""}
-      <h2 id="title">What shoppers say</h2>
+      <h2 id="title">${this.t("summary.title")}</h2>
       <p part="body" id="body">${s.body}<span class="end"></span></p>
-      <p class="meta" part="meta">Based on ${plural(s.contributingReviewCount, "review", "reviews")} · generated on <time datetime=${s.dateGenerated}>${formatDate(s.dateGenerated)}</time></p>
+      <p class="meta" part="meta">${this.plural("summary.basedOn", s.contributingReviewCount)} · ${fillParts(this.t("summary.generatedOn"), { date: html`<time datetime=${s.dateGenerated}>${formatDate(s.dateGenerated)}</time>` })}</p>
     </section>`;
   }
 }

@@ -54,24 +54,25 @@
  */
 import { css, html, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
-import { describeError, getJson, postJson, type ListReviewsResponse, type Review, type ReviewOrder } from "../internal/api.ts";
+import { getJson, postJson, type ListReviewsResponse, type Review, type ReviewOrder } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
-import { formatDate, plural } from "../internal/format.ts";
+import { formatDate } from "../internal/format.ts";
+import { REVIEWS_TEXTS } from "../../server/contract/widget-strings/reviews.ts";
 import { stars } from "../internal/stars.ts";
 import { tokens } from "../internal/tokens.ts";
 import { nextTask } from "../internal/tasks.ts";
 import { controls, showInSteps } from "../internal/ui.ts";
 import { rememberVisitorId, visitorId } from "../internal/visitor.ts";
 
-/** The seven orders of interface.md §4.2, in the words shoppers know. */
+/** The seven orders of interface.md §4.2, with the ID of their text in the words shoppers know. */
 export const ORDER_LABELS: Record<ReviewOrder, string> = {
-  "date desc": "Newest",
-  "date asc": "Oldest",
-  "rating desc": "Highest rating",
-  "rating asc": "Lowest rating",
-  "helpful desc": "Most helpful",
-  "helpful asc": "Least helpful",
-  "has_media desc": "With photos first",
+  "date desc": "reviews.order.dateDesc",
+  "date asc": "reviews.order.dateAsc",
+  "rating desc": "reviews.order.ratingDesc",
+  "rating asc": "reviews.order.ratingAsc",
+  "helpful desc": "reviews.order.helpfulDesc",
+  "helpful asc": "reviews.order.helpfulAsc",
+  "has_media desc": "reviews.order.hasMediaDesc",
 };
 
 type VoteKind = "helpful" | "unhelpful";
@@ -90,6 +91,8 @@ const WARM_UP_PLAIN = { ...WARM_UP, title: "", isRecommended: false, reviewer: {
 
 @chorusElement("chorus-reviews")
 export class ChorusReviews extends ChorusElement {
+  static widget = "reviews" as const;
+  static defaults = REVIEWS_TEXTS;
   @property({ attribute: "order-by" }) orderBy: string = "date desc";
   @property({ attribute: "page-size", type: Number }) pageSize = 25;
   @property() locale = "";
@@ -225,7 +228,7 @@ export class ChorusReviews extends ChorusElement {
     this.moreError = "";
     if (!this.storeId) {
       this.status = "error";
-      this.errorMessage = "This reviews widget is missing its store-id attribute.";
+      this.errorMessage = this.t("reviews.missingStore");
       return;
     }
     try {
@@ -241,7 +244,7 @@ export class ChorusReviews extends ChorusElement {
     } catch (error) {
       if (abort.signal.aborted) return;
       this.status = "error";
-      this.errorMessage = describeError(error);
+      this.errorMessage = this.describe(error);
     }
   }
 
@@ -258,7 +261,7 @@ export class ChorusReviews extends ChorusElement {
       const firstNew = this.reviews.length;
       this.reviews = [...this.reviews, ...added];
       this.nextUrl = page.nextUrl;
-      this.announcement = `${plural(added.length, "more review", "more reviews")} loaded`;
+      this.announcement = this.plural("reviews.moreLoaded", added.length);
       const revealed = this.#reveal();
       await this.updateComplete;
       // The button may be gone (last page): move focus to the first new review so keyboard users continue reading there.
@@ -266,7 +269,7 @@ export class ChorusReviews extends ChorusElement {
       if (!(await revealed)) return;
       this.emit("chorus-reviews-loaded", { count: this.reviews.length, hasMore: Boolean(page.nextUrl), orderBy: this.#order });
     } catch (error) {
-      if (!abort.signal.aborted) this.moreError = describeError(error);
+      if (!abort.signal.aborted) this.moreError = this.describe(error);
     } finally {
       if (!abort.signal.aborted) this.loadingMore = false;
     }
@@ -308,10 +311,10 @@ export class ChorusReviews extends ChorusElement {
           : r,
       );
       this.votes = { ...this.votes, [review.reviewId]: { state: "done", vote } };
-      this.announcement = "Thank you, your vote was counted.";
+      this.announcement = this.t("reviews.voteCounted");
       this.emit("chorus-vote", { reviewId: review.reviewId, vote, helpfulCount: counts.helpfulCount, unhelpfulCount: counts.unhelpfulCount });
     } catch (error) {
-      this.votes = { ...this.votes, [review.reviewId]: { state: "error", vote, message: `Your vote could not be saved: ${describeError(error)}` } };
+      this.votes = { ...this.votes, [review.reviewId]: { state: "error", vote, message: this.t("reviews.voteFailed", { error: this.describe(error) }) } };
     }
   }
 
@@ -338,19 +341,19 @@ export class ChorusReviews extends ChorusElement {
   #renderToolbar() {
     return html`<div class="toolbar" part="toolbar">
       <div class="sort">
-        <label part="sort-label" for="sort">Sort reviews by</label>
+        <label part="sort-label" for="sort">${this.t("reviews.sortLabel")}</label>
         <select id="sort" part="sort" .value=${this.#order} @change=${this.#onSort}>
-          ${Object.entries(ORDER_LABELS).map(([value, label]) => html`<option value=${value} ?selected=${value === this.#order}>${label}</option>`)}
+          ${Object.entries(ORDER_LABELS).map(([value, label]) => html`<option value=${value} ?selected=${value === this.#order}>${this.t(label)}</option>`)}
         </select>
       </div>
       ${this.productId
         ? html`<button class="btn secondary" part="write-review" aria-expanded=${this.formOpen ? "true" : "false"} aria-controls="form-region" @click=${this.#toggleForm}>
-            Write a review
+            ${this.t("reviews.writeReview")}
           </button>`
         : nothing}
     </div>
     ${this.productId
-      ? html`<div id="form-region" class="form-region" part="form-region" role="region" aria-label="Write a review" tabindex="-1">${this.formOpen && this.formReady
+      ? html`<div id="form-region" class="form-region" part="form-region" role="region" aria-label=${this.t("reviews.writeReview")} tabindex="-1">${this.formOpen && this.formReady
           ? html`<chorus-review-form store-id=${this.storeId} product-id=${this.productId} api-base=${this.apiBase || nothing}></chorus-review-form>`
           : nothing}</div>`
       : nothing}`;
@@ -359,11 +362,11 @@ export class ChorusReviews extends ChorusElement {
   #renderReview(r: Review) {
     const vote = this.votes[r.reviewId];
     const titleId = `t-${r.reviewId}`;
-    const verified = r.reviewer.isVerified ? (r.reviewer.verifiedStatus === "verified-reviewer" ? "Verified reviewer" : "Verified buyer") : "";
+    const verified = r.reviewer.isVerified ? this.t(r.reviewer.verifiedStatus === "verified-reviewer" ? "reviews.verifiedReviewer" : "reviews.verifiedBuyer") : "";
     return html`<li>
-      <article part="card" data-review-id=${r.reviewId} tabindex="-1" aria-labelledby=${r.title ? titleId : nothing} aria-label=${r.title ? nothing : `Review by ${r.reviewer.displayName}`}>
+      <article part="card" data-review-id=${r.reviewId} tabindex="-1" aria-labelledby=${r.title ? titleId : nothing} aria-label=${r.title ? nothing : this.t("reviews.reviewBy", { name: r.reviewer.displayName })}>
         <div class="head">
-          <span part="rating">${stars(r.rating)}<span class="visually-hidden">Rated ${r.rating} out of 5</span></span>
+          <span part="rating">${stars(r.rating)}<span class="visually-hidden">${this.t("reviews.rated", { rating: r.rating })}</span></span>
           ${r.title ? html`<h3 part="title" id=${titleId}>${r.title}</h3>` : nothing}
         </div>
         <p class="meta" part="meta">
@@ -372,22 +375,22 @@ export class ChorusReviews extends ChorusElement {
           <time part="date" datetime=${r.dateCreated}>${formatDate(r.dateCreated)}</time>
         </p>
         ${r.body ? html`<p class="body" part="body">${r.body}</p>` : nothing}
-        ${r.isRecommended ? html`<p class="recommends" part="recommends">✓ Recommends this product</p>` : nothing}
+        ${r.isRecommended ? html`<p class="recommends" part="recommends">${this.t("reviews.recommends")}</p>` : nothing}
         ${r.media.length
-          ? html`<ul class="media" part="media" aria-label="Photos and videos from this review">
+          ? html`<ul class="media" part="media" aria-label=${this.t("reviews.mediaList")}>
               ${r.media.map((m, i) => {
-                const label = m.alt || `${m.type === "video" ? "Video" : "Photo"} ${i + 1} from ${r.reviewer.displayName}'s review`;
+                const label = m.alt || this.t(m.type === "video" ? "reviews.videoAlt" : "reviews.photoAlt", { index: i + 1, name: r.reviewer.displayName });
                 return html`<li><a part="media-link" href=${m.type === "video" ? (m.streamUrl ?? m.fullSizeUrl) : m.fullSizeUrl} target="_blank" rel="noopener">
-                  <img part="media-thumbnail" src=${m.thumbnailUrl} alt=${`${label} (opens full size)`} width="72" height="72" loading="lazy" />
+                  <img part="media-thumbnail" src=${m.thumbnailUrl} alt=${this.t("reviews.opensFullSize", { alt: label })} width="72" height="72" loading="lazy" />
                 </a></li>`;
               })}
             </ul>`
           : nothing}
         ${r.reply
-          ? html`<div class="reply" part="reply"><p class="label">Reply from the store</p><p>${r.reply.body}</p></div>`
+          ? html`<div class="reply" part="reply"><p class="label">${this.t("reviews.reply")}</p><p>${r.reply.body}</p></div>`
           : nothing}
         <div class="helpful" part="helpful">
-          <span part="helpful-count">${plural(r.helpfulCount, "person", "people")} found this helpful</span>
+          <span part="helpful-count">${this.plural("reviews.helpfulCount", r.helpfulCount)}</span>
           ${this.#voteButton(r, "helpful", vote)}${this.#voteButton(r, "unhelpful", vote)}
           ${vote?.state === "error" ? html`<span class="error" part="vote-error" role="alert">${vote.message}</span>` : nothing}
         </div>
@@ -400,22 +403,22 @@ export class ChorusReviews extends ChorusElement {
     const counted = vote?.state === "done" && vote.vote === kind;
     return html`<button class="btn secondary" part="vote-button" aria-disabled=${vote?.state === "pending" || counted ? "true" : "false"}
       @click=${() => this.#vote(r, kind)}>
-      ${counted ? "Thanks for your vote" : kind === "helpful" ? "Helpful" : `Not helpful (${r.unhelpfulCount})`}<span class="visually-hidden">: ${r.title || `review by ${r.reviewer.displayName}`}</span>
+      ${counted ? this.t("reviews.voteThanks") : kind === "helpful" ? this.t("reviews.voteHelpful") : this.t("reviews.voteUnhelpful", { count: r.unhelpfulCount })}<span class="visually-hidden">: ${r.title || this.t("reviews.reviewBy", { name: r.reviewer.displayName })}</span>
     </button>`;
   }
 
   #renderResults() {
     if (this.status === "error") {
       return html`<div part="error" role="alert">
-        <p class="error">Reviews could not be loaded. ${this.errorMessage}</p>
-        <button class="btn" part="retry" @click=${() => this.#loadFirstPage()}>Retry</button>
+        <p class="error">${this.t("reviews.loadFailed", { error: this.errorMessage })}</p>
+        <button class="btn" part="retry" @click=${() => this.#loadFirstPage()}>${this.t("reviews.retry")}</button>
       </div>`;
     }
     if (this.status === "loading" && this.reviews.length === 0) {
       return html`<ol aria-hidden="true">${[0, 1, 2].map(() => html`<li class="skeleton" part="skeleton"></li>`)}</ol>`;
     }
     if (this.reviews.length === 0) {
-      return html`<p part="empty">${this.keyword ? `No reviews mention “${this.keyword}”.` : "No reviews yet"}</p>`;
+      return html`<p part="empty">${this.keyword ? this.t("reviews.emptyKeyword", { keyword: this.keyword }) : this.t("reviews.empty")}</p>`;
     }
     return html`<ol part="list">${this.reviews.slice(0, this.shown).map((r) => this.#renderReview(r))}</ol>
       ${this.nextUrl || this.moreError
@@ -423,7 +426,7 @@ export class ChorusReviews extends ChorusElement {
             ${this.moreError ? html`<p class="error" role="alert">${this.moreError}</p>` : nothing}
             ${this.nextUrl
               ? html`<button class="btn" part="load-more" aria-disabled=${this.loadingMore ? "true" : "false"} @click=${this.#loadMore}>
-                  ${this.loadingMore ? "Loading more reviews…" : "Load more reviews"}
+                  ${this.loadingMore ? this.t("reviews.loadingMore") : this.t("reviews.loadMore")}
                 </button>`
               : nothing}
           </div>`
@@ -432,7 +435,7 @@ export class ChorusReviews extends ChorusElement {
 
   render() {
     return html`${this.#renderToolbar()}
-      <div class="results" aria-busy=${this.status === "loading" ? "true" : "false"} aria-label="Reviews" role="region">${this.#renderResults()}</div>
+      <div class="results" aria-busy=${this.status === "loading" ? "true" : "false"} aria-label=${this.t("reviews.region")} role="region">${this.#renderResults()}</div>
       <div class="visually-hidden" role="status" aria-live="polite">${this.announcement}</div>`;
   }
 }

@@ -31,15 +31,17 @@ import { css, html, nothing, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
 import { getJson, type ReviewAggregateResponse } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
-import { plural } from "../internal/format.ts";
 import { formatRating } from "../internal/rating.ts";
 import { stars } from "../internal/stars.ts";
+import { STAR_RATING_TEXTS } from "../../server/contract/widget-strings/star-rating.ts";
 import { tokens } from "../internal/tokens.ts";
 
 type State = "loading" | "ready" | "empty" | "error";
 
 @chorusElement("chorus-star-rating")
 export class ChorusStarRating extends ChorusElement {
+  static widget = "starRating" as const;
+  static defaults = STAR_RATING_TEXTS;
   @property() href = "";
   @property({ attribute: "show-empty", type: Boolean }) showEmpty = false;
   @property({ reflect: true }) state: State = "loading";
@@ -101,11 +103,11 @@ export class ChorusStarRating extends ChorusElement {
   render() {
     if (this.state === "loading" || this.state === "error") return nothing;
     if (this.state === "empty") {
-      return this.showEmpty ? this.#wrap(html`<span class="badge empty" part="empty">No reviews yet</span>`) : nothing;
+      return this.showEmpty ? this.#wrap(html`<span class="badge empty" part="empty">${this.t("starRating.empty")}</span>`) : nothing;
     }
     const average = formatRating(this.averageRating);
-    const count = plural(this.reviewCount, "review", "reviews");
-    const badge = html`<span class="badge" part="badge" role="img" aria-label=${`Rated ${average} out of 5, ${count}`}>
+    const count = this.plural("starRating.count", this.reviewCount);
+    const badge = html`<span class="badge" part="badge" role="img" aria-label=${this.t("starRating.label", { average, count })}>
       ${stars(this.averageRating)}<span class="average" part="average" aria-hidden="true">${average}</span><span class="count" part="count" aria-hidden="true">(${count})</span>
     </span>`;
     return this.#wrap(badge);
