@@ -55,6 +55,9 @@ export default function StoreLayout() {
               <NavLink to={`${base}/${s.path}`} prefetch="intent">{s.label}</NavLink>
             </li>
           ))}
+          <li>
+            <NavLink to="/admin/outbox" prefetch="intent">Outbox</NavLink>
+          </li>
         </ul>
       </nav>
       <main id="main" className="admin-main" tabIndex={-1} aria-busy={navigation.state === "loading"}>

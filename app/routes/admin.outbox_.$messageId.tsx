@@ -1,0 +1,78 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ReactNode } from "react";
+import { Link, useLoaderData } from "@remix-run/react";
+import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
+import { OutboxHeader } from "~/components/OutboxHeader";
+import { adminHeaders } from "~/lib/admin.server";
+import { deliveryNote, formatUtc, isoTime, STATUS_LABEL } from "~/lib/outbox";
+import { requireOutboxMessage } from "~/lib/outbox.server";
+import outboxStyles from "~/styles/admin-outbox.css?url";
+
+export const meta: MetaFunction = () => [{ title: "Message · Outbox · Chorus admin" }];
+export const headers = adminHeaders;
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: outboxStyles }];
+
+/**
+ * /admin/outbox/:messageId: one message: recipient, subject, kind, store, delivery state (attempts, last
+ * error), its extra headers, the HTML version in a sandboxed frame (served by the `/html` resource route with
+ * a policy that runs no script and loads nothing) and the plain-text version. 404 unless visible to the user.
+ */
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { session, message } = requireOutboxMessage(request, context, params.messageId);
+  const storeName = message.storeId ? session.stores.find((s) => s.storeId === message.storeId)?.name ?? message.storeId : null;
+  return { email: session.email, csrf: session.csrfToken, firstStoreId: session.stores[0]?.storeId ?? null, message, storeName };
+}
+
+/** One term of the message's facts (a `dt`/`dd` pair grouped in a `div`, as HTML allows inside `dl`). */
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+export default function OutboxMessage() {
+  const { email, csrf, firstStoreId, message: m, storeName } = useLoaderData<typeof loader>();
+  const headers = Object.entries(m.headers);
+  return (
+    <>
+      <OutboxHeader email={email} csrf={csrf} firstStoreId={firstStoreId} />
+      <main id="main" className="admin-main" tabIndex={-1}>
+        <p><Link to="/admin/outbox">← Back to the outbox</Link></p>
+        <h1>{m.subject}</h1>
+        <dl className="mail-facts">
+          <Fact term="To">{m.to}</Fact>
+          <Fact term="Kind">{m.kind}</Fact>
+          <Fact term="Store">{storeName ?? <span className="muted">none (sent to you)</span>}</Fact>
+          <Fact term="Created"><time dateTime={isoTime(m.createdMs)}>{formatUtc(m.createdMs)}</time></Fact>
+          <Fact term="Status">
+            <span className={`badge badge-mail-${m.status}`}>{STATUS_LABEL[m.status]}</span> {deliveryNote(m)}
+          </Fact>
+          {m.lastError ? <Fact term="Last error">{m.lastError}</Fact> : null}
+          {headers.map(([name, value]) => <Fact key={name} term={name}>{value}</Fact>)}
+        </dl>
+        <h2>HTML version</h2>
+        <iframe
+          className="mail-preview"
+          title={`HTML version of “${m.subject}”`}
+          src={`/admin/outbox/${m.messageId}/html`}
+          sandbox=""
+          referrerPolicy="no-referrer"
+          loading="lazy"
+        />
+        <h2>Text version</h2>
+        <pre className="mail-text" tabIndex={0}>{m.text}</pre>
+      </main>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <main id="main" className="admin-plain">
+      <AdminErrorBoundary />
+    </main>
+  );
+}
