@@ -26,6 +26,7 @@ import { createTranslationProvider } from "./translation/providers.ts";
 import { translationService } from "./translation/translation.service.ts";
 import { loyaltyRepo } from "./loyalty/loyalty.repo.ts";
 import { loyaltyService } from "./loyalty/loyalty.service.ts";
+import { reviewsUploadService } from "./import/reviews-upload.ts";
 import { customerTokens } from "./loyalty/tokens.ts";
 import { surveysRepo } from "./surveys/surveys.repo.ts";
 import { surveysService } from "./surveys/surveys.service.ts";
@@ -122,6 +123,8 @@ export function createServices(options: ServicesOptions) {
     stores,
     reviewsData,
     reviews,
+    /** Reviews CSV uploaded in the admin (server/import/reviews-upload.ts). */
+    reviewImport: reviewsUploadService({ db, stores, reviews: reviewsData }),
     apiKeys: keys,
     aiConfig,
     aiData,

@@ -84,13 +84,13 @@ function withGentleCancel(request: Request): Request {
 
 /**
  * The form of an admin action, read with the one bounded reader (server/shared/body.ts, at most
- * BODY_LIMITS.form bytes; urlencoded or multipart without files).
+ * `maxBytes`, default BODY_LIMITS.form bytes; urlencoded, or multipart: files only where a page raises the limit).
  * @throws a document error for the admin ErrorBoundary, with `Connection: close` (the body may be left
  *   unread): 413 (too large), 415 (another content type, e.g. JSON), 400 (malformed multipart).
  */
-export async function readAdminForm(request: Request): Promise<FormData> {
+export async function readAdminForm(request: Request, maxBytes?: number): Promise<FormData> {
   try {
-    return await readFormBody(withGentleCancel(request));
+    return await readFormBody(withGentleCancel(request), maxBytes);
   } catch (error) {
     if (!isApiError(error)) throw error;
     const message =
@@ -154,9 +154,9 @@ export function requireCsrf(form: FormData, session: AdminSession): void {
  * For actions: the session and store (membership checked) and the parsed form with its CSRF token
  * checked, in that order. @throws redirect / 404 / 403, and 400 / 413 / 415 for an unreadable form (readAdminForm).
  */
-export async function requireStoreAction(request: Request, context: AppLoadContext, storeId: string | undefined) {
+export async function requireStoreAction(request: Request, context: AppLoadContext, storeId: string | undefined, maxBytes?: number) {
   const { session, store } = requireStore(request, context, storeId);
-  const form = await readAdminForm(request);
+  const form = await readAdminForm(request, maxBytes);
   requireCsrf(form, session);
   return { session, store, form };
 }

@@ -1,173 +1,339 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { isApiError } from "../../server/contract/errors.ts";
+import type { ReactNode } from "react";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { CsrfField } from "~/components/CsrfField";
+import { FieldError, invalidProps } from "~/components/FieldError";
 import { Flash } from "~/components/Flash";
 import { adminHeaders, field, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { readFlash, redirectWithFlash } from "~/lib/flash.server";
+import {
+  EARNING_RULE_TYPES, REDEMPTION_RULE_TYPES, earningRuleEdit, earningRuleInput, formValues, parseForm, redemptionRuleInput, serviceFailure, vipTierInput,
+  type FormFailure,
+} from "~/lib/loyalty-admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Loyalty · Chorus admin" }];
 export const headers = adminHeaders;
 
-/** Loyalty settings (issue 7 §5): earning rules, redemption rules, VIP tiers and legal policies. */
+/** Loyalty settings (issue 7 §5, issue 21 item 3): earning rules, redemption rules, VIP tiers (add, edit, remove) and legal policies. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
-  if (!context.services.loyalty.hasProgram(store.storeId)) return { storeId: store.storeId, program: null };
+  const { flash, headers } = await readFlash(request, context);
+  const status = context.services.loyalty.programStatus(store.storeId);
+  if (!status.exists) return data({ storeId: store.storeId, flash, enabled: false, program: null, earningTypes: EARNING_RULE_TYPES, redemptionTypes: REDEMPTION_RULE_TYPES }, { headers });
   const p = context.services.loyalty.adminProgram(store.storeId);
-  return {
+  return data({
     storeId: store.storeId,
+    flash,
+    enabled: status.enabled,
+    earningTypes: EARNING_RULE_TYPES,
+    redemptionTypes: REDEMPTION_RULE_TYPES,
     program: {
       earningRules: p.earningRules.map((r) => ({ id: r.earning_rule_id, type: r.type, name: r.name, points: r.points, perUnit: r.points_per_currency_unit, enabled: r.enabled === 1 })),
-      redemptionRules: p.redemptionRules.map((r) => ({ id: r.redemption_rule_id, type: r.type, name: r.name, pointsCost: r.points_cost, reward: r.reward_description, enabled: r.enabled === 1 })),
-      vipTiers: p.vipTiers.map((t) => ({ id: t.vip_tier_id, name: t.name, threshold: t.points_threshold, multiplier: t.points_multiplier })),
+      redemptionRules: p.redemptionRules.map((r) => ({ id: r.redemption_rule_id, type: r.type, name: r.name, pointsCost: r.points_cost, reward: r.reward_description, value: r.reward_value, enabled: r.enabled === 1 })),
+      vipTiers: p.vipTiers.map((t) => ({ id: t.vip_tier_id, name: t.name, threshold: t.points_threshold, multiplier: t.points_multiplier, perks: t.perks_json ? (JSON.parse(t.perks_json) as string[]) : [] })),
       legal: p.legalPolicies,
     },
-  };
+  }, { headers });
 }
 
-/** A form number; NaN when empty or not a number (the service answers 400 naming the field). */
-const num = (form: FormData, name: string) => {
-  const v = field(form, name);
-  return v === "" ? Number.NaN : Number(v);
-};
+const EARNING_FIELDS = ["type", "name", "points", "pointsPerCurrencyUnit", "enabled"] as const;
+const REDEMPTION_FIELDS = ["type", "name", "pointsCost", "rewardDescription", "rewardValue", "enabled"] as const;
+const TIER_FIELDS = ["name", "pointsThreshold", "pointsMultiplier", "perks"] as const;
+const LEGAL_FIELDS = ["buttonText", "policyHtml", "policyTemplate", "termsUrl", "privacyUrl"] as const;
 
-/** Intents: earning-rule, redemption-rule, vip-tier, legal. Another store's rule or tier answers 404 and is not changed. */
+/**
+ * Intents: `add-` / `remove-` / (edit) `earning-rule`, `redemption-rule`, `vip-tier`, and `legal`. Success redirects
+ * here with a flash; invalid fields answer 400 with a message per field; another store's rule or tier answers 404
+ * and is not changed; a VIP tier threshold already taken or an earning rule type already used answers 409.
+ */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { store, form } = await requireStoreAction(request, context, params.storeId);
   const { loyalty } = context.services;
+  const storeId = store.storeId;
+  const done = (ok: string) => redirectWithFlash(request, context, `/admin/stores/${storeId}/loyalty`, { ok });
   const intent = field(form, "intent");
+  const id = field(form, "id");
+  const rowForm = (prefix: string) => (id ? `${prefix}-${id}` : `${prefix}-new`);
+  let formId = "page";
+  let values: Record<string, string> = {};
   try {
     switch (intent) {
-      case "earning-rule":
-        loyalty.updateEarningRule(store.storeId, field(form, "id"), {
-          points: num(form, "points"), ...(form.has("perUnit") ? { pointsPerCurrencyUnit: num(form, "perUnit") } : {}), enabled: form.get("enabled") === "on",
-        });
-        return { ok: "Earning rule saved." };
-      case "redemption-rule":
-        loyalty.updateRedemptionRule(store.storeId, field(form, "id"), { pointsCost: num(form, "pointsCost"), enabled: form.get("enabled") === "on" });
-        return { ok: "Redemption rule saved." };
-      case "vip-tier":
-        loyalty.updateVipTier(store.storeId, field(form, "id"), { pointsThreshold: num(form, "threshold"), pointsMultiplier: num(form, "multiplier") });
-        return { ok: "VIP tier saved. Members' tiers were recalculated." };
+      case "add-earning-rule": {
+        formId = rowForm("er");
+        values = formValues(form, EARNING_FIELDS);
+        const p = parseForm(earningRuleInput, formId, values);
+        if (!p.ok) return p.response;
+        loyalty.addEarningRule(storeId, p.data);
+        return done(`Earning rule "${p.data.name}" added.`);
+      }
+      case "earning-rule": {
+        formId = rowForm("er");
+        values = formValues(form, EARNING_FIELDS);
+        const p = parseForm(earningRuleEdit, formId, values);
+        if (!p.ok) return p.response;
+        loyalty.editEarningRule(storeId, id, p.data);
+        return done("Earning rule saved.");
+      }
+      case "remove-earning-rule":
+        loyalty.removeEarningRule(storeId, id);
+        return done("Earning rule removed. Points already earned stay.");
+      case "add-redemption-rule":
+      case "redemption-rule": {
+        formId = rowForm("rr");
+        values = formValues(form, REDEMPTION_FIELDS);
+        const p = parseForm(redemptionRuleInput, formId, values);
+        if (!p.ok) return p.response;
+        if (intent === "redemption-rule") {
+          loyalty.editRedemptionRule(storeId, id, p.data);
+          return done("Redemption rule saved.");
+        }
+        loyalty.addRedemptionRule(storeId, p.data);
+        return done(`Redemption rule "${p.data.name}" added.`);
+      }
+      case "remove-redemption-rule":
+        loyalty.removeRedemptionRule(storeId, id);
+        return done("Redemption rule removed. Coupons already issued stay valid.");
+      case "add-vip-tier":
+      case "vip-tier": {
+        formId = rowForm("vt");
+        values = formValues(form, TIER_FIELDS);
+        const p = parseForm(vipTierInput, formId, values);
+        if (!p.ok) return p.response;
+        if (intent === "vip-tier") loyalty.editVipTier(storeId, id, p.data);
+        else loyalty.addVipTier(storeId, p.data);
+        return done(intent === "vip-tier" ? "VIP tier saved. Members' tiers were recalculated." : `VIP tier "${p.data.name}" added. Members' tiers were recalculated.`);
+      }
+      case "remove-vip-tier":
+        loyalty.removeVipTier(storeId, id);
+        return done("VIP tier removed. Members' tiers were recalculated.");
       case "legal": {
-        const before = loyalty.legalPolicies(store.storeId).version;
-        const after = loyalty.editLegalPolicies(store.storeId, {
-          acceptTermsAndJoinProgramButtonText: field(form, "buttonText"), policySentenceHtml: String(form.get("policyHtml") ?? ""),
-          policySentenceTemplate: field(form, "policyTemplate"), privacyPolicyUrl: field(form, "privacyUrl"), termsAndConditionsUrl: field(form, "termsUrl"),
+        formId = "legal";
+        values = formValues(form, LEGAL_FIELDS);
+        const before = loyalty.adminLegalPolicies(storeId).version;
+        const after = loyalty.editLegalPolicies(storeId, {
+          acceptTermsAndJoinProgramButtonText: values.buttonText, policySentenceHtml: String(form.get("policyHtml") ?? ""),
+          policySentenceTemplate: values.policyTemplate, privacyPolicyUrl: values.privacyUrl, termsAndConditionsUrl: values.termsUrl,
         });
-        return { ok: after.version === before ? "Nothing changed: the legal policies keep their version." : `Legal policies saved as version ${after.version}. Shoppers accept this version when they join.` };
+        return done(after.version === before ? "Nothing changed: the legal policies keep their version." : `Legal policies saved as version ${after.version}. Shoppers accept this version when they join.`);
       }
       default:
-        return data({ error: `Unknown action ${JSON.stringify(intent)}.` }, { status: 400 });
+        return data<FormFailure>({ formId, error: `Unknown action ${JSON.stringify(intent)}.`, errors: {}, values }, { status: 400 });
     }
   } catch (error) {
-    if (isApiError(error) && error.status < 500) return data({ error: error.message }, { status: error.status });
-    throw error;
+    return serviceFailure(error, formId, values);
   }
 }
 
+const TYPE_LABELS: Record<string, string> = {
+  "sign-up": "Sign-up", "points-per-spend": "Points per currency unit spent", review: "Review", "review-with-media": "Review with photos or video", birthday: "Birthday",
+  "fixed-amount-coupon": "Fixed-amount coupon", "percentage-coupon": "Percentage coupon", "free-shipping": "Free shipping",
+};
+
 export default function Loyalty() {
-  const { storeId, program } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const { storeId, program, flash, enabled, earningTypes, redemptionTypes } = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>() as FormFailure | undefined;
   const busy = useNavigation().state !== "idle";
+  const setupUrl = `/admin/stores/${storeId}/loyalty/program`;
   if (!program) {
     return (
       <section aria-labelledby="page-title">
         <h1 id="page-title">Loyalty</h1>
-        <p className="empty">This store has no loyalty program yet. It is set up from the command line or by the demo seeder (see docs/loyalty.md).</p>
+        <Flash result={failure ?? flash} />
+        <p className="empty">This store has no loyalty program yet. <Link to={setupUrl}>Set up the loyalty program</Link></p>
       </section>
     );
   }
+
+  /** Error and values of `formId` when its last submission failed. */
+  const errorOf = (formId: string, name: string) => (failure?.formId === formId ? failure.errors[name] : undefined);
+  const valueOf = (formId: string, name: string, fallback: string | number) => (failure?.formId === formId && name in failure.values ? failure.values[name] : String(fallback));
+  /** Props of an input of the row/add form `formId`: associated by `form`, with an ID, label, error state. */
+  const cell = (formId: string, name: string, label: string) => ({ form: formId, id: `${formId}-${name}`, name, "aria-label": label, ...invalidProps(`${formId}-${name}`, errorOf(formId, name)) });
+  const err = (formId: string, name: string) => <FieldError id={`${formId}-${name}`} error={errorOf(formId, name)} />;
+  const usedEarningTypes = new Set(program.earningRules.map((r) => r.type));
+  const freeEarningTypes = earningTypes.filter((t) => !usedEarningTypes.has(t));
   const legal = program.legal;
+  const rowForm = (formId: string, intent: string, id: string, label: string): ReactNode => (
+    <Form method="post" id={formId}>
+      <CsrfField />
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="id" value={id} />
+      <button type="submit" className="secondary" disabled={busy} aria-label={`Save ${label}`}>Save</button>
+    </Form>
+  );
+  const removeForm = (intent: string, id: string, label: string): ReactNode => (
+    <Form method="post">
+      <CsrfField />
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="id" value={id} />
+      <button type="submit" className="danger" disabled={busy} aria-label={`Remove ${label}`}>Remove</button>
+    </Form>
+  );
+  const addFailure = (formId: string) => (failure?.formId === formId ? <p className="flash flash-error" role="alert">{failure.error}</p> : null);
+  const pageFailure = failure && !failure.formId.endsWith("-new") ? failure : null;
+
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">Loyalty</h1>
-      <Flash result={result} />
-      <p><Link to={`/admin/stores/${storeId}/loyalty/customers`}>Customers: status, points, block, adjust points</Link></p>
+      <Flash result={pageFailure ?? (failure ? null : flash)} />
+      {!enabled ? <p className="notice">The loyalty program is off: shoppers do not see it. <Link to={setupUrl}>Turn it on</Link></p> : null}
+      <p>
+        <Link to={setupUrl}>Program set-up: on or off, platform secret</Link>{" · "}
+        <Link to={`/admin/stores/${storeId}/loyalty/customers`}>Customers: status, points, block, adjust points</Link>
+      </p>
 
       <h2 id="earning">Earning rules</h2>
-      <div className="table-wrap">
-        <table aria-labelledby="earning">
-          <caption className="visually-hidden">Earning rules: how customers earn points</caption>
-          <thead><tr><th scope="col">Rule</th><th scope="col">Points</th><th scope="col">Points per currency unit</th><th scope="col">Enabled</th><th scope="col"><span className="visually-hidden">Save</span></th></tr></thead>
-          <tbody>
-            {program.earningRules.map((r) => (
-              <tr key={r.id}>
-                <th scope="row">{r.name} <span className="muted">({r.type})</span></th>
-                <td>
-                  <input form={`er-${r.id}`} type="number" name="points" min={0} step={1} required defaultValue={r.points} aria-label={`Points for ${r.name}`} />
-                </td>
-                <td>
-                  {r.type === "points-per-spend" ? (
-                    <input form={`er-${r.id}`} type="number" name="perUnit" min={0} step="any" required defaultValue={r.perUnit ?? 0} aria-label={`Points per currency unit for ${r.name}`} />
-                  ) : <span className="muted">–</span>}
-                </td>
-                <td><input form={`er-${r.id}`} type="checkbox" name="enabled" defaultChecked={r.enabled} aria-label={`${r.name} enabled`} /></td>
-                <td>
-                  <Form method="post" id={`er-${r.id}`}>
-                    <CsrfField />
-                    <input type="hidden" name="intent" value="earning-rule" />
-                    <input type="hidden" name="id" value={r.id} />
-                    <button type="submit" className="secondary" disabled={busy} aria-label={`Save ${r.name}`}>Save</button>
-                  </Form>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      {program.earningRules.length === 0 ? <p className="empty">No earning rules yet: add one below.</p> : (
+        <div className="table-wrap">
+          <table aria-labelledby="earning">
+            <caption className="visually-hidden">Earning rules: how customers earn points</caption>
+            <thead><tr><th scope="col">Type</th><th scope="col">Name</th><th scope="col">Points</th><th scope="col">Points per currency unit</th><th scope="col">Enabled</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+              {program.earningRules.map((r) => {
+                const f = `er-${r.id}`;
+                return (
+                  <tr key={r.id}>
+                    <th scope="row">{TYPE_LABELS[r.type] ?? r.type}<input type="hidden" form={f} name="type" value={r.type} /></th>
+                    <td><input {...cell(f, "name", `Name of ${r.name}`)} required maxLength={120} defaultValue={valueOf(f, "name", r.name)} />{err(f, "name")}</td>
+                    <td><input {...cell(f, "points", `Points for ${r.name}`)} type="number" min={0} step={1} required defaultValue={valueOf(f, "points", r.points)} />{err(f, "points")}</td>
+                    <td>
+                      {r.type === "points-per-spend" ? (
+                        <><input {...cell(f, "pointsPerCurrencyUnit", `Points per currency unit for ${r.name}`)} type="number" min={0} step="any" required defaultValue={valueOf(f, "pointsPerCurrencyUnit", r.perUnit ?? 0)} />{err(f, "pointsPerCurrencyUnit")}</>
+                      ) : <span className="muted">–</span>}
+                    </td>
+                    <td><input form={f} type="checkbox" name="enabled" defaultChecked={r.enabled} aria-label={`${r.name} enabled`} /></td>
+                    <td className="actions">{rowForm(f, "earning-rule", r.id, r.name)} {removeForm("remove-earning-rule", r.id, r.name)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {freeEarningTypes.length ? (
+        <Form method="post" className="stack panel" noValidate aria-labelledby="add-earning">
+          <h3 id="add-earning">Add an earning rule</h3>
+          {addFailure("er-new")}
+          <CsrfField />
+          <input type="hidden" name="intent" value="add-earning-rule" />
+          <label htmlFor="er-new-type">Type</label>
+          <select id="er-new-type" name="type" defaultValue={valueOf("er-new", "type", freeEarningTypes[0])} {...invalidProps("er-new-type", errorOf("er-new", "type"))}>
+            {freeEarningTypes.map((t) => <option key={t} value={t}>{TYPE_LABELS[t]}</option>)}
+          </select>
+          {err("er-new", "type")}
+          <label htmlFor="er-new-name">Name shown to shoppers</label>
+          <input id="er-new-name" name="name" maxLength={120} required defaultValue={valueOf("er-new", "name", "")} {...invalidProps("er-new-name", errorOf("er-new", "name"))} />
+          {err("er-new", "name")}
+          <label htmlFor="er-new-points">Points</label>
+          <input id="er-new-points" name="points" type="number" min={0} step={1} required defaultValue={valueOf("er-new", "points", "")} {...invalidProps("er-new-points", errorOf("er-new", "points"))} />
+          {err("er-new", "points")}
+          <label htmlFor="er-new-pointsPerCurrencyUnit">Points per currency unit spent (points-per-spend rules only)</label>
+          <input id="er-new-pointsPerCurrencyUnit" name="pointsPerCurrencyUnit" type="number" min={0} step="any" defaultValue={valueOf("er-new", "pointsPerCurrencyUnit", "")} {...invalidProps("er-new-pointsPerCurrencyUnit", errorOf("er-new", "pointsPerCurrencyUnit"))} />
+          {err("er-new", "pointsPerCurrencyUnit")}
+          <label className="choice"><input type="checkbox" name="enabled" defaultChecked /> Enabled</label>
+          <button type="submit" disabled={busy}>Add earning rule</button>
+        </Form>
+      ) : null}
 
       <h2 id="redemption">Redemption rules</h2>
-      <div className="table-wrap">
-        <table aria-labelledby="redemption">
-          <caption className="visually-hidden">Redemption rules: rewards customers buy with points</caption>
-          <thead><tr><th scope="col">Reward</th><th scope="col">Points cost</th><th scope="col">Enabled</th><th scope="col"><span className="visually-hidden">Save</span></th></tr></thead>
-          <tbody>
-            {program.redemptionRules.map((r) => (
-              <tr key={r.id}>
-                <th scope="row">{r.name} <span className="muted">({r.reward})</span></th>
-                <td><input form={`rr-${r.id}`} type="number" name="pointsCost" min={1} step={1} required defaultValue={r.pointsCost} aria-label={`Points cost of ${r.name}`} /></td>
-                <td><input form={`rr-${r.id}`} type="checkbox" name="enabled" defaultChecked={r.enabled} aria-label={`${r.name} enabled`} /></td>
-                <td>
-                  <Form method="post" id={`rr-${r.id}`}>
-                    <CsrfField />
-                    <input type="hidden" name="intent" value="redemption-rule" />
-                    <input type="hidden" name="id" value={r.id} />
-                    <button type="submit" className="secondary" disabled={busy} aria-label={`Save ${r.name}`}>Save</button>
-                  </Form>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      {program.redemptionRules.length === 0 ? <p className="empty">No redemption rules yet: add one below.</p> : (
+        <div className="table-wrap">
+          <table aria-labelledby="redemption">
+            <caption className="visually-hidden">Redemption rules: rewards customers buy with points</caption>
+            <thead><tr><th scope="col">Type</th><th scope="col">Name</th><th scope="col">Points cost</th><th scope="col">Reward description</th><th scope="col">Reward value</th><th scope="col">Enabled</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+              {program.redemptionRules.map((r) => {
+                const f = `rr-${r.id}`;
+                return (
+                  <tr key={r.id}>
+                    <th scope="row">{TYPE_LABELS[r.type] ?? r.type}<input type="hidden" form={f} name="type" value={r.type} /></th>
+                    <td><input {...cell(f, "name", `Name of ${r.name}`)} required maxLength={120} defaultValue={valueOf(f, "name", r.name)} />{err(f, "name")}</td>
+                    <td><input {...cell(f, "pointsCost", `Points cost of ${r.name}`)} type="number" min={1} step={1} required defaultValue={valueOf(f, "pointsCost", r.pointsCost)} />{err(f, "pointsCost")}</td>
+                    <td><input {...cell(f, "rewardDescription", `Reward description of ${r.name}`)} required maxLength={200} defaultValue={valueOf(f, "rewardDescription", r.reward)} />{err(f, "rewardDescription")}</td>
+                    <td>
+                      {r.type === "free-shipping" ? <><input type="hidden" form={f} name="rewardValue" value="0" /><span className="muted">–</span></> : (
+                        <><input {...cell(f, "rewardValue", `Reward value of ${r.name}`)} type="number" min={0} step="any" required defaultValue={valueOf(f, "rewardValue", r.value)} />{err(f, "rewardValue")}</>
+                      )}
+                    </td>
+                    <td><input form={f} type="checkbox" name="enabled" defaultChecked={r.enabled} aria-label={`${r.name} enabled`} /></td>
+                    <td className="actions">{rowForm(f, "redemption-rule", r.id, r.name)} {removeForm("remove-redemption-rule", r.id, r.name)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Form method="post" className="stack panel" noValidate aria-labelledby="add-redemption">
+        <h3 id="add-redemption">Add a redemption rule</h3>
+        {addFailure("rr-new")}
+        <CsrfField />
+        <input type="hidden" name="intent" value="add-redemption-rule" />
+        <label htmlFor="rr-new-type">Type</label>
+        <select id="rr-new-type" name="type" defaultValue={valueOf("rr-new", "type", redemptionTypes[0])} {...invalidProps("rr-new-type", errorOf("rr-new", "type"))}>
+          {redemptionTypes.map((t) => <option key={t} value={t}>{TYPE_LABELS[t]}</option>)}
+        </select>
+        {err("rr-new", "type")}
+        <label htmlFor="rr-new-name">Name shown to shoppers</label>
+        <input id="rr-new-name" name="name" maxLength={120} required defaultValue={valueOf("rr-new", "name", "")} {...invalidProps("rr-new-name", errorOf("rr-new", "name"))} />
+        {err("rr-new", "name")}
+        <label htmlFor="rr-new-pointsCost">Points cost</label>
+        <input id="rr-new-pointsCost" name="pointsCost" type="number" min={1} step={1} required defaultValue={valueOf("rr-new", "pointsCost", "")} {...invalidProps("rr-new-pointsCost", errorOf("rr-new", "pointsCost"))} />
+        {err("rr-new", "pointsCost")}
+        <label htmlFor="rr-new-rewardDescription">Reward description (on the coupon)</label>
+        <input id="rr-new-rewardDescription" name="rewardDescription" maxLength={200} required defaultValue={valueOf("rr-new", "rewardDescription", "")} {...invalidProps("rr-new-rewardDescription", errorOf("rr-new", "rewardDescription"))} />
+        {err("rr-new", "rewardDescription")}
+        <label htmlFor="rr-new-rewardValue">Reward value (currency units, or percent for a percentage coupon; free shipping: leave empty)</label>
+        <input id="rr-new-rewardValue" name="rewardValue" type="number" min={0} step="any" defaultValue={valueOf("rr-new", "rewardValue", "")} {...invalidProps("rr-new-rewardValue", errorOf("rr-new", "rewardValue"))} />
+        {err("rr-new", "rewardValue")}
+        <label className="choice"><input type="checkbox" name="enabled" defaultChecked /> Enabled</label>
+        <button type="submit" disabled={busy}>Add redemption rule</button>
+      </Form>
 
       <h2 id="tiers">VIP tiers</h2>
       {program.vipTiers.length === 0 ? <p className="empty">No VIP tiers.</p> : (
         <div className="table-wrap">
           <table aria-labelledby="tiers">
-            <caption className="visually-hidden">VIP tiers: lifetime points needed and the points multiplier</caption>
-            <thead><tr><th scope="col">Tier</th><th scope="col">Lifetime points needed</th><th scope="col">Points multiplier</th><th scope="col"><span className="visually-hidden">Save</span></th></tr></thead>
+            <caption className="visually-hidden">VIP tiers: lifetime points needed, the points multiplier and the perks</caption>
+            <thead><tr><th scope="col">Tier</th><th scope="col">Name</th><th scope="col">Lifetime points needed</th><th scope="col">Points multiplier</th><th scope="col">Perks (one per line)</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
             <tbody>
-              {program.vipTiers.map((t) => (
-                <tr key={t.id}>
-                  <th scope="row">{t.name}</th>
-                  <td><input form={`vt-${t.id}`} type="number" name="threshold" min={0} step={1} required defaultValue={t.threshold} aria-label={`Lifetime points needed for ${t.name}`} /></td>
-                  <td><input form={`vt-${t.id}`} type="number" name="multiplier" min={0.01} max={10} step="any" required defaultValue={t.multiplier} aria-label={`Points multiplier of ${t.name}`} /></td>
-                  <td>
-                    <Form method="post" id={`vt-${t.id}`}>
-                      <CsrfField />
-                      <input type="hidden" name="intent" value="vip-tier" />
-                      <input type="hidden" name="id" value={t.id} />
-                      <button type="submit" className="secondary" disabled={busy} aria-label={`Save ${t.name}`}>Save</button>
-                    </Form>
-                  </td>
-                </tr>
-              ))}
+              {program.vipTiers.map((t) => {
+                const f = `vt-${t.id}`;
+                return (
+                  <tr key={t.id}>
+                    <th scope="row">{t.name}</th>
+                    <td><input {...cell(f, "name", `Name of ${t.name}`)} required maxLength={80} defaultValue={valueOf(f, "name", t.name)} />{err(f, "name")}</td>
+                    <td><input {...cell(f, "pointsThreshold", `Lifetime points needed for ${t.name}`)} type="number" min={0} step={1} required defaultValue={valueOf(f, "pointsThreshold", t.threshold)} />{err(f, "pointsThreshold")}</td>
+                    <td><input {...cell(f, "pointsMultiplier", `Points multiplier of ${t.name}`)} type="number" min={0.01} max={10} step="any" required defaultValue={valueOf(f, "pointsMultiplier", t.multiplier)} />{err(f, "pointsMultiplier")}</td>
+                    <td><textarea {...cell(f, "perks", `Perks of ${t.name}`)} rows={2} defaultValue={valueOf(f, "perks", t.perks.join("\n"))} />{err(f, "perks")}</td>
+                    <td className="actions">{rowForm(f, "vip-tier", t.id, t.name)} {removeForm("remove-vip-tier", t.id, t.name)}</td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>
       )}
+      <Form method="post" className="stack panel" noValidate aria-labelledby="add-tier">
+        <h3 id="add-tier">Add a VIP tier</h3>
+        {addFailure("vt-new")}
+        <CsrfField />
+        <input type="hidden" name="intent" value="add-vip-tier" />
+        <label htmlFor="vt-new-name">Tier name</label>
+        <input id="vt-new-name" name="name" maxLength={80} required defaultValue={valueOf("vt-new", "name", "")} {...invalidProps("vt-new-name", errorOf("vt-new", "name"))} />
+        {err("vt-new", "name")}
+        <label htmlFor="vt-new-pointsThreshold">Lifetime points needed</label>
+        <input id="vt-new-pointsThreshold" name="pointsThreshold" type="number" min={0} step={1} required defaultValue={valueOf("vt-new", "pointsThreshold", "")} {...invalidProps("vt-new-pointsThreshold", errorOf("vt-new", "pointsThreshold"))} />
+        {err("vt-new", "pointsThreshold")}
+        <label htmlFor="vt-new-pointsMultiplier">Points multiplier (1 = normal, 1.5 = 50% more)</label>
+        <input id="vt-new-pointsMultiplier" name="pointsMultiplier" type="number" min={0.01} max={10} step="any" required defaultValue={valueOf("vt-new", "pointsMultiplier", "1")} {...invalidProps("vt-new-pointsMultiplier", errorOf("vt-new", "pointsMultiplier"))} />
+        {err("vt-new", "pointsMultiplier")}
+        <label htmlFor="vt-new-perks">Perks (one per line)</label>
+        <textarea id="vt-new-perks" name="perks" rows={3} defaultValue={valueOf("vt-new", "perks", "")} {...invalidProps("vt-new-perks", errorOf("vt-new", "perks"))} />
+        {err("vt-new", "perks")}
+        <button type="submit" disabled={busy}>Add VIP tier</button>
+      </Form>
 
       <h2>Legal policies</h2>
       <Form method="post" className="stack panel">

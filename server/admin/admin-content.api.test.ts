@@ -89,9 +89,12 @@ describe("store isolation", () => {
     ["approve", "/ai", () => ({ intent: "approve", version: bVersion })],
     ["discard", "/ai", () => ({ intent: "discard", version: bVersion })],
     ["regenerate", "/ai", () => ({ intent: "regenerate", scopeType: "product", scopeId: "b-only-product" })],
-    ["earning rule", "/loyalty", () => ({ intent: "earning-rule", id: t.services.loyalty.adminProgram(B).earningRules[0].earning_rule_id, points: "9999", enabled: "on" })],
-    ["redemption rule", "/loyalty", () => ({ intent: "redemption-rule", id: t.services.loyalty.adminProgram(B).redemptionRules[0].redemption_rule_id, pointsCost: "1", enabled: "on" })],
-    ["vip tier", "/loyalty", () => ({ intent: "vip-tier", id: t.services.loyalty.adminProgram(B).vipTiers[1].vip_tier_id, threshold: "1", multiplier: "9" })],
+    ["earning rule", "/loyalty", () => ({ intent: "earning-rule", id: t.services.loyalty.adminProgram(B).earningRules[0].earning_rule_id, name: "x", points: "9999", enabled: "on" })],
+    ["redemption rule", "/loyalty", () => ({ intent: "redemption-rule", id: t.services.loyalty.adminProgram(B).redemptionRules[0].redemption_rule_id, type: "fixed-amount-coupon", name: "x", pointsCost: "1", rewardDescription: "x", rewardValue: "5", enabled: "on" })],
+    ["vip tier", "/loyalty", () => ({ intent: "vip-tier", id: t.services.loyalty.adminProgram(B).vipTiers[1].vip_tier_id, name: "x", pointsThreshold: "1", pointsMultiplier: "9" })],
+    ["remove earning rule", "/loyalty", () => ({ intent: "remove-earning-rule", id: t.services.loyalty.adminProgram(B).earningRules[0].earning_rule_id })],
+    ["remove redemption rule", "/loyalty", () => ({ intent: "remove-redemption-rule", id: t.services.loyalty.adminProgram(B).redemptionRules[0].redemption_rule_id })],
+    ["remove vip tier", "/loyalty", () => ({ intent: "remove-vip-tier", id: t.services.loyalty.adminProgram(B).vipTiers[1].vip_tier_id })],
     ["block", "/loyalty/customers", () => ({ intent: "block", customer: bCustomer })],
     ["adjust", "/loyalty/customers", () => ({ intent: "adjust", customer: bCustomer, points: "500", reason: "attack" })],
   ];
@@ -189,7 +192,7 @@ describe("merchant HTML", () => {
       intent: "legal", buttonText: "Join <b>now</b>", policyHtml: HOSTILE, policyTemplate: legal.policySentenceTemplate,
       termsUrl: legal.termsAndConditionsUrl, privacyUrl: legal.privacyPolicyUrl,
     });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(303); // redirect-after-POST with a flash
     const stored = t.services.loyalty.legalPolicies(A);
     expect(stored.version).not.toBe(before);
     expect(stored.policySentence.html).not.toMatch(/onclick|onerror|<img|<script|javascript:|alert\(3\)/);
@@ -215,8 +218,8 @@ describe("loyalty settings", () => {
     const rules = t.services.loyalty.adminProgram(A).earningRules;
     const birthday = rules.find((r) => r.type === "birthday")!;
     const spend = rules.find((r) => r.type === "points-per-spend")!;
-    expect((await post(alice, `/admin/stores/${A}/loyalty`, { intent: "earning-rule", id: birthday.earning_rule_id, points: "200" })).status).toBe(200);
-    expect((await post(alice, `/admin/stores/${A}/loyalty`, { intent: "earning-rule", id: spend.earning_rule_id, points: "0", perUnit: "2.5", enabled: "on" })).status).toBe(200);
+    expect((await post(alice, `/admin/stores/${A}/loyalty`, { intent: "earning-rule", id: birthday.earning_rule_id, name: birthday.name, points: "200" })).status).toBe(303);
+    expect((await post(alice, `/admin/stores/${A}/loyalty`, { intent: "earning-rule", id: spend.earning_rule_id, name: spend.name, points: "0", pointsPerCurrencyUnit: "2.5", enabled: "on" })).status).toBe(303);
     const api = (await (await fetch(t.url(`/v1/stores/${A}/loyalty/earning_rules`))).json()) as { earningRules: { type: string; pointsPerCurrencyUnit?: number }[] };
     expect(api.earningRules.map((r) => r.type)).not.toContain("birthday");
     expect(api.earningRules.find((r) => r.type === "points-per-spend")?.pointsPerCurrencyUnit).toBe(2.5);
@@ -224,16 +227,18 @@ describe("loyalty settings", () => {
 
   it("a VIP tier threshold another tier has answers 409 and changes nothing", async () => {
     const [bronze, silver] = t.services.loyalty.adminProgram(A).vipTiers;
-    const res = await post(alice, `/admin/stores/${A}/loyalty`, { intent: "vip-tier", id: silver.vip_tier_id, threshold: String(bronze.points_threshold), multiplier: "2" });
+    const res = await post(alice, `/admin/stores/${A}/loyalty`, { intent: "vip-tier", id: silver.vip_tier_id, name: silver.name, pointsThreshold: String(bronze.points_threshold), pointsMultiplier: "2" });
     expect(res.status).toBe(409);
     expect(t.services.loyalty.adminProgram(A).vipTiers[1]).toEqual(silver);
   });
 
   it("a redemption rule with a cost below 1 point is refused (400) naming the field", async () => {
     const rule = t.services.loyalty.adminProgram(A).redemptionRules[0];
-    const res = await post(alice, `/admin/stores/${A}/loyalty`, { intent: "redemption-rule", id: rule.redemption_rule_id, pointsCost: "0", enabled: "on" });
+    const res = await post(alice, `/admin/stores/${A}/loyalty`, { intent: "redemption-rule", id: rule.redemption_rule_id, type: rule.type, name: rule.name, pointsCost: "0", rewardDescription: rule.reward_description, rewardValue: String(rule.reward_value), enabled: "on" });
     expect(res.status).toBe(400);
-    expect(await res.text()).toContain("pointsCost must be a whole number");
+    const html = await res.text();
+    expect(html).toContain("Points cost must be at least 1");
+    expect(html).toMatch(/aria-invalid="true" aria-describedby="rr-[^"]+-pointsCost-error"/);
     expect(t.services.loyalty.adminProgram(A).redemptionRules[0].points_cost).toBe(rule.points_cost);
   });
 
