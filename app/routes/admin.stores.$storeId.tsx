@@ -8,6 +8,7 @@ import { requireStore } from "~/lib/admin.server";
 export const SECTIONS = [
   { path: "surveys", label: "Surveys" },
   { path: "reviews", label: "Reviews" },
+  { path: "import", label: "Import" },
   { path: "questions", label: "Questions" },
   { path: "ai", label: "AI content" },
   { path: "loyalty", label: "Loyalty" },
