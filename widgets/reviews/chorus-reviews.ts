@@ -32,6 +32,7 @@
  * @csspart meta - reviewer name, badge and date line
  * @csspart reviewer - the reviewer's display name
  * @csspart verified-badge - "Verified buyer" / "Verified reviewer"
+ * @csspart incentive-note - "Received a reward for this review" on a review whose reviewer received points or a coupon for it (`isIncentivized`)
  * @csspart date - the review date (`<time>`)
  * @csspart body - the review text
  * @csspart recommends - "Recommends this product"
@@ -136,6 +137,7 @@ export class ChorusReviews extends ChorusElement {
       h3 { font-size: 1.05em; margin: 0; }
       .meta { margin: 0.25rem 0 0; color: var(--_muted); font-size: 0.9em; display: flex; flex-wrap: wrap; gap: 0 0.5rem; }
       .badge { color: var(--_text); border: 1px solid var(--_border); border-radius: 999px; padding: 0 0.5rem; font-size: 0.85em; }
+      .incentive { color: var(--_muted); font-size: 0.85em; font-style: italic; margin: 0.25rem 0; }
       .body { white-space: pre-line; margin: 0.6rem 0; overflow-wrap: anywhere; }
       .recommends { margin: 0.25rem 0; font-size: 0.9em; }
       .media { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.5rem 0; padding: 0; list-style: none; }
@@ -375,6 +377,7 @@ export class ChorusReviews extends ChorusElement {
           <time part="date" datetime=${r.dateCreated}>${formatDate(r.dateCreated)}</time>
         </p>
         ${r.body ? html`<p class="body" part="body">${r.body}</p>` : nothing}
+        ${r.isIncentivized ? html`<p class="incentive" part="incentive-note">${this.t("reviews.incentivized")}</p>` : nothing}
         ${r.isRecommended ? html`<p class="recommends" part="recommends">${this.t("reviews.recommends")}</p>` : nothing}
         ${r.media.length
           ? html`<ul class="media" part="media" aria-label=${this.t("reviews.mediaList")}>

@@ -14,6 +14,7 @@ export const REVIEWS_TEXTS = {
   "reviews.reviewBy": "Review by {name}",
   "reviews.verifiedBuyer": "Verified buyer",
   "reviews.verifiedReviewer": "Verified reviewer",
+  "reviews.incentivized": "Received a reward for this review",
   "reviews.recommends": "✓ Recommends this product",
   "reviews.mediaList": "Photos and videos from this review",
   "reviews.photoAlt": "Photo {index} from {name}'s review",
