@@ -12,6 +12,7 @@ export const SECTIONS = [
   { path: "questions", label: "Questions" },
   { path: "ai", label: "AI content" },
   { path: "loyalty", label: "Loyalty" },
+  { path: "widgets", label: "Widgets" },
   { path: "integration", label: "Integration" },
   { path: "settings", label: "Settings" },
 ] as const;
