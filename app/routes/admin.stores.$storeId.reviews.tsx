@@ -33,7 +33,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     reviews: page.reviews.map((r) => ({
       reviewId: r.review_id, productId: r.product_id, productName: r.product_name, rating: r.rating, title: r.title, body: r.body,
       dateCreated: new Date(r.created_ms).toISOString(), status: r.status, reviewerName: r.reviewer_name, reviewerEmail: r.reviewer_email,
-      reply: r.reply_body, mediaTotal: r.media_total,
+      reply: r.reply_body, mediaTotal: r.media_total, incentivized: r.is_incentivized === 1,
       media: r.media.map((m) => ({ mediaId: m.media_id, type: m.type, pending: m.status === "pending", thumbnailUrl: m.thumbnail_url, fullSizeUrl: m.full_size_url, alt: m.alt })),
     })),
   };
@@ -147,6 +147,7 @@ export default function Reviews() {
                     <Stars rating={r.rating} /> · {r.productName} (<code>{store.platform}-{r.productId}</code>) · {r.reviewerName}
                     {r.reviewerEmail ? ` <${r.reviewerEmail}>` : ""} · <time dateTime={r.dateCreated}>{r.dateCreated.slice(0, 10)}</time>
                     {r.mediaTotal ? ` · ${r.mediaTotal} media` : ""} · <StatusBadge status={r.status} />
+                    {r.incentivized ? <> · <span className="badge" data-testid="incentivized">Received a reward for this review</span></> : null}
                   </p>
                   <p className="review-body">{r.body || <em>(no text)</em>}</p>
                   {r.media.length ? (

@@ -194,3 +194,19 @@ describe("reviews CSV import", () => {
     expect(t.services.db.prepare("SELECT count(*) AS n FROM reviews WHERE store_id = ?").get(B)).toEqual({ n: 0 });
   });
 });
+
+describe("incentives on the admin reviews page (issue 22 item 4)", () => {
+  it("marks a review whose reviewer received a reward, and only that one", async () => {
+    t.services.stores.upsertProduct({ storeId: A, productId: "mug", name: "Mug" });
+    for (const [key, isIncentivized] of [["rewarded", true], ["unrewarded", false]] as const) {
+      t.services.reviewsData.insert({
+        reviewId: randomUUID(), storeId: A, productId: "mug", rating: 4, title: `Mug ${key}`, body: "Holds heat well.", createdMs: Date.now(),
+        status: "published", reviewerName: key, helpfulCount: 0, isIncentivized, source: "test", sourceKey: key,
+      });
+    }
+    const html = await (await get(alice, `/admin/stores/${A}/reviews?status=published&product=mug`)).text();
+    const article = (title: string) => html.slice(html.indexOf(`>${title}</h3>`), html.indexOf("</article>", html.indexOf(`>${title}</h3>`)));
+    expect(article("Mug rewarded")).toContain("Received a reward for this review");
+    expect(article("Mug unrewarded")).not.toContain("Received a reward for this review");
+  });
+});

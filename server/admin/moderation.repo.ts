@@ -12,6 +12,8 @@ export type QueueRow = {
   review_id: string; product_id: string; product_name: string; rating: number; title: string; body: string;
   created_ms: number; status: ReviewStatus; reviewer_name: string; reviewer_email: string | null;
   reply_body: string | null; reply_created_ms: number | null; media_total: number;
+  /** 1 when the reviewer received points or a coupon for the review (disclosed to shoppers). */
+  is_incentivized: number;
 };
 
 const HAS_MEDIA = "EXISTS (SELECT 1 FROM review_media m WHERE m.review_id = r.review_id AND m.store_id = r.store_id AND m.status <> 'rejected')";
@@ -33,7 +35,7 @@ export function moderationRepo(db: Db) {
       return db
         .prepare(
           `SELECT r.review_id, r.product_id, p.name AS product_name, r.rating, r.title, r.body, r.created_ms, r.status,
-             r.reviewer_name, r.reviewer_email, r.reply_body, r.reply_created_ms,
+             r.reviewer_name, r.reviewer_email, r.reply_body, r.reply_created_ms, r.is_incentivized,
              (SELECT count(*) FROM review_media m WHERE m.review_id = r.review_id AND m.store_id = r.store_id AND m.status <> 'rejected') AS media_total
            FROM reviews r JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id
            WHERE ${where.join(" AND ")}
