@@ -46,6 +46,8 @@ import { DEFAULT_MAIL_FROM } from "./mail/address.ts";
 import { mailRepo } from "./mail/mail.repo.ts";
 import { mailService } from "./mail/mail.service.ts";
 import { mailSender } from "./mail/sender.ts";
+import { reviewRequestsRepo } from "./review-requests/review-requests.repo.ts";
+import { reviewRequestsService } from "./review-requests/review-requests.service.ts";
 
 export type ServicesOptions = {
   /** SQLite file path (or `:memory:`). */
@@ -108,6 +110,8 @@ export function createServices(options: ServicesOptions) {
   const mailData = mailRepo(db);
   const sender = mailSender({ db, repo: mailData, smtpUrl: options.mail?.smtpUrl ?? null, from: options.mail?.from ?? DEFAULT_MAIL_FROM, now: mailNow, log: options.log });
   const mail = mailService({ repo: mailData, sending: sender.enabled, now: mailNow, secret, onEnqueued: () => sender.wake() });
+  // Review requests (issue #22 item 2): settings, the persisted schedule, hosted review links (server/review-requests).
+  const reviewRequests = reviewRequestsService({ db, repo: reviewRequestsRepo(db), stores, mail, submissions });
 
   // Content scopes for the response cache (server/db/content-scopes.ts): PRAGMA data_version on a second
   // connection changes after every commit by any other connection, i.e. by this process's main connection
@@ -166,6 +170,8 @@ export function createServices(options: ServicesOptions) {
     mail,
     /** The send job of the outbox (server/mail/sender.ts): `start()`/`stop()`, `runOnce()` for tests. */
     mailSender: sender,
+    /** Review requests: settings (`get`/`update`), `orderFulfilled`/`orderCancelled`, the schedule (`runDue`), hosted review and unsubscribe links (server/review-requests). */
+    reviewRequests,
     close(): void {
       void worker.stop();
       void sender.stop();

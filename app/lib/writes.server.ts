@@ -72,6 +72,11 @@ export async function parseMultipart(request: Request, tempDir: string): Promise
       stream.resume();
       return;
     }
+    if (!info.filename) {
+      // A file input left empty: browsers still send its part, with no file name and no bytes.
+      stream.resume();
+      return;
+    }
     const file: UploadedFile = { filename: info.filename ?? "", claimedType: (info.mimeType ?? "").toLowerCase(), bytes: 0, sniffed: null };
     files.push(file);
     let head: Buffer[] = [];

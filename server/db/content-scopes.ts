@@ -90,6 +90,11 @@ export const TABLE_SCOPES: Record<string, ScopeExpressions> = {
   store_memberships: () => ["'admin'"],
   admin_sessions: () => ["'admin'"],
   admin_login_failures: () => ["'admin'"],
+  review_request_settings: perStore("review_requests"), // review requests (server/review-requests): admin and hosted pages only, never cached
+  review_requests: perStore("review_requests"),
+  review_request_products: perStore("review_requests"),
+  review_request_tokens: perStore("review_requests"),
+  review_request_unsubscribes: perStore("review_requests"),
   mail_outbox: () => ["'mail'"], // outgoing mail (server/mail): no storefront answer reads it
 };
 

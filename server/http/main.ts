@@ -15,6 +15,8 @@ import { createHttpServer } from "./app.ts";
 import { createLogger, flushLogs } from "./logging.ts";
 import { startMediaSweeper } from "../media/media-retention.ts";
 import { startWorkerPool } from "./read-workers.ts";
+import { originOf } from "./public-origin.ts";
+import { startReviewRequestScheduler } from "../review-requests/scheduler.ts";
 import { startupBannerLines } from "./startup-banner.ts";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -61,6 +63,11 @@ async function main(): Promise<void> {
   // Outgoing mail: the outbox's send job (server/mail/sender.ts); without SMTP_URL mail is kept, not sent.
   services.mailSender.start();
   log(services.mailSender.enabled ? "Mail: sending through SMTP_URL" : "Mail: SMTP_URL not set, mail is kept in the outbox (/admin/outbox)");
+  // Review requests: the persisted schedule (server/review-requests/scheduler.ts), a run every minute on the wall
+  // clock; links in the e-mails use PUBLIC_URL (else this server's local address).
+  const reviewRequestScheduler = startReviewRequestScheduler({
+    service: services.reviewRequests, origin: config.PUBLIC_URL ? originOf(config.PUBLIC_URL) : `http://localhost:${config.PORT}`, log,
+  });
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
@@ -89,6 +96,7 @@ async function main(): Promise<void> {
     log(`${signal}: finishing in-flight requests ...`);
     const workerStopped = aiThread?.stop() ?? services.aiWorker.stop();
     mediaSweeper.stop();
+    reviewRequestScheduler.stop();
     const mailStopped = services.mailSender.stop();
     server.close(async () => {
       await workerStopped;

@@ -1,0 +1,167 @@
+/**
+ * The hosted review page of a review-request link (`/r/{token}`, docs/review-requests.md): the product
+ * named and pictured, the rating from the e-mail's star link (`?rating=1..5`) pre-filled, and the usual
+ * form (rating, title, review, name, recommend, photos and a video). Works without JavaScript (a plain
+ * multipart form and redirect-after-POST); states: open, thank you, already used, expired, not valid.
+ * The review goes through the submissions service as a verified-buyer review (proof: the link).
+ */
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { isApiError } from "../../server/contract/errors.ts";
+import { REVIEW_LIMITS } from "../../server/contract/writes.ts";
+import { readSubmission } from "~/lib/writes.server";
+import styles from "~/styles/review-page.css?url";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
+  { title: d?.link.state === "open" ? `Review ${d.link.product.name} · ${d.link.storeName}` : "Write a review" },
+  { name: "robots", content: "noindex" },
+  { name: "referrer", content: "no-referrer" },
+];
+
+/** Headers of every answer: never cached or indexed, the token not sent on as a referrer. */
+export const headers = () => ({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex" });
+
+const FIELDS = ["rating", "title", "body", "displayName", "isRecommended", "media"] as const;
+type Field = (typeof FIELDS)[number];
+
+/** The form field a submission error names ("body is required" → body), for the per-field message. */
+function fieldOf(description: string): Field | "form" {
+  const first = description.split(/[\s:.[]/)[0];
+  if (first === "alt") return "media";
+  return (FIELDS as readonly string[]).includes(first) ? (first as Field) : "form";
+}
+
+export async function loader({ params, request, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const rating = Number(url.searchParams.get("rating"));
+  const done = url.searchParams.get("done");
+  const link = context.services.reviewRequests.openReviewLink(params.token ?? "");
+  const status = link.state === "invalid" ? 404 : link.state === "expired" && done === null ? 410 : 200;
+  return data(
+    { link, rating: Number.isInteger(rating) && rating >= 1 && rating <= 5 ? rating : null, done: done === "published" || done === "pending" ? done : null },
+    { status, headers: headers() },
+  );
+}
+
+export async function action({ params, request, context }: ActionFunctionArgs) {
+  const { services } = context;
+  const token = params.token ?? "";
+  let input: Awaited<ReturnType<typeof readSubmission>> | null = null;
+  try {
+    input = await readSubmission(request, () => services.media.tempDir());
+    const result = await services.reviewRequests.submitReview(token, { ...input, clientIp: context.clientIp });
+    return redirect(`/r/${encodeURIComponent(token)}?done=${result.review.status === "published" ? "published" : "pending"}`, { headers: headers() });
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    const values = input ? Object.fromEntries(Object.entries(input.fields).filter(([k, v]) => typeof v === "string" && k !== "media")) as Record<string, string> : {};
+    const close: Record<string, string> = error.status === 413 || !input ? { Connection: "close" } : {};
+    return data({ error: { field: fieldOf(error.message), message: error.message, code: error.code }, values }, { status: error.status, headers: { ...headers(), ...close } });
+  }
+}
+
+const Product = ({ product }: { product: { name: string; imageUrl: string | null } }) => (
+  <div className="product">
+    {product.imageUrl ? <img src={product.imageUrl} alt="" width={96} height={96} /> : null}
+    <p><strong>{product.name}</strong></p>
+  </div>
+);
+
+export default function HostedReviewPage() {
+  const { link, rating, done } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  if (done) {
+    return (
+      <main id="main" className="hosted" aria-labelledby="title">
+        {"storeName" in link ? <p className="store">{link.storeName}</p> : null}
+        <h1 id="title">Thank you for your review!</h1>
+        <p role="status">
+          {done === "published" ? "Your review is published. It helps other shoppers choose." : "Your review was received. It is published once the shop has checked it."}
+        </p>
+        {link.state === "used" ? <Product product={link.product} /> : null}
+      </main>
+    );
+  }
+  if (link.state === "invalid") {
+    return (
+      <main id="main" className="hosted" aria-labelledby="title">
+        <h1 id="title">This link does not work</h1>
+        <p className="alert" role="alert">We could not find this review link. Check that the whole address from the e-mail was opened.</p>
+      </main>
+    );
+  }
+  if (link.state === "expired") {
+    return (
+      <main id="main" className="hosted" aria-labelledby="title">
+        <p className="store">{link.storeName}</p>
+        <h1 id="title">This review link has expired</h1>
+        <p className="alert" role="alert">Review links work for 60 days, and not for cancelled orders. You can still review the product on {link.storeName}'s product page.</p>
+      </main>
+    );
+  }
+  if (link.state === "used") {
+    return (
+      <main id="main" className="hosted" aria-labelledby="title">
+        <p className="store">{link.storeName}</p>
+        <h1 id="title">You already reviewed this product</h1>
+        <Product product={link.product} />
+        <p className="notice" role="status">This link was used for a review of {link.product.name} already. Each link works for one review. Thank you!</p>
+      </main>
+    );
+  }
+  const error = result?.error;
+  const values: Record<string, string> = result?.values ?? {};
+  const checked = Number(values.rating ?? rating ?? 0);
+  const invalid = (f: Field) => (error?.field === f ? { "aria-invalid": true as const, "aria-describedby": `${f}-error` } : {});
+  const message = (f: Field) => (error?.field === f ? <span id={`${f}-error`} className="field-error">{error.message}</span> : null);
+  return (
+    <main id="main" className="hosted" aria-labelledby="title">
+      <p className="store">{link.storeName}</p>
+      <h1 id="title">Review {link.product.name}</h1>
+      <Product product={link.product} />
+      {error ? (
+        <p className="alert" role="alert">
+          {error.field === "form" ? error.message : "The review was not sent: please correct the field marked below."}
+          {error.code === "link_used" || error.code === "link_expired" ? null : " Photos and videos you chose must be chosen again."}
+        </p>
+      ) : null}
+      <p className="hint">You bought this product{link.customerName ? ` as ${link.customerName}` : ""}: your review will show a “Verified buyer” badge.{" "}
+        {link.moderation === "auto-publish-all" ? "It is published at once." : link.moderation === "auto-publish-4-5" ? "Reviews of 4 and 5 stars are published at once; others after the shop checked them." : "It is published after the shop checked it."}
+      </p>
+      <form method="post" encType="multipart/form-data" noValidate>
+        <fieldset>
+          <legend>Your rating (required)</legend>
+          <div className="rating">
+            {[5, 4, 3, 2, 1].map((n) => (
+              <label key={n} className="choice">
+                <input type="radio" name="rating" value={n} defaultChecked={checked === n} required aria-describedby={error?.field === "rating" ? "rating-error" : undefined} /> {n} {n === 1 ? "star" : "stars"}
+              </label>
+            ))}
+          </div>
+          {message("rating")}
+        </fieldset>
+        <label htmlFor="title-input">Title (optional)</label>
+        <input id="title-input" type="text" name="title" maxLength={REVIEW_LIMITS.titleMax} defaultValue={values.title ?? ""} {...invalid("title")} />
+        {message("title")}
+        <label htmlFor="body-input">Your review (required)</label>
+        <textarea id="body-input" name="body" rows={6} maxLength={REVIEW_LIMITS.bodyMax} required defaultValue={values.body ?? ""} {...invalid("body")} />
+        {message("body")}
+        <label htmlFor="name-input">Name shown with your review (required)</label>
+        <input id="name-input" type="text" name="displayName" autoComplete="name" maxLength={REVIEW_LIMITS.displayNameMax} required defaultValue={values.displayName ?? link.customerName ?? ""} {...invalid("displayName")} />
+        {message("displayName")}
+        <fieldset>
+          <legend>Would you recommend it?</legend>
+          <label className="choice"><input type="radio" name="isRecommended" value="true" defaultChecked={values.isRecommended === "true"} /> Yes</label>{" "}
+          <label className="choice"><input type="radio" name="isRecommended" value="false" defaultChecked={values.isRecommended === "false"} /> No</label>
+          {message("isRecommended")}
+        </fieldset>
+        <label htmlFor="media-input">Photos and video (optional)</label>
+        <p className="hint" id="media-hint">Up to {REVIEW_LIMITS.images} photos ({REVIEW_LIMITS.imageBytes / 1024 / 1024} MB each) and {REVIEW_LIMITS.videos} video ({REVIEW_LIMITS.videoBytes / 1024 / 1024} MB).</p>
+        <input id="media-input" type="file" name="media" multiple accept="image/*,video/*"
+          aria-describedby={error?.field === "media" ? "media-hint media-error" : "media-hint"} aria-invalid={error?.field === "media" ? true : undefined} />
+        {message("media")}
+        <button type="submit">Send review</button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * The review-request scheduler loop (docs/review-requests.md "Schedule"): every `intervalMs` it runs
+ * `runDue(clock(), origin)`. The schedule itself lives in the database (review_requests.due_ms), so the
+ * loop holds no state: after a restart it sends what fell due meanwhile, and each step is sent once
+ * (review-requests.service.ts). The clock is injectable so tests move time without sleeping.
+ */
+import type { ReviewRequestsService } from "./review-requests.service.ts";
+
+/** Default time between runs (ms): one minute. */
+export const SCHEDULER_INTERVAL_MS = 60_000;
+
+export type ReviewRequestScheduler = {
+  /** Run once now (also what each tick does). @returns the counts of `runDue`, or null after an error (logged). */
+  tick(): { sent: number; skipped: number; postponed: number } | null;
+  stop(): void;
+};
+
+/**
+ * Start the loop. The first run is right away (what fell due while the server was down).
+ * @param options.clock current time in ms (default Date.now). @param options.origin public origin of links (PUBLIC_URL).
+ */
+export function startReviewRequestScheduler(options: {
+  service: Pick<ReviewRequestsService, "runDue">; origin: string; clock?: () => number; intervalMs?: number; log?: (line: string) => void;
+}): ReviewRequestScheduler {
+  const clock = options.clock ?? Date.now;
+  const log = options.log ?? (() => {});
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  const tick = () => {
+    try {
+      const counts = options.service.runDue(clock(), options.origin);
+      if (counts.sent || counts.skipped) log(`Review requests: ${counts.sent} sent, ${counts.skipped} skipped, ${counts.postponed} postponed for quiet hours`);
+      return counts;
+    } catch (error) {
+      log(`Review requests: the scheduled run failed: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    }
+  };
+  const loop = () => {
+    if (stopped) return;
+    tick();
+    timer = setTimeout(loop, options.intervalMs ?? SCHEDULER_INTERVAL_MS);
+    timer.unref();
+  };
+  timer = setTimeout(loop, 0);
+  timer.unref();
+  return {
+    tick,
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
