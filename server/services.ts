@@ -34,6 +34,10 @@ import { mediaRepo } from "./media/media.repo.ts";
 import { mediaStore } from "./media/media.service.ts";
 import { ordersRepo } from "./orders/orders.repo.ts";
 import { ordersService } from "./orders/orders.service.ts";
+import { platformsRepo } from "./platforms/platforms.repo.ts";
+import { platformsService } from "./platforms/platforms.service.ts";
+import { secretBox } from "./platforms/secret-box.ts";
+import { settingsService } from "./settings/settings.service.ts";
 import { questionsRepo } from "./questions/questions.repo.ts";
 import { questionsService } from "./questions/questions.service.ts";
 import { addressLimiter, DEFAULT_SURVEY_RESPONSE_LIMIT, submissionLimiter, voteLimits } from "./reviews/submission-limits.ts";
@@ -103,7 +107,12 @@ export function createServices(options: ServicesOptions) {
   const visitorSecret = installationSecret(db, "visitor_secret");
   const voteLimit = voteLimits();
   const votesData = votesRepo(db, voteLimit.current);
-  const submissions = submissionsService({ db, reviews: reviewsData, reviewsService: reviews, stores, media, mediaRows, limiter });
+  const submissions = submissionsService({ db, reviews: reviewsData, reviewsService: reviews, stores, media, mediaRows, limiter, orders });
+  // Shop-platform connection (issue #22): webhooks → orders, products, loyalty points (server/platforms).
+  const platforms = platformsService({
+    db, repo: platformsRepo(db), orders, loyalty: loyaltyData, box: secretBox(installationSecret(db, "platform_secret_key")),
+    storePlatform: (storeId) => stores.get(storeId)?.platform, log: (message, error) => options.log?.(`${message}: ${String(error)}`),
+  });
   const questions = questionsService({ questions: questionsData, reviewsService: reviews, stores, limiter });
   // Outgoing mail (issue #21 item 1): the outbox and its send job (started by server/http/main.ts).
   const mailNow = options.mail?.now ?? Date.now;
@@ -148,7 +157,11 @@ export function createServices(options: ServicesOptions) {
     /** Order lines (the data module; routes use `orders`). */
     ordersData: orders,
     /** Order import (server/orders/orders.service.ts). */
-    orders: ordersService({ repo: orders }),
+    orders: ordersService({ repo: orders, secret }),
+    /** Shop-platform connection and its webhooks (server/platforms, docs/platforms.md). */
+    platforms,
+    /** GET/PATCH /enterprise/settings: the composed settings sections (server/settings/settings.service.ts). */
+    settings: settingsService({ db, platforms }),
     questionsData,
     questions,
     /** Q&A moderation queue and bulk publish/reject of questions (server/admin). */

@@ -1,6 +1,6 @@
 /**
- * Operation declarations of the two API descriptions: `GET /v1/openapi.json` and
- * `GET /enterprise/openapi.json`, generated from every declared operation (server/api/openapi.ts).
+ * Operation declarations of the API descriptions: `GET /v1/openapi.json`, `GET /enterprise/openapi.json`
+ * and `GET /platforms/openapi.json` (shop-platform webhooks), generated from every declared operation (server/api/openapi.ts).
  * Public, like any API description.
  */
 import { z } from "zod";
@@ -10,7 +10,7 @@ import { openApiDocument } from "../../server/api/openapi.ts";
 /** GET /{api}/openapi.json */
 export const openApi = (api: ApiName) =>
   defineOperation({
-    id: api === "storefront" ? "getStorefrontOpenApi" : "getEnterpriseOpenApi", method: "GET", api, auth: "none", cache: "public", tags: ["Meta"],
+    id: api === "storefront" ? "getStorefrontOpenApi" : api === "enterprise" ? "getEnterpriseOpenApi" : "getPlatformOpenApi", method: "GET", api, auth: "none", cache: "public", tags: ["Meta"],
     summary: "This API's OpenAPI 3.1 description",
     responses: { 200: { description: "The OpenAPI document", schema: z.record(z.string(), z.unknown()).meta({ description: "An OpenAPI 3.1 document." }) } },
     // No content scopes: the document changes only with a new version of Chorus.

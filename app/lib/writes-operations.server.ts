@@ -3,7 +3,8 @@
  * review submission (JSON or multipart with photos and video), questions, and orders. Body reading
  * helpers live in writes.server.ts.
  */
-import { defineOperation, reply } from "../../server/api/operation.ts";
+import { defineOperation, reply, type OperationContext } from "../../server/api/operation.ts";
+import { ApiError } from "../../server/contract/errors.ts";
 import { errorResponses } from "../../server/api/responses.ts";
 import { askQuestionResponseSchema, importOrdersResponseSchema, submitReviewResponseSchema, voteResponseSchema } from "../../server/contract/writes.responses.ts";
 import { SCOPE_PARAMS, storeIdParam } from "../../server/contract/params.ts";
@@ -11,19 +12,35 @@ import { importOrdersBody, questionBody, reviewSubmissionBody, voteBody } from "
 import { z } from "zod";
 import { MAX_MULTIPART_BYTES, readJsonObject, readSubmission, visitorOf } from "./writes.server.ts";
 
+/**
+ * The platform customer of a loyalty customer token sent with a submission (`Authorization: Bearer`), or
+ * undefined without one. @throws ApiError 401 for a token that is not valid at this store (also when the
+ * store has no loyalty program, so no token can be).
+ */
+async function signedInShopper(request: Request, storeId: string, services: OperationContext["services"]): Promise<{ platformCustomerId: string } | undefined> {
+  const authorization = request.headers.get("authorization");
+  if (!authorization?.trim()) return undefined;
+  if (!services.loyalty.hasProgram(storeId)) throw new ApiError(401, "The customer token is not valid: this store has no loyalty program", "invalid_customer_token");
+  const customer = await services.loyalty.authenticate(storeId, authorization);
+  return customer ? { platformCustomerId: customer.platform_customer_id } : undefined;
+}
+
 /** POST …/products/{productKey}/reviews → 201 `{ review: { reviewId, status } }`. */
 export const submitReview = defineOperation({
   id: "submitProductReview", method: "POST", api: "storefront", auth: "none", tags: ["Reviews"],
   summary: "Submit a review of a product, optionally with photos and a video",
-  description: "JSON, or `multipart/form-data` with the same fields and up to 5 images and 1 video in the repeatable `media` field. The review is moderated as the store's settings say.",
+  description:
+    "JSON, or `multipart/form-data` with the same fields and up to 5 images and 1 video in the repeatable `media` field. The review is moderated as the store's settings say. " +
+    "A shopper signed in to the loyalty program may send its customer token (`Authorization: Bearer`): when the shop's orders show that customer bought the product, the review is from a verified buyer. An invalid token is a 401; an e-mail address alone never verifies.",
   params: SCOPE_PARAMS.product,
   body: { schema: reviewSubmissionBody, read: "handler", contentTypes: ["application/json", "multipart/form-data"], maxBytes: MAX_MULTIPART_BYTES },
-  responses: { 201: { description: "The review was received", schema: submitReviewResponseSchema }, ...errorResponses(400, 404, 409, 413, 415, 429) },
+  responses: { 201: { description: "The review was received", schema: submitReviewResponseSchema }, ...errorResponses(400, 401, 404, 409, 413, 415, 429) },
   handler: async ({ request, params, context }) => {
     const { services } = context;
+    const shopper = await signedInShopper(request, params.storeId, services);
     const input = await readSubmission(request, () => services.media.tempDir());
     try {
-      return reply(await services.submissions.submitReview(params, { ...input, clientIp: context.clientIp }), { status: 201 });
+      return reply(await services.submissions.submitReview(params, { ...input, clientIp: context.clientIp, shopper }), { status: 201 });
     } finally {
       services.submissions.cleanup(input.files);
     }

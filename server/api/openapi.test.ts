@@ -10,6 +10,7 @@ import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishRealReview, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { loadBuild, startTestServer, type TestServer } from "../../test/server.ts";
+import { createHmac } from "node:crypto";
 import { demoProgram } from "../loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../loyalty/tokens.ts";
 import { ATTRIBUTION_SURVEY, DEMO_CHANNEL_IDS, DEMO_QUESTION_IDS, NPS_SURVEY } from "../surveys/surveys.demo.ts";
@@ -27,9 +28,21 @@ const SECRET = "openapi-test-platform-secret-0123456789";
 const API_KEY = "openapi-test-api-key-0123456789abcdef";
 const S = `/v1/stores/${TEST_STORE_ID}`;
 const basic = `Basic ${Buffer.from(`${TEST_STORE_ID}:${API_KEY}`).toString("base64")}`;
+const SHOP = "openapi-test.myshopify.com";
+const APP_SECRET = "openapi-test-app-secret-0123456789";
+/** Headers of a Shopify webhook delivery of `body`, signed with `secret`. */
+const shopifyHeaders = (topic: string, body: unknown, secret = APP_SECRET, shop = SHOP) => ({
+  "x-shopify-topic": topic, "x-shopify-shop-domain": shop, "x-shopify-webhook-id": crypto.randomUUID(),
+  "x-shopify-hmac-sha256": createHmac("sha256", secret).update(JSON.stringify(body)).digest("base64"),
+});
+/** Headers of a signed webhook delivery of `body`. */
+const signedHeaders = (body: unknown, secret = APP_SECRET) => {
+  const ts = String(Math.floor(Date.now() / 1000));
+  return { "x-chorus-timestamp": ts, "x-chorus-webhook-id": crypto.randomUUID(), "x-chorus-signature": `sha256=${createHmac("sha256", secret).update(`${ts}.${JSON.stringify(body)}`).digest("hex")}` };
+};
 
 let t: TestServer;
-const docs: Record<"storefront" | "enterprise", Doc> = {} as never;
+const docs: Record<"storefront" | "enterprise" | "platform", Doc> = {} as never;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 
@@ -42,11 +55,13 @@ beforeAll(async () => {
   t.services.surveys.createSurvey(TEST_STORE_ID, ATTRIBUTION_SURVEY);
   docs.storefront = await (await fetch(t.url("/v1/openapi.json"))).json();
   docs.enterprise = await (await fetch(t.url("/enterprise/openapi.json"))).json();
+  docs.platform = await (await fetch(t.url("/platforms/openapi.json"))).json();
+  t.services.platforms.updateSettings(TEST_STORE_ID, { shopDomain: SHOP, appSecret: APP_SECRET });
 });
 afterAll(() => t.close());
 
 describe("OpenAPI documents", () => {
-  it.each(["storefront", "enterprise"] as const)("the %s document is valid OpenAPI 3.1", async (api) => {
+  it.each(["storefront", "enterprise", "platform"] as const)("the %s document is valid OpenAPI 3.1", async (api) => {
     const result = await new Validator().validate(docs[api] as unknown as Parameters<Validator["validate"]>[0]);
     expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);
     expect(result.valid).toBe(true);
@@ -57,7 +72,7 @@ describe("OpenAPI documents", () => {
   it("cover every operation the server answers, and nothing else", async () => {
     const table = operationTable(await loadBuild());
     const served = table.operations.map((op) => `${op.api} ${op.method} ${op.path}`).sort();
-    const documented = (["storefront", "enterprise"] as const).flatMap((api) =>
+    const documented = (["storefront", "enterprise", "platform"] as const).flatMap((api) =>
       Object.entries(docs[api].paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${api} ${m.toUpperCase()} ${docs[api].servers[0].url}${path}`)),
     ).sort();
     expect(documented).toEqual(served);
@@ -75,7 +90,7 @@ describe("OpenAPI documents", () => {
 
 /** A validator for the JSON body of `status` of `method path` in the document of the path's API. */
 function validatorFor(method: string, url: string, status: number) {
-  const api = url.startsWith("/enterprise") ? "enterprise" : "storefront";
+  const api = url.startsWith("/enterprise") ? "enterprise" : url.startsWith("/platforms") ? "platform" : "storefront";
   const doc = docs[api];
   const relative = url.slice(doc.servers[0].url.length).split("?")[0];
   const entry = Object.entries(doc.paths).find(([template]) => new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(relative));
@@ -164,7 +179,26 @@ describe("live answers validate against the documents", () => {
     await check({ url: "/enterprise/loyalty/earning_transactions", status: 201, headers: auth, body: { customer: { platformCustomerId: "openapi-1" }, orderId: "order-1", amount: 59.9 } });
     await check({ url: "/enterprise/loyalty/earning_transactions", status: 200, headers: auth, body: { customer: { platformCustomerId: "openapi-1" }, orderId: "order-1", amount: 59.9 } });
     await check({ url: "/enterprise/loyalty/earning_transactions", status: 400, headers: auth, body: { orderId: "x" } });
+    await check({ url: "/enterprise/settings", status: 200, headers: auth });
+    await check({ url: "/enterprise/settings", status: 401 });
+    await check({ method: "PATCH", url: "/enterprise/settings", status: 200, headers: auth, body: { platform: { shopDomain: SHOP } } });
+    await check({ method: "PATCH", url: "/enterprise/settings", status: 400, headers: auth, body: { platform: { appSecret: "short" } } });
+    await check({ url: "/enterprise/customers/erasure", status: 200, headers: auth, body: { email: "nobody@example.com" } });
+    await check({ url: "/enterprise/customers/erasure", status: 400, headers: auth, body: { email: "not-an-address" } });
+    await check({ url: "/enterprise/customers/data_export", status: 400, headers: auth, body: { email: "not-an-address" } }); // its 200 is a zip (privacy.api.test.ts)
     await check({ url: "/enterprise/openapi.json", status: 200 });
+    // Shop-platform webhooks.
+    const product = { id: Number(PRODUCT), title: "Tiered Linen Midi Dress", handle: "tiered-linen-midi-dress", images: [] };
+    await check({ url: "/platforms/shopify/webhooks", status: 200, headers: shopifyHeaders("products/update", product), body: product });
+    await check({ url: "/platforms/shopify/webhooks", status: 401, headers: shopifyHeaders("products/update", product, "forged-secret-0123456789"), body: product });
+    await check({ url: "/platforms/shopify/webhooks", status: 404, headers: shopifyHeaders("products/update", product, APP_SECRET, "nobody.myshopify.com"), body: product });
+    await check({ url: "/platforms/shopify/webhooks", status: 400, headers: shopifyHeaders("products/update", { id: "x" }), body: { id: "x" } });
+    const event = { type: "product.upserted", product: { productId: "openapi-p", name: "Linen Shirt" } };
+    await check({ url: `/platforms/webhooks/${TEST_STORE_ID}`, status: 200, headers: signedHeaders(event), body: event });
+    await check({ url: `/platforms/webhooks/${TEST_STORE_ID}`, status: 401, headers: signedHeaders(event, "forged-secret-0123456789"), body: event });
+    await check({ url: "/platforms/webhooks/00000000-0000-4000-8000-000000000000", status: 404, headers: signedHeaders(event), body: event });
+    await check({ url: `/platforms/webhooks/${TEST_STORE_ID}`, status: 400, headers: signedHeaders({ type: "nope" }), body: { type: "nope" } });
+    await check({ url: "/platforms/openapi.json", status: 200 });
     await check({ url: "/v1/openapi.json", status: 200 });
 
     // Every documented operation was called.

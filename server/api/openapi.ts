@@ -12,7 +12,7 @@ import type { ApiName, RoutedOperation } from "./operation.ts";
 export const API_VERSION = "1.2.1";
 
 /** The URL prefix each API's paths are relative to (the document's `servers`). */
-export const API_PREFIX: Record<ApiName, string> = { storefront: "/v1", enterprise: "/enterprise" };
+export const API_PREFIX: Record<ApiName, string> = { storefront: "/v1", enterprise: "/enterprise", platform: "/platforms" };
 
 const INFO: Record<ApiName, { title: string; description: string }> = {
   storefront: {
@@ -25,6 +25,12 @@ const INFO: Record<ApiName, { title: string; description: string }> = {
   enterprise: {
     title: "Chorus enterprise API",
     description: "Server-to-server API of a store: survey responses, survey discovery, orders and loyalty earning. HTTP Basic authentication on every operation (user = store ID, password = an API key).",
+  },
+  platform: {
+    title: "Chorus shop-platform webhooks",
+    description:
+      "Webhooks shop platforms send to Chorus: Shopify's own (orders, fulfilments, products), and Chorus's signed JSON for any other platform. " +
+      "Each delivery is signed with the store's app secret (HMAC-SHA256 of the raw body) and applied once per delivery ID.",
   },
 };
 
@@ -49,12 +55,24 @@ export function buildOpenApi(operations: readonly RoutedOperation[], api: ApiNam
     description: "A loyalty customer token from `POST /stores/{storeId}/loyalty/login`.",
   });
   const prefix = API_PREFIX[api];
+  const signatureSchemes = new Map<string, { name: string }>();
+  /** A webhook signature header as an API-key scheme (the value is an HMAC of the body, not a key: see its description). */
+  const signatureScheme = (sig: { header: string; description: string }) => {
+    let scheme = signatureSchemes.get(sig.header);
+    if (!scheme) {
+      const name = sig.header.toLowerCase().replace(/^x-/, "").replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+      scheme = registry.registerComponent("securitySchemes", name, { type: "apiKey", in: "header", name: sig.header, description: sig.description });
+      signatureSchemes.set(sig.header, scheme);
+    }
+    return scheme;
+  };
   for (const op of operations) {
     if (op.api !== api) continue;
     const security =
       op.auth === "basic" ? [{ [basicAuth.name]: [] }]
       : op.auth === "customer" ? [{ [customerToken.name]: [] }]
       : op.auth === "customer-optional" ? [{}, { [customerToken.name]: [] }]
+      : op.auth === "signature" && op.signature ? [{ [signatureScheme(op.signature).name]: [] }]
       : [];
     const responses: RouteConfig["responses"] = {};
     for (const [status, spec] of Object.entries(op.responses)) {

@@ -23,13 +23,15 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  * - `none`: public;
  * - `basic`: enterprise HTTP Basic (store ID : API key), checked before anything else (401 without body);
  * - `customer`: a loyalty customer token (`Authorization: Bearer`), required;
- * - `customer-optional`: public, tailored when a valid customer token is sent.
+ * - `customer-optional`: public, tailored when a valid customer token is sent;
+ * - `signature`: a webhook signed by its sender with a shared secret (an HMAC of the raw body in the header
+ *   `signature.header` names); the handler checks it, as it needs the raw body (`body.read: "handler"`).
  */
-export type AuthKind = "none" | "basic" | "customer" | "customer-optional";
+export type AuthKind = "none" | "basic" | "customer" | "customer-optional" | "signature";
 /** `Cache-Control` of a 200: `public` answers are shared (and kept by the response cache), the others never. */
 export type CachePolicy = "public" | "private" | "no-store";
 /** Which API document an operation belongs to, and the URL prefix its paths are relative to. */
-export type ApiName = "storefront" | "enterprise";
+export type ApiName = "storefront" | "enterprise" | "platform";
 
 export const CACHE_CONTROL: Record<CachePolicy, string> = {
   public: "public, max-age=60, stale-while-revalidate=300",
@@ -99,6 +101,8 @@ export type OperationSpec<P extends AnyObject, Q extends AnyObject, H extends An
   description?: string;
   tags?: readonly string[];
   auth: AuthKind;
+  /** `auth: "signature"`: the header carrying the signature and how it is computed (documented as an API-key scheme). */
+  signature?: { header: string; description: string };
   /** Cache policy of its 200 answers; default `no-store`. */
   cache?: CachePolicy;
   /** Computes without writing and without the client's identity: a read worker thread may compute it. */

@@ -5,7 +5,7 @@
  * compiles a regular expression per route per call (~140 µs for our 33 API routes): too slow for a path
  * every request takes, so route-table.test.ts checks the two agree on every route and on edge cases
  * (case, trailing and doubled slashes, encoded characters, unknown paths). Only API paths (`/v1`,
- * `/enterprise`) are in the table; everything else is Remix's.
+ * `/enterprise`, `/platforms`) are in the table; everything else is Remix's.
  */
 import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import FindMyWay from "find-my-way";
@@ -43,7 +43,7 @@ function openApiPath(build: ServerBuild, routeId: string): string {
 }
 
 /** Whether a route ID is an API route (its paths are in the table). */
-export const isApiRoute = (routeId: string) => /^routes\/(v1|enterprise)[.$[]/.test(routeId) || routeId === "routes/v1" || routeId === "routes/enterprise";
+export const isApiRoute = (routeId: string) => /^routes\/(v1|enterprise|platforms)[.$[]/.test(routeId) || routeId === "routes/v1" || routeId === "routes/enterprise";
 
 /** Build the table of `build` (once per process or thread). */
 export function operationTable(build: ServerBuild): OperationTable {

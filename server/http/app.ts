@@ -421,7 +421,7 @@ export function createHttpServer(options: HttpOptions): Server {
     const pathname = url.split("?", 1)[0];
     let match: RouteMatch | null | undefined;
     if (logger) logRequest(logger, req, res, () => (match ??= table.match(pathname))?.routeId ?? table.routeIdOf(pathname));
-    const api = url.startsWith("/v1/") || url.startsWith("/enterprise/") || pathname === "/enterprise";
+    const api = url.startsWith("/v1/") || url.startsWith("/enterprise/") || pathname === "/enterprise" || url.startsWith("/platforms/");
     // What Chorus answers itself is what its Content-Type says: browsers must not guess (issue #19). Remix
     // pages set the header themselves (admin, demo), static files in `staticHeaders`.
     if (api || pathname === "/healthz") res.setHeader("x-content-type-options", "nosniff");

@@ -1,13 +1,42 @@
 /**
- * Imported orders (SQL). An order line is (store, order ID, product ID, buyer e-mail, date); e-mails are
- * stored trimmed and lower-case. An e-mail that matches an order is a hint for the merchant, not a proof
- * of purchase: it never makes a review `verified-buyer` by itself (issue 19, finding 6). The proofs are a
- * signed review-request link naming the order, the platform's signed-in shopper token, or the merchant's
- * confirmation (server/reviews/submissions.service.ts).
+ * Orders (SQL): a header per order (`order_headers`: number, buyer, platform customer, status, dates) and
+ * its lines (`orders`: one row per order and product). Orders come from the shop platform's webhooks
+ * (server/platforms/), the orders CSV import and POST /enterprise/orders. E-mails are stored trimmed and
+ * lower-case. An e-mail that matches an order is a hint for the merchant, not a proof of purchase: it never
+ * makes a review `verified-buyer` by itself (issue 19, finding 6). The proofs are a signed review-request
+ * link naming the order, the platform's signed-in shopper whose customer ID has an order of the product
+ * (`orderOfCustomer`), an import whose source marked the purchase verified, or the merchant's confirmation
+ * (server/reviews/submissions.service.ts).
  */
 import type { Db } from "../db/database.ts";
 
 export type OrderLine = { orderId: string; productId: string; email: string; orderedMs: number; source?: string };
+export type OrderStatus = "ordered" | "fulfilled" | "cancelled";
+
+/** An order as a platform sends it (normalised by server/platforms/). Product IDs are the platform's, without prefix. */
+export type PlatformOrder = {
+  orderId: string;
+  orderName: string | null;
+  /** Trimmed, lower-case; '' when the order has none. */
+  email: string;
+  platformCustomerId: string | null;
+  customerName: string | null;
+  locale: string | null;
+  currency: string | null;
+  /** Currency units (points-per-spend earns on it); null when the platform sent none. */
+  subtotal: number | null;
+  orderedMs: number;
+  source: string;
+  lines: { productId: string; variantId: string | null; title: string | null; price: number | null; quantity: number }[];
+};
+
+export type OrderHeaderRow = {
+  store_id: string; order_id: string; order_name: string | null; email: string; platform_customer_id: string | null; customer_name: string | null;
+  locale: string | null; currency: string | null; subtotal: number | null; status: OrderStatus; ordered_ms: number; fulfilled_ms: number | null;
+  cancelled_ms: number | null; updated_ms: number; source: string | null;
+};
+export type OrderLineRow = { product_id: string; variant_id: string | null; title: string | null; price: number | null; quantity: number | null; product_name: string | null };
+export type OrderListRow = OrderHeaderRow & { lines_json: string };
 
 /** Normalise an e-mail for matching: trimmed, lower-case. */
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
@@ -18,18 +47,66 @@ export function ordersRepo(db: Db) {
     `INSERT INTO orders (store_id, order_id, product_id, email, ordered_ms, source) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (store_id, order_id, product_id) DO NOTHING`,
   );
+  const insertHeader = db.prepare(
+    `INSERT INTO order_headers (store_id, order_id, email, ordered_ms, updated_ms, source) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (store_id, order_id) DO NOTHING`,
+  );
   const bought = db.prepare<[string, string, string], { 1: number }>(
     "SELECT 1 FROM orders WHERE store_id = ? AND email = ? AND product_id = ? LIMIT 1",
   );
+  const upsertHeader = db.prepare(
+    `INSERT INTO order_headers (store_id, order_id, order_name, email, platform_customer_id, customer_name, locale, currency, subtotal, ordered_ms, updated_ms, source)
+     VALUES (@storeId, @orderId, @orderName, @email, @platformCustomerId, @customerName, @locale, @currency, @subtotal, @orderedMs, @updatedMs, @source)
+     ON CONFLICT (store_id, order_id) DO UPDATE SET order_name = excluded.order_name, email = excluded.email,
+       platform_customer_id = excluded.platform_customer_id, customer_name = excluded.customer_name, locale = excluded.locale,
+       currency = excluded.currency, subtotal = excluded.subtotal, updated_ms = excluded.updated_ms`,
+  );
+  const upsertLine = db.prepare(
+    `INSERT INTO orders (store_id, order_id, product_id, email, ordered_ms, source, variant_id, title, price, quantity)
+     VALUES (@storeId, @orderId, @productId, @email, @orderedMs, @source, @variantId, @title, @price, @quantity)
+     ON CONFLICT (store_id, order_id, product_id) DO UPDATE SET email = excluded.email, variant_id = excluded.variant_id,
+       title = excluded.title, price = excluded.price, quantity = excluded.quantity`,
+  );
+  const getHeader = db.prepare<[string, string], OrderHeaderRow>("SELECT * FROM order_headers WHERE store_id = ? AND order_id = ?");
+  const linesOf = db.prepare<[string, string], OrderLineRow>(
+    `SELECT o.product_id, o.variant_id, o.title, o.price, o.quantity, p.name AS product_name
+       FROM orders o LEFT JOIN products p ON p.store_id = o.store_id AND p.product_id = o.product_id
+      WHERE o.store_id = ? AND o.order_id = ? ORDER BY o.rowid`,
+  );
+  const fulfil = db.prepare(
+    "UPDATE order_headers SET status = 'fulfilled', fulfilled_ms = ?, updated_ms = ? WHERE store_id = ? AND order_id = ? AND status = 'ordered'",
+  );
+  const cancel = db.prepare(
+    "UPDATE order_headers SET status = 'cancelled', cancelled_ms = ?, updated_ms = ? WHERE store_id = ? AND order_id = ? AND status <> 'cancelled'",
+  );
+  const ofCustomer = db.prepare<[string, string, string], { order_id: string }>(
+    `SELECT h.order_id FROM order_headers h INDEXED BY order_headers_customer
+       JOIN orders o ON o.store_id = h.store_id AND o.order_id = h.order_id AND o.product_id = ?
+      WHERE h.store_id = ? AND h.platform_customer_id = ? AND h.status <> 'cancelled'
+      ORDER BY h.ordered_ms LIMIT 1`,
+  );
+  const page = db.prepare<[string, number | null, number | null, number | null, string | null, number], OrderListRow>(
+    `SELECT h.*, (SELECT json_group_array(json_object('productId', o.product_id, 'title', COALESCE(o.title, p.name, o.product_id), 'quantity', o.quantity))
+                    FROM orders o LEFT JOIN products p ON p.store_id = o.store_id AND p.product_id = o.product_id
+                   WHERE o.store_id = h.store_id AND o.order_id = h.order_id) AS lines_json
+       FROM order_headers h
+      WHERE h.store_id = ? AND (? IS NULL OR h.ordered_ms < ? OR (h.ordered_ms = ? AND h.order_id < ?))
+      ORDER BY h.ordered_ms DESC, h.order_id DESC LIMIT ?`,
+  );
   return {
     /**
-     * Insert order lines of a store in one transaction; existing (order, product) lines are kept.
+     * Insert order lines of a store in one transaction; existing (order, product) lines are kept. Each new
+     * order gets a header (status `ordered`).
      * @returns the number of lines inserted.
      */
     importOrders(storeId: string, lines: OrderLine[]): number {
       let n = 0;
       db.transaction(() => {
-        for (const l of lines) n += insert.run(storeId, l.orderId, l.productId, normaliseEmail(l.email), l.orderedMs, l.source ?? null).changes;
+        for (const l of lines) {
+          const email = normaliseEmail(l.email);
+          n += insert.run(storeId, l.orderId, l.productId, email, l.orderedMs, l.source ?? null).changes;
+          insertHeader.run(storeId, l.orderId, email, l.orderedMs, l.orderedMs, l.source ?? null);
+        }
       }).immediate();
       return n;
     },
@@ -39,6 +116,44 @@ export function ordersRepo(db: Db) {
      */
     isVerifiedBuyer(storeId: string, email: string, productId: string): boolean {
       return bought.get(storeId, normaliseEmail(email), productId) !== undefined;
+    },
+    /**
+     * Insert or update an order and its lines (caller's transaction). A known order keeps its status and
+     * dates; its buyer fields and lines are updated (a product's line is added or replaced, never removed).
+     * @returns true when the order was new.
+     */
+    upsertOrder(storeId: string, order: PlatformOrder, nowMs: number): boolean {
+      const isNew = getHeader.get(storeId, order.orderId) === undefined;
+      upsertHeader.run({
+        storeId, orderId: order.orderId, orderName: order.orderName, email: normaliseEmail(order.email), platformCustomerId: order.platformCustomerId,
+        customerName: order.customerName, locale: order.locale, currency: order.currency, subtotal: order.subtotal, orderedMs: order.orderedMs,
+        updatedMs: nowMs, source: order.source,
+      });
+      for (const l of order.lines) {
+        upsertLine.run({
+          storeId, orderId: order.orderId, productId: l.productId, email: normaliseEmail(order.email), orderedMs: order.orderedMs, source: order.source,
+          variantId: l.variantId, title: l.title, price: l.price, quantity: l.quantity,
+        });
+      }
+      return isNew;
+    },
+    /** The order's header, or undefined. */
+    getOrder: (storeId: string, orderId: string): OrderHeaderRow | undefined => getHeader.get(storeId, orderId),
+    /** The order's lines (with the product's current name), in the order they were stored. */
+    lines: (storeId: string, orderId: string): OrderLineRow[] => linesOf.all(storeId, orderId),
+    /** `ordered` → `fulfilled` at `fulfilledMs`. @returns true when the status changed (false: already fulfilled or cancelled, or unknown). */
+    markFulfilled: (storeId: string, orderId: string, fulfilledMs: number, nowMs: number): boolean => fulfil.run(fulfilledMs, nowMs, storeId, orderId).changes === 1,
+    /** Any status → `cancelled` at `cancelledMs`. @returns true when the status changed. */
+    markCancelled: (storeId: string, orderId: string, cancelledMs: number, nowMs: number): boolean => cancel.run(cancelledMs, nowMs, storeId, orderId).changes === 1,
+    /**
+     * The first order (not cancelled) of the platform customer that contains `productId`, or undefined:
+     * the proof behind a signed-in shopper's verified-buyer review.
+     */
+    orderOfCustomer: (storeId: string, platformCustomerId: string, productId: string): string | undefined =>
+      ofCustomer.get(productId, storeId, platformCustomerId)?.order_id,
+    /** A keyset page of the store's orders, newest first (`after` = [ordered_ms, order_id] of the previous page's last row). */
+    page(storeId: string, after: [number, string] | null, limit: number): OrderListRow[] {
+      return page.all(storeId, after?.[0] ?? null, after?.[0] ?? null, after?.[0] ?? null, after?.[1] ?? null, limit);
     },
   };
 }

@@ -10,7 +10,8 @@
  * Verified buyer (issue 19, finding 6): an e-mail that matches an imported order is no proof (anyone who
  * knows a buyer's address can type it), so a storefront submission is `unverified`. Only a trusted caller
  * that checked a proof passes `verifiedPurchase`: the route of a signed review-request link, a route that
- * verified the platform's signed-in shopper token, or an import whose source marked the purchase verified.
+ * verified the platform's signed-in shopper token (`input.shopper`: verified only when that platform customer
+ * has an order of the product), or an import whose source marked the purchase verified.
  * The merchant can also confirm a buyer afterwards (moderation.confirmVerifiedBuyer).
  */
 import { randomUUID } from "node:crypto";
@@ -22,6 +23,7 @@ import { detectLanguage, loadLanguageDetector } from "../import/reviews-csv.ts";
 import type { MediaRepo } from "../media/media.repo.ts";
 import { checkUpload, probeUpload, type MediaStore, type PreparedMedia, type UploadedFile } from "../media/media.service.ts";
 import type { ModerationSetting, StoresRepo } from "../stores/stores.repo.ts";
+import type { OrdersRepo } from "../orders/orders.repo.ts";
 import type { ReviewsRepo } from "./reviews.repo.ts";
 import type { ReviewsService, ScopeParams } from "./reviews.service.ts";
 import type { SubmissionLimiter } from "./submission-limits.ts";
@@ -43,13 +45,22 @@ export const defaultAlt = (productName: string, rating: number, kind: "image" | 
  * proof (`review-request`: a signed review-request link; `shopper-token`: the platform's signed-in shopper
  * token; `merchant`), `orderId` the order it names, if any.
  */
-export type VerifiedPurchase = { source: "review-request" | "shopper-token" | "merchant"; orderId?: string };
+export type VerifiedPurchase = { source: "review-request" | "shopper-token" | "merchant" | "import"; orderId?: string };
 
-export type SubmissionInput = { fields: Record<string, unknown>; files: UploadedFile[]; clientIp: string; verifiedPurchase?: VerifiedPurchase };
+/**
+ * `shopper`: the platform customer a trusted caller authenticated (the loyalty customer token, issued for
+ * the platform's signed-in shopper token): the review is `verified-buyer` when that customer has an order
+ * (not cancelled) containing the product (`shopper-token` proof naming the order).
+ */
+export type SubmissionInput = {
+  fields: Record<string, unknown>; files: UploadedFile[]; clientIp: string; verifiedPurchase?: VerifiedPurchase; shopper?: { platformCustomerId: string };
+};
 
 /** Create the submissions service. */
 export function submissionsService(deps: {
   db: Db; reviews: ReviewsRepo; reviewsService: ReviewsService; stores: StoresRepo; media: MediaStore; mediaRows: MediaRepo; limiter: SubmissionLimiter;
+  /** The order of a platform customer containing a product (orders.repo.ts `orderOfCustomer`). */
+  orders?: Pick<OrdersRepo, "orderOfCustomer">;
 }) {
   const { db, reviews, stores, media, limiter } = deps;
 
@@ -93,6 +104,8 @@ export function submissionsService(deps: {
       await loadLanguageDetector();
       const reviewId = randomUUID();
       const status = initialStatus(store.moderation, body.rating);
+      const shopperOrder = input.shopper && deps.orders?.orderOfCustomer(store.storeId, input.shopper.platformCustomerId, product.productId);
+      const proof: VerifiedPurchase | undefined = input.verifiedPurchase ?? (shopperOrder ? { source: "shopper-token", orderId: shopperOrder } : undefined);
       const now = Date.now();
       const stored = media.write(store.storeId, prepared);
       try {
@@ -100,7 +113,7 @@ export function submissionsService(deps: {
           reviews.insert({
             reviewId, storeId: store.storeId, productId: product.productId, rating: body.rating, title: body.title, body: body.body,
             createdMs: now, status, reviewerName: body.displayName, reviewerEmail: body.email.toLowerCase(),
-            verifiedStatus: input.verifiedPurchase ? "verified-buyer" : "unverified",
+            verifiedStatus: proof ? "verified-buyer" : "unverified",
             isRecommended: body.isRecommended ?? null, languageCode: detectLanguage(`${body.title}. ${body.body}`),
             variantId: body.variantId || null, productAttributes: body.productAttributes,
           });

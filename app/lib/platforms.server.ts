@@ -1,0 +1,89 @@
+/**
+ * Operation declarations of the shop-platform connection (issue #22, docs/platforms.md): the Shopify
+ * webhook receiver, the signed-webhook receiver for other platforms, and the store settings API
+ * (`GET/PATCH /enterprise/settings`). Webhooks are `auth: "signature"`: the service checks the HMAC of
+ * the raw body, read here through the one bounded reader before anything is parsed.
+ */
+import { z } from "zod";
+import { defineOperation } from "../../server/api/operation.ts";
+import { errorResponses } from "../../server/api/responses.ts";
+import { shopifyWebhookHeaders, signedWebhookBody, signedWebhookHeaders, webhookResponseSchema } from "../../server/contract/platforms.ts";
+import { storeIdParam } from "../../server/contract/params.ts";
+import { reviewRequestsOf, WEBHOOK_MAX_BYTES } from "../../server/platforms/platforms.service.ts";
+import { settingsPatchSchema, settingsSchema } from "../../server/settings/settings.service.ts";
+import { readBodyBytes } from "../../server/shared/body.ts";
+
+const WEBHOOK_ERRORS = {
+  400: { description: "A header is missing or malformed, or the signed body is not the documented JSON (the description names the field)", schema: errorResponses(400)[400].schema },
+  401: { description: "The signature does not match the body (or, for signed webhooks, the timestamp is over 5 minutes away)", schema: errorResponses(400)[400].schema },
+  404: { description: "No store is connected to this shop (or has no app secret set)", schema: errorResponses(404)[404].schema },
+  413: errorResponses(413)[413],
+};
+
+/** POST /platforms/shopify/webhooks: Shopify's webhooks (topics in the description). */
+export const shopifyWebhook = defineOperation({
+  id: "receiveShopifyWebhook", method: "POST", api: "platform", auth: "signature", tags: ["Webhooks"],
+  signature: { header: "X-Shopify-Hmac-Sha256", description: "Base64 HMAC-SHA256 of the raw request body, keyed with the app secret of the store's platform connection (as Shopify signs webhooks)." },
+  summary: "Receive a Shopify webhook (orders, fulfilments, products)",
+  description:
+    "Topics applied: `orders/create`, `orders/fulfilled`, `fulfillments/create`, `orders/cancelled` (Shopify's Order and Fulfillment JSON), " +
+    "`products/create`, `products/update`, `products/delete` (Product JSON). Other topics are answered 200 `ignored`. " +
+    "Checks in this order: headers (400), body size (413), shop connected (404), signature (401), delivery seen before (200 `duplicate`), body (400). " +
+    "Each delivery is applied in one transaction.",
+  headers: shopifyWebhookHeaders,
+  body: { schema: z.record(z.string(), z.unknown()).meta({ description: "Shopify's JSON for the topic." }), read: "handler", contentTypes: ["application/json"], maxBytes: WEBHOOK_MAX_BYTES },
+  responses: { 200: { description: "The delivery was applied, ignored or already applied", schema: webhookResponseSchema }, ...WEBHOOK_ERRORS },
+  handler: async ({ request, headers, context }) => {
+    const raw = await readBodyBytes(request, WEBHOOK_MAX_BYTES);
+    const outcome = context.services.platforms.receiveShopify(
+      { topic: headers["x-shopify-topic"], hmac: headers["x-shopify-hmac-sha256"], shopDomain: headers["x-shopify-shop-domain"], webhookId: headers["x-shopify-webhook-id"] },
+      raw, reviewRequestsOf(context.services),
+    );
+    return { outcome };
+  },
+});
+
+/** POST /platforms/webhooks/{storeId}: Chorus's signed JSON for any platform. */
+export const signedWebhook = defineOperation({
+  id: "receiveSignedWebhook", method: "POST", api: "platform", auth: "signature", tags: ["Webhooks"],
+  signature: { header: "X-Chorus-Signature", description: "`sha256=` and the hex HMAC-SHA256, keyed with the store's app secret, of `<X-Chorus-Timestamp>.<raw body>`." },
+  summary: "Receive a signed webhook from any shop platform (orders, products)",
+  description:
+    "For BigCommerce, WooCommerce or a custom shop: one event per delivery in Chorus's JSON. " +
+    "Checks in this order: headers (400), body size (413), store connected (404), signature and timestamp (401), delivery seen before (200 `duplicate`), body (400).",
+  params: z.object({ storeId: storeIdParam }),
+  headers: signedWebhookHeaders,
+  body: { schema: signedWebhookBody, read: "handler", contentTypes: ["application/json"], maxBytes: WEBHOOK_MAX_BYTES },
+  responses: { 200: { description: "The delivery was applied or already applied", schema: webhookResponseSchema }, ...WEBHOOK_ERRORS },
+  handler: async ({ request, params, headers, context }) => {
+    const raw = await readBodyBytes(request, WEBHOOK_MAX_BYTES);
+    const outcome = context.services.platforms.receiveSigned(
+      params.storeId,
+      { signature: headers["x-chorus-signature"], webhookId: headers["x-chorus-webhook-id"], timestamp: headers["x-chorus-timestamp"] },
+      raw, reviewRequestsOf(context.services),
+    );
+    return { outcome };
+  },
+});
+
+/** GET /enterprise/settings */
+export const getSettings = defineOperation({
+  id: "getStoreSettings", method: "GET", api: "enterprise", auth: "basic", tags: ["Settings"],
+  summary: "Read the store's settings (platform connection and the other sections)",
+  description: "Write-only values (the platform app secret) are never returned: the answer says only whether they are set.",
+  responses: { 200: { description: "Every settings section", schema: settingsSchema }, ...errorResponses(401) },
+  handler: ({ storeId, context }) => context.services.settings.get(storeId, context.publicOrigin),
+});
+
+/** PATCH /enterprise/settings */
+export const patchSettings = defineOperation({
+  id: "updateStoreSettings", method: "PATCH", api: "enterprise", auth: "basic", tags: ["Settings"],
+  summary: "Change some of the store's settings",
+  description: "Send only the sections and fields to change. All changes apply together or, on any error, none does. Answers the settings after the change.",
+  body: { schema: settingsPatchSchema, read: "json", contentTypes: ["application/json"] },
+  responses: { 200: { description: "Every settings section, after the change", schema: settingsSchema }, ...errorResponses(400, 401, 409, 413, 415) },
+  handler: ({ storeId, body, context }) => {
+    context.services.settings.update(storeId, body);
+    return context.services.settings.get(storeId, context.publicOrigin);
+  },
+});

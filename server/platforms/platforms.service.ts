@@ -1,0 +1,342 @@
+/**
+ * The shop-platform connection (issue #22 items 1, 2, 4; docs/platforms.md): webhooks from Shopify and
+ * from any platform that signs Chorus's own JSON, applied once each, in one transaction each:
+ *
+ * - Shopify (`POST /platforms/shopify/webhooks`): the store is found by `X-Shopify-Shop-Domain` (404 when no
+ *   store is connected to that shop), the raw body's HMAC-SHA256 (base64) with the connection's app secret
+ *   must equal `X-Shopify-Hmac-Sha256` (constant-time compare; 401 otherwise), `X-Shopify-Webhook-Id` makes
+ *   it idempotent (a delivery seen before: 200 `duplicate`). The body is parsed only after the signature
+ *   passed: a forged body is 401 whatever it holds; a signed but malformed one 400. Topics Chorus does not
+ *   use: 200 `ignored` (Shopify retries, then removes, webhooks that keep failing).
+ * - Signed webhooks (`POST /platforms/webhooks/{storeId}`): `X-Chorus-Signature: sha256=<hex>` over
+ *   `<X-Chorus-Timestamp>.<raw body>`, the timestamp within 5 minutes of the server's clock (so a captured
+ *   delivery cannot be replayed later under a new ID), `X-Chorus-Webhook-Id` for idempotency.
+ *
+ * An order webhook stores the order header and its lines, names unknown products from the lines, awards the
+ * order's loyalty points (ledger.ts `earnForPlatformOrder`) and, on cancellation, reverses them. After the
+ * transaction commits, a new fulfilment calls `reviewRequests.orderFulfilled` and a new cancellation
+ * `reviewRequests.orderCancelled` (interface 2 of the brief), when that receiver is wired.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { ApiError, badRequest, notFound } from "../contract/errors.ts";
+import {
+  SHOPIFY_TOPICS, shopifyFulfillment, shopifyOrder, shopifyProduct, shopifyProductDelete, signedWebhookBody,
+  type ShopifyOrder, type ShopifyTopic, type SignedWebhookBody, type WebhookOutcome,
+} from "../contract/platforms.ts";
+import { transaction, type Db } from "../db/database.ts";
+import { earnForPlatformOrder, reverseOrderEarning } from "../loyalty/ledger.ts";
+import type { LoyaltyRepo } from "../loyalty/loyalty.repo.ts";
+import { normaliseEmail, type OrdersRepo, type PlatformOrder } from "../orders/orders.repo.ts";
+import { zodIssue } from "../shared/zod-issue.ts";
+import type { CatalogueProduct, PlatformsRepo } from "./platforms.repo.ts";
+import type { SecretBox } from "./secret-box.ts";
+
+/** Largest webhook body read, in bytes (a Shopify order with hundreds of lines is well below). */
+export const WEBHOOK_MAX_BYTES = 1024 * 1024;
+/** How far a signed webhook's timestamp may be from the server's clock, in ms. */
+export const SIGNED_WEBHOOK_TOLERANCE_MS = 5 * 60 * 1000;
+
+/** What the review-requests module receives (brief interface 2), called after the order's transaction commits. */
+export type FulfilledOrder = {
+  storeId: string; orderId: string; email: string; customerName: string | null; locale: string | null; lines: { productId: string }[]; fulfilledMs: number;
+};
+export type ReviewRequestsReceiver = {
+  orderFulfilled(order: FulfilledOrder): unknown;
+  orderCancelled(storeId: string, orderId: string): unknown;
+};
+/** `services.reviewRequests` when the review-requests module is wired, else undefined. */
+export const reviewRequestsOf = (services: object): ReviewRequestsReceiver | undefined =>
+  (services as { reviewRequests?: ReviewRequestsReceiver }).reviewRequests;
+
+/** One event of a shop, whatever platform sent it. Product and order IDs are the platform's, without prefix. */
+export type PlatformEvent =
+  | { kind: "order"; order: PlatformOrder; fulfilledMs: number | null; cancelledMs: number | null }
+  | { kind: "fulfilment"; orderId: string; fulfilledMs: number }
+  | { kind: "product"; product: CatalogueProduct }
+  | { kind: "product-deleted"; productId: string };
+
+/** The platform section of the store settings (GET/PATCH /enterprise/settings, the admin's platform page). */
+export const platformSettingsPatch = z.object({
+  shopDomain: z.string().trim().toLowerCase()
+    .regex(/^(?=.{4,255}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/, "shopDomain must be the shop's domain, e.g. example.myshopify.com")
+    .nullable().optional()
+    .meta({ description: "Shopify: the shop's `*.myshopify.com` domain (the `X-Shopify-Shop-Domain` of its webhooks); null removes it." }),
+  appSecret: z.string().regex(/^[\x21-\x7e]{16,200}$/, "appSecret must be 16 to 200 printable characters without spaces").nullable().optional()
+    .meta({ description: "Write-only: the secret that signs the shop's webhooks (Shopify: the app's client secret). Never returned; null removes it." }),
+}).strict();
+export const platformSettingsSchema = z.object({
+  platform: z.string().meta({ description: "The store's platform word (the product ID prefix), e.g. `shopify`." }),
+  shopDomain: z.string().nullable(),
+  appSecretSet: z.boolean().meta({ description: "Whether an app secret is set (the secret itself is never shown)." }),
+  appSecretSetAt: z.string().nullable().meta({ description: "When the app secret was last set (ISO 8601), or null." }),
+  webhookUrls: z.object({
+    shopify: z.string().meta({ description: "Paste into Shopify (Settings → Notifications → Webhooks, or the app's webhook subscriptions)." }),
+    signed: z.string().meta({ description: "For other platforms: Chorus's signed-webhook JSON." }),
+  }),
+}).meta({ id: "PlatformSettings" });
+export type PlatformSettingsPatch = z.output<typeof platformSettingsPatch>;
+export type PlatformSettings = z.output<typeof platformSettingsSchema>;
+
+const unauthorized = (why: string) => new ApiError(401, `The webhook's signature is not valid: ${why}`, "invalid_webhook_signature");
+
+/** HMAC-SHA256 of `data` with `secret`. */
+const hmac = (secret: string, ...data: (string | Buffer)[]) => {
+  const h = createHmac("sha256", secret);
+  for (const d of data) h.update(d);
+  return h.digest();
+};
+
+/** Constant-time comparison of a received digest with the expected one (false for another length). */
+function sameDigest(expected: Buffer, received: Buffer): boolean {
+  return received.length === expected.length && timingSafeEqual(expected, received);
+}
+
+/** Parse a raw body as JSON and with `schema`. @throws ApiError 400 naming the field. */
+function parseBody<S extends z.ZodType>(raw: Buffer, schema: S): z.output<S> {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString("utf8"));
+  } catch {
+    throw badRequest("The webhook body is not valid JSON", "invalid_body");
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw badRequest(zodIssue(parsed.error, "body"), "invalid_field");
+  return parsed.data;
+}
+
+const fullName = (first?: string | null, last?: string | null) => [first, last].filter((s) => s && s.trim()).join(" ").trim() || null;
+
+/** A Shopify Order as a platform order. */
+export function fromShopifyOrder(o: ShopifyOrder): PlatformOrder {
+  const lines = new Map<string, PlatformOrder["lines"][number]>();
+  for (const l of o.line_items) {
+    if (!l.product_id) continue; // custom items, tips, gift cards without a product
+    const known = lines.get(l.product_id);
+    if (known) known.quantity += l.quantity; // one line per product (variants of one product merge)
+    else lines.set(l.product_id, { productId: l.product_id, variantId: l.variant_id ?? null, title: l.title ?? null, price: l.price ?? null, quantity: l.quantity });
+  }
+  return {
+    orderId: o.id, orderName: o.name ?? null, email: normaliseEmail(o.email ?? o.contact_email ?? o.customer?.email ?? ""),
+    platformCustomerId: o.customer?.id ?? null, customerName: fullName(o.customer?.first_name, o.customer?.last_name),
+    locale: o.customer_locale ?? null, currency: o.currency ?? null, subtotal: o.subtotal_price ?? o.total_price ?? null,
+    orderedMs: o.created_at, source: "shopify-webhook", lines: [...lines.values()],
+  };
+}
+
+/** The event of a Shopify delivery of `topic` (body already verified). @throws ApiError 400 for a malformed body. */
+export function shopifyEvent(topic: ShopifyTopic, raw: Buffer, shopDomain: string, nowMs: number): PlatformEvent {
+  switch (topic) {
+    case "orders/create":
+    case "orders/fulfilled":
+    case "orders/cancelled": {
+      const o = parseBody(raw, shopifyOrder);
+      const lastFulfilment = Math.max(0, ...(o.fulfillments ?? []).map((f) => f.created_at ?? 0));
+      const fulfilled = topic === "orders/fulfilled" || o.fulfillment_status === "fulfilled";
+      const cancelledMs = o.cancelled_at ?? (topic === "orders/cancelled" ? nowMs : null);
+      return { kind: "order", order: fromShopifyOrder(o), fulfilledMs: fulfilled ? lastFulfilment || nowMs : null, cancelledMs };
+    }
+    case "fulfillments/create": {
+      const f = parseBody(raw, shopifyFulfillment);
+      return { kind: "fulfilment", orderId: f.order_id, fulfilledMs: f.created_at ?? nowMs };
+    }
+    case "products/create":
+    case "products/update": {
+      const p = parseBody(raw, shopifyProduct);
+      const imageUrl = p.image?.src ?? p.images?.[0]?.src ?? null;
+      return {
+        kind: "product",
+        product: { productId: p.id, name: p.title, url: p.handle ? `https://${shopDomain}/products/${encodeURIComponent(p.handle)}` : null, imageUrl: imageUrl && /^https:/i.test(imageUrl) ? imageUrl : null },
+      };
+    }
+    case "products/delete":
+      return { kind: "product-deleted", productId: parseBody(raw, shopifyProductDelete).id };
+  }
+}
+
+/** The event of a signed-webhook body. */
+export function signedEvent(body: SignedWebhookBody, nowMs: number): PlatformEvent {
+  switch (body.type) {
+    case "product.upserted":
+      return { kind: "product", product: { productId: body.product.productId, name: body.product.name, url: body.product.url ?? null, imageUrl: body.product.imageUrl ?? null } };
+    case "product.deleted":
+      return { kind: "product-deleted", productId: body.product.productId };
+    default: {
+      const o = body.order;
+      const lines = new Map<string, PlatformOrder["lines"][number]>();
+      for (const l of o.lines) {
+        const known = lines.get(l.productId);
+        if (known) known.quantity += l.quantity ?? 1;
+        else lines.set(l.productId, { productId: l.productId, variantId: l.variantId ?? null, title: l.title ?? null, price: l.price ?? null, quantity: l.quantity ?? 1 });
+      }
+      const order: PlatformOrder = {
+        orderId: o.orderId, orderName: o.name ?? null, email: normaliseEmail(o.email ?? ""), platformCustomerId: o.customerId ?? null,
+        customerName: o.customerName ?? null, locale: o.locale ?? null, currency: o.currency ?? null, subtotal: o.subtotal ?? null,
+        orderedMs: Date.parse(o.dateCreated), source: "signed-webhook", lines: [...lines.values()],
+      };
+      const fulfilledMs = body.type === "order.fulfilled" ? (body.dateFulfilled ? Date.parse(body.dateFulfilled) : nowMs) : null;
+      const cancelledMs = body.type === "order.cancelled" ? (body.dateCancelled ? Date.parse(body.dateCancelled) : nowMs) : null;
+      return { kind: "order", order, fulfilledMs, cancelledMs };
+    }
+  }
+}
+
+/** Create the platform service. `now` is the clock (ms) of webhook times and the signed-webhook window. */
+export function platformsService(deps: {
+  db: Db; repo: PlatformsRepo; orders: OrdersRepo; loyalty: LoyaltyRepo; box: SecretBox; storePlatform: (storeId: string) => string | undefined;
+  now?: () => number; log?: (message: string, error: unknown) => void;
+}) {
+  const { db, repo, orders, loyalty, box } = deps;
+  const now = deps.now ?? Date.now;
+
+  /** The connection's app secret in clear, or undefined when none is set. */
+  const secretOf = (sealed: string | null): string | undefined => {
+    if (!sealed) return undefined;
+    try {
+      return box.open(sealed);
+    } catch {
+      return undefined; // sealed under another installation key: as if unset (the merchant sets it again)
+    }
+  };
+
+  /**
+   * Apply one verified event in one transaction (recording the delivery), then tell the review-requests
+   * module what changed. @returns the outcome.
+   */
+  function apply(storeId: string, webhookId: string, topic: string, event: PlatformEvent, receiver: ReviewRequestsReceiver | undefined): WebhookOutcome {
+    const t = now();
+    const after: ((r: ReviewRequestsReceiver) => unknown)[] = [];
+    const outcome = transaction(db, (): WebhookOutcome => {
+      if (repo.seen(storeId, webhookId)) return "duplicate";
+      let applied = true;
+      switch (event.kind) {
+        case "product":
+          repo.upsertProduct(storeId, event.product);
+          break;
+        case "product-deleted":
+          repo.unlistProduct(storeId, event.productId);
+          break;
+        case "fulfilment":
+          if (orders.getOrder(storeId, event.orderId)) after.push(...orderChanged(storeId, event.orderId, event.fulfilledMs, null, t));
+          else applied = false; // the order itself has not arrived: its orders/fulfilled delivery will carry it
+          break;
+        case "order": {
+          for (const l of event.order.lines) repo.ensureProduct(storeId, l.productId, l.title?.trim() || `Product ${l.productId}`);
+          orders.upsertOrder(storeId, event.order, t);
+          after.push(...orderChanged(storeId, event.order.orderId, event.fulfilledMs, event.cancelledMs, t));
+          break;
+        }
+      }
+      repo.record(storeId, webhookId, topic, applied ? "applied" : "ignored", t);
+      return applied ? "applied" : "ignored";
+    });
+    if (receiver) {
+      for (const call of after) {
+        try {
+          call(receiver);
+        } catch (error) {
+          deps.log?.("review requests: the order event was not taken", error); // committed; the receiver's own failure
+        }
+      }
+    }
+    return outcome;
+
+    /** Status changes and points of an order (inside the transaction); @returns the calls to make after commit. */
+    function orderChanged(storeId: string, orderId: string, fulfilledMs: number | null, cancelledMs: number | null, nowMs: number) {
+      const calls: ((r: ReviewRequestsReceiver) => unknown)[] = [];
+      if (cancelledMs !== null && orders.markCancelled(storeId, orderId, cancelledMs, nowMs)) {
+        calls.push((r) => r.orderCancelled(storeId, orderId));
+      } else if (fulfilledMs !== null && orders.markFulfilled(storeId, orderId, fulfilledMs, nowMs)) {
+        const h = orders.getOrder(storeId, orderId)!;
+        const lines = orders.lines(storeId, orderId).map((l) => ({ productId: l.product_id }));
+        if (h.email) {
+          calls.push((r) => r.orderFulfilled({ storeId, orderId, email: h.email, customerName: h.customer_name, locale: h.locale, lines, fulfilledMs }));
+        }
+      }
+      const h = orders.getOrder(storeId, orderId)!;
+      const label = h.order_name ?? orderId;
+      if (h.status === "cancelled") reverseOrderEarning(loyalty, storeId, { orderId, label });
+      else if (h.platform_customer_id && h.subtotal !== null) {
+        earnForPlatformOrder(loyalty, storeId, { orderId, platformCustomerId: h.platform_customer_id, amount: h.subtotal, label });
+      }
+      return calls;
+    }
+  }
+
+  return {
+    /**
+     * A Shopify webhook delivery (headers already present and bounded, body read raw up to WEBHOOK_MAX_BYTES).
+     * @returns the outcome. @throws ApiError 404 no store connected to the shop (or none with a secret),
+     * 401 bad signature, 400 malformed body (signed).
+     */
+    receiveShopify(
+      h: { topic: string; hmac: string; shopDomain: string; webhookId: string }, raw: Buffer, receiver?: ReviewRequestsReceiver,
+    ): WebhookOutcome {
+      const shop = h.shopDomain.trim().toLowerCase();
+      const connection = repo.connectionOfShop(shop);
+      const secret = connection && secretOf(connection.secret_encrypted);
+      if (!connection || !secret) throw notFound("No store is connected to this shop", "shop_not_connected");
+      if (!sameDigest(hmac(secret, raw), Buffer.from(h.hmac.trim(), "base64"))) throw unauthorized("X-Shopify-Hmac-Sha256 does not match the body");
+      const storeId = connection.store_id;
+      if (repo.seen(storeId, h.webhookId)) return "duplicate";
+      if (!(SHOPIFY_TOPICS as readonly string[]).includes(h.topic)) {
+        transaction(db, () => repo.record(storeId, h.webhookId, h.topic, "ignored", now()));
+        return "ignored";
+      }
+      const event = shopifyEvent(h.topic as ShopifyTopic, raw, shop, now());
+      return apply(storeId, h.webhookId, h.topic, event, receiver);
+    },
+
+    /**
+     * A signed-webhook delivery to `storeId`. @returns the outcome. @throws ApiError 404 unknown store or
+     * no secret set, 401 bad signature or a timestamp over 5 minutes away, 400 malformed body (signed).
+     */
+    receiveSigned(storeId: string, h: { signature: string; webhookId: string; timestamp: string }, raw: Buffer, receiver?: ReviewRequestsReceiver): WebhookOutcome {
+      const secret = secretOf(repo.connection(storeId)?.secret_encrypted ?? null);
+      if (!secret) throw notFound("No store with this ID accepts signed webhooks (no app secret is set)", "store_not_connected");
+      const match = /^sha256=([0-9a-f]{64})$/i.exec(h.signature.trim());
+      if (!match) throw unauthorized("X-Chorus-Signature must be sha256=<64 hex digits>");
+      if (!/^\d{1,12}$/.test(h.timestamp)) throw unauthorized("X-Chorus-Timestamp must be Unix seconds");
+      if (!sameDigest(hmac(secret, h.timestamp, ".", raw), Buffer.from(match[1], "hex"))) throw unauthorized("X-Chorus-Signature does not match the timestamp and body");
+      if (Math.abs(now() - Number(h.timestamp) * 1000) > SIGNED_WEBHOOK_TOLERANCE_MS) throw unauthorized("X-Chorus-Timestamp is more than 5 minutes from the server's time");
+      if (repo.seen(storeId, h.webhookId)) return "duplicate";
+      const body = parseBody(raw, signedWebhookBody);
+      return apply(storeId, h.webhookId, body.type, signedEvent(body, now()), receiver);
+    },
+
+    /** Apply an event without a delivery (demo data, tests of other modules): same rules, delivery ID `webhookId`. */
+    applyEvent(storeId: string, webhookId: string, event: PlatformEvent, receiver?: ReviewRequestsReceiver): WebhookOutcome {
+      return apply(storeId, webhookId, "internal", event, receiver);
+    },
+
+    /** The platform section of the settings; `origin` is the public origin of the webhook URLs. */
+    settings(storeId: string, origin: string): PlatformSettings {
+      const c = repo.connection(storeId);
+      return {
+        platform: deps.storePlatform(storeId) ?? "",
+        shopDomain: c?.shop_domain ?? null,
+        appSecretSet: !!c?.secret_encrypted,
+        appSecretSetAt: c?.secret_set_ms ? new Date(c.secret_set_ms).toISOString() : null,
+        webhookUrls: { shopify: `${origin}/platforms/shopify/webhooks`, signed: `${origin}/platforms/webhooks/${storeId}` },
+      };
+    },
+
+    /**
+     * Change the platform section (fields left out are kept). @throws ApiError 400 (zod), 404 unknown store,
+     * 409 the shop domain belongs to another store.
+     */
+    updateSettings(storeId: string, patch: PlatformSettingsPatch): void {
+      if (!deps.storePlatform(storeId)) throw notFound("Store not found", "store_not_found");
+      const parsed = platformSettingsPatch.parse(patch);
+      if (parsed.shopDomain) {
+        const other = repo.connectionOfShop(parsed.shopDomain);
+        if (other && other.store_id !== storeId) throw new ApiError(409, "shopDomain: this shop is connected to another store", "shop_domain_taken");
+      }
+      transaction(db, () => repo.saveConnection(storeId, {
+        shopDomain: parsed.shopDomain,
+        secretEncrypted: parsed.appSecret === undefined ? undefined : parsed.appSecret === null ? null : box.seal(parsed.appSecret),
+      }, now()));
+    },
+  };
+}
+export type PlatformsService = ReturnType<typeof platformsService>;

@@ -1,0 +1,61 @@
+/**
+ * Store settings by API (issue #22 item 5): `GET /enterprise/settings` and `PATCH /enterprise/settings`
+ * compose one section per module. Each section is its module's: a zod schema of what GET shows, a zod
+ * schema of a PATCH (any subset of fields), and `get`/`update` on the module's service. The admin pages
+ * call the same services, so both paths apply the same rules.
+ *
+ * Composition point: to add a section, add its two schemas to `settingsSchema`/`settingsPatchSchema` and
+ * its `get`/`update` to `sections()` below. A PATCH applies every section it names in one transaction:
+ * a 400 in any section changes nothing.
+ */
+import { z } from "zod";
+import { transaction, type Db } from "../db/database.ts";
+import { platformSettingsPatch, platformSettingsSchema, type PlatformsService } from "../platforms/platforms.service.ts";
+
+/** The services whose sections are composed. */
+export type SettingsOwners = { db: Db; platforms: PlatformsService };
+
+/** GET /enterprise/settings: every section. */
+export const settingsSchema = z.object({
+  platform: platformSettingsSchema,
+}).meta({ id: "StoreSettings" });
+
+/** PATCH /enterprise/settings: the sections to change, each with the fields to change. */
+export const settingsPatchSchema = z.object({
+  platform: platformSettingsPatch.optional(),
+}, { error: "the body must be an object of settings sections" }).strict().meta({ id: "StoreSettingsPatch" });
+
+export type StoreSettings = z.output<typeof settingsSchema>;
+export type StoreSettingsPatch = z.output<typeof settingsPatchSchema>;
+
+type Section<K extends keyof StoreSettings> = {
+  get(storeId: string, origin: string): StoreSettings[K];
+  update(storeId: string, patch: NonNullable<StoreSettingsPatch[K & keyof StoreSettingsPatch]>): void;
+};
+
+/** The sections over the services. */
+function sections(services: SettingsOwners): { [K in keyof StoreSettings]: Section<K> } {
+  return {
+    platform: { get: (storeId, origin) => services.platforms.settings(storeId, origin), update: (storeId, patch) => services.platforms.updateSettings(storeId, patch) },
+  };
+}
+
+/** Create the settings service over the section owners' services. */
+export function settingsService(services: SettingsOwners) {
+  const all = sections(services);
+  return {
+    /** Every section of the store's settings; `origin` is the public origin of URLs in them (webhook URLs). */
+    get(storeId: string, origin: string): StoreSettings {
+      return Object.fromEntries(Object.entries(all).map(([name, s]) => [name, s.get(storeId, origin)])) as StoreSettings;
+    },
+    /** Apply a (parsed) patch in one transaction. @throws ApiError 400/404/409 from a section; nothing changes then. */
+    update(storeId: string, patch: StoreSettingsPatch): void {
+      transaction(services.db, () => {
+        for (const [name, value] of Object.entries(patch)) {
+          if (value !== undefined) (all[name as keyof StoreSettings] as Section<keyof StoreSettings>).update(storeId, value as never);
+        }
+      });
+    },
+  };
+}
+export type SettingsService = ReturnType<typeof settingsService>;
