@@ -43,8 +43,11 @@ export type TestSmtp = {
 const addresses = (field: AddressObject | AddressObject[] | undefined): string[] =>
   (Array.isArray(field) ? field : field ? [field] : []).flatMap((a) => a.value.map((v) => v.address ?? "")).filter(Boolean);
 
-/** Start the server. @returns its URL, the received messages and `waitFor`. */
-export async function startTestSmtp(): Promise<TestSmtp> {
+/**
+ * Start the server: on a random loopback port, or `port` (the e2e sink, e2e/smtp-sink.ts). `onMessage` sees each
+ * message once parsed. @returns its URL, the received messages and `waitFor`.
+ */
+export async function startTestSmtp(options: { port?: number; onMessage?: (m: ReceivedMail) => void } = {}): Promise<TestSmtp> {
   const messages: ReceivedMail[] = [];
   const waiters = new Set<{ pred: (m: ReceivedMail) => boolean; resolve: (m: ReceivedMail) => void }>();
   const state: TestSmtp = {
@@ -96,6 +99,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
             headers,
           };
           messages.push(mail);
+          options.onMessage?.(mail);
           for (const w of [...waiters]) if (w.pred(mail)) w.resolve(mail);
           callback();
         })
@@ -104,7 +108,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
   const port = (server.server.address() as AddressInfo).port;
   state.port = port;

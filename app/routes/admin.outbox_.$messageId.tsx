@@ -60,7 +60,6 @@ export default function OutboxMessage() {
           src={`/admin/outbox/${m.messageId}/html`}
           sandbox=""
           referrerPolicy="no-referrer"
-          loading="lazy"
         />
         <h2>Text version</h2>
         <pre className="mail-text" tabIndex={0}>{m.text}</pre>
