@@ -9,12 +9,20 @@
  * `npm run import -- --format orders-csv --store <storeId> --file orders.csv` imports orders (columns
  *   order_id, product_id, email, date?) so reviews and answers with a matching e-mail are from verified buyers.
  *
+ * `npm run import -- --store <storeId> --format judgeme|yotpo|okendo|stamped|loox --file <export.csv> [--dry-run]
+ *   [--skip-bad-rows] [--map column=field,...] [--date-order dmy|mdy]` imports another review app's export file
+ *   (rules: server/import/app-import.ts, docs/import.md): prints per column what is mapped or ignored, then the
+ *   numbers, each bad row and each failed media download with its line number. Exit code 1 when bad rows
+ *   stopped the import (nothing imported; add --skip-bad-rows to import the good rows).
+ *
  * Imports a reviews CSV (rules: server/import/reviews-csv.ts and the README). Prints progress,
  * a summary, and each bad row with its line number. Exit code 0 even with bad rows; 1 on a fatal error.
  */
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.ts";
 import { importReviewsCsv } from "../import/reviews-csv.ts";
+import { APP_FORMATS, FIELD_LABELS, parseMapping, type AppFormat } from "../import/app-formats.ts";
+import { appImporterOf, ImportFileError, type AppImportReport } from "../import/app-import.ts";
 import { createServices, type Services } from "../services.ts";
 import { DEMO_STORE_ID } from "../demo/demo.ts";
 import { importAmazonQa } from "../questions/amazon-qa.ts";
@@ -30,12 +38,19 @@ async function main(): Promise<number> {
       source: { type: "string" }, "create-store": { type: "boolean", default: false },
       platform: { type: "string", default: "shopify" }, name: { type: "string" }, help: { type: "boolean", default: false },
       format: { type: "string", default: "reviews-csv" }, group: { type: "string", default: "appliances" },
+      "dry-run": { type: "boolean", default: false }, "skip-bad-rows": { type: "boolean", default: false },
+      map: { type: "string" }, "date-order": { type: "string" },
     },
   });
+  if ((APP_FORMATS as readonly string[]).includes(values.format!)) {
+    return importApp(values.format as AppFormat, values.file, values.store, {
+      dryRun: values["dry-run"]!, skipBadRows: values["skip-bad-rows"]!, map: values.map, dateOrder: values["date-order"],
+    });
+  }
   if (values.format === "amazon-qa") return importQa(values.file, values.store ?? DEMO_STORE_ID, values.group!);
   if (values.format === "orders-csv") return importOrders(values.file, values.store);
   if (values.format !== "reviews-csv") {
-    console.error("--format must be reviews-csv (default), amazon-qa or orders-csv");
+    console.error(`--format must be reviews-csv (default), amazon-qa, orders-csv or a review app: ${APP_FORMATS.join(", ")}`);
     return 2;
   }
   if (values.help || !values.store || !values.file) {
@@ -106,6 +121,55 @@ async function importOrders(file: string | undefined, storeId: string | undefine
     for (const bad of report.badRows) console.error(`line ${bad.line}: ${bad.reason}`);
     console.log(`${report.rows} rows read: ${report.inserted} order lines imported, ${report.badRows.length} bad rows skipped`);
     return 0;
+  });
+}
+
+/** Print an app import's report: the column mapping, the numbers, bad rows and failed media downloads. */
+function printAppReport(report: AppImportReport, log: (line: string) => void = console.log): void {
+  log("Columns:");
+  for (const c of report.columns) log(`  ${c.column || "(unnamed)"} → ${c.field ? `${c.field} (${FIELD_LABELS[c.field]})` : "ignored"}${c.note ? `: ${c.note}` : ""}`);
+  for (const bad of report.badRows) log(`line ${bad.line}: skipped: ${bad.reason}`);
+  for (const f of report.media.failed) log(`line ${f.line}: media ${f.url} not imported: ${f.reason}`);
+  const c = report.curation;
+  const verb = report.dryRun ? "would be imported" : report.committed ? "imported" : "would be imported, but nothing was (bad rows; fix them or add --skip-bad-rows)";
+  log(`${report.rowsRead} rows read: ${report.imported} ${verb}, ${report.alreadyPresent} already present, ${report.badRows.length} bad rows${report.committed || report.dryRun ? " skipped" : ""}`);
+  log(`  curation: ${c.published} published, ${c.pending} pending, ${c.hidden} hidden, ${c.spam} spam; ${report.verifiedBuyers} verified buyers; ${report.replies} replies`);
+  log(`  products: ${report.products.matched} matched, ${report.products.created} created; media: ${report.media.found} URLs${report.dryRun ? " (downloaded by the real run)" : `, ${report.media.imported} imported, ${report.media.failed.length} failed`}; ${report.ms} ms`);
+}
+
+/** `--format judgeme|yotpo|okendo|stamped|loox`: another review app's export file. */
+async function importApp(format: AppFormat, file: string | undefined, storeId: string | undefined, o: { dryRun: boolean; skipBadRows: boolean; map?: string; dateOrder?: string }): Promise<number> {
+  if (!file || !storeId) {
+    console.error(`usage: npm run import -- --store <storeId> --format ${format} --file <export.csv> [--dry-run] [--skip-bad-rows] [--map column=field,...] [--date-order dmy|mdy]`);
+    return 2;
+  }
+  if (o.dateOrder !== undefined && o.dateOrder !== "dmy" && o.dateOrder !== "mdy") {
+    console.error("--date-order must be dmy or mdy");
+    return 2;
+  }
+  let map;
+  try {
+    map = o.map ? parseMapping(o.map) : undefined;
+  } catch (error) {
+    console.error((error as Error).message);
+    return 2;
+  }
+  return withStore(storeId, undefined, async (services) => {
+    try {
+      const report = await appImporterOf(services).run({
+        storeId, file, format, map, dryRun: o.dryRun, skipBadRows: o.skipBadRows, dateOrder: o.dateOrder as "dmy" | "mdy" | undefined,
+        // The operator runs the CLI on their own machine: media on private hosts may be fetched.
+        media: { allowPrivateHosts: true },
+      });
+      printAppReport(report);
+      return !report.dryRun && !report.committed ? 1 : 0;
+    } catch (error) {
+      if (error instanceof ImportFileError) {
+        console.error(error.message);
+        return 1;
+      }
+      throw error;
+    }
   });
 }
 

@@ -1,0 +1,278 @@
+/**
+ * Review-app imports (issue 24 item 3) on sample export files in each app's column layout and date format
+ * (test/fixtures/imports, real review texts), with photos served by a local HTTP server, through the real
+ * importer, database, media pipeline and storefront API.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { parse } from "csv-parse/sync";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../../test/server.ts";
+import { realReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
+import { PROJECT_ROOT } from "../config.ts";
+import { createServices } from "../services.ts";
+import type { AppFormat } from "./app-formats.ts";
+import { appImporterOf, ImportFileError, type AppImportOptions, type AppImportReport } from "./app-import.ts";
+import { appImportRepo } from "./app-import.repo.ts";
+
+const FIXTURES = join(PROJECT_ROOT, "test/fixtures/imports");
+let t: TestServer;
+let photos: Server;
+let dir: string;
+const files: Record<string, string> = {};
+const fixtureRows = (name: string) => parse(readFileSync(join(FIXTURES, name)), { columns: true }) as Record<string, string>[];
+
+type Row = { review_id: string; product_id: string; rating: number; title: string; body: string; created_ms: number; status: string; reviewer_name: string;
+  reviewer_email: string | null; verified_status: string; reply_body: string | null; reply_created_ms: number | null; media_count: number; reviewer_country_code: string | null };
+const reviewsOf = (source: string): Row[] => t.services.db.prepare(
+  "SELECT review_id, product_id, rating, title, body, created_ms, status, reviewer_name, reviewer_email, verified_status, reply_body, reply_created_ms, media_count, reviewer_country_code FROM reviews WHERE store_id = ? AND source = ? ORDER BY created_ms DESC",
+).all(TEST_STORE_ID, source) as Row[];
+const byName = (source: string, name: string) => reviewsOf(source).find((r) => r.reviewer_name === name)!;
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const run = (format: AppFormat, extra: Partial<AppImportOptions> = {}) =>
+  appImporterOf(t.services).run({ storeId: TEST_STORE_ID, file: files[`${format}.csv`], format, media: { allowPrivateHosts: true }, ...extra });
+/** The numbers a dry run promises and a real run reports. */
+const numbers = (r: AppImportReport) => ({
+  rowsRead: r.rowsRead, imported: r.imported, alreadyPresent: r.alreadyPresent, badRows: r.badRows, curation: r.curation,
+  verifiedBuyers: r.verifiedBuyers, replies: r.replies, products: r.products, mediaFound: r.media.found,
+});
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "chorus-app-import-"));
+  const jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: "#b04a5a" } }).jpeg().toBuffer();
+  const png = await sharp({ create: { width: 200, height: 300, channels: 3, background: "#2a6f97" } }).png().toBuffer();
+  photos = createServer((req, res) => {
+    if (req.url?.endsWith(".jpg") && !req.url.includes("missing")) res.writeHead(200, { "content-type": "image/jpeg" }).end(jpeg);
+    else if (req.url?.endsWith(".png")) res.writeHead(200, { "content-type": "image/png" }).end(png);
+    else res.writeHead(404).end("not found");
+  });
+  await new Promise<void>((resolve) => photos.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(photos.address() as AddressInfo).port}`;
+  for (const name of ["judgeme.csv", "yotpo.csv", "okendo.csv", "stamped.csv", "loox.csv", "judgeme-malformed.csv"]) {
+    files[name] = join(dir, name);
+    writeFileSync(files[name], readFileSync(join(FIXTURES, name), "utf8").replaceAll("__MEDIA__", origin));
+  }
+  t = await startTestServer();
+  t.services.stores.create({ storeId: TEST_STORE_ID, name: "Import test", platform: "shopify" });
+  const repo = appImportRepo(t.services.db);
+  // The store already has Judge.me row 1's product (by ID, without a handle) and Okendo row 1's product (another ID, by handle).
+  const jm = fixtureRows("judgeme.csv")[0];
+  repo.createProduct({ storeId: TEST_STORE_ID, productId: jm.product_id, name: "Existing jumpsuit", url: null, handle: null });
+  repo.createProduct({ storeId: TEST_STORE_ID, productId: "7001", name: "Existing by handle", url: null, handle: fixtureRows("okendo.csv")[0].handle });
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  await new Promise((r) => photos?.close(r));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("sample exports hold real review texts", () => {
+  it("every title and text of the fixtures is a row of the CC0 clothing reviews", () => {
+    const real = new Set(realReviews().map((r) => r.body));
+    const bodyColumn: Record<string, string> = { "judgeme.csv": "body", "yotpo.csv": "Review Content", "okendo.csv": "body", "stamped.csv": "body", "loox.csv": "review" };
+    for (const [name, column] of Object.entries(bodyColumn)) for (const row of fixtureRows(name)) expect(real.has(row[column]), `${name}: ${row[column]}`).toBe(true);
+  });
+});
+
+describe("Judge.me", () => {
+  let dry: AppImportReport;
+  let real: AppImportReport;
+  let again: AppImportReport;
+  beforeAll(async () => {
+    dry = await run("judgeme", { dryRun: true });
+    real = await run("judgeme");
+    again = await run("judgeme");
+  }, 60_000);
+
+  it("the dry run reports per column what is mapped or ignored, and writes nothing", () => {
+    const col = (name: string) => dry.columns.find((c) => c.column === name)!;
+    expect(col("review_date").field).toBe("date");
+    expect(col("curated").field).toBe("status");
+    expect(col("picture_urls").field).toBe("imageUrls");
+    expect(col("reviewer_email").field).toBe("reviewerEmail");
+    expect(col("ip_address")).toMatchObject({ field: null, note: expect.stringMatching(/not kept/) });
+    expect(dry).toMatchObject({ dryRun: true, committed: false });
+    expect(dry.media).toMatchObject({ found: 2, imported: 0, failed: [] });
+  });
+
+  it("the real run reports the numbers of the dry run; a second run imports nothing and reports the same rows", () => {
+    expect(numbers(real)).toEqual(numbers(dry));
+    expect(real).toMatchObject({ committed: true, rowsRead: 5, imported: 5, alreadyPresent: 0, badRows: [] });
+    expect(real.curation).toEqual({ published: 3, pending: 1, hidden: 0, spam: 1 });
+    expect(real.products).toEqual({ matched: 1, created: 3 }); // two rows share a product
+    expect(again).toMatchObject({ committed: true, rowsRead: 5, imported: 0, alreadyPresent: 5, badRows: [] });
+    expect(reviewsOf("app:judgeme")).toHaveLength(5);
+  });
+
+  it("keeps the original dates, names, curation, e-mails (private) and replies", () => {
+    const maria = byName("app:judgeme", "Maria Gomez");
+    expect(iso(maria.created_ms)).toBe("2023-04-11T08:15:32.000Z");
+    expect(maria).toMatchObject({ status: "published", reviewer_email: "maria.gomez@example.com", reply_body: "Thank you for your review.", verified_status: "unverified" });
+    expect(iso(maria.reply_created_ms)).toBe("2023-04-12T09:00:00.000Z");
+    expect(byName("app:judgeme", "Ann Lee")).toMatchObject({ status: "pending" });
+    expect(iso(byName("app:judgeme", "Ann Lee").created_ms)).toBe("2022-12-30T23:59:59.000Z");
+    expect(byName("app:judgeme", "Promo Bot")).toMatchObject({ status: "rejected" });
+  });
+
+  it("downloads the photo through the media pipeline and reports the missing one with its line", () => {
+    expect(real.media.imported).toBe(1);
+    expect(real.media.failed).toEqual([{ line: 2, url: expect.stringMatching(/missing\.jpg$/), reason: "HTTP 404" }]);
+    expect(byName("app:judgeme", "Maria Gomez").media_count).toBe(1);
+  });
+
+  it("maps products: an existing ID keeps its product (and gains the handle), a handle alone creates a product", () => {
+    const rows = fixtureRows("judgeme.csv");
+    expect(byName("app:judgeme", "Maria Gomez").product_id).toBe(rows[0].product_id);
+    expect(appImportRepo(t.services.db).productById(TEST_STORE_ID, rows[0].product_id)).toMatchObject({ name: "Existing jumpsuit", handle: rows[0].product_handle });
+    expect(byName("app:judgeme", "Jo Park").product_id).toBe(rows[3].product_handle);
+  });
+
+  it("the storefront shows the name, date, reply and photo, and never an e-mail", async () => {
+    const productId = fixtureRows("judgeme.csv")[0].product_id;
+    const res = await fetch(t.url(`/v1/stores/${TEST_STORE_ID}/products/shopify-${productId}/reviews`));
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    const review = JSON.parse(text).reviews.find((r: { reviewer: { displayName: string } }) => r.reviewer.displayName === "Maria Gomez");
+    expect(review).toMatchObject({ dateCreated: "2023-04-11T08:15:32.000Z", reply: { body: "Thank you for your review.", dateCreated: "2023-04-12T09:00:00.000Z" } });
+    expect(review.media).toHaveLength(1);
+    const file = await fetch(review.media[0].largeUrl);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe("image/jpeg");
+    expect(text).not.toMatch(/@example\./i);
+  });
+});
+
+describe("Yotpo", () => {
+  it("a store review is a bad row: nothing is imported unless bad rows are skipped; then the numbers match the dry run", async () => {
+    const blocked = await run("yotpo");
+    expect(blocked).toMatchObject({ committed: false, imported: 4, badRows: [{ line: 6, reason: expect.stringMatching(/store review/) }] });
+    expect(reviewsOf("app:yotpo")).toHaveLength(0);
+    const dry = await run("yotpo", { dryRun: true, skipBadRows: true });
+    const real = await run("yotpo", { skipBadRows: true });
+    expect(numbers(real)).toEqual(numbers(dry));
+    expect(real).toMatchObject({ committed: true, imported: 4, verifiedBuyers: 2, replies: 1, curation: { published: 3, pending: 0, hidden: 1, spam: 0 } });
+    expect(real.media).toMatchObject({ found: 1, imported: 1, failed: [] });
+    const again = await run("yotpo", { skipBadRows: true });
+    expect(again).toMatchObject({ imported: 0, alreadyPresent: 4, badRows: real.badRows });
+  }, 60_000);
+
+  it("keeps verified buyers (import proof), unpublished reviews rejected, the comment as the store reply, product titles and URLs", () => {
+    const lena = byName("app:yotpo", "Lena K.");
+    expect(lena).toMatchObject({ verified_status: "verified-buyer", status: "published", reply_body: "We are glad it fits well.", media_count: 1 });
+    expect(iso(lena.created_ms)).toBe("2022-11-03T14:02:11.000Z");
+    expect(byName("app:yotpo", "Chris P.")).toMatchObject({ verified_status: "unverified", status: "rejected" });
+    const row = fixtureRows("yotpo.csv")[0];
+    expect(t.services.stores.getProduct(TEST_STORE_ID, row["Product ID"])).toMatchObject({ name: row["Product Title"], url: row["Product URL"] });
+  });
+});
+
+describe("Okendo", () => {
+  it("maps the documented template: handle to the store's product, shopify- prefixes, SKU, zoned dates, status, country", async () => {
+    const dry = await run("okendo", { dryRun: true });
+    const real = await run("okendo");
+    expect(numbers(real)).toEqual(numbers(dry));
+    expect(real).toMatchObject({ imported: 4, products: { matched: 1, created: 2 }, verifiedBuyers: 2, curation: { published: 2, pending: 1, hidden: 1, spam: 0 } });
+    const rows = fixtureRows("okendo.csv");
+    expect(byName("app:okendo", "Grace H.")).toMatchObject({ product_id: "7001", verified_status: "verified-buyer", reviewer_country_code: "AU", reply_body: "Thanks, Grace!" });
+    expect(iso(byName("app:okendo", "Grace H.").created_ms)).toBe("2021-08-14T00:00:00.000Z");
+    expect(byName("app:okendo", "Henry T.")).toMatchObject({ product_id: rows[1].productId.replace("shopify-", ""), status: "pending" });
+    expect(iso(byName("app:okendo", "Henry T.").created_ms)).toBe("2020-02-29T09:30:00.000Z");
+    expect(byName("app:okendo", "Ivy N.")).toMatchObject({ product_id: rows[2].sku, status: "rejected" });
+    expect(iso(byName("app:okendo", "Ivy N.").created_ms)).toBe("2019-12-31T22:00:00.000Z");
+    expect((await run("okendo")).alreadyPresent).toBe(4);
+  }, 60_000);
+});
+
+describe("Stamped", () => {
+  it("keeps UTC dates without a zone, verified buyers, unpublished reviews hidden, replies and photos", async () => {
+    const dry = await run("stamped", { dryRun: true });
+    const real = await run("stamped");
+    expect(numbers(real)).toEqual(numbers(dry));
+    expect(real).toMatchObject({ imported: 4, verifiedBuyers: 2, replies: 1, curation: { published: 3, pending: 0, hidden: 1, spam: 0 }, media: { found: 1, imported: 1, failed: [] } });
+    const kim = byName("app:stamped", "Kim S.");
+    expect(iso(kim.created_ms)).toBe("2022-06-19T17:45:00.000Z");
+    expect(iso(kim.reply_created_ms)).toBe("2022-06-20T10:00:00.000Z");
+    expect(kim).toMatchObject({ verified_status: "verified-buyer", reviewer_email: "kim@example.com" });
+    expect(byName("app:stamped", "Liam B.")).toMatchObject({ status: "rejected", verified_status: "unverified" });
+    expect(byName("app:stamped", "Mia C.").media_count).toBe(1);
+  }, 60_000);
+});
+
+describe("Loox", () => {
+  it("maps Active / Hidden, the nickname (else the full name), verified purchases, replies and photos", async () => {
+    const dry = await run("loox", { dryRun: true });
+    const real = await run("loox");
+    expect(numbers(real)).toEqual(numbers(dry));
+    expect(real).toMatchObject({ imported: 4, verifiedBuyers: 2, replies: 1, curation: { published: 3, pending: 0, hidden: 1, spam: 0 }, media: { imported: 1 } });
+    expect(byName("app:loox", "Olivia")).toMatchObject({ verified_status: "verified-buyer", media_count: 1, title: "" });
+    expect(byName("app:loox", "Paul Durand")).toMatchObject({ status: "rejected" });
+    expect(iso(byName("app:loox", "Quinn").reply_created_ms)).toBe("2023-09-10T10:00:00.000Z");
+    expect(iso(byName("app:loox", "Rae").created_ms)).toBe("2023-03-03T03:03:03.000Z");
+  }, 60_000);
+});
+
+describe("a malformed file", () => {
+  it("gives line-numbered errors and imports nothing; with skipBadRows the good rows only", async () => {
+    const file = files["judgeme-malformed.csv"];
+    const blocked = await appImporterOf(t.services).run({ storeId: TEST_STORE_ID, file, format: "judgeme" });
+    expect(blocked.committed).toBe(false);
+    expect(blocked.badRows.map((b) => b.line)).toEqual([3, 4, 5]);
+    expect(blocked.badRows[0].reason).toMatch(/rating must be a whole number from 1 to 5, got "7"/);
+    expect(blocked.badRows[1].reason).toMatch(/does not exist/);
+    expect(blocked.badRows[2].reason).toMatch(/not valid CSV/);
+    const count = () => t.services.db.prepare("SELECT count(*) FROM reviews WHERE store_id = ?").pluck().get(TEST_STORE_ID) as number;
+    const before = count();
+    await appImporterOf(t.services).run({ storeId: TEST_STORE_ID, file, format: "judgeme" });
+    expect(count()).toBe(before);
+    const skipped = await appImporterOf(t.services).run({ storeId: TEST_STORE_ID, file, format: "judgeme", skipBadRows: true });
+    expect(skipped).toMatchObject({ committed: true, imported: 1 });
+    expect(count()).toBe(before + 1);
+  });
+
+  it("a file of another app is refused at its header, naming the missing columns", async () => {
+    await expect(run("loox", { file: files["judgeme.csv"] } as Partial<AppImportOptions>)).rejects.toThrow(ImportFileError);
+    await expect(run("loox", { file: files["judgeme.csv"] } as Partial<AppImportOptions>)).rejects.toThrow(/line 1: this is not a Loox review export: no column for date/);
+  });
+
+  it("a column mapping makes a renamed column count", async () => {
+    const renamed = join(dir, "renamed.csv");
+    writeFileSync(renamed, readFileSync(files["loox.csv"], "utf8").replace(/^id,status,rating/, "id,status,stars"));
+    await expect(run("loox", { file: renamed } as Partial<AppImportOptions>)).rejects.toThrow(/no column for rating/);
+    const mapped = await run("loox", { file: renamed, map: { stars: "rating" }, dryRun: true } as Partial<AppImportOptions>);
+    expect(mapped.columns.find((c) => c.column === "stars")).toMatchObject({ field: "rating", note: "mapped by you" });
+    expect(mapped.alreadyPresent).toBe(4);
+  });
+});
+
+describe("npm run import -- --format", () => {
+  it("the CLI prints the mapping and the same numbers for the dry run and the real run; a re-run imports nothing", async () => {
+    const cliDir = mkdtempSync(join(tmpdir(), "chorus-app-import-cli-"));
+    const env = { ...process.env, DATABASE_PATH: join(cliDir, "db.sqlite"), MEDIA_PATH: join(cliDir, "media"), LOG_LEVEL: "silent" };
+    const services = createServices({ databasePath: env.DATABASE_PATH, mediaPath: env.MEDIA_PATH });
+    services.stores.create({ storeId: TEST_STORE_ID, name: "CLI import", platform: "shopify" });
+    services.close();
+    const cli = async (...args: string[]) => {
+      const { stdout } = await promisify(execFile)(process.execPath, ["server/cli/import.ts", "--store", TEST_STORE_ID, "--format", "stamped", "--file", files["stamped.csv"], ...args], { cwd: PROJECT_ROOT, env });
+      return stdout;
+    };
+    try {
+      const dry = await cli("--dry-run");
+      expect(dry).toMatch(/created_at → date \(date the review was written\)/);
+      expect(dry).toMatch(/4 rows read: 4 would be imported, 0 already present, 0 bad rows skipped/);
+      const real = await cli();
+      expect(real).toMatch(/4 rows read: 4 imported, 0 already present, 0 bad rows skipped/);
+      const line = (out: string) => out.split("\n").find((l) => l.includes("curation:"));
+      expect(line(real)).toBe(line(dry));
+      expect(real).toMatch(/media: 1 URLs, 1 imported, 0 failed/);
+      expect(await cli()).toMatch(/4 rows read: 0 imported, 4 already present/);
+    } finally {
+      rmSync(cliDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

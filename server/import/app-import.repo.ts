@@ -1,0 +1,44 @@
+/**
+ * SQL of the review-app importer (app-import.ts): products by handle (migration 081), products created
+ * by an import, and the store reply of an imported review. Every query names the store.
+ */
+import type { Db } from "../db/database.ts";
+
+/** A store's product as the importer matches it. */
+export type ImportProductRow = { product_id: string; name: string; handle: string | null };
+
+/** Create the importer's data module over `db`. */
+export function appImportRepo(db: Db) {
+  const byId = db.prepare<[string, string], ImportProductRow>("SELECT product_id, name, handle FROM products WHERE store_id = ? AND product_id = ?");
+  const byHandle = db.prepare<[string, string], ImportProductRow>(
+    "SELECT product_id, name, handle FROM products WHERE store_id = ? AND handle = ? ORDER BY product_id LIMIT 1",
+  );
+  const insertProduct = db.prepare(
+    "INSERT INTO products (store_id, product_id, name, url, handle) VALUES (?, ?, ?, ?, ?) ON CONFLICT (store_id, product_id) DO NOTHING",
+  );
+  const fillHandle = db.prepare("UPDATE products SET handle = ? WHERE store_id = ? AND product_id = ? AND handle IS NULL");
+  const setReply = db.prepare("UPDATE reviews SET reply_body = ?, reply_created_ms = ? WHERE store_id = ? AND review_id = ?");
+  return {
+    /** The store's product with this ID, or undefined. */
+    productById(storeId: string, productId: string): ImportProductRow | undefined {
+      return byId.get(storeId, productId);
+    },
+    /** The store's product with this handle (the lowest ID when several share it), or undefined. */
+    productByHandle(storeId: string, handle: string): ImportProductRow | undefined {
+      return byHandle.get(storeId, handle);
+    },
+    /** Create a product (no-op when the ID exists). `url` is the product page on the shop, or null. */
+    createProduct(p: { storeId: string; productId: string; name: string; url: string | null; handle: string | null }): void {
+      insertProduct.run(p.storeId, p.productId, p.name, p.url, p.handle);
+    },
+    /** Record a product's handle when it has none yet. */
+    fillHandle(storeId: string, productId: string, handle: string): void {
+      fillHandle.run(handle, storeId, productId);
+    },
+    /** Set the store's public reply of a review; `createdMs` (epoch ms) or null for "same as the review". */
+    setReply(storeId: string, reviewId: string, body: string, createdMs: number | null): void {
+      setReply.run(body, createdMs, storeId, reviewId);
+    },
+  };
+}
+export type AppImportRepo = ReturnType<typeof appImportRepo>;
