@@ -113,6 +113,7 @@ export function createServices(options: ServicesOptions) {
     db, repo: platformsRepo(db), orders, loyalty: loyaltyData, box: secretBox(installationSecret(db, "platform_secret_key")),
     storePlatform: (storeId) => stores.get(storeId)?.platform, log: (message, error) => options.log?.(`${message}: ${String(error)}`),
   });
+  const widgetSettings = widgetSettingsService({ db, repo: widgetSettingsRepo(db), stores });
   const questions = questionsService({ questions: questionsData, reviewsService: reviews, stores, limiter });
   // Outgoing mail (issue #21 item 1): the outbox and its send job (started by server/http/main.ts).
   const mailNow = options.mail?.now ?? Date.now;
@@ -161,7 +162,7 @@ export function createServices(options: ServicesOptions) {
     /** Shop-platform connection and its webhooks (server/platforms, docs/platforms.md). */
     platforms,
     /** GET/PATCH /enterprise/settings: the composed settings sections (server/settings/settings.service.ts). */
-    settings: settingsService({ db, platforms }),
+    settings: settingsService({ db, platforms, reviewRequests, widgetSettings }),
     questionsData,
     questions,
     /** Q&A moderation queue and bulk publish/reject of questions (server/admin). */
@@ -176,7 +177,7 @@ export function createServices(options: ServicesOptions) {
     voteLimits: voteLimit,
     visitorSecret,
     /** Widget texts per language, colours and which widgets show (server/widget-settings; settings section `widgets`). */
-    widgetSettings: widgetSettingsService({ db, repo: widgetSettingsRepo(db), stores }),
+    widgetSettings,
     /** What committed data changed, for the response cache's freshness rule (server/db/content-scopes.ts). */
     contentScopes,
     /** Outgoing mail: `mail.enqueue(OutgoingMail)` (server/mail/mail.service.ts), the admin outbox reads. */

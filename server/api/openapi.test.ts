@@ -181,7 +181,7 @@ describe("live answers validate against the documents", () => {
     await check({ url: "/enterprise/loyalty/earning_transactions", status: 400, headers: auth, body: { orderId: "x" } });
     await check({ url: "/enterprise/settings", status: 200, headers: auth });
     await check({ url: "/enterprise/settings", status: 401 });
-    await check({ method: "PATCH", url: "/enterprise/settings", status: 200, headers: auth, body: { platform: { shopDomain: SHOP } } });
+    await check({ method: "PATCH", url: "/enterprise/settings", status: 200, headers: auth, body: { platform: { shopDomain: SHOP }, reviewRequests: { delayDays: 2 }, widgets: { colors: { star: "#ffaa00" } } } });
     await check({ method: "PATCH", url: "/enterprise/settings", status: 400, headers: auth, body: { platform: { appSecret: "short" } } });
     await check({ url: "/enterprise/customers/erasure", status: 200, headers: auth, body: { email: "nobody@example.com" } });
     await check({ url: "/enterprise/customers/erasure", status: 400, headers: auth, body: { email: "not-an-address" } });

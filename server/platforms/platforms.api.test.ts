@@ -300,6 +300,15 @@ describe("GET/PATCH /enterprise/settings", () => {
     const product = { id: 1078, title: "Tiered Linen Midi Dress", handle: "tiered-linen-midi-dress", images: [] };
     expect((await shopify("products/update", product)).status).toBe(401);
     expect((await shopify("products/update", product, { secret: rotated })).status).toBe(200);
+    // Sections of other modules, through the same endpoint; a PATCH with one bad section changes nothing.
+    const both = await call("/enterprise/settings", { method: "PATCH", headers: { authorization: basic }, body: { reviewRequests: { delayDays: 3 }, widgets: { colors: { accent: "#112233" } } } });
+    expect(both.status).toBe(200);
+    expect(both.body.reviewRequests.delayDays).toBe(3);
+    expect(both.body.widgets.colors.accent).toBe("#112233");
+    const bad = await call("/enterprise/settings", { method: "PATCH", headers: { authorization: basic }, body: { platform: { shopDomain: "elsewhere.myshopify.com" }, reviewRequests: { delayDays: 9999 } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.description).toMatch(/delayDays/);
+    expect((await call("/enterprise/settings", { headers: { authorization: basic } })).body.platform.shopDomain).toBe(SHOP);
     // Put the first secret back for the other tests' helpers.
     expect((await call("/enterprise/settings", { method: "PATCH", headers: { authorization: basic }, body: { platform: { appSecret: APP_SECRET } } })).status).toBe(200);
   });

@@ -11,18 +11,26 @@
 import { z } from "zod";
 import { transaction, type Db } from "../db/database.ts";
 import { platformSettingsPatch, platformSettingsSchema, type PlatformsService } from "../platforms/platforms.service.ts";
+import { reviewRequestSettingsPatchSchema, reviewRequestSettingsSchema } from "../review-requests/settings.ts";
+import type { ReviewRequestsService } from "../review-requests/review-requests.service.ts";
+import { widgetSettingsPatchSchema, widgetSettingsSchema } from "../contract/widget-settings.ts";
+import type { WidgetSettingsService } from "../widget-settings/widget-settings.service.ts";
 
 /** The services whose sections are composed. */
-export type SettingsOwners = { db: Db; platforms: PlatformsService };
+export type SettingsOwners = { db: Db; platforms: PlatformsService; reviewRequests: ReviewRequestsService; widgetSettings: WidgetSettingsService };
 
 /** GET /enterprise/settings: every section. */
 export const settingsSchema = z.object({
   platform: platformSettingsSchema,
+  reviewRequests: reviewRequestSettingsSchema.meta({ id: "ReviewRequestSettings", description: "Review-request e-mails after fulfilment: on or off, delay, reminder, quiet hours, templates per language." }),
+  widgets: widgetSettingsSchema.meta({ id: "WidgetSettings", description: "Widget texts per language, colours, and which widgets show." }),
 }).meta({ id: "StoreSettings" });
 
 /** PATCH /enterprise/settings: the sections to change, each with the fields to change. */
 export const settingsPatchSchema = z.object({
   platform: platformSettingsPatch.optional(),
+  reviewRequests: reviewRequestSettingsPatchSchema.optional(),
+  widgets: widgetSettingsPatchSchema.optional(),
 }, { error: "the body must be an object of settings sections" }).strict().meta({ id: "StoreSettingsPatch" });
 
 export type StoreSettings = z.output<typeof settingsSchema>;
@@ -37,6 +45,8 @@ type Section<K extends keyof StoreSettings> = {
 function sections(services: SettingsOwners): { [K in keyof StoreSettings]: Section<K> } {
   return {
     platform: { get: (storeId, origin) => services.platforms.settings(storeId, origin), update: (storeId, patch) => services.platforms.updateSettings(storeId, patch) },
+    reviewRequests: { get: (storeId) => services.reviewRequests.get(storeId), update: (storeId, patch) => void services.reviewRequests.update(storeId, patch) },
+    widgets: { get: (storeId) => services.widgetSettings.get(storeId), update: (storeId, patch) => void services.widgetSettings.update(storeId, patch) },
   };
 }
 
