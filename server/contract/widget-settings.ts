@@ -7,20 +7,9 @@
 import { z } from "zod";
 import { DEFAULT_TEXTS, placeholdersOf, TEXT_IDS, type TextId } from "./widget-strings.ts";
 
-/** The widgets a merchant can show or hide; `reviews` covers the review form too. */
-export const WIDGET_KEYS = ["reviews", "starRating", "media", "questions", "summary", "keywords", "loyalty"] as const;
-export type WidgetKey = (typeof WIDGET_KEYS)[number];
+import { WIDGET_KEYS, type WidgetKey } from "./widget-keys.ts";
 
-/** The element of each widget key (for the admin and the snippet). */
-export const WIDGET_TAGS_BY_KEY: Record<WidgetKey, string> = {
-  starRating: "chorus-star-rating",
-  summary: "chorus-reviews-summary",
-  keywords: "chorus-reviews-keywords",
-  media: "chorus-review-media",
-  reviews: "chorus-reviews",
-  questions: "chorus-questions",
-  loyalty: "chorus-loyalty",
-};
+export { WIDGET_KEYS, WIDGET_TAGS_BY_KEY, type WidgetKey } from "./widget-keys.ts";
 
 /** A CSS hex colour, `#rgb` or `#rrggbb` (stored lower-case). */
 export const hexColorSchema = z

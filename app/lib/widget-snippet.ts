@@ -1,0 +1,87 @@
+/**
+ * The HTML a merchant pastes into their theme (issue #21 item 4): the script tag, a `<style>` that
+ * reserves each widget's space before its code has loaded, and the elements with the store's ID. Shared
+ * by the admin's integration page (the snippet to copy) and the widgets page's live preview (the same
+ * markup, so what the preview shows is what the snippet gives).
+ *
+ * Reservations (no layout shift): each element gets, before its module defines it, the box it has in its
+ * loading state. Elements with a reservation of their own (`:host` min-height, docs/widgets.md) get the
+ * same value only until defined; `chorus-questions` and `chorus-loyalty`, which have none, keep theirs
+ * (`min-height` of their loading state, measured in e2e/widget-setup.spec.ts at 16px text), so a short
+ * answer (no questions yet) leaves that space.
+ */
+import { WIDGET_KEYS, WIDGET_TAGS_BY_KEY, type WidgetKey } from "../../server/contract/widget-keys.ts";
+
+/** Per widget: the CSS rule that reserves its loading-state box, and where a merchant puts it. */
+export const WIDGET_PLACEMENT: Record<WidgetKey, { css: string; comment: string; scope: "product" | "store" }> = {
+  starRating: {
+    css: "chorus-star-rating:not(:defined){display:inline-block;vertical-align:top;min-height:1.5em;min-width:10em}",
+    comment: "Star rating: under the product title",
+    scope: "product",
+  },
+  summary: {
+    css: "chorus-reviews-summary:not(:defined){display:block;margin:0 0 1rem;min-height:var(--chorus-reviews-summary-min-height,14rem)}",
+    comment: "AI summary of the reviews",
+    scope: "product",
+  },
+  keywords: {
+    css: "chorus-reviews-keywords:not(:defined){display:block;margin:0 0 1rem;min-height:var(--chorus-reviews-keywords-min-height,11rem)}",
+    comment: "Review topics (filter the reviews below)",
+    scope: "product",
+  },
+  media: {
+    css: "chorus-review-media:not(:defined){display:block;min-height:var(--chorus-review-media-min-height,calc(96px + 3.5rem))}",
+    comment: "Customer photos and videos",
+    scope: "product",
+  },
+  reviews: {
+    css: "chorus-reviews:not(:defined){display:block;min-height:var(--chorus-reviews-min-height,28rem)}",
+    comment: "Reviews of the product, with the review form",
+    scope: "product",
+  },
+  questions: {
+    css: "chorus-questions{display:block;min-height:11rem}",
+    comment: "Questions and answers",
+    scope: "product",
+  },
+  loyalty: {
+    css: "chorus-loyalty{display:block;min-height:calc(15.75rem + 2px)}",
+    comment: "Loyalty program (on your rewards or account page)",
+    scope: "store",
+  },
+};
+
+/** The `<style>` body reserving the space of the `shown` widgets, one rule a line. */
+export function reservationCss(shown: Record<WidgetKey, boolean>): string {
+  return WIDGET_KEYS.filter((k) => shown[k]).map((k) => WIDGET_PLACEMENT[k].css).join("\n");
+}
+
+/** Escape `"`, `&`, `<` and `>` for an HTML attribute value or text. */
+const attr = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** Order of the elements in the snippet: the product page from top to bottom, then the loyalty page. */
+const ORDER: readonly WidgetKey[] = ["starRating", "summary", "keywords", "media", "reviews", "questions", "loyalty"];
+
+/**
+ * The snippet for a store: `origin` serves chorus.js (PUBLIC_URL), `productKey` is an example product
+ * (`shopify-1078`), `shown` the widgets the store shows (hidden ones are left out). Plain text, HTML-escaped values.
+ */
+export function widgetSnippet(options: { origin: string; storeId: string; productKey: string; shown: Record<WidgetKey, boolean> }): string {
+  const { origin, storeId, productKey, shown } = options;
+  const keys = ORDER.filter((k) => shown[k]);
+  const lines = [
+    `<!-- Chorus widgets: the script once per page -->`,
+    `<script async src="${attr(origin)}/widgets/chorus.js"></script>`,
+    `<!-- Reserves each widget's space before it has loaded, so the page does not shift -->`,
+    `<style>`,
+    reservationCss(shown),
+    `</style>`,
+  ];
+  for (const k of keys) {
+    const p = WIDGET_PLACEMENT[k];
+    const tag = WIDGET_TAGS_BY_KEY[k];
+    const product = p.scope === "product" ? ` product-id="${attr(productKey)}"` : "";
+    lines.push("", `<!-- ${p.comment} -->`, `<${tag} store-id="${attr(storeId)}"${product}></${tag}>`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,256 @@
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
+import { CsrfField } from "~/components/CsrfField";
+import { FieldError, invalidProps } from "~/components/FieldError";
+import { Flash } from "~/components/Flash";
+import { adminHeaders, field, requireStore, requireStoreAction } from "~/lib/admin.server";
+import widgetStyles from "~/styles/admin-widgets.css?url";
+import { WIDGET_KEYS, WIDGET_TAGS_BY_KEY, type WidgetKey } from "../../server/contract/widget-keys.ts";
+import { languageTagSchema } from "../../server/contract/widget-settings.ts";
+import { DEFAULT_TEXTS, TEXT_GROUPS, TEXT_IDS } from "../../server/contract/widget-strings.ts";
+
+export const meta: MetaFunction = () => [{ title: "Widgets · Chorus admin" }];
+export const headers = adminHeaders;
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: widgetStyles }];
+
+/** What each show/hide switch is called in the admin. */
+const WIDGET_LABELS: Record<WidgetKey, string> = {
+  reviews: "Reviews and the review form",
+  starRating: "Star rating badge",
+  media: "Customer photos and videos",
+  questions: "Questions and answers",
+  summary: "AI summary of the reviews",
+  keywords: "Review topics",
+  loyalty: "Loyalty program",
+};
+
+/** The default colours the widgets use when neither the admin nor the page sets one (widgets/internal/tokens.ts). */
+const DEFAULT_COLORS = { accent: "#3b3fb6", star: "#b45309" } as const;
+const COLOR_LABELS = { accent: "Accent colour (buttons, links, focus ring)", star: "Star colour" } as const;
+
+/** Success notes after the redirect that follows a saved form (`?saved=`). */
+const SAVED: Record<string, string> = {
+  appearance: "Colours and widgets saved. The preview and your shop show them on the next page view.",
+  texts: "Texts saved. The preview and your shop show them on the next page view.",
+  removed: "Language removed: shoppers in it see the English texts.",
+};
+
+/** Form field name of a text (`text.reviews.writeReview`). */
+const textField = (id: string) => `text.${id}`;
+/** HTML ID of a text's input. */
+const textInputId = (id: string) => `text-${id.replace(/\./g, "-")}`;
+
+/** The language shown (`?lang=`, lower-case tag; `en` when absent or malformed). */
+function currentLanguage(request: Request): string {
+  const parsed = languageTagSchema.safeParse(new URL(request.url).searchParams.get("lang") ?? "en");
+  return parsed.success ? parsed.data : "en";
+}
+
+/** The widget settings of the store, the language being edited and what the preview needs. */
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = requireStore(request, context, params.storeId);
+  const settings = context.services.widgetSettings.get(store.storeId);
+  const lang = currentLanguage(request);
+  const languages = [...new Set(["en", ...Object.keys(settings.texts), lang])].sort();
+  const saved = new URL(request.url).searchParams.get("saved") ?? "";
+  // The preview frame reloads whenever the saved settings change (its URL carries their fingerprint).
+  const version = hashOf(JSON.stringify(settings));
+  return {
+    storeId: store.storeId,
+    settings,
+    lang,
+    texts: settings.texts[lang] ?? {},
+    languages,
+    saved: SAVED[saved] ?? "",
+    previewUrl: `/admin/stores/${encodeURIComponent(store.storeId)}/widgets/preview?lang=${encodeURIComponent(lang)}&v=${encodeURIComponent(version)}`,
+  };
+}
+
+/** A short, stable fingerprint of a string (FNV-1a, hex). */
+function hashOf(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16);
+}
+
+type Failure = { intent: string; errors: Record<string, string>; values: Record<string, string> };
+
+/**
+ * Intents: `appearance` (colours, show/hide), `texts` (one language's texts; blank = the default),
+ * `add-language` (go to a new language's texts), `remove-language`. Saved → redirect to this page with
+ * `?saved=` (redirect-after-POST); invalid → 400 with an error per field and the values sent.
+ */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { store, form } = await requireStoreAction(request, context, params.storeId);
+  const service = context.services.widgetSettings;
+  const intent = field(form, "intent");
+  const base = `/admin/stores/${encodeURIComponent(store.storeId)}/widgets`;
+  const fail = (errors: Record<string, string>, values: Record<string, string>) => data<Failure>({ intent, errors, values }, { status: 400 });
+
+  if (intent === "appearance") {
+    const values = { accent: field(form, "accent"), star: field(form, "star") };
+    const patch = {
+      colors: { accent: values.accent || null, star: values.star || null },
+      widgets: Object.fromEntries(WIDGET_KEYS.map((k) => [k, form.get(`show.${k}`) === "on"])),
+    };
+    const errors = service.fieldErrors(patch);
+    if (errors) {
+      const byField: Record<string, string> = {};
+      for (const [path, message] of Object.entries(errors)) byField[path.replace(/^colors\./, "")] = message;
+      return fail(byField, values);
+    }
+    service.update(store.storeId, patch);
+    return redirect(`${base}?lang=${encodeURIComponent(field(form, "lang") || "en")}&saved=appearance`);
+  }
+
+  if (intent === "texts") {
+    const lang = languageTagSchema.safeParse(field(form, "lang"));
+    if (!lang.success) return fail({ form: `Language: ${lang.error.issues[0]!.message}.` }, {});
+    const texts = Object.fromEntries(TEXT_IDS.map((id) => [id, field(form, textField(id))]));
+    const errors = service.fieldErrors({ texts: { [lang.data]: texts } });
+    if (errors) {
+      const byField: Record<string, string> = {};
+      for (const [path, message] of Object.entries(errors)) byField[path.replace(`texts.${lang.data}.`, "")] = message;
+      return fail(byField, texts);
+    }
+    service.update(store.storeId, { texts: { [lang.data]: texts } });
+    return redirect(`${base}?lang=${encodeURIComponent(lang.data)}&saved=texts`);
+  }
+
+  if (intent === "add-language") {
+    const lang = languageTagSchema.safeParse(field(form, "language"));
+    if (!lang.success) return fail({ language: `Language: ${lang.error.issues[0]!.message}.` }, { language: field(form, "language") });
+    return redirect(`${base}?lang=${encodeURIComponent(lang.data)}`);
+  }
+
+  if (intent === "remove-language") {
+    const lang = languageTagSchema.safeParse(field(form, "lang"));
+    if (!lang.success) return fail({ form: `Language: ${lang.error.issues[0]!.message}.` }, {});
+    service.update(store.storeId, { texts: { [lang.data]: null } });
+    return redirect(`${base}?lang=en&saved=removed`);
+  }
+  return data<Failure>({ intent, errors: { form: `Unknown action ${JSON.stringify(intent)}.` }, values: {} }, { status: 400 });
+}
+
+/** A colour as a `<input type="color">` and a hex text field kept in step; blank text = the default. */
+function ColorField({ name, value, error }: { name: "accent" | "star"; value: string; error?: string }) {
+  const [hex, setHex] = useState(value);
+  const id = `color-${name}`;
+  const valid = /^#[0-9a-f]{6}$/i.test(hex) ? hex : /^#[0-9a-f]{3}$/i.test(hex) ? `#${[...hex.slice(1)].map((c) => c + c).join("")}` : DEFAULT_COLORS[name];
+  return (
+    <div className="field color-field">
+      <label htmlFor={id}>{COLOR_LABELS[name]}</label>
+      <p className="field-hint muted" id={`${id}-hint`}>A CSS hex colour such as {DEFAULT_COLORS[name]}; leave it empty to use your theme's <code>--chorus-{name}</code> or the default.</p>
+      <div className="color-inputs">
+        <input type="color" aria-label={`${COLOR_LABELS[name]}: picker`} value={valid} onChange={(e) => setHex(e.target.value)} />
+        <input id={id} name={name} type="text" value={hex} onChange={(e) => setHex(e.target.value)} placeholder={DEFAULT_COLORS[name]}
+          size={9} maxLength={7} spellCheck={false} autoComplete="off"
+          aria-describedby={[`${id}-hint`, error ? `${id}-error` : ""].filter(Boolean).join(" ")} aria-invalid={error ? true : undefined} />
+      </div>
+      <FieldError id={id} error={error} />
+    </div>
+  );
+}
+
+export default function Widgets() {
+  const { storeId, settings, lang, texts, languages, saved, previewUrl } = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>() as Failure | undefined;
+  const busy = useNavigation().state !== "idle";
+  const errorsOf = (intent: string) => (failure?.intent === intent ? failure.errors : {});
+  const appearanceErrors = errorsOf("appearance");
+  const textErrors = errorsOf("texts");
+  const values = failure?.values ?? {};
+  const base = `/admin/stores/${storeId}/widgets`;
+  const errorCount = Object.keys(failure?.errors ?? {}).length;
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">Widgets</h1>
+      {saved ? <Flash result={{ ok: saved }} /> : null}
+      {failure ? <Flash result={{ error: `Nothing was saved: ${errorCount === 1 ? "one field needs" : `${errorCount} fields need`} a change (see below).` }} /> : null}
+      <p>What shoppers see in the widgets on your shop: their texts in each language, their colours, and which widgets show. Put them on your pages with the snippet on the <Link to={`/admin/stores/${storeId}/integration`}>Integration</Link> page.</p>
+
+      <h2 id="preview-title">Preview</h2>
+      <p className="muted">Your most reviewed product with every widget, as saved{lang !== "en" ? ` (page language ${lang})` : ""}. <a href={previewUrl} target="_blank" rel="noopener">Open the preview in a new tab</a></p>
+      <iframe className="widget-preview" src={previewUrl} title="Preview of the widgets on your most reviewed product" loading="lazy" />
+
+      <h2 id="appearance-title">Colours and widgets</h2>
+      <Form method="post" className="stack panel" noValidate aria-labelledby="appearance-title">
+        <CsrfField />
+        <input type="hidden" name="intent" value="appearance" />
+        <input type="hidden" name="lang" value={lang} />
+        <ColorField name="accent" value={values.accent ?? settings.colors.accent ?? ""} error={appearanceErrors.accent} key={`accent-${settings.colors.accent}`} />
+        <ColorField name="star" value={values.star ?? settings.colors.star ?? ""} error={appearanceErrors.star} key={`star-${settings.colors.star}`} />
+        <fieldset>
+          <legend>Show these widgets</legend>
+          <p className="muted">A widget you turn off renders nothing where it is placed.</p>
+          {WIDGET_KEYS.map((k) => (
+            <label key={k} className="choice">
+              <input type="checkbox" name={`show.${k}`} defaultChecked={settings.widgets[k]} /> {WIDGET_LABELS[k]} <code>&lt;{WIDGET_TAGS_BY_KEY[k]}&gt;</code>
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" disabled={busy}>Save colours and widgets</button>
+      </Form>
+
+      <h2 id="texts-title">Texts</h2>
+      <p>Every text starts as the English default (shown greyed in each field). Change a text to replace it; clear it to go back to the default. A shopper sees the texts of their page's language (<code>&lt;html lang&gt;</code>), else those of its main language (<code>pt</code> for <code>pt-BR</code>), else the English ones.</p>
+      <nav aria-label="Languages" className="languages">
+        <ul>
+          {languages.map((l) => (
+            <li key={l}>
+              <Link to={`${base}?lang=${encodeURIComponent(l)}`} aria-current={l === lang ? "page" : undefined}>{l}</Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <Form method="post" className="inline-form" noValidate aria-label="Add a language">
+        <CsrfField />
+        <input type="hidden" name="intent" value="add-language" />
+        <label htmlFor="new-language">Add a language</label>
+        <input id="new-language" name="language" placeholder="e.g. de or pt-BR" size={10} maxLength={35} defaultValue={failure?.intent === "add-language" ? values.language : undefined}
+          {...invalidProps("new-language", errorsOf("add-language").language)} />
+        <button type="submit" className="secondary">Add</button>
+        <FieldError id="new-language" error={errorsOf("add-language").language} />
+      </Form>
+
+      <Form method="post" className="stack texts-form" noValidate aria-labelledby="texts-lang-title" key={lang}>
+        <CsrfField />
+        <input type="hidden" name="intent" value="texts" />
+        <input type="hidden" name="lang" value={lang} />
+        <h3 id="texts-lang-title">Texts in <span lang="en">{lang}</span>{lang === "en" ? " (every language without texts of its own)" : ""}</h3>
+        {textErrors.form ? <p className="flash flash-error" role="alert">{textErrors.form}</p> : null}
+        {TEXT_GROUPS.map((group) => (
+          <fieldset key={group.title} className="text-group">
+            <legend>{group.title}</legend>
+            {Object.keys(group.texts).map((id) => {
+              const inputId = textInputId(id);
+              const error = textErrors[id];
+              const english = DEFAULT_TEXTS[id as keyof typeof DEFAULT_TEXTS];
+              return (
+                <div className="field text-field" key={id}>
+                  <label htmlFor={inputId}>{english} <code className="muted text-id">{id}</code></label>
+                  <input id={inputId} name={textField(id)} type="text" maxLength={500} placeholder={english}
+                    defaultValue={failure?.intent === "texts" ? values[id] ?? "" : texts[id as keyof typeof texts] ?? ""} {...invalidProps(inputId, error)} />
+                  <FieldError id={inputId} error={error} />
+                </div>
+              );
+            })}
+          </fieldset>
+        ))}
+        <button type="submit" disabled={busy}>Save texts in {lang}</button>
+      </Form>
+      {lang !== "en" && Object.keys(settings.texts).includes(lang) ? (
+        <Form method="post" className="inline-form">
+          <CsrfField />
+          <input type="hidden" name="intent" value="remove-language" />
+          <input type="hidden" name="lang" value={lang} />
+          <button type="submit" className="danger">Remove the texts in {lang}</button>
+        </Form>
+      ) : null}
+    </section>
+  );
+}
+
+export { AdminErrorBoundary as ErrorBoundary };
