@@ -1,28 +1,25 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { CopyButton } from "~/components/CopyButton";
 import { CsrfField } from "~/components/CsrfField";
 import { Flash } from "~/components/Flash";
-import { adminHeaders, field, isHttps, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { adminHeaders, field, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { widgetSnippet } from "~/lib/widget-snippet";
 
 export const meta: MetaFunction = () => [{ title: "Integration · Chorus admin" }];
 export const headers = adminHeaders;
 
-/** The origin shoppers' browsers load widgets from (the proxy's scheme when it says HTTPS). */
-function publicOrigin(request: Request): string {
-  const url = new URL(request.url);
-  return `${isHttps(request) ? "https" : url.protocol.replace(":", "")}://${url.host}`;
-}
-
-/** API keys of the store (never the key itself) and the widget snippet. */
+/** API keys of the store (never the key itself) and the widget snippet (script from PUBLIC_URL, the widgets the store shows). */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   const top = context.services.stores.topProducts(store.storeId, 1)[0];
   return {
     store: { storeId: store.storeId, platform: store.platform },
-    origin: publicOrigin(request),
-    exampleProduct: `${store.platform}-${top?.productId ?? "PRODUCT_ID"}`,
+    snippet: widgetSnippet({
+      origin: context.publicOrigin, storeId: store.storeId, productKey: `${store.platform}-${top?.productId ?? "PRODUCT_ID"}`,
+      shown: context.services.widgetSettings.get(store.storeId).widgets,
+    }),
     keys: context.services.apiKeys.list(store.storeId),
   };
 }
@@ -47,25 +44,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 const day = (iso?: string) => (iso ? iso.replace("T", " ").slice(0, 16) + " UTC" : "never");
 
 export default function Integration() {
-  const { store, origin, keys, exampleProduct } = useLoaderData<typeof loader>();
+  const { store, keys, snippet } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const createdKey = result && "createdKey" in result ? result.createdKey : undefined;
-  const snippet = [
-    `<script async src="${origin}/widgets/chorus.js"></script>`,
-    ``,
-    `<!-- Star rating under the product title -->`,
-    `<chorus-star-rating store-id="${store.storeId}" product-id="${exampleProduct}"></chorus-star-rating>`,
-    ``,
-    `<!-- Reviews of the product -->`,
-    `<chorus-reviews store-id="${store.storeId}" product-id="${exampleProduct}"></chorus-reviews>`,
-  ].join("\n");
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">Integration</h1>
       <Flash result={result} />
 
       <h2>Widgets on your store</h2>
-      <p>Paste this into your theme. Replace the product ID with each product's ID (<code>{store.platform}-</code> followed by your platform's product ID).</p>
+      <p>Paste this into your theme: the script and the <code>&lt;style&gt;</code> once per page (in the <code>&lt;head&gt;</code> or before the widgets), each element where that widget goes. Replace the product ID with each product's ID (<code>{store.platform}-</code> followed by your platform's product ID). The style reserves each widget's space while it loads, so your page does not shift. Widgets you turned off on the <Link to={`/admin/stores/${store.storeId}/widgets`}>Widgets</Link> page are left out.</p>
       <pre className="snippet" tabIndex={0} role="region" aria-label="Widget snippet"><code id="widget-snippet">{snippet}</code></pre>
       <CopyButton targetId="widget-snippet" label="Copy snippet" />
       <p className="muted">Store ID: <code>{store.storeId}</code></p>
