@@ -137,6 +137,9 @@ describe("live answers validate against the documents", () => {
     }
     await check({ url: `${S}/products/shopify-${PRODUCT}/reviews_summary`, status: 200 });
     await check({ url: `${S}/products/shopify-${PRODUCT}/reviews_keywords`, status: 200 });
+    await check({ url: `${S}/widget_settings?locale=de-AT`, status: 200 });
+    await check({ url: `${S}/widget_settings?locale=en_US`, status: 400 });
+    await check({ url: `${nowhere}/widget_settings`, status: 404 });
     await check({ url: `${nowhere}/products/shopify-1/reviews_summary`, status: 404 });
     // Writes.
     await check({ url: `${S}/products/shopify-${PRODUCT}/reviews`, status: 201, body: { rating: 5, title: "Lovely", body: "Fits well and the colour is as shown.", displayName: "Ann", email: "ann@example.com" } });
