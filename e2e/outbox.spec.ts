@@ -64,6 +64,7 @@ test("a message is sent to the SMTP sink and shown in the outbox, list and detai
   await expect(frame.getByRole("heading", { name: "How is your new dress?" })).toBeVisible();
   await expect(frame.getByRole("link", { name: "Write a review" })).toHaveAttribute("href", "https://reviews.example.com/r/demo-token");
   await expect(page.locator("pre.mail-text")).toContainText("Thank you for your order <#1001>.");
+  await expect(page.getByRole("link", { name: "https://reviews.example.com/r/demo-token" })).toHaveAttribute("target", "_blank");
   await expectNoAxeViolationsOutsidePreview(page);
 
   // The message's own HTML (renderMail's template), checked as a page of its own.

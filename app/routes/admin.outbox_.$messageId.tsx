@@ -1,5 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import type { ReactNode } from "react";
+import { decodeHTMLAttribute } from "entities";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { OutboxHeader } from "~/components/OutboxHeader";
@@ -17,10 +18,20 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: outboxStyl
  * error), its extra headers, the HTML version in a sandboxed frame (served by the `/html` resource route with
  * a policy that runs no script and loads nothing) and the plain-text version. 404 unless visible to the user.
  */
+/** The http(s) links of a message's HTML, in order, once each (to open them from the admin; the frame cannot). */
+function linksOf(html: string): string[] {
+  const links = new Set<string>();
+  for (const [, raw] of html.matchAll(/\shref\s*=\s*"([^"]*)"/gi)) {
+    const href = decodeHTMLAttribute(raw);
+    if (URL.canParse(href) && /^https?:$/.test(new URL(href).protocol)) links.add(new URL(href).href);
+  }
+  return [...links];
+}
+
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { session, message } = requireOutboxMessage(request, context, params.messageId);
   const storeName = message.storeId ? session.stores.find((s) => s.storeId === message.storeId)?.name ?? message.storeId : null;
-  return { email: session.email, csrf: session.csrfToken, firstStoreId: session.stores[0]?.storeId ?? null, message, storeName };
+  return { email: session.email, csrf: session.csrfToken, firstStoreId: session.stores[0]?.storeId ?? null, message, storeName, links: linksOf(message.html) };
 }
 
 /** One term of the message's facts (a `dt`/`dd` pair grouped in a `div`, as HTML allows inside `dl`). */
@@ -34,7 +45,7 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
 }
 
 export default function OutboxMessage() {
-  const { email, csrf, firstStoreId, message: m, storeName } = useLoaderData<typeof loader>();
+  const { email, csrf, firstStoreId, message: m, storeName, links } = useLoaderData<typeof loader>();
   const headers = Object.entries(m.headers);
   return (
     <>
@@ -61,6 +72,17 @@ export default function OutboxMessage() {
           sandbox=""
           referrerPolicy="no-referrer"
         />
+        {links.length > 0 ? (
+          <>
+            <h2>Links in this message</h2>
+            <p className="muted">The preview above does not follow links; open them here (for example an invitation kept while no mail server is configured).</p>
+            <ul className="mail-links">
+              {links.map((href) => (
+                <li key={href}><a href={href} target="_blank" rel="noreferrer noopener">{href}</a></li>
+              ))}
+            </ul>
+          </>
+        ) : null}
         <h2>Text version</h2>
         <pre className="mail-text" tabIndex={0}>{m.text}</pre>
       </main>

@@ -93,6 +93,7 @@ describe("/admin/outbox without SMTP_URL", () => {
     expect(html).toContain("X-Chorus-Test");
     expect(html).toMatch(new RegExp(`<iframe[^>]*src="/admin/outbox/${ids.aliceReset}/html"[^>]*sandbox=""`));
     expect(html).toContain("Hello &lt;b&gt;Alice@Shop-A.test&lt;/b&gt;"); // the text version, escaped
+    expect(html).toMatch(/<a href="https:\/\/reviews.example.com\/x" target="_blank" rel="noreferrer noopener">/); // its links, to open from here
     const frame = await adminGet(t, alice, `/admin/outbox/${ids.aliceReset}/html`);
     expect(frame.status).toBe(200);
     expect(frame.headers.get("content-security-policy")).toMatch(/^sandbox; default-src 'none'/);
