@@ -151,6 +151,35 @@ export function ordersRepo(db: Db) {
      */
     orderOfCustomer: (storeId: string, platformCustomerId: string, productId: string): string | undefined =>
       ofCustomer.get(productId, storeId, platformCustomerId)?.order_id,
+    /**
+     * Generated demo orders (source `demo-generated`, docs/platforms.md): for every `every`-th imported review
+     * of `reviewSource` (by its row number), one fulfilled order of that review's product, placed 7 to 27 days
+     * before the review and fulfilled 2 days after being placed, by `demo-buyer-<row>@example.com`; those
+     * reviews become `verified-buyer` (the generator is the source that vouches for the purchase, as an import
+     * marking rows verified does). Idempotent (order IDs `demo-<row>`). Caller's transaction.
+     * @returns the number of orders created.
+     */
+    generateDemoOrders(storeId: string, reviewSource: string, every: number, nowMs: number): number {
+      const picked = `FROM reviews r JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id
+        WHERE r.store_id = @storeId AND r.source = @source AND r.source_key GLOB '[0-9]*' AND CAST(r.source_key AS INTEGER) % @every = 0`;
+      const placed = "r.created_ms - (7 + CAST(r.source_key AS INTEGER) % 21) * 86400000";
+      const params = { storeId, source: reviewSource, every, nowMs };
+      const n = db.prepare(
+        `INSERT INTO order_headers (store_id, order_id, order_name, email, status, currency, ordered_ms, fulfilled_ms, updated_ms, source)
+         SELECT r.store_id, 'demo-' || r.source_key, '#D' || (10000 + CAST(r.source_key AS INTEGER)), 'demo-buyer-' || r.source_key || '@example.com',
+                'fulfilled', 'USD', ${placed}, ${placed} + 2 * 86400000, @nowMs, 'demo-generated' ${picked}
+         ON CONFLICT (store_id, order_id) DO NOTHING`,
+      ).run(params).changes;
+      db.prepare(
+        `INSERT INTO orders (store_id, order_id, product_id, email, ordered_ms, source, title, quantity)
+         SELECT r.store_id, 'demo-' || r.source_key, r.product_id, 'demo-buyer-' || r.source_key || '@example.com', ${placed}, 'demo-generated', p.name, 1 ${picked}
+         ON CONFLICT (store_id, order_id, product_id) DO NOTHING`,
+      ).run(params);
+      db.prepare(
+        `UPDATE reviews SET verified_status = 'verified-buyer' WHERE review_id IN (SELECT r.review_id ${picked}) AND verified_status = 'unverified'`,
+      ).run(params);
+      return n;
+    },
     /** A keyset page of the store's orders, newest first (`after` = [ordered_ms, order_id] of the previous page's last row). */
     page(storeId: string, after: [number, string] | null, limit: number): OrderListRow[] {
       return page.all(storeId, after?.[0] ?? null, after?.[0] ?? null, after?.[0] ?? null, after?.[1] ?? null, limit);
