@@ -52,6 +52,10 @@ const schema = z.object({
   SMTP_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^smtps?$/, error: "SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587" }).optional()),
   /** The From of every message, `Name <address>` or `address` (docs/mail.md). */
   MAIL_FROM: z.string().default(DEFAULT_MAIL_FROM).refine((v) => parseMailFrom(v) !== null, "MAIL_FROM must be one address, e.g. Chorus <no-reply@reviews.example.com>"),
+  /** `open`: anyone can sign up a store at /admin/signup; `closed` (default): only operators create stores (docs/admin.md). */
+  SIGNUP: z.enum(["open", "closed"], { error: "SIGNUP must be open or closed" }).default("closed"),
+  /** Store sign-ups (and new stores by non-operators) per client address per hour (docs/admin.md). */
+  SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(5),
   /** Set to 0 to skip creating the demo store on an empty database. */
   CHORUS_DEMO: z.enum(["0", "1"]).default("1"),
 });

@@ -7,6 +7,10 @@ import Database from "better-sqlite3";
 import { randomBytes } from "node:crypto";
 import { adminRepo } from "./admin/admin.repo.ts";
 import { adminService } from "./admin/admin.service.ts";
+import { accountsRepo } from "./admin/accounts.repo.ts";
+import { passwordResetService } from "./admin/password-reset.service.ts";
+import { signupService } from "./admin/signup.service.ts";
+import { teamService } from "./admin/team.service.ts";
 import { moderationRepo } from "./admin/moderation.repo.ts";
 import { moderationService } from "./admin/moderation.service.ts";
 import { qaModerationRepo } from "./admin/qa-moderation.repo.ts";
@@ -93,7 +97,8 @@ export function createServices(options: ServicesOptions) {
   const keys = apiKeys(db);
   const loyaltyData = loyaltyRepo(db);
   const loyalty = loyaltyService({ db, repo: loyaltyData, stores, tokens: customerTokens(installationSecret(db, "loyalty_customer_token_secret")), secret });
-  const admin = adminService({ db, admin: adminRepo(db), stores });
+  const adminData = adminRepo(db);
+  const admin = adminService({ db, admin: adminData, stores });
   const moderation = moderationService({ db, moderation: moderationRepo(db), secret });
   const surveysData = surveysRepo(db);
   const surveys = surveysService({ db, surveys: surveysData, stores, secret });
@@ -120,6 +125,8 @@ export function createServices(options: ServicesOptions) {
   const mailData = mailRepo(db);
   const sender = mailSender({ db, repo: mailData, smtpUrl: options.mail?.smtpUrl ?? null, from: options.mail?.from ?? DEFAULT_MAIL_FROM, now: mailNow, log: options.log });
   const mail = mailService({ repo: mailData, sending: sender.enabled, now: mailNow, secret, onEnqueued: () => sender.wake() });
+  // Accounts (issue #21 item 2): sign-up and operators, a store's team and invitations, password reset.
+  const accountDeps = { db, admin: adminData, adminService: admin, accounts: accountsRepo(db), stores };
   // Review requests (issue #22 item 2): settings, the persisted schedule, hosted review links (server/review-requests).
   const reviewRequests = reviewRequestsService({ db, repo: reviewRequestsRepo(db), stores, mail, submissions });
 
@@ -184,6 +191,12 @@ export function createServices(options: ServicesOptions) {
     mail,
     /** The send job of the outbox (server/mail/sender.ts): `start()`/`stop()`, `runOnce()` for tests. */
     mailSender: sender,
+    /** Store sign-up (`SIGNUP`), new stores from the admin, instance operators (server/admin/signup.service.ts). */
+    signup: signupService(accountDeps),
+    /** A store's members, roles and e-mail invitations (server/admin/team.service.ts). */
+    team: teamService({ ...accountDeps, mail }),
+    /** Password reset by e-mail (server/admin/password-reset.service.ts). */
+    passwordResets: passwordResetService({ ...accountDeps, mail }),
     /** Review requests: settings (`get`/`update`), `orderFulfilled`/`orderCancelled`, the schedule (`runDue`), hosted review and unsubscribe links (server/review-requests). */
     reviewRequests,
     close(): void {

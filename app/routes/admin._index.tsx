@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { requireSession } from "~/lib/admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Chorus admin" }];
@@ -14,17 +14,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const wanted = url.searchParams.get("store");
   const section = url.searchParams.get("section") ?? "";
   const store = session.stores.find((s) => s.storeId === wanted) ?? session.stores[0];
-  const sections = new Set(["reviews", "settings", "integration", "surveys", "questions", "ai", "loyalty"]);
+  const sections = new Set(["reviews", "settings", "integration", "surveys", "questions", "ai", "loyalty", "team"]);
   if (store) return redirect(`/admin/stores/${encodeURIComponent(store.storeId)}/${sections.has(section) ? section : ""}`);
-  return { email: session.email, csrf: session.csrfToken };
+  return { email: session.email, csrf: session.csrfToken, canCreateStore: context.services.signup.canCreateStore(session.userId) };
 }
 
 export default function AdminHome() {
-  const { email, csrf } = useLoaderData<typeof loader>();
+  const { email, csrf, canCreateStore } = useLoaderData<typeof loader>();
   return (
     <main id="main" className="admin-plain">
       <h1>No store yet</h1>
-      <p>You are signed in as {email}, but no store is linked to your account. Ask the person who runs Chorus to add you to a store (<code>npm run users -- add --email {email} --store &lt;store ID&gt;</code>).</p>
+      <p>You are signed in as {email}, but no store is linked to your account. Ask an owner of a store to invite you, or the person who runs Chorus to add you to a store (<code>npm run users -- add --email {email} --store &lt;store ID&gt;</code>).</p>
+      {canCreateStore ? <p><Link to="/admin/stores/new" reloadDocument>Create a store</Link></p> : null}
       <Form method="post" action="/admin/logout" reloadDocument>
         <input type="hidden" name="csrf" value={csrf} />
         <button type="submit" className="secondary">Sign out</button>

@@ -1,5 +1,5 @@
 import { data, redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { isApiError } from "../../server/contract/errors.ts";
 import { safeEqual } from "../../server/admin/admin.service.ts";
 import {
@@ -24,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = context.services.admin.session(readCookie(request, SESSION_COOKIE));
   if (session && session.stores.length) throw redirect(safeNext(next, session.stores));
   const csrf = newLoginCsrf();
-  return data({ csrf, next }, { headers: { "Set-Cookie": adminCookie(request, LOGIN_CSRF_COOKIE, csrf, 3600) } });
+  return data({ csrf, next, signupOpen: context.services.signup.isOpen() }, { headers: { "Set-Cookie": adminCookie(request, LOGIN_CSRF_COOKIE, csrf, 3600) } });
 }
 
 /**
@@ -60,7 +60,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Login() {
-  const { csrf, next } = useLoaderData<typeof loader>();
+  const { csrf, next, signupOpen } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   return (
@@ -76,6 +76,8 @@ export default function Login() {
         <input id="password" name="password" type="password" autoComplete="current-password" required />
         <button type="submit" disabled={busy}>{busy ? "Signing in…" : "Sign in"}</button>
       </Form>
+      <p><Link to="/admin/forgot">Forgot your password?</Link></p>
+      {signupOpen ? <p>New to Chorus? <Link to="/admin/signup">Create your store</Link></p> : null}
     </main>
   );
 }

@@ -16,16 +16,20 @@ export const SECTIONS = [
   { path: "widgets", label: "Widgets" },
   { path: "integration", label: "Integration" },
   { path: "settings", label: "Settings" },
+  { path: "team", label: "Team" },
 ] as const;
 
 /** Store layout: session + membership (404 otherwise), the user's stores for the switcher, the CSRF token. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { session, store } = requireStore(request, context, params.storeId);
-  return { email: session.email, csrf: session.csrfToken, store: { storeId: store.storeId, name: store.name }, stores: session.stores };
+  return {
+    email: session.email, csrf: session.csrfToken, store: { storeId: store.storeId, name: store.name }, stores: session.stores,
+    canCreateStore: context.services.signup.canCreateStore(session.userId),
+  };
 }
 
 export default function StoreLayout() {
-  const { email, store, stores } = useLoaderData<typeof loader>();
+  const { email, store, stores, canCreateStore } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const base = `/admin/stores/${store.storeId}`;
   return (
@@ -46,6 +50,7 @@ export default function StoreLayout() {
             <button type="submit" className="secondary">Switch</button>
           </Form>
         ) : null}
+        {canCreateStore ? <a href="/admin/stores/new">New store</a> : null}
         <Form method="post" action="/admin/logout" className="signout">
           <CsrfField />
           <span className="muted">{email}</span> <button type="submit" className="secondary">Sign out</button>

@@ -1,6 +1,7 @@
 /**
- * Demo seeder (issue 7 §1): the merchant user `demo@chorus.test` of the demo store, with the password
- * DEMO_ADMIN_PASSWORD when set, otherwise a random one printed once to the start-up log.
+ * Demo seeder (issue 7 §1): the merchant user `demo@chorus.test`, owner of the demo store and instance
+ * operator (it can create stores from the admin, issue #21), with the password DEMO_ADMIN_PASSWORD when
+ * set, otherwise a random one printed once to the start-up log.
  */
 import type { DemoSeeder } from "../demo/seeder.ts";
 import { generatePassword } from "./admin.service.ts";
@@ -13,10 +14,12 @@ export const adminDemoSeeder = (storeId: string): DemoSeeder => ({
   async run({ services, config, log, notice = log }) {
     if (services.admin.userExists(DEMO_ADMIN_EMAIL)) {
       services.admin.addMembership(DEMO_ADMIN_EMAIL, storeId);
+      services.signup.setOperator(DEMO_ADMIN_EMAIL, true);
       return;
     }
     const password = config.DEMO_ADMIN_PASSWORD ?? generatePassword();
     await services.admin.createUser({ email: DEMO_ADMIN_EMAIL, password, storeIds: [storeId] });
+    services.signup.setOperator(DEMO_ADMIN_EMAIL, true);
     if (config.DEMO_ADMIN_PASSWORD) notice(`Admin sign-in: ${DEMO_ADMIN_EMAIL} (password from DEMO_ADMIN_PASSWORD)`);
     else notice(`Admin sign-in: ${DEMO_ADMIN_EMAIL} with password ${password} (shown once; set DEMO_ADMIN_PASSWORD to choose it)`);
   },

@@ -192,6 +192,24 @@ export function adminService(deps: { db: Db; admin: AdminRepo; stores: StoresRep
       return { token, userId: user.userId };
     },
 
+    /**
+     * Open a new session for a user who proved who they are another way (a new account from sign-up, an
+     * accepted invitation, a password reset); joins the caller's transaction when there is one.
+     * @returns the session token for the cookie (only its hash is stored).
+     */
+    openSession(userId: string): string {
+      const token = randomBytes(32).toString("base64url");
+      const t = now();
+      admin.insertSession({ sessionHash: sha256(token), userId, csrfToken: randomBytes(24).toString("base64url"), createdMs: t, expiresMs: t + SESSION_TTL_MS });
+      return token;
+    },
+
+    /** The user with this e-mail (normalised), without the password hash, or undefined. */
+    user(email: string): { userId: string; email: string } | undefined {
+      const u = admin.userByEmail(normaliseEmail(email));
+      return u && { userId: u.userId, email: u.email };
+    },
+
     /** The live session of a cookie token with the user's stores, or undefined (unknown, expired). */
     session(token: string | undefined): AdminSession | undefined {
       if (!token) return undefined;

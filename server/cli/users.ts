@@ -1,7 +1,9 @@
 /**
- * `npm run users -- add --email <e-mail> --store <storeId> [--store <storeId> ...] [--password <password>]`
- *   Creates a merchant user with access to the stores (or, when the e-mail exists, adds the stores
- *   to it). Without --password a random password is generated and printed once.
+ * `npm run users -- add --email <e-mail> [--store <storeId> ...] [--password <password>] [--operator]`
+ *   Creates a merchant user who owns the stores (or, when the e-mail exists, adds the stores to it).
+ *   Without --password a random password is generated and printed once. `--operator` makes the user an
+ *   instance operator, who can create stores from the admin even while sign-up is closed (docs/admin.md);
+ *   an operator needs no store.
  * `npm run users -- password --email <e-mail> [--password <password>]`: sets a new password (printed when
  *   generated) and ends every admin session of that user.
  *
@@ -14,16 +16,20 @@ import { isApiError } from "../contract/errors.ts";
 import { createServices } from "../services.ts";
 
 const USAGE = `usage:
-  npm run users -- add --email <e-mail> --store <storeId> [--store <storeId> ...] [--password <password>]
+  npm run users -- add --email <e-mail> --store <storeId> [--store <storeId> ...] [--password <password>] [--operator]
+  npm run users -- add --email <e-mail> --operator [--password <password>]
   npm run users -- password --email <e-mail> [--password <password>]`;
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { email: { type: "string" }, store: { type: "string", multiple: true }, password: { type: "string" }, help: { type: "boolean", default: false } },
+    options: {
+      email: { type: "string" }, store: { type: "string", multiple: true }, password: { type: "string" },
+      operator: { type: "boolean", default: false }, help: { type: "boolean", default: false },
+    },
   });
   const command = positionals[0];
-  if (values.help || !values.email || (command === "add" && !values.store?.length) || (command !== "add" && command !== "password")) {
+  if (values.help || !values.email || (command === "add" && !values.store?.length && !values.operator) || (command !== "add" && command !== "password")) {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
@@ -36,12 +42,16 @@ async function main(): Promise<number> {
       const { sessionsEnded } = await services.admin.setPassword(values.email, password);
       console.log(`Password of ${values.email} changed; ${sessionsEnded} session${sessionsEnded === 1 ? "" : "s"} signed out.`);
     } else if (services.admin.userExists(values.email)) {
-      for (const s of values.store!) services.admin.addMembership(values.email, s);
-      console.log(`${values.email} already exists: added access to ${values.store!.join(", ")} (password unchanged).`);
+      const storeIds = values.store ?? [];
+      for (const s of storeIds) services.admin.addMembership(values.email, s);
+      if (values.operator) services.signup.setOperator(values.email, true);
+      console.log(`${values.email} already exists: ${[storeIds.length ? `added access to ${storeIds.join(", ")}` : "", values.operator ? "now an operator" : ""].filter(Boolean).join(", ")} (password unchanged).`);
       return 0;
     } else {
-      await services.admin.createUser({ email: values.email, password, storeIds: values.store! });
-      console.log(`Created ${values.email} with access to ${values.store!.join(", ")}.`);
+      const storeIds = values.store ?? [];
+      await services.admin.createUser({ email: values.email, password, storeIds });
+      if (values.operator) services.signup.setOperator(values.email, true);
+      console.log(`Created ${values.email}${storeIds.length ? ` with access to ${storeIds.join(", ")}` : ""}${values.operator ? " as an operator" : ""}.`);
     }
     if (generated) console.log(`Password (shown once, store it safely): ${password}`);
     return 0;

@@ -93,6 +93,8 @@ export const TABLE_SCOPES: Record<string, ScopeExpressions> = {
   store_memberships: () => ["'admin'"],
   admin_sessions: () => ["'admin'"],
   admin_login_failures: () => ["'admin'"],
+  admin_invites: () => ["'admin'"], // team invitations and password reset links (server/admin, migration 074)
+  admin_password_resets: () => ["'admin'"],
   review_request_settings: perStore("review_requests"), // review requests (server/review-requests): admin and hosted pages only, never cached
   review_requests: perStore("review_requests"),
   review_request_products: perStore("review_requests"),

@@ -37,12 +37,12 @@ export function storesRepo(db: Db) {
       const row = getStore.get(storeId);
       return row && toStore(row);
     },
-    /** Insert a store (no-op when it exists). */
-    create(store: { storeId: string; name: string; platform: string; moderation?: ModerationSetting; translation?: "off" | "on-load"; aiAutoPublish?: boolean }): void {
+    /** Insert a store (no-op when it exists); `shopUrl` is the shop's own address (sign-up, migration 074). */
+    create(store: { storeId: string; name: string; platform: string; moderation?: ModerationSetting; translation?: "off" | "on-load"; aiAutoPublish?: boolean; shopUrl?: string }): void {
       db.prepare(
-        `INSERT INTO stores (store_id, name, platform, moderation, translation, ai_auto_publish, created_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (store_id) DO NOTHING`,
-      ).run(store.storeId, store.name, store.platform, store.moderation ?? "manual", store.translation ?? "off", store.aiAutoPublish ? 1 : 0, Date.now());
+        `INSERT INTO stores (store_id, name, platform, moderation, translation, ai_auto_publish, created_ms, shop_url)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (store_id) DO NOTHING`,
+      ).run(store.storeId, store.name, store.platform, store.moderation ?? "manual", store.translation ?? "off", store.aiAutoPublish ? 1 : 0, Date.now(), store.shopUrl ?? null);
     },
     /** Change store settings; only the given fields are written. */
     updateSettings(storeId: string, settings: Partial<Pick<Store, "moderation" | "translation" | "aiAutoPublish" | "name">>): void {
