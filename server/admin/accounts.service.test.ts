@@ -1,0 +1,109 @@
+/**
+ * The account services over a real migrated SQLite file with an injected clock (`now`): invitation links
+ * work until exactly 7 days after they were sent and reset links until exactly one hour, then never;
+ * and the users CLI's `--operator` (a real child process over a temp database).
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "../config.ts";
+import { openDatabase } from "../db/database.ts";
+import { mailRepo } from "../mail/mail.repo.ts";
+import { mailService } from "../mail/mail.service.ts";
+import { createServices } from "../services.ts";
+import { storesRepo } from "../stores/stores.repo.ts";
+import { accountsRepo } from "./accounts.repo.ts";
+import { adminRepo } from "./admin.repo.ts";
+import { adminService } from "./admin.service.ts";
+import { passwordResetService, RESET_TTL_MS } from "./password-reset.service.ts";
+import { INVITE_TTL_MS, teamService } from "./team.service.ts";
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), "chorus-accounts-"));
+  dirs.push(d);
+  return d;
+};
+
+/** The account services over a fresh database, all on one movable clock. */
+async function setup() {
+  const db = openDatabase(join(tempDir(), "db.sqlite"));
+  let clock = Date.UTC(2026, 0, 5, 9, 0, 0);
+  const now = () => clock;
+  const stores = storesRepo(db);
+  const admin = adminRepo(db);
+  const adminSvc = adminService({ db, admin, stores, now });
+  const mail = mailService({ repo: mailRepo(db), sending: false, now, secret: "test-secret-0123456789" });
+  const deps = { db, admin, adminService: adminSvc, accounts: accountsRepo(db), stores, mail, now };
+  stores.create({ storeId: "store-1", name: "Clock Shop", platform: "custom" });
+  const { userId } = await adminSvc.createUser({ email: "owner@clock.test", password: "owner password", storeIds: ["store-1"] });
+  return { db, team: teamService(deps), resets: passwordResetService(deps), ownerId: userId, advance: (ms: number) => (clock += ms) };
+}
+const tokenOf = (url: string) => url.split("/").pop()!;
+
+describe("link expiry on the injected clock", () => {
+  it("an invitation works until 7 days after it was sent, not a millisecond later", async () => {
+    const s = await setup();
+    const { url } = await s.team.invite({ storeId: "store-1", byUserId: s.ownerId, form: { email: "late@clock.test" }, publicOrigin: "https://chorus.test" });
+    expect(url).toMatch(/^https:\/\/chorus\.test\/admin\/invite\/[A-Za-z0-9_-]{43}$/);
+    s.advance(INVITE_TTL_MS - 1);
+    expect(s.team.lookup(tokenOf(url)).state).toBe("open");
+    s.advance(1);
+    expect(s.team.lookup(tokenOf(url)).state).toBe("expired");
+    await expect(s.team.accept({ token: tokenOf(url), ip: "", newPassword: "late password", confirm: "late password" })).rejects.toMatchObject({ status: 410 });
+    expect(s.team.team("store-1").invites).toEqual([]);
+    s.db.close();
+  });
+
+  it("an invitation accepted just in time is used once", async () => {
+    const s = await setup();
+    const { url } = await s.team.invite({ storeId: "store-1", byUserId: s.ownerId, form: { email: "just@clock.test", role: "owner" }, publicOrigin: "https://chorus.test" });
+    s.advance(INVITE_TTL_MS - 1);
+    const { storeId } = await s.team.accept({ token: tokenOf(url), ip: "", newPassword: "just password", confirm: "just password" });
+    expect(storeId).toBe("store-1");
+    expect(s.team.team("store-1").members.map((m) => [m.email, m.role])).toEqual([["just@clock.test", "owner"], ["owner@clock.test", "owner"]]);
+    expect(s.team.lookup(tokenOf(url)).state).toBe("used");
+    s.db.close();
+  });
+
+  it("a reset link works until one hour after it was asked for", async () => {
+    const s = await setup();
+    await s.resets.request("owner@clock.test", "192.0.2.1", "https://chorus.test");
+    const text = s.db.prepare("SELECT text FROM mail_outbox WHERE kind = 'password-reset'").pluck().get() as string;
+    const token = /\/admin\/reset\/([A-Za-z0-9_-]{43})/.exec(text)![1];
+    s.advance(RESET_TTL_MS - 1);
+    expect(s.resets.isOpen(token)).toBe(true);
+    s.advance(1);
+    expect(s.resets.isOpen(token)).toBe(false);
+    await expect(s.resets.reset(token, "new password 1", "new password 1")).rejects.toMatchObject({ status: 410 });
+    s.db.close();
+  });
+});
+
+describe("npm run users -- add --operator", () => {
+  it("creates an operator without a store, and makes an existing user one", async () => {
+    const db = join(tempDir(), "db.sqlite");
+    const env = { ...process.env, DATABASE_PATH: db };
+    const first = createServices({ databasePath: db });
+    first.stores.create({ storeId: "store-9", name: "Nine", platform: "custom" });
+    first.close();
+    const run = promisify(execFile);
+    const { stdout } = await run(process.execPath, ["server/cli/users.ts", "add", "--email", "ops@example.com", "--operator", "--password", "operator password"], { cwd: PROJECT_ROOT, env });
+    expect(stdout).toContain("Created ops@example.com as an operator");
+    await run(process.execPath, ["server/cli/users.ts", "add", "--email", "plain@example.com", "--store", "store-9", "--password", "plain password 1"], { cwd: PROJECT_ROOT, env });
+    const again = await run(process.execPath, ["server/cli/users.ts", "add", "--email", "plain@example.com", "--operator"], { cwd: PROJECT_ROOT, env });
+    expect(again.stdout).toContain("now an operator");
+    const s = createServices({ databasePath: db });
+    try {
+      expect(s.signup.isOperator(s.admin.user("ops@example.com")!.userId)).toBe(true);
+      expect(s.signup.canCreateStore(s.admin.user("plain@example.com")!.userId)).toBe(true);
+    } finally {
+      s.close();
+    }
+    await expect(run(process.execPath, ["server/cli/users.ts", "add", "--email", "nostore@example.com"], { cwd: PROJECT_ROOT, env })).rejects.toMatchObject({ code: 2 });
+  });
+});
