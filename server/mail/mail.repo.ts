@@ -99,13 +99,15 @@ export function mailRepo(db: Db) {
      * `email` (any case). `beforeSeq` is the keyset position (exclusive).
      */
     listVisible(storeIds: string[], email: string, beforeSeq: number | undefined, limit: number): OutboxSummary[] {
-      const ids = JSON.stringify(storeIds);
-      return db.prepare(
-        `SELECT ${SUMMARY} FROM mail_outbox
-         WHERE (store_id IN (SELECT value FROM json_each(?)) OR (store_id IS NULL AND to_address = ? COLLATE NOCASE))
-           AND seq < ?
-         ORDER BY seq DESC LIMIT ?`,
-      ).all(ids, email, beforeSeq ?? Number.MAX_SAFE_INTEGER, limit) as OutboxSummary[];
+      // One index range per store (store_id, seq) and one for the recipient, each read newest first and merged
+      // here: a merchant with few messages on a large instance reads only their own rows.
+      const before = beforeSeq ?? Number.MAX_SAFE_INTEGER;
+      const byStore = db.prepare(`SELECT ${SUMMARY} FROM mail_outbox WHERE store_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`);
+      const rows = storeIds.flatMap((id) => byStore.all(id, before, limit) as OutboxSummary[]);
+      rows.push(...(db.prepare(
+        `SELECT ${SUMMARY} FROM mail_outbox WHERE store_id IS NULL AND to_address = ? COLLATE NOCASE AND seq < ? ORDER BY seq DESC LIMIT ?`,
+      ).all(email, before, limit) as OutboxSummary[]));
+      return rows.sort((a, b) => b.seq - a.seq).slice(0, limit);
     },
 
     /** Messages per status (all stores), for logs and tests. */
