@@ -39,7 +39,7 @@ function upload(agent: Agent, storeId: string, name: string, content: string | U
   const form = new FormData();
   form.append("csrf", agent.csrf);
   form.append("status", status);
-  form.append("file", new Blob([content], { type: "text/csv" }), name);
+  form.append("file", new Blob([content as BlobPart], { type: "text/csv" }), name);
   return fetch(t.url(`/admin/stores/${storeId}/import`), { method: "POST", redirect: "manual", body: form, headers: { cookie: agent.cookie } });
 }
 
@@ -208,5 +208,34 @@ describe("incentives on the admin reviews page (issue 22 item 4)", () => {
     const article = (title: string) => html.slice(html.indexOf(`>${title}</h3>`), html.indexOf("</article>", html.indexOf(`>${title}</h3>`)));
     expect(article("Mug rewarded")).toContain("Received a reward for this review");
     expect(article("Mug unrewarded")).not.toContain("Received a reward for this review");
+  });
+});
+
+describe("store isolation and CSRF of the new pages", () => {
+  it.each(["/loyalty/program", "/import"])("a user of store A gets 404 for store B's %s page", async (path) => {
+    expect((await get(alice, `/admin/stores/${B}${path}`)).status).toBe(404);
+  });
+
+  it.each([
+    ["/loyalty/program", { intent: "rotate-secret" }],
+    ["/loyalty", { intent: "add-vip-tier", name: "X", pointsThreshold: "5", pointsMultiplier: "1" }],
+  ])("a form posted to %s without the CSRF token is rejected with 403 and changes nothing", async (path, fields) => {
+    const secret = t.services.loyalty.platformSecret(A);
+    const tiers = t.services.loyalty.adminProgram(A).vipTiers.length;
+    const res = await fetch(t.url(`/admin/stores/${A}${path}`), {
+      method: "POST", redirect: "manual", body: new URLSearchParams(fields), headers: { "content-type": "application/x-www-form-urlencoded", cookie: alice.cookie },
+    });
+    expect(res.status).toBe(403);
+    expect(t.services.loyalty.platformSecret(A)).toBe(secret);
+    expect(t.services.loyalty.adminProgram(A).vipTiers).toHaveLength(tiers);
+  });
+
+  it("an upload without the CSRF token is rejected with 403 and imports nothing", async () => {
+    const before = t.services.db.prepare("SELECT count(*) AS n FROM reviews WHERE store_id = ?").get(A);
+    const form = new FormData();
+    form.append("file", new Blob(["product_id,rating\nzzz,5\n"], { type: "text/csv" }), "nocsrf.csv");
+    const res = await fetch(t.url(`/admin/stores/${A}/import`), { method: "POST", redirect: "manual", body: form, headers: { cookie: alice.cookie } });
+    expect(res.status).toBe(403);
+    expect(t.services.db.prepare("SELECT count(*) AS n FROM reviews WHERE store_id = ?").get(A)).toEqual(before);
   });
 });
