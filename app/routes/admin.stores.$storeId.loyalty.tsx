@@ -8,7 +8,8 @@ import { Flash } from "~/components/Flash";
 import { adminHeaders, field, requireStore, requireStoreAction } from "~/lib/admin.server";
 import { readFlash, redirectWithFlash } from "~/lib/flash.server";
 import {
-  EARNING_RULE_TYPES, REDEMPTION_RULE_TYPES, earningRuleEdit, earningRuleInput, formValues, parseForm, redemptionRuleInput, serviceFailure, vipTierInput,
+  EARNING_RULE_TYPES, REDEMPTION_RULE_TYPES, earningRuleEdit, earningRuleInput, fieldErrors, formValues, invalid, legalPoliciesForm, parseForm, redemptionRuleInput,
+  serviceFailure, vipTierInput,
   type FormFailure,
 } from "~/lib/loyalty-admin.server";
 
@@ -41,6 +42,11 @@ const EARNING_FIELDS = ["type", "name", "points", "pointsPerCurrencyUnit", "enab
 const REDEMPTION_FIELDS = ["type", "name", "pointsCost", "rewardDescription", "rewardValue", "enabled"] as const;
 const TIER_FIELDS = ["name", "pointsThreshold", "pointsMultiplier", "perks"] as const;
 const LEGAL_FIELDS = ["buttonText", "policyHtml", "policyTemplate", "termsUrl", "privacyUrl"] as const;
+/** The legal policies form's field names → the names of `legalPoliciesForm` (and the API). */
+const LEGAL_NAMES = {
+  buttonText: "acceptTermsAndJoinProgramButtonText", policyHtml: "policySentenceHtml", policyTemplate: "policySentenceTemplate",
+  termsUrl: "termsAndConditionsUrl", privacyUrl: "privacyPolicyUrl",
+} as const;
 
 /**
  * Intents: `add-` / `remove-` / (edit) `earning-rule`, `redemption-rule`, `vip-tier`, and `legal`. Success redirects
@@ -109,7 +115,12 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         return done("VIP tier removed. Members' tiers were recalculated.");
       case "legal": {
         formId = "legal";
-        values = formValues(form, LEGAL_FIELDS);
+        values = { ...formValues(form, LEGAL_FIELDS), policyHtml: String(form.get("policyHtml") ?? "") };
+        const checked = legalPoliciesForm.safeParse(Object.fromEntries(LEGAL_FIELDS.map((f) => [LEGAL_NAMES[f], values[f]])));
+        if (!checked.success) {
+          const byName = fieldErrors(checked.error);
+          return invalid(formId, Object.fromEntries(LEGAL_FIELDS.filter((f) => byName[LEGAL_NAMES[f]]).map((f) => [f, byName[LEGAL_NAMES[f]]])), values);
+        }
         const before = loyalty.adminLegalPolicies(storeId).version;
         const after = loyalty.editLegalPolicies(storeId, {
           acceptTermsAndJoinProgramButtonText: values.buttonText, policySentenceHtml: String(form.get("policyHtml") ?? ""),
@@ -336,20 +347,25 @@ export default function Loyalty() {
       </Form>
 
       <h2>Legal policies</h2>
-      <Form method="post" className="stack panel">
+      <Form method="post" className="stack panel" noValidate>
         <CsrfField />
         <input type="hidden" name="intent" value="legal" />
         <p className="muted">Current version: <strong data-testid="legal-version">{legal.version}</strong>. Saving a change publishes a new version: shoppers accept it when they join.</p>
         <label htmlFor="l-button">Join button text</label>
-        <input id="l-button" name="buttonText" required maxLength={120} defaultValue={legal.acceptTermsAndJoinProgramButtonText} />
+        <input id="l-button" name="buttonText" required maxLength={120} defaultValue={valueOf("legal", "buttonText", legal.acceptTermsAndJoinProgramButtonText)} {...invalidProps("l-button", errorOf("legal", "buttonText"))} />
+        <FieldError id="l-button" error={errorOf("legal", "buttonText")} />
         <label htmlFor="l-html">Policy sentence (HTML: links and simple formatting only; anything else is removed on save)</label>
-        <textarea id="l-html" name="policyHtml" rows={3} maxLength={4000} defaultValue={legal.policySentence.html} />
+        <textarea id="l-html" name="policyHtml" rows={3} maxLength={4000} defaultValue={valueOf("legal", "policyHtml", legal.policySentence.html)} {...invalidProps("l-html", errorOf("legal", "policyHtml"))} />
+        <FieldError id="l-html" error={errorOf("legal", "policyHtml")} />
         <label htmlFor="l-template">Policy sentence template (must contain {"{termsAndConditions}"} and {"{privacyPolicy}"})</label>
-        <textarea id="l-template" name="policyTemplate" rows={2} maxLength={2000} required defaultValue={legal.policySentence.template} />
+        <textarea id="l-template" name="policyTemplate" rows={2} maxLength={2000} required defaultValue={valueOf("legal", "policyTemplate", legal.policySentence.template)} {...invalidProps("l-template", errorOf("legal", "policyTemplate"))} />
+        <FieldError id="l-template" error={errorOf("legal", "policyTemplate")} />
         <label htmlFor="l-terms">Terms and conditions URL</label>
-        <input id="l-terms" name="termsUrl" required defaultValue={legal.termsAndConditionsUrl} />
+        <input id="l-terms" name="termsUrl" required defaultValue={valueOf("legal", "termsUrl", legal.termsAndConditionsUrl)} {...invalidProps("l-terms", errorOf("legal", "termsUrl"))} />
+        <FieldError id="l-terms" error={errorOf("legal", "termsUrl")} />
         <label htmlFor="l-privacy">Privacy policy URL</label>
-        <input id="l-privacy" name="privacyUrl" required defaultValue={legal.privacyPolicyUrl} />
+        <input id="l-privacy" name="privacyUrl" required defaultValue={valueOf("legal", "privacyUrl", legal.privacyPolicyUrl)} {...invalidProps("l-privacy", errorOf("legal", "privacyUrl"))} />
+        <FieldError id="l-privacy" error={errorOf("legal", "privacyUrl")} />
         <p className="muted">Stored sentence, as text: <code data-testid="legal-html">{legal.policySentence.html}</code></p>
         <button type="submit" disabled={busy}>Save legal policies</button>
       </Form>

@@ -132,6 +132,21 @@ describe("rules and tiers on the loyalty page", () => {
     expect((await api("vip_tiers")).vipTiers.map((r) => r.name)).toEqual(["Insider"]);
   });
 
+  it("legal policies with a bad field answer 400 with the message at that field and keep the version", async () => {
+    const before = t.services.loyalty.adminLegalPolicies(A);
+    const res = await post(alice, PAGE, {
+      intent: "legal", buttonText: before.acceptTermsAndJoinProgramButtonText, policyHtml: before.policySentence.html,
+      policyTemplate: "no placeholders", termsUrl: "javascript:alert(1)", privacyUrl: before.privacyPolicyUrl,
+    });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toMatch(/aria-invalid="true" aria-describedby="l-terms-error"/);
+    expect(html).toMatch(/aria-invalid="true" aria-describedby="l-template-error"/);
+    expect(html).not.toContain('aria-describedby="l-privacy-error"');
+    expect(html).toContain("javascript:alert(1)"); // the typed value is kept (escaped in the attribute)
+    expect(t.services.loyalty.adminLegalPolicies(A)).toEqual(before);
+  });
+
   it("removes a rule; another store's rule ID answers 404", async () => {
     const id = t.services.loyalty.adminProgram(A).redemptionRules[0].redemption_rule_id;
     t.services.loyalty.turnOnProgram(B, { acceptTermsAndJoinProgramButtonText: "Join", policySentenceTemplate: "{termsAndConditions} {privacyPolicy}", termsAndConditionsUrl: "/t", privacyPolicyUrl: "/p" });
