@@ -27,7 +27,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { invite, storeName, hasAccount } = found;
   return data(
     { csrf, storeName, email: invite.email, role: invite.role, hasAccount, signedInAs: session?.email ?? null, signedInAsInvitee: session?.email === invite.email },
-    { headers: { ...headers, "Referrer-Policy": "no-referrer" } },
+    { headers },
   );
 }
 
@@ -38,12 +38,15 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const form = await readAdminForm(request);
   requireSignedOutCsrf(request, form);
-  const session = context.services.admin.session(readCookie(request, SESSION_COOKIE));
+  const current = readCookie(request, SESSION_COOKIE);
+  const session = context.services.admin.session(current);
   try {
     const { storeId, sessionToken } = await context.services.team.accept({
       token: params.token, ip: context.clientIp, sessionUserId: session?.userId,
       password: rawField(form, "password"), newPassword: rawField(form, "newPassword"), confirm: rawField(form, "confirm"),
     });
+    // The browser's earlier session (the same user's, or another user's it replaces) ends here.
+    context.services.admin.logout(current);
     return signedInRedirect(request, sessionToken, storePath(storeId));
   } catch (error) {
     return accountError(error);

@@ -13,7 +13,7 @@ const CLOSED = "This link to set a new password does not work: it was used, has 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (!context.services.passwordResets.isOpen(params.token)) throw httpError(410, CLOSED);
   const { csrf, headers } = signedOutCsrf(request);
-  return data({ csrf }, { headers: { ...headers, "Referrer-Policy": "no-referrer" } });
+  return data({ csrf }, { headers });
 }
 
 /**

@@ -261,6 +261,21 @@ describe("team and invitations", () => {
     expect(t.services.team.roleOf(t.services.admin.user("existing@example.com")!.userId, A)).toBe("owner");
   });
 
+  it("signed in as the invitee, one click accepts (no password), and the browser's earlier session is replaced", async () => {
+    await t.services.admin.createUser({ email: "signed-in@example.com", password: "signed in password", storeIds: [B] });
+    const prior = await signInAgent(t, "signed-in@example.com", "signed in password", B);
+    await invite(owner, A, "signed-in@example.com");
+    const link = mailedLink("signed-in@example.com", "invite");
+    const form = await openForm(t, link, { cookie: prior.cookie });
+    expect(form.html).not.toContain('name="password"');
+    const res = await postForm(t, link, form, {}, { cookie: prior.cookie });
+    expect(res.status).toBe(302);
+    const cookie = sessionFrom(res)!;
+    expect(cookie).not.toBe(prior.cookie);
+    expect((await fetch(t.url(`/admin/stores/${A}/reviews`), { headers: { cookie } })).status).toBe(200);
+    expect((await adminGet(t, prior, `/admin/stores/${B}/reviews`)).status).toBe(302); // the old session ended
+  });
+
   it("forged, malformed, expired, revoked and replaced links do not work", async () => {
     const forged = `/admin/invite/${"A".repeat(43)}`;
     expect((await fetch(t.url(forged))).status).toBe(404);
