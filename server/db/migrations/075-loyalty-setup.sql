@@ -4,3 +4,9 @@
 -- in clear: HS256 verification needs it).
 ALTER TABLE loyalty_programs ADD COLUMN enabled INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1));
 ALTER TABLE loyalty_programs ADD COLUMN platform_secret_ms INTEGER;
+
+-- Incentives disclosed (issue 22 item 4): reviews that already earned loyalty points say so.
+UPDATE reviews SET is_incentivized = 1
+ WHERE is_incentivized = 0
+   AND (store_id, review_id) IN (SELECT store_id, substr(award_key, 8) FROM loyalty_transactions
+                                  WHERE award_key LIKE 'review:%' AND points > 0);
