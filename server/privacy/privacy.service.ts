@@ -1,0 +1,148 @@
+/**
+ * Shopper data rights (issue 24 §1; GDPR Art. 15 access / Art. 17 erasure, CCPA "right to know" and
+ * "right to delete"): for one e-mail address within one store,
+ * - `summary`: how many records of each kind the store holds (admin search);
+ * - `exportArchive`: a zip (yazl, streamed into memory: one shopper's data is small) holding `data.json`
+ *   (every record as stored, see privacy.repo.ts) and the original files of their review media
+ *   (`media/<mediaId>/full.jpg`, and `video.<ext>` for videos), plus a README;
+ * - `erase`: in one transaction, delete or anonymise everything (privacy.repo.ts `erase`); after the
+ *   commit, delete the media files from disk and queue AI regeneration of the products and groups whose
+ *   reviews went. Aggregates, content scopes (caches) and media visibility follow by trigger.
+ * Both are audited in `privacy_requests` (who, when, through what, counts; never the address or the data).
+ * @throws ApiError 400 `invalid_email` for anything but an e-mail address, 404 `store_not_found`.
+ */
+import { randomUUID } from "node:crypto";
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import yazl from "yazl";
+import { z } from "zod";
+import { badRequest, notFound } from "../contract/errors.ts";
+import { readSnapshot, transaction, type Db } from "../db/database.ts";
+import type { StoresRepo } from "../stores/stores.repo.ts";
+import type { ErasureResult, PrivacyRepo, ShopperHoldings } from "./privacy.repo.ts";
+
+/** An e-mail address as shoppers' records store it: trimmed, lower-case. */
+export const shopperEmailSchema = z.string({ error: "email must be a string" }).trim().toLowerCase().max(320, { error: "email must be at most 320 characters" })
+  .pipe(z.email({ error: "email must be an e-mail address" }));
+
+/** Record counts per kind (the admin's search result, the audit row, the erasure answer). */
+export type HoldingCounts = {
+  reviews: number; mediaItems: number; questions: number; answers: number; surveyResponses: number; loyaltyCustomers: number;
+  loyaltyTransactions: number; orders: number; orderLines: number; mail: number; reviewRequests: number;
+};
+
+const countsOf = (h: ShopperHoldings): HoldingCounts => ({
+  reviews: h.reviews.length, mediaItems: h.reviewMedia.length, questions: h.questions.length, answers: h.answers.length,
+  surveyResponses: h.surveyResponses.length, loyaltyCustomers: h.loyaltyCustomers.length, loyaltyTransactions: h.loyaltyTransactions.length,
+  orders: h.orders.length, orderLines: h.orderLines.length, mail: h.mail.length, reviewRequests: h.reviewRequests.length,
+});
+
+/** Parse JSON-in-TEXT columns so the archive holds data, not escaped strings. */
+const expandJson = (row: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(row).map(([k, v]) => (k.endsWith("_json") && typeof v === "string" ? [k.slice(0, -5), safeParse(v)] : [k, v])));
+const safeParse = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+const README = `This archive holds every record the store keeps about one e-mail address in Chorus:
+data.json  the records, grouped by kind (reviews, questions, answers, survey responses, loyalty
+           customer and points transactions, orders and order lines, e-mails, review requests,
+           unsubscribes), with dates as epoch milliseconds (UTC);
+media/     the original photos and videos of the reviews.
+Helpful votes are stored against anonymous visitor IDs and cannot be linked to an address.
+`;
+
+/** Create the shopper data service. `ai` queues regeneration of AI content after an erasure. */
+export function privacyService(deps: {
+  db: Db; repo: PrivacyRepo; stores: StoresRepo; mediaPath: string;
+  ai: { enqueue(storeId: string, scope: { type: "product" | "group"; id: string }, reason: string): boolean };
+  now?: () => number;
+}) {
+  const { db, repo } = deps;
+  const now = deps.now ?? Date.now;
+  const parseEmail = (email: unknown): string => {
+    const parsed = shopperEmailSchema.safeParse(email);
+    if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? "email must be an e-mail address", "invalid_email");
+    return parsed.data;
+  };
+  const requireStore = (storeId: string) => {
+    if (!deps.stores.get(storeId)) throw notFound("Store not found", "store_not_found");
+  };
+  const mediaFiles = (storeId: string, mediaId: string): string[] => {
+    const dir = join(deps.mediaPath, storeId, mediaId);
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir).filter((f) => f === "full.jpg" || f.startsWith("video."));
+  };
+
+  return {
+    /** Normalise and validate a shopper's e-mail (for forms). @throws ApiError 400 `invalid_email`. */
+    parseEmail,
+
+    /** Record counts of everything `storeId` holds about `email`. */
+    summary(storeId: string, email: string): { email: string; counts: HoldingCounts; total: number } {
+      requireStore(storeId);
+      const address = parseEmail(email);
+      const counts = countsOf(readSnapshot(db, () => repo.holdings(storeId, address)));
+      return { email: address, counts, total: Object.values(counts).reduce((a, b) => a + b, 0) };
+    },
+
+    /**
+     * The shopper's data as a zip archive (see the module comment), audited as an export by `actor`.
+     * @returns the archive bytes and its file name (`chorus-data-<date>.zip`).
+     */
+    async exportArchive(storeId: string, email: string, actor: string): Promise<{ fileName: string; bytes: Buffer; counts: HoldingCounts }> {
+      requireStore(storeId);
+      const address = parseEmail(email);
+      const h = readSnapshot(db, () => repo.holdings(storeId, address));
+      const counts = countsOf(h);
+      const data = {
+        store: storeId, email: address, exportedAt: new Date(now()).toISOString(),
+        ...Object.fromEntries(Object.entries(h).map(([kind, rows]) => [kind, (rows as Record<string, unknown>[]).map(expandJson)])),
+      };
+      const zip = new yazl.ZipFile();
+      zip.addBuffer(Buffer.from(README), "README.txt");
+      zip.addBuffer(Buffer.from(JSON.stringify(data, null, 2)), "data.json");
+      for (const m of h.reviewMedia) {
+        for (const f of mediaFiles(storeId, m.media_id)) zip.addFile(join(deps.mediaPath, storeId, m.media_id, f), `media/${m.media_id}/${f}`);
+      }
+      zip.end();
+      const chunks: Buffer[] = [];
+      for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+      transaction(db, () => repo.audit({ requestId: randomUUID(), storeId, kind: "export", actor, counts, createdMs: now() }));
+      return { fileName: `chorus-data-${new Date(now()).toISOString().slice(0, 10)}.zip`, bytes: Buffer.concat(chunks), counts };
+    },
+
+    /**
+     * Erase everything `storeId` holds about `email` (see the module comment), audited as an erasure by
+     * `actor`. Idempotent: a second erasure finds nothing and erases nothing (and is audited too).
+     * @returns what was erased (record counts and media files deleted).
+     */
+    erase(storeId: string, email: string, actor: string): ErasureResult["counts"] & { mediaFilesDeleted: number } {
+      requireStore(storeId);
+      const address = parseEmail(email);
+      const result = transaction(db, () => {
+        const r = repo.erase(storeId, address);
+        repo.audit({ requestId: randomUUID(), storeId, kind: "erasure", actor, counts: r.counts, createdMs: now() });
+        return r;
+      });
+      let mediaFilesDeleted = 0;
+      for (const id of result.mediaIds) {
+        mediaFilesDeleted += mediaFiles(storeId, id).length;
+        rmSync(join(deps.mediaPath, storeId, id), { recursive: true, force: true });
+      }
+      for (const id of result.productIds) deps.ai.enqueue(storeId, { type: "product", id }, "shopper data erased");
+      for (const id of result.groupIds) deps.ai.enqueue(storeId, { type: "group", id }, "shopper data erased");
+      return { ...result.counts, mediaFilesDeleted };
+    },
+
+    /** The store's latest audited exports and erasures, newest first. */
+    recentRequests(storeId: string, limit = 20) {
+      return repo.recentRequests(storeId, limit);
+    },
+  };
+}
+export type PrivacyService = ReturnType<typeof privacyService>;
