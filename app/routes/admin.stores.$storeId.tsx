@@ -8,6 +8,7 @@ import { requireStore } from "~/lib/admin.server";
 export const SECTIONS = [
   { path: "surveys", label: "Surveys" },
   { path: "reviews", label: "Reviews" },
+  { path: "orders", label: "Orders" },
   { path: "review-requests", label: "Review requests" },
   { path: "import", label: "Import" },
   { path: "questions", label: "Questions" },
