@@ -184,6 +184,15 @@ const ROUTES: Route[] = [
   { name: "loyalty redemption", operationId: "redeemLoyaltyPoints", path: "", type: JSON_TYPE, headers: bearer, head: '{"redemptionRuleId":"', status: 413 },
   { name: "enterprise orders", operationId: "importOrders", path: "/enterprise/orders", type: JSON_TYPE, headers: basic, head: '{"orders":"', status: 413 },
   { name: "enterprise earning transaction", operationId: "createLoyaltyEarningTransaction", path: "/enterprise/loyalty/earning_transactions", type: JSON_TYPE, headers: basic, head: '{"orderId":"', status: 413 },
+  {
+    name: "Shopify webhook", operationId: "receiveShopifyWebhook", path: "/platforms/shopify/webhooks", type: JSON_TYPE,
+    headers: () => ({ "x-shopify-topic": "orders/create", "x-shopify-shop-domain": "body-limits.myshopify.com", "x-shopify-webhook-id": "body-limits", "x-shopify-hmac-sha256": "x" }),
+    head: '{"id":"', status: 413,
+  },
+  {
+    name: "signed webhook", operationId: "receiveSignedWebhook", path: "", type: JSON_TYPE,
+    headers: () => ({ "x-chorus-signature": "sha256=x", "x-chorus-webhook-id": "body-limits", "x-chorus-timestamp": "0" }), head: '{"type":"', status: 413,
+  },
   { name: "admin sign-in", path: "/admin/login", type: "application/x-www-form-urlencoded", headers: () => ({ cookie: loginForm.cookie }), head: "csrf=x&email=", status: 413 },
   { name: "admin action (store settings)", path: "", type: "application/x-www-form-urlencoded", headers: () => ({ cookie: admin.cookie }), head: "csrf=x&name=", status: 413 },
   // Answered before any body is read: each must still close the connection instead of leaving the body unread on it.
@@ -203,6 +212,7 @@ const paths: Record<string, () => string> = {
   "loyalty activation": () => `${S()}/loyalty/customer_activation`,
   "loyalty redemption": () => `${S()}/loyalty/customer/redemptions`,
   "admin action (store settings)": () => `/admin/stores/${seed.storeId}/settings`,
+  "signed webhook": () => `/platforms/webhooks/${seed.storeId}`,
   "loyalty activation without a token (401 before the body)": () => `${S()}/loyalty/customer_activation`,
 };
 
@@ -237,7 +247,7 @@ afterAll(async () => {
 });
 
 describe("oversized bodies: bounded memory, a quick answer, the connection closed", () => {
-  it("every POST operation of /v1 and /enterprise is among the routes tested", async () => {
+  it("every POST operation of /v1, /enterprise and /platforms is among the routes tested", async () => {
     const posts = operationTable(await loadBuild()).operations.filter((op) => op.method === "POST").map((op) => op.id);
     expect(posts.length).toBeGreaterThan(0);
     const covered = new Set(ROUTES.map((r) => r.operationId));
