@@ -8,6 +8,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import { expectNoAxeViolations } from "./axe.ts";
 import { signInAsDemoMerchant } from "./e2e-server.ts";
 import { waitForMail } from "./mailbox.ts";
+import { signUpStore } from "./signup.ts";
 
 const run = Date.now().toString(36);
 const OWNER = { email: `owner-${run}@e2e-shop.test`, password: "owner e2e password" };
@@ -19,17 +20,6 @@ async function mailedPath(to: string, subject: RegExp, kind: "invite" | "reset")
   const url = new RegExp(`https?://[^\\s"]+(/admin/${kind}/[A-Za-z0-9_-]{43})`).exec(mail.text);
   expect(url, mail.text).not.toBeNull();
   return url![1];
-}
-
-/** Sign up a store through the form; resolves on its admin. */
-async function signUp(page: Page, account: { email: string; password: string }, storeName: string): Promise<void> {
-  await page.goto("/admin/signup");
-  await page.getByLabel("Your e-mail").fill(account.email);
-  await page.getByLabel("Password").fill(account.password);
-  await page.getByLabel("Store name").fill(storeName);
-  await page.getByLabel("Shop address").fill("https://reset-shop.example");
-  await page.getByRole("button", { name: "Create store" }).click();
-  await expect(page.getByRole("navigation", { name: "Admin sections" })).toBeVisible();
 }
 
 /** A page in a fresh browser context (no cookies): the invitee's or a signed-out browser. */
@@ -113,7 +103,7 @@ test("sign up a store, invite a member who accepts through the mailed link, and 
 test("reset a password through the mailed link; the old password and its sessions stop working", async ({ browser }) => {
   const RESETTER = { email: `resetter-${Date.now().toString(36)}@e2e-shop.test`, password: "resetter e2e password" };
   const earlier = await freshPage(browser);
-  await signUp(earlier, RESETTER, "E2E Reset Shop");
+  await signUpStore(earlier, { ...RESETTER, storeName: "E2E Reset Shop" });
   const storeUrl = earlier.url();
   const page = await freshPage(browser);
   await page.goto("/admin/login");

@@ -4,6 +4,8 @@
 
 -- An instance operator may create stores from the admin even when public sign-up is closed.
 ALTER TABLE merchant_users ADD COLUMN is_operator INTEGER NOT NULL DEFAULT 0 CHECK (is_operator IN (0, 1));
+-- The demo merchant of an existing demo database is the operator, as the demo seeder makes it on a new one.
+UPDATE merchant_users SET is_operator = 1 WHERE email = 'demo@chorus.test';
 
 -- Owners manage the team (invite, remove); members use the store's admin. Existing memberships are owners.
 ALTER TABLE store_memberships ADD COLUMN role TEXT NOT NULL DEFAULT 'owner' CHECK (role IN ('owner', 'member'));
