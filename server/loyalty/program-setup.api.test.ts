@@ -6,11 +6,13 @@
  * the program turned off answers 404 again and keeps everything; a review that earned points says
  * `isIncentivized: true` in the API, one that did not says false.
  */
+import fc from "fast-check";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { isApiError } from "../contract/errors.ts";
 import type { EarningRulesResponse, LegalPolicies, LoginResponse, RedemptionRulesResponse, VipTiersResponse } from "../contract/loyalty.ts";
+import { earningRulesResponseSchema, redemptionRulesResponseSchema, vipTiersResponseSchema } from "../contract/loyalty.responses.ts";
 import { policyHtmlFromTemplate } from "./program-setup.ts";
 import { signPlatformToken } from "./tokens.ts";
 
@@ -210,5 +212,41 @@ describe("platform secret and turning the program off", () => {
     expect(thrown(() => t.services.loyalty.removeEarningRule(other, rule)).status).toBe(404);
     expect(thrown(() => t.services.loyalty.editEarningRule(other, rule, { name: "x", points: 1, enabled: true })).status).toBe(404);
     expect(t.services.loyalty.adminProgram(STORE).earningRules.map((r) => r.earning_rule_id)).toContain(rule);
+  });
+});
+
+describe("bad input never breaks the set-up (property test)", () => {
+  it("any form values for rules and tiers are either stored or refused with a 4xx naming the field", async () => {
+    const store = randomUUID();
+    t.services.stores.create({ storeId: store, name: "Fuzz", platform: "shopify" });
+    t.services.loyalty.turnOnProgram(store, LEGAL);
+    const value = fc.oneof(fc.string({ maxLength: 300 }), fc.constantFrom("", "0", "1", "-1", "1.5", "1e400", "NaN", "0x10", " 7 ", "on", "100"));
+    const type = fc.constantFrom("sign-up", "points-per-spend", "review", "review-with-media", "birthday", "fixed-amount-coupon", "percentage-coupon", "free-shipping", "x", "");
+    fc.assert(fc.property(type, value, value, value, value, value, (ty, a, b, c, d, e) => {
+      const s = t.services.loyalty;
+      for (const call of [
+        () => s.addEarningRule(store, { type: ty as "review", name: a, points: b, pointsPerCurrencyUnit: c, enabled: d }),
+        () => s.addRedemptionRule(store, { type: ty as "free-shipping", name: a, pointsCost: b, rewardDescription: c, rewardValue: d, enabled: e }),
+        () => s.addVipTier(store, { name: a, pointsThreshold: b, pointsMultiplier: c, perks: d }),
+      ]) {
+        try {
+          call();
+        } catch (error) {
+          if (!isApiError(error) || error.status >= 500) throw error;
+          expect([400, 409]).toContain(error.status);
+        }
+      }
+    }), { numRuns: 300 });
+    // whatever was stored is served by the storefront API as valid shapes
+    const p = t.services.loyalty.adminProgram(store);
+    for (const r of p.earningRules) expect(Number.isInteger(r.points) && r.points >= 0).toBe(true);
+    for (const r of p.redemptionRules) expect(Number.isInteger(r.points_cost) && r.points_cost >= 1).toBe(true);
+    for (const v of p.vipTiers) expect(v.points_multiplier > 0 && v.points_multiplier <= 10).toBe(true);
+    const api = (path: string) => call(`/v1/stores/${store}/loyalty/${path}`);
+    for (const [path, schema] of [["earning_rules", earningRulesResponseSchema], ["redemption_rules", redemptionRulesResponseSchema], ["vip_tiers", vipTiersResponseSchema]] as const) {
+      const r = await api(path);
+      expect(r.status).toBe(200);
+      expect(schema.safeParse(r.body).success).toBe(true);
+    }
   });
 });
