@@ -175,11 +175,13 @@ export type LoyaltyLedger = ReturnType<typeof loyaltyLedger>;
  * `points-per-spend` earning rule × `amount` (currency units) × the VIP tier multiplier, floored, for the
  * enrolled loyalty customer whose platform customer ID placed the order. Once per (store, order): the
  * ledger's unique order index holds it, shared with POST /enterprise/loyalty/earning_transactions.
- * @returns the earning, or null when nothing is due (no such or not enrolled customer, no rule, 0 points, already earned).
+ * @returns the earning, or null when nothing is due (no program or the program turned off, no such or not
+ *   enrolled customer, no rule, 0 points, already earned).
  */
 export function earnForPlatformOrder(
   repo: LoyaltyRepo, storeId: string, order: { orderId: string; platformCustomerId: string; amount: number; label: string },
 ): TransactionRow | null {
+  if (repo.getProgram(storeId)?.enabled !== 1) return null; // no program, or turned off by the merchant: nothing is earned
   if (repo.getTransactionByOrder(storeId, order.orderId)) return null;
   const c = repo.getCustomerByPlatformId(storeId, order.platformCustomerId);
   if (!c || c.status !== "enrolled") return null;

@@ -13,6 +13,7 @@ import { startTestServer, type TestServer } from "../../test/server.ts";
 import { isApiError } from "../contract/errors.ts";
 import type { EarningRulesResponse, LegalPolicies, LoginResponse, RedemptionRulesResponse, VipTiersResponse } from "../contract/loyalty.ts";
 import { earningRulesResponseSchema, redemptionRulesResponseSchema, vipTiersResponseSchema } from "../contract/loyalty.responses.ts";
+import { earnForPlatformOrder } from "./ledger.ts";
 import { policyHtmlFromTemplate } from "./program-setup.ts";
 import { signPlatformToken } from "./tokens.ts";
 
@@ -199,6 +200,14 @@ describe("platform secret and turning the program off", () => {
     expect((await call(`${P}/legal_policies`)).status).toBe(404);
     expect((await login("first-shopper")).status).toBe(404);
     expect(t.services.loyalty.adminProgram(STORE).earningRules).toHaveLength(3);
+    // platform orders earn nothing while the program is off (and do again once it is on)
+    const member = t.services.loyaltyData.getCustomerByPlatformId(STORE, "first-shopper")!;
+    const order = { orderId: `order-${randomUUID()}`, platformCustomerId: "first-shopper", amount: 40, label: "#1001" };
+    expect(t.services.db.transaction(() => earnForPlatformOrder(t.services.loyaltyData, STORE, order))()).toBeNull();
+    expect(t.services.loyaltyData.getCustomer(STORE, member.loyalty_customer_id)!.balance).toBe(member.balance);
+    t.services.loyalty.turnOnProgram(STORE, undefined);
+    expect(t.services.db.transaction(() => earnForPlatformOrder(t.services.loyaltyData, STORE, order))()).toMatchObject({ points: 100 }); // 40 × 2.5
+    t.services.loyalty.turnOffProgram(STORE);
     t.services.loyalty.turnOnProgram(STORE, undefined);
     expect(((await call(`${P}/earning_rules`)).body as EarningRulesResponse).earningRules).toHaveLength(3);
     expect((await login("first-shopper")).status).toBe(200);
