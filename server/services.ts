@@ -54,6 +54,9 @@ import { DEFAULT_MAIL_FROM } from "./mail/address.ts";
 import { mailRepo } from "./mail/mail.repo.ts";
 import { mailService } from "./mail/mail.service.ts";
 import { mailSender } from "./mail/sender.ts";
+import { createWebhooks } from "./webhooks/webhooks.ts";
+import { exportsRepo } from "./exports/exports.repo.ts";
+import { exportsService } from "./exports/exports.service.ts";
 import { reviewRequestsRepo } from "./review-requests/review-requests.repo.ts";
 import { reviewRequestsService } from "./review-requests/review-requests.service.ts";
 
@@ -71,6 +74,12 @@ export type ServicesOptions = {
    * `from` (MAIL_FROM), `now` the clock of the outbox and its sender (epoch ms; tests move it).
    */
   mail?: { smtpUrl?: string | null; from?: string; now?: () => number };
+  /**
+   * Outgoing webhooks (server/webhooks, docs/webhooks.md): `allowInsecure` allows http:// and loopback
+   * targets (default: env `ALLOW_INSECURE_WEBHOOKS=1`), `now` the clock of the queue (epoch ms; tests move it),
+   * `publicUrl` the origin of absolute media URLs in event bodies.
+   */
+  webhooks?: { allowInsecure?: boolean; now?: () => number; publicUrl?: string };
 };
 
 /**
@@ -129,6 +138,14 @@ export function createServices(options: ServicesOptions) {
   const accountDeps = { db, admin: adminData, adminService: admin, accounts: accountsRepo(db), stores };
   // Review requests (issue #22 item 2): settings, the persisted schedule, hosted review links (server/review-requests).
   const reviewRequests = reviewRequestsService({ db, repo: reviewRequestsRepo(db), stores, mail, submissions });
+
+  // Outgoing webhooks (issue #24 item 2): subscriptions, and the queue the outbox triggers feed (started by server/http/main.ts).
+  const webhooks = createWebhooks({
+    db, secretKey: installationSecret(db, "webhook_secret_key"), now: options.webhooks?.now ?? Date.now, log: options.log,
+    allowInsecure: options.webhooks?.allowInsecure ?? process.env.ALLOW_INSECURE_WEBHOOKS === "1",
+    stores, reviewsData, reviews, surveysData, loyaltyData,
+    publicOrigin: () => options.webhooks?.publicUrl ?? process.env.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`,
+  });
 
   // Content scopes for the response cache (server/db/content-scopes.ts): PRAGMA data_version on a second
   // connection changes after every commit by any other connection, i.e. by this process's main connection
@@ -191,6 +208,12 @@ export function createServices(options: ServicesOptions) {
     mail,
     /** The send job of the outbox (server/mail/sender.ts): `start()`/`stop()`, `runOnce()` for tests. */
     mailSender: sender,
+    /** Outgoing webhook subscriptions, delivery log and replays (server/webhooks/webhooks.service.ts). */
+    webhooks: webhooks.service,
+    /** The webhook delivery queue (server/webhooks/delivery.ts): `start()`/`stop()`, `runDue(nowMs)` for tests. */
+    webhookDelivery: webhooks.delivery,
+    /** Streamed CSV exports: reviews, questions, loyalty customers and transactions, orders (server/exports). */
+    exports: exportsService({ repo: exportsRepo(db), stores }),
     /** Store sign-up (`SIGNUP`), new stores from the admin, instance operators (server/admin/signup.service.ts). */
     signup: signupService(accountDeps),
     /** A store's members, roles and e-mail invitations (server/admin/team.service.ts). */
@@ -202,6 +225,7 @@ export function createServices(options: ServicesOptions) {
     close(): void {
       void worker.stop();
       void sender.stop();
+      void webhooks.delivery.stop();
       watcher?.close();
       db.close();
     },

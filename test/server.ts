@@ -47,17 +47,21 @@ export function loadBuild(): Promise<ServerBuild> {
  * absent: mail is kept, not sent), `from` (MAIL_FROM), `now` the outbox clock (epoch ms), and `sender`: "loop"
  * (default: the send job runs as in production, right after each enqueue) or "manual" (tests call
  * `services.mailSender.runOnce()` themselves, e.g. after moving `now`).
+ * `webhooks` configures outgoing webhooks (server/webhooks): `allowInsecure` (ALLOW_INSECURE_WEBHOOKS), `now` the
+ * queue's clock, `delivery`: "manual" (default: tests call `services.webhookDelivery.runDue(nowMs)`) or "loop".
  */
 export async function startTestServer(
   options: {
     cache?: boolean; databasePath?: string; trustedProxies?: string; readWorkers?: number; readWorkerEntry?: URL; readWorkerTimeoutMs?: number;
     publicUrl?: string; logger?: Logger;
     mail?: { smtpUrl?: string; from?: string; now?: () => number; sender?: "loop" | "manual" };
+    webhooks?: { allowInsecure?: boolean; now?: () => number; delivery?: "loop" | "manual" };
   } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "chorus-test-"));
   const databasePath = options.databasePath ?? join(dir, "chorus.sqlite");
-  const services = createServices({ databasePath, mediaPath: join(dir, "media"), mail: options.mail });
+  const services = createServices({ databasePath, mediaPath: join(dir, "media"), mail: options.mail, webhooks: options.webhooks });
+  if (options.webhooks?.delivery === "loop") services.webhookDelivery.start();
   if (options.mail?.sender !== "manual") services.mailSender.start();
   const readWorkers = options.readWorkers
     ? startReadWorkers({
@@ -82,6 +86,7 @@ export async function startTestServer(
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await readWorkers?.stop();
       await services.mailSender.stop();
+      await services.webhookDelivery.stop();
       services.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -16,6 +16,8 @@ export const SECTIONS = [
   { path: "loyalty", label: "Loyalty" },
   { path: "widgets", label: "Widgets" },
   { path: "integration", label: "Integration" },
+  { path: "webhooks", label: "Webhooks" },
+  { path: "exports", label: "Exports" },
   { path: "settings", label: "Settings" },
   { path: "team", label: "Team" },
 ] as const;

@@ -115,7 +115,7 @@ async function check(call: Call): Promise<unknown> {
   expect(res.status, `${method} ${call.url}: ${text.slice(0, 300)}`).toBe(call.status);
   const { operationId, validate } = validatorFor(method, call.url, call.status);
   seen.add(operationId);
-  const body = text ? JSON.parse(text) : undefined;
+  const body = text ? (res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text) : undefined;
   if (validate) expect(validate(body), `${operationId} ${call.status}: ${ajv.errorsText(validate.errors)}`).toBe(true);
   return body;
 }
@@ -189,6 +189,25 @@ describe("live answers validate against the documents", () => {
     await check({ url: "/enterprise/customers/erasure", status: 200, headers: auth, body: { email: "nobody@example.com" } });
     await check({ url: "/enterprise/customers/erasure", status: 400, headers: auth, body: { email: "not-an-address" } });
     await check({ url: "/enterprise/customers/data_export", status: 400, headers: auth, body: { email: "not-an-address" } }); // its 200 is a zip (privacy.api.test.ts)
+    // Outgoing webhook subscriptions (docs/webhooks.md) and CSV exports (docs/exports.md).
+    const hooks = "/enterprise/webhook_subscriptions";
+    await check({ url: hooks, status: 200, headers: auth });
+    await check({ url: hooks, status: 401 });
+    const created = (await check({ url: hooks, status: 201, headers: auth, body: { url: "https://93.184.215.14/hooks", eventTypes: ["review.created", "loyalty_customer.updated"], description: "CRM" } })) as { subscription: { subscriptionId: string } };
+    await check({ url: hooks, status: 400, headers: auth, body: { url: "https://10.0.0.1/hooks", eventTypes: ["review.created"] } });
+    const hook = `${hooks}/${created.subscription.subscriptionId}`;
+    await check({ method: "PUT", url: hook, status: 200, headers: auth, body: { eventTypes: ["review.updated"], status: "disabled" } });
+    await check({ method: "PUT", url: hook, status: 400, headers: auth, body: { eventTypes: [] } });
+    await check({ method: "PUT", url: `${hooks}/6f1c2b7e-0d55-4c1e-9a35-3b1f0f6e2a11`, status: 404, headers: auth, body: {} });
+    await check({ method: "POST", url: `${hook}/rotate_secret`, status: 200, headers: auth });
+    await check({ method: "POST", url: `${hooks}/6f1c2b7e-0d55-4c1e-9a35-3b1f0f6e2a11/rotate_secret`, status: 404, headers: auth });
+    await check({ method: "DELETE", url: hook, status: 200, headers: auth });
+    await check({ method: "DELETE", url: hook, status: 404, headers: auth });
+    for (const name of ["reviews", "questions", "loyalty_customers", "loyalty_transactions", "orders"]) {
+      const text = (await check({ url: `/enterprise/exports/${name}.csv?from=2020-01-01`, status: 200, headers: auth })) as string;
+      expect(text.split("\r\n").length, name).toBeGreaterThan(1);
+      await check({ url: `/enterprise/exports/${name}.csv?from=never`, status: 400, headers: auth });
+    }
     await check({ url: "/enterprise/openapi.json", status: 200 });
     // Shop-platform webhooks.
     const product = { id: Number(PRODUCT), title: "Tiered Linen Midi Dress", handle: "tiered-linen-midi-dress", images: [] };

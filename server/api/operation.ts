@@ -78,8 +78,11 @@ export type Reply = {
   cache?: CachePolicy;
   /** The content scopes a public answer read (server/shared/content-scopes.ts); none = stale after any commit. */
   scopes?: readonly string[];
-  /** A non-JSON body (e.g. CSV) and its content type. */
-  raw?: { body: string | Buffer; contentType: string };
+  /**
+   * A non-JSON body (e.g. CSV) and its content type. A ReadableStream body is streamed to the client
+   * (never buffered, never cached, no ETag): for exports that must not hold all their rows in memory.
+   */
+  raw?: { body: string | Buffer | ReadableStream<Uint8Array>; contentType: string };
 };
 
 /** Build a Reply. */
@@ -141,6 +144,8 @@ export type OperationResult = {
   body: Buffer;
   /** Content scopes of a public 200 (null: unscoped, stale after any commit). */
   scopes: readonly string[] | null;
+  /** A streamed body (`reply` with a ReadableStream `raw.body`): `body` is then empty; never cached. */
+  stream?: ReadableStream<Uint8Array>;
 };
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -246,7 +251,9 @@ export async function runOperation(op: Operation, request: Request, rawParams: R
 
 function serialise(op: Operation, request: Request, answer: Reply): OperationResult {
   const cache = answer.cache ?? op.cache ?? "no-store";
-  const body = answer.raw ? Buffer.from(answer.raw.body) : Buffer.from(JSON.stringify(answer.data));
+  const rawBody = answer.raw?.body;
+  const stream = rawBody instanceof ReadableStream ? rawBody : undefined;
+  const body = stream ? Buffer.alloc(0) : rawBody !== undefined ? Buffer.from(rawBody as string | Buffer) : Buffer.from(JSON.stringify(answer.data));
   const headers: Record<string, string> = {
     "content-type": answer.raw?.contentType ?? JSON_TYPE,
     "access-control-allow-origin": "*",
@@ -254,6 +261,7 @@ function serialise(op: Operation, request: Request, answer: Reply): OperationRes
     ...answer.headers,
   };
   const isPublic = cache === "public" && answer.status === 200 && (request.method === "GET" || request.method === "HEAD");
+  if (stream) return { status: answer.status, headers, body, scopes: null, stream };
   if (isPublic) headers.etag = `"${hash("sha1", body, "base64url")}"`; // one-shot hash: no Hash object per response
   return { status: answer.status, headers, body, scopes: isPublic && answer.scopes ? answer.scopes : null };
 }

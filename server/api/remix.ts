@@ -8,6 +8,7 @@ import { allowedMethods, errorResult, methodNotAllowed, operationFor, runOperati
 
 /** A Fetch Response for a result (304 when the request's `If-None-Match` holds the answer's ETag). */
 export function toResponse(request: Request, result: OperationResult): Response {
+  if (result.stream) return new Response(request.method === "HEAD" ? null : result.stream, { status: result.status, headers: result.headers });
   const { etag } = result.headers;
   if (result.status === 200 && etag && ifNoneMatchHits(request.headers.get("if-none-match") ?? undefined, etag)) {
     const { "content-type": _type, ...headers } = result.headers;

@@ -8,7 +8,7 @@
  * - `group:<store>:<group>`: the same for a review group (group listings, aggregate, AI content).
  * - `reviews:<store>`: any review content of the store (store-wide listings, media and aggregate).
  * - `widgets:<store>`: the store's widget settings (texts, colours, which widgets show).
- * - `loyalty:<store>`, `surveys:<store>`, `orders:<store>`, `api_keys:<store>`, `admin`: data no public
+ * - `loyalty:<store>`, `surveys:<store>`, `orders:<store>`, `api_keys:<store>`, `webhooks:<store>`, `admin`: data no public
  *   storefront read depends on except the loyalty program reads (`loyalty:`).
  * - `*`: anything else. Every table this module does not map bumps it, and every scoped answer depends
  *   on it, so a table added later invalidates everything until it is mapped (safe by default).
@@ -101,6 +101,12 @@ export const TABLE_SCOPES: Record<string, ScopeExpressions> = {
   review_request_tokens: perStore("review_requests"),
   review_request_unsubscribes: perStore("review_requests"),
   mail_outbox: () => ["'mail'"], // outgoing mail (server/mail): no storefront answer reads it
+  // Outgoing webhooks (server/webhooks): no storefront answer reads them.
+  webhook_subscriptions: perStore("webhooks"),
+  webhook_subscription_events: perStore("webhooks"),
+  webhook_events: perStore("webhooks"),
+  webhook_deliveries: perStore("webhooks"),
+  webhook_attempts: perStore("webhooks"),
 };
 
 /** This module's own tables: not tracked. */

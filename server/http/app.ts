@@ -143,13 +143,30 @@ async function writeFetchResponse(res: ServerResponse, response: Response): Prom
   }
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     if (res.destroyed) return; // client went away: stop reading the body
-    if (!res.write(chunk)) await new Promise((resolve) => { res.once("drain", resolve); res.once("close", resolve); });
+    if (!res.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        // One wait per full buffer: drop the other listener, or a long stream piles up 'close' listeners.
+        const done = () => {
+          res.off("drain", done);
+          res.off("close", done);
+          resolve();
+        };
+        res.once("drain", done);
+        res.once("close", done);
+      });
+    }
   }
   res.end();
 }
 
-/** Write an operation result (304 when the request's If-None-Match holds its ETag; no body for HEAD). */
+/** Write an operation result (304 when the request's If-None-Match holds its ETag; no body for HEAD; a streamed body chunk by chunk). */
 function writeResult(req: IncomingMessage, res: ServerResponse, result: OperationResult): void {
+  if (result.stream) {
+    if (req.method === "HEAD") void result.stream.cancel();
+    // A client that goes away stops the reading (writeFetchResponse), which cancels the stream.
+    void writeFetchResponse(res, new Response(req.method === "HEAD" ? null : result.stream, { status: result.status, headers: result.headers })).catch(() => res.destroy());
+    return;
+  }
   const { etag } = result.headers;
   if (result.status === 200 && etag && ifNoneMatchHits(req.headers["if-none-match"], etag)) {
     const { "content-type": _type, ...headers } = result.headers;
@@ -369,6 +386,11 @@ export function createHttpServer(options: HttpOptions): Server {
       computing.set(key, mine);
       try {
         const answer = await compute();
+        if (answer.stream) {
+          // A streamed body (an export) is written as it is produced, never kept.
+          writeResult(req, res, answer);
+          return;
+        }
         const headers = Object.entries(answer.headers);
         entry = {
           status: answer.status, headers, body: answer.body, etag: answer.headers.etag ?? null, stamp: now,

@@ -63,6 +63,8 @@ async function main(): Promise<void> {
   // Outgoing mail: the outbox's send job (server/mail/sender.ts); without SMTP_URL mail is kept, not sent.
   services.mailSender.start();
   log(services.mailSender.enabled ? "Mail: sending through SMTP_URL" : "Mail: SMTP_URL not set, mail is kept in the outbox (/admin/outbox)");
+  // Outgoing webhooks: the delivery queue of the event outbox (server/webhooks/delivery.ts).
+  services.webhookDelivery.start();
   // Review requests: the persisted schedule (server/review-requests/scheduler.ts), a run every minute on the wall
   // clock; links in the e-mails use PUBLIC_URL (else this server's local address).
   const reviewRequestScheduler = startReviewRequestScheduler({
@@ -98,9 +100,11 @@ async function main(): Promise<void> {
     mediaSweeper.stop();
     reviewRequestScheduler.stop();
     const mailStopped = services.mailSender.stop();
+    const webhooksStopped = services.webhookDelivery.stop();
     server.close(async () => {
       await workerStopped;
       await mailStopped;
+      await webhooksStopped;
       await pool?.close();
       services.close();
       log("Stopped.");

@@ -1,0 +1,84 @@
+/**
+ * Outgoing webhooks (docs/webhooks.md): the event types, the subscription requests of the enterprise API
+ * and their answers. The one source of these shapes: the service builds them and the OpenAPI document
+ * describes them from these schemas.
+ */
+import { z } from "zod";
+
+/**
+ * Every event type a subscription may ask for, named as Okendo names them (`<resource>.<change>`). The
+ * outbox triggers of migration 080 emit them; loyalty adjustments (changes by the store) have no event.
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  "review.created",
+  "review.updated",
+  "review.deleted",
+  "survey_response.created",
+  "loyalty_customer.created",
+  "loyalty_customer.updated",
+  "loyalty_earning_transaction.created",
+  "loyalty_redemption_transaction.created",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Most subscriptions one store may have. */
+export const MAX_SUBSCRIPTIONS_PER_STORE = 20;
+/** Longest subscription URL (characters). */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+const dateTime = (description: string) => z.iso.datetime().meta({ description: `${description} ISO 8601 date-time in UTC, e.g. \`2026-05-01T12:00:00.000Z\`.` });
+
+export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES, { error: `must be one of ${WEBHOOK_EVENT_TYPES.join(", ")}` }).meta({
+  id: "WebhookEventType",
+  description: "An event type: `review.created|updated|deleted`, `survey_response.created`, `loyalty_customer.created|updated`, `loyalty_earning_transaction.created`, `loyalty_redemption_transaction.created`.",
+});
+
+const urlField = z.string().trim().min(1, "url is required").max(MAX_WEBHOOK_URL_LENGTH, `url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`)
+  .meta({ description: "Where deliveries are POSTed: an `https://` URL on a public address (private, loopback and link-local addresses are refused)." });
+const eventTypesField = z.array(webhookEventTypeSchema).min(1, "eventTypes must name at least one event type").max(WEBHOOK_EVENT_TYPES.length)
+  .refine((list) => new Set(list).size === list.length, "eventTypes must not repeat an event type")
+  .meta({ description: "The event types delivered to this URL." });
+const descriptionField = z.string().trim().max(200, "description must be at most 200 characters").meta({ description: "A note for the merchant, e.g. the receiving system." });
+
+export const createWebhookSubscriptionSchema = z.strictObject({
+  url: urlField,
+  eventTypes: eventTypesField,
+  description: descriptionField.optional(),
+}).meta({ id: "CreateWebhookSubscription" });
+export type CreateWebhookSubscription = z.infer<typeof createWebhookSubscriptionSchema>;
+
+export const updateWebhookSubscriptionSchema = z.strictObject({
+  url: urlField.optional(),
+  eventTypes: eventTypesField.optional(),
+  description: descriptionField.optional(),
+  status: z.enum(["enabled", "disabled"]).optional().meta({ description: "`enabled` turns a disabled subscription back on (its failure count starts again); `disabled` pauses it." }),
+}).meta({ id: "UpdateWebhookSubscription" });
+export type UpdateWebhookSubscription = z.infer<typeof updateWebhookSubscriptionSchema>;
+
+export const subscriptionIdParamsSchema = z.object({ subscriptionId: z.uuid({ error: "subscriptionId must be a subscription ID (a UUID)" }) });
+
+export const webhookSubscriptionSchema = z.object({
+  subscriptionId: z.uuid(),
+  url: z.string(),
+  eventTypes: z.array(webhookEventTypeSchema),
+  description: z.string(),
+  status: z.enum(["enabled", "disabled"]).meta({ description: "`disabled`: nothing is delivered (by the merchant, or after a day of failed deliveries: see `disabledReason`)." }),
+  disabledReason: z.string().optional().meta({ description: "Why the subscription is disabled (present only when it is)." }),
+  dateDisabled: dateTime("When it was disabled.").optional(),
+  secretPrefix: z.string().meta({ description: "The first characters of the signing secret, to tell secrets apart (the secret itself is shown only on create and rotate)." }),
+  consecutiveFailures: z.int().min(0).meta({ description: "Failed delivery attempts since the last successful one." }),
+  dateCreated: dateTime("When the subscription was created."),
+  dateUpdated: dateTime("When the subscription was last changed."),
+}).meta({ id: "WebhookSubscription", description: "A store's subscription of a URL to event types." });
+export type WebhookSubscription = z.infer<typeof webhookSubscriptionSchema>;
+
+export const webhookSubscriptionResponseSchema = z.object({ subscription: webhookSubscriptionSchema })
+  .meta({ id: "WebhookSubscriptionResponse", description: "One subscription." });
+export const webhookSubscriptionWithSecretSchema = z.object({
+  subscription: webhookSubscriptionSchema,
+  secret: z.string().meta({ description: "The signing secret (`whsec_…`). Shown only in this answer: store it to verify the `Chorus-Signature` header of each delivery." }),
+}).meta({ id: "WebhookSubscriptionWithSecret", description: "The subscription and its new signing secret, shown once." });
+export const webhookSubscriptionsResponseSchema = z.object({ subscriptions: z.array(webhookSubscriptionSchema) })
+  .meta({ id: "WebhookSubscriptionsResponse", description: "The store's subscriptions, oldest first." });
+export const deletedWebhookSubscriptionSchema = z.object({ subscriptionId: z.uuid(), deleted: z.literal(true) })
+  .meta({ id: "DeletedWebhookSubscription", description: "The subscription was deleted with its delivery log; nothing more is delivered to it." });

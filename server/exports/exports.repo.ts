@@ -1,0 +1,117 @@
+/**
+ * SQL of the CSV exports (docs/exports.md): one keyset page of each exported listing, oldest first, with
+ * the filters applied in SQL. Pages follow the indexes of migration 080 (`exports_*`) and
+ * `order_headers_recent`; a filter narrows the rows each page reads, never the order. Times in ms;
+ * `fromMs` inclusive, `toMs` exclusive.
+ */
+import type { Db } from "../db/database.ts";
+
+export type DateRange = { fromMs?: number; toMs?: number };
+export type ReviewExportFilter = DateRange & { status?: string; productId?: string; rating?: number };
+export type QuestionExportFilter = DateRange & { status?: string; productId?: string };
+export type CustomerExportFilter = DateRange & { status?: string };
+export type TransactionExportFilter = DateRange & { type?: string; loyaltyCustomerId?: string };
+export type OrderExportFilter = DateRange & { status?: string };
+
+export type ReviewExportRow = {
+  review_id: string; product_id: string; product_name: string | null; status: string; rating: number; title: string; body: string;
+  reviewer_name: string; reviewer_email: string | null; verified_status: string; is_recommended: number | null; is_incentivized: number;
+  helpful_count: number; unhelpful_count: number; media_count: number; language_code: string | null; reply_body: string | null;
+  reply_created_ms: number | null; created_ms: number; updated_ms: number | null;
+};
+export type QuestionExportRow = {
+  question_id: string; product_id: string; product_name: string | null; status: string; body: string; asker_name: string; asker_email: string | null;
+  created_ms: number; answer_count: number; published_answer_count: number; store_answer: string | null;
+};
+export type CustomerExportRow = {
+  loyalty_customer_id: string; platform_customer_id: string; email: string | null; status: string; balance: number; lifetime_points: number;
+  vip_tier_name: string | null; enrollment_channel: string | null; enrolled_ms: number | null; created_ms: number;
+};
+export type TransactionExportRow = {
+  seq: number; transaction_id: string; loyalty_customer_id: string; platform_customer_id: string | null; email: string | null; type: string;
+  points: number; balance_after: number; description: string; earning_rule_id: string | null; redemption_rule_id: string | null;
+  order_id: string | null; coupon_code: string | null; created_ms: number;
+};
+export type OrderHeaderExportRow = {
+  order_id: string; order_name: string | null; status: string; email: string; customer_name: string | null; platform_customer_id: string | null;
+  currency: string | null; subtotal: number | null; ordered_ms: number; fulfilled_ms: number | null; cancelled_ms: number | null; source: string | null;
+};
+export type OrderLineExportRow = { order_id: string; product_id: string; variant_id: string | null; title: string | null; quantity: number | null; price: number | null };
+
+const range = (f: DateRange) => [f.fromMs ?? null, f.fromMs ?? null, f.toMs ?? null, f.toMs ?? null];
+const RANGE = (col: string) => `(? IS NULL OR ${col} >= ?) AND (? IS NULL OR ${col} < ?)`;
+const eq = (v: string | number | undefined) => [v ?? null, v ?? null];
+const EQ = (col: string) => `(? IS NULL OR ${col} = ?)`;
+
+/** Create the exports data module over `db`. */
+export function exportsRepo(db: Db) {
+  return {
+    /** Reviews of any status after `(created_ms, review_id)`. */
+    reviews(storeId: string, f: ReviewExportFilter, after: [number, string] | undefined, limit: number): ReviewExportRow[] {
+      return db.prepare(
+        `SELECT r.review_id, r.product_id, p.name AS product_name, r.status, r.rating, r.title, r.body, r.reviewer_name, r.reviewer_email, r.verified_status,
+           r.is_recommended, r.is_incentivized, r.helpful_count, r.unhelpful_count, r.media_count, r.language_code, r.reply_body, r.reply_created_ms,
+           r.created_ms, r.updated_ms
+         FROM reviews r INDEXED BY exports_reviews LEFT JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id
+         WHERE r.store_id = ? AND (r.created_ms, r.review_id) > (?, ?) AND ${RANGE("r.created_ms")} AND ${EQ("r.status")} AND ${EQ("r.product_id")} AND ${EQ("r.rating")}
+         ORDER BY r.created_ms, r.review_id LIMIT ?`,
+      ).all(storeId, after?.[0] ?? -1, after?.[1] ?? "", ...range(f), ...eq(f.status), ...eq(f.productId), ...eq(f.rating), limit) as ReviewExportRow[];
+    },
+
+    /** Questions of any status after `(created_ms, question_id)`, with their answer counts and latest published store answer. */
+    questions(storeId: string, f: QuestionExportFilter, after: [number, string] | undefined, limit: number): QuestionExportRow[] {
+      return db.prepare(
+        `SELECT q.question_id, q.product_id, p.name AS product_name, q.status, q.body, q.asker_name, q.asker_email, q.created_ms,
+           (SELECT count(*) FROM answers a WHERE a.question_id = q.question_id) AS answer_count,
+           (SELECT count(*) FROM answers a WHERE a.question_id = q.question_id AND a.status = 'published') AS published_answer_count,
+           (SELECT a.body FROM answers a WHERE a.question_id = q.question_id AND a.is_store_answer = 1 AND a.status = 'published' ORDER BY a.created_ms DESC LIMIT 1) AS store_answer
+         FROM questions q INDEXED BY exports_questions LEFT JOIN products p ON p.store_id = q.store_id AND p.product_id = q.product_id
+         WHERE q.store_id = ? AND (q.created_ms, q.question_id) > (?, ?) AND ${RANGE("q.created_ms")} AND ${EQ("q.status")} AND ${EQ("q.product_id")}
+         ORDER BY q.created_ms, q.question_id LIMIT ?`,
+      ).all(storeId, after?.[0] ?? -1, after?.[1] ?? "", ...range(f), ...eq(f.status), ...eq(f.productId), limit) as QuestionExportRow[];
+    },
+
+    /** Loyalty customers after `(created_ms, loyalty_customer_id)`, with their VIP tier's name. */
+    loyaltyCustomers(storeId: string, f: CustomerExportFilter, after: [number, string] | undefined, limit: number): CustomerExportRow[] {
+      return db.prepare(
+        `SELECT c.loyalty_customer_id, c.platform_customer_id, c.email, c.status, c.balance, c.lifetime_points, t.name AS vip_tier_name,
+           c.enrollment_channel, c.enrolled_ms, c.created_ms
+         FROM loyalty_customers c INDEXED BY exports_loyalty_customers LEFT JOIN loyalty_vip_tiers t ON t.vip_tier_id = c.vip_tier_id
+         WHERE c.store_id = ? AND (c.created_ms, c.loyalty_customer_id) > (?, ?) AND ${RANGE("c.created_ms")} AND ${EQ("c.status")}
+         ORDER BY c.created_ms, c.loyalty_customer_id LIMIT ?`,
+      ).all(storeId, after?.[0] ?? -1, after?.[1] ?? "", ...range(f), ...eq(f.status), limit) as CustomerExportRow[];
+    },
+
+    /** Ledger transactions after `seq` (commit order), with the customer's platform ID and e-mail. */
+    loyaltyTransactions(storeId: string, f: TransactionExportFilter, after: number | undefined, limit: number): TransactionExportRow[] {
+      return db.prepare(
+        `SELECT x.seq, x.transaction_id, x.loyalty_customer_id, c.platform_customer_id, c.email, x.type, x.points, x.balance_after, x.description,
+           x.earning_rule_id, x.redemption_rule_id, x.order_id, x.coupon_code, x.created_ms
+         FROM loyalty_transactions x INDEXED BY exports_loyalty_transactions LEFT JOIN loyalty_customers c ON c.loyalty_customer_id = x.loyalty_customer_id
+         WHERE x.store_id = ? AND x.seq > ? AND ${RANGE("x.created_ms")} AND ${EQ("x.type")} AND ${EQ("x.loyalty_customer_id")}
+         ORDER BY x.seq LIMIT ?`,
+      ).all(storeId, after ?? 0, ...range(f), ...eq(f.type), ...eq(f.loyaltyCustomerId), limit) as TransactionExportRow[];
+    },
+
+    /** Order headers after `(ordered_ms, order_id)`. */
+    orderHeaders(storeId: string, f: OrderExportFilter, after: [number, string] | undefined, limit: number): OrderHeaderExportRow[] {
+      return db.prepare(
+        `SELECT h.order_id, h.order_name, h.status, h.email, h.customer_name, h.platform_customer_id, h.currency, h.subtotal, h.ordered_ms,
+           h.fulfilled_ms, h.cancelled_ms, h.source
+         FROM order_headers h INDEXED BY order_headers_recent
+         WHERE h.store_id = ? AND (h.ordered_ms, h.order_id) > (?, ?) AND ${RANGE("h.ordered_ms")} AND ${EQ("h.status")}
+         ORDER BY h.ordered_ms, h.order_id LIMIT ?`,
+      ).all(storeId, after?.[0] ?? -1, after?.[1] ?? "", ...range(f), ...eq(f.status), limit) as OrderHeaderExportRow[];
+    },
+
+    /** The lines of the store's orders `orderIds`. */
+    orderLines(storeId: string, orderIds: readonly string[]): OrderLineExportRow[] {
+      if (orderIds.length === 0) return [];
+      return db.prepare(
+        `SELECT order_id, product_id, variant_id, title, quantity, price FROM orders
+         WHERE store_id = ? AND order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, product_id`,
+      ).all(storeId, JSON.stringify(orderIds)) as OrderLineExportRow[];
+    },
+  };
+}
+export type ExportsRepo = ReturnType<typeof exportsRepo>;

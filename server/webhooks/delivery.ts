@@ -1,0 +1,242 @@
+/**
+ * The persisted delivery queue of outgoing webhooks (docs/webhooks.md "Delivery"). `runDue(nowMs)`:
+ * 1. dispatches new events of the outbox (the triggers' rows): builds each body once (payloads.ts) and
+ *    queues one delivery per enabled subscription of the store to the event type;
+ * 2. claims due deliveries (an UPDATE in an IMMEDIATE transaction: `sending` with a lease, the attempt
+ *    counted) and POSTs each, signed (signature.ts), through the SSRF guard (url-guard.ts): no redirects
+ *    followed, CONNECT_TIMEOUT_MS / TOTAL_TIMEOUT_MS, at most MAX_RESPONSE_BYTES of the answer read;
+ * 3. records each attempt in the log (status code, latency) and the outcome: `delivered` on a 2xx;
+ *    otherwise queued again after RETRY_DELAYS_MS[attempt − 1] (1 min … 8 h: 8 attempts over about
+ *    23.6 hours), or `failed` after the last one.
+ * A subscription whose delivery used all its attempts with no successful delivery to it in between (so
+ * at least MAX_ATTEMPTS consecutive failures over about a day) is disabled, with the reason shown in the
+ * admin; its queued deliveries fail. A delivery is AT-LEAST-ONCE (a crash after the receiver answered and
+ * before the outcome is committed sends it again after LEASE_MS): receivers dedupe by `Chorus-Event-Id`.
+ * The clock is injectable (`now`, epoch ms): tests call `runDue` with a moved clock, no sleeping.
+ */
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import https from "node:https";
+import { transaction, type Db } from "../db/database.ts";
+import type { SecretBox } from "../platforms/secret-box.ts";
+import { buildPayload, type PayloadDeps } from "./payloads.ts";
+import { signatureHeader, SIGNATURE_HEADER } from "./signature.ts";
+import { checkUrlSyntax, guardedLookup, WebhookTargetError } from "./url-guard.ts";
+import type { ClaimedDelivery, WebhooksRepo } from "./webhooks.repo.ts";
+
+/** Delay before attempt n + 1 after n failed ones (ms): 1 min, 5 min, 30 min, 2 h, 5 h, 8 h, 8 h (sum ≈ 23.6 h). */
+export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 8 * 3_600_000, 8 * 3_600_000] as const;
+/** Attempts of one delivery: the first and one per retry delay. */
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+/** Time to connect (ms). */
+export const CONNECT_TIMEOUT_MS = 5_000;
+/** Longest time for a whole attempt, answer included (ms). */
+export const TOTAL_TIMEOUT_MS = 15_000;
+/** Most bytes of an answer read (the rest is not read; the answer's body is not kept). */
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+/** How long a claim holds (ms): longer than an attempt can last. */
+export const LEASE_MS = 60_000;
+/** Time between two passes of the loop (ms): new events are sent within about this long. */
+export const POLL_MS = 1_000;
+/** Events dispatched and deliveries claimed per transaction. */
+const BATCH = 20;
+
+export type DeliveryReport = { dispatched: number; delivered: number; retried: number; failed: number; disabled: number };
+
+export type WebhookDeliveryDeps = PayloadDeps & {
+  db: Db;
+  repo: WebhooksRepo;
+  box: SecretBox;
+  /** `ALLOW_INSECURE_WEBHOOKS=1`: http:// and loopback targets allowed (tests, local development). */
+  allowInsecure: boolean;
+  now?: () => number;
+  log?: (line: string) => void;
+};
+
+type AttemptOutcome = { statusCode: number | null; latencyMs: number; error: string | null };
+
+/**
+ * POST `body` to `url` once: no redirects, bounded time and answer. Never throws.
+ * @returns the status code (null without an answer), the latency in ms and an error for a non-2xx.
+ */
+export function postOnce(url: string, body: string, headers: Record<string, string>, allowInsecure: boolean): Promise<AttemptOutcome> {
+  const started = performance.now();
+  const latency = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (o: Omit<AttemptOutcome, "latencyMs">) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      resolve({ ...o, latencyMs: latency() });
+    };
+    let target: URL;
+    try {
+      target = checkUrlSyntax(url, allowInsecure);
+    } catch (error) {
+      resolve({ statusCode: null, latencyMs: 0, error: error instanceof WebhookTargetError ? `refused: ${error.message}` : String(error) });
+      return;
+    }
+    const client = target.protocol === "https:" ? https : http;
+    const req = client.request(target, {
+      method: "POST",
+      headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+      lookup: guardedLookup(allowInsecure) as never,
+      agent: false,
+      timeout: CONNECT_TIMEOUT_MS,
+    });
+    const deadline = setTimeout(() => {
+      req.destroy();
+      done({ statusCode: null, error: `timed out after ${TOTAL_TIMEOUT_MS} ms` });
+    }, TOTAL_TIMEOUT_MS);
+    req.on("timeout", () => {
+      req.destroy();
+      done({ statusCode: null, error: `no connection or answer within ${CONNECT_TIMEOUT_MS} ms` });
+    });
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      done({ statusCode: null, error: error.code === "EWEBHOOKTARGET" ? `refused: ${error.message}` : `${error.code ? `${error.code}: ` : ""}${error.message}`.slice(0, 300) });
+    });
+    req.on("response", (res) => {
+      const status = res.statusCode ?? 0;
+      let read = 0;
+      const finish = () => {
+        const error = status >= 200 && status < 300 ? null
+          : status >= 300 && status < 400 ? `answered ${status}: redirects are not followed${res.headers.location ? ` (Location: ${String(res.headers.location).slice(0, 200)})` : ""}`
+          : `answered ${status}`;
+        done({ statusCode: status, error });
+      };
+      res.on("data", (chunk: Buffer) => {
+        read += chunk.length;
+        if (read >= MAX_RESPONSE_BYTES) {
+          finish();
+          res.destroy();
+        }
+      });
+      res.on("end", finish);
+      res.on("error", finish);
+      res.on("close", finish);
+    });
+    req.end(body);
+  });
+}
+
+/** Create the queue. */
+export function webhookDelivery(deps: WebhookDeliveryDeps) {
+  const now = deps.now ?? Date.now;
+  const log = deps.log ?? (() => {});
+  let timer: NodeJS.Timeout | null = null;
+  let started = false;
+  let last: Promise<unknown> = Promise.resolve();
+
+  function dispatchNew(nowMs: number, report: DeliveryReport): void {
+    for (;;) {
+      if (!deps.db.open) return;
+      const events = deps.repo.undispatched(BATCH);
+      for (const event of events) {
+        const payload = buildPayload(deps, event);
+        transaction(deps.db, () => deps.repo.dispatch(event, payload, nowMs, randomUUID));
+        report.dispatched++;
+      }
+      if (events.length < BATCH) return;
+    }
+  }
+
+  async function sendOne(d: ClaimedDelivery, nowMs: number, report: DeliveryReport): Promise<void> {
+    let secret: string;
+    try {
+      secret = deps.box.open(d.secret_encrypted);
+    } catch {
+      secret = "";
+    }
+    const t = Math.floor(nowMs / 1000);
+    const outcome = secret
+      ? await postOnce(d.url, d.payload_json, {
+          "content-type": "application/json; charset=utf-8",
+          "user-agent": "Chorus-Webhooks/1",
+          [SIGNATURE_HEADER]: signatureHeader(secret, t, d.payload_json),
+          "Chorus-Event-Id": d.event_id,
+          "Chorus-Event-Type": d.event_type,
+          "Chorus-Delivery-Id": d.delivery_id,
+        }, deps.allowInsecure)
+      : { statusCode: null, latencyMs: 0, error: "the signing secret could not be read: rotate it" };
+    if (!deps.db.open) return;
+    const delivered = outcome.error === null;
+    const giveUp = !delivered && d.attempts >= MAX_ATTEMPTS;
+    const nextAttemptMs = delivered || giveUp ? null : nowMs + RETRY_DELAYS_MS[Math.min(d.attempts, RETRY_DELAYS_MS.length) - 1];
+    transaction(deps.db, () => {
+      deps.repo.insertAttempt(d.seq, d.store_id, d.attempts, { attempted_ms: nowMs, status_code: outcome.statusCode, latency_ms: outcome.latencyMs, error: outcome.error });
+      if (!deps.repo.recordOutcome(d.seq, d.lease_until_ms, { delivered, nextAttemptMs, statusCode: outcome.statusCode, latencyMs: outcome.latencyMs, error: outcome.error, nowMs })) return;
+      if (delivered) {
+        deps.repo.noteSuccess(d.subscription_id);
+        report.delivered++;
+        return;
+      }
+      const state = deps.repo.noteFailure(d.subscription_id, nowMs);
+      if (giveUp) report.failed++;
+      else report.retried++;
+      if (giveUp && state && state.consecutive_failures >= MAX_ATTEMPTS) {
+        const since = new Date(state.failing_since_ms).toISOString().replace("T", " ").slice(0, 16);
+        const reason = `Disabled after ${state.consecutive_failures} failed delivery attempts in a row since ${since} UTC (last: ${outcome.error}). Fix the receiver, then enable the subscription again.`;
+        if (deps.repo.disable(d.store_id, d.subscription_id, reason, nowMs)) report.disabled++;
+      }
+    });
+    log(`webhooks: ${d.event_type} ${d.delivery_id} attempt ${d.attempts}: ${delivered ? "delivered" : outcome.error}`);
+  }
+
+  async function pass(nowMs: number): Promise<DeliveryReport> {
+    const report: DeliveryReport = { dispatched: 0, delivered: 0, retried: 0, failed: 0, disabled: 0 };
+    dispatchNew(nowMs, report);
+    for (;;) {
+      if (!deps.db.open) return report;
+      const claimed = transaction(deps.db, () => deps.repo.claimDue(nowMs, nowMs + LEASE_MS, BATCH));
+      await Promise.all(claimed.map((d) => sendOne(d, nowMs, report)));
+      if (claimed.length < BATCH) return report;
+    }
+  }
+
+  function tick(): void {
+    timer = null;
+    if (!started) return;
+    if (!deps.db.open) {
+      started = false;
+      return;
+    }
+    const at = now();
+    const due = deps.repo.nextDueMs();
+    const run = due !== null && due <= at ? queue.runDue(at) : Promise.resolve();
+    void run.catch((error) => log(`webhooks: delivery pass failed: ${String(error)}`)).finally(() => {
+      if (started && !timer) {
+        timer = setTimeout(tick, POLL_MS);
+        timer.unref();
+      }
+    });
+  }
+
+  const queue = {
+    /**
+     * One pass at `nowMs` (default: the clock): dispatch new events, send every delivery due. Passes run
+     * one at a time (a call during a pass runs after it). @returns counts of this pass.
+     */
+    runDue(nowMs: number = now()): Promise<DeliveryReport> {
+      const run = last.then(() => pass(nowMs));
+      last = run.catch(() => {});
+      return run;
+    },
+    /** Start the loop: a pass whenever there is work, checked every POLL_MS. */
+    start(): void {
+      if (started) return;
+      started = true;
+      timer = setTimeout(tick, 0);
+      timer.unref();
+    },
+    /** Stop the loop after the pass in flight. */
+    async stop(): Promise<void> {
+      started = false;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await last;
+    },
+  };
+  return queue;
+}
+export type WebhookDelivery = ReturnType<typeof webhookDelivery>;

@@ -1,0 +1,388 @@
+/**
+ * Outgoing webhooks over real HTTP (issue #24 item 2, docs/webhooks.md): a real local receiver in
+ * loopback mode (ALLOW_INSECURE_WEBHOOKS), every event type emitted by the real write paths, delivered,
+ * and verified with the exact snippet of docs/webhooks.md; retries with a moved clock (no sleeping);
+ * disabling after repeated failure; replay; secret rotation; a rolled-back write emits nothing; SSRF
+ * refusals; the enterprise API's bad input.
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import { readFileSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "../config.ts";
+import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
+import { startTestServer, type TestServer } from "../../test/server.ts";
+import { WEBHOOK_EVENT_TYPES } from "../contract/webhooks.ts";
+import { demoProgram } from "../loyalty/loyalty.demo.ts";
+import { signPlatformToken } from "../loyalty/tokens.ts";
+import { DEMO_CHANNEL_IDS, DEMO_QUESTION_IDS, NPS_SURVEY } from "../surveys/surveys.demo.ts";
+import { MAX_ATTEMPTS, postOnce, RETRY_DELAYS_MS } from "./delivery.ts";
+import { checkWebhookUrl } from "./url-guard.ts";
+
+type Received = { headers: IncomingMessage["headers"]; raw: Buffer; body: { eventId: string; eventType: string; storeId: string; dateCreated: string; data: Record<string, Record<string, unknown>> } };
+type Verify = (raw: Buffer | string, header: string | undefined, secret: string, opts?: { toleranceSeconds?: number; nowSeconds?: number }) => boolean;
+
+const API_KEY = "webhooks-test-api-key-0123456789abcdef";
+const PLATFORM_SECRET = "webhooks-test-platform-secret-0123456789";
+const basic = `Basic ${Buffer.from(`${TEST_STORE_ID}:${API_KEY}`).toString("base64")}`;
+const S = `/v1/stores/${TEST_STORE_ID}`;
+
+let t: TestServer;
+let clock = Date.UTC(2026, 4, 1, 12);
+let verify: Verify;
+
+/** A real HTTP receiver on a loopback port; `answer` decides the status; `down()`/`up()` close and reopen it on the same port. */
+function receiver() {
+  const received: Received[] = [];
+  let answer: (r: Received) => { status: number; headers?: Record<string, string> } = () => ({ status: 204 });
+  let server: Server;
+  let port = 0;
+  const listen = () => new Promise<void>((resolve) => {
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const raw = Buffer.concat(chunks);
+        const r = { headers: req.headers, raw, body: JSON.parse(raw.toString("utf8")) } as Received;
+        received.push(r);
+        const a = answer(r);
+        res.writeHead(a.status, a.headers);
+        res.end("ok");
+      });
+    });
+    server.listen(port, "127.0.0.1", () => {
+      port = (server.address() as AddressInfo).port;
+      resolve();
+    });
+  });
+  const handle = {
+    received,
+    get url() { return `http://127.0.0.1:${port}/hooks`; },
+    setAnswer(fn: typeof answer) { answer = fn; },
+    up: listen,
+    down: () => new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+  open.push(handle);
+  return handle;
+}
+
+async function api(path: string, init: { method?: string; body?: unknown; auth?: boolean; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { ...(init.auth === false ? {} : { authorization: basic }), ...init.headers };
+  if (init.body !== undefined) headers["content-type"] ??= "application/json";
+  const res = await fetch(t.url(path), { method: init.method ?? (init.body !== undefined ? "POST" : "GET"), headers, body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body) });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+const run = () => t.services.webhookDelivery.runDue(clock);
+const eventCount = () => t.services.db.prepare("SELECT count(*) FROM webhook_events").pluck().get() as number;
+
+async function subscribe(url: string, eventTypes: readonly string[] = WEBHOOK_EVENT_TYPES) {
+  const r = await api("/enterprise/webhook_subscriptions", { body: { url, eventTypes, description: "test receiver" } });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body as { subscription: { subscriptionId: string; status: string; secretPrefix: string }; secret: string };
+}
+
+beforeAll(async () => {
+  t = await startTestServer({ webhooks: { allowInsecure: true, now: () => clock, delivery: "manual" } });
+  seedRealReviews(t.services, { productIds: ["1078"] });
+  t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(PLATFORM_SECRET));
+  t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
+  t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
+  // The verification snippet exactly as docs/webhooks.md shows it (the one js block), imported as a module.
+  const doc = readFileSync(join(PROJECT_ROOT, "docs/webhooks.md"), "utf8");
+  const blocks = [...doc.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  expect(blocks).toHaveLength(1);
+  const file = join(t.dir, "verify-snippet.mjs");
+  writeFileSync(file, blocks[0]);
+  verify = ((await import(pathToFileURL(file).href)) as { verifyChorusSignature: Verify }).verifyChorusSignature;
+});
+afterAll(() => t.close());
+// Each test starts without subscriptions and with its receivers closed, whatever the previous one left.
+const open: { down(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const s of t.services.webhooks.list(TEST_STORE_ID)) t.services.webhooks.remove(TEST_STORE_ID, s.subscriptionId);
+  await Promise.all(open.splice(0).map((r) => r.down().catch(() => {})));
+});
+
+describe("every event type, delivered and verified with the documented snippet", () => {
+  it("emits each event from the real write paths and delivers it signed", async () => {
+    const hook = receiver();
+    await hook.up();
+    const { subscription, secret } = await subscribe(hook.url);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(secret.startsWith(subscription.secretPrefix)).toBe(true);
+
+    // review.created (storefront submission), review.updated (moderation), review.deleted.
+    const submitted = await api(`${S}/products/shopify-1078/reviews`, { auth: false, body: { rating: 4, title: "Good", body: "Fits well and washes nicely.", displayName: "Ann", email: "ann@example.com" } });
+    expect(submitted.status).toBe(201);
+    const reviewId = (submitted.body as { review?: { reviewId: string }; reviewId?: string }).review?.reviewId ?? (submitted.body as { reviewId: string }).reviewId;
+    expect(reviewId).toBeTruthy();
+    t.services.db.transaction(() => t.services.reviewsData.setStatus(TEST_STORE_ID, reviewId, "published"))();
+    // survey_response.created
+    expect((await api(`${S}/surveys/${DEMO_CHANNEL_IDS.npsEmail}/responses`, { auth: false, body: { answeredQuestions: [{ id: DEMO_QUESTION_IDS.nps, type: "nps", answer: 9 }] } })).status).toBe(201);
+    // loyalty_customer.created (first sign-in), .updated and loyalty_earning_transaction.created (enrolment with sign-up points),
+    // more points from an order, then loyalty_redemption_transaction.created.
+    const token = await signPlatformToken(PLATFORM_SECRET, { platformCustomerId: "hook-1", email: "hook-1@example.test" });
+    const login = await api(`${S}/loyalty/login`, { auth: false, body: { customerAccessToken: token } });
+    expect(login.status).toBe(200);
+    const bearer = { authorization: `Bearer ${login.body.customerToken}` };
+    const version = t.services.loyalty.legalPolicies(TEST_STORE_ID).version;
+    expect((await api(`${S}/loyalty/customer_activation`, { auth: false, headers: bearer, body: { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version } })).status).toBe(200);
+    expect((await api("/enterprise/loyalty/earning_transactions", { body: { customer: { platformCustomerId: "hook-1" }, orderId: "hook-order-1", amount: 400 } })).status).toBe(201);
+    const rules = (await api(`${S}/loyalty/redemption_rules`, { auth: false })).body.redemptionRules as { redemptionRuleId: string; pointsCost: number }[];
+    const rule = rules.find((r) => r.pointsCost === 300)!;
+    expect((await api(`${S}/loyalty/customer/redemptions`, { auth: false, headers: bearer, body: { redemptionRuleId: rule.redemptionRuleId } })).status).toBe(201);
+    // The queue dispatches (builds the bodies of) these events, as its loop does within a second; then review.deleted.
+    const report = await run();
+    t.services.db.transaction(() => t.services.db.prepare("DELETE FROM reviews WHERE review_id = ?").run(reviewId))();
+    const report2 = await run();
+    expect(report.failed + report.retried + report2.failed + report2.retried).toBe(0);
+    const types = new Set(hook.received.map((r) => r.body.eventType));
+    expect([...types].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+
+    for (const r of hook.received) {
+      // Verified with the documented snippet, on the raw bytes, at the queue's clock.
+      expect(verify(r.raw, r.headers["chorus-signature"] as string, secret, { nowSeconds: Math.floor(clock / 1000) })).toBe(true);
+      // A wrong secret, a changed body, or an old timestamp fail.
+      expect(verify(r.raw, r.headers["chorus-signature"] as string, `${secret}x`, { nowSeconds: Math.floor(clock / 1000) })).toBe(false);
+      expect(verify(Buffer.concat([r.raw, Buffer.from(" ")]), r.headers["chorus-signature"] as string, secret, { nowSeconds: Math.floor(clock / 1000) })).toBe(false);
+      expect(verify(r.raw, r.headers["chorus-signature"] as string, secret, { nowSeconds: Math.floor(clock / 1000) + 301 })).toBe(false);
+      expect(r.headers["chorus-signature"]).toMatch(new RegExp(`^t=${Math.floor(clock / 1000)},v1=[0-9a-f]{64}$`));
+      expect(r.headers["chorus-event-type"]).toBe(r.body.eventType);
+      expect(r.headers["chorus-event-id"]).toBe(r.body.eventId);
+      expect(r.headers["chorus-delivery-id"]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(r.headers["content-type"]).toBe("application/json; charset=utf-8");
+      expect(r.body.storeId).toBe(TEST_STORE_ID);
+      expect(Number.isNaN(Date.parse(r.body.dateCreated))).toBe(false);
+    }
+    // Each event once, in commit order per resource.
+    expect(new Set(hook.received.map((r) => r.body.eventId)).size).toBe(hook.received.length);
+    const of = (type: string) => hook.received.filter((r) => r.body.eventType === type).map((r) => r.body.data);
+    expect(of("review.created")[0].review).toMatchObject({ reviewId, productId: "shopify-1078", rating: 4, title: "Good", reviewer: { displayName: "Ann", email: "ann@example.com" } });
+    expect(of("review.updated").some((d) => d.review.reviewId === reviewId)).toBe(true);
+    expect(of("review.deleted")).toEqual([{ review: { reviewId, productId: "shopify-1078" } }]);
+    expect(of("survey_response.created")[0].surveyResponse).toMatchObject({ surveyId: NPS_SURVEY.surveyId, channelSurveyId: DEMO_CHANNEL_IDS.npsEmail });
+    expect(of("loyalty_customer.created")[0].loyaltyCustomer).toMatchObject({ platformCustomerId: "hook-1", email: "hook-1@example.test" });
+    expect(of("loyalty_customer.updated").length).toBeGreaterThanOrEqual(3); // enrolled, earned, redeemed
+    expect(of("loyalty_earning_transaction.created").map((d) => d.transaction.points)).toEqual([100, 400]);
+    expect(of("loyalty_redemption_transaction.created")[0].transaction).toMatchObject({ type: "redemption", points: -300, loyaltyCustomerId: login.body.loyaltyCustomer.loyaltyCustomerId });
+
+    // The delivery log: one delivered attempt each, with status code and latency.
+    const log = t.services.webhooks.deliveries(TEST_STORE_ID, { limit: 200 });
+    expect(log.length).toBe(hook.received.length);
+    for (const d of log) {
+      expect(d).toMatchObject({ status: "delivered", attempts: 1, last_status_code: 204 });
+      expect(d.attemptLog).toHaveLength(1);
+      expect(d.attemptLog[0].latency_ms).toBeGreaterThanOrEqual(0);
+    }
+    // Nothing left: a second pass sends nothing.
+    expect(await run()).toMatchObject({ dispatched: 0, delivered: 0 });
+    expect(hook.received.length).toBe(log.length);
+
+    // Replay: a new delivery of the same event (same Chorus-Event-Id), verified again.
+    const first = log[log.length - 1];
+    t.services.webhooks.replay(TEST_STORE_ID, first.delivery_id);
+    await run();
+    const replayed = hook.received[hook.received.length - 1];
+    expect(replayed.body.eventId).toBe(first.event_id);
+    expect(replayed.headers["chorus-delivery-id"]).not.toBe(first.delivery_id);
+    expect(verify(replayed.raw, replayed.headers["chorus-signature"] as string, secret, { nowSeconds: Math.floor(clock / 1000) })).toBe(true);
+
+    // Rotation: deliveries are then signed with the new secret only.
+    const rotated = await api(`/enterprise/webhook_subscriptions/${subscription.subscriptionId}/rotate_secret`, { method: "POST" });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).not.toBe(secret);
+    t.services.webhooks.replay(TEST_STORE_ID, first.delivery_id);
+    await run();
+    const afterRotation = hook.received[hook.received.length - 1];
+    expect(verify(afterRotation.raw, afterRotation.headers["chorus-signature"] as string, rotated.body.secret, { nowSeconds: Math.floor(clock / 1000) })).toBe(true);
+    expect(verify(afterRotation.raw, afterRotation.headers["chorus-signature"] as string, secret, { nowSeconds: Math.floor(clock / 1000) })).toBe(false);
+
+    expect((await api(`/enterprise/webhook_subscriptions/${subscription.subscriptionId}`, { method: "DELETE" })).status).toBe(200);
+    await hook.down();
+  });
+});
+
+describe("outbox in the transaction of the change", () => {
+  it("a rolled-back write emits nothing; the same write committed emits one event", async () => {
+    const hook = receiver();
+    await hook.up();
+    const { subscription } = await subscribe(hook.url, ["loyalty_customer.created"]);
+    const before = eventCount();
+    const insert = (id: string) => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: id, storeId: TEST_STORE_ID, platformCustomerId: id, email: null });
+    expect(() => t.services.db.transaction(() => {
+      insert("rolled-back-1");
+      throw new Error("rollback");
+    })()).toThrow("rollback");
+    expect(eventCount()).toBe(before);
+    await run();
+    expect(hook.received).toHaveLength(0);
+
+    t.services.db.transaction(() => insert("committed-1"))();
+    expect(eventCount()).toBe(before + 1);
+    await run();
+    expect(hook.received.map((r) => r.body.data.loyaltyCustomer.loyaltyCustomerId)).toEqual(["committed-1"]);
+    await api(`/enterprise/webhook_subscriptions/${subscription.subscriptionId}`, { method: "DELETE" });
+    await hook.down();
+  });
+
+  it("a store without a subscription to the event type stores no event", async () => {
+    const before = eventCount();
+    t.services.db.transaction(() => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "nobody-listens", storeId: TEST_STORE_ID, platformCustomerId: "nobody-listens", email: null }))();
+    expect(eventCount()).toBe(before);
+  });
+});
+
+describe("retries (moved clock, no sleeping)", () => {
+  it("receiver down then up: delivered exactly once after retries", async () => {
+    const hook = receiver();
+    await hook.up();
+    const { subscription } = await subscribe(hook.url, ["loyalty_customer.created"]);
+    await hook.down();
+    t.services.db.transaction(() => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "retry-1", storeId: TEST_STORE_ID, platformCustomerId: "retry-1", email: null }))();
+    expect(await run()).toMatchObject({ dispatched: 1, retried: 1, delivered: 0 });
+    clock += RETRY_DELAYS_MS[0] - 1_000;
+    expect(await run()).toMatchObject({ retried: 0, delivered: 0 }); // not due yet
+    clock += 1_000;
+    expect(await run()).toMatchObject({ retried: 1, delivered: 0 });
+    await hook.up();
+    clock += RETRY_DELAYS_MS[1];
+    expect(await run()).toMatchObject({ delivered: 1 });
+    clock += 2 * 86_400_000;
+    expect(await run()).toMatchObject({ delivered: 0, retried: 0 });
+    expect(hook.received.map((r) => r.body.data.loyaltyCustomer.loyaltyCustomerId)).toEqual(["retry-1"]);
+    const [d] = t.services.webhooks.deliveries(TEST_STORE_ID, { limit: 1 });
+    expect(d).toMatchObject({ status: "delivered", attempts: 3, last_status_code: 204 });
+    expect(d.attemptLog.map((a) => a.status_code)).toEqual([null, null, 204]);
+    expect(d.attemptLog[0].error).toMatch(/ECONNREFUSED/);
+    expect(t.services.webhooks.get(TEST_STORE_ID, subscription.subscriptionId)).toMatchObject({ status: "enabled", consecutiveFailures: 0 });
+    await api(`/enterprise/webhook_subscriptions/${subscription.subscriptionId}`, { method: "DELETE" });
+    await hook.down();
+  });
+
+  it("fails for about a day, then the subscription is disabled with a reason; enabling it again resets it", async () => {
+    const hook = receiver();
+    hook.setAnswer(() => ({ status: 500 }));
+    await hook.up();
+    const { subscription } = await subscribe(hook.url, ["loyalty_customer.created"]);
+    const id = subscription.subscriptionId;
+    t.services.db.transaction(() => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "fail-1", storeId: TEST_STORE_ID, platformCustomerId: "fail-1", email: null }))();
+    const start = clock;
+    await run();
+    for (const delay of RETRY_DELAYS_MS) {
+      clock += delay;
+      await run();
+    }
+    expect(hook.received).toHaveLength(MAX_ATTEMPTS);
+    expect(clock - start).toBeGreaterThan(20 * 3_600_000);
+    expect(clock - start).toBeLessThan(30 * 3_600_000);
+    const [d] = t.services.webhooks.deliveries(TEST_STORE_ID, { limit: 1 });
+    expect(d).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS, last_status_code: 500 });
+    const got = await api("/enterprise/webhook_subscriptions");
+    const sub = (got.body.subscriptions as { subscriptionId: string; status: string; disabledReason?: string }[]).find((s) => s.subscriptionId === id)!;
+    expect(sub.status).toBe("disabled");
+    expect(sub.disabledReason).toMatch(/8 failed delivery attempts in a row/);
+    // Disabled: no new events are stored for it, nothing is sent.
+    const before = eventCount();
+    t.services.db.transaction(() => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "fail-2", storeId: TEST_STORE_ID, platformCustomerId: "fail-2", email: null }))();
+    expect(eventCount()).toBe(before);
+    // A replay to a disabled subscription is refused.
+    expect(() => t.services.webhooks.replay(TEST_STORE_ID, d.delivery_id)).toThrow(/disabled/);
+    const enabled = await api(`/enterprise/webhook_subscriptions/${id}`, { method: "PUT", body: { status: "enabled" } });
+    expect(enabled.body.subscription).toMatchObject({ status: "enabled", consecutiveFailures: 0 });
+    expect(enabled.body.subscription.disabledReason).toBeUndefined();
+    await api(`/enterprise/webhook_subscriptions/${id}`, { method: "DELETE" });
+    await hook.down();
+  });
+
+  it("a redirect is not followed: the attempt fails with its status and the target is never called", async () => {
+    const hook = receiver();
+    hook.setAnswer((r) => (r.headers["x-followed"] ? { status: 204 } : { status: 302, headers: { location: "http://127.0.0.1:1/elsewhere" } }));
+    await hook.up();
+    const { subscription } = await subscribe(hook.url, ["loyalty_customer.created"]);
+    t.services.db.transaction(() => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "redirect-1", storeId: TEST_STORE_ID, platformCustomerId: "redirect-1", email: null }))();
+    expect(await run()).toMatchObject({ retried: 1, delivered: 0 });
+    expect(hook.received).toHaveLength(1);
+    const [d] = t.services.webhooks.deliveries(TEST_STORE_ID, { limit: 1 });
+    expect(d).toMatchObject({ status: "queued", last_status_code: 302 });
+    expect(d.last_error).toMatch(/redirects are not followed/);
+    await api(`/enterprise/webhook_subscriptions/${subscription.subscriptionId}`, { method: "DELETE" });
+    await hook.down();
+  });
+});
+
+describe("SSRF rules", () => {
+  it("refuses private, loopback, link-local and reserved targets, other schemes and credentials", async () => {
+    for (const url of [
+      "https://10.0.0.5/hook", "https://172.16.1.1/hook", "https://192.168.1.10/hook", "https://169.254.169.254/latest/meta-data", "https://100.64.0.1/",
+      "https://0.0.0.0/", "https://[fd00::1]/", "https://[fe80::1]/", "https://[::ffff:10.0.0.1]/", "https://224.0.0.1/", "ftp://example.com/", "file:///etc/passwd",
+      "https://user:pass@example.com/", "not a url",
+    ]) {
+      const r = await api("/enterprise/webhook_subscriptions", { body: { url, eventTypes: ["review.created"] } });
+      expect(r.status, url).toBe(400);
+      expect(r.body.error.description, url).toMatch(/^url: /);
+    }
+  });
+
+  it("without ALLOW_INSECURE_WEBHOOKS: no http, no loopback (by address or by name), checked again when connecting", async () => {
+    await expect(checkWebhookUrl("http://127.0.0.1:8080/hook", false)).rejects.toThrow(/https/);
+    await expect(checkWebhookUrl("https://127.0.0.1/hook", false)).rejects.toThrow(/loopback/);
+    await expect(checkWebhookUrl("https://[::1]/hook", false)).rejects.toThrow(/private, loopback or reserved/);
+    await expect(checkWebhookUrl("https://localhost/hook", false)).rejects.toThrow(/loopback/);
+    await expect(checkWebhookUrl("http://10.0.0.1/hook", true)).rejects.toThrow(/loopback/); // the flag allows loopback only
+    const hook = receiver();
+    await hook.up();
+    // The delivery path checks too: a loopback target without the flag is refused before any request.
+    const outcome = await postOnce(hook.url, "{}", {}, false);
+    expect(outcome).toMatchObject({ statusCode: null });
+    expect(outcome.error).toMatch(/refused/);
+    expect(hook.received).toHaveLength(0);
+    await hook.down();
+  });
+});
+
+describe("enterprise API: bad input", () => {
+  it("answers clear 4xx JSON errors, never 500", async () => {
+    const list = "/enterprise/webhook_subscriptions";
+    expect((await api(list, { auth: false })).status).toBe(401);
+    const cases: [string, { method?: string; body?: unknown; headers?: Record<string, string> }, number, RegExp][] = [
+      [list, { body: { url: "https://93.184.215.14/hook", eventTypes: [] } }, 400, /eventTypes/],
+      [list, { body: { url: "https://93.184.215.14/hook", eventTypes: ["review.nope"] } }, 400, /eventTypes/],
+      [list, { body: { url: "https://93.184.215.14/hook", eventTypes: ["review.created", "review.created"] } }, 400, /repeat/],
+      [list, { body: { url: "https://93.184.215.14/hook", eventTypes: ["review.created"], extra: 1 } }, 400, /extra|unrecognized|Unrecognized/],
+      [list, { body: { eventTypes: ["review.created"] } }, 400, /url/],
+      [list, { body: "{not json" }, 400, /JSON|json/],
+      [list, { body: "x", headers: { "content-type": "text/plain" } }, 415, /.+/],
+      [list, { body: { url: `https://93.184.215.14/${"a".repeat(20_000)}`, eventTypes: ["review.created"] } }, 413, /.+/],
+      [`${list}/not-a-uuid`, { method: "PUT", body: {} }, 400, /subscriptionId/],
+      [`${list}/6f1c2b7e-0d55-4c1e-9a35-3b1f0f6e2a11`, { method: "PUT", body: { description: "x" } }, 404, /subscription/],
+      [`${list}/6f1c2b7e-0d55-4c1e-9a35-3b1f0f6e2a11`, { method: "DELETE" }, 404, /subscription/],
+      [`${list}/6f1c2b7e-0d55-4c1e-9a35-3b1f0f6e2a11/rotate_secret`, { method: "POST" }, 404, /subscription/],
+      [`${list}/6f1c2b7e-0d55-4c1e-9a35-3b1f0f6e2a11`, { method: "PUT", body: { status: "paused" } }, 400, /status/],
+    ];
+    for (const [path, init, status, message] of cases) {
+      const r = await api(path, init);
+      expect(r.status, `${init.method ?? "POST"} ${path.slice(0, 80)} ${JSON.stringify(init.body)?.slice(0, 80)}`).toBe(status);
+      expect(r.body.error.description).toMatch(message);
+    }
+  });
+
+  it("the secret is never shown after create: listings carry only its prefix; it is stored encrypted", async () => {
+    const hook = receiver();
+    await hook.up();
+    const { subscription, secret } = await subscribe(hook.url, ["review.created"]);
+    const listed = await api("/enterprise/webhook_subscriptions");
+    expect(JSON.stringify(listed.body)).not.toContain(secret);
+    const stored = t.services.db.prepare("SELECT * FROM webhook_subscriptions WHERE subscription_id = ?").get(subscription.subscriptionId);
+    expect(JSON.stringify(stored)).not.toContain(secret.slice(12));
+    await api(`/enterprise/webhook_subscriptions/${subscription.subscriptionId}`, { method: "DELETE" });
+    await hook.down();
+  });
+});
