@@ -14,7 +14,9 @@ import { parse } from "csv-parse/sync";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test/server.ts";
+import { adminGet, adminPost, signInAgent, type AdminAgent } from "../../test/admin-http.ts";
 import { realReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
+import { minimalMp4 } from "../../test/media-fixtures.ts";
 import { PROJECT_ROOT } from "../config.ts";
 import { createServices } from "../services.ts";
 import type { AppFormat } from "./app-formats.ts";
@@ -50,6 +52,7 @@ beforeAll(async () => {
   photos = createServer((req, res) => {
     if (req.url?.endsWith(".jpg") && !req.url.includes("missing")) res.writeHead(200, { "content-type": "image/jpeg" }).end(jpeg);
     else if (req.url?.endsWith(".png")) res.writeHead(200, { "content-type": "image/png" }).end(png);
+    else if (req.url?.endsWith(".mp4")) res.writeHead(200, { "content-type": "video/mp4" }).end(minimalMp4());
     else res.writeHead(404).end("not found");
   });
   await new Promise<void>((resolve) => photos.listen(0, "127.0.0.1", resolve));
@@ -185,6 +188,10 @@ describe("Okendo", () => {
     expect(iso(byName("app:okendo", "Henry T.").created_ms)).toBe("2020-02-29T09:30:00.000Z");
     expect(byName("app:okendo", "Ivy N.")).toMatchObject({ product_id: rows[2].sku, status: "rejected" });
     expect(iso(byName("app:okendo", "Ivy N.").created_ms)).toBe("2019-12-31T22:00:00.000Z");
+    expect(real.media).toMatchObject({ found: 1, imported: 1, failed: [] });
+    expect(byName("app:okendo", "Jack L.").media_count).toBe(1);
+    const video = t.services.db.prepare("SELECT type, stream_url FROM review_media WHERE review_id = ?").get(byName("app:okendo", "Jack L.").review_id) as { type: string; stream_url: string };
+    expect(video).toMatchObject({ type: "video", stream_url: expect.stringMatching(/video\.mp4$/) });
     expect((await run("okendo")).alreadyPresent).toBe(4);
   }, 60_000);
 });
@@ -275,4 +282,64 @@ describe("npm run import -- --format", () => {
       rmSync(cliDir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe("admin upload: bad input answers 4xx, never 500", () => {
+  let agent: AdminAgent;
+  const page = `/admin/stores/${TEST_STORE_ID}/import/apps`;
+  const upload = (fields: Record<string, string>, file?: { name: string; bytes: Uint8Array }, cookie = agent.cookie) => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    if (file) form.set("file", new Blob([new Uint8Array(file.bytes)]), file.name);
+    return fetch(t.url(page), { method: "POST", redirect: "manual", body: form, headers: { cookie } });
+  };
+  beforeAll(async () => {
+    await t.services.admin.createUser({ email: "importer@example.com", password: "import-password-1", storeIds: [TEST_STORE_ID] });
+    agent = await signInAgent(t, "importer@example.com", "import-password-1", TEST_STORE_ID);
+  });
+
+  it("an upload without the CSRF token is refused and keeps nothing", async () => {
+    const res = await upload({ format: "judgeme" }, { name: "judgeme.csv", bytes: readFileSync(files["judgeme.csv"]) });
+    expect(res.status).toBe(403);
+  });
+
+  it("a binary file, a missing file or app, and a malformed body are 400 with the reason", async () => {
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#000" } }).png().toBuffer();
+    const binary = await upload({ csrf: agent.csrf, format: "judgeme" }, { name: "photo.csv", bytes: png });
+    expect(binary.status).toBe(400);
+    expect(await binary.text()).toMatch(/not a CSV file \(it has binary content\)/);
+    const none = await upload({ csrf: agent.csrf, format: "nope" });
+    expect(none.status).toBe(400);
+    const html = await none.text();
+    expect(html).toMatch(/Choose the app the file comes from/);
+    expect(html).toMatch(/Choose the export file/);
+    const broken = await fetch(t.url(page), {
+      method: "POST", redirect: "manual", body: "--x\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\nabc", headers: { cookie: agent.cookie, "content-type": "multipart/form-data; boundary=x" },
+    });
+    expect(broken.status).toBe(400);
+  });
+
+  it("a file of another app is previewed with its line-1 error; stale or malformed settings show the upload form", async () => {
+    const res = await upload({ csrf: agent.csrf, format: "judgeme" }, { name: "loox.csv", bytes: readFileSync(files["loox.csv"]) });
+    expect(res.status).toBe(302);
+    const preview = await adminGet(t, agent, res.headers.get("location")!);
+    expect(preview.status).toBe(200);
+    expect(await preview.text()).toMatch(/line 1: this is not a Judge\.me review export: no column for date/);
+    for (const query of ["upload=../../etc/passwd&format=judgeme", "upload=00000000-0000-4000-8000-000000000000&format=judgeme", "upload=x&format=judgeme&map=%7Bbad", "format=loox"]) {
+      const res2 = await adminGet(t, agent, `${page}?${query}`);
+      expect(res2.status, query).toBe(200);
+      expect(await res2.text(), query).toMatch(/Upload the export file/);
+    }
+  });
+
+  it("a confirmation of an upload that is gone, or with an unknown field, is 400", async () => {
+    const gone = await adminPost(t, agent, page, { intent: "import", upload: "00000000-0000-4000-8000-000000000000", format: "judgeme" });
+    expect(gone.status).toBe(400);
+    expect(await gone.text()).toMatch(/no longer kept/);
+    const bad = await adminPost(t, agent, page, { intent: "mapping", upload: "00000000-0000-4000-8000-000000000000", format: "judgeme", "column-0": "x", "field-0": "password" });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toMatch(/Unknown field &quot;password&quot;|Unknown field "password"/);
+    const unsigned = await adminPost(t, agent, page, { intent: "import", upload: "00000000-0000-4000-8000-000000000000", format: "judgeme" }, null);
+    expect(unsigned.status).toBe(403);
+  });
 });

@@ -87,7 +87,7 @@ export async function downloadMedia(url: string, options: DownloadOptions): Prom
     }
   } catch (error) {
     if (error instanceof MediaDownloadError) throw error;
-    if (signal.aborted) throw new MediaDownloadError(`no complete answer within ${Math.round(options.timeoutMs / 1000)} s`);
+    if (signal.aborted) throw new MediaDownloadError(`no complete answer within ${options.timeoutMs >= 1000 ? `${options.timeoutMs / 1000} s` : `${options.timeoutMs} ms`}`);
     throw new MediaDownloadError(error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error));
   }
 }
