@@ -8,7 +8,7 @@
  * linked only when `safeHref` keeps it) above or below it; click → activation with
  * the kept `version` → enrolled view. `enrolled` → balance, tier, earning rules, rewards with Redeem
  * buttons. `blocked` → a polite message, no participation controls. No token → general program details
- * and a sign-in prompt.
+ * and a sign-in prompt. A store without a loyalty program, or whose program is turned off, shows nothing.
  *
  * @attr store-id - the store's subscriber ID (required)
  * @attr customer-token - the storefront platform's user token; else read from
@@ -46,7 +46,8 @@ import { safeHref, safeHtmlFragment } from "../internal/safe-html.ts";
 import { LOYALTY_TEXTS } from "../../server/contract/widget-strings/loyalty.ts";
 import { fillParts } from "../internal/strings.ts";
 
-type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "error";
+/** `off`: the store has no loyalty program, or the merchant turned it off (404 `loyalty_program_not_found`): nothing is shown. */
+type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "error" | "off";
 
 @chorusElement("chorus-loyalty")
 export class ChorusLoyalty extends ChorusElement {
@@ -153,6 +154,10 @@ export class ChorusLoyalty extends ChorusElement {
         this.phase = "enrolled";
       }
     } catch (error) {
+      if (error instanceof ApiRequestError && error.status === 404 && error.code === "loyalty_program_not_found") {
+        this.phase = "off";
+        return;
+      }
       this.errorMessage = error instanceof ApiRequestError && error.status === 401
         ? this.t("loyalty.signInFailed")
         : this.describe(error);
@@ -297,12 +302,14 @@ export class ChorusLoyalty extends ChorusElement {
     ${this.errorMessage ? html`<p class="error" role="alert">${this.errorMessage}</p>` : nothing}`;
   }
 
-  render(): TemplateResult {
+  render(): TemplateResult | typeof nothing {
+    if (this.phase === "off") return nothing;
     return html`<section class="card" part="card" aria-labelledby="title" aria-busy=${this.phase === "loading" ? "true" : "false"}>${this.#body()}</section>`;
   }
 
   #body(): TemplateResult {
     switch (this.phase) {
+      case "off": // render() shows nothing in this phase
       case "loading":
         return html`<h2 id="title">${this.t("loyalty.rewardsTitle")}</h2><p class="muted skeleton">${this.t("loyalty.loading")}</p>`;
       case "error":
