@@ -22,9 +22,9 @@ export function loyaltyMerchantAdmin(deps: { db: Db; repo: LoyaltyRepo; secret: 
   const { db, repo, secret, program, ledger } = deps;
 
   return {
-    /** Whether the store has a loyalty program set up. */
+    /** Whether the store has a loyalty program that is on (set up, and not turned off by the merchant). */
     hasProgram(storeId: string): boolean {
-      return repo.getProgram(storeId) !== undefined;
+      return repo.getProgram(storeId)?.enabled === 1;
     },
 
     /** Every earning rule, redemption rule and VIP tier (disabled included) and the legal policies, whether the program is on or off. @throws 404 without a program. */

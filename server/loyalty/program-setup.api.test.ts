@@ -196,6 +196,7 @@ describe("platform secret and turning the program off", () => {
 
   it("turned off, the storefront API answers 404 and the admin still reads the program; on again, all is back", async () => {
     t.services.loyalty.turnOffProgram(STORE);
+    expect(t.services.loyalty.hasProgram(STORE)).toBe(false);
     expect((await call(`${P}/earning_rules`)).status).toBe(404);
     expect((await call(`${P}/legal_policies`)).status).toBe(404);
     expect((await login("first-shopper")).status).toBe(404);
