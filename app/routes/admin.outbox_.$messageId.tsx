@@ -1,10 +1,11 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import type { ReactNode } from "react";
 import { decodeHTMLAttribute } from "entities";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { OutboxHeader } from "~/components/OutboxHeader";
-import { adminHeaders } from "~/lib/admin.server";
+import { Flash } from "~/components/Flash";
+import { adminHeaders, field, readAdminForm, requireCsrf } from "~/lib/admin.server";
 import { deliveryNote, formatUtc, isoTime, STATUS_LABEL } from "~/lib/outbox";
 import { requireOutboxMessage } from "~/lib/outbox.server";
 import outboxStyles from "~/styles/admin-outbox.css?url";
@@ -31,7 +32,24 @@ function linksOf(html: string): string[] {
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { session, message } = requireOutboxMessage(request, context, params.messageId);
   const storeName = message.storeId ? session.stores.find((s) => s.storeId === message.storeId)?.name ?? message.storeId : null;
-  return { email: session.email, csrf: session.csrfToken, firstStoreId: session.stores[0]?.storeId ?? null, message, storeName, links: linksOf(message.html) };
+  const canSendAgain = context.services.mail.sending && (message.status === "failed" || message.status === "kept");
+  return { email: session.email, csrf: session.csrfToken, firstStoreId: session.stores[0]?.storeId ?? null, message, storeName, links: linksOf(message.html), canSendAgain };
+}
+
+/**
+ * Intent `send-again`: a failed message (or one kept before a mail server was configured) is queued again with
+ * fresh attempts (mail.service.ts `sendAgain`). CSRF checked; a message not visible to the user is a 404.
+ */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { session, message } = requireOutboxMessage(request, context, params.messageId);
+  const form = await readAdminForm(request);
+  requireCsrf(form, session);
+  if (field(form, "intent") !== "send-again") return data({ error: "Unknown action." }, { status: 400 });
+  const queued = context.services.mail.sendAgain({ storeIds: session.stores.map((s) => s.storeId), email: session.email, messageId: message.messageId });
+  if (!queued) {
+    return data({ error: context.services.mail.sending ? "Only a failed or kept message can be sent again." : "Nothing can be sent: no mail server is configured (SMTP_URL)." }, { status: 409 });
+  }
+  return { ok: "The message is queued and will be sent in a moment." };
 }
 
 /** One term of the message's facts (a `dt`/`dd` pair grouped in a `div`, as HTML allows inside `dl`). */
@@ -45,7 +63,9 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
 }
 
 export default function OutboxMessage() {
-  const { email, csrf, firstStoreId, message: m, storeName, links } = useLoaderData<typeof loader>();
+  const { email, csrf, firstStoreId, message: m, storeName, links, canSendAgain } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
   const headers = Object.entries(m.headers);
   return (
     <>
@@ -53,6 +73,7 @@ export default function OutboxMessage() {
       <main id="main" className="admin-main" tabIndex={-1}>
         <p><Link to="/admin/outbox">← Back to the outbox</Link></p>
         <h1>{m.subject}</h1>
+        <Flash result={result} />
         <dl className="mail-facts">
           <Fact term="To">{m.to}</Fact>
           <Fact term="Kind">{m.kind}</Fact>
@@ -64,6 +85,13 @@ export default function OutboxMessage() {
           {m.lastError ? <Fact term="Last error">{m.lastError}</Fact> : null}
           {headers.map(([name, value]) => <Fact key={name} term={name}>{value}</Fact>)}
         </dl>
+        {canSendAgain ? (
+          <Form method="post" className="inline-form">
+            <input type="hidden" name="csrf" value={csrf} />
+            <button type="submit" name="intent" value="send-again" disabled={busy}>Send again</button>
+            <span className="muted">{m.status === "failed" ? "for example after fixing the mail server settings" : "this message was kept while no mail server was configured"}</span>
+          </Form>
+        ) : null}
         <h2>HTML version</h2>
         <iframe
           className="mail-preview"

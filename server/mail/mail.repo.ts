@@ -89,6 +89,16 @@ export function mailRepo(db: Db) {
       ).run(nextAttemptMs === null ? "failed" : "queued", error, nextAttemptMs, seq, leaseUntilMs).changes === 1;
     },
 
+    /**
+     * Queue a `failed` or `kept` message again for `nowMs`, its attempts counted from zero (the last error stays
+     * until the next attempt). @returns false when the message is in another status.
+     */
+    requeue(messageId: string, nowMs: number): boolean {
+      return db.prepare(
+        "UPDATE mail_outbox SET status = 'queued', attempts = 0, next_attempt_ms = ?, lease_until_ms = NULL WHERE message_id = ? AND status IN ('failed', 'kept')",
+      ).run(nowMs, messageId).changes === 1;
+    },
+
     /** One message by its ID. */
     byId(messageId: string): OutboxRow | undefined {
       return db.prepare("SELECT * FROM mail_outbox WHERE message_id = ?").get(messageId) as OutboxRow | undefined;

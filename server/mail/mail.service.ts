@@ -89,6 +89,16 @@ export type MailServiceDeps = {
 /** Create the mail service. */
 export function mailService(deps: MailServiceDeps) {
   const { repo, now } = deps;
+
+  /** One message with its bodies when the merchant may see it (same rule as `listVisible`), else undefined. */
+  function getVisible(input: { storeIds: string[]; email: string; messageId: string }): OutboxMessageDetail | undefined {
+    const r = repo.byId(input.messageId);
+    if (!r) return undefined;
+    const visible = r.store_id !== null ? input.storeIds.includes(r.store_id) : r.to_address.toLowerCase() === input.email.toLowerCase();
+    if (!visible) return undefined;
+    return { ...toMessage(r), html: r.html, text: r.text, headers: JSON.parse(r.headers_json) as Record<string, string> };
+  }
+
   return {
     /** Whether messages are sent (SMTP_URL set) or only kept in the outbox. */
     sending: deps.sending,
@@ -127,13 +137,18 @@ export function mailService(deps: MailServiceDeps) {
       return { messages: page.rows.map(toMessage), next: page.next };
     },
 
-    /** One message with its bodies when the merchant may see it (same rule as `listVisible`), else undefined. */
-    getVisible(input: { storeIds: string[]; email: string; messageId: string }): OutboxMessageDetail | undefined {
-      const r = repo.byId(input.messageId);
-      if (!r) return undefined;
-      const visible = r.store_id !== null ? input.storeIds.includes(r.store_id) : r.to_address.toLowerCase() === input.email.toLowerCase();
-      if (!visible) return undefined;
-      return { ...toMessage(r), html: r.html, text: r.text, headers: JSON.parse(r.headers_json) as Record<string, string> };
+    getVisible,
+
+    /**
+     * "Send again" from the admin: a `failed` message (e.g. after the operator fixed SMTP_URL), or a `kept` one
+     * once a mail server is configured, goes back to the queue with fresh attempts. Same visibility rule as
+     * `getVisible`. @returns false when the message is not visible, not failed or kept, or nothing is sent (no SMTP_URL).
+     */
+    sendAgain(input: { storeIds: string[]; email: string; messageId: string }): boolean {
+      if (!deps.sending || !getVisible(input)) return false;
+      const queued = repo.requeue(input.messageId, now()); // one UPDATE: atomic on its own
+      if (queued) deps.onEnqueued?.();
+      return queued;
     },
 
     /** Messages per status (every store). */

@@ -6,7 +6,7 @@
  * server) the send loop delivers right after the enqueue and the outbox shows the message as sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminGet, signInAgent, type AdminAgent } from "../../test/admin-http.ts";
+import { adminGet, adminPost, signInAgent, type AdminAgent } from "../../test/admin-http.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { startTestSmtp, type TestSmtp } from "../../test/smtp.ts";
 import { renderMail } from "./render.ts";
@@ -113,6 +113,15 @@ describe("/admin/outbox without SMTP_URL", () => {
     }
   });
 
+  it("offers no Send again while nothing can be sent (409 when posted anyway)", async () => {
+    const html = await (await adminGet(t, alice, `/admin/outbox/${ids.aliceReset}`)).text();
+    expect(html).not.toContain("Send again");
+    const res = await adminPost(t, alice, `/admin/outbox/${ids.aliceReset}`, { intent: "send-again" });
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain("no mail server is configured");
+    expect(t.services.mail.statusCounts().kept).toBe(33);
+  });
+
   it("sends a visitor without a session to sign in", async () => {
     for (const path of ["/admin/outbox", `/admin/outbox/${ids.aliceReset}`, `/admin/outbox/${ids.aliceReset}/html`]) {
       const res = await adminGet(t, null, path);
@@ -160,5 +169,35 @@ describe("with SMTP_URL", () => {
     expect(html).toContain(">Sent<");
     expect(html).not.toContain("No mail server is configured");
     expect(links(html)).toContain(`/admin/outbox/${messageId}`);
+  });
+
+  it("a failed message can be sent again from its page (CSRF checked, only the user's own)", async () => {
+    smtp.refuse = (to) => (to === "yan@example.com" ? { code: 550, message: "Mailbox unavailable" } : null);
+    const { messageId } = s.services.mail.enqueue(mail(A, "yan@example.com", "Refused at first"));
+    const agent = await signInAgent(s, "alice@shop-a.test", "alice password 1", A);
+    let page = "";
+    for (let i = 0; i < 100 && !page.includes("Send again"); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      page = await (await adminGet(s, agent, `/admin/outbox/${messageId}`)).text();
+    }
+    expect(page).toContain("Failed");
+    expect(page).toContain("Mailbox unavailable");
+    expect(page).toContain(">Send again</button>");
+
+    expect((await adminPost(s, agent, `/admin/outbox/${messageId}`, { intent: "send-again" }, null)).status).toBe(403);
+    expect((await adminPost(s, agent, `/admin/outbox/${messageId}`, { intent: "send-again" }, "forged")).status).toBe(403);
+    expect((await adminPost(s, agent, `/admin/outbox/${crypto.randomUUID()}`, { intent: "send-again" })).status).toBe(404);
+    expect(s.services.mail.getVisible({ storeIds: [A], email: "x", messageId })!.status).toBe("failed");
+
+    smtp.refuse = null;
+    const res = await adminPost(s, agent, `/admin/outbox/${messageId}`, { intent: "send-again" });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("The message is queued");
+    const received = await smtp.waitFor((m) => m.to.includes("yan@example.com"));
+    expect(received.headers.get("message-id")).toBe(`<${messageId}@reviews.example.com>`);
+    // Sent now: no second Send again.
+    for (let i = 0; i < 50 && s.services.mail.getVisible({ storeIds: [A], email: "x", messageId })!.status !== "sent"; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await adminPost(s, agent, `/admin/outbox/${messageId}`, { intent: "send-again" })).status).toBe(409);
+    expect(smtp.messages.filter((m) => m.to.includes("yan@example.com"))).toHaveLength(1);
   });
 });

@@ -52,21 +52,24 @@ describe("renderMail", () => {
   });
 });
 
+/** An environment with only these variables. */
+const env = (vars: Record<string, string>) => vars as unknown as NodeJS.ProcessEnv;
+
 describe("SMTP_URL and MAIL_FROM", () => {
   it("accept smtp(s) URLs and one address; an empty SMTP_URL is unset", () => {
-    expect(loadConfig({}).SMTP_URL).toBeUndefined();
-    expect(loadConfig({ SMTP_URL: "" }).SMTP_URL).toBeUndefined();
-    expect(loadConfig({ SMTP_URL: "smtp://u:p%40ss@mail.example.com:587" }).SMTP_URL).toBe("smtp://u:p%40ss@mail.example.com:587");
-    expect(loadConfig({ SMTP_URL: "smtps://mail.example.com:465" }).SMTP_URL).toBe("smtps://mail.example.com:465");
-    expect(loadConfig({}).MAIL_FROM).toBe("Chorus <no-reply@localhost>");
-    expect(loadConfig({ MAIL_FROM: "Maple & Thread <reviews@maple.example>" }).MAIL_FROM).toBe("Maple & Thread <reviews@maple.example>");
+    expect(loadConfig(env({})).SMTP_URL).toBeUndefined();
+    expect(loadConfig(env({ SMTP_URL: "" })).SMTP_URL).toBeUndefined();
+    expect(loadConfig(env({ SMTP_URL: "smtp://u:p%40ss@mail.example.com:587" })).SMTP_URL).toBe("smtp://u:p%40ss@mail.example.com:587");
+    expect(loadConfig(env({ SMTP_URL: "smtps://mail.example.com:465" })).SMTP_URL).toBe("smtps://mail.example.com:465");
+    expect(loadConfig(env({})).MAIL_FROM).toBe("Chorus <no-reply@localhost>");
+    expect(loadConfig(env({ MAIL_FROM: "Maple & Thread <reviews@maple.example>" })).MAIL_FROM).toBe("Maple & Thread <reviews@maple.example>");
   });
 
   it("stop the start with a clear message for bad values", () => {
-    expect(() => loadConfig({ SMTP_URL: "http://mail.example.com" })).toThrow(/SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
-    expect(() => loadConfig({ SMTP_URL: "not a url" })).toThrow(/SMTP_URL/);
+    expect(() => loadConfig(env({ SMTP_URL: "http://mail.example.com" }))).toThrow(/SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
+    expect(() => loadConfig(env({ SMTP_URL: "not a url" }))).toThrow(/SMTP_URL/);
     for (const from of ["nobody", "a@example.com, b@example.com", "Name <>", "x\r\nBcc: y@example.com <a@example.com>"]) {
-      expect(() => loadConfig({ MAIL_FROM: from }), from).toThrow(/MAIL_FROM must be one address/);
+      expect(() => loadConfig(env({ MAIL_FROM: from })), from).toThrow(/MAIL_FROM must be one address/);
     }
   });
 
