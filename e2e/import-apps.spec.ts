@@ -25,7 +25,9 @@ const imported = () => withE2eDb((db) => db.prepare("SELECT count(*) FROM review
 
 test("upload a Judge.me export, preview and map its columns, import it, and upload it again", async ({ page }) => {
   await signInAsDemoMerchant(page);
-  await page.goto(PAGE);
+  await page.goto(`/admin/stores/${DEMO_STORE_ID}/import`);
+  await page.getByRole("link", { name: "Import that app's review export" }).click();
+  await expect(page).toHaveURL(new RegExp(`${PAGE}$`));
   await expect(page.getByRole("heading", { name: "Import from another review app" })).toBeVisible();
   await expectNoAxeViolations(page);
 

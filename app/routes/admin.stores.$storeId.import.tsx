@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { isApiError } from "../../server/contract/errors.ts";
 import { MAX_REVIEWS_CSV_BYTES } from "../../server/import/reviews-upload.ts";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
@@ -54,6 +54,7 @@ export default function ImportReviews() {
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">Import reviews</h1>
+      <p>Moving from Judge.me, Yotpo, Okendo, Stamped or Loox? <Link to="apps" relative="path">Import that app's review export</Link>: dates, names, replies, photos and curation are kept.</p>
       <Flash result={result} />
       <Form method="post" encType="multipart/form-data" className="stack panel" aria-labelledby="upload-title">
         <h2 id="upload-title">Upload a CSV file</h2>
