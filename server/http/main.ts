@@ -20,6 +20,11 @@ import { startReviewRequestScheduler } from "../review-requests/scheduler.ts";
 import { startupBannerLines } from "./startup-banner.ts";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
+/** `smtp://host:port` of SMTP_URL, without its user and password (for the log). */
+const smtpServer = (url: string) => {
+  const u = new URL(url);
+  return `${u.protocol}//${u.host}`;
+};
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -62,7 +67,7 @@ async function main(): Promise<void> {
   const mediaSweeper = startMediaSweeper({ db: services.db, mediaRows: services.mediaRows, mediaPath: services.mediaPath, log });
   // Outgoing mail: the outbox's send job (server/mail/sender.ts); without SMTP_URL mail is kept, not sent.
   services.mailSender.start();
-  log(services.mailSender.enabled ? "Mail: sending through SMTP_URL" : "Mail: SMTP_URL not set, mail is kept in the outbox (/admin/outbox)");
+  log(services.mailSender.enabled ? `Mail: sending through ${smtpServer(config.SMTP_URL!)} as ${config.MAIL_FROM}` : "Mail: SMTP_URL not set, mail is kept in the outbox (/admin/outbox)");
   // Outgoing webhooks: the delivery queue of the event outbox (server/webhooks/delivery.ts).
   services.webhookDelivery.start();
   // Review requests: the persisted schedule (server/review-requests/scheduler.ts), a run every minute on the wall
