@@ -20,11 +20,15 @@ function safeNext(next: string | null | undefined, stores: { storeId: string }[]
 
 /** The sign-in form. Sets a fresh double-submit CSRF cookie for it; a signed-in user goes on. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const next = new URL(request.url).searchParams.get("next") ?? "";
+  const url = new URL(request.url);
+  const next = url.searchParams.get("next") ?? "";
+  // After a password reset (admin.reset.$token): a note, and the e-mail filled in.
+  const reset = url.searchParams.get("reset") === "done";
+  const email = reset ? (url.searchParams.get("email") ?? "").slice(0, 254) : "";
   const session = context.services.admin.session(readCookie(request, SESSION_COOKIE));
   if (session && session.stores.length) throw redirect(safeNext(next, session.stores));
   const csrf = newLoginCsrf();
-  return data({ csrf, next, signupOpen: context.services.signup.isOpen() }, { headers: { "Set-Cookie": adminCookie(request, LOGIN_CSRF_COOKIE, csrf, 3600) } });
+  return data({ csrf, next, signupOpen: context.services.signup.isOpen(), reset, email }, { headers: { "Set-Cookie": adminCookie(request, LOGIN_CSRF_COOKIE, csrf, 3600) } });
 }
 
 /**
@@ -60,18 +64,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Login() {
-  const { csrf, next, signupOpen } = useLoaderData<typeof loader>();
+  const { csrf, next, signupOpen, reset, email } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   return (
     <main id="main" className="admin-plain login">
       <h1>Sign in to Chorus</h1>
+      {reset && !result ? <p className="flash flash-ok" role="status">Your password was changed and you were signed out everywhere. Sign in with the new password.</p> : null}
       {result?.error ? <p className="flash flash-error" role="alert" id="login-error">{result.error}</p> : null}
       <Form method="post" className="stack" aria-describedby={result?.error ? "login-error" : undefined}>
         <input type="hidden" name="csrf" value={csrf} />
         <input type="hidden" name="next" value={next} />
         <label htmlFor="email">E-mail</label>
-        <input id="email" name="email" type="email" autoComplete="username" required defaultValue={result?.email ?? ""} />
+        <input id="email" name="email" type="email" autoComplete="username" required defaultValue={result?.email ?? email} />
         <label htmlFor="password">Password</label>
         <input id="password" name="password" type="password" autoComplete="current-password" required />
         <button type="submit" disabled={busy}>{busy ? "Signing in…" : "Sign in"}</button>

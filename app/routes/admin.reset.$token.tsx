@@ -1,8 +1,8 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { FormField } from "~/components/FormField";
-import { accountError, rawField, requireSignedOutCsrf, signedInRedirect, signedOutCsrf, storePath, type AccountAnswer } from "~/lib/accounts.server";
-import { adminHeaders, httpError, readAdminForm } from "~/lib/admin.server";
+import { accountError, rawField, requireSignedOutCsrf, signedOutCsrf, type AccountAnswer } from "~/lib/accounts.server";
+import { adminHeaders, clearSessionCookie, httpError, readAdminForm } from "~/lib/admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Set a new password · Chorus admin" }, { name: "referrer", content: "no-referrer" }];
 export const headers = adminHeaders;
@@ -17,16 +17,15 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 /**
- * Set the new password: CSRF → 403; closed link → 410; field errors → 400; success → every other session
- * of the user ended, this browser signed in, to the user's first store.
+ * Set the new password: CSRF → 403; closed link → 410; field errors → 400; success → every session of
+ * the user ended, to the sign-in form (with a note and the e-mail filled in) to sign in with it.
  */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const form = await readAdminForm(request);
   requireSignedOutCsrf(request, form);
   try {
-    const { sessionToken } = await context.services.passwordResets.reset(params.token, rawField(form, "newPassword"), rawField(form, "confirm"));
-    const first = context.services.admin.session(sessionToken)?.stores[0];
-    return signedInRedirect(request, sessionToken, first ? storePath(first.storeId) : "/admin");
+    const { email } = await context.services.passwordResets.reset(params.token, rawField(form, "newPassword"), rawField(form, "confirm"));
+    return redirectDocument(`/admin/login?reset=done&email=${encodeURIComponent(email)}`, { headers: { "Set-Cookie": clearSessionCookie(request) } });
   } catch (error) {
     return accountError(error);
   }
@@ -40,7 +39,7 @@ export default function Reset() {
   return (
     <main id="main" className="admin-plain login">
       <h1>Set a new password</h1>
-      <p>Setting it signs you out everywhere else.</p>
+      <p>Setting it signs you out everywhere; then sign in with the new password.</p>
       {result?.error ? <p className="flash flash-error" role="alert">{result.error} <Link to="/admin/forgot">Ask for a new link</Link></p> : null}
       <Form method="post" className="stack" noValidate>
         <input type="hidden" name="csrf" value={csrf} />

@@ -68,6 +68,7 @@ describe("account mail over SMTP", () => {
     expect(resetForm.status).toBe(200);
     const reset = await postForm(t, resetLink, resetForm, { newPassword: "colleague new password", confirm: "colleague new password" });
     expect(reset.status).toBe(302);
+    expect(reset.headers.get("location")).toMatch(/^\/admin\/login\?reset=done/);
     expect((await postAdminLogin(t, "colleague@smtp-shop.test", "colleague new password")).status).toBe(302);
     // Following either link again does nothing.
     expect((await fetch(t.url(inviteLink))).status).toBe(410);

@@ -4,7 +4,8 @@
  * we sent a link"): the work per request is the same up to the mail row, and the mail is sent later by
  * the mail queue. The link `${publicOrigin}/admin/reset/{token}` carries 256 random bits, stored as their
  * SHA-256 hash, valid for RESET_TTL_MS and once. Setting a new password with it ends every session of
- * the user and closes their other reset links, then signs this browser in.
+ * the user and closes their other reset links; the user then signs in with it as usual (OWASP: no
+ * automatic sign-in after a reset).
  *
  * Limits (rate-limiter-flexible, in memory): per client address (`addressKey`) requests are refused with
  * 429 past `perAddress`; per e-mail, requests past `perEmail` answer the same as ever but send nothing,
@@ -106,12 +107,12 @@ export function passwordResetService(deps: {
 
     /**
      * Set a new password with an open reset link: uses the link, replaces the hash, ends every session of
-     * the user and closes their other links, and opens a session for this browser, in one transaction.
-     * @returns the session token for the cookie.
+     * the user and closes their other links, in one transaction. Nobody is signed in by it.
+     * @returns the user's e-mail (for the sign-in form).
      * @throws ApiError 410 (`reset_closed`) for a used, expired, unknown or malformed link; FieldError 400
      *   (password too short or long, confirmation differs).
      */
-    async reset(token: unknown, newPassword: unknown, confirm: unknown): Promise<{ sessionToken: string; email: string }> {
+    async reset(token: unknown, newPassword: unknown, confirm: unknown): Promise<{ email: string }> {
       const closed = () => new ApiError(410, "This link to set a new password is no longer valid: it was used or has expired. Ask for a new one.", "reset_closed");
       if (!this.isOpen(token)) throw closed();
       const password = passwordField.safeParse(typeof newPassword === "string" ? newPassword : "");
@@ -126,7 +127,7 @@ export function passwordResetService(deps: {
         admin.setPasswordHash(reset.userId, passwordHash);
         admin.deleteSessionsOfUser(reset.userId);
         accounts.closeResetsOf(reset.userId, t);
-        return { sessionToken: adminService.openSession(reset.userId), email: accounts.userEmail(reset.userId) ?? "" };
+        return { email: accounts.userEmail(reset.userId) ?? "" };
       });
     },
   };
