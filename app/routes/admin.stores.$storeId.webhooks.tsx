@@ -52,7 +52,15 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       const values = { url: field(form, "url"), eventTypes: form.getAll("eventType").map(String), description: field(form, "description") };
       const schema = intent === "create" ? createWebhookSubscriptionSchema : updateWebhookSubscriptionSchema;
       const parsed = schema.safeParse(values);
-      if (!parsed.success) return data<ActionResult>({ errors: fieldErrors(parsed.error.issues), values, subscriptionId }, { status: 400 });
+      if (!parsed.success) {
+        // Every field's error at once: the URL's rules too when its syntax passed.
+        const errors = fieldErrors(parsed.error.issues);
+        if (!errors.url && values.url) {
+          const problem = await hooks.urlProblem(values.url);
+          if (problem) errors.url = problem;
+        }
+        return data<ActionResult>({ errors, values, subscriptionId }, { status: 400 });
+      }
       try {
         if (intent === "create") {
           const { secret } = await hooks.create(store.storeId, parsed.data as never);

@@ -52,6 +52,17 @@ export function webhooksService(deps: WebhooksServiceDeps) {
   };
 
   return {
+    /** What is wrong with a receiver URL (the SSRF rules of url-guard.ts, DNS included), or null when it may be used. */
+    async urlProblem(url: string): Promise<string | null> {
+      try {
+        await checkWebhookUrl(url, deps.allowInsecure);
+        return null;
+      } catch (error) {
+        if (error instanceof Error && error.message.startsWith("url: ")) return error.message.slice(5);
+        throw error;
+      }
+    },
+
     /** The store's subscriptions, oldest first. */
     list(storeId: string): WebhookSubscription[] {
       return repo.listSubscriptions(storeId).map(toSubscription);
