@@ -159,7 +159,7 @@ export default function ReviewRequests() {
         </p>
         {languages.map((lang) => (
           <iframe key={lang} className="rr-preview" src={`/admin/stores/${storeId}/review-requests/preview?lang=${lang}`}
-            title={`Preview of the review-request e-mail (${lang}, sample values)`} sandbox="" loading="lazy" />
+            title={`Preview of the review-request e-mail (${lang}, sample values)`} />
         ))}
       </section>
 

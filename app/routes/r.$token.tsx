@@ -16,11 +16,11 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: d?.link.state === "open" ? `Review ${d.link.product.name} · ${d.link.storeName}` : "Write a review" },
   { name: "robots", content: "noindex" },
-  { name: "referrer", content: "no-referrer" },
+  { name: "referrer", content: "same-origin" },
 ];
 
-/** Headers of every answer: never cached or indexed, the token not sent on as a referrer. */
-export const headers = () => ({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex" });
+/** Headers of every answer: never cached or indexed, the URL (its token) never sent to another site as a referrer. */
+export const headers = () => ({ "Cache-Control": "no-store", "Referrer-Policy": "same-origin", "X-Robots-Tag": "noindex" });
 
 const FIELDS = ["rating", "title", "body", "displayName", "isRecommended", "media"] as const;
 type Field = (typeof FIELDS)[number];

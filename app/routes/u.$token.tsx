@@ -11,8 +11,8 @@ import { readBodyBytes } from "../../server/shared/body.ts";
 import styles from "~/styles/review-page.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-export const meta: MetaFunction = () => [{ title: "Unsubscribe from review requests" }, { name: "robots", content: "noindex" }, { name: "referrer", content: "no-referrer" }];
-const HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex" };
+export const meta: MetaFunction = () => [{ title: "Unsubscribe from review requests" }, { name: "robots", content: "noindex" }, { name: "referrer", content: "same-origin" }];
+const HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "same-origin", "X-Robots-Tag": "noindex" };
 export const headers = () => HEADERS;
 
 export async function loader({ params, context }: LoaderFunctionArgs) {

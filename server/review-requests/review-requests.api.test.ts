@@ -256,6 +256,7 @@ describe("the hosted review page", () => {
     const empty = new FormData();
     empty.append("rating", "4");
     empty.append("body", "");
+    empty.append("media", new Blob([], { type: "application/octet-stream" }), ""); // a file input left empty, as browsers send it
     const bad = await fetch(link, { method: "POST", body: empty });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toMatch(/id="body-error" class="field-error">body is required/);
