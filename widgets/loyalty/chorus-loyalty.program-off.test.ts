@@ -21,9 +21,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A fresh widget (anonymous shopper) and a check `(el) => …` once it has finished loading. */
+/** A fresh widget of the store for an anonymous shopper. */
 function widget() {
-  const el = document.createElement("chorus-loyalty") as HTMLElement & { phase: string };
+  const el = document.createElement("chorus-loyalty") as HTMLElement & { phase: string; updateComplete: Promise<boolean> };
   el.setAttribute("store-id", TEST_STORE_ID);
   el.setAttribute("api-base", t.baseUrl);
   document.body.append(el);
@@ -34,6 +34,7 @@ it("shows nothing while the program is off, and the program once it is on", asyn
   t.services.loyalty.turnOffProgram(TEST_STORE_ID);
   const off = widget();
   await expect.poll(() => off.phase, { timeout: 10_000 }).toBe("off");
+  await off.updateComplete; // the phase is set; its render follows in a microtask
   expect(off.shadowRoot!.querySelector("section")).toBeNull();
   expect(off.shadowRoot!.querySelector("[role=alert]")).toBeNull();
   off.remove();
@@ -41,5 +42,6 @@ it("shows nothing while the program is off, and the program once it is on", asyn
   t.services.loyalty.turnOnProgram(TEST_STORE_ID, undefined);
   const on = widget();
   await expect.poll(() => on.phase, { timeout: 10_000 }).toBe("anonymous");
+  await on.updateComplete;
   expect(on.shadowRoot!.querySelector("section")?.textContent).toContain("Welcome points");
 });
