@@ -12,6 +12,7 @@
  * at least MAX_ATTEMPTS consecutive failures over about a day) is disabled, with the reason shown in the
  * admin; its queued deliveries fail. A delivery is AT-LEAST-ONCE (a crash after the receiver answered and
  * before the outcome is committed sends it again after LEASE_MS): receivers dedupe by `Chorus-Event-Id`.
+ * Events and their log are deleted RETENTION_MS (30 days) after they were dispatched, once nothing is left to send.
  * The clock is injectable (`now`, epoch ms): tests call `runDue` with a moved clock, no sleeping.
  */
 import { randomUUID } from "node:crypto";
@@ -38,6 +39,10 @@ export const MAX_RESPONSE_BYTES = 64 * 1024;
 export const LEASE_MS = 60_000;
 /** Time between two passes of the loop (ms): new events are sent within about this long. */
 export const POLL_MS = 1_000;
+/** How long events and their delivery log are kept once nothing is left to send (ms): 30 days. */
+export const RETENTION_MS = 30 * 86_400_000;
+/** Time between two retention sweeps (ms). */
+const PRUNE_EVERY_MS = 3_600_000;
 /** Events dispatched and deliveries claimed per transaction. */
 const BATCH = 20;
 
@@ -127,6 +132,7 @@ export function webhookDelivery(deps: WebhookDeliveryDeps) {
   let timer: NodeJS.Timeout | null = null;
   let started = false;
   let last: Promise<unknown> = Promise.resolve();
+  let prunedAt = -Infinity;
 
   function dispatchNew(nowMs: number, report: DeliveryReport): void {
     for (;;) {
@@ -185,6 +191,10 @@ export function webhookDelivery(deps: WebhookDeliveryDeps) {
 
   async function pass(nowMs: number): Promise<DeliveryReport> {
     const report: DeliveryReport = { dispatched: 0, delivered: 0, retried: 0, failed: 0, disabled: 0 };
+    if (nowMs - prunedAt >= PRUNE_EVERY_MS && deps.db.open) {
+      prunedAt = nowMs;
+      transaction(deps.db, () => deps.repo.prune(nowMs - RETENTION_MS));
+    }
     dispatchNew(nowMs, report);
     for (;;) {
       if (!deps.db.open) return report;

@@ -318,6 +318,33 @@ describe("retries (moved clock, no sleeping)", () => {
   });
 });
 
+describe("retention and erasure", () => {
+  it("keeps events and their log 30 days once sent, and forgets the events that mention an erased address", async () => {
+    const hook = receiver();
+    await hook.up();
+    await subscribe(hook.url, ["loyalty_customer.created"]);
+    t.services.db.transaction(() => {
+      t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "keep-1", storeId: TEST_STORE_ID, platformCustomerId: "keep-1", email: "keep@example.com" });
+      t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "erase-1", storeId: TEST_STORE_ID, platformCustomerId: "erase-1", email: "erase.me@example.com" });
+    })();
+    await run();
+    expect(hook.received).toHaveLength(2);
+    const mentions = (email: string) => t.services.db.prepare("SELECT count(*) FROM webhook_events WHERE payload_json LIKE ?").pluck().get(`%${email}%`) as number;
+    expect(mentions("erase.me@example.com")).toBe(1);
+    expect(t.services.webhooks.forgetEmail(TEST_STORE_ID, "Erase.Me@example.com")).toBe(1);
+    expect(mentions("erase.me@example.com")).toBe(0);
+    expect(mentions("keep@example.com")).toBe(1);
+    expect(t.services.webhooks.forgetEmail(TEST_STORE_ID, "%")).toBe(0); // a pattern character matches only itself
+    // 30 days later the sweep deletes what was sent, with its log.
+    const events = eventCount();
+    clock += 31 * 86_400_000;
+    await run();
+    expect(eventCount()).toBeLessThan(events);
+    expect(mentions("keep@example.com")).toBe(0);
+    expect(t.services.db.prepare("SELECT count(*) FROM webhook_attempts a JOIN webhook_deliveries d ON d.seq = a.delivery_seq WHERE d.store_id = ? AND a.attempted_ms < ?").pluck().get(TEST_STORE_ID, clock - 30 * 86_400_000)).toBe(0);
+  });
+});
+
 describe("SSRF rules", () => {
   it("refuses private, loopback, link-local and reserved targets, other schemes and credentials", async () => {
     for (const url of [

@@ -224,6 +224,26 @@ export function webhooksRepo(db: Db) {
       ).pluck().get() as number | null;
     },
 
+    /**
+     * Delete events dispatched before `beforeMs` (the queue's clock) that have nothing left to send, with
+     * their deliveries and attempt log (retention). @returns how many events were deleted.
+     */
+    prune(beforeMs: number): number {
+      return db.prepare(
+        `DELETE FROM webhook_events WHERE dispatched_ms < ?
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = webhook_events.seq AND d.status IN ('queued', 'sending'))`,
+      ).run(beforeMs).changes;
+    },
+
+    /**
+     * Delete the store's events whose body mentions `email` (any case), with their deliveries and log, so an
+     * erased shopper's address does not stay in the outbox. @returns how many events were deleted.
+     */
+    forgetEmail(storeId: string, email: string): number {
+      const pattern = `%${JSON.stringify(email.toLowerCase()).slice(1, -1).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      return db.prepare("DELETE FROM webhook_events WHERE store_id = ? AND lower(payload_json) LIKE ? ESCAPE '\\'").run(storeId, pattern).changes;
+    },
+
     // ---- Resources, for event bodies (read-only) ----
 
     /** A review's reviewer e-mail (not in the storefront's review columns). */

@@ -119,6 +119,14 @@ export function webhooksService(deps: WebhooksServiceDeps) {
       return { subscription: toSubscription(must(storeId, subscriptionId)), secret };
     },
 
+    /**
+     * Delete the store's events (with their deliveries and log) whose body mentions `email`: for shopper
+     * erasure (issue #24 item 1), so the address does not stay in the outbox. @returns events deleted.
+     */
+    forgetEmail(storeId: string, email: string): number {
+      return transaction(db, () => repo.forgetEmail(storeId, email));
+    },
+
     /** The store's delivery log, newest first (keyset on `beforeSeq`), with each delivery's attempts. */
     deliveries(storeId: string, options: { beforeSeq?: number; limit?: number } = {}): (DeliveryLogRow & { attemptLog: AttemptRow[] })[] {
       return repo.listDeliveries(storeId, options.beforeSeq, Math.min(options.limit ?? 50, 200)).map((d) => ({ ...d, attemptLog: repo.attemptsOf(storeId, d.seq) }));

@@ -47,6 +47,7 @@ CREATE TABLE webhook_events (
   dispatched_ms INTEGER
 );
 CREATE INDEX webhook_events_undispatched ON webhook_events (seq) WHERE dispatched_ms IS NULL;
+CREATE INDEX webhook_events_dispatched ON webhook_events (dispatched_ms); -- the retention sweep
 
 -- One delivery of an event to a subscription (a replay is a new delivery of the same event).
 CREATE TABLE webhook_deliveries (
