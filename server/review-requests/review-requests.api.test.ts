@@ -5,7 +5,7 @@
  * already-reviewed products skipped, quiet hours, a restart, and the hosted review page (/r/{token}) writing
  * a verified-buyer review with a photo, once per product.
  */
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createServices } from "../services.ts";
@@ -145,6 +145,56 @@ describe("the schedule", () => {
     }
     await smtp.waitFor((x) => x.to.includes(to));
     expect(received(to)).toHaveLength(1);
+  });
+});
+
+describe("from the shop's Shopify webhooks", () => {
+  const SHOP = "maple-thread.myshopify.com";
+  const SECRET = "shpss_review_requests_0123456789abcdef";
+  /** POST a Shopify webhook signed with the store's app secret (X-Shopify-Hmac-Sha256 over the raw body). */
+  const shopify = async (topic: string, body: unknown) => {
+    const raw = JSON.stringify(body);
+    const res = await fetch(t.url("/platforms/shopify/webhooks"), {
+      method: "POST", body: raw,
+      headers: {
+        "content-type": "application/json", "x-shopify-topic": topic, "x-shopify-shop-domain": SHOP, "x-shopify-webhook-id": randomUUID(),
+        "x-shopify-hmac-sha256": createHmac("sha256", SECRET).update(raw).digest("base64"),
+      },
+    });
+    expect(res.status, `${topic}: ${await res.text()}`).toBe(200);
+  };
+  const order = (id: number, productId: number) => ({
+    id, name: `#${id}`, email: "Grace@Example.com", created_at: new Date(Date.now() - 2 * DAY).toISOString(), cancelled_at: null, fulfillment_status: null,
+    currency: "USD", subtotal_price: "80.00", total_price: "80.00", customer_locale: "en",
+    customer: { id: 42, first_name: "Grace", last_name: "Hopper", email: "grace@example.com" },
+    line_items: [{ id: id * 10, product_id: productId, variant_id: productId * 100, title: "Tiered Linen Midi Dress - M", price: "80.00", quantity: 1 }],
+    fulfillments: [],
+  });
+
+  it("orders/fulfilled schedules the request; it is received with the product's real name and picture; orders/cancelled stops another", async () => {
+    const storeId = newStore({ delayDays: 2, reminderDays: null, quietHours: null });
+    t.services.platforms.updateSettings(storeId, { shopDomain: SHOP, appSecret: SECRET });
+    const image = "https://cdn.shopify.com/s/files/1/0001/products/linen-dress.jpg";
+    await shopify("products/create", { id: 880001, title: "Tiered Linen Midi Dress", handle: "tiered-linen-midi-dress", image: { src: image }, images: [{ src: image }] });
+    const fulfilledAt = Date.now() - 3_600_000;
+    for (const id of [900001, 900002]) {
+      await shopify("orders/create", order(id, 880001));
+      await shopify("orders/fulfilled", { ...order(id, 880001), fulfillment_status: "fulfilled", fulfillments: [{ created_at: new Date(fulfilledAt).toISOString(), status: "success" }] });
+    }
+    await shopify("orders/cancelled", { ...order(900002, 880001), cancelled_at: new Date().toISOString() });
+    expect(t.services.reviewRequests.byOrder(storeId, "900001")).toMatchObject({ status: "scheduled", due_ms: fulfilledAt + 2 * DAY, email: "grace@example.com" });
+    expect(t.services.reviewRequests.byOrder(storeId, "900002")).toMatchObject({ status: "cancelled", next_step: null });
+
+    expect(run(fulfilledAt + 2 * DAY - 1).sent).toBe(0);
+    expect(run(fulfilledAt + 2 * DAY).sent).toBe(1);
+    expect(await deliver()).toBe(1);
+    const m = await smtp.waitFor((x) => x.to.includes("grace@example.com"));
+    expect(m.text).toContain("Hi Grace Hopper,");
+    expect(m.text).toContain("Thank you for your order 900001 at Maple & Thread.");
+    expect(m.html).toContain("Tiered Linen Midi Dress");
+    expect(m.html).toContain(`src="${image}"`);
+    expect(run(fulfilledAt + 30 * DAY).sent).toBe(0);
+    expect(received("grace@example.com")).toHaveLength(1);
   });
 });
 
