@@ -21,7 +21,6 @@ import { emailField, FieldError, passwordField } from "./account-forms.ts";
 import { accountTokenHash, isAccountToken, newAccountToken } from "./account-tokens.ts";
 import type { AccountsRepo } from "./accounts.repo.ts";
 import type { AdminRepo } from "./admin.repo.ts";
-import type { AdminService } from "./admin.service.ts";
 import { consumePoint, windowLimiter } from "./signup.service.ts";
 
 /** How long a reset link works: 1 hour. */
@@ -44,9 +43,9 @@ export class ResetThrottledError extends ApiError {
 
 /** Create the password reset service. `mail` is the outgoing mail queue (server/mail/mail.service.ts). */
 export function passwordResetService(deps: {
-  db: Db; admin: AdminRepo; adminService: AdminService; accounts: AccountsRepo; mail: Pick<MailService, "enqueue">; now?: () => number;
+  db: Db; admin: AdminRepo; accounts: AccountsRepo; mail: Pick<MailService, "enqueue">; now?: () => number;
 }) {
-  const { db, admin, adminService, accounts, mail } = deps;
+  const { db, admin, accounts, mail } = deps;
   const now = deps.now ?? Date.now;
   let perAddress = windowLimiter(DEFAULT_RESET_LIMITS.perAddress);
   let perEmail = windowLimiter(DEFAULT_RESET_LIMITS.perEmail);
