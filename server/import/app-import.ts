@@ -43,7 +43,7 @@ import { detectLanguage, loadLanguageDetector } from "./reviews-csv.ts";
 export const APP_IMPORT_LIMITS = { title: 1000, body: 50_000, reply: 20_000, name: 200, mediaPerReview: 20 } as const;
 /** Default time limit of one media download (ms). */
 export const MEDIA_TIMEOUT_MS = 20_000;
-const BATCH = 200;
+const BATCH = 2000;
 const DAY_MS = 86_400_000;
 const PRODUCT_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 
