@@ -139,7 +139,14 @@ export function webhookDelivery(deps: WebhookDeliveryDeps) {
       if (!deps.db.open) return;
       const events = deps.repo.undispatched(BATCH);
       for (const event of events) {
-        const payload = buildPayload(deps, event);
+        let payload: string;
+        try {
+          payload = buildPayload(deps, event);
+        } catch (error) {
+          // A resource that cannot be shaped must not stop the queue: the event goes out with its IDs only.
+          log(`webhooks: body of ${event.event_type} ${event.event_id} could not be built: ${String(error)}`);
+          payload = JSON.stringify({ eventId: event.event_id, eventType: event.event_type, dateCreated: new Date(event.created_ms).toISOString(), storeId: event.store_id, data: { id: event.resource_id } });
+        }
         transaction(deps.db, () => deps.repo.dispatch(event, payload, nowMs, randomUUID));
         report.dispatched++;
       }
@@ -170,8 +177,9 @@ export function webhookDelivery(deps: WebhookDeliveryDeps) {
     const giveUp = !delivered && d.attempts >= MAX_ATTEMPTS;
     const nextAttemptMs = delivered || giveUp ? null : nowMs + RETRY_DELAYS_MS[Math.min(d.attempts, RETRY_DELAYS_MS.length) - 1];
     transaction(deps.db, () => {
-      deps.repo.insertAttempt(d.seq, d.store_id, d.attempts, { attempted_ms: nowMs, status_code: outcome.statusCode, latency_ms: outcome.latencyMs, error: outcome.error });
+      // Nothing is recorded when the claim was lost (the subscription was deleted meanwhile, or the lease ran out).
       if (!deps.repo.recordOutcome(d.seq, d.lease_until_ms, { delivered, nextAttemptMs, statusCode: outcome.statusCode, latencyMs: outcome.latencyMs, error: outcome.error, nowMs })) return;
+      deps.repo.insertAttempt(d.seq, d.store_id, d.attempts, { attempted_ms: nowMs, status_code: outcome.statusCode, latency_ms: outcome.latencyMs, error: outcome.error });
       if (delivered) {
         deps.repo.noteSuccess(d.subscription_id);
         report.delivered++;

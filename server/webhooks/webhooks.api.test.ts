@@ -302,6 +302,20 @@ describe("retries (moved clock, no sleeping)", () => {
     await hook.down();
   });
 
+  it("a subscription deleted while its delivery is in flight: the pass ends cleanly and records nothing", async () => {
+    const hook = receiver();
+    await hook.up();
+    const { subscription } = await subscribe(hook.url, ["loyalty_customer.created"]);
+    hook.setAnswer(() => {
+      t.services.webhooks.remove(TEST_STORE_ID, subscription.subscriptionId);
+      return { status: 204 };
+    });
+    t.services.db.transaction(() => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "deleted-mid-1", storeId: TEST_STORE_ID, platformCustomerId: "deleted-mid-1", email: null }))();
+    expect(await run()).toMatchObject({ dispatched: 1, delivered: 0, retried: 0 });
+    expect(hook.received).toHaveLength(1);
+    expect(t.services.db.prepare("SELECT count(*) FROM webhook_deliveries WHERE subscription_id = ?").pluck().get(subscription.subscriptionId)).toBe(0);
+  });
+
   it("a redirect is not followed: the attempt fails with its status and the target is never called", async () => {
     const hook = receiver();
     hook.setAnswer((r) => (r.headers["x-followed"] ? { status: 204 } : { status: 302, headers: { location: "http://127.0.0.1:1/elsewhere" } }));
