@@ -18,7 +18,7 @@ import { WEBHOOK_EVENT_TYPES } from "../contract/webhooks.ts";
 import { demoProgram } from "../loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../loyalty/tokens.ts";
 import { DEMO_CHANNEL_IDS, DEMO_QUESTION_IDS, NPS_SURVEY } from "../surveys/surveys.demo.ts";
-import { MAX_ATTEMPTS, postOnce, RETRY_DELAYS_MS } from "./delivery.ts";
+import { MAX_ATTEMPTS, MAX_RESPONSE_BYTES, postOnce, RETRY_DELAYS_MS } from "./delivery.ts";
 import { checkWebhookUrl } from "./url-guard.ts";
 
 type Received = { headers: IncomingMessage["headers"]; raw: Buffer; body: { eventId: string; eventType: string; storeId: string; dateCreated: string; data: Record<string, Record<string, unknown>> } };
@@ -356,6 +356,36 @@ describe("retention and erasure", () => {
     expect(eventCount()).toBeLessThan(events);
     expect(mentions("keep@example.com")).toBe(0);
     expect(t.services.db.prepare("SELECT count(*) FROM webhook_attempts a JOIN webhook_deliveries d ON d.seq = a.delivery_seq WHERE d.store_id = ? AND a.attempted_ms < ?").pluck().get(TEST_STORE_ID, clock - 30 * 86_400_000)).toBe(0);
+  });
+});
+
+describe("bounded answers", () => {
+  it("reads at most MAX_RESPONSE_BYTES of an endless answer and moves on", async () => {
+    let written = 0;
+    const endless = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-type": "text/plain" });
+      const chunk = Buffer.alloc(256 * 1024, 97);
+      const pump = () => {
+        while (!res.destroyed && written < 200 * 1024 * 1024) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", pump);
+        }
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, "127.0.0.1", resolve));
+    try {
+      const started = performance.now();
+      const outcome = await postOnce(`http://127.0.0.1:${(endless.address() as AddressInfo).port}/`, "{}", {}, true);
+      expect(outcome).toMatchObject({ statusCode: 200, error: null });
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(written).toBeLessThan(50 * 1024 * 1024); // the connection was dropped, not drained
+      expect(MAX_RESPONSE_BYTES).toBe(64 * 1024);
+    } finally {
+      endless.closeAllConnections();
+      endless.close();
+    }
   });
 });
 
