@@ -276,6 +276,31 @@ describe("team and invitations", () => {
     expect((await adminGet(t, prior, `/admin/stores/${B}/reviews`)).status).toBe(302); // the old session ended
   });
 
+  it("single use holds under concurrency: 5 simultaneous accepts of one link make one account and one membership", async () => {
+    await invite(owner, A, "race@example.com");
+    const link = mailedLink("race@example.com", "invite");
+    const forms = await Promise.all(Array.from({ length: 5 }, () => openForm(t, link)));
+    const results = await Promise.all(forms.map((f, i) => postForm(t, link, f, { newPassword: `race password ${i}`, confirm: `race password ${i}` })));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((x) => x === 302)).toHaveLength(1);
+    expect(statuses.filter((x) => x !== 302).every((x) => x === 410 || x === 409)).toBe(true);
+    expect(row<{ n: number }>("SELECT count(*) AS n FROM merchant_users WHERE email = 'race@example.com'").n).toBe(1);
+    expect(row<{ n: number }>("SELECT count(*) AS n FROM store_memberships m JOIN merchant_users u USING (user_id) WHERE u.email = 'race@example.com'").n).toBe(1);
+  });
+
+  it("bad input to the team form: an unknown role is a field error, an unknown intent 400, JSON 415, an oversized form 413", async () => {
+    const role = await invite(owner, A, "role@example.com", "admin");
+    expect(role.status).toBe(400);
+    expect(fieldState(await role.text(), "role").invalid).toBe(true);
+    expect(mailCount("role@example.com", "invite")).toBe(0);
+    expect((await adminPost(t, owner, `/admin/stores/${A}/team`, { intent: "promote" })).status).toBe(400);
+    const json = await fetch(t.url(`/admin/stores/${A}/team`), { method: "POST", headers: { cookie: owner.cookie, "content-type": "application/json" }, body: JSON.stringify({ intent: "invite" }) });
+    expect(json.status).toBe(415);
+    t.services.signup.configure({ open: true });
+    const hugeOpen = await fetch(t.url("/admin/signup"), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `email=${"a".repeat(2_000_000)}` });
+    expect(hugeOpen.status).toBe(413);
+  });
+
   it("forged, malformed, expired, revoked and replaced links do not work", async () => {
     const forged = `/admin/invite/${"A".repeat(43)}`;
     expect((await fetch(t.url(forged))).status).toBe(404);
@@ -405,6 +430,7 @@ describe("password reset", () => {
       k.push(await timeOne(`timing-known-${i % 3}@example.com`));
       u.push(await timeOne(`timing-unknown-${i}@example.com`));
     }
+    console.log(`forgot timing medians: known ${median(k).toFixed(1)} ms, unknown ${median(u).toFixed(1)} ms`);
     expect(Math.abs(median(k) - median(u))).toBeLessThan(25);
   });
 
@@ -458,6 +484,18 @@ describe("password reset", () => {
     expect((await fetch(t.url(second))).status).toBe(410);
     for (const path of [`/admin/reset/${"B".repeat(43)}`, "/admin/reset/x"]) expect((await fetch(t.url(path))).status, path).toBe(410);
     expect((await fetch(t.url("/admin/reset/%ZZ"))).status).toBe(400);
+  });
+
+  it("single use holds under concurrency: 5 simultaneous new passwords with one link, one is set", async () => {
+    await t.services.admin.createUser({ email: "race-reset@example.com", password: "race old password", storeIds: [A] });
+    await forgot("race-reset@example.com");
+    const link = mailedLink("race-reset@example.com", "password-reset");
+    const forms = await Promise.all(Array.from({ length: 5 }, () => openForm(t, link)));
+    const results = await Promise.all(forms.map((f, i) => postForm(t, link, f, { newPassword: `race new password ${i}`, confirm: `race new password ${i}` })));
+    expect(results.map((r) => r.status).sort()).toEqual([302, 410, 410, 410, 410]);
+    const winners = [];
+    for (let i = 0; i < 5; i++) if ((await postAdminLogin(t, "race-reset@example.com", `race new password ${i}`, { "x-forwarded-for": nextAddress() })).status === 302) winners.push(i);
+    expect(winners).toHaveLength(1);
   });
 
   it("limits: per client address 429 with Retry-After; per e-mail the same answer but no more mail", async () => {
