@@ -13,6 +13,7 @@ import { demoSurveysSeeder } from "../surveys/surveys.demo.ts";
 import { seedDemoMedia } from "../media/demo-media.ts";
 import { importAmazonQa } from "../questions/amazon-qa.ts";
 import { platformDemoSeeder } from "../platforms/platforms.demo.ts";
+import { reviewRequestsDemoSeeder } from "../review-requests/review-requests.demo.ts";
 import type { DemoContext, DemoSeeder } from "./seeder.ts";
 
 export const DEMO_STORE_ID = "7d1f4e2a-5b3c-4d6e-8f90-a1b2c3d4e5f6";
@@ -84,6 +85,7 @@ const aiSeeder: DemoSeeder = {
 };
 DEMO_SEEDERS.push(demoSurveysSeeder(DEMO_STORE_ID));
 DEMO_SEEDERS.push(platformDemoSeeder(DEMO_STORE_ID, DEMO_REVIEWS_FILE));
+DEMO_SEEDERS.push(reviewRequestsDemoSeeder(DEMO_STORE_ID, DEMO_REVIEWS_FILE));
 DEMO_SEEDERS.push(aiSeeder);
 
 /** Create the demo store on an empty database and run every seeder (of `seeders`, default all) not yet done. */

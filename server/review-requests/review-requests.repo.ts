@@ -132,6 +132,31 @@ export function reviewRequestsRepo(db: Db) {
       }
       return [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
     },
+    /**
+     * Demo history (review-requests.demo.ts): one completed request per generated demo order (`source` demo-generated,
+     * platforms.demo.ts) whose buyer wrote the order's real review: sent 3 days after fulfilment, opened 5 minutes
+     * before the review was written, reviewed when it was. Idempotent (one request per order).
+     * @returns the number of requests added.
+     */
+    generateDemoHistory(storeId: string, reviewSource: string): number {
+      const from = `FROM order_headers o
+        JOIN reviews r ON r.store_id = o.store_id AND r.source = @source AND o.order_id = 'demo-' || r.source_key
+        WHERE o.store_id = @storeId AND o.source = 'demo-generated' AND o.fulfilled_ms IS NOT NULL
+          AND r.created_ms - 300000 > o.fulfilled_ms + 3 * 86400000`;
+      const params = { storeId, source: reviewSource };
+      const n = db.prepare(
+        `INSERT INTO review_requests (request_id, store_id, order_id, email, customer_name, locale, fulfilled_ms, created_ms, status, next_step, due_ms, sent_ms, opened_ms)
+         SELECT 'demo-request-' || r.source_key, o.store_id, o.order_id, o.email, NULL, 'en', o.fulfilled_ms, o.fulfilled_ms, 'completed', NULL, NULL,
+                o.fulfilled_ms + 3 * 86400000, r.created_ms - 300000 ${from}
+         ON CONFLICT (store_id, order_id) DO NOTHING`,
+      ).run(params).changes;
+      db.prepare(
+        `INSERT INTO review_request_products (request_id, store_id, product_id, position, review_id, reviewed_ms)
+         SELECT 'demo-request-' || r.source_key, o.store_id, r.product_id, 0, r.review_id, r.created_ms ${from}
+         ON CONFLICT DO NOTHING`,
+      ).run(params);
+      return n;
+    },
     /** Up to `limit` of the store's products, those with a picture first (the preview's sample). */
     sampleProducts(storeId: string, limit: number): { name: string; image_url: string | null }[] {
       return db.prepare<[string, number], { name: string; image_url: string | null }>("SELECT name, image_url FROM products WHERE store_id = ? ORDER BY image_url IS NULL, product_id LIMIT ?").all(storeId, limit);

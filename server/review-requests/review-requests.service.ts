@@ -318,6 +318,11 @@ export function reviewRequestsService(deps: { db: Db; repo: ReviewRequestsRepo; 
       return { days: list, totals };
     },
 
+    /** Generate the demo store's request history from its demo orders (review-requests.demo.ts). @returns requests added. */
+    generateDemoHistory(storeId: string, reviewSource: string): number {
+      return repo.generateDemoHistory(storeId, reviewSource);
+    },
+
     /** How many of the store's requests are in each status (scheduled, sent, completed, cancelled, skipped). */
     statusCounts(storeId: string): Record<string, number> {
       return repo.statusCounts(storeId);
