@@ -134,11 +134,12 @@ export function webhookDelivery(deps: WebhookDeliveryDeps) {
   let last: Promise<unknown> = Promise.resolve();
   let prunedAt = -Infinity;
 
-  function dispatchNew(nowMs: number, report: DeliveryReport): void {
+  /** Dispatch every new event, BATCH per transaction, yielding to other work between batches (a bulk import can emit thousands). */
+  async function dispatchNew(nowMs: number, report: DeliveryReport): Promise<void> {
     for (;;) {
       if (!deps.db.open) return;
       const events = deps.repo.undispatched(BATCH);
-      for (const event of events) {
+      const bodies = events.map((event) => {
         let payload: string;
         try {
           payload = buildPayload(deps, event);
@@ -147,10 +148,12 @@ export function webhookDelivery(deps: WebhookDeliveryDeps) {
           log(`webhooks: body of ${event.event_type} ${event.event_id} could not be built: ${String(error)}`);
           payload = JSON.stringify({ eventId: event.event_id, eventType: event.event_type, dateCreated: new Date(event.created_ms).toISOString(), storeId: event.store_id, data: { id: event.resource_id } });
         }
-        transaction(deps.db, () => deps.repo.dispatch(event, payload, nowMs, randomUUID));
-        report.dispatched++;
-      }
+        return payload;
+      });
+      transaction(deps.db, () => events.forEach((event, i) => deps.repo.dispatch(event, bodies[i], nowMs, randomUUID)));
+      report.dispatched += events.length;
       if (events.length < BATCH) return;
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
@@ -203,7 +206,7 @@ export function webhookDelivery(deps: WebhookDeliveryDeps) {
       prunedAt = nowMs;
       transaction(deps.db, () => deps.repo.prune(nowMs - RETENTION_MS));
     }
-    dispatchNew(nowMs, report);
+    await dispatchNew(nowMs, report);
     for (;;) {
       if (!deps.db.open) return report;
       const claimed = transaction(deps.db, () => deps.repo.claimDue(nowMs, nowMs + LEASE_MS, BATCH));
