@@ -35,12 +35,12 @@ export const WIDGET_PLACEMENT: Record<WidgetKey, { css: string; comment: string;
     scope: "product",
   },
   reviews: {
-    css: "chorus-reviews:not(:defined){display:block;min-height:var(--chorus-reviews-min-height,28rem)}",
+    css: "chorus-reviews:not(:defined){display:block;min-height:calc(var(--chorus-reviews-min-height,28rem) + 3.75rem)}",
     comment: "Reviews of the product, with the review form",
     scope: "product",
   },
   questions: {
-    css: "chorus-questions{display:block;min-height:11rem}",
+    css: "chorus-questions{display:block;min-height:11.25rem}",
     comment: "Questions and answers",
     scope: "product",
   },

@@ -202,7 +202,7 @@ describe("admin widgets page", () => {
     const html = await res.text();
     expect(html).toContain('<html lang="de">');
     expect(html).toContain(`<chorus-reviews store-id="${A}" product-id="shopify-`);
-    expect(html).toContain("chorus-reviews:not(:defined){display:block;min-height:var(--chorus-reviews-min-height,28rem)}");
+    expect(html).toContain("chorus-reviews:not(:defined){display:block;min-height:calc(var(--chorus-reviews-min-height,28rem) + 3.75rem)}");
   });
 
   it("the integration page's snippet leaves out hidden widgets and loads the script from PUBLIC_URL's origin", async () => {

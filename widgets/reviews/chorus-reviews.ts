@@ -50,7 +50,8 @@
  * @csspart error - the error message box
  * @csspart retry - the Retry button
  *
- * @cssproperty --chorus-reviews-min-height - space reserved while the first page loads (default 28rem)
+ * @cssproperty --chorus-reviews-min-height - space reserved for the list while the first page loads (default 28rem); the
+ *   sort toolbar above it takes 3.75rem more (one row, at least 2.75rem, and its 1rem margin)
  * @cssproperty --chorus-* - the shared tokens of widgets/internal/tokens.ts
  */
 import { css, html, nothing } from "lit";
@@ -122,7 +123,8 @@ export class ChorusReviews extends ChorusElement {
     controls,
     css`
       :host { display: block; line-height: 1.5; min-height: var(--chorus-reviews-min-height, 28rem); }
-      .toolbar { display: flex; flex-wrap: wrap; gap: 0.75rem 1.5rem; align-items: center; justify-content: space-between; margin-bottom: 1rem; }
+      /* A fixed least height (one row of controls), so the loading state is 28rem + 3.75rem whatever the font: the snippet reserves that. */
+      .toolbar { display: flex; flex-wrap: wrap; gap: 0.75rem 1.5rem; align-items: center; justify-content: space-between; margin-bottom: 1rem; min-height: 2.75rem; }
       .sort { display: inline-flex; gap: 0.5rem; align-items: center; }
       select { font: inherit; border-radius: var(--_radius); padding: 0.4rem 0.6rem; border: 1px solid var(--_muted); background: var(--chorus-surface, #fff); color: var(--_text); }
       .results { min-height: 4rem; }
