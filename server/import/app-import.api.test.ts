@@ -242,6 +242,20 @@ describe("a malformed file", () => {
     expect(count()).toBe(before + 1);
   });
 
+  it("line numbers count the line breaks inside quoted texts and blank lines", async () => {
+    const [a, b] = realReviews().filter((r) => r.body.includes(".") && r.title).slice(100, 102);
+    const multiLine = a.body.replace(". ", ".\n\n");
+    const file = join(dir, "multiline.csv");
+    writeFileSync(file, [
+      "title,body,rating,review_date,reviewer_name,product_id",
+      `${a.title},"${multiLine.replaceAll('"', '""')}",${a.rating},2023-01-01,Ana,${a.productId}`,
+      "",
+      `${b.title},"${b.body.replaceAll('"', '""')}",9,2023-01-02,Ben,${b.productId}`,
+    ].join("\n"));
+    const report = await run("judgeme", { file, dryRun: true } as Partial<AppImportOptions>);
+    expect(report.badRows).toEqual([{ line: 6, reason: 'rating must be a whole number from 1 to 5, got "9"' }]);
+  });
+
   it("a file of another app is refused at its header, naming the missing columns", async () => {
     await expect(run("loox", { file: files["judgeme.csv"] } as Partial<AppImportOptions>)).rejects.toThrow(ImportFileError);
     await expect(run("loox", { file: files["judgeme.csv"] } as Partial<AppImportOptions>)).rejects.toThrow(/line 1: this is not a Loox review export: no column for date/);

@@ -128,16 +128,17 @@ export function appImporter(deps: { db: Db; stores: StoresRepo; reviews: Reviews
   /** Stream the rows of `file` with their first line numbers; CSV syntax errors come as problems. */
   async function* rows(file: string, problems: RowProblem[]): AsyncGenerator<{ cells: string[]; line: number }> {
     const parser = createReadStream(file).pipe(parse({
-      bom: true, relax_column_count: true, skip_empty_lines: true, info: true, skip_records_with_error: true,
+      bom: true, relax_column_count: true, skip_empty_lines: true, info: true, raw: true, skip_records_with_error: true,
       on_skip: (error: CsvError | undefined) => {
         if (error) problems.push({ line: (error as CsvError & { lines?: number }).lines ?? 0, reason: `not valid CSV: ${error.message.replace(/^Invalid [^:]*:\s*/, "")}` });
         return undefined;
       },
     }));
-    let previousEnd = 0;
-    for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      yield { cells: item.record, line: previousEnd + 1 };
-      previousEnd = item.info.lines;
+    for await (const item of parser as AsyncIterable<{ record: string[]; raw: string; info: { lines: number } }>) {
+      // info.lines is the record's last line; its first is that minus the line breaks inside it (quoted fields).
+      // raw starts with the blank lines skipped before the record and ends with its line break: not inside.
+      const inner = item.raw.replace(/^(?:\r?\n)+/, "").replace(/\r?\n$/, "").split("\n").length - 1;
+      yield { cells: item.record, line: item.info.lines - inner };
     }
   }
 
