@@ -26,6 +26,7 @@ export const erasureResponseSchema = z.object({
     orderLines: count("Order lines deleted."),
     mail: count("E-mails to the address deleted from the outbox."),
     reviewRequests: count("Review requests deleted (with their links)."),
+    webhookEvents: count("Stored outgoing-webhook events mentioning the address deleted."),
   }),
 }).meta({ id: "ShopperErasureResponse" });
 

@@ -7,7 +7,8 @@
  *   (`media/<mediaId>/full.jpg`, and `video.<ext>` for videos), plus a README;
  * - `erase`: in one transaction, delete or anonymise everything (privacy.repo.ts `erase`); after the
  *   commit, delete the media files from disk and queue AI regeneration of the products and groups whose
- *   reviews went. Aggregates, content scopes (caches) and media visibility follow by trigger.
+ *   reviews went. Aggregates, content scopes (caches) and media visibility follow by trigger; stored
+ *   outgoing-webhook events whose body mentions the address are deleted in the same transaction.
  * Both are audited in `privacy_requests` (who, when, through what, counts; never the address or the data).
  * @throws ApiError 400 `invalid_email` for anything but an e-mail address, 404 `store_not_found`.
  */
@@ -60,6 +61,8 @@ Helpful votes are stored against anonymous visitor IDs and cannot be linked to a
 export function privacyService(deps: {
   db: Db; repo: PrivacyRepo; stores: StoresRepo; mediaPath: string;
   ai: { enqueue(storeId: string, scope: { type: "product" | "group"; id: string }, reason: string): boolean };
+  /** Deletes stored outgoing-webhook events whose body mentions the address (server/webhooks); joins the erasure's transaction. */
+  forgetWebhookEvents?: (storeId: string, email: string) => number;
   now?: () => number;
 }) {
   const { db, repo } = deps;
@@ -121,13 +124,14 @@ export function privacyService(deps: {
      * `actor`. Idempotent: a second erasure finds nothing and erases nothing (and is audited too).
      * @returns what was erased (record counts and media files deleted).
      */
-    erase(storeId: string, email: string, actor: string): ErasureResult["counts"] & { mediaFilesDeleted: number } {
+    erase(storeId: string, email: string, actor: string): ErasureResult["counts"] & { webhookEvents: number; mediaFilesDeleted: number } {
       requireStore(storeId);
       const address = parseEmail(email);
       const result = transaction(db, () => {
         const r = repo.erase(storeId, address);
-        repo.audit({ requestId: randomUUID(), storeId, kind: "erasure", actor, counts: r.counts, createdMs: now() });
-        return r;
+        const counts = { ...r.counts, webhookEvents: deps.forgetWebhookEvents?.(storeId, address) ?? 0 };
+        repo.audit({ requestId: randomUUID(), storeId, kind: "erasure", actor, counts, createdMs: now() });
+        return { ...r, counts };
       });
       let mediaFilesDeleted = 0;
       for (const id of result.mediaIds) {
