@@ -9,7 +9,7 @@ import { defineOperation } from "../../server/api/operation.ts";
 import { errorResponses } from "../../server/api/responses.ts";
 import { shopifyWebhookHeaders, signedWebhookBody, signedWebhookHeaders, webhookResponseSchema } from "../../server/contract/platforms.ts";
 import { storeIdParam } from "../../server/contract/params.ts";
-import { reviewRequestsOf, WEBHOOK_MAX_BYTES } from "../../server/platforms/platforms.service.ts";
+import { WEBHOOK_MAX_BYTES } from "../../server/platforms/platforms.service.ts";
 import { settingsPatchSchema, settingsSchema } from "../../server/settings/settings.service.ts";
 import { readBodyBytes } from "../../server/shared/body.ts";
 
@@ -37,7 +37,7 @@ export const shopifyWebhook = defineOperation({
     const raw = await readBodyBytes(request, WEBHOOK_MAX_BYTES);
     const outcome = context.services.platforms.receiveShopify(
       { topic: headers["x-shopify-topic"], hmac: headers["x-shopify-hmac-sha256"], shopDomain: headers["x-shopify-shop-domain"], webhookId: headers["x-shopify-webhook-id"] },
-      raw, reviewRequestsOf(context.services),
+      raw, context.services.reviewRequests,
     );
     return { outcome };
   },
@@ -60,7 +60,7 @@ export const signedWebhook = defineOperation({
     const outcome = context.services.platforms.receiveSigned(
       params.storeId,
       { signature: headers["x-chorus-signature"], webhookId: headers["x-chorus-webhook-id"], timestamp: headers["x-chorus-timestamp"] },
-      raw, reviewRequestsOf(context.services),
+      raw, context.services.reviewRequests,
     );
     return { outcome };
   },

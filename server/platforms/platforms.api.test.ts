@@ -176,6 +176,19 @@ describe("Shopify order webhooks: stored once, points once, reversed on cancella
     expect(calls).toEqual([expect.anything(), `cancelled ${TEST_STORE_ID} 900002`]);
   });
 
+  it("over HTTP, a fulfilment records the order's review request and a cancellation cancels it (server/review-requests)", async () => {
+    t.services.reviewRequests.update(TEST_STORE_ID, { enabled: true, delayDays: 1 });
+    const body = order(900010, null, [{ productId: 1078, price: "30.00" }], { created_at: new Date(Date.now() - 3_600_000).toISOString() });
+    expect((await shopify("orders/create", body)).status).toBe(200);
+    expect(t.services.reviewRequests.byOrder(TEST_STORE_ID, "900010")).toBeUndefined();
+    const fulfilled = { ...body, fulfillment_status: "fulfilled", fulfillments: [{ created_at: new Date().toISOString(), status: "success" }] };
+    expect((await shopify("orders/fulfilled", fulfilled)).status).toBe(200);
+    expect(t.services.reviewRequests.byOrder(TEST_STORE_ID, "900010")).toMatchObject({ email: "buyer@example.com", status: "scheduled" });
+    expect((await shopify("orders/cancelled", { ...body, cancelled_at: new Date().toISOString() })).status).toBe(200);
+    expect(t.services.reviewRequests.byOrder(TEST_STORE_ID, "900010")?.status).toBe("cancelled");
+    t.services.reviewRequests.update(TEST_STORE_ID, { enabled: false });
+  });
+
   it("the VIP multiplier applies; pending (not enrolled) customers and guests earn nothing", async () => {
     const silver = await shopper("7003");
     t.services.db.prepare("UPDATE loyalty_customers SET vip_tier_id = (SELECT vip_tier_id FROM loyalty_vip_tiers WHERE store_id = ? AND name = 'Silver') WHERE loyalty_customer_id = ?").run(TEST_STORE_ID, silver.id);

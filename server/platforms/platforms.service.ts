@@ -15,7 +15,7 @@
  * An order webhook stores the order header and its lines, names unknown products from the lines, awards the
  * order's loyalty points (ledger.ts `earnForPlatformOrder`) and, on cancellation, reverses them. After the
  * transaction commits, a new fulfilment calls `reviewRequests.orderFulfilled` and a new cancellation
- * `reviewRequests.orderCancelled` (interface 2 of the brief), when that receiver is wired.
+ * `reviewRequests.orderCancelled` (server/review-requests; the receiver is passed in by the route).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
@@ -45,9 +45,6 @@ export type ReviewRequestsReceiver = {
   orderFulfilled(order: FulfilledOrder): unknown;
   orderCancelled(storeId: string, orderId: string): unknown;
 };
-/** `services.reviewRequests` when the review-requests module is wired, else undefined. */
-export const reviewRequestsOf = (services: object): ReviewRequestsReceiver | undefined =>
-  (services as { reviewRequests?: ReviewRequestsReceiver }).reviewRequests;
 
 /** One event of a shop, whatever platform sent it. Product and order IDs are the platform's, without prefix. */
 export type PlatformEvent =
