@@ -256,6 +256,17 @@ describe("a malformed file", () => {
     expect(report.badRows).toEqual([{ line: 6, reason: 'rating must be a whole number from 1 to 5, got "9"' }]);
   });
 
+  it("a row that is not UTF-8 (a Latin-1 export) is a bad row", async () => {
+    const file = join(dir, "latin1.csv");
+    const r = realReviews().filter((x) => x.title && x.body)[200];
+    writeFileSync(file, Buffer.concat([
+      Buffer.from(`title,body,rating,review_date,reviewer_name,product_id\n${r.title},"${r.body.replaceAll('"', '""')}",${r.rating},2023-01-01,`),
+      Buffer.from("Ren\xe9e", "latin1"), Buffer.from(`,${r.productId}\n`),
+    ]));
+    const report = await run("judgeme", { file, dryRun: true } as Partial<AppImportOptions>);
+    expect(report.badRows).toEqual([{ line: 2, reason: "is not UTF-8 text (save the export as CSV UTF-8)" }]);
+  });
+
   it("a file of another app is refused at its header, naming the missing columns", async () => {
     await expect(run("loox", { file: files["judgeme.csv"] } as Partial<AppImportOptions>)).rejects.toThrow(ImportFileError);
     await expect(run("loox", { file: files["judgeme.csv"] } as Partial<AppImportOptions>)).rejects.toThrow(/line 1: this is not a Loox review export: no column for date/);

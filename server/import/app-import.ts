@@ -147,6 +147,8 @@ export function appImporter(deps: { db: Db; stores: StoresRepo; reviews: Reviews
     format: AppFormat, cells: string[], line: number, width: number, byField: Map<ImportField, number[]>, options: AppImportOptions, nowMs: number,
   ): ParsedRow | string {
     if (cells.length !== width) return `has ${cells.length} fields, the header has ${width}`;
+    // The parser decodes UTF-8; bytes that are not (a file saved as Windows-1252 or Latin-1) arrive as U+FFFD.
+    if (cells.some((c) => c.includes("\uFFFD"))) return "is not UTF-8 text (save the export as CSV UTF-8)";
     const get = (field: ImportField): string => {
       for (const i of byField.get(field) ?? []) {
         const v = (cells[i] ?? "").trim();
