@@ -51,13 +51,13 @@ test("the merchant turns review requests on: per-field errors, the e-mail previe
 
   // A wrong value: the message next to the field, nothing saved.
   await page.getByLabel("Days after fulfilment before the request").fill("-3");
-  await page.getByLabel("Subject").first().fill("Your order {{orderNumber}}");
+  await page.getByLabel("Subject").first().fill("Your order {{orderTotal}}");
   await page.getByRole("button", { name: "Save review-request settings" }).click();
   await expect(page.getByRole("alert")).toContainText("The settings were not saved");
   const delay = page.getByLabel("Days after fulfilment before the request");
   await expect(delay).toHaveAttribute("aria-invalid", "true");
   await expect(page.locator("#err-delayDays")).toHaveText("delayDays must be a whole number of days from 0 to 365");
-  await expect(page.locator("#err-subject-en")).toContainText("unknown placeholder {{orderNumber}}");
+  await expect(page.locator("#err-subject-en")).toContainText("unknown placeholder {{orderTotal}}");
   await expectNoAxeViolations(page);
 
   // On, at once after fulfilment, no quiet hours (this test runs at any hour), a reminder after 5 days.

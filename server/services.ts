@@ -137,7 +137,9 @@ export function createServices(options: ServicesOptions) {
   // Accounts (issue #21 item 2): sign-up and operators, a store's team and invitations, password reset.
   const accountDeps = { db, admin: adminData, adminService: admin, accounts: accountsRepo(db), stores };
   // Review requests (issue #22 item 2): settings, the persisted schedule, hosted review links (server/review-requests).
-  const reviewRequests = reviewRequestsService({ db, repo: reviewRequestsRepo(db), stores, mail, submissions });
+  const reviewRequests = reviewRequestsService({
+    db, repo: reviewRequestsRepo(db), stores, mail, submissions, orderNumber: (storeId, orderId) => orders.getOrder(storeId, orderId)?.order_name,
+  });
 
   // Outgoing webhooks (issue #24 item 2): subscriptions, and the queue the outbox triggers feed (started by server/http/main.ts).
   const webhooks = createWebhooks({

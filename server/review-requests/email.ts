@@ -14,6 +14,8 @@ export type ReviewRequestEmailInput = {
   settings: ReviewRequestSettings;
   storeName: string;
   orderId: string;
+  /** The order's number as the shop shows it (Shopify's order name, e.g. "#1001"), when known. */
+  orderNumber?: string | null;
   customerName: string | null;
   locale: string | null;
   /** "reminder" prefixes the subject with "Reminder: ". */
@@ -45,7 +47,7 @@ function imageSrc(imageUrl: string | null, origin: string): string | null {
 /** Build the message. Every value is plain text and escaped here. */
 export function buildReviewRequestEmail(input: ReviewRequestEmailInput): ReviewRequestEmail {
   const { language, template } = templateFor(input.settings, input.locale);
-  const values = { customerName: input.customerName?.trim() || UNKNOWN_CUSTOMER_NAME, storeName: input.storeName, orderId: input.orderId };
+  const values = { customerName: input.customerName?.trim() || UNKNOWN_CUSTOMER_NAME, storeName: input.storeName, orderId: input.orderId, orderNumber: input.orderNumber || input.orderId };
   const baseSubject = fillTemplate(template.subject, values).replace(/[\r\n]+/g, " ");
   const subject = input.step === "reminder" ? `Reminder: ${baseSubject}` : baseSubject;
   const paragraphs = fillTemplate(template.body, values).split(/\r?\n\s*\r?\n/).map((p) => p.trim()).filter(Boolean);

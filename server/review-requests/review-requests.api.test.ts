@@ -130,6 +130,19 @@ describe("the schedule", () => {
     await smtp.waitFor((x) => x.to.includes("later@example.com"));
   });
 
+  it("a request that cannot be sent is stopped with the reason and does not hold up the others", async () => {
+    const storeId = newStore({ reminderDays: null });
+    fulfil(storeId, "broken@example.com", { orderId: "#6001" });
+    fulfil(storeId, "fine@example.com", { orderId: "#6002" });
+    // An address the mail module refuses (written around orderFulfilled's own check, as an old row could be).
+    t.services.db.prepare("UPDATE review_requests SET email = 'not an address' WHERE store_id = ? AND order_id = '#6001'").run(storeId);
+    expect(run(T0 + 2 * DAY)).toMatchObject({ sent: 1, failed: 1 });
+    expect(t.services.reviewRequests.byOrder(storeId, "#6001")).toMatchObject({ status: "skipped", next_step: null, skip_reason: expect.stringMatching(/^failed: mail.enqueue/) });
+    expect(run(T0 + 3 * DAY)).toMatchObject({ sent: 0, failed: 0 });
+    await deliver();
+    await smtp.waitFor((x) => x.to.includes("fine@example.com"));
+  });
+
   it("survives a restart, and two processes on one database send each step once", async () => {
     const storeId = newStore({ reminderDays: null });
     const to = "restart@example.com";
@@ -190,7 +203,7 @@ describe("from the shop's Shopify webhooks", () => {
     expect(await deliver()).toBe(1);
     const m = await smtp.waitFor((x) => x.to.includes("grace@example.com"));
     expect(m.text).toContain("Hi Grace Hopper,");
-    expect(m.text).toContain("Thank you for your order 900001 at Maple & Thread.");
+    expect(m.text).toContain("Thank you for your order #900001 at Maple & Thread.");
     expect(m.html).toContain("Tiered Linen Midi Dress");
     expect(m.html).toContain(`src="${image}"`);
     expect(run(fulfilledAt + 30 * DAY).sent).toBe(0);

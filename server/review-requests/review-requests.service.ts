@@ -13,6 +13,7 @@
  * every product is reviewed nothing is sent.
  */
 import { randomUUID } from "node:crypto";
+import { z } from "zod";
 import { ApiError, badRequest, notFound } from "../contract/errors.ts";
 import { transaction, type Db } from "../db/database.ts";
 import type { OutgoingMail } from "../mail/mail.service.ts";
@@ -68,7 +69,11 @@ export const maskEmail = (email: string) => {
 };
 
 /** Create the review-requests service. */
-export function reviewRequestsService(deps: { db: Db; repo: ReviewRequestsRepo; stores: StoresRepo; mail: MailQueue; submissions: SubmissionsService }) {
+export function reviewRequestsService(deps: {
+  db: Db; repo: ReviewRequestsRepo; stores: StoresRepo; mail: MailQueue; submissions: SubmissionsService;
+  /** The order's number as the shop shows it (order_headers.order_name), when known: `{{orderNumber}}`. */
+  orderNumber?: (storeId: string, orderId: string) => string | null | undefined;
+}) {
   const { db, repo, stores } = deps;
 
   /** The stored settings of a store, or the defaults. */
@@ -93,7 +98,7 @@ export function reviewRequestsService(deps: { db: Db; repo: ReviewRequestsRepo; 
   }
 
   /** Send (enqueue) the step due of one request, or skip / postpone it; inside the caller's transaction. */
-  function sendStep(request: RequestRow, nowMs: number, origin: string): "sent" | "skipped" | "postponed" | "none" {
+  function sendStep(request: RequestRow, nowMs: number, origin: string): "sent" | "skipped" | "postponed" | "failed" | "none" {
     const step = request.next_step;
     if (!step || request.due_ms === null || request.due_ms > nowMs) return "none";
     const stop = (reason: string) => {
@@ -121,7 +126,7 @@ export function reviewRequestsService(deps: { db: Db; repo: ReviewRequestsRepo; 
       return `${origin}/${purpose === "review" ? "r" : "u"}/${token}`;
     };
     const email = buildReviewRequestEmail({
-      settings, storeName: store.name, orderId: request.order_id, customerName: request.customer_name, locale: request.locale, step, origin,
+      settings, storeName: store.name, orderId: request.order_id, orderNumber: deps.orderNumber?.(request.store_id, request.order_id), customerName: request.customer_name, locale: request.locale, step, origin,
       products: products.map((p) => ({ name: p.name, imageUrl: p.image_url, reviewUrl: link("review", p.product_id) })),
       unsubscribeUrl: link("unsubscribe", null),
     });
@@ -167,7 +172,7 @@ export function reviewRequestsService(deps: { db: Db; repo: ReviewRequestsRepo; 
     orderFulfilled(input: OrderFulfilled, nowMs = Date.now()): { requestId: string; status: string; dueMs: number | null } | null {
       if (!stores.get(input.storeId)) throw notFound("Store not found", "store_not_found");
       const email = normaliseEmail(input.email ?? "");
-      if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw badRequest("email must be an e-mail address", "invalid_field");
+      if (!z.email().max(254).safeParse(email).success) throw badRequest("email must be an e-mail address", "invalid_field");
       const settings = get(input.storeId);
       if (!settings.enabled) return null;
       return transaction(db, () => {
@@ -201,20 +206,33 @@ export function reviewRequestsService(deps: { db: Db; repo: ReviewRequestsRepo; 
     /**
      * Send every step due at `nowMs` (the scheduler's clock): requests, then reminders, each in its own
      * transaction with its message. `origin` is the public origin of the links (PUBLIC_URL).
-     * @returns how many messages were enqueued, skipped and postponed (quiet hours).
+     * A request whose message cannot be built or enqueued is stopped (skip reason `failed: …`) and counted as failed.
+     * @returns how many messages were enqueued, skipped, postponed (quiet hours) and failed.
      */
-    runDue(nowMs: number, origin: string): { sent: number; skipped: number; postponed: number } {
-      const counts = { sent: 0, skipped: 0, postponed: 0 };
+    runDue(nowMs: number, origin: string): { sent: number; skipped: number; postponed: number; failed: number } {
+      const counts = { sent: 0, skipped: 0, postponed: 0, failed: 0 };
       const seen = new Set<string>();
       for (;;) {
         const ids = repo.dueIds(nowMs, BATCH).filter((id) => !seen.has(id));
         if (ids.length === 0) return counts;
         for (const id of ids) {
           seen.add(id);
-          const outcome = transaction(db, () => {
-            const request = repo.get(id);
-            return request ? sendStep(request, nowMs, origin) : "none";
-          });
+          let outcome: ReturnType<typeof sendStep>;
+          try {
+            outcome = transaction(db, () => {
+              const request = repo.get(id);
+              return request ? sendStep(request, nowMs, origin) : "none";
+            });
+          } catch (error) {
+            // One request that cannot be sent (e.g. an address the mail module refuses) must not stop the others:
+            // it is stopped with the reason, which the admin's counts show as skipped.
+            const reason = `failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300);
+            transaction(db, () => {
+              const request = repo.get(id);
+              if (request?.next_step) repo.setState(id, { next_step: null, due_ms: null, skip_reason: reason, ...(request.next_step === "request" ? { status: "skipped" as const } : {}) });
+            });
+            outcome = "failed";
+          }
           if (outcome !== "none") counts[outcome]++;
         }
       }

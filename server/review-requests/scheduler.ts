@@ -11,7 +11,7 @@ export const SCHEDULER_INTERVAL_MS = 60_000;
 
 export type ReviewRequestScheduler = {
   /** Run once now (also what each tick does). @returns the counts of `runDue`, or null after an error (logged). */
-  tick(): { sent: number; skipped: number; postponed: number } | null;
+  tick(): { sent: number; skipped: number; postponed: number; failed: number } | null;
   stop(): void;
 };
 
@@ -29,7 +29,7 @@ export function startReviewRequestScheduler(options: {
   const tick = () => {
     try {
       const counts = options.service.runDue(clock(), options.origin);
-      if (counts.sent || counts.skipped) log(`Review requests: ${counts.sent} sent, ${counts.skipped} skipped, ${counts.postponed} postponed for quiet hours`);
+      if (counts.sent || counts.skipped || counts.failed) log(`Review requests: ${counts.sent} sent, ${counts.skipped} skipped, ${counts.postponed} postponed for quiet hours, ${counts.failed} failed`);
       return counts;
     } catch (error) {
       log(`Review requests: the scheduled run failed: ${error instanceof Error ? error.message : String(error)}`);

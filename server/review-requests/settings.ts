@@ -6,7 +6,7 @@
 import { z } from "zod";
 
 /** Placeholders a subject or body template may use. Each is replaced by plain text (escaped in HTML). */
-export const PLACEHOLDERS = ["customerName", "storeName", "orderId"] as const;
+export const PLACEHOLDERS = ["customerName", "storeName", "orderNumber", "orderId"] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 export type PlaceholderValues = Record<Placeholder, string>;
 
@@ -17,7 +17,7 @@ export const TEMPLATE_LIMITS = { subjectMax: 200, bodyMax: 5000, languages: 30 }
 export const DEFAULT_TEMPLATES = {
   en: {
     subject: "How do you like your order from {{storeName}}?",
-    body: "Hi {{customerName}},\n\nThank you for your order {{orderId}} at {{storeName}}. Would you tell other shoppers what you think of it? It takes a minute: pick the stars right here, or follow the link for each product.",
+    body: "Hi {{customerName}},\n\nThank you for your order {{orderNumber}} at {{storeName}}. Would you tell other shoppers what you think of it? It takes a minute: pick the stars right here, or follow the link for each product.",
   },
 } as const;
 
