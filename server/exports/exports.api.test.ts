@@ -4,6 +4,7 @@
  * streamed in keyset batches: rows committed after the first bytes were sent still appear at the end
  * (the rows are read batch by batch as the client reads, not up front), with bounded memory.
  */
+import fc from "fast-check";
 import { parse as parseStream } from "csv-parse";
 import { parse } from "csv-parse/sync";
 import v8 from "node:v8";
@@ -93,6 +94,22 @@ describe("GET /enterprise/exports/reviews.csv", () => {
     }
     expect((await csv("/enterprise/exports/reviews.csv", false)).status).toBe(401);
   });
+});
+
+describe("hostile filters", () => {
+  it("never answer 5xx: a CSV or a 400 JSON error", async () => {
+    const hostile = fc.oneof(fc.string(), fc.constantFrom("' OR 1=1 --", "%00", "%ff", "9".repeat(400), "-1", "1e3", "NaN", "2026-13-45", "2026-01-01T25:00:00Z", "[]"), fc.integer().map(String));
+    const names = fc.constantFrom("reviews", "questions", "loyalty_customers", "loyalty_transactions", "orders");
+    const keys = fc.constantFrom("status", "type", "rating", "productId", "from", "to", "loyaltyCustomerId", "limit");
+    await fc.assert(fc.asyncProperty(names, fc.array(fc.tuple(keys, hostile), { maxLength: 3 }), async (name, pairs) => {
+      const query = new URLSearchParams(pairs).toString();
+      const res = await fetch(t.url(`/enterprise/exports/${name}.csv?${query}`), { headers: { authorization: basic } });
+      const text = await res.text();
+      expect([200, 400], `${name}?${query}: ${text.slice(0, 200)}`).toContain(res.status);
+      if (res.status === 400) expect(JSON.parse(text).error.description).toBeTruthy();
+      else expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    }), { numRuns: Number(process.env.FUZZ_RUNS ?? 100) });
+  }, 60_000);
 });
 
 describe("the other exports", () => {

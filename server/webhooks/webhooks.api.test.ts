@@ -5,6 +5,7 @@
  * disabling after repeated failure; replay; secret rotation; a rolled-back write emits nothing; SSRF
  * refusals; the enterprise API's bad input.
  */
+import fc from "fast-check";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { readFileSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
@@ -467,6 +468,20 @@ describe("enterprise API: bad input", () => {
       expect(r.body.error.description).toMatch(message);
     }
   });
+
+  it("hostile bodies and IDs never answer 5xx", async () => {
+    const value = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.constantFrom("https://[::1]/", "https://0x7f000001/", "https://2130706433/", "https://127.1/", "javascript:alert(1)", "https://example.com:99999/"));
+    const body = fc.oneof(fc.json(), fc.dictionary(fc.constantFrom("url", "eventTypes", "description", "status", "x"), value));
+    const id = fc.oneof(fc.string({ minLength: 1 }).map(encodeURIComponent), fc.uuid());
+    await fc.assert(fc.asyncProperty(body, id, fc.constantFrom("POST", "PUT"), async (b, sid, method) => {
+      const path = method === "POST" ? "/enterprise/webhook_subscriptions" : `/enterprise/webhook_subscriptions/${sid}`;
+      const r = await api(path, { method, body: typeof b === "string" ? b : b });
+      expect(r.status, `${method} ${path} ${JSON.stringify(b).slice(0, 200)}`).toBeLessThan(500);
+      if (r.status >= 400) expect(r.body.error.description).toBeTruthy();
+    }), { numRuns: Number(process.env.FUZZ_RUNS ?? 100) });
+    // Whatever was accepted passed the URL rules: only public https or loopback (the test server allows it).
+    for (const s of t.services.webhooks.list(TEST_STORE_ID)) expect(s.url).toMatch(/^(https:\/\/|http:\/\/(127\.|localhost|\[::1\]))/);
+  }, 60_000);
 
   it("the secret is never shown after create: listings carry only its prefix; it is stored encrypted", async () => {
     const hook = receiver();
