@@ -98,3 +98,30 @@ test("a script in a message's HTML never runs in the admin", async ({ page }) =>
   expect(await page.title()).not.toBe("pwned");
   expect(dialogs).toEqual([]);
 });
+
+test("a failed message is sent again from its page", async ({ page }) => {
+  const messageId = randomUUID();
+  const subject = `Failed at first ${messageId.slice(0, 8)}`;
+  const { html, text } = renderMail({ storeName: "Chorus demo store", heading: "Join the team", paragraphs: ["You are invited."] });
+  withE2eDb((db) => {
+    mailRepo(db).insert({
+      message_id: messageId, store_id: DEMO_STORE_ID, kind: "invite", to_address: "retry@example.com", subject, html, text,
+      headers_json: "{}", dedupe_key: null, status: "queued", next_attempt_ms: Date.now() + 86_400_000, created_ms: Date.now(),
+    });
+    db.prepare("UPDATE mail_outbox SET status = 'failed', attempts = 8, last_error = 'refused: EENVELOPE: 550 Mailbox unavailable' WHERE message_id = ?").run(messageId);
+  });
+  await signInAsDemoMerchant(page);
+  await page.goto(`/admin/outbox/${messageId}`);
+  await expect(page.getByText("Gave up after 8 attempts")).toBeVisible();
+  await expect(page.getByText("550 Mailbox unavailable")).toBeVisible();
+  await expectNoAxeViolationsOutsidePreview(page);
+  await page.getByRole("button", { name: "Send again" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status")).toContainText("The message is queued");
+  const received = await waitForMail((m) => m.subject === subject, 20_000);
+  expect(received.to).toEqual(["retry@example.com"]);
+  await page.reload();
+  await expect(page.locator(".mail-facts")).toContainText(/Sent Sent \d{4}-\d\d-\d\d/);
+  await expect(page.getByRole("button", { name: "Send again" })).toHaveCount(0);
+  await expectNoAxeViolationsOutsidePreview(page);
+});
