@@ -183,6 +183,8 @@ const ROUTES: Route[] = [
   { name: "loyalty activation", operationId: "activateLoyaltyCustomer", path: "", type: JSON_TYPE, headers: bearer, head: '{"enrollmentChannel":"', status: 413 },
   { name: "loyalty redemption", operationId: "redeemLoyaltyPoints", path: "", type: JSON_TYPE, headers: bearer, head: '{"redemptionRuleId":"', status: 413 },
   { name: "enterprise orders", operationId: "importOrders", path: "/enterprise/orders", type: JSON_TYPE, headers: basic, head: '{"orders":"', status: 413 },
+  { name: "shopper data export", operationId: "exportShopperData", path: "/enterprise/customers/data_export", type: JSON_TYPE, headers: basic, head: '{"email":"', status: 413 },
+  { name: "shopper data erasure", operationId: "eraseShopperData", path: "/enterprise/customers/erasure", type: JSON_TYPE, headers: basic, head: '{"email":"', status: 413 },
   { name: "enterprise earning transaction", operationId: "createLoyaltyEarningTransaction", path: "/enterprise/loyalty/earning_transactions", type: JSON_TYPE, headers: basic, head: '{"orderId":"', status: 413 },
   {
     name: "Shopify webhook", operationId: "receiveShopifyWebhook", path: "/platforms/shopify/webhooks", type: JSON_TYPE,

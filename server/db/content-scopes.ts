@@ -101,6 +101,7 @@ export const TABLE_SCOPES: Record<string, ScopeExpressions> = {
   review_request_tokens: perStore("review_requests"),
   review_request_unsubscribes: perStore("review_requests"),
   mail_outbox: () => ["'mail'"], // outgoing mail (server/mail): no storefront answer reads it
+  privacy_requests: perStore("privacy"), // audit of shopper data requests (server/privacy): admin only
   // Outgoing webhooks (server/webhooks): no storefront answer reads them.
   webhook_subscriptions: perStore("webhooks"),
   webhook_subscription_events: perStore("webhooks"),
