@@ -20,7 +20,8 @@
  * a dry run are those of the real run (except media downloads, which only the real run tries).
  */
 import { createHash, randomUUID } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { constants, createReadStream } from "node:fs";
+import { access } from "node:fs/promises";
 import { parse, type CsvError } from "csv-parse";
 import { decodeHTML } from "entities";
 import sanitizeHtml from "sanitize-html";
@@ -47,11 +48,11 @@ const BATCH = 2000;
 const DAY_MS = 86_400_000;
 const PRODUCT_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 
-/** A file the importer cannot read at all (no header, missing required columns): nothing is imported. */
+/** A file the importer cannot read at all (missing, no header, required columns missing): nothing is imported. `line` 0: the file as a whole. */
 export class ImportFileError extends Error {
   readonly line: number;
   constructor(line: number, message: string) {
-    super(`line ${line}: ${message}`);
+    super(line > 0 ? `line ${line}: ${message}` : message);
     this.line = line;
   }
 }
@@ -127,13 +128,15 @@ function plainText(value: string): string {
 export function appImporter(deps: { db: Db; stores: StoresRepo; reviews: ReviewsRepo; repo: AppImportRepo; media: MediaStore; mediaRows: MediaRepo }) {
   /** Stream the rows of `file` with their first line numbers; CSV syntax errors come as problems. */
   async function* rows(file: string, problems: RowProblem[]): AsyncGenerator<{ cells: string[]; line: number }> {
-    const parser = createReadStream(file).pipe(parse({
+    const input = createReadStream(file);
+    const parser = input.pipe(parse({
       bom: true, relax_column_count: true, skip_empty_lines: true, info: true, raw: true, skip_records_with_error: true,
       on_skip: (error: CsvError | undefined) => {
         if (error) problems.push({ line: (error as CsvError & { lines?: number }).lines ?? 0, reason: `not valid CSV: ${error.message.replace(/^Invalid [^:]*:\s*/, "")}` });
         return undefined;
       },
     }));
+    input.on("error", (error) => parser.destroy(error)); // pipe() does not forward a read error
     for await (const item of parser as AsyncIterable<{ record: string[]; raw: string; info: { lines: number } }>) {
       // info.lines is the record's last line; its first is that minus the line breaks inside it (quoted fields).
       // raw starts with the blank lines skipped before the record and ends with its line break: not inside.
@@ -261,6 +264,11 @@ export function appImporter(deps: { db: Db; stores: StoresRepo; reviews: Reviews
       const started = performance.now();
       const { storeId, format } = options;
       if (!deps.stores.get(storeId)) throw new Error(`No store ${storeId}`);
+      try {
+        await access(options.file, constants.R_OK);
+      } catch {
+        throw new ImportFileError(0, `cannot read the file ${options.file}`);
+      }
       await loadLanguageDetector();
       const nowMs = options.nowMs ?? Date.now();
       const source = `app:${format}`;
