@@ -90,7 +90,9 @@ export class ChorusElement extends LitElement {
 
   /** Apply the store's widget settings (null: the defaults): the merchant's texts, colours as custom properties, hidden widgets. */
   protected applySettings(settings: StorefrontWidgetSettings | null): void {
-    this.texts = settings?.texts ?? {};
+    const texts = settings?.texts ?? {};
+    // No merchant texts (the usual case) renders nothing new: no update at all.
+    if (Object.keys(texts).length || Object.keys(this.texts).length) this.texts = texts;
     // A colour set in the admin wins over the page's `--chorus-accent` / `--chorus-star` (set on the element itself).
     for (const [property, value] of [["--chorus-accent", settings?.colors.accent], ["--chorus-star", settings?.colors.star]] as const) {
       if (value) this.style.setProperty(property, value);
