@@ -56,6 +56,8 @@ const schema = z.object({
   SIGNUP: z.enum(["open", "closed"], { error: "SIGNUP must be open or closed" }).default("closed"),
   /** Store sign-ups (and new stores by non-operators) per client address per hour (docs/admin.md). */
   SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(5),
+  /** `1`: webhook URLs may use http:// to a loopback address (tests and local development only; docs/webhooks.md). */
+  ALLOW_INSECURE_WEBHOOKS: z.enum(["0", "1"], { error: "ALLOW_INSECURE_WEBHOOKS must be 0 or 1" }).default("0"),
   /** Set to 0 to skip creating the demo store on an empty database. */
   CHORUS_DEMO: z.enum(["0", "1"]).default("1"),
 });

@@ -76,8 +76,8 @@ export type ServicesOptions = {
   mail?: { smtpUrl?: string | null; from?: string; now?: () => number };
   /**
    * Outgoing webhooks (server/webhooks, docs/webhooks.md): `allowInsecure` allows http:// and loopback
-   * targets (default: env `ALLOW_INSECURE_WEBHOOKS=1`), `now` the clock of the queue (epoch ms; tests move it),
-   * `publicUrl` the origin of absolute media URLs in event bodies.
+   * targets (ALLOW_INSECURE_WEBHOOKS=1; default false), `now` the clock of the queue (epoch ms; tests move it),
+   * `publicUrl` the origin of absolute media URLs in event bodies (PUBLIC_URL).
    */
   webhooks?: { allowInsecure?: boolean; now?: () => number; publicUrl?: string };
 };
@@ -144,9 +144,9 @@ export function createServices(options: ServicesOptions) {
   // Outgoing webhooks (issue #24 item 2): subscriptions, and the queue the outbox triggers feed (started by server/http/main.ts).
   const webhooks = createWebhooks({
     db, secretKey: installationSecret(db, "webhook_secret_key"), now: options.webhooks?.now ?? Date.now, log: options.log,
-    allowInsecure: options.webhooks?.allowInsecure ?? process.env.ALLOW_INSECURE_WEBHOOKS === "1",
+    allowInsecure: options.webhooks?.allowInsecure ?? false,
     stores, reviewsData, reviews, surveysData, loyaltyData,
-    publicOrigin: () => options.webhooks?.publicUrl ?? process.env.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`,
+    publicOrigin: () => options.webhooks?.publicUrl ?? "http://localhost:3000",
   });
 
   // Content scopes for the response cache (server/db/content-scopes.ts): PRAGMA data_version on a second

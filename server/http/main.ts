@@ -30,7 +30,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const buildFile = join(PROJECT_ROOT, "build/server/index.js");
   if (!existsSync(buildFile)) throw new Error("No build found: run `npm run build` first (npm start does it for you).");
-  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log, mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM } });
+  const services = createServices({
+    databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log, mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
+    webhooks: { allowInsecure: config.ALLOW_INSECURE_WEBHOOKS === "1", publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` },
+  });
   log(`Database: ${config.DATABASE_PATH}`);
   services.submissionLimiter.configure({
     perIp: { max: config.SUBMISSIONS_PER_IP_PER_HOUR, windowMs: 3_600_000 },
@@ -70,6 +73,7 @@ async function main(): Promise<void> {
   log(services.mailSender.enabled ? `Mail: sending through ${smtpServer(config.SMTP_URL!)} as ${config.MAIL_FROM}` : "Mail: SMTP_URL not set, mail is kept in the outbox (/admin/outbox)");
   // Outgoing webhooks: the delivery queue of the event outbox (server/webhooks/delivery.ts).
   services.webhookDelivery.start();
+  if (config.ALLOW_INSECURE_WEBHOOKS === "1") log("Webhooks: ALLOW_INSECURE_WEBHOOKS=1, http:// and loopback receivers are allowed (never in production)");
   // Review requests: the persisted schedule (server/review-requests/scheduler.ts), a run every minute on the wall
   // clock; links in the e-mails use PUBLIC_URL (else this server's local address).
   const reviewRequestScheduler = startReviewRequestScheduler({
