@@ -23,7 +23,7 @@ export const isoTime = (ms: number) => new Date(ms).toISOString();
 export function deliveryNote(m: Pick<OutboxMessage, "status" | "attempts" | "nextAttemptMs" | "sentMs" | "lastError">): string {
   switch (m.status) {
     case "sent":
-      return `Sent ${m.sentMs ? formatUtc(m.sentMs) : ""}${m.attempts > 1 ? ` after ${m.attempts} attempts` : ""}`.trim();
+      return `${m.sentMs ? `at ${formatUtc(m.sentMs)}` : ""}${m.attempts > 1 ? ` after ${m.attempts} attempts` : ""}`.trim();
     case "queued":
       return m.attempts > 0 ? `Attempt ${m.attempts} failed; next attempt ${formatUtc(m.nextAttemptMs)}` : `Waiting to be sent (from ${formatUtc(m.nextAttemptMs)})`;
     case "sending":
