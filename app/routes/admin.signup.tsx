@@ -22,7 +22,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  * the password); too many from this network → 429 with `Retry-After`; success → signed in, to the new store.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (!context.services.signup.isOpen()) throw httpError(404, CLOSED);
+  // Answered before the body is read: the connection closes with the answer.
+  if (!context.services.signup.isOpen()) throw httpError(404, CLOSED, { Connection: "close" });
   const form = await readAdminForm(request);
   requireSignedOutCsrf(request, form);
   const values = { email: field(form, "email"), storeName: field(form, "storeName"), platform: field(form, "platform"), shopUrl: field(form, "shopUrl") };

@@ -5,6 +5,7 @@
  * stores) and removal, and password reset (no enumeration, single-use, expiry, sessions ended).
  * Links are read from the outbox the server wrote (no SMTP here; accounts.smtp.test.ts receives them).
  */
+import { connect } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { OTHER_STORE_ID, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { fieldState, openForm, postForm, sessionFrom } from "../../test/account-forms-http.ts";
@@ -149,6 +150,28 @@ describe("sign-up", () => {
     const created = row<{ n: number }>("SELECT count(*) AS n FROM merchant_users WHERE email LIKE 'burst-%'").n;
     expect(created).toBe(3);
     expect((await signup(validSignup("other-network@example.com"), address.replace("77", "78"))).status).toBe(302);
+  });
+});
+
+describe("answers before the body", () => {
+  /** POST a form declaring 2 MB but sending 10 bytes; resolves with what came back once the server closed. */
+  const partialPost = (path: string) => new Promise<{ head: string; closedMs: number }>((resolve, reject) => {
+    const socket = connect(Number(new URL(t.baseUrl).port), "127.0.0.1");
+    const start = Date.now();
+    let got = "";
+    const timer = setTimeout(() => { socket.destroy(); reject(new Error(`still open after 5 s: ${got.slice(0, 200)}`)); }, 5000);
+    socket.on("data", (d) => { got += d.toString(); });
+    socket.on("close", () => { clearTimeout(timer); resolve({ head: got.split("\r\n\r\n")[0].toLowerCase(), closedMs: Date.now() - start }); });
+    socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 2000000\r\n\r\nemail=aaaa`);
+  });
+
+  it.each([
+    ["closed sign-up (404)", "/admin/signup", "404"],
+    ["a team form without a session (302 to sign-in)", `/admin/stores/${A}/team`, "302"],
+  ])("%s: answered and the connection closed without reading the 2 MB", async (_name, path, status) => {
+    const { head } = await partialPost(path);
+    expect(head).toMatch(new RegExp(`^http/1.1 ${status}`));
+    expect(head).toContain("connection: close");
   });
 });
 
