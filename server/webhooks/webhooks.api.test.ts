@@ -12,10 +12,14 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { PROJECT_ROOT } from "../config.ts";
 import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { WEBHOOK_EVENT_TYPES } from "../contract/webhooks.ts";
+import { loyaltyCustomerSchema, loyaltyTransactionSchema } from "../contract/loyalty.responses.ts";
+import { reviewSchema } from "../contract/storefront.responses.ts";
+import { surveyResponseSchema } from "../contract/surveys.ts";
 import { demoProgram } from "../loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../loyalty/tokens.ts";
 import { DEMO_CHANNEL_IDS, DEMO_QUESTION_IDS, NPS_SURVEY } from "../surveys/surveys.demo.ts";
@@ -174,6 +178,22 @@ describe("every event type, delivered and verified with the documented snippet",
     expect(of("loyalty_customer.updated").length).toBeGreaterThanOrEqual(3); // enrolled, earned, redeemed
     expect(of("loyalty_earning_transaction.created").map((d) => d.transaction.points)).toEqual([100, 400]);
     expect(of("loyalty_redemption_transaction.created")[0].transaction).toMatchObject({ type: "redemption", points: -300, loyaltyCustomerId: login.body.loyaltyCustomer.loyaltyCustomerId });
+
+    // Each resource in the API's shape (the response schemas), with the documented additions.
+    const strictly = <T extends z.ZodObject>(schema: T, extra: z.ZodRawShape) => schema.extend(extra).strict();
+    for (const d of [...of("review.created"), ...of("review.updated")]) {
+      const r = strictly(reviewSchema, { status: z.enum(["pending", "published", "rejected"]), reviewer: reviewSchema.shape.reviewer.extend({ email: z.string().optional() }).strict() }).safeParse(d.review);
+      expect(r.success, JSON.stringify(r.error?.issues)).toBe(true);
+    }
+    for (const d of of("survey_response.created")) expect(surveyResponseSchema.safeParse(d.surveyResponse).success).toBe(true);
+    for (const d of [...of("loyalty_customer.created"), ...of("loyalty_customer.updated")]) {
+      const r = strictly(loyaltyCustomerSchema, { platformCustomerId: z.string(), email: z.string().optional(), lifetimePoints: z.int() }).safeParse(d.loyaltyCustomer);
+      expect(r.success, JSON.stringify(r.error?.issues)).toBe(true);
+    }
+    for (const d of [...of("loyalty_earning_transaction.created"), ...of("loyalty_redemption_transaction.created")]) {
+      const r = strictly(loyaltyTransactionSchema, { loyaltyCustomerId: z.string() }).safeParse(d.transaction);
+      expect(r.success, JSON.stringify(r.error?.issues)).toBe(true);
+    }
 
     // The delivery log: one delivered attempt each, with status code and latency.
     const log = t.services.webhooks.deliveries(TEST_STORE_ID, { limit: 200 });
