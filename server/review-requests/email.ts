@@ -121,6 +121,7 @@ export function buildReviewRequestEmail(input: ReviewRequestEmailInput): ReviewR
 
   return {
     subject, html, text, language,
-    headers: { "List-Unsubscribe": `<${input.unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    // RFC 8058: mail apps POST to the header's URL (a plain endpoint); the footer link opens the confirm page.
+    headers: { "List-Unsubscribe": `<${input.unsubscribeUrl}/one-click>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
   };
 }

@@ -83,9 +83,9 @@ describe("the schedule", () => {
     for (const link of links) for (const n of [1, 2, 3, 4, 5]) expect(m.html).toContain(`href="${link}?rating=${n}"`);
     expect(m.html).toContain(`src="${t.baseUrl}/media/demo/${real[0].productId}.jpg"`);
     // RFC 8058: the unsubscribe URL in List-Unsubscribe and the one-click marker; the same link in the body.
-    expect(m.headers.get("list-unsubscribe")).toMatch(new RegExp(`^<${t.baseUrl}/u/[A-Za-z0-9_-]{43}>$`));
+    expect(m.headers.get("list-unsubscribe")).toMatch(new RegExp(`^<${t.baseUrl}/u/[A-Za-z0-9_-]{43}/one-click>$`));
     expect(m.headers.get("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
-    expect(m.html).toContain(`href="${unsubscribeLink(m)}"`);
+    expect(m.html).toContain(`href="${unsubscribeLink(m).replace(/\/one-click$/, "")}"`);
 
     // A second run at the same (or a later) time sends nothing; neither does the sender.
     expect(run(T0 + 2 * DAY).sent).toBe(0);
@@ -221,16 +221,17 @@ describe("stops", () => {
     const m = await smtp.waitFor((x) => x.to.includes(to));
     const url = unsubscribeLink(m);
 
-    // GET shows a confirm page and changes nothing (mail scanners open links).
+    // GET (the header's link or the footer's) shows a confirm page and changes nothing (mail scanners open links).
     const page = await fetch(url);
     expect(page.status).toBe(200);
+    expect(page.url).toBe(url.replace(/\/one-click$/, ""));
     expect(await page.text()).toContain("Unsubscribe from review requests?");
     expect(t.services.reviewRequests.byOrder(storeId, "#2001")!.next_step).toBe("reminder");
 
-    // RFC 8058 one-click: what mail clients POST.
-    const post = await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click", redirect: "manual" });
+    // RFC 8058 one-click: what mail apps POST, from their own servers (any Origin, or none).
+    const post = await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://mail.example.net" }, body: "List-Unsubscribe=One-Click", redirect: "manual" });
     expect(post.status).toBe(200);
-    expect(await post.text()).toContain("You are unsubscribed");
+    expect(await post.text()).toBe("Unsubscribed: u***@example.com gets no more review requests from Maple & Thread.\n");
     expect(t.services.reviewRequests.byOrder(storeId, "#2001")).toMatchObject({ next_step: null, skip_reason: "unsubscribed" });
     expect(run(T0 + 5 * DAY).sent).toBe(0);
     expect(await deliver()).toBe(0);
@@ -244,7 +245,11 @@ describe("stops", () => {
     expect(fulfil(other, to, { fulfilledMs: T0 })).toMatchObject({ status: "scheduled" });
 
     // Unknown and malformed tokens: 404 pages, never 500.
-    for (const bad of ["/u/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "/u/short"]) {
+    // The confirm page's own button (a same-origin form post) says so too.
+    const confirm = await fetch(url.replace(/\/one-click$/, ""), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: t.baseUrl } });
+    expect(confirm.status).toBe(200);
+    expect(await confirm.text()).toContain("You are unsubscribed");
+    for (const bad of ["/u/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "/u/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/one-click", "/u/short"]) {
       expect((await fetch(t.url(bad))).status).toBe(404);
       expect((await fetch(t.url(bad), { method: "POST", body: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } })).status).toBe(404);
     }
