@@ -42,6 +42,8 @@ import { platformsRepo } from "./platforms/platforms.repo.ts";
 import { platformsService } from "./platforms/platforms.service.ts";
 import { secretBox } from "./platforms/secret-box.ts";
 import { settingsService } from "./settings/settings.service.ts";
+import { privacyRepo } from "./privacy/privacy.repo.ts";
+import { privacyService } from "./privacy/privacy.service.ts";
 import { questionsRepo } from "./questions/questions.repo.ts";
 import { questionsService } from "./questions/questions.service.ts";
 import { addressLimiter, DEFAULT_SURVEY_RESPONSE_LIMIT, submissionLimiter, voteLimits } from "./reviews/submission-limits.ts";
@@ -53,6 +55,7 @@ import { widgetSettingsService } from "./widget-settings/widget-settings.service
 import { DEFAULT_MAIL_FROM } from "./mail/address.ts";
 import { mailRepo } from "./mail/mail.repo.ts";
 import { mailService } from "./mail/mail.service.ts";
+import { renderMail } from "./mail/render.ts";
 import { mailSender } from "./mail/sender.ts";
 import { createWebhooks } from "./webhooks/webhooks.ts";
 import { exportsRepo } from "./exports/exports.repo.ts";
@@ -129,6 +132,20 @@ export function createServices(options: ServicesOptions) {
   });
   const widgetSettings = widgetSettingsService({ db, repo: widgetSettingsRepo(db), stores });
   const questions = questionsService({ questions: questionsData, reviewsService: reviews, stores, limiter });
+  // Shopper data rights (issue #24 item 1): export and erasure of one address's data (server/privacy).
+  const privacy = privacyService({
+    db, repo: privacyRepo(db), stores, mediaPath, ai,
+    forgetWebhookEvents: (storeId, email) => webhooks.service.forgetEmail(storeId, email),
+    // Shopify data requests are passed on to the store's members by e-mail.
+    notifyTeam: (storeId, m) => {
+      const store = stores.get(storeId);
+      if (!store) return 0;
+      const { html, text } = renderMail({ storeName: store.name, heading: m.heading, paragraphs: m.paragraphs, action: m.action });
+      const members = accountDeps.accounts.members(storeId);
+      for (const member of members) mail.enqueue({ storeId, kind: "privacy-request", to: member.email, subject: m.subject, html, text });
+      return members.length;
+    },
+  });
   // Outgoing mail (issue #21 item 1): the outbox and its send job (started by server/http/main.ts).
   const mailNow = options.mail?.now ?? Date.now;
   const mailData = mailRepo(db);
@@ -158,6 +175,8 @@ export function createServices(options: ServicesOptions) {
   return {
     db,
     secret,
+    /** Shopper data export and erasure (issue #24 item 1). */
+    privacy,
     databasePath: options.databasePath,
     mediaPath,
     stores,

@@ -27,7 +27,8 @@ export const shopifyWebhook = defineOperation({
   summary: "Receive a Shopify webhook (orders, fulfilments, products)",
   description:
     "Topics applied: `orders/create`, `orders/fulfilled`, `fulfillments/create`, `orders/cancelled` (Shopify's Order and Fulfillment JSON), " +
-    "`products/create`, `products/update`, `products/delete` (Product JSON). Other topics are answered 200 `ignored`. " +
+    "`products/create`, `products/update`, `products/delete` (Product JSON); the mandatory privacy topics `customers/redact` (the customer's data is erased), " +
+    "`customers/data_request` (the store's members are e-mailed a link to the customer's data) and `shop/redact` (every shopper's data of the store is erased). Other topics are answered 200 `ignored`. " +
     "Checks in this order: headers (400), body size (413), shop connected (404), signature (401), delivery seen before (200 `duplicate`), body (400). " +
     "Each delivery is applied in one transaction.",
   headers: shopifyWebhookHeaders,
@@ -38,6 +39,7 @@ export const shopifyWebhook = defineOperation({
     const outcome = context.services.platforms.receiveShopify(
       { topic: headers["x-shopify-topic"], hmac: headers["x-shopify-hmac-sha256"], shopDomain: headers["x-shopify-shop-domain"], webhookId: headers["x-shopify-webhook-id"] },
       raw, context.services.reviewRequests,
+      (storeId, topic, body) => void context.services.privacy.shopifyPrivacyRequest(storeId, topic, body, context.publicOrigin),
     );
     return { outcome };
   },
@@ -61,6 +63,7 @@ export const signedWebhook = defineOperation({
       params.storeId,
       { signature: headers["x-chorus-signature"], webhookId: headers["x-chorus-webhook-id"], timestamp: headers["x-chorus-timestamp"] },
       raw, context.services.reviewRequests,
+      (storeId, topic, body) => void context.services.privacy.shopifyPrivacyRequest(storeId, topic, body, context.publicOrigin),
     );
     return { outcome };
   },

@@ -25,6 +25,7 @@ import {
   type ShopifyOrder, type ShopifyTopic, type SignedWebhookBody, type WebhookOutcome,
 } from "../contract/platforms.ts";
 import { transaction, type Db } from "../db/database.ts";
+import { SHOPIFY_PRIVACY_TOPICS, type ShopifyPrivacyTopic } from "../privacy/privacy.service.ts";
 import { earnForPlatformOrder, reverseOrderEarning } from "../loyalty/ledger.ts";
 import type { LoyaltyRepo } from "../loyalty/loyalty.repo.ts";
 import { normaliseEmail, type OrdersRepo, type PlatformOrder } from "../orders/orders.repo.ts";
@@ -47,6 +48,9 @@ export type ReviewRequestsReceiver = {
 };
 
 /** One event of a shop, whatever platform sent it. Product and order IDs are the platform's, without prefix. */
+/** Acts on one of Shopify's privacy topics for a store (server/privacy: erasure, data request). @throws ApiError 400 for a malformed body. */
+export type ShopifyPrivacyReceiver = (storeId: string, topic: ShopifyPrivacyTopic, body: unknown) => void;
+
 export type PlatformEvent =
   | { kind: "order"; order: PlatformOrder; fulfilledMs: number | null; cancelledMs: number | null }
   | { kind: "fulfilment"; orderId: string; fulfilledMs: number }
@@ -267,7 +271,7 @@ export function platformsService(deps: {
      * 401 bad signature, 400 malformed body (signed).
      */
     receiveShopify(
-      h: { topic: string; hmac: string; shopDomain: string; webhookId: string }, raw: Buffer, receiver?: ReviewRequestsReceiver,
+      h: { topic: string; hmac: string; shopDomain: string; webhookId: string }, raw: Buffer, receiver?: ReviewRequestsReceiver, privacy?: ShopifyPrivacyReceiver,
     ): WebhookOutcome {
       const shop = h.shopDomain.trim().toLowerCase();
       const connection = repo.connectionOfShop(shop);
@@ -276,6 +280,12 @@ export function platformsService(deps: {
       if (!sameDigest(hmac(secret, raw), Buffer.from(h.hmac.trim(), "base64"))) throw unauthorized("X-Shopify-Hmac-Sha256 does not match the body");
       const storeId = connection.store_id;
       if (repo.seen(storeId, h.webhookId)) return "duplicate";
+      if (privacy && (SHOPIFY_PRIVACY_TOPICS as readonly string[]).includes(h.topic)) {
+        // Shopify's mandatory privacy topics: the shopper data service acts (its own transactions), then the delivery is recorded.
+        privacy(storeId, h.topic as ShopifyPrivacyTopic, parseBody(raw, z.record(z.string(), z.unknown())));
+        transaction(db, () => repo.record(storeId, h.webhookId, h.topic, "applied", now()));
+        return "applied";
+      }
       if (!(SHOPIFY_TOPICS as readonly string[]).includes(h.topic)) {
         transaction(db, () => repo.record(storeId, h.webhookId, h.topic, "ignored", now()));
         return "ignored";

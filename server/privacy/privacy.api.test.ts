@@ -4,6 +4,7 @@
  * erased: nothing of theirs remains in any table or on disk, aggregates are right, the ledger balances, the
  * audit rows exist without the address; other shoppers and other stores are untouched.
  */
+import { createHmac } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
@@ -177,3 +178,71 @@ describe("shopper data export and erasure (enterprise API)", () => {
     expect(Object.values(again.erasure).every((n) => n === 0)).toBe(true);
   });
 });
+
+describe("Shopify's privacy webhooks (customers/redact, customers/data_request, shop/redact)", () => {
+  const SHOP = "privacy-test.myshopify.com";
+  const APP_SECRET = "privacy-test-app-secret-0123456789";
+  const deliver = (topic: string, body: unknown, id: string = crypto.randomUUID(), secret = APP_SECRET) => {
+    const raw = JSON.stringify(body);
+    return fetch(t.url("/platforms/shopify/webhooks"), {
+      method: "POST",
+      headers: {
+        "content-type": "application/json", "x-shopify-topic": topic, "x-shopify-shop-domain": SHOP, "x-shopify-webhook-id": id,
+        "x-shopify-hmac-sha256": createHmac("sha256", secret).update(raw).digest("base64"),
+      },
+      body: raw,
+    });
+  };
+  /** A shopper with a question and an order line (what the webhooks must find). */
+  const shopper = (email: string) => {
+    t.services.orders.importOrders(TEST_STORE_ID, [{ orderId: `O-${email}`, productId: PRODUCT, email, orderedMs: Date.now() }]);
+    const group = t.services.db.prepare("SELECT group_id FROM products WHERE store_id = ? AND product_id = ?").pluck().get(TEST_STORE_ID, PRODUCT);
+    t.services.db.prepare("INSERT INTO questions (question_id, store_id, product_id, group_id, body, asker_name, asker_email, status, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 'published', ?)")
+      .run(crypto.randomUUID(), TEST_STORE_ID, PRODUCT, group, "Does it run small?", "Sam", email, Date.now());
+  };
+
+  beforeAll(async () => {
+    t.services.platforms.updateSettings(TEST_STORE_ID, { shopDomain: SHOP, appSecret: APP_SECRET });
+    await t.services.admin.createUser({ email: "owner@privacy-shop.test", password: "owner password 123", storeIds: [TEST_STORE_ID] });
+  });
+
+  it("customers/redact erases the customer's data, once per delivery ID; a forged one changes nothing", async () => {
+    shopper("redact.me@example.com");
+    expect((await deliver("customers/redact", { shop_domain: SHOP, customer: { id: 191167, email: "redact.me@example.com" } }, "x", "wrong-secret-0123456789012345")).status).toBe(401);
+    expect(rowsMentioning("redact.me@example.com").length).toBeGreaterThan(0);
+    const id = crypto.randomUUID();
+    const res = await deliver("customers/redact", { shop_id: 954889, shop_domain: SHOP, customer: { id: 191167, email: "Redact.Me@example.com", phone: null }, orders_to_redact: [] }, id);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ outcome: "applied" });
+    expect(rowsMentioning("redact.me@example.com")).toEqual([]);
+    expect(t.services.privacy.recentRequests(TEST_STORE_ID)[0]).toMatchObject({ kind: "erasure", actor: "shopify:customers/redact" });
+    expect(await (await deliver("customers/redact", { customer: { email: "redact.me@example.com" } }, id)).json()).toEqual({ outcome: "duplicate" });
+  });
+
+  it("customers/data_request e-mails the store's members a link to the shopper's data; audited", async () => {
+    shopper("asks@example.com");
+    const res = await deliver("customers/data_request", { shop_domain: SHOP, orders_requested: [], customer: { id: 1, email: "asks@example.com" }, data_request: { id: 9999 } });
+    expect(res.status).toBe(200);
+    const mail = t.services.db.prepare("SELECT to_address, subject, text FROM mail_outbox WHERE store_id = ? AND kind = 'privacy-request'").all(TEST_STORE_ID) as { to_address: string; subject: string; text: string }[];
+    expect(mail).toHaveLength(1);
+    expect(mail[0]).toMatchObject({ to_address: "owner@privacy-shop.test", subject: "A shopper asked for their data" });
+    expect(mail[0].text).toContain(`/admin/stores/${TEST_STORE_ID}/privacy?email=asks%40example.com`);
+    expect(t.services.privacy.recentRequests(TEST_STORE_ID)[0]).toMatchObject({ kind: "data-request", actor: "shopify:customers/data_request", counts: { questions: 1, orderLines: 1 } });
+    expect(rowsMentioning("asks@example.com").length).toBeGreaterThan(0); // nothing erased
+  });
+
+  it("a privacy body without the fields read: 400, nothing done", async () => {
+    const res = await deliver("customers/redact", { customer: "nobody" });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.description).toMatch(/customer/);
+  });
+
+  it("shop/redact erases every shopper's data of the store", async () => {
+    shopper("one@example.com");
+    shopper("two@example.com");
+    expect((await deliver("shop/redact", { shop_id: 954889, shop_domain: SHOP })).status).toBe(200);
+    for (const email of ["one@example.com", "two@example.com", "asks@example.com"]) expect(rowsMentioning(email)).toEqual([]);
+    expect(t.services.db.prepare("SELECT count(*) FROM reviews WHERE store_id = ? AND reviewer_email IS NOT NULL").pluck().get(TEST_STORE_ID)).toBe(0);
+  });
+});
+

@@ -122,15 +122,38 @@ export function privacyRepo(db: Db) {
       };
     },
 
-    /** Record an export or erasure in the audit log (never the address or the data). */
-    audit(row: { requestId: string; storeId: string; kind: "export" | "erasure"; actor: string; counts: Record<string, number>; createdMs: number }): void {
+    /** Addresses the store holds for a platform customer ID (loyalty customers and orders). */
+    emailsOfPlatformCustomer(storeId: string, platformCustomerId: string): string[] {
+      return all<{ email: string }>(
+        `SELECT lower(email) AS email FROM loyalty_customers WHERE store_id = @storeId AND platform_customer_id = @id AND email IS NOT NULL
+         UNION SELECT email FROM order_headers WHERE store_id = @storeId AND platform_customer_id = @id AND email != ''`, { storeId, id: platformCustomerId },
+      ).map((r) => r.email);
+    },
+
+    /** Every shopper address the store holds (for erasing a whole shop's shopper data). */
+    shopperEmails(storeId: string): string[] {
+      return all<{ email: string }>(
+        `SELECT lower(trim(reviewer_email)) AS email FROM reviews WHERE store_id = @storeId AND reviewer_email IS NOT NULL
+         UNION SELECT lower(trim(asker_email)) FROM questions WHERE store_id = @storeId AND asker_email IS NOT NULL
+         UNION SELECT lower(trim(author_email)) FROM answers WHERE store_id = @storeId AND author_email IS NOT NULL
+         UNION SELECT lower(trim(customer_email)) FROM survey_responses WHERE store_id = @storeId AND customer_email IS NOT NULL
+         UNION SELECT lower(email) FROM loyalty_customers WHERE store_id = @storeId AND email IS NOT NULL
+         UNION SELECT email FROM order_headers WHERE store_id = @storeId AND email != ''
+         UNION SELECT email FROM orders WHERE store_id = @storeId AND email != ''
+         UNION SELECT lower(trim(to_address)) FROM mail_outbox WHERE store_id = @storeId
+         UNION SELECT email FROM review_requests WHERE store_id = @storeId`, { storeId },
+      ).map((r) => r.email).filter((e) => e !== "");
+    },
+
+    /** Record an export, erasure or platform data request in the audit log (never the address or the data). */
+    audit(row: { requestId: string; storeId: string; kind: "export" | "erasure" | "data-request"; actor: string; counts: Record<string, number>; createdMs: number }): void {
       db.prepare("INSERT INTO privacy_requests (request_id, store_id, kind, actor, counts_json, created_ms) VALUES (?, ?, ?, ?, ?, ?)")
         .run(row.requestId, row.storeId, row.kind, row.actor, JSON.stringify(row.counts), row.createdMs);
     },
 
     /** The store's latest audited requests, newest first. */
-    recentRequests(storeId: string, limit: number): { requestId: string; kind: "export" | "erasure"; actor: string; counts: Record<string, number>; createdMs: number }[] {
-      return db.prepare<[string, number], { request_id: string; kind: "export" | "erasure"; actor: string; counts_json: string; created_ms: number }>(
+    recentRequests(storeId: string, limit: number): { requestId: string; kind: "export" | "erasure" | "data-request"; actor: string; counts: Record<string, number>; createdMs: number }[] {
+      return db.prepare<[string, number], { request_id: string; kind: "export" | "erasure" | "data-request"; actor: string; counts_json: string; created_ms: number }>(
         "SELECT request_id, kind, actor, counts_json, created_ms FROM privacy_requests WHERE store_id = ? ORDER BY created_ms DESC, request_id DESC LIMIT ?",
       ).all(storeId, limit).map((r) => ({ requestId: r.request_id, kind: r.kind, actor: r.actor, counts: JSON.parse(r.counts_json) as Record<string, number>, createdMs: r.created_ms }));
     },

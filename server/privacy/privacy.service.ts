@@ -26,6 +26,24 @@ import type { ErasureResult, PrivacyRepo, ShopperHoldings } from "./privacy.repo
 export const shopperEmailSchema = z.string({ error: "email must be a string" }).trim().toLowerCase().max(320, { error: "email must be at most 320 characters" })
   .pipe(z.email({ error: "email must be an e-mail address" }));
 
+/** Shopify's mandatory privacy webhook topics (shopify.dev, "Privacy law compliance"). */
+export const SHOPIFY_PRIVACY_TOPICS = ["customers/data_request", "customers/redact", "shop/redact"] as const;
+export type ShopifyPrivacyTopic = (typeof SHOPIFY_PRIVACY_TOPICS)[number];
+
+const shopifyId = z.union([z.number(), z.string()]).transform(String);
+/** The fields Chorus reads of the privacy topics' bodies (Shopify's documented payloads; other fields ignored). */
+const shopifyPrivacyBodies = {
+  "customers/data_request": z.object({
+    customer: z.object({ id: shopifyId.optional(), email: z.string().nullish() }),
+    data_request: z.object({ id: shopifyId }).optional(),
+  }),
+  "customers/redact": z.object({ customer: z.object({ id: shopifyId.optional(), email: z.string().nullish() }) }),
+  "shop/redact": z.object({ shop_domain: z.string().optional() }),
+} as const;
+
+/** A message to the members of a store (composed by services.ts over the team and the mail outbox). @returns how many were queued. */
+export type TeamNotice = (storeId: string, message: { subject: string; heading: string; paragraphs: string[]; action?: { label: string; url: string } }) => number;
+
 /** Record counts per kind (the admin's search result, the audit row, the erasure answer). */
 export type HoldingCounts = {
   reviews: number; mediaItems: number; questions: number; answers: number; surveyResponses: number; loyaltyCustomers: number;
@@ -61,6 +79,8 @@ Helpful votes are stored against anonymous visitor IDs and cannot be linked to a
 export function privacyService(deps: {
   db: Db; repo: PrivacyRepo; stores: StoresRepo; mediaPath: string;
   ai: { enqueue(storeId: string, scope: { type: "product" | "group"; id: string }, reason: string): boolean };
+  /** Tells the store's members by e-mail (Shopify data requests). */
+  notifyTeam?: TeamNotice;
   /** Deletes stored outgoing-webhook events whose body mentions the address (server/webhooks); joins the erasure's transaction. */
   forgetWebhookEvents?: (storeId: string, email: string) => number;
   now?: () => number;
@@ -80,6 +100,30 @@ export function privacyService(deps: {
     if (!existsSync(dir)) return [];
     return readdirSync(dir).filter((f) => f === "full.jpg" || f.startsWith("video."));
   };
+
+  /**
+   * Erase everything `storeId` holds about `email` (see the module comment), audited as an erasure by
+   * `actor`. Idempotent: a second erasure finds nothing and erases nothing (and is audited too).
+   * @returns what was erased (record counts and media files deleted).
+   */
+  function erase(storeId: string, email: string, actor: string): ErasureResult["counts"] & { webhookEvents: number; mediaFilesDeleted: number } {
+    requireStore(storeId);
+    const address = parseEmail(email);
+    const result = transaction(db, () => {
+      const r = repo.erase(storeId, address);
+      const counts = { ...r.counts, webhookEvents: deps.forgetWebhookEvents?.(storeId, address) ?? 0 };
+      repo.audit({ requestId: randomUUID(), storeId, kind: "erasure", actor, counts, createdMs: now() });
+      return { ...r, counts };
+    });
+    let mediaFilesDeleted = 0;
+    for (const id of result.mediaIds) {
+      mediaFilesDeleted += mediaFiles(storeId, id).length;
+      rmSync(join(deps.mediaPath, storeId, id), { recursive: true, force: true });
+    }
+    for (const id of result.productIds) deps.ai.enqueue(storeId, { type: "product", id }, "shopper data erased");
+    for (const id of result.groupIds) deps.ai.enqueue(storeId, { type: "group", id }, "shopper data erased");
+    return { ...result.counts, mediaFilesDeleted };
+  }
 
   return {
     /** Normalise and validate a shopper's e-mail (for forms). @throws ApiError 400 `invalid_email`. */
@@ -119,28 +163,52 @@ export function privacyService(deps: {
       return { fileName: `chorus-data-${new Date(now()).toISOString().slice(0, 10)}.zip`, bytes: Buffer.concat(chunks), counts };
     },
 
+    erase,
+
     /**
-     * Erase everything `storeId` holds about `email` (see the module comment), audited as an erasure by
-     * `actor`. Idempotent: a second erasure finds nothing and erases nothing (and is audited too).
-     * @returns what was erased (record counts and media files deleted).
+     * Shopify's privacy webhooks for `storeId` (signature and idempotency already checked by the platforms
+     * service; shopify.dev "Privacy law compliance"):
+     * - `customers/redact`: erase the customer's address (or the addresses held for the customer's ID);
+     * - `customers/data_request`: tell the store's members by e-mail, with a link to the admin's Shopper
+     *   data page for the address (the merchant sends the data to the shopper), audited as `data-request`;
+     * - `shop/redact` (48 hours after the app was uninstalled): erase every shopper address the store holds.
+     * @returns how many addresses were erased or members told. @throws ApiError 400 for a body without the fields read.
      */
-    erase(storeId: string, email: string, actor: string): ErasureResult["counts"] & { webhookEvents: number; mediaFilesDeleted: number } {
-      requireStore(storeId);
-      const address = parseEmail(email);
-      const result = transaction(db, () => {
-        const r = repo.erase(storeId, address);
-        const counts = { ...r.counts, webhookEvents: deps.forgetWebhookEvents?.(storeId, address) ?? 0 };
-        repo.audit({ requestId: randomUUID(), storeId, kind: "erasure", actor, counts, createdMs: now() });
-        return { ...r, counts };
-      });
-      let mediaFilesDeleted = 0;
-      for (const id of result.mediaIds) {
-        mediaFilesDeleted += mediaFiles(storeId, id).length;
-        rmSync(join(deps.mediaPath, storeId, id), { recursive: true, force: true });
+    shopifyPrivacyRequest(storeId: string, topic: ShopifyPrivacyTopic, body: unknown, publicOrigin: string): { addresses: number; notified: number } {
+      const parsed = shopifyPrivacyBodies[topic].safeParse(body);
+      if (!parsed.success) throw badRequest(`${topic}: ${parsed.error.issues[0]?.path.join(".") || "body"}: ${parsed.error.issues[0]?.message ?? "malformed"}`, "invalid_body");
+      const actor = `shopify:${topic}`;
+      const addressesOf = (customer: { id?: string; email?: string | null }) => {
+        const fromEmail = customer.email ? shopperEmailSchema.safeParse(customer.email) : null;
+        const fromId = customer.id ? repo.emailsOfPlatformCustomer(storeId, customer.id) : [];
+        return [...new Set([...(fromEmail?.success ? [fromEmail.data] : []), ...fromId])];
+      };
+      if (topic === "shop/redact") {
+        const all = repo.shopperEmails(storeId);
+        for (const address of all) erase(storeId, address, actor);
+        return { addresses: all.length, notified: 0 };
       }
-      for (const id of result.productIds) deps.ai.enqueue(storeId, { type: "product", id }, "shopper data erased");
-      for (const id of result.groupIds) deps.ai.enqueue(storeId, { type: "group", id }, "shopper data erased");
-      return { ...result.counts, mediaFilesDeleted };
+      const { customer } = parsed.data as { customer: { id?: string; email?: string | null } };
+      const addresses = addressesOf(customer);
+      if (topic === "customers/redact") {
+        for (const address of addresses) erase(storeId, address, actor);
+        return { addresses: addresses.length, notified: 0 };
+      }
+      let notified = 0;
+      for (const address of addresses) {
+        const url = `${publicOrigin}/admin/stores/${storeId}/privacy?email=${encodeURIComponent(address)}`;
+        notified += deps.notifyTeam?.(storeId, {
+          subject: "A shopper asked for their data",
+          heading: "A shopper asked for their data",
+          paragraphs: [
+            `Shopify passed on a data request from the shopper ${address}. Download what this store holds about them in Chorus and send it to them.`,
+            "Privacy laws give you a limited time to answer (30 days under the GDPR).",
+          ],
+          action: { label: "Open their data", url },
+        }) ?? 0;
+        transaction(db, () => repo.audit({ requestId: randomUUID(), storeId, kind: "data-request", actor, counts: countsOf(repo.holdings(storeId, address)), createdMs: now() }));
+      }
+      return { addresses: addresses.length, notified };
     },
 
     /** The store's latest audited exports and erasures, newest first. */

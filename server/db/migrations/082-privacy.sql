@@ -4,7 +4,7 @@
 CREATE TABLE privacy_requests (
   request_id   TEXT PRIMARY KEY,                 -- uuid
   store_id     TEXT NOT NULL REFERENCES stores(store_id) ON DELETE CASCADE,
-  kind         TEXT NOT NULL CHECK (kind IN ('export', 'erasure')),
+  kind         TEXT NOT NULL CHECK (kind IN ('export', 'erasure', 'data-request')), -- data-request: a platform asked; the merchant was told
   actor        TEXT NOT NULL,                    -- 'admin:<user e-mail>', 'enterprise-api', 'shopify:customers/redact', ...
   counts_json  TEXT NOT NULL,                    -- {"reviews": 2, "mediaFiles": 3, ...}
   created_ms   INTEGER NOT NULL
