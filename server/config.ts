@@ -52,6 +52,8 @@ const schema = z.object({
   SMTP_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^smtps?$/, error: "SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587" }).optional()),
   /** The From of every message, `Name <address>` or `address` (docs/mail.md). */
   MAIL_FROM: z.string().default(DEFAULT_MAIL_FROM).refine((v) => parseMailFrom(v) !== null, "MAIL_FROM must be one address, e.g. Chorus <no-reply@reviews.example.com>"),
+  /** Days the outbox keeps a message's content (HTML, text) after it was created; then only its list entry stays (docs/mail.md). */
+  MAIL_KEEP_DAYS: z.coerce.number().int().min(1, "MAIL_KEEP_DAYS must be a whole number of days, at least 1").max(36_500).default(90),
   /** `open`: anyone can sign up a store at /admin/signup; `closed` (default): only operators create stores (docs/admin.md). */
   SIGNUP: z.enum(["open", "closed"], { error: "SIGNUP must be open or closed" }).default("closed"),
   /** Store sign-ups (and new stores by non-operators) per client address per hour (docs/admin.md). */

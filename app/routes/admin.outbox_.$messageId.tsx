@@ -32,7 +32,7 @@ function linksOf(html: string): string[] {
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { session, message } = requireOutboxMessage(request, context, params.messageId);
   const storeName = message.storeId ? session.stores.find((s) => s.storeId === message.storeId)?.name ?? message.storeId : null;
-  const canSendAgain = context.services.mail.sending && (message.status === "failed" || message.status === "kept");
+  const canSendAgain = context.services.mail.sending && (message.status === "failed" || message.status === "kept") && message.html !== "";
   return { email: session.email, csrf: session.csrfToken, firstStoreId: session.stores[0]?.storeId ?? null, message, storeName, links: linksOf(message.html), canSendAgain };
 }
 
@@ -92,27 +92,33 @@ export default function OutboxMessage() {
             <span className="muted">{m.status === "failed" ? "for example after fixing the mail server settings" : "this message was kept while no mail server was configured"}</span>
           </Form>
         ) : null}
-        <h2>HTML version</h2>
-        <iframe
-          className="mail-preview"
-          title={`HTML version of “${m.subject}”`}
-          src={`/admin/outbox/${m.messageId}/html`}
-          sandbox=""
-          referrerPolicy="no-referrer"
-        />
-        {links.length > 0 ? (
+        {m.html === "" ? (
+          <p className="notice">The content of this message is no longer kept (the outbox keeps it for a limited number of days, MAIL_KEEP_DAYS).</p>
+        ) : (
           <>
-            <h2>Links in this message</h2>
-            <p className="muted">The preview above does not follow links; open them here (for example an invitation kept while no mail server is configured).</p>
-            <ul className="mail-links">
-              {links.map((href) => (
-                <li key={href}><a href={href} target="_blank" rel="noreferrer noopener">{href}</a></li>
-              ))}
-            </ul>
+            <h2>HTML version</h2>
+            <iframe
+              className="mail-preview"
+              title={`HTML version of “${m.subject}”`}
+              src={`/admin/outbox/${m.messageId}/html`}
+              sandbox=""
+              referrerPolicy="no-referrer"
+            />
+            {links.length > 0 ? (
+              <>
+                <h2>Links in this message</h2>
+                <p className="muted">The preview above does not follow links; open them here (for example an invitation kept while no mail server is configured).</p>
+                <ul className="mail-links">
+                  {links.map((href) => (
+                    <li key={href}><a href={href} target="_blank" rel="noreferrer noopener">{href}</a></li>
+                  ))}
+                </ul>
+              </>
+            ) : null}
+            <h2>Text version</h2>
+            <pre className="mail-text" tabIndex={0}>{m.text}</pre>
           </>
-        ) : null}
-        <h2>Text version</h2>
-        <pre className="mail-text" tabIndex={0}>{m.text}</pre>
+        )}
       </main>
     </>
   );

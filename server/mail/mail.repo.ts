@@ -91,12 +91,28 @@ export function mailRepo(db: Db) {
 
     /**
      * Queue a `failed` or `kept` message again for `nowMs`, its attempts counted from zero (the last error stays
-     * until the next attempt). @returns false when the message is in another status.
+     * until the next attempt). @returns false when the message is in another status or its content was pruned.
      */
     requeue(messageId: string, nowMs: number): boolean {
       return db.prepare(
-        "UPDATE mail_outbox SET status = 'queued', attempts = 0, next_attempt_ms = ?, lease_until_ms = NULL WHERE message_id = ? AND status IN ('failed', 'kept')",
+        "UPDATE mail_outbox SET status = 'queued', attempts = 0, next_attempt_ms = ?, lease_until_ms = NULL WHERE message_id = ? AND status IN ('failed', 'kept') AND html <> ''",
       ).run(nowMs, messageId).changes === 1;
+    },
+
+    /**
+     * Empty the bodies and extra headers of up to `limit` finished messages (sent, failed, kept) created before
+     * `beforeMs`; the row (recipient, subject, status, dedupe key) stays. @returns how many were emptied.
+     */
+    pruneContent(beforeMs: number, limit: number): number {
+      return db.prepare(
+        `UPDATE mail_outbox SET html = '', text = '', headers_json = '{}'
+         WHERE seq IN (SELECT seq FROM mail_outbox WHERE created_ms < ? AND status IN ('sent', 'failed', 'kept') AND html <> '' ORDER BY seq LIMIT ?)`,
+      ).run(beforeMs, limit).changes;
+    },
+
+    /** Delete a store's messages to `email` (any case), for a shopper's erasure request. @returns how many. */
+    deleteRecipient(storeId: string, email: string): number {
+      return db.prepare("DELETE FROM mail_outbox WHERE store_id = ? AND to_address = ? COLLATE NOCASE").run(storeId, email).changes;
     },
 
     /** One message by its ID. */

@@ -67,6 +67,7 @@ export type OutboxMessage = {
   sentMs: number | null;
   nextAttemptMs: number;
 };
+/** A message with its content; `html` and `text` are empty once the content was pruned (`pruneContent`). */
 export type OutboxMessageDetail = OutboxMessage & { html: string; text: string; headers: Record<string, string> };
 
 const toMessage = (r: OutboxSummary): OutboxMessage => ({
@@ -149,6 +150,28 @@ export function mailService(deps: MailServiceDeps) {
       const queued = repo.requeue(input.messageId, now()); // one UPDATE: atomic on its own
       if (queued) deps.onEnqueued?.();
       return queued;
+    },
+
+    /**
+     * Erase a store's messages to `email` (any case) from the outbox, e.g. for a shopper's data erasure request.
+     * A message being sent at that moment may still go out. @returns how many messages were deleted.
+     */
+    forgetRecipient(storeId: string, email: string): number {
+      return repo.deleteRecipient(storeId, email.trim());
+    },
+
+    /**
+     * Empty the content (HTML, text, extra headers) of finished messages (sent, failed, kept) older than
+     * `keepDays` days, in batches; the list entries stay (docs/mail.md "Retention"). @returns how many were emptied.
+     */
+    pruneContent(keepDays: number): number {
+      const before = now() - keepDays * 86_400_000;
+      let total = 0;
+      for (;;) {
+        const n = repo.pruneContent(before, 1000);
+        total += n;
+        if (n < 1000) return total;
+      }
     },
 
     /** Messages per status (every store). */

@@ -221,3 +221,41 @@ describe("without SMTP_URL", () => {
     expect(smtp.messages.some((m) => m.to.includes("quinn@example.com"))).toBe(false);
   });
 });
+
+describe("retention and erasure", () => {
+  it("pruneContent empties the content of finished messages older than the limit; rows, statuses and dedupe keys stay", async () => {
+    const s = services("prune.sqlite");
+    const day = 86_400_000;
+    const old = s.mail.enqueue(message("old@example.com", { dedupeKey: "k-old" })).messageId;
+    await s.mailSender.runOnce(); // sent
+    const oldQueued = s.mail.enqueue(message("later@example.com", { notBeforeMs: clock + 200 * day })).messageId; // still to send
+    clock += 91 * day;
+    const recent = s.mail.enqueue(message("new@example.com")).messageId;
+    await s.mailSender.runOnce();
+    expect(s.mail.pruneContent(90)).toBe(1);
+    const row = (id: string) => s.db.prepare("SELECT status, html, text, headers_json, subject FROM mail_outbox WHERE message_id = ?").get(id) as Record<string, string>;
+    expect(row(old)).toMatchObject({ status: "sent", html: "", text: "", headers_json: "{}", subject: "How was your order, old@example.com?" });
+    expect(row(oldQueued).html).not.toBe("");
+    expect(row(recent).html).not.toBe("");
+    expect(s.mail.enqueue(message("old@example.com", { dedupeKey: "k-old" })).duplicate).toBe(true);
+    expect(s.mail.pruneContent(90)).toBe(0);
+  });
+
+  it("forgetRecipient deletes one store's messages to one address, any case, and nothing else", () => {
+    const s = services("forget.sqlite", null);
+    const OTHER = "99999999-8888-4777-8666-555555555555";
+    s.stores.create({ storeId: OTHER, name: "Other", platform: "shopify" });
+    s.mail.enqueue(message("Shopper@Example.com"));
+    s.mail.enqueue(message("shopper@example.com", { subject: "second" }));
+    s.mail.enqueue(message("someone@example.com"));
+    s.mail.enqueue({ ...message("shopper@example.com"), storeId: OTHER });
+    s.mail.enqueue({ ...message("shopper@example.com"), storeId: null });
+    expect(s.mail.forgetRecipient(STORE, " SHOPPER@example.com ")).toBe(2);
+    const left = s.db.prepare("SELECT store_id, to_address FROM mail_outbox ORDER BY seq").all();
+    expect(left).toEqual([
+      { store_id: STORE, to_address: "someone@example.com" },
+      { store_id: OTHER, to_address: "shopper@example.com" },
+      { store_id: null, to_address: "shopper@example.com" },
+    ]);
+  });
+});
