@@ -63,7 +63,7 @@ export const httpError = (status: number, message: string, headers?: HeadersInit
  * connection before any answer is written; with this wrapper the answer goes out and its
  * `Connection: close` lets Node drop the unread rest with the connection.
  */
-function withGentleCancel(request: Request): Request {
+export function withGentleCancel(request: Request): Request {
   if (!request.body) return request;
   const reader = request.body.getReader();
   const body = new ReadableStream<Uint8Array>(
