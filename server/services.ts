@@ -161,6 +161,7 @@ export function createServices(options: ServicesOptions) {
   // Outgoing webhooks (issue #24 item 2): subscriptions, and the queue the outbox triggers feed (started by server/http/main.ts).
   const webhooks = createWebhooks({
     db, secretKey: installationSecret(db, "webhook_secret_key"), now: options.webhooks?.now ?? Date.now, log: options.log,
+    enqueueMail: (message) => mail.enqueue(message),
     allowInsecure: options.webhooks?.allowInsecure ?? false,
     stores, reviewsData, reviews, surveysData, loyaltyData,
     publicOrigin: () => options.webhooks?.publicUrl ?? "http://localhost:3000",

@@ -10,7 +10,7 @@
  *    23.6 hours), or `failed` after the last one.
  * A subscription whose delivery used all its attempts with no successful delivery to it in between (so
  * at least MAX_ATTEMPTS consecutive failures over about a day) is disabled, with the reason shown in the
- * admin; its queued deliveries fail. A delivery is AT-LEAST-ONCE (a crash after the receiver answered and
+ * admin and an e-mail to the store's team; its queued deliveries fail. A delivery is AT-LEAST-ONCE (a crash after the receiver answered and
  * before the outcome is committed sends it again after LEASE_MS): receivers dedupe by `Chorus-Event-Id`.
  * Events and their log are deleted RETENTION_MS (30 days) after they were dispatched, once nothing is left to send.
  * The clock is injectable (`now`, epoch ms): tests call `runDue` with a moved clock, no sleeping.
@@ -20,6 +20,8 @@ import http from "node:http";
 import https from "node:https";
 import { transaction, type Db } from "../db/database.ts";
 import type { SecretBox } from "../platforms/secret-box.ts";
+import type { OutgoingMail } from "../mail/mail.service.ts";
+import { disabledSubscriptionMails } from "./notify.ts";
 import { buildPayload, type PayloadDeps } from "./payloads.ts";
 import { signatureHeader, SIGNATURE_HEADER } from "./signature.ts";
 import { checkUrlSyntax, guardedLookup, WebhookTargetError } from "./url-guard.ts";
@@ -56,6 +58,8 @@ export type WebhookDeliveryDeps = PayloadDeps & {
   allowInsecure: boolean;
   now?: () => number;
   log?: (line: string) => void;
+  /** Outgoing mail (services.mail.enqueue): the team is told when a subscription is disabled. Absent: no e-mail. */
+  enqueueMail?: (message: OutgoingMail) => unknown;
 };
 
 type AttemptOutcome = { statusCode: number | null; latencyMs: number; error: string | null };
@@ -194,7 +198,12 @@ export function webhookDelivery(deps: WebhookDeliveryDeps) {
       if (giveUp && state && state.consecutive_failures >= MAX_ATTEMPTS) {
         const since = new Date(state.failing_since_ms).toISOString().replace("T", " ").slice(0, 16);
         const reason = `Disabled after ${state.consecutive_failures} failed delivery attempts in a row since ${since} UTC (last: ${outcome.error}). Fix the receiver, then enable the subscription again.`;
-        if (deps.repo.disable(d.store_id, d.subscription_id, reason, nowMs)) report.disabled++;
+        if (deps.repo.disable(d.store_id, d.subscription_id, reason, nowMs)) {
+          report.disabled++;
+          const store = deps.stores.get(d.store_id);
+          const notice = { storeId: d.store_id, storeName: store?.name ?? "Chorus", subscriptionId: d.subscription_id, url: d.url, reason, disabledMs: nowMs, adminOrigin: deps.publicOrigin() };
+          for (const message of disabledSubscriptionMails(notice, deps.repo.teamEmails(d.store_id))) deps.enqueueMail?.(message);
+        }
       }
     });
     log(`webhooks: ${d.event_type} ${d.delivery_id} attempt ${d.attempts}: ${delivered ? "delivered" : outcome.error}`);

@@ -100,6 +100,7 @@ beforeAll(async () => {
   t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(PLATFORM_SECRET));
   t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
   t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
+  await t.services.admin.createUser({ email: "owner@shop.test", password: "owner password 1", storeIds: [TEST_STORE_ID] });
   // The verification snippet exactly as docs/webhooks.md shows it (the one js block), imported as a module.
   const doc = readFileSync(join(PROJECT_ROOT, "docs/webhooks.md"), "utf8");
   const blocks = [...doc.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
@@ -310,6 +311,12 @@ describe("retries (moved clock, no sleeping)", () => {
     const sub = (got.body.subscriptions as { subscriptionId: string; status: string; disabledReason?: string }[]).find((s) => s.subscriptionId === id)!;
     expect(sub.status).toBe("disabled");
     expect(sub.disabledReason).toMatch(/8 failed delivery attempts in a row/);
+    // The team is e-mailed (through the mail outbox, in the transaction that disabled it), once.
+    const mails = t.services.db.prepare("SELECT to_address, subject, text FROM mail_outbox WHERE kind = 'webhook-disabled' AND store_id = ?").all(TEST_STORE_ID) as { to_address: string; subject: string; text: string }[];
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ to_address: "owner@shop.test", subject: `Webhook disabled: ${hook.url}` });
+    expect(mails[0].text).toContain(`/admin/stores/${TEST_STORE_ID}/webhooks`);
+    expect(mails[0].text).toContain("answered 500");
     // Disabled: no new events are stored for it, nothing is sent.
     const before = eventCount();
     t.services.db.transaction(() => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "fail-2", storeId: TEST_STORE_ID, platformCustomerId: "fail-2", email: null }))();

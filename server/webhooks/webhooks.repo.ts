@@ -244,6 +244,11 @@ export function webhooksRepo(db: Db) {
       return db.prepare("DELETE FROM webhook_events WHERE store_id = ? AND lower(payload_json) LIKE ? ESCAPE '\\'").run(storeId, pattern).changes;
     },
 
+    /** The e-mail addresses of the store's team (every member). */
+    teamEmails(storeId: string): string[] {
+      return db.prepare("SELECT u.email FROM store_memberships m JOIN merchant_users u ON u.user_id = m.user_id WHERE m.store_id = ? ORDER BY u.email").pluck().all(storeId) as string[];
+    },
+
     // ---- Resources, for event bodies (read-only) ----
 
     /** A review's reviewer e-mail (not in the storefront's review columns). */

@@ -4,6 +4,7 @@
  * subscriptions service and the delivery queue, over one clock.
  */
 import type { Db } from "../db/database.ts";
+import type { OutgoingMail } from "../mail/mail.service.ts";
 import { secretBox } from "../platforms/secret-box.ts";
 import { webhookDelivery } from "./delivery.ts";
 import type { PayloadDeps } from "./payloads.ts";
@@ -19,6 +20,8 @@ export type WebhooksDeps = Omit<PayloadDeps, "repo"> & {
   /** The clock, epoch ms. */
   now: () => number;
   log?: (line: string) => void;
+  /** services.mail.enqueue: the team is e-mailed when a subscription is disabled. */
+  enqueueMail?: (message: OutgoingMail) => unknown;
 };
 
 /** Build the webhooks service and its delivery queue. */
