@@ -348,7 +348,9 @@ describe("integration: API keys", () => {
 
   it("the widget snippet has this store's ID and the chorus.js script", async () => {
     const html = await (await get(alice, `/admin/stores/${A}/integration`)).text();
-    expect(html).toContain(`&lt;script async src=&quot;${t.baseUrl}/widgets/chorus.js&quot;&gt;&lt;/script&gt;`);
+    // The public origin (PUBLIC_URL, else the server's own address), never the request's Host.
+    const origin = t.baseUrl.replace("127.0.0.1", "localhost");
+    expect(html).toContain(`&lt;script async src=&quot;${origin}/widgets/chorus.js&quot;&gt;&lt;/script&gt;`);
     expect(html).toContain(`&lt;chorus-star-rating store-id=&quot;${A}&quot;`);
   });
 });
