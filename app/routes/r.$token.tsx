@@ -5,10 +5,11 @@
  * multipart form and redirect-after-POST); states: open, thank you, already used, expired, not valid.
  * The review goes through the submissions service as a verified-buyer review (proof: the link).
  */
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { isApiError } from "../../server/contract/errors.ts";
 import { REVIEW_LIMITS } from "../../server/contract/writes.ts";
+import { withGentleCancel } from "~/lib/admin.server";
 import { readSubmission } from "~/lib/writes.server";
 import styles from "~/styles/review-page.css?url";
 
@@ -19,8 +20,17 @@ export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { name: "referrer", content: "same-origin" },
 ];
 
-/** Headers of every answer: never cached or indexed, the URL (its token) never sent to another site as a referrer. */
-export const headers = () => ({ "Cache-Control": "no-store", "Referrer-Policy": "same-origin", "X-Robots-Tag": "noindex" });
+const HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "same-origin", "X-Robots-Tag": "noindex" };
+/**
+ * Headers of every answer: never cached or indexed, the URL (its token) never sent to another site as a
+ * referrer; and the action's `Connection: close` when it left a body unread (a refused upload).
+ */
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const out = new Headers(HEADERS);
+  const connection = actionHeaders.get("Connection");
+  if (connection) out.set("Connection", connection);
+  return out;
+};
 
 const FIELDS = ["rating", "title", "body", "displayName", "isRecommended", "media"] as const;
 type Field = (typeof FIELDS)[number];
@@ -40,23 +50,31 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const status = link.state === "invalid" ? 404 : link.state === "expired" && done === null ? 410 : 200;
   return data(
     { link, rating: Number.isInteger(rating) && rating >= 1 && rating <= 5 ? rating : null, done: done === "published" || done === "pending" ? done : null },
-    { status, headers: headers() },
+    { status, headers: HEADERS },
   );
 }
 
 export async function action({ params, request, context }: ActionFunctionArgs) {
   const { services } = context;
   const token = params.token ?? "";
+  // A link that does not work (or no longer) is answered before its body is read.
+  const link = services.reviewRequests.openReviewLink(token);
+  if (link.state !== "open") {
+    const [status, code, message] = link.state === "invalid" ? [404, "link_not_found", "This review link is not valid"]
+      : link.state === "used" ? [410, "link_used", "This link was already used to review this product"] : [410, "link_expired", "This review link has expired"];
+    return data({ error: { field: "form" as const, message, code }, values: {} as Record<string, string> }, { status, headers: { ...HEADERS, Connection: "close" } });
+  }
   let input: Awaited<ReturnType<typeof readSubmission>> | null = null;
   try {
-    input = await readSubmission(request, () => services.media.tempDir());
+    // Gently cancellable: a refused upload (413) still gets its page, and the connection then closes.
+    input = await readSubmission(withGentleCancel(request), () => services.media.tempDir());
     const result = await services.reviewRequests.submitReview(token, { ...input, clientIp: context.clientIp });
-    return redirect(`/r/${encodeURIComponent(token)}?done=${result.review.status === "published" ? "published" : "pending"}`, { headers: headers() });
+    return redirect(`/r/${encodeURIComponent(token)}?done=${result.review.status === "published" ? "published" : "pending"}`, { headers: HEADERS });
   } catch (error) {
     if (!isApiError(error)) throw error;
     const values = input ? Object.fromEntries(Object.entries(input.fields).filter(([k, v]) => typeof v === "string" && k !== "media")) as Record<string, string> : {};
     const close: Record<string, string> = error.status === 413 || !input ? { Connection: "close" } : {};
-    return data({ error: { field: fieldOf(error.message), message: error.message, code: error.code }, values }, { status: error.status, headers: { ...headers(), ...close } });
+    return data({ error: { field: fieldOf(error.message), message: error.message, code: error.code }, values }, { status: error.status, headers: { ...HEADERS, ...close } });
   }
 }
 

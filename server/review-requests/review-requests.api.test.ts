@@ -329,6 +329,17 @@ describe("the hosted review page", () => {
     expect(bad.status).toBe(400);
     expect(await bad.text()).toMatch(/id="body-error" class="field-error">body is required/);
 
+    // A photo over 10 MB: 413 with the reason on the page (the connection then closes), nothing stored.
+    const big = new Uint8Array(11 * 1024 * 1024);
+    big.set(await photo());
+    const tooBig = new FormData();
+    for (const [k, v] of Object.entries({ rating: "4", body: text.body })) tooBig.append(k, v);
+    tooBig.append("media", new Blob([big], { type: "image/jpeg" }), "huge.jpg");
+    const refused = await fetch(link, { method: "POST", body: tooBig });
+    expect(refused.status).toBe(413);
+    expect(refused.headers.get("connection")).toBe("close");
+    expect(await refused.text()).toContain(`id="media-error" class="field-error">media[0] (huge.jpg) is too large: images may be at most 10 MB`);
+
     const form = new FormData();
     for (const [k, v] of Object.entries({ rating: "4", title: text.title, body: text.body, displayName: "Ada L.", isRecommended: "true" })) form.append(k, v);
     form.append("media", new Blob([new Uint8Array(await photo())], { type: "image/jpeg" }), "front.jpg");
