@@ -101,7 +101,7 @@ describe("Judge.me", () => {
     expect(col("reviewer_email").field).toBe("reviewerEmail");
     expect(col("ip_address")).toMatchObject({ field: null, note: expect.stringMatching(/not kept/) });
     expect(dry).toMatchObject({ dryRun: true, committed: false });
-    expect(dry.media).toMatchObject({ found: 2, imported: 0, failed: [] });
+    expect(dry.media).toMatchObject({ found: 3, imported: 0, failed: [] });
   });
 
   it("the real run reports the numbers of the dry run; a second run imports nothing and reports the same rows", () => {
@@ -123,10 +123,14 @@ describe("Judge.me", () => {
     expect(byName("app:judgeme", "Promo Bot")).toMatchObject({ status: "rejected" });
   });
 
-  it("downloads the photo through the media pipeline and reports the missing one with its line", () => {
-    expect(real.media.imported).toBe(1);
+  it("downloads the photos through the media pipeline and reports the missing one with its line", () => {
+    expect(real.media.imported).toBe(2);
     expect(real.media.failed).toEqual([{ line: 2, url: expect.stringMatching(/missing\.jpg$/), reason: "HTTP 404" }]);
     expect(byName("app:judgeme", "Maria Gomez").media_count).toBe(1);
+    // The spam review's photo is kept, not public, and dated rejected at the import (the retention grace starts now).
+    const spam = t.services.db.prepare("SELECT status, rejected_ms FROM review_media WHERE review_id = ?").get(byName("app:judgeme", "Promo Bot").review_id) as { status: string; rejected_ms: number };
+    expect(spam.status).toBe("rejected");
+    expect(Date.now() - spam.rejected_ms).toBeLessThan(120_000);
   });
 
   it("maps products: an existing ID keeps its product (and gains the handle), a handle alone creates a product", () => {

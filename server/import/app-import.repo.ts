@@ -18,6 +18,7 @@ export function appImportRepo(db: Db) {
   );
   const fillHandle = db.prepare("UPDATE products SET handle = ? WHERE store_id = ? AND product_id = ? AND handle IS NULL");
   const setReply = db.prepare("UPDATE reviews SET reply_body = ?, reply_created_ms = ? WHERE store_id = ? AND review_id = ?");
+  const rejectedNow = db.prepare("UPDATE review_media SET rejected_ms = ? WHERE store_id = ? AND review_id = ? AND status = 'rejected'");
   return {
     /** The store's product with this ID, or undefined. */
     productById(storeId: string, productId: string): ImportProductRow | undefined {
@@ -34,6 +35,13 @@ export function appImportRepo(db: Db) {
     /** Record a product's handle when it has none yet. */
     fillHandle(storeId: string, productId: string, handle: string): void {
       fillHandle.run(handle, storeId, productId);
+    },
+    /**
+     * Date the rejection of an imported hidden or spam review's media at the import (`nowMs`), not at the
+     * review's original date, so the retention sweep keeps its files for the usual grace period after import.
+     */
+    markMediaRejectedAt(storeId: string, reviewId: string, nowMs: number): void {
+      rejectedNow.run(nowMs, storeId, reviewId);
     },
     /** Set the store's public reply of a review; `createdMs` (epoch ms) or null for "same as the review". */
     setReply(storeId: string, reviewId: string, body: string, createdMs: number | null): void {

@@ -364,6 +364,7 @@ export function appImporter(deps: { db: Db; stores: StoresRepo; reviews: Reviews
                 deps.mediaRows.insertMedia(storeId, reviewId, m, { alt: defaultAlt(product.name, row.rating, m.kind), position: i, createdMs: row.createdMs + i });
                 report.media.imported++;
               }
+              if (stored.length && CURATION_STATUS[row.curation] === "rejected") deps.repo.markMediaRejectedAt(storeId, reviewId, Date.now());
             }
           });
         } catch (error) {
