@@ -14,8 +14,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { ApiError, badRequest } from "../contract/errors.ts";
 
-/** Largest export file accepted (bytes): 200 MB, several hundred thousand reviews. */
-export const MAX_EXPORT_BYTES = 200 * 1024 * 1024;
+/** Largest export file accepted (bytes): 150 MB, several hundred thousand reviews (under the server-wide MAX_REQUEST_BYTES of 160 MB). */
+export const MAX_EXPORT_BYTES = 150 * 1024 * 1024;
 /** How long an uploaded file waits for its confirmation (ms). */
 export const UPLOAD_TTL_MS = 24 * 3_600_000;
 const TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
