@@ -91,8 +91,10 @@ test("texts, colour and visibility from the admin reach the preview, the demo sh
   await new Promise<void>((resolve) => shopServer.listen(0, "127.0.0.1", resolve));
   const shopUrl = `http://127.0.0.1:${(shopServer.address() as AddressInfo).port}/product`;
   /** Open the merchant page, holding back the requests to Chorus whose path matches `hold` (never answered). */
+  const settingsRequests: string[] = [];
   async function openMerchantPage(hold: RegExp | null): Promise<Page> {
     const p = await context.newPage();
+    p.on("request", (r) => void (r.url().includes("/widget_settings") && settingsRequests.push(r.url())));
     if (hold) await p.route((url) => url.href.startsWith(scriptOrigin) && hold.test(url.pathname), () => {});
     await p.setViewportSize({ width: 1000, height: 4000 });
     await p.goto(shopUrl, { waitUntil: "domcontentloaded" }); // a held module script would hold the load event
@@ -117,11 +119,14 @@ test("texts, colour and visibility from the admin reach the preview, the demo sh
   await loading.close();
 
   // 3. Everything answered: the widgets work on the other origin, with the merchant's text and colour.
+  settingsRequests.length = 0;
   const live = await openMerchantPage(null);
   await expect(writeReview(live)).toHaveText(TEXT);
   await expect(writeReview(live)).toHaveCSS("color", ACCENT_RGB);
   await expect(live.locator("chorus-reviews [part=card]").first()).toBeVisible();
   await expect(live.locator("chorus-star-rating [part=badge]")).toHaveAttribute("aria-label", /^Rated \d\.\d out of 5, [\d,]+ reviews$/);
+  // Seven elements of one store: one settings request, started by the loader.
+  expect(settingsRequests).toEqual([`${scriptOrigin}/v1/stores/${DEMO_STORE_ID}/widget_settings?locale=en`]);
   await live.close();
   shopServer.close();
 

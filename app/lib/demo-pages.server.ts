@@ -43,7 +43,7 @@ const STYLE = `
   /* Reserve the widgets' space before their modules load (no layout shift). */
   chorus-star-rating:not(:defined) { display: inline-block; min-height: 1.5em; min-width: 10em; vertical-align: top; }
   /* The same reservations as the elements' own :host min-height (docs/widgets.md, "No layout shift"). */
-  chorus-reviews:not(:defined) { display: block; min-height: var(--chorus-reviews-min-height, 28rem); }
+  chorus-reviews:not(:defined) { display: block; min-height: calc(var(--chorus-reviews-min-height, 28rem) + 3.75rem); } /* list + toolbar while loading */
   chorus-reviews-summary, chorus-reviews-keywords, chorus-review-media, chorus-questions { display: block; margin: 1rem 0; }
   chorus-reviews-summary:not(:defined) { min-height: var(--chorus-reviews-summary-min-height, 14rem); }
   chorus-reviews-keywords:not(:defined) { min-height: var(--chorus-reviews-keywords-min-height, 11rem); }
