@@ -7,7 +7,7 @@
  * @attr group-id - review group (collection) ID; omit product-id and group-id for the whole store
  * @attr api-base - origin of the Chorus server; defaults to the origin chorus.js came from
  */
-import { CSSResult, html, LitElement, render } from "lit";
+import { CSSResult, html, isServer, LitElement, render, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
 import type { WidgetKey } from "../../server/contract/widget-settings.ts";
 import { ApiRequestError, defaultApiBase } from "./api.ts";
@@ -39,6 +39,13 @@ function prepareStyles(cls: typeof LitElement): void {
   for (const style of cls.elementStyles) if (style instanceof CSSResult) void style.styleSheet;
 }
 
+/**
+ * What a server-rendered element (issue #25 snippets: app/lib/snippets.server.ts) starts from: the API answers
+ * it would request first, by path from `/v1` on (origin left out), and the texts it was rendered with. On the
+ * page it is the JSON of the element's light-DOM `<script type="application/json" data-chorus-snapshot>`.
+ */
+export type Snapshot = { responses: Record<string, unknown>; texts?: Record<string, string> };
+
 /** Whether this page has rendered a Lit template yet (see scheduleUpdate). */
 let litReady = false;
 /** The templates (by their strings) seen in a render on this page. */
@@ -52,6 +59,18 @@ function isNew(value: unknown): boolean {
   const fresh = !seen.has(result.strings);
   seen.add(result.strings);
   return isNew(result.values) || fresh;
+}
+
+/** `#fff` or `#111` for text on the hex colour `hex` (`#rgb` / `#rrggbb`): the one with the higher WCAG contrast ratio. */
+export function textOn(hex: string): string {
+  const digits = hex.length === 4 ? [...hex.slice(1)].map((c) => c + c) : [hex.slice(1, 3), hex.slice(3, 5), hex.slice(5, 7)];
+  const [r, g, b] = digits.map((d) => {
+    const c = parseInt(d, 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  const luminance = 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  // Contrast with white: 1.05 / (L + 0.05); with #111 (luminance 0.0056): (L + 0.05) / 0.0556.
+  return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.0556 ? "#fff" : "#111";
 }
 
 export class ChorusElement extends LitElement {
@@ -70,10 +89,60 @@ export class ChorusElement extends LitElement {
   #settingsFor = "";
   /** Whether the store's settings hid this element (so showing it again leaves a merchant's own `hidden` alone). */
   #hiddenBySettings = false;
+  /** Server-rendered data (set by the server renderer; on the page read from the snapshot script): see takeSnapshot. */
+  snapshot: Snapshot | null = null;
+  /** The server-rendered shadow DOM, replaced by the first client render in the same task (no flash, no shift). */
+  #serverNodes: ChildNode[] | null = null;
 
   override connectedCallback(): void {
+    if (!this.hasUpdated && !this.snapshot) this.#readSnapshot();
     super.connectedCallback();
     this.#requestSettings();
+  }
+
+  /** Read the snapshot a server-rendered element carries, and start from its texts. */
+  #readSnapshot(): void {
+    const script = this.querySelector(':scope > script[type="application/json"][data-chorus-snapshot]');
+    if (!script) return;
+    try {
+      this.snapshot = JSON.parse(script.textContent ?? "") as Snapshot;
+    } catch {
+      return;
+    }
+    if (this.snapshot?.texts) this.texts = this.snapshot.texts;
+  }
+
+  /**
+   * The server-rendered answer of `url` (absolute or from `/v1`), once: the element shows it without a request.
+   * Later loads of the same URL (retry, a re-sort back) request it.
+   */
+  protected takeSnapshot<T>(url: string): T | undefined {
+    const responses = this.snapshot?.responses;
+    const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]+/i, "");
+    if (!responses || !(path in responses)) return undefined;
+    const value = responses[path] as T;
+    delete responses[path];
+    return value;
+  }
+
+  /**
+   * Keep a declarative shadow root (a server-rendered snippet) on the page until the first client render: Lit
+   * reuses `this.shadowRoot`; it renders after the server's nodes, which `update` then removes.
+   */
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    const serverRendered = !isServer && this.shadowRoot && this.shadowRoot.childNodes.length > 0;
+    if (serverRendered) this.#serverNodes = [...this.shadowRoot!.childNodes];
+    const root = super.createRenderRoot();
+    if (serverRendered) this.renderOptions.renderBefore = null;
+    return root;
+  }
+
+  protected override update(changed: PropertyValues): void {
+    super.update(changed);
+    if (this.#serverNodes) {
+      for (const node of this.#serverNodes) node.remove();
+      this.#serverNodes = null;
+    }
   }
 
   /**
@@ -93,8 +162,10 @@ export class ChorusElement extends LitElement {
     const texts = settings?.texts ?? {};
     // No merchant texts (the usual case) renders nothing new: no update at all.
     if (Object.keys(texts).length || Object.keys(this.texts).length) this.texts = texts;
-    // A colour set in the admin wins over the page's `--chorus-accent` / `--chorus-star` (set on the element itself).
-    for (const [property, value] of [["--chorus-accent", settings?.colors.accent], ["--chorus-star", settings?.colors.star]] as const) {
+    // A colour set in the admin wins over the page's `--chorus-accent` / `--chorus-star` (set on the element itself);
+    // text on the accent is then black or white, whichever contrasts more with it.
+    const accent = settings?.colors.accent;
+    for (const [property, value] of [["--chorus-accent", accent], ["--chorus-accent-contrast", accent && textOn(accent)], ["--chorus-star", settings?.colors.star]] as const) {
       if (value) this.style.setProperty(property, value);
       else this.style.removeProperty(property);
     }

@@ -11,6 +11,7 @@ import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "../../test/fixtu
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import "../star-rating/chorus-star-rating.ts";
 import "../reviews-keywords/chorus-reviews-keywords.ts";
+import { textOn } from "./chorus-element.ts";
 
 let t: TestServer;
 const requests: string[] = [];
@@ -50,6 +51,7 @@ it("one request per store and language, shared by its elements; German texts, co
   for (const badge of badges) await expect.poll(() => label(badge), { timeout: 10_000 }).toMatch(/^Bewertet mit \d\.\d von 5, \d+ Bewertungen$/);
   expect(badges[0]!.style.getPropertyValue("--chorus-accent")).toBe("#0a7f5a");
   expect(badges[0]!.style.getPropertyValue("--chorus-star")).toBe("#f5a623");
+  expect(badges[0]!.style.getPropertyValue("--chorus-accent-contrast")).toBe("#fff"); // dark green: white text on it
   await expect.poll(() => keywords.hidden).toBe(true);
   // The other store has no settings: English defaults, no colours.
   await expect.poll(() => label(other), { timeout: 10_000 }).toMatch(/^Rated \d\.\d out of 5, \d+ reviews$/);
@@ -60,4 +62,9 @@ it("one request per store and language, shared by its elements; German texts, co
     `${t.baseUrl}/v1/stores/${TEST_STORE_ID}/widget_settings?locale=de-AT`,
     `${t.baseUrl}/v1/stores/${OTHER_STORE_ID}/widget_settings?locale=de-AT`,
   ]);
+});
+
+it("text on an admin accent colour is white or near-black, whichever contrasts more (WCAG ratio)", () => {
+  expect(["#0a7f5a", "#3b3fb6", "#000", "#b3261e"].map(textOn)).toEqual(["#fff", "#fff", "#fff", "#fff"]);
+  expect(["#ffee00", "#fff", "#7fdbff", "#f5a623"].map(textOn)).toEqual(["#111", "#111", "#111", "#111"]);
 });
