@@ -31,7 +31,7 @@ test.describe.configure({ mode: "serial" });
 function withSchedule<T>(fn: (service: ReturnType<typeof reviewRequestsService>, db: Db) => T): T {
   const db = openDatabase(E2E_DB_PATH);
   try {
-    const mail = mailService({ repo: mailRepo(db), sending: true, now: Date.now, secret: "e2e-review-requests" });
+    const mail = mailService({ db, repo: mailRepo(db), sending: true, now: Date.now, secret: "e2e-review-requests" } as Parameters<typeof mailService>[0]);
     // The hosted page (the server) writes reviews; this side only schedules and sends.
     return fn(reviewRequestsService({ db, repo: reviewRequestsRepo(db), stores: storesRepo(db), mail, submissions: {} as SubmissionsService }), db);
   } finally {
