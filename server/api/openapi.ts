@@ -7,6 +7,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import type { ApiName, RoutedOperation } from "./operation.ts";
+import { WEBHOOK_EVENT_BODIES, webhookDeliveryHeadersSchema } from "../contract/webhooks.ts";
 
 /** interface.md §9: the interface's description version. */
 export const API_VERSION = "1.2.1";
@@ -105,6 +106,17 @@ export function buildOpenApi(operations: readonly RoutedOperation[], api: ApiNam
       },
       responses,
     });
+  }
+  // The events Chorus POSTs to webhook subscriptions (docs/webhooks.md), in the enterprise document.
+  if (api === "enterprise") {
+    for (const [type, schema] of Object.entries(WEBHOOK_EVENT_BODIES)) {
+      registry.registerWebhook({
+        method: "post", path: type, operationId: `webhook_${type.replace(/\./g, "_")}`, summary: `Event \`${type}\``, tags: ["Webhooks"],
+        description: "Sent to every enabled subscription to this event type; answer any 2xx within 15 s. Verify `Chorus-Signature` first.",
+        request: { headers: webhookDeliveryHeadersSchema, body: { required: true, content: { "application/json": { schema } } } },
+        responses: { 200: { description: "Any 2xx acknowledges the delivery; anything else is retried." } },
+      });
+    }
   }
   const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",

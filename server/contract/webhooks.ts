@@ -4,6 +4,9 @@
  * describes them from these schemas.
  */
 import { z } from "zod";
+import { loyaltyCustomerSchema, loyaltyTransactionSchema } from "./loyalty.responses.ts";
+import { reviewSchema } from "./storefront.responses.ts";
+import { surveyResponseSchema } from "./surveys.ts";
 
 /**
  * Every event type a subscription may ask for, named as Okendo names them (`<resource>.<change>`). The
@@ -82,3 +85,48 @@ export const webhookSubscriptionsResponseSchema = z.object({ subscriptions: z.ar
   .meta({ id: "WebhookSubscriptionsResponse", description: "The store's subscriptions, oldest first." });
 export const deletedWebhookSubscriptionSchema = z.object({ subscriptionId: z.uuid(), deleted: z.literal(true) })
   .meta({ id: "DeletedWebhookSubscription", description: "The subscription was deleted with its delivery log; nothing more is delivered to it." });
+
+// ---- Event bodies (documented under `webhooks` in the enterprise OpenAPI document) ----
+
+const idsOnly = <T extends z.ZodRawShape>(shape: T, what: string) =>
+  z.object(shape).meta({ description: `Only the IDs: the ${what} was deleted (or was deleted before the event was dispatched).` });
+const reviewIds = idsOnly({ reviewId: z.string(), productId: z.string().optional() }, "review");
+export const webhookReviewSchema = reviewSchema.extend({
+  status: z.enum(["pending", "published", "rejected"]).meta({ description: "The review's moderation status." }),
+  reviewer: reviewSchema.shape.reviewer.extend({ email: z.string().optional().meta({ description: "The reviewer's e-mail address, when known." }) }),
+}).meta({ id: "WebhookReview", description: "A review as the storefront shows it, with its status and the reviewer's e-mail." });
+export const webhookLoyaltyCustomerSchema = loyaltyCustomerSchema.extend({
+  platformCustomerId: z.string().meta({ description: "The shop platform's customer ID." }),
+  email: z.string().optional(),
+  lifetimePoints: z.int().meta({ description: "Sum of the customer's positive earnings (the VIP tier measure)." }),
+}).meta({ id: "WebhookLoyaltyCustomer", description: "A loyalty customer as the storefront shows them, with the merchant's fields." });
+export const webhookTransactionSchema = loyaltyTransactionSchema.extend({ loyaltyCustomerId: z.string() })
+  .meta({ id: "WebhookLoyaltyTransaction", description: "A ledger transaction with its customer." });
+
+const DATA: Record<WebhookEventType, z.ZodType> = {
+  "review.created": z.object({ review: z.union([webhookReviewSchema, reviewIds]) }),
+  "review.updated": z.object({ review: z.union([webhookReviewSchema, reviewIds]) }),
+  "review.deleted": z.object({ review: reviewIds }),
+  "survey_response.created": z.object({ surveyResponse: z.union([surveyResponseSchema, idsOnly({ surveyResponseId: z.string() }, "survey response")]) }),
+  "loyalty_customer.created": z.object({ loyaltyCustomer: z.union([webhookLoyaltyCustomerSchema, idsOnly({ loyaltyCustomerId: z.string() }, "loyalty customer")]) }),
+  "loyalty_customer.updated": z.object({ loyaltyCustomer: z.union([webhookLoyaltyCustomerSchema, idsOnly({ loyaltyCustomerId: z.string() }, "loyalty customer")]) }),
+  "loyalty_earning_transaction.created": z.object({ transaction: webhookTransactionSchema }),
+  "loyalty_redemption_transaction.created": z.object({ transaction: webhookTransactionSchema }),
+};
+
+/** The body of each event type: the envelope and its `data` (docs/webhooks.md "Payload"). */
+export const WEBHOOK_EVENT_BODIES = Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [type, z.object({
+  eventId: z.string().meta({ description: "The event's ID (`evt_…`), also in `Chorus-Event-Id`: the same on every retry and replay." }),
+  eventType: z.literal(type),
+  dateCreated: dateTime("When the change was committed."),
+  storeId: z.string(),
+  data: DATA[type],
+}).meta({ description: `The \`${type}\` event.` })])) as unknown as Record<WebhookEventType, z.ZodType>;
+
+/** The headers of every delivery. */
+export const webhookDeliveryHeadersSchema = z.object({
+  "chorus-signature": z.string().meta({ description: "`t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">` keyed with the subscription's secret (docs: verify the signature)." }),
+  "chorus-event-id": z.string(),
+  "chorus-event-type": webhookEventTypeSchema,
+  "chorus-delivery-id": z.string().meta({ description: "This delivery's ID (a replay is a new delivery)." }),
+});

@@ -13,6 +13,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
 import { PROJECT_ROOT } from "../config.ts";
 import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
@@ -25,6 +27,8 @@ import { signPlatformToken } from "../loyalty/tokens.ts";
 import { DEMO_CHANNEL_IDS, DEMO_QUESTION_IDS, NPS_SURVEY } from "../surveys/surveys.demo.ts";
 import { MAX_ATTEMPTS, MAX_RESPONSE_BYTES, postOnce, RETRY_DELAYS_MS } from "./delivery.ts";
 import { checkWebhookUrl } from "./url-guard.ts";
+
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule);
 
 type Received = { headers: IncomingMessage["headers"]; raw: Buffer; body: { eventId: string; eventType: string; storeId: string; dateCreated: string; data: Record<string, Record<string, unknown>> } };
 type Verify = (raw: Buffer | string, header: string | undefined, secret: string, opts?: { toleranceSeconds?: number; nowSeconds?: number }) => boolean;
@@ -194,6 +198,16 @@ describe("every event type, delivered and verified with the documented snippet",
     for (const d of [...of("loyalty_earning_transaction.created"), ...of("loyalty_redemption_transaction.created")]) {
       const r = strictly(loyaltyTransactionSchema, { loyaltyCustomerId: z.string() }).safeParse(d.transaction);
       expect(r.success, JSON.stringify(r.error?.issues)).toBe(true);
+    }
+
+    // And against the event schemas of the enterprise OpenAPI document (`webhooks`).
+    const doc = (await (await fetch(t.url("/enterprise/openapi.json"))).json()) as { components: unknown; webhooks: Record<string, { post: { requestBody: { content: { "application/json": { schema: object } } } } }> };
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    for (const r of hook.received) {
+      const validate = ajv.compile({ ...doc.webhooks[r.body.eventType].post.requestBody.content["application/json"].schema, components: doc.components });
+      expect(validate(r.body), `${r.body.eventType}: ${ajv.errorsText(validate.errors)}`).toBe(true);
     }
 
     // The delivery log: one delivered attempt each, with status code and latency.
