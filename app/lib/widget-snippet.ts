@@ -10,7 +10,7 @@
  * (`min-height` of their loading state, measured in e2e/widget-setup.spec.ts at 16px text), so a short
  * answer (no questions yet) leaves that space.
  */
-import { WIDGET_KEYS, WIDGET_TAGS_BY_KEY, type WidgetKey } from "../../server/contract/widget-keys.ts";
+import { WIDGET_TAGS_BY_KEY, type WidgetKey } from "../../server/contract/widget-keys.ts";
 
 /** Per widget: the CSS rule that reserves its loading-state box, and where a merchant puts it. */
 export const WIDGET_PLACEMENT: Record<WidgetKey, { css: string; comment: string; scope: "product" | "store" }> = {
@@ -51,16 +51,17 @@ export const WIDGET_PLACEMENT: Record<WidgetKey, { css: string; comment: string;
   },
 };
 
-/** The `<style>` body reserving the space of the `shown` widgets, one rule a line. */
-export function reservationCss(shown: Record<WidgetKey, boolean>): string {
-  return WIDGET_KEYS.filter((k) => shown[k]).map((k) => WIDGET_PLACEMENT[k].css).join("\n");
-}
 
 /** Escape `"`, `&`, `<` and `>` for an HTML attribute value or text. */
 const attr = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** Order of the elements in the snippet: the product page from top to bottom, then the loyalty page. */
 const ORDER: readonly WidgetKey[] = ["starRating", "summary", "keywords", "media", "reviews", "questions", "loyalty"];
+
+/** The `<style>` body reserving the space of the `shown` widgets, one rule a line. */
+export function reservationCss(shown: Record<WidgetKey, boolean>): string {
+  return ORDER.filter((k) => shown[k]).map((k) => WIDGET_PLACEMENT[k].css).join("\n");
+}
 
 /**
  * The snippet for a store: `origin` serves chorus.js (PUBLIC_URL), `productKey` is an example product

@@ -209,7 +209,7 @@ export default function Widgets() {
         <CsrfField />
         <input type="hidden" name="intent" value="add-language" />
         <label htmlFor="new-language">Add a language</label>
-        <input id="new-language" name="language" placeholder="e.g. de or pt-BR" size={10} maxLength={35} defaultValue={failure?.intent === "add-language" ? values.language : undefined}
+        <input id="new-language" name="language" placeholder="e.g. de or pt-BR" size={16} maxLength={35} defaultValue={failure?.intent === "add-language" ? values.language : undefined}
           {...invalidProps("new-language", errorsOf("add-language").language)} />
         <button type="submit" className="secondary">Add</button>
         <FieldError id="new-language" error={errorsOf("add-language").language} />
