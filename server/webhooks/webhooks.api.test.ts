@@ -269,6 +269,21 @@ describe("outbox in the transaction of the change", () => {
     await hook.down();
   });
 
+  it("helpful votes change no review for webhooks (no review.updated); a reply does", async () => {
+    const hook = receiver();
+    await hook.up();
+    await subscribe(hook.url, ["review.updated"]);
+    const reviewId = (t.services.db.prepare("SELECT review_id FROM reviews WHERE store_id = ? AND status = 'published' LIMIT 1").pluck().get(TEST_STORE_ID)) as string;
+    const before = eventCount();
+    const vote = await api(`${S}/reviews/${reviewId}/votes`, { auth: false, body: { vote: "helpful" } });
+    expect(vote.status).toBe(200);
+    expect(eventCount()).toBe(before);
+    t.services.db.transaction(() => t.services.db.prepare("UPDATE reviews SET reply_body = 'Thank you!', reply_created_ms = ? WHERE review_id = ?").run(clock, reviewId))();
+    expect(eventCount()).toBe(before + 1);
+    await run();
+    expect(hook.received.map((r) => r.body.data.review.reply)).toEqual([{ body: "Thank you!", dateCreated: new Date(clock).toISOString() }]);
+  });
+
   it("a store without a subscription to the event type stores no event", async () => {
     const before = eventCount();
     t.services.db.transaction(() => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "nobody-listens", storeId: TEST_STORE_ID, platformCustomerId: "nobody-listens", email: null }))();
