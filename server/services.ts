@@ -150,7 +150,7 @@ export function createServices(options: ServicesOptions) {
   const mailNow = options.mail?.now ?? Date.now;
   const mailData = mailRepo(db);
   const sender = mailSender({ db, repo: mailData, smtpUrl: options.mail?.smtpUrl ?? null, from: options.mail?.from ?? DEFAULT_MAIL_FROM, now: mailNow, log: options.log });
-  const mail = mailService({ repo: mailData, sending: sender.enabled, now: mailNow, secret, onEnqueued: () => sender.wake() });
+  const mail = mailService({ db, repo: mailData, sending: sender.enabled, now: mailNow, secret, onEnqueued: () => sender.wake() });
   // Accounts (issue #21 item 2): sign-up and operators, a store's team and invitations, password reset.
   const accountDeps = { db, admin: adminData, adminService: admin, accounts: accountsRepo(db), stores };
   // Review requests (issue #22 item 2): settings, the persisted schedule, hosted review links (server/review-requests).

@@ -72,12 +72,10 @@ async function main(): Promise<void> {
   services.mailSender.start();
   // The outbox keeps a message's content for MAIL_KEEP_DAYS (docs/mail.md "Retention"): pruned at start and hourly.
   const pruneMail = () => {
-    try {
-      const pruned = services.mail.pruneContent(config.MAIL_KEEP_DAYS);
-      if (pruned > 0) log(`Mail: removed the content of ${pruned} messages older than ${config.MAIL_KEEP_DAYS} days from the outbox`);
-    } catch (error) {
-      log(`Mail: pruning the outbox failed, next try in an hour: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    services.mail.pruneContent(config.MAIL_KEEP_DAYS).then(
+      (pruned) => pruned > 0 && log(`Mail: removed the content of ${pruned} messages older than ${config.MAIL_KEEP_DAYS} days from the outbox`),
+      (error: unknown) => log(`Mail: pruning the outbox failed, next try in an hour: ${error instanceof Error ? error.message : String(error)}`),
+    );
   };
   pruneMail();
   const mailPruner = setInterval(pruneMail, 3_600_000);

@@ -60,11 +60,13 @@ export function mailRepo(db: Db) {
      * expired lease): each becomes `sending` until `leaseUntilMs`, its attempt counted. Call inside a transaction.
      */
     claimDue(nowMs: number, leaseUntilMs: number, limit: number): OutboxRow[] {
-      const due = db.prepare(
-        `SELECT * FROM mail_outbox
-         WHERE (status = 'queued' AND next_attempt_ms <= ?) OR (status = 'sending' AND lease_until_ms <= ?)
-         ORDER BY next_attempt_ms, seq LIMIT ?`,
-      ).all(nowMs, nowMs, limit) as OutboxRow[];
+      // Expired leases first (few: a crash), then queued messages in due order; each an index range, no sort.
+      const due = db.prepare("SELECT * FROM mail_outbox WHERE status = 'sending' AND lease_until_ms <= ? LIMIT ?").all(nowMs, limit) as OutboxRow[];
+      if (due.length < limit) {
+        due.push(...(db.prepare(
+          "SELECT * FROM mail_outbox WHERE status = 'queued' AND next_attempt_ms <= ? ORDER BY next_attempt_ms, seq LIMIT ?",
+        ).all(nowMs, limit - due.length) as OutboxRow[]));
+      }
       const claim = db.prepare("UPDATE mail_outbox SET status = 'sending', lease_until_ms = ?, attempts = attempts + 1 WHERE seq = ?");
       for (const row of due) {
         claim.run(leaseUntilMs, row.seq);
@@ -100,14 +102,37 @@ export function mailRepo(db: Db) {
     },
 
     /**
-     * Empty the bodies and extra headers of up to `limit` finished messages (sent, failed, kept) created before
-     * `beforeMs`; the row (recipient, subject, status, dedupe key) stays. @returns how many were emptied.
+     * The last `seq` written before `beforeMs`, by binary search over the primary key (seq grows with created_ms:
+     * both are taken at enqueue), reading about log2(rows) rows instead of scanning; 0 when there is none.
      */
-    pruneContent(beforeMs: number, limit: number): number {
+    lastSeqBefore(beforeMs: number): number {
+      const at = db.prepare("SELECT seq, created_ms FROM mail_outbox WHERE seq >= ? ORDER BY seq LIMIT 1");
+      let lo = 0;
+      let hi = (db.prepare("SELECT COALESCE(MAX(seq), 0) FROM mail_outbox").pluck().get() as number);
+      while (lo < hi) { // invariant: every seq <= lo is before; the answer is <= hi
+        const mid = Math.ceil((lo + hi) / 2);
+        const row = at.get(mid) as { seq: number; created_ms: number } | undefined;
+        if (row && row.created_ms < beforeMs) lo = row.seq;
+        else hi = mid - 1;
+      }
+      return lo;
+    },
+
+    /**
+     * Empty the bodies and extra headers of the finished messages (sent, failed, kept) with `fromSeq < seq <= toSeq`
+     * created before `beforeMs`; the row (recipient, subject, status, dedupe key) stays. A range of the primary key:
+     * no scan. @returns how many were emptied.
+     */
+    pruneContent(fromSeq: number, toSeq: number, beforeMs: number): number {
       return db.prepare(
         `UPDATE mail_outbox SET html = '', text = '', headers_json = '{}'
-         WHERE seq IN (SELECT seq FROM mail_outbox WHERE created_ms < ? AND status IN ('sent', 'failed', 'kept') AND html <> '' ORDER BY seq LIMIT ?)`,
-      ).run(beforeMs, limit).changes;
+         WHERE seq > ? AND seq <= ? AND +status IN ('sent', 'failed', 'kept') AND html <> '' AND created_ms < ?`, // +status: the seq range, not the status index
+      ).run(fromSeq, toSeq, beforeMs).changes;
+    },
+
+    /** The lowest `seq` of a message not finished yet (queued or sending), or null. */
+    firstUnfinishedSeq(): number | null {
+      return db.prepare("SELECT MIN(seq) FROM mail_outbox WHERE status IN ('queued', 'sending')").pluck().get() as number | null;
     },
 
     /** Delete a store's messages to `email` (any case), for a shopper's erasure request. @returns how many. */

@@ -10,6 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { transaction, type Db } from "../db/database.ts";
 import { keysetPage } from "../shared/keyset-pager.ts";
 import type { MailRepo, OutboxRow, OutboxSummary } from "./mail.repo.ts";
 
@@ -53,6 +54,9 @@ const mailSchema = z.object({
   notBeforeMs: z.number().int().nonnegative().optional(),
 });
 
+/** Messages per range (of seq) of one pruning transaction. */
+const PRUNE_RANGE = 100;
+
 /** A message as the admin outbox shows it. */
 export type OutboxMessage = {
   messageId: string;
@@ -76,6 +80,7 @@ const toMessage = (r: OutboxSummary): OutboxMessage => ({
 });
 
 export type MailServiceDeps = {
+  db: Db;
   repo: MailRepo;
   /** Whether a transport is configured: decides `queued` (to send) or `kept` at enqueue. */
   sending: boolean;
@@ -90,6 +95,8 @@ export type MailServiceDeps = {
 /** Create the mail service. */
 export function mailService(deps: MailServiceDeps) {
   const { repo, now } = deps;
+  /** Every finished message with seq <= this had its content pruned when due (by this process; 0 at start). */
+  let prunedThrough = 0;
 
   /** One message with its bodies when the merchant may see it (same rule as `listVisible`), else undefined. */
   function getVisible(input: { storeIds: string[]; email: string; messageId: string }): OutboxMessageDetail | undefined {
@@ -162,16 +169,24 @@ export function mailService(deps: MailServiceDeps) {
 
     /**
      * Empty the content (HTML, text, extra headers) of finished messages (sent, failed, kept) older than
-     * `keepDays` days, in batches; the list entries stay (docs/mail.md "Retention"). @returns how many were emptied.
+     * `keepDays` days; the list entries stay (docs/mail.md "Retention"). Works through the outbox in ranges of
+     * PRUNE_RANGE messages, one short transaction each, yielding to the event loop between them, so the server
+     * keeps answering. @returns how many messages were emptied.
      */
-    pruneContent(keepDays: number): number {
+    async pruneContent(keepDays: number): Promise<number> {
       const before = now() - keepDays * 86_400_000;
+      const last = repo.lastSeqBefore(before);
+      // Start after what an earlier run of this process finished, but never after a message still to be sent.
+      const unfinished = repo.firstUnfinishedSeq();
+      let from = Math.min(prunedThrough, unfinished === null ? Infinity : unfinished - 1);
       let total = 0;
-      for (;;) {
-        const n = repo.pruneContent(before, 1000);
-        total += n;
-        if (n < 1000) return total;
+      for (; from < last; from += PRUNE_RANGE) {
+        total += transaction(deps.db, () => repo.pruneContent(from, Math.min(from + PRUNE_RANGE, last), before));
+        await new Promise((resolve) => setImmediate(resolve));
+        if (!deps.db.open) return total;
       }
+      prunedThrough = Math.max(prunedThrough, last);
+      return total;
     },
 
     /** Messages per status (every store). */

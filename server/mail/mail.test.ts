@@ -232,13 +232,13 @@ describe("retention and erasure", () => {
     clock += 91 * day;
     const recent = s.mail.enqueue(message("new@example.com")).messageId;
     await s.mailSender.runOnce();
-    expect(s.mail.pruneContent(90)).toBe(1);
+    expect(await s.mail.pruneContent(90)).toBe(1);
     const row = (id: string) => s.db.prepare("SELECT status, html, text, headers_json, subject FROM mail_outbox WHERE message_id = ?").get(id) as Record<string, string>;
     expect(row(old)).toMatchObject({ status: "sent", html: "", text: "", headers_json: "{}", subject: "How was your order, old@example.com?" });
     expect(row(oldQueued).html).not.toBe("");
     expect(row(recent).html).not.toBe("");
     expect(s.mail.enqueue(message("old@example.com", { dedupeKey: "k-old" })).duplicate).toBe(true);
-    expect(s.mail.pruneContent(90)).toBe(0);
+    expect(await s.mail.pruneContent(90)).toBe(0);
   });
 
   it("forgetRecipient deletes one store's messages to one address, any case, and nothing else", () => {

@@ -124,7 +124,7 @@ describe("/admin/outbox without SMTP_URL", () => {
 
   it("says so when a message's content is no longer kept", async () => {
     t.services.db.prepare("UPDATE mail_outbox SET created_ms = created_ms - 100 * 86400000 WHERE message_id = ?").run(ids.a0);
-    expect(t.services.mail.pruneContent(90)).toBe(1);
+    expect(await t.services.mail.pruneContent(90)).toBe(1);
     const html = await (await adminGet(t, alice, `/admin/outbox/${ids.a0}`)).text();
     expect(html).toContain("<h1>Review your order #0</h1>");
     expect(html).toContain("The content of this message is no longer kept");
