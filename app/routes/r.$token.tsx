@@ -13,7 +13,7 @@ import { withGentleCancel } from "~/lib/admin.server";
 import { readSubmission } from "~/lib/writes.server";
 import styles from "~/styles/review-page.css?url";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }, { rel: "icon", href: "data:," }];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: d?.link.state === "open" ? `Review ${d.link.product.name} · ${d.link.storeName}` : "Write a review" },
   { name: "robots", content: "noindex" },

@@ -10,7 +10,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { readBodyBytes } from "../../server/shared/body.ts";
 import styles from "~/styles/review-page.css?url";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }, { rel: "icon", href: "data:," }];
 export const meta: MetaFunction = () => [{ title: "Unsubscribe from review requests" }, { name: "robots", content: "noindex" }, { name: "referrer", content: "same-origin" }];
 const HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "same-origin", "X-Robots-Tag": "noindex" };
 export const headers = () => HEADERS;
