@@ -1,6 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vite";
 import { resolve } from "node:path";
+import { decorators } from "./widgets/vite.config.ts";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -8,9 +9,13 @@ declare module "@remix-run/node" {
   }
 }
 
-/** Remix app build (admin pages and API resource routes). The widget bundle has its own config: widgets/vite.config.ts. */
+/**
+ * Remix app build (admin pages and API resource routes). The widget bundle has its own config: widgets/vite.config.ts.
+ * The server-rendered snippets (app/lib/snippets.server.ts) import the widgets' sources: same decorator transform.
+ */
 export default defineConfig({
   plugins: [
+    decorators,
     !process.env.VITEST &&
       remix({
         future: {

@@ -248,9 +248,9 @@ export class ChorusElement extends LitElement {
     return this.storeUrl;
   }
 
-  /** Resolve a `nextUrl` (relative to the store prefix, decisions.md §1) to an absolute URL. */
+  /** Resolve a `nextUrl` (relative to the API root `/v1`, decisions.md §1) to an absolute URL. */
   resolveNextUrl(nextUrl: string): string {
-    return `${this.storeUrl}${nextUrl}`;
+    return `${(this.apiBase || defaultApiBase()).replace(/\/$/, "")}/v1${nextUrl}`;
   }
 
   /** Dispatch a composed, bubbling CustomEvent (names are declared in ./events.ts). */

@@ -5,8 +5,10 @@
  * 10-130 ms task depending on the CPU. For `en` and `en-US` (the most common page languages) the same
  * text is built without Intl; for other languages the formatters are created once per language and
  * reused (`toLocaleDateString(lang, options)` builds a new one on every call).
+ * On the server (snippets, app/lib/snippets.server.ts) the language is `globalThis.__chorusLang`.
  */
-const lang = () => document.documentElement.lang || navigator.language || "en";
+const lang = () =>
+  (typeof document === "undefined" ? (globalThis as { __chorusLang?: string }).__chorusLang : document.documentElement.lang) || navigator.language || "en";
 const english = (l: string) => /^en(-us)?$/i.test(l);
 const MONTHS = "January February March April May June July August September October November December".split(" ");
 

@@ -24,6 +24,7 @@ import { tokens } from "../internal/tokens.ts";
 import { emailError, focusAfterUpdate, formStyles, honeypot } from "../internal/form.ts";
 import { controls } from "../internal/ui.ts";
 import { QUESTIONS_TEXTS } from "../../server/contract/widget-strings/questions.ts";
+import { decodeHtmlText } from "../internal/html-text.ts";
 
 type Field = "body" | "displayName" | "email" | "form";
 
@@ -70,7 +71,15 @@ export class ChorusQuestions extends ChorusElement {
     this.questions = [];
     this.nextUrl = undefined;
     this.loaded = false;
-    if (this.storeId) void this.load(`${this.scopeUrl}/questions?limit=10`);
+    if (!this.storeId) return;
+    const url = `${this.scopeUrl}/questions?limit=10`;
+    // A server-rendered snippet carries the first page: shown without a request.
+    const first = this.takeSnapshot<ListQuestionsResponse>(url);
+    if (first) {
+      this.questions = first.questions;
+      this.nextUrl = first.nextUrl;
+      this.loaded = true;
+    } else void this.load(url);
   }
 
   private async load(url: string): Promise<void> {
@@ -157,7 +166,7 @@ export class ChorusQuestions extends ChorusElement {
       ${q.answers.length
         ? html`<ul class="answers" aria-label=${this.t("questions.answers")}>
             ${q.answers.map((a) => html`<li part="answer">
-              <p>${a.isStoreAnswer ? html`<span class="badge" part="store-badge">${this.t("questions.storeAnswer")}</span>` : nothing}${this.t("questions.answer", { body: a.body })}</p>
+              <p>${a.isStoreAnswer ? html`<span class="badge" part="store-badge">${this.t("questions.storeAnswer")}</span>` : nothing}${this.t("questions.answer", { body: decodeHtmlText(a.body) })}</p>
               <p class="meta">${a.author.displayName}, ${formatDate(a.dateCreated)}</p>
             </li>`)}
           </ul>`

@@ -65,6 +65,7 @@ import { tokens } from "../internal/tokens.ts";
 import { nextTask } from "../internal/tasks.ts";
 import { controls, showInSteps } from "../internal/ui.ts";
 import { rememberVisitorId, visitorId } from "../internal/visitor.ts";
+import { decodeHtmlText } from "../internal/html-text.ts";
 
 /** The seven orders of interface.md §4.2, with the ID of their text in the words shoppers know. */
 export const ORDER_LABELS: Record<ReviewOrder, string> = {
@@ -228,8 +229,18 @@ export class ChorusReviews extends ChorusElement {
     this.#url = this.#firstPageUrl();
     this.#abort?.abort();
     const abort = (this.#abort = new AbortController());
-    this.status = "loading";
     this.moreError = "";
+    // A server-rendered snippet carries the first page: all of it shown at once, without a request.
+    const first = this.storeId ? this.takeSnapshot<ListReviewsResponse>(this.#url) : undefined;
+    if (first) {
+      this.reviews = first.reviews;
+      this.shown = first.reviews.length;
+      this.nextUrl = first.nextUrl;
+      this.votes = {};
+      this.status = "ready";
+      return;
+    }
+    this.status = "loading";
     if (!this.storeId) {
       this.status = "error";
       this.errorMessage = this.t("reviews.missingStore");
@@ -378,7 +389,7 @@ export class ChorusReviews extends ChorusElement {
           ${verified ? html`<span class="badge" part="verified-badge">${verified}</span>` : nothing}
           <time part="date" datetime=${r.dateCreated}>${formatDate(r.dateCreated)}</time>
         </p>
-        ${r.body ? html`<p class="body" part="body">${r.body}</p>` : nothing}
+        ${r.body ? html`<p class="body" part="body">${decodeHtmlText(r.body)}</p>` : nothing}
         ${r.isIncentivized ? html`<p class="incentive" part="incentive-note">${this.t("reviews.incentivized")}</p>` : nothing}
         ${r.isRecommended ? html`<p class="recommends" part="recommends">${this.t("reviews.recommends")}</p>` : nothing}
         ${r.media.length
@@ -392,7 +403,7 @@ export class ChorusReviews extends ChorusElement {
             </ul>`
           : nothing}
         ${r.reply
-          ? html`<div class="reply" part="reply"><p class="label">${this.t("reviews.reply")}</p><p>${r.reply.body}</p></div>`
+          ? html`<div class="reply" part="reply"><p class="label">${this.t("reviews.reply")}</p><p>${decodeHtmlText(r.reply.body)}</p></div>`
           : nothing}
         <div class="helpful" part="helpful">
           <span part="helpful-count">${this.plural("reviews.helpfulCount", r.helpfulCount)}</span>

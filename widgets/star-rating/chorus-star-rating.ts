@@ -27,7 +27,7 @@
  *   text, the words after it move by the difference (put it on its own line, as the demo page does).
  * @cssproperty --chorus-* - the shared tokens of widgets/internal/tokens.ts
  */
-import { css, html, nothing, type PropertyValues } from "lit";
+import { css, html, isServer, nothing, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
 import { getJson, type ReviewAggregateResponse } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
@@ -80,24 +80,31 @@ export class ChorusStarRating extends ChorusElement {
   async #load(): Promise<void> {
     this.#abort?.abort();
     const abort = (this.#abort = new AbortController());
+    // A server-rendered snippet carries the aggregate: shown without a request.
+    const snapshot = this.storeId ? this.takeSnapshot<ReviewAggregateResponse>(`${this.scopeUrl}/review_aggregate`) : undefined;
+    if (snapshot) return this.#show(snapshot);
     this.state = "loading";
     if (!this.storeId) {
       this.state = "error";
       return;
     }
     try {
-      const { reviewAggregate } = await getJson<ReviewAggregateResponse>(`${this.scopeUrl}/review_aggregate`, { signal: abort.signal });
+      const answer = await getJson<ReviewAggregateResponse>(`${this.scopeUrl}/review_aggregate`, { signal: abort.signal });
       if (abort.signal.aborted) return;
-      this.reviewCount = reviewAggregate.reviewCount;
-      this.averageRating = reviewAggregate.averageRating;
-      this.state = reviewAggregate.reviewCount > 0 ? "ready" : "empty";
-      this.emit("chorus-rating-loaded", { reviewCount: this.reviewCount, averageRating: this.averageRating });
+      this.#show(answer);
     } catch (error) {
       if (abort.signal.aborted) return;
       // A broken badge beside a product title helps nobody: hide it and tell the developer.
       this.state = "error";
       console.warn("[chorus] star rating could not be loaded", error);
     }
+  }
+
+  #show({ reviewAggregate }: ReviewAggregateResponse): void {
+    this.reviewCount = reviewAggregate.reviewCount;
+    this.averageRating = reviewAggregate.averageRating;
+    this.state = reviewAggregate.reviewCount > 0 ? "ready" : "empty";
+    if (!isServer) this.emit("chorus-rating-loaded", { reviewCount: this.reviewCount, averageRating: this.averageRating });
   }
 
   render() {

@@ -1,0 +1,201 @@
+/**
+ * Server-rendered widget snippets (issue #25): the real Lit elements (widgets/) rendered on the server with
+ * `@lit-labs/ssr` into declarative shadow DOM (`<template shadowrootmode="open">`), so a page shows the
+ * rating, the first reviews and the first questions without JavaScript, and search engines read them.
+ *
+ * Each snippet is the element with its attributes, its shadow DOM, and in its light DOM a
+ * `<script type="application/json" data-chorus-snapshot>` holding the API answers it rendered from (by path)
+ * and its texts: on the page the element starts from them (widgets/internal/chorus-element.ts `takeSnapshot`),
+ * so its first render equals the server's and it makes no request for the first page; Lit's first client
+ * render replaces the server's nodes in the same task (no flash, no layout shift).
+ * The reviews snippet of a product also carries the product's JSON-LD (server/snippets/structured-data.ts).
+ *
+ * Rendering runs inside the Remix build (the widgets' sources need vite's decorator transform: vite.config.ts),
+ * where `lit` resolves to its Node build with Lit's DOM shim. Renders are synchronous; the page language of
+ * dates and counts is `globalThis.__chorusLang` during a render (widgets/internal/format.ts).
+ */
+import { render } from "@lit-labs/ssr";
+import { collectResultSync } from "@lit-labs/ssr/lib/render-result.js";
+import { html, nothing } from "lit";
+import { z } from "zod";
+import { defineOperation, reply } from "../../server/api/operation.ts";
+import { errorResponses } from "../../server/api/responses.ts";
+import { SCOPE_PARAMS, type ReviewScopeName } from "../../server/contract/params.ts";
+import type { Services } from "../../server/services.ts";
+import type { ScopeParams } from "../../server/reviews/reviews.service.ts";
+import { listReviewsQuery, listPageQuery } from "../../server/contract/storefront.ts";
+import { contentScope } from "../../server/shared/content-scopes.ts";
+import { jsonLdScript, productJsonLd, STRUCTURED_DATA_REVIEWS, type ProductJsonLd } from "../../server/snippets/structured-data.ts";
+import type { Snapshot } from "../../widgets/internal/chorus-element.ts";
+import { ChorusStarRating } from "../../widgets/star-rating/chorus-star-rating.ts";
+import { ChorusReviews } from "../../widgets/reviews/chorus-reviews.ts";
+import { ChorusQuestions } from "../../widgets/questions/chorus-questions.ts";
+
+/** The widgets a snippet can be, by the path word: its tag and the scopes where it exists. */
+export const SNIPPET_WIDGETS = {
+  "star-rating": { tag: "chorus-star-rating", scopes: ["product", "group", "store"] },
+  reviews: { tag: "chorus-reviews", scopes: ["product", "group", "store"] },
+  questions: { tag: "chorus-questions", scopes: ["product", "group"] },
+} as const;
+export type SnippetWidget = keyof typeof SNIPPET_WIDGETS;
+export const SNIPPET_WIDGET_NAMES = Object.keys(SNIPPET_WIDGETS) as SnippetWidget[];
+
+/** Reviews in the reviews snippet's first page (the element's `page-size`; "Load more" continues with it). */
+export const SNIPPET_REVIEWS_PAGE = 10;
+/** Questions in the questions snippet (the element's own first page size). */
+const SNIPPET_QUESTIONS_PAGE = 10;
+/** The reviews snippet's order: the element's default, `date desc`. */
+const SNIPPET_ORDER = "date desc";
+
+// Define the elements now: their own decorator defines them a few tasks later (widgets/internal/chorus-element.ts).
+for (const [tag, cls] of [["chorus-star-rating", ChorusStarRating], ["chorus-reviews", ChorusReviews], ["chorus-questions", ChorusQuestions]] as const) {
+  if (!customElements.get(tag)) customElements.define(tag, cls as unknown as CustomElementConstructor);
+}
+
+/** What a snippet render needs. `lang`: the page language (texts and dates), a BCP 47 tag; default `en`. */
+export type SnippetRequest = { params: ScopeParams; widget: SnippetWidget; lang?: string; publicOrigin: string };
+/** A rendered snippet: its HTML and the content scopes it read (for the response cache and ETag). */
+export type RenderedSnippet = { html: string; scopes: string[] };
+
+/** `/v1/stores/{storeId}` plus the scope's path (the widgets' `scopeUrl` without the origin). */
+function scopePath(params: ScopeParams): string {
+  const store = `/v1/stores/${encodeURIComponent(params.storeId)}`;
+  if ("productKey" in params && params.productKey) return `${store}/products/${encodeURIComponent(params.productKey)}`;
+  if ("groupId" in params && params.groupId) return `${store}/collections/${encodeURIComponent(params.groupId)}`;
+  return store;
+}
+
+/** Render `template` (one element) to HTML and put the snapshot script into its light DOM. */
+function renderElement(tag: string, template: unknown, snapshot: Snapshot, lang: string): string {
+  // Serialised first: the element takes (and drops) its answers from the snapshot as it renders.
+  const script = `<script type="application/json" data-chorus-snapshot>${JSON.stringify(snapshot).replace(/</g, "\\u003c")}</script>`;
+  const global = globalThis as { __chorusLang?: string };
+  const before = global.__chorusLang;
+  global.__chorusLang = lang;
+  let markup: string;
+  try {
+    markup = collectResultSync(render(template));
+  } finally {
+    global.__chorusLang = before;
+  }
+  // Lit's part markers are for its own hydration, which the elements do not use (they re-render in place).
+  markup = markup.replace(/<!--\/?lit-part[^>]*-->|<!--lit-node \d+-->|<\?>/g, "");
+  // One space between attributes (the template's unset bindings leave runs of them).
+  markup = markup.replace(new RegExp(`^<${tag}[^>]*>`), (open) => open.replace(/\s+/g, " "));
+  const end = markup.lastIndexOf(`</${tag}>`);
+  return `${markup.slice(0, end)}${script}${markup.slice(end)}`;
+}
+
+/**
+ * Render one snippet. @throws ApiError 404 for an unknown store, product or group (as the JSON reads).
+ * A widget the merchant turned off renders `hidden` (as the element does once it reads the settings).
+ */
+export async function renderSnippet(services: Services, request: SnippetRequest): Promise<RenderedSnippet> {
+  const { params, widget, publicOrigin } = request;
+  const lang = request.lang ?? "en";
+  const { reviews } = services;
+  const scopes = [...reviews.cacheScopes(params), contentScope.widgets(params.storeId)];
+  const settings = services.widgetSettings.forShoppers(params.storeId, lang);
+  const base = scopePath(params);
+  const productKey = "productKey" in params ? params.productKey : undefined;
+  const groupId = "groupId" in params ? params.groupId : undefined;
+  const responses: Record<string, unknown> = {};
+  const snapshot: Snapshot = { responses, texts: settings.texts };
+  const style = [settings.colors.accent && `--chorus-accent: ${settings.colors.accent}`, settings.colors.star && `--chorus-star: ${settings.colors.star}`].filter(Boolean).join("; ");
+  const key = { "star-rating": "starRating", reviews: "reviews", questions: "questions" }[widget] as keyof typeof settings.widgets;
+  const hidden = settings.widgets[key] === false;
+  // Shared attributes, as a merchant writes them; `server-rendered` lets a page's CSS skip its loading reservation.
+  const common = { storeId: params.storeId, productId: productKey || nothing, groupId: groupId || nothing, apiBase: publicOrigin, style: style || nothing };
+  let markup: string;
+  let jsonLd = "";
+  if (widget === "star-rating") {
+    responses[`${base}/review_aggregate`] = reviews.getAggregate(params);
+    markup = renderElement("chorus-star-rating", html`<chorus-star-rating server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts}></chorus-star-rating>`, snapshot, lang);
+  } else if (widget === "reviews") {
+    const query = listReviewsQuery.parse({ limit: String(SNIPPET_REVIEWS_PAGE), orderBy: SNIPPET_ORDER });
+    const page = await reviews.listReviews(params, query, publicOrigin);
+    responses[`${base}/reviews?${new URLSearchParams({ limit: String(SNIPPET_REVIEWS_PAGE), orderBy: SNIPPET_ORDER })}`] = page;
+    markup = renderElement("chorus-reviews", html`<chorus-reviews server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} page-size=${SNIPPET_REVIEWS_PAGE} .snapshot=${snapshot} .texts=${snapshot.texts}></chorus-reviews>`, snapshot, lang);
+    if (productKey) {
+      const data = structuredDataFrom(services, { storeId: params.storeId, productKey }, page.reviews);
+      if (data) jsonLd = jsonLdScript(data);
+    }
+  } else {
+    const query = listPageQuery.parse({ limit: String(SNIPPET_QUESTIONS_PAGE) });
+    responses[`${base}/questions?limit=${SNIPPET_QUESTIONS_PAGE}`] = reviews.listQuestions(params, query);
+    markup = renderElement("chorus-questions", html`<chorus-questions server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts}></chorus-questions>`, snapshot, lang);
+  }
+  return { html: markup + jsonLd, scopes };
+}
+
+/** The product's JSON-LD from its row, its aggregate and `firstReviews` (newest first); null without published reviews. */
+function structuredDataFrom(services: Services, params: { storeId: string; productKey: string }, firstReviews: Parameters<typeof productJsonLd>[2]): ProductJsonLd | null {
+  const { reviewAggregate } = services.reviews.getAggregate(params);
+  if (reviewAggregate.reviewCount === 0) return null;
+  const store = services.stores.get(params.storeId);
+  const productId = store && params.productKey.startsWith(`${store.platform}-`) ? params.productKey.slice(store.platform.length + 1) : params.productKey;
+  const product = services.stores.getProduct(params.storeId, productId);
+  return productJsonLd({ name: product?.name ?? params.productKey, url: product?.url, imageUrl: product?.imageUrl, productKey: params.productKey }, reviewAggregate, firstReviews);
+}
+
+/**
+ * The JSON-LD of a product's reviews (`Product` with `aggregateRating` and up to 10 `Review`s), or null when
+ * it has no published reviews. @throws ApiError 404 for an unknown store or product.
+ */
+export async function productStructuredData(services: Services, params: { storeId: string; productKey: string }, publicOrigin: string): Promise<{ data: ProductJsonLd | null; scopes: string[] }> {
+  const scopes = services.reviews.cacheScopes(params);
+  const query = listReviewsQuery.parse({ limit: String(STRUCTURED_DATA_REVIEWS), orderBy: SNIPPET_ORDER });
+  const page = await services.reviews.listReviews(params, query, publicOrigin);
+  return { data: structuredDataFrom(services, params, page.reviews), scopes };
+}
+
+const LANG = z
+  .string()
+  .max(35)
+  .regex(/^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{2,8})*$/, "must be a language tag like en, de or pt-BR")
+  .optional()
+  .meta({ description: "The page's language (BCP 47 tag, e.g. `de`): the merchant's texts for it and its date format; default `en`." });
+const SCOPE_WORDS: Record<ReviewScopeName, string> = { product: "a product", group: "a review group (collection)", store: "the whole store" };
+const Capital: Record<ReviewScopeName, string> = { product: "Product", group: "Group", store: "Store" };
+
+/** GET …/snippets/{widget} in `scope`: the server-rendered element as an HTML fragment. */
+export const getSnippet = (scope: ReviewScopeName) => {
+  const widgets = SNIPPET_WIDGET_NAMES.filter((w) => (SNIPPET_WIDGETS[w].scopes as readonly string[]).includes(scope));
+  return defineOperation({
+    id: `get${Capital[scope]}Snippet`, method: "GET", api: "storefront", auth: "none", cache: "public", readsOnly: true, tags: ["Snippets"],
+    summary: `A server-rendered widget of ${SCOPE_WORDS[scope]} (HTML with declarative shadow DOM)`,
+    description:
+      "The widget element with its shadow DOM (`<template shadowrootmode=\"open\">`) and the data it rendered from, to put into the shop's HTML: " +
+      "shoppers and search engines see the content without JavaScript; `/widgets/chorus.js` then makes it interactive without requesting the first page again. " +
+      `Widgets here: ${widgets.map((w) => `\`${w}\``).join(", ")}. The product's reviews snippet also carries its JSON-LD (see structured_data). See docs/snippets.md.`,
+    params: SCOPE_PARAMS[scope].extend({ widget: z.enum(widgets as [SnippetWidget, ...SnippetWidget[]], { error: `widget must be one of: ${widgets.join(", ")}` }) }),
+    query: z.object({ lang: LANG }),
+    responses: { 200: { description: "The snippet (an HTML fragment)", contentType: "text/html", schema: z.string() }, ...errorResponses(400, 404) },
+    handler: async ({ params, query, context }) => {
+      const { widget, ...scopeParams } = params as ScopeParams & { widget: SnippetWidget };
+      const snippet = await renderSnippet(context.services, { params: scopeParams, widget, lang: query.lang, publicOrigin: context.publicOrigin });
+      return reply(null, { raw: { body: snippet.html, contentType: "text/html; charset=utf-8" }, scopes: snippet.scopes });
+    },
+  });
+};
+
+const jsonLdSchema = z
+  .object({ "@context": z.literal("https://schema.org"), "@type": z.literal("Product"), name: z.string(), aggregateRating: z.object({}).passthrough(), review: z.array(z.object({}).passthrough()) })
+  .passthrough()
+  .meta({ description: "A schema.org `Product` with `aggregateRating` and up to 10 `review`s" });
+
+/** GET /v1/stores/{storeId}/products/{productKey}/structured_data: the product's review JSON-LD. */
+export const getProductStructuredData = defineOperation({
+  id: "getProductStructuredData", method: "GET", api: "storefront", auth: "none", cache: "public", readsOnly: true, tags: ["Snippets"],
+  summary: "The product's review structured data (schema.org JSON-LD) for search engines",
+  description:
+    "`structuredData`: a schema.org `Product` (name, URL and image from the product's record) with `aggregateRating` (the average rounded as the widgets show it, " +
+    "`reviewCount`, `bestRating` 5, `worstRating` 1) and up to 10 `Review`s, newest first; null when the product has no published reviews. " +
+    "Put it into the product page as `<script type=\"application/ld+json\">`, once per product (the reviews snippet already carries it).",
+  params: SCOPE_PARAMS.product,
+  responses: { 200: { description: "`{ structuredData }`", schema: z.object({ structuredData: jsonLdSchema.nullable() }) }, ...errorResponses(404) },
+  handler: async ({ params, context }) => {
+    const { data, scopes } = await productStructuredData(context.services, params, context.publicOrigin);
+    return reply({ structuredData: data }, { scopes });
+  },
+});
