@@ -1,9 +1,12 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { adminHeaders, requireStore } from "~/lib/admin.server";
 
+import webhookStyles from "~/styles/admin-webhooks.css?url";
+
 export const meta: MetaFunction = () => [{ title: "Exports · Chorus admin" }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: webhookStyles }];
 export const headers = adminHeaders;
 
 /** The Exports page: one download form per export, its filters sent to `exports/<name>.csv` (a streamed file). */
@@ -56,11 +59,11 @@ export default function Exports() {
         <form key={e.name} method="get" action={`/admin/stores/${storeId}/exports/${e.name}.csv`} className="stack panel" aria-labelledby={`${e.name}-title`}>
           <h2 id={`${e.name}-title`}>{e.title}</h2>
           <p className="muted">{e.description}</p>
-          <div className="columns">
+          <div className="filters">
             {e.filters.map((f) => {
               const id = `${e.name}-${f.name}`;
               return (
-                <div key={f.name} className="stack">
+                <div key={f.name}>
                   <label htmlFor={id}>{f.label}</label>
                   {f.options ? (
                     <select id={id} name={f.name} defaultValue="">

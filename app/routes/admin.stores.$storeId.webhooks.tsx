@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { CopyButton } from "~/components/CopyButton";
@@ -10,7 +10,10 @@ import { readFlash, redirectWithFlash } from "~/lib/flash.server";
 import { isApiError } from "../../server/contract/errors.ts";
 import { createWebhookSubscriptionSchema, updateWebhookSubscriptionSchema, WEBHOOK_EVENT_TYPES } from "../../server/contract/webhooks.ts";
 
+import webhookStyles from "~/styles/admin-webhooks.css?url";
+
 export const meta: MetaFunction = () => [{ title: "Webhooks · Chorus admin" }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: webhookStyles }];
 export const headers = adminHeaders;
 
 const PAGE = 50;
@@ -113,7 +116,7 @@ function SubscriptionFields({ prefix, values, errors }: { prefix: string; values
       <FieldError id={`${prefix}-description`} error={errors.description} />
       <fieldset aria-describedby={errors.eventTypes ? `${prefix}-events-error` : undefined}>
         <legend>Events</legend>
-        <div className="columns">
+        <div className="event-types">
           {WEBHOOK_EVENT_TYPES.map((type) => (
             <label key={type} className="choice">
               <input type="checkbox" name="eventType" value={type} defaultChecked={values.eventTypes?.includes(type) ?? false} /> <code>{type}</code>
@@ -162,7 +165,7 @@ export default function Webhooks() {
 
       <h2>Subscriptions</h2>
       {subscriptions.length === 0 ? <p className="empty">No subscriptions yet.</p> : (
-        <ul className="stack">
+        <ul className="subscriptions">
           {subscriptions.map((s) => {
             const editing = result?.subscriptionId === s.subscriptionId;
             return (
@@ -172,7 +175,7 @@ export default function Webhooks() {
                   <span className={s.status === "enabled" ? "badge badge-published" : "badge badge-rejected"}>{s.status === "enabled" ? "Enabled" : "Disabled"}</span>
                 </p>
                 {s.description ? <p>{s.description}</p> : null}
-                <p className="muted">Events: {s.eventTypes.join(", ")} · secret {s.secretPrefix}… · {s.consecutiveFailures} failed attempts in a row</p>
+                <p className="muted">Events: {s.eventTypes.join(", ")} · secret {s.secretPrefix}… · {s.consecutiveFailures === 1 ? "1 failed attempt" : `${s.consecutiveFailures} failed attempts`} in a row</p>
                 <details open={editing}>
                   <summary>Edit {s.url}</summary>
                   <Form method="post" className="stack" noValidate>
@@ -211,7 +214,7 @@ export default function Webhooks() {
 
       <h2>Delivery log</h2>
       {deliveries.length === 0 ? <p className="empty">No deliveries yet.</p> : (
-        <div className="table-wrap">
+        <div className="table-wrap delivery-log">
           <table>
             <caption className="visually-hidden">Webhook deliveries, newest first</caption>
             <thead>
