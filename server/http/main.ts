@@ -70,14 +70,16 @@ async function main(): Promise<void> {
   const mediaSweeper = startMediaSweeper({ db: services.db, mediaRows: services.mediaRows, mediaPath: services.mediaPath, log });
   // Outgoing mail: the outbox's send job (server/mail/sender.ts); without SMTP_URL mail is kept, not sent.
   services.mailSender.start();
-  // The outbox keeps a message's content for MAIL_KEEP_DAYS (docs/mail.md "Retention"): pruned at start and hourly.
+  // The outbox keeps a message's content for MAIL_KEEP_DAYS (docs/mail.md "Retention"): pruned a minute after the
+  // start (its log line never lands among the start-up banner's) and hourly.
   const pruneMail = () => {
     services.mail.pruneContent(config.MAIL_KEEP_DAYS).then(
       (pruned) => pruned > 0 && log(`Mail: removed the content of ${pruned} messages older than ${config.MAIL_KEEP_DAYS} days from the outbox`),
       (error: unknown) => log(`Mail: pruning the outbox failed, next try in an hour: ${error instanceof Error ? error.message : String(error)}`),
     );
   };
-  pruneMail();
+  const firstMailPrune = setTimeout(pruneMail, 60_000);
+  firstMailPrune.unref();
   const mailPruner = setInterval(pruneMail, 3_600_000);
   mailPruner.unref();
   log(services.mailSender.enabled ? `Mail: sending through ${smtpServer(config.SMTP_URL!)} as ${config.MAIL_FROM}` : "Mail: SMTP_URL not set, mail is kept in the outbox (/admin/outbox)");
@@ -119,6 +121,7 @@ async function main(): Promise<void> {
     mediaSweeper.stop();
     reviewRequestScheduler.stop();
     const mailStopped = services.mailSender.stop();
+    clearTimeout(firstMailPrune);
     clearInterval(mailPruner);
     const webhooksStopped = services.webhookDelivery.stop();
     server.close(async () => {
