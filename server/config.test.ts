@@ -37,3 +37,14 @@ describe("loadConfig: read worker threads", () => {
     expect(() => loadConfig(env({ READ_WORKERS: value }))).toThrow(/READ_WORKERS/);
   });
 });
+
+describe("loadConfig: insecure webhook receivers", () => {
+  it("are off by default and on only with ALLOW_INSECURE_WEBHOOKS=1", () => {
+    expect(loadConfig(env({})).ALLOW_INSECURE_WEBHOOKS).toBe("0");
+    expect(loadConfig(env({ ALLOW_INSECURE_WEBHOOKS: "1" })).ALLOW_INSECURE_WEBHOOKS).toBe("1");
+  });
+
+  it.each(["yes", "true", "2"])("refuses ALLOW_INSECURE_WEBHOOKS=%s with a message naming it", (value) => {
+    expect(() => loadConfig(env({ ALLOW_INSECURE_WEBHOOKS: value }))).toThrow(/ALLOW_INSECURE_WEBHOOKS/);
+  });
+});
