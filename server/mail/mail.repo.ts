@@ -83,6 +83,12 @@ export function mailRepo(db: Db) {
         .run(sentMs, seq, leaseUntilMs).changes === 1;
     },
 
+    /** Give back a claim not attempted (the sender is stopping): queued again as it was, the attempt not counted. */
+    release(seq: number, leaseUntilMs: number): boolean {
+      return db.prepare("UPDATE mail_outbox SET status = 'queued', attempts = attempts - 1, lease_until_ms = NULL WHERE seq = ? AND status = 'sending' AND lease_until_ms = ?")
+        .run(seq, leaseUntilMs).changes === 1;
+    },
+
     /** Record a failed attempt: queued again for `nextAttemptMs`, or `failed` when `nextAttemptMs` is null. */
     markAttemptFailed(seq: number, leaseUntilMs: number, error: string, nextAttemptMs: number | null): boolean {
       return db.prepare(

@@ -201,6 +201,24 @@ describe("restart", () => {
     }
   });
 
+  it("stopping mid-pass finishes the message at hand and gives back the rest of the claim, ready for the next start", async () => {
+    const s = services("stop.sqlite");
+    for (let i = 0; i < 15; i++) s.mail.enqueue(message(`stop${i}@example.com`));
+    const pass = s.mailSender.runOnce();
+    await smtp.waitFor((m) => m.to.includes("stop0@example.com"));
+    await s.mailSender.stop();
+    const { sent } = await pass;
+    expect(sent).toBeGreaterThanOrEqual(1);
+    expect(sent).toBeLessThan(15);
+    const counts = s.mail.statusCounts();
+    expect(counts).toMatchObject({ sent, queued: 15 - sent, sending: 0 });
+    expect(s.db.prepare("SELECT COUNT(*) FROM mail_outbox WHERE status = 'queued' AND attempts = 0 AND lease_until_ms IS NULL").pluck().get()).toBe(15 - sent);
+    close(s);
+    const next = services("stop.sqlite");
+    expect((await next.mailSender.runOnce()).sent).toBe(15 - sent); // at once, not after a lease
+    for (let i = 0; i < 15; i++) expect(smtp.messages.filter((m) => m.to.includes(`stop${i}@example.com`))).toHaveLength(1);
+  });
+
   it("two senders on one database never send a message twice", async () => {
     const a = services("two.sqlite");
     const b = services("two.sqlite");

@@ -86,6 +86,8 @@ export function mailSender(deps: MailSenderDeps) {
   /** The passes run one after the other: this is the last one asked for. */
   let last: Promise<unknown> = Promise.resolve();
   let started = false;
+  /** Set by stop(): the pass in flight sends the message at hand, gives back the rest of its claim and ends. */
+  let stopping = false;
 
   async function sendOne(row: OutboxRow, report: SendReport): Promise<void> {
     const lease = row.lease_until_ms!;
@@ -121,11 +123,19 @@ export function mailSender(deps: MailSenderDeps) {
     const report: SendReport = { sent: 0, retried: 0, failed: 0 };
     if (!transport) return report;
     for (;;) {
-      if (!deps.db.open) return report;
+      if (!deps.db.open || stopping) return report;
       const at = now();
       const claimed = transaction(deps.db, () => deps.repo.claimDue(at, at + LEASE_MS, BATCH));
-      for (const row of claimed) await sendOne(row, report);
-      if (claimed.length < BATCH) return report;
+      for (const [i, row] of claimed.entries()) {
+        if (stopping) {
+          // Not attempted: back to the queue now rather than after the lease, for the next start.
+          const rest = claimed.slice(i);
+          if (deps.db.open) transaction(deps.db, () => rest.forEach((r) => deps.repo.release(r.seq, r.lease_until_ms!)));
+          return report;
+        }
+        await sendOne(row, report);
+      }
+      if (claimed.length < BATCH || stopping) return report;
     }
   }
 
@@ -170,9 +180,10 @@ export function mailSender(deps: MailSenderDeps) {
     wake(): void {
       if (started) schedule(0);
     },
-    /** Stop the loop after the pass in flight; closes the transport. */
+    /** Stop the loop: the pass in flight ends after the message it is sending (its other claims are given back); closes the transport. */
     async stop(): Promise<void> {
       started = false;
+      stopping = true;
       if (timer) clearTimeout(timer);
       timer = null;
       await last;
