@@ -20,8 +20,8 @@
  * Connections are pooled (nodemailer's pool, at most 2, reused across messages: ~4 ms a message to a local
  * server instead of a new connection and greeting each time).
  * The loop (`start`) runs a pass every POLL_MS and right after each enqueue (once the caller's transaction
- * has committed); `stop()` ends it after the current pass. The clock is injectable (`now`, epoch ms) so
- * tests drive retries with `runOnce()` and no sleeping.
+ * has committed); `stop()` ends it after the message being sent (the rest of its claim goes back to the
+ * queue). The clock is injectable (`now`, epoch ms) so tests drive retries with `runOnce()` and no sleeping.
  */
 import nodemailer, { type Transporter } from "nodemailer";
 import { transaction, type Db } from "../db/database.ts";
