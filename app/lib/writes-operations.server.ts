@@ -8,7 +8,9 @@ import { ApiError } from "../../server/contract/errors.ts";
 import { errorResponses } from "../../server/api/responses.ts";
 import { askQuestionResponseSchema, importOrdersResponseSchema, submitReviewResponseSchema, voteResponseSchema } from "../../server/contract/writes.responses.ts";
 import { SCOPE_PARAMS, storeIdParam } from "../../server/contract/params.ts";
-import { importOrdersBody, questionBody, reviewSubmissionBody, voteBody } from "../../server/contract/writes.ts";
+import { importOrdersBody, okendoVoteBody, questionBody, reviewSubmissionBody, voteBody } from "../../server/contract/writes.ts";
+import { qaVoteResponseSchema } from "../../server/contract/storefront.responses.ts";
+import type { VoteTarget } from "../../server/reviews/votes.service.ts";
 import { z } from "zod";
 import { MAX_MULTIPART_BYTES, readJsonObject, readSubmission, visitorOf } from "./writes.server.ts";
 
@@ -93,3 +95,35 @@ export const vote = defineOperation({
     return reply({ ...counts, visitorId: token }, { headers: setCookie ? { "set-cookie": setCookie } : undefined });
   },
 });
+
+const itemId = (description: string) => z.string().min(1).max(200).meta({ description });
+const OKENDO_VOTE_DESCRIPTION =
+  "Okendo-compatible (decisions.md §6). `voteType`: `upvote` / `downvote` vote helpful / unhelpful, `swap-to-upvote` / `swap-to-downvote` move the vote, " +
+  "`upvote-cancel` / `downvote-cancel` withdraw it. The voter is the client address (Okendo's clients send no visitor): one counted vote per address per item, " +
+  "and the per-address limits of the review votes apply to new votes (429).";
+
+/** One Okendo-compatible vote operation: `target` picks the item from the path parameters. */
+const okendoVote = <P extends z.ZodObject<z.ZodRawShape>>(id: string, what: string, tag: string, params: P, target: (p: z.output<P>) => VoteTarget) =>
+  defineOperation({
+    id, method: "POST", api: "storefront", auth: "none", tags: [tag],
+    summary: `Vote ${what} helpful or unhelpful, or withdraw the vote (Okendo-compatible)`,
+    description: OKENDO_VOTE_DESCRIPTION,
+    params,
+    body: { schema: okendoVoteBody, read: "json", contentTypes: ["application/json"] },
+    responses: { 200: { description: "The item's vote counts after the vote", schema: qaVoteResponseSchema }, ...errorResponses(400, 404, 413, 415, 429) },
+    handler: ({ params: p, body, context }) =>
+      context.services.votes.okendoVote((p as { storeId: string }).storeId, target(p as z.output<P>), body.voteType, context.clientIp),
+  });
+
+/** POST /stores/{storeId}/reviews/{reviewId}/vote `{ voteType }`. */
+export const okendoReviewVote = okendoVote("voteOnReviewOkendo", "a review", "Reviews",
+  z.object({ storeId: storeIdParam, reviewId: itemId("The review voted on.") }), (p) => ({ type: "review", reviewId: p.reviewId }));
+
+/** POST /stores/{storeId}/questions/{questionId}/vote `{ voteType }`. */
+export const okendoQuestionVote = okendoVote("voteOnQuestion", "a question", "Questions",
+  z.object({ storeId: storeIdParam, questionId: itemId("The question voted on.") }), (p) => ({ type: "question", questionId: p.questionId }));
+
+/** POST /stores/{storeId}/questions/{questionId}/answers/{answerId}/vote `{ voteType }`. */
+export const okendoAnswerVote = okendoVote("voteOnAnswer", "an answer", "Questions",
+  z.object({ storeId: storeIdParam, questionId: itemId("The question answered."), answerId: itemId("The answer voted on.") }),
+  (p) => ({ type: "answer", questionId: p.questionId, answerId: p.answerId }));

@@ -19,8 +19,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** GET a path under the store prefix, or a `nextUrl` (relative to `/v1`: `/stores/...`). */
 const get = async (path: string) => {
-  const res = await fetch(t.url(prefix + path));
+  const res = await fetch(t.url(path.startsWith("/stores/") ? `/v1${path}` : prefix + path));
   return { status: res.status, body: await res.json() };
 };
 const product = (id: string) => ({ type: "product" as const, id });

@@ -45,6 +45,12 @@ export const reviewMediaSchema = z.object({
   dateCreated: dateTime("When the item was uploaded."),
   rating: z.int().min(1).max(5).meta({ description: "Star rating (1 to 5) of the review the item belongs to." }),
   reviewer: z.object({ displayName: z.string().meta({ description: "The reviewer's public display name." }) }),
+  streamId: z.string().meta({ description: "Okendo-compatible: the same value as `mediaId`." }),
+  imageUrls: z.object({ largeUrl: z.string(), thumbnailUrl: z.string() }).optional()
+    .meta({ description: "Okendo-compatible, images only: `largeUrl` and `thumbnailUrl` again, grouped as Okendo's clients read them." }),
+  videoUrls: z.object({ fullSizeUrl: z.string(), thumbnailUrl: z.string(), videoPosterUrl: z.string() }).optional()
+    .meta({ description: "Okendo-compatible, videos only: the video file (`fullSizeUrl`), its thumbnail and its poster image (`videoPosterUrl`)." }),
+  videoPosterUrl: z.string().optional().meta({ description: "Okendo-compatible, videos only: absolute URL of the video's poster image (the same as `largeUrl`)." }),
 }).meta({ id: "ReviewMedia", description: "A published image or video attached to a published review." });
 export type ReviewMedia = z.infer<typeof reviewMediaSchema>;
 
@@ -60,7 +66,7 @@ export const reviewSchema = z.object({
   variantName: z.string().optional().meta({ description: "Name of the product variant reviewed, e.g. `Blue / M`." }),
   rating: z.int().min(1).max(5).meta({ description: "Star rating, an integer from 1 to 5." }),
   title: z.string().meta({ description: "Review title; may be empty. Plain text: render it as text, never as HTML." }),
-  body: z.string().meta({ description: "Review text. Plain text: render it as text, never as HTML." }),
+  body: z.string().meta({ description: "Review text. In storefront answers it is safe as HTML: `&`, `<` and `>` come as `&amp;`, `&lt;` and `&gt;` (Okendo's clients insert it as HTML), so decode those three to show the text as the reviewer typed it. Webhooks and enterprise answers carry it as typed." }),
   dateCreated: dateTime("When the review was written."),
   dateUpdated: dateTime("When the review was last changed (for example moderated).").optional(),
   helpfulCount: count("Number of shoppers who voted the review helpful."),
@@ -74,10 +80,11 @@ export const reviewSchema = z.object({
     isVerified: z.boolean().meta({ description: "Whether `verifiedStatus` is anything but `unverified`." }),
     verifiedStatus: verifiedStatusSchema,
     location: reviewerLocationSchema.optional(),
+    country: reviewerLocationSchema.shape.country.optional().meta({ description: "Okendo-compatible: `location.country` again, when the reviewer gave a country." }),
   }),
   media: z.array(reviewMediaSchema).meta({ description: "The review's published images and videos (empty when it has none)." }),
   reply: z.object({
-    body: z.string().meta({ description: "The store's public reply. Plain text: render it as text, never as HTML." }),
+    body: z.string().meta({ description: "The store's public reply; in storefront answers safe as HTML like the review's `body` (`&`, `<`, `>` as entities)." }),
     dateCreated: dateTime("When the store replied."),
   }).optional().meta({ description: "The store's public reply to the review, when it has one." }),
   productAttributes: z.array(z.object({
@@ -115,6 +122,26 @@ export const reviewAggregateSchema = z.object({
     level4Count: count("Number of 4-star reviews."),
     level5Count: count("Number of 5-star reviews."),
   }).meta({ description: "Number of published reviews per star rating." }),
+  ratingAndReviewCount: count("Okendo-compatible: the same as `reviewCount` (Chorus has no star-only ratings)."),
+  ratingAndReviewValuesTotal: count("Okendo-compatible: the same as `reviewRatingValuesTotal`."),
+  ratingAndReviewCountByLevel: z.object({
+    level1Count: count("Number of 1-star reviews."),
+    level2Count: count("Number of 2-star reviews."),
+    level3Count: count("Number of 3-star reviews."),
+    level4Count: count("Number of 4-star reviews."),
+    level5Count: count("Number of 5-star reviews."),
+  }).meta({ description: "Okendo-compatible: the same as `reviewCountByLevel`." }),
+  recommendationCount: count("Number of published reviews whose reviewer recommends the product (`isRecommended: true`)."),
+  ratingCount: count("Okendo-compatible: star-only ratings without a review; always 0 (Chorus has none)."),
+  productName: z.string().optional().meta({ description: "Product scope only: the product's name, when the store registered it." }),
+  attributeRatings: z.array(z.object({
+    title: z.string().meta({ description: "Attribute name, e.g. `Fit`." }),
+    type: z.string().meta({ description: "Attribute kind as the review form collected it, e.g. `centered-range` or `range`." }),
+    value: z.number().meta({ description: "The average of the reviewers' values." }),
+    minLabel: z.string().meta({ description: "Label of the low end of the scale." }),
+    midLabel: z.string().meta({ description: "Label of the middle of the scale." }),
+    maxLabel: z.string().meta({ description: "Label of the high end of the scale." }),
+  })).optional().meta({ description: "Product and group scope: the average of each rated product attribute (`attributesWithRating` of the reviews); absent when no published review rated one." }),
 }).meta({ id: "ReviewAggregate", description: "Totals over all published reviews of the scope (zeros when it has none)." });
 export type ReviewAggregate = z.infer<typeof reviewAggregateSchema>;
 
@@ -126,6 +153,7 @@ export type ReviewAggregateResponse = z.infer<typeof reviewAggregateResponseSche
 
 export const listReviewMediaResponseSchema = z.object({
   reviewMedia: z.array(reviewMediaSchema).meta({ description: "One page of published media items, most recent first (at most `limit`)." }),
+  media: z.array(reviewMediaSchema).meta({ description: "Okendo-compatible: the same items as `reviewMedia`." }),
   nextUrl: nextUrl.optional(),
 }).meta({ id: "ListReviewMediaResponse", description: "One page of the published review images and videos of a product, a group or the whole store." });
 export type ListReviewMediaResponse = z.infer<typeof listReviewMediaResponseSchema>;
@@ -134,10 +162,12 @@ export type ListReviewMediaResponse = z.infer<typeof listReviewMediaResponseSche
 
 export const answerSchema = z.object({
   answerId: z.string().meta({ description: "ID of the answer." }),
-  body: z.string().meta({ description: "Answer text. Plain text: render it as text, never as HTML." }),
+  body: z.string().meta({ description: "Answer text, safe as HTML like a review's `body`: `&`, `<` and `>` come as entities (decode them to show the text)." }),
   dateCreated: dateTime("When the answer was written."),
   isStoreAnswer: z.boolean().meta({ description: "Whether the store itself answered (show it as the store's answer)." }),
   author: z.object({ displayName: z.string().meta({ description: "Public display name of whoever answered." }) }),
+  helpfulCount: count("Number of shoppers who voted the answer helpful."),
+  unhelpfulCount: count("Number of shoppers who voted the answer unhelpful."),
 }).meta({ id: "Answer", description: "A published, public answer to a question." });
 export type Answer = z.infer<typeof answerSchema>;
 
@@ -147,15 +177,45 @@ export const questionSchema = z.object({
   body: z.string().meta({ description: "Question text. Plain text: render it as text, never as HTML." }),
   dateCreated: dateTime("When the question was asked."),
   customer: z.object({ displayName: z.string().meta({ description: "Public display name of the shopper who asked." }) }),
+  author: z.object({ displayName: z.string().meta({ description: "The same as `customer.displayName`." }) })
+    .meta({ description: "Okendo-compatible: the shopper who asked, as Okendo's clients read it." }),
+  helpfulCount: count("Number of shoppers who voted they had this question too (helpful)."),
+  unhelpfulCount: count("Number of shoppers who voted the question unhelpful."),
   answers: z.array(answerSchema).meta({ description: "The question's published public answers (may be empty)." }),
 }).meta({ id: "Question", description: "A published shopper question about a product, with its published answers." });
 export type Question = z.infer<typeof questionSchema>;
 
 export const listQuestionsResponseSchema = z.object({
-  questions: z.array(questionSchema).meta({ description: "One page of published questions, most recent first (at most `limit`)." }),
+  questions: z.array(questionSchema).meta({ description: "One page of published questions in the requested order (at most `limit`)." }),
   nextUrl: nextUrl.optional(),
 }).meta({ id: "ListQuestionsResponse", description: "One page of the published questions and answers of a product or a group." });
 export type ListQuestionsResponse = z.infer<typeof listQuestionsResponseSchema>;
+
+// ---- Okendo-compatible reads and votes (decisions.md §6) ----
+
+export const getReviewResponseSchema = z.object({ review: reviewSchema })
+  .meta({ id: "GetReviewResponse", description: "One published review of the store." });
+export type GetReviewResponse = z.infer<typeof getReviewResponseSchema>;
+
+export const questionAggregateResponseSchema = z.object({
+  questionAggregate: z.object({ approvedQuestionCount: count("Number of published questions of the product.") }),
+}).meta({ id: "QuestionAggregateResponse", description: "How many published questions a product has." });
+export type QuestionAggregateResponse = z.infer<typeof questionAggregateResponseSchema>;
+
+export const productAttributesResponseSchema = z.object({
+  productAttributes: z.array(z.object({
+    title: z.string().meta({ description: "Attribute title, e.g. `Size bought`." }),
+    options: z.array(z.string()).meta({ description: "The values reviewers gave, alphabetically." }),
+    target: z.enum(["shopper", "general"]).meta({ description: "Always `general`: filter with `generalAttributes=Title,option` (or `shopperAttributes`, which filters the same list)." }),
+  })).meta({ description: "The product attributes of the product's published reviews, with their values (at most 20 attributes of 50 values)." }),
+}).meta({ id: "ProductAttributesResponse", description: "The attributes a product's reviews can be filtered by." });
+export type ProductAttributesResponse = z.infer<typeof productAttributesResponseSchema>;
+
+export const qaVoteResponseSchema = z.object({
+  helpfulCount: count("The item's helpful votes after this vote."),
+  unhelpfulCount: count("The item's unhelpful votes after this vote."),
+}).meta({ id: "HelpfulVoteCounts", description: "The vote counts of the review, question or answer after the vote." });
+export type QaVoteResponse = z.infer<typeof qaVoteResponseSchema>;
 
 // ---- AI summary and keywords ----
 

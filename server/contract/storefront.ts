@@ -15,9 +15,12 @@ export const LOCALES_B = [
 ] as const;
 export const LOCALES: readonly string[] = [...new Set<string>([...LOCALES_A, ...LOCALES_B])];
 
-/** interface.md §4.2: the seven review orders; default `date desc`. */
+/**
+ * interface.md §4.2: the seven review orders, plus `unhelpful desc` (most unhelpful votes first, Okendo's
+ * "Least Helpful"; decisions.md §6); default `date desc`.
+ */
 export const REVIEW_ORDERS = [
-  "date desc", "date asc", "rating desc", "rating asc", "helpful desc", "helpful asc", "has_media desc",
+  "date desc", "date asc", "rating desc", "rating asc", "helpful desc", "helpful asc", "has_media desc", "unhelpful desc",
 ] as const;
 export type ReviewOrder = (typeof REVIEW_ORDERS)[number];
 
@@ -41,7 +44,7 @@ const limitParam = (max: number, fallback: number) =>
 /** `lastEvaluated`: a URL-encoded JSON object (already URL-decoded by URLSearchParams). */
 export const lastEvaluatedParam = z.string().max(2048, "lastEvaluated is too long").optional();
 
-export const listReviewsQuery = z.object({
+const listReviewsBaseQuery = z.object({
   limit: limitParam(STOREFRONT_MAX_LIMIT, STOREFRONT_MAX_LIMIT),
   orderBy: z
     .enum(REVIEW_ORDERS, { error: `orderBy must be one of: ${REVIEW_ORDERS.join(", ")}` })
@@ -62,13 +65,67 @@ export const listReviewsQuery = z.object({
     .max(100, "keyword must be at most 100 characters")
     .optional(),
 });
-export type ListReviewsQuery = z.output<typeof listReviewsQuery>;
+export type ListReviewsQuery = z.output<typeof listReviewsQuery> & { attributeFilters?: AttributeFilter[] };
+
+/**
+ * A product attribute filter (decisions.md §6, Okendo's `shopperAttributes` / `generalAttributes`): `Title,option1,option2,...`,
+ * the attribute's title then one or more of its options (a review matches with any of them). Repeat the
+ * parameter to filter on several attributes (a review must match each). Parsed by `parseAttributeFilters`.
+ */
+const attributeFilterParam = (name: string) =>
+  z.string().max(1000, `${name} is too long`).optional().meta({
+    description: "Only reviews whose product attribute `Title` has one of the options: `Title,option1,option2` (repeatable, up to 5; see `GET …/attributes`).",
+  });
+
+export const listReviewsQuery = listReviewsBaseQuery.extend({
+  shopperAttributes: attributeFilterParam("shopperAttributes"),
+  generalAttributes: attributeFilterParam("generalAttributes"),
+});
+export type AttributeFilter = { title: string; options: string[] };
+/** At most this many attribute filters, options per filter, and characters per title or option. */
+export const ATTRIBUTE_FILTER_LIMITS = { filters: 5, options: 20, chars: 100 } as const;
+
+/**
+ * The attribute filters of a request's query (every `shopperAttributes` and `generalAttributes` value; both
+ * filter the review's `productAttributes`, the one attribute list Chorus keeps).
+ * @returns the filters, or an error message for a malformed one (the caller answers 400).
+ */
+export function parseAttributeFilters(search: URLSearchParams): AttributeFilter[] | string {
+  const out: AttributeFilter[] = [];
+  for (const name of ["shopperAttributes", "generalAttributes"]) {
+    for (const raw of search.getAll(name)) {
+      const parts = raw.split(",").map((p) => p.trim());
+      const [title, ...options] = parts;
+      if (!title || options.length === 0 || options.some((o) => o === "")) return `${name} must be "Title,option1,option2,..." (a title and at least one option, none empty)`;
+      if (options.length > ATTRIBUTE_FILTER_LIMITS.options) return `${name} may list at most ${ATTRIBUTE_FILTER_LIMITS.options} options`;
+      if (parts.some((p) => p.length > ATTRIBUTE_FILTER_LIMITS.chars)) return `${name}: titles and options are at most ${ATTRIBUTE_FILTER_LIMITS.chars} characters`;
+      out.push({ title, options: [...new Set(options)] });
+    }
+  }
+  if (out.length > ATTRIBUTE_FILTER_LIMITS.filters) return `at most ${ATTRIBUTE_FILTER_LIMITS.filters} attribute filters`;
+  return out;
+}
 
 export const listPageQuery = z.object({
   limit: limitParam(STOREFRONT_MAX_LIMIT, STOREFRONT_MAX_LIMIT),
   lastEvaluated: lastEvaluatedParam,
 });
 export type ListPageQuery = z.output<typeof listPageQuery>;
+
+/**
+ * Question orders (decisions.md §6): the values Okendo's clients send. `date desc` (default), `date asc`,
+ * `helpful desc` and `unhelpful desc` order by date or votes (newest first on ties); `rating desc`,
+ * `rating asc` and `has_media desc` have no meaning for questions and list newest first.
+ */
+export const QUESTION_ORDERS = [...REVIEW_ORDERS] as const;
+export type QuestionOrder = (typeof QUESTION_ORDERS)[number];
+export const listQuestionsQuery = listPageQuery.extend({
+  orderBy: z
+    .enum(QUESTION_ORDERS, { error: `orderBy must be one of: ${QUESTION_ORDERS.join(", ")}` })
+    .default("date desc")
+    .meta({ description: "`date desc` (default), `date asc`, `helpful desc` or `unhelpful desc`; `rating desc`, `rating asc` and `has_media desc` are accepted (Okendo's clients send them) and list newest first." }),
+});
+export type ListQuestionsQuery = z.output<typeof listQuestionsQuery>;
 
 /** A limit parameter with its own bounds (the enterprise listing uses 1..100). */
 export const limitQueryParam = limitParam;
@@ -84,7 +141,7 @@ export type ReviewScope =
 // widgets that `import type` these add nothing to their bundles).
 
 export type {
-  Answer, KeywordTopic, ListQuestionsResponse, ListReviewMediaResponse, ListReviewsResponse, Question, Review, ReviewAggregate,
+  Answer, KeywordTopic, ListQuestionsResponse, GetReviewResponse, QuestionAggregateResponse, ProductAttributesResponse, QaVoteResponse, ListReviewMediaResponse, ListReviewsResponse, Question, Review, ReviewAggregate,
   ReviewAggregateResponse, ReviewMedia, ReviewerLocation, ReviewsKeywordsResponse, ReviewsSummary, ReviewsSummaryResponse, VerifiedStatus,
 } from "./storefront.responses.ts";
 

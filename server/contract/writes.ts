@@ -80,6 +80,18 @@ export const voteBody = z.object({
 });
 export type VoteBody = z.output<typeof voteBody>;
 
+/**
+ * Okendo's vote types (decisions.md §6), the body of `POST …/reviews/{id}/vote`, `…/questions/{id}/vote` and
+ * `…/questions/{id}/answers/{id}/vote`: `upvote` / `downvote` cast a vote, `swap-to-upvote` /
+ * `swap-to-downvote` move it, `upvote-cancel` / `downvote-cancel` withdraw it.
+ */
+export const OKENDO_VOTE_TYPES = ["upvote", "downvote", "upvote-cancel", "downvote-cancel", "swap-to-upvote", "swap-to-downvote"] as const;
+export type OkendoVoteType = (typeof OKENDO_VOTE_TYPES)[number];
+export const okendoVoteBody = z.object({
+  voteType: z.enum(OKENDO_VOTE_TYPES, { error: `voteType must be one of: ${OKENDO_VOTE_TYPES.join(", ")}` }),
+});
+export type OkendoVoteBody = z.output<typeof okendoVoteBody>;
+
 export const questionBody = z.object({
   body: text("body", QUESTION_LIMITS.bodyMax, QUESTION_LIMITS.bodyMin),
   displayName: text("displayName", QUESTION_LIMITS.displayNameMax, 1),

@@ -72,6 +72,7 @@ export const TABLE_SCOPES: Record<string, ScopeExpressions> = {
   ai_jobs: (r) => [sqlScope.byScopeColumns(r)],
   questions: (r) => [sqlScope.product(r), sqlScope.group(r)],
   answers: ofQuestion,
+  qa_votes: ofQuestion, // helpful votes on questions and answers (migration 083)
   orders: perStore("orders"),
   order_headers: perStore("orders"),
   platform_connections: perStore("platform"),

@@ -38,7 +38,9 @@ describe("read workers", () => {
 
   it("is sent only public storefront GETs that only read (the operations marked readsOnly)", async () => {
     const sent = operationTable(await loadBuild()).operations.filter((op) => op.readsOnly);
-    expect(sent).toHaveLength(13); // reviews, media, questions, aggregates in every scope; AI summary and keywords
+    // reviews, media, questions, aggregates in every scope; AI summary and keywords; snippets, structured data, widget settings;
+    // the Okendo-compatible review, question aggregate and product attributes
+    expect(sent).toHaveLength(21);
     for (const op of sent) expect([op.method, op.api, op.auth, op.cache], op.routeId).toEqual(["GET", "storefront", "none", "public"]);
   });
 
@@ -64,7 +66,7 @@ describe("read workers", () => {
     // the second page through nextUrl: a signed cursor the worker verifies with the same installation secret
     const first = (await (await fetch(withoutWorkers.url(`${store}/products/shopify-${PRODUCT}/reviews?limit=2`))).json()) as { nextUrl: string };
     expect(first.nextUrl).toContain("lastEvaluated=");
-    paths.push(store + first.nextUrl);
+    paths.push(`/v1${first.nextUrl}`); // nextUrl is relative to /v1 (decisions.md §1)
 
     const summary = (await (await fetch(withoutWorkers.url(`${store}/products/shopify-862/reviews_summary`))).json()) as { reviewsSummary?: { body: string } };
     expect(summary.reviewsSummary?.body).toBeTruthy(); // real content, not `{}`

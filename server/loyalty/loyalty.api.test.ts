@@ -340,7 +340,7 @@ describe("customer and transactions (rule 4: pending customers may read both)", 
     let next: string | undefined = "/customer/transactions?limit=3";
     let pages = 0;
     while (next) {
-      const r = await call(`${A}${next.replace(/^\/loyalty/, "")}`, { token: l.customerToken });
+      const r = await call(`${A}${next.replace(/^\/stores\/[^/]+\/loyalty/, "")}`, { token: l.customerToken });
       expect(r.status).toBe(200);
       seen.push(...(r.body as TransactionsResponse).transactions.map((x) => x.description));
       next = r.body.nextUrl;
@@ -350,7 +350,7 @@ describe("customer and transactions (rule 4: pending customers may read both)", 
     expect(seen).toEqual(["Adjustment 6", "Adjustment 5", "Adjustment 4", "Adjustment 3", "Adjustment 2", "Adjustment 1", "Join the program"]);
     const first = (await call(`${A}/customer/transactions?limit=3`, { token: l.customerToken })).body.nextUrl as string;
     const tampered = first.replace(/%22k%22%3A%5B(\d)/, (_m, d) => `%22k%22%3A%5B${(Number(d) + 1) % 10}`);
-    expect((await call(`${A}${tampered.replace(/^\/loyalty/, "")}`, { token: l.customerToken })).status).toBe(400);
+    expect((await call(`${A}${tampered.replace(/^\/stores\/[^/]+\/loyalty/, "")}`, { token: l.customerToken })).status).toBe(400);
     expect((await call(`${A}/customer/transactions?limit=0`, { token: l.customerToken })).status).toBe(400);
   });
 });
@@ -504,7 +504,7 @@ describe("the points ledger (append-only; balance = sum of transactions)", () =>
       const all: number[] = [];
       let next: string | undefined = "/customer/transactions?limit=25";
       while (next) {
-        const r = await call(`${A}${next.replace(/^\/loyalty/, "")}`, { token: s.customerToken });
+        const r = await call(`${A}${next.replace(/^\/stores\/[^/]+\/loyalty/, "")}`, { token: s.customerToken });
         all.push(...(r.body as TransactionsResponse).transactions.map((x) => x.points));
         next = r.body.nextUrl;
       }

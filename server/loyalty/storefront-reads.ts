@@ -36,7 +36,8 @@ export function loyaltyStorefrontReads(deps: {
         keyOf: (t) => [t.seq],
       });
       const out: TransactionsResponse = { transactions: rows.map(toTransaction) };
-      if (next) out.nextUrl = `/loyalty/customer/transactions?limit=${query.limit}&lastEvaluated=${encodeURIComponent(next)}`;
+      // Relative to `/v1` like every storefront nextUrl (decisions.md §1).
+      if (next) out.nextUrl = `/stores/${encodeURIComponent(storeId)}/loyalty/customer/transactions?limit=${query.limit}&lastEvaluated=${encodeURIComponent(next)}`;
       return out;
     },
 

@@ -1,6 +1,6 @@
 /**
  * Bulk loading of reviews for scale data (benchmarks): suspends the keyset indexes and the aggregate
- * insert trigger while rows go in, then rebuilds both, which is ~10× faster than row-by-row upkeep.
+ * insert triggers (counts, recommendations) while rows go in, then rebuilds both, which is ~10× faster than row-by-row upkeep.
  * Only for filling a store that nothing else is using at the time.
  */
 import type { Db } from "../db/database.ts";
@@ -13,7 +13,7 @@ import type { NewReview } from "./reviews.repo.ts";
  */
 export function bulkLoadReviews(db: Db, storeId: string, fill: (insert: (r: NewReview) => void) => void): void {
   const suspended = db
-    .prepare("SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'reviews' AND ((type = 'index' AND name GLOB 'reviews_*_*' AND name <> 'reviews_source') OR (type = 'trigger' AND name = 'reviews_aggregate_insert'))")
+    .prepare("SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'reviews' AND ((type = 'index' AND name GLOB 'reviews_*_*' AND name <> 'reviews_source') OR (type = 'trigger' AND name IN ('reviews_aggregate_insert', 'reviews_recommended_insert')))")
     .all() as { type: string; name: string; sql: string }[];
   for (const s of suspended) db.exec(`DROP ${s.type.toUpperCase()} "${s.name}"`);
   const stmt = db.prepare(
@@ -33,10 +33,10 @@ export function bulkLoadReviews(db: Db, storeId: string, fill: (insert: (r: NewR
   } finally {
     for (const s of suspended) db.exec(s.sql);
   }
-  const levels = "count(*), sum(rating), sum(rating = 1), sum(rating = 2), sum(rating = 3), sum(rating = 4), sum(rating = 5)";
+  const levels = "count(*), sum(rating), sum(rating = 1), sum(rating = 2), sum(rating = 3), sum(rating = 4), sum(rating = 5), sum(is_recommended IS 1)";
   db.transaction(() => {
     db.prepare("DELETE FROM review_aggregates WHERE store_id = ?").run(storeId);
-    const cols = "(store_id, scope_type, scope_id, review_count, rating_total, level1, level2, level3, level4, level5)";
+    const cols = "(store_id, scope_type, scope_id, review_count, rating_total, level1, level2, level3, level4, level5, recommended_count)";
     const where = "WHERE store_id = ? AND status = 'published'";
     db.prepare(`INSERT INTO review_aggregates ${cols} SELECT store_id, 'store', '', ${levels} FROM reviews ${where} GROUP BY store_id`).run(storeId);
     db.prepare(`INSERT INTO review_aggregates ${cols} SELECT store_id, 'product', product_id, ${levels} FROM reviews ${where} GROUP BY product_id`).run(storeId);

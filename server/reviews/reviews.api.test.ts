@@ -15,8 +15,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** GET a path under the store prefix, or a `nextUrl` (relative to `/v1`: `/stores/...`). */
 const get = async (path: string) => {
-  const res = await fetch(t.url(prefix + path));
+  const res = await fetch(t.url(path.startsWith("/stores/") ? `/v1${path}` : prefix + path));
   return { res, body: await res.json() };
 };
 
@@ -82,6 +83,7 @@ describe("list reviews: order and paging", () => {
         case "helpful desc": return [-r.helpfulCount, -date];
         case "helpful asc": return [r.helpfulCount, -date];
         case "has_media desc": return [-(r.media.length > 0 ? 1 : 0), -date];
+        case "unhelpful desc": return [-r.unhelpfulCount, -date];
       }
     };
     for (let i = 1; i < all.length; i++) {
@@ -91,9 +93,10 @@ describe("list reviews: order and paging", () => {
     }
   });
 
-  it("nextUrl is relative to the store prefix and keeps limit and orderBy", async () => {
+  it("nextUrl is relative to /v1 (as Okendo's clients prefix it) and keeps limit and orderBy", async () => {
     const { body } = await get(`/products/shopify-1078/reviews?limit=5&orderBy=${encodeURIComponent("rating asc")}`);
-    expect(body.nextUrl).toMatch(/^\/products\/shopify-1078\/reviews\?limit=5&orderBy=rating%20asc&lastEvaluated=/);
+    expect(body.nextUrl).toMatch(new RegExp(`^/stores/${TEST_STORE_ID}/products/shopify-1078/reviews\\?limit=5&orderBy=rating%20asc&lastEvaluated=`));
+    expect((await fetch(t.url(`/v1${body.nextUrl}`))).status).toBe(200);
   });
 
   it("the last page has no nextUrl", async () => {
@@ -181,9 +184,13 @@ describe("scopes, 404s and published-only", () => {
     const mine = rows.filter((r) => r.productId === "1078");
     const { body } = await get("/products/shopify-1078/review_aggregate");
     const total = mine.reduce((s, r) => s + r.rating, 0);
+    const byLevel = Object.fromEntries([1, 2, 3, 4, 5].map((l) => [`level${l}Count`, mine.filter((r) => r.rating === l).length]));
+    const product = t.services.stores.getProduct(TEST_STORE_ID, "1078")!;
     expect(body.reviewAggregate).toEqual({
-      reviewCount: mine.length, reviewRatingValuesTotal: total, averageRating: total / mine.length,
-      reviewCountByLevel: Object.fromEntries([1, 2, 3, 4, 5].map((l) => [`level${l}Count`, mine.filter((r) => r.rating === l).length])),
+      reviewCount: mine.length, reviewRatingValuesTotal: total, averageRating: total / mine.length, reviewCountByLevel: byLevel,
+      // Okendo-compatible (decisions.md §6)
+      ratingAndReviewCount: mine.length, ratingAndReviewValuesTotal: total, ratingAndReviewCountByLevel: byLevel,
+      recommendationCount: mine.filter((r) => r.recommended).length, ratingCount: 0, productName: product.name,
     });
   });
 });

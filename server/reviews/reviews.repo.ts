@@ -3,7 +3,7 @@
  * Listings are keyset scans over the partial indexes of migration 001 (decisions.md §1: never OFFSET).
  */
 import { readSnapshot, type Db } from "../db/database.ts";
-import type { ReviewOrder, ReviewScope } from "../contract/storefront.ts";
+import type { AttributeFilter, QuestionOrder, ReviewOrder, ReviewScope } from "../contract/storefront.ts";
 
 export type ReviewStatus = "pending" | "published" | "rejected";
 
@@ -39,9 +39,28 @@ export type MediaRow = {
   created_ms: number; rating: number; reviewer_name: string; position: number;
 };
 
-export type QuestionRow = { question_id: string; product_id: string; body: string; asker_name: string; created_ms: number };
-export type AnswerRow = { answer_id: string; question_id: string; body: string; author_name: string; is_store_answer: number; created_ms: number };
-export type AggregateRow = { review_count: number; rating_total: number; level1: number; level2: number; level3: number; level4: number; level5: number };
+export type QuestionRow = { question_id: string; product_id: string; body: string; asker_name: string; created_ms: number; helpful_count: number; unhelpful_count: number };
+export type AnswerRow = {
+  answer_id: string; question_id: string; body: string; author_name: string; is_store_answer: number; created_ms: number; helpful_count: number; unhelpful_count: number;
+};
+export type AggregateRow = {
+  review_count: number; rating_total: number; level1: number; level2: number; level3: number; level4: number; level5: number; recommended_count: number;
+};
+/** The average of one rated product attribute over a scope's published reviews (aggregate `attributeRatings`). */
+export type AttributeRatingRow = { title: string; type: string; value: number; minLabel: string; midLabel: string; maxLabel: string };
+
+/** Sort column (besides created_ms, question_id) and direction of each question order (decisions.md §6); null: by date only. */
+export const QUESTION_ORDER_SPECS: Record<QuestionOrder, { key: "helpful_count" | "unhelpful_count" | null; dir: "ASC" | "DESC" }> = {
+  "date desc": { key: null, dir: "DESC" },
+  "date asc": { key: null, dir: "ASC" },
+  "helpful desc": { key: "helpful_count", dir: "DESC" },
+  "unhelpful desc": { key: "unhelpful_count", dir: "DESC" },
+  // No meaning for questions: newest first.
+  "helpful asc": { key: null, dir: "DESC" },
+  "rating desc": { key: null, dir: "DESC" },
+  "rating asc": { key: null, dir: "DESC" },
+  "has_media desc": { key: null, dir: "DESC" },
+};
 
 /** Sort column (besides created_ms, review_id) and scan direction of each order (decisions.md §2 ties: newest first). */
 export const ORDER_SPECS: Record<ReviewOrder, { key: string | null; dir: "ASC" | "DESC"; index: string }> = {
@@ -52,6 +71,7 @@ export const ORDER_SPECS: Record<ReviewOrder, { key: string | null; dir: "ASC" |
   "helpful desc": { key: "helpful_count", dir: "DESC", index: "helpful" },
   "helpful asc": { key: "helpful_inverse", dir: "DESC", index: "helpful_inverse" },
   "has_media desc": { key: "has_media", dir: "DESC", index: "media" },
+  "unhelpful desc": { key: "unhelpful_count", dir: "DESC", index: "unhelpful" },
 };
 
 /** The value of an order's sort column (ORDER_SPECS key) for a row, generated columns computed as migration 001 defines them. */
@@ -62,6 +82,7 @@ function sortValue(row: ListedReviewRow, key: string): number {
     case "helpful_count": return row.helpful_count;
     case "helpful_inverse": return -row.helpful_count;
     case "has_media": return row.media_count > 0 ? 1 : 0;
+    case "unhelpful_count": return row.unhelpful_count;
     default: throw new Error(`no sort column ${key}`);
   }
 }
@@ -117,7 +138,7 @@ export function reviewsRepo(db: Db) {
   );
   const hasSource = db.prepare<[string, string, string], { 1: number }>("SELECT 1 FROM reviews WHERE store_id = ? AND source = ? AND source_key = ?");
   const aggregate = db.prepare<[string, string, string], AggregateRow>(
-    "SELECT review_count, rating_total, level1, level2, level3, level4, level5 FROM review_aggregates WHERE store_id = ? AND scope_type = ? AND scope_id = ?",
+    "SELECT review_count, rating_total, level1, level2, level3, level4, level5, recommended_count FROM review_aggregates WHERE store_id = ? AND scope_type = ? AND scope_id = ?",
   );
 
   return {
@@ -130,27 +151,82 @@ export function reviewsRepo(db: Db) {
      * One page of published reviews in `scope`, ordered by `order`, after `after` (a cursor key).
      * Returns up to `limit + 1` rows so the caller can tell whether another page exists.
      */
-    listPublished(storeId: string, scope: ReviewScope, order: ReviewOrder, limit: number, after?: (string | number)[], keyword?: string): ListedReviewRow[] {
+    listPublished(
+      storeId: string, scope: ReviewScope, order: ReviewOrder, limit: number, after?: (string | number)[], keyword?: string, attributeFilters: AttributeFilter[] = [],
+    ): ListedReviewRow[] {
       const { key, dir, index } = ORDER_SPECS[order];
       const cols = [...(key ? [`r.${key}`] : []), "r.created_ms", "r.review_id"];
-      const cacheKey = `${scope.type}|${order}|${after ? 1 : 0}|${keyword === undefined ? 0 : 1}`;
+      const cacheKey = `${scope.type}|${order}|${after ? 1 : 0}|${keyword === undefined ? 0 : 1}|${attributeFilters.length}`;
       let stmt = listCache.get(cacheKey);
       if (!stmt) {
         const where = scopeWhere(scope, "r").sql;
         const keyset = after ? ` AND (${cols.join(", ")}) ${dir === "DESC" ? "<" : ">"} (${cols.map(() => "?").join(", ")})` : "";
         // keyword filter: reviews in which the AI keyword engine identified the keyword (ai_review_keywords, migration 020)
         const byKeyword = keyword === undefined ? "" : " AND r.review_id IN (SELECT k.review_id FROM ai_review_keywords k WHERE k.store_id = ? AND k.keyword = ?)";
+        // attribute filters (decisions.md §6): the review has each attribute with one of its options
+        const byAttributes = attributeFilters.map(() =>
+          " AND EXISTS (SELECT 1 FROM json_each(r.product_attributes_json) a WHERE a.value ->> 'title' = ? AND a.value ->> 'value' IN (SELECT value FROM json_each(?)))").join("");
         stmt = db.prepare<unknown[]>(
           // INDEXED BY the keyset index of this scope and order (migration 001): left to itself the planner
           // may take another index that yields the same order, e.g. (store_id, status, created_ms), and walk
           // every published review of the store to find one product's page.
           `SELECT ${LISTED_COLUMNS} FROM reviews r INDEXED BY reviews_${scope.type}_${index}
-           WHERE r.store_id = ? AND r.status = 'published'${where}${byKeyword}${keyset}
+           WHERE r.store_id = ? AND r.status = 'published'${where}${byKeyword}${byAttributes}${keyset}
            ORDER BY ${cols.map((c) => `${c} ${dir}`).join(", ")} LIMIT ?`,
         );
         listCache.set(cacheKey, stmt);
       }
-      return stmt.all(storeId, ...scopeWhere(scope, "r").args, ...(keyword === undefined ? [] : [storeId, keyword]), ...(after ?? []), limit + 1) as ListedReviewRow[];
+      const attributeArgs = attributeFilters.flatMap((f) => [f.title, JSON.stringify(f.options)]);
+      return stmt.all(storeId, ...scopeWhere(scope, "r").args, ...(keyword === undefined ? [] : [storeId, keyword]), ...attributeArgs, ...(after ?? []), limit + 1) as ListedReviewRow[];
+    },
+
+    /** One published review of the store (the storefront's columns), or undefined. */
+    getPublished(storeId: string, reviewId: string): ListedReviewRow | undefined {
+      return db.prepare(`SELECT ${LISTED_COLUMNS} FROM reviews r WHERE r.store_id = ? AND r.review_id = ? AND r.status = 'published'`).get(storeId, reviewId) as ListedReviewRow | undefined;
+    },
+
+    /**
+     * The (title, value) pairs of the product attributes of a product's published reviews, ordered by title
+     * then value (string values only).
+     */
+    productAttributeValues(storeId: string, productId: string): { title: string; value: string }[] {
+      return db
+        .prepare(
+          `SELECT a.value ->> 'title' AS title, a.value ->> 'value' AS value
+           FROM reviews r INDEXED BY reviews_product_attributes, json_each(r.product_attributes_json) a
+           WHERE r.store_id = ? AND r.product_id = ? AND r.status = 'published' AND r.product_attributes_json IS NOT NULL
+             AND a.type = 'object' AND json_type(a.value, '$.title') = 'text' AND json_type(a.value, '$.value') = 'text'
+           GROUP BY 1, 2 ORDER BY 1, 2`,
+        )
+        .all(storeId, productId) as { title: string; value: string }[];
+    },
+
+    /**
+     * The average value of each rated product attribute over the published reviews of a product or group
+     * (at most 20, by title); empty for the store scope (not computed) and when no review rated one.
+     */
+    attributeRatings(storeId: string, scope: ReviewScope): AttributeRatingRow[] {
+      if (scope.type === "store") return [];
+      const [index, column, id] = scope.type === "product"
+        ? ["reviews_product_attribute_ratings", "product_id", scope.productId]
+        : ["reviews_group_attribute_ratings", "group_id", scope.groupId];
+      return db
+        .prepare(
+          `SELECT a.value ->> 'title' AS title, coalesce(a.value ->> 'type', '') AS type, avg(a.value ->> 'value') AS value,
+             coalesce(max(a.value ->> 'minLabel'), '') AS minLabel, coalesce(max(a.value ->> 'midLabel'), '') AS midLabel,
+             coalesce(max(a.value ->> 'maxLabel'), '') AS maxLabel
+           FROM reviews r INDEXED BY ${index}, json_each(r.attributes_with_rating_json) a
+           WHERE r.store_id = ? AND r.${column} = ? AND r.status = 'published' AND r.attributes_with_rating_json IS NOT NULL
+             ${scope.type === "group" ? "AND r.group_id IS NOT NULL" : ""}
+             AND a.type = 'object' AND json_type(a.value, '$.title') = 'text' AND json_type(a.value, '$.value') IN ('integer', 'real')
+           GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 20`,
+        )
+        .all(storeId, id) as AttributeRatingRow[];
+    },
+
+    /** Number of published questions of a product (question_aggregate). */
+    publishedQuestionCount(storeId: string, productId: string): number {
+      return db.prepare("SELECT count(*) FROM questions WHERE store_id = ? AND product_id = ? AND status = 'published'").pluck().get(storeId, productId) as number;
     },
 
     /** Name and links of the given products of a store (the products of a listing page), in no particular order. */
@@ -187,15 +263,20 @@ export function reviewsRepo(db: Db) {
         .all(storeId, ...args, ...(after ?? []), limit + 1) as MediaRow[];
     },
 
-    /** One page (limit + 1 rows) of published questions, newest first. Scope: product or group. */
-    listPublishedQuestions(storeId: string, scope: ReviewScope, limit: number, after?: (string | number)[]): QuestionRow[] {
+    /**
+     * One page (limit + 1 rows) of published questions in `order` (QUESTION_ORDER_SPECS), after `after`
+     * (a cursor key: [sort value?, created_ms, question_id]). Scope: product or group.
+     */
+    listPublishedQuestions(storeId: string, scope: ReviewScope, limit: number, after?: (string | number)[], order: QuestionOrder = "date desc"): QuestionRow[] {
       const { sql, args } = scopeWhere(scope, "q");
-      const keyset = after ? " AND (q.created_ms, q.question_id) < (?, ?)" : "";
+      const { key, dir } = QUESTION_ORDER_SPECS[order];
+      const cols = [...(key ? [`q.${key}`] : []), "q.created_ms", "q.question_id"];
+      const keyset = after ? ` AND (${cols.join(", ")}) ${dir === "DESC" ? "<" : ">"} (${cols.map(() => "?").join(", ")})` : "";
       return db
         .prepare(
-          `SELECT q.question_id, q.product_id, q.body, q.asker_name, q.created_ms FROM questions q
+          `SELECT q.question_id, q.product_id, q.body, q.asker_name, q.created_ms, q.helpful_count, q.unhelpful_count FROM questions q
            WHERE q.store_id = ? AND q.status = 'published'${sql}${keyset}
-           ORDER BY q.created_ms DESC, q.question_id DESC LIMIT ?`,
+           ORDER BY ${cols.map((c) => `${c} ${dir}`).join(", ")} LIMIT ?`,
         )
         .all(storeId, ...args, ...(after ?? []), limit + 1) as QuestionRow[];
     },
@@ -205,7 +286,7 @@ export function reviewsRepo(db: Db) {
       if (questionIds.length === 0) return [];
       return db
         .prepare(
-          `SELECT answer_id, question_id, body, author_name, is_store_answer, created_ms FROM answers
+          `SELECT answer_id, question_id, body, author_name, is_store_answer, created_ms, helpful_count, unhelpful_count FROM answers
            WHERE question_id IN (SELECT value FROM json_each(?)) AND status = 'published' AND is_public = 1
            ORDER BY created_ms, answer_id`,
         )
@@ -215,7 +296,7 @@ export function reviewsRepo(db: Db) {
     /** The maintained review aggregate of a scope (zeros when the scope has no published review). */
     aggregate(storeId: string, scope: ReviewScope): AggregateRow {
       const id = scope.type === "product" ? scope.productId : scope.type === "group" ? scope.groupId : "";
-      return aggregate.get(storeId, scope.type, id) ?? { review_count: 0, rating_total: 0, level1: 0, level2: 0, level3: 0, level4: 0, level5: 0 };
+      return aggregate.get(storeId, scope.type, id) ?? { review_count: 0, rating_total: 0, level1: 0, level2: 0, level3: 0, level4: 0, level5: 0, recommended_count: 0 };
     },
 
     /**

@@ -3,15 +3,27 @@
  * cursors and relative `nextUrl`s, and shaping rows into the contract of decisions.md §2.
  */
 import type {
-  ListQuestionsResponse, ListReviewMediaResponse, ListReviewsQuery, ListReviewsResponse, ListPageQuery,
-  Review, ReviewAggregateResponse, ReviewMedia, ReviewOrder, ReviewScope,
+  GetReviewResponse, ListQuestionsQuery, ListQuestionsResponse, ListReviewMediaResponse, ListReviewsQuery, ListReviewsResponse, ListPageQuery,
+  ProductAttributesResponse, QuestionAggregateResponse, Review, ReviewAggregateResponse, ReviewMedia, ReviewOrder, ReviewScope,
 } from "../contract/storefront.ts";
+import { htmlSafeText } from "../contract/html-text.ts";
 import { notFound } from "../contract/errors.ts";
 import { contentScope } from "../shared/content-scopes.ts";
 import { keysetPage } from "../shared/keyset-pager.ts";
 import type { Store, StoresRepo } from "../stores/stores.repo.ts";
-import { ORDER_SPECS, reviewCursorKey, type ListedProductRow, type ListedReviewRow, type MediaRow, type ReviewsRepo } from "./reviews.repo.ts";
+import { ORDER_SPECS, QUESTION_ORDER_SPECS, reviewCursorKey, type ListedProductRow, type ListedReviewRow, type MediaRow, type ReviewsRepo } from "./reviews.repo.ts";
 import { isoFromMs as iso } from "../shared/iso-date.ts";
+
+/**
+ * A review as the storefront serves it (decisions.md §6): its `body` and its reply's `body` safe as HTML
+ * (server/contract/html-text.ts), as Okendo's clients insert them as HTML.
+ */
+export function storefrontReview(review: Review): Review {
+  return { ...review, body: htmlSafeText(review.body), ...(review.reply ? { reply: { ...review.reply, body: htmlSafeText(review.reply.body) } } : {}) };
+}
+
+/** At most this many attributes, and values per attribute, in `GET …/attributes`. */
+const ATTRIBUTE_LIST_LIMITS = { attributes: 20, options: 50 } as const;
 
 /** Path parameters of a storefront request, as the router gives them. */
 export type ScopeParams = { storeId: string; productKey?: string; groupId?: string };
@@ -52,8 +64,14 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
   const scopeContext = (kind: string, r: ResolvedScope, extra = "") =>
     `${kind}|${r.store.storeId}|${r.scope.type}:${r.scope.type === "product" ? r.scope.productId : r.scope.type === "group" ? r.scope.groupId : ""}|${extra}`;
 
-  const nextUrl = (path: string, params: Record<string, string | number>) =>
-    `${path}?${Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join("&")}`;
+  /**
+   * A storefront `nextUrl`: relative to the API root `/v1` (decisions.md §1, as Okendo's clients prefix it with
+   * their `/v1` base), so `/stores/{storeId}` + the scope path + the query. `params` values may be lists (repeated).
+   */
+  const nextUrl = (r: ResolvedScope, path: string, params: Record<string, string | number | string[]>) =>
+    `/stores/${encodeURIComponent(r.store.storeId)}${path}?${Object.entries(params)
+      .flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => `${k}=${encodeURIComponent(String(x))}`))
+      .join("&")}`;
 
   const productKey = (store: Store, productId: string) => `${store.platform}-${productId}`;
 
@@ -63,6 +81,11 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
       mediaId: m.media_id, reviewId: m.review_id, type: m.type, thumbnailUrl: abs(m.thumbnail_url), largeUrl: abs(m.large_url),
       fullSizeUrl: abs(m.full_size_url), ...(m.stream_url ? { streamUrl: abs(m.stream_url) } : {}),
       ...(m.alt ? { alt: m.alt } : {}), dateCreated: iso(m.created_ms), rating: m.rating, reviewer: { displayName: m.reviewer_name },
+      // Okendo-compatible (decisions.md §6): the shapes its gallery reads.
+      streamId: m.media_id,
+      ...(m.type === "image"
+        ? { imageUrls: { largeUrl: abs(m.large_url), thumbnailUrl: abs(m.thumbnail_url) } }
+        : { videoUrls: { fullSizeUrl: abs(m.full_size_url), thumbnailUrl: abs(m.thumbnail_url), videoPosterUrl: abs(m.large_url) }, videoPosterUrl: abs(m.large_url) }),
     };
   }
 
@@ -82,7 +105,7 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
       isIncentivized: r.is_incentivized === 1, ...(r.language_code ? { languageCode: r.language_code } : {}),
       reviewer: {
         displayName: r.reviewer_name, isVerified: r.verified_status !== "unverified", verifiedStatus: r.verified_status,
-        ...(location ? { location } : {}),
+        ...(location ? { location, country: location.country } : {}),
       },
       media,
       ...(r.reply_body ? { reply: { body: r.reply_body, dateCreated: iso(r.reply_created_ms ?? r.created_ms) } } : {}),
@@ -114,16 +137,21 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
       return [contentScope.store(s), contentScope.storeReviews(s)];
     },
 
-    /** List published reviews (interface.md §4.2). @throws ApiError 404 (scope) or 400 (cursor). */
+    /**
+     * List published reviews (interface.md §4.2), filtered by `query.attributeFilters` (decisions.md §6) when
+     * given; bodies safe as HTML (`storefrontReview`). @throws ApiError 404 (scope) or 400 (cursor).
+     */
     async listReviews(params: ScopeParams, query: ListReviewsQuery, origin: string): Promise<ListReviewsResponse> {
       const order: ReviewOrder = query.orderBy;
+      const filters = query.attributeFilters ?? [];
+      const filterContext = filters.length ? `|attributes:${JSON.stringify(filters)}` : "";
       // One snapshot for the page, its media and its products (a commit in between cannot mix them).
       const { resolved, next, list: shaped } = reviews.snapshot(() => {
         const resolved = resolveScope(params);
         const { rows: page, next } = keysetPage({
-          secret, context: scopeContext("reviews", resolved, query.keyword === undefined ? order : `${order}|keyword:${query.keyword}`), cursor: query.lastEvaluated,
+          secret, context: scopeContext("reviews", resolved, (query.keyword === undefined ? order : `${order}|keyword:${query.keyword}`) + filterContext), cursor: query.lastEvaluated,
           shape: ORDER_SPECS[order].key ? (["number", "number", "string"] as const) : (["number", "string"] as const), limit: query.limit,
-          fetch: (after) => reviews.listPublished(resolved.store.storeId, resolved.scope, order, query.limit, after, query.keyword), // the repo reads limit + 1 rows
+          fetch: (after) => reviews.listPublished(resolved.store.storeId, resolved.scope, order, query.limit, after, query.keyword, filters), // the repo reads limit + 1 rows
           keyOf: (r) => reviewCursorKey(r, order),
         });
         const mediaByReview = new Map<string, ReviewMedia[]>();
@@ -138,27 +166,86 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
       });
       let list = shaped;
       if (query.locale && deps.translate) list = await deps.translate(resolved.store, list, query.locale);
-      const out: ListReviewsResponse = { reviews: list };
+      const out: ListReviewsResponse = { reviews: list.map(storefrontReview) };
       if (next) {
-        out.nextUrl = nextUrl(`${resolved.path}/reviews`, {
+        out.nextUrl = nextUrl(resolved, `${resolved.path}/reviews`, {
           limit: query.limit, orderBy: order, ...(query.locale ? { locale: query.locale } : {}), ...(query.keyword ? { keyword: query.keyword } : {}),
+          ...(filters.length ? { generalAttributes: filters.map((f) => [f.title, ...f.options].join(",")) } : {}),
           lastEvaluated: next,
         });
       }
       return out;
     },
 
+    /**
+     * GET /stores/{storeId}/reviews/{reviewId} (decisions.md §6): one published review of the store, as in
+     * the listings. @throws ApiError 404 (store, or no published review with that ID).
+     */
+    getReview(storeId: string, reviewId: string, origin: string): GetReviewResponse {
+      return reviews.snapshot(() => {
+        const { store } = resolveScope({ storeId });
+        const row = reviews.getPublished(store.storeId, reviewId);
+        if (!row) throw notFound("Review not found", "review_not_found");
+        const media = row.media_count > 0 ? reviews.mediaOfReviews([row.review_id]).map((m) => toMedia(m, origin)) : [];
+        const [product] = reviews.productsOf(store.storeId, [row.product_id]);
+        return { review: storefrontReview(toReview(store, row, product, media)) };
+      });
+    },
+
+    /** The content scopes of one review's answer (its product's, and the store's). @throws ApiError 404 (store). */
+    reviewCacheScopes(storeId: string, reviewId: string): string[] {
+      const { store } = resolveScope({ storeId });
+      const row = reviews.getPublished(store.storeId, reviewId);
+      return row ? [contentScope.store(store.storeId), contentScope.product(store.storeId, row.product_id)] : [contentScope.store(store.storeId), contentScope.storeReviews(store.storeId)];
+    },
+
+    /** GET /products/{key}/question_aggregate (decisions.md §6). @throws ApiError 404 (store, product key). */
+    questionAggregate(params: ScopeParams): QuestionAggregateResponse {
+      const { store, scope } = resolveScope(params);
+      const productId = scope.type === "product" ? scope.productId : "";
+      return { questionAggregate: { approvedQuestionCount: reviews.publishedQuestionCount(store.storeId, productId) } };
+    },
+
+    /**
+     * GET /products/{key}/attributes (decisions.md §6): the product attributes of the product's published
+     * reviews with the values given, each `target: "general"`. @throws ApiError 404 (store, product key).
+     */
+    productAttributes(params: ScopeParams): ProductAttributesResponse {
+      const { store, scope } = resolveScope(params);
+      const byTitle = new Map<string, string[]>();
+      for (const { title, value } of reviews.productAttributeValues(store.storeId, scope.type === "product" ? scope.productId : "")) {
+        let options = byTitle.get(title);
+        if (!options) {
+          if (byTitle.size >= ATTRIBUTE_LIST_LIMITS.attributes) continue;
+          byTitle.set(title, (options = []));
+        }
+        if (options.length < ATTRIBUTE_LIST_LIMITS.options) options.push(value);
+      }
+      return { productAttributes: [...byTitle].map(([title, options]) => ({ title, options, target: "general" as const })) };
+    },
+
     /** Aggregate of published reviews (decisions.md §2); zeros for a scope without reviews. */
     getAggregate(params: ScopeParams): ReviewAggregateResponse {
       const resolved = resolveScope(params);
-      const a = reviews.aggregate(resolved.store.storeId, resolved.scope);
-      return {
-        reviewAggregate: {
-          reviewCount: a.review_count, reviewRatingValuesTotal: a.rating_total,
-          averageRating: a.review_count ? a.rating_total / a.review_count : 0,
-          reviewCountByLevel: { level1Count: a.level1, level2Count: a.level2, level3Count: a.level3, level4Count: a.level4, level5Count: a.level5 },
-        },
-      };
+      const { store, scope } = resolved;
+      return reviews.snapshot(() => {
+        const a = reviews.aggregate(store.storeId, scope);
+        const byLevel = { level1Count: a.level1, level2Count: a.level2, level3Count: a.level3, level4Count: a.level4, level5Count: a.level5 };
+        const productName = scope.type === "product" ? reviews.productsOf(store.storeId, [scope.productId])[0]?.name : undefined;
+        const attributeRatings = reviews.attributeRatings(store.storeId, scope);
+        return {
+          reviewAggregate: {
+            reviewCount: a.review_count, reviewRatingValuesTotal: a.rating_total,
+            averageRating: a.review_count ? a.rating_total / a.review_count : 0,
+            reviewCountByLevel: byLevel,
+            // Okendo-compatible (decisions.md §6)
+            ratingAndReviewCount: a.review_count, ratingAndReviewValuesTotal: a.rating_total, ratingAndReviewCountByLevel: { ...byLevel },
+            recommendationCount: a.recommended_count, ratingCount: 0,
+            ...(productName ? { productName } : {}),
+            ...(attributeRatings.length ? { attributeRatings } : {}),
+          },
+        };
+      });
     },
 
     /** Published media, newest first (interface.md §4.2). */
@@ -169,30 +256,40 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
         fetch: (after) => reviews.listPublishedMedia(resolved.store.storeId, resolved.scope, query.limit, after), // the repo reads limit + 1 rows
         keyOf: (m) => [m.created_ms, m.media_id],
       });
-      const out: ListReviewMediaResponse = { reviewMedia: page.map((m) => toMedia(m, origin)) };
-      if (next) out.nextUrl = nextUrl(`${resolved.path}/review_media`, { limit: query.limit, lastEvaluated: next });
+      const items = page.map((m) => toMedia(m, origin));
+      const out: ListReviewMediaResponse = { reviewMedia: items, media: items };
+      if (next) out.nextUrl = nextUrl(resolved, `${resolved.path}/review_media`, { limit: query.limit, lastEvaluated: next });
       return out;
     },
 
-    /** Published questions with their public published answers, newest first. Product or group scope only. */
-    listQuestions(params: ScopeParams, query: ListPageQuery): ListQuestionsResponse {
+    /**
+     * Published questions with their public published answers in `query.orderBy` (QUESTION_ORDER_SPECS;
+     * default newest first), answer bodies safe as HTML. Product or group scope only.
+     */
+    listQuestions(params: ScopeParams, query: ListQuestionsQuery | ListPageQuery): ListQuestionsResponse {
       const resolved = resolveScope(params);
+      const order = "orderBy" in query ? query.orderBy : "date desc";
+      const { key } = QUESTION_ORDER_SPECS[order];
       const { rows: page, next } = keysetPage({
-        secret, context: scopeContext("questions", resolved), cursor: query.lastEvaluated, shape: ["number", "string"], limit: query.limit,
-        fetch: (after) => reviews.listPublishedQuestions(resolved.store.storeId, resolved.scope, query.limit, after), // the repo reads limit + 1 rows
-        keyOf: (q) => [q.created_ms, q.question_id],
+        // The default order keeps the context of before (its cursors stay valid).
+        secret, context: scopeContext("questions", resolved, order === "date desc" ? "" : order), cursor: query.lastEvaluated,
+        shape: key ? ["number", "number", "string"] : ["number", "string"], limit: query.limit,
+        fetch: (after) => reviews.listPublishedQuestions(resolved.store.storeId, resolved.scope, query.limit, after, order), // the repo reads limit + 1 rows
+        keyOf: (q) => (key ? [q[key], q.created_ms, q.question_id] : [q.created_ms, q.question_id]),
       });
       const answers = reviews.publicAnswers(page.map((q) => q.question_id));
       const out: ListQuestionsResponse = {
         questions: page.map((q) => ({
           questionId: q.question_id, productId: productKey(resolved.store, q.product_id), body: q.body,
-          dateCreated: iso(q.created_ms), customer: { displayName: q.asker_name },
+          dateCreated: iso(q.created_ms), customer: { displayName: q.asker_name }, author: { displayName: q.asker_name },
+          helpfulCount: q.helpful_count, unhelpfulCount: q.unhelpful_count,
           answers: answers.filter((a) => a.question_id === q.question_id).map((a) => ({
-            answerId: a.answer_id, body: a.body, dateCreated: iso(a.created_ms), isStoreAnswer: a.is_store_answer === 1, author: { displayName: a.author_name },
+            answerId: a.answer_id, body: htmlSafeText(a.body), dateCreated: iso(a.created_ms), isStoreAnswer: a.is_store_answer === 1, author: { displayName: a.author_name },
+            helpfulCount: a.helpful_count, unhelpfulCount: a.unhelpful_count,
           })),
         })),
       };
-      if (next) out.nextUrl = nextUrl(`${resolved.path}/questions`, { limit: query.limit, lastEvaluated: next });
+      if (next) out.nextUrl = nextUrl(resolved, `${resolved.path}/questions`, { limit: query.limit, ...(order === "date desc" ? {} : { orderBy: order }), lastEvaluated: next });
       return out;
     },
   };

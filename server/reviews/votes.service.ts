@@ -5,10 +5,23 @@
  * the vote's transaction.
  */
 import { notFound } from "../contract/errors.ts";
-import type { VoteBody, VoteResponse } from "../contract/writes.ts";
+import type { OkendoVoteType, VoteBody, VoteResponse } from "../contract/writes.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
 import { addressHash, visitorHash } from "./visitors.ts";
-import type { VotesRepo } from "./votes.repo.ts";
+import type { QaItem, Vote, VoteCounts, VotesRepo } from "./votes.repo.ts";
+
+/** What an Okendo vote type does (decisions.md §6): cast or move to a vote, or withdraw one. */
+const OKENDO_VOTES: Record<OkendoVoteType, { vote: Vote } | { cancel: Vote }> = {
+  upvote: { vote: "helpful" },
+  downvote: { vote: "unhelpful" },
+  "swap-to-upvote": { vote: "helpful" },
+  "swap-to-downvote": { vote: "unhelpful" },
+  "upvote-cancel": { cancel: "helpful" },
+  "downvote-cancel": { cancel: "unhelpful" },
+};
+
+/** The item of an Okendo-compatible vote: a review, a question, or an answer of a question. */
+export type VoteTarget = { type: "review"; reviewId: string } | QaItem;
 
 /** Create the votes service. `visitorSecret` keys visitor and address hashes. */
 export function votesService(deps: { stores: StoresRepo; votes: VotesRepo; visitorSecret: string }) {
@@ -26,6 +39,30 @@ export function votesService(deps: { stores: StoresRepo; votes: VotesRepo; visit
         storeId, reviewId, visitorHash(deps.visitorSecret, storeId, "cookie", visitorId), body.vote, addressHash(deps.visitorSecret, storeId, clientIp),
       );
       if (!counts) throw notFound("Review not found", "review_not_found");
+      return counts;
+    },
+
+    /**
+     * Okendo-compatible votes (decisions.md §6): `POST /reviews/{id}/vote`, `/questions/{id}/vote` and
+     * `/questions/{id}/answers/{id}/vote` with a `voteType`. Okendo's clients send no visitor, so the voter is
+     * the client address (`addressHash`): one vote per address per item, the per-address limits of `vote`
+     * apply to new votes. A cancel of a vote the address has not cast changes nothing.
+     * @returns the item's counts after the vote. @throws ApiError 404 (store or no such published item), 429.
+     */
+    okendoVote(storeId: string, target: VoteTarget, voteType: OkendoVoteType, clientIp: string): VoteCounts {
+      if (!deps.stores.get(storeId)) throw notFound("Store not found", "store_not_found");
+      const address = addressHash(deps.visitorSecret, storeId, clientIp);
+      const change = OKENDO_VOTES[voteType];
+      let counts: VoteCounts | undefined;
+      if (target.type === "review") {
+        counts = "vote" in change
+          ? deps.votes.castVote(storeId, target.reviewId, address, change.vote, address)
+          : deps.votes.cancelVote(storeId, target.reviewId, address, change.cancel);
+        if (!counts) throw notFound("Review not found", "review_not_found");
+      } else {
+        counts = deps.votes.qaVote(storeId, target, address, change, address);
+        if (!counts) throw notFound(target.type === "question" ? "Question not found" : "Answer not found", `${target.type}_not_found`);
+      }
       return counts;
     },
   };
