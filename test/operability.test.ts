@@ -107,6 +107,18 @@ describe("API paths: wrong method, unknown path", () => {
     }
   });
 
+  it("a path with a malformed %-escape → 400 JSON, never Express's HTML page with a stack trace", async () => {
+    for (const path of ["/%E0%A4%A", "/r/%E0%A4%A", "/admin/%E0%A4%A", "/widgets/%E0%A4%A.js", "/demo/products/%"]) {
+      const res = await fetch(t.url(path));
+      const text = await res.text();
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.status, path).toBeLessThan(500);
+      expect(text, path).not.toMatch(STACK);
+      expect(text, path).not.toMatch(/URIError|node_modules/);
+      if (res.headers.get("content-type")?.includes("application/json")) expect(JSON.parse(text).error.description).toEqual(expect.any(String));
+    }
+  });
+
   it("every answer says X-Content-Type-Options: nosniff (API, errors, widget script, pages)", async () => {
     for (const path of [`${S}/reviews?limit=1`, "/v1/no-such-thing", "/v1/openapi.json", "/widgets/chorus.js", "/healthz", "/admin/login"]) {
       const res = await fetch(t.url(path));

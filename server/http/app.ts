@@ -276,6 +276,16 @@ export function createHttpServer(options: HttpOptions): Server {
     services, clientIp: clientAddress(req, proxyTrust), publicOrigin: publicOrigin(req), operations: table.operations,
   });
   app.all("*", createExpressHandler({ build, mode: "production", getLoadContext: (req) => contextFor(req) }));
+  // Errors Express's own layers raise (a malformed %-escape in a path makes the static-file layer throw a
+  // URIError with status 400): a JSON error like every other, never Express's HTML page with a stack trace.
+  app.use((error: unknown, _req: express.Request, res: express.Response, next: express.NextFunction) => {
+    if (res.headersSent) return next(error);
+    const given = (error as { status?: unknown; statusCode?: unknown })?.status ?? (error as { statusCode?: unknown })?.statusCode;
+    const status = typeof given === "number" && given >= 400 && given < 500 ? given : 500;
+    if (status === 500) logger?.error({ err: error }, "unhandled server error");
+    res.status(status).set({ "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" })
+      .send(JSON.stringify({ error: { description: status === 400 ? "The request path is not valid: it has a malformed %-escape" : status === 500 ? "Internal server error" : "The request could not be handled" } }));
+  });
 
   /** Run `op` here, on this thread. */
   const runHere = (req: IncomingMessage, op: Operation, match: RouteMatch, signal: AbortSignal) =>
