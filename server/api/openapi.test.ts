@@ -149,6 +149,29 @@ describe("live answers validate against the documents", () => {
     const reviewId = publishRealReview(t.services, PRODUCT);
     await check({ url: `${S}/reviews/${reviewId}/votes`, status: 200, body: { vote: "helpful" } });
     await check({ url: `${S}/reviews/${reviewId}/votes`, status: 400, body: { vote: "maybe" } });
+    // Okendo-compatible reads and votes (decisions.md §6).
+    const okendoReviewId = publishRealReview(t.services, PRODUCT);
+    await check({ url: `${S}/reviews/${okendoReviewId}`, status: 200 });
+    await check({ url: `${S}/reviews/${crypto.randomUUID()}`, status: 404 });
+    await check({ url: `${S}/reviews/${okendoReviewId}/vote`, status: 200, body: { voteType: "upvote" } });
+    await check({ url: `${S}/reviews/${okendoReviewId}/vote`, status: 400, body: { voteType: "sideways" } });
+    await check({ url: `${S}/products/shopify-${PRODUCT}/question_aggregate`, status: 200 });
+    await check({ url: `${nowhere}/products/shopify-${PRODUCT}/question_aggregate`, status: 404 });
+    await check({ url: `${S}/products/shopify-${PRODUCT}/attributes`, status: 200 });
+    await check({ url: `${nowhere}/products/shopify-${PRODUCT}/attributes`, status: 404 });
+    await check({ url: `${S}/products/shopify-${PRODUCT}/reviews?generalAttributes=Size`, status: 400 });
+    await check({ url: `${S}/products/shopify-${PRODUCT}/reviews?orderBy=unhelpful%20desc&generalAttributes=Size,M`, status: 200 });
+    await check({ url: `${S}/products/shopify-${PRODUCT}/questions?orderBy=helpful%20desc`, status: 200 });
+    const okendoQuestion = (await check({ url: `${S}/products/shopify-${PRODUCT}/questions`, status: 201, body: { body: "Is it lined?", displayName: "Cleo", email: "cleo@example.com" } })) as { question: { questionId: string } };
+    const questionId = okendoQuestion.question.questionId;
+    t.services.questions.setQuestionStatus(TEST_STORE_ID, questionId, "published");
+    const { answerId } = t.services.questions.answerAsStore({ storeId: TEST_STORE_ID, questionId, body: "Yes, fully lined.", authorName: "The shop" });
+    await check({ url: `${S}/questions/${questionId}/vote`, status: 200, body: { voteType: "upvote" } });
+    await check({ url: `${S}/questions/${questionId}/vote`, status: 400, body: {} });
+    await check({ url: `${S}/questions/${crypto.randomUUID()}/vote`, status: 404, body: { voteType: "upvote" } });
+    await check({ url: `${S}/questions/${questionId}/answers/${answerId}/vote`, status: 200, body: { voteType: "downvote" } });
+    await check({ url: `${S}/questions/${questionId}/answers/${answerId}/vote`, status: 400, body: { voteType: 1 } });
+    await check({ url: `${S}/questions/${questionId}/answers/${crypto.randomUUID()}/vote`, status: 404, body: { voteType: "upvote" } });
     await check({ url: `${S}/surveys/${DEMO_CHANNEL_IDS.npsEmail}/responses`, status: 201, body: { answeredQuestions: [{ id: DEMO_QUESTION_IDS.nps, type: "nps", answer: 9 }] } });
     await check({ url: `${S}/surveys/${DEMO_CHANNEL_IDS.npsEmail}/responses`, status: 400, body: { answeredQuestions: [] } });
     // Loyalty.
