@@ -7,6 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { createServer, type Server } from "node:net";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -117,6 +118,19 @@ describe("API paths: wrong method, unknown path", () => {
       expect(text, path).not.toMatch(/URIError|node_modules/);
       if (res.headers.get("content-type")?.includes("application/json")) expect(JSON.parse(text).error.description).toEqual(expect.any(String));
     }
+  });
+
+  it("a page POST answered before its body was read (a page without an action: 405) closes the connection", async () => {
+    const { status, connection } = await new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+      const req = httpRequest(t.url("/demo"), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "content-length": "1000000" } }, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, connection: res.headers.connection });
+      });
+      req.on("error", reject);
+      req.write("csrf=x&intent=store&moderation=");
+    });
+    expect(status).toBe(405);
+    expect(connection).toBe("close");
   });
 
   it("every answer says X-Content-Type-Options: nosniff (API, errors, widget script, pages)", async () => {

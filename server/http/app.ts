@@ -9,6 +9,7 @@ import { createRequestHandler as createExpressHandler } from "@remix-run/express
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import onHeaders from "on-headers";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
@@ -458,7 +459,14 @@ export function createHttpServer(options: HttpOptions): Server {
     // pages set the header themselves (admin, demo), static files in `staticHeaders`.
     if (api || pathname === "/healthz") res.setHeader("x-content-type-options", "nosniff");
     const declared = Number(req.headers["content-length"] ?? 0);
-    if (declared > 0 || req.headers["transfer-encoding"] !== undefined) lingerOnClose(req);
+    if (declared > 0 || req.headers["transfer-encoding"] !== undefined) {
+      lingerOnClose(req);
+      // Any answer that goes out before its body was read to the end (a 404 or 403 of a page's action, a
+      // refused form) closes the connection: the unread rest must not be taken for the next request.
+      onHeaders(res, () => {
+        if (!req.complete) res.setHeader("connection", "close");
+      });
+    }
     if (declared > MAX_REQUEST_BYTES) {
       // Refused before a byte is read; the connection closes with the answer (the body is never read).
       writeResult(req, res, errorResult(new ApiError(413, `The request body is too large: at most ${MAX_REQUEST_BYTES / 1024 / 1024} MB`, "body_too_large"), { method: req.method } as Request));
