@@ -37,19 +37,37 @@ describe("demo storefront pages", () => {
     expect(html).toContain(`<td class="num">${count("1078").toLocaleString("en")}</td>`);
   });
 
-  it("a product page includes chorus.js once and every widget with store-id and product-id", async () => {
+  it("a product page includes chorus.js once and every widget with store-id and product-id; star rating, reviews and questions server-rendered", async () => {
     const { res, html } = await get("/demo/products/shopify-1078");
     expect(res.status).toBe(200);
     expect(html).toMatch(/<html lang="en">/);
-    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(html.match(/<script async src/g)).toHaveLength(1);
     expect(html).toContain('<script async src="/widgets/chorus.js"></script>');
+    // The other scripts are data: the snippets' snapshots and the product's JSON-LD, once.
+    expect(html.match(/<script type="application\/json" data-chorus-snapshot>/g)).toHaveLength(3);
+    expect(html.match(/<script type="application\/ld\+json">/g)).toHaveLength(1);
+    expect(html.match(/<script/g)).toHaveLength(5);
     expect(html).toMatch(/<h1>[^<]+ #1078<\/h1>/);
     const attrs = `store-id="${DEMO_STORE_ID}" product-id="shopify-1078"`;
-    expect(html).toContain(`<chorus-star-rating ${attrs} href="#reviews">`);
-    for (const tag of ["chorus-reviews-summary", "chorus-reviews-keywords", "chorus-review-media", "chorus-reviews", "chorus-questions"]) {
+    for (const tag of ["chorus-reviews-summary", "chorus-reviews-keywords", "chorus-review-media"]) {
       expect(html).toContain(`<${tag} ${attrs}></${tag}>`);
     }
+    for (const tag of ["chorus-star-rating", "chorus-reviews", "chorus-questions"]) {
+      const open = new RegExp(`<${tag} server-rendered [^>]*>`).exec(html)?.[0];
+      expect(open, tag).toContain(attrs.split(" ")[0]);
+      expect(open, tag).toContain(attrs.split(" ")[1]);
+      expect(html.slice(html.indexOf(open!))).toMatch(new RegExp(`^<${tag}[^>]*><template shadowroot="open" shadowrootmode="open">`));
+    }
+    expect(html).toMatch(/<chorus-star-rating server-rendered href="#reviews" /);
+    // Without JavaScript: the newest reviews' titles are in the HTML.
+    const newest = rows.filter((r) => r.productId === "1078").sort((a, b) => Number(a.index) - Number(b.index)).slice(0, 25);
+    for (const r of newest.filter((r) => r.title && !/[&<>"']/.test(r.title))) expect(html).toContain(`>${r.title}</h3>`);
     expect(html).toContain('id="reviews"');
+    // ?snippets=off: the plain tags only.
+    const plain = (await get("/demo/products/shopify-1078?snippets=off")).html;
+    expect(plain.match(/<script/g)).toHaveLength(1);
+    for (const tag of ["chorus-reviews", "chorus-questions"]) expect(plain).toContain(`<${tag} ${attrs}></${tag}>`);
+    expect(plain).toContain(`<chorus-star-rating ${attrs} href="#reviews">`);
   });
 
   it("escapes product names in the HTML", async () => {

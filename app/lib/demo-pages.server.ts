@@ -41,9 +41,10 @@ const STYLE = `
   th, td { text-align: left; padding: .6rem .75rem; border-bottom: 1px solid #d9dbe0; }
   td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
   /* Reserve the widgets' space before their modules load (no layout shift). */
-  chorus-star-rating:not(:defined) { display: inline-block; min-height: 1.5em; min-width: 10em; vertical-align: top; }
+  /* A server-rendered element (a snippet: docs/snippets.md) already has its size: no reservation. */
+  chorus-star-rating:not(:defined):not([server-rendered]) { display: inline-block; min-height: 1.5em; min-width: 10em; vertical-align: top; }
   /* The same reservations as the elements' own :host min-height (docs/widgets.md, "No layout shift"). */
-  chorus-reviews:not(:defined) { display: block; min-height: calc(var(--chorus-reviews-min-height, 28rem) + 3.75rem); } /* list + toolbar while loading */
+  chorus-reviews:not(:defined):not([server-rendered]) { display: block; min-height: calc(var(--chorus-reviews-min-height, 28rem) + 3.75rem); } /* list + toolbar while loading */
   chorus-reviews-summary, chorus-reviews-keywords, chorus-review-media, chorus-questions { display: block; margin: 1rem 0; }
   chorus-reviews-summary:not(:defined) { min-height: var(--chorus-reviews-summary-min-height, 14rem); }
   chorus-reviews-keywords:not(:defined) { min-height: var(--chorus-reviews-keywords-min-height, 11rem); }
@@ -118,10 +119,17 @@ ${questionProducts.map((p) => `<li><a href="/demo/products/${esc(encodeURICompon
 }
 
 /**
+ * Server-rendered widgets for a product page (app/lib/snippets.server.ts), as a merchant's server puts them
+ * in (docs/snippets.md); a widget without one is the plain tag, rendered in the browser.
+ */
+export type DemoSnippets = { starRating?: string; reviews?: string; questions?: string };
+
+/**
  * `/demo/products/{platform}-{id}`: a product page with every Chorus widget, as a merchant includes them.
  * @param product the product; `productKey` is its platform-prefixed ID (`shopify-1078`)
+ * @param snippets server-rendered star rating, reviews (with the product's JSON-LD) and questions
  */
-export function demoProductPage(storeId: string, product: { productKey: string; name: string; groupName?: string }): string {
+export function demoProductPage(storeId: string, product: { productKey: string; name: string; groupName?: string }, snippets: DemoSnippets = {}): string {
   const attrs = `store-id="${esc(storeId)}" product-id="${esc(product.productKey)}"`;
   const main = `<nav class="crumbs" aria-label="Breadcrumb"><ol>
   <li><a href="/demo">All products</a></li>
@@ -132,7 +140,7 @@ export function demoProductPage(storeId: string, product: { productKey: string; 
   <div class="placeholder" aria-hidden="true"></div>
   <div>
     <h1>${esc(product.name)}</h1>
-    <p><chorus-star-rating ${attrs} href="#reviews"></chorus-star-rating></p>
+    <p>${snippets.starRating ?? `<chorus-star-rating ${attrs} href="#reviews"></chorus-star-rating>`}</p>
     ${product.groupName ? `<p class="muted">Category: ${esc(product.groupName)}</p>` : ""}
     <p>A product of the Chorus demo shop. This page shows how a merchant's product page looks with the Chorus
     widgets: the star badge above, and the real customer reviews, photos and questions below.</p>
@@ -143,11 +151,11 @@ export function demoProductPage(storeId: string, product: { productKey: string; 
   <chorus-reviews-summary ${attrs}></chorus-reviews-summary>
   <chorus-reviews-keywords ${attrs}></chorus-reviews-keywords>
   <chorus-review-media ${attrs}></chorus-review-media>
-  <chorus-reviews ${attrs}></chorus-reviews>
+  ${snippets.reviews ?? `<chorus-reviews ${attrs}></chorus-reviews>`}
 </section>
 <section aria-labelledby="questions-heading">
   <h2 id="questions-heading">Questions and answers</h2>
-  <chorus-questions ${attrs}></chorus-questions>
+  ${snippets.questions ?? `<chorus-questions ${attrs}></chorus-questions>`}
 </section>`;
   return page({ title: `${product.name} · Chorus Demo Boutique`, main, description: `Customer reviews of ${product.name}.` });
 }

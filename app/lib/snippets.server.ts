@@ -40,8 +40,8 @@ export const SNIPPET_WIDGETS = {
 export type SnippetWidget = keyof typeof SNIPPET_WIDGETS;
 export const SNIPPET_WIDGET_NAMES = Object.keys(SNIPPET_WIDGETS) as SnippetWidget[];
 
-/** Reviews in the reviews snippet's first page (the element's `page-size`; "Load more" continues with it). */
-export const SNIPPET_REVIEWS_PAGE = 10;
+/** Reviews in the reviews snippet's first page: the element's default `page-size` ("Load more" continues with it). */
+export const SNIPPET_REVIEWS_PAGE = 25;
 /** Questions in the questions snippet (the element's own first page size). */
 const SNIPPET_QUESTIONS_PAGE = 10;
 /** The reviews snippet's order: the element's default, `date desc`. */
@@ -53,7 +53,11 @@ for (const [tag, cls] of [["chorus-star-rating", ChorusStarRating], ["chorus-rev
 }
 
 /** What a snippet render needs. `lang`: the page language (texts and dates), a BCP 47 tag; default `en`. */
-export type SnippetRequest = { params: ScopeParams; widget: SnippetWidget; lang?: string; publicOrigin: string };
+export type SnippetRequest = {
+  params: ScopeParams; widget: SnippetWidget; lang?: string; publicOrigin: string;
+  /** The star rating's `href` (makes the badge a link, e.g. `#reviews`). */
+  href?: string;
+};
 /** A rendered snippet: its HTML and the content scopes it read (for the response cache and ETag). */
 export type RenderedSnippet = { html: string; scopes: string[] };
 
@@ -110,7 +114,7 @@ export async function renderSnippet(services: Services, request: SnippetRequest)
   let jsonLd = "";
   if (widget === "star-rating") {
     responses[`${base}/review_aggregate`] = reviews.getAggregate(params);
-    markup = renderElement("chorus-star-rating", html`<chorus-star-rating server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts}></chorus-star-rating>`, snapshot, lang);
+    markup = renderElement("chorus-star-rating", html`<chorus-star-rating server-rendered ?hidden=${hidden} href=${request.href || nothing} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts}></chorus-star-rating>`, snapshot, lang);
   } else if (widget === "reviews") {
     const query = listReviewsQuery.parse({ limit: String(SNIPPET_REVIEWS_PAGE), orderBy: SNIPPET_ORDER });
     const page = await reviews.listReviews(params, query, publicOrigin);

@@ -122,15 +122,15 @@ describe("snippets", () => {
     const id = productId();
     const { res, text } = await get(`${S}/products/shopify-${id}/snippets/reviews`);
     expect(res.status).toBe(200);
-    const page = await (await fetch(t.url(`${S}/products/shopify-${id}/reviews?limit=10&orderBy=date+desc`))).json();
+    const page = await (await fetch(t.url(`${S}/products/shopify-${id}/reviews?limit=25&orderBy=date+desc`))).json();
     expect(page.reviews.length).toBeGreaterThan(0);
     const snapshot = JSON.parse(/<script type="application\/json" data-chorus-snapshot>([^]*?)<\/script>/.exec(text)![1]!);
-    expect(snapshot.responses[`${S}/products/shopify-${id}/reviews?limit=10&orderBy=date+desc`]).toEqual(page);
+    expect(snapshot.responses[`${S}/products/shopify-${id}/reviews?limit=25&orderBy=date+desc`]).toEqual(page);
     const cards = [...text.matchAll(/data-review-id="([^"]+)"/g)].map((m) => m[1]);
     expect(cards).toEqual(page.reviews.map((r: { reviewId: string }) => r.reviewId));
     const titled = page.reviews.find((r: { title: string }) => r.title && !/[&<>"']/.test(r.title));
     if (titled) expect(text).toContain(`>${titled.title}</h3>`);
-    expect(text).toContain('page-size="10"');
+    expect(text).toContain('page-size="25"');
 
     // A review whose text tries to end the scripts.
     t.services.reviewsData.insert({

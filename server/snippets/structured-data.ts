@@ -40,6 +40,12 @@ type ReviewJsonLd = {
   reviewRating: { "@type": "Rating"; ratingValue: number; bestRating: 5; worstRating: 1 };
 };
 
+/**
+ * A review's `body` as typed: the storefront serves it HTML-safe (`&`, `<`, `>` as entities, decisions.md §6,
+ * server/contract/html-text.ts); JSON-LD carries plain text (its script escapes `<` itself: jsonLdScript).
+ */
+const plainText = (text: string): string => text.replace(/&(?:amp|lt|gt);/g, (e) => ({ "&amp;": "&", "&lt;": "<", "&gt;": ">" })[e]!);
+
 /** An absolute http(s) URL, else undefined (a relative or odd URL in a product row is left out, not guessed). */
 function absoluteUrl(value: string | undefined): string | undefined {
   if (!value) return undefined;
@@ -73,7 +79,7 @@ export function productJsonLd(product: StructuredDataProduct, aggregate: { revie
       author: { "@type": "Person", name: r.reviewer.displayName },
       datePublished: r.dateCreated.slice(0, 10),
       ...(r.title ? { name: r.title } : {}),
-      ...(r.body ? { reviewBody: r.body } : {}),
+      ...(r.body ? { reviewBody: plainText(r.body) } : {}),
       reviewRating: { "@type": "Rating", ratingValue: r.rating, bestRating: 5, worstRating: 1 },
     })),
   };
