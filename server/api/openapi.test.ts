@@ -138,6 +138,15 @@ describe("live answers validate against the documents", () => {
     await check({ url: `${S}/products/shopify-${PRODUCT}/reviews_summary`, status: 200 });
     await check({ url: `${S}/products/shopify-${PRODUCT}/reviews_keywords`, status: 200 });
     await check({ url: `${S}/widget_settings?locale=de-AT`, status: 200 });
+    // Server-rendered snippets (HTML) and the review JSON-LD (issue #25).
+    for (const scope of ["", `/collections/${groupId}`, `/products/shopify-${PRODUCT}`]) {
+      await check({ url: `${S}${scope}/snippets/star-rating?lang=de`, status: 200 });
+      await check({ url: `${S}${scope}/snippets/nonsense`, status: 400 });
+      await check({ url: `${nowhere}${scope.replace(String(groupId), "x")}/snippets/reviews`, status: 404 });
+    }
+    await check({ url: `${S}/products/shopify-${PRODUCT}/snippets/reviews?lang=en_US`, status: 400 });
+    await check({ url: `${S}/products/shopify-${PRODUCT}/structured_data`, status: 200 });
+    await check({ url: `${nowhere}/products/shopify-${PRODUCT}/structured_data`, status: 404 });
     await check({ url: `${S}/widget_settings?locale=en_US`, status: 400 });
     await check({ url: `${nowhere}/widget_settings`, status: 404 });
     await check({ url: `${nowhere}/products/shopify-1/reviews_summary`, status: 404 });
