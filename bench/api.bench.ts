@@ -102,12 +102,16 @@ const allScenarios: Scenario[] = [
   // walk misses on every request (least recently used goes first).
   { name: "list reviews, product, every order (uniform, all misses)", paths: REVIEW_ORDERS.flatMap((o) => products.map((p) => `${prefix}/products/shopify-${p}/reviews?orderBy=${enc(o)}`)) },
   { name: "list reviews, product, date desc (hot)", paths: [`${prefix}/products/shopify-${top}/reviews`] },
+  // Server-rendered snippets (issue #25): HTML of the element with its first page, beside the JSON hit it replaces.
+  { name: "reviews snippet, product, date desc (hot)", paths: [`${prefix}/products/shopify-${top}/snippets/reviews`] },
+  { name: "reviews snippet, product, date desc (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/snippets/reviews`), popularity: zipf },
   { name: "list reviews, product, rating asc (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews?orderBy=${enc("rating asc")}`), popularity: zipf },
   { name: "list reviews, product, helpful desc (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews?orderBy=${enc("helpful desc")}`), popularity: zipf },
   { name: "list reviews, product, page ~20 via nextUrl", paths: deepPaths },
   { name: "list reviews, group, has_media desc (Zipf spread)", paths: groups.map((g) => `${prefix}/collections/${g}/reviews?orderBy=${enc("has_media desc")}`), popularity: zipf },
   { name: "list reviews, store, date desc (hot)", paths: [`${prefix}/reviews`] },
   { name: "review aggregate, product (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/review_aggregate`), popularity: zipf },
+  { name: "star-rating snippet, product (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/snippets/star-rating`), popularity: zipf },
   { name: "review aggregate, product (uniform, 10,000 URLs)", paths: products.map((p) => `${prefix}/products/shopify-${p}/review_aggregate`) },
   { name: "review media, product (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/review_media`), popularity: zipf },
   { name: "questions, product (Zipf spread)", paths: products.map((p) => `${prefix}/products/shopify-${p}/questions`), popularity: zipf },
