@@ -57,6 +57,8 @@ export type SnippetRequest = {
   params: ScopeParams; widget: SnippetWidget; lang?: string; publicOrigin: string;
   /** The star rating's `href` (makes the badge a link, e.g. `#reviews`). */
   href?: string;
+  /** Reviews in the reviews snippet (its `page-size`), 1..25; default SNIPPET_REVIEWS_PAGE. */
+  limit?: number;
 };
 /** A rendered snippet: its HTML and the content scopes it read (for the response cache and ETag). */
 export type RenderedSnippet = { html: string; scopes: string[] };
@@ -116,10 +118,11 @@ export async function renderSnippet(services: Services, request: SnippetRequest)
     responses[`${base}/review_aggregate`] = reviews.getAggregate(params);
     markup = renderElement("chorus-star-rating", html`<chorus-star-rating server-rendered ?hidden=${hidden} href=${request.href || nothing} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts}></chorus-star-rating>`, snapshot, lang);
   } else if (widget === "reviews") {
-    const query = listReviewsQuery.parse({ limit: String(SNIPPET_REVIEWS_PAGE), orderBy: SNIPPET_ORDER });
+    const limit = request.limit ?? SNIPPET_REVIEWS_PAGE;
+    const query = listReviewsQuery.parse({ limit: String(limit), orderBy: SNIPPET_ORDER });
     const page = await reviews.listReviews(params, query, publicOrigin);
-    responses[`${base}/reviews?${new URLSearchParams({ limit: String(SNIPPET_REVIEWS_PAGE), orderBy: SNIPPET_ORDER })}`] = page;
-    markup = renderElement("chorus-reviews", html`<chorus-reviews server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} page-size=${SNIPPET_REVIEWS_PAGE} .snapshot=${snapshot} .texts=${snapshot.texts}></chorus-reviews>`, snapshot, lang);
+    responses[`${base}/reviews?${new URLSearchParams({ limit: String(limit), orderBy: SNIPPET_ORDER })}`] = page;
+    markup = renderElement("chorus-reviews", html`<chorus-reviews server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} page-size=${limit} .snapshot=${snapshot} .texts=${snapshot.texts}></chorus-reviews>`, snapshot, lang);
     if (productKey) {
       const data = structuredDataFrom(services, { storeId: params.storeId, productKey }, page.reviews);
       if (data) jsonLd = jsonLdScript(data);
@@ -173,11 +176,15 @@ export const getSnippet = (scope: ReviewScopeName) => {
       "shoppers and search engines see the content without JavaScript; `/widgets/chorus.js` then makes it interactive without requesting the first page again. " +
       `Widgets here: ${widgets.map((w) => `\`${w}\``).join(", ")}. The product's reviews snippet also carries its JSON-LD (see structured_data). See docs/snippets.md.`,
     params: SCOPE_PARAMS[scope].extend({ widget: z.enum(widgets as [SnippetWidget, ...SnippetWidget[]], { error: `widget must be one of: ${widgets.join(", ")}` }) }),
-    query: z.object({ lang: LANG }),
+    query: z.object({
+      lang: LANG,
+      limit: z.coerce.number({ error: "limit must be a whole number from 1 to 25" }).int("limit must be a whole number from 1 to 25").min(1, "limit must be a whole number from 1 to 25").max(25, "limit must be a whole number from 1 to 25").optional()
+        .meta({ description: `The reviews snippet: reviews on its first page, 1..25 (default ${SNIPPET_REVIEWS_PAGE}); "Load more" continues with pages of that size.` }),
+    }),
     responses: { 200: { description: "The snippet (an HTML fragment)", contentType: "text/html", schema: z.string() }, ...errorResponses(400, 404) },
     handler: async ({ params, query, context }) => {
       const { widget, ...scopeParams } = params as ScopeParams & { widget: SnippetWidget };
-      const snippet = await renderSnippet(context.services, { params: scopeParams, widget, lang: query.lang, publicOrigin: context.publicOrigin });
+      const snippet = await renderSnippet(context.services, { params: scopeParams, widget, lang: query.lang, limit: query.limit, publicOrigin: context.publicOrigin });
       return reply(null, { raw: { body: snippet.html, contentType: "text/html; charset=utf-8" }, scopes: snippet.scopes });
     },
   });
