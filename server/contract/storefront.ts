@@ -6,14 +6,9 @@
 import { z } from "zod";
 
 /** interface.md §4.2 "Locale codes": list A and list B, both accepted (case as written there). */
-export const LOCALES_A = [
-  "zh-TW", "da", "nl", "en", "fr", "de-formal", "de-informal", "id", "it", "ja", "ko", "pl", "pt-PT", "ru", "es", "sv", "th", "vi",
-] as const;
-export const LOCALES_B = [
-  "bg", "cs", "da", "el", "es", "fi", "fr", "hi", "hr", "hu", "id", "it", "ja", "ko", "lt", "ms", "nb", "nl", "pl", "pt-br", "pt-pt",
-  "ro", "ru", "sk", "sl", "sr", "sv", "th", "tr", "uk", "vi", "zh-cn", "zh-tw",
-] as const;
-export const LOCALES: readonly string[] = [...new Set<string>([...LOCALES_A, ...LOCALES_B])];
+import { REVIEW_TEXT_LOCALES as LOCALES } from "./widget-locales.ts";
+export { REVIEW_TEXT_LOCALES_A as LOCALES_A, REVIEW_TEXT_LOCALES_B as LOCALES_B } from "./widget-locales.ts";
+export { LOCALES };
 
 /**
  * interface.md §4.2: the seven review orders, plus `unhelpful desc` (most unhelpful votes first, Okendo's
