@@ -203,3 +203,31 @@ test("a shopper reviews with two photos, browses the gallery, votes, and asks a 
   await expect(first).toContainText(realQa.answer.slice(0, 60));
   await expectNoAxeViolations(page);
 });
+
+test("a signed-in shopper whose shop order holds the product writes a verified-buyer review through the form", async ({ page }) => {
+  const customer = `e2e-buyer-${Date.now().toString(36)}`;
+  // The shop's order of product 1078 for this platform customer (as a Shopify orders/create webhook stores it).
+  withDb((db) => {
+    db.prepare("INSERT INTO order_headers (store_id, order_id, email, platform_customer_id, status, ordered_ms, updated_ms, source) VALUES (?, ?, '', ?, 'fulfilled', ?, ?, 'e2e')")
+      .run(DEMO_STORE_ID, `o-${customer}`, customer, Date.now() - 86_400_000, Date.now());
+    db.prepare("INSERT INTO orders (store_id, order_id, product_id, email, ordered_ms, source) VALUES (?, ?, '1078', '', ?, 'e2e')").run(DEMO_STORE_ID, `o-${customer}`, Date.now() - 86_400_000);
+  });
+  const { signPlatformToken } = await import("../server/loyalty/tokens.ts");
+  const token = await signPlatformToken("e2e-platform-secret-0123456789", { platformCustomerId: customer, email: `${customer}@example.com` });
+  const review = realReviews().filter((r) => r.productId === "1078" && r.title && r.body.length > 60)[7];
+  const signedIn = html.replace(`<chorus-review-form store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}">`, `<chorus-review-form store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" customer-token="${token}">`);
+  await page.route(`**${PAGE}-signed-in`, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: signedIn }));
+  await page.goto(`${PAGE}-signed-in`);
+  const form = page.locator("chorus-review-form");
+  await form.getByRole("radio", { name: `${review.rating} star${review.rating === 1 ? "" : "s"}`, exact: true }).check();
+  await form.getByLabel("Title", { exact: true }).fill(review.title);
+  await form.getByLabel("Your review (required)", { exact: true }).fill(review.body);
+  await form.getByLabel("Name shown with your review (required)", { exact: true }).fill("Signed-in buyer");
+  await form.getByLabel("E-mail (required, never shown)", { exact: true }).fill(`${customer}@example.com`);
+  await page.evaluate(() => document.addEventListener("chorus-review-submitted", (e) => ((window as unknown as Record<string, unknown>).submitted = (e as CustomEvent).detail)));
+  await form.getByRole("button", { name: "Submit review" }).click();
+  await expect(form.getByRole("status")).toBeVisible();
+  const submitted = (await page.evaluate(() => (window as unknown as Record<string, unknown>).submitted)) as { reviewId: string };
+  const status = withDb((db) => db.prepare("SELECT verified_status FROM reviews WHERE review_id = ?").pluck().get(submitted.reviewId), { readonly: true });
+  expect(status).toBe("verified-buyer");
+});

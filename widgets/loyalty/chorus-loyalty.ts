@@ -45,6 +45,7 @@ import { controls } from "../internal/ui.ts";
 import { safeHref, safeHtmlFragment } from "../internal/safe-html.ts";
 import { LOYALTY_TEXTS } from "../../server/contract/widget-strings/loyalty.ts";
 import { fillParts } from "../internal/strings.ts";
+import { platformTokenOf } from "../internal/customer-token.ts";
 
 /** `off`: the store has no loyalty program, or the merchant turned it off (404 `loyalty_program_not_found`): nothing is shown. */
 type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "error" | "off";
@@ -109,18 +110,7 @@ export class ChorusLoyalty extends ChorusElement {
 
   /** The storefront platform token: the attribute, else the `chorus-customer-token` script tag. */
   platformToken(): string {
-    if (this.customerToken) return this.customerToken;
-    const tag = document.getElementById("chorus-customer-token");
-    if (!tag?.textContent) return "";
-    try {
-      const value = JSON.parse(tag.textContent) as unknown;
-      if (typeof value === "string") return value;
-      if (value && typeof value === "object" && typeof (value as { token?: unknown }).token === "string") return (value as { token: string }).token;
-    } catch {
-      /* not JSON: treat the text as the token */
-      return tag.textContent.trim();
-    }
-    return "";
+    return platformTokenOf(this.customerToken);
   }
 
   #auth(): Record<string, string> {

@@ -6,6 +6,9 @@
  * @attr store-id - the store's subscriber ID
  * @attr product-id - platform-prefixed product ID (e.g. `shopify-1078`)
  * @attr api-base - origin of the Chorus server (default: where chorus.js came from)
+ * @attr customer-token - the storefront platform's token of a signed-in shopper (else the page's
+ *   `chorus-customer-token` script tag, as for `<chorus-loyalty>`): with a loyalty program on, the review is
+ *   sent as that customer's, and is from a verified buyer when the shop's orders show they bought the product
  * @event chorus-review-submitted - `{ reviewId, status }` after the server accepted the review
  * @csspart form - the form
  * @csspart submit - the submit button
@@ -14,9 +17,10 @@
  * @cssproperty --chorus-accent - buttons and focus ring (see widgets/internal/tokens.ts for all tokens)
  */
 import { css, html, nothing } from "lit";
-import { state } from "lit/decorators.js";
+import { property, state } from "lit/decorators.js";
 import type { SubmitReviewResponse } from "../../server/contract/writes.ts";
 import { postJson, ApiRequestError } from "../internal/api.ts";
+import { platformTokenOf } from "../internal/customer-token.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { tokens } from "../internal/tokens.ts";
 import { emailError, focusAfterUpdate, formStyles, honeypot } from "../internal/form.ts";
@@ -56,6 +60,7 @@ export class ChorusReviewForm extends ChorusElement {
     `,
   ];
 
+  @property({ attribute: "customer-token" }) customerToken = "";
   @state() rating = 0;
   @state() files: Picked[] = [];
   @state() errors: Partial<Record<Field | "form", string>> = {};
@@ -133,6 +138,22 @@ export class ChorusReviewForm extends ChorusElement {
     focusAfterUpdate(this, '.form-error, fieldset[data-invalid] input, [aria-invalid="true"]');
   }
 
+  /**
+   * `Authorization` for a signed-in shopper: the platform token exchanged for the loyalty customer token
+   * (POST …/loyalty/login). None when there is no token, no loyalty program (404) or the token is refused:
+   * the review is then sent like any shopper's, never lost.
+   */
+  private async customerAuth(): Promise<Record<string, string>> {
+    const token = platformTokenOf(this.customerToken);
+    if (!token || !this.storeId) return {};
+    try {
+      const login = await postJson<{ customerToken: string }>(`${this.storeUrl}/loyalty/login`, { customerAccessToken: token });
+      return { authorization: `Bearer ${login.customerToken}` };
+    } catch {
+      return {};
+    }
+  }
+
   private async submit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     if (this.busy) return;
@@ -147,7 +168,7 @@ export class ChorusReviewForm extends ChorusElement {
     for (const f of this.files) data.append("media", f.file, f.file.name);
     this.busy = true;
     try {
-      const body = await postJson<SubmitReviewResponse>(`${this.scopeUrl}/reviews`, data);
+      const body = await postJson<SubmitReviewResponse>(`${this.scopeUrl}/reviews`, data, { headers: await this.customerAuth() });
       this.result = body.review;
       this.emit("chorus-review-submitted", { reviewId: body.review.reviewId, status: body.review.status });
       focusAfterUpdate(this, ".message");
