@@ -14,13 +14,14 @@
  * @csspart form - the ask form
  * @cssproperty --chorus-accent - buttons and focus ring
  */
-import { css, html, nothing, type PropertyValues } from "lit";
+import { html, nothing, type PropertyValues } from "lit";
 import { state } from "lit/decorators.js";
 import type { AskQuestionResponse } from "../../server/contract/writes.ts";
 import { ApiRequestError, getJson, postJson, type ListQuestionsResponse, type Question } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { formatDate } from "../internal/format.ts";
 import { tokens } from "../internal/tokens.ts";
+import { questionsStyles } from "./chorus-questions.styles.ts";
 import { emailError, focusAfterUpdate, formStyles, honeypot } from "../internal/form.ts";
 import { controls } from "../internal/ui.ts";
 import { QUESTIONS_TEXTS } from "../../server/contract/widget-strings/questions.ts";
@@ -36,20 +37,7 @@ export class ChorusQuestions extends ChorusElement {
     tokens,
     controls,
     formStyles,
-    css`
-      :host { display: block; }
-      ol { list-style: none; padding: 0; margin: 0; }
-      .q { border-bottom: 1px solid var(--_border); padding: 12px 0; }
-      .q-body { font-weight: 600; margin: 0 0 4px; }
-      .meta { color: var(--_muted); font-size: 0.875em; margin: 0; }
-      .answers { list-style: none; padding: 0 0 0 16px; margin: 8px 0 0; border-left: 3px solid var(--_border); }
-      .answers li { margin: 6px 0; }
-      .answers p { margin: 0; }
-      .badge { display: inline-block; background: var(--_accent); color: var(--_accent-contrast); border-radius: 4px; padding: 0 6px; font-size: 0.8em; margin-right: 6px; font-weight: 600; }
-      .skeleton { height: 64px; margin: 8px 0; }
-      form, .message { margin: 12px 0; }
-      .toolbar { display: flex; gap: 8px; margin: 8px 0; }
-    `,
+    questionsStyles,
   ];
 
   @state() questions: Question[] = [];

@@ -22,12 +22,13 @@
  * @cssproperty --chorus-media-thumb-size - thumbnail size (default 96px)
  * @cssproperty --chorus-review-media-min-height - space reserved from the start and kept (default one row of thumbnails plus the "Load more" button)
  */
-import { css, html, nothing, type PropertyValues } from "lit";
+import { html, nothing, type PropertyValues } from "lit";
 import { property, query, state } from "lit/decorators.js";
 import { getJson, type ListReviewMediaResponse, type ReviewMedia } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { formatDate } from "../internal/format.ts";
 import { tokens } from "../internal/tokens.ts";
+import { mediaStyles } from "./chorus-review-media.styles.ts";
 import { controls } from "../internal/ui.ts";
 import { MEDIA_TEXTS } from "../../server/contract/widget-strings/review-media.ts";
 
@@ -38,22 +39,7 @@ export class ChorusReviewMedia extends ChorusElement {
   static styles = [
     tokens,
     controls,
-    css`
-      :host { display: block; --_thumb: var(--chorus-media-thumb-size, 96px); min-height: var(--chorus-review-media-min-height, calc(var(--_thumb) + 3.5rem)); contain: layout; }
-      ul { list-style: none; padding: 0; margin: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(var(--_thumb), 1fr)); gap: 8px; min-height: var(--_thumb); }
-      .thumb { padding: 0; border: 0; background: #eee; border-radius: 6px; overflow: hidden; width: 100%; aspect-ratio: 1; cursor: zoom-in; position: relative; display: block; }
-      .thumb img { width: 100%; height: 100%; object-fit: cover; display: block; }
-      .play { position: absolute; inset: auto 6px 6px auto; background: rgba(0,0,0,.7); color: #fff; border-radius: 4px; padding: 0 6px; font-size: 12px; }
-      .skeleton { aspect-ratio: 1; }
-      .more { margin-top: 10px; }
-      .status { color: var(--_muted); margin: 0; }
-      dialog { border: 0; border-radius: var(--_radius); padding: 16px; max-width: min(96vw, 1000px); width: 100%; background: #fff; color: #1a1a1a; }
-      dialog::backdrop { background: rgba(0, 0, 0, 0.75); }
-      .stage { display: flex; align-items: center; justify-content: center; min-height: 200px; max-height: 75vh; }
-      .stage img, .stage video { max-width: 100%; max-height: 70vh; object-fit: contain; }
-      .bar { display: flex; gap: 8px; align-items: center; justify-content: space-between; margin-top: 10px; flex-wrap: wrap; }
-      .caption { margin: 0; }
-    `,
+    mediaStyles,
   ];
 
   @property({ type: Number }) limit = 12;

@@ -32,13 +32,14 @@
  * @cssproperty --chorus-accent-contrast - active chip text
  * @cssproperty --chorus-border - chip border
  */
-import { css, html } from "lit";
+import { html } from "lit";
 import { property, state } from "lit/decorators.js";
 import type { KeywordTopic, ReviewsKeywordsResponse } from "../../server/contract/storefront.ts";
 import { getJson } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { formatCount } from "../internal/format.ts";
 import { tokens } from "../internal/tokens.ts";
+import { keywordsStyles } from "./chorus-reviews-keywords.styles.ts";
 import { controls, showInSteps } from "../internal/ui.ts";
 import { KEYWORDS_TEXTS } from "../../server/contract/widget-strings/reviews-keywords.ts";
 
@@ -49,30 +50,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
   static styles = [
     tokens,
     controls,
-    css`
-      :host { display: block; margin: 0 0 1rem; min-height: var(--chorus-reviews-keywords-min-height, 11rem); contain: layout; }
-      .skeleton { display: block; width: 60%; height: 2rem; margin: 0 0 0.75rem; }
-      .empty { margin: 0; color: var(--_muted); }
-      .head { display: flex; align-items: center; justify-content: space-between; gap: 0.5rem; margin: 0 0 0.5rem; min-height: 2rem; }
-      h2 { font-size: 1rem; margin: 0; }
-      .toggle { border: 0; background: none; color: var(--_accent); text-decoration: underline; padding: 0 0.25rem; }
-      .clip { max-height: var(--chorus-reviews-keywords-min-height, 11rem); overflow-y: clip; }
-      .clip .over { visibility: hidden; }
-      .topic + .topic { margin-top: 0.75rem; }
-      h3 { font-size: 0.85rem; font-weight: 600; margin: 0 0 0.35rem; color: var(--_muted); }
-      ul { list-style: none; display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0; padding: 0; }
-      button {
-        border: 1px solid var(--_border);
-        background: var(--_surface);
-        color: var(--_text);
-        border-radius: 999px;
-        padding: 0.25rem 0.7rem;
-        cursor: pointer;
-        min-height: 2rem;
-      }
-      button[aria-pressed="true"] { background: var(--_accent); color: var(--_accent-contrast); border-color: var(--_accent); }
-      .count { opacity: 0.85; margin-left: 0.1rem; font-variant-numeric: tabular-nums; }
-    `,
+    keywordsStyles,
   ];
 
   @state() topics: KeywordTopic[] = [];

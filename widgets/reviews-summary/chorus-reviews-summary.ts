@@ -29,7 +29,7 @@
  * @cssproperty --chorus-border - card border
  * @cssproperty --chorus-surface - card background
  */
-import { css, html } from "lit";
+import { html } from "lit";
 import { property, state } from "lit/decorators.js";
 import type { ReviewsSummary, ReviewsSummaryResponse } from "../../server/contract/storefront.ts";
 import { getJson } from "../internal/api.ts";
@@ -38,6 +38,7 @@ import { formatDate } from "../internal/format.ts";
 import { SUMMARY_TEXTS } from "../../server/contract/widget-strings/reviews-summary.ts";
 import { fillParts } from "../internal/strings.ts";
 import { tokens } from "../internal/tokens.ts";
+import { summaryStyles } from "./chorus-reviews-summary.styles.ts";
 import { controls } from "../internal/ui.ts";
 
 @chorusElement("chorus-reviews-summary")
@@ -47,42 +48,7 @@ export class ChorusReviewsSummary extends ChorusElement {
   static styles = [
     tokens,
     controls,
-    css`
-      :host { display: flex; flex-direction: column; min-height: var(--chorus-reviews-summary-min-height, 14rem); margin: 0 0 1rem; contain: layout; }
-      .card {
-        flex: 1;
-        position: relative;
-        display: flex;
-        flex-direction: column;
-        box-sizing: border-box;
-        border: 1px solid var(--_border);
-        border-radius: var(--_radius);
-        background: var(--_surface);
-        padding: 1rem 1.25rem;
-      }
-      .skeleton { border-color: transparent; }
-      .empty { margin: 0; color: var(--_muted); }
-      .label {
-        display: inline-block;
-        font-size: 0.75rem;
-        font-weight: 600;
-        letter-spacing: 0.02em;
-        color: var(--_accent);
-        border: 1px solid currentColor;
-        border-radius: 999px;
-        padding: 0.1rem 0.5rem;
-        margin: 0 0 0.5rem;
-      }
-      h2 { font-size: 1rem; margin: 0 0 0.5rem; }
-      p { margin: 0; line-height: 1.5; }
-      .shut { max-height: var(--chorus-reviews-summary-min-height, 14rem); }
-      .shut [part="body"] { flex: 0 1 auto; min-height: 0; overflow-y: clip; }
-      .cut [part="body"] { mask-image: linear-gradient(#000 60%, transparent); }
-      .label, h2, .meta { flex: none; }
-      .label { align-self: flex-start; }
-      .more { position: absolute; top: 0.75rem; right: 1rem; border: 0; background: none; color: var(--_accent); text-decoration: underline; cursor: pointer; padding: 0.25rem; }
-      .meta { color: var(--_muted); font-size: 0.85rem; margin-top: 0.5rem; }
-    `,
+    summaryStyles,
   ];
 
   @state() summary: ReviewsSummary | null = null;

@@ -27,7 +27,7 @@
  *   text, the words after it move by the difference (put it on its own line, as the demo page does).
  * @cssproperty --chorus-* - the shared tokens of widgets/internal/tokens.ts
  */
-import { css, html, isServer, nothing, type PropertyValues } from "lit";
+import { html, isServer, nothing, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
 import { getJson, type ReviewAggregateResponse } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
@@ -35,6 +35,7 @@ import { formatRating } from "../internal/rating.ts";
 import { stars } from "../internal/stars.ts";
 import { STAR_RATING_TEXTS } from "../../server/contract/widget-strings/star-rating.ts";
 import { tokens } from "../internal/tokens.ts";
+import { starRatingStyles } from "./chorus-star-rating.styles.ts";
 
 type State = "loading" | "ready" | "empty" | "error";
 
@@ -53,16 +54,7 @@ export class ChorusStarRating extends ChorusElement {
 
   static styles = [
     tokens,
-    css`
-      :host { display: inline-block; min-height: var(--chorus-star-rating-height, 1.5em); line-height: 1.5; vertical-align: top; }
-      :host([state="loading"]) { min-width: 10em; }
-      :host([state="empty"]:not([show-empty])), :host([state="error"]) { display: none; }
-      .badge { display: inline-flex; align-items: center; gap: 0.4em; vertical-align: top; }
-      a { color: inherit; text-decoration: none; border-radius: 4px; }
-      a:hover .count { text-decoration: underline; }
-      .count, .empty { color: var(--_muted); }
-      .average { font-weight: 600; }
-    `,
+    starRatingStyles,
   ];
 
   protected willUpdate(changed: PropertyValues<this>): void {

@@ -1,0 +1,40 @@
+/**
+ * The `<chorus-reviews>` element's own styles (beside the shared tokens and control styles): colours come from
+ * the tokens (widgets/internal/tokens.ts), which derive from the page unless the merchant sets them.
+ */
+import { css } from "lit";
+
+export const reviewsStyles = css`
+  :host { display: block; line-height: 1.5; min-height: var(--chorus-reviews-min-height, 28rem); }
+  /* A fixed least height (one row of controls), so the loading state is 28rem + 3.75rem whatever the font: the snippet reserves that. */
+  .toolbar { display: flex; flex-wrap: wrap; gap: 0.75rem 1.5rem; align-items: center; justify-content: space-between; margin-bottom: 1rem; min-height: 2.75rem; }
+  .sort { display: inline-flex; gap: 0.5rem; align-items: center; }
+  select { font: inherit; border-radius: var(--_radius); padding: 0.4rem 0.6rem; border: 1px solid var(--_muted); background: var(--chorus-surface, #fff); color: var(--_text); }
+  .results { min-height: 4rem; }
+  .results[aria-busy="true"] { min-height: var(--chorus-reviews-min-height, 28rem); }
+  .results[aria-busy="true"] ol { opacity: 0.6; }
+  /* Block flow, not grid: appending cards lays out only the new ones (the list grows a few cards per task). */
+  ol { list-style: none; margin: 0; padding: 0; }
+  ol > li + li { margin-top: 1rem; }
+  article { border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); padding: 1rem 1.25rem; }
+  article:focus { outline: 3px solid var(--_accent); outline-offset: 2px; }
+  .head { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 0.75rem; }
+  h3 { font-size: 1.05em; margin: 0; }
+  .meta { margin: 0.25rem 0 0; color: var(--_muted); font-size: 0.9em; display: flex; flex-wrap: wrap; gap: 0 0.5rem; }
+  .badge { color: var(--_text); border: 1px solid var(--_border); border-radius: 999px; padding: 0 0.5rem; font-size: 0.85em; }
+  .incentive { color: var(--_muted); font-size: 0.85em; font-style: italic; margin: 0.25rem 0; }
+  .body { white-space: pre-line; margin: 0.6rem 0; overflow-wrap: anywhere; }
+  .recommends { margin: 0.25rem 0; font-size: 0.9em; }
+  .media { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.5rem 0; padding: 0; list-style: none; }
+  .media img { display: block; width: 72px; height: 72px; object-fit: cover; border-radius: calc(var(--_radius) / 2); }
+  .reply { border-left: 3px solid var(--_border); margin: 0.75rem 0 0; padding: 0.25rem 0 0.25rem 0.75rem; }
+  .reply p { margin: 0.25rem 0; white-space: pre-line; }
+  .reply .label { font-weight: 600; font-size: 0.9em; }
+  .helpful { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; margin-top: 0.5rem; font-size: 0.9em; color: var(--_muted); }
+  .helpful .btn { padding: 0.2rem 0.75rem; }
+  .more { display: flex; justify-content: center; margin-top: 1.25rem; }
+  .skeleton { height: 8.5rem; }
+  .form-region:empty { display: none; }
+  .form-region { margin-bottom: 1rem; }
+  .form-region:focus { outline: none; }
+`;
