@@ -60,6 +60,8 @@ const schema = z.object({
   SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(5),
   /** `1`: webhook URLs may use http:// to a loopback address (tests and local development only; docs/webhooks.md). */
   ALLOW_INSECURE_WEBHOOKS: z.enum(["0", "1"], { error: "ALLOW_INSECURE_WEBHOOKS must be 0 or 1" }).default("0"),
+  /** Shopify Admin GraphQL endpoint for writing snippet metafields; default `https://{shop}/admin/api/{version}/graphql.json` (docs/snippets.md). */
+  SHOPIFY_ADMIN_API_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/, error: "SHOPIFY_ADMIN_API_URL must be an http(s) URL" }).optional()),
   /** Set to 0 to skip creating the demo store on an empty database. */
   CHORUS_DEMO: z.enum(["0", "1"]).default("1"),
 });

@@ -26,6 +26,7 @@ import type { ScopeParams } from "../../server/reviews/reviews.service.ts";
 import { listReviewsQuery, listPageQuery } from "../../server/contract/storefront.ts";
 import { contentScope } from "../../server/shared/content-scopes.ts";
 import { jsonLdScript, productJsonLd, STRUCTURED_DATA_REVIEWS, type ProductJsonLd } from "../../server/snippets/structured-data.ts";
+import { SHOPIFY_VALUE_MAX, writeShopifyMetafields, type SnippetMetafield, type WriteReport } from "../../server/snippets/shopify-metafields.ts";
 import type { Snapshot } from "../../widgets/internal/chorus-element.ts";
 import { ChorusStarRating } from "../../widgets/star-rating/chorus-star-rating.ts";
 import { ChorusReviews } from "../../widgets/reviews/chorus-reviews.ts";
@@ -210,3 +211,40 @@ export const getProductStructuredData = defineOperation({
     return reply({ structuredData: data }, { scopes });
   },
 });
+
+/**
+ * The Admin API endpoint override (`SHOPIFY_ADMIN_API_URL`, server/config.ts), read at call time like
+ * demoShopperSwitchAllowed: unset means `https://{shop}/admin/api/{version}/graphql.json`.
+ */
+export const shopifyAdminApiUrl = (env: Record<string, string | undefined> = process.env): string | undefined => env.SHOPIFY_ADMIN_API_URL || undefined;
+
+/**
+ * Write the star rating and reviews snippets of every product of the store with published reviews into its
+ * Shopify shop as metafields (server/snippets/shopify-metafields.ts); the admin's Platform page runs it with a
+ * token typed there (never stored). A reviews snippet over a metafield's size is rendered again with fewer
+ * reviews. Yields to the event loop between products (each render is synchronous).
+ * @returns the write report and the number of products.
+ */
+export async function writeSnippetsToShopify(
+  services: Services,
+  options: { storeId: string; shopDomain: string; accessToken: string; publicOrigin: string; lang?: string; apiUrl?: string },
+): Promise<WriteReport & { products: number }> {
+  const store = services.stores.get(options.storeId);
+  if (!store) return { written: 0, errors: ["Store not found"], products: 0 };
+  const products = services.stores.topProducts(store.storeId, 1_000_000);
+  const metafields: SnippetMetafield[] = [];
+  for (const p of products) {
+    const base = { params: { storeId: store.storeId, productKey: `${store.platform}-${p.productId}` }, lang: options.lang, publicOrigin: options.publicOrigin };
+    metafields.push({ productId: p.productId, widget: "star-rating", html: (await renderSnippet(services, { ...base, widget: "star-rating" })).html });
+    let limit = SNIPPET_REVIEWS_PAGE;
+    let html = (await renderSnippet(services, { ...base, widget: "reviews", limit })).html;
+    while (html.length > SHOPIFY_VALUE_MAX && limit > 1) {
+      limit = Math.max(1, Math.floor(limit / 2));
+      html = (await renderSnippet(services, { ...base, widget: "reviews", limit })).html;
+    }
+    metafields.push({ productId: p.productId, widget: "reviews", html });
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const report = await writeShopifyMetafields({ shopDomain: options.shopDomain, accessToken: options.accessToken, apiUrl: options.apiUrl }, metafields);
+  return { ...report, products: products.length };
+}

@@ -6,6 +6,7 @@ import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { CopyButton } from "~/components/CopyButton";
 import { CsrfField } from "~/components/CsrfField";
 import { adminHeaders, field, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { shopifyAdminApiUrl, writeSnippetsToShopify } from "~/lib/snippets.server";
 
 export const meta: MetaFunction = () => [{ title: "Shop platform · Chorus admin" }];
 export const headers = adminHeaders;
@@ -16,7 +17,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { storeId: store.storeId, settings: context.services.platforms.settings(store.storeId, context.publicOrigin) };
 }
 
-type Errors = Partial<Record<"shopDomain" | "appSecret" | "form", string>>;
+type Errors = Partial<Record<"shopDomain" | "appSecret" | "accessToken" | "form", string>>;
+/** What writing the snippets to Shopify did (intent `write-snippets`). */
+type SnippetResult = { written: number; products: number; errors: string[] };
 
 /**
  * Intents: `save` (shop domain; a non-empty app secret sets or rotates it, an empty one keeps it) and
@@ -25,6 +28,17 @@ type Errors = Partial<Record<"shopDomain" | "appSecret" | "form", string>>;
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { store, form } = await requireStoreAction(request, context, params.storeId);
   const intent = field(form, "intent");
+  if (intent === "write-snippets") {
+    // Server-rendered snippets into the shop's product metafields (docs/snippets.md); the token is used for this run only.
+    const accessToken = field(form, "accessToken").trim();
+    const shopDomain = context.services.platforms.settings(store.storeId, context.publicOrigin).shopDomain;
+    if (!shopDomain) return data({ errors: { form: "Save the shop domain first: the snippets are written to that shop." } as Errors }, { status: 400 });
+    if (!/^[\x21-\x7e]{8,200}$/.test(accessToken)) {
+      return data({ errors: { accessToken: "Enter the Admin API access token of your shop's custom app (8 to 200 characters without spaces)." } as Errors }, { status: 400 });
+    }
+    const report = await writeSnippetsToShopify(context.services, { storeId: store.storeId, shopDomain, accessToken, publicOrigin: context.publicOrigin, apiUrl: shopifyAdminApiUrl() });
+    return data({ snippets: { written: report.written, products: report.products, errors: report.errors.slice(0, 10) } as SnippetResult }, { status: report.errors.length ? 502 : 200 });
+  }
   const patch = intent === "remove-secret"
     ? { appSecret: null }
     : intent === "save"
@@ -54,11 +68,12 @@ const when = (iso: string | null) => (iso ? iso.replace("T", " ").slice(0, 16) +
 export default function Platform() {
   const { settings } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const errors: Errors = result?.errors ?? {};
+  const errors: Errors = (result && "errors" in result ? result.errors : undefined) ?? {};
+  const snippets = result && "snippets" in result ? (result.snippets as SnippetResult) : undefined;
   const busy = useNavigation().state !== "idle";
   const [search] = useSearchParams();
   const saved = search.get("saved");
-  const invalid = (name: "shopDomain" | "appSecret", hint?: string) => ({
+  const invalid = (name: "shopDomain" | "appSecret" | "accessToken", hint?: string) => ({
     ...(errors[name] ? { "aria-invalid": true as const } : {}),
     "aria-describedby": [hint, errors[name] ? `${name}-error` : undefined].filter(Boolean).join(" ") || undefined,
   });
@@ -104,6 +119,27 @@ export default function Platform() {
           <button type="submit" className="danger" disabled={busy}>Remove app secret</button>
         </Form>
       ) : null}
+
+      <h2 id="snippets-heading">Review snippets in Shopify</h2>
+      <p>
+        Writes every reviewed product's star rating and reviews, rendered by Chorus with the product's review structured data, into the shop as
+        product metafields <code>chorus.star_rating_snippet</code> and <code>chorus.reviews_snippet</code>, for the theme to print: shoppers without
+        JavaScript and search engines see them. Run it again after reviews change, or schedule <code>npm run snippets</code> (see the documentation).
+      </p>
+      {snippets ? (
+        <p className={`flash ${snippets.errors.length ? "flash-error" : "flash-ok"}`} role={snippets.errors.length ? "alert" : "status"}>
+          Wrote {snippets.written} metafields for {snippets.products} products{snippets.errors.length ? `; Shopify refused some: ${snippets.errors.join("; ")}` : "."}
+        </p>
+      ) : null}
+      <Form method="post" className="stack panel" noValidate aria-labelledby="snippets-heading">
+        <CsrfField />
+        <input type="hidden" name="intent" value="write-snippets" />
+        <label htmlFor="accessToken">Admin API access token</label>
+        <input id="accessToken" name="accessToken" type="password" autoComplete="off" maxLength={200} {...invalid("accessToken", "accessToken-hint")} />
+        <p id="accessToken-hint" className="muted">From your shop's custom app with the <code>write_products</code> scope. Used for this run only, never stored.</p>
+        {errors.accessToken ? <p id="accessToken-error" className="field-error">{errors.accessToken}</p> : null}
+        <button type="submit" disabled={busy || !settings.shopDomain}>Write snippets to Shopify</button>
+      </Form>
     </section>
   );
 }

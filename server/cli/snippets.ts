@@ -105,7 +105,7 @@ export async function runSnippetsCli(
   }
   if (values.out) out(`Wrote ${products.length * widgets.length - failures} snippets of ${products.length} products to ${values.out}.`);
   if (values.shopify) {
-    const report = await writeShopifyMetafields({ shopDomain: shopDomain!, accessToken: token!, apiUrl: values["shopify-api-url"] }, metafields);
+    const report = await writeShopifyMetafields({ shopDomain: shopDomain!, accessToken: token!, apiUrl: values["shopify-api-url"] ?? config.SHOPIFY_ADMIN_API_URL }, metafields);
     for (const e of report.errors) err(e);
     failures += report.errors.length;
     out(`Wrote ${report.written} metafields (namespace chorus) of ${products.length} products to ${shopDomain}.`);

@@ -2,7 +2,8 @@
  * `npm run snippets` (server/cli/snippets.ts) against a real Chorus server and a local fake of Shopify's Admin
  * GraphQL endpoint: the request shape of `metafieldsSet` (URL, token header, mutation, one metafield per
  * product and widget in namespace `chorus` holding the snippet the API serves), Shopify's userErrors reported
- * as a failure, and `--out` files for any shop.
+ * as a failure, and `--out` files for any shop; the same write from the admin's Platform page (a token typed
+ * there, never stored).
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runSnippetsCli } from "../cli/snippets.ts";
+import { adminGet, adminPost, signInAgent } from "../../test/admin-http.ts";
 import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 
@@ -107,5 +109,43 @@ describe("npm run snippets", () => {
     expect((await run(["--widget", "carousel"])).code).toBe(2);
     const noToken = await runSnippetsCli(["--store", TEST_STORE_ID, "--shopify"], { ...env(), SHOPIFY_ADMIN_TOKEN: "" }, () => {}, () => {});
     expect(noToken).toBe(2);
+  });
+});
+
+describe("admin Platform page: Write snippets to Shopify", () => {
+  it("writes the metafields with the typed token, reports the count; per-field error without a token; the token is not stored", async () => {
+    await t.services.admin.createUser({ email: "owner@snippets.test", password: "snippets owner password", storeIds: [TEST_STORE_ID] });
+    const agent = await signInAgent(t, "owner@snippets.test", "snippets owner password", TEST_STORE_ID);
+    const page = `/admin/stores/${TEST_STORE_ID}/platform`;
+    answer = (body) => ({ data: { metafieldsSet: { metafields: body.variables.metafields.map((m) => ({ key: m.key, namespace: m.namespace })), userErrors: [] } } });
+    process.env.SHOPIFY_ADMIN_API_URL = shopifyUrl;
+    try {
+      received.length = 0;
+      const res = await adminPost(t, agent, page, { intent: "write-snippets", accessToken: "shpat_typed_in_admin" });
+      const html = (await res.text()).replace(/<!-- -->/g, ""); // React's text separators
+      expect(res.status).toBe(200);
+      expect(html).toContain("Wrote 4 metafields for 2 products.");
+      expect(received).toHaveLength(1);
+      expect(received[0]!.headers["x-shopify-access-token"]).toBe("shpat_typed_in_admin");
+      expect(received[0]!.body.variables.metafields.map((m) => m.key).sort()).toEqual(["reviews_snippet", "reviews_snippet", "star_rating_snippet", "star_rating_snippet"]);
+      expect(received[0]!.body.variables.metafields.find((m) => m.key === "star_rating_snippet")!.value).toMatch(/^<chorus-star-rating server-rendered /);
+      expect(html).not.toContain("shpat_typed_in_admin");
+      const dump = t.services.db.prepare("SELECT * FROM platform_connections").all();
+      expect(JSON.stringify(dump)).not.toContain("shpat_typed_in_admin");
+
+      const empty = await adminPost(t, agent, page, { intent: "write-snippets", accessToken: "" });
+      expect(empty.status).toBe(400);
+      const emptyHtml = await empty.text();
+      expect(emptyHtml).toMatch(/id="accessToken"[^>]*aria-invalid="true"[^>]*aria-describedby="accessToken-hint accessToken-error"/);
+      expect(emptyHtml).toContain('id="accessToken-error"');
+
+      answer = () => ({ data: { metafieldsSet: { metafields: [], userErrors: [{ field: ["metafields", "0", "ownerId"], message: "Owner does not exist" }] } } });
+      const refused = await adminPost(t, agent, page, { intent: "write-snippets", accessToken: "shpat_typed_in_admin" });
+      expect(refused.status).toBe(502);
+      expect((await refused.text()).replace(/<!-- -->/g, "")).toContain("Shopify refused some: Shopify: metafields.0.ownerId Owner does not exist");
+    } finally {
+      delete process.env.SHOPIFY_ADMIN_API_URL;
+    }
+    expect((await adminGet(t, agent, page)).status).toBe(200);
   });
 });
