@@ -8,7 +8,7 @@ import { css, html } from "lit";
 export const formStyles = css`
   form { display: grid; gap: 12px; max-width: 560px; }
   label.field, legend { font-weight: 600; display: block; margin-bottom: 4px; }
-  input:not([type]), input[type="text"], input[type="email"], textarea { width: 100%; box-sizing: border-box; font: inherit; padding: 8px; border: 1px solid #767676; border-radius: 6px; }
+  input:not([type]), input[type="text"], input[type="email"], textarea { width: 100%; box-sizing: border-box; font: inherit; padding: 8px; border: 1px solid var(--_muted); border-radius: 6px; background: transparent; color: inherit; }
   [aria-invalid="true"] { border-color: var(--_danger); }
   .error { font-size: 0.9em; margin: 4px 0 0; }
   .trap { display: none; }

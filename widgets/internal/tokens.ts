@@ -1,19 +1,26 @@
 /**
- * Design tokens shared by every element: `--chorus-*` custom properties with defaults that inherit
- * the merchant's font and colours. A merchant themes every widget at once by setting these on any
- * ancestor (e.g. `:root { --chorus-accent: #0a7; }`).
+ * Design tokens shared by every element: `--chorus-*` custom properties whose defaults derive from the
+ * page, so the widgets fit any theme (issue #23 item 4): text is the inherited `currentColor`, secondary
+ * text, borders, empty stars and placeholders are `color-mix()` of `currentColor` with `transparent` (they
+ * blend with whatever background the page has), controls inherit colour and have no background of their
+ * own. Without an accent, buttons are outlined in the text colour (`--_fill` transparent, `--_on-fill` the
+ * text colour); with `--chorus-accent` set (page CSS or the admin, set on the element) they are filled with
+ * it and their text is `--chorus-accent-contrast` (default white). A page that declares
+ * `color-scheme: light dark` gets widgets that follow the shopper's colour scheme (they inherit the page's
+ * colours; native popups and the lightbox use the system colours `Canvas`/`CanvasText`).
+ * A merchant themes every widget at once by setting these on any ancestor (e.g. `:root { --chorus-accent: #0a7; }`).
  *
  * @cssproperty --chorus-font - font family (default: inherit)
  * @cssproperty --chorus-text - text colour (default: currentColor)
- * @cssproperty --chorus-muted - secondary text colour
- * @cssproperty --chorus-accent - buttons, links, focus ring
- * @cssproperty --chorus-accent-contrast - text on accent
- * @cssproperty --chorus-star - filled star colour
- * @cssproperty --chorus-star-empty - empty star colour
- * @cssproperty --chorus-border - hairlines
- * @cssproperty --chorus-surface - card background
+ * @cssproperty --chorus-muted - secondary text colour (default: the text colour at 80%)
+ * @cssproperty --chorus-accent - filled buttons, links, focus ring, active chips (default: the text colour, buttons outlined)
+ * @cssproperty --chorus-accent-contrast - text on accent (default #fff, only used with --chorus-accent)
+ * @cssproperty --chorus-star - filled star colour (default #b45309)
+ * @cssproperty --chorus-star-empty - empty star colour (default: the text colour at 25%)
+ * @cssproperty --chorus-border - hairlines (default: the text colour at 22%)
+ * @cssproperty --chorus-surface - card background (default transparent)
  * @cssproperty --chorus-radius - corner radius
- * @cssproperty --chorus-danger - error text
+ * @cssproperty --chorus-danger - error text (default: red mixed into the text colour)
  */
 import { css } from "lit";
 
@@ -21,23 +28,33 @@ export const tokens = css`
   :host {
     --_font: var(--chorus-font, inherit);
     --_text: var(--chorus-text, currentColor);
-    --_muted: var(--chorus-muted, #5b5f66);
-    --_accent: var(--chorus-accent, #3b3fb6);
+    --_muted: var(--chorus-muted, color-mix(in srgb, currentColor 80%, transparent));
+    --_accent: var(--chorus-accent, currentColor);
     --_accent-contrast: var(--chorus-accent-contrast, #fff);
+    /* Filled controls: the accent when one is set, else none (outlined in the text colour). */
+    --_fill: var(--chorus-accent, transparent);
+    /* Text on --_fill: invalid (so var(--_on-fill, currentColor) falls back to the text colour) without an accent. */
+    --_on-fill: color-mix(in srgb, var(--chorus-accent-contrast, #fff) 100%, var(--chorus-accent));
     --_star: var(--chorus-star, #b45309);
-    --_star-empty: var(--chorus-star-empty, #c9ccd1);
-    --_border: var(--chorus-border, #d9dbe0);
+    --_star-empty: var(--chorus-star-empty, color-mix(in srgb, currentColor 25%, transparent));
+    --_border: var(--chorus-border, color-mix(in srgb, currentColor 22%, transparent));
+    --_tint: color-mix(in srgb, currentColor 8%, transparent);
     --_surface: var(--chorus-surface, transparent);
     --_radius: var(--chorus-radius, 8px);
-    --_danger: var(--chorus-danger, #b3261e);
+    --_danger: var(--chorus-danger, color-mix(in srgb, #c00 35%, currentColor));
     font-family: var(--_font);
     color: var(--_text);
   }
   :host([hidden]) {
     display: none !important;
   }
-  button {
+  button, select, input, textarea {
     font: inherit;
+  }
+  /* A native popup's options: the system colours of the page's colour scheme, never white on white. */
+  option {
+    background-color: Canvas;
+    color: CanvasText;
   }
   :focus-visible {
     outline: 3px solid var(--_accent);

@@ -13,7 +13,7 @@ export const questionsStyles = css`
   .answers { list-style: none; padding: 0 0 0 16px; margin: 8px 0 0; border-left: 3px solid var(--_border); }
   .answers li { margin: 6px 0; }
   .answers p { margin: 0; }
-  .badge { display: inline-block; background: var(--_accent); color: var(--_accent-contrast); border-radius: 4px; padding: 0 6px; font-size: 0.8em; margin-right: 6px; font-weight: 600; }
+  .badge { display: inline-block; background: var(--_fill); color: var(--_on-fill, currentColor); border: 1px solid var(--_accent); border-radius: 4px; padding: 0 6px; font-size: 0.8em; margin-right: 6px; font-weight: 600; }
   .skeleton { height: 64px; margin: 8px 0; }
   form, .message { margin: 12px 0; }
   .toolbar { display: flex; gap: 8px; margin: 8px 0; }

@@ -5,8 +5,8 @@
  * alt text and video playback. The lightbox is created on first open.
  *
  * No layout shift (issue 8): the element reserves `--chorus-review-media-min-height` from the start
- * (placeholder thumbnails while loading) and never gets shorter than that; with no media the reserved box
- * stays with the "No customer photos or videos yet" note. More media than the reservation grows the
+ * (placeholder thumbnails while loading) and never gets shorter than that while it has media; with none it
+ * shows nothing and takes no space (`state="empty"`, `display: none`; issue #23 item 5). More media than the reservation grows the
  * element downwards (below the fold on a product page where the gallery sits under the summary).
  *
  * @attr store-id - the store's subscriber ID
@@ -14,6 +14,7 @@
  * @attr group-id - review group ID
  * @attr limit - thumbnails per page (1..25, default 12)
  * @attr api-base - origin of the Chorus server
+ * @attr state - reflected, read-only: `loading` | `ready` | `empty` (no photos or videos: nothing shown) | `error`
  * @event chorus-media-open - `{ mediaId, index }` when the lightbox shows an item
  * @csspart grid - the thumbnail list
  * @csspart thumbnail - a thumbnail button
@@ -49,12 +50,14 @@ export class ChorusReviewMedia extends ChorusElement {
   @state() error = "";
   @state() loaded = false;
   @state() current = -1;
+  @property({ reflect: true }) state: "loading" | "ready" | "empty" | "error" = "loading";
   @query("dialog") dialog!: HTMLDialogElement;
   private opener: HTMLElement | null = null;
   private abort?: AbortController;
 
   protected willUpdate(changed: PropertyValues): void {
     if (changed.has("storeId") || changed.has("productId") || changed.has("groupId") || changed.has("limit")) this.refresh();
+    this.state = this.items.length ? "ready" : this.error ? "error" : this.loaded ? "empty" : "loading";
   }
 
   /** Reload the first page. */
@@ -158,7 +161,7 @@ export class ChorusReviewMedia extends ChorusElement {
     if (!this.loaded) {
       return html`<ul part="grid" aria-busy="true" aria-label=${this.t("media.loading")}>${[0, 1, 2, 3].map(() => html`<li class="skeleton"></li>`)}</ul>`;
     }
-    if (!this.items.length) return html`<p class="status">${this.t("media.empty")}</p>`;
+    if (!this.items.length) return nothing;
     return html`
       <ul part="grid" aria-label=${this.t("media.grid")}>
         ${this.items.map((m, i) => html`<li>

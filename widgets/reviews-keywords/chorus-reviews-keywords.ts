@@ -4,9 +4,8 @@
  * again clears it (`keyword: null`). `<chorus-reviews>` on the same page listens and filters its list.
  *
  * No layout shift (issue 8): the element reserves `--chorus-reviews-keywords-min-height` from the start
- * (placeholder bars while loading) and never gets shorter than that. When the API answers `{}` or fails,
- * the reserved box stays with a short "No review topics yet" note instead of collapsing. A merchant who
- * prefers collapsing accepts a shift: `chorus-reviews-keywords[state="empty"] { display: none }`.
+ * (placeholder bars while loading). When the API answers `{}` or fails, it shows nothing and takes no
+ * space (`state="empty"`, `display: none`; issue #23 item 5: no shopper reads about missing AI content).
  * Nor does it get taller on its own: until the shopper presses "Show all N topics" (beside the heading),
  * it is clipped to the reservation and shows only the topics that fit whole (at least one); the others
  * are invisible and out of the tab order. Opening them is a shift right after input, which is not a
@@ -24,7 +23,6 @@
  * @csspart topic - one topic group
  * @csspart chip - a keyword button; `chip active` when chosen
  * @csspart count - the occurrences count in a chip
- * @csspart empty - the "No review topics yet" note
  * @csspart toggle - the "Show all N topics" / "Show fewer topics" button
  *
  * @cssproperty --chorus-reviews-keywords-min-height - space reserved from the start and kept (default 11rem: a heading and two topics of one chip row)
@@ -32,7 +30,7 @@
  * @cssproperty --chorus-accent-contrast - active chip text
  * @cssproperty --chorus-border - chip border
  */
-import { html } from "lit";
+import { html, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
 import type { KeywordTopic, ReviewsKeywordsResponse } from "../../server/contract/storefront.ts";
 import { getJson } from "../internal/api.ts";
@@ -136,7 +134,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
     if (this.topics.length === 0) {
       return this.state === "loading"
         ? html`<div aria-hidden="true"><span class="skeleton"></span><span class="skeleton"></span><span class="skeleton"></span></div>`
-        : html`<p class="empty" part="empty">${this.t("keywords.empty")}</p>`;
+        : nothing;
     }
     const { open } = this;
     // The leading topics reported whole inside the reservation (at least one is shown).

@@ -18,7 +18,8 @@ export const summaryStyles = css`
     padding: 1rem 1.25rem;
   }
   .skeleton { border-color: transparent; }
-  .empty { margin: 0; color: var(--_muted); }
+  /* No summary (none yet, or it could not be loaded): nothing at all, no reserved space. */
+  :host([state="empty"]) { display: none; }
   .label {
     display: inline-block;
     font-size: 0.75rem;

@@ -3,11 +3,10 @@
  * reviews", the generation date and a visible "AI-generated" label.
  *
  * No layout shift (issue 8): the element reserves `--chorus-reviews-summary-min-height` from the start
- * (a pulsing placeholder card while loading) and never gets shorter than that. When the API answers `{}`
- * (no published summary yet) or fails, the reserved card stays with a short "No AI summary yet" note
- * instead of collapsing and moving the page below it (a summary is optional content, never an error).
- * A merchant who prefers collapsing accepts a shift: `chorus-reviews-summary[state="empty"] { display: none }`.
- * Nor does a long summary make it taller on its own: the card keeps to the reservation, its text clipped
+ * (a pulsing placeholder card while loading). When the API answers `{}` (no published summary yet) or fails,
+ * the element shows nothing and takes no space (`state="empty"`, `display: none`; issue #23 item 5: no shopper
+ * reads about missing AI content); the page below moves up by the reservation then, unless the page keeps
+ * the element out of its layout before that (docs/widgets.md "Empty products"). Nor does a long summary make it taller on its own: the card keeps to the reservation, its text clipped
  * with a fade, and a "Read more" button (top right, out of the flow) opens it; a shift right after input is
  * not a layout shift. Whether the text is clipped is reported by an IntersectionObserver on a marker after
  * its last word, in a task after the frame (no layout read by a script of ours).
@@ -22,14 +21,13 @@
  * @csspart body - the summary text
  * @csspart meta - "Based on N reviews · generated on …"
  * @csspart more - the "Read more" / "Show less" button (shown when the text does not fit)
- * @csspart empty - the "No AI summary yet" note
  *
  * @cssproperty --chorus-reviews-summary-min-height - space reserved from the start and kept (default 14rem: the card with a summary of about four lines at 60rem wide)
  * @cssproperty --chorus-accent - label colour
  * @cssproperty --chorus-border - card border
  * @cssproperty --chorus-surface - card background
  */
-import { html } from "lit";
+import { html, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
 import type { ReviewsSummary, ReviewsSummaryResponse } from "../../server/contract/storefront.ts";
 import { getJson } from "../internal/api.ts";
@@ -101,7 +99,7 @@ export class ChorusReviewsSummary extends ChorusElement {
     if (!s) {
       return this.state === "loading"
         ? html`<div class="card skeleton" part="summary" aria-hidden="true"></div>`
-        : html`<p class="card empty" part="summary empty">${this.t("summary.empty")}</p>`;
+        : nothing;
     }
     const { cut, open } = this.fold;
     return html`<section class="card ${open ? "" : "shut"} ${cut && !open ? "cut" : ""}" part="summary" aria-labelledby="title">

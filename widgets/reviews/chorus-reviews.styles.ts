@@ -9,7 +9,12 @@ export const reviewsStyles = css`
   /* A fixed least height (one row of controls), so the loading state is 28rem + 3.75rem whatever the font: the snippet reserves that. */
   .toolbar { display: flex; flex-wrap: wrap; gap: 0.75rem 1.5rem; align-items: center; justify-content: space-between; margin-bottom: 1rem; min-height: 2.75rem; }
   .sort { display: inline-flex; gap: 0.5rem; align-items: center; }
-  select { font: inherit; border-radius: var(--_radius); padding: 0.4rem 0.6rem; border: 1px solid var(--_muted); background: var(--chorus-surface, #fff); color: var(--_text); }
+  /* The sort menu inherits the page's colours (transparent unless --chorus-surface is set): readable on a dark page too. */
+  select { font: inherit; border-radius: var(--_radius); padding: 0.4rem 0.6rem; border: 1px solid var(--_muted); background: var(--_surface); color: inherit; }
+  /* No reviews: one line inviting the first review; no reservation, no sort. */
+  :host([state="empty"]) { min-height: 0; }
+  .invite { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1rem; margin: 0 0 1rem; }
+  .invite p { margin: 0; }
   .results { min-height: 4rem; }
   .results[aria-busy="true"] { min-height: var(--chorus-reviews-min-height, 28rem); }
   .results[aria-busy="true"] ol { opacity: 0.6; }

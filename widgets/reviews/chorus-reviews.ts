@@ -14,6 +14,8 @@
  * @attr page-size - reviews per page, 1..25 (default 25)
  * @attr locale - sent as the `locale` query parameter (interface.md §4.2 locale codes)
  * @attr keyword - sent as the `keyword` query parameter; also set by `chorus-keyword-selected` on `document`
+ * @attr state - reflected, read-only: `loading` | `ready` | `error` | `empty` (no reviews at all: one line inviting the
+ *   first review, "No reviews yet" and the "Write a review" button, with no sort and no reserved height)
  *
  * @event chorus-reviews-loaded - a page loaded: `{ count, hasMore, orderBy }` (count = cards shown)
  * @event chorus-reviews-sort - the shopper changed the order: `{ orderBy }`
@@ -46,7 +48,7 @@
  * @csspart vote-error - the inline error after a failed vote
  * @csspart load-more - the "Load more reviews" button
  * @csspart skeleton - a placeholder card while loading
- * @csspart empty - the "No reviews yet" message
+ * @csspart empty - the "No reviews yet" message (with no reviews at all: the invitation line holding it and the button)
  * @csspart error - the error message box
  * @csspart retry - the Retry button
  *
@@ -112,6 +114,7 @@ export class ChorusReviews extends ChorusElement {
   @state() votes: Record<string, Vote> = {};
   @state() formOpen = false;
   @state() formReady = false;
+  @property({ reflect: true }) state: "loading" | "ready" | "error" | "empty" = "loading";
   /** How many of `reviews` are rendered: cards are added a few per task (issue 8: no long task). */
   @state() shown = 0;
 
@@ -166,6 +169,7 @@ export class ChorusReviews extends ChorusElement {
 
   protected willUpdate(): void {
     if (this.#firstPageUrl() !== this.#url) void this.#loadFirstPage();
+    this.state = this.status !== "ready" ? this.status : this.reviews.length || this.keyword ? "ready" : "empty";
   }
 
   get #order(): ReviewOrder {
@@ -321,7 +325,17 @@ export class ChorusReviews extends ChorusElement {
     (focusable ?? this.renderRoot.querySelector<HTMLElement>(".form-region"))?.focus();
   }
 
+  #writeButton() {
+    return html`<button class="btn secondary" part="write-review" aria-expanded=${this.formOpen ? "true" : "false"} aria-controls="form-region" @click=${this.#toggleForm}>
+      ${this.t("reviews.writeReview")}
+    </button>`;
+  }
+
   #renderToolbar() {
+    // No reviews at all: one line inviting the first review instead of the sort toolbar (issue #23 item 5).
+    if (this.state === "empty") {
+      return html`<div class="invite" part="empty"><p>${this.t("reviews.empty")}</p>${this.productId ? this.#writeButton() : nothing}</div>${this.#formRegion()}`;
+    }
     return html`<div class="toolbar" part="toolbar">
       <div class="sort">
         <label part="sort-label" for="sort">${this.t("reviews.sortLabel")}</label>
@@ -329,13 +343,13 @@ export class ChorusReviews extends ChorusElement {
           ${Object.entries(ORDER_LABELS).map(([value, label]) => html`<option value=${value} ?selected=${value === this.#order}>${this.t(label)}</option>`)}
         </select>
       </div>
-      ${this.productId
-        ? html`<button class="btn secondary" part="write-review" aria-expanded=${this.formOpen ? "true" : "false"} aria-controls="form-region" @click=${this.#toggleForm}>
-            ${this.t("reviews.writeReview")}
-          </button>`
-        : nothing}
+      ${this.productId ? this.#writeButton() : nothing}
     </div>
-    ${this.productId
+    ${this.#formRegion()}`;
+  }
+
+  #formRegion() {
+    return html`${this.productId
       ? html`<div id="form-region" class="form-region" part="form-region" role="region" aria-label=${this.t("reviews.writeReview")} tabindex="-1">${this.formOpen && this.formReady
           ? html`<chorus-review-form store-id=${this.storeId} product-id=${this.productId} api-base=${this.apiBase || nothing}></chorus-review-form>`
           : nothing}</div>`
@@ -418,6 +432,9 @@ export class ChorusReviews extends ChorusElement {
   }
 
   render() {
+    if (this.state === "empty") {
+      return html`${this.#renderToolbar()}<div class="visually-hidden" role="status" aria-live="polite">${this.announcement}</div>`;
+    }
     return html`${this.#renderToolbar()}
       <div class="results" aria-busy=${this.status === "loading" ? "true" : "false"} aria-label=${this.t("reviews.region")} role="region">${this.#renderResults()}</div>
       <div class="visually-hidden" role="status" aria-live="polite">${this.announcement}</div>`;
