@@ -9,13 +9,12 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createServices } from "../server/services.ts";
 import { stringify } from "csv-stringify/sync";
 import { signPlatformToken } from "../server/loyalty/tokens.ts";
 import { realReviews } from "../test/fixtures.ts";
 import { expectNoAxeViolations } from "./axe.ts";
+import { startShopOrigin, type ShopOrigin } from "./shop-origin.ts";
 import { DEMO_ADMIN, E2E_DB_DIR, E2E_DB_PATH, signInAsDemoMerchant } from "./e2e-server.ts";
 
 test.describe.configure({ mode: "serial" });
@@ -45,29 +44,20 @@ test.beforeAll(() => {
  * The store's product page on another origin (a server of its own on `localhost`, the Chorus server is
  * `127.0.0.1`): the one script tag, the loyalty widget with the shopper's platform token, the reviews.
  */
-let shop: Server;
-let shopUrl = "";
-let shopHtml = "";
+let shop: ShopOrigin;
 test.beforeAll(async () => {
-  shop = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(shopHtml);
-  });
-  await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
-  shopUrl = `http://localhost:${(shop.address() as AddressInfo).port}/products/linen-tee`;
+  shop = await startShopOrigin();
 });
-test.afterAll(async () => {
-  await new Promise<void>((resolve) => shop.close(() => resolve()));
-});
+test.afterAll(() => shop.close());
 
 async function openShopPage(page: Page, baseURL: string, customerToken: string) {
-  shopHtml = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Linen tee · New shop</title>
+  shop.html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Linen tee · New shop</title>
     <script async src="${baseURL}/widgets/chorus.js"></script></head><body><main>
     <h1>Linen tee</h1>
     <chorus-loyalty store-id="${STORE}" customer-token="${customerToken}" partner-id="shop-e2e"></chorus-loyalty>
     <section id="reviews"><h2>Customer reviews</h2><chorus-reviews store-id="${STORE}" product-id="shopify-linen-tee"></chorus-reviews></section>
   </main></body></html>`;
-  await page.goto(shopUrl);
+  await page.goto(shop.url("/products/linen-tee"));
   expect(new URL(page.url()).origin).not.toBe(new URL(baseURL).origin);
 }
 

@@ -9,12 +9,11 @@
  */
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { stringify } from "csv-stringify/sync";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { signPlatformToken } from "../server/loyalty/tokens.ts";
 import { realReviews } from "../test/fixtures.ts";
 import { expectNoAxeViolations } from "./axe.ts";
 import { waitForMail } from "./mailbox.ts";
+import { startShopOrigin, type ShopOrigin } from "./shop-origin.ts";
 import { signUpStore } from "./signup.ts";
 
 const run = Date.now().toString(36);
@@ -24,16 +23,11 @@ const PRODUCT = "shopify-7001";
 /** Two real reviews of the CC0 clothing file (never invented text). */
 const REAL = realReviews().filter((r) => r.title && r.body && !r.body.includes("\n")).slice(0, 2);
 
-let shop: Server;
-let shopHtml = "";
+let shop: ShopOrigin;
 test.beforeAll(async () => {
-  shop = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(shopHtml);
-  });
-  await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
+  shop = await startShopOrigin();
 });
-test.afterAll(() => new Promise<void>((resolve) => shop.close(() => resolve())));
+test.afterAll(() => shop.close());
 
 /** The path of the account link in the newest mail to `to` whose subject matches. */
 async function mailedPath(to: string, subject: RegExp, kind: "invite" | "reset"): Promise<string> {
@@ -81,9 +75,9 @@ test("sign up, loyalty on, import reviews, paste the snippet on another origin, 
   const pasted = snippet
     .replace(/product-id="[^"]*"/g, `product-id="${PRODUCT}"`)
     .replace(/<chorus-loyalty /, `<chorus-loyalty customer-token="${token}" `);
-  shopHtml = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Walk Boutique</title></head><body><main><h1>Walk Boutique</h1>\n${pasted}\n</main></body></html>`;
+  shop.html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Walk Boutique</title></head><body><main><h1>Walk Boutique</h1>\n${pasted}\n</main></body></html>`;
   const shopper = await freshPage(browser);
-  await shopper.goto(`http://localhost:${(shop.address() as AddressInfo).port}/products/7001`);
+  await shopper.goto(shop.url("/products/7001"));
   expect(new URL(shopper.url()).origin).not.toBe(new URL(baseURL!).origin);
   const reviews = shopper.locator("chorus-reviews");
   for (const r of REAL) await expect(reviews.getByRole("heading", { name: r.title })).toBeVisible();

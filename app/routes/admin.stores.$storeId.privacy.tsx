@@ -128,7 +128,7 @@ export default function ShopperData() {
               {requests.map((r) => (
                 <tr key={r.requestId}>
                   <td>{new Date(r.createdMs).toISOString().replace("T", " ").slice(0, 16)} UTC</td>
-                  <td>{r.kind === "export" ? "Export" : "Erasure"}</td>
+                  <td>{r.kind === "export" ? "Export" : r.kind === "erasure" ? "Erasure" : "Data request (passed on to the team)"}</td>
                   <td>{r.actor.replace(/^admin:/, "")}</td>
                   <td className="num">{Object.values(r.counts).reduce((a, b) => a + b, 0)}</td>
                 </tr>
