@@ -47,7 +47,13 @@ describe("enterprise OpenAPI document (interface.md §9, decisions.md §5)", () 
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("1.2.1");
     expect(doc.servers).toEqual([{ url: "/enterprise" }]);
-    expect(Object.keys(doc.paths).sort()).toEqual(["/loyalty/earning_transactions", "/openapi.json", "/orders", "/surveys", "/surveys/{surveyId}/responses"]);
+    // The contract's paths (interface.md §9) and the ones Chorus adds beside them: shopper data, exports, settings, webhooks.
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      "/customers/data_export", "/customers/erasure",
+      "/exports/loyalty_customers.csv", "/exports/loyalty_transactions.csv", "/exports/orders.csv", "/exports/questions.csv", "/exports/reviews.csv",
+      "/loyalty/earning_transactions", "/openapi.json", "/orders", "/settings", "/surveys", "/surveys/{surveyId}/responses",
+      "/webhook_subscriptions", "/webhook_subscriptions/{subscriptionId}", "/webhook_subscriptions/{subscriptionId}/rotate_secret",
+    ]);
   });
 
   it("every page of real survey responses of both surveys validates against the 200 schema", async () => {
