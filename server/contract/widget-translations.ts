@@ -1,0 +1,51 @@
+/**
+ * The widgets' words in every shipped language but English (whose words are the defaults,
+ * server/contract/widget-strings.ts): one file per language under ./widget-translations/, keyed by the same
+ * text IDs, with the same `{placeholders}`. Plural phrases carry one text per plural category the language
+ * uses (`Intl.PluralRules(locale).resolvedOptions().pluralCategories`: `.one` / `.other` in German, `.one` /
+ * `.few` / `.many` / `.other` in Polish, only `.other` in Japanese); widget-translations.test.ts checks all this.
+ *
+ * Pure data for the server (snippets, tests) and the widget build, which writes each language's texts as one
+ * JSON file per text group (`/widgets/i18n/<locale>/<group>.json`, widgets/vite.config.ts): a page loads only
+ * the groups of its elements in its language (widgets/internal/chorus-element.ts).
+ */
+import type { UiLocale } from "./widget-locales.ts";
+import { textGroupOf } from "./widget-locales.ts";
+import de from "./widget-translations/de.ts";
+import deFormal from "./widget-translations/de-formal.ts";
+import fr from "./widget-translations/fr.ts";
+import es from "./widget-translations/es.ts";
+import it from "./widget-translations/it.ts";
+import nl from "./widget-translations/nl.ts";
+import pt from "./widget-translations/pt.ts";
+import ptBR from "./widget-translations/pt-BR.ts";
+import pl from "./widget-translations/pl.ts";
+import sv from "./widget-translations/sv.ts";
+import da from "./widget-translations/da.ts";
+import ja from "./widget-translations/ja.ts";
+import ko from "./widget-translations/ko.ts";
+import zhHans from "./widget-translations/zh-Hans.ts";
+import zhHant from "./widget-translations/zh-Hant.ts";
+
+/** Every shipped translation by UI language (English is the defaults table). */
+export const TRANSLATIONS: Record<Exclude<UiLocale, "en">, Record<string, string>> = {
+  de, "de-formal": deFormal, fr, es, it, nl, pt, "pt-BR": ptBR, pl, sv, da, ja, ko, "zh-Hans": zhHans, "zh-Hant": zhHant,
+};
+
+/** The text group every element also needs (request errors, e-mail field), shipped with each group's file. */
+export const SHARED_GROUP = "common";
+
+/**
+ * The translated texts of text group `group` (plus the shared group) in `locale`: what
+ * `/widgets/i18n/<locale>/<group>.json` holds. `{}` for English.
+ */
+export function translationPart(locale: UiLocale, group: string): Record<string, string> {
+  if (locale === "en") return {};
+  const all = TRANSLATIONS[locale];
+  return Object.fromEntries(Object.entries(all).filter(([id]) => textGroupOf(id) === group || textGroupOf(id) === SHARED_GROUP));
+}
+
+/** Every text group with translations (the part files the build writes per language). */
+export function textGroups(): string[] {
+  return [...new Set(Object.keys(TRANSLATIONS.de).map(textGroupOf))];
+}
