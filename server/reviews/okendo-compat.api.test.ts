@@ -173,6 +173,18 @@ describe("votes with Okendo's voteType", () => {
     expect(q.answers[0]).toMatchObject({ answerId, helpfulCount: 1, unhelpfulCount: 0 });
   });
 
+  it("a cross-origin client may POST votes (CORS preflight allows the JSON body)", async () => {
+    for (const path of [`/reviews/${attrReviewIds[0]}/vote`, `/questions/${questionId}/vote`, `/questions/${questionId}/answers/${answerId}/vote`]) {
+      const res = await fetch(t.url(prefix + path), {
+        method: "OPTIONS", headers: { origin: "https://shop.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+      });
+      expect(res.status, path).toBe(204);
+      expect(res.headers.get("access-control-allow-origin"), path).toBe("*");
+      expect(res.headers.get("access-control-allow-methods"), path).toMatch(/POST/);
+      expect(res.headers.get("access-control-allow-headers"), path).toMatch(/content-type/i);
+    }
+  });
+
   it("bad voteType 400; unknown review, question or answer 404; an answer of another question 404", async () => {
     for (const bad of ["up", "", 1, null]) {
       const { res, body } = await vote(`/reviews/${attrReviewIds[0]}/vote`, bad);
@@ -191,6 +203,37 @@ describe("questions: aggregate and order", () => {
     expect((await get("/products/shopify-7001/question_aggregate")).body).toEqual({ questionAggregate: { approvedQuestionCount: 1 } });
     expect((await get("/products/shopify-7002/question_aggregate")).body).toEqual({ questionAggregate: { approvedQuestionCount: 0 } });
     expect((await get("/products/bigcommerce-7001/question_aggregate")).res.status).toBe(404);
+  });
+
+  it("question orders page by votes and by date, each question exactly once", async () => {
+    // Two more published questions: one voted unhelpful, one older.
+    const more = ["Machine washable?", "Does the colour fade?"].map((body, i) => {
+      const id = t.services.questions.askQuestion({ storeId: TEST_STORE_ID, productKey: "shopify-7001" }, { body, displayName: "Ann", email: `ann${i}@example.com` }, `203.0.113.${20 + i}`).question.questionId;
+      t.services.questions.setQuestionStatus(TEST_STORE_ID, id, "published");
+      return id;
+    });
+    t.services.db.prepare("UPDATE questions SET created_ms = created_ms - 86400000 WHERE question_id = ?").run(more[1]);
+    await vote(`/questions/${more[0]}/vote`, "downvote", "198.51.100.30");
+    const all = async (order: string) => {
+      const out: string[] = [];
+      let next: string | undefined = `/products/shopify-7001/questions?limit=1&orderBy=${encodeURIComponent(order)}`;
+      while (next) {
+        const { res, body } = await get(next);
+        expect(res.status).toBe(200);
+        out.push(...(body as ListQuestionsResponse).questions.map((q) => q.questionId));
+        next = body.nextUrl;
+      }
+      return out;
+    };
+    expect(await all("helpful desc")).toEqual([questionId, more[0], more[1]]);
+    expect(await all("unhelpful desc")).toEqual([more[0], questionId, more[1]]);
+    expect(await all("date asc")).toEqual([more[1], questionId, more[0]]);
+    expect(await all("date desc")).toEqual([more[0], questionId, more[1]]);
+    expect(await all("rating desc")).toEqual([more[0], questionId, more[1]]); // no meaning for questions: newest first
+    // A cursor of one order is refused by another.
+    const first = (await get("/products/shopify-7001/questions?limit=1&orderBy=helpful%20desc")).body.nextUrl as string;
+    const cursor = new URL(first, "http://x").searchParams.get("lastEvaluated")!;
+    expect((await get(`/products/shopify-7001/questions?orderBy=unhelpful%20desc&lastEvaluated=${encodeURIComponent(cursor)}`)).res.status).toBe(400);
   });
 
   it("accepts every order Okendo's clients send; 400 for another", async () => {
