@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runSnippetsCli } from "../cli/snippets.ts";
 import { adminGet, adminPost, signInAgent } from "../../test/admin-http.ts";
-import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
+import { publishRealReview, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 
 let t: TestServer;
@@ -82,6 +82,21 @@ describe("npm run snippets", () => {
       expect(m.value!.length).toBeLessThanOrEqual(65_000);
       expect(m.value).toContain("shadowrootmode");
     }
+  });
+
+  it("--watch delivers again only what changed: a new review of one product rewrites that product's two metafields", async () => {
+    answer = (body) => ({ data: { metafieldsSet: { metafields: body.variables.metafields.map((m) => ({ key: m.key, namespace: m.namespace })), userErrors: [] } } });
+    received.length = 0;
+    const running = run(["--shopify", "--shopify-api-url", shopifyUrl, "--watch", "1", "--cycles", "3"]);
+    await expect.poll(() => received.length, { timeout: 5000, interval: 20 }).toBe(1);
+    expect(received[0]!.body.variables.metafields).toHaveLength(4);
+    publishRealReview(t.services, "1078");
+    const { code, lines, errors } = await running;
+    expect(errors).toEqual([]);
+    expect(code).toBe(0);
+    expect(received).toHaveLength(2); // the third round had nothing to write: no request
+    expect(received[1]!.body.variables.metafields.map((m) => `${m.ownerId} ${m.key}`).sort()).toEqual(["gid://shopify/Product/1078 reviews_snippet", "gid://shopify/Product/1078 star_rating_snippet"]);
+    expect(lines.map((l) => l.replace(/ of \d+ products.*/, ""))).toEqual(["Wrote 4 metafields (namespace chorus)", "Wrote 2 metafields (namespace chorus)", "Wrote 0 metafields (namespace chorus)"]);
   });
 
   it("Shopify's userErrors and HTTP failures are reported and the exit code is 1", async () => {
