@@ -8,6 +8,7 @@ import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "../../test/fixtu
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { adminGet, adminPost, hiddenField, postAdminLogin, setCookieHeader, signInAgent } from "../../test/admin-http.ts";
 import { isApiError } from "../contract/errors.ts";
+import { decodeHtmlText } from "../../widgets/internal/html-text.ts";
 
 let t: TestServer;
 const A = TEST_STORE_ID;
@@ -287,7 +288,8 @@ describe("moderation reaches the storefront", () => {
 
     const reply = `Thank you! <script>alert("x")</script> <b>bold</b>`;
     expect((await post(alice, `/admin/stores/${A}/reviews?status=published`, { intent: "reply", review: id, reply })).status).toBe(200);
-    expect((await api()).find((r) => r.reviewId === id)?.reply?.body).toBe(reply);
+    // Served safe as HTML (decisions.md §6): decoded, exactly what the merchant typed.
+    expect(decodeHtmlText((await api()).find((r) => r.reviewId === id)?.reply?.body ?? "")).toBe(reply);
 
     expect((await post(alice, `/admin/stores/${A}/reviews`, { intent: "reject", review: id })).status).toBe(200);
     expect((await api()).map((r) => r.reviewId)).not.toContain(id);
