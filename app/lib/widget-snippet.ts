@@ -6,9 +6,8 @@
  *
  * Reservations (no layout shift): each element gets, before its module defines it, the box it has in its
  * loading state. Elements with a reservation of their own (`:host` min-height, docs/widgets.md) get the
- * same value only until defined; `chorus-questions` and `chorus-loyalty`, which have none, keep theirs
- * (`min-height` of their loading state, measured in e2e/widget-setup.spec.ts at 16px text), so a short
- * answer (no questions yet) leaves that space.
+ * same value only until defined; `chorus-loyalty`, which has none, keeps its own (`min-height` of its
+ * loading state, measured in e2e/widget-setup.spec.ts at 16px text).
  */
 import { WIDGET_TAGS_BY_KEY, type WidgetKey } from "../../server/contract/widget-keys.ts";
 
@@ -40,7 +39,7 @@ export const WIDGET_PLACEMENT: Record<WidgetKey, { css: string; comment: string;
     scope: "product",
   },
   questions: {
-    css: "chorus-questions{display:block;min-height:11.25rem}",
+    css: "chorus-questions:not(:defined){display:block;min-height:11.25rem}",
     comment: "Questions and answers",
     scope: "product",
   },

@@ -6,6 +6,8 @@ import { css } from "lit";
 
 export const questionsStyles = css`
   :host { display: block; }
+  /* While loading: the box of the loading state (the snippet reserves the same until the code has loaded). */
+  :host([state="loading"]) { min-height: 11.25rem; }
   ol { list-style: none; padding: 0; margin: 0; }
   .q { border-bottom: 1px solid var(--_border); padding: 12px 0; }
   .q-body { font-weight: 600; margin: 0 0 4px; }

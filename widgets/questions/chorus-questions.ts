@@ -7,6 +7,8 @@
  * @attr product-id - platform-prefixed product ID (asking needs a product); or group-id to list a group
  * @attr group-id - review group ID (list only)
  * @attr api-base - origin of the Chorus server
+ * @attr state - reflected, read-only: `loading` (reserves 11.25rem, the snippet's reservation) | `ready` | `empty`
+ *   (no questions: only the "Ask a question" button, or "No questions yet" without a product) | `error`
  * @event chorus-question-submitted - `{ questionId, status }` after the server accepted a question
  * @csspart question - one question
  * @csspart answer - one answer
@@ -15,7 +17,7 @@
  * @cssproperty --chorus-accent - buttons and focus ring
  */
 import { html, nothing, type PropertyValues } from "lit";
-import { state } from "lit/decorators.js";
+import { property, state } from "lit/decorators.js";
 import type { AskQuestionResponse } from "../../server/contract/writes.ts";
 import { ApiRequestError, getJson, postJson, type ListQuestionsResponse, type Question } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
@@ -49,9 +51,11 @@ export class ChorusQuestions extends ChorusElement {
   @state() busy = false;
   @state() errors: Partial<Record<Field, string>> = {};
   @state() submitted = false;
+  @property({ reflect: true }) state: "loading" | "ready" | "empty" | "error" = "loading";
 
   protected willUpdate(changed: PropertyValues): void {
     if (changed.has("storeId") || changed.has("productId") || changed.has("groupId")) this.refresh();
+    this.state = this.questions.length ? "ready" : this.error ? "error" : this.loaded ? "empty" : "loading";
   }
 
   /** Reload the first page. */
@@ -175,7 +179,7 @@ export class ChorusQuestions extends ChorusElement {
           ? html`<div role="status" aria-busy="true" aria-label=${this.t("questions.loading")}><div class="skeleton"></div><div class="skeleton"></div></div>`
           : this.questions.length
             ? html`<ol aria-label=${this.t("questions.list")}>${this.questions.map((q) => this.renderQuestion(q))}</ol>`
-            : html`<p class="meta">${this.t("questions.empty")}</p>`}
+            : this.productId ? nothing : html`<p class="meta">${this.t("questions.empty")}</p>`}
       ${this.nextUrl
         ? html`<div class="toolbar"><button class="btn secondary" ?disabled=${this.loading} @click=${() => this.load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? this.t("questions.loadingMore") : this.t("questions.more")}</button></div>`
         : nothing}
