@@ -31,12 +31,14 @@ import type { Snapshot } from "../../widgets/internal/chorus-element.ts";
 import { ChorusStarRating } from "../../widgets/star-rating/chorus-star-rating.ts";
 import { ChorusReviews } from "../../widgets/reviews/chorus-reviews.ts";
 import { ChorusQuestions } from "../../widgets/questions/chorus-questions.ts";
+import { ChorusReviewsSummary } from "../../widgets/reviews-summary/chorus-reviews-summary.ts";
 
 /** The widgets a snippet can be, by the path word: its tag and the scopes where it exists. */
 export const SNIPPET_WIDGETS = {
   "star-rating": { tag: "chorus-star-rating", scopes: ["product", "group", "store"] },
   reviews: { tag: "chorus-reviews", scopes: ["product", "group", "store"] },
   questions: { tag: "chorus-questions", scopes: ["product", "group"] },
+  "reviews-summary": { tag: "chorus-reviews-summary", scopes: ["product"] },
 } as const;
 export type SnippetWidget = keyof typeof SNIPPET_WIDGETS;
 export const SNIPPET_WIDGET_NAMES = Object.keys(SNIPPET_WIDGETS) as SnippetWidget[];
@@ -49,7 +51,7 @@ const SNIPPET_QUESTIONS_PAGE = 10;
 const SNIPPET_ORDER = "date desc";
 
 // Define the elements now: their own decorator defines them a few tasks later (widgets/internal/chorus-element.ts).
-for (const [tag, cls] of [["chorus-star-rating", ChorusStarRating], ["chorus-reviews", ChorusReviews], ["chorus-questions", ChorusQuestions]] as const) {
+for (const [tag, cls] of [["chorus-star-rating", ChorusStarRating], ["chorus-reviews", ChorusReviews], ["chorus-questions", ChorusQuestions], ["chorus-reviews-summary", ChorusReviewsSummary]] as const) {
   if (!customElements.get(tag)) customElements.define(tag, cls as unknown as CustomElementConstructor);
 }
 
@@ -109,7 +111,7 @@ export async function renderSnippet(services: Services, request: SnippetRequest)
   const responses: Record<string, unknown> = {};
   const snapshot: Snapshot = { responses, texts: settings.texts };
   const style = [settings.colors.accent && `--chorus-accent: ${settings.colors.accent}`, settings.colors.star && `--chorus-star: ${settings.colors.star}`].filter(Boolean).join("; ");
-  const key = { "star-rating": "starRating", reviews: "reviews", questions: "questions" }[widget] as keyof typeof settings.widgets;
+  const key = { "star-rating": "starRating", reviews: "reviews", questions: "questions", "reviews-summary": "summary" }[widget] as keyof typeof settings.widgets;
   const hidden = settings.widgets[key] === false;
   // Shared attributes, as a merchant writes them; `server-rendered` lets a page's CSS skip its loading reservation.
   const common = { storeId: params.storeId, productId: productKey || nothing, groupId: groupId || nothing, apiBase: publicOrigin, style: style || nothing };
@@ -128,12 +130,16 @@ export async function renderSnippet(services: Services, request: SnippetRequest)
       const data = structuredDataFrom(services, { storeId: params.storeId, productKey }, page.reviews);
       if (data) jsonLd = jsonLdScript(data);
     }
+  } else if (widget === "reviews-summary") {
+    responses[`${base}/reviews_summary`] = services.ai.getSummary(params);
+    scopes.push(...services.ai.cacheScopes(params));
+    markup = renderElement("chorus-reviews-summary", html`<chorus-reviews-summary server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts}></chorus-reviews-summary>`, snapshot, lang);
   } else {
     const query = listPageQuery.parse({ limit: String(SNIPPET_QUESTIONS_PAGE) });
     responses[`${base}/questions?limit=${SNIPPET_QUESTIONS_PAGE}`] = reviews.listQuestions(params, query);
     markup = renderElement("chorus-questions", html`<chorus-questions server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts}></chorus-questions>`, snapshot, lang);
   }
-  return { html: markup + jsonLd, scopes };
+  return { html: markup + jsonLd, scopes: [...new Set(scopes)] };
 }
 
 /** The product's JSON-LD from its row, its aggregate and `firstReviews` (newest first); null without published reviews. */

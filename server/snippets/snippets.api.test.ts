@@ -156,6 +156,26 @@ describe("snippets", () => {
     expect(de.text).toMatch(/<time part="date" datetime="[^"]+">\d{1,2}\. \p{L}+ \d{4}<\/time>/u);
   });
 
+  it("reviews-summary: the published AI summary rendered and embedded; a product without one renders empty", async () => {
+    const counts = new Map<string, number>();
+    for (const r of rows) counts.set(r.productId, (counts.get(r.productId) ?? 0) + 1);
+    const [busiest] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
+    const generated = await t.services.ai.generate(DEMO_STORE_ID, { type: "product", id: busiest }, { publish: true });
+    expect(generated.status).toBe("generated");
+    const { reviewsSummary } = await (await fetch(t.url(`${S}/products/shopify-${busiest}/reviews_summary`))).json();
+    expect(reviewsSummary.body.length).toBeGreaterThan(20);
+    const { res, text } = await get(`${S}/products/shopify-${busiest}/snippets/reviews-summary`);
+    expect(res.status).toBe(200);
+    expect(text).toMatch(/^<chorus-reviews-summary server-rendered [^>]*state="ready"/);
+    const firstWords = reviewsSummary.body.split(" ").slice(0, 4).join(" ");
+    if (!/[&<>"']/.test(firstWords)) expect(text).toContain(firstWords);
+    const snapshot = JSON.parse(/<script type="application\/json" data-chorus-snapshot>([^]*?)<\/script>/.exec(text)![1]!);
+    expect(snapshot.responses[`${S}/products/shopify-${busiest}/reviews_summary`]).toEqual({ reviewsSummary });
+    const none = await get(`${S}/products/shopify-777/snippets/reviews-summary`);
+    expect(none.text).toMatch(/^<chorus-reviews-summary server-rendered [^>]*state="empty"/);
+    expect((await get(`${S}/snippets/reviews-summary`)).res.status).toBe(400); // product scope only
+  });
+
   it("bad input: unknown widget, a widget not in the scope, a bad lang, unknown store or product", async () => {
     const bad = async (path: string, status: number) => {
       const { res, text } = await get(path);

@@ -27,7 +27,7 @@
  * @cssproperty --chorus-border - card border
  * @cssproperty --chorus-surface - card background
  */
-import { html, nothing } from "lit";
+import { html, isServer, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
 import type { ReviewsSummary, ReviewsSummaryResponse } from "../../server/contract/storefront.ts";
 import { getJson } from "../internal/api.ts";
@@ -54,21 +54,35 @@ export class ChorusReviewsSummary extends ChorusElement {
   @state() fold = { cut: false, open: false };
   @property({ reflect: true }) state: "loading" | "ready" | "empty" = "loading";
   #abort?: AbortController;
-  // Is the marker after the text's last word inside the card's clip? Reported in a task after the frame.
-  #fit = new IntersectionObserver(
-    (entries) => {
-      for (const e of entries) {
-        if (!e.target.isConnected) this.#fit.unobserve(e.target); // the text of an earlier summary
-        else if (!this.fold.open) this.fold = { cut: !e.isIntersecting, open: false };
-      }
-    },
-    { root: this },
-  );
+  // Is the marker after the text's last word inside the card's clip? Reported in a task after the frame (none on the server).
+  #fit = isServer
+    ? undefined
+    : new IntersectionObserver(
+        (entries) => {
+          for (const e of entries) {
+            if (!e.target.isConnected) this.#fit!.unobserve(e.target); // the text of an earlier summary
+            else if (!this.fold.open) this.fold = { cut: !e.isIntersecting, open: false };
+          }
+        },
+        { root: this },
+      );
+  /** The summary came with a server-rendered snippet: the first update requests nothing. */
+  #fromSnapshot = false;
+
+  override willUpdate(): void {
+    if (this.summary || !this.storeId || !this.productId) return;
+    const body = this.takeSnapshot<ReviewsSummaryResponse>(`${this.scopeUrl}/reviews_summary`);
+    if (!body) return;
+    this.summary = "reviewsSummary" in body && body.reviewsSummary ? (body.reviewsSummary as ReviewsSummary) : null;
+    this.state = this.summary ? "ready" : "empty";
+    this.#fromSnapshot = true;
+  }
 
   override updated(changed: Map<string, unknown>): void {
-    if (changed.has("storeId") || changed.has("productId") || changed.has("apiBase")) void this.load();
+    if ((changed.has("storeId") || changed.has("productId") || changed.has("apiBase")) && !this.#fromSnapshot) void this.load();
+    this.#fromSnapshot = false;
     const end = this.renderRoot.querySelector(".end");
-    if (end) this.#fit.observe(end);
+    if (end) this.#fit?.observe(end);
   }
 
   override disconnectedCallback(): void {
