@@ -235,10 +235,14 @@ export class ChorusElement extends LitElement {
     }
   }
 
+  /** Absolute URL of the API root: `{api-base}/v1`. */
+  get apiRoot(): string {
+    return `${(this.apiBase || defaultApiBase()).replace(/\/$/, "")}/v1`;
+  }
+
   /** Absolute URL of the store prefix: `{api-base}/v1/stores/{store-id}`. */
   get storeUrl(): string {
-    const base = (this.apiBase || defaultApiBase()).replace(/\/$/, "");
-    return `${base}/v1/stores/${encodeURIComponent(this.storeId)}`;
+    return `${this.apiRoot}/stores/${encodeURIComponent(this.storeId)}`;
   }
 
   /** Absolute URL of the scope prefix (product, group or store). */
@@ -250,7 +254,7 @@ export class ChorusElement extends LitElement {
 
   /** Resolve a `nextUrl` (relative to the API root `/v1`, decisions.md §1) to an absolute URL. */
   resolveNextUrl(nextUrl: string): string {
-    return `${(this.apiBase || defaultApiBase()).replace(/\/$/, "")}/v1${nextUrl}`;
+    return this.apiRoot + nextUrl;
   }
 
   /** Dispatch a composed, bubbling CustomEvent (names are declared in ./events.ts). */
