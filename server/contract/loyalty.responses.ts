@@ -120,7 +120,7 @@ export type LoyaltyTransaction = z.infer<typeof loyaltyTransactionSchema>;
 
 export const transactionsResponseSchema = z.object({
   transactions: z.array(loyaltyTransactionSchema).meta({ description: "One page of the customer's transactions, most recent first (at most `limit`)." }),
-  nextUrl: z.string().optional().meta({ description: "Relative link to the next page (it carries `limit` and the `lastEvaluated` cursor). Present only when more results exist." }),
+  nextUrl: z.string().optional().meta({ description: "Link to the next page, relative to the API root `/v1` (`/stores/{storeId}/loyalty/…`; it carries `limit` and the `lastEvaluated` cursor). Present only when more results exist." }),
 }).meta({ id: "TransactionsResponse", description: "The signed-in customer's points history." });
 export type TransactionsResponse = z.infer<typeof transactionsResponseSchema>;
 

@@ -13,7 +13,7 @@ import { z } from "zod";
 const dateTime = (description: string) => z.iso.datetime().meta({ description: `${description} ISO 8601 date-time in UTC, e.g. \`2026-05-01T12:00:00.000Z\`.` });
 const count = (description: string) => z.int().min(0).meta({ description });
 const nextUrl = z.string().meta({
-  description: "Relative link to the next page (it carries `limit`, the other query parameters and the `lastEvaluated` cursor). Present only when more results exist; absent on the last page.",
+  description: "Link to the next page, relative to the API root `/v1` (`/stores/{storeId}/…`; it carries `limit`, the other query parameters and the `lastEvaluated` cursor). Present only when more results exist; absent on the last page.",
 });
 
 // ---- Reviewer, media ----
