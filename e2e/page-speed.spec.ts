@@ -45,8 +45,8 @@ async function waitForAllWidgets(page: Page): Promise<void> {
   await expect(page.locator("chorus-star-rating")).toHaveAttribute("state", /^(ready|empty)$/);
   await expect(page.locator("chorus-reviews-summary")).toHaveAttribute("state", /^(ready|empty)$/);
   await expect(page.locator("chorus-reviews-keywords")).toHaveAttribute("state", /^(ready|empty)$/);
-  await expect(page.locator("chorus-review-media").getByRole("list", { name: "Customer photos and videos" }).or(page.getByText("No customer photos or videos yet."))).toBeVisible();
-  await expect(page.locator("chorus-questions").getByRole("list", { name: "Questions and answers" }).or(page.getByText("No questions yet."))).toBeVisible();
+  await expect(page.locator("chorus-review-media")).toHaveAttribute("state", /^(ready|empty)$/);
+  await expect(page.locator("chorus-questions")).toHaveAttribute("state", /^(ready|empty)$/);
   // Two more frames, so the shifts of the last render are reported.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
