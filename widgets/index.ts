@@ -8,6 +8,7 @@
  * starts each store's widget settings request (texts, colours, which widgets show) while the code loads.
  */
 import { WIDGET_TAGS } from "./internal/registry.ts";
+import { WIDGET_RESERVATIONS } from "../server/contract/widget-reservations.ts";
 
 declare global {
   interface Window {
@@ -21,6 +22,16 @@ const script = document.currentScript as HTMLScriptElement | null;
 const scriptUrl = new URL(script?.src ?? "/widgets/chorus.js", location.href);
 const base = new URL(".", scriptUrl).href;
 window.__chorusBase ??= scriptUrl.origin;
+
+/**
+ * Reserve each widget's loading-state box the moment the loader runs (issue #23 item 5), for pages that carry
+ * only the script tag and the elements: the integration snippet's rules (server/contract/widget-reservations.ts),
+ * skipping server-rendered elements, which already have their size. A page with the snippet's `<style>` has
+ * them from its first paint; without it the page shifts once, when this runs, instead of once per widget.
+ */
+const reservations = document.createElement("style");
+reservations.textContent = Object.values(WIDGET_RESERVATIONS).join("").replace(/:not\(:defined\)/g, "$&:not([server-rendered])");
+document.head.prepend(reservations);
 
 const requested = new Set<string>();
 /**
@@ -70,7 +81,7 @@ const settings: Record<string, Promise<Response>> = (window.__chorusSettings ??=
 function prefetchSettings(el: Element): void {
   const storeId = el.getAttribute("store-id");
   if (!storeId) return;
-  const lang = document.documentElement.lang;
+  const lang = el.closest("[lang]")?.getAttribute("lang") ?? "";
   const base = (el.getAttribute("api-base") || window.__chorusBase!).replace(/\/$/, "");
   const url = `${base}/v1/stores/${encodeURIComponent(storeId)}/widget_settings${/^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{2,8})*$/.test(lang) && lang.length <= 35 ? `?locale=${encodeURIComponent(lang)}` : ""}`;
   if (url in settings) return;

@@ -10,6 +10,8 @@ import { resolve } from "node:path";
 import ts from "typescript";
 import { literalsHtmlCssMinifier } from "@literals/rollup-plugin-html-css-minifier";
 import { WIDGET_TAGS, widgetModulePath } from "./internal/registry.ts";
+import { TRANSLATIONS, textGroups, translationPart } from "../server/contract/widget-translations.ts";
+import type { UiLocale } from "../server/contract/widget-locales.ts";
 
 const root = resolve(import.meta.dirname);
 
@@ -54,11 +56,27 @@ export const decorators: Plugin = {
   },
 };
 
+/**
+ * The widgets' translations (server/contract/widget-translations.ts) as one JSON file per language and text
+ * group, `i18n/<locale>/<group>.json` (the group's texts and the shared ones): an element loads only its own
+ * group in its own language (widgets/internal/chorus-element.ts), so only the language shown costs bytes.
+ */
+const translations: Plugin = {
+  name: "chorus-translations",
+  generateBundle() {
+    for (const locale of Object.keys(TRANSLATIONS) as UiLocale[]) {
+      for (const group of textGroups()) {
+        this.emitFile({ type: "asset", fileName: `i18n/${locale}/${group}.json`, source: JSON.stringify(translationPart(locale, group)) });
+      }
+    }
+  },
+};
+
 export default defineConfig({
   publicDir: false,
   esbuild: { target: "es2022" },
   // Minify the HTML and CSS inside Lit's html`` / css`` templates before esbuild strips the types.
-  plugins: [decorators, { ...literalsHtmlCssMinifier({ include: ["**/widgets/**/*.ts"], failOnError: true }), enforce: "pre" }, minifyEs],
+  plugins: [decorators, { ...literalsHtmlCssMinifier({ include: ["**/widgets/**/*.ts"], failOnError: true }), enforce: "pre" }, minifyEs, translations],
   build: {
     outDir: resolve(root, "../public/widgets"),
     emptyOutDir: true,

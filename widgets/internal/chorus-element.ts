@@ -11,7 +11,8 @@ import { CSSResult, html, isServer, LitElement, render, type PropertyValues } fr
 import { property, state } from "lit/decorators.js";
 import type { WidgetKey } from "../../server/contract/widget-settings.ts";
 import { ApiRequestError, defaultApiBase } from "./api.ts";
-import { formatCount } from "./format.ts";
+import { merchantTextsApply, textGroupOf, uiLocaleFor, type UiLocale } from "../../server/contract/widget-locales.ts";
+import { formatCount, setFormatLang } from "./format.ts";
 import { loadSettings, type StorefrontWidgetSettings } from "./settings.ts";
 import { COMMON_TEXTS } from "../../server/contract/widget-strings/common.ts";
 import { fill } from "./strings.ts";
@@ -44,7 +45,44 @@ function prepareStyles(cls: typeof LitElement): void {
  * it would request first, by path from `/v1` on (origin left out), and the texts it was rendered with. On the
  * page it is the JSON of the element's light-DOM `<script type="application/json" data-chorus-snapshot>`.
  */
-export type Snapshot = { responses: Record<string, unknown>; texts?: Record<string, string> };
+export type Snapshot = {
+  responses: Record<string, unknown>; texts?: Record<string, string>;
+  /** The shipped translation it was rendered with (its language's part of server/contract/widget-translations.ts). */
+  translation?: Record<string, string>;
+};
+
+/**
+ * The translation parts the build writes (`/widgets/i18n/<locale>/<group>.json`, widgets/vite.config.ts), beside
+ * the loader: this module is in the shared chunk, `/widgets/chunks/`. Read from a variable so that Vite leaves
+ * the URL alone.
+ */
+const moduleUrl = import.meta.url;
+const parts = new Map<string, Promise<Record<string, string>>>();
+
+/** The texts of text group `group` in `locale` (only that language's bytes): one request per part and page, shared. Never rejects ({} on failure: English). */
+function loadTranslation(locale: UiLocale, group: string): Promise<Record<string, string>> {
+  // Only the built widgets have the parts beside them (not the sources a test imports).
+  if (!/^https?:/.test(moduleUrl)) return Promise.resolve({});
+  const url = new URL(`../i18n/${locale}/${group}.json`, moduleUrl).href;
+  let part = parts.get(url);
+  if (!part) {
+    part = fetch(url).then((res) => (res.ok ? (res.json() as Promise<Record<string, string>>) : {}), () => ({})).catch(() => ({}));
+    parts.set(url, part);
+  }
+  return part;
+}
+
+/** The longest the first render waits for its translation (a slow network shows English first, then the translation). */
+const TRANSLATION_WAIT_MS = 3000;
+
+const pluralRules = new Map<string, Intl.PluralRules>();
+/** The plural category (`one`, `few`, `other`, ...) of `n` in `locale` (English without Intl: issue 8, no first-Intl cost). */
+function pluralCategory(locale: UiLocale, n: number): string {
+  if (locale === "en") return n === 1 ? "one" : "other";
+  let rules = pluralRules.get(locale);
+  if (!rules) pluralRules.set(locale, (rules = new Intl.PluralRules(locale)));
+  return rules.select(n);
+}
 
 /** Whether this page has rendered a Lit template yet (see scheduleUpdate). */
 let litReady = false;
@@ -83,8 +121,13 @@ export class ChorusElement extends LitElement {
   static widget: WidgetKey | "" = "";
   /** The English default of each text this element shows (its group of server/contract/widget-strings.ts). */
   static defaults: Record<string, string> = {};
-  /** The merchant's texts for the page's language (from the store's widget settings), by text ID. */
+  /** The merchant's texts for the element's language (from the store's widget settings), by text ID. */
   @state() protected texts: Record<string, string> = {};
+  /** The shipped translation of this element's texts in its language, by text ID ({} in English: the defaults). */
+  @state() protected translation: Record<string, string> = {};
+  /** The translation part requested last (`<locale>/<group>`), and its load before the first render. */
+  #translationFor = "";
+  #translationReady: Promise<unknown> | null = null;
   /** The settings URL requested last (a new store or API base requests again). */
   #settingsFor = "";
   /** Whether the store's settings hid this element (so showing it again leaves a merchant's own `hidden` alone). */
@@ -97,6 +140,7 @@ export class ChorusElement extends LitElement {
   override connectedCallback(): void {
     if (!this.hasUpdated && !this.snapshot) this.#readSnapshot();
     super.connectedCallback();
+    this.#requestTranslation();
     this.#requestSettings();
   }
 
@@ -110,6 +154,60 @@ export class ChorusElement extends LitElement {
       return;
     }
     if (this.snapshot?.texts) this.texts = this.snapshot.texts;
+    if (this.snapshot?.translation) {
+      this.translation = this.snapshot.translation;
+      this.#translationFor = this.#translationKey();
+    }
+  }
+
+  /**
+   * The element's language tag: its own `lang`, else the closest ancestor's (`<html lang>`), "" when none;
+   * on the server the snippet's language.
+   */
+  get langTag(): string {
+    // A server render (app/lib/snippets.server.ts) sets the language; its DOM shim has no `closest`.
+    const server = (globalThis as { __chorusLang?: string }).__chorusLang;
+    if (server !== undefined || typeof this.closest !== "function") return server ?? "";
+    return this.closest("[lang]")?.getAttribute("lang") ?? "";
+  }
+
+  /** The language the element speaks: one of server/contract/widget-locales.ts `UI_LOCALES` for `langTag` (region fallback, else English). */
+  get uiLocale(): UiLocale {
+    return uiLocaleFor(this.langTag);
+  }
+
+  /** The language of its dates and counts: its tag (`de-AT`) when the element speaks that language, else the UI language. */
+  get #formatLang(): string {
+    const tag = this.langTag;
+    try {
+      const locale = uiLocaleFor(tag);
+      return tag && Intl.getCanonicalLocales(tag).length && (locale !== "en" || /^en\b/i.test(tag)) ? tag : locale;
+    } catch {
+      return this.uiLocale;
+    }
+  }
+
+  /** `<locale>/<group>` of the translation part this element needs now ("" when English or without texts). */
+  #translationKey(): string {
+    const locale = this.uiLocale;
+    const first = Object.keys((this.constructor as typeof ChorusElement).defaults)[0];
+    return locale === "en" || !first ? "" : `${locale}/${textGroupOf(first)}`;
+  }
+
+  /** Load the shipped translation of the element's texts in its language (none for English); the first render waits for it. */
+  #requestTranslation(): void {
+    const key = this.#translationKey();
+    if (key === this.#translationFor) return;
+    this.#translationFor = key;
+    if (!key) {
+      this.#translationReady = null;
+      if (Object.keys(this.translation).length) this.translation = {};
+      return;
+    }
+    const [locale, group] = key.split("/") as [UiLocale, string];
+    this.#translationReady = loadTranslation(locale, group).then((part) => {
+      if (this.#translationFor === key) this.translation = part;
+    });
   }
 
   /**
@@ -138,7 +236,12 @@ export class ChorusElement extends LitElement {
   }
 
   protected override update(changed: PropertyValues): void {
-    super.update(changed);
+    const before = setFormatLang(this.#formatLang);
+    try {
+      super.update(changed);
+    } finally {
+      setFormatLang(before);
+    }
     if (this.#serverNodes) {
       for (const node of this.#serverNodes) node.remove();
       this.#serverNodes = null;
@@ -150,16 +253,18 @@ export class ChorusElement extends LitElement {
    * when they come: texts, colours, hidden. The element renders with the defaults meanwhile.
    */
   #requestSettings(): void {
-    if (!this.storeId || this.#settingsFor === this.storeUrl) return;
-    const url = (this.#settingsFor = this.storeUrl);
-    void loadSettings(url).then((settings) => {
-      if (this.#settingsFor === url) this.applySettings(settings);
+    const tag = this.langTag;
+    if (!this.storeId || this.#settingsFor === `${this.storeUrl} ${tag}`) return;
+    const key = (this.#settingsFor = `${this.storeUrl} ${tag}`);
+    void loadSettings(this.storeUrl, tag).then((settings) => {
+      if (this.#settingsFor === key) this.applySettings(settings);
     });
   }
 
   /** Apply the store's widget settings (null: the defaults): the merchant's texts, colours as custom properties, hidden widgets. */
   protected applySettings(settings: StorefrontWidgetSettings | null): void {
-    const texts = settings?.texts ?? {};
+    // The merchant's texts in the element's language only: English ones never mix into a shipped translation.
+    const texts = settings && merchantTextsApply(settings.locale, this.langTag, this.uiLocale) ? settings.texts : {};
     // No merchant texts (the usual case) renders nothing new: no update at all.
     if (Object.keys(texts).length || Object.keys(this.texts).length) this.texts = texts;
     // A colour set in the admin wins over the page's `--chorus-accent` / `--chorus-star` (set on the element itself);
@@ -177,15 +282,27 @@ export class ChorusElement extends LitElement {
     }
   }
 
-  /** The text `id` (the merchant's, else the English default) with its `{placeholders}` filled from `vars`. */
+  /**
+   * The text `id` with its `{placeholders}` filled from `vars`: the merchant's text for the element's language,
+   * else the shipped translation, else the English default.
+   */
   t(id: string, vars?: Record<string, string | number>): string {
     const defaults = (this.constructor as typeof ChorusElement).defaults;
-    return fill(this.texts[id] ?? defaults[id] ?? (COMMON_TEXTS as Record<string, string>)[id] ?? id, vars);
+    return fill(this.texts[id] ?? this.translation[id] ?? defaults[id] ?? (COMMON_TEXTS as Record<string, string>)[id] ?? id, vars);
   }
 
-  /** The singular or plural text of `id` (`id.one` / `id.other`) for `n`, `{count}` filled with `n` formatted; more `vars` may be given. */
+  /**
+   * The text of plural phrase `id` for `n` in the element's language (`Intl.PluralRules`: `id.one`, `id.few`,
+   * `id.other`, ...), `{count}` filled with `n` formatted; more `vars` may be given. A merchant's phrase (the
+   * admin has `.one` and `.other`) replaces the whole phrase: its `.other` stands for every other category.
+   */
   plural(id: string, n: number, vars?: Record<string, string | number>): string {
-    return this.t(`${id}.${n === 1 ? "one" : "other"}`, { count: formatCount(n), ...vars });
+    const category = pluralCategory(this.uiLocale, n);
+    const basic = category === "one" ? "one" : "other";
+    const merchant = `${id}.one` in this.texts || `${id}.other` in this.texts ? this.texts[`${id}.${basic}`] : undefined;
+    const text = merchant ?? this.translation[`${id}.${category}`];
+    const count = formatCount(n, this.#formatLang);
+    return text === undefined ? this.t(`${id}.${basic}`, { count, ...vars }) : fill(text, { count, ...vars });
   }
 
   /** A short sentence for any failure: the server's description, else the request-cancelled or cannot-reach text. */
@@ -203,8 +320,13 @@ export class ChorusElement extends LitElement {
    * and the page's very first Lit render warms Lit itself in one more (see `litReady`).
    */
   protected override async scheduleUpdate(): Promise<unknown> {
-    if (this.isConnected) this.#requestSettings();
+    if (this.isConnected) {
+      this.#requestTranslation();
+      this.#requestSettings();
+    }
     if (!this.hasUpdated) {
+      // The first render speaks the element's language: wait for its translation (one small request, started on connect).
+      if (this.#translationReady) await Promise.race([this.#translationReady, new Promise((ok) => setTimeout(ok, TRANSLATION_WAIT_MS))]);
       await nextTask();
       if (!litReady) {
         // The page's first Lit render runs Lit's code cold (compiling its functions and regular expressions).

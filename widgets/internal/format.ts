@@ -5,9 +5,21 @@
  * 10-130 ms task depending on the CPU. For `en` and `en-US` (the most common page languages) the same
  * text is built without Intl; for other languages the formatters are created once per language and
  * reused (`toLocaleDateString(lang, options)` builds a new one on every call).
- * On the server (snippets, app/lib/snippets.server.ts) the language is `globalThis.__chorusLang`.
+ * The language: an element's while it renders (`setFormatLang`), else on the server (snippets,
+ * app/lib/snippets.server.ts) `globalThis.__chorusLang`, else `<html lang>`.
  */
+let current: string | undefined;
+/**
+ * Set the language of the dates and counts formatted from now on (an element's, during its render:
+ * widgets/internal/chorus-element.ts `update`); undefined: the page's. Returns the one before.
+ */
+export function setFormatLang(lang: string | undefined): string | undefined {
+  const before = current;
+  current = lang;
+  return before;
+}
 const lang = () =>
+  current ||
   (typeof document === "undefined" ? (globalThis as { __chorusLang?: string }).__chorusLang : document.documentElement.lang) || navigator.language || "en";
 const english = (l: string) => /^en(-us)?$/i.test(l);
 const MONTHS = "January February March April May June July August September October November December".split(" ");
@@ -26,8 +38,8 @@ export function formatDate(iso: string): string {
 }
 
 /** "1,024" style count (a whole number). */
-export function formatCount(n: number): string {
-  const l = lang();
+export function formatCount(n: number, language?: string): string {
+  const l = language || lang();
   if (english(l) && Number.isInteger(n)) return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   if (counts?.[0] !== l) counts = [l, new Intl.NumberFormat(l)];
   return counts[1].format(n);

@@ -1,10 +1,10 @@
 /**
  * The store's widget settings (`GET /v1/stores/{storeId}/widget_settings?locale=`, issue #21 item 4):
- * the merchant's texts for the page's language, the accent and star colours, which widgets show.
+ * the merchant's texts for the element's language, the accent and star colours, which widgets show.
  * Requested once per page and store: every `chorus-*` element of that store shares the one answer. The
  * loader (widgets/index.ts) starts the request as soon as it sees an element, before the element's module
  * has loaded, so it runs in parallel with loading the widget code and with the element's data request;
- * elements render with the English defaults meanwhile and never wait for it. Any failure → null (defaults).
+ * elements render with the shipped texts meanwhile and never wait for it. Any failure → null (defaults).
  */
 import type { StorefrontWidgetSettings } from "../../server/contract/widget-settings.ts";
 import { getJson } from "./api.ts";
@@ -20,21 +20,20 @@ declare global {
 
 const answers = new Map<string, Promise<StorefrontWidgetSettings | null>>();
 
-/** The page's language when it is a well-formed tag (`<html lang>`), else "" (the server's default, English). */
-export function pageLocale(): string {
-  const lang = document.documentElement.lang;
-  return /^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{2,8})*$/.test(lang) && lang.length <= 35 ? lang : "";
+/** `tag` when it is a well-formed language tag, else "" (the server's default, English). */
+export function localeParam(tag: string): string {
+  return /^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{2,8})*$/.test(tag) && tag.length <= 35 ? tag : "";
 }
 
-/** URL of the settings of the store at `storeUrl` (`{api-base}/v1/stores/{id}`) for the page's language. Same rule as the loader's. */
-export function settingsUrl(storeUrl: string): string {
-  const locale = pageLocale();
+/** URL of the settings of the store at `storeUrl` (`{api-base}/v1/stores/{id}`) for the language `tag` (an element's `langTag`). Same rule as the loader's. */
+export function settingsUrl(storeUrl: string, tag: string): string {
+  const locale = localeParam(tag);
   return `${storeUrl}/widget_settings${locale ? `?locale=${encodeURIComponent(locale)}` : ""}`;
 }
 
-/** The settings of the store at `storeUrl`: one request per page (the loader's, when it started one), shared. Never rejects. */
-export function loadSettings(storeUrl: string): Promise<StorefrontWidgetSettings | null> {
-  const url = settingsUrl(storeUrl);
+/** The settings of the store at `storeUrl` for the language `tag`: one request per page and language (the loader's, when it started one), shared. Never rejects. */
+export function loadSettings(storeUrl: string, tag: string): Promise<StorefrontWidgetSettings | null> {
+  const url = settingsUrl(storeUrl, tag);
   let answer = answers.get(url);
   if (!answer) {
     const started = window.__chorusSettings?.[url];

@@ -12,7 +12,9 @@
  * @attr api-base - Chorus origin; defaults to the origin chorus.js came from
  * @attr order-by - initial order: `date desc` (default), `date asc`, `rating desc`, `rating asc`, `helpful desc`, `helpful asc`, `has_media desc`
  * @attr page-size - reviews per page, 1..25 (default 25)
- * @attr locale - sent as the `locale` query parameter (interface.md §4.2 locale codes)
+ * @attr locale - the language to translate reviews into: any language tag, sent as the `locale` query parameter in
+ *   a code the API accepts (`de` → `de-formal`, `pt-BR` → `pt-br`: server/contract/widget-locales.ts `reviewLocaleFor`);
+ *   a language the API cannot translate into sends none (reviews in their original text)
  * @attr keyword - sent as the `keyword` query parameter; also set by `chorus-keyword-selected` on `document`
  * @attr state - reflected, read-only: `loading` | `ready` | `error` | `empty` (no reviews at all: one line inviting the
  *   first review, "No reviews yet" and the "Write a review" button, with no sort and no reserved height)
@@ -60,6 +62,7 @@ import { html, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
 import { getJson, postJson, type ListReviewsResponse, type Review, type ReviewOrder } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
+import { reviewLocaleFor } from "../../server/contract/widget-locales.ts";
 import { formatDate } from "../internal/format.ts";
 import { REVIEWS_TEXTS } from "../../server/contract/widget-strings/reviews.ts";
 import { stars } from "../internal/stars.ts";
@@ -184,7 +187,8 @@ export class ChorusReviews extends ChorusElement {
   /** URL of the first page for the current configuration. */
   #firstPageUrl(): string {
     const params = new URLSearchParams({ limit: String(this.#limit), orderBy: this.#order });
-    if (this.locale) params.set("locale", this.locale);
+    const locale = reviewLocaleFor(this.locale);
+    if (locale) params.set("locale", locale);
     if (this.keyword) params.set("keyword", this.keyword);
     return `${this.scopeUrl}/reviews?${params}`;
   }
@@ -193,7 +197,8 @@ export class ChorusReviews extends ChorusElement {
   #nextPageUrl(nextUrl: string): string {
     const url = new URL(this.resolveNextUrl(nextUrl));
     if (this.keyword && !url.searchParams.has("keyword")) url.searchParams.set("keyword", this.keyword);
-    if (this.locale && !url.searchParams.has("locale")) url.searchParams.set("locale", this.locale);
+    const locale = reviewLocaleFor(this.locale);
+    if (locale && !url.searchParams.has("locale")) url.searchParams.set("locale", locale);
     return url.href;
   }
 
