@@ -176,6 +176,26 @@ describe("snippets", () => {
     expect((await get(`${S}/snippets/reviews-summary`)).res.status).toBe(400); // product scope only
   });
 
+  it("lang picks the merchant's texts for that language; colours and a turned-off widget as the element applies them", async () => {
+    const id = productId();
+    t.services.widgetSettings.update(DEMO_STORE_ID, {
+      texts: { de: { "reviews.writeReview": "Bewertung schreiben", "starRating.label": "Bewertet mit {average} von 5, {count}" } },
+      colors: { accent: "#0A7F5A" }, widgets: { questions: false },
+    });
+    try {
+      const de = await get(`${S}/products/shopify-${id}/snippets/reviews?lang=de`);
+      expect(de.text).toContain("Bewertung schreiben");
+      expect(de.text).toMatch(/^<chorus-reviews server-rendered [^>]*style="--chorus-accent: #0a7f5a"/i);
+      const snapshot = JSON.parse(/<script type="application\/json" data-chorus-snapshot>([^]*?)<\/script>/.exec(de.text)![1]!);
+      expect(snapshot.texts["reviews.writeReview"]).toBe("Bewertung schreiben");
+      expect((await get(`${S}/products/shopify-${id}/snippets/star-rating?lang=de`)).text).toMatch(/aria-label="Bewertet mit \d\.\d von 5, /);
+      expect((await get(`${S}/products/shopify-${id}/snippets/reviews`)).text).toContain("Write a review");
+      expect((await get(`${S}/products/shopify-${id}/snippets/questions`)).text).toMatch(/^<chorus-questions server-rendered hidden /);
+    } finally {
+      t.services.widgetSettings.update(DEMO_STORE_ID, { texts: { de: {} }, colors: { accent: null }, widgets: { questions: true } });
+    }
+  });
+
   it("bad input: unknown widget, a widget not in the scope, a bad lang, unknown store or product", async () => {
     const bad = async (path: string, status: number) => {
       const { res, text } = await get(path);
