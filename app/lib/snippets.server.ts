@@ -27,6 +27,8 @@ import { listReviewsQuery, listPageQuery } from "../../server/contract/storefron
 import { contentScope } from "../../server/shared/content-scopes.ts";
 import { jsonLdScript, productJsonLd, STRUCTURED_DATA_REVIEWS, type ProductJsonLd } from "../../server/snippets/structured-data.ts";
 import { SHOPIFY_VALUE_MAX, writeShopifyMetafields, type SnippetMetafield, type WriteReport } from "../../server/snippets/shopify-metafields.ts";
+import { merchantTextsApply, uiLocaleFor } from "../../server/contract/widget-locales.ts";
+import { translationPart } from "../../server/contract/widget-translations.ts";
 import type { Snapshot } from "../../widgets/internal/chorus-element.ts";
 import { ChorusStarRating } from "../../widgets/star-rating/chorus-star-rating.ts";
 import { ChorusReviews } from "../../widgets/reviews/chorus-reviews.ts";
@@ -109,7 +111,10 @@ export async function renderSnippet(services: Services, request: SnippetRequest)
   const productKey = "productKey" in params ? params.productKey : undefined;
   const groupId = "groupId" in params ? params.groupId : undefined;
   const responses: Record<string, unknown> = {};
-  const snapshot: Snapshot = { responses, texts: settings.texts };
+  // The merchant's texts in their own language only, and the shipped translation of the widget's texts (issue #23 item 3).
+  const ui = uiLocaleFor(lang);
+  const group = { "star-rating": "starRating", reviews: "reviews", questions: "questions", "reviews-summary": "summary" }[widget] ?? "";
+  const snapshot: Snapshot = { responses, texts: merchantTextsApply(settings.locale, lang, ui) ? settings.texts : {}, translation: translationPart(ui, group) };
   const style = [settings.colors.accent && `--chorus-accent: ${settings.colors.accent}`, settings.colors.star && `--chorus-star: ${settings.colors.star}`].filter(Boolean).join("; ");
   const key = { "star-rating": "starRating", reviews: "reviews", questions: "questions", "reviews-summary": "summary" }[widget] as keyof typeof settings.widgets;
   const hidden = settings.widgets[key] === false;
@@ -119,13 +124,13 @@ export async function renderSnippet(services: Services, request: SnippetRequest)
   let jsonLd = "";
   if (widget === "star-rating") {
     responses[`${base}/review_aggregate`] = reviews.getAggregate(params);
-    markup = renderElement("chorus-star-rating", html`<chorus-star-rating server-rendered ?hidden=${hidden} href=${request.href || nothing} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts}></chorus-star-rating>`, snapshot, lang);
+    markup = renderElement("chorus-star-rating", html`<chorus-star-rating server-rendered ?hidden=${hidden} href=${request.href || nothing} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts} .translation=${snapshot.translation}></chorus-star-rating>`, snapshot, lang);
   } else if (widget === "reviews") {
     const limit = request.limit ?? SNIPPET_REVIEWS_PAGE;
     const query = listReviewsQuery.parse({ limit: String(limit), orderBy: SNIPPET_ORDER });
     const page = await reviews.listReviews(params, query, publicOrigin);
     responses[`${base}/reviews?${new URLSearchParams({ limit: String(limit), orderBy: SNIPPET_ORDER })}`] = page;
-    markup = renderElement("chorus-reviews", html`<chorus-reviews server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} page-size=${limit} .snapshot=${snapshot} .texts=${snapshot.texts}></chorus-reviews>`, snapshot, lang);
+    markup = renderElement("chorus-reviews", html`<chorus-reviews server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} page-size=${limit} .snapshot=${snapshot} .texts=${snapshot.texts} .translation=${snapshot.translation}></chorus-reviews>`, snapshot, lang);
     if (productKey) {
       const data = structuredDataFrom(services, { storeId: params.storeId, productKey }, page.reviews);
       if (data) jsonLd = jsonLdScript(data);
@@ -133,11 +138,11 @@ export async function renderSnippet(services: Services, request: SnippetRequest)
   } else if (widget === "reviews-summary") {
     responses[`${base}/reviews_summary`] = services.ai.getSummary(params);
     scopes.push(...services.ai.cacheScopes(params));
-    markup = renderElement("chorus-reviews-summary", html`<chorus-reviews-summary server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts}></chorus-reviews-summary>`, snapshot, lang);
+    markup = renderElement("chorus-reviews-summary", html`<chorus-reviews-summary server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts} .translation=${snapshot.translation}></chorus-reviews-summary>`, snapshot, lang);
   } else {
     const query = listPageQuery.parse({ limit: String(SNIPPET_QUESTIONS_PAGE) });
     responses[`${base}/questions?limit=${SNIPPET_QUESTIONS_PAGE}`] = reviews.listQuestions(params, query);
-    markup = renderElement("chorus-questions", html`<chorus-questions server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts}></chorus-questions>`, snapshot, lang);
+    markup = renderElement("chorus-questions", html`<chorus-questions server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts} .translation=${snapshot.translation}></chorus-questions>`, snapshot, lang);
   }
   return { html: markup + jsonLd, scopes: [...new Set(scopes)] };
 }
