@@ -5,46 +5,47 @@
  * markup, so what the preview shows is what the snippet gives).
  *
  * Reservations (no layout shift): each element gets, before its module defines it, the box it has in its
- * loading state. Elements with a reservation of their own (`:host` min-height, docs/widgets.md) get the
+ * loading state (server/contract/widget-reservations.ts; the loader adds the same rules when it runs). Elements with a reservation of their own (`:host` min-height, docs/widgets.md) get the
  * same value only until defined; `chorus-loyalty`, which has none, keeps its own (`min-height` of its
  * loading state, measured in e2e/widget-setup.spec.ts at 16px text).
  */
 import { WIDGET_TAGS_BY_KEY, type WidgetKey } from "../../server/contract/widget-keys.ts";
+import { WIDGET_RESERVATIONS } from "../../server/contract/widget-reservations.ts";
 
 /** Per widget: the CSS rule that reserves its loading-state box, and where a merchant puts it. */
 export const WIDGET_PLACEMENT: Record<WidgetKey, { css: string; comment: string; scope: "product" | "store" }> = {
   starRating: {
-    css: "chorus-star-rating:not(:defined){display:inline-block;vertical-align:top;min-height:1.5em;min-width:10em}",
+    css: WIDGET_RESERVATIONS.starRating,
     comment: "Star rating: under the product title",
     scope: "product",
   },
   summary: {
-    css: "chorus-reviews-summary:not(:defined){display:block;margin:0 0 1rem;min-height:var(--chorus-reviews-summary-min-height,14rem)}",
+    css: WIDGET_RESERVATIONS.summary,
     comment: "AI summary of the reviews",
     scope: "product",
   },
   keywords: {
-    css: "chorus-reviews-keywords:not(:defined){display:block;margin:0 0 1rem;min-height:var(--chorus-reviews-keywords-min-height,11rem)}",
+    css: WIDGET_RESERVATIONS.keywords,
     comment: "Review topics (filter the reviews below)",
     scope: "product",
   },
   media: {
-    css: "chorus-review-media:not(:defined){display:block;min-height:var(--chorus-review-media-min-height,calc(96px + 3.5rem))}",
+    css: WIDGET_RESERVATIONS.media,
     comment: "Customer photos and videos",
     scope: "product",
   },
   reviews: {
-    css: "chorus-reviews:not(:defined){display:block;min-height:calc(var(--chorus-reviews-min-height,28rem) + 3.75rem)}",
+    css: WIDGET_RESERVATIONS.reviews,
     comment: "Reviews of the product, with the review form",
     scope: "product",
   },
   questions: {
-    css: "chorus-questions:not(:defined){display:block;min-height:11.25rem}",
+    css: WIDGET_RESERVATIONS.questions,
     comment: "Questions and answers",
     scope: "product",
   },
   loyalty: {
-    css: "chorus-loyalty{display:block;min-height:calc(15.75rem + 2px)}",
+    css: WIDGET_RESERVATIONS.loyalty,
     comment: "Loyalty program (on your rewards or account page)",
     scope: "store",
   },
