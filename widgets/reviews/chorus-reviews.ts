@@ -73,8 +73,11 @@ import { controls, showInSteps } from "../internal/ui.ts";
 import { rememberVisitorId, visitorId } from "../internal/visitor.ts";
 import { decodeHtmlText } from "../internal/html-text.ts";
 
-/** The seven orders of interface.md §4.2, with the ID of their text in the words shoppers know. */
-export const ORDER_LABELS: Record<ReviewOrder, string> = {
+/**
+ * The seven orders of interface.md §4.2, with the ID of their text in the words shoppers know (the API's
+ * eighth, `unhelpful desc`, is for Okendo's clients: decisions.md §6).
+ */
+export const ORDER_LABELS: Record<Exclude<ReviewOrder, "unhelpful desc">, string> = {
   "date desc": "reviews.order.dateDesc",
   "date asc": "reviews.order.dateAsc",
   "rating desc": "reviews.order.ratingDesc",
