@@ -19,6 +19,7 @@ export const SECTIONS = [
   { path: "webhooks", label: "Webhooks" },
   { path: "exports", label: "Exports" },
   { path: "settings", label: "Settings" },
+  { path: "privacy", label: "Shopper data" },
   { path: "team", label: "Team" },
 ] as const;
 
