@@ -45,5 +45,14 @@ export function formatCount(n: number, language?: string): string {
   return counts[1].format(n);
 }
 
+let decimals: [string, Intl.NumberFormat] | undefined;
+/** "4.3" (en) / "4,3" (de) style number with exactly one decimal (an average rating, already rounded). */
+export function formatRatingNumber(n: number): string {
+  const l = lang();
+  if (english(l)) return n.toFixed(1);
+  if (decimals?.[0] !== l) decimals = [l, new Intl.NumberFormat(l, { minimumFractionDigits: 1, maximumFractionDigits: 1 })];
+  return decimals[1].format(n);
+}
+
 /** "1 review" / "128 reviews". */
 export const plural = (n: number, one: string, many: string): string => `${formatCount(n)} ${n === 1 ? one : many}`;

@@ -31,7 +31,8 @@ import { html, isServer, nothing, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
 import { getJson, type ReviewAggregateResponse } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
-import { formatRating } from "../internal/rating.ts";
+import { roundRating } from "../internal/rating.ts";
+import { formatRatingNumber } from "../internal/format.ts";
 import { stars } from "../internal/stars.ts";
 import { STAR_RATING_TEXTS } from "../../server/contract/widget-strings/star-rating.ts";
 import { tokens } from "../internal/tokens.ts";
@@ -104,7 +105,7 @@ export class ChorusStarRating extends ChorusElement {
     if (this.state === "empty") {
       return this.showEmpty ? this.#wrap(html`<span class="badge empty" part="empty">${this.t("starRating.empty")}</span>`) : nothing;
     }
-    const average = formatRating(this.averageRating);
+    const average = formatRatingNumber(roundRating(this.averageRating));
     const count = this.plural("starRating.count", this.reviewCount);
     const badge = html`<span class="badge" part="badge" role="img" aria-label=${this.t("starRating.label", { average, count })}>
       ${stars(this.averageRating)}<span class="average" part="average" aria-hidden="true">${average}</span><span class="count" part="count" aria-hidden="true">(${count})</span>
