@@ -7,6 +7,10 @@
  *    long tasks, Cumulative Layout Shift and time to the first rendered review; once more at 1x with a
  *    network round trip of BENCH_RTT_MS added to every request (Chromium's network emulation), where the
  *    order of requests (the loader's early request of the first page of reviews) shows.
+ * 3. Issue #23 item 5: a plain merchant page on another origin (a title, the widgets, a paragraph; no CSS of
+ *    its own) with the integration snippet (`/snippet/…`: script, reservation `<style>`, elements) and with only
+ *    the script tag and the elements (`/bare/…`), for a product with reviews and one without, at 1x, 4x and 1x
+ *    with the round trip; prints "budget (/snippet/…): CLS <= 0.01" and "(/bare/…): CLS <= 0.05" over every load.
  * Starts its own server over a fresh database seeded with the demo data (about a minute), waits for the
  * measured product's AI summary, then measures against the same database with CHORUS_AI_WORKER=0.
  * Prints which element moved in each layout shift and which scripts ran in each long task, and whether
@@ -23,6 +27,8 @@ import { join } from "node:path";
 import { filesForTags, sizeOf, total, widgetFiles } from "./widget-sizes.ts";
 import { printTable, startProcess, stopProcess, writeResults } from "./lib.ts";
 import { DEMO_STORE_ID } from "../server/demo/demo.ts";
+import { createServer } from "node:http";
+import { widgetSnippet } from "../app/lib/widget-snippet.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const RTT_MS = Number(process.env.BENCH_RTT_MS ?? 100);
@@ -121,7 +127,7 @@ type Sample = {
 const isOurs = (url: string) => /\/widgets\//.test(url);
 const shortUrl = (url: string) => url.replace(/^https?:\/\/[^/]+/, "") || "(no url)";
 
-async function measure(page: Page, withWidgets: boolean, throttle: number, rttMs: number): Promise<Sample> {
+async function measure(page: Page, withWidgets: boolean, throttle: number, rttMs: number, url = `${base}/demo/products/shopify-1078`): Promise<Sample> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Performance.enable");
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: throttle });
@@ -131,8 +137,11 @@ async function measure(page: Page, withWidgets: boolean, throttle: number, rttMs
   }
   await page.unroute("**/widgets/**").catch(() => {});
   if (!withWidgets) await page.route("**/widgets/**", (route) => route.abort());
-  await page.goto(`${base}/demo/products/shopify-1078`, { waitUntil: "load" });
-  if (withWidgets) await page.waitForFunction(() => (window as unknown as { __m: { firstReview: number | null } }).__m.firstReview !== null, null, { timeout: 60_000 }).catch(() => {});
+  await page.goto(url, { waitUntil: "load" });
+  // The first review card, or the invitation of a product without reviews.
+  if (withWidgets) await page.waitForFunction(() => (window as unknown as { __m: { firstReview: number | null } }).__m.firstReview !== null || document.querySelector("chorus-reviews")?.getAttribute("state") === "empty", null, { timeout: 60_000 }).catch(() => {});
+  // Every element out of its loading state.
+  if (withWidgets) await page.waitForFunction(() => [...document.querySelectorAll("chorus-star-rating, chorus-reviews-summary, chorus-reviews-keywords, chorus-review-media, chorus-reviews, chorus-questions")].every((el) => customElements.get(el.localName) && el.getAttribute("state") && el.getAttribute("state") !== "loading"), null, { timeout: 60_000 }).catch(() => {});
   await page.waitForTimeout(1500);
   const metrics = (await cdp.send("Performance.getMetrics")).metrics as { name: string; value: number }[];
   const m = await page.evaluate(() => {
@@ -174,28 +183,55 @@ function explain(variant: string, s: Sample): void {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * A plain merchant product page on another origin (issue #23 item 5): a title, the widgets, a paragraph after
+ * them, no CSS of its own. `snippet`: the integration page's snippet (script, reservation `<style>`, elements;
+ * app/lib/widget-snippet.ts, the loyalty widget left out as it belongs on another page); `bare`: only the
+ * script tag and the elements. Products: shopify-1078 (reviews, summary, topics, media, questions) and one
+ * without any reviews.
+ */
+const EMPTY_PRODUCT = "shopify-999999999";
+const merchantPages = new Map<string, string>();
+for (const productKey of ["shopify-1078", EMPTY_PRODUCT]) {
+  const shown = { starRating: true, summary: true, keywords: true, media: true, reviews: true, questions: true, loyalty: false };
+  const snippet = widgetSnippet({ origin: base, storeId: DEMO_STORE_ID, productKey, shown });
+  const bare = snippet.replace(/<style>[\s\S]*?<\/style>\n?/, "");
+  for (const [kind, body] of [["snippet", snippet], ["bare", bare]] as const) {
+    merchantPages.set(`/${kind}/${productKey}`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A product</title></head><body><h1>A product</h1>\n${body}\n<p>Shipping and returns: free within 30 days.</p></body></html>`);
+  }
+}
+const shopServer = createServer((req, res) => {
+  const page = merchantPages.get(req.url ?? "");
+  res.writeHead(page ? 200 : 404, { "content-type": "text/html; charset=utf-8" }).end(page ?? "not found");
+});
+await new Promise<void>((resolve) => shopServer.listen(port + 1, "127.0.0.1", resolve));
+const shopBase = `http://127.0.0.1:${port + 1}`;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
 const rows: Record<string, string | number>[] = [];
 const worst: { variant: string; throttle: number; sample: Sample; samples: Sample[] }[] = [];
-const variants = [
+type Variant = { throttle: number; withWidgets: boolean; rttMs: number; merchant?: string };
+const variants: Variant[] = [
   ...[1, 4].flatMap((throttle) => [false, true].map((withWidgets) => ({ throttle, withWidgets, rttMs: 0 }))),
   ...(RTT_MS > 0 ? [false, true].map((withWidgets) => ({ throttle: 1, withWidgets, rttMs: RTT_MS })) : []),
+  // The plain merchant pages, with widgets only: snippet and bare, the product with reviews and the empty one.
+  ...[...merchantPages.keys()].flatMap((merchant) => [{ throttle: 1, rttMs: 0 }, { throttle: 4, rttMs: 0 }, ...(RTT_MS > 0 ? [{ throttle: 1, rttMs: RTT_MS }] : [])].map((v) => ({ ...v, withWidgets: true, merchant }))),
 ];
 try {
-  for (const { throttle, withWidgets, rttMs } of variants) {
+  for (const { throttle, withWidgets, rttMs, merchant } of variants) {
     const samples: Sample[] = [];
     for (let i = 0; i < RUNS; i++) {
       const context = await browser.newContext();
       const page = await context.newPage();
       await page.addInitScript(INIT);
-      samples.push(await measure(page, withWidgets, throttle, rttMs));
+      samples.push(await measure(page, withWidgets, throttle, rttMs, merchant ? shopBase + merchant : undefined));
       await context.close();
     }
     const pick = (k: keyof Sample) => median(samples.map((s) => Number(s[k] ?? NaN)));
-    const variant = `${withWidgets ? "with" : "without"} widgets, CPU ${throttle}x${rttMs ? `, ${rttMs} ms RTT` : ""}`;
+    const variant = `${merchant ? `merchant page ${merchant}` : withWidgets ? "with widgets" : "without widgets"}, CPU ${throttle}x${rttMs ? `, ${rttMs} ms RTT` : ""}`;
     rows.push({
       variant, "transfer KB": pick("transferKB"), "script ms": pick("scriptMs"),
       "long tasks": pick("longTasks"), "max long task ms": pick("maxLongTaskMs"), CLS: pick("cls"), "first review ms": withWidgets ? pick("firstReviewMs") : "-",
@@ -205,6 +241,7 @@ try {
   }
 } finally {
   await browser.close();
+  shopServer.close();
   await stopProcess(server);
   if (!keepDir) rmSync(dir, { recursive: true, force: true });
 }
@@ -213,9 +250,16 @@ console.log();
 printTable(rows);
 // Budgets (issue 8): over every load, not the median.
 for (const throttle of [1, 4]) {
-  const loads = worst.filter((w) => w.throttle === throttle && w.variant.startsWith("with ")).flatMap((w) => w.samples);
+  const loads = worst.filter((w) => w.throttle === throttle && w.variant.startsWith("with widgets")).flatMap((w) => w.samples);
   const maxOurs = Math.max(0, ...loads.map((s) => s.maxOurLongTaskMs));
   const cls = Math.max(0, ...loads.map((s) => s.cls));
   console.log(`budget (CPU ${throttle}x): no long task > 50 ms from our code: ${maxOurs <= 50 ? "met" : "unmet"} (longest ${maxOurs} ms); CLS = 0: ${cls === 0 ? "met" : "unmet"} (worst ${cls})`);
+}
+// Issue #23 item 5: the plain merchant page, over every load (worst CLS of each page).
+for (const merchant of merchantPages.keys()) {
+  const loads = worst.filter((w) => w.variant.startsWith(`merchant page ${merchant},`)).flatMap((w) => w.samples);
+  const cls = Math.max(0, ...loads.map((s) => s.cls));
+  const limit = merchant.startsWith("/snippet/") ? 0.01 : 0.05;
+  console.log(`budget (${merchant}, CPU 1x/4x, ${RTT_MS} ms RTT): CLS <= ${limit}: ${cls <= limit ? "met" : "unmet"} (worst ${cls} over ${loads.length} loads)`);
 }
 console.log(`\nResults written to ${writeResults("widgets", { sizes: files, all, productPage, badgePage, pageSpeed: rows, details: worst })}`);
