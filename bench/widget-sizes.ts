@@ -1,7 +1,8 @@
 /**
  * Widget weight (issue 8): gzip and brotli sizes of each built file under public/widgets, and of what a
  * page loads for a given set of elements (the loader, each element's entry and every chunk they import
- * statically, followed transitively). Used by the size-budget test and by `npm run bench:widgets`.
+ * statically, followed transitively), plus the translation parts a page in another language than English loads
+ * (`i18n/<locale>/<group>.json`, one per element's text group). Used by the size-budget test and by `npm run bench:widgets`.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
@@ -52,4 +53,19 @@ export function filesForTags(tags: string[]): string[] {
 /** Total gzip/brotli of a set of files (each compressed separately, as served). */
 export function total(files: string[]): { gzip: number; brotli: number; bytes: number } {
   return files.map(sizeOf).reduce((a, s) => ({ gzip: a.gzip + s.gzip, brotli: a.brotli + s.brotli, bytes: a.bytes + s.bytes }), { gzip: 0, brotli: 0, bytes: 0 });
+}
+
+/** The languages with translation parts in the build (`public/widgets/i18n/<locale>/`). */
+export function translatedLocales(): string[] {
+  return readdirSync(join(WIDGETS_DIR, "i18n")).sort();
+}
+
+/**
+ * The translation parts a page in `locale` loads: every group (all widgets), or those of `groups`
+ * (`starRating` for the star badge), relative paths like the scripts'.
+ */
+export function translationFiles(locale: string, groups?: string[]): string[] {
+  return readdirSync(join(WIDGETS_DIR, "i18n", locale))
+    .filter((name) => name.endsWith(".json") && (!groups || groups.includes(name.slice(0, -5))))
+    .map((name) => `i18n/${locale}/${name}`);
 }

@@ -6,8 +6,8 @@
 import { z } from "zod";
 
 /** interface.md §4.2 "Locale codes": list A and list B, both accepted (case as written there). */
-import { REVIEW_TEXT_LOCALES as LOCALES } from "./widget-locales.ts";
-export { REVIEW_TEXT_LOCALES_A as LOCALES_A, REVIEW_TEXT_LOCALES_B as LOCALES_B } from "./widget-locales.ts";
+import { REVIEW_TEXT_LOCALES as LOCALES } from "./review-locales.ts";
+export { REVIEW_TEXT_LOCALES_A as LOCALES_A, REVIEW_TEXT_LOCALES_B as LOCALES_B } from "./review-locales.ts";
 export { LOCALES };
 
 /**

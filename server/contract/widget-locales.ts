@@ -4,9 +4,7 @@
  *
  * - UI language: the element's `lang`, else the closest ancestor's `lang` / `<html lang>`, resolved by
  *   `uiLocaleFor` to one of `UI_LOCALES` (exact tag, then script/region rules, then the language), else English.
- * - Review-text translation (`locale` query of the reviews API): `reviewLocaleFor` maps any tag to a code of
- *   `REVIEW_TEXT_LOCALES` (interface.md §4.2; `LOCALES` of ./storefront.ts is this list), or to nothing, which
- *   means the original text.
+ * - Review-text translation codes: ./review-locales.ts (only the reviews widget carries them).
  * - Merchant texts (widget settings, per language): `merchantTextsApply`.
  */
 
@@ -16,24 +14,14 @@ export const UI_LOCALES = [
 ] as const;
 export type UiLocale = (typeof UI_LOCALES)[number];
 
-/** Review-translation codes the reviews API accepts as `locale` (interface.md §4.2: the two providers' lists). */
-export const REVIEW_TEXT_LOCALES_A = [
-  "zh-TW", "da", "nl", "en", "fr", "de-formal", "de-informal", "id", "it", "ja", "ko", "pl", "pt-PT", "ru", "es", "sv", "th", "vi",
-] as const;
-export const REVIEW_TEXT_LOCALES_B = [
-  "bg", "cs", "da", "el", "es", "fi", "fr", "hi", "hr", "hu", "id", "it", "ja", "ko", "lt", "ms", "nb", "nl", "pl", "pt-br", "pt-pt",
-  "ro", "ru", "sk", "sl", "sr", "sv", "th", "tr", "uk", "vi", "zh-cn", "zh-tw",
-] as const;
-export const REVIEW_TEXT_LOCALES: readonly string[] = [...new Set<string>([...REVIEW_TEXT_LOCALES_A, ...REVIEW_TEXT_LOCALES_B])];
-
 /** A BCP 47 tag's subtags, lower-cased (`_` read as `-`); [] for anything that is not tag-shaped. */
-function subtags(tag: string | null | undefined): string[] {
+export function subtags(tag: string | null | undefined): string[] {
   const t = (tag ?? "").trim().replace(/_/g, "-").toLowerCase();
   return /^[a-z]{2,3}(?:-[a-z0-9]{1,8})*$/.test(t) && t.length <= 35 ? t.split("-") : [];
 }
 
 /** Traditional Chinese is meant: script Hant, or a Taiwan / Hong Kong / Macao region without a script. */
-const traditional = (rest: string[]) => rest.includes("hant") || (!rest.includes("hans") && rest.some((s) => s === "tw" || s === "hk" || s === "mo"));
+export const traditional = (rest: string[]) => rest.includes("hant") || (!rest.includes("hans") && rest.some((s) => s === "tw" || s === "hk" || s === "mo"));
 
 /**
  * The UI language for a page or element language tag: `pt-BR` → `pt-BR`, `pt-AO` → `pt`, `de-AT` → `de`,
@@ -47,25 +35,6 @@ export function uiLocaleFor(tag: string | null | undefined): UiLocale {
   if (lang === "de") return rest.includes("formal") ? "de-formal" : "de";
   if (lang === "pt") return rest.includes("br") ? "pt-BR" : "pt";
   return (UI_LOCALES as readonly string[]).includes(lang) ? (lang as UiLocale) : "en";
-}
-
-/**
- * The reviews API's `locale` code for `tag` (a widget's `locale` attribute): an accepted code as is (any case),
- * else by language: `de` / `de-AT` → `de-formal` (`de-informal` for `de-informal`), `pt` → `pt-PT`, `pt-BR` → `pt-br`,
- * `zh-Hans` / `zh-CN` → `zh-cn`, `zh-Hant` / `zh-HK` → `zh-TW`, `no` / `nn` → `nb`, `en-GB` → `en`;
- * undefined when the API has no such language (the widget then sends none: reviews in their original text).
- */
-export function reviewLocaleFor(tag: string | null | undefined): string | undefined {
-  const parts = subtags(tag);
-  const [lang, ...rest] = parts;
-  if (!lang) return undefined;
-  const exact = REVIEW_TEXT_LOCALES.find((code) => code.toLowerCase() === parts.join("-"));
-  if (exact) return exact;
-  if (lang === "de") return rest.includes("informal") ? "de-informal" : "de-formal";
-  if (lang === "pt") return rest.includes("br") ? "pt-br" : "pt-PT";
-  if (lang === "zh") return traditional(rest) ? "zh-TW" : "zh-cn";
-  if (lang === "no" || lang === "nn") return "nb";
-  return REVIEW_TEXT_LOCALES.includes(lang) ? lang : undefined;
 }
 
 /**

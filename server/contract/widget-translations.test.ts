@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TEXTS, placeholdersOf } from "./widget-strings.ts";
 import { TRANSLATIONS, translationPart, textGroups } from "./widget-translations.ts";
-import { UI_LOCALES, merchantTextsApply, reviewLocaleFor, uiLocaleFor } from "./widget-locales.ts";
+import { UI_LOCALES, merchantTextsApply, uiLocaleFor } from "./widget-locales.ts";
+import { reviewLocaleFor } from "./review-locales.ts";
 import { LOCALES } from "./storefront.ts";
 
 const english = DEFAULT_TEXTS as Record<string, string>;

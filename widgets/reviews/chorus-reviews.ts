@@ -62,7 +62,7 @@ import { html, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
 import { getJson, postJson, type ListReviewsResponse, type Review, type ReviewOrder } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
-import { reviewLocaleFor } from "../../server/contract/widget-locales.ts";
+import { reviewLocaleFor } from "../../server/contract/review-locales.ts";
 import { formatDate } from "../internal/format.ts";
 import { REVIEWS_TEXTS } from "../../server/contract/widget-strings/reviews.ts";
 import { stars } from "../internal/stars.ts";
