@@ -13,7 +13,7 @@ export const mediaStyles = css`
   .skeleton { aspect-ratio: 1; }
   .more { margin-top: 10px; }
   /* No photos or videos: nothing at all, no reserved space. */
-  :host([state="empty"]) { display: none; }
+  :host([state="empty"]) { display: none !important; }
   dialog { border: 0; border-radius: var(--_radius); padding: 16px; max-width: min(96vw, 1000px); width: 100%; background: Canvas; color: CanvasText; }
   dialog::backdrop { background: rgba(0, 0, 0, 0.75); }
   .stage { display: flex; align-items: center; justify-content: center; min-height: 200px; max-height: 75vh; }

@@ -8,7 +8,7 @@ export const keywordsStyles = css`
   :host { display: block; margin: 0 0 1rem; min-height: var(--chorus-reviews-keywords-min-height, 11rem); contain: layout; }
   .skeleton { display: block; width: 60%; height: 2rem; margin: 0 0 0.75rem; }
   /* No topics (none yet, or they could not be loaded): nothing at all, no reserved space. */
-  :host([state="empty"]) { display: none; }
+  :host([state="empty"]) { display: none !important; }
   .head { display: flex; align-items: center; justify-content: space-between; gap: 0.5rem; margin: 0 0 0.5rem; min-height: 2rem; }
   h2 { font-size: 1rem; margin: 0; }
   .toggle { border: 0; background: none; color: var(--_accent); text-decoration: underline; padding: 0 0.25rem; }

@@ -19,7 +19,7 @@ export const summaryStyles = css`
   }
   .skeleton { border-color: transparent; }
   /* No summary (none yet, or it could not be loaded): nothing at all, no reserved space. */
-  :host([state="empty"]) { display: none; }
+  :host([state="empty"]) { display: none !important; }
   .label {
     display: inline-block;
     font-size: 0.75rem;

@@ -7,7 +7,7 @@ import { css } from "lit";
 export const starRatingStyles = css`
   :host { display: inline-block; min-height: var(--chorus-star-rating-height, 1.5em); line-height: 1.5; vertical-align: top; }
   :host([state="loading"]) { min-width: 10em; }
-  :host([state="empty"]:not([show-empty])), :host([state="error"]) { display: none; }
+  :host([state="empty"]:not([show-empty])), :host([state="error"]) { display: none !important; }
   .badge { display: inline-flex; align-items: center; gap: 0.4em; vertical-align: top; }
   a { color: inherit; text-decoration: none; border-radius: 4px; }
   a:hover .count { text-decoration: underline; }
