@@ -26,7 +26,11 @@ const WIDGET_LABELS: Record<WidgetKey, string> = {
   loyalty: "Loyalty program",
 };
 
-/** The default colours the widgets use when neither the admin nor the page sets one (widgets/internal/tokens.ts). */
+/**
+ * The picker's starting colours and the examples in the hints. Without an admin colour or the page's
+ * `--chorus-*`, the widgets' accent is the page's text colour (buttons outlined) and the stars are #b45309
+ * (widgets/internal/tokens.ts).
+ */
 const DEFAULT_COLORS = { accent: "#3b3fb6", star: "#b45309" } as const;
 const COLOR_LABELS = { accent: "Accent colour (buttons, links, focus ring)", star: "Star colour" } as const;
 
@@ -142,7 +146,7 @@ function ColorField({ name, value, error }: { name: "accent" | "star"; value: st
   return (
     <div className="field color-field">
       <label htmlFor={id}>{COLOR_LABELS[name]}</label>
-      <p className="field-hint muted" id={`${id}-hint`}>A CSS hex colour such as {DEFAULT_COLORS[name]}; leave it empty to use your theme's <code>--chorus-{name}</code> or the default.</p>
+      <p className="field-hint muted" id={`${id}-hint`}>A CSS hex colour such as {DEFAULT_COLORS[name]}; leave it empty to use your theme's <code>--chorus-{name}</code>, else {name === "accent" ? "your page's text colour (outlined buttons)" : "the default amber"}.</p>
       <div className="color-inputs">
         <input type="color" aria-label={`${COLOR_LABELS[name]}: picker`} value={valid} onChange={(e) => setHex(e.target.value)} />
         <input id={id} name={name} type="text" value={hex} onChange={(e) => setHex(e.target.value)} placeholder={DEFAULT_COLORS[name]}
