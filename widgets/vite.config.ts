@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import ts from "typescript";
 import { literalsHtmlCssMinifier } from "@literals/rollup-plugin-html-css-minifier";
 import { WIDGET_TAGS, widgetModulePath } from "./internal/registry.ts";
-import { TRANSLATIONS, textGroups, translationPart } from "../server/contract/widget-translations.ts";
+import { SHARED_GROUP, TRANSLATIONS, textGroups, translationPart } from "../server/contract/widget-translations.ts";
 import type { UiLocale } from "../server/contract/widget-locales.ts";
 
 const root = resolve(import.meta.dirname);
@@ -58,14 +58,14 @@ export const decorators: Plugin = {
 
 /**
  * The widgets' translations (server/contract/widget-translations.ts) as one JSON file per language and text
- * group, `i18n/<locale>/<group>.json` (the group's texts and the shared ones): an element loads only its own
+ * group, `i18n/<locale>/<group>.json` (the group's texts, and the shared ones where used): an element loads only its own
  * group in its own language (widgets/internal/chorus-element.ts), so only the language shown costs bytes.
  */
 const translations: Plugin = {
   name: "chorus-translations",
   generateBundle() {
     for (const locale of Object.keys(TRANSLATIONS) as UiLocale[]) {
-      for (const group of textGroups()) {
+      for (const group of textGroups().filter((g) => g !== SHARED_GROUP)) {
         this.emitFile({ type: "asset", fileName: `i18n/${locale}/${group}.json`, source: JSON.stringify(translationPart(locale, group)) });
       }
     }

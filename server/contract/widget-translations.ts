@@ -32,17 +32,19 @@ export const TRANSLATIONS: Record<Exclude<UiLocale, "en">, Record<string, string
   de, "de-formal": deFormal, fr, es, it, nl, pt, "pt-BR": ptBR, pl, sv, da, ja, ko, "zh-Hans": zhHans, "zh-Hant": zhHant,
 };
 
-/** The text group every element also needs (request errors, e-mail field), shipped with each group's file. */
+/** The text group of the texts several elements share (request errors, e-mail field), shipped with each group's file that needs it. */
 export const SHARED_GROUP = "common";
+/** Text groups whose element never shows a shared text (no request error, no form): their parts leave them out (fewer bytes on a star-badge page). */
+export const WITHOUT_SHARED = ["starRating", "summary", "keywords"];
 
 /**
- * The translated texts of text group `group` (plus the shared group) in `locale`: what
- * `/widgets/i18n/<locale>/<group>.json` holds. `{}` for English.
+ * The translated texts of text group `group` (plus the shared group, unless `WITHOUT_SHARED`) in `locale`:
+ * what `/widgets/i18n/<locale>/<group>.json` holds. `{}` for English.
  */
 export function translationPart(locale: UiLocale, group: string): Record<string, string> {
   if (locale === "en") return {};
-  const all = TRANSLATIONS[locale];
-  return Object.fromEntries(Object.entries(all).filter(([id]) => textGroupOf(id) === group || textGroupOf(id) === SHARED_GROUP));
+  const shared = WITHOUT_SHARED.includes(group) ? "" : SHARED_GROUP;
+  return Object.fromEntries(Object.entries(TRANSLATIONS[locale]).filter(([id]) => textGroupOf(id) === group || textGroupOf(id) === shared));
 }
 
 /** Every text group with translations (the part files the build writes per language). */
