@@ -8,7 +8,7 @@
  * element moved.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { expectNoAxeViolations } from "./axe.ts";
+import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
 
 const PRODUCT_PAGE = "/demo/products/shopify-1078"; // the demo product with the most reviews, photos and an AI summary
 
@@ -50,6 +50,19 @@ async function waitForAllWidgets(page: Page): Promise<void> {
   // Two more frames, so the shifts of the last render are reported.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
+
+/**
+ * The product's AI summary and topics are written by the server's AI worker shortly after the demo import.
+ * Wait for them: a product without them shows neither and keeps no space for them (issue #23 item 5), which
+ * would move the gallery up on a fresh server (docs/widgets.md, "Empty products").
+ */
+test.beforeAll(async ({ request }) => {
+  test.setTimeout(240_000);
+  const scope = `/v1/stores/${DEMO_STORE_ID}/products/shopify-1078`;
+  await expect
+    .poll(async () => (await Promise.all([`${scope}/reviews_summary`, `${scope}/reviews_keywords`].map(async (u) => Object.keys(await (await request.get(u)).json()).length))).join(), { timeout: 200_000, intervals: [1000] })
+    .toBe("1,1");
+});
 
 test("the Chorus widgets cause no layout shift on a product page (CLS 0)", async ({ page }) => {
   await recordLayoutShifts(page);
