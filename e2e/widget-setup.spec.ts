@@ -152,11 +152,13 @@ test("the widgets page in another language: German texts shown on a German page 
   await page.getByRole("textbox", { name: "Add a language" }).fill("de");
   await page.getByRole("button", { name: "Add", exact: true }).click();
   await expect(page).toHaveURL(/lang=de/);
-  await page.locator("#text-reviews-loadMore").fill("Weitere Bewertungen laden");
+  // Each field shows the widgets' own German text greyed (the shipped translation, issue #23 item 3).
+  await expect(page.locator("#text-reviews-writeReview")).toHaveAttribute("placeholder", "Bewertung schreiben");
+  await page.locator("#text-reviews-loadMore").fill("Mehr Bewertungen anzeigen");
   await page.getByRole("button", { name: "Save texts in de" }).click();
   await expect(page).toHaveURL(/lang=de&saved=texts/);
   const preview = page.frameLocator("iframe.widget-preview");
-  await expect(preview.locator("chorus-reviews [part=load-more]")).toHaveText("Weitere Bewertungen laden");
+  await expect(preview.locator("chorus-reviews [part=load-more]")).toHaveText("Mehr Bewertungen anzeigen");
   await expectNoAxeViolations(page);
   // The English demo page keeps the English default.
   const shop = await context.newPage();

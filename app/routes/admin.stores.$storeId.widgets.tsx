@@ -10,6 +10,8 @@ import widgetStyles from "~/styles/admin-widgets.css?url";
 import { WIDGET_KEYS, WIDGET_TAGS_BY_KEY, type WidgetKey } from "../../server/contract/widget-keys.ts";
 import { languageTagSchema } from "../../server/contract/widget-settings.ts";
 import { DEFAULT_TEXTS, TEXT_GROUPS, TEXT_IDS } from "../../server/contract/widget-strings.ts";
+import { uiLocaleFor } from "../../server/contract/widget-locales.ts";
+import { TRANSLATIONS } from "../../server/contract/widget-translations.ts";
 
 export const meta: MetaFunction = () => [{ title: "Widgets · Chorus admin" }];
 export const headers = adminHeaders;
@@ -66,6 +68,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     settings,
     lang,
     texts: settings.texts[lang] ?? {},
+    // The widgets' own words in this language (issue #23 item 3), shown greyed under the merchant's: only this language's.
+    shippedLocale: uiLocaleFor(lang),
+    shipped: uiLocaleFor(lang) === "en" ? {} : TRANSLATIONS[uiLocaleFor(lang) as Exclude<ReturnType<typeof uiLocaleFor>, "en">],
     languages,
     saved: SAVED[saved] ?? "",
     previewUrl: `/admin/stores/${encodeURIComponent(store.storeId)}/widgets/preview?lang=${encodeURIComponent(lang)}&v=${encodeURIComponent(version)}`,
@@ -159,7 +164,7 @@ function ColorField({ name, value, error }: { name: "accent" | "star"; value: st
 }
 
 export default function Widgets() {
-  const { storeId, settings, lang, texts, languages, saved, previewUrl } = useLoaderData<typeof loader>();
+  const { storeId, settings, lang, texts, shipped, shippedLocale, languages, saved, previewUrl } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>() as Failure | undefined;
   const busy = useNavigation().state !== "idle";
   const errorsOf = (intent: string) => (failure?.intent === intent ? failure.errors : {});
@@ -199,7 +204,7 @@ export default function Widgets() {
       </Form>
 
       <h2 id="texts-title">Texts</h2>
-      <p>Every text starts as the English default (shown greyed in each field). Change a text to replace it; clear it to go back to the default. A shopper sees the texts of their page's language (<code>&lt;html lang&gt;</code>), else those of its main language (<code>pt</code> for <code>pt-BR</code>), else the English ones.</p>
+      <p>The widgets speak the page's language (<code>&lt;html lang&gt;</code>, or an element's <code>lang</code>) in 16 shipped languages, else English. Every text starts as the widgets' own text of the language (shown greyed in each field). Change a text to replace it in that language; clear it to go back. Texts of a language also apply to its regions (<code>pt</code> for <code>pt-AO</code>); your English texts show where the widgets speak English, never mixed into another language.</p>
       <nav aria-label="Languages" className="languages">
         <ul>
           {languages.map((l) => (
@@ -223,7 +228,7 @@ export default function Widgets() {
         <CsrfField />
         <input type="hidden" name="intent" value="texts" />
         <input type="hidden" name="lang" value={lang} />
-        <h3 id="texts-lang-title">Texts in <span lang="en">{lang}</span>{lang === "en" ? " (every language without texts of its own)" : ""}</h3>
+        <h3 id="texts-lang-title">Texts in <span lang="en">{lang}</span>{lang === "en" ? " (English pages and languages the widgets do not ship)" : ""}</h3>
         {textErrors.form ? <p className="flash flash-error" role="alert">{textErrors.form}</p> : null}
         {TEXT_GROUPS.map((group) => (
           <fieldset key={group.title} className="text-group">
@@ -232,10 +237,12 @@ export default function Widgets() {
               const inputId = textInputId(id);
               const error = textErrors[id];
               const english = DEFAULT_TEXTS[id as keyof typeof DEFAULT_TEXTS];
+              // The shipped text of this language (a language with one plural form has only `.other`).
+              const own = (shipped as Record<string, string>)[id] ?? (shipped as Record<string, string>)[id.replace(/\.one$/, ".other")];
               return (
                 <div className="field text-field" key={id}>
                   <label htmlFor={inputId}>{english} <code className="muted text-id">{id}</code></label>
-                  <input id={inputId} name={textField(id)} type="text" maxLength={500} placeholder={english}
+                  <input id={inputId} name={textField(id)} type="text" maxLength={500} placeholder={own ?? english} lang={own ? shippedLocale : undefined}
                     defaultValue={failure?.intent === "texts" ? values[id] ?? "" : texts[id as keyof typeof texts] ?? ""} {...invalidProps(inputId, error)} />
                   <FieldError id={inputId} error={error} />
                 </div>
