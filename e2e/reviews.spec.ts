@@ -19,9 +19,23 @@ const cards = (page: Page) => page.locator("chorus-reviews article[part=card]");
 const cardIds = (page: Page) => cards(page).evaluateAll((els) => els.map((el) => el.getAttribute("data-review-id")));
 const ratingName = (average: number, count: number) => `Rated ${formatRating(average)} out of 5, ${count.toLocaleString("en")} ${count === 1 ? "review" : "reviews"}`;
 
+
+/**
+ * Open a page with server-rendered widgets and wait until every chorus-* element on it is upgraded and has
+ * rendered once in the browser (hydrated): before that, the server's markup is inert, and a click or key
+ * press on it does nothing (progressive enhancement), so a test acting at once would race the upgrade.
+ */
+async function gotoHydrated(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll("*")].filter((e) => e.localName.startsWith("chorus-"))
+      .every((e) => customElements.get(e.localName) !== undefined && (e as unknown as { hasUpdated?: boolean }).hasUpdated === true),
+  );
+}
+
 test("the product page shows the product's real reviews in the API's order", async ({ page, request }) => {
   const api = (await (await request.get(`${API}/products/${PRODUCT}/reviews`)).json()) as ListReviewsResponse;
-  await page.goto(PRODUCT_PAGE);
+  await gotoHydrated(page, PRODUCT_PAGE);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Dresses #1078");
   await expect(cards(page)).toHaveCount(25);
   const first = cards(page).first();
@@ -37,7 +51,7 @@ test("the product page shows the product's real reviews in the API's order", asy
 test("choosing 'Lowest rating' reorders the cards as the API orders rating asc", async ({ page, request }) => {
   const api = (await (await request.get(`${API}/products/${PRODUCT}/reviews?orderBy=rating%20asc`)).json()) as ListReviewsResponse;
   expect(api.reviews[0].rating).toBe(1);
-  await page.goto(PRODUCT_PAGE);
+  await gotoHydrated(page, PRODUCT_PAGE);
   await expect(cards(page)).toHaveCount(25);
   const sort = page.getByLabel("Sort reviews by");
   await expect(sort.locator("option")).toHaveText(["Newest", "Oldest", "Highest rating", "Lowest rating", "Most helpful", "Least helpful", "With photos first"]);
@@ -50,7 +64,7 @@ test("choosing 'Lowest rating' reorders the cards as the API orders rating asc",
 test("'Load more' appends the next page without duplicates and announces it", async ({ page, request }) => {
   const first = (await (await request.get(`${API}/products/${PRODUCT}/reviews`)).json()) as ListReviewsResponse;
   const second = (await (await request.get(`/v1${first.nextUrl}`)).json()) as ListReviewsResponse;
-  await page.goto(PRODUCT_PAGE);
+  await gotoHydrated(page, PRODUCT_PAGE);
   await expect(cards(page)).toHaveCount(25);
   await page.getByRole("button", { name: "Load more reviews" }).click();
   await expect(cards(page)).toHaveCount(50);
@@ -65,7 +79,7 @@ test("'Load more' appends the next page without duplicates and announces it", as
 test("the star badge shows the review aggregate's average (one decimal) and count", async ({ page, request }) => {
   const { reviewAggregate } = (await (await request.get(`${API}/products/${PRODUCT}/review_aggregate`)).json()) as ReviewAggregateResponse;
   expect(reviewAggregate.reviewCount).toBeGreaterThan(100);
-  await page.goto(PRODUCT_PAGE);
+  await gotoHydrated(page, PRODUCT_PAGE);
   const badge = page.locator("chorus-star-rating").getByRole("img");
   await expect(badge).toHaveAccessibleName(ratingName(reviewAggregate.averageRating, reviewAggregate.reviewCount));
   await expect(page.locator("chorus-star-rating [part=average]")).toHaveText(formatRating(reviewAggregate.averageRating));
@@ -95,7 +109,7 @@ test("a product without reviews gets no visible badge, or 'No reviews yet' with 
 
 test("the sort control, Load more and Write a review work from the keyboard", async ({ page, request }) => {
   const api = (await (await request.get(`${API}/products/${PRODUCT}/reviews?orderBy=date%20asc`)).json()) as ListReviewsResponse;
-  await page.goto(PRODUCT_PAGE);
+  await gotoHydrated(page, PRODUCT_PAGE);
   await expect(cards(page)).toHaveCount(25);
   await page.getByLabel("Sort reviews by").focus();
   await page.keyboard.press("ArrowDown"); // Newest → Oldest
@@ -165,7 +179,7 @@ test("while the first page loads, the list is busy and keeps its height", async 
 
 test("a failed helpful vote shows an inline error and the list keeps working", async ({ page }) => {
   await page.route((url) => url.pathname.startsWith(`${API}/reviews/`) && url.pathname.endsWith("/votes"), (route) => route.abort("connectionrefused"));
-  await page.goto(PRODUCT_PAGE);
+  await gotoHydrated(page, PRODUCT_PAGE);
   await expect(cards(page)).toHaveCount(25);
   const card = cards(page).first();
   await card.getByRole("button", { name: /^Helpful/ }).click();
@@ -179,7 +193,7 @@ test("a helpful vote shows the counts the votes endpoint answers", async ({ page
   const probe = await request.post(`${API}/reviews/00000000-0000-4000-8000-000000000000/votes`, { data: { vote: "helpful" } });
   const body = (await probe.json().catch(() => ({}))) as { error?: { code?: string } };
   test.skip(body.error?.code === "endpoint_not_found", "the votes endpoint (decisions.md §3) is not on this branch yet");
-  await page.goto(PRODUCT_PAGE);
+  await gotoHydrated(page, PRODUCT_PAGE);
   const card = page.locator(`chorus-reviews article[data-review-id="${api.reviews[0].reviewId}"]`);
   const answer = page.waitForResponse((r) => r.url().endsWith(`/reviews/${api.reviews[0].reviewId}/votes`));
   await card.getByRole("button", { name: /^Helpful/ }).click();
@@ -189,7 +203,7 @@ test("a helpful vote shows the counts the votes endpoint answers", async ({ page
 });
 
 test("a chorus-keyword-selected event for this product reloads the list with that keyword", async ({ page }) => {
-  await page.goto(PRODUCT_PAGE);
+  await gotoHydrated(page, PRODUCT_PAGE);
   await expect(cards(page)).toHaveCount(25);
   const other = page.waitForRequest((r) => r.url().includes("keyword=zipper"), { timeout: 1500 }).then(() => true, () => false);
   await page.evaluate((store) => document.dispatchEvent(new CustomEvent("chorus-keyword-selected", { detail: { keyword: "zipper", storeId: store, productId: "shopify-862" } })), DEMO_STORE_ID);
@@ -266,7 +280,7 @@ test("the widgets' loading states pass axe (their answers held back)", async ({ 
 });
 
 test("the product page passes axe after the widgets render", async ({ page }) => {
-  await page.goto(PRODUCT_PAGE);
+  await gotoHydrated(page, PRODUCT_PAGE);
   await expect(cards(page)).toHaveCount(25);
   await expect(page.locator("chorus-star-rating")).toHaveAttribute("state", "ready");
   await expectNoAxeViolations(page);
