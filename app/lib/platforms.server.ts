@@ -63,7 +63,6 @@ export const signedWebhook = defineOperation({
       params.storeId,
       { signature: headers["x-chorus-signature"], webhookId: headers["x-chorus-webhook-id"], timestamp: headers["x-chorus-timestamp"] },
       raw, context.services.reviewRequests,
-      (storeId, topic, body) => void context.services.privacy.shopifyPrivacyRequest(storeId, topic, body, context.publicOrigin),
     );
     return { outcome };
   },

@@ -37,7 +37,7 @@ async function setup() {
   const stores = storesRepo(db);
   const admin = adminRepo(db);
   const adminSvc = adminService({ db, admin, stores, now });
-  const mail = mailService({ repo: mailRepo(db), sending: false, now, secret: "test-secret-0123456789" });
+  const mail = mailService({ db, repo: mailRepo(db), sending: false, now, secret: "test-secret-0123456789" });
   const deps = { db, admin, adminService: adminSvc, accounts: accountsRepo(db), stores, mail, now };
   stores.create({ storeId: "store-1", name: "Clock Shop", platform: "custom" });
   const { userId } = await adminSvc.createUser({ email: "owner@clock.test", password: "owner password", storeIds: ["store-1"] });
