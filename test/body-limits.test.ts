@@ -186,6 +186,9 @@ const ROUTES: Route[] = [
   { name: "loyalty activation", operationId: "activateLoyaltyCustomer", path: "", type: JSON_TYPE, headers: bearer, head: '{"enrollmentChannel":"', status: 413 },
   { name: "loyalty redemption", operationId: "redeemLoyaltyPoints", path: "", type: JSON_TYPE, headers: bearer, head: '{"redemptionRuleId":"', status: 413 },
   { name: "enterprise orders", operationId: "importOrders", path: "/enterprise/orders", type: JSON_TYPE, headers: basic, head: '{"orders":"', status: 413 },
+  { name: "webhook subscription", operationId: "createWebhookSubscription", path: "/enterprise/webhook_subscriptions", type: JSON_TYPE, headers: basic, head: '{"url":"', status: 413 },
+  // No body: answered (404, no such subscription) without reading one, and the connection closes.
+  { name: "webhook secret rotation (no body read)", operationId: "rotateWebhookSecret", path: "/enterprise/webhook_subscriptions/00000000-0000-4000-8000-000000000000/rotate_secret", type: JSON_TYPE, headers: basic, head: '{"x":"', status: 404 },
   { name: "shopper data export", operationId: "exportShopperData", path: "/enterprise/customers/data_export", type: JSON_TYPE, headers: basic, head: '{"email":"', status: 413 },
   { name: "shopper data erasure", operationId: "eraseShopperData", path: "/enterprise/customers/erasure", type: JSON_TYPE, headers: basic, head: '{"email":"', status: 413 },
   { name: "enterprise earning transaction", operationId: "createLoyaltyEarningTransaction", path: "/enterprise/loyalty/earning_transactions", type: JSON_TYPE, headers: basic, head: '{"orderId":"', status: 413 },

@@ -12,6 +12,7 @@ import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { createServices, type Services, type ServicesOptions } from "../services.ts";
 import type { AiConfig, LlmConfig } from "./config.ts";
 import { toTargetLocale } from "../translation/locales.ts";
+import { decodeHtmlText } from "../../widgets/internal/html-text.ts";
 
 const P30 = "1088"; // 30 real reviews
 const dirs: string[] = [];
@@ -171,7 +172,7 @@ describe("translation (interface.md §4.2 locale rules) against a local LibreTra
     expect(first.reviews[0].languageCode).toBeUndefined();
     for (const r of first.reviews.slice(1)) {
       expect(r.translatedLocale).toBe("de-formal");
-      expect(r.body.startsWith("[en>de] ")).toBe(true);
+      expect(decodeHtmlText(r.body).startsWith("[en>de] ")).toBe(true); // bodies come HTML-safe (docs/api.md, Okendo-compatible)
     }
     expect(stub.calls).toHaveLength(1);
     const again = await list("de-formal");

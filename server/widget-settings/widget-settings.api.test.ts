@@ -146,11 +146,12 @@ describe("service: get / update (the `widgets` settings section)", () => {
 describe("admin widgets page", () => {
   const page = `/admin/stores/${A}/widgets`;
 
-  it("shows the English defaults as placeholders, the colours and the preview frame", async () => {
+  it("shows the widgets' own texts of the language as placeholders (English in English), the colours and the preview frame", async () => {
     const res = await adminGet(t, alice, `${page}?lang=de`);
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toContain(`placeholder="${DEFAULT_TEXTS["reviews.loadMore"]}"`);
+    expect(html).toContain('placeholder="Weitere Bewertungen laden"'); // the shipped German text of reviews.loadMore
+    expect(await (await adminGet(t, alice, `${page}?lang=en`)).text()).toContain(`placeholder="${DEFAULT_TEXTS["reviews.loadMore"]}"`);
     expect(html).toContain('value="Bewertung schreiben"'); // the saved German text
     expect(html).toMatch(/<iframe[^>]+src="\/admin\/stores\/[^"]+\/widgets\/preview\?lang=de&amp;v=/);
   });
