@@ -80,13 +80,12 @@ test("approve a generated summary on the AI content page and see it served by re
     await expect(page.getByRole("button", { name: "Regenerate" })).toBeEnabled();
     await page.getByRole("button", { name: "Regenerate" }).click();
     await expect(page.getByRole("status").first()).toContainText(/Regeneration queued|already queued/);
-    // The worker takes the job after the start-up queue; run the generation on the same database now.
-    await withServices(async (s) => {
-      const r = await s.ai.generate(DEMO_STORE_ID, { type: "product", id: productId });
-      expect(r.status).toBe("generated");
-    });
-    await page.goto(`${ADMIN}/ai?product=shopify-${productId}`);
-    await expect(page.getByText("Waiting for approval")).toBeVisible();
+    // The server's AI worker takes the job after the start-up queue (a second generation here would race it:
+    // its draft could arrive after the approval below). Reload until its draft waits for approval.
+    await expect(async () => {
+      await page.goto(`${ADMIN}/ai?product=shopify-${productId}`);
+      await expect(page.getByText("Waiting for approval")).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 150_000, intervals: [1_000, 2_000, 5_000] });
     const pendingSummary = (await page.locator(".ai-version").first().locator(".review-body").textContent())!;
     await expectNoAxeViolations(page);
     await page.getByRole("button", { name: "Approve" }).click();
