@@ -135,6 +135,7 @@ export function createServices(options: ServicesOptions) {
   // Shopper data rights (issue #24 item 1): export and erasure of one address's data (server/privacy).
   const privacy = privacyService({
     db, repo: privacyRepo(db), stores, mediaPath, ai,
+    forgetMail: (storeId, email) => mail.forgetRecipient(storeId, email),
     forgetWebhookEvents: (storeId, email) => webhooks.service.forgetEmail(storeId, email),
     // Shopify data requests are passed on to the store's members by e-mail.
     notifyTeam: (storeId, m) => {

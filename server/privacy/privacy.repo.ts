@@ -6,7 +6,8 @@
  * - survey_responses.customer_email, and e-mail answers inside answered_questions_json;
  * - loyalty_customers.email (the ledger is append-only: the customer is anonymised, never deleted);
  * - order_headers.email and orders.email (order lines);
- * - mail_outbox.to_address; review_requests.email (with their products and link tokens: cascades).
+ * - mail_outbox.to_address (read here; deleted by the mail module, server/mail); review_requests.email (with
+ *   their products and link tokens: cascades).
  * review_request_unsubscribes is kept on erasure: it is what stops further mail to the address.
  * Review votes are keyed by hashed visitor IDs and cannot be attributed to an address.
  * Addresses compare lower-cased and trimmed.
@@ -33,7 +34,7 @@ export type ShopperHoldings = {
 export type ErasureResult = {
   counts: {
     reviews: number; mediaItems: number; questions: number; answers: number; surveyResponses: number;
-    loyaltyCustomersAnonymised: number; orders: number; orderLines: number; mail: number; reviewRequests: number;
+    loyaltyCustomersAnonymised: number; orders: number; orderLines: number; reviewRequests: number;
   };
   /** Media items whose files are to be deleted once the transaction committed. */
   mediaIds: string[];
@@ -91,7 +92,7 @@ export function privacyRepo(db: Db) {
     /**
      * Erase `email`'s data in `storeId` (call inside a transaction): delete their reviews (media rows,
      * translations, votes and AI analysis cascade; aggregates follow by trigger), questions, answers, survey
-     * responses, orders, order lines, mail and review requests; anonymise their loyalty customer (address
+     * responses, orders, order lines and review requests; anonymise their loyalty customer (address
      * and platform customer ID replaced; the append-only ledger and balance stay as they are).
      */
     erase(storeId: string, email: string): ErasureResult {
@@ -112,10 +113,9 @@ export function privacyRepo(db: Db) {
       const orderLines = run(
         `DELETE FROM orders WHERE store_id = @storeId AND (email = @email OR order_id IN (SELECT order_id FROM order_headers WHERE store_id = @storeId AND email = @email))`, a);
       const orders = run(`DELETE FROM order_headers WHERE store_id = @storeId AND email = @email`, a);
-      const mail = run(`DELETE FROM mail_outbox WHERE store_id = @storeId AND lower(trim(to_address)) = @email`, a);
       const reviewRequests = run(`DELETE FROM review_requests WHERE store_id = @storeId AND email = @email`, a);
       return {
-        counts: { reviews, mediaItems: mediaIds.length, questions, answers, surveyResponses, loyaltyCustomersAnonymised, orders, orderLines, mail, reviewRequests },
+        counts: { reviews, mediaItems: mediaIds.length, questions, answers, surveyResponses, loyaltyCustomersAnonymised, orders, orderLines, reviewRequests },
         mediaIds,
         productIds: [...new Set(touched.map((t) => t.product_id))],
         groupIds: [...new Set(touched.flatMap((t) => (t.group_id ? [t.group_id] : [])))],

@@ -81,6 +81,8 @@ export function privacyService(deps: {
   ai: { enqueue(storeId: string, scope: { type: "product" | "group"; id: string }, reason: string): boolean };
   /** Tells the store's members by e-mail (Shopify data requests). */
   notifyTeam?: TeamNotice;
+  /** Deletes the store's outbox messages to the address (server/mail); joins the erasure's transaction. */
+  forgetMail?: (storeId: string, email: string) => number;
   /** Deletes stored outgoing-webhook events whose body mentions the address (server/webhooks); joins the erasure's transaction. */
   forgetWebhookEvents?: (storeId: string, email: string) => number;
   now?: () => number;
@@ -106,12 +108,12 @@ export function privacyService(deps: {
    * `actor`. Idempotent: a second erasure finds nothing and erases nothing (and is audited too).
    * @returns what was erased (record counts and media files deleted).
    */
-  function erase(storeId: string, email: string, actor: string): ErasureResult["counts"] & { webhookEvents: number; mediaFilesDeleted: number } {
+  function erase(storeId: string, email: string, actor: string): ErasureResult["counts"] & { mail: number; webhookEvents: number; mediaFilesDeleted: number } {
     requireStore(storeId);
     const address = parseEmail(email);
     const result = transaction(db, () => {
       const r = repo.erase(storeId, address);
-      const counts = { ...r.counts, webhookEvents: deps.forgetWebhookEvents?.(storeId, address) ?? 0 };
+      const counts = { ...r.counts, mail: deps.forgetMail?.(storeId, address) ?? 0, webhookEvents: deps.forgetWebhookEvents?.(storeId, address) ?? 0 };
       repo.audit({ requestId: randomUUID(), storeId, kind: "erasure", actor, counts, createdMs: now() });
       return { ...r, counts };
     });
