@@ -19,13 +19,14 @@ import { QUESTIONS_TEXTS } from "./widget-strings/questions.ts";
 import { SUMMARY_TEXTS } from "./widget-strings/reviews-summary.ts";
 import { KEYWORDS_TEXTS } from "./widget-strings/reviews-keywords.ts";
 import { LOYALTY_TEXTS } from "./widget-strings/loyalty.ts";
+import { CAROUSEL_TEXTS } from "./widget-strings/reviews-carousel.ts";
 
-export { COMMON_TEXTS, STAR_RATING_TEXTS, REVIEWS_TEXTS, REVIEW_FORM_TEXTS, MEDIA_TEXTS, QUESTIONS_TEXTS, SUMMARY_TEXTS, KEYWORDS_TEXTS, LOYALTY_TEXTS };
+export { COMMON_TEXTS, STAR_RATING_TEXTS, REVIEWS_TEXTS, REVIEW_FORM_TEXTS, MEDIA_TEXTS, QUESTIONS_TEXTS, SUMMARY_TEXTS, KEYWORDS_TEXTS, LOYALTY_TEXTS, CAROUSEL_TEXTS };
 
 /** Every default text by ID. */
 export const DEFAULT_TEXTS = {
   ...COMMON_TEXTS, ...STAR_RATING_TEXTS, ...REVIEWS_TEXTS, ...REVIEW_FORM_TEXTS, ...MEDIA_TEXTS,
-  ...QUESTIONS_TEXTS, ...SUMMARY_TEXTS, ...KEYWORDS_TEXTS, ...LOYALTY_TEXTS,
+  ...QUESTIONS_TEXTS, ...SUMMARY_TEXTS, ...KEYWORDS_TEXTS, ...LOYALTY_TEXTS, ...CAROUSEL_TEXTS,
 } as const;
 
 /** A text ID (`reviews.writeReview`, ...). */
@@ -38,6 +39,7 @@ export const TEXT_GROUPS: readonly { title: string; texts: Record<string, string
   { title: "Reviews (<chorus-reviews>)", texts: REVIEWS_TEXTS },
   { title: "Review form (<chorus-review-form>)", texts: REVIEW_FORM_TEXTS },
   { title: "Photos and videos (<chorus-review-media>)", texts: MEDIA_TEXTS },
+  { title: "Reviews carousel (<chorus-reviews-carousel>)", texts: CAROUSEL_TEXTS },
   { title: "Questions (<chorus-questions>)", texts: QUESTIONS_TEXTS },
   { title: "AI summary (<chorus-reviews-summary>)", texts: SUMMARY_TEXTS },
   { title: "Review topics (<chorus-reviews-keywords>)", texts: KEYWORDS_TEXTS },

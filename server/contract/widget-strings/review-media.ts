@@ -16,4 +16,10 @@ export const MEDIA_TEXTS = {
   "media.next": "Next ›",
   "media.nextLabel": "Next photo",
   "media.close": "Close",
+  "media.rowPrevious": "Show previous photos",
+  "media.rowNext": "Show more photos",
+  "media.rated": "Rated {rating} out of 5",
+  "media.verifiedBuyer": "Verified buyer",
+  "media.verifiedReviewer": "Verified reviewer",
+  "media.reviewLoading": "Loading the review…",
 } as const;
