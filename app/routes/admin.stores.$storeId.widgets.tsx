@@ -8,7 +8,7 @@ import { Flash } from "~/components/Flash";
 import { adminHeaders, field, requireStore, requireStoreAction } from "~/lib/admin.server";
 import widgetStyles from "~/styles/admin-widgets.css?url";
 import { WIDGET_KEYS, WIDGET_TAGS_BY_KEY, type WidgetKey } from "../../server/contract/widget-keys.ts";
-import { languageTagSchema } from "../../server/contract/widget-settings.ts";
+import { FORM_ATTRIBUTE_LIMITS, languageTagSchema, type FormAttribute } from "../../server/contract/widget-settings.ts";
 import { DEFAULT_TEXTS, TEXT_GROUPS, TEXT_IDS } from "../../server/contract/widget-strings.ts";
 import { uiLocaleFor } from "../../server/contract/widget-locales.ts";
 import { TRANSLATIONS } from "../../server/contract/widget-translations.ts";
@@ -41,7 +41,39 @@ const SAVED: Record<string, string> = {
   appearance: "Colours and widgets saved. The preview and your shop show them on the next page view.",
   texts: "Texts saved. The preview and your shop show them on the next page view.",
   removed: "Language removed: shoppers in it see the English texts.",
+  attributes: "Review form attributes saved. The review form asks them on the next page view.",
 };
+
+/** Form field name and HTML ID of a review form attribute's field (`attr.0.title`, `attr-0-title`). */
+const attrField = (row: number, name: string) => `attr.${row}.${name}`;
+const attrId = (row: number, name: string) => `attr-${row}-${name}`;
+const ATTRIBUTE_FIELDS = ["kind", "title", "minLabel", "midLabel", "maxLabel", "options", "required"] as const;
+
+/**
+ * The review form's attributes from the posted rows (`attr.N.*`, N < 6): a row with a blank title is left
+ * out (that removes it). Scale rows give their labels, choice rows their options (one per line).
+ * @returns the attributes in row order and, for each, its row number (to put errors beside the right fields).
+ */
+function attributesFromForm(form: FormData): { attributes: unknown[]; rows: number[]; values: Record<string, string> } {
+  const attributes: unknown[] = [];
+  const rows: number[] = [];
+  const values: Record<string, string> = {};
+  for (let row = 0; row < FORM_ATTRIBUTE_LIMITS.attributes; row++) {
+    for (const name of ATTRIBUTE_FIELDS) {
+      const v = form.get(attrField(row, name));
+      if (typeof v === "string") values[attrField(row, name)] = v;
+    }
+    const title = field(form, attrField(row, "title"));
+    if (!title) continue;
+    const required = form.get(attrField(row, "required")) === "on";
+    const kind = field(form, attrField(row, "kind"));
+    rows.push(row);
+    attributes.push(kind === "choice"
+      ? { kind, title, options: String(form.get(attrField(row, "options")) ?? "").split(/\r?\n/).map((o) => o.trim()).filter(Boolean), required }
+      : { kind, title, minLabel: field(form, attrField(row, "minLabel")), midLabel: field(form, attrField(row, "midLabel")), maxLabel: field(form, attrField(row, "maxLabel")), required });
+  }
+  return { attributes, rows, values };
+}
 
 /** Form field name of a text (`text.reviews.writeReview`). */
 const textField = (id: string) => `text.${id}`;
@@ -114,6 +146,24 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     return redirect(`${base}?lang=${encodeURIComponent(field(form, "lang") || "en")}&saved=appearance`);
   }
 
+  if (intent === "attributes") {
+    const { attributes, rows, values } = attributesFromForm(form);
+    const patch = { reviewForm: { attributes } };
+    const errors = service.fieldErrors(patch);
+    if (errors) {
+      // `reviewForm.attributes.1.options.2` → the field `attr.<row of attribute 1>.options`; the list itself → `attributes`.
+      const byField: Record<string, string> = {};
+      for (const [path, message] of Object.entries(errors)) {
+        const [, , index, name] = path.split(".");
+        const key = index === undefined ? "attributes" : attrField(rows[Number(index)] ?? 0, name ?? "title");
+        byField[key] ??= message;
+      }
+      return fail(byField, values);
+    }
+    service.update(store.storeId, patch);
+    return redirect(`${base}?lang=${encodeURIComponent(field(form, "lang") || "en")}&saved=attributes`);
+  }
+
   if (intent === "texts") {
     const lang = languageTagSchema.safeParse(field(form, "lang"));
     if (!lang.success) return fail({ form: `Language: ${lang.error.issues[0]!.message}.` }, {});
@@ -143,6 +193,63 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return data<Failure>({ intent, errors: { form: `Unknown action ${JSON.stringify(intent)}.` }, values: {} }, { status: 400 });
 }
 
+/**
+ * One row of the review form's attributes: its kind (scale or choice), title, the scale's three labels or
+ * the choice's options, and whether shoppers must answer it. `attribute` absent: an empty row to add one.
+ */
+function AttributeRow({ row, attribute, values, errors }: { row: number; attribute?: FormAttribute; values?: Record<string, string>; errors: Record<string, string> }) {
+  const value = (name: string, saved: string) => values?.[attrField(row, name)] ?? saved;
+  const [kind, setKind] = useState(value("kind", attribute?.kind ?? "scale"));
+  const text = (name: "title" | "minLabel" | "midLabel" | "maxLabel", label: string, saved: string, hint?: string) => {
+    const id = attrId(row, name);
+    const error = errors[attrField(row, name)];
+    return (
+      <div className="field text-field">
+        <label htmlFor={id}>{label}</label>
+        {hint ? <p className="field-hint muted" id={`${id}-hint`}>{hint}</p> : null}
+        <input id={id} name={attrField(row, name)} type="text" maxLength={FORM_ATTRIBUTE_LIMITS.text + 20} defaultValue={value(name, saved)}
+          aria-invalid={error ? true : undefined} aria-describedby={[hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined} />
+        <FieldError id={id} error={error} />
+      </div>
+    );
+  };
+  const scale = attribute?.kind === "scale" ? attribute : undefined;
+  const choice = attribute?.kind === "choice" ? attribute : undefined;
+  const optionsId = attrId(row, "options");
+  const kindId = attrId(row, "kind");
+  return (
+    <fieldset className="text-group">
+      <legend>{attribute ? `Attribute ${row + 1}: ${attribute.title}` : `Attribute ${row + 1} (new)`}</legend>
+      <div className="field text-field">
+        <label htmlFor={kindId}>Kind</label>
+        <select id={kindId} name={attrField(row, "kind")} value={kind} onChange={(e) => setKind(e.target.value)} {...invalidProps(kindId, errors[attrField(row, "kind")])}>
+          <option value="scale">Scale from 1 to 5 (e.g. fit)</option>
+          <option value="choice">Choice among options (e.g. size bought)</option>
+        </select>
+        <FieldError id={kindId} error={errors[attrField(row, "kind")]} />
+      </div>
+      {text("title", "Title", attribute?.title ?? "", attribute ? "Clear it to remove the attribute." : "e.g. Fit or Size bought; leave it empty to add none.")}
+      {kind === "choice" ? (
+        <div className="field text-field">
+          <label htmlFor={optionsId}>Options, one per line</label>
+          <textarea id={optionsId} name={attrField(row, "options")} rows={4} defaultValue={value("options", choice?.options.join("\n") ?? "")}
+            {...invalidProps(optionsId, errors[attrField(row, "options")])} />
+          <FieldError id={optionsId} error={errors[attrField(row, "options")]} />
+        </div>
+      ) : (
+        <>
+          {text("minLabel", "Label of 1 (low end)", scale?.minLabel ?? "", "e.g. Runs small")}
+          {text("midLabel", "Label of 3 (middle, optional)", scale?.midLabel ?? "", "e.g. True to size")}
+          {text("maxLabel", "Label of 5 (high end)", scale?.maxLabel ?? "", "e.g. Runs large")}
+        </>
+      )}
+      <label className="choice">
+        <input type="checkbox" name={attrField(row, "required")} defaultChecked={values ? values[attrField(row, "required")] === "on" : attribute?.required ?? false} /> Shoppers must answer it
+      </label>
+    </fieldset>
+  );
+}
+
 /** A colour as a `<input type="color">` and a hex text field kept in step; blank text = the default. */
 function ColorField({ name, value, error }: { name: "accent" | "star"; value: string; error?: string }) {
   const [hex, setHex] = useState(value);
@@ -170,6 +277,10 @@ export default function Widgets() {
   const errorsOf = (intent: string) => (failure?.intent === intent ? failure.errors : {});
   const appearanceErrors = errorsOf("appearance");
   const textErrors = errorsOf("texts");
+  const attributeErrors = errorsOf("attributes");
+  const attributeValues = failure?.intent === "attributes" ? failure.values : undefined;
+  const attributes = settings.reviewForm.attributes;
+  const attributeRows = Math.min(FORM_ATTRIBUTE_LIMITS.attributes, attributes.length + 1);
   const values = failure?.values ?? {};
   const base = `/admin/stores/${storeId}/widgets`;
   const errorCount = Object.keys(failure?.errors ?? {}).length;
@@ -201,6 +312,19 @@ export default function Widgets() {
           ))}
         </fieldset>
         <button type="submit" disabled={busy}>Save colours and widgets</button>
+      </Form>
+
+      <h2 id="attributes-title">Review form attributes</h2>
+      <p>Product attributes the review form asks shoppers besides the stars and the text, at most {FORM_ATTRIBUTE_LIMITS.attributes}: a scale from 1 to 5 with a label at each end (and one in the middle), such as Fit from "Runs small" to "Runs large", or a choice among your options, such as Size bought. Reviews show the answers; shoppers can filter reviews by a choice. Your words show as you write them in every language.</p>
+      <Form method="post" className="stack panel" noValidate aria-labelledby="attributes-title" key={JSON.stringify(attributes)}>
+        <CsrfField />
+        <input type="hidden" name="intent" value="attributes" />
+        <input type="hidden" name="lang" value={lang} />
+        {attributeErrors.attributes ? <p className="flash flash-error" role="alert">Attributes: {attributeErrors.attributes}</p> : null}
+        {Array.from({ length: attributeRows }, (_, row) => (
+          <AttributeRow key={row} row={row} attribute={attributes[row]} values={attributeValues} errors={attributeErrors} />
+        ))}
+        <button type="submit" disabled={busy}>Save review form attributes</button>
       </Form>
 
       <h2 id="texts-title">Texts</h2>

@@ -1,6 +1,7 @@
 /**
  * Widget settings of a store (issue #21 item 4): the texts shoppers see, per language, over the English
- * defaults of ./widget-strings.ts; the accent and star colours; which widgets show. Zod schemas of the
+ * defaults of ./widget-strings.ts; the accent and star colours; which widgets show; the product attributes the
+ * review form asks (issue #23 item 2: scales and choices, `reviewForm.attributes`). Zod schemas of the
  * whole section (the admin's and `/enterprise/settings` section `widgets`), of a change to it, and of the
  * storefront answer the widgets read (`GET /v1/stores/{storeId}/widget_settings`).
  */
@@ -64,6 +65,68 @@ const colorsShape = {
 };
 const widgetsShape = Object.fromEntries(WIDGET_KEYS.map((k) => [k, z.boolean()])) as Record<WidgetKey, z.ZodBoolean>;
 
+/** Most product attributes a review form asks; most options of a choice; longest title, label or option (characters). */
+export const FORM_ATTRIBUTE_LIMITS = { attributes: 6, options: 10, text: 40 } as const;
+
+/**
+ * A merchant's attribute title, scale label or choice option: trimmed, inner white space collapsed,
+ * 1..40 characters (0 allowed when `optional`), no control characters and no `<` or `>` (these words reach
+ * shoppers' pages, Okendo's clients insert them as HTML).
+ */
+const attributeText = (optional = false) =>
+  z.string({ error: "must be text" }).transform((v) => v.trim().replace(/\s+/g, " ")).pipe(
+    z.string()
+      .min(optional ? 0 : 1, "must not be empty")
+      .max(FORM_ATTRIBUTE_LIMITS.text, `must be at most ${FORM_ATTRIBUTE_LIMITS.text} characters`)
+      .refine((v) => !/[\u0000-\u001f\u007f<>]/.test(v), "must not contain < or > or control characters"),
+  );
+
+/**
+ * A scale the shopper answers from 1 to 5 (Okendo's `attributesWithRating`), e.g. Fit: "Runs small" (1) …
+ * "True to size" (3, optional) … "Runs large" (5). `required`: the form is not sent without an answer.
+ */
+export const scaleAttributeSchema = z.object({
+  kind: z.literal("scale"),
+  title: attributeText(),
+  minLabel: attributeText(),
+  /** Label of the middle (3); "" for none. */
+  midLabel: attributeText(true).default(""),
+  maxLabel: attributeText(),
+  required: z.boolean().default(false),
+}).strict();
+
+/** A choice among the merchant's options (Okendo's `productAttributes`), e.g. Size bought: S, M, L. */
+export const choiceAttributeSchema = z.object({
+  kind: z.literal("choice"),
+  title: attributeText(),
+  options: z.array(attributeText(), { error: "must be a list of options" })
+    .min(2, "must have at least 2 options")
+    .max(FORM_ATTRIBUTE_LIMITS.options, `may have at most ${FORM_ATTRIBUTE_LIMITS.options} options`)
+    .refine((o) => new Set(o.map((v) => v.toLowerCase())).size === o.length, "must not repeat an option"),
+  required: z.boolean().default(false),
+}).strict();
+
+/** One attribute the review form asks. */
+export const formAttributeSchema = z.discriminatedUnion("kind", [scaleAttributeSchema, choiceAttributeSchema], { error: 'kind must be "scale" or "choice"' });
+export type FormAttribute = z.output<typeof formAttributeSchema>;
+export type ScaleAttribute = z.output<typeof scaleAttributeSchema>;
+export type ChoiceAttribute = z.output<typeof choiceAttributeSchema>;
+
+/** The form's attributes in the order it asks them: at most 6, titles unique (ignoring case). */
+export const formAttributesSchema = z.array(formAttributeSchema, { error: "must be a list of attributes" })
+  .max(FORM_ATTRIBUTE_LIMITS.attributes, `may hold at most ${FORM_ATTRIBUTE_LIMITS.attributes} attributes`)
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    for (const [i, a] of list.entries()) {
+      const key = a.title.toLowerCase();
+      if (seen.has(key)) ctx.addIssue({ code: "custom", path: [i, "title"], message: `must differ from the other attributes' titles ("${a.title}" is used twice)` });
+      seen.add(key);
+    }
+  });
+
+/** The review form's settings: the product attributes it asks. */
+const reviewFormSchema = z.object({ attributes: formAttributesSchema }).strict();
+
 /** The whole section: what `get(storeId)` returns and the admin edits. */
 export const widgetSettingsSchema = z
   .object({
@@ -72,9 +135,14 @@ export const widgetSettingsSchema = z
     colors: z.object(colorsShape).strict(),
     /** Which widgets show (true) or render nothing (false). */
     widgets: z.object(widgetsShape).strict(),
+    /** The product attributes the review form asks (scales and choices). */
+    reviewForm: reviewFormSchema,
   })
   .strict();
-export type WidgetSettings = { texts: Record<string, LanguageTexts>; colors: { accent: string | null; star: string | null }; widgets: Record<WidgetKey, boolean> };
+export type WidgetSettings = {
+  texts: Record<string, LanguageTexts>; colors: { accent: string | null; star: string | null }; widgets: Record<WidgetKey, boolean>;
+  reviewForm: { attributes: FormAttribute[] };
+};
 
 /** A text in a change: blank (after trimming) or null → back to the default (null); else as textSchemaFor. */
 const patchTextSchemaFor = (id: TextId) =>
@@ -83,7 +151,7 @@ const patchTextSchemaFor = (id: TextId) =>
 /**
  * A change (`update(storeId, patch)`): only what is given changes. `texts[lang][id]`: a text sets it,
  * null or "" goes back to the default; `texts[lang] = null` removes the language. Colours: a hex colour
- * or null (the default). `widgets`: the flags given.
+ * or null (the default). `widgets`: the flags given. `reviewForm.attributes`: the whole new list.
  */
 export const widgetSettingsPatchSchema = z
   .object({
@@ -95,6 +163,7 @@ export const widgetSettingsPatchSchema = z
       .optional(),
     colors: z.object(colorsShape).partial().strict().optional(),
     widgets: z.object(widgetsShape).partial().strict().optional(),
+    reviewForm: reviewFormSchema.optional(),
   })
   .strict();
 export type WidgetSettingsPatch = z.output<typeof widgetSettingsPatchSchema>;
@@ -104,6 +173,7 @@ export const DEFAULT_WIDGET_SETTINGS: WidgetSettings = {
   texts: {},
   colors: { accent: null, star: null },
   widgets: Object.fromEntries(WIDGET_KEYS.map((k) => [k, true])) as Record<WidgetKey, boolean>,
+  reviewForm: { attributes: [] },
 };
 
 /** The storefront answer: the texts of the one language chosen for the shopper, colours and flags. */
@@ -115,6 +185,12 @@ export const storefrontWidgetSettingsSchema = z.object({
     texts: z.record(z.string(), z.string()),
     colors: z.object({ accent: z.string().nullable(), star: z.string().nullable() }),
     widgets: z.object(Object.fromEntries(WIDGET_KEYS.map((k) => [k, z.boolean()])) as Record<WidgetKey, z.ZodBoolean>),
+    reviewForm: z.object({
+      attributes: z.array(z.union([
+        z.object({ kind: z.literal("scale"), title: z.string(), minLabel: z.string(), midLabel: z.string(), maxLabel: z.string(), required: z.boolean() }),
+        z.object({ kind: z.literal("choice"), title: z.string(), options: z.array(z.string()), required: z.boolean() }),
+      ])).meta({ description: "The product attributes the review form asks, in order: a scale answered 1 to 5 (sent as `attributesWithRating`) or a choice among `options` (sent as `productAttributes`). The merchant's words, not translated." }),
+    }),
   }),
 });
 export type StorefrontWidgetSettings = z.infer<typeof storefrontWidgetSettingsSchema>["widgetSettings"];

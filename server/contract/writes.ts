@@ -38,9 +38,35 @@ const booleanish = z.union([z.boolean(), z.enum(["true", "false", "on", "1", "0"
 
 const productAttribute = z.object({
   title: text("productAttributes.title", 60, 1),
-  type: text("productAttributes.type", 30),
+  type: text("productAttributes.type", 30).optional().default(""),
   value: text("productAttributes.value", 200, 1),
 });
+
+/**
+ * A rated product attribute as the review form sends it: the title of one of the store's scales and the
+ * shopper's answer, 1 to 5 (type and labels come from the store's configuration, submissions.service.ts).
+ */
+const ratedAttribute = z.object({
+  title: text("attributesWithRating.title", 60, 1),
+  value: z.union([z.number(), z.string()], { error: "attributesWithRating.value must be an integer from 1 to 5" })
+    .transform((v) => (typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v))
+    .pipe(z.number({ error: "attributesWithRating.value must be an integer from 1 to 5" }).int("attributesWithRating.value must be an integer from 1 to 5")
+      .min(1, "attributesWithRating.value must be an integer from 1 to 5").max(5, "attributesWithRating.value must be an integer from 1 to 5")),
+});
+
+/** A list field sent as a JSON array (a JSON string in a multipart form), of `item`s, at most `attributesMax`. */
+const jsonArray = <T extends z.ZodType>(name: string, item: T) =>
+  z.union([z.string(), z.array(z.unknown())], { error: `${name} must be a JSON array` })
+    .transform((v, ctx) => {
+      if (typeof v !== "string") return v;
+      try {
+        return JSON.parse(v) as unknown;
+      } catch {
+        ctx.addIssue({ code: "custom", message: `${name} must be a JSON array` });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.array(item, { error: `${name} must be a JSON array` }).max(REVIEW_LIMITS.attributesMax, `${name} may hold at most ${REVIEW_LIMITS.attributesMax} items`));
 
 /** Honeypot: a field humans never see. Any non-empty value marks a bot (201, nothing stored). */
 export const HONEYPOT_FIELD = "website";
@@ -54,18 +80,10 @@ export const reviewSubmissionBody = z.object({
   displayName: text("displayName", REVIEW_LIMITS.displayNameMax, 1),
   email,
   isRecommended: booleanish.optional(),
-  productAttributes: z.union([z.string(), z.array(z.unknown())], { error: "productAttributes must be a JSON array" })
-    .transform((v, ctx) => {
-      if (typeof v !== "string") return v;
-      try {
-        return JSON.parse(v) as unknown;
-      } catch {
-        ctx.addIssue({ code: "custom", message: "productAttributes must be a JSON array" });
-        return z.NEVER;
-      }
-    })
-    .pipe(z.array(productAttribute, { error: "productAttributes must be a JSON array" }).max(REVIEW_LIMITS.attributesMax, `productAttributes may hold at most ${REVIEW_LIMITS.attributesMax} items`))
-    .optional(),
+  /** Product attributes (`[{ title, type?, value }]`); a title of one of the store's choices must answer one of its options. */
+  productAttributes: jsonArray("productAttributes", productAttribute).optional(),
+  /** Rated attributes (`[{ title, value: 1..5 }]`): titles of the store's scales only (issue #23 item 2). */
+  attributesWithRating: jsonArray("attributesWithRating", ratedAttribute).optional(),
   variantId: text("variantId", 100).optional(),
   alt: z.union([z.string(), z.array(z.string())]).optional()
     .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))

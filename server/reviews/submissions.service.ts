@@ -13,6 +13,10 @@
  * verified the platform's signed-in shopper token (`input.shopper`: verified only when that platform customer
  * has an order of the product), or an import whose source marked the purchase verified.
  * The merchant can also confirm a buyer afterwards (moderation.confirmVerifiedBuyer).
+ *
+ * Product attributes (issue #23 item 2): the answers to the store's review form attributes
+ * (server/contract/widget-settings.ts `reviewForm.attributes`) are checked against them (`checkFormAttributes`)
+ * and stored in Okendo's shapes: scales as `attributesWithRating`, choices as `productAttributes`.
  */
 import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -28,6 +32,9 @@ import type { ReviewsRepo } from "./reviews.repo.ts";
 import type { ReviewsService, ScopeParams } from "./reviews.service.ts";
 import type { SubmissionLimiter } from "./submission-limits.ts";
 import { zodIssue } from "../shared/zod-issue.ts";
+import type { FormAttribute } from "../contract/widget-settings.ts";
+import { widgetSettingsRepo } from "../widget-settings/widget-settings.repo.ts";
+import { reviewAttributesRepo, type RatedAttribute } from "./review-attributes.repo.ts";
 
 /** Status of a new review under the store's moderation setting (default manual → pending). */
 export function initialStatus(moderation: ModerationSetting, rating: number): ModerationStatus {
@@ -39,6 +46,50 @@ export function initialStatus(moderation: ModerationSetting, rating: number): Mo
 /** Default alt text of a review image: "Photo of <product name>, rated N out of 5". */
 export const defaultAlt = (productName: string, rating: number, kind: "image" | "video" = "image") =>
   `${kind === "image" ? "Photo" : "Video"} of ${productName}, rated ${rating} out of 5`;
+
+/**
+ * Check a submission's attribute answers against the store's review form attributes `config` and give them
+ * in the shapes a review carries. Titles match ignoring case (the configured spelling is stored).
+ * - `attributesWithRating`: each title must be one of the scales, once; its answer 1..5 is stored as
+ *   `range` 1..5, or, for a scale with a middle label, as `centered-range` -1..1 ((answer - 3) / 2, Okendo's
+ *   shape for scales like Fit), with the scale's labels.
+ * - `productAttributes`: a choice's title must answer one of its options (type `single-value`); other
+ *   titles pass unchanged (attributes sent by other clients or imported).
+ * - A `required` attribute without an answer is refused.
+ * @throws ApiError 400 naming the field (`attributesWithRating[0].title: ...`).
+ */
+export function checkFormAttributes(
+  config: FormAttribute[],
+  sent: { productAttributes?: { title: string; type: string; value: string }[]; attributesWithRating?: { title: string; value: number }[] },
+): { productAttributes?: { title: string; type: string; value: string }[]; attributesWithRating: RatedAttribute[] } {
+  const find = (title: string) => config.find((a) => a.title.toLowerCase() === title.toLowerCase());
+  const rated: RatedAttribute[] = [];
+  for (const [i, r] of (sent.attributesWithRating ?? []).entries()) {
+    const scale = find(r.title);
+    if (scale?.kind !== "scale") {
+      const scales = config.filter((a) => a.kind === "scale").map((a) => a.title);
+      throw badRequest(`attributesWithRating[${i}].title: "${r.title}" is not a scale of this store's review form (${scales.length ? scales.join(", ") : "it has none"})`, "invalid_field");
+    }
+    if (rated.some((x) => x.title === scale.title)) throw badRequest(`attributesWithRating[${i}].title: "${scale.title}" is answered twice`, "invalid_field");
+    const { title, minLabel, midLabel, maxLabel } = scale;
+    rated.push(midLabel
+      ? { title, type: "centered-range", value: (r.value - 3) / 2, minLabel, midLabel, maxLabel }
+      : { title, type: "range", value: r.value, minLabel, midLabel, maxLabel });
+  }
+  const productAttributes = sent.productAttributes?.map((p, i) => {
+    const choice = find(p.title);
+    if (choice?.kind !== "choice") return p;
+    const option = choice.options.find((o) => o.toLowerCase() === p.value.toLowerCase());
+    if (option === undefined) throw badRequest(`productAttributes[${i}].value: "${p.value}" is not an option of ${choice.title} (${choice.options.join(", ")})`, "invalid_field");
+    return { title: choice.title, type: p.type || "single-value", value: option };
+  });
+  for (const a of config) {
+    if (!a.required) continue;
+    const answered = a.kind === "scale" ? rated.some((r) => r.title === a.title) : productAttributes?.some((p) => p.title === a.title);
+    if (!answered) throw badRequest(`${a.kind === "scale" ? "attributesWithRating" : "productAttributes"}: ${a.title} is required`, "invalid_field");
+  }
+  return { productAttributes, attributesWithRating: rated };
+}
 
 /**
  * Proof of purchase checked by a trusted caller, never read from the request body: `source` names the
@@ -61,8 +112,12 @@ export function submissionsService(deps: {
   db: Db; reviews: ReviewsRepo; reviewsService: ReviewsService; stores: StoresRepo; media: MediaStore; mediaRows: MediaRepo; limiter: SubmissionLimiter;
   /** The order of a platform customer containing a product (orders.repo.ts `orderOfCustomer`). */
   orders?: Pick<OrdersRepo, "orderOfCustomer">;
+  /** The product attributes a store's review form asks (default: read from its widget settings). */
+  formAttributes?: (storeId: string) => FormAttribute[];
 }) {
   const { db, reviews, stores, media, limiter } = deps;
+  const formAttributes = deps.formAttributes ?? widgetSettingsRepo(db).formAttributes;
+  const ratedAttributes = reviewAttributesRepo(db);
 
   return {
     /**
@@ -86,6 +141,7 @@ export function submissionsService(deps: {
       const parsed = reviewSubmissionBody.safeParse(input.fields);
       if (!parsed.success) throw badRequest(zodIssue(parsed.error), "invalid_field");
       const body = parsed.data;
+      const attributes = checkFormAttributes(formAttributes(store.storeId), body);
 
       const kinds = input.files.map((f, i) => checkUpload(f, i));
       const images = kinds.filter((k) => k === "image").length;
@@ -115,8 +171,9 @@ export function submissionsService(deps: {
             createdMs: now, status, reviewerName: body.displayName, reviewerEmail: body.email.toLowerCase(),
             verifiedStatus: proof ? "verified-buyer" : "unverified",
             isRecommended: body.isRecommended ?? null, languageCode: detectLanguage(`${body.title}. ${body.body}`),
-            variantId: body.variantId || null, productAttributes: body.productAttributes,
+            variantId: body.variantId || null, productAttributes: attributes.productAttributes,
           });
+          if (attributes.attributesWithRating.length) ratedAttributes.setAttributesWithRating(store.storeId, reviewId, attributes.attributesWithRating);
           for (const [i, m] of stored.entries()) {
             const alt = body.alt[i] || defaultAlt(product.name, body.rating, m.kind);
             deps.mediaRows.insertMedia(store.storeId, reviewId, m, { alt, position: i, createdMs: now + i });

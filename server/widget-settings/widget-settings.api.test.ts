@@ -39,6 +39,7 @@ describe("GET /v1/stores/{storeId}/widget_settings", () => {
     expect(body.widgetSettings).toEqual({
       locale: "en", texts: {}, colors: { accent: null, star: null },
       widgets: { reviews: true, starRating: true, media: true, questions: true, summary: true, keywords: true, loyalty: true },
+      reviewForm: { attributes: [] },
     });
     expect(headers.get("access-control-allow-origin")).toBe("*");
     expect(headers.get("cache-control")).toBe("public, no-cache");

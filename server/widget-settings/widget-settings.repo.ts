@@ -1,10 +1,10 @@
 /**
- * Widget settings of a store (SQL): one `widget_settings` row (colours, which widgets show; none = the
- * defaults) and the merchant's texts in `widget_texts`, one row per language and text ID. Every query
+ * Widget settings of a store (SQL): one `widget_settings` row (colours, which widgets show, the review
+ * form's product attributes as JSON; none = the defaults) and the merchant's texts in `widget_texts`, one row per language and text ID. Every query
  * names the store.
  */
 import type { Db } from "../db/database.ts";
-import { DEFAULT_WIDGET_SETTINGS, WIDGET_KEYS, type WidgetKey, type WidgetSettings } from "../contract/widget-settings.ts";
+import { DEFAULT_WIDGET_SETTINGS, WIDGET_KEYS, type FormAttribute, type WidgetKey, type WidgetSettings } from "../contract/widget-settings.ts";
 
 /** The column of each widget's show flag. */
 const SHOW_COLUMNS: Record<WidgetKey, string> = {
@@ -35,6 +35,18 @@ export function widgetSettingsRepo(db: Db) {
          ON CONFLICT (store_id) DO UPDATE SET accent_color = excluded.accent_color, star_color = excluded.star_color,
            ${columns.map((c) => `${c} = excluded.${c}`).join(", ")}, updated_ms = excluded.updated_ms`,
       ).run(storeId, settings.colors.accent, settings.colors.star, ...WIDGET_KEYS.map((k) => (settings.widgets[k] ? 1 : 0)), nowMs);
+    },
+    /** The product attributes the store's review form asks, in order (none when it has no row). */
+    formAttributes(storeId: string): FormAttribute[] {
+      const json = db.prepare<[string], string>("SELECT review_form_attributes_json FROM widget_settings WHERE store_id = ?").pluck().get(storeId);
+      return json ? (JSON.parse(json) as FormAttribute[]) : [];
+    },
+    /** Replace the review form's attributes (validated by the caller: formAttributesSchema). */
+    putFormAttributes(storeId: string, attributes: FormAttribute[], nowMs: number): void {
+      db.prepare(
+        `INSERT INTO widget_settings (store_id, review_form_attributes_json, updated_ms) VALUES (?, ?, ?)
+         ON CONFLICT (store_id) DO UPDATE SET review_form_attributes_json = excluded.review_form_attributes_json, updated_ms = excluded.updated_ms`,
+      ).run(storeId, JSON.stringify(attributes), nowMs);
     },
     /** Every text of the store: language → text ID → text. */
     allTexts(storeId: string): Record<string, Record<string, string>> {

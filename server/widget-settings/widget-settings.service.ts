@@ -1,13 +1,13 @@
 /**
  * Widget settings per store (issue #21 item 4): the texts shoppers see per language, the accent and star
- * colours, and which widgets show. `get` / `update` are the `widgets` section of the store settings
+ * colours, which widgets show, and the product attributes the review form asks (issue #23 item 2). `get` / `update` are the `widgets` section of the store settings
  * (`/enterprise/settings`, interface 3 of the brief; schema `widgetSettingsSchema` /
  * `widgetSettingsPatchSchema` of server/contract/widget-settings.ts); `forShoppers` is the storefront read
  * the widgets make once per page (`GET /v1/stores/{storeId}/widget_settings`).
  */
 import { badRequest, notFound } from "../contract/errors.ts";
 import {
-  widgetSettingsPatchSchema, widgetSettingsSchema, languageTagSchema, type StorefrontWidgetSettings, type WidgetSettings, type WidgetSettingsPatch,
+  widgetSettingsPatchSchema, widgetSettingsSchema, languageTagSchema, type FormAttribute, type StorefrontWidgetSettings, type WidgetSettings, type WidgetSettingsPatch,
 } from "../contract/widget-settings.ts";
 import { transaction, type Db } from "../db/database.ts";
 import { contentScope } from "../shared/content-scopes.ts";
@@ -55,7 +55,7 @@ export function widgetSettingsService(deps: { db: Db; repo: WidgetSettingsRepo; 
     /** @returns the whole section of `storeId`. @throws 404 for an unknown store. */
     get(storeId: string): WidgetSettings {
       requireStore(storeId);
-      return { texts: repo.allTexts(storeId), ...repo.getSettings(storeId) };
+      return { texts: repo.allTexts(storeId), ...repo.getSettings(storeId), reviewForm: { attributes: repo.formAttributes(storeId) } };
     },
 
     /** Every invalid field of `patch` (path → message), or null when it is valid: for forms showing errors beside fields. */
@@ -79,6 +79,7 @@ export function widgetSettingsService(deps: { db: Db; repo: WidgetSettingsRepo; 
           const current = repo.getSettings(storeId);
           repo.putSettings(storeId, { colors: { ...current.colors, ...change.colors }, widgets: { ...current.widgets, ...change.widgets } }, t);
         }
+        if (change.reviewForm) repo.putFormAttributes(storeId, change.reviewForm.attributes, t);
         for (const [locale, texts] of Object.entries(change.texts ?? {})) {
           if (texts === null) {
             repo.deleteLanguage(storeId, locale);
@@ -113,7 +114,15 @@ export function widgetSettingsService(deps: { db: Db; repo: WidgetSettingsRepo; 
         tag = parsed.data;
       }
       const chosen = chooseLanguage(tag, repo.languages(storeId));
-      return { locale: chosen, texts: repo.languageTexts(storeId, chosen), ...repo.getSettings(storeId) };
+      return { locale: chosen, texts: repo.languageTexts(storeId, chosen), ...repo.getSettings(storeId), reviewForm: { attributes: repo.formAttributes(storeId) } };
+    },
+
+    /**
+     * The product attributes the review form of `storeId` asks, in order (what a review submission is
+     * checked against: server/reviews/submissions.service.ts). Empty for a store that configured none.
+     */
+    formAttributes(storeId: string): FormAttribute[] {
+      return repo.formAttributes(storeId);
     },
 
     /** The content scopes `forShoppers` reads (the response cache keeps its answer until one changes). */
