@@ -31,7 +31,9 @@ export const listReviews = (scope: ReviewScopeName) =>
     summary: `List the published reviews of ${SCOPE_WORDS[scope]}`,
     description:
       "Published reviews in the requested order, at most `limit` per page; follow `nextUrl` (relative to `/v1`) for the next page. " +
-      "`shopperAttributes` / `generalAttributes` (Okendo-compatible, repeatable) keep the reviews with the given product attribute values. " +
+      "`shopperAttributes` / `generalAttributes` (Okendo-compatible, repeatable) keep the reviews with the given product attribute values; " +
+      "`rating`, `media` and `verified` keep reviews by stars, photos or videos and verified buyers; `search` finds reviews by the words of their " +
+      "title and body (each review then carries `highlights`). Filters combine with each other and with any `orderBy`; `nextUrl` carries them. " +
       "Each review's `body` (and its reply's) is safe as HTML: `&`, `<`, `>` come as entities.",
     params: SCOPE_PARAMS[scope], query: listReviewsQuery,
     responses: { 200: { description: "A page of reviews", schema: listReviewsResponseSchema }, ...errorResponses(400, 404) },

@@ -129,6 +129,11 @@ describe("live answers validate against the documents", () => {
     for (const scope of [`/products/shopify-${PRODUCT}`, `/collections/${groupId}`, ""]) {
       await check({ url: `${S}${scope}/reviews?limit=3`, status: 200 });
       await check({ url: `${S}${scope}/reviews?orderBy=nonsense`, status: 400 });
+      // Filters and search (docs/api.md "Search and filters"): highlights in the answer.
+      await check({ url: `${S}${scope}/reviews?search=fits%20small&rating=4,5&media=any&verified=true&limit=2`, status: 200 });
+      await check({ url: `${S}${scope}/reviews?search=dress&orderBy=rating%20asc&limit=2`, status: 200 });
+      await check({ url: `${S}${scope}/reviews?rating=6`, status: 400 });
+      await check({ url: `${S}${scope}/reviews?search=%20!!`, status: 400 });
       await check({ url: `${nowhere}${scope.replace(String(groupId), "x")}/reviews`, status: 404 });
       await check({ url: `${S}${scope}/review_aggregate`, status: 200 });
       await check({ url: `${S}${scope}/review_media?limit=2`, status: 200 });

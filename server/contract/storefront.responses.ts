@@ -56,6 +56,9 @@ export type ReviewMedia = z.infer<typeof reviewMediaSchema>;
 
 // ---- Review ----
 
+/** A `[start, end]` range of a search highlight: UTF-16 code units, end exclusive. */
+const highlightRange = z.tuple([z.int().min(0), z.int().min(0)]).meta({ description: "`[start, end]`: UTF-16 code units, end exclusive." });
+
 export const reviewSchema = z.object({
   reviewId: z.uuid(),
   productId: z.string().meta({ description: "The product's key: the store's platform word, a hyphen and the platform's product ID, e.g. `shopify-123` (the same key as in the product paths)." }),
@@ -100,6 +103,14 @@ export const reviewSchema = z.object({
     midLabel: z.string().meta({ description: "Label of the middle of the scale, e.g. `True to size`." }),
     maxLabel: z.string().meta({ description: "Label of the high end of the scale, e.g. `Runs large`." }),
   })).optional().meta({ description: "Product attributes the reviewer rated on a scale (e.g. fit)." }),
+  highlights: z.object({
+    title: z.array(highlightRange).optional().meta({ description: "Matched words in `title`." }),
+    body: z.array(highlightRange).optional().meta({ description: "Matched words in `body` as typed (after decoding `&amp;`, `&lt;`, `&gt;`)." }),
+  }).optional().meta({
+    description: "Only in answers to a `search`: where the searched words (stemmed matches included) occur in the review's text as the reviewer typed it. " +
+      "Each range is `[start, end]` in UTF-16 code units, end exclusive, sorted and non-overlapping; a part without matches is absent. " +
+      "Empty when the review comes translated (`translatedLocale`).",
+  }),
 }).meta({ id: "Review", description: "A published product review as the storefront shows it." });
 export type Review = z.infer<typeof reviewSchema>;
 

@@ -72,9 +72,56 @@ const attributeFilterParam = (name: string) =>
     description: "Only reviews whose product attribute `Title` has one of the options: `Title,option1,option2` (repeatable, up to 5; see `GET …/attributes`).",
   });
 
+/** `media` filter values: any published photo or video, photos only, videos only. */
+export const REVIEW_MEDIA_FILTERS = ["any", "photos", "videos"] as const;
+export type ReviewMediaFilter = (typeof REVIEW_MEDIA_FILTERS)[number];
+/** Longest `search` text, in UTF-16 code units (characters as JavaScript counts them). */
+export const REVIEW_SEARCH_MAX_CHARS = 100;
+
+/**
+ * The words of a shopper's search text, as the review index (migration 084, unicode61) would split them:
+ * runs of letters, digits and marks with at least one letter or digit; everything else (spaces, punctuation,
+ * emoji) separates words.
+ * A word keeps its inner apostrophes or hyphens out: "don't" is "don" and "t", as in the index.
+ */
+export function reviewSearchWords(text: string): string[] {
+  return (text.match(/[\p{L}\p{N}\p{M}\p{Co}]+/gu) ?? []).filter((w) => /[\p{L}\p{N}]/u.test(w));
+}
+
 export const listReviewsQuery = listReviewsBaseQuery.extend({
   shopperAttributes: attributeFilterParam("shopperAttributes"),
   generalAttributes: attributeFilterParam("generalAttributes"),
+  /** Star levels, comma-separated (`5`, `4,5`): a review matches any. Parsed to distinct levels, ascending. */
+  rating: z
+    .string()
+    .transform((value, ctx) => {
+      const parts = value.split(",").map((p) => p.trim());
+      if (parts.length > 5 || parts.some((p) => !/^[1-5]$/.test(p))) {
+        ctx.addIssue({ code: "custom", message: "rating must be star levels from 1 to 5, comma-separated (e.g. rating=5 or rating=4,5)" });
+        return z.NEVER;
+      }
+      return [...new Set(parts.map(Number))].sort((a, b) => a - b);
+    })
+    .optional()
+    .meta({ description: "Only reviews with one of these star ratings: levels 1 to 5, comma-separated, e.g. `5` or `4,5`." }),
+  media: z
+    .enum(REVIEW_MEDIA_FILTERS, { error: `media must be one of: ${REVIEW_MEDIA_FILTERS.join(", ")}` })
+    .optional()
+    .meta({ description: "Only reviews with at least one published media item: `any`, `photos` (images) or `videos`." }),
+  verified: z
+    .enum(["true", "false"], { error: "verified must be true or false" })
+    .optional()
+    .meta({ description: "`true`: only reviews by verified buyers (`verifiedStatus` `verified-buyer`); `false`: no filter." }),
+  search: z
+    .string()
+    .min(1, "search must not be empty")
+    .max(REVIEW_SEARCH_MAX_CHARS, `search must be at most ${REVIEW_SEARCH_MAX_CHARS} characters`)
+    .refine((v) => reviewSearchWords(v).length > 0, { message: "search must contain at least one letter or digit" })
+    .optional()
+    .meta({
+      description: "Full-text search over review title and body (1 to 100 characters): reviews containing every word, stemmed (`fits` finds `fit`), " +
+        "accents ignored; the text is never query syntax. The order stays `orderBy`; each review then carries `highlights`.",
+    }),
 });
 export type AttributeFilter = { title: string; options: string[] };
 /** At most this many attribute filters, options per filter, and characters per title or option. */

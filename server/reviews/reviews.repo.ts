@@ -3,7 +3,7 @@
  * Listings are keyset scans over the partial indexes of migration 001 (decisions.md §1: never OFFSET).
  */
 import { readSnapshot, type Db } from "../db/database.ts";
-import type { AttributeFilter, QuestionOrder, ReviewOrder, ReviewScope } from "../contract/storefront.ts";
+import { reviewSearchWords, type AttributeFilter, type QuestionOrder, type ReviewMediaFilter, type ReviewOrder, type ReviewScope } from "../contract/storefront.ts";
 
 export type ReviewStatus = "pending" | "published" | "rejected";
 
@@ -112,9 +112,35 @@ export type NewReview = {
   reviewerCountryCode?: string | null; reviewerCountryName?: string | null; reviewerZoneCode?: string | null;
 };
 
+/**
+ * What a storefront listing keeps (all optional, combined with AND; docs/api.md "Search and filters"):
+ * `keyword` (AI keyword), `attributes` (product attribute filters, decisions.md §6), `ratings` (star levels,
+ * any of), `media` (at least one published media item of that kind), `verifiedBuyers` (verified-buyer
+ * reviews only) and `search` (an FTS5 query over title and body from `reviewSearchMatch`).
+ */
+export type ReviewListFilters = {
+  keyword?: string; attributes?: AttributeFilter[]; ratings?: number[]; media?: ReviewMediaFilter; verifiedBuyers?: boolean; search?: string;
+};
+
+/**
+ * The FTS5 query (migration 084's `review_search`) for a shopper's search text: each whitespace-separated
+ * piece becomes one quoted phrase of its words (`reviewSearchWords`), the phrases ANDed. Quoting makes every
+ * word a plain token (no operators, column filters or prefixes from the shopper); the words hold only
+ * letters, digits and marks, so no quote can end a phrase early. "don't fit" gives `"don t" "fit"`.
+ * @returns the query, or null when the text has no word (the caller answers 400).
+ */
+export function reviewSearchMatch(text: string): string | null {
+  const phrases = text.split(/\s+/).map((piece) => reviewSearchWords(piece)).filter((words) => words.length > 0);
+  return phrases.length ? phrases.map((words) => `"${words.join(" ")}"`).join(" ") : null;
+}
+
+/** The text of one review with the matched words of a search wrapped in `open` / `close` markers (FTS5 highlight()). */
+export type HighlightedText = { review_id: string; title: string; body: string };
+
 /** Create the reviews data module over `db`. */
 export function reviewsRepo(db: Db) {
   const listCache = new Map<string, import("better-sqlite3").Statement<unknown[]>>();
+  let highlightOne: import("better-sqlite3").Statement<[{ id: string; open: string; close: string; match: string }], HighlightedText> | undefined;
   // The listing reads only what a storefront review shows (ListedReviewRow): materialising a column costs
   // about 0.2 µs per row, and the product's name and links come once per page from productsOf, not per row.
   // Explicit columns (not r.*): e-mail and import keys never leave through it.
@@ -148,15 +174,16 @@ export function reviewsRepo(db: Db) {
     },
 
     /**
-     * One page of published reviews in `scope`, ordered by `order`, after `after` (a cursor key).
-     * Returns up to `limit + 1` rows so the caller can tell whether another page exists.
+     * One page of published reviews in `scope`, ordered by `order`, after `after` (a cursor key), keeping
+     * only those `filters` match. Returns up to `limit + 1` rows so the caller can tell whether another page exists.
      */
     listPublished(
-      storeId: string, scope: ReviewScope, order: ReviewOrder, limit: number, after?: (string | number)[], keyword?: string, attributeFilters: AttributeFilter[] = [],
+      storeId: string, scope: ReviewScope, order: ReviewOrder, limit: number, after?: (string | number)[], filters: ReviewListFilters = {},
     ): ListedReviewRow[] {
       const { key, dir, index } = ORDER_SPECS[order];
       const cols = [...(key ? [`r.${key}`] : []), "r.created_ms", "r.review_id"];
-      const cacheKey = `${scope.type}|${order}|${after ? 1 : 0}|${keyword === undefined ? 0 : 1}|${attributeFilters.length}`;
+      const { keyword, attributes = [], ratings, media, verifiedBuyers, search } = filters;
+      const cacheKey = `${scope.type}|${order}|${after ? 1 : 0}|${keyword === undefined ? 0 : 1}|${attributes.length}|${ratings ? 1 : 0}|${media ?? ""}|${verifiedBuyers ? 1 : 0}|${search === undefined ? 0 : 1}`;
       let stmt = listCache.get(cacheKey);
       if (!stmt) {
         const where = scopeWhere(scope, "r").sql;
@@ -164,20 +191,44 @@ export function reviewsRepo(db: Db) {
         // keyword filter: reviews in which the AI keyword engine identified the keyword (ai_review_keywords, migration 020)
         const byKeyword = keyword === undefined ? "" : " AND r.review_id IN (SELECT k.review_id FROM ai_review_keywords k WHERE k.store_id = ? AND k.keyword = ?)";
         // attribute filters (decisions.md §6): the review has each attribute with one of its options
-        const byAttributes = attributeFilters.map(() =>
+        const byAttributes = attributes.map(() =>
           " AND EXISTS (SELECT 1 FROM json_each(r.product_attributes_json) a WHERE a.value ->> 'title' = ? AND a.value ->> 'value' IN (SELECT value FROM json_each(?)))").join("");
+        const byRating = ratings ? " AND r.rating IN (SELECT value FROM json_each(?))" : "";
+        // media_count counts published media (migration 001 triggers); a kind needs one published item of it
+        const byMedia = media === undefined ? "" : media === "any" ? " AND r.media_count > 0"
+          : ` AND r.media_count > 0 AND EXISTS (SELECT 1 FROM review_media m WHERE m.review_id = r.review_id AND m.status = 'published' AND m.type = '${media === "photos" ? "image" : "video"}')`;
+        const byVerified = verifiedBuyers ? " AND r.verified_status = 'verified-buyer'" : "";
+        // search: the review's row is among the index's matches (migration 084; rowid = reviews.rowid)
+        const bySearch = search === undefined ? "" : " AND r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH ?)";
         stmt = db.prepare<unknown[]>(
           // INDEXED BY the keyset index of this scope and order (migration 001): left to itself the planner
           // may take another index that yields the same order, e.g. (store_id, status, created_ms), and walk
           // every published review of the store to find one product's page.
           `SELECT ${LISTED_COLUMNS} FROM reviews r INDEXED BY reviews_${scope.type}_${index}
-           WHERE r.store_id = ? AND r.status = 'published'${where}${byKeyword}${byAttributes}${keyset}
+           WHERE r.store_id = ? AND r.status = 'published'${where}${byKeyword}${byAttributes}${byRating}${byMedia}${byVerified}${bySearch}${keyset}
            ORDER BY ${cols.map((c) => `${c} ${dir}`).join(", ")} LIMIT ?`,
         );
         listCache.set(cacheKey, stmt);
       }
-      const attributeArgs = attributeFilters.flatMap((f) => [f.title, JSON.stringify(f.options)]);
-      return stmt.all(storeId, ...scopeWhere(scope, "r").args, ...(keyword === undefined ? [] : [storeId, keyword]), ...attributeArgs, ...(after ?? []), limit + 1) as ListedReviewRow[];
+      const attributeArgs = attributes.flatMap((f) => [f.title, JSON.stringify(f.options)]);
+      return stmt.all(
+        storeId, ...scopeWhere(scope, "r").args, ...(keyword === undefined ? [] : [storeId, keyword]), ...attributeArgs,
+        ...(ratings ? [JSON.stringify(ratings)] : []), ...(search === undefined ? [] : [search]), ...(after ?? []), limit + 1,
+      ) as ListedReviewRow[];
+    },
+
+    /**
+     * The title and body of the given reviews with the words `match` (an FTS5 query of `reviewSearchMatch`)
+     * matched wrapped in `open` and `close` (FTS5 highlight(): whole tokens, stemmed matches included), read
+     * from the stored text. Reviews the query does not match are left out.
+     */
+    searchHighlights(reviewIds: string[], match: string, open: string, close: string): HighlightedText[] {
+      // One review at a time: MATCH plus a rowid equality is a seek in the index, not a walk over every match.
+      highlightOne ??= db.prepare<[{ id: string; open: string; close: string; match: string }], HighlightedText>(
+        `SELECT @id AS review_id, highlight(review_search, 0, @open, @close) AS title, highlight(review_search, 1, @open, @close) AS body
+         FROM review_search WHERE review_search MATCH @match AND rowid = (SELECT rowid FROM reviews WHERE review_id = @id)`,
+      );
+      return reviewIds.flatMap((id) => highlightOne!.all({ id, open, close, match }));
     },
 
     /** One published review of the store (the storefront's columns), or undefined. */

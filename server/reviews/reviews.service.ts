@@ -11,7 +11,10 @@ import { notFound } from "../contract/errors.ts";
 import { contentScope } from "../shared/content-scopes.ts";
 import { keysetPage } from "../shared/keyset-pager.ts";
 import type { Store, StoresRepo } from "../stores/stores.repo.ts";
-import { ORDER_SPECS, QUESTION_ORDER_SPECS, reviewCursorKey, type ListedProductRow, type ListedReviewRow, type MediaRow, type ReviewsRepo } from "./reviews.repo.ts";
+import {
+  ORDER_SPECS, QUESTION_ORDER_SPECS, reviewCursorKey, reviewSearchMatch, type ListedProductRow, type ListedReviewRow, type MediaRow, type ReviewListFilters, type ReviewsRepo,
+} from "./reviews.repo.ts";
+import { badRequest } from "../contract/errors.ts";
 import { isoFromMs as iso } from "../shared/iso-date.ts";
 
 /**
@@ -20,6 +23,44 @@ import { isoFromMs as iso } from "../shared/iso-date.ts";
  */
 export function storefrontReview(review: Review): Review {
   return { ...review, body: htmlSafeText(review.body), ...(review.reply ? { reply: { ...review.reply, body: htmlSafeText(review.reply.body) } } : {}) };
+}
+
+/** A review's `highlights` in a search answer: [start, end) ranges in UTF-16 code units of the text as typed. */
+export type ReviewHighlights = { title?: [number, number][]; body?: [number, number][] };
+
+/**
+ * Two characters that occur in none of `texts`, to mark matched words with (FTS5 highlight()). Private-use
+ * characters first; a text that holds them only moves the search on.
+ */
+export function highlightMarkers(texts: string[]): [string, string] {
+  const found: string[] = [];
+  for (let code = 0xe000; found.length < 2; code++) {
+    const c = String.fromCharCode(code);
+    if (!texts.some((t) => t.includes(c))) found.push(c);
+  }
+  return [found[0]!, found[1]!];
+}
+
+/**
+ * The ranges between `open` and `close` markers of a highlighted text, as positions in the text without
+ * the markers (UTF-16 code units, end exclusive), in order; touching ranges are merged.
+ */
+export function markedRanges(marked: string, open: string, close: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  let pos = 0;
+  let start = -1;
+  for (const c of marked) {
+    if (c === open) start = pos;
+    else if (c === close) {
+      if (start >= 0 && pos > start) {
+        const last = ranges[ranges.length - 1];
+        if (last && last[1] >= start) last[1] = pos;
+        else ranges.push([start, pos]);
+      }
+      start = -1;
+    } else pos += c.length;
+  }
+  return ranges;
 }
 
 /** At most this many attributes, and values per attribute, in `GET …/attributes`. */
@@ -138,20 +179,31 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
     },
 
     /**
-     * List published reviews (interface.md §4.2), filtered by `query.attributeFilters` (decisions.md §6) when
-     * given; bodies safe as HTML (`storefrontReview`). @throws ApiError 404 (scope) or 400 (cursor).
+     * List published reviews (interface.md §4.2), kept by the filters of `query` (attribute filters,
+     * decisions.md §6; `rating`, `media`, `verified` and `search`, docs/api.md "Search and filters"); bodies
+     * safe as HTML (`storefrontReview`). With `search`, each review carries `highlights` (ranges of the
+     * matched words in its title and body as typed; empty for a review served translated).
+     * @throws ApiError 404 (scope) or 400 (cursor, a search without words).
      */
     async listReviews(params: ScopeParams, query: ListReviewsQuery, origin: string): Promise<ListReviewsResponse> {
       const order: ReviewOrder = query.orderBy;
-      const filters = query.attributeFilters ?? [];
-      const filterContext = filters.length ? `|attributes:${JSON.stringify(filters)}` : "";
-      // One snapshot for the page, its media and its products (a commit in between cannot mix them).
-      const { resolved, next, list: shaped } = reviews.snapshot(() => {
+      const attributes = query.attributeFilters ?? [];
+      const match = query.search === undefined ? undefined : reviewSearchMatch(query.search);
+      if (match === null) throw badRequest("search must contain at least one letter or digit");
+      const filters: ReviewListFilters = {
+        keyword: query.keyword, attributes, ratings: query.rating, media: query.media, verifiedBuyers: query.verified === "true", search: match,
+      };
+      // A cursor is valid only for the filters it was made with (the context of before when there are none).
+      const extra = { rating: query.rating, media: query.media, verified: filters.verifiedBuyers || undefined, search: match };
+      const filterContext = (attributes.length ? `|attributes:${JSON.stringify(attributes)}` : "") +
+        (Object.values(extra).some((v) => v !== undefined) ? `|filters:${JSON.stringify(extra)}` : "");
+      // One snapshot for the page, its media, its products and its highlights (a commit in between cannot mix them).
+      const { resolved, next, list: shaped, highlights } = reviews.snapshot(() => {
         const resolved = resolveScope(params);
         const { rows: page, next } = keysetPage({
           secret, context: scopeContext("reviews", resolved, (query.keyword === undefined ? order : `${order}|keyword:${query.keyword}`) + filterContext), cursor: query.lastEvaluated,
           shape: ORDER_SPECS[order].key ? (["number", "number", "string"] as const) : (["number", "string"] as const), limit: query.limit,
-          fetch: (after) => reviews.listPublished(resolved.store.storeId, resolved.scope, order, query.limit, after, query.keyword, filters), // the repo reads limit + 1 rows
+          fetch: (after) => reviews.listPublished(resolved.store.storeId, resolved.scope, order, query.limit, after, filters), // the repo reads limit + 1 rows
           keyOf: (r) => reviewCursorKey(r, order),
         });
         const mediaByReview = new Map<string, ReviewMedia[]>();
@@ -162,15 +214,29 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
         }
         const products = new Map(reviews.productsOf(resolved.store.storeId, [...new Set(page.map((r) => r.product_id))]).map((p) => [p.product_id, p]));
         const list = page.map((r) => toReview(resolved.store, r, products.get(r.product_id), mediaByReview.get(r.review_id) ?? []));
-        return { resolved, next, list };
+        const highlights = new Map<string, ReviewHighlights>();
+        if (match !== undefined && page.length) {
+          // The stored title and body are the text as typed (the storefront escapes the body only when serving it).
+          const [open, close] = highlightMarkers(page.flatMap((r) => [r.title, r.body]));
+          for (const h of reviews.searchHighlights(page.map((r) => r.review_id), match, open, close)) {
+            const title = markedRanges(h.title, open, close);
+            const body = markedRanges(h.body, open, close);
+            highlights.set(h.review_id, { ...(title.length ? { title } : {}), ...(body.length ? { body } : {}) });
+          }
+        }
+        return { resolved, next, list, highlights };
       });
       let list = shaped;
       if (query.locale && deps.translate) list = await deps.translate(resolved.store, list, query.locale);
+      // Ranges point into the original text: a review served translated has none.
+      if (match !== undefined) list = list.map((r) => ({ ...r, highlights: r.translatedLocale ? {} : (highlights.get(r.reviewId) ?? {}) }));
       const out: ListReviewsResponse = { reviews: list.map(storefrontReview) };
       if (next) {
         out.nextUrl = nextUrl(resolved, `${resolved.path}/reviews`, {
           limit: query.limit, orderBy: order, ...(query.locale ? { locale: query.locale } : {}), ...(query.keyword ? { keyword: query.keyword } : {}),
-          ...(filters.length ? { generalAttributes: filters.map((f) => [f.title, ...f.options].join(",")) } : {}),
+          ...(attributes.length ? { generalAttributes: attributes.map((f) => [f.title, ...f.options].join(",")) } : {}),
+          ...(query.rating ? { rating: query.rating.join(",") } : {}), ...(query.media ? { media: query.media } : {}),
+          ...(query.verified ? { verified: query.verified } : {}), ...(query.search !== undefined ? { search: query.search } : {}),
           lastEvaluated: next,
         });
       }

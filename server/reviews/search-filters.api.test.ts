@@ -1,0 +1,318 @@
+/**
+ * Reviews list filters and search (issue #23 item 2; docs/api.md "Search and filters"): `rating`, `media`,
+ * `verified` and `search` with `highlights` on the three storefront listings, over real HTTP and SQLite
+ * (real reviews of the shared data file, plus a few written here for the text cases).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../../test/server.ts";
+import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
+import type { ListReviewsResponse, Review } from "../contract/storefront.ts";
+import { decodeHtmlText } from "../../widgets/internal/html-text.ts";
+
+let t: TestServer;
+const S = `/v1/stores/${TEST_STORE_ID}`;
+const PRODUCTS = ["1078", "862", "1094"];
+let groupId: string;
+/** The three listings: product, collection (the group of product 1078) and store. */
+let scopes: { name: string; path: string; where: string; args: string[] }[];
+const written: Record<string, string> = {};
+
+const TRICKY = { title: `Fits <well> & "true" 😀`, body: `😀 <b>Fit</b> & 'fitting' rooms: "fits" like a glove — café-grade naïve <script>x</script>` };
+
+/** A review of product `productId` written here, published now (newer than every seeded one). */
+function write(productId: string, fields: { title: string; body: string; rating?: number; email?: string }): string {
+  const reviewId = crypto.randomUUID();
+  t.services.reviewsData.insert({
+    reviewId, storeId: TEST_STORE_ID, productId, rating: fields.rating ?? 5, title: fields.title, body: fields.body,
+    createdMs: Date.now(), status: "published", reviewerName: "Test shopper", reviewerEmail: fields.email ?? null,
+  });
+  return reviewId;
+}
+
+function addMedia(reviewId: string, productId: string, type: "image" | "video", status = "published"): void {
+  t.services.db.prepare(
+    `INSERT INTO review_media (media_id, store_id, review_id, product_id, group_id, type, status, thumbnail_url, large_url, full_size_url, position, created_ms)
+     VALUES (?, ?, ?, ?, (SELECT group_id FROM reviews WHERE review_id = ?), ?, ?, '/media/t.jpg', '/media/l.jpg', '/media/f.jpg', 0, ?)`,
+  ).run(crypto.randomUUID(), TEST_STORE_ID, reviewId, productId, reviewId, type, status, Date.now());
+}
+
+async function get(url: string): Promise<{ status: number; body: ListReviewsResponse & { error?: { description: string } } }> {
+  const res = await fetch(t.url(url));
+  return { status: res.status, body: await res.json() };
+}
+
+/** Every review of a listing, following `nextUrl` (relative to /v1) to the end; fails on a duplicate. */
+async function all(url: string): Promise<{ reviews: Review[]; pages: number; nextUrls: string[] }> {
+  const reviews: Review[] = [];
+  const nextUrls: string[] = [];
+  let next: string | undefined = url;
+  let pages = 0;
+  while (next) {
+    const { status, body } = await get(next);
+    expect(status, JSON.stringify(body)).toBe(200);
+    reviews.push(...body.reviews);
+    pages++;
+    next = body.nextUrl ? `/v1${body.nextUrl}` : undefined;
+    if (body.nextUrl) nextUrls.push(body.nextUrl);
+    expect(pages).toBeLessThan(500);
+  }
+  const ids = reviews.map((r) => r.reviewId);
+  expect(new Set(ids).size, "no review twice").toBe(ids.length);
+  return { reviews, pages, nextUrls };
+}
+
+/** The published reviews of `scope` that `condition` (SQL over alias r) keeps, as the oracle: IDs sorted. */
+function expected(scope: (typeof scopes)[number], condition: string, ...args: unknown[]): string[] {
+  return (t.services.db
+    .prepare(`SELECT r.review_id FROM reviews r WHERE r.store_id = ? AND r.status = 'published'${scope.where} AND (${condition})`)
+    .pluck().all(TEST_STORE_ID, ...scope.args, ...args) as string[]).sort();
+}
+const ids = (reviews: Review[]) => reviews.map((r) => r.reviewId).sort();
+
+beforeAll(async () => {
+  t = await startTestServer();
+  seedRealReviews(t.services, { productIds: PRODUCTS });
+  groupId = (t.services.db.prepare("SELECT group_id FROM products WHERE store_id = ? AND product_id = '1078'").pluck().get(TEST_STORE_ID) as string);
+  scopes = [
+    { name: "product", path: `${S}/products/shopify-1078/reviews`, where: " AND r.product_id = ?", args: ["1078"] },
+    { name: "collection", path: `${S}/collections/${groupId}/reviews`, where: " AND r.group_id = ?", args: [groupId] },
+    { name: "store", path: `${S}/reviews`, where: "", args: [] },
+  ];
+  // Verified buyers, photos and videos on some of the real reviews (every 3rd, 5th and 7th of each product).
+  const db = t.services.db;
+  for (const productId of PRODUCTS) {
+    const list = db.prepare("SELECT review_id FROM reviews WHERE store_id = ? AND product_id = ? ORDER BY created_ms DESC").pluck().all(TEST_STORE_ID, productId) as string[];
+    list.forEach((id, i) => {
+      if (i % 3 === 0) db.prepare("UPDATE reviews SET verified_status = 'verified-buyer' WHERE review_id = ?").run(id);
+      if (i % 4 === 1) db.prepare("UPDATE reviews SET verified_status = 'verified-reviewer' WHERE review_id = ?").run(id);
+      if (i % 5 === 0) addMedia(id, productId, "image");
+      if (i % 7 === 0) addMedia(id, productId, "video");
+      if (i % 11 === 0) addMedia(id, productId, "video", "rejected");
+    });
+  }
+  written.tricky = write("1078", TRICKY);
+  written.accents = write("1078", { title: "Crème brûlée colour", body: "Très jolie, the façade of a café" });
+  written.plain = write("1078", { title: "Creme brulee colour", body: "Tres jolie, the facade of a cafe" });
+});
+afterAll(() => t.close());
+
+describe("filters on every scope", () => {
+  it("rating keeps the reviews with one of the levels, in every scope, through every page", async () => {
+    for (const scope of scopes) {
+      const five = await all(`${scope.path}?rating=5&limit=25`);
+      expect(five.reviews.every((r) => r.rating === 5)).toBe(true);
+      expect(ids(five.reviews), scope.name).toEqual(expected(scope, "r.rating = 5"));
+      const low = await all(`${scope.path}?rating=2,1&orderBy=rating%20asc&limit=7`);
+      expect(ids(low.reviews), scope.name).toEqual(expected(scope, "r.rating IN (1, 2)"));
+      expect(low.reviews.map((r) => r.rating)).toEqual([...low.reviews.map((r) => r.rating)].sort());
+      expect(low.pages).toBeGreaterThan(1);
+      expect(low.nextUrls.every((u) => u.includes("rating=1%2C2") && u.includes("orderBy=rating%20asc"))).toBe(true);
+    }
+  });
+
+  it("media keeps reviews with a published photo, video or either", async () => {
+    const kind = (type: string) => `EXISTS (SELECT 1 FROM review_media m WHERE m.review_id = r.review_id AND m.status = 'published' AND m.type = '${type}')`;
+    for (const scope of scopes) {
+      const any = await all(`${scope.path}?media=any&limit=4`);
+      expect(any.reviews.every((r) => r.media.length > 0)).toBe(true);
+      expect(ids(any.reviews), scope.name).toEqual(expected(scope, `${kind("image")} OR ${kind("video")}`));
+      const photos = await all(`${scope.path}?media=photos&orderBy=helpful%20desc&limit=5`);
+      expect(photos.reviews.every((r) => r.media.some((m) => m.type === "image"))).toBe(true);
+      expect(ids(photos.reviews), scope.name).toEqual(expected(scope, kind("image")));
+      const videos = await all(`${scope.path}?media=videos&limit=3`);
+      expect(videos.reviews.every((r) => r.media.some((m) => m.type === "video"))).toBe(true);
+      expect(ids(videos.reviews), scope.name).toEqual(expected(scope, kind("video")));
+      expect(videos.nextUrls.every((u) => u.includes("media=videos"))).toBe(true);
+    }
+  });
+
+  it("verified=true keeps verified buyers only; verified=false filters nothing", async () => {
+    for (const scope of scopes) {
+      const verified = await all(`${scope.path}?verified=true&limit=10`);
+      expect(verified.reviews.every((r) => r.reviewer.verifiedStatus === "verified-buyer")).toBe(true);
+      expect(ids(verified.reviews), scope.name).toEqual(expected(scope, "r.verified_status = 'verified-buyer'"));
+      expect(verified.nextUrls.every((u) => u.includes("verified=true"))).toBe(true);
+      const everyone = await all(`${scope.path}?verified=false&limit=25`);
+      expect(ids(everyone.reviews)).toEqual(expected(scope, "1"));
+    }
+  });
+
+  it("filters combine with each other, with search, with attribute filters and with any order", async () => {
+    const sizeM = write("1078", { title: "Fit check", body: "The fit is right", rating: 5 });
+    t.services.db.prepare("UPDATE reviews SET product_attributes_json = ?, verified_status = 'verified-buyer' WHERE review_id = ?")
+      .run(JSON.stringify([{ title: "Size bought", type: "single-value", value: "M" }]), sizeM);
+    for (const scope of scopes) {
+      for (const orderBy of ["date desc", "helpful desc", "rating asc", "has_media desc", "unhelpful desc"]) {
+        const got = await all(`${scope.path}?rating=4,5&verified=true&search=fit&orderBy=${encodeURIComponent(orderBy)}&limit=3`);
+        expect(ids(got.reviews), `${scope.name} ${orderBy}`).toEqual(
+          expected(scope, `r.rating IN (4, 5) AND r.verified_status = 'verified-buyer' AND r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH '"fit"')`),
+        );
+        expect(got.reviews.length).toBeGreaterThan(3);
+        for (const u of got.nextUrls) for (const p of ["rating=4%2C5", "verified=true", "search=fit", "limit=3"]) expect(u).toContain(p);
+      }
+      const photos5 = await all(`${scope.path}?rating=5&media=photos&limit=2`);
+      expect(ids(photos5.reviews)).toEqual(
+        expected(scope, "r.rating = 5 AND EXISTS (SELECT 1 FROM review_media m WHERE m.review_id = r.review_id AND m.status = 'published' AND m.type = 'image')"),
+      );
+    }
+    const withAttribute = await all(`${S}/products/shopify-1078/reviews?generalAttributes=Size%20bought,M&search=fit&rating=5&verified=true`);
+    expect(ids(withAttribute.reviews)).toEqual([sizeM]);
+    t.services.db.prepare("DELETE FROM reviews WHERE review_id = ?").run(sizeM);
+  });
+
+  it("a cursor is valid only with the filters it was made with", async () => {
+    const first = await get(`${S}/reviews?rating=5&limit=2`);
+    const cursor = new URL(first.body.nextUrl!, "http://x").searchParams.get("lastEvaluated")!;
+    const other = await get(`${S}/reviews?rating=4&limit=2&lastEvaluated=${encodeURIComponent(cursor)}`);
+    expect(other.status).toBe(400);
+  });
+});
+
+describe("search", () => {
+  it("finds exactly the matching reviews in every scope, through every page, in the requested order", async () => {
+    for (const scope of scopes) {
+      const match = expected(scope, `r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH '"love" "the" "dress"')`);
+      expect(match.length).toBeGreaterThan(3);
+      for (const orderBy of ["date desc", "rating desc", "helpful asc"]) {
+        const got = await all(`${scope.path}?search=${encodeURIComponent("Love  the DRESS!")}&orderBy=${encodeURIComponent(orderBy)}&limit=3`);
+        expect(ids(got.reviews), `${scope.name} ${orderBy}`).toEqual(match);
+        for (const r of got.reviews) {
+          const text = `${r.title} ${decodeHtmlText(r.body)}`.toLowerCase();
+          expect(text).toMatch(/dress/);
+          expect(text).toMatch(/lov/);
+        }
+        if (orderBy === "rating desc") expect(got.reviews.map((r) => r.rating)).toEqual([...got.reviews.map((r) => r.rating)].sort((a, b) => b - a));
+        if (orderBy === "date desc") expect(got.reviews.map((r) => r.dateCreated)).toEqual([...got.reviews.map((r) => r.dateCreated)].sort().reverse());
+        for (const u of got.nextUrls) expect(u).toContain(`search=${encodeURIComponent("Love  the DRESS!")}`);
+      }
+    }
+  });
+
+  it("matches stemmed words: fits finds fit, fitted and fitting", async () => {
+    const got = await all(`${S}/products/shopify-1078/reviews?search=fits`);
+    const bodies = got.reviews.map((r) => `${r.title} ${decodeHtmlText(r.body)}`.toLowerCase());
+    expect(bodies.some((b) => /\bfit\b/.test(b) && !/\bfits\b/.test(b))).toBe(true);
+    expect(bodies.some((b) => /\bfitted\b/.test(b))).toBe(true);
+    expect(ids(got.reviews)).toEqual(ids((await all(`${S}/products/shopify-1078/reviews?search=fitting`)).reviews));
+  });
+
+  it("ignores accents both ways", async () => {
+    for (const q of ["cafe", "café", "CAFÉ"]) {
+      const got = await all(`${S}/products/shopify-1078/reviews?search=${encodeURIComponent(q)}`);
+      expect(ids(got.reviews), q).toEqual([written.accents, written.plain, written.tricky].sort());
+    }
+    for (const q of ["creme brulee", "crème brûlée", "CRÈME BRULÉE"]) {
+      const got = await all(`${S}/products/shopify-1078/reviews?search=${encodeURIComponent(q)}`);
+      expect(ids(got.reviews), q).toEqual([written.accents, written.plain].sort());
+    }
+    expect((await all(`${S}/products/shopify-1078/reviews?search=${encodeURIComponent("naive facade")}`)).reviews).toEqual([]);
+    const tres = await all(`${S}/products/shopify-1078/reviews?search=${encodeURIComponent("tres jolie facade")}`);
+    expect(ids(tres.reviews)).toEqual([written.accents, written.plain].sort());
+  });
+
+  it("treats shopper text as words, never as query syntax", async () => {
+    for (const q of ['fit"', "fit OR dress", "fit*", "NEAR(fit dress)", "title:fit", "fit -dress", "(fit", "^fit", "fit AND", "'; DROP TABLE reviews; --"]) {
+      const { status, body } = await get(`${S}/reviews?search=${encodeURIComponent(q)}`);
+      expect(status, `${q}: ${JSON.stringify(body)}`).toBe(200);
+    }
+    // "OR" is a word here: every review found contains it.
+    const or = await all(`${S}/reviews?search=${encodeURIComponent("fit OR dress")}`);
+    for (const r of or.reviews) expect(`${r.title} ${decodeHtmlText(r.body)}`.toLowerCase()).toMatch(/\bor\b/);
+  });
+
+  it("highlights slice out exactly the matched words of the text as typed", async () => {
+    for (const scope of scopes) {
+      const got = await all(`${scope.path}?search=${encodeURIComponent("fits small")}&limit=25`);
+      expect(got.reviews.length).toBeGreaterThan(2);
+      for (const r of got.reviews) {
+        expect(r.highlights, r.reviewId).toBeDefined();
+        const h = r.highlights!;
+        expect((h.title?.length ?? 0) + (h.body?.length ?? 0)).toBeGreaterThan(0);
+        for (const [field, text] of [["title", r.title], ["body", decodeHtmlText(r.body)]] as const) {
+          let end = 0;
+          for (const [s, e] of h[field] ?? []) {
+            expect(s).toBeGreaterThanOrEqual(end);
+            expect(e).toBeGreaterThan(s);
+            expect(e).toBeLessThanOrEqual(text.length);
+            expect(text.slice(s, e).toLowerCase()).toMatch(/^(fit|small)[a-z]*$/);
+            end = e;
+          }
+        }
+      }
+    }
+  });
+
+  it("highlights count UTF-16 units of the decoded text with <, &, quotes and emoji", async () => {
+    const { body } = await get(`${S}/products/shopify-1078/reviews?search=fit`);
+    const review = body.reviews.find((r) => r.reviewId === written.tricky)!;
+    expect(review.title).toBe(TRICKY.title);
+    expect(decodeHtmlText(review.body)).toBe(TRICKY.body);
+    expect(review.body).not.toContain("<");
+    const slices = (field: "title" | "body", text: string) => (review.highlights![field] ?? []).map(([s, e]) => text.slice(s, e));
+    expect(slices("title", TRICKY.title)).toEqual(["Fits"]);
+    expect(slices("body", TRICKY.body)).toEqual(["Fit", "fitting", "fits"]);
+    expect(review.highlights!.body![0]).toEqual([TRICKY.body.indexOf("Fit"), TRICKY.body.indexOf("Fit") + 3]);
+    const accents = (await get(`${S}/products/shopify-1078/reviews?search=${encodeURIComponent("cafe facade naive")}`)).body.reviews;
+    expect(accents.map((r) => r.reviewId)).toEqual([]);
+    const grade = (await get(`${S}/products/shopify-1078/reviews?search=${encodeURIComponent("naïve café")}`)).body.reviews;
+    expect(grade.map((r) => r.reviewId)).toEqual([written.tricky]);
+    expect(grade[0]!.highlights!.body!.map(([s, e]) => TRICKY.body.slice(s, e))).toEqual(["café", "naïve"]);
+    expect(grade[0]!.highlights!.title).toBeUndefined();
+  });
+
+  it("answers without search carry no highlights", async () => {
+    const { body } = await get(`${S}/products/shopify-1078/reviews?rating=5`);
+    expect(body.reviews.length).toBeGreaterThan(0);
+    expect(body.reviews.every((r) => r.highlights === undefined)).toBe(true);
+  });
+
+  it("an edited, unpublished or deleted review leaves the results (the cached answer too)", async () => {
+    const id = write("862", { title: "Quokka print", body: "A quokka on the pocket" });
+    const search = (q: string) => get(`${S}/reviews?search=${q}`).then((r) => r.body.reviews.map((x) => x.reviewId));
+    const collection = (q: string) => get(`${S}/products/shopify-862/reviews?search=${q}`).then((r) => r.body.reviews.map((x) => x.reviewId));
+    expect(await search("quokka")).toEqual([id]);
+    expect(await collection("quokka")).toEqual([id]);
+    t.services.db.prepare("UPDATE reviews SET title = 'Wombat print', body = 'A wombat on the pocket' WHERE review_id = ?").run(id);
+    expect(await search("quokka")).toEqual([]);
+    expect(await collection("quokka")).toEqual([]);
+    expect(await search("wombat")).toEqual([id]);
+    t.services.reviewsData.setStatus(TEST_STORE_ID, id, "rejected");
+    expect(await search("wombat")).toEqual([]);
+    t.services.reviewsData.setStatus(TEST_STORE_ID, id, "published");
+    expect(await search("wombat")).toEqual([id]);
+    t.services.db.prepare("DELETE FROM reviews WHERE review_id = ?").run(id);
+    expect(await search("wombat")).toEqual([]);
+  });
+
+  it("shopper erasure leaves no word of their reviews in the search index", async () => {
+    const email = "zed.searcher@example.com";
+    const id = write("862", { title: "Zqxwvbrand tee", body: "Xyzzyplugh stitching", email });
+    const data = () => (t.services.db.prepare("SELECT block FROM review_search_data").pluck().all() as Buffer[]).map((b) => Buffer.from(b).toString("latin1")).join("\n");
+    expect(data()).toContain("zqxwvbrand");
+    expect((await get(`${S}/reviews?search=xyzzyplugh`)).body.reviews.map((r) => r.reviewId)).toEqual([id]);
+    t.services.privacy.erase(TEST_STORE_ID, email, "test");
+    expect((await get(`${S}/reviews?search=xyzzyplugh`)).body.reviews).toEqual([]);
+    expect(data()).not.toContain("zqxwvbrand");
+    expect(data()).not.toContain("xyzzyplugh");
+    expect(t.services.db.prepare("SELECT count(*) FROM review_search WHERE review_search MATCH 'zqxwvbrand'").pluck().get()).toBe(0);
+  });
+});
+
+describe("bad values", () => {
+  const cases: [string, string][] = [
+    ["rating=0", "rating"], ["rating=6", "rating"], ["rating=x", "rating"], ["rating=", "rating"], ["rating=4,,5", "rating"], ["rating=4.5", "rating"],
+    ["media=pictures", "media"], ["media=", "media"], ["verified=yes", "verified"], ["verified=", "verified"],
+    ["search=", "search"], [`search=${"a".repeat(101)}`, "search"], [`search=${encodeURIComponent("!!! ... 😀")}`, "search"],
+  ];
+  it("answer 400 naming the parameter, in every scope", async () => {
+    for (const scope of scopes) {
+      for (const [query, name] of cases) {
+        const res = await fetch(t.url(`${scope.path}?${query}`));
+        const body = await res.json();
+        expect(res.status, `${scope.name} ${query}`).toBe(400);
+        expect(body.error.description, query).toContain(name);
+      }
+    }
+    expect((await get(`${S}/reviews?search=${"a".repeat(100)}`)).status).toBe(200);
+  });
+});
