@@ -40,4 +40,9 @@ it("bulk loading restores every index and trigger and leaves aggregates equal to
   // The aggregate trigger is back: a normal insert counts again.
   services.reviewsData.insert({ reviewId: crypto.randomUUID(), storeId: TEST_STORE_ID, productId: "c", rating: 5, title: "", body: rows[0].body, createdMs: 1, status: "published", reviewerName: "x" });
   expect(services.reviewsData.aggregate(TEST_STORE_ID, { type: "store" }).review_count).toBe(3001);
+  // The search index (migration 084) holds every review, the bulk-loaded ones and the one after (integrity-check
+  // with rank 1 compares it with the reviews table and throws on a difference).
+  services.db.prepare("INSERT INTO review_search (review_search, rank) VALUES ('integrity-check', 1)").run();
+  const dresses = rows.filter((r) => /\bdress\b/i.test(`${r.title} ${r.body}`)).length;
+  expect(services.db.prepare("SELECT count(*) FROM review_search WHERE review_search MATCH 'dress'").pluck().get()).toBeGreaterThanOrEqual(dresses);
 });
