@@ -6,6 +6,7 @@
  */
 import { defineConfig, type Plugin } from "vite";
 import { minify } from "terser";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import ts from "typescript";
 import { literalsHtmlCssMinifier } from "@literals/rollup-plugin-html-css-minifier";
@@ -14,6 +15,13 @@ import { SHARED_GROUP, TRANSLATIONS, textGroups, translationPart } from "../serv
 import type { UiLocale } from "../server/contract/widget-locales.ts";
 
 const root = resolve(import.meta.dirname);
+
+/**
+ * Terser on Rollup's output (esbuild's minification before it made no difference after gzip): three passes, functions
+ * that use no `this` as arrows, no comments (Lit's license notices go to THIRD-PARTY-LICENSES.txt instead, see
+ * `licenses`). Not `pure_getters`: chorus-element.ts reads `styleSheet` for its side effect.
+ */
+const TERSER = { module: true, ecma: 2020, compress: { passes: 3, unsafe_arrows: true }, format: { comments: false } } as const;
 
 /** Minify every output file with terser (a little smaller than esbuild's output, after gzip). */
 const minifyEs: Plugin = {
@@ -25,7 +33,9 @@ const minifyEs: Plugin = {
     if (shared && loader?.type === "chunk") loader.code = loader.code.replace("__CHORUS_SHARED__", shared.fileName);
     for (const file of Object.values(bundle)) {
       if (file.type !== "chunk") continue;
-      const code = (await minify(file.code, { module: true, ecma: 2020, compress: { passes: 2 } })).code!;
+      // Vite wraps import() in its preload helper even with modulePreload off: a plain import() (nothing to preload).
+      const source = file.code.replace(/__vitePreload\(\(\) => (import\("[^"]+"\)), [^)]*\)/g, "$1");
+      const code = (await minify(source, TERSER)).code!;
       // The loader runs as a classic script: keep its (mangled) top-level names out of the page's global scope.
       file.code = file.isEntry && file.name === "chorus" ? `(()=>{${code}})();` : code;
     }
@@ -56,6 +66,15 @@ export const decorators: Plugin = {
   },
 };
 
+/** The license of the code the widgets bundle (Lit: lit, lit-html, lit-element, @lit/reactive-element; BSD-3-Clause), beside the scripts. */
+const licenses: Plugin = {
+  name: "chorus-licenses",
+  generateBundle() {
+    const lit = readFileSync(resolve(root, "../node_modules/lit/LICENSE"), "utf8");
+    this.emitFile({ type: "asset", fileName: "THIRD-PARTY-LICENSES.txt", source: `The widgets bundle Lit (lit, lit-html, lit-element, @lit/reactive-element), https://lit.dev:\n\n${lit}\n` });
+  },
+};
+
 /**
  * The widgets' translations (server/contract/widget-translations.ts) as one JSON file per language and text
  * group, `i18n/<locale>/<group>.json` (the group's texts, and the shared ones where used): an element loads only its own
@@ -76,12 +95,12 @@ export default defineConfig({
   publicDir: false,
   esbuild: { target: "es2022" },
   // Minify the HTML and CSS inside Lit's html`` / css`` templates before esbuild strips the types.
-  plugins: [decorators, { ...literalsHtmlCssMinifier({ include: ["**/widgets/**/*.ts"], failOnError: true }), enforce: "pre" }, minifyEs, translations],
+  plugins: [decorators, { ...literalsHtmlCssMinifier({ include: ["**/widgets/**/*.ts"], failOnError: true }), enforce: "pre" }, minifyEs, translations, licenses],
   build: {
     outDir: resolve(root, "../public/widgets"),
     emptyOutDir: true,
     target: "es2022",
-    minify: "esbuild",
+    minify: false,
     modulePreload: false,
     rollupOptions: {
       input: {
