@@ -62,6 +62,13 @@ const schema = z.object({
   ALLOW_INSECURE_WEBHOOKS: z.enum(["0", "1"], { error: "ALLOW_INSECURE_WEBHOOKS must be 0 or 1" }).default("0"),
   /** Shopify Admin GraphQL endpoint for writing snippet metafields; default `https://{shop}/admin/api/{version}/graphql.json` (docs/snippets.md). */
   SHOPIFY_ADMIN_API_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/, error: "SHOPIFY_ADMIN_API_URL must be an http(s) URL" }).optional()),
+  /**
+   * HTTP caches in front to purge on every change (Varnish with deploy/varnish/chorus.vcl), comma-separated
+   * http(s) URLs, e.g. `http://10.0.0.5:6081/`; a shared secret as user info `http://chorus:SECRET@host:6081/`.
+   * Set: storefront answers carry `xkey` tags (docs/deployment.md). Empty (default): none.
+   */
+  CACHE_PURGE_URLS: z.string().default("").transform((v) => v.split(",").map((u) => u.trim()).filter(Boolean))
+    .refine((urls) => urls.every((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol)), "CACHE_PURGE_URLS must list http(s) URLs separated by commas, e.g. http://10.0.0.5:6081/"),
   /** Set to 0 to skip creating the demo store on an empty database. */
   CHORUS_DEMO: z.enum(["0", "1"]).default("1"),
 });

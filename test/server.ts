@@ -47,13 +47,15 @@ export function loadBuild(): Promise<ServerBuild> {
  * absent: mail is kept, not sent), `from` (MAIL_FROM), `now` the outbox clock (epoch ms), and `sender`: "loop"
  * (default: the send job runs as in production, right after each enqueue) or "manual" (tests call
  * `services.mailSender.runOnce()` themselves, e.g. after moving `now`).
+ * `cachePurgeUrls` is CACHE_PURGE_URLS (an HTTP cache in front, server/http/cache-purge.ts); `port` a fixed
+ * port (default a free one).
  * `webhooks` configures outgoing webhooks (server/webhooks): `allowInsecure` (ALLOW_INSECURE_WEBHOOKS), `now` the
  * queue's clock, `delivery`: "manual" (default: tests call `services.webhookDelivery.runDue(nowMs)`) or "loop".
  */
 export async function startTestServer(
   options: {
     cache?: boolean; databasePath?: string; trustedProxies?: string; readWorkers?: number; readWorkerEntry?: URL; readWorkerTimeoutMs?: number;
-    publicUrl?: string; logger?: Logger;
+    publicUrl?: string; logger?: Logger; cachePurgeUrls?: string[]; port?: number;
     mail?: { smtpUrl?: string; from?: string; now?: () => number; sender?: "loop" | "manual" };
     webhooks?: { allowInsecure?: boolean; now?: () => number; delivery?: "loop" | "manual" };
   } = {},
@@ -71,9 +73,9 @@ export async function startTestServer(
     : undefined;
   while (readWorkers && readWorkers.ready < options.readWorkers!) await new Promise((r) => setTimeout(r, 20));
   const server = createHttpServer({ services, build: await loadBuild(), root: PROJECT_ROOT, cache: options.cache, trustedProxies: options.trustedProxies, readWorkers,
-    publicUrl: options.publicUrl, logger: options.logger,
+    publicUrl: options.publicUrl, logger: options.logger, cachePurgeUrls: options.cachePurgeUrls,
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     services,

@@ -20,6 +20,7 @@ import { allowedMethods, errorResult, methodNotAllowed, operationFor, runOperati
 import { operationTable, type RouteMatch } from "../api/route-table.ts";
 import { ApiError } from "../contract/errors.ts";
 import type { Services } from "../services.ts";
+import { startCachePurger, surrogateKeys } from "./cache-purge.ts";
 import { clientAddress, compileProxyTrust } from "./client-address.ts";
 import { ifNoneMatchHits, negotiateCoding } from "./encoding.ts";
 import type { Logger } from "./logging.ts";
@@ -45,6 +46,12 @@ export type HttpOptions = {
   publicUrl?: string;
   /** Structured request logs (logging.ts); default none. */
   logger?: Logger;
+  /**
+   * CACHE_PURGE_URLS: HTTP caches in front (Varnish, deploy/varnish/chorus.vcl). When set, cacheable
+   * storefront answers carry their content scopes as `xkey` tags and every commit's scopes are purged
+   * from each (cache-purge.ts), from start until the server closes. Default none.
+   */
+  cachePurgeUrls?: readonly string[];
 };
 
 const PREFLIGHT_HEADERS = {
@@ -234,6 +241,8 @@ function healthz(services: Services, res: ServerResponse): void {
 }
 
 const signalAborted = (res: ServerResponse) => res.destroyed || res.writableEnded;
+/** Whether an operation's answer may be shared (its Cache-Control is `public`). */
+const isPublic = (result: OperationResult) => result.headers["cache-control"]?.startsWith("public") === true;
 
 /** Create (not start) the HTTP server. */
 export function createHttpServer(options: HttpOptions): Server {
@@ -246,6 +255,9 @@ export function createHttpServer(options: HttpOptions): Server {
   /** Cache misses being computed, by cache key: settled once the answer is computed and, if cacheable, cached (cachedGet). */
   const computing = new Map<string, Promise<void>>();
   const { contentScopes } = services;
+  const purger = options.cachePurgeUrls?.length
+    ? startCachePurger({ db: services.db, urls: options.cachePurgeUrls, log: (line) => (logger ? logger.warn(line) : console.error(line)) })
+    : null;
 
   const app = express();
   app.disable("x-powered-by");
@@ -320,7 +332,7 @@ export function createHttpServer(options: HttpOptions): Server {
       const compute = () => missAnswer(req, op, match, controller.signal);
       if (!authorization) {
         // Public reads: what the operation marks public.
-        await cachedGet(req, res, target, compute, { cacheable: (result) => result.headers["cache-control"]?.startsWith("public") === true });
+        await cachedGet(req, res, target, compute, { cacheable: isPublic, tagged: purger !== null });
         return;
       }
       if (op.auth === "basic" && /^Basic /i.test(authorization)) {
@@ -341,7 +353,9 @@ export function createHttpServer(options: HttpOptions): Server {
         return;
       }
     }
-    writeResult(req, res, await runHere(req, op, match, controller.signal));
+    const result = await runHere(req, op, match, controller.signal);
+    if (purger && !authorization && result.status === 200 && isPublic(result)) result.headers.xkey = surrogateKeys(result.scopes);
+    writeResult(req, res, result);
   }
 
   /**
@@ -366,7 +380,8 @@ export function createHttpServer(options: HttpOptions): Server {
   /**
    * Serve an API GET through the response cache under `key`. A computed 200 without cookies is kept
    * when `options.cacheable(headers)` says so (default: always), until `options.expiresMs` (epoch ms;
-   * default: no time limit); `options.onHit` runs when the answer comes from the cache.
+   * default: no time limit); `options.onHit` runs when the answer comes from the cache. `options.tagged`:
+   * a 200 (and its 304) carries its content scopes as `xkey` tags for the HTTP cache in front.
    *
    * Requests that miss on a key while its answer is being computed wait for that computation and then
    * read the cache (request coalescing): a popular URL that is not cached yet is computed once, not once
@@ -377,9 +392,9 @@ export function createHttpServer(options: HttpOptions): Server {
    */
   async function cachedGet(
     req: IncomingMessage, res: ServerResponse, key: string, compute: () => Promise<OperationResult>,
-    options: { cacheable?: (result: OperationResult) => boolean; expiresMs?: number; onHit?: () => void },
+    options: { cacheable?: (result: OperationResult) => boolean; expiresMs?: number; onHit?: () => void; tagged?: boolean },
   ): Promise<void> {
-    const { cacheable = () => true, expiresMs, onHit } = options;
+    const { cacheable = () => true, expiresMs, onHit, tagged = false } = options;
     const now = contentScopes.current();
     const isFresh = (e: CachedResponse) => contentScopes.isFresh(e.stamp, e.scopes, now);
     let entry = cache!.get(key, isFresh);
@@ -414,6 +429,7 @@ export function createHttpServer(options: HttpOptions): Server {
       }
     }
     const headers = Object.fromEntries(entry.headers);
+    if (tagged && entry.status === 200 && headers["cache-control"]?.startsWith("public")) headers.xkey = surrogateKeys(entry.scopes);
     if (entry.status === 200 && entry.etag && ifNoneMatchHits(req.headers["if-none-match"], entry.etag)) {
       delete headers["content-length"];
       delete headers["content-type"];
@@ -488,6 +504,7 @@ export function createHttpServer(options: HttpOptions): Server {
     }
     app(req, res);
   });
+  if (purger) server.on("close", () => void purger.stop());
   server.keepAliveTimeout = 65_000;
   // Slow clients: headers must arrive within 20 s, the whole request (uploads included) within 5 minutes.
   server.headersTimeout = 20_000;

@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL);
   const server = createHttpServer({
     services, build, root: PROJECT_ROOT, cache: config.RESPONSE_CACHE === "1", cacheBytes: config.RESPONSE_CACHE_MB * 1024 * 1024,
-    trustedProxies: config.TRUSTED_PROXIES, readWorkers, publicUrl: config.PUBLIC_URL, logger,
+    trustedProxies: config.TRUSTED_PROXIES, readWorkers, publicUrl: config.PUBLIC_URL, logger, cachePurgeUrls: config.CACHE_PURGE_URLS,
   });
   server.on("error", (error: NodeJS.ErrnoException) => {
     // One clear line for the common start-up failures instead of a stack trace.

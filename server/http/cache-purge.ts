@@ -1,0 +1,202 @@
+/**
+ * An HTTP cache in front of Chorus (Varnish with vmod_xkey: deploy/varnish/chorus.vcl, docs/deployment.md),
+ * kept right by content scopes (decision 0007, server/db/content-scopes.ts):
+ *
+ * - `surrogateKeys(scopes)`: the `xkey` header of a cacheable storefront answer, its content scopes as
+ *   tags, plus `*` (every scoped answer depends on the `*` scope), or for an answer that names no scopes
+ *   `*` and `chorus:any-commit` (stale after any commit).
+ * - `startCachePurger`: a loop that polls `content_scope_versions` every 200 ms for scopes changed since
+ *   the last poll (by this process, the CLI or any other process on the same database) and sends their
+ *   tags to each cache as `PURGE /` with `xkey-purge: <tag> <tag> ...` (CACHE_PURGE_URLS).
+ *
+ * Tags: a scope with its characters outside `A-Z a-z 0-9 : - _ . ! ~ * ' ( )` percent-encoded (UTF-8),
+ * so a tag never holds the separators of vmod_xkey (spaces, commas) nor bytes a header may not carry;
+ * `product:<store>:<product>` stays readable. The purger sends the same encoding.
+ */
+import type { Db } from "../db/database.ts";
+import { ANY_SCOPE } from "../db/content-scopes.ts";
+
+/** The tag of answers that name no content scopes: any commit makes them stale, so every purge includes it. */
+export const ANY_COMMIT_TAG = "chorus:any-commit";
+
+/** The xkey tag of a content scope (see the module comment). */
+export function scopeTag(scope: string): string {
+  return encodeURIComponent(scope).replaceAll("%3A", ":");
+}
+
+/**
+ * The `xkey` header value of a cacheable answer that read `scopes` (null: it named none): tags separated
+ * by single spaces, `*` always among them.
+ */
+export function surrogateKeys(scopes: readonly string[] | null): string {
+  if (scopes === null) return `${ANY_SCOPE} ${ANY_COMMIT_TAG}`;
+  const tags = new Set(scopes.map(scopeTag));
+  tags.add(ANY_SCOPE);
+  return [...tags].join(" ");
+}
+
+/** Most characters of one `xkey-purge` header; more tags go in the next request (Varnish's header limit is 8 KB). */
+const MAX_HEADER_CHARS = 4_000;
+/** Past this many tags waiting for one cache, they are replaced by one purge of everything (`*` and ANY_COMMIT_TAG). */
+const MAX_PENDING_TAGS = 10_000;
+/** Rows read per poll; more are read by the next poll. */
+const ROWS_PER_POLL = 5_000;
+
+export type CachePurgerOptions = {
+  /** The database whose `content_scope_versions` is followed (the server's own connection will do). */
+  db: Db;
+  /** CACHE_PURGE_URLS: the caches, e.g. `http://10.0.0.5:6081/`; user info (`http://chorus:SECRET@host/`) is sent as Basic auth. */
+  urls: readonly string[];
+  /** Where failures (and recoveries) are reported, one line each. */
+  log: (line: string) => void;
+  /** Poll period in ms (default 200). */
+  intervalMs?: number;
+  /** Per-request timeout in ms (default 2,000). */
+  timeoutMs?: number;
+  /** Retry delays in ms after a failure: doubling from `intervalMs` up to this (default 10,000). */
+  maxBackoffMs?: number;
+};
+
+export type CachePurger = {
+  /** Tags waiting to be sent, over all caches. */
+  readonly pending: number;
+  /** Purge requests sent and answered 2xx, over all caches. */
+  readonly purges: number;
+  /** Stop polling and abort requests in flight. */
+  stop(): Promise<void>;
+};
+
+type Target = {
+  url: string;
+  /** For logs: the URL without its user info. */
+  name: string;
+  authorization?: string;
+  pending: Set<string>;
+  inFlight: Promise<void> | null;
+  failures: number;
+  retryAtMs: number;
+};
+
+function target(raw: string): Target {
+  const url = new URL(raw);
+  const authorization = url.username || url.password
+    ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`
+    : undefined;
+  url.username = "";
+  url.password = "";
+  // At start-up every tag may be stale (changes made while this process was not running): purge all once.
+  return { url: url.href, name: url.href, authorization, pending: new Set([ANY_SCOPE, ANY_COMMIT_TAG]), inFlight: null, failures: 0, retryAtMs: 0 };
+}
+
+/**
+ * Start purging `options.urls` on every committed change (see the module comment). Never blocks a
+ * request: the poll is one indexed query, requests are asynchronous, a cache that fails is retried with
+ * backoff (its tags kept, merged with new ones) and logged, the others are not held up. At start it
+ * purges everything once. @throws on a URL that is not http(s).
+ */
+export function startCachePurger(options: CachePurgerOptions): CachePurger {
+  const { db, log } = options;
+  const intervalMs = options.intervalMs ?? 200;
+  const timeoutMs = options.timeoutMs ?? 2_000;
+  const maxBackoffMs = options.maxBackoffMs ?? 10_000;
+  const targets = options.urls.map(target);
+  for (const t of targets) if (!/^https?:$/.test(new URL(t.url).protocol)) throw new Error(`Cache purge URL must be http(s): ${t.name}`);
+  const changedSince = db.prepare("SELECT scope, version FROM content_scope_versions WHERE version > ? ORDER BY version LIMIT ?");
+  let seq = db.prepare("SELECT n FROM content_seq WHERE id = 1").pluck().get() as number;
+  const controller = new AbortController();
+  let purges = 0;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+
+  /** Scopes committed since the last poll, as tags (plus ANY_COMMIT_TAG when anything changed). */
+  function changedTags(): string[] {
+    const rows = changedSince.all(seq, ROWS_PER_POLL) as { scope: string; version: number }[];
+    if (rows.length === 0) return [];
+    seq = rows[rows.length - 1]!.version;
+    return [...rows.map((r) => scopeTag(r.scope)), ANY_COMMIT_TAG];
+  }
+
+  /** The next batch of `t`'s tags that fits one header (removed from pending). */
+  function takeBatch(t: Target): string[] {
+    const batch: string[] = [];
+    let chars = 0;
+    for (const tag of t.pending) {
+      if (batch.length > 0 && chars + tag.length + 1 > MAX_HEADER_CHARS) break;
+      batch.push(tag);
+      chars += tag.length + 1;
+    }
+    for (const tag of batch) t.pending.delete(tag);
+    return batch;
+  }
+
+  async function send(t: Target): Promise<void> {
+    while (t.pending.size > 0 && !stopped) {
+      const batch = takeBatch(t);
+      try {
+        const res = await fetch(t.url, {
+          method: "PURGE",
+          headers: { "xkey-purge": batch.join(" "), ...(t.authorization ? { authorization: t.authorization } : {}) },
+          signal: AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]),
+        });
+        await res.arrayBuffer();
+        if (!res.ok) throw new Error(`answered ${res.status} ${res.statusText}`);
+        purges++;
+        if (t.failures > 0) log(`Cache purge: ${t.name} answers again after ${t.failures} failed attempts`);
+        t.failures = 0;
+      } catch (error) {
+        for (const tag of batch) t.pending.add(tag);
+        if (stopped) return;
+        t.failures++;
+        const delay = Math.min(maxBackoffMs, intervalMs * 2 ** Math.min(t.failures - 1, 16));
+        t.retryAtMs = Date.now() + delay;
+        const reason = error instanceof Error ? (error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message) : String(error);
+        log(`Cache purge: ${t.name} failed (attempt ${t.failures}, ${t.pending.size} tags waiting, next try in ${delay} ms): ${reason}`);
+        return;
+      }
+    }
+  }
+
+  function tick(): void {
+    timer = null;
+    if (stopped) return;
+    let tags: string[];
+    try {
+      tags = changedTags();
+    } catch (error) {
+      if (!db.open) return; // the server is shutting down
+      log(`Cache purge: reading content_scope_versions failed: ${error instanceof Error ? error.message : String(error)}`);
+      tags = [];
+    }
+    const now = Date.now();
+    for (const t of targets) {
+      for (const tag of tags) t.pending.add(tag);
+      if (t.pending.size > MAX_PENDING_TAGS) t.pending = new Set([ANY_SCOPE, ANY_COMMIT_TAG]);
+      if (!t.inFlight && t.pending.size > 0 && now >= t.retryAtMs) {
+        t.inFlight = send(t).finally(() => (t.inFlight = null));
+      }
+    }
+    schedule();
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    timer = setTimeout(tick, intervalMs);
+    timer.unref();
+  }
+
+  tick();
+  return {
+    get pending() {
+      return targets.reduce((n, t) => n + t.pending.size, 0);
+    },
+    get purges() {
+      return purges;
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      controller.abort();
+      await Promise.all(targets.map((t) => t.inFlight));
+    },
+  };
+}

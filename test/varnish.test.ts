@@ -1,0 +1,277 @@
+/**
+ * Varnish in front (issue 26 §1, docs/deployment.md): a real varnishd running deploy/varnish/chorus.vcl
+ * before a real Chorus server whose CACHE_PURGE_URLS points at it (with the purge secret). Storefront
+ * reads are cached and purged by content scopes within a second of a change made through the front or
+ * by another process on the same database; credentials are never shared; health probes, compression,
+ * ETags and CORS behave as without Varnish. Skipped, saying so, only where varnishd is not installed
+ * (.ci/run installs it).
+ */
+import { spawn } from "node:child_process";
+import { request } from "node:http";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoProgram } from "../server/loyalty/loyalty.demo.ts";
+import { signPlatformToken } from "../server/loyalty/tokens.ts";
+import { PROJECT_ROOT } from "../server/config.ts";
+import { scopeTag, surrogateKeys } from "../server/http/cache-purge.ts";
+import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "./fixtures.ts";
+import { startTestServer, type TestServer } from "./server.ts";
+import { findVarnishd, freePort, startVarnish, type Varnish } from "./varnish.ts";
+
+const haveVarnish = findVarnishd() !== null;
+if (!haveVarnish) console.warn("test/varnish.test.ts SKIPPED: varnishd is not installed (apt-get install -y varnish varnish-modules; .ci/run does it)");
+
+describe("xkey tags of content scopes", () => {
+  it("keep vmod_xkey's separators out of tags and always carry *", () => {
+    expect(surrogateKeys(["store:s1", "product:s1:a b,c"])).toBe("store:s1 product:s1:a%20b%2Cc *");
+    expect(surrogateKeys([])).toBe("*");
+    expect(surrogateKeys(null)).toBe("* chorus:any-commit");
+    expect(scopeTag("product:s:é\t%")).toBe("product:s:%C3%A9%09%25");
+  });
+});
+
+const SECRET = "varnish-test-platform-secret-0123";
+const PURGE_SECRET = "purge-secret-0123456789";
+const store = `/v1/stores/${TEST_STORE_ID}`;
+
+type Raw = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer; ms: number };
+/** A GET (or other method) with exactly `headers` (no automatic Accept-Encoding, no decompression). */
+function raw(url: string, headers: Record<string, string> = {}, method = "GET"): Promise<Raw> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks), ms: performance.now() - started }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+const json = (r: Raw) => JSON.parse((r.headers["content-encoding"] === "gzip" ? gunzipSync(r.body) : r.body).toString("utf8")) as unknown;
+
+describe.skipIf(!haveVarnish)("Varnish in front of Chorus", () => {
+  let t: TestServer;
+  let v: Varnish;
+  let front: string;
+  let apiKeyA: string;
+  let apiKeyB: string;
+  let tokens: string[];
+  let customerIds: string[];
+
+  beforeAll(async () => {
+    // Both in 3600-3699; Varnish first, so Chorus's first purge (everything, at start) finds it.
+    const serverPort = await freePort(3600, 3699);
+    let varnishPort = serverPort;
+    while (varnishPort === serverPort) varnishPort = await freePort(3600, 3699);
+    // Purges are allowed by the shared secret only (the ACL names another address), so the test proves the secret path.
+    v = await startVarnish({ port: varnishPort, backends: [`127.0.0.1:${serverPort}`], purgers: ["192.0.2.1"], purgeSecret: PURGE_SECRET });
+    front = v.url;
+    t = await startTestServer({ port: serverPort, cachePurgeUrls: [`http://chorus:${PURGE_SECRET}@127.0.0.1:${varnishPort}/`] });
+    seedRealReviews(t.services, { productIds: ["1078", "862"] });
+    seedRealReviews(t.services, { storeId: OTHER_STORE_ID, productIds: ["1094"] });
+    t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
+    apiKeyA = t.services.apiKeys.create(TEST_STORE_ID, "a").key;
+    apiKeyB = t.services.apiKeys.create(OTHER_STORE_ID, "b").key;
+    tokens = [];
+    customerIds = [];
+    for (const who of ["ann", "bob"]) {
+      const login = await fetch(`${t.baseUrl}${store}/loyalty/login`, {
+        method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ customerAccessToken: await signPlatformToken(SECRET, { platformCustomerId: who, email: `${who}@example.com` }) }),
+      });
+      const answer = (await login.json()) as { customerToken: string; loyaltyCustomer: { loyaltyCustomerId: string } };
+      tokens.push(answer.customerToken);
+      customerIds.push(answer.loyaltyCustomer.loyaltyCustomerId);
+    }
+    await v.healthy(); // the probe saw Chorus come up
+    // Let the seeding's purges go out before anything is cached.
+    await new Promise((r) => setTimeout(r, 500));
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close().catch(() => {});
+    await v?.stop();
+  });
+
+  it("serves a storefront read as a MISS, then a HIT with the same body; the xkey tags never reach the client", async () => {
+    const path = `${store}/products/shopify-1078/reviews`;
+    const direct = await raw(t.url(path));
+    expect(direct.headers.xkey).toBe(`store:${TEST_STORE_ID} product:${TEST_STORE_ID}:1078 *`);
+    const first = await raw(front + path);
+    const second = await raw(front + path);
+    expect([first.status, first.headers["x-cache"]]).toEqual([200, "MISS"]);
+    expect([second.status, second.headers["x-cache"]]).toEqual([200, "HIT"]);
+    expect(Number(second.headers.age)).toBeGreaterThanOrEqual(0);
+    expect(second.headers["cache-control"]).toBe(direct.headers["cache-control"]);
+    expect(second.headers.xkey).toBeUndefined();
+    expect(json(second)).toEqual(json(direct));
+  });
+
+  it("answers a helpful vote sent through the front in the next read within 1 s (purged by content scope), and leaves other products cached", async () => {
+    const path = `${store}/products/shopify-1078/reviews`;
+    const other = `${store}/products/shopify-862/reviews`;
+    await raw(front + other);
+    expect((await raw(front + other)).headers["x-cache"]).toBe("HIT");
+    const before = json(await raw(front + path)) as { reviews: { reviewId: string; helpfulCount: number }[] };
+    expect((await raw(front + path)).headers["x-cache"]).toBe("HIT");
+    const target = before.reviews[0]!;
+    const vote = await fetch(`${front}${store}/reviews/${target.reviewId}/votes`, {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ vote: "helpful", visitorId: "varnish-visitor-1" }),
+    });
+    expect(vote.status).toBe(200);
+    expect(vote.headers.get("x-cache")).toBe("PASS");
+    const committed = performance.now();
+    let fresh = -1;
+    while (performance.now() - committed < 3_000) {
+      const page = json(await raw(front + path)) as typeof before;
+      if (page.reviews.find((r) => r.reviewId === target.reviewId)!.helpfulCount === target.helpfulCount + 1) {
+        fresh = performance.now() - committed;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    console.log(`varnish: vote through the front served fresh after ${fresh.toFixed(0)} ms`);
+    expect(fresh).toBeGreaterThanOrEqual(0);
+    expect(fresh).toBeLessThan(1_000);
+    expect((await raw(front + other)).headers["x-cache"]).toBe("HIT"); // another product's answer was not purged
+  });
+
+  it("serves a review published by another process on the same database within 1 s", async () => {
+    const path = `${store}/products/shopify-862/reviews`;
+    await raw(front + path);
+    expect((await raw(front + path)).headers["x-cache"]).toBe("HIT");
+    // A separate Node process with its own connection: only the content-scope log tells this server.
+    const script = [
+      `import { createServices } from ${JSON.stringify(join(PROJECT_ROOT, "server/services.ts"))};`,
+      `import { publishRealReview } from ${JSON.stringify(join(PROJECT_ROOT, "test/fixtures.ts"))};`,
+      `const s = createServices({ databasePath: ${JSON.stringify(join(t.dir, "chorus.sqlite"))}, mediaPath: ${JSON.stringify(join(t.dir, "media"))} });`,
+      `process.stdout.write(publishRealReview(s, "862") + "\\n"); s.close();`,
+    ].join("\n");
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "inherit"] });
+    const reviewId = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout!.on("data", (d) => {
+        out += d;
+        if (out.includes("\n")) resolve(out.trim());
+      });
+      child.once("exit", (code) => code !== 0 && reject(new Error(`writer exited with ${code}`)));
+    });
+    const committed = performance.now();
+    let fresh = -1;
+    while (performance.now() - committed < 3_000) {
+      const page = json(await raw(front + path)) as { reviews: { reviewId: string }[] };
+      if (page.reviews[0]?.reviewId === reviewId) {
+        fresh = performance.now() - committed;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    console.log(`varnish: review published by another process served fresh after ${fresh.toFixed(0)} ms`);
+    expect(fresh).toBeGreaterThanOrEqual(0);
+    expect(fresh).toBeLessThan(1_000);
+  });
+
+  it("refuses PURGE without the secret (and from outside the ACL)", async () => {
+    expect((await raw(front + "/", { "xkey-purge": "*" }, "PURGE")).status).toBe(403);
+    expect((await raw(front + "/", { "xkey-purge": "*", authorization: "Basic " + Buffer.from("chorus:wrong-secret-000000").toString("base64") }, "PURGE")).status).toBe(403);
+    const ok = await raw(front + "/", { "xkey-purge": "nothing-has-this-tag", authorization: "Basic " + Buffer.from(`chorus:${PURGE_SECRET}`).toString("base64") }, "PURGE");
+    expect([ok.status, ok.body.toString().trim()]).toEqual([200, "Purged 0"]);
+  });
+
+  it("never serves an enterprise (Basic) or loyalty customer (Bearer) answer to another credential", async () => {
+    const basic = (key: string, storeId: string) => ({ authorization: "Basic " + Buffer.from(`${storeId}:${key}`).toString("base64") });
+    const a = await raw(front + "/enterprise/settings", basic(apiKeyA, TEST_STORE_ID));
+    const b = await raw(front + "/enterprise/settings", basic(apiKeyB, OTHER_STORE_ID));
+    const a2 = await raw(front + "/enterprise/settings", basic(apiKeyA, TEST_STORE_ID));
+    const wrong = await raw(front + "/enterprise/settings", basic("x".repeat(32), TEST_STORE_ID));
+    const none = await raw(front + "/enterprise/settings");
+    expect([a.status, b.status, a2.status, wrong.status, none.status]).toEqual([200, 200, 200, 401, 401]);
+    expect(a.headers["x-cache"]).toBe("PASS");
+    expect(a2.headers["x-cache"]).toBe("PASS");
+    expect(json(a)).not.toEqual(json(b));
+    expect(json(a2)).toEqual(json(a));
+
+    const me = (i: number) => raw(`${front}${store}/loyalty/customer`, { authorization: `Bearer ${tokens[i]}` });
+    const [ann, bob, ann2] = [await me(0), await me(1), await me(0)];
+    expect([ann.status, bob.status, ann2.status]).toEqual([200, 200, 200]);
+    const id = (r: Raw) => (json(r) as { loyaltyCustomer: { loyaltyCustomerId: string } }).loyaltyCustomer.loyaltyCustomerId;
+    expect(id(ann)).toBe(customerIds[0]);
+    expect(id(bob)).toBe(customerIds[1]);
+    expect(id(ann2)).toBe(customerIds[0]);
+    expect(ann2.headers["x-cache"]).toBe("PASS");
+    expect((await raw(`${front}${store}/loyalty/customer`)).status).toBe(401);
+    // A tailored answer of a public read (customer-optional) is not stored for the anonymous shoppers.
+    const rules = `${store}/loyalty/earning_rules`;
+    expect((await raw(front + rules, { authorization: `Bearer ${tokens[0]}` })).headers["x-cache"]).toBe("PASS");
+    expect((await raw(front + rules)).headers["x-cache"]).toBe("MISS");
+    expect((await raw(front + rules)).headers["x-cache"]).toBe("HIT");
+    expect((await raw(front + rules, { authorization: `Bearer ${tokens[1]}` })).headers["x-cache"]).toBe("PASS");
+  });
+
+  it("serves gzip to gzip clients and identity to the others, both the same JSON as direct, with Vary: Accept-Encoding", async () => {
+    const path = `${store}/reviews?perPage=20`;
+    const direct = await raw(t.url(path));
+    expect(direct.body.length).toBeGreaterThan(1024);
+    const gz = await raw(front + path, { "accept-encoding": "gzip, deflate, br" });
+    const gzHit = await raw(front + path, { "accept-encoding": "gzip" });
+    const plain = await raw(front + path);
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gzHit.headers["content-encoding"]).toBe("gzip");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    for (const r of [gz, gzHit, plain]) {
+      expect(r.status).toBe(200);
+      expect(String(r.headers.vary)).toMatch(/accept-encoding/i);
+      expect(json(r)).toEqual(json(direct));
+    }
+    expect(JSON.parse(plain.body.toString("utf8"))).toEqual(json(direct)); // really identity
+    expect(gz.body.length).toBeLessThan(direct.body.length / 2);
+  });
+
+  it("answers If-None-Match with 304 on a hit, for the ETag it served and the one Chorus sent", async () => {
+    const path = `${store}/products/shopify-1078/review_aggregate`;
+    const direct = await raw(t.url(path));
+    const first = await raw(front + path, { "accept-encoding": "gzip" });
+    const etag = String(first.headers.etag);
+    expect(etag.replace(/^W\//, "")).toBe(String(direct.headers.etag).replace(/^W\//, ""));
+    const again = await raw(front + path, { "accept-encoding": "gzip", "if-none-match": etag });
+    expect([again.status, again.headers["x-cache"], again.body.length]).toEqual([304, "HIT", 0]);
+    expect((await raw(front + path, { "if-none-match": String(direct.headers.etag) })).status).toBe(304);
+    expect((await raw(front + path, { "if-none-match": '"something-else"' })).status).toBe(200);
+  });
+
+  it("keeps CORS as Chorus sends it: preflight and the headers of a read", async () => {
+    const path = `${store}/products/shopify-1078/reviews`;
+    const ask = { origin: "https://shop.example", "access-control-request-method": "GET", "access-control-request-headers": "authorization" };
+    const direct = await raw(t.url(path), ask, "OPTIONS");
+    const viaFront = await raw(front + path, ask, "OPTIONS");
+    const cors = (r: Raw) => Object.fromEntries(Object.entries(r.headers).filter(([k]) => k.startsWith("access-control-") || k === "vary"));
+    expect(viaFront.status).toBe(direct.status);
+    expect(cors(viaFront)).toEqual(cors(direct));
+    const read = await raw(front + path, { origin: "https://shop.example" });
+    const readDirect = await raw(t.url(path), { origin: "https://shop.example" });
+    expect(read.headers["access-control-allow-origin"]).toBe("*");
+    expect(cors(read)).toEqual(cors(readDirect));
+  });
+
+  it("marks the node sick through /healthz when it stops, then answers 503 at once", async () => {
+    expect(v.admin("backend.list")).toMatch(/chorus_1\s+probe\s+\d+\/\d+\s+healthy/i);
+    const stopped = performance.now();
+    await t.close();
+    let sickAfter = -1;
+    while (performance.now() - stopped < 8_000) {
+      if (/chorus_1\s+probe\s+\d+\/\d+\s+sick/i.test(v.admin("backend.list"))) {
+        sickAfter = performance.now() - stopped;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const answer = await raw(`${front}${store}/products/shopify-1078/questions`);
+    console.log(`varnish: backend sick ${sickAfter.toFixed(0)} ms after the server stopped; then a 503 in ${answer.ms.toFixed(1)} ms`);
+    expect(sickAfter).toBeGreaterThan(0);
+    expect(answer.status).toBe(503);
+    expect(answer.ms).toBeLessThan(100);
+    expect((json(answer) as { error: { description: string } }).error.description).toMatch(/unavailable/);
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * Test and bench harness: a real Varnish (`varnishd`, Debian's varnish + varnish-modules) in front of
+ * Chorus, running deploy/varnish/chorus.vcl with its generated chorus-backends.vcl (deploy/varnish/backends.ts)
+ * in a temp working directory.
+ *
+ *   const v = await startVarnish({ port, backends: ["127.0.0.1:3601"], purgeSecret });
+ *   await fetch(`${v.url}/v1/...`);   // X-Cache: MISS / HIT / PASS
+ *   v.admin("backend.list");         // varnishadm
+ *   await v.stop();
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PROJECT_ROOT } from "../server/config.ts";
+import { renderBackendsVcl, type BackendsOptions } from "../deploy/varnish/backends.ts";
+
+/** The varnishd binary, or null when Varnish is not installed. */
+export function findVarnishd(): string | null {
+  for (const path of ["/usr/sbin/varnishd", "/usr/local/sbin/varnishd", "/usr/bin/varnishd"]) if (existsSync(path)) return path;
+  return null;
+}
+
+/** A port in [from, to] nobody listens on at the moment (loopback). @throws when all are taken. */
+export async function freePort(from: number, to: number): Promise<number> {
+  const start = from + Math.floor(Math.random() * (to - from + 1));
+  for (let i = 0; i <= to - from; i++) {
+    const port = from + ((start - from + i) % (to - from + 1));
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer().once("error", () => resolve(false)).listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error(`No free port in ${from}-${to}`);
+}
+
+export type Varnish = {
+  url: string; port: number; dir: string;
+  /** Resolves once a backend is healthy (its probe passed): `/healthz` through the front answers 200. @throws after `timeoutMs` (default 15 s). */
+  healthy(timeoutMs?: number): Promise<void>;
+  /** A varnishadm command, e.g. `backend.list`; its output. */
+  admin(command: string): string;
+  stop(): Promise<void>;
+};
+
+/**
+ * Start varnishd in the foreground on 127.0.0.1:`port` with the repository's VCL and `options` as its
+ * generated part; resolves once it answers. `output` receives its stderr/stdout lines (default dropped).
+ * @throws when varnishd is missing or does not answer within 20 s.
+ */
+export async function startVarnish(options: BackendsOptions & { port: number; memoryMb?: number; output?: (line: string) => void }): Promise<Varnish> {
+  const varnishd = findVarnishd();
+  if (!varnishd) throw new Error("varnishd is not installed (apt-get install varnish varnish-modules)");
+  const dir = mkdtempSync(join(tmpdir(), "chorus-varnish-"));
+  // varnishd compiles and runs the VCL as an unprivileged user: it must be able to read the directory.
+  chmodSync(dir, 0o755);
+  writeFileSync(join(dir, "chorus-backends.vcl"), renderBackendsVcl(options));
+  const args = [
+    "-F", "-n", join(dir, "work"), "-a", `127.0.0.1:${options.port}`, "-T", "127.0.0.1:0",
+    "-p", `vcl_path=${dir}:${join(PROJECT_ROOT, "deploy/varnish")}`, "-f", join(PROJECT_ROOT, "deploy/varnish/chorus.vcl"),
+    "-s", `malloc,${options.memoryMb ?? 64}m`,
+  ];
+  const child: ChildProcess = spawn(varnishd, args, { stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  const collect = (chunk: Buffer) => {
+    log += chunk.toString();
+    for (const line of chunk.toString().split("\n")) if (line.trim()) options.output?.(line);
+  };
+  child.stdout!.on("data", collect);
+  child.stderr!.on("data", collect);
+  const url = `http://127.0.0.1:${options.port}`;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`varnishd exited with ${child.exitCode}:\n${log}`);
+    try {
+      await (await fetch(`${url}/varnish-ready`, { method: "HEAD", signal: AbortSignal.timeout(1000) })).arrayBuffer();
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill("SIGKILL");
+        throw new Error(`varnishd did not answer within 20 s:\n${log}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url, port: options.port, dir,
+    async healthy(timeoutMs = 15_000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const status = await fetch(`${url}/healthz`).then(async (r) => (await r.arrayBuffer(), r.status), () => 0);
+        if (status === 200) return;
+        if (Date.now() > until) throw new Error(`No healthy backend behind Varnish after ${timeoutMs} ms:\n${execFileSync("varnishadm", ["-n", join(dir, "work"), "backend.list"], { encoding: "utf8" })}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    admin: (command) => execFileSync("varnishadm", ["-n", join(dir, "work"), ...command.split(" ")], { encoding: "utf8" }),
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
