@@ -48,7 +48,7 @@ const minifyEs: Plugin = {
  * property that is one `__decorate([...], proto, "name")` call, where standard decorators on `accessor`
  * fields emitted a descriptor object, a getter/setter pair and two initializer arrays: about 5.3 KB gzip
  * over all widgets (docs/widgets.md, Sizes). `importHelpers` imports `__decorate` from tslib, so it lands
- * once in the shared chunk.
+ * once in the shared chunk (in this build tslib and `lit/decorators.js` resolve to widgets/internal/lit-decorators.ts).
  */
 export const decorators: Plugin = {
   name: "chorus-ts-decorators",
@@ -94,6 +94,8 @@ const translations: Plugin = {
 export default defineConfig({
   publicDir: false,
   esbuild: { target: "es2022" },
+  // Lit's legacy decorator path and a small __decorate only (widgets/internal/lit-decorators.ts).
+  resolve: { alias: { "lit/decorators.js": resolve(root, "internal/lit-decorators.ts"), tslib: resolve(root, "internal/lit-decorators.ts") } },
   // Minify the HTML and CSS inside Lit's html`` / css`` templates before esbuild strips the types.
   plugins: [decorators, { ...literalsHtmlCssMinifier({ include: ["**/widgets/**/*.ts"], failOnError: true }), enforce: "pre" }, minifyEs, translations, licenses],
   build: {
@@ -114,7 +116,7 @@ export default defineConfig({
         chunkFileNames: "chunks/[name]-[hash].js",
         // Lit and the internals most elements use in one shared chunk: each file is gzipped on its own,
         // so fewer, larger shared files compress better than several small ones.
-        manualChunks: (id) => (/node_modules|\/widgets\/internal\/(api|chorus-element|tasks|tokens|format|stars|events|ui)\.ts$/.test(id) ? "shared" : undefined),
+        manualChunks: (id) => (/node_modules|\/widgets\/internal\/(api|chorus-element|lit-decorators|tasks|tokens|format|stars|events|ui)\.ts$/.test(id) ? "shared" : undefined),
       },
     },
   },
