@@ -7,14 +7,16 @@
  * (.ci/run installs it).
  */
 import { spawn } from "node:child_process";
-import { request } from "node:http";
+import { createServer as createHttpServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoProgram } from "../server/loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../server/loyalty/tokens.ts";
-import { PROJECT_ROOT } from "../server/config.ts";
-import { scopeTag, surrogateKeys } from "../server/http/cache-purge.ts";
+import { loadConfig, PROJECT_ROOT } from "../server/config.ts";
+import { scopeTag, startCachePurger, surrogateKeys } from "../server/http/cache-purge.ts";
+import { renderBackendsVcl } from "../deploy/varnish/backends.ts";
 import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 import { findVarnishd, freePort, startVarnish, type Varnish } from "./varnish.ts";
@@ -28,6 +30,72 @@ describe("xkey tags of content scopes", () => {
     expect(surrogateKeys([])).toBe("*");
     expect(surrogateKeys(null)).toBe("* chorus:any-commit");
     expect(scopeTag("product:s:é\t%")).toBe("product:s:%C3%A9%09%25");
+  });
+});
+
+describe("CACHE_PURGE_URLS and the generated VCL", () => {
+  it("reads a comma-separated list of http(s) URLs and refuses anything else, naming the variable", () => {
+    expect(loadConfig({ CACHE_PURGE_URLS: "" }).CACHE_PURGE_URLS).toEqual([]);
+    expect(loadConfig({ CACHE_PURGE_URLS: " http://10.0.0.5:6081/, https://chorus:s3cret@cache.example " }).CACHE_PURGE_URLS)
+      .toEqual(["http://10.0.0.5:6081/", "https://chorus:s3cret@cache.example"]);
+    for (const bad of ["varnish:6081", "ftp://cache.example/", "http://ok.example,nonsense"]) {
+      expect(() => loadConfig({ CACHE_PURGE_URLS: bad })).toThrow(/CACHE_PURGE_URLS/);
+    }
+  });
+
+  it("refuses bad backends, purgers and secrets", () => {
+    expect(() => renderBackendsVcl({ backends: [] })).toThrow(/At least one backend/);
+    expect(() => renderBackendsVcl({ backends: ["10.0.0.2"] })).toThrow(/Bad backend/);
+    expect(() => renderBackendsVcl({ backends: ['evil";host:80'] })).toThrow(/Bad backend/);
+    expect(() => renderBackendsVcl({ backends: ["10.0.0.2:3000"], purgers: ["10.0.0.0/33"] })).toThrow(/Bad purger/);
+    expect(() => renderBackendsVcl({ backends: ["10.0.0.2:3000"], purgeSecret: 'short"' })).toThrow(/purge secret/);
+    const vcl = renderBackendsVcl({ backends: ["10.0.0.2:3000", "[::1]:3001"] });
+    expect(vcl).toContain('.host = "::1";');
+    expect(vcl).toContain('"10.0.0.2";'); // the nodes may purge by default
+  });
+});
+
+describe("the purger", () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(async () => t?.close());
+
+  it("retries a failing cache with backoff, keeping and merging the tags, logs each failure and the recovery", async () => {
+    const received: string[] = [];
+    let failing = true;
+    const cache = createHttpServer((req, res) => {
+      received.push(`${req.method} ${req.headers["xkey-purge"]} ${req.headers.authorization ?? "-"}`);
+      res.writeHead(failing ? 503 : 200).end();
+    });
+    await new Promise<void>((resolve) => cache.listen(0, "127.0.0.1", resolve));
+    const port = (cache.address() as AddressInfo).port;
+    const lines: string[] = [];
+    const purger = startCachePurger({ db: t.services.db, urls: [`http://chorus:${"s".repeat(16)}@127.0.0.1:${port}/`], log: (l) => lines.push(l), intervalMs: 20, maxBackoffMs: 100 });
+    try {
+      const waitFor = async (done: () => boolean) => {
+        const until = Date.now() + 3_000;
+        while (!done() && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+      };
+      await waitFor(() => received.length >= 2);
+      expect(received.length).toBeGreaterThanOrEqual(2);
+      expect(received[0]).toBe(`PURGE * chorus:any-commit Basic ${Buffer.from(`chorus:${"s".repeat(16)}`).toString("base64")}`);
+      expect(lines[0]).toMatch(/^Cache purge: http:\/\/127\.0\.0\.1:\d+\/ failed \(attempt 1, 2 tags waiting, next try in 20 ms\): answered 503/);
+      expect(lines.join("\n")).not.toContain("s".repeat(16)); // the secret is never logged
+      seedRealReviews(t.services, { productIds: ["1078"], limit: 1 });
+      await waitFor(() => received.some((r) => r.includes("store:"))); // the commit's tags joined the waiting ones
+      failing = false;
+      await waitFor(() => lines.some((l) => l.includes("answers again")));
+      await waitFor(() => purger.pending === 0);
+      expect(purger.pending).toBe(0);
+      const last = received.at(-1)!.split(" ");
+      expect(last).toEqual(expect.arrayContaining(["*", "chorus:any-commit", `store:${TEST_STORE_ID}`, `product:${TEST_STORE_ID}:1078`]));
+      expect(lines.at(-1)).toMatch(/answers again after \d+ failed attempts/);
+    } finally {
+      await purger.stop();
+      cache.close();
+    }
   });
 });
 
