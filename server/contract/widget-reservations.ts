@@ -14,5 +14,6 @@ export const WIDGET_RESERVATIONS = {
   media: "chorus-review-media:not(:defined){display:block;min-height:var(--chorus-review-media-min-height,calc(96px + 3.5rem))}",
   reviews: "chorus-reviews:not(:defined){display:block;min-height:calc(var(--chorus-reviews-min-height,28rem) + 3.75rem)}",
   questions: "chorus-questions:not(:defined){display:block;min-height:11.25rem}",
+  carousel: "chorus-reviews-carousel:not(:defined){display:block;min-height:var(--chorus-reviews-carousel-min-height,18rem)}",
   loyalty: "chorus-loyalty{display:block;min-height:calc(15.75rem + 2px)}",
 } as const;

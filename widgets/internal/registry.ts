@@ -13,6 +13,7 @@ export const WIDGET_TAGS: readonly string[] = [
   "chorus-review-form",
   "chorus-review-media",
   "chorus-questions",
+  "chorus-reviews-carousel",
 ];
 
 /** The source of element `tag`, relative to widgets/: `<name>/chorus-<name>.ts`. */

@@ -1,8 +1,11 @@
 /**
  * @summary Gallery of review photos and videos (`GET …/review_media`, interface.md §4.2): a grid of
- * thumbnails, newest first, with "Load more", and a lightbox (modal `<dialog>`) with previous/next
- * buttons, arrow-key navigation, a focus trap, Escape to close (focus returns to the thumbnail),
- * alt text and video playback. The lightbox is created on first open.
+ * thumbnails (or with `layout="carousel"` one scroll-snapped row with previous/next buttons), newest first,
+ * with "Load more", and a lightbox (modal `<dialog>`) showing the photo or video beside its review (stars,
+ * title, text, reviewer, verified badge: `GET /stores/{storeId}/reviews/{reviewId}`, once per review; stacked
+ * under the photo on narrow screens), with previous/next buttons, arrow-key navigation, a focus trap, Escape
+ * to close (focus returns to the thumbnail), alt text and video playback. The lightbox is created on first open.
+ * Left/Right (Home/End) on a thumbnail move focus to the previous/next (first/last) thumbnail.
  *
  * No layout shift (issue 8): the element reserves `--chorus-review-media-min-height` from the start
  * (placeholder thumbnails while loading) and never gets shorter than that while it has media; with none it
@@ -13,21 +16,29 @@
  * @attr product-id - platform-prefixed product ID; or group-id; neither → the whole store
  * @attr group-id - review group ID
  * @attr limit - thumbnails per page (1..25, default 12)
+ * @attr layout - `grid` (default: rows of thumbnails) | `carousel` (one row that scrolls sideways: swipe, the
+ *   previous/next buttons or the arrow keys; same height as one grid row, so the same reservation)
  * @attr api-base - origin of the Chorus server
  * @attr state - reflected, read-only: `loading` | `ready` | `empty` (no photos or videos: nothing shown) | `error`
  * @event chorus-media-open - `{ mediaId, index }` when the lightbox shows an item
- * @csspart grid - the thumbnail list
+ * @csspart grid - the thumbnail list (the scrolling row with `layout="carousel"`)
+ * @csspart scroll-previous - carousel: the button showing the previous thumbnails
+ * @csspart scroll-next - carousel: the button showing more thumbnails
  * @csspart thumbnail - a thumbnail button
  * @csspart load-more - the "Load more" button
  * @csspart lightbox - the dialog
+ * @csspart lightbox-review - the review beside the photo (stars, title, text, reviewer, badge)
+ * @csspart verified-badge - "Verified buyer" / "Verified reviewer" in the lightbox
  * @cssproperty --chorus-media-thumb-size - thumbnail size (default 96px)
  * @cssproperty --chorus-review-media-min-height - space reserved from the start and kept (default one row of thumbnails plus the "Load more" button)
  */
 import { html, nothing, type PropertyValues } from "lit";
 import { property, query, state } from "lit/decorators.js";
-import { getJson, type ListReviewMediaResponse, type ReviewMedia } from "../internal/api.ts";
+import { getJson, type ListReviewMediaResponse, type Review, type ReviewMedia } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { formatDate } from "../internal/format.ts";
+import { decodeHtmlText } from "../internal/html-text.ts";
+import { stars } from "../internal/stars.ts";
 import { tokens } from "../internal/tokens.ts";
 import { mediaStyles } from "./chorus-review-media.styles.ts";
 import { controls } from "../internal/ui.ts";
@@ -44,6 +55,7 @@ export class ChorusReviewMedia extends ChorusElement {
   ];
 
   @property({ type: Number }) limit = 12;
+  @property({ reflect: true }) layout: "grid" | "carousel" = "grid";
   @state() items: ReviewMedia[] = [];
   @state() nextUrl: string | undefined = undefined;
   @state() loading = false;
@@ -53,6 +65,8 @@ export class ChorusReviewMedia extends ChorusElement {
   @property({ reflect: true }) state: "loading" | "ready" | "empty" | "error" = "loading";
   @query("dialog") dialog!: HTMLDialogElement;
   private opener: HTMLElement | null = null;
+  /** The lightbox's reviews by ID: the review, null while it loads, false when it could not be loaded. */
+  #reviews = new Map<string, Review | null | false>();
   private abort?: AbortController;
 
   protected willUpdate(changed: PropertyValues): void {
@@ -98,13 +112,26 @@ export class ChorusReviewMedia extends ChorusElement {
       if (!this.dialog.open) this.dialog.showModal();
       this.renderRoot.querySelector<HTMLElement>(".close")?.focus();
     });
-    this.emit("chorus-media-open", { mediaId: this.items[index].mediaId, index });
+    this.#opened();
+  }
+
+  /** The lightbox shows item `current`: load its review (once per review) and say so. */
+  #opened(): void {
+    const { mediaId, reviewId } = this.items[this.current]!;
+    if (!this.#reviews.has(reviewId)) {
+      this.#reviews.set(reviewId, null);
+      getJson<{ review: Review }>(`${this.storeUrl}/reviews/${encodeURIComponent(reviewId)}`).then(
+        ({ review }) => this.#reviews.set(reviewId, review),
+        () => this.#reviews.set(reviewId, false),
+      ).then(() => this.requestUpdate());
+    }
+    this.emit("chorus-media-open", { mediaId, index: this.current });
   }
 
   private go(delta: number): void {
     if (this.current < 0 || !this.items.length) return;
     this.current = (this.current + delta + this.items.length) % this.items.length;
-    this.emit("chorus-media-open", { mediaId: this.items[this.current].mediaId, index: this.current });
+    this.#opened();
   }
 
   private close(): void {
@@ -133,15 +160,46 @@ export class ChorusReviewMedia extends ChorusElement {
     }
   }
 
+  /** Carousel: scroll the row back (-1) or on (1) by most of its visible width. */
+  #scroll(direction: number): void {
+    const row = this.renderRoot.querySelector("ul")!;
+    row.scrollBy({ left: direction * row.clientWidth * 0.8 });
+  }
+
+  /** Left/Right, Home/End on a thumbnail: focus the previous/next, first/last one (focus scrolls it into view). */
+  #thumbKey(e: KeyboardEvent): void {
+    const thumbs = [...this.renderRoot.querySelectorAll<HTMLElement>(".thumb")];
+    const i = thumbs.indexOf(e.target as HTMLElement);
+    const to = ({ ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: thumbs.length - 1 } as Record<string, number>)[e.key];
+    if (i < 0 || to === undefined || !thumbs[to]) return;
+    e.preventDefault();
+    thumbs[to].focus();
+  }
+
+  /** The review of item `m` beside it in the lightbox: stars and reviewer at once, title and text once loaded. */
+  #review(m: ReviewMedia) {
+    const r = this.#reviews.get(m.reviewId);
+    const verified = r && r.reviewer.isVerified ? this.t(r.reviewer.verifiedStatus === "verified-reviewer" ? "media.verifiedReviewer" : "media.verifiedBuyer") : "";
+    return html`<div class="review" part="lightbox-review" tabindex="0">
+      <p>${stars(m.rating)}<span class="visually-hidden">${this.t("media.rated", { rating: m.rating })}</span></p>
+      ${r ? html`${r.title ? html`<p class="title">${r.title}</p>` : nothing}<p class="body">${decodeHtmlText(r.body)}</p>`
+        : r === null ? html`<p class="muted">${this.t("media.reviewLoading")}</p>` : nothing}
+      <p><span class="name">${m.reviewer.displayName}</span>${verified ? html` <span class="badge" part="verified-badge">${verified}</span>` : nothing}</p>
+    </div>`;
+  }
+
   private renderLightbox() {
     const m = this.items[this.current];
     return html`<dialog part="lightbox" aria-labelledby="lb-caption" @close=${this.onClose} @keydown=${this.onKey}
       @click=${(e: MouseEvent) => { if (e.target === this.dialog) this.close(); }}>
       ${m ? html`
-        <div class="stage">
-          ${m.type === "video" && m.streamUrl
-            ? html`<video src=${m.streamUrl} poster=${m.largeUrl} controls playsinline aria-label=${this.altOf(m)}></video>`
-            : html`<img src=${m.largeUrl} alt=${this.altOf(m)} />`}
+        <div class="lb">
+          <div class="stage">
+            ${m.type === "video" && m.streamUrl
+              ? html`<video src=${m.streamUrl} poster=${m.largeUrl} controls playsinline aria-label=${this.altOf(m)}></video>`
+              : html`<img src=${m.largeUrl} alt=${this.altOf(m)} />`}
+          </div>
+          ${this.#review(m)}
         </div>
         <div class="bar">
           <p class="caption" id="lb-caption">${this.t("media.caption", { index: this.current + 1, total: `${this.items.length}${this.nextUrl ? "+" : ""}`, name: m.reviewer.displayName, rating: m.rating, date: formatDate(m.dateCreated) })}</p>
@@ -162,8 +220,9 @@ export class ChorusReviewMedia extends ChorusElement {
       return html`<ul part="grid" aria-busy="true" aria-label=${this.t("media.loading")}>${[0, 1, 2, 3].map(() => html`<li class="skeleton"></li>`)}</ul>`;
     }
     if (!this.items.length) return nothing;
+    const carousel = this.layout === "carousel";
     return html`
-      <ul part="grid" aria-label=${this.t("media.grid")}>
+      <ul part="grid" aria-label=${this.t("media.grid")} @keydown=${this.#thumbKey}>
         ${this.items.map((m, i) => html`<li>
           <button class="thumb" part="thumbnail" aria-haspopup="dialog" aria-label=${this.t("media.open", { alt: this.altOf(m) })} @click=${(e: Event) => this.open(i, e.currentTarget as HTMLElement)}>
             <img src=${m.thumbnailUrl} alt="" width="120" height="120" loading="lazy" />
@@ -171,8 +230,10 @@ export class ChorusReviewMedia extends ChorusElement {
           </button>
         </li>`)}
       </ul>
-      ${this.nextUrl
-        ? html`<div class="more"><button class="btn secondary" part="load-more" ?disabled=${this.loading} @click=${() => this.load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? this.t("media.loadingMore") : this.t("media.loadMore")}</button></div>`
+      ${this.nextUrl || carousel
+        ? html`<div class="more">${carousel ? html`<button class="btn secondary" part="scroll-previous" aria-label=${this.t("media.rowPrevious")} @click=${() => this.#scroll(-1)}>‹</button>
+            <button class="btn secondary" part="scroll-next" aria-label=${this.t("media.rowNext")} @click=${() => this.#scroll(1)}>›</button>` : nothing}
+          ${this.nextUrl ? html`<button class="btn secondary" part="load-more" ?disabled=${this.loading} @click=${() => this.load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? this.t("media.loadingMore") : this.t("media.loadMore")}</button>` : nothing}</div>`
         : nothing}
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
       ${this.current >= 0 ? this.renderLightbox() : nothing}
