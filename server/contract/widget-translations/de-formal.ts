@@ -19,6 +19,7 @@ export default {
   "reviewForm.nameMissing": "Bitte geben Sie den Namen ein, der bei Ihrer Bewertung stehen soll.",
   "reviewForm.tooManyPhotos": "Sie können höchstens {max} Fotos hinzufügen.",
   "reviewForm.tooManyVideos": "Sie können höchstens 1 Video hinzufügen.",
+  "reviewForm.answerMissing": "Bitte wählen Sie eine Antwort für {title}.",
   "questions.body": "Ihre Frage (Pflichtfeld)",
   "questions.name": "Name, der bei Ihrer Frage steht (Pflichtfeld)",
   "questions.thanks": "Vielen Dank! Ihre Frage wurde gesendet und wird geprüft. Sie erscheint hier, sobald sie beantwortet und freigegeben ist.",
