@@ -1,6 +1,8 @@
 /**
- * @summary "Write a review" form: star rating as labelled radio buttons, title, text, name, e-mail,
- * recommendation, and a photo/video picker with previews; posts to
+ * @summary "Write a review" form: star rating as labelled radio buttons, title, text, the product attributes
+ * the merchant configured (widget settings `reviewForm.attributes`: a scale as a 1-5 radio group with the
+ * merchant's labels at the ends, a choice as a select; sent as `attributesWithRating` / `productAttributes`),
+ * name, e-mail, recommendation, and a photo/video picker with previews; posts to
  * `POST /products/{product-id}/reviews` (decisions.md §3) as multipart.
  *
  * @attr store-id - the store's subscriber ID
@@ -26,11 +28,15 @@ import { tokens } from "../internal/tokens.ts";
 import { emailError, focusAfterUpdate, formStyles, honeypot } from "../internal/form.ts";
 import { controls } from "../internal/ui.ts";
 import { REVIEW_FORM_TEXTS } from "../../server/contract/widget-strings/review-form.ts";
+import type { StorefrontWidgetSettings } from "../internal/settings.ts";
+
+type Attribute = StorefrontWidgetSettings["reviewForm"]["attributes"][number];
 
 /** Client-side limits (the server enforces the same ones: server/contract/writes.ts). */
 const LIMITS = { title: 150, body: 5000, name: 60, images: 5, videos: 1, imageBytes: 10 * 1024 * 1024, videoBytes: 100 * 1024 * 1024 };
 const FIELDS = ["rating", "title", "body", "displayName", "email", "media"] as const;
-type Field = (typeof FIELDS)[number];
+/** A form field, or `a<N>`: the merchant's attribute N. */
+type Field = (typeof FIELDS)[number] | `a${number}`;
 type Picked = { file: File; url: string; kind: "image" | "video"; id: number };
 
 @chorusElement("chorus-review-form")
@@ -57,6 +63,10 @@ export class ChorusReviewForm extends ChorusElement {
       .previews li { position: relative; width: 96px; }
       .previews img, .previews video { width: 96px; height: 96px; object-fit: cover; border-radius: 6px; display: block; background: #eee; }
       .previews button { margin-top: 4px; width: 100%; font-size: 0.8em; padding: 0.2rem; }
+      .scale { display: grid; grid-template-columns: repeat(5, minmax(2.5em, 4em)); gap: 4px; font-size: 0.875em; }
+      .scale label { display: flex; flex-direction: column; align-items: center; cursor: pointer; }
+      .scale [aria-hidden] { grid-row: 2; text-align: center; color: var(--_muted); }
+      select { font: inherit; padding: 8px; border: 1px solid var(--_muted); border-radius: 6px; background: transparent; color: inherit; }
     `,
   ];
 
@@ -66,11 +76,19 @@ export class ChorusReviewForm extends ChorusElement {
   @state() errors: Partial<Record<Field | "form", string>> = {};
   @state() busy = false;
   @state() result: SubmitReviewResponse["review"] | null = null;
+  /** The product attributes the store's review form asks (its widget settings). */
+  @state() attrs: Attribute[] = [];
   private nextId = 1;
 
   disconnectedCallback(): void {
     super.disconnectedCallback();
     for (const f of this.files) URL.revokeObjectURL(f.url);
+  }
+
+  protected applySettings(settings: StorefrontWidgetSettings | null): void {
+    super.applySettings(settings);
+    const attrs = settings?.reviewForm?.attributes ?? [];
+    if (attrs.length || this.attrs.length) this.attrs = attrs;
   }
 
   private fid(name: string): string {
@@ -123,6 +141,9 @@ export class ChorusReviewForm extends ChorusElement {
     else if (v("displayName").length > LIMITS.name) errors.displayName = this.t("reviewForm.nameTooLong", { max: LIMITS.name });
     const email = emailError(v("email"));
     if (email) errors.email = this.t(email);
+    this.attrs.forEach((a, i) => {
+      if (a.required && !v(`a${i}`)) errors[`a${i}`] = this.t("reviewForm.answerMissing", { title: a.title });
+    });
     return errors;
   }
 
@@ -163,6 +184,16 @@ export class ChorusReviewForm extends ChorusElement {
     if (Object.keys(errors).length) return this.focusFirstError();
     const data = new FormData(form);
     data.delete("media-picker");
+    // The attributes' answers as the API takes them (JSON lists); unanswered ones are left out.
+    const rated: { title: string; value: number }[] = [];
+    const chosen: { title: string; value: string }[] = [];
+    this.attrs.forEach((a, i) => {
+      const value = String(data.get(`a${i}`) ?? "");
+      data.delete(`a${i}`);
+      if (value) a.kind === "scale" ? rated.push({ title: a.title, value: +value }) : chosen.push({ title: a.title, value });
+    });
+    if (rated.length) data.set("attributesWithRating", JSON.stringify(rated));
+    if (chosen.length) data.set("productAttributes", JSON.stringify(chosen));
     data.set("rating", String(this.rating));
     data.set("isRecommended", (form.elements.namedItem("isRecommended") as HTMLInputElement).checked ? "true" : "false");
     for (const f of this.files) data.append("media", f.file, f.file.name);
@@ -180,6 +211,32 @@ export class ChorusReviewForm extends ChorusElement {
     } finally {
       this.busy = false;
     }
+  }
+
+  /** Attribute `i`: a scale as a fieldset of 5 radios (arrow keys move between them) with the merchant's labels under 1, 3 and 5; a choice as a select. */
+  private renderAttribute(a: Attribute, i: number) {
+    const f: Field = `a${i}`;
+    const title = a.required ? this.t("reviewForm.required", { title: a.title }) : a.title;
+    const clear = () => { if (this.errors[f]) this.errors = { ...this.errors, [f]: undefined }; };
+    if (a.kind === "choice") {
+      return html`<div>
+        <label class="field" for=${this.fid(f)}>${title}</label>
+        <select id=${this.fid(f)} name=${f} aria-invalid=${this.errors[f] ? "true" : "false"} aria-describedby=${this.describedBy(f)} @change=${clear}>
+          <option value="">${this.t("reviewForm.choose")}</option>
+          ${a.options.map((o) => html`<option>${o}</option>`)}
+        </select>
+        ${this.errorOf(f)}
+      </div>`;
+    }
+    const labels = [a.minLabel, "", a.midLabel, "", a.maxLabel];
+    return html`<fieldset aria-describedby=${this.describedBy(f)} ?data-invalid=${!!this.errors[f]}>
+      <legend>${title}</legend>
+      <div class="scale">
+        ${labels.map((l, n) => html`<label><input type="radio" name=${f} value=${n + 1} @change=${clear} />${n + 1}<span class="visually-hidden">${l && `, ${l}`}</span></label>`)}
+        ${labels.map((l) => html`<span aria-hidden="true">${l}</span>`)}
+      </div>
+      ${this.errorOf(f)}
+    </fieldset>`;
   }
 
   render() {
@@ -213,6 +270,7 @@ export class ChorusReviewForm extends ChorusElement {
         <textarea id=${this.fid("body")} name="body" maxlength=${LIMITS.body} required aria-invalid=${e.body ? "true" : "false"} aria-describedby=${this.describedBy("body")}></textarea>
         ${this.errorOf("body")}
       </div>
+      ${this.attrs.map((a, i) => this.renderAttribute(a, i))}
       <div>
         <label class="field" for=${this.fid("displayName")}>${this.t("reviewForm.name")}</label>
         <input type="text" id=${this.fid("displayName")} name="displayName" autocomplete="nickname" maxlength=${LIMITS.name} required aria-invalid=${e.displayName ? "true" : "false"} aria-describedby=${this.describedBy("displayName")} />

@@ -32,4 +32,7 @@ export const REVIEW_FORM_TEXTS = {
   "reviewForm.videoTooLarge": "{file} is too large: videos may be at most 100 MB.",
   "reviewForm.tooManyPhotos": "You can add at most {max} photos.",
   "reviewForm.tooManyVideos": "You can add at most 1 video.",
+  "reviewForm.required": "{title} (required)",
+  "reviewForm.answerMissing": "Choose an answer for {title}.",
+  "reviewForm.choose": "Choose…",
 } as const;
