@@ -76,6 +76,12 @@ sub vcl_recv {
 }
 
 sub vcl_backend_response {
+    if (!beresp.http.Cache-Control && !beresp.http.Expires) {
+        # Chorus said nothing about caching: not stored (Varnish's default would keep it 120 s).
+        set beresp.ttl = 120s;
+        set beresp.uncacheable = true;
+        return (deliver);
+    }
     if (!bereq.uncacheable && !beresp.http.Content-Encoding
         && beresp.http.Content-Type ~ "^(application/json|text/html|text/plain|text/css|text/javascript|application/javascript)"
         && std.integer(beresp.http.Content-Length, 0) > 1024) {
