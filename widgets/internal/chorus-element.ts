@@ -14,7 +14,6 @@ import { ApiRequestError, defaultApiBase } from "./api.ts";
 import { merchantTextsApply, textGroupOf, uiLocaleFor, type UiLocale } from "../../server/contract/widget-locales.ts";
 import { formatCount, setFormatLang } from "./format.ts";
 import { loadSettings, type StorefrontWidgetSettings } from "./settings.ts";
-import { COMMON_TEXTS } from "../../server/contract/widget-strings/common.ts";
 import { fill } from "./strings.ts";
 import { nextTask } from "./tasks.ts";
 
@@ -99,17 +98,12 @@ function isNew(value: unknown): boolean {
   return isNew(result.values) || fresh;
 }
 
-/** `#fff` or `#111` for text on the hex colour `hex` (`#rgb` / `#rrggbb`): the one with the higher WCAG contrast ratio. */
-export function textOn(hex: string): string {
-  const digits = hex.length === 4 ? [...hex.slice(1)].map((c) => c + c) : [hex.slice(1, 3), hex.slice(3, 5), hex.slice(5, 7)];
-  const [r, g, b] = digits.map((d) => {
-    const c = parseInt(d, 16) / 255;
-    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  const luminance = 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-  // Contrast with white: 1.05 / (L + 0.05); with #111 (luminance 0.0056): (L + 0.05) / 0.0556.
-  return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.0556 ? "#fff" : "#111";
-}
+/**
+ * What the larger elements add to every element once their shared module is loaded (widgets/internal/ui.ts, in
+ * their chunk: not on the star badge's page, which shows neither): the shared texts (`common.*`: errors, e-mail
+ * checks) and the text colour on a merchant's accent (`--chorus-accent-contrast`, for filled buttons).
+ */
+export const extras: { texts: Record<string, string>; textOn?: (hex: string) => string } = { texts: {} };
 
 export class ChorusElement extends LitElement {
   @property({ attribute: "store-id", reflect: true }) storeId = "";
@@ -268,9 +262,9 @@ export class ChorusElement extends LitElement {
     // No merchant texts (the usual case) renders nothing new: no update at all.
     if (Object.keys(texts).length || Object.keys(this.texts).length) this.texts = texts;
     // A colour set in the admin wins over the page's `--chorus-accent` / `--chorus-star` (set on the element itself);
-    // text on the accent is then black or white, whichever contrasts more with it.
+    // text on the accent is then black or white, whichever contrasts more with it (`extras.textOn`).
     const accent = settings?.colors.accent;
-    for (const [property, value] of [["--chorus-accent", accent], ["--chorus-accent-contrast", accent && textOn(accent)], ["--chorus-star", settings?.colors.star]] as const) {
+    for (const [property, value] of [["--chorus-accent", accent], ["--chorus-accent-contrast", accent && extras.textOn?.(accent)], ["--chorus-star", settings?.colors.star]] as const) {
       if (value) this.style.setProperty(property, value);
       else this.style.removeProperty(property);
     }
@@ -288,7 +282,7 @@ export class ChorusElement extends LitElement {
    */
   t(id: string, vars?: Record<string, string | number>): string {
     const defaults = (this.constructor as typeof ChorusElement).defaults;
-    return fill(this.texts[id] ?? this.translation[id] ?? defaults[id] ?? (COMMON_TEXTS as Record<string, string>)[id] ?? id, vars);
+    return fill(this.texts[id] ?? this.translation[id] ?? defaults[id] ?? extras.texts[id] ?? id, vars);
   }
 
   /**

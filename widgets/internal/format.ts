@@ -8,34 +8,11 @@
  * The language: an element's while it renders (`setFormatLang`), else on the server (snippets,
  * app/lib/snippets.server.ts) `globalThis.__chorusLang`, else `<html lang>`.
  */
-let current: string | undefined;
-/**
- * Set the language of the dates and counts formatted from now on (an element's, during its render:
- * widgets/internal/chorus-element.ts `update`); undefined: the page's. Returns the one before.
- */
-export function setFormatLang(lang: string | undefined): string | undefined {
-  const before = current;
-  current = lang;
-  return before;
-}
-const lang = () =>
-  current ||
-  (typeof document === "undefined" ? (globalThis as { __chorusLang?: string }).__chorusLang : document.documentElement.lang) || navigator.language || "en";
-const english = (l: string) => /^en(-us)?$/i.test(l);
-const MONTHS = "January February March April May June July August September October November December".split(" ");
+import { english, lang } from "./format-lang.ts";
 
-let dates: [string, Intl.DateTimeFormat] | undefined;
+export { setFormatLang } from "./format-lang.ts";
+
 let counts: [string, Intl.NumberFormat] | undefined;
-
-/** "March 12, 2026" (en) / "12. März 2026" (de) style date from an ISO 8601 string ("" when it is not a date). */
-export function formatDate(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return "";
-  const l = lang();
-  if (english(l)) return `${MONTHS[d.getMonth()]} ${d.getDate()}, ${d.getFullYear()}`;
-  if (dates?.[0] !== l) dates = [l, new Intl.DateTimeFormat(l, { year: "numeric", month: "long", day: "numeric" })];
-  return dates[1].format(d);
-}
 
 /** "1,024" style count (a whole number). */
 export function formatCount(n: number, language?: string): string {
@@ -56,3 +33,6 @@ export function formatRatingNumber(n: number): string {
 
 /** "1 review" / "128 reviews". */
 export const plural = (n: number, one: string, many: string): string => `${formatCount(n)} ${n === 1 ? one : many}`;
+
+// Dates: only the larger widgets show them (widgets/internal/dates.ts, in their chunk rather than the star badge's).
+export { formatDate } from "./dates.ts";

@@ -11,7 +11,7 @@ import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "../../test/fixtu
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import "../star-rating/chorus-star-rating.ts";
 import "../reviews-keywords/chorus-reviews-keywords.ts";
-import { textOn } from "./chorus-element.ts";
+import { textOn } from "./ui.ts";
 
 let t: TestServer;
 const requests: string[] = [];

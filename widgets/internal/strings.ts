@@ -11,13 +11,5 @@ export function fill(text: string, vars?: Record<string, string | number>): stri
   return vars ? text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole)) : text;
 }
 
-/**
- * `text` split at its placeholders, each replaced by `vars[name]` (which may be a Lit template): an array
- * Lit renders in order, for texts with markup inside (a link, a `<time>`). Unknown placeholders stay text.
- */
-export function fillParts(text: string, vars: Record<string, unknown>): unknown[] {
-  return text.split(/(\{\w+\})/).map((part) => {
-    const name = /^\{(\w+)\}$/.exec(part)?.[1];
-    return name && name in vars ? vars[name] : part;
-  });
-}
+// Texts with markup inside: only the larger widgets have them (./fill-parts.ts, in their chunk rather than the star badge's).
+export { fillParts } from "./fill-parts.ts";

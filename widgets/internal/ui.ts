@@ -1,9 +1,27 @@
 /**
  * Control styles shared by the elements with buttons and loading states (chorus-reviews,
  * chorus-review-media, chorus-questions, chorus-review-form, chorus-loyalty), written once so they
- * land once in the shared chunk (issue 8 weight budget). Form helpers: ./form.ts.
+ * land once in their chunk ("ui", widgets/vite.config.ts; issue 8 weight budget). Form helpers: ./form.ts.
  */
 import { css } from "lit";
+import { COMMON_TEXTS } from "../../server/contract/widget-strings/common.ts";
+import { extras } from "./chorus-element.ts";
+
+/** `#fff` or `#111` for text on the hex colour `hex` (`#rgb` / `#rrggbb`): the one with the higher WCAG contrast ratio. */
+export function textOn(hex: string): string {
+  const digits = hex.length === 4 ? [...hex.slice(1)].map((c) => c + c) : [hex.slice(1, 3), hex.slice(3, 5), hex.slice(5, 7)];
+  const [r, g, b] = digits.map((d) => {
+    const c = parseInt(d, 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  const luminance = 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  // Contrast with white: 1.05 / (L + 0.05); with #111 (luminance 0.0056): (L + 0.05) / 0.0556.
+  return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.0556 ? "#fff" : "#111";
+}
+
+// Every element but the star badge imports this module (for `controls`): it brings the shared texts and the accent's text colour.
+extras.texts = COMMON_TEXTS;
+extras.textOn = textOn;
 
 /**
  * `.btn` accent button (`.btn.secondary`: outlined), disabled look for `[disabled]` and
