@@ -3,8 +3,14 @@
  * (interface.md §4.2 "List reviews"), with a sort control, review cards, helpful / not helpful votes
  * (decisions.md §3: one per visitor, sent with the localStorage visitor ID of widgets/internal/visitor.ts;
  * switching moves the vote), "Load more" over `nextUrl`, and loading / empty / error states.
+ * Shopper filters (issue #23 item 2): a rating breakdown from the scope's `review_aggregate` whose rows toggle
+ * `rating=N` (several combine), "With photos/videos" (`media=any`), "Verified buyers" (`verified=true`), the
+ * product's attributes (`GET …/attributes`, shown only when it has some; `shopperAttributes=Title,option`) and a
+ * search over title and body (`search=`, debounced, Enter applies at once) whose matched words are `<mark>`ed
+ * from the answer's `highlights` ranges; every filter is a query parameter of the list and of each `nextUrl`.
+ * Cards show a review's product attributes and its attribute scales (`attributesWithRating`).
  *
- * @summary A list of published customer reviews with sorting, paging and helpful votes.
+ * @summary A list of published customer reviews with a rating breakdown, filters, search, sorting, paging and helpful votes.
  *
  * @attr store-id - the store's subscriber ID (required)
  * @attr product-id - platform-prefixed product ID (`shopify-1078`); enables "Write a review"
@@ -49,6 +55,19 @@
  * @csspart vote-button - the "Helpful" and "Not helpful" buttons
  * @csspart vote-error - the inline error after a failed vote
  * @csspart load-more - the "Load more reviews" button
+ * @csspart breakdown - the rating breakdown: five rows, 5 to 1 stars
+ * @csspart breakdown-row - one row (a toggle button, `aria-pressed`): the stars, a bar and the count of that rating
+ * @csspart breakdown-bar - a row's bar (its fill is the share of all reviews)
+ * @csspart filters - the row of search box and filter toggles
+ * @csspart search - the search form
+ * @csspart search-input - the search box (`<input type="search">`)
+ * @csspart search-clear - the button clearing the search
+ * @csspart filter-chip - the "With photos/videos" and "Verified buyers" toggle buttons (`aria-pressed`)
+ * @csspart attribute-filter - a product attribute's `<select>` (only for products whose reviews have attributes)
+ * @csspart clear-filters - the "Clear filters" button (while a filter or search applies; also under an empty result)
+ * @csspart match - a matched word of a search (`<mark>`)
+ * @csspart attributes - a card's product attributes (`<dl>`: title, value)
+ * @csspart attribute-scale - a card's rated attribute: its title, a scale with a marker and the scale's end labels
  * @csspart skeleton - a placeholder card while loading
  * @csspart empty - the "No reviews yet" message (with no reviews at all: the invitation line holding it and the button)
  * @csspart error - the error message box
@@ -58,12 +77,12 @@
  *   sort toolbar above it takes 3.75rem more (one row, at least 2.75rem, and its 1rem margin)
  * @cssproperty --chorus-* - the shared tokens of widgets/internal/tokens.ts
  */
-import { html, nothing } from "lit";
+import { html, isServer, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
-import { getJson, postJson, type ListReviewsResponse, type Review, type ReviewOrder } from "../internal/api.ts";
+import { getJson, postJson, type ListReviewsResponse, type Review, type ReviewAggregateResponse, type ReviewOrder } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { reviewLocaleFor } from "../../server/contract/review-locales.ts";
-import { formatDate } from "../internal/format.ts";
+import { formatCount, formatDate } from "../internal/format.ts";
 import { REVIEWS_TEXTS } from "../../server/contract/widget-strings/reviews.ts";
 import { stars } from "../internal/stars.ts";
 import { tokens } from "../internal/tokens.ts";
@@ -88,6 +107,12 @@ export const ORDER_LABELS: Record<Exclude<ReviewOrder, "unhelpful desc">, string
 };
 
 type VoteKind = "helpful" | "unhelpful";
+/** Interface 1 (search): matched ranges, UTF-16 code units [start, end) of the title and the decoded body. */
+type Ranges = [number, number][];
+type Shown = Review & { highlights?: { title?: Ranges; body?: Ranges } };
+type Attribute = { title: string; options: string[] };
+/** Breakdown rows, top to bottom. */
+const LEVELS = [5, 4, 3, 2, 1];
 /** The shopper's vote on one review: `vote` is the one pending or counted. */
 type Vote = { state: "pending" | "done" | "error"; vote: VoteKind; message?: string };
 type Status = "loading" | "ready" | "error";
@@ -123,8 +148,25 @@ export class ChorusReviews extends ChorusElement {
   @property({ reflect: true }) state: "loading" | "ready" | "error" | "empty" = "loading";
   /** How many of `reviews` are rendered: cards are added a few per task (issue 8: no long task). */
   @state() shown = 0;
+  /** The scope's aggregate (breakdown counts); null until loaded or when it fails. */
+  @state() aggregate: ReviewAggregateResponse["reviewAggregate"] | null = null;
+  /** The product's filterable attributes (`GET …/attributes`). */
+  @state() filterAttributes: Attribute[] = [];
+  /** Filters (each a query parameter of the list): star levels, media, verified buyers, attribute title → option, search. */
+  @state() ratings: number[] = [];
+  @state() media = false;
+  @state() verified = false;
+  @state() picked: Record<string, string> = {};
+  @state() search = "";
+  /** The search box's text (applied to `search` after a pause or on Enter). */
+  @state() query = "";
+  /** Whether the list has shown reviews: the breakdown and filters stay from then on (also over an empty result). */
+  @state() browsing = false;
 
   #abort?: AbortController;
+  /** The aggregate URL last requested (a new scope requests the aggregate and attributes again). */
+  #aggregateFor = "";
+  #debounce?: ReturnType<typeof setTimeout>;
   /** The first page's URL last requested: a change of any attribute it depends on reloads the list. */
   #url = "";
   #revealRun = 0;
@@ -175,7 +217,31 @@ export class ChorusReviews extends ChorusElement {
 
   protected willUpdate(): void {
     if (this.#firstPageUrl() !== this.#url) void this.#loadFirstPage();
-    this.state = this.status !== "ready" ? this.status : this.reviews.length || this.keyword ? "ready" : "empty";
+    if (this.storeId && this.#aggregateFor !== this.scopeUrl) this.#loadAggregate();
+    if (this.reviews.length) this.browsing = true;
+    this.state = this.status !== "ready" ? this.status : this.reviews.length || this.keyword || this.#filtered ? "ready" : "empty";
+  }
+
+  /** Whether a filter or search applies. */
+  get #filtered(): boolean {
+    return Boolean(this.ratings.length || this.media || this.verified || this.search || Object.values(this.picked).some(Boolean));
+  }
+
+  /**
+   * The scope's aggregate (from a server-rendered snapshot, else requested; none on the server without one) and,
+   * for a product, its filterable attributes. Failures leave the breakdown without counts and no attribute filters.
+   */
+  #loadAggregate(): void {
+    const scope = (this.#aggregateFor = this.scopeUrl);
+    const url = `${scope}/review_aggregate`;
+    const taken = this.takeSnapshot<ReviewAggregateResponse>(url);
+    this.aggregate = taken?.reviewAggregate ?? null;
+    this.filterAttributes = [];
+    if (isServer) return;
+    const load = <T>(u: string, use: (body: T) => void) => getJson<T>(u).then((body) => this.#aggregateFor === scope && use(body), () => {});
+    if (!taken) void load<ReviewAggregateResponse>(url, (b) => (this.aggregate = b.reviewAggregate));
+    // Options with a comma cannot be sent (`Title,option` splits at commas).
+    if (this.productId) void load<{ productAttributes: Attribute[] }>(`${scope}/attributes`, (b) => (this.filterAttributes = b.productAttributes.map((a) => ({ ...a, options: a.options.filter((o) => !o.includes(",")) })).filter((a) => a.options.length && !a.title.includes(","))));
   }
 
   get #order(): ReviewOrder {
@@ -193,15 +259,19 @@ export class ChorusReviews extends ChorusElement {
     const locale = reviewLocaleFor(this.locale);
     if (locale) params.set("locale", locale);
     if (this.keyword) params.set("keyword", this.keyword);
+    if (this.ratings.length) params.set("rating", [...this.ratings].sort().join());
+    if (this.media) params.set("media", "any");
+    if (this.verified) params.set("verified", "true");
+    if (this.search) params.set("search", this.search);
+    for (const [title, option] of Object.entries(this.picked)) if (option) params.append("shopperAttributes", `${title},${option}`);
     return `${this.scopeUrl}/reviews?${params}`;
   }
 
-  /** Absolute URL of the next page; keeps `keyword` when the server's nextUrl does not carry it. */
+  /** Absolute URL of the next page; adds the first page's parameters (keyword, locale, filters) the server's nextUrl does not carry. */
   #nextPageUrl(nextUrl: string): string {
     const url = new URL(this.resolveNextUrl(nextUrl));
-    if (this.keyword && !url.searchParams.has("keyword")) url.searchParams.set("keyword", this.keyword);
-    const locale = reviewLocaleFor(this.locale);
-    if (locale && !url.searchParams.has("locale")) url.searchParams.set("locale", locale);
+    const has = new Set(url.searchParams.keys());
+    for (const [name, value] of new URL(this.#firstPageUrl()).searchParams) if (!has.has(name)) url.searchParams.append(name, value);
     return url.href;
   }
 
@@ -234,6 +304,7 @@ export class ChorusReviews extends ChorusElement {
       this.nextUrl = page.nextUrl;
       this.votes = {};
       this.status = "ready";
+      if (this.#filtered) this.announcement = this.plural("reviews.shown", page.reviews.length);
       if (!(await this.#reveal())) return;
       this.emit("chorus-reviews-loaded", { count: this.reviews.length, hasMore: Boolean(page.nextUrl), orderBy: this.#order });
     } catch (error) {
@@ -364,7 +435,7 @@ export class ChorusReviews extends ChorusElement {
       : nothing}`;
   }
 
-  #renderReview(r: Review) {
+  #renderReview(r: Shown) {
     const vote = this.votes[r.reviewId];
     const titleId = `t-${r.reviewId}`;
     const verified = r.reviewer.isVerified ? this.t(r.reviewer.verifiedStatus === "verified-reviewer" ? "reviews.verifiedReviewer" : "reviews.verifiedBuyer") : "";
@@ -372,14 +443,16 @@ export class ChorusReviews extends ChorusElement {
       <article part="card" data-review-id=${r.reviewId} tabindex="-1" aria-labelledby=${r.title ? titleId : nothing} aria-label=${r.title ? nothing : this.t("reviews.reviewBy", { name: r.reviewer.displayName })}>
         <div class="head">
           <span part="rating">${stars(r.rating)}<span class="visually-hidden">${this.t("reviews.rated", { rating: r.rating })}</span></span>
-          ${r.title ? html`<h3 part="title" id=${titleId}>${r.title}</h3>` : nothing}
+          ${r.title ? html`<h3 part="title" id=${titleId}>${this.#marked(r.title, r.highlights?.title)}</h3>` : nothing}
         </div>
         <p class="meta" part="meta">
           <span part="reviewer">${r.reviewer.displayName}</span>
           ${verified ? html`<span class="badge" part="verified-badge">${verified}</span>` : nothing}
           <time part="date" datetime=${r.dateCreated}>${formatDate(r.dateCreated)}</time>
         </p>
-        ${r.body ? html`<p class="body" part="body">${decodeHtmlText(r.body)}</p>` : nothing}
+        ${r.body ? html`<p class="body" part="body">${this.#marked(decodeHtmlText(r.body), r.highlights?.body)}</p>` : nothing}
+        ${r.productAttributes?.length ? html`<dl class="attrs" part="attributes">${r.productAttributes.map((a) => html`<div><dt>${a.title}</dt><dd>${a.value}</dd></div>`)}</dl>` : nothing}
+        ${r.attributesWithRating?.map((a) => this.#scale(a)) ?? nothing}
         ${r.isIncentivized ? html`<p class="incentive" part="incentive-note">${this.t("reviews.incentivized")}</p>` : nothing}
         ${r.isRecommended ? html`<p class="recommends" part="recommends">${this.t("reviews.recommends")}</p>` : nothing}
         ${r.media.length
@@ -413,6 +486,94 @@ export class ChorusReviews extends ChorusElement {
     </button>`;
   }
 
+  /** Toggle star level `n` in the rating filter. */
+  #toggleRating(n: number): void {
+    this.ratings = this.ratings.includes(n) ? this.ratings.filter((r) => r !== n) : [...this.ratings, n];
+  }
+
+  /** Apply the search box's text now (Enter, or the pause after typing); 1..100 characters (`maxlength`). */
+  #applySearch(): void {
+    clearTimeout(this.#debounce);
+    // Text without a letter or digit finds nothing (the API answers 400): no search.
+    this.search = /[\p{L}\p{N}]/u.test(this.query) ? this.query.trim() : "";
+  }
+
+  #onQuery(event: Event): void {
+    this.query = (event.target as HTMLInputElement).value;
+    clearTimeout(this.#debounce);
+    this.#debounce = setTimeout(() => this.#applySearch(), 400);
+  }
+
+  /** Clear every filter and the search; focus moves to the search box (the button is gone). */
+  #clear(): void {
+    this.ratings = [];
+    this.media = this.verified = false;
+    this.picked = {};
+    this.query = "";
+    this.#applySearch();
+    void this.updateComplete.then(() => this.renderRoot.querySelector("input")?.focus());
+  }
+
+  /** `text` with the `ranges` (sorted, [start, end)) wrapped in `<mark>`: slices of the text, never HTML. */
+  #marked(text: string, ranges: Ranges = []): unknown {
+    let at = 0;
+    const out: unknown[] = [];
+    for (const [start, end] of ranges) {
+      if (start < at || end <= start) continue;
+      out.push(text.slice(at, start), html`<mark part="match">${text.slice(start, end)}</mark>`);
+      at = end;
+    }
+    out.push(text.slice(at));
+    return out;
+  }
+
+  #chip(label: string, pressed: boolean, toggle: () => void) {
+    return html`<button class="chip" part="filter-chip" aria-pressed=${pressed ? "true" : "false"} @click=${toggle}>${this.t(label)}</button>`;
+  }
+
+  /** The rating breakdown (counts from the aggregate; rows of the same size before it loads) and the filter row. */
+  #renderFilters() {
+    const a = this.aggregate;
+    const levels = a?.reviewCountByLevel as Record<string, number> | undefined;
+    return html`<div class="breakdown" part="breakdown" role="group" aria-label=${this.t("reviews.breakdown")}>
+        ${LEVELS.map((n) => {
+          const count = levels?.[`level${n}Count`];
+          // The name is the hidden sentence ("5 out of 5 stars: 12 reviews"); the short visible parts are hidden from it.
+          return html`<button part="breakdown-row" aria-pressed=${this.ratings.includes(n) ? "true" : "false"} ?disabled=${count === 0} @click=${() => this.#toggleRating(n)}>
+            <span aria-hidden="true">${n} ★</span><span class="bar" part="breakdown-bar"><span style="width:${a?.reviewCount ? (100 * (count ?? 0)) / a.reviewCount : 0}%"></span></span><span class="count" aria-hidden="true">${count === undefined ? "" : formatCount(count)}</span>
+            <span class="visually-hidden">${count === undefined ? this.t("reviews.rated", { rating: n }) : this.plural("reviews.ratingRow", count, { rating: n })}</span>
+          </button>`;
+        })}
+      </div>
+      <div class="filters" part="filters" role="group" aria-label=${this.t("reviews.filters")}>
+        <form role="search" part="search" @submit=${(e: Event) => (e.preventDefault(), this.#applySearch())}>
+          <input type="search" part="search-input" maxlength="100" aria-label=${this.t("reviews.search")} placeholder=${this.t("reviews.search")} .value=${this.query} @input=${this.#onQuery} />
+          ${this.query ? html`<button type="button" class="x" part="search-clear" aria-label=${this.t("reviews.clearSearch")} @click=${() => ((this.query = ""), this.#applySearch(), this.renderRoot.querySelector("input")?.focus())}>×</button>` : nothing}
+        </form>
+        ${this.#chip("reviews.filterMedia", this.media, () => (this.media = !this.media))}
+        ${this.#chip("reviews.filterVerified", this.verified, () => (this.verified = !this.verified))}
+        ${this.filterAttributes.map((attr) => html`<label class="chip">${attr.title}
+          <select part="attribute-filter" @change=${(e: Event) => (this.picked = { ...this.picked, [attr.title]: (e.target as HTMLSelectElement).value })}>
+            <option value="">${this.t("reviews.attributeAll")}</option>
+            ${attr.options.map((o) => html`<option ?selected=${this.picked[attr.title] === o}>${o}</option>`)}
+          </select></label>`)}
+        ${this.#filtered ? this.#clearButton() : nothing}
+      </div>`;
+  }
+
+  #clearButton() {
+    return html`<button class="btn secondary" part="clear-filters" @click=${this.#clear}>${this.t("reviews.clearFilters")}</button>`;
+  }
+
+  /** A rated attribute: the reviewer's position between the scale's labels (`range`: 1..5, else -1..1, as Okendo's clients draw it). */
+  #scale(a: NonNullable<Review["attributesWithRating"]>[number]) {
+    const at = Math.max(0, Math.min(1, a.type === "range" ? (a.value - 1) / 4 : (a.value + 1) / 2));
+    const label = (at < 0.34 ? a.minLabel : at > 0.66 ? a.maxLabel : a.midLabel) || String(a.value);
+    return html`<div class="scale" part="attribute-scale"><span class="visually-hidden">${this.t("reviews.attributeValue", { title: a.title, value: label })}</span>
+      <span aria-hidden="true">${a.title}<span class="track"><i style="left:${100 * at}%"></i></span><span class="ends"><span>${a.minLabel}</span><span>${a.maxLabel}</span></span></span>
+    </div>`;
+  }
+
   #renderResults() {
     if (this.status === "error") {
       return html`<div part="error" role="alert">
@@ -424,7 +585,9 @@ export class ChorusReviews extends ChorusElement {
       return html`<ol aria-hidden="true">${[0, 1, 2].map(() => html`<li class="skeleton" part="skeleton"></li>`)}</ol>`;
     }
     if (this.reviews.length === 0) {
-      return html`<p part="empty">${this.keyword ? this.t("reviews.emptyKeyword", { keyword: this.keyword }) : this.t("reviews.empty")}</p>`;
+      return this.#filtered
+        ? html`<div class="invite" part="empty"><p>${this.t("reviews.emptyFiltered")}</p>${this.#clearButton()}</div>`
+        : html`<p part="empty">${this.keyword ? this.t("reviews.emptyKeyword", { keyword: this.keyword }) : this.t("reviews.empty")}</p>`;
     }
     return html`<ol part="list">${this.reviews.slice(0, this.shown).map((r) => this.#renderReview(r))}</ol>
       ${this.nextUrl || this.moreError
@@ -443,7 +606,7 @@ export class ChorusReviews extends ChorusElement {
     if (this.state === "empty") {
       return html`${this.#renderToolbar()}<div class="visually-hidden" role="status" aria-live="polite">${this.announcement}</div>`;
     }
-    return html`${this.#renderToolbar()}
+    return html`${this.#renderToolbar()}${this.browsing ? this.#renderFilters() : nothing}
       <div class="results" aria-busy=${this.status === "loading" ? "true" : "false"} aria-label=${this.t("reviews.region")} role="region">${this.#renderResults()}</div>
       <div class="visually-hidden" role="status" aria-live="polite">${this.announcement}</div>`;
   }
