@@ -35,11 +35,12 @@ describe("xkey tags of content scopes", () => {
 
 describe("CACHE_PURGE_URLS and the generated VCL", () => {
   it("reads a comma-separated list of http(s) URLs and refuses anything else, naming the variable", () => {
-    expect(loadConfig({ CACHE_PURGE_URLS: "" }).CACHE_PURGE_URLS).toEqual([]);
-    expect(loadConfig({ CACHE_PURGE_URLS: " http://10.0.0.5:6081/, https://chorus:s3cret@cache.example " }).CACHE_PURGE_URLS)
+    const env = (value: string) => ({ NODE_ENV: "test", CACHE_PURGE_URLS: value }) as NodeJS.ProcessEnv;
+    expect(loadConfig(env("")).CACHE_PURGE_URLS).toEqual([]);
+    expect(loadConfig(env(" http://10.0.0.5:6081/, https://chorus:s3cret@cache.example ")).CACHE_PURGE_URLS)
       .toEqual(["http://10.0.0.5:6081/", "https://chorus:s3cret@cache.example"]);
     for (const bad of ["varnish:6081", "ftp://cache.example/", "http://ok.example,nonsense"]) {
-      expect(() => loadConfig({ CACHE_PURGE_URLS: bad })).toThrow(/CACHE_PURGE_URLS/);
+      expect(() => loadConfig(env(bad))).toThrow(/CACHE_PURGE_URLS/);
     }
   });
 
@@ -95,6 +96,34 @@ describe("the purger", () => {
     } finally {
       await purger.stop();
       cache.close();
+    }
+  });
+});
+
+describe("the purger's second purge", () => {
+  it("purges each change's tags once more after repeatAfterMs (an answer fetched before the commit but stored after the first purge)", async () => {
+    const t = await startTestServer();
+    const seen: { at: number; tags: string }[] = [];
+    const cache = createHttpServer((req, res) => {
+      seen.push({ at: performance.now(), tags: String(req.headers["xkey-purge"]) });
+      res.writeHead(200).end();
+    });
+    await new Promise<void>((resolve) => cache.listen(0, "127.0.0.1", resolve));
+    const purger = startCachePurger({ db: t.services.db, urls: [`http://127.0.0.1:${(cache.address() as AddressInfo).port}/`], log: () => {}, intervalMs: 20, repeatAfterMs: 300 });
+    try {
+      const until = Date.now() + 3_000;
+      while (seen.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 5)); // the purge of everything at start
+      seedRealReviews(t.services, { productIds: ["862"], limit: 1 });
+      const product = `product:${TEST_STORE_ID}:862`;
+      const withProduct = () => seen.filter((s) => s.tags.split(" ").includes(product));
+      while (withProduct().length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      const [first, second] = withProduct();
+      expect(second!.at - first!.at).toBeGreaterThanOrEqual(250);
+      expect(second!.at - first!.at).toBeLessThan(1_000);
+    } finally {
+      await purger.stop();
+      cache.close();
+      await t.close();
     }
   });
 });

@@ -7,7 +7,8 @@
  *   `*` and `chorus:any-commit` (stale after any commit).
  * - `startCachePurger`: a loop that polls `content_scope_versions` every 200 ms for scopes changed since
  *   the last poll (by this process, the CLI or any other process on the same database) and sends their
- *   tags to each cache as `PURGE /` with `xkey-purge: <tag> <tag> ...` (CACHE_PURGE_URLS).
+ *   tags to each cache as `PURGE /` with `xkey-purge: <tag> <tag> ...` (CACHE_PURGE_URLS), and once more
+ *   a second later (an answer fetched before the commit but stored after the first purge).
  *
  * Tags: a scope with its characters outside `A-Z a-z 0-9 : - _ . ! ~ * ' ( )` percent-encoded (UTF-8),
  * so a tag never holds the separators of vmod_xkey (spaces, commas) nor bytes a header may not carry;
@@ -55,6 +56,12 @@ export type CachePurgerOptions = {
   timeoutMs?: number;
   /** Retry delays in ms after a failure: doubling from `intervalMs` up to this (default 10,000). */
   maxBackoffMs?: number;
+  /**
+   * Each change's tags are purged a second time this many ms later (default 1,000; 0: never). A cache
+   * fetch that read the data before the commit but is stored after the first purge would otherwise be
+   * served until its max-age; the second purge bounds that to about this delay.
+   */
+  repeatAfterMs?: number;
 };
 
 export type CachePurger = {
@@ -99,6 +106,9 @@ export function startCachePurger(options: CachePurgerOptions): CachePurger {
   const intervalMs = options.intervalMs ?? 200;
   const timeoutMs = options.timeoutMs ?? 2_000;
   const maxBackoffMs = options.maxBackoffMs ?? 10_000;
+  const repeatAfterMs = options.repeatAfterMs ?? 1_000;
+  /** Tags of past changes to purge again, oldest first: `[due (epoch ms), tags]`. */
+  const repeats: [number, string[]][] = [];
   const targets = options.urls.map(target);
   for (const t of targets) if (!/^https?:$/.test(new URL(t.url).protocol)) throw new Error(`Cache purge URL must be http(s): ${t.name}`);
   const changedSince = db.prepare("SELECT scope, version FROM content_scope_versions WHERE version > ? ORDER BY version LIMIT ?");
@@ -111,9 +121,14 @@ export function startCachePurger(options: CachePurgerOptions): CachePurger {
   /** Scopes committed since the last poll, as tags (plus ANY_COMMIT_TAG when anything changed). */
   function changedTags(): string[] {
     const rows = changedSince.all(seq, ROWS_PER_POLL) as { scope: string; version: number }[];
-    if (rows.length === 0) return [];
+    const now = Date.now();
+    const due: string[] = [];
+    while (repeats.length > 0 && repeats[0]![0] <= now) due.push(...repeats.shift()![1]);
+    if (rows.length === 0) return due;
     seq = rows[rows.length - 1]!.version;
-    return [...rows.map((r) => scopeTag(r.scope)), ANY_COMMIT_TAG];
+    const tags = [...rows.map((r) => scopeTag(r.scope)), ANY_COMMIT_TAG];
+    if (repeatAfterMs > 0) repeats.push([now + repeatAfterMs, tags]);
+    return [...due, ...tags];
   }
 
   /** The next batch of `t`'s tags that fits one header (removed from pending). */
