@@ -12,15 +12,13 @@ export const carouselStyles = css`
   p { margin: 0; }
   .skeleton { height: var(--_h); }
   .bar { display: flex; align-items: center; justify-content: flex-end; gap: 0.5rem; height: 2.75rem; margin-bottom: 0.5rem; }
-  .bar .btn { padding: 0.3rem 0.8rem; }
-  .status { min-width: 5em; text-align: center; color: var(--_muted); }
-  .track { display: flex; gap: 1rem; overflow-x: auto; scroll-snap-type: x mandatory; scroll-behavior: smooth; scrollbar-width: none; position: relative; }
+  .status { color: var(--_muted); }
+  .track { display: flex; overflow-x: auto; scroll-snap-type: x mandatory; scroll-behavior: smooth; scrollbar-width: none; }
   @media (prefers-reduced-motion: reduce) { .track { scroll-behavior: auto; } }
   .slide { flex: 0 0 100%; box-sizing: border-box; height: calc(var(--_h) - 3.25rem); scroll-snap-align: start; display: flex; flex-direction: column; gap: 0.375rem; padding: 1rem; border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); overflow: hidden; }
-  .title, .product { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-  .title { font-weight: 600; }
+  .title { font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
   .body { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: var(--chorus-reviews-carousel-lines, 3); overflow: hidden; }
   .meta { margin-top: auto; }
-  .badge { margin-inline-start: 0.5em; font-size: 0.875em; font-weight: 600; }
+  .badge { padding-left: 0.5em; font-size: 0.875em; font-weight: 600; }
   .product { color: var(--_muted); font-size: 0.875em; }
 `;

@@ -134,13 +134,12 @@ export class ChorusReviewsCarousel extends ChorusElement {
     if (!n) return;
     this.current = (index + n) % n;
     const track = this.renderRoot.querySelector(".track");
-    track?.scrollTo({ left: (track.children[this.current] as HTMLElement).offsetLeft });
+    track?.scrollTo({ left: this.current * track.clientWidth });
   }
 
-  /** After a swipe or any scroll has settled: the slide in view is current. */
+  /** After a swipe or any scroll has settled: the slide in view (each is the track's width) is current. */
   #settled(track: HTMLElement): void {
-    const [a, b] = track.children as unknown as HTMLElement[];
-    const index = b ? Math.round(track.scrollLeft / (b.offsetLeft - a!.offsetLeft)) : 0;
+    const index = Math.round(track.scrollLeft / track.clientWidth);
     if (index !== this.current) this.go(index);
   }
 
@@ -154,7 +153,7 @@ export class ChorusReviewsCarousel extends ChorusElement {
 
   #slide(r: Review, i: number, n: number) {
     const verified = r.reviewer.isVerified ? this.t(r.reviewer.verifiedStatus === "verified-reviewer" ? "carousel.verifiedReviewer" : "carousel.verifiedBuyer") : "";
-    return html`<div class="slide" part="slide" role="group" aria-roledescription="slide" aria-label=${this.t("carousel.slide", { index: i + 1, total: n })} aria-hidden=${i === this.current ? "false" : "true"}>
+    return html`<div class="slide" part="slide" role="group" aria-roledescription="slide" aria-label=${this.t("carousel.slide", { index: i + 1, total: n })} aria-hidden=${String(i !== this.current)}>
       <p>${stars(r.rating)}<span class="visually-hidden">${this.t("carousel.rated", { rating: r.rating })}</span></p>
       ${r.title ? html`<p class="title" part="title">${r.title}</p>` : nothing}
       <p class="body" part="body">${decodeHtmlText(r.body)}</p>
