@@ -169,6 +169,24 @@ test("reviews carousel: no autoplay and no stop button under prefers-reduced-mot
   await expect(status(page)).toHaveText("2 of 5");
 });
 
+test("reviews carousel: min-rating and with-media pick the reviews (the API's rating= and media= filters)", async ({ page, request }) => {
+  const newest = (await (await request.get(`/v1/stores/${DEMO_STORE_ID}/products/${PRODUCT}/reviews?orderBy=date%20desc&limit=8`)).json()) as { reviews: (ApiReview & { media: unknown[] })[] };
+  // The precondition that makes this a test: the newest reviews have other ratings and some have no media.
+  expect(newest.reviews.some((r) => r.rating < 5)).toBe(true);
+  expect(newest.reviews.some((r) => !r.media.length)).toBe(true);
+  await openPage(page, `<chorus-reviews-carousel store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" min-rating="5" limit="8"></chorus-reviews-carousel>`);
+  await expect(carousel(page)).toHaveAttribute("state", "ready");
+  const rated = await carousel(page).locator("[part=slide] .visually-hidden").allTextContents();
+  expect(rated.length).toBeGreaterThan(0);
+  for (const text of rated) expect(text).toBe("Rated 5 out of 5");
+
+  const withMedia = (await (await request.get(`/v1/stores/${DEMO_STORE_ID}/products/${PRODUCT}/reviews?orderBy=date%20desc&limit=3&rating=1,2,3,4,5&media=any`)).json()) as { reviews: ApiReview[] };
+  await openPage(page, `<chorus-reviews-carousel store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" min-rating="1" with-media limit="3"></chorus-reviews-carousel>`);
+  await expect(carousel(page)).toHaveAttribute("state", "ready");
+  await expect(carousel(page).locator("[part=slide] [part=reviewer]")).toHaveText(withMedia.reviews.map((r) => r.reviewer.displayName));
+  expect(withMedia.reviews.map((r) => r.reviewId)).not.toEqual(newest.reviews.slice(0, 3).map((r) => r.reviewId));
+});
+
 test("reviews carousel: the loader's reservation equals the loading box; nothing for a product without reviews", async ({ page, context }) => {
   const element = `<chorus-reviews-carousel store-id="${DEMO_STORE_ID}"></chorus-reviews-carousel><p id="after">After</p>`;
   const height = (p: Page) => p.evaluate(() => document.querySelector("chorus-reviews-carousel")!.getBoundingClientRect().height);
