@@ -307,6 +307,19 @@ describe.skipIf(!haveVarnish)("Varnish in front of Chorus", () => {
     expect((await raw(front + rules, { authorization: `Bearer ${tokens[1]}` })).headers["x-cache"]).toBe("PASS");
   });
 
+  it("shares storefront reads whatever cookies come along, and never stores a page of the admin", async () => {
+    const path = `${store}/products/shopify-862/review_aggregate`;
+    await raw(front + path);
+    const withCookie = await raw(front + path, { cookie: "__session=an-admin-session; other=1" });
+    expect([withCookie.status, withCookie.headers["x-cache"]]).toEqual([200, "HIT"]);
+    for (const headers of [{ cookie: "__session=an-admin-session" }, {}] as Record<string, string>[]) {
+      const login = await raw(front + "/admin/login", headers);
+      expect(login.status).toBe(200);
+      expect(login.headers["x-cache"]).toBe("PASS");
+      expect(login.headers["cache-control"]).toBe("no-store");
+    }
+  });
+
   it("serves gzip to gzip clients and identity to the others, both the same JSON as direct, with Vary: Accept-Encoding", async () => {
     const path = `${store}/reviews?perPage=20`;
     const direct = await raw(t.url(path));

@@ -83,6 +83,11 @@ async function main(): Promise<void> {
   const mailPruner = setInterval(pruneMail, 3_600_000);
   mailPruner.unref();
   log(services.mailSender.enabled ? `Mail: sending through ${smtpServer(config.SMTP_URL!)} as ${config.MAIL_FROM}` : "Mail: SMTP_URL not set, mail is kept in the outbox (/admin/outbox)");
+  // An HTTP cache in front (docs/deployment.md): purged by content scope on every change (server/http/cache-purge.ts).
+  if (config.CACHE_PURGE_URLS.length) {
+    const shown = config.CACHE_PURGE_URLS.map((u) => Object.assign(new URL(u), { username: "", password: "" }).href);
+    log(`Cache purge: answers carry xkey tags; changes are purged from ${shown.join(", ")}`);
+  }
   // Outgoing webhooks: the delivery queue of the event outbox (server/webhooks/delivery.ts).
   services.webhookDelivery.start();
   if (config.ALLOW_INSECURE_WEBHOOKS === "1") log("Webhooks: ALLOW_INSECURE_WEBHOOKS=1, http:// and loopback receivers are allowed (never in production)");
