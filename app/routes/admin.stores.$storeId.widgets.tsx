@@ -19,7 +19,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: widgetStyl
 
 /** What each show/hide switch is called in the admin. */
 const WIDGET_LABELS: Record<WidgetKey, string> = {
-  reviews: "Reviews and the review form",
+  reviews: "Reviews, the review form and the reviews carousel",
   starRating: "Star rating badge",
   media: "Customer photos and videos",
   questions: "Questions and answers",
@@ -307,7 +307,7 @@ export default function Widgets() {
           <p className="muted">A widget you turn off renders nothing where it is placed.</p>
           {WIDGET_KEYS.map((k) => (
             <label key={k} className="choice">
-              <input type="checkbox" name={`show.${k}`} defaultChecked={settings.widgets[k]} /> {WIDGET_LABELS[k]} <code>&lt;{WIDGET_TAGS_BY_KEY[k]}&gt;</code>
+              <input type="checkbox" name={`show.${k}`} defaultChecked={settings.widgets[k]} /> {WIDGET_LABELS[k]} <code>&lt;{WIDGET_TAGS_BY_KEY[k]}&gt;</code>{k === "reviews" ? <> <code>&lt;chorus-reviews-carousel&gt;</code></> : null}
             </label>
           ))}
         </fieldset>
