@@ -20,11 +20,11 @@ const EMPTY_PRODUCT = "shopify-999999999";
 type ApiReview = { reviewId: string; rating: number; title: string; body: string; reviewer: { displayName: string } };
 
 /** Open a page of the Chorus origin holding `body` (and the widget script). */
-async function openPage(page: Page, body: string): Promise<void> {
+async function openPage(page: Page, body: string, lang = "en"): Promise<void> {
   await page.route("**/__carousel-page", (route) =>
     route.fulfill({
       contentType: "text/html; charset=utf-8",
-      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Carousels</title><style>body { font: 16px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 48rem; padding: 1rem; background: #fff; color: #111; }</style>
+      body: `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>Carousels</title><style>body { font: 16px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 48rem; padding: 1rem; background: #fff; color: #111; }</style>
 <script async src="/widgets/chorus.js"></script></head><body><main><h1>Featured reviews</h1>${body}</main></body></html>`,
     }),
   );
@@ -185,6 +185,20 @@ test("reviews carousel: min-rating and with-media pick the reviews (the API's ra
   await expect(carousel(page)).toHaveAttribute("state", "ready");
   await expect(carousel(page).locator("[part=slide] [part=reviewer]")).toHaveText(withMedia.reviews.map((r) => r.reviewer.displayName));
   expect(withMedia.reviews.map((r) => r.reviewId)).not.toEqual(newest.reviews.slice(0, 3).map((r) => r.reviewId));
+});
+
+test("reviews carousel and media lightbox in German: the shipped translation", async ({ page }) => {
+  await openPage(page, `<chorus-reviews-carousel store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" min-rating="1" limit="3"></chorus-reviews-carousel><chorus-review-media store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" layout="carousel"></chorus-review-media>`, "de");
+  await expect(carousel(page)).toHaveAttribute("state", "ready");
+  await expect(carousel(page).getByRole("region", { name: "Kundenbewertungen" })).toBeVisible();
+  await expect(status(page)).toHaveText("1 von 3");
+  await carousel(page).getByRole("button", { name: "Nächste Bewertung" }).click();
+  await expect(status(page)).toHaveText("2 von 3");
+  const gallery = page.locator("chorus-review-media");
+  await expect(gallery.getByRole("button", { name: "Weitere Fotos zeigen" })).toBeVisible();
+  await gallery.locator("[part=thumbnail]").first().click();
+  await expect(gallery.locator("[part=lightbox-review]")).toContainText(/Bewertet mit \d von 5/);
+  await page.keyboard.press("Escape");
 });
 
 test("reviews carousel: the loader's reservation equals the loading box; nothing for a product without reviews", async ({ page, context }) => {
