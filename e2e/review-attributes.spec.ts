@@ -2,8 +2,9 @@
  * Review form product attributes in Chromium (issue #23 item 2): the demo merchant configures a "Fit" scale
  * on the admin widgets page (a bad label first: the error beside the field), the review form on a shop page
  * asks it (a radio group answered with the arrow keys), the review waits for moderation, the merchant
- * publishes it, and its card shows the answer. Axe in every state. The demo store's attributes are
- * cleared at the end (other specs submit reviews without them).
+ * publishes it, and its card shows the answer; required attributes (a choice as a select, a scale without
+ * a middle label) are checked in the form, each error beside its attribute. Axe in every state. The demo
+ * store's attributes are cleared at the end (other specs submit reviews without them).
  */
 import { expect, test, type Page } from "@playwright/test";
 import { reviewsRepo } from "../server/reviews/reviews.repo.ts";
@@ -107,4 +108,40 @@ test("the merchant adds a Fit scale, a shopper answers it with the keyboard, and
   const api = await (await page.request.get(`/v1/stores/${DEMO_STORE_ID}/reviews/${reviewId}`)).json();
   expect(api.review.attributesWithRating).toEqual([{ title: "Fit", type: "centered-range", value: -1, minLabel: "Runs small", midLabel: "True to size", maxLabel: "Runs large" }]);
   withE2eDb((db) => reviewsRepo(db).setStatus(DEMO_STORE_ID, reviewId, "rejected"));
+});
+
+test("required attributes: the form says which is missing beside it; a choice is a select of the merchant's options", async ({ page }) => {
+  const attributes = [
+    { kind: "choice", title: "Size bought", options: ["S", "M", "L"], required: true },
+    { kind: "scale", title: "Quality", minLabel: "Poor", midLabel: "", maxLabel: "Excellent", required: true },
+  ];
+  withE2eDb((db) => db.prepare(
+    `INSERT INTO widget_settings (store_id, review_form_attributes_json, updated_ms) VALUES (?, ?, ?)
+     ON CONFLICT (store_id) DO UPDATE SET review_form_attributes_json = excluded.review_form_attributes_json, updated_ms = excluded.updated_ms`,
+  ).run(DEMO_STORE_ID, JSON.stringify(attributes), Date.now()));
+  await openShopPage(page);
+  const form = page.locator("chorus-review-form");
+  const size = form.getByRole("combobox", { name: "Size bought (required)" });
+  await expect(size).toBeVisible();
+  await expect(size.getByRole("option")).toHaveText(["Choose…", "S", "M", "L"]);
+  await form.getByRole("radio", { name: "5 stars" }).check();
+  await form.getByLabel("Your review (required)", { exact: true }).fill("Well made; the collar keeps its shape after washing.");
+  await form.getByLabel("Name shown with your review (required)").fill("Omar");
+  await form.getByLabel("E-mail (required, never shown)").fill("omar@example.com");
+  await form.getByRole("button", { name: "Submit review" }).click();
+  await expect(size).toHaveAttribute("aria-invalid", "true");
+  await expect(size).toHaveAccessibleDescription("Choose an answer for Size bought.");
+  const quality = form.getByRole("group", { name: "Quality (required)" });
+  await expect(quality).toHaveAccessibleDescription("Choose an answer for Quality.");
+  await expectNoAxeViolations(page);
+
+  await size.selectOption("M");
+  await quality.getByRole("radio", { name: /^4$/ }).check();
+  const posted = page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(`/products/${PRODUCT}/reviews`));
+  await form.getByRole("button", { name: "Submit review" }).click();
+  const body = (await posted).postData() ?? "";
+  expect(body).toContain(JSON.stringify([{ title: "Quality", value: 4 }]));
+  expect(body).toContain(JSON.stringify([{ title: "Size bought", value: "M" }]));
+  await expect(form.getByRole("status")).toContainText("Thank you!");
+  withE2eDb((db) => db.prepare("UPDATE reviews SET status = 'rejected' WHERE store_id = ? AND product_id = ? AND reviewer_name = 'Omar'").run(DEMO_STORE_ID, PRODUCT_ID));
 });
