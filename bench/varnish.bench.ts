@@ -3,7 +3,7 @@
  * (deploy/varnish/chorus.vcl) against the same reads sent to Chorus directly and a bare node:http
  * server, and the time from a write to the first fresh answer through the front (purge by content scope).
  *
- *   node test/varnish-bench.ts        # BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 10,50)
+ *   node bench/varnish.bench.ts        # BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 10,50)
  *
  * Chorus runs as `npm start` would (server/http/main.ts, demo store, CACHE_PURGE_URLS at the Varnish) on a
  * temp database; Varnish and the load generator (bench/lib.ts, autocannon in a fresh child per run) run
@@ -13,10 +13,10 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadInChild, printTable, startProcess, stopProcess, type LoadResult } from "../bench/lib.ts";
+import { loadInChild, printTable, startProcess, stopProcess, type LoadResult } from "./lib.ts";
 import { DEMO_STORE_ID } from "../server/demo/demo.ts";
 import { createServices } from "../server/services.ts";
-import { findVarnishd, freePort, startVarnish } from "./varnish.ts";
+import { findVarnishd, freePort, startVarnish } from "../test/varnish.ts";
 
 if (!findVarnishd()) {
   console.error("varnishd is not installed: apt-get install -y varnish varnish-modules");
