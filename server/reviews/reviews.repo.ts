@@ -137,9 +137,24 @@ export function reviewSearchMatch(text: string): string | null {
 /** The text of one review with the matched words of a search wrapped in `open` / `close` markers (FTS5 highlight()). */
 export type HighlightedText = { review_id: string; title: string; body: string };
 
+/**
+ * Read plans of filtered listings (`listPublished`; docs/performance.md "Review search and filters").
+ * - FEW_MATCHES: a filter that keeps fewer reviews drives the read (its rows looked up by rowid and sorted:
+ *   2,000 cost about what walking 10,000 index entries does).
+ * - SEARCH_COUNT_CAP: search matches are counted up to this many (about 1 ms per 20,000 on one core), and
+ *   estimated beyond (`estimatedMatches`).
+ * - While walking an index, the search is tested one of two ways, whichever the cost model says is cheaper:
+ *   the set of all its matches read once (SET_US_PER_MATCH per match), or a lookup in the search index per
+ *   review walked (LOOKUP_US_PER_PHRASE per phrase of the query; the walk is about (limit + 1) × reviews in
+ *   scope / matches long).
+ */
+export const FEW_MATCHES = 2000;
+const SEARCH_COUNT_CAP = 20_000;
+const SET_US_PER_MATCH = 0.25;
+const LOOKUP_US_PER_PHRASE = 20;
+
 /** Create the reviews data module over `db`. */
 export function reviewsRepo(db: Db) {
-  const listCache = new Map<string, import("better-sqlite3").Statement<unknown[]>>();
   let highlightOne: import("better-sqlite3").Statement<[{ id: string; open: string; close: string; match: string }], HighlightedText> | undefined;
   // The listing reads only what a storefront review shows (ListedReviewRow): materialising a column costs
   // about 0.2 µs per row, and the product's name and links come once per page from productsOf, not per row.
@@ -167,6 +182,65 @@ export function reviewsRepo(db: Db) {
     "SELECT review_count, rating_total, level1, level2, level3, level4, level5, recommended_count FROM review_aggregates WHERE store_id = ? AND scope_type = ? AND scope_id = ?",
   );
 
+  /**
+   * The filter of a listing that keeps fewer than FEW_MATCHES reviews, as a rowid subquery with its
+   * arguments (see `listPublished`), or undefined when every filter keeps more (or there is none).
+   * `searchMatches` is the search's estimated count (all stores: an upper bound of the scope's); the others
+   * are counted up to FEW_MATCHES over an index: the partial indexes of verified buyers (migration 084),
+   * the scope's has-media or rating index.
+   */
+  function drivingFilter(storeId: string, scope: ReviewScope, filters: ReviewListFilters, searchMatches: number): { name: string; sql: string; args: unknown[] } | undefined {
+    if (filters.search !== undefined && searchMatches < FEW_MATCHES) return { name: "search", sql: "SELECT rowid FROM review_search WHERE review_search MATCH ?", args: [filters.search] };
+    const inScope = scopeWhere(scope, "x");
+    const candidates: { name: string; sql: string; args: unknown[] }[] = [];
+    if (filters.verifiedBuyers) {
+      candidates.push({
+        name: "verified",
+        sql: `SELECT x.rowid FROM reviews x WHERE x.store_id = ? AND x.status = 'published' AND x.verified_status = 'verified-buyer'${inScope.sql}`,
+        args: [storeId, ...inScope.args],
+      });
+    }
+    if (filters.media !== undefined) {
+      candidates.push({
+        name: "media",
+        sql: `SELECT x.rowid FROM reviews x INDEXED BY reviews_${scope.type}_media WHERE x.store_id = ? AND x.status = 'published'${inScope.sql} AND x.has_media = 1`,
+        args: [storeId, ...inScope.args],
+      });
+    }
+    if (filters.ratings) {
+      candidates.push({
+        name: "rating",
+        sql: `SELECT x.rowid FROM reviews x INDEXED BY reviews_${scope.type}_rating WHERE x.store_id = ? AND x.status = 'published'${inScope.sql} AND x.rating IN (SELECT value FROM json_each(?))`,
+        args: [storeId, ...inScope.args, JSON.stringify(filters.ratings)],
+      });
+    }
+    return candidates.find((c) => (db.prepare(`SELECT count(*) FROM (${c.sql} LIMIT ${FEW_MATCHES})`).pluck().get(...c.args) as number) < FEW_MATCHES);
+  }
+
+  /**
+   * How many reviews (of all stores) the search `match` finds: exact below SEARCH_COUNT_CAP; above it,
+   * extrapolated from how far into the rowids (the index's order) the first SEARCH_COUNT_CAP matches reach,
+   * as words are spread evenly over the reviews' insertion order.
+   */
+  function estimatedMatches(match: string): number {
+    const { n, last } = db.prepare(`SELECT count(*) AS n, max(rowid) AS last FROM (SELECT rowid FROM review_search WHERE review_search MATCH ? LIMIT ${SEARCH_COUNT_CAP})`)
+      .get(match) as { n: number; last: number | null };
+    if (n < SEARCH_COUNT_CAP || !last) return n;
+    // Two subqueries: each alone is one b-tree descent (min and max in one SELECT scan the table).
+    const { lo, hi } = db.prepare("SELECT (SELECT min(rowid) FROM reviews) AS lo, (SELECT max(rowid) FROM reviews) AS hi").get() as { lo: number; hi: number };
+    return Math.round((n * (hi - lo + 1)) / Math.max(last - lo + 1, 1));
+  }
+
+  /**
+   * How a walk over a keyset index tests the search (see FEW_MATCHES): "set" reads all matches once, "lookup"
+   * asks the search index about each review walked. `matches` is the estimated count, `phrases` the query's.
+   */
+  function searchTest(storeId: string, scope: ReviewScope, limit: number, matches: number, phrases: number): "set" | "lookup" {
+    const inScope = aggregate.get(storeId, scope.type, scope.type === "product" ? scope.productId : scope.type === "group" ? scope.groupId : "")?.review_count ?? 0;
+    const walked = ((limit + 1) * inScope) / Math.max(matches, 1);
+    return walked * LOOKUP_US_PER_PHRASE * phrases < matches * SET_US_PER_MATCH ? "lookup" : "set";
+  }
+
   return {
     /** Run `fn`'s reads on one snapshot of the database (database.ts readSnapshot). */
     snapshot<T>(fn: () => T): T {
@@ -176,6 +250,13 @@ export function reviewsRepo(db: Db) {
     /**
      * One page of published reviews in `scope`, ordered by `order`, after `after` (a cursor key), keeping
      * only those `filters` match. Returns up to `limit + 1` rows so the caller can tell whether another page exists.
+     *
+     * Two plans (docs/performance.md "Review search and filters"). A filter that keeps few reviews (fewer than
+     * FEW_MATCHES by a capped count: the search's matches, the scope's verified buyers, reviews with media or
+     * with the ratings asked for, probed in that order) drives the read: its reviews are looked up by rowid and
+     * sorted, so the cost follows the matches, not the scope. Otherwise every filter keeps at least FEW_MATCHES
+     * reviews and the read walks the keyset index of the scope and order, testing each review, until the page
+     * is full (migration 001 indexes, as without filters); the search is tested as `searchTest` chooses.
      */
     listPublished(
       storeId: string, scope: ReviewScope, order: ReviewOrder, limit: number, after?: (string | number)[], filters: ReviewListFilters = {},
@@ -183,37 +264,45 @@ export function reviewsRepo(db: Db) {
       const { key, dir, index } = ORDER_SPECS[order];
       const cols = [...(key ? [`r.${key}`] : []), "r.created_ms", "r.review_id"];
       const { keyword, attributes = [], ratings, media, verifiedBuyers, search } = filters;
-      const cacheKey = `${scope.type}|${order}|${after ? 1 : 0}|${keyword === undefined ? 0 : 1}|${attributes.length}|${ratings ? 1 : 0}|${media ?? ""}|${verifiedBuyers ? 1 : 0}|${search === undefined ? 0 : 1}`;
-      let stmt = listCache.get(cacheKey);
-      if (!stmt) {
-        const where = scopeWhere(scope, "r").sql;
-        const keyset = after ? ` AND (${cols.join(", ")}) ${dir === "DESC" ? "<" : ">"} (${cols.map(() => "?").join(", ")})` : "";
-        // keyword filter: reviews in which the AI keyword engine identified the keyword (ai_review_keywords, migration 020)
-        const byKeyword = keyword === undefined ? "" : " AND r.review_id IN (SELECT k.review_id FROM ai_review_keywords k WHERE k.store_id = ? AND k.keyword = ?)";
-        // attribute filters (decisions.md §6): the review has each attribute with one of its options
-        const byAttributes = attributes.map(() =>
-          " AND EXISTS (SELECT 1 FROM json_each(r.product_attributes_json) a WHERE a.value ->> 'title' = ? AND a.value ->> 'value' IN (SELECT value FROM json_each(?)))").join("");
-        const byRating = ratings ? " AND r.rating IN (SELECT value FROM json_each(?))" : "";
-        // media_count counts published media (migration 001 triggers); a kind needs one published item of it
-        const byMedia = media === undefined ? "" : media === "any" ? " AND r.media_count > 0"
-          : ` AND r.media_count > 0 AND EXISTS (SELECT 1 FROM review_media m WHERE m.review_id = r.review_id AND m.status = 'published' AND m.type = '${media === "photos" ? "image" : "video"}')`;
-        const byVerified = verifiedBuyers ? " AND r.verified_status = 'verified-buyer'" : "";
-        // search: the review's row is among the index's matches (migration 084; rowid = reviews.rowid)
-        const bySearch = search === undefined ? "" : " AND r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH ?)";
-        stmt = db.prepare<unknown[]>(
-          // INDEXED BY the keyset index of this scope and order (migration 001): left to itself the planner
-          // may take another index that yields the same order, e.g. (store_id, status, created_ms), and walk
-          // every published review of the store to find one product's page.
-          `SELECT ${LISTED_COLUMNS} FROM reviews r INDEXED BY reviews_${scope.type}_${index}
-           WHERE r.store_id = ? AND r.status = 'published'${where}${byKeyword}${byAttributes}${byRating}${byMedia}${byVerified}${bySearch}${keyset}
-           ORDER BY ${cols.map((c) => `${c} ${dir}`).join(", ")} LIMIT ?`,
-        );
-        listCache.set(cacheKey, stmt);
+      const scopeSql = scopeWhere(scope, "r");
+      const searchMatches = search === undefined ? 0 : estimatedMatches(search);
+      const driver = drivingFilter(storeId, scope, filters, searchMatches);
+      const conditions: { sql: string; args: unknown[] }[] = [];
+      // keyword filter: reviews in which the AI keyword engine identified the keyword (ai_review_keywords, migration 020)
+      if (keyword !== undefined) conditions.push({ sql: "r.review_id IN (SELECT k.review_id FROM ai_review_keywords k WHERE k.store_id = ? AND k.keyword = ?)", args: [storeId, keyword] });
+      // attribute filters (decisions.md §6): the review has each attribute with one of its options
+      for (const f of attributes) {
+        conditions.push({
+          sql: "EXISTS (SELECT 1 FROM json_each(r.product_attributes_json) a WHERE a.value ->> 'title' = ? AND a.value ->> 'value' IN (SELECT value FROM json_each(?)))",
+          args: [f.title, JSON.stringify(f.options)],
+        });
       }
-      const attributeArgs = attributes.flatMap((f) => [f.title, JSON.stringify(f.options)]);
-      return stmt.all(
-        storeId, ...scopeWhere(scope, "r").args, ...(keyword === undefined ? [] : [storeId, keyword]), ...attributeArgs,
-        ...(ratings ? [JSON.stringify(ratings)] : []), ...(search === undefined ? [] : [search]), ...(after ?? []), limit + 1,
+      if (ratings) conditions.push({ sql: "r.rating IN (SELECT value FROM json_each(?))", args: [JSON.stringify(ratings)] });
+      if (verifiedBuyers) conditions.push({ sql: "r.verified_status = 'verified-buyer'", args: [] });
+      // media_count counts published media (migration 001 triggers); a kind needs one published item of it
+      if (media !== undefined) conditions.push({ sql: "r.media_count > 0", args: [] });
+      if (media === "photos" || media === "videos") {
+        conditions.push({ sql: `EXISTS (SELECT 1 FROM review_media m WHERE m.review_id = r.review_id AND m.status = 'published' AND m.type = '${media === "photos" ? "image" : "video"}')`, args: [] });
+      }
+      // search: the review's row is among the index's matches (migration 084; rowid = reviews.rowid), tested
+      // last so that only reviews the other filters kept are looked up.
+      if (search !== undefined && driver?.name !== "search") {
+        const phrases = search.split('" "').length;
+        conditions.push(searchTest(storeId, scope, limit, searchMatches, phrases) === "set"
+          ? { sql: "r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH ?)", args: [search] }
+          : { sql: "EXISTS (SELECT 1 FROM review_search WHERE review_search MATCH ? AND review_search.rowid = r.rowid)", args: [search] });
+      }
+      const keyset = after ? ` AND (${cols.join(", ")}) ${dir === "DESC" ? "<" : ">"} (${cols.map(() => "?").join(", ")})` : "";
+      const sql =
+        // Without a driving filter, INDEXED BY the keyset index of this scope and order (migration 001): left to
+        // itself the planner may take another index that yields the same order, e.g. (store_id, status,
+        // created_ms), and walk every published review of the store to find one product's page. With one,
+        // NOT INDEXED leaves the planner only the rowid lookups of the driving filter's reviews.
+        `SELECT ${LISTED_COLUMNS} FROM reviews r ${driver ? "NOT INDEXED" : `INDEXED BY reviews_${scope.type}_${index}`}
+         WHERE ${driver ? `r.rowid IN (${driver.sql}) AND ` : ""}r.store_id = ? AND r.status = 'published'${scopeSql.sql}${conditions.map((c) => ` AND ${c.sql}`).join("")}${keyset}
+         ORDER BY ${cols.map((c) => `${c} ${dir}`).join(", ")} LIMIT ?`;
+      return db.prepare<unknown[]>(sql).all(
+        ...(driver?.args ?? []), storeId, ...scopeSql.args, ...conditions.flatMap((c) => c.args), ...(after ?? []), limit + 1,
       ) as ListedReviewRow[];
     },
 

@@ -5,9 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test/server.ts";
-import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
+import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import type { ListReviewsResponse, Review } from "../contract/storefront.ts";
 import { decodeHtmlText } from "../../widgets/internal/html-text.ts";
+import { FEW_MATCHES } from "./reviews.repo.ts";
 
 let t: TestServer;
 const S = `/v1/stores/${TEST_STORE_ID}`;
@@ -295,6 +296,70 @@ describe("search", () => {
     expect(data()).not.toContain("zqxwvbrand");
     expect(data()).not.toContain("xyzzyplugh");
     expect(t.services.db.prepare("SELECT count(*) FROM review_search WHERE review_search MATCH 'zqxwvbrand'").pluck().get()).toBe(0);
+  });
+});
+
+describe("a store where filters keep thousands of reviews (the index-walking plans)", () => {
+  const O = `/v1/stores/${OTHER_STORE_ID}/reviews`;
+  const ORDER_SQL: Record<string, string> = {
+    "date desc": "r.created_ms DESC, r.review_id DESC",
+    "helpful desc": "r.helpful_count DESC, r.created_ms DESC, r.review_id DESC",
+    "rating asc": "r.rating ASC, r.created_ms DESC, r.review_id DESC",
+  };
+  /** The first `n` IDs of the store's published reviews that `condition` keeps, in `orderBy`. */
+  const firstOf = (condition: string, orderBy: string, n: number) =>
+    t.services.db.prepare(`SELECT r.review_id FROM reviews r WHERE r.store_id = ? AND r.status = 'published' AND (${condition}) ORDER BY ${ORDER_SQL[orderBy]} LIMIT ?`)
+      .pluck().all(OTHER_STORE_ID, n) as string[];
+  const count = (condition: string) =>
+    t.services.db.prepare(`SELECT count(*) FROM reviews r WHERE r.store_id = ? AND r.status = 'published' AND (${condition})`).pluck().get(OTHER_STORE_ID) as number;
+  /** The first `pages` pages of a listing, following nextUrl. */
+  async function pagesOf(url: string, pages: number): Promise<string[]> {
+    const out: string[] = [];
+    let next: string | undefined = url;
+    for (let i = 0; i < pages && next; i++) {
+      const { status, body } = await get(next);
+      expect(status, JSON.stringify(body)).toBe(200);
+      out.push(...body.reviews.map((r) => r.reviewId));
+      next = body.nextUrl ? `/v1${body.nextUrl}` : undefined;
+    }
+    expect(new Set(out).size).toBe(out.length);
+    return out;
+  }
+  const matchSql = (m: string) => `r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH '${m}')`;
+
+  beforeAll(() => {
+    seedRealReviews(t.services, { storeId: OTHER_STORE_ID, limit: 12_000 });
+  });
+
+  it("pages through common filters and searches in every order exactly as the reviews sort", async () => {
+    const cases: [string, string][] = [
+      ["rating=5", "r.rating = 5"],
+      ["search=dress", matchSql('"dress"')], // thousands of matches: the set of matches, read once
+      ["search=the", matchSql('"the"')], // nearly every review: one lookup per review walked
+      ["search=the&rating=4,5", `r.rating IN (4, 5) AND ${matchSql('"the"')}`],
+      ["search=dress&rating=1", `r.rating = 1 AND ${matchSql('"dress"')}`], // few 1-star reviews drive
+      ["search=zipper", matchSql('"zipper"')], // few matches drive
+    ];
+    for (const [query, condition] of cases) {
+      for (const orderBy of Object.keys(ORDER_SQL)) {
+        const got = await pagesOf(`${O}?${query}&orderBy=${encodeURIComponent(orderBy)}&limit=25`, 3);
+        expect(got, `${query} ${orderBy}`).toEqual(firstOf(condition, orderBy, 75));
+      }
+    }
+    expect(count("r.rating = 5")).toBeGreaterThan(FEW_MATCHES);
+    expect(count(matchSql('"dress"'))).toBeGreaterThan(FEW_MATCHES);
+    expect(count(matchSql('"the"'))).toBeGreaterThan(10_000);
+    expect(count(matchSql('"zipper"'))).toBeLessThan(FEW_MATCHES);
+    expect(count("r.rating = 1")).toBeLessThan(FEW_MATCHES);
+  });
+
+  it("a filter nothing matches answers an empty page", async () => {
+    for (const query of ["verified=true", "media=any", "search=qqqzzznothing", "search=dress&verified=true&rating=5"]) {
+      const { status, body } = await get(`${O}?${query}`);
+      expect(status).toBe(200);
+      expect(body.reviews, query).toEqual([]);
+      expect(body.nextUrl).toBeUndefined();
+    }
   });
 });
 

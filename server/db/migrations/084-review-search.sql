@@ -27,3 +27,8 @@ END;
 CREATE TRIGGER review_search_delete AFTER DELETE ON reviews BEGIN
   INSERT INTO review_search (review_search, rowid, title, body) VALUES ('delete', OLD.rowid, OLD.title, OLD.body);
 END;
+
+-- The verified buyers of a store, product or group (the `verified=true` filter): counted and read through
+-- these indexes when they are few (reviews.repo.ts `listPublished`).
+CREATE INDEX reviews_verified_buyers ON reviews (store_id, product_id) WHERE status = 'published' AND verified_status = 'verified-buyer';
+CREATE INDEX reviews_group_verified_buyers ON reviews (store_id, group_id) WHERE status = 'published' AND verified_status = 'verified-buyer' AND group_id IS NOT NULL;
