@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { adminGet, adminPost, signInAgent, type AdminAgent } from "../../test/admin-http.ts";
+import { storefrontWidgetSettingsSchema, widgetSettingsSchema } from "../contract/widget-settings.ts";
 
 let t: TestServer;
 let alice: AdminAgent;
@@ -58,8 +59,12 @@ describe("configuration", () => {
     const res = await patchSettings({ reviewForm: { attributes: [FIT, QUALITY, { ...SIZE, title: "  Size   bought " }] } });
     expect(res.status).toBe(200);
     const expected = [FIT, { ...QUALITY, midLabel: "", required: false }, { ...SIZE, required: false }];
-    expect((await res.json()).widgets.reviewForm.attributes).toEqual(expected);
-    expect((await getJson("/widget_settings?locale=de")).widgetSettings.reviewForm.attributes).toEqual(expected);
+    const section = (await res.json()).widgets;
+    expect(section.reviewForm.attributes).toEqual(expected);
+    expect(widgetSettingsSchema.safeParse(section).success).toBe(true);
+    const storefront = await getJson("/widget_settings?locale=de");
+    expect(storefront.widgetSettings.reviewForm.attributes).toEqual(expected);
+    expect(storefrontWidgetSettingsSchema.strict().safeParse(storefront).success).toBe(true);
     // Another store is untouched.
     expect((await (await fetch(t.url(`/v1/stores/${OTHER_STORE_ID}/widget_settings`))).json()).widgetSettings.reviewForm.attributes).toEqual([]);
   });
