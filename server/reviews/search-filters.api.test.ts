@@ -288,7 +288,9 @@ describe("search", () => {
   it("shopper erasure leaves no word of their reviews in the search index", async () => {
     const email = "zed.searcher@example.com";
     const id = write("862", { title: "Zqxwvbrand tee", body: "Xyzzyplugh stitching", email });
-    const data = () => (t.services.db.prepare("SELECT block FROM review_search_data").pluck().all() as Buffer[]).map((b) => Buffer.from(b).toString("latin1")).join("\n");
+    // The index's own storage: its segments (_data) and their term index (_idx), as bytes.
+    const data = () => (t.services.db.prepare("SELECT block FROM review_search_data UNION ALL SELECT term FROM review_search_idx").pluck().all() as Buffer[])
+      .map((b) => Buffer.from(b).toString("latin1")).join("\n");
     expect(data()).toContain("zqxwvbrand");
     expect((await get(`${S}/reviews?search=xyzzyplugh`)).body.reviews.map((r) => r.reviewId)).toEqual([id]);
     t.services.privacy.erase(TEST_STORE_ID, email, "test");
@@ -360,6 +362,22 @@ describe("a store where filters keep thousands of reviews (the index-walking pla
       expect(body.reviews, query).toEqual([]);
       expect(body.nextUrl).toBeUndefined();
     }
+  });
+});
+
+describe("the search index and the response cache", () => {
+  it("has no content-scope triggers of its own, and a review write bumps the review's scopes, not '*'", async () => {
+    const db = t.services.db;
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name LIKE 'review_search%'").pluck().all()).toEqual([]);
+    const version = (scope: string) => (db.prepare("SELECT version FROM content_scope_versions WHERE scope = ?").pluck().get(scope) as number | undefined) ?? 0;
+    const anyBefore = version("*");
+    const productBefore = version(`product:${TEST_STORE_ID}:1094`);
+    const id = write("1094", { title: "Scope check", body: "Pangolin pattern" });
+    t.services.db.prepare("UPDATE reviews SET body = 'Armadillo pattern' WHERE review_id = ?").run(id);
+    expect(version("*")).toBe(anyBefore);
+    expect(version(`product:${TEST_STORE_ID}:1094`)).toBeGreaterThan(productBefore);
+    expect((await get(`${S}/products/shopify-1094/reviews?search=armadillo`)).body.reviews.map((r) => r.reviewId)).toEqual([id]);
+    t.services.db.prepare("DELETE FROM reviews WHERE review_id = ?").run(id);
   });
 });
 
