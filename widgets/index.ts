@@ -8,7 +8,9 @@
  * starts each store's widget settings request (texts, colours, which widgets show) while the code loads.
  */
 import { WIDGET_TAGS } from "./internal/registry.ts";
-import { WIDGET_RESERVATIONS } from "../server/contract/widget-reservations.ts";
+
+/** The reservation rules as one style sheet: `reservationCss(WIDGET_RESERVATIONS)` (widgets/internal/registry.ts), inlined by the build. */
+declare const __CHORUS_RESERVATIONS__: string;
 
 declare global {
   interface Window {
@@ -30,7 +32,7 @@ window.__chorusBase ??= scriptUrl.origin;
  * them from its first paint; without it the page shifts once, when this runs, instead of once per widget.
  */
 const reservations = document.createElement("style");
-reservations.textContent = Object.values(WIDGET_RESERVATIONS).join("").replace(/:not\(:defined\)/g, "$&:not([server-rendered])");
+reservations.textContent = __CHORUS_RESERVATIONS__;
 document.head.prepend(reservations);
 
 const requested = new Set<string>();

@@ -56,19 +56,31 @@ export type Snapshot = {
  * the URL alone.
  */
 const moduleUrl = import.meta.url;
-const parts = new Map<string, Promise<Record<string, string>>>();
+const parts = new Map<string, Promise<unknown>>();
 
-/** The texts of text group `group` in `locale` (only that language's bytes): one request per part and page, shared. Never rejects ({} on failure: English). */
-function loadTranslation(locale: UiLocale, group: string): Promise<Record<string, string>> {
+/** The translation part of text group `group` in `locale` (only that language's bytes; read with `partTexts`): one request per part and page, shared. Never rejects ({} on failure: English). */
+function loadTranslation(locale: UiLocale, group: string): Promise<unknown> {
   // Only the built widgets have the parts beside them (not the sources a test imports).
   if (!/^https?:/.test(moduleUrl)) return Promise.resolve({});
   const url = new URL(`../i18n/${locale}/${group}.json`, moduleUrl).href;
   let part = parts.get(url);
   if (!part) {
-    part = fetch(url).then((res) => (res.ok ? (res.json() as Promise<Record<string, string>>) : {}), () => ({})).catch(() => ({}));
+    part = fetch(url).then((res) => (res.ok ? (res.json() as Promise<unknown>) : {}), () => ({})).catch(() => ({}));
     parts.set(url, part);
   }
   return part;
+}
+
+/**
+ * The texts by ID of a translation part as the build writes it (widgets/vite.config.ts `compactPart`): its values
+ * in the order of `ids` (the element's English table, then the shared texts), null where untranslated, and an
+ * object of further texts by ID last. An object (a server-rendered snapshot's) is taken as it is.
+ */
+export function partTexts(part: unknown, ids: string[]): Record<string, string> {
+  if (!Array.isArray(part)) return part as Record<string, string>;
+  const texts: Record<string, string> = {};
+  part.forEach((value: string | Record<string, string> | null, i) => value && Object.assign(texts, typeof value === "string" ? { [ids[i]!]: value } : value));
+  return texts;
 }
 
 /** The longest the first render waits for its translation (a slow network shows English first, then the translation). */
@@ -200,7 +212,8 @@ export class ChorusElement extends LitElement {
     }
     const [locale, group] = key.split("/") as [UiLocale, string];
     this.#translationReady = loadTranslation(locale, group).then((part) => {
-      if (this.#translationFor === key) this.translation = part;
+      const ids = [...Object.keys((this.constructor as typeof ChorusElement).defaults), ...Object.keys(extras.texts)];
+      if (this.#translationFor === key) this.translation = partTexts(part, ids);
     });
   }
 
@@ -375,6 +388,6 @@ export class ChorusElement extends LitElement {
 
   /** Dispatch a composed, bubbling CustomEvent (names are declared in ./events.ts). */
   emit<K extends keyof import("./events.ts").ChorusEventMap>(name: K, detail: import("./events.ts").ChorusEventMap[K]): boolean {
-    return this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: false }));
+    return this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
   }
 }

@@ -18,3 +18,7 @@ export const WIDGET_TAGS: readonly string[] = [
 
 /** The source of element `tag`, relative to widgets/: `<name>/chorus-<name>.ts`. */
 export const widgetModulePath = (tag: string): string => `${tag.slice("chorus-".length)}/${tag}.ts`;
+
+/** The loader's reservation rules (server/contract/widget-reservations.ts) as one style sheet, without server-rendered elements. The widget build inlines the result (widgets/vite.config.ts `define`). */
+export const reservationCss = (rules: Record<string, string>): string =>
+  Object.values(rules).join("").replace(/:not\(:defined\)/g, "$&:not([server-rendered])");

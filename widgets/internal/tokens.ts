@@ -30,7 +30,6 @@ export const tokens = css`
     --_text: var(--chorus-text, currentColor);
     --_muted: var(--chorus-muted, color-mix(in srgb, currentColor 80%, transparent));
     --_accent: var(--chorus-accent, currentColor);
-    --_accent-contrast: var(--chorus-accent-contrast, #fff);
     /* Filled controls: the accent when one is set, else none (outlined in the text colour). */
     --_fill: var(--chorus-accent, transparent);
     /* Text on --_fill: invalid (so var(--_on-fill, currentColor) falls back to the text colour) without an accent. */
