@@ -130,6 +130,9 @@ export async function renderSnippet(services: Services, request: SnippetRequest)
     const query = listReviewsQuery.parse({ limit: String(limit), orderBy: SNIPPET_ORDER });
     const page = await reviews.listReviews(params, query, publicOrigin);
     responses[`${base}/reviews?${new URLSearchParams({ limit: String(limit), orderBy: SNIPPET_ORDER })}`] = page;
+    // The rating breakdown's counts and a product's attribute filters (widgets/reviews/chorus-reviews.ts), so the page requests neither.
+    responses[`${base}/review_aggregate`] = reviews.getAggregate(params);
+    if (productKey) responses[`${base}/attributes`] = reviews.productAttributes(params);
     markup = renderElement("chorus-reviews", html`<chorus-reviews server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} page-size=${limit} .snapshot=${snapshot} .texts=${snapshot.texts} .translation=${snapshot.translation}></chorus-reviews>`, snapshot, lang);
     if (productKey) {
       const data = structuredDataFrom(services, { storeId: params.storeId, productKey }, page.reviews);

@@ -43,28 +43,16 @@ export const reviewsStyles = css`
   .form-region { margin-bottom: 1rem; }
   .form-region:focus { outline: none; }
   /* Breakdown and filters: fixed-size rows (the counts may arrive after a server-rendered first page: no shift). */
-  .breakdown { display: grid; gap: 0.125rem; max-width: 24rem; margin: 0 0 0.75rem; }
-  .breakdown button, .chip { font: inherit; color: inherit; background: none; border: 1px solid transparent; border-radius: var(--_radius); cursor: pointer; }
-  .breakdown button { display: grid; grid-template-columns: 2.5em 1fr 4em; gap: 0.75rem; align-items: center; padding: 0.125rem 0.5rem; text-align: start; }
-  .breakdown button[disabled] { cursor: default; }
-  .bar { height: 0.5rem; border-radius: 1rem; background: var(--_tint); overflow: hidden; }
+  .breakdown { display: grid; max-width: 24rem; margin: 0 0 0.75rem; }
+  .breakdown button, .chip { font: inherit; color: inherit; background: none; border: 1px solid transparent; border-radius: 1rem; padding: 0.2rem 0.75rem; cursor: pointer; }
+  .breakdown button { display: grid; grid-template-columns: 2.5em 1fr 4em; gap: 0.75rem; align-items: center; text-align: start; }
+  .bar { height: 0.5rem; min-width: 4rem; border-radius: 1rem; background: var(--_tint); overflow: hidden; align-self: center; }
   .bar span { display: block; height: 100%; background: var(--_star); }
   .count { color: var(--_muted); text-align: end; }
   .filters { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0 0 1rem; }
-  .chip { border-color: var(--_border); border-radius: 1rem; padding: 0.25rem 0.75rem; }
+  .chip { border-color: var(--_border); }
   [aria-pressed="true"] { border-color: var(--_accent); background: var(--_tint); font-weight: 600; }
-  form { display: flex; }
-  input { border-radius: var(--_radius); padding: 0.3rem 0.6rem; border: 1px solid var(--_muted); background: var(--_surface); color: inherit; width: 13rem; }
-  input::placeholder { color: var(--_muted); }
+  input { border-radius: var(--_radius); padding: 0.3rem 0.6rem; border: 1px solid var(--_muted); background: var(--_surface); color: inherit; }
   input::-webkit-search-cancel-button { display: none; }
-  .x { font: inherit; color: inherit; background: none; border: 0; margin-left: -2rem; width: 2rem; cursor: pointer; }
   mark { background: none; color: inherit; font-weight: 700; text-decoration: underline 2px var(--_star); }
-  .attrs { display: flex; flex-wrap: wrap; gap: 0 1rem; margin: 0.5rem 0; font-size: 0.9em; }
-  dt { display: inline; color: var(--_muted); }
-  dt::after { content: ": "; }
-  dd { display: inline; margin: 0; }
-  .scale { max-width: 18rem; margin: 0.5rem 0; font-size: 0.9em; }
-  .track { display: block; position: relative; height: 0.375rem; margin: 0.25rem 0; border-radius: 1rem; background: var(--_tint); }
-  .track i { position: absolute; top: -0.1875rem; width: 0.75rem; height: 0.75rem; margin-left: -0.375rem; border-radius: 50%; background: var(--_text); }
-  .ends { display: flex; justify-content: space-between; gap: 1rem; color: var(--_muted); font-size: 0.9em; }
 `;

@@ -66,8 +66,8 @@
  * @csspart attribute-filter - a product attribute's `<select>` (only for products whose reviews have attributes)
  * @csspart clear-filters - the "Clear filters" button (while a filter or search applies; also under an empty result)
  * @csspart match - a matched word of a search (`<mark>`)
- * @csspart attributes - a card's product attributes (`<dl>`: title, value)
- * @csspart attribute-scale - a card's rated attribute: its title, a scale with a marker and the scale's end labels
+ * @csspart attributes - a card's product attributes ("Title: value" each)
+ * @csspart attribute-scale - a card's rated attribute: "Title: label nearest the value", then the scale (a bar filled to the value) between its end labels
  * @csspart skeleton - a placeholder card while loading
  * @csspart empty - the "No reviews yet" message (with no reviews at all: the invitation line holding it and the button)
  * @csspart error - the error message box
@@ -228,20 +228,21 @@ export class ChorusReviews extends ChorusElement {
   }
 
   /**
-   * The scope's aggregate (from a server-rendered snapshot, else requested; none on the server without one) and,
-   * for a product, its filterable attributes. Failures leave the breakdown without counts and no attribute filters.
+   * The scope's aggregate and, for a product, its filterable attributes: from a server-rendered snapshot, else
+   * requested (not on the server). Failures leave the breakdown without counts and no attribute filters.
    */
   #loadAggregate(): void {
     const scope = (this.#aggregateFor = this.scopeUrl);
-    const url = `${scope}/review_aggregate`;
-    const taken = this.takeSnapshot<ReviewAggregateResponse>(url);
-    this.aggregate = taken?.reviewAggregate ?? null;
+    this.aggregate = null;
     this.filterAttributes = [];
-    if (isServer) return;
-    const load = <T>(u: string, use: (body: T) => void) => getJson<T>(u).then((body) => this.#aggregateFor === scope && use(body), () => {});
-    if (!taken) void load<ReviewAggregateResponse>(url, (b) => (this.aggregate = b.reviewAggregate));
+    const load = <T>(url: string, use: (body: T) => void) => {
+      const taken = this.takeSnapshot<T>(url);
+      if (taken) use(taken);
+      else if (!isServer) void getJson<T>(url).then((body) => this.#aggregateFor === scope && use(body), () => {});
+    };
+    load<ReviewAggregateResponse>(`${scope}/review_aggregate`, (b) => (this.aggregate = b.reviewAggregate));
     // Options with a comma cannot be sent (`Title,option` splits at commas).
-    if (this.productId) void load<{ productAttributes: Attribute[] }>(`${scope}/attributes`, (b) => (this.filterAttributes = b.productAttributes.map((a) => ({ ...a, options: a.options.filter((o) => !o.includes(",")) })).filter((a) => a.options.length && !a.title.includes(","))));
+    if (this.productId) load<{ productAttributes: Attribute[] }>(`${scope}/attributes`, (b) => (this.filterAttributes = b.productAttributes.map((a) => ({ ...a, options: a.options.filter((o) => !o.includes(",")) })).filter((a) => a.options.length)));
   }
 
   get #order(): ReviewOrder {
@@ -451,7 +452,7 @@ export class ChorusReviews extends ChorusElement {
           <time part="date" datetime=${r.dateCreated}>${formatDate(r.dateCreated)}</time>
         </p>
         ${r.body ? html`<p class="body" part="body">${this.#marked(decodeHtmlText(r.body), r.highlights?.body)}</p>` : nothing}
-        ${r.productAttributes?.length ? html`<dl class="attrs" part="attributes">${r.productAttributes.map((a) => html`<div><dt>${a.title}</dt><dd>${a.value}</dd></div>`)}</dl>` : nothing}
+        ${r.productAttributes?.length ? html`<p class="meta" part="attributes">${r.productAttributes.map((a) => html`<span>${this.t("reviews.attributeValue", a)}</span>`)}</p>` : nothing}
         ${r.attributesWithRating?.map((a) => this.#scale(a)) ?? nothing}
         ${r.isIncentivized ? html`<p class="incentive" part="incentive-note">${this.t("reviews.incentivized")}</p>` : nothing}
         ${r.isRecommended ? html`<p class="recommends" part="recommends">${this.t("reviews.recommends")}</p>` : nothing}
@@ -548,7 +549,7 @@ export class ChorusReviews extends ChorusElement {
       <div class="filters" part="filters" role="group" aria-label=${this.t("reviews.filters")}>
         <form role="search" part="search" @submit=${(e: Event) => (e.preventDefault(), this.#applySearch())}>
           <input type="search" part="search-input" maxlength="100" aria-label=${this.t("reviews.search")} placeholder=${this.t("reviews.search")} .value=${this.query} @input=${this.#onQuery} />
-          ${this.query ? html`<button type="button" class="x" part="search-clear" aria-label=${this.t("reviews.clearSearch")} @click=${() => ((this.query = ""), this.#applySearch(), this.renderRoot.querySelector("input")?.focus())}>×</button>` : nothing}
+          ${this.query ? html`<button type="button" class="chip" part="search-clear" aria-label=${this.t("reviews.clearSearch")} @click=${() => ((this.query = ""), this.#applySearch(), this.renderRoot.querySelector("input")?.focus())}>×</button>` : nothing}
         </form>
         ${this.#chip("reviews.filterMedia", this.media, () => (this.media = !this.media))}
         ${this.#chip("reviews.filterVerified", this.verified, () => (this.verified = !this.verified))}
@@ -569,9 +570,8 @@ export class ChorusReviews extends ChorusElement {
   #scale(a: NonNullable<Review["attributesWithRating"]>[number]) {
     const at = Math.max(0, Math.min(1, a.type === "range" ? (a.value - 1) / 4 : (a.value + 1) / 2));
     const label = (at < 0.34 ? a.minLabel : at > 0.66 ? a.maxLabel : a.midLabel) || String(a.value);
-    return html`<div class="scale" part="attribute-scale"><span class="visually-hidden">${this.t("reviews.attributeValue", { title: a.title, value: label })}</span>
-      <span aria-hidden="true">${a.title}<span class="track"><i style="left:${100 * at}%"></i></span><span class="ends"><span>${a.minLabel}</span><span>${a.maxLabel}</span></span></span>
-    </div>`;
+    return html`<p class="meta" part="attribute-scale">${this.t("reviews.attributeValue", { title: a.title, value: label })}
+      <span class="meta" aria-hidden="true">${a.minLabel}<span class="bar"><span style="width:${100 * at}%"></span></span>${a.maxLabel}</span></p>`;
   }
 
   #renderResults() {
