@@ -12,6 +12,7 @@
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
+import { signInAsDemoMerchant } from "./e2e-server.ts";
 
 const PRODUCT = "shopify-1078";
 /** A product key of the demo store's platform with no reviews. */
@@ -305,4 +306,21 @@ test("media carousel: axe, row buttons and arrow keys, the lightbox shows the re
   expect(text2.y).toBeGreaterThanOrEqual(img2.y + img2.height - 1);
   await page.keyboard.press("Escape");
   await expect(thumbs.nth(0)).toBeFocused();
+});
+
+test("admin: the Reviews switch names the carousel; the integration page gives its snippet, which works pasted into a page", async ({ page, context }) => {
+  await signInAsDemoMerchant(page);
+  await page.goto(`/admin/stores/${DEMO_STORE_ID}/widgets`);
+  await expect(page.getByLabel(/Reviews, the review form and the reviews carousel/)).toBeChecked();
+  await expect(page.locator("label.choice").filter({ hasText: "<chorus-reviews-carousel>" })).toHaveCount(1);
+  await page.goto(`/admin/stores/${DEMO_STORE_ID}/integration`);
+  const snippet = page.getByRole("region", { name: "Reviews carousel snippet" });
+  await expect(snippet).toContainText(`<chorus-reviews-carousel store-id="${DEMO_STORE_ID}" min-rating="4"></chorus-reviews-carousel>`);
+  await expect(snippet).toContainText("chorus-reviews-carousel:not(:defined){display:block;min-height:");
+  await expectNoAxeViolations(page);
+
+  const shop = await context.newPage();
+  await openPage(shop, (await snippet.textContent())!);
+  await expect(carousel(shop)).toHaveAttribute("state", "ready");
+  await expect(carousel(shop).getByRole("region", { name: "Customer reviews" })).toBeVisible();
 });

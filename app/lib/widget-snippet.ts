@@ -86,3 +86,21 @@ export function widgetSnippet(options: { origin: string; storeId: string; produc
   }
   return lines.join("\n");
 }
+
+/**
+ * The snippet for a page about the whole store (home page, collection page): the script, the reservation of
+ * `<chorus-reviews-carousel>` (server/contract/widget-reservations.ts) and the element, the store's newest reviews
+ * of 4 and 5 stars. Shown on the integration page while the store shows reviews (the carousel follows that switch).
+ */
+export function carouselSnippet(options: { origin: string; storeId: string }): string {
+  return [
+    `<!-- Chorus widgets: the script once per page -->`,
+    `<script async src="${attr(options.origin)}/widgets/chorus.js"></script>`,
+    `<style>`,
+    WIDGET_RESERVATIONS.carousel,
+    `</style>`,
+    "",
+    `<!-- Recent reviews of 4 and 5 stars from the whole store, as a carousel -->`,
+    `<chorus-reviews-carousel store-id="${attr(options.storeId)}" min-rating="4"></chorus-reviews-carousel>`,
+  ].join("\n");
+}

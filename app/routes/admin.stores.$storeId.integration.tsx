@@ -5,7 +5,7 @@ import { CopyButton } from "~/components/CopyButton";
 import { CsrfField } from "~/components/CsrfField";
 import { Flash } from "~/components/Flash";
 import { adminHeaders, field, requireStore, requireStoreAction } from "~/lib/admin.server";
-import { widgetSnippet } from "~/lib/widget-snippet";
+import { carouselSnippet, widgetSnippet } from "~/lib/widget-snippet";
 
 export const meta: MetaFunction = () => [{ title: "Integration · Chorus admin" }];
 export const headers = adminHeaders;
@@ -14,12 +14,14 @@ export const headers = adminHeaders;
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   const top = context.services.stores.topProducts(store.storeId, 1)[0];
+  const shown = context.services.widgetSettings.get(store.storeId).widgets;
   return {
     store: { storeId: store.storeId, platform: store.platform },
     snippet: widgetSnippet({
       origin: context.publicOrigin, storeId: store.storeId, productKey: `${store.platform}-${top?.productId ?? "PRODUCT_ID"}`,
-      shown: context.services.widgetSettings.get(store.storeId).widgets,
+      shown,
     }),
+    carousel: shown.reviews ? carouselSnippet({ origin: context.publicOrigin, storeId: store.storeId }) : null,
     keys: context.services.apiKeys.list(store.storeId),
   };
 }
@@ -44,7 +46,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 const day = (iso?: string) => (iso ? iso.replace("T", " ").slice(0, 16) + " UTC" : "never");
 
 export default function Integration() {
-  const { store, keys, snippet } = useLoaderData<typeof loader>();
+  const { store, keys, snippet, carousel } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const createdKey = result && "createdKey" in result ? result.createdKey : undefined;
   return (
@@ -57,6 +59,14 @@ export default function Integration() {
       <pre className="snippet" tabIndex={0} role="region" aria-label="Widget snippet"><code id="widget-snippet">{snippet}</code></pre>
       <CopyButton targetId="widget-snippet" label="Copy snippet" />
       <p className="muted">Store ID: <code>{store.storeId}</code></p>
+      {carousel ? (
+        <>
+          <h3>Reviews carousel for your home or collection pages</h3>
+          <p>Your newest reviews of 4 and 5 stars from every product, one at a time, with buttons, arrow keys and swipe. Add <code>autoplay</code> to move on every 6 seconds (paused while shoppers point at it or use it, never for shoppers who ask for reduced motion), <code>with-media</code> for reviews with photos only, or <code>group-id</code> for one collection (see docs/widgets.md).</p>
+          <pre className="snippet" tabIndex={0} role="region" aria-label="Reviews carousel snippet"><code id="carousel-snippet">{carousel}</code></pre>
+          <CopyButton targetId="carousel-snippet" label="Copy carousel snippet" />
+        </>
+      ) : null}
 
       <h2>Shop platform</h2>
       <p>Orders and products arrive as webhooks from your shop: <a href={`/admin/stores/${store.storeId}/platform`}>connect your shop platform</a> (shop domain, app secret and the webhook addresses).</p>
