@@ -35,7 +35,7 @@ export const TRANSLATIONS: Record<Exclude<UiLocale, "en">, Record<string, string
 /** The text group of the texts several elements share (request errors, e-mail field), shipped with each group's file that needs it. */
 export const SHARED_GROUP = "common";
 /** Text groups whose element never shows a shared text (no request error, no form): their parts leave them out (fewer bytes on a star-badge page). */
-export const WITHOUT_SHARED = ["starRating", "summary", "keywords"];
+export const WITHOUT_SHARED = ["starRating", "summary", "keywords", "carousel"];
 
 /**
  * The translated texts of text group `group` (plus the shared group, unless `WITHOUT_SHARED`) in `locale`:
