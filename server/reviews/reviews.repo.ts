@@ -141,17 +141,17 @@ export type HighlightedText = { review_id: string; title: string; body: string }
  * Read plans of filtered listings (`listPublished`; docs/performance.md "Review search and filters").
  * - FEW_MATCHES: a filter that keeps fewer reviews drives the read (its rows looked up by rowid and sorted:
  *   2,000 cost about what walking 10,000 index entries does).
- * - SEARCH_COUNT_CAP: search matches are counted up to this many (about 1 ms per 20,000 on one core), and
- *   estimated beyond (`estimatedMatches`).
+ * - SEARCH_COUNT_CAP: search matches are counted up to this many (a one-word search counts 20,000 in about 1 ms), and
+ *   estimated beyond (`searchStats`).
  * - While walking an index, the search is tested one of two ways, whichever the cost model says is cheaper:
  *   the set of all its matches read once (SET_US_PER_MATCH per match), or a lookup in the search index per
- *   review walked (LOOKUP_US_PER_PHRASE per phrase of the query; the walk is about (limit + 1) × reviews in
- *   scope / matches long).
+ *   review walked (LOOKUP_US_PER_PHRASE per phrase of the query; the walk is about (limit + 1) × reviews /
+ *   matches long, at most the scope).
  */
 export const FEW_MATCHES = 2000;
-const SEARCH_COUNT_CAP = 20_000;
+const SEARCH_COUNT_CAP = 5000;
 const SET_US_PER_MATCH = 0.25;
-const LOOKUP_US_PER_PHRASE = 20;
+const LOOKUP_US_PER_PHRASE = 25;
 
 /** Create the reviews data module over `db`. */
 export function reviewsRepo(db: Db) {
@@ -218,27 +218,30 @@ export function reviewsRepo(db: Db) {
   }
 
   /**
-   * How many reviews (of all stores) the search `match` finds: exact below SEARCH_COUNT_CAP; above it,
-   * extrapolated from how far into the rowids (the index's order) the first SEARCH_COUNT_CAP matches reach,
-   * as words are spread evenly over the reviews' insertion order.
+   * How many reviews (of all stores) the search `match` finds, `matches`: exact below SEARCH_COUNT_CAP;
+   * above it, extrapolated from how far into the rowids (the index's order) the first SEARCH_COUNT_CAP
+   * matches reach, as words are spread evenly over the reviews' insertion order. `rows`: the span of the
+   * reviews' rowids (about how many reviews there are).
    */
-  function estimatedMatches(match: string): number {
+  function searchStats(match: string): { matches: number; rows: number } {
     const { n, last } = db.prepare(`SELECT count(*) AS n, max(rowid) AS last FROM (SELECT rowid FROM review_search WHERE review_search MATCH ? LIMIT ${SEARCH_COUNT_CAP})`)
       .get(match) as { n: number; last: number | null };
-    if (n < SEARCH_COUNT_CAP || !last) return n;
     // Two subqueries: each alone is one b-tree descent (min and max in one SELECT scan the table).
-    const { lo, hi } = db.prepare("SELECT (SELECT min(rowid) FROM reviews) AS lo, (SELECT max(rowid) FROM reviews) AS hi").get() as { lo: number; hi: number };
-    return Math.round((n * (hi - lo + 1)) / Math.max(last - lo + 1, 1));
+    const { lo, hi } = db.prepare("SELECT (SELECT min(rowid) FROM reviews) AS lo, (SELECT max(rowid) FROM reviews) AS hi").get() as { lo: number | null; hi: number | null };
+    const rows = lo === null || hi === null ? 0 : hi - lo + 1;
+    if (n < SEARCH_COUNT_CAP || last === null || lo === null) return { matches: n, rows };
+    return { matches: Math.round((n * rows) / Math.max(last - lo + 1, 1)), rows };
   }
 
   /**
    * How a walk over a keyset index tests the search (see FEW_MATCHES): "set" reads all matches once, "lookup"
-   * asks the search index about each review walked. `matches` is the estimated count, `phrases` the query's.
+   * asks the search index about each review walked. The walk reads about (limit + 1) / (matches / rows)
+   * reviews (the matches' density), at most the scope's; `phrases` is the query's.
    */
-  function searchTest(storeId: string, scope: ReviewScope, limit: number, matches: number, phrases: number): "set" | "lookup" {
+  function searchTest(storeId: string, scope: ReviewScope, limit: number, stats: { matches: number; rows: number }, phrases: number): "set" | "lookup" {
     const inScope = aggregate.get(storeId, scope.type, scope.type === "product" ? scope.productId : scope.type === "group" ? scope.groupId : "")?.review_count ?? 0;
-    const walked = ((limit + 1) * inScope) / Math.max(matches, 1);
-    return walked * LOOKUP_US_PER_PHRASE * phrases < matches * SET_US_PER_MATCH ? "lookup" : "set";
+    const walked = Math.min(inScope, ((limit + 1) * stats.rows) / Math.max(stats.matches, 1));
+    return walked * LOOKUP_US_PER_PHRASE * phrases < stats.matches * SET_US_PER_MATCH ? "lookup" : "set";
   }
 
   return {
@@ -265,8 +268,8 @@ export function reviewsRepo(db: Db) {
       const cols = [...(key ? [`r.${key}`] : []), "r.created_ms", "r.review_id"];
       const { keyword, attributes = [], ratings, media, verifiedBuyers, search } = filters;
       const scopeSql = scopeWhere(scope, "r");
-      const searchMatches = search === undefined ? 0 : estimatedMatches(search);
-      const driver = drivingFilter(storeId, scope, filters, searchMatches);
+      const stats = search === undefined ? { matches: 0, rows: 0 } : searchStats(search);
+      const driver = drivingFilter(storeId, scope, filters, stats.matches);
       const conditions: { sql: string; args: unknown[] }[] = [];
       // keyword filter: reviews in which the AI keyword engine identified the keyword (ai_review_keywords, migration 020)
       if (keyword !== undefined) conditions.push({ sql: "r.review_id IN (SELECT k.review_id FROM ai_review_keywords k WHERE k.store_id = ? AND k.keyword = ?)", args: [storeId, keyword] });
@@ -288,7 +291,7 @@ export function reviewsRepo(db: Db) {
       // last so that only reviews the other filters kept are looked up.
       if (search !== undefined && driver?.name !== "search") {
         const phrases = search.split('" "').length;
-        conditions.push(searchTest(storeId, scope, limit, searchMatches, phrases) === "set"
+        conditions.push(searchTest(storeId, scope, limit, stats, phrases) === "set"
           ? { sql: "r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH ?)", args: [search] }
           : { sql: "EXISTS (SELECT 1 FROM review_search WHERE review_search MATCH ? AND review_search.rowid = r.rowid)", args: [search] });
       }
