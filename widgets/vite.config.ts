@@ -138,7 +138,8 @@ export default defineConfig({
       output: {
         format: "es",
         entryFileNames: "[name].js",
-        chunkFileNames: "chunks/[name]-[hash].js",
+        // Content-hashed names without the chunk's name: each element module names the chunks it imports (-64 B gzip over all widgets).
+        chunkFileNames: "chunks/[hash].js",
         // Each file is gzipped on its own, so fewer, larger shared files compress better than several small ones.
         // "shared": Lit and the internals every element uses, the star badge too (its page loads only the loader,
         // this and its own module: #23, ≤ 12 KB). "ui": the internals only the larger elements use (control styles,
