@@ -21,11 +21,11 @@ const EMPTY_PRODUCT = "shopify-999999999";
 type ApiReview = { reviewId: string; rating: number; title: string; body: string; reviewer: { displayName: string } };
 
 /** Open a page of the Chorus origin holding `body` (and the widget script). */
-async function openPage(page: Page, body: string, lang = "en"): Promise<void> {
+async function openPage(page: Page, body: string, lang = "en", colours = "background: #fff; color: #111;"): Promise<void> {
   await page.route("**/__carousel-page", (route) =>
     route.fulfill({
       contentType: "text/html; charset=utf-8",
-      body: `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>Carousels</title><style>body { font: 16px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 48rem; padding: 1rem; background: #fff; color: #111; }</style>
+      body: `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>Carousels</title><style>body { font: 16px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 48rem; padding: 1rem; ${colours} }</style>
 <script async src="/widgets/chorus.js"></script></head><body><main><h1>Featured reviews</h1>${body}</main></body></html>`,
     }),
   );
@@ -187,6 +187,18 @@ test("reviews carousel: min-rating and with-media pick the reviews (the API's ra
   await expect(carousel(page).locator("[part=slide] [part=reviewer]")).toHaveText(withMedia.reviews.map((r) => r.reviewer.displayName));
   expect(withMedia.reviews.map((r) => r.reviewId)).not.toEqual(newest.reviews.slice(0, 3).map((r) => r.reviewId));
 });
+
+for (const [theme, colours] of [["black", "background: #000; color: #eee;"], ["mid-grey", "background: #8a8a8a; color: #000;"]]) {
+  test(`both carousels on a ${theme} page with no --chorus-* variables: axe finds nothing`, async ({ page }) => {
+    await openPage(page, `<chorus-reviews-carousel store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" min-rating="1" autoplay></chorus-reviews-carousel><chorus-review-media store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" layout="carousel"></chorus-review-media>`, "en", colours);
+    await expect(carousel(page)).toHaveAttribute("state", "ready");
+    await expect(page.locator("chorus-review-media")).toHaveAttribute("state", "ready");
+    await expectNoAxeViolations(page);
+    await page.locator("chorus-review-media [part=thumbnail]").first().click();
+    await expect(page.locator("chorus-review-media [part=lightbox-review] .body")).not.toBeEmpty();
+    await expectNoAxeViolations(page);
+  });
+}
 
 test("reviews carousel and media lightbox in German: the shipped translation", async ({ page }) => {
   await openPage(page, `<chorus-reviews-carousel store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" min-rating="1" limit="3"></chorus-reviews-carousel><chorus-review-media store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" layout="carousel"></chorus-review-media>`, "de");
