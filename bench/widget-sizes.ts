@@ -69,3 +69,21 @@ export function translationFiles(locale: string, groups?: string[]): string[] {
     .filter((name) => name.endsWith(".json") && (!groups || groups.includes(name.slice(0, -5))))
     .map((name) => `i18n/${locale}/${name}`);
 }
+
+/** Issue #23's weight targets in bytes of gzip: all widgets in one language, and a page with only the star badge. */
+export const TARGET = { allWidgets: 35 * 1024, starBadgePage: 12 * 1024 } as const;
+
+/**
+ * What "one language" costs (issue #23, ADR 0013): per UI language, all widget files plus that language's
+ * translation parts (none for English, whose texts are in the code), and the star badge page (loader, its module,
+ * the shared chunk) plus its part. Gzip bytes, English first.
+ */
+export function languageTotals(): { locale: string; allWidgets: number; starBadgePage: number }[] {
+  const code = widgetFiles();
+  const badge = filesForTags(["chorus-star-rating"]);
+  return ["en", ...translatedLocales()].map((locale) => ({
+    locale,
+    allWidgets: total(locale === "en" ? code : [...code, ...translationFiles(locale)]).gzip,
+    starBadgePage: total(locale === "en" ? badge : [...badge, ...translationFiles(locale, ["starRating"])]).gzip,
+  }));
+}

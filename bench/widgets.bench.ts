@@ -1,7 +1,8 @@
 /**
  * `npm run bench:widgets` (issue 8): widget weight and page speed.
  * 1. gzip and brotli size of each built widget file, of everything, and of what a product page and a
- *    star-badge-only page load.
+ *    star-badge-only page load; per language (issue #23), all widgets and the star badge page with that
+ *    language's translation parts, against the targets 35 KB / 12 KB.
  * 2. A Playwright + Chromium harness loads the demo product page with and without the widgets (widget
  *    requests blocked), normally and at 4× CPU slowdown, and reports transferred bytes, script time,
  *    long tasks, Cumulative Layout Shift and time to the first rendered review; once more at 1x with a
@@ -24,7 +25,7 @@ import { chromium, type Page } from "@playwright/test";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { filesForTags, sizeOf, total, widgetFiles } from "./widget-sizes.ts";
+import { filesForTags, languageTotals, sizeOf, TARGET, total, widgetFiles } from "./widget-sizes.ts";
 import { printTable, startProcess, stopProcess, writeResults } from "./lib.ts";
 import { DEMO_STORE_ID } from "../server/demo/demo.ts";
 import { createServer } from "node:http";
@@ -45,6 +46,13 @@ printTable([
   { set: "product page widgets", gzip: productPage.gzip, brotli: productPage.brotli, budget: "" },
   { set: "star-rating badge page", gzip: badgePage.gzip, brotli: badgePage.brotli, budget: "12 KB gzip" },
 ]);
+// Issue #23: one language = the code plus that language's translation parts (ADR 0013).
+const languages = languageTotals();
+printTable(languages.map((l) => ({ language: l.locale, "all widgets": l.allWidgets, "star badge page": l.starBadgePage })));
+for (const [key, label] of [["allWidgets", "all widgets"], ["starBadgePage", "star badge page"]] as const) {
+  const w = languages.reduce((a, l) => (l[key] > a[key] ? l : a));
+  console.log(`budget (${label}, one language): <= ${TARGET[key]} B gzip: ${w[key] <= TARGET[key] ? "met" : "unmet"} (worst ${w[key]}, ${w.locale})`);
+}
 
 // 2. Page speed.
 const keepDir = process.env.BENCH_DATA_DIR;

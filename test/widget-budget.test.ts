@@ -1,41 +1,50 @@
 /**
- * Size budgets, enforced on the built bundle (`npm run build` first; `npm test` does). ADR 0012: today's sizes
- * with a small margin, so nothing grows unnoticed (issue 8's 35 KB / 12 KB target is open again in #23):
- * all widgets together ≤ 37.5 KB gzip in English, ≤ 42.5 KB with one language's translation parts (which
- * load only where their element is shown); a page with only the star-rating badge ≤ 13.5 KB gzip in English
- * and in every shipped language; per-element code is loaded only when the element is on the page (the loader
- * imports nothing statically).
+ * Size budgets, enforced on the built bundle (`npm run build` first; `npm test` does). ADR 0013, issue #23
+ * ("all widgets (one language) ≤ 35 KB gzip, the star badge page ≤ 12 KB gzip"), one language counted as what a
+ * page in that language loads: in English the widget files (English texts are in the code), in any other language
+ * the files plus that language's translation parts.
+ * - The star badge page (loader, shared chunk, its module, and its part outside English) ≤ 12 KB gzip in English
+ *   and in every shipped language: #23's target.
+ * - All widgets in one language ≤ ALL_WIDGETS_CEILING: #23's 35 KB is not met with the shopper features #23 added
+ *   (ADR 0013 gives the figures); the ceiling is today's size with a small margin, so nothing grows unnoticed.
+ * - Translation parts carry no text IDs and read back to exactly the shipped translation.
+ * - Per-element code is loaded only when the element is on the page (the loader imports nothing statically).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { filesForTags, total, translatedLocales, translationFiles, widgetFiles, WIDGETS_DIR } from "../bench/widget-sizes.ts";
-import { UI_LOCALES } from "../server/contract/widget-locales.ts";
+import { filesForTags, languageTotals, TARGET, translatedLocales, translationFiles, WIDGETS_DIR } from "../bench/widget-sizes.ts";
+import { UI_LOCALES, type UiLocale } from "../server/contract/widget-locales.ts";
+import { translationPart } from "../server/contract/widget-translations.ts";
+import { COMMON_TEXTS, TEXT_GROUPS } from "../server/contract/widget-strings.ts";
+import { partTexts } from "../widgets/internal/chorus-element.ts";
 
-const KB = 1024;
-/** ADR 0012. */
-const BUDGET = { allWidgets: 37.5 * KB, allWidgetsWithLanguage: 42.5 * KB, starBadgePage: 13.5 * KB };
+/** ADR 0013: all widgets in one language, gzip bytes (issue #23's target, 35 KB = 35,840, is not met). */
+const ALL_WIDGETS_CEILING = 47 * 1024;
 
 describe("widget weight budgets", () => {
-  it("all widgets together are at most 37.5 KB gzip", () => {
-    expect(total(widgetFiles()).gzip).toBeLessThanOrEqual(BUDGET.allWidgets);
+  it("a page with only the star-rating badge loads at most 12 KB gzip, in English and with its part in every shipped language", () => {
+    expect(filesForTags(["chorus-star-rating"])).toContain("chorus-star-rating.js");
+    for (const locale of translatedLocales()) expect(translationFiles(locale, ["starRating"]), locale).toEqual([`i18n/${locale}/starRating.json`]);
+    const totals = languageTotals();
+    expect(totals.map((t) => t.locale)).toEqual(["en", ...UI_LOCALES.filter((l) => l !== "en").sort()]);
+    for (const { locale, starBadgePage } of totals) expect(starBadgePage, locale).toBeLessThanOrEqual(TARGET.starBadgePage);
   });
 
-  it("a page with only the star-rating badge loads at most 13.5 KB gzip", () => {
-    const files = filesForTags(["chorus-star-rating"]);
-    expect(files).toContain("chorus-star-rating.js");
-    expect(total(files).gzip).toBeLessThanOrEqual(BUDGET.starBadgePage);
+  it("all widgets in one language stay under the ceiling of ADR 0013 (English, and each language with all its parts)", () => {
+    for (const locale of translatedLocales()) expect(translationFiles(locale).length, locale).toBeGreaterThanOrEqual(8);
+    for (const { locale, allWidgets } of languageTotals()) expect(allWidgets, locale).toBeLessThanOrEqual(ALL_WIDGETS_CEILING);
   });
 
-  it("in every shipped language: all widgets with all that language's texts ≤ 42.5 KB gzip, the star badge page with its texts ≤ 13.5 KB gzip", () => {
-    expect(translatedLocales()).toEqual(UI_LOCALES.filter((l) => l !== "en").sort());
-    const code = widgetFiles();
-    const badge = filesForTags(["chorus-star-rating"]);
+  it("translation parts carry no text IDs and read back to the shipped translation", () => {
     for (const locale of translatedLocales()) {
-      expect(translationFiles(locale).length, locale).toBeGreaterThanOrEqual(8);
-      expect(total([...code, ...translationFiles(locale)]).gzip, locale).toBeLessThanOrEqual(BUDGET.allWidgetsWithLanguage);
-      expect(translationFiles(locale, ["starRating"]), locale).toEqual([`i18n/${locale}/starRating.json`]);
-      expect(total([...badge, ...translationFiles(locale, ["starRating"])]).gzip, locale).toBeLessThanOrEqual(BUDGET.starBadgePage);
+      for (const file of translationFiles(locale)) {
+        const group = file.slice(file.lastIndexOf("/") + 1, -".json".length);
+        const part: unknown = JSON.parse(readFileSync(join(WIDGETS_DIR, file), "utf8"));
+        expect(Array.isArray(part), file).toBe(true);
+        const table = TEXT_GROUPS.find((g) => g.texts !== COMMON_TEXTS && Object.keys(g.texts)[0]!.startsWith(`${group}.`))!.texts;
+        expect(partTexts(part, [...Object.keys(table), ...Object.keys(COMMON_TEXTS)]), file).toEqual(translationPart(locale as UiLocale, group));
+      }
     }
   });
 
