@@ -184,13 +184,17 @@ export function reviewsRepo(db: Db) {
 
   /**
    * The filter of a listing that keeps fewer than FEW_MATCHES reviews, as a rowid subquery with its
-   * arguments (see `listPublished`), or undefined when every filter keeps more (or there is none).
+   * arguments and how many it keeps (see `listPublished`), or undefined when every filter keeps more (or there is none).
    * `searchMatches` is the search's estimated count (all stores: an upper bound of the scope's); the others
-   * are counted up to FEW_MATCHES over an index: the partial indexes of verified buyers (migration 084),
-   * the scope's has-media or rating index.
+   * are counted up to FEW_MATCHES over an index (the partial indexes of verified buyers of migration 084,
+   * the scope's has-media or rating index) and drive only when they are also sparse in the scope.
    */
-  function drivingFilter(storeId: string, scope: ReviewScope, filters: ReviewListFilters, searchMatches: number): { name: string; sql: string; args: unknown[] } | undefined {
-    if (filters.search !== undefined && searchMatches < FEW_MATCHES) return { name: "search", sql: "SELECT rowid FROM review_search WHERE review_search MATCH ?", args: [filters.search] };
+  function drivingFilter(
+    storeId: string, scope: ReviewScope, filters: ReviewListFilters, searchMatches: number, limit: number,
+  ): { name: string; sql: string; args: unknown[]; count: number } | undefined {
+    if (filters.search !== undefined && searchMatches < FEW_MATCHES) {
+      return { name: "search", sql: "SELECT rowid FROM review_search WHERE review_search MATCH ?", args: [filters.search], count: searchMatches };
+    }
     const inScope = scopeWhere(scope, "x");
     const candidates: { name: string; sql: string; args: unknown[] }[] = [];
     if (filters.verifiedBuyers) {
@@ -214,7 +218,19 @@ export function reviewsRepo(db: Db) {
         args: [storeId, ...inScope.args, JSON.stringify(filters.ratings)],
       });
     }
-    return candidates.find((c) => (db.prepare(`SELECT count(*) FROM (${c.sql} LIMIT ${FEW_MATCHES})`).pluck().get(...c.args) as number) < FEW_MATCHES);
+    // A filter that keeps `count` of the scope's reviews fills a page after walking about (limit + 1) × reviewsInScope / count
+    // of them: it drives only when its reviews are fewer than that walk (looking one up costs about a walk step).
+    const reviewsInScope = scopeCount(storeId, scope);
+    for (const c of candidates) {
+      const count = db.prepare(`SELECT count(*) FROM (${c.sql} LIMIT ${FEW_MATCHES})`).pluck().get(...c.args) as number;
+      if (count < FEW_MATCHES && count * count < (limit + 1) * reviewsInScope) return { ...c, count };
+    }
+    return undefined;
+  }
+
+  /** How many published reviews a scope has (the maintained aggregate). */
+  function scopeCount(storeId: string, scope: ReviewScope): number {
+    return aggregate.get(storeId, scope.type, scope.type === "product" ? scope.productId : scope.type === "group" ? scope.groupId : "")?.review_count ?? 0;
   }
 
   /**
@@ -236,11 +252,13 @@ export function reviewsRepo(db: Db) {
   /**
    * How a walk over a keyset index tests the search (see FEW_MATCHES): "set" reads all matches once, "lookup"
    * asks the search index about each review walked. The walk reads about (limit + 1) / (matches / rows)
-   * reviews (the matches' density), at most the scope's; `phrases` is the query's.
+   * reviews (the matches' density), at most the scope's; with a driving filter, its `driven` reviews.
+   * `phrases` is the query's.
    */
-  function searchTest(storeId: string, scope: ReviewScope, limit: number, stats: { matches: number; rows: number }, phrases: number): "set" | "lookup" {
-    const inScope = aggregate.get(storeId, scope.type, scope.type === "product" ? scope.productId : scope.type === "group" ? scope.groupId : "")?.review_count ?? 0;
-    const walked = Math.min(inScope, ((limit + 1) * stats.rows) / Math.max(stats.matches, 1));
+  function searchTest(
+    storeId: string, scope: ReviewScope, limit: number, stats: { matches: number; rows: number }, phrases: number, driven?: number,
+  ): "set" | "lookup" {
+    const walked = driven ?? Math.min(scopeCount(storeId, scope), ((limit + 1) * stats.rows) / Math.max(stats.matches, 1));
     return walked * LOOKUP_US_PER_PHRASE * phrases < stats.matches * SET_US_PER_MATCH ? "lookup" : "set";
   }
 
@@ -269,7 +287,7 @@ export function reviewsRepo(db: Db) {
       const { keyword, attributes = [], ratings, media, verifiedBuyers, search } = filters;
       const scopeSql = scopeWhere(scope, "r");
       const stats = search === undefined ? { matches: 0, rows: 0 } : searchStats(search);
-      const driver = drivingFilter(storeId, scope, filters, stats.matches);
+      const driver = drivingFilter(storeId, scope, filters, stats.matches, limit);
       const conditions: { sql: string; args: unknown[] }[] = [];
       // keyword filter: reviews in which the AI keyword engine identified the keyword (ai_review_keywords, migration 020)
       if (keyword !== undefined) conditions.push({ sql: "r.review_id IN (SELECT k.review_id FROM ai_review_keywords k WHERE k.store_id = ? AND k.keyword = ?)", args: [storeId, keyword] });
@@ -291,8 +309,9 @@ export function reviewsRepo(db: Db) {
       // last so that only reviews the other filters kept are looked up.
       if (search !== undefined && driver?.name !== "search") {
         const phrases = search.split('" "').length;
-        conditions.push(searchTest(storeId, scope, limit, stats, phrases) === "set"
-          ? { sql: "r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH ?)", args: [search] }
+        // `+r.rowid`: a test, never a second rowid lookup for the planner to drive the read with.
+        conditions.push(searchTest(storeId, scope, limit, stats, phrases, driver?.count) === "set"
+          ? { sql: "+r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH ?)", args: [search] }
           : { sql: "EXISTS (SELECT 1 FROM review_search WHERE review_search MATCH ? AND review_search.rowid = r.rowid)", args: [search] });
       }
       const keyset = after ? ` AND (${cols.join(", ")}) ${dir === "DESC" ? "<" : ">"} (${cols.map(() => "?").join(", ")})` : "";
