@@ -261,6 +261,21 @@ describe("search", () => {
     expect(grade[0]!.highlights!.title).toBeUndefined();
   });
 
+  it("highlights a phrase typed as one piece whole, and survives private-use characters in the text", async () => {
+    const body = "\uE000\uE001 I don't love the fit \uE002 of it";
+    const id = write("1094", { title: "Wrenlock", body });
+    const { body: page } = await get(`${S}/products/shopify-1094/reviews?search=${encodeURIComponent("don't fit wrenlock")}`);
+    expect(page.reviews.map((r) => r.reviewId)).toEqual([id]);
+    const h = page.reviews[0]!.highlights!;
+    expect(h.title!.map(([a, b]) => "Wrenlock".slice(a, b))).toEqual(["Wrenlock"]);
+    expect(h.body!.map(([a, b]) => body.slice(a, b))).toEqual(["don't", "fit"]);
+    // "don't" is the phrase "don t": the words apart do not match it.
+    expect((await get(`${S}/products/shopify-1094/reviews?search=${encodeURIComponent("don't wrenlock")}`)).body.reviews).toHaveLength(1);
+    t.services.db.prepare("UPDATE reviews SET body = 'I don love it t' WHERE review_id = ?").run(id);
+    expect((await get(`${S}/products/shopify-1094/reviews?search=${encodeURIComponent("don't wrenlock")}`)).body.reviews).toHaveLength(0);
+    t.services.db.prepare("DELETE FROM reviews WHERE review_id = ?").run(id);
+  });
+
   it("answers without search carry no highlights", async () => {
     const { body } = await get(`${S}/products/shopify-1078/reviews?rating=5`);
     expect(body.reviews.length).toBeGreaterThan(0);
