@@ -25,6 +25,25 @@ const root = resolve(import.meta.dirname);
  */
 const TERSER = { module: true, ecma: 2020, compress: { passes: 3, unsafe_arrows: true }, format: { comments: false } } as const;
 
+/**
+ * Lit's messages for misuse the widgets never make (a `css` value that is not a css result, a CSSResult built by
+ * hand, template strings that are not a template literal's) as short ones: ~0.2 KB less in the shared chunk.
+ */
+const LIT_MESSAGES: [RegExp, string][] = [
+  [/"CSSResult is not constructable\. Use `unsafeCSS` or `css` instead\."/, '"CSSResult"'],
+  [/"Value passed to 'css' function must be a 'css' function result: "\+(\w+)\+"\. Use 'unsafeCSS' to pass non-literal values, but take care to ensure page security\."/, '"css: "+$1'],
+  [/"invalid template strings array"/, '"strings"'],
+];
+export const litMessages: Plugin = {
+  name: "chorus-lit-messages",
+  transform(code, id) {
+    if (!/\/node_modules\/(@lit\/reactive-element\/css-tag|lit-html\/lit-html)\.js$/.test(id)) return null;
+    let out = code;
+    for (const [from, to] of LIT_MESSAGES) out = out.replace(from, to);
+    return { code: out, map: null };
+  },
+};
+
 /** Minify every output file with terser (a little smaller than esbuild's output, after gzip). */
 const minifyEs: Plugin = {
   name: "chorus-minify-es",
@@ -122,7 +141,7 @@ export default defineConfig({
   // Lit's legacy decorator path and a small __decorate only (widgets/internal/lit-decorators.ts).
   resolve: { alias: { "lit/decorators.js": resolve(root, "internal/lit-decorators.ts"), tslib: resolve(root, "internal/lit-decorators.ts") } },
   // Minify the HTML and CSS inside Lit's html`` / css`` templates before esbuild strips the types.
-  plugins: [decorators, { ...literalsHtmlCssMinifier({ include: ["**/widgets/**/*.ts"], failOnError: true }), enforce: "pre" }, minifyEs, translations, licenses],
+  plugins: [litMessages, decorators, { ...literalsHtmlCssMinifier({ include: ["**/widgets/**/*.ts"], failOnError: true }), enforce: "pre" }, minifyEs, translations, licenses],
   build: {
     outDir: resolve(root, "../public/widgets"),
     emptyOutDir: true,
