@@ -32,19 +32,24 @@ async function aggregate(page: Page) {
   return ((await (await page.request.get(`${API}/review_aggregate`)).json()) as ReviewAggregateResponse).reviewAggregate;
 }
 
-/** Wait until the widget has loaded a page for its current filters (not busy, state ready). */
-async function settled(page: Page): Promise<void> {
+/** The next answer of a reviews list request (start waiting before the action that changes the filters). */
+const listLoad = (page: Page) => page.waitForResponse((r) => r.url().includes("/reviews?"));
+let loading: Promise<unknown>;
+
+/** Wait until the list request started by the last action (`listLoad`) has answered and its page is shown (not busy). */
+async function settled(page: Page, load: Promise<unknown>): Promise<void> {
+  await load;
   await expect(widget(page).locator(".results")).toHaveAttribute("aria-busy", "false");
 }
 
-/** Press "Load more" until it is gone. */
-async function loadAll(page: Page): Promise<void> {
+/** Press "Load more" (when it is not busy) until `total` cards are shown; then the button is gone. */
+async function loadAll(page: Page, total: number): Promise<void> {
   const more = widget(page).locator("[part=load-more]");
-  while (await more.count()) {
-    const before = await cards(page).count();
-    await more.click();
-    await expect.poll(() => cards(page).count()).toBeGreaterThan(before);
-  }
+  await expect(async () => {
+    if ((await more.count()) && (await more.getAttribute("aria-disabled")) === "false") await more.click({ timeout: 1000 }).catch(() => {});
+    expect(await cards(page).count()).toBe(total);
+  }).toPass({ timeout: 30_000, intervals: [250] });
+  await expect(more).toHaveCount(0);
 }
 
 test("the breakdown shows the aggregate's counts; a row filters the list to its rating, 'Load more' follows the filter, Clear restores", async ({ page }) => {
@@ -60,26 +65,28 @@ test("the breakdown shows the aggregate's counts; a row filters the list to its 
     await expect(row(page, stars)).toHaveAttribute("aria-pressed", "false");
     await expect(row(page, stars).locator(".count")).toHaveText(count.toLocaleString("en"));
   }
+  loading = listLoad(page);
   await row(page, 1).click();
   await expect(row(page, 1)).toHaveAttribute("aria-pressed", "true");
-  await settled(page);
+  await settled(page, loading);
   await expect.poll(() => ratingsShown(page)).toEqual(Array(25).fill(1));
   await expect(widget(page).locator("[role=status]")).toHaveText("25 reviews shown");
   const api = (await (await page.request.get(`${API}/reviews?limit=25&orderBy=date%20desc&rating=1`)).json()) as ListReviewsResponse;
   expect(await idsShown(page)).toEqual(api.reviews.map((r) => r.reviewId));
   // "Load more" keeps the filter: every 1-star review, as many as the bar says.
-  await loadAll(page);
+  await loadAll(page, ones);
   const ratings = await ratingsShown(page);
-  expect(ratings.length).toBe(ones);
   expect(new Set(ratings)).toEqual(new Set([1]));
   await expectNoAxeViolations(page);
   // Two rows combine (rating=1,2).
+  loading = listLoad(page);
   await row(page, 2).click();
-  await settled(page);
-  await loadAll(page);
-  expect((await ratingsShown(page)).length).toBe(ones + agg.reviewCountByLevel.level2Count);
+  await settled(page, loading);
+  await loadAll(page, ones + agg.reviewCountByLevel.level2Count);
+  expect(new Set(await ratingsShown(page))).toEqual(new Set([1, 2]));
+  loading = listLoad(page);
   await widget(page).getByRole("button", { name: "Clear filters" }).click();
-  await settled(page);
+  await settled(page, loading);
   await expect(row(page, 1)).toHaveAttribute("aria-pressed", "false");
   await expect.poll(() => idsShown(page)).toEqual(all);
   await expect(widget(page).getByRole("button", { name: "Clear filters" })).toHaveCount(0);
@@ -91,16 +98,19 @@ test("'With photos/videos' and 'Verified buyers' filter the list as the API does
   expect(media.reviews.every((r) => r.media.length > 0)).toBe(true);
   await gotoHydrated(page);
   const mediaChip = widget(page).getByRole("button", { name: "With photos/videos" });
+  loading = listLoad(page);
   await mediaChip.click();
   await expect(mediaChip).toHaveAttribute("aria-pressed", "true");
-  await settled(page);
+  await settled(page, loading);
   await expect.poll(() => idsShown(page)).toEqual(media.reviews.map((r) => r.reviewId));
   for (const card of await cards(page).all()) await expect(card.locator("[part=media-thumbnail]").first()).toBeVisible();
+  loading = listLoad(page);
   await mediaChip.click();
-  await settled(page);
+  await settled(page, loading);
   const verifiedChip = widget(page).getByRole("button", { name: "Verified buyers" });
+  loading = listLoad(page);
   await verifiedChip.click();
-  await settled(page);
+  await settled(page, loading);
   await expect(cards(page)).toHaveCount(25);
   for (const badge of await cards(page).locator("[part=verified-badge]").all()) await expect(badge).toHaveText("Verified buyer");
   await expect(cards(page).locator("[part=verified-badge]")).toHaveCount(25);
@@ -129,8 +139,9 @@ test("search highlights the matched words (stemmed forms too) with <mark>, keeps
   await expectNoAxeViolations(page);
 
   await box.fill("zzqxv");
+  loading = listLoad(page);
   await box.press("Enter");
-  await settled(page);
+  await settled(page, loading);
   await expect(cards(page)).toHaveCount(0);
   const empty = widget(page).locator("[part=empty]");
   await expect(empty).toContainText("No reviews match your search or filters.");
@@ -146,29 +157,33 @@ test("keyboard only: Tab to a breakdown row, Space filters; type a search, Enter
   await row(page, 5).focus();
   await page.keyboard.press("Tab");
   await expect(row(page, 4)).toBeFocused();
+  loading = listLoad(page);
   await page.keyboard.press("Space");
   await expect(row(page, 4)).toHaveAttribute("aria-pressed", "true");
-  await settled(page);
+  await settled(page, loading);
   await expect.poll(() => ratingsShown(page)).toEqual(Array(25).fill(4));
+  loading = listLoad(page);
   await page.keyboard.press("Enter");
   await expect(row(page, 4)).toHaveAttribute("aria-pressed", "false");
-  await settled(page);
+  await settled(page, loading);
   await expect.poll(() => idsShown(page)).toEqual(all);
   // Tab on to the search box and search with Enter.
   for (let i = 0; i < 4; i++) await page.keyboard.press("Tab");
   const box = widget(page).getByRole("searchbox", { name: "Search reviews" });
   await expect(box).toBeFocused();
   await page.keyboard.type("fabric");
+  loading = listLoad(page);
   await page.keyboard.press("Enter");
-  await settled(page);
+  await settled(page, loading);
   await expect.poll(async () => (await marks(page)).length).toBeGreaterThan(0);
   await page.keyboard.press("Tab");
   const clear = widget(page).getByRole("button", { name: "Clear search" });
   await expect(clear).toBeFocused();
+  loading = listLoad(page);
   await page.keyboard.press("Enter");
   await expect(box).toBeFocused();
   await expect(box).toHaveValue("");
-  await settled(page);
+  await settled(page, loading);
   await expect.poll(() => idsShown(page)).toEqual(all);
 });
 
@@ -185,8 +200,9 @@ test("a card shows the review's product attributes and its attribute scale betwe
     await route.fulfill({ response: res, json: served });
   });
   await gotoHydrated(page);
+  loading = listLoad(page);
   await row(page, 3).click();
-  await settled(page);
+  await settled(page, loading);
   await expect.poll(() => served !== undefined).toBe(true);
   const card = cards(page).first();
   await expect(card.locator("[part=attributes]")).toHaveText("Size bought: M");

@@ -280,7 +280,9 @@ export class ChorusReviews extends ChorusElement {
     this.#url = this.#firstPageUrl();
     this.#abort?.abort();
     const abort = (this.#abort = new AbortController());
+    // A "Load more" in flight is cancelled with the list it extended.
     this.moreError = "";
+    this.loadingMore = false;
     // A server-rendered snippet carries the first page: all of it shown at once, without a request.
     const first = this.storeId ? this.takeSnapshot<ListReviewsResponse>(this.#url) : undefined;
     if (first) {
@@ -505,11 +507,15 @@ export class ChorusReviews extends ChorusElement {
     this.#debounce = setTimeout(() => this.#applySearch(), 400);
   }
 
-  /** Clear every filter and the search; focus moves to the search box (the button is gone). */
+  /** Clear every filter and the search (focus moves to the search box: the button pressed is gone). */
   #clear(): void {
     this.ratings = [];
     this.media = this.verified = false;
     this.picked = {};
+    this.#clearSearch();
+  }
+
+  #clearSearch(): void {
     this.query = "";
     this.#applySearch();
     void this.updateComplete.then(() => this.renderRoot.querySelector("input")?.focus());
@@ -549,7 +555,7 @@ export class ChorusReviews extends ChorusElement {
       <div class="filters" part="filters" role="group" aria-label=${this.t("reviews.filters")}>
         <form role="search" part="search" @submit=${(e: Event) => (e.preventDefault(), this.#applySearch())}>
           <input type="search" part="search-input" maxlength="100" aria-label=${this.t("reviews.search")} placeholder=${this.t("reviews.search")} .value=${this.query} @input=${this.#onQuery} />
-          ${this.query ? html`<button type="button" class="chip" part="search-clear" aria-label=${this.t("reviews.clearSearch")} @click=${() => ((this.query = ""), this.#applySearch(), this.renderRoot.querySelector("input")?.focus())}>×</button>` : nothing}
+          ${this.query ? html`<button type="button" class="chip" part="search-clear" aria-label=${this.t("reviews.clearSearch")} @click=${this.#clearSearch}>×</button>` : nothing}
         </form>
         ${this.#chip("reviews.filterMedia", this.media, () => (this.media = !this.media))}
         ${this.#chip("reviews.filterVerified", this.verified, () => (this.verified = !this.verified))}
