@@ -51,7 +51,7 @@ export const reviewsStyles = css`
   .count { color: var(--_muted); text-align: end; }
   .filters { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0 0 1rem; }
   .chip { border-color: var(--_border); }
-  [aria-pressed="true"] { border-color: var(--_accent); background: var(--_tint); font-weight: 600; }
+  button[aria-pressed="true"] { border-color: var(--_accent); background: var(--_tint); font-weight: 600; }
   input { border-radius: var(--_radius); padding: 0.3rem 0.6rem; border: 1px solid var(--_muted); background: var(--_surface); color: inherit; }
   input::-webkit-search-cancel-button { display: none; }
   mark { background: none; color: inherit; font-weight: 700; text-decoration: underline 2px var(--_star); }
