@@ -7,7 +7,8 @@
  *   and in every shipped language: #23's target.
  * - All widgets in one language ≤ ALL_WIDGETS_CEILING: #23's 35 KB is not met with the shopper features #23 added
  *   (ADR 0013 gives the figures); the ceiling is today's size with a small margin, so nothing grows unnoticed.
- * - Translation parts carry no text IDs and read back to exactly the shipped translation.
+ * - Translation parts carry no text IDs and read back to exactly the shipped translation; each element's
+ *   `static defaults` is the table its parts are ordered by.
  * - Per-element code is loaded only when the element is on the page (the loader imports nothing statically).
  */
 import { readFileSync } from "node:fs";
@@ -18,6 +19,8 @@ import { UI_LOCALES, type UiLocale } from "../server/contract/widget-locales.ts"
 import { translationPart } from "../server/contract/widget-translations.ts";
 import { COMMON_TEXTS, TEXT_GROUPS } from "../server/contract/widget-strings.ts";
 import { partTexts } from "../widgets/internal/chorus-element.ts";
+import { WIDGET_TAGS, widgetModulePath } from "../widgets/internal/registry.ts";
+import { PROJECT_ROOT } from "../server/config.ts";
 
 /** ADR 0013: all widgets in one language, gzip bytes (issue #23's target, 35 KB = 35,840, is not met). */
 const ALL_WIDGETS_CEILING = 47 * 1024;
@@ -45,6 +48,16 @@ describe("widget weight budgets", () => {
         const table = TEXT_GROUPS.find((g) => g.texts !== COMMON_TEXTS && Object.keys(g.texts)[0]!.startsWith(`${group}.`))!.texts;
         expect(partTexts(part, [...Object.keys(table), ...Object.keys(COMMON_TEXTS)]), file).toEqual(translationPart(locale as UiLocale, group));
       }
+    }
+  });
+
+  it("every element's English defaults are one whole table of TEXT_GROUPS, the order its parts are written in", async () => {
+    const strings: Record<string, unknown> = await import("../server/contract/widget-strings.ts");
+    for (const tag of WIDGET_TAGS) {
+      const source = readFileSync(join(PROJECT_ROOT, "widgets", widgetModulePath(tag)), "utf8");
+      const name = /static defaults = (\w+);/.exec(source)?.[1];
+      expect(name, tag).toMatch(/^[A-Z_]+_TEXTS$/);
+      expect(TEXT_GROUPS.some((g) => g.texts === strings[name!]), tag).toBe(true);
     }
   });
 
