@@ -7,6 +7,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import type { ListReviewsResponse, ReviewAggregateResponse } from "../server/contract/storefront.ts";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
+import { withE2eDb } from "./e2e-server.ts";
 
 const PRODUCT = "shopify-1078";
 const PRODUCT_PAGE = `/demo/products/${PRODUCT}`;
@@ -212,4 +213,33 @@ test("a card shows the review's product attributes and its attribute scale betwe
   await expect(scale.locator("[aria-hidden=true]")).toContainText("Runs small");
   expect(await scale.locator(".bar span").evaluate((el) => (el as HTMLElement).style.width)).toBe("100%");
   await expectNoAxeViolations(page, "chorus-reviews");
+});
+
+test("a product whose reviews have attributes gets a select per attribute; a value filters by it (shopperAttributes)", async ({ page }) => {
+  // A demo product no other spec opens: its three newest reviews get a "Size bought" (the demo data has none).
+  const product = "829";
+  const scope = `/v1/stores/${DEMO_STORE_ID}/products/shopify-${product}`;
+  const sized = withE2eDb((db) => {
+    const ids = db.prepare("SELECT review_id FROM reviews WHERE product_id = ? AND status = 'published' ORDER BY created_ms DESC LIMIT 3").pluck().all(product) as string[];
+    ids.forEach((id, i) => db.prepare("UPDATE reviews SET product_attributes_json = ? WHERE review_id = ?").run(JSON.stringify([{ title: "Size bought", type: "single-value", value: i === 1 ? "L" : "M" }]), id));
+    return ids;
+  });
+  expect((await (await page.request.get(`${scope}/attributes`)).json()).productAttributes).toEqual([{ title: "Size bought", options: ["L", "M"], target: "general" }]);
+  await page.goto(`/demo/products/shopify-${product}`);
+  await page.waitForFunction(() => (document.querySelector("chorus-reviews") as unknown as { hasUpdated?: boolean } | null)?.hasUpdated === true);
+  const select = widget(page).locator("select[part=attribute-filter]");
+  await expect(select).toHaveCount(1);
+  await expect(select.locator("option")).toHaveText(["All", "L", "M"]);
+  loading = listLoad(page);
+  await select.selectOption("M");
+  await settled(page, loading);
+  expect(new URL((await loading as { url(): string }).url()).searchParams.get("shopperAttributes")).toBe("Size bought,M");
+  await expect.poll(() => idsShown(page)).toEqual([sized[0], sized[2]]);
+  await expect(cards(page).locator("[part=attributes]")).toHaveText(["Size bought: M", "Size bought: M"]);
+  await expectNoAxeViolations(page, "chorus-reviews");
+  loading = listLoad(page);
+  await widget(page).getByRole("button", { name: "Clear filters" }).click();
+  await settled(page, loading);
+  await expect(cards(page)).toHaveCount(25);
+  await expect(select).toHaveValue("");
 });

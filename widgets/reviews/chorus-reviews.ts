@@ -560,7 +560,7 @@ export class ChorusReviews extends ChorusElement {
         ${this.#chip("reviews.filterMedia", this.media, () => (this.media = !this.media))}
         ${this.#chip("reviews.filterVerified", this.verified, () => (this.verified = !this.verified))}
         ${this.filterAttributes.map((attr) => html`<label class="chip">${attr.title}
-          <select part="attribute-filter" @change=${(e: Event) => (this.picked = { ...this.picked, [attr.title]: (e.target as HTMLSelectElement).value })}>
+          <select part="attribute-filter" .value=${this.picked[attr.title] ?? ""} @change=${(e: Event) => (this.picked = { ...this.picked, [attr.title]: (e.target as HTMLSelectElement).value })}>
             <option value="">${this.t("reviews.attributeAll")}</option>
             ${attr.options.map((o) => html`<option ?selected=${this.picked[attr.title] === o}>${o}</option>`)}
           </select></label>`)}
