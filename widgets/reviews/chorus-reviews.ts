@@ -309,7 +309,7 @@ export class ChorusReviews extends ChorusElement {
       this.status = "ready";
       if (this.#filtered) this.announcement = this.plural("reviews.shown", page.reviews.length);
       if (!(await this.#reveal())) return;
-      this.emit("chorus-reviews-loaded", { count: this.reviews.length, hasMore: Boolean(page.nextUrl), orderBy: this.#order });
+      this.#loaded(page);
     } catch (error) {
       if (abort.signal.aborted) return;
       this.status = "error";
@@ -336,12 +336,17 @@ export class ChorusReviews extends ChorusElement {
       // The button may be gone (last page): move focus to the first new review so keyboard users continue reading there.
       this.renderRoot.querySelectorAll<HTMLElement>("article")[firstNew]?.focus();
       if (!(await revealed)) return;
-      this.emit("chorus-reviews-loaded", { count: this.reviews.length, hasMore: Boolean(page.nextUrl), orderBy: this.#order });
+      this.#loaded(page);
     } catch (error) {
       if (!abort.signal.aborted) this.moreError = this.describe(error);
     } finally {
       if (!abort.signal.aborted) this.loadingMore = false;
     }
+  }
+
+  /** Tell the page a page of reviews is shown (`chorus-reviews-loaded`). */
+  #loaded(page: ListReviewsResponse): void {
+    this.emit("chorus-reviews-loaded", { count: this.reviews.length, hasMore: Boolean(page.nextUrl), orderBy: this.#order });
   }
 
   /** Render the cards from `shown` up to all of `reviews`, a few per task (ui.ts showInSteps). False when superseded. */
@@ -408,7 +413,7 @@ export class ChorusReviews extends ChorusElement {
   }
 
   #writeButton() {
-    return html`<button class="btn secondary" part="write-review" aria-expanded=${this.formOpen ? "true" : "false"} aria-controls="form-region" @click=${this.#toggleForm}>
+    return html`<button class="btn secondary" part="write-review" aria-expanded=${this.formOpen} aria-controls="form-region" @click=${this.#toggleForm}>
       ${this.t("reviews.writeReview")}
     </button>`;
   }
@@ -483,7 +488,7 @@ export class ChorusReviews extends ChorusElement {
   /** One vote button; the counted vote reads "Thanks for your vote" and is disabled (repeating changes nothing). */
   #voteButton(r: Review, kind: VoteKind, vote: Vote | undefined) {
     const counted = vote?.state === "done" && vote.vote === kind;
-    return html`<button class="btn secondary" part="vote-button" aria-disabled=${vote?.state === "pending" || counted ? "true" : "false"}
+    return html`<button class="btn secondary" part="vote-button" aria-disabled=${vote?.state === "pending" || counted}
       @click=${() => this.#vote(r, kind)}>
       ${counted ? this.t("reviews.voteThanks") : kind === "helpful" ? this.t("reviews.voteHelpful") : this.t("reviews.voteUnhelpful", { count: r.unhelpfulCount })}<span class="visually-hidden">: ${r.title || this.t("reviews.reviewBy", { name: r.reviewer.displayName })}</span>
     </button>`;
@@ -535,7 +540,7 @@ export class ChorusReviews extends ChorusElement {
   }
 
   #chip(label: string, pressed: boolean, toggle: () => void) {
-    return html`<button class="chip" part="filter-chip" aria-pressed=${pressed ? "true" : "false"} @click=${toggle}>${this.t(label)}</button>`;
+    return html`<button class="chip" part="filter-chip" aria-pressed=${pressed} @click=${toggle}>${this.t(label)}</button>`;
   }
 
   /** The rating breakdown (counts from the aggregate; rows of the same size before it loads) and the filter row. */
@@ -546,7 +551,7 @@ export class ChorusReviews extends ChorusElement {
         ${LEVELS.map((n) => {
           const count = levels?.[`level${n}Count`];
           // The name is the hidden sentence ("5 out of 5 stars: 12 reviews"); the short visible parts are hidden from it.
-          return html`<button part="breakdown-row" aria-pressed=${this.ratings.includes(n) ? "true" : "false"} ?disabled=${count === 0} @click=${() => this.#toggleRating(n)}>
+          return html`<button part="breakdown-row" aria-pressed=${this.ratings.includes(n)} ?disabled=${count === 0} @click=${() => this.#toggleRating(n)}>
             <span aria-hidden="true">${n} ★</span><span class="bar" part="breakdown-bar"><span style="width:${a?.reviewCount ? (100 * (count ?? 0)) / a.reviewCount : 0}%"></span></span><span class="count" aria-hidden="true">${count === undefined ? "" : formatCount(count)}</span>
             <span class="visually-hidden">${count === undefined ? this.t("reviews.rated", { rating: n }) : this.plural("reviews.ratingRow", count, { rating: n })}</span>
           </button>`;
@@ -600,7 +605,7 @@ export class ChorusReviews extends ChorusElement {
         ? html`<div class="more">
             ${this.moreError ? html`<p class="error" role="alert">${this.moreError}</p>` : nothing}
             ${this.nextUrl
-              ? html`<button class="btn" part="load-more" aria-disabled=${this.loadingMore ? "true" : "false"} @click=${this.#loadMore}>
+              ? html`<button class="btn" part="load-more" aria-disabled=${this.loadingMore} @click=${this.#loadMore}>
                   ${this.loadingMore ? this.t("reviews.loadingMore") : this.t("reviews.loadMore")}
                 </button>`
               : nothing}
@@ -609,11 +614,10 @@ export class ChorusReviews extends ChorusElement {
   }
 
   render() {
-    if (this.state === "empty") {
-      return html`${this.#renderToolbar()}<div class="visually-hidden" role="status" aria-live="polite">${this.announcement}</div>`;
-    }
-    return html`${this.#renderToolbar()}${this.browsing ? this.#renderFilters() : nothing}
-      <div class="results" aria-busy=${this.status === "loading" ? "true" : "false"} aria-label=${this.t("reviews.region")} role="region">${this.#renderResults()}</div>
+    return html`${this.#renderToolbar()}${this.state === "empty"
+        ? nothing
+        : html`${this.browsing ? this.#renderFilters() : nothing}
+      <div class="results" aria-busy=${this.status === "loading"} aria-label=${this.t("reviews.region")} role="region">${this.#renderResults()}</div>`}
       <div class="visually-hidden" role="status" aria-live="polite">${this.announcement}</div>`;
   }
 }
