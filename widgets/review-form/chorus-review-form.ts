@@ -78,7 +78,7 @@ export class ChorusReviewForm extends ChorusElement {
   @state() result: SubmitReviewResponse["review"] | null = null;
   /** The product attributes the store's review form asks (its widget settings). */
   @state() attrs: Attribute[] = [];
-  private nextId = 1;
+  #nextId = 1;
 
   disconnectedCallback(): void {
     super.disconnectedCallback();
@@ -91,19 +91,19 @@ export class ChorusReviewForm extends ChorusElement {
     if (attrs.length || this.attrs.length) this.attrs = attrs;
   }
 
-  private fid(name: string): string {
+  #fid(name: string): string {
     return `crf-${name}`;
   }
 
-  private describedBy(field: Field, hint = false): string {
-    return [hint ? this.fid(`${field}-hint`) : "", this.errors[field] ? this.fid(`${field}-error`) : ""].filter(Boolean).join(" ") || (nothing as unknown as string);
+  #describedBy(field: Field, hint = false): string {
+    return [hint ? this.#fid(`${field}-hint`) : "", this.errors[field] ? this.#fid(`${field}-error`) : ""].filter(Boolean).join(" ") || (nothing as unknown as string);
   }
 
-  private errorOf(field: Field) {
-    return this.errors[field] ? html`<p class="error" part="error" id=${this.fid(`${field}-error`)}>${this.errors[field]}</p>` : nothing;
+  #errorOf(field: Field) {
+    return this.errors[field] ? html`<p class="error" part="error" id=${this.#fid(`${field}-error`)}>${this.errors[field]}</p>` : nothing;
   }
 
-  private pick(event: Event): void {
+  #pick(event: Event): void {
     const input = event.target as HTMLInputElement;
     const added = [...(input.files ?? [])];
     input.value = "";
@@ -118,19 +118,19 @@ export class ChorusReviewForm extends ChorusElement {
         problem = kind === "image" ? this.t("reviewForm.tooManyPhotos", { max: LIMITS.images }) : this.t("reviewForm.tooManyVideos");
         continue;
       }
-      next.push({ file, kind, url: URL.createObjectURL(file), id: this.nextId++ });
+      next.push({ file, kind, url: URL.createObjectURL(file), id: this.#nextId++ });
     }
     this.files = next;
     this.errors = { ...this.errors, media: problem || undefined };
   }
 
-  private removeFile(item: Picked): void {
+  #removeFile(item: Picked): void {
     URL.revokeObjectURL(item.url);
     this.files = this.files.filter((f) => f !== item);
     focusAfterUpdate(this, "#crf-media");
   }
 
-  private validate(form: HTMLFormElement): Partial<Record<Field, string>> {
+  #validate(form: HTMLFormElement): Partial<Record<Field, string>> {
     const v = (name: string) => String(new FormData(form).get(name) ?? "").trim();
     const errors: Partial<Record<Field, string>> = {};
     if (!this.rating) errors.rating = this.t("reviewForm.ratingMissing");
@@ -148,14 +148,14 @@ export class ChorusReviewForm extends ChorusElement {
   }
 
   /** Map a server description ("body must be …", "media[1] (x.jpg) is …") to the field it names. */
-  private fieldOf(description: string): Field | "form" {
+  #fieldOf(description: string): Field | "form" {
     const m = /^([A-Za-z]+)/.exec(description);
     const name = m?.[1] ?? "";
     if (name === "media" || name === "alt") return "media";
     return (FIELDS as readonly string[]).includes(name) ? (name as Field) : "form";
   }
 
-  private focusFirstError(): void {
+  #focusFirstError(): void {
     focusAfterUpdate(this, '.form-error, fieldset[data-invalid] input, [aria-invalid="true"]');
   }
 
@@ -164,7 +164,7 @@ export class ChorusReviewForm extends ChorusElement {
    * (POST …/loyalty/login). None when there is no token, no loyalty program (404) or the token is refused:
    * the review is then sent like any shopper's, never lost.
    */
-  private async customerAuth(): Promise<Record<string, string>> {
+  async #customerAuth(): Promise<Record<string, string>> {
     const token = platformTokenOf(this.customerToken);
     if (!token || !this.storeId) return {};
     try {
@@ -175,13 +175,13 @@ export class ChorusReviewForm extends ChorusElement {
     }
   }
 
-  private async submit(event: SubmitEvent): Promise<void> {
+  async #submit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     if (this.busy) return;
     const form = event.target as HTMLFormElement;
-    const errors = this.validate(form);
+    const errors = this.#validate(form);
     this.errors = { ...errors, media: this.errors.media && !Object.keys(errors).length ? undefined : this.errors.media };
-    if (Object.keys(errors).length) return this.focusFirstError();
+    if (Object.keys(errors).length) return this.#focusFirstError();
     const data = new FormData(form);
     data.delete("media-picker");
     // The attributes' answers as the API takes them (JSON lists); unanswered ones are left out.
@@ -199,103 +199,86 @@ export class ChorusReviewForm extends ChorusElement {
     for (const f of this.files) data.append("media", f.file, f.file.name);
     this.busy = true;
     try {
-      const body = await postJson<SubmitReviewResponse>(`${this.scopeUrl}/reviews`, data, { headers: await this.customerAuth() });
+      const body = await postJson<SubmitReviewResponse>(`${this.scopeUrl}/reviews`, data, { headers: await this.#customerAuth() });
       this.result = body.review;
       this.emit("chorus-review-submitted", { reviewId: body.review.reviewId, status: body.review.status });
       focusAfterUpdate(this, ".message");
     } catch (error) {
       const description = this.describe(error);
-      const field = error instanceof ApiRequestError && error.status < 500 ? this.fieldOf(description) : "form";
+      const field = error instanceof ApiRequestError && error.status < 500 ? this.#fieldOf(description) : "form";
       this.errors = { [field]: description };
-      this.focusFirstError();
+      this.#focusFirstError();
     } finally {
       this.busy = false;
     }
   }
 
+  /** A labelled field `f` (`control` with the ID `crf-<f>`) and its error. */
+  #field(f: Field, label: string, control: unknown) {
+    return html`<div><label class="field" for=${this.#fid(f)}>${label}</label>${control}${this.#errorOf(f)}</div>`;
+  }
+
   /** Attribute `i`: a scale as a fieldset of 5 radios (arrow keys move between them) with the merchant's labels under 1, 3 and 5; a choice as a select. */
-  private renderAttribute(a: Attribute, i: number) {
+  #renderAttribute(a: Attribute, i: number) {
     const f: Field = `a${i}`;
     const title = a.required ? this.t("reviewForm.required", { title: a.title }) : a.title;
     const clear = () => { if (this.errors[f]) this.errors = { ...this.errors, [f]: undefined }; };
     if (a.kind === "choice") {
-      return html`<div>
-        <label class="field" for=${this.fid(f)}>${title}</label>
-        <select id=${this.fid(f)} name=${f} aria-invalid=${this.errors[f] ? "true" : "false"} aria-describedby=${this.describedBy(f)} @change=${clear}>
+      return this.#field(f, title, html`<select id=${this.#fid(f)} name=${f} aria-invalid=${!!this.errors[f]} aria-describedby=${this.#describedBy(f)} @change=${clear}>
           <option value="">${this.t("reviewForm.choose")}</option>
           ${a.options.map((o) => html`<option>${o}</option>`)}
-        </select>
-        ${this.errorOf(f)}
-      </div>`;
+        </select>`);
     }
     const labels = [a.minLabel, "", a.midLabel, "", a.maxLabel];
-    return html`<fieldset aria-describedby=${this.describedBy(f)} ?data-invalid=${!!this.errors[f]}>
+    return html`<fieldset aria-describedby=${this.#describedBy(f)} ?data-invalid=${!!this.errors[f]}>
       <legend>${title}</legend>
       <div class="scale">
         ${labels.map((l, n) => html`<label><input type="radio" name=${f} value=${n + 1} @change=${clear} />${n + 1}<span class="visually-hidden">${l && `, ${l}`}</span></label>`)}
         ${labels.map((l) => html`<span aria-hidden="true">${l}</span>`)}
       </div>
-      ${this.errorOf(f)}
+      ${this.#errorOf(f)}
     </fieldset>`;
   }
 
   render() {
     if (this.result) {
       return html`<div class="message" part="message" role="status" tabindex="-1">
-        ${this.result.status === "published"
-          ? html`<strong>${this.t("reviewForm.thanks")}</strong> ${this.t("reviewForm.published")}`
-          : html`<strong>${this.t("reviewForm.thanks")}</strong> ${this.t("reviewForm.pending")}`}
+        <strong>${this.t("reviewForm.thanks")}</strong> ${this.t(this.result.status === "published" ? "reviewForm.published" : "reviewForm.pending")}
       </div>`;
     }
     const e = this.errors;
-    return html`<form part="form" novalidate @submit=${this.submit} aria-label=${this.t("reviewForm.label")}>
+    return html`<form part="form" novalidate @submit=${this.#submit} aria-label=${this.t("reviewForm.label")}>
       ${e.form ? html`<p class="error form-error" part="error" role="alert" tabindex="-1">${e.form}</p>` : nothing}
-      <fieldset aria-describedby=${this.describedBy("rating")} ?data-invalid=${!!e.rating}>
+      <fieldset aria-describedby=${this.#describedBy("rating")} ?data-invalid=${!!e.rating}>
         <legend>${this.t("reviewForm.rating")}</legend>
         <div class="stars">
           ${[1, 2, 3, 4, 5].map((n) => html`<span class=${n <= this.rating ? "star on" : "star"}>
-            <input type="radio" name="rating-choice" id=${this.fid(`star-${n}`)} value=${n} .checked=${this.rating === n} @change=${() => { this.rating = n; this.errors = { ...this.errors, rating: undefined }; }} />
-            <label for=${this.fid(`star-${n}`)} title=${this.plural("reviewForm.stars", n)}><span aria-hidden="true">★</span><span class="visually-hidden">${this.plural("reviewForm.stars", n)}</span></label>
+            <input type="radio" name="rating-choice" id=${this.#fid(`star-${n}`)} value=${n} .checked=${this.rating === n} @change=${() => { this.rating = n; this.errors = { ...this.errors, rating: undefined }; }} />
+            <label for=${this.#fid(`star-${n}`)} title=${this.plural("reviewForm.stars", n)}><span aria-hidden="true">★</span><span class="visually-hidden">${this.plural("reviewForm.stars", n)}</span></label>
           </span>`)}
         </div>
-        ${this.errorOf("rating")}
+        ${this.#errorOf("rating")}
       </fieldset>
-      <div>
-        <label class="field" for=${this.fid("title")}>${this.t("reviewForm.title")}</label>
-        <input type="text" id=${this.fid("title")} name="title" maxlength=${LIMITS.title} aria-invalid=${e.title ? "true" : "false"} aria-describedby=${this.describedBy("title")} />
-        ${this.errorOf("title")}
-      </div>
-      <div>
-        <label class="field" for=${this.fid("body")}>${this.t("reviewForm.body")}</label>
-        <textarea id=${this.fid("body")} name="body" maxlength=${LIMITS.body} required aria-invalid=${e.body ? "true" : "false"} aria-describedby=${this.describedBy("body")}></textarea>
-        ${this.errorOf("body")}
-      </div>
-      ${this.attrs.map((a, i) => this.renderAttribute(a, i))}
-      <div>
-        <label class="field" for=${this.fid("displayName")}>${this.t("reviewForm.name")}</label>
-        <input type="text" id=${this.fid("displayName")} name="displayName" autocomplete="nickname" maxlength=${LIMITS.name} required aria-invalid=${e.displayName ? "true" : "false"} aria-describedby=${this.describedBy("displayName")} />
-        ${this.errorOf("displayName")}
-      </div>
-      <div>
-        <label class="field" for=${this.fid("email")}>${this.t("reviewForm.email")}</label>
-        <input type="email" id=${this.fid("email")} name="email" autocomplete="email" required aria-invalid=${e.email ? "true" : "false"} aria-describedby=${this.describedBy("email")} />
-        ${this.errorOf("email")}
-      </div>
+      ${this.#field("title", this.t("reviewForm.title"), html`<input type="text" id="crf-title" name="title" maxlength=${LIMITS.title} aria-invalid=${!!e.title} aria-describedby=${this.#describedBy("title")} />`)}
+      ${this.#field("body", this.t("reviewForm.body"), html`<textarea id="crf-body" name="body" maxlength=${LIMITS.body} required aria-invalid=${!!e.body} aria-describedby=${this.#describedBy("body")}></textarea>`)}
+      ${this.attrs.map((a, i) => this.#renderAttribute(a, i))}
+      ${this.#field("displayName", this.t("reviewForm.name"), html`<input type="text" id="crf-displayName" name="displayName" autocomplete="nickname" maxlength=${LIMITS.name} required aria-invalid=${!!e.displayName} aria-describedby=${this.#describedBy("displayName")} />`)}
+      ${this.#field("email", this.t("reviewForm.email"), html`<input type="email" id="crf-email" name="email" autocomplete="email" required aria-invalid=${!!e.email} aria-describedby=${this.#describedBy("email")} />`)}
       <div class="check">
-        <input type="checkbox" id=${this.fid("recommended")} name="isRecommended" />
-        <label for=${this.fid("recommended")}>${this.t("reviewForm.recommend")}</label>
+        <input type="checkbox" id="crf-recommended" name="isRecommended" />
+        <label for="crf-recommended">${this.t("reviewForm.recommend")}</label>
       </div>
       <div>
-        <label class="field" for=${this.fid("media")}>${this.t("reviewForm.media")}</label>
-        <input type="file" id=${this.fid("media")} name="media-picker" accept="image/jpeg,image/png,image/webp,image/gif,video/mp4,video/webm,video/quicktime" multiple
-          aria-describedby=${this.describedBy("media", true)} aria-invalid=${e.media ? "true" : "false"} @change=${this.pick} />
-        <p class="hint" id=${this.fid("media-hint")}>${this.t("reviewForm.mediaHint")}</p>
-        ${this.errorOf("media")}
+        <label class="field" for="crf-media">${this.t("reviewForm.media")}</label>
+        <input type="file" id="crf-media" name="media-picker" accept="image/jpeg,image/png,image/webp,image/gif,video/mp4,video/webm,video/quicktime" multiple
+          aria-describedby=${this.#describedBy("media", true)} aria-invalid=${!!e.media} @change=${this.#pick} />
+        <p class="hint" id="crf-media-hint">${this.t("reviewForm.mediaHint")}</p>
+        ${this.#errorOf("media")}
         ${this.files.length
           ? html`<ul class="previews" aria-label=${this.t("reviewForm.selected")}>
               ${this.files.map((f) => html`<li>
                 ${f.kind === "image" ? html`<img src=${f.url} alt=${this.t("reviewForm.preview", { file: f.file.name })} />` : html`<video src=${f.url} muted aria-label=${this.t("reviewForm.preview", { file: f.file.name })}></video>`}
-                <button class="btn secondary" type="button" @click=${() => this.removeFile(f)} aria-label=${this.t("reviewForm.removeLabel", { file: f.file.name })}>${this.t("reviewForm.remove")}</button>
+                <button class="btn secondary" type="button" @click=${() => this.#removeFile(f)} aria-label=${this.t("reviewForm.removeLabel", { file: f.file.name })}>${this.t("reviewForm.remove")}</button>
               </li>`)}
             </ul>`
           : nothing}
