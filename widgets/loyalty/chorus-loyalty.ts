@@ -73,7 +73,7 @@ export class ChorusLoyalty extends ChorusElement {
       .btn { padding: .6rem 1.1rem; font-weight: 600; }
       .btn[disabled] { cursor: not-allowed; }
       .legal { font-size: .95rem; color: var(--_text); }
-      .legal a, a { color: var(--_accent); }
+      a { color: var(--_accent); }
       .summary { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: baseline; }
       .balance { font-size: 1.6rem; font-weight: 700; }
       .muted { color: var(--_muted); }
@@ -105,12 +105,19 @@ export class ChorusLoyalty extends ChorusElement {
 
   connectedCallback(): void {
     super.connectedCallback();
-    void this.start();
+    void this.#start();
   }
 
   /** The storefront platform token: the attribute, else the `chorus-customer-token` script tag. */
-  platformToken(): string {
+  #platformToken(): string {
     return platformTokenOf(this.customerToken);
+  }
+
+  /** POST …/loyalty/login with the storefront token; keeps the service's customer token. */
+  async #login(token: string): Promise<LoginResponse> {
+    const login = await postJson<LoginResponse>(`${this.storeUrl}/loyalty/login`, { customerAccessToken: token });
+    this.#serviceToken = login.customerToken;
+    return login;
   }
 
   #auth(): Record<string, string> {
@@ -118,18 +125,17 @@ export class ChorusLoyalty extends ChorusElement {
   }
 
   /** Flow step 1: login, then branch by status. */
-  async start(): Promise<void> {
+  async #start(): Promise<void> {
     this.phase = "loading";
     this.errorMessage = "";
     try {
-      const token = this.platformToken();
+      const token = this.#platformToken();
       if (!token) {
         await this.#loadProgram();
         this.phase = "anonymous";
         return;
       }
-      const login = await postJson<LoginResponse>(`${this.storeUrl}/loyalty/login`, { customerAccessToken: token });
-      this.#serviceToken = login.customerToken;
+      const login = await this.#login(token);
       this.customer = login.loyaltyCustomer;
       if (login.loyaltyCustomer.status === "blocked") {
         this.phase = "blocked";
@@ -163,10 +169,9 @@ export class ChorusLoyalty extends ChorusElement {
     try {
       return await fn();
     } catch (error) {
-      const token = this.platformToken();
+      const token = this.#platformToken();
       if (!(error instanceof ApiRequestError && error.status === 401) || !token) throw error;
-      const login = await postJson<LoginResponse>(`${this.storeUrl}/loyalty/login`, { customerAccessToken: token });
-      this.#serviceToken = login.customerToken;
+      await this.#login(token);
       return fn();
     }
   }
@@ -184,16 +189,16 @@ export class ChorusLoyalty extends ChorusElement {
   }
 
   /** Flow step 4–5: activation with the kept version (and the partner header when a partner ID is set). */
-  async join(): Promise<void> {
+  async #join(): Promise<void> {
     if (this.busy) return;
     this.busy = true;
     this.errorMessage = "";
     try {
-      const channel = this.partnerId || "chorus-widget";
-      const headers: Record<string, string> = { ...this.#auth(), ...(this.partnerId ? { "service-partner-id": this.partnerId } : {}) };
+      const partner = this.partnerId;
+      // The headers are built again on the retry after a new login (its customer token).
       const { loyaltyCustomer } = await this.#withFreshToken(() => postJson<LoyaltyCustomerResponse>(
-        `${this.storeUrl}/loyalty/customer_activation`, { enrollmentChannel: channel, legalPoliciesVersionAccepted: this.#version },
-        { headers: { ...headers, ...this.#auth() } },
+        `${this.storeUrl}/loyalty/customer_activation`, { enrollmentChannel: partner || "chorus-widget", legalPoliciesVersionAccepted: this.#version },
+        { headers: { ...this.#auth(), ...(partner ? { "service-partner-id": partner } : {}) } },
       ));
       this.customer = loyaltyCustomer;
       await this.#loadProgram();
@@ -219,7 +224,7 @@ export class ChorusLoyalty extends ChorusElement {
   }
 
   /** Redeem points for a reward; shows the coupon code. */
-  async redeem(rule: RedemptionRule): Promise<void> {
+  async #redeem(rule: RedemptionRule): Promise<void> {
     if (this.busy) return;
     this.busy = true;
     this.errorMessage = "";
@@ -273,7 +278,7 @@ export class ChorusLoyalty extends ChorusElement {
         <span>${r.name} <span class="muted">· ${this.#points(r.pointsCost)}</span></span>
         ${withRedeem
           ? html`<button class="btn secondary" part="redeem-button" ?disabled=${this.busy || r.isAvailable === false}
-              aria-label=${this.t("loyalty.redeemLabel", { reward: r.name, points: this.#points(r.pointsCost) })} @click=${() => this.redeem(r)}>${this.t("loyalty.redeem")}</button>`
+              aria-label=${this.t("loyalty.redeemLabel", { reward: r.name, points: this.#points(r.pointsCost) })} @click=${() => this.#redeem(r)}>${this.t("loyalty.redeem")}</button>`
           : nothing}
       </li>`)}</ul>`;
   }
@@ -294,7 +299,7 @@ export class ChorusLoyalty extends ChorusElement {
 
   render(): TemplateResult | typeof nothing {
     if (this.phase === "off") return nothing;
-    return html`<section class="card" part="card" aria-labelledby="title" aria-busy=${this.phase === "loading" ? "true" : "false"}>${this.#body()}</section>`;
+    return html`<section class="card" part="card" aria-labelledby="title" aria-busy=${this.phase === "loading"}>${this.#body()}</section>`;
   }
 
   #body(): TemplateResult {
@@ -304,7 +309,7 @@ export class ChorusLoyalty extends ChorusElement {
         return html`<h2 id="title">${this.t("loyalty.rewardsTitle")}</h2><p class="muted skeleton">${this.t("loyalty.loading")}</p>`;
       case "error":
         return html`<h2 id="title">${this.t("loyalty.rewardsTitle")}</h2><p class="error" role="alert">${this.errorMessage}</p>
-          <button class="btn secondary" @click=${() => this.start()}>${this.t("loyalty.retry")}</button>`;
+          <button class="btn secondary" @click=${() => this.#start()}>${this.t("loyalty.retry")}</button>`;
       case "blocked":
         return html`<h2 id="title">${this.t("loyalty.rewardsTitle")}</h2>
           <p>${this.t("loyalty.blocked")}</p>`;
@@ -315,7 +320,7 @@ export class ChorusLoyalty extends ChorusElement {
           ${this.#earningList()} ${this.#rewardsList(false)} ${this.#tiersList()}`;
       case "pending": {
         const legal = this.legal!;
-        const button = html`<button class="btn" part="join-button" aria-describedby="legal" ?disabled=${this.busy} @click=${() => this.join()}>${legal.acceptTermsAndJoinProgramButtonText}</button>`;
+        const button = html`<button class="btn" part="join-button" aria-describedby="legal" ?disabled=${this.busy} @click=${() => this.#join()}>${legal.acceptTermsAndJoinProgramButtonText}</button>`;
         return html`<h2 id="title">${this.t("loyalty.joinTitle")}</h2>
           <p>${fillParts(this.t("loyalty.pendingIntro"), { points: html`<span part="balance">${this.#points(this.customer?.points.balance ?? 0)}</span>` })}</p>
           ${this.policyPosition === "above" ? html`${this.#legalSentence()}${button}` : html`${button}${this.#legalSentence()}`}
