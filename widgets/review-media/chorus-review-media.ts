@@ -64,10 +64,10 @@ export class ChorusReviewMedia extends ChorusElement {
   @state() current = -1;
   @property({ reflect: true }) state: "loading" | "ready" | "empty" | "error" = "loading";
   @query("dialog") dialog!: HTMLDialogElement;
-  private opener: HTMLElement | null = null;
+  #opener: HTMLElement | null = null;
   /** The lightbox's reviews by ID: the review, null while it loads, false when it could not be loaded. */
   #reviews = new Map<string, Review | null | false>();
-  private abort?: AbortController;
+  #abort?: AbortController;
 
   protected willUpdate(changed: PropertyValues): void {
     if (changed.has("storeId") || changed.has("productId") || changed.has("groupId") || changed.has("limit")) this.refresh();
@@ -79,12 +79,12 @@ export class ChorusReviewMedia extends ChorusElement {
     this.items = [];
     this.nextUrl = undefined;
     this.loaded = false;
-    if (this.storeId) void this.load(`${this.scopeUrl}/review_media?limit=${Math.min(25, Math.max(1, this.limit))}`);
+    if (this.storeId) void this.#load(`${this.scopeUrl}/review_media?limit=${Math.min(25, Math.max(1, this.limit))}`);
   }
 
-  private async load(url: string): Promise<void> {
-    this.abort?.abort();
-    const abort = (this.abort = new AbortController());
+  async #load(url: string): Promise<void> {
+    this.#abort?.abort();
+    const abort = (this.#abort = new AbortController());
     this.loading = true;
     this.error = "";
     try {
@@ -97,16 +97,16 @@ export class ChorusReviewMedia extends ChorusElement {
     } catch (error) {
       if (!abort.signal.aborted) this.error = this.describe(error);
     } finally {
-      if (this.abort === abort) this.loading = false;
+      if (this.#abort === abort) this.loading = false;
     }
   }
 
-  private altOf(m: ReviewMedia): string {
+  #altOf(m: ReviewMedia): string {
     return m.alt || this.t(m.type === "video" ? "media.videoAlt" : "media.photoAlt", { name: m.reviewer.displayName, rating: m.rating });
   }
 
-  private open(index: number, opener: HTMLElement): void {
-    this.opener = opener;
+  #open(index: number, opener: HTMLElement): void {
+    this.#opener = opener;
     this.current = index;
     this.updateComplete.then(() => {
       if (!this.dialog.open) this.dialog.showModal();
@@ -128,26 +128,26 @@ export class ChorusReviewMedia extends ChorusElement {
     this.emit("chorus-media-open", { mediaId, index: this.current });
   }
 
-  private go(delta: number): void {
+  #go(delta: number): void {
     if (this.current < 0 || !this.items.length) return;
     this.current = (this.current + delta + this.items.length) % this.items.length;
     this.#opened();
   }
 
-  private close(): void {
+  #close(): void {
     if (this.dialog?.open) this.dialog.close();
   }
 
-  private onClose(): void {
+  #onClose(): void {
     const index = this.current;
     this.current = -1;
-    const thumb = this.renderRoot.querySelectorAll<HTMLElement>(".thumb")[index] ?? this.opener;
+    const thumb = this.renderRoot.querySelectorAll<HTMLElement>(".thumb")[index] ?? this.#opener;
     thumb?.focus();
   }
 
-  private onKey(event: KeyboardEvent): void {
-    if (event.key === "ArrowRight") { event.preventDefault(); this.go(1); }
-    else if (event.key === "ArrowLeft") { event.preventDefault(); this.go(-1); }
+  #onKey(event: KeyboardEvent): void {
+    if (event.key === "ArrowRight") { event.preventDefault(); this.#go(1); }
+    else if (event.key === "ArrowLeft") { event.preventDefault(); this.#go(-1); }
     else if (event.key === "Tab") {
       // Focus trap: cycle within the dialog's focusable elements.
       const focusable = [...this.dialog.querySelectorAll<HTMLElement>("button, video[controls], [tabindex='0']")];
@@ -188,25 +188,25 @@ export class ChorusReviewMedia extends ChorusElement {
     </div>`;
   }
 
-  private renderLightbox() {
+  #renderLightbox() {
     const m = this.items[this.current];
-    return html`<dialog part="lightbox" aria-labelledby="lb-caption" @close=${this.onClose} @keydown=${this.onKey}
-      @click=${(e: MouseEvent) => { if (e.target === this.dialog) this.close(); }}>
+    return html`<dialog part="lightbox" aria-labelledby="lb-caption" @close=${this.#onClose} @keydown=${this.#onKey}
+      @click=${(e: MouseEvent) => { if (e.target === this.dialog) this.#close(); }}>
       ${m ? html`
         <div class="lb">
           <div class="stage">
             ${m.type === "video" && m.streamUrl
-              ? html`<video src=${m.streamUrl} poster=${m.largeUrl} controls playsinline aria-label=${this.altOf(m)}></video>`
-              : html`<img src=${m.largeUrl} alt=${this.altOf(m)} />`}
+              ? html`<video src=${m.streamUrl} poster=${m.largeUrl} controls playsinline aria-label=${this.#altOf(m)}></video>`
+              : html`<img src=${m.largeUrl} alt=${this.#altOf(m)} />`}
           </div>
           ${this.#review(m)}
         </div>
         <div class="bar">
           <p class="caption" id="lb-caption">${this.t("media.caption", { index: this.current + 1, total: `${this.items.length}${this.nextUrl ? "+" : ""}`, name: m.reviewer.displayName, rating: m.rating, date: formatDate(m.dateCreated) })}</p>
           <div>
-            <button class="btn secondary" @click=${() => this.go(-1)} aria-label=${this.t("media.previousLabel")}>${this.t("media.previous")}</button>
-            <button class="btn secondary" @click=${() => this.go(1)} aria-label=${this.t("media.nextLabel")}>${this.t("media.next")}</button>
-            <button class="btn secondary close" @click=${() => this.close()}>${this.t("media.close")}</button>
+            <button class="btn secondary" @click=${() => this.#go(-1)} aria-label=${this.t("media.previousLabel")}>${this.t("media.previous")}</button>
+            <button class="btn secondary" @click=${() => this.#go(1)} aria-label=${this.t("media.nextLabel")}>${this.t("media.next")}</button>
+            <button class="btn secondary close" @click=${() => this.#close()}>${this.t("media.close")}</button>
           </div>
         </div>` : nothing}
     </dialog>`;
@@ -224,7 +224,7 @@ export class ChorusReviewMedia extends ChorusElement {
     return html`
       <ul part="grid" aria-label=${this.t("media.grid")} @keydown=${this.#thumbKey}>
         ${this.items.map((m, i) => html`<li>
-          <button class="thumb" part="thumbnail" aria-haspopup="dialog" aria-label=${this.t("media.open", { alt: this.altOf(m) })} @click=${(e: Event) => this.open(i, e.currentTarget as HTMLElement)}>
+          <button class="thumb" part="thumbnail" aria-haspopup="dialog" aria-label=${this.t("media.open", { alt: this.#altOf(m) })} @click=${(e: Event) => this.#open(i, e.currentTarget as HTMLElement)}>
             <img src=${m.thumbnailUrl} alt="" width="120" height="120" loading="lazy" />
             ${m.type === "video" ? html`<span class="play" aria-hidden="true">${this.t("media.videoBadge")}</span>` : nothing}
           </button>
@@ -233,10 +233,10 @@ export class ChorusReviewMedia extends ChorusElement {
       ${this.nextUrl || carousel
         ? html`<div class="more">${carousel ? html`<button class="btn secondary" part="scroll-previous" aria-label=${this.t("media.rowPrevious")} @click=${() => this.#scroll(-1)}>‹</button>
             <button class="btn secondary" part="scroll-next" aria-label=${this.t("media.rowNext")} @click=${() => this.#scroll(1)}>›</button>` : nothing}
-          ${this.nextUrl ? html`<button class="btn secondary" part="load-more" ?disabled=${this.loading} @click=${() => this.load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? this.t("media.loadingMore") : this.t("media.loadMore")}</button>` : nothing}</div>`
+          ${this.nextUrl ? html`<button class="btn secondary" part="load-more" ?disabled=${this.loading} @click=${() => this.#load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? this.t("media.loadingMore") : this.t("media.loadMore")}</button>` : nothing}</div>`
         : nothing}
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-      ${this.current >= 0 ? this.renderLightbox() : nothing}
+      ${this.current >= 0 ? this.#renderLightbox() : nothing}
     `;
   }
 }
