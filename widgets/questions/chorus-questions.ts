@@ -71,10 +71,10 @@ export class ChorusQuestions extends ChorusElement {
       this.questions = first.questions;
       this.nextUrl = first.nextUrl;
       this.loaded = true;
-    } else void this.load(url);
+    } else void this.#load(url);
   }
 
-  private async load(url: string): Promise<void> {
+  async #load(url: string): Promise<void> {
     this.loading = true;
     this.error = "";
     try {
@@ -89,7 +89,7 @@ export class ChorusQuestions extends ChorusElement {
     }
   }
 
-  private validate(data: FormData): Partial<Record<Field, string>> {
+  #validate(data: FormData): Partial<Record<Field, string>> {
     const v = (k: string) => String(data.get(k) ?? "").trim();
     const errors: Partial<Record<Field, string>> = {};
     if (v("body").length < 5) errors.body = this.t("questions.bodyTooShort");
@@ -100,12 +100,12 @@ export class ChorusQuestions extends ChorusElement {
     return errors;
   }
 
-  private async submit(event: SubmitEvent): Promise<void> {
+  async #submit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     if (this.busy) return;
     const data = new FormData(event.target as HTMLFormElement);
-    this.errors = this.validate(data);
-    if (Object.keys(this.errors).length) return this.focusError();
+    this.errors = this.#validate(data);
+    if (Object.keys(this.errors).length) return this.#focusError();
     this.busy = true;
     try {
       const body = await postJson<AskQuestionResponse>(`${this.scopeUrl}/questions`, Object.fromEntries(data));
@@ -117,17 +117,17 @@ export class ChorusQuestions extends ChorusElement {
       const description = this.describe(error);
       const name = /^(body|displayName|email)\b/.exec(description)?.[1] as Field | undefined;
       this.errors = { [error instanceof ApiRequestError && name ? name : "form"]: description };
-      this.focusError();
+      this.#focusError();
     } finally {
       this.busy = false;
     }
   }
 
-  private focusError(): void {
+  #focusError(): void {
     focusAfterUpdate(this, '.form-error, [aria-invalid="true"]');
   }
 
-  private field(name: "body" | "displayName" | "email", label: string, control: (attrs: { id: string; invalid: string; describedby: string }) => unknown) {
+  #field(name: "body" | "displayName" | "email", label: string, control: (attrs: { id: string; invalid: string; describedby: string }) => unknown) {
     const id = `cq-${name}`;
     const err = this.errors[name];
     return html`<div>
@@ -137,12 +137,12 @@ export class ChorusQuestions extends ChorusElement {
     </div>`;
   }
 
-  private renderForm() {
-    return html`<form part="form" novalidate @submit=${this.submit} aria-label=${this.t("questions.ask")}>
+  #renderForm() {
+    return html`<form part="form" novalidate @submit=${this.#submit} aria-label=${this.t("questions.ask")}>
       ${this.errors.form ? html`<p class="error form-error" role="alert" tabindex="-1">${this.errors.form}</p>` : nothing}
-      ${this.field("body", this.t("questions.body"), (a) => html`<textarea id=${a.id} name="body" maxlength="1000" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing}></textarea>`)}
-      ${this.field("displayName", this.t("questions.name"), (a) => html`<input id=${a.id} name="displayName" autocomplete="nickname" maxlength="60" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing} />`)}
-      ${this.field("email", this.t("questions.email"), (a) => html`<input id=${a.id} name="email" type="email" autocomplete="email" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing} />`)}
+      ${this.#field("body", this.t("questions.body"), (a) => html`<textarea id=${a.id} name="body" maxlength="1000" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing}></textarea>`)}
+      ${this.#field("displayName", this.t("questions.name"), (a) => html`<input id=${a.id} name="displayName" autocomplete="nickname" maxlength="60" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing} />`)}
+      ${this.#field("email", this.t("questions.email"), (a) => html`<input id=${a.id} name="email" type="email" autocomplete="email" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing} />`)}
       ${honeypot}
       <div class="toolbar">
         <button class="btn" type="submit" ?disabled=${this.busy}>${this.busy ? this.t("questions.sending") : this.t("questions.submit")}</button>
@@ -151,7 +151,7 @@ export class ChorusQuestions extends ChorusElement {
     </form>`;
   }
 
-  private renderQuestion(q: Question) {
+  #renderQuestion(q: Question) {
     return html`<li class="q" part="question">
       <p class="q-body">${this.t("questions.question", { body: q.body })}</p>
       <p class="meta">${this.t("questions.askedBy", { name: q.customer.displayName, date: formatDate(q.dateCreated) })}</p>
@@ -171,17 +171,17 @@ export class ChorusQuestions extends ChorusElement {
       ${this.productId && !this.asking && !this.submitted
         ? html`<div class="toolbar"><button class="btn" @click=${() => { this.asking = true; focusAfterUpdate(this, "#cq-body"); }}>${this.t("questions.ask")}</button></div>`
         : nothing}
-      ${this.asking ? this.renderForm() : nothing}
+      ${this.asking ? this.#renderForm() : nothing}
       ${this.submitted ? html`<p class="message" role="status" tabindex="-1">${this.t("questions.thanks")}</p>` : nothing}
       ${this.error && !this.questions.length
         ? html`<p class="error" role="alert">${this.error} <button class="btn secondary" @click=${() => this.refresh()}>${this.t("questions.retry")}</button></p>`
         : !this.loaded
           ? html`<div role="status" aria-busy="true" aria-label=${this.t("questions.loading")}><div class="skeleton"></div><div class="skeleton"></div></div>`
           : this.questions.length
-            ? html`<ol aria-label=${this.t("questions.list")}>${this.questions.map((q) => this.renderQuestion(q))}</ol>`
+            ? html`<ol aria-label=${this.t("questions.list")}>${this.questions.map((q) => this.#renderQuestion(q))}</ol>`
             : this.productId ? nothing : html`<p class="meta">${this.t("questions.empty")}</p>`}
       ${this.nextUrl
-        ? html`<div class="toolbar"><button class="btn secondary" ?disabled=${this.loading} @click=${() => this.load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? this.t("questions.loadingMore") : this.t("questions.more")}</button></div>`
+        ? html`<div class="toolbar"><button class="btn secondary" ?disabled=${this.loading} @click=${() => this.#load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? this.t("questions.loadingMore") : this.t("questions.more")}</button></div>`
         : nothing}
     `;
   }
