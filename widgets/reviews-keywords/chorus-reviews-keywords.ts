@@ -84,7 +84,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
   }
 
   override updated(changed: Map<string, unknown>): void {
-    if (changed.has("storeId") || changed.has("productId") || changed.has("apiBase")) void this.load();
+    if (changed.has("storeId") || changed.has("productId") || changed.has("apiBase")) void this.#load();
     for (const topic of this.renderRoot.querySelectorAll(".topic")) this.#fit.observe(topic);
   }
 
@@ -103,7 +103,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
       @click=${() => (this.open = !open)}>${open ? this.t("keywords.showFewer") : this.t("keywords.showAll", { count: n })}</button>`;
   }
 
-  private async load(): Promise<void> {
+  async #load(): Promise<void> {
     this.#abort?.abort();
     if (!this.storeId || !this.productId) {
       this.state = "empty";
@@ -125,7 +125,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
     this.state = topics.length ? "ready" : "empty";
   }
 
-  private choose(keyword: string): void {
+  #choose(keyword: string): void {
     this.active = this.active === keyword ? null : keyword;
     this.emit("chorus-keyword-selected", { keyword: this.active, storeId: this.storeId, productId: this.productId });
   }
@@ -154,7 +154,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
             ${t.keywords.map(
               (k) => html`<li>
                 <button part=${this.active === k.name ? "chip active" : "chip"} aria-pressed=${String(this.active === k.name)}
-                  @click=${() => this.choose(k.name)}>
+                  @click=${() => this.#choose(k.name)}>
                   ${k.name} <span class="count" part="count">${formatCount(k.occurrences)}</span><span class="visually-hidden"> ${this.t("keywords.reviews")}</span>
                 </button>
               </li>`,

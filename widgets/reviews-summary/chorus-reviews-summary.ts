@@ -79,7 +79,7 @@ export class ChorusReviewsSummary extends ChorusElement {
   }
 
   override updated(changed: Map<string, unknown>): void {
-    if ((changed.has("storeId") || changed.has("productId") || changed.has("apiBase")) && !this.#fromSnapshot) void this.load();
+    if ((changed.has("storeId") || changed.has("productId") || changed.has("apiBase")) && !this.#fromSnapshot) void this.#load();
     this.#fromSnapshot = false;
     const end = this.renderRoot.querySelector(".end");
     if (end) this.#fit?.observe(end);
@@ -90,7 +90,7 @@ export class ChorusReviewsSummary extends ChorusElement {
     this.#abort?.abort();
   }
 
-  private async load(): Promise<void> {
+  async #load(): Promise<void> {
     this.#abort?.abort();
     if (!this.storeId || !this.productId) {
       this.state = "empty";
