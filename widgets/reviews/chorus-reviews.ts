@@ -78,7 +78,6 @@
  * @cssproperty --chorus-* - the shared tokens of widgets/internal/tokens.ts
  */
 import { html, isServer, nothing } from "lit";
-import { property, state } from "lit/decorators.js";
 import { getJson, postJson, type ListReviewsResponse, type Review, type ReviewAggregateResponse, type ReviewOrder } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { reviewLocaleFor } from "../../server/contract/review-locales.ts";
@@ -130,38 +129,65 @@ const WARM_UP_PLAIN = { ...WARM_UP, title: "", isRecommended: false, reviewer: {
 export class ChorusReviews extends ChorusElement {
   static widget = "reviews" as const;
   static defaults = REVIEWS_TEXTS;
-  @property({ attribute: "order-by" }) orderBy: string = "date desc";
-  @property({ attribute: "page-size", type: Number }) pageSize = 25;
-  @property() locale = "";
-  @property({ reflect: true }) keyword = "";
+  static properties = {
+    orderBy: { attribute: "order-by" },
+    pageSize: { attribute: "page-size", type: Number },
+    locale: {},
+    keyword: { reflect: true },
+    status: { state: true },
+    reviews: { state: true },
+    nextUrl: { state: true },
+    errorMessage: { state: true },
+    loadingMore: { state: true },
+    moreError: { state: true },
+    announcement: { state: true },
+    votes: { state: true },
+    formOpen: { state: true },
+    formReady: { state: true },
+    state: { reflect: true },
+    shown: { state: true },
+    aggregate: { state: true },
+    filterAttributes: { state: true },
+    ratings: { state: true },
+    media: { state: true },
+    verified: { state: true },
+    picked: { state: true },
+    search: { state: true },
+    query: { state: true },
+    browsing: { state: true },
+  };
+  orderBy: string = "date desc";
+  pageSize = 25;
+  locale = "";
+  keyword = "";
 
-  @state() status: Status = "loading";
-  @state() reviews: Review[] = [];
-  @state() nextUrl: string | undefined = undefined;
-  @state() errorMessage = "";
-  @state() loadingMore = false;
-  @state() moreError = "";
-  @state() announcement = "";
-  @state() votes: Record<string, Vote> = {};
-  @state() formOpen = false;
-  @state() formReady = false;
-  @property({ reflect: true }) state: "loading" | "ready" | "error" | "empty" = "loading";
+  status: Status = "loading";
+  reviews: Review[] = [];
+  nextUrl: string | undefined = undefined;
+  errorMessage = "";
+  loadingMore = false;
+  moreError = "";
+  announcement = "";
+  votes: Record<string, Vote> = {};
+  formOpen = false;
+  formReady = false;
+  state: "loading" | "ready" | "error" | "empty" = "loading";
   /** How many of `reviews` are rendered: cards are added a few per task (issue 8: no long task). */
-  @state() shown = 0;
+  shown = 0;
   /** The scope's aggregate (breakdown counts); null until loaded or when it fails. */
-  @state() aggregate: ReviewAggregateResponse["reviewAggregate"] | null = null;
+  aggregate: ReviewAggregateResponse["reviewAggregate"] | null = null;
   /** The product's filterable attributes (`GET …/attributes`). */
-  @state() filterAttributes: Attribute[] = [];
+  filterAttributes: Attribute[] = [];
   /** Filters (each a query parameter of the list): star levels, media, verified buyers, attribute title → option, search. */
-  @state() ratings: number[] = [];
-  @state() media = false;
-  @state() verified = false;
-  @state() picked: Record<string, string> = {};
-  @state() search = "";
+  ratings: number[] = [];
+  media = false;
+  verified = false;
+  picked: Record<string, string> = {};
+  search = "";
   /** The search box's text (applied to `search` after a pause or on Enter). */
-  @state() query = "";
+  query = "";
   /** Whether the list has shown reviews: the breakdown and filters stay from then on (also over an empty result). */
-  @state() browsing = false;
+  browsing = false;
 
   #abort?: AbortController;
   /** The aggregate URL last requested (a new scope requests the aggregate and attributes again). */
@@ -589,7 +615,7 @@ export class ChorusReviews extends ChorusElement {
     if (this.status === "error") {
       return html`<div part="error" role="alert">
         <p class="error">${this.t("reviews.loadFailed", { error: this.errorMessage })}</p>
-        <button class="btn" part="retry" @click=${() => this.#loadFirstPage()}>${this.t("reviews.retry")}</button>
+        <button class="btn" part="retry" @click=${this.#loadFirstPage}>${this.t("reviews.retry")}</button>
       </div>`;
     }
     if (this.status === "loading" && this.reviews.length === 0) {
@@ -606,7 +632,7 @@ export class ChorusReviews extends ChorusElement {
             ${this.moreError ? html`<p class="error" role="alert">${this.moreError}</p>` : nothing}
             ${this.nextUrl
               ? html`<button class="btn" part="load-more" aria-disabled=${this.loadingMore} @click=${this.#loadMore}>
-                  ${this.loadingMore ? this.t("reviews.loadingMore") : this.t("reviews.loadMore")}
+                  ${this.t(this.loadingMore ? "reviews.loadingMore" : "reviews.loadMore")}
                 </button>`
               : nothing}
           </div>`
