@@ -19,7 +19,6 @@
  * @cssproperty --chorus-accent - buttons and focus ring (see widgets/internal/tokens.ts for all tokens)
  */
 import { css, html, nothing } from "lit";
-import { property, state } from "lit/decorators.js";
 import type { SubmitReviewResponse } from "../../server/contract/writes.ts";
 import { postJson, ApiRequestError } from "../internal/api.ts";
 import { platformTokenOf } from "../internal/customer-token.ts";
@@ -43,6 +42,15 @@ type Picked = { file: File; url: string; kind: "image" | "video"; id: number };
 export class ChorusReviewForm extends ChorusElement {
   static widget = "reviews" as const;
   static defaults = REVIEW_FORM_TEXTS;
+  static properties = {
+    customerToken: { attribute: "customer-token" },
+    rating: { state: true },
+    files: { state: true },
+    errors: { state: true },
+    busy: { state: true },
+    result: { state: true },
+    attrs: { state: true },
+  };
   static styles = [
     tokens,
     controls,
@@ -70,14 +78,14 @@ export class ChorusReviewForm extends ChorusElement {
     `,
   ];
 
-  @property({ attribute: "customer-token" }) customerToken = "";
-  @state() rating = 0;
-  @state() files: Picked[] = [];
-  @state() errors: Partial<Record<Field | "form", string>> = {};
-  @state() busy = false;
-  @state() result: SubmitReviewResponse["review"] | null = null;
+  customerToken = "";
+  rating = 0;
+  files: Picked[] = [];
+  errors: Partial<Record<Field | "form", string>> = {};
+  busy = false;
+  result: SubmitReviewResponse["review"] | null = null;
   /** The product attributes the store's review form asks (its widget settings). */
-  @state() attrs: Attribute[] = [];
+  attrs: Attribute[] = [];
   #nextId = 1;
 
   disconnectedCallback(): void {
@@ -284,7 +292,7 @@ export class ChorusReviewForm extends ChorusElement {
           : nothing}
       </div>
       ${honeypot}
-      <div><button class="btn" type="submit" part="submit" ?disabled=${this.busy}>${this.busy ? this.t("reviewForm.submitting") : this.t("reviewForm.submit")}</button></div>
+      <div><button class="btn" type="submit" part="submit" ?disabled=${this.busy}>${this.t(this.busy ? "reviewForm.submitting" : "reviewForm.submit")}</button></div>
     </form>`;
   }
 }
