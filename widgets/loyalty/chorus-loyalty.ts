@@ -33,7 +33,6 @@
  * @cssproperty --chorus-radius - corner radius
  */
 import { css, html, nothing, type TemplateResult } from "lit";
-import { property, state } from "lit/decorators.js";
 import type {
   EarningRule, EarningRulesResponse, LegalPolicies, LoginResponse, LoyaltyCustomer, LoyaltyCustomerResponse, RedemptionResponse, RedemptionRule,
   RedemptionRulesResponse, VipTier, VipTiersResponse,
@@ -54,6 +53,22 @@ type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "err
 export class ChorusLoyalty extends ChorusElement {
   static widget = "loyalty" as const;
   static defaults = LOYALTY_TEXTS;
+  static properties = {
+    customerToken: { attribute: "customer-token" },
+    partnerId: { attribute: "partner-id" },
+    policyPosition: { attribute: "policy-position" },
+    signInUrl: { attribute: "sign-in-url" },
+    phase: { state: true },
+    customer: { state: true },
+    legal: { state: true },
+    earningRules: { state: true },
+    redemptionRules: { state: true },
+    vipTiers: { state: true },
+    busy: { state: true },
+    message: { state: true },
+    errorMessage: { state: true },
+    coupon: { state: true },
+  };
 
   /** "1 point" / "1,250 points". */
   #points(n: number): string {
@@ -82,21 +97,21 @@ export class ChorusLoyalty extends ChorusElement {
     `,
   ];
 
-  @property({ attribute: "customer-token" }) customerToken = "";
-  @property({ attribute: "partner-id" }) partnerId = "";
-  @property({ attribute: "policy-position" }) policyPosition: "above" | "below" = "below";
-  @property({ attribute: "sign-in-url" }) signInUrl = "/account/login";
+  customerToken = "";
+  partnerId = "";
+  policyPosition: "above" | "below" = "below";
+  signInUrl = "/account/login";
 
-  @state() phase: Phase = "loading";
-  @state() customer: LoyaltyCustomer | null = null;
-  @state() legal: LegalPolicies | null = null;
-  @state() earningRules: EarningRule[] = [];
-  @state() redemptionRules: RedemptionRule[] = [];
-  @state() vipTiers: VipTier[] = [];
-  @state() busy = false;
-  @state() message = "";
-  @state() errorMessage = "";
-  @state() coupon: { code: string; description: string } | null = null;
+  phase: Phase = "loading";
+  customer: LoyaltyCustomer | null = null;
+  legal: LegalPolicies | null = null;
+  earningRules: EarningRule[] = [];
+  redemptionRules: RedemptionRule[] = [];
+  vipTiers: VipTier[] = [];
+  busy = false;
+  message = "";
+  errorMessage = "";
+  coupon: { code: string; description: string } | null = null;
 
   /** The service's customer token (from login), kept in memory only. */
   #serviceToken = "";
@@ -309,7 +324,7 @@ export class ChorusLoyalty extends ChorusElement {
         return html`<h2 id="title">${this.t("loyalty.rewardsTitle")}</h2><p class="muted skeleton">${this.t("loyalty.loading")}</p>`;
       case "error":
         return html`<h2 id="title">${this.t("loyalty.rewardsTitle")}</h2><p class="error" role="alert">${this.errorMessage}</p>
-          <button class="btn secondary" @click=${() => this.#start()}>${this.t("loyalty.retry")}</button>`;
+          <button class="btn secondary" @click=${this.#start}>${this.t("loyalty.retry")}</button>`;
       case "blocked":
         return html`<h2 id="title">${this.t("loyalty.rewardsTitle")}</h2>
           <p>${this.t("loyalty.blocked")}</p>`;
@@ -320,7 +335,7 @@ export class ChorusLoyalty extends ChorusElement {
           ${this.#earningList()} ${this.#rewardsList(false)} ${this.#tiersList()}`;
       case "pending": {
         const legal = this.legal!;
-        const button = html`<button class="btn" part="join-button" aria-describedby="legal" ?disabled=${this.busy} @click=${() => this.#join()}>${legal.acceptTermsAndJoinProgramButtonText}</button>`;
+        const button = html`<button class="btn" part="join-button" aria-describedby="legal" ?disabled=${this.busy} @click=${this.#join}>${legal.acceptTermsAndJoinProgramButtonText}</button>`;
         return html`<h2 id="title">${this.t("loyalty.joinTitle")}</h2>
           <p>${fillParts(this.t("loyalty.pendingIntro"), { points: html`<span part="balance">${this.#points(this.customer?.points.balance ?? 0)}</span>` })}</p>
           ${this.policyPosition === "above" ? html`${this.#legalSentence()}${button}` : html`${button}${this.#legalSentence()}`}
