@@ -33,7 +33,7 @@
  * @cssproperty --chorus-review-media-min-height - space reserved from the start and kept (default one row of thumbnails plus the "Load more" button)
  */
 import { html, nothing, type PropertyValues } from "lit";
-import { property, query, state } from "lit/decorators.js";
+import { query } from "lit/decorators.js";
 import { getJson, type ListReviewMediaResponse, type Review, type ReviewMedia } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { formatDate } from "../internal/format.ts";
@@ -48,21 +48,32 @@ import { MEDIA_TEXTS } from "../../server/contract/widget-strings/review-media.t
 export class ChorusReviewMedia extends ChorusElement {
   static widget = "media" as const;
   static defaults = MEDIA_TEXTS;
+  static properties = {
+    limit: { type: Number },
+    layout: { reflect: true },
+    items: { state: true },
+    nextUrl: { state: true },
+    loading: { state: true },
+    error: { state: true },
+    loaded: { state: true },
+    current: { state: true },
+    state: { reflect: true },
+  };
   static styles = [
     tokens,
     controls,
     mediaStyles,
   ];
 
-  @property({ type: Number }) limit = 12;
-  @property({ reflect: true }) layout: "grid" | "carousel" = "grid";
-  @state() items: ReviewMedia[] = [];
-  @state() nextUrl: string | undefined = undefined;
-  @state() loading = false;
-  @state() error = "";
-  @state() loaded = false;
-  @state() current = -1;
-  @property({ reflect: true }) state: "loading" | "ready" | "empty" | "error" = "loading";
+  limit = 12;
+  layout: "grid" | "carousel" = "grid";
+  items: ReviewMedia[] = [];
+  nextUrl: string | undefined = undefined;
+  loading = false;
+  error = "";
+  loaded = false;
+  current = -1;
+  state: "loading" | "ready" | "empty" | "error" = "loading";
   @query("dialog") dialog!: HTMLDialogElement;
   #opener: HTMLElement | null = null;
   /** The lightbox's reviews by ID: the review, null while it loads, false when it could not be loaded. */
@@ -206,7 +217,7 @@ export class ChorusReviewMedia extends ChorusElement {
           <div>
             <button class="btn secondary" @click=${() => this.#go(-1)} aria-label=${this.t("media.previousLabel")}>${this.t("media.previous")}</button>
             <button class="btn secondary" @click=${() => this.#go(1)} aria-label=${this.t("media.nextLabel")}>${this.t("media.next")}</button>
-            <button class="btn secondary close" @click=${() => this.#close()}>${this.t("media.close")}</button>
+            <button class="btn secondary close" @click=${this.#close}>${this.t("media.close")}</button>
           </div>
         </div>` : nothing}
     </dialog>`;
@@ -214,7 +225,7 @@ export class ChorusReviewMedia extends ChorusElement {
 
   render() {
     if (this.error && !this.items.length) {
-      return html`<p class="error" role="alert">${this.error} <button class="btn secondary" @click=${() => this.refresh()}>${this.t("media.retry")}</button></p>`;
+      return html`<p class="error" role="alert">${this.error} <button class="btn secondary" @click=${this.refresh}>${this.t("media.retry")}</button></p>`;
     }
     if (!this.loaded) {
       return html`<ul part="grid" aria-busy="true" aria-label=${this.t("media.loading")}>${[0, 1, 2, 3].map(() => html`<li class="skeleton"></li>`)}</ul>`;
@@ -233,7 +244,7 @@ export class ChorusReviewMedia extends ChorusElement {
       ${this.nextUrl || carousel
         ? html`<div class="more">${carousel ? html`<button class="btn secondary" part="scroll-previous" aria-label=${this.t("media.rowPrevious")} @click=${() => this.#scroll(-1)}>‹</button>
             <button class="btn secondary" part="scroll-next" aria-label=${this.t("media.rowNext")} @click=${() => this.#scroll(1)}>›</button>` : nothing}
-          ${this.nextUrl ? html`<button class="btn secondary" part="load-more" ?disabled=${this.loading} @click=${() => this.#load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? this.t("media.loadingMore") : this.t("media.loadMore")}</button>` : nothing}</div>`
+          ${this.nextUrl ? html`<button class="btn secondary" part="load-more" ?disabled=${this.loading} @click=${() => this.#load(this.resolveNextUrl(this.nextUrl!))}>${this.t(this.loading ? "media.loadingMore" : "media.loadMore")}</button>` : nothing}</div>`
         : nothing}
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
       ${this.current >= 0 ? this.#renderLightbox() : nothing}
