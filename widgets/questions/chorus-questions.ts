@@ -17,7 +17,6 @@
  * @cssproperty --chorus-accent - buttons and focus ring
  */
 import { html, nothing, type PropertyValues } from "lit";
-import { property, state } from "lit/decorators.js";
 import type { AskQuestionResponse } from "../../server/contract/writes.ts";
 import { ApiRequestError, getJson, postJson, type ListQuestionsResponse, type Question } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
@@ -35,6 +34,18 @@ type Field = "body" | "displayName" | "email" | "form";
 export class ChorusQuestions extends ChorusElement {
   static widget = "questions" as const;
   static defaults = QUESTIONS_TEXTS;
+  static properties = {
+    questions: { state: true },
+    nextUrl: { state: true },
+    loaded: { state: true },
+    loading: { state: true },
+    error: { state: true },
+    asking: { state: true },
+    busy: { state: true },
+    errors: { state: true },
+    submitted: { state: true },
+    state: { reflect: true },
+  };
   static styles = [
     tokens,
     controls,
@@ -42,16 +53,16 @@ export class ChorusQuestions extends ChorusElement {
     questionsStyles,
   ];
 
-  @state() questions: Question[] = [];
-  @state() nextUrl: string | undefined = undefined;
-  @state() loaded = false;
-  @state() loading = false;
-  @state() error = "";
-  @state() asking = false;
-  @state() busy = false;
-  @state() errors: Partial<Record<Field, string>> = {};
-  @state() submitted = false;
-  @property({ reflect: true }) state: "loading" | "ready" | "empty" | "error" = "loading";
+  questions: Question[] = [];
+  nextUrl: string | undefined = undefined;
+  loaded = false;
+  loading = false;
+  error = "";
+  asking = false;
+  busy = false;
+  errors: Partial<Record<Field, string>> = {};
+  submitted = false;
+  state: "loading" | "ready" | "empty" | "error" = "loading";
 
   protected willUpdate(changed: PropertyValues): void {
     if (changed.has("storeId") || changed.has("productId") || changed.has("groupId")) this.refresh();
@@ -127,12 +138,13 @@ export class ChorusQuestions extends ChorusElement {
     focusAfterUpdate(this, '.form-error, [aria-invalid="true"]');
   }
 
-  #field(name: "body" | "displayName" | "email", label: string, control: (attrs: { id: string; invalid: string; describedby: string }) => unknown) {
+  /** A labelled field: `control(id, invalid, describedby)` renders its control (`describedby`: the error's ID, or nothing). */
+  #field(name: "body" | "displayName" | "email", label: string, control: (id: string, invalid: boolean, describedby: string | typeof nothing) => unknown) {
     const id = `cq-${name}`;
     const err = this.errors[name];
     return html`<div>
       <label class="field" for=${id}>${label}</label>
-      ${control({ id, invalid: err ? "true" : "false", describedby: err ? `${id}-error` : "" })}
+      ${control(id, !!err, err ? `${id}-error` : nothing)}
       ${err ? html`<p class="error" id=${`${id}-error`}>${err}</p>` : nothing}
     </div>`;
   }
@@ -140,12 +152,12 @@ export class ChorusQuestions extends ChorusElement {
   #renderForm() {
     return html`<form part="form" novalidate @submit=${this.#submit} aria-label=${this.t("questions.ask")}>
       ${this.errors.form ? html`<p class="error form-error" role="alert" tabindex="-1">${this.errors.form}</p>` : nothing}
-      ${this.#field("body", this.t("questions.body"), (a) => html`<textarea id=${a.id} name="body" maxlength="1000" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing}></textarea>`)}
-      ${this.#field("displayName", this.t("questions.name"), (a) => html`<input id=${a.id} name="displayName" autocomplete="nickname" maxlength="60" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing} />`)}
-      ${this.#field("email", this.t("questions.email"), (a) => html`<input id=${a.id} name="email" type="email" autocomplete="email" aria-invalid=${a.invalid} aria-describedby=${a.describedby || nothing} />`)}
+      ${this.#field("body", this.t("questions.body"), (id, invalid, describedby) => html`<textarea id=${id} name="body" maxlength="1000" aria-invalid=${invalid} aria-describedby=${describedby}></textarea>`)}
+      ${this.#field("displayName", this.t("questions.name"), (id, invalid, describedby) => html`<input id=${id} name="displayName" autocomplete="nickname" maxlength="60" aria-invalid=${invalid} aria-describedby=${describedby} />`)}
+      ${this.#field("email", this.t("questions.email"), (id, invalid, describedby) => html`<input id=${id} name="email" type="email" autocomplete="email" aria-invalid=${invalid} aria-describedby=${describedby} />`)}
       ${honeypot}
       <div class="toolbar">
-        <button class="btn" type="submit" ?disabled=${this.busy}>${this.busy ? this.t("questions.sending") : this.t("questions.submit")}</button>
+        <button class="btn" type="submit" ?disabled=${this.busy}>${this.t(this.busy ? "questions.sending" : "questions.submit")}</button>
         <button class="btn secondary" type="button" @click=${() => { this.asking = false; this.errors = {}; }}>${this.t("questions.cancel")}</button>
       </div>
     </form>`;
@@ -174,14 +186,14 @@ export class ChorusQuestions extends ChorusElement {
       ${this.asking ? this.#renderForm() : nothing}
       ${this.submitted ? html`<p class="message" role="status" tabindex="-1">${this.t("questions.thanks")}</p>` : nothing}
       ${this.error && !this.questions.length
-        ? html`<p class="error" role="alert">${this.error} <button class="btn secondary" @click=${() => this.refresh()}>${this.t("questions.retry")}</button></p>`
+        ? html`<p class="error" role="alert">${this.error} <button class="btn secondary" @click=${this.refresh}>${this.t("questions.retry")}</button></p>`
         : !this.loaded
           ? html`<div role="status" aria-busy="true" aria-label=${this.t("questions.loading")}><div class="skeleton"></div><div class="skeleton"></div></div>`
           : this.questions.length
             ? html`<ol aria-label=${this.t("questions.list")}>${this.questions.map((q) => this.#renderQuestion(q))}</ol>`
             : this.productId ? nothing : html`<p class="meta">${this.t("questions.empty")}</p>`}
       ${this.nextUrl
-        ? html`<div class="toolbar"><button class="btn secondary" ?disabled=${this.loading} @click=${() => this.#load(this.resolveNextUrl(this.nextUrl!))}>${this.loading ? this.t("questions.loadingMore") : this.t("questions.more")}</button></div>`
+        ? html`<div class="toolbar"><button class="btn secondary" ?disabled=${this.loading} @click=${() => this.#load(this.resolveNextUrl(this.nextUrl!))}>${this.t(this.loading ? "questions.loadingMore" : "questions.more")}</button></div>`
         : nothing}
     `;
   }
