@@ -47,7 +47,6 @@
  * @cssproperty --chorus-* - the shared tokens of widgets/internal/tokens.ts
  */
 import { html, nothing, type PropertyValues } from "lit";
-import { property, state } from "lit/decorators.js";
 import { getJson, type ListReviewsResponse, type Review } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { decodeHtmlText } from "../internal/html-text.ts";
@@ -63,18 +62,29 @@ const still = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 export class ChorusReviewsCarousel extends ChorusElement {
   static widget = "reviews" as const;
   static defaults = CAROUSEL_TEXTS;
+  static properties = {
+    minRating: { attribute: "min-rating", type: Number },
+    withMedia: { attribute: "with-media", type: Boolean },
+    limit: { type: Number },
+    autoplay: { type: Boolean },
+    state: { reflect: true },
+    reviews: { state: true },
+    loaded: { state: true },
+    current: { state: true },
+    stopped: { state: true },
+  };
   static styles = [tokens, controls, carouselStyles];
 
-  @property({ attribute: "min-rating", type: Number }) minRating = 4;
-  @property({ attribute: "with-media", type: Boolean }) withMedia = false;
-  @property({ type: Number }) limit = 10;
-  @property({ type: Boolean }) autoplay = false;
-  @property({ reflect: true }) state: "loading" | "ready" | "empty" = "loading";
-  @state() reviews: Review[] = [];
-  @state() loaded = false;
-  @state() current = 0;
+  minRating = 4;
+  withMedia = false;
+  limit = 10;
+  autoplay = false;
+  state: "loading" | "ready" | "empty" = "loading";
+  reviews: Review[] = [];
+  loaded = false;
+  current = 0;
   /** The shopper stopped the rotation (the stop/start button). */
-  @state() stopped = false;
+  stopped = false;
   /** What holds the rotation now: `pointer` (hovered), `focus` (focus inside). */
   #held = { pointer: false, focus: false };
   #abort?: AbortController;

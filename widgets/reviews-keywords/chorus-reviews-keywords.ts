@@ -31,7 +31,6 @@
  * @cssproperty --chorus-border - chip border
  */
 import { html, nothing } from "lit";
-import { property, state } from "lit/decorators.js";
 import type { KeywordTopic, ReviewsKeywordsResponse } from "../../server/contract/storefront.ts";
 import { getJson } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
@@ -45,21 +44,28 @@ import { KEYWORDS_TEXTS } from "../../server/contract/widget-strings/reviews-key
 export class ChorusReviewsKeywords extends ChorusElement {
   static widget = "keywords" as const;
   static defaults = KEYWORDS_TEXTS;
+  static properties = {
+    topics: { state: true },
+    active: { state: true },
+    shown: { state: true },
+    open: { state: true },
+    state: { reflect: true },
+  };
   static styles = [
     tokens,
     controls,
     keywordsStyles,
   ];
 
-  @state() topics: KeywordTopic[] = [];
-  @state() active: string | null = null;
+  topics: KeywordTopic[] = [];
+  active: string | null = null;
   /** How many topics are rendered: one or two per task (issue 8: no long task). */
-  @state() shown = 0;
+  shown = 0;
   /** Whether the shopper opened every topic ("Show all N topics"). */
-  @state() open = false;
+  open = false;
   /** The last intersection ratio of each rendered topic with the element's box (1: inside it whole). */
   #ratios: number[] = [];
-  @property({ reflect: true }) state: "loading" | "ready" | "empty" = "loading";
+  state: "loading" | "ready" | "empty" = "loading";
   #abort?: AbortController;
   // Which topics lie whole inside the element (root: the host, as tall as the reservation while the topics are
   // clipped). Its callbacks run in a task after the frame that laid the topics out, with their geometry: no

@@ -28,7 +28,6 @@
  * @cssproperty --chorus-surface - card background
  */
 import { html, isServer, nothing } from "lit";
-import { property, state } from "lit/decorators.js";
 import type { ReviewsSummary, ReviewsSummaryResponse } from "../../server/contract/storefront.ts";
 import { getJson } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
@@ -43,16 +42,21 @@ import { controls } from "../internal/ui.ts";
 export class ChorusReviewsSummary extends ChorusElement {
   static widget = "summary" as const;
   static defaults = SUMMARY_TEXTS;
+  static properties = {
+    summary: { state: true },
+    fold: { state: true },
+    state: { reflect: true },
+  };
   static styles = [
     tokens,
     controls,
     summaryStyles,
   ];
 
-  @state() summary: ReviewsSummary | null = null;
+  summary: ReviewsSummary | null = null;
   /** Whether the text does not fit the reservation (`cut`), and whether the shopper opened it (`open`). */
-  @state() fold = { cut: false, open: false };
-  @property({ reflect: true }) state: "loading" | "ready" | "empty" = "loading";
+  fold = { cut: false, open: false };
+  state: "loading" | "ready" | "empty" = "loading";
   #abort?: AbortController;
   // Is the marker after the text's last word inside the card's clip? Reported in a task after the frame (none on the server).
   #fit = isServer
@@ -120,7 +124,7 @@ export class ChorusReviewsSummary extends ChorusElement {
       <span class="label" part="label">${this.t("summary.label")}</span>
       ${cut || open
         ? html`<button class="more" part="more" aria-expanded=${String(open)} aria-controls="body" @click=${() => (this.fold = { cut, open: !open })}>
-            ${open ? this.t("summary.showLess") : this.t("summary.readMore")}
+            ${this.t(open ? "summary.showLess" : "summary.readMore")}
           </button>`
         : ""}
       <h2 id="title">${this.t("summary.title")}</h2>

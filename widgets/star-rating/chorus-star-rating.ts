@@ -28,7 +28,6 @@
  * @cssproperty --chorus-* - the shared tokens of widgets/internal/tokens.ts
  */
 import { html, isServer, nothing, type PropertyValues } from "lit";
-import { property, state } from "lit/decorators.js";
 import { getJson, type ReviewAggregateResponse } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { roundRating } from "../internal/rating.ts";
@@ -44,11 +43,18 @@ type State = "loading" | "ready" | "empty" | "error";
 export class ChorusStarRating extends ChorusElement {
   static widget = "starRating" as const;
   static defaults = STAR_RATING_TEXTS;
-  @property() href = "";
-  @property({ attribute: "show-empty", type: Boolean }) showEmpty = false;
-  @property({ reflect: true }) state: State = "loading";
-  @state() reviewCount = 0;
-  @state() averageRating = 0;
+  static properties = {
+    href: {},
+    showEmpty: { attribute: "show-empty", type: Boolean },
+    state: { reflect: true },
+    reviewCount: { state: true },
+    averageRating: { state: true },
+  };
+  href = "";
+  showEmpty = false;
+  state: State = "loading";
+  reviewCount = 0;
+  averageRating = 0;
 
   #abort?: AbortController;
   #started = false;
