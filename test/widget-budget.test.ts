@@ -5,8 +5,9 @@
  * the files plus that language's translation parts.
  * - The star badge page (loader, shared chunk, its module, and its part outside English) ≤ 12 KB gzip in English
  *   and in every shipped language: #23's target.
- * - All widgets in one language ≤ ALL_WIDGETS_CEILING: #23's 35 KB is not met with the shopper features #23 added
- *   (ADR 0013 gives the figures); the ceiling is today's size with a small margin, so nothing grows unnoticed.
+ * - All widgets in one language ≤ ALL_WIDGETS_CEILING (41.5 KB in English, 45.5 KB in the other languages): #23's
+ *   35 KB is not met with the shopper features #23 added (ADR 0013 gives the figures); the ceilings are today's
+ *   sizes with a small margin, so nothing grows unnoticed.
  * - Translation parts carry no text IDs and read back to exactly the shipped translation; each element's
  *   `static defaults` is the table its parts are ordered by.
  * - Per-element code is loaded only when the element is on the page (the loader imports nothing statically).
@@ -22,8 +23,11 @@ import { partTexts } from "../widgets/internal/chorus-element.ts";
 import { WIDGET_TAGS, widgetModulePath } from "../widgets/internal/registry.ts";
 import { PROJECT_ROOT } from "../server/config.ts";
 
-/** ADR 0013: all widgets in one language, gzip bytes (issue #23's target, 35 KB = 35,840, is not met). */
-const ALL_WIDGETS_CEILING = 47 * 1024;
+/**
+ * ADR 0013: all widgets in one language, gzip bytes — today's size with a small margin (41,600 in English, 44,894–45,653
+ * in the other languages when set); issue #23's target, 35 KB (35,840), is not met.
+ */
+const ALL_WIDGETS_CEILING = { english: 41.5 * 1024, otherLanguages: 45.5 * 1024 };
 
 describe("widget weight budgets", () => {
   it("a page with only the star-rating badge loads at most 12 KB gzip, in English and with its part in every shipped language", () => {
@@ -36,7 +40,9 @@ describe("widget weight budgets", () => {
 
   it("all widgets in one language stay under the ceiling of ADR 0013 (English, and each language with all its parts)", () => {
     for (const locale of translatedLocales()) expect(translationFiles(locale).length, locale).toBeGreaterThanOrEqual(8);
-    for (const { locale, allWidgets } of languageTotals()) expect(allWidgets, locale).toBeLessThanOrEqual(ALL_WIDGETS_CEILING);
+    for (const { locale, allWidgets } of languageTotals()) {
+      expect(allWidgets, locale).toBeLessThanOrEqual(locale === "en" ? ALL_WIDGETS_CEILING.english : ALL_WIDGETS_CEILING.otherLanguages);
+    }
   });
 
   it("translation parts carry no text IDs and read back to the shipped translation", () => {
