@@ -33,7 +33,6 @@
  * @cssproperty --chorus-review-media-min-height - space reserved from the start and kept (default one row of thumbnails plus the "Load more" button)
  */
 import { html, nothing, type PropertyValues } from "lit";
-import { query } from "lit/decorators.js";
 import { getJson, type ListReviewMediaResponse, type Review, type ReviewMedia } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { formatDate } from "../internal/format.ts";
@@ -74,7 +73,10 @@ export class ChorusReviewMedia extends ChorusElement {
   loaded = false;
   current = -1;
   state: "loading" | "ready" | "empty" | "error" = "loading";
-  @query("dialog") dialog!: HTMLDialogElement;
+  /** The lightbox (while open). */
+  get #dialog(): HTMLDialogElement {
+    return this.renderRoot.querySelector("dialog")!;
+  }
   #opener: HTMLElement | null = null;
   /** The lightbox's reviews by ID: the review, null while it loads, false when it could not be loaded. */
   #reviews = new Map<string, Review | null | false>();
@@ -120,7 +122,7 @@ export class ChorusReviewMedia extends ChorusElement {
     this.#opener = opener;
     this.current = index;
     this.updateComplete.then(() => {
-      if (!this.dialog.open) this.dialog.showModal();
+      if (!this.#dialog.open) this.#dialog.showModal();
       this.renderRoot.querySelector<HTMLElement>(".close")?.focus();
     });
     this.#opened();
@@ -146,7 +148,7 @@ export class ChorusReviewMedia extends ChorusElement {
   }
 
   #close(): void {
-    if (this.dialog?.open) this.dialog.close();
+    if (this.#dialog?.open) this.#dialog.close();
   }
 
   #onClose(): void {
@@ -161,7 +163,7 @@ export class ChorusReviewMedia extends ChorusElement {
     else if (event.key === "ArrowLeft") { event.preventDefault(); this.#go(-1); }
     else if (event.key === "Tab") {
       // Focus trap: cycle within the dialog's focusable elements.
-      const focusable = [...this.dialog.querySelectorAll<HTMLElement>("button, video[controls], [tabindex='0']")];
+      const focusable = [...this.#dialog.querySelectorAll<HTMLElement>("button, video[controls], [tabindex='0']")];
       if (!focusable.length) return;
       const active = this.renderRoot instanceof ShadowRoot ? this.renderRoot.activeElement : document.activeElement;
       const i = focusable.indexOf(active as HTMLElement);
@@ -202,7 +204,7 @@ export class ChorusReviewMedia extends ChorusElement {
   #renderLightbox() {
     const m = this.items[this.current];
     return html`<dialog part="lightbox" aria-labelledby="lb-caption" @close=${this.#onClose} @keydown=${this.#onKey}
-      @click=${(e: MouseEvent) => { if (e.target === this.dialog) this.#close(); }}>
+      @click=${(e: MouseEvent) => { if (e.target === this.#dialog) this.#close(); }}>
       ${m ? html`
         <div class="lb">
           <div class="stage">
