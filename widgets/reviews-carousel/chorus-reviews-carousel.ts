@@ -163,7 +163,7 @@ export class ChorusReviewsCarousel extends ChorusElement {
 
   #slide(r: Review, i: number, n: number) {
     const verified = r.reviewer.isVerified ? this.t(r.reviewer.verifiedStatus === "verified-reviewer" ? "carousel.verifiedReviewer" : "carousel.verifiedBuyer") : "";
-    return html`<div class="slide" part="slide" role="group" aria-roledescription="slide" aria-label=${this.t("carousel.slide", { index: i + 1, total: n })} aria-hidden=${String(i !== this.current)}>
+    return html`<div class="slide" part="slide" role="group" aria-roledescription="slide" aria-label=${this.t("carousel.slide", { index: i + 1, total: n })} aria-hidden=${i !== this.current}>
       <p>${stars(r.rating)}<span class="visually-hidden">${this.t("carousel.rated", { rating: r.rating })}</span></p>
       ${r.title ? html`<p class="title" part="title">${r.title}</p>` : nothing}
       <p class="body" part="body">${decodeHtmlText(r.body)}</p>

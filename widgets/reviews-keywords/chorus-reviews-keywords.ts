@@ -105,8 +105,8 @@ export class ChorusReviewsKeywords extends ChorusElement {
 
   #toggle(n: number) {
     const { open } = this;
-    return html`<button class="toggle" part="toggle" aria-expanded=${String(open)}
-      @click=${() => (this.open = !open)}>${open ? this.t("keywords.showFewer") : this.t("keywords.showAll", { count: n })}</button>`;
+    return html`<button class="toggle" part="toggle" aria-expanded=${open}
+      @click=${() => (this.open = !open)}>${this.t(open ? "keywords.showFewer" : "keywords.showAll", { count: n })}</button>`;
   }
 
   async #load(): Promise<void> {
@@ -159,7 +159,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
           <ul>
             ${t.keywords.map(
               (k) => html`<li>
-                <button part=${this.active === k.name ? "chip active" : "chip"} aria-pressed=${String(this.active === k.name)}
+                <button part=${this.active === k.name ? "chip active" : "chip"} aria-pressed=${this.active === k.name}
                   @click=${() => this.#choose(k.name)}>
                   ${k.name} <span class="count" part="count">${formatCount(k.occurrences)}</span><span class="visually-hidden"> ${this.t("keywords.reviews")}</span>
                 </button>

@@ -123,7 +123,7 @@ export class ChorusReviewsSummary extends ChorusElement {
     return html`<section class="card ${open ? "" : "shut"} ${cut && !open ? "cut" : ""}" part="summary" aria-labelledby="title">
       <span class="label" part="label">${this.t("summary.label")}</span>
       ${cut || open
-        ? html`<button class="more" part="more" aria-expanded=${String(open)} aria-controls="body" @click=${() => (this.fold = { cut, open: !open })}>
+        ? html`<button class="more" part="more" aria-expanded=${open} aria-controls="body" @click=${() => (this.fold = { cut, open: !open })}>
             ${this.t(open ? "summary.showLess" : "summary.readMore")}
           </button>`
         : ""}
