@@ -95,7 +95,7 @@ import { decodeHtmlText } from "../internal/html-text.ts";
  * The seven orders of interface.md §4.2, with the ID of their text in the words shoppers know (the API's
  * eighth, `unhelpful desc`, is for Okendo's clients: decisions.md §6).
  */
-export const ORDER_LABELS: Record<Exclude<ReviewOrder, "unhelpful desc">, string> = {
+const ORDER_LABELS: Record<Exclude<ReviewOrder, "unhelpful desc">, string> = {
   "date desc": "reviews.order.dateDesc",
   "date asc": "reviews.order.dateAsc",
   "rating desc": "reviews.order.ratingDesc",
@@ -163,7 +163,7 @@ export class ChorusReviews extends ChorusElement {
 
   status: Status = "loading";
   reviews: Review[] = [];
-  nextUrl: string | undefined = undefined;
+  nextUrl?: string;
   errorMessage = "";
   loadingMore = false;
   moreError = "";
