@@ -54,7 +54,7 @@ export class ChorusQuestions extends ChorusElement {
   ];
 
   questions: Question[] = [];
-  nextUrl: string | undefined = undefined;
+  nextUrl?: string;
   loaded = false;
   loading = false;
   error = "";

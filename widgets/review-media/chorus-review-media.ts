@@ -67,7 +67,7 @@ export class ChorusReviewMedia extends ChorusElement {
   limit = 12;
   layout: "grid" | "carousel" = "grid";
   items: ReviewMedia[] = [];
-  nextUrl: string | undefined = undefined;
+  nextUrl?: string;
   loading = false;
   error = "";
   loaded = false;
