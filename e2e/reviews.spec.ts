@@ -122,8 +122,8 @@ test("the sort control, Load more and Write a review work from the keyboard", as
   await expect(page.getByRole("button", { name: "Write a review" })).toHaveAttribute("aria-expanded", "true");
   const form = page.locator(`chorus-reviews chorus-review-form[product-id="${PRODUCT}"][store-id="${DEMO_STORE_ID}"]`);
   await expect(form).toBeAttached();
-  // Focus moved into the form region.
-  expect(await page.evaluate(() => {
+  // Focus moves into the form region (once the lazily loaded form has rendered).
+  await expect.poll(() => page.evaluate(() => {
     const active = document.querySelector("chorus-reviews")!.shadowRoot!.activeElement;
     return active?.closest(".form-region") !== null || active?.localName === "chorus-review-form";
   })).toBe(true);
