@@ -262,6 +262,8 @@ test("the demo index lists the 24 most reviewed products and passes axe", async 
   await expect(links).toHaveCount(24);
   await expect(links.first()).toHaveAttribute("href", PRODUCT_PAGE);
   await expect(page.locator("chorus-star-rating").first()).toHaveAttribute("state", "ready");
+  // The store's recent reviews (four stars and more) in the carousel.
+  await expect(page.locator("chorus-reviews-carousel [aria-roledescription=slide]").first()).toBeVisible();
   await expectNoAxeViolations(page);
 });
 

@@ -96,7 +96,9 @@ export function demoIndexPage(storeId: string, products: DemoProduct[], platform
     .join("\n");
   const main = `<h1>Demo storefront</h1>
 <p>All reviews in this shop: <chorus-star-rating store-id="${esc(storeId)}"></chorus-star-rating></p>
-<p>The ${products.length} products with the most published reviews. Each product page loads the Chorus widgets with one script tag.</p>
+${products.length ? `<h2>Recent reviews</h2>
+<chorus-reviews-carousel store-id="${esc(storeId)}"></chorus-reviews-carousel>
+` : ""}<p>The ${products.length} products with the most published reviews. Each product page loads the Chorus widgets with one script tag.</p>
 ${products.length
     ? `<table>
 <caption class="muted" style="text-align:left;caption-side:top;padding-bottom:.5rem">Products by number of reviews</caption>

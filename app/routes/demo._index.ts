@@ -1,5 +1,5 @@
 /**
- * GET /demo: the demo storefront's index, the 24 products of the demo store with the most
+ * GET /demo: the demo storefront's index, a carousel of the store's recent reviews, the 24 products of the demo store with the most
  * published reviews, the 6 with the most published questions and a link to the loyalty demo (plain HTML, see app/lib/demo-pages.server.ts).
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
