@@ -122,16 +122,25 @@ export type ReviewListFilters = {
   keyword?: string; attributes?: AttributeFilter[]; ratings?: number[]; media?: ReviewMediaFilter; verifiedBuyers?: boolean; search?: string;
 };
 
+/** The shortest last word taken as a prefix (shorter ones would match a large part of the index). */
+export const SEARCH_PREFIX_MIN_CHARS = 3;
+
 /**
  * The FTS5 query (migration 084's `review_search`) for a shopper's search text: each whitespace-separated
  * piece becomes one quoted phrase of its words (`reviewSearchWords`), the phrases ANDed. Quoting makes every
- * word a plain token (no operators, column filters or prefixes from the shopper); the words hold only
- * letters, digits and marks, so no quote can end a phrase early. "don't fit" gives `"don t" "fit"`.
+ * word a plain token (no operators or column filters from the shopper); the words hold only letters, digits
+ * and marks, so no quote can end a phrase early. "don't fit" gives `"don t" "fit"`.
+ * The last word is also a prefix (FTS5 `"..."*`) when the text ends in it (no space or punctuation after) and it has at
+ * least SEARCH_PREFIX_MIN_CHARS characters, so a shopper still typing finds reviews: "zip" finds "zipper",
+ * "comfor" finds "comfortable". The star is ours, never the shopper's.
  * @returns the query, or null when the text has no word (the caller answers 400).
  */
 export function reviewSearchMatch(text: string): string | null {
   const phrases = text.split(/\s+/).map((piece) => reviewSearchWords(piece)).filter((words) => words.length > 0);
-  return phrases.length ? phrases.map((words) => `"${words.join(" ")}"`).join(" ") : null;
+  if (!phrases.length) return null;
+  const lastWord = phrases.at(-1)!.at(-1)!;
+  const prefix = /[\p{L}\p{N}\p{M}]$/u.test(text) && [...lastWord].length >= SEARCH_PREFIX_MIN_CHARS;
+  return phrases.map((words, i) => `"${words.join(" ")}"${prefix && i === phrases.length - 1 ? "*" : ""}`).join(" ");
 }
 
 /** The text of one review with the matched words of a search wrapped in `open` / `close` markers (FTS5 highlight()). */

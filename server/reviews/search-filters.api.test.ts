@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from "../../test/server.ts";
 import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import type { ListReviewsResponse, Review } from "../contract/storefront.ts";
 import { decodeHtmlText } from "../../widgets/internal/html-text.ts";
-import { FEW_MATCHES } from "./reviews.repo.ts";
+import { FEW_MATCHES, reviewSearchMatch } from "./reviews.repo.ts";
 
 let t: TestServer;
 const S = `/v1/stores/${TEST_STORE_ID}`;
@@ -197,6 +197,28 @@ describe("search", () => {
     expect(ids(got.reviews)).toEqual(ids((await all(`${S}/products/shopify-1078/reviews?search=fitting`)).reviews));
   });
 
+  it("takes the last word as a prefix while the shopper is still typing it (3 characters or more)", async () => {
+    const zipper = expected(scopes[0], `r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH 'zipper')`);
+    expect(zipper.length).toBeGreaterThan(0);
+    const zip = await all(`${S}/products/shopify-1078/reviews?search=zip`);
+    // Every review with "zipper" is found by "zip", and the highlight covers the whole word.
+    expect(ids(zip.reviews)).toEqual(expect.arrayContaining(zipper));
+    const withZipper = zip.reviews.find((r) => zipper.includes(r.reviewId))!;
+    const body = decodeHtmlText(withZipper.body);
+    expect(withZipper.highlights!.body!.map(([s, e]) => body.slice(s, e).toLowerCase())).toContain("zipper");
+    // A finished word (a space or punctuation after it) and a word under 3 characters are whole words only.
+    for (const q of ["zip ", "zip.", "zi"]) {
+      const whole = await all(`${S}/products/shopify-1078/reviews?search=${encodeURIComponent(q)}`);
+      const word = q.trim().replace(".", "");
+      expect(ids(whole.reviews), q).toEqual(expected(scopes[0], `r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH '"${word}"')`));
+    }
+    expect(expected(scopes[0], `r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH '"zip"')`)).not.toEqual(ids(zip.reviews));
+    // Only the last word: "zip great" needs the word "zip" itself.
+    const notLast = await all(`${S}/products/shopify-1078/reviews?search=${encodeURIComponent("zip dress")}`);
+    expect(ids(notLast.reviews)).toEqual(expected(scopes[0], `r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH '"zip" "dress"*')`));
+    expect(ids(notLast.reviews)).not.toEqual(expected(scopes[0], `r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH '"zip"* "dress"*')`));
+  });
+
   it("ignores accents both ways", async () => {
     for (const q of ["cafe", "café", "CAFÉ"]) {
       const got = await all(`${S}/products/shopify-1078/reviews?search=${encodeURIComponent(q)}`);
@@ -343,6 +365,8 @@ describe("a store where filters keep thousands of reviews (the index-walking pla
     return out;
   }
   const matchSql = (m: string) => `r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH '${m}')`;
+  /** The index query the listing runs for a search text (the last word a prefix, as a shopper types). */
+  const searchOf = (text: string) => reviewSearchMatch(text)!;
 
   beforeAll(() => {
     seedRealReviews(t.services, { storeId: OTHER_STORE_ID, limit: 12_000 });
@@ -351,11 +375,11 @@ describe("a store where filters keep thousands of reviews (the index-walking pla
   it("pages through common filters and searches in every order exactly as the reviews sort", async () => {
     const cases: [string, string][] = [
       ["rating=5", "r.rating = 5"],
-      ["search=dress", matchSql('"dress"')], // thousands of matches: the set of matches, read once
-      ["search=the", matchSql('"the"')], // nearly every review: one lookup per review walked
-      ["search=the&rating=4,5", `r.rating IN (4, 5) AND ${matchSql('"the"')}`],
-      ["search=dress&rating=1", `r.rating = 1 AND ${matchSql('"dress"')}`], // few 1-star reviews drive
-      ["search=zipper", matchSql('"zipper"')], // few matches drive
+      ["search=dress", matchSql(searchOf("dress"))], // thousands of matches: the set of matches, read once
+      ["search=the", matchSql(searchOf("the"))], // nearly every review: one lookup per review walked
+      ["search=the&rating=4,5", `r.rating IN (4, 5) AND ${matchSql(searchOf("the"))}`],
+      ["search=dress&rating=1", `r.rating = 1 AND ${matchSql(searchOf("dress"))}`], // few 1-star reviews drive
+      ["search=zipper", matchSql(searchOf("zipper"))], // few matches drive
     ];
     for (const [query, condition] of cases) {
       for (const orderBy of Object.keys(ORDER_SQL)) {
@@ -364,9 +388,9 @@ describe("a store where filters keep thousands of reviews (the index-walking pla
       }
     }
     expect(count("r.rating = 5")).toBeGreaterThan(FEW_MATCHES);
-    expect(count(matchSql('"dress"'))).toBeGreaterThan(FEW_MATCHES);
-    expect(count(matchSql('"the"'))).toBeGreaterThan(10_000);
-    expect(count(matchSql('"zipper"'))).toBeLessThan(FEW_MATCHES);
+    expect(count(matchSql(searchOf("dress")))).toBeGreaterThan(FEW_MATCHES);
+    expect(count(matchSql(searchOf("the")))).toBeGreaterThan(10_000);
+    expect(count(matchSql(searchOf("zipper")))).toBeLessThan(FEW_MATCHES);
     expect(count("r.rating = 1")).toBeLessThan(FEW_MATCHES);
   });
 
