@@ -102,13 +102,16 @@ function scopeWhere(scope: ReviewScope, alias: string): { sql: string; args: str
   }
 }
 
+/** One rated product attribute as a review carries it (Okendo's `attributesWithRating`): `value` 1..5 (`range`) or -1..1 (`centered-range`). */
+export type RatedAttribute = { title: string; type: "range" | "centered-range"; value: number; minLabel: string; midLabel: string; maxLabel: string };
+
 export type NewReview = {
   reviewId: string; storeId: string; productId: string; rating: number; title: string; body: string;
   createdMs: number; status: ReviewStatus; reviewerName: string; reviewerEmail?: string | null;
   verifiedStatus?: ReviewRow["verified_status"]; helpfulCount?: number; unhelpfulCount?: number;
   isRecommended?: boolean | null; isIncentivized?: boolean; languageCode?: string | null;
   variantId?: string | null; variantName?: string | null;
-  productAttributes?: unknown; source?: string | null; sourceKey?: string | null;
+  productAttributes?: unknown; attributesWithRating?: RatedAttribute[]; source?: string | null; sourceKey?: string | null;
   reviewerCountryCode?: string | null; reviewerCountryName?: string | null; reviewerZoneCode?: string | null;
 };
 
@@ -179,11 +182,12 @@ export function reviewsRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO reviews (review_id, store_id, product_id, group_id, variant_id, variant_name, rating, title, body, created_ms,
        helpful_count, unhelpful_count, is_recommended, is_incentivized, language_code, status, reviewer_name, reviewer_email,
-       verified_status, reviewer_country_code, reviewer_country_name, reviewer_zone_code, product_attributes_json, source, source_key)
+       verified_status, reviewer_country_code, reviewer_country_name, reviewer_zone_code, product_attributes_json, attributes_with_rating_json,
+       source, source_key)
      VALUES (@reviewId, @storeId, @productId, (SELECT group_id FROM products WHERE store_id = @storeId AND product_id = @productId),
        @variantId, @variantName, @rating, @title, @body, @createdMs, @helpfulCount, @unhelpfulCount, @isRecommended, @isIncentivized,
        @languageCode, @status, @reviewerName, @reviewerEmail, @verifiedStatus, @reviewerCountryCode, @reviewerCountryName,
-       @reviewerZoneCode, @productAttributes, @source, @sourceKey)
+       @reviewerZoneCode, @productAttributes, @attributesWithRating, @source, @sourceKey)
      ON CONFLICT DO NOTHING`,
   );
   const hasSource = db.prepare<[string, string, string], { 1: number }>("SELECT 1 FROM reviews WHERE store_id = ? AND source = ? AND source_key = ?");
@@ -484,6 +488,7 @@ export function reviewsRepo(db: Db) {
         reviewerCountryCode: r.reviewerCountryCode ?? null, reviewerCountryName: r.reviewerCountryName ?? null,
         reviewerZoneCode: r.reviewerZoneCode ?? null,
         productAttributes: r.productAttributes === undefined ? null : JSON.stringify(r.productAttributes),
+        attributesWithRating: r.attributesWithRating?.length ? JSON.stringify(r.attributesWithRating) : null,
         source: r.source ?? null, sourceKey: r.sourceKey ?? null,
       });
       return info.changes === 1;

@@ -28,13 +28,12 @@ import type { MediaRepo } from "../media/media.repo.ts";
 import { checkUpload, probeUpload, type MediaStore, type PreparedMedia, type UploadedFile } from "../media/media.service.ts";
 import type { ModerationSetting, StoresRepo } from "../stores/stores.repo.ts";
 import type { OrdersRepo } from "../orders/orders.repo.ts";
-import type { ReviewsRepo } from "./reviews.repo.ts";
+import type { RatedAttribute, ReviewsRepo } from "./reviews.repo.ts";
 import type { ReviewsService, ScopeParams } from "./reviews.service.ts";
 import type { SubmissionLimiter } from "./submission-limits.ts";
 import { zodIssue } from "../shared/zod-issue.ts";
 import type { FormAttribute } from "../contract/widget-settings.ts";
 import { widgetSettingsRepo } from "../widget-settings/widget-settings.repo.ts";
-import { reviewAttributesRepo, type RatedAttribute } from "./review-attributes.repo.ts";
 
 /** Status of a new review under the store's moderation setting (default manual → pending). */
 export function initialStatus(moderation: ModerationSetting, rating: number): ModerationStatus {
@@ -117,7 +116,6 @@ export function submissionsService(deps: {
 }) {
   const { db, reviews, stores, media, limiter } = deps;
   const formAttributes = deps.formAttributes ?? widgetSettingsRepo(db).formAttributes;
-  const ratedAttributes = reviewAttributesRepo(db);
 
   return {
     /**
@@ -172,8 +170,8 @@ export function submissionsService(deps: {
             verifiedStatus: proof ? "verified-buyer" : "unverified",
             isRecommended: body.isRecommended ?? null, languageCode: detectLanguage(`${body.title}. ${body.body}`),
             variantId: body.variantId || null, productAttributes: attributes.productAttributes,
+            attributesWithRating: attributes.attributesWithRating,
           });
-          if (attributes.attributesWithRating.length) ratedAttributes.setAttributesWithRating(store.storeId, reviewId, attributes.attributesWithRating);
           for (const [i, m] of stored.entries()) {
             const alt = body.alt[i] || defaultAlt(product.name, body.rating, m.kind);
             deps.mediaRows.insertMedia(store.storeId, reviewId, m, { alt, position: i, createdMs: now + i });
