@@ -59,6 +59,16 @@ export type ReviewMedia = z.infer<typeof reviewMediaSchema>;
 /** A `[start, end]` range of a search highlight: UTF-16 code units, end exclusive. */
 const highlightRange = z.tuple([z.int().min(0), z.int().min(0)]).meta({ description: "`[start, end]`: UTF-16 code units, end exclusive." });
 
+/** A product attribute rated on a scale (Okendo's `attributesWithRating` shape); `value` as described. */
+const ratedAttribute = (value: string) => z.object({
+  title: z.string().meta({ description: "Attribute name, e.g. `Fit`." }),
+  type: z.string().meta({ description: "Attribute kind as the review form collected it, e.g. `range` (1 to 5) or `centered-range` (-1 to 1)." }),
+  value: z.number().meta({ description: value }),
+  minLabel: z.string().meta({ description: "Label of the low end of the scale, e.g. `Runs small`." }),
+  midLabel: z.string().meta({ description: "Label of the middle of the scale, e.g. `True to size`." }),
+  maxLabel: z.string().meta({ description: "Label of the high end of the scale, e.g. `Runs large`." }),
+});
+
 export const reviewSchema = z.object({
   reviewId: z.uuid(),
   productId: z.string().meta({ description: "The product's key: the store's platform word, a hyphen and the platform's product ID, e.g. `shopify-123` (the same key as in the product paths)." }),
@@ -95,14 +105,7 @@ export const reviewSchema = z.object({
     type: z.string().meta({ description: "Attribute kind as the review form collected it (may be empty)." }),
     value: z.string().meta({ description: "The reviewer's answer, e.g. `M`." }),
   })).optional().meta({ description: "Product attributes the reviewer filled in (e.g. size bought)." }),
-  attributesWithRating: z.array(z.object({
-    title: z.string().meta({ description: "Attribute name, e.g. `Fit`." }),
-    type: z.string().meta({ description: "Attribute kind as the review form collected it." }),
-    value: z.number().meta({ description: "The reviewer's position on the scale between `minLabel` and `maxLabel`." }),
-    minLabel: z.string().meta({ description: "Label of the low end of the scale, e.g. `Runs small`." }),
-    midLabel: z.string().meta({ description: "Label of the middle of the scale, e.g. `True to size`." }),
-    maxLabel: z.string().meta({ description: "Label of the high end of the scale, e.g. `Runs large`." }),
-  })).optional().meta({ description: "Product attributes the reviewer rated on a scale (e.g. fit)." }),
+  attributesWithRating: z.array(ratedAttribute("The reviewer's position on the scale between `minLabel` and `maxLabel`.")).optional().meta({ description: "Product attributes the reviewer rated on a scale (e.g. fit)." }),
   highlights: z.object({
     title: z.array(highlightRange).optional().meta({ description: "Matched words in `title`." }),
     body: z.array(highlightRange).optional().meta({ description: "Matched words in `body` as typed (after decoding `&amp;`, `&lt;`, `&gt;`)." }),
@@ -122,37 +125,27 @@ export type ListReviewsResponse = z.infer<typeof listReviewsResponseSchema>;
 
 // ---- Aggregate ----
 
+/** The number of published reviews per star level (a fresh object per use, so each use keeps its own description). */
+const levelCounts = () => z.object({
+  level1Count: count("Number of 1-star reviews."),
+  level2Count: count("Number of 2-star reviews."),
+  level3Count: count("Number of 3-star reviews."),
+  level4Count: count("Number of 4-star reviews."),
+  level5Count: count("Number of 5-star reviews."),
+});
+
 export const reviewAggregateSchema = z.object({
   reviewCount: count("Number of published reviews."),
   reviewRatingValuesTotal: count("Sum of the star ratings of the published reviews."),
   averageRating: z.number().min(0).max(5).meta({ description: "`reviewRatingValuesTotal / reviewCount`, unrounded (0 when there are no reviews). Round to one decimal for display." }),
-  reviewCountByLevel: z.object({
-    level1Count: count("Number of 1-star reviews."),
-    level2Count: count("Number of 2-star reviews."),
-    level3Count: count("Number of 3-star reviews."),
-    level4Count: count("Number of 4-star reviews."),
-    level5Count: count("Number of 5-star reviews."),
-  }).meta({ description: "Number of published reviews per star rating." }),
+  reviewCountByLevel: levelCounts().meta({ description: "Number of published reviews per star rating." }),
   ratingAndReviewCount: count("Okendo-compatible: the same as `reviewCount` (Chorus has no star-only ratings)."),
   ratingAndReviewValuesTotal: count("Okendo-compatible: the same as `reviewRatingValuesTotal`."),
-  ratingAndReviewCountByLevel: z.object({
-    level1Count: count("Number of 1-star reviews."),
-    level2Count: count("Number of 2-star reviews."),
-    level3Count: count("Number of 3-star reviews."),
-    level4Count: count("Number of 4-star reviews."),
-    level5Count: count("Number of 5-star reviews."),
-  }).meta({ description: "Okendo-compatible: the same as `reviewCountByLevel`." }),
+  ratingAndReviewCountByLevel: levelCounts().meta({ description: "Okendo-compatible: the same as `reviewCountByLevel`." }),
   recommendationCount: count("Number of published reviews whose reviewer recommends the product (`isRecommended: true`)."),
   ratingCount: count("Okendo-compatible: star-only ratings without a review; always 0 (Chorus has none)."),
   productName: z.string().optional().meta({ description: "Product scope only: the product's name, when the store registered it." }),
-  attributeRatings: z.array(z.object({
-    title: z.string().meta({ description: "Attribute name, e.g. `Fit`." }),
-    type: z.string().meta({ description: "Attribute kind as the review form collected it, e.g. `centered-range` or `range`." }),
-    value: z.number().meta({ description: "The average of the reviewers' values." }),
-    minLabel: z.string().meta({ description: "Label of the low end of the scale." }),
-    midLabel: z.string().meta({ description: "Label of the middle of the scale." }),
-    maxLabel: z.string().meta({ description: "Label of the high end of the scale." }),
-  })).optional().meta({ description: "Product and group scope: the average of each rated product attribute (`attributesWithRating` of the reviews); absent when no published review rated one." }),
+  attributeRatings: z.array(ratedAttribute("The average of the reviewers' values.")).optional().meta({ description: "Product and group scope: the average of each rated product attribute (`attributesWithRating` of the reviews); absent when no published review rated one." }),
 }).meta({ id: "ReviewAggregate", description: "Totals over all published reviews of the scope (zeros when it has none)." });
 export type ReviewAggregate = z.infer<typeof reviewAggregateSchema>;
 
