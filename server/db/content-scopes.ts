@@ -168,6 +168,22 @@ export function installContentScopeTriggers(db: Db): void {
   }).immediate();
 }
 
+/**
+ * Reads the log of changed scopes (`content_scope_versions`, `content_seq`) on `conn`: `seq()` the sequence
+ * number of the latest change, `since(seq, limit)` the scopes changed after `seq` with their numbers,
+ * in commit order, at most `limit` (default all). Used by the response cache's watcher and the cache purger.
+ */
+export function contentScopeLog(conn: Db) {
+  const latest = conn.prepare("SELECT n FROM content_seq WHERE id = 1").pluck();
+  const changedSince = conn.prepare<[number, number], { scope: string; version: number }>(
+    "SELECT scope, version FROM content_scope_versions WHERE version > ? ORDER BY version LIMIT ?",
+  );
+  return {
+    seq: (): number => latest.get() as number,
+    since: (seq: number, limit = -1): { scope: string; version: number }[] => changedSince.all(seq, limit),
+  };
+}
+
 /** When a cached answer was computed: the commit counter and the content sequence number it had seen. */
 export type ContentStamp = { dataVersion: number; seq: number };
 
@@ -182,9 +198,9 @@ export type ContentStamp = { dataVersion: number; seq: number };
 export function contentScopeWatcher(db: Db, watcher: Db | null, maxScopes = 100_000) {
   const conn = watcher ?? db;
   const dataVersion = watcher?.prepare("PRAGMA data_version").pluck();
-  const changedSince = conn.prepare("SELECT scope, version FROM content_scope_versions WHERE version > ?");
+  const log = contentScopeLog(conn);
   const versions = new Map<string, number>();
-  let seq = conn.prepare("SELECT n FROM content_seq WHERE id = 1").pluck().get() as number;
+  let seq = log.seq();
   /** Answers computed before this sequence number are stale (the map was cleared at it). */
   let floor = 0;
   let seenDataVersion = -1;
@@ -195,7 +211,7 @@ export function contentScopeWatcher(db: Db, watcher: Db | null, maxScopes = 100_
       const dv = dataVersion ? (dataVersion.get() as number) : -1;
       if (dv !== seenDataVersion || !dataVersion) {
         seenDataVersion = dv;
-        for (const row of changedSince.all(seq) as { scope: string; version: number }[]) {
+        for (const row of log.since(seq)) {
           versions.set(row.scope, row.version);
           if (row.version > seq) seq = row.version;
         }

@@ -15,7 +15,7 @@
  * `product:<store>:<product>` stays readable. The purger sends the same encoding.
  */
 import type { Db } from "../db/database.ts";
-import { ANY_SCOPE } from "../db/content-scopes.ts";
+import { ANY_SCOPE, contentScopeLog } from "../db/content-scopes.ts";
 
 /** The tag of answers that name no content scopes: any commit makes them stale, so every purge includes it. */
 export const ANY_COMMIT_TAG = "chorus:any-commit";
@@ -111,8 +111,8 @@ export function startCachePurger(options: CachePurgerOptions): CachePurger {
   const repeats: [number, string[]][] = [];
   const targets = options.urls.map(target);
   for (const t of targets) if (!/^https?:$/.test(new URL(t.url).protocol)) throw new Error(`Cache purge URL must be http(s): ${t.name}`);
-  const changedSince = db.prepare("SELECT scope, version FROM content_scope_versions WHERE version > ? ORDER BY version LIMIT ?");
-  let seq = db.prepare("SELECT n FROM content_seq WHERE id = 1").pluck().get() as number;
+  const changes = contentScopeLog(db);
+  let seq = changes.seq();
   const controller = new AbortController();
   let purges = 0;
   let stopped = false;
@@ -120,7 +120,7 @@ export function startCachePurger(options: CachePurgerOptions): CachePurger {
 
   /** Scopes committed since the last poll, as tags (plus ANY_COMMIT_TAG when anything changed). */
   function changedTags(): string[] {
-    const rows = changedSince.all(seq, ROWS_PER_POLL) as { scope: string; version: number }[];
+    const rows = changes.since(seq, ROWS_PER_POLL);
     const now = Date.now();
     const due: string[] = [];
     while (repeats.length > 0 && repeats[0]![0] <= now) due.push(...repeats.shift()![1]);
