@@ -131,11 +131,12 @@ export async function renderSnippet(services: Services, request: SnippetRequest)
     const page = await reviews.listReviews(params, query, publicOrigin);
     responses[`${base}/reviews?${new URLSearchParams({ limit: String(limit), orderBy: SNIPPET_ORDER })}`] = page;
     // The rating breakdown's counts and a product's attribute filters (widgets/reviews/chorus-reviews.ts), so the page requests neither.
-    responses[`${base}/review_aggregate`] = reviews.getAggregate(params);
+    const aggregate = reviews.getAggregate(params);
+    responses[`${base}/review_aggregate`] = aggregate;
     if (productKey) responses[`${base}/attributes`] = reviews.productAttributes(params);
     markup = renderElement("chorus-reviews", html`<chorus-reviews server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} page-size=${limit} .snapshot=${snapshot} .texts=${snapshot.texts} .translation=${snapshot.translation}></chorus-reviews>`, snapshot, lang);
     if (productKey) {
-      const data = structuredDataFrom(services, { storeId: params.storeId, productKey }, page.reviews);
+      const data = structuredDataFrom(services, { storeId: params.storeId, productKey }, aggregate.reviewAggregate, page.reviews);
       if (data) jsonLd = jsonLdScript(data);
     }
   } else if (widget === "reviews-summary") {
@@ -151,8 +152,9 @@ export async function renderSnippet(services: Services, request: SnippetRequest)
 }
 
 /** The product's JSON-LD from its row, its aggregate and `firstReviews` (newest first); null without published reviews. */
-function structuredDataFrom(services: Services, params: { storeId: string; productKey: string }, firstReviews: Parameters<typeof productJsonLd>[2]): ProductJsonLd | null {
-  const { reviewAggregate } = services.reviews.getAggregate(params);
+function structuredDataFrom(
+  services: Services, params: { storeId: string; productKey: string }, reviewAggregate: Parameters<typeof productJsonLd>[1], firstReviews: Parameters<typeof productJsonLd>[2],
+): ProductJsonLd | null {
   if (reviewAggregate.reviewCount === 0) return null;
   const store = services.stores.get(params.storeId);
   const productId = store && params.productKey.startsWith(`${store.platform}-`) ? params.productKey.slice(store.platform.length + 1) : params.productKey;
@@ -168,7 +170,7 @@ export async function productStructuredData(services: Services, params: { storeI
   const scopes = services.reviews.cacheScopes(params);
   const query = listReviewsQuery.parse({ limit: String(STRUCTURED_DATA_REVIEWS), orderBy: SNIPPET_ORDER });
   const page = await services.reviews.listReviews(params, query, publicOrigin);
-  return { data: structuredDataFrom(services, params, page.reviews), scopes };
+  return { data: structuredDataFrom(services, params, services.reviews.getAggregate(params).reviewAggregate, page.reviews), scopes };
 }
 
 const LANG = z
