@@ -124,13 +124,15 @@ export function createServices(options: ServicesOptions) {
   const visitorSecret = installationSecret(db, "visitor_secret");
   const voteLimit = voteLimits();
   const votesData = votesRepo(db, voteLimit.current);
-  const submissions = submissionsService({ db, reviews: reviewsData, reviewsService: reviews, stores, media, mediaRows, limiter, orders });
+  const widgetSettings = widgetSettingsService({ db, repo: widgetSettingsRepo(db), stores });
+  const submissions = submissionsService({
+    db, reviews: reviewsData, reviewsService: reviews, stores, media, mediaRows, limiter, orders, formAttributes: widgetSettings.formAttributes,
+  });
   // Shop-platform connection (issue #22): webhooks → orders, products, loyalty points (server/platforms).
   const platforms = platformsService({
     db, repo: platformsRepo(db), orders, loyalty: loyaltyData, box: secretBox(installationSecret(db, "platform_secret_key")),
     storePlatform: (storeId) => stores.get(storeId)?.platform, log: (message, error) => options.log?.(`${message}: ${String(error)}`),
   });
-  const widgetSettings = widgetSettingsService({ db, repo: widgetSettingsRepo(db), stores });
   const questions = questionsService({ questions: questionsData, reviewsService: reviews, stores, limiter });
   // Shopper data rights (issue #24 item 1): export and erasure of one address's data (server/privacy).
   const privacy = privacyService({

@@ -33,7 +33,6 @@ import type { ReviewsService, ScopeParams } from "./reviews.service.ts";
 import type { SubmissionLimiter } from "./submission-limits.ts";
 import { zodIssue } from "../shared/zod-issue.ts";
 import type { FormAttribute } from "../contract/widget-settings.ts";
-import { widgetSettingsRepo } from "../widget-settings/widget-settings.repo.ts";
 
 /** Status of a new review under the store's moderation setting (default manual → pending). */
 export function initialStatus(moderation: ModerationSetting, rating: number): ModerationStatus {
@@ -111,11 +110,10 @@ export function submissionsService(deps: {
   db: Db; reviews: ReviewsRepo; reviewsService: ReviewsService; stores: StoresRepo; media: MediaStore; mediaRows: MediaRepo; limiter: SubmissionLimiter;
   /** The order of a platform customer containing a product (orders.repo.ts `orderOfCustomer`). */
   orders?: Pick<OrdersRepo, "orderOfCustomer">;
-  /** The product attributes a store's review form asks (default: read from its widget settings). */
-  formAttributes?: (storeId: string) => FormAttribute[];
+  /** The product attributes a store's review form asks (widget-settings.service.ts `formAttributes`). */
+  formAttributes: (storeId: string) => FormAttribute[];
 }) {
-  const { db, reviews, stores, media, limiter } = deps;
-  const formAttributes = deps.formAttributes ?? widgetSettingsRepo(db).formAttributes;
+  const { db, reviews, stores, media, limiter, formAttributes } = deps;
 
   return {
     /**
