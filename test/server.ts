@@ -6,6 +6,10 @@
  *   await seedStore(t.services, { ... });         // data through the real data modules
  *   const res = await fetch(t.url("/v1/stores/..."));
  *   await t.close();                              // stops the server, deletes the files
+ *
+ * With env CHORUS_TEST_POSTGRES_URL (an admin URL of a throwaway cluster, test/postgres.ts; set by
+ * `npm run test:postgres`), each server runs on its own PostgreSQL database instead, copied from a migrated
+ * template and dropped on close.
  */
 import type { ServerBuild } from "@remix-run/node";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -18,6 +22,7 @@ import { createHttpServer } from "../server/http/app.ts";
 import type { Logger } from "../server/http/logging.ts";
 import { startReadWorkers, type ReadWorkers } from "../server/http/read-workers.ts";
 import { createServices, type Services } from "../server/services.ts";
+import { createTestDatabase } from "./postgres.ts";
 
 export type TestServer = {
   services: Services;
@@ -61,7 +66,11 @@ export async function startTestServer(
   } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "chorus-test-"));
-  const databasePath = options.databasePath ?? join(dir, "chorus.sqlite");
+  // On PostgreSQL (env CHORUS_TEST_POSTGRES_URL, an admin URL: `npm run test:postgres`), a fresh copy of the
+  // migrated template database per server, dropped on close; an explicit `databasePath` still wins.
+  const postgresUrl = process.env.CHORUS_TEST_POSTGRES_URL;
+  const postgres = postgresUrl && !options.databasePath ? await createTestDatabase(postgresUrl) : undefined;
+  const databasePath = options.databasePath ?? postgres?.url ?? join(dir, "chorus.sqlite");
   const services = createServices({ databasePath, mediaPath: join(dir, "media"), mail: options.mail, webhooks: options.webhooks });
   if (options.webhooks?.delivery === "loop") services.webhookDelivery.start();
   if (options.mail?.sender !== "manual") services.mailSender.start();
@@ -90,6 +99,7 @@ export async function startTestServer(
       await services.mailSender.stop();
       await services.webhookDelivery.stop();
       services.close();
+      await postgres?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
