@@ -19,11 +19,12 @@ export type MediaFileRow = {
 
 /** Create the media data module over `db`. */
 export function mediaRepo(db: Db) {
+  // CAST: a bare `?` as the only value of a CASE is text to PostgreSQL, which rejected_ms (bigint) refuses.
   const insert = db.prepare(
     `INSERT INTO review_media (media_id, store_id, review_id, product_id, group_id, type, status, alt, thumbnail_url, large_url,
        full_size_url, stream_url, width, height, bytes, position, created_ms, rejected_ms)
      SELECT ?, r.store_id, r.review_id, r.product_id, r.group_id, ?, r.status, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-       CASE WHEN r.status = 'rejected' THEN ? END
+       CASE WHEN r.status = 'rejected' THEN CAST(? AS BIGINT) END
      FROM reviews r WHERE r.store_id = ? AND r.review_id = ?`,
   );
   return {
@@ -46,8 +47,8 @@ export function mediaRepo(db: Db) {
     setItemRejected(storeId: string, mediaId: string, rejected: boolean, nowMs: number): boolean {
       return db.prepare(
         `UPDATE review_media SET item_rejected = ?,
-           status = CASE WHEN ? THEN 'rejected' ELSE (SELECT r.status FROM reviews r WHERE r.store_id = review_media.store_id AND r.review_id = review_media.review_id) END,
-           rejected_ms = CASE WHEN ? THEN coalesce(rejected_ms, ?)
+           status = CASE WHEN ? = 1 THEN 'rejected' ELSE (SELECT r.status FROM reviews r WHERE r.store_id = review_media.store_id AND r.review_id = review_media.review_id) END,
+           rejected_ms = CASE WHEN ? = 1 THEN coalesce(rejected_ms, ?)
              WHEN (SELECT r.status FROM reviews r WHERE r.store_id = review_media.store_id AND r.review_id = review_media.review_id) = 'rejected' THEN coalesce(rejected_ms, ?) END
          WHERE store_id = ? AND media_id = ?`,
       ).run(rejected ? 1 : 0, rejected ? 1 : 0, rejected ? 1 : 0, nowMs, nowMs, storeId, mediaId).changes === 1;
