@@ -20,6 +20,7 @@
  * scopes it read; it is fresh while none of those scopes (nor `*`) has a newer number.
  */
 import type { Db } from "./database.ts";
+import { dialect } from "./dialect.ts";
 
 /**
  * The scope of changes to tables without a mapping; every scoped answer depends on it. Defined here, where
@@ -154,6 +155,7 @@ function wantedTriggers(db: Db): Map<string, string> {
  * @throws on a database error (the change is rolled back).
  */
 export function installContentScopeTriggers(db: Db): void {
+  if (dialect(db) === "postgres") return; // PostgreSQL's content-scope triggers: see PG-TRIGGERS (issue #26)
   const existing = () =>
     new Map((db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'content\\_scope\\_%' ESCAPE '\\'").all() as { name: string; sql: string }[]).map((t) => [t.name, t.sql]));
   const differs = (wanted: Map<string, string>, have: Map<string, string>) =>

@@ -6,15 +6,20 @@
  * start (`openDatabase`), so a fresh file and an old file both end at the newest schema.
  */
 import Database from "better-sqlite3";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { installContentScopeTriggers } from "./content-scopes.ts";
+import { dialect } from "./dialect.ts";
+import { isPostgresUrl, PostgresDatabase, WRITE_LOCK_KEY } from "./postgres.ts";
 import { stableParameters } from "./stable-parameters.ts";
 
 export type Db = Database.Database;
+export { dialect, type Dialect } from "./dialect.ts";
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), "migrations");
+/** PostgreSQL's migrations (ADR 0014): `001-baseline.sql` is the SQLite schema as of SQLite migration 085. */
+const POSTGRES_MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), "postgres");
 
 /**
  * Open (creating if needed) the SQLite file at `path` (or `:memory:`), set WAL mode and
@@ -22,6 +27,7 @@ const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), "migrations
  * @throws if the file cannot be opened or a migration fails (the failed migration is rolled back).
  */
 export function openDatabase(path: string, options: { readonly?: boolean } = {}): Db {
+  if (isPostgresUrl(path)) return openPostgres(path, options);
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { readonly: options.readonly ?? false });
   if (!options.readonly) {
@@ -42,6 +48,21 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     installContentScopeTriggers(db);
   }
   memoizePrepare(db);
+  return db;
+}
+
+/**
+ * Connect to the PostgreSQL database at `url` (server/db/postgres.ts) and, unless `readonly`, apply its pending
+ * migrations (server/db/postgres/NNN-name.sql) and content-scope triggers. Several nodes may start at once:
+ * migrating holds the write lock. The connection has better-sqlite3's API subset, so it is typed `Db`.
+ * @throws if PostgreSQL cannot be reached or a migration fails (rolled back).
+ */
+function openPostgres(url: string, options: { readonly?: boolean }): Db {
+  const db = new PostgresDatabase(url) as unknown as Db;
+  if (!options.readonly) {
+    migrate(db);
+    installContentScopeTriggers(db);
+  }
   return db;
 }
 
@@ -84,19 +105,33 @@ function memoizePrepare(db: Db): void {
 
 /** Apply every migration file not yet recorded in `schema_migrations`. Returns the versions applied. */
 export function migrate(db: Db): number[] {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const postgres = dialect(db) === "postgres";
+  if (postgres) {
+    // One node migrates at a time; the others wait here, then find nothing left to apply.
+    db.exec(`SELECT pg_advisory_lock(${WRITE_LOCK_KEY})`);
+    try {
+      return migrateFrom(db, POSTGRES_MIGRATIONS_DIR, "version bigint PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL");
+    } finally {
+      db.exec(`SELECT pg_advisory_unlock(${WRITE_LOCK_KEY})`);
+    }
+  }
+  return migrateFrom(db, MIGRATIONS_DIR, "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL");
+}
+
+/** Apply the migration files of `dir` not yet recorded in `schema_migrations` (created with `columns`). */
+function migrateFrom(db: Db, dir: string, columns: string): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (${columns})`);
   const applied = new Set(
     db.prepare("SELECT version FROM schema_migrations").pluck().all() as number[],
   );
-  const files = readdirSync(MIGRATIONS_DIR)
+  const files = (existsSync(dir) ? readdirSync(dir) : [])
     .filter((f) => /^\d+-.+\.sql$/.test(f))
     .sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
   const done: number[] = [];
   for (const file of files) {
     const version = parseInt(file, 10);
     if (applied.has(version)) continue;
-    const sql = readFileSync(join(MIGRATIONS_DIR, file), "utf8");
+    const sql = readFileSync(join(dir, file), "utf8");
     transaction(db, () => {
       db.exec(sql);
       db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(
