@@ -16,7 +16,7 @@ import { moderationService } from "./admin/moderation.service.ts";
 import { qaModerationRepo } from "./admin/qa-moderation.repo.ts";
 import { qaModerationService } from "./admin/qa-moderation.service.ts";
 import { apiKeys } from "./auth/api-keys.ts";
-import { openDatabase, type Db } from "./db/database.ts";
+import { dialect, openDatabase, type Db } from "./db/database.ts";
 import { contentScopeWatcher } from "./db/content-scopes.ts";
 import { reviewsRepo } from "./reviews/reviews.repo.ts";
 import { reviewsService } from "./reviews/reviews.service.ts";
@@ -173,7 +173,8 @@ export function createServices(options: ServicesOptions) {
   // Content scopes for the response cache (server/db/content-scopes.ts): PRAGMA data_version on a second
   // connection changes after every commit by any other connection, i.e. by this process's main connection
   // and by CLIs alike; after one, the watcher reads which scopes changed.
-  const watcher = options.databasePath === ":memory:" ? null : new Database(options.databasePath, { readonly: true });
+  // On PostgreSQL the watcher learns of commits its own way (server/db/content-scopes.ts); no second SQLite connection.
+  const watcher = options.databasePath === ":memory:" || dialect(db) === "postgres" ? null : new Database(options.databasePath, { readonly: true });
   const contentScopes = contentScopeWatcher(db, watcher);
 
   return {
