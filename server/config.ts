@@ -17,6 +17,11 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   DATABASE_PATH: z.string().min(1).default(resolve(PROJECT_ROOT, "data/chorus.sqlite")),
+  /**
+   * PostgreSQL instead of the SQLite file (issue #26, docs/deployment.md): `postgres://user:password@host:port/db`.
+   * When set, it is the database every process opens (DATABASE_PATH is then ignored).
+   */
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\/\S+$/i, "DATABASE_URL must be a postgres:// URL").optional(),
   MEDIA_PATH: z.string().min(1).default(resolve(PROJECT_ROOT, "data/media")),
   DEMO_DATA_DIR: z.string().min(1).default(resolve(PROJECT_ROOT, "../shared/data")),
   DEMO_API_KEY: z.string().min(16, "DEMO_API_KEY must be at least 16 characters").optional(),
@@ -81,5 +86,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Bad configuration: ${result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   }
   const c = result.data;
-  return { ...c, DATABASE_PATH: resolve(c.DATABASE_PATH), MEDIA_PATH: resolve(c.MEDIA_PATH), DEMO_DATA_DIR: resolve(c.DEMO_DATA_DIR) };
+  // DATABASE_PATH is the location every module opens: the SQLite file, or the PostgreSQL URL when one is given.
+  return { ...c, DATABASE_PATH: c.DATABASE_URL ?? resolve(c.DATABASE_PATH), MEDIA_PATH: resolve(c.MEDIA_PATH), DEMO_DATA_DIR: resolve(c.DEMO_DATA_DIR) };
 }

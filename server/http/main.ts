@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log, mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
     webhooks: { allowInsecure: config.ALLOW_INSECURE_WEBHOOKS === "1", publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` },
   });
-  log(`Database: ${config.DATABASE_PATH}`);
+  log(`Database: ${config.DATABASE_PATH.replace(/\/\/[^@/]*@/, "//")}`); // a PostgreSQL URL without its credentials
   services.submissionLimiter.configure({
     perIp: { max: config.SUBMISSIONS_PER_IP_PER_HOUR, windowMs: 3_600_000 },
     perEmail: { max: config.SUBMISSIONS_PER_EMAIL_PER_HOUR, windowMs: 3_600_000 },
