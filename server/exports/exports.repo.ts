@@ -38,10 +38,11 @@ export type OrderHeaderExportRow = {
 };
 export type OrderLineExportRow = { order_id: string; product_id: string; variant_id: string | null; title: string | null; quantity: number | null; price: number | null };
 
+// `CAST(? AS ...) IS NULL`: PostgreSQL cannot type a bare `? IS NULL` parameter (SQLite does not mind).
 const range = (f: DateRange) => [f.fromMs ?? null, f.fromMs ?? null, f.toMs ?? null, f.toMs ?? null];
-const RANGE = (col: string) => `(? IS NULL OR ${col} >= ?) AND (? IS NULL OR ${col} < ?)`;
+const RANGE = (col: string) => `(CAST(? AS BIGINT) IS NULL OR ${col} >= ?) AND (CAST(? AS BIGINT) IS NULL OR ${col} < ?)`;
 const eq = (v: string | number | undefined) => [v ?? null, v ?? null];
-const EQ = (col: string) => `(? IS NULL OR ${col} = ?)`;
+const EQ = (col: string) => `(CAST(? AS TEXT) IS NULL OR ${col} = ?)`;
 
 /** Create the exports data module over `db`. */
 export function exportsRepo(db: Db) {

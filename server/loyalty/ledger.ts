@@ -123,11 +123,14 @@ export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram:
         if (!c || !c.email || c.status === "blocked") continue;
         if (repo.unawardedReviews(storeId, c.email, id).length === 0) continue; // read-only fast path: no write, no cache invalidation
         awarded += transaction(db, () => {
+          // Read again inside the transaction: another node may have blocked the customer or changed the e-mail since.
+          const current = repo.getCustomer(storeId, id);
+          if (!current || !current.email || current.status === "blocked") return 0;
           const rules = repo.earningRules(storeId).filter((r) => r.enabled === 1);
           const review = rules.find((r) => r.type === "review");
           const withMedia = rules.find((r) => r.type === "review-with-media") ?? review;
           let n = 0;
-          for (const r of repo.unawardedReviews(storeId, c.email!, id)) {
+          for (const r of repo.unawardedReviews(storeId, current.email, id)) {
             const rule = r.media_count > 0 ? withMedia : review;
             if (!rule) continue;
             const fresh = repo.getCustomer(storeId, id)!;

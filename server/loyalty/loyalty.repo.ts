@@ -236,12 +236,14 @@ export function loyaltyRepo(db: Db) {
      * of one status and/or whose e-mail or platform customer ID contains `search`.
      */
     customersPage(storeId: string, q: { status?: LoyaltyCustomerStatus; search?: string; after?: [number, string]; limit: number }): CustomerRow[] {
-      const like = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+      // Case-insensitive on both engines (PostgreSQL's LIKE is case-sensitive): lower() on both sides.
+      const like = q.search ? `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+      // CAST(? AS ...) IS NULL: PostgreSQL cannot type a bare `? IS NULL` parameter.
       return db.prepare(
         `SELECT * FROM loyalty_customers WHERE store_id = ?
-           AND (? IS NULL OR status = ?)
-           AND (? IS NULL OR email LIKE ? ESCAPE '\\' OR platform_customer_id LIKE ? ESCAPE '\\')
-           AND (? IS NULL OR created_ms < ? OR (created_ms = ? AND loyalty_customer_id < ?))
+           AND (CAST(? AS TEXT) IS NULL OR status = ?)
+           AND (CAST(? AS TEXT) IS NULL OR lower(email) LIKE ? ESCAPE '\\' OR lower(platform_customer_id) LIKE ? ESCAPE '\\')
+           AND (CAST(? AS BIGINT) IS NULL OR created_ms < ? OR (created_ms = ? AND loyalty_customer_id < ?))
          ORDER BY created_ms DESC, loyalty_customer_id DESC LIMIT ?`,
       ).all(
         storeId, q.status ?? null, q.status ?? null, like, like, like,

@@ -90,7 +90,7 @@ export function ordersRepo(db: Db) {
                     FROM orders o LEFT JOIN products p ON p.store_id = o.store_id AND p.product_id = o.product_id
                    WHERE o.store_id = h.store_id AND o.order_id = h.order_id) AS lines_json
        FROM order_headers h
-      WHERE h.store_id = ? AND (? IS NULL OR h.ordered_ms < ? OR (h.ordered_ms = ? AND h.order_id < ?))
+      WHERE h.store_id = ? AND (CAST(? AS BIGINT) IS NULL OR h.ordered_ms < ? OR (h.ordered_ms = ? AND h.order_id < ?))
       ORDER BY h.ordered_ms DESC, h.order_id DESC LIMIT ?`,
   );
   return {

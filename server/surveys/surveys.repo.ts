@@ -44,10 +44,14 @@ export type ResponseFilter = {
 // CROSS JOIN pins survey_responses as the outer loop: the page is then read in index order and stops
 // after LIMIT rows. (With ANALYZE statistics SQLite otherwise prefers scanning the two tiny tables
 // first and sorting every response of the survey in a temp b-tree: page 1 would cost O(responses).)
+// The join terms are in WHERE, not ON: PostgreSQL has no `CROSS JOIN ... ON` (for SQLite both are the
+// same inner join). Statements append their own terms with AND.
 const RESPONSE_SELECT = `SELECT r.*, s.name AS survey_name, c.channel, c.description AS channel_survey_description
-  FROM survey_responses r
-  CROSS JOIN surveys s ON s.survey_id = r.survey_id AND s.store_id = r.store_id
-  CROSS JOIN channel_surveys c ON c.channel_survey_id = r.channel_survey_id AND c.store_id = r.store_id`;
+  FROM survey_responses r CROSS JOIN surveys s CROSS JOIN channel_surveys c
+  WHERE s.survey_id = r.survey_id AND s.store_id = r.store_id AND c.channel_survey_id = r.channel_survey_id AND c.store_id = r.store_id`;
+/** survey_responses `r` joined with its channel survey `c` (statements append their terms with AND). */
+const RESPONSE_CHANNEL_FROM = `FROM survey_responses r CROSS JOIN channel_surveys c
+  WHERE c.channel_survey_id = r.channel_survey_id AND c.store_id = r.store_id`;
 
 /** Turn free text into an FTS5 query: every word quoted (no operator injection), prefix-matched, ANDed. */
 export function ftsQuery(text: string): string | null {
@@ -96,17 +100,18 @@ export function surveysRepo(db: Db) {
   const questionsOf = db.prepare<[string, string], QuestionRow>("SELECT * FROM survey_questions WHERE store_id = ? AND survey_id = ? ORDER BY position");
   const channelsOf = db.prepare<[string, string], ChannelSurveyRow>("SELECT * FROM channel_surveys WHERE store_id = ? AND survey_id = ? ORDER BY rowid");
   const getChannel = db.prepare<[string, string], ChannelSurveyRow>("SELECT * FROM channel_surveys WHERE store_id = ? AND channel_survey_id = ?");
-  const insertResponse = db.prepare(
+  const insertResponse = db.prepare<[ResponseInsert], { response_seq: number }>(
     `INSERT INTO survey_responses (survey_response_id, store_id, survey_id, channel_survey_id, answered_questions_json, customer_id, customer_email,
        email_marketing_opt_in, is_archived, remote_order_id, reward_type, reward_description, reward_value, nps_score, nps_category, created_ms, idempotency_key, request_hash)
      VALUES (@survey_response_id, @store_id, @survey_id, @channel_survey_id, @answered_questions_json, @customer_id, @customer_email,
-       @email_marketing_opt_in, @is_archived, @remote_order_id, @reward_type, @reward_description, @reward_value, @nps_score, @nps_category, @created_ms, @idempotency_key, @request_hash)`,
+       @email_marketing_opt_in, @is_archived, @remote_order_id, @reward_type, @reward_description, @reward_value, @nps_score, @nps_category, @created_ms, @idempotency_key, @request_hash)
+     RETURNING response_seq`,
   );
   const insertFts = db.prepare("INSERT INTO survey_responses_fts (rowid, body) VALUES (?, ?)");
   const byIdempotency = db.prepare<[string, string, string], ResponseRow>(
-    `${RESPONSE_SELECT} WHERE r.store_id = ? AND r.channel_survey_id = ? AND r.idempotency_key = ?`,
+    `${RESPONSE_SELECT} AND r.store_id = ? AND r.channel_survey_id = ? AND r.idempotency_key = ?`,
   );
-  const getResponse = db.prepare<[string, string], ResponseRow>(`${RESPONSE_SELECT} WHERE r.store_id = ? AND r.survey_response_id = ?`);
+  const getResponse = db.prepare<[string, string], ResponseRow>(`${RESPONSE_SELECT} AND r.store_id = ? AND r.survey_response_id = ?`);
   const setArchived = db.prepare("UPDATE survey_responses SET is_archived = ? WHERE store_id = ? AND survey_response_id IN (SELECT value FROM json_each(?)) AND is_archived <> ?");
 
   const listSurveyStmts = {
@@ -166,7 +171,7 @@ export function surveysRepo(db: Db) {
     },
     /** Insert a response and its full-text row (call inside a transaction). `searchText`: its text answers. */
     insertResponse(row: ResponseInsert, searchText: string): void {
-      const seq = insertResponse.run(row).lastInsertRowid;
+      const seq = insertResponse.get(row)!.response_seq;
       if (searchText) insertFts.run(seq, searchText);
     },
     findByIdempotencyKey(storeId: string, channelSurveyId: string, key: string): ResponseRow | undefined {
@@ -191,7 +196,7 @@ export function surveysRepo(db: Db) {
       const { where, args } = w;
       const dir = order === "date asc" ? "ASC" : "DESC";
       if (after) { where.push(`(r.created_ms, r.survey_response_id) ${dir === "ASC" ? ">" : "<"} (?, ?)`); args.push(after[0], after[1]); }
-      const sql = `${RESPONSE_SELECT} WHERE ${where.join(" AND ")} ORDER BY r.created_ms ${dir}, r.survey_response_id ${dir} LIMIT ?`;
+      const sql = `${RESPONSE_SELECT} AND ${where.join(" AND ")} ORDER BY r.created_ms ${dir}, r.survey_response_id ${dir} LIMIT ?`;
       let stmt = filteredCache.get(sql);
       if (!stmt) {
         stmt = db.prepare<unknown[], ResponseRow>(sql);
@@ -203,9 +208,7 @@ export function surveysRepo(db: Db) {
     countMatching(storeId: string, filter: ResponseFilter): number {
       const w = filterWhere(storeId, filter);
       if (!w) return 0;
-      return cached(`SELECT count(*) AS n FROM survey_responses r
-        CROSS JOIN channel_surveys c ON c.channel_survey_id = r.channel_survey_id AND c.store_id = r.store_id
-        WHERE ${w.where.join(" AND ")}`).get(...w.args)!.n;
+      return cached(`SELECT count(*) AS n ${RESPONSE_CHANNEL_FROM} AND ${w.where.join(" AND ")}`).get(...w.args)!.n;
     },
     /**
      * NPS answers of the store's responses matching `filter`, counted per category and per week
@@ -217,10 +220,9 @@ export function surveysRepo(db: Db) {
       if (!w) return [];
       // 1970-01-05 (epoch + 4 days = 345,600,000 ms) was a Monday; a week is 604,800,000 ms.
       return cached(`SELECT ((r.created_ms - 345600000) / 604800000) * 604800000 + 345600000 AS week_ms,
-          sum(r.nps_category = 'promoter') AS promoters, sum(r.nps_category = 'passive') AS passives, sum(r.nps_category = 'detractor') AS detractors
-        FROM survey_responses r
-        CROSS JOIN channel_surveys c ON c.channel_survey_id = r.channel_survey_id AND c.store_id = r.store_id
-        WHERE ${w.where.join(" AND ")} AND r.nps_category IS NOT NULL
+          sum(CASE WHEN r.nps_category = 'promoter' THEN 1 ELSE 0 END) AS promoters, sum(CASE WHEN r.nps_category = 'passive' THEN 1 ELSE 0 END) AS passives,
+          sum(CASE WHEN r.nps_category = 'detractor' THEN 1 ELSE 0 END) AS detractors
+        ${RESPONSE_CHANNEL_FROM} AND ${w.where.join(" AND ")} AND r.nps_category IS NOT NULL
         GROUP BY week_ms ORDER BY week_ms`).all(...w.args) as unknown as NpsWeekRow[];
     },
     /** Number of the store's responses to a survey. */
