@@ -11,6 +11,14 @@ export type MemberStore = { storeId: string; name: string };
 /** A sign-in throttle counter: attempts not (yet) proven right, and when the latest was counted (ms). */
 export type ThrottleCounter = { failures: number; lastMs: number };
 
+/**
+ * Whether `error` is a UNIQUE violation (better-sqlite3's code `SQLITE_CONSTRAINT_UNIQUE`; the PostgreSQL
+ * driver gives SQLSTATE 23505 the same code). Which constraint it was is for the caller to establish by a
+ * read after the rollback (e.g. "does a user with this e-mail exist now?"): the engines word the message differently.
+ */
+export const isUniqueViolation = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && (error as { code?: unknown }).code === "SQLITE_CONSTRAINT_UNIQUE";
+
 /** Create the admin data module over `db`. */
 export function adminRepo(db: Db) {
   const byEmail = db.prepare<[string], { user_id: string; email: string; password_hash: string; created_ms: number }>(
@@ -66,7 +74,8 @@ export function adminRepo(db: Db) {
     },
     /** End every session of a user but the one with hash `keepSessionHash` (when given). @returns how many ended. */
     deleteSessionsOfUser(userId: string, keepSessionHash?: string): number {
-      return db.prepare("DELETE FROM admin_sessions WHERE user_id = ? AND session_hash IS NOT ?").run(userId, keepSessionHash ?? null).changes;
+      // '' matches no session (hashes are 64 hex digits): then every session of the user ends.
+      return db.prepare("DELETE FROM admin_sessions WHERE user_id = ? AND session_hash <> ?").run(userId, keepSessionHash ?? "").changes;
     },
     /** Remove expired sessions and throttle counters whose latest attempt is at or before `countersBeforeMs`. */
     sweep(nowMs: number, countersBeforeMs: number): void {
@@ -82,12 +91,12 @@ export function adminRepo(db: Db) {
     countAttempt(ip: string, email: string, nowMs: number): void {
       db.prepare(
         `INSERT INTO admin_login_failures (ip, email, failures, last_ms) VALUES (?, ?, 1, ?)
-         ON CONFLICT (ip, email) DO UPDATE SET failures = failures + 1, last_ms = excluded.last_ms`,
+         ON CONFLICT (ip, email) DO UPDATE SET failures = admin_login_failures.failures + 1, last_ms = excluded.last_ms`,
       ).run(ip, email, nowMs);
     },
     /** Take one counted attempt back (it proved right); never below 0. */
     uncountAttempt(ip: string, email: string): void {
-      db.prepare("UPDATE admin_login_failures SET failures = max(failures - 1, 0) WHERE ip = ? AND email = ?").run(ip, email);
+      db.prepare("UPDATE admin_login_failures SET failures = CASE WHEN failures > 0 THEN failures - 1 ELSE 0 END WHERE ip = ? AND email = ?").run(ip, email);
     },
     /** Forget a counter. */
     clearCounter(ip: string, email: string): void {

@@ -80,9 +80,9 @@ export function moderationRepo(db: Db) {
       return db
         .prepare(
           `SELECT media_id, review_id, type, status, thumbnail_url, full_size_url, alt FROM review_media
-           WHERE store_id = ? AND review_id IN (SELECT value FROM json_each(?)) AND status <> 'rejected' ORDER BY review_id, position`,
+           WHERE store_id = ? AND review_id IN (${reviewIds.map(() => "?").join(", ")}) AND status <> 'rejected' ORDER BY review_id, position`,
         )
-        .all(storeId, JSON.stringify(reviewIds)) as QueueMediaRow[];
+        .all(storeId, ...reviewIds) as QueueMediaRow[];
     },
 
     /** Whether the store has a review with this ID (any status). */

@@ -49,9 +49,9 @@ export function qaModerationRepo(db: Db) {
       return db
         .prepare(
           `SELECT answer_id, question_id, body, author_name, author_email, is_store_answer, is_public, status, verified_status, created_ms
-           FROM answers WHERE store_id = ? AND question_id IN (SELECT value FROM json_each(?)) ORDER BY created_ms, answer_id`,
+           FROM answers WHERE store_id = ? AND question_id IN (${questionIds.map(() => "?").join(", ")}) ORDER BY created_ms, answer_id`,
         )
-        .all(storeId, JSON.stringify(questionIds)) as QaAnswerRow[];
+        .all(storeId, ...questionIds) as QaAnswerRow[];
     },
 
     /** Set the status of the store's questions in `questionIds`. @returns how many of the store's questions matched. */

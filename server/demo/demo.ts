@@ -97,6 +97,6 @@ export async function ensureDemoStore(ctx: DemoContext, seeders: readonly DemoSe
     if (services.db.prepare("SELECT 1 FROM app_settings WHERE key = ?").get(flag)) continue;
     // A seeder whose data was not there is not done: a later start with the file imports it.
     if ((await seeder.run(ctx)) === false) continue;
-    services.db.prepare("INSERT OR REPLACE INTO app_settings (key, value) VALUES (?, ?)").run(flag, new Date().toISOString());
+    services.db.prepare("INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(flag, new Date().toISOString());
   }
 }

@@ -72,7 +72,7 @@ export function widgetSettingsRepo(db: Db) {
       db.prepare(
         `INSERT INTO widget_texts (store_id, locale, text_id, value, updated_ms) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (store_id, locale, text_id) DO UPDATE SET value = excluded.value, updated_ms = excluded.updated_ms
-         WHERE value IS NOT excluded.value`,
+         WHERE widget_texts.value <> excluded.value`,
       ).run(storeId, locale, textId, value, nowMs);
     },
     deleteText(storeId: string, locale: string, textId: string): void {
