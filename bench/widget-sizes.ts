@@ -2,7 +2,8 @@
  * Widget weight (issue 8): gzip and brotli sizes of each built file under public/widgets, and of what a
  * page loads for a given set of elements (the loader, each element's entry and every chunk they import
  * statically, followed transitively), plus the translation parts a page in another language than English loads
- * (`i18n/<locale>/<group>.json`, one per element's text group). Used by the size-budget test and by `npm run bench:widgets`.
+ * (`i18n/<locale>/<part>.json`: the star badge's, the loyalty widget's, and one for every review and question
+ * element, server/contract/widget-locales.ts `partOf`). Used by the size-budget test and by `npm run bench:widgets`.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
@@ -61,7 +62,7 @@ export function translatedLocales(): string[] {
 }
 
 /**
- * The translation parts a page in `locale` loads: every group (all widgets), or those of `groups`
+ * The translation parts a page in `locale` loads: every part (all widgets), or those named in `groups`
  * (`starRating` for the star badge), relative paths like the scripts'.
  */
 export function translationFiles(locale: string, groups?: string[]): string[] {

@@ -12,9 +12,9 @@ import ts from "typescript";
 import { literalsHtmlCssMinifier } from "@literals/rollup-plugin-html-css-minifier";
 import { reservationCss, WIDGET_TAGS, widgetModulePath } from "./internal/registry.ts";
 import { WIDGET_RESERVATIONS } from "../server/contract/widget-reservations.ts";
-import { SHARED_GROUP, TRANSLATIONS, textGroups, translationPart } from "../server/contract/widget-translations.ts";
+import { SHARED_GROUP, TRANSLATIONS, textGroups, WITHOUT_SHARED } from "../server/contract/widget-translations.ts";
 import { COMMON_TEXTS, TEXT_GROUPS } from "../server/contract/widget-strings.ts";
-import { textGroupOf, type UiLocale } from "../server/contract/widget-locales.ts";
+import { partOf, textGroupOf, type UiLocale } from "../server/contract/widget-locales.ts";
 
 const root = resolve(import.meta.dirname);
 
@@ -99,18 +99,16 @@ const licenses: Plugin = {
 };
 
 /**
- * A translation part as the browser gets it, without its text IDs (#23 weight: about 28% less gzip per language):
- * the texts in the order of the group's English table (server/contract/widget-strings.ts `TEXT_GROUPS`, the
- * element's `static defaults`), then the shared texts (`COMMON_TEXTS`) where the part has them, `null` where
- * untranslated, and last an object of any other texts by ID (plural forms English lacks: `.few`, `.many`, ...).
- * widgets/internal/chorus-element.ts `partTexts` reads it back with the same tables.
+ * One text group's translation as the browser gets it, without its text IDs (#23 weight: about 28% less gzip per
+ * language): the texts in the order of the group's English table (server/contract/widget-strings.ts `TEXT_GROUPS`,
+ * the element's `static defaults`; `COMMON_TEXTS` for the shared group), `null` where untranslated, and last an
+ * object of any other texts of the group by ID (plural forms English lacks: `.few`, `.many`, ...).
  */
-export function compactPart(locale: UiLocale, group: string): unknown[] {
-  const rest: Record<string, string> = { ...translationPart(locale, group) };
-  const table = TEXT_GROUPS.find((g) => g.texts !== COMMON_TEXTS && textGroupOf(Object.keys(g.texts)[0]!) === group)?.texts;
+export function compactGroup(locale: UiLocale, group: string): unknown[] {
+  const rest: Record<string, string> = Object.fromEntries(Object.entries(TRANSLATIONS[locale as Exclude<UiLocale, "en">]).filter(([id]) => textGroupOf(id) === group));
+  const table = group === SHARED_GROUP ? COMMON_TEXTS : TEXT_GROUPS.find((g) => g.texts !== COMMON_TEXTS && textGroupOf(Object.keys(g.texts)[0]!) === group)?.texts;
   if (!table) throw new Error(`no English table for text group ${group}`);
-  const shared = Object.keys(rest).some((id) => textGroupOf(id) === SHARED_GROUP);
-  const values = [...Object.keys(table), ...(shared ? Object.keys(COMMON_TEXTS) : [])].map((id) => {
+  const values = Object.keys(table).map((id) => {
     const text = rest[id];
     delete rest[id];
     return text ?? null;
@@ -120,16 +118,31 @@ export function compactPart(locale: UiLocale, group: string): unknown[] {
 }
 
 /**
- * The widgets' translations (server/contract/widget-translations.ts) as one JSON file per language and text
- * group, `i18n/<locale>/<group>.json` (the group's texts, and the shared ones where used; `compactPart`): an element loads only its own
- * group in its own language (widgets/internal/chorus-element.ts), so only the language shown costs bytes.
+ * A translation part as the build writes it (`i18n/<locale>/<part>.json`, server/contract/widget-locales.ts
+ * `partOf`): the one group of a part without shared texts as its `compactGroup` array (the star badge's), else an
+ * object of `compactGroup` arrays by group, with the shared texts (`common`) once when any of its groups shows
+ * them (server/contract/widget-translations.ts `WITHOUT_SHARED`). widgets/internal/chorus-element.ts `partTexts`
+ * reads it back with the same tables.
+ */
+export function compactPart(locale: UiLocale, part: string): unknown {
+  const groups = textGroups().filter((g) => g !== SHARED_GROUP && partOf(g) === part);
+  const shared = groups.some((g) => !WITHOUT_SHARED.includes(g));
+  if (groups.length === 1 && !shared) return compactGroup(locale, groups[0]!);
+  return Object.fromEntries([...groups, ...(shared ? [SHARED_GROUP] : [])].map((g) => [g, compactGroup(locale, g)]));
+}
+
+/**
+ * The widgets' translations (server/contract/widget-translations.ts) as one JSON file per language and part,
+ * `i18n/<locale>/<part>.json` (`compactPart`): an element loads only its own part in its own language
+ * (widgets/internal/chorus-element.ts), so only the language shown costs bytes.
  */
 const translations: Plugin = {
   name: "chorus-translations",
   generateBundle() {
+    const parts = [...new Set(textGroups().filter((g) => g !== SHARED_GROUP).map(partOf))];
     for (const locale of Object.keys(TRANSLATIONS) as UiLocale[]) {
-      for (const group of textGroups().filter((g) => g !== SHARED_GROUP)) {
-        this.emitFile({ type: "asset", fileName: `i18n/${locale}/${group}.json`, source: JSON.stringify(compactPart(locale, group)) });
+      for (const part of parts) {
+        this.emitFile({ type: "asset", fileName: `i18n/${locale}/${part}.json`, source: JSON.stringify(compactPart(locale, part)) });
       }
     }
   },

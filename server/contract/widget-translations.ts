@@ -5,9 +5,10 @@
  * uses (`Intl.PluralRules(locale).resolvedOptions().pluralCategories`: `.one` / `.other` in German, `.one` /
  * `.few` / `.many` / `.other` in Polish, only `.other` in Japanese); widget-translations.test.ts checks all this.
  *
- * Pure data for the server (snippets, tests) and the widget build, which writes each language's texts as one
- * JSON file per text group (`/widgets/i18n/<locale>/<group>.json`, widgets/vite.config.ts): a page loads only
- * the groups of its elements in its language (widgets/internal/chorus-element.ts).
+ * Pure data for the server (snippets, tests) and the widget build, which writes each language's texts as a few
+ * JSON files (`/widgets/i18n/<locale>/<part>.json`, widgets/vite.config.ts; which groups each holds:
+ * ./widget-locales.ts `partOf`): a page loads only the parts of its elements in its language
+ * (widgets/internal/chorus-element.ts).
  */
 import type { UiLocale } from "./widget-locales.ts";
 import { textGroupOf } from "./widget-locales.ts";
@@ -32,7 +33,7 @@ export const TRANSLATIONS: Record<Exclude<UiLocale, "en">, Record<string, string
   de, "de-formal": deFormal, fr, es, it, nl, pt, "pt-BR": ptBR, pl, sv, da, ja, ko, "zh-Hans": zhHans, "zh-Hant": zhHant,
 };
 
-/** The text group of the texts several elements share (request errors, e-mail field), shipped with each group's file that needs it. */
+/** The text group of the texts several elements share (request errors, e-mail field), shipped once in each part whose elements show them. */
 export const SHARED_GROUP = "common";
 /** Text groups whose element never shows a shared text (no request error, no form): their parts leave them out (fewer bytes on a star-badge page). */
 export const WITHOUT_SHARED = ["starRating", "summary", "keywords", "carousel"];

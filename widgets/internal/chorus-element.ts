@@ -11,7 +11,7 @@ import { CSSResult, html, isServer, LitElement, render, type PropertyValues } fr
 import { property, state } from "lit/decorators.js";
 import type { WidgetKey } from "../../server/contract/widget-settings.ts";
 import { ApiRequestError, defaultApiBase } from "./api.ts";
-import { merchantTextsApply, textGroupOf, uiLocaleFor, type UiLocale } from "../../server/contract/widget-locales.ts";
+import { merchantTextsApply, partOf, textGroupOf, uiLocaleFor, type UiLocale } from "../../server/contract/widget-locales.ts";
 import { formatCount, setFormatLang } from "./format.ts";
 import { loadSettings, type StorefrontWidgetSettings } from "./settings.ts";
 import { fill } from "./strings.ts";
@@ -58,11 +58,15 @@ export type Snapshot = {
 const moduleUrl = import.meta.url;
 const parts = new Map<string, Promise<unknown>>();
 
-/** The translation part of text group `group` in `locale` (only that language's bytes; read with `partTexts`): one request per part and page, shared. Never rejects ({} on failure: English). */
+/**
+ * The translation part holding text group `group` in `locale` (`partOf`; only that language's bytes; read with
+ * `partTexts`): one request per part and page, shared by the elements whose groups it holds. Never rejects ({} on
+ * failure: English).
+ */
 function loadTranslation(locale: UiLocale, group: string): Promise<unknown> {
   // Only the built widgets have the parts beside them (not the sources a test imports).
   if (!/^https?:/.test(moduleUrl)) return Promise.resolve({});
-  const url = new URL(`../i18n/${locale}/${group}.json`, moduleUrl).href;
+  const url = new URL(`../i18n/${locale}/${partOf(group)}.json`, moduleUrl).href;
   let part = parts.get(url);
   if (!part) {
     part = fetch(url).then((res) => (res.ok ? (res.json() as Promise<unknown>) : {}), () => ({})).catch(() => ({}));
@@ -72,14 +76,20 @@ function loadTranslation(locale: UiLocale, group: string): Promise<unknown> {
 }
 
 /**
- * The texts by ID of a translation part as the build writes it (widgets/vite.config.ts `compactPart`): its values
- * in the order of `ids` (the element's English table, then the shared texts), null where untranslated, and an
- * object of further texts by ID last. An object (a server-rendered snapshot's) is taken as it is.
+ * The texts by ID of text group `group` in a translation part as the build writes it (widgets/vite.config.ts
+ * `compactPart`): the group's values in the order of `ids` (the element's English table), null where
+ * untranslated, and an object of further texts by ID last; in a part of several groups (an object of such arrays
+ * by group), also the shared texts (`common`) in the order of `commonIds`. Anything else reads as none.
  */
-export function partTexts(part: unknown, ids: string[]): Record<string, string> {
-  if (!Array.isArray(part)) return part as Record<string, string>;
+export function partTexts(part: unknown, group: string, ids: string[], commonIds: string[]): Record<string, string> {
   const texts: Record<string, string> = {};
-  part.forEach((value: string | Record<string, string> | null, i) => value && Object.assign(texts, typeof value === "string" ? { [ids[i]!]: value } : value));
+  const read = (values: unknown, keys: string[]) =>
+    Array.isArray(values) && values.forEach((value: string | Record<string, string> | null, i) => value && Object.assign(texts, typeof value === "string" ? { [keys[i]!]: value } : value));
+  if (Array.isArray(part)) read(part, ids);
+  else if (part) {
+    read((part as Record<string, unknown>)[group], ids);
+    read((part as Record<string, unknown>).common, commonIds);
+  }
   return texts;
 }
 
@@ -212,8 +222,7 @@ export class ChorusElement extends LitElement {
     }
     const [locale, group] = key.split("/") as [UiLocale, string];
     this.#translationReady = loadTranslation(locale, group).then((part) => {
-      const ids = [...Object.keys((this.constructor as typeof ChorusElement).defaults), ...Object.keys(extras.texts)];
-      if (this.#translationFor === key) this.translation = partTexts(part, ids);
+      if (this.#translationFor === key) this.translation = partTexts(part, group, Object.keys((this.constructor as typeof ChorusElement).defaults), Object.keys(extras.texts));
     });
   }
 
