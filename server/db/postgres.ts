@@ -9,7 +9,8 @@
  * - Queries go to one `pg` connection in a worker thread (server/db/postgres-worker.ts) and the caller waits for
  *   the answer (synckit, Atomics), as it waits for SQLite's file reads. About 0.1 ms per statement on loopback.
  * - SQL is written for SQLite: `?` and named parameters (`@name`, `:name`, `$name`) become `$1..$n`; `x IS ?`
- *   becomes `x IS NOT DISTINCT FROM $n`; `IFNULL(` becomes `COALESCE(`. Result columns PostgreSQL folded to lower
+ *   becomes `x IS NOT DISTINCT FROM $n`; `IFNULL(` becomes `COALESCE(`; a negative `LIMIT ?` (SQLite's "no
+ *   limit") is bound as NULL. Result columns PostgreSQL folded to lower
  *   case (an unquoted `AS reviewCount`) get the spelling the SQL text gives them back. Anything else that differs
  *   is written per engine in the repos (`dialect(db)`).
  * - Values read back as better-sqlite3 gives them: bigint and numeric as numbers, booleans as 1/0, json as text.
@@ -56,7 +57,7 @@ export class PostgresError extends Error {
 }
 
 /** How a statement's `?`/named parameters map to `$n`: positional index or name, in `$n` order. */
-type ParameterPlan = ({ kind: "positional"; index: number } | { kind: "named"; name: string })[];
+type ParameterPlan = (({ kind: "positional"; index: number } | { kind: "named"; name: string }) & { limit?: boolean })[];
 
 /**
  * Rewrite SQLite-style SQL for PostgreSQL: parameters to `$n`, `IS ?` to `IS NOT DISTINCT FROM $n`,
@@ -81,9 +82,11 @@ export function translateSql(sql: string): { text: string; plan: ParameterPlan; 
     if (key !== undefined) named.set(key, plan.length);
     return `$${plan.length}`;
   };
-  const beforeParameter = (): void => {
+  /** Rewrites before a parameter; true when it is a LIMIT (SQLite's `LIMIT -1` means none: bound as NULL). */
+  const beforeParameter = (): boolean => {
     const m = /\bIS(\s+NOT)?\s*$/i.exec(out);
     if (m) out = out.slice(0, m.index) + (m[1] ? "IS DISTINCT FROM " : "IS NOT DISTINCT FROM ");
+    return /\bLIMIT\s*$/i.test(out);
   };
   while (i < n) {
     const c = sql[i]!;
@@ -111,12 +114,12 @@ export function translateSql(sql: string): { text: string; plan: ParameterPlan; 
     } else if (c === "?") {
       let j = i + 1;
       while (j < n && sql[j]! >= "0" && sql[j]! <= "9") j++;
-      beforeParameter();
+      const limit = beforeParameter();
       if (j > i + 1) {
         const index = Number(sql.slice(i + 1, j)) - 1;
-        out += placeholder({ kind: "positional", index }, `?${index}`);
+        out += placeholder({ kind: "positional", index, limit }, `?${index}`);
       } else {
-        out += placeholder({ kind: "positional", index: positional++ });
+        out += placeholder({ kind: "positional", index: positional++, limit });
       }
       i = j;
     } else if (c === ":" && sql[i + 1] === ":") {
@@ -126,8 +129,8 @@ export function translateSql(sql: string): { text: string; plan: ParameterPlan; 
       let j = i + 1;
       while (j < n && /[A-Za-z0-9_]/.test(sql[j]!)) j++;
       const name = sql.slice(i + 1, j);
-      beforeParameter();
-      out += placeholder({ kind: "named", name }, `:${name}`);
+      const limit = beforeParameter();
+      out += placeholder({ kind: "named", name, limit }, `:${name}`);
       i = j;
     } else if (/[A-Za-z_]/.test(c)) {
       let j = i + 1;
@@ -199,12 +202,16 @@ class PostgresStatement {
       else positional.push(a);
     }
     return this.#plan.map((p) => {
+      let value: unknown;
       if (p.kind === "positional") {
         if (p.index >= positional.length) throw new RangeError("Too few parameter values were provided");
-        return toParameter(positional[p.index]);
+        value = positional[p.index];
+      } else {
+        if (!bag || !(p.name in bag)) throw new RangeError(`Missing named parameter "${p.name}"`);
+        value = bag[p.name];
       }
-      if (!bag || !(p.name in bag)) throw new RangeError(`Missing named parameter "${p.name}"`);
-      return toParameter(bag[p.name]);
+      if (p.limit && typeof value === "number" && value < 0) return null; // SQLite's LIMIT -1: no limit
+      return toParameter(value);
     });
   }
 
