@@ -46,7 +46,7 @@ import { privacyRepo } from "./privacy/privacy.repo.ts";
 import { privacyService } from "./privacy/privacy.service.ts";
 import { questionsRepo } from "./questions/questions.repo.ts";
 import { questionsService } from "./questions/questions.service.ts";
-import { addressLimiter, DEFAULT_SURVEY_RESPONSE_LIMIT, submissionLimiter, voteLimits } from "./reviews/submission-limits.ts";
+import { addressLimiter, DEFAULT_SUBMISSION_LIMITS, DEFAULT_SURVEY_RESPONSE_LIMIT, memoryWindowCounter, sharedWindowCounter, submissionLimiter, voteLimits } from "./reviews/submission-limits.ts";
 import { submissionsService } from "./reviews/submissions.service.ts";
 import { votesRepo } from "./reviews/votes.repo.ts";
 import { votesService } from "./reviews/votes.service.ts";
@@ -120,7 +120,9 @@ export function createServices(options: ServicesOptions) {
   const orders = ordersRepo(db);
   const mediaRows = mediaRepo(db);
   const questionsData = questionsRepo(db);
-  const limiter = submissionLimiter();
+  // Storefront write limits: in memory on SQLite (one process), in rate_limit_hits on PostgreSQL (shared by every node).
+  const windows = (name: string, idleMs?: number) => (dialect(db) === "postgres" ? sharedWindowCounter(db, name) : memoryWindowCounter(idleMs));
+  const limiter = submissionLimiter(DEFAULT_SUBMISSION_LIMITS, windows("submissions"));
   const visitorSecret = installationSecret(db, "visitor_secret");
   const voteLimit = voteLimits();
   const votesData = votesRepo(db, voteLimit.current);
@@ -220,7 +222,7 @@ export function createServices(options: ServicesOptions) {
     submissions,
     submissionLimiter: limiter,
     /** Storefront survey responses per client address (issue #19 finding 9; `SURVEY_RESPONSES_PER_IP_PER_HOUR`, docs/writes.md). */
-    surveyLimiter: addressLimiter("survey responses", DEFAULT_SURVEY_RESPONSE_LIMIT),
+    surveyLimiter: addressLimiter("survey responses", DEFAULT_SURVEY_RESPONSE_LIMIT, windows("survey-responses", DEFAULT_SURVEY_RESPONSE_LIMIT.windowMs)),
     /** Helpful votes with their per-address limits (issue #19 finding 5, docs/writes.md). */
     votes: votesService({ stores, votes: votesData, visitorSecret }),
     /** The per-address vote limits (`VOTES_PER_IP_PER_HOUR`); read at each vote. */

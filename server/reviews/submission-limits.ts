@@ -1,12 +1,18 @@
 /**
- * In-memory submission limits (issue 3 §1): a sliding window per client address (`addressKey`: IPv6
+ * Submission limits (issue 3 §1): a sliding window per client address (`addressKey`: IPv6
  * grouped by /64) and per e-mail, shared by reviews and questions; and a sliding window per client
- * address for storefront survey responses (issue #19 finding 9). State lives in `services` (one instance per process), so with several
- * processes each enforces its own window. Helpful-vote limits (issue #19 finding 5) are rules only
- * here: votes.repo.ts counts them in SQLite, inside the vote's transaction. Limits are documented in docs/writes.md.
+ * address for storefront survey responses (issue #19 finding 9). Helpful-vote limits (issue #19 finding 5) are
+ * rules only here: votes.repo.ts counts them in the database, inside the vote's transaction. Limits are
+ * documented in docs/writes.md.
+ *
+ * Where the windows' hits live (`WindowCounter`): in this process's memory on SQLite (`memoryWindowCounter`: one
+ * process serves the database), or in the PostgreSQL table `rate_limit_hits` (migration
+ * server/db/postgres/006-rate-limits.sql, `sharedWindowCounter`), shared by every node, each hit counted or
+ * refused by one atomic upsert, so N nodes together admit `max` hits per window, not N × `max`.
  */
 import { isIPv4, isIPv6 } from "node:net";
 import { ApiError } from "../contract/errors.ts";
+import type { Db } from "../db/database.ts";
 
 export type LimitRule = { max: number; windowMs: number };
 export type SubmissionLimitsConfig = { perIp: LimitRule; perEmail: LimitRule };
@@ -17,37 +23,131 @@ export const DEFAULT_SUBMISSION_LIMITS: SubmissionLimitsConfig = {
   perEmail: { max: 5, windowMs: 60 * 60_000 },
 };
 
-/** Create a limiter. Memory is bounded: timestamps older than the window are pruned on each check. */
-export function submissionLimiter(config: SubmissionLimitsConfig = DEFAULT_SUBMISSION_LIMITS) {
-  let limits = config;
-  const hits = new Map<string, number[]>();
+/**
+ * The outcome of one hit on a sliding window: counted, or refused because the window already holds `max`
+ * hits, the oldest of them at `oldestMs` (epoch ms; the window has room again at `oldestMs + windowMs`).
+ */
+export type WindowHit = { counted: true } | { counted: false; oldestMs: number };
 
-  function check(key: string, rule: LimitRule, now: number): number {
-    const list = (hits.get(key) ?? []).filter((t) => t > now - rule.windowMs);
-    hits.set(key, list);
-    return list.length >= rule.max ? Math.ceil((list[0] + rule.windowMs - now) / 1000) : 0;
-  }
+/**
+ * The hits of sliding windows, by key: `take` counts a hit at `now` when fewer than `rule.max` hits of the key are
+ * younger than `rule.windowMs`, atomically (no two callers can both take the last place); `refund` uncounts a hit
+ * `take` counted (a write that failed or must not count); `reset` forgets every key.
+ */
+export type WindowCounter = {
+  take(key: string, rule: LimitRule, now: number): WindowHit;
+  refund(key: string, now: number): void;
+  reset(): void;
+};
+
+/**
+ * Windows in this process's memory (SQLite: one process). Memory is bounded: a key's hits older than the
+ * window are pruned at each of its hits, and keys idle for `idleMs` (default a day) once more than 50,000 are kept.
+ */
+export function memoryWindowCounter(idleMs = 24 * 60 * 60_000): WindowCounter {
+  const hits = new Map<string, number[]>();
+  return {
+    take(key, rule, now) {
+      const list = (hits.get(key) ?? []).filter((t) => t > now - rule.windowMs);
+      if (list.length >= rule.max) {
+        hits.set(key, list);
+        return { counted: false, oldestMs: list[0] };
+      }
+      list.push(now);
+      hits.set(key, list);
+      if (hits.size > 50_000) for (const [k, v] of hits) if (v.length === 0 || v[v.length - 1] < now - idleMs) hits.delete(k);
+      return { counted: true };
+    },
+    refund(key, now) {
+      const list = hits.get(key);
+      const i = list ? list.lastIndexOf(now) : -1;
+      if (i >= 0) list!.splice(i, 1);
+      if (list?.length === 0) hits.delete(key);
+    },
+    reset() {
+      hits.clear();
+    },
+  };
+}
+
+/** Rows of `rate_limit_hits` whose newest hit left its window are deleted at most this often (ms). */
+const SHARED_PRUNE_INTERVAL_MS = 60_000;
+
+/**
+ * Windows in the PostgreSQL table `rate_limit_hits` (server/db/postgres/006-rate-limits.sql), shared by every node
+ * of the database. Keys are stored as `<name>:<key>`, so limiters with different names never share a window.
+ * Each `take` is one `INSERT ... ON CONFLICT DO UPDATE ... RETURNING`: the row lock of the upsert makes the
+ * test-and-count atomic across nodes. `reset` forgets only this limiter's keys. Every statement autocommits
+ * (or joins the caller's transaction).
+ */
+export function sharedWindowCounter(db: Db, name: string): WindowCounter {
+  // A key's live hits: those younger than the window, oldest first.
+  const live = "ARRAY(SELECT t FROM unnest(h.hits_ms) AS t WHERE t > CAST(@now AS bigint) - CAST(@windowMs AS bigint) ORDER BY t)";
+  const take = db.prepare<[{ key: string; now: number; windowMs: number; max: number }], { counted: number; oldest_ms: number | null }>(
+    `INSERT INTO rate_limit_hits AS h (limit_key, hits_ms, counted, expires_ms)
+     VALUES (@key, CASE WHEN CAST(@max AS bigint) > 0 THEN ARRAY[CAST(@now AS bigint)] ELSE '{}'::bigint[] END,
+       CASE WHEN CAST(@max AS bigint) > 0 THEN 1 ELSE 0 END, CAST(@now AS bigint) + CAST(@windowMs AS bigint))
+     ON CONFLICT (limit_key) DO UPDATE SET
+       hits_ms = CASE WHEN cardinality(${live}) < CAST(@max AS bigint) THEN ${live} || CAST(@now AS bigint) ELSE ${live} END,
+       counted = CASE WHEN cardinality(${live}) < CAST(@max AS bigint) THEN 1 ELSE 0 END,
+       expires_ms = GREATEST(h.expires_ms, CAST(@now AS bigint) + CAST(@windowMs AS bigint))
+     RETURNING counted, (SELECT min(t) FROM unnest(hits_ms) AS t) AS oldest_ms`,
+  );
+  // Remove one hit at `now` (a take's own), wherever it is in the list.
+  const refund = db.prepare(
+    `UPDATE rate_limit_hits SET hits_ms = hits_ms[:array_position(hits_ms, CAST(@now AS bigint)) - 1] || hits_ms[array_position(hits_ms, CAST(@now AS bigint)) + 1:]
+     WHERE limit_key = @key AND array_position(hits_ms, CAST(@now AS bigint)) IS NOT NULL`,
+  );
+  let prunedMs = 0;
+  return {
+    take(key, rule, now) {
+      if (now - prunedMs > SHARED_PRUNE_INTERVAL_MS) {
+        prunedMs = now;
+        db.prepare("DELETE FROM rate_limit_hits WHERE expires_ms < ?").run(now);
+      }
+      const row = take.get({ key: `${name}:${key}`, now, windowMs: rule.windowMs, max: rule.max })!;
+      return row.counted === 1 ? { counted: true } : { counted: false, oldestMs: row.oldest_ms ?? now };
+    },
+    refund(key, now) {
+      refund.run({ key: `${name}:${key}`, now });
+    },
+    reset() {
+      db.prepare("DELETE FROM rate_limit_hits WHERE starts_with(limit_key, ?)").run(`${name}:`);
+    },
+  };
+}
+
+/** Whole seconds until a refused window has room again (at least 1). */
+const waitSeconds = (hit: WindowHit, rule: LimitRule, now: number): number =>
+  hit.counted ? 0 : Math.max(1, Math.ceil((hit.oldestMs + rule.windowMs - now) / 1000));
+
+/**
+ * Create a limiter over `counter` (default: in memory, `memoryWindowCounter`; services.ts passes
+ * `sharedWindowCounter` on PostgreSQL).
+ */
+export function submissionLimiter(config: SubmissionLimitsConfig = DEFAULT_SUBMISSION_LIMITS, counter: WindowCounter = memoryWindowCounter()) {
+  let limits = config;
 
   return {
     /**
      * Count one submission of `ip` (keyed by `addressKey`, so one IPv6 /64 shares one window) and `email`
      * (lower-cased), or refuse it.
      * @throws ApiError 429 (code `rate_limited`, with `retryAfterSeconds`) when either window is full;
-     * a refused submission is not counted.
+     * a refused submission is not counted (in either window).
      */
     consume(ip: string, email: string, now = Date.now()): void {
       const ipKey = `ip:${addressKey(ip)}`;
       const emailKey = `email:${email.trim().toLowerCase()}`;
-      const ipWait = check(ipKey, limits.perIp, now);
-      const emailWait = check(emailKey, limits.perEmail, now);
-      if (ipWait || emailWait) {
-        const error = new ApiError(429, `Too many submissions ${ipWait ? "from this network" : "with this e-mail"}: try again in ${Math.max(ipWait, emailWait)} seconds`, "rate_limited");
-        (error as ApiError & { retryAfterSeconds?: number }).retryAfterSeconds = Math.max(ipWait, emailWait);
-        throw error;
-      }
-      hits.get(ipKey)!.push(now);
-      hits.get(emailKey)!.push(now);
-      if (hits.size > 50_000) for (const [k, v] of hits) if (v.length === 0 || v[v.length - 1] < now - 24 * 60 * 60_000) hits.delete(k);
+      const ipHit = counter.take(ipKey, limits.perIp, now);
+      const emailHit = counter.take(emailKey, limits.perEmail, now);
+      if (ipHit.counted && emailHit.counted) return;
+      if (ipHit.counted) counter.refund(ipKey, now);
+      if (emailHit.counted) counter.refund(emailKey, now);
+      const ipWait = waitSeconds(ipHit, limits.perIp, now);
+      const emailWait = waitSeconds(emailHit, limits.perEmail, now);
+      const error = new ApiError(429, `Too many submissions ${ipWait ? "from this network" : "with this e-mail"}: try again in ${Math.max(ipWait, emailWait)} seconds`, "rate_limited");
+      (error as ApiError & { retryAfterSeconds?: number }).retryAfterSeconds = Math.max(ipWait, emailWait);
+      throw error;
     },
     /** Replace the limits (tests, configuration). */
     configure(next: Partial<SubmissionLimitsConfig>): void {
@@ -55,7 +155,7 @@ export function submissionLimiter(config: SubmissionLimitsConfig = DEFAULT_SUBMI
     },
     /** Forget every count. */
     reset(): void {
-      hits.clear();
+      counter.reset();
     },
   };
 }
@@ -90,32 +190,37 @@ const tooMany = (what: string, waitSeconds: number) => {
 export const DEFAULT_SURVEY_RESPONSE_LIMIT: LimitRule = { max: 20, windowMs: 60 * 60_000 };
 
 /**
- * A sliding-window limit per client address (`addressKey`), in memory, for one kind of write
- * (`what` names it in the 429 description, e.g. "survey responses").
+ * A sliding-window limit per client address (`addressKey`) for one kind of write (`what` names it in the 429
+ * description, e.g. "survey responses"), over `counter` (default: in memory; services.ts passes
+ * `sharedWindowCounter` on PostgreSQL).
  */
-export function addressLimiter(what: string, rule: LimitRule) {
+export function addressLimiter(what: string, rule: LimitRule, counter: WindowCounter = memoryWindowCounter(rule.windowMs)) {
   let limit = rule;
-  const hits = new Map<string, number[]>();
   return {
     /**
      * Run `write` for `ip` unless the address's window is full; count it when it returns and `counts`
      * says so (e.g. not an idempotent replay). A write that throws (400, 404, ...) uses no quota.
-     * `write` must be synchronous, so the check and the count cannot interleave with another request.
+     * The place in the window is taken before `write` runs and given back when it throws or does not count,
+     * so concurrent writes (of this process or of other nodes) never exceed the limit together.
+     * `write` must be synchronous.
      * @throws ApiError 429 `rate_limited` (with `retryAfterSeconds`) when the window is full; else what `write` throws.
      */
     run<T>(ip: string, write: () => T, counts: (result: T) => boolean = () => true, now = Date.now()): T {
       const key = addressKey(ip);
-      const list = (hits.get(key) ?? []).filter((t) => t > now - limit.windowMs);
-      if (list.length >= limit.max) {
-        hits.set(key, list);
-        throw tooMany(what, Math.max(1, Math.ceil((list[0] + limit.windowMs - now) / 1000)));
+      const hit = counter.take(key, limit, now);
+      if (!hit.counted) throw tooMany(what, waitSeconds(hit, limit, now));
+      let result: T;
+      try {
+        result = write();
+      } catch (error) {
+        counter.refund(key, now);
+        throw error;
       }
-      const result = write();
-      if (result instanceof Promise) throw new Error("addressLimiter.run: write must be synchronous");
-      if (counts(result)) list.push(now);
-      if (list.length) hits.set(key, list);
-      else hits.delete(key);
-      if (hits.size > 50_000) for (const [k, v] of hits) if (v.length === 0 || v[v.length - 1] < now - limit.windowMs) hits.delete(k);
+      if (result instanceof Promise) {
+        counter.refund(key, now);
+        throw new Error("addressLimiter.run: write must be synchronous");
+      }
+      if (!counts(result)) counter.refund(key, now);
       return result;
     },
     /** Replace the rule (configuration, tests). */
@@ -124,7 +229,7 @@ export function addressLimiter(what: string, rule: LimitRule) {
     },
     /** Forget every count. */
     reset(): void {
-      hits.clear();
+      counter.reset();
     },
   };
 }
