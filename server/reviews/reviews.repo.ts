@@ -2,7 +2,7 @@
  * Reviews, review media, questions and answers: all their SQL.
  * Listings are keyset scans over the partial indexes of migration 001 (decisions.md §1: never OFFSET).
  */
-import { readSnapshot, type Db } from "../db/database.ts";
+import { dialect, readSnapshot, type Db } from "../db/database.ts";
 import { reviewSearchWords, type AttributeFilter, type QuestionOrder, type ReviewMediaFilter, type ReviewOrder, type ReviewScope } from "../contract/storefront.ts";
 
 export type ReviewStatus = "pending" | "published" | "rejected";
@@ -167,6 +167,19 @@ const LOOKUP_US_PER_PHRASE = 25;
 
 /** Create the reviews data module over `db`. */
 export function reviewsRepo(db: Db) {
+  // PostgreSQL (server/db/postgres.ts) has no rowid, INDEXED BY or json_each: its branches below key reviews by
+  // review_id and read a JSON array argument with jsonb_array_elements(_text).
+  const postgres = dialect(db) === "postgres";
+  /** A subquery of the text values of a JSON array argument `?` (product, review, question IDs; attribute options). */
+  const TEXT_LIST = postgres ? "SELECT jsonb_array_elements_text(?::jsonb)" : "SELECT value FROM json_each(?)";
+  /** A subquery of the integer values of a JSON array argument `?` (star levels). */
+  const INTEGER_LIST = postgres ? "SELECT jsonb_array_elements_text(?::jsonb)::bigint" : "SELECT value FROM json_each(?)";
+  /** A review's key in the row-set subqueries of driving filters: rowid (SQLite), review_id (PostgreSQL). */
+  const ROW_KEY = postgres ? "review_id" : "rowid";
+  /** The elements of a JSON array column (reviews' attribute columns), as rows `a` with `a.value` (object elements are tested by the caller). */
+  const jsonElements = (column: string) => postgres
+    ? `jsonb_array_elements(CASE WHEN jsonb_typeof(${column}::jsonb) = 'array' THEN ${column}::jsonb ELSE '[]'::jsonb END) a`
+    : `json_each(${column}) a`;
   let highlightOne: import("better-sqlite3").Statement<[{ id: string; open: string; close: string; match: string }], HighlightedText> | undefined;
   // The listing reads only what a storefront review shows (ListedReviewRow): materialising a column costs
   // about 0.2 µs per row, and the product's name and links come once per page from productsOf, not per row.
@@ -213,21 +226,21 @@ export function reviewsRepo(db: Db) {
     if (filters.verifiedBuyers) {
       candidates.push({
         name: "verified",
-        sql: `SELECT x.rowid FROM reviews x WHERE x.store_id = ? AND x.status = 'published' AND x.verified_status = 'verified-buyer'${inScope.sql}`,
+        sql: `SELECT x.${ROW_KEY} FROM reviews x WHERE x.store_id = ? AND x.status = 'published' AND x.verified_status = 'verified-buyer'${inScope.sql}`,
         args: [storeId, ...inScope.args],
       });
     }
     if (filters.media !== undefined) {
       candidates.push({
         name: "media",
-        sql: `SELECT x.rowid FROM reviews x INDEXED BY reviews_${scope.type}_media WHERE x.store_id = ? AND x.status = 'published'${inScope.sql} AND x.has_media = 1`,
+        sql: `SELECT x.${ROW_KEY} FROM reviews x${postgres ? "" : ` INDEXED BY reviews_${scope.type}_media`} WHERE x.store_id = ? AND x.status = 'published'${inScope.sql} AND x.has_media = 1`,
         args: [storeId, ...inScope.args],
       });
     }
     if (filters.ratings) {
       candidates.push({
         name: "rating",
-        sql: `SELECT x.rowid FROM reviews x INDEXED BY reviews_${scope.type}_rating WHERE x.store_id = ? AND x.status = 'published'${inScope.sql} AND x.rating IN (SELECT value FROM json_each(?))`,
+        sql: `SELECT x.${ROW_KEY} FROM reviews x${postgres ? "" : ` INDEXED BY reviews_${scope.type}_rating`} WHERE x.store_id = ? AND x.status = 'published'${inScope.sql} AND x.rating IN (${INTEGER_LIST})`,
         args: [storeId, ...inScope.args, JSON.stringify(filters.ratings)],
       });
     }
@@ -235,7 +248,7 @@ export function reviewsRepo(db: Db) {
     // of them: it drives only when its reviews are fewer than that walk (looking one up costs about a walk step).
     const reviewsInScope = scopeCount(storeId, scope);
     for (const c of candidates) {
-      const count = db.prepare(`SELECT count(*) FROM (${c.sql} LIMIT ${FEW_MATCHES})`).pluck().get(...c.args) as number;
+      const count = db.prepare(`SELECT count(*) FROM (${c.sql} LIMIT ${FEW_MATCHES}) AS kept`).pluck().get(...c.args) as number;
       if (count < FEW_MATCHES && count * count < (limit + 1) * reviewsInScope) return { ...c, count };
     }
     return undefined;
@@ -307,11 +320,11 @@ export function reviewsRepo(db: Db) {
       // attribute filters (decisions.md §6): the review has each attribute with one of its options
       for (const f of attributes) {
         conditions.push({
-          sql: "EXISTS (SELECT 1 FROM json_each(r.product_attributes_json) a WHERE a.value ->> 'title' = ? AND a.value ->> 'value' IN (SELECT value FROM json_each(?)))",
+          sql: `EXISTS (SELECT 1 FROM ${jsonElements("r.product_attributes_json")} WHERE a.value ->> 'title' = ? AND a.value ->> 'value' IN (${TEXT_LIST}))`,
           args: [f.title, JSON.stringify(f.options)],
         });
       }
-      if (ratings) conditions.push({ sql: "r.rating IN (SELECT value FROM json_each(?))", args: [JSON.stringify(ratings)] });
+      if (ratings) conditions.push({ sql: `r.rating IN (${INTEGER_LIST})`, args: [JSON.stringify(ratings)] });
       if (verifiedBuyers) conditions.push({ sql: "r.verified_status = 'verified-buyer'", args: [] });
       // media_count counts published media (migration 001 triggers); a kind needs one published item of it
       if (media !== undefined) conditions.push({ sql: "r.media_count > 0", args: [] });
@@ -333,8 +346,9 @@ export function reviewsRepo(db: Db) {
         // itself the planner may take another index that yields the same order, e.g. (store_id, status,
         // created_ms), and walk every published review of the store to find one product's page. With one,
         // NOT INDEXED leaves the planner only the rowid lookups of the driving filter's reviews.
-        `SELECT ${LISTED_COLUMNS} FROM reviews r ${driver ? "NOT INDEXED" : `INDEXED BY reviews_${scope.type}_${index}`}
-         WHERE ${driver ? `r.rowid IN (${driver.sql}) AND ` : ""}r.store_id = ? AND r.status = 'published'${scopeSql.sql}${conditions.map((c) => ` AND ${c.sql}`).join("")}${keyset}
+        // PostgreSQL has neither: its planner picks the index, and a driving filter's reviews are matched by review_id.
+        `SELECT ${LISTED_COLUMNS} FROM reviews r ${postgres ? "" : driver ? "NOT INDEXED" : `INDEXED BY reviews_${scope.type}_${index}`}
+         WHERE ${driver ? `r.${ROW_KEY} IN (${driver.sql}) AND ` : ""}r.store_id = ? AND r.status = 'published'${scopeSql.sql}${conditions.map((c) => ` AND ${c.sql}`).join("")}${keyset}
          ORDER BY ${cols.map((c) => `${c} ${dir}`).join(", ")} LIMIT ?`;
       return db.prepare<unknown[]>(sql).all(
         ...(driver?.args ?? []), storeId, ...scopeSql.args, ...conditions.flatMap((c) => c.args), ...(after ?? []), limit + 1,
@@ -367,7 +381,13 @@ export function reviewsRepo(db: Db) {
     productAttributeValues(storeId: string, productId: string): { title: string; value: string }[] {
       return db
         .prepare(
-          `SELECT a.value ->> 'title' AS title, a.value ->> 'value' AS value
+          postgres
+            ? `SELECT a.value ->> 'title' AS title, a.value ->> 'value' AS value
+               FROM reviews r, ${jsonElements("r.product_attributes_json")}
+               WHERE r.store_id = ? AND r.product_id = ? AND r.status = 'published' AND r.product_attributes_json IS NOT NULL
+                 AND jsonb_typeof(a.value) = 'object' AND jsonb_typeof(a.value -> 'title') = 'string' AND jsonb_typeof(a.value -> 'value') = 'string'
+               GROUP BY 1, 2 ORDER BY 1, 2`
+            : `SELECT a.value ->> 'title' AS title, a.value ->> 'value' AS value
            FROM reviews r INDEXED BY reviews_product_attributes, json_each(r.product_attributes_json) a
            WHERE r.store_id = ? AND r.product_id = ? AND r.status = 'published' AND r.product_attributes_json IS NOT NULL
              AND a.type = 'object' AND json_type(a.value, '$.title') = 'text' AND json_type(a.value, '$.value') = 'text'
@@ -387,7 +407,16 @@ export function reviewsRepo(db: Db) {
         : ["reviews_group_attribute_ratings", "group_id", scope.groupId];
       return db
         .prepare(
-          `SELECT a.value ->> 'title' AS title, coalesce(a.value ->> 'type', '') AS type, avg(a.value ->> 'value') AS value,
+          postgres
+            ? `SELECT a.value ->> 'title' AS title, coalesce(a.value ->> 'type', '') AS type, avg((a.value ->> 'value')::double precision) AS value,
+                 coalesce(max(a.value ->> 'minLabel'), '') AS "minLabel", coalesce(max(a.value ->> 'midLabel'), '') AS "midLabel",
+                 coalesce(max(a.value ->> 'maxLabel'), '') AS "maxLabel"
+               FROM reviews r, ${jsonElements("r.attributes_with_rating_json")}
+               WHERE r.store_id = ? AND r.${column} = ? AND r.status = 'published' AND r.attributes_with_rating_json IS NOT NULL
+                 ${scope.type === "group" ? "AND r.group_id IS NOT NULL" : ""}
+                 AND jsonb_typeof(a.value) = 'object' AND jsonb_typeof(a.value -> 'title') = 'string' AND jsonb_typeof(a.value -> 'value') = 'number'
+               GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 20`
+            : `SELECT a.value ->> 'title' AS title, coalesce(a.value ->> 'type', '') AS type, avg(a.value ->> 'value') AS value,
              coalesce(max(a.value ->> 'minLabel'), '') AS minLabel, coalesce(max(a.value ->> 'midLabel'), '') AS midLabel,
              coalesce(max(a.value ->> 'maxLabel'), '') AS maxLabel
            FROM reviews r INDEXED BY ${index}, json_each(r.attributes_with_rating_json) a
@@ -410,7 +439,7 @@ export function reviewsRepo(db: Db) {
       // One product (every product-scope page): a plain key lookup, not a json_each join (~20 µs less).
       if (productIds.length === 1) return db.prepare("SELECT product_id, name, url, image_url FROM products WHERE store_id = ? AND product_id = ?").all(storeId, productIds[0]) as ListedProductRow[];
       return db
-        .prepare("SELECT product_id, name, url, image_url FROM products WHERE store_id = ? AND product_id IN (SELECT value FROM json_each(?))")
+        .prepare(`SELECT product_id, name, url, image_url FROM products WHERE store_id = ? AND product_id IN (${TEXT_LIST})`)
         .all(storeId, JSON.stringify(productIds)) as ListedProductRow[];
     },
 
@@ -420,7 +449,7 @@ export function reviewsRepo(db: Db) {
       return db
         .prepare(
           `SELECT m.*, r.rating, r.reviewer_name FROM review_media m JOIN reviews r ON r.review_id = m.review_id
-           WHERE m.review_id IN (SELECT value FROM json_each(?)) AND m.status = 'published' ORDER BY m.review_id, m.position`,
+           WHERE m.review_id IN (${TEXT_LIST}) AND m.status = 'published' ORDER BY m.review_id, m.position`,
         )
         .all(JSON.stringify(reviewIds)) as MediaRow[];
     },
@@ -462,7 +491,7 @@ export function reviewsRepo(db: Db) {
       return db
         .prepare(
           `SELECT answer_id, question_id, body, author_name, is_store_answer, created_ms, helpful_count, unhelpful_count FROM answers
-           WHERE question_id IN (SELECT value FROM json_each(?)) AND status = 'published' AND is_public = 1
+           WHERE question_id IN (${TEXT_LIST}) AND status = 'published' AND is_public = 1
            ORDER BY created_ms, answer_id`,
         )
         .all(JSON.stringify(questionIds)) as AnswerRow[];
