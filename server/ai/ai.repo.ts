@@ -2,7 +2,7 @@
  * AI content, keyword identifications, the generation queue and review translations: all their SQL.
  * Prepared statements only; every query names the store.
  */
-import type { Db } from "../db/database.ts";
+import { dialect, transaction, type Db } from "../db/database.ts";
 import type { KeywordMention, Polarity } from "./keywords.ts";
 
 /** A scope that has its own AI content (interface.md §4.2 summary/keywords rule 1). */
@@ -23,9 +23,19 @@ export type JobRow = {
   job_id: number; store_id: string; scope_type: "product" | "group"; scope_id: string; reason: string;
   status: "queued" | "running" | "done" | "failed"; attempts: number; run_after_ms: number; created_ms: number;
   finished_ms: number | null; error: string | null;
+  /** While `running`: the claim holds until then (epoch ms), renewed by the loop working on it (migration 086). */
+  lease_until_ms: number | null;
+  /** While `running`: the worker loop holding it (worker.ts `workerId`). */
+  claimed_by: string | null;
 };
 
+/** How long a claim on an AI job holds unless renewed (ms); the loop renews it every AI_JOB_LEASE_MS / 4. */
+export const AI_JOB_LEASE_MS = 60_000;
+
 export type TranslationRow = { review_id: string; title: string; body: string };
+
+/** The columns of a VersionRow (not PostgreSQL's extra `version_seq`). */
+const VERSION = "version_id, store_id, scope_type, scope_id, engine, summary_body, claims_json, keywords_json, contributing_review_count, generated_ms, published_ms";
 
 const scopeColumn = (scope: AiScope) => (scope.type === "product" ? "r.product_id" : "r.group_id");
 
@@ -39,12 +49,29 @@ export function aiRepo(db: Db) {
     return s;
   };
 
-  const insertMention = db.prepare("INSERT OR REPLACE INTO ai_review_keywords (store_id, keyword, review_id, topic, polarity) VALUES (?, ?, ?, ?, ?)");
+  const insertMention = db.prepare(
+    `INSERT INTO ai_review_keywords (store_id, keyword, review_id, topic, polarity) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (store_id, keyword, review_id) DO UPDATE SET topic = excluded.topic, polarity = excluded.polarity`,
+  );
   const deleteMentions = db.prepare("DELETE FROM ai_review_keywords WHERE store_id = ? AND review_id = ?");
   const markAnalysed = db.prepare(
     `INSERT INTO ai_review_analysis (review_id, store_id, engine_version, analysed_ms) VALUES (?, ?, ?, ?)
      ON CONFLICT (review_id) DO UPDATE SET engine_version = excluded.engine_version, analysed_ms = excluded.analysed_ms`,
   );
+
+  /** Queue `jobs` (running ones) again, or mark them failed when their scope is queued again meanwhile (call inside a transaction). */
+  const requeue = (jobs: JobRow[]): number => {
+    for (const j of jobs) {
+      const queued = db.prepare("SELECT 1 FROM ai_jobs WHERE store_id = ? AND scope_type = ? AND scope_id = ? AND status = 'queued'").get(j.store_id, j.scope_type, j.scope_id);
+      db.prepare(`UPDATE ai_jobs SET ${queued ? "status = 'failed', error = 'superseded after restart'" : "status = 'queued'"}, lease_until_ms = NULL, claimed_by = NULL WHERE job_id = ? AND store_id = ?`)
+        .run(j.job_id, j.store_id);
+    }
+    return jobs.length;
+  };
+  const requeueRunning = (): number =>
+    transaction(db, () => requeue(db.prepare("SELECT job_id, store_id, scope_type, scope_id FROM ai_jobs WHERE status = 'running'").all() as JobRow[]));
+  /** Newest first among versions of one scope: SQLite's insertion order (rowid), PostgreSQL's `version_seq` (its migration 005). */
+  const newest = dialect(db) === "postgres" ? "generated_ms DESC, version_seq DESC" : "generated_ms DESC, rowid DESC";
 
   return {
     /** Published reviews of the scope not yet analysed by `engineVersion` (or edited since), up to `limit`. */
@@ -71,7 +98,7 @@ export function aiRepo(db: Db) {
     scopeStats(storeId: string, scope: AiScope): ScopeStats {
       return prepared(
         `SELECT count(*) AS review_count, COALESCE(sum(r.rating), 0) AS rating_total,
-                COALESCE(sum(r.is_recommended = 1), 0) AS recommended, count(r.is_recommended) AS recommend_known
+                COALESCE(sum(CASE WHEN r.is_recommended = 1 THEN 1 ELSE 0 END), 0) AS recommended, count(r.is_recommended) AS recommend_known
          FROM reviews r WHERE r.store_id = ? AND r.status = 'published' AND ${scopeColumn(scope)} = ?`,
       ).get(storeId, scope.id) as ScopeStats;
     },
@@ -79,7 +106,7 @@ export function aiRepo(db: Db) {
     /** Per keyword: number of published reviews of the scope in which it was identified, and how many as praise / complaint. */
     keywordCounts(storeId: string, scope: AiScope): KeywordCountRow[] {
       return prepared(
-        `SELECT k.keyword, k.topic, count(*) AS occurrences, sum(k.polarity = 1) AS praise, sum(k.polarity = -1) AS complaints
+        `SELECT k.keyword, k.topic, count(*) AS occurrences, sum(CASE WHEN k.polarity = 1 THEN 1 ELSE 0 END) AS praise, sum(CASE WHEN k.polarity = -1 THEN 1 ELSE 0 END) AS complaints
          FROM ai_review_keywords k JOIN reviews r ON r.review_id = k.review_id
          WHERE k.store_id = ? AND r.store_id = ? AND r.status = 'published' AND ${scopeColumn(scope)} = ?
          GROUP BY k.keyword, k.topic ORDER BY occurrences DESC, k.keyword`,
@@ -122,14 +149,14 @@ export function aiRepo(db: Db) {
     },
 
     getVersion(storeId: string, versionId: string): VersionRow | undefined {
-      return db.prepare("SELECT * FROM ai_content_versions WHERE store_id = ? AND version_id = ?").get(storeId, versionId) as VersionRow | undefined;
+      return db.prepare(`SELECT ${VERSION} FROM ai_content_versions WHERE store_id = ? AND version_id = ?`).get(storeId, versionId) as VersionRow | undefined;
     },
 
     /** The most recently published version with a summary. */
     latestPublished(storeId: string, scope: AiScope): VersionRow | undefined {
       return db
         .prepare(
-          `SELECT * FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ? AND published_ms IS NOT NULL AND summary_body IS NOT NULL
+          `SELECT ${VERSION} FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ? AND published_ms IS NOT NULL AND summary_body IS NOT NULL
            ORDER BY published_ms DESC, generated_ms DESC LIMIT 1`,
         )
         .get(storeId, scope.type, scope.id) as VersionRow | undefined;
@@ -139,8 +166,8 @@ export function aiRepo(db: Db) {
     latestKeywords(storeId: string, scope: AiScope): VersionRow | undefined {
       return db
         .prepare(
-          `SELECT * FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ? AND keywords_json IS NOT NULL
-           ORDER BY generated_ms DESC, rowid DESC LIMIT 1`,
+          `SELECT ${VERSION} FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ? AND keywords_json IS NOT NULL
+           ORDER BY ${newest} LIMIT 1`,
         )
         .get(storeId, scope.type, scope.id) as VersionRow | undefined;
     },
@@ -153,7 +180,7 @@ export function aiRepo(db: Db) {
     /** The most recently generated version of a scope (published or not). */
     latestVersion(storeId: string, scope: AiScope): VersionRow | undefined {
       return db
-        .prepare("SELECT * FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ? ORDER BY generated_ms DESC, rowid DESC LIMIT 1")
+        .prepare(`SELECT ${VERSION} FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ? ORDER BY ${newest} LIMIT 1`)
         .get(storeId, scope.type, scope.id) as VersionRow | undefined;
     },
 
@@ -166,7 +193,7 @@ export function aiRepo(db: Db) {
     /** Every version of a scope, newest first. */
     listVersions(storeId: string, scope: AiScope): VersionRow[] {
       return db
-        .prepare("SELECT * FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ? ORDER BY generated_ms DESC, rowid DESC")
+        .prepare(`SELECT ${VERSION} FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ? ORDER BY ${newest}`)
         .all(storeId, scope.type, scope.id) as VersionRow[];
     },
 
@@ -182,7 +209,7 @@ export function aiRepo(db: Db) {
            WHERE a.store_id = ? AND a.review_count >= ?
              AND (a.scope_type = 'product' OR (a.scope_type = 'group' AND EXISTS (
                    SELECT 1 FROM review_groups g WHERE g.store_id = a.store_id AND g.group_id = a.scope_id AND g.use_group_content = 1)))
-             AND (s.last_review_count IS NULL OR a.review_count >= s.last_review_count * (1 + ?))
+             AND (s.last_review_count IS NULL OR a.review_count >= s.last_review_count * (1.0 + ?))
            ORDER BY a.review_count DESC, a.scope_id`,
         )
         .all(storeId, minReviews, fraction)
@@ -198,41 +225,69 @@ export function aiRepo(db: Db) {
         .run(storeId, scope.type, scope.id, reason, nowMs, nowMs).changes === 1;
     },
 
-    /** Take the oldest runnable job (marks it running). */
-    claimNext(nowMs: number): JobRow | undefined {
-      const job = db
-        .prepare("SELECT * FROM ai_jobs WHERE status = 'queued' AND run_after_ms <= ? ORDER BY run_after_ms, job_id LIMIT 1")
-        .get(nowMs) as JobRow | undefined;
-      if (!job) return undefined;
-      db.prepare("UPDATE ai_jobs SET status = 'running', attempts = attempts + 1 WHERE job_id = ? AND store_id = ?").run(job.job_id, job.store_id);
-      return { ...job, status: "running", attempts: job.attempts + 1 };
+    /**
+     * Claim the oldest runnable job (queued, `run_after_ms <= nowMs`) for the worker loop `workerId`: it becomes
+     * `running` until `leaseUntilMs` (the loop renews the lease while it works: `renewJob`), its attempt counted.
+     * One transaction of its own, entered only when a job looks runnable (an idle poll takes no write lock). On
+     * PostgreSQL the row is selected `FOR UPDATE SKIP LOCKED`, so the loops of several nodes never take one job.
+     */
+    claimNext(nowMs: number, leaseUntilMs: number = nowMs + AI_JOB_LEASE_MS, workerId = "worker"): JobRow | undefined {
+      const next = "SELECT * FROM ai_jobs WHERE status = 'queued' AND run_after_ms <= ? ORDER BY run_after_ms, job_id LIMIT 1";
+      if (!db.prepare(next).get(nowMs)) return undefined;
+      return transaction(db, () => {
+        const job = db.prepare(dialect(db) === "postgres" ? `${next} FOR UPDATE SKIP LOCKED` : next).get(nowMs) as JobRow | undefined;
+        if (!job) return undefined;
+        db.prepare("UPDATE ai_jobs SET status = 'running', attempts = attempts + 1, lease_until_ms = ?, claimed_by = ? WHERE job_id = ? AND store_id = ?")
+          .run(leaseUntilMs, workerId, job.job_id, job.store_id);
+        return { ...job, status: "running" as const, attempts: job.attempts + 1, lease_until_ms: leaseUntilMs, claimed_by: workerId };
+      });
     },
 
-    finishJob(job: JobRow, nowMs: number): void {
-      db.prepare("UPDATE ai_jobs SET status = 'done', finished_ms = ?, error = NULL WHERE job_id = ? AND store_id = ?").run(nowMs, job.job_id, job.store_id);
+    /** Extend the lease of a job this loop holds (`job.lease_until_ms` as claimed or last renewed) to `leaseUntilMs`. @returns false when the claim was lost. */
+    renewJob(job: JobRow, leaseUntilMs: number): boolean {
+      const renewed = db.prepare("UPDATE ai_jobs SET lease_until_ms = ? WHERE job_id = ? AND store_id = ? AND status = 'running' AND lease_until_ms = ?")
+        .run(leaseUntilMs, job.job_id, job.store_id, job.lease_until_ms).changes === 1;
+      if (renewed) job.lease_until_ms = leaseUntilMs;
+      return renewed;
     },
 
-    /** Record a failure: back to the queue after `retryAfterMs`, or failed for good when `final`. */
-    failJob(job: JobRow, error: string, nowMs: number, retryAfterMs: number, final: boolean): void {
-      if (final) {
-        db.prepare("UPDATE ai_jobs SET status = 'failed', finished_ms = ?, error = ? WHERE job_id = ? AND store_id = ?").run(nowMs, error, job.job_id, job.store_id);
-        return;
-      }
-      // a newer queued job for the scope wins over this retry
-      const queued = db.prepare("SELECT 1 FROM ai_jobs WHERE store_id = ? AND scope_type = ? AND scope_id = ? AND status = 'queued'").get(job.store_id, job.scope_type, job.scope_id);
-      if (queued) db.prepare("UPDATE ai_jobs SET status = 'failed', finished_ms = ?, error = ? WHERE job_id = ? AND store_id = ?").run(nowMs, error, job.job_id, job.store_id);
-      else db.prepare("UPDATE ai_jobs SET status = 'queued', run_after_ms = ?, error = ? WHERE job_id = ? AND store_id = ?").run(nowMs + retryAfterMs, error, job.job_id, job.store_id);
+    /** Record a job this loop holds as done. @returns false when the claim was lost (its lease ran out and another loop took it). */
+    finishJob(job: JobRow, nowMs: number): boolean {
+      return db.prepare("UPDATE ai_jobs SET status = 'done', finished_ms = ?, error = NULL, lease_until_ms = NULL WHERE job_id = ? AND store_id = ? AND status = 'running' AND lease_until_ms = ?")
+        .run(nowMs, job.job_id, job.store_id, job.lease_until_ms).changes === 1;
     },
 
-    /** Re-queue jobs a stopped process left running. @returns how many. */
-    requeueRunning(): number {
-      let n = 0;
-      for (const j of db.prepare("SELECT job_id, store_id, scope_type, scope_id FROM ai_jobs WHERE status = 'running'").all() as JobRow[]) {
-        const queued = db.prepare("SELECT 1 FROM ai_jobs WHERE store_id = ? AND scope_type = ? AND scope_id = ? AND status = 'queued'").get(j.store_id, j.scope_type, j.scope_id);
-        db.prepare(`UPDATE ai_jobs SET status = ${queued ? "'failed', error = 'superseded after restart'" : "'queued'"} WHERE job_id = ? AND store_id = ?`).run(j.job_id, j.store_id);
-        n++;
-      }
-      return n;
+    /** Record a failure of a job this loop holds: back to the queue after `retryAfterMs`, or failed for good when `final`. @returns false when the claim was lost. */
+    failJob(job: JobRow, error: string, nowMs: number, retryAfterMs: number, final: boolean): boolean {
+      return transaction(db, () => {
+        const held = "WHERE job_id = ? AND store_id = ? AND status = 'running' AND lease_until_ms = ?";
+        // a newer queued job for the scope wins over this retry
+        const superseded = !final && db.prepare("SELECT 1 FROM ai_jobs WHERE store_id = ? AND scope_type = ? AND scope_id = ? AND status = 'queued'").get(job.store_id, job.scope_type, job.scope_id);
+        if (final || superseded) {
+          return db.prepare(`UPDATE ai_jobs SET status = 'failed', finished_ms = ?, error = ?, lease_until_ms = NULL ${held}`)
+            .run(nowMs, error, job.job_id, job.store_id, job.lease_until_ms).changes === 1;
+        }
+        return db.prepare(`UPDATE ai_jobs SET status = 'queued', run_after_ms = ?, error = ?, lease_until_ms = NULL, claimed_by = NULL ${held}`)
+          .run(nowMs + retryAfterMs, error, job.job_id, job.store_id, job.lease_until_ms).changes === 1;
+      });
+    },
+
+    /** Re-queue every running job (an operator's or test's explicit recovery; see `requeueInterrupted` for the loop's). @returns how many. */
+    requeueRunning,
+
+    /**
+     * Re-queue the running jobs no live loop holds any more, when the loop `workerId` starts (`workerId` null: a
+     * periodic check of a loop already running). On SQLite (one server process per file, with one AI loop) a
+     * starting loop takes back every running job, as before leases. On PostgreSQL (several nodes, one loop each)
+     * only the jobs of an earlier run of the same loop (`claimed_by = workerId`, e.g. before its thread died) and
+     * those whose lease ran out (their node stopped or hangs), so no node takes a job another node is working on.
+     * A job whose scope was queued again meanwhile is marked failed (superseded). @returns how many.
+     */
+    requeueInterrupted(nowMs: number, workerId: string | null): number {
+      if (workerId !== null && dialect(db) === "sqlite") return requeueRunning();
+      const stale = "SELECT job_id, store_id, scope_type, scope_id FROM ai_jobs WHERE status = 'running' AND (lease_until_ms IS NULL OR lease_until_ms <= ? OR claimed_by = ?)";
+      if (!db.prepare(`${stale} LIMIT 1`).get(nowMs, workerId)) return 0;
+      return transaction(db, () => requeue(db.prepare(dialect(db) === "postgres" ? `${stale} FOR UPDATE SKIP LOCKED` : stale).all(nowMs, workerId) as JobRow[]));
     },
 
     jobCounts(): Record<JobRow["status"], number> {
@@ -251,7 +306,9 @@ export function aiRepo(db: Db) {
     translations(storeId: string, reviewIds: string[], localeKey: string): TranslationRow[] {
       if (reviewIds.length === 0) return [];
       return db
-        .prepare("SELECT review_id, title, body FROM review_translations WHERE store_id = ? AND locale_key = ? AND review_id IN (SELECT value FROM json_each(?))")
+        .prepare(dialect(db) === "postgres"
+          ? "SELECT review_id, title, body FROM review_translations WHERE store_id = ? AND locale_key = ? AND review_id IN (SELECT jsonb_array_elements_text(CAST(? AS jsonb)))"
+          : "SELECT review_id, title, body FROM review_translations WHERE store_id = ? AND locale_key = ? AND review_id IN (SELECT value FROM json_each(?))")
         .all(storeId, localeKey, JSON.stringify(reviewIds)) as TranslationRow[];
     },
 

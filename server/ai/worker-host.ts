@@ -8,6 +8,7 @@
  * Imported only by server/http/main.ts (and tests), never by routes, so the Remix build does not bundle
  * it nor the task module; that module is loaded by URL and runs natively (Node type stripping).
  */
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
@@ -15,7 +16,11 @@ import type { AiConfig } from "./config.ts";
 import type { AiLoopTask } from "./worker-thread.ts";
 
 /** What the loop needs: the database, and overrides over the environment's AI settings (plain data only). */
-export type AiThreadData = { databasePath: string; mediaPath?: string; ai?: Partial<AiConfig> };
+export type AiThreadData = {
+  databasePath: string; mediaPath?: string; ai?: Partial<AiConfig>;
+  /** The loop's identity in job claims, the same for each restart of it (worker.ts `start`). */
+  workerId?: string;
+};
 /** Messages from the loop to the host. */
 export type AiThreadMessage = { type: "log"; line: string } | { type: "ready"; threadId: number } | { type: "stopped" };
 /** Messages from the host to the loop. */
@@ -58,7 +63,8 @@ export function startAiWorkerThread(options: AiWorkerThreadOptions): AiWorkerThr
   const firstBackoff = options.backoffMs ?? 1000;
   const maxBackoff = options.maxBackoffMs ?? 60_000;
   const healthyAfter = options.healthyAfterMs ?? 60_000;
-  const data: AiThreadData = { databasePath: options.databasePath, mediaPath: options.mediaPath, ai: options.ai };
+  // One identity for every run of this loop: a loop restarted after its thread died takes back the job it held.
+  const data: AiThreadData = { databasePath: options.databasePath, mediaPath: options.mediaPath, ai: options.ai, workerId: options.workerId ?? randomUUID() };
   const ownPool = options.pool ? null : new Piscina({ minThreads: 1, maxThreads: 1, idleTimeout: Infinity, atomics: "disabled" });
   ownPool?.on("error", (error: unknown) => log(`AI worker pool: ${error instanceof Error ? error.message : String(error)}`));
   const pool = options.pool ?? ownPool!;

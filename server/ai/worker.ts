@@ -1,20 +1,31 @@
 /**
  * The background worker of AI generation: takes jobs from the persisted queue (`ai_jobs`) one at a
- * time, runs them, and periodically sweeps for scopes due for (re)generation. Jobs survive restarts:
- * a job a stopped process left `running` is queued again on `start()`. A failed job is retried with
+ * time, runs them, and periodically sweeps for scopes due for (re)generation. A failed job is retried with
  * backoff (1 s, 2 s, 4 s ...) up to MAX_ATTEMPTS, then marked `failed` with its error.
+ *
+ * Claims (issue #26 item 3): a job is claimed by one loop (`workerId`) with a persisted lease of AI_JOB_LEASE_MS,
+ * committed before the generation is awaited and renewed every AI_JOB_LEASE_MS / 4 while it runs (a row lock
+ * could not be held across the await); done / retried / failed is recorded only by the holder of the lease. On
+ * PostgreSQL the claim selects the job `FOR UPDATE SKIP LOCKED`, so the loops of any number of nodes share one
+ * queue and each job runs once. Jobs survive restarts: on `start()` the loop queues again the jobs it left
+ * `running` before (every running job on SQLite, whose file has one loop), and every ~AI_JOB_LEASE_MS / 2 any
+ * job whose lease ran out (its node died): another node picks it up after at most about one lease.
  * Logging: one line per failure, and one summary line each time the queue runs dry after generating
  * (`AI content generated for 1,095 scopes in 212 s (latest: product 1088, 30 reviews, embedded)`), so a
  * first start's thousand demo products do not push the start-up output (URLs, credentials) off screen.
  */
-import type { AiRepo } from "./ai.repo.ts";
+import { randomUUID } from "node:crypto";
+import { AI_JOB_LEASE_MS, type AiRepo } from "./ai.repo.ts";
 import type { AiService } from "./ai.service.ts";
 
 export const MAX_ATTEMPTS = 3;
 
 export type AiWorker = {
-  /** Start the loop (idempotent). */
-  start(): void;
+  /**
+   * Start the loop (idempotent). `workerId`: this loop's identity in claims (default: one random per aiWorker);
+   * the AI thread host passes the same one to every restart of its loop, so a restarted loop takes back its jobs.
+   */
+  start(options?: { workerId?: string }): void;
   /** Stop after the current job; resolves when the loop has stopped. */
   stop(): Promise<void>;
   /** Run queued jobs until none is runnable (tests, CLI). @returns jobs completed. */
@@ -35,23 +46,42 @@ export function aiWorker(deps: { repo: AiRepo; ai: AiService; log?: (line: strin
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
   let lastSweep = 0;
+  let workerId: string = randomUUID();
+  let lastExpiryCheck = 0;
   // Generated since the queue last ran dry: summarised in one line when it does.
   let batch: { count: number; startedMs: number; latest: string } | null = null;
 
   /** Run one job if one is runnable. @returns whether a job ran. */
   async function runOne(): Promise<boolean> {
-    const job = repo.claimNext(Date.now());
+    const at = Date.now();
+    if (at - lastExpiryCheck >= AI_JOB_LEASE_MS / 2) {
+      lastExpiryCheck = at;
+      const requeued = repo.requeueInterrupted(at, null);
+      if (requeued) log(`AI: ${requeued} jobs whose claim ran out queued again`);
+    }
+    const job = repo.claimNext(at, at + AI_JOB_LEASE_MS, workerId);
     if (!job) return false;
     const scope = { type: job.scope_type, id: job.scope_id };
+    // Keep the claim while the job runs (the loop's own thread: renewals wait for the NLP batches' yields).
+    const renew = setInterval(() => {
+      try {
+        if (!repo.renewJob(job, Date.now() + AI_JOB_LEASE_MS)) log(`AI job ${job.job_id}: its claim was lost (lease ran out)`);
+      } catch (error) {
+        log(`AI job ${job.job_id}: lease not renewed: ${(error as Error).message}`);
+      }
+    }, AI_JOB_LEASE_MS / 4);
+    renew.unref();
     try {
       const result = await ai.generate(job.store_id, scope);
-      repo.finishJob(job, Date.now());
+      clearInterval(renew);
+      if (!repo.finishJob(job, Date.now())) log(`AI job ${job.job_id} finished after its claim was lost`);
       if (result.status === "generated") {
         batch ??= { count: 0, startedMs: Date.now(), latest: "" };
         batch.count++;
         batch.latest = `${job.scope_type} ${job.scope_id}, ${result.reviewCount} reviews, ${result.version.engine}`;
       }
     } catch (error) {
+      clearInterval(renew);
       const message = (error as Error).message ?? String(error);
       repo.failJob(job, message, Date.now(), 1000 * 2 ** (job.attempts - 1), job.attempts >= MAX_ATTEMPTS);
       log(`AI job ${job.job_id} failed (attempt ${job.attempts}): ${message}`);
@@ -92,9 +122,10 @@ export function aiWorker(deps: { repo: AiRepo; ai: AiService; log?: (line: strin
 
   return {
     get running() { return running; },
-    start() {
+    start(options = {}) {
       if (running) return;
-      const requeued = repo.requeueRunning();
+      if (options.workerId) workerId = options.workerId;
+      const requeued = repo.requeueInterrupted(Date.now(), workerId);
       if (requeued) log(`AI: ${requeued} interrupted jobs queued again`);
       running = true;
       loop = run();
@@ -106,7 +137,7 @@ export function aiWorker(deps: { repo: AiRepo; ai: AiService; log?: (line: strin
       loop = null;
     },
     async runUntilIdle() {
-      repo.requeueRunning();
+      repo.requeueInterrupted(Date.now(), workerId);
       let n = 0;
       while (await runOne()) n++;
       return n;
