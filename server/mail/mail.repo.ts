@@ -6,7 +6,7 @@
  * `sent`, `failed` (gave up: a permanent refusal or too many attempts), `kept` (no SMTP server configured:
  * kept for the admin outbox, never sent).
  */
-import type { Db } from "../db/database.ts";
+import { dialect, type Db } from "../db/database.ts";
 
 export type MailStatus = "queued" | "sending" | "sent" | "failed" | "kept";
 
@@ -40,6 +40,9 @@ const SUMMARY = "seq, message_id, store_id, kind, to_address, subject, status, a
 
 /** Create the outbox data module over `db`. */
 export function mailRepo(db: Db) {
+  const postgres = dialect(db) === "postgres";
+  /** `to_address` equals a parameter in any case (SQLite NOCASE; PostgreSQL lower(), its index mail_outbox_recipient). */
+  const sameAddress = postgres ? "lower(to_address) = lower(?)" : "to_address = ? COLLATE NOCASE";
   return {
     /**
      * Insert a message; a row with the same `dedupe_key` already there makes this a no-op.
@@ -61,10 +64,12 @@ export function mailRepo(db: Db) {
      */
     claimDue(nowMs: number, leaseUntilMs: number, limit: number): OutboxRow[] {
       // Expired leases first (few: a crash), then queued messages in due order; each an index range, no sort.
-      const due = db.prepare("SELECT * FROM mail_outbox WHERE status = 'sending' AND lease_until_ms <= ? LIMIT ?").all(nowMs, limit) as OutboxRow[];
+      // PostgreSQL: rows another node's claim transaction holds are skipped, not waited for.
+      const lock = postgres ? " FOR UPDATE SKIP LOCKED" : "";
+      const due = db.prepare(`SELECT * FROM mail_outbox WHERE status = 'sending' AND lease_until_ms <= ? LIMIT ?${lock}`).all(nowMs, limit) as OutboxRow[];
       if (due.length < limit) {
         due.push(...(db.prepare(
-          "SELECT * FROM mail_outbox WHERE status = 'queued' AND next_attempt_ms <= ? ORDER BY next_attempt_ms, seq LIMIT ?",
+          `SELECT * FROM mail_outbox WHERE status = 'queued' AND next_attempt_ms <= ? ORDER BY next_attempt_ms, seq LIMIT ?${lock}`,
         ).all(nowMs, limit - due.length) as OutboxRow[]));
       }
       const claim = db.prepare("UPDATE mail_outbox SET status = 'sending', lease_until_ms = ?, attempts = attempts + 1 WHERE seq = ?");
@@ -132,7 +137,7 @@ export function mailRepo(db: Db) {
     pruneContent(fromSeq: number, toSeq: number, beforeMs: number): number {
       return db.prepare(
         `UPDATE mail_outbox SET html = '', text = '', headers_json = '{}'
-         WHERE seq > ? AND seq <= ? AND +status IN ('sent', 'failed', 'kept') AND html <> '' AND created_ms < ?`, // +status: the seq range, not the status index
+         WHERE seq > ? AND seq <= ? AND ${postgres ? "status" : "+status"} IN ('sent', 'failed', 'kept') AND html <> '' AND created_ms < ?`, // +status: SQLite reads the seq range, not the status index
       ).run(fromSeq, toSeq, beforeMs).changes;
     },
 
@@ -143,7 +148,7 @@ export function mailRepo(db: Db) {
 
     /** Delete a store's messages to `email` (any case), for a shopper's erasure request. @returns how many. */
     deleteRecipient(storeId: string, email: string): number {
-      return db.prepare("DELETE FROM mail_outbox WHERE store_id = ? AND to_address = ? COLLATE NOCASE").run(storeId, email).changes;
+      return db.prepare(`DELETE FROM mail_outbox WHERE store_id = ? AND ${sameAddress}`).run(storeId, email).changes;
     },
 
     /** One message by its ID. */
@@ -162,7 +167,7 @@ export function mailRepo(db: Db) {
       const byStore = db.prepare(`SELECT ${SUMMARY} FROM mail_outbox WHERE store_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`);
       const rows = storeIds.flatMap((id) => byStore.all(id, before, limit) as OutboxSummary[]);
       rows.push(...(db.prepare(
-        `SELECT ${SUMMARY} FROM mail_outbox WHERE store_id IS NULL AND to_address = ? COLLATE NOCASE AND seq < ? ORDER BY seq DESC LIMIT ?`,
+        `SELECT ${SUMMARY} FROM mail_outbox WHERE store_id IS NULL AND ${sameAddress} AND seq < ? ORDER BY seq DESC LIMIT ?`,
       ).all(email, before, limit) as OutboxSummary[]));
       return rows.sort((a, b) => b.seq - a.seq).slice(0, limit);
     },

@@ -9,9 +9,13 @@
  * Delivery is AT-LEAST-ONCE, never lost and, but for one crash window, never twice:
  * - a message is only a row until it is `sent`, so a restart (or a crash) loses nothing: queued rows wait,
  *   and a row left `sending` by a process that died is claimed again once its lease has run out;
- * - two senders (two processes on one database, or a loop and a test's `runOnce`) never send the same
- *   message at once: the claim is an UPDATE in an IMMEDIATE transaction, and an outcome is recorded only
- *   by the holder of the lease (`lease_until_ms` as claimed);
+ * - two senders (two processes on one database, two nodes on one PostgreSQL database, or a loop and a
+ *   test's `runOnce`) never send the same message at once: the claim is a persisted lease (`sending` until
+ *   `lease_until_ms`) written by an UPDATE in a write transaction that commits before the SMTP send is
+ *   awaited (a row lock could not be held across it), and an outcome is recorded only by the holder of the
+ *   lease (`lease_until_ms` as claimed). On PostgreSQL (issue #26 item 3) the claim's rows are selected
+ *   `FOR UPDATE SKIP LOCKED`, so the senders of any number of nodes share the outbox and each message is
+ *   claimed by one of them;
  * - the one duplicate possible: the process dies after the SMTP server accepted the message and before
  *   `sent` was committed (milliseconds). The message is then sent again after the lease, with the SAME
  *   Message-ID and Date headers (`<message_id@MAIL_FROM domain>`), so the receiving side can recognise it

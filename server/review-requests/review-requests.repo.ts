@@ -3,7 +3,7 @@
  * hashed link tokens, unsubscribed addresses, and the funnel counts. Every query names the store or a
  * request ID that belongs to one. Callers wrap multi-statement writes in `transaction`.
  */
-import type { Db } from "../db/database.ts";
+import { dialect, type Db } from "../db/database.ts";
 
 export type RequestStatus = "scheduled" | "sent" | "completed" | "cancelled" | "skipped";
 export type RequestStep = "request" | "reminder";
@@ -18,6 +18,9 @@ export type TokenRow = { token_hash: string; request_id: string; store_id: strin
 
 /** Create the review-requests data module over `db`. */
 export function reviewRequestsRepo(db: Db) {
+  const postgres = dialect(db) === "postgres";
+  /** The UTC day (YYYY-MM-DD) of an epoch-ms column. */
+  const day = (column: string) => (postgres ? `to_char(to_timestamp(${column} / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD')` : `date(${column} / 1000, 'unixepoch')`);
   return {
     /** The stored settings JSON of a store, or undefined (defaults apply). */
     settingsJson(storeId: string): string | undefined {
@@ -46,6 +49,15 @@ export function reviewRequestsRepo(db: Db) {
     },
     get(requestId: string): RequestRow | undefined {
       return db.prepare<[string], RequestRow>("SELECT * FROM review_requests WHERE request_id = ?").get(requestId);
+    },
+    /**
+     * The request to work on, with a step due at `nowMs`, in the caller's write transaction (the schedule's claim).
+     * On PostgreSQL the row is locked `FOR UPDATE SKIP LOCKED`: undefined when another node's transaction is on it
+     * (that node sends the step; this one moves on). Undefined too when nothing is due any more.
+     */
+    claimDue(requestId: string, nowMs: number): RequestRow | undefined {
+      const due = "SELECT * FROM review_requests WHERE request_id = ? AND next_step IS NOT NULL AND due_ms <= ?";
+      return db.prepare<[string, number], RequestRow>(postgres ? `${due} FOR UPDATE SKIP LOCKED` : due).get(requestId, nowMs);
     },
     /** IDs of requests with a step due at or before `nowMs`, oldest first. */
     dueIds(nowMs: number, limit: number): string[] {
@@ -118,11 +130,11 @@ export function reviewRequestsRepo(db: Db) {
     /** Per UTC day since `sinceMs`: requests first sent, requests whose link was first opened, reviews written through links. */
     funnel(storeId: string, sinceMs: number): { day: string; sent: number; opened: number; reviewed: number }[] {
       const rows = db.prepare<[string, number, string, number, string, number], { day: string; kind: "sent" | "opened" | "reviewed"; n: number }>(
-        `SELECT date(sent_ms / 1000, 'unixepoch') AS day, 'sent' AS kind, count(*) AS n FROM review_requests WHERE store_id = ? AND sent_ms >= ? GROUP BY day
+        `SELECT ${day("sent_ms")} AS day, 'sent' AS kind, count(*) AS n FROM review_requests WHERE store_id = ? AND sent_ms >= ? GROUP BY 1
          UNION ALL
-         SELECT date(opened_ms / 1000, 'unixepoch'), 'opened', count(*) FROM review_requests WHERE store_id = ? AND opened_ms >= ? GROUP BY 1
+         SELECT ${day("opened_ms")}, 'opened', count(*) FROM review_requests WHERE store_id = ? AND opened_ms >= ? GROUP BY 1
          UNION ALL
-         SELECT date(reviewed_ms / 1000, 'unixepoch'), 'reviewed', count(*) FROM review_request_products WHERE store_id = ? AND reviewed_ms >= ? GROUP BY 1`,
+         SELECT ${day("reviewed_ms")}, 'reviewed', count(*) FROM review_request_products WHERE store_id = ? AND reviewed_ms >= ? GROUP BY 1`,
       ).all(storeId, sinceMs, storeId, sinceMs, storeId, sinceMs);
       const days = new Map<string, { day: string; sent: number; opened: number; reviewed: number }>();
       for (const r of rows) {

@@ -6,7 +6,11 @@
  * Never twice: each step of a request is sent by one IMMEDIATE transaction that re-reads the request,
  * enqueues the message (`mail.enqueue` joins the transaction, dedupe key `review-request:{id}:{step}`) and
  * moves the request on. A crash before the commit leaves both undone; after it, both done. Two processes
- * running the schedule at once queue on the write lock and the second finds the step already taken.
+ * running the schedule at once queue on the write lock and the second finds the step already taken. No claim
+ * is held across an await (the message is only enqueued; the mail sender's own lease covers SMTP), so the
+ * transaction is the claim: on PostgreSQL (several nodes, issue #26 item 3) it selects the request
+ * `FOR UPDATE SKIP LOCKED` (review-requests.repo.ts `claimDue`), and its write lock serializes the nodes as
+ * SQLite's serializes processes.
  *
  * Skips: a store that turned requests off, an address that unsubscribed from the store, and products the
  * shopper already reviewed (through a link, or any review of that product from the same address); when
@@ -220,7 +224,7 @@ export function reviewRequestsService(deps: {
           let outcome: ReturnType<typeof sendStep>;
           try {
             outcome = transaction(db, () => {
-              const request = repo.get(id);
+              const request = repo.claimDue(id, nowMs);
               return request ? sendStep(request, nowMs, origin) : "none";
             });
           } catch (error) {

@@ -2,8 +2,10 @@
  * The persisted delivery queue of outgoing webhooks (docs/webhooks.md "Delivery"). `runDue(nowMs)`:
  * 1. dispatches new events of the outbox (the triggers' rows): builds each body once (payloads.ts) and
  *    queues one delivery per enabled subscription of the store to the event type;
- * 2. claims due deliveries (an UPDATE in an IMMEDIATE transaction: `sending` with a lease, the attempt
- *    counted) and POSTs each, signed (signature.ts), through the SSRF guard (url-guard.ts): no redirects
+ * 2. claims due deliveries (an UPDATE in a write transaction: `sending` with a persisted lease, the attempt
+ *    counted, committed before the POST is awaited; only the lease holder records the outcome; on PostgreSQL
+ *    the rows are selected `FOR UPDATE SKIP LOCKED`, so the queues of any number of nodes share the
+ *    deliveries and each is claimed by one node: issue #26 item 3) and POSTs each, signed (signature.ts), through the SSRF guard (url-guard.ts): no redirects
  *    followed, CONNECT_TIMEOUT_MS / TOTAL_TIMEOUT_MS, at most MAX_RESPONSE_BYTES of the answer read;
  * 3. records each attempt in the log (status code, latency) and the outcome: `delivered` on a 2xx;
  *    otherwise queued again after RETRY_DELAYS_MS[attempt − 1] (1 min … 8 h: 8 attempts over about

@@ -6,7 +6,7 @@
  * Delivery statuses: `queued` (waiting for `next_attempt_ms`), `sending` (claimed until `lease_until_ms`),
  * `delivered` (a 2xx answer), `failed` (attempts used up, or the subscription was disabled).
  */
-import type { Db } from "../db/database.ts";
+import { dialect, type Db } from "../db/database.ts";
 import type { TransactionRow } from "../loyalty/loyalty.repo.ts";
 
 export type SubscriptionRow = {
@@ -39,11 +39,16 @@ export type DeliveryLogRow = {
 
 export type AttemptRow = { attempt: number; attempted_ms: number; status_code: number | null; latency_ms: number; error: string | null };
 
-const SUBSCRIPTION = `SELECT s.*, COALESCE((SELECT group_concat(e.event_type, ',') FROM webhook_subscription_events e WHERE e.subscription_id = s.subscription_id), '') AS event_types
+/** A subscription row with its event types (comma-separated) in one column. */
+const subscriptionSelect = (db: Db) =>
+  `SELECT s.*, COALESCE((SELECT ${dialect(db) === "postgres" ? "string_agg(e.event_type, ',')" : "group_concat(e.event_type, ',')"}
+    FROM webhook_subscription_events e WHERE e.subscription_id = s.subscription_id), '') AS event_types
   FROM webhook_subscriptions s`;
 
 /** Create the webhooks data module over `db`. */
 export function webhooksRepo(db: Db) {
+  const SUBSCRIPTION = subscriptionSelect(db);
+  const postgres = dialect(db) === "postgres";
   const setEventTypes = (storeId: string, subscriptionId: string, eventTypes: readonly string[]) => {
     db.prepare("DELETE FROM webhook_subscription_events WHERE subscription_id = ?").run(subscriptionId);
     const insert = db.prepare("INSERT INTO webhook_subscription_events (store_id, event_type, subscription_id) VALUES (?, ?, ?)");
@@ -154,13 +159,14 @@ export function webhooksRepo(db: Db) {
     /**
      * Claim up to `limit` deliveries due at `nowMs` (queued and due, or `sending` with an expired lease) of
      * enabled subscriptions: each becomes `sending` until `leaseUntilMs`, its attempt counted. Call inside a transaction.
+     * On PostgreSQL the deliveries are selected `FOR UPDATE OF d SKIP LOCKED`: rows another node is claiming are skipped.
      */
     claimDue(nowMs: number, leaseUntilMs: number, limit: number): ClaimedDelivery[] {
       const due = db.prepare(
         `SELECT d.seq, d.delivery_id, d.subscription_id, d.store_id, d.attempts, e.event_id, e.event_type, e.payload_json, s.url, s.secret_encrypted
          FROM webhook_deliveries d JOIN webhook_events e ON e.seq = d.event_seq JOIN webhook_subscriptions s ON s.subscription_id = d.subscription_id
          WHERE ((d.status = 'queued' AND d.next_attempt_ms <= ?) OR (d.status = 'sending' AND d.lease_until_ms <= ?)) AND s.status = 'enabled'
-         ORDER BY d.next_attempt_ms, d.seq LIMIT ?`,
+         ORDER BY d.next_attempt_ms, d.seq LIMIT ?${postgres ? " FOR UPDATE OF d SKIP LOCKED" : ""}`,
       ).all(nowMs, nowMs, limit) as ClaimedDelivery[];
       const claim = db.prepare("UPDATE webhook_deliveries SET status = 'sending', lease_until_ms = ?, attempts = attempts + 1 WHERE seq = ?");
       for (const row of due) {
@@ -173,7 +179,11 @@ export function webhooksRepo(db: Db) {
 
     /** Log an attempt (the delivery log). */
     insertAttempt(deliverySeq: number, storeId: string, attempt: number, a: Omit<AttemptRow, "attempt">): void {
-      db.prepare("INSERT OR REPLACE INTO webhook_attempts (delivery_seq, attempt, store_id, attempted_ms, status_code, latency_ms, error) VALUES (?, ?, ?, ?, ?, ?, ?)")
+      db.prepare(
+        `INSERT INTO webhook_attempts (delivery_seq, attempt, store_id, attempted_ms, status_code, latency_ms, error) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (delivery_seq, attempt) DO UPDATE SET store_id = excluded.store_id, attempted_ms = excluded.attempted_ms, status_code = excluded.status_code,
+           latency_ms = excluded.latency_ms, error = excluded.error`,
+      )
         .run(deliverySeq, attempt, storeId, a.attempted_ms, a.status_code, a.latency_ms, a.error);
     },
 
@@ -182,7 +192,7 @@ export function webhooksRepo(db: Db) {
       const status: DeliveryStatus = o.delivered ? "delivered" : o.nextAttemptMs === null ? "failed" : "queued";
       return db.prepare(
         `UPDATE webhook_deliveries SET status = ?, next_attempt_ms = COALESCE(?, next_attempt_ms), lease_until_ms = NULL, last_status_code = ?, last_latency_ms = ?,
-           last_error = ?, delivered_ms = CASE WHEN ? THEN ? ELSE delivered_ms END
+           last_error = ?, delivered_ms = CASE WHEN ? = 1 THEN ? ELSE delivered_ms END
          WHERE seq = ? AND status = 'sending' AND lease_until_ms = ?`,
       ).run(status, o.nextAttemptMs, o.statusCode, o.latencyMs, o.error, o.delivered ? 1 : 0, o.nowMs, seq, leaseUntilMs).changes === 1;
     },
