@@ -1,5 +1,5 @@
 /**
- * PostgreSQL behind the synchronous data layer (issue #26 item 2, ADR 0014): a connection object with the part
+ * PostgreSQL behind the synchronous data layer (issue #26 item 2, ADR 0015): a connection object with the part
  * of better-sqlite3's `Database` API the data modules use, so every repo, service and transaction runs
  * unchanged on either engine.
  *
