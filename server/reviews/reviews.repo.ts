@@ -3,6 +3,7 @@
  * Listings are keyset scans over the partial indexes of migration 001 (decisions.md §1: never OFFSET).
  */
 import { dialect, readSnapshot, type Db } from "../db/database.ts";
+import { restoreHighlights, tsqueryOf } from "../db/text-search.ts";
 import { reviewSearchWords, type AttributeFilter, type QuestionOrder, type ReviewMediaFilter, type ReviewOrder, type ReviewScope } from "../contract/storefront.ts";
 
 export type ReviewStatus = "pending" | "published" | "rejected";
@@ -219,7 +220,9 @@ export function reviewsRepo(db: Db) {
     storeId: string, scope: ReviewScope, filters: ReviewListFilters, searchMatches: number, limit: number,
   ): { name: string; sql: string; args: unknown[]; count: number } | undefined {
     if (filters.search !== undefined && searchMatches < FEW_MATCHES) {
-      return { name: "search", sql: "SELECT rowid FROM review_search WHERE review_search MATCH ?", args: [filters.search], count: searchMatches };
+      return postgres
+        ? { name: "search", sql: "SELECT review_id FROM review_search WHERE document @@ to_tsquery('chorus_english', ?)", args: [tsqueryOf(filters.search)], count: searchMatches }
+        : { name: "search", sql: "SELECT rowid FROM review_search WHERE review_search MATCH ?", args: [filters.search], count: searchMatches };
     }
     const inScope = scopeWhere(scope, "x");
     const candidates: { name: string; sql: string; args: unknown[] }[] = [];
@@ -266,6 +269,12 @@ export function reviewsRepo(db: Db) {
    * reviews' rowids (about how many reviews there are).
    */
   function searchStats(match: string): { matches: number; rows: number } {
+    // PostgreSQL: the capped count only (its planner chooses how to test the search, see listPublished).
+    if (postgres) {
+      const n = db.prepare(`SELECT count(*) FROM (SELECT 1 FROM review_search WHERE document @@ to_tsquery('chorus_english', ?) LIMIT ${SEARCH_COUNT_CAP}) AS m`)
+        .pluck().get(tsqueryOf(match)) as number;
+      return { matches: n, rows: n };
+    }
     const { n, last } = db.prepare(`SELECT count(*) AS n, max(rowid) AS last FROM (SELECT rowid FROM review_search WHERE review_search MATCH ? LIMIT ${SEARCH_COUNT_CAP})`)
       .get(match) as { n: number; last: number | null };
     // Two subqueries: each alone is one b-tree descent (min and max in one SELECT scan the table).
@@ -336,7 +345,9 @@ export function reviewsRepo(db: Db) {
       if (search !== undefined && driver?.name !== "search") {
         const phrases = search.split('" "').length;
         // `+r.rowid`: a test, never a second rowid lookup for the planner to drive the read with.
-        conditions.push(searchTest(storeId, scope, limit, stats, phrases, driver?.count) === "set"
+        conditions.push(postgres
+          ? { sql: "EXISTS (SELECT 1 FROM review_search s WHERE s.review_id = r.review_id AND s.document @@ to_tsquery('chorus_english', ?))", args: [tsqueryOf(search)] }
+          : searchTest(storeId, scope, limit, stats, phrases, driver?.count) === "set"
           ? { sql: "+r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH ?)", args: [search] }
           : { sql: "EXISTS (SELECT 1 FROM review_search WHERE review_search MATCH ? AND review_search.rowid = r.rowid)", args: [search] });
       }
@@ -361,6 +372,20 @@ export function reviewsRepo(db: Db) {
      * from the stored text. Reviews the query does not match are left out.
      */
     searchHighlights(reviewIds: string[], match: string, open: string, close: string): HighlightedText[] {
+      if (postgres) {
+        // ts_headline over the text as indexed (chorus_search_text), its marks put back into the text as typed.
+        const options = `HighlightAll=true, StartSel="${open}", StopSel="${close}"`;
+        const rows = db.prepare(
+          `SELECT r.review_id, r.title, r.body,
+             ts_headline('chorus_english', chorus_search_text(r.title), q.query, ?) AS "markedTitle",
+             ts_headline('chorus_english', chorus_search_text(r.body), q.query, ?) AS "markedBody"
+           FROM (SELECT to_tsquery('chorus_english', ?) AS query) q, reviews r JOIN review_search s ON s.review_id = r.review_id
+           WHERE r.review_id IN (SELECT jsonb_array_elements_text(?::jsonb)) AND s.document @@ q.query`,
+        ).all(options, options, tsqueryOf(match), JSON.stringify(reviewIds)) as { review_id: string; title: string; body: string; markedTitle: string; markedBody: string }[];
+        return rows.map((r) => ({
+          review_id: r.review_id, title: restoreHighlights(r.title, r.markedTitle, open, close), body: restoreHighlights(r.body, r.markedBody, open, close),
+        }));
+      }
       // One review at a time: MATCH plus a rowid equality is a seek in the index, not a walk over every match.
       highlightOne ??= db.prepare<[{ id: string; open: string; close: string; match: string }], HighlightedText>(
         `SELECT @id AS review_id, highlight(review_search, 0, @open, @close) AS title, highlight(review_search, 1, @open, @close) AS body
