@@ -177,7 +177,7 @@ export function createServices(options: ServicesOptions) {
   // and by CLIs alike; after one, the watcher reads which scopes changed.
   // On PostgreSQL the watcher learns of commits its own way (server/db/content-scopes.ts); no second SQLite connection.
   const watcher = options.databasePath === ":memory:" || dialect(db) === "postgres" ? null : new Database(options.databasePath, { readonly: true });
-  const contentScopes = contentScopeWatcher(db, watcher);
+  const contentScopes = contentScopeWatcher(db, watcher, undefined, { listenUrl: dialect(db) === "postgres" ? options.databasePath : undefined });
 
   return {
     db,
@@ -255,6 +255,7 @@ export function createServices(options: ServicesOptions) {
       void sender.stop();
       void webhooks.delivery.stop();
       watcher?.close();
+      void contentScopes.close();
       db.close();
     },
   };

@@ -18,7 +18,15 @@
  * (`content_seq`), in `content_scope_versions` (migration 060). Writes serialise in SQLite, so numbers
  * grow in commit order. A cached answer records the sequence number it was computed after and the
  * scopes it read; it is fresh while none of those scopes (nor `*`) has a newer number.
+ *
+ * On PostgreSQL (dialect "postgres") the same TABLE_SCOPES expressions become one plpgsql function and row
+ * trigger per table and event, writing the same two tables. Numbers still grow in commit order: write
+ * transactions of every node take one advisory lock first (server/db/postgres.ts), and every trigger bumps
+ * the one `content_seq` row, whose row lock is held until commit, so a writer can draw the next number only
+ * after the writer before it committed. Each trigger also sends `NOTIFY chorus_content_scopes` (delivered
+ * at commit); the watcher listens on a connection of its own to learn of other nodes' and CLIs' commits.
  */
+import pg from "pg";
 import type { Db } from "./database.ts";
 import { dialect } from "./dialect.ts";
 
@@ -114,6 +122,15 @@ export const TABLE_SCOPES: Record<string, ScopeExpressions> = {
 
 /** This module's own tables: not tracked. */
 const OWN_TABLES = new Set(["content_seq", "content_scope_versions"]);
+/**
+ * PostgreSQL tables that are not tracked: the full-text search tables standing in for SQLite's virtual tables
+ * (postgres/003-search.sql; they change only with the table they index, which is tracked), and the rate-limit
+ * counters shared by nodes (postgres/004, 006; written on every limited request, read by no answer; in memory
+ * on SQLite, where they commit nothing).
+ */
+const POSTGRES_UNTRACKED = new Set(["review_search", "survey_responses_fts", "admin_rate_limits", "rate_limit_hits"]);
+/** The channel the PostgreSQL triggers notify at commit. */
+export const CONTENT_SCOPES_CHANNEL = "chorus_content_scopes";
 const EVENTS = [["INSERT", ["NEW"]], ["UPDATE", ["OLD", "NEW"]], ["DELETE", ["OLD"]]] as const;
 
 /**
@@ -121,6 +138,10 @@ const EVENTS = [["INSERT", ["NEW"]], ["UPDATE", ["OLD", "NEW"]], ["DELETE", ["OL
  * with their shadow tables (full-text indexes change only with the table they index, which is tracked).
  */
 export function trackedTables(db: Db): string[] {
+  if (dialect(db) === "postgres") {
+    const names = db.prepare("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename").pluck().all() as string[];
+    return names.filter((name) => !OWN_TABLES.has(name) && !POSTGRES_UNTRACKED.has(name));
+  }
   const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string; sql: string | null }[];
   const virtual = tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql ?? "")).map((t) => t.name);
   return tables
@@ -155,7 +176,7 @@ function wantedTriggers(db: Db): Map<string, string> {
  * @throws on a database error (the change is rolled back).
  */
 export function installContentScopeTriggers(db: Db): void {
-  if (dialect(db) === "postgres") return; // PostgreSQL's content-scope triggers: see PG-TRIGGERS (issue #26)
+  if (dialect(db) === "postgres") return installPostgresTriggers(db);
   const existing = () =>
     new Map((db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'content\\_scope\\_%' ESCAPE '\\'").all() as { name: string; sql: string }[]).map((t) => [t.name, t.sql]));
   const differs = (wanted: Map<string, string>, have: Map<string, string>) =>
@@ -167,6 +188,63 @@ export function installContentScopeTriggers(db: Db): void {
     const have = existing();
     for (const [name, sql] of have) if (wanted.get(name) !== sql) db.exec(`DROP TRIGGER "${name}"`);
     for (const [name, sql] of wanted) if (have.get(name) !== sql) db.exec(sql);
+  }).immediate();
+}
+
+/**
+ * The PostgreSQL trigger functions the schema should have, by name (trigger and function share it): the table
+ * and the plpgsql body. An UPDATE's old and new rows often give the same scope: DISTINCT, since one INSERT ...
+ * ON CONFLICT DO UPDATE may not change a row twice in PostgreSQL.
+ */
+function wantedPostgresTriggers(db: Db): Map<string, { table: string; event: string; body: string }> {
+  const wanted = new Map<string, { table: string; event: string; body: string }>();
+  for (const table of trackedTables(db)) {
+    const scopes = TABLE_SCOPES[table] ?? everything;
+    for (const [event, rows] of EVENTS) {
+      const name = `content_scope_${table}_${event.toLowerCase()}`;
+      const selects = rows.flatMap((r) => scopes(r)).map((e) => `SELECT ${e} AS scope`).join(" UNION ALL ");
+      const body =
+        "\nDECLARE seq bigint;\nBEGIN\n" +
+        "  UPDATE content_seq SET n = n + 1 WHERE id = 1 RETURNING n INTO seq;\n" +
+        "  INSERT INTO content_scope_versions (scope, version)\n" +
+        `  SELECT DISTINCT s.scope, seq FROM (${selects}) AS s WHERE s.scope IS NOT NULL\n` +
+        "  ON CONFLICT (scope) DO UPDATE SET version = excluded.version;\n" +
+        `  PERFORM pg_notify('${CONTENT_SCOPES_CHANNEL}', '');\n` +
+        "  RETURN NULL;\nEND\n";
+      wanted.set(name, { table, event, body });
+    }
+  }
+  return wanted;
+}
+
+/** installContentScopeTriggers on PostgreSQL: the same rule, functions compared by their source text. */
+function installPostgresTriggers(db: Db): void {
+  const existing = () =>
+    new Map((db.prepare(
+      `SELECT t.tgname AS name, c.relname AS "table", p.prosrc AS body
+         FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid
+        WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace AND t.tgname LIKE 'content\\_scope\\_%'`,
+    ).all() as { name: string; table: string; body: string }[]).map((t) => [t.name, t]));
+  const same = (a: { table: string; body: string } | undefined, b: { table: string; body: string } | undefined) =>
+    a !== undefined && b !== undefined && a.table === b.table && a.body === b.body;
+  const differs = (wanted: Map<string, { table: string; body: string }>, have: Map<string, { table: string; body: string }>) =>
+    wanted.size !== have.size || [...wanted].some(([name, w]) => !same(w, have.get(name)));
+  if (!differs(wantedPostgresTriggers(db), existing())) return;
+  // A write transaction: it takes the write lock, so a second node starting at once waits, then finds them in place.
+  db.transaction(() => {
+    const wanted = wantedPostgresTriggers(db);
+    const have = existing();
+    for (const [name, t] of have) {
+      if (same(wanted.get(name), t)) continue;
+      db.exec(`DROP TRIGGER "${name}" ON "${t.table}"; DROP FUNCTION IF EXISTS "${name}"()`);
+    }
+    for (const [name, w] of wanted) {
+      if (same(w, have.get(name))) continue;
+      db.exec(
+        `CREATE OR REPLACE FUNCTION "${name}"() RETURNS trigger LANGUAGE plpgsql AS $content_scope$${w.body}$content_scope$;\n` +
+          `CREATE OR REPLACE TRIGGER "${name}" AFTER ${w.event} ON "${w.table}" FOR EACH ROW EXECUTE FUNCTION "${name}"()`,
+      );
+    }
   }).immediate();
 }
 
@@ -189,6 +267,14 @@ export function contentScopeLog(conn: Db) {
 /** When a cached answer was computed: the commit counter and the content sequence number it had seen. */
 export type ContentStamp = { dataVersion: number; seq: number };
 
+/** Options of `contentScopeWatcher` that only PostgreSQL uses. */
+export type ContentScopeWatcherOptions = {
+  /** The database URL to LISTEN on for other connections' commits (a `pg` client of the watcher's own); none: poll only. */
+  listenUrl?: string;
+  /** Longest time (ms) `current()` trusts what it read without a signal of a commit (default 200). */
+  pollMs?: number;
+};
+
 /**
  * Follows committed changes for the response cache. `current()` checks `PRAGMA data_version` on `watcher`
  * (a second connection, so it counts commits by this process's main connection too), and only after a
@@ -196,10 +282,18 @@ export type ContentStamp = { dataVersion: number; seq: number };
  * It remembers the last change of each scope it has seen change, at most `maxScopes` of them (default
  * 100,000, a few MB): past that it forgets them all and treats every answer computed before as stale (one
  * cache flush), so a huge catalogue written to for weeks cannot grow it without bound.
+ *
+ * On PostgreSQL (`watcher` null) `current()` reads the scopes changed since on `db` when one of these says
+ * something may have committed: `db.commits` changed (this connection's own writes, counted by the driver;
+ * without that counter it reads on every call), a NOTIFY on `options.listenUrl` arrived (any other
+ * connection: nodes, CLIs; the listener starts at the first `current()`, so processes that never serve
+ * answers open no connection), or `options.pollMs` passed since the last read (a lost listener). So another
+ * node's commit is seen within milliseconds, at worst `pollMs`. `close()` stops the listener.
  */
-export function contentScopeWatcher(db: Db, watcher: Db | null, maxScopes = 100_000) {
+export function contentScopeWatcher(db: Db, watcher: Db | null, maxScopes = 100_000, options: ContentScopeWatcherOptions = {}) {
   const conn = watcher ?? db;
-  const dataVersion = watcher?.prepare("PRAGMA data_version").pluck();
+  const postgres = dialect(db) === "postgres";
+  const dataVersion = postgres ? undefined : watcher?.prepare("PRAGMA data_version").pluck();
   const log = contentScopeLog(conn);
   const versions = new Map<string, number>();
   let seq = log.seq();
@@ -207,20 +301,52 @@ export function contentScopeWatcher(db: Db, watcher: Db | null, maxScopes = 100_
   let floor = 0;
   let seenDataVersion = -1;
 
+  // PostgreSQL: what says a commit may have happened since the last read.
+  const pollMs = options.pollMs ?? 200;
+  const commits = () => (db as { commits?: number }).commits;
+  let seenCommits = commits();
+  let notified = false;
+  let readAtMs = performance.now();
+  let listener: CommitListener | null = null;
+  let closed = false;
+
+  /** Read the scopes changed since `seq`. */
+  function readLog(): void {
+    for (const row of log.since(seq)) {
+      versions.set(row.scope, row.version);
+      if (row.version > seq) seq = row.version;
+    }
+    if (versions.size > maxScopes) {
+      versions.clear();
+      floor = seq;
+    }
+  }
+
+  /** PostgreSQL: whether to read the log now (and note that it is read). */
+  function postgresMayHaveChanged(): boolean {
+    if (!listener && !closed && options.listenUrl) listener = commitListener(options.listenUrl, () => (notified = true));
+    const c = commits();
+    const now = performance.now();
+    if (c === undefined || c !== seenCommits || notified || now - readAtMs >= pollMs) {
+      seenCommits = c;
+      notified = false;
+      readAtMs = now;
+      return true;
+    }
+    return false;
+  }
+
   return {
     /** The stamp of data committed so far (call before computing an answer, and before `isFresh`). */
     current(): ContentStamp {
+      if (postgres) {
+        if (postgresMayHaveChanged()) readLog();
+        return { dataVersion: seq, seq };
+      }
       const dv = dataVersion ? (dataVersion.get() as number) : -1;
       if (dv !== seenDataVersion || !dataVersion) {
         seenDataVersion = dv;
-        for (const row of log.since(seq)) {
-          versions.set(row.scope, row.version);
-          if (row.version > seq) seq = row.version;
-        }
-        if (versions.size > maxScopes) {
-          versions.clear();
-          floor = seq;
-        }
+        readLog();
       }
       return { dataVersion: dataVersion ? dv : seq, seq };
     },
@@ -240,6 +366,69 @@ export function contentScopeWatcher(db: Db, watcher: Db | null, maxScopes = 100_
     /** How many scopes' last changes are remembered (at most `maxScopes`). */
     get trackedScopes(): number {
       return versions.size;
+    },
+
+    /** Stop listening for commits (PostgreSQL; nothing to do on SQLite). The watcher then polls only. */
+    async close(): Promise<void> {
+      closed = true;
+      const l = listener;
+      listener = null;
+      await l?.close();
+    },
+  };
+}
+
+type CommitListener = { close(): Promise<void> };
+
+/**
+ * Calls `onCommit` after each commit that changed content on the PostgreSQL database at `url` (the triggers'
+ * NOTIFY on CONTENT_SCOPES_CHANNEL), from a `pg` client of its own on this thread's event loop. After a
+ * failure it connects again (1 s, doubling up to 10 s apart) and calls `onCommit` once listening (commits
+ * made while it was away). Its socket does not keep the process alive.
+ */
+function commitListener(url: string, onCommit: () => void): CommitListener {
+  let client: pg.Client | null = null;
+  let closed = false;
+  let delayMs = 1_000;
+  let timer: NodeJS.Timeout | null = null;
+
+  function retry(c: pg.Client): void {
+    if (closed || client !== c) return;
+    client = null;
+    c.end().catch(() => undefined);
+    timer = setTimeout(connect, delayMs);
+    timer.unref();
+    delayMs = Math.min(delayMs * 2, 10_000);
+  }
+
+  function connect(): void {
+    timer = null;
+    if (closed) return;
+    const c = new pg.Client({ connectionString: url, application_name: "chorus-content-scopes" });
+    client = c;
+    c.on("notification", () => onCommit());
+    c.on("error", () => retry(c));
+    c.on("end", () => retry(c));
+    c.connect()
+      .then(() => {
+        (c as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
+        return c.query(`LISTEN ${CONTENT_SCOPES_CHANNEL}`);
+      })
+      .then(() => {
+        delayMs = 1_000;
+        onCommit();
+      })
+      .catch(() => retry(c));
+  }
+
+  connect();
+  return {
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      const c = client;
+      client = null;
+      await c?.end().catch(() => undefined);
     },
   };
 }
