@@ -5,7 +5,8 @@
  *
  * Messages: `{ op: "connect", url }`, `{ op: "query", text, values, rowMode, name?, savepoint? }` (one
  * statement, extended protocol; `savepoint` wraps it so a failure undoes only that statement, as SQLite's
- * statement-level atomicity does inside a transaction), `{ op: "exec", text }` (several statements, simple
+ * statement-level atomicity does inside a transaction; `lock` runs it in its own transaction that first takes
+ * that advisory lock, for a write outside any transaction), `{ op: "exec", text }` (several statements, simple
  * protocol), `{ op: "close" }`. Errors come back as values (`{ error }`), never thrown across threads.
  */
 import pg from "pg";
@@ -25,7 +26,7 @@ export type WorkerResult =
 
 export type WorkerMessage =
   | { op: "connect"; url: string }
-  | { op: "query"; text: string; values: unknown[]; rowMode: "object" | "array"; name?: string; savepoint?: boolean }
+  | { op: "query"; text: string; values: unknown[]; rowMode: "object" | "array"; name?: string; savepoint?: boolean; lock?: string }
   | { op: "exec"; text: string }
   | { op: "close" };
 
@@ -61,6 +62,17 @@ runAsWorker(async (message: WorkerMessage): Promise<WorkerResult> => {
       case "query": {
         if (!client) throw new Error("PostgreSQL connection is closed");
         const config = { text: message.text, values: message.values, rowMode: message.rowMode === "array" ? "array" : undefined, name: message.name };
+        if (message.lock) {
+          await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${message.lock})`);
+          try {
+            const r = await client.query(config as pg.QueryConfig);
+            await client.query("COMMIT");
+            return { rows: r.rows, rowCount: r.rowCount ?? 0, fields: r.fields.map((f) => f.name) };
+          } catch (error) {
+            await client.query("ROLLBACK").catch(() => undefined);
+            return failure(error);
+          }
+        }
         if (!message.savepoint) {
           const r = await client.query(config as pg.QueryConfig);
           return { rows: r.rows, rowCount: r.rowCount ?? 0, fields: r.fields.map((f) => f.name) };

@@ -17,8 +17,8 @@
  * - Errors: PostgreSQL's constraint errors carry better-sqlite3's codes (`SQLITE_CONSTRAINT_UNIQUE`, `_FOREIGNKEY`,
  *   `_CHECK`, `_NOTNULL`, and `_TRIGGER` for a trigger's `RAISE EXCEPTION`), with `pgCode` the SQLSTATE.
  * - A statement that fails inside a transaction undoes only itself (a savepoint around each write), as in SQLite.
- * - Write transactions (`transaction(db, fn)`, i.e. `.immediate()`, and plain `db.transaction(fn)()`) first take
- *   one database-wide advisory lock, so writers from every node are serialized as SQLite serializes writers:
+ * - Write transactions (`transaction(db, fn)`, i.e. `.immediate()`, and plain `db.transaction(fn)()`) and every
+ *   write statement outside a transaction (run as its own transaction) first take one database-wide advisory lock, so writers from every node are serialized as SQLite serializes writers:
  *   read-then-write code stays correct across nodes, and numbers drawn in a transaction grow in commit order.
  *   `.deferred()` (read snapshots) takes no lock and runs at REPEATABLE READ (one snapshot for all its reads).
  */
@@ -181,7 +181,7 @@ class PostgresStatement {
     this.#identifiers = t.identifiers;
     const head = sql.replace(/^(\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)*/, "").slice(0, 12).toUpperCase();
     this.reader = /^(SELECT|WITH|VALUES|SHOW|EXPLAIN)\b/.test(head) || /\bRETURNING\b/i.test(sql);
-    this.#write = /^(INSERT|UPDATE|DELETE|REPLACE|WITH)\b/.test(head) && !/^(SELECT|VALUES)/.test(head);
+    this.#write = /^(INSERT|UPDATE|DELETE|REPLACE)\b/.test(head) || (/^WITH\b/.test(head) && /\b(INSERT|UPDATE|DELETE)\b/i.test(sql));
   }
 
   /** Return only the first column of each row (`on` default true). */
@@ -217,10 +217,13 @@ class PostgresStatement {
 
   #query(args: unknown[]): { rows: unknown[]; rowCount: number; fields: string[] } {
     const arrays = this.#pluck || this.#raw;
+    const inTransaction = this.#db.inTransaction;
     const result = this.#db.call({
       op: "query", text: this.#text, values: this.#values(args), rowMode: arrays ? "array" : "object",
-      savepoint: this.#write && this.#db.inTransaction,
+      savepoint: this.#write && inTransaction,
+      lock: this.#write && !inTransaction ? String(WRITE_LOCK_KEY) : undefined,
     }, this.source);
+    if (this.#write && !inTransaction) this.#db.commits++;
     if (!arrays) {
       const rename = result.fields.filter((f) => this.#identifiers.has(f));
       if (rename.length > 0) {
@@ -277,6 +280,11 @@ export class PostgresDatabase {
   #depth = 0;
   #open = true;
   #statements = new Map<string, PostgresStatement>();
+  /**
+   * Write commits made through this connection so far (outermost write transactions and writes outside any):
+   * the content-scope watcher compares it to know, without a turn of the event loop, that this node committed.
+   */
+  commits = 0;
 
   constructor(url: string) {
     this.name = url.replace(/\/\/[^@/]*@/, "//");
@@ -344,6 +352,7 @@ export class PostgresDatabase {
         const result = fn(...args);
         this.#depth = 0;
         this.exec("COMMIT");
+        if (mode !== "deferred") this.commits++;
         return result;
       } catch (error) {
         if (this.#depth > 0) {
