@@ -13,6 +13,7 @@ export default defineConfig({
   test: {
     ...base.test,
     include: [
+      "server/db/postgres.test.ts",
       "server/api/**/*.test.ts",
       "server/reviews/*.api.test.ts",
       "server/questions/questions.api.test.ts",

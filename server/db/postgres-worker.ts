@@ -21,7 +21,7 @@ pg.types.setTypeParser(3802, (v) => v); // jsonb
 
 /** A query's answer: rows (objects, or arrays in "array" row mode), affected rows, column names. */
 export type WorkerResult =
-  | { rows: unknown[]; rowCount: number; fields: string[] }
+  | { rows: unknown[]; rowCount: number; fields: string[]; bytea?: number[] }
   | { error: { message: string; code?: string; constraint?: string; detail?: string } };
 
 export type WorkerMessage =
@@ -31,6 +31,12 @@ export type WorkerMessage =
   | { op: "close" };
 
 let client: pg.Client | null = null;
+
+/** A query's rows, with the positions of its bytea columns (Buffers arrive as Uint8Arrays across threads). */
+function answer(r: pg.QueryResult): WorkerResult {
+  const bytea = r.fields.flatMap((f, i) => (f.dataTypeID === 17 ? [i] : []));
+  return { rows: r.rows, rowCount: r.rowCount ?? 0, fields: r.fields.map((f) => f.name), ...(bytea.length > 0 ? { bytea } : {}) };
+}
 
 function failure(error: unknown): WorkerResult {
   const e = error as { message?: string; code?: string; constraint?: string; detail?: string };
@@ -67,7 +73,7 @@ runAsWorker(async (message: WorkerMessage): Promise<WorkerResult> => {
           try {
             const r = await client.query(config as pg.QueryConfig);
             await client.query("COMMIT");
-            return { rows: r.rows, rowCount: r.rowCount ?? 0, fields: r.fields.map((f) => f.name) };
+            return answer(r);
           } catch (error) {
             await client.query("ROLLBACK").catch(() => undefined);
             return failure(error);
@@ -75,13 +81,13 @@ runAsWorker(async (message: WorkerMessage): Promise<WorkerResult> => {
         }
         if (!message.savepoint) {
           const r = await client.query(config as pg.QueryConfig);
-          return { rows: r.rows, rowCount: r.rowCount ?? 0, fields: r.fields.map((f) => f.name) };
+          return answer(r);
         }
         await client.query("SAVEPOINT chorus_statement");
         try {
           const r = await client.query(config as pg.QueryConfig);
           await client.query("RELEASE SAVEPOINT chorus_statement");
-          return { rows: r.rows, rowCount: r.rowCount ?? 0, fields: r.fields.map((f) => f.name) };
+          return answer(r);
         } catch (error) {
           await client.query("ROLLBACK TO SAVEPOINT chorus_statement");
           await client.query("RELEASE SAVEPOINT chorus_statement");

@@ -215,7 +215,7 @@ class PostgresStatement {
     });
   }
 
-  #query(args: unknown[]): { rows: unknown[]; rowCount: number; fields: string[] } {
+  #query(args: unknown[]): { rows: unknown[]; rowCount: number; fields: string[]; bytea?: number[] } {
     const arrays = this.#pluck || this.#raw;
     const inTransaction = this.#db.inTransaction;
     const result = this.#db.call({
@@ -224,6 +224,16 @@ class PostgresStatement {
       lock: this.#write && !inTransaction ? String(WRITE_LOCK_KEY) : undefined,
     }, this.source);
     if (this.#write && !inTransaction) this.#db.commits++;
+    if (result.bytea) {
+      // Buffers cross the thread boundary as Uint8Arrays; better-sqlite3 gives Buffers.
+      for (const row of result.rows as (Record<string, unknown> | unknown[])[]) {
+        for (const i of result.bytea) {
+          const key = Array.isArray(row) ? i : result.fields[i]!;
+          const v = (row as Record<string | number, unknown>)[key];
+          if (v instanceof Uint8Array) (row as Record<string | number, unknown>)[key] = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+        }
+      }
+    }
     if (!arrays) {
       const rename = result.fields.filter((f) => this.#identifiers.has(f));
       if (rename.length > 0) {
@@ -297,7 +307,7 @@ export class PostgresDatabase {
   get inTransaction(): boolean { return this.#depth > 0; }
 
   /** Send one message to the worker and wait for its answer. @throws PostgresError for a database error. */
-  call(message: WorkerMessage, sql?: string): { rows: unknown[]; rowCount: number; fields: string[] } {
+  call(message: WorkerMessage, sql?: string): { rows: unknown[]; rowCount: number; fields: string[]; bytea?: number[] } {
     if (!this.#open && message.op !== "close") throw new TypeError("The database connection is not open");
     const result = this.#call(message);
     if ("error" in result) throw new PostgresError(result.error, sql);
