@@ -123,7 +123,8 @@ describe("/admin/outbox without SMTP_URL", () => {
   });
 
   it("says so when a message's content is no longer kept", async () => {
-    t.services.db.prepare("UPDATE mail_outbox SET created_ms = created_ms - 100 * 86400000 WHERE message_id = ?").run(ids.a0);
+    // 100 days earlier, as a bigint literal (100 * 86400000 overflows PostgreSQL's 32-bit integer arithmetic)
+    t.services.db.prepare("UPDATE mail_outbox SET created_ms = created_ms - 8640000000 WHERE message_id = ?").run(ids.a0);
     expect(await t.services.mail.pruneContent(90)).toBe(1);
     const html = await (await adminGet(t, alice, `/admin/outbox/${ids.a0}`)).text();
     expect(html).toContain("<h1>Review your order #0</h1>");
