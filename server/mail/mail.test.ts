@@ -5,13 +5,12 @@
  * a restart (close, reopen the same file) loses nothing and sends nothing twice, and a message left mid-send
  * by a crash is sent again after its lease with the same Message-ID; an enqueue joins the caller's transaction.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { transaction } from "../db/database.ts";
 import { createServices, type Services } from "../services.ts";
 import { startTestSmtp, type TestSmtp } from "../../test/smtp.ts";
+import { testDatabases } from "../../test/test-databases.ts";
 import { renderMail } from "./render.ts";
 import { LEASE_MS, MAX_ATTEMPTS, RETRY_BASE_MS, retryDelayMs } from "./sender.ts";
 import { mailRepo } from "./mail.repo.ts";
@@ -19,13 +18,14 @@ import { mailRepo } from "./mail.repo.ts";
 const STORE = "11111111-2222-4333-8444-555555555555";
 const FROM = "Chorus Mail <no-reply@reviews.example.com>";
 let smtp: TestSmtp;
-let dir: string;
+/** SQLite files, or PostgreSQL databases with CHORUS_TEST_POSTGRES_URL (a "file" name opened twice is one database). */
+const dbs = testDatabases("chorus-mail-");
 let clock = Date.UTC(2026, 10, 24, 12);
 const now = () => clock;
 const open: Services[] = [];
 
-function services(file = "mail.sqlite", smtpUrl: string | null = smtp.url): Services {
-  const s = createServices({ databasePath: join(dir, file), mediaPath: join(dir, "media"), mail: { smtpUrl, from: FROM, now } });
+async function services(file = "mail.sqlite", smtpUrl: string | null = smtp.url): Promise<Services> {
+  const s = createServices({ databasePath: await dbs.location(file), mediaPath: join(dbs.dir, "media"), mail: { smtpUrl, from: FROM, now } });
   s.stores.get(STORE) ?? s.stores.create({ storeId: STORE, name: "Maple & Thread <Boutique>", platform: "shopify" });
   open.push(s);
   return s;
@@ -43,7 +43,6 @@ const statusOf = (s: Services, id: string) => s.db.prepare("SELECT status, attem
 
 beforeAll(async () => {
   smtp = await startTestSmtp();
-  dir = mkdtempSync(join(tmpdir(), "chorus-mail-"));
 });
 afterEach(() => {
   smtp.refuse = null;
@@ -51,12 +50,12 @@ afterEach(() => {
 });
 afterAll(async () => {
   await smtp.close();
-  rmSync(dir, { recursive: true, force: true });
+  await dbs.removeAll();
 });
 
 describe("sending", () => {
   it("delivers an enqueued message as HTML + text, from MAIL_FROM, in the store's name, with its headers", async () => {
-    const s = services("deliver.sqlite");
+    const s = await services("deliver.sqlite");
     const { messageId, duplicate } = s.mail.enqueue(message("ada@example.com", { headers: { "List-Unsubscribe": "<https://reviews.example.com/u/1>" } }));
     expect(duplicate).toBe(false);
     expect(statusOf(s, messageId).status).toBe("queued");
@@ -77,7 +76,7 @@ describe("sending", () => {
   });
 
   it("sends a message once per dedupe key", async () => {
-    const s = services("dedupe.sqlite");
+    const s = await services("dedupe.sqlite");
     const first = s.mail.enqueue(message("bo@example.com", { dedupeKey: "review-request:order-1" }));
     const second = s.mail.enqueue(message("bo@example.com", { dedupeKey: "review-request:order-1", subject: "Another" }));
     expect(second).toEqual({ messageId: first.messageId, duplicate: true });
@@ -88,7 +87,7 @@ describe("sending", () => {
   });
 
   it("waits until notBeforeMs", async () => {
-    const s = services("later.sqlite");
+    const s = await services("later.sqlite");
     s.mail.enqueue(message("cy@example.com", { notBeforeMs: clock + 3_600_000 }));
     expect((await s.mailSender.runOnce()).sent).toBe(0);
     clock += 3_600_000;
@@ -96,8 +95,8 @@ describe("sending", () => {
     await smtp.waitFor((m) => m.to.includes("cy@example.com"));
   });
 
-  it("joins the caller's transaction: a rolled-back change leaves no message", () => {
-    const s = services("tx.sqlite");
+  it("joins the caller's transaction: a rolled-back change leaves no message", async () => {
+    const s = await services("tx.sqlite");
     expect(() => transaction(s.db, () => {
       s.mail.enqueue(message("dee@example.com"));
       throw new Error("the change failed");
@@ -105,8 +104,8 @@ describe("sending", () => {
     expect(s.db.prepare("SELECT COUNT(*) FROM mail_outbox").pluck().get()).toBe(0);
   });
 
-  it("refuses malformed messages (header injection, reserved headers, bad address)", () => {
-    const s = services("bad.sqlite");
+  it("refuses malformed messages (header injection, reserved headers, bad address)", async () => {
+    const s = await services("bad.sqlite");
     expect(() => s.mail.enqueue(message("x@example.com", { subject: "Hi\r\nBcc: victim@example.com" }))).toThrow(TypeError);
     expect(() => s.mail.enqueue(message("x@example.com", { headers: { "X-A": "1\r\nBcc: v@example.com" } }))).toThrow(TypeError);
     expect(() => s.mail.enqueue(message("x@example.com", { headers: { Bcc: "v@example.com" } }))).toThrow(TypeError);
@@ -117,7 +116,7 @@ describe("sending", () => {
 
 describe("retries", () => {
   it("retries a refused message with exponential backoff, then sends it once", async () => {
-    const s = services("retry.sqlite");
+    const s = await services("retry.sqlite");
     let refusals = 2;
     smtp.refuse = (to) => (to === "eve@example.com" && refusals-- > 0 ? { code: 451, message: "Greylisted, try later" } : null);
     const { messageId } = s.mail.enqueue(message("eve@example.com"));
@@ -141,7 +140,7 @@ describe("retries", () => {
   });
 
   it("gives up after MAX_ATTEMPTS temporary failures, and at once on a permanent refusal", async () => {
-    const s = services("giveup.sqlite");
+    const s = await services("giveup.sqlite");
     smtp.refuse = (to) => (to === "fay@example.com" ? { code: 452, message: "Mailbox busy" } : to === "gus@example.com" ? { code: 550, message: "No such user" } : null);
     const busy = s.mail.enqueue(message("fay@example.com")).messageId;
     const unknown = s.mail.enqueue(message("gus@example.com")).messageId;
@@ -159,13 +158,13 @@ describe("retries", () => {
   });
 
   it("retries when the SMTP server is down, and sends once it is back", async () => {
-    const s = createServices({ databasePath: join(dir, "down.sqlite"), mail: { smtpUrl: "smtp://u:p@127.0.0.1:1", from: FROM, now } });
+    const s = createServices({ databasePath: await dbs.location("down.sqlite"), mail: { smtpUrl: "smtp://u:p@127.0.0.1:1", from: FROM, now } });
     open.push(s);
     const id = s.mail.enqueue({ ...message("hal@example.com"), storeId: null }).messageId;
     expect(await s.mailSender.runOnce()).toEqual({ sent: 0, retried: 1, failed: 0 });
     expect(statusOf(s, id).last_error).toMatch(/ECONNREFUSED|ECONNECTION/);
     close(s);
-    const back = services("down.sqlite"); // same file, the real server's URL
+    const back = await services("down.sqlite"); // same file, the real server's URL
     clock += RETRY_BASE_MS;
     expect(await back.mailSender.runOnce()).toEqual({ sent: 1, retried: 0, failed: 0 });
     await smtp.waitFor((m) => m.to.includes("hal@example.com"));
@@ -175,7 +174,7 @@ describe("retries", () => {
 describe("restart", () => {
   it("loses nothing and sends nothing twice; a message left mid-send is sent after its lease with the same Message-ID", async () => {
     const file = "restart.sqlite";
-    const before = services(file);
+    const before = await services(file);
     const ids = ["ivy", "jon", "kim", "lee"].map((n) => before.mail.enqueue(message(`${n}@example.com`)).messageId);
     expect(await before.mailSender.runOnce()).toEqual({ sent: 4, retried: 0, failed: 0 }); // sent before the restart
     // Two more, then a crash: a process claimed mo (the oldest due) and died mid-send.
@@ -185,7 +184,7 @@ describe("restart", () => {
     transaction(before.db, () => repo.claimDue(clock, clock + LEASE_MS, 1)); // mo: sending, lease held by the "dead" process
     close(before);
 
-    const after = services(file);
+    const after = await services(file);
     // nia (queued) goes at once; mo waits for its lease to run out; the four sent are not sent again.
     expect(await after.mailSender.runOnce()).toEqual({ sent: 1, retried: 0, failed: 0 });
     expect(statusOf(after, mo).status).toBe("sending");
@@ -202,7 +201,7 @@ describe("restart", () => {
   });
 
   it("stopping mid-pass finishes the message at hand and gives back the rest of the claim, ready for the next start", async () => {
-    const s = services("stop.sqlite");
+    const s = await services("stop.sqlite");
     for (let i = 0; i < 15; i++) s.mail.enqueue(message(`stop${i}@example.com`));
     const pass = s.mailSender.runOnce();
     await smtp.waitFor((m) => m.to.includes("stop0@example.com"));
@@ -214,14 +213,14 @@ describe("restart", () => {
     expect(counts).toMatchObject({ sent, queued: 15 - sent, sending: 0 });
     expect(s.db.prepare("SELECT COUNT(*) FROM mail_outbox WHERE status = 'queued' AND attempts = 0 AND lease_until_ms IS NULL").pluck().get()).toBe(15 - sent);
     close(s);
-    const next = services("stop.sqlite");
+    const next = await services("stop.sqlite");
     expect((await next.mailSender.runOnce()).sent).toBe(15 - sent); // at once, not after a lease
     for (let i = 0; i < 15; i++) expect(smtp.messages.filter((m) => m.to.includes(`stop${i}@example.com`))).toHaveLength(1);
   });
 
   it("two senders on one database never send a message twice", async () => {
-    const a = services("two.sqlite");
-    const b = services("two.sqlite");
+    const a = await services("two.sqlite");
+    const b = await services("two.sqlite");
     for (let i = 0; i < 30; i++) a.mail.enqueue(message(`pair${i}@example.com`));
     const [ra, rb] = await Promise.all([a.mailSender.runOnce(), b.mailSender.runOnce()]);
     expect(ra.sent + rb.sent).toBe(30);
@@ -231,7 +230,7 @@ describe("restart", () => {
 
 describe("without SMTP_URL", () => {
   it("keeps every message in the outbox and sends none", async () => {
-    const s = services("kept.sqlite", null);
+    const s = await services("kept.sqlite", null);
     const { messageId } = s.mail.enqueue(message("quinn@example.com"));
     expect(s.mail.sending).toBe(false);
     expect(statusOf(s, messageId).status).toBe("kept");
@@ -242,7 +241,7 @@ describe("without SMTP_URL", () => {
 
 describe("retention and erasure", () => {
   it("pruneContent empties the content of finished messages older than the limit; rows, statuses and dedupe keys stay", async () => {
-    const s = services("prune.sqlite");
+    const s = await services("prune.sqlite");
     const day = 86_400_000;
     const old = s.mail.enqueue(message("old@example.com", { dedupeKey: "k-old" })).messageId;
     await s.mailSender.runOnce(); // sent
@@ -259,8 +258,8 @@ describe("retention and erasure", () => {
     expect(await s.mail.pruneContent(90)).toBe(0);
   });
 
-  it("forgetRecipient deletes one store's messages to one address, any case, and nothing else", () => {
-    const s = services("forget.sqlite", null);
+  it("forgetRecipient deletes one store's messages to one address, any case, and nothing else", async () => {
+    const s = await services("forget.sqlite", null);
     const OTHER = "99999999-8888-4777-8666-555555555555";
     s.stores.create({ storeId: OTHER, name: "Other", platform: "shopify" });
     s.mail.enqueue(message("Shopper@Example.com"));
