@@ -1,7 +1,8 @@
 /**
- * The account services over a real migrated SQLite file with an injected clock (`now`): invitation links
- * work until exactly 7 days after they were sent and reset links until exactly one hour, then never;
- * and the users CLI's `--operator` (a real child process over a temp database).
+ * The account services over a real migrated database (a SQLite file; PostgreSQL with CHORUS_TEST_POSTGRES_URL)
+ * with an injected clock (`now`): invitation links work until exactly 7 days after they were sent and reset
+ * links until exactly one hour, then never; the users CLI's `--operator` (a real child process over a temp
+ * database); and, on PostgreSQL, form limits shared by two nodes.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { freshDatabase } from "../../test/database-location.ts";
 import { PROJECT_ROOT } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
 import { mailRepo } from "../mail/mail.repo.ts";
@@ -22,7 +24,17 @@ import { passwordResetService, RESET_TTL_MS } from "./password-reset.service.ts"
 import { INVITE_TTL_MS, teamService } from "./team.service.ts";
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const drops: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const drop of drops) await drop();
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+/** A fresh database (SQLite file or PostgreSQL database), dropped after the file's tests. */
+const newDatabase = async () => {
+  const db = await freshDatabase(tempDir());
+  drops.push(db.drop);
+  return db;
+};
 const tempDir = () => {
   const d = mkdtempSync(join(tmpdir(), "chorus-accounts-"));
   dirs.push(d);
@@ -31,7 +43,7 @@ const tempDir = () => {
 
 /** The account services over a fresh database, all on one movable clock. */
 async function setup() {
-  const db = openDatabase(join(tempDir(), "db.sqlite"));
+  const db = openDatabase((await newDatabase()).location);
   let clock = Date.UTC(2026, 0, 5, 9, 0, 0);
   const now = () => clock;
   const stores = storesRepo(db);
@@ -86,8 +98,8 @@ describe("link expiry on the injected clock", () => {
 
 describe("npm run users -- add --operator", () => {
   it("creates an operator without a store, and makes an existing user one", async () => {
-    const db = join(tempDir(), "db.sqlite");
-    const env = { ...process.env, DATABASE_PATH: db };
+    const { location: db, env: dbEnv } = await newDatabase();
+    const env = { ...process.env, ...dbEnv };
     const first = createServices({ databasePath: db });
     first.stores.create({ storeId: "store-9", name: "Nine", platform: "custom" });
     first.close();
@@ -105,5 +117,33 @@ describe("npm run users -- add --operator", () => {
       s.close();
     }
     await expect(run(process.execPath, ["server/cli/users.ts", "add", "--email", "nostore@example.com"], { cwd: PROJECT_ROOT, env })).rejects.toMatchObject({ code: 2 });
+  });
+});
+
+describe.runIf(Boolean(process.env.CHORUS_TEST_POSTGRES_URL))("two nodes on one PostgreSQL database", () => {
+  it("sign-ups and reset requests count against one window whichever node takes them", async () => {
+    const { location } = await newDatabase();
+    const nodes = [createServices({ databasePath: location }), createServices({ databasePath: location })];
+    try {
+      for (const node of nodes) {
+        node.signup.configure({ open: true, perAddress: { max: 3, windowMs: 3_600_000 } });
+        node.passwordResets.configure({ perAddress: { max: 2, windowMs: 3_600_000 } });
+      }
+      const form = (i: number) => ({ email: `node-${i}@example.com`, password: "a long enough password", storeName: `Shop ${i}`, platform: "custom", shopUrl: "https://shop.example" });
+      // Six sign-ups from one address, alternating between the nodes, all at once: three stores, three 429s.
+      const signups = await Promise.allSettled([0, 1, 2, 3, 4, 5].map((i) => nodes[i % 2].signup.signUp(form(i), "198.51.100.7")));
+      expect(signups.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+      for (const r of signups) if (r.status === "rejected") expect(r.reason).toMatchObject({ status: 429, code: "signup_rate_limited" });
+      expect(nodes[1].db.prepare("SELECT count(*) FROM merchant_users WHERE email LIKE 'node-%'").pluck().get()).toBe(3);
+      // Another network still signs up (on either node).
+      await expect(nodes[1].signup.signUp(form(6), "198.51.100.8")).resolves.toMatchObject({ storeId: expect.any(String) });
+
+      // Reset requests: two per address in the window, the third refused by the other node.
+      await nodes[0].passwordResets.request("node-0@example.com", "203.0.113.9", "https://chorus.test");
+      await nodes[1].passwordResets.request("node-1@example.com", "203.0.113.9", "https://chorus.test");
+      await expect(nodes[0].passwordResets.request("node-2@example.com", "203.0.113.9", "https://chorus.test")).rejects.toMatchObject({ status: 429 });
+    } finally {
+      for (const node of nodes) node.close();
+    }
   });
 });

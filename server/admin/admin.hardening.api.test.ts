@@ -130,7 +130,9 @@ describe("finding 7: a password change ends the other sessions", () => {
     const sessionsOf = () => t.services.db.prepare("SELECT count(*) FROM admin_sessions s JOIN merchant_users u USING (user_id) WHERE u.email = ?").pluck().get("staff@shop-a.test") as number;
     const before = sessionsOf();
     expect(before).toBeGreaterThanOrEqual(2);
-    const env = { ...process.env, DATABASE_PATH: join(t.dir, "chorus.sqlite"), MEDIA_PATH: join(t.dir, "media") };
+    // The CLI opens the server's database: its SQLite file, or its PostgreSQL database (npm run test:postgres).
+    const database = t.services.databasePath;
+    const env = { ...process.env, ...(/^postgres(ql)?:/.test(database) ? { DATABASE_URL: database } : { DATABASE_PATH: database }), MEDIA_PATH: join(t.dir, "media") };
     const { stdout } = await run(process.execPath, ["server/cli/users.ts", "password", "--email", "staff@shop-a.test", "--password", "new staff passphrase"], { cwd: PROJECT_ROOT, env });
     for (const agent of [laptop, phone]) {
       const res = await adminGet(t, agent, `/admin/stores/${A}/reviews`);

@@ -7,7 +7,8 @@
  * the user and closes their other reset links; the user then signs in with it as usual (OWASP: no
  * automatic sign-in after a reset).
  *
- * Limits (rate-limiter-flexible, in memory): per client address (`addressKey`) requests are refused with
+ * Limits (rate-limiter-flexible, server/admin/window-limiter.ts: in memory on SQLite, shared by every node on
+ * PostgreSQL): per client address (`addressKey`) requests are refused with
  * 429 past `perAddress`; per e-mail, requests past `perEmail` answer the same as ever but send nothing,
  * so nobody can flood an inbox, and the answer still says nothing about the account.
  */
@@ -21,7 +22,7 @@ import { emailField, FieldError, passwordField } from "./account-forms.ts";
 import { accountTokenHash, isAccountToken, newAccountToken } from "./account-tokens.ts";
 import type { AccountsRepo } from "./accounts.repo.ts";
 import type { AdminRepo } from "./admin.repo.ts";
-import { consumePoint, windowLimiter } from "./signup.service.ts";
+import { consumePoint, windowLimiters } from "./window-limiter.ts";
 
 /** How long a reset link works: 1 hour. */
 export const RESET_TTL_MS = 60 * 60_000;
@@ -47,14 +48,15 @@ export function passwordResetService(deps: {
 }) {
   const { db, admin, accounts, mail } = deps;
   const now = deps.now ?? Date.now;
-  let perAddress = windowLimiter(DEFAULT_RESET_LIMITS.perAddress);
-  let perEmail = windowLimiter(DEFAULT_RESET_LIMITS.perEmail);
+  const windowLimiter = windowLimiters(db);
+  let perAddress = windowLimiter("reset-address", DEFAULT_RESET_LIMITS.perAddress);
+  let perEmail = windowLimiter("reset-email", DEFAULT_RESET_LIMITS.perEmail);
 
   return {
     /** Replace the limits (configuration, tests). */
     configure(options: { perAddress?: { max: number; windowMs: number }; perEmail?: { max: number; windowMs: number } }): void {
-      if (options.perAddress) perAddress = windowLimiter(options.perAddress);
-      if (options.perEmail) perEmail = windowLimiter(options.perEmail);
+      if (options.perAddress) perAddress = windowLimiter("reset-address", options.perAddress);
+      if (options.perEmail) perEmail = windowLimiter("reset-email", options.perEmail);
     },
 
     /**

@@ -5,21 +5,22 @@
  * gets a random UUID and its creator as owner.
  *
  * Sign-ups are limited per client address (`addressKey`: an IPv6 /64 counts as one) with
- * rate-limiter-flexible's in-memory limiter: the count is taken before the argon2 hash, in one
- * synchronous step, so concurrent requests cannot all pass (at most `max` per window get through).
+ * rate-limiter-flexible (server/admin/window-limiter.ts: in memory on SQLite, shared by every node on
+ * PostgreSQL): the count is taken before the argon2 hash, atomically, so concurrent requests cannot all
+ * pass (at most `max` per window get through).
  * A form with field errors costs no quota; every attempt that reaches the e-mail check does.
  */
 import { hash } from "@node-rs/argon2";
 import { randomUUID } from "node:crypto";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError } from "../contract/errors.ts";
 import { transaction, type Db } from "../db/database.ts";
 import { addressKey } from "../reviews/submission-limits.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
 import { FieldError, newStoreSchema, parseFields, signupSchema, type NewStoreInput } from "./account-forms.ts";
 import type { AccountsRepo } from "./accounts.repo.ts";
-import type { AdminRepo } from "./admin.repo.ts";
+import { isUniqueViolation, type AdminRepo } from "./admin.repo.ts";
 import type { AdminService } from "./admin.service.ts";
+import { consumePoint, windowLimiters } from "./window-limiter.ts";
 
 /** Default sign-ups (and new stores by non-operators) per client address per hour (`SIGNUPS_PER_IP_PER_HOUR`). */
 export const DEFAULT_SIGNUP_LIMIT = { max: 5, windowMs: 60 * 60_000 };
@@ -34,28 +35,13 @@ export class SignupThrottledError extends ApiError {
   }
 }
 
-/** A limiter of `max` points per `windowMs` per key (rate-limiter-flexible, in memory). */
-export function windowLimiter(rule: { max: number; windowMs: number }) {
-  return new RateLimiterMemory({ points: rule.max, duration: Math.max(1, Math.ceil(rule.windowMs / 1000)) });
-}
-
-/** Consume one point of `key`. @returns 0 when allowed, else the seconds until the window frees one. */
-export async function consumePoint(limiter: RateLimiterMemory, key: string): Promise<number> {
-  try {
-    await limiter.consume(key);
-    return 0;
-  } catch (result) {
-    if (result instanceof RateLimiterRes) return Math.max(1, Math.ceil(result.msBeforeNext / 1000));
-    throw result;
-  }
-}
-
 /** Create the sign-up service. */
 export function signupService(deps: { db: Db; admin: AdminRepo; adminService: AdminService; accounts: AccountsRepo; stores: StoresRepo; now?: () => number }) {
   const { db, admin, adminService, accounts, stores } = deps;
   const now = deps.now ?? Date.now;
   let open = false;
-  let limiter = windowLimiter(DEFAULT_SIGNUP_LIMIT);
+  const windowLimiter = windowLimiters(db);
+  let limiter = windowLimiter("signup", DEFAULT_SIGNUP_LIMIT);
 
   const throttle = async (ip: string) => {
     const wait = await consumePoint(limiter, addressKey(ip));
@@ -66,7 +52,7 @@ export function signupService(deps: { db: Db; admin: AdminRepo; adminService: Ad
     /** Open or close public sign-up and set its per-address limit (start-up configuration, tests). */
     configure(options: { open?: boolean; perAddress?: { max: number; windowMs: number } }): void {
       if (options.open !== undefined) open = options.open;
-      if (options.perAddress) limiter = windowLimiter(options.perAddress);
+      if (options.perAddress) limiter = windowLimiter("signup", options.perAddress);
     },
     /** Whether public sign-up (`/admin/signup`) is open. */
     isOpen: () => open,
@@ -112,7 +98,7 @@ export function signupService(deps: { db: Db; admin: AdminRepo; adminService: Ad
         return { storeId, userId, sessionToken };
       } catch (error) {
         // Two sign-ups with one e-mail at once: the second finds the first's row (UNIQUE) and nothing of it is kept.
-        if (error instanceof Error && /UNIQUE constraint failed: merchant_users\.email/.test(error.message)) throw taken();
+        if (isUniqueViolation(error) && admin.userByEmail(input.email)) throw taken();
         throw error;
       }
     },

@@ -19,9 +19,9 @@ import type { StoresRepo } from "../stores/stores.repo.ts";
 import { FieldError, inviteSchema, parseFields, passwordField, type Role } from "./account-forms.ts";
 import { accountTokenHash, isAccountToken, newAccountToken } from "./account-tokens.ts";
 import type { AccountsRepo, Invite, TeamMember } from "./accounts.repo.ts";
-import type { AdminRepo } from "./admin.repo.ts";
+import { isUniqueViolation, type AdminRepo } from "./admin.repo.ts";
 import type { AdminService } from "./admin.service.ts";
-import { consumePoint, windowLimiter } from "./signup.service.ts";
+import { consumePoint, windowLimiters } from "./window-limiter.ts";
 
 /** How long an invitation link works: 7 days. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60_000;
@@ -42,7 +42,8 @@ export function teamService(deps: {
 }) {
   const { db, admin, adminService, accounts, stores, mail } = deps;
   const now = deps.now ?? Date.now;
-  let limiter = windowLimiter(DEFAULT_INVITE_LIMIT);
+  const windowLimiter = windowLimiters(db);
+  let limiter = windowLimiter("invite", DEFAULT_INVITE_LIMIT);
 
   const requireOwner = (storeId: string, userId: string) => {
     if (accounts.roleOf(userId, storeId) !== "owner") throw forbidden();
@@ -51,7 +52,7 @@ export function teamService(deps: {
   return {
     /** Replace the per-store invitation limit (tests, configuration). */
     configure(options: { perStore?: { max: number; windowMs: number } }): void {
-      if (options.perStore) limiter = windowLimiter(options.perStore);
+      if (options.perStore) limiter = windowLimiter("invite", options.perStore);
     },
     /** The user's role in the store, or undefined when not a member. */
     roleOf: (userId: string, storeId: string): Role | undefined => accounts.roleOf(userId, storeId),
@@ -177,7 +178,7 @@ export function teamService(deps: {
         });
       } catch (error) {
         // The account was created meanwhile (another link, the CLI): nothing of this attempt is kept; the link stays open.
-        if (error instanceof Error && /UNIQUE constraint failed: merchant_users\.email/.test(error.message)) {
+        if (isUniqueViolation(error) && passwordHash && admin.userByEmail(invite.email)) {
           throw new ApiError(409, "An account with this e-mail was just created. Reload the page and sign in to accept.", "conflict");
         }
         throw error;

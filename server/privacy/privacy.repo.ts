@@ -12,7 +12,7 @@
  * Review votes are keyed by hashed visitor IDs and cannot be attributed to an address.
  * Addresses compare lower-cased and trimmed.
  */
-import type { Db } from "../db/database.ts";
+import { dialect, type Db } from "../db/database.ts";
 
 /** One store's rows about one shopper, as stored (JSON-ready). */
 export type ShopperHoldings = {
@@ -44,14 +44,21 @@ export type ErasureResult = {
   groupIds: string[];
 };
 
-const SURVEY_MATCH = `store_id = @storeId AND (lower(trim(customer_email)) = @email OR EXISTS (
+/** Survey responses of the shopper: by the response's customer address, or an e-mail question answered with it. */
+const SURVEY_MATCH = {
+  sqlite: `store_id = @storeId AND (lower(trim(customer_email)) = @email OR EXISTS (
   SELECT 1 FROM json_each(answered_questions_json) a
-  WHERE json_extract(a.value, '$.type') = 'email' AND lower(trim(json_extract(a.value, '$.answer'))) = @email))`;
+  WHERE json_extract(a.value, '$.type') = 'email' AND lower(trim(json_extract(a.value, '$.answer'))) = @email))`,
+  postgres: `store_id = @storeId AND (lower(trim(customer_email)) = @email OR EXISTS (
+  SELECT 1 FROM jsonb_array_elements(answered_questions_json::jsonb) a
+  WHERE a->>'type' = 'email' AND lower(trim(a->>'answer')) = @email))`,
+};
 
 /** Create the shopper-data module over `db`. */
 export function privacyRepo(db: Db) {
   const all = <T = Record<string, unknown>>(sql: string, args: Record<string, unknown>) => db.prepare(sql).all(args) as T[];
   const run = (sql: string, args: Record<string, unknown>) => db.prepare(sql).run(args).changes;
+  const surveyMatch = SURVEY_MATCH[dialect(db)];
 
   return {
     /** Every row of `storeId` about `email` (normalised), in the shape stored. Reads in one snapshot when called inside a read transaction. */
@@ -75,7 +82,7 @@ export function privacyRepo(db: Db) {
         surveyResponses: all(
           `SELECT survey_response_id, survey_id, channel_survey_id, answered_questions_json, customer_id, customer_email, email_marketing_opt_in,
                   remote_order_id, reward_type, reward_description, reward_value, created_ms
-           FROM survey_responses WHERE ${SURVEY_MATCH} ORDER BY created_ms`, a),
+           FROM survey_responses WHERE ${surveyMatch} ORDER BY created_ms`, a),
         loyaltyCustomers,
         loyaltyTransactions: all(
           `SELECT t.transaction_id, t.loyalty_customer_id, t.type, t.points, t.balance_after, t.description, t.coupon_code, t.order_id, t.created_ms
@@ -106,7 +113,7 @@ export function privacyRepo(db: Db) {
       const reviews = run(`DELETE FROM reviews WHERE store_id = @storeId AND lower(reviewer_email) = @email`, a);
       const answers = run(`DELETE FROM answers WHERE store_id = @storeId AND lower(author_email) = @email`, a);
       const questions = run(`DELETE FROM questions WHERE store_id = @storeId AND lower(asker_email) = @email`, a);
-      const surveyResponses = run(`DELETE FROM survey_responses WHERE ${SURVEY_MATCH}`, a);
+      const surveyResponses = run(`DELETE FROM survey_responses WHERE ${surveyMatch}`, a);
       const loyaltyCustomersAnonymised = run(
         `UPDATE loyalty_customers SET email = NULL, platform_customer_id = 'erased:' || loyalty_customer_id
          WHERE store_id = @storeId AND lower(email) = @email`, a);
