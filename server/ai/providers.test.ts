@@ -1,29 +1,27 @@
 /**
  * The persisted queue across a restart, the language-model provider and the translation provider,
- * each against a real local HTTP stub server started by the test, over real SQLite files.
+ * each against a real local HTTP stub server started by the test, over real SQLite files (PostgreSQL databases
+ * with CHORUS_TEST_POSTGRES_URL: test/test-databases.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
+import { testDatabases } from "../../test/test-databases.ts";
 import { createServices, type Services, type ServicesOptions } from "../services.ts";
 import type { AiConfig, LlmConfig } from "./config.ts";
 import { toTargetLocale } from "../translation/locales.ts";
 import { decodeHtmlText } from "../../widgets/internal/html-text.ts";
 
 const P30 = "1088"; // 30 real reviews
-const dirs: string[] = [];
-const tempDb = () => {
-  const dir = mkdtempSync(join(tmpdir(), "chorus-ai-"));
-  dirs.push(dir);
-  return join(dir, "chorus.sqlite");
-};
-const open = (databasePath: string, ai: Partial<AiConfig> = {}) =>
-  createServices({ databasePath, mediaPath: join(databasePath, "..", "media"), ai: { llm: null, translation: null, ...ai } } satisfies ServicesOptions);
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+const dbs = testDatabases("chorus-ai-");
+let made = 0;
+/** A fresh database's location. */
+const tempDb = () => dbs.location(`chorus-${++made}.sqlite`);
+const open = async (location: string | Promise<string>, ai: Partial<AiConfig> = {}) =>
+  createServices({ databasePath: await location, mediaPath: join(dbs.dir, "media"), ai: { llm: null, translation: null, ...ai } } satisfies ServicesOptions);
+afterAll(() => dbs.removeAll());
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 /** A local HTTP stub; `handler` can be swapped per test; `calls` counts requests. */
@@ -48,14 +46,14 @@ const chatAnswer = (content: string) => JSON.stringify({ choices: [{ message: { 
 describe("persisted queue", () => {
   it("a job enqueued before the services close is completed by a worker after reopening", async () => {
     const path = tempDb();
-    let s: Services = open(path);
+    let s: Services = await open(path);
     seedRealReviews(s, { productIds: [P30] });
     s.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: true });
     expect(s.ai.enqueue(TEST_STORE_ID, { type: "product", id: P30 }, "test")).toBe(true);
     expect(s.ai.enqueue(TEST_STORE_ID, { type: "product", id: P30 }, "test")).toBe(false); // one queued job per scope
     s.close();
 
-    s = open(path);
+    s = await open(path);
     try {
       expect(s.aiData.jobCounts().queued).toBe(1);
       s.aiWorker.start();
@@ -69,13 +67,13 @@ describe("persisted queue", () => {
 
   it("a job left running by a stopped process is queued again and completed", async () => {
     const path = tempDb();
-    let s: Services = open(path);
+    let s: Services = await open(path);
     seedRealReviews(s, { productIds: [P30] });
     s.ai.enqueue(TEST_STORE_ID, { type: "product", id: P30 }, "test");
     // the process "dies" mid-job, and its claim runs out (at once here: on PostgreSQL another node takes back only expired claims)
     expect(s.aiData.claimNext(Date.now(), Date.now(), "a process that died")?.status).toBe("running");
     s.close();
-    s = open(path);
+    s = await open(path);
     try {
       expect(await s.aiWorker.runUntilIdle()).toBe(1);
       expect(s.aiData.jobCounts()).toMatchObject({ queued: 0, running: 0, done: 1 });
@@ -92,7 +90,7 @@ describe("language-model provider (OpenAI-compatible) against a local stub", () 
   const llm = (): LlmConfig => ({ baseUrl: `${stub.url}/v1`, model: "stub-model", apiKey: "k", timeoutMs: 300, retries: 1, backoffMs: 10 });
   beforeAll(async () => {
     stub = await stubServer();
-    s = open(tempDb());
+    s = await open(tempDb());
     seedRealReviews(s, { productIds: [P30] });
     s.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: true });
   });
@@ -157,7 +155,7 @@ describe("translation (interface.md §4.2 locale rules) against a local LibreTra
       res.setHeader("content-type", "application/json");
       res.end(JSON.stringify({ translatedText: q.map((x) => `[${source}>${target}] ${x}`) }));
     });
-    s = open(tempDb(), { translation: { provider: "libretranslate", url: stub.url, timeoutMs: 2000 } });
+    s = await open(tempDb(), { translation: { provider: "libretranslate", url: stub.url, timeoutMs: 2000 } });
     seedRealReviews(s, { productIds: [P30] });
     s.stores.updateSettings(TEST_STORE_ID, { translation: "on-load" });
     ids = s.db.prepare("SELECT review_id FROM reviews WHERE product_id = ? ORDER BY created_ms DESC").pluck().all(P30) as string[];
@@ -201,7 +199,7 @@ describe("translation (interface.md §4.2 locale rules) against a local LibreTra
   });
 
   it("no provider configured, or the provider failing: original text", async () => {
-    const bare = open(tempDb());
+    const bare = await open(tempDb());
     try {
       seedRealReviews(bare, { productIds: [P30] });
       bare.stores.updateSettings(TEST_STORE_ID, { translation: "on-load" });
