@@ -1,12 +1,14 @@
 /**
- * Sign-in rules with a controlled clock over a real SQLite file: session expiry, sign-in throttling
- * (counted before the password, per address + e-mail and per address, progressive back-off, no
- * per-e-mail lockout), sessions ended by a password change, and input validation of new users.
+ * Sign-in rules with a controlled clock over a real database (a SQLite file; PostgreSQL with
+ * CHORUS_TEST_POSTGRES_URL): session expiry, sign-in throttling (counted before the password, per address +
+ * e-mail and per address, progressive back-off, no per-e-mail lockout), sessions ended by a password
+ * change, and input validation of new users.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, type FreshDatabase } from "../../test/database-location.ts";
 import { TEST_STORE_ID } from "../../test/fixtures.ts";
 import { isApiError } from "../contract/errors.ts";
 import { createServices, type Services } from "../services.ts";
@@ -14,19 +16,22 @@ import { adminRepo } from "./admin.repo.ts";
 import { adminService, LOGIN_THROTTLE, lockedUntilMs, SESSION_TTL_MS, throttleAddress } from "./admin.service.ts";
 
 let dir: string;
+let database: FreshDatabase;
 let s: Services;
 let clock = Date.UTC(2026, 5, 1);
 let admin: ReturnType<typeof adminService>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chorus-admin-service-"));
-  s = createServices({ databasePath: join(dir, "db.sqlite") });
+  database = await freshDatabase(dir);
+  s = createServices({ databasePath: database.location });
   s.stores.create({ storeId: TEST_STORE_ID, name: "Shop", platform: "shopify" });
   admin = adminService({ db: s.db, admin: adminRepo(s.db), stores: s.stores, now: () => clock });
   await admin.createUser({ email: "Clock@Shop.test ", password: "clock password", storeIds: [TEST_STORE_ID] });
 });
-afterAll(() => {
+afterAll(async () => {
   s.close();
+  await database.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 

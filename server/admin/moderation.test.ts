@@ -1,28 +1,33 @@
 /**
- * The moderation queue over a real SQLite file with real reviews: filters (status, rating, product,
- * media), keyset paging with signed cursors, and store scoping of status changes and replies.
+ * The moderation queue over a real database (a SQLite file; PostgreSQL with CHORUS_TEST_POSTGRES_URL) with
+ * real reviews: filters (status, rating, product, media), keyset paging with signed cursors, and store
+ * scoping of status changes and replies.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, type FreshDatabase } from "../../test/database-location.ts";
 import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { isApiError } from "../contract/errors.ts";
 import { createServices, type Services } from "../services.ts";
 import { QUEUE_PAGE_SIZE, queueQuerySchema } from "./moderation.service.ts";
 
 let dir: string;
+let database: FreshDatabase;
 let s: Services;
 const q = (input: Record<string, string>) => queueQuerySchema.parse(input);
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chorus-moderation-"));
-  s = createServices({ databasePath: join(dir, "db.sqlite") });
+  database = await freshDatabase(dir);
+  s = createServices({ databasePath: database.location });
   seedRealReviews(s, { storeId: TEST_STORE_ID, limit: 120, status: "pending" });
   seedRealReviews(s, { storeId: OTHER_STORE_ID, limit: 30, status: "pending" });
 });
-afterAll(() => {
+afterAll(async () => {
   s.close();
+  await database.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 
