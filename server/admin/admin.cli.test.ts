@@ -1,6 +1,6 @@
 /**
- * The users CLI and the demo merchant seeder over real temp SQLite files, and a user of two stores
- * (store switcher) over real HTTP.
+ * The users CLI and the demo merchant seeder over real temp databases (SQLite files; PostgreSQL databases with
+ * CHORUS_TEST_POSTGRES_URL), and a user of two stores (store switcher) over real HTTP.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { freshDatabase } from "../../test/database-location.ts";
 import { OTHER_STORE_ID, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer } from "../../test/server.ts";
 import { loadConfig, PROJECT_ROOT } from "../config.ts";
@@ -21,15 +22,25 @@ const tempDir = () => {
   dirs.push(d);
   return d;
 };
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const drops: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const drop of drops) await drop();
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+/** A fresh database in a temp directory (or on PostgreSQL), dropped after the file's tests. */
+const newDatabase = async () => {
+  const db = await freshDatabase(tempDir());
+  drops.push(db.drop);
+  return db;
+};
 
 describe("npm run users", () => {
   it("add without --password prints a generated password once, and that password signs in", async () => {
-    const db = join(tempDir(), "db.sqlite");
+    const { location: db, env: dbEnv } = await newDatabase();
     const s = createServices({ databasePath: db });
     s.stores.create({ storeId: TEST_STORE_ID, name: "Shop", platform: "shopify" });
     s.close();
-    const env = { ...process.env, DATABASE_PATH: db };
+    const env = { ...process.env, ...dbEnv };
     const { stdout } = await run(process.execPath, ["server/cli/users.ts", "add", "--email", "Owner@Shop.test", "--store", TEST_STORE_ID], { cwd: PROJECT_ROOT, env });
     const password = /Password \(shown once[^)]*\): (\S+)/.exec(stdout)?.[1];
     expect(password).toMatch(/^[A-Za-z0-9_-]{20}$/);
@@ -43,10 +54,10 @@ describe("npm run users", () => {
   });
 
   it("refuses an unknown store with exit code 1 and a clear message", async () => {
-    const db = join(tempDir(), "db.sqlite");
+    const { location: db, env: dbEnv } = await newDatabase();
     createServices({ databasePath: db }).close();
     const error = await run(process.execPath, ["server/cli/users.ts", "add", "--email", "a@b.test", "--store", "nope", "--password", "long enough pw"], {
-      cwd: PROJECT_ROOT, env: { ...process.env, DATABASE_PATH: db },
+      cwd: PROJECT_ROOT, env: { ...process.env, ...dbEnv },
     }).catch((e: { code: number; stderr: string }) => e);
     expect(error).toMatchObject({ code: 1 });
     expect((error as { stderr: string }).stderr).toContain("no store with ID nope");
@@ -56,10 +67,11 @@ describe("npm run users", () => {
 describe("demo merchant seeder", () => {
   const demo = async (password?: string) => {
     const dir = tempDir();
-    const services = createServices({ databasePath: join(dir, "db.sqlite") });
+    const db = await newDatabase();
+    const services = createServices({ databasePath: db.location });
     const lines: string[] = [];
     // The admin seeder alone (the others import data: server/demo/demo.test.ts).
-    const config = { ...loadConfig({ ...process.env, DATABASE_PATH: join(dir, "db.sqlite"), DEMO_DATA_DIR: join(dir, "none") }), DEMO_ADMIN_PASSWORD: password };
+    const config = { ...loadConfig({ ...process.env, ...db.env, DEMO_DATA_DIR: join(dir, "none") }), DEMO_ADMIN_PASSWORD: password };
     const admin = DEMO_SEEDERS.filter((s) => s.name === "admin-user");
     await ensureDemoStore({ services, config, log: (l) => lines.push(l) }, admin);
     await ensureDemoStore({ services, config, log: (l) => lines.push(l) }, admin);
