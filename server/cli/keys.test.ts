@@ -2,23 +2,32 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, type FreshDatabase } from "../../test/database-location.ts";
 import { TEST_STORE_ID } from "../../test/fixtures.ts";
 import { createServices } from "../services.ts";
 import { runKeysCli } from "./keys.ts";
 
 let dir: string;
-let previous: string | undefined;
-beforeAll(() => {
+let database: FreshDatabase;
+const previous: Record<string, string | undefined> = {};
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chorus-keys-"));
-  previous = process.env.DATABASE_PATH;
-  process.env.DATABASE_PATH = join(dir, "db.sqlite");
-  const s = createServices({ databasePath: process.env.DATABASE_PATH });
+  database = await freshDatabase(dir);
+  // The CLI reads its database from the environment (DATABASE_PATH, or DATABASE_URL on PostgreSQL).
+  for (const [name, value] of Object.entries(database.env)) {
+    previous[name] = process.env[name];
+    process.env[name] = value;
+  }
+  const s = createServices({ databasePath: database.location });
   s.stores.create({ storeId: TEST_STORE_ID, name: "Test", platform: "shopify" });
   s.close();
 });
-afterAll(() => {
-  if (previous === undefined) delete process.env.DATABASE_PATH;
-  else process.env.DATABASE_PATH = previous;
+afterAll(async () => {
+  for (const [name, value] of Object.entries(previous)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  await database.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -35,7 +44,7 @@ describe("npm run keys", () => {
     expect(created.code).toBe(0);
     const key = /password \(API key\):\s+(\S+)/.exec(created.out)![1];
     const id = /Created API key (\S+)/.exec(created.out)![1];
-    const s = createServices({ databasePath: process.env.DATABASE_PATH! });
+    const s = createServices({ databasePath: database.location });
     try {
       const header = `Basic ${Buffer.from(`${TEST_STORE_ID}:${key}`).toString("base64")}`;
       expect(s.apiKeys.authenticateBasic(header)).toBe(TEST_STORE_ID);
