@@ -1,26 +1,32 @@
 /**
  * The AI worker thread (issue 8): the real server (`node server/http/main.ts`, the production entry) over a
- * temp SQLite file seeded with real reviews. Proves that a queued job is completed by the thread and served,
+ * temp SQLite file (a PostgreSQL database with CHORUS_TEST_POSTGRES_URL: test/test-databases.ts) seeded with real reviews. Proves that a queued job is completed by the thread and served,
  * that HTTP requests are answered quickly while the thread analyses reviews, that SIGTERM during a job exits
  * cleanly without losing the job, and that a crashing thread is restarted with backoff.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Piscina } from "piscina";
 import { afterAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../server/config.ts";
-import { openDatabase } from "../server/db/database.ts";
+import { openDatabase, type Db } from "../server/db/database.ts";
 import { aiRepo } from "../server/ai/ai.repo.ts";
 import { startAiWorkerThread } from "../server/ai/worker-host.ts";
 import { createServices, type Services } from "../server/services.ts";
 import { adminPost, signInAgent } from "./admin-http.ts";
 import { realReviews, seedRealReviews, TEST_STORE_ID } from "./fixtures.ts";
 import type { TestServer } from "./server.ts";
+import { testDatabases } from "./test-databases.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "chorus-ai-thread-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dbs = testDatabases("chorus-ai-thread-");
+const dir = dbs.dir;
+/** PostgreSQL: one reading connection per database for the whole file (each connection is a thread of its own). */
+const readers = new Map<string, Db>();
+afterAll(async () => {
+  for (const db of readers.values()) db.close();
+  await dbs.removeAll();
+});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Run `fn` with services over `databasePath` (embedded AI engine only), closing them afterwards. */
@@ -35,7 +41,7 @@ async function withServices<T>(databasePath: string, fn: (services: Services) =>
 
 /** Seed a fresh database with real reviews (AI auto-publish on) and queue jobs for `queue` products. */
 async function seed(name: string, options: { productIds?: string[]; queue?: string[] }): Promise<string> {
-  const databasePath = join(dir, `${name}.sqlite`);
+  const databasePath = await dbs.location(`${name}.sqlite`);
   await withServices(databasePath, (services) => {
     seedRealReviews(services, { productIds: options.productIds });
     services.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: true });
@@ -56,7 +62,7 @@ async function startServer(databasePath: string, env: Record<string, string> = {
   const { CHORUS_LLM_BASE_URL: _llm, CHORUS_TRANSLATE_URL: _translate, ...parentEnv } = process.env;
   const child = spawn(process.execPath, ["server/http/main.ts"], {
     cwd: PROJECT_ROOT,
-    env: { ...parentEnv, DATABASE_PATH: databasePath, MEDIA_PATH: join(dir, "media"), PORT: "0", HOST: "127.0.0.1", CHORUS_DEMO: "0", RESPONSE_CACHE: "0", ...env },
+    env: { ...parentEnv, ...(dbs.postgres ? { DATABASE_URL: databasePath } : { DATABASE_PATH: databasePath }), MEDIA_PATH: join(dir, "media"), PORT: "0", HOST: "127.0.0.1", CHORUS_DEMO: "0", RESPONSE_CACHE: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -76,15 +82,23 @@ async function startServer(databasePath: string, env: Record<string, string> = {
   return { child, exited, output: () => out, base, url: (path: string) => `${base}/v1/stores/${TEST_STORE_ID}${path}` };
 }
 
-/** Queue counts, read on a separate read-only connection (as a second process would). */
-function jobCounts(databasePath: string) {
+/** Run `fn` on a separate read-only connection (as a second process would): a new one per call on SQLite, one kept per database on PostgreSQL. */
+function reading<T>(databasePath: string, fn: (db: Db) => T): T {
+  if (dbs.postgres) {
+    let db = readers.get(databasePath);
+    if (!db) readers.set(databasePath, (db = openDatabase(databasePath, { readonly: true })));
+    return fn(db);
+  }
   const db = openDatabase(databasePath, { readonly: true });
   try {
-    return aiRepo(db).jobCounts();
+    return fn(db);
   } finally {
     db.close();
   }
 }
+
+/** Queue counts, read on a separate read-only connection. */
+const jobCounts = (databasePath: string) => reading(databasePath, (db) => aiRepo(db).jobCounts());
 
 /** Real products with at least 30 reviews, most reviewed first, until `reviews` reviews are covered. */
 function busyProducts(reviews: number): string[] {
@@ -156,9 +170,7 @@ describe("AI worker thread in the HTTP server", () => {
     const databasePath = await seed("sigterm", { productIds: busyProducts(2000) });
     const server = await startServer(databasePath);
     await expect.poll(() => jobCounts(databasePath).running, { timeout: 30_000, interval: 20 }).toBe(1);
-    const db = openDatabase(databasePath, { readonly: true });
-    const running = db.prepare("SELECT job_id FROM ai_jobs WHERE status = 'running'").pluck().get() as number;
-    db.close();
+    const running = reading(databasePath, (db) => db.prepare("SELECT job_id FROM ai_jobs WHERE status = 'running'").pluck().get() as number);
     await stopServer(server);
     expect(server.output()).toMatch(/Stopped\./);
 
