@@ -4,7 +4,7 @@
  * `order_headers_recent`; a filter narrows the rows each page reads, never the order. Times in ms;
  * `fromMs` inclusive, `toMs` exclusive.
  */
-import type { Db } from "../db/database.ts";
+import { dialect, type Db } from "../db/database.ts";
 
 export type DateRange = { fromMs?: number; toMs?: number };
 export type ReviewExportFilter = DateRange & { status?: string; productId?: string; rating?: number };
@@ -46,6 +46,9 @@ const EQ = (col: string) => `(CAST(? AS TEXT) IS NULL OR ${col} = ?)`;
 
 /** Create the exports data module over `db`. */
 export function exportsRepo(db: Db) {
+  const pg = dialect(db) === "postgres";
+  /** SQLite's index hint for a page's keyset order; PostgreSQL has no hints (its planner follows the same indexes). */
+  const indexedBy = (index: string) => (pg ? "" : `INDEXED BY ${index}`);
   return {
     /** Reviews of any status after `(created_ms, review_id)`. */
     reviews(storeId: string, f: ReviewExportFilter, after: [number, string] | undefined, limit: number): ReviewExportRow[] {
@@ -53,7 +56,7 @@ export function exportsRepo(db: Db) {
         `SELECT r.review_id, r.product_id, p.name AS product_name, r.status, r.rating, r.title, r.body, r.reviewer_name, r.reviewer_email, r.verified_status,
            r.is_recommended, r.is_incentivized, r.helpful_count, r.unhelpful_count, r.media_count, r.language_code, r.reply_body, r.reply_created_ms,
            r.created_ms, r.updated_ms
-         FROM reviews r INDEXED BY exports_reviews LEFT JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id
+         FROM reviews r ${indexedBy("exports_reviews")} LEFT JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id
          WHERE r.store_id = ? AND (r.created_ms, r.review_id) > (?, ?) AND ${RANGE("r.created_ms")} AND ${EQ("r.status")} AND ${EQ("r.product_id")} AND ${EQ("r.rating")}
          ORDER BY r.created_ms, r.review_id LIMIT ?`,
       ).all(storeId, after?.[0] ?? -1, after?.[1] ?? "", ...range(f), ...eq(f.status), ...eq(f.productId), ...eq(f.rating), limit) as ReviewExportRow[];
@@ -66,7 +69,7 @@ export function exportsRepo(db: Db) {
            (SELECT count(*) FROM answers a WHERE a.question_id = q.question_id) AS answer_count,
            (SELECT count(*) FROM answers a WHERE a.question_id = q.question_id AND a.status = 'published') AS published_answer_count,
            (SELECT a.body FROM answers a WHERE a.question_id = q.question_id AND a.is_store_answer = 1 AND a.status = 'published' ORDER BY a.created_ms DESC LIMIT 1) AS store_answer
-         FROM questions q INDEXED BY exports_questions LEFT JOIN products p ON p.store_id = q.store_id AND p.product_id = q.product_id
+         FROM questions q ${indexedBy("exports_questions")} LEFT JOIN products p ON p.store_id = q.store_id AND p.product_id = q.product_id
          WHERE q.store_id = ? AND (q.created_ms, q.question_id) > (?, ?) AND ${RANGE("q.created_ms")} AND ${EQ("q.status")} AND ${EQ("q.product_id")}
          ORDER BY q.created_ms, q.question_id LIMIT ?`,
       ).all(storeId, after?.[0] ?? -1, after?.[1] ?? "", ...range(f), ...eq(f.status), ...eq(f.productId), limit) as QuestionExportRow[];
@@ -77,7 +80,7 @@ export function exportsRepo(db: Db) {
       return db.prepare(
         `SELECT c.loyalty_customer_id, c.platform_customer_id, c.email, c.status, c.balance, c.lifetime_points, t.name AS vip_tier_name,
            c.enrollment_channel, c.enrolled_ms, c.created_ms
-         FROM loyalty_customers c INDEXED BY exports_loyalty_customers LEFT JOIN loyalty_vip_tiers t ON t.vip_tier_id = c.vip_tier_id
+         FROM loyalty_customers c ${indexedBy("exports_loyalty_customers")} LEFT JOIN loyalty_vip_tiers t ON t.vip_tier_id = c.vip_tier_id
          WHERE c.store_id = ? AND (c.created_ms, c.loyalty_customer_id) > (?, ?) AND ${RANGE("c.created_ms")} AND ${EQ("c.status")}
          ORDER BY c.created_ms, c.loyalty_customer_id LIMIT ?`,
       ).all(storeId, after?.[0] ?? -1, after?.[1] ?? "", ...range(f), ...eq(f.status), limit) as CustomerExportRow[];
@@ -88,7 +91,7 @@ export function exportsRepo(db: Db) {
       return db.prepare(
         `SELECT x.seq, x.transaction_id, x.loyalty_customer_id, c.platform_customer_id, c.email, x.type, x.points, x.balance_after, x.description,
            x.earning_rule_id, x.redemption_rule_id, x.order_id, x.coupon_code, x.created_ms
-         FROM loyalty_transactions x INDEXED BY exports_loyalty_transactions LEFT JOIN loyalty_customers c ON c.loyalty_customer_id = x.loyalty_customer_id
+         FROM loyalty_transactions x ${indexedBy("exports_loyalty_transactions")} LEFT JOIN loyalty_customers c ON c.loyalty_customer_id = x.loyalty_customer_id
          WHERE x.store_id = ? AND x.seq > ? AND ${RANGE("x.created_ms")} AND ${EQ("x.type")} AND ${EQ("x.loyalty_customer_id")}
          ORDER BY x.seq LIMIT ?`,
       ).all(storeId, after ?? 0, ...range(f), ...eq(f.type), ...eq(f.loyaltyCustomerId), limit) as TransactionExportRow[];
@@ -99,7 +102,7 @@ export function exportsRepo(db: Db) {
       return db.prepare(
         `SELECT h.order_id, h.order_name, h.status, h.email, h.customer_name, h.platform_customer_id, h.currency, h.subtotal, h.ordered_ms,
            h.fulfilled_ms, h.cancelled_ms, h.source
-         FROM order_headers h INDEXED BY order_headers_recent
+         FROM order_headers h ${indexedBy("order_headers_recent")}
          WHERE h.store_id = ? AND (h.ordered_ms, h.order_id) > (?, ?) AND ${RANGE("h.ordered_ms")} AND ${EQ("h.status")}
          ORDER BY h.ordered_ms, h.order_id LIMIT ?`,
       ).all(storeId, after?.[0] ?? -1, after?.[1] ?? "", ...range(f), ...eq(f.status), limit) as OrderHeaderExportRow[];
@@ -110,7 +113,7 @@ export function exportsRepo(db: Db) {
       if (orderIds.length === 0) return [];
       return db.prepare(
         `SELECT order_id, product_id, variant_id, title, quantity, price FROM orders
-         WHERE store_id = ? AND order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, product_id`,
+         WHERE store_id = ? AND order_id IN (SELECT value FROM ${pg ? "jsonb_array_elements_text(CAST(? AS jsonb))" : "json_each(?)"}) ORDER BY order_id, product_id`,
       ).all(storeId, JSON.stringify(orderIds)) as OrderLineExportRow[];
     },
   };

@@ -4,7 +4,7 @@
  * balance = sum of transactions, no negative balance) are enforced by triggers (migration 040) and
  * checked by `ledgerCheck`.
  */
-import type { Db } from "../db/database.ts";
+import { dialect, type Db } from "../db/database.ts";
 import type { EarningRuleType, LoyaltyCustomerStatus, RedemptionRuleType, TransactionType } from "../contract/loyalty.ts";
 
 export type ProgramRow = {
@@ -72,8 +72,9 @@ export function loyaltyRepo(db: Db) {
   const unawardedReviews = db.prepare<[string, string, string, string], ReviewForEarning>(
     // INDEXED BY: without it the planner may pick (store_id, status) and scan every published review of
     // the store on each customer read; the e-mail index finds the customer's few reviews directly.
+    // (PostgreSQL has no index hints; its planner picks the e-mail index by its statistics.)
     `SELECT r.review_id, r.media_count, p.name AS product_name
-       FROM reviews r INDEXED BY loyalty_reviews_email LEFT JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id
+       FROM reviews r ${dialect(db) === "postgres" ? "" : "INDEXED BY loyalty_reviews_email"} LEFT JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id
       WHERE r.store_id = ? AND lower(r.reviewer_email) = ? AND r.reviewer_email IS NOT NULL AND r.status = 'published'
         AND NOT EXISTS (SELECT 1 FROM loyalty_transactions t
                          WHERE t.store_id = ? AND t.loyalty_customer_id = ? AND t.award_key = 'review:' || r.review_id)

@@ -8,7 +8,7 @@
  * (`orderOfCustomer`), an import whose source marked the purchase verified, or the merchant's confirmation
  * (server/reviews/submissions.service.ts).
  */
-import type { Db } from "../db/database.ts";
+import { dialect, type Db } from "../db/database.ts";
 
 export type OrderLine = { orderId: string; productId: string; email: string; orderedMs: number; source?: string };
 export type OrderStatus = "ordered" | "fulfilled" | "cancelled";
@@ -43,6 +43,8 @@ export const normaliseEmail = (email: string): string => email.trim().toLowerCas
 
 /** Create the orders data module over `db`. */
 export function ordersRepo(db: Db) {
+  // PostgreSQL: no rowid (line order is the row_seq identity of PostgreSQL migration 007), no INDEXED BY, JSON by json_agg.
+  const pg = dialect(db) === "postgres";
   const insert = db.prepare(
     `INSERT INTO orders (store_id, order_id, product_id, email, ordered_ms, source) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (store_id, order_id, product_id) DO NOTHING`,
@@ -71,7 +73,7 @@ export function ordersRepo(db: Db) {
   const linesOf = db.prepare<[string, string], OrderLineRow>(
     `SELECT o.product_id, o.variant_id, o.title, o.price, o.quantity, p.name AS product_name
        FROM orders o LEFT JOIN products p ON p.store_id = o.store_id AND p.product_id = o.product_id
-      WHERE o.store_id = ? AND o.order_id = ? ORDER BY o.rowid`,
+      WHERE o.store_id = ? AND o.order_id = ? ORDER BY ${pg ? "o.row_seq" : "o.rowid"}`,
   );
   const fulfil = db.prepare(
     "UPDATE order_headers SET status = 'fulfilled', fulfilled_ms = ?, updated_ms = ? WHERE store_id = ? AND order_id = ? AND status = 'ordered'",
@@ -80,13 +82,15 @@ export function ordersRepo(db: Db) {
     "UPDATE order_headers SET status = 'cancelled', cancelled_ms = ?, updated_ms = ? WHERE store_id = ? AND order_id = ? AND status <> 'cancelled'",
   );
   const ofCustomer = db.prepare<[string, string, string], { order_id: string }>(
-    `SELECT h.order_id FROM order_headers h INDEXED BY order_headers_customer
+    `SELECT h.order_id FROM order_headers h ${pg ? "" : "INDEXED BY order_headers_customer"}
        JOIN orders o ON o.store_id = h.store_id AND o.order_id = h.order_id AND o.product_id = ?
       WHERE h.store_id = ? AND h.platform_customer_id = ? AND h.status <> 'cancelled'
       ORDER BY h.ordered_ms LIMIT 1`,
   );
   const page = db.prepare<[string, number | null, number | null, number | null, string | null, number], OrderListRow>(
-    `SELECT h.*, (SELECT json_group_array(json_object('productId', o.product_id, 'title', COALESCE(o.title, p.name, o.product_id), 'quantity', o.quantity))
+    `SELECT h.*, (SELECT ${pg
+                      ? "COALESCE(json_agg(json_build_object('productId', o.product_id, 'title', COALESCE(o.title, p.name, o.product_id), 'quantity', o.quantity) ORDER BY o.row_seq)::text, '[]')"
+                      : "json_group_array(json_object('productId', o.product_id, 'title', COALESCE(o.title, p.name, o.product_id), 'quantity', o.quantity))"}
                     FROM orders o LEFT JOIN products p ON p.store_id = o.store_id AND p.product_id = o.product_id
                    WHERE o.store_id = h.store_id AND o.order_id = h.order_id) AS lines_json
        FROM order_headers h
@@ -160,13 +164,15 @@ export function ordersRepo(db: Db) {
      * @returns the number of orders created.
      */
     generateDemoOrders(storeId: string, reviewSource: string, every: number, nowMs: number): number {
+      // The review's row number: SQLite's CAST reads the leading digits; PostgreSQL's would fail on others, so only all-digit keys.
+      const row = pg ? "CAST(CASE WHEN r.source_key ~ '^[0-9]{1,15}$' THEN r.source_key END AS BIGINT)" : "CAST(r.source_key AS INTEGER)";
       const picked = `FROM reviews r JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id
-        WHERE r.store_id = @storeId AND r.source = @source AND r.source_key GLOB '[0-9]*' AND CAST(r.source_key AS INTEGER) % @every = 0`;
-      const placed = "r.created_ms - (7 + CAST(r.source_key AS INTEGER) % 21) * 86400000";
+        WHERE r.store_id = @storeId AND r.source = @source AND ${pg ? "r.source_key ~ '^[0-9]'" : "r.source_key GLOB '[0-9]*'"} AND ${row} % @every = 0`;
+      const placed = `r.created_ms - (7 + ${row} % 21) * 86400000`;
       const params = { storeId, source: reviewSource, every, nowMs };
       const n = db.prepare(
         `INSERT INTO order_headers (store_id, order_id, order_name, email, status, currency, ordered_ms, fulfilled_ms, updated_ms, source)
-         SELECT r.store_id, 'demo-' || r.source_key, '#D' || (10000 + CAST(r.source_key AS INTEGER)), 'demo-buyer-' || r.source_key || '@example.com',
+         SELECT r.store_id, 'demo-' || r.source_key, '#D' || (10000 + ${row}), 'demo-buyer-' || r.source_key || '@example.com',
                 'fulfilled', 'USD', ${placed}, ${placed} + 2 * 86400000, @nowMs, 'demo-generated' ${picked}
          ON CONFLICT (store_id, order_id) DO NOTHING`,
       ).run(params).changes;

@@ -3,7 +3,7 @@
  * Prepared statements only; the store ID is in every WHERE (decisions.md §1). Listings are keyset
  * scans over (created_ms, survey_response_id) / (created_ms, survey_id): never OFFSET.
  */
-import type { Db } from "../db/database.ts";
+import { dialect, type Db } from "../db/database.ts";
 import type { NpsCategory, ProfileAnswerType, QuestionType, SurveyChannel, SurveyResponseOrder } from "../contract/surveys.ts";
 
 export type SurveyRow = { survey_id: string; store_id: string; name: string; created_ms: number };
@@ -87,6 +87,8 @@ function filterWhere(storeId: string, filter: ResponseFilter): { where: string[]
 
 /** Create the surveys data module over `db`. */
 export function surveysRepo(db: Db) {
+  // PostgreSQL: no rowid (channel surveys in the order of the row_seq identity of PostgreSQL migration 007), no json_each.
+  const pg = dialect(db) === "postgres";
   const insertSurvey = db.prepare("INSERT INTO surveys (survey_id, store_id, name, created_ms) VALUES (@survey_id, @store_id, @name, @created_ms)");
   const insertQuestion = db.prepare(
     `INSERT INTO survey_questions (question_id, survey_id, store_id, position, text, type, options_json, allow_custom_answer, custom_answer_option_text, profile_question_id, profile_answer_type)
@@ -98,7 +100,7 @@ export function surveysRepo(db: Db) {
   );
   const getSurvey = db.prepare<[string, string], SurveyRow>("SELECT * FROM surveys WHERE store_id = ? AND survey_id = ?");
   const questionsOf = db.prepare<[string, string], QuestionRow>("SELECT * FROM survey_questions WHERE store_id = ? AND survey_id = ? ORDER BY position");
-  const channelsOf = db.prepare<[string, string], ChannelSurveyRow>("SELECT * FROM channel_surveys WHERE store_id = ? AND survey_id = ? ORDER BY rowid");
+  const channelsOf = db.prepare<[string, string], ChannelSurveyRow>(`SELECT * FROM channel_surveys WHERE store_id = ? AND survey_id = ? ORDER BY ${pg ? "row_seq" : "rowid"}`);
   const getChannel = db.prepare<[string, string], ChannelSurveyRow>("SELECT * FROM channel_surveys WHERE store_id = ? AND channel_survey_id = ?");
   const insertResponse = db.prepare<[ResponseInsert], { response_seq: number }>(
     `INSERT INTO survey_responses (survey_response_id, store_id, survey_id, channel_survey_id, answered_questions_json, customer_id, customer_email,
@@ -112,7 +114,10 @@ export function surveysRepo(db: Db) {
     `${RESPONSE_SELECT} AND r.store_id = ? AND r.channel_survey_id = ? AND r.idempotency_key = ?`,
   );
   const getResponse = db.prepare<[string, string], ResponseRow>(`${RESPONSE_SELECT} AND r.store_id = ? AND r.survey_response_id = ?`);
-  const setArchived = db.prepare("UPDATE survey_responses SET is_archived = ? WHERE store_id = ? AND survey_response_id IN (SELECT value FROM json_each(?)) AND is_archived <> ?");
+  const setArchived = db.prepare(
+    `UPDATE survey_responses SET is_archived = ? WHERE store_id = ?
+       AND survey_response_id IN (SELECT value FROM ${pg ? "jsonb_array_elements_text(CAST(? AS jsonb))" : "json_each(?)"}) AND is_archived <> ?`,
+  );
 
   const listSurveyStmts = {
     "date desc": [
