@@ -4,6 +4,7 @@
  * scans over (created_ms, survey_response_id) / (created_ms, survey_id): never OFFSET.
  */
 import { dialect, type Db } from "../db/database.ts";
+import { tsqueryOf } from "../db/text-search.ts";
 import type { NpsCategory, ProfileAnswerType, QuestionType, SurveyChannel, SurveyResponseOrder } from "../contract/surveys.ts";
 
 export type SurveyRow = { survey_id: string; store_id: string; name: string; created_ms: number };
@@ -64,9 +65,10 @@ export type NpsWeekRow = { week_ms: number; promoters: number; passives: number;
 
 /**
  * WHERE terms (over `r` = survey_responses, `c` = channel_surveys) and their arguments for `filter`,
- * store ID first; null when the search has no words (matches nothing).
+ * store ID first; null when the search has no words (matches nothing). `postgres`: search survey_responses_fts
+ * as PostgreSQL 003-search.sql builds it (tsvector, chorus_simple).
  */
-function filterWhere(storeId: string, filter: ResponseFilter): { where: string[]; args: unknown[] } | null {
+function filterWhere(storeId: string, filter: ResponseFilter, postgres = false): { where: string[]; args: unknown[] } | null {
   const where: string[] = ["r.store_id = ?"];
   const args: unknown[] = [storeId];
   if (filter.surveyId !== undefined) { where.push("r.survey_id = ?"); args.push(filter.surveyId); }
@@ -79,8 +81,13 @@ function filterWhere(storeId: string, filter: ResponseFilter): { where: string[]
   if (filter.search !== undefined) {
     const match = ftsQuery(filter.search);
     if (!match) return null;
-    where.push("r.response_seq IN (SELECT rowid FROM survey_responses_fts WHERE survey_responses_fts MATCH ?)");
-    args.push(match);
+    if (postgres) {
+      where.push("r.response_seq IN (SELECT response_seq FROM survey_responses_fts WHERE document @@ to_tsquery('chorus_simple', ?))");
+      args.push(tsqueryOf(match));
+    } else {
+      where.push("r.response_seq IN (SELECT rowid FROM survey_responses_fts WHERE survey_responses_fts MATCH ?)");
+      args.push(match);
+    }
   }
   return { where, args };
 }
@@ -109,7 +116,9 @@ export function surveysRepo(db: Db) {
        @email_marketing_opt_in, @is_archived, @remote_order_id, @reward_type, @reward_description, @reward_value, @nps_score, @nps_category, @created_ms, @idempotency_key, @request_hash)
      RETURNING response_seq`,
   );
-  const insertFts = db.prepare("INSERT INTO survey_responses_fts (rowid, body) VALUES (?, ?)");
+  const insertFts = db.prepare(pg
+    ? "INSERT INTO survey_responses_fts (response_seq, document) VALUES (?, to_tsvector('chorus_simple', chorus_search_text(?)))"
+    : "INSERT INTO survey_responses_fts (rowid, body) VALUES (?, ?)");
   const byIdempotency = db.prepare<[string, string, string], ResponseRow>(
     `${RESPONSE_SELECT} AND r.store_id = ? AND r.channel_survey_id = ? AND r.idempotency_key = ?`,
   );
@@ -196,7 +205,7 @@ export function surveysRepo(db: Db) {
      * (a range scan of survey_responses_keyset).
      */
     listResponses(storeId: string, filter: ResponseFilter, order: SurveyResponseOrder, limit: number, after?: [number, string]): ResponseRow[] {
-      const w = filterWhere(storeId, filter);
+      const w = filterWhere(storeId, filter, pg);
       if (!w) return [];
       const { where, args } = w;
       const dir = order === "date asc" ? "ASC" : "DESC";
@@ -211,7 +220,7 @@ export function surveysRepo(db: Db) {
     },
     /** Number of the store's responses matching `filter` (same rules as `listResponses`). */
     countMatching(storeId: string, filter: ResponseFilter): number {
-      const w = filterWhere(storeId, filter);
+      const w = filterWhere(storeId, filter, pg);
       if (!w) return 0;
       return cached(`SELECT count(*) AS n ${RESPONSE_CHANNEL_FROM} AND ${w.where.join(" AND ")}`).get(...w.args)!.n;
     },
@@ -221,7 +230,7 @@ export function surveysRepo(db: Db) {
      * answer are not counted. Rows only for weeks with at least one NPS answer, oldest first.
      */
     npsByWeek(storeId: string, filter: ResponseFilter): NpsWeekRow[] {
-      const w = filterWhere(storeId, filter);
+      const w = filterWhere(storeId, filter, pg);
       if (!w) return [];
       // 1970-01-05 (epoch + 4 days = 345,600,000 ms) was a Monday; a week is 604,800,000 ms.
       return cached(`SELECT ((r.created_ms - 345600000) / 604800000) * 604800000 + 345600000 AS week_ms,
