@@ -131,9 +131,13 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
 
     /** Merchant update of the legal policies; `policySentenceHtml` is sanitised before it is stored. @throws 400, 404. */
     updateLegalPolicies(storeId: string, input: LegalPoliciesInput): LegalPolicies {
-      const program = programRow(storeId);
+      programRow(storeId);
       const legal = settings.validateLegalPolicies(input);
-      transaction(db, () => repo.upsertProgram({ store_id: storeId, platform_secret: program.platform_secret, platform_adapter: program.platform_adapter, ...legal }));
+      transaction(db, () => {
+        // The secret is read in the transaction that writes it back: a secret rotated meanwhile (another node) is kept.
+        const program = programRow(storeId);
+        repo.upsertProgram({ store_id: storeId, platform_secret: program.platform_secret, platform_adapter: program.platform_adapter, ...legal });
+      });
       return settings.adminLegalPolicies(storeId);
     },
 
@@ -195,12 +199,15 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
      * (activation with the old version answers 409). @returns the stored policies. @throws 400, 404.
      */
     editLegalPolicies(storeId: string, edit: LegalPoliciesEdit, nowMs = Date.now()): LegalPolicies {
-      const current = settings.adminLegalPolicies(storeId);
-      const next = settings.validateLegalPolicies({ ...edit, version: current.version, merchantPolicies: current.merchantPolicies });
-      const unchanged = next.button_text === current.acceptTermsAndJoinProgramButtonText && next.policy_html === current.policySentence.html
-        && next.policy_template === current.policySentence.template && next.privacy_policy_url === current.privacyPolicyUrl && next.terms_url === current.termsAndConditionsUrl;
-      if (unchanged) return current;
-      return settings.updateLegalPolicies(storeId, { ...edit, version: nextPolicyVersion(current.version, nowMs), merchantPolicies: current.merchantPolicies });
+      // One transaction from reading the current version to writing the next: two edits (on any nodes) never get the same version.
+      return transaction(db, () => {
+        const current = settings.adminLegalPolicies(storeId);
+        const next = settings.validateLegalPolicies({ ...edit, version: current.version, merchantPolicies: current.merchantPolicies });
+        const unchanged = next.button_text === current.acceptTermsAndJoinProgramButtonText && next.policy_html === current.policySentence.html
+          && next.policy_template === current.policySentence.template && next.privacy_policy_url === current.privacyPolicyUrl && next.terms_url === current.termsAndConditionsUrl;
+        if (unchanged) return current;
+        return settings.updateLegalPolicies(storeId, { ...edit, version: nextPolicyVersion(current.version, nowMs), merchantPolicies: current.merchantPolicies });
+      });
     },
   };
   return settings;

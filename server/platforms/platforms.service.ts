@@ -335,14 +335,15 @@ export function platformsService(deps: {
     updateSettings(storeId: string, patch: PlatformSettingsPatch): void {
       if (!deps.storePlatform(storeId)) throw notFound("Store not found", "store_not_found");
       const parsed = platformSettingsPatch.parse(patch);
-      if (parsed.shopDomain) {
-        const other = repo.connectionOfShop(parsed.shopDomain);
-        if (other && other.store_id !== storeId) throw new ApiError(409, "shopDomain: this shop is connected to another store", "shop_domain_taken");
-      }
-      transaction(db, () => repo.saveConnection(storeId, {
-        shopDomain: parsed.shopDomain,
-        secretEncrypted: parsed.appSecret === undefined ? undefined : parsed.appSecret === null ? null : box.seal(parsed.appSecret),
-      }, now()));
+      const secretEncrypted = parsed.appSecret === undefined ? undefined : parsed.appSecret === null ? null : box.seal(parsed.appSecret);
+      // The check and the write in one transaction: another node cannot connect the shop in between.
+      transaction(db, () => {
+        if (parsed.shopDomain) {
+          const other = repo.connectionOfShop(parsed.shopDomain);
+          if (other && other.store_id !== storeId) throw new ApiError(409, "shopDomain: this shop is connected to another store", "shop_domain_taken");
+        }
+        repo.saveConnection(storeId, { shopDomain: parsed.shopDomain, secretEncrypted }, now());
+      });
     },
   };
 }
