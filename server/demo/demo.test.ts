@@ -7,23 +7,28 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { freshDatabase, type FreshDatabase } from "../../test/database-location.ts";
 import { DATA_DIR } from "../../test/fixtures.ts";
 import { loadConfig } from "../config.ts";
 import { createServices } from "../services.ts";
 import { DEMO_SEEDERS, DEMO_STORE_ID, ensureDemoStore } from "./demo.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "chorus-demo-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let database: FreshDatabase | undefined;
+afterAll(async () => {
+  await database?.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe("demo store on a first run anywhere", () => {
   it("imports the shipped clothing reviews when DEMO_DATA_DIR has none; the Q&A seeder waits for its file", async () => {
-    const databasePath = join(dir, "first-run.sqlite");
-    const services = createServices({ databasePath, mediaPath: join(dir, "media") });
+    database = await freshDatabase(dir, "first-run.sqlite");
+    const services = createServices({ databasePath: database.location, mediaPath: join(dir, "media") });
     try {
       const lines: string[] = [];
       const log = (line: string) => lines.push(line);
       const seeders = DEMO_SEEDERS.filter((s) => s.name === "reviews" || s.name === "questions");
-      const empty = loadConfig({ ...process.env, DATABASE_PATH: databasePath, DEMO_DATA_DIR: join(dir, "empty") });
+      const empty = loadConfig({ ...process.env, ...database.env, DEMO_DATA_DIR: join(dir, "empty") });
       await ensureDemoStore({ services, config: empty, log }, seeders);
       expect(services.reviews.getAggregate({ storeId: DEMO_STORE_ID }).reviewAggregate.reviewCount).toBe(23_486);
       expect(lines.join("\n")).toContain("womens_clothing_ecommerce_reviews.csv.gz");
@@ -31,7 +36,7 @@ describe("demo store on a first run anywhere", () => {
       expect(questionsDone()).toBe(false);
 
       // A later start with the data folder: the Q&A is imported then; the reviews are not imported twice.
-      const withData = loadConfig({ ...process.env, DATABASE_PATH: databasePath, DEMO_DATA_DIR: DATA_DIR });
+      const withData = loadConfig({ ...process.env, ...database.env, DEMO_DATA_DIR: DATA_DIR });
       await ensureDemoStore({ services, config: withData, log }, seeders);
       expect(questionsDone()).toBe(true);
       expect(services.reviews.getAggregate({ storeId: DEMO_STORE_ID }).reviewAggregate.reviewCount).toBe(23_486);

@@ -14,6 +14,7 @@ import { seedDemoMedia } from "../media/demo-media.ts";
 import { importAmazonQa } from "../questions/amazon-qa.ts";
 import { platformDemoSeeder } from "../platforms/platforms.demo.ts";
 import { reviewRequestsDemoSeeder } from "../review-requests/review-requests.demo.ts";
+import { dialect } from "../db/database.ts";
 import type { DemoContext, DemoSeeder } from "./seeder.ts";
 
 export const DEMO_STORE_ID = "7d1f4e2a-5b3c-4d6e-8f90-a1b2c3d4e5f6";
@@ -88,15 +89,30 @@ DEMO_SEEDERS.push(platformDemoSeeder(DEMO_STORE_ID, DEMO_REVIEWS_FILE));
 DEMO_SEEDERS.push(reviewRequestsDemoSeeder(DEMO_STORE_ID, DEMO_REVIEWS_FILE));
 DEMO_SEEDERS.push(aiSeeder);
 
-/** Create the demo store on an empty database and run every seeder (of `seeders`, default all) not yet done. */
+/** The PostgreSQL advisory lock held while a node seeds the demo store (an arbitrary constant: "demo" in ASCII). */
+export const DEMO_SEEDING_LOCK_KEY = 0x64656d6f;
+
+/**
+ * Create the demo store on an empty database and run every seeder (of `seeders`, default all) not yet done.
+ * On PostgreSQL several nodes may start at once on one database: one seeds at a time (a session advisory lock,
+ * DEMO_SEEDING_LOCK_KEY), so a node starting meanwhile waits, then finds every seeder done. On SQLite there is
+ * one server process.
+ */
 export async function ensureDemoStore(ctx: DemoContext, seeders: readonly DemoSeeder[] = DEMO_SEEDERS): Promise<void> {
   const { services } = ctx;
-  services.stores.create({ storeId: DEMO_STORE_ID, name: "Chorus Demo Boutique", platform: DEMO_PLATFORM, aiAutoPublish: true });
-  for (const seeder of seeders) {
-    const flag = `demo_seeded:${seeder.name}`;
-    if (services.db.prepare("SELECT 1 FROM app_settings WHERE key = ?").get(flag)) continue;
-    // A seeder whose data was not there is not done: a later start with the file imports it.
-    if ((await seeder.run(ctx)) === false) continue;
-    services.db.prepare("INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(flag, new Date().toISOString());
+  const db = services.db;
+  const postgres = dialect(db) === "postgres";
+  if (postgres) db.exec(`SELECT pg_advisory_lock(${DEMO_SEEDING_LOCK_KEY})`);
+  try {
+    services.stores.create({ storeId: DEMO_STORE_ID, name: "Chorus Demo Boutique", platform: DEMO_PLATFORM, aiAutoPublish: true });
+    for (const seeder of seeders) {
+      const flag = `demo_seeded:${seeder.name}`;
+      if (db.prepare("SELECT 1 FROM app_settings WHERE key = ?").get(flag)) continue;
+      // A seeder whose data was not there is not done: a later start with the file imports it.
+      if ((await seeder.run(ctx)) === false) continue;
+      db.prepare("INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(flag, new Date().toISOString());
+    }
+  } finally {
+    if (postgres && db.open) db.exec(`SELECT pg_advisory_unlock(${DEMO_SEEDING_LOCK_KEY})`);
   }
 }
