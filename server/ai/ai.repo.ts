@@ -276,15 +276,13 @@ export function aiRepo(db: Db) {
     requeueRunning,
 
     /**
-     * Re-queue the running jobs no live loop holds any more, when the loop `workerId` starts (`workerId` null: a
-     * periodic check of a loop already running). On SQLite (one server process per file, with one AI loop) a
-     * starting loop takes back every running job, as before leases. On PostgreSQL (several nodes, one loop each)
-     * only the jobs of an earlier run of the same loop (`claimed_by = workerId`, e.g. before its thread died) and
-     * those whose lease ran out (their node stopped or hangs), so no node takes a job another node is working on.
-     * A job whose scope was queued again meanwhile is marked failed (superseded). @returns how many.
+     * Re-queue the running jobs no live loop holds any more: those of an earlier run of the loop `workerId` (it is
+     * starting again, e.g. after its thread died; null for the periodic check of a running loop) and those whose
+     * lease ran out (their loop, process or node stopped or hangs). Never a job another live loop works on, so the
+     * loops of several processes or nodes share one queue. A job whose scope was queued again meanwhile is marked
+     * failed (superseded). On PostgreSQL the rows are selected `FOR UPDATE SKIP LOCKED`. @returns how many.
      */
     requeueInterrupted(nowMs: number, workerId: string | null): number {
-      if (workerId !== null && dialect(db) === "sqlite") return requeueRunning();
       const stale = "SELECT job_id, store_id, scope_type, scope_id FROM ai_jobs WHERE status = 'running' AND (lease_until_ms IS NULL OR lease_until_ms <= ? OR claimed_by = ?)";
       if (!db.prepare(`${stale} LIMIT 1`).get(nowMs, workerId)) return 0;
       return transaction(db, () => requeue(db.prepare(dialect(db) === "postgres" ? `${stale} FOR UPDATE SKIP LOCKED` : stale).all(nowMs, workerId) as JobRow[]));

@@ -7,9 +7,10 @@
  * committed before the generation is awaited and renewed every AI_JOB_LEASE_MS / 4 while it runs (a row lock
  * could not be held across the await); done / retried / failed is recorded only by the holder of the lease. On
  * PostgreSQL the claim selects the job `FOR UPDATE SKIP LOCKED`, so the loops of any number of nodes share one
- * queue and each job runs once. Jobs survive restarts: on `start()` the loop queues again the jobs it left
- * `running` before (every running job on SQLite, whose file has one loop), and every ~AI_JOB_LEASE_MS / 2 any
- * job whose lease ran out (its node died): another node picks it up after at most about one lease.
+ * queue and each job runs once (two processes on one SQLite file too). Jobs survive restarts: on `start()` the
+ * loop queues again the jobs it left `running` before (its `workerId`: the AI thread host keeps one across the
+ * thread's restarts) and, then every AI_JOB_LEASE_MS / 2, any job whose lease ran out (its process or node died):
+ * it runs again within about 1.5 leases (90 s) of the end of its last claim.
  * Logging: one line per failure, and one summary line each time the queue runs dry after generating
  * (`AI content generated for 1,095 scopes in 212 s (latest: product 1088, 30 reviews, embedded)`), so a
  * first start's thousand demo products do not push the start-up output (URLs, credentials) off screen.
