@@ -95,7 +95,8 @@ export function sharedWindowCounter(db: Db, name: string): WindowCounter {
   );
   // Remove one hit at `now` (a take's own), wherever it is in the list.
   const refund = db.prepare(
-    `UPDATE rate_limit_hits SET hits_ms = hits_ms[:array_position(hits_ms, CAST(@now AS bigint)) - 1] || hits_ms[array_position(hits_ms, CAST(@now AS bigint)) + 1:]
+    `UPDATE rate_limit_hits
+     SET hits_ms = ARRAY(SELECT u.t FROM unnest(hits_ms) WITH ORDINALITY AS u(t, i) WHERE u.i <> array_position(hits_ms, CAST(@now AS bigint)) ORDER BY u.i)
      WHERE limit_key = @key AND array_position(hits_ms, CAST(@now AS bigint)) IS NOT NULL`,
   );
   let prunedMs = 0;
