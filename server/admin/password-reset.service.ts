@@ -13,6 +13,7 @@
  * so nobody can flood an inbox, and the answer still says nothing about the account.
  */
 import { hash } from "@node-rs/argon2";
+import { createHash } from "node:crypto";
 import { ApiError } from "../contract/errors.ts";
 import { transaction, type Db } from "../db/database.ts";
 import { renderMail } from "../mail/render.ts";
@@ -72,7 +73,8 @@ export function passwordResetService(deps: {
       const email = parsed.data;
       const wait = await consumePoint(perAddress, addressKey(ip));
       if (wait) throw new ResetThrottledError(wait);
-      const emailAllowed = (await consumePoint(perEmail, email)) === 0;
+      // Keyed by the address's SHA-256: on PostgreSQL the window is a table row, which names no address.
+      const emailAllowed = (await consumePoint(perEmail, createHash("sha256").update(email).digest("hex"))) === 0;
       // The same steps for every address: a token and its hash are made whether or not they are kept.
       const token = newAccountToken();
       const tokenHash = accountTokenHash(token);

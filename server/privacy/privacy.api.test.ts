@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yauzl from "yauzl";
 import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID, type RealReview } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
+import { dialect } from "../db/database.ts";
 import { demoProgram } from "../loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../loyalty/tokens.ts";
 import { DEMO_CHANNEL_IDS, NPS_SURVEY } from "../surveys/surveys.demo.ts";
@@ -55,7 +56,10 @@ function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
 /** Every row of every table, as text, that mentions `needle` (case-insensitive). */
 function rowsMentioning(needle: string): string[] {
   const db = t.services.db;
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts%'").pluck().all() as string[];
+  // Every table but the full-text indexes (SQLite's FTS5 tables; PostgreSQL's tsvector tables).
+  const tables = (dialect(db) === "postgres"
+    ? db.prepare("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT IN ('review_search', 'survey_responses_fts')")
+    : db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts%'")).pluck().all() as string[];
   const hits: string[] = [];
   for (const table of tables) {
     for (const row of db.prepare(`SELECT * FROM "${table}"`).all()) {
