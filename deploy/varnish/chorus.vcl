@@ -108,6 +108,11 @@ sub vcl_deliver {
 }
 
 sub vcl_backend_error {
+    # A node that stopped answering before its probes marked it sick: a read (GET/HEAD, safe to repeat) is
+    # fetched once more, and the round-robin director hands the retry to the next node.
+    if (bereq.retries == 0 && (bereq.method == "GET" || bereq.method == "HEAD")) {
+        return (retry);
+    }
     # No healthy node (or it failed mid-answer): a JSON error like Chorus's own, never the HTML page.
     set beresp.http.Content-Type = "application/json; charset=utf-8";
     set beresp.http.Cache-Control = "no-store";
