@@ -16,7 +16,7 @@ import { randomUUID } from "node:crypto";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { ReviewsKeywordsResponse, ReviewsSummaryResponse, KeywordTopic } from "../contract/storefront.ts";
 import { ApiError, notFound } from "../contract/errors.ts";
-import { transaction, type Db } from "../db/database.ts";
+import { readSnapshot, transaction, type Db } from "../db/database.ts";
 import type { ReviewsService, ScopeParams } from "../reviews/reviews.service.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
 import type { AiRepo, AiScope, VersionRow } from "./ai.repo.ts";
@@ -121,10 +121,10 @@ export function aiService(deps: {
       if (before.review_count < floor) return { status: "skipped", reason: `${before.review_count} published reviews, ${floor} needed`, reviewCount: before.review_count };
 
       const analysed = await analyseScope(storeId, scope, options.onProgress);
-      // one consistent snapshot of counts for the version
-      const { stats, counts, mentions } = db.transaction(() => ({
+      // one consistent snapshot of counts for the version (a read transaction: no write lock, on either engine)
+      const { stats, counts, mentions } = readSnapshot(db, () => ({
         stats: repo.scopeStats(storeId, scope), counts: repo.keywordCounts(storeId, scope), mentions: repo.polarMentions(storeId, scope),
-      }))();
+      }));
       const n = stats.review_count;
       if (n < floor) return { status: "skipped", reason: `${n} published reviews, ${floor} needed`, reviewCount: n };
 
