@@ -6,6 +6,7 @@ import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID, type RealReview } from 
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { minimalMp4, minimalWebm, mp4HeaderThenHtml } from "../../test/media-fixtures.ts";
 import { REVIEW_LIMITS } from "../contract/writes.ts";
+import { dialect } from "../db/database.ts";
 import { MAX_INPUT_PIXELS } from "../media/media.service.ts";
 
 let t: TestServer;
@@ -383,13 +384,18 @@ describe("submit a review with media (multipart)", () => {
   it("a database failure after the renditions were written rolls back the review and deletes the files", async () => {
     const reviewsBefore = reviewCount();
     const filesBefore = mediaFiles().length;
-    t.services.db.exec("CREATE TEMP TRIGGER fail_media BEFORE INSERT ON main.review_media BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END");
+    // A trigger that fails every media insert (this server's own database on either engine).
+    const postgres = dialect(t.services.db) === "postgres";
+    t.services.db.exec(postgres
+      ? `CREATE FUNCTION fail_media() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full (test)'; END $$;
+         CREATE TRIGGER fail_media BEFORE INSERT ON review_media FOR EACH ROW EXECUTE FUNCTION fail_media()`
+      : "CREATE TEMP TRIGGER fail_media BEFORE INSERT ON main.review_media BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END");
     try {
       const { res, body } = await postForm(form(realBody(7), [{ data: await photo(400, 300), type: "image/jpeg", name: "ok.jpg" }]));
       expect(res.status).toBe(500);
       expect(JSON.stringify(body)).not.toMatch(/disk full|at /);
     } finally {
-      t.services.db.exec("DROP TRIGGER temp.fail_media");
+      t.services.db.exec(postgres ? "DROP TRIGGER fail_media ON review_media; DROP FUNCTION fail_media()" : "DROP TRIGGER temp.fail_media");
     }
     expect(reviewCount()).toBe(reviewsBefore);
     expect(mediaFiles().length).toBe(filesBefore);
