@@ -4,21 +4,26 @@ import { join } from "node:path";
 import { stringify } from "csv-stringify/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServices, type Services } from "../services.ts";
+import { freshDatabase, type FreshDatabase } from "../../test/database-location.ts";
 import { REVIEWS_CSV, realReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { importReviewsCsv, spreadDate, type ImportReport } from "./reviews-csv.ts";
 
 let dir: string;
+let database: FreshDatabase;
 let services: Services;
 const deps = () => ({ db: services.db, stores: services.stores, reviews: services.reviewsData });
 const ANCHOR = Date.UTC(2026, 10, 1);
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chorus-import-"));
-  services = createServices({ databasePath: join(dir, "db.sqlite") });
+  // A SQLite file, or a fresh PostgreSQL database with CHORUS_TEST_POSTGRES_URL (test/database-location.ts).
+  database = await freshDatabase(dir);
+  services = createServices({ databasePath: database.location });
   services.stores.create({ storeId: TEST_STORE_ID, name: "Import test", platform: "shopify" });
 });
-afterAll(() => {
+afterAll(async () => {
   services.close();
+  await database.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 

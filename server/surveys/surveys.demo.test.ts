@@ -6,18 +6,22 @@ import { loadConfig } from "../config.ts";
 import { DEMO_STORE_ID } from "../demo/demo.ts";
 import { DATA_DIR } from "../../test/fixtures.ts";
 import { createServices, type Services } from "../services.ts";
+import { freshDatabase, type FreshDatabase } from "../../test/database-location.ts";
 import { demoSurveysSeeder, DEMO_SURVEY_IDS, DEMO_NPS_FILE, readNpsRows } from "./surveys.demo.ts";
 import type { SurveyResponse } from "../contract/surveys.ts";
 
 const DEMO_KEY = "demo-key-for-the-surveys-test-0123456789";
 let dir: string;
+let database: FreshDatabase;
 let s: Services;
 const logs: string[] = [];
 let all: SurveyResponse[];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chorus-surveys-demo-"));
-  s = createServices({ databasePath: join(dir, "db.sqlite") });
+  // A SQLite file, or a fresh PostgreSQL database with CHORUS_TEST_POSTGRES_URL (test/database-location.ts).
+  database = await freshDatabase(dir);
+  s = createServices({ databasePath: database.location });
   s.stores.create({ storeId: DEMO_STORE_ID, name: "Demo", platform: "shopify" });
   const config = loadConfig({ ...process.env, DEMO_DATA_DIR: DATA_DIR, DEMO_API_KEY: DEMO_KEY });
   const seeder = demoSurveysSeeder(DEMO_STORE_ID);
@@ -25,8 +29,9 @@ beforeAll(async () => {
   await seeder.run({ services: s, config, log: (l) => logs.push(l) }); // idempotent
   all = [...s.surveys.iterateResponses(DEMO_STORE_ID, {})];
 });
-afterAll(() => {
+afterAll(async () => {
   s.close();
+  await database.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 

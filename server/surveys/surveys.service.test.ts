@@ -5,15 +5,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATA_DIR, OTHER_STORE_ID, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { isApiError } from "../contract/errors.ts";
 import { createServices, type Services } from "../services.ts";
+import { freshDatabase, type FreshDatabase } from "../../test/database-location.ts";
 import { ATTRIBUTION_SURVEY, attributionResponses, DEMO_CHANNEL_IDS, DEMO_NPS_FILE, DEMO_SURVEY_IDS, NPS_SURVEY, npsResponses, readNpsRows, type NpsRow } from "./surveys.demo.ts";
 
 let dir: string;
+let database: FreshDatabase;
 let s: Services;
 let rows: NpsRow[];
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chorus-surveys-"));
-  s = createServices({ databasePath: join(dir, "db.sqlite") });
+  // A SQLite file, or a fresh PostgreSQL database with CHORUS_TEST_POSTGRES_URL (test/database-location.ts).
+  database = await freshDatabase(dir);
+  s = createServices({ databasePath: database.location });
   s.stores.create({ storeId: TEST_STORE_ID, name: "Test", platform: "shopify" });
   s.stores.create({ storeId: OTHER_STORE_ID, name: "Other", platform: "shopify" });
   s.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
@@ -22,8 +26,9 @@ beforeAll(() => {
   s.surveys.importResponses(TEST_STORE_ID, npsResponses(rows).map((r) => ({ ...r, isArchived: false })));
   s.surveys.importResponses(TEST_STORE_ID, attributionResponses(80, 7, Date.UTC(2018, 0, 1), Date.UTC(2018, 1, 1)).map((r) => ({ ...r, isArchived: false })));
 });
-afterAll(() => {
+afterAll(async () => {
   s.close();
+  await database.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 
