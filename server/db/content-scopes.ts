@@ -20,11 +20,12 @@
  * scopes it read; it is fresh while none of those scopes (nor `*`) has a newer number.
  *
  * On PostgreSQL (dialect "postgres") the same TABLE_SCOPES expressions become one plpgsql function and row
- * trigger per table and event, writing the same two tables. Numbers still grow in commit order: write
- * transactions of every node take one advisory lock first (server/db/postgres.ts), and every trigger bumps
- * the one `content_seq` row, whose row lock is held until commit, so a writer can draw the next number only
- * after the writer before it committed. Each trigger also sends `NOTIFY chorus_content_scopes` (delivered
- * at commit); the watcher listens on a connection of its own to learn of other nodes' and CLIs' commits.
+ * trigger per table and event, writing the same table through `content_scope_touch`. Numbers still grow in
+ * commit order: write transactions of every node take one advisory lock first (server/db/postgres.ts), and a
+ * transaction's first change locks the one `content_seq` row until it commits (an autocommitted write too),
+ * so a writer draws numbers only after the writer before it committed. That first change also sends
+ * `NOTIFY chorus_content_scopes` (delivered at commit); the watcher listens on a connection of its own to
+ * learn of other nodes' and CLIs' commits. See POSTGRES_TOUCH_BODY for why a scope is written once per transaction.
  */
 import pg from "pg";
 import type { Db } from "./database.ts";
@@ -192,25 +193,42 @@ export function installContentScopeTriggers(db: Db): void {
 }
 
 /**
- * The PostgreSQL trigger functions the schema should have, by name (trigger and function share it): the table
- * and the plpgsql body. An UPDATE's old and new rows often give the same scope: DISTINCT, since one INSERT ...
- * ON CONFLICT DO UPDATE may not change a row twice in PostgreSQL.
+ * PostgreSQL: the function every content-scope trigger calls with the scopes its row change touches (NULLs
+ * skipped). SQLite's triggers bump the one `content_seq` row for every row changed; PostgreSQL keeps every
+ * version of a row one transaction updates until it ends, so a transaction of 50,000 changes would walk ever
+ * longer version chains (quadratic). Instead:
+ * - a transaction's first change takes `content_seq`'s row lock (held until commit: a writer draws numbers
+ *   only after the writer before it committed, so numbers grow in commit order), stores the first number it
+ *   draws in a transaction-local setting and notifies CONTENT_SCOPES_CHANNEL (sent at commit, once);
+ * - each scope gets the next number of the sequence `content_scope_numbers`, unless this transaction already
+ *   gave it one (its number is then >= the first): each scope row is written once per transaction.
+ * A savepoint rolled back undoes the setting with the writes, so the next change starts again.
  */
+const POSTGRES_TOUCH_BODY = `
+DECLARE
+  txn_first bigint := NULLIF(current_setting('chorus.content_scope_first', true), '')::bigint;
+BEGIN
+  IF txn_first IS NULL THEN
+    UPDATE content_seq SET n = nextval('content_scope_numbers') WHERE id = 1 RETURNING n INTO txn_first;
+    PERFORM set_config('chorus.content_scope_first', txn_first::text, true);
+    PERFORM pg_notify('${CONTENT_SCOPES_CHANNEL}', '');
+  END IF;
+  INSERT INTO content_scope_versions (scope, version)
+  SELECT s.scope, nextval('content_scope_numbers')
+    FROM (SELECT DISTINCT u.scope FROM unnest(scopes) AS u (scope) WHERE u.scope IS NOT NULL) AS s
+   WHERE NOT EXISTS (SELECT 1 FROM content_scope_versions v WHERE v.scope = s.scope AND v.version >= txn_first)
+  ON CONFLICT (scope) DO UPDATE SET version = excluded.version;
+END
+`;
+
+/** The PostgreSQL trigger functions the schema should have, by name (trigger and function share it): table, event and plpgsql body. */
 function wantedPostgresTriggers(db: Db): Map<string, { table: string; event: string; body: string }> {
   const wanted = new Map<string, { table: string; event: string; body: string }>();
   for (const table of trackedTables(db)) {
     const scopes = TABLE_SCOPES[table] ?? everything;
     for (const [event, rows] of EVENTS) {
       const name = `content_scope_${table}_${event.toLowerCase()}`;
-      const selects = rows.flatMap((r) => scopes(r)).map((e) => `SELECT ${e} AS scope`).join(" UNION ALL ");
-      const body =
-        "\nDECLARE seq bigint;\nBEGIN\n" +
-        "  UPDATE content_seq SET n = n + 1 WHERE id = 1 RETURNING n INTO seq;\n" +
-        "  INSERT INTO content_scope_versions (scope, version)\n" +
-        `  SELECT DISTINCT s.scope, seq FROM (${selects}) AS s WHERE s.scope IS NOT NULL\n` +
-        "  ON CONFLICT (scope) DO UPDATE SET version = excluded.version;\n" +
-        `  PERFORM pg_notify('${CONTENT_SCOPES_CHANNEL}', '');\n` +
-        "  RETURN NULL;\nEND\n";
+      const body = `\nBEGIN\n  PERFORM content_scope_touch(ARRAY[${rows.flatMap((r) => scopes(r)).join(", ")}]::text[]);\n  RETURN NULL;\nEND\n`;
       wanted.set(name, { table, event, body });
     }
   }
@@ -225,13 +243,24 @@ function installPostgresTriggers(db: Db): void {
          FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid
         WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace AND t.tgname LIKE 'content\\_scope\\_%'`,
     ).all() as { name: string; table: string; body: string }[]).map((t) => [t.name, t]));
+  const touch = () =>
+    db.prepare("SELECT prosrc FROM pg_proc WHERE proname = 'content_scope_touch' AND pronamespace = current_schema()::regnamespace").pluck().get() as string | undefined;
   const same = (a: { table: string; body: string } | undefined, b: { table: string; body: string } | undefined) =>
     a !== undefined && b !== undefined && a.table === b.table && a.body === b.body;
   const differs = (wanted: Map<string, { table: string; body: string }>, have: Map<string, { table: string; body: string }>) =>
-    wanted.size !== have.size || [...wanted].some(([name, w]) => !same(w, have.get(name)));
+    touch() !== POSTGRES_TOUCH_BODY || wanted.size !== have.size || [...wanted].some(([name, w]) => !same(w, have.get(name)));
   if (!differs(wantedPostgresTriggers(db), existing())) return;
   // A write transaction: it takes the write lock, so a second node starting at once waits, then finds them in place.
   db.transaction(() => {
+    if (touch() !== POSTGRES_TOUCH_BODY) {
+      // The sequence continues after every number already given (a database written before it existed too).
+      db.exec(
+        "CREATE SEQUENCE IF NOT EXISTS content_scope_numbers;\n" +
+          "SELECT setval('content_scope_numbers', GREATEST((SELECT last_value FROM content_scope_numbers), " +
+          "(SELECT COALESCE(MAX(version), 0) FROM content_scope_versions), (SELECT COALESCE(MAX(n), 0) FROM content_seq), 1));\n" +
+          `CREATE OR REPLACE FUNCTION content_scope_touch(scopes text[]) RETURNS void LANGUAGE plpgsql AS $content_scope$${POSTGRES_TOUCH_BODY}$content_scope$`,
+      );
+    }
     const wanted = wantedPostgresTriggers(db);
     const have = existing();
     for (const [name, t] of have) {
@@ -254,7 +283,10 @@ function installPostgresTriggers(db: Db): void {
  * in commit order, at most `limit` (default all). Used by the response cache's watcher and the cache purger.
  */
 export function contentScopeLog(conn: Db) {
-  const latest = conn.prepare("SELECT n FROM content_seq WHERE id = 1").pluck();
+  // PostgreSQL: content_seq.n is only the first number of the last writing transaction (see POSTGRES_TOUCH_BODY).
+  const latest = dialect(conn) === "postgres"
+    ? conn.prepare("SELECT COALESCE(MAX(version), 0) FROM content_scope_versions").pluck()
+    : conn.prepare("SELECT n FROM content_seq WHERE id = 1").pluck();
   const changedSince = conn.prepare<[number, number], { scope: string; version: number }>(
     "SELECT scope, version FROM content_scope_versions WHERE version > ? ORDER BY version LIMIT ?",
   );

@@ -5,6 +5,8 @@
 -- server/db/content-scopes.ts) and the full-text sync of review_search / survey_responses_fts (001-baseline.sql).
 --
 -- Differences from the SQLite text, none visible to the code above:
+-- - SQLite's reviews_aggregate_* and reviews_recommended_* are one set of triggers here (reviews_aggregate_*),
+--   writing each aggregate row once per review change (see reviews_aggregate());
 -- - a trigger WHEN may not hold a subquery in PostgreSQL: such conditions are tested in the function;
 -- - SQLite's `a IS NOT b` is `a IS DISTINCT FROM b`, a comparison used as 0/1 is cast `::bigint`;
 -- - `lower(hex(randomblob(16)))` (32 random hex digits) is `md5(gen_random_uuid()::text)`: 32 hex digits
@@ -27,90 +29,48 @@ $$;
 -- Review aggregates: review count, rating total and per-level counts of published reviews by store, product
 -- and group; recommended counts.
 
--- Add `sign` (1 or -1) reviews of `rating` to one aggregate row (created when missing).
-CREATE FUNCTION review_aggregates_add(p_store text, p_type text, p_id text, p_sign bigint, p_rating bigint)
-RETURNS void LANGUAGE sql AS $$
-  INSERT INTO review_aggregates AS a (store_id, scope_type, scope_id, review_count, rating_total, level1, level2, level3, level4, level5)
-  VALUES (p_store, p_type, p_id, p_sign, p_sign * p_rating, p_sign * (p_rating = 1)::int, p_sign * (p_rating = 2)::int,
-          p_sign * (p_rating = 3)::int, p_sign * (p_rating = 4)::int, p_sign * (p_rating = 5)::int)
+-- reviews_aggregate_insert / _update / _delete (SQLite's reviews_aggregate_* and reviews_recommended_* in one):
+-- the old row leaves its store, product and group aggregates when it was published, the new row joins them
+-- when it is; the net change per aggregate row is written in one upsert (created when missing), and not at
+-- all when it is zero (e.g. a published review's title edit). One write per row and change matters here:
+-- PostgreSQL keeps every version of a row until the transaction ends, so a transaction loading thousands of
+-- reviews would otherwise walk ever longer version chains of its store's aggregate row.
+CREATE FUNCTION reviews_aggregate() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  -- -1 / +1 when the old / new row counts (published); OLD is NULL on INSERT, NEW on DELETE.
+  o bigint := CASE WHEN TG_OP <> 'INSERT' AND OLD.status = 'published' THEN -1 ELSE 0 END;
+  n bigint := CASE WHEN TG_OP <> 'DELETE' AND NEW.status = 'published' THEN 1 ELSE 0 END;
+BEGIN
+  INSERT INTO review_aggregates AS a (store_id, scope_type, scope_id, review_count, rating_total,
+                                      level1, level2, level3, level4, level5, recommended_count)
+  SELECT d.store_id, d.scope_type, d.scope_id, sum(d.c), sum(d.c * d.rating),
+         sum(d.c * (d.rating = 1)::int), sum(d.c * (d.rating = 2)::int), sum(d.c * (d.rating = 3)::int),
+         sum(d.c * (d.rating = 4)::int), sum(d.c * (d.rating = 5)::int), sum(d.c * (d.recommended IS NOT DISTINCT FROM 1)::int)
+    FROM (VALUES
+            (OLD.store_id, 'store', '', o, OLD.rating, OLD.is_recommended),
+            (OLD.store_id, 'product', OLD.product_id, o, OLD.rating, OLD.is_recommended),
+            (OLD.store_id, 'group', OLD.group_id, o, OLD.rating, OLD.is_recommended),
+            (NEW.store_id, 'store', '', n, NEW.rating, NEW.is_recommended),
+            (NEW.store_id, 'product', NEW.product_id, n, NEW.rating, NEW.is_recommended),
+            (NEW.store_id, 'group', NEW.group_id, n, NEW.rating, NEW.is_recommended)
+         ) AS d (store_id, scope_type, scope_id, c, rating, recommended)
+   WHERE d.c <> 0 AND d.scope_id IS NOT NULL
+   GROUP BY d.store_id, d.scope_type, d.scope_id
+  HAVING sum(d.c) <> 0 OR sum(d.c * d.rating) <> 0 OR sum(d.c * (d.recommended IS NOT DISTINCT FROM 1)::int) <> 0
   ON CONFLICT (store_id, scope_type, scope_id) DO UPDATE SET
     review_count = a.review_count + excluded.review_count, rating_total = a.rating_total + excluded.rating_total,
     level1 = a.level1 + excluded.level1, level2 = a.level2 + excluded.level2, level3 = a.level3 + excluded.level3,
-    level4 = a.level4 + excluded.level4, level5 = a.level5 + excluded.level5
-$$;
-
--- reviews_aggregate_insert / _update / _delete: take the old row out of its aggregates when it was
--- published, put the new row in when it is.
-CREATE FUNCTION reviews_aggregate() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    IF OLD.status = 'published' THEN
-      PERFORM review_aggregates_add(OLD.store_id, 'store', '', -1, OLD.rating);
-      PERFORM review_aggregates_add(OLD.store_id, 'product', OLD.product_id, -1, OLD.rating);
-      IF OLD.group_id IS NOT NULL THEN
-        PERFORM review_aggregates_add(OLD.store_id, 'group', OLD.group_id, -1, OLD.rating);
-      END IF;
-    END IF;
-  END IF;
-  IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    IF NEW.status = 'published' THEN
-      PERFORM review_aggregates_add(NEW.store_id, 'store', '', 1, NEW.rating);
-      PERFORM review_aggregates_add(NEW.store_id, 'product', NEW.product_id, 1, NEW.rating);
-      IF NEW.group_id IS NOT NULL THEN
-        PERFORM review_aggregates_add(NEW.store_id, 'group', NEW.group_id, 1, NEW.rating);
-      END IF;
-    END IF;
-  END IF;
+    level4 = a.level4 + excluded.level4, level5 = a.level5 + excluded.level5,
+    recommended_count = a.recommended_count + excluded.recommended_count;
   RETURN NULL;
 END $$;
 
 CREATE TRIGGER reviews_aggregate_insert AFTER INSERT ON reviews FOR EACH ROW
   WHEN (NEW.status = 'published') EXECUTE FUNCTION reviews_aggregate();
-CREATE TRIGGER reviews_aggregate_update AFTER UPDATE OF status, rating, product_id, group_id ON reviews FOR EACH ROW
-  EXECUTE FUNCTION reviews_aggregate();
+CREATE TRIGGER reviews_aggregate_update AFTER UPDATE OF status, rating, is_recommended, product_id, group_id ON reviews FOR EACH ROW
+  WHEN (OLD.status = 'published' OR NEW.status = 'published') EXECUTE FUNCTION reviews_aggregate();
 CREATE TRIGGER reviews_aggregate_delete AFTER DELETE ON reviews FOR EACH ROW
-  EXECUTE FUNCTION reviews_aggregate();
-
--- Add one recommended review to the store, product and group aggregate rows (created when missing).
-CREATE FUNCTION review_aggregates_recommend(p_store text, p_product text, p_group text) RETURNS void LANGUAGE sql AS $$
-  INSERT INTO review_aggregates AS a (store_id, scope_type, scope_id, recommended_count)
-  SELECT p_store, s.scope_type, s.scope_id, 1
-    FROM (VALUES ('store', ''), ('product', p_product), ('group', p_group)) AS s (scope_type, scope_id)
-   WHERE s.scope_id IS NOT NULL
-  ON CONFLICT (store_id, scope_type, scope_id) DO UPDATE SET recommended_count = a.recommended_count + 1
-$$;
-
--- Take one recommended review out of the store, product and group aggregate rows (only rows that exist).
-CREATE FUNCTION review_aggregates_unrecommend(p_store text, p_product text, p_group text) RETURNS void LANGUAGE sql AS $$
-  UPDATE review_aggregates SET recommended_count = recommended_count - 1
-   WHERE store_id = p_store
-     AND ((scope_type = 'store' AND scope_id = '') OR (scope_type = 'product' AND scope_id = p_product)
-          OR (scope_type = 'group' AND scope_id = p_group))
-$$;
-
--- reviews_recommended_insert / _update / _delete.
-CREATE FUNCTION reviews_recommended() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    IF OLD.status = 'published' AND OLD.is_recommended = 1 THEN
-      PERFORM review_aggregates_unrecommend(OLD.store_id, OLD.product_id, OLD.group_id);
-    END IF;
-  END IF;
-  IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    IF NEW.status = 'published' AND NEW.is_recommended = 1 THEN
-      PERFORM review_aggregates_recommend(NEW.store_id, NEW.product_id, NEW.group_id);
-    END IF;
-  END IF;
-  RETURN NULL;
-END $$;
-
-CREATE TRIGGER reviews_recommended_insert AFTER INSERT ON reviews FOR EACH ROW
-  WHEN (NEW.status = 'published' AND NEW.is_recommended = 1) EXECUTE FUNCTION reviews_recommended();
-CREATE TRIGGER reviews_recommended_update AFTER UPDATE OF status, is_recommended, product_id, group_id ON reviews FOR EACH ROW
-  WHEN ((OLD.status = 'published' AND OLD.is_recommended = 1) OR (NEW.status = 'published' AND NEW.is_recommended = 1))
-  EXECUTE FUNCTION reviews_recommended();
-CREATE TRIGGER reviews_recommended_delete AFTER DELETE ON reviews FOR EACH ROW
-  WHEN (OLD.status = 'published' AND OLD.is_recommended = 1) EXECUTE FUNCTION reviews_recommended();
+  WHEN (OLD.status = 'published') EXECUTE FUNCTION reviews_aggregate();
 
 ---------------------------------------------------------------------------------------------------------------
 -- Groups: reviews, their media and questions carry a copy of their product's group_id.
