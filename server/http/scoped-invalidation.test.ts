@@ -115,7 +115,7 @@ describe("the cached server never answers what an uncached one would not", () =>
 
   beforeAll(async () => {
     cached = await startTestServer({ readWorkers: 1 });
-    reference = await startTestServer({ databasePath: `${cached.dir}/chorus.sqlite`, cache: false });
+    reference = await startTestServer({ databasePath: cached.services.databasePath, cache: false }); // the same SQLite file or PostgreSQL database
     seedRealReviews(cached.services, { productIds: PRODUCTS });
     groups = [...new Set(PRODUCTS.map((p) => cached.services.stores.getProduct(TEST_STORE_ID, p)!.groupId!))];
   });
