@@ -19,6 +19,7 @@ import { realReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { minimalMp4 } from "../../test/media-fixtures.ts";
 import { PROJECT_ROOT } from "../config.ts";
 import { createServices } from "../services.ts";
+import { freshDatabase } from "../../test/database-location.ts";
 import type { AppFormat } from "./app-formats.ts";
 import { appImporterOf, ImportFileError, type AppImportOptions, type AppImportReport } from "./app-import.ts";
 import { appImportRepo } from "./app-import.repo.ts";
@@ -289,8 +290,10 @@ describe("a malformed file", () => {
 describe("npm run import -- --format", () => {
   it("the CLI prints the mapping and the same numbers for the dry run and the real run; a re-run imports nothing", async () => {
     const cliDir = mkdtempSync(join(tmpdir(), "chorus-app-import-cli-"));
-    const env = { ...process.env, DATABASE_PATH: join(cliDir, "db.sqlite"), MEDIA_PATH: join(cliDir, "media"), LOG_LEVEL: "silent" };
-    const services = createServices({ databasePath: env.DATABASE_PATH, mediaPath: env.MEDIA_PATH });
+    // A SQLite file, or a fresh PostgreSQL database with CHORUS_TEST_POSTGRES_URL (test/database-location.ts).
+    const database = await freshDatabase(cliDir);
+    const env = { ...process.env, ...database.env, MEDIA_PATH: join(cliDir, "media"), LOG_LEVEL: "silent" };
+    const services = createServices({ databasePath: database.location, mediaPath: env.MEDIA_PATH });
     services.stores.create({ storeId: TEST_STORE_ID, name: "CLI import", platform: "shopify" });
     services.close();
     const cli = async (...args: string[]) => {
@@ -308,6 +311,7 @@ describe("npm run import -- --format", () => {
       expect(real).toMatch(/media: 1 URLs, 1 imported, 0 failed/);
       expect(await cli()).toMatch(/4 rows read: 0 imported, 4 already present/);
     } finally {
+      await database.drop();
       rmSync(cliDir, { recursive: true, force: true });
     }
   }, 120_000);
