@@ -21,6 +21,8 @@
  * BENCH_CONNECTIONS (default "10,50"), BENCH_ONLY (a substring: run only the scenarios whose name has it),
  * BENCH_ACCEPT_ENCODING.
  * Goals: no errors; p99 < 20 ms at 50 connections; spread ≥ 20 % and hot ≥ 50 % of bare.
+ * Then the cluster column (bench/cluster.bench.ts: Varnish in front of two nodes over PostgreSQL, reads as ratios
+ * to bare, hit ratio, p99, and writes/s on PostgreSQL vs SQLite); BENCH_CLUSTER=0 or BENCH_ONLY skips it.
  * The server runs with CHORUS_AI_WORKER=0. The AI worker runs in its own thread and no longer stalls
  * the API, but on the scale store it would start generating for thousands of products: it takes the
  * second core from the load generator, and each of its commits makes the cached answers of the product
@@ -35,6 +37,7 @@ import { REVIEW_ORDERS } from "../server/contract/storefront.ts";
 import { createServices } from "../server/services.ts";
 import { loadInChild, printTable, startProcess, stopProcess, writeLoad, writeResults, zipfSampler, type LoadResult } from "./lib.ts";
 import { extraScenarios, type Scenario } from "./scenarios.ts";
+import { printClusterBench, runClusterBench } from "./cluster.bench.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -154,4 +157,9 @@ printTable(results.map((r) => ({
   "writes ok/failed": r.writes ? `${r.writes.accepted}/${r.writes.failed}` : "-",
 })));
 console.log(`\nGoals: no errors; p99 < 20 ms at 50 connections; spread >= 20% and hot >= 50% of bare. Zipf alpha ${ZIPF_ALPHA}, warm-up ${WARMUP_SECONDS} s, ${SECONDS} s measured, Accept-Encoding: ${ACCEPT_ENCODING || "(none)"}.`);
-console.log(`Results written to ${writeResults("api", { seconds: SECONDS, databasePath, acceptEncoding: ACCEPT_ENCODING, results })}`);
+// The cluster column (bench/cluster.bench.ts): Varnish, two nodes, PostgreSQL, in the same run. BENCH_CLUSTER=0 skips it.
+const cluster = process.env.BENCH_CLUSTER === "0" || process.env.BENCH_ONLY
+  ? undefined
+  : await runClusterBench({ seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, headers: CLIENT_HEADERS });
+if (cluster) printClusterBench(cluster);
+console.log(`Results written to ${writeResults("api", { seconds: SECONDS, databasePath, acceptEncoding: ACCEPT_ENCODING, results, cluster })}`);

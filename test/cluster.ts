@@ -78,9 +78,10 @@ export async function startCluster(options: {
         ...options.env,
       }, output));
     }
+    // Varnish first, so the nodes' first purges find it (it answers 503 until a node's probe passes).
+    varnish = await startVarnish({ port, backends: nodes.map((n) => `127.0.0.1:${n.port}`), output: (line) => output("varnish", line) });
     // One after the other: the first migrates (and seeds the demo store, minutes on PostgreSQL) alone.
     for (const [i, node] of nodes.entries()) await node.start(i === 0 && options.demo ? 45 * 60_000 : 120_000);
-    varnish = await startVarnish({ port, backends: nodes.map((n) => `127.0.0.1:${n.port}`), output: (line) => output("varnish", line) });
     await varnish.healthy(30_000);
   } catch (error) {
     await varnish?.stop();
