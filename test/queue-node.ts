@@ -5,14 +5,19 @@
  *
  * workerData: `QueueNodeOptions`. Messages in: `{ queue, nowMs }` (drain that queue once, as the node's loop would:
  * mail `runOnce`, webhooks `runDue`, AI `runUntilIdle`, review requests `runDue`), `{ close: true }`.
- * Messages out: `{ ready: true }` once the services are built; `{ queue, count }` after each drain (how many
- * items this node completed); `{ error }` when a drain throws.
+ * Messages out: `{ ready: true }` once the services are built; `{ armed: true }` when a drain is about to start:
+ * the thread then waits (Atomics) until the test's node bumps `startSignal[0]`, so both start in the same
+ * microsecond; `{ queue, count }` after each drain (how many items this node completed); `{ error }` when a drain throws.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { createServices } from "../server/services.ts";
 
 export type QueueName = "mail" | "webhooks" | "ai" | "review-requests";
-export type QueueNodeOptions = { queueNode: true; databasePath: string; mediaPath: string; smtpUrl: string; mailFrom: string; origin: string };
+export type QueueNodeOptions = {
+  queueNode: true; databasePath: string; mediaPath: string; smtpUrl: string; mailFrom: string; origin: string;
+  /** An Int32Array over a SharedArrayBuffer: a drain starts when its element 0 changes. */
+  startSignal: Int32Array;
+};
 export type QueueNodeRequest = { queue: QueueName; nowMs: number } | { close: true };
 
 /** Drain `queue` once on `services` at `nowMs`. @returns how many items this node completed (sent, delivered, run). */
@@ -40,6 +45,9 @@ if (parentPort && (workerData as Partial<QueueNodeOptions> | undefined)?.queueNo
       });
       return;
     }
+    const seen = Atomics.load(options.startSignal, 0);
+    port.postMessage({ armed: true });
+    Atomics.wait(options.startSignal, 0, seen, 10_000);
     drain(services, message.queue, message.nowMs, options.origin).then(
       (count) => port.postMessage({ queue: message.queue, count }),
       (error: unknown) => port.postMessage({ error: error instanceof Error ? error.stack ?? error.message : String(error) }),

@@ -1,8 +1,8 @@
 /**
  * Databases for tests that open their own by name and open them again (a restart, two processes or nodes on
- * one database): a SQLite file under a temp directory, or, with env CHORUS_TEST_POSTGRES_URL (an admin URL of a
- * throwaway cluster, test/postgres.ts; set by `npm run test:postgres`), a fresh migrated PostgreSQL database per
- * name, so the same test runs on either engine.
+ * one database): a set of test/database-location.ts `freshDatabase`s, one per name, in one temp directory: SQLite
+ * files, or, with env CHORUS_TEST_POSTGRES_URL (`npm run test:postgres`), fresh migrated PostgreSQL databases, so
+ * the same test runs on either engine.
  *
  *   const dbs = testDatabases("chorus-mail-");
  *   const location = await dbs.location("restart.sqlite");  // the same name gives the same database
@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTestDatabase } from "./postgres.ts";
+import { freshDatabase, type FreshDatabase } from "./database-location.ts";
 
 export type TestDatabases = {
   /** Whether the databases are PostgreSQL ones. */
@@ -26,17 +26,15 @@ export type TestDatabases = {
 
 /** Databases named by the test, in a temp directory named `prefix…` (see the module comment). */
 export function testDatabases(prefix: string): TestDatabases {
-  const adminUrl = process.env.CHORUS_TEST_POSTGRES_URL;
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const made = new Map<string, Promise<{ url: string; drop(): Promise<void> }>>();
+  const made = new Map<string, Promise<FreshDatabase>>();
   return {
-    postgres: Boolean(adminUrl),
+    postgres: Boolean(process.env.CHORUS_TEST_POSTGRES_URL),
     dir,
     async location(name) {
-      if (!adminUrl) return join(dir, name);
       let database = made.get(name);
-      if (!database) made.set(name, (database = createTestDatabase(adminUrl)));
-      return (await database).url;
+      if (!database) made.set(name, (database = freshDatabase(dir, name)));
+      return (await database).location;
     },
     async removeAll() {
       const databases = [...made.values()];
