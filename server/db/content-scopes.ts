@@ -127,9 +127,10 @@ const OWN_TABLES = new Set(["content_seq", "content_scope_versions"]);
  * PostgreSQL tables that are not tracked: the full-text search tables standing in for SQLite's virtual tables
  * (postgres/003-search.sql; they change only with the table they index, which is tracked), and the rate-limit
  * counters shared by nodes (postgres/004, 006; written on every limited request, read by no answer; in memory
- * on SQLite, where they commit nothing).
+ * on SQLite, where they commit nothing), and the review aggregate changes a long transaction applies at its
+ * commit (postgres/002; the aggregate rows they are summed into are tracked).
  */
-const POSTGRES_UNTRACKED = new Set(["review_search", "survey_responses_fts", "admin_rate_limits", "rate_limit_hits"]);
+const POSTGRES_UNTRACKED = new Set(["review_search", "survey_responses_fts", "admin_rate_limits", "rate_limit_hits", "review_aggregate_changes"]);
 /** The channel the PostgreSQL triggers notify at commit. */
 export const CONTENT_SCOPES_CHANNEL = "chorus_content_scopes";
 const EVENTS = [["INSERT", ["NEW"]], ["UPDATE", ["OLD", "NEW"]], ["DELETE", ["OLD"]]] as const;

@@ -6,7 +6,8 @@
 --
 -- Differences from the SQLite text, none visible to the code above:
 -- - SQLite's reviews_aggregate_* and reviews_recommended_* are one set of triggers here (reviews_aggregate_*),
---   writing each aggregate row once per review change (see reviews_aggregate());
+--   writing each aggregate row once per review change, and a long transaction's changes past its 256th review
+--   change once at its commit (see reviews_aggregate());
 -- - a trigger WHEN may not hold a subquery in PostgreSQL: such conditions are tested in the function;
 -- - SQLite's `a IS NOT b` is `a IS DISTINCT FROM b`, a comparison used as 0/1 is cast `::bigint`;
 -- - `lower(hex(randomblob(16)))` (32 random hex digits) is `md5(gen_random_uuid()::text)`: 32 hex digits
@@ -29,41 +30,85 @@ $$;
 -- Review aggregates: review count, rating total and per-level counts of published reviews by store, product
 -- and group; recommended counts.
 
+-- The net change a review row change makes to its store, product and group aggregates: the old row leaves
+-- them when it was published (`o` = -1), the new row joins them when it is (`n` = 1); one row per aggregate,
+-- none when the net change is zero (e.g. a published review's title edit).
+CREATE FUNCTION review_aggregate_deltas(o bigint, old_row reviews, n bigint, new_row reviews)
+RETURNS TABLE (store_id text, scope_type text, scope_id text, review_count bigint, rating_total bigint, level1 bigint,
+               level2 bigint, level3 bigint, level4 bigint, level5 bigint, recommended_count bigint)
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT d.store_id, d.scope_type, d.scope_id, sum(d.c), sum(d.c * d.rating),
+         sum(d.c * (d.rating = 1)::int), sum(d.c * (d.rating = 2)::int), sum(d.c * (d.rating = 3)::int),
+         sum(d.c * (d.rating = 4)::int), sum(d.c * (d.rating = 5)::int), sum(d.c * (d.recommended IS NOT DISTINCT FROM 1)::int)
+    FROM (VALUES
+            ((old_row).store_id, 'store', '', o, (old_row).rating, (old_row).is_recommended),
+            ((old_row).store_id, 'product', (old_row).product_id, o, (old_row).rating, (old_row).is_recommended),
+            ((old_row).store_id, 'group', (old_row).group_id, o, (old_row).rating, (old_row).is_recommended),
+            ((new_row).store_id, 'store', '', n, (new_row).rating, (new_row).is_recommended),
+            ((new_row).store_id, 'product', (new_row).product_id, n, (new_row).rating, (new_row).is_recommended),
+            ((new_row).store_id, 'group', (new_row).group_id, n, (new_row).rating, (new_row).is_recommended)
+         ) AS d (store_id, scope_type, scope_id, c, rating, recommended)
+   WHERE d.c <> 0 AND d.scope_id IS NOT NULL
+   GROUP BY d.store_id, d.scope_type, d.scope_id
+  HAVING sum(d.c) <> 0 OR sum(d.c * d.rating) <> 0 OR sum(d.c * (d.recommended IS NOT DISTINCT FROM 1)::int) <> 0
+$$;
+
+-- Aggregate changes a long transaction has not applied yet (see reviews_aggregate); emptied at its commit.
+CREATE TABLE review_aggregate_changes (LIKE review_aggregates);
+
 -- reviews_aggregate_insert / _update / _delete (SQLite's reviews_aggregate_* and reviews_recommended_* in one):
--- the old row leaves its store, product and group aggregates when it was published, the new row joins them
--- when it is; the net change per aggregate row is written in one upsert (created when missing), and not at
--- all when it is zero (e.g. a published review's title edit). One write per row and change matters here:
--- PostgreSQL keeps every version of a row until the transaction ends, so a transaction loading thousands of
--- reviews would otherwise walk ever longer version chains of its store's aggregate row.
+-- each aggregate row a review change moves is upserted once (created when missing), as SQLite does, for a
+-- transaction's first 256 review changes. PostgreSQL keeps every version of a row until the transaction ends,
+-- and each update walks them, so a transaction loading thousands of reviews would take quadratic time on its
+-- store's aggregate row: its later changes go to review_aggregate_changes instead, and are summed into
+-- review_aggregates once, when it commits (review_aggregate_changes_fold). Such a transaction (a bulk load)
+-- reads partial aggregates until then; every other transaction sees them as SQLite does.
 CREATE FUNCTION reviews_aggregate() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   -- -1 / +1 when the old / new row counts (published); OLD is NULL on INSERT, NEW on DELETE.
   o bigint := CASE WHEN TG_OP <> 'INSERT' AND OLD.status = 'published' THEN -1 ELSE 0 END;
   n bigint := CASE WHEN TG_OP <> 'DELETE' AND NEW.status = 'published' THEN 1 ELSE 0 END;
+  applied bigint := COALESCE(NULLIF(current_setting('chorus.review_aggregate_writes', true), '')::bigint, 0);
 BEGIN
-  INSERT INTO review_aggregates AS a (store_id, scope_type, scope_id, review_count, rating_total,
-                                      level1, level2, level3, level4, level5, recommended_count)
-  SELECT d.store_id, d.scope_type, d.scope_id, sum(d.c), sum(d.c * d.rating),
-         sum(d.c * (d.rating = 1)::int), sum(d.c * (d.rating = 2)::int), sum(d.c * (d.rating = 3)::int),
-         sum(d.c * (d.rating = 4)::int), sum(d.c * (d.rating = 5)::int), sum(d.c * (d.recommended IS NOT DISTINCT FROM 1)::int)
-    FROM (VALUES
-            (OLD.store_id, 'store', '', o, OLD.rating, OLD.is_recommended),
-            (OLD.store_id, 'product', OLD.product_id, o, OLD.rating, OLD.is_recommended),
-            (OLD.store_id, 'group', OLD.group_id, o, OLD.rating, OLD.is_recommended),
-            (NEW.store_id, 'store', '', n, NEW.rating, NEW.is_recommended),
-            (NEW.store_id, 'product', NEW.product_id, n, NEW.rating, NEW.is_recommended),
-            (NEW.store_id, 'group', NEW.group_id, n, NEW.rating, NEW.is_recommended)
-         ) AS d (store_id, scope_type, scope_id, c, rating, recommended)
-   WHERE d.c <> 0 AND d.scope_id IS NOT NULL
-   GROUP BY d.store_id, d.scope_type, d.scope_id
-  HAVING sum(d.c) <> 0 OR sum(d.c * d.rating) <> 0 OR sum(d.c * (d.recommended IS NOT DISTINCT FROM 1)::int) <> 0
-  ON CONFLICT (store_id, scope_type, scope_id) DO UPDATE SET
-    review_count = a.review_count + excluded.review_count, rating_total = a.rating_total + excluded.rating_total,
-    level1 = a.level1 + excluded.level1, level2 = a.level2 + excluded.level2, level3 = a.level3 + excluded.level3,
-    level4 = a.level4 + excluded.level4, level5 = a.level5 + excluded.level5,
-    recommended_count = a.recommended_count + excluded.recommended_count;
+  IF applied < 256 THEN
+    INSERT INTO review_aggregates AS a (store_id, scope_type, scope_id, review_count, rating_total,
+                                        level1, level2, level3, level4, level5, recommended_count)
+    SELECT * FROM review_aggregate_deltas(o, OLD, n, NEW)
+    ON CONFLICT (store_id, scope_type, scope_id) DO UPDATE SET
+      review_count = a.review_count + excluded.review_count, rating_total = a.rating_total + excluded.rating_total,
+      level1 = a.level1 + excluded.level1, level2 = a.level2 + excluded.level2, level3 = a.level3 + excluded.level3,
+      level4 = a.level4 + excluded.level4, level5 = a.level5 + excluded.level5,
+      recommended_count = a.recommended_count + excluded.recommended_count;
+    PERFORM set_config('chorus.review_aggregate_writes', (applied + 1)::text, true);
+  ELSE
+    INSERT INTO review_aggregate_changes SELECT * FROM review_aggregate_deltas(o, OLD, n, NEW);
+    PERFORM set_config('chorus.review_aggregate_pending', '1', true);
+  END IF;
   RETURN NULL;
 END $$;
+
+-- At commit (a deferred constraint trigger: one event per pending change, the first one does the work):
+-- sum the transaction's pending changes into review_aggregates.
+CREATE FUNCTION review_aggregate_changes_fold() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF current_setting('chorus.review_aggregate_pending', true) = '1' THEN
+    PERFORM set_config('chorus.review_aggregate_pending', '', true);
+    WITH d AS (DELETE FROM review_aggregate_changes RETURNING *)
+    INSERT INTO review_aggregates AS a (store_id, scope_type, scope_id, review_count, rating_total,
+                                        level1, level2, level3, level4, level5, recommended_count)
+    SELECT d.store_id, d.scope_type, d.scope_id, sum(d.review_count), sum(d.rating_total), sum(d.level1), sum(d.level2),
+           sum(d.level3), sum(d.level4), sum(d.level5), sum(d.recommended_count)
+      FROM d GROUP BY d.store_id, d.scope_type, d.scope_id
+    ON CONFLICT (store_id, scope_type, scope_id) DO UPDATE SET
+      review_count = a.review_count + excluded.review_count, rating_total = a.rating_total + excluded.rating_total,
+      level1 = a.level1 + excluded.level1, level2 = a.level2 + excluded.level2, level3 = a.level3 + excluded.level3,
+      level4 = a.level4 + excluded.level4, level5 = a.level5 + excluded.level5,
+      recommended_count = a.recommended_count + excluded.recommended_count;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE CONSTRAINT TRIGGER review_aggregate_changes_fold AFTER INSERT ON review_aggregate_changes
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION review_aggregate_changes_fold();
 
 CREATE TRIGGER reviews_aggregate_insert AFTER INSERT ON reviews FOR EACH ROW
   WHEN (NEW.status = 'published') EXECUTE FUNCTION reviews_aggregate();
