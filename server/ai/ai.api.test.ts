@@ -192,6 +192,12 @@ describe("regeneration trigger (published reviews grew by the configured fractio
       t.services.reviewsData.setStatus(TEST_STORE_ID, ids[4], "published"); // 30 = +20%
       expect(t.services.ai.sweep()).toBe(1);
       expect(t.services.aiData.listJobs(TEST_STORE_ID).filter((j) => j.status === "queued").map((j) => j.scope_id)).toEqual([P30B]);
+      // Another node (here: a claim under another worker identity) runs it: a sweep meanwhile does not queue it again.
+      const running = t.services.aiData.claimNext(Date.now(), Date.now() + 60_000, "another node")!;
+      expect(running.scope_id).toBe(P30B);
+      expect(t.services.ai.sweep()).toBe(0);
+      expect(t.services.aiData.listJobs(TEST_STORE_ID).filter((j) => j.status === "queued")).toEqual([]);
+      expect(t.services.aiData.failJob(running, "handed back", Date.now(), 0, false)).toBe(true); // queued again, due at once
       expect(await t.services.aiWorker.runUntilIdle()).toBe(1);
       expect((await get(`/products/shopify-${P30B}/reviews_summary`)).body.reviewsSummary.contributingReviewCount).toBe(30);
     } finally {

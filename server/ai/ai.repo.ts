@@ -34,6 +34,19 @@ export const AI_JOB_LEASE_MS = 60_000;
 
 export type TranslationRow = { review_id: string; title: string; body: string };
 
+/**
+ * FROM … WHERE of the scopes of a store (`?`) due for (re)generation: products (and groups that use group-level
+ * content) with at least `?` published reviews, never generated or grown by the fraction `?` since the last
+ * generation, and without a job queued or running (another node's sweep may have queued it; its run is under way).
+ */
+const DUE_SCOPES = `FROM review_aggregates a
+  LEFT JOIN ai_scope_state s ON s.store_id = a.store_id AND s.scope_type = a.scope_type AND s.scope_id = a.scope_id
+  WHERE a.store_id = ? AND a.review_count >= ?
+    AND (a.scope_type = 'product' OR (a.scope_type = 'group' AND EXISTS (
+          SELECT 1 FROM review_groups g WHERE g.store_id = a.store_id AND g.group_id = a.scope_id AND g.use_group_content = 1)))
+    AND (s.last_review_count IS NULL OR a.review_count >= s.last_review_count * (1.0 + ?))
+    AND NOT EXISTS (SELECT 1 FROM ai_jobs j WHERE j.store_id = a.store_id AND j.scope_type = a.scope_type AND j.scope_id = a.scope_id AND j.status IN ('queued', 'running'))`;
+
 /** The columns of a VersionRow (not PostgreSQL's extra `version_seq`). */
 const VERSION = "version_id, store_id, scope_type, scope_id, engine, summary_body, claims_json, keywords_json, contributing_review_count, generated_ms, published_ms";
 
@@ -199,21 +212,30 @@ export function aiRepo(db: Db) {
 
     /**
      * Scopes of a store due for (re)generation: products (and groups that use group-level content) with at
-     * least `minReviews` published reviews, never generated or grown by `fraction` since the last generation.
+     * least `minReviews` published reviews, never generated or grown by `fraction` since the last generation, and
+     * with no job queued or running.
      */
     dueScopes(storeId: string, minReviews: number, fraction: number): (AiScope & { reviewCount: number })[] {
       return db
         .prepare<[string, number, number], { scope_type: "product" | "group"; scope_id: string; review_count: number }>(
-          `SELECT a.scope_type, a.scope_id, a.review_count FROM review_aggregates a
-           LEFT JOIN ai_scope_state s ON s.store_id = a.store_id AND s.scope_type = a.scope_type AND s.scope_id = a.scope_id
-           WHERE a.store_id = ? AND a.review_count >= ?
-             AND (a.scope_type = 'product' OR (a.scope_type = 'group' AND EXISTS (
-                   SELECT 1 FROM review_groups g WHERE g.store_id = a.store_id AND g.group_id = a.scope_id AND g.use_group_content = 1)))
-             AND (s.last_review_count IS NULL OR a.review_count >= s.last_review_count * (1.0 + ?))
-           ORDER BY a.review_count DESC, a.scope_id`,
+          `SELECT a.scope_type, a.scope_id, a.review_count ${DUE_SCOPES} ORDER BY a.review_count DESC, a.scope_id`,
         )
         .all(storeId, minReviews, fraction)
         .map((r) => ({ type: r.scope_type, id: r.scope_id, reviewCount: r.review_count }));
+    },
+
+    /**
+     * Queue a job for `scope` if it is still due (as `dueScopes`, which skips scopes with a queued or running job),
+     * checked by the INSERT itself: a sweep's reading and its inserts are not one transaction, and another node may
+     * have queued, started or finished the scope in between (call inside the sweep's transaction).
+     * @returns true when a job was added.
+     */
+    enqueueIfDue(storeId: string, scope: AiScope, reason: string, nowMs: number, minReviews: number, fraction: number): boolean {
+      return db.prepare(
+        `INSERT INTO ai_jobs (store_id, scope_type, scope_id, reason, run_after_ms, created_ms)
+         SELECT a.store_id, a.scope_type, a.scope_id, CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT) ${DUE_SCOPES} AND a.scope_type = ? AND a.scope_id = ?
+         ON CONFLICT DO NOTHING`,
+      ).run(reason, nowMs, nowMs, storeId, minReviews, fraction, scope.type, scope.id).changes === 1;
     },
 
     // ---- the persisted queue ----

@@ -244,14 +244,19 @@ export function aiService(deps: {
      * (one commit per sweep, whatever the number of scopes). @returns jobs added.
      */
     sweep(): number {
-      // read first, then take the write lock only for the inserts
+      // read first, then take the write lock only for the inserts, each of which checks again that its scope is still
+      // due and has no job queued or running (on several nodes another node's sweep or worker may have got there first)
+      const minReviews = Math.min(config.minReviews, config.keywordsMinReviews);
       const due = stores.list().flatMap((store) =>
-        repo.dueScopes(store.storeId, Math.min(config.minReviews, config.keywordsMinReviews), config.regenerateFraction).map((scope) => ({ storeId: store.storeId, scope })),
+        repo.dueScopes(store.storeId, minReviews, config.regenerateFraction).map((scope) => ({ storeId: store.storeId, scope })),
       );
       if (due.length === 0) return 0;
       return transaction(db, () => {
         let added = 0;
-        for (const d of due) if (repo.enqueue(d.storeId, { type: d.scope.type, id: d.scope.id }, "published reviews reached the threshold or grew", now())) added++;
+        for (const d of due) {
+          const scope: AiScope = { type: d.scope.type, id: d.scope.id };
+          if (repo.enqueueIfDue(d.storeId, scope, "published reviews reached the threshold or grew", now(), minReviews, config.regenerateFraction)) added++;
+        }
         return added;
       });
     },
