@@ -87,11 +87,11 @@ export async function runClusterBench(options: { seconds: number; warmupSeconds:
       }
     }
 
-    // Writes: reviews to vote on, by many addresses and visitors.
-    const reviewIds = (await Promise.all(products.slice(0, 300).map(async (p) =>
-      ((await (await fetch(`${cluster.frontUrl}${prefix}/products/shopify-${p}/reviews?limit=10`)).json()) as { reviews: { reviewId: string }[] }).reviews.map((r) => r.reviewId)))).flat();
+    // Writes: reviews to vote on (each engine has its own review IDs), by many addresses and visitors.
     const writes: ClusterWriteRow[] = [];
     for (const [engine, target, baseUrl] of [["sqlite", "one node", `http://127.0.0.1:${sqlitePort}`], ["postgres", "2 nodes via Varnish", cluster.frontUrl]] as const) {
+      const reviewIds = (await Promise.all(products.slice(0, 300).map(async (p) =>
+        ((await (await fetch(`${baseUrl}${prefix}/products/shopify-${p}/reviews?limit=10`)).json()) as { reviews: { reviewId: string }[] }).reviews.map((r) => r.reviewId)))).flat();
       writes.push({ engine, target, ...(await voteLoad(baseUrl, prefix, reviewIds, WRITERS, options.seconds)) });
     }
     return { reviews: reviewCount, products: products.length, reads, writes };
@@ -118,7 +118,7 @@ async function voteLoad(baseUrl: string, prefix: string, reviewIds: string[], wr
     await res?.arrayBuffer();
     if (!measure) return;
     if (res?.ok) latencies.push(performance.now() - started);
-    else failed++;
+    else if (failed++ === 0) console.error(`bench: a vote on ${baseUrl} failed: ${res ? res.status : "no answer"}`);
   };
   const run = async (ms: number, measure: boolean) => {
     const until = performance.now() + ms;
