@@ -22,6 +22,8 @@
 --   survey_responses_fts (response_seq bigint PRIMARY KEY REFERENCES survey_responses ON DELETE CASCADE,
 --     document tsvector) written by the surveys repo (config chorus_simple: no stemming, unaccent).
 --   Both are search indexes only: the content-scope triggers must not track them (like SQLite's virtual tables).
+--   Queries: the FTS5 query the repos build, as tsquery text by server/db/text-search.ts `tsqueryOf`
+--   (details at the top of 003-search.sql).
 
 -- The type of a JSON text: 'array', 'object', 'string', 'number', 'boolean', 'null'; NULL when `value` is NULL
 -- or not valid JSON (SQLite json_valid() + json_type(), for CHECK constraints).
