@@ -45,7 +45,11 @@ afterAll(async () => {
   await t.close();
 });
 
-const env = () => ({ ...process.env, DATABASE_PATH: join(t.dir, "chorus.sqlite"), MEDIA_PATH: join(t.dir, "media"), SHOPIFY_ADMIN_TOKEN: "shpat_test_token" });
+// The CLI opens the server's database: its SQLite file, or its PostgreSQL database (CHORUS_TEST_POSTGRES_URL).
+const env = () => ({
+  ...process.env, ...(/^postgres(ql)?:/.test(t.services.databasePath) ? { DATABASE_URL: t.services.databasePath } : { DATABASE_PATH: join(t.dir, "chorus.sqlite") }),
+  MEDIA_PATH: join(t.dir, "media"), SHOPIFY_ADMIN_TOKEN: "shpat_test_token",
+});
 const run = async (args: string[]) => {
   const lines: string[] = [];
   const errors: string[] = [];
