@@ -120,6 +120,28 @@ describe("npm run users -- add --operator", () => {
   });
 });
 
+describe("two nodes on one database", () => {
+  it("a session opened on one node works on the other, with the same CSRF token; signing out on either ends it; sign-in throttling counts both", async () => {
+    const { location } = await newDatabase();
+    const nodes = [createServices({ databasePath: location }), createServices({ databasePath: location })];
+    try {
+      nodes[0].stores.create({ storeId: "store-2", name: "Two nodes", platform: "custom" });
+      await nodes[0].admin.createUser({ email: "both@nodes.test", password: "both nodes password", storeIds: ["store-2"] });
+      const { token } = await nodes[0].admin.login("both@nodes.test", "both nodes password", "198.51.100.20");
+      const onA = nodes[0].admin.session(token)!;
+      expect(nodes[1].admin.session(token)).toMatchObject({ email: "both@nodes.test", csrfToken: onA.csrfToken, stores: [{ storeId: "store-2", name: "Two nodes" }] });
+      nodes[1].admin.logout(token);
+      expect(nodes[0].admin.session(token)).toBeUndefined();
+      // Five wrong passwords from one address, alternating between the nodes: then even the right one is refused on either.
+      for (let i = 0; i < 5; i++) await expect(nodes[i % 2].admin.login("both@nodes.test", "wrong password", "198.51.100.21")).rejects.toMatchObject({ status: 401 });
+      await expect(nodes[0].admin.login("both@nodes.test", "both nodes password", "198.51.100.21")).rejects.toMatchObject({ status: 429 });
+      await expect(nodes[1].admin.login("both@nodes.test", "both nodes password", "198.51.100.21")).rejects.toMatchObject({ status: 429 });
+    } finally {
+      for (const node of nodes) node.close();
+    }
+  });
+});
+
 describe.runIf(Boolean(process.env.CHORUS_TEST_POSTGRES_URL))("two nodes on one PostgreSQL database", () => {
   it("sign-ups and reset requests count against one window whichever node takes them", async () => {
     const { location } = await newDatabase();
