@@ -164,7 +164,7 @@ describe("AI worker thread in the HTTP server", () => {
     } finally {
       await stopServer(server);
     }
-  }, 90_000);
+  }, dbs.postgres ? 240_000 : 90_000); // PostgreSQL: seeding 5,000 reviews through the write path takes longer
 
   it("SIGTERM while a job runs: exits cleanly (0) and the job is finished or queued again, never lost", async () => {
     const databasePath = await seed("sigterm", { productIds: busyProducts(2000) });
