@@ -1,7 +1,7 @@
 /**
  * Review translation for `locale` on list reviews (interface.md §4.2 locale rules 1-2, decisions.md §2):
  * only when the store's translation setting is `on-load`, only reviews whose language was auto-detected
- * * (`languageCode` present) and differs from the locale. Translations are cached in the database per review and
+ * (`languageCode` present) and differs from the locale. Translations are cached in the database per review and
  * locale (`review_translations`). With no provider, or when the provider fails, the original text comes
  * back without `translatedLocale`.
  */
