@@ -9,7 +9,9 @@
  *
  * With env CHORUS_TEST_POSTGRES_URL (an admin URL of a throwaway cluster, test/postgres.ts; set by
  * `npm run test:postgres`), each server runs on its own PostgreSQL database instead, copied from a migrated
- * template and dropped on close.
+ * template and dropped on close. With env CHORUS_TEST_FRONT=varnish, each server is behind a real Varnish
+ * (test/varnish.ts, deploy/varnish/chorus.vcl) and `url()` is the front's; CHORUS_TEST_NODES=2 puts a second
+ * node (services of its own over the same database) beside it, so requests alternate between the two.
  */
 import type { ServerBuild } from "@remix-run/node";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -22,7 +24,8 @@ import { createHttpServer } from "../server/http/app.ts";
 import type { Logger } from "../server/http/logging.ts";
 import { startReadWorkers, type ReadWorkers } from "../server/http/read-workers.ts";
 import { createServices, type Services } from "../server/services.ts";
-import { createTestDatabase } from "./postgres.ts";
+import { createTestDatabase, freeLoopbackPort } from "./postgres.ts";
+import { startVarnish } from "./varnish.ts";
 
 export type TestServer = {
   services: Services;
@@ -81,11 +84,22 @@ export async function startTestServer(
       })
     : undefined;
   while (readWorkers && readWorkers.ready < options.readWorkers!) await new Promise((r) => setTimeout(r, 20));
-  const server = createHttpServer({ services, build: await loadBuild(), root: PROJECT_ROOT, cache: options.cache, trustedProxies: options.trustedProxies, readWorkers,
-    publicUrl: options.publicUrl, logger: options.logger, cachePurgeUrls: options.cachePurgeUrls,
-  });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Behind Varnish (env CHORUS_TEST_FRONT=varnish; with CHORUS_TEST_NODES=2 a second node, its own services over the
+  // same database, joins the first behind it): baseUrl and url() are the front's, and every node purges it.
+  const behindVarnish = process.env.CHORUS_TEST_FRONT === "varnish" && options.port === undefined;
+  const nodePorts = behindVarnish ? await Promise.all(Array.from({ length: Number(process.env.CHORUS_TEST_NODES ?? 1) }, () => freeLoopbackPort())) : [options.port ?? 0];
+  const varnish = behindVarnish ? await startVarnish({ port: await freeLoopbackPort(), backends: nodePorts.map((p) => `127.0.0.1:${p}`) }) : undefined;
+  const cachePurgeUrls = varnish ? [...(options.cachePurgeUrls ?? []), `${varnish.url}/`] : options.cachePurgeUrls;
+  const build = await loadBuild();
+  const others = nodePorts.slice(1).map(() => createServices({ databasePath, mediaPath: join(dir, "media") }));
+  const servers = [services, ...others].map((nodeServices, i) => createHttpServer({
+    services: nodeServices, build, root: PROJECT_ROOT, cache: options.cache, trustedProxies: options.trustedProxies, readWorkers: i === 0 ? readWorkers : undefined,
+    publicUrl: options.publicUrl, logger: options.logger, cachePurgeUrls,
+  }));
+  const server = servers[0]!;
+  await Promise.all(servers.map((s, i) => new Promise<void>((resolve) => s.listen(nodePorts[i], "127.0.0.1", resolve))));
+  await varnish?.healthy();
+  const baseUrl = varnish?.url ?? `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     services,
     readWorkers,
@@ -93,8 +107,10 @@ export async function startTestServer(
     dir,
     url: (path) => baseUrl + path,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await varnish?.stop();
+      for (const s of servers) s.closeAllConnections();
+      await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+      for (const other of others) other.close();
       await readWorkers?.stop();
       await services.mailSender.stop();
       await services.webhookDelivery.stop();
