@@ -11,6 +11,8 @@
  * `startMediaSweeper` runs a sweep at start (on the next turn of the event loop) and every SWEEP_INTERVAL_MS,
  * and stops by itself once the database is closed. The clock is injectable (`now`, epoch ms) for tests.
  * MEDIA_PATH belongs to one database: a second database's files in the same folder would look orphaned.
+ * The nodes of one database (PostgreSQL) may share it (a shared mount): each node sweeps, a rejected item's
+ * files are deleted only by the node whose transaction deleted its row, and deleting an orphan twice is harmless.
  */
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
