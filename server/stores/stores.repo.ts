@@ -1,7 +1,7 @@
 /**
  * Stores, products and review groups (SQL). Every query names the store (decisions.md §1).
  */
-import type { Db } from "../db/database.ts";
+import { transaction, type Db } from "../db/database.ts";
 
 export type ModerationSetting = "manual" | "auto-publish-4-5" | "auto-publish-all";
 export type Store = {
@@ -44,14 +44,19 @@ export function storesRepo(db: Db) {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (store_id) DO NOTHING`,
       ).run(store.storeId, store.name, store.platform, store.moderation ?? "manual", store.translation ?? "off", store.aiAutoPublish ? 1 : 0, Date.now(), store.shopUrl ?? null);
     },
-    /** Change store settings; only the given fields are written. */
+    /**
+     * Change store settings; only the given fields are written. Read and written in one transaction, so two
+     * processes or nodes changing different fields at once both keep their change.
+     */
     updateSettings(storeId: string, settings: Partial<Pick<Store, "moderation" | "translation" | "aiAutoPublish" | "name">>): void {
-      const current = this.get(storeId);
-      if (!current) return;
-      const next = { ...current, ...settings };
-      db.prepare("UPDATE stores SET name = ?, moderation = ?, translation = ?, ai_auto_publish = ? WHERE store_id = ?").run(
-        next.name, next.moderation, next.translation, next.aiAutoPublish ? 1 : 0, storeId,
-      );
+      transaction(db, () => {
+        const current = this.get(storeId);
+        if (!current) return;
+        const next = { ...current, ...settings };
+        db.prepare("UPDATE stores SET name = ?, moderation = ?, translation = ?, ai_auto_publish = ? WHERE store_id = ?").run(
+          next.name, next.moderation, next.translation, next.aiAutoPublish ? 1 : 0, storeId,
+        );
+      });
     },
     list(): Store[] {
       return db.prepare<[], StoreRow>("SELECT * FROM stores ORDER BY name").all().map(toStore);
