@@ -35,15 +35,14 @@ CREATE TEXT SEARCH CONFIGURATION chorus_simple (COPY = simple);
 ALTER TEXT SEARCH CONFIGURATION chorus_simple
   ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part, numword, numhword, hword_numpart WITH unaccent, simple;
 
--- The text as the search indexes read it: lower-cased (all of Unicode, ICU) and every punctuation mark or
--- symbol a space, one code point for one, so that words split where FTS5's unicode61 splits them (PostgreSQL's
--- parser in the C locale takes any non-ASCII character for a letter: "don’t" or "—" would be words, and it
--- keeps e-mail addresses, URLs and HTML tags whole). ts_headline() over this text gives the positions of the
--- matched words in the original, code point for code point (server/db/text-search.ts `restoreHighlights`).
+-- The text as the search indexes read it: lower-cased and every character that is not a letter, a digit, a
+-- combining diacritic or private-use a space (Unicode classes from ICU; ASCII white space kept), one code point
+-- for one, so that words split where FTS5's unicode61 splits them: PostgreSQL's parser in the C locale takes
+-- any non-ASCII character for a letter ("don’t", "—", "€5" or a no-break space would join words), and keeps
+-- e-mail addresses, URLs and HTML tags whole. ts_headline() over this text gives the positions of the matched
+-- words in the original, code point for code point (server/db/text-search.ts `restoreHighlights`).
 CREATE FUNCTION chorus_search_text(value text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-  SELECT lower(regexp_replace(value,
-    '[!-/:-@\[-`{-~\u00A0-\u00BF\u00D7\u00F7\u2000-\u206F\u2190-\u2BFF\u3000-\u303F\uFF01-\uFF0F\U0001F000-\U0001FAFF]',
-    ' ', 'g') COLLATE "und-x-icu")
+  SELECT lower(regexp_replace(value COLLATE "und-x-icu", '[^[:alnum:] \t\n\r\f\v\u0300-\u036F\uE000-\uF8FF]', ' ', 'g'))
 $$;
 
 CREATE TABLE review_search (
