@@ -2,26 +2,31 @@
 -- (migration 084) and `survey_responses_fts` (migration 030). FTS shape, for porters:
 --
 --   review_search (review_id text PRIMARY KEY REFERENCES reviews ON DELETE CASCADE, document tsvector NOT NULL)
---     One row per review: to_tsvector('chorus_english', title) || to_tsvector('chorus_english', body), kept by the
---     triggers below on every insert and change of title or body (a deleted review's row goes with it).
---     Match: `document @@ to_tsquery('chorus_english', ?)` with the tsquery text of `reviewSearchTsquery(match)`
---     (server/reviews/reviews.repo.ts), which turns the FTS5 query of `reviewSearchMatch` into
---     `'don' <-> 't' & 'fit':*` (a phrase of words `<->`, phrases `&`, the prefix last word `:*`).
---     Highlights: ts_headline('chorus_english', text, query, 'HighlightAll=true, StartSel=…, StopSel=…').
+--     One row per review, chorus_review_document(title, body), kept by the triggers below on every insert and
+--     change of title or body (a deleted review's row goes with it); GIN index on document.
+--     Match: `document @@ to_tsquery('chorus_english', ?)` with `tsqueryOf(match)` (server/db/text-search.ts),
+--     which turns the FTS5 query of `reviewSearchMatch` into `('don' <-> 't') & 'fit':*` (the words of a phrase
+--     `<->`, phrases `&`, a prefix word `:*`).
+--     Highlights: ts_headline('chorus_english', chorus_search_text(text), query, 'HighlightAll=true,
+--     StartSel="…", StopSel="…"'), put back into the text as typed by `restoreHighlights` (text-search.ts).
 --   survey_responses_fts (response_seq bigint PRIMARY KEY REFERENCES survey_responses ON DELETE CASCADE,
---     document tsvector NOT NULL)
---     Written by the surveys repo with the response (`to_tsvector('chorus_simple', ?)` of its text answers);
---     matched with `document @@ to_tsquery('chorus_simple', ?)`, every word a prefix: `'word':* & 'other':*`.
+--     document tsvector NOT NULL); GIN index on document.
+--     Written by the surveys repo with the response: to_tsvector('chorus_simple', chorus_search_text(?)) of its
+--     text answers; matched with `document @@ to_tsquery('chorus_simple', ?)` and `tsqueryOf(ftsQuery(text))`.
+--   review_search_rebuild() refills review_search from reviews (FTS5's 'rebuild', e.g. after a bulk load).
 --
 --   Both are search indexes only, like SQLite's virtual tables: the content-scope triggers do not track them
 --   (their rows change only with reviews / survey_responses, which are tracked).
 --
--- Text search configurations: `chorus_english` = the `english` parser with `unaccent` then the Snowball English
+-- Text search configurations: `chorus_english` = the default parser, `unaccent`, then the Snowball English
 -- stemmer WITHOUT a stop-word list (FTS5's porter tokenizer has none: "the" and "don't" are words), so "fits"
 -- finds "fit" and "cafe" finds "café"; `chorus_simple` = `unaccent` then lower-casing, no stemming (FTS5
--- unicode61 with remove_diacritics). Differences from FTS5 (PostgreSQL's parser): HTML tags in the text are not
--- words; a hyphenated word is indexed whole and by its parts; Snowball English stems a few words differently
--- from Porter; a phrase may run from the end of a title into the start of the body.
+-- unicode61 with remove_diacritics). Both read the text through chorus_search_text (words split as unicode61
+-- splits them). Differences from FTS5: Snowball English stems a few words differently from Porter; unaccent
+-- folds a few letters FTS5 keeps (ß -> ss, æ -> ae); digits such as ½ or ² separate words; a phrase may run
+-- from the end of a title into the start of the body; a phrase's words are highlighted wherever they occur in
+-- a matching review, not only where they form the phrase; a deleted review's words stay on disk until VACUUM
+-- (never found again: FTS5's secure-delete removes them at once).
 CREATE EXTENSION IF NOT EXISTS unaccent;
 
 CREATE TEXT SEARCH DICTIONARY chorus_english_stem (TEMPLATE = snowball, Language = english);
