@@ -88,7 +88,7 @@ export async function startTestServer(
   // same database, joins the first behind it): baseUrl and url() are the front's, and every node purges it.
   const behindVarnish = process.env.CHORUS_TEST_FRONT === "varnish" && options.port === undefined;
   const nodePorts = behindVarnish ? await Promise.all(Array.from({ length: Number(process.env.CHORUS_TEST_NODES ?? 1) }, () => freeLoopbackPort())) : [options.port ?? 0];
-  const varnish = behindVarnish ? await startVarnish({ port: await freeLoopbackPort(), backends: nodePorts.map((p) => `127.0.0.1:${p}`) }) : undefined;
+  const varnish = behindVarnish ? await startVarnish({ port: await freeLoopbackPort(), backends: nodePorts.map((p) => `127.0.0.1:${p}`), patientProbe: true }) : undefined;
   const cachePurgeUrls = varnish ? [...(options.cachePurgeUrls ?? []), `${varnish.url}/`] : options.cachePurgeUrls;
   const build = await loadBuild();
   const others = nodePorts.slice(1).map(() => createServices({ databasePath, mediaPath: join(dir, "media") }));

@@ -46,20 +46,26 @@ export type Varnish = {
 
 /**
  * Start varnishd in the foreground on 127.0.0.1:`port` with the repository's VCL and `options` as its
- * generated part; resolves once it answers. `output` receives its stderr/stdout lines (default dropped).
+ * generated part; resolves once it answers. `output` receives its stderr/stdout lines (default dropped);
+ * `patientProbe` gives each backend a probe that waits up to 60 s (for nodes inside the test process).
  * @throws when varnishd is missing or does not answer within 20 s.
  */
-export async function startVarnish(options: BackendsOptions & { port: number; memoryMb?: number; output?: (line: string) => void }): Promise<Varnish> {
+export async function startVarnish(options: BackendsOptions & { port: number; memoryMb?: number; output?: (line: string) => void; patientProbe?: boolean }): Promise<Varnish> {
   const varnishd = findVarnishd();
   if (!varnishd) throw new Error("varnishd is not installed (apt-get install varnish varnish-modules)");
   const dir = mkdtempSync(join(tmpdir(), "chorus-varnish-"));
   // varnishd compiles and runs the VCL as an unprivileged user: it must be able to read the directory.
   chmodSync(dir, 0o755);
-  writeFileSync(join(dir, "chorus-backends.vcl"), renderBackendsVcl(options));
+  // `patientProbe`: a node in the test process itself blocks its event loop while a test seeds data through the
+  // data modules; its probe then waits up to 60 s for /healthz instead of marking it sick after 1 s.
+  const patient = '.probe = { .url = "/healthz"; .expected_response = 200; .interval = 1s; .timeout = 60s; .window = 1; .threshold = 1; .initial = 1; }';
+  const backendsVcl = renderBackendsVcl(options);
+  writeFileSync(join(dir, "chorus-backends.vcl"), options.patientProbe ? backendsVcl.replaceAll(".probe = chorus_healthz;", patient) : backendsVcl);
   const args = [
     "-F", "-n", join(dir, "work"), "-a", `127.0.0.1:${options.port}`, "-T", "127.0.0.1:0",
     "-p", `vcl_path=${dir}:${join(PROJECT_ROOT, "deploy/varnish")}`, "-f", join(PROJECT_ROOT, "deploy/varnish/chorus.vcl"),
     "-s", `malloc,${options.memoryMb ?? 64}m`,
+    ...(options.patientProbe ? ["-p", "vcc_err_unref=off"] : []), // chorus_healthz is then unused
   ];
   const child: ChildProcess = spawn(varnishd, args, { stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
