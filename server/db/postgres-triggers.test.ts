@@ -12,7 +12,7 @@ import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { createTestDatabase } from "../../test/postgres.ts";
 import { createServices, type Services } from "../services.ts";
 import { contentScope } from "../shared/content-scopes.ts";
-import { contentScopeWatcher, installContentScopeTriggers, trackedTables } from "./content-scopes.ts";
+import { contentScopeWatcher, installContentScopeTriggers, TABLE_SCOPES, trackedTables } from "./content-scopes.ts";
 import { openDatabase } from "./database.ts";
 
 const adminUrl = process.env.CHORUS_TEST_POSTGRES_URL;
@@ -57,6 +57,10 @@ describe.skipIf(!adminUrl)("PostgreSQL triggers", () => {
     const triggers = new Set(db().prepare("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal").pluck().all() as string[]);
     for (const table of tables) for (const event of ["insert", "update", "delete"]) expect(triggers.has(`content_scope_${table}_${event}`), `${table} ${event}`).toBe(true);
     expect([...triggers].filter((t) => t.startsWith("content_scope_")).length).toBe(tables.length * 3);
+  });
+
+  it("maps every PostgreSQL table, PostgreSQL-only ones too (none falls back to `*` by oversight)", () => {
+    expect(trackedTables(db()).filter((t) => !(t in TABLE_SCOPES))).toEqual([]);
   });
 
   it("installs nothing again when the triggers are in place (a second node starting)", () => {
