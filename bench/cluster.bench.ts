@@ -5,7 +5,8 @@
  * - Reads: storefront product reviews through Varnish, one hot URL and a Zipf spread (alpha 0.8) over every
  *   product, each as a ratio to a bare node:http endpoint measured right after it at the same connection count,
  *   with p99 and Varnish's hit ratio (varnishstat cache_hit / (hit + miss) over the measurement); beside them the
- *   same reads sent to node A directly (Chorus's own response cache over PostgreSQL, no Varnish).
+ *   same reads sent to node A directly (Chorus's own response cache over PostgreSQL, no Varnish) and to one node
+ *   on SQLite (the embedded default, same store).
  * - Writes: helpful votes, each a commit (a new review, visitor and address every time: X-Forwarded-For from a
  *   trusted proxy), sent by WRITERS concurrent clients for BENCH_SECONDS: to one node on SQLite (the embedded
  *   default), and through Varnish to both nodes on PostgreSQL; writes/s and p99.
@@ -26,7 +27,7 @@ import { freeLoopbackPort } from "../test/postgres.ts";
 import { findVarnishd } from "../test/varnish.ts";
 import { loadInChild, printTable, startProcess, stopProcess, writeResults, type LoadResult } from "./lib.ts";
 
-export type ClusterReadRow = LoadResult & { target: "varnish" | "node A" | "bare"; ratio: number; hitRatio?: number; bare: LoadResult };
+export type ClusterReadRow = LoadResult & { target: "varnish" | "node A" | "sqlite node"; ratio: number; hitRatio?: number; bare: LoadResult };
 export type ClusterWriteRow = { engine: "sqlite" | "postgres"; target: string; writers: number; seconds: number; writesPerSec: number; p99: number; failed: number };
 export type ClusterBench = { reviews: number; products: number; reads: ClusterReadRow[]; writes: ClusterWriteRow[] };
 
@@ -73,7 +74,7 @@ export async function runClusterBench(options: { seconds: number; warmupSeconds:
     const reads: ClusterReadRow[] = [];
     for (const connections of options.connections) {
       for (const [name, paths, zipf] of [["product reviews (hot)", hot, false], [`product reviews (Zipf spread, ${spread.length} products)`, spread, true]] as const) {
-        for (const [target, baseUrl] of [["varnish", cluster.frontUrl], ["node A", cluster.nodes[0]!.url]] as const) {
+        for (const [target, baseUrl] of [["varnish", cluster.frontUrl], ["node A", cluster.nodes[0]!.url], ["sqlite node", `http://127.0.0.1:${sqlitePort}`]] as const) {
           const before = target === "varnish" ? counters() : null;
           const r = await loadInChild({
             name, baseUrl, paths: [...paths], connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds, headers: options.headers,
