@@ -137,7 +137,8 @@ const EVENTS = [["INSERT", ["NEW"]], ["UPDATE", ["OLD", "NEW"]], ["DELETE", ["OL
 
 /**
  * The tables whose changes are tracked: every table but SQLite's own, this module's, and virtual tables
- * with their shadow tables (full-text indexes change only with the table they index, which is tracked).
+ * with their shadow tables (full-text indexes change only with the table they index, which is tracked);
+ * on PostgreSQL every table of the current schema but this module's and POSTGRES_UNTRACKED.
  */
 export function trackedTables(db: Db): string[] {
   if (dialect(db) === "postgres") {
