@@ -57,13 +57,26 @@ export async function freeLoopbackPort(): Promise<number> {
 
 const running = new Set<() => void>();
 let exitHookInstalled = false;
-/** Stop every cluster still running when the process exits (synchronously: pg_ctl stop -m immediate, rm -r). */
+/**
+ * Stop every cluster still running when the process exits (synchronously: pg_ctl stop -m immediate, rm -r),
+ * also on SIGINT/SIGTERM/SIGHUP: when nobody else handles the signal, it is raised again afterwards, so the
+ * process ends as it would have.
+ */
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.once("exit", () => {
+  const killAll = () => {
     for (const kill of running) kill();
-  });
+    running.clear();
+  };
+  process.once("exit", killAll);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.once(signal, () => {
+      if (process.listenerCount(signal) > 0) return; // the program stops its clusters itself (stop())
+      killAll();
+      process.kill(process.pid, signal);
+    });
+  }
 }
 
 /**
