@@ -3,6 +3,8 @@
  * two Chorus node processes over one real PostgreSQL (test/cluster.ts, the harness of `npm run cluster`), with
  * bursts from one client address sent to both nodes at once. Each node alone would admit the whole limit; their
  * windows in `rate_limit_hits` (server/reviews/submission-limits.ts `sharedWindowCounter`) admit it once in all.
+ * Helpful votes are limited by rows read and written in one write transaction (votes.repo.ts), which on
+ * PostgreSQL takes the database-wide write lock: a burst of new visitors from one address counts once.
  * The requests go to the nodes directly (not through Varnish: writes are never cached), naming the client address in
  * X-Forwarded-For (the cluster trusts the loopback proxy). The test process seeds through the real data modules.
  * Skipped, saying so, where varnishd or the PostgreSQL 15 server binaries are missing (.ci/run installs both).
@@ -24,6 +26,7 @@ if (missing.length) console.warn(`test/cluster-limits.test.ts SKIPPED: ${missing
 const store = `/v1/stores/${TEST_STORE_ID}`;
 const SUBMISSIONS_PER_ADDRESS = 5;
 const SURVEY_RESPONSES_PER_ADDRESS = 20;
+const VOTED_REVIEW = crypto.randomUUID();
 
 describe.skipIf(missing.length > 0)("storefront write limits on a cluster of two nodes over PostgreSQL", () => {
   let cluster: Cluster;
@@ -42,6 +45,10 @@ describe.skipIf(missing.length > 0)("storefront write limits on a cluster of two
     services.stores.create({ storeId: TEST_STORE_ID, name: "Cluster limits store", platform: "shopify" });
     services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: "858", name: "Wrap dress" });
     services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
+    services.reviewsData.insert({
+      reviewId: VOTED_REVIEW, storeId: TEST_STORE_ID, productId: "858", rating: 5, title: "Lovely", body: "Soft fabric, true to size.",
+      createdMs: Date.now(), status: "published", reviewerName: "Ada",
+    });
   }, 240_000);
 
   afterAll(async () => {
@@ -86,5 +93,12 @@ describe.skipIf(missing.length > 0)("storefront write limits on a cluster of two
     expect((await post(1, `${store}/products/shopify-858/reviews`, "2001:db8:9:a::1", {
       rating: 5, title: "Lovely", body: "Lovely colour and the cut is flattering.", displayName: "Sam", email: "sam@example.com",
     })).status).toBe(201);
+  }, 120_000);
+
+  it("100 concurrent helpful votes of new visitors from one address, half to each node, count once", async () => {
+    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => post(i, `${store}/reviews/${VOTED_REVIEW}/votes`, "198.51.100.33", { vote: "helpful" })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(99);
+    expect(services.db.prepare("SELECT helpful_count FROM reviews WHERE review_id = ?").pluck().get(VOTED_REVIEW)).toBe(1);
   }, 120_000);
 });
