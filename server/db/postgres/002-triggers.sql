@@ -16,10 +16,10 @@
 -- - `json_object('product_id', x)` is written out so the text is byte-identical ({"product_id":"..."}).
 -- - PostgreSQL fires AFTER ROW triggers at the end of the statement, SQLite after each row; the ledger and
 --   the guards are only written one row per statement, the aggregates are sums (order-free).
--- - Triggers of one table and event fire in name order in PostgreSQL, newest first in SQLite. Only the order
---   of webhook events written by one statement can differ (a points transaction writes its customer's
---   `loyalty_customer.updated` before its `loyalty_*_transaction.created` here, after it in SQLite); each
---   event is delivered on its own, so nothing depends on it.
+-- - Triggers of one table and event fire in name order in PostgreSQL, newest first in SQLite. A points
+--   transaction's `loyalty_*_transaction.created` event is written BEFORE INSERT so that it still precedes
+--   its customer's `loyalty_customer.updated`; the events of a statement changing several rows may follow
+--   another row order than SQLite's (each event is delivered on its own).
 
 -- Wall-clock epoch milliseconds, as SQLite's CAST(unixepoch('subsec') * 1000 AS INTEGER).
 CREATE FUNCTION chorus_now_ms() RETURNS bigint LANGUAGE sql VOLATILE AS $$
@@ -319,12 +319,14 @@ CREATE TRIGGER webhook_loyalty_customer_updated AFTER UPDATE ON loyalty_customer
         OR OLD.email IS DISTINCT FROM NEW.email)
   EXECUTE FUNCTION webhook_loyalty_customer_updated();
 
+-- BEFORE INSERT (after the balance guard, by name), so that the transaction's event precedes the
+-- `loyalty_customer.updated` its balance change writes, as in SQLite; a failing insert undoes the event with it.
 CREATE FUNCTION webhook_loyalty_transaction_created() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM webhook_event_add(NEW.store_id, 'loyalty_' || NEW.type || '_transaction.created', NEW.transaction_id, NULL);
-  RETURN NULL;
+  RETURN NEW;
 END $$;
-CREATE TRIGGER webhook_loyalty_earning_transaction_created AFTER INSERT ON loyalty_transactions FOR EACH ROW
+CREATE TRIGGER webhook_loyalty_earning_transaction_created BEFORE INSERT ON loyalty_transactions FOR EACH ROW
   WHEN (NEW.type = 'earning') EXECUTE FUNCTION webhook_loyalty_transaction_created();
-CREATE TRIGGER webhook_loyalty_redemption_transaction_created AFTER INSERT ON loyalty_transactions FOR EACH ROW
+CREATE TRIGGER webhook_loyalty_redemption_transaction_created BEFORE INSERT ON loyalty_transactions FOR EACH ROW
   WHEN (NEW.type = 'redemption') EXECUTE FUNCTION webhook_loyalty_transaction_created();
