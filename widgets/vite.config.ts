@@ -13,7 +13,9 @@ import { literalsHtmlCssMinifier } from "@literals/rollup-plugin-html-css-minifi
 import { reservationCss, WIDGET_TAGS, widgetModulePath } from "./internal/registry.ts";
 import { WIDGET_RESERVATIONS } from "../server/contract/widget-reservations.ts";
 import { SHARED_GROUP, TRANSLATIONS, textGroups, WITHOUT_SHARED } from "../server/contract/widget-translations.ts";
+import * as STRINGS from "../server/contract/widget-strings.ts";
 import { COMMON_TEXTS, TEXT_GROUPS } from "../server/contract/widget-strings.ts";
+import { REVIEW_TEXT_LOCALES } from "../server/contract/review-locales.ts";
 import { partOf, textGroupOf, type UiLocale } from "../server/contract/widget-locales.ts";
 
 const root = resolve(import.meta.dirname);
@@ -23,7 +25,7 @@ const root = resolve(import.meta.dirname);
  * that use no `this` as arrows, no comments (Lit's license notices go to THIRD-PARTY-LICENSES.txt instead, see
  * `licenses`). Not `pure_getters`: chorus-element.ts reads `styleSheet` for its side effect.
  */
-const TERSER = { module: true, ecma: 2020, compress: { passes: 3, unsafe_arrows: true }, format: { comments: false } } as const;
+export const TERSER = { module: true, ecma: 2020, compress: { passes: 3, unsafe_arrows: true }, format: { comments: false } } as const;
 
 /**
  * Lit's messages for misuse the widgets never make (a `css` value that is not a css result, a CSSResult built by
@@ -36,15 +38,138 @@ const LIT_MESSAGES: [RegExp, string][] = [
   [/"invalid template strings array"/, '"strings"'],
   [/,?\(\w+\.(litHtml|reactiveElement|litElement)Versions\?\?=\[\]\)\.push\("[\d.]+"\);?/, ";"],
 ];
+/**
+ * Lit's code paths the widgets never take, left out at build time (#23 weight, ADR 0014), each by file; the build
+ * fails when one is not found (a Lit upgrade must be looked at again):
+ * - the hooks for Lit's polyfill-support modules and for hydration by `@lit-labs/ssr-client` (the widgets load
+ *   neither; a server-rendered snippet's shadow root is replaced by the first client render, chorus-element.ts);
+ * - standard-decorator metadata (`Symbol.metadata`, `litPropertyMetadata`) and `addInitializer`: the widgets
+ *   declare properties in `static properties` tables and through Lit's legacy decorators (widgets/internal/lit-decorators.ts);
+ * - reactive controllers (`addController` and the `host*` callbacks): no widget adds one.
+ */
+const LIT_UNUSED: Record<string, [RegExp, string][]> = {
+  "reactive-element": [
+    [/,(\w+)=\w+\.reactiveElementPolyfillSupport(,[^;]*;[\s\S]*?),\1\?\.\(\{ReactiveElement:\w+\}\)/, "$2"],
+    [/Symbol\.metadata\?\?=Symbol\("metadata"\),\w+\.litPropertyMetadata\?\?=new WeakMap;/, ""],
+    [/const (\w+)=this\[Symbol\.metadata\];if\(null!==\1\)\{const (\w+)=litPropertyMetadata\.get\(\1\);if\(void 0!==\2\)for\(const\[\w+,\w+\]of \2\)this\.elementProperties\.set\(\w+,\w+\)\}/, ""],
+    [/static addInitializer\(\w+\)\{this\._\$Ei\(\),\(this\.l\?\?=\[\]\)\.push\(\w+\)\}/, ""],
+    [/void 0!==(\w+)\.l&&\(this\.l=\[\.\.\.\1\.l\]\),/, ""],
+    [/,this\.constructor\.l\?\.forEach\(\w+=>\w+\(this\)\)/, ""],
+    [/addController\(\w+\)\{[^}]*\}removeController\(\w+\)\{this\._\$EO\?\.delete\(\w+\)\}/, ""],
+    [/,this\._\$EO\?\.forEach\(\w+=>\w+\.hostConnected\?\.\(\)\)/, ""],
+    [/this\._\$EO\?\.forEach\(\w+=>\w+\.hostDisconnected\?\.\(\)\)/, ""],
+    [/this\._\$EO\?\.forEach\(\w+=>\w+\.hostUpdate\?\.\(\)\),/, ""],
+    [/this\._\$EO\?\.forEach\(\w+=>\w+\.hostUpdated\?\.\(\)\),/, ""],
+  ],
+  "lit-html": [[/,(\w+)=\w+\.litHtmlPolyfillSupport;\1\?\.\(\w+,\w+\)/, ""]],
+  "lit-element": [[/,\w+\.litElementHydrateSupport\?\.\(\{LitElement:\w+\}\);const (\w+)=\w+\.litElementPolyfillSupport;\1\?\.\(\{LitElement:\w+\}\);/, ";"]],
+};
 export const litMessages: Plugin = {
   name: "chorus-lit-messages",
   transform(code, id) {
-    if (!/\/node_modules\/(@lit\/reactive-element\/(css-tag|reactive-element)|lit-html\/lit-html|lit-element\/lit-element)\.js$/.test(id)) return null;
+    const file = /\/node_modules\/(?:@lit\/reactive-element\/(css-tag|reactive-element)|lit-html\/(lit-html)|lit-element\/(lit-element))\.js$/.exec(id);
+    if (!file) return null;
     let out = code;
     for (const [from, to] of LIT_MESSAGES) out = out.replace(from, to);
+    for (const [from, to] of LIT_UNUSED[file[1] ?? file[2] ?? file[3]!] ?? []) {
+      if (!from.test(out)) throw new Error(`chorus-lit-messages: ${from} not found in ${id}`);
+      out = out.replace(from, to);
+    }
     return { code: out, map: null };
   },
 };
+
+/**
+ * A literal text ID of the element's own group in an element module (`this.t("reviews.retry")`, also in a
+ * conditional or a table of IDs) as its index in the element's English table (`static defaults`), which
+ * `ChorusElement.t` reads back (#23 weight, ADR 0014: about 0.25 KB gzip over all widgets); a plural phrase's ID
+ * (`plural("reviews.shown", n)`) as the index of its `.one` text, which `ChorusElement.plural` reads back. The table
+ * keeps its IDs (a merchant's texts arrive by ID); IDs of other groups stay strings. The sources, tests and the
+ * server renderer keep the IDs.
+ */
+export const textIndexes: Plugin = {
+  name: "chorus-text-indexes",
+  enforce: "pre",
+  transform(code, id) {
+    const name = /\/widgets\/[\w-]+\/chorus-[\w-]+\.ts$/.test(id) ? /static defaults = (\w+);/.exec(code)?.[1] : undefined;
+    if (!name) return null;
+    const table = (STRINGS as Record<string, unknown>)[name];
+    if (!table || typeof table !== "object") throw new Error(`chorus-text-indexes: no table ${name} for ${id}`);
+    const ids = Object.keys(table);
+    const both = ids.find((textId) => ids.includes(`${textId}.one`));
+    if (both) throw new Error(`chorus-text-indexes: ${both} is both a text and a plural phrase in ${name}`);
+    const index = (textId: string) => (ids.includes(textId) ? ids.indexOf(textId) : ids.indexOf(`${textId}.one`));
+    return { code: code.replace(/"([a-zA-Z]+\.[\w.]+)"/g, (literal, textId: string) => (index(textId) >= 0 ? String(index(textId)) : literal)), map: null };
+  },
+};
+
+/**
+ * The review-translation codes (server/contract/review-locales.ts, read by `<chorus-reviews>`) as one string of the
+ * distinct codes, split at run time, instead of the two providers' lists and their union (#23 weight, ADR 0014).
+ */
+export const reviewLocales: Plugin = {
+  name: "chorus-review-locales",
+  enforce: "pre",
+  transform(code, id) {
+    if (!id.endsWith("/server/contract/review-locales.ts")) return null;
+    const lists = /export const REVIEW_TEXT_LOCALES_A = [\s\S]*?\nexport const REVIEW_TEXT_LOCALES: readonly string\[\] = [^\n]*\n/;
+    if (!lists.test(code)) throw new Error(`chorus-review-locales: the lists were not found in ${id}`);
+    return { code: code.replace(lists, `export const REVIEW_TEXT_LOCALES: readonly string[] = ${JSON.stringify([...REVIEW_TEXT_LOCALES].sort().join(" "))}.split(" ");\n`), map: null };
+  },
+};
+
+/**
+ * The private custom properties of the widgets' styles (`--_text`, `--_radius`, ...: widgets/internal/tokens.ts
+ * and the elements' own, never set by a page) renamed to `--_0`, `--_1`, ... the same in every file (#23 weight,
+ * ADR 0014): about 0.2 KB gzip over all widgets. The page's `--chorus-*` properties keep their names.
+ */
+function shortCustomProperties(codes: string[]): (code: string) => string {
+  const names = [...new Set(codes.flatMap((code) => code.match(/--_[\w-]+/g) ?? []))].sort();
+  const short = new Map(names.map((name, i) => [name, `--_${i.toString(36)}`]));
+  return (code) => code.replace(/--_[\w-]+/g, (name) => short.get(name)!);
+}
+
+/** What terser's AST gives here (terser has no types for it): a symbol's definition, its scope chain, a mapping. */
+type TerserDef = { name: string; mangled_name?: string; references: { scope?: TerserScope }[]; orig: { scope?: TerserScope }[] };
+type TerserScope = { variables: Map<string, TerserDef>; parent_scope?: TerserScope };
+type TerserMapping = { name: { thedef?: TerserDef }; foreign_name: { name: string } };
+
+/**
+ * Terser, then each imported or exported binding named like its import or export where no other name in reach is
+ * (`import{C}from"./x.js"` instead of `import{C as t}from"./x.js"`, `export{C}` instead of `export{Lt as C}`): the
+ * chunks' export names are already single letters, so each `X as Y` only repeats a random pair, once per element
+ * file (#23 weight, ADR 0014: −87 B gzip over all widgets; most exports keep terser's names, as the single letters are
+ * taken in the chunk's top-level scope). A binding keeps terser's name when the new one is in use in a scope it is
+ * referenced from, is a global, or is already taken. (Reserving the imported names in terser's mangler, so that all
+ * of them are free, made the files 21 bytes larger: the locals' names repeat less.)
+ */
+export async function minifyModule(source: string): Promise<string> {
+  // `format.ast` (terser keeps its AST in the answer) is not in terser's types.
+  const out = await minify(source, { ...TERSER, format: { ...TERSER.format, ast: true, code: true } as typeof TERSER.format });
+  const ast = (out as { ast?: unknown }).ast as { body: { TYPE: string; module_name?: unknown; imported_names?: TerserMapping[]; exported_names?: TerserMapping[] }[]; globals?: Map<string, unknown>; print_to_string(options: object): string };
+  const taken = new Set<string>();
+  const free = (def: TerserDef, name: string) =>
+    !taken.has(name) && !ast.globals?.has(name) &&
+    [...def.references, ...def.orig].every((symbol) => {
+      for (let scope = symbol.scope; scope; scope = scope.parent_scope) {
+        for (const other of scope.variables.values()) if (other !== def && (other.mangled_name ?? other.name) === name) return false;
+      }
+      return true;
+    });
+  // Twice: a name freed by the first pass (a binding renamed away from it) can be taken in the second.
+  for (let pass = 0; pass < 2; pass++) {
+    for (const statement of ast.body) {
+      const mappings = statement.TYPE === "Import" ? statement.imported_names : statement.TYPE === "Export" && !statement.module_name ? statement.exported_names : undefined;
+      for (const { name, foreign_name } of mappings ?? []) {
+        const def = name.thedef;
+        if (!def || (def.mangled_name ?? def.name) === foreign_name.name || !free(def, foreign_name.name)) continue;
+        taken.add(foreign_name.name);
+        def.mangled_name = foreign_name.name;
+      }
+    }
+  }
+  return ast.print_to_string({ ...TERSER.format, ecma: TERSER.ecma });
+}
 
 /** Minify every output file with terser (a little smaller than esbuild's output, after gzip). */
 const minifyEs: Plugin = {
@@ -54,11 +179,12 @@ const minifyEs: Plugin = {
     const shared = Object.values(bundle).find((file) => file.type === "chunk" && file.name === "shared");
     const loader = bundle["chorus.js"];
     if (shared && loader?.type === "chunk") loader.code = loader.code.replace("__CHORUS_SHARED__", shared.fileName);
-    for (const file of Object.values(bundle)) {
-      if (file.type !== "chunk") continue;
+    const chunks = Object.values(bundle).filter((file) => file.type === "chunk");
+    const rename = shortCustomProperties(chunks.map((file) => file.code));
+    for (const file of chunks) {
       // Vite wraps import() in its preload helper even with modulePreload off: a plain import() (nothing to preload).
       const source = file.code.replace(/__vitePreload\(\(\) => (import\("[^"]+"\)), [^)]*\)/g, "$1");
-      const code = (await minify(source, TERSER)).code!;
+      const code = rename(await minifyModule(source));
       // The loader runs as a classic script: keep its (mangled) top-level names out of the page's global scope.
       file.code = file.isEntry && file.name === "chorus" ? `(()=>{${code}})();` : code;
     }
@@ -155,8 +281,10 @@ export default defineConfig({
   define: { __CHORUS_RESERVATIONS__: JSON.stringify(reservationCss(WIDGET_RESERVATIONS)) },
   // Lit's legacy decorator path and a small __decorate only (widgets/internal/lit-decorators.ts).
   resolve: { alias: { "lit/decorators.js": resolve(root, "internal/lit-decorators.ts"), tslib: resolve(root, "internal/lit-decorators.ts") } },
-  // Minify the HTML and CSS inside Lit's html`` / css`` templates before esbuild strips the types.
-  plugins: [litMessages, decorators, { ...literalsHtmlCssMinifier({ include: ["**/widgets/**/*.ts"], failOnError: true }), enforce: "pre" }, minifyEs, translations, licenses],
+  // Minify the HTML and CSS inside Lit's html`` / css`` templates before esbuild strips the types; attribute values
+  // without quotes where HTML allows it (`part=card`; Lit reads bindings in unquoted values, `style=width:${w}%`, alike)
+  // and boolean attributes without a value (`multiple`): −105 B gzip over all widgets (ADR 0014).
+  plugins: [litMessages, reviewLocales, textIndexes, decorators, { ...literalsHtmlCssMinifier({ include: ["**/widgets/**/*.ts"], failOnError: true, options: { minifyOptions: { removeAttributeQuotes: true, collapseBooleanAttributes: true } } }), enforce: "pre" }, minifyEs, translations, licenses],
   build: {
     outDir: resolve(root, "../public/widgets"),
     emptyOutDir: true,

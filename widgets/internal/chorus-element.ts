@@ -7,8 +7,7 @@
  * @attr group-id - review group (collection) ID; omit product-id and group-id for the whole store
  * @attr api-base - origin of the Chorus server; defaults to the origin chorus.js came from
  */
-import { CSSResult, html, isServer, LitElement, render, type PropertyValues } from "lit";
-import { property, state } from "lit/decorators.js";
+import { CSSResult, html, isServer, LitElement, render, type PropertyDeclarations, type PropertyValues } from "lit";
 import type { WidgetKey } from "../../server/contract/widget-settings.ts";
 import { ApiRequestError, defaultApiBase } from "./api.ts";
 import { merchantTextsApply, partOf, textGroupOf, uiLocaleFor, type UiLocale } from "../../server/contract/widget-locales.ts";
@@ -128,19 +127,28 @@ function isNew(value: unknown): boolean {
 export const extras: { texts: Record<string, string>; textOn?: (hex: string) => string } = { texts: {} };
 
 export class ChorusElement extends LitElement {
-  @property({ attribute: "store-id", reflect: true }) storeId = "";
-  @property({ attribute: "product-id", reflect: true }) productId = "";
-  @property({ attribute: "group-id", reflect: true }) groupId = "";
-  @property({ attribute: "api-base" }) apiBase = "";
+  /** The reactive properties: the attributes above, and `texts` and `translation` (internal). One table, as in the elements (smaller than a decorator each). */
+  static override properties: PropertyDeclarations = {
+    storeId: { attribute: "store-id", reflect: true },
+    productId: { attribute: "product-id", reflect: true },
+    groupId: { attribute: "group-id", reflect: true },
+    apiBase: { attribute: "api-base" },
+    texts: { state: true },
+    translation: { state: true },
+  };
+  storeId = "";
+  productId = "";
+  groupId = "";
+  apiBase = "";
 
   /** The widget switch of the store's settings that shows or hides this element ("" = none). */
   static widget: WidgetKey | "" = "";
   /** The English default of each text this element shows (its group of server/contract/widget-strings.ts). */
   static defaults: Record<string, string> = {};
   /** The merchant's texts for the element's language (from the store's widget settings), by text ID. */
-  @state() protected texts: Record<string, string> = {};
+  protected texts: Record<string, string> = {};
   /** The shipped translation of this element's texts in its language, by text ID ({} in English: the defaults). */
-  @state() protected translation: Record<string, string> = {};
+  protected translation: Record<string, string> = {};
   /** The translation part requested last (`<locale>/<group>`), and its load before the first render. */
   #translationFor = "";
   #translationReady: Promise<unknown> | null = null;
@@ -300,10 +308,12 @@ export class ChorusElement extends LitElement {
 
   /**
    * The text `id` with its `{placeholders}` filled from `vars`: the merchant's text for the element's language,
-   * else the shipped translation, else the English default.
+   * else the shipped translation, else the English default. In the built widgets a literal ID of the element's
+   * own group is its index in `defaults` (widgets/vite.config.ts `textIndexes`).
    */
-  t(id: string, vars?: Record<string, string | number>): string {
+  t(id: string | number, vars?: Record<string, string | number>): string {
     const defaults = (this.constructor as typeof ChorusElement).defaults;
+    if (typeof id === "number") id = Object.keys(defaults)[id]!;
     return fill(this.texts[id] ?? this.translation[id] ?? defaults[id] ?? extras.texts[id] ?? id, vars);
   }
 
@@ -312,7 +322,9 @@ export class ChorusElement extends LitElement {
    * `id.other`, ...), `{count}` filled with `n` formatted; more `vars` may be given. A merchant's phrase (the
    * admin has `.one` and `.other`) replaces the whole phrase: its `.other` stands for every other category.
    */
-  plural(id: string, n: number, vars?: Record<string, string | number>): string {
+  plural(id: string | number, n: number, vars?: Record<string, string | number>): string {
+    // The built widgets give a literal phrase ID of the element's group as the index of its `.one` text in `defaults`.
+    if (typeof id === "number") id = Object.keys((this.constructor as typeof ChorusElement).defaults)[id]!.slice(0, -4);
     const category = pluralCategory(this.uiLocale, n);
     const basic = category === "one" ? "one" : "other";
     const merchant = `${id}.one` in this.texts || `${id}.other` in this.texts ? this.texts[`${id}.${basic}`] : undefined;

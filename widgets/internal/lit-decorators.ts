@@ -4,6 +4,9 @@
  * fields, so this is Lit's legacy code path alone (its module also carries the standard-decorator path, and
  * tslib's `__decorate` the descriptor and `Reflect.decorate` cases): about 0.3 KB gzip less in the shared
  * chunk. Same behaviour for the widgets' uses; sources, tests and the server renderer import the real ones.
+ * Today the widgets declare every reactive property in `static properties` tables, so the build keeps only
+ * `__decorate`, for the class decorator `@chorusElement(tag)`; `property`, `state` and `query` are here for a
+ * widget that takes up a field decorator again.
  */
 import type { PropertyDeclaration, ReactiveElement } from "lit";
 
