@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATA_DIR, publishRealReview, realReviews, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
+import { createServices } from "../services.ts";
 
 const store = `/v1/stores/${TEST_STORE_ID}`;
 let t: TestServer;
@@ -93,6 +94,28 @@ describe("scoped invalidation", () => {
     expect(await computed({ summary: path })).toEqual({ summary: true });
     const after = (await (await fetch(t.url(store + path))).json()) as { reviewsSummary?: { body: string } };
     expect(after.reviewsSummary?.body).toBeTruthy();
+  });
+
+  it("a review published through another connection to the database (a CLI, another node) is in the answers within 1 s", async () => {
+    const paths = { productC: "/products/shopify-1094/reviews", productB: "/products/shopify-862/reviews" };
+    await computed(paths);
+    expect(await computed(paths)).toEqual({ productC: false, productB: false }); // cached
+    const other = createServices({ databasePath: t.services.databasePath, mediaPath: join(t.dir, "media") });
+    let reviewId: string;
+    try {
+      reviewId = publishRealReview(other, "1094");
+    } finally {
+      other.close();
+    }
+    const start = Date.now();
+    let first = "";
+    while (first !== reviewId && Date.now() - start < 1_000) {
+      const page = (await (await fetch(t.url(store + paths.productC))).json()) as { reviews: { reviewId: string }[] };
+      first = page.reviews[0]!.reviewId;
+      if (first !== reviewId) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(first).toBe(reviewId);
+    expect(await computed({ productB: paths.productB })).toEqual({ productB: false }); // another product's answer stays cached
   });
 });
 
