@@ -1,8 +1,9 @@
 /**
  * SQL of the review-app importer (app-import.ts): products by handle (migration 081), products created
- * by an import, and the store reply of an imported review. Every query names the store.
+ * by an import, and the store reply of an imported review; and the source keys already imported, for the
+ * reviews CSV import (reviews-csv.ts) too. Every query names the store.
  */
-import type { Db } from "../db/database.ts";
+import { dialect, type Db } from "../db/database.ts";
 
 /** A store's product as the importer matches it. */
 export type ImportProductRow = { product_id: string; name: string; handle: string | null };
@@ -18,6 +19,10 @@ export function appImportRepo(db: Db) {
   );
   const fillHandle = db.prepare("UPDATE products SET handle = ? WHERE store_id = ? AND product_id = ? AND handle IS NULL");
   const setReply = db.prepare("UPDATE reviews SET reply_body = ?, reply_created_ms = ? WHERE store_id = ? AND review_id = ?");
+  const presentKeys = db.prepare<[string, string, string], { source_key: string }>(
+    `SELECT source_key FROM reviews WHERE store_id = ? AND source = ?
+       AND source_key IN (SELECT value FROM ${dialect(db) === "postgres" ? "jsonb_array_elements_text(CAST(? AS jsonb))" : "json_each(?)"})`,
+  );
   const rejectedNow = db.prepare("UPDATE review_media SET rejected_ms = ? WHERE store_id = ? AND review_id = ? AND status = 'rejected'");
   return {
     /** The store's product with this ID, or undefined. */
@@ -31,6 +36,14 @@ export function appImportRepo(db: Db) {
     /** Create a product (no-op when the ID exists). `url` is the product page on the shop, or null. */
     createProduct(p: { storeId: string; productId: string; name: string; url: string | null; handle: string | null }): void {
       insertProduct.run(p.storeId, p.productId, p.name, p.url, p.handle);
+    },
+    /**
+     * Of `sourceKeys`, those the store already has a review for from import `source` (the reviews CSV import
+     * asks once per batch of rows, not once per row: one round trip instead of thousands on PostgreSQL).
+     */
+    presentSourceKeys(storeId: string, source: string, sourceKeys: readonly string[]): Set<string> {
+      if (sourceKeys.length === 0) return new Set();
+      return new Set(presentKeys.all(storeId, source, JSON.stringify(sourceKeys)).map((r) => r.source_key));
     },
     /** Record a product's handle when it has none yet. */
     fillHandle(storeId: string, productId: string, handle: string): void {

@@ -33,6 +33,7 @@ import { eld } from "eld";
 import { transaction, type Db } from "../db/database.ts";
 import type { ReviewStatus, ReviewsRepo } from "../reviews/reviews.repo.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
+import { appImportRepo } from "./app-import.repo.ts";
 
 export type ImportProgress = { rowsRead: number; inserted: number };
 export type ImportReport = {
@@ -118,12 +119,17 @@ export async function importReviewsCsv(deps: { db: Db; stores: StoresRepo; revie
   const report: ImportReport = { rowsRead: 0, inserted: 0, alreadyPresent: 0, badRows: [], products: 0, groups: 0, ms: 0 };
   const knownProducts = new Set<string>();
   const knownGroups = new Set<string>();
-  let batch: (() => void)[] = [];
+  const importRepo = appImportRepo(deps.db);
+  /** The batch's rows: each its source key and its write, told whether the key was imported before. */
+  let batch: { key: string; write: (present: boolean) => void }[] = [];
   const flush = () => {
     if (batch.length === 0) return;
     const work = batch;
     batch = [];
-    transaction(deps.db, () => work.forEach((w) => w()));
+    transaction(deps.db, () => {
+      const present = importRepo.presentSourceKeys(store.storeId, source, work.map((w) => w.key));
+      for (const w of work) w.write(present.has(w.key));
+    });
     options.onProgress?.({ rowsRead: report.rowsRead, inserted: report.inserted });
   };
 
@@ -173,7 +179,7 @@ export async function importReviewsCsv(deps: { db: Db; stores: StoresRepo; revie
     const reviewer = (pick(record, ["reviewer", "display_name", "name"]) ?? "").trim() || "Anonymous shopper";
     const verified = VERIFIED_YES.has((pick(record, ["verified_purchase", "verified_buyer", "verified"]) ?? "").trim().toLowerCase());
 
-    batch.push(() => {
+    batch.push({ key, write: (present) => {
       if (className && !knownGroups.has(className)) {
         knownGroups.add(className);
         deps.stores.upsertGroup({ storeId: store.storeId, groupId: slug(className), name: className });
@@ -187,7 +193,7 @@ export async function importReviewsCsv(deps: { db: Db; stores: StoresRepo; revie
           });
         }
       }
-      if (deps.reviews.hasSourceKey(store.storeId, source, key)) {
+      if (present) {
         report.alreadyPresent++;
         return;
       }
@@ -200,8 +206,8 @@ export async function importReviewsCsv(deps: { db: Db; stores: StoresRepo; revie
         verifiedStatus: verified ? "verified-buyer" : "unverified",
       });
       if (inserted) report.inserted++;
-      else report.alreadyPresent++;
-    });
+      else report.alreadyPresent++; // the same key twice in one batch: the unique source index keeps the first
+    } });
     if (batch.length >= BATCH) flush();
   }
   flush();
