@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, type FreshDatabase } from "../../test/database-location.ts";
 import { DATA_DIR } from "../../test/fixtures.ts";
 import { PROJECT_ROOT } from "../config.ts";
 import { createServices, type Services } from "../services.ts";
@@ -27,16 +28,20 @@ describe("McAuley loose JSON", () => {
   });
 });
 
+// On either engine: a SQLite file, or a fresh PostgreSQL database with CHORUS_TEST_POSTGRES_URL.
 describe("import of the shared Amazon Q&A file", () => {
   let dir: string;
+  let database: FreshDatabase;
   let services: Services;
-  beforeAll(() => {
+  beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "chorus-qa-"));
-    services = createServices({ databasePath: join(dir, "db.sqlite"), mediaPath: join(dir, "media") });
+    database = await freshDatabase(dir);
+    services = createServices({ databasePath: database.location, mediaPath: join(dir, "media") });
     services.stores.create({ storeId: STORE, name: "Appliance shop", platform: "shopify" });
   });
-  afterAll(() => {
+  afterAll(async () => {
     services.close();
+    await database.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -66,7 +71,7 @@ describe("import of the shared Amazon Q&A file", () => {
     const csv = join(dir, "orders.csv");
     writeFileSync(csv, "order_id,product_id,email,date\nA-1,B00004U9JP,Buyer@Example.com,2026-01-02\nA-2,,x@example.com,\nA-3,B00004U9JP,not-an-email,\n");
     const out = execFileSync(process.execPath, ["server/cli/import.ts", "--format", "orders-csv", "--store", STORE, "--file", csv], {
-      cwd: PROJECT_ROOT, env: { ...process.env, DATABASE_PATH: join(dir, "db.sqlite"), MEDIA_PATH: join(dir, "media") }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"],
+      cwd: PROJECT_ROOT, env: { ...process.env, ...database.env, MEDIA_PATH: join(dir, "media") }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"],
     });
     expect(out).toMatch(/3 rows read: 1 order lines imported, 2 bad rows skipped/);
     expect(services.ordersData.isVerifiedBuyer(STORE, "buyer@example.com", "B00004U9JP")).toBe(true);
