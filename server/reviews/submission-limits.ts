@@ -10,6 +10,7 @@
  * server/db/postgres/006-rate-limits.sql, `sharedWindowCounter`), shared by every node, each hit counted or
  * refused by one atomic upsert, so N nodes together admit `max` hits per window, not N × `max`.
  */
+import { createHash } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import { ApiError } from "../contract/errors.ts";
 import type { Db } from "../db/database.ts";
@@ -132,13 +133,14 @@ export function submissionLimiter(config: SubmissionLimitsConfig = DEFAULT_SUBMI
   return {
     /**
      * Count one submission of `ip` (keyed by `addressKey`, so one IPv6 /64 shares one window) and `email`
-     * (lower-cased), or refuse it.
+     * (lower-cased, keyed by its SHA-256: on PostgreSQL the window is a table row, which then names no shopper
+     * and needs nothing from an erasure), or refuse it.
      * @throws ApiError 429 (code `rate_limited`, with `retryAfterSeconds`) when either window is full;
      * a refused submission is not counted (in either window).
      */
     consume(ip: string, email: string, now = Date.now()): void {
       const ipKey = `ip:${addressKey(ip)}`;
-      const emailKey = `email:${email.trim().toLowerCase()}`;
+      const emailKey = `email:${createHash("sha256").update(email.trim().toLowerCase()).digest("hex")}`;
       const ipHit = counter.take(ipKey, limits.perIp, now);
       const emailHit = counter.take(emailKey, limits.perEmail, now);
       if (ipHit.counted && emailHit.counted) return;
