@@ -16,6 +16,7 @@ import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { mersenne } from "pure-rand/generator/mersenne";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { transaction } from "../db/database.ts";
 import type { DemoSeeder } from "../demo/seeder.ts";
 import type { SurveyDefinition } from "../contract/surveys.ts";
 import type { ResponseImport } from "./surveys.service.ts";
@@ -191,24 +192,27 @@ export const demoSurveysSeeder = (DEMO_STORE_ID: string): DemoSeeder => ({
   run({ services, config, log, notice = log }) {
     const file = join(config.DEMO_DATA_DIR, DEMO_NPS_FILE);
     let done = true;
-    if (!services.surveysData.getSurvey(DEMO_STORE_ID, DEMO_SURVEY_IDS.nps)) {
-      if (!existsSync(file)) {
-        log(`Demo NPS file not found at ${file}: set DEMO_DATA_DIR to the folder holding ${DEMO_NPS_FILE}; demo surveys are imported on a later start once it is there.`);
-        done = false;
-      } else {
-        services.surveys.createSurvey(DEMO_STORE_ID, NPS_SURVEY);
-        services.surveys.createSurvey(DEMO_STORE_ID, ATTRIBUTION_SURVEY);
-        services.surveys.markSampleData(DEMO_STORE_ID, DEMO_SURVEY_IDS.attribution);
-        const rows = readNpsRows(file);
-        const nps = services.surveys.importResponses(DEMO_STORE_ID, npsResponses(rows));
-        const attribution = services.surveys.importResponses(DEMO_STORE_ID, attributionResponses(1200, 20261121, Date.UTC(2017, 11, 11), Date.UTC(2018, 5, 20, 23, 59)));
-        log(`Imported ${nps} real NPS responses (${rows.filter((r) => r.NPS_SCORE === "").length} without a score) and ${attribution} generated attribution responses (marked as sample data).`);
+    // One transaction: two nodes seeding at once (npm run cluster) create the surveys and the key once.
+    transaction(services.db, () => {
+      if (!services.surveysData.getSurvey(DEMO_STORE_ID, DEMO_SURVEY_IDS.nps)) {
+        if (!existsSync(file)) {
+          log(`Demo NPS file not found at ${file}: set DEMO_DATA_DIR to the folder holding ${DEMO_NPS_FILE}; demo surveys are imported on a later start once it is there.`);
+          done = false;
+        } else {
+          services.surveys.createSurvey(DEMO_STORE_ID, NPS_SURVEY);
+          services.surveys.createSurvey(DEMO_STORE_ID, ATTRIBUTION_SURVEY);
+          services.surveys.markSampleData(DEMO_STORE_ID, DEMO_SURVEY_IDS.attribution);
+          const rows = readNpsRows(file);
+          const nps = services.surveys.importResponses(DEMO_STORE_ID, npsResponses(rows));
+          const attribution = services.surveys.importResponses(DEMO_STORE_ID, attributionResponses(1200, 20261121, Date.UTC(2017, 11, 11), Date.UTC(2018, 5, 20, 23, 59)));
+          log(`Imported ${nps} real NPS responses (${rows.filter((r) => r.NPS_SCORE === "").length} without a score) and ${attribution} generated attribution responses (marked as sample data).`);
+        }
       }
-    }
-    if (!services.apiKeys.list(DEMO_STORE_ID).some((k) => k.name === "Demo key" && !k.dateRevoked)) {
-      const { key } = services.apiKeys.create(DEMO_STORE_ID, "Demo key", config.DEMO_API_KEY);
-      notice(`Enterprise API key of the demo store (shown once; Basic user ${DEMO_STORE_ID}): ${key}`);
-    }
+      if (!services.apiKeys.list(DEMO_STORE_ID).some((k) => k.name === "Demo key" && !k.dateRevoked)) {
+        const { key } = services.apiKeys.create(DEMO_STORE_ID, "Demo key", config.DEMO_API_KEY);
+        notice(`Enterprise API key of the demo store (shown once; Basic user ${DEMO_STORE_ID}): ${key}`);
+      }
+    });
     return done;
   },
 });
