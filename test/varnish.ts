@@ -79,13 +79,17 @@ export async function startVarnish(options: BackendsOptions & { port: number; me
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const deadline = Date.now() + 20_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`varnishd exited with ${child.exitCode}:\n${log}`);
+    if (child.exitCode !== null) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`varnishd exited with ${child.exitCode}:\n${log}`);
+    }
     try {
       await (await fetch(`${url}/varnish-ready`, { method: "HEAD", signal: AbortSignal.timeout(1000) })).arrayBuffer();
       break;
     } catch {
       if (Date.now() > deadline) {
         child.kill("SIGKILL");
+        rmSync(dir, { recursive: true, force: true });
         throw new Error(`varnishd did not answer within 20 s:\n${log}`);
       }
       await new Promise((r) => setTimeout(r, 100));
