@@ -5,7 +5,7 @@
  *   npm run keys -- list [--store <storeId>]                 keys (ID, prefix, store, dates), never the key itself
  *   npm run keys -- revoke <apiKeyId>                        revoke a key at once
  *
- * Uses DATABASE_PATH like the server. Exit codes: 0 done, 1 not found, 2 usage.
+ * Uses the server's database (DATABASE_URL when set, else DATABASE_PATH). Exit codes: 0 done, 1 not found, 2 usage.
  */
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.ts";

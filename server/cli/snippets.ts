@@ -18,7 +18,7 @@
  * with the ETag of what was delivered last, and the server's ETag changes exactly when a content scope the
  * snippet read changes (a new or moderated review, a reply, the widget settings); unchanged ones answer 304.
  * `--cycles N` stops after N rounds.
- * Uses DATABASE_PATH like the server (for the product list and the shop domain). Exit codes: 0 done, 1 a failure, 2 usage.
+ * Uses the server's database (DATABASE_URL when set, else DATABASE_PATH) for the product list and the shop domain. Exit codes: 0 done, 1 a failure, 2 usage.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
