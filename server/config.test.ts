@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "./config.ts";
+import { databaseLabel, loadConfig } from "./config.ts";
 
 const env = (vars: Record<string, string>) => ({ NODE_ENV: "test", ...vars }) as NodeJS.ProcessEnv;
 
@@ -46,5 +46,18 @@ describe("loadConfig: insecure webhook receivers", () => {
 
   it.each(["yes", "true", "2"])("refuses ALLOW_INSECURE_WEBHOOKS=%s with a message naming it", (value) => {
     expect(() => loadConfig(env({ ALLOW_INSECURE_WEBHOOKS: value }))).toThrow(/ALLOW_INSECURE_WEBHOOKS/);
+  });
+});
+
+describe("loadConfig: DATABASE_URL (PostgreSQL, issue #26)", () => {
+  it("is the location every module opens, and messages show it without credentials", () => {
+    const c = loadConfig(env({ DATABASE_URL: "postgres://chorus:s3cret@db.internal:5432/chorus" }));
+    expect(c.DATABASE_PATH).toBe("postgres://chorus:s3cret@db.internal:5432/chorus");
+    expect(databaseLabel(c.DATABASE_PATH)).toBe("postgres://db.internal:5432/chorus");
+  });
+
+  it("leaves the SQLite file when unset, and refuses a URL of another scheme", () => {
+    expect(loadConfig(env({ DATABASE_PATH: "/tmp/x.sqlite" })).DATABASE_PATH).toBe("/tmp/x.sqlite");
+    expect(() => loadConfig(env({ DATABASE_URL: "mysql://db/chorus" }))).toThrow(/DATABASE_URL/);
   });
 });

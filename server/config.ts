@@ -79,6 +79,11 @@ const schema = z.object({
 });
 export type Config = z.output<typeof schema>;
 
+/** The database location for messages: the SQLite file, or the PostgreSQL URL without its credentials. */
+export function databaseLabel(location: string): string {
+  return location.replace(/\/\/[^@/]*@/, "//");
+}
+
 /** Read and validate configuration from `env`. @throws Error listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const result = schema.safeParse(env);

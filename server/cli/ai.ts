@@ -11,7 +11,7 @@
  *   queue                                            job counts of the persisted queue
  */
 import { parseArgs } from "node:util";
-import { loadConfig } from "../config.ts";
+import { loadConfig, databaseLabel } from "../config.ts";
 import { createServices } from "../services.ts";
 import type { AiScope } from "../ai/ai.repo.ts";
 import { progress } from "./progress.ts";
@@ -48,7 +48,7 @@ async function main(): Promise<number> {
     }
     const store = services.stores.get(values.store);
     if (!store) {
-      console.error(`No store ${values.store} in ${config.DATABASE_PATH}`);
+      console.error(`No store ${values.store} in ${databaseLabel(config.DATABASE_PATH)}`);
       return 1;
     }
     const productKey = (id: string) => `${store.platform}-${id}`;

@@ -19,7 +19,7 @@
  * a summary, and each bad row with its line number. Exit code 0 even with bad rows; 1 on a fatal error.
  */
 import { parseArgs } from "node:util";
-import { loadConfig } from "../config.ts";
+import { loadConfig, databaseLabel } from "../config.ts";
 import { importReviewsCsv } from "../import/reviews-csv.ts";
 import { APP_FORMATS, FIELD_LABELS, parseMapping, type AppFormat } from "../import/app-formats.ts";
 import { appImporterOf, ImportFileError, type AppImportReport } from "../import/app-import.ts";
@@ -87,7 +87,7 @@ async function withStore(storeId: string, create: { name: string; platform: stri
   try {
     if (create) services.stores.create({ storeId, ...create });
     if (!services.stores.get(storeId)) {
-      console.error(`No store ${storeId} in ${config.DATABASE_PATH}${create ? "" : " (add --create-store to create it with the reviews import)"}`);
+      console.error(`No store ${storeId} in ${databaseLabel(config.DATABASE_PATH)}${create ? "" : " (add --create-store to create it with the reviews import)"}`);
       return 1;
     }
     return await fn(services);

@@ -8,7 +8,7 @@
  * Uses the server's database (DATABASE_URL when set, else DATABASE_PATH). Exit codes: 0 done, 1 not found, 2 usage.
  */
 import { parseArgs } from "node:util";
-import { loadConfig } from "../config.ts";
+import { loadConfig, databaseLabel } from "../config.ts";
 import { createServices } from "../services.ts";
 
 const USAGE = `usage:
@@ -30,7 +30,7 @@ export function runKeysCli(argv: string[], out: (line: string) => void = console
     switch (command) {
       case "create": {
         if (!values.store) return (err(USAGE), 2);
-        if (!services.stores.get(values.store)) return (err(`No store ${values.store} in ${config.DATABASE_PATH}`), 1);
+        if (!services.stores.get(values.store)) return (err(`No store ${values.store} in ${databaseLabel(config.DATABASE_PATH)}`), 1);
         const { key, info } = services.apiKeys.create(values.store, values.name ?? "API key");
         out(`Created API key ${info.apiKeyId} ("${info.name}") for store ${info.storeId}.`);
         out("Copy it now: it is shown only this once (only its hash is stored).");

@@ -23,7 +23,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { loadConfig } from "../config.ts";
+import { loadConfig, databaseLabel } from "../config.ts";
 import { createServices } from "../services.ts";
 import { SHOPIFY_VALUE_MAX, writeShopifyMetafields, type SnippetMetafield } from "../snippets/shopify-metafields.ts";
 
@@ -80,7 +80,7 @@ export async function runSnippetsCli(
     }
   };
   const first = readStore();
-  if (!first) return (err(`No store ${values.store} in ${config.DATABASE_PATH}`), 1);
+  if (!first) return (err(`No store ${values.store} in ${databaseLabel(config.DATABASE_PATH)}`), 1);
   if (values.shopify && !first.shopDomain) return (err("--shopify needs the shop's domain: --shop, or connect the store to its shop (admin, Platform)"), 2);
 
   const chorus = (values["chorus-url"] ?? config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/$/, "");
@@ -102,7 +102,7 @@ export async function runSnippetsCli(
   /** One delivery round. @returns the number of failures. */
   const round = async (): Promise<number> => {
     const current = readStore();
-    if (!current) return (err(`No store ${values.store} in ${config.DATABASE_PATH}`), 1);
+    if (!current) return (err(`No store ${values.store} in ${databaseLabel(config.DATABASE_PATH)}`), 1);
     const { platform, products, shopDomain } = current;
     const metafields: (SnippetMetafield & { url: string; etag: string | null })[] = [];
     let failures = 0;

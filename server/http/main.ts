@@ -7,7 +7,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { loadConfig, PROJECT_ROOT } from "../config.ts";
+import { loadConfig, PROJECT_ROOT, databaseLabel } from "../config.ts";
 import { DEMO_STORE_ID, ensureDemoStore } from "../demo/demo.ts";
 import { createServices } from "../services.ts";
 import { startAiWorkerThread, type AiWorkerThread } from "../ai/worker-host.ts";
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log, mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
     webhooks: { allowInsecure: config.ALLOW_INSECURE_WEBHOOKS === "1", publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` },
   });
-  log(`Database: ${config.DATABASE_PATH.replace(/\/\/[^@/]*@/, "//")}`); // a PostgreSQL URL without its credentials
+  log(`Database: ${databaseLabel(config.DATABASE_PATH)}`); // a PostgreSQL URL without its credentials
   services.submissionLimiter.configure({
     perIp: { max: config.SUBMISSIONS_PER_IP_PER_HOUR, windowMs: 3_600_000 },
     perEmail: { max: config.SUBMISSIONS_PER_EMAIL_PER_HOUR, windowMs: 3_600_000 },
