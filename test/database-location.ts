@@ -8,6 +8,8 @@
  *   await run(process.execPath, ["server/cli/users.ts", ...], { env: { ...process.env, ...db.env } });
  *   services.close(); await db.drop();
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestDatabase } from "./postgres.ts";
 
@@ -31,4 +33,30 @@ export async function freshDatabase(dir: string, name = "db.sqlite"): Promise<Fr
   }
   const pg = await createTestDatabase(adminUrl);
   return { location: pg.url, env: { DATABASE_URL: pg.url }, postgres: true, drop: pg.drop };
+}
+
+/**
+ * Fresh databases and temp directories for one test file, all removed by `cleanup()` (call it in `afterAll`):
+ * `newDatabase()` is a `freshDatabase` in a new temp directory named `prefix…`, `tempDir()` a bare one.
+ */
+export function freshDatabases(prefix: string) {
+  const dirs: string[] = [];
+  const drops: (() => Promise<void>)[] = [];
+  const tempDir = (): string => {
+    const d = mkdtempSync(join(tmpdir(), prefix));
+    dirs.push(d);
+    return d;
+  };
+  return {
+    tempDir,
+    async newDatabase(): Promise<FreshDatabase> {
+      const db = await freshDatabase(tempDir());
+      drops.push(db.drop);
+      return db;
+    },
+    async cleanup(): Promise<void> {
+      for (const drop of drops.splice(0)) await drop();
+      for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+    },
+  };
 }

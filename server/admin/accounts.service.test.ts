@@ -5,12 +5,9 @@
  * database); and, on PostgreSQL, form limits shared by two nodes.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../test/database-location.ts";
+import { freshDatabases } from "../../test/database-location.ts";
 import { PROJECT_ROOT } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
 import { mailRepo } from "../mail/mail.repo.ts";
@@ -23,23 +20,10 @@ import { adminService } from "./admin.service.ts";
 import { passwordResetService, RESET_TTL_MS } from "./password-reset.service.ts";
 import { INVITE_TTL_MS, teamService } from "./team.service.ts";
 
-const dirs: string[] = [];
-const drops: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const drop of drops) await drop();
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
-/** A fresh database (SQLite file or PostgreSQL database), dropped after the file's tests. */
-const newDatabase = async () => {
-  const db = await freshDatabase(tempDir());
-  drops.push(db.drop);
-  return db;
-};
-const tempDir = () => {
-  const d = mkdtempSync(join(tmpdir(), "chorus-accounts-"));
-  dirs.push(d);
-  return d;
-};
+/** Fresh databases (SQLite files or PostgreSQL databases) and temp directories, removed after the file's tests. */
+const { newDatabase, tempDir, cleanup } = freshDatabases("chorus-accounts-");
+afterAll(cleanup);
+
 
 /** The account services over a fresh database, all on one movable clock. */
 async function setup() {

@@ -3,36 +3,21 @@
  * CHORUS_TEST_POSTGRES_URL), and a user of two stores (store switcher) over real HTTP.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../test/database-location.ts";
+import { freshDatabases } from "../../test/database-location.ts";
 import { OTHER_STORE_ID, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer } from "../../test/server.ts";
 import { loadConfig, PROJECT_ROOT } from "../config.ts";
 import { DEMO_SEEDERS, DEMO_STORE_ID, ensureDemoStore } from "../demo/demo.ts";
 import { createServices } from "../services.ts";
 
+/** Fresh databases (SQLite files or PostgreSQL databases) and temp directories, removed after the file's tests. */
+const { newDatabase, tempDir, cleanup } = freshDatabases("chorus-admin-cli-");
+afterAll(cleanup);
+
 const run = promisify(execFile);
-const dirs: string[] = [];
-const tempDir = () => {
-  const d = mkdtempSync(join(tmpdir(), "chorus-admin-cli-"));
-  dirs.push(d);
-  return d;
-};
-const drops: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const drop of drops) await drop();
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
-/** A fresh database in a temp directory (or on PostgreSQL), dropped after the file's tests. */
-const newDatabase = async () => {
-  const db = await freshDatabase(tempDir());
-  drops.push(db.drop);
-  return db;
-};
 
 describe("npm run users", () => {
   it("add without --password prints a generated password once, and that password signs in", async () => {
