@@ -12,6 +12,14 @@
  * template and dropped on close. With env CHORUS_TEST_FRONT=varnish, each server is behind a real Varnish
  * (test/varnish.ts, deploy/varnish/chorus.vcl) and `url()` is the front's; CHORUS_TEST_NODES=2 puts a second
  * node (services of its own over the same database) beside it, so requests alternate between the two.
+ *
+ * Behind the front, tests still write in-process (`t.services...`) and then read through Varnish. A real client
+ * sees such a change once the purge window has passed (each node's purger polls the content-scope log every
+ * 200 ms, server/http/cache-purge.ts); the harness makes every GET/HEAD sent with `fetch` to the front wait
+ * for exactly that first: `t.settled()` (each node's response cache has seen every commit so far, and each
+ * node's purger has sent their tags and Varnish answered). Code that reads with `node:http` calls
+ * `await t.settled()` itself. Limits configured on `t.services` (`submissionLimiter`, `surveyLimiter`,
+ * `voteLimits`: `configure`, `reset`) apply to every node, as the same configuration would on real nodes.
  */
 import type { ServerBuild } from "@remix-run/node";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -20,7 +28,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { PROJECT_ROOT } from "../server/config.ts";
-import { createHttpServer } from "../server/http/app.ts";
+import { contentScopeLog } from "../server/db/content-scopes.ts";
+import { cachePurgerOf, createHttpServer } from "../server/http/app.ts";
 import type { Logger } from "../server/http/logging.ts";
 import { startReadWorkers, type ReadWorkers } from "../server/http/read-workers.ts";
 import { createServices, type Services } from "../server/services.ts";
@@ -33,6 +42,14 @@ export type TestServer = {
   readWorkers?: ReadWorkers;
   baseUrl: string;
   dir: string;
+  /** "varnish" when behind the front (env CHORUS_TEST_FRONT=varnish), else null (the node itself). */
+  front: "varnish" | null;
+  /**
+   * Resolves once what is committed so far reaches every read: each node's response cache has seen it and,
+   * behind the front, each node's purger has purged its tags from Varnish (see the module comment). Direct:
+   * nothing to wait for.
+   */
+  settled(): Promise<void>;
   url(path: string): string;
   close(): Promise<void>;
 };
@@ -100,13 +117,34 @@ export async function startTestServer(
   await Promise.all(servers.map((s, i) => new Promise<void>((resolve) => s.listen(nodePorts[i], "127.0.0.1", resolve))));
   await varnish?.healthy();
   const baseUrl = varnish?.url ?? `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const nodes = [services, ...others];
+  const log = contentScopeLog(services.db);
+  const settled = async () => {
+    if (!varnish) return;
+    // Another node learns of a commit by NOTIFY (or its 200 ms poll): wait until its cache stamp has caught up.
+    const latest = log.seq();
+    for (const node of nodes) {
+      for (const deadline = Date.now() + 2_000; node.contentScopes.current().seq < latest;) {
+        if (Date.now() > deadline) throw new Error(`A node's response cache has not seen commit ${latest} after 2 s`);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    }
+    await Promise.all(servers.map((s) => cachePurgerOf(s)?.flush()));
+  };
+  if (varnish) {
+    mirrorLimits(services, others);
+    settleReadsOf(baseUrl, settled);
+  }
   return {
     services,
     readWorkers,
     baseUrl,
     dir,
+    front: varnish ? "varnish" : null,
+    settled,
     url: (path) => baseUrl + path,
     async close() {
+      frontsToSettle.delete(baseUrl);
       await varnish?.stop();
       for (const s of servers) s.closeAllConnections();
       await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
@@ -119,4 +157,45 @@ export async function startTestServer(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Front origins whose reads wait for `settled()` first (startTestServer behind Varnish). */
+const frontsToSettle = new Map<string, () => Promise<void>>();
+let fetchWrapped = false;
+
+/**
+ * From now on, every GET/HEAD that `fetch` sends to `origin` first awaits `settled` (see the module comment).
+ * Installs the wrapper around `globalThis.fetch` once per test worker; other requests (writes, the purgers'
+ * PURGE, other hosts) pass unchanged.
+ */
+function settleReadsOf(origin: string, settled: () => Promise<void>): void {
+  frontsToSettle.set(origin, settled);
+  if (fetchWrapped) return;
+  fetchWrapped = true;
+  const plainFetch = globalThis.fetch;
+  globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
+    const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+    if (method === "GET" || method === "HEAD") {
+      const href = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+      const settle = URL.canParse(href) ? frontsToSettle.get(new URL(href).origin) : undefined;
+      if (settle) await settle();
+    }
+    return plainFetch(input, init);
+  };
+}
+
+/** The limits tests configure on the first node's services: their `configure` and `reset` apply to every other node too. */
+function mirrorLimits(first: Services, others: Services[]): void {
+  if (others.length === 0) return;
+  for (const name of ["submissionLimiter", "surveyLimiter", "voteLimits"] as const) {
+    const limits = first[name] as unknown as Record<string, unknown>;
+    for (const method of ["configure", "reset"]) {
+      const own = limits[method];
+      if (typeof own !== "function") continue;
+      limits[method] = (...args: unknown[]) => {
+        own.apply(limits, args);
+        for (const other of others) (other[name] as unknown as Record<string, (...a: unknown[]) => void>)[method]!(...args);
+      };
+    }
+  }
 }

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoProgram } from "../server/loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../server/loyalty/tokens.ts";
 import { loadConfig, PROJECT_ROOT } from "../server/config.ts";
-import { scopeTag, startCachePurger, surrogateKeys } from "../server/http/cache-purge.ts";
+import { ANY_COMMIT_TAG, scopeTag, startCachePurger, surrogateKeys } from "../server/http/cache-purge.ts";
 import { renderBackendsVcl } from "../deploy/varnish/backends.ts";
 import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./server.ts";
@@ -120,6 +120,44 @@ describe("the purger's second purge", () => {
       const [first, second] = withProduct();
       expect(second!.at - first!.at).toBeGreaterThanOrEqual(250);
       expect(second!.at - first!.at).toBeLessThan(1_000);
+    } finally {
+      await purger.stop();
+      cache.close();
+      await t.close();
+    }
+  });
+});
+
+describe("the purger's flush", () => {
+  it("sends what is committed now without waiting for the poll, resolving once the cache answered; rejects while the cache fails", async () => {
+    const t = await startTestServer();
+    const seen: string[] = [];
+    let failing = false;
+    const cache = createHttpServer((req, res) => {
+      seen.push(String(req.headers["xkey-purge"]));
+      res.writeHead(failing ? 500 : 200).end();
+    });
+    await new Promise<void>((resolve) => cache.listen(0, "127.0.0.1", resolve));
+    // A poll period no test waits out: only flush() can send the change.
+    const purger = startCachePurger({ db: t.services.db, urls: [`http://127.0.0.1:${(cache.address() as AddressInfo).port}/`], log: () => {}, intervalMs: 600_000, repeatAfterMs: 0 });
+    try {
+      await purger.flush(); // the purge of everything at start
+      expect(seen).toEqual([`* ${ANY_COMMIT_TAG}`]);
+      seedRealReviews(t.services, { productIds: ["862"], limit: 1 });
+      await purger.flush();
+      expect(seen).toHaveLength(2);
+      expect(seen[1]!.split(" ")).toContain(`product:${TEST_STORE_ID}:862`);
+      expect(purger.pending).toBe(0);
+      await purger.flush(); // nothing changed: nothing sent
+      expect(seen).toHaveLength(2);
+      failing = true;
+      seedRealReviews(t.services, { productIds: ["1078"], limit: 1 });
+      await expect(purger.flush()).rejects.toThrow(/did not take \d+ tags/);
+      expect(purger.pending).toBeGreaterThan(0);
+      failing = false;
+      await purger.flush(); // the tags kept are sent
+      expect(seen.at(-1)!.split(" ")).toContain(`product:${TEST_STORE_ID}:1078`);
+      expect(purger.pending).toBe(0);
     } finally {
       await purger.stop();
       cache.close();

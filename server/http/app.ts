@@ -20,7 +20,7 @@ import { allowedMethods, errorResult, methodNotAllowed, operationFor, runOperati
 import { operationTable, type RouteMatch } from "../api/route-table.ts";
 import { ApiError } from "../contract/errors.ts";
 import type { Services } from "../services.ts";
-import { startCachePurger, surrogateKeys } from "./cache-purge.ts";
+import { startCachePurger, surrogateKeys, type CachePurger } from "./cache-purge.ts";
 import { clientAddress, compileProxyTrust } from "./client-address.ts";
 import { ifNoneMatchHits, negotiateCoding } from "./encoding.ts";
 import type { Logger } from "./logging.ts";
@@ -244,6 +244,14 @@ const signalAborted = (res: ServerResponse) => res.destroyed || res.writableEnde
 /** Whether an operation's answer may be shared (its Cache-Control is `public`). */
 const isPublic = (result: OperationResult) => result.headers["cache-control"]?.startsWith("public") === true;
 
+/** The cache purger of each server created with `cachePurgeUrls`. */
+const purgers = new WeakMap<Server, CachePurger>();
+
+/** The cache purger of `server` (created with `cachePurgeUrls`), e.g. to `flush()` it; null without one. */
+export function cachePurgerOf(server: Server): CachePurger | null {
+  return purgers.get(server) ?? null;
+}
+
 /** Create (not start) the HTTP server. */
 export function createHttpServer(options: HttpOptions): Server {
   const { services, build, root, readWorkers, logger } = options;
@@ -275,7 +283,7 @@ export function createHttpServer(options: HttpOptions): Server {
   );
   app.use("/assets", express.static(join(root, "build/client/assets"), { immutable: true, maxAge: "1y", setHeaders: nosniff }));
   // Review media: only published items of published reviews, a five-minute cache (server/media/media-http.ts).
-  app.use("/media", mediaHttpHandler({ mediaRows: services.mediaRows, mediaPath: services.mediaPath, secret: services.secret }));
+  app.use("/media", mediaHttpHandler({ mediaRows: services.mediaRows, mediaPath: services.mediaPath, secret: services.secret, tagged: purger !== null }));
   app.use(express.static(join(root, "build/client"), { maxAge: "1h", index: false, setHeaders: nosniff }));
   app.use(express.static(join(root, "public"), { maxAge: "1h", index: false, setHeaders: nosniff }));
   let server: Server;
@@ -504,7 +512,10 @@ export function createHttpServer(options: HttpOptions): Server {
     }
     app(req, res);
   });
-  if (purger) server.on("close", () => void purger.stop());
+  if (purger) {
+    purgers.set(server, purger);
+    server.on("close", () => void purger.stop());
+  }
   server.keepAliveTimeout = 65_000;
   // Slow clients: headers must arrive within 20 s, the whole request (uploads included) within 5 minutes.
   server.headersTimeout = 20_000;

@@ -69,6 +69,14 @@ export type CachePurger = {
   readonly pending: number;
   /** Purge requests sent and answered 2xx, over all caches. */
   readonly purges: number;
+  /**
+   * Read the log now and send every tag waiting (this change's and earlier ones') to each cache; resolves
+   * once each cache answered them 2xx. For callers that must know a commit reached the caches (tests that
+   * write and then read through the front, a CLI before it exits) instead of waiting out the poll period.
+   * The repeat purge a second later still happens. @throws when a cache fails (its tags stay waiting and
+   * are retried by the loop as usual) or the purger is stopped.
+   */
+  flush(): Promise<void>;
   /** Stop polling and abort requests in flight. */
   stop(): Promise<void>;
 };
@@ -171,6 +179,19 @@ export function startCachePurger(options: CachePurgerOptions): CachePurger {
     }
   }
 
+  /** Add `tags` to each cache's pending tags. */
+  function enqueue(tags: readonly string[]): void {
+    for (const t of targets) {
+      for (const tag of tags) t.pending.add(tag);
+      if (t.pending.size > MAX_PENDING_TAGS) t.pending = new Set([ANY_SCOPE, ANY_COMMIT_TAG]);
+    }
+  }
+
+  /** Start sending `t`'s pending tags unless a request is in flight. */
+  function startSending(t: Target): void {
+    if (!t.inFlight && t.pending.size > 0) t.inFlight = send(t).finally(() => (t.inFlight = null));
+  }
+
   function tick(): void {
     timer = null;
     if (stopped) return;
@@ -182,15 +203,24 @@ export function startCachePurger(options: CachePurgerOptions): CachePurger {
       log(`Cache purge: reading content_scope_versions failed: ${error instanceof Error ? error.message : String(error)}`);
       tags = [];
     }
+    enqueue(tags);
     const now = Date.now();
+    for (const t of targets) if (now >= t.retryAtMs) startSending(t);
+    schedule();
+  }
+
+  async function flush(): Promise<void> {
+    if (stopped) throw new Error("Cache purge: the purger is stopped");
+    enqueue(changedTags());
     for (const t of targets) {
-      for (const tag of tags) t.pending.add(tag);
-      if (t.pending.size > MAX_PENDING_TAGS) t.pending = new Set([ANY_SCOPE, ANY_COMMIT_TAG]);
-      if (!t.inFlight && t.pending.size > 0 && now >= t.retryAtMs) {
-        t.inFlight = send(t).finally(() => (t.inFlight = null));
+      // A request in flight sends the tags added meanwhile too (its loop runs until none wait); one more
+      // round for tags it had already passed by, and a failure answers with its cause.
+      for (let round = 0; t.pending.size > 0 || t.inFlight; round++) {
+        if (round > 2 || stopped) throw new Error(`Cache purge: ${t.name} did not take ${t.pending.size} tags (${t.failures} failed attempts)`);
+        startSending(t);
+        await t.inFlight;
       }
     }
-    schedule();
   }
 
   function schedule(): void {
@@ -207,6 +237,7 @@ export function startCachePurger(options: CachePurgerOptions): CachePurger {
     get purges() {
       return purges;
     },
+    flush,
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

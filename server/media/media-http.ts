@@ -9,7 +9,9 @@
  *   item becomes visible as soon as it is published.
  * - Cache policy: `public, max-age=300` with ETag and Last-Modified (cheap revalidation). A rejection
  *   therefore takes effect here at once and in browsers and shared caches within five minutes, instead
- *   of the one immutable year the files were served with before (a CDN in front needs a purge for faster).
+ *   of the one immutable year the files were served with before. Behind Varnish (`tagged`: CACHE_PURGE_URLS is
+ *   set) a public file carries its review's product scope as `xkey` tags, so the purge of the commit that
+ *   rejects it drops it from the front at once too (server/http/cache-purge.ts).
  * - Every answer: `X-Content-Type-Options: nosniff`, `Access-Control-Allow-Origin: *` (widgets on the
  *   merchant's origin), `Cross-Origin-Resource-Policy: cross-origin`, and a CSP sandbox so a file opened
  *   as a document can run nothing. The Content-Type comes from the rendition, never from the bytes.
@@ -21,6 +23,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { resolve } from "node:path";
 import type { NextFunction, Request, Response } from "express";
+import { surrogateKeys } from "../http/cache-purge.ts";
+import { contentScope } from "../shared/content-scopes.ts";
 import type { MediaRepo } from "./media.repo.ts";
 
 /** Cache-Control of a public media file (see the module comment for why not immutable). */
@@ -69,9 +73,10 @@ function notFound(res: Response, status = 404, description = "Media not found"):
 
 /**
  * The Express handler of `/media` (mount it at that path). Dependencies: the media rows, the media root
- * directory, the installation secret that signs preview URLs, and a clock (epoch ms) for their expiry.
+ * directory, the installation secret that signs preview URLs, and a clock (epoch ms) for their expiry;
+ * `tagged`: public files carry `xkey` tags for the HTTP cache in front (see the module comment).
  */
-export function mediaHttpHandler(deps: { mediaRows: MediaRepo; mediaPath: string; secret: string; now?: () => number }) {
+export function mediaHttpHandler(deps: { mediaRows: MediaRepo; mediaPath: string; secret: string; now?: () => number; tagged?: boolean }) {
   const now = deps.now ?? Date.now;
   return (req: Request, res: Response, next: NextFunction): void => {
     if (req.method !== "GET" && req.method !== "HEAD") {
@@ -95,6 +100,7 @@ export function mediaHttpHandler(deps: { mediaRows: MediaRepo; mediaPath: string
 
     setCommonHeaders(res);
     res.setHeader("Cache-Control", isPublic ? PUBLIC_MEDIA_CACHE_CONTROL : "private, no-store");
+    if (isPublic && deps.tagged) res.setHeader("xkey", surrogateKeys([contentScope.product(storeId, row.product_id)]));
     res.setHeader("Content-Type", CONTENT_TYPES[file.slice(file.lastIndexOf(".") + 1)]);
     res.sendFile(resolve(deps.mediaPath, storeId, mediaId, file), { cacheControl: false, dotfiles: "deny", acceptRanges: true }, (error) => {
       if (!error) return;

@@ -15,6 +15,8 @@ export type MediaStatus = "pending" | "published" | "rejected";
 export type MediaFileRow = {
   media_id: string; store_id: string; type: "image" | "video"; status: MediaStatus; review_status: MediaStatus;
   thumbnail_url: string; large_url: string; full_size_url: string; stream_url: string | null;
+  /** The review's product (its content scope names the file's answers for an HTTP cache in front). */
+  product_id: string;
 };
 
 /** Create the media data module over `db`. */
@@ -56,7 +58,7 @@ export function mediaRepo(db: Db) {
     /** The row behind a media file of the store (any status, with its review's status), or undefined. */
     fileRow(storeId: string, mediaId: string): MediaFileRow | undefined {
       return db.prepare<[string, string], MediaFileRow>(
-        `SELECT m.media_id, m.store_id, m.type, m.status, r.status AS review_status, m.thumbnail_url, m.large_url, m.full_size_url, m.stream_url
+        `SELECT m.media_id, m.store_id, m.type, m.status, r.status AS review_status, m.thumbnail_url, m.large_url, m.full_size_url, m.stream_url, r.product_id
          FROM review_media m JOIN reviews r ON r.store_id = m.store_id AND r.review_id = m.review_id
          WHERE m.store_id = ? AND m.media_id = ?`,
       ).get(storeId, mediaId);

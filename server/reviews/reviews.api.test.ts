@@ -209,6 +209,7 @@ describe("HTTP behaviour", () => {
   /** A raw GET (fetch would decode the body) with `headers`. */
   const rawGet = async (path: string, headers: Record<string, string>) => {
     const { request } = await import("node:http");
+    await t.settled();
     return new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
       request(t.url(path), { headers }, (res) => {
         const chunks: Buffer[] = [];
@@ -225,14 +226,23 @@ describe("HTTP behaviour", () => {
     const { brotliDecompressSync, gunzipSync } = await import("node:zlib");
     const path = `${prefix}/products/shopify-1078/reviews?limit=20&orderBy=${coding === "br" ? "rating%20desc" : "rating%20asc"}`;
     const first = await rawGet(path, { "accept-encoding": acceptEncoding });
-    expect(first.headers["content-encoding"], "a page computed now is sent as is").toBeUndefined();
+    if (t.front) {
+      // Behind Varnish (deploy/varnish/chorus.vcl) the answer is stored gzipped when first fetched, so it is gzip
+      // from the first request on, for clients that prefer br too (Varnish has no brotli: a documented limitation),
+      // with the weak validator Varnish derives from Chorus's.
+      expect(first.headers["content-encoding"], "stored gzipped by the front").toBe("gzip");
+      expect(String(first.headers.etag)).toMatch(/^W\/"/);
+    } else {
+      expect(first.headers["content-encoding"], "a page computed now is sent as is").toBeUndefined();
+    }
     expect(first.headers.vary).toBe("Accept-Encoding");
-    const plain = first.body.toString();
+    const expected = t.front ? "gzip" : coding;
+    const plain = t.front ? gunzipSync(first.body).toString() : first.body.toString();
     let answer = first;
-    await expect.poll(async () => (answer = await rawGet(path, { "accept-encoding": acceptEncoding })).headers["content-encoding"]).toBe(coding);
+    await expect.poll(async () => (answer = await rawGet(path, { "accept-encoding": acceptEncoding })).headers["content-encoding"]).toBe(expected);
     expect(answer.body.length).toBeLessThan(plain.length / 2);
-    expect((coding === "br" ? brotliDecompressSync(answer.body) : gunzipSync(answer.body)).toString()).toBe(plain);
-    expect(answer.headers.etag).toBe(`W/${first.headers.etag}`);
+    expect((expected === "br" ? brotliDecompressSync(answer.body) : gunzipSync(answer.body)).toString()).toBe(plain);
+    expect(answer.headers.etag).toBe(t.front ? first.headers.etag : `W/${first.headers.etag}`);
     // the weak validator still revalidates, and a client without Accept-Encoding gets the plain bytes
     expect((await fetch(t.url(path), { headers: { "if-none-match": String(answer.headers.etag) } })).status).toBe(304);
     const identity = await rawGet(path, {});
