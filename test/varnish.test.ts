@@ -166,6 +166,30 @@ describe("the purger's flush", () => {
   });
 });
 
+describe("the purger and a closed connection", () => {
+  it("sends a PURGE once more at once when the cache closed the connection under it (an idle keep-alive connection), logging nothing", async () => {
+    const t = await startTestServer();
+    let requests = 0;
+    const cache = createHttpServer((req, res) => {
+      if (++requests === 1) req.socket.destroy(); // closed before any answer
+      else res.writeHead(200).end();
+    });
+    await new Promise<void>((resolve) => cache.listen(0, "127.0.0.1", resolve));
+    const lines: string[] = [];
+    const purger = startCachePurger({ db: t.services.db, urls: [`http://127.0.0.1:${(cache.address() as AddressInfo).port}/`], log: (l) => lines.push(l), intervalMs: 600_000, repeatAfterMs: 0 });
+    try {
+      await purger.flush();
+      expect(requests).toBe(2);
+      expect(purger.purges).toBe(1);
+      expect(lines).toEqual([]);
+    } finally {
+      await purger.stop();
+      cache.close();
+      await t.close();
+    }
+  });
+});
+
 const SECRET = "varnish-test-platform-secret-0123";
 const PURGE_SECRET = "purge-secret-0123456789";
 const store = `/v1/stores/${TEST_STORE_ID}`;

@@ -36,6 +36,12 @@ export function surrogateKeys(scopes: readonly string[] | null): string {
   return [...tags].join(" ");
 }
 
+/** Whether `error` of fetch says an open connection was closed under the request (reset, closed by the peer). */
+function connectionLost(error: unknown): boolean {
+  const code = error instanceof Error && error.cause instanceof Error ? (error.cause as NodeJS.ErrnoException).code : undefined;
+  return code === "ECONNRESET" || code === "EPIPE" || code === "UND_ERR_SOCKET";
+}
+
 /** Most characters of one `xkey-purge` header; more tags go in the next request (Varnish's header limit is 8 KB). */
 const MAX_HEADER_CHARS = 4_000;
 /** Past this many tags waiting for one cache, they are replaced by one purge of everything (`*` and ANY_COMMIT_TAG). */
@@ -156,11 +162,15 @@ export function startCachePurger(options: CachePurgerOptions): CachePurger {
     while (t.pending.size > 0 && !stopped) {
       const batch = takeBatch(t);
       try {
-        const res = await fetch(t.url, {
+        const purge = () => fetch(t.url, {
           method: "PURGE",
           headers: { "xkey-purge": batch.join(" "), ...(t.authorization ? { authorization: t.authorization } : {}) },
           signal: AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]),
         });
+        // A kept-alive connection the cache closed while idle (Varnish's timeout_idle, 5 s, passes while this
+        // process is busy) fails the request sent on it before any answer: PURGE is idempotent, send it once
+        // more on a new connection at once.
+        const res = await purge().catch((error: unknown) => (connectionLost(error) && !stopped ? purge() : Promise.reject(error)));
         await res.arrayBuffer();
         if (!res.ok) throw new Error(`answered ${res.status} ${res.statusText}`);
         purges++;
