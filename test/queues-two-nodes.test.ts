@@ -167,13 +167,9 @@ describe(`two nodes on one ${dbs.postgres ? "PostgreSQL" : "SQLite"} database`, 
     }
     const counts = await drainBoth("review-requests");
     expect(counts.a + counts.b, JSON.stringify(counts)).toBe(N);
-    // A schedule run is synchronous, one short transaction per request. PostgreSQL queues the nodes on its lock in
-    // turn; SQLite's busy handler lets the node that holds the file take the next transaction too, so there one
-    // node may send them all (still each once).
-    if (dbs.postgres) {
-      expect(counts.a, JSON.stringify(counts)).toBeGreaterThan(0);
-      expect(counts.b, JSON.stringify(counts)).toBeGreaterThan(0);
-    }
+    // A schedule run is synchronous, one short transaction per request, so on either engine one node may send them
+    // all before the other's first claim (seen on PostgreSQL as 100/0 on a loaded machine): what must hold is that
+    // each is sent once, below.
     expect(a.reviewRequests.statusCounts(STORE)).toEqual({ sent: N });
     // one review link and one unsubscribe link per request: a step sent twice would have written a second set
     expect(a.db.prepare("SELECT COUNT(*) FROM review_request_tokens WHERE store_id = ?").pluck().get(STORE)).toBe(2 * N);
