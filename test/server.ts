@@ -145,6 +145,8 @@ export async function startTestServer(
     url: (path) => baseUrl + path,
     async close() {
       frontsToSettle.delete(baseUrl);
+      // The purgers first: a commit while closing would otherwise be sent to a Varnish already gone (a logged failure).
+      await Promise.all(servers.map((s) => cachePurgerOf(s)?.stop()));
       await varnish?.stop();
       for (const s of servers) s.closeAllConnections();
       await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
