@@ -47,7 +47,8 @@ export type Varnish = {
 /**
  * Start varnishd in the foreground on 127.0.0.1:`port` with the repository's VCL and `options` as its
  * generated part; resolves once it answers. `output` receives its stderr/stdout lines (default dropped);
- * `patientProbe` gives each backend a probe that waits up to 60 s (for nodes inside the test process).
+ * `patientProbe` gives each backend a probe that waits up to 60 s (for nodes inside the test process) and keeps
+ * idle client connections 120 s (for a client inside the test process).
  * @throws when varnishd is missing or does not answer within 20 s.
  */
 export async function startVarnish(options: BackendsOptions & { port: number; memoryMb?: number; output?: (line: string) => void; patientProbe?: boolean }): Promise<Varnish> {
@@ -66,6 +67,9 @@ export async function startVarnish(options: BackendsOptions & { port: number; me
     "-p", `vcl_path=${dir}:${join(PROJECT_ROOT, "deploy/varnish")}`, "-f", join(PROJECT_ROOT, "deploy/varnish/chorus.vcl"),
     "-s", `malloc,${options.memoryMb ?? 64}m`,
     ...(options.patientProbe ? ["-p", "vcc_err_unref=off"] : []), // chorus_healthz is then unused
+    // The test process, the front's client, blocks its event loop for seconds while it seeds: its idle keep-alive
+    // connections must outlive that (Varnish's default, 5 s, closed them under its next request: "other side closed").
+    ...(options.patientProbe ? ["-p", "timeout_idle=120"] : []),
   ];
   const child: ChildProcess = spawn(varnishd, args, { stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
