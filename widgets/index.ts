@@ -3,8 +3,9 @@
  * `<script async src="https://<chorus-host>/widgets/chorus.js"></script>`.
  *
  * A classic script (no static imports): it finds `chorus-*` elements already on the page and any
- * added later (MutationObserver), and loads each element's module (a `<script type="module">`) from the script's own folder
- * only when that element is present. It also records that folder's origin as the default API base, and
+ * added later (MutationObserver), and loads the code of the elements present, only those, as one combined module
+ * (a `<script type="module">` of `chunks/<version>.<levels>.js` from the script's own folder, server/widgets/combo.ts,
+ * ADR 0016): one request for the elements found together, one more for each element added or opened later. It also records that folder's origin as the default API base, and
  * starts each store's widget settings request (texts, colours, which widgets show) while the code loads.
  */
 import { WIDGET_TAGS } from "./internal/registry.ts";
@@ -15,6 +16,8 @@ declare const __CHORUS_RESERVATIONS__: string;
 declare global {
   interface Window {
     __chorusBase?: string;
+    /** Load element `tag`'s code: an element module's `import()` of another's, as a combined module has it (ADR 0016). */
+    __chorusLoad?: (tag: string) => Promise<unknown>;
     /** Widget settings requests started here, by URL (widgets/internal/settings.ts reads them). */
     __chorusSettings?: Record<string, Promise<Response>>;
   }
@@ -35,37 +38,53 @@ const reservations = document.createElement("style");
 reservations.textContent = __CHORUS_RESERVATIONS__;
 document.head.prepend(reservations);
 
-const requested = new Set<string>();
+/** The build's version (written by the build: widgets/vite.config.ts `comboManifest`). */
+const VERSION = "__CHORUS_VERSION__";
 /**
- * The shared chunk (Lit and the common internals; the build writes its file name here). It is requested in
- * a module script of its own before the first element module, so its evaluation is a task of its own
- * rather than part of the first element module's (issue 8: no long task).
+ * The page's language (`<html lang>`, when it has the shape of a language tag), read at the first load: every
+ * combined module of the page is made for it (its texts in that language: server/widgets/combo.ts).
  */
-const SHARED = "__CHORUS_SHARED__";
-let sharedRequested = false;
+let lang: string | undefined;
+/** The name of the newest combined module requested (its levels, server/widgets/combo.ts), "" before the first. */
+let chain = "";
+/** Each element tag requested, with the load of the module holding its code. */
+const loads = new Map<string, Promise<void>>();
 
-function loadShared(): void {
-  if (sharedRequested || SHARED.startsWith("__")) return;
-  sharedRequested = true;
-  moduleScript(SHARED, () => {});
+/**
+ * Load the code of the elements `tags` not loaded yet as one module (ADR 0016): `chunks/<version>.<levels>.js`,
+ * whose newest level names them and whose older levels are every module requested before, so it holds only code
+ * not loaded yet and imports the rest from those modules. Resolves once the code has run (rejects if it failed: the
+ * tags may be requested again).
+ */
+function load(tags: string[]): Promise<unknown> {
+  const fresh = tags.filter((tag) => !loads.has(tag) && !customElements.get(tag) && WIDGET_TAGS.includes(tag)).sort();
+  if (fresh.length) {
+    lang ??= /^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{1,8}){0,6}$/.test(document.documentElement.lang) ? `?lang=${document.documentElement.lang}` : "";
+    const base = chain;
+    const name = (chain = fresh.map((tag) => tag.slice(7)).join("+") + (base ? "~" + base : ""));
+    const loaded = new Promise<void>((resolve, reject) =>
+      moduleScript(`chunks/${VERSION}.${name}.js${lang}`, resolve, () => {
+        for (const tag of fresh) loads.delete(tag);
+        if (chain === name) chain = base;
+        reject(Error(name));
+      }),
+    );
+    for (const tag of fresh) loads.set(tag, loaded);
+  }
+  return Promise.all(tags.map((tag) => loads.get(tag)));
 }
-
-function load(tag: string): void {
-  if (requested.has(tag) || customElements.get(tag) || !WIDGET_TAGS.includes(tag)) return;
-  loadShared();
-  requested.add(tag);
-  moduleScript(`${tag}.js`, () => requested.delete(tag));
-}
+/** An element module's `import()` of another element's module, in a combined module (the build rewrites it to this). */
+window.__chorusLoad = (tag) => load([tag]);
 
 /**
  * Add a module <script> for `file` (relative to the loader's folder) rather than import(): Vite wraps import()
- * in its preload helper, which lands in a shared chunk as soon as an element module also uses import(),
- * and a classic script cannot import it.
+ * in its preload helper, which a classic script cannot import. `onLoad` runs once the module has run.
  */
-function moduleScript(file: string, onError: () => void): void {
+function moduleScript(file: string, onLoad: () => void, onError: () => void): void {
   const script = document.createElement("script");
   script.type = "module";
   script.src = base + file;
+  script.onload = onLoad;
   script.onerror = () => {
     onError();
     script.remove();
@@ -91,12 +110,22 @@ function prefetchSettings(el: Element): void {
   request.catch(() => {}); // a failure means the defaults; the element reports nothing
 }
 
-/** Load the shared chunk, then the module of every tag present under `root`, one per task (issue 8: starting each fetch takes time too). */
+/** Tags of elements added to the page and not loaded yet, loaded together at the end of the task. */
+const added = new Set<string>();
+
+/** Load the code of every element present under `root` (one module), then start their settings requests. */
 function scan(root: ParentNode): void {
   const tags = WIDGET_TAGS.filter((tag) => root.querySelector(tag));
-  if (tags.length) setTimeout(loadShared);
-  for (const tag of tags) setTimeout(() => load(tag));
-  if (tags.length) setTimeout(() => root.querySelectorAll(WIDGET_TAGS.join()).forEach(prefetchSettings));
+  if (!tags.length) return;
+  for (const tag of tags) added.add(tag);
+  setTimeout(loadAdded);
+  setTimeout(() => root.querySelectorAll(WIDGET_TAGS.join()).forEach(prefetchSettings));
+}
+
+function loadAdded(): void {
+  if (!added.size) return;
+  load([...added]).catch(() => {});
+  added.clear();
 }
 
 function start(): void {
@@ -107,7 +136,8 @@ function start(): void {
         if (node.nodeType !== 1) continue;
         const el = node as Element;
         if (WIDGET_TAGS.includes(el.localName)) {
-          load(el.localName);
+          added.add(el.localName);
+          setTimeout(loadAdded);
           prefetchSettings(el);
         }
         scan(el);

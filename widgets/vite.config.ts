@@ -4,7 +4,12 @@
  * on the page. Shared code (Lit) lands in hashed chunks. Entries stay minified (generateBundle hook, terser);
  * the HTML/CSS inside Lit templates is minified first (@literals/rollup-plugin-html-css-minifier).
  */
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, type Plugin, type Rollup } from "vite";
+import { init as lexerReady, parse as lexModule } from "es-module-lexer";
+import { parse as parseJs } from "acorn";
+import { createHash } from "node:crypto";
+import { posix } from "node:path";
+import { comboSource, type ComboManifest, type ComboModule } from "../server/widgets/combo.ts";
 import { minify } from "terser";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -175,10 +180,6 @@ export async function minifyModule(source: string): Promise<string> {
 const minifyEs: Plugin = {
   name: "chorus-minify-es",
   async generateBundle(_options, bundle) {
-    // The loader requests the shared chunk by its (hashed) file name: see SHARED in widgets/index.ts.
-    const shared = Object.values(bundle).find((file) => file.type === "chunk" && file.name === "shared");
-    const loader = bundle["chorus.js"];
-    if (shared && loader?.type === "chunk") loader.code = loader.code.replace("__CHORUS_SHARED__", shared.fileName);
     const chunks = Object.values(bundle).filter((file) => file.type === "chunk");
     const rename = shortCustomProperties(chunks.map((file) => file.code));
     for (const file of chunks) {
@@ -188,6 +189,108 @@ const minifyEs: Plugin = {
       // The loader runs as a classic script: keep its (mangled) top-level names out of the page's global scope.
       file.code = file.isEntry && file.name === "chorus" ? `(()=>{${code}})();` : code;
     }
+  },
+};
+
+/** The widgets' text tables by their IDs in order (`<group>` of their first ID; `common` for the shared texts): how a built module's tables are found. */
+const TABLES = new Map(TEXT_GROUPS.map((g) => [Object.keys(g.texts).join("\n"), textGroupOf(Object.keys(g.texts)[0]!)]));
+
+/**
+ * What the combo manifest needs from acorn's tree of a built module: the names it assigns to somewhere (`x=`,
+ * `x+=`, `x++`; an export of one is read through a getter in a combo), and where its text tables are (object
+ * literals whose keys are exactly a table's IDs in order) as `[start, end, group]`.
+ */
+function analyse(code: string): { assigned: Set<string>; tables: [number, number, string][] } {
+  const assigned = new Set<string>();
+  const tables: [number, number, string][] = [];
+  type Node = { type?: string; start: number; end: number; left?: Node; argument?: Node; name?: string; properties?: { type: string; key?: { type: string; value?: unknown; name?: string } }[] };
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== "object") return;
+    if (Array.isArray(node)) return node.forEach(visit);
+    const n = node as Node;
+    const target = n.type === "AssignmentExpression" ? n.left : n.type === "UpdateExpression" ? n.argument : undefined;
+    if (target?.type === "Identifier") assigned.add(target.name!);
+    if (n.type === "ObjectExpression" && n.properties?.length) {
+      const keys = n.properties.map((p) => (p.type === "Property" ? (p.key?.type === "Literal" ? String(p.key.value) : p.key?.name) : "\0"));
+      const group = TABLES.get(keys.join("\n"));
+      if (group) return void tables.push([n.start, n.end, group]);
+    }
+    for (const value of Object.values(node)) if (value && typeof value === "object") visit(value);
+  };
+  visit(parseJs(code, { ecmaVersion: "latest", sourceType: "module" }));
+  return { assigned, tables };
+}
+
+/**
+ * `combo.json` for the server's combined modules (server/widgets/combo.ts, ADR 0016): every built module but the
+ * loader as a body without its import and export statements, its static imports' names and its exports (an element
+ * module's exports are left out: nothing imports them), and each element module's `import()` of another element
+ * module as `__chorusLoad("<tag>")`, which the loader provides (so an element opened later is requested through the
+ * loader, never loaded twice), and each text table as `\u0000<group>\u0000`, which the server fills in the page's
+ * language (server/widgets/combo.ts `textsTable`). The version (a hash over the modules) is written into the loader. The build fails on
+ * a form the server cannot combine (a default or namespace import, `import.meta` outside chunks/, another
+ * `import()`), and when the combo of all elements is not valid JavaScript.
+ */
+const comboManifest: Plugin = {
+  name: "chorus-combo-manifest",
+  async generateBundle(_options, bundle) {
+    await lexerReady;
+    const loader = bundle["chorus.js"];
+    if (loader?.type !== "chunk") throw new Error("chorus-combo-manifest: no loader");
+    const files = (Object.values(bundle).filter((file) => file.type === "chunk" && file !== loader) as Rollup.OutputChunk[]).sort((a, b) => (a.fileName < b.fileName ? -1 : 1));
+    const entries = new Map(files.filter((f) => f.isEntry).map((f) => [f.fileName, f.name]));
+    const version = createHash("sha256").update(files.map((f) => `${f.fileName}\0${f.code}`).join("\0")).digest("base64url").slice(0, 8);
+    const modules: Record<string, ComboModule> = {};
+    files.forEach((f, index) => {
+      const fail = (why: string) => { throw new Error(`chorus-combo-manifest: ${f.fileName}: ${why}`); };
+      const [imports, exports] = lexModule(f.code);
+      const resolveFile = (specifier: string) => posix.normalize(posix.join(posix.dirname(f.fileName), specifier));
+      const cuts: [number, number, string][] = [];
+      const statics: ComboModule["imports"] = [];
+      for (const i of imports) {
+        if (i.d === -2) {
+          if (!f.fileName.startsWith("chunks/")) fail("import.meta outside chunks/ (a combo is served from chunks/)");
+        } else if (i.d === -1) {
+          const text = f.code.slice(i.ss, i.se);
+          const m = /^import\s*(?:\{([^}]*)\}\s*from\s*)?["']([^"']+)["']$/.exec(text);
+          if (!m) fail(`an import the combo cannot take: ${text}`);
+          const file = resolveFile(m![2]!);
+          if (entries.has(file)) fail(`a static import of element module ${file}`);
+          const names = (m![1] ?? "").split(",").filter(Boolean).map((n) => n.trim().split(/\s+as\s+/)).map(([a, b]) => [a!, b ?? a!] as [string, string]);
+          statics.push({ file, names });
+          cuts.push([i.ss, f.code[i.se] === ";" ? i.se + 1 : i.se, ""]);
+        } else {
+          const tag = entries.get(resolveFile(i.n ?? ""));
+          if (!tag) fail(`an import() the combo cannot take: ${f.code.slice(i.ss, i.se)}`);
+          cuts.push([i.ss, i.se, `__chorusLoad(${JSON.stringify(tag)})`]);
+        }
+      }
+      const { assigned, tables } = analyse(f.code);
+      if (f.isEntry && tables.length !== 1) fail(`${tables.length} text tables (an element module has its own, once)`);
+      for (const [start, end, group] of tables) cuts.push([start, end, `\u0000${group}\u0000`]);
+      const tail = /export\s*\{([^}]*)\};?\s*$/.exec(f.code);
+      if (exports.length && (!tail || tail[1]!.split(",").length !== exports.length)) fail("exports outside one export list at the end");
+      if (tail) cuts.push([tail.index, f.code.length, ""]);
+      let body = f.code;
+      for (const [start, end, text] of cuts.sort((a, b) => b[0] - a[0])) body = body.slice(0, start) + text + body.slice(end);
+      modules[f.fileName] = {
+        id: `_${index.toString(36)}`,
+        imports: statics,
+        body: body.trim(),
+        exports: f.isEntry ? [] : exports.map((e) => [e.n, e.ln!, assigned.has(e.ln!)] as [string, string, boolean]),
+      };
+    });
+    const manifest: ComboManifest = { version, tags: Object.fromEntries([...entries].map(([file, tag]) => [tag, file])), modules };
+    // The combo of every element, and each element after all the others: valid modules, or the build fails.
+    const tags = Object.keys(manifest.tags);
+    const short = (tag: string) => tag.slice("chorus-".length);
+    for (const [name, lang] of [[tags.map(short).sort().join("+"), ""], [tags.map(short).sort().join("+"), "pl"], ...tags.map((t) => [`${short(t)}~${tags.filter((o) => o !== t).map(short).sort().join("+")}`, "ja"])]) {
+      const code = comboSource(manifest, `${version}.${name}.js`, lang);
+      if (code === null) throw new Error(`chorus-combo-manifest: no combo ${name}`);
+      parseJs(code, { ecmaVersion: "latest", sourceType: "module" });
+    }
+    loader.code = loader.code.replace("__CHORUS_VERSION__", version);
+    this.emitFile({ type: "asset", fileName: "combo.json", source: JSON.stringify(manifest) });
   },
 };
 
@@ -227,19 +330,20 @@ const licenses: Plugin = {
 /**
  * One text group's translation as the browser gets it, without its text IDs (#23 weight: about 28% less gzip per
  * language): the texts in the order of the group's English table (server/contract/widget-strings.ts `TEXT_GROUPS`,
- * the element's `static defaults`; `COMMON_TEXTS` for the shared group), `null` where untranslated, and last an
- * object of any other texts of the group by ID (plural forms English lacks: `.few`, `.many`, ...).
+ * the element's `static defaults`; `COMMON_TEXTS` for the shared group), the English text where untranslated (an
+ * element reading a part is on a page whose combined module holds the texts of another language: ADR 0016), and
+ * last an object of any other texts of the group by ID (plural forms English lacks: `.few`, `.many`, ...). English
+ * has parts too (the tables' own texts), for English elements on a page in another language.
  */
 export function compactGroup(locale: UiLocale, group: string): unknown[] {
-  const rest: Record<string, string> = Object.fromEntries(Object.entries(TRANSLATIONS[locale as Exclude<UiLocale, "en">]).filter(([id]) => textGroupOf(id) === group));
+  const rest: Record<string, string> = locale === "en" ? {} : Object.fromEntries(Object.entries(TRANSLATIONS[locale]).filter(([id]) => textGroupOf(id) === group));
   const table = group === SHARED_GROUP ? COMMON_TEXTS : TEXT_GROUPS.find((g) => g.texts !== COMMON_TEXTS && textGroupOf(Object.keys(g.texts)[0]!) === group)?.texts;
   if (!table) throw new Error(`no English table for text group ${group}`);
   const values = Object.keys(table).map((id) => {
     const text = rest[id];
     delete rest[id];
-    return text ?? null;
+    return text ?? (table as Record<string, string>)[id]!;
   });
-  while (values.length && values.at(-1) === null) values.pop();
   return Object.keys(rest).length ? [...values, rest] : values;
 }
 
@@ -259,14 +363,15 @@ export function compactPart(locale: UiLocale, part: string): unknown {
 
 /**
  * The widgets' translations (server/contract/widget-translations.ts) as one JSON file per language and part,
- * `i18n/<locale>/<part>.json` (`compactPart`): an element loads only its own part in its own language
- * (widgets/internal/chorus-element.ts), so only the language shown costs bytes.
+ * `i18n/<locale>/<part>.json` (`compactPart`), English included: an element whose language is not its page's (its
+ * own `lang`) loads only its own part in its own language (widgets/internal/chorus-element.ts); elements in the
+ * page's language have their texts in the combined module (ADR 0016).
  */
 const translations: Plugin = {
   name: "chorus-translations",
   generateBundle() {
     const parts = [...new Set(textGroups().filter((g) => g !== SHARED_GROUP).map(partOf))];
-    for (const locale of Object.keys(TRANSLATIONS) as UiLocale[]) {
+    for (const locale of ["en", ...Object.keys(TRANSLATIONS)] as UiLocale[]) {
       for (const part of parts) {
         this.emitFile({ type: "asset", fileName: `i18n/${locale}/${part}.json`, source: JSON.stringify(compactPart(locale, part)) });
       }
@@ -284,7 +389,7 @@ export default defineConfig({
   // Minify the HTML and CSS inside Lit's html`` / css`` templates before esbuild strips the types; attribute values
   // without quotes where HTML allows it (`part=card`; Lit reads bindings in unquoted values, `style=width:${w}%`, alike)
   // and boolean attributes without a value (`multiple`): −105 B gzip over all widgets (ADR 0014).
-  plugins: [litMessages, reviewLocales, textIndexes, decorators, { ...literalsHtmlCssMinifier({ include: ["**/widgets/**/*.ts"], failOnError: true, options: { minifyOptions: { removeAttributeQuotes: true, collapseBooleanAttributes: true } } }), enforce: "pre" }, minifyEs, translations, licenses],
+  plugins: [litMessages, reviewLocales, textIndexes, decorators, { ...literalsHtmlCssMinifier({ include: ["**/widgets/**/*.ts"], failOnError: true, options: { minifyOptions: { removeAttributeQuotes: true, collapseBooleanAttributes: true } } }), enforce: "pre" }, minifyEs, comboManifest, translations, licenses],
   build: {
     outDir: resolve(root, "../public/widgets"),
     emptyOutDir: true,

@@ -26,6 +26,7 @@ import { ifNoneMatchHits, negotiateCoding } from "./encoding.ts";
 import type { Logger } from "./logging.ts";
 import { logRequest } from "./logging.ts";
 import { publicOriginResolver } from "./public-origin.ts";
+import { COMBO_FILE, comboSources } from "../widgets/combo.ts";
 import type { ReadWorkers } from "./read-workers.ts";
 import { ResponseCache, type CachedResponse } from "./response-cache.ts";
 
@@ -270,14 +271,30 @@ export function createHttpServer(options: HttpOptions): Server {
   const app = express();
   app.disable("x-powered-by");
   app.use(compression());
+  // The widgets' combined modules (server/widgets/combo.ts, ADR 0016): named by the build's version, so kept a year.
+  const combos = comboSources(join(root, "public/widgets"));
+  app.get("/widgets/chunks/:file", (req, res, next) => {
+    const { file } = req.params;
+    if (!COMBO_FILE.test(file)) return next();
+    const lang = req.query.lang ?? "";
+    const code = typeof lang === "string" ? combos.source(file, lang) : null;
+    nosniff(res);
+    res.setHeader("Access-Control-Allow-Origin", "*");
+    if (code === null) {
+      res.status(404).set({ "content-type": "application/json; charset=utf-8", "cache-control": "public, max-age=60" })
+        .send(JSON.stringify({ error: { description: `No widget module ${file}${typeof lang === "string" && lang ? ` for language ${lang}` : ""} in this version of Chorus: its version, element names (sorted in each level, each once) or language tag do not match` } }));
+      return;
+    }
+    res.set({ "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=31536000, immutable" }).send(code);
+  });
   app.use(
     "/widgets",
     express.static(join(root, "public/widgets"), {
       setHeaders(res, path) {
         nosniff(res);
         res.setHeader("Access-Control-Allow-Origin", "*");
-        // Chunks carry a content hash in their name; the entry files (chorus.js, ...) do not.
-        res.setHeader("Cache-Control", /-[A-Za-z0-9_-]{8}\.js$/.test(path) ? "public, max-age=31536000, immutable" : "public, max-age=300");
+        // Chunks carry a content hash in their name (`chunks/<hash>.js`); the entry files (chorus.js, ...) do not.
+        res.setHeader("Cache-Control", /\/chunks\/[A-Za-z0-9_-]{8}\.js$/.test(path) ? "public, max-age=31536000, immutable" : "public, max-age=300");
       },
     }),
   );

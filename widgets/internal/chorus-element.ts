@@ -92,6 +92,13 @@ export function partTexts(part: unknown, group: string, ids: string[], commonIds
   return texts;
 }
 
+declare const __chorusTextsLocale: UiLocale | undefined;
+/**
+ * The language of the elements' text tables (`static defaults`, the shared texts): the page's, as the combined
+ * module that holds this code was made for it (server/widgets/combo.ts declares `__chorusTextsLocale`), else English.
+ */
+const textsLocale: UiLocale = typeof __chorusTextsLocale === "string" ? __chorusTextsLocale : "en";
+
 /** The longest the first render waits for its translation (a slow network shows English first, then the translation). */
 const TRANSLATION_WAIT_MS = 3000;
 
@@ -147,7 +154,7 @@ export class ChorusElement extends LitElement {
   static defaults: Record<string, string> = {};
   /** The merchant's texts for the element's language (from the store's widget settings), by text ID. */
   protected texts: Record<string, string> = {};
-  /** The shipped translation of this element's texts in its language, by text ID ({} in English: the defaults). */
+  /** The shipped translation of this element's texts in its language, by text ID ({} when the defaults speak it: `textsLocale`). */
   protected translation: Record<string, string> = {};
   /** The translation part requested last (`<locale>/<group>`), and its load before the first render. */
   #translationFor = "";
@@ -211,11 +218,11 @@ export class ChorusElement extends LitElement {
     }
   }
 
-  /** `<locale>/<group>` of the translation part this element needs now ("" when English or without texts). */
+  /** `<locale>/<group>` of the translation part this element needs now ("" when its tables speak its language, or without texts). */
   #translationKey(): string {
     const locale = this.uiLocale;
     const first = Object.keys((this.constructor as typeof ChorusElement).defaults)[0];
-    return locale === "en" || !first ? "" : `${locale}/${textGroupOf(first)}`;
+    return locale === textsLocale || !first ? "" : `${locale}/${textGroupOf(first)}`;
   }
 
   /** Load the shipped translation of the element's texts in its language (none for English); the first render waits for it. */
@@ -328,7 +335,7 @@ export class ChorusElement extends LitElement {
     const category = pluralCategory(this.uiLocale, n);
     const basic = category === "one" ? "one" : "other";
     const merchant = `${id}.one` in this.texts || `${id}.other` in this.texts ? this.texts[`${id}.${basic}`] : undefined;
-    const text = merchant ?? this.translation[`${id}.${category}`];
+    const text = merchant ?? this.translation[`${id}.${category}`] ?? (this.uiLocale === textsLocale ? (this.constructor as typeof ChorusElement).defaults[`${id}.${category}`] : undefined);
     const count = formatCount(n, this.#formatLang);
     return text === undefined ? this.t(`${id}.${basic}`, { count, ...vars }) : fill(text, { count, ...vars });
   }
