@@ -277,15 +277,23 @@ export function createHttpServer(options: HttpOptions): Server {
     const { file } = req.params;
     if (!COMBO_FILE.test(file)) return next();
     const lang = req.query.lang ?? "";
-    const code = typeof lang === "string" ? combos.source(file, lang) : null;
+    const combo = typeof lang === "string" ? combos.source(file, lang) : null;
     nosniff(res);
     res.setHeader("Access-Control-Allow-Origin", "*");
-    if (code === null) {
-      res.status(404).set({ "content-type": "application/json; charset=utf-8", "cache-control": "public, max-age=60" })
+    if (combo === null) {
+      // Not kept: during a rolling deploy another node may already serve this version.
+      res.status(404).set({ "content-type": "application/json; charset=utf-8", "cache-control": "no-store" })
         .send(JSON.stringify({ error: { description: `No widget module ${file}${typeof lang === "string" && lang ? ` for language ${lang}` : ""} in this version of Chorus: its version, element names (sorted in each level, each once) or language tag do not match` } }));
       return;
     }
-    res.set({ "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=31536000, immutable" }).send(code);
+    res.set({ "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=31536000, immutable", etag: combo.etag, vary: "Accept-Encoding" });
+    if (ifNoneMatchHits(req.headers["if-none-match"], combo.etag)) return void res.status(304).end();
+    const coding = negotiateCoding(req.headers["accept-encoding"]);
+    if (!coding) return void res.send(combo.body);
+    combo.encoded(coding).then((body) => {
+      res.set({ "content-encoding": coding, "content-length": String(body.length) });
+      res.end(req.method === "HEAD" ? undefined : body);
+    }, next);
   });
   app.use(
     "/widgets",

@@ -23,11 +23,17 @@
  * for a binding the module reassigns, so that importers still read its current value).
  */
 import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip as gzipCallback } from "node:zlib";
 import { join } from "node:path";
 import { LRUCache } from "lru-cache";
 import { COMMON_TEXTS, TEXT_GROUPS } from "../contract/widget-strings.ts";
 import { TRANSLATIONS } from "../contract/widget-translations.ts";
 import { textGroupOf, uiLocaleFor, type UiLocale } from "../contract/widget-locales.ts";
+
+const brotli = promisify(brotliCompress);
+const gzip = promisify(gzipCallback);
 
 /** One built ES module as the build describes it for combining. */
 export type ComboModule = {
@@ -150,12 +156,17 @@ export function comboSource(manifest: ComboManifest, file: string, lang = ""): s
   return unknownTable ? null : out.join("");
 }
 
+/** A combo as the server sends it: its source, a strong ETag, and its compressed forms (made once, off the event loop). */
+export type ComboResponse = { body: Buffer; etag: string; encoded(coding: "br" | "gzip"): Promise<Buffer> };
+
 /**
- * The combos of the build under `widgetsDir` (public/widgets), read once and kept: at most `maxEntries` sources by
- * name and language tag (about 10–110 KB each), least recently used dropped. `source(file)` is null for a name the build does not serve
- * and when the build has no `combo.json` (widgets not built).
+ * The combos of the build under `widgetsDir` (public/widgets), made on first request and kept: at most
+ * `maxEntries` by name and language tag (a source is about 10–110 KB, with its gzip and brotli forms), least
+ * recently used dropped. Compressed once at the highest levels (gzip 9: what the size budget counts; brotli 11,
+ * about 100 ms for the largest on libuv's thread pool), since every shopper's browser then keeps the file a year.
+ * `source(file, lang)` is null for a name the build does not serve and when the build has no `combo.json`.
  */
-export function comboSources(widgetsDir: string, maxEntries = 256): { source(file: string, lang?: string): string | null; version(): string | null } {
+export function comboSources(widgetsDir: string, maxEntries = 128): { source(file: string, lang?: string): ComboResponse | null; version(): string | null } {
   let manifest: ComboManifest | null | undefined;
   const load = () => {
     if (manifest === undefined) {
@@ -167,20 +178,36 @@ export function comboSources(widgetsDir: string, maxEntries = 256): { source(fil
     }
     return manifest;
   };
-  const cache = new LRUCache<string, string>({ max: maxEntries });
+  const cache = new LRUCache<string, ComboResponse>({ max: maxEntries });
   return {
     version: () => load()?.version ?? null,
     source(file, lang = "") {
       const m = load();
       if (!m) return null;
       const key = `${file}?${lang}`;
-      let code = cache.get(key);
-      if (code === undefined) {
+      let entry = cache.get(key);
+      if (entry === undefined) {
         const made = comboSource(m, file, lang);
         if (made === null) return null;
-        cache.set(key, (code = made));
+        const body = Buffer.from(made);
+        const forms = new Map<string, Promise<Buffer>>();
+        entry = {
+          body,
+          etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`,
+          encoded(coding) {
+            let form = forms.get(coding);
+            if (!form) {
+              form = coding === "br"
+                ? brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+                : gzip(body, { level: 9 });
+              forms.set(coding, form);
+            }
+            return form;
+          },
+        };
+        cache.set(key, entry);
       }
-      return code;
+      return entry;
     },
   };
 }
