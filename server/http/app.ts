@@ -277,7 +277,9 @@ export function createHttpServer(options: HttpOptions): Server {
     const { file } = req.params;
     if (!COMBO_FILE.test(file)) return next();
     const lang = req.query.lang ?? "";
-    const combo = typeof lang === "string" ? combos.source(file, lang) : null;
+    // Only the name as the build writes it: with %-escapes it would be a second URL of the same module (a browser
+    // evaluates a module once per URL, so shared code would run twice), each cached a year.
+    const combo = typeof lang === "string" && req.path.endsWith(`/${file}`) ? combos.source(file, lang) : null;
     nosniff(res);
     res.setHeader("Access-Control-Allow-Origin", "*");
     if (combo === null) {
@@ -306,6 +308,12 @@ export function createHttpServer(options: HttpOptions): Server {
       },
     }),
   );
+  // No such widget file (e.g. a chunk of an earlier build): a JSON 404 like the combos', not the app's HTML page.
+  app.use("/widgets", (_req, res) => {
+    nosniff(res);
+    res.status(404).set({ "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "access-control-allow-origin": "*" })
+      .send(JSON.stringify({ error: { description: "No such widget file in this version of Chorus" } }));
+  });
   app.use("/assets", express.static(join(root, "build/client/assets"), { immutable: true, maxAge: "1y", setHeaders: nosniff }));
   // Review media: only published items of published reviews, a five-minute cache (server/media/media-http.ts).
   app.use("/media", mediaHttpHandler({ mediaRows: services.mediaRows, mediaPath: services.mediaPath, secret: services.secret, tagged: purger !== null }));
