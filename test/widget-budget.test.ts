@@ -80,3 +80,22 @@ describe("widget weight budgets", () => {
     }
   });
 });
+
+describe("combining built modules (widgets/vite.config.ts analyse)", () => {
+  it("finds an exported top-level let/var that is assigned later (the build refuses to combine it), not consts or inner variables", async () => {
+    const { analyse } = await import("../widgets/vite.config.ts");
+    expect([...analyse("let n=0;function bump(){n++}export{n};").reassigned]).toEqual(["n"]);
+    expect([...analyse("var v=1;const set=x=>{v=x};export{v,set};").reassigned]).toEqual(["v"]);
+    expect([...analyse("const c=1;function f(){let c=0;c++}export{c,f};").reassigned]).toEqual([]);
+    expect([...analyse("let once=1;export{once};").reassigned]).toEqual([]);
+  });
+
+  it("finds each text table by its IDs in order, and nothing else", async () => {
+    const { analyse } = await import("../widgets/vite.config.ts");
+    const table = JSON.stringify(TEXT_GROUPS[0]!.texts);
+    const code = `const a=${table},b={"x.y":"z"};export{a,b};`;
+    const found = analyse(code).tables;
+    expect(found).toHaveLength(1);
+    expect(code.slice(found[0]![0], found[0]![1])).toBe(table);
+  });
+});

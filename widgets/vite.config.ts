@@ -196,11 +196,11 @@ const minifyEs: Plugin = {
 const TABLES = new Map(TEXT_GROUPS.map((g) => [Object.keys(g.texts).join("\n"), textGroupOf(Object.keys(g.texts)[0]!)]));
 
 /**
- * What the combo manifest needs from acorn's tree of a built module: the names it assigns to somewhere (`x=`,
- * `x+=`, `x++`; an export of one is read through a getter in a combo), and where its text tables are (object
- * literals whose keys are exactly a table's IDs in order) as `[start, end, group]`.
+ * What the combo manifest needs from acorn's tree of a built module: its top-level `let`/`var` bindings that are
+ * assigned to somewhere (`x=`, `x+=`, `x++`; by name, so an inner variable of the same name counts too), and where
+ * its text tables are (object literals whose keys are exactly a table's IDs in order) as `[start, end, group]`.
  */
-function analyse(code: string): { assigned: Set<string>; tables: [number, number, string][] } {
+export function analyse(code: string): { reassigned: Set<string>; tables: [number, number, string][] } {
   const assigned = new Set<string>();
   const tables: [number, number, string][] = [];
   type Node = { type?: string; start: number; end: number; left?: Node; argument?: Node; name?: string; properties?: { type: string; key?: { type: string; value?: unknown; name?: string } }[] };
@@ -217,8 +217,10 @@ function analyse(code: string): { assigned: Set<string>; tables: [number, number
     }
     for (const value of Object.values(node)) if (value && typeof value === "object") visit(value);
   };
-  visit(parseJs(code, { ecmaVersion: "latest", sourceType: "module" }));
-  return { assigned, tables };
+  const program = parseJs(code, { ecmaVersion: "latest", sourceType: "module" }) as unknown as { body: { type: string; kind?: string; declarations?: { id: { type: string; name?: string } }[] }[] };
+  visit(program);
+  const variables = program.body.flatMap((s) => (s.type === "VariableDeclaration" && s.kind !== "const" ? (s.declarations ?? []).map((d) => d.id.name ?? "") : []));
+  return { reassigned: new Set(variables.filter((name) => assigned.has(name))), tables };
 }
 
 /**
@@ -229,7 +231,8 @@ function analyse(code: string): { assigned: Set<string>; tables: [number, number
  * loader, never loaded twice), and each text table as `\u0000<group>\u0000`, which the server fills in the page's
  * language (server/widgets/combo.ts `textsTable`). The version (a hash over the modules) is written into the loader. The build fails on
  * a form the server cannot combine (a default or namespace import, `import.meta` outside chunks/, another
- * `import()`), and when the combo of all elements is not valid JavaScript.
+ * `import()`, an exported top-level `let`/`var` that is assigned to), and when the combo of all elements is not
+ * valid JavaScript.
  */
 const comboManifest: Plugin = {
   name: "chorus-combo-manifest",
@@ -265,7 +268,7 @@ const comboManifest: Plugin = {
           cuts.push([i.ss, i.se, `__chorusLoad(${JSON.stringify(tag)})`]);
         }
       }
-      const { assigned, tables } = analyse(f.code);
+      const { reassigned, tables } = analyse(f.code);
       if (f.isEntry && tables.length !== 1) fail(`${tables.length} text tables (an element module has its own, once)`);
       for (const [start, end, group] of tables) cuts.push([start, end, `\u0000${group}\u0000`]);
       const tail = /export\s*\{([^}]*)\};?\s*$/.exec(f.code);
@@ -277,7 +280,12 @@ const comboManifest: Plugin = {
         id: `_${index.toString(36)}`,
         imports: statics,
         body: body.trim(),
-        exports: f.isEntry ? [] : exports.map((e) => [e.n, e.ln!, assigned.has(e.ln!)] as [string, string, boolean]),
+        exports: f.isEntry ? [] : exports.map((e) => {
+          // An importing module gets its imports as values when it runs (server/widgets/combo.ts): an exported
+          // binding that may change later would not change for it.
+          if (reassigned.has(e.ln!)) fail(`export ${e.n} is a top-level let/var assigned to (importers in a combo would keep its first value)`);
+          return [e.n, e.ln!, false] as [string, string, boolean];
+        }),
       };
     });
     const manifest: ComboManifest = { version, tags: Object.fromEntries([...entries].map(([file, tag]) => [tag, file])), modules };
