@@ -104,6 +104,10 @@ test("sign up, loyalty on, import reviews, paste the snippet on another origin, 
   await signedOut.goto("/admin/forgot");
   await signedOut.getByLabel("E-mail").fill(OWNER.email);
   await signedOut.getByRole("button", { name: "Send the link" }).click();
+  // Wait for the answer and the page's revalidation: its new sign-in CSRF cookie, set after the reset page had
+  // set its own, made the reset form "expired" now and then.
+  await expect(signedOut.getByRole("status")).toContainText("If an account exists for that e-mail");
+  await signedOut.waitForLoadState("networkidle");
   await signedOut.goto(await mailedPath(OWNER.email, /new password/i, "reset"));
   await signedOut.getByLabel("New password", { exact: true }).fill("walk owner new password");
   await signedOut.getByLabel("Repeat the new password").fill("walk owner new password");
