@@ -19,8 +19,8 @@
  *
  * The build (widgets/vite.config.ts `comboManifest`) writes `combo.json`: the built modules as bodies without their
  * import and export statements, with their imported and exported names. A module body runs in its own function
- * scope, its imports as the function's destructured parameters; its exports are returned as an object (a getter
- * for a binding the module reassigns, so that importers still read its current value).
+ * scope, its imports as the function's destructured parameters (values taken when it runs: the build refuses an
+ * exported binding that changes later); its exports are returned as an object.
  */
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
@@ -46,7 +46,10 @@ export type ComboModule = {
    * and each text table is `\u0000<group>\u0000` (`textsTable` fills it in).
    */
   body: string;
-  /** Its exports: `[exported, local, live]`; live when the module reassigns the binding after its evaluation could. */
+  /**
+   * Its exports: `[exported, local, live]`. Live: read through a getter of the module's export object (the build
+   * writes false: it refuses an exported binding that is assigned later, as importers receive values).
+   */
   exports: [string, string, boolean][];
 };
 
