@@ -285,10 +285,12 @@ export function createHttpServer(options: HttpOptions): Server {
     if (combo === null) {
       // Not kept: during a rolling deploy another node may already serve this version.
       res.status(404).set({ "content-type": "application/json; charset=utf-8", "cache-control": "no-store" })
-        .send(JSON.stringify({ error: { description: `No widget module ${file}${typeof lang === "string" && lang ? ` for language ${lang}` : ""} in this version of Chorus: its version, element names (sorted in each level, each once) or language tag do not match` } }));
+        .send(JSON.stringify({ error: { description: `No widget module ${file}${typeof lang === "string" && lang ? ` for language ${lang}` : ""} in this version of Chorus: its element names (known, sorted in each level, each once) or its language tag do not match` } }));
       return;
     }
-    res.set({ "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=31536000, immutable", etag: combo.etag, vary: "Accept-Encoding" });
+    // Another build's name (a page whose loader is from before an upgrade) gets this build's code, kept as long as a loader.
+    const cacheControl = combo.current ? "public, max-age=31536000, immutable" : "public, max-age=300";
+    res.set({ "content-type": "text/javascript; charset=utf-8", "cache-control": cacheControl, etag: combo.etag, vary: "Accept-Encoding" });
     if (ifNoneMatchHits(req.headers["if-none-match"], combo.etag)) return void res.status(304).end();
     const coding = negotiateCoding(req.headers["accept-encoding"]);
     if (!coding) return void res.send(combo.body);

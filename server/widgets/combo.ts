@@ -97,12 +97,14 @@ function closure(manifest: ComboManifest, entry: string, order: string[] = [], s
 
 /**
  * The source of combo `file` (`<version>.<levels>.js`, see the module comment) for a page in language `lang` (its
- * `<html lang>`, "" for none), or null when the name is not one this build serves: another version, an unknown
- * tag, a level not sorted or empty, a tag in two levels, a language tag of another shape.
+ * `<html lang>`, "" for none), or null when the name is not one this build serves: an unknown tag, a level not
+ * sorted or empty, a tag in two levels, a language tag of another shape. A name of another build's version gets
+ * this build's code (a page whose loader, kept 5 minutes, is from before an upgrade; each level's imports keep the
+ * name's version, so the page's levels stay one chain): `isCurrent` tells the two apart.
  */
 export function comboSource(manifest: ComboManifest, file: string, lang = ""): string | null {
   const match = COMBO_FILE.exec(file);
-  if (!match || match[1] !== manifest.version || (lang !== "" && !LANG_TAG.test(lang))) return null;
+  if (!match || (lang !== "" && !LANG_TAG.test(lang))) return null;
   const locale = uiLocaleFor(lang);
   const query = lang ? `?lang=${lang}` : "";
   const levels = match[2]!.split("~").map((level) => level.split("+"));
@@ -160,7 +162,14 @@ export function comboSource(manifest: ComboManifest, file: string, lang = ""): s
 }
 
 /** A combo as the server sends it: its source, a strong ETag, and its compressed forms (made once, off the event loop). */
-export type ComboResponse = { body: Buffer; etag: string; encoded(coding: "br" | "gzip"): Promise<Buffer> };
+export type ComboResponse = {
+  body: Buffer; etag: string; encoded(coding: "br" | "gzip"): Promise<Buffer>;
+  /** Whether the name carries this build's version (kept a year), else another's (kept as long as a loader). */
+  current: boolean;
+};
+
+/** Whether combo `file` names this build's version (else `comboSource` gives this build's code under another's name). */
+export const isCurrent = (manifest: ComboManifest, file: string): boolean => COMBO_FILE.exec(file)?.[1] === manifest.version;
 
 /**
  * The combos of the build under `widgetsDir` (public/widgets), made on first request and kept: at most
@@ -196,6 +205,7 @@ export function comboSources(widgetsDir: string, maxEntries = 128): { source(fil
         const forms = new Map<string, Promise<Buffer>>();
         entry = {
           body,
+          current: isCurrent(m, file),
           etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`,
           encoded(coding) {
             let form = forms.get(coding);
