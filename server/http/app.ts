@@ -288,8 +288,9 @@ export function createHttpServer(options: HttpOptions): Server {
         .send(JSON.stringify({ error: { description: `No widget module ${file}${typeof lang === "string" && lang ? ` for language ${lang}` : ""} in this version of Chorus: its element names (known, sorted in each level, each once) or its language tag do not match` } }));
       return;
     }
-    // Another build's name (a page whose loader is from before an upgrade) gets this build's code, kept as long as a loader.
-    const cacheControl = combo.current ? "public, max-age=31536000, immutable" : "public, max-age=300";
+    // Another build's name (a page whose loader is from before an upgrade) gets this build's code, not kept: a cache
+    // must not hold one build's code under another's name (mid-deploy, a node of the old build gets the new name).
+    const cacheControl = combo.current ? "public, max-age=31536000, immutable" : "no-store";
     res.set({ "content-type": "text/javascript; charset=utf-8", "cache-control": cacheControl, etag: combo.etag, vary: "Accept-Encoding" });
     if (ifNoneMatchHits(req.headers["if-none-match"], combo.etag)) return void res.status(304).end();
     const coding = negotiateCoding(req.headers["accept-encoding"]);

@@ -164,7 +164,7 @@ export function comboSource(manifest: ComboManifest, file: string, lang = ""): s
 /** A combo as the server sends it: its source, a strong ETag, and its compressed forms (made once, off the event loop). */
 export type ComboResponse = {
   body: Buffer; etag: string; encoded(coding: "br" | "gzip"): Promise<Buffer>;
-  /** Whether the name carries this build's version (kept a year), else another's (kept as long as a loader). */
+  /** Whether the name carries this build's version (kept a year), else another's (not kept). */
   current: boolean;
 };
 
