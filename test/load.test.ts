@@ -147,9 +147,11 @@ it(`mixed read/write load for ${SECONDS} s: no 5xx, no lost write, ledgers balan
   for (const id of accepted.enrolled) expect(t.services.loyaltyData.getCustomer(TEST_STORE_ID, id)?.status).toBe("enrolled");
   for (const id of accepted.redemptions) expect(t.services.loyaltyData.getTransaction(TEST_STORE_ID, id), `redemption ${id}`).toBeDefined();
   expect(t.services.loyaltyData.ledgerMismatches(TEST_STORE_ID)).toEqual([]);
-  // Stable footprint: live heap (after a full GC) grows by less than 100 MB over the run. RSS is reported
-  // above but not asserted: V8 and SQLite's page caches grow it lazily and it is never handed back.
-  expect(heapEnd - heapStart).toBeLessThan(100 * 1048576);
+  // Stable footprint: live heap (after a full GC) grows by less than 128 MB over the run, nearly all of it in the
+  // first quarter (the response cache, up to 256 MB by default, filling with the reads' answers: 93–101 MB in four
+  // CI runs of 17,000–32,000 requests, which made a bound of 100 MB fail now and then). RSS is reported above but
+  // not asserted: V8 and SQLite's page caches grow it lazily and it is never handed back.
+  expect(heapEnd - heapStart).toBeLessThan(128 * 1048576);
   // ... and levels off: the first quarter holds the warm-up (compiled code, statement and response caches);
   // the second half adds little (a leak of ~2 KB per request would add tens of MB here).
   expect(Math.round(heapEnd / 1048576) - heapQuarters[1]).toBeLessThan(32);
