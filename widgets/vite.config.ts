@@ -19,7 +19,7 @@ import { reservationCss, WIDGET_TAGS, widgetModulePath } from "./internal/regist
 import { WIDGET_RESERVATIONS } from "../server/contract/widget-reservations.ts";
 import { SHARED_GROUP, TRANSLATIONS, textGroups, WITHOUT_SHARED } from "../server/contract/widget-translations.ts";
 import * as STRINGS from "../server/contract/widget-strings.ts";
-import { COMMON_TEXTS, TEXT_GROUPS } from "../server/contract/widget-strings.ts";
+import { englishTextTable, TEXT_GROUPS } from "../server/contract/widget-strings.ts";
 import { REVIEW_TEXT_LOCALES } from "../server/contract/review-locales.ts";
 import { partOf, textGroupOf, type UiLocale } from "../server/contract/widget-locales.ts";
 
@@ -345,7 +345,7 @@ const licenses: Plugin = {
  */
 export function compactGroup(locale: UiLocale, group: string): unknown[] {
   const rest: Record<string, string> = locale === "en" ? {} : Object.fromEntries(Object.entries(TRANSLATIONS[locale]).filter(([id]) => textGroupOf(id) === group));
-  const table = group === SHARED_GROUP ? COMMON_TEXTS : TEXT_GROUPS.find((g) => g.texts !== COMMON_TEXTS && textGroupOf(Object.keys(g.texts)[0]!) === group)?.texts;
+  const table = englishTextTable(group);
   if (!table) throw new Error(`no English table for text group ${group}`);
   const values = Object.keys(table).map((id) => {
     const text = rest[id];

@@ -47,5 +47,9 @@ export const TEXT_GROUPS: readonly { title: string; texts: Record<string, string
   { title: "Shared by several widgets", texts: COMMON_TEXTS },
 ];
 
+/** The English table of text group `group` (its IDs' part before the first dot; `common` for the shared texts), undefined for an unknown group. */
+export const englishTextTable = (group: string): Record<string, string> | undefined =>
+  TEXT_GROUPS.find((g) => Object.keys(g.texts)[0]!.startsWith(`${group}.`))?.texts;
+
 /** The `{placeholders}` a text uses, e.g. `["count"]`. */
 export const placeholdersOf = (text: string): string[] => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);

@@ -28,7 +28,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants, gzip as gzipCallback } from "node:zlib";
 import { join } from "node:path";
 import { LRUCache } from "lru-cache";
-import { COMMON_TEXTS, TEXT_GROUPS } from "../contract/widget-strings.ts";
+import { englishTextTable } from "../contract/widget-strings.ts";
 import { TRANSLATIONS } from "../contract/widget-translations.ts";
 import { textGroupOf, uiLocaleFor, type UiLocale } from "../contract/widget-locales.ts";
 
@@ -59,11 +59,6 @@ export type ComboManifest = { version: string; tags: Record<string, string>; mod
 /** Language tags the loader sends (`<html lang>`, BCP 47 shape, at most 35 characters); others are refused. */
 export const LANG_TAG = /^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{1,8}){0,6}$/;
 
-/** The English table of text group `group` (server/contract/widget-strings.ts; `common` for the shared texts). */
-function englishTable(group: string): Record<string, string> | undefined {
-  return group === "common" ? COMMON_TEXTS : TEXT_GROUPS.find((g) => g.texts !== COMMON_TEXTS && textGroupOf(Object.keys(g.texts)[0]!) === group)?.texts;
-}
-
 /**
  * Text group `group`'s table in `locale` as a combo carries it: the English table's IDs in its order (the built
  * elements read texts by position, widgets/vite.config.ts `textIndexes`), each with the shipped translation or,
@@ -71,7 +66,7 @@ function englishTable(group: string): Record<string, string> | undefined {
  * lacks: `.few`, `.many`). Null for an unknown group.
  */
 export function textsTable(group: string, locale: UiLocale): Record<string, string> | null {
-  const english = englishTable(group);
+  const english = englishTextTable(group);
   if (!english) return null;
   if (locale === "en") return english;
   const translated = Object.entries(TRANSLATIONS[locale]).filter(([id]) => textGroupOf(id) === group);
