@@ -10,6 +10,8 @@
  */
 import { WIDGET_TAGS } from "./internal/registry.ts";
 
+/** The source of server/contract/widget-locales.ts `LANG_TAG`, inlined by the build (an import would make this classic script a module). */
+declare const __CHORUS_LANG_TAG__: string;
 /** The reservation rules as one style sheet: `reservationCss(WIDGET_RESERVATIONS)` (widgets/internal/registry.ts), inlined by the build. */
 declare const __CHORUS_RESERVATIONS__: string;
 
@@ -59,7 +61,7 @@ const loads = new Map<string, Promise<void>>();
 function load(tags: string[]): Promise<unknown> {
   const fresh = tags.filter((tag) => !loads.has(tag) && !customElements.get(tag) && WIDGET_TAGS.includes(tag)).sort();
   if (fresh.length) {
-    lang ??= /^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{1,8}){0,6}$/.test(document.documentElement.lang) ? `?lang=${document.documentElement.lang}` : "";
+    lang ??= new RegExp(__CHORUS_LANG_TAG__).test(document.documentElement.lang) ? `?lang=${document.documentElement.lang}` : "";
     const base = chain;
     const name = (chain = fresh.map((tag) => tag.slice(7)).join("+") + (base ? "~" + base : ""));
     const loaded = new Promise<void>((resolve, reject) =>

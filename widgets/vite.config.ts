@@ -21,7 +21,7 @@ import { SHARED_GROUP, TRANSLATIONS, textGroups, WITHOUT_SHARED } from "../serve
 import * as STRINGS from "../server/contract/widget-strings.ts";
 import { englishTextTable, TEXT_GROUPS } from "../server/contract/widget-strings.ts";
 import { REVIEW_TEXT_LOCALES } from "../server/contract/review-locales.ts";
-import { partOf, textGroupOf, type UiLocale } from "../server/contract/widget-locales.ts";
+import { LANG_TAG, partOf, textGroupOf, type UiLocale } from "../server/contract/widget-locales.ts";
 
 const root = resolve(import.meta.dirname);
 
@@ -391,7 +391,7 @@ export default defineConfig({
   publicDir: false,
   esbuild: { target: "es2022" },
   // The loader's reservation style sheet, computed here rather than in every page (widgets/index.ts).
-  define: { __CHORUS_RESERVATIONS__: JSON.stringify(reservationCss(WIDGET_RESERVATIONS)) },
+  define: { __CHORUS_RESERVATIONS__: JSON.stringify(reservationCss(WIDGET_RESERVATIONS)), __CHORUS_LANG_TAG__: JSON.stringify(LANG_TAG.source) },
   // Lit's legacy decorator path and a small __decorate only (widgets/internal/lit-decorators.ts).
   resolve: { alias: { "lit/decorators.js": resolve(root, "internal/lit-decorators.ts"), tslib: resolve(root, "internal/lit-decorators.ts") } },
   // Minify the HTML and CSS inside Lit's html`` / css`` templates before esbuild strips the types; attribute values

@@ -30,7 +30,7 @@ import { join } from "node:path";
 import { LRUCache } from "lru-cache";
 import { englishTextTable } from "../contract/widget-strings.ts";
 import { TRANSLATIONS } from "../contract/widget-translations.ts";
-import { textGroupOf, uiLocaleFor, type UiLocale } from "../contract/widget-locales.ts";
+import { LANG_TAG, textGroupOf, uiLocaleFor, type UiLocale } from "../contract/widget-locales.ts";
 
 const brotli = promisify(brotliCompress);
 const gzip = promisify(gzipCallback);
@@ -56,8 +56,8 @@ export type ComboModule = {
 /** What `combo.json` holds: the build's version (a hash over every module), each tag's entry file, the modules by file. */
 export type ComboManifest = { version: string; tags: Record<string, string>; modules: Record<string, ComboModule> };
 
-/** Language tags the loader sends (`<html lang>`, BCP 47 shape, at most 35 characters); others are refused. */
-export const LANG_TAG = /^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{1,8}){0,6}$/;
+/** Language tags a combo is made for (server/contract/widget-locales.ts; the loader sends only those). */
+export { LANG_TAG };
 
 /**
  * Text group `group`'s table in `locale` as a combo carries it: the English table's IDs in its order (the built
