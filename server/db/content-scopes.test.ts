@@ -11,6 +11,7 @@ import { createServices, type Services } from "../services.ts";
 import { contentScope } from "../shared/content-scopes.ts";
 import { contentScopeWatcher, installContentScopeTriggers, TABLE_SCOPES, trackedTables } from "./content-scopes.ts";
 import { openDatabase } from "./database.ts";
+import { staleAfter as staleWith } from "../../test/stale-scopes.ts";
 
 const S = TEST_STORE_ID;
 let dir: string;
@@ -30,13 +31,7 @@ afterAll(() => {
 });
 
 /** Run `write`, then say which of `scopes` changed since just before it (as the response cache sees it). */
-function staleAfter(write: () => void, scopes: Record<string, string[] | null>): Record<string, boolean> {
-  const watcher = services.contentScopes;
-  const before = watcher.current();
-  write();
-  const now = watcher.current();
-  return Object.fromEntries(Object.entries(scopes).map(([name, list]) => [name, !watcher.isFresh(before, list, now)]));
-}
+const staleAfter = (write: () => void, scopes: Record<string, string[] | null>) => staleWith(services.contentScopes, write, scopes);
 
 const firstReviewOf = (productId: string, storeId = S) =>
   services.db.prepare("SELECT review_id FROM reviews WHERE store_id = ? AND product_id = ? ORDER BY created_ms DESC LIMIT 1").pluck().get(storeId, productId) as string;

@@ -14,6 +14,7 @@ import { createServices, type Services } from "../services.ts";
 import { contentScope } from "../shared/content-scopes.ts";
 import { contentScopeWatcher, installContentScopeTriggers, TABLE_SCOPES, trackedTables } from "./content-scopes.ts";
 import { openDatabase } from "./database.ts";
+import { staleAfter as staleWith } from "../../test/stale-scopes.ts";
 
 const adminUrl = process.env.CHORUS_TEST_POSTGRES_URL;
 const S = TEST_STORE_ID;
@@ -40,13 +41,7 @@ describe.skipIf(!adminUrl)("PostgreSQL triggers", () => {
     db().prepare("SELECT review_id FROM reviews WHERE store_id = ? AND product_id = ? ORDER BY created_ms DESC, review_id LIMIT 1").pluck().get(S, productId) as string;
 
   /** Run `write`, then say which of `scopes` changed since just before it (as the response cache sees it). */
-  function staleAfter(write: () => void, scopes: Record<string, string[] | null>): Record<string, boolean> {
-    const watcher = services.contentScopes;
-    const before = watcher.current();
-    write();
-    const now = watcher.current();
-    return Object.fromEntries(Object.entries(scopes).map(([name, list]) => [name, !watcher.isFresh(before, list, now)]));
-  }
+  const staleAfter = (write: () => void, scopes: Record<string, string[] | null>) => staleWith(services.contentScopes, write, scopes);
 
   it("gives every tracked table its insert, update and delete content-scope triggers; search, limit and pending tables none", () => {
     const tables = trackedTables(db());
