@@ -8,11 +8,10 @@ import { defineConfig, type Plugin, type Rollup } from "vite";
 import { init as lexerReady, parse as lexModule } from "es-module-lexer";
 import { parse as parseJs } from "acorn";
 import { createHash } from "node:crypto";
-import { posix } from "node:path";
 import { comboSource, type ComboManifest, type ComboModule } from "../server/widgets/combo.ts";
 import { minify } from "terser";
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { posix, resolve } from "node:path";
 import ts from "typescript";
 import { literalsHtmlCssMinifier } from "@literals/rollup-plugin-html-css-minifier";
 import { reservationCss, WIDGET_TAGS, widgetModulePath } from "./internal/registry.ts";
@@ -350,7 +349,7 @@ export function compactGroup(locale: UiLocale, group: string): unknown[] {
   const values = Object.keys(table).map((id) => {
     const text = rest[id];
     delete rest[id];
-    return text ?? (table as Record<string, string>)[id]!;
+    return text ?? table[id]!;
   });
   return Object.keys(rest).length ? [...values, rest] : values;
 }
