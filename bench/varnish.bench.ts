@@ -16,7 +16,8 @@ import { join } from "node:path";
 import { loadInChild, printTable, startProcess, stopProcess, type LoadResult } from "./lib.ts";
 import { DEMO_STORE_ID } from "../server/demo/demo.ts";
 import { createServices } from "../server/services.ts";
-import { findVarnishd, freePort, startVarnish } from "../test/varnish.ts";
+import { freePort } from "../test/ports.ts";
+import { findVarnishd, startVarnish } from "../test/varnish.ts";
 
 if (!findVarnishd()) {
   console.error("varnishd is not installed: apt-get install -y varnish varnish-modules");

@@ -14,6 +14,7 @@ import { signPlatformToken } from "../server/loyalty/tokens.ts";
 import { createServices } from "../server/services.ts";
 import { DEMO_NPS_FILE, NPS_SURVEY, npsResponses, readNpsRows } from "../server/surveys/surveys.demo.ts";
 import { DATA_DIR, TEST_STORE_ID } from "./fixtures.ts";
+import { freePort } from "./ports.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "chorus-bursts-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -37,7 +38,7 @@ async function startServer(databasePath: string, port: number): Promise<ChildPro
 }
 
 const killed = (child: ChildProcess) => new Promise((resolve) => { child.once("exit", resolve); child.kill("SIGKILL"); });
-const port = () => 4000 + Math.floor(Math.random() * 500);
+const port = () => freePort(4000, 4499);
 
 describe("SIGKILL during a survey-submission burst", () => {
   it("keeps every acknowledged response, whole, and serves again after restart", async () => {
@@ -49,7 +50,7 @@ describe("SIGKILL during a survey-submission burst", () => {
     // Real NPS answers from the shared file, as shoppers would submit them.
     const bodies = npsResponses(readNpsRows(join(DATA_DIR, DEMO_NPS_FILE))).slice(0, 400);
 
-    const p = port();
+    const p = await port();
     const server = await startServer(databasePath, p);
     const acknowledged: string[] = [];
     let failures = 0;
@@ -108,7 +109,7 @@ describe("SIGKILL during a redemption burst", () => {
     const cheapest = setup.loyaltyData.redemptionRules(TEST_STORE_ID).sort((a, b) => a.points_cost - b.points_cost)[0];
     setup.close();
 
-    const p = port();
+    const p = await port();
     const base = `http://127.0.0.1:${p}/v1/stores/${TEST_STORE_ID}`;
     const server = await startServer(databasePath, p);
     const tokens: string[] = [];

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../server/config.ts";
 import { createServices } from "../server/services.ts";
 import { REVIEWS_CSV, TEST_STORE_ID } from "./fixtures.ts";
+import { freePort } from "./ports.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "chorus-faults-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -75,7 +76,7 @@ describe("SIGTERM", () => {
     const services = createServices({ databasePath });
     services.stores.create({ storeId: TEST_STORE_ID, name: "t", platform: "shopify" });
     services.close();
-    const port = 3950 + Math.floor(Math.random() * 40);
+    const port = await freePort(3950, 3989);
     const server = run(["server/http/main.ts"], { DATABASE_PATH: databasePath, PORT: String(port), HOST: "127.0.0.1", CHORUS_DEMO: "0", RESPONSE_CACHE: "0" });
     const url = `http://127.0.0.1:${port}/v1/stores/${TEST_STORE_ID}/review_aggregate`;
     for (let i = 0; i < 100; i++) {

@@ -19,7 +19,8 @@ import { ANY_COMMIT_TAG, scopeTag, startCachePurger, surrogateKeys } from "../se
 import { renderBackendsVcl } from "../deploy/varnish/backends.ts";
 import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./server.ts";
-import { findVarnishd, freePort, startVarnish, type Varnish } from "./varnish.ts";
+import { freePort } from "./ports.ts";
+import { findVarnishd, startVarnish, type Varnish } from "./varnish.ts";
 
 const haveVarnish = findVarnishd() !== null;
 if (!haveVarnish) console.warn("test/varnish.test.ts SKIPPED: varnishd is not installed (apt-get install -y varnish varnish-modules; .ci/run does it)");

@@ -10,7 +10,6 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../server/config.ts";
@@ -20,19 +19,6 @@ import { renderBackendsVcl, type BackendsOptions } from "../deploy/varnish/backe
 export function findVarnishd(): string | null {
   for (const path of ["/usr/sbin/varnishd", "/usr/local/sbin/varnishd", "/usr/bin/varnishd"]) if (existsSync(path)) return path;
   return null;
-}
-
-/** A port in [from, to] nobody listens on at the moment (loopback). @throws when all are taken. */
-export async function freePort(from: number, to: number): Promise<number> {
-  const start = from + Math.floor(Math.random() * (to - from + 1));
-  for (let i = 0; i <= to - from; i++) {
-    const port = from + ((start - from + i) % (to - from + 1));
-    const free = await new Promise<boolean>((resolve) => {
-      const probe = createServer().once("error", () => resolve(false)).listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-  throw new Error(`No free port in ${from}-${to}`);
 }
 
 export type Varnish = {
