@@ -18,7 +18,8 @@ import { PROJECT_ROOT } from "../config.ts";
 import { COMMON_TEXTS, TEXT_GROUPS } from "../contract/widget-strings.ts";
 import { TRANSLATIONS } from "../contract/widget-translations.ts";
 import { textGroupOf } from "../contract/widget-locales.ts";
-import { COMBO_FILE, comboPath, comboSource, comboSources, LANG_TAG, textsTable, type ComboManifest } from "./combo.ts";
+import { LANG_TAG } from "../contract/widget-locales.ts";
+import { COMBO_FILE, comboPath, comboSource, comboSources, textsTable, type ComboManifest } from "./combo.ts";
 
 /** The English table of a text group, straight from widget-strings.ts. */
 const english = (group: string): Record<string, string> =>

@@ -56,9 +56,6 @@ export type ComboModule = {
 /** What `combo.json` holds: the build's version (a hash over every module), each tag's entry file, the modules by file. */
 export type ComboManifest = { version: string; tags: Record<string, string>; modules: Record<string, ComboModule> };
 
-/** Language tags a combo is made for (server/contract/widget-locales.ts; the loader sends only those). */
-export { LANG_TAG };
-
 /**
  * Text group `group`'s table in `locale` as a combo carries it: the English table's IDs in its order (the built
  * elements read texts by position, widgets/vite.config.ts `textIndexes`), each with the shipped translation or,
@@ -164,7 +161,7 @@ export type ComboResponse = {
 };
 
 /** Whether combo `file` names this build's version (else `comboSource` gives this build's code under another's name). */
-export const isCurrent = (manifest: ComboManifest, file: string): boolean => COMBO_FILE.exec(file)?.[1] === manifest.version;
+const isCurrent = (manifest: ComboManifest, file: string): boolean => COMBO_FILE.exec(file)?.[1] === manifest.version;
 
 /**
  * The combos of the build under `widgetsDir` (public/widgets), made on first request and kept: at most
