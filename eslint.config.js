@@ -1,0 +1,25 @@
+// ESLint (flat config): typescript-eslint's recommended rules plus the type-aware rules an async
+// codebase needs (a promise that nobody awaits, a promise where a value is expected, `await` on a
+// non-promise, an `async` function that never awaits). Run by `npm run lint` in .ci/run before the tests,
+// with zero warnings allowed.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["build/**", "public/**", "node_modules/**", "data/**", "bench/results/**", "test-results/**", "playwright-report/**", "coverage/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/await-thenable": "error",
+      "@typescript-eslint/require-await": "error",
+    },
+  },
+  { files: ["**/*.js", "**/*.mjs", "**/*.cjs"], extends: [tseslint.configs.disableTypeChecked] },
+);
