@@ -72,7 +72,7 @@ async function deepPage(path: string, pages: number): Promise<string> {
   for (let i = 0; i < pages; i++) {
     const body = (await (await fetch(base + current)).json()) as { nextUrl?: string };
     if (!body.nextUrl) break;
-    current = `/v1${body.nextUrl}`; // nextUrl is relative to /v1 (decisions.md §1)
+    current = `/v1${body.nextUrl}`; // nextUrl is relative to /v1 (docs/api.md, Paging)
   }
   return current;
 }

@@ -1,5 +1,5 @@
 /**
- * Merchant admin, AI content and loyalty sections (issue 7 §4, §5), in Chromium against the production
+ * Merchant admin, AI content and loyalty sections (issue 7 items 4 and 5), in Chromium against the production
  * server over the seeded demo database: approve a generated summary and see it served by
  * `reviews_summary`; edit the legal policies and see the widget require the new version; block a
  * customer and see the widget's blocked state; a manual adjustment in the customer's transactions.

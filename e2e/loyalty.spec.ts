@@ -1,5 +1,5 @@
 /**
- * The loyalty journey on the demo storefront's /demo/loyalty page, in Chromium (interface.md §3, §4.3):
+ * The loyalty journey on the demo storefront's /demo/loyalty page, in Chromium (docs/loyalty.md, Statuses and rules; docs/loyalty.md, Enrolment flow):
  * anonymous, pending → enrolled, enrolled → redeem, blocked, and merchant HTML that must execute nothing.
  * axe finds no violations in each state.
  */

@@ -1,5 +1,5 @@
 /**
- * Okendo wire compatibility (issue #23 item 1, decisions.md §6) in Chromium: Okendo's published Vue client
+ * Okendo wire compatibility (issue #23 item 1, docs/api.md, Okendo-compatible) in Chromium: Okendo's published Vue client
  * (`@okendo/okendo-widgets-vue` 1.5.1, a devDependency, bundled here with esbuild from e2e/okendo/entry.mjs)
  * on a page whose `https://api.okendo.io/v1/**` requests are routed to this server's `/v1`. It shows the
  * star badge, the rating breakdown, the recommendation share, the reviews in every order it offers, "Show

@@ -1,5 +1,5 @@
 /**
- * Shopper data in the admin (issue 24 §1), in Chromium: find what the store holds about an address,
+ * Shopper data in the admin (issue 24 item 1), in Chromium: find what the store holds about an address,
  * download it as a zip, erase it after typing the address again; axe on every state of the page.
  */
 import { expect, test } from "@playwright/test";

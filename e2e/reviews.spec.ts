@@ -1,6 +1,6 @@
 /**
  * The demo storefront in Chromium: `<chorus-reviews>` and `<chorus-star-rating>` on real demo data,
- * compared with the storefront API's own answers (interface.md §4.2), plus a merchant page on
+ * compared with the storefront API's own answers (docs/api.md, Endpoints and scopes), plus a merchant page on
  * another origin that loads /widgets/chorus.js, and axe scans of the demo pages.
  */
 import { expect, test, type Page } from "@playwright/test";
@@ -41,7 +41,7 @@ test("the product page shows the product's real reviews in the API's order", asy
   const first = cards(page).first();
   const review = api.reviews[0];
   if (review.title) await expect(first.locator("[part=title]")).toHaveText(review.title);
-  // The API serves the body safe as HTML (decisions.md §6); the widget shows the text as typed.
+  // The API serves the body safe as HTML (docs/api.md, Okendo-compatible); the widget shows the text as typed.
   await expect(first.locator("[part=body]")).toHaveText(decodeHtmlText(review.body));
   await expect(first).toContainText(`Rated ${review.rating} out of 5`);
   await expect(first.locator("[part=reviewer]")).toHaveText(review.reviewer.displayName);
@@ -192,7 +192,7 @@ test("a helpful vote shows the counts the votes endpoint answers", async ({ page
   const api = (await (await request.get(`${API}/products/${PRODUCT}/reviews?limit=1`)).json()) as ListReviewsResponse;
   const probe = await request.post(`${API}/reviews/00000000-0000-4000-8000-000000000000/votes`, { data: { vote: "helpful" } });
   const body = (await probe.json().catch(() => ({}))) as { error?: { code?: string } };
-  test.skip(body.error?.code === "endpoint_not_found", "the votes endpoint (decisions.md §3) is not on this branch yet");
+  test.skip(body.error?.code === "endpoint_not_found", "the votes endpoint (docs/writes.md, Helpful votes) is not on this branch yet");
   await gotoHydrated(page, PRODUCT_PAGE);
   const card = page.locator(`chorus-reviews article[data-review-id="${api.reviews[0].reviewId}"]`);
   const answer = page.waitForResponse((r) => r.url().endsWith(`/reviews/${api.reviews[0].reviewId}/votes`));

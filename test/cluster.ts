@@ -1,5 +1,5 @@
 /**
- * A Chorus cluster on one machine (issue #26 §4): a throwaway PostgreSQL (test/postgres.ts), N Chorus node
+ * A Chorus cluster on one machine (issue #26 item 4): a throwaway PostgreSQL (test/postgres.ts), N Chorus node
  * processes (`node server/http/main.ts`, each with DATABASE_URL and its own PORT), and Varnish in front of
  * them (test/varnish.ts, deploy/varnish/chorus.vcl) on `port`, which every node purges (CACHE_PURGE_URLS).
  * Used by `npm run cluster` (server/cli/cluster.ts), test/cluster.test.ts and the bench's cluster column.

@@ -1,5 +1,5 @@
 /**
- * `npm start` on a machine without the shared data (issue 21 §5): `node server/http/main.ts` with an empty
+ * `npm start` on a machine without the shared data (issue 21 item 5): `node server/http/main.ts` with an empty
  * DEMO_DATA_DIR imports the shipped CC0 reviews (23,486 published), and the last lines it prints are the
  * URLs and, on the first start only, the admin e-mail and password, which sign in. A second start on the
  * same database prints no credentials.

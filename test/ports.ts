@@ -2,7 +2,7 @@
 import { createServer } from "node:net";
 
 /**
- * Ports above 1023 that `fetch` refuses to connect to ("bad port", Fetch standard §2.9 "port blocking"):
+ * Ports above 1023 that `fetch` refuses to connect to ("bad port", Fetch standard, section 2.9 "port blocking"):
  * a test server on one of them is unreachable from the test's own requests.
  */
 const FETCH_BLOCKED_PORTS = new Set([1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6697, 10080]);

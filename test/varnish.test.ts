@@ -1,5 +1,5 @@
 /**
- * Varnish in front (issue 26 §1, docs/deployment.md): a real varnishd running deploy/varnish/chorus.vcl
+ * Varnish in front (issue 26 item 1, docs/deployment.md): a real varnishd running deploy/varnish/chorus.vcl
  * before a real Chorus server whose CACHE_PURGE_URLS points at it (with the purge secret). Storefront
  * reads are cached and purged by content scopes within a second of a change made through the front or
  * by another process on the same database; credentials are never shared; health probes, compression,

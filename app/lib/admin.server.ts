@@ -127,7 +127,7 @@ export function requireSession(request: Request, context: AppLoadContext): Admin
   if (!session) {
     const url = new URL(request.url);
     // A form sent without a session is answered before its body is read: close the connection with the
-    // answer (RFC 9112 §9.6), or a client still sending a large body waits on a connection nobody reads.
+    // answer (RFC 9112, section 9.6), or a client still sending a large body waits on a connection nobody reads.
     const unread = request.method !== "GET" && request.method !== "HEAD" ? { Connection: "close" } : undefined;
     throw redirect(`/admin/login?next=${encodeURIComponent(url.pathname + url.search)}`, { headers: unread });
   }

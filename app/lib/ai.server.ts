@@ -1,5 +1,5 @@
 /**
- * Operation declarations of the AI storefront reads (interface.md §4.2): a product's reviews summary
+ * Operation declarations of the AI storefront reads (docs/ai.md, Answers): a product's reviews summary
  * and keyword topics (group-level content when the product's group uses it); `{}` when there is none.
  */
 import { SCOPE_PARAMS } from "../../server/contract/params.ts";

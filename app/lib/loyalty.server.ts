@@ -1,5 +1,5 @@
 /**
- * Operation declarations of the storefront loyalty API (interface.md §4.3, §5; decisions.md §4) and the
+ * Operation declarations of the storefront loyalty API (docs/loyalty.md, Endpoints) and the
  * enterprise order-earning operation. Unauthenticated program reads are `Cache-Control: public` (shared
  * and cached); answers tailored to a customer token are `private, no-store`.
  */
@@ -48,7 +48,7 @@ export const legalPolicies = defineOperation({
 export const customerActivation = defineOperation({
   ...loyalty, id: "activateLoyaltyCustomer", method: "POST", auth: "customer",
   summary: "Enrol the signed-in customer in the program, accepting the current legal policies",
-  headers: z.object({ [PARTNER_HEADER]: z.string().max(200).optional().meta({ description: "The partner that enrolled the customer (interface.md §5)." }) }),
+  headers: z.object({ [PARTNER_HEADER]: z.string().max(200).optional().meta({ description: "The ID of the technology partner that enrolled the customer; when sent, it must equal `enrollmentChannel` (else 400)." }) }),
   body: { schema: customerActivationBody, ...jsonBody },
   responses: { 200: { description: "The enrolled loyalty customer", schema: loyaltyCustomerResponseSchema }, ...errorResponses(400, 401, 404, 409, 413, 415) },
   handler: ({ params, body, customer, context, request }) =>

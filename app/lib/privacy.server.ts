@@ -1,5 +1,5 @@
 /**
- * Operation declarations of shopper data requests in the enterprise API (issue 24 §1): export and erasure
+ * Operation declarations of shopper data requests in the enterprise API (issue 24 item 1): export and erasure
  * of everything a store holds about one e-mail address (server/privacy/privacy.service.ts).
  */
 import { z } from "zod";

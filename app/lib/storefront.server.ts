@@ -1,5 +1,5 @@
 /**
- * Operation declarations of the storefront reviews reads (interface.md §4.2): reviews, aggregate,
+ * Operation declarations of the storefront reviews reads (docs/api.md, Endpoints and scopes): reviews, aggregate,
  * media and questions, each in three scopes (product, review group, store; questions in the first two).
  * A route module picks the scope: `export const operations = [listReviews("product")]`. Each answer
  * names the content scopes it read (`reviews.cacheScopes`), so the response cache keeps it across
@@ -85,7 +85,7 @@ export const listQuestions = (scope: "product" | "group") =>
 
 
 
-/** GET /stores/{storeId}/reviews/{reviewId} (Okendo-compatible, decisions.md §6): one published review. */
+/** GET /stores/{storeId}/reviews/{reviewId} (docs/api.md, Okendo-compatible): one published review. */
 export const getReview = defineOperation({
   ...publicRead, id: "getStoreReview", tags: ["Reviews"],
   summary: "One published review of the store (Okendo-compatible)",

@@ -1,6 +1,6 @@
 /**
- * Operation declarations of surveys: the storefront submission (decisions.md §3) and the enterprise
- * survey discovery and survey-responses listing (interface.md §4.1, §7).
+ * Operation declarations of surveys: the storefront submission (docs/surveys.md, Storefront submission) and the enterprise
+ * survey discovery and survey-responses listing (docs/surveys.md, Enterprise API).
  */
 import { z } from "zod";
 import { defineOperation, reply } from "../../server/api/operation.ts";

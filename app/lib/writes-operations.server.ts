@@ -1,5 +1,5 @@
 /**
- * Operation declarations of the shopper writes (decisions.md §3) and the enterprise orders import:
+ * Operation declarations of the shopper writes (docs/writes.md, Endpoints) and the enterprise orders import:
  * review submission (JSON or multipart with photos and video), questions, and orders. Body reading
  * helpers live in writes.server.ts.
  */
@@ -98,7 +98,7 @@ export const vote = defineOperation({
 
 const itemId = (description: string) => z.string().min(1).max(200).meta({ description });
 const OKENDO_VOTE_DESCRIPTION =
-  "Okendo-compatible (decisions.md §6). `voteType`: `upvote` / `downvote` vote helpful / unhelpful, `swap-to-upvote` / `swap-to-downvote` move the vote, " +
+  "Okendo-compatible. `voteType`: `upvote` / `downvote` vote helpful / unhelpful, `swap-to-upvote` / `swap-to-downvote` move the vote, " +
   "`upvote-cancel` / `downvote-cancel` withdraw it. The voter is the client address (Okendo's clients send no visitor): one counted vote per address per item, " +
   "and the per-address limits of the review votes apply to new votes (429).";
 

@@ -1,5 +1,5 @@
 /**
- * Body reading of the storefront writes (decisions.md §3; their operations: writes-operations.server.ts):
+ * Body reading of the storefront writes (docs/writes.md, Endpoints; their operations: writes-operations.server.ts):
  * JSON through the shared bounded reader, multipart with busboy, and the visitor of a vote (a signed
  * value, from the body's `visitorId` or the cookie).
  *

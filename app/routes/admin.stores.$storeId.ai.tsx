@@ -25,7 +25,7 @@ const view = (v: VersionRow | undefined): VersionView | null =>
     : null;
 
 /**
- * AI content (issue 7 §4): per product (most reviewed first, or one product by ID) and per group using
+ * AI content (issue 7 item 4): per product (most reviewed first, or one product by ID) and per group using
  * group-level content, the latest generated summary and keywords beside the published ones.
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

@@ -16,7 +16,7 @@ import {
 export const meta: MetaFunction = () => [{ title: "Loyalty · Chorus admin" }];
 export const headers = adminHeaders;
 
-/** Loyalty settings (issue 7 §5, issue 21 item 3): earning rules, redemption rules, VIP tiers (add, edit, remove) and legal policies. */
+/** Loyalty settings (issue 7 item 5, issue 21 item 3): earning rules, redemption rules, VIP tiers (add, edit, remove) and legal policies. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   const { flash, headers } = await readFlash(request, context);

@@ -18,7 +18,7 @@ const querySchema = z.object({
   customer: z.string().max(100).optional(),
 });
 
-/** Loyalty customers (issue 7 §5): paged list with status; `?customer=` opens one with its transactions and ledger check. */
+/** Loyalty customers (issue 7 item 5): paged list with status; `?customer=` opens one with its transactions and ledger check. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   const parsed = querySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));

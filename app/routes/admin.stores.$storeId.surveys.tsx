@@ -15,7 +15,7 @@ const PAGE_SIZE = 25;
 const CHANNEL_LABEL: Record<string, string> = { "on-site": "On site", "post-checkout": "Post-checkout", "post-review": "Post-review", "shareable-link": "Shareable link" };
 
 /**
- * Survey responses (issue 7 §2): the store's surveys; for the chosen one (`?survey=`) its responses
+ * Survey responses (issue 7 item 2): the store's surveys; for the chosen one (`?survey=`) its responses
  * filtered by the GET form (channel, dates, NPS category, archived state, search), newest first, keyset
  * paged by the service's signed cursor (`after`); the match count; the NPS panel when it has an NPS question.
  */

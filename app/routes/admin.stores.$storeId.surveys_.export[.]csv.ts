@@ -8,7 +8,7 @@ const text = (status: number, message: string) =>
 
 /**
  * `GET /admin/stores/{id}/surveys/export.csv?survey=…&<the page's filters>`: the filtered survey
- * responses as a CSV attachment, streamed in keyset batches (issue 7 §2). Same query schema as the
+ * responses as a CSV attachment, streamed in keyset batches (issue 7 item 2). Same query schema as the
  * responses page, so the file holds exactly the rows the page counts (all pages, not just one).
  * 404 for another store or survey; 400 (plain text) for a bad filter.
  */

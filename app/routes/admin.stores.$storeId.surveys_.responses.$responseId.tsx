@@ -22,7 +22,7 @@ function responseOr404(context: LoaderFunctionArgs["context"], storeId: string, 
   }
 }
 
-/** One survey response with every answered question (issue 7 §2). The list's filters ride along in `?` for the way back. */
+/** One survey response with every answered question (issue 7 item 2). The list's filters ride along in `?` for the way back. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   const response = responseOr404(context, store.storeId, params.responseId);
@@ -84,7 +84,7 @@ function ProfileValue({ answer }: { answer: ProfileAnswer }) {
   }
 }
 
-/** Each of the eight answered-question types (interface.md §2.2), readably. */
+/** Each of the eight answered-question types (docs/surveys.md, Survey response fields), readably. */
 function AnswerValue({ a }: { a: AnsweredQuestion }) {
   switch (a.type) {
     case "text":

@@ -288,7 +288,7 @@ describe("moderation reaches the storefront", () => {
 
     const reply = `Thank you! <script>alert("x")</script> <b>bold</b>`;
     expect((await post(alice, `/admin/stores/${A}/reviews?status=published`, { intent: "reply", review: id, reply })).status).toBe(200);
-    // Served safe as HTML (decisions.md §6): decoded, exactly what the merchant typed.
+    // Served safe as HTML (docs/api.md, Okendo-compatible): decoded, exactly what the merchant typed.
     expect(decodeHtmlText((await api()).find((r) => r.reviewId === id)?.reply?.body ?? "")).toBe(reply);
 
     expect((await post(alice, `/admin/stores/${A}/reviews`, { intent: "reject", review: id })).status).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * Demo seeder (issue 7 §1): the merchant user `demo@chorus.test`, owner of the demo store and instance
+ * Demo seeder (issue 7 item 1): the merchant user `demo@chorus.test`, owner of the demo store and instance
  * operator (it can create stores from the admin, issue #21), with the password DEMO_ADMIN_PASSWORD when
  * set, otherwise a random one printed once to the start-up log.
  */

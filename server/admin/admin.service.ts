@@ -1,5 +1,5 @@
 /**
- * Merchant admin authentication (issue 7 §1): users with argon2id password hashes, store
+ * Merchant admin authentication (issue 7 item 1): users with argon2id password hashes, store
  * memberships, cookie sessions stored as SHA-256 hashes with an absolute expiry, a per-session CSRF
  * synchroniser token, and sign-in throttling per client address + e-mail and per client address with
  * progressive back-off (issue 19; OWASP Authentication Cheat Sheet, "Login Throttling").

@@ -1,5 +1,5 @@
 /**
- * Review moderation rules for the merchant admin (issue 7 §3): the filtered queue with signed keyset
+ * Review moderation rules for the merchant admin (issue 7 item 3): the filtered queue with signed keyset
  * cursors, publish/reject single and bulk, and the public reply. Every call names the store; a review
  * of another store behaves like a missing one (404 / not counted).
  */

@@ -1,5 +1,5 @@
 /**
- * Q&A moderation SQL for the merchant admin (issue 7 §3): the filtered question queue (keyset on
+ * Q&A moderation SQL for the merchant admin (issue 7 item 3): the filtered question queue (keyset on
  * created_ms, question_id, newest first, over index questions_status), the answers of a page of
  * questions with their statuses, and bulk status changes. The store ID is in every WHERE, so another
  * store's question IDs match nothing.

@@ -1,5 +1,5 @@
 /**
- * Q&A moderation rules for the merchant admin (issue 7 §3): the filtered question queue with signed
+ * Q&A moderation rules for the merchant admin (issue 7 item 3): the filtered question queue with signed
  * keyset cursors (each question with all its answers and their statuses), and publish/reject of
  * questions, single and bulk, in one transaction. Answering as the store and answer moderation use
  * `services.questions` (answerAsStore, setAnswerStatus). Every call names the store; another store's

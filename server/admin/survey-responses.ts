@@ -1,7 +1,7 @@
 /**
- * Admin survey responses (issue 7 §2): the query of the responses page and the CSV export (one zod
+ * Admin survey responses (issue 7 item 2): the query of the responses page and the CSV export (one zod
  * schema: both read the same URL parameters, so an export holds exactly the rows the page filters),
- * plain-text renderings of answered questions (interface.md §2.2) and the streamed CSV body.
+ * plain-text renderings of answered questions (docs/surveys.md, Survey response fields) and the streamed CSV body.
  */
 import { stringify } from "csv-stringify/sync";
 import { z } from "zod";

@@ -29,7 +29,7 @@ const reviewIdsOf = (productId: string) =>
   t.services.db.prepare("SELECT review_id FROM reviews WHERE store_id = ? AND product_id = ? ORDER BY review_id").pluck().all(TEST_STORE_ID, productId) as string[];
 const setAutoPublish = (on: boolean) => t.services.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: on });
 
-describe("availability thresholds (interface.md §3, §8)", () => {
+describe("availability thresholds (docs/ai.md, Availability and publish flow)", () => {
   it("29 published reviews: nothing is generated and both endpoints answer {}", async () => {
     setAutoPublish(true);
     const one = reviewIdsOf(P30)[0];
@@ -41,7 +41,7 @@ describe("availability thresholds (interface.md §3, §8)", () => {
     t.services.reviewsData.setStatus(TEST_STORE_ID, one, "published");
   });
 
-  it("30 published reviews: summary and keywords are generated and served in the §2.3/§2.4 shapes", async () => {
+  it("30 published reviews: summary and keywords are generated and served in the documented shapes", async () => {
     const r = await t.services.ai.generate(TEST_STORE_ID, product(P30));
     expect(r.status).toBe("generated");
     const s = await get(`/products/shopify-${P30}/reviews_summary`);
@@ -150,7 +150,7 @@ describe("publish flow", () => {
   });
 });
 
-describe("group-level content (interface.md §4.2 summary/keywords rule 1)", () => {
+describe("group-level content (docs/ai.md, Answers)", () => {
   it("off: the product's own content; on: the group's content for every product of the group", async () => {
     setAutoPublish(true);
     await t.services.ai.generate(TEST_STORE_ID, product(P30));

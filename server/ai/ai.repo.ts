@@ -5,7 +5,7 @@
 import { dialect, transaction, type Db } from "../db/database.ts";
 import type { KeywordMention, Polarity } from "./keywords.ts";
 
-/** A scope that has its own AI content (interface.md §4.2 summary/keywords rule 1). */
+/** A scope that has its own AI content (docs/ai.md, Answers). */
 export type AiScope = { type: "product"; id: string } | { type: "group"; id: string };
 
 export type ReviewText = { review_id: string; title: string; body: string; rating: number };

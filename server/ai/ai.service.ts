@@ -1,6 +1,6 @@
 /**
  * AI reviews summary and keyword topics: generation, the publish flow and the storefront reads
- * (interface.md §2.3, §2.4, §3 availability, §4.2 summary and keywords rules 1-4).
+ * (docs/ai.md, Answers; docs/ai.md, Availability and publish flow).
  *
  * - Generation analyses the scope's published reviews not yet analysed (in batches of 100, yielding to
  *   the event loop between them; analyses are committed per 1,000 reviews), then stores a new version with
@@ -9,8 +9,7 @@
  *   text passes `checkSummary`, else from the embedded engine.
  * - A version is published (`datePublished`) at once when the store's AI auto-publish is on, else on
  *   approval (`approve`). The summary endpoint serves the latest published version; the keywords endpoint
- *   the latest generated keywords (keywords need no approval: interface.md §4.2 rule 3 says only
- *   "too few reviews, not yet processed").
+ *   the latest generated keywords (keywords need no approval: docs/ai.md, Availability and publish flow).
  */
 import { randomUUID } from "node:crypto";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
@@ -36,7 +35,7 @@ export const ANALYSIS_BATCH = 100;
  */
 export const ANALYSIS_COMMIT = 1000;
 
-/** One product or group with its AI content, as the merchant admin lists it (issue 7 §4). */
+/** One product or group with its AI content, as the merchant admin lists it (issue 7 item 4). */
 export type AdminAiScope = {
   scope: AiScope; name: string; reviewCount: number;
   /** The most recently generated version (may be the published one). */
@@ -78,7 +77,7 @@ export function aiService(deps: {
   }
 
   /**
-   * The scope whose content a product shows (interface.md §4.2 summary/keywords rule 1): its group's when
+   * The scope whose content a product shows (docs/ai.md, Answers): its group's when
    * the product belongs to a group configured to use group-level content, else its own.
    * Also returns the product's ID (without the platform prefix).
    * @throws ApiError 404 for an unknown store or a product key with another platform's prefix.
@@ -188,7 +187,7 @@ export function aiService(deps: {
     },
 
     /**
-     * The merchant admin's list (issue 7 §4): every group that uses group-level content and every product
+     * The merchant admin's list (issue 7 item 4): every group that uses group-level content and every product
      * with at least min(minReviews, keywordsMinReviews) published reviews whose content is its own (products
      * of such groups show their group's), most reviewed first, up to `limit` products. Each with its
      * latest generated and its published version.
@@ -261,7 +260,7 @@ export function aiService(deps: {
       });
     },
 
-    /** GET …/products/{key}/reviews_summary: interface.md §2.3, or `{}` when none is published (§4.2 rule 2). */
+    /** GET …/products/{key}/reviews_summary: docs/ai.md, Answers, or `{}` when none is published. */
     getSummary(params: ScopeParams): ReviewsSummaryResponse {
       const { storeId, scope } = contentScope(params);
       const v = repo.latestPublished(storeId, scope);
@@ -269,7 +268,7 @@ export function aiService(deps: {
       return { reviewsSummary: { body: v.summary_body, contributingReviewCount: v.contributing_review_count, dateGenerated: iso(v.generated_ms), datePublished: iso(v.published_ms) } };
     },
 
-    /** GET …/products/{key}/reviews_keywords: interface.md §2.4, or `{}` when not processed or too few reviews (§4.2 rule 3). */
+    /** GET …/products/{key}/reviews_keywords: docs/ai.md, Answers, or `{}` when not processed or too few reviews. */
     getKeywords(params: ScopeParams): ReviewsKeywordsResponse {
       const { storeId, scope } = contentScope(params);
       const v = repo.latestKeywords(storeId, scope);

@@ -1,5 +1,5 @@
 /**
- * The default, offline keyword topics engine (interface.md §2.4): wink-nlp with its English lite model
+ * The default, offline keyword topics engine (docs/ai.md, Answers): wink-nlp with its English lite model
  * tokenises, sentence-splits, part-of-speech tags and lemmatises each review; keyword phrases are
  * theme nouns ("fabric"), adjective + noun phrases ("soft fabric", also from "the fabric is soft"),
  * a few theme adjectives ("comfortable") and fixed sizing phrases ("true to size", "runs small").

@@ -144,7 +144,7 @@ describe("language-model provider (OpenAI-compatible) against a local stub", () 
   });
 });
 
-describe("translation (interface.md §4.2 locale rules) against a local LibreTranslate stub", () => {
+describe("translation (docs/ai.md, Translation) against a local LibreTranslate stub", () => {
   let stub: Awaited<ReturnType<typeof stubServer>>;
   let s: Services;
   let ids: string[];

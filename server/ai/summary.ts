@@ -1,9 +1,9 @@
 /**
- * The default, offline summary engine (interface.md §2.3): an extractive, templated summary built only
+ * The default, offline summary engine (docs/ai.md, Answers): an extractive, templated summary built only
  * from counted facts, so every sentence is traceable. An opening from the aggregate (average rating,
  * review count, share recommending), then the most-praised themes and the most common complaints with
  * their share of reviews. Each claim keeps the IDs of the reviews that support it.
- * Also builds the keyword topics (interface.md §2.4) from the exact (keyword, review) counts.
+ * Also builds the keyword topics (docs/ai.md, Answers) from the exact (keyword, review) counts.
  */
 import type { KeywordTopic } from "../contract/storefront.ts";
 import type { KeywordCountRow, MentionRow, ScopeStats } from "./ai.repo.ts";

@@ -163,7 +163,7 @@ describe("live answers validate against the documents", () => {
     const reviewId = publishRealReview(t.services, PRODUCT);
     await check({ url: `${S}/reviews/${reviewId}/votes`, status: 200, body: { vote: "helpful" } });
     await check({ url: `${S}/reviews/${reviewId}/votes`, status: 400, body: { vote: "maybe" } });
-    // Okendo-compatible reads and votes (decisions.md §6).
+    // Okendo-compatible reads and votes (docs/api.md, Okendo-compatible).
     const okendoReviewId = publishRealReview(t.services, PRODUCT);
     await check({ url: `${S}/reviews/${okendoReviewId}`, status: 200 });
     await check({ url: `${S}/reviews/${crypto.randomUUID()}`, status: 404 });

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 documents of both APIs, generated from the operation declarations
  * (server/api/operation.ts) with @asteasolutions/zod-to-openapi: the storefront API (`/v1/openapi.json`)
- * and the enterprise API (`/enterprise/openapi.json`, `info.version` 1.2.1, interface.md §9). A document
+ * and the enterprise API (`/enterprise/openapi.json`, `info.version` 1.2.1, docs/api.md, Versions). A document
  * cannot disagree with validation: both come from the same zod schemas.
  */
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { ApiName, RoutedOperation } from "./operation.ts";
 import { WEBHOOK_EVENT_BODIES, webhookDeliveryHeadersSchema } from "../contract/webhooks.ts";
 
-/** interface.md §9: the interface's description version. */
+/** The enterprise API's description version (docs/api.md, Versions). */
 export const API_VERSION = "1.2.1";
 
 /** The URL prefix each API's paths are relative to (the document's `servers`). */

@@ -170,7 +170,7 @@ export function setUnexpectedErrorLog(log: (error: unknown) => void): void {
 }
 
 /**
- * The JSON error result for any thrown value (decisions.md §1): an ApiError with its status, a zod
+ * The JSON error result for any thrown value (docs/api.md, Errors): an ApiError with its status, a zod
  * error as 400, anything else a logged 500 without details. A 401 of enterprise Basic auth has no body
  * and a `WWW-Authenticate` header. 413 closes the connection (the rest of the body was not read); a 429
  * carrying `retryAfterSeconds` sends `Retry-After`.
@@ -186,14 +186,14 @@ export function errorResult(error: unknown, request?: Request): OperationResult 
     return { status, headers: { ...headers, "www-authenticate": 'Basic realm="enterprise"' }, body: Buffer.alloc(0), scopes: null };
   }
   if (status === 405 && (apiError as ApiError & { allow?: string }).allow) headers.allow = (apiError as ApiError & { allow?: string }).allow!;
-  // A rate limit says when to try again (RFC 9110 §10.2.3).
+  // A rate limit says when to try again (RFC 9110, section 10.2.3).
   const retryAfter = (apiError as (ApiError & { retryAfterSeconds?: number }) | null)?.retryAfterSeconds;
   if (status === 429 && typeof retryAfter === "number" && Number.isFinite(retryAfter)) headers["retry-after"] = String(Math.max(1, Math.ceil(retryAfter)));
   const body = apiError ? apiError.toBody() : { error: { description: "Internal server error", code: "internal" } };
   return { status, headers: { ...headers, "content-type": JSON_TYPE }, body: Buffer.from(JSON.stringify(body)), scopes: null };
 }
 
-/** 405 for a method the path does not offer, with its `Allow` list (RFC 9110 §15.5.6). */
+/** 405 for a method the path does not offer, with its `Allow` list (RFC 9110, section 15.5.6). */
 export function methodNotAllowed(allow: readonly string[]): ApiError {
   const error = new ApiError(405, `Method not allowed: this endpoint accepts ${allow.join(", ")}`, "method_not_allowed") as ApiError & { allow?: string };
   error.allow = allow.join(", ");
@@ -266,5 +266,5 @@ function serialise(op: Operation, request: Request, answer: Reply): OperationRes
   return { status: answer.status, headers, body, scopes: isPublic && answer.scopes ? answer.scopes : null };
 }
 
-/** A 404 for a path no operation answers (decisions.md §1). */
+/** A 404 for a path no operation answers (docs/api.md, Errors). */
 export const unknownEndpoint = () => notFound("No such endpoint", "endpoint_not_found");

@@ -1,5 +1,5 @@
 /**
- * Documented error answers shared by operation declarations (decisions.md §1): every 4xx carries
+ * Documented error answers shared by operation declarations (docs/api.md, Errors): every 4xx carries
  * `{"error":{"description","code"?}}`, except the enterprise 401 (no body, `WWW-Authenticate: Basic`).
  */
 import { errorBodySchema } from "../contract/errors.schema.ts";

@@ -1,5 +1,5 @@
 /**
- * Enterprise API keys and HTTP Basic authentication (interface.md §5, decisions.md §5).
+ * Enterprise API keys and HTTP Basic authentication (docs/api.md, Authentication).
  * Username = the store's subscriber ID, password = an API key. Keys are stored as SHA-256 hashes and
  * compared in constant time; a missing, malformed or wrong credential is a 401 with no body.
  */

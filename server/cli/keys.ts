@@ -1,5 +1,5 @@
 /**
- * Enterprise API keys (interface.md §5, decisions.md §5):
+ * Enterprise API keys (docs/api.md, Authentication; docs/surveys.md, API keys):
  *
  *   npm run keys -- create --store <storeId> [--name NAME]   issue a key; prints it ONCE (only its hash is stored)
  *   npm run keys -- list [--store <storeId>]                 keys (ID, prefix, store, dates), never the key itself

@@ -1,5 +1,5 @@
 /**
- * The one error shape of every API (decisions.md §1): `{"error":{"description","code"?}}`.
+ * The one error shape of every API (docs/api.md, Errors): `{"error":{"description","code"?}}`.
  * `ApiError` carries an HTTP status; route wrappers turn it into a JSON response.
  */
 export type ErrorBody = { error: { description: string; code?: string } };

@@ -1,5 +1,5 @@
 /**
- * Text that is safe as HTML (decisions.md §6): Okendo's published clients insert a review's `body`, its
+ * Text that is safe as HTML (docs/api.md, Okendo-compatible): Okendo's published clients insert a review's `body`, its
  * reply's `body` and an answer's `body` into the page as HTML (Vue `v-html`), so the storefront serves
  * those fields with `&`, `<` and `>` as `&amp;`, `&lt;` and `&gt;`. Quotes stay as typed: these fields
  * are only ever element content, never attribute values, where quotes cannot end anything. Our own

@@ -1,5 +1,5 @@
 /**
- * Loyalty program contract (interface.md §2.5, §3, §4.3, §5; decisions.md §4): zod schemas for every
+ * Loyalty program contract (docs/loyalty.md, Endpoints; also its Statuses and rules, Enrolment flow and Legal policies): zod schemas for every
  * request body and the response types of every loyalty endpoint. One source: routes parse with these
  * schemas, widgets `import type` the response types.
  */
@@ -18,12 +18,12 @@ export type RedemptionRuleType = (typeof REDEMPTION_RULE_TYPES)[number];
 export const TRANSACTION_TYPES = ["earning", "redemption", "adjustment"] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
-/** The partner header of interface.md §5. */
+/** The technology partner's header (docs/loyalty.md, Enrolment flow). */
 export const PARTNER_HEADER = "service-partner-id";
 
 // ---------- request bodies ----------
 
-/** POST /loyalty/login (decisions.md §4). */
+/** POST /loyalty/login (docs/loyalty.md, Endpoints). */
 export const loginBody = z.object({
   customerAccessToken: z
     .string({ error: "customerAccessToken is required: the storefront platform's user token" })
@@ -32,7 +32,7 @@ export const loginBody = z.object({
 });
 export type LoginBody = z.output<typeof loginBody>;
 
-/** POST /loyalty/customer_activation (interface.md §4.3). */
+/** POST /loyalty/customer_activation (docs/loyalty.md, Enrolment flow). */
 export const customerActivationBody = z.object({
   enrollmentChannel: z
     .string({ error: "enrollmentChannel is required: the partner ID (a string)" })
@@ -45,7 +45,7 @@ export const customerActivationBody = z.object({
 });
 export type CustomerActivationBody = z.output<typeof customerActivationBody>;
 
-/** POST /loyalty/customer/redemptions (decisions.md §4). */
+/** POST /loyalty/customer/redemptions (docs/loyalty.md, Endpoints). */
 export const redemptionBody = z.object({
   redemptionRuleId: z.string({ error: "redemptionRuleId is required (a string from GET /loyalty/redemption_rules)" }).min(1, "redemptionRuleId must not be empty").max(100, "redemptionRuleId is too long"),
 });

@@ -1,5 +1,5 @@
 /**
- * The one rounding rule for a displayed average rating (decisions.md §2): one decimal, half up.
+ * The one rounding rule for a displayed average rating (docs/api.md, Responses): one decimal, half up.
  * Pure and dependency-free, so the server (contract, admin, demo pages) and the widgets
  * (widgets/internal/rating.ts) import the same rule.
  * @param average unrounded average, 0..5

@@ -102,7 +102,7 @@ describe("every exported schema is an OpenAPI component with a description", () 
     const meta = schema.meta();
     expect(meta?.id).toMatch(/^[A-Z][A-Za-z]+$/);
     expect(String(meta?.description).length).toBeGreaterThan(20);
-    expect(String(meta?.description)).not.toMatch(/\.md\b|\.ts\b|§/); // written for integrators
+    expect(String(meta?.description)).not.toMatch(/\.md\b|\.ts\b|\u00a7/); // written for integrators
   });
 
   it("component names are unique and the schemas generate a valid OpenAPI 3.1 document", async () => {
@@ -224,7 +224,7 @@ describe("real answers of the real server (seeded with real reviews and Q&A)", (
       for (const orderBy of ["date desc", "rating asc", "helpful desc", "has_media desc"]) {
         let next: string | undefined = `${path}/reviews?limit=25&orderBy=${encodeURIComponent(orderBy)}`;
         for (let pages = 0; next && pages < 4; pages++) {
-          // A nextUrl relative to /v1 (`/stores/{id}/…`, decisions.md §1) or, as served today, to the store prefix.
+          // A nextUrl relative to /v1 (`/stores/{id}/…`, docs/api.md, Paging) or, as served today, to the store prefix.
         const url: string = next.startsWith("/stores/") ? `/v1${next}` : prefix + next;
         const body: z.output<typeof listReviewsResponseSchema> = expectBody(listReviewsResponseSchema, await get(url));
           next = body.nextUrl;

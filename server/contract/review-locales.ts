@@ -1,11 +1,11 @@
 /**
- * Review-text translation (`locale` query of the reviews API, interface.md §4.2): the codes the API accepts and
+ * Review-text translation (`locale` query of the reviews API, docs/ai.md, Translation): the codes the API accepts and
  * `reviewLocaleFor`, which maps any language tag to one of them or to nothing (the original text). Pure; its own
  * module so that only `<chorus-reviews>` carries the list (not every widget page: issue #23 weight budget).
  */
 import { subtags, traditional } from "./widget-locales.ts";
 
-/** Review-translation codes the reviews API accepts as `locale` (interface.md §4.2: the two providers' lists). */
+/** Review-translation codes the reviews API accepts as `locale` (lists A and B of docs/api.md, Query parameters and limits). */
 export const REVIEW_TEXT_LOCALES_A = [
   "zh-TW", "da", "nl", "en", "fr", "de-formal", "de-informal", "id", "it", "ja", "ko", "pl", "pt-PT", "ru", "es", "sv", "th", "vi",
 ] as const;

@@ -195,7 +195,7 @@ export const listQuestionsResponseSchema = z.object({
 }).meta({ id: "ListQuestionsResponse", description: "One page of the published questions and answers of a product or a group." });
 export type ListQuestionsResponse = z.infer<typeof listQuestionsResponseSchema>;
 
-// ---- Okendo-compatible reads and votes (decisions.md §6) ----
+// ---- Okendo-compatible reads and votes (docs/api.md, Okendo-compatible) ----
 
 export const getReviewResponseSchema = z.object({ review: reviewSchema })
   .meta({ id: "GetReviewResponse", description: "One published review of the store." });

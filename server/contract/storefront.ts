@@ -1,25 +1,25 @@
 /**
  * Storefront reviews contract: zod schemas for every query parameter and the TypeScript shapes of
- * every response (interface.md §4.2, §8; decisions.md §1-§2). One source: routes parse with these,
+ * every response (docs/api.md: Endpoints and scopes, Query parameters and limits, Responses, Errors). One source: routes parse with these,
  * widgets `import type` the shapes.
  */
 import { z } from "zod";
 
-/** interface.md §4.2 "Locale codes": list A and list B, both accepted (case as written there). */
+/** `locale` codes: list A and list B, both accepted, case as written (docs/api.md, Query parameters and limits). */
 import { REVIEW_TEXT_LOCALES as LOCALES } from "./review-locales.ts";
 export { REVIEW_TEXT_LOCALES_A as LOCALES_A, REVIEW_TEXT_LOCALES_B as LOCALES_B } from "./review-locales.ts";
 export { LOCALES };
 
 /**
- * interface.md §4.2: the seven review orders, plus `unhelpful desc` (most unhelpful votes first, Okendo's
- * "Least Helpful"; decisions.md §6); default `date desc`.
+ * docs/api.md, Query parameters and limits: the seven review orders, plus `unhelpful desc` (most unhelpful votes first, Okendo's
+ * "Least Helpful"; docs/api.md, Okendo-compatible); default `date desc`.
  */
 export const REVIEW_ORDERS = [
   "date desc", "date asc", "rating desc", "rating asc", "helpful desc", "helpful asc", "has_media desc", "unhelpful desc",
 ] as const;
 export type ReviewOrder = (typeof REVIEW_ORDERS)[number];
 
-/** interface.md §8: storefront list limits 1..25, default 25. */
+/** docs/api.md, Query parameters and limits: storefront list limits 1..25, default 25. */
 export const STOREFRONT_MAX_LIMIT = 25;
 
 const limitParam = (max: number, fallback: number) =>
@@ -63,7 +63,7 @@ const listReviewsBaseQuery = z.object({
 export type ListReviewsQuery = z.output<typeof listReviewsQuery> & { attributeFilters?: AttributeFilter[] };
 
 /**
- * A product attribute filter (decisions.md §6, Okendo's `shopperAttributes` / `generalAttributes`): `Title,option1,option2,...`,
+ * A product attribute filter (docs/api.md, Okendo-compatible; Okendo's `shopperAttributes` / `generalAttributes`): `Title,option1,option2,...`,
  * the attribute's title then one or more of its options (a review matches with any of them). Repeat the
  * parameter to filter on several attributes (a review must match each). Parsed by `parseAttributeFilters`.
  */
@@ -155,7 +155,7 @@ export const listPageQuery = z.object({
 export type ListPageQuery = z.output<typeof listPageQuery>;
 
 /**
- * Question orders (decisions.md §6): the values Okendo's clients send. `date desc` (default), `date asc`,
+ * Question orders (docs/api.md, Okendo-compatible): the values Okendo's clients send. `date desc` (default), `date asc`,
  * `helpful desc` and `unhelpful desc` order by date or votes (newest first on ties); `rating desc`,
  * `rating asc` and `has_media desc` have no meaning for questions and list newest first.
  */
@@ -172,13 +172,13 @@ export type ListQuestionsQuery = z.output<typeof listQuestionsQuery>;
 /** A limit parameter with its own bounds (the enterprise listing uses 1..100). */
 export const limitQueryParam = limitParam;
 
-/** Scope of a storefront listing (interface.md §4.2): product, store or group. */
+/** Scope of a storefront listing (docs/api.md, Endpoints and scopes): product, store or group. */
 export type ReviewScope =
   | { type: "store" }
   | { type: "product"; productId: string }
   | { type: "group"; groupId: string };
 
-// ---- Response shapes (decisions.md §2; interface.md §2.3, §2.4) ----
+// ---- Response shapes (docs/api.md, Responses; docs/ai.md, Answers) ----
 // Inferred from the zod response schemas of storefront.responses.ts (the one source; type-only, so the
 // widgets that `import type` these add nothing to their bundles).
 

@@ -5,7 +5,7 @@ import { answeredQuestionInputSchema, answeredQuestionSchema, npsCategoryOf, pro
 const id = "a0000000-0000-4000-8000-000000000001";
 const daysIn = (month: number, year: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
-describe("answered-question schemas (interface.md §2.2), property-based", () => {
+describe("answered-question schemas (docs/surveys.md, Survey response fields), property-based", () => {
   it("an NPS answer is valid exactly when the score is an integer 0-10 and the category matches it", () => {
     fc.assert(
       fc.property(fc.integer({ min: -5, max: 15 }), fc.constantFrom("promoter", "passive", "detractor"), (score, category) => {

@@ -1,7 +1,8 @@
 /**
- * Surveys contract: the ONE module of zod schemas for answered questions (interface.md §2.2), survey
- * responses (§2.1), the enterprise listing parameters (§4.1, §8), survey definitions (discovery) and the
- * storefront submission body (decisions.md §3). Ingestion, the enterprise listing, the OpenAPI document,
+ * Surveys contract: the ONE module of zod schemas for answered questions and survey
+ * responses (docs/surveys.md, Survey response fields), the enterprise listing parameters (docs/surveys.md,
+ * Enterprise API), survey definitions (discovery) and the
+ * storefront submission body (docs/surveys.md, Storefront submission). Ingestion, the enterprise listing, the OpenAPI document,
  * the admin and the tests all import these.
  */
 import { extendZodWithOpenApi } from "@asteasolutions/zod-to-openapi";
@@ -27,7 +28,7 @@ const intIn = (name: string, min: number, max: number) =>
   z.int({ error: `${name} must be an integer from ${min} to ${max}` }).min(min, { error: `${name} must be an integer from ${min} to ${max}` }).max(max, { error: `${name} must be an integer from ${min} to ${max}` });
 const optionText = (name: string) => z.string({ error: `${name} must be a string` }).trim().min(1, { error: `${name} must not be empty` }).max(MAX_OPTION, { error: `${name} must be at most ${MAX_OPTION} characters` });
 
-// ---- Profile answer variants (interface.md §2.2, second table) ----
+// ---- Profile answer variants (docs/surveys.md, Survey response fields, second table) ----
 
 export const dateComponentsAnswerSchema = z
   .object({
@@ -61,7 +62,7 @@ export const profileAnswerSchema = z.discriminatedUnion("type", [dateComponentsA
 }).openapi("ProfileAnswer");
 export type ProfileAnswer = z.output<typeof profileAnswerSchema>;
 
-// ---- Answered questions (interface.md §2.2) ----
+// ---- Answered questions (docs/surveys.md, Survey response fields) ----
 
 const questionText = z.string({ error: "text must be a string" }).min(1, { error: "text must not be empty" }).max(2000);
 const base = { id: uuid("id"), text: questionText };
@@ -88,7 +89,7 @@ const profileQ = z.object({ ...base, type: z.literal("profile"), answer: profile
 const emailQ = z.object({ ...base, type: z.literal("email"), answer: z.email({ error: "answer must be an e-mail address" }).max(320), marketingOptIn: z.boolean({ error: "marketingOptIn must be true or false" }).optional() });
 const typeError = { error: `type must be one of: ${QUESTION_TYPES.join(", ")}` };
 
-/** An answered question exactly as stored and listed (interface.md §2.2). */
+/** An answered question exactly as stored and listed (docs/surveys.md, Survey response fields). */
 export const answeredQuestionSchema = z.discriminatedUnion(
   "type",
   [textQ, singleSelectQ, multiSelectQ, fivePointQ, starQ, npsQ.refine(npsConsistent, npsRule), profileQ, emailQ],
@@ -114,7 +115,7 @@ export const answeredQuestionInputSchema = z.discriminatedUnion(
 );
 export type AnsweredQuestionInput = z.output<typeof answeredQuestionInputSchema>;
 
-// ---- Survey response (interface.md §2.1) ----
+// ---- Survey response (docs/surveys.md, Survey response fields) ----
 
 export const rewardSchema = z.object({ type: z.literal("coupon"), description: z.string().min(1).max(500), value: z.string().min(1).max(200) }).openapi("Reward");
 export type Reward = z.output<typeof rewardSchema>;
@@ -147,7 +148,7 @@ export type SurveyResponse = z.output<typeof surveyResponseSchema>;
 export const listSurveyResponsesResponseSchema = z.object({ surveyResponses: z.array(surveyResponseSchema), nextUrl: z.string().optional() }).openapi("ListSurveyResponsesResponse");
 export type ListSurveyResponsesResponse = z.output<typeof listSurveyResponsesResponseSchema>;
 
-// ---- Enterprise listing parameters (interface.md §4.1, §8) ----
+// ---- Enterprise listing parameters (docs/surveys.md, Enterprise API) ----
 
 /** Query of `GET /enterprise/surveys/{surveyId}/responses` and `GET /enterprise/surveys`. */
 export const enterpriseListQuery = z.object({
@@ -220,7 +221,7 @@ export const surveyDefinitionSchema = z.object({
 });
 export type SurveyDefinition = z.input<typeof surveyDefinitionSchema>;
 
-// ---- Storefront submission (decisions.md §3) ----
+// ---- Storefront submission (docs/surveys.md, Storefront submission) ----
 
 /**
  * Body of `POST /v1/stores/{store_id}/surveys/{channelSurveyId}/responses`. Each answered question is

@@ -1,5 +1,5 @@
 /**
- * Storefront writes contract (decisions.md §3): zod schemas of the review, vote and question bodies
+ * Storefront writes contract (docs/writes.md, Endpoints): zod schemas of the review, vote and question bodies
  * with user-facing messages, the limits they enforce, and the 201/200 response shapes.
  * Routes parse with these; widgets `import type` the shapes.
  */
@@ -99,7 +99,7 @@ export const voteBody = z.object({
 export type VoteBody = z.output<typeof voteBody>;
 
 /**
- * Okendo's vote types (decisions.md §6), the body of `POST …/reviews/{id}/vote`, `…/questions/{id}/vote` and
+ * Okendo's vote types (docs/api.md, Okendo-compatible), the body of `POST …/reviews/{id}/vote`, `…/questions/{id}/vote` and
  * `…/questions/{id}/answers/{id}/vote`: `upvote` / `downvote` cast a vote, `swap-to-upvote` /
  * `swap-to-downvote` move it, `upvote-cancel` / `downvote-cancel` withdraw it.
  */

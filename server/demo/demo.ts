@@ -42,7 +42,7 @@ const reviewsSeeder: DemoSeeder = {
   },
 };
 
-/** Demo review media: generated swatch images on real reviews of the top products (issue 3 §6). */
+/** Demo review media: generated swatch images on real reviews of the top products (issue 3 item 6). */
 const reviewMediaSeeder: DemoSeeder = {
   name: "review-media",
   async run({ services, log }) {
@@ -52,7 +52,7 @@ const reviewMediaSeeder: DemoSeeder = {
   },
 };
 
-/** Demo questions: the real Amazon appliance Q&A, on appliance products in the "appliances" group (issue 3 §6). */
+/** Demo questions: the real Amazon appliance Q&A, on appliance products in the "appliances" group (issue 3 item 6). */
 const questionsSeeder: DemoSeeder = {
   name: "questions",
   async run({ services, config, log }) {

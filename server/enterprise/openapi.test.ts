@@ -42,12 +42,12 @@ async function getJson(path: string) {
   return { status: res.status, body: await res.json() };
 }
 
-describe("enterprise OpenAPI document (interface.md §9, decisions.md §5)", () => {
+describe("enterprise OpenAPI document (docs/api.md, Versions; docs/api.md, Authentication)", () => {
   it("is OpenAPI 3 with info.version 1.2.1 and the server URL /enterprise", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("1.2.1");
     expect(doc.servers).toEqual([{ url: "/enterprise" }]);
-    // The contract's paths (interface.md §9) and the ones Chorus adds beside them: shopper data, exports, settings, webhooks.
+    // The survey paths (docs/surveys.md, Enterprise API) and the ones Chorus adds beside them: shopper data, exports, settings, webhooks.
     expect(Object.keys(doc.paths).sort()).toEqual([
       "/customers/data_export", "/customers/erasure",
       "/exports/loyalty_customers.csv", "/exports/loyalty_transactions.csv", "/exports/orders.csv", "/exports/questions.csv", "/exports/reviews.csv",

@@ -192,7 +192,7 @@ const LINGER_MS = 2_000;
 
 /**
  * Close the connection of `req` in stages when its answer says `Connection: close` before its body was
- * read to the end (413, 401, 405, ...; RFC 9112 §9.6): send the answer and FIN, stop reading, and close
+ * read to the end (413, 401, 405, ...; RFC 9112, section 9.6): send the answer and FIN, stop reading, and close
  * LINGER_MS later. Closing at once with unread bytes makes the kernel reset the connection, and a
  * client still writing its body then fails (EPIPE, ECONNRESET) without ever reading the answer. Nothing
  * more is read meanwhile (what the client still sends waits in the kernel's buffers and is dropped with
@@ -486,7 +486,7 @@ export function createHttpServer(options: HttpOptions): Server {
       const coding = entry.body.length > 1024 ? negotiateCoding(req.headers["accept-encoding"]) : null;
       const encoded = coding ? entry.encoded?.[coding] : undefined;
       if (coding && encoded) {
-        // The same content in another coding: a weak validator (RFC 9110 §8.8.1), as a compressing proxy would send.
+        // The same content in another coding: a weak validator (RFC 9110, section 8.8.1), as a compressing proxy would send.
         if (entry.etag) headers.etag = `W/${entry.etag}`;
         res.writeHead(200, { ...headers, "content-encoding": coding, "content-length": String(encoded.length) });
         res.end(encoded);

@@ -1,5 +1,5 @@
 /**
- * Content coding of cached API answers (RFC 9110 §8.4, §12.5.3): which coding a client accepts, and
+ * Content coding of cached API answers (RFC 9110, sections 8.4 and 12.5.3): which coding a client accepts, and
  * compressing a body.
  *
  * Policy (docs/performance.md): an answer is compressed only once it is served a second time from the
@@ -54,7 +54,7 @@ export function compress(body: Buffer, coding: ContentCoding): Buffer {
     : gzipSync(body, { level: 1 });
 }
 
-/** RFC 9110 §13.1.2 If-None-Match with weak comparison: does `header` list `etag` (either one may be weak) or `*`? */
+/** RFC 9110, section 13.1.2 If-None-Match with weak comparison: does `header` list `etag` (either one may be weak) or `*`? */
 export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   const strip = (tag: string) => (tag.startsWith("W/") ? tag.slice(2) : tag);

@@ -66,7 +66,7 @@ describe("read workers", () => {
     // the second page through nextUrl: a signed cursor the worker verifies with the same installation secret
     const first = (await (await fetch(withoutWorkers.url(`${store}/products/shopify-${PRODUCT}/reviews?limit=2`))).json()) as { nextUrl: string };
     expect(first.nextUrl).toContain("lastEvaluated=");
-    paths.push(`/v1${first.nextUrl}`); // nextUrl is relative to /v1 (decisions.md §1)
+    paths.push(`/v1${first.nextUrl}`); // nextUrl is relative to /v1 (docs/api.md, Paging)
 
     const summary = (await (await fetch(withoutWorkers.url(`${store}/products/shopify-862/reviews_summary`))).json()) as { reviewsSummary?: { body: string } };
     expect(summary.reviewsSummary?.body).toBeTruthy(); // real content, not `{}`

@@ -1,5 +1,5 @@
 /**
- * The last lines `npm start` prints (issue 21 §5): where to go, then what must not be missed. Printed once
+ * The last lines `npm start` prints (issue 21 item 5): where to go, then what must not be missed. Printed once
  * the server listens, after every start-up step, so the shown-once credentials of a first start do not
  * scroll away among import progress lines.
  */

@@ -1,5 +1,5 @@
 /**
- * The points ledger (interface.md §3 rules 1–4, §5; decisions.md §4): points change only by appending
+ * The points ledger (docs/loyalty.md, Points ledger; docs/loyalty.md, Statuses and rules): points change only by appending
  * transactions (earning, redemption, adjustment); the balance is the sum of a customer's transactions
  * (triggers of migration 040 keep and check it). Earning multiplies by the VIP tier multiplier (sign-up
  * points excepted) and recalculates the tier from lifetime earned points. Every write runs in

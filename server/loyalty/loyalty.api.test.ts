@@ -1,5 +1,5 @@
 /**
- * Loyalty API over real HTTP (decisions.md §4, interface.md §3–§5): every status code, token
+ * Loyalty API over real HTTP (docs/loyalty.md, Endpoints; docs/loyalty.md, Statuses and rules; docs/loyalty.md, Tokens): every status code, token
  * tampering, concurrency of activation and redemption, review and order earnings, and the ledger.
  */
 import fc from "fast-check";
@@ -66,7 +66,7 @@ const tokenKey = () => new TextEncoder().encode(
   (t.services.db.prepare("SELECT value FROM app_settings WHERE key = 'loyalty_customer_token_secret'").get() as { value: string }).value,
 );
 
-describe("POST /loyalty/login (decisions.md §4)", () => {
+describe("POST /loyalty/login (docs/loyalty.md, Endpoints)", () => {
   it("answers 200 with a customer token and a pending loyalty customer on the first login", async () => {
     const l = await login(uniqueShopper());
     expect(l.customerToken.split(".")).toHaveLength(3);
@@ -128,7 +128,7 @@ describe("POST /loyalty/login (decisions.md §4)", () => {
   });
 });
 
-describe("customer token (decisions.md §4)", () => {
+describe("customer token (docs/loyalty.md, Tokens)", () => {
   let l: LoginResponse;
   beforeAll(async () => {
     l = await login(uniqueShopper());
@@ -171,7 +171,7 @@ describe("customer token (decisions.md §4)", () => {
   });
 });
 
-describe("GET /loyalty/legal_policies (interface.md §2.5)", () => {
+describe("GET /loyalty/legal_policies (docs/loyalty.md, Legal policies)", () => {
   it("answers every field, publicly cacheable", async () => {
     const r = await call(`${A}/legal_policies`);
     expect(r.status).toBe(200);
@@ -202,7 +202,7 @@ describe("GET /loyalty/legal_policies (interface.md §2.5)", () => {
   });
 });
 
-describe("POST /loyalty/customer_activation (interface.md §3, §4.3; decisions.md §4)", () => {
+describe("POST /loyalty/customer_activation (docs/loyalty.md, Statuses and rules; docs/loyalty.md, Enrolment flow; docs/loyalty.md, Endpoints)", () => {
   it("enrols a pending customer: 200, sign-up points and the initial VIP tier, one sign-up transaction", async () => {
     const l = await login(uniqueShopper());
     const r = await activate(l.customerToken);
@@ -277,7 +277,7 @@ describe("POST /loyalty/customer_activation (interface.md §3, §4.3; decisions.
   });
 });
 
-describe("POST /loyalty/customer/redemptions (decisions.md §4)", () => {
+describe("POST /loyalty/customer/redemptions (docs/loyalty.md, Endpoints)", () => {
   it("answers 403 for a pending customer (rule 4)", async () => {
     const l = await login(uniqueShopper());
     const r = await call(`${A}/customer/redemptions`, { body: { redemptionRuleId: (await ruleOf("free-shipping")).redemptionRuleId }, token: l.customerToken });
@@ -355,7 +355,7 @@ describe("customer and transactions (rule 4: pending customers may read both)", 
   });
 });
 
-describe("earning rules, redemption rules, VIP tiers: general and tailored (decisions.md §4)", () => {
+describe("earning rules, redemption rules, VIP tiers: general and tailored (docs/loyalty.md, Endpoints)", () => {
   it("answers the general program without a token: public cache, no isAvailable", async () => {
     const e = await call(`${A}/earning_rules`);
     expect(e.status).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * Loyalty program rules (interface.md §2.5, §3 rules 1–4, §4.3 flow steps 1–5, §5; decisions.md §4),
+ * Loyalty program rules (docs/loyalty.md: Endpoints, Statuses and rules, Enrolment flow, Legal policies),
  * composed from their parts into the one `services.loyalty`:
  *
  * - program.ts: the program and its settings (legal policies, rules, tiers), set up and edited;

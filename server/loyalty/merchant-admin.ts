@@ -1,5 +1,5 @@
 /**
- * The merchant admin's side of loyalty (issue 7 §5): what it reads (the whole program, customer lists
+ * The merchant admin's side of loyalty (issue 7 item 5): what it reads (the whole program, customer lists
  * keyset-paged, one customer with the ledger check) and what it does to a customer (block, status,
  * minimum VIP tier). Program edits are in program.ts, point adjustments in ledger.ts.
  */

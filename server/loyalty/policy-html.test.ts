@@ -5,7 +5,7 @@ import { sanitizePolicyHtml } from "./policy-html.ts";
 /** The hrefs of the links `sanitizePolicyHtml` keeps (null: the link was kept without its href). */
 const keptHrefs = (html: string) => [...sanitizePolicyHtml(html).matchAll(/<a([^>]*)>/g)].map((m) => /href="([^"]*)"/.exec(m[1])?.[1] ?? null);
 
-describe("sanitizePolicyHtml (decisions.md §4: merchant HTML sanitised before it is stored)", () => {
+describe("sanitizePolicyHtml (docs/loyalty.md, Legal policies: merchant HTML sanitised before it is stored)", () => {
   it("keeps text, inline markup and http(s)/relative links, adding rel=noopener noreferrer", () => {
     expect(sanitizePolicyHtml('By joining you accept the <a href="https://shop.example/terms">Terms</a> and <strong>our</strong> <a href="/privacy">Privacy Policy</a>.')).toBe(
       'By joining you accept the <a href="https://shop.example/terms" rel="noopener noreferrer">Terms</a> and <strong>our</strong> <a href="/privacy" rel="noopener noreferrer">Privacy Policy</a>.',

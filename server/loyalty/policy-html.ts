@@ -1,5 +1,5 @@
 /**
- * Sanitising of the merchant's policy sentence HTML (decisions.md §4: sanitised on the server before it
+ * Sanitising of the merchant's policy sentence HTML (docs/loyalty.md, Legal policies: sanitised on the server before it
  * is stored; the widget rebuilds it again from an allowlist before rendering). sanitize-html keeps only
  * inline text markup and links; every script, event handler attribute, style, iframe, image and form is
  * removed. Links get `rel="noopener noreferrer"`. An href is kept only when the one link rule

@@ -1,5 +1,5 @@
 /**
- * Loyalty program and settings (interface.md §2.5, §4.3 step 1; issue 7 §5): the program of a store
+ * Loyalty program and settings (docs/loyalty.md, Setting up the program; docs/loyalty.md, Legal policies; issue 7 item 5): the program of a store
  * (platform secret, legal policies with sanitised HTML and their version), its earning rules,
  * redemption rules and VIP tiers, as set up (demo seeder, tests) and edited by the merchant.
  */

@@ -1,13 +1,13 @@
 /**
  * Loyalty rows in the API's shapes (pure): a ledger transaction and a loyalty customer as the storefront
- * sees them (interface.md §2.5), and a customer as the merchant admin lists them (issue 7 §5).
+ * sees them (docs/loyalty.md, Legal policies), and a customer as the merchant admin lists them (issue 7 item 5).
  */
 import type { LoyaltyCustomer, LoyaltyTransaction } from "../contract/loyalty.ts";
 import { isoFromMs as iso } from "../shared/iso-date.ts";
 import type { CustomerRow, TransactionRow, VipTierRow } from "./loyalty.repo.ts";
 import { tierById } from "./tiers.ts";
 
-/** A loyalty customer as the merchant admin lists them (issue 7 §5). */
+/** A loyalty customer as the merchant admin lists them (issue 7 item 5). */
 export type AdminLoyaltyCustomer = {
   loyaltyCustomerId: string; platformCustomerId: string; email: string | null; status: CustomerRow["status"]; balance: number;
   lifetimePoints: number; vipTierName: string | null; dateEnrolled: string | null; dateCreated: string;

@@ -1,5 +1,5 @@
 /**
- * Shopper sign-in and enrolment (interface.md §4.3 flow steps 1–5, decisions.md §4): login exchanges a
+ * Shopper sign-in and enrolment (docs/loyalty.md, Enrolment flow; docs/loyalty.md, Endpoints): login exchanges a
  * storefront platform token (verified by the store's platform adapter, tokens.ts) for a customer token,
  * and the first login creates the loyalty customer as `pending`; requests then authenticate with that
  * token; activation turns `pending` into `enrolled` with sign-up points and the initial VIP tier in one
@@ -70,7 +70,7 @@ export function loyaltySignIn(deps: {
     },
 
     /**
-     * POST /loyalty/customer_activation (interface.md §4.3 step 4–5, decisions.md §4).
+     * POST /loyalty/customer_activation (docs/loyalty.md, Enrolment flow; docs/loyalty.md, Endpoints).
      * @param partnerId the `service-partner-id` header, or null. @throws 400 partner mismatch, 403 blocked, 409 stale version.
      */
     activate(storeId: string, customerId: string, body: CustomerActivationBody, partnerId: string | null): { loyaltyCustomer: LoyaltyCustomer } {

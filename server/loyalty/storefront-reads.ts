@@ -1,5 +1,5 @@
 /**
- * What the storefront reads of the loyalty program (interface.md §2.5, §4.3): the signed-in customer,
+ * What the storefront reads of the loyalty program (docs/loyalty.md, Legal policies; docs/loyalty.md, Enrolment flow): the signed-in customer,
  * their transactions (keyset-paged), and the earning rules, redemption rules and VIP tiers, general or
  * tailored to a customer (multiplier applied, `isAvailable`). Customer reads first catch up review earnings.
  */
@@ -36,7 +36,7 @@ export function loyaltyStorefrontReads(deps: {
         keyOf: (t) => [t.seq],
       });
       const out: TransactionsResponse = { transactions: rows.map(toTransaction) };
-      // Relative to `/v1` like every storefront nextUrl (decisions.md §1).
+      // Relative to `/v1` like every storefront nextUrl (docs/api.md, Paging).
       if (next) out.nextUrl = `/stores/${encodeURIComponent(storeId)}/loyalty/customer/transactions?limit=${query.limit}&lastEvaluated=${encodeURIComponent(next)}`;
       return out;
     },

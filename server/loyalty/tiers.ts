@@ -1,5 +1,5 @@
 /**
- * VIP tier maths (interface.md §3 rule 4, §5): pure functions over a store's tiers, which the repo lists
+ * VIP tier maths (docs/loyalty.md, Earning; docs/loyalty.md, Statuses and rules): pure functions over a store's tiers, which the repo lists
  * sorted by `points_threshold` ascending. A customer is placed by lifetime earned points, never below
  * their minimum tier; only enrolled customers have a tier.
  */

@@ -9,7 +9,7 @@ const status401 = async (p: Promise<unknown>) => {
   expect(isApiError(error) && error.status).toBe(401);
 };
 
-describe("customer tokens (decisions.md §4)", () => {
+describe("customer tokens (docs/loyalty.md, Tokens)", () => {
   const tokens = customerTokens("installation-secret-for-tests-0123456789");
 
   it("round-trips: HS256, audience = store, issuer chorus, sub = loyaltyCustomerId, 15-minute expiry", async () => {

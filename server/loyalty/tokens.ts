@@ -1,5 +1,5 @@
 /**
- * Tokens of the loyalty flow (interface.md §5, decisions.md §4), with jose:
+ * Tokens of the loyalty flow (docs/loyalty.md, Tokens), with jose:
  *
  * - Platform adapters verify the storefront platform's user token (login). The embedded default
  *   adapter (`hs256`) accepts only an HS256 JWT (algorithm pinned: `algorithms: ["HS256"]`, so `none`

@@ -1,5 +1,5 @@
 /**
- * Review media pipeline (issue 3 §2, issue 19 findings 4 and 13): sniff the real type from the bytes,
+ * Review media pipeline (issue 3 item 2, issue 19 findings 4 and 13): sniff the real type from the bytes,
  * probe it (image: header dimensions against MAX_INPUT_PIXELS before any decoding; video: the whole
  * container's structure, media-probe.ts), decode and re-encode images with sharp (which drops every
  * metadata block: EXIF, GPS, XMP, ICC comments), write three renditions, and store videos as uploaded

@@ -1,5 +1,5 @@
 /**
- * Orders CSV import (order lines a review-request link or the merchant can name; issue 3 §1, issue 19). Columns, by header name (case-insensitive):
+ * Orders CSV import (order lines a review-request link or the merchant can name; issue 3 item 1, issue 19). Columns, by header name (case-insensitive):
  * `order_id` (or `orderId`, `order`), `product_id` (or `productId`, `product`: the platform's ID without
  * prefix), `email`, optional `date` (or `ordered_at`: ISO 8601 or anything Date.parse reads; default now).
  * Rows missing a column or with a malformed e-mail are reported with their line numbers and skipped.

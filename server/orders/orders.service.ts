@@ -1,5 +1,5 @@
 /**
- * Orders as the API, the importers and the admin see them (decisions.md §5 `POST /enterprise/orders`,
+ * Orders as the API, the importers and the admin see them (`POST /enterprise/orders`, docs/writes.md, Endpoints;
  * issue #22 item 6): order lines stored once per (order, product) with a header per order. Order lines are
  * evidence for the merchant, never a proof of purchase on their own (an e-mail match verifies nothing; issue #19).
  */

@@ -1,5 +1,5 @@
 /**
- * Shopper data rights over real HTTP (issue 24 §1): a shopper with a review with photos, a question, a
+ * Shopper data rights over real HTTP (issue 24 item 1): a shopper with a review with photos, a question, a
  * survey response, a loyalty history and an order is exported (zip with data.json and the photos), then
  * erased: nothing of theirs remains in any table or on disk, aggregates are right, the ledger balances, the
  * audit rows exist without the address; other shoppers and other stores are untouched.

@@ -1,5 +1,5 @@
 /**
- * Shopper data (SQL only; issue 24 §1): everything a store holds about one e-mail address, and its erasure.
+ * Shopper data (SQL only; issue 24 item 1): everything a store holds about one e-mail address, and its erasure.
  * The tables and columns that carry a shopper's address:
  * - reviews.reviewer_email (with their media, translations, votes on them and AI analysis: cascades);
  * - questions.asker_email, answers.author_email;

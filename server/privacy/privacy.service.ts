@@ -1,5 +1,5 @@
 /**
- * Shopper data rights (issue 24 §1; GDPR Art. 15 access / Art. 17 erasure, CCPA "right to know" and
+ * Shopper data rights (issue 24 item 1; GDPR Art. 15 access / Art. 17 erasure, CCPA "right to know" and
  * "right to delete"): for one e-mail address within one store,
  * - `summary`: how many records of each kind the store holds (admin search);
  * - `exportArchive`: a zip (yazl, streamed into memory: one shopper's data is small) holding `data.json`

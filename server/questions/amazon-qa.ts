@@ -1,6 +1,6 @@
 /**
- * Import of McAuley's Amazon question/answer file (`amazon_qa_appliances.json`, see
- * ../shared/data/README.md §2): one record per line in "loose JSON". A line is parsed as JSON, else
+ * Import of McAuley's Amazon question/answer file (`amazon_qa_appliances.json`, in the folder
+ * `DEMO_DATA_DIR`): one record per line in "loose JSON". A line is parsed as JSON, else
  * as a Python literal by a small safe parser (dicts, lists, strings with escapes, numbers,
  * True/False/None: no eval), else skipped and reported with its line number.
  *

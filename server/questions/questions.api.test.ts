@@ -42,7 +42,7 @@ const ask = async (body: unknown, target = url()) => {
 };
 const list = async () => (await (await fetch(url())).json()).questions as { questionId: string; body: string; answers: { body: string; isStoreAnswer: boolean; author: { displayName: string } }[] }[];
 
-describe("ask a question (decisions.md §3)", () => {
+describe("ask a question (docs/writes.md, Questions and answers)", () => {
   it("answers 201 { question: { questionId, status: pending } } and is not listed until published", async () => {
     const { res, body } = await ask({ body: real[0].question, displayName: "Sam", email: "sam@example.com" });
     expect(res.status).toBe(201);

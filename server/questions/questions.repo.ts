@@ -1,6 +1,6 @@
 /**
  * Questions and answers: the write side (SQL). Listings stay in reviews/reviews.repo.ts.
- * Every statement names the store (decisions.md §1).
+ * Every statement names the store (docs/api.md, Endpoints and scopes).
  */
 import type { Db } from "../db/database.ts";
 

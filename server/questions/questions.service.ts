@@ -1,6 +1,6 @@
 /**
- * Questions and answers: the shopper's question (decisions.md §3) and the data functions the admin
- * calls to answer and moderate (issue 3 §4). Every function is scoped by store; an ID of another
+ * Questions and answers: the shopper's question (docs/writes.md, Questions and answers) and the data functions the admin
+ * calls to answer and moderate (issue 3 item 4). Every function is scoped by store; an ID of another
  * store answers 404 like a missing one.
  *
  * Verified buyer (issue #19 finding 6, the rule of reviews/submissions.service.ts): an e-mail that

@@ -1,5 +1,5 @@
 /**
- * The review-request scheduler loop (docs/review-requests.md "Schedule"): every `intervalMs` it runs
+ * The review-request scheduler loop (docs/review-requests.md "When messages are sent"): every `intervalMs` it runs
  * `runDue(clock(), origin)`. The schedule itself lives in the database (review_requests.due_ms), so the
  * loop holds no state: after a restart it sends what fell due meanwhile, and each step is sent once
  * (review-requests.service.ts). The clock is injectable so tests move time without sleeping.

@@ -1,5 +1,5 @@
 /**
- * Okendo wire compatibility (issue #23 item 1, decisions.md §6, docs/api.md "Okendo-compatible"): what
+ * Okendo wire compatibility (issue #23 item 1, docs/api.md, Okendo-compatible): what
  * Okendo's published clients read is served beside our fields, over real HTTP and SQLite.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -35,7 +35,7 @@ async function allPages(path: string): Promise<Review[]> {
   return out;
 }
 
-describe("list reviews: parameters (interface.md §4.2, §8)", () => {
+describe("list reviews: parameters (docs/api.md, Query parameters and limits)", () => {
   it.each(["0", "26", "abc", "-1", "2.5", ""])("limit=%j answers 400 with a JSON error naming limit", async (limit) => {
     const { res, body } = await get(`/reviews?limit=${encodeURIComponent(limit)}`);
     expect(res.status).toBe(400);
@@ -188,7 +188,7 @@ describe("scopes, 404s and published-only", () => {
     const product = t.services.stores.getProduct(TEST_STORE_ID, "1078")!;
     expect(body.reviewAggregate).toEqual({
       reviewCount: mine.length, reviewRatingValuesTotal: total, averageRating: total / mine.length, reviewCountByLevel: byLevel,
-      // Okendo-compatible (decisions.md §6)
+      // Okendo-compatible (docs/api.md, Okendo-compatible)
       ratingAndReviewCount: mine.length, ratingAndReviewValuesTotal: total, ratingAndReviewCountByLevel: byLevel,
       recommendationCount: mine.filter((r) => r.recommended).length, ratingCount: 0, productName: product.name,
     });

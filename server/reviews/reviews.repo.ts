@@ -1,6 +1,6 @@
 /**
  * Reviews, review media, questions and answers: all their SQL.
- * Listings are keyset scans over the partial indexes of migration 001 (decisions.md §1: never OFFSET).
+ * Listings are keyset scans over the partial indexes of migration 001 (docs/api.md, Paging: never OFFSET).
  */
 import { dialect, readSnapshot, type Db } from "../db/database.ts";
 import { restoreHighlights, tsqueryOf } from "../db/text-search.ts";
@@ -50,7 +50,7 @@ export type AggregateRow = {
 /** The average of one rated product attribute over a scope's published reviews (aggregate `attributeRatings`). */
 export type AttributeRatingRow = { title: string; type: string; value: number; minLabel: string; midLabel: string; maxLabel: string };
 
-/** Sort column (besides created_ms, question_id) and direction of each question order (decisions.md §6); null: by date only. */
+/** Sort column (besides created_ms, question_id) and direction of each question order (docs/api.md, Okendo-compatible); null: by date only. */
 export const QUESTION_ORDER_SPECS: Record<QuestionOrder, { key: "helpful_count" | "unhelpful_count" | null; dir: "ASC" | "DESC" }> = {
   "date desc": { key: null, dir: "DESC" },
   "date asc": { key: null, dir: "ASC" },
@@ -63,7 +63,7 @@ export const QUESTION_ORDER_SPECS: Record<QuestionOrder, { key: "helpful_count" 
   "has_media desc": { key: null, dir: "DESC" },
 };
 
-/** Sort column (besides created_ms, review_id) and scan direction of each order (decisions.md §2 ties: newest first). */
+/** Sort column (besides created_ms, review_id) and scan direction of each order (docs/api.md, Query parameters and limits: ties newest first). */
 export const ORDER_SPECS: Record<ReviewOrder, { key: string | null; dir: "ASC" | "DESC"; index: string }> = {
   "date desc": { key: null, dir: "DESC", index: "date" },
   "date asc": { key: null, dir: "ASC", index: "date" },
@@ -118,7 +118,7 @@ export type NewReview = {
 
 /**
  * What a storefront listing keeps (all optional, combined with AND; docs/api.md "Search and filters"):
- * `keyword` (AI keyword), `attributes` (product attribute filters, decisions.md §6), `ratings` (star levels,
+ * `keyword` (AI keyword), `attributes` (product attribute filters, docs/api.md, Okendo-compatible), `ratings` (star levels,
  * any of), `media` (at least one published media item of that kind), `verifiedBuyers` (verified-buyer
  * reviews only) and `search` (an FTS5 query over title and body from `reviewSearchMatch`).
  */
@@ -328,7 +328,7 @@ export function reviewsRepo(db: Db) {
       const conditions: { sql: string; args: unknown[] }[] = [];
       // keyword filter: reviews in which the AI keyword engine identified the keyword (ai_review_keywords, migration 020)
       if (keyword !== undefined) conditions.push({ sql: "r.review_id IN (SELECT k.review_id FROM ai_review_keywords k WHERE k.store_id = ? AND k.keyword = ?)", args: [storeId, keyword] });
-      // attribute filters (decisions.md §6): the review has each attribute with one of its options
+      // attribute filters (docs/api.md, Okendo-compatible): the review has each attribute with one of its options
       for (const f of attributes) {
         conditions.push({
           sql: `EXISTS (SELECT 1 FROM ${jsonElements("r.product_attributes_json")} WHERE a.value ->> 'title' = ? AND a.value ->> 'value' IN (${TEXT_LIST}))`,

@@ -1,6 +1,6 @@
 /**
- * Storefront reviews rules: scope resolution (decisions.md §1 404 rules), keyset paging with signed
- * cursors and relative `nextUrl`s, and shaping rows into the contract of decisions.md §2.
+ * Storefront reviews rules: scope resolution (docs/api.md, Endpoints and scopes: the 404 rules), keyset paging with signed
+ * cursors and relative `nextUrl`s, and shaping rows into the contract of docs/api.md, Responses.
  */
 import type {
   GetReviewResponse, ListQuestionsQuery, ListQuestionsResponse, ListReviewMediaResponse, ListReviewsQuery, ListReviewsResponse, ListPageQuery,
@@ -18,7 +18,7 @@ import { badRequest } from "../contract/errors.ts";
 import { isoFromMs as iso } from "../shared/iso-date.ts";
 
 /**
- * A review as the storefront serves it (decisions.md §6): its `body` and its reply's `body` safe as HTML
+ * A review as the storefront serves it (docs/api.md, Okendo-compatible): its `body` and its reply's `body` safe as HTML
  * (server/contract/html-text.ts), as Okendo's clients insert them as HTML.
  */
 export function storefrontReview(review: Review): Review {
@@ -71,7 +71,7 @@ export type ScopeParams = { storeId: string; productKey?: string; groupId?: stri
 export type ResolvedScope = { store: Store; scope: ReviewScope; path: string };
 
 /**
- * Translation hook for `locale` (interface.md §4.2 locale rules). The default returns reviews
+ * Translation hook for `locale` (docs/ai.md, Translation). The default returns reviews
  * unchanged; the AI/translation module replaces it.
  */
 export type ReviewTranslator = (store: Store, reviews: Review[], locale: string) => Promise<Review[]> | Review[];
@@ -106,7 +106,7 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
     `${kind}|${r.store.storeId}|${r.scope.type}:${r.scope.type === "product" ? r.scope.productId : r.scope.type === "group" ? r.scope.groupId : ""}|${extra}`;
 
   /**
-   * A storefront `nextUrl`: relative to the API root `/v1` (decisions.md §1, as Okendo's clients prefix it with
+   * A storefront `nextUrl`: relative to the API root `/v1` (docs/api.md, Paging; as Okendo's clients prefix it with
    * their `/v1` base), so `/stores/{storeId}` + the scope path + the query. `params` values may be lists (repeated).
    */
   const nextUrl = (r: ResolvedScope, path: string, params: Record<string, string | number | string[]>) =>
@@ -122,7 +122,7 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
       mediaId: m.media_id, reviewId: m.review_id, type: m.type, thumbnailUrl: abs(m.thumbnail_url), largeUrl: abs(m.large_url),
       fullSizeUrl: abs(m.full_size_url), ...(m.stream_url ? { streamUrl: abs(m.stream_url) } : {}),
       ...(m.alt ? { alt: m.alt } : {}), dateCreated: iso(m.created_ms), rating: m.rating, reviewer: { displayName: m.reviewer_name },
-      // Okendo-compatible (decisions.md §6): the shapes its gallery reads.
+      // Okendo-compatible (docs/api.md, Okendo-compatible): the shapes its gallery reads.
       streamId: m.media_id,
       ...(m.type === "image"
         ? { imageUrls: { largeUrl: abs(m.large_url), thumbnailUrl: abs(m.thumbnail_url) } }
@@ -130,7 +130,7 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
     };
   }
 
-  /** Shape one stored review of `product` as the storefront sees it (decisions.md §2). Never exposes e-mail. */
+  /** Shape one stored review of `product` as the storefront sees it (docs/api.md, Responses). Never exposes e-mail. */
   function toReview(store: Store, r: ListedReviewRow, product: ListedProductRow | undefined, media: ReviewMedia[]): Review {
     const location = r.reviewer_country_code
       ? { country: { code: r.reviewer_country_code, name: r.reviewer_country_name ?? r.reviewer_country_code }, ...(r.reviewer_zone_code ? { zoneCode: r.reviewer_zone_code } : {}) }
@@ -179,8 +179,8 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
     },
 
     /**
-     * List published reviews (interface.md §4.2), kept by the filters of `query` (attribute filters,
-     * decisions.md §6; `rating`, `media`, `verified` and `search`, docs/api.md "Search and filters"); bodies
+     * List published reviews (docs/api.md, Endpoints and scopes), kept by the filters of `query` (attribute filters,
+     * docs/api.md, Okendo-compatible; `rating`, `media`, `verified` and `search`, docs/api.md "Search and filters"); bodies
      * safe as HTML (`storefrontReview`). With `search`, each review carries `highlights` (ranges of the
      * matched words in its title and body as typed; empty for a review served translated).
      * @throws ApiError 404 (scope) or 400 (cursor, a search without words).
@@ -244,7 +244,7 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
     },
 
     /**
-     * GET /stores/{storeId}/reviews/{reviewId} (decisions.md §6): one published review of the store, as in
+     * GET /stores/{storeId}/reviews/{reviewId} (docs/api.md, Okendo-compatible): one published review of the store, as in
      * the listings. @throws ApiError 404 (store, or no published review with that ID).
      */
     getReview(storeId: string, reviewId: string, origin: string): GetReviewResponse {
@@ -265,7 +265,7 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
       return row ? [contentScope.store(store.storeId), contentScope.product(store.storeId, row.product_id)] : [contentScope.store(store.storeId), contentScope.storeReviews(store.storeId)];
     },
 
-    /** GET /products/{key}/question_aggregate (decisions.md §6). @throws ApiError 404 (store, product key). */
+    /** GET /products/{key}/question_aggregate (docs/api.md, Okendo-compatible). @throws ApiError 404 (store, product key). */
     questionAggregate(params: ScopeParams): QuestionAggregateResponse {
       const { store, scope } = resolveScope(params);
       const productId = scope.type === "product" ? scope.productId : "";
@@ -273,7 +273,7 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
     },
 
     /**
-     * GET /products/{key}/attributes (decisions.md §6): the product attributes of the product's published
+     * GET /products/{key}/attributes (docs/api.md, Okendo-compatible): the product attributes of the product's published
      * reviews with the values given, each `target: "general"`. @throws ApiError 404 (store, product key).
      */
     productAttributes(params: ScopeParams): ProductAttributesResponse {
@@ -290,7 +290,7 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
       return { productAttributes: [...byTitle].map(([title, options]) => ({ title, options, target: "general" as const })) };
     },
 
-    /** Aggregate of published reviews (decisions.md §2); zeros for a scope without reviews. */
+    /** Aggregate of published reviews (docs/api.md, Responses); zeros for a scope without reviews. */
     getAggregate(params: ScopeParams): ReviewAggregateResponse {
       const resolved = resolveScope(params);
       const { store, scope } = resolved;
@@ -304,7 +304,7 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
             reviewCount: a.review_count, reviewRatingValuesTotal: a.rating_total,
             averageRating: a.review_count ? a.rating_total / a.review_count : 0,
             reviewCountByLevel: byLevel,
-            // Okendo-compatible (decisions.md §6)
+            // Okendo-compatible (docs/api.md, Okendo-compatible)
             ratingAndReviewCount: a.review_count, ratingAndReviewValuesTotal: a.rating_total, ratingAndReviewCountByLevel: { ...byLevel },
             recommendationCount: a.recommended_count, ratingCount: 0,
             ...(productName ? { productName } : {}),
@@ -314,7 +314,7 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
       });
     },
 
-    /** Published media, newest first (interface.md §4.2). */
+    /** Published media, newest first (docs/api.md, Endpoints and scopes). */
     listMedia(params: ScopeParams, query: ListPageQuery, origin: string): ListReviewMediaResponse {
       const resolved = resolveScope(params);
       const { rows: page, next } = keysetPage({

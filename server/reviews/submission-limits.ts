@@ -1,5 +1,5 @@
 /**
- * Submission limits (issue 3 §1): a sliding window per client address (`addressKey`: IPv6
+ * Submission limits (issue 3 item 1): a sliding window per client address (`addressKey`: IPv6
  * grouped by /64) and per e-mail, shared by reviews and questions; and a sliding window per client
  * address for storefront survey responses (issue #19 finding 9). Helpful-vote limits (issue #19 finding 5) are
  * rules only here: votes.repo.ts counts them in the database, inside the vote's transaction. Limits are

@@ -58,7 +58,7 @@ const mediaFiles = () => {
 };
 const row = (reviewId: string) => t.services.db.prepare("SELECT * FROM reviews WHERE review_id = ?").get(reviewId) as Record<string, unknown>;
 
-describe("submit a review: JSON (decisions.md §3)", () => {
+describe("submit a review: JSON (docs/writes.md, Endpoints)", () => {
   it("creates a pending review under manual moderation and answers 201 { review: { reviewId, status } }", async () => {
     const { res, body } = await postJson(reviewsUrl(), realBody(0));
     expect(res.status).toBe(201);

@@ -1,5 +1,5 @@
 /**
- * Shopper review submissions (decisions.md §3, issue 3 §1-§3). Helpful votes are votes.service.ts.
+ * Shopper review submissions (docs/writes.md, Endpoints; issue 3 items 1-3). Helpful votes are votes.service.ts.
  *
  * A submission is validated (contract/writes.ts), rate-limited per client address (IPv6 by /64) and
  * e-mail, its media checked and re-encoded (media/media.service.ts), then written: files first, then
@@ -117,7 +117,7 @@ export function submissionsService(deps: {
 
   return {
     /**
-     * POST /products/{platform}-{id}/reviews (decisions.md §3). Creates a review with status from the
+     * POST /products/{platform}-{id}/reviews (docs/writes.md, Endpoints). Creates a review with status from the
      * store's moderation setting; a filled honeypot answers the same 201 and stores nothing. The review is
      * `verified-buyer` only with `input.verifiedPurchase` (see the module comment), else `unverified`.
      * @returns 201 body `{ review: { reviewId, status } }`.

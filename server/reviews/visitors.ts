@@ -1,5 +1,5 @@
 /**
- * Anonymous visitors for helpful votes (decisions.md §3): a signed visitor value `<uuid>.<HMAC>` issued
+ * Anonymous visitors for helpful votes (docs/writes.md, Helpful votes): a signed visitor value `<uuid>.<HMAC>` issued
  * by the server, held either as the `chorus_visitor` cookie or by the widget (returned as `visitorId`,
  * sent back in the vote body). A client-supplied ID is accepted only when it carries our signature
  * (issue #19 finding 5): an unsigned or tampered one is a new visitor. Only an HMAC of (store, visitor)

@@ -1,5 +1,5 @@
 /**
- * Helpful votes over real HTTP (decisions.md §3; issue #19 finding 5): one vote per visitor per review,
+ * Helpful votes over real HTTP (docs/writes.md, Helpful votes; issue #19 finding 5): one vote per visitor per review,
  * visitors are values the server signed, and votes are limited per client address. The server stands
  * behind a trusted loopback proxy, so each test names its client address in X-Forwarded-For.
  */
@@ -38,7 +38,7 @@ const vote = async (id: string, body: unknown, address: string, headers: Record<
 /** A signed visitor ID, as the widget holds one after its first vote (a vote from its own address on a review of its own). */
 const signedVisitor = async () => (await vote(freshReview(), { vote: "helpful" }, freshAddress())).body.visitorId as string;
 
-describe("helpful votes (decisions.md §3)", () => {
+describe("helpful votes (docs/writes.md, Helpful votes)", () => {
   it("a helpful vote adds one and answers 200 { helpfulCount, unhelpfulCount, visitorId } with a signed visitorId", async () => {
     const id = freshReview();
     const before = counts(id);
@@ -89,7 +89,7 @@ describe("helpful votes (decisions.md §3)", () => {
     const sameAddress = await vote(id, { vote: "helpful" }, address, { cookie: tampered });
     expect(sameAddress.res.status).toBe(429);
     expect(sameAddress.body.error.code).toBe("vote_limited");
-    expect(Number(sameAddress.res.headers.get("retry-after"))).toBeGreaterThan(0); // when to try again (RFC 9110 §10.2.3)
+    expect(Number(sameAddress.res.headers.get("retry-after"))).toBeGreaterThan(0); // when to try again (RFC 9110, section 10.2.3)
     const other = await vote(id, { vote: "helpful" }, freshAddress(), { cookie: tampered });
     expect(other.res.status).toBe(200);
     expect(other.res.headers.get("set-cookie")).not.toBeNull();

@@ -1,5 +1,5 @@
 /**
- * Helpful votes (SQL), decisions.md §3: one vote per visitor per review, and per-address limits
+ * Helpful votes (SQL), docs/writes.md, Helpful votes: one vote per visitor per review, and per-address limits
  * (issue #19 finding 5, docs/writes.md). The (review, visitor) key, the limit counts and the review's
  * counts are read and changed in the same IMMEDIATE transaction, so repeated and concurrent votes of one
  * visitor count once, a burst of new visitors from one address counts up to the limits and no further
@@ -11,7 +11,7 @@ import { DEFAULT_VOTE_LIMITS, voteRefusedError, type VoteLimitsConfig } from "./
 
 export type Vote = "helpful" | "unhelpful";
 export type VoteCounts = { helpfulCount: number; unhelpfulCount: number };
-/** A question or an answer voted on (Okendo-compatible votes, decisions.md §6; table qa_votes, migration 083). */
+/** A question or an answer voted on (Okendo-compatible votes, docs/api.md, Okendo-compatible; table qa_votes, migration 083). */
 export type QaItem = { type: "question"; questionId: string } | { type: "answer"; questionId: string; answerId: string };
 
 /** Create the votes data module over `db`; `limits` gives the current per-address rules at each vote. */

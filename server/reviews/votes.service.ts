@@ -1,5 +1,5 @@
 /**
- * Helpful votes on reviews (decisions.md §3), limited per client address (issue #19 finding 5,
+ * Helpful votes on reviews (docs/writes.md, Helpful votes), limited per client address (issue #19 finding 5,
  * docs/writes.md "Helpful votes"): the route resolves the signed visitor (visitors.ts), this service
  * keys the visitor and the address by HMAC and casts the vote; votes.repo.ts applies the limits inside
  * the vote's transaction.
@@ -10,7 +10,7 @@ import type { StoresRepo } from "../stores/stores.repo.ts";
 import { addressHash, visitorHash } from "./visitors.ts";
 import type { QaItem, Vote, VoteCounts, VotesRepo } from "./votes.repo.ts";
 
-/** What an Okendo vote type does (decisions.md §6): cast or move to a vote, or withdraw one. */
+/** What an Okendo vote type does (docs/api.md, Okendo-compatible): cast or move to a vote, or withdraw one. */
 const OKENDO_VOTES: Record<OkendoVoteType, { vote: Vote } | { cancel: Vote }> = {
   upvote: { vote: "helpful" },
   downvote: { vote: "unhelpful" },
@@ -43,7 +43,7 @@ export function votesService(deps: { stores: StoresRepo; votes: VotesRepo; visit
     },
 
     /**
-     * Okendo-compatible votes (decisions.md §6): `POST /reviews/{id}/vote`, `/questions/{id}/vote` and
+     * Okendo-compatible votes (docs/api.md, Okendo-compatible): `POST /reviews/{id}/vote`, `/questions/{id}/vote` and
      * `/questions/{id}/answers/{id}/vote` with a `voteType`. Okendo's clients send no visitor, so the voter is
      * the client address (`addressHash`): one vote per address per item, the per-address limits of `vote`
      * apply to new votes. A cancel of a vote the address has not cast changes nothing.

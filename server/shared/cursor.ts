@@ -1,5 +1,5 @@
 /**
- * Keyset cursors for `lastEvaluated` (decisions.md §1): a JSON object
+ * Keyset cursors for `lastEvaluated` (docs/api.md, Paging): a JSON object
  * `{"k":[...sort key values...],"s":"<signature>"}`, URL-encoded in `nextUrl`.
  *
  * The signature is an HMAC-SHA256 (truncated to 128 bits) over the listing's context string

@@ -1,6 +1,6 @@
 /**
  * One sentence from a zod error for a 400 description: the first issue, prefixed with its field
- * path unless the message already names it (decisions.md §1: name the field and the rule).
+ * path unless the message already names it (docs/api.md, Errors: name the field and the rule).
  */
 import type { z } from "zod";
 

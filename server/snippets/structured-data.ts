@@ -41,7 +41,7 @@ type ReviewJsonLd = {
 };
 
 /**
- * A review's `body` as typed: the storefront serves it HTML-safe (`&`, `<`, `>` as entities, decisions.md §6,
+ * A review's `body` as typed: the storefront serves it HTML-safe (`&`, `<`, `>` as entities, docs/api.md, Okendo-compatible;
  * server/contract/html-text.ts); JSON-LD carries plain text (its script escapes `<` itself: jsonLdScript).
  */
 const plainText = (text: string): string => text.replace(/&(?:amp|lt|gt);/g, (e) => ({ "&amp;": "&", "&lt;": "<", "&gt;": ">" })[e]!);

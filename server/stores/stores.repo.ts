@@ -1,5 +1,5 @@
 /**
- * Stores, products and review groups (SQL). Every query names the store (decisions.md §1).
+ * Stores, products and review groups (SQL). Every query names the store (docs/api.md, Endpoints and scopes).
  */
 import { transaction, type Db } from "../db/database.ts";
 

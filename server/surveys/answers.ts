@@ -1,5 +1,5 @@
 /**
- * Answer validation (interface.md §2.2 plus each survey's own rules): pure functions over a survey's
+ * Answer validation (docs/surveys.md, Survey response fields plus each survey's own rules): pure functions over a survey's
  * question rows, shared by the storefront submission, imports (demo seeder, benchmark) and the service.
  */
 import { answeredQuestionInputSchema, answeredQuestionSchema, npsCategoryOf, type AnsweredQuestion, type AnsweredQuestionInput } from "../contract/surveys.ts";
@@ -10,7 +10,7 @@ import type { QuestionRow } from "./surveys.repo.ts";
 export const pathText = (path: PropertyKey[]) => path.map(String).join(".");
 
 /**
- * Validate answered questions against a survey's questions (interface.md §2.2 plus the survey's own
+ * Validate answered questions against a survey's questions (docs/surveys.md, Survey response fields plus the survey's own
  * rules) and return them in the stored shape, ordered as the survey orders its questions.
  * @throws ApiError 400 naming the answer (`answeredQuestions[i]`), the question and the broken rule.
  */
@@ -73,7 +73,7 @@ export function validateAnswers(surveyId: string, questions: QuestionRow[], answ
       default:
         stored = { ...a, text: q.text } as AnsweredQuestion;
     }
-    // The stored shape is the §2.2 union itself: check it (cheap) so nothing off-contract is ever stored.
+    // The stored shape is the answered-question union itself: check it (cheap) so nothing off-contract is ever stored.
     const check = answeredQuestionSchema.safeParse(stored);
     if (!check.success) fail(`${pathText(check.error.issues[0].path)}: ${check.error.issues[0].message}`);
     out.push({ position: q.position, answer: check.data as AnsweredQuestion });

@@ -1,6 +1,6 @@
 /**
  * NPS maths for the admin panel (pure): the Net Promoter Score of category counts and the summary of
- * weekly counts (interface.md §2.2 categories: 9–10 promoter, 7–8 passive, 0–6 detractor).
+ * weekly counts (docs/surveys.md, Survey response fields: 9–10 promoter, 7–8 passive, 0–6 detractor).
  */
 import { isoFromMs as iso } from "../shared/iso-date.ts";
 

@@ -1,6 +1,6 @@
 /**
- * Response shaping (pure): stored survey rows in the contract's shapes (interface.md §2.1, §2.2;
- * decisions.md §3), optional fields absent, never null.
+ * Response shaping (pure): stored survey rows in the contract's shapes (docs/surveys.md, Survey response fields;
+ * docs/surveys.md, Storefront submission), optional fields absent, never null.
  */
 import type { AnsweredQuestion, ChannelSurvey, Reward, SurveyQuestion, SurveyResponse, SurveySubmissionResponse } from "../contract/surveys.ts";
 import { isoFromMs as iso } from "../shared/iso-date.ts";
@@ -28,7 +28,7 @@ export function toChannelSurvey(c: ChannelSurveyRow): ChannelSurvey {
   return { channelSurveyId: c.channel_survey_id, channel: c.channel, ...(c.description !== null ? { description: c.description } : {}), ...(reward ? { reward } : {}) };
 }
 
-/** Shape a stored response exactly per interface.md §2.1: optional fields absent, never null. */
+/** Shape a stored response exactly per docs/surveys.md, Survey response fields: optional fields absent, never null. */
 export function toSurveyResponse(r: ResponseRow): SurveyResponse {
   const reward = rewardOf(r);
   const customer = r.customer_id !== null || r.customer_email !== null
@@ -52,7 +52,7 @@ export function toSurveyResponse(r: ResponseRow): SurveyResponse {
   };
 }
 
-/** The body of a storefront submission (decisions.md §3): the response ID, its date and the reward copied onto it. */
+/** The body of a storefront submission (docs/surveys.md, Storefront submission): the response ID, its date and the reward copied onto it. */
 export const submissionBody = (r: { survey_response_id: string; created_ms: number } & Parameters<typeof rewardOf>[0]): SurveySubmissionResponse => {
   const reward = rewardOf(r);
   return { surveyResponse: { surveyResponseId: r.survey_response_id, dateCreated: iso(r.created_ms), ...(reward ? { reward } : {}) } };

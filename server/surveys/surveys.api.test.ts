@@ -65,7 +65,7 @@ async function allPages(first: string): Promise<{ items: SurveyResponse[]; pages
   return { items, pages };
 }
 
-describe("enterprise authentication (interface.md §5, §7)", () => {
+describe("enterprise authentication (docs/api.md, Authentication; docs/surveys.md, Enterprise API)", () => {
   const cases: [string, () => string | null][] = [
     ["a missing Authorization header", () => null],
     ["a wrong password", () => basic(TEST_STORE_ID, `${key}x`)],
@@ -129,7 +129,7 @@ describe("enterprise authentication (interface.md §5, §7)", () => {
   });
 });
 
-describe("GET /enterprise/surveys/{surveyId}/responses: paging (interface.md §4.1, decisions.md §1)", () => {
+describe("GET /enterprise/surveys/{surveyId}/responses: paging (docs/surveys.md, Enterprise API; docs/api.md, Paging)", () => {
   it.each([
     ["date desc", 1], ["date desc", 7], ["date desc", 100], ["date asc", 1], ["date asc", 13], ["date asc", 100],
   ] as const)("orderBy=%s limit=%i returns every response exactly once, in order", async (order, limit) => {
@@ -206,7 +206,7 @@ describe("GET /enterprise/surveys/{surveyId}/responses: paging (interface.md §4
   });
 });
 
-describe("GET /enterprise/surveys/{surveyId}/responses: 404 and fields (interface.md §2.1, §7)", () => {
+describe("GET /enterprise/surveys/{surveyId}/responses: 404 and fields (docs/surveys.md, Survey response fields; docs/surveys.md, Enterprise API)", () => {
   it.each([
     ["an unknown survey ID", () => "6f1c2b7e-0d55-4c1e-9a35-3b1f0f6e2a11"],
     ["a survey of another store", () => otherSurveyId],
@@ -264,7 +264,7 @@ describe("GET /enterprise/surveys (discovery)", () => {
   });
 });
 
-// ---- Storefront submission (decisions.md §3) ----
+// ---- Storefront submission (docs/surveys.md, Storefront submission) ----
 
 const submitPath = (channelSurveyId: string, storeId = TEST_STORE_ID) => `/v1/stores/${storeId}/surveys/${channelSurveyId}/responses`;
 async function submit(body: unknown, options: { channelSurveyId?: string; storeId?: string; key?: string } = {}) {

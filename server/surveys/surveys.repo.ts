@@ -1,6 +1,6 @@
 /**
  * Surveys data module (SQL only): survey definitions, channel surveys, questions and survey responses.
- * Prepared statements only; the store ID is in every WHERE (decisions.md §1). Listings are keyset
+ * Prepared statements only; the store ID is in every WHERE (docs/api.md, Endpoints and scopes). Listings are keyset
  * scans over (created_ms, survey_response_id) / (created_ms, survey_id): never OFFSET.
  */
 import { dialect, type Db } from "../db/database.ts";

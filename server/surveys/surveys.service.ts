@@ -1,6 +1,6 @@
 /**
- * Surveys rules: survey definitions, the storefront submission with Idempotency-Key (decisions.md §3),
- * the enterprise listings with signed keyset cursors (interface.md §4.1, §7; decisions.md §1, §5), and the
+ * Surveys rules: survey definitions, the storefront submission with Idempotency-Key (docs/surveys.md, Storefront submission),
+ * the enterprise listings with signed keyset cursors (docs/surveys.md, Enterprise API; docs/api.md, Paging; docs/api.md, Authentication), and the
  * admin functions (archive, filtered listing, NPS panel, streaming export iterator). The pure parts live
  * beside it: answer validation (answers.ts), response shaping (response-shape.ts) and NPS maths (nps.ts).
  */
@@ -133,8 +133,8 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
     },
 
     /**
-     * `GET /enterprise/surveys/{surveyId}/responses` (interface.md §4.1): one keyset page, every §2.1
-     * field as stored, archived responses included with `isArchived: true`. `nextUrl` is relative to
+     * `GET /enterprise/surveys/{surveyId}/responses` (docs/surveys.md, Enterprise API): one keyset page, every
+     * field as stored (docs/surveys.md, Survey response fields), archived responses included with `isArchived: true`. `nextUrl` is relative to
      * the host and includes `/enterprise`; present only when more exists.
      * @throws ApiError 404 for a survey that is missing or another store's; 400 for a cursor of
      *   another survey, order or store, or a tampered one.
@@ -152,7 +152,7 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
     },
 
     /**
-     * Storefront submission (decisions.md §3): validate `body` against the channel survey's questions
+     * Storefront submission (docs/surveys.md, Storefront submission): validate `body` against the channel survey's questions
      * and store one survey response. With an `idempotencyKey`, a retried identical submission returns
      * the first one's body and stores nothing (`replayed: true`).
      * @throws ApiError 404 (unknown store or channel survey), 400 (bad body or answer, naming the
@@ -209,8 +209,8 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
     },
 
     /**
-     * Admin: archive survey responses of the store (interface.md §3 leaves the transition open; any
-     * response may be archived and unarchived). Unknown or other stores' IDs are ignored.
+     * Admin: archive survey responses of the store (any response may be archived and
+     * unarchived). Unknown or other stores' IDs are ignored.
      * @returns how many responses changed state.
      */
     archiveResponses(storeId: string, surveyResponseIds: string[]): number {
@@ -239,7 +239,7 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
     },
 
     /**
-     * Admin: one survey response of the store (every §2.1 field).
+     * Admin: one survey response of the store (every field of docs/surveys.md, Survey response fields).
      * @throws ApiError 404 when the ID is not a UUID, missing, or another store's.
      */
     getResponse(storeId: string, surveyResponseId: string): SurveyResponse {

@@ -1,5 +1,5 @@
 /**
- * One internal locale set for both lists of interface.md §4.2 ("Locale codes"): codes are compared
+ * One internal locale set for both `locale` code lists (docs/api.md, Query parameters and limits): codes are compared
  * case-insensitively (`pt-PT` = `pt-pt`, `zh-TW` = `zh-tw`), and `de-formal` / `de-informal` are German
  * with the register passed on to providers that support it.
  */

@@ -1,5 +1,5 @@
 /**
- * Review translation for `locale` on list reviews (interface.md §4.2 locale rules 1-2, decisions.md §2):
+ * Review translation for `locale` on list reviews (docs/ai.md, Translation; docs/api.md, Responses):
  * only when the store's translation setting is `on-load`, only reviews whose language was auto-detected
  * (`languageCode` present) and differs from the locale. Translations are cached in the database per review and
  * locale (`review_translations`). With no provider, or when the provider fails, the original text comes

@@ -1,6 +1,6 @@
 /**
  * Base class of every `chorus-*` element: the common configuration attributes and the URL of the
- * element's API scope (interface.md §4.2: product, store or group).
+ * element's API scope (docs/api.md, Endpoints and scopes: product, store or group).
  *
  * @attr store-id - the store's subscriber ID (required)
  * @attr product-id - platform-prefixed product ID, e.g. `shopify-1078`
@@ -409,7 +409,7 @@ export class ChorusElement extends LitElement {
     return this.storeUrl;
   }
 
-  /** Resolve a `nextUrl` (relative to the API root `/v1`, decisions.md §1) to an absolute URL. */
+  /** Resolve a `nextUrl` (relative to the API root `/v1`, docs/api.md, Paging) to an absolute URL. */
   resolveNextUrl(nextUrl: string): string {
     return this.apiRoot + nextUrl;
   }

@@ -1,6 +1,6 @@
 /**
  * The storefront platform's token of a signed-in shopper (a JWT the shop signs with the store's platform
- * secret, interface.md §3): the element's `customer-token` attribute, else the page's
+ * secret, docs/loyalty.md, Tokens): the element's `customer-token` attribute, else the page's
  * `<script type="application/json" id="chorus-customer-token">"<token>"</script>` (a JSON string or
  * `{ "token": "<token>" }`; plain text is taken as the token). '' when the shopper is not signed in.
  */

@@ -1,5 +1,5 @@
 /**
- * Rebuild merchant HTML from an allowlist, for the loyalty legal sentence (decisions.md §4: sanitised
+ * Rebuild merchant HTML from an allowlist, for the loyalty legal sentence (docs/loyalty.md, Legal policies: sanitised
  * on the server with sanitize-html, and again here before rendering).
  *
  * The text is parsed into an inert document (DOMParser: no script runs, no resource loads) and a new

@@ -1,5 +1,5 @@
 /**
- * The visitor ID sent with helpful votes (decisions.md §3, docs/writes.md): the signed value the votes
+ * The visitor ID sent with helpful votes (docs/writes.md, Helpful votes): the signed value the votes
  * endpoint answers as `visitorId`, kept in localStorage under `chorus-visitor-id`. Needed because a
  * cross-origin fetch from a merchant's page does not carry the server's visitor cookie. The server
  * believes only values it signed (issue #19 finding 5), so the widget never makes one up.

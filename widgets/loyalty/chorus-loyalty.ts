@@ -1,6 +1,6 @@
 /**
  * @summary The loyalty program widget: sign-in with the storefront token, the legal terms and the enrol
- * button, then balance, VIP tier, earning rules and rewards to redeem (interface.md §3, §4.3 flow 1–5).
+ * button, then balance, VIP tier, earning rules and rewards to redeem (docs/loyalty.md, Statuses and rules; docs/loyalty.md, Enrolment flow).
  *
  * Flow: login with the storefront platform token → by status: `pending` → the enrol button with exactly
  * `acceptTermsAndJoinProgramButtonText` and the legal sentence (`policySentence.html` rebuilt again

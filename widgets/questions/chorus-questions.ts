@@ -1,7 +1,7 @@
 /**
- * @summary Questions and answers of a product (`GET …/questions`, interface.md §4.2), newest first,
+ * @summary Questions and answers of a product (`GET …/questions`, docs/api.md, Endpoints and scopes), newest first,
  * with "Load more", store answers marked "Store answer", and an "Ask a question" form
- * (`POST …/questions`, decisions.md §3) with labelled fields and inline validation messages.
+ * (`POST …/questions`, docs/writes.md, Questions and answers) with labelled fields and inline validation messages.
  *
  * @attr store-id - the store's subscriber ID
  * @attr product-id - platform-prefixed product ID (asking needs a product); or group-id to list a group

@@ -3,7 +3,7 @@
  * the merchant configured (widget settings `reviewForm.attributes`: a scale as a 1-5 radio group with the
  * merchant's labels at the ends, a choice as a select; sent as `attributesWithRating` / `productAttributes`),
  * name, e-mail, recommendation, and a photo/video picker with previews; posts to
- * `POST /products/{product-id}/reviews` (decisions.md §3) as multipart.
+ * `POST /products/{product-id}/reviews` (docs/writes.md, Endpoints) as multipart.
  *
  * @attr store-id - the store's subscriber ID
  * @attr product-id - platform-prefixed product ID (e.g. `shopify-1078`)

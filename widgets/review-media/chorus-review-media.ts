@@ -1,5 +1,5 @@
 /**
- * @summary Gallery of review photos and videos (`GET …/review_media`, interface.md §4.2): a grid of
+ * @summary Gallery of review photos and videos (`GET …/review_media`, docs/api.md, Endpoints and scopes): a grid of
  * thumbnails (or with `layout="carousel"` one scroll-snapped row with previous/next buttons), newest first,
  * with "Load more", and a lightbox (modal `<dialog>`) showing the photo or video beside its review (stars,
  * title, text, reviewer, verified badge: `GET /stores/{storeId}/reviews/{reviewId}`, once per review; stacked

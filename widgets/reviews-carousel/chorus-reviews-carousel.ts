@@ -1,6 +1,6 @@
 /**
  * `<chorus-reviews-carousel>`: featured recent reviews of a store, a product or a group as a carousel, newest
- * first (interface.md §4.2 "List reviews" with `orderBy=date desc`, filtered with `rating=` to `min-rating` and
+ * first (List reviews with `orderBy=date desc`, docs/api.md, Query parameters and limits; filtered with `rating=` to `min-rating` and
  * up, and `media=any` with `with-media`). Follows the WAI-ARIA APG carousel pattern: a region with
  * `aria-roledescription="carousel"`, slides `role="group"` / `aria-roledescription="slide"` labelled "N of M",
  * previous/next buttons, a visible "N of M" status (`aria-live="polite"`, off while rotating), arrow keys

@@ -1,5 +1,5 @@
 /**
- * @summary Keyword topics of a product's reviews (interface.md §2.4) as groups of toggle chips with
+ * @summary Keyword topics of a product's reviews (docs/ai.md, Answers) as groups of toggle chips with
  * counts. Choosing a chip dispatches `chorus-keyword-selected` with that keyword; choosing the active chip
  * again clears it (`keyword: null`). `<chorus-reviews>` on the same page listens and filters its list.
  *

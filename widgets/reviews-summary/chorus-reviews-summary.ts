@@ -1,5 +1,5 @@
 /**
- * @summary The AI-generated summary of a product's reviews (interface.md §2.3): the text, "Based on N
+ * @summary The AI-generated summary of a product's reviews (docs/ai.md, Answers): the text, "Based on N
  * reviews", the generation date and a visible "AI-generated" label.
  *
  * No layout shift (issue 8): the element reserves `--chorus-reviews-summary-min-height` from the start

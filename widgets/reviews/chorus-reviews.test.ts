@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 /**
  * `<chorus-reviews>` in happy-dom against the real server: a review body that contains markup is
- * shown as text, never parsed as HTML (decisions.md §2).
+ * shown as text, never parsed as HTML (docs/api.md, Responses).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";

@@ -1,7 +1,7 @@
 /**
  * `<chorus-reviews>`: the published reviews of a product, a group or the whole store
- * (interface.md §4.2 "List reviews"), with a sort control, review cards, helpful / not helpful votes
- * (decisions.md §3: one per visitor, sent with the localStorage visitor ID of widgets/internal/visitor.ts;
+ * (docs/api.md, Endpoints and scopes), with a sort control, review cards, helpful / not helpful votes
+ * (docs/writes.md, Helpful votes: one per visitor, sent with the localStorage visitor ID of widgets/internal/visitor.ts;
  * switching moves the vote), "Load more" over `nextUrl`, and loading / empty / error states.
  * Shopper filters (issue #23 item 2): a rating breakdown from the scope's `review_aggregate` whose rows toggle
  * `rating=N` (several combine), "With photos/videos" (`media=any`), "Verified buyers" (`verified=true`), the
@@ -92,8 +92,8 @@ import { rememberVisitorId, visitorId } from "../internal/visitor.ts";
 import { decodeHtmlText } from "../internal/html-text.ts";
 
 /**
- * The seven orders of interface.md §4.2, with the ID of their text in the words shoppers know (the API's
- * eighth, `unhelpful desc`, is for Okendo's clients: decisions.md §6).
+ * The seven orders of docs/api.md, Query parameters and limits, with the ID of their text in the words shoppers know (the API's
+ * eighth, `unhelpful desc`, is for Okendo's clients: docs/api.md, Okendo-compatible).
  */
 const ORDER_LABELS: Record<Exclude<ReviewOrder, "unhelpful desc">, string> = {
   "date desc": "reviews.order.dateDesc",
@@ -390,7 +390,7 @@ export class ChorusReviews extends ChorusElement {
   }
 
   /**
-   * POST a vote (decisions.md §3) with this browser's signed visitor ID (kept from the previous vote's
+   * POST a vote (docs/writes.md, Helpful votes) with this browser's signed visitor ID (kept from the previous vote's
    * answer, stored again from this one) and show the server's counts.
    * Ignored while a vote of this review is pending or when it repeats the counted vote. Never throws.
    */

@@ -1,6 +1,6 @@
 /**
  * `<chorus-star-rating>`: the review aggregate of a product, group or store as a star badge
- * (interface.md §4.2 "Get review aggregate"; decisions.md §2 one-decimal rounding).
+ * (docs/api.md, Responses: shown with one decimal, half up).
  *
  * @summary Star badge: stars, average to one decimal and review count, with one accessible name.
  *

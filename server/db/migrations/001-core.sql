@@ -22,7 +22,7 @@ CREATE TABLE review_groups (
   store_id          TEXT NOT NULL REFERENCES stores(store_id) ON DELETE CASCADE,
   group_id          TEXT NOT NULL,
   name              TEXT NOT NULL,
-  use_group_content INTEGER NOT NULL DEFAULT 0,   -- interface.md §4.2 summary/keywords rule 1
+  use_group_content INTEGER NOT NULL DEFAULT 0,   -- docs/ai.md, Answers
   PRIMARY KEY (store_id, group_id)
 );
 
@@ -78,7 +78,7 @@ CREATE TABLE reviews (
 CREATE UNIQUE INDEX reviews_source ON reviews (store_id, source, source_key) WHERE source IS NOT NULL;
 CREATE INDEX reviews_status ON reviews (store_id, status, created_ms);
 
--- Keyset indexes: every storefront order in every scope is one index scan (decisions.md §1-§2).
+-- Keyset indexes: every storefront order in every scope is one index scan (docs/api.md, Paging; docs/api.md, Query parameters and limits).
 -- Mixed-direction orders (rating asc / helpful asc with newest-first ties) scan the inverse columns.
 CREATE INDEX reviews_store_date ON reviews (store_id, created_ms, review_id) WHERE status = 'published';
 CREATE INDEX reviews_store_rating ON reviews (store_id, rating, created_ms, review_id) WHERE status = 'published';

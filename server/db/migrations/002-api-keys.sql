@@ -1,4 +1,4 @@
--- Enterprise API keys (decisions.md §5): stored only as a SHA-256 hash (keys are 256-bit random, so a
+-- Enterprise API keys (docs/api.md, Authentication): stored only as a SHA-256 hash (keys are 256-bit random, so a
 -- fast hash is safe; nothing to brute-force), shown once at creation, revocable.
 CREATE TABLE api_keys (
   api_key_id  TEXT PRIMARY KEY,

@@ -1,6 +1,6 @@
 -- Shopper writes (issue 3): helpful votes, imported orders (verified-buyer status), answer authors.
 
--- One vote per visitor per review (decisions.md §3). The UNIQUE key plus the count update in the same
+-- One vote per visitor per review (docs/writes.md, Helpful votes). The UNIQUE key plus the count update in the same
 -- IMMEDIATE transaction makes repeated or concurrent votes of one visitor count once.
 CREATE TABLE review_votes (
   store_id     TEXT NOT NULL REFERENCES stores(store_id) ON DELETE CASCADE,

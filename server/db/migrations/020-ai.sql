@@ -1,5 +1,5 @@
--- AI reviews summary and keyword topics (interface.md §2.3, §2.4, §3 availability, §4.2 summary/keywords rules)
--- and review translation (§4.2 locale rules). Times are integer ms since the epoch (UTC).
+-- AI reviews summary and keyword topics (docs/ai.md, Answers; docs/ai.md, Availability and publish flow)
+-- and review translation (docs/ai.md, Translation). Times are integer ms since the epoch (UTC).
 
 -- One row per analysed review: which engine version analysed it and when (re-analysed when either changes).
 CREATE TABLE ai_review_analysis (

@@ -1,4 +1,4 @@
--- Surveys (interface.md §2.1, §2.2): survey definitions, their channel surveys and questions, and
+-- Surveys (docs/surveys.md, Survey response fields): survey definitions, their channel surveys and questions, and
 -- survey responses. Times are integer ms (UTC). Every table carries store_id so each query names the store.
 
 CREATE TABLE surveys (
@@ -44,7 +44,7 @@ CREATE TABLE survey_responses (
   store_id               TEXT NOT NULL REFERENCES stores(store_id) ON DELETE CASCADE,
   survey_id              TEXT NOT NULL REFERENCES surveys(survey_id) ON DELETE CASCADE,
   channel_survey_id      TEXT NOT NULL REFERENCES channel_surveys(channel_survey_id) ON DELETE CASCADE,
-  answered_questions_json TEXT NOT NULL,       -- JSON array, exactly the §2.2 objects as validated
+  answered_questions_json TEXT NOT NULL,       -- JSON array, exactly the answered questions as validated
   customer_id            TEXT,
   customer_email         TEXT,
   email_marketing_opt_in INTEGER,              -- NULL = not stated

@@ -1,4 +1,4 @@
--- Loyalty program (interface.md §2.5, §3, §4.3; decisions.md §4).
+-- Loyalty program (docs/loyalty.md).
 -- The points ledger (loyalty_transactions) is append-only: triggers refuse UPDATE and DELETE, check that
 -- each row's balance_after continues the customer's balance, and keep loyalty_customers.balance equal to
 -- the sum of the customer's transactions (CHECK balance >= 0 makes a negative balance impossible).

@@ -1,4 +1,4 @@
--- Sample data (issue 21 §5): a survey whose responses were generated (the demo's post-purchase attribution
+-- Sample data (issue 21 item 5): a survey whose responses were generated (the demo's post-purchase attribution
 -- survey: no public dataset of such answers exists) is marked, and the admin says so beside every view of it,
 -- so generated answers are never presented as real shoppers' words.
 ALTER TABLE surveys ADD COLUMN sample_data INTEGER NOT NULL DEFAULT 0 CHECK (sample_data IN (0, 1));

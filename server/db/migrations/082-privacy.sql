@@ -1,4 +1,4 @@
--- Shopper data requests (issue 24 §1; GDPR Art. 15/17, CCPA): every export and erasure of a shopper's data is
+-- Shopper data requests (issue 24 item 1; GDPR Art. 15/17, CCPA): every export and erasure of a shopper's data is
 -- audited: who asked, when, through what, and how many records of each kind were concerned. The shopper's
 -- e-mail or data is never stored here (after an erasure nothing would be left to identify them by).
 CREATE TABLE privacy_requests (

@@ -1,4 +1,4 @@
--- Okendo-compatible storefront answers (issue #23 item 1, decisions.md §6; docs/api.md "Okendo-compatible").
+-- Okendo-compatible storefront answers (issue #23 item 1, docs/api.md, Okendo-compatible).
 
 -- 1. The aggregate's `recommendationCount`: published reviews whose reviewer recommends the product, per
 -- scope, kept by triggers beside the counts of migration 001. UPSERT style (a row may be created by these

@@ -122,7 +122,7 @@ CREATE TABLE review_groups (
   store_id          text NOT NULL REFERENCES stores(store_id) ON DELETE CASCADE,
   group_id          text NOT NULL,
   name              text NOT NULL,
-  use_group_content bigint NOT NULL DEFAULT 0,   -- interface.md §4.2 summary/keywords rule 1
+  use_group_content bigint NOT NULL DEFAULT 0,   -- docs/ai.md, Answers
   PRIMARY KEY (store_id, group_id)
 );
 
@@ -582,7 +582,7 @@ CREATE TABLE survey_responses (
   store_id               text NOT NULL REFERENCES stores(store_id) ON DELETE CASCADE,
   survey_id              text NOT NULL REFERENCES surveys(survey_id) ON DELETE CASCADE,
   channel_survey_id      text NOT NULL REFERENCES channel_surveys(channel_survey_id) ON DELETE CASCADE,
-  answered_questions_json text NOT NULL,       -- JSON array, exactly the §2.2 objects as validated
+  answered_questions_json text NOT NULL,       -- JSON array, exactly the answered questions as validated
   customer_id            text,
   customer_email         text,
   email_marketing_opt_in bigint,              -- NULL = not stated
