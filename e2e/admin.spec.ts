@@ -12,7 +12,7 @@ import { realReviews } from "../test/fixtures.ts";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
 import { DEMO_ADMIN, signInAsDemoMerchant as signIn, withE2eDb as withDb } from "./e2e-server.ts";
 
-const { email: EMAIL, password: PASSWORD } = DEMO_ADMIN;
+const { email: EMAIL } = DEMO_ADMIN;
 const ADMIN = `/admin/stores/${DEMO_STORE_ID}`;
 
 

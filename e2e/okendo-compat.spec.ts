@@ -100,7 +100,7 @@ async function openOkendo(page: Page, baseURL: string): Promise<string[]> {
   // The client's stylesheet refers to its own images and flags (../images, ../icons of the page).
   await page.route(new RegExp(`^${baseURL}/(images|icons)/[\\w.-]+\\.(svg|gif|png)$`), (route) => {
     const path = new URL(route.request().url()).pathname;
-    route.fulfill({ contentType: path.endsWith(".svg") ? "image/svg+xml" : `image/${path.split(".").pop()}`, body: readFileSync(join(OKENDO_DIST, path)) });
+    void route.fulfill({ contentType: path.endsWith(".svg") ? "image/svg+xml" : `image/${path.split(".").pop()}`, body: readFileSync(join(OKENDO_DIST, path)) });
   });
   await page.goto(PAGE_PATH);
   return errors;

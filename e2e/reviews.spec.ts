@@ -217,7 +217,7 @@ test("a chorus-keyword-selected event for this product reloads the list with tha
 test.describe("a merchant page on another origin", () => {
   let merchant: Server;
   let merchantUrl = "";
-  test.beforeAll(async ({}, testInfo) => {
+  test.beforeAll(async (_fixtures, testInfo) => {
     const chorus = testInfo.project.use.baseURL!;
     const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Merchant shop</title>
 <script async src="${chorus}/widgets/chorus.js"></script></head>

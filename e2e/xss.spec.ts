@@ -36,7 +36,7 @@ test.beforeAll(() => {
 });
 
 /** Fail on any dialog, and record whether any payload ran or any injected element exists (also in shadow roots). */
-async function watch(page: Page) {
+function watch(page: Page) {
   page.on("dialog", (d) => {
     throw new Error(`a dialog opened: ${d.message()}`);
   });
@@ -60,7 +60,7 @@ async function injected(page: Page) {
 }
 
 test("hostile review, reply, question and answer text render as text in the widgets", async ({ page }) => {
-  await watch(page);
+  watch(page);
   await page.goto("/demo/products/shopify-1078");
   const reviews = page.locator("chorus-reviews");
   await expect(reviews.getByText("Hostile body", { exact: false }).first()).toBeVisible();
@@ -75,7 +75,7 @@ test("hostile review, reply, question and answer text render as text in the widg
 });
 
 test("the hostile review and reply render as text in the admin", async ({ page }) => {
-  await watch(page);
+  watch(page);
   await page.goto("/admin");
   await page.getByLabel("E-mail").fill("demo@chorus.test");
   await page.getByLabel("Password").fill("e2e-admin-password");

@@ -40,6 +40,6 @@ const stop = async () => {
   await t.close();
   process.exit(0);
 };
-process.on("SIGTERM", stop);
-process.stdin.on("end", stop);
+process.on("SIGTERM", () => void stop());
+process.stdin.on("end", () => void stop());
 process.stdin.resume();

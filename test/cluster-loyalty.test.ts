@@ -49,9 +49,17 @@ describe.skipIf(missing.length > 0)("the points ledger on a cluster of two nodes
   }, 60_000);
 
   /** POST `body` as JSON to node `i % 2`. */
+  /** The fields these tests read from the login, redemption, earning and error answers. */
+  type AnswerBody = {
+    customerToken: string;
+    loyaltyCustomer: { loyaltyCustomerId: string };
+    redemption: { reward: { code: string } };
+    transaction: { transactionId: string };
+    error?: { code?: string };
+  };
   const post = async (i: number, path: string, body: unknown, authorization: string) => {
     const res = await fetch(cluster.nodes[i % 2]!.url + path, { method: "POST", headers: { "content-type": "application/json", authorization }, body: JSON.stringify(body) });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
+    return { status: res.status, body: (await res.json()) as AnswerBody };
   };
 
   /** A shopper signed in and enrolled (100 sign-up points) through node A: their customer token and ID. */
@@ -63,7 +71,7 @@ describe.skipIf(missing.length > 0)("the points ledger on a cluster of two nodes
     const token = `Bearer ${login.body.customerToken}`;
     const version = services.loyalty.legalPolicies(TEST_STORE_ID).version;
     expect((await post(0, `${store}/loyalty/customer_activation`, { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version }, token)).status).toBe(200);
-    return { token, platformCustomerId, id: login.body.loyaltyCustomer.loyaltyCustomerId as string };
+    return { token, platformCustomerId, id: login.body.loyaltyCustomer.loyaltyCustomerId };
   }
 
   it("40 concurrent redemptions, half to each node: exactly the affordable 3 succeed, with distinct coupons; the balance is never negative", async () => {

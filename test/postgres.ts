@@ -148,8 +148,8 @@ export async function startPostgres(options: { port?: number; database?: string;
       adminUrl,
       port,
       dir,
-      async stop() {
-        if (!running.has(kill)) return;
+      stop() {
+        if (!running.has(kill)) return Promise.resolve();
         running.delete(kill);
         if (started) {
           try {
@@ -160,6 +160,7 @@ export async function startPostgres(options: { port?: number; database?: string;
           }
         }
         kill();
+        return Promise.resolve();
       },
     };
   } catch (error) {

@@ -129,7 +129,7 @@ export async function startTestServer(
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
     }
-    await Promise.all(servers.map((s) => cachePurgerOf(s)?.flush()));
+    await Promise.all(servers.map((s) => cachePurgerOf(s)?.flush() ?? Promise.resolve()));
   };
   if (varnish) {
     mirrorLimits(services, others);
@@ -146,7 +146,7 @@ export async function startTestServer(
     async close() {
       frontsToSettle.delete(baseUrl);
       // The purgers first: a commit while closing would otherwise be sent to a Varnish already gone (a logged failure).
-      await Promise.all(servers.map((s) => cachePurgerOf(s)?.stop()));
+      await Promise.all(servers.map((s) => cachePurgerOf(s)?.stop() ?? Promise.resolve()));
       await varnish?.stop();
       for (const s of servers) s.closeAllConnections();
       await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));

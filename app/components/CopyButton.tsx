@@ -20,7 +20,7 @@ export function CopyButton({ targetId, label = "Copy" }: { targetId: string; lab
   }
   return (
     <span className="copy">
-      <button type="button" className="secondary" onClick={copy}>{label}</button>
+      <button type="button" className="secondary" onClick={() => void copy()}>{label}</button>
       <span role="status" className="muted">{status}</span>
     </span>
   );

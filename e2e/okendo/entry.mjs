@@ -1,6 +1,7 @@
 // Test entry (e2e/okendo-compat.spec.ts): Okendo's published Vue client, unchanged, mounted with its star
 // badge, reviews widget (filters on) and questions widget for one product. Bundled by the spec with esbuild;
 // the client stays a devDependency and is never vendored.
+/* global window */
 import Vue from "vue";
 import Flickity from "flickity";
 import { configureOkendo, OkendoQuestionsWidget, OkendoReviewsWidget, OkendoStarRating } from "@okendo/okendo-widgets-vue";

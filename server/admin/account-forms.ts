@@ -15,6 +15,7 @@ export const MAX_PASSWORD_LENGTH = 256;
 export const ROLES = ["owner", "member"] as const;
 export type Role = (typeof ROLES)[number];
 
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 /** Anything that can be mailed (RFC 5321 limits 254 characters), stored trimmed and lower-cased. */
 export const emailField = z

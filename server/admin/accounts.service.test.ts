@@ -21,7 +21,7 @@ import { passwordResetService, RESET_TTL_MS } from "./password-reset.service.ts"
 import { INVITE_TTL_MS, teamService } from "./team.service.ts";
 
 /** Fresh databases (SQLite files or PostgreSQL databases) and temp directories, removed after the file's tests. */
-const { newDatabase, tempDir, cleanup } = freshDatabases("chorus-accounts-");
+const { newDatabase, cleanup } = freshDatabases("chorus-accounts-");
 afterAll(cleanup);
 
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
-import { adminGet, adminPost, hiddenField, postAdminLogin, setCookieHeader, signInAgent } from "../../test/admin-http.ts";
+import { adminGet, adminPost, postAdminLogin, setCookieHeader, signInAgent } from "../../test/admin-http.ts";
 import { isApiError } from "../contract/errors.ts";
 import { decodeHtmlText } from "../../widgets/internal/html-text.ts";
 
@@ -30,7 +30,6 @@ const snapshotB = () => ({
   keys: t.services.apiKeys.list(B),
 });
 
-const hidden = hiddenField;
 const setCookie = setCookieHeader;
 const postLogin = (email: string, password: string, headers: Record<string, string> = {}) => postAdminLogin(t, email, password, headers);
 const signIn = (email: string, password: string, storeId: string): Promise<Agent> => signInAgent(t, email, password, storeId);

@@ -21,6 +21,7 @@ const HAS_SCHEME = /^[a-z][a-z\d+.-]*:/i;
  */
 export function safeHref(raw: string, base: string): string | null {
   const href = raw.trim();
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
   if (href === "" || /[\u0000-\u001f\u007f]/.test(href)) return null;
   let url: URL;
   let origin: string;

@@ -38,6 +38,7 @@ function textSchemaFor(id: TextId) {
     .trim()
     .min(1, "must not be empty (clear it to use the default)")
     .max(MAX_TEXT_LENGTH, `must be at most ${MAX_TEXT_LENGTH} characters`)
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
     .refine((v) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(v), "must not contain control characters")
     .superRefine((v, ctx) => {
       const unknown = placeholdersOf(v).filter((p) => !allowed.includes(p));
@@ -78,6 +79,7 @@ const attributeText = (optional = false) =>
     z.string()
       .min(optional ? 0 : 1, "must not be empty")
       .max(FORM_ATTRIBUTE_LIMITS.text, `must be at most ${FORM_ATTRIBUTE_LIMITS.text} characters`)
+      // eslint-disable-next-line no-control-regex -- finding control characters is the point
       .refine((v) => !/[\u0000-\u001f\u007f<>]/.test(v), "must not contain < or > or control characters"),
   );
 

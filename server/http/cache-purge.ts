@@ -252,7 +252,7 @@ export function startCachePurger(options: CachePurgerOptions): CachePurger {
       stopped = true;
       if (timer) clearTimeout(timer);
       controller.abort();
-      await Promise.all(targets.map((t) => t.inFlight));
+      await Promise.all(targets.map((t) => t.inFlight ?? Promise.resolve()));
     },
   };
 }

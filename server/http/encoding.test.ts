@@ -21,7 +21,7 @@ describe("negotiateCoding", () => {
 });
 
 describe("compress", () => {
-  it.each(["br", "gzip"] as const)("%s round-trips the body", async (coding) => {
+  it.each(["br", "gzip"] as const)("%s round-trips the body", (coding) => {
     const body = Buffer.from(JSON.stringify({ reviews: Array.from({ length: 50 }, (_, i) => ({ i, text: "Works well, would buy again" })) }));
     const out = compress(body, coding);
     expect(out.length).toBeLessThan(body.length / 4);

@@ -129,7 +129,7 @@ async function main(): Promise<void> {
     clearTimeout(firstMailPrune);
     clearInterval(mailPruner);
     const webhooksStopped = services.webhookDelivery.stop();
-    server.close(async () => {
+    const finish = async () => {
       await workerStopped;
       await mailStopped;
       await webhooksStopped;
@@ -138,7 +138,8 @@ async function main(): Promise<void> {
       log("Stopped.");
       flushLogs(logger);
       process.exit(0);
-    });
+    };
+    server.close(() => void finish());
     // Connections that finish their in-flight request become idle keep-alive connections: close
     // those as they appear, so close() completes as soon as the last response is sent.
     server.closeIdleConnections();

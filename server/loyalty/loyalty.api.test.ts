@@ -82,12 +82,12 @@ describe("POST /loyalty/login (docs/loyalty.md, Endpoints)", () => {
   const bad: [string, () => Promise<string>][] = [
     ["a bad signature", () => signPlatformToken("not-the-store-secret-000000000", { platformCustomerId: "x" })],
     ["an expired token", () => signPlatformToken(SECRET_A, { platformCustomerId: "x" }, -60)],
-    ["alg none", async () => none({ sub: "x", exp: Math.floor(Date.now() / 1000) + 600 })],
+    ["alg none", () => Promise.resolve(none({ sub: "x", exp: Math.floor(Date.now() / 1000) + 600 }))],
     ["another store's platform token", () => signPlatformToken(SECRET_B, { platformCustomerId: "x" })],
     ["a token without sub", () => new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setExpirationTime("10m").sign(new TextEncoder().encode(SECRET_A))],
     ["a token without exp", () => new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject("x").sign(new TextEncoder().encode(SECRET_A))],
     ["an HS512 token", () => new SignJWT({}).setProtectedHeader({ alg: "HS512" }).setSubject("x").setExpirationTime("10m").sign(new TextEncoder().encode(SECRET_A))],
-    ["garbage", async () => "not-a-jwt"],
+    ["garbage", () => Promise.resolve("not-a-jwt")],
   ];
   it.each(bad)("answers 401 with a JSON error for %s", async (_name, make) => {
     const r = await call(`${A}/login`, { body: { customerAccessToken: await make() } });
@@ -142,13 +142,13 @@ describe("customer token (docs/loyalty.md, Tokens)", () => {
   });
 
   const tampered: [string, () => Promise<string>][] = [
-    ["a bad signature", async () => l.customerToken.slice(0, -4) + (l.customerToken.endsWith("AAAA") ? "BBBB" : "AAAA")],
-    ["an edited payload", async () => {
+    ["a bad signature", () => Promise.resolve(l.customerToken.slice(0, -4) + (l.customerToken.endsWith("AAAA") ? "BBBB" : "AAAA"))],
+    ["an edited payload", () => {
       const [h, , s] = l.customerToken.split(".");
-      return `${h}.${Buffer.from(JSON.stringify({ sub: "someone-else", aud: TEST_STORE_ID, iss: "chorus", exp: 9999999999 })).toString("base64url")}.${s}`;
+      return Promise.resolve(`${h}.${Buffer.from(JSON.stringify({ sub: "someone-else", aud: TEST_STORE_ID, iss: "chorus", exp: 9999999999 })).toString("base64url")}.${s}`);
     }],
     ["an expired token", () => new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer("chorus").setAudience(TEST_STORE_ID).setSubject(l.loyaltyCustomer.loyaltyCustomerId).setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(tokenKey())],
-    ["alg none", async () => none({ sub: l.loyaltyCustomer.loyaltyCustomerId, aud: TEST_STORE_ID, iss: "chorus", exp: Math.floor(Date.now() / 1000) + 600 })],
+    ["alg none", () => Promise.resolve(none({ sub: l.loyaltyCustomer.loyaltyCustomerId, aud: TEST_STORE_ID, iss: "chorus", exp: Math.floor(Date.now() / 1000) + 600 }))],
     ["a wrong audience", () => new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer("chorus").setAudience("another-audience").setSubject(l.loyaltyCustomer.loyaltyCustomerId).setExpirationTime("10m").sign(tokenKey())],
     ["a wrong issuer", () => new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer("someone").setAudience(TEST_STORE_ID).setSubject(l.loyaltyCustomer.loyaltyCustomerId).setExpirationTime("10m").sign(tokenKey())],
     ["another store's customer token", async () => (await login(uniqueShopper(), { prefix: B, secret: SECRET_B })).customerToken],

@@ -26,7 +26,7 @@ const open: Services[] = [];
 
 async function services(file = "mail.sqlite", smtpUrl: string | null = smtp.url): Promise<Services> {
   const s = createServices({ databasePath: await dbs.location(file), mediaPath: join(dbs.dir, "media"), mail: { smtpUrl, from: FROM, now } });
-  s.stores.get(STORE) ?? s.stores.create({ storeId: STORE, name: "Maple & Thread <Boutique>", platform: "shopify" });
+  if (!s.stores.get(STORE)) s.stores.create({ storeId: STORE, name: "Maple & Thread <Boutique>", platform: "shopify" });
   open.push(s);
   return s;
 }

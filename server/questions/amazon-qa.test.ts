@@ -60,7 +60,7 @@ describe("import of the shared Amazon Q&A file", () => {
     expect(report.alreadyPresent).toBe(9008);
   });
 
-  it("imported questions are listed with their answers", async () => {
+  it("imported questions are listed with their answers", () => {
     const list = services.reviews.listQuestions({ storeId: STORE, productKey: "shopify-B00004U9JP" }, { limit: 25 });
     expect(list.questions.length).toBeGreaterThan(0);
     expect(list.questions.every((q) => q.answers.length === 1 && q.answers[0].isStoreAnswer === false)).toBe(true);
