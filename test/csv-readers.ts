@@ -45,3 +45,9 @@ export const NASTY_TEXTS = [
   "  leading spaces", "trailing spaces  ", "\ttab first", "=cmd|' /C calc'!A0", "+1 great", "-2 bad", "@SUM(A1)", "   =1+2", " \t@x",
   "\r=1", "＝1", "mixed \"q\"\r\n, and\n\r\rmore", "Ünïcödé 日本語 🙂",
 ];
+
+/**
+ * The cell a reader should get back for the text `value` (docs/exports.md "Formula-safe"): `'` + the text when
+ * it starts with `=`, `+`, `-`, `@` (or their full-width forms) after optional whitespace, or with a tab, CR or LF.
+ */
+export const guarded = (value: string) => (/^(?:\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|[\t\r\n])/.test(value) ? `'${value}` : value);
