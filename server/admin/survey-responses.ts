@@ -3,10 +3,10 @@
  * schema: both read the same URL parameters, so an export holds exactly the rows the page filters),
  * plain-text renderings of answered questions (docs/surveys.md, Survey response fields) and the streamed CSV body.
  */
-import { stringify } from "csv-stringify/sync";
 import { z } from "zod";
 import { NPS_CATEGORIES, SURVEY_CHANNELS, type AnsweredQuestion, type ProfileAnswer, type Survey, type SurveyResponse } from "../contract/surveys.ts";
 import type { ResponseFilter, SurveysService } from "../surveys/surveys.service.ts";
+import { csvBatchStream } from "../exports/csv-stream.ts";
 
 const DAY_MS = 86_400_000;
 const optionalEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
@@ -101,12 +101,6 @@ export function answerText(a: AnsweredQuestion): string {
   }
 }
 
-/**
- * Spreadsheet formula injection guard (OWASP "CSV injection"): a customer-written cell starting with
- * = + - @ or a tab/CR gets a leading apostrophe so spreadsheet programs show it as text.
- */
-export const safeCell = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
-
 const FIXED_COLUMNS = ["surveyResponseId", "dateCreated", "channel", "channelSurveyDescription", "customerId", "customerEmail", "emailMarketingOptIn", "remoteOrderId", "reward", "isArchived"];
 
 /** The CSV header: fixed columns, then one column per question of the survey (its text). */
@@ -123,40 +117,29 @@ export function csvRow(survey: Survey, r: SurveyResponse): string[] {
     r.reward ? `${r.reward.description} (${r.reward.value})` : "", String(r.isArchived ?? false),
     ...survey.questions.map((q) => {
       const a = byId.get(q.id);
-      return a ? safeCell(answerText(a)) : "";
+      return a ? answerText(a) : "";
     }),
   ];
 }
 
 /**
  * The CSV export body: a header row, then every response of `filter` read from
- * `surveys.iterateResponses` in keyset batches of `batchSize` (default 500). Each pull of the stream
- * stringifies one batch (RFC 4180 quoting by csv-stringify, CRLF line ends, UTF-8 with a BOM so
- * spreadsheet programs read accents), so memory stays at one batch whatever the row count, and a slow
- * client slows the reads (back-pressure). The stream is cancelled when the client goes away.
+ * `surveys.iterateResponses` in keyset batches of `batchSize` (default 500), written by the exports' one
+ * CSV writer (server/exports/csv-stream.ts, docs/exports.md: RFC 4180 quoting of commas, quotes, line
+ * breaks and edge whitespace, formula-safe cells, CRLF line ends, UTF-8 with a BOM). Each pull of the
+ * stream writes one batch, so memory stays at one batch whatever the row count, and a slow client slows
+ * the reads (back-pressure). The stream is cancelled when the client goes away.
  */
 export function csvExportStream(surveys: SurveysService, storeId: string, survey: Survey, filter: ResponseFilter, batchSize = 500): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
   const rows = surveys.iterateResponses(storeId, filter, { order: "date desc", batchSize });
-  const opts = { record_delimiter: "\r\n" as const };
-  let headerSent = false;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (!headerSent) {
-        headerSent = true;
-        controller.enqueue(encoder.encode(`\uFEFF${stringify([csvHeader(survey)], opts)}`));
-        return;
-      }
-      const batch: string[][] = [];
-      for (let next = rows.next(); !next.done; next = rows.next()) {
-        batch.push(csvRow(survey, next.value));
-        if (batch.length >= batchSize) break;
-      }
-      if (batch.length) controller.enqueue(encoder.encode(stringify(batch, opts)));
-      if (batch.length < batchSize) controller.close();
-    },
-    cancel() {
-      rows.return(undefined);
-    },
-  }, { highWaterMark: 1 });
+  return csvBatchStream(csvHeader(survey), () => {
+    const batch: string[][] = [];
+    for (let next = rows.next(); !next.done; next = rows.next()) {
+      batch.push(csvRow(survey, next.value));
+      if (batch.length >= batchSize) break;
+    }
+    return { rows: batch, done: batch.length < batchSize };
+  }, () => {
+    rows.return(undefined);
+  });
 }

@@ -1,8 +1,9 @@
 /**
  * CSV exports of a store (issue #24 item 4, docs/exports.md): reviews, questions, loyalty customers,
  * loyalty transactions and orders, with the filters of server/contract/exports.ts, as streamed CSV
- * (csv-stream.ts: keyset batches of 500 rows, formula-safe cells). Used by the enterprise API
- * (`GET /enterprise/exports/<name>.csv`) and the admin's Exports page. Dates in ISO 8601 UTC.
+ * (csv-stream.ts, the one CSV writer: keyset batches of 500 rows, RFC 4180 quoting, formula-safe cells).
+ * Used by the enterprise API (`GET /enterprise/exports/<name>.csv`) and the admin's Exports page. Dates
+ * in ISO 8601 UTC.
  */
 import type {
   ExportName, LoyaltyCustomersExportQuery, LoyaltyTransactionsExportQuery, OrdersExportQuery, QuestionsExportQuery, ReviewsExportQuery,
