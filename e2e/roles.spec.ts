@@ -37,6 +37,7 @@ async function memberPage(browser: Browser, storeName: string): Promise<Page> {
 }
 
 test("a member neither reads the owner invitation nor uses owner-only controls; a forged POST is refused", async ({ page, browser }) => {
+  test.setTimeout(240_000); // two browsers, many pages and axe scans on a shared machine
   const store = await signUpStore(page, { storeName: `Roles ${run}` });
   await invite(page, store.storeId, MEMBER.email, "member");
   const member = await memberPage(browser, store.storeName);
