@@ -3,6 +3,9 @@
  * form reader of admin actions, sign-in requirement, store membership check and CSRF check. Every admin loader and action goes through
  * `requireStore` (or `requireSession` for pages without a store), and every action through `requireCsrf`.
  *
+ * Owner-only actions (server/admin/roles.ts, docs/admin.md "Who may do what") go through
+ * `requireOwnerAction`; loaders tell the page with `isOwner` so it hides what a member may not do.
+ *
  * Store selection: the store ID is in the URL (`/admin/stores/{storeId}/...`); a store the signed-in
  * user does not belong to answers 404, exactly like a store that does not exist.
  */
@@ -11,6 +14,7 @@ import { parseCookie, stringifySetCookie } from "cookie";
 import { randomBytes } from "node:crypto";
 import type { AdminSession } from "../../server/admin/admin.service.ts";
 import { safeEqual, SESSION_TTL_MS } from "../../server/admin/admin.service.ts";
+import { mayTake, requireOwner, type OwnerAction } from "../../server/admin/roles.ts";
 import { isApiError } from "../../server/contract/errors.ts";
 import { readFormBody } from "../../server/shared/body.ts";
 import type { Store } from "../../server/stores/stores.repo.ts";
@@ -162,6 +166,30 @@ export async function requireStoreAction(request: Request, context: AppLoadConte
   const form = await readAdminForm(request, maxBytes);
   requireCsrf(form, session);
   return { session, store, form };
+}
+
+/** Whether the signed-in user is an owner of `storeId` (membership read with the session, on every request). */
+export const isOwner = (session: AdminSession, storeId: string, action: OwnerAction): boolean =>
+  mayTake(session.stores.find((s) => s.storeId === storeId)?.role, action);
+
+/**
+ * For owner-only actions: `requireStoreAction` (session, membership 404, bounded form, CSRF 403), then the
+ * owner check. @throws the admin error page 403 "Only an owner of this store can …" for a member; nothing is changed.
+ */
+export async function requireOwnerAction(request: Request, context: AppLoadContext, storeId: string | undefined, action: OwnerAction, maxBytes?: number) {
+  const result = await requireStoreAction(request, context, storeId, maxBytes);
+  requireStoreOwner(result.session, result.store.storeId, action);
+  return result;
+}
+
+/** The owner check alone (after `requireStoreAction`), for pages where only some intents are owner-only. @throws the admin error page 403. */
+export function requireStoreOwner(session: AdminSession, storeId: string, action: OwnerAction): void {
+  try {
+    requireOwner(session.stores.find((s) => s.storeId === storeId)?.role, action);
+  } catch (error) {
+    if (isApiError(error)) throw httpError(error.status, error.message);
+    throw error;
+  }
 }
 
 /** A form field as a trimmed string ('' when absent or a file). */

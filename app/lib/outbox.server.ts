@@ -1,18 +1,31 @@
 /**
- * The outbox message a signed-in merchant may see (server/mail/mail.service.ts `getVisible`: their stores'
- * mail and mail of no store addressed to them), or the admin 404 for anything else (unknown, not a UUID,
- * someone else's), so a merchant cannot tell another store's message from a missing one.
+ * The outbox message a signed-in merchant may see (server/mail/mail.service.ts `mayRead`: every message of the
+ * stores they own; their other stores' messages except invitations and resets; mail of no store only for
+ * operators), or the admin 404 for anything else (unknown, not a UUID, another store's, an owner's), so a
+ * merchant cannot tell a message they may not read from a missing one, nor learn its subject or links.
  */
 import type { AppLoadContext } from "@remix-run/node";
+import type { AdminSession } from "../../server/admin/admin.service.ts";
+import type { OutboxReader } from "../../server/mail/mail.service.ts";
 import { httpError, requireSession } from "~/lib/admin.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Who reads the outbox: the session's stores by role (read with the session, on every request) and whether the user is an operator. */
+export function outboxReader(session: AdminSession, context: AppLoadContext): OutboxReader {
+  return {
+    ownerOf: session.stores.filter((s) => s.role === "owner").map((s) => s.storeId),
+    memberOf: session.stores.filter((s) => s.role !== "owner").map((s) => s.storeId),
+    operator: context.services.signup.isOperator(session.userId),
+    email: session.email,
+  };
+}
 
 /** The session and the message, or undefined when it is not visible. @throws redirect to sign-in without a session. */
 export function findOutboxMessage(request: Request, context: AppLoadContext, messageId: string | undefined) {
   const session = requireSession(request, context);
   const message = messageId && UUID.test(messageId)
-    ? context.services.mail.getVisible({ storeIds: session.stores.map((s) => s.storeId), email: session.email, messageId })
+    ? context.services.mail.getVisible({ ...outboxReader(session, context), messageId })
     : undefined;
   return { session, message };
 }
@@ -20,7 +33,7 @@ export function findOutboxMessage(request: Request, context: AppLoadContext, mes
 /** The session and the message. @throws redirect to sign-in without a session; 404 when not visible. */
 export function requireOutboxMessage(request: Request, context: AppLoadContext, messageId: string | undefined) {
   const { session, message } = findOutboxMessage(request, context, messageId);
-  if (!message) throw httpError(404, "Message not found, or it is not one of your stores' messages.");
+  if (!message) throw httpError(404, "Message not found, or it is not one you may read (invitations and password resets are shown to a store's owners only).");
   return { session, message };
 }
 

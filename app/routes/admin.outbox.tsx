@@ -6,6 +6,7 @@ import { OutboxHeader } from "~/components/OutboxHeader";
 import { adminHeaders, requireSession } from "~/lib/admin.server";
 import outboxStyles from "~/styles/admin-outbox.css?url";
 import { deliveryNote, formatUtc, isoTime, STATUS_LABEL } from "~/lib/outbox";
+import { outboxReader } from "~/lib/outbox.server";
 
 export const meta: MetaFunction = () => [{ title: "Outbox · Chorus admin" }];
 export const headers = adminHeaders;
@@ -16,17 +17,22 @@ const PAGE_SIZE = 25;
 
 /**
  * /admin/outbox: the mail Chorus sent or will send (server/mail, docs/mail.md), newest first, keyset-paged by
- * the service's signed cursor (`after`): messages of the stores the signed-in user belongs to, and messages of
- * no store addressed to the user (e.g. their password reset). A cursor that is not this listing's answers 400
+ * the service's signed cursor (`after`): what the signed-in user may read (mail.service.ts `mayRead`): their stores'
+ * messages, invitations only of the stores they own, and mail of no store (password resets) only for an
+ * operator. A cursor that is not this listing's answers 400
  * with the error shown in the page.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = requireSession(request, context);
   const after = new URL(request.url).searchParams.get("after") ?? undefined;
   const storeNames = Object.fromEntries(session.stores.map((s) => [s.storeId, s.name]));
-  const base = { email: session.email, csrf: session.csrfToken, sending: context.services.mail.sending, storeNames, firstPage: after === undefined, firstStoreId: session.stores[0]?.storeId ?? null };
+  const reader = outboxReader(session, context);
+  const base = {
+    email: session.email, csrf: session.csrfToken, sending: context.services.mail.sending, storeNames, firstPage: after === undefined,
+    firstStoreId: session.stores[0]?.storeId ?? null, ownsAll: reader.memberOf.length === 0, operator: reader.operator,
+  };
   try {
-    const page = context.services.mail.listVisible({ storeIds: session.stores.map((s) => s.storeId), email: session.email, after, limit: PAGE_SIZE });
+    const page = context.services.mail.listVisible({ ...reader, after, limit: PAGE_SIZE });
     return { ...base, messages: page.messages, next: page.next ?? null, error: null };
   } catch (error) {
     if (isApiError(error) && error.status === 400) {
@@ -37,7 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function Outbox() {
-  const { email, csrf, sending, storeNames, messages, next, error, firstPage, firstStoreId } = useLoaderData<typeof loader>();
+  const { email, csrf, sending, storeNames, messages, next, error, firstPage, firstStoreId, ownsAll, operator } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   return (
     <>
@@ -48,7 +54,9 @@ export default function Outbox() {
         </p>
         <h1>Outbox</h1>
         <p>
-          Every e-mail Chorus sends for your stores (review requests, invitations) and to you (password resets), newest first.
+          Every e-mail Chorus sends for your stores (review requests, team invitations){operator ? " and every password reset" : ""}, newest first.
+          {ownsAll ? "" : " Team invitations are shown only to a store's owners: their links open the store."}
+          {operator ? "" : " Password resets are shown only to the instance's operators."}
         </p>
         {sending ? null : (
           <p className="notice">
@@ -85,7 +93,7 @@ export default function Outbox() {
                     <td><Link to={`/admin/outbox/${m.messageId}`}>{m.subject}</Link></td>
                     <td>{m.to}</td>
                     <td>{m.kind}</td>
-                    <td>{m.storeId ? storeNames[m.storeId] ?? m.storeId : <span className="muted">none (to you)</span>}</td>
+                    <td>{m.storeId ? storeNames[m.storeId] ?? m.storeId : <span className="muted">none</span>}</td>
                     <td>
                       <span className={`badge badge-mail-${m.status}`}>{STATUS_LABEL[m.status]}</span>
                       <br />

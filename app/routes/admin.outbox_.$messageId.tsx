@@ -7,7 +7,7 @@ import { OutboxHeader } from "~/components/OutboxHeader";
 import { Flash } from "~/components/Flash";
 import { adminHeaders, field, readAdminForm, requireCsrf } from "~/lib/admin.server";
 import { deliveryNote, formatUtc, isoTime, STATUS_LABEL } from "~/lib/outbox";
-import { requireOutboxMessage } from "~/lib/outbox.server";
+import { outboxReader, requireOutboxMessage } from "~/lib/outbox.server";
 import outboxStyles from "~/styles/admin-outbox.css?url";
 
 export const meta: MetaFunction = () => [{ title: "Message · Outbox · Chorus admin" }];
@@ -17,7 +17,8 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: outboxStyl
 /**
  * /admin/outbox/:messageId: one message: recipient, subject, kind, store, delivery state (attempts, last
  * error), its extra headers, the HTML version in a sandboxed frame (served by the `/html` resource route with
- * a policy that runs no script and loads nothing) and the plain-text version. 404 unless visible to the user.
+ * a policy that runs no script and loads nothing) and the plain-text version. 404 unless visible to the user
+ * (outbox.server.ts: invitations and resets are owners' or operators').
  */
 /** The http(s) links of a message's HTML, in order, once each (to open them from the admin; the frame cannot). */
 function linksOf(html: string): string[] {
@@ -45,7 +46,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const form = await readAdminForm(request);
   requireCsrf(form, session);
   if (field(form, "intent") !== "send-again") return data({ error: "Unknown action." }, { status: 400 });
-  const queued = context.services.mail.sendAgain({ storeIds: session.stores.map((s) => s.storeId), email: session.email, messageId: message.messageId });
+  const queued = context.services.mail.sendAgain({ ...outboxReader(session, context), messageId: message.messageId });
   if (!queued) {
     return data({ error: context.services.mail.sending ? "Only a failed or kept message can be sent again." : "Nothing can be sent: no mail server is configured (SMTP_URL)." }, { status: 409 });
   }
@@ -77,7 +78,7 @@ export default function OutboxMessage() {
         <dl className="mail-facts">
           <Fact term="To">{m.to}</Fact>
           <Fact term="Kind">{m.kind}</Fact>
-          <Fact term="Store">{storeName ?? <span className="muted">none (sent to you)</span>}</Fact>
+          <Fact term="Store">{storeName ?? <span className="muted">none (mail of the instance, e.g. a password reset)</span>}</Fact>
           <Fact term="Created"><time dateTime={isoTime(m.createdMs)}>{formatUtc(m.createdMs)}</time></Fact>
           <Fact term="Status">
             <span className={`badge badge-mail-${m.status}`}>{STATUS_LABEL[m.status]}</span> {deliveryNote(m)}

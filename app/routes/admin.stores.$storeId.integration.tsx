@@ -4,7 +4,7 @@ import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { CopyButton } from "~/components/CopyButton";
 import { CsrfField } from "~/components/CsrfField";
 import { Flash } from "~/components/Flash";
-import { adminHeaders, field, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { adminHeaders, field, isOwner, requireOwnerAction, requireStore } from "~/lib/admin.server";
 import { carouselSnippet, widgetSnippet } from "~/lib/widget-snippet";
 
 export const meta: MetaFunction = () => [{ title: "Integration · Chorus admin" }];
@@ -12,7 +12,7 @@ export const headers = adminHeaders;
 
 /** API keys of the store (never the key itself) and the widget snippet (script from PUBLIC_URL, the widgets the store shows). */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+  const { session, store } = requireStore(request, context, params.storeId);
   const top = context.services.stores.topProducts(store.storeId, 1)[0];
   const shown = context.services.widgetSettings.get(store.storeId).widgets;
   return {
@@ -23,12 +23,16 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     }),
     carousel: shown.reviews ? carouselSnippet({ origin: context.publicOrigin, storeId: store.storeId }) : null,
     keys: context.services.apiKeys.list(store.storeId),
+    isOwner: isOwner(session, store.storeId, "api-keys"),
   };
 }
 
-/** Intents: `create` (name; the key is shown once in the response) and `revoke` (apiKeyId of this store, else 404). */
+/**
+ * Intents (owners only, 403 for a member: an API key opens the whole enterprise API, docs/admin.md "Who may do
+ * what"): `create` (name; the key is shown once in the response) and `revoke` (apiKeyId of this store, else 404).
+ */
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { store, form } = await requireStoreAction(request, context, params.storeId);
+  const { store, form } = await requireOwnerAction(request, context, params.storeId, "api-keys");
   const intent = field(form, "intent");
   if (intent === "create") {
     const name = field(form, "name");
@@ -46,7 +50,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 const day = (iso?: string) => (iso ? iso.replace("T", " ").slice(0, 16) + " UTC" : "never");
 
 export default function Integration() {
-  const { store, keys, snippet, carousel } = useLoaderData<typeof loader>();
+  const { store, keys, snippet, carousel, isOwner } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const createdKey = result && "createdKey" in result ? result.createdKey : undefined;
   return (
@@ -80,13 +84,17 @@ export default function Integration() {
           <CopyButton targetId="new-key" label="Copy key" />
         </div>
       ) : null}
-      <Form method="post" className="inline-form">
-        <CsrfField />
-        <input type="hidden" name="intent" value="create" />
-        <label htmlFor="key-name">Name of the new key</label>
-        <input id="key-name" name="name" required maxLength={100} placeholder="e.g. Data warehouse" />
-        <button type="submit">Create API key</button>
-      </Form>
+      {isOwner ? (
+        <Form method="post" className="inline-form">
+          <CsrfField />
+          <input type="hidden" name="intent" value="create" />
+          <label htmlFor="key-name">Name of the new key</label>
+          <input id="key-name" name="name" required maxLength={100} placeholder="e.g. Data warehouse" />
+          <button type="submit">Create API key</button>
+        </Form>
+      ) : (
+        <p className="notice">Only an owner of this store can create or revoke API keys.</p>
+      )}
       {keys.length === 0 ? (
         <p className="empty">No API keys yet.</p>
       ) : (
@@ -106,6 +114,8 @@ export default function Integration() {
                   <td>
                     {k.dateRevoked ? (
                       <span className="badge badge-rejected">Revoked {day(k.dateRevoked)}</span>
+                    ) : !isOwner ? (
+                      <span className="badge badge-published">Active</span>
                     ) : (
                       <Form method="post">
                         <CsrfField />

@@ -6,7 +6,7 @@ import { CopyButton } from "~/components/CopyButton";
 import { CsrfField } from "~/components/CsrfField";
 import { FieldError, invalidProps } from "~/components/FieldError";
 import { Flash } from "~/components/Flash";
-import { adminHeaders, field, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { adminHeaders, field, isOwner, requireOwnerAction, requireStore } from "~/lib/admin.server";
 import { readFlash, redirectWithFlash } from "~/lib/flash.server";
 import { DEFAULT_LEGAL_POLICIES, fieldErrors, legalPoliciesForm } from "~/lib/loyalty-admin.server";
 
@@ -15,9 +15,9 @@ export const headers = adminHeaders;
 
 /** Program set-up (issue 21 item 3): on/off, the platform secret (shown once after generation), first legal policies. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+  const { session, store } = requireStore(request, context, params.storeId);
   const { flash, headers } = await readFlash(request, context);
-  return data({ storeId: store.storeId, status: context.services.loyalty.programStatus(store.storeId), flash, defaults: DEFAULT_LEGAL_POLICIES }, { headers });
+  return data({ storeId: store.storeId, isOwner: isOwner(session, store.storeId, "loyalty-program"), status: context.services.loyalty.programStatus(store.storeId), flash, defaults: DEFAULT_LEGAL_POLICIES }, { headers });
 }
 
 const LEGAL_FIELDS = ["acceptTermsAndJoinProgramButtonText", "policySentenceTemplate", "policySentenceHtml", "termsAndConditionsUrl", "privacyPolicyUrl"] as const;
@@ -25,10 +25,11 @@ const LEGAL_FIELDS = ["acceptTermsAndJoinProgramButtonText", "policySentenceTemp
 /**
  * Intents: `turn-on` (creates the program from the legal-policy fields when there is none; the new
  * platform secret goes to the flash, shown once), `turn-off`, `rotate-secret`. Success redirects
- * with a flash; invalid fields answer 400 with a message per field.
+ * with a flash; invalid fields answer 400 with a message per field. Every intent is an owner's (403 for a
+ * member: the platform secret signs every shopper's loyalty sign-in, docs/admin.md "Who may do what").
  */
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { store, form } = await requireStoreAction(request, context, params.storeId);
+  const { store, form } = await requireOwnerAction(request, context, params.storeId, "loyalty-program");
   const { loyalty } = context.services;
   const here = `/admin/stores/${store.storeId}/loyalty/program`;
   const intent = field(form, "intent");
@@ -66,7 +67,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 type ActionResult = { error?: string; errors?: Record<string, string>; values?: Record<string, string> };
 
 export default function LoyaltyProgram() {
-  const { storeId, status, flash, defaults } = useLoaderData<typeof loader>();
+  const { storeId, isOwner, status, flash, defaults } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const busy = useNavigation().state !== "idle";
   const errors = result?.errors ?? {};
@@ -97,7 +98,13 @@ export default function LoyaltyProgram() {
         </div>
       ) : null}
 
-      {!status.exists ? (
+      {!isOwner ? (
+        <div className="panel stack">
+          <h2>Status</h2>
+          <p>The loyalty program is <strong data-testid="program-status">{!status.exists ? "not set up" : status.enabled ? "on" : "off"}</strong>.</p>
+          <p className="notice">Only an owner of this store can turn the loyalty program on or off or generate its platform secret.</p>
+        </div>
+      ) : !status.exists ? (
         <Form method="post" className="stack panel" noValidate aria-labelledby="turn-on-title">
           <h2 id="turn-on-title">Turn on the loyalty program</h2>
           <p className="muted">Shoppers join by accepting your terms. Give the join button's text and the sentence shown under it; each placeholder becomes a link to the page you give below. You add earning rules, rewards and VIP tiers next.</p>

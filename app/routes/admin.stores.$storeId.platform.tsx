@@ -5,7 +5,7 @@ import { platformSettingsPatch } from "../../server/platforms/platforms.service.
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { CopyButton } from "~/components/CopyButton";
 import { CsrfField } from "~/components/CsrfField";
-import { adminHeaders, field, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { adminHeaders, field, isOwner, requireStore, requireStoreAction, requireStoreOwner } from "~/lib/admin.server";
 import { shopifyAdminApiUrl, writeSnippetsToShopify } from "~/lib/snippets.server";
 
 export const meta: MetaFunction = () => [{ title: "Shop platform · Chorus admin" }];
@@ -13,8 +13,8 @@ export const headers = adminHeaders;
 
 /** The platform connection (issue #22 items 1, 5): the same service as PATCH /enterprise/settings section `platform`. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
-  return { storeId: store.storeId, settings: context.services.platforms.settings(store.storeId, context.publicOrigin) };
+  const { session, store } = requireStore(request, context, params.storeId);
+  return { storeId: store.storeId, isOwner: isOwner(session, store.storeId, "platform"), settings: context.services.platforms.settings(store.storeId, context.publicOrigin) };
 }
 
 type Errors = Partial<Record<"shopDomain" | "appSecret" | "accessToken" | "form", string>>;
@@ -24,10 +24,13 @@ type SnippetResult = { written: number; products: number; errors: string[] };
 /**
  * Intents: `save` (shop domain; a non-empty app secret sets or rotates it, an empty one keeps it) and
  * `remove-secret`. Per-field errors with 400 (409 for a shop domain of another store); redirect after success.
+ * `save` and `remove-secret` are an owner's (403 for a member, docs/admin.md "Who may do what"); `write-snippets`
+ * (with the merchant's own access token, to the saved shop) is anyone's.
  */
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { store, form } = await requireStoreAction(request, context, params.storeId);
+  const { session, store, form } = await requireStoreAction(request, context, params.storeId);
   const intent = field(form, "intent");
+  if (intent !== "write-snippets") requireStoreOwner(session, store.storeId, "platform");
   if (intent === "write-snippets") {
     // Server-rendered snippets into the shop's product metafields (docs/snippets.md); the token is used for this run only.
     const accessToken = field(form, "accessToken").trim();
@@ -66,7 +69,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 const when = (iso: string | null) => (iso ? iso.replace("T", " ").slice(0, 16) + " UTC" : "");
 
 export default function Platform() {
-  const { settings } = useLoaderData<typeof loader>();
+  const { settings, isOwner } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const errors: Errors = (result && "errors" in result ? result.errors : undefined) ?? {};
   const snippets = result && "snippets" in result ? (result.snippets as SnippetResult) : undefined;
@@ -99,6 +102,7 @@ export default function Platform() {
       <p data-testid="secret-state">
         App secret: {settings.appSecretSet ? <>set{settings.appSecretSetAt ? ` on ${when(settings.appSecretSetAt)}` : ""} (it is never shown again)</> : <strong>not set: webhooks are refused</strong>}
       </p>
+      {isOwner ? (<>
       <Form method="post" className="stack panel" noValidate aria-label="Platform connection">
         <CsrfField />
         <input type="hidden" name="intent" value="save" />
@@ -119,6 +123,9 @@ export default function Platform() {
           <button type="submit" className="danger" disabled={busy}>Remove app secret</button>
         </Form>
       ) : null}
+      </>) : (
+        <p className="notice">Only an owner of this store can change its shop domain or app secret.</p>
+      )}
 
       <h2 id="snippets-heading">Review snippets in Shopify</h2>
       <p>

@@ -5,7 +5,7 @@ import { CopyButton } from "~/components/CopyButton";
 import { CsrfField } from "~/components/CsrfField";
 import { FieldError, invalidProps } from "~/components/FieldError";
 import { Flash } from "~/components/Flash";
-import { adminHeaders, field, requireStore, requireStoreAction } from "~/lib/admin.server";
+import { adminHeaders, field, isOwner, requireStore, requireStoreAction, requireStoreOwner } from "~/lib/admin.server";
 import { readFlash, redirectWithFlash } from "~/lib/flash.server";
 import { isApiError } from "../../server/contract/errors.ts";
 import { createWebhookSubscriptionSchema, updateWebhookSubscriptionSchema, WEBHOOK_EVENT_TYPES } from "../../server/contract/webhooks.ts";
@@ -20,12 +20,12 @@ const PAGE = 50;
 
 /** Subscriptions (with the disabled notice), the delivery log newest first (`?before=<seq>` pages), the secret shown once. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+  const { session, store } = requireStore(request, context, params.storeId);
   const { flash, headers } = await readFlash(request, context);
   const before = Number(new URL(request.url).searchParams.get("before"));
   const deliveries = context.services.webhooks.deliveries(store.storeId, { beforeSeq: Number.isSafeInteger(before) && before > 0 ? before : undefined, limit: PAGE + 1 });
   return data({
-    storeId: store.storeId, flash, subscriptions: context.services.webhooks.list(store.storeId),
+    storeId: store.storeId, flash, isOwner: isOwner(session, store.storeId, "webhooks"), subscriptions: context.services.webhooks.list(store.storeId),
     deliveries: deliveries.slice(0, PAGE), nextBefore: deliveries.length > PAGE ? deliveries[PAGE - 1].seq : null,
   }, { headers });
 }
@@ -43,12 +43,15 @@ function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): Record
  * Intents: `create` (url, eventType[], description; the secret goes to the flash, shown once), `update`
  * (subscriptionId and the same fields), `enable`, `disable`, `delete`, `rotate` (new secret, shown once),
  * `replay` (deliveryId). Success redirects with a flash; invalid fields answer 400 with a message per field.
+ * Every intent but `replay` is an owner's (403 for a member: a subscription sends the store's data where it
+ * points, docs/admin.md "Who may do what"); replaying a delivery to an existing subscription is anyone's.
  */
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { store, form } = await requireStoreAction(request, context, params.storeId);
+  const { session, store, form } = await requireStoreAction(request, context, params.storeId);
   const here = `/admin/stores/${store.storeId}/webhooks`;
   const hooks = context.services.webhooks;
   const intent = field(form, "intent");
+  if (intent !== "replay") requireStoreOwner(session, store.storeId, "webhooks");
   const subscriptionId = field(form, "subscriptionId");
   try {
     if (intent === "create" || intent === "update") {
@@ -130,7 +133,7 @@ function SubscriptionFields({ prefix, values, errors }: { prefix: string; values
 }
 
 export default function Webhooks() {
-  const { storeId, flash, subscriptions, deliveries, nextBefore } = useLoaderData<typeof loader>();
+  const { storeId, flash, isOwner, subscriptions, deliveries, nextBefore } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const busy = useNavigation().state !== "idle";
   const errors = result?.errors ?? {};
@@ -176,6 +179,7 @@ export default function Webhooks() {
                 </p>
                 {s.description ? <p>{s.description}</p> : null}
                 <p className="muted">Events: {s.eventTypes.join(", ")} · secret {s.secretPrefix}… · {s.consecutiveFailures === 1 ? "1 failed attempt" : `${s.consecutiveFailures} failed attempts`} in a row</p>
+                {isOwner ? (<>
                 <details open={editing}>
                   <summary>Edit {s.url}</summary>
                   <Form method="post" className="stack" noValidate>
@@ -198,19 +202,24 @@ export default function Webhooks() {
                     </Form>
                   ))}
                 </div>
+                </>) : null}
               </li>
             );
           })}
         </ul>
       )}
 
-      <Form method="post" className="stack panel" noValidate aria-labelledby="create-title">
-        <h2 id="create-title">Add a subscription</h2>
-        <CsrfField />
-        <input type="hidden" name="intent" value="create" />
-        <SubscriptionFields prefix="new" values={result?.subscriptionId ? {} : values} errors={createErrors} />
-        <button type="submit" disabled={busy}>Create subscription</button>
-      </Form>
+      {isOwner ? (
+        <Form method="post" className="stack panel" noValidate aria-labelledby="create-title">
+          <h2 id="create-title">Add a subscription</h2>
+          <CsrfField />
+          <input type="hidden" name="intent" value="create" />
+          <SubscriptionFields prefix="new" values={result?.subscriptionId ? {} : values} errors={createErrors} />
+          <button type="submit" disabled={busy}>Create subscription</button>
+        </Form>
+      ) : (
+        <p className="notice">Only an owner of this store can add, change or delete subscriptions.</p>
+      )}
 
       <h2>Delivery log</h2>
       {deliveries.length === 0 ? <p className="empty">No deliveries yet.</p> : (

@@ -4,10 +4,12 @@
  * cookie token.
  */
 import type { Db } from "../db/database.ts";
+import type { Role } from "./account-forms.ts";
 
 export type MerchantUser = { userId: string; email: string; createdMs: number };
 export type SessionRow = { session_hash: string; user_id: string; csrf_token: string; created_ms: number; expires_ms: number; email: string };
-export type MemberStore = { storeId: string; name: string };
+/** A store the user belongs to, with the user's role there (docs/admin.md "Who may do what"). */
+export type MemberStore = { storeId: string; name: string; role: Role };
 /** A sign-in throttle counter: attempts not (yet) proven right, and when the latest was counted (ms). */
 export type ThrottleCounter = { failures: number; lastMs: number };
 
@@ -28,8 +30,8 @@ export function adminRepo(db: Db) {
     `SELECT s.session_hash, s.user_id, s.csrf_token, s.created_ms, s.expires_ms, u.email
      FROM admin_sessions s JOIN merchant_users u ON u.user_id = s.user_id WHERE s.session_hash = ? AND s.expires_ms > ?`,
   );
-  const stores = db.prepare<[string], { store_id: string; name: string }>(
-    `SELECT s.store_id, s.name FROM store_memberships m JOIN stores s ON s.store_id = m.store_id WHERE m.user_id = ? ORDER BY s.name, s.store_id`,
+  const stores = db.prepare<[string], { store_id: string; name: string; role: Role }>(
+    `SELECT s.store_id, s.name, m.role FROM store_memberships m JOIN stores s ON s.store_id = m.store_id WHERE m.user_id = ? ORDER BY s.name, s.store_id`,
   );
   const member = db.prepare<[string, string], { 1: number }>("SELECT 1 FROM store_memberships WHERE user_id = ? AND store_id = ?");
   const counter = db.prepare<[string, string], { failures: number; last_ms: number }>(
@@ -53,9 +55,9 @@ export function adminRepo(db: Db) {
     addMembership(userId: string, storeId: string, createdMs: number): void {
       db.prepare("INSERT INTO store_memberships (user_id, store_id, created_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING").run(userId, storeId, createdMs);
     },
-    /** Stores the user belongs to, by name. */
+    /** Stores the user belongs to, by name, with the user's role in each. */
     storesOf(userId: string): MemberStore[] {
-      return stores.all(userId).map((r) => ({ storeId: r.store_id, name: r.name }));
+      return stores.all(userId).map((r) => ({ storeId: r.store_id, name: r.name, role: r.role }));
     },
     isMember(userId: string, storeId: string): boolean {
       return member.get(userId, storeId) !== undefined;

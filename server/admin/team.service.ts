@@ -21,6 +21,7 @@ import { accountTokenHash, isAccountToken, newAccountToken } from "./account-tok
 import type { AccountsRepo, Invite, TeamMember } from "./accounts.repo.ts";
 import { isUniqueViolation, type AdminRepo } from "./admin.repo.ts";
 import type { AdminService } from "./admin.service.ts";
+import { requireOwner } from "./roles.ts";
 import { consumePoint, windowLimiters } from "./window-limiter.ts";
 
 /** How long an invitation link works: 7 days. */
@@ -33,8 +34,6 @@ export type InviteLookup =
   | { state: "open"; invite: Invite; storeName: string; hasAccount: boolean }
   | { state: "invalid" | "used" | "expired" | "revoked" };
 
-const forbidden = () => new ApiError(403, "Only an owner of this store can manage its team.", "forbidden");
-
 /** Create the team service. `mail` is the outgoing mail queue (server/mail/mail.service.ts). */
 export function teamService(deps: {
   db: Db; admin: AdminRepo; adminService: AdminService; accounts: AccountsRepo; stores: StoresRepo;
@@ -45,9 +44,8 @@ export function teamService(deps: {
   const windowLimiter = windowLimiters(db);
   let limiter = windowLimiter("invite", DEFAULT_INVITE_LIMIT);
 
-  const requireOwner = (storeId: string, userId: string) => {
-    if (accounts.roleOf(userId, storeId) !== "owner") throw forbidden();
-  };
+  // Read afresh from the memberships on every call (docs/admin.md "Who may do what").
+  const requireTeamOwner = (storeId: string, userId: string) => requireOwner(accounts.roleOf(userId, storeId), "team");
 
   return {
     /** Replace the per-store invitation limit (tests, configuration). */
@@ -70,7 +68,7 @@ export function teamService(deps: {
      */
     async invite(input: { storeId: string; byUserId: string; form: Record<string, unknown>; publicOrigin: string }): Promise<{ inviteId: string; url: string; email: string }> {
       const { storeId, byUserId, publicOrigin } = input;
-      requireOwner(storeId, byUserId);
+      requireTeamOwner(storeId, byUserId);
       const parsed = parseFields(inviteSchema, input.form);
       if (parsed.fieldErrors) throw new FieldError(parsed.fieldErrors);
       const { email, role } = parsed.data;
@@ -106,7 +104,7 @@ export function teamService(deps: {
 
     /** Revoke an open invitation of the store, by an owner. @throws ApiError 403 (not an owner), 404 (no such open invitation). */
     revokeInvite(storeId: string, byUserId: string, inviteId: string): void {
-      requireOwner(storeId, byUserId);
+      requireTeamOwner(storeId, byUserId);
       if (!accounts.revokeInvite(storeId, inviteId, now())) throw new ApiError(404, "That invitation was already used, revoked or replaced.", "not_found");
     },
 
@@ -117,7 +115,7 @@ export function teamService(deps: {
      */
     removeMember(storeId: string, byUserId: string, userId: string): void {
       transaction(db, () => {
-        requireOwner(storeId, byUserId);
+        requireTeamOwner(storeId, byUserId);
         const role = accounts.roleOf(userId, storeId);
         if (!role) throw new ApiError(404, "That person is not a member of this store.", "not_found");
         if (role === "owner" && accounts.ownerCount(storeId) <= 1) throw new ApiError(409, "A store needs at least one owner: invite another owner before removing this one.", "last_owner");

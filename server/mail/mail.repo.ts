@@ -157,18 +157,24 @@ export function mailRepo(db: Db) {
     },
 
     /**
-     * Messages a merchant may see, newest first: those of `storeIds`, and those without a store addressed to
-     * `email` (any case). `beforeSeq` is the keyset position (exclusive).
+     * Messages a reader may see (mail.service.ts `mayRead`), newest first: every message of `ownerOf`, those of
+     * `memberOf` whose kind is not one of `hiddenKinds`, and, for an operator, those of no store. `beforeSeq` is
+     * the keyset position (exclusive).
      */
-    listVisible(storeIds: string[], email: string, beforeSeq: number | undefined, limit: number): OutboxSummary[] {
-      // One index range per store (store_id, seq) and one for the recipient, each read newest first and merged
+    listVisible(reader: { ownerOf: string[]; memberOf: string[]; operator: boolean; hiddenKinds: readonly string[] }, beforeSeq: number | undefined, limit: number): OutboxSummary[] {
+      // One index range per store (store_id, seq) and one for mail of no store, each read newest first and merged
       // here: a merchant with few messages on a large instance reads only their own rows.
       const before = beforeSeq ?? Number.MAX_SAFE_INTEGER;
       const byStore = db.prepare(`SELECT ${SUMMARY} FROM mail_outbox WHERE store_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`);
-      const rows = storeIds.flatMap((id) => byStore.all(id, before, limit) as OutboxSummary[]);
-      rows.push(...(db.prepare(
-        `SELECT ${SUMMARY} FROM mail_outbox WHERE store_id IS NULL AND ${sameAddress} AND seq < ? ORDER BY seq DESC LIMIT ?`,
-      ).all(email, before, limit) as OutboxSummary[]));
+      const hidden = reader.hiddenKinds.map(() => "?").join(", ");
+      const byStoreForMember = db.prepare(
+        `SELECT ${SUMMARY} FROM mail_outbox WHERE store_id = ? AND seq < ?${hidden ? ` AND kind NOT IN (${hidden})` : ""} ORDER BY seq DESC LIMIT ?`,
+      );
+      const rows = reader.ownerOf.flatMap((id) => byStore.all(id, before, limit) as OutboxSummary[]);
+      for (const id of reader.memberOf) rows.push(...(byStoreForMember.all(id, before, ...reader.hiddenKinds, limit) as OutboxSummary[]));
+      if (reader.operator) {
+        rows.push(...(db.prepare(`SELECT ${SUMMARY} FROM mail_outbox WHERE store_id IS NULL AND seq < ? ORDER BY seq DESC LIMIT ?`).all(before, limit) as OutboxSummary[]));
+      }
       return rows.sort((a, b) => b.seq - a.seq).slice(0, limit);
     },
 

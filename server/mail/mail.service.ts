@@ -54,6 +54,30 @@ const mailSchema = z.object({
   notBeforeMs: z.number().int().nonnegative().optional(),
 });
 
+/**
+ * Kinds of message whose links are secrets that open an account or a store (an invitation to a team, a
+ * password reset): only a store's owners see them (docs/mail.md "Who sees which message"). A new kind that
+ * carries such a link must be added here.
+ */
+export const ACCOUNT_LINK_KINDS = ["invite", "password-reset"] as const;
+
+/**
+ * Who reads the outbox: the stores they own, the stores they are a member (not an owner) of, and whether they
+ * are an instance operator. `email` keys their listing cursors.
+ */
+export type OutboxReader = { ownerOf: string[]; memberOf: string[]; operator: boolean; email: string };
+
+/**
+ * The outbox's visibility rule (docs/mail.md "Who sees which message"): a store's message is seen by its
+ * owners, and by its members unless its kind is one of ACCOUNT_LINK_KINDS; a message of no store (a password
+ * reset) only by instance operators.
+ */
+export function mayRead(reader: Omit<OutboxReader, "email">, m: { store_id: string | null; kind: string }): boolean {
+  if (m.store_id === null) return reader.operator;
+  if (reader.ownerOf.includes(m.store_id)) return true;
+  return reader.memberOf.includes(m.store_id) && !(ACCOUNT_LINK_KINDS as readonly string[]).includes(m.kind);
+}
+
 /** Messages per range (of seq) of one pruning transaction. */
 const PRUNE_RANGE = 100;
 
@@ -98,12 +122,10 @@ export function mailService(deps: MailServiceDeps) {
   /** Every finished message with seq <= this had its content pruned when due (by this process; 0 at start). */
   let prunedThrough = 0;
 
-  /** One message with its bodies when the merchant may see it (same rule as `listVisible`), else undefined. */
-  function getVisible(input: { storeIds: string[]; email: string; messageId: string }): OutboxMessageDetail | undefined {
+  /** One message with its bodies when the reader may see it (`mayRead`, the same rule as `listVisible`), else undefined. */
+  function getVisible(input: OutboxReader & { messageId: string }): OutboxMessageDetail | undefined {
     const r = repo.byId(input.messageId);
-    if (!r) return undefined;
-    const visible = r.store_id !== null ? input.storeIds.includes(r.store_id) : r.to_address.toLowerCase() === input.email.toLowerCase();
-    if (!visible) return undefined;
+    if (!r || !mayRead(input, r)) return undefined;
     return { ...toMessage(r), html: r.html, text: r.text, headers: JSON.parse(r.headers_json) as Record<string, string> };
   }
 
@@ -132,14 +154,14 @@ export function mailService(deps: MailServiceDeps) {
     },
 
     /**
-     * A page of the outbox a merchant may see, newest first: messages of `storeIds`, and messages without a store
-     * addressed to `email`. `after` is the previous page's `next` (a signed cursor).
+     * A page of the outbox a reader may see (`mayRead`), newest first. `after` is the previous page's `next`
+     * (a signed cursor).
      * @throws ApiError 400 `invalid_cursor` for a cursor that is not one of this listing's.
      */
-    listVisible(input: { storeIds: string[]; email: string; after?: string; limit: number }): { messages: OutboxMessage[]; next?: string } {
+    listVisible(input: OutboxReader & { after?: string; limit: number }): { messages: OutboxMessage[]; next?: string } {
       const page = keysetPage<OutboxSummary, [number]>({
         secret: deps.secret, context: `outbox|${input.email.toLowerCase()}|seq desc`, cursor: input.after, shape: ["number"], limit: input.limit,
-        fetch: (after, n) => repo.listVisible(input.storeIds, input.email, after?.[0], n),
+        fetch: (after, n) => repo.listVisible({ ownerOf: input.ownerOf, memberOf: input.memberOf, operator: input.operator, hiddenKinds: ACCOUNT_LINK_KINDS }, after?.[0], n),
         keyOf: (r) => [r.seq],
       });
       return { messages: page.rows.map(toMessage), next: page.next };
@@ -152,7 +174,7 @@ export function mailService(deps: MailServiceDeps) {
      * once a mail server is configured, goes back to the queue with fresh attempts. Same visibility rule as
      * `getVisible`. @returns false when the message is not visible, not failed or kept, or nothing is sent (no SMTP_URL).
      */
-    sendAgain(input: { storeIds: string[]; email: string; messageId: string }): boolean {
+    sendAgain(input: OutboxReader & { messageId: string }): boolean {
       if (!deps.sending || !getVisible(input)) return false;
       const queued = repo.requeue(input.messageId, now()); // one UPDATE: atomic on its own
       if (queued) deps.onEnqueued?.();

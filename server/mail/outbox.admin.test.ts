@@ -1,7 +1,8 @@
 /**
  * The admin outbox over real HTTP (the real server and Remix build, real sessions): without SMTP_URL every
  * message is kept and listed at /admin/outbox, newest first, keyset-paged by a signed cursor; a merchant sees
- * their stores' mail and mail of no store addressed to them, never another store's; the message page shows
+ * their stores' mail, never another store's, and mail of no store (password resets) only as an operator
+ * (the rules per role: server/admin/roles.api.test.ts); the message page shows
  * the text and frames the HTML from a sandboxed route that runs no script. With SMTP_URL (a real SMTP
  * server) the send loop delivers right after the enqueue and the outbox shows the message as sent.
  */
@@ -36,7 +37,8 @@ beforeAll(async () => {
   await t.services.admin.createUser({ email: "bob@shop-b.test", password: "bob password 12", storeIds: [B] });
   for (let i = 0; i < 30; i++) ids[`a${i}`] = t.services.mail.enqueue(mail(A, `shopper${i}@example.com`, `Review your order #${i}`)).messageId;
   ids.b = t.services.mail.enqueue(mail(B, "b-shopper@example.com", "Store B secret subject")).messageId;
-  ids.aliceReset = t.services.mail.enqueue(mail(null, "Alice@Shop-A.test", "Reset your Chorus password", { headers: { "X-Chorus-Test": "yes" } })).messageId;
+  ids.aliceNote = t.services.mail.enqueue(mail(A, "Alice@Shop-A.test", "A note to Alice", { headers: { "X-Chorus-Test": "yes" } })).messageId;
+  ids.aliceReset = t.services.mail.enqueue(mail(null, "Alice@Shop-A.test", "Reset your Chorus password")).messageId;
   ids.bobReset = t.services.mail.enqueue(mail(null, "bob@shop-b.test", "Bob's reset link")).messageId;
   alice = await signInAgent(t, "alice@shop-a.test", "alice password 1", A);
   bob = await signInAgent(t, "bob@shop-b.test", "bob password 12", B);
@@ -45,7 +47,7 @@ afterAll(() => t.close());
 
 describe("/admin/outbox without SMTP_URL", () => {
   it("keeps every message (status kept) and says that nothing is sent", async () => {
-    expect(t.services.mail.statusCounts()).toMatchObject({ kept: 33, queued: 0, sent: 0 });
+    expect(t.services.mail.statusCounts()).toMatchObject({ kept: 34, queued: 0, sent: 0 });
     const res = await adminGet(t, alice, "/admin/outbox");
     expect(res.status).toBe(200);
     const html = await res.text();
@@ -54,9 +56,10 @@ describe("/admin/outbox without SMTP_URL", () => {
     expect(html).toContain("Kept (not sent)");
   });
 
-  it("lists the user's stores' mail and mail to the user, newest first, 25 per page, never another store's", async () => {
+  it("lists the user's stores' mail, newest first, 25 per page, never another store's nor a reset (not an operator)", async () => {
     const first = await (await adminGet(t, alice, "/admin/outbox")).text();
-    expect(subjects(first)).toEqual(["Reset your Chorus password", ...Array.from({ length: 24 }, (_, i) => `Review your order #${29 - i}`)]);
+    expect(subjects(first)).toEqual(["A note to Alice", ...Array.from({ length: 24 }, (_, i) => `Review your order #${29 - i}`)]);
+    expect(first).not.toContain("Reset your Chorus password");
     expect(first).not.toContain("Store B secret subject");
     expect(first).not.toContain("Bob&#x27;s reset link");
     const next = olderLink(first)!;
@@ -67,7 +70,7 @@ describe("/admin/outbox without SMTP_URL", () => {
     expect(second).toContain("Newest messages");
 
     const bobs = await (await adminGet(t, bob, "/admin/outbox")).text();
-    expect(subjects(bobs)).toEqual(["Bob&#x27;s reset link", "Store B secret subject"]);
+    expect(subjects(bobs)).toEqual(["Store B secret subject"]);
   });
 
   it("answers 400 with the error in the page for a changed or another user's cursor", async () => {
@@ -85,26 +88,26 @@ describe("/admin/outbox without SMTP_URL", () => {
   });
 
   it("shows one message: facts, headers, the text, and its HTML in a sandboxed frame", async () => {
-    const res = await adminGet(t, alice, `/admin/outbox/${ids.aliceReset}`);
+    const res = await adminGet(t, alice, `/admin/outbox/${ids.aliceNote}`);
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toContain("<h1>Reset your Chorus password</h1>");
+    expect(html).toContain("<h1>A note to Alice</h1>");
     expect(html).toContain("Alice@Shop-A.test");
     expect(html).toContain("X-Chorus-Test");
-    expect(html).toMatch(new RegExp(`<iframe[^>]*src="/admin/outbox/${ids.aliceReset}/html"[^>]*sandbox=""`));
+    expect(html).toMatch(new RegExp(`<iframe[^>]*src="/admin/outbox/${ids.aliceNote}/html"[^>]*sandbox=""`));
     expect(html).toContain("Hello &lt;b&gt;Alice@Shop-A.test&lt;/b&gt;"); // the text version, escaped
     expect(html).toMatch(/<a href="https:\/\/reviews.example.com\/x" target="_blank" rel="noreferrer noopener">/); // its links, to open from here
-    const frame = await adminGet(t, alice, `/admin/outbox/${ids.aliceReset}/html`);
+    const frame = await adminGet(t, alice, `/admin/outbox/${ids.aliceNote}/html`);
     expect(frame.status).toBe(200);
     expect(frame.headers.get("content-security-policy")).toMatch(/^sandbox; default-src 'none'/);
     expect(frame.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const body = await frame.text();
-    expect(body).toBe(t.services.mail.getVisible({ storeIds: [A], email: "alice@shop-a.test", messageId: ids.aliceReset })!.html);
+    expect(body).toBe(t.services.mail.getVisible({ ownerOf: [A], memberOf: [], operator: false, email: "alice@shop-a.test", messageId: ids.aliceNote })!.html);
     expect(body).toContain("Hello &lt;b&gt;Alice@Shop-A.test&lt;/b&gt;");
   });
 
-  it("answers 404 for another store's message, another user's reset, and an ID that is not one", async () => {
-    for (const path of [`/admin/outbox/${ids.b}`, `/admin/outbox/${ids.bobReset}`, `/admin/outbox/${ids.b}/html`, `/admin/outbox/${ids.bobReset}/html`, "/admin/outbox/not-a-uuid", `/admin/outbox/${crypto.randomUUID()}`]) {
+  it("answers 404 for another store's message, a reset (also the user's own: resets are operators'), and an ID that is not one", async () => {
+    for (const path of [`/admin/outbox/${ids.b}`, `/admin/outbox/${ids.bobReset}`, `/admin/outbox/${ids.aliceReset}`, `/admin/outbox/${ids.aliceReset}/html`, `/admin/outbox/${ids.b}/html`, `/admin/outbox/${ids.bobReset}/html`, "/admin/outbox/not-a-uuid", `/admin/outbox/${crypto.randomUUID()}`]) {
       const res = await adminGet(t, alice, path);
       expect(res.status, path).toBe(404);
       const html = await res.text();
@@ -114,12 +117,12 @@ describe("/admin/outbox without SMTP_URL", () => {
   });
 
   it("offers no Send again while nothing can be sent (409 when posted anyway)", async () => {
-    const html = await (await adminGet(t, alice, `/admin/outbox/${ids.aliceReset}`)).text();
+    const html = await (await adminGet(t, alice, `/admin/outbox/${ids.aliceNote}`)).text();
     expect(html).not.toContain("Send again");
-    const res = await adminPost(t, alice, `/admin/outbox/${ids.aliceReset}`, { intent: "send-again" });
+    const res = await adminPost(t, alice, `/admin/outbox/${ids.aliceNote}`, { intent: "send-again" });
     expect(res.status).toBe(409);
     expect(await res.text()).toContain("no mail server is configured");
-    expect(t.services.mail.statusCounts().kept).toBe(33);
+    expect(t.services.mail.statusCounts().kept).toBe(34);
   });
 
   it("says so when a message's content is no longer kept", async () => {
@@ -133,7 +136,7 @@ describe("/admin/outbox without SMTP_URL", () => {
   });
 
   it("sends a visitor without a session to sign in", async () => {
-    for (const path of ["/admin/outbox", `/admin/outbox/${ids.aliceReset}`, `/admin/outbox/${ids.aliceReset}/html`]) {
+    for (const path of ["/admin/outbox", `/admin/outbox/${ids.aliceNote}`, `/admin/outbox/${ids.aliceNote}/html`]) {
       const res = await adminGet(t, null, path);
       expect(res.status).toBe(302);
       expect(res.headers.get("location")).toMatch(/^\/admin\/login\?next=/);
@@ -197,7 +200,7 @@ describe("with SMTP_URL", () => {
     expect((await adminPost(s, agent, `/admin/outbox/${messageId}`, { intent: "send-again" }, null)).status).toBe(403);
     expect((await adminPost(s, agent, `/admin/outbox/${messageId}`, { intent: "send-again" }, "forged")).status).toBe(403);
     expect((await adminPost(s, agent, `/admin/outbox/${crypto.randomUUID()}`, { intent: "send-again" })).status).toBe(404);
-    expect(s.services.mail.getVisible({ storeIds: [A], email: "x", messageId })!.status).toBe("failed");
+    expect(s.services.mail.getVisible({ ownerOf: [A], memberOf: [], operator: false, email: "x", messageId })!.status).toBe("failed");
 
     smtp.refuse = null;
     const res = await adminPost(s, agent, `/admin/outbox/${messageId}`, { intent: "send-again" });
@@ -206,7 +209,7 @@ describe("with SMTP_URL", () => {
     const received = await smtp.waitFor((m) => m.to.includes("yan@example.com"));
     expect(received.headers.get("message-id")).toBe(`<${messageId}@reviews.example.com>`);
     // Sent now: no second Send again.
-    for (let i = 0; i < 50 && s.services.mail.getVisible({ storeIds: [A], email: "x", messageId })!.status !== "sent"; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 50 && s.services.mail.getVisible({ ownerOf: [A], memberOf: [], operator: false, email: "x", messageId })!.status !== "sent"; i++) await new Promise((r) => setTimeout(r, 20));
     expect((await adminPost(s, agent, `/admin/outbox/${messageId}`, { intent: "send-again" })).status).toBe(409);
     expect(smtp.messages.filter((m) => m.to.includes("yan@example.com"))).toHaveLength(1);
   });
