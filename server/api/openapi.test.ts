@@ -287,19 +287,17 @@ describe("live answers validate against the documents", () => {
     await check({ url: `${nowhere}/loyalty/customer`, status: 404, headers: bearer });
     await check({ url: `${nowhere}/loyalty/legal_policies`, status: 404 });
     for (const list of ["earning_rules", "redemption_rules", "vip_tiers"]) await check({ url: `${L}/${list}`, status: 401, headers: { authorization: "Bearer not-a-token" } });
-    const rules = (await check({ url: `${L}/redemption_rules`, status: 200 })) as { redemptionRules: { redemptionRuleId?: string; id?: string }[] };
-    const ruleId = rules.redemptionRules[0]?.redemptionRuleId ?? rules.redemptionRules[0]?.id ?? crypto.randomUUID();
+    const rules = (await check({ url: `${L}/redemption_rules`, status: 200 })) as { redemptionRules: { redemptionRuleId: string }[] };
+    const ruleId = rules.redemptionRules[0]!.redemptionRuleId;
     await check({ url: `${L}/customer/redemptions`, status: 409, headers: bearer, body: { redemptionRuleId: ruleId } });
     await check({ url: `${L}/customer/redemptions`, status: 404, headers: bearer, body: { redemptionRuleId: crypto.randomUUID() } });
     // Not enrolled yet: 403.
-    const pending = (await check({ url: `${L}/login`, status: 200, body: { customerAccessToken: await signPlatformToken(SECRET, { platformCustomerId: "openapi-2", email: "openapi-2@example.test" }) } })) as { customerToken: string; loyaltyCustomer: { loyaltyCustomerId?: string } };
+    const pending = (await check({ url: `${L}/login`, status: 200, body: { customerAccessToken: await signPlatformToken(SECRET, { platformCustomerId: "openapi-2", email: "openapi-2@example.test" }) } })) as { customerToken: string; loyaltyCustomer: { loyaltyCustomerId: string } };
     const pendingBearer = { authorization: `Bearer ${pending.customerToken}` };
     await check({ url: `${L}/customer/redemptions`, status: 403, headers: pendingBearer, body: { redemptionRuleId: ruleId } });
     await check({ url: `${L}/customer_activation`, status: 409, headers: pendingBearer, body: { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: "0.0.0-stale" } });
     // Blocked: 403 for activation, redemption and order earning.
-    const blocked = t.services.loyalty.customerByPlatformId?.(TEST_STORE_ID, "openapi-2") as { loyalty_customer_id?: string } | undefined;
-    const blockedId = blocked?.loyalty_customer_id ?? (t.services.db.prepare("SELECT loyalty_customer_id FROM loyalty_customers WHERE store_id = ? AND platform_customer_id = ?").get(TEST_STORE_ID, "openapi-2") as { loyalty_customer_id: string }).loyalty_customer_id;
-    t.services.loyalty.setStatus(TEST_STORE_ID, blockedId, "blocked");
+    t.services.loyalty.setStatus(TEST_STORE_ID, pending.loyaltyCustomer.loyaltyCustomerId, "blocked");
     await check({ url: `${L}/customer_activation`, status: 403, headers: pendingBearer, body: { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: policies.version } });
     await check({ url: `${L}/customer/redemptions`, status: 403, headers: pendingBearer, body: { redemptionRuleId: ruleId } });
     await check({ url: "/enterprise/loyalty/earning_transactions", status: 403, headers: auth, body: { customer: { platformCustomerId: "openapi-2" }, orderId: "order-blocked", amount: 10 } });
