@@ -332,7 +332,7 @@ describe("live answers validate against the documents", () => {
           }
           if (schemes.includes("customerToken")) await check({ method: method.toUpperCase(), url, status: 401, body, headers: { authorization: "Bearer not-a-token" } });
           if (schemes.some((name) => name !== "basicAuth" && name !== "customerToken")) {
-            const unsigned = api === "platform" && template.includes("shopify")
+            const unsigned: Record<string, string> = api === "platform" && template.includes("shopify")
               ? { "x-shopify-topic": "orders/create", "x-shopify-shop-domain": SHOP, "x-shopify-webhook-id": crypto.randomUUID() }
               : { "x-chorus-webhook-id": crypto.randomUUID() };
             await check({ method: method.toUpperCase(), url, status: 401, body, headers: unsigned });
