@@ -50,7 +50,7 @@ export const customerActivation = defineOperation({
   summary: "Enrol the signed-in customer in the program, accepting the current legal policies",
   headers: z.object({ [PARTNER_HEADER]: z.string().max(200).optional().meta({ description: "The ID of the technology partner that enrolled the customer; when sent, it must equal `enrollmentChannel` (else 400)." }) }),
   body: { schema: customerActivationBody, ...jsonBody },
-  responses: { 200: { description: "The enrolled loyalty customer", schema: loyaltyCustomerResponseSchema }, ...errorResponses(400, 401, 404, 409, 413, 415) },
+  responses: { 200: { description: "The enrolled loyalty customer", schema: loyaltyCustomerResponseSchema }, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
   handler: ({ params, body, customer, context, request }) =>
     context.services.loyalty.activate(params.storeId, customer!.loyalty_customer_id, body, request.headers.get(PARTNER_HEADER)),
 });
@@ -91,7 +91,7 @@ export const redemptions = defineOperation({
   ...loyalty, id: "redeemLoyaltyPoints", method: "POST", auth: "customer",
   summary: "Spend points on a redemption rule (an enrolled customer's coupon)",
   body: { schema: redemptionBody, ...jsonBody },
-  responses: { 201: { description: "The redemption and the customer's new balance", schema: redemptionResponseSchema }, ...errorResponses(400, 401, 404, 409, 413, 415) },
+  responses: { 201: { description: "The redemption and the customer's new balance", schema: redemptionResponseSchema }, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
   handler: ({ params, body, customer, context }) =>
     reply(context.services.loyalty.redeem(params.storeId, customer!.loyalty_customer_id, body.redemptionRuleId), { status: 201 }),
 });
@@ -101,7 +101,7 @@ export const orderEarning = defineOperation({
   id: "createLoyaltyEarningTransaction", method: "POST", api: "enterprise", auth: "basic", tags: ["Loyalty"],
   summary: "Award points for an order (idempotent per orderId)",
   body: { schema: orderEarningBody, ...jsonBody },
-  responses: { 201: { description: "Points awarded", schema: orderEarningResponseSchema }, 200: { description: "This order was already awarded: the same transaction", schema: orderEarningResponseSchema }, ...errorResponses(400, 401, 404, 409, 413, 415) },
+  responses: { 201: { description: "Points awarded", schema: orderEarningResponseSchema }, 200: { description: "This order was already awarded: the same transaction", schema: orderEarningResponseSchema }, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
   handler: ({ body, storeId, context }) => {
     const result = context.services.loyalty.earnForOrder(storeId, body);
     return reply(result.body, { status: result.created ? 201 : 200 });

@@ -15,7 +15,7 @@ import { readBodyBytes } from "../../server/shared/body.ts";
 
 const WEBHOOK_ERRORS = {
   400: { description: "A header is missing or malformed, or the signed body is not the documented JSON (the description names the field)", schema: errorResponses(400)[400].schema },
-  401: { description: "The signature does not match the body (or, for signed webhooks, the timestamp is over 5 minutes away)", schema: errorResponses(400)[400].schema },
+  401: { description: "The signature header is missing, empty or malformed, or does not match the body (signed webhooks: also a missing or malformed timestamp, or one over 5 minutes away); nothing is stored", schema: errorResponses(400)[400].schema },
   404: { description: "No store is connected to this shop (or has no app secret set)", schema: errorResponses(404)[404].schema },
   413: errorResponses(413)[413],
 };
@@ -29,7 +29,7 @@ export const shopifyWebhook = defineOperation({
     "Topics applied: `orders/create`, `orders/fulfilled`, `fulfillments/create`, `orders/cancelled` (Shopify's Order and Fulfillment JSON), " +
     "`products/create`, `products/update`, `products/delete` (Product JSON); the mandatory privacy topics `customers/redact` (the customer's data is erased), " +
     "`customers/data_request` (the store's members are e-mailed a link to the customer's data) and `shop/redact` (every shopper's data of the store is erased). Other topics are answered 200 `ignored`. " +
-    "Checks in this order: headers (400), body size (413), shop connected (404), signature (401), delivery seen before (200 `duplicate`), body (400). " +
+    "Checks in this order: headers (400), body size (413), signature header present and a base64 HMAC-SHA256 (401), shop connected (404), signature matches (401), delivery seen before (200 `duplicate`), body (400). " +
     "Each delivery is applied in one transaction.",
   headers: shopifyWebhookHeaders,
   body: { schema: z.record(z.string(), z.unknown()).meta({ description: "Shopify's JSON for the topic." }), read: "handler", contentTypes: ["application/json"], maxBytes: WEBHOOK_MAX_BYTES },
@@ -37,7 +37,7 @@ export const shopifyWebhook = defineOperation({
   handler: async ({ request, headers, context }) => {
     const raw = await readBodyBytes(request, WEBHOOK_MAX_BYTES);
     const outcome = context.services.platforms.receiveShopify(
-      { topic: headers["x-shopify-topic"], hmac: headers["x-shopify-hmac-sha256"], shopDomain: headers["x-shopify-shop-domain"], webhookId: headers["x-shopify-webhook-id"] },
+      { topic: headers["x-shopify-topic"], hmac: headers["x-shopify-hmac-sha256"] ?? "", shopDomain: headers["x-shopify-shop-domain"], webhookId: headers["x-shopify-webhook-id"] },
       raw, context.services.reviewRequests,
       (storeId, topic, body) => void context.services.privacy.shopifyPrivacyRequest(storeId, topic, body, context.publicOrigin),
     );
@@ -52,7 +52,7 @@ export const signedWebhook = defineOperation({
   summary: "Receive a signed webhook from any shop platform (orders, products)",
   description:
     "For BigCommerce, WooCommerce or a custom shop: one event per delivery in Chorus's JSON. " +
-    "Checks in this order: headers (400), body size (413), store connected (404), signature and timestamp (401), delivery seen before (200 `duplicate`), body (400).",
+    "Checks in this order: headers (400), body size (413), store connected (404), signature and timestamp present, well-formed, matching and recent (401), delivery seen before (200 `duplicate`), body (400).",
   params: z.object({ storeId: storeIdParam }),
   headers: signedWebhookHeaders,
   body: { schema: signedWebhookBody, read: "handler", contentTypes: ["application/json"], maxBytes: WEBHOOK_MAX_BYTES },
@@ -61,7 +61,7 @@ export const signedWebhook = defineOperation({
     const raw = await readBodyBytes(request, WEBHOOK_MAX_BYTES);
     const outcome = context.services.platforms.receiveSigned(
       params.storeId,
-      { signature: headers["x-chorus-signature"], webhookId: headers["x-chorus-webhook-id"], timestamp: headers["x-chorus-timestamp"] },
+      { signature: headers["x-chorus-signature"] ?? "", webhookId: headers["x-chorus-webhook-id"], timestamp: headers["x-chorus-timestamp"] ?? "" },
       raw, context.services.reviewRequests,
     );
     return { outcome };

@@ -19,8 +19,8 @@ import { operationTable } from "./route-table.ts";
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule);
 
 type Doc = {
-  openapi: string; info: { version: string }; servers: { url: string }[]; components: unknown;
-  paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+  openapi: string; info: { version: string }; servers: { url: string }[]; components: { schemas: Record<string, object> };
+  paths: Record<string, Record<string, { operationId: string; security?: Record<string, string[]>[]; responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
 };
 
 const PRODUCT = "1078";
@@ -88,35 +88,52 @@ describe("OpenAPI documents", () => {
   });
 });
 
-/** A validator for the JSON body of `status` of `method path` in the document of the path's API. */
-function validatorFor(method: string, url: string, status: number) {
+type DocOperation = Doc["paths"][string][string];
+
+/** The documented operation of `method url` (url with its API prefix), with its document and path template. */
+function documentedOperation(method: string, url: string) {
   const api = url.startsWith("/enterprise") ? "enterprise" : url.startsWith("/platforms") ? "platform" : "storefront";
   const doc = docs[api];
   const relative = url.slice(doc.servers[0].url.length).split("?")[0];
-  const entry = Object.entries(doc.paths).find(([template]) => new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(relative));
+  const entry = Object.entries(doc.paths).find(([template]) => new RegExp(`^${template.replace(/[.]/g, "\\.").replace(/\{[^}]+\}/g, "[^/]+")}$`).test(relative));
   expect(entry, `${method} ${url} is documented`).toBeDefined();
-  const op = entry![1][method.toLowerCase()];
-  expect(op, `${method} ${url}`).toBeDefined();
-  const response = op.responses[String(status)];
-  expect(response, `${op.operationId} documents status ${status}`).toBeDefined();
-  const schema = response.content?.["application/json"]?.schema;
-  return { operationId: op.operationId, validate: schema ? ajv.compile({ ...schema, components: doc.components }) : null };
+  return { doc, template: entry![0], methods: entry![1], op: entry![1][method.toLowerCase()] as DocOperation | undefined };
 }
 
 type Call = { method?: string; url: string; status: number; body?: unknown; headers?: Record<string, string> };
+/** Operations called, and those called with a 4xx answer. */
 const seen = new Set<string>();
+const seenErrors = new Set<string>();
 
+/**
+ * Send `call` over real HTTP and check the live answer against the document: the status is the expected one
+ * and documented for the operation; a body is sent exactly when the document describes one, in its content
+ * type, and validates against its schema; a documented response without content has an empty body.
+ */
 async function check(call: Call): Promise<unknown> {
   const method = call.method ?? (call.body === undefined ? "GET" : "POST");
   const headers: Record<string, string> = { ...call.headers };
   if (call.body !== undefined) headers["content-type"] ??= "application/json";
-  const res = await fetch(t.url(call.url), { method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) });
+  const res = await fetch(t.url(call.url), { method, headers, body: call.body === undefined ? undefined : typeof call.body === "string" ? call.body : JSON.stringify(call.body) });
   const text = await res.text();
   expect(res.status, `${method} ${call.url}: ${text.slice(0, 300)}`).toBe(call.status);
-  const { operationId, validate } = validatorFor(method, call.url, call.status);
-  seen.add(operationId);
-  const body = text ? (res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text) : undefined;
-  if (validate) expect(validate(body), `${operationId} ${call.status}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+  const { doc, op } = documentedOperation(method, call.url);
+  expect(op, `${method} ${call.url} is an operation of the document`).toBeDefined();
+  const response = op!.responses[String(call.status)];
+  expect(response, `${op!.operationId} documents status ${call.status}`).toBeDefined();
+  seen.add(op!.operationId);
+  if (call.status >= 400) seenErrors.add(op!.operationId);
+  const content = response.content;
+  if (!content) {
+    expect(text, `${op!.operationId} ${call.status} is documented without a body`).toBe("");
+    if (call.status === 401) expect(res.headers.get("www-authenticate"), `${op!.operationId} 401`).toMatch(/^Basic /);
+    return undefined;
+  }
+  const type = res.headers.get("content-type")?.split(";")[0].trim() ?? "";
+  expect(Object.keys(content), `${op!.operationId} ${call.status} content type`).toContain(type);
+  const body = type.includes("json") ? JSON.parse(text) : text;
+  const validate = ajv.compile({ ...content[type].schema, components: doc.components });
+  expect(validate(body), `${op!.operationId} ${call.status}: ${ajv.errorsText(validate.errors)}`).toBe(true);
   return body;
 }
 
@@ -260,8 +277,97 @@ describe("live answers validate against the documents", () => {
     await check({ url: "/platforms/openapi.json", status: 200 });
     await check({ url: "/v1/openapi.json", status: 200 });
 
-    // Every documented operation was called.
-    const documented = Object.values(docs).flatMap((doc) => Object.values(doc.paths).flatMap((methods) => Object.values(methods).map((op) => op.operationId)));
-    expect(documented.filter((id) => !seen.has(id))).toEqual([]);
+
+    // Loyalty: bad credentials and forbidden states (401 and 403 carry the JSON error body).
+    await check({ url: `${L}/login`, status: 401, body: { customerAccessToken: "not-a-platform-token" } });
+    await check({ url: `${L}/login`, status: 401, body: { customerAccessToken: await signPlatformToken("another-secret-0123456789abcdef", { platformCustomerId: "openapi-x" }) } });
+    await check({ url: `${nowhere}/loyalty/login`, status: 404, body: { customerAccessToken: platformToken } });
+    await check({ url: `${L}/login`, status: 415, body: "x", headers: { "content-type": "text/plain" } });
+    await check({ url: `${L}/customer`, status: 401, headers: { authorization: "Bearer not-a-token" } });
+    await check({ url: `${nowhere}/loyalty/customer`, status: 404, headers: bearer });
+    await check({ url: `${nowhere}/loyalty/legal_policies`, status: 404 });
+    for (const list of ["earning_rules", "redemption_rules", "vip_tiers"]) await check({ url: `${L}/${list}`, status: 401, headers: { authorization: "Bearer not-a-token" } });
+    const rules = (await check({ url: `${L}/redemption_rules`, status: 200 })) as { redemptionRules: { redemptionRuleId: string }[] };
+    const ruleId = rules.redemptionRules[0]!.redemptionRuleId;
+    await check({ url: `${L}/customer/redemptions`, status: 409, headers: bearer, body: { redemptionRuleId: ruleId } });
+    await check({ url: `${L}/customer/redemptions`, status: 404, headers: bearer, body: { redemptionRuleId: crypto.randomUUID() } });
+    // Not enrolled yet: 403.
+    const pending = (await check({ url: `${L}/login`, status: 200, body: { customerAccessToken: await signPlatformToken(SECRET, { platformCustomerId: "openapi-2", email: "openapi-2@example.test" }) } })) as { customerToken: string; loyaltyCustomer: { loyaltyCustomerId: string } };
+    const pendingBearer = { authorization: `Bearer ${pending.customerToken}` };
+    await check({ url: `${L}/customer/redemptions`, status: 403, headers: pendingBearer, body: { redemptionRuleId: ruleId } });
+    await check({ url: `${L}/customer_activation`, status: 409, headers: pendingBearer, body: { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: "0.0.0-stale" } });
+    // Blocked: 403 for activation, redemption and order earning.
+    t.services.loyalty.setStatus(TEST_STORE_ID, pending.loyaltyCustomer.loyaltyCustomerId, "blocked");
+    await check({ url: `${L}/customer_activation`, status: 403, headers: pendingBearer, body: { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: policies.version } });
+    await check({ url: `${L}/customer/redemptions`, status: 403, headers: pendingBearer, body: { redemptionRuleId: ruleId } });
+    await check({ url: "/enterprise/loyalty/earning_transactions", status: 403, headers: auth, body: { customer: { platformCustomerId: "openapi-2" }, orderId: "order-blocked", amount: 10 } });
+    await check({ url: "/enterprise/loyalty/earning_transactions", status: 404, headers: auth, body: { customer: { platformCustomerId: "nobody" }, orderId: "order-nobody", amount: 10 } });
+    // Other error cases of operations not exercised above.
+    await check({ url: `${S}/reviews/${crypto.randomUUID()}/votes`, status: 404, body: { vote: "helpful" } });
+    await check({ url: `${S}/reviews/${crypto.randomUUID()}/vote`, status: 404, body: { voteType: "upvote" } });
+    await check({ url: `${nowhere}/surveys/${DEMO_CHANNEL_IDS.npsEmail}/responses`, status: 404, body: { answeredQuestions: [{ id: DEMO_QUESTION_IDS.nps, type: "nps", answer: 9 }] } });
+    await check({ url: `${nowhere}/collections/x/review_aggregate`, status: 404 });
+    await check({ url: `${nowhere}/products/shopify-${PRODUCT}/review_aggregate`, status: 404 });
+    await check({ url: `${nowhere}/review_aggregate`, status: 404 });
+    await check({ url: `${nowhere}/products/shopify-${PRODUCT}/reviews_keywords`, status: 404 });
+    await check({ url: `${S}/collections/${groupId}/questions?limit=0`, status: 400 });
+    await check({ url: `${S}/products/shopify-${PRODUCT}/questions?limit=0`, status: 400 });
+    await check({ url: hooks, status: 415, headers: { ...auth, "content-type": "text/plain" }, body: "x" });
+    await check({ url: "/enterprise/orders", status: 415, headers: { ...auth, "content-type": "text/plain" }, body: "x" });
+    await check({ url: "/enterprise/customers/data_export", status: 415, headers: { ...auth, "content-type": "text/plain" }, body: "x" });
+    await check({ method: "DELETE", url: `${hooks}/not-a-uuid`, status: 400, headers: auth });
+
+    // No or bad credentials, for every operation that has them: Basic (401, no body), customer tokens and webhook signatures (401 JSON).
+    const pathOf = (api: keyof typeof docs, template: string) =>
+      docs[api].servers[0].url + template.replace("{storeId}", TEST_STORE_ID).replace(/\{[^}]+\}/g, "6f1c2b7e-0d55-4c1e-9a35-3b1f0f6e2a11");
+    for (const api of ["storefront", "enterprise", "platform"] as const) {
+      for (const [template, methods] of Object.entries(docs[api].paths)) {
+        for (const [method, op] of Object.entries(methods)) {
+          const schemes = (op.security ?? []).flatMap((alt) => Object.keys(alt));
+          const url = pathOf(api, template);
+          const body = method === "get" || method === "delete" ? undefined : {};
+          if (schemes.includes("basicAuth")) {
+            await check({ method: method.toUpperCase(), url, status: 401, body });
+            await check({ method: method.toUpperCase(), url, status: 401, body, headers: { authorization: `Basic ${Buffer.from(`${TEST_STORE_ID}:wrong-key`).toString("base64")}` } });
+          }
+          if (schemes.includes("customerToken")) await check({ method: method.toUpperCase(), url, status: 401, body, headers: { authorization: "Bearer not-a-token" } });
+          if (schemes.some((name) => name !== "basicAuth" && name !== "customerToken")) {
+            const unsigned: Record<string, string> = api === "platform" && template.includes("shopify")
+              ? { "x-shopify-topic": "orders/create", "x-shopify-shop-domain": SHOP, "x-shopify-webhook-id": crypto.randomUUID() }
+              : { "x-chorus-webhook-id": crypto.randomUUID() };
+            await check({ method: method.toUpperCase(), url, status: 401, body, headers: unsigned });
+          }
+        }
+      }
+    }
+
+    // Every documented operation was called, and every one that documents an error answered one.
+    const operations = Object.values(docs).flatMap((doc) => Object.values(doc.paths).flatMap((methods) => Object.values(methods)));
+    expect(operations.filter((op) => !seen.has(op.operationId)).map((op) => op.operationId)).toEqual([]);
+    const withErrors = operations.filter((op) => Object.keys(op.responses).some((status) => Number(status) >= 400));
+    expect(withErrors.filter((op) => !seenErrors.has(op.operationId)).map((op) => op.operationId)).toEqual([]);
+  });
+
+  it("a method a documented path does not offer: 405 with Allow naming exactly the document's methods, the Error body", async () => {
+    let paths = 0;
+    for (const doc of Object.values(docs)) {
+      const Error = ajv.compile({ ...doc.components.schemas.Error, components: doc.components });
+      for (const [template, methods] of Object.entries(doc.paths)) {
+        const url = doc.servers[0].url + template.replace("{storeId}", TEST_STORE_ID).replace(/\{[^}]+\}/g, "6f1c2b7e-0d55-4c1e-9a35-3b1f0f6e2a11");
+        const documented = Object.keys(methods).map((m) => m.toUpperCase());
+        const allow = [...documented, ...(documented.includes("GET") ? ["HEAD"] : []), "OPTIONS"].sort();
+        for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((m) => !documented.includes(m))) {
+          const res = await fetch(t.url(url), { method, headers: { authorization: basic, ...(method === "GET" ? {} : { "content-type": "application/json" }) }, body: method === "GET" ? undefined : "{}" });
+          const text = await res.text();
+          expect(res.status, `${method} ${url}: ${text.slice(0, 200)}`).toBe(405);
+          expect(res.headers.get("allow")?.split(/,\s*/).sort(), `${method} ${url}`).toEqual(allow);
+          expect(Error(JSON.parse(text)), `${method} ${url}: ${ajv.errorsText(Error.errors)}`).toBe(true);
+        }
+        const options = await fetch(t.url(url), { method: "OPTIONS" });
+        expect(options.status, `OPTIONS ${url}`).toBe(204);
+        paths++;
+      }
+    }
+    expect(paths).toBeGreaterThanOrEqual(50);
   });
 });

@@ -35,6 +35,15 @@ const INFO: Record<ApiName, { title: string; description: string }> = {
   },
 };
 
+/**
+ * The 401 of an `auth: "basic"` operation as the server sends it (server/api/operation.ts `errorResult`):
+ * no body, a `WWW-Authenticate: Basic` challenge, whatever the declaration's 401 says.
+ */
+export const BASIC_UNAUTHORIZED = {
+  description: "Credentials missing or not valid: no body, and the challenge `WWW-Authenticate: Basic realm=\"enterprise\"`",
+  headers: { "WWW-Authenticate": { description: "`Basic realm=\"enterprise\"`", schema: { type: "string" as const } } },
+};
+
 const built = new WeakMap<readonly RoutedOperation[], Partial<Record<ApiName, Record<string, unknown>>>>();
 
 /** The OpenAPI document of `api` over `operations` (built once per operation list, then kept). */
@@ -77,6 +86,10 @@ export function buildOpenApi(operations: readonly RoutedOperation[], api: ApiNam
       : [];
     const responses: RouteConfig["responses"] = {};
     for (const [status, spec] of Object.entries(op.responses)) {
+      if (status === "401" && op.auth === "basic") {
+        responses[status] = BASIC_UNAUTHORIZED;
+        continue;
+      }
       responses[status] = {
         description: spec.description,
         ...(spec.schema ? { content: { [spec.contentType ?? "application/json"]: { schema: spec.schema } } } : {}),

@@ -1,6 +1,8 @@
 /**
  * Documented error answers shared by operation declarations (docs/api.md, Errors): every 4xx carries
- * `{"error":{"description","code"?}}`, except the enterprise 401 (no body, `WWW-Authenticate: Basic`).
+ * `{"error":{"description","code"?}}` — also the 401 of a customer token or a webhook signature — except the
+ * 401 of HTTP Basic (enterprise), which has no body and says `WWW-Authenticate: Basic`: the OpenAPI documents
+ * describe the 401 of every `auth: "basic"` operation so (server/api/openapi.ts `BASIC_UNAUTHORIZED`).
  */
 import { errorBodySchema } from "../contract/errors.schema.ts";
 import type { ResponseSpec } from "./operation.ts";
@@ -18,7 +20,7 @@ const ERRORS: Record<number, string> = {
   429: "Too many requests from this client: try again later (see `Retry-After`)",
 };
 
-/** Documented error answers for `statuses`. The enterprise 401 has no body. */
+/** Documented error answers for `statuses`, each with the error body. */
 export function errorResponses(...statuses: number[]): Record<number, ResponseSpec> {
-  return Object.fromEntries(statuses.map((status) => [status, { description: ERRORS[status] ?? "Error", ...(status === 401 ? {} : { schema: errorBodySchema }) }]));
+  return Object.fromEntries(statuses.map((status) => [status, { description: ERRORS[status] ?? "Error", schema: errorBodySchema }]));
 }

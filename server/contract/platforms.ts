@@ -66,7 +66,7 @@ export type ShopifyTopic = (typeof SHOPIFY_TOPICS)[number];
 /** Headers of a Shopify webhook delivery. */
 export const shopifyWebhookHeaders = z.object({
   "x-shopify-topic": z.string().min(1).max(100).meta({ description: "The event, e.g. `orders/create`. Topics Chorus does not use are answered 200 and ignored." }),
-  "x-shopify-hmac-sha256": z.string().min(1).max(200).meta({ description: "Base64 HMAC-SHA256 of the raw body with the app secret of the shop's connection." }),
+  "x-shopify-hmac-sha256": z.string().optional().meta({ description: "Base64 HMAC-SHA256 of the raw body with the app secret of the shop's connection. Missing, empty, not 32 bytes of base64 or not matching: 401." }),
   "x-shopify-shop-domain": z.string().min(1).max(255).meta({ description: "The shop, e.g. `example.myshopify.com`: finds the store." }),
   "x-shopify-webhook-id": z.string().min(1).max(200).meta({ description: "The delivery's ID: a delivery seen before answers 200 and changes nothing." }),
 });
@@ -109,9 +109,9 @@ export type SignedWebhookBody = z.output<typeof signedWebhookBody>;
 
 /** Headers of a signed webhook delivery. */
 export const signedWebhookHeaders = z.object({
-  "x-chorus-signature": z.string().min(1).max(200).meta({ description: "`sha256=` and the hex HMAC-SHA256, with the store's app secret, of `<X-Chorus-Timestamp>.<raw body>`." }),
+  "x-chorus-signature": z.string().optional().meta({ description: "`sha256=` and the hex HMAC-SHA256, with the store's app secret, of `<X-Chorus-Timestamp>.<raw body>`. Missing, malformed or not matching: 401." }),
   "x-chorus-webhook-id": z.string().min(1).max(200).meta({ description: "The delivery's ID: a delivery seen before answers 200 and changes nothing." }),
-  "x-chorus-timestamp": z.string().min(1).max(20).meta({ description: "When the delivery was signed, in Unix seconds; more than 5 minutes away from the server's clock is refused (401)." }),
+  "x-chorus-timestamp": z.string().optional().meta({ description: "When the delivery was signed, in Unix seconds; missing, malformed or more than 5 minutes away from the server's clock is refused (401)." }),
 });
 
 /** The answer to a webhook: what was done with the delivery. */

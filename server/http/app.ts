@@ -25,6 +25,7 @@ import { clientAddress, compileProxyTrust } from "./client-address.ts";
 import { ifNoneMatchHits, negotiateCoding } from "./encoding.ts";
 import type { Logger } from "./logging.ts";
 import { logRequest } from "./logging.ts";
+import { methodAccepted, refuseMethod, refuseMethods } from "./methods.ts";
 import { publicOriginResolver } from "./public-origin.ts";
 import { COMBO_FILE, comboSources } from "../widgets/combo.ts";
 import type { ReadWorkers } from "./read-workers.ts";
@@ -229,8 +230,8 @@ const nosniff = (res: ServerResponse) => res.setHeader("X-Content-Type-Options",
 /** Largest request body the server accepts on any route, in bytes (the largest route limit: a review with 5 images and a video). */
 export const MAX_REQUEST_BYTES = 160 * 1024 * 1024;
 
-/** `GET /healthz`: 200 `{"status":"ok"}` when the database answers a query, else 503; never cached. */
-function healthz(services: Services, res: ServerResponse): void {
+/** `GET /healthz`: 200 `{"status":"ok"}` when the database answers a query, else 503; never cached (no body for HEAD). */
+function healthz(services: Services, req: IncomingMessage, res: ServerResponse): void {
   let ok = false;
   try {
     ok = services.db.prepare("SELECT 1 AS one").get() !== undefined;
@@ -238,7 +239,7 @@ function healthz(services: Services, res: ServerResponse): void {
     ok = false;
   }
   res.writeHead(ok ? 200 : 503, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
-  res.end(JSON.stringify(ok ? { status: "ok" } : { status: "unavailable", error: { description: "The database does not answer" } }));
+  res.end(req.method === "HEAD" ? undefined : JSON.stringify(ok ? { status: "ok" } : { status: "unavailable", error: { description: "The database does not answer" } }));
 }
 
 const signalAborted = (res: ServerResponse) => res.destroyed || res.writableEnded;
@@ -361,6 +362,12 @@ export function createHttpServer(options: HttpOptions): Server {
     });
     if (!match?.operations) {
       await writeFetchResponse(res, await remixFetch(toFetchRequest(req, controller.signal), contextFor(req)));
+      return;
+    }
+    if (req.method === "OPTIONS") {
+      // What the path accepts (`/v1` preflights are answered before this, with CORS headers).
+      res.writeHead(204, { allow: allowedMethods(match.operations).join(", "), "cache-control": "no-store" });
+      res.end();
       return;
     }
     const op = operationFor(match.operations, req.method ?? "GET");
@@ -527,13 +534,20 @@ export function createHttpServer(options: HttpOptions): Server {
         if (!req.complete) res.setHeader("connection", "close");
       });
     }
+    // One rule for the methods each kind of path accepts, before Express or Remix see the request (methods.ts):
+    // others are 501 JSON on API paths (TRACE, PROPFIND, ...), 405 with Allow on pages and static files.
+    if (!methodAccepted(req.method ?? "", url)) {
+      refuseMethod(req, res);
+      return;
+    }
     if (declared > MAX_REQUEST_BYTES) {
       // Refused before a byte is read; the connection closes with the answer (the body is never read).
       writeResult(req, res, errorResult(new ApiError(413, `The request body is too large: at most ${MAX_REQUEST_BYTES / 1024 / 1024} MB`, "body_too_large"), { method: req.method } as Request));
       return;
     }
     if (pathname === "/healthz") {
-      healthz(services, res);
+      if (req.method === "GET" || req.method === "HEAD") healthz(services, req, res);
+      else writeResult(req, res, errorResult(methodNotAllowed(["GET", "HEAD"]), { method: req.method } as Request));
       return;
     }
     if (url.startsWith("/v1/") && req.method === "OPTIONS") {
@@ -548,6 +562,7 @@ export function createHttpServer(options: HttpOptions): Server {
     }
     app(req, res);
   });
+  refuseMethods(server, logger);
   if (purger) {
     purgers.set(server, purger);
     server.on("close", () => void purger.stop());

@@ -241,7 +241,7 @@ describe("verified buyers (issue #22 item 3)", () => {
 });
 
 describe("refused deliveries store nothing", () => {
-  it("bad signature 401, unknown shop 404, malformed signed body 400, missing header 400, unknown topic 200 ignored", async () => {
+  it("bad signature 401, unknown shop 404, malformed signed body 400, missing topic/shop/ID headers 400, unknown topic 200 ignored", async () => {
     const before = counts();
     const body = order(920001, 7001, [{ productId: 1078, price: "10.00" }]);
     expect((await shopify("orders/create", body, { secret: "another-secret-0123456789" })).status).toBe(401);
@@ -251,11 +251,39 @@ describe("refused deliveries store nothing", () => {
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.description).toMatch(/line_items/);
     expect((await shopify("orders/create", null, { raw: "{not json" })).status).toBe(400);
-    const missing = await fetch(t.url("/platforms/shopify/webhooks"), { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-    expect(missing.status).toBe(400);
+    const missing = await fetch(t.url("/platforms/shopify/webhooks"), { method: "POST", headers: { "content-type": "application/json", "x-shopify-hmac-sha256": createHmac("sha256", APP_SECRET).update("{}").digest("base64") }, body: "{}" });
+    expect(missing.status).toBe(400); // no topic, shop or delivery ID
     expect(counts()).toEqual(before);
     expect((await shopify("customers/create", { id: 1 })).body).toEqual({ outcome: "ignored" });
     expect({ ...counts(), deliveries: before.deliveries }).toEqual(before);
+  });
+
+  it("a Shopify delivery without a valid HMAC header (missing, empty, malformed base64, wrong) is 401 JSON and stores nothing, whatever the shop", async () => {
+    const before = counts();
+    const body = order(920002, 7002, [{ productId: 1078, price: "12.00" }]);
+    const raw = JSON.stringify(body);
+    const right = createHmac("sha256", APP_SECRET).update(raw).digest("base64");
+    const send = async (hmac: string | undefined, shop = SHOP) => {
+      const headers: Record<string, string> = { "content-type": "application/json", "x-shopify-topic": "orders/create", "x-shopify-shop-domain": shop, "x-shopify-webhook-id": randomUUID() };
+      if (hmac !== undefined) headers["x-shopify-hmac-sha256"] = hmac;
+      const res = await fetch(t.url("/platforms/shopify/webhooks"), { method: "POST", headers, body: raw });
+      return { status: res.status, type: res.headers.get("content-type"), body: await res.json() };
+    };
+    const refused = [
+      undefined, "", "   ", "not base64 at all", right.slice(0, -2), `${right}AA==`, right.replace(/=$/, ""), Buffer.from("x".repeat(32)).toString("hex"),
+      createHmac("sha256", "another-secret-0123456789").update(raw).digest("base64"), createHmac("sha256", APP_SECRET).update(`${raw} `).digest("base64"),
+    ];
+    for (const hmac of refused) {
+      const res = await send(hmac);
+      expect(res.status, JSON.stringify(hmac)).toBe(401);
+      expect(res.type).toContain("application/json");
+      expect(res.body).toEqual({ error: { description: expect.stringMatching(/X-Shopify-Hmac-Sha256/), code: "invalid_webhook_signature" } });
+    }
+    // Unverifiable is 401 even for a shop not connected here (a well-formed but unknown signer is 404, above).
+    expect((await send(undefined, "unknown-shop.myshopify.com")).status).toBe(401);
+    expect(counts()).toEqual(before);
+    expect((await send(right)).status).toBe(200);
+    expect(counts().orders).toBe(before.orders + 1);
   });
 
   it("a body over 1 MB is 413 before it is read", async () => {
@@ -289,6 +317,27 @@ describe("signed webhooks (other platforms)", () => {
     expect((await signed(created("w-2"), { storeId: "00000000-0000-4000-8000-000000000000" })).status).toBe(404);
     expect((await signed({ type: "order.created", order: { orderId: "w-3" } })).status).toBe(400);
     expect((await signed({ type: "order.teleported" })).status).toBe(400);
+    expect(counts()).toEqual(before);
+  });
+
+  it("a missing, empty or malformed signature or timestamp is 401 JSON and stores nothing", async () => {
+    const before = counts();
+    const raw = JSON.stringify(created("w-4"));
+    const ts = String(Math.floor(Date.now() / 1000));
+    const good = `sha256=${createHmac("sha256", APP_SECRET).update(`${ts}.${raw}`).digest("hex")}`;
+    const cases: Record<string, string | undefined>[] = [
+      { signature: undefined, timestamp: ts }, { signature: "", timestamp: ts }, { signature: "sha256=", timestamp: ts }, { signature: good.slice(0, -1), timestamp: ts },
+      { signature: good.replace("sha256=", "sha1="), timestamp: ts }, { signature: `sha256=${"z".repeat(64)}`, timestamp: ts },
+      { signature: good, timestamp: undefined }, { signature: good, timestamp: "" }, { signature: good, timestamp: "yesterday" }, { signature: good, timestamp: String(Number(ts) + 1) },
+    ];
+    for (const c of cases) {
+      const headers: Record<string, string> = { "content-type": "application/json", "x-chorus-webhook-id": randomUUID() };
+      if (c.signature !== undefined) headers["x-chorus-signature"] = c.signature;
+      if (c.timestamp !== undefined) headers["x-chorus-timestamp"] = c.timestamp;
+      const res = await fetch(t.url(`/platforms/webhooks/${TEST_STORE_ID}`), { method: "POST", headers, body: raw });
+      expect(res.status, JSON.stringify(c)).toBe(401);
+      expect((await res.json()).error.code).toBe("invalid_webhook_signature");
+    }
     expect(counts()).toEqual(before);
   });
 });

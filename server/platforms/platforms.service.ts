@@ -2,7 +2,8 @@
  * The shop-platform connection (issue #22 items 1, 2, 4; docs/platforms.md): webhooks from Shopify and
  * from any platform that signs Chorus's own JSON, applied once each, in one transaction each:
  *
- * - Shopify (`POST /platforms/shopify/webhooks`): the store is found by `X-Shopify-Shop-Domain` (404 when no
+ * - Shopify (`POST /platforms/shopify/webhooks`): a delivery whose `X-Shopify-Hmac-Sha256` is missing, empty or
+ *   not a base64 HMAC-SHA256 is 401 first (it cannot be verified); the store is found by `X-Shopify-Shop-Domain` (404 when no
  *   store is connected to that shop), the raw body's HMAC-SHA256 (base64) with the connection's app secret
  *   must equal `X-Shopify-Hmac-Sha256` (constant-time compare; 401 otherwise), `X-Shopify-Webhook-Id` makes
  *   it idempotent (a delivery seen before: 200 `duplicate`). The body is parsed only after the signature
@@ -10,7 +11,8 @@
  *   use: 200 `ignored` (Shopify retries, then removes, webhooks that keep failing).
  * - Signed webhooks (`POST /platforms/webhooks/{storeId}`): `X-Chorus-Signature: sha256=<hex>` over
  *   `<X-Chorus-Timestamp>.<raw body>`, the timestamp within 5 minutes of the server's clock (so a captured
- *   delivery cannot be replayed later under a new ID), `X-Chorus-Webhook-Id` for idempotency.
+ *   delivery cannot be replayed later under a new ID; a missing or malformed signature or timestamp is 401 too),
+ *   `X-Chorus-Webhook-Id` for idempotency.
  *
  * An order webhook stores the order header and its lines, names unknown products from the lines, awards the
  * order's loyalty points (ledger.ts `earnForPlatformOrder`) and, on cancellation, reverses them. After the
@@ -79,6 +81,8 @@ export const platformSettingsSchema = z.object({
 export type PlatformSettingsPatch = z.output<typeof platformSettingsPatch>;
 export type PlatformSettings = z.output<typeof platformSettingsSchema>;
 
+/** A base64 HMAC-SHA256 as Shopify sends it: 32 bytes, 44 characters with one `=` of padding. */
+const SHOPIFY_HMAC = /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$/;
 const unauthorized = (why: string) => new ApiError(401, `The webhook's signature is not valid: ${why}`, "invalid_webhook_signature");
 
 /** HMAC-SHA256 of `data` with `secret`. */
@@ -267,12 +271,14 @@ export function platformsService(deps: {
   return {
     /**
      * A Shopify webhook delivery (headers already present and bounded, body read raw up to WEBHOOK_MAX_BYTES).
-     * @returns the outcome. @throws ApiError 404 no store connected to the shop (or none with a secret),
-     * 401 bad signature, 400 malformed body (signed).
+     * @returns the outcome. @throws ApiError 401 HMAC header missing, empty or not a base64 HMAC-SHA256 (before
+     * anything else), 404 no store connected to the shop (or none with a secret), 401 bad signature, 400 malformed body (signed).
      */
     receiveShopify(
       h: { topic: string; hmac: string; shopDomain: string; webhookId: string }, raw: Buffer, receiver?: ReviewRequestsReceiver, privacy?: ShopifyPrivacyReceiver,
     ): WebhookOutcome {
+      // A delivery that cannot be verified is 401 whatever else it says (Shopify's convention), before the shop is looked up.
+      if (!SHOPIFY_HMAC.test(h.hmac.trim())) throw unauthorized("X-Shopify-Hmac-Sha256 must be the base64 HMAC-SHA256 of the body (44 characters)");
       const shop = h.shopDomain.trim().toLowerCase();
       const connection = repo.connectionOfShop(shop);
       const secret = connection && secretOf(connection.secret_encrypted);
@@ -296,7 +302,8 @@ export function platformsService(deps: {
 
     /**
      * A signed-webhook delivery to `storeId`. @returns the outcome. @throws ApiError 404 unknown store or
-     * no secret set, 401 bad signature or a timestamp over 5 minutes away, 400 malformed body (signed).
+     * no secret set, 401 signature or timestamp missing, malformed, not matching or over 5 minutes away,
+     * 400 malformed body (signed).
      */
     receiveSigned(storeId: string, h: { signature: string; webhookId: string; timestamp: string }, raw: Buffer, receiver?: ReviewRequestsReceiver): WebhookOutcome {
       const secret = secretOf(repo.connection(storeId)?.secret_encrypted ?? null);
