@@ -54,10 +54,15 @@ test("a pending review shows its age and auto-publish date, and is rejected with
   await expect(page.getByRole("article", { name: held.title }).getByTestId("rejection-reason")).toHaveText("Rejected: Other (Names a member of staff)");
 });
 
-test("the held-reviews setting names the FTC rule, saves a number of days and an explicit "never"", async ({ page }) => {
+test("the held-reviews setting names the FTC rule, saves a number of days and an explicit never", async ({ page }) => {
   await signIn(page);
   await page.goto(`${ADMIN}/reviews`);
-  await page.getByText("Moderation setting:").click();
+  // The panel stays open after a save; a click on its summary would close it.
+  const panel = page.locator("details", { has: page.getByText("Moderation setting:") });
+  const openPanel = async () => {
+    if (!(await panel.evaluate((d) => (d as HTMLDetailsElement).open))) await page.getByText("Moderation setting:").click();
+  };
+  await openPanel();
   const held = page.getByRole("group", { name: "Reviews nobody moderates" });
   await expect(held).toContainText("FTC rule on review suppression (16 CFR 465.7)");
   await expect(held.getByRole("radio", { name: "Publish held reviews automatically" })).toBeChecked();
@@ -69,12 +74,12 @@ test("the held-reviews setting names the FTC rule, saves a number of days and an
   await expect(page.getByRole("status").filter({ hasText: "Moderation setting saved." })).toBeVisible();
   await expect(page.getByText("held reviews are published after 10 days")).toBeVisible();
 
-  await page.getByText("Moderation setting:").click();
+  await openPanel();
   await page.getByRole("radio", { name: /^Never/ }).check();
   await page.getByRole("button", { name: "Save moderation setting" }).click();
   await expect(page.getByText("held reviews wait until someone moderates them")).toBeVisible();
 
-  await page.getByText("Moderation setting:").click();
+  await openPanel();
   await page.getByRole("radio", { name: "Publish held reviews automatically" }).check();
   await page.getByLabel("Publish a review still waiting after (days)").fill("14");
   await page.getByRole("button", { name: "Save moderation setting" }).click();
