@@ -107,7 +107,8 @@ describe("the held-review job", () => {
 describe("rejection reasons", () => {
   it("a rejection without a valid reason is refused (admin form 400, service 400) and changes nothing", async () => {
     const r = pending(2, 1);
-    for (const fields of [{ intent: "reject", review: r.id }, { intent: "reject", review: r.id, reason: "boring" }, { intent: "bulk-reject", review: [r.id] }]) {
+    const refused: Record<string, string | string[]>[] = [{ intent: "reject", review: r.id }, { intent: "reject", review: r.id, reason: "boring" }, { intent: "bulk-reject", review: [r.id] }];
+    for (const fields of refused) {
       const res = await post(fields);
       expect(res.status).toBe(400);
       expect(decodeHtmlText(await res.text())).toContain("say why the review is rejected");
