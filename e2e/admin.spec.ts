@@ -91,6 +91,7 @@ test("bulk reject with checkboxes and one submit", async ({ page }) => {
   await page.goto(`${ADMIN}/reviews`);
   await page.getByRole("checkbox", { name: a.title }).check();
   await page.getByRole("checkbox", { name: b.title }).check();
+  await page.getByLabel("Reason for rejecting").selectOption("spam");
   await page.getByRole("button", { name: "Reject selected" }).click();
   await expect(page.getByRole("status").filter({ hasText: "2 reviews rejected." })).toBeVisible();
   await page.goto(`${ADMIN}/reviews?status=rejected`);

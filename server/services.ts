@@ -214,7 +214,7 @@ export function createServices(options: ServicesOptions) {
     /** Shop-platform connection and its webhooks (server/platforms, docs/platforms.md). */
     platforms,
     /** GET/PATCH /enterprise/settings: the composed settings sections (server/settings/settings.service.ts). */
-    settings: settingsService({ db, platforms, reviewRequests, widgetSettings }),
+    settings: settingsService({ db, platforms, reviewRequests, widgetSettings, stores }),
     questionsData,
     questions,
     /** Q&A moderation queue and bulk publish/reject of questions (server/admin). */

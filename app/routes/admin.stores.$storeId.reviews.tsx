@@ -1,10 +1,11 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { isApiError } from "../../server/contract/errors.ts";
-import { queueQuerySchema } from "../../server/admin/moderation.service.ts";
+import { DAY_MS, queueQuerySchema, REJECTION_REASONS } from "../../server/admin/moderation.service.ts";
+import { DEFAULT_PUBLISH_HELD_AFTER_DAYS, heldPublishMs } from "../../server/admin/held-reviews.ts";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { CsrfField } from "~/components/CsrfField";
-import { BulkModerationForm, ModerationButtons, StatusBadge, StatusFilter } from "~/components/Moderation";
+import { BulkModerationForm, ModerationButtons, RejectWithReason, StatusBadge, StatusFilter } from "~/components/Moderation";
 import { Flash } from "~/components/Flash";
 import { Stars } from "~/components/Stars";
 import { adminHeaders, field, httpError, requireStore, requireStoreAction } from "~/lib/admin.server";
@@ -26,21 +27,46 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     if (isApiError(error)) throw httpError(error.status, "This page link is no longer valid (the filter changed). Start again from the first page.");
     throw error;
   }
+  const nowMs = Date.now();
   return {
-    store: { storeId: store.storeId, platform: store.platform, moderation: store.moderation },
+    store: { storeId: store.storeId, platform: store.platform, moderation: store.moderation, publishHeldAfterDays: store.publishHeldAfterDays },
+    rejectReasons: REJECTION_REASONS, defaultHeldDays: DEFAULT_PUBLISH_HELD_AFTER_DAYS,
     query: { status: parsed.data.status, rating: parsed.data.rating ? String(parsed.data.rating) : "", product: parsed.data.product ?? "", media: parsed.data.media ?? "" },
     next: page.next,
     reviews: page.reviews.map((r) => ({
       reviewId: r.review_id, productId: r.product_id, productName: r.product_name, rating: r.rating, title: r.title, body: r.body,
       dateCreated: new Date(r.created_ms).toISOString(), status: r.status, reviewerName: r.reviewer_name, reviewerEmail: r.reviewer_email,
       reply: r.reply_body, mediaTotal: r.media_total, incentivized: r.is_incentivized === 1,
+      ageDays: Math.max(0, Math.floor((nowMs - r.created_ms) / DAY_MS)),
+      autoPublish: r.status === "pending" ? isoOrNull(heldPublishMs(r.created_ms, store.publishHeldAfterDays)) : null,
+      rejectionReason: r.rejection_reason ? REJECTION_REASONS.find((x) => x.value === r.rejection_reason)?.label ?? r.rejection_reason : null,
+      rejectionNote: r.rejection_note, moderationNote: r.moderation_note,
       media: r.media.map((m) => ({ mediaId: m.media_id, type: m.type, pending: m.status === "pending", thumbnailUrl: m.thumbnail_url, fullSizeUrl: m.full_size_url, alt: m.alt })),
     })),
   };
 }
 
+const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+/** "less than a day", "1 day", "3 days". */
+const age = (days: number) => (days === 0 ? "less than a day" : `${days} day${days === 1 ? "" : "s"}`);
+
 /**
- * Intents: publish / reject (one review), bulk-publish / bulk-reject (checked reviews), reply, moderation.
+ * The held-reviews fields of the moderation form: `heldReviews` "publish" with `publishHeldAfterDays` 1–365, or
+ * "never" (an explicit choice). @returns the value to store, undefined when the form has no such field, or an error.
+ */
+function heldReviewsField(form: FormData): { days?: number | null; error?: string } {
+  const choice = form.get("heldReviews");
+  if (choice === null) return {};
+  if (choice === "never") return { days: null };
+  const raw = String(form.get("publishHeldAfterDays") ?? "").trim();
+  const days = Number(raw);
+  if (choice !== "publish" || !/^\d+$/.test(raw) || days < 1 || days > 365) return { error: "Publish held reviews after: enter a whole number of days from 1 to 365." };
+  return { days };
+}
+
+/**
+ * Intents: publish / reject (one review; a rejection needs `reason`, and with "other" takes `reasonNote`),
+ * bulk-publish / bulk-reject (checked reviews), reply, moderation (the rule for new reviews and held reviews).
  * A review of another store is not found (404) and never changed.
  */
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -48,7 +74,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const { moderation, stores } = context.services;
   const intent = field(form, "intent");
   try {
-    const moderated = moderationIntent(intent, form, "review", "review", (ids, status) => moderation.setStatus(store.storeId, ids, status));
+    const moderated = moderationIntent(intent, form, "review", "review", (ids, status) =>
+      moderation.setStatus(store.storeId, ids, status, { reason: String(form.get("reason") ?? ""), note: String(form.get("reasonNote") ?? "") }));
     if (moderated) return moderated;
     switch (intent) {
       case "reply": {
@@ -59,7 +86,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       case "moderation": {
         const parsed = moderationSchema.safeParse(field(form, "moderation"));
         if (!parsed.success) return data({ error: parsed.error.issues[0].message }, { status: 400 });
-        stores.updateSettings(store.storeId, { moderation: parsed.data });
+        const held = heldReviewsField(form);
+        if (held.error) return data({ error: held.error }, { status: 400 });
+        stores.updateSettings(store.storeId, { moderation: parsed.data, ...(held.days !== undefined ? { publishHeldAfterDays: held.days } : {}) });
         return { ok: "Moderation setting saved." };
       }
       default:
@@ -73,7 +102,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 
 export default function Reviews() {
-  const { store, query, reviews, next } = useLoaderData<typeof loader>();
+  const { store, query, reviews, next, rejectReasons, defaultHeldDays } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
@@ -87,7 +116,10 @@ export default function Reviews() {
       <Flash result={result} />
 
       <details className="panel">
-        <summary>Moderation setting: {MODERATION_OPTIONS.find((o) => o.value === store.moderation)?.label}</summary>
+        <summary>
+          Moderation setting: {MODERATION_OPTIONS.find((o) => o.value === store.moderation)?.label};{" "}
+          {store.publishHeldAfterDays === null ? "held reviews wait until someone moderates them" : `held reviews are published after ${age(store.publishHeldAfterDays)}`}
+        </summary>
         <Form method="post" className="stack">
           <CsrfField />
           <input type="hidden" name="intent" value="moderation" />
@@ -98,6 +130,22 @@ export default function Reviews() {
                 <input type="radio" name="moderation" value={o.value} defaultChecked={store.moderation === o.value} /> {o.label}
               </label>
             ))}
+          </fieldset>
+          <fieldset aria-describedby="held-ftc">
+            <legend>Reviews nobody moderates</legend>
+            <label className="choice">
+              <input type="radio" name="heldReviews" value="publish" defaultChecked={store.publishHeldAfterDays !== null} /> Publish held reviews automatically
+            </label>
+            <label htmlFor="held-days">Publish a review still waiting after (days)</label>
+            <input id="held-days" name="publishHeldAfterDays" type="number" min={1} max={365} step={1} inputMode="numeric"
+              defaultValue={store.publishHeldAfterDays ?? defaultHeldDays} className="narrow" />
+            <label className="choice">
+              <input type="radio" name="heldReviews" value="never" defaultChecked={store.publishHeldAfterDays === null} /> Never: keep held reviews waiting until someone moderates them
+            </label>
+            <p id="held-ftc" className="muted">
+              A review you neither publish nor reject is published after this many days (default {defaultHeldDays}). Holding lower ratings
+              forever shows shoppers only good reviews, which the FTC rule on review suppression (16 CFR 465.7) forbids.
+            </p>
           </fieldset>
           <button type="submit">Save moderation setting</button>
         </Form>
@@ -134,7 +182,7 @@ export default function Reviews() {
         </p>
       ) : (
         <>
-          <BulkModerationForm status={query.status} noun="reviews" busy={busy} />
+          <BulkModerationForm status={query.status} noun="reviews" busy={busy} rejectReasons={rejectReasons} />
           <ol className="review-list" aria-busy={busy}>
             {reviews.map((r) => (
               <li key={r.reviewId} className="review">
@@ -149,6 +197,16 @@ export default function Reviews() {
                     {r.mediaTotal ? ` · ${r.mediaTotal} media` : ""} · <StatusBadge status={r.status} />
                     {r.incentivized ? <> · <span className="badge" data-testid="incentivized">Received a reward for this review</span></> : null}
                   </p>
+                  {r.status === "pending" ? (
+                    <p className="held" data-testid="held">
+                      Waiting {age(r.ageDays)}.{" "}
+                      {r.autoPublish
+                        ? <>Published automatically on <time dateTime={r.autoPublish}>{r.autoPublish.slice(0, 10)}</time> unless you reject it.</>
+                        : "Not published automatically (held reviews wait until someone moderates them)."}
+                    </p>
+                  ) : null}
+                  {r.rejectionReason ? <p className="held" data-testid="rejection-reason">Rejected: {r.rejectionReason}{r.rejectionNote ? ` (${r.rejectionNote})` : ""}</p> : null}
+                  {r.moderationNote && r.status === "published" ? <p className="held" data-testid="moderation-note">{r.moderationNote}</p> : null}
                   <p className="review-body">{r.body || <em>(no text)</em>}</p>
                   {r.media.length ? (
                     <ul className="thumbs" aria-label="Photos and videos of this review">
@@ -168,7 +226,8 @@ export default function Reviews() {
                     </div>
                   ) : null}
                   <div className="review-actions">
-                    <ModerationButtons field="review" id={r.reviewId} status={r.status} busy={busy} describedBy={`t-${r.reviewId}`} />
+                    <ModerationButtons field="review" id={r.reviewId} status={r.status} busy={busy} describedBy={`t-${r.reviewId}`} noReject />
+                    {r.status !== "rejected" ? <RejectWithReason field="review" id={r.reviewId} busy={busy} describedBy={`t-${r.reviewId}`} reasons={rejectReasons} noun="review" /> : null}
                     <details>
                       <summary>{r.reply ? "Edit reply" : "Reply publicly"}</summary>
                       <Form method="post" className="stack">

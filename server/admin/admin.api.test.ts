@@ -91,9 +91,9 @@ describe("store isolation: every action", () => {
   const bKey = () => t.services.apiKeys.list(B)[0].apiKeyId;
   const ACTIONS: [string, string, () => Record<string, string | string[]>][] = [
     ["publish", "/reviews", () => ({ intent: "publish", review: bReview() })],
-    ["reject", "/reviews", () => ({ intent: "reject", review: bReview() })],
+    ["reject", "/reviews", () => ({ intent: "reject", review: bReview(), reason: "spam" })],
     ["bulk-publish", "/reviews", () => ({ intent: "bulk-publish", review: pendingIds(B).slice(0, 3) })],
-    ["bulk-reject", "/reviews", () => ({ intent: "bulk-reject", review: pendingIds(B).slice(0, 3) })],
+    ["bulk-reject", "/reviews", () => ({ intent: "bulk-reject", review: pendingIds(B).slice(0, 3), reason: "spam" })],
     ["reply", "/reviews", () => ({ intent: "reply", review: bReview(), reply: "Hijacked reply" })],
     ["moderation", "/reviews", () => ({ intent: "moderation", moderation: "auto-publish-all" })],
     ["store settings", "/settings", () => ({ intent: "store", moderation: "auto-publish-all", translation: "on-load", aiAutoPublish: "on" })],
@@ -128,7 +128,7 @@ describe("store isolation: every action", () => {
 
   it("the owner of store B can do what store A's user could not", async () => {
     const id = bReview();
-    const res = await post(bob, `/admin/stores/${B}/reviews`, { intent: "reject", review: id });
+    const res = await post(bob, `/admin/stores/${B}/reviews`, { intent: "reject", review: id, reason: "off-topic" });
     expect(res.status).toBe(200);
     expect(review(id).status).toBe("rejected");
   });
@@ -290,7 +290,7 @@ describe("moderation reaches the storefront", () => {
     // Served safe as HTML (docs/api.md, Okendo-compatible): decoded, exactly what the merchant typed.
     expect(decodeHtmlText((await api()).find((r) => r.reviewId === id)?.reply?.body ?? "")).toBe(reply);
 
-    expect((await post(alice, `/admin/stores/${A}/reviews`, { intent: "reject", review: id })).status).toBe(200);
+    expect((await post(alice, `/admin/stores/${A}/reviews`, { intent: "reject", review: id, reason: "spam" })).status).toBe(200);
     expect((await api()).map((r) => r.reviewId)).not.toContain(id);
   });
 

@@ -8,13 +8,32 @@ import { badRequest, notFound } from "../contract/errors.ts";
 import { transaction, type Db } from "../db/database.ts";
 import { mediaPreviewUrl } from "../media/media-http.ts";
 import { keysetPage } from "../shared/keyset-pager.ts";
-import type { ModerationRepo, QueueFilter, QueueMediaRow, QueueRow } from "./moderation.repo.ts";
+import type { ModerationRepo, QueueFilter, QueueMediaRow, QueueRow, RejectionReason } from "./moderation.repo.ts";
 
 export const QUEUE_PAGE_SIZE = 20;
 /** Longest public reply, in characters. */
 export const MAX_REPLY_LENGTH = 5000;
 /** Most reviews in one bulk action. */
 export const MAX_BULK = 100;
+/** One day in ms (held reviews are counted in days since they were written). */
+export const DAY_MS = 86_400_000;
+/** Longest text with rejection reason "other", in characters. */
+export const MAX_REJECTION_NOTE = 500;
+
+/** Why a merchant rejects a review, with the admin's label (docs/admin.md "Moderation"). */
+export const REJECTION_REASONS: { value: RejectionReason; label: string }[] = [
+  { value: "spam", label: "Spam" },
+  { value: "off-topic", label: "Off-topic (not about the product)" },
+  { value: "personal-data", label: "Contains personal data" },
+  { value: "other", label: "Other" },
+];
+const REASON_ERROR = `reason: say why the review is rejected: ${REJECTION_REASONS.map((r) => r.value).join(", ")}`;
+
+/** A rejection as the admin form or an API caller sends it: `reason` one of REJECTION_REASONS, `note` optional text for "other". */
+export type RejectionInput = { reason?: string | null; note?: string | null };
+
+/** The moderation note of a review the held-review job published. */
+export const autoPublishedNote = (days: number) => `Published automatically after ${days} day${days === 1 ? "" : "s"}`;
 
 /** The queue filter as it arrives in the admin URL (all optional; status defaults to pending). */
 export const queueQuerySchema = z.object({
@@ -63,14 +82,45 @@ export function moderationService(deps: { db: Db; moderation: ModerationRepo; se
 
     /**
      * Publish or reject reviews of the store and, with them, their media (one transaction; rejected
-     * media files are deleted after the grace period, server/media/media-retention.ts). @returns how many changed.
-     * @throws ApiError 400 when no review or more than MAX_BULK are given.
+     * media files are deleted after the grace period, server/media/media-retention.ts). A rejection needs a
+     * reason (REJECTION_REASONS; with "other" an optional note of at most MAX_REJECTION_NOTE characters),
+     * kept with the review (docs/admin.md "Moderation"). @returns how many changed.
+     * @throws ApiError 400 when no review or more than MAX_BULK are given, or a rejection has no valid reason.
      */
-    setStatus(storeId: string, reviewIds: string[], status: "published" | "rejected"): number {
+    setStatus(storeId: string, reviewIds: string[], status: "published" | "rejected", rejection?: RejectionInput): number {
       const ids = [...new Set(reviewIds.filter(Boolean))];
       if (ids.length === 0) throw badRequest("review: choose at least one review");
       if (ids.length > MAX_BULK) throw badRequest(`review: at most ${MAX_BULK} reviews at once`);
-      return transaction(db, () => moderation.setStatus(storeId, ids, status, now()));
+      if (status === "published") return transaction(db, () => moderation.setStatus(storeId, ids, { status }, now()));
+      const reason = REJECTION_REASONS.find((r) => r.value === rejection?.reason)?.value;
+      if (!reason) throw badRequest(REASON_ERROR, "rejection_reason_required");
+      const note = reason === "other" ? (rejection?.note ?? "").replace(/\r\n/g, "\n").trim() : "";
+      if (note.length > MAX_REJECTION_NOTE) throw badRequest(`note: must be at most ${MAX_REJECTION_NOTE} characters`);
+      return transaction(db, () => moderation.setStatus(storeId, ids, { status, reason, reasonNote: note || null }, now()));
+    },
+
+    /**
+     * The held-review job's one run (docs/admin.md "Held reviews"): publish every review still pending
+     * `days` days after it was written, in each store with `publish_held_after_days` set, through the same
+     * status change as a merchant's approval (aggregates, media, `review.updated` webhooks and content scopes
+     * follow by trigger), noted "Published automatically after N days". Batches of MAX_BULK, one transaction
+     * each; only reviews still pending change, so two nodes running at once, or a run repeated, publish each
+     * review once. @param nowMs the clock (epoch ms). @returns how many reviews were published.
+     */
+    publishHeld(nowMs: number): number {
+      let published = 0;
+      for (const { store_id: storeId, days } of moderation.storesPublishingHeld()) {
+        const cutoff = nowMs - days * DAY_MS;
+        for (;;) {
+          const { due, changed } = transaction(db, () => {
+            const due = moderation.heldSince(storeId, cutoff, MAX_BULK);
+            return { due, changed: due.length ? moderation.setStatus(storeId, due, { status: "published", note: autoPublishedNote(days), onlyPending: true }, nowMs) : 0 };
+          });
+          published += changed;
+          if (due.length < MAX_BULK) break;
+        }
+      }
+      return published;
     },
 
     /**

@@ -18,6 +18,7 @@ export type ReviewExportRow = {
   reviewer_name: string; reviewer_email: string | null; verified_status: string; is_recommended: number | null; is_incentivized: number;
   helpful_count: number; unhelpful_count: number; media_count: number; language_code: string | null; reply_body: string | null;
   reply_created_ms: number | null; created_ms: number; updated_ms: number | null;
+  rejection_reason: string | null; rejection_note: string | null; moderation_note: string | null;
 };
 export type QuestionExportRow = {
   question_id: string; product_id: string; product_name: string | null; status: string; body: string; asker_name: string; asker_email: string | null;
@@ -55,7 +56,7 @@ export function exportsRepo(db: Db) {
       return db.prepare(
         `SELECT r.review_id, r.product_id, p.name AS product_name, r.status, r.rating, r.title, r.body, r.reviewer_name, r.reviewer_email, r.verified_status,
            r.is_recommended, r.is_incentivized, r.helpful_count, r.unhelpful_count, r.media_count, r.language_code, r.reply_body, r.reply_created_ms,
-           r.created_ms, r.updated_ms
+           r.created_ms, r.updated_ms, r.rejection_reason, r.rejection_note, r.moderation_note
          FROM reviews r ${indexedBy("exports_reviews")} LEFT JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id
          WHERE r.store_id = ? AND (r.created_ms, r.review_id) > (?, ?) AND ${RANGE("r.created_ms")} AND ${EQ("r.status")} AND ${EQ("r.product_id")} AND ${EQ("r.rating")}
          ORDER BY r.created_ms, r.review_id LIMIT ?`,

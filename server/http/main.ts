@@ -17,6 +17,7 @@ import { startMediaSweeper } from "../media/media-retention.ts";
 import { startWorkerPool } from "./read-workers.ts";
 import { originOf } from "./public-origin.ts";
 import { startReviewRequestScheduler } from "../review-requests/scheduler.ts";
+import { startHeldReviewPublisher } from "../admin/held-reviews.ts";
 import { startupBannerLines } from "./startup-banner.ts";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -96,6 +97,9 @@ async function main(): Promise<void> {
   const reviewRequestScheduler = startReviewRequestScheduler({
     service: services.reviewRequests, origin: config.PUBLIC_URL ? originOf(config.PUBLIC_URL) : `http://localhost:${config.PORT}`, log,
   });
+  // Held reviews: a review still pending after the store's publishHeldAfterDays (default 14) is published
+  // (server/admin/held-reviews.ts), at start and every 10 minutes; each review once, with one node or several.
+  const heldReviewPublisher = startHeldReviewPublisher({ service: services.moderation, log });
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
@@ -125,6 +129,7 @@ async function main(): Promise<void> {
     const workerStopped = aiThread?.stop() ?? services.aiWorker.stop();
     mediaSweeper.stop();
     reviewRequestScheduler.stop();
+    heldReviewPublisher.stop();
     const mailStopped = services.mailSender.stop();
     clearTimeout(firstMailPrune);
     clearInterval(mailPruner);

@@ -1,6 +1,6 @@
 /**
  * Store settings by API (issue #22 item 5): `GET /enterprise/settings` and `PATCH /enterprise/settings`
- * compose one section per module. Each section is its module's: a zod schema of what GET shows, a zod
+ * compose one section per module (`moderation`: server/admin/held-reviews.ts). Each section is its module's: a zod schema of what GET shows, a zod
  * schema of a PATCH (any subset of fields), and `get`/`update` on the module's service. The admin pages
  * call the same services, so both paths apply the same rules.
  *
@@ -15,13 +15,16 @@ import { reviewRequestSettingsPatchSchema, reviewRequestSettingsSchema } from ".
 import type { ReviewRequestsService } from "../review-requests/review-requests.service.ts";
 import { widgetSettingsPatchSchema, widgetSettingsSchema } from "../contract/widget-settings.ts";
 import type { WidgetSettingsService } from "../widget-settings/widget-settings.service.ts";
+import { moderationSettings, moderationSettingsPatchSchema, moderationSettingsSchema } from "../admin/held-reviews.ts";
+import type { StoresRepo } from "../stores/stores.repo.ts";
 
 /** The services whose sections are composed. */
-export type SettingsOwners = { db: Db; platforms: PlatformsService; reviewRequests: ReviewRequestsService; widgetSettings: WidgetSettingsService };
+export type SettingsOwners = { db: Db; platforms: PlatformsService; reviewRequests: ReviewRequestsService; widgetSettings: WidgetSettingsService; stores: StoresRepo };
 
 /** GET /enterprise/settings: every section. */
 export const settingsSchema = z.object({
   platform: platformSettingsSchema,
+  moderation: moderationSettingsSchema,
   reviewRequests: reviewRequestSettingsSchema.meta({ id: "ReviewRequestSettings", description: "Review-request e-mails after fulfilment: on or off, delay, reminder, quiet hours, templates per language." }),
   widgets: widgetSettingsSchema.meta({ id: "WidgetSettings", description: "Widget texts per language, colours, and which widgets show." }),
 }).meta({ id: "StoreSettings" });
@@ -29,6 +32,7 @@ export const settingsSchema = z.object({
 /** PATCH /enterprise/settings: the sections to change, each with the fields to change. */
 export const settingsPatchSchema = z.object({
   platform: platformSettingsPatch.optional(),
+  moderation: moderationSettingsPatchSchema.optional(),
   reviewRequests: reviewRequestSettingsPatchSchema.optional(),
   widgets: widgetSettingsPatchSchema.optional(),
 }, { error: "the body must be an object of settings sections" }).strict().meta({ id: "StoreSettingsPatch" });
@@ -43,7 +47,9 @@ type Section<K extends keyof StoreSettings> = {
 
 /** The sections over the services. */
 function sections(services: SettingsOwners): { [K in keyof StoreSettings]: Section<K> } {
+  const moderation = moderationSettings(services.stores);
   return {
+    moderation: { get: (storeId) => moderation.get(storeId), update: (storeId, patch) => moderation.update(storeId, patch) },
     platform: { get: (storeId, origin) => services.platforms.settings(storeId, origin), update: (storeId, patch) => services.platforms.updateSettings(storeId, patch) },
     reviewRequests: { get: (storeId) => services.reviewRequests.get(storeId), update: (storeId, patch) => void services.reviewRequests.update(storeId, patch) },
     widgets: { get: (storeId) => services.widgetSettings.get(storeId), update: (storeId, patch) => void services.widgetSettings.update(storeId, patch) },

@@ -11,15 +11,18 @@ export type Store = {
   moderation: ModerationSetting;
   translation: "off" | "on-load";
   aiAutoPublish: boolean;
+  /** Days after which a review still pending is published (held-review job, server/admin/held-reviews.ts); null = never (an explicit choice). */
+  publishHeldAfterDays: number | null;
 };
 export type Product = { storeId: string; productId: string; name: string; url?: string; imageUrl?: string; groupId?: string };
 export type ReviewGroup = { storeId: string; groupId: string; name: string; useGroupContent: boolean };
 
-type StoreRow = { store_id: string; name: string; platform: string; moderation: ModerationSetting; translation: "off" | "on-load"; ai_auto_publish: number };
+type StoreRow = { store_id: string; name: string; platform: string; moderation: ModerationSetting; translation: "off" | "on-load"; ai_auto_publish: number; publish_held_after_days: number | null };
 
 const toStore = (r: StoreRow): Store => ({
   storeId: r.store_id, name: r.name, platform: r.platform, moderation: r.moderation,
   translation: r.translation, aiAutoPublish: r.ai_auto_publish === 1,
+  publishHeldAfterDays: r.publish_held_after_days === null ? null : Number(r.publish_held_after_days),
 });
 
 /** Create the stores data module over `db`. */
@@ -48,13 +51,13 @@ export function storesRepo(db: Db) {
      * Change store settings; only the given fields are written. Read and written in one transaction, so two
      * processes or nodes changing different fields at once both keep their change.
      */
-    updateSettings(storeId: string, settings: Partial<Pick<Store, "moderation" | "translation" | "aiAutoPublish" | "name">>): void {
+    updateSettings(storeId: string, settings: Partial<Pick<Store, "moderation" | "translation" | "aiAutoPublish" | "name" | "publishHeldAfterDays">>): void {
       transaction(db, () => {
         const current = this.get(storeId);
         if (!current) return;
         const next = { ...current, ...settings };
-        db.prepare("UPDATE stores SET name = ?, moderation = ?, translation = ?, ai_auto_publish = ? WHERE store_id = ?").run(
-          next.name, next.moderation, next.translation, next.aiAutoPublish ? 1 : 0, storeId,
+        db.prepare("UPDATE stores SET name = ?, moderation = ?, translation = ?, ai_auto_publish = ?, publish_held_after_days = ? WHERE store_id = ?").run(
+          next.name, next.moderation, next.translation, next.aiAutoPublish ? 1 : 0, next.publishHeldAfterDays, storeId,
         );
       });
     },
