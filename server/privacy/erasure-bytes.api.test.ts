@@ -28,15 +28,19 @@ const APP_SECRET = "erasure-bytes-app-secret-0123456789";
 const PATHS = ["admin", "enterprise", "customersRedact", "shopRedact"] as const;
 type Path = (typeof PATHS)[number] | "control";
 
-/** A shopper's distinctive values (each found nowhere else), and the product they review. */
-type Shopper = { email: string; name: string; title: string; sentence: string; question: string; reason: string; productId: string; storeId: string; mediaIds: string[] };
+/**
+ * A shopper's distinctive values (each found nowhere else), and the product they review. `word` is in their review
+ * and survey answer: the full-text indexes keep it as a token, and FTS5 stores a token after the prefix it shares
+ * with the one before it (never more than `xq` and one letter here), so its tail from the fourth letter is searched.
+ */
+type Shopper = { email: string; name: string; title: string; sentence: string; word: string; question: string; reason: string; productId: string; storeId: string; mediaIds: string[] };
 const shopperOf = (tag: string, productId: string, storeId: string): Shopper => ({
   email: `${tag}.vexmoor@example.com`, name: `Ysolde ${tag}vexmoor`, title: `Quorvex ${tag} kelpwhistle`,
-  sentence: `Zimbrolux ${tag} fandangle`, question: `Does the plimsquash ${tag} gorble?`, reason: `Grobnitz ${tag} wimbleton`,
-  productId, storeId, mediaIds: [],
+  sentence: `Zimbrolux ${tag} fandangle xq${tag}glorbik`, word: `xq${tag}glorbik`, question: `Does the plimsquash ${tag} gorble?`,
+  reason: `Grobnitz ${tag} wimbleton xq${tag}glorbik`, productId, storeId, mediaIds: [],
 });
 /** The values searched for (the control shopper, of a store without a survey, has no survey answer). */
-const valuesOf = (s: Shopper) => [s.email, s.name, s.title, s.sentence, s.question, ...(s.storeId === TEST_STORE_ID ? [s.reason] : [])];
+const valuesOf = (s: Shopper) => [s.email, s.name, s.title, s.sentence, s.word.slice(3), s.question, ...(s.storeId === TEST_STORE_ID ? [s.reason] : [])];
 
 let t: TestServer;
 let llm: Server;
@@ -120,7 +124,7 @@ beforeAll(async () => {
     req.on("end", () => {
       if (req.url === "/v1/hooks") return void res.end("ok");
       const facts = JSON.parse(JSON.parse(body).messages[1].content) as { reviewExcerpts: string[] };
-      const quotes = facts.reviewExcerpts.flatMap((e) => [...e.matchAll(/Zimbrolux \S+ fandangle/g)].map((m) => m[0]));
+      const quotes = facts.reviewExcerpts.flatMap((e) => [...e.matchAll(/Zimbrolux \S+ fandangle \S+glorbik/g)].map((m) => m[0]));
       res.setHeader("content-type", "application/json");
       res.end(JSON.stringify({ choices: [{ message: { role: "assistant", content: `Shoppers like it. One wrote "${quotes.join('", "')}".` } }] }));
     });
