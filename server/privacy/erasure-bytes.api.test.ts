@@ -1,7 +1,8 @@
 /**
  * Erasure leaves no bytes (docs/privacy.md "What stays on disk"), over real HTTP against the real server with a
  * real SQLite file: four shoppers, each with distinctive e-mail, name and texts (a review with a photo, a question,
- * a survey response, an order, an e-mail, a webhook event), whose product's AI summary quotes their review (a local
+ * a survey response, an order, an e-mail, webhook events; one also a data request, whose notice to the store's
+ * members names them), whose product's AI summary quotes their review (a local
  * language-model stub quotes what it is given). Each is erased by another path (admin form, enterprise API,
  * Shopify `customers/redact`, Shopify `shop/redact`); then the raw bytes of the `.sqlite`, `-wal` and `-shm` files and
  * of every file under MEDIA_PATH hold none of their values, their photo folders are gone, and their product's AI
@@ -187,7 +188,12 @@ const ERASE: Record<(typeof PATHS)[number], (s: Shopper) => Promise<Response>> =
   enterprise: (s) => fetch(t.url("/enterprise/customers/erasure"), {
     method: "POST", headers: { "content-type": "application/json", authorization: basic(TEST_STORE_ID, KEY) }, body: JSON.stringify({ email: s.email }),
   }),
-  customersRedact: (s) => shopify("customers/redact", { shop_domain: SHOP, customer: { id: 4242, email: s.email }, orders_to_redact: [] }),
+  customersRedact: async (s) => {
+    // First a data request: the store's members get a notice naming the address (it must go with the erasure).
+    expect((await shopify("customers/data_request", { shop_domain: SHOP, customer: { id: 4242, email: s.email }, data_request: { id: 77 } })).status).toBe(200);
+    expect(t.services.db.prepare("SELECT count(*) FROM mail_outbox WHERE kind = 'privacy-request' AND text LIKE ?").pluck().get(`%${s.email}%`)).toBe(1);
+    return shopify("customers/redact", { shop_domain: SHOP, customer: { id: 4242, email: s.email }, orders_to_redact: [] });
+  },
   shopRedact: () => shopify("shop/redact", { shop_domain: SHOP }),
 };
 
