@@ -21,6 +21,7 @@ import { signInAgent, adminPost } from "../../test/admin-http.ts";
 import { OTHER_STORE_ID, realReviews, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { dialect } from "../db/database.ts";
+import { erasedAddressKey } from "../shared/erased-address.ts";
 import { DEMO_CHANNEL_IDS, DEMO_QUESTION_IDS, NPS_SURVEY } from "../surveys/surveys.demo.ts";
 
 const KEY = "erasure-bytes-api-key-0123456789abcdef";
@@ -104,6 +105,8 @@ async function seedShopper(s: Shopper) {
     answeredQuestions: [{ id: NPS_SURVEY.questions[0].id, type: "nps", answer: 9, answerNpsCategory: "promoter" }, { id: DEMO_QUESTION_IDS.reason, type: "text", answer: s.reason }],
   }]);
   t.services.orders.importOrders(s.storeId, [{ orderId: `O-${s.email}`, productId: s.productId, email: s.email, orderedMs: Date.now() - 86_400_000 }]);
+  // Unsubscribed from review requests (kept after the erasure under the address's hash).
+  t.services.db.prepare("INSERT INTO review_request_unsubscribes (store_id, email, created_ms) VALUES (?, ?, ?)").run(s.storeId, s.email, Date.now());
   t.services.mail.enqueue({ storeId: s.storeId, kind: "review-request", to: s.email, subject: `How was it, ${s.name}?`, html: `<p>Hello ${s.name}</p>`, text: `Hello ${s.name}` });
 }
 
@@ -215,6 +218,8 @@ describe("erasure leaves no bytes", () => {
       console.log(`after ${path} erasure, ${s.email}: ${JSON.stringify(counts)}`);
       expect(counts).toEqual(zeros(valuesOf(s)));
       for (const id of s.mediaIds) expect(existsSync(join(t.services.mediaPath, s.storeId, id))).toBe(false);
+      // Still unsubscribed, under the address's hash (review-requests.repo.ts isUnsubscribed looks it up).
+      expect(t.services.db.prepare("SELECT count(*) FROM review_request_unsubscribes WHERE store_id = ? AND email = ?").pluck().get(s.storeId, erasedAddressKey(s.email))).toBe(1);
       // The summary that quoted them is withdrawn at once (the product is below the floor: nothing regenerated).
       const product = `/v1/stores/${s.storeId}/products/shopify-${s.productId}`;
       expect(await (await fetch(t.url(`${product}/reviews_summary`))).json()).toEqual({});
