@@ -84,7 +84,7 @@ export function privacyService(deps: {
   ai: { withdraw(storeId: string, scope: { type: "product" | "group"; id: string }, reason: string): number };
   /** Tells the store's members by e-mail (Shopify data requests). */
   notifyTeam?: TeamNotice;
-  /** Deletes the store's outbox messages to the address (server/mail); joins the erasure's transaction. */
+  /** Deletes the store's outbox messages to or naming the address (server/mail); joins the erasure's transaction. */
   forgetMail?: (storeId: string, email: string) => number;
   /** Deletes stored outgoing-webhook events whose body mentions the address (server/webhooks); joins the erasure's transaction. */
   forgetWebhookEvents?: (storeId: string, email: string) => number;
