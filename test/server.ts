@@ -27,6 +27,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { AiConfig } from "../server/ai/config.ts";
 import { PROJECT_ROOT } from "../server/config.ts";
 import { contentScopeLog } from "../server/db/content-scopes.ts";
 import { cachePurgerOf, createHttpServer } from "../server/http/app.ts";
@@ -76,6 +77,7 @@ export function loadBuild(): Promise<ServerBuild> {
  * port (default a free one).
  * `webhooks` configures outgoing webhooks (server/webhooks): `allowInsecure` (ALLOW_INSECURE_WEBHOOKS), `now` the
  * queue's clock, `delivery`: "manual" (default: tests call `services.webhookDelivery.runDue(nowMs)`) or "loop".
+ * `ai` overrides the AI settings of the environment (server/ai/config.ts), e.g. `minReviews` or `llm`.
  */
 export async function startTestServer(
   options: {
@@ -83,6 +85,7 @@ export async function startTestServer(
     publicUrl?: string; logger?: Logger; cachePurgeUrls?: string[]; port?: number;
     mail?: { smtpUrl?: string; from?: string; now?: () => number; sender?: "loop" | "manual" };
     webhooks?: { allowInsecure?: boolean; now?: () => number; delivery?: "loop" | "manual" };
+    ai?: Partial<AiConfig>;
   } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "chorus-test-"));
@@ -91,7 +94,7 @@ export async function startTestServer(
   const postgresUrl = process.env.CHORUS_TEST_POSTGRES_URL;
   const postgres = postgresUrl && !options.databasePath ? await createTestDatabase(postgresUrl) : undefined;
   const databasePath = options.databasePath ?? postgres?.url ?? join(dir, "chorus.sqlite");
-  const services = createServices({ databasePath, mediaPath: join(dir, "media"), mail: options.mail, webhooks: options.webhooks });
+  const services = createServices({ databasePath, mediaPath: join(dir, "media"), mail: options.mail, webhooks: options.webhooks, ai: options.ai });
   if (options.webhooks?.delivery === "loop") services.webhookDelivery.start();
   if (options.mail?.sender !== "manual") services.mailSender.start();
   const readWorkers = options.readWorkers

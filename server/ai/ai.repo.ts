@@ -190,6 +190,25 @@ export function aiRepo(db: Db) {
       return db.prepare("DELETE FROM ai_content_versions WHERE store_id = ? AND version_id = ? AND published_ms IS NULL").run(storeId, versionId).changes === 1;
     },
 
+    /**
+     * Delete every version of a scope, published or not, and its generation state (call inside a transaction):
+     * after a shopper's erasure no summary or keyword list built from their reviews may be served.
+     * @returns versions deleted.
+     */
+    deleteScopeContent(storeId: string, scope: AiScope): number {
+      db.prepare("DELETE FROM ai_scope_state WHERE store_id = ? AND scope_type = ? AND scope_id = ?").run(storeId, scope.type, scope.id);
+      return db.prepare("DELETE FROM ai_content_versions WHERE store_id = ? AND scope_type = ? AND scope_id = ?").run(storeId, scope.type, scope.id).changes;
+    },
+
+    /** How many of `reviewIds` are published reviews of the store. */
+    countPublished(storeId: string, reviewIds: string[]): number {
+      if (reviewIds.length === 0) return 0;
+      return db.prepare(dialect(db) === "postgres"
+        ? "SELECT count(*) FROM reviews WHERE store_id = ? AND status = 'published' AND review_id IN (SELECT jsonb_array_elements_text(CAST(? AS jsonb)))"
+        : "SELECT count(*) FROM reviews WHERE store_id = ? AND status = 'published' AND review_id IN (SELECT value FROM json_each(?))")
+        .pluck().get(storeId, JSON.stringify(reviewIds)) as number;
+    },
+
     /** The most recently generated version of a scope (published or not). */
     latestVersion(storeId: string, scope: AiScope): VersionRow | undefined {
       return db

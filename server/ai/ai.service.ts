@@ -132,6 +132,8 @@ export function aiService(deps: {
       let claims: SummaryClaim[] = [];
       let engineName = "embedded";
       let fallbackReason: string | undefined;
+      /** Reviews whose words the language model was given (it may quote them). */
+      let excerptIds: string[] = [];
       if (n >= config.minReviews) {
         const subject = scope.type === "group" ? "these products" : "this product";
         const embedded = buildSummary(stats, counts, mentions, subject);
@@ -140,9 +142,11 @@ export function aiService(deps: {
         if (config.llm) {
           try {
             const supported = new Set(counts.filter((c) => c.occurrences > 0).map((c) => c.topic));
+            const samples = repo.sampleTexts(storeId, scope, 12);
+            excerptIds = samples.map((r) => r.review_id);
             const text = await llmSummary(config.llm, {
               subject, reviewCount: n, averageRating: Math.round((stats.rating_total / n) * 10) / 10, claims,
-              keywordTopics: keywordTopics ?? [], excerpts: repo.sampleTexts(storeId, scope, 12).map((r) => `${r.rating}/5: ${r.title ? `${r.title}. ` : ""}${r.body}`.slice(0, 300)),
+              keywordTopics: keywordTopics ?? [], excerpts: samples.map((r) => `${r.rating}/5: ${r.title ? `${r.title}. ` : ""}${r.body}`.slice(0, 300)),
             });
             const problem = checkSummary(text, supported);
             if (problem) throw new Error(`rejected: ${problem}`);
@@ -160,7 +164,14 @@ export function aiService(deps: {
         summary_body: body, claims_json: JSON.stringify(claims), keywords_json: keywordTopics ? JSON.stringify(keywordTopics) : null,
         contributing_review_count: n, generated_ms: t, published_ms: body !== null && (store.aiAutoPublish || options.publish) ? t : null,
       };
-      transaction(db, () => repo.insertVersion(version));
+      // A review the model was given may have been erased (or unpublished) while it wrote: its words must not be
+      // stored. The erasure queued a new generation (`withdraw`), which runs without it.
+      const stored = transaction(db, () => {
+        if (engineName !== "embedded" && repo.countPublished(storeId, excerptIds) < excerptIds.length) return false;
+        repo.insertVersion(version);
+        return true;
+      });
+      if (!stored) return { status: "skipped", reason: "a review the summary drew on was removed while it was written", reviewCount: n };
       return { status: "generated", version, analysed, reviewCount: n, ...(fallbackReason ? { fallbackReason } : {}) };
     },
 
@@ -231,6 +242,21 @@ export function aiService(deps: {
     /** Every version of a scope, newest first (admin review of drafts). */
     versions(storeId: string, scope: AiScope): VersionRow[] {
       return repo.listVersions(storeId, scope);
+    },
+
+    /**
+     * Withdraw a scope's AI content at once and queue its regeneration (a shopper's erasure, docs/privacy.md): every
+     * version, published or not, is deleted with its generation state, so no summary, keyword or quote built from
+     * the erased reviews is served (the storefront answers `{}` until a new version is published: at once with AI
+     * auto-publish, else on approval; never while the scope is below the review floor). Joins the caller's
+     * transaction. @returns versions deleted.
+     */
+    withdraw(storeId: string, scope: AiScope, reason: string): number {
+      return transaction(db, () => {
+        const deleted = repo.deleteScopeContent(storeId, scope);
+        repo.enqueue(storeId, scope, reason, now());
+        return deleted;
+      });
     },
 
     /** Queue a (re)generation job (persisted). @returns true when a job was added, false when one was already queued. */

@@ -36,6 +36,10 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   }
   db.pragma("foreign_keys = ON");
   db.pragma("busy_timeout = 5000");
+  // Deleted content is overwritten with zeros (freed pages and the free space of changed pages), so an erased
+  // shopper's data does not stay readable in the file (docs/privacy.md "What stays on disk"). Costs more writes
+  // on deletes and updates only (docs/performance.md).
+  db.pragma("secure_delete = ON");
   db.pragma("cache_size = -65536"); // 64 MiB page cache
   // Memory-mapped reads only when SQLITE_MMAP_BYTES asks for them (default off): faster while nothing is
   // written, but after every commit by another connection SQLite unmaps the whole file at the next read, and
@@ -143,6 +147,19 @@ function migrateFrom(db: Db, dir: string, columns: string): number[] {
     done.push(version);
   }
   return done;
+}
+
+/**
+ * Copy every committed page of the SQLite write-ahead log into the database file and truncate the log to zero
+ * bytes (`PRAGMA wal_checkpoint(TRUNCATE)`), so older page images that still hold deleted data leave the disk:
+ * after a shopper's erasure (docs/privacy.md "What stays on disk"). Waits (busy_timeout) for readers of older
+ * snapshots. No-op on PostgreSQL and for `:memory:`. Call outside a transaction.
+ * @returns false when a reader or writer kept the checkpoint from finishing (the log is truncated at a later one).
+ */
+export function checkpointWal(db: Db): boolean {
+  if (dialect(db) !== "sqlite" || db.memory) return true;
+  const [result] = db.pragma("wal_checkpoint(TRUNCATE)") as { busy: number; log: number; checkpointed: number }[];
+  return result ? result.busy === 0 : true;
 }
 
 /**

@@ -146,9 +146,14 @@ export function mailRepo(db: Db) {
       return db.prepare("SELECT MIN(seq) FROM mail_outbox WHERE status IN ('queued', 'sending')").pluck().get() as number | null;
     },
 
-    /** Delete a store's messages to `email` (any case), for a shopper's erasure request. @returns how many. */
+    /**
+     * Delete a store's messages to `email` (any case), and those whose subject or content names it (e.g. the notice
+     * of a shopper's data request sent to the store's members), for a shopper's erasure request. @returns how many.
+     */
     deleteRecipient(storeId: string, email: string): number {
-      return db.prepare(`DELETE FROM mail_outbox WHERE store_id = ? AND ${sameAddress}`).run(storeId, email).changes;
+      const mentions = `%${email.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const mentioned = ["subject", "text", "html"].map((c) => `lower(${c}) LIKE ? ESCAPE '\\'`).join(" OR ");
+      return db.prepare(`DELETE FROM mail_outbox WHERE store_id = ? AND (${sameAddress} OR ${mentioned})`).run(storeId, email, mentions, mentions, mentions).changes;
     },
 
     /** One message by its ID. */

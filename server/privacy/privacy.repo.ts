@@ -8,11 +8,13 @@
  * - order_headers.email and orders.email (order lines);
  * - mail_outbox.to_address (read here; deleted by the mail module, server/mail); review_requests.email (with
  *   their products and link tokens: cascades).
- * review_request_unsubscribes is kept on erasure: it is what stops further mail to the address.
+ * review_request_unsubscribes is kept on erasure, under the address's hash (shared/erased-address.ts): it is what
+ * stops further mail to the address.
  * Review votes are keyed by hashed visitor IDs and cannot be attributed to an address.
  * Addresses compare lower-cased and trimmed.
  */
 import { dialect, type Db } from "../db/database.ts";
+import { erasedAddressKey } from "../shared/erased-address.ts";
 
 /** One store's rows about one shopper, as stored (JSON-ready). */
 export type ShopperHoldings = {
@@ -100,7 +102,8 @@ export function privacyRepo(db: Db) {
      * Erase `email`'s data in `storeId` (call inside a transaction): delete their reviews (media rows,
      * translations, votes and AI analysis cascade; aggregates follow by trigger), questions, answers, survey
      * responses, orders, order lines and review requests; anonymise their loyalty customer (address
-     * and platform customer ID replaced; the append-only ledger and balance stay as they are).
+     * and platform customer ID replaced; the append-only ledger and balance stay as they are) and their
+     * unsubscribe from review requests (kept under `erasedAddressKey`).
      */
     erase(storeId: string, email: string): ErasureResult {
       const a = { storeId, email };
@@ -121,6 +124,11 @@ export function privacyRepo(db: Db) {
         `DELETE FROM orders WHERE store_id = @storeId AND (email = @email OR order_id IN (SELECT order_id FROM order_headers WHERE store_id = @storeId AND email = @email))`, a);
       const orders = run(`DELETE FROM order_headers WHERE store_id = @storeId AND email = @email`, a);
       const reviewRequests = run(`DELETE FROM review_requests WHERE store_id = @storeId AND email = @email`, a);
+      // The unsubscribe stays, keyed by the address's hash instead of the address.
+      run(`INSERT INTO review_request_unsubscribes (store_id, email, created_ms)
+           SELECT store_id, @hash, created_ms FROM review_request_unsubscribes WHERE store_id = @storeId AND email = @email
+           ON CONFLICT DO NOTHING`, { ...a, hash: erasedAddressKey(email) });
+      run(`DELETE FROM review_request_unsubscribes WHERE store_id = @storeId AND email = @email`, a);
       return {
         counts: { reviews, mediaItems: mediaIds.length, questions, answers, surveyResponses, loyaltyCustomersAnonymised, orders, orderLines, reviewRequests },
         mediaIds,

@@ -5,10 +5,13 @@
  * - `exportArchive`: a zip (yazl, streamed into memory: one shopper's data is small) holding `data.json`
  *   (every record as stored, see privacy.repo.ts) and the original files of their review media
  *   (`media/<mediaId>/full.jpg`, and `video.<ext>` for videos), plus a README;
- * - `erase`: in one transaction, delete or anonymise everything (privacy.repo.ts `erase`); after the
- *   commit, delete the media files from disk and queue AI regeneration of the products and groups whose
- *   reviews went. Aggregates, content scopes (caches) and media visibility follow by trigger; stored
- *   outgoing-webhook events whose body mentions the address are deleted in the same transaction.
+ * - `erase`: in one transaction, delete or anonymise everything (privacy.repo.ts `erase`), delete the outbox
+ *   mail and stored outgoing-webhook events that mention the address, and withdraw the AI content of the
+ *   products and groups whose reviews went (deleted, regeneration queued: no stale quote is served); after the
+ *   commit, delete the media files from disk and checkpoint SQLite's write-ahead log so no older page image
+ *   keeps the data (with `secure_delete` on every connection, deleted content is zeroed in the file:
+ *   docs/privacy.md "What stays on disk"). Aggregates, content scopes (caches) and media visibility follow by
+ *   trigger.
  * Both are audited in `privacy_requests` (who, when, through what, counts; never the address or the data).
  * @throws ApiError 400 `invalid_email` for anything but an e-mail address, 404 `store_not_found`.
  */
@@ -18,7 +21,7 @@ import { join } from "node:path";
 import yazl from "yazl";
 import { z } from "zod";
 import { badRequest, notFound } from "../contract/errors.ts";
-import { readSnapshot, transaction, type Db } from "../db/database.ts";
+import { checkpointWal, readSnapshot, transaction, type Db } from "../db/database.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
 import type { ErasureResult, PrivacyRepo, ShopperHoldings } from "./privacy.repo.ts";
 
@@ -75,13 +78,13 @@ media/     the original photos and videos of the reviews.
 Helpful votes are stored against anonymous visitor IDs and cannot be linked to an address.
 `;
 
-/** Create the shopper data service. `ai` queues regeneration of AI content after an erasure. */
+/** Create the shopper data service. `ai` withdraws AI content (and queues its regeneration) in an erasure. */
 export function privacyService(deps: {
   db: Db; repo: PrivacyRepo; stores: StoresRepo; mediaPath: string;
-  ai: { enqueue(storeId: string, scope: { type: "product" | "group"; id: string }, reason: string): boolean };
+  ai: { withdraw(storeId: string, scope: { type: "product" | "group"; id: string }, reason: string): number };
   /** Tells the store's members by e-mail (Shopify data requests). */
   notifyTeam?: TeamNotice;
-  /** Deletes the store's outbox messages to the address (server/mail); joins the erasure's transaction. */
+  /** Deletes the store's outbox messages to or naming the address (server/mail); joins the erasure's transaction. */
   forgetMail?: (storeId: string, email: string) => number;
   /** Deletes stored outgoing-webhook events whose body mentions the address (server/webhooks); joins the erasure's transaction. */
   forgetWebhookEvents?: (storeId: string, email: string) => number;
@@ -103,17 +106,13 @@ export function privacyService(deps: {
     return readdirSync(dir).filter((f) => f === "full.jpg" || f.startsWith("video."));
   };
 
-  /**
-   * Erase everything `storeId` holds about `email` (see the module comment), audited as an erasure by
-   * `actor`. Idempotent: a second erasure finds nothing and erases nothing (and is audited too).
-   * @returns what was erased (record counts and media files deleted).
-   */
-  function erase(storeId: string, email: string, actor: string): ErasureResult["counts"] & { mail: number; webhookEvents: number; mediaFilesDeleted: number } {
-    requireStore(storeId);
-    const address = parseEmail(email);
+  /** Erase one address (see `erase`), without the write-ahead-log checkpoint. */
+  function eraseAddress(storeId: string, address: string, actor: string): ErasureResult["counts"] & { mail: number; webhookEvents: number; mediaFilesDeleted: number } {
     const result = transaction(db, () => {
       const r = repo.erase(storeId, address);
       const counts = { ...r.counts, mail: deps.forgetMail?.(storeId, address) ?? 0, webhookEvents: deps.forgetWebhookEvents?.(storeId, address) ?? 0 };
+      for (const id of r.productIds) deps.ai.withdraw(storeId, { type: "product", id }, "shopper data erased");
+      for (const id of r.groupIds) deps.ai.withdraw(storeId, { type: "group", id }, "shopper data erased");
       repo.audit({ requestId: randomUUID(), storeId, kind: "erasure", actor, counts, createdMs: now() });
       return { ...r, counts };
     });
@@ -122,9 +121,19 @@ export function privacyService(deps: {
       mediaFilesDeleted += mediaFiles(storeId, id).length;
       rmSync(join(deps.mediaPath, storeId, id), { recursive: true, force: true });
     }
-    for (const id of result.productIds) deps.ai.enqueue(storeId, { type: "product", id }, "shopper data erased");
-    for (const id of result.groupIds) deps.ai.enqueue(storeId, { type: "group", id }, "shopper data erased");
     return { ...result.counts, mediaFilesDeleted };
+  }
+
+  /**
+   * Erase everything `storeId` holds about `email` (see the module comment), audited as an erasure by
+   * `actor`. Idempotent: a second erasure finds nothing and erases nothing (and is audited too).
+   * @returns what was erased (record counts and media files deleted).
+   */
+  function erase(storeId: string, email: string, actor: string): ErasureResult["counts"] & { mail: number; webhookEvents: number; mediaFilesDeleted: number } {
+    requireStore(storeId);
+    const result = eraseAddress(storeId, parseEmail(email), actor);
+    checkpointWal(db);
+    return result;
   }
 
   return {
@@ -187,7 +196,8 @@ export function privacyService(deps: {
       };
       if (topic === "shop/redact") {
         const all = repo.shopperEmails(storeId);
-        for (const address of all) erase(storeId, address, actor);
+        for (const address of all) eraseAddress(storeId, address, actor);
+        checkpointWal(db);
         return { addresses: all.length, notified: 0 };
       }
       const { customer } = parsed.data as { customer: { id?: string; email?: string | null } };

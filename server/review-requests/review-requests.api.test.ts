@@ -253,6 +253,10 @@ describe("stops", () => {
       expect((await fetch(t.url(bad))).status).toBe(404);
       expect((await fetch(t.url(bad), { method: "POST", body: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } })).status).toBe(404);
     }
+    // After the shopper's erasure the unsubscribe holds, though the store no longer keeps the address (docs/privacy.md).
+    t.services.privacy.erase(storeId, to, "test");
+    expect(t.services.db.prepare("SELECT count(*) FROM review_request_unsubscribes WHERE store_id = ? AND email = ?").pluck().get(storeId, to)).toBe(0);
+    expect(fulfil(storeId, to, { orderId: "#2003", fulfilledMs: T0 + 7 * DAY })).toMatchObject({ status: "skipped", dueMs: null });
   });
 
   it("cancellation before the request sends nothing; after it, no reminder and the links stop working", async () => {

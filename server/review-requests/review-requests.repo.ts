@@ -4,6 +4,7 @@
  * request ID that belongs to one. Callers wrap multi-statement writes in `transaction`.
  */
 import { dialect, type Db } from "../db/database.ts";
+import { erasedAddressKey } from "../shared/erased-address.ts";
 
 export type RequestStatus = "scheduled" | "sent" | "completed" | "cancelled" | "skipped";
 export type RequestStep = "request" | "reminder";
@@ -112,8 +113,10 @@ export function reviewRequestsRepo(db: Db) {
       db.prepare("UPDATE review_request_products SET review_id = ?, reviewed_ms = ? WHERE request_id = ? AND product_id = ? AND review_id = ?").run(reviewId, nowMs, requestId, productId, claim);
     },
 
+    /** Whether the address unsubscribed from the store (also after its erasure: kept as `erasedAddressKey`). */
     isUnsubscribed(storeId: string, email: string): boolean {
-      return db.prepare<[string, string], { 1: number }>("SELECT 1 FROM review_request_unsubscribes WHERE store_id = ? AND email = ?").get(storeId, email) !== undefined;
+      return db.prepare<[string, string, string], { 1: number }>("SELECT 1 FROM review_request_unsubscribes WHERE store_id = ? AND email IN (?, ?)")
+        .get(storeId, email, erasedAddressKey(email)) !== undefined;
     },
     /** @returns whether the address was newly unsubscribed. */
     unsubscribe(storeId: string, email: string, nowMs: number): boolean {
