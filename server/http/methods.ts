@@ -4,7 +4,7 @@
  * - API paths (`/v1`, `/enterprise`, `/platforms`, `/healthz`): GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS
  *   (each route then answers 405 with its own `Allow` for the ones it does not declare); any other method
  *   (TRACE, TRACK, CONNECT, PROPFIND, an unknown token such as `BREW`, a lower-case `get`: methods are
- *   case-sensitive, RFC 9110 §9.1) → 501 Not Implemented with the JSON error body;
+ *   case-sensitive, RFC 9110, section 9.1) → 501 Not Implemented with the JSON error body;
  * - static files (`/widgets`, `/assets`, `/media`): GET and HEAD;
  * - pages (admin, demo, everything else): GET, HEAD and POST (forms);
  * anything else on a static file or page → 405 in plain text with `Allow`.
