@@ -8,7 +8,7 @@ export const meta: MetaFunction = () => [{ title: "Chorus admin" }];
  * /admin: go to the first store's reviews, or to `?store=<id>&section=<name>` (the store switcher,
  * a plain GET form). A user without stores sees a note.
  */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export function loader({ request, context }: LoaderFunctionArgs) {
   const session = requireSession(request, context);
   const url = new URL(request.url);
   const wanted = url.searchParams.get("store");

@@ -8,7 +8,7 @@ export const meta: MetaFunction = () => [{ title: "Forgot your password · Choru
 export const headers = adminHeaders;
 
 /** The form asking for a reset link, with its double-submit CSRF cookie. */
-export async function loader({ request }: LoaderFunctionArgs) {
+export function loader({ request }: LoaderFunctionArgs) {
   const { csrf, headers } = signedOutCsrf(request);
   return data({ csrf }, { headers });
 }

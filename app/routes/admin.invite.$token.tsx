@@ -19,7 +19,7 @@ function closedLink(state: string): never {
  * that user, their password for an existing account, a new password otherwise); 404 / 410 for a link
  * that does not work. Sets the form's double-submit CSRF cookie.
  */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const found = context.services.team.lookup(params.token);
   if (found.state !== "open") closedLink(found.state);
   const session = context.services.admin.session(readCookie(request, SESSION_COOKIE));

@@ -19,7 +19,7 @@ function safeNext(next: string | null | undefined, stores: { storeId: string }[]
 }
 
 /** The sign-in form. Sets a fresh double-submit CSRF cookie for it; a signed-in user goes on. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const next = url.searchParams.get("next") ?? "";
   // After a password reset (admin.reset.$token): a note, and the e-mail filled in.

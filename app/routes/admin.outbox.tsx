@@ -22,7 +22,7 @@ const PAGE_SIZE = 25;
  * operator. A cursor that is not this listing's answers 400
  * with the error shown in the page.
  */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export function loader({ request, context }: LoaderFunctionArgs) {
   const session = requireSession(request, context);
   const after = new URL(request.url).searchParams.get("after") ?? undefined;
   const storeNames = Object.fromEntries(session.stores.map((s) => [s.storeId, s.name]));

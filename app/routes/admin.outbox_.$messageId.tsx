@@ -30,7 +30,7 @@ function linksOf(html: string): string[] {
   return [...links];
 }
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { session, message } = requireOutboxMessage(request, context, params.messageId);
   const storeName = message.storeId ? session.stores.find((s) => s.storeId === message.storeId)?.name ?? message.storeId : null;
   const canSendAgain = context.services.mail.sending && (message.status === "failed" || message.status === "kept") && message.html !== "";

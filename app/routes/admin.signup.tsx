@@ -11,7 +11,7 @@ export const headers = adminHeaders;
 const CLOSED = "Sign-up is closed on this Chorus. Ask the person who runs it for an account, or sign in.";
 
 /** The sign-up form when `SIGNUP=open` (404 "sign-up is closed" otherwise), with a fresh double-submit CSRF cookie. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export function loader({ request, context }: LoaderFunctionArgs) {
   if (!context.services.signup.isOpen()) throw httpError(404, CLOSED);
   const { csrf, headers } = signedOutCsrf(request);
   return data({ csrf }, { headers });

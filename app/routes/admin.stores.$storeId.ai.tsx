@@ -28,7 +28,7 @@ const view = (v: VersionRow | undefined): VersionView | null =>
  * AI content (issue 7 item 4): per product (most reviewed first, or one product by ID) and per group using
  * group-level content, the latest generated summary and keywords beside the published ones.
  */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   const product = new URL(request.url).searchParams.get("product")?.trim().replace(new RegExp(`^${store.platform}-`), "").slice(0, 200) || undefined;
   const scopes = context.services.ai.adminScopes(store.storeId, { limit: LIMIT, product });

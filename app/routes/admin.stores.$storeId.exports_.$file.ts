@@ -11,7 +11,7 @@ const text = (status: number, message: string) =>
  * loyalty transactions or orders as a streamed CSV attachment (server/exports), with the filters of the
  * Exports page (empty fields ignored). 404 for another store or an unknown file; 400 (plain text) for a bad filter.
  */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   const name = (params.file ?? "").replace(/\.csv$/, "") as ExportName;
   if (!params.file?.endsWith(".csv") || !EXPORT_NAMES.includes(name)) return text(404, "No such export.");

@@ -11,7 +11,7 @@ export const meta: MetaFunction = () => [{ title: "Integration · Chorus admin" 
 export const headers = adminHeaders;
 
 /** API keys of the store (never the key itself) and the widget snippet (script from PUBLIC_URL, the widgets the store shows). */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { session, store } = requireStore(request, context, params.storeId);
   const top = context.services.stores.topProducts(store.storeId, 1)[0];
   const shown = context.services.widgetSettings.get(store.storeId).widgets;

@@ -19,7 +19,7 @@ const querySchema = z.object({
 });
 
 /** Loyalty customers (issue 7 item 5): paged list with status; `?customer=` opens one with its transactions and ledger check. */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   const parsed = querySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) throw httpError(400, parsed.error.issues[0]?.message ?? "Bad filter");

@@ -12,7 +12,7 @@ const PAGE = 50;
 const querySchema = z.object({ after: z.string().max(1000).optional() });
 
 /** The store's orders (issue #22 item 6), newest first, keyset-paged (`?after=`). */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   const parsed = querySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) throw httpError(400, "Bad page link");

@@ -12,7 +12,7 @@ export const meta: MetaFunction = () => [{ title: "Shop platform · Chorus admin
 export const headers = adminHeaders;
 
 /** The platform connection (issue #22 items 1, 5): the same service as PATCH /enterprise/settings section `platform`. */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { session, store } = requireStore(request, context, params.storeId);
   return { storeId: store.storeId, isOwner: isOwner(session, store.storeId, "platform"), settings: context.services.platforms.settings(store.storeId, context.publicOrigin) };
 }

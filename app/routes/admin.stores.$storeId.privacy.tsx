@@ -21,7 +21,7 @@ const KINDS: [keyof HoldingCounts, string][] = [
  * Shopper data requests (issue 24 item 1): find what the store holds about an e-mail address (`?email=`),
  * download it as a zip, or erase it (confirmed by typing the address again); the audit log of requests.
  */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   const { privacy } = context.services;
   const asked = new URL(request.url).searchParams.get("email");

@@ -13,7 +13,7 @@ export const meta: MetaFunction = () => [{ title: "Questions · Chorus admin" }]
 export const headers = adminHeaders;
 
 /** The Q&A moderation queue: questions of one status (pending by default), filtered, newest first, keyset paged, with their answers. */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   const parsed = qaQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) throw httpError(400, parsed.error.issues[0]?.message ?? "Bad filter");

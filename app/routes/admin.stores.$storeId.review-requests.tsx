@@ -21,7 +21,7 @@ export const headers = adminHeaders;
 /** Every IANA time zone this server knows, UTC first. */
 const TIME_ZONES = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")];
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   const service = context.services.reviewRequests;
   return {

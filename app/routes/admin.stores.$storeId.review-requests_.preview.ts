@@ -7,7 +7,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireStore } from "~/lib/admin.server";
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   const service = context.services.reviewRequests;
   const lang = new URL(request.url).searchParams.get("lang");

@@ -16,7 +16,7 @@ export const meta: MetaFunction = () => [{ title: "Reviews · Chorus admin" }];
 export const headers = adminHeaders;
 
 /** The moderation queue: reviews of one status (pending by default), filtered, newest first, keyset paged. */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   const parsed = queueQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) throw httpError(400, parsed.error.issues[0]?.message ?? "Bad filter");

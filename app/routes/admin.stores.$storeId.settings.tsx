@@ -11,7 +11,7 @@ export const meta: MetaFunction = () => [{ title: "Settings · Chorus admin" }];
 export const headers = adminHeaders;
 
 /** Store settings: moderation, translation, AI auto-publish, and the group-level content switch per review group. */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   return {
     store: { storeId: store.storeId, moderation: store.moderation, translation: store.translation, aiAutoPublish: store.aiAutoPublish },

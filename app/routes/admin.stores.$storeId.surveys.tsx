@@ -19,7 +19,7 @@ const CHANNEL_LABEL: Record<string, string> = { "on-site": "On site", "post-chec
  * filtered by the GET form (channel, dates, NPS category, archived state, search), newest first, keyset
  * paged by the service's signed cursor (`after`); the match count; the NPS panel when it has an NPS question.
  */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   const { surveys } = context.services;
   const parsed = responsesQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));

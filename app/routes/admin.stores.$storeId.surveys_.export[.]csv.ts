@@ -12,7 +12,7 @@ const text = (status: number, message: string) =>
  * responses page, so the file holds exactly the rows the page counts (all pages, not just one).
  * 404 for another store or survey; 400 (plain text) for a bad filter.
  */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   const parsed = responsesQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) return text(400, parsed.error.issues[0]?.message ?? "Bad filter");

@@ -23,7 +23,7 @@ function responseOr404(context: LoaderFunctionArgs["context"], storeId: string, 
 }
 
 /** One survey response with every answered question (issue 7 item 2). The list's filters ride along in `?` for the way back. */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   const response = responseOr404(context, store.storeId, params.responseId);
   const back = new URLSearchParams(new URL(request.url).search);

@@ -13,7 +13,7 @@ export const headers = adminHeaders;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The store's team: members (e-mail, role, joined), open invitations, and whether the viewer is an owner. */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { session, store } = requireStore(request, context, params.storeId);
   const { members, invites } = context.services.team.team(store.storeId);
   return {

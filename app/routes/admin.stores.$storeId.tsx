@@ -24,7 +24,7 @@ export const SECTIONS = [
 ] as const;
 
 /** Store layout: session + membership (404 otherwise), the user's stores for the switcher, the CSRF token. */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { session, store } = requireStore(request, context, params.storeId);
   return {
     email: session.email, csrf: session.csrfToken, store: { storeId: store.storeId, name: store.name }, stores: session.stores,

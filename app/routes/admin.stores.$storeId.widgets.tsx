@@ -87,7 +87,7 @@ function currentLanguage(request: Request): string {
 }
 
 /** The widget settings of the store, the language being edited and what the preview needs. */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = requireStore(request, context, params.storeId);
   const settings = context.services.widgetSettings.get(store.storeId);
   const lang = currentLanguage(request);

@@ -11,7 +11,7 @@ export const headers = adminHeaders;
 const NOT_ALLOWED = "Only an operator of this Chorus can create stores while sign-up is closed.";
 
 /** A new store from the admin: operators always, any signed-in user while sign-up is open (403 otherwise). */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export function loader({ request, context }: LoaderFunctionArgs) {
   const session = requireSession(request, context);
   if (!context.services.signup.canCreateStore(session.userId)) throw httpError(403, NOT_ALLOWED);
   return { csrf: session.csrfToken, email: session.email, stores: session.stores };

@@ -42,7 +42,7 @@ function fieldOf(description: string): Field | "form" {
   return (FIELDS as readonly string[]).includes(first) ? (first as Field) : "form";
 }
 
-export async function loader({ params, request, context }: LoaderFunctionArgs) {
+export function loader({ params, request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const rating = Number(url.searchParams.get("rating"));
   const done = url.searchParams.get("done");

@@ -15,7 +15,7 @@ export const meta: MetaFunction = () => [{ title: "Unsubscribe from review reque
 const HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "same-origin", "X-Robots-Tag": "noindex" };
 export const headers = () => HEADERS;
 
-export async function loader({ params, context }: LoaderFunctionArgs) {
+export function loader({ params, context }: LoaderFunctionArgs) {
   const info = context.services.reviewRequests.unsubscribeInfo(params.token ?? "");
   return data({ info }, { status: info.state === "ok" ? 200 : 404, headers: HEADERS });
 }

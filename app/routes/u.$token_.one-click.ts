@@ -11,7 +11,7 @@ import { readBodyBytes } from "../../server/shared/body.ts";
 
 const HEADERS = { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Robots-Tag": "noindex", "X-Content-Type-Options": "nosniff" };
 
-export async function loader({ params }: LoaderFunctionArgs) {
+export function loader({ params }: LoaderFunctionArgs) {
   return redirect(`/u/${encodeURIComponent(params.token ?? "")}`, { status: 303, headers: { "Cache-Control": "no-store" } });
 }
 

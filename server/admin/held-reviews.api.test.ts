@@ -41,9 +41,16 @@ function pending(rating: number, ageDays: number): { id: string; title: string }
   return { id, title };
 }
 const status = (id: string) => t.services.db.prepare("SELECT status FROM reviews WHERE review_id = ?").pluck().get(id) as string;
+/** The fields these tests read from the storefront, settings and error answers. */
+type AnswerBody = {
+  reviews: unknown;
+  reviewAggregate: unknown;
+  moderation: { newReviews: string; publishHeldAfterDays: number | null };
+  error: { description: string };
+};
 const json = async (path: string, init: RequestInit = {}) => {
   const res = await fetch(t.url(path), init);
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: (await res.json()) as AnswerBody };
 };
 const storefront = async () => (await json(`/v1/stores/${S}/products/shopify-${productId}/reviews?orderBy=${encodeURIComponent("date desc")}&limit=25`)).body.reviews as { reviewId: string; rating: number }[];
 const aggregate = async () => (await json(`/v1/stores/${S}/products/shopify-${productId}/review_aggregate`)).body.reviewAggregate as { reviewCount: number; averageRating: number };

@@ -130,8 +130,11 @@ export type Operation = OperationSpec<AnyObject, AnyObject, AnyObject, z.ZodType
 /** An operation with the route it is declared in (server/api/route-table.ts). */
 export type RoutedOperation = Operation & { routeId: string; path: string };
 
+/** The schema of an operation that declares no path parameters, query or headers. */
+type NoFields = z.ZodObject<Record<never, never>>;
+
 /** Declare an operation (identity, for type inference). */
-export function defineOperation<P extends AnyObject = z.ZodObject<{}>, Q extends AnyObject = z.ZodObject<{}>, H extends AnyObject = z.ZodObject<{}>, B extends z.ZodType = z.ZodUndefined>(
+export function defineOperation<P extends AnyObject = NoFields, Q extends AnyObject = NoFields, H extends AnyObject = NoFields, B extends z.ZodType = z.ZodUndefined>(
   spec: OperationSpec<P, Q, H, B>,
 ): Operation {
   return spec as unknown as Operation;

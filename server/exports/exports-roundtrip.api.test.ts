@@ -30,7 +30,7 @@ const texts = [...new Set([
   ...NASTY_TEXTS,
   ...fc.sample(nastyText(), { numRuns: 80, seed: 33 }),
   ...realReviews().flatMap((r) => [r.title, r.body]).filter((s) => /[\r\n]/.test(s)).slice(0, 40),
-].map((s) => s.replace(/\u0000/g, "")).filter((s) => s.trim() !== ""))];
+].map((s) => s.replaceAll("\u0000", "")).filter((s) => s.trim() !== ""))];
 const text = (i: number) => texts[i % texts.length];
 
 let t: TestServer;
