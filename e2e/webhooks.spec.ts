@@ -1,7 +1,7 @@
 /**
  * The Webhooks and Exports admin pages in Chromium (issue #24 items 2 and 4): per-field errors, a
  * subscription created with the secret shown once, a real delivery to a receiver this spec runs on
- * 127.0.0.1 (the e2e server has ALLOW_INSECURE_WEBHOOKS=1) verified with the secret, the delivery log
+ * 127.0.0.1 (the e2e server has ALLOW_LOOPBACK_REQUESTS=1) verified with the secret, the delivery log
  * and a replay, the disabled notice, and a CSV download with a filter; axe finds no violations on any state.
  */
 import { createHmac } from "node:crypto";
