@@ -51,8 +51,8 @@ export default defineConfig({
       MAIL_FROM: "Chorus E2E <no-reply@chorus.test>",
       SMTP_SINK_PORT: String(smtpPort),
       SMTP_SINK_DIR: `${dbDir}/mail`,
-      // Outgoing webhooks to a receiver the spec runs on 127.0.0.1 (e2e/webhooks.spec.ts): loopback http allowed.
-      ALLOW_INSECURE_WEBHOOKS: "1",
+      // Outgoing requests may reach loopback: webhooks to a receiver the spec runs on 127.0.0.1 (e2e/webhooks.spec.ts).
+      ALLOW_LOOPBACK_REQUESTS: "1",
     },
   },
 });

@@ -15,10 +15,13 @@ import { signInAsDemoMerchant, withE2eDb } from "./e2e-server.ts";
 const PAGE = `/admin/stores/${DEMO_STORE_ID}/import/apps`;
 const FIXTURES = join(import.meta.dirname, "../test/fixtures/imports");
 const dir = mkdtempSync(join(tmpdir(), "chorus-e2e-import-"));
-/** The fixture with its photo URLs on a loopback address: the admin's import must refuse to fetch them. */
+/**
+ * The fixture with its photo URLs on a private address: the admin's import must refuse to fetch them, before
+ * connecting (the e2e server has ALLOW_LOOPBACK_REQUESTS=1, which allows loopback only).
+ */
 const fixture = (name: string) => {
   const path = join(dir, name);
-  writeFileSync(path, readFileSync(join(FIXTURES, name), "utf8").replaceAll("__MEDIA__", "http://127.0.0.1:9"));
+  writeFileSync(path, readFileSync(join(FIXTURES, name), "utf8").replaceAll("__MEDIA__", "http://10.0.0.1:9"));
   return path;
 };
 const imported = () => withE2eDb((db) => db.prepare("SELECT count(*) FROM reviews WHERE store_id = ? AND source = 'app:judgeme'").pluck().get(DEMO_STORE_ID) as number, { readonly: true });
@@ -62,7 +65,7 @@ test("upload a Judge.me export, preview and map its columns, import it, and uplo
 
   await page.getByRole("button", { name: "Import 5 reviews" }).click();
   await expect(page.getByRole("status")).toHaveText("5 reviews imported from Judge.me.");
-  await expect(page.getByText(/Line 2: http:\/\/127\.0\.0\.1:9\/photos\/judgeme-1\.jpg: host 127\.0\.0\.1 is not on the public internet/)).toBeVisible();
+  await expect(page.getByText(/Line 2: http:\/\/10\.0\.0\.1:9\/photos\/judgeme-1\.jpg: refused: 10\.0\.0\.1 is a private address, not on the public internet/)).toBeVisible();
   expect(imported()).toBe(5);
   await expectNoAxeViolations(page);
 

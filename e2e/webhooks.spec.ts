@@ -1,7 +1,7 @@
 /**
  * The Webhooks and Exports admin pages in Chromium (issue #24 items 2 and 4): per-field errors, a
  * subscription created with the secret shown once, a real delivery to a receiver this spec runs on
- * 127.0.0.1 (the e2e server has ALLOW_INSECURE_WEBHOOKS=1) verified with the secret, the delivery log
+ * 127.0.0.1 (the e2e server has ALLOW_LOOPBACK_REQUESTS=1) verified with the secret, the delivery log
  * and a replay, the disabled notice, and a CSV download with a filter; axe finds no violations on any state.
  */
 import { createHmac } from "node:crypto";
@@ -41,7 +41,7 @@ test("webhooks: create, deliver, log, replay, disable, delete; exports: download
     await create.getByLabel("Receiver URL").fill("https://10.1.2.3/hooks");
     await create.getByRole("button", { name: "Create subscription" }).click();
     await expect(create.getByLabel("Receiver URL")).toHaveAttribute("aria-invalid", "true");
-    await expect(create.getByText(/private, loopback or reserved address/)).toBeVisible();
+    await expect(create.getByText(/10\.1\.2\.3 is a private address, not on the public internet/)).toBeVisible();
     await expect(create.getByText("eventTypes must name at least one event type")).toBeVisible();
     await expectNoAxeViolations(page);
 

@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { databaseLabel, loadConfig } from "./config.ts";
+import { databaseLabel, loadConfig, loopbackRequestsAllowed } from "./config.ts";
 
 const env = (vars: Record<string, string>) => ({ NODE_ENV: "test", ...vars }) as NodeJS.ProcessEnv;
 
@@ -38,7 +38,7 @@ describe("loadConfig: read worker threads", () => {
   });
 });
 
-describe("loadConfig: insecure webhook receivers", () => {
+describe("loadConfig: loopback requests (insecure webhook receivers)", () => {
   it("are off by default and on only with ALLOW_INSECURE_WEBHOOKS=1", () => {
     expect(loadConfig(env({})).ALLOW_INSECURE_WEBHOOKS).toBe("0");
     expect(loadConfig(env({ ALLOW_INSECURE_WEBHOOKS: "1" })).ALLOW_INSECURE_WEBHOOKS).toBe("1");
@@ -46,6 +46,14 @@ describe("loadConfig: insecure webhook receivers", () => {
 
   it.each(["yes", "true", "2"])("refuses ALLOW_INSECURE_WEBHOOKS=%s with a message naming it", (value) => {
     expect(() => loadConfig(env({ ALLOW_INSECURE_WEBHOOKS: value }))).toThrow(/ALLOW_INSECURE_WEBHOOKS/);
+  });
+
+  it("ALLOW_LOOPBACK_REQUESTS=1 or its alias ALLOW_INSECURE_WEBHOOKS=1 turns loopback requests on; off by default", () => {
+    expect(loopbackRequestsAllowed(loadConfig(env({})))).toBe(false);
+    expect(loopbackRequestsAllowed(loadConfig(env({ ALLOW_LOOPBACK_REQUESTS: "1" })))).toBe(true);
+    expect(loopbackRequestsAllowed(loadConfig(env({ ALLOW_INSECURE_WEBHOOKS: "1" })))).toBe(true);
+    expect(loopbackRequestsAllowed(loadConfig(env({ ALLOW_LOOPBACK_REQUESTS: "0" })))).toBe(false);
+    expect(() => loadConfig(env({ ALLOW_LOOPBACK_REQUESTS: "yes" }))).toThrow(/ALLOW_LOOPBACK_REQUESTS/);
   });
 });
 

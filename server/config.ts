@@ -63,7 +63,13 @@ const schema = z.object({
   SIGNUP: z.enum(["open", "closed"], { error: "SIGNUP must be open or closed" }).default("closed"),
   /** Store sign-ups (and new stores by non-operators) per client address per hour (docs/admin.md). */
   SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(5),
-  /** `1`: webhook URLs may use http:// to a loopback address (tests and local development only; docs/webhooks.md). */
+  /**
+   * `1`: outgoing requests made for merchants (import media, webhooks, platform APIs) may reach loopback
+   * addresses, over http or https (tests and local development only; server/shared/outgoing-request.ts,
+   * docs/webhooks.md, docs/import.md). Never private or other non-public addresses.
+   */
+  ALLOW_LOOPBACK_REQUESTS: z.enum(["0", "1"], { error: "ALLOW_LOOPBACK_REQUESTS must be 0 or 1" }).default("0"),
+  /** The older name of ALLOW_LOOPBACK_REQUESTS: either set to `1` turns the switch on (`loopbackRequestsAllowed`). */
   ALLOW_INSECURE_WEBHOOKS: z.enum(["0", "1"], { error: "ALLOW_INSECURE_WEBHOOKS must be 0 or 1" }).default("0"),
   /** Shopify Admin GraphQL endpoint for writing snippet metafields; default `https://{shop}/admin/api/{version}/graphql.json` (docs/snippets.md). */
   SHOPIFY_ADMIN_API_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/, error: "SHOPIFY_ADMIN_API_URL must be an http(s) URL" }).optional()),
@@ -78,6 +84,10 @@ const schema = z.object({
   CHORUS_DEMO: z.enum(["0", "1"]).default("1"),
 });
 export type Config = z.output<typeof schema>;
+
+/** Whether outgoing requests may reach loopback addresses: ALLOW_LOOPBACK_REQUESTS=1 or its alias ALLOW_INSECURE_WEBHOOKS=1. */
+export const loopbackRequestsAllowed = (config: Pick<Config, "ALLOW_LOOPBACK_REQUESTS" | "ALLOW_INSECURE_WEBHOOKS">): boolean =>
+  config.ALLOW_LOOPBACK_REQUESTS === "1" || config.ALLOW_INSECURE_WEBHOOKS === "1";
 
 /** The database location for messages: the SQLite file, or the PostgreSQL URL without its credentials. */
 export function databaseLabel(location: string): string {

@@ -78,8 +78,13 @@ export type ServicesOptions = {
    */
   mail?: { smtpUrl?: string | null; from?: string; now?: () => number };
   /**
-   * Outgoing webhooks (server/webhooks, docs/webhooks.md): `allowInsecure` allows http:// and loopback
-   * targets (ALLOW_INSECURE_WEBHOOKS=1; default false), `now` the clock of the queue (epoch ms; tests move it),
+   * Whether outgoing requests made for merchants (import media, webhooks, platform APIs) may reach loopback
+   * addresses (ALLOW_LOOPBACK_REQUESTS=1, server/shared/outgoing-request.ts; default false).
+   */
+  allowLoopbackRequests?: boolean;
+  /**
+   * Outgoing webhooks (server/webhooks, docs/webhooks.md): `allowInsecure` is the older name of
+   * `allowLoopbackRequests` (either turns it on), `now` the clock of the queue (epoch ms; tests move it),
    * `publicUrl` the origin of absolute media URLs in event bodies (PUBLIC_URL).
    */
   webhooks?: { allowInsecure?: boolean; now?: () => number; publicUrl?: string };
@@ -97,6 +102,7 @@ export function installationSecret(db: Db, name: string): string {
 /** Build all services over the database at `options.databasePath` (migrating it). */
 export function createServices(options: ServicesOptions) {
   const db = openDatabase(options.databasePath);
+  const allowLoopbackRequests = options.allowLoopbackRequests === true || options.webhooks?.allowInsecure === true;
   const secret = installationSecret(db, "cursor_secret");
   const stores = storesRepo(db);
   const reviewsData = reviewsRepo(db);
@@ -167,7 +173,7 @@ export function createServices(options: ServicesOptions) {
   const webhooks = createWebhooks({
     db, secretKey: installationSecret(db, "webhook_secret_key"), now: options.webhooks?.now ?? Date.now, log: options.log,
     enqueueMail: (message) => mail.enqueue(message),
-    allowInsecure: options.webhooks?.allowInsecure ?? false,
+    allowLoopback: allowLoopbackRequests,
     stores, reviewsData, reviews, surveysData, loyaltyData,
     publicOrigin: () => options.webhooks?.publicUrl ?? "http://localhost:3000",
   });
@@ -182,6 +188,8 @@ export function createServices(options: ServicesOptions) {
   return {
     db,
     secret,
+    /** Outgoing requests may reach loopback addresses (ALLOW_LOOPBACK_REQUESTS=1; server/shared/outgoing-request.ts). */
+    allowLoopbackRequests,
     /** Shopper data export and erasure (issue #24 item 1). */
     privacy,
     databasePath: options.databasePath,

@@ -75,14 +75,16 @@ export function loadBuild(): Promise<ServerBuild> {
  * `services.mailSender.runOnce()` themselves, e.g. after moving `now`).
  * `cachePurgeUrls` is CACHE_PURGE_URLS (an HTTP cache in front, server/http/cache-purge.ts); `port` a fixed
  * port (default a free one).
- * `webhooks` configures outgoing webhooks (server/webhooks): `allowInsecure` (ALLOW_INSECURE_WEBHOOKS), `now` the
+ * `allowLoopbackRequests` is ALLOW_LOOPBACK_REQUESTS (outgoing requests may reach loopback receivers, import photo
+ * servers, platform stand-ins; server/shared/outgoing-request.ts). `webhooks` configures outgoing webhooks
+ * (server/webhooks): `allowInsecure` (ALLOW_INSECURE_WEBHOOKS, the older name of the same switch), `now` the
  * queue's clock, `delivery`: "manual" (default: tests call `services.webhookDelivery.runDue(nowMs)`) or "loop".
  * `ai` overrides the AI settings of the environment (server/ai/config.ts), e.g. `minReviews` or `llm`.
  */
 export async function startTestServer(
   options: {
     cache?: boolean; databasePath?: string; trustedProxies?: string; readWorkers?: number; readWorkerEntry?: URL; readWorkerTimeoutMs?: number;
-    publicUrl?: string; logger?: Logger; cachePurgeUrls?: string[]; port?: number;
+    publicUrl?: string; logger?: Logger; cachePurgeUrls?: string[]; port?: number; allowLoopbackRequests?: boolean;
     mail?: { smtpUrl?: string; from?: string; now?: () => number; sender?: "loop" | "manual" };
     webhooks?: { allowInsecure?: boolean; now?: () => number; delivery?: "loop" | "manual" };
     ai?: Partial<AiConfig>;
@@ -94,7 +96,7 @@ export async function startTestServer(
   const postgresUrl = process.env.CHORUS_TEST_POSTGRES_URL;
   const postgres = postgresUrl && !options.databasePath ? await createTestDatabase(postgresUrl) : undefined;
   const databasePath = options.databasePath ?? postgres?.url ?? join(dir, "chorus.sqlite");
-  const services = createServices({ databasePath, mediaPath: join(dir, "media"), mail: options.mail, webhooks: options.webhooks, ai: options.ai });
+  const services = createServices({ databasePath, mediaPath: join(dir, "media"), mail: options.mail, webhooks: options.webhooks, ai: options.ai, allowLoopbackRequests: options.allowLoopbackRequests });
   if (options.webhooks?.delivery === "loop") services.webhookDelivery.start();
   if (options.mail?.sender !== "manual") services.mailSender.start();
   const readWorkers = options.readWorkers
@@ -111,7 +113,7 @@ export async function startTestServer(
   const varnish = behindVarnish ? await startVarnish({ port: await freeLoopbackPort(), backends: nodePorts.map((p) => `127.0.0.1:${p}`), patientProbe: true }) : undefined;
   const cachePurgeUrls = varnish ? [...(options.cachePurgeUrls ?? []), `${varnish.url}/`] : options.cachePurgeUrls;
   const build = await loadBuild();
-  const others = nodePorts.slice(1).map(() => createServices({ databasePath, mediaPath: join(dir, "media") }));
+  const others = nodePorts.slice(1).map(() => createServices({ databasePath, mediaPath: join(dir, "media"), allowLoopbackRequests: services.allowLoopbackRequests }));
   const servers = [services, ...others].map((nodeServices, i) => createHttpServer({
     services: nodeServices, build, root: PROJECT_ROOT, cache: options.cache, trustedProxies: options.trustedProxies, readWorkers: i === 0 ? readWorkers : undefined,
     publicUrl: options.publicUrl, logger: options.logger, cachePurgeUrls,

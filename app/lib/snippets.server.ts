@@ -261,6 +261,6 @@ export async function writeSnippetsToShopify(
     metafields.push({ productId: p.productId, widget: "reviews", html });
     await new Promise((resolve) => setImmediate(resolve));
   }
-  const report = await writeShopifyMetafields({ shopDomain: options.shopDomain, accessToken: options.accessToken, apiUrl: options.apiUrl }, metafields);
+  const report = await writeShopifyMetafields({ shopDomain: options.shopDomain, accessToken: options.accessToken, apiUrl: options.apiUrl }, metafields, { allowLoopback: services.allowLoopbackRequests });
   return { ...report, products: products.length };
 }

@@ -127,9 +127,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     let report: AppImportReport;
     try {
       report = await appImporterOf(context.services).run({
+        // A merchant's file must not make the server fetch internal hosts: media URLs go through the outgoing-request guard (media-download.ts).
         storeId: store.storeId, file, format: settings.format, map: settings.map, skipBadRows: settings.skip, dateOrder: settings.order || undefined,
-        // A merchant's file must not make the server fetch hosts on private networks (media-download.ts).
-        media: { allowPrivateHosts: false },
       });
     } catch (error) {
       if (error instanceof ImportFileError) return data<ActionErrors>({ errors: { form: error.message } }, { status: 400 });

@@ -19,7 +19,7 @@
  * a summary, and each bad row with its line number. Exit code 0 even with bad rows; 1 on a fatal error.
  */
 import { parseArgs } from "node:util";
-import { loadConfig, databaseLabel } from "../config.ts";
+import { loadConfig, loopbackRequestsAllowed, databaseLabel } from "../config.ts";
 import { importReviewsCsv } from "../import/reviews-csv.ts";
 import { APP_FORMATS, FIELD_LABELS, parseMapping, type AppFormat } from "../import/app-formats.ts";
 import { appImporterOf, ImportFileError, type AppImportReport } from "../import/app-import.ts";
@@ -83,7 +83,7 @@ async function main(): Promise<number> {
  */
 async function withStore(storeId: string, create: { name: string; platform: string } | undefined, fn: (services: Services) => Promise<number> | number): Promise<number> {
   const config = loadConfig();
-  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH });
+  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, allowLoopbackRequests: loopbackRequestsAllowed(config) });
   try {
     if (create) services.stores.create({ storeId, ...create });
     if (!services.stores.get(storeId)) {
@@ -157,9 +157,8 @@ async function importApp(format: AppFormat, file: string | undefined, storeId: s
   return withStore(storeId, undefined, async (services) => {
     try {
       const report = await appImporterOf(services).run({
+        // Media URLs go through the outgoing-request guard: loopback hosts only with ALLOW_LOOPBACK_REQUESTS=1.
         storeId, file, format, map, dryRun: o.dryRun, skipBadRows: o.skipBadRows, dateOrder: o.dateOrder as "dmy" | "mdy" | undefined,
-        // The operator runs the CLI on their own machine: media on private hosts may be fetched.
-        media: { allowPrivateHosts: true },
       });
       printAppReport(report);
       return !report.dryRun && !report.committed ? 1 : 0;

@@ -23,7 +23,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { loadConfig, databaseLabel } from "../config.ts";
+import { loadConfig, loopbackRequestsAllowed, databaseLabel } from "../config.ts";
 import { createServices } from "../services.ts";
 import { SHOPIFY_VALUE_MAX, writeShopifyMetafields, type SnippetMetafield } from "../snippets/shopify-metafields.ts";
 
@@ -135,7 +135,7 @@ export async function runSnippetsCli(
     if (values.out) out(`Wrote ${written} snippets of ${products.length} products to ${values.out}.`);
     if (values.shopify) {
       const report = metafields.length
-        ? await writeShopifyMetafields({ shopDomain: shopDomain!, accessToken: token!, apiUrl: values["shopify-api-url"] ?? config.SHOPIFY_ADMIN_API_URL }, metafields)
+        ? await writeShopifyMetafields({ shopDomain: shopDomain!, accessToken: token!, apiUrl: values["shopify-api-url"] ?? config.SHOPIFY_ADMIN_API_URL }, metafields, { allowLoopback: loopbackRequestsAllowed(config) })
         : { written: 0, errors: [] };
       for (const e of report.errors) err(e);
       failures += report.errors.length;

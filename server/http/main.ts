@@ -7,7 +7,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { loadConfig, PROJECT_ROOT, databaseLabel } from "../config.ts";
+import { loadConfig, loopbackRequestsAllowed, PROJECT_ROOT, databaseLabel } from "../config.ts";
 import { DEMO_STORE_ID, ensureDemoStore } from "../demo/demo.ts";
 import { createServices } from "../services.ts";
 import { startAiWorkerThread, type AiWorkerThread } from "../ai/worker-host.ts";
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   if (!existsSync(buildFile)) throw new Error("No build found: run `npm run build` first (npm start does it for you).");
   const services = createServices({
     databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log, mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
-    webhooks: { allowInsecure: config.ALLOW_INSECURE_WEBHOOKS === "1", publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` },
+    allowLoopbackRequests: loopbackRequestsAllowed(config), webhooks: { publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` },
   });
   log(`Database: ${databaseLabel(config.DATABASE_PATH)}`); // a PostgreSQL URL without its credentials
   services.submissionLimiter.configure({
@@ -91,7 +91,10 @@ async function main(): Promise<void> {
   }
   // Outgoing webhooks: the delivery queue of the event outbox (server/webhooks/delivery.ts).
   services.webhookDelivery.start();
-  if (config.ALLOW_INSECURE_WEBHOOKS === "1") log("Webhooks: ALLOW_INSECURE_WEBHOOKS=1, http:// and loopback receivers are allowed (never in production)");
+  if (loopbackRequestsAllowed(config)) {
+    const name = config.ALLOW_LOOPBACK_REQUESTS === "1" ? "ALLOW_LOOPBACK_REQUESTS=1" : "ALLOW_INSECURE_WEBHOOKS=1 (the older name of ALLOW_LOOPBACK_REQUESTS)";
+    log(`Outgoing requests: ${name}, webhooks, import media and platform calls may reach loopback addresses, webhooks over http:// too (never in production)`);
+  }
   // Review requests: the persisted schedule (server/review-requests/scheduler.ts), a run every minute on the wall
   // clock; links in the e-mails use PUBLIC_URL (else this server's local address).
   const reviewRequestScheduler = startReviewRequestScheduler({

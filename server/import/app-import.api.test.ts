@@ -11,12 +11,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { adminGet, adminPost, signInAgent, type AdminAgent } from "../../test/admin-http.ts";
 import { realReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { minimalMp4 } from "../../test/media-fixtures.ts";
+import { ALWAYS_REFUSED, LOOPBACK_FORMS, REDIRECT_TARGETS, startLoopbackListeners, type LoopbackListeners } from "../../test/ssrf-forms.ts";
 import { PROJECT_ROOT } from "../config.ts";
 import { createServices } from "../services.ts";
 import { freshDatabase } from "../../test/database-location.ts";
@@ -39,7 +41,7 @@ const reviewsOf = (source: string): Row[] => t.services.db.prepare(
 const byName = (source: string, name: string) => reviewsOf(source).find((r) => r.reviewer_name === name)!;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const run = (format: AppFormat, extra: Partial<AppImportOptions> = {}) =>
-  appImporterOf(t.services).run({ storeId: TEST_STORE_ID, file: files[`${format}.csv`], format, media: { allowPrivateHosts: true }, ...extra });
+  appImporterOf(t.services).run({ storeId: TEST_STORE_ID, file: files[`${format}.csv`], format, ...extra });
 /** The numbers a dry run promises and a real run reports. */
 const numbers = (r: AppImportReport) => ({
   rowsRead: r.rowsRead, imported: r.imported, alreadyPresent: r.alreadyPresent, badRows: r.badRows, curation: r.curation,
@@ -62,7 +64,8 @@ beforeAll(async () => {
     files[name] = join(dir, name);
     writeFileSync(files[name], readFileSync(join(FIXTURES, name), "utf8").replaceAll("__MEDIA__", origin));
   }
-  t = await startTestServer();
+  // The photo server is on 127.0.0.1: this server may reach loopback (ALLOW_LOOPBACK_REQUESTS=1).
+  t = await startTestServer({ allowLoopbackRequests: true });
   t.services.stores.create({ storeId: TEST_STORE_ID, name: "Import test", platform: "shopify" });
   const repo = appImportRepo(t.services.db);
   // The store already has Judge.me row 1's product (by ID, without a handle) and Okendo row 1's product (another ID, by handle).
@@ -292,7 +295,7 @@ describe("npm run import -- --format", () => {
     const cliDir = mkdtempSync(join(tmpdir(), "chorus-app-import-cli-"));
     // A SQLite file, or a fresh PostgreSQL database with CHORUS_TEST_POSTGRES_URL (test/database-location.ts).
     const database = await freshDatabase(cliDir);
-    const env = { ...process.env, ...database.env, MEDIA_PATH: join(cliDir, "media"), LOG_LEVEL: "silent" };
+    const env = { ...process.env, ...database.env, MEDIA_PATH: join(cliDir, "media"), LOG_LEVEL: "silent", ALLOW_LOOPBACK_REQUESTS: "1" };
     const services = createServices({ databasePath: database.location, mediaPath: env.MEDIA_PATH });
     services.stores.create({ storeId: TEST_STORE_ID, name: "CLI import", platform: "shopify" });
     services.close();
@@ -375,4 +378,66 @@ describe("admin upload: bad input answers 4xx, never 500", () => {
     const unsigned = await adminPost(t, agent, page, { intent: "import", upload: "00000000-0000-4000-8000-000000000000", format: "judgeme" }, null);
     expect(unsigned.status).toBe(403);
   });
+});
+
+describe("admin import: media URLs on loopback, private or reserved hosts are refused (SSRF)", () => {
+  let listeners: LoopbackListeners;
+  let guarded: TestServer; // without ALLOW_LOOPBACK_REQUESTS
+  beforeAll(async () => {
+    listeners = await startLoopbackListeners();
+    guarded = await startTestServer();
+    guarded.services.stores.create({ storeId: TEST_STORE_ID, name: "Guarded import", platform: "shopify" });
+    for (const server of [guarded, t]) await server.services.admin.createUser({ email: "ssrf@example.com", password: "ssrf-import-password", storeIds: [TEST_STORE_ID] });
+  }, 60_000);
+  afterAll(async () => {
+    await guarded?.close();
+    await listeners?.close();
+  });
+
+  /** The Judge.me fixture with each row's photos replaced by `urls` (at most 20 per row), reviewers renamed (new reviews). */
+  const judgemeWith = (urls: string[], name: string) => {
+    const rows = fixtureRows("judgeme.csv");
+    const per = Math.ceil(urls.length / rows.length);
+    const file = join(dir, name);
+    writeFileSync(file, stringify(rows.map((row, i) => ({ ...row, reviewer_name: `${row.reviewer_name} (${name})`, picture_urls: urls.slice(i * per, (i + 1) * per).join(",") })), { header: true }));
+    return file;
+  };
+  /** Upload, preview and confirm an import through the admin pages. @returns the report page's HTML. */
+  async function importThroughAdmin(server: TestServer, file: string): Promise<string> {
+    const agent = await signInAgent(server, "ssrf@example.com", "ssrf-import-password", TEST_STORE_ID);
+    const page = `/admin/stores/${TEST_STORE_ID}/import/apps`;
+    const form = new FormData();
+    form.set("csrf", agent.csrf);
+    form.set("format", "judgeme");
+    form.set("file", new Blob([readFileSync(file)]), "judgeme.csv");
+    const uploaded = await fetch(server.url(page), { method: "POST", redirect: "manual", body: form, headers: { cookie: agent.cookie } });
+    expect(uploaded.status).toBe(302);
+    const preview = new URL(uploaded.headers.get("location")!, server.baseUrl).searchParams;
+    const done = await adminPost(server, agent, page, { intent: "import", upload: preview.get("upload")!, format: "judgeme", map: "{}" });
+    expect(done.status).toBe(302);
+    return (await (await adminGet(server, agent, done.headers.get("location")!)).text()).replace(/<!-- -->/g, "");
+  }
+  const decode = (html: string) => html.replaceAll("&amp;", "&").replaceAll("&#x27;", "'").replaceAll("&quot;", '"');
+
+  it("without ALLOW_LOOPBACK_REQUESTS every spelling is refused with a clear reason, and no connection arrives", async () => {
+    const urls = [...LOOPBACK_FORMS, ...ALWAYS_REFUSED].map((host, i) => `http://${host}:${listeners.port}/photos/${i}.png`);
+    const html = decode(await importThroughAdmin(guarded, judgemeWith(urls, "judgeme-ssrf.csv")));
+    expect(html).toContain("5 reviews imported from Judge.me.");
+    expect(html).toMatch(new RegExp(`Photos and videos imported / failed</dt><dd>0 / ${urls.length}<`));
+    // Each URL is listed as the file's cell normalised (WHATWG URL), with the reason.
+    for (const url of urls) expect(html, url).toMatch(new RegExp(`Line \\d+: ${new URL(url).href.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: refused: [^<]*not on the public internet<`));
+    expect(html).toContain(`Line 2: http://[::ffff:7f00:1]:${listeners.port}/photos/9.png: refused: ::ffff:7f00:1 is a loopback address (127.0.0.1), not on the public internet`);
+    expect(listeners.connections()).toBe(0);
+  }, 60_000);
+
+  it("with ALLOW_LOOPBACK_REQUESTS a loopback photo host may redirect, but not to a private or metadata address", async () => {
+    const before = listeners.connections();
+    const urls = REDIRECT_TARGETS.map((to, i) => `http://127.0.0.1:${listeners.port}/redirect?to=${encodeURIComponent(to)}&n=${i}`);
+    const html = decode(await importThroughAdmin(t, judgemeWith(urls, "judgeme-ssrf-redirect.csv")));
+    expect(html).toMatch(new RegExp(`Photos and videos imported / failed</dt><dd>0 / ${urls.length}<`));
+    for (const url of urls) expect(html, url).toContain(`${new URL(url).href}: refused: `);
+    expect(html).toContain("refused: 169.254.169.254 is a link-local address, not on the public internet");
+    // One connection per URL: the first hop; the refused hop never connects.
+    expect(listeners.connections() - before).toBe(urls.length);
+  }, 60_000);
 });

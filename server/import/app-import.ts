@@ -70,8 +70,11 @@ export type AppImportOptions = {
   skipBadRows?: boolean;
   /** Order of ambiguous slashed dates (01/02/2023). */
   dateOrder?: "dmy" | "mdy";
-  /** Media downloads: time limit per file (ms) and whether hosts on private networks may be fetched (CLI: yes; admin: no). */
-  media?: { timeoutMs?: number; allowPrivateHosts?: boolean };
+  /**
+   * Media downloads: time limit per file (ms). Which hosts may be fetched is the outgoing-request guard's rule
+   * (server/shared/outgoing-request.ts): public addresses, loopback only with ALLOW_LOOPBACK_REQUESTS=1.
+   */
+  media?: { timeoutMs?: number };
   /** Dates after this instant + 1 day are bad rows (default: now). */
   nowMs?: number;
   /** Called after every 500 rows of each pass with the rows read so far. */
@@ -125,7 +128,11 @@ function plainText(value: string): string {
 }
 
 /** Create the importer over the data modules and the media store. */
-export function appImporter(deps: { db: Db; stores: StoresRepo; reviews: ReviewsRepo; repo: AppImportRepo; media: MediaStore; mediaRows: MediaRepo }) {
+export function appImporter(deps: {
+  db: Db; stores: StoresRepo; reviews: ReviewsRepo; repo: AppImportRepo; media: MediaStore; mediaRows: MediaRepo;
+  /** ALLOW_LOOPBACK_REQUESTS=1: media on loopback hosts may be downloaded (tests, local development). */
+  allowLoopbackRequests?: boolean;
+}) {
   /** Stream the rows of `file` with their first line numbers; CSV syntax errors come as problems. */
   async function* rows(file: string, problems: RowProblem[]): AsyncGenerator<{ cells: string[]; line: number }> {
     const input = createReadStream(file);
@@ -241,7 +248,7 @@ export function appImporter(deps: { db: Db; stores: StoresRepo; reviews: Reviews
       }
       try {
         const file = await downloadMedia(item.url, {
-          maxBytes: byteLimit(item.kind), timeoutMs: options.media?.timeoutMs ?? MEDIA_TIMEOUT_MS, allowPrivateHosts: options.media?.allowPrivateHosts ?? false,
+          maxBytes: byteLimit(item.kind), timeoutMs: options.media?.timeoutMs ?? MEDIA_TIMEOUT_MS, allowLoopback: deps.allowLoopbackRequests ?? false,
         });
         const kind = checkUpload(file, prepared.length);
         await probeUpload(file, kind, prepared.length);
@@ -406,10 +413,12 @@ const importers = new WeakMap<object, AppImporter>();
  * The importer over an installation's services (one per services object). Until the composition root
  * (server/services.ts) wires `appImport`, the CLI and the admin reach it through this.
  */
-export function appImporterOf(services: { db: Db; stores: StoresRepo; reviewsData: ReviewsRepo; media: MediaStore; mediaRows: MediaRepo }): AppImporter {
+export function appImporterOf(services: { db: Db; stores: StoresRepo; reviewsData: ReviewsRepo; media: MediaStore; mediaRows: MediaRepo; allowLoopbackRequests?: boolean }): AppImporter {
   let importer = importers.get(services);
   if (!importer) {
-    importer = appImporter({ db: services.db, stores: services.stores, reviews: services.reviewsData, repo: appImportRepo(services.db), media: services.media, mediaRows: services.mediaRows });
+    importer = appImporter({ db: services.db, stores: services.stores, reviews: services.reviewsData, repo: appImportRepo(services.db), media: services.media, mediaRows: services.mediaRows,
+      allowLoopbackRequests: services.allowLoopbackRequests,
+    });
     importers.set(services, importer);
   }
   return importer;

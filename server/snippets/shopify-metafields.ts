@@ -4,7 +4,11 @@
  * "metafieldsSet": at most 25 metafields per call, owner `gid://shopify/Product/{id}`, `userErrors` in the
  * answer; authenticated by the `X-Shopify-Access-Token` header of a custom app with `write_products`).
  * A theme prints them with `{{ product.metafields.chorus.reviews_snippet.value }}`.
+ * Requests go through the outgoing-request guard (server/shared/outgoing-request.ts): the shop's own endpoint
+ * must be on a public address (loopback only with ALLOW_LOOPBACK_REQUESTS=1); an endpoint the operator set
+ * (SHOPIFY_ADMIN_API_URL, `--shopify-api-url`) may also be on a loopback address (a stand-in for tests).
  */
+import { guardedFetch, type Resolve } from "../shared/outgoing-request.ts";
 
 /** Chorus's metafield namespace in the shop. */
 export const SHOPIFY_NAMESPACE = "chorus";
@@ -32,9 +36,14 @@ export type ShopifyTarget = {
   shopDomain: string;
   /** Admin API access token of the shop's custom app (`write_products`). */
   accessToken: string;
-  /** The GraphQL endpoint; default `https://{shopDomain}/admin/api/{SHOPIFY_API_VERSION}/graphql.json`. */
+  /** The GraphQL endpoint set by the operator (SHOPIFY_ADMIN_API_URL); default `https://{shopDomain}/admin/api/{SHOPIFY_API_VERSION}/graphql.json`. */
   apiUrl?: string;
 };
+/** The outgoing-request switch (ALLOW_LOOPBACK_REQUESTS=1) and a resolver (tests). */
+export type ShopifyRequestPolicy = { allowLoopback: boolean; resolve?: Resolve };
+/** Longest time of one call (ms) and most bytes of its answer read. */
+const CALL_TIMEOUT_MS = 30_000;
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 /** What a write did: metafields written, and each failure (a `userErrors` entry or an HTTP failure) as a sentence. */
 export type WriteReport = { written: number; errors: string[] };
 
@@ -45,7 +54,9 @@ export const adminApiUrl = (target: ShopifyTarget): string => target.apiUrl ?? `
  * Write `metafields` in calls of at most 25. A value over SHOPIFY_VALUE_MAX characters is not sent (an error
  * names it). Never throws for an answer of the shop: HTTP and GraphQL failures are in `errors`.
  */
-export async function writeShopifyMetafields(target: ShopifyTarget, metafields: readonly SnippetMetafield[], fetchImpl: typeof fetch = fetch): Promise<WriteReport> {
+export async function writeShopifyMetafields(target: ShopifyTarget, metafields: readonly SnippetMetafield[], policy: ShopifyRequestPolicy = { allowLoopback: false }): Promise<WriteReport> {
+  // An endpoint the operator set explicitly may be a loopback stand-in; the shop's own address must be public.
+  const allowLoopback = policy.allowLoopback || target.apiUrl !== undefined;
   const report: WriteReport = { written: 0, errors: [] };
   const fitting = metafields.filter((m) => {
     if (m.html.length <= SHOPIFY_VALUE_MAX) return true;
@@ -61,17 +72,16 @@ export async function writeShopifyMetafields(target: ShopifyTarget, metafields: 
     };
     let answer: { data?: { metafieldsSet?: { metafields?: unknown[]; userErrors?: { field?: string[]; message: string }[] } }; errors?: { message: string }[] };
     try {
-      const res = await fetchImpl(adminApiUrl(target), {
-        method: "POST",
+      const res = await guardedFetch(adminApiUrl(target), {
+        method: "POST", allowLoopback, resolve: policy.resolve, timeoutMs: CALL_TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES,
         headers: { "content-type": "application/json", accept: "application/json", "x-shopify-access-token": target.accessToken },
         body: JSON.stringify({ query: METAFIELDS_SET, variables }),
-        signal: AbortSignal.timeout(30_000),
       });
-      if (!res.ok) {
-        report.errors.push(`Shopify answered ${res.status} ${res.statusText} for metafields ${i + 1}-${i + batch.length}`);
+      if (res.status < 200 || res.status >= 300) {
+        report.errors.push(`Shopify answered ${res.status} for metafields ${i + 1}-${i + batch.length}`);
         continue;
       }
-      answer = (await res.json()) as typeof answer;
+      answer = JSON.parse(res.body.toString("utf8")) as typeof answer;
     } catch (error) {
       report.errors.push(`Shopify could not be reached for metafields ${i + 1}-${i + batch.length}: ${error instanceof Error ? error.message : String(error)}`);
       continue;

@@ -5,7 +5,7 @@
  * 2. claims due deliveries (an UPDATE in a write transaction: `sending` with a persisted lease, the attempt
  *    counted, committed before the POST is awaited; only the lease holder records the outcome; on PostgreSQL
  *    the rows are selected `FOR UPDATE SKIP LOCKED`, so the queues of any number of nodes share the
- *    deliveries and each is claimed by one node: issue #26 item 3) and POSTs each, signed (signature.ts), through the SSRF guard (url-guard.ts): no redirects
+ *    deliveries and each is claimed by one node: issue #26 item 3) and POSTs each, signed (signature.ts), through the outgoing-request guard (server/shared/outgoing-request.ts, with url-guard.ts's webhook rules): no redirects
  *    followed, CONNECT_TIMEOUT_MS / TOTAL_TIMEOUT_MS, at most MAX_RESPONSE_BYTES of the answer read;
  * 3. records each attempt in the log (status code, latency) and the outcome: `delivered` on a 2xx;
  *    otherwise queued again after RETRY_DELAYS_MS[attempt − 1] (1 min … 8 h: 8 attempts over about
@@ -18,15 +18,14 @@
  * The clock is injectable (`now`, epoch ms): tests call `runDue` with a moved clock, no sleeping.
  */
 import { randomUUID } from "node:crypto";
-import http from "node:http";
-import https from "node:https";
 import { transaction, type Db } from "../db/database.ts";
 import type { SecretBox } from "../platforms/secret-box.ts";
 import type { OutgoingMail } from "../mail/mail.service.ts";
 import { disabledSubscriptionMails } from "./notify.ts";
 import { buildPayload, type PayloadDeps } from "./payloads.ts";
 import { signatureHeader, SIGNATURE_HEADER } from "./signature.ts";
-import { checkUrlSyntax, guardedLookup, WebhookTargetError } from "./url-guard.ts";
+import { guardedFetch, isOutgoingRequestError, type Resolve } from "../shared/outgoing-request.ts";
+import { checkUrlSyntax, WebhookTargetError } from "./url-guard.ts";
 import type { ClaimedDelivery, WebhooksRepo } from "./webhooks.repo.ts";
 
 /** Delay before attempt n + 1 after n failed ones (ms): 1 min, 5 min, 30 min, 2 h, 5 h, 8 h, 8 h (sum ≈ 23.6 h). */
@@ -56,8 +55,8 @@ export type WebhookDeliveryDeps = PayloadDeps & {
   db: Db;
   repo: WebhooksRepo;
   box: SecretBox;
-  /** `ALLOW_INSECURE_WEBHOOKS=1`: http:// and loopback targets allowed (tests, local development). */
-  allowInsecure: boolean;
+  /** ALLOW_LOOPBACK_REQUESTS=1 (alias ALLOW_INSECURE_WEBHOOKS=1): http:// and loopback targets allowed (tests, local development). */
+  allowLoopback: boolean;
   now?: () => number;
   log?: (line: string) => void;
   /** Outgoing mail (services.mail.enqueue): the team is told when a subscription is disabled. Absent: no e-mail. */
@@ -67,68 +66,34 @@ export type WebhookDeliveryDeps = PayloadDeps & {
 type AttemptOutcome = { statusCode: number | null; latencyMs: number; error: string | null };
 
 /**
- * POST `body` to `url` once: no redirects, bounded time and answer. Never throws.
+ * POST `body` to `url` once through the outgoing-request guard (server/shared/outgoing-request.ts) with the
+ * webhook URL rules (url-guard.ts): no redirects followed, CONNECT_TIMEOUT_MS of silence, TOTAL_TIMEOUT_MS in
+ * all, at most MAX_RESPONSE_BYTES of the answer read. Never throws.
  * @returns the status code (null without an answer), the latency in ms and an error for a non-2xx.
  */
-export function postOnce(url: string, body: string, headers: Record<string, string>, allowInsecure: boolean): Promise<AttemptOutcome> {
+export async function postOnce(url: string, body: string, headers: Record<string, string>, allowLoopback: boolean, resolve?: Resolve): Promise<AttemptOutcome> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
-  return new Promise((resolve) => {
-    let settled = false;
-    const done = (o: Omit<AttemptOutcome, "latencyMs">) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(deadline);
-      resolve({ ...o, latencyMs: latency() });
-    };
-    let target: URL;
-    try {
-      target = checkUrlSyntax(url, allowInsecure);
-    } catch (error) {
-      resolve({ statusCode: null, latencyMs: 0, error: error instanceof WebhookTargetError ? `refused: ${error.message}` : String(error) });
-      return;
-    }
-    const client = target.protocol === "https:" ? https : http;
-    const req = client.request(target, {
-      method: "POST",
-      headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
-      lookup: guardedLookup(allowInsecure) as never,
-      agent: false,
-      timeout: CONNECT_TIMEOUT_MS,
+  let target: URL;
+  try {
+    target = checkUrlSyntax(url, allowLoopback);
+  } catch (error) {
+    return { statusCode: null, latencyMs: 0, error: error instanceof WebhookTargetError ? `refused: ${error.message}` : String(error) };
+  }
+  try {
+    const res = await guardedFetch(target, {
+      method: "POST", headers, body, allowLoopback, resolve, redirects: 0,
+      maxBytes: MAX_RESPONSE_BYTES, overflow: "truncate", timeoutMs: TOTAL_TIMEOUT_MS, idleTimeoutMs: CONNECT_TIMEOUT_MS,
     });
-    const deadline = setTimeout(() => {
-      req.destroy();
-      done({ statusCode: null, error: `timed out after ${TOTAL_TIMEOUT_MS} ms` });
-    }, TOTAL_TIMEOUT_MS);
-    req.on("timeout", () => {
-      req.destroy();
-      done({ statusCode: null, error: `no connection or answer within ${CONNECT_TIMEOUT_MS} ms` });
-    });
-    req.on("error", (error: NodeJS.ErrnoException) => {
-      done({ statusCode: null, error: error.code === "EWEBHOOKTARGET" ? `refused: ${error.message}` : `${error.code ? `${error.code}: ` : ""}${error.message}`.slice(0, 300) });
-    });
-    req.on("response", (res) => {
-      const status = res.statusCode ?? 0;
-      let read = 0;
-      const finish = () => {
-        const error = status >= 200 && status < 300 ? null
-          : status >= 300 && status < 400 ? `answered ${status}: redirects are not followed${res.headers.location ? ` (Location: ${String(res.headers.location).slice(0, 200)})` : ""}`
-          : `answered ${status}`;
-        done({ statusCode: status, error });
-      };
-      res.on("data", (chunk: Buffer) => {
-        read += chunk.length;
-        if (read >= MAX_RESPONSE_BYTES) {
-          finish();
-          res.destroy();
-        }
-      });
-      res.on("end", finish);
-      res.on("error", finish);
-      res.on("close", finish);
-    });
-    req.end(body);
-  });
+    const status = res.status;
+    const error = status >= 200 && status < 300 ? null
+      : status >= 300 && status < 400 ? `answered ${status}: redirects are not followed${res.headers.location ? ` (Location: ${String(res.headers.location).slice(0, 200)})` : ""}`
+      : `answered ${status}`;
+    return { statusCode: status, latencyMs: latency(), error };
+  } catch (error) {
+    if (isOutgoingRequestError(error)) return { statusCode: null, latencyMs: latency(), error: error.kind === "refused" ? `refused: ${error.message}` : error.message.slice(0, 300) };
+    return { statusCode: null, latencyMs: latency(), error: String(error).slice(0, 300) };
+  }
 }
 
 /** Create the queue. */
@@ -179,7 +144,7 @@ export function webhookDelivery(deps: WebhookDeliveryDeps) {
           "Chorus-Event-Id": d.event_id,
           "Chorus-Event-Type": d.event_type,
           "Chorus-Delivery-Id": d.delivery_id,
-        }, deps.allowInsecure)
+        }, deps.allowLoopback)
       : { statusCode: null, latencyMs: 0, error: "the signing secret could not be read: rotate it" };
     if (!deps.db.open) return;
     const delivered = outcome.error === null;

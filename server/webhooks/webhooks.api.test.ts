@@ -27,6 +27,7 @@ import { signPlatformToken } from "../loyalty/tokens.ts";
 import { DEMO_CHANNEL_IDS, DEMO_QUESTION_IDS, NPS_SURVEY } from "../surveys/surveys.demo.ts";
 import { MAX_ATTEMPTS, MAX_RESPONSE_BYTES, postOnce, RETRY_DELAYS_MS } from "./delivery.ts";
 import { checkWebhookUrl } from "./url-guard.ts";
+import { ALWAYS_REFUSED, LOOPBACK_FORMS, startLoopbackListeners, type LoopbackListeners } from "../../test/ssrf-forms.ts";
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule);
 
@@ -81,10 +82,10 @@ function receiver() {
   return handle;
 }
 
-async function api(path: string, init: { method?: string; body?: unknown; auth?: boolean; headers?: Record<string, string> } = {}) {
+async function api(path: string, init: { method?: string; body?: unknown; auth?: boolean; headers?: Record<string, string>; server?: TestServer } = {}) {
   const headers: Record<string, string> = { ...(init.auth === false ? {} : { authorization: basic }), ...init.headers };
   if (init.body !== undefined) headers["content-type"] ??= "application/json";
-  const res = await fetch(t.url(path), { method: init.method ?? (init.body !== undefined ? "POST" : "GET"), headers, body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body) });
+  const res = await fetch((init.server ?? t).url(path), { method: init.method ?? (init.body !== undefined ? "POST" : "GET"), headers, body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body) });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -485,7 +486,7 @@ describe("SSRF rules", () => {
   it("without ALLOW_INSECURE_WEBHOOKS: no http, no loopback (by address or by name), checked again when connecting", async () => {
     await expect(checkWebhookUrl("http://127.0.0.1:8080/hook", false)).rejects.toThrow(/https/);
     await expect(checkWebhookUrl("https://127.0.0.1/hook", false)).rejects.toThrow(/loopback/);
-    await expect(checkWebhookUrl("https://[::1]/hook", false)).rejects.toThrow(/private, loopback or reserved/);
+    await expect(checkWebhookUrl("https://[::1]/hook", false)).rejects.toThrow(/::1 is a loopback address/);
     await expect(checkWebhookUrl("https://localhost/hook", false)).rejects.toThrow(/loopback/);
     await expect(checkWebhookUrl("http://10.0.0.1/hook", true)).rejects.toThrow(/loopback/); // the flag allows loopback only
     const hook = receiver();
@@ -496,6 +497,55 @@ describe("SSRF rules", () => {
     expect(outcome.error).toMatch(/refused/);
     expect(hook.received).toHaveLength(0);
     await hook.down();
+  });
+});
+
+describe("SSRF: every spelling of an internal target, over real HTTP (the forms of test/ssrf-forms.ts)", () => {
+  let listeners: LoopbackListeners;
+  let guarded: TestServer; // without ALLOW_LOOPBACK_REQUESTS
+  beforeAll(async () => {
+    listeners = await startLoopbackListeners();
+    guarded = await startTestServer({ webhooks: { now: () => clock, delivery: "manual" } });
+    guarded.services.stores.create({ storeId: TEST_STORE_ID, name: "Guarded webhooks", platform: "shopify" });
+    guarded.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
+  }, 60_000);
+  afterAll(async () => {
+    await guarded?.close();
+    await listeners?.close();
+  });
+
+  it("without ALLOW_LOOPBACK_REQUESTS: subscribing answers 400 for each (https and http), the delivery refuses each, and no connection arrives", async () => {
+    for (const host of [...LOOPBACK_FORMS, ...ALWAYS_REFUSED]) {
+      for (const scheme of ["https", "http"]) {
+        const url = `${scheme}://${host}:${listeners.port}/hooks`;
+        const r = await api("/enterprise/webhook_subscriptions", { server: guarded, body: { url, eventTypes: ["review.created"] } });
+        expect(r.status, url).toBe(400);
+        expect(r.body.error.description, url).toMatch(scheme === "https" ? /^url: .*not on the public internet$/ : /^url: url must use https:\/\/$/);
+        const outcome = await postOnce(url, "{}", {}, false);
+        expect(outcome.statusCode, url).toBeNull();
+        expect(outcome.error, url).toMatch(/^refused: /);
+      }
+    }
+    // A name whose DNS answer is loopback (or turns loopback: rebinding) is refused when subscribing and when delivering.
+    const rebinding = async () => [{ address: "127.0.0.1", family: 4 }];
+    await expect(checkWebhookUrl(`https://rebind.example:${listeners.port}/hooks`, false, rebinding)).rejects.toThrow(/^url: the host name rebind\.example resolves to 127\.0\.0\.1 is a loopback address/);
+    expect((await postOnce(`https://rebind.example:${listeners.port}/hooks`, "{}", {}, false, rebinding)).error).toMatch(/^refused: the host name rebind\.example resolves to 127\.0\.0\.1/);
+    expect(guarded.services.webhooks.list(TEST_STORE_ID)).toEqual([]);
+    expect(listeners.connections()).toBe(0);
+  }, 60_000);
+
+  it("with the switch, loopback receivers are allowed but every other internal form is still 400", async () => {
+    for (const host of ALWAYS_REFUSED) {
+      const r = await api("/enterprise/webhook_subscriptions", { body: { url: `https://${host}/hooks`, eventTypes: ["review.created"] } });
+      expect(r.status, host).toBe(400);
+      expect(r.body.error.description, host).toMatch(/not on the public internet$/);
+    }
+    for (const host of LOOPBACK_FORMS) {
+      if (host.startsWith("[::1]") && !listeners.ipv6) continue;
+      const r = await api("/enterprise/webhook_subscriptions", { body: { url: `http://${host}:${listeners.port}/hooks`, eventTypes: ["review.created"] } });
+      expect(r.status, host).toBe(201);
+    }
+    expect(listeners.connections()).toBe(0); // subscribing checks, it never calls the receiver
   });
 });
 

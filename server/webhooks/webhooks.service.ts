@@ -35,7 +35,7 @@ export type WebhooksServiceDeps = {
   db: Db;
   repo: WebhooksRepo;
   box: SecretBox;
-  allowInsecure: boolean;
+  allowLoopback: boolean;
   now: () => number;
   /** Called after a change that queued work (a replay), once committed. */
   onQueued?: () => void;
@@ -55,7 +55,7 @@ export function webhooksService(deps: WebhooksServiceDeps) {
     /** What is wrong with a receiver URL (the SSRF rules of url-guard.ts, DNS included), or null when it may be used. */
     async urlProblem(url: string): Promise<string | null> {
       try {
-        await checkWebhookUrl(url, deps.allowInsecure);
+        await checkWebhookUrl(url, deps.allowLoopback);
         return null;
       } catch (error) {
         if (error instanceof Error && error.message.startsWith("url: ")) return error.message.slice(5);
@@ -78,7 +78,7 @@ export function webhooksService(deps: WebhooksServiceDeps) {
      * @throws ApiError 400 (URL refused), 409 (MAX_SUBSCRIPTIONS_PER_STORE reached).
      */
     async create(storeId: string, input: CreateWebhookSubscription): Promise<{ subscription: WebhookSubscription; secret: string }> {
-      const url = await checkWebhookUrl(input.url, deps.allowInsecure);
+      const url = await checkWebhookUrl(input.url, deps.allowLoopback);
       const secret = newWebhookSecret();
       const id = randomUUID();
       const nowMs = deps.now();
@@ -94,7 +94,7 @@ export function webhooksService(deps: WebhooksServiceDeps) {
     /** Change URL, event types, description or status (`enabled` restarts the failure count). @throws ApiError 400, 404. */
     async update(storeId: string, subscriptionId: string, patch: UpdateWebhookSubscription): Promise<WebhookSubscription> {
       const current = must(storeId, subscriptionId);
-      const url = patch.url !== undefined ? await checkWebhookUrl(patch.url, deps.allowInsecure) : current.url;
+      const url = patch.url !== undefined ? await checkWebhookUrl(patch.url, deps.allowLoopback) : current.url;
       const nowMs = deps.now();
       transaction(db, () => {
         const eventTypes = patch.eventTypes ?? (current.event_types ? current.event_types.split(",") : []);

@@ -15,8 +15,8 @@ export type WebhooksDeps = Omit<PayloadDeps, "repo"> & {
   db: Db;
   /** 32 random bytes, base64url (app_settings `webhook_secret_key`). */
   secretKey: string;
-  /** http:// and loopback targets allowed (ALLOW_INSECURE_WEBHOOKS=1). */
-  allowInsecure: boolean;
+  /** http:// and loopback targets allowed (ALLOW_LOOPBACK_REQUESTS=1, alias ALLOW_INSECURE_WEBHOOKS=1). */
+  allowLoopback: boolean;
   /** The clock, epoch ms. */
   now: () => number;
   log?: (line: string) => void;
@@ -29,6 +29,6 @@ export function createWebhooks(deps: WebhooksDeps) {
   const repo = webhooksRepo(deps.db);
   const box = secretBox(deps.secretKey);
   const delivery = webhookDelivery({ ...deps, repo, box });
-  const service = webhooksService({ db: deps.db, repo, box, allowInsecure: deps.allowInsecure, now: deps.now });
+  const service = webhooksService({ db: deps.db, repo, box, allowLoopback: deps.allowLoopback, now: deps.now });
   return { service, delivery, repo };
 }
