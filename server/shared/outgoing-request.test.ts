@@ -90,9 +90,9 @@ describe("with the loopback switch off", () => {
 
   it("a name that resolves to loopback (or to a public and a loopback address) is refused; the resolver is asked once", async () => {
     const asked: string[] = [];
-    const resolver = (answer: string[]): Resolve => async (host) => {
+    const resolver = (answer: string[]): Resolve => (host) => {
       asked.push(host);
-      return answer.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+      return Promise.resolve(answer.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })));
     };
     for (const answer of [["127.0.0.1"], ["::1"], ["93.184.215.14", "127.0.0.1"], ["2606:4700::1111", "::ffff:127.0.0.1"], ["10.1.2.3"]]) {
       const error = await refusal(guardedFetch(`http://rebind.example:${port}/`, { ...bounds, allowLoopback: false, resolve: resolver(answer) }));
@@ -100,7 +100,7 @@ describe("with the loopback switch off", () => {
       expect(error.message).toMatch(/^the host name rebind\.example resolves to .* address/);
     }
     expect(asked).toEqual(Array(5).fill("rebind.example"));
-    const unresolved = await refusal(guardedFetch(`http://nowhere.example:${port}/`, { ...bounds, allowLoopback: false, resolve: async () => { throw new Error("ENOTFOUND"); } }));
+    const unresolved = await refusal(guardedFetch(`http://nowhere.example:${port}/`, { ...bounds, allowLoopback: false, resolve: () => Promise.reject(new Error("ENOTFOUND")) }));
     expect(unresolved).toMatchObject({ kind: "unresolved", message: "the host name nowhere.example does not resolve" });
     expect({ connections, clientSockets }).toEqual({ connections: 0, clientSockets: 0 });
   });
@@ -138,7 +138,7 @@ describe("with the loopback switch on (tests, local development)", () => {
     }
     // A name in the Location is resolved and checked too.
     const error = await refusal(guardedFetch(`http://127.0.0.1:${port}/redirect?to=${encodeURIComponent("http://internal.example/")}`, {
-      ...bounds, allowLoopback: true, redirects: 3, resolve: async (host) => (host === "internal.example" ? [{ address: "10.20.30.40", family: 4 }] : []),
+      ...bounds, allowLoopback: true, redirects: 3, resolve: (host) => Promise.resolve(host === "internal.example" ? [{ address: "10.20.30.40", family: 4 }] : []),
     }));
     expect(error.message).toMatch(/internal\.example resolves to 10\.20\.30\.40 is a private address/);
   });
@@ -172,7 +172,7 @@ describe("with the loopback switch on (tests, local development)", () => {
   it("DNS is asked once per hop and the connection goes to the address that was checked (rebinding)", async () => {
     const answers: LookupAddress[][] = [[{ address: "127.0.0.1", family: 4 }], [{ address: "10.0.0.1", family: 4 }], [{ address: "169.254.169.254", family: 4 }]];
     let asked = 0;
-    const rebinding: Resolve = async () => answers[Math.min(asked++, answers.length - 1)];
+    const rebinding: Resolve = () => Promise.resolve(answers[Math.min(asked++, answers.length - 1)]);
     const res = await guardedFetch(`http://rebind.example:${port}/checked`, { ...bounds, allowLoopback: true, resolve: rebinding });
     expect(res.status).toBe(200);
     expect(asked).toBe(1);
