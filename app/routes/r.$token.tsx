@@ -144,7 +144,9 @@ export default function HostedReviewPage() {
         </p>
       ) : null}
       <p className="hint">You bought this product{link.customerName ? ` as ${link.customerName}` : ""}: your review will show a “Verified buyer” badge.{" "}
-        {link.moderation === "auto-publish-all" ? "It is published at once." : link.moderation === "auto-publish-4-5" ? "Reviews of 4 and 5 stars are published at once; others after the shop checked them." : "It is published after the shop checked it."}
+        {link.moderation === "auto-publish-all"
+          ? "It is published at once."
+          : `${link.moderation === "auto-publish-4-5" ? "Reviews of 4 and 5 stars are published at once; others after the shop checked them" : "It is published after the shop checked it"}${link.publishHeldAfterDays === null ? "." : `, or after ${link.publishHeldAfterDays} days at the latest unless the shop rejects it.`}`}
       </p>
       <form method="post" encType="multipart/form-data" noValidate>
         <fieldset>

@@ -56,7 +56,7 @@ export type LinkState =
   | { state: "expired"; storeName: string }
   | { state: "used"; storeName: string; product: { name: string; imageUrl: string | null } }
   | {
-      state: "open"; storeName: string; storeId: string; requestId: string; orderId: string; customerName: string | null; moderation: string;
+      state: "open"; storeName: string; storeId: string; requestId: string; orderId: string; customerName: string | null; moderation: string; publishHeldAfterDays: number | null;
       product: { productId: string; name: string; imageUrl: string | null };
     };
 
@@ -266,7 +266,7 @@ export function reviewRequestsService(deps: {
       if (request.opened_ms === null) transaction(db, () => repo.markOpened(request.request_id, nowMs));
       return {
         state: "open", storeName: store.name, storeId: store.storeId, requestId: request.request_id, orderId: request.order_id, customerName: request.customer_name,
-        moderation: store.moderation, product: { productId: product.product_id, ...shown },
+        moderation: store.moderation, publishHeldAfterDays: store.publishHeldAfterDays, product: { productId: product.product_id, ...shown },
       };
     },
 
