@@ -323,7 +323,6 @@ export function createHttpServer(options: HttpOptions): Server {
   app.use("/media", mediaHttpHandler({ mediaRows: services.mediaRows, mediaPath: services.mediaPath, secret: services.secret, tagged: purger !== null }));
   app.use(express.static(join(root, "build/client"), { maxAge: "1h", index: false, setHeaders: nosniff }));
   app.use(express.static(join(root, "public"), { maxAge: "1h", index: false, setHeaders: nosniff }));
-  let server: Server;
   const listening = () => {
     const address = server.address();
     return `http://localhost:${typeof address === "object" && address ? address.port : 3000}`;
@@ -333,7 +332,9 @@ export function createHttpServer(options: HttpOptions): Server {
   const contextFor = (req: IncomingMessage): OperationContext => ({
     services, clientIp: clientAddress(req, proxyTrust), publicOrigin: publicOrigin(req), operations: table.operations,
   });
-  app.all("*", createExpressHandler({ build, mode: "production", getLoadContext: (req) => contextFor(req) }));
+  const remix = createExpressHandler({ build, mode: "production", getLoadContext: (req) => contextFor(req) });
+  // Remix's handler passes its own failures to next(error) (the error handler below); the promise is not needed.
+  app.all("*", (req, res, next) => void remix(req, res, next));
   // Errors Express's own layers raise (a malformed %-escape in a path makes the static-file layer throw a
   // URIError with status 400): a JSON error like every other, never Express's HTML page with a stack trace.
   app.use((error: unknown, _req: express.Request, res: express.Response, next: express.NextFunction) => {
@@ -516,7 +517,7 @@ export function createHttpServer(options: HttpOptions): Server {
     });
   };
 
-  server = createServer((req, res) => {
+  const server: Server = createServer((req, res) => {
     const url = req.url ?? "/";
     const pathname = url.split("?", 1)[0];
     let match: RouteMatch | null | undefined;

@@ -2,7 +2,7 @@
  * Download one review photo or video named in an import file, bounded in bytes and time, into an
  * UploadedFile for the media pipeline (media.service.ts: sniff, probe, re-encode). Used by app-import.ts.
  *
- * Rules (docs/import.md "Photos and videos"): the request goes through the outgoing-request guard
+ * Rules (docs/import.md "Photo and video downloads"): the request goes through the outgoing-request guard
  * (server/shared/outgoing-request.ts): http(s) only, every address of the host public unicast (loopback only
  * with `allowLoopback`, ALLOW_LOOPBACK_REQUESTS=1), the connection made to the addresses checked; at most
  * `maxRedirects` redirects, each checked again; the answer must be 2xx; more than `maxBytes` (declared or

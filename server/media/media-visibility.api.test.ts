@@ -52,7 +52,7 @@ const mediaOf = (reviewId: string) =>
   t.services.db.prepare("SELECT media_id, status, thumbnail_url, large_url, full_size_url, stream_url FROM review_media WHERE review_id = ? ORDER BY position").all(reviewId) as MediaRowT[];
 const urlsOf = (m: MediaRowT) => [m.thumbnail_url, m.large_url, m.full_size_url, ...(m.stream_url ? [m.stream_url] : [])];
 const statusOf = async (url: string) => (await fetch(t.url(url))).status;
-const moderate = (intent: "publish" | "reject", reviewId: string) => adminPost(t, agent, `/admin/stores/${TEST_STORE_ID}/reviews`, { intent, review: reviewId });
+const moderate = (intent: "publish" | "reject", reviewId: string) => adminPost(t, agent, `/admin/stores/${TEST_STORE_ID}/reviews`, { intent, review: reviewId, ...(intent === "reject" ? { reason: "spam" } : {}) });
 const dirOf = (mediaId: string) => join(t.services.mediaPath, TEST_STORE_ID, mediaId);
 
 describe("GET /media: only published media of published reviews", () => {

@@ -1,7 +1,7 @@
 /**
  * The one guard of every request Chorus makes on a merchant's behalf: import media downloads, outgoing
- * webhooks, calls to a shop platform's API (docs/ARCHITECTURE.md "Outgoing requests"; the rules are those of
- * docs/webhooks.md "Which URLs are allowed" and docs/import.md "Photos and videos"; OWASP "Server-Side Request
+ * webhooks, calls to a shop platform's API (docs/ARCHITECTURE.md "Server"; the rules are those of
+ * docs/webhooks.md "Which URLs are allowed" and docs/import.md "Photo and video downloads"; OWASP "Server-Side Request
  * Forgery Prevention").
  *
  * - Only `http:` and `https:` (a caller may narrow this), no user name or password in the URL.
