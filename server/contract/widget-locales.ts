@@ -24,12 +24,6 @@ export function subtags(tag: string | null | undefined): string[] {
 export const traditional = (rest: string[]) => rest.includes("hant") || (!rest.includes("hans") && rest.some((s) => s === "tw" || s === "hk" || s === "mo"));
 
 /**
- * A page language the widget loader passes on (`<html lang>` with a language tag's shape, BCP 47: at most 7 subtags,
- * 35 characters) to the combined modules it requests, which the server refuses in any other shape (ADR 0016).
- */
-export const LANG_TAG = /^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{1,8}){0,6}$/;
-
-/**
  * The UI language for a page or element language tag: `pt-BR` → `pt-BR`, `pt-AO` → `pt`, `de-AT` → `de`,
  * `de-formal` / `de-AT-formal` → `de-formal`, `zh-TW` / `zh-Hant-HK` → `zh-Hant`, `zh` / `zh-CN` → `zh-Hans`,
  * `nb` → `en` (not shipped), `""` / malformed → `en`.
