@@ -12,6 +12,9 @@
  * colours, which widgets show) while the code loads.
  */
 
+// A module for TypeScript (its `declare global`); the build's output has no import or export.
+export {};
+
 /** The reservation rules as one style sheet: `reservationCss(WIDGET_RESERVATIONS)` (widgets/internal/registry.ts), inlined by the build. */
 declare const __CHORUS_RESERVATIONS__: string;
 /**

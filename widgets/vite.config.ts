@@ -33,58 +33,6 @@ const root = resolve(import.meta.dirname);
 export const TERSER = { module: true, ecma: 2020, compress: { passes: 3, unsafe_arrows: true }, format: { comments: false } } as const;
 
 /**
- * Lit's messages for misuse the widgets never make (a `css` value that is not a css result, a CSSResult built by
- * hand, template strings that are not a template literal's) as short ones, and without the version lists it
- * appends to (`litHtmlVersions`, ...; only Lit's development build reads them): ~0.2 KB less in the shared chunk.
- */
-const LIT_MESSAGES: [RegExp, string][] = [
-  [/"CSSResult is not constructable\. Use `unsafeCSS` or `css` instead\."/, '"CSSResult"'],
-  [/"Value passed to 'css' function must be a 'css' function result: "\+(\w+)\+"\. Use 'unsafeCSS' to pass non-literal values, but take care to ensure page security\."/, '"css: "+$1'],
-  [/"invalid template strings array"/, '"strings"'],
-  [/,?\(\w+\.(litHtml|reactiveElement|litElement)Versions\?\?=\[\]\)\.push\("[\d.]+"\);?/, ";"],
-];
-/**
- * Lit's code paths the widgets never take, left out at build time (#23 weight, ADR 0014), each by file; the build
- * fails when one is not found (a Lit upgrade must be looked at again):
- * - the hooks for Lit's polyfill-support modules and for hydration by `@lit-labs/ssr-client` (the widgets load
- *   neither; a server-rendered snippet's shadow root is replaced by the first client render, chorus-element.ts);
- * - standard-decorator metadata (`Symbol.metadata`, `litPropertyMetadata`) and `addInitializer`: the widgets
- *   declare properties in `static properties` tables and through Lit's legacy decorators (widgets/internal/lit-decorators.ts);
- * - reactive controllers (`addController` and the `host*` callbacks): no widget adds one.
- */
-const LIT_UNUSED: Record<string, [RegExp, string][]> = {
-  "reactive-element": [
-    [/,(\w+)=\w+\.reactiveElementPolyfillSupport(,[^;]*;[\s\S]*?),\1\?\.\(\{ReactiveElement:\w+\}\)/, "$2"],
-    [/Symbol\.metadata\?\?=Symbol\("metadata"\),\w+\.litPropertyMetadata\?\?=new WeakMap;/, ""],
-    [/const (\w+)=this\[Symbol\.metadata\];if\(null!==\1\)\{const (\w+)=litPropertyMetadata\.get\(\1\);if\(void 0!==\2\)for\(const\[\w+,\w+\]of \2\)this\.elementProperties\.set\(\w+,\w+\)\}/, ""],
-    [/static addInitializer\(\w+\)\{this\._\$Ei\(\),\(this\.l\?\?=\[\]\)\.push\(\w+\)\}/, ""],
-    [/void 0!==(\w+)\.l&&\(this\.l=\[\.\.\.\1\.l\]\),/, ""],
-    [/,this\.constructor\.l\?\.forEach\(\w+=>\w+\(this\)\)/, ""],
-    [/addController\(\w+\)\{[^}]*\}removeController\(\w+\)\{this\._\$EO\?\.delete\(\w+\)\}/, ""],
-    [/,this\._\$EO\?\.forEach\(\w+=>\w+\.hostConnected\?\.\(\)\)/, ""],
-    [/this\._\$EO\?\.forEach\(\w+=>\w+\.hostDisconnected\?\.\(\)\)/, ""],
-    [/this\._\$EO\?\.forEach\(\w+=>\w+\.hostUpdate\?\.\(\)\),/, ""],
-    [/this\._\$EO\?\.forEach\(\w+=>\w+\.hostUpdated\?\.\(\)\),/, ""],
-  ],
-  "lit-html": [[/,(\w+)=\w+\.litHtmlPolyfillSupport;\1\?\.\(\w+,\w+\)/, ""]],
-  "lit-element": [[/,\w+\.litElementHydrateSupport\?\.\(\{LitElement:\w+\}\);const (\w+)=\w+\.litElementPolyfillSupport;\1\?\.\(\{LitElement:\w+\}\);/, ";"]],
-};
-export const litMessages: Plugin = {
-  name: "chorus-lit-messages",
-  transform(code, id) {
-    const file = /\/node_modules\/(?:@lit\/reactive-element\/(css-tag|reactive-element)|lit-html\/(lit-html)|lit-element\/(lit-element))\.js$/.exec(id);
-    if (!file) return null;
-    let out = code;
-    for (const [from, to] of LIT_MESSAGES) out = out.replace(from, to);
-    for (const [from, to] of LIT_UNUSED[file[1] ?? file[2] ?? file[3]!] ?? []) {
-      if (!from.test(out)) throw new Error(`chorus-lit-messages: ${from} not found in ${id}`);
-      out = out.replace(from, to);
-    }
-    return { code: out, map: null };
-  },
-};
-
-/**
  * A literal text ID of the element's own group in an element module (`this.t("reviews.retry")`, also in a
  * conditional or a table of IDs) as its index in the element's English table (`static defaults`), which
  * `ChorusElement.t` reads back (#23 weight, ADR 0014: about 0.25 KB gzip over all widgets); a plural phrase's ID
@@ -360,7 +308,7 @@ export default defineConfig({
   // Minify the HTML and CSS inside Lit's html`` / css`` templates before esbuild strips the types; attribute values
   // without quotes where HTML allows it (`part=card`; Lit reads bindings in unquoted values, `style=width:${w}%`, alike)
   // and boolean attributes without a value (`multiple`): −105 B gzip over all widgets (ADR 0014).
-  plugins: [litMessages, reviewLocales, textIndexes, decorators, { ...literalsHtmlCssMinifier({ include: ["**/widgets/**/*.ts"], failOnError: true, options: { minifyOptions: { removeAttributeQuotes: true, collapseBooleanAttributes: true } } }), enforce: "pre" }, minifyEs, loaderTable, translations, licenses, precompress],
+  plugins: [reviewLocales, textIndexes, decorators, { ...literalsHtmlCssMinifier({ include: ["**/widgets/**/*.ts"], failOnError: true, options: { minifyOptions: { removeAttributeQuotes: true, collapseBooleanAttributes: true } } }), enforce: "pre" }, minifyEs, loaderTable, translations, licenses, precompress],
   build: {
     outDir: resolve(root, "../public/widgets"),
     emptyOutDir: true,
