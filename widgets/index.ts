@@ -59,24 +59,23 @@ const hinted = new Set<number>();
 
 /**
  * Request element `tag`'s module, once: first a `<link rel="modulepreload">` for each shared chunk it imports not
- * hinted yet, and the first shared chunk in a module script of its own (so its evaluation is a task of its own rather
- * than part of the first element module's: issue 8, no long task); then the element's module. Each file is fetched
- * once (the browser's module map holds it by URL; chorus-reviews imports the review form's module by the same URL).
+ * hinted yet (fetched at once, in parallel with the module, not after it), and the first shared chunk also in a module
+ * script of its own (so its evaluation is a task of its own rather than part of the first element module's: issue 8,
+ * no long task); then the element's module. Each file is fetched once (the browser's module map holds it by URL;
+ * chorus-reviews imports the review form's module by the same URL).
  */
 function load(tag: string): void {
   if (!TAGS.includes(tag) || requested.has(tag) || customElements.get(tag)) return;
-  const [file, ...chunks] = MODULES[tag]!;
   requested.add(tag);
+  const [file, ...chunks] = MODULES[tag]!;
   for (const chunk of chunks) {
     if (hinted.has(chunk)) continue;
     hinted.add(chunk);
-    if (chunk === 0) moduleScript(CHUNKS[0]!, () => hinted.delete(0));
-    else {
-      const link = document.createElement("link");
-      link.rel = "modulepreload";
-      link.href = base + CHUNKS[chunk];
-      document.head.append(link);
-    }
+    const link = document.createElement("link");
+    link.rel = "modulepreload";
+    link.href = base + CHUNKS[chunk];
+    document.head.append(link);
+    if (!chunk) moduleScript(CHUNKS[0]!, () => hinted.delete(0));
   }
   moduleScript(file, () => requested.delete(tag));
 }
