@@ -254,7 +254,7 @@ export function compactGroup(locale: Exclude<UiLocale, "en">, group: string): un
 }
 
 /**
- * A translation part as the build writes it (`i18n/<locale>/<part>.json`, server/contract/widget-locales.ts
+ * A translation part as the build writes it (`i18n/<hash>/<locale>/<part>.json`, server/contract/widget-locales.ts
  * `partOf`): the one group of a part without shared texts as its `compactGroup` array (the star badge's), else an
  * object of `compactGroup` arrays by group, with the shared texts (`common`) once when any of its groups shows
  * them (server/contract/widget-translations.ts `WITHOUT_SHARED`). widgets/internal/chorus-element.ts `partTexts`
