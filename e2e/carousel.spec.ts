@@ -219,7 +219,7 @@ test("reviews carousel: the loader's reservation equals the loading box; nothing
   const height = (p: Page) => p.evaluate(() => document.querySelector("chorus-reviews-carousel")!.getBoundingClientRect().height);
   // 1. The element's code held back: the loader's reservation.
   const before = await context.newPage();
-  // (Its combined module, `chunks/<version>.reviews-carousel.js`, server/widgets/combo.ts, never answered.)
+  // (Its module, `chunks/chorus-reviews-carousel-<hash>.js`, never answered.)
   let held = 0;
   await before.route("**/widgets/chunks/*reviews-carousel*", () => void held++);
   await openPage(before, element);

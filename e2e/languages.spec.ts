@@ -2,11 +2,11 @@
  * Widgets speak the shop's language (issue #23 item 3), in Chromium against the seeded demo store. Merchant
  * pages on another origin (a second local server) carry the integration snippet (app/lib/widget-snippet.ts)
  * with every widget of a reviewed product:
- * - `<html lang="de">`: German words (star badge, sort control, buttons, questions), German dates; the combined
- *   modules the loader requests are made for `?lang=de` and carry the German texts, so no translation part is
- *   requested (server/widgets/combo.ts); axe finds no violation;
+ * - `<html lang="de">`: German words (star badge, sort control, buttons, questions), German dates; the loader loads
+ *   the same static modules as on any page, and each element its German translation part, one request per part
+ *   (`/widgets/i18n/<hash>/de/<part>.json`, ADR 0018); axe finds no violation;
  * - `<html lang="ja">`: the same in Japanese; an element inside `lang="pt-BR"` speaks Brazilian Portuguese, from
- *   its own part (`/widgets/i18n/pt-BR/starRating.json`, the only part requested);
+ *   its own part (`/widgets/i18n/<hash>/pt-BR/starRating.json`);
  * - `<chorus-reviews locale="de">` (review-text translation) asks the API for `de-formal` and shows the list
  *   (it used to show the API's 400 in place of the list); an unsupported language sends no locale and shows
  *   the reviews in their original text.
@@ -47,24 +47,24 @@ test.beforeAll(async ({ baseURL }) => {
 test.afterAll(() => new Promise<void>((resolve) => shop.close(() => resolve())));
 
 /**
- * Open a merchant page, recording the translation parts (paths) and the combined modules (paths with query) it
- * requests; resolves when the reviews show.
+ * Open a merchant page, recording the translation parts (`<locale>/<part>.json`, the build's folder left out) and the
+ * modules (paths) it requests; resolves when the reviews show.
  */
-async function open(page: Page, path: string): Promise<{ parts: string[]; combos: string[] }> {
+async function open(page: Page, path: string): Promise<{ parts: string[]; modules: string[] }> {
   const parts: string[] = [];
-  const combos: string[] = [];
+  const modules: string[] = [];
   page.on("request", (r) => {
     const url = new URL(r.url());
-    if (url.pathname.startsWith("/widgets/i18n/")) parts.push(url.pathname);
-    if (url.pathname.startsWith("/widgets/chunks/")) combos.push(url.pathname + url.search);
+    if (url.pathname.startsWith("/widgets/i18n/")) parts.push(url.pathname.replace(/^\/widgets\/i18n\/[\w-]{8}\//, ""));
+    if (url.pathname.startsWith("/widgets/chunks/")) modules.push(url.pathname + url.search);
   });
   await page.goto(`${shopOrigin}${path}`);
   await expect(page.locator("chorus-reviews [part=card]").first()).toBeVisible();
-  return { parts, combos };
+  return { parts, modules };
 }
 
-test("German UI: German words and dates, only German bytes (no translation part), axe", async ({ page }) => {
-  const { parts, combos } = await open(page, "/de");
+test("German UI: German words and dates, each German part once, axe", async ({ page }) => {
+  const { parts, modules } = await open(page, "/de");
   await expect(page.locator("chorus-star-rating [part=badge]").first()).toHaveAttribute("aria-label", /^Bewertet mit \d,\d von 5, [\d.]+ Bewertungen$/);
   const reviews = page.locator("chorus-reviews");
   await expect(reviews.getByText("Bewertungen sortieren nach")).toBeVisible();
@@ -73,15 +73,16 @@ test("German UI: German words and dates, only German bytes (no translation part)
   await expect(page.locator("chorus-questions").getByRole("button", { name: "Frage stellen" })).toBeVisible();
   // (The loyalty widget's earning rules, e.g. "Write a review", are the store's own names, not widget words.)
   await expect(page.locator("chorus-star-rating, chorus-reviews, chorus-questions, chorus-review-media, chorus-reviews-summary").getByText(/Write a review|Sort reviews by|Ask a question|Newest|Load more/)).toHaveCount(0);
-  // The German texts came inside the combined module made for the page's language: no part requested.
-  expect(combos.length).toBeGreaterThanOrEqual(1);
-  for (const combo of combos) expect(combo).toMatch(/^\/widgets\/chunks\/[\w-]{8}\.[a-z+~-]+\.js\?lang=de$/);
-  expect(parts).toEqual([]);
+  // The static modules (no language in their URL), and each German part once.
+  expect(modules.length).toBeGreaterThanOrEqual(3);
+  for (const module of modules) expect(module).toMatch(/^\/widgets\/chunks\/[\w-]+\.js$/);
+  expect(new Set(modules).size).toBe(modules.length);
+  expect(parts.sort()).toEqual(["de/loyalty.json", "de/reviews.json", "de/starRating.json"]);
   await expectNoAxeViolations(page);
 });
 
 test("Japanese UI: Japanese words and dates, an element inside lang=pt-BR in Portuguese, axe", async ({ page }) => {
-  const { parts, combos } = await open(page, "/ja");
+  const { parts, modules } = await open(page, "/ja");
   await expect(page.locator("chorus-star-rating:not(#pt) [part=badge]").first()).toHaveAttribute("aria-label", /^5段階中\d\.\dの評価、[\d,]+件のレビュー$/);
   const reviews = page.locator("chorus-reviews");
   await expect(reviews.getByText("レビューの並べ替え")).toBeVisible();
@@ -89,10 +90,9 @@ test("Japanese UI: Japanese words and dates, an element inside lang=pt-BR in Por
   await expect(reviews.locator("[part=date]").first()).toHaveText(/^\d{4}年\d{1,2}月\d{1,2}日$/);
   await expect(page.locator("chorus-questions").getByRole("button", { name: "質問する" })).toBeVisible();
   await expect(page.locator("#pt [part=badge]")).toHaveAttribute("aria-label", /^Nota \d,\d de 5, [\d.]+ avaliações$/);
-  // Japanese from the combined modules (`?lang=ja`); the pt-BR element loads its own part, and only that one.
-  expect(combos.length).toBeGreaterThanOrEqual(1);
-  for (const combo of combos) expect(combo).toMatch(/^\/widgets\/chunks\/[\w-]{8}\.[a-z+~-]+\.js\?lang=ja$/);
-  expect(parts).toEqual(["/widgets/i18n/pt-BR/starRating.json"]);
+  // Japanese from the Japanese parts; the pt-BR element loads its own part in Brazilian Portuguese.
+  for (const module of modules) expect(module).toMatch(/^\/widgets\/chunks\/[\w-]+\.js$/);
+  expect(parts.sort()).toEqual(["ja/loyalty.json", "ja/reviews.json", "ja/starRating.json", "pt-BR/starRating.json"]);
   await expectNoAxeViolations(page);
 });
 

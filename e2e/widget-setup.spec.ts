@@ -103,7 +103,7 @@ test("texts, colour and visibility from the admin reach the preview, the demo sh
   }
   const heights = (p: Page) => p.evaluate((tags) => Object.fromEntries(tags.map((t) => [t, document.querySelector(t)!.getBoundingClientRect().height])), TAGS);
 
-  // 1. No widget code yet (the combined module the loader requests, /widgets/chunks/, held): the boxes the snippet's <style> reserves.
+  // 1. No widget code yet (the modules and shared chunks the loader requests, /widgets/chunks/, held): the boxes the snippet's <style> reserves.
   const before = await openMerchantPage(/^\/widgets\/chunks\//);
   expect(await before.evaluate((tags) => tags.filter((t) => customElements.get(t)), TAGS)).toEqual([]);
   const reserved = await heights(before);

@@ -1,44 +1,50 @@
 /**
- * Size budgets, enforced on the built bundle (`npm run build` first; `npm test` does). Issue #23 ("all widgets (one
- * language) ≤ 35 KB gzip, the star badge page ≤ 12 KB gzip"), ADR 0016: one language counted as what a page whose
- * `<html lang>` is that language loads, the loader and the combined modules it requests (their texts in that language).
- * - The star badge page (the loader and one combined module) ≤ 12 KB gzip in English and in every shipped language.
- * - All widgets (every element, the review form opened later: bench/widget-sizes.ts `allWidgetsRequests`) ≤ 35 KB
- *   gzip in English and in every shipped language.
- * - Each language's translation parts (for elements in another language than their page's) are the ones `partOf`
- *   names, carry no text IDs for the tables' texts and read back to the shipped translation over English; each
- *   element's `static defaults` is the table its part is ordered by.
- * - Per-element code is loaded only when the element is on the page: the loader imports nothing statically, and a
- *   combined module holds the code of the elements it names and nothing of the others.
+ * Size budgets, enforced on the built bundle (`npm run build` first; `npm test` does). Issue #37, ADR 0018: brotli, as
+ * pages load the static files: the loader, each element's module and the shared chunks it imports (each once), and on a
+ * page in another language each element's translation part (bench/widget-sizes.ts `pageLoad`).
+ * - A product page (badge, summary, keywords, media, reviews, questions) ≤ 30 KB, all widgets ≤ 40 KB, the star badge
+ *   page ≤ 12 KB: in English and in every shipped language.
+ * - Each language's translation parts are the ones `partOf` names, carry no text IDs for the tables' texts and read
+ *   back to the shipped translation over English; each element's `static defaults` is the table its part is ordered by.
+ * - Per-element code is loaded only when the element is on the page: the loader imports nothing statically, and an
+ *   element's module and the chunks it imports hold nothing of another element's code.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { comboManifest, languageTotals, pageLoad, TARGET, translatedLocales, translationFiles, WIDGETS_DIR } from "../bench/widget-sizes.ts";
+import { i18nDir, languageTotals, loaderTable, pageLoad, PRODUCT_PAGE_TAGS, TARGET, translatedLocales, translationFiles, WIDGETS_DIR } from "../bench/widget-sizes.ts";
 import { partOf, UI_LOCALES, type UiLocale } from "../server/contract/widget-locales.ts";
 import { SHARED_GROUP, textGroups, translationPart } from "../server/contract/widget-translations.ts";
 import { COMMON_TEXTS, TEXT_GROUPS } from "../server/contract/widget-strings.ts";
 import { partTexts } from "../widgets/internal/chorus-element.ts";
 import { WIDGET_TAGS, widgetModulePath } from "../widgets/internal/registry.ts";
 import { PROJECT_ROOT } from "../server/config.ts";
-import { comboSource } from "../server/widgets/combo.ts";
 
-describe("widget weight budgets", () => {
-  it("a page with only the star-rating badge loads at most 12 KB gzip, in English and in every shipped language", () => {
-    expect(pageLoad([["chorus-star-rating"]]).files.map((f) => f.file)).toEqual(["chorus.js", `chunks/${comboManifest().version}.star-rating.js`]);
-    const totals = languageTotals();
+describe("widget weight budgets (brotli)", () => {
+  const totals = languageTotals();
+  console.log(totals.map((t) => `${t.locale}: product page ${t.productPage} B, all widgets ${t.allWidgets} B, star badge page ${t.starBadgePage} B brotli`).join("\n"));
+
+  it("a page with only the star-rating badge loads the loader, its module and the shared chunk: at most 12 KB, in English and in every shipped language", () => {
+    const { modules, chunks } = loaderTable();
+    expect(pageLoad(["chorus-star-rating"]).files.map((f) => f.file)).toEqual(["chorus.js", chunks[0], modules["chorus-star-rating"]![0]]);
+    expect(pageLoad(["chorus-star-rating"], "de").files.map((f) => f.file)).toEqual(["chorus.js", chunks[0], modules["chorus-star-rating"]![0], `${i18nDir()}/de/starRating.json`]);
     expect(totals.map((t) => t.locale)).toEqual(["en", ...UI_LOCALES.filter((l) => l !== "en").sort()]);
     for (const { locale, starBadgePage } of totals) expect(starBadgePage, locale).toBeLessThanOrEqual(TARGET.starBadgePage);
   });
 
-  it("all widgets in one language load at most 35 KB gzip (English, and a page in each shipped language)", () => {
-    for (const { locale, allWidgets } of languageTotals()) expect(allWidgets, locale).toBeLessThanOrEqual(TARGET.allWidgets);
+  it("a product page's widgets load at most 30 KB, in English and in every shipped language", () => {
+    expect(pageLoad(PRODUCT_PAGE_TAGS).files.length).toBe(1 + 2 + PRODUCT_PAGE_TAGS.length);
+    for (const { locale, productPage } of totals) expect(productPage, locale).toBeLessThanOrEqual(TARGET.productPage);
   });
 
-  it("translation parts carry no text IDs and read back to the shipped translation over English (English parts to the English tables)", () => {
+  it("all widgets load at most 40 KB, in English and in every shipped language", () => {
+    for (const { locale, allWidgets } of totals) expect(allWidgets, locale).toBeLessThanOrEqual(TARGET.allWidgets);
+  });
+
+  it("translation parts carry no text IDs and read back to the shipped translation", () => {
     const groups = textGroups().filter((g) => g !== SHARED_GROUP);
-    for (const locale of ["en", ...translatedLocales()]) {
-      expect(translationFiles(locale).sort(), locale).toEqual([...new Set(groups.map(partOf))].sort().map((p) => `i18n/${locale}/${p}.json`));
+    for (const locale of translatedLocales()) {
+      expect(translationFiles(locale).sort(), locale).toEqual([...new Set(groups.map(partOf))].sort().map((p) => `${i18nDir()}/${locale}/${p}.json`));
       for (const file of translationFiles(locale)) {
         const name = file.slice(file.lastIndexOf("/") + 1, -".json".length);
         const part: unknown = JSON.parse(readFileSync(join(WIDGETS_DIR, file), "utf8"));
@@ -46,8 +52,8 @@ describe("widget weight budgets", () => {
         for (const values of Array.isArray(part) ? [part] : Object.values(part as object)) expect(Array.isArray(values), file).toBe(true);
         for (const group of groups.filter((g) => partOf(g) === name)) {
           const table = TEXT_GROUPS.find((g) => g.texts !== COMMON_TEXTS && Object.keys(g.texts)[0]!.startsWith(`${group}.`))!.texts;
-          const common = Array.isArray(part) ? {} : { ...COMMON_TEXTS, ...translationPart(locale as UiLocale, SHARED_GROUP) };
-          expect(partTexts(part, group, Object.keys(table), Object.keys(COMMON_TEXTS)), `${file} ${group}`).toEqual({ ...table, ...translationPart(locale as UiLocale, group), ...common });
+          const common = Array.isArray(part) ? {} : translationPart(locale as UiLocale, SHARED_GROUP);
+          expect(partTexts(part, group, Object.keys(table), Object.keys(COMMON_TEXTS)), `${file} ${group}`).toEqual({ ...translationPart(locale as UiLocale, group), ...common });
         }
       }
     }
@@ -63,39 +69,20 @@ describe("widget weight budgets", () => {
     }
   });
 
-  it("the loader has no static imports, and a combined module holds only the elements it names", () => {
+  it("the loader has no static imports, and an element's files hold only its own code", () => {
     const loader = readFileSync(join(WIDGETS_DIR, "chorus.js"), "utf8");
     expect(loader).not.toMatch(/(^|[;}\s])import\s*[\w{*"']/);
     expect(loader).not.toMatch(/(^|[;}\s])export\s/);
-    const manifest = comboManifest();
-    expect(loader).toContain(`chunks/${manifest.version}.`);
-    // 200 characters of each element module's code after its text table (which a combo fills in).
-    const body = (tag: string) => {
-      const code = manifest.modules[manifest.tags[tag]!]!.body;
-      return code.slice(code.lastIndexOf("\u0000") + 1).slice(0, 200);
-    };
+    const { modules, chunks } = loaderTable();
+    const code = (file: string) => readFileSync(join(WIDGETS_DIR, file), "utf8");
+    // An element's code defines its tag with the `chorusElement` class decorator: `[<decorator>("<tag>")]` once built.
+    const defines = (tag: string) => new RegExp(`\\[\\w+\\("${tag}"\\)\\]`);
     for (const tag of WIDGET_TAGS) {
-      const code = comboSource(manifest, `${manifest.version}.${tag.slice("chorus-".length)}.js`)!;
-      for (const other of WIDGET_TAGS) expect(code.includes(body(other)), `${tag} combo holds ${other}`).toBe(other === tag);
+      const [file, ...shared] = modules[tag]!;
+      expect(code(file), tag).toMatch(defines(tag));
+      for (const f of [file, ...shared.map((i) => chunks[i]!)]) {
+        for (const other of WIDGET_TAGS.filter((o) => o !== tag)) expect(code(f), `${f} (${tag}) holds ${other}`).not.toMatch(defines(other));
+      }
     }
-  });
-});
-
-describe("combining built modules (widgets/vite.config.ts analyse)", () => {
-  it("finds an exported top-level let/var that is assigned later (the build refuses to combine it), not consts or inner variables", async () => {
-    const { analyse } = await import("../widgets/vite.config.ts");
-    expect([...analyse("let n=0;function bump(){n++}export{n};").reassigned]).toEqual(["n"]);
-    expect([...analyse("var v=1;const set=x=>{v=x};export{v,set};").reassigned]).toEqual(["v"]);
-    expect([...analyse("const c=1;function f(){let c=0;c++}export{c,f};").reassigned]).toEqual([]);
-    expect([...analyse("let once=1;export{once};").reassigned]).toEqual([]);
-  });
-
-  it("finds each text table by its IDs in order, and nothing else", async () => {
-    const { analyse } = await import("../widgets/vite.config.ts");
-    const table = JSON.stringify(TEXT_GROUPS[0]!.texts);
-    const code = `const a=${table},b={"x.y":"z"};export{a,b};`;
-    const found = analyse(code).tables;
-    expect(found).toHaveLength(1);
-    expect(code.slice(found[0]![0], found[0]![1])).toBe(table);
   });
 });

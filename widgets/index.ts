@@ -2,28 +2,40 @@
  * The loader behind /widgets/chorus.js, loaded by merchants with
  * `<script async src="https://<chorus-host>/widgets/chorus.js"></script>`.
  *
- * A classic script (no static imports): it finds `chorus-*` elements already on the page and any
- * added later (MutationObserver), and loads the code of the elements present, only those, as one combined module
- * (a `<script type="module">` of `chunks/<version>.<levels>.js` from the script's own folder, server/widgets/combo.ts,
- * ADR 0016): one request for the elements found together, one more for each element added or opened later. It also records that folder's origin as the default API base, and
- * starts each store's widget settings request (texts, colours, which widgets show) while the code loads.
+ * A classic script (no static imports), the one widget file without a hash in its name (cached 5 minutes): it finds
+ * `chorus-*` elements already on the page and any added later (MutationObserver), and loads the module of each element
+ * present, only those, from the script's own folder: `chunks/<tag>-<hash>.js`, static files named by their content
+ * (cached a year, ADR 0018). The build writes the files' names into this script, so a page keeps importing the files of
+ * the build its loader came from. The shared chunks an element module imports are hinted with
+ * `<link rel="modulepreload">` as its module is requested (fetched in parallel, not one after the other). It also
+ * records that folder's origin as the default API base, and starts each store's widget settings request (texts,
+ * colours, which widgets show) while the code loads.
  */
-import { WIDGET_TAGS } from "./internal/registry.ts";
 
-/** The source of server/contract/widget-locales.ts `LANG_TAG`, inlined by the build (an import would make this classic script a module). */
-declare const __CHORUS_LANG_TAG__: string;
+// A module for TypeScript (its `declare global`); the build's output has no import or export.
+export {};
+
 /** The reservation rules as one style sheet: `reservationCss(WIDGET_RESERVATIONS)` (widgets/internal/registry.ts), inlined by the build. */
 declare const __CHORUS_RESERVATIONS__: string;
+/**
+ * Each element tag (widgets/internal/registry.ts `WIDGET_TAGS`) with its module's file and the indexes in `CHUNKS` of
+ * the shared chunks it imports; written by the build (widgets/vite.config.ts `loaderTable`).
+ */
+declare const __CHORUS_MODULES__: Record<string, [string, ...number[]]>;
+/** The shared chunks' files, the one every element imports first (Lit and the common internals); written by the build. */
+declare const __CHORUS_CHUNKS__: string[];
 
 declare global {
   interface Window {
     __chorusBase?: string;
-    /** Load element `tag`'s code: an element module's `import()` of another's, as a combined module has it (ADR 0016). */
-    __chorusLoad?: (tag: string) => Promise<unknown>;
     /** Widget settings requests started here, by URL (widgets/internal/settings.ts reads them). */
     __chorusSettings?: Record<string, Promise<Response>>;
   }
 }
+
+const MODULES = __CHORUS_MODULES__;
+const CHUNKS = __CHORUS_CHUNKS__;
+const TAGS = Object.keys(MODULES);
 
 const script = document.currentScript as HTMLScriptElement | null;
 const scriptUrl = new URL(script?.src ?? "/widgets/chorus.js", location.href);
@@ -40,53 +52,42 @@ const reservations = document.createElement("style");
 reservations.textContent = __CHORUS_RESERVATIONS__;
 document.head.prepend(reservations);
 
-/** The build's version (written by the build: widgets/vite.config.ts `comboManifest`). */
-const VERSION = "__CHORUS_VERSION__";
-/**
- * The page's language (`<html lang>`, when it has the shape of a language tag), read at the first load: every
- * combined module of the page is made for it (its texts in that language: server/widgets/combo.ts).
- */
-let lang: string | undefined;
-/** The name of the newest combined module requested (its levels, server/widgets/combo.ts), "" before the first. */
-let chain = "";
-/** Each element tag requested, with the load of the module holding its code. */
-const loads = new Map<string, Promise<void>>();
+/** Element tags whose module was requested (removed again when it failed to load, so it may be tried again). */
+const requested = new Set<string>();
+/** Shared chunks hinted or requested, by index in `CHUNKS`. */
+const hinted = new Set<number>();
 
 /**
- * Load the code of the elements `tags` not loaded yet as one module (ADR 0016): `chunks/<version>.<levels>.js`,
- * whose newest level names them and whose older levels are every module requested before, so it holds only code
- * not loaded yet and imports the rest from those modules. Resolves once the code has run (rejects if it failed: the
- * tags may be requested again).
+ * Request element `tag`'s module, once: first a `<link rel="modulepreload">` for each shared chunk it imports not
+ * hinted yet (fetched at once, in parallel with the module, not after it), and the first shared chunk also in a module
+ * script of its own (so its evaluation is a task of its own rather than part of the first element module's: issue 8,
+ * no long task); then the element's module. Each file is fetched once (the browser's module map holds it by URL;
+ * chorus-reviews imports the review form's module by the same URL).
  */
-function load(tags: string[]): Promise<unknown> {
-  const fresh = tags.filter((tag) => !loads.has(tag) && !customElements.get(tag) && WIDGET_TAGS.includes(tag)).sort();
-  if (fresh.length) {
-    lang ??= new RegExp(__CHORUS_LANG_TAG__).test(document.documentElement.lang) ? `?lang=${document.documentElement.lang}` : "";
-    const base = chain;
-    const name = (chain = fresh.map((tag) => tag.slice(7)).join("+") + (base ? "~" + base : ""));
-    const loaded = new Promise<void>((resolve, reject) =>
-      moduleScript(`chunks/${VERSION}.${name}.js${lang}`, resolve, () => {
-        for (const tag of fresh) loads.delete(tag);
-        if (chain === name) chain = base;
-        reject(Error(name));
-      }),
-    );
-    for (const tag of fresh) loads.set(tag, loaded);
+function load(tag: string): void {
+  if (!TAGS.includes(tag) || requested.has(tag) || customElements.get(tag)) return;
+  requested.add(tag);
+  const [file, ...chunks] = MODULES[tag]!;
+  for (const chunk of chunks) {
+    if (hinted.has(chunk)) continue;
+    hinted.add(chunk);
+    const link = document.createElement("link");
+    link.rel = "modulepreload";
+    link.href = base + CHUNKS[chunk];
+    document.head.append(link);
+    if (!chunk) moduleScript(CHUNKS[0]!, () => hinted.delete(0));
   }
-  return Promise.all(tags.map((tag) => loads.get(tag)));
+  moduleScript(file, () => requested.delete(tag));
 }
-/** An element module's `import()` of another element's module, in a combined module (the build rewrites it to this). */
-window.__chorusLoad = (tag) => load([tag]);
 
 /**
  * Add a module <script> for `file` (relative to the loader's folder) rather than import(): Vite wraps import()
- * in its preload helper, which a classic script cannot import. `onLoad` runs once the module has run.
+ * in its preload helper, which a classic script cannot import.
  */
-function moduleScript(file: string, onLoad: () => void, onError: () => void): void {
+function moduleScript(file: string, onError: () => void): void {
   const script = document.createElement("script");
   script.type = "module";
   script.src = base + file;
-  script.onload = onLoad;
   script.onerror = () => {
     onError();
     script.remove();
@@ -112,22 +113,11 @@ function prefetchSettings(el: Element): void {
   request.catch(() => {}); // a failure means the defaults; the element reports nothing
 }
 
-/** Tags of elements added to the page and not loaded yet, loaded together at the end of the task. */
-const added = new Set<string>();
-
-/** Load the code of every element present under `root` (one module), then start their settings requests. */
+/** Load the module of every tag present under `root`, one per task (issue 8: starting each fetch takes time too), then start their settings requests. */
 function scan(root: ParentNode): void {
-  const tags = WIDGET_TAGS.filter((tag) => root.querySelector(tag));
-  if (!tags.length) return;
-  for (const tag of tags) added.add(tag);
-  setTimeout(loadAdded);
-  setTimeout(() => root.querySelectorAll(WIDGET_TAGS.join()).forEach(prefetchSettings));
-}
-
-function loadAdded(): void {
-  if (!added.size) return;
-  load([...added]).catch(() => {});
-  added.clear();
+  const tags = TAGS.filter((tag) => root.querySelector(tag));
+  for (const tag of tags) setTimeout(() => load(tag));
+  if (tags.length) setTimeout(() => root.querySelectorAll(TAGS.join()).forEach(prefetchSettings));
 }
 
 function start(): void {
@@ -137,9 +127,8 @@ function start(): void {
       for (const node of record.addedNodes) {
         if (node.nodeType !== 1) continue;
         const el = node as Element;
-        if (WIDGET_TAGS.includes(el.localName)) {
-          added.add(el.localName);
-          setTimeout(loadAdded);
+        if (TAGS.includes(el.localName)) {
+          load(el.localName);
           prefetchSettings(el);
         }
         scan(el);

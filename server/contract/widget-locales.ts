@@ -24,12 +24,6 @@ export function subtags(tag: string | null | undefined): string[] {
 export const traditional = (rest: string[]) => rest.includes("hant") || (!rest.includes("hans") && rest.some((s) => s === "tw" || s === "hk" || s === "mo"));
 
 /**
- * A page language the widget loader passes on (`<html lang>` with a language tag's shape, BCP 47: at most 7 subtags,
- * 35 characters) to the combined modules it requests, which the server refuses in any other shape (ADR 0016).
- */
-export const LANG_TAG = /^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{1,8}){0,6}$/;
-
-/**
  * The UI language for a page or element language tag: `pt-BR` → `pt-BR`, `pt-AO` → `pt`, `de-AT` → `de`,
  * `de-formal` / `de-AT-formal` → `de-formal`, `zh-TW` / `zh-Hant-HK` → `zh-Hant`, `zh` / `zh-CN` → `zh-Hans`,
  * `nb` → `en` (not shipped), `""` / malformed → `en`.
@@ -60,7 +54,7 @@ export function merchantTextsApply(answerLocale: string, requestedTag: string, u
 export const textGroupOf = (id: string): string => id.slice(0, id.indexOf("."));
 
 /**
- * The translation part (`/widgets/i18n/<locale>/<part>.json`, widgets/vite.config.ts) that carries text group
+ * The translation part (`/widgets/i18n/<hash>/<locale>/<part>.json`, widgets/vite.config.ts) that carries text group
  * `group`: the star badge's and the loyalty widget's their own (pages that often show only them), every review
  * and question element's one part together (`reviews`), requested once per page: one file compresses to about
  * 60% of the same texts in a file per element (#23 weight, ADR 0014).

@@ -6,7 +6,7 @@
  * `.few` / `.many` / `.other` in Polish, only `.other` in Japanese); widget-translations.test.ts checks all this.
  *
  * Pure data for the server (snippets, tests) and the widget build, which writes each language's texts as a few
- * JSON files (`/widgets/i18n/<locale>/<part>.json`, widgets/vite.config.ts; which groups each holds:
+ * JSON files (`/widgets/i18n/<hash>/<locale>/<part>.json`, widgets/vite.config.ts; which groups each holds:
  * ./widget-locales.ts `partOf`): a page loads only the parts of its elements in its language
  * (widgets/internal/chorus-element.ts).
  */
@@ -40,7 +40,7 @@ export const WITHOUT_SHARED = ["starRating", "summary", "keywords", "carousel"];
 
 /**
  * The translated texts of text group `group` (plus the shared group, unless `WITHOUT_SHARED`) in `locale`:
- * what `/widgets/i18n/<locale>/<group>.json` holds. `{}` for English.
+ * what `/widgets/i18n/<hash>/<locale>/<part>.json` holds. `{}` for English.
  */
 export function translationPart(locale: UiLocale, group: string): Record<string, string> {
   if (locale === "en") return {};

@@ -27,7 +27,7 @@ import type { Logger } from "./logging.ts";
 import { logRequest } from "./logging.ts";
 import { methodAccepted, refuseMethod, refuseMethods } from "./methods.ts";
 import { publicOriginResolver } from "./public-origin.ts";
-import { COMBO_FILE, comboSources } from "../widgets/combo.ts";
+import { widgetFilesHandler } from "../widgets/static.ts";
 import type { ReadWorkers } from "./read-workers.ts";
 import { ResponseCache, type CachedResponse } from "./response-cache.ts";
 
@@ -272,52 +272,8 @@ export function createHttpServer(options: HttpOptions): Server {
   const app = express();
   app.disable("x-powered-by");
   app.use(compression());
-  // The widgets' combined modules (server/widgets/combo.ts, ADR 0016): named by the build's version, so kept a year.
-  const combos = comboSources(join(root, "public/widgets"));
-  app.get("/widgets/chunks/:file", (req, res, next) => {
-    const { file } = req.params;
-    if (!COMBO_FILE.test(file)) return next();
-    const lang = req.query.lang ?? "";
-    // Only the name as the build writes it: with %-escapes it would be a second URL of the same module (a browser
-    // evaluates a module once per URL, so shared code would run twice), each cached a year.
-    const combo = typeof lang === "string" && req.path.endsWith(`/${file}`) ? combos.source(file, lang) : null;
-    nosniff(res);
-    res.setHeader("Access-Control-Allow-Origin", "*");
-    if (combo === null) {
-      // Not kept: during a rolling deploy another node may already serve this version.
-      res.status(404).set({ "content-type": "application/json; charset=utf-8", "cache-control": "no-store" })
-        .send(JSON.stringify({ error: { description: `No widget module ${file}${typeof lang === "string" && lang ? ` for language ${lang}` : ""} in this version of Chorus: its element names (known, sorted in each level, each once) or its language tag do not match` } }));
-      return;
-    }
-    // Another build's name (a page whose loader is from before an upgrade) gets this build's code, not kept: a cache
-    // must not hold one build's code under another's name (mid-deploy, a node of the old build gets the new name).
-    const cacheControl = combo.current ? "public, max-age=31536000, immutable" : "no-store";
-    res.set({ "content-type": "text/javascript; charset=utf-8", "cache-control": cacheControl, etag: combo.etag, vary: "Accept-Encoding" });
-    if (ifNoneMatchHits(req.headers["if-none-match"], combo.etag)) return void res.status(304).end();
-    const coding = negotiateCoding(req.headers["accept-encoding"]);
-    if (!coding) return void res.send(combo.body);
-    combo.encoded(coding).then((body) => {
-      res.set({ "content-encoding": coding, "content-length": String(body.length) });
-      res.end(req.method === "HEAD" ? undefined : body);
-    }, next);
-  });
-  app.use(
-    "/widgets",
-    express.static(join(root, "public/widgets"), {
-      setHeaders(res, path) {
-        nosniff(res);
-        res.setHeader("Access-Control-Allow-Origin", "*");
-        // Chunks carry a content hash in their name (`chunks/<hash>.js`); the entry files (chorus.js, ...) do not.
-        res.setHeader("Cache-Control", /\/chunks\/[A-Za-z0-9_-]{8}\.js$/.test(path) ? "public, max-age=31536000, immutable" : "public, max-age=300");
-      },
-    }),
-  );
-  // No such widget file (e.g. a chunk of an earlier build): a JSON 404 like the combos', not the app's HTML page.
-  app.use("/widgets", (_req, res) => {
-    nosniff(res);
-    res.status(404).set({ "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "access-control-allow-origin": "*" })
-      .send(JSON.stringify({ error: { description: "No such widget file in this version of Chorus" } }));
-  });
+  // The widget build's static files: hashed modules kept a year, precompressed; the loader 5 minutes (server/widgets/static.ts, ADR 0018).
+  app.use("/widgets", widgetFilesHandler(join(root, "public/widgets")));
   app.use("/assets", express.static(join(root, "build/client/assets"), { immutable: true, maxAge: "1y", setHeaders: nosniff }));
   // Review media: only published items of published reviews, a five-minute cache (server/media/media-http.ts).
   app.use("/media", mediaHttpHandler({ mediaRows: services.mediaRows, mediaPath: services.mediaPath, secret: services.secret, tagged: purger !== null }));

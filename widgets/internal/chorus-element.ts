@@ -49,12 +49,14 @@ export type Snapshot = {
   translation?: Record<string, string>;
 };
 
+declare const __CHORUS_I18N__: string | undefined;
 /**
- * The translation parts the build writes (`/widgets/i18n/<locale>/<group>.json`, widgets/vite.config.ts), beside
- * the loader: this module is in the shared chunk, `/widgets/chunks/`. Read from a variable so that Vite leaves
- * the URL alone.
+ * The translation parts the build writes (`/widgets/i18n/<hash>/<locale>/<part>.json`, widgets/vite.config.ts
+ * `translationParts`: the folder's name is written in here by the build, `__CHORUS_I18N__`), beside the chunks'
+ * folder: this module is in the shared chunk, `/widgets/chunks/`. Read from a variable so that Vite leaves the URL alone.
  */
 const moduleUrl = import.meta.url;
+const i18nDir = typeof __CHORUS_I18N__ === "string" ? __CHORUS_I18N__ : "i18n";
 const parts = new Map<string, Promise<unknown>>();
 
 /**
@@ -65,7 +67,7 @@ const parts = new Map<string, Promise<unknown>>();
 function loadTranslation(locale: UiLocale, group: string): Promise<unknown> {
   // Only the built widgets have the parts beside them (not the sources a test imports).
   if (!/^https?:/.test(moduleUrl)) return Promise.resolve({});
-  const url = new URL(`../i18n/${locale}/${partOf(group)}.json`, moduleUrl).href;
+  const url = new URL(`../${i18nDir}/${locale}/${partOf(group)}.json`, moduleUrl).href;
   let part = parts.get(url);
   if (!part) {
     part = fetch(url).then((res) => (res.ok ? (res.json() as Promise<unknown>) : {}), () => ({})).catch(() => ({}));
@@ -91,13 +93,6 @@ export function partTexts(part: unknown, group: string, ids: string[], commonIds
   }
   return texts;
 }
-
-declare const __chorusTextsLocale: UiLocale | undefined;
-/**
- * The language of the elements' text tables (`static defaults`, the shared texts): the page's, as the combined
- * module that holds this code was made for it (server/widgets/combo.ts declares `__chorusTextsLocale`), else English.
- */
-const textsLocale: UiLocale = typeof __chorusTextsLocale === "string" ? __chorusTextsLocale : "en";
 
 /** The longest the first render waits for its translation (a slow network shows English first, then the translation). */
 const TRANSLATION_WAIT_MS = 3000;
@@ -154,7 +149,7 @@ export class ChorusElement extends LitElement {
   static defaults: Record<string, string> = {};
   /** The merchant's texts for the element's language (from the store's widget settings), by text ID. */
   protected texts: Record<string, string> = {};
-  /** The shipped translation of this element's texts in its language, by text ID ({} when the defaults speak it: `textsLocale`). */
+  /** The shipped translation of this element's texts in its language, by text ID ({} in English: the defaults). */
   protected translation: Record<string, string> = {};
   /** The translation part requested last (`<locale>/<group>`), and its load before the first render. */
   #translationFor = "";
@@ -218,11 +213,11 @@ export class ChorusElement extends LitElement {
     }
   }
 
-  /** `<locale>/<group>` of the translation part this element needs now ("" when its tables speak its language, or without texts). */
+  /** `<locale>/<group>` of the translation part this element needs now ("" when English or without texts). */
   #translationKey(): string {
     const locale = this.uiLocale;
     const first = Object.keys((this.constructor as typeof ChorusElement).defaults)[0];
-    return locale === textsLocale || !first ? "" : `${locale}/${textGroupOf(first)}`;
+    return locale === "en" || !first ? "" : `${locale}/${textGroupOf(first)}`;
   }
 
   /** Load the shipped translation of the element's texts in its language (none for English); the first render waits for it. */
@@ -335,7 +330,7 @@ export class ChorusElement extends LitElement {
     const category = pluralCategory(this.uiLocale, n);
     const basic = category === "one" ? "one" : "other";
     const merchant = `${id}.one` in this.texts || `${id}.other` in this.texts ? this.texts[`${id}.${basic}`] : undefined;
-    const text = merchant ?? this.translation[`${id}.${category}`] ?? (this.uiLocale === textsLocale ? (this.constructor as typeof ChorusElement).defaults[`${id}.${category}`] : undefined);
+    const text = merchant ?? this.translation[`${id}.${category}`];
     const count = formatCount(n, this.#formatLang);
     return text === undefined ? this.t(`${id}.${basic}`, { count, ...vars }) : fill(text, { count, ...vars });
   }

@@ -1,8 +1,8 @@
 /**
  * The custom elements the loader (widgets/index.ts) knows. Element `chorus-<name>` is defined by
- * `widgets/<name>/chorus-<name>.ts` (`widgetModulePath`), built to `<tag>.js`; the loader imports that file
- * from the script's own folder when an element of that tag appears. Add a tag here for every new element.
- * Only the tags reach the loader, so they are all it carries.
+ * `widgets/<name>/chorus-<name>.ts` (`widgetModulePath`), built to `chunks/<tag>-<hash>.js`; the build writes
+ * each tag's file into the loader, which imports it from the script's own folder when an element of that tag
+ * appears (widgets/vite.config.ts `loaderTable`). Add a tag here for every new element.
  */
 export const WIDGET_TAGS: readonly string[] = [
   "chorus-reviews",
