@@ -36,7 +36,7 @@ const short = (source: string | null) =>
 const outDir = mkdtempSync(join(tmpdir(), "chorus-widget-attribution-"));
 try {
   const plugins = [...(config.plugins ?? [])];
-  plugins.splice(plugins.findIndex((p) => p && "name" in p && p.name === "chorus-minify-es"), 0, capture);
+  void plugins.splice(plugins.findIndex((p) => p && "name" in p && p.name === "chorus-minify-es"), 0, capture);
   await build({ ...config, plugins, configFile: false, logLevel: "warn", root: join(import.meta.dirname, "../widgets"), build: { ...config.build, outDir, sourcemap: true } });
 } finally {
   rmSync(outDir, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import { brotliCompressSync, gzipSync } from "node:zlib";
 import { PROJECT_ROOT } from "../server/config.ts";
 import { partOf, textGroupOf } from "../server/contract/widget-locales.ts";
 import * as STRINGS from "../server/contract/widget-strings.ts";
-import { WIDGET_TAGS, widgetModulePath } from "../widgets/internal/registry.ts";
+import { widgetModulePath } from "../widgets/internal/registry.ts";
 
 export const WIDGETS_DIR = join(PROJECT_ROOT, "public/widgets");
 export type FileSize = { file: string; bytes: number; gzip: number; brotli: number };

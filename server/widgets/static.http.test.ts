@@ -147,7 +147,7 @@ describe("GET /widgets/chorus.js", () => {
 });
 
 describe("unknown widget files", () => {
-  it("a file of another build, a compressed file itself, a folder, a dotfile and other methods are JSON 404s", async () => {
+  it("a file of another build, a compressed file itself, a folder and a dotfile are JSON 404s", async () => {
     expectJson404(await raw("/widgets/chunks/chorus-reviews-AAAAAAAA.js", { "accept-encoding": "br" }), "another build's module");
     expectJson404(await raw("/widgets/chunks/AAAAAAAA.js"), "another build's chunk");
     expectJson404(await raw("/widgets/i18n/AAAAAAAA/de/reviews.json"), "another build's part");
@@ -157,7 +157,12 @@ describe("unknown widget files", () => {
     expectJson404(await raw("/widgets/.env"), "a dotfile");
     expectJson404(await raw("/widgets/chorus-reviews.js"), "an element module without its hash");
     expectJson404(await raw("/widgets/%E0%A4%A"), "a path that does not decode");
-    expectJson404(await raw("/widgets/chorus.js", {}, "POST"), "POST");
+  });
+
+  it("a method other than GET and HEAD is a 405 naming them (server/http/methods.ts)", async () => {
+    const res = await raw("/widgets/chorus.js", {}, "POST");
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe("GET, HEAD");
   });
 
   it("path traversal attempts are 404s and reveal no file", async () => {

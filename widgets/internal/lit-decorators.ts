@@ -16,7 +16,7 @@ type Proto = { constructor: unknown; hasOwnProperty(name: PropertyKey): boolean 
 export const property =
   (options?: PropertyDeclaration) =>
   (proto: Proto, name: PropertyKey): PropertyDescriptor | undefined => {
-    const own = proto.hasOwnProperty(name);
+    const own = Object.hasOwn(proto, name);
     (proto.constructor as typeof ReactiveElement).createProperty(name, options);
     return own ? Object.getOwnPropertyDescriptor(proto, name) : undefined;
   };
@@ -40,7 +40,10 @@ export const query =
  * decorator returns replaces it) and field decorators (`__decorate([d], proto, "name", void 0)`: a descriptor
  * a decorator returns is defined on `proto`). Decorators apply last to first.
  */
-export function __decorate(decorators: Function[], target: object, key?: PropertyKey, desc?: PropertyDescriptor | null): unknown {
+/** A class decorator (called with the class) or a field decorator (called with prototype, name, descriptor). */
+type Decorator = (target: unknown, key?: PropertyKey, desc?: unknown) => unknown;
+
+export function __decorate(decorators: Decorator[], target: object, key?: PropertyKey, desc?: PropertyDescriptor | null): unknown {
   const isClass = key === undefined;
   let result: unknown = isClass ? target : desc === null ? Object.getOwnPropertyDescriptor(target, key) : desc;
   for (let i = decorators.length; i--; ) result = (isClass ? decorators[i]!(result) : decorators[i]!(target, key, result)) || result;

@@ -198,7 +198,9 @@ export class ChorusReviewForm extends ChorusElement {
     this.attrs.forEach((a, i) => {
       const value = String(data.get(`a${i}`) ?? "");
       data.delete(`a${i}`);
-      if (value) a.kind === "scale" ? rated.push({ title: a.title, value: +value }) : chosen.push({ title: a.title, value });
+      if (!value) return;
+      if (a.kind === "scale") rated.push({ title: a.title, value: +value });
+      else chosen.push({ title: a.title, value });
     });
     if (rated.length) data.set("attributesWithRating", JSON.stringify(rated));
     if (chosen.length) data.set("productAttributes", JSON.stringify(chosen));

@@ -106,7 +106,7 @@ export class ChorusReviewMedia extends ChorusElement {
       this.items = [...this.items, ...page.reviewMedia];
       this.nextUrl = page.nextUrl;
       this.loaded = true;
-      if (firstNew > 0) this.updateComplete.then(() => this.renderRoot.querySelectorAll<HTMLElement>(".thumb")[firstNew]?.focus());
+      if (firstNew > 0) void this.updateComplete.then(() => this.renderRoot.querySelectorAll<HTMLElement>(".thumb")[firstNew]?.focus());
     } catch (error) {
       if (!abort.signal.aborted) this.error = this.describe(error);
     } finally {
@@ -121,7 +121,7 @@ export class ChorusReviewMedia extends ChorusElement {
   #open(index: number, opener: HTMLElement): void {
     this.#opener = opener;
     this.current = index;
-    this.updateComplete.then(() => {
+    void this.updateComplete.then(() => {
       if (!this.#dialog.open) this.#dialog.showModal();
       this.renderRoot.querySelector<HTMLElement>(".close")?.focus();
     });
@@ -133,7 +133,7 @@ export class ChorusReviewMedia extends ChorusElement {
     const { mediaId, reviewId } = this.items[this.current]!;
     if (!this.#reviews.has(reviewId)) {
       this.#reviews.set(reviewId, null);
-      getJson<{ review: Review }>(`${this.storeUrl}/reviews/${encodeURIComponent(reviewId)}`).then(
+      void getJson<{ review: Review }>(`${this.storeUrl}/reviews/${encodeURIComponent(reviewId)}`).then(
         ({ review }) => this.#reviews.set(reviewId, review),
         () => this.#reviews.set(reviewId, false),
       ).then(() => this.requestUpdate());
