@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { notFound } from "../contract/errors.ts";
 import type { ModerationSetting, StoresRepo } from "../stores/stores.repo.ts";
+import { errorMessage, startPeriodicJob, type PeriodicJob } from "../shared/periodic-job.ts";
 import type { ModerationService } from "./moderation.service.ts";
 
 /** Days after which a held review is published, for a store that did not choose. */
@@ -65,11 +66,8 @@ export function heldPublishMs(createdMs: number, days: number | null): number | 
   return days === null ? null : createdMs + days * 86_400_000;
 }
 
-export type HeldReviewPublisher = {
-  /** Run once now (also what each tick does). @returns how many reviews were published, or null after an error (logged). */
-  tick(): number | null;
-  stop(): void;
-};
+/** The job's loop: `tick()` runs it once now (@returns how many reviews were published, or null after an error, logged). */
+export type HeldReviewPublisher = PeriodicJob<number>;
 
 /**
  * Start the job's loop: a run right away (what fell due while the server was down), then every `intervalMs`.
@@ -81,31 +79,14 @@ export function startHeldReviewPublisher(options: {
 }): HeldReviewPublisher {
   const clock = options.clock ?? Date.now;
   const log = options.log ?? (() => {});
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = false;
-  const tick = () => {
-    try {
+  const intervalMs = options.intervalMs ?? HELD_REVIEWS_INTERVAL_MS;
+  return startPeriodicJob({
+    intervalMs,
+    run: () => {
       const published = options.service.publishHeld(clock());
       if (published) log(`Held reviews: ${published} published automatically (no one moderated them in time)`);
       return published;
-    } catch (error) {
-      log(`Held reviews: the run failed, next try in ${Math.round((options.intervalMs ?? HELD_REVIEWS_INTERVAL_MS) / 60_000)} minutes: ${error instanceof Error ? error.message : String(error)}`);
-      return null;
-    }
-  };
-  const loop = () => {
-    if (stopped) return;
-    tick();
-    timer = setTimeout(loop, options.intervalMs ?? HELD_REVIEWS_INTERVAL_MS);
-    timer.unref();
-  };
-  timer = setTimeout(loop, 0);
-  timer.unref();
-  return {
-    tick,
-    stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
     },
-  };
+    onError: (error) => log(`Held reviews: the run failed, next try in ${Math.round(intervalMs / 60_000)} minutes: ${errorMessage(error)}`),
+  });
 }

@@ -4,16 +4,14 @@
  * loop holds no state: after a restart it sends what fell due meanwhile, and each step is sent once
  * (review-requests.service.ts). The clock is injectable so tests move time without sleeping.
  */
+import { errorMessage, startPeriodicJob, type PeriodicJob } from "../shared/periodic-job.ts";
 import type { ReviewRequestsService } from "./review-requests.service.ts";
 
 /** Default time between runs (ms): one minute. */
 export const SCHEDULER_INTERVAL_MS = 60_000;
 
-export type ReviewRequestScheduler = {
-  /** Run once now (also what each tick does). @returns the counts of `runDue`, or null after an error (logged). */
-  tick(): { sent: number; skipped: number; postponed: number; failed: number } | null;
-  stop(): void;
-};
+/** The loop: `tick()` runs once now (@returns the counts of `runDue`, or null after an error, logged). */
+export type ReviewRequestScheduler = PeriodicJob<{ sent: number; skipped: number; postponed: number; failed: number }>;
 
 /**
  * Start the loop. The first run is right away (what fell due while the server was down).
@@ -24,31 +22,13 @@ export function startReviewRequestScheduler(options: {
 }): ReviewRequestScheduler {
   const clock = options.clock ?? Date.now;
   const log = options.log ?? (() => {});
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = false;
-  const tick = () => {
-    try {
+  return startPeriodicJob({
+    intervalMs: options.intervalMs ?? SCHEDULER_INTERVAL_MS,
+    run: () => {
       const counts = options.service.runDue(clock(), options.origin);
       if (counts.sent || counts.skipped || counts.failed) log(`Review requests: ${counts.sent} sent, ${counts.skipped} skipped, ${counts.postponed} postponed for quiet hours, ${counts.failed} failed`);
       return counts;
-    } catch (error) {
-      log(`Review requests: the scheduled run failed: ${error instanceof Error ? error.message : String(error)}`);
-      return null;
-    }
-  };
-  const loop = () => {
-    if (stopped) return;
-    tick();
-    timer = setTimeout(loop, options.intervalMs ?? SCHEDULER_INTERVAL_MS);
-    timer.unref();
-  };
-  timer = setTimeout(loop, 0);
-  timer.unref();
-  return {
-    tick,
-    stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
     },
-  };
+    onError: (error) => log(`Review requests: the scheduled run failed: ${errorMessage(error)}`),
+  });
 }
