@@ -1,11 +1,6 @@
 /**
- * Base class of every `chorus-*` element: the common configuration attributes and the URL of the
+ * Base class of every `chorus-*` element (`ChorusElement`): the common configuration attributes and the URL of the
  * element's API scope (docs/api.md, Endpoints and scopes: product, store or group).
- *
- * @attr store-id - the store's subscriber ID (required)
- * @attr product-id - platform-prefixed product ID, e.g. `shopify-1078`
- * @attr group-id - review group (collection) ID; omit product-id and group-id for the whole store
- * @attr api-base - origin of the Chorus server; defaults to the origin chorus.js came from
  */
 import { CSSResult, html, isServer, LitElement, render, type PropertyDeclarations, type PropertyValues } from "lit";
 import type { WidgetKey } from "../../server/contract/widget-settings.ts";
@@ -128,6 +123,26 @@ function isNew(value: unknown): boolean {
  */
 export const extras: { texts: Record<string, string>; textOn?: (hex: string) => string } = { texts: {} };
 
+/**
+ * The common attributes of every element (each element's entry in public/widgets/custom-elements.json inherits them).
+ *
+ * @attr store-id - the store's subscriber ID (required)
+ * @attr product-id - platform-prefixed product ID, e.g. `shopify-1078` (product scope)
+ * @attr group-id - review group (collection) ID (group scope); omit product-id and group-id for the whole store
+ * @attr api-base - origin of the Chorus server, e.g. `https://reviews.example.com`; default: the origin of `chorus.js`
+ *
+ * @cssproperty [--chorus-font=inherit] - font family
+ * @cssproperty [--chorus-text=currentColor] - text
+ * @cssproperty [--chorus-muted=the text colour at 80%] - secondary text, borders of controls
+ * @cssproperty [--chorus-accent=none: the text colour, buttons outlined] - filled buttons, links, focus ring, active chips
+ * @cssproperty [--chorus-accent-contrast=#fff (with an accent)] - text on the accent
+ * @cssproperty [--chorus-star=#b45309] - filled stars
+ * @cssproperty [--chorus-star-empty=the text colour at 25%] - empty stars
+ * @cssproperty [--chorus-border=the text colour at 22%] - card borders, hairlines
+ * @cssproperty [--chorus-surface=transparent] - card and sort menu background
+ * @cssproperty [--chorus-radius=8px] - corner radius
+ * @cssproperty [--chorus-danger=red (35%) mixed into the text colour] - error text
+ */
 export class ChorusElement extends LitElement {
   /** The reactive properties: the attributes above, and `texts` and `translation` (internal). One table, as in the elements (smaller than a decorator each). */
   static override properties: PropertyDeclarations = {

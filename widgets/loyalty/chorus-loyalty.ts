@@ -1,3 +1,21 @@
+/** The `<chorus-loyalty>` element; its contract (attributes, events, parts, custom properties) is the JSDoc of its class below. */
+import { css, html, nothing, type TemplateResult } from "lit";
+import type {
+  EarningRule, EarningRulesResponse, LegalPolicies, LoginResponse, LoyaltyCustomer, LoyaltyCustomerResponse, RedemptionResponse, RedemptionRule,
+  RedemptionRulesResponse, VipTier, VipTiersResponse,
+} from "../../server/contract/loyalty.ts";
+import { ApiRequestError, getJson, postJson } from "../internal/api.ts";
+import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
+import { tokens } from "../internal/tokens.ts";
+import { controls } from "../internal/ui.ts";
+import { safeHref, safeHtmlFragment } from "../internal/safe-html.ts";
+import { LOYALTY_TEXTS } from "../../server/contract/widget-strings/loyalty.ts";
+import { fillParts } from "../internal/strings.ts";
+import { platformTokenOf } from "../internal/customer-token.ts";
+
+/** `off`: the store has no loyalty program, or the merchant turned it off (404 `loyalty_program_not_found`): nothing is shown. */
+type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "error" | "off";
+
 /**
  * @summary The loyalty program widget: sign-in with the storefront token, the legal terms and the enrol
  * button, then balance, VIP tier, earning rules and rewards to redeem (docs/loyalty.md, Statuses and rules; docs/loyalty.md, Enrolment flow).
@@ -10,6 +28,7 @@
  * buttons. `blocked` → a polite message, no participation controls. No token → general program details
  * and a sign-in prompt. A store without a loyalty program, or whose program is turned off, shows nothing.
  *
+ * @tag chorus-loyalty
  * @attr store-id - the store's subscriber ID (required)
  * @attr customer-token - the storefront platform's user token; else read from
  *   `<script type="application/json" id="chorus-customer-token">"<token>"</script>`
@@ -32,23 +51,6 @@
  * @cssproperty --chorus-accent - buttons and links
  * @cssproperty --chorus-radius - corner radius
  */
-import { css, html, nothing, type TemplateResult } from "lit";
-import type {
-  EarningRule, EarningRulesResponse, LegalPolicies, LoginResponse, LoyaltyCustomer, LoyaltyCustomerResponse, RedemptionResponse, RedemptionRule,
-  RedemptionRulesResponse, VipTier, VipTiersResponse,
-} from "../../server/contract/loyalty.ts";
-import { ApiRequestError, getJson, postJson } from "../internal/api.ts";
-import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
-import { tokens } from "../internal/tokens.ts";
-import { controls } from "../internal/ui.ts";
-import { safeHref, safeHtmlFragment } from "../internal/safe-html.ts";
-import { LOYALTY_TEXTS } from "../../server/contract/widget-strings/loyalty.ts";
-import { fillParts } from "../internal/strings.ts";
-import { platformTokenOf } from "../internal/customer-token.ts";
-
-/** `off`: the store has no loyalty program, or the merchant turned it off (404 `loyalty_program_not_found`): nothing is shown. */
-type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "error" | "off";
-
 @chorusElement("chorus-loyalty")
 export class ChorusLoyalty extends ChorusElement {
   static widget = "loyalty" as const;

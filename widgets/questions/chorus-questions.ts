@@ -1,21 +1,4 @@
-/**
- * @summary Questions and answers of a product (`GET …/questions`, docs/api.md, Endpoints and scopes), newest first,
- * with "Load more", store answers marked "Store answer", and an "Ask a question" form
- * (`POST …/questions`, docs/writes.md, Questions and answers) with labelled fields and inline validation messages.
- *
- * @attr store-id - the store's subscriber ID
- * @attr product-id - platform-prefixed product ID (asking needs a product); or group-id to list a group
- * @attr group-id - review group ID (list only)
- * @attr api-base - origin of the Chorus server
- * @attr state - reflected, read-only: `loading` (reserves 11.25rem, the snippet's reservation) | `ready` | `empty`
- *   (no questions: only the "Ask a question" button, or "No questions yet" without a product) | `error`
- * @event chorus-question-submitted - `{ questionId, status }` after the server accepted a question
- * @csspart question - one question
- * @csspart answer - one answer
- * @csspart store-badge - the "Store answer" mark
- * @csspart form - the ask form
- * @cssproperty --chorus-accent - buttons and focus ring
- */
+/** The `<chorus-questions>` element; its contract (attributes, events, parts, custom properties) is the JSDoc of its class below. */
 import { html, nothing, type PropertyValues } from "lit";
 import type { AskQuestionResponse } from "../../server/contract/writes.ts";
 import { ApiRequestError, getJson, postJson, type ListQuestionsResponse, type Question } from "../internal/api.ts";
@@ -30,6 +13,25 @@ import { decodeHtmlText } from "../internal/html-text.ts";
 
 type Field = "body" | "displayName" | "email" | "form";
 
+/**
+ * @summary Questions and answers of a product (`GET …/questions`, docs/api.md, Endpoints and scopes), newest first,
+ * with "Load more", store answers marked "Store answer", and an "Ask a question" form
+ * (`POST …/questions`, docs/writes.md, Questions and answers) with labelled fields and inline validation messages.
+ *
+ * @tag chorus-questions
+ * @attr store-id - the store's subscriber ID
+ * @attr product-id - platform-prefixed product ID (asking needs a product); or group-id to list a group
+ * @attr group-id - review group ID (list only)
+ * @attr api-base - origin of the Chorus server
+ * @attr state - reflected, read-only: `loading` (reserves 11.25rem, the snippet's reservation) | `ready` | `empty`
+ *   (no questions: only the "Ask a question" button, or "No questions yet" without a product) | `error`
+ * @event chorus-question-submitted - `{ questionId, status }` after the server accepted a question
+ * @csspart question - one question
+ * @csspart answer - one answer
+ * @csspart store-badge - the "Store answer" mark
+ * @csspart form - the ask form
+ * @cssproperty --chorus-accent - buttons and focus ring
+ */
 @chorusElement("chorus-questions")
 export class ChorusQuestions extends ChorusElement {
   static widget = "questions" as const;

@@ -1,23 +1,4 @@
-/**
- * @summary "Write a review" form: star rating as labelled radio buttons, title, text, the product attributes
- * the merchant configured (widget settings `reviewForm.attributes`: a scale as a 1-5 radio group with the
- * merchant's labels at the ends, a choice as a select; sent as `attributesWithRating` / `productAttributes`),
- * name, e-mail, recommendation, and a photo/video picker with previews; posts to
- * `POST /products/{product-id}/reviews` (docs/writes.md, Endpoints) as multipart.
- *
- * @attr store-id - the store's subscriber ID
- * @attr product-id - platform-prefixed product ID (e.g. `shopify-1078`)
- * @attr api-base - origin of the Chorus server (default: where chorus.js came from)
- * @attr customer-token - the storefront platform's token of a signed-in shopper (else the page's
- *   `chorus-customer-token` script tag, as for `<chorus-loyalty>`): with a loyalty program on, the review is
- *   sent as that customer's, and is from a verified buyer when the shop's orders show they bought the product
- * @event chorus-review-submitted - `{ reviewId, status }` after the server accepted the review
- * @csspart form - the form
- * @csspart submit - the submit button
- * @csspart message - the success message
- * @csspart error - an error message
- * @cssproperty --chorus-accent - buttons and focus ring (see widgets/internal/tokens.ts for all tokens)
- */
+/** The `<chorus-review-form>` element; its contract (attributes, events, parts, custom properties) is the JSDoc of its class below. */
 import { css, html, nothing } from "lit";
 import type { SubmitReviewResponse } from "../../server/contract/writes.ts";
 import { postJson, ApiRequestError } from "../internal/api.ts";
@@ -38,6 +19,27 @@ const FIELDS = ["rating", "title", "body", "displayName", "email", "media"] as c
 type Field = (typeof FIELDS)[number] | `a${number}`;
 type Picked = { file: File; url: string; kind: "image" | "video"; id: number };
 
+/**
+ * @summary "Write a review" form: star rating as labelled radio buttons, title, text, the product attributes
+ * the merchant configured (widget settings `reviewForm.attributes`: a scale as a 1-5 radio group with the
+ * merchant's labels at the ends, a choice as a select; sent as `attributesWithRating` / `productAttributes`),
+ * name, e-mail, recommendation, and a photo/video picker with previews; posts to
+ * `POST /products/{product-id}/reviews` (docs/writes.md, Endpoints) as multipart.
+ *
+ * @tag chorus-review-form
+ * @attr store-id - the store's subscriber ID
+ * @attr product-id - platform-prefixed product ID (e.g. `shopify-1078`)
+ * @attr api-base - origin of the Chorus server (default: where chorus.js came from)
+ * @attr customer-token - the storefront platform's token of a signed-in shopper (else the page's
+ *   `chorus-customer-token` script tag, as for `<chorus-loyalty>`): with a loyalty program on, the review is
+ *   sent as that customer's, and is from a verified buyer when the shop's orders show they bought the product
+ * @event chorus-review-submitted - `{ reviewId, status }` after the server accepted the review
+ * @csspart form - the form
+ * @csspart submit - the submit button
+ * @csspart message - the success message
+ * @csspart error - an error message
+ * @cssproperty --chorus-accent - buttons and focus ring (see widgets/internal/tokens.ts for all tokens)
+ */
 @chorusElement("chorus-review-form")
 export class ChorusReviewForm extends ChorusElement {
   static widget = "reviews" as const;

@@ -1,3 +1,15 @@
+/** The `<chorus-review-media>` element; its contract (attributes, events, parts, custom properties) is the JSDoc of its class below. */
+import { html, nothing, type PropertyValues } from "lit";
+import { getJson, type ListReviewMediaResponse, type Review, type ReviewMedia } from "../internal/api.ts";
+import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
+import { formatDate } from "../internal/format.ts";
+import { decodeHtmlText } from "../internal/html-text.ts";
+import { stars } from "../internal/stars.ts";
+import { tokens } from "../internal/tokens.ts";
+import { mediaStyles } from "./chorus-review-media.styles.ts";
+import { controls } from "../internal/ui.ts";
+import { MEDIA_TEXTS } from "../../server/contract/widget-strings/review-media.ts";
+
 /**
  * @summary Gallery of review photos and videos (`GET …/review_media`, docs/api.md, Endpoints and scopes): a grid of
  * thumbnails (or with `layout="carousel"` one scroll-snapped row with previous/next buttons), newest first,
@@ -12,6 +24,7 @@
  * shows nothing and takes no space (`state="empty"`, `display: none`; issue #23 item 5). More media than the reservation grows the
  * element downwards (below the fold on a product page where the gallery sits under the summary).
  *
+ * @tag chorus-review-media
  * @attr store-id - the store's subscriber ID
  * @attr product-id - platform-prefixed product ID; or group-id; neither → the whole store
  * @attr group-id - review group ID
@@ -32,17 +45,6 @@
  * @cssproperty --chorus-media-thumb-size - thumbnail size (default 96px)
  * @cssproperty --chorus-review-media-min-height - space reserved from the start and kept (default one row of thumbnails plus the "Load more" button)
  */
-import { html, nothing, type PropertyValues } from "lit";
-import { getJson, type ListReviewMediaResponse, type Review, type ReviewMedia } from "../internal/api.ts";
-import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
-import { formatDate } from "../internal/format.ts";
-import { decodeHtmlText } from "../internal/html-text.ts";
-import { stars } from "../internal/stars.ts";
-import { tokens } from "../internal/tokens.ts";
-import { mediaStyles } from "./chorus-review-media.styles.ts";
-import { controls } from "../internal/ui.ts";
-import { MEDIA_TEXTS } from "../../server/contract/widget-strings/review-media.ts";
-
 @chorusElement("chorus-review-media")
 export class ChorusReviewMedia extends ChorusElement {
   static widget = "media" as const;

@@ -1,3 +1,16 @@
+/** The `<chorus-reviews-carousel>` element; its contract (attributes, events, parts, custom properties) is the JSDoc of its class below. */
+import { html, nothing, type PropertyValues } from "lit";
+import { getJson, type ListReviewsResponse, type Review } from "../internal/api.ts";
+import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
+import { decodeHtmlText } from "../internal/html-text.ts";
+import { stars } from "../internal/stars.ts";
+import { tokens } from "../internal/tokens.ts";
+import { controls } from "../internal/ui.ts";
+import { CAROUSEL_TEXTS } from "../../server/contract/widget-strings/reviews-carousel.ts";
+import { carouselStyles } from "./chorus-reviews-carousel.styles.ts";
+
+const still = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+
 /**
  * `<chorus-reviews-carousel>`: featured recent reviews of a store, a product or a group as a carousel, newest
  * first (List reviews with `orderBy=date desc`, docs/api.md, Query parameters and limits; filtered with `rating=` to `min-rating` and
@@ -15,6 +28,7 @@
  * No reviews, or none could be loaded: nothing shown and no space taken (`state="empty"`, `display: none`).
  * The store's "Reviews" widget switch shows or hides it.
  *
+ * @tag chorus-reviews-carousel
  * @attr store-id - the store's subscriber ID (required)
  * @attr product-id - platform-prefixed product ID; or group-id; neither → the whole store (reviews of every product)
  * @attr group-id - review group ID
@@ -44,20 +58,7 @@
  *
  * @cssproperty --chorus-reviews-carousel-min-height - the element's height, loading and ready (default 18rem)
  * @cssproperty --chorus-reviews-carousel-lines - lines of review text shown (default 3)
- * @cssproperty --chorus-* - the shared tokens of widgets/internal/tokens.ts
  */
-import { html, nothing, type PropertyValues } from "lit";
-import { getJson, type ListReviewsResponse, type Review } from "../internal/api.ts";
-import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
-import { decodeHtmlText } from "../internal/html-text.ts";
-import { stars } from "../internal/stars.ts";
-import { tokens } from "../internal/tokens.ts";
-import { controls } from "../internal/ui.ts";
-import { CAROUSEL_TEXTS } from "../../server/contract/widget-strings/reviews-carousel.ts";
-import { carouselStyles } from "./chorus-reviews-carousel.styles.ts";
-
-const still = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
-
 @chorusElement("chorus-reviews-carousel")
 export class ChorusReviewsCarousel extends ChorusElement {
   static widget = "reviews" as const;

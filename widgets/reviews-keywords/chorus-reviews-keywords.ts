@@ -1,3 +1,14 @@
+/** The `<chorus-reviews-keywords>` element; its contract (attributes, events, parts, custom properties) is the JSDoc of its class below. */
+import { html, nothing } from "lit";
+import type { KeywordTopic, ReviewsKeywordsResponse } from "../../server/contract/storefront.ts";
+import { getJson } from "../internal/api.ts";
+import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
+import { formatCount } from "../internal/format.ts";
+import { tokens } from "../internal/tokens.ts";
+import { keywordsStyles } from "./chorus-reviews-keywords.styles.ts";
+import { controls, showInSteps } from "../internal/ui.ts";
+import { KEYWORDS_TEXTS } from "../../server/contract/widget-strings/reviews-keywords.ts";
+
 /**
  * @summary Keyword topics of a product's reviews (docs/ai.md, Answers) as groups of toggle chips with
  * counts. Choosing a chip dispatches `chorus-keyword-selected` with that keyword; choosing the active chip
@@ -12,6 +23,7 @@
  * layout shift. A topic is shown once an IntersectionObserver (root: this element) reports it whole
  * inside: as topics render, and whenever a new width moves them (no layout read in a script of ours).
  *
+ * @tag chorus-reviews-keywords
  * @attr store-id - the store's subscriber ID
  * @attr product-id - platform-prefixed product ID (`shopify-1078`)
  * @attr api-base - Chorus origin (default: where chorus.js came from)
@@ -30,16 +42,6 @@
  * @cssproperty --chorus-accent-contrast - active chip text
  * @cssproperty --chorus-border - chip border
  */
-import { html, nothing } from "lit";
-import type { KeywordTopic, ReviewsKeywordsResponse } from "../../server/contract/storefront.ts";
-import { getJson } from "../internal/api.ts";
-import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
-import { formatCount } from "../internal/format.ts";
-import { tokens } from "../internal/tokens.ts";
-import { keywordsStyles } from "./chorus-reviews-keywords.styles.ts";
-import { controls, showInSteps } from "../internal/ui.ts";
-import { KEYWORDS_TEXTS } from "../../server/contract/widget-strings/reviews-keywords.ts";
-
 @chorusElement("chorus-reviews-keywords")
 export class ChorusReviewsKeywords extends ChorusElement {
   static widget = "keywords" as const;

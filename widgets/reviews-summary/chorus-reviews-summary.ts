@@ -1,3 +1,15 @@
+/** The `<chorus-reviews-summary>` element; its contract (attributes, events, parts, custom properties) is the JSDoc of its class below. */
+import { html, isServer, nothing } from "lit";
+import type { ReviewsSummary, ReviewsSummaryResponse } from "../../server/contract/storefront.ts";
+import { getJson } from "../internal/api.ts";
+import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
+import { formatDate } from "../internal/format.ts";
+import { SUMMARY_TEXTS } from "../../server/contract/widget-strings/reviews-summary.ts";
+import { fillParts } from "../internal/strings.ts";
+import { tokens } from "../internal/tokens.ts";
+import { summaryStyles } from "./chorus-reviews-summary.styles.ts";
+import { controls } from "../internal/ui.ts";
+
 /**
  * @summary The AI-generated summary of a product's reviews (docs/ai.md, Answers): the text, "Based on N
  * reviews", the generation date and a visible "AI-generated" label.
@@ -11,6 +23,7 @@
  * not a layout shift. Whether the text is clipped is reported by an IntersectionObserver on a marker after
  * its last word, in a task after the frame (no layout read by a script of ours).
  *
+ * @tag chorus-reviews-summary
  * @attr store-id - the store's subscriber ID
  * @attr product-id - platform-prefixed product ID (`shopify-1078`)
  * @attr api-base - Chorus origin (default: where chorus.js came from)
@@ -27,17 +40,6 @@
  * @cssproperty --chorus-border - card border
  * @cssproperty --chorus-surface - card background
  */
-import { html, isServer, nothing } from "lit";
-import type { ReviewsSummary, ReviewsSummaryResponse } from "../../server/contract/storefront.ts";
-import { getJson } from "../internal/api.ts";
-import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
-import { formatDate } from "../internal/format.ts";
-import { SUMMARY_TEXTS } from "../../server/contract/widget-strings/reviews-summary.ts";
-import { fillParts } from "../internal/strings.ts";
-import { tokens } from "../internal/tokens.ts";
-import { summaryStyles } from "./chorus-reviews-summary.styles.ts";
-import { controls } from "../internal/ui.ts";
-
 @chorusElement("chorus-reviews-summary")
 export class ChorusReviewsSummary extends ChorusElement {
   static widget = "summary" as const;

@@ -1,3 +1,52 @@
+/** The `<chorus-reviews>` element; its contract (attributes, events, parts, custom properties) is the JSDoc of its class below. */
+import { html, isServer, nothing } from "lit";
+import { getJson, postJson, type ListReviewsResponse, type Review, type ReviewAggregateResponse, type ReviewOrder } from "../internal/api.ts";
+import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
+import { reviewLocaleFor } from "../../server/contract/review-locales.ts";
+import { formatCount, formatDate } from "../internal/format.ts";
+import { REVIEWS_TEXTS } from "../../server/contract/widget-strings/reviews.ts";
+import { stars } from "../internal/stars.ts";
+import { tokens } from "../internal/tokens.ts";
+import { reviewsStyles } from "./chorus-reviews.styles.ts";
+import { nextTask } from "../internal/tasks.ts";
+import { controls, showInSteps } from "../internal/ui.ts";
+import { rememberVisitorId, visitorId } from "../internal/visitor.ts";
+import { decodeHtmlText } from "../internal/html-text.ts";
+
+/**
+ * The seven orders of docs/api.md, Query parameters and limits, with the ID of their text in the words shoppers know (the API's
+ * eighth, `unhelpful desc`, is for Okendo's clients: docs/api.md, Okendo-compatible).
+ */
+const ORDER_LABELS: Record<Exclude<ReviewOrder, "unhelpful desc">, string> = {
+  "date desc": "reviews.order.dateDesc",
+  "date asc": "reviews.order.dateAsc",
+  "rating desc": "reviews.order.ratingDesc",
+  "rating asc": "reviews.order.ratingAsc",
+  "helpful desc": "reviews.order.helpfulDesc",
+  "helpful asc": "reviews.order.helpfulAsc",
+  "has_media desc": "reviews.order.hasMediaDesc",
+};
+
+type VoteKind = "helpful" | "unhelpful";
+/** Interface 1 (search): matched ranges, UTF-16 code units [start, end) of the title and the decoded body. */
+type Ranges = [number, number][];
+type Shown = Review & { highlights?: { title?: Ranges; body?: Ranges } };
+type Attribute = { title: string; options: string[] };
+/** Breakdown rows, top to bottom. */
+const LEVELS = [5, 4, 3, 2, 1];
+/** The shopper's vote on one review: `vote` is the one pending or counted. */
+type Vote = { state: "pending" | "done" | "error"; vote: VoteKind; message?: string };
+type Status = "loading" | "ready" | "error";
+
+/** A review with every part of a card (partial star, title, badge, body, media, reply), never shown: see firstUpdated. */
+const WARM_UP = {
+  reviewId: "", rating: 4.5, title: "-", body: "-", dateCreated: "2024-01-01", isRecommended: true, helpfulCount: 2, unhelpfulCount: 0,
+  reviewer: { displayName: "-", isVerified: true }, media: [{ type: "image", thumbnailUrl: "", fullSizeUrl: "" }], reply: { body: "-" },
+} as unknown as Review;
+/** The same card without its optional parts (title, badge, recommendation, media, reply). */
+const WARM_UP_PLAIN = { ...WARM_UP, title: "", isRecommended: false, reviewer: { displayName: "-", isVerified: false }, media: [], reply: undefined } as unknown as Review;
+
+
 /**
  * `<chorus-reviews>`: the published reviews of a product, a group or the whole store
  * (docs/api.md, Endpoints and scopes), with a sort control, review cards, helpful / not helpful votes
@@ -12,6 +61,7 @@
  *
  * @summary A list of published customer reviews with a rating breakdown, filters, search, sorting, paging and helpful votes.
  *
+ * @tag chorus-reviews
  * @attr store-id - the store's subscriber ID (required)
  * @attr product-id - platform-prefixed product ID (`shopify-1078`); enables "Write a review"
  * @attr group-id - review group ID; omit product-id and group-id for the whole store
@@ -75,56 +125,7 @@
  *
  * @cssproperty --chorus-reviews-min-height - space reserved for the list while the first page loads (default 28rem); the
  *   sort toolbar above it takes 3.75rem more (one row, at least 2.75rem, and its 1rem margin)
- * @cssproperty --chorus-* - the shared tokens of widgets/internal/tokens.ts
  */
-import { html, isServer, nothing } from "lit";
-import { getJson, postJson, type ListReviewsResponse, type Review, type ReviewAggregateResponse, type ReviewOrder } from "../internal/api.ts";
-import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
-import { reviewLocaleFor } from "../../server/contract/review-locales.ts";
-import { formatCount, formatDate } from "../internal/format.ts";
-import { REVIEWS_TEXTS } from "../../server/contract/widget-strings/reviews.ts";
-import { stars } from "../internal/stars.ts";
-import { tokens } from "../internal/tokens.ts";
-import { reviewsStyles } from "./chorus-reviews.styles.ts";
-import { nextTask } from "../internal/tasks.ts";
-import { controls, showInSteps } from "../internal/ui.ts";
-import { rememberVisitorId, visitorId } from "../internal/visitor.ts";
-import { decodeHtmlText } from "../internal/html-text.ts";
-
-/**
- * The seven orders of docs/api.md, Query parameters and limits, with the ID of their text in the words shoppers know (the API's
- * eighth, `unhelpful desc`, is for Okendo's clients: docs/api.md, Okendo-compatible).
- */
-const ORDER_LABELS: Record<Exclude<ReviewOrder, "unhelpful desc">, string> = {
-  "date desc": "reviews.order.dateDesc",
-  "date asc": "reviews.order.dateAsc",
-  "rating desc": "reviews.order.ratingDesc",
-  "rating asc": "reviews.order.ratingAsc",
-  "helpful desc": "reviews.order.helpfulDesc",
-  "helpful asc": "reviews.order.helpfulAsc",
-  "has_media desc": "reviews.order.hasMediaDesc",
-};
-
-type VoteKind = "helpful" | "unhelpful";
-/** Interface 1 (search): matched ranges, UTF-16 code units [start, end) of the title and the decoded body. */
-type Ranges = [number, number][];
-type Shown = Review & { highlights?: { title?: Ranges; body?: Ranges } };
-type Attribute = { title: string; options: string[] };
-/** Breakdown rows, top to bottom. */
-const LEVELS = [5, 4, 3, 2, 1];
-/** The shopper's vote on one review: `vote` is the one pending or counted. */
-type Vote = { state: "pending" | "done" | "error"; vote: VoteKind; message?: string };
-type Status = "loading" | "ready" | "error";
-
-/** A review with every part of a card (partial star, title, badge, body, media, reply), never shown: see firstUpdated. */
-const WARM_UP = {
-  reviewId: "", rating: 4.5, title: "-", body: "-", dateCreated: "2024-01-01", isRecommended: true, helpfulCount: 2, unhelpfulCount: 0,
-  reviewer: { displayName: "-", isVerified: true }, media: [{ type: "image", thumbnailUrl: "", fullSizeUrl: "" }], reply: { body: "-" },
-} as unknown as Review;
-/** The same card without its optional parts (title, badge, recommendation, media, reply). */
-const WARM_UP_PLAIN = { ...WARM_UP, title: "", isRecommended: false, reviewer: { displayName: "-", isVerified: false }, media: [], reply: undefined } as unknown as Review;
-
-
 @chorusElement("chorus-reviews")
 export class ChorusReviews extends ChorusElement {
   static widget = "reviews" as const;

@@ -1,9 +1,23 @@
+/** The `<chorus-star-rating>` element; its contract (attributes, events, parts, custom properties) is the JSDoc of its class below. */
+import { html, isServer, nothing, type PropertyValues } from "lit";
+import { getJson, type ReviewAggregateResponse } from "../internal/api.ts";
+import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
+import { roundRating } from "../internal/rating.ts";
+import { formatRatingNumber } from "../internal/format.ts";
+import { stars } from "../internal/stars.ts";
+import { STAR_RATING_TEXTS } from "../../server/contract/widget-strings/star-rating.ts";
+import { tokens } from "../internal/tokens.ts";
+import { starRatingStyles } from "./chorus-star-rating.styles.ts";
+
+type State = "loading" | "ready" | "empty" | "error";
+
 /**
  * `<chorus-star-rating>`: the review aggregate of a product, group or store as a star badge
  * (docs/api.md, Responses: shown with one decimal, half up).
  *
  * @summary Star badge: stars, average to one decimal and review count, with one accessible name.
  *
+ * @tag chorus-star-rating
  * @attr store-id - the store's subscriber ID (required)
  * @attr product-id - platform-prefixed product ID (`shopify-1078`)
  * @attr group-id - review group ID; omit product-id and group-id for the whole store
@@ -25,20 +39,7 @@
  *   top-aligned in its line (`vertical-align: top`), so the empty placeholder and the drawn badge give the
  *   line the same height: no layout shift when it renders. While loading it is 10em wide; inline in running
  *   text, the words after it move by the difference (put it on its own line, as the demo page does).
- * @cssproperty --chorus-* - the shared tokens of widgets/internal/tokens.ts
  */
-import { html, isServer, nothing, type PropertyValues } from "lit";
-import { getJson, type ReviewAggregateResponse } from "../internal/api.ts";
-import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
-import { roundRating } from "../internal/rating.ts";
-import { formatRatingNumber } from "../internal/format.ts";
-import { stars } from "../internal/stars.ts";
-import { STAR_RATING_TEXTS } from "../../server/contract/widget-strings/star-rating.ts";
-import { tokens } from "../internal/tokens.ts";
-import { starRatingStyles } from "./chorus-star-rating.styles.ts";
-
-type State = "loading" | "ready" | "empty" | "error";
-
 @chorusElement("chorus-star-rating")
 export class ChorusStarRating extends ChorusElement {
   static widget = "starRating" as const;
