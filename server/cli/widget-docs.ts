@@ -63,7 +63,7 @@ export function tablesOf(element: Declaration, base: Declaration | undefined, co
     });
     const inherited = attributes.length - ownAttributes.length;
     if (inherited) rows.push(["common", "", "", "", attributes.filter((a) => !ownAttributes.includes(a)).map((a) => code(a.name)).join(", ")]);
-    out.push(`Attributes (each sets the property of the same row):\n\n${table(["Attribute", "Property", "Type", "Default", "Meaning"], rows)}`);
+    out.push(`Attributes, with the property each one sets:\n\n${table(["Attribute", "Property", "Type", "Default", "Meaning"], rows)}`);
   }
   const attributeFields = new Set(attributes.map((a) => a.fieldName));
   const properties = (element.members ?? []).filter((m) => m.kind === "field" && !m.static && m.privacy !== "private" && !attributeFields.has(m.name));
@@ -83,7 +83,7 @@ export function tablesOf(element: Declaration, base: Declaration | undefined, co
   const ownProps = common ? props : props.filter((p) => !isCommon(p, base?.cssProperties));
   if (props.length) {
     const rows = ownProps.map((p) => [code(p.name), cell(p.default), cell(p.description)]);
-    if (!common && ownProps.length < props.length) rows.push(["the shared tokens", "", "see Themes"]);
+    if (!common && ownProps.length < props.length) rows.push(["the shared tokens", "", "see “Common attributes and shared tokens”"]);
     out.push(`CSS custom properties:\n\n${table(["Custom property", "Default", "Used for"], rows)}`);
   }
   return out.join("\n\n");

@@ -32,8 +32,9 @@ type Picked = { file: File; url: string; kind: "image" | "video"; id: number };
  * @attr api-base - origin of the Chorus server (default: where chorus.js came from)
  * @attr customer-token - the storefront platform's token of a signed-in shopper (else the page's
  *   `chorus-customer-token` script tag, as for `<chorus-loyalty>`): with a loyalty program on, the review is
- *   sent as that customer's, and is from a verified buyer when the shop's orders show they bought the product
- * @event chorus-review-submitted - `{ reviewId, status }` after the server accepted the review
+ *   sent as that customer's, and is from a verified buyer when the shop's orders show they bought the product. Without
+ *   it, or when the token is refused, the review is sent like any shopper's; an e-mail address alone never verifies
+ * @event chorus-review-submitted - `{ reviewId, status }` after the server accepted the review (`status` is `pending` until the store publishes it)
  * @csspart form - the form
  * @csspart submit - the submit button
  * @csspart message - the success message

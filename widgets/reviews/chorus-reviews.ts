@@ -67,11 +67,11 @@ const WARM_UP_PLAIN = { ...WARM_UP, title: "", isRecommended: false, reviewer: {
  * @attr group-id - review group ID; omit product-id and group-id for the whole store
  * @attr api-base - Chorus origin; defaults to the origin chorus.js came from
  * @attr order-by - initial order: `date desc` (default), `date asc`, `rating desc`, `rating asc`, `helpful desc`, `helpful asc`, `has_media desc`
- * @attr page-size - reviews per page, 1..25 (default 25)
+ * @attr page-size - reviews per page, 1..25 (default 25; out-of-range values are clamped)
  * @attr locale - the language to translate reviews into: any language tag, sent as the `locale` query parameter in
  *   a code the API accepts (`de` → `de-formal`, `pt-BR` → `pt-br`: server/contract/widget-locales.ts `reviewLocaleFor`);
  *   a language the API cannot translate into sends none (reviews in their original text)
- * @attr keyword - sent as the `keyword` query parameter; also set by `chorus-keyword-selected` on `document`
+ * @attr keyword - reflected; sent as the `keyword` query parameter; also set by `chorus-keyword-selected` on `document`
  * @attr state - reflected, read-only: `loading` | `ready` | `error` | `empty` (no reviews at all: one line inviting the
  *   first review, "No reviews yet" and the "Write a review" button, with no sort and no reserved height)
  *

@@ -35,7 +35,7 @@ type State = "loading" | "ready" | "empty" | "error";
  * @csspart count - the count, e.g. "(128 reviews)"
  * @csspart empty - the "No reviews yet" text (with `show-empty`)
  *
- * @cssproperty --chorus-star-rating-height - height reserved while loading and kept (default 1.5em). The badge is
+ * @cssproperty [--chorus-star-rating-height=1.5em] - height reserved while loading and kept (default 1.5em). The badge is
  *   top-aligned in its line (`vertical-align: top`), so the empty placeholder and the drawn badge give the
  *   line the same height: no layout shift when it renders. While loading it is 10em wide; inline in running
  *   text, the words after it move by the difference (put it on its own line, as the demo page does).
