@@ -1,7 +1,8 @@
 /**
  * The widget files under `/widgets/` (ADR 0018, docs/widgets.md "Loading"): static files of the widget build
  * (public/widgets), served as they are.
- * - `chorus.js`, the loader merchants' pages name, is kept 5 minutes; every other file is named by its content's hash
+ * - `chorus.js`, the loader merchants' pages name, and `custom-elements.json`, the elements' manifest (JSON, written by
+ *   `npm run build:widgets` from their JSDoc: docs/widgets.md), are kept 5 minutes; every other file is named by its content's hash
  *   (`chunks/<tag>-<hash>.js`, `chunks/<hash>.js`, `i18n/<hash>/<locale>/<part>.json`) and kept a year (`immutable`),
  *   so any browser, CDN or Varnish may keep it, and a page keeps importing the files of its loader's build.
  * - A file the build compressed (`<file>.br`, `<file>.gz` beside it) is answered in the coding the request's
