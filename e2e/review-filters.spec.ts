@@ -243,3 +243,99 @@ test("a product whose reviews have attributes gets a select per attribute; a val
   await expect(cards(page)).toHaveCount(25);
   await expect(select).toHaveValue("");
 });
+
+/** Every review ID of the API's list `query` of the demo product, following `nextUrl` to the end (pages of 25, date desc). */
+async function apiIds(page: Page, query: string): Promise<string[]> {
+  const ids: string[] = [];
+  let next: string | undefined = `${API}/reviews?limit=25&orderBy=date%20desc&${query}`;
+  while (next) {
+    const body = (await (await page.request.get(next)).json()) as ListReviewsResponse;
+    ids.push(...body.reviews.map((r) => r.reviewId));
+    next = body.nextUrl ? `/v1${body.nextUrl}` : undefined;
+  }
+  return ids;
+}
+
+/** Hold the list answers whose URL `matches` until `release()` (a "Load more" or a first page still loading). */
+async function holdLoads(page: Page, matches: (url: URL) => boolean): Promise<{ held: () => number; release: () => void }> {
+  let open: () => void = () => {};
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let held = 0;
+  await page.route((url) => url.pathname.endsWith("/reviews") && matches(url), async (route) => {
+    held++;
+    const res = await route.fetch();
+    await gate;
+    await route.fulfill({ response: res }).catch(() => {});
+  });
+  return { held: () => held, release: () => open() };
+}
+
+test("1 star pages to the last 1-star review: Load more pressed twice at once, and filters switched while a page loads, show exactly the API's reviews", async ({ page }) => {
+  const ones = await apiIds(page, "rating=1");
+  const onesAndTwos = await apiIds(page, "rating=1%2C2");
+  expect(ones.length).toBe((await aggregate(page)).reviewCountByLevel.level1Count);
+  expect(ones.length, "more 1-star reviews than one page").toBeGreaterThan(25);
+  expect(new Set(ones).size).toBe(ones.length);
+  const more = widget(page).locator("[part=load-more]");
+  await gotoHydrated(page);
+
+  // 1. "Load more" of the unfiltered list pressed while the 1-star first page is still loading.
+  const firstPage = await holdLoads(page, (u) => u.searchParams.get("rating") === "1" && !u.searchParams.has("lastEvaluated"));
+  await row(page, 1).click();
+  await expect.poll(firstPage.held).toBe(1);
+  if (await more.count()) await more.click({ timeout: 1000 }).catch(() => {});
+  firstPage.release();
+  await page.unrouteAll({ behavior: "wait" });
+  await expect.poll(() => ratingsShown(page)).toEqual(Array(25).fill(1));
+  await loadAll(page, ones.length);
+  expect(await idsShown(page), "1 star after a Load more during the first page").toEqual(ones);
+  await expect(widget(page).locator(".more [role=alert]")).toHaveCount(0);
+
+  // 2. "Load more" pressed twice in one task, from a fresh 1-star list.
+  loading = listLoad(page);
+  await row(page, 1).click();
+  await settled(page, loading);
+  loading = listLoad(page);
+  await row(page, 1).click();
+  await settled(page, loading);
+  await expect.poll(() => idsShown(page)).toEqual(ones.slice(0, 25));
+  await more.evaluate((button: HTMLElement) => (button.click(), button.click()));
+  await loadAll(page, ones.length);
+  expect(await idsShown(page), "1 star after a double press").toEqual(ones);
+
+  // 3. A filter switched while "Load more" loads: the answer of the list before arrives after the switch.
+  loading = listLoad(page);
+  await row(page, 1).click();
+  await settled(page, loading);
+  loading = listLoad(page);
+  await row(page, 1).click();
+  await settled(page, loading);
+  const nextPage = await holdLoads(page, (u) => u.searchParams.get("rating") === "1" && u.searchParams.has("lastEvaluated"));
+  await more.click();
+  await expect.poll(nextPage.held).toBe(1);
+  loading = listLoad(page);
+  await row(page, 2).click();
+  await settled(page, loading);
+  nextPage.release();
+  await page.unrouteAll({ behavior: "wait" });
+  await loadAll(page, onesAndTwos.length);
+  expect(await idsShown(page), "1 and 2 stars after a switch during Load more").toEqual(onesAndTwos);
+
+  // 4. Back to 1 star while the 1-and-2-star first page is held: the list is the 1-star one, to the end.
+  loading = listLoad(page);
+  await row(page, 2).click();
+  await settled(page, loading);
+  const held = await holdLoads(page, (u) => u.searchParams.get("rating") === "1,2" && !u.searchParams.has("lastEvaluated"));
+  await row(page, 2).click();
+  await expect.poll(held.held).toBe(1);
+  loading = listLoad(page);
+  await row(page, 2).click();
+  await settled(page, loading);
+  held.release();
+  await page.unrouteAll({ behavior: "wait" });
+  await expect(row(page, 2)).toHaveAttribute("aria-pressed", "false");
+  await expect(row(page, 1)).toHaveAttribute("aria-pressed", "true");
+  await loadAll(page, ones.length);
+  expect(await idsShown(page), "1 star after switching back while a page loads").toEqual(ones);
+  expect(new Set(await ratingsShown(page))).toEqual(new Set([1]));
+});
