@@ -190,6 +190,10 @@ export class ChorusReviews extends ChorusElement {
   /** Whether the list has shown reviews: the breakdown and filters stay from then on (also over an empty result). */
   browsing = false;
 
+  /**
+   * The list state's requests: one controller per first page (configuration and filters), shared by its "Load more"
+   * requests, aborted when the list is requested again; an answer of an aborted list state is never applied.
+   */
   #abort?: AbortController;
   /** The aggregate URL last requested (a new scope requests the aggregate and attributes again). */
   #aggregateFor = "";
@@ -225,7 +229,12 @@ export class ChorusReviews extends ChorusElement {
     super.connectedCallback();
     document.addEventListener("chorus-keyword-selected", this.#onKeyword);
     // Request the first page at once: the first render waits for a few tasks (ChorusElement.scheduleUpdate).
-    if (!this.#url) void this.#loadFirstPage();
+    if (!this.#url || (this.#abort?.signal.aborted && this.status !== "ready")) void this.#loadFirstPage();
+    else if (this.#abort?.signal.aborted) {
+      // Removed and put back while "Load more" loaded (disconnectedCallback aborted it): the list stays, the next press loads.
+      this.#abort = new AbortController();
+      this.loadingMore = false;
+    }
   }
 
   disconnectedCallback(): void {
@@ -307,9 +316,11 @@ export class ChorusReviews extends ChorusElement {
     this.#url = this.#firstPageUrl();
     this.#abort?.abort();
     const abort = (this.#abort = new AbortController());
-    // A "Load more" in flight is cancelled with the list it extended.
+    // A "Load more" in flight is cancelled with the list it extended, and the old list's cursor is dropped: its
+    // "Load more" would append a page of the filters before to the new list.
     this.moreError = "";
     this.loadingMore = false;
+    this.nextUrl = undefined;
     // A server-rendered snippet carries the first page: all of it shown at once, without a request.
     const first = this.storeId ? this.takeSnapshot<ListReviewsResponse>(this.#url) : undefined;
     if (first) {
@@ -344,9 +355,13 @@ export class ChorusReviews extends ChorusElement {
     }
   }
 
+  /**
+   * Append the page after the last one shown. One at a time (a press while a page loads does nothing), under the
+   * list state's AbortController: a filter, search or order changed meanwhile aborts it and its answer is dropped.
+   */
   async #loadMore(): Promise<void> {
-    if (!this.nextUrl || this.loadingMore) return;
-    const abort = (this.#abort = new AbortController());
+    const abort = this.#abort;
+    if (!this.nextUrl || this.loadingMore || this.status !== "ready" || !abort || abort.signal.aborted) return;
     this.loadingMore = true;
     this.moreError = "";
     try {
@@ -632,7 +647,7 @@ export class ChorusReviews extends ChorusElement {
         ? html`<div class="more">
             ${this.moreError ? html`<p class="error" role="alert">${this.moreError}</p>` : nothing}
             ${this.nextUrl
-              ? html`<button class="btn" part="load-more" aria-disabled=${this.loadingMore} @click=${this.#loadMore}>
+              ? html`<button class="btn" part="load-more" aria-disabled=${this.loadingMore || this.status !== "ready"} @click=${this.#loadMore}>
                   ${this.t(this.loadingMore ? "reviews.loadingMore" : "reviews.loadMore")}
                 </button>`
               : nothing}
