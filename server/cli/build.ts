@@ -13,8 +13,9 @@ const root = resolve(import.meta.dirname, "../..");
 const started = performance.now();
 try {
   await build({ root, configFile: join(root, "widgets/vite.config.ts"), logLevel: "warn" });
-} catch {
-  // Vite has printed the error.
+} catch (error) {
+  // Vite logs only "Build failed"; the error itself (file, line, message) is the caller's to print.
+  console.error(error instanceof Error ? `error during build:\n${error.stack ?? error.message}` : error);
   process.exit(1);
 }
 const app = spawnSync(join(root, "node_modules/.bin/remix"), ["vite:build", "--logLevel", "warn"], { cwd: root, stdio: "inherit" });
