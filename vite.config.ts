@@ -1,7 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vite";
 import { resolve } from "node:path";
-import { decorators } from "./widgets/vite.config.ts";
+import { decorators, quietWarnings } from "./widgets/vite.config.ts";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -29,5 +29,5 @@ export default defineConfig({
   ],
   resolve: { alias: { "~": resolve(import.meta.dirname, "app") } },
   esbuild: { target: "es2022" },
-  build: { target: "es2022" },
+  build: { target: "es2022", rollupOptions: { onwarn: quietWarnings } },
 });

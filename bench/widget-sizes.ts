@@ -33,11 +33,6 @@ export function sizeOf(file: string): FileSize {
   return { file, bytes: buf.length, gzip: form("gz", () => gzipSync(buf, { level: 9 })), brotli: form("br", () => brotliCompressSync(buf)) };
 }
 
-/** Total gzip/brotli of a set of files (each compressed separately, as served). */
-export function total(files: string[]): { gzip: number; brotli: number; bytes: number } {
-  return files.map(sizeOf).reduce((a, s) => ({ gzip: a.gzip + s.gzip, brotli: a.brotli + s.brotli, bytes: a.bytes + s.bytes }), { gzip: 0, brotli: 0, bytes: 0 });
-}
-
 /** The loader's table as the build wrote it (widgets/index.ts `MODULES`, `CHUNKS`): each tag's module file and shared chunk indexes, the chunks' files. */
 export function loaderTable(): { modules: Record<string, [string, ...number[]]>; chunks: string[] } {
   const loader = readFileSync(join(WIDGETS_DIR, "chorus.js"), "utf8");

@@ -298,6 +298,16 @@ const translations: Plugin = {
   },
 };
 
+/**
+ * Rollup's warnings known to be harmless, dropped so a build prints only what needs a look (CONTRIBUTING.md):
+ * `EMPTY_BUNDLE` (a Remix resource route has no browser code, so its client chunk is empty) and `INVALID_ANNOTATION`
+ * (a `@__PURE__` comment in a dependency, zod, that Rollup removes). Every other warning goes to `warn`.
+ */
+export function quietWarnings(warning: Rollup.RollupLog, warn: (warning: Rollup.RollupLog) => void): void {
+  if (warning.code === "EMPTY_BUNDLE" || warning.code === "INVALID_ANNOTATION") return;
+  warn(warning);
+}
+
 export default defineConfig({
   publicDir: false,
   esbuild: { target: "es2022" },
@@ -323,6 +333,7 @@ export default defineConfig({
         ...Object.fromEntries(WIDGET_TAGS.map((tag) => [tag, resolve(root, widgetModulePath(tag))])),
       },
       preserveEntrySignatures: "strict",
+      onwarn: quietWarnings,
       output: {
         format: "es",
         // The loader keeps its name (merchants' pages name it; cached 5 minutes); every other file is named by its

@@ -9,11 +9,6 @@ import { formatRating } from "../../server/contract/storefront.ts";
 /** A product row of the demo index (from `services.stores.topProducts`). */
 export type DemoProduct = { productId: string; name: string; reviewCount: number; averageRating: number };
 
-/** The tags a merchant places on a product page, in page order (other engineers' tags stay inert until their modules exist). */
-export const PRODUCT_PAGE_TAGS = [
-  "chorus-star-rating", "chorus-reviews-summary", "chorus-reviews-keywords", "chorus-review-media", "chorus-reviews", "chorus-questions",
-] as const;
-
 const STYLE = `
   :root { --chorus-accent: #3b3fb6; color-scheme: light; }
   * { box-sizing: border-box; }

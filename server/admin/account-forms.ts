@@ -8,12 +8,10 @@ import { ApiError } from "../contract/errors.ts";
 import { safeHref } from "../contract/safe-href.ts";
 import { MIN_PASSWORD_LENGTH } from "./admin.service.ts";
 import { PLATFORMS } from "./platforms.ts";
+import { ROLES } from "./roles.ts";
 
 /** Longest password accepted (characters): argon2 hashes any length, this bounds the work per request. */
 export const MAX_PASSWORD_LENGTH = 256;
-/** Roles of a store membership: owners manage the team, members use the store's admin. */
-export const ROLES = ["owner", "member"] as const;
-export type Role = (typeof ROLES)[number];
 
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;

@@ -4,7 +4,7 @@
  * by their SHA-256 hash (server/admin/account-tokens.ts). Every team query names the store.
  */
 import type { Db } from "../db/database.ts";
-import type { Role } from "./account-forms.ts";
+import type { Role } from "./roles.ts";
 
 /** A member of a store's team, with when they joined (ms). */
 export type TeamMember = { userId: string; email: string; role: Role; joinedMs: number };

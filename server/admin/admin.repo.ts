@@ -4,7 +4,7 @@
  * cookie token.
  */
 import type { Db } from "../db/database.ts";
-import type { Role } from "./account-forms.ts";
+import type { Role } from "./roles.ts";
 
 export type MerchantUser = { userId: string; email: string; createdMs: number };
 export type SessionRow = { session_hash: string; user_id: string; csrf_token: string; created_ms: number; expires_ms: number; email: string };

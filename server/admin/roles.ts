@@ -1,12 +1,15 @@
 /**
  * Who may do what in a store's admin (docs/admin.md "Who may do what"). Every membership is an owner or a
- * member (account-forms.ts ROLES). Members use the store's admin; the actions below are an owner's, because
+ * member (`ROLES`). Members use the store's admin; the actions below are an owner's, because
  * each of them hands out or changes a way into the store: its team, its shop-platform connection, its API
  * keys, its webhook subscriptions, its loyalty platform secret. The services and the admin actions check
  * them on the server (`requireOwner`), and the admin hides their controls from members.
  */
 import { ApiError } from "../contract/errors.ts";
-import type { Role } from "./account-forms.ts";
+
+/** Roles of a store membership: owners manage the team, members use the store's admin. */
+export const ROLES = ["owner", "member"] as const;
+export type Role = (typeof ROLES)[number];
 
 /** The owner-only actions and how the refusal names them ("Only an owner of this store can …"). */
 export const OWNER_ACTIONS = {

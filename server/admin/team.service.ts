@@ -16,12 +16,12 @@ import { transaction, type Db } from "../db/database.ts";
 import { renderMail } from "../mail/render.ts";
 import type { MailService } from "../mail/mail.service.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
-import { FieldError, inviteSchema, parseFields, passwordField, type Role } from "./account-forms.ts";
+import { FieldError, inviteSchema, parseFields, passwordField } from "./account-forms.ts";
 import { accountTokenHash, isAccountToken, newAccountToken } from "./account-tokens.ts";
 import type { AccountsRepo, Invite, TeamMember } from "./accounts.repo.ts";
 import { isUniqueViolation, type AdminRepo } from "./admin.repo.ts";
 import type { AdminService } from "./admin.service.ts";
-import { requireOwner } from "./roles.ts";
+import { requireOwner, type Role } from "./roles.ts";
 import { consumePoint, windowLimiters } from "./window-limiter.ts";
 
 /** How long an invitation link works: 7 days. */

@@ -13,7 +13,6 @@ import { once } from "node:events";
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { AiConfig } from "./config.ts";
-import type { AiLoopTask } from "./worker-thread.ts";
 
 /** What the loop needs: the database, and overrides over the environment's AI settings (plain data only). */
 export type AiThreadData = {
@@ -25,6 +24,8 @@ export type AiThreadData = {
 export type AiThreadMessage = { type: "log"; line: string } | { type: "ready"; threadId: number } | { type: "stopped" };
 /** Messages from the host to the loop. */
 export type HostMessage = { type: "stop" };
+/** The pool task that runs the loop (server/ai/worker-thread.ts): its data, and the port it talks on (transferred). */
+export type AiLoopTask = { data: AiThreadData; port: MessagePort };
 
 export type AiWorkerThread = {
   /**

@@ -6,20 +6,18 @@
  * on its thread's event loop, so the synchronous NLP of analysis batches never delays an HTTP response.
  * On Linux the thread then runs at nice 10, so on busy cores the HTTP thread gets the CPU first.
  *
- * Task: `AiLoopTask` (its `port` is transferred). Messages in on the port: `{ type: "stop" }` (stop after
+ * Task: `AiLoopTask` (worker-host.ts; its `port` is transferred). Messages in on the port: `{ type: "stop" }` (stop after
  * the current job, close the database, resolve). Messages out: `{ type: "log", line }` (for the main
  * process's log), `{ type: "ready", threadId }` once the loop runs, `{ type: "stopped" }`.
  * The task rejects when the services cannot be built (e.g. the database cannot be opened).
  */
 import { setPriority } from "node:os";
-import { threadId, type MessagePort } from "node:worker_threads";
+import { threadId } from "node:worker_threads";
 import { createServices } from "../services.ts";
-import type { AiThreadData, AiThreadMessage, HostMessage } from "./worker-host.ts";
+import type { AiLoopTask, AiThreadMessage, HostMessage } from "./worker-host.ts";
 
 /** Nice value of the thread on Linux (0 = normal, 19 = lowest priority). */
 const AI_THREAD_NICE = 10;
-
-export type AiLoopTask = { data: AiThreadData; port: MessagePort };
 
 /** Run the AI queue loop until the host posts `stop`. @throws when the services cannot be built. */
 export default async function aiLoopTask({ data, port }: AiLoopTask): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * Loyalty program contract (docs/loyalty.md, Endpoints; also its Statuses and rules, Enrolment flow and Legal policies): zod schemas for every
- * request body and the response types of every loyalty endpoint. One source: routes parse with these
- * schemas, widgets `import type` the response types.
+ * request body of every loyalty endpoint; the responses' schemas and types are in loyalty.responses.ts. One source:
+ * routes parse with these schemas, widgets `import type` the response types from loyalty.responses.ts.
  */
 import { z } from "zod";
 import { safeHref } from "./safe-href.ts";
@@ -108,12 +108,3 @@ export const legalPoliciesInput = z.object({
   merchantPolicies: z.array(z.object({ title: z.string().max(200), url: z.string().max(2000) })).max(20).optional(),
 });
 export type LegalPoliciesInput = z.input<typeof legalPoliciesInput>;
-
-// ---------- responses ----------
-// Inferred from the zod response schemas of loyalty.responses.ts (the one source; type-only, so the
-// widgets that `import type` these add nothing to their bundles).
-
-export type {
-  EarningRule, EarningRulesResponse, LegalPolicies, LoginResponse, LoyaltyCustomer, LoyaltyCustomerResponse, LoyaltyTransaction,
-  OrderEarningResponse, RedemptionResponse, RedemptionRule, RedemptionRulesResponse, TransactionsResponse, VipTier, VipTiersResponse,
-} from "./loyalty.responses.ts";

@@ -7,7 +7,6 @@ import { z } from "zod";
 
 /** `locale` codes: list A and list B, both accepted, case as written (docs/api.md, Query parameters and limits). */
 import { REVIEW_TEXT_LOCALES as LOCALES } from "./review-locales.ts";
-export { REVIEW_TEXT_LOCALES_A as LOCALES_A, REVIEW_TEXT_LOCALES_B as LOCALES_B } from "./review-locales.ts";
 export { LOCALES };
 
 /**
@@ -188,4 +187,4 @@ export type {
 } from "./storefront.responses.ts";
 
 /** The one rounding rule (one decimal), defined in contract/rating.ts and shared with the widgets from there. */
-export { roundRating, formatRating } from "./rating.ts";
+export { formatRating } from "./rating.ts";

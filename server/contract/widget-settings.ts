@@ -10,7 +10,7 @@ import { DEFAULT_TEXTS, placeholdersOf, TEXT_IDS, type TextId } from "./widget-s
 
 import { WIDGET_KEYS, type WidgetKey } from "./widget-keys.ts";
 
-export { WIDGET_KEYS, WIDGET_TAGS_BY_KEY, type WidgetKey } from "./widget-keys.ts";
+export { WIDGET_KEYS, type WidgetKey } from "./widget-keys.ts";
 
 /** A CSS hex colour, `#rgb` or `#rrggbb` (stored lower-case). */
 export const hexColorSchema = z

@@ -28,7 +28,7 @@
  * learn of other nodes' and CLIs' commits. See POSTGRES_TOUCH_BODY for why a scope is written once per transaction.
  */
 import pg from "pg";
-import type { Db } from "./database.ts";
+import type { Db } from "./dialect.ts";
 import { dialect } from "./dialect.ts";
 
 /**

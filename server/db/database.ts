@@ -10,12 +10,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { installContentScopeTriggers } from "./content-scopes.ts";
-import { dialect } from "./dialect.ts";
+import { dialect, type Db } from "./dialect.ts";
 import { isPostgresUrl, PostgresDatabase, WRITE_LOCK_KEY } from "./postgres.ts";
 import { stableParameters } from "./stable-parameters.ts";
 
-export type Db = Database.Database;
-export { dialect, type Dialect } from "./dialect.ts";
+export { dialect, type Db, type Dialect } from "./dialect.ts";
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), "migrations");
 /** PostgreSQL's migrations (ADR 0014): `001-baseline.sql` is the SQLite schema as of SQLite migration 085. */

@@ -10,11 +10,6 @@
  * `unicode61 remove_diacritics 2`).
  */
 
-/** Text search configuration of the review index (`review_search`). */
-export const REVIEW_SEARCH_CONFIG = "chorus_english";
-/** Text search configuration of the survey response index (`survey_responses_fts`). */
-export const SURVEY_SEARCH_CONFIG = "chorus_simple";
-
 /** A word as FTS5's unicode61 tokenizer reads one (and `reviewSearchWords`): letters, digits, marks, private use. */
 const WORD = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
 

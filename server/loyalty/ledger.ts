@@ -6,7 +6,8 @@
  * `transaction(db, ...)` (IMMEDIATE), so "enough points" checks see committed state.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import type { LoyaltyTransaction, OrderEarningBody, OrderEarningResponse, RedemptionResponse } from "../contract/loyalty.ts";
+import type { OrderEarningBody } from "../contract/loyalty.ts";
+import type { LoyaltyTransaction, OrderEarningResponse, RedemptionResponse } from "../contract/loyalty.responses.ts";
 import { ApiError, badRequest, notFound } from "../contract/errors.ts";
 import { transaction, type Db } from "../db/database.ts";
 import type { LoyaltyRepo, ProgramRow, TransactionRow } from "./loyalty.repo.ts";

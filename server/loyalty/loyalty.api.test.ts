@@ -7,7 +7,7 @@ import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OTHER_STORE_ID, realReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
-import type { EarningRulesResponse, LegalPolicies, LoginResponse, RedemptionRulesResponse, TransactionsResponse, VipTiersResponse } from "../contract/loyalty.ts";
+import type { EarningRulesResponse, LegalPolicies, LoginResponse, RedemptionRulesResponse, TransactionsResponse, VipTiersResponse } from "../contract/loyalty.responses.ts";
 import { demoProgram } from "./loyalty.demo.ts";
 import { signPlatformToken } from "./tokens.ts";
 

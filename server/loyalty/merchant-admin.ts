@@ -3,7 +3,7 @@
  * keyset-paged, one customer with the ledger check) and what it does to a customer (block, status,
  * minimum VIP tier). Program edits are in program.ts, point adjustments in ledger.ts.
  */
-import type { LegalPolicies, LoyaltyCustomer, LoyaltyTransaction } from "../contract/loyalty.ts";
+import type { LegalPolicies, LoyaltyCustomer, LoyaltyTransaction } from "../contract/loyalty.responses.ts";
 import { notFound } from "../contract/errors.ts";
 import { transaction, type Db } from "../db/database.ts";
 import { keysetPage } from "../shared/keyset-pager.ts";

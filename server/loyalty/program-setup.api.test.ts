@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { isApiError } from "../contract/errors.ts";
-import type { EarningRulesResponse, LegalPolicies, LoginResponse, RedemptionRulesResponse, VipTiersResponse } from "../contract/loyalty.ts";
+import type { EarningRulesResponse, LegalPolicies, LoginResponse, RedemptionRulesResponse, VipTiersResponse } from "../contract/loyalty.responses.ts";
 import { earningRulesResponseSchema, redemptionRulesResponseSchema, vipTiersResponseSchema } from "../contract/loyalty.responses.ts";
 import { earnForPlatformOrder } from "./ledger.ts";
 import { policyHtmlFromTemplate } from "./program-setup.ts";

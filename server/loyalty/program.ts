@@ -4,7 +4,8 @@
  * redemption rules and VIP tiers, as set up (demo seeder, tests) and edited by the merchant.
  */
 import { randomUUID } from "node:crypto";
-import { legalPoliciesInput, type EarningRule, type LegalPolicies, type LegalPoliciesInput, type RedemptionRule } from "../contract/loyalty.ts";
+import { legalPoliciesInput, type LegalPoliciesInput } from "../contract/loyalty.ts";
+import type { EarningRule, LegalPolicies, RedemptionRule } from "../contract/loyalty.responses.ts";
 import { badRequest, notFound } from "../contract/errors.ts";
 import { transaction, type Db } from "../db/database.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";

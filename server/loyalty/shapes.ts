@@ -2,7 +2,7 @@
  * Loyalty rows in the API's shapes (pure): a ledger transaction and a loyalty customer as the storefront
  * sees them (docs/loyalty.md, Legal policies), and a customer as the merchant admin lists them (issue 7 item 5).
  */
-import type { LoyaltyCustomer, LoyaltyTransaction } from "../contract/loyalty.ts";
+import type { LoyaltyCustomer, LoyaltyTransaction } from "../contract/loyalty.responses.ts";
 import { isoFromMs as iso } from "../shared/iso-date.ts";
 import type { CustomerRow, TransactionRow, VipTierRow } from "./loyalty.repo.ts";
 import { tierById } from "./tiers.ts";

@@ -6,7 +6,8 @@
  * transaction.
  */
 import { randomUUID } from "node:crypto";
-import type { CustomerActivationBody, LoginResponse, LoyaltyCustomer } from "../contract/loyalty.ts";
+import type { CustomerActivationBody } from "../contract/loyalty.ts";
+import type { LoginResponse, LoyaltyCustomer } from "../contract/loyalty.responses.ts";
 import { ApiError, badRequest } from "../contract/errors.ts";
 import { transaction, type Db } from "../db/database.ts";
 import { appendEarning, conflict, forbidden, recalculateTier } from "./ledger.ts";

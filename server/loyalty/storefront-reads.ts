@@ -3,7 +3,7 @@
  * their transactions (keyset-paged), and the earning rules, redemption rules and VIP tiers, general or
  * tailored to a customer (multiplier applied, `isAvailable`). Customer reads first catch up review earnings.
  */
-import type { EarningRule, EarningRulesResponse, LoyaltyCustomer, RedemptionRule, RedemptionRulesResponse, TransactionsResponse, VipTier, VipTiersResponse } from "../contract/loyalty.ts";
+import type { EarningRule, EarningRulesResponse, LoyaltyCustomer, RedemptionRule, RedemptionRulesResponse, TransactionsResponse, VipTier, VipTiersResponse } from "../contract/loyalty.responses.ts";
 import { keysetPage } from "../shared/keyset-pager.ts";
 import type { CustomerRow, EarningRuleRow, LoyaltyRepo, ProgramRow, RedemptionRuleRow, TransactionRow } from "./loyalty.repo.ts";
 import { toCustomer, toTransaction } from "./shapes.ts";

@@ -21,7 +21,7 @@ import { spawnSync } from "node:child_process";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { fileTypeFromBuffer, fileTypeFromFile } from "file-type";
 import { badRequest } from "../contract/errors.ts";
-import type { SniffedType, UploadedFile } from "./media.service.ts";
+import type { SniffedType, UploadedFile } from "./uploaded-file.ts";
 
 /** Random access to an upload's bytes (a Buffer in memory or a temp file). */
 type ByteSource = { size: number; read(offset: number, length: number): Buffer; close(): void };

@@ -19,11 +19,10 @@ import { ApiError, badRequest } from "../contract/errors.ts";
 import { REVIEW_LIMITS } from "../contract/writes.ts";
 import { probeVideo } from "./media-probe.ts";
 
-export type SniffedType = "jpeg" | "png" | "gif" | "webp" | "avif" | "heif" | "mp4" | "webm" | "quicktime";
-export type MediaKind = "image" | "video";
+import type { SniffedType, UploadedFile } from "./uploaded-file.ts";
 
-/** An uploaded file as the multipart parser hands it over: bytes in memory (images) or in a temp file (videos). */
-export type UploadedFile = { filename: string; claimedType: string; bytes: number; data?: Buffer; tempPath?: string; sniffed: SniffedType | null };
+export type { SniffedType, UploadedFile } from "./uploaded-file.ts";
+export type MediaKind = "image" | "video";
 
 /** A processed upload, ready to be written. */
 export type PreparedMedia = {

@@ -195,22 +195,6 @@ export async function checkOutgoingUrl(raw: string | URL, policy: OutgoingPolicy
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-/**
- * A `lookup` for `http(s).request` or an Agent, for a client that cannot go through guardedFetch: resolves once
- * per connection, checks every address, and hands the socket only those. A refused host fails the connection
- * with code `EOUTGOINGREFUSED` and the refusal as message.
- */
-export function guardedLookup(policy: OutgoingPolicy) {
-  return (hostname: string, options: { all?: boolean } | number, callback: LookupCallback): void => {
-    resolveChecked(hostname, policy).then(
-      (addresses) => {
-        if (typeof options === "object" && options.all) callback(null, addresses);
-        else callback(null, addresses[0].address, addresses[0].family);
-      },
-      (error: Error) => callback(Object.assign(new Error(error.message), { code: "EOUTGOINGREFUSED" }), "", 0),
-    );
-  };
-}
 
 /** One request through the guard. Bounds: `maxBytes` of the answer, `timeoutMs` for all of it. */
 export type GuardedRequest = OutgoingPolicy & {

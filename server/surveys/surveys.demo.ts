@@ -8,7 +8,8 @@
  * - a post-purchase attribution survey marked as **sample data** (`sampleData: true`, shown as such in
  *   the admin): its 1,200 responses are generated (seeded pseudo-random choices among the survey's own
  *   options, example.com addresses, no free text), because no public dataset of such answers exists.
- * Also issues the demo store's enterprise API key: DEMO_API_KEY when set, else a random key, printed once.
+ * Also issues the demo store's enterprise API key: DEMO_API_KEY when set, else a random key, printed once, with
+ * the command that issues a new one (`npm run keys -- create`, server/cli/keys.ts).
  */
 import { createHash } from "node:crypto";
 import { parse } from "csv-parse/sync";
@@ -211,6 +212,7 @@ export const demoSurveysSeeder = (DEMO_STORE_ID: string): DemoSeeder => ({
       if (!services.apiKeys.list(DEMO_STORE_ID).some((k) => k.name === "Demo key" && !k.dateRevoked)) {
         const { key } = services.apiKeys.create(DEMO_STORE_ID, "Demo key", config.DEMO_API_KEY);
         notice(`Enterprise API key of the demo store (shown once; Basic user ${DEMO_STORE_ID}): ${key}`);
+        notice(`  A new key at any time: npm run keys -- create --store ${DEMO_STORE_ID} (npm run keys -- list, revoke <apiKeyId>)`);
       }
     });
     return done;

@@ -27,12 +27,5 @@ export async function getJson<T>(url: string, options: { signal?: AbortSignal; h
   return body;
 }
 
-/** A short, human sentence for any failure (shown in widgets' error states). */
-export function describeError(error: unknown): string {
-  if (error instanceof ApiRequestError) return error.description;
-  if (error instanceof DOMException && error.name === "AbortError") return "The request was cancelled.";
-  return "Could not reach the reviews service. Check your connection and try again.";
-}
-
 // Writes: only the larger widgets send any (./post.ts, in their chunk rather than the star badge's).
 export { postJson } from "./post.ts";

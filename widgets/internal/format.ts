@@ -31,8 +31,5 @@ export function formatRatingNumber(n: number): string {
   return decimals[1].format(n);
 }
 
-/** "1 review" / "128 reviews". */
-export const plural = (n: number, one: string, many: string): string => `${formatCount(n)} ${n === 1 ? one : many}`;
-
 // Dates: only the larger widgets show them (widgets/internal/dates.ts, in their chunk rather than the star badge's).
 export { formatDate } from "./dates.ts";

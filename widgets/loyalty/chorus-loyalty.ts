@@ -3,7 +3,7 @@ import { css, html, nothing, type TemplateResult } from "lit";
 import type {
   EarningRule, EarningRulesResponse, LegalPolicies, LoginResponse, LoyaltyCustomer, LoyaltyCustomerResponse, RedemptionResponse, RedemptionRule,
   RedemptionRulesResponse, VipTier, VipTiersResponse,
-} from "../../server/contract/loyalty.ts";
+} from "../../server/contract/loyalty.responses.ts";
 import { ApiRequestError, getJson, postJson } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { tokens } from "../internal/tokens.ts";
