@@ -1,5 +1,5 @@
 /**
- * The widgets' custom-elements manifest (docs/widgets.md, "Element reference"): `npm run build:widgets` runs
+ * The widgets' custom-elements manifest (docs/widgets.md, the tables between its custom-elements markers): `npm run build:widgets` runs
  * `cem analyze` with this file and writes `public/widgets/custom-elements.json`, served at
  * `/widgets/custom-elements.json`. The source is each element class's JSDoc (`@summary`, `@tag`, `@attr`, `@event`,
  * `@csspart`, `@cssproperty`, `@slot`) and its `static properties` table; the base class (the common attributes,

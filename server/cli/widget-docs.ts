@@ -6,7 +6,7 @@
  * `<!-- custom-elements:start chorus-x -->` and `<!-- custom-elements:end chorus-x -->`; the common attributes and
  * the shared tokens (widgets/internal/chorus-element.ts, inherited by every element) between the markers named
  * `common`. Anything outside the markers is left as written. `--check` writes nothing and exits 1 when the file
- * differs from what it would write (docs/widgets.md, "Element reference").
+ * differs from what it would write (docs/widgets.md, the tables between its custom-elements markers).
  *
  * Usage: `node server/cli/widget-docs.ts [--check] [manifest.json]`.
  */
