@@ -5,9 +5,9 @@
  */
 import { PassThrough } from "node:stream";
 import { randomBytes } from "node:crypto";
-import type { EntryContext } from "@remix-run/node";
+import type { EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "./lib/nonce";
 
@@ -33,6 +33,17 @@ export function adminSecurityHeaders(nonce: string): Record<string, string> {
     "Cache-Control": "no-store",
   };
 }
+
+/**
+ * Remix's server error log. A request Remix itself refuses with a 4xx (a POST to a page without an action: 405;
+ * a path no route matches: 404) is the client's mistake and already answered: not logged. Anything else is
+ * logged with its stack (stderr only; the client never sees it). An aborted request is not logged.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  console.error(error);
+};
 
 export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
   const nonce = randomBytes(16).toString("base64");

@@ -146,6 +146,13 @@ describe("methods on every kind of path", () => {
     expect(head.body).toBe("");
   });
 
+  it("a POST to a page without an action is Remix's 405, to an unknown page a 404: answered, not logged", async () => {
+    for (const [path, status] of [["/", 405], ["/demo", 405], ["/favicon.ico", 404], ["/no-such-page", 404]] as const) {
+      const res = await rawRequest(port, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\nConnection: close\r\n\r\na=1`);
+      expect(res.status, `POST ${path}`).toBe(status);
+    }
+  });
+
   it("none of it logged at error level or with a stack trace; each refused request has its request line", async () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const lines = raw.map((l) => JSON.parse(l) as { level: number; method?: string; status?: number });
