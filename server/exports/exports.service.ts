@@ -47,13 +47,14 @@ export function exportsService(deps: { repo: ExportsRepo; stores: StoresRepo; ba
       const productKey = keyOfProduct(storeId);
       return csvStream({
         batchSize,
-        header: ["reviewId", "productId", "productName", "status", "rejectionReason", "rejectionNote", "moderationNote", "rating", "title", "body", "reviewerName", "reviewerEmail", "verifiedStatus", "isRecommended",
-          "isIncentivized", "helpfulCount", "unhelpfulCount", "mediaCount", "languageCode", "reply", "replyDate", "dateCreated", "dateUpdated"],
+        header: ["reviewId", "productId", "productName", "status", "rating", "title", "body", "reviewerName", "reviewerEmail", "verifiedStatus", "isRecommended",
+          "isIncentivized", "helpfulCount", "unhelpfulCount", "mediaCount", "languageCode", "reply", "replyDate", "dateCreated", "dateUpdated",
+          "rejectionReason", "rejectionNote", "moderationNote"],
         fetch: (after: [number, string] | undefined, limit) => repo.reviews(storeId, filter, after, limit),
         keyOf: (r) => [r.created_ms, r.review_id] as [number, string],
-        cells: (r) => [r.review_id, productKey(r.product_id), r.product_name, r.status, r.rejection_reason, r.rejection_note, r.moderation_note, r.rating, r.title, r.body, r.reviewer_name, r.reviewer_email, r.verified_status,
+        cells: (r) => [r.review_id, productKey(r.product_id), r.product_name, r.status, r.rating, r.title, r.body, r.reviewer_name, r.reviewer_email, r.verified_status,
           bool(r.is_recommended), r.is_incentivized === 1, r.helpful_count, r.unhelpful_count, r.media_count, r.language_code, r.reply_body, iso(r.reply_created_ms),
-          iso(r.created_ms), iso(r.updated_ms)],
+          iso(r.created_ms), iso(r.updated_ms), r.rejection_reason, r.rejection_note, r.moderation_note],
       });
     },
     questions(storeId, q) {
