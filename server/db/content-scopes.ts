@@ -28,8 +28,8 @@
  * learn of other nodes' and CLIs' commits. See POSTGRES_TOUCH_BODY for why a scope is written once per transaction.
  */
 import pg from "pg";
-import type { Db } from "./dialect.ts";
-import { dialect } from "./dialect.ts";
+import type Database from "better-sqlite3";
+import { all, dialect, exec, sql, transaction, value, values, type Db } from "./query.ts";
 
 /**
  * The scope of changes to tables without a mapping; every scoped answer depends on it. Defined here, where
@@ -140,12 +140,12 @@ const EVENTS = [["INSERT", ["NEW"]], ["UPDATE", ["OLD", "NEW"]], ["DELETE", ["OL
  * with their shadow tables (full-text indexes change only with the table they index, which is tracked);
  * on PostgreSQL every table of the current schema but this module's and POSTGRES_UNTRACKED.
  */
-export function trackedTables(db: Db): string[] {
+export async function trackedTables(db: Db): Promise<string[]> {
   if (dialect(db) === "postgres") {
-    const names = db.prepare("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename").pluck().all() as string[];
+    const names = await values<string>(db, sql`SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`);
     return names.filter((name) => !OWN_TABLES.has(name) && !POSTGRES_UNTRACKED.has(name));
   }
-  const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string; sql: string | null }[];
+  const tables = await all<{ name: string; sql: string | null }>(db, sql`SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name`);
   const virtual = tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql ?? "")).map((t) => t.name);
   return tables
     .map((t) => t.name)
@@ -153,9 +153,9 @@ export function trackedTables(db: Db): string[] {
 }
 
 /** The CREATE TRIGGER statements the schema should have, by trigger name. */
-function wantedTriggers(db: Db): Map<string, string> {
+async function wantedTriggers(db: Db): Promise<Map<string, string>> {
   const wanted = new Map<string, string>();
-  for (const table of trackedTables(db)) {
+  for (const table of await trackedTables(db)) {
     const scopes = TABLE_SCOPES[table] ?? everything;
     for (const [event, rows] of EVENTS) {
       const name = `content_scope_${table}_${event.toLowerCase()}`;
@@ -178,20 +178,20 @@ function wantedTriggers(db: Db): Map<string, string> {
  * ones (run at start-up after the migrations; a no-op, without taking the write lock, when they match).
  * @throws on a database error (the change is rolled back).
  */
-export function installContentScopeTriggers(db: Db): void {
+export async function installContentScopeTriggers(db: Db): Promise<void> {
   if (dialect(db) === "postgres") return installPostgresTriggers(db);
-  const existing = () =>
-    new Map((db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'content\\_scope\\_%' ESCAPE '\\'").all() as { name: string; sql: string }[]).map((t) => [t.name, t.sql]));
+  const existing = async () =>
+    new Map((await all<{ name: string; sql: string }>(db, sql`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'content!_scope!_%' ESCAPE '!'`)).map((t) => [t.name, t.sql]));
   const differs = (wanted: Map<string, string>, have: Map<string, string>) =>
-    wanted.size !== have.size || [...wanted].some(([name, sql]) => have.get(name) !== sql);
-  if (!differs(wantedTriggers(db), existing())) return;
+    wanted.size !== have.size || [...wanted].some(([name, text]) => have.get(name) !== text);
+  if (!differs(await wantedTriggers(db), await existing())) return;
   // IMMEDIATE: a second process starting at the same time waits, then finds the triggers in place.
-  db.transaction(() => {
-    const wanted = wantedTriggers(db);
-    const have = existing();
-    for (const [name, sql] of have) if (wanted.get(name) !== sql) db.exec(`DROP TRIGGER "${name}"`);
-    for (const [name, sql] of wanted) if (have.get(name) !== sql) db.exec(sql);
-  }).immediate();
+  await transaction(db, async () => {
+    const wanted = await wantedTriggers(db);
+    const have = await existing();
+    for (const [name, text] of have) if (wanted.get(name) !== text) await exec(db, `DROP TRIGGER "${name}"`);
+    for (const [name, text] of wanted) if (have.get(name) !== text) await exec(db, text);
+  });
 }
 
 /**
@@ -224,9 +224,9 @@ END
 `;
 
 /** The PostgreSQL trigger functions the schema should have, by name (trigger and function share it): table, event and plpgsql body. */
-function wantedPostgresTriggers(db: Db): Map<string, { table: string; event: string; body: string }> {
+async function wantedPostgresTriggers(db: Db): Promise<Map<string, { table: string; event: string; body: string }>> {
   const wanted = new Map<string, { table: string; event: string; body: string }>();
-  for (const table of trackedTables(db)) {
+  for (const table of await trackedTables(db)) {
     const scopes = TABLE_SCOPES[table] ?? everything;
     for (const [event, rows] of EVENTS) {
       const name = `content_scope_${table}_${event.toLowerCase()}`;
@@ -238,45 +238,45 @@ function wantedPostgresTriggers(db: Db): Map<string, { table: string; event: str
 }
 
 /** installContentScopeTriggers on PostgreSQL: the same rule, functions compared by their source text. */
-function installPostgresTriggers(db: Db): void {
-  const existing = () =>
-    new Map((db.prepare(
-      `SELECT t.tgname AS name, c.relname AS "table", p.prosrc AS body
+async function installPostgresTriggers(db: Db): Promise<void> {
+  const existing = async () =>
+    new Map((await all<{ name: string; table: string; body: string }>(db, sql`
+      SELECT t.tgname AS name, c.relname AS "table", p.prosrc AS body
          FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid
-        WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace AND t.tgname LIKE 'content\\_scope\\_%'`,
-    ).all() as { name: string; table: string; body: string }[]).map((t) => [t.name, t]));
+        WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace AND t.tgname LIKE 'content!_scope!_%' ESCAPE '!'`,
+    )).map((t) => [t.name, t]));
   const touch = () =>
-    db.prepare("SELECT prosrc FROM pg_proc WHERE proname = 'content_scope_touch' AND pronamespace = current_schema()::regnamespace").pluck().get() as string | undefined;
+    value<string>(db, sql`SELECT prosrc FROM pg_proc WHERE proname = 'content_scope_touch' AND pronamespace = current_schema()::regnamespace`);
   const same = (a: { table: string; body: string } | undefined, b: { table: string; body: string } | undefined) =>
     a !== undefined && b !== undefined && a.table === b.table && a.body === b.body;
   const differs = (wanted: Map<string, { table: string; body: string }>, have: Map<string, { table: string; body: string }>) =>
-    touch() !== POSTGRES_TOUCH_BODY || wanted.size !== have.size || [...wanted].some(([name, w]) => !same(w, have.get(name)));
-  if (!differs(wantedPostgresTriggers(db), existing())) return;
-  // A write transaction: it takes the write lock, so a second node starting at once waits, then finds them in place.
-  db.transaction(() => {
-    if (touch() !== POSTGRES_TOUCH_BODY) {
+    wanted.size !== have.size || [...wanted].some(([name, w]) => !same(w, have.get(name)));
+  if ((await touch()) === POSTGRES_TOUCH_BODY && !differs(await wantedPostgresTriggers(db), await existing())) return;
+  // Run while the migration lock is held (server/db/migrate.ts), so a second node starting at once waits, then finds them in place.
+  await transaction(db, async () => {
+    if ((await touch()) !== POSTGRES_TOUCH_BODY) {
       // The sequence continues after every number already given (a database written before it existed too).
-      db.exec(
+      await exec(db,
         "CREATE SEQUENCE IF NOT EXISTS content_scope_numbers;\n" +
           "SELECT setval('content_scope_numbers', GREATEST((SELECT last_value FROM content_scope_numbers), " +
           "(SELECT COALESCE(MAX(version), 0) FROM content_scope_versions), (SELECT COALESCE(MAX(n), 0) FROM content_seq), 1));\n" +
           `CREATE OR REPLACE FUNCTION content_scope_touch(scopes text[]) RETURNS void LANGUAGE plpgsql AS $content_scope$${POSTGRES_TOUCH_BODY}$content_scope$`,
       );
     }
-    const wanted = wantedPostgresTriggers(db);
-    const have = existing();
+    const wanted = await wantedPostgresTriggers(db);
+    const have = await existing();
     for (const [name, t] of have) {
       if (same(wanted.get(name), t)) continue;
-      db.exec(`DROP TRIGGER "${name}" ON "${t.table}"; DROP FUNCTION IF EXISTS "${name}"()`);
+      await exec(db, `DROP TRIGGER "${name}" ON "${t.table}"; DROP FUNCTION IF EXISTS "${name}"()`);
     }
     for (const [name, w] of wanted) {
       if (same(w, have.get(name))) continue;
-      db.exec(
+      await exec(db, 
         `CREATE OR REPLACE FUNCTION "${name}"() RETURNS trigger LANGUAGE plpgsql AS $content_scope$${w.body}$content_scope$;\n` +
           `CREATE OR REPLACE TRIGGER "${name}" AFTER ${w.event} ON "${w.table}" FOR EACH ROW EXECUTE FUNCTION "${name}"()`,
       );
     }
-  }).immediate();
+  });
 }
 
 /**
@@ -284,17 +284,26 @@ function installPostgresTriggers(db: Db): void {
  * number of the latest change, `since(seq, limit)` the scopes changed after `seq` with their numbers,
  * in commit order, at most `limit` (default all). Used by the response cache's watcher and the cache purger.
  */
-export function contentScopeLog(conn: Db) {
+export function contentScopeLog(conn: Db | Database.Database) {
+  type Change = { scope: string; version: number };
+  if (!("kysely" in conn)) {
+    // A raw better-sqlite3 connection (the SQLite watcher's own read-only one): local file reads, synchronous.
+    const latest = conn.prepare("SELECT n FROM content_seq WHERE id = 1").pluck();
+    const changedSince = conn.prepare<[number, number], Change>("SELECT scope, version FROM content_scope_versions WHERE version > ? ORDER BY version LIMIT ?");
+    return {
+      seq: (): Promise<number> => Promise.resolve(latest.get() as number),
+      since: (seq: number, limit = -1): Promise<Change[]> => Promise.resolve(changedSince.all(seq, limit)),
+    };
+  }
   // PostgreSQL: content_seq.n is only the first number of the last writing transaction (see POSTGRES_TOUCH_BODY).
-  const latest = dialect(conn) === "postgres"
-    ? conn.prepare("SELECT COALESCE(MAX(version), 0) FROM content_scope_versions").pluck()
-    : conn.prepare("SELECT n FROM content_seq WHERE id = 1").pluck();
-  const changedSince = conn.prepare<[number, number], { scope: string; version: number }>(
-    "SELECT scope, version FROM content_scope_versions WHERE version > ? ORDER BY version LIMIT ?",
-  );
+  const postgres = dialect(conn) === "postgres";
   return {
-    seq: (): number => latest.get() as number,
-    since: (seq: number, limit = -1): { scope: string; version: number }[] => changedSince.all(seq, limit),
+    seq: async (): Promise<number> =>
+      (await value<number>(conn, postgres ? sql`SELECT COALESCE(MAX(version), 0) AS n FROM content_scope_versions` : sql`SELECT n FROM content_seq WHERE id = 1`)) ?? 0,
+    since: (seq: number, limit?: number): Promise<Change[]> =>
+      all<Change>(conn, limit === undefined
+        ? sql`SELECT scope, version FROM content_scope_versions WHERE version > ${seq} ORDER BY version`
+        : sql`SELECT scope, version FROM content_scope_versions WHERE version > ${seq} ORDER BY version LIMIT ${limit}`),
   };
 }
 
@@ -324,13 +333,12 @@ export type ContentScopeWatcherOptions = {
  * answers open no connection), or `options.pollMs` passed since the last read (a lost listener). So another
  * node's commit is seen within milliseconds, at worst `pollMs`. `close()` stops the listener.
  */
-export function contentScopeWatcher(db: Db, watcher: Db | null, maxScopes = 100_000, options: ContentScopeWatcherOptions = {}) {
-  const conn = watcher ?? db;
+export async function contentScopeWatcher(db: Db, watcher: Database.Database | null, maxScopes = 100_000, options: ContentScopeWatcherOptions = {}) {
   const postgres = dialect(db) === "postgres";
   const dataVersion = postgres ? undefined : watcher?.prepare("PRAGMA data_version").pluck();
-  const log = contentScopeLog(conn);
+  const log = contentScopeLog(watcher ?? db);
   const versions = new Map<string, number>();
-  let seq = log.seq();
+  let seq = await log.seq();
   /** Answers computed before this sequence number are stale (the map was cleared at it). */
   let floor = 0;
   let seenDataVersion = -1;
@@ -345,8 +353,8 @@ export function contentScopeWatcher(db: Db, watcher: Db | null, maxScopes = 100_
   let closed = false;
 
   /** Read the scopes changed since `seq`. */
-  function readLog(): void {
-    for (const row of log.since(seq)) {
+  async function readLog(): Promise<void> {
+    for (const row of await log.since(seq)) {
       versions.set(row.scope, row.version);
       if (row.version > seq) seq = row.version;
     }
@@ -372,15 +380,15 @@ export function contentScopeWatcher(db: Db, watcher: Db | null, maxScopes = 100_
 
   return {
     /** The stamp of data committed so far (call before computing an answer, and before `isFresh`). */
-    current(): ContentStamp {
+    async current(): Promise<ContentStamp> {
       if (postgres) {
-        if (postgresMayHaveChanged()) readLog();
+        if (postgresMayHaveChanged()) await readLog();
         return { dataVersion: seq, seq };
       }
       const dv = dataVersion ? (dataVersion.get() as number) : -1;
       if (dv !== seenDataVersion || !dataVersion) {
         seenDataVersion = dv;
-        readLog();
+        await readLog();
       }
       return { dataVersion: dataVersion ? dv : seq, seq };
     },
@@ -466,4 +474,4 @@ function commitListener(url: string, onCommit: () => void): CommitListener {
     },
   };
 }
-export type ContentScopeWatcher = ReturnType<typeof contentScopeWatcher>;
+export type ContentScopeWatcher = Awaited<ReturnType<typeof contentScopeWatcher>>;
