@@ -16,8 +16,8 @@ export type KeysetPageRequest<Row, Key extends CursorKey> = {
   shape: readonly ("string" | "number")[];
   /** Rows per page (≥ 1). */
   limit: number;
-  /** Fetch up to `limit + 1` rows after `after` (undefined: from the start), in the listing's order. */
-  fetch: (after: Key | undefined, limitPlusOne: number) => Row[];
+  /** Fetch up to `limit + 1` rows after `after` (undefined: from the start), in the listing's order (a repo read: a promise). */
+  fetch: (after: Key | undefined, limitPlusOne: number) => Row[] | Promise<Row[]>;
   /** The sort key of a row, as the next page's `after`. */
   keyOf: (row: Row) => Key;
 };
@@ -30,13 +30,13 @@ export type KeysetPage<Row> = {
 };
 
 /**
- * One page of a keyset listing.
- * @throws ApiError 400 `invalid_cursor` when the cursor is not JSON, not of `shape`, or not signed for `context`.
+ * One page of a keyset listing. @returns a promise of the page.
+ * @throws ApiError 400 `invalid_cursor` (the promise rejects) when the cursor is not JSON, not of `shape`, or not signed for `context`.
  */
-export function keysetPage<Row, Key extends CursorKey>(request: KeysetPageRequest<Row, Key>): KeysetPage<Row> {
+export async function keysetPage<Row, Key extends CursorKey>(request: KeysetPageRequest<Row, Key>): Promise<KeysetPage<Row>> {
   const { secret, context, cursor, shape, limit } = request;
   const after = cursor ? (decodeCursor(secret, context, cursor, shape) as Key) : undefined;
-  const fetched = request.fetch(after, limit + 1);
+  const fetched = await request.fetch(after, limit + 1);
   if (fetched.length <= limit) return { rows: fetched };
   const rows = fetched.slice(0, limit);
   return { rows, next: encodeCursor(secret, context, request.keyOf(rows[rows.length - 1])) };
