@@ -14,18 +14,15 @@
  *   on it, so a table added later invalidates everything until it is mapped (safe by default).
  *
  * Triggers on every table (installed by `installContentScopeTriggers` at start-up, generated from
- * TABLE_SCOPES and the schema's table list) give each changed scope the next number of one sequence
- * (`content_seq`), in `content_scope_versions` (migration 060). Writes serialise in SQLite, so numbers
- * grow in commit order. A cached answer records the sequence number it was computed after and the
- * scopes it read; it is fresh while none of those scopes (nor `*`) has a newer number.
+ * TABLE_SCOPES and the schema's table list) record each changed scope:
  *
- * On PostgreSQL (dialect "postgres") the same TABLE_SCOPES expressions become one plpgsql function and row
- * trigger per table and event, writing the same table through `content_scope_touch`. Numbers still grow in
- * commit order: write transactions of every node take one advisory lock first (server/db/postgres.ts), and a
- * transaction's first change locks the one `content_seq` row until it commits (an autocommitted write too),
- * so a writer draws numbers only after the writer before it committed. That first change also sends
- * `NOTIFY chorus_content_scopes` (delivered at commit); the watcher listens on a connection of its own to
- * learn of other nodes' and CLIs' commits. See POSTGRES_TOUCH_BODY for why a scope is written once per transaction.
+ * - SQLite: the next number of one sequence (`content_seq`), in `content_scope_versions` (migration 060).
+ *   Writes serialise in SQLite, so numbers grow in commit order. A cached answer records the sequence number
+ *   it was computed after and the scopes it read; it is fresh while none of those scopes (nor `*`) has a newer
+ *   number.
+ * - PostgreSQL: the same TABLE_SCOPES expressions become one plpgsql function and row trigger per table and
+ *   event, which send each scope as a notification (POSTGRES_TOUCH_BODY), delivered to every node at commit in
+ *   commit order. Nothing is written, so writers share no row. Each node's watcher numbers what it hears.
  */
 import pg from "pg";
 import type Database from "better-sqlite3";
@@ -194,32 +191,32 @@ export async function installContentScopeTriggers(db: Db): Promise<void> {
   });
 }
 
+/** Most notifications one PostgreSQL transaction sends; past it, one `*` (everything) stands for the rest. */
+export const MAX_SCOPE_NOTIFICATIONS = 2_000;
+
 /**
  * PostgreSQL: the function every content-scope trigger calls with the scopes its row change touches (NULLs
- * skipped). SQLite's triggers bump the one `content_seq` row for every row changed; PostgreSQL keeps every
- * version of a row one transaction updates until it ends, so a transaction of 50,000 changes would walk ever
- * longer version chains (quadratic). Instead:
- * - a transaction's first change takes `content_seq`'s row lock (held until commit: a writer draws numbers
- *   only after the writer before it committed, so numbers grow in commit order), stores the first number it
- *   draws in a transaction-local setting and notifies CONTENT_SCOPES_CHANNEL (sent at commit, once);
- * - each scope gets the next number of the sequence `content_scope_numbers`, unless this transaction already
- *   gave it one (its number is then >= the first): each scope row is written once per transaction.
- * A savepoint rolled back undoes the setting with the writes, so the next change starts again.
+ * skipped). It writes nothing: each scope is sent as a notification on CONTENT_SCOPES_CHANNEL, which PostgreSQL
+ * delivers to every listener at commit (in commit order; identical payloads of one transaction once; none for a
+ * rolled-back transaction or savepoint). No row is shared by writers, so writers of every node run side by side
+ * (a shared counter row would make each wait for the previous commit). A transaction that sends more than
+ * MAX_SCOPE_NOTIFICATIONS (a bulk import) sends `*` instead of the rest: every cached answer goes stale once.
  */
 const POSTGRES_TOUCH_BODY = `
 DECLARE
-  txn_first bigint := NULLIF(current_setting('chorus.content_scope_first', true), '')::bigint;
+  sent integer := COALESCE(NULLIF(current_setting('chorus.content_scope_sent', true), '')::integer, 0);
+  s text;
 BEGIN
-  IF txn_first IS NULL THEN
-    UPDATE content_seq SET n = nextval('content_scope_numbers') WHERE id = 1 RETURNING n INTO txn_first;
-    PERFORM set_config('chorus.content_scope_first', txn_first::text, true);
-    PERFORM pg_notify('${CONTENT_SCOPES_CHANNEL}', '');
-  END IF;
-  INSERT INTO content_scope_versions (scope, version)
-  SELECT s.scope, nextval('content_scope_numbers')
-    FROM (SELECT DISTINCT u.scope FROM unnest(scopes) AS u (scope) WHERE u.scope IS NOT NULL) AS s
-   WHERE NOT EXISTS (SELECT 1 FROM content_scope_versions v WHERE v.scope = s.scope AND v.version >= txn_first)
-  ON CONFLICT (scope) DO UPDATE SET version = excluded.version;
+  IF sent > ${MAX_SCOPE_NOTIFICATIONS} THEN RETURN; END IF;
+  FOR s IN SELECT DISTINCT u.scope FROM unnest(scopes) AS u (scope) WHERE u.scope IS NOT NULL LOOP
+    sent := sent + 1;
+    IF sent > ${MAX_SCOPE_NOTIFICATIONS} THEN
+      PERFORM pg_notify('${CONTENT_SCOPES_CHANNEL}', '${ANY_SCOPE}');
+      EXIT;
+    END IF;
+    PERFORM pg_notify('${CONTENT_SCOPES_CHANNEL}', s);
+  END LOOP;
+  PERFORM set_config('chorus.content_scope_sent', sent::text, true);
 END
 `;
 
@@ -255,12 +252,8 @@ async function installPostgresTriggers(db: Db): Promise<void> {
   // Run while the migration lock is held (server/db/migrate.ts), so a second node starting at once waits, then finds them in place.
   await transaction(db, async () => {
     if ((await touch()) !== POSTGRES_TOUCH_BODY) {
-      // The sequence continues after every number already given (a database written before it existed too).
       await exec(db,
-        "CREATE SEQUENCE IF NOT EXISTS content_scope_numbers;\n" +
-          "SELECT setval('content_scope_numbers', GREATEST((SELECT last_value FROM content_scope_numbers), " +
-          "(SELECT COALESCE(MAX(version), 0) FROM content_scope_versions), (SELECT COALESCE(MAX(n), 0) FROM content_seq), 1));\n" +
-          `CREATE OR REPLACE FUNCTION content_scope_touch(scopes text[]) RETURNS void LANGUAGE plpgsql AS $content_scope$${POSTGRES_TOUCH_BODY}$content_scope$`,
+        `CREATE OR REPLACE FUNCTION content_scope_touch(scopes text[]) RETURNS void LANGUAGE plpgsql AS $content_scope$${POSTGRES_TOUCH_BODY}$content_scope$`,
       );
     }
     const wanted = await wantedPostgresTriggers(db);
@@ -280,9 +273,10 @@ async function installPostgresTriggers(db: Db): Promise<void> {
 }
 
 /**
- * Reads the log of changed scopes (`content_scope_versions`, `content_seq`) on `conn`: `seq()` the sequence
- * number of the latest change, `since(seq, limit)` the scopes changed after `seq` with their numbers,
- * in commit order, at most `limit` (default all). Used by the response cache's watcher and the cache purger.
+ * Reads SQLite's log of changed scopes (`content_scope_versions`, `content_seq`) on `conn`: `seq()` the sequence
+ * number of the latest change, `since(seq, limit)` the scopes changed after `seq` with their numbers, in commit
+ * order, at most `limit` (default all). Used by the response cache's watcher and the cache purger. SQLite only:
+ * PostgreSQL sends changes as notifications (`scopeListener`).
  */
 export function contentScopeLog(conn: Db | Database.Database) {
   type Change = { scope: string; version: number };
@@ -295,11 +289,9 @@ export function contentScopeLog(conn: Db | Database.Database) {
       since: (seq: number, limit = -1): Promise<Change[]> => Promise.resolve(changedSince.all(seq, limit)),
     };
   }
-  // PostgreSQL: content_seq.n is only the first number of the last writing transaction (see POSTGRES_TOUCH_BODY).
-  const postgres = dialect(conn) === "postgres";
+  if (dialect(conn) === "postgres") throw new Error("contentScopeLog is SQLite's; on PostgreSQL use scopeListener");
   return {
-    seq: async (): Promise<number> =>
-      (await value<number>(conn, postgres ? sql`SELECT COALESCE(MAX(version), 0) AS n FROM content_scope_versions` : sql`SELECT n FROM content_seq WHERE id = 1`)) ?? 0,
+    seq: async (): Promise<number> => (await value<number>(conn, sql`SELECT n FROM content_seq WHERE id = 1`)) ?? 0,
     since: (seq: number, limit?: number): Promise<Change[]> =>
       all<Change>(conn, limit === undefined
         ? sql`SELECT scope, version FROM content_scope_versions WHERE version > ${seq} ORDER BY version`
@@ -310,88 +302,119 @@ export function contentScopeLog(conn: Db | Database.Database) {
 /** When a cached answer was computed: the commit counter and the content sequence number it had seen. */
 export type ContentStamp = { dataVersion: number; seq: number };
 
-/** Options of `contentScopeWatcher` that only PostgreSQL uses. */
+/** Options of `contentScopeWatcher`. */
 export type ContentScopeWatcherOptions = {
-  /** The database URL to LISTEN on for other connections' commits (a `pg` client of the watcher's own); none: poll only. */
-  listenUrl?: string;
-  /** Longest time (ms) `current()` trusts what it read without a signal of a commit (default 200). */
-  pollMs?: number;
+  /** PostgreSQL: longest wait (ms) for this node's own commits to come back as notifications before everything counts as changed (default 1,000). */
+  syncTimeoutMs?: number;
 };
 
 /**
- * Follows committed changes for the response cache. `current()` checks `PRAGMA data_version` on `watcher`
- * (a second connection, so it counts commits by this process's main connection too), and only after a
- * commit reads the scopes changed since; without a watcher (`:memory:`) it reads them on `db` every call.
+ * Follows committed changes for the response cache.
+ *
+ * SQLite: `current()` checks `PRAGMA data_version` on `watcher` (a second, read-only connection, so it counts
+ * commits by this process's main connection too), and only after a commit reads the scopes changed since;
+ * without a watcher (`:memory:`) it reads them on `db` every call.
+ *
+ * PostgreSQL (`watcher` null): a `pg` client of its own LISTENs on CONTENT_SCOPES_CHANNEL; each scope
+ * notification (every node's and CLI's commits, in commit order) gets the next number of a local counter. After
+ * this node committed something (`db.commits` changed), `current()` first sends a marker notification of its own
+ * and waits until it comes back: every commit before it has then been heard, so a node reads its own writes.
+ * While not listening (starting, connection lost) nothing is fresh; on (re)connecting everything computed
+ * before counts as changed (`*`).
+ *
  * It remembers the last change of each scope it has seen change, at most `maxScopes` of them (default
  * 100,000, a few MB): past that it forgets them all and treats every answer computed before as stale (one
- * cache flush), so a huge catalogue written to for weeks cannot grow it without bound.
- *
- * On PostgreSQL (`watcher` null) `current()` reads the scopes changed since on `db` when one of these says
- * something may have committed: `db.commits` changed (this connection's own writes, counted by the driver;
- * without that counter it reads on every call), a NOTIFY on `options.listenUrl` arrived (any other
- * connection: nodes, CLIs; the listener starts at the first `current()`, so processes that never serve
- * answers open no connection), or `options.pollMs` passed since the last read (a lost listener). So another
- * node's commit is seen within milliseconds, at worst `pollMs`. `close()` stops the listener.
+ * cache flush). `close()` stops the listener.
  */
 export async function contentScopeWatcher(db: Db, watcher: Database.Database | null, maxScopes = 100_000, options: ContentScopeWatcherOptions = {}) {
   const postgres = dialect(db) === "postgres";
-  const dataVersion = postgres ? undefined : watcher?.prepare("PRAGMA data_version").pluck();
-  const log = contentScopeLog(watcher ?? db);
   const versions = new Map<string, number>();
-  let seq = await log.seq();
-  /** Answers computed before this sequence number are stale (the map was cleared at it). */
+  /** Answers computed before this number are stale (the map was cleared at it). */
   let floor = 0;
-  let seenDataVersion = -1;
+  let seq = 0;
 
-  // PostgreSQL: what says a commit may have happened since the last read.
-  const pollMs = options.pollMs ?? 200;
-  const commits = () => (db as { commits?: number }).commits;
-  let seenCommits = commits();
-  let notified = false;
-  let readAtMs = performance.now();
-  let listener: CommitListener | null = null;
-  let closed = false;
-
-  /** Read the scopes changed since `seq`. */
-  async function readLog(): Promise<void> {
-    for (const row of await log.since(seq)) {
-      versions.set(row.scope, row.version);
-      if (row.version > seq) seq = row.version;
-    }
+  function note(scope: string, version: number): void {
+    versions.set(scope, version);
+    if (version > seq) seq = version;
     if (versions.size > maxScopes) {
       versions.clear();
       floor = seq;
     }
   }
 
-  /** PostgreSQL: whether to read the log now (and note that it is read). */
-  function postgresMayHaveChanged(): boolean {
-    if (!listener && !closed && options.listenUrl) listener = commitListener(options.listenUrl, () => (notified = true));
-    const c = commits();
-    const now = performance.now();
-    if (c === undefined || c !== seenCommits || notified || now - readAtMs >= pollMs) {
-      seenCommits = c;
-      notified = false;
-      readAtMs = now;
-      return true;
-    }
-    return false;
+  let current: () => Promise<ContentStamp>;
+  let close: () => Promise<void> = () => Promise.resolve();
+  if (!postgres) {
+    const dataVersion = watcher?.prepare("PRAGMA data_version").pluck();
+    const log = contentScopeLog(watcher ?? db);
+    seq = await log.seq();
+    let seenDataVersion = -1;
+    current = async () => {
+      const dv = dataVersion ? (dataVersion.get() as number) : -1;
+      if (dv !== seenDataVersion || !dataVersion) {
+        seenDataVersion = dv;
+        for (const row of await log.since(seq)) note(row.scope, row.version);
+      }
+      return { dataVersion: dataVersion ? dv : seq, seq };
+    };
+  } else {
+    const syncTimeoutMs = options.syncTimeoutMs ?? 1_000;
+    const marker = `${SYNC_MARKER}${process.pid}:${Math.random().toString(36).slice(2)}:`;
+    let markers = 0;
+    const waiting = new Map<string, () => void>();
+    let listening = false;
+    const everything = () => note(ANY_SCOPE, seq + 1);
+    const listener = scopeListener(db.location, {
+      onScope(scope) {
+        if (scope.startsWith(SYNC_MARKER)) {
+          waiting.get(scope)?.();
+          return;
+        }
+        note(scope, seq + 1);
+      },
+      onListening(on) {
+        listening = on;
+        everything();
+      },
+    });
+    let seenCommits = db.commits;
+    let sync: Promise<void> | null = null;
+    /** Send a marker and wait (at most syncTimeoutMs) until it is heard: every commit before it has been heard then. */
+    const roundTrip = async (): Promise<void> => {
+      const token = `${marker}${++markers}`;
+      let timer: NodeJS.Timeout | undefined;
+      const heard = new Promise<boolean>((resolve) => {
+        waiting.set(token, () => resolve(true));
+        timer = setTimeout(() => resolve(false), syncTimeoutMs);
+      });
+      try {
+        // On the pool directly: not inside whatever transaction the caller may be in.
+        await db.pool!.query("SELECT pg_notify($1, $2)", [CONTENT_SCOPES_CHANNEL, token]);
+        if (!(await heard)) everything();
+      } catch {
+        everything();
+      } finally {
+        clearTimeout(timer);
+        waiting.delete(token);
+      }
+    };
+    current = async () => {
+      await listener.ready;
+      const commits = db.commits;
+      if (commits !== seenCommits) {
+        seenCommits = commits;
+        sync ??= roundTrip().finally(() => (sync = null));
+        await sync;
+      }
+      if (!listening) everything();
+      return { dataVersion: seq, seq };
+    };
+    close = () => listener.close();
   }
 
   return {
     /** The stamp of data committed so far (call before computing an answer, and before `isFresh`). */
-    async current(): Promise<ContentStamp> {
-      if (postgres) {
-        if (postgresMayHaveChanged()) await readLog();
-        return { dataVersion: seq, seq };
-      }
-      const dv = dataVersion ? (dataVersion.get() as number) : -1;
-      if (dv !== seenDataVersion || !dataVersion) {
-        seenDataVersion = dv;
-        await readLog();
-      }
-      return { dataVersion: dataVersion ? dv : seq, seq };
-    },
+    current,
 
     /**
      * Whether an answer computed after `stamp` that read `scopes` is still current, as of the last
@@ -410,33 +433,41 @@ export async function contentScopeWatcher(db: Db, watcher: Database.Database | n
       return versions.size;
     },
 
-    /** Stop listening for commits (PostgreSQL; nothing to do on SQLite). The watcher then polls only. */
-    async close(): Promise<void> {
-      closed = true;
-      const l = listener;
-      listener = null;
-      await l?.close();
-    },
+    /** Stop listening for commits (PostgreSQL; nothing to do on SQLite). */
+    close,
   };
 }
 
-type CommitListener = { close(): Promise<void> };
+/** Payload prefix of a watcher's own marker notifications (scopes never start with it). */
+const SYNC_MARKER = "\u0001sync:";
+
+/** A running `scopeListener`. */
+export type ScopeListener = {
+  /** Settles when the first LISTEN succeeded or failed (then it keeps retrying in the background). */
+  readonly ready: Promise<void>;
+  close(): Promise<void>;
+};
 
 /**
- * Calls `onCommit` after each commit that changed content on the PostgreSQL database at `url` (the triggers'
- * NOTIFY on CONTENT_SCOPES_CHANNEL), from a `pg` client of its own on this thread's event loop. After a
- * failure it connects again (1 s, doubling up to 10 s apart) and calls `onCommit` once listening (commits
- * made while it was away). Its socket does not keep the process alive.
+ * Calls `handlers.onScope(scope)` for every content scope that commits change on the PostgreSQL database at
+ * `url` (the triggers' notifications on CONTENT_SCOPES_CHANNEL, in commit order), from a `pg` client of its own.
+ * `onListening(true)` once listening (and after every reconnect: changes made while away were missed, so
+ * callers treat everything as changed), `onListening(false)` when the connection is lost. Reconnects 1 s,
+ * doubling up to 10 s apart. Its socket does not keep the process alive.
  */
-function commitListener(url: string, onCommit: () => void): CommitListener {
+export function scopeListener(url: string, handlers: { onScope(scope: string): void; onListening(listening: boolean): void }): ScopeListener {
   let client: pg.Client | null = null;
   let closed = false;
   let delayMs = 1_000;
   let timer: NodeJS.Timeout | null = null;
+  let settle: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (settle = resolve));
 
   function retry(c: pg.Client): void {
+    settle();
     if (closed || client !== c) return;
     client = null;
+    handlers.onListening(false);
     c.end().catch(() => undefined);
     timer = setTimeout(connect, delayMs);
     timer.unref();
@@ -448,7 +479,9 @@ function commitListener(url: string, onCommit: () => void): CommitListener {
     if (closed) return;
     const c = new pg.Client({ connectionString: url, application_name: "chorus-content-scopes" });
     client = c;
-    c.on("notification", () => onCommit());
+    c.on("notification", (n) => {
+      if (n.channel === CONTENT_SCOPES_CHANNEL && n.payload) handlers.onScope(n.payload);
+    });
     c.on("error", () => retry(c));
     c.on("end", () => retry(c));
     c.connect()
@@ -458,15 +491,18 @@ function commitListener(url: string, onCommit: () => void): CommitListener {
       })
       .then(() => {
         delayMs = 1_000;
-        onCommit();
+        handlers.onListening(true);
+        settle();
       })
       .catch(() => retry(c));
   }
 
   connect();
   return {
+    ready,
     async close() {
       closed = true;
+      settle();
       if (timer) clearTimeout(timer);
       const c = client;
       client = null;

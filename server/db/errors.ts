@@ -31,7 +31,7 @@ export class PostgresError extends Error {
 export function dbError(error: unknown): unknown {
   if (error instanceof PostgresError) return error;
   if (error instanceof Error && error.name === "error" && typeof (error as { code?: unknown }).code === "string" && "severity" in error) {
-    return new PostgresError(error as Error & { code: string; constraint?: string });
+    return new PostgresError(error as unknown as { message: string; code: string; constraint?: string });
   }
   return error;
 }
