@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import { ApiError } from "../contract/errors.ts";
-import type { Db } from "../db/database.ts";
+import { one, run, sql, type Db } from "../db/database.ts";
 
 export type LimitRule = { max: number; windowMs: number };
 export type SubmissionLimitsConfig = { perIp: LimitRule; perEmail: LimitRule };
@@ -33,40 +33,47 @@ export type WindowHit = { counted: true } | { counted: false; oldestMs: number }
 /**
  * The hits of sliding windows, by key: `take` counts a hit at `now` when fewer than `rule.max` hits of the key are
  * younger than `rule.windowMs`, atomically (no two callers can both take the last place); `refund` uncounts a hit
- * `take` counted (a write that failed or must not count); `reset` forgets every key.
+ * `take` counted (a write that failed or must not count); `reset` forgets every key. Each returns a promise (the
+ * shared counter is a database table).
  */
 export type WindowCounter = {
-  take(key: string, rule: LimitRule, now: number): WindowHit;
-  refund(key: string, now: number): void;
-  reset(): void;
+  take(key: string, rule: LimitRule, now: number): Promise<WindowHit>;
+  refund(key: string, now: number): Promise<void>;
+  reset(): Promise<void>;
 };
 
 /**
  * Windows in this process's memory (SQLite: one process). Memory is bounded: a key's hits older than the
  * window are pruned at each of its hits, and keys idle for `idleMs` (default a day) once more than 50,000 are kept.
+ * Each test-and-count runs synchronously (the promise is already settled), so it is atomic in the process.
  */
 export function memoryWindowCounter(idleMs = 24 * 60 * 60_000): WindowCounter {
   const hits = new Map<string, number[]>();
+  const take = (key: string, rule: LimitRule, now: number): WindowHit => {
+    const list = (hits.get(key) ?? []).filter((t) => t > now - rule.windowMs);
+    if (list.length >= rule.max) {
+      hits.set(key, list);
+      return { counted: false, oldestMs: list[0] };
+    }
+    list.push(now);
+    hits.set(key, list);
+    if (hits.size > 50_000) for (const [k, v] of hits) if (v.length === 0 || v[v.length - 1] < now - idleMs) hits.delete(k);
+    return { counted: true };
+  };
   return {
     take(key, rule, now) {
-      const list = (hits.get(key) ?? []).filter((t) => t > now - rule.windowMs);
-      if (list.length >= rule.max) {
-        hits.set(key, list);
-        return { counted: false, oldestMs: list[0] };
-      }
-      list.push(now);
-      hits.set(key, list);
-      if (hits.size > 50_000) for (const [k, v] of hits) if (v.length === 0 || v[v.length - 1] < now - idleMs) hits.delete(k);
-      return { counted: true };
+      return Promise.resolve(take(key, rule, now));
     },
     refund(key, now) {
       const list = hits.get(key);
       const i = list ? list.lastIndexOf(now) : -1;
       if (i >= 0) list!.splice(i, 1);
       if (list?.length === 0) hits.delete(key);
+      return Promise.resolve();
     },
     reset() {
       hits.clear();
+      return Promise.resolve();
     },
   };
 }
@@ -77,44 +84,44 @@ const SHARED_PRUNE_INTERVAL_MS = 60_000;
 /**
  * Windows in the PostgreSQL table `rate_limit_hits` (server/db/postgres/006-rate-limits.sql), shared by every node
  * of the database. Keys are stored as `<name>:<key>`, so limiters with different names never share a window.
- * Each `take` is one `INSERT ... ON CONFLICT DO UPDATE ... RETURNING`: the row lock of the upsert makes the
- * test-and-count atomic across nodes. `reset` forgets only this limiter's keys. Every statement autocommits
- * (or joins the caller's transaction).
+ * Exactly-once across nodes: each `take` is one `INSERT ... ON CONFLICT DO UPDATE ... RETURNING`, and the row lock
+ * of the upsert makes the test-and-count atomic (a second node's upsert of the key waits, then sees the first's
+ * hit). `reset` forgets only this limiter's keys. Every statement autocommits (or joins the caller's transaction).
  */
 export function sharedWindowCounter(db: Db, name: string): WindowCounter {
-  // A key's live hits: those younger than the window, oldest first.
-  const live = "ARRAY(SELECT t FROM unnest(h.hits_ms) AS t WHERE t > CAST(@now AS bigint) - CAST(@windowMs AS bigint) ORDER BY t)";
-  const take = db.prepare<[{ key: string; now: number; windowMs: number; max: number }], { counted: number; oldest_ms: number | null }>(
-    `INSERT INTO rate_limit_hits AS h (limit_key, hits_ms, counted, expires_ms)
-     VALUES (@key, CASE WHEN CAST(@max AS bigint) > 0 THEN ARRAY[CAST(@now AS bigint)] ELSE '{}'::bigint[] END,
-       CASE WHEN CAST(@max AS bigint) > 0 THEN 1 ELSE 0 END, CAST(@now AS bigint) + CAST(@windowMs AS bigint))
-     ON CONFLICT (limit_key) DO UPDATE SET
-       hits_ms = CASE WHEN cardinality(${live}) < CAST(@max AS bigint) THEN ${live} || CAST(@now AS bigint) ELSE ${live} END,
-       counted = CASE WHEN cardinality(${live}) < CAST(@max AS bigint) THEN 1 ELSE 0 END,
-       expires_ms = GREATEST(h.expires_ms, CAST(@now AS bigint) + CAST(@windowMs AS bigint))
-     RETURNING counted, (SELECT min(t) FROM unnest(hits_ms) AS t) AS oldest_ms`,
-  );
-  // Remove one hit at `now` (a take's own), wherever it is in the list.
-  const refund = db.prepare(
-    `UPDATE rate_limit_hits
-     SET hits_ms = ARRAY(SELECT u.t FROM unnest(hits_ms) WITH ORDINALITY AS u(t, i) WHERE u.i <> array_position(hits_ms, CAST(@now AS bigint)) ORDER BY u.i)
-     WHERE limit_key = @key AND array_position(hits_ms, CAST(@now AS bigint)) IS NOT NULL`,
-  );
   let prunedMs = 0;
   return {
-    take(key, rule, now) {
+    async take(key, rule, now) {
       if (now - prunedMs > SHARED_PRUNE_INTERVAL_MS) {
         prunedMs = now;
-        db.prepare("DELETE FROM rate_limit_hits WHERE expires_ms < ?").run(now);
+        await run(db, sql`DELETE FROM rate_limit_hits WHERE expires_ms < ${now}`);
       }
-      const row = take.get({ key: `${name}:${key}`, now, windowMs: rule.windowMs, max: rule.max })!;
+      const nowMs = sql`CAST(${now} AS bigint)`;
+      const max = sql`CAST(${rule.max} AS bigint)`;
+      const windowMs = sql`CAST(${rule.windowMs} AS bigint)`;
+      // A key's live hits: those younger than the window, oldest first.
+      const live = sql`ARRAY(SELECT t FROM unnest(h.hits_ms) AS t WHERE t > ${nowMs} - ${windowMs} ORDER BY t)`;
+      const row = (await one<{ counted: number; oldest_ms: number | null }>(db, sql`
+        INSERT INTO rate_limit_hits AS h (limit_key, hits_ms, counted, expires_ms)
+        VALUES (${`${name}:${key}`}, CASE WHEN ${max} > 0 THEN ARRAY[${nowMs}] ELSE '{}'::bigint[] END,
+          CASE WHEN ${max} > 0 THEN 1 ELSE 0 END, ${nowMs} + ${windowMs})
+        ON CONFLICT (limit_key) DO UPDATE SET
+          hits_ms = CASE WHEN cardinality(${live}) < ${max} THEN ${live} || ${nowMs} ELSE ${live} END,
+          counted = CASE WHEN cardinality(${live}) < ${max} THEN 1 ELSE 0 END,
+          expires_ms = GREATEST(h.expires_ms, ${nowMs} + ${windowMs})
+        RETURNING counted, (SELECT min(t) FROM unnest(hits_ms) AS t) AS oldest_ms`))!;
       return row.counted === 1 ? { counted: true } : { counted: false, oldestMs: row.oldest_ms ?? now };
     },
-    refund(key, now) {
-      refund.run({ key: `${name}:${key}`, now });
+    async refund(key, now) {
+      // Remove one hit at `now` (a take's own), wherever it is in the list.
+      const nowMs = sql`CAST(${now} AS bigint)`;
+      await run(db, sql`
+        UPDATE rate_limit_hits
+        SET hits_ms = ARRAY(SELECT u.t FROM unnest(hits_ms) WITH ORDINALITY AS u(t, i) WHERE u.i <> array_position(hits_ms, ${nowMs}) ORDER BY u.i)
+        WHERE limit_key = ${`${name}:${key}`} AND array_position(hits_ms, ${nowMs}) IS NOT NULL`);
     },
-    reset() {
-      db.prepare("DELETE FROM rate_limit_hits WHERE starts_with(limit_key, ?)").run(`${name}:`);
+    async reset() {
+      await run(db, sql`DELETE FROM rate_limit_hits WHERE starts_with(limit_key, ${`${name}:`})`);
     },
   };
 }
@@ -135,17 +142,17 @@ export function submissionLimiter(config: SubmissionLimitsConfig = DEFAULT_SUBMI
      * Count one submission of `ip` (keyed by `addressKey`, so one IPv6 /64 shares one window) and `email`
      * (lower-cased, keyed by its SHA-256: on PostgreSQL the window is a table row, which then names no shopper
      * and needs nothing from an erasure), or refuse it.
-     * @throws ApiError 429 (code `rate_limited`, with `retryAfterSeconds`) when either window is full;
-     * a refused submission is not counted (in either window).
+     * @throws ApiError 429 (code `rate_limited`, with `retryAfterSeconds`; the promise rejects) when either window
+     * is full; a refused submission is not counted (in either window).
      */
-    consume(ip: string, email: string, now = Date.now()): void {
+    async consume(ip: string, email: string, now = Date.now()): Promise<void> {
       const ipKey = `ip:${addressKey(ip)}`;
       const emailKey = `email:${createHash("sha256").update(email.trim().toLowerCase()).digest("hex")}`;
-      const ipHit = counter.take(ipKey, limits.perIp, now);
-      const emailHit = counter.take(emailKey, limits.perEmail, now);
+      const ipHit = await counter.take(ipKey, limits.perIp, now);
+      const emailHit = await counter.take(emailKey, limits.perEmail, now);
       if (ipHit.counted && emailHit.counted) return;
-      if (ipHit.counted) counter.refund(ipKey, now);
-      if (emailHit.counted) counter.refund(emailKey, now);
+      if (ipHit.counted) await counter.refund(ipKey, now);
+      if (emailHit.counted) await counter.refund(emailKey, now);
       const ipWait = waitSeconds(ipHit, limits.perIp, now);
       const emailWait = waitSeconds(emailHit, limits.perEmail, now);
       const error = new ApiError(429, `Too many submissions ${ipWait ? "from this network" : "with this e-mail"}: try again in ${Math.max(ipWait, emailWait)} seconds`, "rate_limited");
@@ -157,8 +164,8 @@ export function submissionLimiter(config: SubmissionLimitsConfig = DEFAULT_SUBMI
       limits = { ...limits, ...next };
     },
     /** Forget every count. */
-    reset(): void {
-      counter.reset();
+    reset(): Promise<void> {
+      return counter.reset();
     },
   };
 }
@@ -201,29 +208,25 @@ export function addressLimiter(what: string, rule: LimitRule, counter: WindowCou
   let limit = rule;
   return {
     /**
-     * Run `write` for `ip` unless the address's window is full; count it when it returns and `counts`
-     * says so (e.g. not an idempotent replay). A write that throws (400, 404, ...) uses no quota.
-     * The place in the window is taken before `write` runs and given back when it throws or does not count,
+     * Run `write` for `ip` unless the address's window is full; count it when it resolves and `counts`
+     * says so (e.g. not an idempotent replay). A write that rejects (400, 404, ...) uses no quota.
+     * The place in the window is taken before `write` runs and given back when it rejects or does not count,
      * so concurrent writes (of this process or of other nodes) never exceed the limit together.
-     * `write` must be synchronous.
+     * @returns a promise of what `write` resolves to.
      * @throws ApiError 429 `rate_limited` (with `retryAfterSeconds`) when the window is full; else what `write` throws.
      */
-    run<T>(ip: string, write: () => T, counts: (result: T) => boolean = () => true, now = Date.now()): T {
+    async run<T>(ip: string, write: () => Promise<T>, counts: (result: T) => boolean = () => true, now = Date.now()): Promise<T> {
       const key = addressKey(ip);
-      const hit = counter.take(key, limit, now);
+      const hit = await counter.take(key, limit, now);
       if (!hit.counted) throw tooMany(what, waitSeconds(hit, limit, now));
       let result: T;
       try {
-        result = write();
+        result = await write();
       } catch (error) {
-        counter.refund(key, now);
+        await counter.refund(key, now);
         throw error;
       }
-      if (result instanceof Promise) {
-        counter.refund(key, now);
-        throw new Error("addressLimiter.run: write must be synchronous");
-      }
-      if (!counts(result)) counter.refund(key, now);
+      if (!counts(result)) await counter.refund(key, now);
       return result;
     },
     /** Replace the rule (configuration, tests). */
@@ -231,8 +234,8 @@ export function addressLimiter(what: string, rule: LimitRule, counter: WindowCou
       limit = next;
     },
     /** Forget every count. */
-    reset(): void {
-      counter.reset();
+    reset(): Promise<void> {
+      return counter.reset();
     },
   };
 }
