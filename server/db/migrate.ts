@@ -1,60 +1,134 @@
 /**
- * Schema migrations. (Interim: the engine's own migration files, `migrations/NNN-*.sql` for SQLite and
- * `postgres/NNN-*.sql` for PostgreSQL, each in its own transaction, recorded in `schema_migrations`.)
+ * Schema migrations: one history for both engines, written once in TypeScript (server/db/schema/), recorded in
+ * `schema_migrations` (version, name, applied_at).
+ *
+ * - Version 100 is the baseline (schema/baseline.ts): the whole schema on an empty database of either engine.
+ * - Later migrations (101, 102, …) are appended to MIGRATIONS, each an `up(db)` written once with Kysely's schema
+ *   builder and the query helpers, branching on `dialect(db)` only where the engines truly differ.
+ * - A database created before the baseline (legacy files: SQLite 001-088, PostgreSQL 001-008, recorded in the same
+ *   `schema_migrations`) is upgraded in place: the legacy files it lacks are applied first (server/db/legacy/,
+ *   kept only for this path), then the baseline is recorded as applied without running (its schema is the one
+ *   those files build: server/db/schema/schema.test.ts and server/db/postgres-schema.test.ts), every row kept.
+ *
+ * On an up-to-date database one query (`SELECT version FROM schema_migrations`) finds nothing pending.
+ * Each migration runs in its own transaction with its record (DDL is transactional on both engines).
  * On PostgreSQL one session-level advisory lock (MIGRATION_LOCK_KEY) is held while migrating and installing
- * triggers at start-up, so nodes starting together migrate once; it is never taken by ordinary writes.
+ * triggers at start-up, on a connection of its own (not one of the pool's), so nodes starting together migrate
+ * once; it is never taken by ordinary writes.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { exec, sql, transaction, values, type Db } from "./query.ts";
+import pg from "pg";
+import { exec, run, sql, transaction, values, type Db, type Dialect } from "./query.ts";
+import { baseline } from "./schema/baseline.ts";
 
-const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), "migrations");
-const POSTGRES_MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), "postgres");
+/** A migration: `up` runs inside a transaction on `db` (query through the helpers of server/db/query.ts). */
+export type Migration = { version: number; name: string; up: (db: Db) => Promise<void> };
+
+/** Every migration, oldest first. Append new ones (version 101, 102, …); never edit one that has shipped. */
+export const MIGRATIONS: readonly Migration[] = [{ version: 100, name: "100-baseline", up: baseline }];
+
+/** The version of the baseline migration. */
+export const BASELINE_VERSION = 100;
+
+/** The last legacy migration file per engine: a database at that version has the baseline's schema. */
+export const LEGACY_LAST_VERSION: Record<Dialect, number> = { sqlite: 88, postgres: 8 };
+
+const LEGACY_DIR = join(dirname(fileURLToPath(import.meta.url)), "legacy");
 
 /** The advisory lock held while a node migrates (an arbitrary constant: "chorus" in ASCII). Start-up only. */
 export const MIGRATION_LOCK_KEY = 0x63686f727573;
 
 /**
  * Apply every pending migration, then run `after` (trigger installs) under the same lock.
- * @returns the versions applied.
+ * @returns the versions applied (legacy files included; the baseline when it ran or was recorded).
  */
 export async function migrate(db: Db, after: () => Promise<void> = () => Promise.resolve()): Promise<number[]> {
   if (db.dialect === "sqlite") {
-    const done = await migrateFrom(db, MIGRATIONS_DIR, "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL");
+    const done = await migrateUnlocked(db);
     await after();
     return done;
   }
-  // One node migrates at a time; the others wait here, then find nothing left to apply.
-  const client = await db.pool!.connect();
+  // One node migrates at a time; the others wait here, then find nothing left to apply. The lock lives on a
+  // connection of its own, so a pool of one connection (DATABASE_POOL_SIZE=1) still has it free for the work.
+  const client = new pg.Client({ connectionString: db.location, application_name: "chorus-migrate" });
+  await client.connect();
   try {
     await client.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
-    try {
-      const done = await migrateFrom(db, POSTGRES_MIGRATIONS_DIR, "version bigint PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL");
-      await after();
-      return done;
-    } finally {
-      await client.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK_KEY})`);
-    }
+    const done = await migrateUnlocked(db);
+    await after();
+    return done;
   } finally {
-    client.release();
+    await client.end(); // ends the session: releases the lock
   }
 }
 
-async function migrateFrom(db: Db, dir: string, columns: string): Promise<number[]> {
+/** The versions recorded in schema_migrations, or null when the table does not exist yet (an empty database). */
+async function appliedVersions(db: Db): Promise<Set<number> | null> {
+  try {
+    return new Set(await values<number>(db, sql`SELECT version FROM schema_migrations`));
+  } catch {
+    return null;
+  }
+}
+
+async function migrateUnlocked(db: Db): Promise<number[]> {
+  let applied = await appliedVersions(db);
+  const latest = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+  if (applied?.has(latest)) return []; // the one query of an up-to-date start
+  const done: number[] = [];
+  if (!applied) {
+    await createMigrationsTable(db);
+    applied = new Set();
+  }
+  if (applied.size > 0 && !applied.has(BASELINE_VERSION)) {
+    // A database of the legacy migration files: finish them, then record the baseline (its schema is theirs).
+    done.push(...(await applyLegacy(db, applied)));
+    await transaction(db, () => record(db, BASELINE_VERSION, "100-baseline (recorded: legacy schema complete)"));
+    applied.add(BASELINE_VERSION);
+    done.push(BASELINE_VERSION);
+  }
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.version)) continue;
+    await transaction(db, async () => {
+      await migration.up(db);
+      await record(db, migration.version, migration.name);
+    });
+    done.push(migration.version);
+  }
+  return done;
+}
+
+async function createMigrationsTable(db: Db): Promise<void> {
+  const columns = db.dialect === "sqlite" ? "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL" : "version bigint PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL";
   await exec(db, `CREATE TABLE IF NOT EXISTS schema_migrations (${columns})`);
-  const applied = new Set(await values<number>(db, sql`SELECT version FROM schema_migrations`));
+}
+
+async function record(db: Db, version: number, name: string): Promise<void> {
+  await run(db, sql`INSERT INTO schema_migrations (version, name, applied_at) VALUES (${version}, ${name}, ${new Date().toISOString()})`);
+}
+
+/**
+ * Apply the legacy migration files (server/db/legacy/<engine>/NNN-name.sql) that `applied` lacks, each in its
+ * own transaction with its record, as the runner before the baseline did. Only for databases created before it;
+ * tests use it to build a legacy database.
+ * @returns the versions applied.
+ */
+export async function applyLegacy(db: Db, applied: ReadonlySet<number> = new Set()): Promise<number[]> {
+  await createMigrationsTable(db);
+  const dir = join(LEGACY_DIR, db.dialect);
   const files = (existsSync(dir) ? readdirSync(dir) : [])
     .filter((f) => /^\d+-.+\.sql$/.test(f))
     .sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
   const done: number[] = [];
   for (const file of files) {
     const version = parseInt(file, 10);
-    if (applied.has(version)) continue;
+    if (applied.has(version) || version > LEGACY_LAST_VERSION[db.dialect]) continue;
     const text = readFileSync(join(dir, file), "utf8");
     await transaction(db, async () => {
       await exec(db, text);
-      await exec(db, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (${version}, '${file}', '${new Date().toISOString()}')`);
+      await record(db, version, file);
     });
     done.push(version);
   }
