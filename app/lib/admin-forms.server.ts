@@ -15,17 +15,17 @@ export const translationSchema = z.enum(["off", "on-load"], { error: "translatio
  * The publish / reject intents shared by the moderation pages (reviews, questions): `publish` and
  * `reject` act on the one item in form field `itemField`, `bulk-publish` and `bulk-reject` on every ticked
  * one. `setStatus(ids, status)` changes the store's own items and returns how many it changed.
- * @returns the action's answer (a flash message, or an error with 400/404), or null for another intent.
+ * @returns a promise of the action's answer (a flash message, or an error with 400/404), or null for another intent.
  */
-export function moderationIntent(
+export async function moderationIntent(
   intent: string, form: FormData, itemField: string, noun: string,
-  setStatus: (ids: string[], status: "published" | "rejected") => number,
+  setStatus: (ids: string[], status: "published" | "rejected") => Promise<number> | number,
 ) {
   const Noun = noun[0].toUpperCase() + noun.slice(1);
   switch (intent) {
     case "publish":
     case "reject": {
-      const n = setStatus([field(form, itemField)], intent === "publish" ? "published" : "rejected");
+      const n = await setStatus([field(form, itemField)], intent === "publish" ? "published" : "rejected");
       if (n === 0) return data({ error: `${Noun} not found.` }, { status: 404 });
       return { ok: intent === "publish" ? `${Noun} published.` : `${Noun} rejected.` };
     }
@@ -34,7 +34,7 @@ export function moderationIntent(
       const ids = form.getAll(itemField).filter((v): v is string => typeof v === "string");
       if (ids.length === 0) return data({ error: `Tick at least one ${noun} first.` }, { status: 400 });
       const status = intent === "bulk-publish" ? "published" : "rejected";
-      const n = setStatus(ids, status);
+      const n = await setStatus(ids, status);
       if (n === 0) return data({ error: `None of the chosen ${noun}s were found.` }, { status: 404 });
       return { ok: `${n} ${noun}${n === 1 ? "" : "s"} ${status}.` };
     }

@@ -126,8 +126,8 @@ export const adminHeaders: HeadersFunction = ({ parentHeaders, actionHeaders, er
 };
 
 /** The signed-in session, or a redirect to the sign-in page (thrown). */
-export function requireSession(request: Request, context: AppLoadContext): AdminSession {
-  const session = context.services.admin.session(readCookie(request, SESSION_COOKIE));
+export async function requireSession(request: Request, context: AppLoadContext): Promise<AdminSession> {
+  const session = await context.services.admin.session(readCookie(request, SESSION_COOKIE));
   if (!session) {
     const url = new URL(request.url);
     // A form sent without a session is answered before its body is read: close the connection with the
@@ -142,9 +142,9 @@ export function requireSession(request: Request, context: AppLoadContext): Admin
  * The session and the store of `storeId`, when the signed-in user belongs to it.
  * @throws redirect to sign-in without a session; 404 when the store is unknown or not the user's.
  */
-export function requireStore(request: Request, context: AppLoadContext, storeId: string | undefined): { session: AdminSession; store: Store } {
-  const session = requireSession(request, context);
-  const store = storeId && session.stores.some((s) => s.storeId === storeId) ? context.services.stores.get(storeId) : undefined;
+export async function requireStore(request: Request, context: AppLoadContext, storeId: string | undefined): Promise<{ session: AdminSession; store: Store }> {
+  const session = await requireSession(request, context);
+  const store = storeId && session.stores.some((s) => s.storeId === storeId) ? await context.services.stores.get(storeId) : undefined;
   if (!store) throw httpError(404, "Store not found, or you do not have access to it.");
   return { session, store };
 }
@@ -162,7 +162,7 @@ export function requireCsrf(form: FormData, session: AdminSession): void {
  * checked, in that order. @throws redirect / 404 / 403, and 400 / 413 / 415 for an unreadable form (readAdminForm).
  */
 export async function requireStoreAction(request: Request, context: AppLoadContext, storeId: string | undefined, maxBytes?: number) {
-  const { session, store } = requireStore(request, context, storeId);
+  const { session, store } = await requireStore(request, context, storeId);
   const form = await readAdminForm(request, maxBytes);
   requireCsrf(form, session);
   return { session, store, form };

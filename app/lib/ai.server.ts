@@ -14,7 +14,7 @@ export const reviewsSummary = defineOperation({
   ...aiRead, id: "getProductReviewsSummary",
   summary: "The published AI summary of a product's reviews",
   responses: { 200: { description: "`{ reviewsSummary }`, or `{}` when no summary is published", schema: reviewsSummaryResponseSchema }, ...errorResponses(404) },
-  handler: ({ params, context }) => reply(context.services.ai.getSummary(params), { scopes: context.services.ai.cacheScopes(params) }),
+  handler: async ({ params, context }) => reply(await context.services.ai.getSummary(params), { scopes: await context.services.ai.cacheScopes(params) }),
 });
 
 /** GET …/products/{platform}-{id}/reviews_keywords */
@@ -22,5 +22,5 @@ export const reviewsKeywords = defineOperation({
   ...aiRead, id: "getProductReviewsKeywords",
   summary: "The published keyword topics of a product's reviews",
   responses: { 200: { description: "`{ reviewsKeywords: { keywordTopics } }`, or `{}` when none are published", schema: reviewsKeywordsResponseSchema }, ...errorResponses(404) },
-  handler: ({ params, context }) => reply(context.services.ai.getKeywords(params), { scopes: context.services.ai.cacheScopes(params) }),
+  handler: async ({ params, context }) => reply(await context.services.ai.getKeywords(params), { scopes: await context.services.ai.cacheScopes(params) }),
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   direct = await startTestServer();
   proxied = await startTestServer({ trustedProxies: "loopback" }); // as behind a reverse proxy on this machine
   for (const t of [direct, proxied]) {
-    t.services.stores.create({ storeId: DEMO_STORE_ID, name: "Chorus Demo Boutique", platform: "shopify" });
+    await t.services.stores.create({ storeId: DEMO_STORE_ID, name: "Chorus Demo Boutique", platform: "shopify" });
     await loyaltyDemoSeeder(DEMO_STORE_ID).run({ services: t.services, config: {} as Config, log: () => {} });
   }
 });

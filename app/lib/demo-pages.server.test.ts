@@ -16,7 +16,7 @@ let rows: RealReview[];
 
 beforeAll(async () => {
   t = await startTestServer();
-  rows = seedRealReviews(t.services, { storeId: DEMO_STORE_ID, productIds: ["1078", "862", "1094"] });
+  rows = await seedRealReviews(t.services, { storeId: DEMO_STORE_ID, productIds: ["1078", "862", "1094"] });
 });
 afterAll(() => t.close());
 
@@ -71,7 +71,7 @@ describe("demo storefront pages", () => {
   });
 
   it("escapes product names in the HTML", async () => {
-    t.services.stores.upsertProduct({ storeId: DEMO_STORE_ID, productId: "777", name: `<img src=x onerror=alert(1)> "Tee" & co` });
+    await t.services.stores.upsertProduct({ storeId: DEMO_STORE_ID, productId: "777", name: `<img src=x onerror=alert(1)> "Tee" & co` });
     const { res, html } = await get("/demo/products/shopify-777");
     expect(res.status).toBe(200);
     expect(html).not.toContain("<img src=x");
@@ -92,7 +92,7 @@ describe("demo storefront pages", () => {
     writeFileSync(file, readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8").split("\n").slice(0, 60).join("\n"));
     const s = t.services;
     await importAmazonQa({ db: s.db, stores: s.stores, questions: s.questionsData }, { storeId: DEMO_STORE_ID, file });
-    const top = s.questions.productsWithMostQuestions(DEMO_STORE_ID, 6);
+    const top = await s.questions.productsWithMostQuestions(DEMO_STORE_ID, 6);
     expect(top.length).toBeGreaterThan(0);
     const { html } = await get("/demo");
     const section = html.slice(html.indexOf("<h2>Questions and answers</h2>"));

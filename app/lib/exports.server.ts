@@ -28,8 +28,8 @@ function exportOperation<N extends ExportName>(name: N): Operation {
       200: { description: "The CSV file", schema: z.string(), contentType: "text/csv" },
       ...errorResponses(400, 401),
     },
-    handler: ({ storeId, query, context }) => {
-      const file = context.services.exports.csv(storeId, name, query as unknown as ExportQueries[N]);
+    handler: async ({ storeId, query, context }) => {
+      const file = await context.services.exports.csv(storeId, name, query as unknown as ExportQueries[N]);
       return reply(null, {
         raw: { body: file.stream, contentType: "text/csv; charset=utf-8" },
         headers: { "content-disposition": `attachment; filename="${file.filename}"`, "x-content-type-options": "nosniff" },

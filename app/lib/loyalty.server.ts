@@ -31,8 +31,10 @@ export const login = defineOperation({
   summary: "Exchange the storefront platform's customer token for a Chorus customer token",
   body: { schema: loginBody, ...jsonBody },
   responses: { 200: { description: "The customer token and the loyalty customer", schema: loginResponseSchema }, ...errorResponses(400, 401, 404, 413, 415) },
-  before: ({ params, context }) => void context.services.loyalty.legalPolicies(params.storeId), // 404 for an unknown store before reading the body
-  handler: async ({ params, body, context }) => context.services.loyalty.login(params.storeId, body.customerAccessToken),
+  before: async ({ params, context }) => {
+    await context.services.loyalty.legalPolicies(params.storeId); // 404 for an unknown store before reading the body
+  },
+  handler: async ({ params, body, context }) => await context.services.loyalty.login(params.storeId, body.customerAccessToken),
 });
 
 /** GET /loyalty/legal_policies */
@@ -40,8 +42,8 @@ export const legalPolicies = defineOperation({
   ...loyalty, id: "getLoyaltyLegalPolicies", method: "GET", auth: "none", cache: "public",
   summary: "The program's legal policies (button text, sentence, version)",
   responses: { 200: { description: "The legal policies", schema: legalPoliciesSchema }, ...errorResponses(404) },
-  handler: ({ request, params, context }) =>
-    reply(context.services.loyalty.legalPolicies(params.storeId), { cache: request.headers.has("authorization") ? "private" : "public", scopes: programScopes(params.storeId) }),
+  handler: async ({ request, params, context }) =>
+    reply(await context.services.loyalty.legalPolicies(params.storeId), { cache: request.headers.has("authorization") ? "private" : "public", scopes: programScopes(params.storeId) }),
 });
 
 /** POST /loyalty/customer_activation */
@@ -51,8 +53,8 @@ export const customerActivation = defineOperation({
   headers: z.object({ [PARTNER_HEADER]: z.string().max(200).optional().meta({ description: "The ID of the technology partner that enrolled the customer; when sent, it must equal `enrollmentChannel` (else 400)." }) }),
   body: { schema: customerActivationBody, ...jsonBody },
   responses: { 200: { description: "The enrolled loyalty customer", schema: loyaltyCustomerResponseSchema }, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
-  handler: ({ params, body, customer, context, request }) =>
-    context.services.loyalty.activate(params.storeId, customer!.loyalty_customer_id, body, request.headers.get(PARTNER_HEADER)),
+  handler: async ({ params, body, customer, context, request }) =>
+    await context.services.loyalty.activate(params.storeId, customer!.loyalty_customer_id, body, request.headers.get(PARTNER_HEADER)),
 });
 
 /** GET of a program list (earning rules, redemption rules, VIP tiers): general, or tailored with a Bearer token. */
@@ -61,8 +63,8 @@ function programList(pick: "earningRules" | "redemptionRules" | "vipTiers", id: 
     ...loyalty, id, method: "GET", auth: "customer-optional", cache: "public", summary,
     description: "Without a customer token: the general program (public, cached). With one: tailored to that customer (private).",
     responses: { 200: { description: "The list", schema }, ...errorResponses(401, 404) },
-    handler: ({ params, customer, context }) =>
-      reply(context.services.loyalty[pick](params.storeId, customer), { cache: customer ? "private" : "public", scopes: programScopes(params.storeId) }),
+    handler: async ({ params, customer, context }) =>
+      reply(await context.services.loyalty[pick](params.storeId, customer), { cache: customer ? "private" : "public", scopes: programScopes(params.storeId) }),
   });
 }
 export const earningRules = programList("earningRules", "listLoyaltyEarningRules", "The program's earning rules", earningRulesResponseSchema);
@@ -74,7 +76,7 @@ export const customer = defineOperation({
   ...loyalty, id: "getLoyaltyCustomer", method: "GET", auth: "customer", cache: "private",
   summary: "The signed-in loyalty customer (status, points balance, VIP tier)",
   responses: { 200: { description: "The loyalty customer", schema: loyaltyCustomerResponseSchema }, ...errorResponses(401, 404) },
-  handler: ({ params, customer, context }) => context.services.loyalty.customer(params.storeId, customer!.loyalty_customer_id),
+  handler: async ({ params, customer, context }) => await context.services.loyalty.customer(params.storeId, customer!.loyalty_customer_id),
 });
 
 /** GET /loyalty/customer/transactions */
@@ -83,7 +85,7 @@ export const transactions = defineOperation({
   summary: "The signed-in customer's points transactions, newest first",
   query: listPageQuery,
   responses: { 200: { description: "A page of transactions", schema: transactionsResponseSchema }, ...errorResponses(400, 401, 404) },
-  handler: ({ params, query, customer, context }) => context.services.loyalty.transactions(params.storeId, customer!.loyalty_customer_id, query),
+  handler: async ({ params, query, customer, context }) => await context.services.loyalty.transactions(params.storeId, customer!.loyalty_customer_id, query),
 });
 
 /** POST /loyalty/customer/redemptions */
@@ -92,8 +94,8 @@ export const redemptions = defineOperation({
   summary: "Spend points on a redemption rule (an enrolled customer's coupon)",
   body: { schema: redemptionBody, ...jsonBody },
   responses: { 201: { description: "The redemption and the customer's new balance", schema: redemptionResponseSchema }, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
-  handler: ({ params, body, customer, context }) =>
-    reply(context.services.loyalty.redeem(params.storeId, customer!.loyalty_customer_id, body.redemptionRuleId), { status: 201 }),
+  handler: async ({ params, body, customer, context }) =>
+    reply(await context.services.loyalty.redeem(params.storeId, customer!.loyalty_customer_id, body.redemptionRuleId), { status: 201 }),
 });
 
 /** POST /enterprise/loyalty/earning_transactions (201 new, 200 repeat of an order). */
@@ -102,8 +104,8 @@ export const orderEarning = defineOperation({
   summary: "Award points for an order (idempotent per orderId)",
   body: { schema: orderEarningBody, ...jsonBody },
   responses: { 201: { description: "Points awarded", schema: orderEarningResponseSchema }, 200: { description: "This order was already awarded: the same transaction", schema: orderEarningResponseSchema }, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
-  handler: ({ body, storeId, context }) => {
-    const result = context.services.loyalty.earnForOrder(storeId, body);
+  handler: async ({ body, storeId, context }) => {
+    const result = await context.services.loyalty.earnForOrder(storeId, body);
     return reply(result.body, { status: result.created ? 201 : 200 });
   },
 });

@@ -12,27 +12,27 @@ import { httpError, requireSession } from "~/lib/admin.server";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Who reads the outbox: the session's stores by role (read with the session, on every request) and whether the user is an operator. */
-export function outboxReader(session: AdminSession, context: AppLoadContext): OutboxReader {
+export async function outboxReader(session: AdminSession, context: AppLoadContext): Promise<OutboxReader> {
   return {
     ownerOf: session.stores.filter((s) => s.role === "owner").map((s) => s.storeId),
     memberOf: session.stores.filter((s) => s.role !== "owner").map((s) => s.storeId),
-    operator: context.services.signup.isOperator(session.userId),
+    operator: await context.services.signup.isOperator(session.userId),
     email: session.email,
   };
 }
 
 /** The session and the message, or undefined when it is not visible. @throws redirect to sign-in without a session. */
-export function findOutboxMessage(request: Request, context: AppLoadContext, messageId: string | undefined) {
-  const session = requireSession(request, context);
+export async function findOutboxMessage(request: Request, context: AppLoadContext, messageId: string | undefined) {
+  const session = await requireSession(request, context);
   const message = messageId && UUID.test(messageId)
-    ? context.services.mail.getVisible({ ...outboxReader(session, context), messageId })
+    ? await context.services.mail.getVisible({ ...(await outboxReader(session, context)), messageId })
     : undefined;
   return { session, message };
 }
 
 /** The session and the message. @throws redirect to sign-in without a session; 404 when not visible. */
-export function requireOutboxMessage(request: Request, context: AppLoadContext, messageId: string | undefined) {
-  const { session, message } = findOutboxMessage(request, context, messageId);
+export async function requireOutboxMessage(request: Request, context: AppLoadContext, messageId: string | undefined) {
+  const { session, message } = await findOutboxMessage(request, context, messageId);
   if (!message) throw httpError(404, "Message not found, or it is not one you may read (invitations and password resets are shown to a store's owners only).");
   return { session, message };
 }

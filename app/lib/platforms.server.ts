@@ -36,10 +36,12 @@ export const shopifyWebhook = defineOperation({
   responses: { 200: { description: "The delivery was applied, ignored or already applied", schema: webhookResponseSchema }, ...WEBHOOK_ERRORS },
   handler: async ({ request, headers, context }) => {
     const raw = await readBodyBytes(request, WEBHOOK_MAX_BYTES);
-    const outcome = context.services.platforms.receiveShopify(
+    const outcome = await context.services.platforms.receiveShopify(
       { topic: headers["x-shopify-topic"], hmac: headers["x-shopify-hmac-sha256"] ?? "", shopDomain: headers["x-shopify-shop-domain"], webhookId: headers["x-shopify-webhook-id"] },
       raw, context.services.reviewRequests,
-      (storeId, topic, body) => void context.services.privacy.shopifyPrivacyRequest(storeId, topic, body, context.publicOrigin),
+      async (storeId, topic, body) => {
+        await context.services.privacy.shopifyPrivacyRequest(storeId, topic, body, context.publicOrigin);
+      },
     );
     return { outcome };
   },
@@ -59,7 +61,7 @@ export const signedWebhook = defineOperation({
   responses: { 200: { description: "The delivery was applied or already applied", schema: webhookResponseSchema }, ...WEBHOOK_ERRORS },
   handler: async ({ request, params, headers, context }) => {
     const raw = await readBodyBytes(request, WEBHOOK_MAX_BYTES);
-    const outcome = context.services.platforms.receiveSigned(
+    const outcome = await context.services.platforms.receiveSigned(
       params.storeId,
       { signature: headers["x-chorus-signature"] ?? "", webhookId: headers["x-chorus-webhook-id"], timestamp: headers["x-chorus-timestamp"] ?? "" },
       raw, context.services.reviewRequests,
@@ -74,7 +76,7 @@ export const getSettings = defineOperation({
   summary: "Read the store's settings (platform connection and the other sections)",
   description: "Write-only values (the platform app secret) are never returned: the answer says only whether they are set.",
   responses: { 200: { description: "Every settings section", schema: settingsSchema }, ...errorResponses(401) },
-  handler: ({ storeId, context }) => context.services.settings.get(storeId, context.publicOrigin),
+  handler: async ({ storeId, context }) => await context.services.settings.get(storeId, context.publicOrigin),
 });
 
 /** PATCH /enterprise/settings */
@@ -84,8 +86,8 @@ export const patchSettings = defineOperation({
   description: "Send only the sections and fields to change. All changes apply together or, on any error, none does. Answers the settings after the change.",
   body: { schema: settingsPatchSchema, read: "json", contentTypes: ["application/json"] },
   responses: { 200: { description: "Every settings section, after the change", schema: settingsSchema }, ...errorResponses(400, 401, 409, 413, 415) },
-  handler: ({ storeId, body, context }) => {
-    context.services.settings.update(storeId, body);
-    return context.services.settings.get(storeId, context.publicOrigin);
+  handler: async ({ storeId, body, context }) => {
+    await context.services.settings.update(storeId, body);
+    return await context.services.settings.get(storeId, context.publicOrigin);
   },
 });

@@ -53,5 +53,5 @@ export const eraseShopperData = defineOperation({
   description: "In one transaction: the shopper's reviews (with media files), questions, answers, survey responses, orders, e-mails and review requests are deleted; their loyalty customer is anonymised (the ledger stays balanced). Aggregates and AI content are recomputed. Idempotent; audited without the address.",
   body: { schema: requestBody, read: "json", contentTypes: ["application/json"] },
   responses: { 200: { description: "What was erased", schema: erasureResponseSchema }, ...errorResponses(400, 401, 413, 415) },
-  handler: ({ body, storeId, context }) => ({ erasure: context.services.privacy.erase(storeId, body.email, "enterprise-api") }),
+  handler: async ({ body, storeId, context }) => ({ erasure: await context.services.privacy.erase(storeId, body.email, "enterprise-api") }),
 });

@@ -105,8 +105,8 @@ export async function renderSnippet(services: Services, request: SnippetRequest)
   const { params, widget, publicOrigin } = request;
   const lang = request.lang ?? "en";
   const { reviews } = services;
-  const scopes = [...reviews.cacheScopes(params), contentScope.widgets(params.storeId)];
-  const settings = services.widgetSettings.forShoppers(params.storeId, lang);
+  const scopes = [...(await reviews.cacheScopes(params)), contentScope.widgets(params.storeId)];
+  const settings = await services.widgetSettings.forShoppers(params.storeId, lang);
   const base = scopePath(params);
   const productKey = "productKey" in params ? params.productKey : undefined;
   const groupId = "groupId" in params ? params.groupId : undefined;
@@ -123,7 +123,7 @@ export async function renderSnippet(services: Services, request: SnippetRequest)
   let markup: string;
   let jsonLd = "";
   if (widget === "star-rating") {
-    responses[`${base}/review_aggregate`] = reviews.getAggregate(params);
+    responses[`${base}/review_aggregate`] = await reviews.getAggregate(params);
     markup = renderElement("chorus-star-rating", html`<chorus-star-rating server-rendered ?hidden=${hidden} href=${request.href || nothing} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts} .translation=${snapshot.translation}></chorus-star-rating>`, snapshot, lang);
   } else if (widget === "reviews") {
     const limit = request.limit ?? SNIPPET_REVIEWS_PAGE;
@@ -131,34 +131,34 @@ export async function renderSnippet(services: Services, request: SnippetRequest)
     const page = await reviews.listReviews(params, query, publicOrigin);
     responses[`${base}/reviews?${new URLSearchParams({ limit: String(limit), orderBy: SNIPPET_ORDER })}`] = page;
     // The rating breakdown's counts and a product's attribute filters (widgets/reviews/chorus-reviews.ts), so the page requests neither.
-    const aggregate = reviews.getAggregate(params);
+    const aggregate = await reviews.getAggregate(params);
     responses[`${base}/review_aggregate`] = aggregate;
-    if (productKey) responses[`${base}/attributes`] = reviews.productAttributes(params);
+    if (productKey) responses[`${base}/attributes`] = await reviews.productAttributes(params);
     markup = renderElement("chorus-reviews", html`<chorus-reviews server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} page-size=${limit} .snapshot=${snapshot} .texts=${snapshot.texts} .translation=${snapshot.translation}></chorus-reviews>`, snapshot, lang);
     if (productKey) {
-      const data = structuredDataFrom(services, { storeId: params.storeId, productKey }, aggregate.reviewAggregate, page.reviews);
+      const data = await structuredDataFrom(services, { storeId: params.storeId, productKey }, aggregate.reviewAggregate, page.reviews);
       if (data) jsonLd = jsonLdScript(data);
     }
   } else if (widget === "reviews-summary") {
-    responses[`${base}/reviews_summary`] = services.ai.getSummary(params);
-    scopes.push(...services.ai.cacheScopes(params));
+    responses[`${base}/reviews_summary`] = await services.ai.getSummary(params);
+    scopes.push(...(await services.ai.cacheScopes(params)));
     markup = renderElement("chorus-reviews-summary", html`<chorus-reviews-summary server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts} .translation=${snapshot.translation}></chorus-reviews-summary>`, snapshot, lang);
   } else {
     const query = listPageQuery.parse({ limit: String(SNIPPET_QUESTIONS_PAGE) });
-    responses[`${base}/questions?limit=${SNIPPET_QUESTIONS_PAGE}`] = reviews.listQuestions(params, query);
+    responses[`${base}/questions?limit=${SNIPPET_QUESTIONS_PAGE}`] = await reviews.listQuestions(params, query);
     markup = renderElement("chorus-questions", html`<chorus-questions server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts} .translation=${snapshot.translation}></chorus-questions>`, snapshot, lang);
   }
   return { html: markup + jsonLd, scopes: [...new Set(scopes)] };
 }
 
 /** The product's JSON-LD from its row, its aggregate and `firstReviews` (newest first); null without published reviews. */
-function structuredDataFrom(
+async function structuredDataFrom(
   services: Services, params: { storeId: string; productKey: string }, reviewAggregate: Parameters<typeof productJsonLd>[1], firstReviews: Parameters<typeof productJsonLd>[2],
-): ProductJsonLd | null {
+): Promise<ProductJsonLd | null> {
   if (reviewAggregate.reviewCount === 0) return null;
-  const store = services.stores.get(params.storeId);
+  const store = await services.stores.get(params.storeId);
   const productId = store && params.productKey.startsWith(`${store.platform}-`) ? params.productKey.slice(store.platform.length + 1) : params.productKey;
-  const product = services.stores.getProduct(params.storeId, productId);
+  const product = await services.stores.getProduct(params.storeId, productId);
   return productJsonLd({ name: product?.name ?? params.productKey, url: product?.url, imageUrl: product?.imageUrl, productKey: params.productKey }, reviewAggregate, firstReviews);
 }
 
@@ -167,10 +167,11 @@ function structuredDataFrom(
  * it has no published reviews. @throws ApiError 404 for an unknown store or product.
  */
 export async function productStructuredData(services: Services, params: { storeId: string; productKey: string }, publicOrigin: string): Promise<{ data: ProductJsonLd | null; scopes: string[] }> {
-  const scopes = services.reviews.cacheScopes(params);
+  const scopes = await services.reviews.cacheScopes(params);
   const query = listReviewsQuery.parse({ limit: String(STRUCTURED_DATA_REVIEWS), orderBy: SNIPPET_ORDER });
   const page = await services.reviews.listReviews(params, query, publicOrigin);
-  return { data: structuredDataFrom(services, params, services.reviews.getAggregate(params).reviewAggregate, page.reviews), scopes };
+  const { reviewAggregate } = await services.reviews.getAggregate(params);
+  return { data: await structuredDataFrom(services, params, reviewAggregate, page.reviews), scopes };
 }
 
 const LANG = z
@@ -238,16 +239,16 @@ export const shopifyAdminApiUrl = (env: Record<string, string | undefined> = pro
  * Write the star rating and reviews snippets of every product of the store with published reviews into its
  * Shopify shop as metafields (server/snippets/shopify-metafields.ts); the admin's Platform page runs it with a
  * token typed there (never stored). A reviews snippet over a metafield's size is rendered again with fewer
- * reviews. Yields to the event loop between products (each render is synchronous).
+ * reviews. Yields to the event loop between products (each render builds its HTML synchronously).
  * @returns the write report and the number of products.
  */
 export async function writeSnippetsToShopify(
   services: Services,
   options: { storeId: string; shopDomain: string; accessToken: string; publicOrigin: string; lang?: string; apiUrl?: string },
 ): Promise<WriteReport & { products: number }> {
-  const store = services.stores.get(options.storeId);
+  const store = await services.stores.get(options.storeId);
   if (!store) return { written: 0, errors: ["Store not found"], products: 0 };
-  const products = services.stores.topProducts(store.storeId, 1_000_000);
+  const products = await services.stores.topProducts(store.storeId, 1_000_000);
   const metafields: SnippetMetafield[] = [];
   for (const p of products) {
     const base = { params: { storeId: store.storeId, productKey: `${store.platform}-${p.productId}` }, lang: options.lang, publicOrigin: options.publicOrigin };

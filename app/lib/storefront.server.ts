@@ -42,7 +42,7 @@ export const listReviews = (scope: ReviewScopeName) =>
       // Repeated filter parameters: the parsed query keeps one value, so read them all from the URL.
       const attributeFilters = parseAttributeFilters(new URL(request.url).searchParams);
       if (typeof attributeFilters === "string") throw badRequest(attributeFilters);
-      return reply(await reviews.listReviews(params, { ...query, attributeFilters }, context.publicOrigin), { scopes: reviews.cacheScopes(params) });
+      return reply(await reviews.listReviews(params, { ...query, attributeFilters }, context.publicOrigin), { scopes: await reviews.cacheScopes(params) });
     },
   });
 
@@ -53,7 +53,7 @@ export const reviewAggregate = (scope: ReviewScopeName) =>
     summary: `The review aggregate (count, average, count per star) of ${SCOPE_WORDS[scope]}`,
     params: SCOPE_PARAMS[scope],
     responses: { 200: { description: "The aggregate; zeros when there are no published reviews", schema: reviewAggregateResponseSchema }, ...errorResponses(404) },
-    handler: ({ params, context }) => reply(context.services.reviews.getAggregate(params), { scopes: context.services.reviews.cacheScopes(params) }),
+    handler: async ({ params, context }) => reply(await context.services.reviews.getAggregate(params), { scopes: await context.services.reviews.cacheScopes(params) }),
   });
 
 /** GET …/review_media in `scope`. */
@@ -63,9 +63,9 @@ export const listReviewMedia = (scope: ReviewScopeName) =>
     summary: `List the published photos and videos of reviews of ${SCOPE_WORDS[scope]}`,
     params: SCOPE_PARAMS[scope], query: listPageQuery,
     responses: { 200: { description: "A page of review media, newest first", schema: listReviewMediaResponseSchema }, ...errorResponses(400, 404) },
-    handler: ({ params, query, context }) => {
+    handler: async ({ params, query, context }) => {
       const { reviews } = context.services;
-      return reply(reviews.listMedia(params, query, context.publicOrigin), { scopes: reviews.cacheScopes(params) });
+      return reply(await reviews.listMedia(params, query, context.publicOrigin), { scopes: await reviews.cacheScopes(params) });
     },
   });
 
@@ -77,9 +77,9 @@ export const listQuestions = (scope: "product" | "group") =>
     description: "Each question also carries `author` (the asker), `helpfulCount` and `unhelpfulCount` (Okendo-compatible); answers carry their vote counts, and their `body` is safe as HTML (`&`, `<`, `>` as entities).",
     params: SCOPE_PARAMS[scope], query: listQuestionsQuery,
     responses: { 200: { description: "A page of questions in the requested order (newest first by default)", schema: listQuestionsResponseSchema }, ...errorResponses(400, 404) },
-    handler: ({ params, query, context }) => {
+    handler: async ({ params, query, context }) => {
       const { reviews } = context.services;
-      return reply(reviews.listQuestions(params, query), { scopes: reviews.cacheScopes(params) });
+      return reply(await reviews.listQuestions(params, query), { scopes: await reviews.cacheScopes(params) });
     },
   });
 
@@ -92,9 +92,9 @@ export const getReview = defineOperation({
   description: "The review as the listings show it (its `body` safe as HTML). 404 for an unknown, unpublished or other store's review.",
   params: z.object({ storeId: storeIdParam, reviewId: z.string().min(1).max(200).meta({ description: "The review's ID." }) }),
   responses: { 200: { description: "The review", schema: getReviewResponseSchema }, ...errorResponses(404) },
-  handler: ({ params, context }) => {
+  handler: async ({ params, context }) => {
     const { reviews } = context.services;
-    return reply(reviews.getReview(params.storeId, params.reviewId, context.publicOrigin), { scopes: reviews.reviewCacheScopes(params.storeId, params.reviewId) });
+    return reply(await reviews.getReview(params.storeId, params.reviewId, context.publicOrigin), { scopes: await reviews.reviewCacheScopes(params.storeId, params.reviewId) });
   },
 });
 
@@ -104,7 +104,7 @@ export const questionAggregate = defineOperation({
   summary: "How many published questions a product has (Okendo-compatible)",
   params: SCOPE_PARAMS.product,
   responses: { 200: { description: "The question count (0 for a product without questions)", schema: questionAggregateResponseSchema }, ...errorResponses(404) },
-  handler: ({ params, context }) => reply(context.services.reviews.questionAggregate(params), { scopes: context.services.reviews.cacheScopes(params) }),
+  handler: async ({ params, context }) => reply(await context.services.reviews.questionAggregate(params), { scopes: await context.services.reviews.cacheScopes(params) }),
 });
 
 /** GET /products/{productKey}/attributes (Okendo-compatible): the attribute filters of a product's reviews. */
@@ -114,5 +114,5 @@ export const productAttributes = defineOperation({
   description: "Each attribute with the values its published reviews gave; filter the reviews with `generalAttributes=Title,value1,value2`.",
   params: SCOPE_PARAMS.product,
   responses: { 200: { description: "The attributes (an empty list when the reviews have none)", schema: productAttributesResponseSchema }, ...errorResponses(404) },
-  handler: ({ params, context }) => reply(context.services.reviews.productAttributes(params), { scopes: context.services.reviews.cacheScopes(params) }),
+  handler: async ({ params, context }) => reply(await context.services.reviews.productAttributes(params), { scopes: await context.services.reviews.cacheScopes(params) }),
 });

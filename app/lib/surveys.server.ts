@@ -19,9 +19,9 @@ export const submitSurveyResponse = defineOperation({
   // The service validates the answers against the survey's questions (400 naming the answer).
   body: { schema: surveySubmissionSchema, read: "json-unchecked", contentTypes: ["application/json"] },
   responses: { 201: { description: "The survey response was stored (or replayed)", schema: surveySubmissionResponseSchema }, ...errorResponses(400, 404, 413, 415, 429) },
-  handler: ({ params, headers, body, context }) => {
+  handler: async ({ params, headers, body, context }) => {
     const { surveys, surveyLimiter } = context.services;
-    const result = surveyLimiter.run(context.clientIp, () => surveys.submitResponse(params.storeId, params.channelSurveyId, body, headers["idempotency-key"]), (r) => !r.replayed);
+    const result = await surveyLimiter.run(context.clientIp, async () => await surveys.submitResponse(params.storeId, params.channelSurveyId, body, headers["idempotency-key"]), (r) => !r.replayed);
     return reply(result.body, { status: 201, headers: result.replayed ? { "idempotent-replayed": "true" } : {} });
   },
 });
@@ -33,7 +33,7 @@ export const listSurveys = defineOperation({
   ...enterpriseRead, id: "listSurveys",
   summary: "List the store's surveys with their channel surveys and questions (survey discovery)",
   responses: { 200: { description: "A page of surveys", schema: listSurveysResponseSchema }, ...errorResponses(400, 401) },
-  handler: ({ storeId, query, context }) => context.services.surveys.listSurveys(storeId, query),
+  handler: async ({ storeId, query, context }) => await context.services.surveys.listSurveys(storeId, query),
 });
 
 /** GET /enterprise/surveys/{surveyId}/responses */
@@ -42,5 +42,5 @@ export const listSurveyResponses = defineOperation({
   summary: "List survey responses for one survey",
   params: z.object({ surveyId: z.string().min(1).max(200).meta({ description: "ID of the survey" }) }),
   responses: { 200: { description: "A page of survey responses", schema: listSurveyResponsesResponseSchema }, ...errorResponses(400, 401, 404) },
-  handler: ({ storeId, params, query, context }) => context.services.surveys.listResponses(storeId, params.surveyId, query),
+  handler: async ({ storeId, params, query, context }) => await context.services.surveys.listResponses(storeId, params.surveyId, query),
 });

@@ -18,7 +18,7 @@ export const listWebhookSubscriptions = defineOperation({
   id: "listWebhookSubscriptions", method: "GET", api: "enterprise", auth: "basic", tags,
   summary: "List webhook subscriptions",
   responses: { 200: { description: "The store's subscriptions, oldest first", schema: webhookSubscriptionsResponseSchema }, ...errorResponses(401) },
-  handler: ({ storeId, context }) => ({ subscriptions: context.services.webhooks.list(storeId) }),
+  handler: async ({ storeId, context }) => ({ subscriptions: await context.services.webhooks.list(storeId) }),
 });
 
 /** POST /enterprise/webhook_subscriptions → 201 with the secret, shown once. */
@@ -48,8 +48,8 @@ export const deleteWebhookSubscription = defineOperation({
   summary: "Delete a webhook subscription",
   params: subscriptionIdParamsSchema,
   responses: { 200: { description: "Deleted with its delivery log", schema: deletedWebhookSubscriptionSchema }, ...errorResponses(400, 401, 404) },
-  handler: ({ storeId, params, context }) => {
-    context.services.webhooks.remove(storeId, params.subscriptionId);
+  handler: async ({ storeId, params, context }) => {
+    await context.services.webhooks.remove(storeId, params.subscriptionId);
     return { subscriptionId: params.subscriptionId, deleted: true as const };
   },
 });
@@ -61,5 +61,5 @@ export const rotateWebhookSecret = defineOperation({
   description: "Deliveries from now on are signed with the new secret, shown only in this answer; the old one stops working at once.",
   params: subscriptionIdParamsSchema,
   responses: { 200: { description: "The subscription and its new signing secret", schema: webhookSubscriptionWithSecretSchema }, ...errorResponses(400, 401, 404) },
-  handler: ({ storeId, params, context }) => context.services.webhooks.rotateSecret(storeId, params.subscriptionId),
+  handler: async ({ storeId, params, context }) => await context.services.webhooks.rotateSecret(storeId, params.subscriptionId),
 });

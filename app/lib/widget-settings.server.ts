@@ -32,9 +32,9 @@ export const getWidgetSettings = defineOperation({
       .meta({ description: "The shopper's language (BCP 47 tag, e.g. `de` or `pt-BR`); default `en`." }),
   }),
   responses: { 200: { description: "`{ widgetSettings }`", schema: storefrontWidgetSettingsSchema }, ...errorResponses(400, 404) },
-  handler: ({ params, query, context }) =>
+  handler: async ({ params, query, context }) =>
     reply(
-      { widgetSettings: context.services.widgetSettings.forShoppers(params.storeId, query.locale) },
+      { widgetSettings: await context.services.widgetSettings.forShoppers(params.storeId, query.locale) },
       { scopes: context.services.widgetSettings.cacheScopes(params.storeId), headers: { "cache-control": "public, no-cache" } },
     ),
 });

@@ -22,7 +22,7 @@ import { MAX_MULTIPART_BYTES, readJsonObject, readSubmission, visitorOf } from "
 async function signedInShopper(request: Request, storeId: string, services: OperationContext["services"]): Promise<{ platformCustomerId: string } | undefined> {
   const authorization = request.headers.get("authorization");
   if (!authorization?.trim()) return undefined;
-  if (!services.loyalty.hasProgram(storeId)) throw new ApiError(401, "The customer token is not valid: this store has no loyalty program", "invalid_customer_token");
+  if (!(await services.loyalty.hasProgram(storeId))) throw new ApiError(401, "The customer token is not valid: this store has no loyalty program", "invalid_customer_token");
   const customer = await services.loyalty.authenticate(storeId, authorization);
   return customer ? { platformCustomerId: customer.platform_customer_id } : undefined;
 }
@@ -58,7 +58,7 @@ export const askQuestion = defineOperation({
   responses: { 201: { description: "The question was received", schema: askQuestionResponseSchema }, ...errorResponses(400, 404, 413, 415, 429) },
   handler: async ({ request, params, context }) => {
     const fields = await readJsonObject(request);
-    return reply(context.services.questions.askQuestion(params, fields, context.clientIp), { status: 201 });
+    return reply(await context.services.questions.askQuestion(params, fields, context.clientIp), { status: 201 });
   },
 });
 
@@ -71,8 +71,8 @@ export const importOrders = defineOperation({
   summary: "Import order lines (to recognise verified buyers)",
   body: { schema: importOrdersBody, read: "json", contentTypes: ["application/json"] },
   responses: { 200: { description: "How many new order lines were stored", schema: importOrdersResponseSchema }, ...errorResponses(400, 401, 413, 415) },
-  handler: ({ body, storeId, context }) => ({
-    inserted: context.services.orders.importOrders(storeId, body.orders.map((o) => ({
+  handler: async ({ body, storeId, context }) => ({
+    inserted: await context.services.orders.importOrders(storeId, body.orders.map((o) => ({
       orderId: o.orderId, productId: o.productId, email: o.email, orderedMs: o.dateCreated ? Date.parse(o.dateCreated) : Date.now(), source: "enterprise-api",
     }))),
   }),
@@ -89,9 +89,9 @@ export const vote = defineOperation({
   params: z.object({ storeId: storeIdParam, reviewId: z.string().min(1).max(200).meta({ description: "The review voted on." }) }),
   body: { schema: voteBody, read: "json", contentTypes: ["application/json"] },
   responses: { 200: { description: "The review's vote counts after the vote", schema: voteResponseSchema }, ...errorResponses(400, 404, 413, 415, 429) },
-  handler: ({ request, params, body, context }) => {
+  handler: async ({ request, params, body, context }) => {
     const { visitorId, token, setCookie } = visitorOf(request, context.services.visitorSecret, params.storeId, body.visitorId);
-    const counts = context.services.votes.vote(params.storeId, params.reviewId, body, visitorId, context.clientIp);
+    const counts = await context.services.votes.vote(params.storeId, params.reviewId, body, visitorId, context.clientIp);
     return reply({ ...counts, visitorId: token }, { headers: setCookie ? { "set-cookie": setCookie } : undefined });
   },
 });
@@ -111,8 +111,8 @@ const okendoVote = <P extends z.ZodObject<z.ZodRawShape>>(id: string, what: stri
     params,
     body: { schema: okendoVoteBody, read: "json", contentTypes: ["application/json"] },
     responses: { 200: { description: "The item's vote counts after the vote", schema: qaVoteResponseSchema }, ...errorResponses(400, 404, 413, 415, 429) },
-    handler: ({ params: p, body, context }) =>
-      context.services.votes.okendoVote((p as { storeId: string }).storeId, target(p as z.output<P>), body.voteType, context.clientIp),
+    handler: async ({ params: p, body, context }) =>
+      await context.services.votes.okendoVote((p as { storeId: string }).storeId, target(p as z.output<P>), body.voteType, context.clientIp),
   });
 
 /** POST /stores/{storeId}/reviews/{reviewId}/vote `{ voteType }`. */

@@ -8,15 +8,15 @@ export const meta: MetaFunction = () => [{ title: "Chorus admin" }];
  * /admin: go to the first store's reviews, or to `?store=<id>&section=<name>` (the store switcher,
  * a plain GET form). A user without stores sees a note.
  */
-export function loader({ request, context }: LoaderFunctionArgs) {
-  const session = requireSession(request, context);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const session = await requireSession(request, context);
   const url = new URL(request.url);
   const wanted = url.searchParams.get("store");
   const section = url.searchParams.get("section") ?? "";
   const store = session.stores.find((s) => s.storeId === wanted) ?? session.stores[0];
   const sections = new Set(["reviews", "settings", "integration", "surveys", "questions", "ai", "loyalty", "team"]);
   if (store) return redirect(`/admin/stores/${encodeURIComponent(store.storeId)}/${sections.has(section) ? section : ""}`);
-  return { email: session.email, csrf: session.csrfToken, canCreateStore: context.services.signup.canCreateStore(session.userId) };
+  return { email: session.email, csrf: session.csrfToken, canCreateStore: await context.services.signup.canCreateStore(session.userId) };
 }
 
 export default function AdminHome() {

@@ -19,10 +19,10 @@ function closedLink(state: string): never {
  * that user, their password for an existing account, a new password otherwise); 404 / 410 for a link
  * that does not work. Sets the form's double-submit CSRF cookie.
  */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const found = context.services.team.lookup(params.token);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const found = await context.services.team.lookup(params.token);
   if (found.state !== "open") closedLink(found.state);
-  const session = context.services.admin.session(readCookie(request, SESSION_COOKIE));
+  const session = await context.services.admin.session(readCookie(request, SESSION_COOKIE));
   const { csrf, headers } = signedOutCsrf(request);
   const { invite, storeName, hasAccount } = found;
   return data(
@@ -39,14 +39,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const form = await readAdminForm(request);
   requireSignedOutCsrf(request, form);
   const current = readCookie(request, SESSION_COOKIE);
-  const session = context.services.admin.session(current);
+  const session = await context.services.admin.session(current);
   try {
     const { storeId, sessionToken } = await context.services.team.accept({
       token: params.token, ip: context.clientIp, sessionUserId: session?.userId,
       password: rawField(form, "password"), newPassword: rawField(form, "newPassword"), confirm: rawField(form, "confirm"),
     });
     // The browser's earlier session (the same user's, or another user's it replaces) ends here.
-    context.services.admin.logout(current);
+    await context.services.admin.logout(current);
     return signedInRedirect(request, sessionToken, storePath(storeId));
   } catch (error) {
     return accountError(error);

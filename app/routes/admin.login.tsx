@@ -19,13 +19,13 @@ function safeNext(next: string | null | undefined, stores: { storeId: string }[]
 }
 
 /** The sign-in form. Sets a fresh double-submit CSRF cookie for it; a signed-in user goes on. */
-export function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const next = url.searchParams.get("next") ?? "";
   // After a password reset (admin.reset.$token): a note, and the e-mail filled in.
   const reset = url.searchParams.get("reset") === "done";
   const email = reset ? (url.searchParams.get("email") ?? "").slice(0, 254) : "";
-  const session = context.services.admin.session(readCookie(request, SESSION_COOKIE));
+  const session = await context.services.admin.session(readCookie(request, SESSION_COOKIE));
   if (session && session.stores.length) throw redirect(safeNext(next, session.stores));
   const csrf = newLoginCsrf();
   return data({ csrf, next, signupOpen: context.services.signup.isOpen(), reset, email }, { headers: { "Set-Cookie": adminCookie(request, LOGIN_CSRF_COOKIE, csrf, 3600) } });
@@ -48,7 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!email || !password) return data({ error: "Enter your e-mail and password.", email }, { status: 400 });
   try {
     const { token } = await context.services.admin.login(email, password, context.clientIp);
-    const stores = context.services.admin.session(token)?.stores ?? [];
+    const stores = (await context.services.admin.session(token))?.stores ?? [];
     const headers = new Headers();
     headers.append("Set-Cookie", sessionCookie(request, token));
     headers.append("Set-Cookie", adminCookie(request, LOGIN_CSRF_COOKIE, "", 0));

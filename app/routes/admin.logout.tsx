@@ -8,8 +8,8 @@ export const loader = () => redirect("/admin");
 
 /** Sign out (POST with the CSRF token): ends the session and clears the cookie. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const session = requireSession(request, context);
+  const session = await requireSession(request, context);
   requireCsrf(await readAdminForm(request), session);
-  context.services.admin.logout(readCookie(request, SESSION_COOKIE));
+  await context.services.admin.logout(readCookie(request, SESSION_COOKIE));
   return redirect("/admin/login", { headers: { "Set-Cookie": clearSessionCookie(request) } });
 }

@@ -22,17 +22,17 @@ const PAGE_SIZE = 25;
  * operator. A cursor that is not this listing's answers 400
  * with the error shown in the page.
  */
-export function loader({ request, context }: LoaderFunctionArgs) {
-  const session = requireSession(request, context);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const session = await requireSession(request, context);
   const after = new URL(request.url).searchParams.get("after") ?? undefined;
   const storeNames = Object.fromEntries(session.stores.map((s) => [s.storeId, s.name]));
-  const reader = outboxReader(session, context);
+  const reader = await outboxReader(session, context);
   const base = {
     email: session.email, csrf: session.csrfToken, sending: context.services.mail.sending, storeNames, firstPage: after === undefined,
     firstStoreId: session.stores[0]?.storeId ?? null, ownsAll: reader.memberOf.length === 0, operator: reader.operator,
   };
   try {
-    const page = context.services.mail.listVisible({ ...reader, after, limit: PAGE_SIZE });
+    const page = await context.services.mail.listVisible({ ...reader, after, limit: PAGE_SIZE });
     return { ...base, messages: page.messages, next: page.next ?? null, error: null };
   } catch (error) {
     if (isApiError(error) && error.status === 400) {

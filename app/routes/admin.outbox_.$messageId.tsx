@@ -30,8 +30,8 @@ function linksOf(html: string): string[] {
   return [...links];
 }
 
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { session, message } = requireOutboxMessage(request, context, params.messageId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { session, message } = await requireOutboxMessage(request, context, params.messageId);
   const storeName = message.storeId ? session.stores.find((s) => s.storeId === message.storeId)?.name ?? message.storeId : null;
   const canSendAgain = context.services.mail.sending && (message.status === "failed" || message.status === "kept") && message.html !== "";
   return { email: session.email, csrf: session.csrfToken, firstStoreId: session.stores[0]?.storeId ?? null, message, storeName, links: linksOf(message.html), canSendAgain };
@@ -42,11 +42,11 @@ export function loader({ request, context, params }: LoaderFunctionArgs) {
  * fresh attempts (mail.service.ts `sendAgain`). CSRF checked; a message not visible to the user is a 404.
  */
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { session, message } = requireOutboxMessage(request, context, params.messageId);
+  const { session, message } = await requireOutboxMessage(request, context, params.messageId);
   const form = await readAdminForm(request);
   requireCsrf(form, session);
   if (field(form, "intent") !== "send-again") return data({ error: "Unknown action." }, { status: 400 });
-  const queued = context.services.mail.sendAgain({ ...outboxReader(session, context), messageId: message.messageId });
+  const queued = await context.services.mail.sendAgain({ ...(await outboxReader(session, context)), messageId: message.messageId });
   if (!queued) {
     return data({ error: context.services.mail.sending ? "Only a failed or kept message can be sent again." : "Nothing can be sent: no mail server is configured (SMTP_URL)." }, { status: 409 });
   }

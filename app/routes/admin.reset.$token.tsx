@@ -10,8 +10,8 @@ export const headers = adminHeaders;
 const CLOSED = "This link to set a new password does not work: it was used, has expired (links work for one hour) or is incomplete. Ask for a new one.";
 
 /** The new-password form of an open reset link (410 for a used, expired or unknown one). */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  if (!context.services.passwordResets.isOpen(params.token)) throw httpError(410, CLOSED);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  if (!await context.services.passwordResets.isOpen(params.token)) throw httpError(410, CLOSED);
   const { csrf, headers } = signedOutCsrf(request);
   return data({ csrf }, { headers });
 }

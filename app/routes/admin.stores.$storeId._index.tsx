@@ -4,9 +4,9 @@ import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { requireStore } from "~/lib/admin.server";
 
 /** Store overview: review counts by status and where to go. */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
-  return { store: { storeId: store.storeId, name: store.name, moderation: store.moderation }, counts: context.services.reviews.statusCounts(store.storeId) };
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = await requireStore(request, context, params.storeId);
+  return { store: { storeId: store.storeId, name: store.name, moderation: store.moderation }, counts: await context.services.reviews.statusCounts(store.storeId) };
 }
 
 export default function Overview() {

@@ -28,10 +28,10 @@ const view = (v: VersionRow | undefined): VersionView | null =>
  * AI content (issue 7 item 4): per product (most reviewed first, or one product by ID) and per group using
  * group-level content, the latest generated summary and keywords beside the published ones.
  */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = await requireStore(request, context, params.storeId);
   const product = new URL(request.url).searchParams.get("product")?.trim().replace(new RegExp(`^${store.platform}-`), "").slice(0, 200) || undefined;
-  const scopes = context.services.ai.adminScopes(store.storeId, { limit: LIMIT, product });
+  const scopes = await context.services.ai.adminScopes(store.storeId, { limit: LIMIT, product });
   return {
     store: { storeId: store.storeId, platform: store.platform, aiAutoPublish: store.aiAutoPublish, translation: store.translation },
     product: product ?? "",
@@ -48,15 +48,15 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   try {
     switch (intent) {
       case "approve":
-        ai.approve(store.storeId, field(form, "version"));
+        await ai.approve(store.storeId, field(form, "version"));
         return { ok: "Summary published. Your storefront shows it now." };
       case "discard":
-        ai.discard(store.storeId, field(form, "version"));
+        await ai.discard(store.storeId, field(form, "version"));
         return { ok: "Generated version discarded." };
       case "regenerate": {
         const type = field(form, "scopeType");
         if (type !== "product" && type !== "group") return data({ error: "scopeType must be product or group." }, { status: 400 });
-        const added = ai.regenerate(store.storeId, { type, id: field(form, "scopeId") });
+        const added = await ai.regenerate(store.storeId, { type, id: field(form, "scopeId") });
         return { ok: added ? "Regeneration queued. Reload this page in a moment to see the new version." : "A regeneration is already queued." };
       }
       default:

@@ -10,8 +10,8 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: webhookSty
 export const headers = adminHeaders;
 
 /** The Exports page: one download form per export, its filters sent to `exports/<name>.csv` (a streamed file). */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = await requireStore(request, context, params.storeId);
   return { storeId: store.storeId, platform: store.platform };
 }
 

@@ -11,8 +11,8 @@ export const meta: MetaFunction = () => [{ title: "Import reviews · Chorus admi
 export const headers = adminHeaders;
 
 /** The page: the store and the upload limit. */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = await requireStore(request, context, params.storeId);
   return { storeId: store.storeId, moderation: store.moderation, maxMb: MAX_REVIEWS_CSV_BYTES / 1024 / 1024 };
 }
 

@@ -50,7 +50,7 @@ type ShownReport = ReturnType<typeof shown>;
  * the column mapping and its numbers. Step 3 (`&done=1`): the report of the confirmed import.
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+  const { store } = await requireStore(request, context, params.storeId);
   const url = new URL(request.url);
   const base = { formats: APP_FORMATS.map((f) => ({ value: f, label: FORMAT_NAMES[f] })), fields: IMPORT_FIELDS.map((f) => ({ value: f, label: FIELD_LABELS[f] })) };
   const settings = readSettings((n) => url.searchParams.get(n));
@@ -76,7 +76,7 @@ type ActionErrors = { errors: { format?: string; file?: string; form?: string } 
 
 /** Intents: upload (multipart: the file, then a redirect to its preview), mapping (a new preview), import (the real run). */
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { session, store } = requireStore(request, context, params.storeId);
+  const { session, store } = await requireStore(request, context, params.storeId);
   const base = `/admin/stores/${store.storeId}/import/apps`;
   if (/^multipart\/form-data\b/i.test(request.headers.get("content-type") ?? "")) {
     let upload;

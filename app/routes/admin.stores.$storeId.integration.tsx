@@ -11,10 +11,10 @@ export const meta: MetaFunction = () => [{ title: "Integration · Chorus admin" 
 export const headers = adminHeaders;
 
 /** API keys of the store (never the key itself) and the widget snippet (script from PUBLIC_URL, the widgets the store shows). */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { session, store } = requireStore(request, context, params.storeId);
-  const top = context.services.stores.topProducts(store.storeId, 1)[0];
-  const shown = context.services.widgetSettings.get(store.storeId).widgets;
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { session, store } = await requireStore(request, context, params.storeId);
+  const top = (await context.services.stores.topProducts(store.storeId, 1))[0];
+  const shown = (await context.services.widgetSettings.get(store.storeId)).widgets;
   return {
     store: { storeId: store.storeId, platform: store.platform },
     snippet: widgetSnippet({
@@ -22,7 +22,7 @@ export function loader({ request, context, params }: LoaderFunctionArgs) {
       shown,
     }),
     carousel: shown.reviews ? carouselSnippet({ origin: context.publicOrigin, storeId: store.storeId }) : null,
-    keys: context.services.apiKeys.list(store.storeId),
+    keys: await context.services.apiKeys.list(store.storeId),
     isOwner: isOwner(session, store.storeId, "api-keys"),
   };
 }
@@ -37,11 +37,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (intent === "create") {
     const name = field(form, "name");
     if (!name || name.length > 100) return data({ error: "Name: give the key a name of 1 to 100 characters (for example, the system that will use it)." }, { status: 400 });
-    const { key, info } = context.services.apiKeys.create(store.storeId, name);
+    const { key, info } = await context.services.apiKeys.create(store.storeId, name);
     return { ok: `API key “${info.name}” created.`, createdKey: key };
   }
   if (intent === "revoke") {
-    if (!context.services.apiKeys.revoke(store.storeId, field(form, "apiKeyId"))) return data({ error: "API key not found (or already revoked)." }, { status: 404 });
+    if (!await context.services.apiKeys.revoke(store.storeId, field(form, "apiKeyId"))) return data({ error: "API key not found (or already revoked)." }, { status: 404 });
     return { ok: "API key revoked. Requests with it now answer 401." };
   }
   return data({ error: `Unknown action ${JSON.stringify(intent)}.` }, { status: 400 });

@@ -18,11 +18,11 @@ export const headers = adminHeaders;
 
 /** Loyalty settings (issue 7 item 5, issue 21 item 3): earning rules, redemption rules, VIP tiers (add, edit, remove) and legal policies. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+  const { store } = await requireStore(request, context, params.storeId);
   const { flash, headers } = await readFlash(request, context);
-  const status = context.services.loyalty.programStatus(store.storeId);
+  const status = await context.services.loyalty.programStatus(store.storeId);
   if (!status.exists) return data({ storeId: store.storeId, flash, enabled: false, program: null, earningTypes: EARNING_RULE_TYPES, redemptionTypes: REDEMPTION_RULE_TYPES }, { headers });
-  const p = context.services.loyalty.adminProgram(store.storeId);
+  const p = await context.services.loyalty.adminProgram(store.storeId);
   return data({
     storeId: store.storeId,
     flash,
@@ -70,7 +70,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         values = formValues(form, EARNING_FIELDS);
         const p = parseForm(earningRuleInput, formId, values);
         if (!p.ok) return p.response;
-        loyalty.addEarningRule(storeId, p.data);
+        await loyalty.addEarningRule(storeId, p.data);
         return done(`Earning rule "${p.data.name}" added.`);
       }
       case "earning-rule": {
@@ -78,11 +78,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         values = formValues(form, EARNING_FIELDS);
         const p = parseForm(earningRuleEdit, formId, values);
         if (!p.ok) return p.response;
-        loyalty.editEarningRule(storeId, id, p.data);
+        await loyalty.editEarningRule(storeId, id, p.data);
         return done("Earning rule saved.");
       }
       case "remove-earning-rule":
-        loyalty.removeEarningRule(storeId, id);
+        await loyalty.removeEarningRule(storeId, id);
         return done("Earning rule removed. Points already earned stay.");
       case "add-redemption-rule":
       case "redemption-rule": {
@@ -91,14 +91,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         const p = parseForm(redemptionRuleInput, formId, values);
         if (!p.ok) return p.response;
         if (intent === "redemption-rule") {
-          loyalty.editRedemptionRule(storeId, id, p.data);
+          await loyalty.editRedemptionRule(storeId, id, p.data);
           return done("Redemption rule saved.");
         }
-        loyalty.addRedemptionRule(storeId, p.data);
+        await loyalty.addRedemptionRule(storeId, p.data);
         return done(`Redemption rule "${p.data.name}" added.`);
       }
       case "remove-redemption-rule":
-        loyalty.removeRedemptionRule(storeId, id);
+        await loyalty.removeRedemptionRule(storeId, id);
         return done("Redemption rule removed. Coupons already issued stay valid.");
       case "add-vip-tier":
       case "vip-tier": {
@@ -106,12 +106,12 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         values = formValues(form, TIER_FIELDS);
         const p = parseForm(vipTierInput, formId, values);
         if (!p.ok) return p.response;
-        if (intent === "vip-tier") loyalty.editVipTier(storeId, id, p.data);
-        else loyalty.addVipTier(storeId, p.data);
+        if (intent === "vip-tier") await loyalty.editVipTier(storeId, id, p.data);
+        else await loyalty.addVipTier(storeId, p.data);
         return done(intent === "vip-tier" ? "VIP tier saved. Members' tiers were recalculated." : `VIP tier "${p.data.name}" added. Members' tiers were recalculated.`);
       }
       case "remove-vip-tier":
-        loyalty.removeVipTier(storeId, id);
+        await loyalty.removeVipTier(storeId, id);
         return done("VIP tier removed. Members' tiers were recalculated.");
       case "legal": {
         formId = "legal";
@@ -121,8 +121,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
           const byName = fieldErrors(checked.error);
           return invalid(formId, Object.fromEntries(LEGAL_FIELDS.filter((f) => byName[LEGAL_NAMES[f]]).map((f) => [f, byName[LEGAL_NAMES[f]]])), values);
         }
-        const before = loyalty.adminLegalPolicies(storeId).version;
-        const after = loyalty.editLegalPolicies(storeId, {
+        const before = (await loyalty.adminLegalPolicies(storeId)).version;
+        const after = await loyalty.editLegalPolicies(storeId, {
           acceptTermsAndJoinProgramButtonText: values.buttonText, policySentenceHtml: String(form.get("policyHtml") ?? ""),
           policySentenceTemplate: values.policyTemplate, privacyPolicyUrl: values.privacyUrl, termsAndConditionsUrl: values.termsUrl,
         });

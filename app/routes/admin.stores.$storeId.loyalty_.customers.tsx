@@ -19,15 +19,15 @@ const querySchema = z.object({
 });
 
 /** Loyalty customers (issue 7 item 5): paged list with status; `?customer=` opens one with its transactions and ledger check. */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = await requireStore(request, context, params.storeId);
   const parsed = querySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) throw httpError(400, parsed.error.issues[0]?.message ?? "Bad filter");
   const { status, q, after, customer } = parsed.data;
   const { loyalty } = context.services;
   let page;
   try {
-    page = loyalty.adminCustomers(store.storeId, { status: status || undefined, search: q || undefined, after, limit: PAGE });
+    page = await loyalty.adminCustomers(store.storeId, { status: status || undefined, search: q || undefined, after, limit: PAGE });
   } catch (error) {
     if (isApiError(error)) throw httpError(400, "This page link is no longer valid (the filter changed). Start again from the first page.");
     throw error;
@@ -35,7 +35,7 @@ export function loader({ request, context, params }: LoaderFunctionArgs) {
   let detail = null;
   if (customer) {
     try {
-      detail = loyalty.adminCustomer(store.storeId, customer);
+      detail = await loyalty.adminCustomer(store.storeId, customer);
     } catch (error) {
       if (isApiError(error)) throw httpError(404, "No such loyalty customer in this store.");
       throw error;
@@ -54,7 +54,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     switch (intent) {
       case "block":
       case "unblock": {
-        const status = loyalty.setCustomerBlocked(store.storeId, customerId, intent === "block");
+        const status = await loyalty.setCustomerBlocked(store.storeId, customerId, intent === "block");
         return { ok: intent === "block" ? "Customer blocked: they can no longer earn or redeem points." : `Customer unblocked (now ${status}).` };
       }
       case "adjust": {
@@ -64,7 +64,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         const reason = field(form, "reason");
         if (!reason) return data({ error: "Give a reason for the adjustment: the customer sees it in their history." }, { status: 400 });
         if (reason.length > 200) return data({ error: "The reason is too long (at most 200 characters)." }, { status: 400 });
-        loyalty.adjustPoints(store.storeId, customerId, points, reason);
+        await loyalty.adjustPoints(store.storeId, customerId, points, reason);
         return { ok: `Adjustment of ${points > 0 ? "+" : ""}${points} points recorded.` };
       }
       default:

@@ -15,9 +15,9 @@ export const headers = adminHeaders;
 
 /** Program set-up (issue 21 item 3): on/off, the platform secret (shown once after generation), first legal policies. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { session, store } = requireStore(request, context, params.storeId);
+  const { session, store } = await requireStore(request, context, params.storeId);
   const { flash, headers } = await readFlash(request, context);
-  return data({ storeId: store.storeId, isOwner: isOwner(session, store.storeId, "loyalty-program"), status: context.services.loyalty.programStatus(store.storeId), flash, defaults: DEFAULT_LEGAL_POLICIES }, { headers });
+  return data({ storeId: store.storeId, isOwner: isOwner(session, store.storeId, "loyalty-program"), status: await context.services.loyalty.programStatus(store.storeId), flash, defaults: DEFAULT_LEGAL_POLICIES }, { headers });
 }
 
 const LEGAL_FIELDS = ["acceptTermsAndJoinProgramButtonText", "policySentenceTemplate", "policySentenceHtml", "termsAndConditionsUrl", "privacyPolicyUrl"] as const;
@@ -37,22 +37,22 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     switch (intent) {
       case "turn-on": {
         let legal;
-        if (!loyalty.programStatus(store.storeId).exists) {
+        if (!(await loyalty.programStatus(store.storeId)).exists) {
           const values = Object.fromEntries(LEGAL_FIELDS.map((k) => [k, field(form, k)]));
           const parsed = legalPoliciesForm.safeParse(values);
           if (!parsed.success) return data({ errors: fieldErrors(parsed.error), values, error: "Check the highlighted fields." }, { status: 400 });
           legal = parsed.data;
         }
-        const on = loyalty.turnOnProgram(store.storeId, legal);
+        const on = await loyalty.turnOnProgram(store.storeId, legal);
         return redirectWithFlash(request, context, here, on.platformSecret
           ? { ok: "The loyalty program is on. Copy the platform secret below: it is shown only now.", shownOnce: on.platformSecret }
           : { ok: "The loyalty program is on again. Shoppers can sign in and join." });
       }
       case "turn-off":
-        loyalty.turnOffProgram(store.storeId);
+        await loyalty.turnOffProgram(store.storeId);
         return redirectWithFlash(request, context, here, { ok: "The loyalty program is off. The storefront no longer shows it; rules, members and points are kept." });
       case "rotate-secret": {
-        const secret = loyalty.rotatePlatformSecret(store.storeId);
+        const secret = await loyalty.rotatePlatformSecret(store.storeId);
         return redirectWithFlash(request, context, here, { ok: "A new platform secret was generated. The old one no longer works: update your storefront now.", shownOnce: secret });
       }
       default:

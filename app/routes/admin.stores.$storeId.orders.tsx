@@ -12,12 +12,12 @@ const PAGE = 50;
 const querySchema = z.object({ after: z.string().max(1000).optional() });
 
 /** The store's orders (issue #22 item 6), newest first, keyset-paged (`?after=`). */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = await requireStore(request, context, params.storeId);
   const parsed = querySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) throw httpError(400, "Bad page link");
   try {
-    const page = context.services.orders.adminOrders(store.storeId, { after: parsed.data.after, limit: PAGE });
+    const page = await context.services.orders.adminOrders(store.storeId, { after: parsed.data.after, limit: PAGE });
     return { storeId: store.storeId, first: !parsed.data.after, ...page };
   } catch (error) {
     if (isApiError(error)) throw httpError(400, "This page link is not valid. Start again from the first page.");

@@ -12,9 +12,9 @@ export const meta: MetaFunction = () => [{ title: "Shop platform · Chorus admin
 export const headers = adminHeaders;
 
 /** The platform connection (issue #22 items 1, 5): the same service as PATCH /enterprise/settings section `platform`. */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { session, store } = requireStore(request, context, params.storeId);
-  return { storeId: store.storeId, isOwner: isOwner(session, store.storeId, "platform"), settings: context.services.platforms.settings(store.storeId, context.publicOrigin) };
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { session, store } = await requireStore(request, context, params.storeId);
+  return { storeId: store.storeId, isOwner: isOwner(session, store.storeId, "platform"), settings: await context.services.platforms.settings(store.storeId, context.publicOrigin) };
 }
 
 type Errors = Partial<Record<"shopDomain" | "appSecret" | "accessToken" | "form", string>>;
@@ -34,7 +34,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (intent === "write-snippets") {
     // Server-rendered snippets into the shop's product metafields (docs/snippets.md); the token is used for this run only.
     const accessToken = field(form, "accessToken").trim();
-    const shopDomain = context.services.platforms.settings(store.storeId, context.publicOrigin).shopDomain;
+    const shopDomain = (await context.services.platforms.settings(store.storeId, context.publicOrigin)).shopDomain;
     if (!shopDomain) return data({ errors: { form: "Save the shop domain first: the snippets are written to that shop." } as Errors }, { status: 400 });
     if (!/^[\x21-\x7e]{8,200}$/.test(accessToken)) {
       return data({ errors: { accessToken: "Enter the Admin API access token of your shop's custom app (8 to 200 characters without spaces)." } as Errors }, { status: 400 });
@@ -58,7 +58,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     return data({ errors }, { status: 400 });
   }
   try {
-    context.services.platforms.updateSettings(store.storeId, parsed.data);
+    await context.services.platforms.updateSettings(store.storeId, parsed.data);
   } catch (error) {
     if (isApiError(error) && error.status === 409) return data({ errors: { shopDomain: "This shop is connected to another store." } as Errors }, { status: 409 });
     throw error;

@@ -21,21 +21,21 @@ const KINDS: [keyof HoldingCounts, string][] = [
  * Shopper data requests (issue 24 item 1): find what the store holds about an e-mail address (`?email=`),
  * download it as a zip, or erase it (confirmed by typing the address again); the audit log of requests.
  */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = await requireStore(request, context, params.storeId);
   const { privacy } = context.services;
   const asked = new URL(request.url).searchParams.get("email");
   let found: { email: string; counts: HoldingCounts; total: number } | null = null;
   let emailError: string | null = null;
   if (asked !== null) {
     try {
-      found = privacy.summary(store.storeId, asked);
+      found = await privacy.summary(store.storeId, asked);
     } catch (error) {
       if (!isApiError(error)) throw error;
       emailError = "Enter a shopper's e-mail address, e.g. shopper@example.com.";
     }
   }
-  return { storeId: store.storeId, asked: asked ?? "", found, emailError, requests: privacy.recentRequests(store.storeId, 20) };
+  return { storeId: store.storeId, asked: asked ?? "", found, emailError, requests: await privacy.recentRequests(store.storeId, 20) };
 }
 
 /** Intent `erase` (the `confirm` field must repeat the address). The export is a resource route (`privacy/export.zip`), so it downloads. */
@@ -54,7 +54,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     if (field(form, "confirm").toLowerCase() !== email) {
       return data({ error: "To erase, type the shopper's e-mail address again in the confirmation field.", confirmError: true }, { status: 400 });
     }
-    const erased = privacy.erase(store.storeId, email, actor);
+    const erased = await privacy.erase(store.storeId, email, actor);
     const total = Object.entries(erased).filter(([k]) => k !== "mediaFilesDeleted").reduce((a, [, n]) => a + n, 0);
     return { ok: total ? `Erased ${total} record${total === 1 ? "" : "s"} of ${email} (${erased.mediaFilesDeleted} media file${erased.mediaFilesDeleted === 1 ? "" : "s"} deleted). Loyalty accounts are kept anonymised so the points ledger stays whole.` : `Nothing was held about ${email}.` };
   }

@@ -13,13 +13,13 @@ export const meta: MetaFunction = () => [{ title: "Questions · Chorus admin" }]
 export const headers = adminHeaders;
 
 /** The Q&A moderation queue: questions of one status (pending by default), filtered, newest first, keyset paged, with their answers. */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = await requireStore(request, context, params.storeId);
   const parsed = qaQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) throw httpError(400, parsed.error.issues[0]?.message ?? "Bad filter");
   let page;
   try {
-    page = context.services.qaModeration.queue(store.storeId, store.platform, parsed.data);
+    page = await context.services.qaModeration.queue(store.storeId, store.platform, parsed.data);
   } catch (error) {
     if (isApiError(error)) throw httpError(error.status, "This page link is no longer valid (the filter changed). Start again from the first page.");
     throw error;
@@ -49,16 +49,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const { qaModeration, questions } = context.services;
   const intent = field(form, "intent");
   try {
-    const moderated = moderationIntent(intent, form, "question", "question", (ids, status) => qaModeration.setStatus(store.storeId, ids, status));
+    const moderated = await moderationIntent(intent, form, "question", "question", (ids, status) => qaModeration.setStatus(store.storeId, ids, status));
     if (moderated) return moderated;
     switch (intent) {
       case "answer": {
-        questions.answerAsStore({ storeId: store.storeId, questionId: field(form, "question"), body: String(form.get("answer") ?? ""), authorName: store.name.slice(0, 60) });
+        await questions.answerAsStore({ storeId: store.storeId, questionId: field(form, "question"), body: String(form.get("answer") ?? ""), authorName: store.name.slice(0, 60) });
         return { ok: "Answer published as the store. Shoppers see it while the question is published." };
       }
       case "answer-publish":
       case "answer-reject": {
-        questions.setAnswerStatus(store.storeId, field(form, "answer"), intent === "answer-publish" ? "published" : "rejected");
+        await questions.setAnswerStatus(store.storeId, field(form, "answer"), intent === "answer-publish" ? "published" : "rejected");
         return { ok: intent === "answer-publish" ? "Answer published." : "Answer rejected." };
       }
       default:

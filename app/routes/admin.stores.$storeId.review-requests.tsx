@@ -21,14 +21,14 @@ export const headers = adminHeaders;
 /** Every IANA time zone this server knows, UTC first. */
 const TIME_ZONES = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")];
 
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = await requireStore(request, context, params.storeId);
   const service = context.services.reviewRequests;
   return {
     storeId: store.storeId,
-    settings: service.get(store.storeId),
-    funnel: service.funnel(store.storeId, 30),
-    counts: service.statusCounts(store.storeId),
+    settings: await service.get(store.storeId),
+    funnel: await service.funnel(store.storeId, 30),
+    counts: await service.statusCounts(store.storeId),
     timeZones: TIME_ZONES,
   };
 }
@@ -37,9 +37,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const { store, form } = await requireStoreAction(request, context, params.storeId);
   if (field(form, "intent") !== "save") return data({ error: "Unknown action.", fieldErrors: {} as Record<string, string> }, { status: 400 });
   const service = context.services.reviewRequests;
-  const parsed = reviewRequestForm(form, service.get(store.storeId));
+  const parsed = reviewRequestForm(form, await service.get(store.storeId));
   if (!parsed.ok) return data({ error: "The settings were not saved: correct the fields marked below.", fieldErrors: parsed.fieldErrors }, { status: 400 });
-  service.update(store.storeId, parsed.patch);
+  await service.update(store.storeId, parsed.patch);
   return redirect(`/admin/stores/${store.storeId}/review-requests?saved=1`);
 }
 

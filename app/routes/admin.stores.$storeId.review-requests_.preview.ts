@@ -7,11 +7,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireStore } from "~/lib/admin.server";
 
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = await requireStore(request, context, params.storeId);
   const service = context.services.reviewRequests;
   const lang = new URL(request.url).searchParams.get("lang");
-  const email = service.preview(store.storeId, service.get(store.storeId), context.publicOrigin, lang && /^[a-z]{2,3}(-[A-Z]{2})?$/.test(lang) ? lang : null);
+  const email = await service.preview(store.storeId, await service.get(store.storeId), context.publicOrigin, lang && /^[a-z]{2,3}(-[A-Z]{2})?$/.test(lang) ? lang : null);
   return new Response(email.html, {
     headers: {
       "Content-Type": "text/html; charset=utf-8",

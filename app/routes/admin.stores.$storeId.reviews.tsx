@@ -16,13 +16,13 @@ export const meta: MetaFunction = () => [{ title: "Reviews · Chorus admin" }];
 export const headers = adminHeaders;
 
 /** The moderation queue: reviews of one status (pending by default), filtered, newest first, keyset paged. */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = await requireStore(request, context, params.storeId);
   const parsed = queueQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) throw httpError(400, parsed.error.issues[0]?.message ?? "Bad filter");
   let page;
   try {
-    page = context.services.moderation.queue(store.storeId, parsed.data);
+    page = await context.services.moderation.queue(store.storeId, parsed.data);
   } catch (error) {
     if (isApiError(error)) throw httpError(error.status, "This page link is no longer valid (the filter changed). Start again from the first page.");
     throw error;
@@ -74,13 +74,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const { moderation, stores } = context.services;
   const intent = field(form, "intent");
   try {
-    const moderated = moderationIntent(intent, form, "review", "review", (ids, status) =>
+    const moderated = await moderationIntent(intent, form, "review", "review", (ids, status) =>
       moderation.setStatus(store.storeId, ids, status, { reason: String(form.get("reason") ?? ""), note: String(form.get("reasonNote") ?? "") }));
     if (moderated) return moderated;
     switch (intent) {
       case "reply": {
         const text = String(form.get("reply") ?? "");
-        moderation.setReply(store.storeId, field(form, "review"), text);
+        await moderation.setReply(store.storeId, field(form, "review"), text);
         return { ok: text.trim() ? "Reply saved. It shows under the review on your store." : "Reply removed." };
       }
       case "moderation": {
@@ -88,7 +88,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         if (!parsed.success) return data({ error: parsed.error.issues[0].message }, { status: 400 });
         const held = heldReviewsField(form);
         if (held.error) return data({ error: held.error }, { status: 400 });
-        stores.updateSettings(store.storeId, { moderation: parsed.data, ...(held.days !== undefined ? { publishHeldAfterDays: held.days } : {}) });
+        await stores.updateSettings(store.storeId, { moderation: parsed.data, ...(held.days !== undefined ? { publishHeldAfterDays: held.days } : {}) });
         return { ok: "Moderation setting saved." };
       }
       default:

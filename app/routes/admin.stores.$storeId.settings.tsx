@@ -6,16 +6,17 @@ import { Flash } from "~/components/Flash";
 import { adminHeaders, field, requireStore, requireStoreAction } from "~/lib/admin.server";
 import { MODERATION_OPTIONS } from "~/components/moderation-options";
 import { moderationSchema, translationSchema } from "~/lib/admin-forms.server";
+import { transaction } from "../../server/db/database.ts";
 
 export const meta: MetaFunction = () => [{ title: "Settings · Chorus admin" }];
 export const headers = adminHeaders;
 
 /** Store settings: moderation, translation, AI auto-publish, and the group-level content switch per review group. */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = await requireStore(request, context, params.storeId);
   return {
     store: { storeId: store.storeId, moderation: store.moderation, translation: store.translation, aiAutoPublish: store.aiAutoPublish },
-    groups: context.services.stores.listGroups(store.storeId).map((g) => ({ groupId: g.groupId, name: g.name, useGroupContent: g.useGroupContent })),
+    groups: (await context.services.stores.listGroups(store.storeId)).map((g) => ({ groupId: g.groupId, name: g.name, useGroupContent: g.useGroupContent })),
   };
 }
 
@@ -29,15 +30,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     if (!moderation.success) return data({ error: moderation.error.issues[0].message }, { status: 400 });
     const translation = translationSchema.safeParse(field(form, "translation"));
     if (!translation.success) return data({ error: translation.error.issues[0].message }, { status: 400 });
-    stores.updateSettings(store.storeId, { moderation: moderation.data, translation: translation.data, aiAutoPublish: form.get("aiAutoPublish") === "on" });
+    await stores.updateSettings(store.storeId, { moderation: moderation.data, translation: translation.data, aiAutoPublish: form.get("aiAutoPublish") === "on" });
     return { ok: "Settings saved." };
   }
   if (intent === "groups") {
     const ticked = new Set(form.getAll("group").map(String));
-    // Only this store's groups are written: IDs of other stores' groups are ignored.
-    db.transaction(() => {
-      for (const g of stores.listGroups(store.storeId)) if (g.useGroupContent !== ticked.has(g.groupId)) stores.setGroupContent(store.storeId, g.groupId, ticked.has(g.groupId));
-    }).immediate();
+    // Only this store's groups are written: IDs of other stores' groups are ignored. Each write sets a group's flag to
+    // the form's value (idempotent), so a concurrent save of the same form cannot apply anything twice.
+    await transaction(db, async () => {
+      for (const g of await stores.listGroups(store.storeId)) if (g.useGroupContent !== ticked.has(g.groupId)) await stores.setGroupContent(store.storeId, g.groupId, ticked.has(g.groupId));
+    });
     return { ok: "Group content settings saved." };
   }
   return data({ error: `Unknown action ${JSON.stringify(intent)}.` }, { status: 400 });

@@ -19,23 +19,23 @@ const CHANNEL_LABEL: Record<string, string> = { "on-site": "On site", "post-chec
  * filtered by the GET form (channel, dates, NPS category, archived state, search), newest first, keyset
  * paged by the service's signed cursor (`after`); the match count; the NPS panel when it has an NPS question.
  */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = await requireStore(request, context, params.storeId);
   const { surveys } = context.services;
   const parsed = responsesQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) throw httpError(400, parsed.error.issues[0]?.message ?? "Bad filter");
   const q = parsed.data;
-  const sample = surveys.sampleDataSurveyIds(store.storeId);
-  const list = surveys.listSurveys(store.storeId, { limit: 100, orderBy: "date asc" }).surveys.map((s) => ({
-    surveyId: s.surveyId, surveyName: s.surveyName, responses: surveys.countResponses(store.storeId, { surveyId: s.surveyId }),
+  const sample = await surveys.sampleDataSurveyIds(store.storeId);
+  const list = await Promise.all((await surveys.listSurveys(store.storeId, { limit: 100, orderBy: "date asc" })).surveys.map(async (s) => ({
+    surveyId: s.surveyId, surveyName: s.surveyName, responses: await surveys.countResponses(store.storeId, { surveyId: s.surveyId }),
     sampleData: sample.has(s.surveyId),
-  }));
+  })));
   const base = { storeId: store.storeId, surveys: list };
   if (!q.survey) return { ...base, chosen: null };
 
   let survey;
   try {
-    survey = surveys.getSurvey(store.storeId, q.survey);
+    survey = await surveys.getSurvey(store.storeId, q.survey);
   } catch (error) {
     if (isApiError(error) && error.status === 404) throw httpError(404, "Survey not found.");
     throw error;
@@ -43,7 +43,7 @@ export function loader({ request, context, params }: LoaderFunctionArgs) {
   const filter = filterOf(survey.surveyId, q);
   let page;
   try {
-    page = surveys.searchResponses(store.storeId, filter, { limit: PAGE_SIZE, cursor: q.after });
+    page = await surveys.searchResponses(store.storeId, filter, { limit: PAGE_SIZE, cursor: q.after });
   } catch (error) {
     if (isApiError(error) && error.status === 400) throw httpError(400, "This page link is no longer valid (the filter changed). Start again from the first page.");
     throw error;
@@ -57,7 +57,7 @@ export function loader({ request, context, params }: LoaderFunctionArgs) {
       channels: [...new Set(survey.channelSurveys.map((c) => c.channel))],
       query: { channel: q.channel ?? "", from: q.from ?? "", to: q.to ?? "", nps: q.nps ?? "", archived: q.archived, q: q.q ?? "" },
       params: queryParams(survey.surveyId, q),
-      total: surveys.countResponses(store.storeId, filter),
+      total: await surveys.countResponses(store.storeId, filter),
       next: page.nextCursor,
       responses: page.surveyResponses.map((r) => {
         const nps = r.answeredQuestions.find((a) => a.type === "nps");
@@ -69,7 +69,7 @@ export function loader({ request, context, params }: LoaderFunctionArgs) {
           firstLabel: first?.text ?? "", reward: r.reward ? `${r.reward.description} (${r.reward.value})` : undefined, isArchived: r.isArchived === true,
         };
       }),
-      nps: hasNps ? surveys.npsSummary(store.storeId, npsFilter) : null,
+      nps: hasNps ? await surveys.npsSummary(store.storeId, npsFilter) : null,
     },
   };
 }

@@ -12,14 +12,14 @@ const text = (status: number, message: string) =>
  * responses page, so the file holds exactly the rows the page counts (all pages, not just one).
  * 404 for another store or survey; 400 (plain text) for a bad filter.
  */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = await requireStore(request, context, params.storeId);
   const parsed = responsesQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) return text(400, parsed.error.issues[0]?.message ?? "Bad filter");
   if (!parsed.data.survey) return text(400, "survey is required: the survey ID to export");
   let survey;
   try {
-    survey = context.services.surveys.getSurvey(store.storeId, parsed.data.survey);
+    survey = await context.services.surveys.getSurvey(store.storeId, parsed.data.survey);
   } catch (error) {
     if (isApiError(error) && error.status === 404) return text(404, "Survey not found.");
     throw error;

@@ -13,9 +13,9 @@ export const headers = adminHeaders;
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: surveyStyles }];
 
 /** The store's survey response, or the admin 404 (missing, not a UUID, or another store's). */
-function responseOr404(context: LoaderFunctionArgs["context"], storeId: string, responseId: string | undefined) {
+async function responseOr404(context: LoaderFunctionArgs["context"], storeId: string, responseId: string | undefined) {
   try {
-    return context.services.surveys.getResponse(storeId, responseId ?? "");
+    return await context.services.surveys.getResponse(storeId, responseId ?? "");
   } catch (error) {
     if (isApiError(error) && error.status === 404) throw httpError(404, "Survey response not found.");
     throw error;
@@ -23,28 +23,28 @@ function responseOr404(context: LoaderFunctionArgs["context"], storeId: string, 
 }
 
 /** One survey response with every answered question (issue 7 item 2). The list's filters ride along in `?` for the way back. */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
-  const response = responseOr404(context, store.storeId, params.responseId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = await requireStore(request, context, params.storeId);
+  const response = await responseOr404(context, store.storeId, params.responseId);
   const back = new URLSearchParams(new URL(request.url).search);
   back.delete("after");
   if (back.get("survey") !== response.surveyId) back.set("survey", response.surveyId);
-  const sampleData = context.services.surveys.sampleDataSurveyIds(store.storeId).has(response.surveyId);
+  const sampleData = (await context.services.surveys.sampleDataSurveyIds(store.storeId)).has(response.surveyId);
   return { storeId: store.storeId, response, back: back.toString(), sampleData };
 }
 
 /** Intents: archive / unarchive this response. Another store's response is not found (404) and unchanged. */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { store, form } = await requireStoreAction(request, context, params.storeId);
-  const response = responseOr404(context, store.storeId, params.responseId);
+  const response = await responseOr404(context, store.storeId, params.responseId);
   const intent = field(form, "intent");
   const { surveys } = context.services;
   if (intent === "archive") {
-    surveys.archiveResponses(store.storeId, [response.surveyResponseId]);
+    await surveys.archiveResponses(store.storeId, [response.surveyResponseId]);
     return { ok: "Response archived. It is hidden from the default list (filter Archived: Archived only or All)." };
   }
   if (intent === "unarchive") {
-    surveys.unarchiveResponses(store.storeId, [response.surveyResponseId]);
+    await surveys.unarchiveResponses(store.storeId, [response.surveyResponseId]);
     return { ok: "Response unarchived." };
   }
   return data({ error: `Unknown action ${JSON.stringify(intent)}.` }, { status: 400 });

@@ -13,12 +13,12 @@ export const headers = adminHeaders;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The store's team: members (e-mail, role, joined), open invitations, and whether the viewer is an owner. */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { session, store } = requireStore(request, context, params.storeId);
-  const { members, invites } = context.services.team.team(store.storeId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { session, store } = await requireStore(request, context, params.storeId);
+  const { members, invites } = await context.services.team.team(store.storeId);
   return {
     me: session.userId,
-    isOwner: context.services.team.roleOf(session.userId, store.storeId) === "owner",
+    isOwner: await context.services.team.roleOf(session.userId, store.storeId) === "owner",
     members: members.map((m) => ({ userId: m.userId, email: m.email, role: m.role, joined: day(m.joinedMs) })),
     invites: invites.map((i) => ({ inviteId: i.inviteId, email: i.email, role: i.role, sent: day(i.createdMs), expires: day(i.expiresMs) })),
   };
@@ -39,13 +39,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       return accountOk(`Invitation sent to ${email}.`, intent);
     }
     if (intent === "revoke") {
-      team.revokeInvite(store.storeId, session.userId, field(form, "inviteId"));
+      await team.revokeInvite(store.storeId, session.userId, field(form, "inviteId"));
       return accountOk("Invitation revoked: its link no longer works.", intent);
     }
     if (intent === "remove") {
       const userId = field(form, "userId");
-      const email = team.team(store.storeId).members.find((m) => m.userId === userId)?.email;
-      team.removeMember(store.storeId, session.userId, userId);
+      const email = (await team.team(store.storeId)).members.find((m) => m.userId === userId)?.email;
+      await team.removeMember(store.storeId, session.userId, userId);
       // An owner who left has no access to this page any more.
       if (userId === session.userId) return redirectDocument("/admin");
       return accountOk(`${email ?? "The member"} was removed from this store.`, intent);

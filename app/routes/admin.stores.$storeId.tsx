@@ -24,11 +24,11 @@ export const SECTIONS = [
 ] as const;
 
 /** Store layout: session + membership (404 otherwise), the user's stores for the switcher, the CSRF token. */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { session, store } = requireStore(request, context, params.storeId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { session, store } = await requireStore(request, context, params.storeId);
   return {
     email: session.email, csrf: session.csrfToken, store: { storeId: store.storeId, name: store.name }, stores: session.stores,
-    canCreateStore: context.services.signup.canCreateStore(session.userId),
+    canCreateStore: await context.services.signup.canCreateStore(session.userId),
   };
 }
 

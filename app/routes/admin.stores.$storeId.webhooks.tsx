@@ -20,12 +20,12 @@ const PAGE = 50;
 
 /** Subscriptions (with the disabled notice), the delivery log newest first (`?before=<seq>` pages), the secret shown once. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { session, store } = requireStore(request, context, params.storeId);
+  const { session, store } = await requireStore(request, context, params.storeId);
   const { flash, headers } = await readFlash(request, context);
   const before = Number(new URL(request.url).searchParams.get("before"));
-  const deliveries = context.services.webhooks.deliveries(store.storeId, { beforeSeq: Number.isSafeInteger(before) && before > 0 ? before : undefined, limit: PAGE + 1 });
+  const deliveries = await context.services.webhooks.deliveries(store.storeId, { beforeSeq: Number.isSafeInteger(before) && before > 0 ? before : undefined, limit: PAGE + 1 });
   return data({
-    storeId: store.storeId, flash, isOwner: isOwner(session, store.storeId, "webhooks"), subscriptions: context.services.webhooks.list(store.storeId),
+    storeId: store.storeId, flash, isOwner: isOwner(session, store.storeId, "webhooks"), subscriptions: await context.services.webhooks.list(store.storeId),
     deliveries: deliveries.slice(0, PAGE), nextBefore: deliveries.length > PAGE ? deliveries[PAGE - 1].seq : null,
   }, { headers });
 }
@@ -86,15 +86,15 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       return redirectWithFlash(request, context, here, { ok: intent === "enable" ? "Subscription enabled: new events are delivered again." : "Subscription disabled: nothing is delivered until you enable it." });
     }
     if (intent === "delete") {
-      hooks.remove(store.storeId, subscriptionId);
+      await hooks.remove(store.storeId, subscriptionId);
       return redirectWithFlash(request, context, here, { ok: "Subscription deleted with its delivery log." });
     }
     if (intent === "rotate") {
-      const { secret } = hooks.rotateSecret(store.storeId, subscriptionId);
+      const { secret } = await hooks.rotateSecret(store.storeId, subscriptionId);
       return redirectWithFlash(request, context, here, { ok: "New signing secret generated; the old one no longer signs deliveries. Copy it below: it is shown only now.", shownOnce: secret });
     }
     if (intent === "replay") {
-      hooks.replay(store.storeId, field(form, "deliveryId"));
+      await hooks.replay(store.storeId, field(form, "deliveryId"));
       return redirectWithFlash(request, context, here, { ok: "Delivery queued again: it is sent within a few seconds and shows at the top of the log." });
     }
     return data<ActionResult>({ error: `Unknown action ${JSON.stringify(intent)}.` }, { status: 400 });

@@ -87,9 +87,9 @@ function currentLanguage(request: Request): string {
 }
 
 /** The widget settings of the store, the language being edited and what the preview needs. */
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
-  const settings = context.services.widgetSettings.get(store.storeId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = await requireStore(request, context, params.storeId);
+  const settings = await context.services.widgetSettings.get(store.storeId);
   const lang = currentLanguage(request);
   const languages = [...new Set(["en", ...Object.keys(settings.texts), lang])].sort();
   const saved = new URL(request.url).searchParams.get("saved") ?? "";
@@ -142,7 +142,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       for (const [path, message] of Object.entries(errors)) byField[path.replace(/^colors\./, "")] = message;
       return fail(byField, values);
     }
-    service.update(store.storeId, patch);
+    await service.update(store.storeId, patch);
     return redirect(`${base}?lang=${encodeURIComponent(field(form, "lang") || "en")}&saved=appearance`);
   }
 
@@ -160,7 +160,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       }
       return fail(byField, values);
     }
-    service.update(store.storeId, patch);
+    await service.update(store.storeId, patch);
     return redirect(`${base}?lang=${encodeURIComponent(field(form, "lang") || "en")}&saved=attributes`);
   }
 
@@ -174,7 +174,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       for (const [path, message] of Object.entries(errors)) byField[path.replace(`texts.${lang.data}.`, "")] = message;
       return fail(byField, texts);
     }
-    service.update(store.storeId, { texts: { [lang.data]: texts } });
+    await service.update(store.storeId, { texts: { [lang.data]: texts } });
     return redirect(`${base}?lang=${encodeURIComponent(lang.data)}&saved=texts`);
   }
 
@@ -187,7 +187,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (intent === "remove-language") {
     const lang = languageTagSchema.safeParse(field(form, "lang"));
     if (!lang.success) return fail({ form: `Language: ${lang.error.issues[0]!.message}.` }, {});
-    service.update(store.storeId, { texts: { [lang.data]: null } });
+    await service.update(store.storeId, { texts: { [lang.data]: null } });
     return redirect(`${base}?lang=en&saved=removed`);
   }
   return data<Failure>({ intent, errors: { form: `Unknown action ${JSON.stringify(intent)}.` }, values: {} }, { status: 400 });

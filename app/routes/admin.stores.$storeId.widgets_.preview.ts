@@ -11,11 +11,11 @@ import { requireStore } from "~/lib/admin.server";
 import { reservationCss, widgetSnippet } from "~/lib/widget-snippet";
 import { DEFAULT_WIDGET_SETTINGS, languageTagSchema } from "../../server/contract/widget-settings.ts";
 
-export function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = requireStore(request, context, params.storeId);
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = await requireStore(request, context, params.storeId);
   const lang = languageTagSchema.safeParse(new URL(request.url).searchParams.get("lang") ?? "en");
-  const top = context.services.stores.topProducts(store.storeId, 1)[0];
-  const hasLoyalty = context.services.loyalty.hasProgram(store.storeId);
+  const top = (await context.services.stores.topProducts(store.storeId, 1))[0];
+  const hasLoyalty = await context.services.loyalty.hasProgram(store.storeId);
   const origin = new URL(request.url).origin;
   // Every widget is placed: the store's settings decide which show (a hidden one renders nothing).
   const all = { ...DEFAULT_WIDGET_SETTINGS.widgets, loyalty: hasLoyalty };

@@ -11,15 +11,15 @@ export const headers = adminHeaders;
 const NOT_ALLOWED = "Only an operator of this Chorus can create stores while sign-up is closed.";
 
 /** A new store from the admin: operators always, any signed-in user while sign-up is open (403 otherwise). */
-export function loader({ request, context }: LoaderFunctionArgs) {
-  const session = requireSession(request, context);
-  if (!context.services.signup.canCreateStore(session.userId)) throw httpError(403, NOT_ALLOWED);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const session = await requireSession(request, context);
+  if (!await context.services.signup.canCreateStore(session.userId)) throw httpError(403, NOT_ALLOWED);
   return { csrf: session.csrfToken, email: session.email, stores: session.stores };
 }
 
 /** Create the store (the user becomes its owner) and open it; field errors → 400, throttled → 429. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const session = requireSession(request, context);
+  const session = await requireSession(request, context);
   const form = await readAdminForm(request);
   requireCsrf(form, session);
   const values = { storeName: field(form, "storeName"), platform: field(form, "platform"), shopUrl: field(form, "shopUrl") };

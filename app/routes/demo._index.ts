@@ -6,10 +6,10 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { demoIndexPage, htmlResponse } from "~/lib/demo-pages.server";
 import { DEMO_STORE_ID } from "../../server/demo/demo.ts";
 
-export const loader = ({ context }: LoaderFunctionArgs) => {
+export const loader = async ({ context }: LoaderFunctionArgs) => {
   const { stores } = context.services;
-  const store = stores.get(DEMO_STORE_ID);
-  const products = store ? stores.topProducts(DEMO_STORE_ID, 24) : [];
-  const questionProducts = store ? context.services.questions.productsWithMostQuestions(DEMO_STORE_ID, 6) : [];
+  const store = await stores.get(DEMO_STORE_ID);
+  const products = store ? await stores.topProducts(DEMO_STORE_ID, 24) : [];
+  const questionProducts = store ? await context.services.questions.productsWithMostQuestions(DEMO_STORE_ID, 6) : [];
   return htmlResponse(demoIndexPage(DEMO_STORE_ID, products, store?.platform ?? "shopify", questionProducts));
 };

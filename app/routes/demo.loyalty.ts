@@ -77,7 +77,7 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
   if (shopper) {
     let secret: string;
     try {
-      secret = context.services.loyalty.platformSecret(DEMO_STORE_ID);
+      secret = await context.services.loyalty.platformSecret(DEMO_STORE_ID);
     } catch {
       return page("Chorus Rewards", `<main><h1>Chorus Rewards</h1><p>The demo loyalty program is not set up on this server (start it with CHORUS_DEMO=1 on an empty database).</p></main>`);
     }

@@ -13,12 +13,12 @@ import { DEMO_STORE_ID } from "../../server/demo/demo.ts";
 
 export const loader = async ({ params, context, request: pageRequest }: LoaderFunctionArgs) => {
   const { stores } = context.services;
-  const store = stores.get(DEMO_STORE_ID);
+  const store = await stores.get(DEMO_STORE_ID);
   const productKey = params.productKey ?? "";
   const prefix = `${store?.platform ?? ""}-`;
-  const product = store && productKey.startsWith(prefix) ? stores.getProduct(DEMO_STORE_ID, productKey.slice(prefix.length)) : undefined;
+  const product = store && productKey.startsWith(prefix) ? await stores.getProduct(DEMO_STORE_ID, productKey.slice(prefix.length)) : undefined;
   if (!product) return htmlResponse(demoNotFoundPage(), 404);
-  const groupName = product.groupId ? stores.getGroup(DEMO_STORE_ID, product.groupId)?.name : undefined;
+  const groupName = product.groupId ? (await stores.getGroup(DEMO_STORE_ID, product.groupId))?.name : undefined;
   if (new URL(pageRequest.url).searchParams.get("snippets") === "off") return htmlResponse(demoProductPage(DEMO_STORE_ID, { productKey, name: product.name, groupName }));
   const request = { params: { storeId: DEMO_STORE_ID, productKey }, publicOrigin: context.publicOrigin, lang: "en" };
   const [starRating, reviews, questions] = await Promise.all([

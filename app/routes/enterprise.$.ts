@@ -3,9 +3,9 @@ import { errorResult, unknownEndpoint } from "../../server/api/operation.ts";
 import { toResponse } from "../../server/api/remix.ts";
 
 /** Any /enterprise path no route matches: 401 without valid credentials (nothing is revealed to strangers), else the JSON 404. */
-const unknownPath = ({ request, context }: LoaderFunctionArgs) => {
+const unknownPath = async ({ request, context }: LoaderFunctionArgs) => {
   try {
-    context.services.apiKeys.authenticateBasic(request.headers.get("authorization"));
+    await context.services.apiKeys.authenticateBasic(request.headers.get("authorization"));
     throw unknownEndpoint();
   } catch (error) {
     return toResponse(request, errorResult(error, request));

@@ -42,11 +42,11 @@ function fieldOf(description: string): Field | "form" {
   return (FIELDS as readonly string[]).includes(first) ? (first as Field) : "form";
 }
 
-export function loader({ params, request, context }: LoaderFunctionArgs) {
+export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const rating = Number(url.searchParams.get("rating"));
   const done = url.searchParams.get("done");
-  const link = context.services.reviewRequests.openReviewLink(params.token ?? "");
+  const link = await context.services.reviewRequests.openReviewLink(params.token ?? "");
   const status = link.state === "invalid" ? 404 : link.state === "expired" && done === null ? 410 : 200;
   return data(
     { link, rating: Number.isInteger(rating) && rating >= 1 && rating <= 5 ? rating : null, done: done === "published" || done === "pending" ? done : null },
@@ -58,7 +58,7 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
   const { services } = context;
   const token = params.token ?? "";
   // A link that does not work (or no longer) is answered before its body is read.
-  const link = services.reviewRequests.openReviewLink(token);
+  const link = await services.reviewRequests.openReviewLink(token);
   if (link.state !== "open") {
     const [status, code, message] = link.state === "invalid" ? [404, "link_not_found", "This review link is not valid"]
       : link.state === "used" ? [410, "link_used", "This link was already used to review this product"] : [410, "link_expired", "This review link has expired"];

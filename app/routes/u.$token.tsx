@@ -15,8 +15,8 @@ export const meta: MetaFunction = () => [{ title: "Unsubscribe from review reque
 const HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "same-origin", "X-Robots-Tag": "noindex" };
 export const headers = () => HEADERS;
 
-export function loader({ params, context }: LoaderFunctionArgs) {
-  const info = context.services.reviewRequests.unsubscribeInfo(params.token ?? "");
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  const info = await context.services.reviewRequests.unsubscribeInfo(params.token ?? "");
   return data({ info }, { status: info.state === "ok" ? 200 : 404, headers: HEADERS });
 }
 
@@ -24,7 +24,7 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
   // The body (`List-Unsubscribe=One-Click`, or the page's empty form) carries nothing we need: read (at most
   // 1 KB, bounded) and dropped. A larger body is refused by the reader and does not stop the unsubscribe.
   await readBodyBytes(request, 1024).catch(() => {});
-  const info = context.services.reviewRequests.unsubscribe(params.token ?? "");
+  const info = await context.services.reviewRequests.unsubscribe(params.token ?? "");
   return data({ done: info }, { status: info.state === "ok" ? 200 : 404, headers: HEADERS });
 }
 

@@ -18,7 +18,7 @@ export function loader({ params }: LoaderFunctionArgs) {
 export async function action({ params, request, context }: ActionFunctionArgs) {
   // The body carries nothing we need: read (at most 1 KB, bounded) and dropped.
   await readBodyBytes(request, 1024).catch(() => {});
-  const result = context.services.reviewRequests.unsubscribe(params.token ?? "");
+  const result = await context.services.reviewRequests.unsubscribe(params.token ?? "");
   return result.state === "ok"
     ? new Response(`Unsubscribed: ${result.maskedEmail} gets no more review requests from ${result.storeName}.\n`, { status: 200, headers: HEADERS })
     : new Response("This unsubscribe link is not valid.\n", { status: 404, headers: HEADERS });
