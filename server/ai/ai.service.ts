@@ -63,7 +63,7 @@ export function aiService(deps: {
   async function analyseScope(storeId: string, scope: AiScope, onProgress?: (analysed: number) => void): Promise<number> {
     let analysed = 0;
     for (;;) {
-      const chunk = repo.reviewsToAnalyse(storeId, scope, engine.version, ANALYSIS_COMMIT);
+      const chunk = await repo.reviewsToAnalyse(storeId, scope, engine.version, ANALYSIS_COMMIT);
       if (chunk.length === 0) return analysed;
       const results: { reviewId: string; mentions: ReturnType<KeywordEngine["analyse"]> }[] = [];
       for (let i = 0; i < chunk.length; i += ANALYSIS_BATCH) {
@@ -71,7 +71,7 @@ export function aiService(deps: {
         onProgress?.(analysed + results.length);
         await yieldToEventLoop();
       }
-      transaction(db, () => repo.saveAnalysis(storeId, engine.version, results, now()));
+      await transaction(db, () => repo.saveAnalysis(storeId, engine.version, results, now()));
       analysed += chunk.length;
     }
   }
@@ -82,13 +82,13 @@ export function aiService(deps: {
    * Also returns the product's ID (without the platform prefix).
    * @throws ApiError 404 for an unknown store or a product key with another platform's prefix.
    */
-  function contentScope(params: ScopeParams): { storeId: string; productId: string; scope: AiScope } {
-    const resolved = deps.reviews.resolveScope(params);
+  async function contentScope(params: ScopeParams): Promise<{ storeId: string; productId: string; scope: AiScope }> {
+    const resolved = await deps.reviews.resolveScope(params);
     if (resolved.scope.type !== "product") throw notFound("Summaries and keywords exist for products only", "not_found");
     const storeId = resolved.store.storeId;
-    const product = stores.getProduct(storeId, resolved.scope.productId);
+    const product = await stores.getProduct(storeId, resolved.scope.productId);
     const productId = resolved.scope.productId;
-    if (product?.groupId && stores.getGroup(storeId, product.groupId)?.useGroupContent) return { storeId, productId, scope: { type: "group", id: product.groupId } };
+    if (product?.groupId && (await stores.getGroup(storeId, product.groupId))?.useGroupContent) return { storeId, productId, scope: { type: "group", id: product.groupId } };
     return { storeId, productId, scope: { type: "product", id: productId } };
   }
 
@@ -101,8 +101,8 @@ export function aiService(deps: {
      * (server/db/content-scopes.ts): the store's settings (its groups' too), the product (its group), and
      * the group whose content it shows, if any. @throws ApiError 404 as `contentScope`.
      */
-    cacheScopes(params: ScopeParams): string[] {
-      const { storeId, productId, scope } = contentScope(params);
+    async cacheScopes(params: ScopeParams): Promise<string[]> {
+      const { storeId, productId, scope } = await contentScope(params);
       const scopes = [scopeName.store(storeId), scopeName.product(storeId, productId)];
       if (scope.type === "group") scopes.push(scopeName.group(storeId, scope.id));
       return scopes;
@@ -113,16 +113,16 @@ export function aiService(deps: {
      * failure (falls back); throws only for database errors.
      */
     async generate(storeId: string, scope: AiScope, options: { onProgress?: (analysed: number) => void; publish?: boolean } = {}): Promise<GenerationResult> {
-      const store = stores.get(storeId);
+      const store = await stores.get(storeId);
       if (!store) return { status: "skipped", reason: "unknown store", reviewCount: 0 };
-      const before = repo.scopeStats(storeId, scope);
+      const before = await repo.scopeStats(storeId, scope);
       const floor = Math.min(config.minReviews, config.keywordsMinReviews);
       if (before.review_count < floor) return { status: "skipped", reason: `${before.review_count} published reviews, ${floor} needed`, reviewCount: before.review_count };
 
       const analysed = await analyseScope(storeId, scope, options.onProgress);
       // one consistent snapshot of counts for the version (a read transaction: no write lock, on either engine)
-      const { stats, counts, mentions } = readSnapshot(db, () => ({
-        stats: repo.scopeStats(storeId, scope), counts: repo.keywordCounts(storeId, scope), mentions: repo.polarMentions(storeId, scope),
+      const { stats, counts, mentions } = await readSnapshot(db, async () => ({
+        stats: await repo.scopeStats(storeId, scope), counts: await repo.keywordCounts(storeId, scope), mentions: await repo.polarMentions(storeId, scope),
       }));
       const n = stats.review_count;
       if (n < floor) return { status: "skipped", reason: `${n} published reviews, ${floor} needed`, reviewCount: n };
@@ -142,7 +142,7 @@ export function aiService(deps: {
         if (config.llm) {
           try {
             const supported = new Set(counts.filter((c) => c.occurrences > 0).map((c) => c.topic));
-            const samples = repo.sampleTexts(storeId, scope, 12);
+            const samples = await repo.sampleTexts(storeId, scope, 12);
             excerptIds = samples.map((r) => r.review_id);
             const text = await llmSummary(config.llm, {
               subject, reviewCount: n, averageRating: Math.round((stats.rating_total / n) * 10) / 10, claims,
@@ -166,9 +166,10 @@ export function aiService(deps: {
       };
       // A review the model was given may have been erased (or unpublished) while it wrote: its words must not be
       // stored. The erasure queued a new generation (`withdraw`), which runs without it.
-      const stored = transaction(db, () => {
-        if (engineName !== "embedded" && repo.countPublished(storeId, excerptIds) < excerptIds.length) return false;
-        repo.insertVersion(version);
+      // The check and the insert are one transaction; an erasure committing after it deletes the version (`withdraw`).
+      const stored = await transaction(db, async () => {
+        if (engineName !== "embedded" && (await repo.countPublished(storeId, excerptIds)) < excerptIds.length) return false;
+        await repo.insertVersion(version);
         return true;
       });
       if (!stored) return { status: "skipped", reason: "a review the summary drew on was removed while it was written", reviewCount: n };
@@ -176,11 +177,11 @@ export function aiService(deps: {
     },
 
     /** Merchant approval: publish a generated version. @throws ApiError 404 when the store has no such version or it has no summary. */
-    approve(storeId: string, versionId: string): VersionRow {
-      const v = repo.getVersion(storeId, versionId);
+    async approve(storeId: string, versionId: string): Promise<VersionRow> {
+      const v = await repo.getVersion(storeId, versionId);
       if (!v || v.summary_body === null) throw notFound("AI content version not found", "version_not_found");
-      transaction(db, () => repo.publishVersion(storeId, versionId, now()));
-      return repo.getVersion(storeId, versionId)!;
+      await transaction(db, () => repo.publishVersion(storeId, versionId, now()));
+      return (await repo.getVersion(storeId, versionId))!;
     },
 
     /**
@@ -188,12 +189,15 @@ export function aiService(deps: {
      * storefront keeps serving the published one, and the keywords fall back to the previous version's.
      * @throws ApiError 404 when the store has no such version, 409 when it is already published.
      */
-    discard(storeId: string, versionId: string): void {
-      transaction(db, () => {
-        const v = repo.getVersion(storeId, versionId);
+    async discard(storeId: string, versionId: string): Promise<void> {
+      await transaction(db, async () => {
+        // the DELETE is conditional (published_ms IS NULL): an approval committed meanwhile leaves the version
+        const v = await repo.getVersion(storeId, versionId);
         if (!v) throw notFound("AI content version not found", "version_not_found");
         if (v.published_ms !== null) throw new ApiError(409, "This version is already published; generate a new one instead", "version_published");
-        repo.deleteUnpublishedVersion(storeId, versionId);
+        if (!(await repo.deleteUnpublishedVersion(storeId, versionId))) {
+          throw new ApiError(409, "This version is already published; generate a new one instead", "version_published");
+        }
       });
     },
 
@@ -203,27 +207,27 @@ export function aiService(deps: {
      * of such groups show their group's), most reviewed first, up to `limit` products. Each with its
      * latest generated and its published version.
      */
-    adminScopes(storeId: string, options: { limit: number; product?: string }): AdminAiScope[] {
+    async adminScopes(storeId: string, options: { limit: number; product?: string }): Promise<AdminAiScope[]> {
       const min = Math.min(config.minReviews, config.keywordsMinReviews);
-      const groups = stores.listGroups(storeId).filter((g) => g.useGroupContent);
+      const groups = (await stores.listGroups(storeId)).filter((g) => g.useGroupContent);
       const groupContent = new Set(groups.map((g) => g.groupId));
-      const queued = repo.pendingJobScopes(storeId);
-      const withContent = (scope: AiScope, name: string, reviewCount: number): AdminAiScope => ({
-        scope, name, reviewCount, latest: repo.latestVersion(storeId, scope), published: repo.latestPublished(storeId, scope), queued: queued.has(`${scope.type}:${scope.id}`),
+      const queued = await repo.pendingJobScopes(storeId);
+      const withContent = async (scope: AiScope, name: string, reviewCount: number): Promise<AdminAiScope> => ({
+        scope, name, reviewCount, latest: await repo.latestVersion(storeId, scope), published: await repo.latestPublished(storeId, scope), queued: queued.has(`${scope.type}:${scope.id}`),
       });
       const out: AdminAiScope[] = [];
       if (!options.product) {
         for (const g of groups) {
-          const n = repo.scopeStats(storeId, { type: "group", id: g.groupId }).review_count;
-          if (n >= min) out.push(withContent({ type: "group", id: g.groupId }, g.name, n));
+          const n = (await repo.scopeStats(storeId, { type: "group", id: g.groupId })).review_count;
+          if (n >= min) out.push(await withContent({ type: "group", id: g.groupId }, g.name, n));
         }
       }
       const products = options.product
-        ? stores.topProducts(storeId, 1_000_000).filter((p) => p.productId === options.product)
-        : stores.topProducts(storeId, options.limit * 2);
+        ? (await stores.topProducts(storeId, 1_000_000)).filter((p) => p.productId === options.product)
+        : await stores.topProducts(storeId, options.limit * 2);
       for (const p of products) {
         if (p.reviewCount < min || (p.groupId && groupContent.has(p.groupId))) continue;
-        out.push(withContent({ type: "product", id: p.productId }, p.name, p.reviewCount));
+        out.push(await withContent({ type: "product", id: p.productId }, p.name, p.reviewCount));
         if (out.length >= options.limit + groups.length) break;
       }
       return out;
@@ -233,14 +237,14 @@ export function aiService(deps: {
      * Merchant "regenerate": queue a generation job for one of the store's products or groups.
      * @returns true when a job was added, false when one was already queued. @throws ApiError 404 for a scope of another store.
      */
-    regenerate(storeId: string, scope: AiScope): boolean {
-      const exists = scope.type === "product" ? stores.getProduct(storeId, scope.id) : stores.getGroup(storeId, scope.id);
+    async regenerate(storeId: string, scope: AiScope): Promise<boolean> {
+      const exists = scope.type === "product" ? await stores.getProduct(storeId, scope.id) : await stores.getGroup(storeId, scope.id);
       if (!exists) throw notFound(`No ${scope.type} with this ID in the store`, `${scope.type}_not_found`);
       return transaction(db, () => repo.enqueue(storeId, scope, "merchant asked to regenerate", now()));
     },
 
     /** Every version of a scope, newest first (admin review of drafts). */
-    versions(storeId: string, scope: AiScope): VersionRow[] {
+    versions(storeId: string, scope: AiScope): Promise<VersionRow[]> {
       return repo.listVersions(storeId, scope);
     },
 
@@ -251,16 +255,16 @@ export function aiService(deps: {
      * auto-publish, else on approval; never while the scope is below the review floor). Joins the caller's
      * transaction. @returns versions deleted.
      */
-    withdraw(storeId: string, scope: AiScope, reason: string): number {
-      return transaction(db, () => {
-        const deleted = repo.deleteScopeContent(storeId, scope);
-        repo.enqueue(storeId, scope, reason, now());
+    withdraw(storeId: string, scope: AiScope, reason: string): Promise<number> {
+      return transaction(db, async () => {
+        const deleted = await repo.deleteScopeContent(storeId, scope);
+        await repo.enqueue(storeId, scope, reason, now());
         return deleted;
       });
     },
 
     /** Queue a (re)generation job (persisted). @returns true when a job was added, false when one was already queued. */
-    enqueue(storeId: string, scope: AiScope, reason: string): boolean {
+    enqueue(storeId: string, scope: AiScope, reason: string): Promise<boolean> {
       return transaction(db, () => repo.enqueue(storeId, scope, reason, now()));
     },
 
@@ -268,36 +272,37 @@ export function aiService(deps: {
      * Queue every scope of every store due for (re)generation (regeneration trigger), in one transaction
      * (one commit per sweep, whatever the number of scopes). @returns jobs added.
      */
-    sweep(): number {
+    async sweep(): Promise<number> {
       // read first, then take the write lock only for the inserts, each of which checks again that its scope is still
       // due and has no job queued or running (on several nodes another node's sweep or worker may have got there first)
       const minReviews = Math.min(config.minReviews, config.keywordsMinReviews);
-      const due = stores.list().flatMap((store) =>
-        repo.dueScopes(store.storeId, minReviews, config.regenerateFraction).map((scope) => ({ storeId: store.storeId, scope })),
-      );
+      const due: { storeId: string; scope: AiScope }[] = [];
+      for (const store of await stores.list()) {
+        for (const scope of await repo.dueScopes(store.storeId, minReviews, config.regenerateFraction)) due.push({ storeId: store.storeId, scope });
+      }
       if (due.length === 0) return 0;
-      return transaction(db, () => {
+      return transaction(db, async () => {
         let added = 0;
         for (const d of due) {
           const scope: AiScope = { type: d.scope.type, id: d.scope.id };
-          if (repo.enqueueIfDue(d.storeId, scope, "published reviews reached the threshold or grew", now(), minReviews, config.regenerateFraction)) added++;
+          if (await repo.enqueueIfDue(d.storeId, scope, "published reviews reached the threshold or grew", now(), minReviews, config.regenerateFraction)) added++;
         }
         return added;
       });
     },
 
     /** GET …/products/{key}/reviews_summary: docs/ai.md, Answers, or `{}` when none is published. */
-    getSummary(params: ScopeParams): ReviewsSummaryResponse {
-      const { storeId, scope } = contentScope(params);
-      const v = repo.latestPublished(storeId, scope);
+    async getSummary(params: ScopeParams): Promise<ReviewsSummaryResponse> {
+      const { storeId, scope } = await contentScope(params);
+      const v = await repo.latestPublished(storeId, scope);
       if (!v || v.summary_body === null || v.published_ms === null) return {};
       return { reviewsSummary: { body: v.summary_body, contributingReviewCount: v.contributing_review_count, dateGenerated: iso(v.generated_ms), datePublished: iso(v.published_ms) } };
     },
 
     /** GET …/products/{key}/reviews_keywords: docs/ai.md, Answers, or `{}` when not processed or too few reviews. */
-    getKeywords(params: ScopeParams): ReviewsKeywordsResponse {
-      const { storeId, scope } = contentScope(params);
-      const v = repo.latestKeywords(storeId, scope);
+    async getKeywords(params: ScopeParams): Promise<ReviewsKeywordsResponse> {
+      const { storeId, scope } = await contentScope(params);
+      const v = await repo.latestKeywords(storeId, scope);
       const keywordTopics = v?.keywords_json ? (JSON.parse(v.keywords_json) as KeywordTopic[]) : [];
       return keywordTopics.length ? { reviewsKeywords: { keywordTopics } } : {};
     },

@@ -24,9 +24,9 @@ export default async function aiLoopTask({ data, port }: AiLoopTask): Promise<vo
   const post = (message: AiThreadMessage) => port.postMessage(message);
   const log = (line: string) => post({ type: "log", line });
   const stopAsked = new Promise<void>((resolve) => port.on("message", (message: HostMessage) => message.type === "stop" && resolve()));
-  const services = createServices({ databasePath: data.databasePath, mediaPath: data.mediaPath, ai: data.ai, log });
+  const services = await createServices({ databasePath: data.databasePath, mediaPath: data.mediaPath, ai: data.ai, log });
   try {
-    services.aiWorker.start({ workerId: data.workerId });
+    await services.aiWorker.start({ workerId: data.workerId });
     // Linux nice values are per thread: lower this thread's CPU priority so that, when cores are busy, HTTP
     // requests win over background NLP (elsewhere setPriority would apply to the whole process: skipped).
     // Only once the loop runs: the loop ends only when the pool is being stopped, so no read lands on a
@@ -42,7 +42,7 @@ export default async function aiLoopTask({ data, port }: AiLoopTask): Promise<vo
     await stopAsked;
     await services.aiWorker.stop();
   } finally {
-    services.close();
+    await services.close();
   }
   post({ type: "stopped" });
   port.close();

@@ -25,8 +25,9 @@ export type AiWorker = {
   /**
    * Start the loop (idempotent). `workerId`: this loop's identity in claims (default: one random per aiWorker);
    * the AI thread host passes the same one to every restart of its loop, so a restarted loop takes back its jobs.
+   * Resolves once those jobs are queued again and the loop runs. @throws when they cannot be (the loop does not run).
    */
-  start(options?: { workerId?: string }): void;
+  start(options?: { workerId?: string }): Promise<void>;
   /** Stop after the current job; resolves when the loop has stopped. */
   stop(): Promise<void>;
   /** Run queued jobs until none is runnable (tests, CLI). @returns jobs completed. */
@@ -57,25 +58,24 @@ export function aiWorker(deps: { repo: AiRepo; ai: AiService; log?: (line: strin
     const at = Date.now();
     if (at - lastExpiryCheck >= AI_JOB_LEASE_MS / 2) {
       lastExpiryCheck = at;
-      const requeued = repo.requeueInterrupted(at, null);
+      const requeued = await repo.requeueInterrupted(at, null);
       if (requeued) log(`AI: ${requeued} jobs whose claim ran out queued again`);
     }
-    const job = repo.claimNext(at, at + AI_JOB_LEASE_MS, workerId);
+    const job = await repo.claimNext(at, at + AI_JOB_LEASE_MS, workerId);
     if (!job) return false;
     const scope = { type: job.scope_type, id: job.scope_id };
     // Keep the claim while the job runs (the loop's own thread: renewals wait for the NLP batches' yields).
     const renew = setInterval(() => {
-      try {
-        if (!repo.renewJob(job, Date.now() + AI_JOB_LEASE_MS)) log(`AI job ${job.job_id}: its claim was lost (lease ran out)`);
-      } catch (error) {
-        log(`AI job ${job.job_id}: lease not renewed: ${(error as Error).message}`);
-      }
+      repo.renewJob(job, Date.now() + AI_JOB_LEASE_MS).then(
+        (renewed) => { if (!renewed) log(`AI job ${job.job_id}: its claim was lost (lease ran out)`); },
+        (error: unknown) => log(`AI job ${job.job_id}: lease not renewed: ${(error as Error).message}`),
+      );
     }, AI_JOB_LEASE_MS / 4);
     renew.unref();
     try {
       const result = await ai.generate(job.store_id, scope);
       clearInterval(renew);
-      if (!repo.finishJob(job, Date.now())) log(`AI job ${job.job_id} finished after its claim was lost`);
+      if (!(await repo.finishJob(job, Date.now()))) log(`AI job ${job.job_id} finished after its claim was lost`);
       if (result.status === "generated") {
         batch ??= { count: 0, startedMs: Date.now(), latest: "" };
         batch.count++;
@@ -84,7 +84,7 @@ export function aiWorker(deps: { repo: AiRepo; ai: AiService; log?: (line: strin
     } catch (error) {
       clearInterval(renew);
       const message = (error as Error).message ?? String(error);
-      repo.failJob(job, message, Date.now(), 1000 * 2 ** (job.attempts - 1), job.attempts >= MAX_ATTEMPTS);
+      await repo.failJob(job, message, Date.now(), 1000 * 2 ** (job.attempts - 1), job.attempts >= MAX_ATTEMPTS);
       log(`AI job ${job.job_id} failed (attempt ${job.attempts}): ${message}`);
     }
     return true;
@@ -95,7 +95,7 @@ export function aiWorker(deps: { repo: AiRepo; ai: AiService; log?: (line: strin
       if (sweepIntervalMs > 0 && Date.now() - lastSweep >= sweepIntervalMs) {
         lastSweep = Date.now();
         try {
-          const added = ai.sweep();
+          const added = await ai.sweep();
           if (added) log(`AI: ${added} products or groups queued for (re)generation`);
         } catch (error) {
           log(`AI sweep failed: ${(error as Error).message}`);
@@ -123,12 +123,18 @@ export function aiWorker(deps: { repo: AiRepo; ai: AiService; log?: (line: strin
 
   return {
     get running() { return running; },
-    start(options = {}) {
+    async start(options = {}) {
       if (running) return;
       if (options.workerId) workerId = options.workerId;
-      const requeued = repo.requeueInterrupted(Date.now(), workerId);
-      if (requeued) log(`AI: ${requeued} interrupted jobs queued again`);
       running = true;
+      let requeued: number;
+      try {
+        requeued = await repo.requeueInterrupted(Date.now(), workerId);
+      } catch (error) {
+        running = false;
+        throw error;
+      }
+      if (requeued) log(`AI: ${requeued} interrupted jobs queued again`);
       loop = run();
     },
     async stop() {
@@ -138,7 +144,7 @@ export function aiWorker(deps: { repo: AiRepo; ai: AiService; log?: (line: strin
       loop = null;
     },
     async runUntilIdle() {
-      repo.requeueInterrupted(Date.now(), workerId);
+      await repo.requeueInterrupted(Date.now(), workerId);
       let n = 0;
       while (await runOne()) n++;
       return n;

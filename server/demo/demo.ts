@@ -14,7 +14,7 @@ import { seedDemoMedia } from "../media/demo-media.ts";
 import { importAmazonQa } from "../questions/amazon-qa.ts";
 import { platformDemoSeeder } from "../platforms/platforms.demo.ts";
 import { reviewRequestsDemoSeeder } from "../review-requests/review-requests.demo.ts";
-import { dialect } from "../db/database.ts";
+import { one, run, sql } from "../db/database.ts";
 import type { DemoContext, DemoSeeder } from "./seeder.ts";
 
 export const DEMO_STORE_ID = "7d1f4e2a-5b3c-4d6e-8f90-a1b2c3d4e5f6";
@@ -77,10 +77,10 @@ DEMO_SEEDERS.push(adminDemoSeeder(DEMO_STORE_ID));
  */
 const aiSeeder: DemoSeeder = {
   name: "ai-content",
-  run({ services, log }) {
+  async run({ services, log }) {
     const min = Math.min(services.aiConfig.minReviews, services.aiConfig.keywordsMinReviews);
-    const products = services.stores.topProducts(DEMO_STORE_ID, 100_000).filter((p) => p.reviewCount >= min);
-    for (const p of products) services.ai.enqueue(DEMO_STORE_ID, { type: "product", id: p.productId }, "demo");
+    const products = (await services.stores.topProducts(DEMO_STORE_ID, 100_000)).filter((p) => p.reviewCount >= min);
+    for (const p of products) await services.ai.enqueue(DEMO_STORE_ID, { type: "product", id: p.productId }, "demo");
     log(`Queued AI summaries and keywords for ${products.length} demo products with ${min}+ published reviews.`);
   },
 };
@@ -95,24 +95,34 @@ export const DEMO_SEEDING_LOCK_KEY = 0x64656d6f;
 /**
  * Create the demo store on an empty database and run every seeder (of `seeders`, default all) not yet done.
  * On PostgreSQL several nodes may start at once on one database: one seeds at a time (a session advisory lock,
- * DEMO_SEEDING_LOCK_KEY), so a node starting meanwhile waits, then finds every seeder done. On SQLite there is
- * one server process.
+ * DEMO_SEEDING_LOCK_KEY, held by one pool connection of its own for the seeding only), so a node starting meanwhile
+ * waits, then finds every seeder done. On SQLite there is one server process.
  */
 export async function ensureDemoStore(ctx: DemoContext, seeders: readonly DemoSeeder[] = DEMO_SEEDERS): Promise<void> {
   const { services } = ctx;
   const db = services.db;
-  const postgres = dialect(db) === "postgres";
-  if (postgres) db.exec(`SELECT pg_advisory_lock(${DEMO_SEEDING_LOCK_KEY})`);
+  // A session lock on one client taken from the pool: the seeders' own queries use the other connections.
+  const lock = db.pool ? await db.pool.connect() : null;
   try {
-    services.stores.create({ storeId: DEMO_STORE_ID, name: "Chorus Demo Boutique", platform: DEMO_PLATFORM, aiAutoPublish: true });
+    await lock?.query("SELECT pg_advisory_lock($1)", [DEMO_SEEDING_LOCK_KEY]);
+  } catch (error) {
+    lock?.release(true);
+    throw error;
+  }
+  try {
+    await services.stores.create({ storeId: DEMO_STORE_ID, name: "Chorus Demo Boutique", platform: DEMO_PLATFORM, aiAutoPublish: true });
     for (const seeder of seeders) {
       const flag = `demo_seeded:${seeder.name}`;
-      if (db.prepare("SELECT 1 FROM app_settings WHERE key = ?").get(flag)) continue;
+      if (await one(db, sql`SELECT 1 AS done FROM app_settings WHERE key = ${flag}`)) continue;
       // A seeder whose data was not there is not done: a later start with the file imports it.
       if ((await seeder.run(ctx)) === false) continue;
-      db.prepare("INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(flag, new Date().toISOString());
+      await run(db, sql`INSERT INTO app_settings (key, value) VALUES (${flag}, ${new Date().toISOString()}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
     }
   } finally {
-    if (postgres && db.open) db.exec(`SELECT pg_advisory_unlock(${DEMO_SEEDING_LOCK_KEY})`);
+    if (lock) {
+      // Unlock, or (the connection failed) drop the client: its session, and so its lock, ends with it.
+      const unlocked = await lock.query("SELECT pg_advisory_unlock($1)", [DEMO_SEEDING_LOCK_KEY]).then(() => true, () => false);
+      lock.release(!unlocked);
+    }
   }
 }

@@ -215,14 +215,14 @@ export function appImporter(deps: {
    * The store's product for a row: by ID, else by handle, else one planned earlier in this run, else a new
    * one (ID = the row's product ID, or its handle; name = product title, handle or "Product <ID>").
    */
-  function planProduct(storeId: string, row: ParsedRow, planned: Map<string, string>): ProductPlan {
+  async function planProduct(storeId: string, row: ParsedRow, planned: Map<string, string>): Promise<ProductPlan> {
     const { repo } = deps;
     if (row.productId) {
-      const existing = repo.productById(storeId, row.productId);
+      const existing = await repo.productById(storeId, row.productId);
       if (existing) return { productId: existing.product_id, name: existing.name, create: null, fillHandle: row.handle && !existing.handle ? row.handle : null };
     }
     if (row.handle) {
-      const byHandle = repo.productByHandle(storeId, row.handle);
+      const byHandle = await repo.productByHandle(storeId, row.handle);
       if (byHandle) return { productId: byHandle.product_id, name: byHandle.name, create: null, fillHandle: null };
       const plannedId = planned.get(`h:${row.handle}`);
       if (plannedId) return { productId: plannedId, name: planned.get(`n:${plannedId}`)!, create: null, fillHandle: null };
@@ -270,7 +270,7 @@ export function appImporter(deps: {
     async run(options: AppImportOptions): Promise<AppImportReport> {
       const started = performance.now();
       const { storeId, format } = options;
-      if (!deps.stores.get(storeId)) throw new Error(`No store ${storeId}`);
+      if (!(await deps.stores.get(storeId))) throw new Error(`No store ${storeId}`);
       try {
         await access(options.file, constants.R_OK);
       } catch {
@@ -316,12 +316,12 @@ export function appImporter(deps: {
           report.badRows.push({ line, reason: row });
           continue;
         }
-        if (seen.has(row.key) || deps.reviews.hasSourceKey(storeId, source, row.key)) {
+        if (seen.has(row.key) || (await deps.reviews.hasSourceKey(storeId, source, row.key))) {
           report.alreadyPresent++;
           continue;
         }
         seen.add(row.key);
-        const product = planProduct(storeId, row, planned);
+        const product = await planProduct(storeId, row, planned);
         (product.create ? created : matched).add(product.productId);
         report.imported++;
         report.curation[row.curation]++;
@@ -344,17 +344,25 @@ export function appImporter(deps: {
       let imported = 0;
       let rowsRead = 0;
       let batch: { row: ParsedRow; product: ProductPlan; stored: StoredMedia[] }[] = [];
-      const flush = () => {
+      /** Write the batch (up to BATCH reviews, or one with media) in one transaction. */
+      const flush = async () => {
         if (batch.length === 0) return;
         const work = batch;
         batch = [];
+        let unused: string[] = [];
+        let importedInBatch = 0;
+        let mediaImported = 0;
         try {
-          transaction(deps.db, () => {
+          await transaction(deps.db, async () => {
+            // (counters start again if PostgreSQL runs the transaction again after a deadlock)
+            unused = [];
+            importedInBatch = 0;
+            mediaImported = 0;
             for (const { row, product, stored } of work) {
-              if (product.create) deps.repo.createProduct({ storeId, productId: product.productId, name: product.name, ...product.create });
-              if (product.fillHandle) deps.repo.fillHandle(storeId, product.productId, product.fillHandle);
+              if (product.create) await deps.repo.createProduct({ storeId, productId: product.productId, name: product.name, ...product.create });
+              if (product.fillHandle) await deps.repo.fillHandle(storeId, product.productId, product.fillHandle);
               const reviewId = randomUUID();
-              const inserted = deps.reviews.insert({
+              const inserted = await deps.reviews.insert({
                 reviewId, storeId, productId: product.productId, rating: row.rating, title: row.title, body: row.body, createdMs: row.createdMs,
                 status: CURATION_STATUS[row.curation], reviewerName: row.reviewerName, reviewerEmail: row.reviewerEmail,
                 // The import proof (brief interface 4): the source app marked this reviewer a verified buyer.
@@ -362,22 +370,26 @@ export function appImporter(deps: {
                 languageCode: detectLanguage(`${row.title}. ${row.body}`), source, sourceKey: row.key, reviewerCountryCode: row.countryCode,
               });
               if (!inserted) {
-                deps.media.remove(storeId, stored.map((m) => m.mediaId));
+                unused.push(...stored.map((m) => m.mediaId));
                 continue;
               }
-              imported++;
-              if (row.reply) deps.repo.setReply(storeId, reviewId, row.reply, row.replyMs);
+              importedInBatch++;
+              if (row.reply) await deps.repo.setReply(storeId, reviewId, row.reply, row.replyMs);
               for (const [i, m] of stored.entries()) {
-                deps.mediaRows.insertMedia(storeId, reviewId, m, { alt: defaultAlt(product.name, row.rating, m.kind), position: i, createdMs: row.createdMs + i });
-                report.media.imported++;
+                await deps.mediaRows.insertMedia(storeId, reviewId, m, { alt: defaultAlt(product.name, row.rating, m.kind), position: i, createdMs: row.createdMs + i });
+                mediaImported++;
               }
-              if (stored.length && CURATION_STATUS[row.curation] === "rejected") deps.repo.markMediaRejectedAt(storeId, reviewId, Date.now());
+              if (stored.length && CURATION_STATUS[row.curation] === "rejected") await deps.repo.markMediaRejectedAt(storeId, reviewId, Date.now());
             }
           });
         } catch (error) {
           for (const w of work) deps.media.remove(storeId, w.stored.map((m) => m.mediaId));
           throw error;
         }
+        // Counted and files removed once the batch is committed (a rolled-back batch counts nothing).
+        if (unused.length) deps.media.remove(storeId, unused);
+        imported += importedInBatch;
+        report.media.imported += mediaImported;
       };
       header = true;
       const ignoredProblems: RowProblem[] = [];
@@ -389,15 +401,15 @@ export function appImporter(deps: {
         rowsRead++;
         if (rowsRead % 500 === 0) options.onProgress?.(2, rowsRead);
         const row = parseRow(format, cells, line, width, byField, options, nowMs);
-        if (typeof row === "string" || seen2.has(row.key) || deps.reviews.hasSourceKey(storeId, source, row.key)) continue;
+        if (typeof row === "string" || seen2.has(row.key) || (await deps.reviews.hasSourceKey(storeId, source, row.key))) continue;
         seen2.add(row.key);
-        const product = planProduct(storeId, row, planned2);
+        const product = await planProduct(storeId, row, planned2);
         const prepared = row.images.length + row.videos.length + row.invalidMedia.length ? await prepareMedia(row, options, report.media.failed) : [];
         const stored = prepared.length ? deps.media.write(storeId, prepared) : [];
         batch.push({ row, product, stored });
-        if (batch.length >= BATCH || stored.length) flush();
+        if (batch.length >= BATCH || stored.length) await flush();
       }
-      flush();
+      await flush();
       options.onProgress?.(2, rowsRead);
       report.imported = imported;
       report.committed = true;

@@ -110,7 +110,7 @@ function pick(record: Record<string, string>, names: string[]): string | undefin
 export async function importReviewsCsv(deps: { db: Db; stores: StoresRepo; reviews: ReviewsRepo }, options: ImportOptions): Promise<ImportReport> {
   const started = performance.now();
   await loadLanguageDetector();
-  const store = deps.stores.get(options.storeId);
+  const store = await deps.stores.get(options.storeId);
   if (!store) throw new Error(`No store ${options.storeId}`);
   // A gzip copy of a file is the same source (`x.csv.gz` keys its rows as `x.csv`), so importing both never doubles a row.
   const source = options.source ?? basename(options.file).replace(/\.gz$/i, "");
@@ -121,14 +121,15 @@ export async function importReviewsCsv(deps: { db: Db; stores: StoresRepo; revie
   const knownGroups = new Set<string>();
   const importRepo = appImportRepo(deps.db);
   /** The batch's rows: each its source key and its write, told whether the key was imported before. */
-  let batch: { key: string; write: (present: boolean) => void }[] = [];
-  const flush = () => {
+  let batch: { key: string; write: (present: boolean) => Promise<void> }[] = [];
+  /** Write the batch (BATCH rows) in one transaction: one commit per batch, not per row. */
+  const flush = async () => {
     if (batch.length === 0) return;
     const work = batch;
     batch = [];
-    transaction(deps.db, () => {
-      const present = importRepo.presentSourceKeys(store.storeId, source, work.map((w) => w.key));
-      for (const w of work) w.write(present.has(w.key));
+    await transaction(deps.db, async () => {
+      const present = await importRepo.presentSourceKeys(store.storeId, source, work.map((w) => w.key));
+      for (const w of work) await w.write(present.has(w.key));
     });
     options.onProgress?.({ rowsRead: report.rowsRead, inserted: report.inserted });
   };
@@ -179,15 +180,15 @@ export async function importReviewsCsv(deps: { db: Db; stores: StoresRepo; revie
     const reviewer = (pick(record, ["reviewer", "display_name", "name"]) ?? "").trim() || "Anonymous shopper";
     const verified = VERIFIED_YES.has((pick(record, ["verified_purchase", "verified_buyer", "verified"]) ?? "").trim().toLowerCase());
 
-    batch.push({ key, write: (present) => {
+    batch.push({ key, write: async (present) => {
       if (className && !knownGroups.has(className)) {
         knownGroups.add(className);
-        deps.stores.upsertGroup({ storeId: store.storeId, groupId: slug(className), name: className });
+        await deps.stores.upsertGroup({ storeId: store.storeId, groupId: slug(className), name: className });
       }
       if (!knownProducts.has(productId)) {
         knownProducts.add(productId);
-        if (!deps.stores.getProduct(store.storeId, productId)) {
-          deps.stores.upsertProduct({
+        if (!(await deps.stores.getProduct(store.storeId, productId))) {
+          await deps.stores.upsertProduct({
             storeId: store.storeId, productId, name: `${className || "Product"} #${productId}`,
             groupId: className ? slug(className) : undefined,
           });
@@ -197,7 +198,7 @@ export async function importReviewsCsv(deps: { db: Db; stores: StoresRepo; revie
         report.alreadyPresent++;
         return;
       }
-      const inserted = deps.reviews.insert({
+      const inserted = await deps.reviews.insert({
         reviewId: randomUUID(), storeId: store.storeId, productId, rating, title, body,
         createdMs: createdMs ?? spreadDate(anchor, `${source}:${key}`), status, reviewerName: reviewer.slice(0, 80),
         helpfulCount: Number.isFinite(helpful) && helpful > 0 ? helpful : 0,
@@ -208,9 +209,9 @@ export async function importReviewsCsv(deps: { db: Db; stores: StoresRepo; revie
       if (inserted) report.inserted++;
       else report.alreadyPresent++; // the same key twice in one batch: the unique source index keeps the first
     } });
-    if (batch.length >= BATCH) flush();
+    if (batch.length >= BATCH) await flush();
   }
-  flush();
+  await flush();
   report.products = knownProducts.size;
   report.groups = knownGroups.size;
   report.ms = Math.round(performance.now() - started);

@@ -69,7 +69,7 @@ export function reviewsUploadService(deps: { db: Db; stores: StoresRepo; reviews
      * @throws ApiError 400 / 413 from `sniffReviewsCsv`, 404 unknown store.
      */
     async importUpload(storeId: string, upload: { fileName: string; bytes: Uint8Array; status: ReviewStatus }): Promise<UploadReport> {
-      if (!deps.stores.get(storeId)) throw new ApiError(404, "No store with this ID", "store_not_found");
+      if (!(await deps.stores.get(storeId))) throw new ApiError(404, "No store with this ID", "store_not_found");
       sniffReviewsCsv(upload.bytes);
       const dir = await mkdtemp(join(tmpdir(), "chorus-upload-"));
       const source = `upload:${safeName(upload.fileName)}`;

@@ -190,31 +190,36 @@ export function attributionResponses(count: number, seed: number, fromMs: number
 /** The demo surveys seeder for the store `DEMO_STORE_ID` (see the module docstring). Idempotent. */
 export const demoSurveysSeeder = (DEMO_STORE_ID: string): DemoSeeder => ({
   name: "surveys",
-  run({ services, config, log, notice = log }) {
+  async run({ services, config, log, notice = log }) {
     const file = join(config.DEMO_DATA_DIR, DEMO_NPS_FILE);
     let done = true;
-    // One transaction: two nodes seeding at once (npm run cluster) create the surveys and the key once.
-    transaction(services.db, () => {
-      if (!services.surveysData.getSurvey(DEMO_STORE_ID, DEMO_SURVEY_IDS.nps)) {
+    let demoKey: string | undefined;
+    // One transaction, and ensureDemoStore holds the demo seeding lock on PostgreSQL: two nodes seeding at once
+    // (npm run cluster) create the surveys and the key once.
+    await transaction(services.db, async () => {
+      if (!(await services.surveysData.getSurvey(DEMO_STORE_ID, DEMO_SURVEY_IDS.nps))) {
         if (!existsSync(file)) {
           log(`Demo NPS file not found at ${file}: set DEMO_DATA_DIR to the folder holding ${DEMO_NPS_FILE}; demo surveys are imported on a later start once it is there.`);
           done = false;
         } else {
-          services.surveys.createSurvey(DEMO_STORE_ID, NPS_SURVEY);
-          services.surveys.createSurvey(DEMO_STORE_ID, ATTRIBUTION_SURVEY);
-          services.surveys.markSampleData(DEMO_STORE_ID, DEMO_SURVEY_IDS.attribution);
+          await services.surveys.createSurvey(DEMO_STORE_ID, NPS_SURVEY);
+          await services.surveys.createSurvey(DEMO_STORE_ID, ATTRIBUTION_SURVEY);
+          await services.surveys.markSampleData(DEMO_STORE_ID, DEMO_SURVEY_IDS.attribution);
           const rows = readNpsRows(file);
-          const nps = services.surveys.importResponses(DEMO_STORE_ID, npsResponses(rows));
-          const attribution = services.surveys.importResponses(DEMO_STORE_ID, attributionResponses(1200, 20261121, Date.UTC(2017, 11, 11), Date.UTC(2018, 5, 20, 23, 59)));
+          const nps = await services.surveys.importResponses(DEMO_STORE_ID, npsResponses(rows));
+          const attribution = await services.surveys.importResponses(DEMO_STORE_ID, attributionResponses(1200, 20261121, Date.UTC(2017, 11, 11), Date.UTC(2018, 5, 20, 23, 59)));
           log(`Imported ${nps} real NPS responses (${rows.filter((r) => r.NPS_SCORE === "").length} without a score) and ${attribution} generated attribution responses (marked as sample data).`);
         }
       }
-      if (!services.apiKeys.list(DEMO_STORE_ID).some((k) => k.name === "Demo key" && !k.dateRevoked)) {
-        const { key } = services.apiKeys.create(DEMO_STORE_ID, "Demo key", config.DEMO_API_KEY);
-        notice(`Enterprise API key of the demo store (shown once; Basic user ${DEMO_STORE_ID}): ${key}`);
-        notice(`  A new key at any time: npm run keys -- create --store ${DEMO_STORE_ID} (npm run keys -- list, revoke <apiKeyId>)`);
+      if (!(await services.apiKeys.list(DEMO_STORE_ID)).some((k) => k.name === "Demo key" && !k.dateRevoked)) {
+        demoKey = (await services.apiKeys.create(DEMO_STORE_ID, "Demo key", config.DEMO_API_KEY)).key;
       }
     });
+    // Shown once it is committed.
+    if (demoKey) {
+      notice(`Enterprise API key of the demo store (shown once; Basic user ${DEMO_STORE_ID}): ${demoKey}`);
+      notice(`  A new key at any time: npm run keys -- create --store ${DEMO_STORE_ID} (npm run keys -- list, revoke <apiKeyId>)`);
+    }
     return done;
   },
 });

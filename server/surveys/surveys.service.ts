@@ -11,7 +11,7 @@ import {
   type SurveyDefinition, type SurveyResponse, type SurveyResponseOrder, type SurveySubmissionResponse,
 } from "../contract/surveys.ts";
 import { ApiError, badRequest, notFound } from "../contract/errors.ts";
-import { transaction, type Db } from "../db/database.ts";
+import { isUniqueViolation, transaction, type Db } from "../db/database.ts";
 import { keysetPage } from "../shared/keyset-pager.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
 import { pathText, searchTextOf, validateAnswers } from "./answers.ts";
@@ -55,8 +55,8 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
   const responseKey = (r: ResponseRow): [number, string] => [r.created_ms, r.survey_response_id];
   const qs = (params: Record<string, string | number>) => Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join("&");
 
-  function surveyOrThrow(storeId: string, surveyId: string): SurveyRow {
-    const survey = UUID_RE.test(surveyId) ? surveys.getSurvey(storeId, surveyId) : undefined;
+  async function surveyOrThrow(storeId: string, surveyId: string): Promise<SurveyRow> {
+    const survey = UUID_RE.test(surveyId) ? await surveys.getSurvey(storeId, surveyId) : undefined;
     if (!survey) throw notFound("Survey not found", "survey_not_found");
     return survey;
   }
@@ -86,7 +86,7 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      * Create a survey with its questions and channel surveys (one transaction).
      * @throws ApiError 400 when the definition breaks a rule of `surveyDefinitionSchema`.
      */
-    createSurvey(storeId: string, definition: SurveyDefinition): Survey {
+    async createSurvey(storeId: string, definition: SurveyDefinition): Promise<Survey> {
       const parsed = surveyDefinitionSchema.safeParse(definition);
       if (!parsed.success) throw badRequest(`survey definition: ${pathText(parsed.error.issues[0].path)}: ${parsed.error.issues[0].message}`);
       const d = parsed.data;
@@ -102,17 +102,17 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
         channel_survey_id: c.channelSurveyId ?? randomUUID(), survey_id: surveyId, store_id: storeId, channel: c.channel, description: c.description ?? null,
         reward_type: c.reward ? "coupon" : null, reward_description: c.reward?.description ?? null, reward_value: c.reward?.value ?? null,
       }));
-      transaction(db, () => surveys.insertSurvey(survey, questions, channels));
+      await transaction(db, () => surveys.insertSurvey(survey, questions, channels));
       return this.getSurvey(storeId, surveyId);
     },
 
     /** A survey with its channel surveys and questions. @throws ApiError 404 when not the store's. */
-    getSurvey(storeId: string, surveyId: string): Survey {
-      const s = surveyOrThrow(storeId, surveyId);
+    async getSurvey(storeId: string, surveyId: string): Promise<Survey> {
+      const s = await surveyOrThrow(storeId, surveyId);
       return {
         surveyId: s.survey_id, surveyName: s.name, dateCreated: iso(s.created_ms),
-        channelSurveys: surveys.channelSurveysOf(storeId, s.survey_id).map(toChannelSurvey),
-        questions: surveys.questionsOf(storeId, s.survey_id).map(toSurveyQuestion),
+        channelSurveys: (await surveys.channelSurveysOf(storeId, s.survey_id)).map(toChannelSurvey),
+        questions: (await surveys.questionsOf(storeId, s.survey_id)).map(toSurveyQuestion),
       };
     },
 
@@ -121,13 +121,14 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      * like the responses (limit 1..100, orderBy date asc|desc by creation date).
      * @throws ApiError 400 for a cursor of another listing.
      */
-    listSurveys(storeId: string, query: EnterpriseListQuery): ListSurveysResponse {
-      const { rows, next } = keysetPage<SurveyRow, [number, string]>({
+    async listSurveys(storeId: string, query: EnterpriseListQuery): Promise<ListSurveysResponse> {
+      const { rows, next } = await keysetPage<SurveyRow, [number, string]>({
         secret, context: surveysContext(storeId, query.orderBy), cursor: query.lastEvaluated, shape: ["number", "string"], limit: query.limit,
         fetch: (after) => surveys.listSurveys(storeId, query.orderBy, query.limit, after), // the repo reads limit + 1 rows
         keyOf: (s) => [s.created_ms, s.survey_id],
       });
-      const out: ListSurveysResponse = { surveys: rows.map((s) => this.getSurvey(storeId, s.survey_id)) };
+      const out: ListSurveysResponse = { surveys: [] };
+      for (const s of rows) out.surveys.push(await this.getSurvey(storeId, s.survey_id));
       if (next) out.nextUrl = `/enterprise/surveys?${qs({ limit: query.limit, orderBy: query.orderBy, lastEvaluated: next })}`;
       return out;
     },
@@ -139,9 +140,9 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      * @throws ApiError 404 for a survey that is missing or another store's; 400 for a cursor of
      *   another survey, order or store, or a tampered one.
      */
-    listResponses(storeId: string, surveyId: string, query: EnterpriseListQuery): ListSurveyResponsesResponse {
-      const survey = surveyOrThrow(storeId, surveyId);
-      const { rows, next } = keysetPage<ResponseRow, [number, string]>({
+    async listResponses(storeId: string, surveyId: string, query: EnterpriseListQuery): Promise<ListSurveyResponsesResponse> {
+      const survey = await surveyOrThrow(storeId, surveyId);
+      const { rows, next } = await keysetPage<ResponseRow, [number, string]>({
         secret, context: responsesContext(storeId, survey.survey_id, query.orderBy), cursor: query.lastEvaluated, shape: ["number", "string"], limit: query.limit,
         fetch: (after) => surveys.listResponses(storeId, { surveyId: survey.survey_id }, query.orderBy, query.limit, after), // the repo reads limit + 1 rows
         keyOf: responseKey,
@@ -158,9 +159,9 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      * @throws ApiError 404 (unknown store or channel survey), 400 (bad body or answer, naming the
      *   question and the rule), 409 (the key was used for a different body).
      */
-    submitResponse(storeId: string, channelSurveyId: string, body: unknown, idempotencyKey?: string): SubmissionResult {
-      if (!stores.get(storeId)) throw notFound("Store not found", "store_not_found");
-      const channel = UUID_RE.test(channelSurveyId) ? surveys.getChannelSurvey(storeId, channelSurveyId) : undefined;
+    async submitResponse(storeId: string, channelSurveyId: string, body: unknown, idempotencyKey?: string): Promise<SubmissionResult> {
+      if (!(await stores.get(storeId))) throw notFound("Store not found", "store_not_found");
+      const channel = UUID_RE.test(channelSurveyId) ? await surveys.getChannelSurvey(storeId, channelSurveyId) : undefined;
       if (!channel) throw notFound("Channel survey not found", "channel_survey_not_found");
       const parsed = surveySubmissionSchema.safeParse(body);
       if (!parsed.success) {
@@ -169,39 +170,50 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
         throw badRequest(where && !issue.message.startsWith(where) && !issue.message.includes(`${where} `) ? `${where}: ${issue.message}` : issue.message, "invalid_body");
       }
       const requestHash = idempotencyKey ? createHash("sha256").update(JSON.stringify(parsed.data)).digest("hex") : undefined;
-      return transaction(db, () => {
+      const questions = await surveys.questionsOf(storeId, channel.survey_id);
+      const { row, answers } = buildInsert(storeId, channel, questions, { ...parsed.data, channelSurveyId, createdMs: Date.now() }, { idempotencyKey, requestHash });
+      const replay = (earlier: ResponseRow): SubmissionResult => {
+        if (earlier.request_hash !== requestHash) throw new ApiError(409, "Idempotency-Key was already used for a different submission", "idempotency_key_reused");
+        return { body: submissionBody(earlier), replayed: true };
+      };
+      const attempt = () => transaction(db, async (): Promise<SubmissionResult> => {
         if (idempotencyKey) {
-          const earlier = surveys.findByIdempotencyKey(storeId, channel.channel_survey_id, idempotencyKey);
-          if (earlier) {
-            if (earlier.request_hash !== requestHash) throw new ApiError(409, "Idempotency-Key was already used for a different submission", "idempotency_key_reused");
-            return { body: submissionBody(earlier), replayed: true };
-          }
+          const earlier = await surveys.findByIdempotencyKey(storeId, channel.channel_survey_id, idempotencyKey);
+          if (earlier) return replay(earlier);
         }
-        const questions = surveys.questionsOf(storeId, channel.survey_id);
-        const { row, answers } = buildInsert(storeId, channel, questions, { ...parsed.data, channelSurveyId, createdMs: Date.now() }, { idempotencyKey, requestHash });
-        surveys.insertResponse(row, searchTextOf(answers));
+        await surveys.insertResponse(row, searchTextOf(answers));
         return { body: submissionBody(row), replayed: false };
       });
+      try {
+        return await attempt();
+      } catch (error) {
+        // Exactly-once per key: the unique (store, channel survey, idempotency key) index. Two concurrent retries
+        // with one key (on two nodes) both find no earlier response; the second insert fails and replays the first.
+        if (!idempotencyKey || !isUniqueViolation(error)) throw error;
+        const earlier = await surveys.findByIdempotencyKey(storeId, channel.channel_survey_id, idempotencyKey);
+        if (!earlier) throw error;
+        return replay(earlier);
+      }
     },
 
     /**
      * Store many responses in one transaction, each validated like a submission (demo seeder, benchmark).
      * @returns the number stored. @throws ApiError 400/404 on the first bad item (nothing is stored).
      */
-    importResponses(storeId: string, items: Iterable<ResponseImport>): number {
+    async importResponses(storeId: string, items: Iterable<ResponseImport>): Promise<number> {
       const channels = new Map<string, { channel: ChannelSurveyRow; questions: QuestionRow[] }>();
       let n = 0;
-      transaction(db, () => {
+      await transaction(db, async () => {
         for (const item of items) {
           let c = channels.get(item.channelSurveyId);
           if (!c) {
-            const channel = surveys.getChannelSurvey(storeId, item.channelSurveyId);
+            const channel = await surveys.getChannelSurvey(storeId, item.channelSurveyId);
             if (!channel) throw notFound("Channel survey not found", "channel_survey_not_found");
-            c = { channel, questions: surveys.questionsOf(storeId, channel.survey_id) };
+            c = { channel, questions: await surveys.questionsOf(storeId, channel.survey_id) };
             channels.set(item.channelSurveyId, c);
           }
           const { row, answers } = buildInsert(storeId, c.channel, c.questions, item);
-          surveys.insertResponse(row, searchTextOf(answers));
+          await surveys.insertResponse(row, searchTextOf(answers));
           n++;
         }
       });
@@ -213,11 +225,11 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      * unarchived). Unknown or other stores' IDs are ignored.
      * @returns how many responses changed state.
      */
-    archiveResponses(storeId: string, surveyResponseIds: string[]): number {
+    archiveResponses(storeId: string, surveyResponseIds: string[]): Promise<number> {
       return transaction(db, () => surveys.setArchived(storeId, surveyResponseIds, true));
     },
     /** Admin: unarchive survey responses of the store. @returns how many changed state. */
-    unarchiveResponses(storeId: string, surveyResponseIds: string[]): number {
+    unarchiveResponses(storeId: string, surveyResponseIds: string[]): Promise<number> {
       return transaction(db, () => surveys.setArchived(storeId, surveyResponseIds, false));
     },
 
@@ -227,10 +239,10 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      * custom answers), in `order` (default newest first). `cursor` is the `nextCursor` of the previous
      * page (signed for this store, filter and order). @throws ApiError 400 for a foreign cursor.
      */
-    searchResponses(storeId: string, filter: ResponseFilter, page: { limit?: number; order?: SurveyResponseOrder; cursor?: string } = {}): { surveyResponses: SurveyResponse[]; nextCursor?: string } {
+    async searchResponses(storeId: string, filter: ResponseFilter, page: { limit?: number; order?: SurveyResponseOrder; cursor?: string } = {}): Promise<{ surveyResponses: SurveyResponse[]; nextCursor?: string }> {
       const order = page.order ?? "date desc";
       const limit = Math.min(Math.max(page.limit ?? 25, 1), 100);
-      const { rows, next } = keysetPage<ResponseRow, [number, string]>({
+      const { rows, next } = await keysetPage<ResponseRow, [number, string]>({
         secret, context: `survey_responses_admin|${storeId}|${JSON.stringify(filter)}|${order}`, cursor: page.cursor, shape: ["number", "string"], limit,
         fetch: (after) => surveys.listResponses(storeId, filter, order, limit, after), // the repo reads limit + 1 rows
         keyOf: responseKey,
@@ -242,8 +254,8 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      * Admin: one survey response of the store (every field of docs/surveys.md, Survey response fields).
      * @throws ApiError 404 when the ID is not a UUID, missing, or another store's.
      */
-    getResponse(storeId: string, surveyResponseId: string): SurveyResponse {
-      const row = UUID_RE.test(surveyResponseId) ? surveys.getResponse(storeId, surveyResponseId) : undefined;
+    async getResponse(storeId: string, surveyResponseId: string): Promise<SurveyResponse> {
+      const row = UUID_RE.test(surveyResponseId) ? await surveys.getResponse(storeId, surveyResponseId) : undefined;
       if (!row) throw notFound("Survey response not found", "survey_response_not_found");
       return toSurveyResponse(row);
     },
@@ -252,16 +264,16 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      * Mark a survey as sample data (generated responses, e.g. the demo's attribution survey); the admin
      * shows the mark beside the survey and its responses. @throws ApiError 404 for an unknown survey.
      */
-    markSampleData(storeId: string, surveyId: string, sample = true): void {
-      if (!surveys.setSampleData(storeId, surveyId, sample)) throw notFound("Survey not found", "survey_not_found");
+    async markSampleData(storeId: string, surveyId: string, sample = true): Promise<void> {
+      if (!(await surveys.setSampleData(storeId, surveyId, sample))) throw notFound("Survey not found", "survey_not_found");
     },
     /** Admin: IDs of the store's surveys marked as sample data. */
-    sampleDataSurveyIds(storeId: string): Set<string> {
-      return new Set(surveys.sampleDataSurveyIds(storeId));
+    async sampleDataSurveyIds(storeId: string): Promise<Set<string>> {
+      return new Set(await surveys.sampleDataSurveyIds(storeId));
     },
 
     /** Admin: how many of the store's responses match `filter` (the rows an export of it holds). */
-    countResponses(storeId: string, filter: ResponseFilter): number {
+    countResponses(storeId: string, filter: ResponseFilter): Promise<number> {
       return surveys.countMatching(storeId, filter);
     },
 
@@ -271,8 +283,8 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      * when nothing is answered; the same per week (weeks start Monday 00:00 UTC, `weekStart` ISO date
      * `YYYY-MM-DD`; only weeks with answers, oldest first). Aggregated in SQL.
      */
-    npsSummary(storeId: string, filter: ResponseFilter): NpsSummary {
-      return npsSummaryOf(surveys.npsByWeek(storeId, filter));
+    async npsSummary(storeId: string, filter: ResponseFilter): Promise<NpsSummary> {
+      return npsSummaryOf(await surveys.npsByWeek(storeId, filter));
     },
 
     /**
@@ -280,12 +292,12 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      * reads keyset batches of `batchSize` rows (never the whole set in memory, never holding a read
      * cursor open between batches, so writes can interleave).
      */
-    *iterateResponses(storeId: string, filter: ResponseFilter, options: { order?: SurveyResponseOrder; batchSize?: number } = {}): Generator<SurveyResponse> {
+    async *iterateResponses(storeId: string, filter: ResponseFilter, options: { order?: SurveyResponseOrder; batchSize?: number } = {}): AsyncGenerator<SurveyResponse> {
       const order = options.order ?? "date desc";
       const size = options.batchSize ?? 500;
       let after: [number, string] | undefined;
       for (;;) {
-        const rows = surveys.listResponses(storeId, filter, order, size, after);
+        const rows = await surveys.listResponses(storeId, filter, order, size, after);
         const batch = rows.slice(0, size);
         for (const r of batch) yield toSurveyResponse(r);
         if (rows.length <= size) return;
