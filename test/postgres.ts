@@ -209,10 +209,10 @@ export function databaseUrl(adminUrl: string, name: string): string {
  */
 function schemaHash(): string {
   const hash = createHash("sha256");
-  const files = ["server/db/database.ts", "server/db/content-scopes.ts"];
-  for (const sub of ["server/db/postgres", "server/db/migrations"]) {
+  const files = ["server/db/database.ts", "server/db/content-scopes.ts", "server/db/migrate.ts"];
+  for (const sub of ["server/db/schema", "server/db/legacy/postgres"]) {
     const folder = join(PROJECT_ROOT, sub);
-    if (existsSync(folder)) for (const f of readdirSync(folder).sort()) if (f.endsWith(".sql")) files.push(join(sub, f));
+    if (existsSync(folder)) for (const f of readdirSync(folder).sort()) if (/\.(sql|ts)$/.test(f) && !f.endsWith(".test.ts")) files.push(join(sub, f));
   }
   for (const file of files) {
     const path = join(PROJECT_ROOT, file);
@@ -245,8 +245,8 @@ export async function ensureTemplate(adminUrl: string): Promise<string> {
       try {
         const database = await import("../server/db/database.ts");
         if (!("dialect" in database)) throw new Error("server/db/database.ts cannot open PostgreSQL yet (no dialect(): the driver has not landed)");
-        const db = database.openDatabase(databaseUrl(adminUrl, building));
-        db.close();
+        const db = await database.openDatabase(databaseUrl(adminUrl, building));
+        await db.close();
         await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [building]);
         await client.query(`ALTER DATABASE ${pg.escapeIdentifier(building)} RENAME TO ${pg.escapeIdentifier(name)}`);
         await client.query(`ALTER DATABASE ${pg.escapeIdentifier(name)} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`);
