@@ -47,25 +47,29 @@ export function csvText(rows: readonly (readonly Cell[])[]): string {
   return stringify(rows.map((r) => r.map(safeCell)), CSV_OPTIONS);
 }
 
+/** One batch of rows of a CSV stream; `done`: the last one. */
+export type CsvBatch = { rows: Cell[][]; done: boolean };
+
 /**
- * A CSV byte stream: the BOM and `header`, then the batches of `nextBatch` (called once per pull; an empty
- * batch or `done` ends the file). `cancel` runs when the client goes away before the end.
+ * A CSV byte stream: the BOM and `header`, then the batches of `nextBatch` (called once per pull, the next pull
+ * only after its promise settled; an empty batch or `done` ends the file). `cancel` runs when the client goes
+ * away before the end.
  */
 export function csvBatchStream(
   header: readonly Cell[],
-  nextBatch: () => { rows: Cell[][]; done: boolean },
+  nextBatch: () => CsvBatch | Promise<CsvBatch>,
   cancel?: () => void,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let headerSent = false;
   return new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
       if (!headerSent) {
         headerSent = true;
         controller.enqueue(encoder.encode(`\uFEFF${csvText([header])}`));
         return;
       }
-      const { rows, done } = nextBatch();
+      const { rows, done } = await nextBatch();
       if (rows.length) controller.enqueue(encoder.encode(csvText(rows)));
       if (done || !rows.length) controller.close();
     },
@@ -76,8 +80,8 @@ export function csvBatchStream(
 export type CsvSource<T, K> = {
   /** The column names (first line). */
   header: readonly string[];
-  /** At most `limit` rows after the keyset position `after` (undefined: from the start), in key order. */
-  fetch: (after: K | undefined, limit: number) => T[];
+  /** At most `limit` rows after the keyset position `after` (undefined: from the start), in key order (a keyset query per batch). */
+  fetch: (after: K | undefined, limit: number) => T[] | Promise<T[]>;
   /** The keyset position of a row. */
   keyOf: (row: T) => K;
   /** The cells of a row, in header order. */
@@ -86,12 +90,15 @@ export type CsvSource<T, K> = {
   batchSize?: number;
 };
 
-/** The CSV of a keyset-paged listing as a byte stream: each pull reads `batchSize` rows after the last key. */
+/**
+ * The CSV of a keyset-paged listing as a byte stream: each pull reads `batchSize` rows after the last key (one
+ * query per batch, so neither engine holds the whole result set in memory).
+ */
 export function csvStream<T, K>(source: CsvSource<T, K>): ReadableStream<Uint8Array> {
   const batchSize = source.batchSize ?? 500;
   let after: K | undefined;
-  return csvBatchStream(source.header, () => {
-    const rows = source.fetch(after, batchSize);
+  return csvBatchStream(source.header, async () => {
+    const rows = await source.fetch(after, batchSize);
     if (rows.length) after = source.keyOf(rows[rows.length - 1]);
     return { rows: rows.map(source.cells), done: rows.length < batchSize };
   });

@@ -29,22 +29,18 @@ export type ExportQueries = {
 export function exportsService(deps: { repo: ExportsRepo; stores: StoresRepo; batchSize?: number }) {
   const { repo } = deps;
   const batchSize = deps.batchSize ?? 500;
-  /** A product filter given as the product key (`shopify-123`) or the platform's ID. */
-  const productOf = (storeId: string, key: string | undefined) => {
+  /** A product filter given as the product key (`shopify-123`) or the platform's ID (`platform`: the store's). */
+  const productOf = (platform: string | undefined, key: string | undefined) => {
     if (key === undefined) return undefined;
-    const platform = deps.stores.get(storeId)?.platform;
     return platform && key.startsWith(`${platform}-`) ? key.slice(platform.length + 1) : key;
   };
-  const keyOfProduct = (storeId: string) => {
-    const platform = deps.stores.get(storeId)?.platform ?? "";
-    return (productId: string) => `${platform}-${productId}`;
-  };
+  const keyOfProduct = (platform: string | undefined) => (productId: string) => `${platform ?? ""}-${productId}`;
   const filename = (storeId: string, name: string) => `chorus-${name.replace(/_/g, "-")}-${new Date().toISOString().slice(0, 10)}.csv`;
 
-  const builders: { [N in ExportName]: (storeId: string, q: ExportQueries[N]) => ReadableStream<Uint8Array> } = {
-    reviews(storeId, q) {
-      const filter = { fromMs: q.from, toMs: q.to, status: q.status, productId: productOf(storeId, q.productId), rating: q.rating };
-      const productKey = keyOfProduct(storeId);
+  const builders: { [N in ExportName]: (storeId: string, q: ExportQueries[N], platform: string | undefined) => ReadableStream<Uint8Array> } = {
+    reviews(storeId, q, platform) {
+      const filter = { fromMs: q.from, toMs: q.to, status: q.status, productId: productOf(platform, q.productId), rating: q.rating };
+      const productKey = keyOfProduct(platform);
       return csvStream({
         batchSize,
         header: ["reviewId", "productId", "productName", "status", "rating", "title", "body", "reviewerName", "reviewerEmail", "verifiedStatus", "isRecommended",
@@ -57,9 +53,9 @@ export function exportsService(deps: { repo: ExportsRepo; stores: StoresRepo; ba
           iso(r.created_ms), iso(r.updated_ms), r.rejection_reason, r.rejection_note, r.moderation_note],
       });
     },
-    questions(storeId, q) {
-      const filter = { fromMs: q.from, toMs: q.to, status: q.status, productId: productOf(storeId, q.productId) };
-      const productKey = keyOfProduct(storeId);
+    questions(storeId, q, platform) {
+      const filter = { fromMs: q.from, toMs: q.to, status: q.status, productId: productOf(platform, q.productId) };
+      const productKey = keyOfProduct(platform);
       return csvStream({
         batchSize,
         header: ["questionId", "productId", "productName", "status", "body", "askerName", "askerEmail", "answerCount", "publishedAnswerCount", "storeAnswer", "dateCreated"],
@@ -92,9 +88,9 @@ export function exportsService(deps: { repo: ExportsRepo; stores: StoresRepo; ba
           r.redemption_rule_id, r.order_id, r.coupon_code, iso(r.created_ms)],
       });
     },
-    orders(storeId, q) {
+    orders(storeId, q, platform) {
       const filter = { fromMs: q.from, toMs: q.to, status: q.status };
-      const productKey = keyOfProduct(storeId);
+      const productKey = keyOfProduct(platform);
       type Line = { h: OrderHeaderExportRow; l: OrderLineExportRow | null };
       // A page is a page of orders, written one row per line (an order without lines: one row).
       let lastHeader: OrderHeaderExportRow | undefined;
@@ -102,10 +98,10 @@ export function exportsService(deps: { repo: ExportsRepo; stores: StoresRepo; ba
         batchSize,
         header: ["orderId", "orderName", "status", "email", "customerName", "platformCustomerId", "currency", "subtotal", "dateOrdered", "dateFulfilled",
           "dateCancelled", "source", "productId", "variantId", "title", "quantity", "price"],
-        fetch: (after, limit) => {
-          const headers = repo.orderHeaders(storeId, filter, after, limit);
+        fetch: async (after, limit) => {
+          const headers = await repo.orderHeaders(storeId, filter, after, limit);
           const lines = new Map<string, OrderLineExportRow[]>();
-          for (const l of repo.orderLines(storeId, headers.map((h) => h.order_id))) lines.set(l.order_id, [...(lines.get(l.order_id) ?? []), l]);
+          for (const l of await repo.orderLines(storeId, headers.map((h) => h.order_id))) lines.set(l.order_id, [...(lines.get(l.order_id) ?? []), l]);
           lastHeader = headers[headers.length - 1];
           // At least one row per order: a full page of orders is never a short batch, so the stream goes on.
           return headers.flatMap((h): Line[] => (lines.get(h.order_id) ?? [null]).map((l) => ({ h, l })));
@@ -118,9 +114,10 @@ export function exportsService(deps: { repo: ExportsRepo; stores: StoresRepo; ba
   };
 
   return {
-    /** The CSV export `name` of the store with the (parsed) filters `query`. */
-    csv<N extends ExportName>(storeId: string, name: N, query: ExportQueries[N]): CsvExport {
-      return { filename: filename(storeId, name), stream: builders[name](storeId, query) };
+    /** The CSV export `name` of the store with the (parsed) filters `query`; rows are read batch by batch as the stream is pulled. */
+    async csv<N extends ExportName>(storeId: string, name: N, query: ExportQueries[N]): Promise<CsvExport> {
+      const platform = (await deps.stores.get(storeId))?.platform;
+      return { filename: filename(storeId, name), stream: builders[name](storeId, query, platform) };
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Outgoing mail (issue #21 item 1; docs/mail.md). Every message goes through `enqueue`: one synchronous
+ * Outgoing mail (issue #21 item 1; docs/mail.md). Every message goes through `enqueue`: one
  * INSERT into the outbox (mail.repo.ts) that joins the caller's transaction, so a message exists exactly
  * when the change that caused it commits. A persisted send job (sender.ts) delivers it over SMTP later.
  *
@@ -11,6 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { transaction, type Db } from "../db/database.ts";
+import { isOpen } from "./open.ts";
 import { keysetPage } from "../shared/keyset-pager.ts";
 import type { MailRepo, OutboxRow, OutboxSummary } from "./mail.repo.ts";
 
@@ -123,8 +124,8 @@ export function mailService(deps: MailServiceDeps) {
   let prunedThrough = 0;
 
   /** One message with its bodies when the reader may see it (`mayRead`, the same rule as `listVisible`), else undefined. */
-  function getVisible(input: OutboxReader & { messageId: string }): OutboxMessageDetail | undefined {
-    const r = repo.byId(input.messageId);
+  async function getVisible(input: OutboxReader & { messageId: string }): Promise<OutboxMessageDetail | undefined> {
+    const r = await repo.byId(input.messageId);
     if (!r || !mayRead(input, r)) return undefined;
     return { ...toMessage(r), html: r.html, text: r.text, headers: JSON.parse(r.headers_json) as Record<string, string> };
   }
@@ -134,17 +135,17 @@ export function mailService(deps: MailServiceDeps) {
     sending: deps.sending,
 
     /**
-     * Put a message in the outbox: synchronous, one INSERT, inside the caller's transaction when there is one.
+     * Put a message in the outbox: one INSERT, inside the caller's transaction when there is one (it joins it).
      * @returns its ID and `duplicate: true` when a message with the same `dedupeKey` exists (nothing is written).
      * @throws TypeError for a malformed message (bad address, multi-line subject or header, reserved header):
      *   a programming error, never shopper input passed through unchecked.
      */
-    enqueue(message: OutgoingMail): { messageId: string; duplicate: boolean } {
+    async enqueue(message: OutgoingMail): Promise<{ messageId: string; duplicate: boolean }> {
       const parsed = mailSchema.safeParse(message);
       if (!parsed.success) throw new TypeError(`mail.enqueue: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
       const m = parsed.data;
       const createdMs = now();
-      const result = repo.insert({
+      const result = await repo.insert({
         message_id: randomUUID(), store_id: m.storeId, kind: m.kind, to_address: m.to, subject: m.subject, html: m.html, text: m.text,
         headers_json: JSON.stringify(m.headers ?? {}), dedupe_key: m.dedupeKey ?? null, status: deps.sending ? "queued" : "kept",
         next_attempt_ms: Math.max(m.notBeforeMs ?? createdMs, createdMs), created_ms: createdMs,
@@ -158,8 +159,8 @@ export function mailService(deps: MailServiceDeps) {
      * (a signed cursor).
      * @throws ApiError 400 `invalid_cursor` for a cursor that is not one of this listing's.
      */
-    listVisible(input: OutboxReader & { after?: string; limit: number }): { messages: OutboxMessage[]; next?: string } {
-      const page = keysetPage<OutboxSummary, [number]>({
+    async listVisible(input: OutboxReader & { after?: string; limit: number }): Promise<{ messages: OutboxMessage[]; next?: string }> {
+      const page = await keysetPage<OutboxSummary, [number]>({
         secret: deps.secret, context: `outbox|${input.email.toLowerCase()}|seq desc`, cursor: input.after, shape: ["number"], limit: input.limit,
         fetch: (after, n) => repo.listVisible({ ownerOf: input.ownerOf, memberOf: input.memberOf, operator: input.operator, hiddenKinds: ACCOUNT_LINK_KINDS }, after?.[0], n),
         keyOf: (r) => [r.seq],
@@ -174,9 +175,9 @@ export function mailService(deps: MailServiceDeps) {
      * once a mail server is configured, goes back to the queue with fresh attempts. Same visibility rule as
      * `getVisible`. @returns false when the message is not visible, not failed or kept, or nothing is sent (no SMTP_URL).
      */
-    sendAgain(input: OutboxReader & { messageId: string }): boolean {
-      if (!deps.sending || !getVisible(input)) return false;
-      const queued = repo.requeue(input.messageId, now()); // one UPDATE: atomic on its own
+    async sendAgain(input: OutboxReader & { messageId: string }): Promise<boolean> {
+      if (!deps.sending || !(await getVisible(input))) return false;
+      const queued = await repo.requeue(input.messageId, now()); // one UPDATE: atomic on its own
       if (queued) deps.onEnqueued?.();
       return queued;
     },
@@ -185,7 +186,7 @@ export function mailService(deps: MailServiceDeps) {
      * Erase a store's messages to `email` (any case) from the outbox, e.g. for a shopper's data erasure request.
      * A message being sent at that moment may still go out. @returns how many messages were deleted.
      */
-    forgetRecipient(storeId: string, email: string): number {
+    async forgetRecipient(storeId: string, email: string): Promise<number> {
       return repo.deleteRecipient(storeId, email.trim());
     },
 
@@ -197,22 +198,23 @@ export function mailService(deps: MailServiceDeps) {
      */
     async pruneContent(keepDays: number): Promise<number> {
       const before = now() - keepDays * 86_400_000;
-      const last = repo.lastSeqBefore(before);
+      const last = await repo.lastSeqBefore(before);
       // Start after what an earlier run of this process finished, but never after a message still to be sent.
-      const unfinished = repo.firstUnfinishedSeq();
+      const unfinished = await repo.firstUnfinishedSeq();
       let from = Math.min(prunedThrough, unfinished === null ? Infinity : unfinished - 1);
       let total = 0;
       for (; from < last; from += PRUNE_RANGE) {
-        total += transaction(deps.db, () => repo.pruneContent(from, Math.min(from + PRUNE_RANGE, last), before));
+        const to = Math.min(from + PRUNE_RANGE, last);
+        total += await transaction(deps.db, () => repo.pruneContent(from, to, before));
         await new Promise((resolve) => setImmediate(resolve));
-        if (!deps.db.open) return total;
+        if (!isOpen(deps.db)) return total;
       }
       prunedThrough = Math.max(prunedThrough, last);
       return total;
     },
 
     /** Messages per status (every store). */
-    statusCounts: () => repo.statusCounts(),
+    statusCounts: (): Promise<Record<OutboxRow["status"], number>> => repo.statusCounts(),
   };
 }
 export type MailService = ReturnType<typeof mailService>;

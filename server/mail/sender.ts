@@ -30,6 +30,7 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { transaction, type Db } from "../db/database.ts";
 import { parseMailFrom } from "./address.ts";
+import { isOpen } from "./open.ts";
 import type { MailRepo, OutboxRow } from "./mail.repo.ts";
 
 /** Attempts before a message is given up (`failed`). */
@@ -106,16 +107,16 @@ export function mailSender(deps: MailSenderDeps) {
         messageId: `<${row.message_id}@${from!.domain}>`,
         date: new Date(row.created_ms),
       });
-      if (!deps.db.open) return;
-      if (transaction(deps.db, () => deps.repo.markSent(row.seq, lease, now()))) report.sent++;
+      if (!isOpen(deps.db)) return;
+      if (await deps.repo.markSent(row.seq, lease, now())) report.sent++; // one conditional UPDATE: only the lease holder records
       log(`mail: sent ${row.kind} ${row.message_id} (attempt ${row.attempts})`);
     } catch (error) {
-      if (!deps.db.open) return;
+      if (!isOpen(deps.db)) return;
       const permanent = isPermanent(error);
       const giveUp = permanent || row.attempts >= maxAttempts;
       const next = giveUp ? null : now() + retryDelayMs(row.attempts, deps.retryBaseMs);
       const message = `${permanent ? "refused" : "attempt failed"}: ${describe(error)}`;
-      if (transaction(deps.db, () => deps.repo.markAttemptFailed(row.seq, lease, message, next))) {
+      if (await deps.repo.markAttemptFailed(row.seq, lease, message, next)) {
         if (giveUp) report.failed++;
         else report.retried++;
       }
@@ -127,14 +128,20 @@ export function mailSender(deps: MailSenderDeps) {
     const report: SendReport = { sent: 0, retried: 0, failed: 0 };
     if (!transport) return report;
     for (;;) {
-      if (!deps.db.open || stopping) return report;
+      if (!isOpen(deps.db) || stopping) return report;
       const at = now();
-      const claimed = transaction(deps.db, () => deps.repo.claimDue(at, at + LEASE_MS, BATCH));
+      // Exactly-once claim: rows selected FOR UPDATE SKIP LOCKED (PostgreSQL) and leased in one transaction that
+      // commits before any send; outcomes are recorded only by the lease holder (conditional UPDATEs).
+      const claimed = await transaction(deps.db, () => deps.repo.claimDue(at, at + LEASE_MS, BATCH));
       for (const [i, row] of claimed.entries()) {
         if (stopping) {
           // Not attempted: back to the queue now rather than after the lease, for the next start.
           const rest = claimed.slice(i);
-          if (deps.db.open) transaction(deps.db, () => rest.forEach((r) => deps.repo.release(r.seq, r.lease_until_ms!)));
+          if (isOpen(deps.db)) {
+            await transaction(deps.db, async () => {
+              for (const r of rest) await deps.repo.release(r.seq, r.lease_until_ms!);
+            });
+          }
           return report;
         }
         await sendOne(row, report);
@@ -153,7 +160,7 @@ export function mailSender(deps: MailSenderDeps) {
   function tick(): void {
     timer = null;
     if (!started) return;
-    if (!deps.db.open) {
+    if (!isOpen(deps.db)) {
       started = false;
       return;
     }

@@ -13,7 +13,7 @@
  * Review votes are keyed by hashed visitor IDs and cannot be attributed to an address.
  * Addresses compare lower-cased and trimmed.
  */
-import { dialect, type Db } from "../db/database.ts";
+import { all, dialect, run, sql, type Db, type RawBuilder } from "../db/database.ts";
 import { erasedAddressKey } from "../shared/erased-address.ts";
 
 /** One store's rows about one shopper, as stored (JSON-ready). */
@@ -47,54 +47,48 @@ export type ErasureResult = {
 };
 
 /** Survey responses of the shopper: by the response's customer address, or an e-mail question answered with it. */
-const SURVEY_MATCH = {
-  sqlite: `store_id = @storeId AND (lower(trim(customer_email)) = @email OR EXISTS (
-  SELECT 1 FROM json_each(answered_questions_json) a
-  WHERE json_extract(a.value, '$.type') = 'email' AND lower(trim(json_extract(a.value, '$.answer'))) = @email))`,
-  postgres: `store_id = @storeId AND (lower(trim(customer_email)) = @email OR EXISTS (
+const surveyMatch = (db: Db, storeId: string, email: string): RawBuilder<unknown> => dialect(db) === "postgres"
+  ? sql`store_id = ${storeId} AND (lower(trim(customer_email)) = ${email} OR EXISTS (
   SELECT 1 FROM jsonb_array_elements(answered_questions_json::jsonb) a
-  WHERE a->>'type' = 'email' AND lower(trim(a->>'answer')) = @email))`,
-};
+  WHERE a->>'type' = 'email' AND lower(trim(a->>'answer')) = ${email}))`
+  : sql`store_id = ${storeId} AND (lower(trim(customer_email)) = ${email} OR EXISTS (
+  SELECT 1 FROM json_each(answered_questions_json) a
+  WHERE json_extract(a.value, '$.type') = 'email' AND lower(trim(json_extract(a.value, '$.answer'))) = ${email}))`;
+
+type Row = Record<string, unknown>;
 
 /** Create the shopper-data module over `db`. */
 export function privacyRepo(db: Db) {
-  const all = <T = Record<string, unknown>>(sql: string, args: Record<string, unknown>) => db.prepare(sql).all(args) as T[];
-  const run = (sql: string, args: Record<string, unknown>) => db.prepare(sql).run(args).changes;
-  const surveyMatch = SURVEY_MATCH[dialect(db)];
+  const changes = async (query: RawBuilder<unknown>) => (await run(db, query)).changes;
 
   return {
     /** Every row of `storeId` about `email` (normalised), in the shape stored. Reads in one snapshot when called inside a read transaction. */
-    holdings(storeId: string, email: string): ShopperHoldings {
-      const a = { storeId, email };
-      const reviews = all(
-        `SELECT review_id, product_id, variant_id, variant_name, rating, title, body, created_ms, updated_ms, is_recommended, is_incentivized,
+    async holdings(storeId: string, email: string): Promise<ShopperHoldings> {
+      const reviews = await all<Row>(db, sql`SELECT review_id, product_id, variant_id, variant_name, rating, title, body, created_ms, updated_ms, is_recommended, is_incentivized,
                 language_code, status, reviewer_name, reviewer_email, verified_status, reviewer_country_code, reviewer_country_name,
                 reviewer_zone_code, reply_body, reply_created_ms, product_attributes_json, attributes_with_rating_json, source, helpful_count, unhelpful_count
-         FROM reviews WHERE store_id = @storeId AND lower(reviewer_email) = @email ORDER BY created_ms`, a);
-      const reviewMedia = all<ShopperHoldings["reviewMedia"][number]>(
-        `SELECT m.media_id, m.review_id, m.type, m.status, m.created_ms FROM review_media m
+         FROM reviews WHERE store_id = ${storeId} AND lower(reviewer_email) = ${email} ORDER BY created_ms`);
+      const reviewMedia = await all<ShopperHoldings["reviewMedia"][number]>(db, sql`SELECT m.media_id, m.review_id, m.type, m.status, m.created_ms FROM review_media m
          JOIN reviews r ON r.review_id = m.review_id
-         WHERE r.store_id = @storeId AND lower(r.reviewer_email) = @email ORDER BY m.created_ms`, a);
-      const loyaltyCustomers = all(`SELECT * FROM loyalty_customers WHERE store_id = @storeId AND lower(email) = @email`, a);
-      const orders = all(`SELECT * FROM order_headers WHERE store_id = @storeId AND email = @email ORDER BY ordered_ms`, a);
+         WHERE r.store_id = ${storeId} AND lower(r.reviewer_email) = ${email} ORDER BY m.created_ms`);
+      const loyaltyCustomers = await all<Row>(db, sql`SELECT * FROM loyalty_customers WHERE store_id = ${storeId} AND lower(email) = ${email}`);
+      const orders = await all<Row>(db, sql`SELECT * FROM order_headers WHERE store_id = ${storeId} AND email = ${email} ORDER BY ordered_ms`);
       return {
         reviews, reviewMedia,
-        questions: all(`SELECT question_id, product_id, body, asker_name, asker_email, status, created_ms FROM questions WHERE store_id = @storeId AND lower(asker_email) = @email ORDER BY created_ms`, a),
-        answers: all(`SELECT answer_id, question_id, body, author_name, author_email, status, created_ms FROM answers WHERE store_id = @storeId AND lower(author_email) = @email ORDER BY created_ms`, a),
-        surveyResponses: all(
-          `SELECT survey_response_id, survey_id, channel_survey_id, answered_questions_json, customer_id, customer_email, email_marketing_opt_in,
+        questions: await all<Row>(db, sql`SELECT question_id, product_id, body, asker_name, asker_email, status, created_ms FROM questions WHERE store_id = ${storeId} AND lower(asker_email) = ${email} ORDER BY created_ms`),
+        answers: await all<Row>(db, sql`SELECT answer_id, question_id, body, author_name, author_email, status, created_ms FROM answers WHERE store_id = ${storeId} AND lower(author_email) = ${email} ORDER BY created_ms`),
+        surveyResponses: await all<Row>(db, sql`SELECT survey_response_id, survey_id, channel_survey_id, answered_questions_json, customer_id, customer_email, email_marketing_opt_in,
                   remote_order_id, reward_type, reward_description, reward_value, created_ms
-           FROM survey_responses WHERE ${surveyMatch} ORDER BY created_ms`, a),
+           FROM survey_responses WHERE ${surveyMatch(db, storeId, email)} ORDER BY created_ms`),
         loyaltyCustomers,
-        loyaltyTransactions: all(
-          `SELECT t.transaction_id, t.loyalty_customer_id, t.type, t.points, t.balance_after, t.description, t.coupon_code, t.order_id, t.created_ms
+        loyaltyTransactions: await all<Row>(db, sql`SELECT t.transaction_id, t.loyalty_customer_id, t.type, t.points, t.balance_after, t.description, t.coupon_code, t.order_id, t.created_ms
            FROM loyalty_transactions t JOIN loyalty_customers c ON c.loyalty_customer_id = t.loyalty_customer_id
-           WHERE c.store_id = @storeId AND lower(c.email) = @email ORDER BY t.seq`, a),
+           WHERE c.store_id = ${storeId} AND lower(c.email) = ${email} ORDER BY t.seq`),
         orders,
-        orderLines: all(`SELECT * FROM orders WHERE store_id = @storeId AND email = @email ORDER BY ordered_ms, order_id, product_id`, a),
-        mail: all(`SELECT message_id, kind, to_address, subject, text, status, created_ms, sent_ms FROM mail_outbox WHERE store_id = @storeId AND lower(trim(to_address)) = @email ORDER BY seq`, a),
-        reviewRequests: all(`SELECT request_id, order_id, email, customer_name, locale, status, fulfilled_ms, created_ms, sent_ms, reminded_ms, opened_ms FROM review_requests WHERE store_id = @storeId AND email = @email ORDER BY created_ms`, a),
-        unsubscribes: all(`SELECT * FROM review_request_unsubscribes WHERE store_id = @storeId AND email = @email`, a),
+        orderLines: await all<Row>(db, sql`SELECT * FROM orders WHERE store_id = ${storeId} AND email = ${email} ORDER BY ordered_ms, order_id, product_id`),
+        mail: await all<Row>(db, sql`SELECT message_id, kind, to_address, subject, text, status, created_ms, sent_ms FROM mail_outbox WHERE store_id = ${storeId} AND lower(trim(to_address)) = ${email} ORDER BY seq`),
+        reviewRequests: await all<Row>(db, sql`SELECT request_id, order_id, email, customer_name, locale, status, fulfilled_ms, created_ms, sent_ms, reminded_ms, opened_ms FROM review_requests WHERE store_id = ${storeId} AND email = ${email} ORDER BY created_ms`),
+        unsubscribes: await all<Row>(db, sql`SELECT * FROM review_request_unsubscribes WHERE store_id = ${storeId} AND email = ${email}`),
       };
     },
 
@@ -105,30 +99,27 @@ export function privacyRepo(db: Db) {
      * and platform customer ID replaced; the append-only ledger and balance stay as they are) and their
      * unsubscribe from review requests (kept under `erasedAddressKey`).
      */
-    erase(storeId: string, email: string): ErasureResult {
-      const a = { storeId, email };
-      const mediaIds = all<{ media_id: string }>(
-        `SELECT m.media_id FROM review_media m JOIN reviews r ON r.review_id = m.review_id WHERE r.store_id = @storeId AND lower(r.reviewer_email) = @email`, a,
-      ).map((r) => r.media_id);
-      const touched = all<{ product_id: string; group_id: string | null }>(
-        `SELECT DISTINCT product_id, group_id FROM reviews WHERE store_id = @storeId AND lower(reviewer_email) = @email`, a,
+    async erase(storeId: string, email: string): Promise<ErasureResult> {
+      const mediaIds = (await all<{ media_id: string }>(db,
+        sql`SELECT m.media_id FROM review_media m JOIN reviews r ON r.review_id = m.review_id WHERE r.store_id = ${storeId} AND lower(r.reviewer_email) = ${email}`,
+      )).map((r) => r.media_id);
+      const touched = await all<{ product_id: string; group_id: string | null }>(db,
+        sql`SELECT DISTINCT product_id, group_id FROM reviews WHERE store_id = ${storeId} AND lower(reviewer_email) = ${email}`,
       );
-      const reviews = run(`DELETE FROM reviews WHERE store_id = @storeId AND lower(reviewer_email) = @email`, a);
-      const answers = run(`DELETE FROM answers WHERE store_id = @storeId AND lower(author_email) = @email`, a);
-      const questions = run(`DELETE FROM questions WHERE store_id = @storeId AND lower(asker_email) = @email`, a);
-      const surveyResponses = run(`DELETE FROM survey_responses WHERE ${surveyMatch}`, a);
-      const loyaltyCustomersAnonymised = run(
-        `UPDATE loyalty_customers SET email = NULL, platform_customer_id = 'erased:' || loyalty_customer_id
-         WHERE store_id = @storeId AND lower(email) = @email`, a);
-      const orderLines = run(
-        `DELETE FROM orders WHERE store_id = @storeId AND (email = @email OR order_id IN (SELECT order_id FROM order_headers WHERE store_id = @storeId AND email = @email))`, a);
-      const orders = run(`DELETE FROM order_headers WHERE store_id = @storeId AND email = @email`, a);
-      const reviewRequests = run(`DELETE FROM review_requests WHERE store_id = @storeId AND email = @email`, a);
+      const reviews = await changes(sql`DELETE FROM reviews WHERE store_id = ${storeId} AND lower(reviewer_email) = ${email}`);
+      const answers = await changes(sql`DELETE FROM answers WHERE store_id = ${storeId} AND lower(author_email) = ${email}`);
+      const questions = await changes(sql`DELETE FROM questions WHERE store_id = ${storeId} AND lower(asker_email) = ${email}`);
+      const surveyResponses = await changes(sql`DELETE FROM survey_responses WHERE ${surveyMatch(db, storeId, email)}`);
+      const loyaltyCustomersAnonymised = await changes(sql`UPDATE loyalty_customers SET email = NULL, platform_customer_id = 'erased:' || loyalty_customer_id
+         WHERE store_id = ${storeId} AND lower(email) = ${email}`);
+      const orderLines = await changes(sql`DELETE FROM orders WHERE store_id = ${storeId} AND (email = ${email} OR order_id IN (SELECT order_id FROM order_headers WHERE store_id = ${storeId} AND email = ${email}))`);
+      const orders = await changes(sql`DELETE FROM order_headers WHERE store_id = ${storeId} AND email = ${email}`);
+      const reviewRequests = await changes(sql`DELETE FROM review_requests WHERE store_id = ${storeId} AND email = ${email}`);
       // The unsubscribe stays, keyed by the address's hash instead of the address.
-      run(`INSERT INTO review_request_unsubscribes (store_id, email, created_ms)
-           SELECT store_id, @hash, created_ms FROM review_request_unsubscribes WHERE store_id = @storeId AND email = @email
-           ON CONFLICT DO NOTHING`, { ...a, hash: erasedAddressKey(email) });
-      run(`DELETE FROM review_request_unsubscribes WHERE store_id = @storeId AND email = @email`, a);
+      await run(db, sql`INSERT INTO review_request_unsubscribes (store_id, email, created_ms)
+           SELECT store_id, CAST(${erasedAddressKey(email)} AS text), created_ms FROM review_request_unsubscribes WHERE store_id = ${storeId} AND email = ${email}
+           ON CONFLICT DO NOTHING`);
+      await run(db, sql`DELETE FROM review_request_unsubscribes WHERE store_id = ${storeId} AND email = ${email}`);
       return {
         counts: { reviews, mediaItems: mediaIds.length, questions, answers, surveyResponses, loyaltyCustomersAnonymised, orders, orderLines, reviewRequests },
         mediaIds,
@@ -138,39 +129,38 @@ export function privacyRepo(db: Db) {
     },
 
     /** Addresses the store holds for a platform customer ID (loyalty customers and orders). */
-    emailsOfPlatformCustomer(storeId: string, platformCustomerId: string): string[] {
-      return all<{ email: string }>(
-        `SELECT lower(email) AS email FROM loyalty_customers WHERE store_id = @storeId AND platform_customer_id = @id AND email IS NOT NULL
-         UNION SELECT email FROM order_headers WHERE store_id = @storeId AND platform_customer_id = @id AND email != ''`, { storeId, id: platformCustomerId },
-      ).map((r) => r.email);
+    async emailsOfPlatformCustomer(storeId: string, platformCustomerId: string): Promise<string[]> {
+      return (await all<{ email: string }>(db,
+        sql`SELECT lower(email) AS email FROM loyalty_customers WHERE store_id = ${storeId} AND platform_customer_id = ${platformCustomerId} AND email IS NOT NULL
+         UNION SELECT email FROM order_headers WHERE store_id = ${storeId} AND platform_customer_id = ${platformCustomerId} AND email != ''`,
+      )).map((r) => r.email);
     },
 
     /** Every shopper address the store holds (for erasing a whole shop's shopper data). */
-    shopperEmails(storeId: string): string[] {
-      return all<{ email: string }>(
-        `SELECT lower(trim(reviewer_email)) AS email FROM reviews WHERE store_id = @storeId AND reviewer_email IS NOT NULL
-         UNION SELECT lower(trim(asker_email)) FROM questions WHERE store_id = @storeId AND asker_email IS NOT NULL
-         UNION SELECT lower(trim(author_email)) FROM answers WHERE store_id = @storeId AND author_email IS NOT NULL
-         UNION SELECT lower(trim(customer_email)) FROM survey_responses WHERE store_id = @storeId AND customer_email IS NOT NULL
-         UNION SELECT lower(email) FROM loyalty_customers WHERE store_id = @storeId AND email IS NOT NULL
-         UNION SELECT email FROM order_headers WHERE store_id = @storeId AND email != ''
-         UNION SELECT email FROM orders WHERE store_id = @storeId AND email != ''
-         UNION SELECT lower(trim(to_address)) FROM mail_outbox WHERE store_id = @storeId
-         UNION SELECT email FROM review_requests WHERE store_id = @storeId`, { storeId },
-      ).map((r) => r.email).filter((e) => e !== "");
+    async shopperEmails(storeId: string): Promise<string[]> {
+      return (await all<{ email: string }>(db,
+        sql`SELECT lower(trim(reviewer_email)) AS email FROM reviews WHERE store_id = ${storeId} AND reviewer_email IS NOT NULL
+         UNION SELECT lower(trim(asker_email)) FROM questions WHERE store_id = ${storeId} AND asker_email IS NOT NULL
+         UNION SELECT lower(trim(author_email)) FROM answers WHERE store_id = ${storeId} AND author_email IS NOT NULL
+         UNION SELECT lower(trim(customer_email)) FROM survey_responses WHERE store_id = ${storeId} AND customer_email IS NOT NULL
+         UNION SELECT lower(email) FROM loyalty_customers WHERE store_id = ${storeId} AND email IS NOT NULL
+         UNION SELECT email FROM order_headers WHERE store_id = ${storeId} AND email != ''
+         UNION SELECT email FROM orders WHERE store_id = ${storeId} AND email != ''
+         UNION SELECT lower(trim(to_address)) FROM mail_outbox WHERE store_id = ${storeId}
+         UNION SELECT email FROM review_requests WHERE store_id = ${storeId}`,
+      )).map((r) => r.email).filter((e) => e !== "");
     },
 
     /** Record an export, erasure or platform data request in the audit log (never the address or the data). */
-    audit(row: { requestId: string; storeId: string; kind: "export" | "erasure" | "data-request"; actor: string; counts: Record<string, number>; createdMs: number }): void {
-      db.prepare("INSERT INTO privacy_requests (request_id, store_id, kind, actor, counts_json, created_ms) VALUES (?, ?, ?, ?, ?, ?)")
-        .run(row.requestId, row.storeId, row.kind, row.actor, JSON.stringify(row.counts), row.createdMs);
+    async audit(row: { requestId: string; storeId: string; kind: "export" | "erasure" | "data-request"; actor: string; counts: Record<string, number>; createdMs: number }): Promise<void> {
+      await run(db, sql`INSERT INTO privacy_requests (request_id, store_id, kind, actor, counts_json, created_ms) VALUES (${row.requestId}, ${row.storeId}, ${row.kind}, ${row.actor}, ${JSON.stringify(row.counts)}, ${row.createdMs})`);
     },
 
     /** The store's latest audited requests, newest first. */
-    recentRequests(storeId: string, limit: number): { requestId: string; kind: "export" | "erasure" | "data-request"; actor: string; counts: Record<string, number>; createdMs: number }[] {
-      return db.prepare<[string, number], { request_id: string; kind: "export" | "erasure" | "data-request"; actor: string; counts_json: string; created_ms: number }>(
-        "SELECT request_id, kind, actor, counts_json, created_ms FROM privacy_requests WHERE store_id = ? ORDER BY created_ms DESC, request_id DESC LIMIT ?",
-      ).all(storeId, limit).map((r) => ({ requestId: r.request_id, kind: r.kind, actor: r.actor, counts: JSON.parse(r.counts_json) as Record<string, number>, createdMs: r.created_ms }));
+    async recentRequests(storeId: string, limit: number): Promise<{ requestId: string; kind: "export" | "erasure" | "data-request"; actor: string; counts: Record<string, number>; createdMs: number }[]> {
+      return (await all<{ request_id: string; kind: "export" | "erasure" | "data-request"; actor: string; counts_json: string; created_ms: number }>(db,
+        sql`SELECT request_id, kind, actor, counts_json, created_ms FROM privacy_requests WHERE store_id = ${storeId} ORDER BY created_ms DESC, request_id DESC LIMIT ${limit}`,
+      )).map((r) => ({ requestId: r.request_id, kind: r.kind, actor: r.actor, counts: JSON.parse(r.counts_json) as Record<string, number>, createdMs: r.created_ms }));
     },
   };
 }

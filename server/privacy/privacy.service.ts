@@ -45,7 +45,7 @@ const shopifyPrivacyBodies = {
 } as const;
 
 /** A message to the members of a store (composed by services.ts over the team and the mail outbox). @returns how many were queued. */
-export type TeamNotice = (storeId: string, message: { subject: string; heading: string; paragraphs: string[]; action?: { label: string; url: string } }) => number;
+export type TeamNotice = (storeId: string, message: { subject: string; heading: string; paragraphs: string[]; action?: { label: string; url: string } }) => Promise<number>;
 
 /** Record counts per kind (the admin's search result, the audit row, the erasure answer). */
 export type HoldingCounts = {
@@ -81,13 +81,13 @@ Helpful votes are stored against anonymous visitor IDs and cannot be linked to a
 /** Create the shopper data service. `ai` withdraws AI content (and queues its regeneration) in an erasure. */
 export function privacyService(deps: {
   db: Db; repo: PrivacyRepo; stores: StoresRepo; mediaPath: string;
-  ai: { withdraw(storeId: string, scope: { type: "product" | "group"; id: string }, reason: string): number };
+  ai: { withdraw(storeId: string, scope: { type: "product" | "group"; id: string }, reason: string): Promise<number> };
   /** Tells the store's members by e-mail (Shopify data requests). */
   notifyTeam?: TeamNotice;
   /** Deletes the store's outbox messages to or naming the address (server/mail); joins the erasure's transaction. */
-  forgetMail?: (storeId: string, email: string) => number;
+  forgetMail?: (storeId: string, email: string) => Promise<number>;
   /** Deletes stored outgoing-webhook events whose body mentions the address (server/webhooks); joins the erasure's transaction. */
-  forgetWebhookEvents?: (storeId: string, email: string) => number;
+  forgetWebhookEvents?: (storeId: string, email: string) => Promise<number>;
   now?: () => number;
 }) {
   const { db, repo } = deps;
@@ -97,8 +97,8 @@ export function privacyService(deps: {
     if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? "email must be an e-mail address", "invalid_email");
     return parsed.data;
   };
-  const requireStore = (storeId: string) => {
-    if (!deps.stores.get(storeId)) throw notFound("Store not found", "store_not_found");
+  const requireStore = async (storeId: string) => {
+    if (!await deps.stores.get(storeId)) throw notFound("Store not found", "store_not_found");
   };
   const mediaFiles = (storeId: string, mediaId: string): string[] => {
     const dir = join(deps.mediaPath, storeId, mediaId);
@@ -107,13 +107,14 @@ export function privacyService(deps: {
   };
 
   /** Erase one address (see `erase`), without the write-ahead-log checkpoint. */
-  function eraseAddress(storeId: string, address: string, actor: string): ErasureResult["counts"] & { mail: number; webhookEvents: number; mediaFilesDeleted: number } {
-    const result = transaction(db, () => {
-      const r = repo.erase(storeId, address);
-      const counts = { ...r.counts, mail: deps.forgetMail?.(storeId, address) ?? 0, webhookEvents: deps.forgetWebhookEvents?.(storeId, address) ?? 0 };
-      for (const id of r.productIds) deps.ai.withdraw(storeId, { type: "product", id }, "shopper data erased");
-      for (const id of r.groupIds) deps.ai.withdraw(storeId, { type: "group", id }, "shopper data erased");
-      repo.audit({ requestId: randomUUID(), storeId, kind: "erasure", actor, counts, createdMs: now() });
+  async function eraseAddress(storeId: string, address: string, actor: string): Promise<ErasureResult["counts"] & { mail: number; webhookEvents: number; mediaFilesDeleted: number }> {
+    // One transaction: every statement joins it (forgetMail and forgetWebhookEvents too; a nested transaction is a savepoint).
+    const result = await transaction(db, async () => {
+      const r = await repo.erase(storeId, address);
+      const counts = { ...r.counts, mail: (await deps.forgetMail?.(storeId, address)) ?? 0, webhookEvents: (await deps.forgetWebhookEvents?.(storeId, address)) ?? 0 };
+      for (const id of r.productIds) await deps.ai.withdraw(storeId, { type: "product", id }, "shopper data erased");
+      for (const id of r.groupIds) await deps.ai.withdraw(storeId, { type: "group", id }, "shopper data erased");
+      await repo.audit({ requestId: randomUUID(), storeId, kind: "erasure", actor, counts, createdMs: now() });
       return { ...r, counts };
     });
     let mediaFilesDeleted = 0;
@@ -129,10 +130,10 @@ export function privacyService(deps: {
    * `actor`. Idempotent: a second erasure finds nothing and erases nothing (and is audited too).
    * @returns what was erased (record counts and media files deleted).
    */
-  function erase(storeId: string, email: string, actor: string): ErasureResult["counts"] & { mail: number; webhookEvents: number; mediaFilesDeleted: number } {
-    requireStore(storeId);
-    const result = eraseAddress(storeId, parseEmail(email), actor);
-    checkpointWal(db);
+  async function erase(storeId: string, email: string, actor: string): Promise<ErasureResult["counts"] & { mail: number; webhookEvents: number; mediaFilesDeleted: number }> {
+    await requireStore(storeId);
+    const result = await eraseAddress(storeId, parseEmail(email), actor);
+    await checkpointWal(db); // outside the transaction, after its commit
     return result;
   }
 
@@ -141,10 +142,10 @@ export function privacyService(deps: {
     parseEmail,
 
     /** Record counts of everything `storeId` holds about `email`. */
-    summary(storeId: string, email: string): { email: string; counts: HoldingCounts; total: number } {
-      requireStore(storeId);
+    async summary(storeId: string, email: string): Promise<{ email: string; counts: HoldingCounts; total: number }> {
+      await requireStore(storeId);
       const address = parseEmail(email);
-      const counts = countsOf(readSnapshot(db, () => repo.holdings(storeId, address)));
+      const counts = countsOf(await readSnapshot(db, () => repo.holdings(storeId, address)));
       return { email: address, counts, total: Object.values(counts).reduce((a, b) => a + b, 0) };
     },
 
@@ -153,9 +154,9 @@ export function privacyService(deps: {
      * @returns the archive bytes and its file name (`chorus-data-<date>.zip`).
      */
     async exportArchive(storeId: string, email: string, actor: string): Promise<{ fileName: string; bytes: Buffer; counts: HoldingCounts }> {
-      requireStore(storeId);
+      await requireStore(storeId);
       const address = parseEmail(email);
-      const h = readSnapshot(db, () => repo.holdings(storeId, address));
+      const h = await readSnapshot(db, () => repo.holdings(storeId, address));
       const counts = countsOf(h);
       const data = {
         store: storeId, email: address, exportedAt: new Date(now()).toISOString(),
@@ -170,7 +171,7 @@ export function privacyService(deps: {
       zip.end();
       const chunks: Buffer[] = [];
       for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
-      transaction(db, () => repo.audit({ requestId: randomUUID(), storeId, kind: "export", actor, counts, createdMs: now() }));
+      await repo.audit({ requestId: randomUUID(), storeId, kind: "export", actor, counts, createdMs: now() }); // one INSERT
       return { fileName: `chorus-data-${new Date(now()).toISOString().slice(0, 10)}.zip`, bytes: Buffer.concat(chunks), counts };
     },
 
@@ -185,31 +186,31 @@ export function privacyService(deps: {
      * - `shop/redact` (48 hours after the app was uninstalled): erase every shopper address the store holds.
      * @returns how many addresses were erased or members told. @throws ApiError 400 for a body without the fields read.
      */
-    shopifyPrivacyRequest(storeId: string, topic: ShopifyPrivacyTopic, body: unknown, publicOrigin: string): { addresses: number; notified: number } {
+    async shopifyPrivacyRequest(storeId: string, topic: ShopifyPrivacyTopic, body: unknown, publicOrigin: string): Promise<{ addresses: number; notified: number }> {
       const parsed = shopifyPrivacyBodies[topic].safeParse(body);
       if (!parsed.success) throw badRequest(`${topic}: ${parsed.error.issues[0]?.path.join(".") || "body"}: ${parsed.error.issues[0]?.message ?? "malformed"}`, "invalid_body");
       const actor = `shopify:${topic}`;
-      const addressesOf = (customer: { id?: string; email?: string | null }) => {
+      const addressesOf = async (customer: { id?: string; email?: string | null }) => {
         const fromEmail = customer.email ? shopperEmailSchema.safeParse(customer.email) : null;
-        const fromId = customer.id ? repo.emailsOfPlatformCustomer(storeId, customer.id) : [];
+        const fromId = customer.id ? await repo.emailsOfPlatformCustomer(storeId, customer.id) : [];
         return [...new Set([...(fromEmail?.success ? [fromEmail.data] : []), ...fromId])];
       };
       if (topic === "shop/redact") {
-        const all = repo.shopperEmails(storeId);
-        for (const address of all) eraseAddress(storeId, address, actor);
-        checkpointWal(db);
+        const all = await repo.shopperEmails(storeId);
+        for (const address of all) await eraseAddress(storeId, address, actor);
+        await checkpointWal(db);
         return { addresses: all.length, notified: 0 };
       }
       const { customer } = parsed.data as { customer: { id?: string; email?: string | null } };
-      const addresses = addressesOf(customer);
+      const addresses = await addressesOf(customer);
       if (topic === "customers/redact") {
-        for (const address of addresses) erase(storeId, address, actor);
+        for (const address of addresses) await erase(storeId, address, actor);
         return { addresses: addresses.length, notified: 0 };
       }
       let notified = 0;
       for (const address of addresses) {
         const url = `${publicOrigin}/admin/stores/${storeId}/privacy?email=${encodeURIComponent(address)}`;
-        notified += deps.notifyTeam?.(storeId, {
+        notified += (await deps.notifyTeam?.(storeId, {
           subject: "A shopper asked for their data",
           heading: "A shopper asked for their data",
           paragraphs: [
@@ -217,14 +218,15 @@ export function privacyService(deps: {
             "Privacy laws give you a limited time to answer (30 days under the GDPR).",
           ],
           action: { label: "Open their data", url },
-        }) ?? 0;
-        transaction(db, () => repo.audit({ requestId: randomUUID(), storeId, kind: "data-request", actor, counts: countsOf(repo.holdings(storeId, address)), createdMs: now() }));
+        })) ?? 0;
+        const counts = countsOf(await readSnapshot(db, () => repo.holdings(storeId, address)));
+        await repo.audit({ requestId: randomUUID(), storeId, kind: "data-request", actor, counts, createdMs: now() });
       }
       return { addresses: addresses.length, notified };
     },
 
     /** The store's latest audited exports and erasures, newest first. */
-    recentRequests(storeId: string, limit = 20) {
+    recentRequests(storeId: string, limit = 20): ReturnType<PrivacyRepo["recentRequests"]> {
       return repo.recentRequests(storeId, limit);
     },
   };

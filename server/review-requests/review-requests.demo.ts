@@ -11,8 +11,8 @@ import type { DemoSeeder } from "../demo/seeder.ts";
 /** The seeder for the demo store `storeId`, whose reviews were imported from `reviewsFile`; runs after the demo orders. */
 export const reviewRequestsDemoSeeder = (storeId: string, reviewsFile: string): DemoSeeder => ({
   name: "review-requests",
-  run({ services, log }) {
-    const n = transaction(services.db, () => services.reviewRequests.generateDemoHistory(storeId, reviewsFile));
+  async run({ services, log }) {
+    const n = await transaction(services.db, () => services.reviewRequests.generateDemoHistory(storeId, reviewsFile));
     log(`Generated ${n} demo review requests (sent, opened and reviewed) from the demo orders' real reviews.`);
   },
 });

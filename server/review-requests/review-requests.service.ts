@@ -3,14 +3,14 @@
  * fulfilled order, a persisted schedule that sends the request and one reminder through the mail module,
  * the hosted review page's links, and unsubscribing.
  *
- * Never twice: each step of a request is sent by one IMMEDIATE transaction that re-reads the request,
+ * Never twice: each step of a request is sent by one transaction that re-reads the request,
  * enqueues the message (`mail.enqueue` joins the transaction, dedupe key `review-request:{id}:{step}`) and
- * moves the request on. A crash before the commit leaves both undone; after it, both done. Two processes
- * running the schedule at once queue on the write lock and the second finds the step already taken. No claim
- * is held across an await (the message is only enqueued; the mail sender's own lease covers SMTP), so the
- * transaction is the claim: on PostgreSQL (several nodes, issue #26 item 3) it selects the request
- * `FOR UPDATE SKIP LOCKED` (review-requests.repo.ts `claimDue`), and its write lock serializes the nodes as
- * SQLite's serializes processes.
+ * moves the request on. A crash before the commit leaves both undone; after it, both done. No network I/O
+ * happens inside it (the message is only enqueued; the mail sender's own lease covers SMTP), so the
+ * transaction is the claim. Exactly-once across processes and nodes: SQLite's write lock (BEGIN IMMEDIATE)
+ * makes a second process wait and find the step already taken; on PostgreSQL (several nodes, issue #26 item 3)
+ * the request's row is selected `FOR UPDATE SKIP LOCKED` (review-requests.repo.ts `claimDue`): another node skips
+ * it while it is held and, once committed, finds the step moved on. The outbox's unique dedupe key backs this up.
  *
  * Skips: a store that turned requests off, an address that unsubscribed from the store, and products the
  * shopper already reviewed (through a link, or any review of that product from the same address); when
@@ -48,7 +48,7 @@ export type OrderFulfilled = {
 };
 
 /** The mail module as this service uses it (server/mail/mail.service.ts). */
-export type MailQueue = { enqueue(message: OutgoingMail): { messageId: string; duplicate: boolean } };
+export type MailQueue = { enqueue(message: OutgoingMail): Promise<{ messageId: string; duplicate: boolean }> };
 
 /** What a review link shows (the hosted page /r/{token}). */
 export type LinkState =
@@ -76,73 +76,78 @@ export const maskEmail = (email: string) => {
 export function reviewRequestsService(deps: {
   db: Db; repo: ReviewRequestsRepo; stores: StoresRepo; mail: MailQueue; submissions: SubmissionsService;
   /** The order's number as the shop shows it (order_headers.order_name), when known: `{{orderNumber}}`. */
-  orderNumber?: (storeId: string, orderId: string) => string | null | undefined;
+  orderNumber?: (storeId: string, orderId: string) => Promise<string | null | undefined>;
 }) {
   const { db, repo, stores } = deps;
 
   /** The stored settings of a store, or the defaults. */
-  function get(storeId: string): ReviewRequestSettings {
-    const json = repo.settingsJson(storeId);
+  async function get(storeId: string): Promise<ReviewRequestSettings> {
+    const json = await repo.settingsJson(storeId);
     if (!json) return structuredClone(DEFAULT_SETTINGS);
     const parsed = reviewRequestSettingsSchema.safeParse({ ...DEFAULT_SETTINGS, ...(JSON.parse(json) as object) });
     return parsed.success ? parsed.data : structuredClone(DEFAULT_SETTINGS);
   }
 
   /** Resolve a review token to its row, request and product, or a reason it does not work. */
-  function resolveReviewToken(token: string, nowMs: number) {
+  async function resolveReviewToken(token: string, nowMs: number) {
     if (!TOKEN_PATTERN.test(token)) return { state: "invalid" as const };
-    const row = repo.token(hashToken(token));
+    const row = await repo.token(hashToken(token));
     if (!row || row.purpose !== "review" || !row.product_id) return { state: "invalid" as const };
-    const request = repo.get(row.request_id);
-    const store = stores.get(row.store_id);
+    const request = await repo.get(row.request_id);
+    const store = await stores.get(row.store_id);
     if (!request || !store) return { state: "invalid" as const };
-    const product = repo.products(request.request_id).find((p) => p.product_id === row.product_id);
+    const product = (await repo.products(request.request_id)).find((p) => p.product_id === row.product_id);
     if (!product) return { state: "invalid" as const };
     return { state: "found" as const, row, request, store, product, expired: row.expires_ms <= nowMs || request.status === "cancelled" };
   }
 
   /** Send (enqueue) the step due of one request, or skip / postpone it; inside the caller's transaction. */
-  function sendStep(request: RequestRow, nowMs: number, origin: string): "sent" | "skipped" | "postponed" | "failed" | "none" {
+  async function sendStep(request: RequestRow, nowMs: number, origin: string): Promise<"sent" | "skipped" | "postponed" | "failed" | "none"> {
     const step = request.next_step;
     if (!step || request.due_ms === null || request.due_ms > nowMs) return "none";
-    const stop = (reason: string) => {
-      repo.setState(request.request_id, { next_step: null, due_ms: null, skip_reason: reason, ...(step === "request" ? { status: "skipped" as const } : {}) });
+    const stop = async (reason: string) => {
+      await repo.setState(request.request_id, { next_step: null, due_ms: null, skip_reason: reason, ...(step === "request" ? { status: "skipped" as const } : {}) });
       return "skipped" as const;
     };
-    const store = stores.get(request.store_id);
+    const store = await stores.get(request.store_id);
     if (!store) return stop("no-store");
-    const settings = get(request.store_id);
+    const settings = await get(request.store_id);
     if (!settings.enabled) return stop("disabled");
-    if (repo.isUnsubscribed(request.store_id, request.email)) return stop("unsubscribed");
+    if (await repo.isUnsubscribed(request.store_id, request.email)) return stop("unsubscribed");
     const allowed = afterQuietHours(nowMs, settings);
     if (allowed > nowMs) {
-      repo.setState(request.request_id, { due_ms: allowed });
+      await repo.setState(request.request_id, { due_ms: allowed });
       return "postponed";
     }
-    const products = repo.products(request.request_id).filter((p) => p.review_id === null && !repo.hasReviewed(request.store_id, p.product_id, request.email));
+    const products: RequestProductRow[] = [];
+    for (const p of await repo.products(request.request_id)) {
+      if (p.review_id === null && !await repo.hasReviewed(request.store_id, p.product_id, request.email)) products.push(p);
+    }
     if (products.length === 0) return stop("already-reviewed");
-    const link = (purpose: "review" | "unsubscribe", productId: string | null) => {
+    const link = async (purpose: "review" | "unsubscribe", productId: string | null) => {
       const token = newToken();
-      repo.insertToken({
+      await repo.insertToken({
         token_hash: hashToken(token), request_id: request.request_id, store_id: request.store_id, purpose, product_id: productId, created_ms: nowMs,
         expires_ms: nowMs + (purpose === "review" ? REVIEW_LINK_TTL_MS : UNSUBSCRIBE_LINK_TTL_MS),
       });
       return `${origin}/${purpose === "review" ? "r" : "u"}/${token}`;
     };
+    const linked: { name: string; imageUrl: string | null; reviewUrl: string }[] = [];
+    for (const p of products) linked.push({ name: p.name, imageUrl: p.image_url, reviewUrl: await link("review", p.product_id) });
     const email = buildReviewRequestEmail({
-      settings, storeName: store.name, orderId: request.order_id, orderNumber: deps.orderNumber?.(request.store_id, request.order_id), customerName: request.customer_name, locale: request.locale, step, origin,
-      products: products.map((p) => ({ name: p.name, imageUrl: p.image_url, reviewUrl: link("review", p.product_id) })),
-      unsubscribeUrl: link("unsubscribe", null),
+      settings, storeName: store.name, orderId: request.order_id, orderNumber: await deps.orderNumber?.(request.store_id, request.order_id), customerName: request.customer_name, locale: request.locale, step, origin,
+      products: linked,
+      unsubscribeUrl: await link("unsubscribe", null),
     });
-    deps.mail.enqueue({
+    await deps.mail.enqueue({
       storeId: request.store_id, kind: step === "request" ? "review-request" : "review-request-reminder", to: request.email,
       subject: email.subject, html: email.html, text: email.text, headers: email.headers, dedupeKey: `review-request:${request.request_id}:${step}`,
     });
     if (step === "request") {
       const reminder = settings.reminderDays === null ? null : afterQuietHours(nowMs + settings.reminderDays * DAY_MS, settings);
-      repo.setState(request.request_id, { status: "sent", sent_ms: nowMs, next_step: reminder === null ? null : "reminder", due_ms: reminder });
+      await repo.setState(request.request_id, { status: "sent", sent_ms: nowMs, next_step: reminder === null ? null : "reminder", due_ms: reminder });
     } else {
-      repo.setState(request.request_id, { status: "completed", reminded_ms: nowMs, next_step: null, due_ms: null });
+      await repo.setState(request.request_id, { status: "completed", reminded_ms: nowMs, next_step: null, due_ms: null });
     }
     return "sent";
   }
@@ -155,13 +160,13 @@ export function reviewRequestsService(deps: {
      * @returns the settings after the change.
      * @throws ApiError 404 (store), 400 naming the field (invalid patch or result).
      */
-    update(storeId: string, patch: unknown): ReviewRequestSettings {
-      if (!stores.get(storeId)) throw notFound("Store not found", "store_not_found");
+    async update(storeId: string, patch: unknown): Promise<ReviewRequestSettings> {
+      if (!await stores.get(storeId)) throw notFound("Store not found", "store_not_found");
       const parsed = reviewRequestSettingsPatchSchema.safeParse(patch);
       if (!parsed.success) throw badRequest(zodIssue(parsed.error, "reviewRequests"), "invalid_field");
-      const next = reviewRequestSettingsSchema.safeParse(applyPatch(get(storeId), parsed.data as ReviewRequestSettingsPatch));
+      const next = reviewRequestSettingsSchema.safeParse(applyPatch(await get(storeId), parsed.data as ReviewRequestSettingsPatch));
       if (!next.success) throw badRequest(zodIssue(next.error, "reviewRequests"), "invalid_field");
-      transaction(db, () => repo.saveSettings(storeId, JSON.stringify(next.data), Date.now()));
+      await repo.saveSettings(storeId, JSON.stringify(next.data), Date.now()); // one upsert: atomic on its own
       return next.data;
     },
 
@@ -173,36 +178,44 @@ export function reviewRequestsService(deps: {
      * @returns the request (ID, status, when its first message is due), or null when none was recorded.
      * @throws ApiError 404 (store), 400 (email not an address).
      */
-    orderFulfilled(input: OrderFulfilled, nowMs = Date.now()): { requestId: string; status: string; dueMs: number | null } | null {
-      if (!stores.get(input.storeId)) throw notFound("Store not found", "store_not_found");
+    async orderFulfilled(input: OrderFulfilled, nowMs = Date.now()): Promise<{ requestId: string; status: string; dueMs: number | null } | null> {
+      if (!await stores.get(input.storeId)) throw notFound("Store not found", "store_not_found");
       const email = normaliseEmail(input.email ?? "");
       if (!z.email().max(254).safeParse(email).success) throw badRequest("email must be an e-mail address", "invalid_field");
-      const settings = get(input.storeId);
+      const settings = await get(input.storeId);
       if (!settings.enabled) return null;
-      return transaction(db, () => {
-        const existing = repo.byOrder(input.storeId, input.orderId);
+      return transaction(db, async () => {
+        const existing = await repo.byOrder(input.storeId, input.orderId);
         if (existing) return { requestId: existing.request_id, status: existing.status, dueMs: existing.due_ms };
-        const productIds = [...new Set(input.lines.map((l) => l.productId))].filter((id) => stores.getProduct(input.storeId, id));
+        const productIds: string[] = [];
+        for (const id of new Set(input.lines.map((l) => l.productId))) if (await stores.getProduct(input.storeId, id)) productIds.push(id);
         if (productIds.length === 0) return null;
         const due = afterQuietHours(input.fulfilledMs + settings.delayDays * DAY_MS, settings);
-        const skip = repo.isUnsubscribed(input.storeId, email) ? "unsubscribed" : due < nowMs - STALE_AFTER_MS ? "too-old" : null;
+        const skip = await repo.isUnsubscribed(input.storeId, email) ? "unsubscribed" : due < nowMs - STALE_AFTER_MS ? "too-old" : null;
         const requestId = randomUUID();
-        repo.insertRequest({
+        // Exactly-once per order: the unique (store_id, order_id) with ON CONFLICT DO NOTHING; a concurrent call that
+        // lost the race answers the winner's request.
+        const inserted = await repo.insertRequest({
           request_id: requestId, store_id: input.storeId, order_id: input.orderId, email, customer_name: input.customerName?.trim() || null,
           locale: input.locale, fulfilled_ms: input.fulfilledMs, created_ms: nowMs, status: skip ? "skipped" : "scheduled", skip_reason: skip,
           next_step: skip ? null : "request", due_ms: skip ? null : due,
         });
-        productIds.forEach((id, i) => repo.insertProduct(requestId, input.storeId, id, i));
+        if (!inserted) {
+          const winner = (await repo.byOrder(input.storeId, input.orderId))!;
+          return { requestId: winner.request_id, status: winner.status, dueMs: winner.due_ms };
+        }
+        for (const [i, id] of productIds.entries()) await repo.insertProduct(requestId, input.storeId, id, i);
         return { requestId, status: skip ? "skipped" : "scheduled", dueMs: skip ? null : due };
       });
     },
 
     /** Cancel the order's request: nothing more is sent and its links stop working. @returns whether a request was cancelled. */
-    orderCancelled(storeId: string, orderId: string, nowMs = Date.now()): boolean {
-      return transaction(db, () => {
-        const request = repo.byOrder(storeId, orderId);
+    async orderCancelled(storeId: string, orderId: string, nowMs = Date.now()): Promise<boolean> {
+      return transaction(db, async () => {
+        // Exactly-once: the request's row is locked (PostgreSQL) before its status is read.
+        const request = await repo.byOrder(storeId, orderId, { lock: true });
         if (!request || request.status === "cancelled") return false;
-        repo.setState(request.request_id, { status: "cancelled", cancelled_ms: nowMs, next_step: null, due_ms: null });
+        await repo.setState(request.request_id, { status: "cancelled", cancelled_ms: nowMs, next_step: null, due_ms: null });
         return true;
       });
     },
@@ -213,27 +226,28 @@ export function reviewRequestsService(deps: {
      * A request whose message cannot be built or enqueued is stopped (skip reason `failed: …`) and counted as failed.
      * @returns how many messages were enqueued, skipped, postponed (quiet hours) and failed.
      */
-    runDue(nowMs: number, origin: string): { sent: number; skipped: number; postponed: number; failed: number } {
+    async runDue(nowMs: number, origin: string): Promise<{ sent: number; skipped: number; postponed: number; failed: number }> {
       const counts = { sent: 0, skipped: 0, postponed: 0, failed: 0 };
       const seen = new Set<string>();
       for (;;) {
-        const ids = repo.dueIds(nowMs, BATCH).filter((id) => !seen.has(id));
+        const ids = (await repo.dueIds(nowMs, BATCH)).filter((id) => !seen.has(id));
         if (ids.length === 0) return counts;
         for (const id of ids) {
           seen.add(id);
-          let outcome: ReturnType<typeof sendStep>;
+          let outcome: Awaited<ReturnType<typeof sendStep>>;
           try {
-            outcome = transaction(db, () => {
-              const request = repo.claimDue(id, nowMs);
+            // Exactly-once: the row lock of claimDue (FOR UPDATE SKIP LOCKED on PostgreSQL) held until this commits.
+            outcome = await transaction(db, async () => {
+              const request = await repo.claimDue(id, nowMs);
               return request ? sendStep(request, nowMs, origin) : "none";
             });
           } catch (error) {
             // One request that cannot be sent (e.g. an address the mail module refuses) must not stop the others:
             // it is stopped with the reason, which the admin's counts show as skipped.
             const reason = `failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300);
-            transaction(db, () => {
-              const request = repo.get(id);
-              if (request?.next_step) repo.setState(id, { next_step: null, due_ms: null, skip_reason: reason, ...(request.next_step === "request" ? { status: "skipped" as const } : {}) });
+            await transaction(db, async () => {
+              const request = await repo.get(id, { lock: true });
+              if (request?.next_step) await repo.setState(id, { next_step: null, due_ms: null, skip_reason: reason, ...(request.next_step === "request" ? { status: "skipped" as const } : {}) });
             });
             outcome = "failed";
           }
@@ -243,27 +257,27 @@ export function reviewRequestsService(deps: {
     },
 
     /** The earliest time a step is due, or null (the scheduler may sleep until then). */
-    nextDueMs(): number | null {
-      const id = repo.dueIds(Number.MAX_SAFE_INTEGER, 1)[0];
-      return id ? repo.get(id)?.due_ms ?? null : null;
+    async nextDueMs(): Promise<number | null> {
+      const id = (await repo.dueIds(Number.MAX_SAFE_INTEGER, 1))[0];
+      return id ? (await repo.get(id))?.due_ms ?? null : null;
     },
 
     /** The request of an order (tests, admin). */
-    byOrder(storeId: string, orderId: string): RequestRow | undefined {
+    byOrder(storeId: string, orderId: string): Promise<RequestRow | undefined> {
       return repo.byOrder(storeId, orderId);
     },
 
     /**
      * What the review page of `token` shows; an open link records that the request was opened (the funnel's "opened").
      */
-    openReviewLink(token: string, nowMs = Date.now()): LinkState {
-      const found = resolveReviewToken(token, nowMs);
+    async openReviewLink(token: string, nowMs = Date.now()): Promise<LinkState> {
+      const found = await resolveReviewToken(token, nowMs);
       if (found.state === "invalid") return found;
       const { request, store, product, expired } = found;
       const shown = { name: product.name, imageUrl: product.image_url };
       if (product.review_id !== null) return { state: "used", storeName: store.name, product: shown };
       if (expired) return { state: "expired", storeName: store.name };
-      if (request.opened_ms === null) transaction(db, () => repo.markOpened(request.request_id, nowMs));
+      if (request.opened_ms === null) await repo.markOpened(request.request_id, nowMs); // conditional UPDATE (opened_ms IS NULL): the first opening wins
       return {
         state: "open", storeName: store.name, storeId: store.storeId, requestId: request.request_id, orderId: request.order_id, customerName: request.customer_name,
         moderation: store.moderation, publishHeldAfterDays: store.publishHeldAfterDays, product: { productId: product.product_id, ...shown },
@@ -277,13 +291,14 @@ export function reviewRequestsService(deps: {
      * @throws ApiError 404 (unknown link), 410 (`link_used`, `link_expired`), and the submission's 400/413/429.
      */
     async submitReview(token: string, input: { fields: Record<string, unknown>; files: UploadedFile[]; clientIp: string }, nowMs = Date.now()): Promise<SubmitReviewResponse> {
-      const found = resolveReviewToken(token, nowMs);
+      const found = await resolveReviewToken(token, nowMs);
       if (found.state === "invalid") throw notFound("This review link is not valid", "link_not_found");
       const { request, store, product, expired } = found;
       if (product.review_id !== null) throw new ApiError(410, "This link was already used to review this product", "link_used");
       if (expired) throw new ApiError(410, "This review link has expired", "link_expired");
       const claim = `claim:${randomUUID()}`;
-      if (!transaction(db, () => repo.claimProduct(request.request_id, product.product_id, claim))) {
+      // Exactly-once per product: the conditional UPDATE (review_id IS NULL) lets one claim through.
+      if (!await repo.claimProduct(request.request_id, product.product_id, claim)) {
         throw new ApiError(410, "This link was already used to review this product", "link_used");
       }
       try {
@@ -292,45 +307,45 @@ export function reviewRequestsService(deps: {
           { storeId: store.storeId, productKey: `${store.platform}-${product.product_id}` },
           { fields: { ...input.fields, displayName, email: request.email }, files: input.files, clientIp: input.clientIp, verifiedPurchase: { source: "review-request", orderId: request.order_id } },
         );
-        transaction(db, () => {
-          repo.completeProduct(request.request_id, product.product_id, claim, result.review.reviewId, Date.now());
-          repo.markOpened(request.request_id, nowMs);
+        await transaction(db, async () => {
+          await repo.completeProduct(request.request_id, product.product_id, claim, result.review.reviewId, Date.now());
+          await repo.markOpened(request.request_id, nowMs);
         });
         return result;
       } catch (error) {
-        transaction(db, () => repo.releaseProduct(request.request_id, product.product_id, claim));
+        await repo.releaseProduct(request.request_id, product.product_id, claim);
         throw error;
       }
     },
 
     /** What the unsubscribe page of `token` shows (nothing changes). */
-    unsubscribeInfo(token: string): UnsubscribeState {
-      const row = TOKEN_PATTERN.test(token) ? repo.token(hashToken(token)) : undefined;
-      const request = row?.purpose === "unsubscribe" ? repo.get(row.request_id) : undefined;
-      const store = request && stores.get(request.store_id);
+    async unsubscribeInfo(token: string): Promise<UnsubscribeState> {
+      const row = TOKEN_PATTERN.test(token) ? await repo.token(hashToken(token)) : undefined;
+      const request = row?.purpose === "unsubscribe" ? await repo.get(row.request_id) : undefined;
+      const store = request && await stores.get(request.store_id);
       if (!row || !request || !store || row.expires_ms <= Date.now()) return { state: "invalid" };
-      return { state: "ok", storeName: store.name, maskedEmail: maskEmail(request.email), already: repo.isUnsubscribed(request.store_id, request.email) };
+      return { state: "ok", storeName: store.name, maskedEmail: maskEmail(request.email), already: await repo.isUnsubscribed(request.store_id, request.email) };
     },
 
     /**
      * Unsubscribe the address of `token`'s request from the store's review requests (RFC 8058 one-click, or
      * the confirm page): no reminder and no further requests. Idempotent.
      */
-    unsubscribe(token: string, nowMs = Date.now()): UnsubscribeState {
-      const info = this.unsubscribeInfo(token);
+    async unsubscribe(token: string, nowMs = Date.now()): Promise<UnsubscribeState> {
+      const info = await this.unsubscribeInfo(token);
       if (info.state !== "ok") return info;
-      const request = repo.get(repo.token(hashToken(token))!.request_id)!;
-      transaction(db, () => {
-        repo.unsubscribe(request.store_id, request.email, nowMs);
-        repo.skipPendingFor(request.store_id, request.email, "unsubscribed");
+      const request = (await repo.get((await repo.token(hashToken(token)))!.request_id))!;
+      await transaction(db, async () => {
+        await repo.unsubscribe(request.store_id, request.email, nowMs);
+        await repo.skipPendingFor(request.store_id, request.email, "unsubscribed");
       });
       return { ...info, already: true };
     },
 
     /** The funnel of the last `days` UTC days up to `nowMs`, one entry per day (zeros included), and its totals. */
-    funnel(storeId: string, days = 30, nowMs = Date.now()): { days: FunnelDay[]; totals: Omit<FunnelDay, "day"> } {
+    async funnel(storeId: string, days = 30, nowMs = Date.now()): Promise<{ days: FunnelDay[]; totals: Omit<FunnelDay, "day"> }> {
       const firstDay = Math.floor(nowMs / DAY_MS) * DAY_MS - (days - 1) * DAY_MS;
-      const byDay = new Map(repo.funnel(storeId, firstDay).map((d) => [d.day, d]));
+      const byDay = new Map((await repo.funnel(storeId, firstDay)).map((d) => [d.day, d]));
       const list: FunnelDay[] = [];
       for (let t = firstDay; t <= nowMs; t += DAY_MS) {
         const day = new Date(t).toISOString().slice(0, 10);
@@ -341,12 +356,12 @@ export function reviewRequestsService(deps: {
     },
 
     /** Generate the demo store's request history from its demo orders (review-requests.demo.ts). @returns requests added. */
-    generateDemoHistory(storeId: string, reviewSource: string): number {
+    generateDemoHistory(storeId: string, reviewSource: string): Promise<number> {
       return repo.generateDemoHistory(storeId, reviewSource);
     },
 
     /** How many of the store's requests are in each status (scheduled, sent, completed, cancelled, skipped). */
-    statusCounts(storeId: string): Record<string, number> {
+    statusCounts(storeId: string): Promise<Record<string, number>> {
       return repo.statusCounts(storeId);
     },
 
@@ -354,10 +369,10 @@ export function reviewRequestsService(deps: {
      * The e-mail as `settings` would render it, with sample values (customer "Alex", order "#1001", up to two
      * of the store's products or a sample one); links point at `${origin}/r/preview` and go nowhere.
      */
-    preview(storeId: string, settings: ReviewRequestSettings, origin: string, locale: string | null = null): ReviewRequestEmail {
-      const store = stores.get(storeId);
+    async preview(storeId: string, settings: ReviewRequestSettings, origin: string, locale: string | null = null): Promise<ReviewRequestEmail> {
+      const store = await stores.get(storeId);
       if (!store) throw notFound("Store not found", "store_not_found");
-      const sample = repo.sampleProducts(storeId, 2);
+      const sample = await repo.sampleProducts(storeId, 2);
       const products = (sample.length ? sample : [{ name: "Sample product", image_url: null }]).map((p) => ({ name: p.name, imageUrl: p.image_url, reviewUrl: `${origin}/r/preview` }));
       return buildReviewRequestEmail({ settings, storeName: store.name, orderId: "#1001", customerName: "Alex", locale, step: "request", products, unsubscribeUrl: `${origin}/u/preview`, origin });
     },

@@ -24,8 +24,8 @@ export function startReviewRequestScheduler(options: {
   const log = options.log ?? (() => {});
   return startPeriodicJob({
     intervalMs: options.intervalMs ?? SCHEDULER_INTERVAL_MS,
-    run: () => {
-      const counts = options.service.runDue(clock(), options.origin);
+    run: async () => {
+      const counts = await options.service.runDue(clock(), options.origin);
       if (counts.sent || counts.skipped || counts.failed) log(`Review requests: ${counts.sent} sent, ${counts.skipped} skipped, ${counts.postponed} postponed for quiet hours, ${counts.failed} failed`);
       return counts;
     },

@@ -21,6 +21,7 @@ import { randomUUID } from "node:crypto";
 import { transaction, type Db } from "../db/database.ts";
 import type { SecretBox } from "../platforms/secret-box.ts";
 import type { OutgoingMail } from "../mail/mail.service.ts";
+import { isOpen } from "../mail/open.ts";
 import { disabledSubscriptionMails } from "./notify.ts";
 import { buildPayload, type PayloadDeps } from "./payloads.ts";
 import { signatureHeader, SIGNATURE_HEADER } from "./signature.ts";
@@ -60,7 +61,7 @@ export type WebhookDeliveryDeps = PayloadDeps & {
   now?: () => number;
   log?: (line: string) => void;
   /** Outgoing mail (services.mail.enqueue): the team is told when a subscription is disabled. Absent: no e-mail. */
-  enqueueMail?: (message: OutgoingMail) => unknown;
+  enqueueMail?: (message: OutgoingMail) => Promise<unknown>;
 };
 
 type AttemptOutcome = { statusCode: number | null; latencyMs: number; error: string | null };
@@ -108,20 +109,24 @@ export function webhookDelivery(deps: WebhookDeliveryDeps) {
   /** Dispatch every new event, BATCH per transaction, yielding to other work between batches (a bulk import can emit thousands). */
   async function dispatchNew(nowMs: number, report: DeliveryReport): Promise<void> {
     for (;;) {
-      if (!deps.db.open) return;
-      const events = deps.repo.undispatched(BATCH);
-      const bodies = events.map((event) => {
+      if (!isOpen(deps.db)) return;
+      const events = await deps.repo.undispatched(BATCH);
+      const bodies: string[] = [];
+      for (const event of events) {
         let payload: string;
         try {
-          payload = buildPayload(deps, event);
+          payload = await buildPayload(deps, event);
         } catch (error) {
           // A resource that cannot be shaped must not stop the queue: the event goes out with its IDs only.
           log(`webhooks: body of ${event.event_type} ${event.event_id} could not be built: ${String(error)}`);
           payload = JSON.stringify({ eventId: event.event_id, eventType: event.event_type, dateCreated: new Date(event.created_ms).toISOString(), storeId: event.store_id, data: { id: event.resource_id } });
         }
-        return payload;
+        bodies.push(payload);
+      }
+      // Exactly-once dispatch: repo.dispatch's conditional UPDATE (dispatched_ms IS NULL) lets one node through.
+      await transaction(deps.db, async () => {
+        for (const [i, event] of events.entries()) await deps.repo.dispatch(event, bodies[i], nowMs, randomUUID);
       });
-      transaction(deps.db, () => events.forEach((event, i) => deps.repo.dispatch(event, bodies[i], nowMs, randomUUID)));
       report.dispatched += events.length;
       if (events.length < BATCH) return;
       await new Promise((resolve) => setImmediate(resolve));
@@ -146,30 +151,32 @@ export function webhookDelivery(deps: WebhookDeliveryDeps) {
           "Chorus-Delivery-Id": d.delivery_id,
         }, deps.allowLoopback)
       : { statusCode: null, latencyMs: 0, error: "the signing secret could not be read: rotate it" };
-    if (!deps.db.open) return;
+    if (!isOpen(deps.db)) return;
     const delivered = outcome.error === null;
     const giveUp = !delivered && d.attempts >= MAX_ATTEMPTS;
     const nextAttemptMs = delivered || giveUp ? null : nowMs + RETRY_DELAYS_MS[Math.min(d.attempts, RETRY_DELAYS_MS.length) - 1];
-    transaction(deps.db, () => {
-      // Nothing is recorded when the claim was lost (the subscription was deleted meanwhile, or the lease ran out).
-      if (!deps.repo.recordOutcome(d.seq, d.lease_until_ms, { delivered, nextAttemptMs, statusCode: outcome.statusCode, latencyMs: outcome.latencyMs, error: outcome.error, nowMs })) return;
-      deps.repo.insertAttempt(d.seq, d.store_id, d.attempts, { attempted_ms: nowMs, status_code: outcome.statusCode, latency_ms: outcome.latencyMs, error: outcome.error });
+    await transaction(deps.db, async () => {
+      // Nothing is recorded when the claim was lost (the subscription was deleted meanwhile, or the lease ran out):
+      // the conditional UPDATE on the lease makes the holder's outcome the only one recorded.
+      if (!await deps.repo.recordOutcome(d.seq, d.lease_until_ms, { delivered, nextAttemptMs, statusCode: outcome.statusCode, latencyMs: outcome.latencyMs, error: outcome.error, nowMs })) return;
+      await deps.repo.insertAttempt(d.seq, d.store_id, d.attempts, { attempted_ms: nowMs, status_code: outcome.statusCode, latency_ms: outcome.latencyMs, error: outcome.error });
       if (delivered) {
-        deps.repo.noteSuccess(d.subscription_id);
+        await deps.repo.noteSuccess(d.subscription_id);
         report.delivered++;
         return;
       }
-      const state = deps.repo.noteFailure(d.subscription_id, nowMs);
+      const state = await deps.repo.noteFailure(d.subscription_id, nowMs);
       if (giveUp) report.failed++;
       else report.retried++;
       if (giveUp && state && state.consecutive_failures >= MAX_ATTEMPTS) {
         const since = new Date(state.failing_since_ms).toISOString().replace("T", " ").slice(0, 16);
         const reason = `Disabled after ${state.consecutive_failures} failed delivery attempts in a row since ${since} UTC (last: ${outcome.error}). Fix the receiver, then enable the subscription again.`;
-        if (deps.repo.disable(d.store_id, d.subscription_id, reason, nowMs)) {
+        if (await deps.repo.disable(d.store_id, d.subscription_id, reason, nowMs)) {
           report.disabled++;
-          const store = deps.stores.get(d.store_id);
+          const store = await deps.stores.get(d.store_id);
           const notice = { storeId: d.store_id, storeName: store?.name ?? "Chorus", subscriptionId: d.subscription_id, url: d.url, reason, disabledMs: nowMs, adminOrigin: deps.publicOrigin() };
-          for (const message of disabledSubscriptionMails(notice, deps.repo.teamEmails(d.store_id))) deps.enqueueMail?.(message);
+          // Enqueued in this transaction (an outbox INSERT, no mail I/O): the e-mail exists exactly when the disabling commits.
+          for (const message of disabledSubscriptionMails(notice, await deps.repo.teamEmails(d.store_id))) await deps.enqueueMail?.(message);
         }
       }
     });
@@ -178,14 +185,15 @@ export function webhookDelivery(deps: WebhookDeliveryDeps) {
 
   async function pass(nowMs: number): Promise<DeliveryReport> {
     const report: DeliveryReport = { dispatched: 0, delivered: 0, retried: 0, failed: 0, disabled: 0 };
-    if (nowMs - prunedAt >= PRUNE_EVERY_MS && deps.db.open) {
+    if (nowMs - prunedAt >= PRUNE_EVERY_MS && isOpen(deps.db)) {
       prunedAt = nowMs;
-      transaction(deps.db, () => deps.repo.prune(nowMs - RETENTION_MS));
+      await deps.repo.prune(nowMs - RETENTION_MS); // one DELETE: atomic on its own
     }
     await dispatchNew(nowMs, report);
     for (;;) {
-      if (!deps.db.open) return report;
-      const claimed = transaction(deps.db, () => deps.repo.claimDue(nowMs, nowMs + LEASE_MS, BATCH));
+      if (!isOpen(deps.db)) return report;
+      // Exactly-once claim: FOR UPDATE SKIP LOCKED (PostgreSQL) and a lease committed before any POST.
+      const claimed = await transaction(deps.db, () => deps.repo.claimDue(nowMs, nowMs + LEASE_MS, BATCH));
       await Promise.all(claimed.map((d) => sendOne(d, nowMs, report)));
       if (claimed.length < BATCH) return report;
     }
@@ -194,13 +202,12 @@ export function webhookDelivery(deps: WebhookDeliveryDeps) {
   function tick(): void {
     timer = null;
     if (!started) return;
-    if (!deps.db.open) {
+    if (!isOpen(deps.db)) {
       started = false;
       return;
     }
     const at = now();
-    const due = deps.repo.nextDueMs();
-    const run = due !== null && due <= at ? queue.runDue(at) : Promise.resolve();
+    const run = deps.repo.nextDueMs().then((due) => (due !== null && due <= at ? queue.runDue(at) : undefined));
     void run.catch((error) => log(`webhooks: delivery pass failed: ${String(error)}`)).finally(() => {
       if (started && !timer) {
         timer = setTimeout(tick, POLL_MS);

@@ -35,49 +35,49 @@ export type PayloadDeps = {
 };
 
 /** The JSON body of `event` (see the module comment). */
-export function buildPayload(deps: PayloadDeps, event: EventRow): string {
-  const data = resourceOf(deps, event);
+export async function buildPayload(deps: PayloadDeps, event: EventRow): Promise<string> {
+  const data = await resourceOf(deps, event);
   return JSON.stringify({ eventId: event.event_id, eventType: event.event_type, dateCreated: isoFromMs(event.created_ms), storeId: event.store_id, data });
 }
 
-function resourceOf(deps: PayloadDeps, event: EventRow): Record<string, unknown> {
+async function resourceOf(deps: PayloadDeps, event: EventRow): Promise<Record<string, unknown>> {
   const storeId = event.store_id;
-  const store = deps.stores.get(storeId);
+  const store = await deps.stores.get(storeId);
   const type = event.event_type as WebhookEventType;
   switch (type) {
     case "review.created":
     case "review.updated":
     case "review.deleted": {
-      const row = type === "review.deleted" ? undefined : deps.reviewsData.get(storeId, event.resource_id);
+      const row = type === "review.deleted" ? undefined : await deps.reviewsData.get(storeId, event.resource_id);
       if (!row || !store) {
         const snapshot = event.snapshot_json ? (JSON.parse(event.snapshot_json) as { product_id?: string }) : {};
         const productId = row?.product_id ?? snapshot.product_id;
         return { review: { reviewId: event.resource_id, ...(productId && store ? { productId: `${store.platform}-${productId}` } : {}) } };
       }
-      const product = deps.reviewsData.productsOf(storeId, [row.product_id])[0];
-      const media = deps.reviewsData.mediaOfReviews([row.review_id]).map((m) => deps.reviews.toMedia(m, deps.publicOrigin()));
+      const product = (await deps.reviewsData.productsOf(storeId, [row.product_id]))[0];
+      const media = (await deps.reviewsData.mediaOfReviews([row.review_id])).map((m) => deps.reviews.toMedia(m, deps.publicOrigin()));
       const review = deps.reviews.toReview(store, row, product, media);
-      const email = deps.repo.reviewerEmail(storeId, row.review_id);
+      const email = await deps.repo.reviewerEmail(storeId, row.review_id);
       return { review: { ...review, status: row.status, reviewer: { ...review.reviewer, ...(email ? { email } : {}) } } };
     }
     case "survey_response.created": {
-      const row = deps.surveysData.getResponse(storeId, event.resource_id);
+      const row = await deps.surveysData.getResponse(storeId, event.resource_id);
       return { surveyResponse: row ? toSurveyResponse(row) : { surveyResponseId: event.resource_id } };
     }
     case "loyalty_customer.created":
     case "loyalty_customer.updated": {
-      const row = deps.loyaltyData.getCustomer(storeId, event.resource_id);
+      const row = await deps.loyaltyData.getCustomer(storeId, event.resource_id);
       if (!row) return { loyaltyCustomer: { loyaltyCustomerId: event.resource_id } };
       return {
         loyaltyCustomer: {
-          ...toCustomer(row, deps.loyaltyData.vipTiers(storeId)), platformCustomerId: row.platform_customer_id,
+          ...toCustomer(row, await deps.loyaltyData.vipTiers(storeId)), platformCustomerId: row.platform_customer_id,
           ...(row.email ? { email: row.email } : {}), lifetimePoints: row.lifetime_points,
         },
       };
     }
     case "loyalty_earning_transaction.created":
     case "loyalty_redemption_transaction.created": {
-      const row = deps.repo.loyaltyTransaction(storeId, event.resource_id);
+      const row = await deps.repo.loyaltyTransaction(storeId, event.resource_id);
       return { transaction: row ? { ...toTransaction(row), loyaltyCustomerId: row.loyalty_customer_id } : { transactionId: event.resource_id } };
     }
     default:

@@ -45,8 +45,8 @@ export type WebhooksServiceDeps = {
 export function webhooksService(deps: WebhooksServiceDeps) {
   const { db, repo, box } = deps;
   const seal = (secret: string) => ({ secret_encrypted: box.seal(secret), secret_prefix: secret.slice(0, SECRET_PREFIX_LENGTH) });
-  const must = (storeId: string, subscriptionId: string) => {
-    const row = repo.getSubscription(storeId, subscriptionId);
+  const must = async (storeId: string, subscriptionId: string): Promise<SubscriptionRow> => {
+    const row = await repo.getSubscription(storeId, subscriptionId);
     if (!row) throw notFound("No such webhook subscription in this store", "subscription_not_found");
     return row;
   };
@@ -64,13 +64,13 @@ export function webhooksService(deps: WebhooksServiceDeps) {
     },
 
     /** The store's subscriptions, oldest first. */
-    list(storeId: string): WebhookSubscription[] {
-      return repo.listSubscriptions(storeId).map(toSubscription);
+    async list(storeId: string): Promise<WebhookSubscription[]> {
+      return (await repo.listSubscriptions(storeId)).map(toSubscription);
     },
 
     /** One subscription. @throws ApiError 404. */
-    get(storeId: string, subscriptionId: string): WebhookSubscription {
-      return toSubscription(must(storeId, subscriptionId));
+    async get(storeId: string, subscriptionId: string): Promise<WebhookSubscription> {
+      return toSubscription(await must(storeId, subscriptionId));
     },
 
     /**
@@ -82,54 +82,59 @@ export function webhooksService(deps: WebhooksServiceDeps) {
       const secret = newWebhookSecret();
       const id = randomUUID();
       const nowMs = deps.now();
-      transaction(db, () => {
-        if (repo.countSubscriptions(storeId) >= MAX_SUBSCRIPTIONS_PER_STORE) {
+      await transaction(db, async () => {
+        // Exactly-once limit: the store's row is locked (PostgreSQL) before counting, so concurrent creations count in turn.
+        await repo.lockStore(storeId);
+        if (await repo.countSubscriptions(storeId) >= MAX_SUBSCRIPTIONS_PER_STORE) {
           throw new ApiError(409, `A store can have at most ${MAX_SUBSCRIPTIONS_PER_STORE} webhook subscriptions: delete one first`, "too_many_subscriptions");
         }
-        repo.insertSubscription({ subscription_id: id, store_id: storeId, url, description: input.description ?? "", ...seal(secret), created_ms: nowMs, updated_ms: nowMs }, input.eventTypes);
+        await repo.insertSubscription({ subscription_id: id, store_id: storeId, url, description: input.description ?? "", ...seal(secret), created_ms: nowMs, updated_ms: nowMs }, input.eventTypes);
       });
-      return { subscription: toSubscription(must(storeId, id)), secret };
+      return { subscription: toSubscription(await must(storeId, id)), secret };
     },
 
     /** Change URL, event types, description or status (`enabled` restarts the failure count). @throws ApiError 400, 404. */
     async update(storeId: string, subscriptionId: string, patch: UpdateWebhookSubscription): Promise<WebhookSubscription> {
-      const current = must(storeId, subscriptionId);
+      const current = await must(storeId, subscriptionId);
       const url = patch.url !== undefined ? await checkWebhookUrl(patch.url, deps.allowLoopback) : current.url;
       const nowMs = deps.now();
-      transaction(db, () => {
+      await transaction(db, async () => {
         const eventTypes = patch.eventTypes ?? (current.event_types ? current.event_types.split(",") : []);
-        if (!repo.updateSubscription(storeId, subscriptionId, { url, description: patch.description ?? current.description, eventTypes }, nowMs)) throw notFound("No such webhook subscription in this store", "subscription_not_found");
-        if (patch.status === "enabled" && current.status === "disabled") repo.enable(storeId, subscriptionId, nowMs);
-        if (patch.status === "disabled" && current.status === "enabled") repo.disable(storeId, subscriptionId, "Disabled by the merchant.", nowMs);
+        if (!await repo.updateSubscription(storeId, subscriptionId, { url, description: patch.description ?? current.description, eventTypes }, nowMs)) throw notFound("No such webhook subscription in this store", "subscription_not_found");
+        if (patch.status === "enabled" && current.status === "disabled") await repo.enable(storeId, subscriptionId, nowMs);
+        if (patch.status === "disabled" && current.status === "enabled") await repo.disable(storeId, subscriptionId, "Disabled by the merchant.", nowMs);
       });
-      return toSubscription(must(storeId, subscriptionId));
+      return toSubscription(await must(storeId, subscriptionId));
     },
 
     /** Delete a subscription with its deliveries and their log. @throws ApiError 404. */
-    remove(storeId: string, subscriptionId: string): void {
-      if (!transaction(db, () => repo.deleteSubscription(storeId, subscriptionId))) throw notFound("No such webhook subscription in this store", "subscription_not_found");
+    async remove(storeId: string, subscriptionId: string): Promise<void> {
+      if (!await transaction(db, () => repo.deleteSubscription(storeId, subscriptionId))) throw notFound("No such webhook subscription in this store", "subscription_not_found");
     },
 
     /** Replace the signing secret; deliveries from now on are signed with the new one. @returns it (shown once). @throws ApiError 404. */
-    rotateSecret(storeId: string, subscriptionId: string): { subscription: WebhookSubscription; secret: string } {
-      must(storeId, subscriptionId);
+    async rotateSecret(storeId: string, subscriptionId: string): Promise<{ subscription: WebhookSubscription; secret: string }> {
+      await must(storeId, subscriptionId);
       const secret = newWebhookSecret();
       const { secret_encrypted, secret_prefix } = seal(secret);
-      transaction(db, () => repo.setSecret(storeId, subscriptionId, secret_encrypted, secret_prefix, deps.now()));
-      return { subscription: toSubscription(must(storeId, subscriptionId)), secret };
+      await transaction(db, () => repo.setSecret(storeId, subscriptionId, secret_encrypted, secret_prefix, deps.now()));
+      return { subscription: toSubscription(await must(storeId, subscriptionId)), secret };
     },
 
     /**
      * Delete the store's events (with their deliveries and log) whose body mentions `email`: for shopper
      * erasure (issue #24 item 1), so the address does not stay in the outbox. @returns events deleted.
      */
-    forgetEmail(storeId: string, email: string): number {
+    async forgetEmail(storeId: string, email: string): Promise<number> {
       return transaction(db, () => repo.forgetEmail(storeId, email));
     },
 
     /** The store's delivery log, newest first (keyset on `beforeSeq`), with each delivery's attempts. */
-    deliveries(storeId: string, options: { beforeSeq?: number; limit?: number } = {}): (DeliveryLogRow & { attemptLog: AttemptRow[] })[] {
-      return repo.listDeliveries(storeId, options.beforeSeq, Math.min(options.limit ?? 50, 200)).map((d) => ({ ...d, attemptLog: repo.attemptsOf(storeId, d.seq) }));
+    async deliveries(storeId: string, options: { beforeSeq?: number; limit?: number } = {}): Promise<(DeliveryLogRow & { attemptLog: AttemptRow[] })[]> {
+      const rows = await repo.listDeliveries(storeId, options.beforeSeq, Math.min(options.limit ?? 50, 200));
+      const out: (DeliveryLogRow & { attemptLog: AttemptRow[] })[] = [];
+      for (const d of rows) out.push({ ...d, attemptLog: await repo.attemptsOf(storeId, d.seq) });
+      return out;
     },
 
     /**
@@ -137,13 +142,13 @@ export function webhooksService(deps: WebhooksServiceDeps) {
      * `Chorus-Event-Id`, new `Chorus-Delivery-Id`). @returns the new delivery ID.
      * @throws ApiError 404 (not the store's), 409 (the subscription is disabled).
      */
-    replay(storeId: string, deliveryId: string): string {
+    async replay(storeId: string, deliveryId: string): Promise<string> {
       const id = randomUUID();
-      transaction(db, () => {
-        const original = repo.getDelivery(storeId, deliveryId);
+      await transaction(db, async () => {
+        const original = await repo.getDelivery(storeId, deliveryId);
         if (!original) throw notFound("No such webhook delivery in this store", "delivery_not_found");
-        if (must(storeId, original.subscription_id).status !== "enabled") throw new ApiError(409, "The subscription is disabled: enable it before replaying deliveries", "subscription_disabled");
-        repo.insertReplay(storeId, original, id, deps.now());
+        if ((await must(storeId, original.subscription_id)).status !== "enabled") throw new ApiError(409, "The subscription is disabled: enable it before replaying deliveries", "subscription_disabled");
+        await repo.insertReplay(storeId, original, id, deps.now());
       });
       deps.onQueued?.();
       return id;

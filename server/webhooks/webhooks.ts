@@ -21,7 +21,7 @@ export type WebhooksDeps = Omit<PayloadDeps, "repo"> & {
   now: () => number;
   log?: (line: string) => void;
   /** services.mail.enqueue: the team is e-mailed when a subscription is disabled. */
-  enqueueMail?: (message: OutgoingMail) => unknown;
+  enqueueMail?: (message: OutgoingMail) => Promise<unknown>;
 };
 
 /** Build the webhooks service and its delivery queue. */
