@@ -16,7 +16,7 @@ import { moderationService } from "./admin/moderation.service.ts";
 import { qaModerationRepo } from "./admin/qa-moderation.repo.ts";
 import { qaModerationService } from "./admin/qa-moderation.service.ts";
 import { apiKeys } from "./auth/api-keys.ts";
-import { dialect, openDatabase, type Db } from "./db/database.ts";
+import { dialect, one, openDatabase, run, sql, type Db } from "./db/database.ts";
 import { contentScopeWatcher } from "./db/content-scopes.ts";
 import { reviewsRepo } from "./reviews/reviews.repo.ts";
 import { reviewsService } from "./reviews/reviews.service.ts";
@@ -64,8 +64,14 @@ import { reviewRequestsRepo } from "./review-requests/review-requests.repo.ts";
 import { reviewRequestsService } from "./review-requests/review-requests.service.ts";
 
 export type ServicesOptions = {
-  /** SQLite file path (or `:memory:`). */
+  /** SQLite file path (or `:memory:`), or a PostgreSQL URL. */
   databasePath: string;
+  /**
+   * Read-only services (the read worker threads, server/http/read-workers.ts): the database is opened read-only
+   * (SQLite) or with a small pool (PostgreSQL), not migrated, and the installation secrets must exist already
+   * (the server's own services made them). Default false.
+   */
+  readonly?: boolean;
   /** Directory for uploaded and generated media files. */
   mediaPath?: string;
   /** AI and translation settings over the environment's (server/ai/config.ts). */
@@ -93,17 +99,40 @@ export type ServicesOptions = {
 /**
  * Read a named installation secret from `app_settings`, creating a random 256-bit one on first use.
  * Secrets live in the database, never in the repository.
+ * @returns a promise of the secret. Exactly-once: the first writer's value wins by the primary key
+ * (`ON CONFLICT (key) DO NOTHING`), and every node reads that one.
  */
-export function installationSecret(db: Db, name: string): string {
-  db.prepare("INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING").run(name, randomBytes(32).toString("base64url"));
-  return db.prepare<[string], { value: string }>("SELECT value FROM app_settings WHERE key = ?").get(name)!.value;
+export async function installationSecret(db: Db, name: string, options: { readonly?: boolean } = {}): Promise<string> {
+  if (options.readonly) {
+    const row = await one<{ value: string }>(db, sql`SELECT value FROM app_settings WHERE key = ${name}`);
+    if (!row) throw new Error(`The installation secret ${name} does not exist yet (read-only services are built after the server's own)`);
+    return row.value;
+  }
+  await run(db, sql`INSERT INTO app_settings (key, value) VALUES (${name}, ${randomBytes(32).toString("base64url")}) ON CONFLICT (key) DO NOTHING`);
+  return (await one<{ value: string }>(db, sql`SELECT value FROM app_settings WHERE key = ${name}`))!.value;
 }
 
-/** Build all services over the database at `options.databasePath` (migrating it). */
-export function createServices(options: ServicesOptions) {
-  const db = openDatabase(options.databasePath);
+/** PostgreSQL connections of read-only services (one read worker thread computes one read at a time). */
+const READ_ONLY_POOL_SIZE = 2;
+
+/** Build all services over the database at `options.databasePath` (migrating it). @returns a promise of the services. */
+export async function createServices(options: ServicesOptions) {
+  const db = await openDatabase(options.databasePath, options.readonly ? { readonly: true, poolSize: READ_ONLY_POOL_SIZE } : {});
+  try {
+    return await buildServices(db, options);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
+async function buildServices(db: Db, options: ServicesOptions) {
   const allowLoopbackRequests = options.allowLoopbackRequests === true || options.webhooks?.allowInsecure === true;
-  const secret = installationSecret(db, "cursor_secret");
+  const secretOptions = { readonly: options.readonly };
+  const secret = await installationSecret(db, "cursor_secret", secretOptions);
+  const loyaltyTokenSecret = await installationSecret(db, "loyalty_customer_token_secret", secretOptions);
+  const platformSecretKey = await installationSecret(db, "platform_secret_key", secretOptions);
+  const webhookSecretKey = await installationSecret(db, "webhook_secret_key", secretOptions);
   const stores = storesRepo(db);
   const reviewsData = reviewsRepo(db);
   const aiConfig: AiConfig = { ...loadAiConfig(), ...options.ai };
@@ -114,7 +143,7 @@ export function createServices(options: ServicesOptions) {
   const worker = aiWorker({ repo: aiData, ai, log: options.log }, { sweepIntervalMs: aiConfig.sweepIntervalMs });
   const keys = apiKeys(db);
   const loyaltyData = loyaltyRepo(db);
-  const loyalty = loyaltyService({ db, repo: loyaltyData, stores, tokens: customerTokens(installationSecret(db, "loyalty_customer_token_secret")), secret });
+  const loyalty = loyaltyService({ db, repo: loyaltyData, stores, tokens: customerTokens(loyaltyTokenSecret), secret });
   const adminData = adminRepo(db);
   const admin = adminService({ db, admin: adminData, stores });
   const moderation = moderationService({ db, moderation: moderationRepo(db), secret });
@@ -129,7 +158,7 @@ export function createServices(options: ServicesOptions) {
   // Storefront write limits: in memory on SQLite (one process), in rate_limit_hits on PostgreSQL (shared by every node).
   const windows = (name: string, idleMs?: number) => (dialect(db) === "postgres" ? sharedWindowCounter(db, name) : memoryWindowCounter(idleMs));
   const limiter = submissionLimiter(DEFAULT_SUBMISSION_LIMITS, windows("submissions"));
-  const visitorSecret = installationSecret(db, "visitor_secret");
+  const visitorSecret = await installationSecret(db, "visitor_secret", secretOptions);
   const voteLimit = voteLimits();
   const votesData = votesRepo(db, voteLimit.current);
   const widgetSettings = widgetSettingsService({ db, repo: widgetSettingsRepo(db), stores });
@@ -138,8 +167,8 @@ export function createServices(options: ServicesOptions) {
   });
   // Shop-platform connection (issue #22): webhooks → orders, products, loyalty points (server/platforms).
   const platforms = platformsService({
-    db, repo: platformsRepo(db), orders, loyalty: loyaltyData, box: secretBox(installationSecret(db, "platform_secret_key")),
-    storePlatform: (storeId) => stores.get(storeId)?.platform, log: (message, error) => options.log?.(`${message}: ${String(error)}`),
+    db, repo: platformsRepo(db), orders, loyalty: loyaltyData, box: secretBox(platformSecretKey),
+    storePlatform: async (storeId) => (await stores.get(storeId))?.platform, log: (message, error) => options.log?.(`${message}: ${String(error)}`),
   });
   const questions = questionsService({ questions: questionsData, reviewsService: reviews, stores, limiter });
   // Shopper data rights (issue #24 item 1): export and erasure of one address's data (server/privacy).
@@ -148,12 +177,12 @@ export function createServices(options: ServicesOptions) {
     forgetMail: (storeId, email) => mail.forgetRecipient(storeId, email),
     forgetWebhookEvents: (storeId, email) => webhooks.service.forgetEmail(storeId, email),
     // Shopify data requests are passed on to the store's members by e-mail.
-    notifyTeam: (storeId, m) => {
-      const store = stores.get(storeId);
+    notifyTeam: async (storeId, m) => {
+      const store = await stores.get(storeId);
       if (!store) return 0;
       const { html, text } = renderMail({ storeName: store.name, heading: m.heading, paragraphs: m.paragraphs, action: m.action });
-      const members = accountDeps.accounts.members(storeId);
-      for (const member of members) mail.enqueue({ storeId, kind: "privacy-request", to: member.email, subject: m.subject, html, text });
+      const members = await accountDeps.accounts.members(storeId);
+      for (const member of members) await mail.enqueue({ storeId, kind: "privacy-request", to: member.email, subject: m.subject, html, text });
       return members.length;
     },
   });
@@ -166,12 +195,12 @@ export function createServices(options: ServicesOptions) {
   const accountDeps = { db, admin: adminData, adminService: admin, accounts: accountsRepo(db), stores };
   // Review requests (issue #22 item 2): settings, the persisted schedule, hosted review links (server/review-requests).
   const reviewRequests = reviewRequestsService({
-    db, repo: reviewRequestsRepo(db), stores, mail, submissions, orderNumber: (storeId, orderId) => orders.getOrder(storeId, orderId)?.order_name,
+    db, repo: reviewRequestsRepo(db), stores, mail, submissions, orderNumber: async (storeId, orderId) => (await orders.getOrder(storeId, orderId))?.order_name,
   });
 
   // Outgoing webhooks (issue #24 item 2): subscriptions, and the queue the outbox triggers feed (started by server/http/main.ts).
   const webhooks = createWebhooks({
-    db, secretKey: installationSecret(db, "webhook_secret_key"), now: options.webhooks?.now ?? Date.now, log: options.log,
+    db, secretKey: webhookSecretKey, now: options.webhooks?.now ?? Date.now, log: options.log,
     enqueueMail: (message) => mail.enqueue(message),
     allowLoopback: allowLoopbackRequests,
     stores, reviewsData, reviews, surveysData, loyaltyData,
@@ -181,9 +210,9 @@ export function createServices(options: ServicesOptions) {
   // Content scopes for the response cache (server/db/content-scopes.ts): PRAGMA data_version on a second
   // connection changes after every commit by any other connection, i.e. by this process's main connection
   // and by CLIs alike; after one, the watcher reads which scopes changed.
-  // On PostgreSQL the watcher learns of commits its own way (server/db/content-scopes.ts); no second SQLite connection.
+  // On PostgreSQL the watcher listens for the triggers' notifications (server/db/content-scopes.ts); no second SQLite connection.
   const watcher = options.databasePath === ":memory:" || dialect(db) === "postgres" ? null : new Database(options.databasePath, { readonly: true });
-  const contentScopes = contentScopeWatcher(db, watcher, undefined, { listenUrl: dialect(db) === "postgres" ? options.databasePath : undefined });
+  const contentScopes = await contentScopeWatcher(db, watcher);
 
   return {
     db,
@@ -258,14 +287,13 @@ export function createServices(options: ServicesOptions) {
     passwordResets: passwordResetService({ ...accountDeps, mail }),
     /** Review requests: settings (`get`/`update`), `orderFulfilled`/`orderCancelled`, the schedule (`runDue`), hosted review and unsubscribe links (server/review-requests). */
     reviewRequests,
-    close(): void {
-      void worker.stop();
-      void sender.stop();
-      void webhooks.delivery.stop();
+    /** Stop the background jobs, the content-scope watcher, and close the database. */
+    async close(): Promise<void> {
+      await Promise.allSettled([worker.stop(), sender.stop(), webhooks.delivery.stop()]);
       watcher?.close();
-      void contentScopes.close();
-      db.close();
+      await contentScopes.close();
+      await db.close();
     },
   };
 }
-export type Services = ReturnType<typeof createServices>;
+export type Services = Awaited<ReturnType<typeof createServices>>;

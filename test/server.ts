@@ -30,6 +30,7 @@ import { pathToFileURL } from "node:url";
 import type { AiConfig } from "../server/ai/config.ts";
 import { PROJECT_ROOT } from "../server/config.ts";
 import { contentScopeLog } from "../server/db/content-scopes.ts";
+import { dialect } from "../server/db/database.ts";
 import { cachePurgerOf, createHttpServer } from "../server/http/app.ts";
 import type { Logger } from "../server/http/logging.ts";
 import { startReadWorkers, type ReadWorkers } from "../server/http/read-workers.ts";
@@ -96,7 +97,7 @@ export async function startTestServer(
   const postgresUrl = process.env.CHORUS_TEST_POSTGRES_URL;
   const postgres = postgresUrl && !options.databasePath ? await createTestDatabase(postgresUrl) : undefined;
   const databasePath = options.databasePath ?? postgres?.url ?? join(dir, "chorus.sqlite");
-  const services = createServices({ databasePath, mediaPath: join(dir, "media"), mail: options.mail, webhooks: options.webhooks, ai: options.ai, allowLoopbackRequests: options.allowLoopbackRequests });
+  const services = await createServices({ databasePath, mediaPath: join(dir, "media"), mail: options.mail, webhooks: options.webhooks, ai: options.ai, allowLoopbackRequests: options.allowLoopbackRequests });
   if (options.webhooks?.delivery === "loop") services.webhookDelivery.start();
   if (options.mail?.sender !== "manual") services.mailSender.start();
   const readWorkers = options.readWorkers
@@ -113,7 +114,7 @@ export async function startTestServer(
   const varnish = behindVarnish ? await startVarnish({ port: await freeLoopbackPort(), backends: nodePorts.map((p) => `127.0.0.1:${p}`), patientProbe: true }) : undefined;
   const cachePurgeUrls = varnish ? [...(options.cachePurgeUrls ?? []), `${varnish.url}/`] : options.cachePurgeUrls;
   const build = await loadBuild();
-  const others = nodePorts.slice(1).map(() => createServices({ databasePath, mediaPath: join(dir, "media"), allowLoopbackRequests: services.allowLoopbackRequests }));
+  const others = await Promise.all(nodePorts.slice(1).map(() => createServices({ databasePath, mediaPath: join(dir, "media"), allowLoopbackRequests: services.allowLoopbackRequests })));
   const servers = [services, ...others].map((nodeServices, i) => createHttpServer({
     services: nodeServices, build, root: PROJECT_ROOT, cache: options.cache, trustedProxies: options.trustedProxies, readWorkers: i === 0 ? readWorkers : undefined,
     publicUrl: options.publicUrl, logger: options.logger, cachePurgeUrls,
@@ -123,16 +124,24 @@ export async function startTestServer(
   await varnish?.healthy();
   const baseUrl = varnish?.url ?? `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const nodes = [services, ...others];
-  const log = contentScopeLog(services.db);
+  const log = dialect(services.db) === "sqlite" ? contentScopeLog(services.db) : null;
   const settled = async () => {
     if (!varnish) return;
-    // Another node learns of a commit by NOTIFY (or its 200 ms poll): wait until its cache stamp has caught up.
-    const latest = log.seq();
-    for (const node of nodes) {
-      for (const deadline = Date.now() + 2_000; node.contentScopes.current().seq < latest;) {
-        if (Date.now() > deadline) throw new Error(`A node's response cache has not seen commit ${latest} after 2 s`);
-        await new Promise((resolve) => setTimeout(resolve, 2));
+    if (log) {
+      // SQLite: each node's watcher reads the content-scope log after a commit: wait until its stamp has caught up.
+      const latest = await log.seq();
+      for (const node of nodes) {
+        for (const deadline = Date.now() + 2_000; (await node.contentScopes.current()).seq < latest;) {
+          if (Date.now() > deadline) throw new Error(`A node's response cache has not seen commit ${latest} after 2 s`);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
       }
+    } else {
+      // PostgreSQL: a watcher waits until it has heard every commit before its `current()` only after a commit of
+      // its own node (server/db/content-scopes.ts). The tests write through the first node; the others are told
+      // one happened (their commit counter), so their `current()` makes the same round trip.
+      for (const node of others) (node.db as { commits: number }).commits++;
+      for (const node of nodes) await node.contentScopes.current();
     }
     await Promise.all(servers.map((s) => cachePurgerOf(s)?.flush() ?? Promise.resolve()));
   };
@@ -155,11 +164,11 @@ export async function startTestServer(
       await varnish?.stop();
       for (const s of servers) s.closeAllConnections();
       await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
-      for (const other of others) other.close();
+      for (const other of others) await other.close();
       await readWorkers?.stop();
       await services.mailSender.stop();
       await services.webhookDelivery.stop();
-      services.close();
+      await services.close();
       await postgres?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
@@ -199,9 +208,11 @@ function mirrorLimits(first: Services, others: Services[]): void {
     for (const method of ["configure", "reset"]) {
       const own = limits[method];
       if (typeof own !== "function") continue;
+      // Synchronous methods stay synchronous; one that returns a promise settles once every node has done it.
       limits[method] = (...args: unknown[]) => {
-        own.apply(limits, args);
-        for (const other of others) (other[name] as unknown as Record<string, (...a: unknown[]) => void>)[method]!(...args);
+        const mine: unknown = own.apply(limits, args);
+        const theirs = others.map((other) => (other[name] as unknown as Record<string, (...a: unknown[]) => unknown>)[method]!(...args));
+        return mine instanceof Promise || theirs.some((t) => t instanceof Promise) ? Promise.all([mine, ...theirs]).then(() => undefined) : mine;
       };
     }
   }

@@ -19,6 +19,7 @@ import { mediaHttpHandler } from "../media/media-http.ts";
 import { allowedMethods, errorResult, methodNotAllowed, operationFor, runOperation, setUnexpectedErrorLog, type Operation, type OperationContext, type OperationResult } from "../api/operation.ts";
 import { operationTable, type RouteMatch } from "../api/route-table.ts";
 import { ApiError } from "../contract/errors.ts";
+import { sql, value } from "../db/database.ts";
 import type { Services } from "../services.ts";
 import { startCachePurger, surrogateKeys, type CachePurger } from "./cache-purge.ts";
 import { clientAddress, compileProxyTrust } from "./client-address.ts";
@@ -230,14 +231,19 @@ const nosniff = (res: ServerResponse) => res.setHeader("X-Content-Type-Options",
 /** Largest request body the server accepts on any route, in bytes (the largest route limit: a review with 5 images and a video). */
 export const MAX_REQUEST_BYTES = 160 * 1024 * 1024;
 
-/** `GET /healthz`: 200 `{"status":"ok"}` when the database answers a query, else 503; never cached (no body for HEAD). */
-function healthz(services: Services, req: IncomingMessage, res: ServerResponse): void {
+/**
+ * `GET /healthz`: 200 `{"status":"ok"}` when the database answers a query, else 503; never cached (no body for HEAD).
+ * The query waits for a pool connection on PostgreSQL (or for the connection's current transaction on SQLite);
+ * the event loop goes on serving meanwhile.
+ */
+async function healthz(services: Services, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let ok = false;
   try {
-    ok = services.db.prepare("SELECT 1 AS one").get() !== undefined;
+    ok = (await value<number>(services.db, sql`SELECT 1 AS one`)) !== undefined;
   } catch {
     ok = false;
   }
+  if (res.destroyed) return;
   res.writeHead(ok ? 200 : 503, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
   res.end(req.method === "HEAD" ? undefined : JSON.stringify(ok ? { status: "ok" } : { status: "unavailable", error: { description: "The database does not answer" } }));
 }
@@ -349,7 +355,7 @@ export function createHttpServer(options: HttpOptions): Server {
         // so any commit (revoking a key is one) makes them stale. A cached answer still counts as a use of
         // the key (its "last used" date).
         await cachedGet(req, res, `basic:${sha256(authorization)}:${target}`, compute, {
-          onHit: () => services.apiKeys.noteCachedUse(authorization),
+          onHit: () => void Promise.resolve(services.apiKeys.noteCachedUse(authorization)).catch((error: unknown) => logger?.warn({ err: error }, "recording an API key's use failed")),
         });
         return;
       }
@@ -403,7 +409,7 @@ export function createHttpServer(options: HttpOptions): Server {
     options: { cacheable?: (result: OperationResult) => boolean; expiresMs?: number; onHit?: () => void; tagged?: boolean },
   ): Promise<void> {
     const { cacheable = () => true, expiresMs, onHit, tagged = false } = options;
-    const now = contentScopes.current();
+    const now = await contentScopes.current();
     const isFresh = (e: CachedResponse) => contentScopes.isFresh(e.stamp, e.scopes, now);
     let entry = cache!.get(key, isFresh);
     const flight = entry ? undefined : computing.get(key);
@@ -503,7 +509,7 @@ export function createHttpServer(options: HttpOptions): Server {
       return;
     }
     if (pathname === "/healthz") {
-      if (req.method === "GET" || req.method === "HEAD") healthz(services, req, res);
+      if (req.method === "GET" || req.method === "HEAD") void healthz(services, req, res);
       else writeResult(req, res, errorResult(methodNotAllowed(["GET", "HEAD"]), { method: req.method } as Request));
       return;
     }

@@ -5,17 +5,19 @@
  * - `surrogateKeys(scopes)`: the `xkey` header of a cacheable storefront answer, its content scopes as
  *   tags, plus `*` (every scoped answer depends on the `*` scope), or for an answer that names no scopes
  *   `*` and `chorus:any-commit` (stale after any commit).
- * - `startCachePurger`: a loop that polls `content_scope_versions` every 200 ms for scopes changed since
- *   the last poll (by this process, the CLI or any other process on the same database) and sends their
- *   tags to each cache as `PURGE /` with `xkey-purge: <tag> <tag> ...` (CACHE_PURGE_URLS), and once more
- *   a second later (an answer fetched before the commit but stored after the first purge).
+ * - `startCachePurger`: a loop that every 200 ms takes the scopes changed since the last round (by this
+ *   process, the CLI or any other process or node on the same database) and sends their tags to each cache as
+ *   `PURGE /` with `xkey-purge: <tag> <tag> ...` (CACHE_PURGE_URLS), and once more a second later (an answer
+ *   fetched before the commit but stored after the first purge). SQLite: it polls `content_scope_versions`;
+ *   PostgreSQL: it listens for the triggers' notifications (server/db/content-scopes.ts `scopeListener`) and
+ *   purges everything after a (re)connection, since changes made meanwhile were not heard.
  *
  * Tags: a scope with its characters outside `A-Z a-z 0-9 : - _ . ! ~ * ' ( )` percent-encoded (UTF-8),
  * so a tag never holds the separators of vmod_xkey (spaces, commas) nor bytes a header may not carry;
  * `product:<store>:<product>` stays readable. The purger sends the same encoding.
  */
-import type { Db } from "../db/database.ts";
-import { ANY_SCOPE, contentScopeLog } from "../db/content-scopes.ts";
+import { dialect, type Db } from "../db/database.ts";
+import { ANY_SCOPE, CONTENT_SCOPES_CHANNEL, contentScopeLog, scopeListener } from "../db/content-scopes.ts";
 
 /** The tag of answers that name no content scopes: any commit makes them stale, so every purge includes it. */
 export const ANY_COMMIT_TAG = "chorus:any-commit";
@@ -50,7 +52,7 @@ const MAX_PENDING_TAGS = 10_000;
 const ROWS_PER_POLL = 5_000;
 
 export type CachePurgerOptions = {
-  /** The database whose `content_scope_versions` is followed (the server's own connection will do). */
+  /** The database whose changes are followed (the server's own handle will do). */
   db: Db;
   /** CACHE_PURGE_URLS: the caches, e.g. `http://10.0.0.5:6081/`; user info (`http://chorus:SECRET@host/`) is sent as Basic auth. */
   urls: readonly string[];
@@ -125,22 +127,20 @@ export function startCachePurger(options: CachePurgerOptions): CachePurger {
   const repeats: [number, string[]][] = [];
   const targets = options.urls.map(target);
   for (const t of targets) if (!/^https?:$/.test(new URL(t.url).protocol)) throw new Error(`Cache purge URL must be http(s): ${t.name}`);
-  const changes = contentScopeLog(db);
-  let seq = changes.seq();
+  const changes = changeFeed(db);
   const controller = new AbortController();
   let purges = 0;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
 
   /** Scopes committed since the last poll, as tags (plus ANY_COMMIT_TAG when anything changed). */
-  function changedTags(): string[] {
-    const rows = changes.since(seq, ROWS_PER_POLL);
+  async function changedTags(): Promise<string[]> {
+    const scopes = await changes.take();
     const now = Date.now();
     const due: string[] = [];
     while (repeats.length > 0 && repeats[0]![0] <= now) due.push(...repeats.shift()![1]);
-    if (rows.length === 0) return due;
-    seq = rows[rows.length - 1]!.version;
-    const tags = [...rows.map((r) => scopeTag(r.scope)), ANY_COMMIT_TAG];
+    if (scopes.length === 0) return due;
+    const tags = [...scopes.map(scopeTag), ANY_COMMIT_TAG];
     if (repeatAfterMs > 0) repeats.push([now + repeatAfterMs, tags]);
     return [...due, ...tags];
   }
@@ -202,17 +202,18 @@ export function startCachePurger(options: CachePurgerOptions): CachePurger {
     if (!t.inFlight && t.pending.size > 0) t.inFlight = send(t).finally(() => (t.inFlight = null));
   }
 
-  function tick(): void {
+  async function tick(): Promise<void> {
     timer = null;
     if (stopped) return;
     let tags: string[];
     try {
-      tags = changedTags();
+      tags = await changedTags();
     } catch (error) {
-      if (!db.open) return; // the server is shutting down
-      log(`Cache purge: reading content_scope_versions failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (stopped) return; // the server is shutting down
+      log(`Cache purge: reading the changed content scopes failed: ${error instanceof Error ? error.message : String(error)}`);
       tags = [];
     }
+    if (stopped) return;
     enqueue(tags);
     const now = Date.now();
     for (const t of targets) if (now >= t.retryAtMs) startSending(t);
@@ -221,7 +222,8 @@ export function startCachePurger(options: CachePurgerOptions): CachePurger {
 
   async function flush(): Promise<void> {
     if (stopped) throw new Error("Cache purge: the purger is stopped");
-    enqueue(changedTags());
+    await changes.sync();
+    enqueue(await changedTags());
     for (const t of targets) {
       // A request in flight sends the tags added meanwhile too (its loop runs until none wait); one more
       // round for tags it had already passed by, and a failure answers with its cause.
@@ -235,11 +237,11 @@ export function startCachePurger(options: CachePurgerOptions): CachePurger {
 
   function schedule(): void {
     if (stopped) return;
-    timer = setTimeout(tick, intervalMs);
+    timer = setTimeout(() => void tick(), intervalMs);
     timer.unref();
   }
 
-  tick();
+  void tick();
   return {
     get pending() {
       return targets.reduce((n, t) => n + t.pending.size, 0);
@@ -253,6 +255,84 @@ export function startCachePurger(options: CachePurgerOptions): CachePurger {
       if (timer) clearTimeout(timer);
       controller.abort();
       await Promise.all(targets.map((t) => t.inFlight ?? Promise.resolve()));
+      await changes.close();
     },
+  };
+}
+
+/** Where a purger learns which scopes changed: `take()` those changed since the last call. */
+type ChangeFeed = {
+  /** The scopes changed since the last call (repeats possible). */
+  take(): Promise<string[]>;
+  /** Resolves once every commit made before the call can be taken. @throws when that cannot be made sure (PostgreSQL: not listening). */
+  sync(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** Payload prefix of the purger's own marker notifications (content-scope watchers ignore payloads starting "\u0001sync:"). */
+const PURGE_MARKER = "\u0001sync:purge:";
+
+/**
+ * SQLite: the rows of `content_scope_versions` after the last one read (ROWS_PER_POLL at a time), starting from
+ * the newest at start-up. PostgreSQL: the scopes the triggers announce, heard by a listener of its own; after
+ * every (re)connection `*` (changes may have been missed), and `sync()` sends a marker and waits to hear it.
+ */
+function changeFeed(db: Db): ChangeFeed {
+  if (dialect(db) !== "postgres") {
+    const log = contentScopeLog(db);
+    let seq: number | undefined;
+    const started = log.seq().then((s) => {
+      seq = s;
+    });
+    return {
+      async take() {
+        await started;
+        const rows = await log.since(seq!, ROWS_PER_POLL);
+        if (rows.length > 0) seq = rows[rows.length - 1]!.version;
+        return rows.map((r) => r.scope);
+      },
+      sync: () => started,
+      close: () => Promise.resolve(),
+    };
+  }
+  let heard = new Set<string>();
+  let listening = false;
+  const waiting = new Map<string, () => void>();
+  const token = `${PURGE_MARKER}${process.pid}:${Math.random().toString(36).slice(2)}:`;
+  let markers = 0;
+  const listener = scopeListener(db.location, {
+    onScope(scope) {
+      if (scope.startsWith(PURGE_MARKER)) waiting.get(scope)?.();
+      else heard.add(scope);
+    },
+    onListening(on) {
+      listening = on;
+      if (on) heard.add(ANY_SCOPE);
+    },
+  });
+  return {
+    take() {
+      const scopes = [...heard];
+      heard = new Set();
+      return Promise.resolve(scopes);
+    },
+    async sync() {
+      await listener.ready;
+      if (!listening) throw new Error("Cache purge: not listening for changes on PostgreSQL");
+      const marker = `${token}${++markers}`;
+      let timer: NodeJS.Timeout | undefined;
+      const back = new Promise<boolean>((resolve) => {
+        waiting.set(marker, () => resolve(true));
+        timer = setTimeout(() => resolve(false), 2_000);
+      });
+      try {
+        await db.pool!.query("SELECT pg_notify($1, $2)", [CONTENT_SCOPES_CHANNEL, marker]);
+        if (!(await back)) throw new Error("Cache purge: a marker notification did not come back within 2 s");
+      } finally {
+        clearTimeout(timer);
+        waiting.delete(marker);
+      }
+    },
+    close: () => listener.close(),
   };
 }

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const buildFile = join(PROJECT_ROOT, "build/server/index.js");
   if (!existsSync(buildFile)) throw new Error("No build found: run `npm run build` first (npm start does it for you).");
-  const services = createServices({
+  const services = await createServices({
     databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log, mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
     allowLoopbackRequests: loopbackRequestsAllowed(config), webhooks: { publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` },
   });
@@ -112,8 +112,13 @@ async function main(): Promise<void> {
     // its NLP never runs on this event loop, and a crash of its thread restarts the loop, never this server.
     if (services.aiConfig.workerInline) services.aiWorker.start();
     else if (aiInPool) aiThread = startAiWorkerThread({ pool: pool!.piscina, databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log });
-    const demoStore = config.CHORUS_DEMO === "1" ? services.stores.get(DEMO_STORE_ID) : undefined;
-    const questionsProduct = demoStore ? services.questions.productsWithMostQuestions(DEMO_STORE_ID, 1)[0] : undefined;
+    printBanner(listening, base).catch((error: unknown) => console.error(`The start-up banner could not be read: ${error instanceof Error ? error.message : String(error)}`));
+  });
+
+  /** The start-up banner (the demo store's pages when it exists), printed once the server listens. */
+  async function printBanner(listening: string, base: string): Promise<void> {
+    const demoStore = config.CHORUS_DEMO === "1" ? await services.stores.get(DEMO_STORE_ID) : undefined;
+    const questionsProduct = demoStore ? (await services.questions.productsWithMostQuestions(DEMO_STORE_ID, 1))[0] : undefined;
     const banner = startupBannerLines({
       listening, base, notices,
       demo: demoStore ? {
@@ -122,7 +127,7 @@ async function main(): Promise<void> {
       } : null,
     });
     for (const line of banner) log(line);
-  });
+  }
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -142,7 +147,7 @@ async function main(): Promise<void> {
       await mailStopped;
       await webhooksStopped;
       await pool?.close();
-      services.close();
+      await services.close();
       log("Stopped.");
       flushLogs(logger);
       process.exit(0);

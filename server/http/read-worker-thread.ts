@@ -1,7 +1,7 @@
 /**
  * The module every thread of the worker pool loads (server/http/read-workers.ts, `piscina`) when the
- * server computes read misses there. At load it builds its own services over its own connection to the
- * same SQLite file (WAL: readers never wait for the writer) and imports the same Remix build, then tells
+ * server computes read misses there. At load it builds its own read-only services over its own connection to
+ * the same SQLite file (WAL: readers never wait for the writer; on PostgreSQL a small pool of its own) and imports the same Remix build, then tells
  * the pool it is ready, or that it could not load (`ReadThreadMessage`). Its default export is the piscina task: one `ReadJob` in, one
  * `ReadAnswer` out (body bytes transferred, not copied), computed by the route's declared GET operation,
  * exactly as the HTTP thread runs it (server/api/operation.ts); a job it cannot answer rejects, and the
@@ -25,7 +25,8 @@ const data = workerData as ReadThreadData;
 /** What a read needs, loaded once per thread. */
 async function load() {
   // No AI worker here (ai.worker false): the pool's AI loop, or the HTTP thread, runs the queue.
-  const services = createServices({ databasePath: data.databasePath, mediaPath: data.mediaPath, ai: { worker: false, workerInline: false } });
+  // Read-only services: a read-only SQLite connection of this thread's own (or a small PostgreSQL pool), not migrated.
+  const services = await createServices({ databasePath: data.databasePath, mediaPath: data.mediaPath, ai: { worker: false, workerInline: false }, readonly: true });
   const build = (await import(data.buildUrl)) as ServerBuild;
   return { services, build, operations: operationTable(build).operations };
 }
