@@ -9,6 +9,7 @@
  */
 import { seedRealReviews, TEST_STORE_ID } from "./fixtures.ts";
 import { startTestServer } from "./server.ts";
+import { sql, value } from "../server/db/database.ts";
 import { demoProgram } from "../server/loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../server/loyalty/tokens.ts";
 import { DEMO_CHANNEL_IDS, NPS_SURVEY } from "../server/surveys/surveys.demo.ts";
@@ -20,12 +21,12 @@ export const ADMIN_PASSWORD = "body limits owner password";
 const t = await startTestServer();
 // Rate limits are not what this test is about: every refused upload should meet its body limit.
 t.services.submissionLimiter.configure({ perIp: { max: 1_000_000, windowMs: 3_600_000 }, perEmail: { max: 1_000_000, windowMs: 3_600_000 } });
-const rows = seedRealReviews(t.services, { productIds: ["1078"] });
-const reviewId = (t.services.db.prepare("SELECT review_id FROM reviews WHERE store_id = ? LIMIT 1").get(TEST_STORE_ID) as { review_id: string }).review_id;
-const apiKey = t.services.apiKeys.create(TEST_STORE_ID, "body limits").key;
-t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(PLATFORM_SECRET));
+const rows = await seedRealReviews(t.services, { productIds: ["1078"] });
+const reviewId = (await value<string>(t.services.db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} LIMIT 1`))!;
+const apiKey = (await t.services.apiKeys.create(TEST_STORE_ID, "body limits")).key;
+await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(PLATFORM_SECRET));
 const login = await t.services.loyalty.login(TEST_STORE_ID, await signPlatformToken(PLATFORM_SECRET, { platformCustomerId: "body-limits-shopper", email: "shopper@body-limits.test" }));
-t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
+await t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
 await t.services.admin.createUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, storeIds: [TEST_STORE_ID] });
 
 process.stdout.write(`${JSON.stringify({

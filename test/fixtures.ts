@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse } from "csv-parse/sync";
 import { PROJECT_ROOT } from "../server/config.ts";
+import { transaction } from "../server/db/database.ts";
 
 export const DATA_DIR = resolve(process.env.DEMO_DATA_DIR ?? join(PROJECT_ROOT, "../shared/data"));
 export const REVIEWS_CSV = join(DATA_DIR, "womens_clothing_ecommerce_reviews.csv");
@@ -29,40 +30,40 @@ export const OTHER_STORE_ID = "99999999-8888-4777-8666-555555555555";
 /**
  * Create a store and load real reviews into it through the real data modules: every row of the real
  * file whose product is in `productIds` (or the first `limit` rows), with deterministic dates
- * (newest = lowest file index), products grouped by class name. Returns the rows used.
+ * (newest = lowest file index), products grouped by class name, in one transaction. @returns a promise of the rows used.
  */
-export function seedRealReviews(
+export async function seedRealReviews(
   services: import("../server/services.ts").Services,
   options: { storeId?: string; productIds?: string[]; limit?: number; status?: "published" | "pending" } = {},
-): RealReview[] {
+): Promise<RealReview[]> {
   const storeId = options.storeId ?? TEST_STORE_ID;
-  services.stores.create({ storeId, name: "Test store", platform: "shopify" });
+  await services.stores.create({ storeId, name: "Test store", platform: "shopify" });
   let rows = realReviews().filter((r) => r.productId && (!options.productIds || options.productIds.includes(r.productId)));
   if (options.limit) rows = rows.slice(0, options.limit);
   const base = Date.UTC(2026, 0, 1);
-  services.db.transaction(() => {
+  await transaction(services.db, async () => {
     for (const r of rows) {
       const groupId = r.className ? r.className.toLowerCase().replace(/[^a-z0-9]+/g, "-") : undefined;
-      if (groupId) services.stores.upsertGroup({ storeId, groupId, name: r.className });
-      if (!services.stores.getProduct(storeId, r.productId)) services.stores.upsertProduct({ storeId, productId: r.productId, name: `${r.className} #${r.productId}`, groupId });
-      services.reviewsData.insert({
+      if (groupId) await services.stores.upsertGroup({ storeId, groupId, name: r.className });
+      if (!(await services.stores.getProduct(storeId, r.productId))) await services.stores.upsertProduct({ storeId, productId: r.productId, name: `${r.className} #${r.productId}`, groupId });
+      await services.reviewsData.insert({
         reviewId: crypto.randomUUID(), storeId, productId: r.productId, rating: r.rating, title: r.title, body: r.body,
         createdMs: base - Number(r.index) * 60_000, status: options.status ?? "published", reviewerName: "Anonymous shopper",
         helpfulCount: r.helpful, isRecommended: r.recommended, languageCode: "en", source: "test", sourceKey: r.index,
       });
     }
-  })();
+  });
   return rows;
 }
 
 /**
  * Publish one more review of `productId` in the test store, dated now (newer than every seeded one), with
- * the text of a real review (of product 1094), in one commit. Returns its review ID.
+ * the text of a real review (of product 1094), in one commit. @returns a promise of its review ID.
  */
-export function publishRealReview(services: import("../server/services.ts").Services, productId: string, storeId = TEST_STORE_ID): string {
+export async function publishRealReview(services: import("../server/services.ts").Services, productId: string, storeId = TEST_STORE_ID): Promise<string> {
   const text = realReviews().find((r) => r.productId === "1094" && r.body)!;
   const reviewId = crypto.randomUUID();
-  services.reviewsData.insert({
+  await services.reviewsData.insert({
     reviewId, storeId, productId, rating: text.rating, title: text.title, body: text.body,
     createdMs: Date.now(), status: "published", reviewerName: "Anonymous shopper",
   });

@@ -218,7 +218,7 @@ async function authenticate(op: Operation, request: Request, context: OperationC
   const authorization = request.headers.get("authorization");
   switch (op.auth) {
     case "basic":
-      return { storeId: context.services.apiKeys.authenticateBasic(authorization), customer: null };
+      return { storeId: await context.services.apiKeys.authenticateBasic(authorization), customer: null };
     case "customer":
       return { storeId: "", customer: await context.services.loyalty.requireCustomer(String(params.storeId ?? ""), authorization) };
     case "customer-optional":
@@ -246,10 +246,17 @@ export async function runOperation(op: Operation, request: Request, rawParams: R
       (input as { body: unknown }).body = op.body.read === "json" ? parseWith(op.body.schema, raw, "body", "invalid_field") : raw;
     }
     const answer = await op.handler(input as never);
-    return serialise(op, request, isReply(answer) ? answer : reply(answer));
+    const replied = isReply(answer) ? answer : reply(answer);
+    // A service call passed to reply() without its await would serialise as `{}`: its result is awaited here.
+    if (isThenable(replied.data)) (replied as { data: unknown }).data = await replied.data;
+    return serialise(op, request, replied);
   } catch (error) {
     return errorResult(error, request);
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
 function serialise(op: Operation, request: Request, answer: Reply): OperationResult {

@@ -36,17 +36,17 @@ async function main(): Promise<number> {
     return values.help ? 0 : 2;
   }
   const config = loadConfig();
-  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log: (l) => console.error(l) });
+  const services = await createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log: (l) => console.error(l) });
   try {
     if (command === "queue") {
-      console.log(JSON.stringify(services.aiData.jobCounts()));
+      console.log(JSON.stringify(await services.aiData.jobCounts()));
       return 0;
     }
     if (!values.store) {
       console.error(`--store is required\n${USAGE}`);
       return 2;
     }
-    const store = services.stores.get(values.store);
+    const store = await services.stores.get(values.store);
     if (!store) {
       console.error(`No store ${values.store} in ${databaseLabel(config.DATABASE_PATH)}`);
       return 1;
@@ -58,8 +58,8 @@ async function main(): Promise<number> {
       const scopes: AiScope[] = values.product
         ? [{ type: "product", id: values.product }]
         : [
-            ...services.stores.topProducts(store.storeId, 1_000_000).filter((p) => p.reviewCount >= min).map((p) => ({ type: "product" as const, id: p.productId })),
-            ...services.stores.listGroups(store.storeId).filter((g) => g.useGroupContent).map((g) => ({ type: "group" as const, id: g.groupId })),
+            ...(await services.stores.topProducts(store.storeId, 1_000_000)).filter((p) => p.reviewCount >= min).map((p) => ({ type: "product" as const, id: p.productId })),
+            ...(await services.stores.listGroups(store.storeId)).filter((g) => g.useGroupContent).map((g) => ({ type: "group" as const, id: g.groupId })),
           ];
       const bar = progress("summarise", scopes.length);
       const started = Date.now();
@@ -91,10 +91,10 @@ async function main(): Promise<number> {
       }
       const params = { storeId: store.storeId, productKey: productKey(values.product) };
       if (command === "show") {
-        console.log(JSON.stringify({ ...services.ai.getSummary(params), ...services.ai.getKeywords(params) }, null, 2));
+        console.log(JSON.stringify({ ...(await services.ai.getSummary(params)), ...(await services.ai.getKeywords(params)) }, null, 2));
       } else {
-        const { scope } = services.ai.contentScope(params);
-        for (const v of services.ai.versions(store.storeId, scope)) {
+        const { scope } = await services.ai.contentScope(params);
+        for (const v of await services.ai.versions(store.storeId, scope)) {
           console.log(`${v.version_id}  ${v.engine}  generated ${new Date(v.generated_ms).toISOString()}  ${v.published_ms ? `published ${new Date(v.published_ms).toISOString()}` : "not published"}  ${v.contributing_review_count} reviews`);
         }
       }
@@ -105,14 +105,14 @@ async function main(): Promise<number> {
         console.error(`--version is required\n${USAGE}`);
         return 2;
       }
-      const v = services.ai.approve(store.storeId, values.version);
+      const v = await services.ai.approve(store.storeId, values.version);
       console.log(`Published ${v.version_id} at ${new Date(v.published_ms!).toISOString()}`);
       return 0;
     }
     console.error(`unknown command ${command}\n${USAGE}`);
     return 2;
   } finally {
-    services.close();
+    await services.close();
   }
 }
 

@@ -83,16 +83,16 @@ async function main(): Promise<number> {
  */
 async function withStore(storeId: string, create: { name: string; platform: string } | undefined, fn: (services: Services) => Promise<number> | number): Promise<number> {
   const config = loadConfig();
-  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, allowLoopbackRequests: loopbackRequestsAllowed(config) });
+  const services = await createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, allowLoopbackRequests: loopbackRequestsAllowed(config) });
   try {
-    if (create) services.stores.create({ storeId, ...create });
-    if (!services.stores.get(storeId)) {
+    if (create) await services.stores.create({ storeId, ...create });
+    if (!(await services.stores.get(storeId))) {
       console.error(`No store ${storeId} in ${databaseLabel(config.DATABASE_PATH)}${create ? "" : " (add --create-store to create it with the reviews import)"}`);
       return 1;
     }
     return await fn(services);
   } finally {
-    services.close();
+    await services.close();
   }
 }
 
@@ -116,8 +116,8 @@ async function importOrders(file: string | undefined, storeId: string | undefine
     console.error("usage: npm run import -- --format orders-csv --store <storeId> --file <orders.csv>");
     return 2;
   }
-  return withStore(storeId, undefined, (services) => {
-    const report = importOrdersCsv(services.orders, { storeId, file });
+  return withStore(storeId, undefined, async (services) => {
+    const report = await importOrdersCsv(services.orders, { storeId, file });
     for (const bad of report.badRows) console.error(`line ${bad.line}: ${bad.reason}`);
     console.log(`${report.rows} rows read: ${report.inserted} order lines imported, ${report.badRows.length} bad rows skipped`);
     return 0;

@@ -17,7 +17,7 @@ const USAGE = `usage:
   npm run keys -- revoke <apiKeyId>`;
 
 /** Run the CLI with `argv` (without node and script). @returns the exit code. */
-export function runKeysCli(argv: string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): number {
+export async function runKeysCli(argv: string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { store: { type: "string" }, name: { type: "string" }, help: { type: "boolean", default: false } } });
   const [command, ...rest] = positionals;
   if (values.help || !command) {
@@ -25,13 +25,13 @@ export function runKeysCli(argv: string[], out: (line: string) => void = console
     return values.help ? 0 : 2;
   }
   const config = loadConfig();
-  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH });
+  const services = await createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH });
   try {
     switch (command) {
       case "create": {
         if (!values.store) return (err(USAGE), 2);
-        if (!services.stores.get(values.store)) return (err(`No store ${values.store} in ${databaseLabel(config.DATABASE_PATH)}`), 1);
-        const { key, info } = services.apiKeys.create(values.store, values.name ?? "API key");
+        if (!(await services.stores.get(values.store))) return (err(`No store ${values.store} in ${databaseLabel(config.DATABASE_PATH)}`), 1);
+        const { key, info } = await services.apiKeys.create(values.store, values.name ?? "API key");
         out(`Created API key ${info.apiKeyId} ("${info.name}") for store ${info.storeId}.`);
         out("Copy it now: it is shown only this once (only its hash is stored).");
         out(`  username (subscriber ID): ${info.storeId}`);
@@ -39,8 +39,9 @@ export function runKeysCli(argv: string[], out: (line: string) => void = console
         return 0;
       }
       case "list": {
-        const stores = values.store ? [values.store] : services.stores.list().map((s) => s.storeId);
-        const keys = stores.flatMap((id) => services.apiKeys.list(id));
+        const stores = values.store ? [values.store] : (await services.stores.list()).map((s) => s.storeId);
+        const keys = [];
+        for (const id of stores) keys.push(...(await services.apiKeys.list(id)));
         if (!keys.length) out("No API keys.");
         for (const k of keys) {
           out(`${k.apiKeyId}  ${k.keyPrefix}…  store ${k.storeId}  "${k.name}"  created ${k.dateCreated}${k.dateLastUsed ? `  last used ${k.dateLastUsed}` : ""}${k.dateRevoked ? `  REVOKED ${k.dateRevoked}` : ""}`);
@@ -50,7 +51,8 @@ export function runKeysCli(argv: string[], out: (line: string) => void = console
       case "revoke": {
         const id = rest[0];
         if (!id) return (err(USAGE), 2);
-        const revoked = services.stores.list().some((s) => services.apiKeys.revoke(s.storeId, id));
+        let revoked = false;
+        for (const s of await services.stores.list()) if (await services.apiKeys.revoke(s.storeId, id)) revoked = true;
         if (!revoked) return (err(`No active API key ${id}`), 1);
         out(`Revoked API key ${id}.`);
         return 0;
@@ -60,8 +62,8 @@ export function runKeysCli(argv: string[], out: (line: string) => void = console
         return 2;
     }
   } finally {
-    services.close();
+    await services.close();
   }
 }
 
-if (import.meta.main) process.exitCode = runKeysCli(process.argv.slice(2));
+if (import.meta.main) process.exitCode = await runKeysCli(process.argv.slice(2));

@@ -65,21 +65,21 @@ export async function runSnippetsCli(
 
   const config = loadConfig(env);
   /** The store's platform, the products (each round: newly reviewed products join) and the shop domain. */
-  const readStore = () => {
-    const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, ai: { worker: false, workerInline: false } });
+  const readStore = async () => {
+    const services = await createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, ai: { worker: false, workerInline: false } });
     try {
-      const store = services.stores.get(values.store!);
+      const store = await services.stores.get(values.store!);
       if (!store) return null;
       const platform = store.platform;
       const products = values.product?.length
         ? values.product.map((p) => (p.startsWith(`${platform}-`) ? p.slice(platform.length + 1) : p))
-        : services.stores.topProducts(store.storeId, 1_000_000).map((p) => p.productId);
-      return { platform, products, shopDomain: values.shop ?? services.platforms.settings(store.storeId, "").shopDomain };
+        : (await services.stores.topProducts(store.storeId, 1_000_000)).map((p) => p.productId);
+      return { platform, products, shopDomain: values.shop ?? (await services.platforms.settings(store.storeId, "")).shopDomain };
     } finally {
-      services.close();
+      await services.close();
     }
   };
-  const first = readStore();
+  const first = await readStore();
   if (!first) return (err(`No store ${values.store} in ${databaseLabel(config.DATABASE_PATH)}`), 1);
   if (values.shopify && !first.shopDomain) return (err("--shopify needs the shop's domain: --shop, or connect the store to its shop (admin, Platform)"), 2);
 
@@ -101,7 +101,7 @@ export async function runSnippetsCli(
 
   /** One delivery round. @returns the number of failures. */
   const round = async (): Promise<number> => {
-    const current = readStore();
+    const current = await readStore();
     if (!current) return (err(`No store ${values.store} in ${databaseLabel(config.DATABASE_PATH)}`), 1);
     const { platform, products, shopDomain } = current;
     const metafields: (SnippetMetafield & { url: string; etag: string | null })[] = [];

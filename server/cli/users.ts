@@ -34,23 +34,23 @@ async function main(): Promise<number> {
     return values.help ? 0 : 2;
   }
   const config = loadConfig();
-  const services = createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH });
+  const services = await createServices({ databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH });
   const generated = values.password === undefined;
   const password = values.password ?? generatePassword();
   try {
     if (command === "password") {
       const { sessionsEnded } = await services.admin.setPassword(values.email, password);
       console.log(`Password of ${values.email} changed; ${sessionsEnded} session${sessionsEnded === 1 ? "" : "s"} signed out.`);
-    } else if (services.admin.userExists(values.email)) {
+    } else if (await services.admin.userExists(values.email)) {
       const storeIds = values.store ?? [];
-      for (const s of storeIds) services.admin.addMembership(values.email, s);
-      if (values.operator) services.signup.setOperator(values.email, true);
+      for (const s of storeIds) await services.admin.addMembership(values.email, s);
+      if (values.operator) await services.signup.setOperator(values.email, true);
       console.log(`${values.email} already exists: ${[storeIds.length ? `added access to ${storeIds.join(", ")}` : "", values.operator ? "now an operator" : ""].filter(Boolean).join(", ")} (password unchanged).`);
       return 0;
     } else {
       const storeIds = values.store ?? [];
       await services.admin.createUser({ email: values.email, password, storeIds });
-      if (values.operator) services.signup.setOperator(values.email, true);
+      if (values.operator) await services.signup.setOperator(values.email, true);
       console.log(`Created ${values.email}${storeIds.length ? ` with access to ${storeIds.join(", ")}` : ""}${values.operator ? " as an operator" : ""}.`);
     }
     if (generated) console.log(`Password (shown once, store it safely): ${password}`);
@@ -62,7 +62,7 @@ async function main(): Promise<number> {
     }
     throw error;
   } finally {
-    services.close();
+    await services.close();
   }
 }
 
