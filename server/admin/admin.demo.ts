@@ -13,14 +13,14 @@ export const DEMO_ADMIN_EMAIL = "demo@chorus.test";
 export const adminDemoSeeder = (storeId: string): DemoSeeder => ({
   name: "admin-user",
   async run({ services, config, log, notice = log }) {
-    if (services.admin.userExists(DEMO_ADMIN_EMAIL)) {
-      services.admin.addMembership(DEMO_ADMIN_EMAIL, storeId);
-      services.signup.setOperator(DEMO_ADMIN_EMAIL, true);
+    if (await services.admin.userExists(DEMO_ADMIN_EMAIL)) {
+      await services.admin.addMembership(DEMO_ADMIN_EMAIL, storeId);
+      await services.signup.setOperator(DEMO_ADMIN_EMAIL, true);
       return;
     }
     const password = config.DEMO_ADMIN_PASSWORD ?? generatePassword();
     await services.admin.createUser({ email: DEMO_ADMIN_EMAIL, password, storeIds: [storeId] });
-    services.signup.setOperator(DEMO_ADMIN_EMAIL, true);
+    await services.signup.setOperator(DEMO_ADMIN_EMAIL, true);
     if (config.DEMO_ADMIN_PASSWORD) notice(`Admin sign-in: ${DEMO_ADMIN_EMAIL} (password from DEMO_ADMIN_PASSWORD)`);
     else {
       notice(`Admin sign-in: ${DEMO_ADMIN_EMAIL} with password ${password} (shown once; set DEMO_ADMIN_PASSWORD to choose it)`);

@@ -8,7 +8,7 @@ import { hash, verify } from "@node-rs/argon2";
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
 import { ApiError, badRequest } from "../contract/errors.ts";
-import { transaction, type Db } from "../db/database.ts";
+import { isUniqueViolation, transaction, type Db } from "../db/database.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
 import type { AdminRepo, MemberStore } from "./admin.repo.ts";
 
@@ -106,23 +106,30 @@ export function adminService(deps: { db: Db; admin: AdminRepo; stores: StoresRep
       const email = normaliseEmail(input.email);
       if (!EMAIL.test(email)) throw badRequest("email: must be an e-mail address");
       if (input.password.length < MIN_PASSWORD_LENGTH) throw badRequest(`password: must be at least ${MIN_PASSWORD_LENGTH} characters`);
-      for (const s of input.storeIds) if (!stores.get(s)) throw badRequest(`store: no store with ID ${s}`);
-      if (admin.userByEmail(email)) throw badRequest(`email: a user with e-mail ${email} already exists`);
+      for (const s of input.storeIds) if (!await stores.get(s)) throw badRequest(`store: no store with ID ${s}`);
+      const taken = () => badRequest(`email: a user with e-mail ${email} already exists`);
+      if (await admin.userByEmail(email)) throw taken();
       const passwordHash = await hash(input.password);
       const userId = randomUUID();
-      transaction(db, () => {
-        admin.insertUser({ userId, email, passwordHash, createdMs: now() });
-        for (const s of input.storeIds) admin.addMembership(userId, s, now());
-      });
+      try {
+        // Exactly-once per e-mail: the unique e-mail of merchant_users (a concurrent sign-up of the same address fails here).
+        await transaction(db, async () => {
+          await admin.insertUser({ userId, email, passwordHash, createdMs: now() });
+          for (const s of input.storeIds) await admin.addMembership(userId, s, now());
+        });
+      } catch (error) {
+        if (isUniqueViolation(error) && await admin.userByEmail(email)) throw taken();
+        throw error;
+      }
       return { userId, email };
     },
 
     /** Give an existing user access to a store. @throws ApiError 400 when the user or store is unknown. */
-    addMembership(email: string, storeId: string): void {
-      const user = admin.userByEmail(normaliseEmail(email));
+    async addMembership(email: string, storeId: string): Promise<void> {
+      const user = await admin.userByEmail(normaliseEmail(email));
       if (!user) throw badRequest(`email: no user with e-mail ${email}`);
-      if (!stores.get(storeId)) throw badRequest(`store: no store with ID ${storeId}`);
-      admin.addMembership(user.userId, storeId, now());
+      if (!await stores.get(storeId)) throw badRequest(`store: no store with ID ${storeId}`);
+      await admin.addMembership(user.userId, storeId, now());
     },
 
     /**
@@ -134,26 +141,26 @@ export function adminService(deps: { db: Db; admin: AdminRepo; stores: StoresRep
      * @throws ApiError 400 when the user is unknown or the password too short.
      */
     async setPassword(email: string, password: string, options: { keepSessionToken?: string } = {}): Promise<{ sessionsEnded: number }> {
-      const user = admin.userByEmail(normaliseEmail(email));
+      const user = await admin.userByEmail(normaliseEmail(email));
       if (!user) throw badRequest(`email: no user with e-mail ${email}`);
       if (password.length < MIN_PASSWORD_LENGTH) throw badRequest(`password: must be at least ${MIN_PASSWORD_LENGTH} characters`);
       const passwordHash = await hash(password);
-      return transaction(db, () => {
-        admin.setPasswordHash(user.userId, passwordHash);
+      return transaction(db, async () => {
+        await admin.setPasswordHash(user.userId, passwordHash);
         const keep = options.keepSessionToken ? sha256(options.keepSessionToken) : undefined;
-        return { sessionsEnded: admin.deleteSessionsOfUser(user.userId, keep) };
+        return { sessionsEnded: await admin.deleteSessionsOfUser(user.userId, keep) };
       });
     },
 
-    userExists: (email: string) => admin.userByEmail(normaliseEmail(email)) !== undefined,
+    userExists: async (email: string): Promise<boolean> => (await admin.userByEmail(normaliseEmail(email))) !== undefined,
 
     /**
      * Sign in. `ip` is the client address as known ('' or 'unknown' when not).
      *
-     * Throttling (LOGIN_THROTTLE): in one IMMEDIATE transaction the counters of this address + e-mail
-     * and of this address are checked and, when neither is locked, both count this attempt — before
-     * the password is verified, so concurrent attempts cannot all pass the check (at most `free` of
-     * them reach argon2). A correct password then clears the address + e-mail counter and takes its
+     * Throttling (LOGIN_THROTTLE): in one transaction the counters of this address + e-mail and of this
+     * address are locked (row locks, created at 0 when missing), checked and, when neither is locked out,
+     * both count this attempt — before the password is verified, so concurrent attempts on any nodes cannot
+     * all pass the check (at most `free` of them reach argon2). A correct password then clears the address + e-mail counter and takes its
      * count back from the address counter; a wrong one leaves it counted.
      * @returns the session token for the cookie (shown to nobody else; only its hash is stored).
      * @throws LoginThrottledError (ApiError 429, `login_rate_limited`, with `retryAfterS`) while a
@@ -164,30 +171,30 @@ export function adminService(deps: { db: Db; admin: AdminRepo; stores: StoresRep
       const email = normaliseEmail(emailInput);
       const address = throttleAddress(ip);
       const t = now();
-      const lockedUntil = transaction(db, () => {
-        // Forget old counters (and expired sessions) first, so the table stays bounded.
-        admin.sweep(t, t - LOGIN_THROTTLE.forgetMs);
-        const pair = admin.throttleCounter(address, email);
-        const whole = admin.throttleCounter(address, "");
+      // Forget old counters (and expired sessions) first, so the table stays bounded.
+      await admin.sweep(t, t - LOGIN_THROTTLE.forgetMs);
+      // Exactly-once counting: row locks on both counters (the pair first, then the address: one order everywhere).
+      // A refusal throws inside the transaction, so the counters it created at 0 are rolled back.
+      await transaction(db, async () => {
+        const pair = await admin.lockThrottleCounter(address, email, t);
+        const whole = await admin.lockThrottleCounter(address, "", t);
         const until = Math.max(
-          pair ? lockedUntilMs(pair.failures, pair.lastMs, LOGIN_THROTTLE.free.ipEmail) : 0,
-          whole ? lockedUntilMs(whole.failures, whole.lastMs, LOGIN_THROTTLE.free.ip) : 0,
+          lockedUntilMs(pair.failures, pair.lastMs, LOGIN_THROTTLE.free.ipEmail),
+          lockedUntilMs(whole.failures, whole.lastMs, LOGIN_THROTTLE.free.ip),
         );
-        if (until > t) return until;
-        admin.countAttempt(address, email, t);
-        admin.countAttempt(address, "", t);
-        return 0;
+        if (until > t) throw new LoginThrottledError(until - t);
+        await admin.countAttempt(address, email, t);
+        await admin.countAttempt(address, "", t);
       });
-      if (lockedUntil) throw new LoginThrottledError(lockedUntil - t);
-      const user = admin.userByEmail(email);
+      const user = await admin.userByEmail(email);
       dummyHash ??= hash(randomBytes(16).toString("hex"));
       const ok = await verify(user?.passwordHash ?? (await dummyHash), password).catch(() => false);
       if (!user || !ok) throw new ApiError(401, "E-mail or password is wrong.", "login_failed");
       const token = randomBytes(32).toString("base64url");
-      transaction(db, () => {
-        admin.clearCounter(address, email);
-        admin.uncountAttempt(address, "");
-        admin.insertSession({ sessionHash: sha256(token), userId: user.userId, csrfToken: randomBytes(24).toString("base64url"), createdMs: t, expiresMs: t + SESSION_TTL_MS });
+      await transaction(db, async () => {
+        await admin.clearCounter(address, email);
+        await admin.uncountAttempt(address, "");
+        await admin.insertSession({ sessionHash: sha256(token), userId: user.userId, csrfToken: randomBytes(24).toString("base64url"), createdMs: t, expiresMs: t + SESSION_TTL_MS });
       });
       return { token, userId: user.userId };
     },
@@ -197,33 +204,33 @@ export function adminService(deps: { db: Db; admin: AdminRepo; stores: StoresRep
      * accepted invitation, a password reset); joins the caller's transaction when there is one.
      * @returns the session token for the cookie (only its hash is stored).
      */
-    openSession(userId: string): string {
+    async openSession(userId: string): Promise<string> {
       const token = randomBytes(32).toString("base64url");
       const t = now();
-      admin.insertSession({ sessionHash: sha256(token), userId, csrfToken: randomBytes(24).toString("base64url"), createdMs: t, expiresMs: t + SESSION_TTL_MS });
+      await admin.insertSession({ sessionHash: sha256(token), userId, csrfToken: randomBytes(24).toString("base64url"), createdMs: t, expiresMs: t + SESSION_TTL_MS });
       return token;
     },
 
     /** The user with this e-mail (normalised), without the password hash, or undefined. */
-    user(email: string): { userId: string; email: string } | undefined {
-      const u = admin.userByEmail(normaliseEmail(email));
+    async user(email: string): Promise<{ userId: string; email: string } | undefined> {
+      const u = await admin.userByEmail(normaliseEmail(email));
       return u && { userId: u.userId, email: u.email };
     },
 
     /** The live session of a cookie token with the user's stores, or undefined (unknown, expired). */
-    session(token: string | undefined): AdminSession | undefined {
+    async session(token: string | undefined): Promise<AdminSession | undefined> {
       if (!token) return undefined;
-      const row = admin.session(sha256(token), now());
+      const row = await admin.session(sha256(token), now());
       if (!row) return undefined;
-      return { userId: row.user_id, email: row.email, csrfToken: row.csrf_token, expiresMs: row.expires_ms, stores: admin.storesOf(row.user_id) };
+      return { userId: row.user_id, email: row.email, csrfToken: row.csrf_token, expiresMs: row.expires_ms, stores: await admin.storesOf(row.user_id) };
     },
 
     /** Whether the user belongs to the store. */
     isMember: (userId: string, storeId: string) => admin.isMember(userId, storeId),
 
     /** End the session of a cookie token (no-op when unknown). */
-    logout(token: string | undefined): void {
-      if (token) admin.deleteSession(sha256(token));
+    async logout(token: string | undefined): Promise<void> {
+      if (token) await admin.deleteSession(sha256(token));
     },
   };
 }

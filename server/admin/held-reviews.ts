@@ -42,15 +42,15 @@ export type ModerationSettingsPatch = z.output<typeof moderationSettingsPatchSch
 export function moderationSettings(stores: StoresRepo) {
   return {
     /** @throws ApiError 404 when the store does not exist. */
-    get(storeId: string): ModerationSettings {
-      const store = stores.get(storeId);
+    async get(storeId: string): Promise<ModerationSettings> {
+      const store = await stores.get(storeId);
       if (!store) throw notFound("Store not found", "store_not_found");
       return { newReviews: store.moderation, publishHeldAfterDays: store.publishHeldAfterDays };
     },
     /** Apply a parsed patch. @throws ApiError 404 when the store does not exist. */
-    update(storeId: string, patch: ModerationSettingsPatch): void {
-      if (!stores.get(storeId)) throw notFound("Store not found", "store_not_found");
-      stores.updateSettings(storeId, {
+    async update(storeId: string, patch: ModerationSettingsPatch): Promise<void> {
+      if (!await stores.get(storeId)) throw notFound("Store not found", "store_not_found");
+      await stores.updateSettings(storeId, {
         ...(patch.newReviews ? { moderation: patch.newReviews as ModerationSetting } : {}),
         ...(patch.publishHeldAfterDays !== undefined ? { publishHeldAfterDays: patch.publishHeldAfterDays } : {}),
       });
@@ -82,8 +82,8 @@ export function startHeldReviewPublisher(options: {
   const intervalMs = options.intervalMs ?? HELD_REVIEWS_INTERVAL_MS;
   return startPeriodicJob({
     intervalMs,
-    run: () => {
-      const published = options.service.publishHeld(clock());
+    run: async () => {
+      const published = await options.service.publishHeld(clock());
       if (published) log(`Held reviews: ${published} published automatically (no one moderated them in time)`);
       return published;
     },

@@ -59,14 +59,14 @@ export function moderationService(deps: { db: Db; moderation: ModerationRepo; se
      * are not public are signed preview URLs, valid one to two hours). @returns rows and, when more exist, `next` (an opaque cursor).
      * @throws ApiError 400 for a cursor not issued for this store and filter.
      */
-    queue(storeId: string, q: QueueQuery): QueuePage {
+    async queue(storeId: string, q: QueueQuery): Promise<QueuePage> {
       const filter: QueueFilter = {
         status: q.status,
         ...(typeof q.rating === "number" ? { rating: q.rating } : {}),
         ...(q.product ? { productId: q.product.replace(/^[a-z]+-(?=\d)/i, "") } : {}),
         ...(q.media === "yes" ? { hasMedia: true } : q.media === "no" ? { hasMedia: false } : {}),
       };
-      const { rows: page, next } = keysetPage<QueueRow, [number, string]>({
+      const { rows: page, next } = await keysetPage<QueueRow, [number, string]>({
         secret, context: context(storeId, filter), cursor: q.after, shape: ["number", "string"], limit: QUEUE_PAGE_SIZE,
         fetch: (after) => moderation.listQueue(storeId, filter, QUEUE_PAGE_SIZE, after), // the repo reads limit + 1 rows
         keyOf: (r) => [r.created_ms, r.review_id],
@@ -74,7 +74,7 @@ export function moderationService(deps: { db: Db; moderation: ModerationRepo; se
       // Items that are not public are shown to the merchant through signed preview URLs (media-http.ts).
       const nowMs = now();
       const preview = (m: QueueMediaRow, url: string) => (m.status === "published" ? url : mediaPreviewUrl(secret, storeId, m.media_id, url, nowMs));
-      const media = moderation.mediaOf(storeId, page.filter((r) => r.media_total > 0).map((r) => r.review_id))
+      const media = (await moderation.mediaOf(storeId, page.filter((r) => r.media_total > 0).map((r) => r.review_id)))
         .map((m) => ({ ...m, thumbnail_url: preview(m, m.thumbnail_url), full_size_url: preview(m, m.full_size_url) }));
       const reviews = page.map((r) => ({ ...r, media: media.filter((m) => m.review_id === r.review_id) }));
       return { reviews, filter, ...(next ? { next } : {}) };
@@ -87,7 +87,7 @@ export function moderationService(deps: { db: Db; moderation: ModerationRepo; se
      * kept with the review (docs/admin.md "Moderation"). @returns how many changed.
      * @throws ApiError 400 when no review or more than MAX_BULK are given, or a rejection has no valid reason.
      */
-    setStatus(storeId: string, reviewIds: string[], status: "published" | "rejected", rejection?: RejectionInput): number {
+    async setStatus(storeId: string, reviewIds: string[], status: "published" | "rejected", rejection?: RejectionInput): Promise<number> {
       const ids = [...new Set(reviewIds.filter(Boolean))];
       if (ids.length === 0) throw badRequest("review: choose at least one review");
       if (ids.length > MAX_BULK) throw badRequest(`review: at most ${MAX_BULK} reviews at once`);
@@ -107,14 +107,15 @@ export function moderationService(deps: { db: Db; moderation: ModerationRepo; se
      * each; only reviews still pending change, so two nodes running at once, or a run repeated, publish each
      * review once. @param nowMs the clock (epoch ms). @returns how many reviews were published.
      */
-    publishHeld(nowMs: number): number {
+    async publishHeld(nowMs: number): Promise<number> {
       let published = 0;
-      for (const { store_id: storeId, days } of moderation.storesPublishingHeld()) {
+      for (const { store_id: storeId, days } of await moderation.storesPublishingHeld()) {
         const cutoff = nowMs - days * DAY_MS;
         for (;;) {
-          const { due, changed } = transaction(db, () => {
-            const due = moderation.heldSince(storeId, cutoff, MAX_BULK);
-            return { due, changed: due.length ? moderation.setStatus(storeId, due, { status: "published", note: autoPublishedNote(days), onlyPending: true }, nowMs) : 0 };
+          // Exactly-once: the batch is claimed FOR UPDATE SKIP LOCKED and published only where still pending.
+          const { due, changed } = await transaction(db, async () => {
+            const due = await moderation.heldSince(storeId, cutoff, MAX_BULK);
+            return { due, changed: due.length ? await moderation.setStatus(storeId, due, { status: "published", note: autoPublishedNote(days), onlyPending: true }, nowMs) : 0 };
           });
           published += changed;
           if (due.length < MAX_BULK) break;
@@ -127,18 +128,18 @@ export function moderationService(deps: { db: Db; moderation: ModerationRepo; se
      * The merchant confirms that a review's author bought the product: the review becomes `verified-buyer`
      * (issue 19, finding 6). @throws ApiError 404 (no such review in the store).
      */
-    confirmVerifiedBuyer(storeId: string, reviewId: string): void {
-      if (!transaction(db, () => moderation.confirmVerifiedBuyer(storeId, reviewId, now()))) throw notFound("Review not found", "review_not_found");
+    async confirmVerifiedBuyer(storeId: string, reviewId: string): Promise<void> {
+      if (!await transaction(db, () => moderation.confirmVerifiedBuyer(storeId, reviewId, now()))) throw notFound("Review not found", "review_not_found");
     },
 
     /**
      * Set the public reply of a review (plain text, stored as typed and escaped when rendered);
      * an empty reply removes it. @throws ApiError 400 (too long), 404 (no such review in the store).
      */
-    setReply(storeId: string, reviewId: string, body: string): void {
+    async setReply(storeId: string, reviewId: string, body: string): Promise<void> {
       const text = body.replace(/\r\n/g, "\n").trim();
       if (text.length > MAX_REPLY_LENGTH) throw badRequest(`reply: must be at most ${MAX_REPLY_LENGTH} characters`);
-      const ok = transaction(db, () => moderation.setReply(storeId, reviewId, text === "" ? null : text, now()));
+      const ok = await transaction(db, () => moderation.setReply(storeId, reviewId, text === "" ? null : text, now()));
       if (!ok) throw notFound("Review not found", "review_not_found");
     },
   };

@@ -78,7 +78,7 @@ export function passwordResetService(deps: {
       // The same steps for every address: a token and its hash are made whether or not they are kept.
       const token = newAccountToken();
       const tokenHash = accountTokenHash(token);
-      const user = admin.userByEmail(email);
+      const user = await admin.userByEmail(email);
       if (user && emailAllowed) {
         const url = `${publicOrigin}/admin/reset/${token}`;
         const { html, text } = renderMail({
@@ -91,20 +91,20 @@ export function passwordResetService(deps: {
           ],
           action: { label: "Set a new password", url },
         });
-        transaction(db, () => {
+        await transaction(db, async () => {
           const t = now();
-          accounts.sweep(t - 24 * 60 * 60_000);
-          accounts.insertReset({ tokenHash, userId: user.userId, createdMs: t, expiresMs: t + RESET_TTL_MS });
-          mail.enqueue({ storeId: null, kind: "password-reset", to: email, subject: "Set a new password for Chorus", html, text, dedupeKey: `password-reset:${tokenHash}` });
+          await accounts.sweep(t - 24 * 60 * 60_000);
+          await accounts.insertReset({ tokenHash, userId: user.userId, createdMs: t, expiresMs: t + RESET_TTL_MS });
+          await mail.enqueue({ storeId: null, kind: "password-reset", to: email, subject: "Set a new password for Chorus", html, text, dedupeKey: `password-reset:${tokenHash}` });
         });
       }
       return RESET_REQUESTED;
     },
 
     /** Whether the reset link with `token` is open (unknown, malformed, used and expired links are not). */
-    isOpen(token: unknown): boolean {
+    async isOpen(token: unknown): Promise<boolean> {
       if (!isAccountToken(token)) return false;
-      const reset = accounts.resetByHash(accountTokenHash(token));
+      const reset = await accounts.resetByHash(accountTokenHash(token));
       return reset !== undefined && reset.usedMs === null && reset.expiresMs > now();
     },
 
@@ -117,20 +117,21 @@ export function passwordResetService(deps: {
      */
     async reset(token: unknown, newPassword: unknown, confirm: unknown): Promise<{ email: string }> {
       const closed = () => new ApiError(410, "This link to set a new password is no longer valid: it was used or has expired. Ask for a new one.", "reset_closed");
-      if (!this.isOpen(token)) throw closed();
+      if (!await this.isOpen(token)) throw closed();
       const password = passwordField.safeParse(typeof newPassword === "string" ? newPassword : "");
       if (!password.success) throw new FieldError({ newPassword: password.error.issues[0].message });
       if (confirm !== newPassword) throw new FieldError({ confirm: "The two passwords differ." });
       const passwordHash = await hash(password.data);
       const tokenHash = accountTokenHash(token as string);
-      return transaction(db, () => {
+      return transaction(db, async () => {
         const t = now();
-        const reset = accounts.resetByHash(tokenHash);
-        if (!reset || !accounts.useReset(tokenHash, t)) throw closed();
-        admin.setPasswordHash(reset.userId, passwordHash);
-        admin.deleteSessionsOfUser(reset.userId);
-        accounts.closeResetsOf(reset.userId, t);
-        return { email: accounts.userEmail(reset.userId) ?? "" };
+        const reset = await accounts.resetByHash(tokenHash);
+        // Exactly-once: the conditional update uses the link (single-use on every node).
+        if (!reset || !await accounts.useReset(tokenHash, t)) throw closed();
+        await admin.setPasswordHash(reset.userId, passwordHash);
+        await admin.deleteSessionsOfUser(reset.userId);
+        await accounts.closeResetsOf(reset.userId, t);
+        return { email: (await accounts.userEmail(reset.userId)) ?? "" };
       });
     },
   };

@@ -4,7 +4,7 @@
  * questions with their statuses, and bulk status changes. The store ID is in every WHERE, so another
  * store's question IDs match nothing.
  */
-import type { Db } from "../db/database.ts";
+import { all, run, sql, type Db } from "../db/database.ts";
 import type { ModerationStatus } from "../questions/questions.repo.ts";
 
 export type QaQueueFilter = { status: ModerationStatus; productId?: string; answersPending?: boolean };
@@ -17,47 +17,37 @@ export type QaAnswerRow = {
   is_public: number; status: ModerationStatus; verified_status: string; created_ms: number;
 };
 
-const HAS_PENDING_ANSWER = "EXISTS (SELECT 1 FROM answers a WHERE a.question_id = q.question_id AND a.store_id = q.store_id AND a.status = 'pending')";
+const HAS_PENDING_ANSWER = sql`EXISTS (SELECT 1 FROM answers a WHERE a.question_id = q.question_id AND a.store_id = q.store_id AND a.status = 'pending')`;
 
-/** Create the Q&A moderation data module over `db`. */
+/** Create the Q&A moderation data module over `db`. Every function returns a promise. */
 export function qaModerationRepo(db: Db) {
-  const setStatus = db.prepare("UPDATE questions SET status = ? WHERE store_id = ? AND question_id = ?");
   return {
     /**
      * One page (limit + 1 rows) of the store's questions with `filter.status` (and product, and
      * "has an answer waiting"), newest first, after the cursor key `[created_ms, question_id]`.
      */
-    listQueue(storeId: string, filter: QaQueueFilter, limit: number, after?: [number, string]): QaQueueRow[] {
-      const where = ["q.store_id = ?", "q.status = ?"];
-      const args: (string | number)[] = [storeId, filter.status];
-      if (filter.productId !== undefined) { where.push("q.product_id = ?"); args.push(filter.productId); }
-      if (filter.answersPending) where.push(HAS_PENDING_ANSWER);
-      if (after) { where.push("(q.created_ms, q.question_id) < (?, ?)"); args.push(after[0], after[1]); }
-      return db
-        .prepare(
-          `SELECT q.question_id, q.product_id, p.name AS product_name, q.body, q.asker_name, q.asker_email, q.status, q.created_ms
+    listQueue(storeId: string, filter: QaQueueFilter, limit: number, after?: [number, string]): Promise<QaQueueRow[]> {
+      const none = sql``;
+      return all<QaQueueRow>(db, sql`SELECT q.question_id, q.product_id, p.name AS product_name, q.body, q.asker_name, q.asker_email, q.status, q.created_ms
            FROM questions q JOIN products p ON p.store_id = q.store_id AND p.product_id = q.product_id
-           WHERE ${where.join(" AND ")}
-           ORDER BY q.created_ms DESC, q.question_id DESC LIMIT ?`,
-        )
-        .all(...args, limit + 1) as QaQueueRow[];
+           WHERE q.store_id = ${storeId} AND q.status = ${filter.status}
+             ${filter.productId !== undefined ? sql`AND q.product_id = ${filter.productId}` : none}
+             ${filter.answersPending ? sql`AND ${HAS_PENDING_ANSWER}` : none}
+             ${after ? sql`AND (q.created_ms, q.question_id) < (${after[0]}, ${after[1]})` : none}
+           ORDER BY q.created_ms DESC, q.question_id DESC LIMIT ${limit + 1}`);
     },
 
     /** Every answer (any status) of the store's questions in `questionIds`, oldest first. */
-    answersOf(storeId: string, questionIds: string[]): QaAnswerRow[] {
+    async answersOf(storeId: string, questionIds: string[]): Promise<QaAnswerRow[]> {
       if (questionIds.length === 0) return [];
-      return db
-        .prepare(
-          `SELECT answer_id, question_id, body, author_name, author_email, is_store_answer, is_public, status, verified_status, created_ms
-           FROM answers WHERE store_id = ? AND question_id IN (${questionIds.map(() => "?").join(", ")}) ORDER BY created_ms, answer_id`,
-        )
-        .all(storeId, ...questionIds) as QaAnswerRow[];
+      return all<QaAnswerRow>(db, sql`SELECT answer_id, question_id, body, author_name, author_email, is_store_answer, is_public, status, verified_status, created_ms
+           FROM answers WHERE store_id = ${storeId} AND question_id IN (${sql.join(questionIds)}) ORDER BY created_ms, answer_id`);
     },
 
     /** Set the status of the store's questions in `questionIds`. @returns how many of the store's questions matched. */
-    setStatus(storeId: string, questionIds: string[], status: ModerationStatus): number {
+    async setStatus(storeId: string, questionIds: string[], status: ModerationStatus): Promise<number> {
       let changed = 0;
-      for (const id of questionIds) changed += setStatus.run(status, storeId, id).changes;
+      for (const id of questionIds) changed += (await run(db, sql`UPDATE questions SET status = ${status} WHERE store_id = ${storeId} AND question_id = ${id}`)).changes;
       return changed;
     },
   };

@@ -38,18 +38,18 @@ export function qaModerationService(deps: { db: Db; repo: QaModerationRepo; secr
      * @returns rows and, when more exist, `next` (an opaque cursor).
      * @throws ApiError 400 for a cursor not issued for this store and filter.
      */
-    queue(storeId: string, platform: string, q: QaQuery): QaPage {
+    async queue(storeId: string, platform: string, q: QaQuery): Promise<QaPage> {
       const filter: QaQueueFilter = {
         status: q.status,
         ...(q.product ? { productId: q.product.startsWith(`${platform}-`) ? q.product.slice(platform.length + 1) : q.product } : {}),
         ...(q.answers === "pending" ? { answersPending: true } : {}),
       };
-      const { rows: page, next } = keysetPage<QaQueueRow, [number, string]>({
+      const { rows: page, next } = await keysetPage<QaQueueRow, [number, string]>({
         secret, context: context(storeId, filter), cursor: q.after, shape: ["number", "string"], limit: QA_PAGE_SIZE,
         fetch: (after) => repo.listQueue(storeId, filter, QA_PAGE_SIZE, after), // the repo reads limit + 1 rows
         keyOf: (r) => [r.created_ms, r.question_id],
       });
-      const answers = repo.answersOf(storeId, page.map((r) => r.question_id));
+      const answers = await repo.answersOf(storeId, page.map((r) => r.question_id));
       const questions = page.map((r) => ({ ...r, answers: answers.filter((a) => a.question_id === r.question_id) }));
       return { questions, filter, ...(next ? { next } : {}) };
     },
@@ -58,7 +58,7 @@ export function qaModerationService(deps: { db: Db; repo: QaModerationRepo; secr
      * Publish or reject questions of the store (one transaction). @returns how many changed
      * (other stores' and unknown IDs are skipped). @throws ApiError 400 when none or more than QA_MAX_BULK are given.
      */
-    setStatus(storeId: string, questionIds: string[], status: "published" | "rejected"): number {
+    setStatus(storeId: string, questionIds: string[], status: "published" | "rejected"): Promise<number> {
       const ids = [...new Set(questionIds.filter(Boolean))];
       if (ids.length === 0) throw badRequest("question: choose at least one question");
       if (ids.length > QA_MAX_BULK) throw badRequest(`question: at most ${QA_MAX_BULK} questions at once`);

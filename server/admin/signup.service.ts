@@ -57,16 +57,16 @@ export function signupService(deps: { db: Db; admin: AdminRepo; adminService: Ad
     /** Whether public sign-up (`/admin/signup`) is open. */
     isOpen: () => open,
     /** Whether the user may create a store from the admin: an operator always, anyone while sign-up is open. */
-    canCreateStore: (userId: string) => open || accounts.isOperator(userId),
+    canCreateStore: async (userId: string): Promise<boolean> => open || await accounts.isOperator(userId),
     /** Whether the user is an instance operator. */
     isOperator: (userId: string) => accounts.isOperator(userId),
     /**
      * Make the user with this e-mail an instance operator (or not). @throws ApiError 400 for an unknown e-mail.
      */
-    setOperator(email: string, operator: boolean): void {
-      const user = adminService.user(email);
+    async setOperator(email: string, operator: boolean): Promise<void> {
+      const user = await adminService.user(email);
       if (!user) throw new ApiError(400, `email: no user with e-mail ${email}`, "bad_request");
-      accounts.setOperator(user.userId, operator);
+      await accounts.setOperator(user.userId, operator);
     },
 
     /**
@@ -83,22 +83,23 @@ export function signupService(deps: { db: Db; admin: AdminRepo; adminService: Ad
       const input = parsed.data;
       await throttle(ip);
       const taken = () => new FieldError({ email: "An account with this e-mail already exists. Sign in, then add a store from the admin." });
-      if (admin.userByEmail(input.email)) throw taken();
+      if (await admin.userByEmail(input.email)) throw taken();
       const passwordHash = await hash(input.password);
       const storeId = randomUUID();
       const userId = randomUUID();
       try {
-        const sessionToken = transaction(db, () => {
+        // Exactly-once per e-mail: the unique e-mail of merchant_users; the store, user, membership and session are one transaction.
+        const sessionToken = await transaction(db, async () => {
           const t = now();
-          stores.create({ storeId, name: input.storeName, platform: input.platform, shopUrl: input.shopUrl });
-          admin.insertUser({ userId, email: input.email, passwordHash, createdMs: t });
-          accounts.addMember(userId, storeId, "owner", t);
+          await stores.create({ storeId, name: input.storeName, platform: input.platform, shopUrl: input.shopUrl });
+          await admin.insertUser({ userId, email: input.email, passwordHash, createdMs: t });
+          await accounts.addMember(userId, storeId, "owner", t);
           return adminService.openSession(userId);
         });
         return { storeId, userId, sessionToken };
       } catch (error) {
         // Two sign-ups with one e-mail at once: the second finds the first's row (UNIQUE) and nothing of it is kept.
-        if (isUniqueViolation(error) && admin.userByEmail(input.email)) throw taken();
+        if (isUniqueViolation(error) && await admin.userByEmail(input.email)) throw taken();
         throw error;
       }
     },
@@ -109,20 +110,20 @@ export function signupService(deps: { db: Db; admin: AdminRepo; adminService: Ad
      * @throws ApiError 403 when the user may not create stores; FieldError (400); SignupThrottledError (429).
      */
     async createStore(userId: string, form: Record<string, unknown>, ip: string): Promise<{ storeId: string }> {
-      const operator = accounts.isOperator(userId);
+      const operator = await accounts.isOperator(userId);
       if (!operator && !open) throw new ApiError(403, "Only an operator of this Chorus can create stores while sign-up is closed.", "forbidden");
       const parsed = parseFields(newStoreSchema, form);
       if (parsed.fieldErrors) throw new FieldError(parsed.fieldErrors);
       if (!operator) await throttle(ip);
-      return { storeId: this.insertStore(userId, parsed.data) };
+      return { storeId: await this.insertStore(userId, parsed.data) };
     },
 
     /** Insert a store with `userId` as owner, in one transaction. @returns the new store ID. */
-    insertStore(userId: string, input: NewStoreInput): string {
+    async insertStore(userId: string, input: NewStoreInput): Promise<string> {
       const storeId = randomUUID();
-      transaction(db, () => {
-        stores.create({ storeId, name: input.storeName, platform: input.platform, shopUrl: input.shopUrl });
-        accounts.addMember(userId, storeId, "owner", now());
+      await transaction(db, async () => {
+        await stores.create({ storeId, name: input.storeName, platform: input.platform, shopUrl: input.shopUrl });
+        await accounts.addMember(userId, storeId, "owner", now());
       });
       return storeId;
     },

@@ -132,14 +132,14 @@ export function csvRow(survey: Survey, r: SurveyResponse): string[] {
  */
 export function csvExportStream(surveys: SurveysService, storeId: string, survey: Survey, filter: ResponseFilter, batchSize = 500): ReadableStream<Uint8Array> {
   const rows = surveys.iterateResponses(storeId, filter, { order: "date desc", batchSize });
-  return csvBatchStream(csvHeader(survey), () => {
+  return csvBatchStream(csvHeader(survey), async () => {
     const batch: string[][] = [];
-    for (let next = rows.next(); !next.done; next = rows.next()) {
+    for (let next = await rows.next(); !next.done; next = await rows.next()) {
       batch.push(csvRow(survey, next.value));
       if (batch.length >= batchSize) break;
     }
     return { rows: batch, done: batch.length < batchSize };
   }, () => {
-    rows.return(undefined);
+    void rows.return(undefined);
   });
 }

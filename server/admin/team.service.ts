@@ -45,7 +45,7 @@ export function teamService(deps: {
   let limiter = windowLimiter("invite", DEFAULT_INVITE_LIMIT);
 
   // Read afresh from the memberships on every call (docs/admin.md "Who may do what").
-  const requireTeamOwner = (storeId: string, userId: string) => requireOwner(accounts.roleOf(userId, storeId), "team");
+  const requireTeamOwner = async (storeId: string, userId: string): Promise<void> => requireOwner(await accounts.roleOf(userId, storeId), "team");
 
   return {
     /** Replace the per-store invitation limit (tests, configuration). */
@@ -53,10 +53,10 @@ export function teamService(deps: {
       if (options.perStore) limiter = windowLimiter("invite", options.perStore);
     },
     /** The user's role in the store, or undefined when not a member. */
-    roleOf: (userId: string, storeId: string): Role | undefined => accounts.roleOf(userId, storeId),
+    roleOf: (userId: string, storeId: string): Promise<Role | undefined> => accounts.roleOf(userId, storeId),
     /** The store's members (owners first) and its open invitations (newest first). */
-    team(storeId: string): { members: TeamMember[]; invites: Invite[] } {
-      return { members: accounts.members(storeId), invites: accounts.pendingInvites(storeId, now()) };
+    async team(storeId: string): Promise<{ members: TeamMember[]; invites: Invite[] }> {
+      return { members: await accounts.members(storeId), invites: await accounts.pendingInvites(storeId, now()) };
     },
 
     /**
@@ -68,18 +68,18 @@ export function teamService(deps: {
      */
     async invite(input: { storeId: string; byUserId: string; form: Record<string, unknown>; publicOrigin: string }): Promise<{ inviteId: string; url: string; email: string }> {
       const { storeId, byUserId, publicOrigin } = input;
-      requireTeamOwner(storeId, byUserId);
+      await requireTeamOwner(storeId, byUserId);
       const parsed = parseFields(inviteSchema, input.form);
       if (parsed.fieldErrors) throw new FieldError(parsed.fieldErrors);
       const { email, role } = parsed.data;
-      if (accounts.isMemberByEmail(email, storeId)) throw new FieldError({ email: `${email} is already a member of this store.` });
+      if (await accounts.isMemberByEmail(email, storeId)) throw new FieldError({ email: `${email} is already a member of this store.` });
       const wait = await consumePoint(limiter, storeId);
       if (wait) {
         const error = new ApiError(429, `This store has sent many invitations in the last hour. Try again in ${Math.ceil(wait / 60)} minutes.`, "invite_rate_limited");
         throw Object.assign(error, { retryAfterS: wait });
       }
-      const store = stores.get(storeId)!;
-      const inviter = accounts.userEmail(byUserId);
+      const store = (await stores.get(storeId))!;
+      const inviter = await accounts.userEmail(byUserId);
       const token = newAccountToken();
       const inviteId = randomUUID();
       const url = `${publicOrigin}/admin/invite/${token}`;
@@ -94,18 +94,18 @@ export function teamService(deps: {
         ],
         action: { label: "Accept the invitation", url },
       });
-      transaction(db, () => {
-        accounts.revokeInvitesFor(storeId, email, t);
-        accounts.insertInvite({ inviteId, storeId, email, role, tokenHash: accountTokenHash(token), invitedBy: byUserId, createdMs: t, expiresMs: t + INVITE_TTL_MS });
-        mail.enqueue({ storeId, kind: "invite", to: email, subject: `You are invited to ${store.name} on Chorus`, html, text, dedupeKey: `invite:${inviteId}` });
+      await transaction(db, async () => {
+        await accounts.revokeInvitesFor(storeId, email, t);
+        await accounts.insertInvite({ inviteId, storeId, email, role, tokenHash: accountTokenHash(token), invitedBy: byUserId, createdMs: t, expiresMs: t + INVITE_TTL_MS });
+        await mail.enqueue({ storeId, kind: "invite", to: email, subject: `You are invited to ${store.name} on Chorus`, html, text, dedupeKey: `invite:${inviteId}` });
       });
       return { inviteId, url, email };
     },
 
     /** Revoke an open invitation of the store, by an owner. @throws ApiError 403 (not an owner), 404 (no such open invitation). */
-    revokeInvite(storeId: string, byUserId: string, inviteId: string): void {
-      requireTeamOwner(storeId, byUserId);
-      if (!accounts.revokeInvite(storeId, inviteId, now())) throw new ApiError(404, "That invitation was already used, revoked or replaced.", "not_found");
+    async revokeInvite(storeId: string, byUserId: string, inviteId: string): Promise<void> {
+      await requireTeamOwner(storeId, byUserId);
+      if (!await accounts.revokeInvite(storeId, inviteId, now())) throw new ApiError(404, "That invitation was already used, revoked or replaced.", "not_found");
     },
 
     /**
@@ -113,27 +113,30 @@ export function teamService(deps: {
      * remains). Their access ends with their next request.
      * @throws ApiError 403 (not an owner), 404 (not a member), 409 (the last owner).
      */
-    removeMember(storeId: string, byUserId: string, userId: string): void {
-      transaction(db, () => {
-        requireTeamOwner(storeId, byUserId);
-        const role = accounts.roleOf(userId, storeId);
+    async removeMember(storeId: string, byUserId: string, userId: string): Promise<void> {
+      await transaction(db, async () => {
+        // Exactly-once "last owner" check: row locks on the store's owner memberships (two owners removing each other
+        // at once on two nodes: the second waits, then counts one owner and is refused).
+        await accounts.lockOwners(storeId);
+        await requireTeamOwner(storeId, byUserId);
+        const role = await accounts.roleOf(userId, storeId);
         if (!role) throw new ApiError(404, "That person is not a member of this store.", "not_found");
-        if (role === "owner" && accounts.ownerCount(storeId) <= 1) throw new ApiError(409, "A store needs at least one owner: invite another owner before removing this one.", "last_owner");
-        accounts.removeMember(userId, storeId);
+        if (role === "owner" && await accounts.ownerCount(storeId) <= 1) throw new ApiError(409, "A store needs at least one owner: invite another owner before removing this one.", "last_owner");
+        await accounts.removeMember(userId, storeId);
       });
     },
 
     /** What the invitation link with `token` leads to (any string: a malformed token is `invalid`). */
-    lookup(token: unknown): InviteLookup {
+    async lookup(token: unknown): Promise<InviteLookup> {
       if (!isAccountToken(token)) return { state: "invalid" };
-      const invite = accounts.inviteByHash(accountTokenHash(token));
+      const invite = await accounts.inviteByHash(accountTokenHash(token));
       if (!invite) return { state: "invalid" };
       if (invite.usedMs !== null) return { state: "used" };
       if (invite.revokedMs !== null) return { state: "revoked" };
       if (invite.expiresMs <= now()) return { state: "expired" };
-      const store = stores.get(invite.storeId);
+      const store = await stores.get(invite.storeId);
       if (!store) return { state: "invalid" };
-      return { state: "open", invite, storeName: store.name, hasAccount: admin.userByEmail(invite.email) !== undefined };
+      return { state: "open", invite, storeName: store.name, hasAccount: (await admin.userByEmail(invite.email)) !== undefined };
     },
 
     /**
@@ -146,17 +149,17 @@ export function teamService(deps: {
      */
     async accept(input: { token: unknown; ip: string; sessionUserId?: string; password?: string; newPassword?: string; confirm?: string }): Promise<{ storeId: string; sessionToken: string }> {
       const closed = () => new ApiError(410, "This invitation link is no longer valid: it was used, revoked or has expired. Ask an owner of the store for a new one.", "invite_closed");
-      const found = this.lookup(input.token);
+      const found = await this.lookup(input.token);
       if (found.state !== "open") throw closed();
       const { invite } = found;
-      const existing = admin.userByEmail(invite.email);
+      const existing = await admin.userByEmail(invite.email);
       let userId: string;
       let passwordHash: string | undefined;
       if (existing) {
         if (input.sessionUserId !== existing.userId) {
           // A sign-in as the invited user (throttled, the same answers as the sign-in form).
           const { token } = await adminService.login(invite.email, input.password ?? "", input.ip);
-          adminService.logout(token);
+          await adminService.logout(token);
         }
         userId = existing.userId;
       } else {
@@ -167,16 +170,17 @@ export function teamService(deps: {
         userId = randomUUID();
       }
       try {
-        return transaction(db, () => {
+        return await transaction(db, async () => {
           const t = now();
-          if (!accounts.useInvite(invite.inviteId, t)) throw closed();
-          if (passwordHash) admin.insertUser({ userId, email: invite.email, passwordHash, createdMs: t });
-          accounts.addMember(userId, invite.storeId, invite.role, t);
-          return { storeId: invite.storeId, sessionToken: adminService.openSession(userId) };
+          // Exactly-once: the conditional update uses the link (single-use on every node).
+          if (!await accounts.useInvite(invite.inviteId, t)) throw closed();
+          if (passwordHash) await admin.insertUser({ userId, email: invite.email, passwordHash, createdMs: t });
+          await accounts.addMember(userId, invite.storeId, invite.role, t);
+          return { storeId: invite.storeId, sessionToken: await adminService.openSession(userId) };
         });
       } catch (error) {
         // The account was created meanwhile (another link, the CLI): nothing of this attempt is kept; the link stays open.
-        if (isUniqueViolation(error) && passwordHash && admin.userByEmail(invite.email)) {
+        if (isUniqueViolation(error) && passwordHash && await admin.userByEmail(invite.email)) {
           throw new ApiError(409, "An account with this e-mail was just created. Reload the page and sign in to accept.", "conflict");
         }
         throw error;

@@ -3,7 +3,9 @@
  * transactions (earning, redemption, adjustment); the balance is the sum of a customer's transactions
  * (triggers of migration 040 keep and check it). Earning multiplies by the VIP tier multiplier (sign-up
  * points excepted) and recalculates the tier from lifetime earned points. Every write runs in
- * `transaction(db, ...)` (IMMEDIATE), so "enough points" checks see committed state.
+ * `transaction(db, ...)` and first locks the customer's row (`repo.lockCustomer`: `FOR UPDATE` on PostgreSQL,
+ * the write lock on SQLite), so "enough points" and "already earned" checks see committed state and each
+ * read-then-write of one customer's ledger is exactly-once across nodes.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import type { OrderEarningBody } from "../contract/loyalty.ts";
@@ -27,34 +29,34 @@ function newCouponCode(): string {
 }
 
 /** Recalculate an enrolled customer's tier (pending and blocked customers are not placed in tiers). Call inside a transaction. */
-export function recalculateTier(repo: LoyaltyRepo, storeId: string, customerId: string): void {
-  const c = repo.getCustomer(storeId, customerId)!;
+export async function recalculateTier(repo: LoyaltyRepo, storeId: string, customerId: string): Promise<void> {
+  const c = (await repo.getCustomer(storeId, customerId))!;
   if (c.status !== "enrolled") return;
-  const tier = tierFor(repo.vipTiers(storeId), c.lifetime_points, c.minimum_vip_tier_id);
-  if ((tier?.vip_tier_id ?? null) !== c.vip_tier_id) repo.setTier(storeId, customerId, tier?.vip_tier_id ?? null);
+  const tier = tierFor(await repo.vipTiers(storeId), c.lifetime_points, c.minimum_vip_tier_id);
+  if ((tier?.vip_tier_id ?? null) !== c.vip_tier_id) await repo.setTier(storeId, customerId, tier?.vip_tier_id ?? null);
 }
 
 /**
- * Append an earning of `points` inside the caller's transaction and recalculate the VIP tier.
- * `awardKey` makes an award unique per customer (`sign-up`, `review:<id>`); `orderId` per store.
- * @returns the new transaction row.
+ * Append an earning of `points` inside the caller's transaction (which has locked the customer: `repo.lockCustomer`)
+ * and recalculate the VIP tier. `awardKey` makes an award unique per customer (`sign-up`, `review:<id>`); `orderId` per store.
+ * @returns a promise of the new transaction row.
  */
-export function appendEarning(
+export async function appendEarning(
   repo: LoyaltyRepo, storeId: string, customerId: string, points: number, description: string,
   extra: { earningRuleId?: string; awardKey?: string; orderId?: string },
-): TransactionRow {
-  const c = repo.getCustomer(storeId, customerId)!;
+): Promise<TransactionRow> {
+  const c = (await repo.getCustomer(storeId, customerId))!;
   const transactionId = randomUUID();
-  repo.insertTransaction({
+  await repo.insertTransaction({
     transactionId, storeId, loyaltyCustomerId: customerId, type: "earning", points, balanceAfter: c.balance + points, description,
     earningRuleId: extra.earningRuleId, awardKey: extra.awardKey, orderId: extra.orderId, createdMs: Date.now(),
   });
-  recalculateTier(repo, storeId, customerId);
-  return repo.getTransaction(storeId, transactionId)!;
+  await recalculateTier(repo, storeId, customerId);
+  return (await repo.getTransaction(storeId, transactionId))!;
 }
 
 /** Create the ledger part of the loyalty service. `requireProgram` answers 404 for a store without a program. */
-export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram: (storeId: string) => ProgramRow }) {
+export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram: (storeId: string) => Promise<ProgramRow> }) {
   const { db, repo, requireProgram } = deps;
 
   return {
@@ -62,20 +64,21 @@ export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram:
      * POST /loyalty/customer/redemptions. @throws 403 not enrolled / rule not open to the tier,
      * 404 unknown rule, 409 insufficient points. @returns the coupon, recorded with the transaction.
      */
-    redeem(storeId: string, customerId: string, redemptionRuleId: string): RedemptionResponse {
-      return transaction(db, () => {
-        const c = repo.getCustomer(storeId, customerId)!;
+    redeem(storeId: string, customerId: string, redemptionRuleId: string): Promise<RedemptionResponse> {
+      return transaction(db, async () => {
+        // Exactly-once: row lock on the customer, so concurrent redemptions (any node) check the balance one after another.
+        const c = (await repo.lockCustomer(storeId, customerId))!;
         if (c.status === "blocked") throw forbidden("This customer cannot take part in the loyalty program", "customer_blocked");
         if (c.status !== "enrolled") throw forbidden("Join the loyalty program before redeeming points", "customer_not_enrolled");
-        const rule = repo.getRedemptionRule(storeId, redemptionRuleId);
+        const rule = await repo.getRedemptionRule(storeId, redemptionRuleId);
         if (!rule || rule.enabled !== 1) throw notFound("No redemption rule with this redemptionRuleId", "redemption_rule_not_found");
-        if (!tierAllows(c, repo.vipTiers(storeId), rule.minimum_vip_tier_id)) throw forbidden("This reward needs a higher VIP tier", "vip_tier_required");
+        if (!tierAllows(c, await repo.vipTiers(storeId), rule.minimum_vip_tier_id)) throw forbidden("This reward needs a higher VIP tier", "vip_tier_required");
         if (c.balance < rule.points_cost) {
           throw conflict(`Not enough points: this reward costs ${rule.points_cost} points and the balance is ${c.balance}`, "insufficient_points");
         }
         const transactionId = randomUUID();
         const code = newCouponCode();
-        repo.insertTransaction({
+        await repo.insertTransaction({
           transactionId, storeId, loyaltyCustomerId: customerId, type: "redemption", points: -rule.points_cost, balanceAfter: c.balance - rule.points_cost,
           description: `Redeemed: ${rule.name}`, redemptionRuleId: rule.redemption_rule_id, couponCode: code, createdMs: Date.now(),
         });
@@ -88,23 +91,30 @@ export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram:
      * idempotent per (store, orderId). @returns created=false with the first transaction for a repeat.
      * @throws 404 unknown customer, 403 blocked, 409 no enabled points-per-spend rule.
      */
-    earnForOrder(storeId: string, body: OrderEarningBody): { created: boolean; body: OrderEarningResponse } {
-      requireProgram(storeId);
-      return transaction(db, () => {
-        const existing = repo.getTransactionByOrder(storeId, body.orderId);
-        if (existing) {
-          return { created: false, body: { transaction: toTransaction(existing), loyaltyCustomer: toCustomer(repo.getCustomer(storeId, existing.loyalty_customer_id)!, repo.vipTiers(storeId)) } };
-        }
-        const c = body.customer.platformCustomerId !== undefined
-          ? repo.getCustomerByPlatformId(storeId, body.customer.platformCustomerId)
-          : repo.getCustomerByEmail(storeId, body.customer.email!);
-        if (!c) throw notFound("No loyalty customer matches customer (they join by signing in to the loyalty program first)", "loyalty_customer_not_found");
+    async earnForOrder(storeId: string, body: OrderEarningBody): Promise<{ created: boolean; body: OrderEarningResponse }> {
+      await requireProgram(storeId);
+      return transaction(db, async () => {
+        const repeat = async (existing: TransactionRow) => ({
+          created: false,
+          body: { transaction: toTransaction(existing), loyaltyCustomer: toCustomer((await repo.getCustomer(storeId, existing.loyalty_customer_id))!, await repo.vipTiers(storeId)) },
+        });
+        const existing = await repo.getTransactionByOrder(storeId, body.orderId);
+        if (existing) return repeat(existing);
+        const found = body.customer.platformCustomerId !== undefined
+          ? await repo.getCustomerByPlatformId(storeId, body.customer.platformCustomerId)
+          : await repo.getCustomerByEmail(storeId, body.customer.email!);
+        if (!found) throw notFound("No loyalty customer matches customer (they join by signing in to the loyalty program first)", "loyalty_customer_not_found");
+        // Exactly-once per (store, order): row lock on the customer, then look for the order again (a request for the
+        // same order that held the lock before us has committed its earning by now); the unique order index backs it.
+        const c = (await repo.lockCustomer(storeId, found.loyalty_customer_id))!;
+        const earned = await repo.getTransactionByOrder(storeId, body.orderId);
+        if (earned) return repeat(earned);
         if (c.status === "blocked") throw forbidden("This customer cannot take part in the loyalty program", "customer_blocked");
-        const rule = repo.earningRules(storeId).find((r) => r.type === "points-per-spend" && r.enabled === 1);
+        const rule = (await repo.earningRules(storeId)).find((r) => r.type === "points-per-spend" && r.enabled === 1);
         if (!rule || rule.points_per_currency_unit === null) throw conflict("The program has no enabled points-per-spend earning rule", "no_earning_rule");
-        const points = Math.floor(body.amount * rule.points_per_currency_unit * multiplierOf(c, repo.vipTiers(storeId)) + 1e-9);
-        const tx = appendEarning(repo, storeId, c.loyalty_customer_id, points, `Order ${body.orderId}`, { earningRuleId: rule.earning_rule_id, orderId: body.orderId });
-        return { created: true, body: { transaction: toTransaction(tx), loyaltyCustomer: toCustomer(repo.getCustomer(storeId, c.loyalty_customer_id)!, repo.vipTiers(storeId)) } };
+        const points = Math.floor(body.amount * rule.points_per_currency_unit * multiplierOf(c, await repo.vipTiers(storeId)) + 1e-9);
+        const tx = await appendEarning(repo, storeId, c.loyalty_customer_id, points, `Order ${body.orderId}`, { earningRuleId: rule.earning_rule_id, orderId: body.orderId });
+        return { created: true, body: { transaction: toTransaction(tx), loyaltyCustomer: toCustomer((await repo.getCustomer(storeId, c.loyalty_customer_id))!, await repo.vipTiers(storeId)) } };
       });
     },
 
@@ -116,29 +126,30 @@ export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram:
      * award per (customer, review) (unique award key), so repeated calls award nothing twice. Blocked
      * customers earn nothing. Called on login and on customer reads. @returns the number of awards.
      */
-    awardReviewEarnings(storeId: string, loyaltyCustomerId?: string): number {
-      const ids = loyaltyCustomerId ? [loyaltyCustomerId] : repo.customersWithEmail(storeId);
+    async awardReviewEarnings(storeId: string, loyaltyCustomerId?: string): Promise<number> {
+      const ids = loyaltyCustomerId ? [loyaltyCustomerId] : await repo.customersWithEmail(storeId);
       let awarded = 0;
       for (const id of ids) {
-        const c = repo.getCustomer(storeId, id);
+        const c = await repo.getCustomer(storeId, id);
         if (!c || !c.email || c.status === "blocked") continue;
-        if (repo.unawardedReviews(storeId, c.email, id).length === 0) continue; // read-only fast path: no write, no cache invalidation
-        awarded += transaction(db, () => {
-          // Read again inside the transaction: another node may have blocked the customer or changed the e-mail since.
-          const current = repo.getCustomer(storeId, id);
+        if ((await repo.unawardedReviews(storeId, c.email, id)).length === 0) continue; // read-only fast path: no write, no cache invalidation
+        awarded += await transaction(db, async () => {
+          // Read again inside the transaction, with the row locked (exactly-once: row lock on the customer; the unique
+          // award key backs it): another node may have blocked the customer, changed the e-mail or awarded meanwhile.
+          const current = await repo.lockCustomer(storeId, id);
           if (!current || !current.email || current.status === "blocked") return 0;
-          const rules = repo.earningRules(storeId).filter((r) => r.enabled === 1);
+          const rules = (await repo.earningRules(storeId)).filter((r) => r.enabled === 1);
           const review = rules.find((r) => r.type === "review");
           const withMedia = rules.find((r) => r.type === "review-with-media") ?? review;
           let n = 0;
-          for (const r of repo.unawardedReviews(storeId, current.email, id)) {
+          for (const r of await repo.unawardedReviews(storeId, current.email, id)) {
             const rule = r.media_count > 0 ? withMedia : review;
             if (!rule) continue;
-            const fresh = repo.getCustomer(storeId, id)!;
-            const points = Math.floor(rule.points * multiplierOf(fresh, repo.vipTiers(storeId)));
-            appendEarning(repo, storeId, id, points, r.product_name ? `Review of ${r.product_name}` : "Review", { earningRuleId: rule.earning_rule_id, awardKey: `review:${r.review_id}` });
+            const fresh = (await repo.getCustomer(storeId, id))!;
+            const points = Math.floor(rule.points * multiplierOf(fresh, await repo.vipTiers(storeId)));
+            await appendEarning(repo, storeId, id, points, r.product_name ? `Review of ${r.product_name}` : "Review", { earningRuleId: rule.earning_rule_id, awardKey: `review:${r.review_id}` });
             // Incentive disclosed (issue 22 item 4): the review says so in every answer from now on.
-            if (points > 0) repo.markReviewIncentivized(storeId, r.review_id);
+            if (points > 0) await repo.markReviewIncentivized(storeId, r.review_id);
             n++;
           }
           return n;
@@ -148,16 +159,16 @@ export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram:
     },
 
     /** A merchant adjustment (signed points). @throws 400 zero or not an integer, 404 no such customer, 409 when it would make the balance negative. */
-    adjustPoints(storeId: string, customerId: string, points: number, description: string): LoyaltyTransaction {
-      return transaction(db, () => {
-        const c = repo.getCustomer(storeId, customerId);
+    adjustPoints(storeId: string, customerId: string, points: number, description: string): Promise<LoyaltyTransaction> {
+      return transaction(db, async () => {
+        const c = await repo.lockCustomer(storeId, customerId); // exactly-once: row lock on the customer
         if (!c) throw notFound("No such loyalty customer", "loyalty_customer_not_found");
         if (!Number.isInteger(points) || points === 0) throw badRequest("points must be a non-zero integer");
         if (c.balance + points < 0) throw conflict(`Not enough points: the balance is ${c.balance}`, "insufficient_points");
         const transactionId = randomUUID();
-        repo.insertTransaction({ transactionId, storeId, loyaltyCustomerId: customerId, type: "adjustment", points, balanceAfter: c.balance + points, description, createdMs: Date.now() });
-        if (points > 0) recalculateTier(repo, storeId, customerId);
-        return toTransaction(repo.getTransaction(storeId, transactionId)!);
+        await repo.insertTransaction({ transactionId, storeId, loyaltyCustomerId: customerId, type: "adjustment", points, balanceAfter: c.balance + points, description, createdMs: Date.now() });
+        if (points > 0) await recalculateTier(repo, storeId, customerId);
+        return toTransaction((await repo.getTransaction(storeId, transactionId))!);
       });
     },
 
@@ -165,8 +176,8 @@ export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram:
      * The data-layer ledger check: true when the stored balance equals the sum of the customer's
      * transactions and the last `balanceAfter`, and no transaction left a negative balance.
      */
-    checkLedger(storeId: string, customerId: string): { ok: boolean; balance: number; sum: number } {
-      const r = repo.ledgerCheck(storeId, customerId);
+    async checkLedger(storeId: string, customerId: string): Promise<{ ok: boolean; balance: number; sum: number }> {
+      const r = await repo.ledgerCheck(storeId, customerId);
       if (!r) return { ok: true, balance: 0, sum: 0 };
       return { ok: r.balance === r.sum && r.balance === (r.last ?? 0) && r.negative === 0, balance: r.balance, sum: r.sum };
     },
@@ -182,16 +193,19 @@ export type LoyaltyLedger = ReturnType<typeof loyaltyLedger>;
  * @returns the earning, or null when nothing is due (no program or the program turned off, no such or not
  *   enrolled customer, no rule, 0 points, already earned).
  */
-export function earnForPlatformOrder(
+export async function earnForPlatformOrder(
   repo: LoyaltyRepo, storeId: string, order: { orderId: string; platformCustomerId: string; amount: number; label: string },
-): TransactionRow | null {
-  if (repo.getProgram(storeId)?.enabled !== 1) return null; // no program, or turned off by the merchant: nothing is earned
-  if (repo.getTransactionByOrder(storeId, order.orderId)) return null;
-  const c = repo.getCustomerByPlatformId(storeId, order.platformCustomerId);
-  if (!c || c.status !== "enrolled") return null;
-  const rule = repo.earningRules(storeId).find((r) => r.type === "points-per-spend" && r.enabled === 1);
+): Promise<TransactionRow | null> {
+  if ((await repo.getProgram(storeId))?.enabled !== 1) return null; // no program, or turned off by the merchant: nothing is earned
+  if (await repo.getTransactionByOrder(storeId, order.orderId)) return null;
+  const found = await repo.getCustomerByPlatformId(storeId, order.platformCustomerId);
+  if (!found) return null;
+  // Exactly-once per (store, order): row lock on the customer, then the order is looked for again (unique order index behind it).
+  const c = (await repo.lockCustomer(storeId, found.loyalty_customer_id))!;
+  if (c.status !== "enrolled" || await repo.getTransactionByOrder(storeId, order.orderId)) return null;
+  const rule = (await repo.earningRules(storeId)).find((r) => r.type === "points-per-spend" && r.enabled === 1);
   if (!rule || rule.points_per_currency_unit === null) return null;
-  const points = Math.floor(order.amount * rule.points_per_currency_unit * multiplierOf(c, repo.vipTiers(storeId)) + 1e-9);
+  const points = Math.floor(order.amount * rule.points_per_currency_unit * multiplierOf(c, await repo.vipTiers(storeId)) + 1e-9);
   if (points <= 0) return null;
   return appendEarning(repo, storeId, c.loyalty_customer_id, points, `Order ${order.label}`, { earningRuleId: rule.earning_rule_id, orderId: order.orderId });
 }
@@ -203,20 +217,21 @@ export function earnForPlatformOrder(
  * description says how many were reversed). Lifetime points (the VIP measure) are not reduced.
  * @returns the adjustment, or null when the order earned nothing or was reversed before.
  */
-export function reverseOrderEarning(repo: LoyaltyRepo, storeId: string, order: { orderId: string; label: string }): TransactionRow | null {
-  const earned = repo.getTransactionByOrder(storeId, order.orderId);
+export async function reverseOrderEarning(repo: LoyaltyRepo, storeId: string, order: { orderId: string; label: string }): Promise<TransactionRow | null> {
+  const earned = await repo.getTransactionByOrder(storeId, order.orderId);
   if (!earned || earned.type !== "earning" || earned.points <= 0) return null;
   const awardKey = `order-cancelled:${order.orderId}`;
-  if (repo.hasAward(storeId, earned.loyalty_customer_id, awardKey)) return null;
-  const c = repo.getCustomer(storeId, earned.loyalty_customer_id)!;
+  // Exactly-once: row lock on the customer before the award check (the unique award key backs it).
+  const c = (await repo.lockCustomer(storeId, earned.loyalty_customer_id))!;
+  if (await repo.hasAward(storeId, earned.loyalty_customer_id, awardKey)) return null;
   const points = Math.min(earned.points, c.balance);
   const transactionId = randomUUID();
   const description = points === earned.points
     ? `Order ${order.label} cancelled`
     : `Order ${order.label} cancelled (${points} of ${earned.points} points reversed: the rest were already redeemed)`;
-  repo.insertTransaction({
+  await repo.insertTransaction({
     transactionId, storeId, loyaltyCustomerId: c.loyalty_customer_id, type: "adjustment", points: -points, balanceAfter: c.balance - points,
     description, awardKey, createdMs: Date.now(),
   });
-  return repo.getTransaction(storeId, transactionId)!;
+  return (await repo.getTransaction(storeId, transactionId))!;
 }

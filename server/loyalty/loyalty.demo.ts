@@ -58,30 +58,30 @@ export function demoProgram(platformSecret: string): ProgramSetup {
 /** The seeder for the demo store `storeId` (demo.ts appends `loyaltyDemoSeeder(DEMO_STORE_ID)`). */
 export const loyaltyDemoSeeder = (storeId: string): DemoSeeder => ({
   name: "loyalty",
-  run({ services, config, log }) {
+  async run({ services, config, log }) {
     const { loyalty, loyaltyData } = services;
-    // One transaction: two nodes seeding at once (npm run cluster) create one program and redeem once.
-    transaction(services.db, () => seed());
+    // One SERIALIZABLE transaction (retried on conflict): two nodes seeding at once (npm run cluster) create one program and redeem once.
+    await transaction(services.db, () => seed(), { isolation: "serializable" });
     log("Loyalty demo shoppers ready: demo-pending, demo-enrolled, demo-blocked.");
 
-    function seed(): void {
-      if (!loyaltyData.getProgram(storeId)) {
-        loyalty.setupProgram(storeId, demoProgram(config.DEMO_PLATFORM_SECRET ?? randomBytes(32).toString("base64url")));
+    async function seed(): Promise<void> {
+      if (!await loyaltyData.getProgram(storeId)) {
+        await loyalty.setupProgram(storeId, demoProgram(config.DEMO_PLATFORM_SECRET ?? randomBytes(32).toString("base64url")));
         log(`Loyalty demo program created (platform secret ${config.DEMO_PLATFORM_SECRET ? "from DEMO_PLATFORM_SECRET" : "random, stored in the database"}).`);
       }
       for (const s of DEMO_SHOPPERS) {
-        loyaltyData.insertCustomer({ loyaltyCustomerId: crypto.randomUUID(), storeId, platformCustomerId: s.platformCustomerId, email: s.email });
+        await loyaltyData.insertCustomer({ loyaltyCustomerId: crypto.randomUUID(), storeId, platformCustomerId: s.platformCustomerId, email: s.email });
       }
-      const enrolled = loyaltyData.getCustomerByPlatformId(storeId, "demo-enrolled")!;
+      const enrolled = (await loyaltyData.getCustomerByPlatformId(storeId, "demo-enrolled"))!;
       if (enrolled.status === "pending") {
-        loyalty.activate(storeId, enrolled.loyalty_customer_id, { enrollmentChannel: DEMO_PARTNER_ID, legalPoliciesVersionAccepted: "2026-11-01" }, null);
-        loyalty.earnForOrder(storeId, { customer: { platformCustomerId: "demo-enrolled" }, orderId: "demo-order-1001", amount: 249.5 });
-        loyalty.earnForOrder(storeId, { customer: { platformCustomerId: "demo-enrolled" }, orderId: "demo-order-1002", amount: 689 });
-        const freeShipping = loyaltyData.redemptionRules(storeId).find((r) => r.type === "free-shipping");
-        if (freeShipping) loyalty.redeem(storeId, enrolled.loyalty_customer_id, freeShipping.redemption_rule_id);
+        await loyalty.activate(storeId, enrolled.loyalty_customer_id, { enrollmentChannel: DEMO_PARTNER_ID, legalPoliciesVersionAccepted: "2026-11-01" }, null);
+        await loyalty.earnForOrder(storeId, { customer: { platformCustomerId: "demo-enrolled" }, orderId: "demo-order-1001", amount: 249.5 });
+        await loyalty.earnForOrder(storeId, { customer: { platformCustomerId: "demo-enrolled" }, orderId: "demo-order-1002", amount: 689 });
+        const freeShipping = (await loyaltyData.redemptionRules(storeId)).find((r) => r.type === "free-shipping");
+        if (freeShipping) await loyalty.redeem(storeId, enrolled.loyalty_customer_id, freeShipping.redemption_rule_id);
       }
-      const blocked = loyaltyData.getCustomerByPlatformId(storeId, "demo-blocked")!;
-      if (blocked.status !== "blocked") loyalty.setStatus(storeId, blocked.loyalty_customer_id, "blocked");
+      const blocked = (await loyaltyData.getCustomerByPlatformId(storeId, "demo-blocked"))!;
+      if (blocked.status !== "blocked") await loyalty.setStatus(storeId, blocked.loyalty_customer_id, "blocked");
     }
   },
 });

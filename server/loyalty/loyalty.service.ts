@@ -10,8 +10,9 @@
  * - merchant-admin.ts: the admin's reads and customer actions;
  * - tiers.ts and shapes.ts: VIP tier maths and API shapes, pure.
  *
- * All writes run in `transaction(db, ...)` (IMMEDIATE), so concurrent requests serialise and the
- * "already enrolled" and "enough points" checks see committed state.
+ * All writes run in `transaction(db, ...)` and every read-then-write takes the lock it needs (the customer's row
+ * for the ledger and activation, the program's row for policy edits), so the "already enrolled" and "enough points"
+ * checks see committed state on every node. Every function that reads or writes returns a promise.
  */
 import type { Db } from "../db/database.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";

@@ -23,14 +23,17 @@ export function loyaltyMerchantAdmin(deps: { db: Db; repo: LoyaltyRepo; secret: 
 
   return {
     /** Whether the store has a loyalty program that is on (set up, and not turned off by the merchant). */
-    hasProgram(storeId: string): boolean {
-      return repo.getProgram(storeId)?.enabled === 1;
+    async hasProgram(storeId: string): Promise<boolean> {
+      return (await repo.getProgram(storeId))?.enabled === 1;
     },
 
     /** Every earning rule, redemption rule and VIP tier (disabled included) and the legal policies, whether the program is on or off. @throws 404 without a program. */
-    adminProgram(storeId: string): AdminLoyaltyProgram {
-      program.programRow(storeId);
-      return { earningRules: repo.earningRules(storeId), redemptionRules: repo.redemptionRules(storeId), vipTiers: repo.vipTiers(storeId), legalPolicies: program.adminLegalPolicies(storeId) };
+    async adminProgram(storeId: string): Promise<AdminLoyaltyProgram> {
+      await program.programRow(storeId);
+      return {
+        earningRules: await repo.earningRules(storeId), redemptionRules: await repo.redemptionRules(storeId), vipTiers: await repo.vipTiers(storeId),
+        legalPolicies: await program.adminLegalPolicies(storeId),
+      };
     },
 
     /**
@@ -38,13 +41,13 @@ export function loyaltyMerchantAdmin(deps: { db: Db; repo: LoyaltyRepo; secret: 
      * (part of the e-mail or platform customer ID). `after` is the signed cursor of the previous page.
      * @returns the customers and `next` (cursor) when there are more. @throws 400 for a bad cursor.
      */
-    adminCustomers(storeId: string, q: { status?: CustomerRow["status"]; search?: string; after?: string; limit: number }): { customers: AdminLoyaltyCustomer[]; next?: string } {
-      const { rows, next } = keysetPage<CustomerRow, [number, string]>({
+    async adminCustomers(storeId: string, q: { status?: CustomerRow["status"]; search?: string; after?: string; limit: number }): Promise<{ customers: AdminLoyaltyCustomer[]; next?: string }> {
+      const { rows, next } = await keysetPage<CustomerRow, [number, string]>({
         secret, context: `admin-loyalty-customers|${storeId}|${q.status ?? ""}|${q.search ?? ""}`, cursor: q.after, shape: ["number", "string"], limit: q.limit,
         fetch: (after, limitPlusOne) => repo.customersPage(storeId, { status: q.status, search: q.search, after, limit: limitPlusOne }),
         keyOf: (c) => [c.created_ms, c.loyalty_customer_id],
       });
-      const tiers = repo.vipTiers(storeId);
+      const tiers = await repo.vipTiers(storeId);
       const customers = rows.map((c) => toAdminCustomer(c, tiers));
       return next ? { customers, next } : { customers };
     },
@@ -53,13 +56,13 @@ export function loyaltyMerchantAdmin(deps: { db: Db; repo: LoyaltyRepo; secret: 
      * One customer for the admin: the row, the newest `limit` transactions, and the ledger check.
      * @throws 404 when the store has no such customer.
      */
-    adminCustomer(storeId: string, customerId: string, limit = 100): { customer: AdminLoyaltyCustomer; transactions: LoyaltyTransaction[]; ledger: { ok: boolean; balance: number; sum: number } } {
-      const c = repo.getCustomer(storeId, customerId);
+    async adminCustomer(storeId: string, customerId: string, limit = 100): Promise<{ customer: AdminLoyaltyCustomer; transactions: LoyaltyTransaction[]; ledger: { ok: boolean; balance: number; sum: number } }> {
+      const c = await repo.getCustomer(storeId, customerId);
       if (!c) throw notFound("No such loyalty customer", "loyalty_customer_not_found");
       return {
-        customer: toAdminCustomer(c, repo.vipTiers(storeId)),
-        transactions: repo.transactionsPage(storeId, customerId, Number.MAX_SAFE_INTEGER, limit).map(toTransaction),
-        ledger: ledger.checkLedger(storeId, customerId),
+        customer: toAdminCustomer(c, await repo.vipTiers(storeId)),
+        transactions: (await repo.transactionsPage(storeId, customerId, Number.MAX_SAFE_INTEGER, limit)).map(toTransaction),
+        ledger: await ledger.checkLedger(storeId, customerId),
       };
     },
 
@@ -68,36 +71,37 @@ export function loyaltyMerchantAdmin(deps: { db: Db; repo: LoyaltyRepo; secret: 
      * blocked state; unblocking restores `enrolled` when the customer had enrolled before, else `pending`.
      * @throws 404 when the store has no such customer.
      */
-    setCustomerBlocked(storeId: string, customerId: string, blocked: boolean): CustomerRow["status"] {
-      return transaction(db, () => {
-        const c = repo.getCustomer(storeId, customerId);
+    setCustomerBlocked(storeId: string, customerId: string, blocked: boolean): Promise<CustomerRow["status"]> {
+      return transaction(db, async () => {
+        const c = await repo.lockCustomer(storeId, customerId); // row lock on the customer: the status is read and written as one step
         if (!c) throw notFound("No such loyalty customer", "loyalty_customer_not_found");
         const status = blocked ? "blocked" : c.enrolled_ms !== null ? "enrolled" : "pending";
-        if (status !== c.status) repo.setStatus(storeId, customerId, status);
-        if (status === "enrolled") recalculateTier(repo, storeId, customerId);
+        if (status !== c.status) await repo.setStatus(storeId, customerId, status);
+        if (status === "enrolled") await recalculateTier(repo, storeId, customerId);
         return status;
       });
     },
 
     /** Set a customer's status (merchant action: block, unblock to pending). */
-    setStatus(storeId: string, customerId: string, status: "pending" | "blocked"): void {
-      transaction(db, () => repo.setStatus(storeId, customerId, status));
+    async setStatus(storeId: string, customerId: string, status: "pending" | "blocked"): Promise<void> {
+      await transaction(db, () => repo.setStatus(storeId, customerId, status));
     },
 
     /** Set a customer's minimum VIP tier by name (null clears); the tier is recalculated. */
-    setMinimumVipTier(storeId: string, customerId: string, tierName: string | null): void {
-      transaction(db, () => {
-        const tier = tierName === null ? null : repo.vipTiers(storeId).find((t) => t.name === tierName);
+    async setMinimumVipTier(storeId: string, customerId: string, tierName: string | null): Promise<void> {
+      await transaction(db, async () => {
+        const tier = tierName === null ? null : (await repo.vipTiers(storeId)).find((t) => t.name === tierName);
         if (tierName !== null && !tier) throw notFound(`No VIP tier named ${tierName}`);
-        repo.setMinimumTier(storeId, customerId, tier?.vip_tier_id ?? null);
-        recalculateTier(repo, storeId, customerId);
+        await repo.lockCustomer(storeId, customerId); // row lock on the customer before the tier is recalculated
+        await repo.setMinimumTier(storeId, customerId, tier?.vip_tier_id ?? null);
+        await recalculateTier(repo, storeId, customerId);
       });
     },
 
     /** The customer (by platform customer ID) as the API shows them, or undefined. */
-    customerByPlatformId(storeId: string, platformCustomerId: string): (LoyaltyCustomer & { email?: string }) | undefined {
-      const c = repo.getCustomerByPlatformId(storeId, platformCustomerId);
-      return c && { ...toCustomer(c, repo.vipTiers(storeId)), ...(c.email ? { email: c.email } : {}) };
+    async customerByPlatformId(storeId: string, platformCustomerId: string): Promise<(LoyaltyCustomer & { email?: string }) | undefined> {
+      const c = await repo.getCustomerByPlatformId(storeId, platformCustomerId);
+      return c && { ...toCustomer(c, await repo.vipTiers(storeId)), ...(c.email ? { email: c.email } : {}) };
     },
   };
 }

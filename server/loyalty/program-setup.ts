@@ -146,16 +146,16 @@ export const newPlatformSecret = () => randomBytes(32).toString("base64url");
 export type ProgramStatus = { exists: false } | { exists: true; enabled: boolean; platformSecretGeneratedMs: number | null; policyVersion: string };
 
 /** Create the set-up part of the loyalty service. */
-export function loyaltyProgramSetup(deps: { db: Db; repo: LoyaltyRepo; program: Pick<LoyaltyProgram, "programRow" | "editLegalPolicies" | "validateLegalPolicies"> & { requireStore(storeId: string): void } }) {
+export function loyaltyProgramSetup(deps: { db: Db; repo: LoyaltyRepo; program: Pick<LoyaltyProgram, "programRow" | "editLegalPolicies" | "validateLegalPolicies"> & { requireStore(storeId: string): Promise<void> } }) {
   const { db, repo, program } = deps;
 
-  const tierExists = (storeId: string, id: string) => repo.vipTiers(storeId).some((t) => t.vip_tier_id === id);
+  const tierExists = async (storeId: string, id: string) => (await repo.vipTiers(storeId)).some((t) => t.vip_tier_id === id);
 
   return {
     /** The program's state for the admin. @throws 404 unknown store. */
-    programStatus(storeId: string): ProgramStatus {
-      program.requireStore(storeId);
-      const p = repo.getProgram(storeId);
+    async programStatus(storeId: string): Promise<ProgramStatus> {
+      await program.requireStore(storeId);
+      const p = await repo.getProgram(storeId);
       return p ? { exists: true, enabled: p.enabled === 1, platformSecretGeneratedMs: p.platform_secret_ms, policyVersion: p.policy_version } : { exists: false };
     },
 
@@ -166,11 +166,12 @@ export function loyaltyProgramSetup(deps: { db: Db; repo: LoyaltyRepo; program: 
      * A program that was turned off is turned on again as it was (its secret unchanged, `platformSecret` null).
      * @throws 400 invalid legal policies (first field named), 404 unknown store.
      */
-    turnOnProgram(storeId: string, legal: LegalPoliciesForm | undefined, nowMs = Date.now()): { created: boolean; platformSecret: string | null } {
-      program.requireStore(storeId);
-      return transaction(db, () => {
-        if (repo.getProgram(storeId)) {
-          repo.setProgramEnabled(storeId, true);
+    async turnOnProgram(storeId: string, legal: LegalPoliciesForm | undefined, nowMs = Date.now()): Promise<{ created: boolean; platformSecret: string | null }> {
+      await program.requireStore(storeId);
+      // Exactly-once: SERIALIZABLE (retried on conflict), so two first turn-ons (any nodes) create one program and one secret.
+      return transaction(db, async () => {
+        if (await repo.getProgram(storeId)) {
+          await repo.setProgramEnabled(storeId, true);
           return { created: false, platformSecret: null };
         }
         if (!legal) throw badRequest("legalPolicies: the legal policies are required to turn the program on");
@@ -180,129 +181,129 @@ export function loyaltyProgramSetup(deps: { db: Db; repo: LoyaltyRepo; program: 
           version: new Date(nowMs).toISOString().slice(0, 10),
         });
         const secret = newPlatformSecret();
-        repo.upsertProgram({ store_id: storeId, platform_secret: secret, ...columns });
-        repo.setPlatformSecret(storeId, secret, nowMs);
+        await repo.upsertProgram({ store_id: storeId, platform_secret: secret, ...columns });
+        await repo.setPlatformSecret(storeId, secret, nowMs);
         return { created: true, platformSecret: secret };
-      });
+      }, { isolation: "serializable" });
     },
 
     /** Turn the program off: the storefront loyalty API answers 404 until it is on again. @throws 404 no program. */
-    turnOffProgram(storeId: string): void {
-      program.programRow(storeId);
-      transaction(db, () => repo.setProgramEnabled(storeId, false));
+    async turnOffProgram(storeId: string): Promise<void> {
+      await program.programRow(storeId);
+      await transaction(db, () => repo.setProgramEnabled(storeId, false));
     },
 
     /**
      * Generate a new platform secret (the old one stops verifying shopper tokens at once). Stored in
      * clear, as HS256 verification needs it. @returns the secret, to be shown once. @throws 404 no program.
      */
-    rotatePlatformSecret(storeId: string, nowMs = Date.now()): string {
-      program.programRow(storeId);
+    async rotatePlatformSecret(storeId: string, nowMs = Date.now()): Promise<string> {
+      await program.programRow(storeId);
       const secret = newPlatformSecret();
-      transaction(db, () => repo.setPlatformSecret(storeId, secret, nowMs));
+      await transaction(db, () => repo.setPlatformSecret(storeId, secret, nowMs));
       return secret;
     },
 
     /** Add an earning rule (last in order). One rule per type. @returns its ID. @throws 400, 404 no program, 409 type taken. */
-    addEarningRule(storeId: string, input: EarningRuleInput): string {
-      program.programRow(storeId);
+    async addEarningRule(storeId: string, input: EarningRuleInput): Promise<string> {
+      await program.programRow(storeId);
       const r = parse(earningRuleInput, input);
-      return transaction(db, () => {
-        if (repo.earningRules(storeId).some((e) => e.type === r.type)) throw conflict(`The program already has a ${r.type} earning rule: edit that one`, "earning_rule_type_taken");
+      return transaction(db, async () => {
+        if ((await repo.earningRules(storeId)).some((e) => e.type === r.type)) throw conflict(`The program already has a ${r.type} earning rule: edit that one`, "earning_rule_type_taken");
         const id = randomUUID();
-        repo.insertEarningRule({
+        await repo.insertEarningRule({
           earning_rule_id: id, store_id: storeId, type: r.type, name: r.name, points: r.points,
           points_per_currency_unit: r.type === "points-per-spend" ? r.pointsPerCurrencyUnit! : null, enabled: r.enabled ? 1 : 0,
-          minimum_vip_tier_id: null, position: repo.nextPosition(storeId, "earning"),
+          minimum_vip_tier_id: null, position: await repo.nextPosition(storeId, "earning"),
         });
         return id;
-      });
+      }, { isolation: "serializable" }); // exactly-once per type: SERIALIZABLE, retried on conflict
     },
 
     /** Edit an earning rule's name, points, points per currency unit (points-per-spend) and enabled. @throws 400, 404. */
-    editEarningRule(storeId: string, earningRuleId: string, input: EarningRuleEdit): void {
+    async editEarningRule(storeId: string, earningRuleId: string, input: EarningRuleEdit): Promise<void> {
       const r = parse(earningRuleEdit, input);
-      transaction(db, () => {
-        const rule = repo.earningRules(storeId).find((e) => e.earning_rule_id === earningRuleId);
+      await transaction(db, async () => {
+        const rule = (await repo.earningRules(storeId)).find((e) => e.earning_rule_id === earningRuleId);
         if (!rule) throw notFound("No earning rule with this ID", "earning_rule_not_found");
         if (rule.type === "points-per-spend" && r.pointsPerCurrencyUnit === undefined) throw badRequest("pointsPerCurrencyUnit: Points per currency unit is required for a points-per-spend rule");
-        repo.editEarningRule(storeId, earningRuleId, { name: r.name, points: r.points, pointsPerCurrencyUnit: rule.type === "points-per-spend" ? r.pointsPerCurrencyUnit! : null, enabled: r.enabled });
+        await repo.editEarningRule(storeId, earningRuleId, { name: r.name, points: r.points, pointsPerCurrencyUnit: rule.type === "points-per-spend" ? r.pointsPerCurrencyUnit! : null, enabled: r.enabled });
       });
     },
 
     /** Remove an earning rule (points already earned stay). @throws 404. */
-    removeEarningRule(storeId: string, earningRuleId: string): void {
-      transaction(db, () => {
-        if (!repo.deleteEarningRule(storeId, earningRuleId)) throw notFound("No earning rule with this ID", "earning_rule_not_found");
+    async removeEarningRule(storeId: string, earningRuleId: string): Promise<void> {
+      await transaction(db, async () => {
+        if (!await repo.deleteEarningRule(storeId, earningRuleId)) throw notFound("No earning rule with this ID", "earning_rule_not_found");
       });
     },
 
     /** Add a redemption rule (last in order). @returns its ID. @throws 400, 404 no program. */
-    addRedemptionRule(storeId: string, input: RedemptionRuleInput): string {
-      program.programRow(storeId);
+    async addRedemptionRule(storeId: string, input: RedemptionRuleInput): Promise<string> {
+      await program.programRow(storeId);
       const r = parse(redemptionRuleInput, input);
-      return transaction(db, () => {
+      return transaction(db, async () => {
         const id = randomUUID();
-        repo.insertRedemptionRule({
+        await repo.insertRedemptionRule({
           redemption_rule_id: id, store_id: storeId, type: r.type, name: r.name, points_cost: r.pointsCost, reward_description: r.rewardDescription,
-          reward_value: r.type === "free-shipping" ? 0 : r.rewardValue, enabled: r.enabled ? 1 : 0, minimum_vip_tier_id: null, position: repo.nextPosition(storeId, "redemption"),
+          reward_value: r.type === "free-shipping" ? 0 : r.rewardValue, enabled: r.enabled ? 1 : 0, minimum_vip_tier_id: null, position: await repo.nextPosition(storeId, "redemption"),
         });
         return id;
       });
     },
 
     /** Edit every field of a redemption rule but its type (`type` in the input must equal the rule's). @throws 400, 404. */
-    editRedemptionRule(storeId: string, redemptionRuleId: string, input: Omit<RedemptionRuleInput, "type">): void {
-      transaction(db, () => {
-        const rule = repo.getRedemptionRule(storeId, redemptionRuleId);
+    async editRedemptionRule(storeId: string, redemptionRuleId: string, input: Omit<RedemptionRuleInput, "type">): Promise<void> {
+      await transaction(db, async () => {
+        const rule = await repo.getRedemptionRule(storeId, redemptionRuleId);
         if (!rule) throw notFound("No redemption rule with this ID", "redemption_rule_not_found");
         const r = parse(redemptionRuleInput, { ...input, type: rule.type });
-        repo.editRedemptionRule(storeId, redemptionRuleId, {
+        await repo.editRedemptionRule(storeId, redemptionRuleId, {
           name: r.name, pointsCost: r.pointsCost, rewardDescription: r.rewardDescription, rewardValue: r.type === "free-shipping" ? 0 : r.rewardValue, enabled: r.enabled,
         });
       });
     },
 
     /** Remove a redemption rule (coupons already issued stay valid in the ledger). @throws 404. */
-    removeRedemptionRule(storeId: string, redemptionRuleId: string): void {
-      transaction(db, () => {
-        if (!repo.deleteRedemptionRule(storeId, redemptionRuleId)) throw notFound("No redemption rule with this ID", "redemption_rule_not_found");
+    async removeRedemptionRule(storeId: string, redemptionRuleId: string): Promise<void> {
+      await transaction(db, async () => {
+        if (!await repo.deleteRedemptionRule(storeId, redemptionRuleId)) throw notFound("No redemption rule with this ID", "redemption_rule_not_found");
       });
     },
 
     /** Add a VIP tier; every enrolled customer's tier is recalculated. @returns its ID. @throws 400, 404 no program, 409 threshold taken. */
-    addVipTier(storeId: string, input: VipTierInput): string {
-      program.programRow(storeId);
+    async addVipTier(storeId: string, input: VipTierInput): Promise<string> {
+      await program.programRow(storeId);
       const t = parse(vipTierInput, input);
-      return transaction(db, () => {
-        if (repo.vipTiers(storeId).some((x) => x.points_threshold === t.pointsThreshold)) {
+      return transaction(db, async () => {
+        if ((await repo.vipTiers(storeId)).some((x) => x.points_threshold === t.pointsThreshold)) {
           throw conflict(`Another VIP tier already starts at ${t.pointsThreshold} points`, "vip_tier_threshold_taken");
         }
         const id = randomUUID();
-        repo.insertVipTier({ vip_tier_id: id, store_id: storeId, name: t.name, points_threshold: t.pointsThreshold, points_multiplier: t.pointsMultiplier, perks_json: t.perks.length ? JSON.stringify(t.perks) : null });
-        for (const c of repo.enrolledCustomerIds(storeId)) recalculateTier(repo, storeId, c);
+        await repo.insertVipTier({ vip_tier_id: id, store_id: storeId, name: t.name, points_threshold: t.pointsThreshold, points_multiplier: t.pointsMultiplier, perks_json: t.perks.length ? JSON.stringify(t.perks) : null });
+        for (const c of await repo.enrolledCustomerIds(storeId)) await recalculateTier(repo, storeId, c);
         return id;
       });
     },
 
     /** Edit a VIP tier (name, threshold, multiplier, perks); tiers recalculated. @throws 400, 404, 409 threshold taken. */
-    editVipTier(storeId: string, vipTierId: string, input: VipTierInput): void {
+    async editVipTier(storeId: string, vipTierId: string, input: VipTierInput): Promise<void> {
       const t = parse(vipTierInput, input);
-      transaction(db, () => {
-        if (!tierExists(storeId, vipTierId)) throw notFound("No VIP tier with this ID", "vip_tier_not_found");
-        if (repo.vipTiers(storeId).some((x) => x.vip_tier_id !== vipTierId && x.points_threshold === t.pointsThreshold)) {
+      await transaction(db, async () => {
+        if (!await tierExists(storeId, vipTierId)) throw notFound("No VIP tier with this ID", "vip_tier_not_found");
+        if ((await repo.vipTiers(storeId)).some((x) => x.vip_tier_id !== vipTierId && x.points_threshold === t.pointsThreshold)) {
           throw conflict(`Another VIP tier already starts at ${t.pointsThreshold} points`, "vip_tier_threshold_taken");
         }
-        repo.editVipTier(storeId, vipTierId, { name: t.name, pointsThreshold: t.pointsThreshold, pointsMultiplier: t.pointsMultiplier, perks: t.perks });
-        for (const c of repo.enrolledCustomerIds(storeId)) recalculateTier(repo, storeId, c);
+        await repo.editVipTier(storeId, vipTierId, { name: t.name, pointsThreshold: t.pointsThreshold, pointsMultiplier: t.pointsMultiplier, perks: t.perks });
+        for (const c of await repo.enrolledCustomerIds(storeId)) await recalculateTier(repo, storeId, c);
       });
     },
 
     /** Remove a VIP tier: references to it are cleared and every enrolled customer's tier recalculated. @throws 404. */
-    removeVipTier(storeId: string, vipTierId: string): void {
-      transaction(db, () => {
-        if (!repo.deleteVipTier(storeId, vipTierId)) throw notFound("No VIP tier with this ID", "vip_tier_not_found");
-        for (const c of repo.enrolledCustomerIds(storeId)) recalculateTier(repo, storeId, c);
+    async removeVipTier(storeId: string, vipTierId: string): Promise<void> {
+      await transaction(db, async () => {
+        if (!await repo.deleteVipTier(storeId, vipTierId)) throw notFound("No VIP tier with this ID", "vip_tier_not_found");
+        for (const c of await repo.enrolledCustomerIds(storeId)) await recalculateTier(repo, storeId, c);
       });
     },
   };

@@ -42,14 +42,14 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
   const { db, repo, stores } = deps;
 
   /** @throws ApiError 404 for an unknown store. */
-  function requireStore(storeId: string): void {
-    if (!stores.get(storeId)) throw notFound("No store with this ID", "store_not_found");
+  async function requireStore(storeId: string): Promise<void> {
+    if (!await stores.get(storeId)) throw notFound("No store with this ID", "store_not_found");
   }
 
   /** The store's program row, on or off (admin). @throws ApiError 404 for an unknown store or one without a program. */
-  function programRow(storeId: string): ProgramRow {
-    requireStore(storeId);
-    const program = repo.getProgram(storeId);
+  async function programRow(storeId: string): Promise<ProgramRow> {
+    await requireStore(storeId);
+    const program = await repo.getProgram(storeId);
     if (!program) throw notFound("This store has no loyalty program", "loyalty_program_not_found");
     return program;
   }
@@ -58,8 +58,8 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
    * The store's program row when the program is on (storefront API, ledger). @throws ApiError 404 for an
    * unknown store, one without a program, or one whose program the merchant turned off.
    */
-  function requireProgram(storeId: string): ProgramRow {
-    const program = programRow(storeId);
+  async function requireProgram(storeId: string): Promise<ProgramRow> {
+    const program = await programRow(storeId);
     if (program.enabled !== 1) throw notFound("This store's loyalty program is turned off", "loyalty_program_not_found");
     return program;
   }
@@ -75,7 +75,7 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
     };
   }
 
-  const legalPoliciesOf = (storeId: string): LegalPolicies => policiesOfRow(requireProgram(storeId));
+  const legalPoliciesOf = async (storeId: string): Promise<LegalPolicies> => policiesOfRow(await requireProgram(storeId));
 
   const settings = {
     requireProgram,
@@ -83,35 +83,35 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
     requireStore,
 
     /** The legal policies whether the program is on or off (admin). @throws 404 without a program. */
-    adminLegalPolicies: (storeId: string): LegalPolicies => policiesOfRow(programRow(storeId)),
+    adminLegalPolicies: async (storeId: string): Promise<LegalPolicies> => policiesOfRow(await programRow(storeId)),
 
     /**
      * Create or update a store's program: platform secret, legal policies (HTML sanitised), and append
      * the given VIP tiers and rules. @throws ApiError 400 for invalid legal policies.
      */
-    setupProgram(storeId: string, setup: ProgramSetup): void {
-      transaction(db, () => {
+    async setupProgram(storeId: string, setup: ProgramSetup): Promise<void> {
+      await transaction(db, async () => {
         const legal = settings.validateLegalPolicies(setup.legalPolicies);
-        repo.upsertProgram({ store_id: storeId, platform_secret: setup.platformSecret, ...legal });
-        const tierIds = new Map(repo.vipTiers(storeId).map((t) => [t.name, t.vip_tier_id]));
+        await repo.upsertProgram({ store_id: storeId, platform_secret: setup.platformSecret, ...legal });
+        const tierIds = new Map((await repo.vipTiers(storeId)).map((t) => [t.name, t.vip_tier_id]));
         for (const t of setup.vipTiers ?? []) {
           const id = randomUUID();
-          repo.insertVipTier({ vip_tier_id: id, store_id: storeId, name: t.name, points_threshold: t.pointsThreshold, points_multiplier: t.pointsMultiplier, perks_json: t.perks ? JSON.stringify(t.perks) : null });
+          await repo.insertVipTier({ vip_tier_id: id, store_id: storeId, name: t.name, points_threshold: t.pointsThreshold, points_multiplier: t.pointsMultiplier, perks_json: t.perks ? JSON.stringify(t.perks) : null });
           tierIds.set(t.name, id);
         }
         const tierOf = (name?: string) => (name ? (tierIds.get(name) ?? null) : null);
-        (setup.earningRules ?? []).forEach((r, i) =>
-          repo.insertEarningRule({
+        for (const [i, r] of (setup.earningRules ?? []).entries()) {
+          await repo.insertEarningRule({
             earning_rule_id: randomUUID(), store_id: storeId, type: r.type, name: r.name, points: r.points, points_per_currency_unit: r.pointsPerCurrencyUnit ?? null,
             enabled: r.enabled === false ? 0 : 1, minimum_vip_tier_id: tierOf(r.minimumVipTierName), position: i,
-          }),
-        );
-        (setup.redemptionRules ?? []).forEach((r, i) =>
-          repo.insertRedemptionRule({
+          });
+        }
+        for (const [i, r] of (setup.redemptionRules ?? []).entries()) {
+          await repo.insertRedemptionRule({
             redemption_rule_id: randomUUID(), store_id: storeId, type: r.type, name: r.name, points_cost: r.pointsCost, reward_description: r.rewardDescription,
             reward_value: r.rewardValue, enabled: r.enabled === false ? 0 : 1, minimum_vip_tier_id: tierOf(r.minimumVipTierName), position: i,
-          }),
-        );
+          });
+        }
       });
     },
 
@@ -131,20 +131,22 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
     },
 
     /** Merchant update of the legal policies; `policySentenceHtml` is sanitised before it is stored. @throws 400, 404. */
-    updateLegalPolicies(storeId: string, input: LegalPoliciesInput): LegalPolicies {
-      programRow(storeId);
+    async updateLegalPolicies(storeId: string, input: LegalPoliciesInput): Promise<LegalPolicies> {
+      await programRow(storeId);
       const legal = settings.validateLegalPolicies(input);
-      transaction(db, () => {
-        // The secret is read in the transaction that writes it back: a secret rotated meanwhile (another node) is kept.
-        const program = programRow(storeId);
-        repo.upsertProgram({ store_id: storeId, platform_secret: program.platform_secret, platform_adapter: program.platform_adapter, ...legal });
+      await transaction(db, async () => {
+        // The secret is read in the transaction that writes it back, with the program row locked (FOR UPDATE on
+        // PostgreSQL): a secret rotated meanwhile (another node) is kept.
+        await repo.lockProgram(storeId);
+        const program = await programRow(storeId);
+        await repo.upsertProgram({ store_id: storeId, platform_secret: program.platform_secret, platform_adapter: program.platform_adapter, ...legal });
       });
       return settings.adminLegalPolicies(storeId);
     },
 
     /** The store's platform secret (the demo storefront signs its shoppers' tokens with it). @throws 404. */
-    platformSecret(storeId: string): string {
-      return programRow(storeId).platform_secret;
+    async platformSecret(storeId: string): Promise<string> {
+      return (await programRow(storeId)).platform_secret;
     },
 
     /** GET /loyalty/legal_policies. @throws 404 for an unknown store or one without a program. */
@@ -154,10 +156,10 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
      * Merchant edit of an earning rule: `points` (integer ≥ 0), `pointsPerCurrencyUnit` (points per currency
      * unit ≥ 0, points-per-spend rules only; ignored for others) and `enabled`. @throws 400 bad values, 404 not this store's rule.
      */
-    updateEarningRule(storeId: string, earningRuleId: string, edit: { points: number; pointsPerCurrencyUnit?: number; enabled: boolean }): void {
+    async updateEarningRule(storeId: string, earningRuleId: string, edit: { points: number; pointsPerCurrencyUnit?: number; enabled: boolean }): Promise<void> {
       if (!Number.isInteger(edit.points) || edit.points < 0 || edit.points > 1_000_000) throw badRequest("points must be a whole number from 0 to 1000000");
-      transaction(db, () => {
-        const rule = repo.earningRules(storeId).find((r) => r.earning_rule_id === earningRuleId);
+      await transaction(db, async () => {
+        const rule = (await repo.earningRules(storeId)).find((r) => r.earning_rule_id === earningRuleId);
         if (!rule) throw notFound("No earning rule with this ID", "earning_rule_not_found");
         let perUnit = rule.points_per_currency_unit;
         if (rule.type === "points-per-spend") {
@@ -165,15 +167,15 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
           if (v === undefined || !Number.isFinite(v) || v < 0 || v > 10_000) throw badRequest("pointsPerCurrencyUnit must be a number from 0 to 10000");
           perUnit = v;
         }
-        repo.updateEarningRule(storeId, earningRuleId, { points: edit.points, pointsPerCurrencyUnit: perUnit, enabled: edit.enabled });
+        await repo.updateEarningRule(storeId, earningRuleId, { points: edit.points, pointsPerCurrencyUnit: perUnit, enabled: edit.enabled });
       });
     },
 
     /** Merchant edit of a redemption rule: `pointsCost` (integer ≥ 1) and `enabled`. @throws 400, 404 not this store's rule. */
-    updateRedemptionRule(storeId: string, redemptionRuleId: string, edit: { pointsCost: number; enabled: boolean }): void {
+    async updateRedemptionRule(storeId: string, redemptionRuleId: string, edit: { pointsCost: number; enabled: boolean }): Promise<void> {
       if (!Number.isInteger(edit.pointsCost) || edit.pointsCost < 1 || edit.pointsCost > 10_000_000) throw badRequest("pointsCost must be a whole number from 1 to 10000000");
-      transaction(db, () => {
-        if (!repo.updateRedemptionRule(storeId, redemptionRuleId, edit)) throw notFound("No redemption rule with this ID", "redemption_rule_not_found");
+      await transaction(db, async () => {
+        if (!await repo.updateRedemptionRule(storeId, redemptionRuleId, edit)) throw notFound("No redemption rule with this ID", "redemption_rule_not_found");
       });
     },
 
@@ -182,15 +184,15 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
      * `pointsMultiplier` (> 0, at most 10); every enrolled customer's tier is recalculated.
      * @throws 400 bad values, 404 not this store's tier, 409 another tier has this threshold.
      */
-    updateVipTier(storeId: string, vipTierId: string, edit: { pointsThreshold: number; pointsMultiplier: number }): void {
+    async updateVipTier(storeId: string, vipTierId: string, edit: { pointsThreshold: number; pointsMultiplier: number }): Promise<void> {
       if (!Number.isInteger(edit.pointsThreshold) || edit.pointsThreshold < 0 || edit.pointsThreshold > 100_000_000) throw badRequest("pointsThreshold must be a whole number of points from 0 to 100000000");
       if (!Number.isFinite(edit.pointsMultiplier) || edit.pointsMultiplier <= 0 || edit.pointsMultiplier > 10) throw badRequest("pointsMultiplier must be a number greater than 0 and at most 10");
-      transaction(db, () => {
-        if (repo.vipTiers(storeId).some((t) => t.vip_tier_id !== vipTierId && t.points_threshold === edit.pointsThreshold)) {
+      await transaction(db, async () => {
+        if ((await repo.vipTiers(storeId)).some((t) => t.vip_tier_id !== vipTierId && t.points_threshold === edit.pointsThreshold)) {
           throw conflict(`Another VIP tier already starts at ${edit.pointsThreshold} points`, "vip_tier_threshold_taken");
         }
-        if (!repo.updateVipTier(storeId, vipTierId, edit)) throw notFound("No VIP tier with this ID", "vip_tier_not_found");
-        for (const id of repo.enrolledCustomerIds(storeId)) recalculateTier(repo, storeId, id);
+        if (!await repo.updateVipTier(storeId, vipTierId, edit)) throw notFound("No VIP tier with this ID", "vip_tier_not_found");
+        for (const id of await repo.enrolledCustomerIds(storeId)) await recalculateTier(repo, storeId, id);
       });
     },
 
@@ -199,10 +201,12 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
      * anything changed, the version is bumped (`nextPolicyVersion`), so shoppers must accept the new terms
      * (activation with the old version answers 409). @returns the stored policies. @throws 400, 404.
      */
-    editLegalPolicies(storeId: string, edit: LegalPoliciesEdit, nowMs = Date.now()): LegalPolicies {
-      // One transaction from reading the current version to writing the next: two edits (on any nodes) never get the same version.
-      return transaction(db, () => {
-        const current = settings.adminLegalPolicies(storeId);
+    editLegalPolicies(storeId: string, edit: LegalPoliciesEdit, nowMs = Date.now()): Promise<LegalPolicies> {
+      // One transaction from reading the current version to writing the next, with the program row locked (exactly-once:
+      // row lock on the program): two edits (on any nodes) never get the same version.
+      return transaction(db, async () => {
+        await repo.lockProgram(storeId);
+        const current = await settings.adminLegalPolicies(storeId);
         const next = settings.validateLegalPolicies({ ...edit, version: current.version, merchantPolicies: current.merchantPolicies });
         const unchanged = next.button_text === current.acceptTermsAndJoinProgramButtonText && next.policy_html === current.policySentence.html
           && next.policy_template === current.policySentence.template && next.privacy_policy_url === current.privacyPolicyUrl && next.terms_url === current.termsAndConditionsUrl;

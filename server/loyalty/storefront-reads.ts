@@ -15,21 +15,21 @@ import { multiplierOf, tierAllows, tierById } from "./tiers.ts";
  */
 export function loyaltyStorefrontReads(deps: {
   repo: LoyaltyRepo; secret: string;
-  requireProgram: (storeId: string) => ProgramRow; awardReviewEarnings: (storeId: string, loyaltyCustomerId?: string) => number;
+  requireProgram: (storeId: string) => Promise<ProgramRow>; awardReviewEarnings: (storeId: string, loyaltyCustomerId?: string) => Promise<number>;
 }) {
   const { repo, secret, requireProgram, awardReviewEarnings } = deps;
 
   return {
     /** GET /loyalty/customer (review earnings caught up first). */
-    customer(storeId: string, customerId: string): { loyaltyCustomer: LoyaltyCustomer } {
-      awardReviewEarnings(storeId, customerId);
-      return { loyaltyCustomer: toCustomer(repo.getCustomer(storeId, customerId)!, repo.vipTiers(storeId)) };
+    async customer(storeId: string, customerId: string): Promise<{ loyaltyCustomer: LoyaltyCustomer }> {
+      await awardReviewEarnings(storeId, customerId);
+      return { loyaltyCustomer: toCustomer((await repo.getCustomer(storeId, customerId))!, await repo.vipTiers(storeId)) };
     },
 
     /** GET /loyalty/customer/transactions: newest first, keyset-paged. @throws 400 bad cursor. */
-    transactions(storeId: string, customerId: string, query: { limit: number; lastEvaluated?: string }): TransactionsResponse {
-      awardReviewEarnings(storeId, customerId);
-      const { rows, next } = keysetPage<TransactionRow, [number]>({
+    async transactions(storeId: string, customerId: string, query: { limit: number; lastEvaluated?: string }): Promise<TransactionsResponse> {
+      await awardReviewEarnings(storeId, customerId);
+      const { rows, next } = await keysetPage<TransactionRow, [number]>({
         secret, context: `loyalty-transactions|${storeId}|${customerId}`, cursor: query.lastEvaluated, shape: ["number"], limit: query.limit,
         // Newest first: the page after a cursor holds the transactions before its `seq`.
         fetch: (after, limitPlusOne) => repo.transactionsPage(storeId, customerId, after ? after[0] : Number.MAX_SAFE_INTEGER, limitPlusOne),
@@ -42,11 +42,11 @@ export function loyaltyStorefrontReads(deps: {
     },
 
     /** GET /loyalty/earning_rules: general (no customer) or tailored (multiplier applied, isAvailable). */
-    earningRules(storeId: string, customer: CustomerRow | null): EarningRulesResponse {
-      requireProgram(storeId);
-      const tiers = repo.vipTiers(storeId);
+    async earningRules(storeId: string, customer: CustomerRow | null): Promise<EarningRulesResponse> {
+      await requireProgram(storeId);
+      const tiers = await repo.vipTiers(storeId);
       const m = customer ? multiplierOf(customer, tiers) : 1;
-      const rules = repo.earningRules(storeId).filter((r) => r.enabled === 1);
+      const rules = (await repo.earningRules(storeId)).filter((r) => r.enabled === 1);
       return {
         earningRules: rules.map((r: EarningRuleRow): EarningRule => ({
           earningRuleId: r.earning_rule_id, type: r.type, name: r.name,
@@ -60,11 +60,11 @@ export function loyaltyStorefrontReads(deps: {
     },
 
     /** GET /loyalty/redemption_rules: general, or tailored with isAvailable (enrolled, tier, enough points). */
-    redemptionRules(storeId: string, customer: CustomerRow | null): RedemptionRulesResponse {
-      requireProgram(storeId);
-      const tiers = repo.vipTiers(storeId);
+    async redemptionRules(storeId: string, customer: CustomerRow | null): Promise<RedemptionRulesResponse> {
+      await requireProgram(storeId);
+      const tiers = await repo.vipTiers(storeId);
       return {
-        redemptionRules: repo.redemptionRules(storeId).filter((r) => r.enabled === 1).map((r: RedemptionRuleRow): RedemptionRule => ({
+        redemptionRules: (await repo.redemptionRules(storeId)).filter((r) => r.enabled === 1).map((r: RedemptionRuleRow): RedemptionRule => ({
           redemptionRuleId: r.redemption_rule_id, type: r.type, name: r.name, pointsCost: r.points_cost,
           reward: { type: "coupon", description: r.reward_description, value: r.reward_value },
           ...(customer
@@ -75,9 +75,9 @@ export function loyaltyStorefrontReads(deps: {
     },
 
     /** GET /loyalty/vip_tiers: general, or tailored with isAvailable = the customer has reached the tier. */
-    vipTiers(storeId: string, customer: CustomerRow | null): VipTiersResponse {
-      requireProgram(storeId);
-      const tiers = repo.vipTiers(storeId);
+    async vipTiers(storeId: string, customer: CustomerRow | null): Promise<VipTiersResponse> {
+      await requireProgram(storeId);
+      const tiers = await repo.vipTiers(storeId);
       const current = customer?.status === "enrolled" ? tierById(tiers, customer.vip_tier_id) : undefined;
       return {
         vipTiers: tiers.map((t): VipTier => ({

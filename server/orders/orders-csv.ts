@@ -16,7 +16,7 @@ const pick = (r: Record<string, string>, names: string[]) => {
 };
 
 /** Import `file` into the store's orders. @throws when the file cannot be read or parsed as CSV. */
-export function importOrdersCsv(orders: Pick<OrdersRepo, "importOrders">, options: { storeId: string; file: string; source?: string }): OrdersImportReport {
+export async function importOrdersCsv(orders: Pick<OrdersRepo, "importOrders">, options: { storeId: string; file: string; source?: string }): Promise<OrdersImportReport> {
   const records = parse(readFileSync(options.file), { columns: true, bom: true, skip_empty_lines: true, relax_column_count: true }) as Record<string, string>[];
   const lines: OrderLine[] = [];
   const report: OrdersImportReport = { rows: records.length, inserted: 0, badRows: [] };
@@ -32,6 +32,6 @@ export function importOrdersCsv(orders: Pick<OrdersRepo, "importOrders">, option
     if (Number.isNaN(orderedMs)) return report.badRows.push({ line, reason: `unreadable date: ${date}` });
     lines.push({ orderId, productId, email, orderedMs, source: options.source ?? "orders-csv" });
   });
-  report.inserted = orders.importOrders(options.storeId, lines);
+  report.inserted = await orders.importOrders(options.storeId, lines);
   return report;
 }

@@ -24,7 +24,7 @@ export function ordersService(deps: { repo: OrdersRepo; secret?: string }) {
      * @param lines product IDs are the platform's, without prefix; `orderedMs` epoch ms.
      * @returns how many lines were new.
      */
-    importOrders(storeId: string, lines: OrderLine[]): number {
+    importOrders(storeId: string, lines: OrderLine[]): Promise<number> {
       return repo.importOrders(storeId, lines);
     },
 
@@ -32,8 +32,8 @@ export function ordersService(deps: { repo: OrdersRepo; secret?: string }) {
      * The store's orders, newest first, `limit` per page (keyset: `after` is the previous page's `next`).
      * @throws ApiError 400 for a cursor that is not this list's.
      */
-    adminOrders(storeId: string, q: { after?: string; limit: number }): { orders: AdminOrder[]; next?: string } {
-      const { rows, next } = keysetPage({
+    async adminOrders(storeId: string, q: { after?: string; limit: number }): Promise<{ orders: AdminOrder[]; next?: string }> {
+      const { rows, next } = await keysetPage({
         secret: deps.secret ?? "", context: `admin-orders|${storeId}`, cursor: q.after, shape: ["number", "string"], limit: q.limit,
         fetch: (after: [number, string] | undefined, limitPlusOne: number) => repo.page(storeId, after ?? null, limitPlusOne),
         keyOf: (r) => [r.ordered_ms, r.order_id] as [number, string],

@@ -14,9 +14,9 @@ export const DEMO_ORDER_EVERY = 4;
 /** The seeder for the demo store `storeId`, whose reviews were imported from `reviewsFile` (the import's source name). */
 export const platformDemoSeeder = (storeId: string, reviewsFile: string): DemoSeeder => ({
   name: "orders",
-  run({ services, log }) {
+  async run({ services, log }) {
     const started = performance.now();
-    const n = transaction(services.db, () => services.ordersData.generateDemoOrders(storeId, reviewsFile, DEMO_ORDER_EVERY, Date.now()));
+    const n = await transaction(services.db, () => services.ordersData.generateDemoOrders(storeId, reviewsFile, DEMO_ORDER_EVERY, Date.now()));
     log(`Generated ${n} demo orders (source demo-generated) for reviewers of real reviews; their reviews are verified-buyer (${Math.round(performance.now() - started)} ms).`);
   },
 });

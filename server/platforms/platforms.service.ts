@@ -26,7 +26,7 @@ import {
   SHOPIFY_TOPICS, shopifyFulfillment, shopifyOrder, shopifyProduct, shopifyProductDelete, signedWebhookBody,
   type ShopifyOrder, type ShopifyTopic, type SignedWebhookBody, type WebhookOutcome,
 } from "../contract/platforms.ts";
-import { transaction, type Db } from "../db/database.ts";
+import { isUniqueViolation, transaction, type Db } from "../db/database.ts";
 import { SHOPIFY_PRIVACY_TOPICS, type ShopifyPrivacyTopic } from "../privacy/privacy.service.ts";
 import { earnForPlatformOrder, reverseOrderEarning } from "../loyalty/ledger.ts";
 import type { LoyaltyRepo } from "../loyalty/loyalty.repo.ts";
@@ -45,13 +45,13 @@ export type FulfilledOrder = {
   storeId: string; orderId: string; email: string; customerName: string | null; locale: string | null; lines: { productId: string }[]; fulfilledMs: number;
 };
 export type ReviewRequestsReceiver = {
-  orderFulfilled(order: FulfilledOrder): unknown;
+  orderFulfilled(order: FulfilledOrder): unknown; // may return a promise: it is awaited
   orderCancelled(storeId: string, orderId: string): unknown;
 };
 
 /** One event of a shop, whatever platform sent it. Product and order IDs are the platform's, without prefix. */
 /** Acts on one of Shopify's privacy topics for a store (server/privacy: erasure, data request). @throws ApiError 400 for a malformed body. */
-export type ShopifyPrivacyReceiver = (storeId: string, topic: ShopifyPrivacyTopic, body: unknown) => void;
+export type ShopifyPrivacyReceiver = (storeId: string, topic: ShopifyPrivacyTopic, body: unknown) => Promise<void> | void;
 
 export type PlatformEvent =
   | { kind: "order"; order: PlatformOrder; fulfilledMs: number | null; cancelledMs: number | null }
@@ -188,7 +188,7 @@ export function signedEvent(body: SignedWebhookBody, nowMs: number): PlatformEve
 
 /** Create the platform service. `now` is the clock (ms) of webhook times and the signed-webhook window. */
 export function platformsService(deps: {
-  db: Db; repo: PlatformsRepo; orders: OrdersRepo; loyalty: LoyaltyRepo; box: SecretBox; storePlatform: (storeId: string) => string | undefined;
+  db: Db; repo: PlatformsRepo; orders: OrdersRepo; loyalty: LoyaltyRepo; box: SecretBox; storePlatform: (storeId: string) => Promise<string | undefined> | string | undefined;
   now?: () => number; log?: (message: string, error: unknown) => void;
 }) {
   const { db, repo, orders, loyalty, box } = deps;
@@ -208,37 +208,40 @@ export function platformsService(deps: {
    * Apply one verified event in one transaction (recording the delivery), then tell the review-requests
    * module what changed. @returns the outcome.
    */
-  function apply(storeId: string, webhookId: string, topic: string, event: PlatformEvent, receiver: ReviewRequestsReceiver | undefined): WebhookOutcome {
+  async function apply(storeId: string, webhookId: string, topic: string, event: PlatformEvent, receiver: ReviewRequestsReceiver | undefined): Promise<WebhookOutcome> {
     const t = now();
-    const after: ((r: ReviewRequestsReceiver) => unknown)[] = [];
-    const outcome = transaction(db, (): WebhookOutcome => {
-      if (repo.seen(storeId, webhookId)) return "duplicate";
+    let after: ((r: ReviewRequestsReceiver) => unknown)[] = [];
+    const outcome = await transaction(db, async (): Promise<WebhookOutcome> => {
+      after = []; // a retried transaction starts over
+      // Exactly-once per delivery: the delivery is recorded first (unique (store, webhook) key, ON CONFLICT DO NOTHING);
+      // a concurrent copy waits here for the first one's commit and then finds it recorded.
+      if (!await repo.record(storeId, webhookId, topic, "applied", t)) return "duplicate";
       let applied = true;
       switch (event.kind) {
         case "product":
-          repo.upsertProduct(storeId, event.product);
+          await repo.upsertProduct(storeId, event.product);
           break;
         case "product-deleted":
-          repo.unlistProduct(storeId, event.productId);
+          await repo.unlistProduct(storeId, event.productId);
           break;
         case "fulfilment":
-          if (orders.getOrder(storeId, event.orderId)) after.push(...orderChanged(storeId, event.orderId, event.fulfilledMs, null, t));
+          if (await orders.getOrder(storeId, event.orderId)) after.push(...await orderChanged(storeId, event.orderId, event.fulfilledMs, null, t));
           else applied = false; // the order itself has not arrived: its orders/fulfilled delivery will carry it
           break;
         case "order": {
-          for (const l of event.order.lines) repo.ensureProduct(storeId, l.productId, l.title?.trim() || `Product ${l.productId}`);
-          orders.upsertOrder(storeId, event.order, t);
-          after.push(...orderChanged(storeId, event.order.orderId, event.fulfilledMs, event.cancelledMs, t));
+          for (const l of event.order.lines) await repo.ensureProduct(storeId, l.productId, l.title?.trim() || `Product ${l.productId}`);
+          await orders.upsertOrder(storeId, event.order, t);
+          after.push(...await orderChanged(storeId, event.order.orderId, event.fulfilledMs, event.cancelledMs, t));
           break;
         }
       }
-      repo.record(storeId, webhookId, topic, applied ? "applied" : "ignored", t);
+      if (!applied) await repo.setOutcome(storeId, webhookId, "ignored");
       return applied ? "applied" : "ignored";
     });
     if (receiver) {
       for (const call of after) {
         try {
-          call(receiver);
+          await call(receiver);
         } catch (error) {
           deps.log?.("review requests: the order event was not taken", error); // committed; the receiver's own failure
         }
@@ -247,22 +250,23 @@ export function platformsService(deps: {
     return outcome;
 
     /** Status changes and points of an order (inside the transaction); @returns the calls to make after commit. */
-    function orderChanged(storeId: string, orderId: string, fulfilledMs: number | null, cancelledMs: number | null, nowMs: number) {
+    async function orderChanged(storeId: string, orderId: string, fulfilledMs: number | null, cancelledMs: number | null, nowMs: number) {
       const calls: ((r: ReviewRequestsReceiver) => unknown)[] = [];
-      if (cancelledMs !== null && orders.markCancelled(storeId, orderId, cancelledMs, nowMs)) {
+      // The status changes are conditional updates (`status = 'ordered'`, `status <> 'cancelled'`): exactly one delivery makes each.
+      if (cancelledMs !== null && await orders.markCancelled(storeId, orderId, cancelledMs, nowMs)) {
         calls.push((r) => r.orderCancelled(storeId, orderId));
-      } else if (fulfilledMs !== null && orders.markFulfilled(storeId, orderId, fulfilledMs, nowMs)) {
-        const h = orders.getOrder(storeId, orderId)!;
-        const lines = orders.lines(storeId, orderId).map((l) => ({ productId: l.product_id }));
+      } else if (fulfilledMs !== null && await orders.markFulfilled(storeId, orderId, fulfilledMs, nowMs)) {
+        const h = (await orders.getOrder(storeId, orderId))!;
+        const lines = (await orders.lines(storeId, orderId)).map((l) => ({ productId: l.product_id }));
         if (h.email) {
           calls.push((r) => r.orderFulfilled({ storeId, orderId, email: h.email, customerName: h.customer_name, locale: h.locale, lines, fulfilledMs }));
         }
       }
-      const h = orders.getOrder(storeId, orderId)!;
+      const h = (await orders.getOrder(storeId, orderId))!;
       const label = h.order_name ?? orderId;
-      if (h.status === "cancelled") reverseOrderEarning(loyalty, storeId, { orderId, label });
+      if (h.status === "cancelled") await reverseOrderEarning(loyalty, storeId, { orderId, label });
       else if (h.platform_customer_id && h.subtotal !== null) {
-        earnForPlatformOrder(loyalty, storeId, { orderId, platformCustomerId: h.platform_customer_id, amount: h.subtotal, label });
+        await earnForPlatformOrder(loyalty, storeId, { orderId, platformCustomerId: h.platform_customer_id, amount: h.subtotal, label });
       }
       return calls;
     }
@@ -274,26 +278,26 @@ export function platformsService(deps: {
      * @returns the outcome. @throws ApiError 401 HMAC header missing, empty or not a base64 HMAC-SHA256 (before
      * anything else), 404 no store connected to the shop (or none with a secret), 401 bad signature, 400 malformed body (signed).
      */
-    receiveShopify(
+    async receiveShopify(
       h: { topic: string; hmac: string; shopDomain: string; webhookId: string }, raw: Buffer, receiver?: ReviewRequestsReceiver, privacy?: ShopifyPrivacyReceiver,
-    ): WebhookOutcome {
+    ): Promise<WebhookOutcome> {
       // A delivery that cannot be verified is 401 whatever else it says (Shopify's convention), before the shop is looked up.
       if (!SHOPIFY_HMAC.test(h.hmac.trim())) throw unauthorized("X-Shopify-Hmac-Sha256 must be the base64 HMAC-SHA256 of the body (44 characters)");
       const shop = h.shopDomain.trim().toLowerCase();
-      const connection = repo.connectionOfShop(shop);
+      const connection = await repo.connectionOfShop(shop);
       const secret = connection && secretOf(connection.secret_encrypted);
       if (!connection || !secret) throw notFound("No store is connected to this shop", "shop_not_connected");
       if (!sameDigest(hmac(secret, raw), Buffer.from(h.hmac.trim(), "base64"))) throw unauthorized("X-Shopify-Hmac-Sha256 does not match the body");
       const storeId = connection.store_id;
-      if (repo.seen(storeId, h.webhookId)) return "duplicate";
+      if (await repo.seen(storeId, h.webhookId)) return "duplicate";
       if (privacy && (SHOPIFY_PRIVACY_TOPICS as readonly string[]).includes(h.topic)) {
         // Shopify's mandatory privacy topics: the shopper data service acts (its own transactions), then the delivery is recorded.
-        privacy(storeId, h.topic as ShopifyPrivacyTopic, parseBody(raw, z.record(z.string(), z.unknown())));
-        transaction(db, () => repo.record(storeId, h.webhookId, h.topic, "applied", now()));
+        await privacy(storeId, h.topic as ShopifyPrivacyTopic, parseBody(raw, z.record(z.string(), z.unknown())));
+        await transaction(db, () => repo.record(storeId, h.webhookId, h.topic, "applied", now()));
         return "applied";
       }
       if (!(SHOPIFY_TOPICS as readonly string[]).includes(h.topic)) {
-        transaction(db, () => repo.record(storeId, h.webhookId, h.topic, "ignored", now()));
+        await transaction(db, () => repo.record(storeId, h.webhookId, h.topic, "ignored", now()));
         return "ignored";
       }
       const event = shopifyEvent(h.topic as ShopifyTopic, raw, shop, now());
@@ -305,29 +309,29 @@ export function platformsService(deps: {
      * no secret set, 401 signature or timestamp missing, malformed, not matching or over 5 minutes away,
      * 400 malformed body (signed).
      */
-    receiveSigned(storeId: string, h: { signature: string; webhookId: string; timestamp: string }, raw: Buffer, receiver?: ReviewRequestsReceiver): WebhookOutcome {
-      const secret = secretOf(repo.connection(storeId)?.secret_encrypted ?? null);
+    async receiveSigned(storeId: string, h: { signature: string; webhookId: string; timestamp: string }, raw: Buffer, receiver?: ReviewRequestsReceiver): Promise<WebhookOutcome> {
+      const secret = secretOf((await repo.connection(storeId))?.secret_encrypted ?? null);
       if (!secret) throw notFound("No store with this ID accepts signed webhooks (no app secret is set)", "store_not_connected");
       const match = /^sha256=([0-9a-f]{64})$/i.exec(h.signature.trim());
       if (!match) throw unauthorized("X-Chorus-Signature must be sha256=<64 hex digits>");
       if (!/^\d{1,12}$/.test(h.timestamp)) throw unauthorized("X-Chorus-Timestamp must be Unix seconds");
       if (!sameDigest(hmac(secret, h.timestamp, ".", raw), Buffer.from(match[1], "hex"))) throw unauthorized("X-Chorus-Signature does not match the timestamp and body");
       if (Math.abs(now() - Number(h.timestamp) * 1000) > SIGNED_WEBHOOK_TOLERANCE_MS) throw unauthorized("X-Chorus-Timestamp is more than 5 minutes from the server's time");
-      if (repo.seen(storeId, h.webhookId)) return "duplicate";
+      if (await repo.seen(storeId, h.webhookId)) return "duplicate";
       const body = parseBody(raw, signedWebhookBody);
       return apply(storeId, h.webhookId, body.type, signedEvent(body, now()), receiver);
     },
 
     /** Apply an event without a delivery (demo data, tests of other modules): same rules, delivery ID `webhookId`. */
-    applyEvent(storeId: string, webhookId: string, event: PlatformEvent, receiver?: ReviewRequestsReceiver): WebhookOutcome {
+    applyEvent(storeId: string, webhookId: string, event: PlatformEvent, receiver?: ReviewRequestsReceiver): Promise<WebhookOutcome> {
       return apply(storeId, webhookId, "internal", event, receiver);
     },
 
     /** The platform section of the settings; `origin` is the public origin of the webhook URLs. */
-    settings(storeId: string, origin: string): PlatformSettings {
-      const c = repo.connection(storeId);
+    async settings(storeId: string, origin: string): Promise<PlatformSettings> {
+      const c = await repo.connection(storeId);
       return {
-        platform: deps.storePlatform(storeId) ?? "",
+        platform: (await deps.storePlatform(storeId)) ?? "",
         shopDomain: c?.shop_domain ?? null,
         appSecretSet: !!c?.secret_encrypted,
         appSecretSetAt: c?.secret_set_ms ? new Date(c.secret_set_ms).toISOString() : null,
@@ -339,18 +343,24 @@ export function platformsService(deps: {
      * Change the platform section (fields left out are kept). @throws ApiError 400 (zod), 404 unknown store,
      * 409 the shop domain belongs to another store.
      */
-    updateSettings(storeId: string, patch: PlatformSettingsPatch): void {
-      if (!deps.storePlatform(storeId)) throw notFound("Store not found", "store_not_found");
+    async updateSettings(storeId: string, patch: PlatformSettingsPatch): Promise<void> {
+      if (!await deps.storePlatform(storeId)) throw notFound("Store not found", "store_not_found");
       const parsed = platformSettingsPatch.parse(patch);
       const secretEncrypted = parsed.appSecret === undefined ? undefined : parsed.appSecret === null ? null : box.seal(parsed.appSecret);
-      // The check and the write in one transaction: another node cannot connect the shop in between.
-      transaction(db, () => {
-        if (parsed.shopDomain) {
-          const other = repo.connectionOfShop(parsed.shopDomain);
-          if (other && other.store_id !== storeId) throw new ApiError(409, "shopDomain: this shop is connected to another store", "shop_domain_taken");
-        }
-        repo.saveConnection(storeId, { shopDomain: parsed.shopDomain, secretEncrypted }, now());
-      });
+      // The check and the write in one transaction; another node connecting the shop in between is caught by the
+      // unique shop domain (the write fails with a unique violation: answered 409 the same way).
+      try {
+        await transaction(db, async () => {
+          if (parsed.shopDomain) {
+            const other = await repo.connectionOfShop(parsed.shopDomain);
+            if (other && other.store_id !== storeId) throw new ApiError(409, "shopDomain: this shop is connected to another store", "shop_domain_taken");
+          }
+          await repo.saveConnection(storeId, { shopDomain: parsed.shopDomain, secretEncrypted }, now());
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new ApiError(409, "shopDomain: this shop is connected to another store", "shop_domain_taken");
+        throw error;
+      }
     },
   };
 }
