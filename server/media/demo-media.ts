@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import sharp from "sharp";
+import { transaction } from "../db/database.ts";
 import type { Services } from "../services.ts";
 
 /** Render one swatch (1200×900 PNG) whose colours derive from `seed`. */
@@ -26,8 +27,8 @@ export async function renderSwatch(seed: string): Promise<Buffer> {
  */
 export async function seedDemoMedia(services: Services, storeId: string, options: { products?: number; perProduct?: number } = {}): Promise<number> {
   let created = 0;
-  for (const product of services.stores.topProducts(storeId, options.products ?? 6)) {
-    const reviews = services.mediaRows.publishedReviewsWithoutMedia(storeId, product.productId, 4, options.perProduct ?? 5);
+  for (const product of await services.stores.topProducts(storeId, options.products ?? 6)) {
+    const reviews = await services.mediaRows.publishedReviewsWithoutMedia(storeId, product.productId, 4, options.perProduct ?? 5);
     for (const [n, review] of reviews.entries()) {
       const count = n % 3 === 0 ? 2 : 1;
       const prepared = [];
@@ -37,14 +38,14 @@ export async function seedDemoMedia(services: Services, storeId: string, options
       }
       const stored = services.media.write(storeId, prepared);
       try {
-        services.db.transaction(() => {
+        await transaction(services.db, async () => {
           for (const [i, m] of stored.entries()) {
-            services.mediaRows.insertMedia(storeId, review.review_id, m, {
+            await services.mediaRows.insertMedia(storeId, review.review_id, m, {
               alt: `Colour swatch for ${product.name} (generated demo image), from a ${review.rating}-star review`,
               position: i, createdMs: review.created_ms + i,
             });
           }
-        }).immediate();
+        });
       } catch (error) {
         services.media.remove(storeId, stored.map((m) => m.mediaId));
         throw error;

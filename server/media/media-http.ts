@@ -78,7 +78,11 @@ function notFound(res: Response, status = 404, description = "Media not found"):
  */
 export function mediaHttpHandler(deps: { mediaRows: MediaRepo; mediaPath: string; secret: string; now?: () => number; tagged?: boolean }) {
   const now = deps.now ?? Date.now;
+  // The row is read asynchronously; a failed read goes to Express's error handler.
   return (req: Request, res: Response, next: NextFunction): void => {
+    serve(req, res, next).catch(next);
+  };
+  async function serve(req: Request, res: Response, next: NextFunction): Promise<void> {
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("Allow", "GET, HEAD");
       return notFound(res, 405, "Method not allowed: use GET");
@@ -92,7 +96,7 @@ export function mediaHttpHandler(deps: { mediaRows: MediaRepo; mediaPath: string
     }
     if (!m || !storeId || storeId.includes("/") || storeId.startsWith(".")) return notFound(res);
     const [, , mediaId, file] = m;
-    const row = deps.mediaRows.fileRow(storeId, mediaId);
+    const row = await deps.mediaRows.fileRow(storeId, mediaId);
     const isRendition = file.endsWith(".jpg") || (row?.type === "video" && row.stream_url?.endsWith(`/${file}`));
     if (!row || !isRendition) return notFound(res);
     const isPublic = row.status === "published" && row.review_status === "published";
@@ -107,5 +111,5 @@ export function mediaHttpHandler(deps: { mediaRows: MediaRepo; mediaPath: string
       if (!res.headersSent) notFound(res); // the row exists but its file is gone (swept, or never written)
       else if ((error as NodeJS.ErrnoException).code !== "ECONNABORTED") next(error);
     });
-  };
+  }
 }

@@ -48,15 +48,24 @@ const olderThan = (path: string, cutoffMs: number) => {
   }
 };
 
-/** Run one sweep (see the module comment). @returns how many items, orphan folders and temp files were deleted. */
-export function sweepMedia(deps: MediaSweepDeps): MediaSweepReport {
+/** Whether `db` is still open (its SQLite connection, or its PostgreSQL pool not ending). */
+const isOpen = (db: Db) => (db.sqlite ? db.sqlite.open : !(db.pool?.ending ?? true));
+
+/** Run one sweep (see the module comment). @returns a promise of how many items, orphan folders and temp files were deleted. */
+export async function sweepMedia(deps: MediaSweepDeps): Promise<MediaSweepReport> {
   const now = (deps.now ?? Date.now)();
   const report: MediaSweepReport = { rejectedDeleted: 0, orphansDeleted: 0, tempFilesDeleted: 0 };
 
   for (;;) {
-    const due = deps.mediaRows.rejectedBefore(now - REJECTED_MEDIA_GRACE_MS, BATCH);
+    const due = await deps.mediaRows.rejectedBefore(now - REJECTED_MEDIA_GRACE_MS, BATCH);
     if (due.length === 0) break;
-    const deleted = transaction(deps.db, () => due.filter((m) => deps.mediaRows.deleteRejected(m.store_id, m.media_id)));
+    // exactly-once: the conditional DELETE (still rejected) deletes a row once; only the node whose transaction
+    // deleted it deletes its files.
+    const deleted = await transaction(deps.db, async () => {
+      const gone: typeof due = [];
+      for (const m of due) if (await deps.mediaRows.deleteRejected(m.store_id, m.media_id)) gone.push(m);
+      return gone;
+    });
     for (const m of deleted) rmSync(join(deps.mediaPath, m.store_id, m.media_id), { recursive: true, force: true });
     report.rejectedDeleted += deleted.length;
     if (due.length < BATCH) break;
@@ -68,7 +77,7 @@ export function sweepMedia(deps: MediaSweepDeps): MediaSweepReport {
     for (const item of entries(join(deps.mediaPath, store.name))) {
       if (!item.isDirectory() || !UUID.test(item.name)) continue;
       const dir = join(deps.mediaPath, store.name, item.name);
-      if (deps.mediaRows.exists(store.name, item.name) || !olderThan(dir, orphanCutoff)) continue;
+      if (!olderThan(dir, orphanCutoff) || (await deps.mediaRows.exists(store.name, item.name))) continue;
       rmSync(dir, { recursive: true, force: true });
       report.orphansDeleted++;
     }
@@ -92,19 +101,24 @@ export function sweepMedia(deps: MediaSweepDeps): MediaSweepReport {
 export function startMediaSweeper(deps: MediaSweepDeps & { intervalMs?: number; log?: (line: string) => void }): { stop(): void } {
   const log = deps.log ?? ((line: string) => console.error(line));
   let timer: NodeJS.Timeout | undefined;
-  const run = () => {
-    if (!deps.db.open) return stop();
+  let running = false;
+  const run = async () => {
+    if (!isOpen(deps.db)) return stop();
+    if (running) return; // a slow sweep is not run twice at once
+    running = true;
     try {
-      const r = sweepMedia(deps);
+      const r = await sweepMedia(deps);
       if (r.rejectedDeleted + r.orphansDeleted + r.tempFilesDeleted > 0) {
         log(`Media sweep: deleted ${r.rejectedDeleted} rejected item(s), ${r.orphansDeleted} orphan folder(s), ${r.tempFilesDeleted} upload temp file(s).`);
       }
     } catch (error) {
-      if (deps.db.open) log(`Media sweep failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (isOpen(deps.db)) log(`Media sweep failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      running = false;
     }
   };
-  const first = setImmediate(run);
-  timer = setInterval(run, deps.intervalMs ?? SWEEP_INTERVAL_MS);
+  const first = setImmediate(() => void run());
+  timer = setInterval(() => void run(), deps.intervalMs ?? SWEEP_INTERVAL_MS);
   timer.unref();
   function stop(): void {
     clearImmediate(first);

@@ -11,7 +11,7 @@
 import { createReadStream } from "node:fs";
 import { basename } from "node:path";
 import { createInterface } from "node:readline";
-import type { Db } from "../db/database.ts";
+import { transaction, type Db } from "../db/database.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
 import type { QuestionsRepo } from "./questions.repo.ts";
 
@@ -116,36 +116,36 @@ export async function importAmazonQa(
   options: { storeId: string; file: string; groupId?: string; groupName?: string; source?: string },
 ): Promise<AmazonQaReport> {
   const started = performance.now();
-  if (!deps.stores.get(options.storeId)) throw new Error(`No store ${options.storeId}`);
+  if (!(await deps.stores.get(options.storeId))) throw new Error(`No store ${options.storeId}`);
   const source = options.source ?? basename(options.file);
   const groupId = options.groupId ?? "appliances";
-  deps.stores.upsertGroup({ storeId: options.storeId, groupId, name: options.groupName ?? "Appliances" });
+  await deps.stores.upsertGroup({ storeId: options.storeId, groupId, name: options.groupName ?? "Appliances" });
   const report: AmazonQaReport = { linesRead: 0, records: 0, questionsInserted: 0, alreadyPresent: 0, products: 0, badLines: [], ms: 0 };
   const products = new Set<string>();
   const batch: { line: number; r: AmazonQaRecord }[] = [];
-  const flush = () => {
-    deps.db.transaction(() => {
+  const flush = async () => {
+    await transaction(deps.db, async () => {
       for (const { line, r } of batch) {
         if (!products.has(r.asin)) {
           products.add(r.asin);
-          if (!deps.stores.getProduct(options.storeId, r.asin)) deps.stores.upsertProduct({ storeId: options.storeId, productId: r.asin, name: `Appliance ${r.asin}`, groupId });
+          if (!(await deps.stores.getProduct(options.storeId, r.asin))) await deps.stores.upsertProduct({ storeId: options.storeId, productId: r.asin, name: `Appliance ${r.asin}`, groupId });
         }
         const answeredMs = typeof r.unixTime === "number" ? r.unixTime * 1000 : Date.parse(r.answerTime ?? "") || Date.UTC(2015, 0, 1) - line * 60_000;
         const questionId = crypto.randomUUID();
-        const inserted = deps.questions.insertQuestion({
+        const inserted = await deps.questions.insertQuestion({
           questionId, storeId: options.storeId, productId: r.asin, body: r.question.trim(), askerName: "Amazon shopper",
           status: "published", createdMs: answeredMs - DAY_MS, source, sourceKey: `line:${line}`,
         });
         if (!inserted) { report.alreadyPresent++; continue; }
         report.questionsInserted++;
         if (r.answer.trim()) {
-          deps.questions.insertAnswer({
+          await deps.questions.insertAnswer({
             answerId: crypto.randomUUID(), storeId: options.storeId, questionId, body: r.answer.trim(), authorName: "Amazon customer",
             isStoreAnswer: false, verifiedStatus: "unverified", status: "published", createdMs: answeredMs, source, sourceKey: `line:${line}`,
           });
         }
       }
-    }).immediate();
+    });
     batch.length = 0;
   };
   const rl = createInterface({ input: createReadStream(options.file, "utf8"), crlfDelay: Infinity });
@@ -156,9 +156,9 @@ export async function importAmazonQa(
     if ("error" in parsed) { report.badLines.push({ line: report.linesRead, reason: parsed.error }); continue; }
     report.records++;
     batch.push({ line: report.linesRead, r: parsed });
-    if (batch.length >= 1000) flush();
+    if (batch.length >= 1000) await flush();
   }
-  flush();
+  await flush();
   report.products = products.size;
   report.ms = Math.round(performance.now() - started);
   return report;

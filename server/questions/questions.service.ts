@@ -23,8 +23,8 @@ const ANSWER_MAX = 5000;
 export function questionsService(deps: { questions: QuestionsRepo; reviewsService: ReviewsService; stores: StoresRepo; limiter: SubmissionLimiter }) {
   const { questions, stores } = deps;
 
-  function requireQuestion(storeId: string, questionId: string) {
-    const q = questions.getQuestion(storeId, questionId);
+  async function requireQuestion(storeId: string, questionId: string) {
+    const q = await questions.getQuestion(storeId, questionId);
     if (!q) throw notFound("Question not found", "question_not_found");
     return q;
   }
@@ -39,7 +39,7 @@ export function questionsService(deps: { questions: QuestionsRepo; reviewsServic
 
   return {
     /** The `limit` products with the most published questions (for the demo storefront's index and start-up links). */
-    productsWithMostQuestions(storeId: string, limit: number) {
+    productsWithMostQuestions(storeId: string, limit: number): ReturnType<QuestionsRepo["productsWithMostQuestions"]> {
       return deps.questions.productsWithMostQuestions(storeId, limit);
     },
 
@@ -48,16 +48,16 @@ export function questionsService(deps: { questions: QuestionsRepo; reviewsServic
      * `pending`. A filled honeypot answers the same 201 and stores nothing.
      * @throws ApiError 404 (store/product), 400 (field rule), 429 (rate limit).
      */
-    askQuestion(params: ScopeParams, fields: Record<string, unknown>, clientIp: string): AskQuestionResponse {
-      const { store, scope } = deps.reviewsService.resolveScope(params);
-      if (scope.type !== "product" || !stores.getProduct(store.storeId, scope.productId)) throw notFound("Product not found", "product_not_found");
+    async askQuestion(params: ScopeParams, fields: Record<string, unknown>, clientIp: string): Promise<AskQuestionResponse> {
+      const { store, scope } = await deps.reviewsService.resolveScope(params);
+      if (scope.type !== "product" || !(await stores.getProduct(store.storeId, scope.productId))) throw notFound("Product not found", "product_not_found");
       const honeypot = fields[HONEYPOT_FIELD];
       if (typeof honeypot === "string" ? honeypot.trim() !== "" : honeypot != null) return { question: { questionId: randomUUID(), status: "pending" } };
       const parsed = questionBody.safeParse(fields);
       if (!parsed.success) throw badRequest(zodIssue(parsed.error), "invalid_field");
-      deps.limiter.consume(clientIp, parsed.data.email);
+      await deps.limiter.consume(clientIp, parsed.data.email);
       const questionId = randomUUID();
-      questions.insertQuestion({
+      await questions.insertQuestion({
         questionId, storeId: store.storeId, productId: scope.productId, body: parsed.data.body, askerName: parsed.data.displayName,
         askerEmail: parsed.data.email.toLowerCase(), status: "pending", createdMs: Date.now(),
       });
@@ -70,11 +70,11 @@ export function questionsService(deps: { questions: QuestionsRepo; reviewsServic
      * @param input `{ storeId, questionId, body (1..5000 chars), authorName (1..60, e.g. the store's name), status? }`
      * @returns `{ answerId }`. @throws ApiError 404 (question not in the store), 400 (body/authorName).
      */
-    answerAsStore(input: { storeId: string; questionId: string; body: string; authorName: string; status?: ModerationStatus }): { answerId: string } {
-      requireQuestion(input.storeId, input.questionId);
+    async answerAsStore(input: { storeId: string; questionId: string; body: string; authorName: string; status?: ModerationStatus }): Promise<{ answerId: string }> {
+      await requireQuestion(input.storeId, input.questionId);
       const { body, authorName } = checkAnswer(input.body, input.authorName);
       const answerId = randomUUID();
-      questions.insertAnswer({
+      await questions.insertAnswer({
         answerId, storeId: input.storeId, questionId: input.questionId, body, authorName, isStoreAnswer: true,
         verifiedStatus: "unverified", status: input.status ?? "published", createdMs: Date.now(),
       });
@@ -89,13 +89,13 @@ export function questionsService(deps: { questions: QuestionsRepo; reviewsServic
      * @param input `{ storeId, questionId, body (1..5000), authorName (1..60), email, verifiedPurchase? }`
      * @returns `{ answerId }`. @throws ApiError 404 (question), 400 (fields).
      */
-    answerAsBuyer(input: {
+    async answerAsBuyer(input: {
       storeId: string; questionId: string; body: string; authorName: string; email: string; verifiedPurchase?: VerifiedPurchase;
-    }): { answerId: string } {
-      requireQuestion(input.storeId, input.questionId);
+    }): Promise<{ answerId: string }> {
+      await requireQuestion(input.storeId, input.questionId);
       const { body, authorName } = checkAnswer(input.body, input.authorName);
       const answerId = randomUUID();
-      questions.insertAnswer({
+      await questions.insertAnswer({
         answerId, storeId: input.storeId, questionId: input.questionId, body, authorName, authorEmail: input.email.trim().toLowerCase(),
         isStoreAnswer: false, verifiedStatus: input.verifiedPurchase ? "verified-buyer" : "unverified", status: "pending", createdMs: Date.now(),
       });
@@ -103,13 +103,13 @@ export function questionsService(deps: { questions: QuestionsRepo; reviewsServic
     },
 
     /** Publish, reject or re-queue a question. @throws ApiError 404 when the store has no such question. */
-    setQuestionStatus(storeId: string, questionId: string, status: ModerationStatus): void {
-      if (!questions.setQuestionStatus(storeId, questionId, status)) throw notFound("Question not found", "question_not_found");
+    async setQuestionStatus(storeId: string, questionId: string, status: ModerationStatus): Promise<void> {
+      if (!(await questions.setQuestionStatus(storeId, questionId, status))) throw notFound("Question not found", "question_not_found");
     },
 
     /** Publish, reject or re-queue an answer. @throws ApiError 404 when the store has no such answer. */
-    setAnswerStatus(storeId: string, answerId: string, status: ModerationStatus): void {
-      if (!questions.setAnswerStatus(storeId, answerId, status)) throw notFound("Answer not found", "answer_not_found");
+    async setAnswerStatus(storeId: string, answerId: string, status: ModerationStatus): Promise<void> {
+      if (!(await questions.setAnswerStatus(storeId, answerId, status))) throw notFound("Answer not found", "answer_not_found");
     },
   };
 }

@@ -81,11 +81,11 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
   const { reviews, stores, secret } = deps;
 
   /**
-   * Resolve the store and scope of a request.
+   * Resolve the store and scope of a request. @returns a promise of the store, the scope and its path.
    * @throws ApiError 404 for an unknown store, a product key with another platform's prefix, or an unknown group.
    */
-  function resolveScope(params: ScopeParams): ResolvedScope {
-    const store = stores.get(params.storeId);
+  async function resolveScope(params: ScopeParams): Promise<ResolvedScope> {
+    const store = await stores.get(params.storeId);
     if (!store) throw notFound("Store not found", "store_not_found");
     if (params.productKey !== undefined) {
       const prefix = `${store.platform}-`;
@@ -96,7 +96,7 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
       return { store, scope: { type: "product", productId }, path: `/products/${encodeURIComponent(params.productKey)}` };
     }
     if (params.groupId !== undefined) {
-      if (!stores.getGroup(store.storeId, params.groupId)) throw notFound("Group not found", "group_not_found");
+      if (!(await stores.getGroup(store.storeId, params.groupId))) throw notFound("Group not found", "group_not_found");
       return { store, scope: { type: "group", groupId: params.groupId }, path: `/collections/${encodeURIComponent(params.groupId)}` };
     }
     return { store, scope: { type: "store" }, path: "" };
@@ -161,7 +161,7 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
     toMedia,
 
     /** How many of the store's reviews are in each moderation status (the admin's overview). */
-    statusCounts(storeId: string): Record<string, number> {
+    statusCounts(storeId: string): Promise<Record<string, number>> {
       return reviews.countByStatus(storeId);
     },
 
@@ -170,8 +170,8 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
      * response cache (server/db/content-scopes.ts): the store's settings and the product's, the group's or
      * the store's review content. @throws ApiError 404 as `resolveScope`.
      */
-    cacheScopes(params: ScopeParams): string[] {
-      const { store, scope } = resolveScope(params);
+    async cacheScopes(params: ScopeParams): Promise<string[]> {
+      const { store, scope } = await resolveScope(params);
       const s = store.storeId;
       if (scope.type === "product") return [contentScope.store(s), contentScope.product(s, scope.productId)];
       if (scope.type === "group") return [contentScope.store(s), contentScope.group(s, scope.groupId)];
@@ -198,27 +198,27 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
       const filterContext = (attributes.length ? `|attributes:${JSON.stringify(attributes)}` : "") +
         (Object.values(extra).some((v) => v !== undefined) ? `|filters:${JSON.stringify(extra)}` : "");
       // One snapshot for the page, its media, its products and its highlights (a commit in between cannot mix them).
-      const { resolved, next, list: shaped, highlights } = reviews.snapshot(() => {
-        const resolved = resolveScope(params);
-        const { rows: page, next } = keysetPage({
+      const { resolved, next, list: shaped, highlights } = await reviews.snapshot(async () => {
+        const resolved = await resolveScope(params);
+        const { rows: page, next } = await keysetPage({
           secret, context: scopeContext("reviews", resolved, (query.keyword === undefined ? order : `${order}|keyword:${query.keyword}`) + filterContext), cursor: query.lastEvaluated,
           shape: ORDER_SPECS[order].key ? (["number", "number", "string"] as const) : (["number", "string"] as const), limit: query.limit,
           fetch: (after) => reviews.listPublished(resolved.store.storeId, resolved.scope, order, query.limit, after, filters), // the repo reads limit + 1 rows
           keyOf: (r) => reviewCursorKey(r, order),
         });
         const mediaByReview = new Map<string, ReviewMedia[]>();
-        for (const m of reviews.mediaOfReviews(page.filter((r) => r.media_count > 0).map((r) => r.review_id))) {
+        for (const m of await reviews.mediaOfReviews(page.filter((r) => r.media_count > 0).map((r) => r.review_id))) {
           const list = mediaByReview.get(m.review_id) ?? [];
           list.push(toMedia(m, origin));
           mediaByReview.set(m.review_id, list);
         }
-        const products = new Map(reviews.productsOf(resolved.store.storeId, [...new Set(page.map((r) => r.product_id))]).map((p) => [p.product_id, p]));
+        const products = new Map((await reviews.productsOf(resolved.store.storeId, [...new Set(page.map((r) => r.product_id))])).map((p) => [p.product_id, p]));
         const list = page.map((r) => toReview(resolved.store, r, products.get(r.product_id), mediaByReview.get(r.review_id) ?? []));
         const highlights = new Map<string, ReviewHighlights>();
         if (match !== undefined && page.length) {
           // The stored title and body are the text as typed (the storefront escapes the body only when serving it).
           const [open, close] = highlightMarkers(page.flatMap((r) => [r.title, r.body]));
-          for (const h of reviews.searchHighlights(page.map((r) => r.review_id), match, open, close)) {
+          for (const h of await reviews.searchHighlights(page.map((r) => r.review_id), match, open, close)) {
             const title = markedRanges(h.title, open, close);
             const body = markedRanges(h.body, open, close);
             highlights.set(h.review_id, { ...(title.length ? { title } : {}), ...(body.length ? { body } : {}) });
@@ -247,39 +247,39 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
      * GET /stores/{storeId}/reviews/{reviewId} (docs/api.md, Okendo-compatible): one published review of the store, as in
      * the listings. @throws ApiError 404 (store, or no published review with that ID).
      */
-    getReview(storeId: string, reviewId: string, origin: string): GetReviewResponse {
-      return reviews.snapshot(() => {
-        const { store } = resolveScope({ storeId });
-        const row = reviews.getPublished(store.storeId, reviewId);
+    getReview(storeId: string, reviewId: string, origin: string): Promise<GetReviewResponse> {
+      return reviews.snapshot(async () => {
+        const { store } = await resolveScope({ storeId });
+        const row = await reviews.getPublished(store.storeId, reviewId);
         if (!row) throw notFound("Review not found", "review_not_found");
-        const media = row.media_count > 0 ? reviews.mediaOfReviews([row.review_id]).map((m) => toMedia(m, origin)) : [];
-        const [product] = reviews.productsOf(store.storeId, [row.product_id]);
+        const media = row.media_count > 0 ? (await reviews.mediaOfReviews([row.review_id])).map((m) => toMedia(m, origin)) : [];
+        const [product] = await reviews.productsOf(store.storeId, [row.product_id]);
         return { review: storefrontReview(toReview(store, row, product, media)) };
       });
     },
 
     /** The content scopes of one review's answer (its product's, and the store's). @throws ApiError 404 (store). */
-    reviewCacheScopes(storeId: string, reviewId: string): string[] {
-      const { store } = resolveScope({ storeId });
-      const row = reviews.getPublished(store.storeId, reviewId);
+    async reviewCacheScopes(storeId: string, reviewId: string): Promise<string[]> {
+      const { store } = await resolveScope({ storeId });
+      const row = await reviews.getPublished(store.storeId, reviewId);
       return row ? [contentScope.store(store.storeId), contentScope.product(store.storeId, row.product_id)] : [contentScope.store(store.storeId), contentScope.storeReviews(store.storeId)];
     },
 
     /** GET /products/{key}/question_aggregate (docs/api.md, Okendo-compatible). @throws ApiError 404 (store, product key). */
-    questionAggregate(params: ScopeParams): QuestionAggregateResponse {
-      const { store, scope } = resolveScope(params);
+    async questionAggregate(params: ScopeParams): Promise<QuestionAggregateResponse> {
+      const { store, scope } = await resolveScope(params);
       const productId = scope.type === "product" ? scope.productId : "";
-      return { questionAggregate: { approvedQuestionCount: reviews.publishedQuestionCount(store.storeId, productId) } };
+      return { questionAggregate: { approvedQuestionCount: await reviews.publishedQuestionCount(store.storeId, productId) } };
     },
 
     /**
      * GET /products/{key}/attributes (docs/api.md, Okendo-compatible): the product attributes of the product's published
      * reviews with the values given, each `target: "general"`. @throws ApiError 404 (store, product key).
      */
-    productAttributes(params: ScopeParams): ProductAttributesResponse {
-      const { store, scope } = resolveScope(params);
+    async productAttributes(params: ScopeParams): Promise<ProductAttributesResponse> {
+      const { store, scope } = await resolveScope(params);
       const byTitle = new Map<string, string[]>();
-      for (const { title, value } of reviews.productAttributeValues(store.storeId, scope.type === "product" ? scope.productId : "")) {
+      for (const { title, value } of await reviews.productAttributeValues(store.storeId, scope.type === "product" ? scope.productId : "")) {
         let options = byTitle.get(title);
         if (!options) {
           if (byTitle.size >= ATTRIBUTE_LIST_LIMITS.attributes) continue;
@@ -291,14 +291,14 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
     },
 
     /** Aggregate of published reviews (docs/api.md, Responses); zeros for a scope without reviews. */
-    getAggregate(params: ScopeParams): ReviewAggregateResponse {
-      const resolved = resolveScope(params);
+    async getAggregate(params: ScopeParams): Promise<ReviewAggregateResponse> {
+      const resolved = await resolveScope(params);
       const { store, scope } = resolved;
-      return reviews.snapshot(() => {
-        const a = reviews.aggregate(store.storeId, scope);
+      return reviews.snapshot(async () => {
+        const a = await reviews.aggregate(store.storeId, scope);
         const byLevel = { level1Count: a.level1, level2Count: a.level2, level3Count: a.level3, level4Count: a.level4, level5Count: a.level5 };
-        const productName = scope.type === "product" ? reviews.productsOf(store.storeId, [scope.productId])[0]?.name : undefined;
-        const attributeRatings = reviews.attributeRatings(store.storeId, scope);
+        const productName = scope.type === "product" ? (await reviews.productsOf(store.storeId, [scope.productId]))[0]?.name : undefined;
+        const attributeRatings = await reviews.attributeRatings(store.storeId, scope);
         return {
           reviewAggregate: {
             reviewCount: a.review_count, reviewRatingValuesTotal: a.rating_total,
@@ -315,9 +315,9 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
     },
 
     /** Published media, newest first (docs/api.md, Endpoints and scopes). */
-    listMedia(params: ScopeParams, query: ListPageQuery, origin: string): ListReviewMediaResponse {
-      const resolved = resolveScope(params);
-      const { rows: page, next } = keysetPage({
+    async listMedia(params: ScopeParams, query: ListPageQuery, origin: string): Promise<ListReviewMediaResponse> {
+      const resolved = await resolveScope(params);
+      const { rows: page, next } = await keysetPage({
         secret, context: scopeContext("media", resolved), cursor: query.lastEvaluated, shape: ["number", "string"], limit: query.limit,
         fetch: (after) => reviews.listPublishedMedia(resolved.store.storeId, resolved.scope, query.limit, after), // the repo reads limit + 1 rows
         keyOf: (m) => [m.created_ms, m.media_id],
@@ -332,18 +332,18 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
      * Published questions with their public published answers in `query.orderBy` (QUESTION_ORDER_SPECS;
      * default newest first), answer bodies safe as HTML. Product or group scope only.
      */
-    listQuestions(params: ScopeParams, query: ListQuestionsQuery | ListPageQuery): ListQuestionsResponse {
-      const resolved = resolveScope(params);
+    async listQuestions(params: ScopeParams, query: ListQuestionsQuery | ListPageQuery): Promise<ListQuestionsResponse> {
+      const resolved = await resolveScope(params);
       const order = "orderBy" in query ? query.orderBy : "date desc";
       const { key } = QUESTION_ORDER_SPECS[order];
-      const { rows: page, next } = keysetPage({
+      const { rows: page, next } = await keysetPage({
         // The default order keeps the context of before (its cursors stay valid).
         secret, context: scopeContext("questions", resolved, order === "date desc" ? "" : order), cursor: query.lastEvaluated,
         shape: key ? ["number", "number", "string"] : ["number", "string"], limit: query.limit,
         fetch: (after) => reviews.listPublishedQuestions(resolved.store.storeId, resolved.scope, query.limit, after, order), // the repo reads limit + 1 rows
         keyOf: (q) => (key ? [q[key], q.created_ms, q.question_id] : [q.created_ms, q.question_id]),
       });
-      const answers = reviews.publicAnswers(page.map((q) => q.question_id));
+      const answers = await reviews.publicAnswers(page.map((q) => q.question_id));
       const out: ListQuestionsResponse = {
         questions: page.map((q) => ({
           questionId: q.question_id, productId: productKey(resolved.store, q.product_id), body: q.body,

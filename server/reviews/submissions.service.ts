@@ -111,7 +111,7 @@ export function submissionsService(deps: {
   /** The order of a platform customer containing a product (orders.repo.ts `orderOfCustomer`). */
   orders?: Pick<OrdersRepo, "orderOfCustomer">;
   /** The product attributes a store's review form asks (widget-settings.service.ts `formAttributes`). */
-  formAttributes: (storeId: string) => FormAttribute[];
+  formAttributes: (storeId: string) => Promise<FormAttribute[]>;
 }) {
   const { db, reviews, stores, media, limiter, formAttributes } = deps;
 
@@ -125,9 +125,9 @@ export function submissionsService(deps: {
      * container it claims; the description names it), 413 (file too large, image over MAX_INPUT_PIXELS), 429 (rate limit).
      */
     async submitReview(params: ScopeParams, input: SubmissionInput): Promise<SubmitReviewResponse> {
-      const { store, scope } = deps.reviewsService.resolveScope(params);
+      const { store, scope } = await deps.reviewsService.resolveScope(params);
       if (scope.type !== "product") throw notFound("Product not found", "product_not_found");
-      const product = stores.getProduct(store.storeId, scope.productId);
+      const product = await stores.getProduct(store.storeId, scope.productId);
       if (!product) throw notFound("Product not found", "product_not_found");
 
       const honeypot = input.fields[HONEYPOT_FIELD];
@@ -137,7 +137,7 @@ export function submissionsService(deps: {
       const parsed = reviewSubmissionBody.safeParse(input.fields);
       if (!parsed.success) throw badRequest(zodIssue(parsed.error), "invalid_field");
       const body = parsed.data;
-      const attributes = checkFormAttributes(formAttributes(store.storeId), body);
+      const attributes = checkFormAttributes(await formAttributes(store.storeId), body);
 
       const kinds = input.files.map((f, i) => checkUpload(f, i));
       const images = kinds.filter((k) => k === "image").length;
@@ -148,7 +148,7 @@ export function submissionsService(deps: {
       // Every file's header or container is checked before any image is decoded.
       for (const [i, f] of input.files.entries()) await probeUpload(f, kinds[i], i);
 
-      limiter.consume(input.clientIp, body.email);
+      await limiter.consume(input.clientIp, body.email);
 
       const prepared: PreparedMedia[] = [];
       for (const [i, f] of input.files.entries()) prepared.push(await media.prepare(f, kinds[i], i));
@@ -156,13 +156,13 @@ export function submissionsService(deps: {
       await loadLanguageDetector();
       const reviewId = randomUUID();
       const status = initialStatus(store.moderation, body.rating);
-      const shopperOrder = input.shopper && deps.orders?.orderOfCustomer(store.storeId, input.shopper.platformCustomerId, product.productId);
+      const shopperOrder = input.shopper && await deps.orders?.orderOfCustomer(store.storeId, input.shopper.platformCustomerId, product.productId);
       const proof: VerifiedPurchase | undefined = input.verifiedPurchase ?? (shopperOrder ? { source: "shopper-token", orderId: shopperOrder } : undefined);
       const now = Date.now();
       const stored = media.write(store.storeId, prepared);
       try {
-        transaction(db, () => {
-          reviews.insert({
+        await transaction(db, async () => {
+          await reviews.insert({
             reviewId, storeId: store.storeId, productId: product.productId, rating: body.rating, title: body.title, body: body.body,
             createdMs: now, status, reviewerName: body.displayName, reviewerEmail: body.email.toLowerCase(),
             verifiedStatus: proof ? "verified-buyer" : "unverified",
@@ -172,7 +172,7 @@ export function submissionsService(deps: {
           });
           for (const [i, m] of stored.entries()) {
             const alt = body.alt[i] || defaultAlt(product.name, body.rating, m.kind);
-            deps.mediaRows.insertMedia(store.storeId, reviewId, m, { alt, position: i, createdMs: now + i });
+            await deps.mediaRows.insertMedia(store.storeId, reviewId, m, { alt, position: i, createdMs: now + i });
           }
         });
       } catch (error) {

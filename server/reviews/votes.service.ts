@@ -33,9 +33,9 @@ export function votesService(deps: { stores: StoresRepo; votes: VotesRepo; visit
      * @throws ApiError 404 (store, or no published review), 429 `vote_limited` (this address already has a
      * counted vote on the review) or `rate_limited` (too many new votes from this address).
      */
-    vote(storeId: string, reviewId: string, body: VoteBody, visitorId: string, clientIp: string): VoteResponse {
-      if (!deps.stores.get(storeId)) throw notFound("Store not found", "store_not_found");
-      const counts = deps.votes.castVote(
+    async vote(storeId: string, reviewId: string, body: VoteBody, visitorId: string, clientIp: string): Promise<VoteResponse> {
+      if (!(await deps.stores.get(storeId))) throw notFound("Store not found", "store_not_found");
+      const counts = await deps.votes.castVote(
         storeId, reviewId, visitorHash(deps.visitorSecret, storeId, "cookie", visitorId), body.vote, addressHash(deps.visitorSecret, storeId, clientIp),
       );
       if (!counts) throw notFound("Review not found", "review_not_found");
@@ -49,18 +49,18 @@ export function votesService(deps: { stores: StoresRepo; votes: VotesRepo; visit
      * apply to new votes. A cancel of a vote the address has not cast changes nothing.
      * @returns the item's counts after the vote. @throws ApiError 404 (store or no such published item), 429.
      */
-    okendoVote(storeId: string, target: VoteTarget, voteType: OkendoVoteType, clientIp: string): VoteCounts {
-      if (!deps.stores.get(storeId)) throw notFound("Store not found", "store_not_found");
+    async okendoVote(storeId: string, target: VoteTarget, voteType: OkendoVoteType, clientIp: string): Promise<VoteCounts> {
+      if (!(await deps.stores.get(storeId))) throw notFound("Store not found", "store_not_found");
       const address = addressHash(deps.visitorSecret, storeId, clientIp);
       const change = OKENDO_VOTES[voteType];
       let counts: VoteCounts | undefined;
       if (target.type === "review") {
         counts = "vote" in change
-          ? deps.votes.castVote(storeId, target.reviewId, address, change.vote, address)
-          : deps.votes.cancelVote(storeId, target.reviewId, address, change.cancel);
+          ? await deps.votes.castVote(storeId, target.reviewId, address, change.vote, address)
+          : await deps.votes.cancelVote(storeId, target.reviewId, address, change.cancel);
         if (!counts) throw notFound("Review not found", "review_not_found");
       } else {
-        counts = deps.votes.qaVote(storeId, target, address, change, address);
+        counts = await deps.votes.qaVote(storeId, target, address, change, address);
         if (!counts) throw notFound(target.type === "question" ? "Question not found" : "Answer not found", `${target.type}_not_found`);
       }
       return counts;

@@ -41,18 +41,21 @@ export type StoreSettings = z.output<typeof settingsSchema>;
 export type StoreSettingsPatch = z.output<typeof settingsPatchSchema>;
 
 type Section<K extends keyof StoreSettings> = {
-  get(storeId: string, origin: string): StoreSettings[K];
-  update(storeId: string, patch: NonNullable<StoreSettingsPatch[K & keyof StoreSettingsPatch]>): void;
+  get(storeId: string, origin: string): Promise<StoreSettings[K]>;
+  update(storeId: string, patch: NonNullable<StoreSettingsPatch[K & keyof StoreSettingsPatch]>): Promise<void>;
 };
 
 /** The sections over the services. */
 function sections(services: SettingsOwners): { [K in keyof StoreSettings]: Section<K> } {
   const moderation = moderationSettings(services.stores);
   return {
-    moderation: { get: (storeId) => moderation.get(storeId), update: (storeId, patch) => moderation.update(storeId, patch) },
-    platform: { get: (storeId, origin) => services.platforms.settings(storeId, origin), update: (storeId, patch) => services.platforms.updateSettings(storeId, patch) },
-    reviewRequests: { get: (storeId) => services.reviewRequests.get(storeId), update: (storeId, patch) => void services.reviewRequests.update(storeId, patch) },
-    widgets: { get: (storeId) => services.widgetSettings.get(storeId), update: (storeId, patch) => void services.widgetSettings.update(storeId, patch) },
+    moderation: { get: async (storeId) => await moderation.get(storeId), update: async (storeId, patch) => { await moderation.update(storeId, patch); } },
+    platform: {
+      get: async (storeId, origin) => await services.platforms.settings(storeId, origin),
+      update: async (storeId, patch) => { await services.platforms.updateSettings(storeId, patch); },
+    },
+    reviewRequests: { get: async (storeId) => await services.reviewRequests.get(storeId), update: async (storeId, patch) => { await services.reviewRequests.update(storeId, patch); } },
+    widgets: { get: (storeId) => services.widgetSettings.get(storeId), update: async (storeId, patch) => { await services.widgetSettings.update(storeId, patch); } },
   };
 }
 
@@ -61,14 +64,17 @@ export function settingsService(services: SettingsOwners) {
   const all = sections(services);
   return {
     /** Every section of the store's settings; `origin` is the public origin of URLs in them (webhook URLs). */
-    get(storeId: string, origin: string): StoreSettings {
-      return Object.fromEntries(Object.entries(all).map(([name, s]) => [name, s.get(storeId, origin)])) as StoreSettings;
+    async get(storeId: string, origin: string): Promise<StoreSettings> {
+      // One section after the other (inside a transaction they share one connection).
+      const out: Record<string, unknown> = {};
+      for (const [name, s] of Object.entries(all)) out[name] = await s.get(storeId, origin);
+      return out as StoreSettings;
     },
     /** Apply a (parsed) patch in one transaction. @throws ApiError 400/404/409 from a section; nothing changes then. */
-    update(storeId: string, patch: StoreSettingsPatch): void {
-      transaction(services.db, () => {
+    async update(storeId: string, patch: StoreSettingsPatch): Promise<void> {
+      await transaction(services.db, async () => {
         for (const [name, value] of Object.entries(patch)) {
-          if (value !== undefined) (all[name as keyof StoreSettings] as Section<keyof StoreSettings>).update(storeId, value as never);
+          if (value !== undefined) await (all[name as keyof StoreSettings] as Section<keyof StoreSettings>).update(storeId, value as never);
         }
       });
     },

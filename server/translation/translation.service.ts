@@ -27,7 +27,7 @@ export function translationService(deps: { db: Db; repo: AiRepo; provider: Trans
       if (!target || store.translation !== "on-load") return reviews;
       const due = reviews.filter((r) => needsTranslation(r.languageCode, target));
       if (due.length === 0) return reviews;
-      const cached = new Map(repo.translations(store.storeId, due.map((r) => r.reviewId), target.key).map((t) => [t.review_id, t]));
+      const cached = new Map((await repo.translations(store.storeId, due.map((r) => r.reviewId), target.key)).map((t) => [t.review_id, t]));
       const missing = due.filter((r) => !cached.has(r.reviewId));
       if (missing.length && provider) {
         const bySource = new Map<string, Review[]>();
@@ -40,7 +40,7 @@ export function translationService(deps: { db: Db; repo: AiRepo; provider: Trans
             const texts = group.flatMap((r) => [r.title, r.body]);
             const out = await provider.translate(texts, source, target);
             const rows = group.map((r, i) => ({ review_id: r.reviewId, title: r.title ? out[2 * i] : "", body: r.body ? out[2 * i + 1] : "" }));
-            transaction(db, () => repo.saveTranslations(store.storeId, target.key, provider.name, rows, Date.now()));
+            await transaction(db, () => repo.saveTranslations(store.storeId, target.key, provider.name, rows, Date.now()));
             for (const row of rows) cached.set(row.review_id, row);
           } catch (error) {
             log(`Translation into ${target.key} failed (${(error as Error).message}); original text served`);

@@ -9,7 +9,7 @@ import { badRequest, notFound } from "../contract/errors.ts";
 import {
   widgetSettingsPatchSchema, widgetSettingsSchema, languageTagSchema, type FormAttribute, type StorefrontWidgetSettings, type WidgetSettings, type WidgetSettingsPatch,
 } from "../contract/widget-settings.ts";
-import { transaction, type Db } from "../db/database.ts";
+import { forUpdate, run, sql, transaction, type Db } from "../db/database.ts";
 import { contentScope } from "../shared/content-scopes.ts";
 import { zodIssue } from "../shared/zod-issue.ts";
 import type { storesRepo } from "../stores/stores.repo.ts";
@@ -35,8 +35,8 @@ export function chooseLanguage(locale: string | undefined, available: readonly s
 export function widgetSettingsService(deps: { db: Db; repo: WidgetSettingsRepo; stores: ReturnType<typeof storesRepo>; now?: () => number }) {
   const { db, repo, stores } = deps;
   const now = deps.now ?? Date.now;
-  const requireStore = (storeId: string) => {
-    if (!stores.get(storeId)) throw notFound("Store not found", "store_not_found");
+  const requireStore = async (storeId: string) => {
+    if (!(await stores.get(storeId))) throw notFound("Store not found", "store_not_found");
   };
 
   /** Every field error of a patch (path → message), or null when it is valid. */
@@ -53,9 +53,9 @@ export function widgetSettingsService(deps: { db: Db; repo: WidgetSettingsRepo; 
 
   return {
     /** @returns the whole section of `storeId`. @throws 404 for an unknown store. */
-    get(storeId: string): WidgetSettings {
-      requireStore(storeId);
-      return { texts: repo.allTexts(storeId), ...repo.getSettings(storeId), reviewForm: { attributes: repo.formAttributes(storeId) } };
+    async get(storeId: string): Promise<WidgetSettings> {
+      await requireStore(storeId);
+      return { texts: await repo.allTexts(storeId), ...(await repo.getSettings(storeId)), reviewForm: { attributes: await repo.formAttributes(storeId) } };
     },
 
     /** Every invalid field of `patch` (path → message), or null when it is valid: for forms showing errors beside fields. */
@@ -68,27 +68,31 @@ export function widgetSettingsService(deps: { db: Db; repo: WidgetSettingsRepo; 
      * @returns the section after the change. @throws 404 for an unknown store; 400 naming the first
      *   invalid field (e.g. `colors.accent: must be a CSS hex colour ...`).
      */
-    update(storeId: string, patch: unknown): WidgetSettings {
-      requireStore(storeId);
+    async update(storeId: string, patch: unknown): Promise<WidgetSettings> {
+      await requireStore(storeId);
       const result = widgetSettingsPatchSchema.safeParse(patch);
       if (!result.success) throw badRequest(zodIssue(result.error, "widgets"), "invalid_field");
       const change = result.data;
-      transaction(db, () => {
+      await transaction(db, async () => {
         const t = now();
         if (change.colors || change.widgets) {
-          const current = repo.getSettings(storeId);
-          repo.putSettings(storeId, { colors: { ...current.colors, ...change.colors }, widgets: { ...current.widgets, ...change.widgets } }, t);
+          // exactly-once: row lock on the store's row (created empty first), so two changes of different
+          // colours or flags at once both keep theirs (PostgreSQL; SQLite's write transaction serialises them).
+          await run(db, sql`INSERT INTO widget_settings (store_id, updated_ms) VALUES (${storeId}, ${t}) ON CONFLICT (store_id) DO NOTHING`);
+          await run(db, sql`SELECT store_id FROM widget_settings WHERE store_id = ${storeId}${forUpdate(db)}`);
+          const current = await repo.getSettings(storeId);
+          await repo.putSettings(storeId, { colors: { ...current.colors, ...change.colors }, widgets: { ...current.widgets, ...change.widgets } }, t);
         }
-        if (change.reviewForm) repo.putFormAttributes(storeId, change.reviewForm.attributes, t);
+        if (change.reviewForm) await repo.putFormAttributes(storeId, change.reviewForm.attributes, t);
         for (const [locale, texts] of Object.entries(change.texts ?? {})) {
           if (texts === null) {
-            repo.deleteLanguage(storeId, locale);
+            await repo.deleteLanguage(storeId, locale);
             continue;
           }
           for (const [id, value] of Object.entries(texts)) {
             if (value === undefined) continue;
-            if (value === null) repo.deleteText(storeId, locale, id);
-            else repo.setText(storeId, locale, id, value, t);
+            if (value === null) await repo.deleteText(storeId, locale, id);
+            else await repo.setText(storeId, locale, id, value, t);
           }
         }
       });
@@ -96,8 +100,8 @@ export function widgetSettingsService(deps: { db: Db; repo: WidgetSettingsRepo; 
     },
 
     /** The languages the store has texts in (lower-case tags). @throws 404 for an unknown store. */
-    languages(storeId: string): string[] {
-      requireStore(storeId);
+    async languages(storeId: string): Promise<string[]> {
+      await requireStore(storeId);
       return repo.languages(storeId);
     },
 
@@ -105,23 +109,23 @@ export function widgetSettingsService(deps: { db: Db; repo: WidgetSettingsRepo; 
      * What the widgets of a shopper in `locale` read: the merchant's texts of the language chosen by
      * `chooseLanguage`, colours and show flags. @throws 404 for an unknown store, 400 for a malformed locale.
      */
-    forShoppers(storeId: string, locale?: string): StorefrontWidgetSettings {
-      requireStore(storeId);
+    async forShoppers(storeId: string, locale?: string): Promise<StorefrontWidgetSettings> {
+      await requireStore(storeId);
       let tag: string | undefined;
       if (locale !== undefined && locale !== "") {
         const parsed = languageTagSchema.safeParse(locale);
         if (!parsed.success) throw badRequest(`locale: ${parsed.error.issues[0]!.message}`);
         tag = parsed.data;
       }
-      const chosen = chooseLanguage(tag, repo.languages(storeId));
-      return { locale: chosen, texts: repo.languageTexts(storeId, chosen), ...repo.getSettings(storeId), reviewForm: { attributes: repo.formAttributes(storeId) } };
+      const chosen = chooseLanguage(tag, await repo.languages(storeId));
+      return { locale: chosen, texts: await repo.languageTexts(storeId, chosen), ...(await repo.getSettings(storeId)), reviewForm: { attributes: await repo.formAttributes(storeId) } };
     },
 
     /**
      * The product attributes the review form of `storeId` asks, in order (what a review submission is
      * checked against: server/reviews/submissions.service.ts). Empty for a store that configured none.
      */
-    formAttributes(storeId: string): FormAttribute[] {
+    formAttributes(storeId: string): Promise<FormAttribute[]> {
       return repo.formAttributes(storeId);
     },
 
