@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import type { ListReviewsResponse, Review } from "../contract/storefront.ts";
+import { all, sql, value, values } from "../db/database.ts";
 import { createKeywordEngine } from "./keywords.ts";
 import type { SummaryClaim } from "./summary.ts";
 
@@ -15,7 +16,7 @@ const prefix = `/v1/stores/${TEST_STORE_ID}`;
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
-  seedRealReviews(t.services, { productIds: [P30, P30B, FEW] });
+  await seedRealReviews(t.services, { productIds: [P30, P30B, FEW] });
 });
 afterAll(() => t.close());
 
@@ -26,19 +27,19 @@ const get = async (path: string) => {
 };
 const product = (id: string) => ({ type: "product" as const, id });
 const reviewIdsOf = (productId: string) =>
-  t.services.db.prepare("SELECT review_id FROM reviews WHERE store_id = ? AND product_id = ? ORDER BY review_id").pluck().all(TEST_STORE_ID, productId) as string[];
+  values<string>(t.services.db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = ${productId} ORDER BY review_id`);
 const setAutoPublish = (on: boolean) => t.services.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: on });
 
 describe("availability thresholds (docs/ai.md, Availability and publish flow)", () => {
   it("29 published reviews: nothing is generated and both endpoints answer {}", async () => {
-    setAutoPublish(true);
-    const one = reviewIdsOf(P30)[0];
-    t.services.reviewsData.setStatus(TEST_STORE_ID, one, "pending");
+    await setAutoPublish(true);
+    const one = (await reviewIdsOf(P30))[0];
+    await t.services.reviewsData.setStatus(TEST_STORE_ID, one, "pending");
     const r = await t.services.ai.generate(TEST_STORE_ID, product(P30));
     expect(r).toMatchObject({ status: "skipped", reviewCount: 29 });
     expect(await get(`/products/shopify-${P30}/reviews_summary`)).toEqual({ status: 200, body: {} });
     expect(await get(`/products/shopify-${P30}/reviews_keywords`)).toEqual({ status: 200, body: {} });
-    t.services.reviewsData.setStatus(TEST_STORE_ID, one, "published");
+    await t.services.reviewsData.setStatus(TEST_STORE_ID, one, "published");
   });
 
   it("30 published reviews: summary and keywords are generated and served in the documented shapes", async () => {
@@ -74,25 +75,23 @@ describe("occurrences and claims are exact", () => {
   it("every keyword's occurrences equals a direct count of the product's stored reviews in which the engine finds it", async () => {
     const { body } = await get(`/products/shopify-${P30}/reviews_keywords`);
     const engine = createKeywordEngine();
-    const stored = t.services.db
-      .prepare("SELECT review_id, title, body, rating FROM reviews WHERE store_id = ? AND product_id = ? AND status = 'published'")
-      .all(TEST_STORE_ID, P30) as { review_id: string; title: string; body: string; rating: number }[];
+    const stored = await all<{ review_id: string; title: string; body: string; rating: number }>(t.services.db,
+      sql`SELECT review_id, title, body, rating FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = ${P30} AND status = 'published'`);
     const found = stored.map((r) => new Set(engine.analyse(r.title, r.body, r.rating).map((m) => m.keyword)));
     for (const topic of body.reviewsKeywords.keywordTopics) {
       for (const kw of topic.keywords) {
         expect(found.filter((s) => s.has(kw.name)).length, kw.name).toBe(kw.occurrences);
-        const sql = t.services.db
-          .prepare("SELECT count(*) FROM ai_review_keywords k JOIN reviews r ON r.review_id = k.review_id WHERE k.store_id = ? AND r.product_id = ? AND r.status = 'published' AND k.keyword = ?")
-          .pluck().get(TEST_STORE_ID, P30, kw.name);
-        expect(sql, kw.name).toBe(kw.occurrences);
+        const counted = await value<number>(t.services.db,
+          sql`SELECT count(*) AS n FROM ai_review_keywords k JOIN reviews r ON r.review_id = k.review_id WHERE k.store_id = ${TEST_STORE_ID} AND r.product_id = ${P30} AND r.status = 'published' AND k.keyword = ${kw.name}`);
+        expect(counted, kw.name).toBe(kw.occurrences);
       }
     }
   });
 
-  it("each praise/complaint claim keeps its supporting review IDs and its percentage matches them", () => {
-    const [v] = t.services.ai.versions(TEST_STORE_ID, product(P30));
+  it("each praise/complaint claim keeps its supporting review IDs and its percentage matches them", async () => {
+    const [v] = await t.services.ai.versions(TEST_STORE_ID, product(P30));
     const claims = JSON.parse(v.claims_json) as SummaryClaim[];
-    const ids = new Set(reviewIdsOf(P30));
+    const ids = new Set(await reviewIdsOf(P30));
     const polar = claims.filter((c) => c.kind !== "aggregate");
     expect(polar.length).toBeGreaterThan(0);
     for (const c of polar) {
@@ -125,14 +124,14 @@ describe("occurrences and claims are exact", () => {
 
 describe("publish flow", () => {
   it("auto-publish off: a new version is stored with dateGenerated but the endpoint keeps the published one until approval", async () => {
-    setAutoPublish(false);
+    await setAutoPublish(false);
     const before = (await get(`/products/shopify-${P30}/reviews_summary`)).body.reviewsSummary;
     const r = await t.services.ai.generate(TEST_STORE_ID, product(P30));
     if (r.status !== "generated") throw new Error("expected a version");
     expect(r.version.published_ms).toBeNull();
     expect((await get(`/products/shopify-${P30}/reviews_summary`)).body.reviewsSummary.dateGenerated).toBe(before.dateGenerated);
 
-    t.services.ai.approve(TEST_STORE_ID, r.version.version_id);
+    await t.services.ai.approve(TEST_STORE_ID, r.version.version_id);
     const after = (await get(`/products/shopify-${P30}/reviews_summary`)).body.reviewsSummary;
     expect(after.dateGenerated).toBe(new Date(r.version.generated_ms).toISOString());
     expect(Date.parse(after.datePublished)).toBeGreaterThanOrEqual(r.version.generated_ms);
@@ -144,20 +143,20 @@ describe("publish flow", () => {
     expect((await get(`/products/shopify-${P30B}/reviews_keywords`)).body.reviewsKeywords.keywordTopics.length).toBeGreaterThan(0);
   });
 
-  it("approving a version of another store answers 404", () => {
-    const [v] = t.services.ai.versions(TEST_STORE_ID, product(P30B));
-    expect(() => t.services.ai.approve("99999999-8888-4777-8666-555555555555", v.version_id)).toThrow(/not found/);
+  it("approving a version of another store answers 404", async () => {
+    const [v] = await t.services.ai.versions(TEST_STORE_ID, product(P30B));
+    await expect(t.services.ai.approve("99999999-8888-4777-8666-555555555555", v.version_id)).rejects.toThrow(/not found/);
   });
 });
 
 describe("group-level content (docs/ai.md, Answers)", () => {
   it("off: the product's own content; on: the group's content for every product of the group", async () => {
-    setAutoPublish(true);
+    await setAutoPublish(true);
     await t.services.ai.generate(TEST_STORE_ID, product(P30));
     const own = (await get(`/products/shopify-${P30}/reviews_summary`)).body.reviewsSummary;
     expect(own.contributingReviewCount).toBe(30);
 
-    t.services.stores.setGroupContent(TEST_STORE_ID, GROUP, true);
+    await t.services.stores.setGroupContent(TEST_STORE_ID, GROUP, true);
     expect((await get(`/products/shopify-${P30}/reviews_summary`)).body).toEqual({}); // group not generated yet
     const r = await t.services.ai.generate(TEST_STORE_ID, { type: "group", id: GROUP });
     expect(r.status).toBe("generated");
@@ -167,7 +166,7 @@ describe("group-level content (docs/ai.md, Answers)", () => {
       expect(s.body).toMatch(/these products/);
       expect((await get(`/products/shopify-${id}/reviews_keywords`)).body.reviewsKeywords.keywordTopics.length).toBeGreaterThan(0);
     }
-    t.services.stores.setGroupContent(TEST_STORE_ID, GROUP, false);
+    await t.services.stores.setGroupContent(TEST_STORE_ID, GROUP, false);
     expect((await get(`/products/shopify-${P30}/reviews_summary`)).body.reviewsSummary.contributingReviewCount).toBe(30);
     expect((await get(`/products/shopify-${FEW}/reviews_summary`)).body).toEqual({});
   });
@@ -175,29 +174,29 @@ describe("group-level content (docs/ai.md, Answers)", () => {
 
 describe("regeneration trigger (published reviews grew by the configured fraction, default 20%)", () => {
   it("queues nothing below +20% and queues the product at +20%; the worker regenerates it", async () => {
-    setAutoPublish(true);
-    const ids = reviewIdsOf(P30B);
+    await setAutoPublish(true);
+    const ids = await reviewIdsOf(P30B);
     // P30B: set to 25 published, generate, then grow
-    for (const id of ids.slice(0, 5)) t.services.reviewsData.setStatus(TEST_STORE_ID, id, "pending");
+    for (const id of ids.slice(0, 5)) await t.services.reviewsData.setStatus(TEST_STORE_ID, id, "pending");
     t.services.aiConfig.minReviews = 20;
     t.services.aiConfig.keywordsMinReviews = 20;
     try {
       await t.services.ai.generate(TEST_STORE_ID, product(P30B));
       await t.services.aiWorker.runUntilIdle();
-      t.services.ai.sweep();
+      await t.services.ai.sweep();
       await t.services.aiWorker.runUntilIdle(); // settle every other due scope
-      expect(t.services.ai.sweep()).toBe(0);
-      for (const id of ids.slice(0, 4)) t.services.reviewsData.setStatus(TEST_STORE_ID, id, "published"); // 29 = +16%
-      expect(t.services.ai.sweep()).toBe(0);
-      t.services.reviewsData.setStatus(TEST_STORE_ID, ids[4], "published"); // 30 = +20%
-      expect(t.services.ai.sweep()).toBe(1);
-      expect(t.services.aiData.listJobs(TEST_STORE_ID).filter((j) => j.status === "queued").map((j) => j.scope_id)).toEqual([P30B]);
+      expect(await t.services.ai.sweep()).toBe(0);
+      for (const id of ids.slice(0, 4)) await t.services.reviewsData.setStatus(TEST_STORE_ID, id, "published"); // 29 = +16%
+      expect(await t.services.ai.sweep()).toBe(0);
+      await t.services.reviewsData.setStatus(TEST_STORE_ID, ids[4], "published"); // 30 = +20%
+      expect(await t.services.ai.sweep()).toBe(1);
+      expect((await t.services.aiData.listJobs(TEST_STORE_ID)).filter((j) => j.status === "queued").map((j) => j.scope_id)).toEqual([P30B]);
       // Another node (here: a claim under another worker identity) runs it: a sweep meanwhile does not queue it again.
-      const running = t.services.aiData.claimNext(Date.now(), Date.now() + 60_000, "another node")!;
+      const running = (await t.services.aiData.claimNext(Date.now(), Date.now() + 60_000, "another node"))!;
       expect(running.scope_id).toBe(P30B);
-      expect(t.services.ai.sweep()).toBe(0);
-      expect(t.services.aiData.listJobs(TEST_STORE_ID).filter((j) => j.status === "queued")).toEqual([]);
-      expect(t.services.aiData.failJob(running, "handed back", Date.now(), 0, false)).toBe(true); // queued again, due at once
+      expect(await t.services.ai.sweep()).toBe(0);
+      expect((await t.services.aiData.listJobs(TEST_STORE_ID)).filter((j) => j.status === "queued")).toEqual([]);
+      expect(await t.services.aiData.failJob(running, "handed back", Date.now(), 0, false)).toBe(true); // queued again, due at once
       expect(await t.services.aiWorker.runUntilIdle()).toBe(1);
       expect((await get(`/products/shopify-${P30B}/reviews_summary`)).body.reviewsSummary.contributingReviewCount).toBe(30);
     } finally {

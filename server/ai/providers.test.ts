@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { testDatabases } from "../../test/test-databases.ts";
 import { createServices, type Services, type ServicesOptions } from "../services.ts";
+import { run, sql, value, values } from "../db/database.ts";
 import type { AiConfig, LlmConfig } from "./config.ts";
 import { toTargetLocale } from "../translation/locales.ts";
 import { decodeHtmlText } from "../../widgets/internal/html-text.ts";
@@ -47,39 +48,39 @@ describe("persisted queue", () => {
   it("a job enqueued before the services close is completed by a worker after reopening", async () => {
     const path = tempDb();
     let s: Services = await open(path);
-    seedRealReviews(s, { productIds: [P30] });
-    s.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: true });
-    expect(s.ai.enqueue(TEST_STORE_ID, { type: "product", id: P30 }, "test")).toBe(true);
-    expect(s.ai.enqueue(TEST_STORE_ID, { type: "product", id: P30 }, "test")).toBe(false); // one queued job per scope
-    s.close();
+    await seedRealReviews(s, { productIds: [P30] });
+    await s.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: true });
+    expect(await s.ai.enqueue(TEST_STORE_ID, { type: "product", id: P30 }, "test")).toBe(true);
+    expect(await s.ai.enqueue(TEST_STORE_ID, { type: "product", id: P30 }, "test")).toBe(false); // one queued job per scope
+    await s.close();
 
     s = await open(path);
     try {
-      expect(s.aiData.jobCounts().queued).toBe(1);
-      s.aiWorker.start();
-      await expect.poll(() => s.aiData.jobCounts().done, { timeout: 20_000 }).toBe(1);
+      expect((await s.aiData.jobCounts()).queued).toBe(1);
+      await s.aiWorker.start();
+      await expect.poll(async () => (await s.aiData.jobCounts()).done, { timeout: 20_000 }).toBe(1);
       await s.aiWorker.stop();
-      expect(s.ai.getSummary({ storeId: TEST_STORE_ID, productKey: `shopify-${P30}` })).toHaveProperty("reviewsSummary.contributingReviewCount", 30);
+      expect(await s.ai.getSummary({ storeId: TEST_STORE_ID, productKey: `shopify-${P30}` })).toHaveProperty("reviewsSummary.contributingReviewCount", 30);
     } finally {
-      s.close();
+      await s.close();
     }
   });
 
   it("a job left running by a stopped process is queued again and completed", async () => {
     const path = tempDb();
     let s: Services = await open(path);
-    seedRealReviews(s, { productIds: [P30] });
-    s.ai.enqueue(TEST_STORE_ID, { type: "product", id: P30 }, "test");
+    await seedRealReviews(s, { productIds: [P30] });
+    await s.ai.enqueue(TEST_STORE_ID, { type: "product", id: P30 }, "test");
     // the process "dies" mid-job, and its claim runs out (at once here: on PostgreSQL another node takes back only expired claims)
-    expect(s.aiData.claimNext(Date.now(), Date.now(), "a process that died")?.status).toBe("running");
-    s.close();
+    expect((await s.aiData.claimNext(Date.now(), Date.now(), "a process that died"))?.status).toBe("running");
+    await s.close();
     s = await open(path);
     try {
       expect(await s.aiWorker.runUntilIdle()).toBe(1);
-      expect(s.aiData.jobCounts()).toMatchObject({ queued: 0, running: 0, done: 1 });
-      expect(s.ai.versions(TEST_STORE_ID, { type: "product", id: P30 })).toHaveLength(1);
+      expect(await s.aiData.jobCounts()).toMatchObject({ queued: 0, running: 0, done: 1 });
+      expect(await s.ai.versions(TEST_STORE_ID, { type: "product", id: P30 })).toHaveLength(1);
     } finally {
-      s.close();
+      await s.close();
     }
   });
 });
@@ -91,10 +92,10 @@ describe("language-model provider (OpenAI-compatible) against a local stub", () 
   beforeAll(async () => {
     stub = await stubServer();
     s = await open(tempDb());
-    seedRealReviews(s, { productIds: [P30] });
-    s.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: true });
+    await seedRealReviews(s, { productIds: [P30] });
+    await s.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: true });
   });
-  afterAll(async () => { s.close(); await stub.close(); });
+  afterAll(async () => { await s.close(); await stub.close(); });
   const generate = async () => {
     s.aiConfig.llm = llm();
     const r = await s.ai.generate(TEST_STORE_ID, { type: "product", id: P30 });
@@ -114,7 +115,7 @@ describe("language-model provider (OpenAI-compatible) against a local stub", () 
     const r = await generate();
     expect(r.fallbackReason).toBeUndefined();
     expect(r.version.engine).toBe("llm:stub-model");
-    expect(s.ai.getSummary({ storeId: TEST_STORE_ID, productKey: `shopify-${P30}` })).toHaveProperty("reviewsSummary.body", text);
+    expect(await s.ai.getSummary({ storeId: TEST_STORE_ID, productKey: `shopify-${P30}` })).toHaveProperty("reviewsSummary.body", text);
   });
 
   it("timeout: every attempt times out, retried, then the embedded engine's summary is used", async () => {
@@ -156,12 +157,12 @@ describe("translation (docs/ai.md, Translation) against a local LibreTranslate s
       res.end(JSON.stringify({ translatedText: q.map((x) => `[${source}>${target}] ${x}`) }));
     });
     s = await open(tempDb(), { translation: { provider: "libretranslate", url: stub.url, timeoutMs: 2000 } });
-    seedRealReviews(s, { productIds: [P30] });
-    s.stores.updateSettings(TEST_STORE_ID, { translation: "on-load" });
-    ids = s.db.prepare("SELECT review_id FROM reviews WHERE product_id = ? ORDER BY created_ms DESC").pluck().all(P30) as string[];
-    s.db.prepare("UPDATE reviews SET language_code = NULL WHERE review_id = ?").run(ids[0]); // detection failed for this one
+    await seedRealReviews(s, { productIds: [P30] });
+    await s.stores.updateSettings(TEST_STORE_ID, { translation: "on-load" });
+    ids = await values<string>(s.db, sql`SELECT review_id FROM reviews WHERE product_id = ${P30} ORDER BY created_ms DESC`);
+    await run(s.db, sql`UPDATE reviews SET language_code = NULL WHERE review_id = ${ids[0]}`); // detection failed for this one
   });
-  afterAll(async () => { s.close(); await stub.close(); });
+  afterAll(async () => { await s.close(); await stub.close(); });
   const list = (locale: string) => s.reviews.listReviews({ storeId: TEST_STORE_ID, productKey: `shopify-${P30}` }, { limit: 5, orderBy: "date desc", locale }, "http://x");
 
   it("translates only auto-detected reviews in another language, adds translatedLocale, and caches per review and locale", async () => {
@@ -177,7 +178,7 @@ describe("translation (docs/ai.md, Translation) against a local LibreTranslate s
     const again = await list("de-formal");
     expect(again.reviews.map((r) => r.body)).toEqual(first.reviews.map((r) => r.body));
     expect(stub.calls).toHaveLength(1); // served from the SQLite cache
-    expect(s.db.prepare("SELECT count(*) FROM review_translations WHERE locale_key = 'de-formal'").pluck().get()).toBe(4);
+    expect(await value<number>(s.db, sql`SELECT count(*) AS n FROM review_translations WHERE locale_key = 'de-formal'`)).toBe(4);
   });
 
   it("the review's own language is not translated; pt-PT and pt-pt share one cache entry", async () => {
@@ -190,23 +191,23 @@ describe("translation (docs/ai.md, Translation) against a local LibreTranslate s
   });
 
   it("translation setting off: original text", async () => {
-    s.stores.updateSettings(TEST_STORE_ID, { translation: "off" });
+    await s.stores.updateSettings(TEST_STORE_ID, { translation: "off" });
     try {
       expect((await list("fr")).reviews.every((r) => r.translatedLocale === undefined && !r.body.startsWith("["))).toBe(true);
     } finally {
-      s.stores.updateSettings(TEST_STORE_ID, { translation: "on-load" });
+      await s.stores.updateSettings(TEST_STORE_ID, { translation: "on-load" });
     }
   });
 
   it("no provider configured, or the provider failing: original text", async () => {
     const bare = await open(tempDb());
     try {
-      seedRealReviews(bare, { productIds: [P30] });
-      bare.stores.updateSettings(TEST_STORE_ID, { translation: "on-load" });
+      await seedRealReviews(bare, { productIds: [P30] });
+      await bare.stores.updateSettings(TEST_STORE_ID, { translation: "on-load" });
       const r = await bare.reviews.listReviews({ storeId: TEST_STORE_ID, productKey: `shopify-${P30}` }, { limit: 5, orderBy: "date desc", locale: "fr" }, "http://x");
       expect(r.reviews.every((x) => x.translatedLocale === undefined)).toBe(true);
     } finally {
-      bare.close();
+      await bare.close();
     }
     stub.handle((_req, _body, res) => { res.statusCode = 500; res.end("{}"); });
     expect((await list("it")).reviews.every((r) => r.translatedLocale === undefined && !r.body.startsWith("["))).toBe(true);

@@ -11,6 +11,7 @@ import { freshDatabase, type FreshDatabase } from "../../test/database-location.
 import { DATA_DIR } from "../../test/fixtures.ts";
 import { loadConfig } from "../config.ts";
 import { createServices } from "../services.ts";
+import { one, sql } from "../db/database.ts";
 import { DEMO_SEEDERS, DEMO_STORE_ID, ensureDemoStore } from "./demo.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "chorus-demo-"));
@@ -23,25 +24,25 @@ afterAll(async () => {
 describe("demo store on a first run anywhere", () => {
   it("imports the shipped clothing reviews when DEMO_DATA_DIR has none; the Q&A seeder waits for its file", async () => {
     database = await freshDatabase(dir, "first-run.sqlite");
-    const services = createServices({ databasePath: database.location, mediaPath: join(dir, "media") });
+    const services = await createServices({ databasePath: database.location, mediaPath: join(dir, "media") });
     try {
       const lines: string[] = [];
       const log = (line: string) => lines.push(line);
       const seeders = DEMO_SEEDERS.filter((s) => s.name === "reviews" || s.name === "questions");
       const empty = loadConfig({ ...process.env, ...database.env, DEMO_DATA_DIR: join(dir, "empty") });
       await ensureDemoStore({ services, config: empty, log }, seeders);
-      expect(services.reviews.getAggregate({ storeId: DEMO_STORE_ID }).reviewAggregate.reviewCount).toBe(23_486);
+      expect((await services.reviews.getAggregate({ storeId: DEMO_STORE_ID })).reviewAggregate.reviewCount).toBe(23_486);
       expect(lines.join("\n")).toContain("womens_clothing_ecommerce_reviews.csv.gz");
-      const questionsDone = () => services.db.prepare("SELECT 1 FROM app_settings WHERE key = 'demo_seeded:questions'").get() !== undefined;
-      expect(questionsDone()).toBe(false);
+      const questionsDone = async () => (await one(services.db, sql`SELECT 1 AS done FROM app_settings WHERE key = 'demo_seeded:questions'`)) !== undefined;
+      expect(await questionsDone()).toBe(false);
 
       // A later start with the data folder: the Q&A is imported then; the reviews are not imported twice.
       const withData = loadConfig({ ...process.env, ...database.env, DEMO_DATA_DIR: DATA_DIR });
       await ensureDemoStore({ services, config: withData, log }, seeders);
-      expect(questionsDone()).toBe(true);
-      expect(services.reviews.getAggregate({ storeId: DEMO_STORE_ID }).reviewAggregate.reviewCount).toBe(23_486);
+      expect(await questionsDone()).toBe(true);
+      expect((await services.reviews.getAggregate({ storeId: DEMO_STORE_ID })).reviewAggregate.reviewCount).toBe(23_486);
     } finally {
-      services.close();
+      await services.close();
     }
   }, process.env.CHORUS_TEST_POSTGRES_URL ? 600_000 : 120_000); // PostgreSQL imports the 23,486 reviews in minutes
 });

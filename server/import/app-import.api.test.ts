@@ -21,6 +21,7 @@ import { minimalMp4 } from "../../test/media-fixtures.ts";
 import { ALWAYS_REFUSED, LOOPBACK_FORMS, REDIRECT_TARGETS, startLoopbackListeners, type LoopbackListeners } from "../../test/ssrf-forms.ts";
 import { PROJECT_ROOT } from "../config.ts";
 import { createServices } from "../services.ts";
+import { all, one, sql, value } from "../db/database.ts";
 import { freshDatabase } from "../../test/database-location.ts";
 import type { AppFormat } from "./app-formats.ts";
 import { appImporterOf, ImportFileError, type AppImportOptions, type AppImportReport } from "./app-import.ts";
@@ -35,10 +36,9 @@ const fixtureRows = (name: string) => parse(readFileSync(join(FIXTURES, name)), 
 
 type Row = { review_id: string; product_id: string; rating: number; title: string; body: string; created_ms: number; status: string; reviewer_name: string;
   reviewer_email: string | null; verified_status: string; reply_body: string | null; reply_created_ms: number | null; media_count: number; reviewer_country_code: string | null };
-const reviewsOf = (source: string): Row[] => t.services.db.prepare(
-  "SELECT review_id, product_id, rating, title, body, created_ms, status, reviewer_name, reviewer_email, verified_status, reply_body, reply_created_ms, media_count, reviewer_country_code FROM reviews WHERE store_id = ? AND source = ? ORDER BY created_ms DESC",
-).all(TEST_STORE_ID, source) as Row[];
-const byName = (source: string, name: string) => reviewsOf(source).find((r) => r.reviewer_name === name)!;
+const reviewsOf = (source: string): Promise<Row[]> => all<Row>(t.services.db, sql`SELECT review_id, product_id, rating, title, body, created_ms, status, reviewer_name,
+  reviewer_email, verified_status, reply_body, reply_created_ms, media_count, reviewer_country_code FROM reviews WHERE store_id = ${TEST_STORE_ID} AND source = ${source} ORDER BY created_ms DESC`);
+const byName = async (source: string, name: string) => (await reviewsOf(source)).find((r) => r.reviewer_name === name)!;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const run = (format: AppFormat, extra: Partial<AppImportOptions> = {}) =>
   appImporterOf(t.services).run({ storeId: TEST_STORE_ID, file: files[`${format}.csv`], format, ...extra });
@@ -66,12 +66,12 @@ beforeAll(async () => {
   }
   // The photo server is on 127.0.0.1: this server may reach loopback (ALLOW_LOOPBACK_REQUESTS=1).
   t = await startTestServer({ allowLoopbackRequests: true });
-  t.services.stores.create({ storeId: TEST_STORE_ID, name: "Import test", platform: "shopify" });
+  await t.services.stores.create({ storeId: TEST_STORE_ID, name: "Import test", platform: "shopify" });
   const repo = appImportRepo(t.services.db);
   // The store already has Judge.me row 1's product (by ID, without a handle) and Okendo row 1's product (another ID, by handle).
   const jm = fixtureRows("judgeme.csv")[0];
-  repo.createProduct({ storeId: TEST_STORE_ID, productId: jm.product_id, name: "Existing jumpsuit", url: null, handle: null });
-  repo.createProduct({ storeId: TEST_STORE_ID, productId: "7001", name: "Existing by handle", url: null, handle: fixtureRows("okendo.csv")[0].handle });
+  await repo.createProduct({ storeId: TEST_STORE_ID, productId: jm.product_id, name: "Existing jumpsuit", url: null, handle: null });
+  await repo.createProduct({ storeId: TEST_STORE_ID, productId: "7001", name: "Existing by handle", url: null, handle: fixtureRows("okendo.csv")[0].handle });
 }, 60_000);
 afterAll(async () => {
   await t?.close();
@@ -108,40 +108,41 @@ describe("Judge.me", () => {
     expect(dry.media).toMatchObject({ found: 3, imported: 0, failed: [] });
   });
 
-  it("the real run reports the numbers of the dry run; a second run imports nothing and reports the same rows", () => {
+  it("the real run reports the numbers of the dry run; a second run imports nothing and reports the same rows", async () => {
     expect(numbers(real)).toEqual(numbers(dry));
     expect(real).toMatchObject({ committed: true, rowsRead: 5, imported: 5, alreadyPresent: 0, badRows: [] });
     expect(real.curation).toEqual({ published: 3, pending: 1, hidden: 0, spam: 1 });
     expect(real.products).toEqual({ matched: 1, created: 3 }); // two rows share a product
     expect(again).toMatchObject({ committed: true, rowsRead: 5, imported: 0, alreadyPresent: 5, badRows: [] });
-    expect(reviewsOf("app:judgeme")).toHaveLength(5);
+    expect(await reviewsOf("app:judgeme")).toHaveLength(5);
   });
 
-  it("keeps the original dates, names, curation, e-mails (private) and replies", () => {
-    const maria = byName("app:judgeme", "Maria Gomez");
+  it("keeps the original dates, names, curation, e-mails (private) and replies", async () => {
+    const maria = await byName("app:judgeme", "Maria Gomez");
     expect(iso(maria.created_ms)).toBe("2023-04-11T08:15:32.000Z");
     expect(maria).toMatchObject({ status: "published", reviewer_email: "maria.gomez@example.com", reply_body: "Thank you for your review.", verified_status: "unverified" });
     expect(iso(maria.reply_created_ms)).toBe("2023-04-12T09:00:00.000Z");
-    expect(byName("app:judgeme", "Ann Lee")).toMatchObject({ status: "pending" });
-    expect(iso(byName("app:judgeme", "Ann Lee").created_ms)).toBe("2022-12-30T23:59:59.000Z");
-    expect(byName("app:judgeme", "Promo Bot")).toMatchObject({ status: "rejected" });
+    expect(await byName("app:judgeme", "Ann Lee")).toMatchObject({ status: "pending" });
+    expect(iso((await byName("app:judgeme", "Ann Lee")).created_ms)).toBe("2022-12-30T23:59:59.000Z");
+    expect(await byName("app:judgeme", "Promo Bot")).toMatchObject({ status: "rejected" });
   });
 
-  it("downloads the photos through the media pipeline and reports the missing one with its line", () => {
+  it("downloads the photos through the media pipeline and reports the missing one with its line", async () => {
     expect(real.media.imported).toBe(2);
     expect(real.media.failed).toEqual([{ line: 2, url: expect.stringMatching(/missing\.jpg$/), reason: "HTTP 404" }]);
-    expect(byName("app:judgeme", "Maria Gomez").media_count).toBe(1);
+    expect((await byName("app:judgeme", "Maria Gomez")).media_count).toBe(1);
     // The spam review's photo is kept, not public, and dated rejected at the import (the retention grace starts now).
-    const spam = t.services.db.prepare("SELECT status, rejected_ms FROM review_media WHERE review_id = ?").get(byName("app:judgeme", "Promo Bot").review_id) as { status: string; rejected_ms: number };
+    const spam = (await one<{ status: string; rejected_ms: number }>(t.services.db,
+      sql`SELECT status, rejected_ms FROM review_media WHERE review_id = ${(await byName("app:judgeme", "Promo Bot")).review_id}`))!;
     expect(spam.status).toBe("rejected");
     expect(Date.now() - spam.rejected_ms).toBeLessThan(120_000);
   });
 
-  it("maps products: an existing ID keeps its product (and gains the handle), a handle alone creates a product", () => {
+  it("maps products: an existing ID keeps its product (and gains the handle), a handle alone creates a product", async () => {
     const rows = fixtureRows("judgeme.csv");
-    expect(byName("app:judgeme", "Maria Gomez").product_id).toBe(rows[0].product_id);
-    expect(appImportRepo(t.services.db).productById(TEST_STORE_ID, rows[0].product_id)).toMatchObject({ name: "Existing jumpsuit", handle: rows[0].product_handle });
-    expect(byName("app:judgeme", "Jo Park").product_id).toBe(rows[3].product_handle);
+    expect((await byName("app:judgeme", "Maria Gomez")).product_id).toBe(rows[0].product_id);
+    expect(await appImportRepo(t.services.db).productById(TEST_STORE_ID, rows[0].product_id)).toMatchObject({ name: "Existing jumpsuit", handle: rows[0].product_handle });
+    expect((await byName("app:judgeme", "Jo Park")).product_id).toBe(rows[3].product_handle);
   });
 
   it("the storefront shows the name, date, reply and photo, and never an e-mail", async () => {
@@ -173,13 +174,13 @@ describe("Yotpo", () => {
     expect(again).toMatchObject({ imported: 0, alreadyPresent: 4, badRows: real.badRows });
   }, 60_000);
 
-  it("keeps verified buyers (import proof), unpublished reviews rejected, the comment as the store reply, product titles and URLs", () => {
-    const lena = byName("app:yotpo", "Lena K.");
+  it("keeps verified buyers (import proof), unpublished reviews rejected, the comment as the store reply, product titles and URLs", async () => {
+    const lena = await byName("app:yotpo", "Lena K.");
     expect(lena).toMatchObject({ verified_status: "verified-buyer", status: "published", reply_body: "We are glad it fits well.", media_count: 1 });
     expect(iso(lena.created_ms)).toBe("2022-11-03T14:02:11.000Z");
-    expect(byName("app:yotpo", "Chris P.")).toMatchObject({ verified_status: "unverified", status: "rejected" });
+    expect(await byName("app:yotpo", "Chris P.")).toMatchObject({ verified_status: "unverified", status: "rejected" });
     const row = fixtureRows("yotpo.csv")[0];
-    expect(t.services.stores.getProduct(TEST_STORE_ID, row["Product ID"])).toMatchObject({ name: row["Product Title"], url: row["Product URL"] });
+    expect(await t.services.stores.getProduct(TEST_STORE_ID, row["Product ID"])).toMatchObject({ name: row["Product Title"], url: row["Product URL"] });
   });
 });
 
@@ -190,15 +191,16 @@ describe("Okendo", () => {
     expect(numbers(real)).toEqual(numbers(dry));
     expect(real).toMatchObject({ imported: 4, products: { matched: 1, created: 2 }, verifiedBuyers: 2, curation: { published: 2, pending: 1, hidden: 1, spam: 0 } });
     const rows = fixtureRows("okendo.csv");
-    expect(byName("app:okendo", "Grace H.")).toMatchObject({ product_id: "7001", verified_status: "verified-buyer", reviewer_country_code: "AU", reply_body: "Thanks, Grace!" });
-    expect(iso(byName("app:okendo", "Grace H.").created_ms)).toBe("2021-08-14T00:00:00.000Z");
-    expect(byName("app:okendo", "Henry T.")).toMatchObject({ product_id: rows[1].productId.replace("shopify-", ""), status: "pending" });
-    expect(iso(byName("app:okendo", "Henry T.").created_ms)).toBe("2020-02-29T09:30:00.000Z");
-    expect(byName("app:okendo", "Ivy N.")).toMatchObject({ product_id: rows[2].sku, status: "rejected" });
-    expect(iso(byName("app:okendo", "Ivy N.").created_ms)).toBe("2019-12-31T22:00:00.000Z");
+    expect(await byName("app:okendo", "Grace H.")).toMatchObject({ product_id: "7001", verified_status: "verified-buyer", reviewer_country_code: "AU", reply_body: "Thanks, Grace!" });
+    expect(iso((await byName("app:okendo", "Grace H.")).created_ms)).toBe("2021-08-14T00:00:00.000Z");
+    expect(await byName("app:okendo", "Henry T.")).toMatchObject({ product_id: rows[1].productId.replace("shopify-", ""), status: "pending" });
+    expect(iso((await byName("app:okendo", "Henry T.")).created_ms)).toBe("2020-02-29T09:30:00.000Z");
+    expect(await byName("app:okendo", "Ivy N.")).toMatchObject({ product_id: rows[2].sku, status: "rejected" });
+    expect(iso((await byName("app:okendo", "Ivy N.")).created_ms)).toBe("2019-12-31T22:00:00.000Z");
     expect(real.media).toMatchObject({ found: 1, imported: 1, failed: [] });
-    expect(byName("app:okendo", "Jack L.").media_count).toBe(1);
-    const video = t.services.db.prepare("SELECT type, stream_url FROM review_media WHERE review_id = ?").get(byName("app:okendo", "Jack L.").review_id) as { type: string; stream_url: string };
+    expect((await byName("app:okendo", "Jack L.")).media_count).toBe(1);
+    const video = await one<{ type: string; stream_url: string }>(t.services.db,
+      sql`SELECT type, stream_url FROM review_media WHERE review_id = ${(await byName("app:okendo", "Jack L.")).review_id}`);
     expect(video).toMatchObject({ type: "video", stream_url: expect.stringMatching(/video\.mp4$/) });
     expect((await run("okendo")).alreadyPresent).toBe(4);
   }, 60_000);
@@ -210,12 +212,12 @@ describe("Stamped", () => {
     const real = await run("stamped");
     expect(numbers(real)).toEqual(numbers(dry));
     expect(real).toMatchObject({ imported: 4, verifiedBuyers: 2, replies: 1, curation: { published: 3, pending: 0, hidden: 1, spam: 0 }, media: { found: 1, imported: 1, failed: [] } });
-    const kim = byName("app:stamped", "Kim S.");
+    const kim = await byName("app:stamped", "Kim S.");
     expect(iso(kim.created_ms)).toBe("2022-06-19T17:45:00.000Z");
     expect(iso(kim.reply_created_ms)).toBe("2022-06-20T10:00:00.000Z");
     expect(kim).toMatchObject({ verified_status: "verified-buyer", reviewer_email: "kim@example.com" });
-    expect(byName("app:stamped", "Liam B.")).toMatchObject({ status: "rejected", verified_status: "unverified" });
-    expect(byName("app:stamped", "Mia C.").media_count).toBe(1);
+    expect(await byName("app:stamped", "Liam B.")).toMatchObject({ status: "rejected", verified_status: "unverified" });
+    expect((await byName("app:stamped", "Mia C.")).media_count).toBe(1);
   }, 60_000);
 });
 
@@ -225,10 +227,10 @@ describe("Loox", () => {
     const real = await run("loox");
     expect(numbers(real)).toEqual(numbers(dry));
     expect(real).toMatchObject({ imported: 4, verifiedBuyers: 2, replies: 1, curation: { published: 3, pending: 0, hidden: 1, spam: 0 }, media: { imported: 1 } });
-    expect(byName("app:loox", "Olivia")).toMatchObject({ verified_status: "verified-buyer", media_count: 1, title: "" });
-    expect(byName("app:loox", "Paul Durand")).toMatchObject({ status: "rejected" });
-    expect(iso(byName("app:loox", "Quinn").reply_created_ms)).toBe("2023-09-10T10:00:00.000Z");
-    expect(iso(byName("app:loox", "Rae").created_ms)).toBe("2023-03-03T03:03:03.000Z");
+    expect(await byName("app:loox", "Olivia")).toMatchObject({ verified_status: "verified-buyer", media_count: 1, title: "" });
+    expect(await byName("app:loox", "Paul Durand")).toMatchObject({ status: "rejected" });
+    expect(iso((await byName("app:loox", "Quinn")).reply_created_ms)).toBe("2023-09-10T10:00:00.000Z");
+    expect(iso((await byName("app:loox", "Rae")).created_ms)).toBe("2023-03-03T03:03:03.000Z");
   }, 60_000);
 });
 
@@ -241,13 +243,13 @@ describe("a malformed file", () => {
     expect(blocked.badRows[0].reason).toMatch(/rating must be a whole number from 1 to 5, got "7"/);
     expect(blocked.badRows[1].reason).toMatch(/does not exist/);
     expect(blocked.badRows[2].reason).toMatch(/not valid CSV/);
-    const count = () => t.services.db.prepare("SELECT count(*) FROM reviews WHERE store_id = ?").pluck().get(TEST_STORE_ID) as number;
-    const before = count();
+    const count = async () => Number(await value<number>(t.services.db, sql`SELECT count(*) AS n FROM reviews WHERE store_id = ${TEST_STORE_ID}`));
+    const before = await count();
     await appImporterOf(t.services).run({ storeId: TEST_STORE_ID, file, format: "judgeme" });
-    expect(count()).toBe(before);
+    expect(await count()).toBe(before);
     const skipped = await appImporterOf(t.services).run({ storeId: TEST_STORE_ID, file, format: "judgeme", skipBadRows: true });
     expect(skipped).toMatchObject({ committed: true, imported: 1 });
-    expect(count()).toBe(before + 1);
+    expect(await count()).toBe(before + 1);
   });
 
   it("line numbers count the line breaks inside quoted texts and blank lines", async () => {
@@ -296,9 +298,9 @@ describe("npm run import -- --format", () => {
     // A SQLite file, or a fresh PostgreSQL database with CHORUS_TEST_POSTGRES_URL (test/database-location.ts).
     const database = await freshDatabase(cliDir);
     const env = { ...process.env, ...database.env, MEDIA_PATH: join(cliDir, "media"), LOG_LEVEL: "silent", ALLOW_LOOPBACK_REQUESTS: "1" };
-    const services = createServices({ databasePath: database.location, mediaPath: env.MEDIA_PATH });
-    services.stores.create({ storeId: TEST_STORE_ID, name: "CLI import", platform: "shopify" });
-    services.close();
+    const services = await createServices({ databasePath: database.location, mediaPath: env.MEDIA_PATH });
+    await services.stores.create({ storeId: TEST_STORE_ID, name: "CLI import", platform: "shopify" });
+    await services.close();
     const cli = async (...args: string[]) => {
       const { stdout } = await promisify(execFile)(process.execPath, ["server/cli/import.ts", "--store", TEST_STORE_ID, "--format", "stamped", "--file", files["stamped.csv"], ...args], { cwd: PROJECT_ROOT, env });
       return stdout;
@@ -386,7 +388,7 @@ describe("admin import: media URLs on loopback, private or reserved hosts are re
   beforeAll(async () => {
     listeners = await startLoopbackListeners();
     guarded = await startTestServer();
-    guarded.services.stores.create({ storeId: TEST_STORE_ID, name: "Guarded import", platform: "shopify" });
+    await guarded.services.stores.create({ storeId: TEST_STORE_ID, name: "Guarded import", platform: "shopify" });
     for (const server of [guarded, t]) await server.services.admin.createUser({ email: "ssrf@example.com", password: "ssrf-import-password", storeIds: [TEST_STORE_ID] });
   }, 60_000);
   afterAll(async () => {

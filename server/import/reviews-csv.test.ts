@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { stringify } from "csv-stringify/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServices, type Services } from "../services.ts";
+import { all, one, sql } from "../db/database.ts";
 import { freshDatabase, type FreshDatabase } from "../../test/database-location.ts";
 import { REVIEWS_CSV, realReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { importReviewsCsv, spreadDate, type ImportReport } from "./reviews-csv.ts";
@@ -18,11 +19,11 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chorus-import-"));
   // A SQLite file, or a fresh PostgreSQL database with CHORUS_TEST_POSTGRES_URL (test/database-location.ts).
   database = await freshDatabase(dir);
-  services = createServices({ databasePath: database.location });
-  services.stores.create({ storeId: TEST_STORE_ID, name: "Import test", platform: "shopify" });
+  services = await createServices({ databasePath: database.location });
+  await services.stores.create({ storeId: TEST_STORE_ID, name: "Import test", platform: "shopify" });
 });
 afterAll(async () => {
-  services.close();
+  await services.close();
   await database.drop();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -33,43 +34,45 @@ describe("import of the real clothing reviews file", () => {
     first = await importReviewsCsv(deps(), { storeId: TEST_STORE_ID, file: REVIEWS_CSV, anchorMs: ANCHOR });
   }, 120_000);
 
-  it("imports every row, with one product per Clothing ID and one group per class", () => {
+  it("imports every row, with one product per Clothing ID and one group per class", async () => {
     const rows = realReviews();
     expect(first.rowsRead).toBe(23_486);
     expect(first.inserted).toBe(23_486);
     expect(first.badRows).toEqual([]);
     expect(first.products).toBe(new Set(rows.map((r) => r.productId)).size);
     expect(first.groups).toBe(new Set(rows.map((r) => r.className).filter(Boolean)).size);
-    expect(services.reviewsData.countByStatus(TEST_STORE_ID).published).toBe(23_486);
+    expect((await services.reviewsData.countByStatus(TEST_STORE_ID)).published).toBe(23_486);
   });
 
-  it("product shopify-1078 is the product with the most reviews and keeps its real rating counts", () => {
-    const top = services.stores.topProducts(TEST_STORE_ID, 1)[0];
+  it("product shopify-1078 is the product with the most reviews and keeps its real rating counts", async () => {
+    const top = (await services.stores.topProducts(TEST_STORE_ID, 1))[0];
     expect(top.productId).toBe("1078");
     const mine = realReviews().filter((r) => r.productId === "1078");
     expect(top.reviewCount).toBe(mine.length);
-    const agg = services.reviewsData.aggregate(TEST_STORE_ID, { type: "product", productId: "1078" });
+    const agg = await services.reviewsData.aggregate(TEST_STORE_ID, { type: "product", productId: "1078" });
     expect(agg.rating_total).toBe(mine.reduce((s, r) => s + r.rating, 0));
   });
 
-  it("decodes HTML entities such as &#39;", () => {
+  it("decodes HTML entities such as &#39;", async () => {
     const encoded = realReviews().find((r) => r.body.includes("&#39;"))!;
     expect(encoded).toBeDefined();
-    const stored = services.db.prepare("SELECT body FROM reviews WHERE store_id = ? AND source_key = ?").get(TEST_STORE_ID, encoded.index) as { body: string };
+    const stored = (await one<{ body: string }>(services.db, sql`SELECT body FROM reviews WHERE store_id = ${TEST_STORE_ID} AND source_key = ${encoded.index}`))!;
     expect(stored.body).not.toContain("&#39;");
     expect(stored.body).toContain("'");
   });
 
-  it("keeps helpful counts, recommended flags and multi-line bodies from the file", () => {
+  it("keeps helpful counts, recommended flags and multi-line bodies from the file", async () => {
     const multi = realReviews().find((r) => r.body.includes("\n"))!;
-    const row = services.db.prepare("SELECT body, helpful_count, is_recommended FROM reviews WHERE store_id = ? AND source_key = ?").get(TEST_STORE_ID, multi.index) as { body: string; helpful_count: number; is_recommended: number };
+    const row = (await one<{ body: string; helpful_count: number; is_recommended: number }>(services.db,
+      sql`SELECT body, helpful_count, is_recommended FROM reviews WHERE store_id = ${TEST_STORE_ID} AND source_key = ${multi.index}`))!;
     expect(row.body).toContain("\n");
     expect(row.helpful_count).toBe(multi.helpful);
     expect(row.is_recommended).toBe(multi.recommended ? 1 : 0);
   });
 
-  it("gives deterministic dates within the two years before the anchor, and detects English", () => {
-    const row = services.db.prepare("SELECT created_ms, language_code, reviewer_name FROM reviews WHERE store_id = ? AND source_key = '1'").get(TEST_STORE_ID) as { created_ms: number; language_code: string; reviewer_name: string };
+  it("gives deterministic dates within the two years before the anchor, and detects English", async () => {
+    const row = (await one<{ created_ms: number; language_code: string; reviewer_name: string }>(services.db,
+      sql`SELECT created_ms, language_code, reviewer_name FROM reviews WHERE store_id = ${TEST_STORE_ID} AND source_key = '1'`))!;
     expect(row.created_ms).toBe(spreadDate(ANCHOR, "womens_clothing_ecommerce_reviews.csv:1"));
     expect(row.created_ms).toBeLessThan(ANCHOR);
     expect(row.created_ms).toBeGreaterThanOrEqual(ANCHOR - 730 * 86_400_000);
@@ -77,9 +80,9 @@ describe("import of the real clothing reviews file", () => {
     expect(row.reviewer_name).toBe("Anonymous shopper");
   });
 
-  it("leaves the language empty for a review without text", () => {
+  it("leaves the language empty for a review without text", async () => {
     const empty = realReviews().find((r) => !r.body && !r.title)!;
-    const row = services.db.prepare("SELECT language_code FROM reviews WHERE store_id = ? AND source_key = ?").get(TEST_STORE_ID, empty.index) as { language_code: string | null };
+    const row = (await one<{ language_code: string | null }>(services.db, sql`SELECT language_code FROM reviews WHERE store_id = ${TEST_STORE_ID} AND source_key = ${empty.index}`))!;
     expect(row.language_code).toBeNull();
   });
 
@@ -87,7 +90,7 @@ describe("import of the real clothing reviews file", () => {
     const again = await importReviewsCsv(deps(), { storeId: TEST_STORE_ID, file: REVIEWS_CSV, anchorMs: ANCHOR });
     expect(again.inserted).toBe(0);
     expect(again.alreadyPresent).toBe(23_486);
-    expect(services.reviewsData.countByStatus(TEST_STORE_ID).published).toBe(23_486);
+    expect((await services.reviewsData.countByStatus(TEST_STORE_ID)).published).toBe(23_486);
   }, 120_000);
 });
 
@@ -133,7 +136,7 @@ describe("verified purchases from the source system (issue 19, finding 6)", () =
     ]));
     const report = await importReviewsCsv(deps(), { storeId: TEST_STORE_ID, file, source: "verified-test" });
     expect(report.inserted).toBe(3);
-    const statuses = services.db.prepare("SELECT source_key, verified_status FROM reviews WHERE store_id = ? AND source = 'verified-test' ORDER BY source_key").all(TEST_STORE_ID);
+    const statuses = await all(services.db, sql`SELECT source_key, verified_status FROM reviews WHERE store_id = ${TEST_STORE_ID} AND source = 'verified-test' ORDER BY source_key`);
     expect(statuses).toEqual([
       { source_key: "v0", verified_status: "verified-buyer" }, { source_key: "v1", verified_status: "unverified" }, { source_key: "v2", verified_status: "unverified" },
     ]);

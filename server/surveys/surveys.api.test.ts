@@ -19,20 +19,20 @@ const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:
 
 beforeAll(async () => {
   t = await startTestServer();
-  t.services.stores.create({ storeId: TEST_STORE_ID, name: "Test store", platform: "shopify" });
-  t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other store", platform: "shopify" });
-  key = t.services.apiKeys.create(TEST_STORE_ID, "test").key;
-  otherKey = t.services.apiKeys.create(OTHER_STORE_ID, "other").key;
-  t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
-  t.services.surveys.createSurvey(TEST_STORE_ID, ATTRIBUTION_SURVEY);
+  await t.services.stores.create({ storeId: TEST_STORE_ID, name: "Test store", platform: "shopify" });
+  await t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other store", platform: "shopify" });
+  key = (await t.services.apiKeys.create(TEST_STORE_ID, "test")).key;
+  otherKey = (await t.services.apiKeys.create(OTHER_STORE_ID, "other")).key;
+  await t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
+  await t.services.surveys.createSurvey(TEST_STORE_ID, ATTRIBUTION_SURVEY);
   // Real NPS rows (with their real dates, which include equal timestamps) and generated attribution answers.
   const rows = readNpsRows(join(DATA_DIR, DEMO_NPS_FILE)).slice(0, NPS_COUNT);
-  t.services.surveys.importResponses(TEST_STORE_ID, npsResponses(rows));
+  await t.services.surveys.importResponses(TEST_STORE_ID, npsResponses(rows));
   const attr = attributionResponses(ATTR_COUNT, 7, Date.UTC(2018, 0, 1), Date.UTC(2018, 0, 2));
   // Force ties on dateCreated so the survey_response_id tie-break is exercised.
   for (const r of attr.slice(0, 15)) r.createdMs = Date.UTC(2018, 0, 1, 12);
-  t.services.surveys.importResponses(TEST_STORE_ID, attr);
-  const other = t.services.surveys.createSurvey(OTHER_STORE_ID, {
+  await t.services.surveys.importResponses(TEST_STORE_ID, attr);
+  const other = await t.services.surveys.createSurvey(OTHER_STORE_ID, {
     name: "Other store survey",
     questions: [{ type: "star", text: "How would you rate us?" }],
     channelSurveys: [{ channel: "on-site" }],
@@ -95,37 +95,37 @@ describe("enterprise authentication (docs/api.md, Authentication; docs/surveys.m
   });
 
   it("a revoked key answers 401", async () => {
-    const { key: k, info } = t.services.apiKeys.create(TEST_STORE_ID, "to revoke");
+    const { key: k, info } = await t.services.apiKeys.create(TEST_STORE_ID, "to revoke");
     expect((await get(responsesPath(DEMO_SURVEY_IDS.nps, "?limit=1"), basic(TEST_STORE_ID, k))).res.status).toBe(200);
-    t.services.apiKeys.revoke(TEST_STORE_ID, info.apiKeyId);
+    await t.services.apiKeys.revoke(TEST_STORE_ID, info.apiKeyId);
     expect((await get(responsesPath(DEMO_SURVEY_IDS.nps, "?limit=1"), basic(TEST_STORE_ID, k))).res.status).toBe(401);
   });
 
-  const lastUsed = (apiKeyId: string) => t.services.apiKeys.list(TEST_STORE_ID).find((k) => k.apiKeyId === apiKeyId)!.dateLastUsed;
+  const lastUsed = async (apiKeyId: string) => (await t.services.apiKeys.list(TEST_STORE_ID)).find((k) => k.apiKeyId === apiKeyId)!.dateLastUsed;
 
   it("a key's last-used date also counts requests answered from the response cache", async () => {
-    const { key: k, info } = t.services.apiKeys.create(TEST_STORE_ID, "last used");
+    const { key: k, info } = await t.services.apiKeys.create(TEST_STORE_ID, "last used");
     const path = responsesPath(DEMO_SURVEY_IDS.nps, "?limit=3");
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
       const start = Date.now();
       // The first use writes the date (a commit), the second computes and caches the answer, the third is a cache hit.
       for (let i = 0; i < 3; i++) expect((await get(path, basic(TEST_STORE_ID, k))).res.status).toBe(200);
-      const first = Date.parse(lastUsed(info.apiKeyId)!);
+      const first = Date.parse((await lastUsed(info.apiKeyId))!);
       expect(first - start).toBeLessThan(1_000);
       vi.setSystemTime(start + 61_000);
       expect((await get(path, basic(TEST_STORE_ID, k))).res.status).toBe(200);
-      expect(Date.parse(lastUsed(info.apiKeyId)!)).toBeGreaterThanOrEqual(start + 61_000);
+      expect(Date.parse((await lastUsed(info.apiKeyId))!)).toBeGreaterThanOrEqual(start + 61_000);
     } finally {
       vi.useRealTimers();
     }
   });
 
-  it("a header that never passed authentication records no use of any key", () => {
-    const { info } = t.services.apiKeys.create(TEST_STORE_ID, "never used");
-    t.services.apiKeys.noteCachedUse(basic(TEST_STORE_ID, "not-a-key"));
-    t.services.apiKeys.noteCachedUse("Basic !!!");
-    expect(lastUsed(info.apiKeyId)).toBeUndefined();
+  it("a header that never passed authentication records no use of any key", async () => {
+    const { info } = await t.services.apiKeys.create(TEST_STORE_ID, "never used");
+    await t.services.apiKeys.noteCachedUse(basic(TEST_STORE_ID, "not-a-key"));
+    await t.services.apiKeys.noteCachedUse("Basic !!!");
+    expect(await lastUsed(info.apiKeyId)).toBeUndefined();
   });
 });
 
@@ -330,17 +330,26 @@ describe("POST /v1/stores/{store_id}/surveys/{channelSurveyId}/responses", () =>
   });
 
   it("a retried submission with the same Idempotency-Key is stored once and answers the same 201 body", async () => {
-    const before = t.services.surveysData.countResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.attribution);
+    const before = await t.services.surveysData.countResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.attribution);
     const payload = { answeredQuestions: [{ id: Q.ease, type: "five-point", answer: 3 }] };
     const a = await submit(payload, { key: "retry-abc-123" });
     const b = await submit(payload, { key: "retry-abc-123" });
     expect(a.res.status).toBe(201);
     expect(b.res.status).toBe(201);
     expect(b.body).toEqual(a.body);
-    expect(t.services.surveysData.countResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.attribution)).toBe(before + 1);
+    expect(await t.services.surveysData.countResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.attribution)).toBe(before + 1);
     const c = await submit({ answeredQuestions: [{ id: Q.ease, type: "five-point", answer: 4 }] }, { key: "retry-abc-123" });
     expect(c.res.status).toBe(409);
     expect(c.body.error.description).toMatch(/Idempotency-Key/);
+  });
+
+  it("concurrent retries with one Idempotency-Key store one response and all answer its 201 body", async () => {
+    const before = await t.services.surveysData.countResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.attribution);
+    const payload = { answeredQuestions: [{ id: Q.ease, type: "five-point", answer: 2 }] };
+    const answers = await Promise.all(Array.from({ length: 6 }, () => submit(payload, { key: "concurrent-retry-1" })));
+    expect(answers.map((a) => a.res.status)).toEqual(Array(6).fill(201));
+    for (const a of answers) expect(a.body).toEqual(answers[0].body);
+    expect(await t.services.surveysData.countResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.attribution)).toBe(before + 1);
   });
 
   it("an invalid Idempotency-Key answers 400", async () => {
@@ -396,12 +405,12 @@ describe("POST /v1/stores/{store_id}/surveys/{channelSurveyId}/responses", () =>
     ["a text answer over 5000 characters", { id: Q.heard, type: "text", answer: "x".repeat(5001) }, /at most 5000 characters/],
   ];
   it.each(invalid)("rejects %s with a 400 naming the question and the rule", async (_name, answer, message) => {
-    const before = t.services.surveysData.countResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.attribution);
+    const before = await t.services.surveysData.countResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.attribution);
     const { res, body } = await submit({ answeredQuestions: [{ id: Q.stars, type: "star", answer: 4 }, answer] });
     expect(res.status).toBe(400);
     expect(body.error.description).toMatch(/^answeredQuestions\[1\]/);
     expect(body.error.description).toMatch(message);
-    expect(t.services.surveysData.countResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.attribution)).toBe(before);
+    expect(await t.services.surveysData.countResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.attribution)).toBe(before);
   });
 
   it.each([

@@ -21,16 +21,17 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chorus-surveys-demo-"));
   // A SQLite file, or a fresh PostgreSQL database with CHORUS_TEST_POSTGRES_URL (test/database-location.ts).
   database = await freshDatabase(dir);
-  s = createServices({ databasePath: database.location });
-  s.stores.create({ storeId: DEMO_STORE_ID, name: "Demo", platform: "shopify" });
+  s = await createServices({ databasePath: database.location });
+  await s.stores.create({ storeId: DEMO_STORE_ID, name: "Demo", platform: "shopify" });
   const config = loadConfig({ ...process.env, DEMO_DATA_DIR: DATA_DIR, DEMO_API_KEY: DEMO_KEY });
   const seeder = demoSurveysSeeder(DEMO_STORE_ID);
   await seeder.run({ services: s, config, log: (l) => logs.push(l) });
   await seeder.run({ services: s, config, log: (l) => logs.push(l) }); // idempotent
-  all = [...s.surveys.iterateResponses(DEMO_STORE_ID, {})];
+  all = [];
+  for await (const r of s.surveys.iterateResponses(DEMO_STORE_ID, {})) all.push(r);
 });
 afterAll(async () => {
-  s.close();
+  await s.close();
   await database.drop();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -63,14 +64,14 @@ describe("demo surveys seeder", () => {
     expect(first.dateCreated).toBe("2018-04-11T20:09:00.000Z");
   });
 
-  it("creates the demo API key from DEMO_API_KEY once and prints it", () => {
+  it("creates the demo API key from DEMO_API_KEY once and prints it", async () => {
     const header = `Basic ${Buffer.from(`${DEMO_STORE_ID}:${DEMO_KEY}`).toString("base64")}`;
-    expect(s.apiKeys.authenticateBasic(header)).toBe(DEMO_STORE_ID);
-    expect(s.apiKeys.list(DEMO_STORE_ID)).toHaveLength(1);
+    expect(await s.apiKeys.authenticateBasic(header)).toBe(DEMO_STORE_ID);
+    expect(await s.apiKeys.list(DEMO_STORE_ID)).toHaveLength(1);
     expect(logs.filter((l) => l.includes(DEMO_KEY))).toHaveLength(1);
   });
 
-  it("adds nothing generated to the real NPS rows, and marks the generated attribution survey as sample data", () => {
+  it("adds nothing generated to the real NPS rows, and marks the generated attribution survey as sample data", async () => {
     const nps = all.filter((r) => r.surveyId === DEMO_SURVEY_IDS.nps);
     const asked = new Set(["nps", "text", "profile"]);
     for (const r of nps) {
@@ -78,7 +79,7 @@ describe("demo surveys seeder", () => {
       for (const a of r.answeredQuestions) expect(asked.has(a.type), a.type).toBe(true);
       expect(r.answeredQuestions.some((a) => a.type === "profile" && a.answer.type === "multi-value")).toBe(false);
     }
-    expect([...s.surveys.sampleDataSurveyIds(DEMO_STORE_ID)]).toEqual([DEMO_SURVEY_IDS.attribution]);
+    expect([...(await s.surveys.sampleDataSurveyIds(DEMO_STORE_ID))]).toEqual([DEMO_SURVEY_IDS.attribution]);
     // No free text in the sample answers: every choice is one of the survey's own options.
     const attr = all.filter((r) => r.surveyId === DEMO_SURVEY_IDS.attribution);
     expect(attr.flatMap((r) => r.answeredQuestions).some((a) => "customAnswer" in a)).toBe(false);

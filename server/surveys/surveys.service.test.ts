@@ -17,88 +17,92 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chorus-surveys-"));
   // A SQLite file, or a fresh PostgreSQL database with CHORUS_TEST_POSTGRES_URL (test/database-location.ts).
   database = await freshDatabase(dir);
-  s = createServices({ databasePath: database.location });
-  s.stores.create({ storeId: TEST_STORE_ID, name: "Test", platform: "shopify" });
-  s.stores.create({ storeId: OTHER_STORE_ID, name: "Other", platform: "shopify" });
-  s.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
-  s.surveys.createSurvey(TEST_STORE_ID, ATTRIBUTION_SURVEY);
+  s = await createServices({ databasePath: database.location });
+  await s.stores.create({ storeId: TEST_STORE_ID, name: "Test", platform: "shopify" });
+  await s.stores.create({ storeId: OTHER_STORE_ID, name: "Other", platform: "shopify" });
+  await s.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
+  await s.surveys.createSurvey(TEST_STORE_ID, ATTRIBUTION_SURVEY);
   rows = readNpsRows(join(DATA_DIR, DEMO_NPS_FILE)).slice(0, 300);
-  s.surveys.importResponses(TEST_STORE_ID, npsResponses(rows).map((r) => ({ ...r, isArchived: false })));
-  s.surveys.importResponses(TEST_STORE_ID, attributionResponses(80, 7, Date.UTC(2018, 0, 1), Date.UTC(2018, 1, 1)).map((r) => ({ ...r, isArchived: false })));
+  await s.surveys.importResponses(TEST_STORE_ID, npsResponses(rows).map((r) => ({ ...r, isArchived: false })));
+  await s.surveys.importResponses(TEST_STORE_ID, attributionResponses(80, 7, Date.UTC(2018, 0, 1), Date.UTC(2018, 1, 1)).map((r) => ({ ...r, isArchived: false })));
 });
 afterAll(async () => {
-  s.close();
+  await s.close();
   await database.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-const all = (filter: Parameters<Services["surveys"]["iterateResponses"]>[1], order?: "date asc" | "date desc") => [...s.surveys.iterateResponses(TEST_STORE_ID, filter, { order, batchSize: 37 })];
+const all = async (filter: Parameters<Services["surveys"]["iterateResponses"]>[1], order?: "date asc" | "date desc") => {
+  const out = [];
+  for await (const r of s.surveys.iterateResponses(TEST_STORE_ID, filter, { order, batchSize: 37 })) out.push(r);
+  return out;
+};
 
 describe("admin functions over survey responses", () => {
-  it("iterateResponses streams every matching response once, in order, across batches", () => {
-    const list = all({ surveyId: DEMO_SURVEY_IDS.nps }, "date asc");
+  it("iterateResponses streams every matching response once, in order, across batches", async () => {
+    const list = await all({ surveyId: DEMO_SURVEY_IDS.nps }, "date asc");
     expect(list).toHaveLength(300);
     expect(new Set(list.map((r) => r.surveyResponseId)).size).toBe(300);
     const dates = list.map((r) => Date.parse(r.dateCreated));
     expect(dates).toEqual([...dates].sort((a, b) => a - b));
   });
 
-  it("filters by NPS category using the real labels", () => {
-    const detractors = all({ npsCategory: "detractor" });
+  it("filters by NPS category using the real labels", async () => {
+    const detractors = await all({ npsCategory: "detractor" });
     expect(detractors).toHaveLength(rows.filter((r) => r.NPS_RATING === "Detractor").length);
     expect(detractors.every((r) => r.answeredQuestions.some((a) => a.type === "nps" && a.answer <= 6))).toBe(true);
   });
 
-  it("filters by channel, channel survey and date range (from inclusive, to exclusive)", () => {
-    const checkout = all({ channel: "post-checkout", surveyId: DEMO_SURVEY_IDS.nps });
+  it("filters by channel, channel survey and date range (from inclusive, to exclusive)", async () => {
+    const checkout = await all({ channel: "post-checkout", surveyId: DEMO_SURVEY_IDS.nps });
     expect(checkout).toHaveLength(rows.filter((r) => r.SURVEY_SUB_TYPE === "Order").length);
-    expect(all({ channelSurveyId: DEMO_CHANNEL_IDS.npsCheckout })).toHaveLength(checkout.length);
+    expect(await all({ channelSurveyId: DEMO_CHANNEL_IDS.npsCheckout })).toHaveLength(checkout.length);
     const from = Date.UTC(2018, 3, 1);
     const to = Date.UTC(2018, 4, 1);
-    const april = all({ surveyId: DEMO_SURVEY_IDS.nps, fromMs: from, toMs: to });
+    const april = await all({ surveyId: DEMO_SURVEY_IDS.nps, fromMs: from, toMs: to });
     const expected = rows.filter((r) => /^\d{2}\/04\/2018/.test(r.CUSTOMER_RESPONSE_DATE)).length;
     expect(april).toHaveLength(expected);
   });
 
-  it("full-text search finds responses by words of their text answers (prefix, all words, case-insensitive)", () => {
+  it("full-text search finds responses by words of their text answers (prefix, all words, case-insensitive)", async () => {
     const expected = rows.filter((r) => /\bengineer/i.test(r.text) && /\bday/i.test(r.text)).length;
     expect(expected).toBeGreaterThan(0);
-    const found = all({ search: "Engineer DAY" });
+    const found = await all({ search: "Engineer DAY" });
     expect(found).toHaveLength(expected);
-    expect(all({ search: '"); DROP TABLE survey_responses; --' })).toEqual([]);
-    expect(all({ search: "   " })).toEqual([]);
+    expect(await all({ search: '"); DROP TABLE survey_responses; --' })).toEqual([]);
+    expect(await all({ search: "   " })).toEqual([]);
   });
 
-  it("archive and unarchive change isArchived, are counted once and filterable; another store's IDs are ignored", () => {
-    const ids = all({ surveyId: DEMO_SURVEY_IDS.attribution }).slice(0, 3).map((r) => r.surveyResponseId);
-    expect(s.surveys.archiveResponses(OTHER_STORE_ID, ids)).toBe(0);
-    expect(s.surveys.archiveResponses(TEST_STORE_ID, ids)).toBe(3);
-    expect(s.surveys.archiveResponses(TEST_STORE_ID, ids)).toBe(0);
-    expect(all({ archived: true }).map((r) => r.surveyResponseId).sort()).toEqual([...ids].sort());
-    expect(all({ archived: true }).every((r) => r.isArchived === true)).toBe(true);
-    expect(s.surveys.unarchiveResponses(TEST_STORE_ID, ids.slice(0, 1))).toBe(1);
-    expect(all({ archived: true })).toHaveLength(2);
+  it("archive and unarchive change isArchived, are counted once and filterable; another store's IDs are ignored", async () => {
+    const ids = (await all({ surveyId: DEMO_SURVEY_IDS.attribution })).slice(0, 3).map((r) => r.surveyResponseId);
+    expect(await s.surveys.archiveResponses(OTHER_STORE_ID, ids)).toBe(0);
+    expect(await s.surveys.archiveResponses(TEST_STORE_ID, ids)).toBe(3);
+    expect(await s.surveys.archiveResponses(TEST_STORE_ID, ids)).toBe(0);
+    expect((await all({ archived: true })).map((r) => r.surveyResponseId).sort()).toEqual([...ids].sort());
+    expect((await all({ archived: true })).every((r) => r.isArchived === true)).toBe(true);
+    expect(await s.surveys.unarchiveResponses(TEST_STORE_ID, ids.slice(0, 1))).toBe(1);
+    expect(await all({ archived: true })).toHaveLength(2);
   });
 
-  it("searchResponses pages with a cursor bound to its filter", () => {
-    const first = s.surveys.searchResponses(TEST_STORE_ID, { surveyId: DEMO_SURVEY_IDS.nps }, { limit: 100 });
+  it("searchResponses pages with a cursor bound to its filter", async () => {
+    const first = await s.surveys.searchResponses(TEST_STORE_ID, { surveyId: DEMO_SURVEY_IDS.nps }, { limit: 100 });
     expect(first.surveyResponses).toHaveLength(100);
-    const second = s.surveys.searchResponses(TEST_STORE_ID, { surveyId: DEMO_SURVEY_IDS.nps }, { limit: 100, cursor: first.nextCursor });
+    const second = await s.surveys.searchResponses(TEST_STORE_ID, { surveyId: DEMO_SURVEY_IDS.nps }, { limit: 100, cursor: first.nextCursor });
     expect(second.surveyResponses[0].surveyResponseId).not.toBe(first.surveyResponses[99].surveyResponseId);
     let error: unknown;
     try {
-      s.surveys.searchResponses(TEST_STORE_ID, { surveyId: DEMO_SURVEY_IDS.attribution }, { limit: 100, cursor: first.nextCursor });
+      await s.surveys.searchResponses(TEST_STORE_ID, { surveyId: DEMO_SURVEY_IDS.attribution }, { limit: 100, cursor: first.nextCursor });
     } catch (e) {
       error = e;
     }
     expect(isApiError(error) && error.status === 400).toBe(true);
   });
 
-  it("importResponses stores nothing when one item is invalid", () => {
-    const before = s.surveysData.countResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.nps);
+  it("importResponses stores nothing when one item is invalid", async () => {
+    const before = await s.surveysData.countResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.nps);
     let error: unknown;
     try {
-      s.surveys.importResponses(TEST_STORE_ID, [
+      await s.surveys.importResponses(TEST_STORE_ID, [
         { channelSurveyId: DEMO_CHANNEL_IDS.npsEmail, createdMs: Date.now(), answeredQuestions: [{ id: NPS_SURVEY.questions[0].id, type: "nps", answer: 3 }] },
         { channelSurveyId: DEMO_CHANNEL_IDS.npsEmail, createdMs: Date.now(), answeredQuestions: [{ id: NPS_SURVEY.questions[0].id, type: "nps", answer: 12 }] },
       ]);
@@ -106,10 +110,10 @@ describe("admin functions over survey responses", () => {
       error = e;
     }
     expect(isApiError(error) && error.status === 400).toBe(true);
-    expect(s.surveysData.countResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.nps)).toBe(before);
+    expect(await s.surveysData.countResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.nps)).toBe(before);
   });
 
-  it("createSurvey rejects a select question without options", () => {
-    expect(() => s.surveys.createSurvey(TEST_STORE_ID, { name: "Bad", questions: [{ type: "single-select", text: "Pick" }], channelSurveys: [{ channel: "on-site" }] })).toThrow(/options/);
+  it("createSurvey rejects a select question without options", async () => {
+    await expect(s.surveys.createSurvey(TEST_STORE_ID, { name: "Bad", questions: [{ type: "single-select", text: "Pick" }], channelSurveys: [{ channel: "on-site" }] })).rejects.toThrow(/options/);
   });
 });
