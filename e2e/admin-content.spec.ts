@@ -7,7 +7,7 @@
  * axe finds no violations on each page.
  */
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { createServices } from "../server/services.ts";
+import { createServices, type Services } from "../server/services.ts";
 import { demoProgram } from "../server/loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../server/loyalty/tokens.ts";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
@@ -21,9 +21,13 @@ const ORIGINAL = demoProgram("unused").legalPolicies;
 const run = Date.now().toString(36);
 
 /** The e2e server's services over its database file (WAL: each side sees the other's commits). */
-function withServices<T>(fn: (s: ReturnType<typeof createServices>) => Promise<T> | T): Promise<T> {
-  const services = createServices({ databasePath: E2E_DB_PATH, mediaPath: `${E2E_DB_DIR}/media`, ai: { worker: false } });
-  return Promise.resolve(fn(services)).finally(() => services.close());
+async function withServices<T>(fn: (s: Services) => Promise<T>): Promise<T> {
+  const services = await createServices({ databasePath: E2E_DB_PATH, mediaPath: `${E2E_DB_DIR}/media`, ai: { worker: false } });
+  try {
+    return await fn(services);
+  } finally {
+    await services.close();
+  }
 }
 
 
@@ -64,11 +68,14 @@ test("approve a generated summary on the AI content page and see it served by re
   await signIn(page);
   // a product with enough reviews, showing its own content, with no generation job queued (the start-up
   // queue runs most-reviewed first), and not the one ai.spec.ts watches; the smallest such (quick to generate)
-  const productId = await withServices((s) => {
+  const productId = await withServices(async (s) => {
     const min = Math.min(s.aiConfig.minReviews, s.aiConfig.keywordsMinReviews);
-    const queued = s.aiData.pendingJobScopes(DEMO_STORE_ID);
-    const own = s.stores.topProducts(DEMO_STORE_ID, 1000).filter((p) => p.reviewCount >= min && p.productId !== "1078" && !queued.has(`product:${p.productId}`)
-      && !(p.groupId && s.stores.getGroup(DEMO_STORE_ID, p.groupId)?.useGroupContent));
+    const queued = await s.aiData.pendingJobScopes(DEMO_STORE_ID);
+    const own = [];
+    for (const p of await s.stores.topProducts(DEMO_STORE_ID, 1000)) {
+      if (p.reviewCount >= min && p.productId !== "1078" && !queued.has(`product:${p.productId}`)
+        && !(p.groupId && (await s.stores.getGroup(DEMO_STORE_ID, p.groupId))?.useGroupContent)) own.push(p);
+    }
     return own[own.length - 1].productId;
   });
   await setAutoPublish(page, false);

@@ -10,6 +10,7 @@ import { parse } from "csv-parse/sync";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DATA_DIR } from "../test/fixtures.ts";
+import { sql, value, type RawBuilder } from "../server/db/database.ts";
 import { DEMO_NPS_FILE, DEMO_SURVEY_IDS, readNpsRows } from "../server/surveys/surveys.demo.ts";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
 import { signInAsDemoMerchant as signIn, withE2eDb } from "./e2e-server.ts";
@@ -20,11 +21,12 @@ test.describe.configure({ timeout: 150_000 });
 const ADMIN = `/admin/stores/${DEMO_STORE_ID}`;
 
 /** A response ID of the e2e database matching a SQL condition on survey_responses (read-only). */
-function responseWhere(condition: string, ...args: unknown[]): string {
-  return withE2eDb(
-    (db) => db.prepare(`SELECT survey_response_id FROM survey_responses WHERE store_id = ? AND ${condition} ORDER BY created_ms LIMIT 1`).pluck().get(DEMO_STORE_ID, ...args) as string,
+async function responseWhere(condition: RawBuilder<unknown>): Promise<string> {
+  const id = await withE2eDb(
+    (db) => value<string>(db, sql`SELECT survey_response_id FROM survey_responses WHERE store_id = ${DEMO_STORE_ID} AND ${condition} ORDER BY created_ms LIMIT 1`),
     { readonly: true },
   );
+  return id!;
 }
 
 /** A word (8+ letters) that occurs in exactly one comment of the real NPS file, and that comment. */
@@ -76,8 +78,8 @@ test("a response of each demo survey shows every answered-question type and prof
   await signIn(page);
   const seen = new Set<string>();
   // The real NPS rows: score, reason and journey stage; the sample attribution survey: the other types.
-  const nps = responseWhere("survey_id = ? AND answered_questions_json LIKE '%\"nps\"%' AND answered_questions_json LIKE '%\"single-value\"%' AND answered_questions_json LIKE '%\"text\"%'", DEMO_SURVEY_IDS.nps);
-  const attr = responseWhere("survey_id = ? AND answered_questions_json LIKE '%\"multi-value\"%' AND answered_questions_json LIKE '%\"multi-select\"%' AND answered_questions_json LIKE '%marketingOptIn%' AND answered_questions_json LIKE '%\"location\"%' AND answered_questions_json LIKE '%\"date-components\"%'", DEMO_SURVEY_IDS.attribution);
+  const nps = await responseWhere(sql`survey_id = ${DEMO_SURVEY_IDS.nps} AND answered_questions_json LIKE '%"nps"%' AND answered_questions_json LIKE '%"single-value"%' AND answered_questions_json LIKE '%"text"%'`);
+  const attr = await responseWhere(sql`survey_id = ${DEMO_SURVEY_IDS.attribution} AND answered_questions_json LIKE '%"multi-value"%' AND answered_questions_json LIKE '%"multi-select"%' AND answered_questions_json LIKE '%marketingOptIn%' AND answered_questions_json LIKE '%"location"%' AND answered_questions_json LIKE '%"date-components"%'`);
   for (const id of [nps, attr]) {
     await page.goto(`${ADMIN}/surveys/responses/${id}`);
     await expect(page.getByRole("heading", { level: 1, name: /^Response to / })).toBeVisible();
@@ -97,7 +99,7 @@ test("a response of each demo survey shows every answered-question type and prof
 
 test("archive a response and unarchive it (CSRF-protected forms)", async ({ page }) => {
   await signIn(page);
-  const id = responseWhere("survey_id = ? AND is_archived = 0", DEMO_SURVEY_IDS.attribution);
+  const id = await responseWhere(sql`survey_id = ${DEMO_SURVEY_IDS.attribution} AND is_archived = 0`);
   await page.goto(`${ADMIN}/surveys/responses/${id}`);
   await page.getByRole("button", { name: "Archive" }).click();
   await expect(page.getByRole("status")).toContainText("Response archived.");

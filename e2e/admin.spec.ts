@@ -20,11 +20,11 @@ const ADMIN = `/admin/stores/${DEMO_STORE_ID}`;
  * Insert a pending review into the demo store through the real repo function. Its text is a real
  * review from the shared data (index `index`), on that review's product, dated now (so it is newest).
  */
-function insertPendingReview(index: number): { reviewId: string; productId: string; title: string } {
+async function insertPendingReview(index: number): Promise<{ reviewId: string; productId: string; title: string }> {
   const real = realReviews().filter((r) => r.title && r.body)[index];
   const reviewId = randomUUID();
-  withDb((db) => {
-    reviewsRepo(db).insert({
+  await withDb(async (db) => {
+    await reviewsRepo(db).insert({
       reviewId, storeId: DEMO_STORE_ID, productId: real.productId, rating: real.rating, title: real.title, body: real.body,
       createdMs: Date.now() + 60_000, status: "pending", reviewerName: "E2E shopper", reviewerEmail: "shopper@example.test",
     });
@@ -52,7 +52,7 @@ test("the sign-in page has no axe violations and a wrong password shows a clear 
 });
 
 test("publish a pending review, see it on the storefront API, reply and see the reply there", async ({ page }) => {
-  const pending = insertPendingReview(3);
+  const pending = await insertPendingReview(3);
   expect((await storefrontReviews(page, pending.productId)).map((r) => r.reviewId)).not.toContain(pending.reviewId);
 
   await signIn(page);
@@ -85,8 +85,8 @@ test("publish a pending review, see it on the storefront API, reply and see the 
 });
 
 test("bulk reject with checkboxes and one submit", async ({ page }) => {
-  const a = insertPendingReview(10);
-  const b = insertPendingReview(11);
+  const a = await insertPendingReview(10);
+  const b = await insertPendingReview(11);
   await signIn(page);
   await page.goto(`${ADMIN}/reviews`);
   await page.getByRole("checkbox", { name: a.title }).check();
@@ -113,16 +113,16 @@ test("create an API key (shown once), revoke it, and it no longer authenticates"
   expect(key).toMatch(/^chk_/);
   await expectNoAxeViolations(page);
   const basic = `Basic ${Buffer.from(`${DEMO_STORE_ID}:${key}`).toString("base64")}`;
-  expect(withDb((db) => apiKeys(db).authenticateBasic(basic))).toBe(DEMO_STORE_ID);
+  expect(await withDb(async (db) => await apiKeys(db).authenticateBasic(basic))).toBe(DEMO_STORE_ID);
 
   await page.getByRole("button", { name: "Revoke E2E warehouse" }).click();
   await expect(page.getByRole("status").filter({ hasText: "API key revoked." })).toBeVisible();
   await expect(page.getByRole("row", { name: /E2E warehouse/ })).toContainText("Revoked");
   await expect(page.locator("#new-key")).toHaveCount(0);
   // The enterprise survey route is not in this build yet: assert the Basic-auth semantics it uses.
-  const error = withDb((db) => {
+  const error = await withDb(async (db) => {
     try {
-      apiKeys(db).authenticateBasic(basic);
+      await apiKeys(db).authenticateBasic(basic);
       return null;
     } catch (e) {
       return e;
@@ -189,7 +189,7 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("sign in and publish a pending review with plain HTML forms", async ({ page }) => {
-    const pending = insertPendingReview(20);
+    const pending = await insertPendingReview(20);
     await signIn(page);
     await page.goto(`${ADMIN}/reviews`);
     await page.getByRole("article", { name: pending.title }).getByRole("button", { name: "Publish" }).click();

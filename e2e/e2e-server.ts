@@ -3,7 +3,7 @@
  * merchant's sign-in (DEMO_ADMIN_PASSWORD there).
  */
 import { expect, type Page } from "@playwright/test";
-import Database from "better-sqlite3";
+import { connect, type Db } from "../server/db/database.ts";
 
 /** The e2e server's data directory and SQLite file (playwright.config.ts). */
 export const E2E_DB_DIR = process.env.E2E_DB_DIR ?? `/tmp/chorus-e2e-${process.env.E2E_PORT ?? 3111}`;
@@ -12,14 +12,17 @@ export const E2E_DB_PATH = `${E2E_DB_DIR}/chorus.sqlite`;
 /** The demo merchant user the demo seeder creates. */
 export const DEMO_ADMIN = { email: "demo@chorus.test", password: "e2e-admin-password" };
 
-/** Run `fn` on a connection to the e2e server's database file (WAL: the server sees our commits at once). */
-export function withE2eDb<T>(fn: (db: Database.Database) => T, options: { readonly?: boolean } = {}): T {
-  const db = new Database(E2E_DB_PATH, { readonly: options.readonly ?? false });
-  db.pragma("busy_timeout = 5000");
+/**
+ * Run `fn` on a connection of our own to the e2e server's database file (WAL: the server sees our commits at once),
+ * through the data layer's helpers (`all`, `one`, `value`, `run`, `transaction`, repos). Connects without migrating:
+ * the server has. @returns a promise of what `fn` resolves to; the connection is closed either way.
+ */
+export async function withE2eDb<T>(fn: (db: Db) => Promise<T>, options: { readonly?: boolean } = {}): Promise<T> {
+  const db = connect(E2E_DB_PATH, { readonly: options.readonly ?? false });
   try {
-    return fn(db);
+    return await fn(db);
   } finally {
-    db.close();
+    await db.close();
   }
 }
 

@@ -15,11 +15,11 @@ const ADMIN = `/admin/stores/${DEMO_STORE_ID}`;
 const DAY = 86_400_000;
 
 /** A pending 2-star review written `ageDays` days ago, with the text of a real review (index `index`), on its product. */
-function insertHeldReview(index: number, ageDays: number) {
+async function insertHeldReview(index: number, ageDays: number) {
   const real = realReviews().filter((r) => r.title && r.body && !r.title.includes("'"))[index];
   const reviewId = randomUUID();
   const createdMs = Date.now() - ageDays * DAY;
-  withDb((db) => reviewsRepo(db).insert({
+  await withDb((db) => reviewsRepo(db).insert({
     reviewId, storeId: DEMO_STORE_ID, productId: real.productId, rating: 2, title: real.title, body: real.body,
     createdMs, status: "pending", reviewerName: "Held shopper", reviewerEmail: "held@example.test",
   }));
@@ -27,7 +27,7 @@ function insertHeldReview(index: number, ageDays: number) {
 }
 
 test("a pending review shows its age and auto-publish date, and is rejected with a reason by keyboard", async ({ page }) => {
-  const held = insertHeldReview(30, 3);
+  const held = await insertHeldReview(30, 3);
   await signIn(page);
   await page.goto(`${ADMIN}/reviews?product=shopify-${held.productId}&rating=2`);
   const item = page.getByRole("article", { name: held.title });

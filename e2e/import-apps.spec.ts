@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
+import { sql, value } from "../server/db/database.ts";
 import { signInAsDemoMerchant, withE2eDb } from "./e2e-server.ts";
 
 const PAGE = `/admin/stores/${DEMO_STORE_ID}/import/apps`;
@@ -24,7 +25,7 @@ const fixture = (name: string) => {
   writeFileSync(path, readFileSync(join(FIXTURES, name), "utf8").replaceAll("__MEDIA__", "http://10.0.0.1:9"));
   return path;
 };
-const imported = () => withE2eDb((db) => db.prepare("SELECT count(*) FROM reviews WHERE store_id = ? AND source = 'app:judgeme'").pluck().get(DEMO_STORE_ID) as number, { readonly: true });
+const imported = () => withE2eDb((db) => value<number>(db, sql`SELECT count(*) AS n FROM reviews WHERE store_id = ${DEMO_STORE_ID} AND source = 'app:judgeme'`), { readonly: true });
 
 test("upload a Judge.me export, preview and map its columns, import it, and upload it again", async ({ page }) => {
   await signInAsDemoMerchant(page);
@@ -50,7 +51,7 @@ test("upload a Judge.me export, preview and map its columns, import it, and uplo
   await expect(stat("Published / pending / hidden / spam")).toHaveText("3 / 1 / 0 / 1");
   await expect(page.getByLabel("review_date", { exact: true })).toHaveValue("date");
   await expect(page.getByLabel("ip_address", { exact: true })).toHaveValue("");
-  expect(imported()).toBe(0);
+  expect(await imported()).toBe(0);
   await expectNoAxeViolations(page);
 
   // The mapping step: the reply column ignored, the preview updated.
@@ -66,7 +67,7 @@ test("upload a Judge.me export, preview and map its columns, import it, and uplo
   await page.getByRole("button", { name: "Import 5 reviews" }).click();
   await expect(page.getByRole("status")).toHaveText("5 reviews imported from Judge.me.");
   await expect(page.getByText(/Line 2: http:\/\/10\.0\.0\.1:9\/photos\/judgeme-1\.jpg: refused: 10\.0\.0\.1 is a private address, not on the public internet/)).toBeVisible();
-  expect(imported()).toBe(5);
+  expect(await imported()).toBe(5);
   await expectNoAxeViolations(page);
 
   // The same file again: every row is already in the store.
@@ -76,7 +77,7 @@ test("upload a Judge.me export, preview and map its columns, import it, and uplo
   await page.getByRole("button", { name: "Upload and preview" }).click();
   await expect(stat("Already in the store")).toHaveText("5");
   await expect(page.getByRole("button", { name: "Import 0 reviews" })).toBeDisabled();
-  expect(imported()).toBe(5);
+  expect(await imported()).toBe(5);
 });
 
 test("a malformed export shows its bad rows with line numbers and imports nothing", async ({ page }) => {

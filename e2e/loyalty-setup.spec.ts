@@ -30,13 +30,13 @@ let secret = "";
 const [R1, R2, R3] = realReviews().filter((r) => r.title && r.body && !r.body.includes("\n")).slice(10, 13);
 
 /** A brand-new store (auto-publish, so the member's review counts at once) the demo merchant belongs to, without a loyalty program. */
-test.beforeAll(() => {
-  const s = createServices({ databasePath: E2E_DB_PATH, mediaPath: `${E2E_DB_DIR}/media`, ai: { worker: false } });
+test.beforeAll(async () => {
+  const s = await createServices({ databasePath: E2E_DB_PATH, mediaPath: `${E2E_DB_DIR}/media`, ai: { worker: false } });
   try {
-    s.stores.create({ storeId: STORE, name: `New shop ${run}`, platform: "shopify", moderation: "auto-publish-all" });
-    s.admin.addMembership(DEMO_ADMIN.email, STORE);
+    await s.stores.create({ storeId: STORE, name: `New shop ${run}`, platform: "shopify", moderation: "auto-publish-all" });
+    await s.admin.addMembership(DEMO_ADMIN.email, STORE);
   } finally {
-    s.close();
+    await s.close();
   }
 });
 

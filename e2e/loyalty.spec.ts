@@ -106,10 +106,10 @@ test("blocked shopper sees a polite message and no participation controls", asyn
 test("merchant HTML with <img onerror> and <script> set through the service executes nothing", async ({ page }) => {
   const port = Number(process.env.E2E_PORT ?? 3111);
   const dbDir = process.env.E2E_DB_DIR ?? `/tmp/chorus-e2e-${port}`;
-  const services = createServices({ databasePath: `${dbDir}/chorus.sqlite`, mediaPath: `${dbDir}/media` });
+  const services = await createServices({ databasePath: `${dbDir}/chorus.sqlite`, mediaPath: `${dbDir}/media` });
   const original = demoProgram("unused").legalPolicies;
   try {
-    services.loyalty.updateLegalPolicies(DEMO_STORE_ID, {
+    await services.loyalty.updateLegalPolicies(DEMO_STORE_ID, {
       ...original,
       policySentenceHtml: `By joining you accept the <img src=x onerror="window.__pwned='img';alert('img')"><script>window.__pwned='script';alert('script')</script><a href="/demo/loyalty?policy=terms" onclick="window.__pwned='click'">terms</a>.`,
     });
@@ -125,18 +125,18 @@ test("merchant HTML with <img onerror> and <script> set through the service exec
     expect(dialogs).toEqual([]);
     await expectNoAxeViolations(page);
   } finally {
-    services.loyalty.updateLegalPolicies(DEMO_STORE_ID, original);
-    services.close();
+    await services.loyalty.updateLegalPolicies(DEMO_STORE_ID, original);
+    await services.close();
   }
 });
 
 test("without policySentence.html the widget builds the sentence from the template and the two URLs", async ({ page }) => {
   const port = Number(process.env.E2E_PORT ?? 3111);
   const dbDir = process.env.E2E_DB_DIR ?? `/tmp/chorus-e2e-${port}`;
-  const services = createServices({ databasePath: `${dbDir}/chorus.sqlite`, mediaPath: `${dbDir}/media` });
+  const services = await createServices({ databasePath: `${dbDir}/chorus.sqlite`, mediaPath: `${dbDir}/media` });
   const original = demoProgram("unused").legalPolicies;
   try {
-    services.loyalty.updateLegalPolicies(DEMO_STORE_ID, { ...original, policySentenceHtml: "" });
+    await services.loyalty.updateLegalPolicies(DEMO_STORE_ID, { ...original, policySentenceHtml: "" });
     await page.goto("/demo/loyalty?shopper=demo-new-template1");
     const legal = widget(page).locator("[part=legal]");
     await expect(legal).toHaveText("By joining, you agree to the Terms and Conditions and confirm you have read our Privacy Policy.");
@@ -146,8 +146,8 @@ test("without policySentence.html the widget builds the sentence from the templa
     expect(await legal.getByRole("link", { name: "Privacy Policy" }).getAttribute("href")).toBe(resolved(original.privacyPolicyUrl));
     await expectNoAxeViolations(page);
   } finally {
-    services.loyalty.updateLegalPolicies(DEMO_STORE_ID, original);
-    services.close();
+    await services.loyalty.updateLegalPolicies(DEMO_STORE_ID, original);
+    await services.close();
   }
 });
 

@@ -11,6 +11,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { build } from "esbuild";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { all, run, sql, transaction } from "../server/db/database.ts";
 import { createServices } from "../server/services.ts";
 import { DEMO_STORE_ID } from "./axe.ts";
 import { E2E_DB_DIR } from "./e2e-server.ts";
@@ -36,39 +37,39 @@ const ids: string[] = [];
 let bundle = "";
 
 test.beforeAll(async () => {
-  const services = createServices({ databasePath: `${E2E_DB_DIR}/chorus.sqlite`, mediaPath: `${E2E_DB_DIR}/media` });
+  const services = await createServices({ databasePath: `${E2E_DB_DIR}/chorus.sqlite`, mediaPath: `${E2E_DB_DIR}/media` });
+  const { db } = services;
   try {
-    services.stores.upsertProduct({ storeId: DEMO_STORE_ID, productId: PRODUCT_ID, name: "Okendo Linen Shirt" });
+    await services.stores.upsertProduct({ storeId: DEMO_STORE_ID, productId: PRODUCT_ID, name: "Okendo Linen Shirt" });
     // Two of the demo's generated swatches, attached to R1 (the files exist under the media route).
-    const swatches = services.db.prepare("SELECT thumbnail_url, large_url, full_size_url FROM review_media WHERE store_id = ? AND status = 'published' AND type = 'image' LIMIT 2").all(DEMO_STORE_ID) as { thumbnail_url: string; large_url: string; full_size_url: string }[];
+    const swatches = await all<{ thumbnail_url: string; large_url: string; full_size_url: string }>(db,
+      sql`SELECT thumbnail_url, large_url, full_size_url FROM review_media WHERE store_id = ${DEMO_STORE_ID} AND status = 'published' AND type = 'image' LIMIT 2`);
     const base = Date.now();
-    services.db.transaction(() => {
+    await transaction(db, async () => {
       for (const [i, r] of REVIEWS.entries()) {
         const reviewId = crypto.randomUUID();
         ids.push(reviewId);
-        services.reviewsData.insert({
+        await services.reviewsData.insert({
           reviewId, storeId: DEMO_STORE_ID, productId: PRODUCT_ID, rating: r.rating, title: r.title, body: i === 4 ? XSS_BODY : `${r.title}: body text.`,
           createdMs: base - i * 60_000, status: "published", reviewerName: `Shopper ${i + 1}`, isRecommended: r.rec, helpfulCount: r.up, unhelpfulCount: r.down,
           productAttributes: r.size ? [{ title: "Size bought", type: "single-value", value: r.size }] : undefined,
         });
         if (r.fit !== null) {
-          services.db.prepare("UPDATE reviews SET attributes_with_rating_json = ? WHERE review_id = ?")
-            .run(JSON.stringify([{ title: "Fit", type: "centered-range", value: r.fit, minLabel: "Runs small", midLabel: "True to size", maxLabel: "Runs large" }]), reviewId);
+          const attributes = JSON.stringify([{ title: "Fit", type: "centered-range", value: r.fit, minLabel: "Runs small", midLabel: "True to size", maxLabel: "Runs large" }]);
+          await run(db, sql`UPDATE reviews SET attributes_with_rating_json = ${attributes} WHERE review_id = ${reviewId}`);
         }
       }
-      services.db.prepare("UPDATE reviews SET reply_body = ?, reply_created_ms = ? WHERE review_id = ?").run("Thanks <b>for</b> telling us", base, ids[4]);
+      await run(db, sql`UPDATE reviews SET reply_body = ${"Thanks <b>for</b> telling us"}, reply_created_ms = ${base} WHERE review_id = ${ids[4]}`);
       for (const [position, s] of swatches.entries()) {
-        services.db.prepare(
-          `INSERT INTO review_media (media_id, store_id, review_id, product_id, type, status, alt, thumbnail_url, large_url, full_size_url, position, created_ms)
-           VALUES (?, ?, ?, ?, 'image', 'published', 'A colour swatch', ?, ?, ?, ?, ?)`,
-        ).run(crypto.randomUUID(), DEMO_STORE_ID, ids[0], PRODUCT_ID, s.thumbnail_url, s.large_url, s.full_size_url, position, base - position);
+        await run(db, sql`INSERT INTO review_media (media_id, store_id, review_id, product_id, type, status, alt, thumbnail_url, large_url, full_size_url, position, created_ms)
+          VALUES (${crypto.randomUUID()}, ${DEMO_STORE_ID}, ${ids[0]}, ${PRODUCT_ID}, 'image', 'published', 'A colour swatch', ${s.thumbnail_url}, ${s.large_url}, ${s.full_size_url}, ${position}, ${base - position})`);
       }
-    })();
+    });
     const questionId = crypto.randomUUID();
-    services.questionsData.insertQuestion({ questionId, storeId: DEMO_STORE_ID, productId: PRODUCT_ID, body: "Is the linen see-through?", askerName: "Grace H.", status: "published", createdMs: base });
-    services.questions.answerAsStore({ storeId: DEMO_STORE_ID, questionId, body: ANSWER, authorName: "Chorus Demo Boutique", status: "published" });
+    await services.questionsData.insertQuestion({ questionId, storeId: DEMO_STORE_ID, productId: PRODUCT_ID, body: "Is the linen see-through?", askerName: "Grace H.", status: "published", createdMs: base });
+    await services.questions.answerAsStore({ storeId: DEMO_STORE_ID, questionId, body: ANSWER, authorName: "Chorus Demo Boutique", status: "published" });
   } finally {
-    services.close();
+    await services.close();
   }
   const out = await build({
     entryPoints: [join(process.cwd(), "e2e/okendo/entry.mjs")], bundle: true, write: false, format: "iife", platform: "browser", target: "es2020",

@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import { mailRepo } from "../server/mail/mail.repo.ts";
 import { renderMail } from "../server/mail/render.ts";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
+import { run, sql, transaction } from "../server/db/database.ts";
 import { signInAsDemoMerchant, withE2eDb } from "./e2e-server.ts";
 import { waitForMail } from "./mailbox.ts";
 
@@ -31,7 +32,7 @@ test("a message is sent to the SMTP sink and shown in the outbox, list and detai
     action: { label: "Write a review", url: "https://reviews.example.com/r/demo-token" }, footer: "You get this e-mail because you ordered from the Chorus demo store.",
   });
   const messageId = randomUUID();
-  withE2eDb((db) => mailRepo(db).insert({
+  await withE2eDb((db) => mailRepo(db).insert({
     message_id: messageId, store_id: DEMO_STORE_ID, kind: "review-request", to_address: to, subject, html, text,
     headers_json: JSON.stringify({ "List-Unsubscribe": "<https://reviews.example.com/u/demo>" }), dedupe_key: null, status: "queued",
     next_attempt_ms: Date.now(), created_ms: Date.now(),
@@ -83,7 +84,7 @@ test("a message is sent to the SMTP sink and shown in the outbox, list and detai
 test("a script in a message's HTML never runs in the admin", async ({ page }) => {
   const messageId = randomUUID();
   const subject = `Scripted ${messageId.slice(0, 8)}`;
-  withE2eDb((db) => mailRepo(db).insert({
+  await withE2eDb((db) => mailRepo(db).insert({
     message_id: messageId, store_id: DEMO_STORE_ID, kind: "test", to_address: "x@example.com", subject,
     html: `<html><body><h1>Hi</h1><script>parent.document.title = "pwned"; document.body.dataset.ran = "1";</script><img src=x onerror="document.body.dataset.ran='2'"></body></html>`,
     text: "Hi", headers_json: "{}", dedupe_key: null, status: "kept", next_attempt_ms: Date.now(), created_ms: Date.now(),
@@ -103,13 +104,13 @@ test("a failed message is sent again from its page", async ({ page }) => {
   const messageId = randomUUID();
   const subject = `Failed at first ${messageId.slice(0, 8)}`;
   const { html, text } = renderMail({ storeName: "Chorus demo store", heading: "Join the team", paragraphs: ["You are invited."] });
-  withE2eDb((db) => {
-    mailRepo(db).insert({
+  await withE2eDb((db) => transaction(db, async () => {
+    await mailRepo(db).insert({
       message_id: messageId, store_id: DEMO_STORE_ID, kind: "invite", to_address: "retry@example.com", subject, html, text,
       headers_json: "{}", dedupe_key: null, status: "queued", next_attempt_ms: Date.now() + 86_400_000, created_ms: Date.now(),
     });
-    db.prepare("UPDATE mail_outbox SET status = 'failed', attempts = 8, last_error = 'refused: EENVELOPE: 550 Mailbox unavailable' WHERE message_id = ?").run(messageId);
-  });
+    await run(db, sql`UPDATE mail_outbox SET status = 'failed', attempts = 8, last_error = 'refused: EENVELOPE: 550 Mailbox unavailable' WHERE message_id = ${messageId}`);
+  }));
   await signInAsDemoMerchant(page);
   await page.goto(`/admin/outbox/${messageId}`);
   await expect(page.getByText("Gave up after 8 attempts")).toBeVisible();

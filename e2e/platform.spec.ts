@@ -7,6 +7,7 @@
 import { expect, test } from "@playwright/test";
 import { createHmac, randomUUID } from "node:crypto";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
+import { run, sql, transaction } from "../server/db/database.ts";
 import { DEMO_ADMIN, signInAsDemoMerchant, withE2eDb } from "./e2e-server.ts";
 
 const SHOP = "chorus-demo-e2e.myshopify.com";
@@ -77,10 +78,10 @@ test("connect the shop platform, receive a signed Shopify order, see it in the o
 
 test("a store without orders shows the empty state", async ({ page }) => {
   const storeId = randomUUID();
-  withE2eDb((db) => {
-    db.prepare("INSERT INTO stores (store_id, name, platform, created_ms) VALUES (?, 'Empty Orders Shop', 'shopify', ?)").run(storeId, Date.now());
-    db.prepare("INSERT INTO store_memberships (user_id, store_id, created_ms) SELECT user_id, ?, ? FROM merchant_users WHERE email = ?").run(storeId, Date.now(), DEMO_ADMIN.email);
-  });
+  await withE2eDb((db) => transaction(db, async () => {
+    await run(db, sql`INSERT INTO stores (store_id, name, platform, created_ms) VALUES (${storeId}, 'Empty Orders Shop', 'shopify', ${Date.now()})`);
+    await run(db, sql`INSERT INTO store_memberships (user_id, store_id, created_ms) SELECT user_id, ${storeId}, ${Date.now()} FROM merchant_users WHERE email = ${DEMO_ADMIN.email}`);
+  }));
   await signInAsDemoMerchant(page);
   await page.goto(`/admin/stores/${storeId}/orders`);
   await expect(page.getByRole("heading", { level: 1, name: "Orders" })).toBeVisible();

@@ -6,13 +6,16 @@ import { expect, test } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { realReviews } from "../test/fixtures.ts";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
+import { sql, value } from "../server/db/database.ts";
 import { signInAsDemoMerchant, withE2eDb } from "./e2e-server.ts";
 
 const SHOPPER = `privacy-${Date.now()}@example.com`;
+/** How many reviews of the e2e database are by SHOPPER (read-only). */
+const shopperReviews = () => withE2eDb((db) => value<number>(db, sql`SELECT count(*) AS n FROM reviews WHERE reviewer_email = ${SHOPPER}`), { readonly: true });
 
 test("find, export and erase a shopper's data; axe on each state", async ({ page, request }) => {
   // The shopper writes a review (a real review text) and asks a question through the storefront API.
-  const product = withE2eDb((db) => db.prepare("SELECT scope_id FROM review_aggregates WHERE store_id = ? AND scope_type = 'product' ORDER BY review_count DESC LIMIT 1").pluck().get(DEMO_STORE_ID) as string, { readonly: true });
+  const product = (await withE2eDb((db) => value<string>(db, sql`SELECT scope_id FROM review_aggregates WHERE store_id = ${DEMO_STORE_ID} AND scope_type = 'product' ORDER BY review_count DESC LIMIT 1`), { readonly: true }))!;
   const text = realReviews().find((r) => r.title && r.body)!;
   const review = await request.post(`/v1/stores/${DEMO_STORE_ID}/products/shopify-${product}/reviews`, {
     data: { rating: text.rating, title: text.title, body: text.body, displayName: "Pat", email: SHOPPER },
@@ -47,12 +50,12 @@ test("find, export and erase a shopper's data; axe on each state", async ({ page
   await page.getByLabel(`Type ${SHOPPER} to confirm`).fill("someone-else@example.com");
   await page.getByRole("button", { name: `Erase all data of ${SHOPPER}` }).click();
   await expect(page.getByRole("alert")).toContainText("type the shopper's e-mail address again");
-  expect(withE2eDb((db) => db.prepare("SELECT count(*) FROM reviews WHERE reviewer_email = ?").pluck().get(SHOPPER), { readonly: true })).toBe(1);
+  expect(await shopperReviews()).toBe(1);
 
   await page.getByLabel(`Type ${SHOPPER} to confirm`).fill(SHOPPER);
   await page.getByRole("button", { name: `Erase all data of ${SHOPPER}` }).click();
   await expect(page.getByRole("status")).toContainText(`Erased 1 record of ${SHOPPER}`);
-  expect(withE2eDb((db) => db.prepare("SELECT count(*) FROM reviews WHERE reviewer_email = ?").pluck().get(SHOPPER), { readonly: true })).toBe(0);
+  expect(await shopperReviews()).toBe(0);
   await expect(page.getByRole("cell", { name: "Erasure" })).toBeVisible();
   await expectNoAxeViolations(page);
 });

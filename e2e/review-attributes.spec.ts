@@ -10,6 +10,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { reviewsRepo } from "../server/reviews/reviews.repo.ts";
 import { storesRepo } from "../server/stores/stores.repo.ts";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
+import { run, sql, value } from "../server/db/database.ts";
 import { signInAsDemoMerchant, withE2eDb } from "./e2e-server.ts";
 
 const PRODUCT_ID = "7301";
@@ -31,10 +32,10 @@ async function openShopPage(page: Page): Promise<void> {
   await page.goto(PAGE);
 }
 
-const clearAttributes = () => withE2eDb((db) => db.prepare("UPDATE widget_settings SET review_form_attributes_json = '[]' WHERE store_id = ?").run(DEMO_STORE_ID));
+const clearAttributes = () => withE2eDb((db) => run(db, sql`UPDATE widget_settings SET review_form_attributes_json = '[]' WHERE store_id = ${DEMO_STORE_ID}`));
 
-test.beforeAll(() => {
-  withE2eDb((db) => storesRepo(db).upsertProduct({ storeId: DEMO_STORE_ID, productId: PRODUCT_ID, name: "Linen shirt" }));
+test.beforeAll(async () => {
+  await withE2eDb((db) => storesRepo(db).upsertProduct({ storeId: DEMO_STORE_ID, productId: PRODUCT_ID, name: "Linen shirt" }));
 });
 test.afterAll(() => clearAttributes());
 
@@ -102,12 +103,12 @@ test("the merchant adds a Fit scale, a shopper answers it with the keyboard, and
   await expect(card).toBeVisible();
   await expect(card.locator('[part="attribute-scale"]')).toContainText("Fit");
   await expect(card.locator('[part="attribute-scale"]')).toContainText("Runs small");
-  const reviewId = withE2eDb((db) => db.prepare("SELECT review_id FROM reviews WHERE store_id = ? AND product_id = ? AND title = ?").pluck().get(DEMO_STORE_ID, PRODUCT_ID, TITLE) as string);
+  const reviewId = (await withE2eDb((db) => value<string>(db, sql`SELECT review_id FROM reviews WHERE store_id = ${DEMO_STORE_ID} AND product_id = ${PRODUCT_ID} AND title = ${TITLE}`)))!;
   await expectNoAxeViolations(page);
 
   const api = await (await page.request.get(`/v1/stores/${DEMO_STORE_ID}/reviews/${reviewId}`)).json();
   expect(api.review.attributesWithRating).toEqual([{ title: "Fit", type: "centered-range", value: -1, minLabel: "Runs small", midLabel: "True to size", maxLabel: "Runs large" }]);
-  withE2eDb((db) => reviewsRepo(db).setStatus(DEMO_STORE_ID, reviewId, "rejected"));
+  await withE2eDb((db) => reviewsRepo(db).setStatus(DEMO_STORE_ID, reviewId, "rejected"));
 });
 
 test("required attributes: the form says which is missing beside it; a choice is a select of the merchant's options", async ({ page }) => {
@@ -115,10 +116,8 @@ test("required attributes: the form says which is missing beside it; a choice is
     { kind: "choice", title: "Size bought", options: ["S", "M", "L"], required: true },
     { kind: "scale", title: "Quality", minLabel: "Poor", midLabel: "", maxLabel: "Excellent", required: true },
   ];
-  withE2eDb((db) => db.prepare(
-    `INSERT INTO widget_settings (store_id, review_form_attributes_json, updated_ms) VALUES (?, ?, ?)
-     ON CONFLICT (store_id) DO UPDATE SET review_form_attributes_json = excluded.review_form_attributes_json, updated_ms = excluded.updated_ms`,
-  ).run(DEMO_STORE_ID, JSON.stringify(attributes), Date.now()));
+  await withE2eDb((db) => run(db, sql`INSERT INTO widget_settings (store_id, review_form_attributes_json, updated_ms) VALUES (${DEMO_STORE_ID}, ${JSON.stringify(attributes)}, ${Date.now()})
+     ON CONFLICT (store_id) DO UPDATE SET review_form_attributes_json = excluded.review_form_attributes_json, updated_ms = excluded.updated_ms`));
   await openShopPage(page);
   const form = page.locator("chorus-review-form");
   const size = form.getByRole("combobox", { name: "Size bought (required)" });
@@ -143,5 +142,5 @@ test("required attributes: the form says which is missing beside it; a choice is
   expect(body).toContain(JSON.stringify([{ title: "Quality", value: 4 }]));
   expect(body).toContain(JSON.stringify([{ title: "Size bought", value: "M" }]));
   await expect(form.getByRole("status")).toContainText("Thank you!");
-  withE2eDb((db) => db.prepare("UPDATE reviews SET status = 'rejected' WHERE store_id = ? AND product_id = ? AND reviewer_name = 'Omar'").run(DEMO_STORE_ID, PRODUCT_ID));
+  await withE2eDb((db) => run(db, sql`UPDATE reviews SET status = 'rejected' WHERE store_id = ${DEMO_STORE_ID} AND product_id = ${PRODUCT_ID} AND reviewer_name = 'Omar'`));
 });

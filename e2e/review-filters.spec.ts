@@ -7,6 +7,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import type { ListReviewsResponse, ReviewAggregateResponse } from "../server/contract/storefront.ts";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
+import { run, sql, transaction, values } from "../server/db/database.ts";
 import { withE2eDb } from "./e2e-server.ts";
 
 const PRODUCT = "shopify-1078";
@@ -219,11 +220,13 @@ test("a product whose reviews have attributes gets a select per attribute; a val
   // A demo product no other spec opens: its three newest reviews get a "Size bought" (the demo data has none).
   const product = "829";
   const scope = `/v1/stores/${DEMO_STORE_ID}/products/shopify-${product}`;
-  const sized = withE2eDb((db) => {
-    const ids = db.prepare("SELECT review_id FROM reviews WHERE product_id = ? AND status = 'published' ORDER BY created_ms DESC LIMIT 3").pluck().all(product) as string[];
-    ids.forEach((id, i) => db.prepare("UPDATE reviews SET product_attributes_json = ? WHERE review_id = ?").run(JSON.stringify([{ title: "Size bought", type: "single-value", value: i === 1 ? "L" : "M" }]), id));
+  const sized = await withE2eDb((db) => transaction(db, async () => {
+    const ids = await values<string>(db, sql`SELECT review_id FROM reviews WHERE product_id = ${product} AND status = 'published' ORDER BY created_ms DESC LIMIT 3`);
+    for (const [i, id] of ids.entries()) {
+      await run(db, sql`UPDATE reviews SET product_attributes_json = ${JSON.stringify([{ title: "Size bought", type: "single-value", value: i === 1 ? "L" : "M" }])} WHERE review_id = ${id}`);
+    }
     return ids;
-  });
+  }));
   expect((await (await page.request.get(`${scope}/attributes`)).json()).productAttributes).toEqual([{ title: "Size bought", options: ["L", "M"], target: "general" }]);
   await page.goto(`/demo/products/shopify-${product}`);
   await page.waitForFunction(() => (document.querySelector("chorus-reviews") as unknown as { hasUpdated?: boolean } | null)?.hasUpdated === true);

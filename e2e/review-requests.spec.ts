@@ -8,7 +8,7 @@
  */
 import { expect, test } from "@playwright/test";
 import sharp from "sharp";
-import { openDatabase, type Db } from "../server/db/database.ts";
+import { one, openDatabase, sql, type Db } from "../server/db/database.ts";
 import { mailRepo } from "../server/mail/mail.repo.ts";
 import { mailService } from "../server/mail/mail.service.ts";
 import { reviewRequestsRepo } from "../server/review-requests/review-requests.repo.ts";
@@ -28,14 +28,14 @@ test.describe.configure({ mode: "serial" });
  * server's own loop runs every minute, run here at the moment the test chooses. Messages are queued; the
  * server's mail sender delivers them to the sink.
  */
-function withSchedule<T>(fn: (service: ReturnType<typeof reviewRequestsService>, db: Db) => T): T {
-  const db = openDatabase(E2E_DB_PATH);
+async function withSchedule<T>(fn: (service: ReturnType<typeof reviewRequestsService>, db: Db) => Promise<T>): Promise<T> {
+  const db = await openDatabase(E2E_DB_PATH);
   try {
     const mail = mailService({ db, repo: mailRepo(db), sending: true, now: Date.now, secret: "e2e-review-requests" } as Parameters<typeof mailService>[0]);
     // The hosted page (the server) writes reviews; this side only schedules and sends.
-    return fn(reviewRequestsService({ db, repo: reviewRequestsRepo(db), stores: storesRepo(db), mail, submissions: {} as SubmissionsService }), db);
+    return await fn(reviewRequestsService({ db, repo: reviewRequestsRepo(db), stores: storesRepo(db), mail, submissions: {} as SubmissionsService }), db);
   } finally {
-    db.close();
+    await db.close();
   }
 }
 
@@ -45,7 +45,7 @@ test("the merchant turns review requests on: per-field errors, the e-mail previe
   await expect(page.getByRole("heading", { level: 1, name: "Review requests" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 2, name: "Preview of the e-mail" })).toBeVisible();
   const preview = page.locator('iframe[title^="Preview of the review-request e-mail"]').contentFrame();
-  await expect(preview.getByRole("heading", { level: 1 })).toHaveText(`How do you like your order from ${demoStoreName()}?`);
+  await expect(preview.getByRole("heading", { level: 1 })).toHaveText(`How do you like your order from ${await demoStoreName()}?`);
   await expect(preview.getByText("Hi Alex,")).toBeVisible();
   await expectNoAxeViolations(page);
 
@@ -72,11 +72,11 @@ test("the merchant turns review requests on: per-field errors, the e-mail previe
   await expect(page.getByLabel("Send review requests after orders are fulfilled")).toBeChecked();
   await expect(page.getByRole("img", { name: "Review requests sent, opened and reviewed per day" })).toBeVisible();
   await expectNoAxeViolations(page);
-  withSchedule((s) => expect(s.get(DEMO_STORE_ID)).toMatchObject({ enabled: true, delayDays: 0, reminderDays: 5, quietHours: null }));
+  expect(await withSchedule((s) => s.get(DEMO_STORE_ID))).toMatchObject({ enabled: true, delayDays: 0, reminderDays: 5, quietHours: null });
 });
 
-function demoStoreName(): string {
-  return withSchedule((_, db) => (db.prepare("SELECT name FROM stores WHERE store_id = ?").get(DEMO_STORE_ID) as { name: string }).name);
+async function demoStoreName(): Promise<string> {
+  return withSchedule(async (_, db) => (await one<{ name: string }>(db, sql`SELECT name FROM stores WHERE store_id = ${DEMO_STORE_ID}`))!.name);
 }
 
 test("a shopper follows the e-mailed star link, reviews with a photo, and is listed as a verified buyer after moderation", async ({ page, baseURL }) => {
@@ -84,19 +84,19 @@ test("a shopper follows the e-mailed star link, reviews with a photo, and is lis
   const orderId = `E2E-${Date.now()}`;
   // A real product of the demo store with a real review text to write.
   const text = realReviews().find((r) => r.title && r.body.length > 100 && r.productId === "1078")!;
-  const product = withSchedule((s, db) => {
-    const row = db.prepare("SELECT product_id, name FROM products WHERE store_id = ? AND product_id = ?").get(DEMO_STORE_ID, text.productId) as { product_id: string; name: string };
+  const product = await withSchedule(async (s, db) => {
+    const row = (await one<{ product_id: string; name: string }>(db, sql`SELECT product_id, name FROM products WHERE store_id = ${DEMO_STORE_ID} AND product_id = ${text.productId}`))!;
     const now = Date.now();
-    expect(s.orderFulfilled({ storeId: DEMO_STORE_ID, orderId, email: to, customerName: "Grace Hopper", locale: "en-US", lines: [{ productId: row.product_id }], fulfilledMs: now }, now))
+    expect(await s.orderFulfilled({ storeId: DEMO_STORE_ID, orderId, email: to, customerName: "Grace Hopper", locale: "en-US", lines: [{ productId: row.product_id }], fulfilledMs: now }, now))
       .toMatchObject({ status: "scheduled", dueMs: now });
     // The scheduler's clock at "now": the request is due (the server's own loop may take it first; either sends it once).
-    s.runDue(now, baseURL!);
-    expect(s.byOrder(DEMO_STORE_ID, orderId)).toMatchObject({ status: "sent", next_step: "reminder" });
+    await s.runDue(now, baseURL!);
+    expect(await s.byOrder(DEMO_STORE_ID, orderId)).toMatchObject({ status: "sent", next_step: "reminder" });
     return row;
   });
 
   const mail = await waitForMail((m) => m.to.includes(to), 40_000);
-  expect(mail.subject).toBe(`How do you like your order from ${demoStoreName()}?`);
+  expect(mail.subject).toBe(`How do you like your order from ${await demoStoreName()}?`);
   expect(mail.headers["list-unsubscribe"]).toMatch(/^<http:\/\/127\.0\.0\.1:\d+\/u\/[A-Za-z0-9_-]{43}\/one-click>$/);
   expect(mail.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
   const star5 = /href="(http[^"]+\/r\/[A-Za-z0-9_-]{43}\?rating=5)"/.exec(mail.html)![1];
@@ -157,11 +157,11 @@ test("a shopper follows the e-mailed star link, reviews with a photo, and is lis
   await page.getByRole("button", { name: "Unsubscribe" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "You are unsubscribed" })).toBeVisible();
   await expectNoAxeViolations(page);
-  withSchedule((s) => {
-    expect(s.runDue(Date.now() + 6 * 86_400_000, baseURL!).sent).toBe(0);
-    expect(s.byOrder(DEMO_STORE_ID, orderId)).toMatchObject({ next_step: null, skip_reason: "unsubscribed" });
+  await withSchedule(async (s) => {
+    expect((await s.runDue(Date.now() + 6 * 86_400_000, baseURL!)).sent).toBe(0);
+    expect(await s.byOrder(DEMO_STORE_ID, orderId)).toMatchObject({ next_step: null, skip_reason: "unsubscribed" });
   });
 
   // Clean-up: the demo store's requests off again, so later specs' orders mail nobody.
-  withSchedule((s) => s.update(DEMO_STORE_ID, { enabled: false }));
+  await withSchedule((s) => s.update(DEMO_STORE_ID, { enabled: false }));
 });

@@ -11,6 +11,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
+import { run, sql, transaction } from "../server/db/database.ts";
 import { signInAsDemoMerchant, withE2eDb } from "./e2e-server.ts";
 
 const ADMIN = `/admin/stores/${DEMO_STORE_ID}`;
@@ -20,11 +21,11 @@ const ACCENT_RGB = "rgb(10, 127, 90)";
 /** The tags the snippet places, page order. */
 const TAGS = ["chorus-star-rating", "chorus-reviews-summary", "chorus-reviews-keywords", "chorus-review-media", "chorus-reviews", "chorus-questions", "chorus-loyalty"];
 
-function resetWidgetSettings(): void {
-  withE2eDb((db) => {
-    db.prepare("DELETE FROM widget_texts WHERE store_id = ?").run(DEMO_STORE_ID);
-    db.prepare("DELETE FROM widget_settings WHERE store_id = ?").run(DEMO_STORE_ID);
-  });
+async function resetWidgetSettings(): Promise<void> {
+  await withE2eDb((db) => transaction(db, async () => {
+    await run(db, sql`DELETE FROM widget_texts WHERE store_id = ${DEMO_STORE_ID}`);
+    await run(db, sql`DELETE FROM widget_settings WHERE store_id = ${DEMO_STORE_ID}`);
+  }));
 }
 
 test.beforeAll(resetWidgetSettings);

@@ -15,6 +15,7 @@ import { realReviews } from "../test/fixtures.ts";
 import { minimalMp4 } from "../test/media-fixtures.ts";
 import { DATA_DIR } from "../test/fixtures.ts";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
+import { run, sql, transaction, value } from "../server/db/database.ts";
 import { withE2eDb as withDb } from "./e2e-server.ts";
 
 const PRODUCT = "shopify-1078";
@@ -53,7 +54,7 @@ test("a published review video plays in the lightbox", async ({ page }) => {
   });
   expect(res.status()).toBe(201);
   const { review: created } = await res.json();
-  withDb((db) => expect(reviewsRepo(db).setStatus(DEMO_STORE_ID, created.reviewId, "published")).toBe(true));
+  expect(await withDb((db) => reviewsRepo(db).setStatus(DEMO_STORE_ID, created.reviewId, "published"))).toBe(true);
   await openPage(page);
   const gallery = page.locator("chorus-review-media");
   const first = gallery.locator("button.thumb").first();
@@ -65,7 +66,7 @@ test("a published review video plays in the lightbox", async ({ page }) => {
   await expectNoAxeViolations(page);
   await page.keyboard.press("Escape");
   await expect(gallery.locator("dialog")).toBeHidden();
-  withDb((db) => reviewsRepo(db).setStatus(DEMO_STORE_ID, created.reviewId, "rejected"));
+  await withDb((db) => reviewsRepo(db).setStatus(DEMO_STORE_ID, created.reviewId, "rejected"));
 });
 
 test("a shopper reviews with two photos, browses the gallery, votes, and asks a question", async ({ page }) => {
@@ -108,7 +109,7 @@ test("a shopper reviews with two photos, browses the gallery, votes, and asks a 
   expect((await (await page.request.get(listUrl)).json()).reviews.map((r: { reviewId: string }) => r.reviewId)).not.toContain(submitted.reviewId);
 
   // The merchant publishes (data layer).
-  withDb((db) => expect(reviewsRepo(db).setStatus(DEMO_STORE_ID, submitted.reviewId, "published")).toBe(true));
+  expect(await withDb((db) => reviewsRepo(db).setStatus(DEMO_STORE_ID, submitted.reviewId, "published"))).toBe(true);
   const listed = (await (await page.request.get(listUrl)).json()).reviews.find((r: { reviewId: string }) => r.reviewId === submitted.reviewId);
   expect(listed).toMatchObject({ title: review.title, rating: 5, reviewer: { displayName: "E2E shopper" } });
   expect(listed.media).toHaveLength(2);
@@ -188,13 +189,13 @@ test("a shopper reviews with two photos, browses the gallery, votes, and asks a 
   const asked = (await page.evaluate(() => (window as unknown as Record<string, unknown>).asked)) as { questionId: string };
 
   // The store answers and publishes (data layer); the question shows with the store's answer.
-  withDb((db) => {
+  await withDb(async (db) => {
     const repo = questionsRepo(db);
-    expect(repo.insertAnswer({
+    expect(await repo.insertAnswer({
       answerId: crypto.randomUUID(), storeId: DEMO_STORE_ID, questionId: asked.questionId, body: realQa.answer, authorName: "Chorus Demo Boutique",
       isStoreAnswer: true, verifiedStatus: "unverified", status: "published", createdMs: Date.now(),
     })).toBe(true);
-    expect(repo.setQuestionStatus(DEMO_STORE_ID, asked.questionId, "published")).toBe(true);
+    expect(await repo.setQuestionStatus(DEMO_STORE_ID, asked.questionId, "published")).toBe(true);
   });
   await page.reload();
   const first = page.locator("chorus-questions").locator("li.q").first();
@@ -207,11 +208,11 @@ test("a shopper reviews with two photos, browses the gallery, votes, and asks a 
 test("a signed-in shopper whose shop order holds the product writes a verified-buyer review through the form", async ({ page }) => {
   const customer = `e2e-buyer-${Date.now().toString(36)}`;
   // The shop's order of product 1078 for this platform customer (as a Shopify orders/create webhook stores it).
-  withDb((db) => {
-    db.prepare("INSERT INTO order_headers (store_id, order_id, email, platform_customer_id, status, ordered_ms, updated_ms, source) VALUES (?, ?, '', ?, 'fulfilled', ?, ?, 'e2e')")
-      .run(DEMO_STORE_ID, `o-${customer}`, customer, Date.now() - 86_400_000, Date.now());
-    db.prepare("INSERT INTO orders (store_id, order_id, product_id, email, ordered_ms, source) VALUES (?, ?, '1078', '', ?, 'e2e')").run(DEMO_STORE_ID, `o-${customer}`, Date.now() - 86_400_000);
-  });
+  await withDb((db) => transaction(db, async () => {
+    await run(db, sql`INSERT INTO order_headers (store_id, order_id, email, platform_customer_id, status, ordered_ms, updated_ms, source)
+      VALUES (${DEMO_STORE_ID}, ${`o-${customer}`}, '', ${customer}, 'fulfilled', ${Date.now() - 86_400_000}, ${Date.now()}, 'e2e')`);
+    await run(db, sql`INSERT INTO orders (store_id, order_id, product_id, email, ordered_ms, source) VALUES (${DEMO_STORE_ID}, ${`o-${customer}`}, '1078', '', ${Date.now() - 86_400_000}, 'e2e')`);
+  }));
   const { signPlatformToken } = await import("../server/loyalty/tokens.ts");
   const token = await signPlatformToken("e2e-platform-secret-0123456789", { platformCustomerId: customer, email: `${customer}@example.com` });
   const review = realReviews().filter((r) => r.productId === "1078" && r.title && r.body.length > 60)[7];
@@ -228,6 +229,6 @@ test("a signed-in shopper whose shop order holds the product writes a verified-b
   await form.getByRole("button", { name: "Submit review" }).click();
   await expect(form.getByRole("status")).toBeVisible();
   const submitted = (await page.evaluate(() => (window as unknown as Record<string, unknown>).submitted)) as { reviewId: string };
-  const status = withDb((db) => db.prepare("SELECT verified_status FROM reviews WHERE review_id = ?").pluck().get(submitted.reviewId), { readonly: true });
+  const status = await withDb((db) => value<string>(db, sql`SELECT verified_status FROM reviews WHERE review_id = ${submitted.reviewId}`), { readonly: true });
   expect(status).toBe("verified-buyer");
 });

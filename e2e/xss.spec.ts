@@ -18,20 +18,20 @@ const PAYLOADS = {
   answer: `<script>window.__xss='answer'</script>Hostile answer`,
 };
 
-test.beforeAll(() => {
-  const services = createServices({ databasePath: `${dbDir}/chorus.sqlite`, mediaPath: `${dbDir}/media` });
+test.beforeAll(async () => {
+  const services = await createServices({ databasePath: `${dbDir}/chorus.sqlite`, mediaPath: `${dbDir}/media` });
   try {
     const reviewId = crypto.randomUUID();
-    services.reviewsData.insert({
+    await services.reviewsData.insert({
       reviewId, storeId: DEMO_STORE_ID, productId: "1078", rating: 2, title: PAYLOADS.title, body: PAYLOADS.body,
       createdMs: Date.now() + 3_600_000, status: "published", reviewerName: PAYLOADS.name, reviewerEmail: "eve@example.test",
     });
-    services.moderation.setReply(DEMO_STORE_ID, reviewId, PAYLOADS.reply);
+    await services.moderation.setReply(DEMO_STORE_ID, reviewId, PAYLOADS.reply);
     const questionId = crypto.randomUUID();
-    services.questionsData.insertQuestion({ questionId, storeId: DEMO_STORE_ID, productId: "1078", body: PAYLOADS.question, askerName: PAYLOADS.name, status: "published", createdMs: Date.now() + 3_600_000 });
-    services.questions.answerAsStore({ storeId: DEMO_STORE_ID, questionId, body: PAYLOADS.answer, authorName: "Chorus Demo Boutique", status: "published" });
+    await services.questionsData.insertQuestion({ questionId, storeId: DEMO_STORE_ID, productId: "1078", body: PAYLOADS.question, askerName: PAYLOADS.name, status: "published", createdMs: Date.now() + 3_600_000 });
+    await services.questions.answerAsStore({ storeId: DEMO_STORE_ID, questionId, body: PAYLOADS.answer, authorName: "Chorus Demo Boutique", status: "published" });
   } finally {
-    services.close();
+    await services.close();
   }
 });
 
