@@ -10,7 +10,7 @@
  * microsecond; `{ queue, count }` after each drain (how many items this node completed); `{ error }` when a drain throws.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { createServices } from "../server/services.ts";
+import { createServices, type Services } from "../server/services.ts";
 
 export type QueueName = "mail" | "webhooks" | "ai" | "review-requests";
 export type QueueNodeOptions = {
@@ -21,26 +21,26 @@ export type QueueNodeOptions = {
 export type QueueNodeRequest = { queue: QueueName; nowMs: number } | { close: true };
 
 /** Drain `queue` once on `services` at `nowMs`. @returns how many items this node completed (sent, delivered, run). */
-export async function drain(services: ReturnType<typeof createServices>, queue: QueueName, nowMs: number, origin: string): Promise<number> {
+export async function drain(services: Services, queue: QueueName, nowMs: number, origin: string): Promise<number> {
   switch (queue) {
     case "mail": return (await services.mailSender.runOnce()).sent;
     case "webhooks": return (await services.webhookDelivery.runDue(nowMs)).delivered;
     case "ai": return services.aiWorker.runUntilIdle();
-    case "review-requests": return services.reviewRequests.runDue(nowMs, origin).sent;
+    case "review-requests": return (await services.reviewRequests.runDue(nowMs, origin)).sent;
   }
 }
 
 if (parentPort && (workerData as Partial<QueueNodeOptions> | undefined)?.queueNode === true) {
   const port = parentPort;
   const options = workerData as QueueNodeOptions;
-  const services = createServices({
+  const services = await createServices({
     databasePath: options.databasePath, mediaPath: options.mediaPath, mail: { smtpUrl: options.smtpUrl, from: options.mailFrom },
     webhooks: { allowInsecure: true }, ai: { llm: null, translation: null, sweepIntervalMs: 0 },
   });
   port.on("message", (message: QueueNodeRequest) => {
     if ("close" in message) {
-      void services.mailSender.stop().then(() => {
-        services.close();
+      void services.mailSender.stop().then(async () => {
+        await services.close();
         port.close();
       });
       return;

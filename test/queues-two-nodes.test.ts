@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { transaction } from "../server/db/database.ts";
+import { sql, transaction, value, all } from "../server/db/database.ts";
 import { createServices, type Services } from "../server/services.ts";
 import { drain, type QueueName, type QueueNodeOptions } from "./queue-node.ts";
 import { startTestSmtp, type TestSmtp } from "./smtp.ts";
@@ -61,9 +61,11 @@ async function drainBoth(queue: QueueName, nowMs = Date.now()): Promise<{ a: num
 }
 
 /** `n` products of the store, `prefix-1` … `prefix-n`. */
-function products(prefix: string, n: number): string[] {
+async function products(prefix: string, n: number): Promise<string[]> {
   const ids = Array.from({ length: n }, (_, i) => `${prefix}-${i + 1}`);
-  transaction(a.db, () => ids.forEach((productId) => a.stores.upsertProduct({ storeId: STORE, productId, name: `Product ${productId}` })));
+  await transaction(a.db, async () => {
+    for (const productId of ids) await a.stores.upsertProduct({ storeId: STORE, productId, name: `Product ${productId}` });
+  });
   return ids;
 }
 
@@ -80,10 +82,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const databasePath = await dbs.location("nodes.sqlite");
   const mediaPath = join(dbs.dir, "media");
-  a = createServices({
+  a = await createServices({
     databasePath, mediaPath, mail: { smtpUrl: smtp.url, from: FROM }, webhooks: { allowInsecure: true }, ai: { llm: null, translation: null, sweepIntervalMs: 0 },
   });
-  a.stores.create({ storeId: STORE, name: "Two nodes", platform: "shopify" });
+  await a.stores.create({ storeId: STORE, name: "Two nodes", platform: "shopify" });
   b = new Worker(new URL("./queue-node.ts", import.meta.url), {
     workerData: { queueNode: true, databasePath, mediaPath, smtpUrl: smtp.url, mailFrom: FROM, origin: ORIGIN, startSignal } satisfies QueueNodeOptions,
   });
@@ -99,7 +101,7 @@ afterAll(async () => {
   }
   if (a) {
     await a.mailSender.stop();
-    a.close();
+    await a.close();
   }
   await smtp?.close();
   await new Promise((resolve) => receiver?.close(resolve));
@@ -110,25 +112,25 @@ describe(`two nodes on one ${dbs.postgres ? "PostgreSQL" : "SQLite"} database`, 
   it("mail: each of 120 outbox messages is claimed by one node and received once by the SMTP server", async () => {
     const N = 120;
     for (let i = 0; i < N; i++) {
-      a.mail.enqueue({ storeId: STORE, kind: "two-nodes", to: `shopper${i}@example.com`, subject: `Message ${i}`, html: `<p>Message ${i}</p>`, text: `Message ${i}` });
+      await a.mail.enqueue({ storeId: STORE, kind: "two-nodes", to: `shopper${i}@example.com`, subject: `Message ${i}`, html: `<p>Message ${i}</p>`, text: `Message ${i}` });
     }
     const counts = await drainBoth("mail");
     expect(counts.a + counts.b, JSON.stringify(counts)).toBe(N);
     expect(counts.a, JSON.stringify(counts)).toBeGreaterThan(0);
     expect(counts.b, JSON.stringify(counts)).toBeGreaterThan(0);
     for (let i = 0; i < N; i++) expect(smtp.messages.filter((m) => m.to.includes(`shopper${i}@example.com`)), `shopper${i}`).toHaveLength(1);
-    expect(a.mail.statusCounts()).toMatchObject({ sent: N, queued: 0, sending: 0 });
-    expect(a.db.prepare("SELECT COUNT(*) FROM mail_outbox WHERE attempts <> 1").pluck().get()).toBe(0);
+    expect(await a.mail.statusCounts()).toMatchObject({ sent: N, queued: 0, sending: 0 });
+    expect(await value<number>(a.db, sql`SELECT COUNT(*) AS n FROM mail_outbox WHERE attempts <> 1`)).toBe(0);
   }, 60_000);
 
   it("webhooks: each of 80 events is delivered once to a real HTTP receiver", async () => {
     const N = 80;
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     await a.webhooks.create(STORE, { url, eventTypes: ["review.created"] });
-    const [productId] = products("hooked", 1);
-    transaction(a.db, () => {
+    const [productId] = await products("hooked", 1);
+    await transaction(a.db, async () => {
       for (let i = 0; i < N; i++) {
-        a.reviewsData.insert({
+        await a.reviewsData.insert({
           reviewId: `review-${i}`, storeId: STORE, productId, rating: 5, title: `Review ${i}`, body: "Fits well.", createdMs: Date.now() - i, status: "published",
           reviewerName: "Shopper", source: "test", sourceKey: String(i),
         });
@@ -140,17 +142,17 @@ describe(`two nodes on one ${dbs.postgres ? "PostgreSQL" : "SQLite"} database`, 
     expect(counts.b, JSON.stringify(counts)).toBeGreaterThan(0);
     expect(received).toHaveLength(N);
     expect(new Set(received.map((r) => r.eventId)).size).toBe(N);
-    expect(a.db.prepare("SELECT status, attempts, COUNT(*) AS n FROM webhook_deliveries GROUP BY status, attempts").all()).toEqual([{ status: "delivered", attempts: 1, n: N }]);
+    expect(await all(a.db, sql`SELECT status, attempts, COUNT(*) AS n FROM webhook_deliveries GROUP BY status, attempts`)).toEqual([{ status: "delivered", attempts: 1, n: N }]);
   }, 60_000);
 
   it("AI: each of 100 generation jobs is claimed once and done", async () => {
     const N = 100;
-    for (const id of products("ai", N)) expect(a.ai.enqueue(STORE, { type: "product", id }, "test")).toBe(true);
+    for (const id of await products("ai", N)) expect(await a.ai.enqueue(STORE, { type: "product", id }, "test")).toBe(true);
     const counts = await drainBoth("ai");
     expect(counts.a + counts.b, JSON.stringify(counts)).toBe(N);
     expect(counts.a, JSON.stringify(counts)).toBeGreaterThan(0);
     expect(counts.b, JSON.stringify(counts)).toBeGreaterThan(0);
-    const jobs = a.aiData.listJobs(STORE);
+    const jobs = await a.aiData.listJobs(STORE);
     expect(jobs).toHaveLength(N);
     expect(jobs.filter((j) => j.status !== "done" || j.attempts !== 1)).toEqual([]);
     expect(new Set(jobs.map((j) => j.claimed_by)).size).toBe(2); // one worker identity per node
@@ -158,21 +160,21 @@ describe(`two nodes on one ${dbs.postgres ? "PostgreSQL" : "SQLite"} database`, 
 
   it("review requests: each of 100 due requests is sent once (one message, one set of links)", async () => {
     const N = 100;
-    a.reviewRequests.update(STORE, { enabled: true, delayDays: 0, reminderDays: null, quietHours: null });
-    const ids = products("ordered", N);
+    await a.reviewRequests.update(STORE, { enabled: true, delayDays: 0, reminderDays: null, quietHours: null });
+    const ids = await products("ordered", N);
     const fulfilledMs = Date.now() - 60_000;
     for (const [i, productId] of ids.entries()) {
-      const request = a.reviewRequests.orderFulfilled({ storeId: STORE, orderId: `order-${i}`, email: `buyer${i}@example.com`, customerName: "Buyer", locale: "en", lines: [{ productId }], fulfilledMs });
+      const request = await a.reviewRequests.orderFulfilled({ storeId: STORE, orderId: `order-${i}`, email: `buyer${i}@example.com`, customerName: "Buyer", locale: "en", lines: [{ productId }], fulfilledMs });
       expect(request?.status).toBe("scheduled");
     }
     const counts = await drainBoth("review-requests");
     expect(counts.a + counts.b, JSON.stringify(counts)).toBe(N);
-    // A schedule run is synchronous, one short transaction per request, so on either engine one node may send them
-    // all before the other's first claim (seen on PostgreSQL as 100/0 on a loaded machine): what must hold is that
-    // each is sent once, below.
-    expect(a.reviewRequests.statusCounts(STORE)).toEqual({ sent: N });
+    // A schedule run is one short transaction per request, so on either engine one node may send them all before
+    // the other's first claim (seen on PostgreSQL as 100/0 on a loaded machine): what must hold is that each is sent
+    // once, below.
+    expect(await a.reviewRequests.statusCounts(STORE)).toEqual({ sent: N });
     // one review link and one unsubscribe link per request: a step sent twice would have written a second set
-    expect(a.db.prepare("SELECT COUNT(*) FROM review_request_tokens WHERE store_id = ?").pluck().get(STORE)).toBe(2 * N);
-    expect(a.db.prepare("SELECT COUNT(*) FROM mail_outbox WHERE kind = 'review-request'").pluck().get()).toBe(N);
+    expect(await value<number>(a.db, sql`SELECT COUNT(*) AS n FROM review_request_tokens WHERE store_id = ${STORE}`)).toBe(2 * N);
+    expect(await value<number>(a.db, sql`SELECT COUNT(*) AS n FROM mail_outbox WHERE kind = 'review-request'`)).toBe(N);
   }, 60_000);
 });

@@ -6,6 +6,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { all, sql } from "../server/db/database.ts";
 import { seedRealReviews, TEST_STORE_ID } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 
@@ -18,14 +19,16 @@ let t: TestServer;
 const REPLAYED_ID = "replayed-delivery";
 beforeAll(async () => {
   t = await startTestServer();
-  seedRealReviews(t.services, { productIds: ["1078"] });
-  t.services.platforms.updateSettings(TEST_STORE_ID, { shopDomain: SHOP, appSecret: SECRET });
+  await seedRealReviews(t.services, { productIds: ["1078"] });
+  await t.services.platforms.updateSettings(TEST_STORE_ID, { shopDomain: SHOP, appSecret: SECRET });
   // One real delivery, replayed below.
   const body = JSON.stringify({ id: 1078, title: "Tiered Linen Midi Dress", handle: "tiered-linen-midi-dress", images: [] });
   const res = await post("products/update", body, { id: REPLAYED_ID });
   expect(res.status).toBe(200);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t?.close();
+});
 
 const sign = (body: string, secret = SECRET) => createHmac("sha256", secret).update(body).digest("base64");
 function post(topic: string, body: string, opts: { id?: string; hmac?: string; shop?: string } = {}) {
@@ -46,8 +49,13 @@ function postSigned(body: string, opts: { ts?: number; signature?: string; id?: 
 }
 
 /** Everything a delivery could write, for the store: equal before and after means nothing was stored. */
-const snapshot = () => JSON.stringify(["order_headers", "orders", "products", "platform_webhooks", "loyalty_transactions"].map((table) =>
-  t.services.db.prepare(`SELECT * FROM ${table} WHERE store_id = ? ORDER BY 1, 2, 3`).all(TEST_STORE_ID)));
+const snapshot = async () => {
+  const tables: unknown[] = [];
+  for (const table of ["order_headers", "orders", "products", "platform_webhooks", "loyalty_transactions"]) {
+    tables.push(await all(t.services.db, sql`SELECT * FROM ${sql.raw(table)} WHERE store_id = ${TEST_STORE_ID} ORDER BY 1, 2, 3`));
+  }
+  return JSON.stringify(tables);
+};
 
 const tally = new Map<string, number>();
 /** Check the answer is a documented refusal (no 5xx, JSON error body) and count it. */
@@ -72,7 +80,7 @@ const malformed = fc.oneof(
 
 describe("webhook fuzzing: forged, replayed and malformed deliveries", () => {
   it("store nothing and never answer 5xx", async () => {
-    const before = snapshot();
+    const before = await snapshot();
 
     // Forged: any body, any signature that is not the body's HMAC with the store's secret.
     await fc.assert(fc.asyncProperty(fc.constantFrom(...TOPICS), fc.json(), fc.oneof(fc.base64String({ maxLength: 60 }), fc.string({ minLength: 1, maxLength: 60 }).map((s) => s.replace(/[\r\n\0]/g, "x"))),
@@ -108,8 +116,8 @@ describe("webhook fuzzing: forged, replayed and malformed deliveries", () => {
       await expectRefused(await postSigned(body), [400], "malformed-signed");
     }), { numRuns: RUNS });
 
-    expect(snapshot()).toBe(before);
-    expect(t.services.stores.getProduct(TEST_STORE_ID, "1078")?.name).toBe("Tiered Linen Midi Dress");
+    expect(await snapshot()).toBe(before);
+    expect((await t.services.stores.getProduct(TEST_STORE_ID, "1078"))?.name).toBe("Tiered Linen Midi Dress");
     console.log("webhook fuzz answers:", Object.fromEntries([...tally].sort()));
     for (const kind of ["forged 401", "malformed 400", "replayed 200", "stale 401", "forged-signed 401", "malformed-signed 400"]) expect(tally.get(kind) ?? 0).toBeGreaterThan(0);
   }, 120_000);

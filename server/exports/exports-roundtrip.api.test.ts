@@ -13,6 +13,7 @@ import { guarded, NASTY_TEXTS, nastyText, readCsvPython, readCsvStrict } from ".
 import { realReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { moderationRepo } from "../admin/moderation.repo.ts";
+import { transaction } from "../db/database.ts";
 import { normaliseEmail, ordersRepo } from "../orders/orders.repo.ts";
 
 const A = TEST_STORE_ID;
@@ -45,9 +46,9 @@ const expect_ = (name: string, id: string, fields: Record<string, string>) => {
 beforeAll(async () => {
   t = await startTestServer();
   const s = t.services;
-  s.stores.create({ storeId: A, name: "Round-trip store", platform: "shopify" });
-  s.stores.upsertProduct({ storeId: A, productId: "1078", name: "Dress, \"blue\"\nsize M" });
-  s.apiKeys.create(A, "tests", API_KEY);
+  await s.stores.create({ storeId: A, name: "Round-trip store", platform: "shopify" });
+  await s.stores.upsertProduct({ storeId: A, productId: "1078", name: "Dress, \"blue\"\nsize M" });
+  await s.apiKeys.create(A, "tests", API_KEY);
   await s.admin.createUser({ email: "alice@shop-a.test", password: "correct horse battery A", storeIds: [A] });
   alice = await signInAgent(t, "alice@shop-a.test", "correct horse battery A", A);
   const base = Date.UTC(2026, 0, 1);
@@ -59,47 +60,47 @@ beforeAll(async () => {
     ...texts.map((x, i) => ({ title: x, body: text(i + 1), reviewerName: text(i + 2), reply: text(i + 3) as string | null })),
     ...realReviews().slice(0, 600).map((r) => ({ title: r.title, body: r.body, reviewerName: "Anonymous shopper", reply: null })),
   ];
-  s.db.transaction(() => reviews.forEach((r, i) => {
+  await transaction(s.db, async () => { for (const [i, r] of reviews.entries()) {
     const reviewId = crypto.randomUUID();
-    s.reviewsData.insert({ reviewId, storeId: A, productId: "1078", rating: 1 + (i % 5), title: r.title, body: r.body, createdMs: base + i, status: "published", reviewerName: r.reviewerName });
-    if (r.reply !== null) moderation.setReply(A, reviewId, r.reply, base);
+    await s.reviewsData.insert({ reviewId, storeId: A, productId: "1078", rating: 1 + (i % 5), title: r.title, body: r.body, createdMs: base + i, status: "published", reviewerName: r.reviewerName });
+    if (r.reply !== null) await moderation.setReply(A, reviewId, r.reply, base);
     expect_("reviews", reviewId, { productName: "Dress, \"blue\"\nsize M", title: r.title, body: r.body, reviewerName: r.reviewerName, reply: r.reply ?? "" });
-  }))();
+  } });
 
   // Questions with a published store answer.
-  s.db.transaction(() => texts.forEach((x, i) => {
+  await transaction(s.db, async () => { for (const [i, x] of texts.entries()) {
     const questionId = crypto.randomUUID();
-    s.questionsData.insertQuestion({ questionId, storeId: A, productId: "1078", body: x, askerName: text(i + 1), status: "published", createdMs: base + i });
-    s.questionsData.insertAnswer({
+    await s.questionsData.insertQuestion({ questionId, storeId: A, productId: "1078", body: x, askerName: text(i + 1), status: "published", createdMs: base + i });
+    await s.questionsData.insertAnswer({
       answerId: crypto.randomUUID(), storeId: A, questionId, body: text(i + 2), authorName: "Store", isStoreAnswer: true, verifiedStatus: "unverified", status: "published", createdMs: base + i,
     });
     expect_("questions", questionId, { body: x, askerName: text(i + 1), storeAnswer: text(i + 2) });
-  }))();
+  } });
 
   // Loyalty customers (enrolled through a channel named by the text) and one customer's ledger of adjustments.
-  s.db.transaction(() => {
-    texts.forEach((x, i) => {
+  await transaction(s.db, async () => {
+    for (const [i, x] of texts.entries()) {
       const loyaltyCustomerId = crypto.randomUUID();
-      s.loyaltyData.insertCustomer({ loyaltyCustomerId, storeId: A, platformCustomerId: x, email: text(i + 1) });
-      s.loyaltyData.enrol(A, loyaltyCustomerId, text(i + 2), "v1", null);
+      await s.loyaltyData.insertCustomer({ loyaltyCustomerId, storeId: A, platformCustomerId: x, email: text(i + 1) });
+      await s.loyaltyData.enrol(A, loyaltyCustomerId, text(i + 2), "v1", null);
       expect_("loyalty_customers", loyaltyCustomerId, { platformCustomerId: x, email: text(i + 1).toLowerCase(), enrollmentChannel: text(i + 2) });
-    });
+    }
     const ledger = crypto.randomUUID();
-    s.loyaltyData.insertCustomer({ loyaltyCustomerId: ledger, storeId: A, platformCustomerId: "ledger", email: "ledger@example.com" });
+    await s.loyaltyData.insertCustomer({ loyaltyCustomerId: ledger, storeId: A, platformCustomerId: "ledger", email: "ledger@example.com" });
     expect_("loyalty_customers", ledger, { platformCustomerId: "ledger", email: "ledger@example.com", status: "pending" });
-    texts.forEach((x, i) => {
+    for (const [i, x] of texts.entries()) {
       const transactionId = crypto.randomUUID();
-      s.loyaltyData.insertTransaction({
+      await s.loyaltyData.insertTransaction({
         transactionId, storeId: A, loyaltyCustomerId: ledger, type: "adjustment", points: 1, balanceAfter: i + 1, description: x, orderId: text(i + 1), couponCode: text(i + 2), createdMs: base + i,
       });
       expect_("loyalty_transactions", transactionId, { description: x, orderId: text(i + 1), couponCode: text(i + 2), points: "1", balanceAfter: String(i + 1) });
-    });
-  })();
+    }
+  });
 
   // Orders, one line each.
-  s.db.transaction(() => texts.forEach((x, i) => {
+  await transaction(s.db, async () => { for (const [i, x] of texts.entries()) {
     const orderId = `order-${i}`;
-    orders.upsertOrder(A, {
+    await orders.upsertOrder(A, {
       orderId, orderName: x, email: text(i + 1), platformCustomerId: text(i + 2), customerName: text(i + 3), locale: null, currency: text(i + 4), subtotal: 12.5,
       orderedMs: base + i, source: text(i + 5), lines: [{ productId: "1078", variantId: text(i + 6), title: text(i + 7), price: 12.5, quantity: 1 }],
     }, base);
@@ -107,10 +108,10 @@ beforeAll(async () => {
       orderName: x, email: normaliseEmail(text(i + 1)), platformCustomerId: text(i + 2), customerName: text(i + 3), currency: text(i + 4), source: text(i + 5),
       productId: "shopify-1078", variantId: text(i + 6), title: text(i + 7),
     });
-  }))();
+  } });
 
   // A survey whose question texts and channel description are traps too, one response per text.
-  s.surveys.createSurvey(A, {
+  await s.surveys.createSurvey(A, {
     surveyId: SURVEY_ID, name: "Round trip", dateCreated: "2026-01-01T00:00:00.000Z",
     questions: SURVEY_QUESTIONS.map((q, i) => ({ id: [Q1, Q2][i], type: "text" as const, text: q })),
     channelSurveys: [{ channelSurveyId: CHANNEL, channel: "shareable-link", description: CHANNEL_DESCRIPTION }],
@@ -119,12 +120,14 @@ beforeAll(async () => {
     surveyResponseId: crypto.randomUUID(), channelSurveyId: CHANNEL, createdMs: base + i,
     answeredQuestions: [{ id: Q1, type: "text", answer: x }, { id: Q2, type: "text", answer: text(i + 1) }],
   }));
-  expect(s.surveys.importResponses(A, responses)).toBe(responses.length);
+  expect(await s.surveys.importResponses(A, responses)).toBe(responses.length);
   for (const [i, r] of responses.entries()) {
     expect_("survey", r.surveyResponseId!, { channelSurveyDescription: CHANNEL_DESCRIPTION, [SURVEY_QUESTIONS[0]]: text(i), [SURVEY_QUESTIONS[1]]: text(i + 1) });
   }
 }, 120_000);
-afterAll(() => t.close());
+afterAll(async () => {
+  await t?.close();
+});
 
 /** GET `path` with `headers`: 200 and `text/csv`, the body's bytes. */
 async function download(path: string, headers: Record<string, string>): Promise<Uint8Array> {

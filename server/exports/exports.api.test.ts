@@ -11,6 +11,7 @@ import { get as httpGet, type IncomingMessage } from "node:http";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql, value, type RawBuilder } from "../db/database.ts";
 import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { demoProgram } from "../loyalty/loyalty.demo.ts";
@@ -29,20 +30,22 @@ async function csv(path: string, auth = true) {
   const text = await res.text();
   return { res, status: res.status, text, rows: res.status === 200 ? (parse(text.replace(/^\uFEFF/, ""), { columns: true }) as Record<string, string>[]) : [] };
 }
-const count = (sql: string, ...args: unknown[]) => t.services.db.prepare(sql).pluck().get(...args) as number;
+const count = async (query: RawBuilder<Record<string, number>>) => (await value<number>(t.services.db, query))!;
 
 beforeAll(async () => {
   t = await startTestServer();
-  seeded = seedRealReviews(t.services, { productIds: ["1078", "1094", "862"] }).length;
-  t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
-  t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(PLATFORM_SECRET));
+  seeded = (await seedRealReviews(t.services, { productIds: ["1078", "1094", "862"] })).length;
+  await t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
+  await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(PLATFORM_SECRET));
   // A review whose text would run as formulas in a spreadsheet, with commas, quotes and a line break.
-  t.services.reviewsData.insert({
+  await t.services.reviewsData.insert({
     reviewId: "aaaaaaaa-0000-4000-8000-000000000001", storeId: TEST_STORE_ID, productId: "1078", rating: 1, title: "=HYPERLINK(\"http://evil.example\",\"click\")",
     body: "+1 great, \"really\"\n-2 bad\n@SUM(A1)", createdMs: Date.UTC(2027, 0, 1), status: "pending", reviewerName: "@attacker", reviewerEmail: "eve@example.com",
   });
 }, 120_000);
-afterAll(() => t.close());
+afterAll(async () => {
+  await t?.close();
+});
 
 describe("GET /enterprise/exports/reviews.csv", () => {
   it("streams every review as CSV with a header, filters applied", async () => {
@@ -63,14 +66,14 @@ describe("GET /enterprise/exports/reviews.csv", () => {
     const pending = await csv("/enterprise/exports/reviews.csv?status=pending");
     expect(pending.rows.map((r) => r.reviewId)).toEqual(["aaaaaaaa-0000-4000-8000-000000000001"]);
     const five = await csv("/enterprise/exports/reviews.csv?rating=5&status=published");
-    expect(five.rows.length).toBe(count("SELECT count(*) FROM reviews WHERE store_id = ? AND rating = 5 AND status = 'published'", TEST_STORE_ID));
+    expect(five.rows.length).toBe(await count(sql<Record<string, number>>`SELECT count(*) AS n FROM reviews WHERE store_id = ${TEST_STORE_ID} AND rating = 5 AND status = 'published'`));
     expect(five.rows.every((r) => r.rating === "5" && r.status === "published")).toBe(true);
     const product = await csv("/enterprise/exports/reviews.csv?productId=shopify-1094");
-    expect(product.rows.length).toBe(count("SELECT count(*) FROM reviews WHERE store_id = ? AND product_id = '1094'", TEST_STORE_ID));
+    expect(product.rows.length).toBe(await count(sql<Record<string, number>>`SELECT count(*) AS n FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = '1094'`));
     expect(product.rows.every((r) => r.productId === "shopify-1094")).toBe(true);
     const from = "2025-12-20", to = "2025-12-25";
     const ranged = await csv(`/enterprise/exports/reviews.csv?from=${from}&to=${to}`);
-    expect(ranged.rows.length).toBe(count("SELECT count(*) FROM reviews WHERE store_id = ? AND created_ms >= ? AND created_ms < ?", TEST_STORE_ID, Date.parse(from), Date.parse(to)));
+    expect(ranged.rows.length).toBe(await count(sql<Record<string, number>>`SELECT count(*) AS n FROM reviews WHERE store_id = ${TEST_STORE_ID} AND created_ms >= ${Date.parse(from)} AND created_ms < ${Date.parse(to)}`));
     expect(ranged.rows.length).toBeGreaterThan(0);
     expect(ranged.rows.every((r) => r.dateCreated >= from && r.dateCreated < to)).toBe(true);
   });
@@ -124,7 +127,7 @@ describe("the other exports", () => {
     const token = await signPlatformToken(PLATFORM_SECRET, { platformCustomerId: "export-1", email: "export-1@example.test" });
     const login = await (await fetch(t.url(`${S}/loyalty/login`), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customerAccessToken: token }) })).json();
     const bearer = { authorization: `Bearer ${login.customerToken}`, "content-type": "application/json" };
-    const version = t.services.loyalty.legalPolicies(TEST_STORE_ID).version;
+    const version = (await t.services.loyalty.legalPolicies(TEST_STORE_ID)).version;
     expect((await fetch(t.url(`${S}/loyalty/customer_activation`), { method: "POST", headers: bearer, body: JSON.stringify({ enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version }) })).status).toBe(200);
     const token2 = await signPlatformToken(PLATFORM_SECRET, { platformCustomerId: "export-2", email: "export-2@example.test" });
     await fetch(t.url(`${S}/loyalty/login`), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customerAccessToken: token2 }) });
@@ -159,8 +162,8 @@ describe("the other exports", () => {
 describe("large exports stream", () => {
   it("reads rows batch by batch as the client reads (a row committed after the first bytes is in the file), in bounded memory", async () => {
     // About 20,000 more reviews (the rest of the real file): a CSV of several megabytes.
-    seedRealReviews(t.services, { storeId: TEST_STORE_ID });
-    const total = count("SELECT count(*) FROM reviews WHERE store_id = ?", TEST_STORE_ID);
+    await seedRealReviews(t.services, { storeId: TEST_STORE_ID });
+    const total = await count(sql<Record<string, number>>`SELECT count(*) AS n FROM reviews WHERE store_id = ${TEST_STORE_ID}`);
     expect(total).toBeGreaterThan(20_000);
     // node:http, not fetch: fetch (undici) keeps reading the socket into its own queue whatever the caller
     // reads, and loopback receive buffers may grow to tens of MB, so the server could read every batch before
@@ -190,7 +193,7 @@ describe("large exports stream", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const receivedBeforeInsert = first.length + res.readableLength;
     // Committed after the answer started: the stream reads the last batches only now, so it is the file's last row.
-    t.services.reviewsData.insert({
+    await t.services.reviewsData.insert({
       reviewId: "bbbbbbbb-0000-4000-8000-000000000002", storeId: TEST_STORE_ID, productId: "1078", rating: 5, title: "Late", body: "Written during the export.",
       createdMs: Date.UTC(2030, 0, 1), status: "published", reviewerName: "Late writer",
     });

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminGet, adminPost, signInAgent, type AdminAgent } from "../../test/admin-http.ts";
+import { run, sql } from "../db/database.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { startTestSmtp, type TestSmtp } from "../../test/smtp.ts";
 import { renderMail } from "./render.ts";
@@ -31,23 +32,25 @@ const olderLink = (html: string) => /href="(\/admin\/outbox\?after=[^"]+)"[^>]*>
 
 beforeAll(async () => {
   t = await startTestServer();
-  t.services.stores.create({ storeId: A, name: "Store A", platform: "shopify" });
-  t.services.stores.create({ storeId: B, name: "Store B", platform: "shopify" });
+  await t.services.stores.create({ storeId: A, name: "Store A", platform: "shopify" });
+  await t.services.stores.create({ storeId: B, name: "Store B", platform: "shopify" });
   await t.services.admin.createUser({ email: "alice@shop-a.test", password: "alice password 1", storeIds: [A] });
   await t.services.admin.createUser({ email: "bob@shop-b.test", password: "bob password 12", storeIds: [B] });
-  for (let i = 0; i < 30; i++) ids[`a${i}`] = t.services.mail.enqueue(mail(A, `shopper${i}@example.com`, `Review your order #${i}`)).messageId;
-  ids.b = t.services.mail.enqueue(mail(B, "b-shopper@example.com", "Store B secret subject")).messageId;
-  ids.aliceNote = t.services.mail.enqueue(mail(A, "Alice@Shop-A.test", "A note to Alice", { headers: { "X-Chorus-Test": "yes" } })).messageId;
-  ids.aliceReset = t.services.mail.enqueue(mail(null, "Alice@Shop-A.test", "Reset your Chorus password")).messageId;
-  ids.bobReset = t.services.mail.enqueue(mail(null, "bob@shop-b.test", "Bob's reset link")).messageId;
+  for (let i = 0; i < 30; i++) ids[`a${i}`] = (await t.services.mail.enqueue(mail(A, `shopper${i}@example.com`, `Review your order #${i}`))).messageId;
+  ids.b = (await t.services.mail.enqueue(mail(B, "b-shopper@example.com", "Store B secret subject"))).messageId;
+  ids.aliceNote = (await t.services.mail.enqueue(mail(A, "Alice@Shop-A.test", "A note to Alice", { headers: { "X-Chorus-Test": "yes" } }))).messageId;
+  ids.aliceReset = (await t.services.mail.enqueue(mail(null, "Alice@Shop-A.test", "Reset your Chorus password"))).messageId;
+  ids.bobReset = (await t.services.mail.enqueue(mail(null, "bob@shop-b.test", "Bob's reset link"))).messageId;
   alice = await signInAgent(t, "alice@shop-a.test", "alice password 1", A);
   bob = await signInAgent(t, "bob@shop-b.test", "bob password 12", B);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t?.close();
+});
 
 describe("/admin/outbox without SMTP_URL", () => {
   it("keeps every message (status kept) and says that nothing is sent", async () => {
-    expect(t.services.mail.statusCounts()).toMatchObject({ kept: 34, queued: 0, sent: 0 });
+    expect(await t.services.mail.statusCounts()).toMatchObject({ kept: 34, queued: 0, sent: 0 });
     const res = await adminGet(t, alice, "/admin/outbox");
     expect(res.status).toBe(200);
     const html = await res.text();
@@ -102,7 +105,7 @@ describe("/admin/outbox without SMTP_URL", () => {
     expect(frame.headers.get("content-security-policy")).toMatch(/^sandbox; default-src 'none'/);
     expect(frame.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const body = await frame.text();
-    expect(body).toBe(t.services.mail.getVisible({ ownerOf: [A], memberOf: [], operator: false, email: "alice@shop-a.test", messageId: ids.aliceNote })!.html);
+    expect(body).toBe((await t.services.mail.getVisible({ ownerOf: [A], memberOf: [], operator: false, email: "alice@shop-a.test", messageId: ids.aliceNote }))!.html);
     expect(body).toContain("Hello &lt;b&gt;Alice@Shop-A.test&lt;/b&gt;");
   });
 
@@ -122,12 +125,12 @@ describe("/admin/outbox without SMTP_URL", () => {
     const res = await adminPost(t, alice, `/admin/outbox/${ids.aliceNote}`, { intent: "send-again" });
     expect(res.status).toBe(409);
     expect(await res.text()).toContain("no mail server is configured");
-    expect(t.services.mail.statusCounts().kept).toBe(34);
+    expect((await t.services.mail.statusCounts()).kept).toBe(34);
   });
 
   it("says so when a message's content is no longer kept", async () => {
     // 100 days earlier, as a bigint literal (100 * 86400000 overflows PostgreSQL's 32-bit integer arithmetic)
-    t.services.db.prepare("UPDATE mail_outbox SET created_ms = created_ms - 8640000000 WHERE message_id = ?").run(ids.a0);
+    await run(t.services.db, sql`UPDATE mail_outbox SET created_ms = created_ms - 8640000000 WHERE message_id = ${ids.a0}`);
     expect(await t.services.mail.pruneContent(90)).toBe(1);
     const html = await (await adminGet(t, alice, `/admin/outbox/${ids.a0}`)).text();
     expect(html).toContain("<h1>Review your order #0</h1>");
@@ -145,7 +148,7 @@ describe("/admin/outbox without SMTP_URL", () => {
 
   it("shows an empty state", async () => {
     const C = "33333333-2222-4333-8444-555555555555";
-    t.services.stores.create({ storeId: C, name: "Store C", platform: "custom" });
+    await t.services.stores.create({ storeId: C, name: "Store C", platform: "custom" });
     await t.services.admin.createUser({ email: "carol@shop-c.test", password: "carol password", storeIds: [C] });
     const carol = await signInAgent(t, "carol@shop-c.test", "carol password", C);
     const html = await (await adminGet(t, carol, "/admin/outbox")).text();
@@ -160,7 +163,7 @@ describe("with SMTP_URL", () => {
   beforeAll(async () => {
     smtp = await startTestSmtp();
     s = await startTestServer({ mail: { smtpUrl: smtp.url, from: "Store Mail <mail@reviews.example.com>" } });
-    s.services.stores.create({ storeId: A, name: "Store A", platform: "shopify" });
+    await s.services.stores.create({ storeId: A, name: "Store A", platform: "shopify" });
     await s.services.admin.createUser({ email: "alice@shop-a.test", password: "alice password 1", storeIds: [A] });
   });
   afterAll(async () => {
@@ -169,7 +172,7 @@ describe("with SMTP_URL", () => {
   });
 
   it("the send loop delivers right after the enqueue, and the outbox shows it sent", async () => {
-    const { messageId } = s.services.mail.enqueue(mail(A, "zed@example.com", "Your review request"));
+    const { messageId } = await s.services.mail.enqueue(mail(A, "zed@example.com", "Your review request"));
     const received = await smtp.waitFor((m) => m.to.includes("zed@example.com"));
     expect(received.from).toBe('"Store Mail" <mail@reviews.example.com>');
     expect(received.subject).toBe("Your review request");
@@ -186,7 +189,7 @@ describe("with SMTP_URL", () => {
 
   it("a failed message can be sent again from its page (CSRF checked, only the user's own)", async () => {
     smtp.refuse = (to) => (to === "yan@example.com" ? { code: 550, message: "Mailbox unavailable" } : null);
-    const { messageId } = s.services.mail.enqueue(mail(A, "yan@example.com", "Refused at first"));
+    const { messageId } = await s.services.mail.enqueue(mail(A, "yan@example.com", "Refused at first"));
     const agent = await signInAgent(s, "alice@shop-a.test", "alice password 1", A);
     let page = "";
     for (let i = 0; i < 100 && !page.includes("Send again"); i++) {
@@ -200,7 +203,7 @@ describe("with SMTP_URL", () => {
     expect((await adminPost(s, agent, `/admin/outbox/${messageId}`, { intent: "send-again" }, null)).status).toBe(403);
     expect((await adminPost(s, agent, `/admin/outbox/${messageId}`, { intent: "send-again" }, "forged")).status).toBe(403);
     expect((await adminPost(s, agent, `/admin/outbox/${crypto.randomUUID()}`, { intent: "send-again" })).status).toBe(404);
-    expect(s.services.mail.getVisible({ ownerOf: [A], memberOf: [], operator: false, email: "x", messageId })!.status).toBe("failed");
+    expect((await s.services.mail.getVisible({ ownerOf: [A], memberOf: [], operator: false, email: "x", messageId }))!.status).toBe("failed");
 
     smtp.refuse = null;
     const res = await adminPost(s, agent, `/admin/outbox/${messageId}`, { intent: "send-again" });
@@ -209,7 +212,7 @@ describe("with SMTP_URL", () => {
     const received = await smtp.waitFor((m) => m.to.includes("yan@example.com"));
     expect(received.headers.get("message-id")).toBe(`<${messageId}@reviews.example.com>`);
     // Sent now: no second Send again.
-    for (let i = 0; i < 50 && s.services.mail.getVisible({ ownerOf: [A], memberOf: [], operator: false, email: "x", messageId })!.status !== "sent"; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 50 && (await s.services.mail.getVisible({ ownerOf: [A], memberOf: [], operator: false, email: "x", messageId }))!.status !== "sent"; i++) await new Promise((r) => setTimeout(r, 20));
     expect((await adminPost(s, agent, `/admin/outbox/${messageId}`, { intent: "send-again" })).status).toBe(409);
     expect(smtp.messages.filter((m) => m.to.includes("yan@example.com"))).toHaveLength(1);
   });

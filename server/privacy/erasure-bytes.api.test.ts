@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAgent, adminPost } from "../../test/admin-http.ts";
 import { OTHER_STORE_ID, realReviews, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
-import { dialect } from "../db/database.ts";
+import { all, dialect, run, sql, value, values } from "../db/database.ts";
 import { erasedAddressKey } from "../shared/erased-address.ts";
 import { DEMO_CHANNEL_IDS, DEMO_QUESTION_IDS, NPS_SURVEY } from "../surveys/surveys.demo.ts";
 
@@ -69,16 +69,19 @@ const filesUnder = (dir: string): string[] =>
 const sqlite = () => dialect(t.services.db) === "sqlite";
 /** The database's files (SQLite: the file, its WAL and shared-memory index) and every media file. */
 function storedFiles(): string[] {
-  const db = t.services.db.name;
+  const db = t.services.db.location;
   return [db, `${db}-wal`, `${db}-shm`].filter(existsSync).concat(filesUnder(t.services.mediaPath));
 }
 /** Occurrences of each value in the raw bytes of every stored file (SQLite), or in every row of every table (PostgreSQL). */
-function countOnDisk(values: string[]): Record<string, number> {
-  const blobs = sqlite()
-    ? storedFiles().map((f) => readFileSync(f))
-    : (t.services.db.prepare("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").pluck().all() as string[])
-        .map((table) => Buffer.from(JSON.stringify(t.services.db.prepare(`SELECT * FROM "${table}"`).all())));
-  return Object.fromEntries(values.map((v) => [v, blobs.reduce((n, b) => n + occurrences(b, v), 0)]));
+async function countOnDisk(needles: string[]): Promise<Record<string, number>> {
+  const blobs: Buffer[] = [];
+  if (sqlite()) blobs.push(...storedFiles().map((f) => readFileSync(f)));
+  else {
+    for (const table of await values<string>(t.services.db, sql`SELECT tablename FROM pg_tables WHERE schemaname = current_schema()`)) {
+      blobs.push(Buffer.from(JSON.stringify(await all(t.services.db, sql`SELECT * FROM ${sql.id(table)}`))));
+    }
+  }
+  return Object.fromEntries(needles.map((v) => [v, blobs.reduce((n, b) => n + occurrences(b, v), 0)]));
 }
 const zeros = (values: string[]) => Object.fromEntries(values.map((v) => [v, 0]));
 
@@ -86,7 +89,7 @@ const photo = (colour: string) => sharp({ create: { width: 400, height: 300, cha
 
 /** Seed one shopper through the storefront API (review with a photo, question) and the data modules (survey response in the test store, order, mail). */
 async function seedShopper(s: Shopper) {
-  t.services.submissionLimiter.reset();
+  await t.services.submissionLimiter.reset();
   const text = realReviews().find((r) => r.productId === "1094" && r.body)!;
   const fd = new FormData();
   for (const [k, v] of Object.entries({ rating: text.rating, title: s.title, body: `${s.sentence}. ${text.body}`, displayName: s.name, email: s.email })) fd.append(k, String(v));
@@ -94,20 +97,20 @@ async function seedShopper(s: Shopper) {
   const review = await fetch(t.url(`/v1/stores/${s.storeId}/products/shopify-${s.productId}/reviews`), { method: "POST", body: fd });
   expect(review.status).toBe(201);
   const reviewId = (await review.json()).review.reviewId;
-  s.mediaIds = t.services.db.prepare("SELECT media_id FROM review_media WHERE review_id = ?").pluck().all(reviewId) as string[];
+  s.mediaIds = (await values(t.services.db, sql`SELECT media_id FROM review_media WHERE review_id = ${reviewId}`)) as string[];
   expect(s.mediaIds).toHaveLength(1);
   const question = await fetch(t.url(`/v1/stores/${s.storeId}/products/shopify-${s.productId}/questions`), {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ body: s.question, displayName: s.name, email: s.email }),
   });
   expect(question.status).toBe(201);
-  if (s.storeId === TEST_STORE_ID) t.services.surveys.importResponses(s.storeId, [{
+  if (s.storeId === TEST_STORE_ID) await t.services.surveys.importResponses(s.storeId, [{
     channelSurveyId: DEMO_CHANNEL_IDS.npsEmail, createdMs: Date.now(), customer: { email: s.email },
     answeredQuestions: [{ id: NPS_SURVEY.questions[0].id, type: "nps", answer: 9, answerNpsCategory: "promoter" }, { id: DEMO_QUESTION_IDS.reason, type: "text", answer: s.reason }],
   }]);
-  t.services.orders.importOrders(s.storeId, [{ orderId: `O-${s.email}`, productId: s.productId, email: s.email, orderedMs: Date.now() - 86_400_000 }]);
+  await t.services.orders.importOrders(s.storeId, [{ orderId: `O-${s.email}`, productId: s.productId, email: s.email, orderedMs: Date.now() - 86_400_000 }]);
   // Unsubscribed from review requests (kept after the erasure under the address's hash).
-  t.services.db.prepare("INSERT INTO review_request_unsubscribes (store_id, email, created_ms) VALUES (?, ?, ?)").run(s.storeId, s.email, Date.now());
-  t.services.mail.enqueue({ storeId: s.storeId, kind: "review-request", to: s.email, subject: `How was it, ${s.name}?`, html: `<p>Hello ${s.name}</p>`, text: `Hello ${s.name}` });
+  await run(t.services.db, sql`INSERT INTO review_request_unsubscribes (store_id, email, created_ms) VALUES (${s.storeId}, ${s.email}, ${Date.now()})`);
+  await t.services.mail.enqueue({ storeId: s.storeId, kind: "review-request", to: s.email, subject: `How was it, ${s.name}?`, html: `<p>Hello ${s.name}</p>`, text: `Hello ${s.name}` });
 }
 
 /** Products of the real file with `n` reviews each, not 1094 (whose text the shoppers write). */
@@ -142,15 +145,15 @@ beforeAll(async () => {
     ai: { minReviews: floor, keywordsMinReviews: floor, llm: { baseUrl: llmUrl, model: "stub", timeoutMs: 5_000, retries: 0, backoffMs: 0 } },
   });
   expect(products).toHaveLength(5);
-  seedRealReviews(t.services, { productIds: products.slice(0, 4) });
-  seedRealReviews(t.services, { storeId: OTHER_STORE_ID, productIds: [products[4]] });
+  await seedRealReviews(t.services, { productIds: products.slice(0, 4) });
+  await seedRealReviews(t.services, { storeId: OTHER_STORE_ID, productIds: [products[4]] });
   for (const store of [TEST_STORE_ID, OTHER_STORE_ID]) {
-    t.services.stores.updateSettings(store, { moderation: "auto-publish-all", aiAutoPublish: true });
+    await t.services.stores.updateSettings(store, { moderation: "auto-publish-all", aiAutoPublish: true });
     await t.services.webhooks.create(store, { url: `${llmUrl}/hooks`, eventTypes: ["review.created", "review.updated", "survey_response.created"] });
   }
-  t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY); // survey IDs are global: one store has the survey
-  t.services.apiKeys.create(TEST_STORE_ID, "tests", KEY);
-  t.services.platforms.updateSettings(TEST_STORE_ID, { shopDomain: SHOP, appSecret: APP_SECRET });
+  await t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY); // survey IDs are global: one store has the survey
+  await t.services.apiKeys.create(TEST_STORE_ID, "tests", KEY);
+  await t.services.platforms.updateSettings(TEST_STORE_ID, { shopDomain: SHOP, appSecret: APP_SECRET });
   await t.services.admin.createUser({ email: "owner@erasure-bytes.test", password: "owner password 123", storeIds: [TEST_STORE_ID] });
 
   PATHS.forEach((p, i) => (shoppers[p] = shopperOf(p.toLowerCase(), products[i], TEST_STORE_ID)));
@@ -194,16 +197,16 @@ const ERASE: Record<(typeof PATHS)[number], (s: Shopper) => Promise<Response>> =
   customersRedact: async (s) => {
     // First a data request: the store's members get a notice naming the address (it must go with the erasure).
     expect((await shopify("customers/data_request", { shop_domain: SHOP, customer: { id: 4242, email: s.email }, data_request: { id: 77 } })).status).toBe(200);
-    expect(t.services.db.prepare("SELECT count(*) FROM mail_outbox WHERE kind = 'privacy-request' AND text LIKE ?").pluck().get(`%${s.email}%`)).toBe(1);
+    expect((await value<number>(t.services.db, sql`SELECT count(*) FROM mail_outbox WHERE kind = 'privacy-request' AND text LIKE ${`%${s.email}%`}`))).toBe(1);
     return shopify("customers/redact", { shop_domain: SHOP, customer: { id: 4242, email: s.email }, orders_to_redact: [] });
   },
   shopRedact: () => shopify("shop/redact", { shop_domain: SHOP }),
 };
 
 describe("erasure leaves no bytes", () => {
-  it("before any erasure every shopper's values are on disk (the search finds them)", () => {
+  it("before any erasure every shopper's values are on disk (the search finds them)", async () => {
     for (const s of Object.values(shoppers)) {
-      const counts = countOnDisk(valuesOf(s));
+      const counts = await countOnDisk(valuesOf(s));
       console.log(`before erasure, ${s.email}: ${JSON.stringify(counts)}`);
       for (const [value, n] of Object.entries(counts)) expect(n, value).toBeGreaterThan(0);
     }
@@ -214,12 +217,12 @@ describe("erasure leaves no bytes", () => {
       const s = shoppers[path];
       const res = await ERASE[path](s);
       expect(res.status).toBe(200);
-      const counts = countOnDisk(valuesOf(s));
+      const counts = await countOnDisk(valuesOf(s));
       console.log(`after ${path} erasure, ${s.email}: ${JSON.stringify(counts)}`);
       expect(counts).toEqual(zeros(valuesOf(s)));
       for (const id of s.mediaIds) expect(existsSync(join(t.services.mediaPath, s.storeId, id))).toBe(false);
       // Still unsubscribed, under the address's hash (review-requests.repo.ts isUnsubscribed looks it up).
-      expect(t.services.db.prepare("SELECT count(*) FROM review_request_unsubscribes WHERE store_id = ? AND email = ?").pluck().get(s.storeId, erasedAddressKey(s.email))).toBe(1);
+      expect((await value<number>(t.services.db, sql`SELECT count(*) FROM review_request_unsubscribes WHERE store_id = ${s.storeId} AND email = ${erasedAddressKey(s.email)}`))).toBe(1);
       // The summary that quoted them is withdrawn at once (the product is below the floor: nothing regenerated).
       const product = `/v1/stores/${s.storeId}/products/shopify-${s.productId}`;
       expect(await (await fetch(t.url(`${product}/reviews_summary`))).json()).toEqual({});
@@ -227,7 +230,7 @@ describe("erasure leaves no bytes", () => {
       expect((await t.services.ai.generate(s.storeId, { type: "product", id: s.productId })).status).toBe("skipped");
 
       // The control shopper (another store) is still there, byte for byte, with their photo and summary.
-      const control = countOnDisk(valuesOf(shoppers.control));
+      const control = await countOnDisk(valuesOf(shoppers.control));
       for (const [value, n] of Object.entries(control)) expect(n, value).toBeGreaterThan(0);
       for (const id of shoppers.control.mediaIds) expect(statSync(join(t.services.mediaPath, OTHER_STORE_ID, id)).isDirectory()).toBe(true);
       const summary = await (await fetch(t.url(`/v1/stores/${OTHER_STORE_ID}/products/shopify-${shoppers.control.productId}/reviews_summary`))).json();

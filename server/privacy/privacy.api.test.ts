@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yauzl from "yauzl";
 import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID, type RealReview } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
-import { dialect } from "../db/database.ts";
+import { all, dialect, one, run, sql, value, values } from "../db/database.ts";
 import { demoProgram } from "../loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../loyalty/tokens.ts";
 import { DEMO_CHANNEL_IDS, NPS_SURVEY } from "../surveys/surveys.demo.ts";
@@ -54,15 +54,15 @@ function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
 }
 
 /** Every row of every table, as text, that mentions `needle` (case-insensitive). */
-function rowsMentioning(needle: string): string[] {
+async function rowsMentioning(needle: string): Promise<string[]> {
   const db = t.services.db;
   // Every table but the full-text indexes (SQLite's FTS5 tables; PostgreSQL's tsvector tables).
-  const tables = (dialect(db) === "postgres"
-    ? db.prepare("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT IN ('review_search', 'survey_responses_fts')")
-    : db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts%'")).pluck().all() as string[];
+  const tables = await values<string>(db, dialect(db) === "postgres"
+    ? sql`SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT IN ('review_search', 'survey_responses_fts')`
+    : sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts%'`);
   const hits: string[] = [];
   for (const table of tables) {
-    for (const row of db.prepare(`SELECT * FROM "${table}"`).all()) {
+    for (const row of await all(db, sql`SELECT * FROM ${sql.id(table)}`)) {
       const text = JSON.stringify(row).toLowerCase();
       if (text.includes(needle.toLowerCase())) hits.push(`${table}: ${text.slice(0, 160)}`);
     }
@@ -72,18 +72,18 @@ function rowsMentioning(needle: string): string[] {
 
 beforeAll(async () => {
   t = await startTestServer();
-  rows = seedRealReviews(t.services, { productIds: [PRODUCT] });
-  t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other store", platform: "shopify" });
-  t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
-  t.services.apiKeys.create(TEST_STORE_ID, "tests", KEY);
-  t.services.apiKeys.create(OTHER_STORE_ID, "tests", OTHER_KEY);
-  t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
-  t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
+  rows = await seedRealReviews(t.services, { productIds: [PRODUCT] });
+  await t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other store", platform: "shopify" });
+  await t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
+  await t.services.apiKeys.create(TEST_STORE_ID, "tests", KEY);
+  await t.services.apiKeys.create(OTHER_STORE_ID, "tests", OTHER_KEY);
+  await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
+  await t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
 
   // Loyalty: the shopper signs in with a platform token and enrols (sign-up points).
   const token = await signPlatformToken(SECRET, { platformCustomerId: "erin-1", email: SHOPPER });
   const login = await (await fetch(t.url(`/v1/stores/${TEST_STORE_ID}/loyalty/login`), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customerAccessToken: token }) })).json();
-  const version = t.services.loyalty.legalPolicies(TEST_STORE_ID).version;
+  const version = (await t.services.loyalty.legalPolicies(TEST_STORE_ID)).version;
   const activation = await fetch(t.url(`/v1/stores/${TEST_STORE_ID}/loyalty/customer_activation`), {
     method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${login.customerToken}` },
     body: JSON.stringify({ enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version }),
@@ -98,20 +98,22 @@ beforeAll(async () => {
   const submitted = await fetch(t.url(`/v1/stores/${TEST_STORE_ID}/products/shopify-${PRODUCT}/reviews`), { method: "POST", body: fd });
   expect(submitted.status).toBe(201);
   reviewId = (await submitted.json()).review.reviewId;
-  mediaIds = t.services.db.prepare("SELECT media_id FROM review_media WHERE review_id = ?").pluck().all(reviewId) as string[];
+  mediaIds = (await values(t.services.db, sql`SELECT media_id FROM review_media WHERE review_id = ${reviewId}`)) as string[];
   expect(mediaIds).toHaveLength(2);
-  expect(t.services.loyalty.awardReviewEarnings(TEST_STORE_ID)).toBeGreaterThan(0);
+  expect(await t.services.loyalty.awardReviewEarnings(TEST_STORE_ID)).toBeGreaterThan(0);
 
   // A survey response with the address as its customer, and an order.
-  t.services.surveys.importResponses(TEST_STORE_ID, [{
+  await t.services.surveys.importResponses(TEST_STORE_ID, [{
     channelSurveyId: DEMO_CHANNEL_IDS.npsEmail, createdMs: Date.now(), customer: { email: SHOPPER },
     answeredQuestions: [{ id: NPS_SURVEY.questions[0].id, type: "nps", answer: 9, answerNpsCategory: "promoter" }],
   }]);
-  t.services.orders.importOrders(TEST_STORE_ID, [{ orderId: "ERIN-1001", productId: PRODUCT, email: SHOPPER, orderedMs: Date.now() - 86_400_000 }]);
+  await t.services.orders.importOrders(TEST_STORE_ID, [{ orderId: "ERIN-1001", productId: PRODUCT, email: SHOPPER, orderedMs: Date.now() - 86_400_000 }]);
   // A message the store sent them (kept in the outbox: no SMTP server in this test).
-  t.services.mail.enqueue({ storeId: TEST_STORE_ID, kind: "review-request", to: SHOPPER, subject: "How was your order?", html: "<p>How was your order?</p>", text: "How was your order?" });
+  await t.services.mail.enqueue({ storeId: TEST_STORE_ID, kind: "review-request", to: SHOPPER, subject: "How was your order?", html: "<p>How was your order?</p>", text: "How was your order?" });
 }, 60_000);
-afterAll(() => t.close());
+afterAll(async () => {
+  await t?.close();
+});
 
 describe("shopper data export and erasure (enterprise API)", () => {
   it("exports a zip with data.json (every kind of record) and the original photos; audited without the address", async () => {
@@ -132,7 +134,7 @@ describe("shopper data export and erasure (enterprise API)", () => {
     expect(data.orderLines).toHaveLength(1);
     for (const id of mediaIds) expect((await sharp(files.get(`media/${id}/full.jpg`)!).metadata()).format).toBe("jpeg");
     expect(files.has("README.txt")).toBe(true);
-    const audit = t.services.privacy.recentRequests(TEST_STORE_ID);
+    const audit = await t.services.privacy.recentRequests(TEST_STORE_ID);
     expect(audit[0]).toMatchObject({ kind: "export", actor: "enterprise-api", counts: { reviews: 1, mediaItems: 2, surveyResponses: 1, loyaltyCustomers: 1, orderLines: 1 } });
     expect(JSON.stringify(audit)).not.toContain("erin");
   });
@@ -148,7 +150,7 @@ describe("shopper data export and erasure (enterprise API)", () => {
     const other = await post("/enterprise/customers/erasure", { email: SHOPPER }, basic(OTHER_STORE_ID, OTHER_KEY));
     expect(other.status).toBe(200);
     expect((await other.json()).erasure.reviews).toBe(0);
-    expect(rowsMentioning(SHOPPER).length).toBeGreaterThan(0);
+    expect((await rowsMentioning(SHOPPER)).length).toBeGreaterThan(0);
   });
 
   it("erases: no row mentions the address, photos gone from disk and API, aggregate right, ledger balanced, audited", async () => {
@@ -158,24 +160,24 @@ describe("shopper data export and erasure (enterprise API)", () => {
     const { erasure } = await res.json();
     expect(erasure).toMatchObject({ reviews: 1, mediaItems: 2, mediaFilesDeleted: 2, surveyResponses: 1, loyaltyCustomersAnonymised: 1, orderLines: 1 });
 
-    expect(rowsMentioning(SHOPPER)).toEqual([]);
-    expect(rowsMentioning("erin-1")).toEqual([]); // the platform customer ID went too
+    expect(await rowsMentioning(SHOPPER)).toEqual([]);
+    expect(await rowsMentioning("erin-1")).toEqual([]); // the platform customer ID went too
     for (const id of mediaIds) expect(existsSync(join(t.services.mediaPath, TEST_STORE_ID, id))).toBe(false);
     expect((await fetch(t.url(`/v1/stores/${TEST_STORE_ID}/reviews/${reviewId}`))).status).not.toBe(200);
 
     const after = await aggregate();
     expect(after.reviewCount).toBe(before.reviewCount - 1);
-    const published = t.services.db.prepare("SELECT count(*) AS n, sum(rating) AS total FROM reviews WHERE store_id = ? AND product_id = ? AND status = 'published'").get(TEST_STORE_ID, PRODUCT) as { n: number; total: number };
+    const published = (await one(t.services.db, sql`SELECT count(*) AS n, sum(rating) AS total FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = ${PRODUCT} AND status = 'published'`)) as { n: number; total: number };
     expect(after).toMatchObject({ reviewCount: published.n, reviewRatingValuesTotal: published.total });
 
-    const unbalanced = t.services.db.prepare(
-      "SELECT c.loyalty_customer_id FROM loyalty_customers c WHERE c.balance != (SELECT COALESCE(SUM(points), 0) FROM loyalty_transactions t WHERE t.loyalty_customer_id = c.loyalty_customer_id)",
-    ).all();
+    const unbalanced = await all(t.services.db,
+      sql`SELECT c.loyalty_customer_id FROM loyalty_customers c WHERE c.balance != (SELECT COALESCE(SUM(points), 0) FROM loyalty_transactions t WHERE t.loyalty_customer_id = c.loyalty_customer_id)`,
+    );
     expect(unbalanced).toEqual([]);
     // The AI content of the product is regenerated without the erased review.
-    expect(t.services.db.prepare("SELECT count(*) FROM ai_jobs WHERE store_id = ? AND scope_id = ?").pluck().get(TEST_STORE_ID, PRODUCT)).toBeGreaterThan(0);
+    expect((await value<number>(t.services.db, sql`SELECT count(*) FROM ai_jobs WHERE store_id = ${TEST_STORE_ID} AND scope_id = ${PRODUCT}`))).toBeGreaterThan(0);
 
-    const audit = t.services.privacy.recentRequests(TEST_STORE_ID);
+    const audit = await t.services.privacy.recentRequests(TEST_STORE_ID);
     expect(audit[0]).toMatchObject({ kind: "erasure", actor: "enterprise-api", counts: { reviews: 1, surveyResponses: 1 } });
     expect(JSON.stringify(audit)).not.toContain("erin");
 
@@ -200,41 +202,40 @@ describe("Shopify's privacy webhooks (customers/redact, customers/data_request, 
     });
   };
   /** A shopper with a question and an order line (what the webhooks must find). */
-  const shopper = (email: string) => {
-    t.services.orders.importOrders(TEST_STORE_ID, [{ orderId: `O-${email}`, productId: PRODUCT, email, orderedMs: Date.now() }]);
-    const group = t.services.db.prepare("SELECT group_id FROM products WHERE store_id = ? AND product_id = ?").pluck().get(TEST_STORE_ID, PRODUCT);
-    t.services.db.prepare("INSERT INTO questions (question_id, store_id, product_id, group_id, body, asker_name, asker_email, status, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 'published', ?)")
-      .run(crypto.randomUUID(), TEST_STORE_ID, PRODUCT, group, "Does it run small?", "Sam", email, Date.now());
+  const shopper = async (email: string) => {
+    await t.services.orders.importOrders(TEST_STORE_ID, [{ orderId: `O-${email}`, productId: PRODUCT, email, orderedMs: Date.now() }]);
+    const group = (await value<unknown>(t.services.db, sql`SELECT group_id FROM products WHERE store_id = ${TEST_STORE_ID} AND product_id = ${PRODUCT}`));
+    await run(t.services.db, sql`INSERT INTO questions (question_id, store_id, product_id, group_id, body, asker_name, asker_email, status, created_ms) VALUES (${crypto.randomUUID()}, ${TEST_STORE_ID}, ${PRODUCT}, ${group}, ${"Does it run small?"}, ${"Sam"}, ${email}, 'published', ${Date.now()})`);
   };
 
   beforeAll(async () => {
-    t.services.platforms.updateSettings(TEST_STORE_ID, { shopDomain: SHOP, appSecret: APP_SECRET });
+    await t.services.platforms.updateSettings(TEST_STORE_ID, { shopDomain: SHOP, appSecret: APP_SECRET });
     await t.services.admin.createUser({ email: "owner@privacy-shop.test", password: "owner password 123", storeIds: [TEST_STORE_ID] });
   });
 
   it("customers/redact erases the customer's data, once per delivery ID; a forged one changes nothing", async () => {
-    shopper("redact.me@example.com");
+    await shopper("redact.me@example.com");
     expect((await deliver("customers/redact", { shop_domain: SHOP, customer: { id: 191167, email: "redact.me@example.com" } }, "x", "wrong-secret-0123456789012345")).status).toBe(401);
-    expect(rowsMentioning("redact.me@example.com").length).toBeGreaterThan(0);
+    expect((await rowsMentioning("redact.me@example.com")).length).toBeGreaterThan(0);
     const id = crypto.randomUUID();
     const res = await deliver("customers/redact", { shop_id: 954889, shop_domain: SHOP, customer: { id: 191167, email: "Redact.Me@example.com", phone: null }, orders_to_redact: [] }, id);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ outcome: "applied" });
-    expect(rowsMentioning("redact.me@example.com")).toEqual([]);
-    expect(t.services.privacy.recentRequests(TEST_STORE_ID)[0]).toMatchObject({ kind: "erasure", actor: "shopify:customers/redact" });
+    expect(await rowsMentioning("redact.me@example.com")).toEqual([]);
+    expect((await t.services.privacy.recentRequests(TEST_STORE_ID))[0]).toMatchObject({ kind: "erasure", actor: "shopify:customers/redact" });
     expect(await (await deliver("customers/redact", { customer: { email: "redact.me@example.com" } }, id)).json()).toEqual({ outcome: "duplicate" });
   });
 
   it("customers/data_request e-mails the store's members a link to the shopper's data; audited", async () => {
-    shopper("asks@example.com");
+    await shopper("asks@example.com");
     const res = await deliver("customers/data_request", { shop_domain: SHOP, orders_requested: [], customer: { id: 1, email: "asks@example.com" }, data_request: { id: 9999 } });
     expect(res.status).toBe(200);
-    const mail = t.services.db.prepare("SELECT to_address, subject, text FROM mail_outbox WHERE store_id = ? AND kind = 'privacy-request'").all(TEST_STORE_ID) as { to_address: string; subject: string; text: string }[];
+    const mail = (await all(t.services.db, sql`SELECT to_address, subject, text FROM mail_outbox WHERE store_id = ${TEST_STORE_ID} AND kind = 'privacy-request'`)) as { to_address: string; subject: string; text: string }[];
     expect(mail).toHaveLength(1);
     expect(mail[0]).toMatchObject({ to_address: "owner@privacy-shop.test", subject: "A shopper asked for their data" });
     expect(mail[0].text).toContain(`/admin/stores/${TEST_STORE_ID}/privacy?email=asks%40example.com`);
-    expect(t.services.privacy.recentRequests(TEST_STORE_ID)[0]).toMatchObject({ kind: "data-request", actor: "shopify:customers/data_request", counts: { questions: 1, orderLines: 1 } });
-    expect(rowsMentioning("asks@example.com").length).toBeGreaterThan(0); // nothing erased
+    expect((await t.services.privacy.recentRequests(TEST_STORE_ID))[0]).toMatchObject({ kind: "data-request", actor: "shopify:customers/data_request", counts: { questions: 1, orderLines: 1 } });
+    expect((await rowsMentioning("asks@example.com")).length).toBeGreaterThan(0); // nothing erased
   });
 
   it("a privacy body without the fields read: 400, nothing done", async () => {
@@ -244,11 +245,11 @@ describe("Shopify's privacy webhooks (customers/redact, customers/data_request, 
   });
 
   it("shop/redact erases every shopper's data of the store", async () => {
-    shopper("one@example.com");
-    shopper("two@example.com");
+    await shopper("one@example.com");
+    await shopper("two@example.com");
     expect((await deliver("shop/redact", { shop_id: 954889, shop_domain: SHOP })).status).toBe(200);
-    for (const email of ["one@example.com", "two@example.com", "asks@example.com"]) expect(rowsMentioning(email)).toEqual([]);
-    expect(t.services.db.prepare("SELECT count(*) FROM reviews WHERE store_id = ? AND reviewer_email IS NOT NULL").pluck().get(TEST_STORE_ID)).toBe(0);
+    for (const email of ["one@example.com", "two@example.com", "asks@example.com"]) expect(await rowsMentioning(email)).toEqual([]);
+    expect((await value<number>(t.services.db, sql`SELECT count(*) FROM reviews WHERE store_id = ${TEST_STORE_ID} AND reviewer_email IS NOT NULL`))).toBe(0);
   });
 });
 

@@ -22,12 +22,14 @@ const form = (overrides: Record<string, string> = {}) => ({
 
 beforeAll(async () => {
   t = await startTestServer();
-  t.services.stores.create({ storeId: A, name: "Maple & Thread", platform: "shopify" });
-  t.services.stores.create({ storeId: B, name: "Other shop", platform: "shopify" });
+  await t.services.stores.create({ storeId: A, name: "Maple & Thread", platform: "shopify" });
+  await t.services.stores.create({ storeId: B, name: "Other shop", platform: "shopify" });
   await t.services.admin.createUser({ email: "alice@maple.test", password: "alice's long password", storeIds: [A] });
   alice = await signInAgent(t, "alice@maple.test", "alice's long password", A);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t?.close();
+});
 
 describe("admin review requests", () => {
   it("shows the settings, the preview and the funnel; another store's page and preview are 404", async () => {
@@ -61,14 +63,14 @@ describe("admin review requests", () => {
     const same = await adminPost(t, alice, page(A), form({ quietStart: "8", quietEnd: "8" }));
     expect(same.status).toBe(400);
     expect(await same.text()).toContain('id="err-quietStart" class="field-error">quietHours: startHour and endHour must differ');
-    expect(t.services.reviewRequests.get(A)).toEqual(DEFAULT_SETTINGS);
+    expect(await t.services.reviewRequests.get(A)).toEqual(DEFAULT_SETTINGS);
   });
 
   it("saves (redirect after POST), adds a language and removes it again; another store's form is 404", async () => {
     const res = await adminPost(t, alice, page(A), form({ quiet: "", reminder: "", newLang: "fr", newSubject: "Votre avis sur {{storeName}}", newBody: "Bonjour {{customerName}}," }));
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`${page(A)}?saved=1`);
-    expect(t.services.reviewRequests.get(A)).toMatchObject({
+    expect(await t.services.reviewRequests.get(A)).toMatchObject({
       enabled: true, delayDays: 5, reminderDays: null, quietHours: null, timeZone: "Europe/Paris",
       templates: { en: DEFAULT_SETTINGS.templates.en, fr: { subject: "Votre avis sur {{storeName}}", body: "Bonjour {{customerName}}," } },
     });
@@ -79,8 +81,8 @@ describe("admin review requests", () => {
 
     const removed = await adminPost(t, alice, page(A), form({ "subject.fr": "x", "body.fr": "y", "remove.fr": "on" }));
     expect(removed.status).toBe(302);
-    expect(Object.keys(t.services.reviewRequests.get(A).templates)).toEqual(["en"]);
+    expect(Object.keys((await t.services.reviewRequests.get(A)).templates)).toEqual(["en"]);
     expect((await adminPost(t, alice, page(B), form())).status).toBe(404);
-    expect(t.services.reviewRequests.get(B).enabled).toBe(false);
+    expect((await t.services.reviewRequests.get(B)).enabled).toBe(false);
   });
 });

@@ -8,6 +8,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { one, run, sql, value } from "../db/database.ts";
 import { createServices } from "../services.ts";
 import { realReviews } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
@@ -39,21 +40,21 @@ afterAll(async () => {
 });
 
 /** A new store with the real products and review requests on (delay 2 days, reminder 3 days later). */
-function newStore(patch: Partial<ReviewRequestSettingsPatch> = {}, moderation: "manual" | "auto-publish-all" = "manual"): string {
+async function newStore(patch: Partial<ReviewRequestSettingsPatch> = {}, moderation: "manual" | "auto-publish-all" = "manual"): Promise<string> {
   const storeId = randomUUID();
-  t.services.stores.create({ storeId, name: "Maple & Thread", platform: "shopify", moderation });
-  for (const r of real) t.services.stores.upsertProduct({ storeId, productId: r.productId, name: `${r.className} #${r.productId}`, imageUrl: `/media/demo/${r.productId}.jpg` });
-  t.services.reviewRequests.update(storeId, { enabled: true, delayDays: 2, reminderDays: 3, ...patch });
+  await t.services.stores.create({ storeId, name: "Maple & Thread", platform: "shopify", moderation });
+  for (const r of real) await t.services.stores.upsertProduct({ storeId, productId: r.productId, name: `${r.className} #${r.productId}`, imageUrl: `/media/demo/${r.productId}.jpg` });
+  await t.services.reviewRequests.update(storeId, { enabled: true, delayDays: 2, reminderDays: 3, ...patch });
   return storeId;
 }
 
-const fulfil = (storeId: string, email: string, extra: { orderId?: string; fulfilledMs?: number; products?: string[] } = {}) =>
+const fulfil = async (storeId: string, email: string, extra: { orderId?: string; fulfilledMs?: number; products?: string[] } = {}) =>
   t.services.reviewRequests.orderFulfilled({
     storeId, orderId: extra.orderId ?? `#${Math.floor(Math.random() * 1e9)}`, email, customerName: "Ada Lovelace", locale: "en-GB",
     lines: (extra.products ?? real.slice(0, 2).map((r) => r.productId)).map((productId) => ({ productId })), fulfilledMs: extra.fulfilledMs ?? T0,
   }, extra.fulfilledMs ?? T0); // recorded at fulfilment time (the clock), so the stale-order rule does not apply
 
-const run = (nowMs: number) => t.services.reviewRequests.runDue(nowMs, t.baseUrl);
+const runDue = (nowMs: number) => t.services.reviewRequests.runDue(nowMs, t.baseUrl);
 /** Deliver what the outbox holds; @returns how many messages went out. */
 const deliver = async () => (await t.services.mailSender.runOnce()).sent;
 const received = (to: string) => smtp.messages.filter((m) => m.to.includes(to));
@@ -63,14 +64,14 @@ const unsubscribeLink = (m: ReceivedMail) => /^<([^>]+)>$/.exec(m.headers.get("l
 
 describe("the schedule", () => {
   it("sends the request once at fulfilment + delay, on a real SMTP server, then the one reminder, then nothing", async () => {
-    const storeId = newStore();
+    const storeId = await newStore();
     const to = "ada.schedule@example.com";
-    const request = fulfil(storeId, to, { orderId: "#1001" })!;
+    const request = (await fulfil(storeId, to, { orderId: "#1001" }))!;
     expect(request).toMatchObject({ status: "scheduled", dueMs: T0 + 2 * DAY });
 
-    expect(run(T0 + 2 * DAY - 1).sent).toBe(0);
+    expect((await runDue(T0 + 2 * DAY - 1)).sent).toBe(0);
     expect(await deliver()).toBe(0);
-    expect(run(T0 + 2 * DAY)).toMatchObject({ sent: 1 });
+    expect(await runDue(T0 + 2 * DAY)).toMatchObject({ sent: 1 });
     expect(await deliver()).toBe(1);
     const m = await smtp.waitFor((x) => x.to.includes(to));
     expect(m.subject).toBe("How do you like your order from Maple & Thread?");
@@ -88,73 +89,73 @@ describe("the schedule", () => {
     expect(m.html).toContain(`href="${unsubscribeLink(m).replace(/\/one-click$/, "")}"`);
 
     // A second run at the same (or a later) time sends nothing; neither does the sender.
-    expect(run(T0 + 2 * DAY).sent).toBe(0);
-    expect(run(T0 + 4 * DAY).sent).toBe(0);
+    expect((await runDue(T0 + 2 * DAY)).sent).toBe(0);
+    expect((await runDue(T0 + 4 * DAY)).sent).toBe(0);
     expect(await deliver()).toBe(0);
     expect(received(to)).toHaveLength(1);
 
     // The reminder: 3 days after the request.
-    expect(run(T0 + 5 * DAY).sent).toBe(1);
+    expect((await runDue(T0 + 5 * DAY)).sent).toBe(1);
     expect(await deliver()).toBe(1);
     const reminder = await smtp.waitFor((x) => x.to.includes(to) && x.subject.startsWith("Reminder:"));
     expect(reminder.subject).toBe("Reminder: How do you like your order from Maple & Thread?");
-    expect(run(T0 + 30 * DAY).sent).toBe(0);
+    expect((await runDue(T0 + 30 * DAY)).sent).toBe(0);
     expect(await deliver()).toBe(0);
     expect(received(to)).toHaveLength(2);
-    expect(t.services.reviewRequests.byOrder(storeId, "#1001")).toMatchObject({ status: "completed", next_step: null });
+    expect(await t.services.reviewRequests.byOrder(storeId, "#1001")).toMatchObject({ status: "completed", next_step: null });
 
     // One request per order: the same order fulfilled again (e.g. a second fulfilment webhook) changes nothing.
-    expect(fulfil(storeId, to, { orderId: "#1001", fulfilledMs: T0 + 40 * DAY })!.requestId).toBe(request.requestId);
+    expect((await fulfil(storeId, to, { orderId: "#1001", fulfilledMs: T0 + 40 * DAY }))!.requestId).toBe(request.requestId);
   });
 
-  it("a store with requests off records nothing; an order of unknown products records nothing", () => {
-    const storeId = newStore({ enabled: false });
-    expect(fulfil(storeId, "off@example.com")).toBeNull();
-    const on = newStore();
-    expect(fulfil(on, "unknown@example.com", { products: ["no-such-product"] })).toBeNull();
+  it("a store with requests off records nothing; an order of unknown products records nothing", async () => {
+    const storeId = await newStore({ enabled: false });
+    expect(await fulfil(storeId, "off@example.com")).toBeNull();
+    const on = await newStore();
+    expect(await fulfil(on, "unknown@example.com", { products: ["no-such-product"] })).toBeNull();
   });
 
   it("respects quiet hours in the store's time zone, and postpones a step that falls due inside them", async () => {
     // 20:00 UTC is 21:00 in Paris (UTC+1 in March): quiet until 08:00 Paris = 07:00 UTC the next day.
-    const storeId = newStore({ delayDays: 0, reminderDays: null, quietHours: { startHour: 21, endHour: 8 }, timeZone: "Europe/Paris" });
+    const storeId = await newStore({ delayDays: 0, reminderDays: null, quietHours: { startHour: 21, endHour: 8 }, timeZone: "Europe/Paris" });
     const evening = Date.UTC(2026, 2, 2, 20, 0, 0);
-    expect(fulfil(storeId, "night@example.com", { fulfilledMs: evening })!.dueMs).toBe(Date.UTC(2026, 2, 3, 7, 0, 0));
+    expect((await fulfil(storeId, "night@example.com", { fulfilledMs: evening }))!.dueMs).toBe(Date.UTC(2026, 2, 3, 7, 0, 0));
     // Settings changed after scheduling: a run inside the new quiet hours postpones instead of sending.
-    const other = newStore({ delayDays: 0, reminderDays: null, quietHours: null });
-    fulfil(other, "later@example.com", { fulfilledMs: evening });
-    t.services.reviewRequests.update(other, { quietHours: { startHour: 19, endHour: 7 } });
-    expect(run(evening + 60_000)).toMatchObject({ sent: 0 });
-    expect(t.services.reviewRequests.nextDueMs()).not.toBeNull();
-    expect(run(Date.UTC(2026, 2, 3, 7, 0, 0))).toMatchObject({ sent: 2 });
+    const other = await newStore({ delayDays: 0, reminderDays: null, quietHours: null });
+    await fulfil(other, "later@example.com", { fulfilledMs: evening });
+    await t.services.reviewRequests.update(other, { quietHours: { startHour: 19, endHour: 7 } });
+    expect(await runDue(evening + 60_000)).toMatchObject({ sent: 0 });
+    expect(await t.services.reviewRequests.nextDueMs()).not.toBeNull();
+    expect(await runDue(Date.UTC(2026, 2, 3, 7, 0, 0))).toMatchObject({ sent: 2 });
     await deliver();
     await smtp.waitFor((x) => x.to.includes("later@example.com"));
   });
 
   it("a request that cannot be sent is stopped with the reason and does not hold up the others", async () => {
-    const storeId = newStore({ reminderDays: null });
-    fulfil(storeId, "broken@example.com", { orderId: "#6001" });
-    fulfil(storeId, "fine@example.com", { orderId: "#6002" });
+    const storeId = await newStore({ reminderDays: null });
+    await fulfil(storeId, "broken@example.com", { orderId: "#6001" });
+    await fulfil(storeId, "fine@example.com", { orderId: "#6002" });
     // An address the mail module refuses (written around orderFulfilled's own check, as an old row could be).
-    t.services.db.prepare("UPDATE review_requests SET email = 'not an address' WHERE store_id = ? AND order_id = '#6001'").run(storeId);
-    expect(run(T0 + 2 * DAY)).toMatchObject({ sent: 1, failed: 1 });
-    expect(t.services.reviewRequests.byOrder(storeId, "#6001")).toMatchObject({ status: "skipped", next_step: null, skip_reason: expect.stringMatching(/^failed: mail.enqueue/) });
-    expect(run(T0 + 3 * DAY)).toMatchObject({ sent: 0, failed: 0 });
+    await run(t.services.db, sql`UPDATE review_requests SET email = 'not an address' WHERE store_id = ${storeId} AND order_id = '#6001'`);
+    expect(await runDue(T0 + 2 * DAY)).toMatchObject({ sent: 1, failed: 1 });
+    expect(await t.services.reviewRequests.byOrder(storeId, "#6001")).toMatchObject({ status: "skipped", next_step: null, skip_reason: expect.stringMatching(/^failed: mail.enqueue/) });
+    expect(await runDue(T0 + 3 * DAY)).toMatchObject({ sent: 0, failed: 0 });
     await deliver();
     await smtp.waitFor((x) => x.to.includes("fine@example.com"));
   });
 
   it("survives a restart, and two processes on one database send each step once", async () => {
-    const storeId = newStore({ reminderDays: null });
+    const storeId = await newStore({ reminderDays: null });
     const to = "restart@example.com";
-    fulfil(storeId, to);
+    await fulfil(storeId, to);
     // A second server process over the same database file (a restart, or two instances).
-    const second = createServices({ databasePath: t.services.databasePath, mediaPath: t.services.mediaPath, mail: { smtpUrl: smtp.url } });
+    const second = await createServices({ databasePath: t.services.databasePath, mediaPath: t.services.mediaPath, mail: { smtpUrl: smtp.url } });
     try {
-      expect(second.reviewRequests.runDue(T0 + 2 * DAY, t.baseUrl).sent).toBe(1);
-      expect(run(T0 + 2 * DAY).sent).toBe(0);
+      expect((await second.reviewRequests.runDue(T0 + 2 * DAY, t.baseUrl)).sent).toBe(1);
+      expect((await runDue(T0 + 2 * DAY)).sent).toBe(0);
       expect((await second.mailSender.runOnce()).sent + (await deliver())).toBe(1);
     } finally {
-      second.close();
+      await second.close();
     }
     await smtp.waitFor((x) => x.to.includes(to));
     expect(received(to)).toHaveLength(1);
@@ -185,8 +186,8 @@ describe("from the shop's Shopify webhooks", () => {
   });
 
   it("orders/fulfilled schedules the request; it is received with the product's real name and picture; orders/cancelled stops another", async () => {
-    const storeId = newStore({ delayDays: 2, reminderDays: null, quietHours: null });
-    t.services.platforms.updateSettings(storeId, { shopDomain: SHOP, appSecret: SECRET });
+    const storeId = await newStore({ delayDays: 2, reminderDays: null, quietHours: null });
+    await t.services.platforms.updateSettings(storeId, { shopDomain: SHOP, appSecret: SECRET });
     const image = "https://cdn.shopify.com/s/files/1/0001/products/linen-dress.jpg";
     await shopify("products/create", { id: 880001, title: "Tiered Linen Midi Dress", handle: "tiered-linen-midi-dress", image: { src: image }, images: [{ src: image }] });
     const fulfilledAt = Date.now() - 3_600_000;
@@ -195,28 +196,28 @@ describe("from the shop's Shopify webhooks", () => {
       await shopify("orders/fulfilled", { ...order(id, 880001), fulfillment_status: "fulfilled", fulfillments: [{ created_at: new Date(fulfilledAt).toISOString(), status: "success" }] });
     }
     await shopify("orders/cancelled", { ...order(900002, 880001), cancelled_at: new Date().toISOString() });
-    expect(t.services.reviewRequests.byOrder(storeId, "900001")).toMatchObject({ status: "scheduled", due_ms: fulfilledAt + 2 * DAY, email: "grace@example.com" });
-    expect(t.services.reviewRequests.byOrder(storeId, "900002")).toMatchObject({ status: "cancelled", next_step: null });
+    expect(await t.services.reviewRequests.byOrder(storeId, "900001")).toMatchObject({ status: "scheduled", due_ms: fulfilledAt + 2 * DAY, email: "grace@example.com" });
+    expect(await t.services.reviewRequests.byOrder(storeId, "900002")).toMatchObject({ status: "cancelled", next_step: null });
 
-    expect(run(fulfilledAt + 2 * DAY - 1).sent).toBe(0);
-    expect(run(fulfilledAt + 2 * DAY).sent).toBe(1);
+    expect((await runDue(fulfilledAt + 2 * DAY - 1)).sent).toBe(0);
+    expect((await runDue(fulfilledAt + 2 * DAY)).sent).toBe(1);
     expect(await deliver()).toBe(1);
     const m = await smtp.waitFor((x) => x.to.includes("grace@example.com"));
     expect(m.text).toContain("Hi Grace Hopper,");
     expect(m.text).toContain("Thank you for your order #900001 at Maple & Thread.");
     expect(m.html).toContain("Tiered Linen Midi Dress");
     expect(m.html).toContain(`src="${image}"`);
-    expect(run(fulfilledAt + 30 * DAY).sent).toBe(0);
+    expect((await runDue(fulfilledAt + 30 * DAY)).sent).toBe(0);
     expect(received("grace@example.com")).toHaveLength(1);
   });
 });
 
 describe("stops", () => {
   it("the one-click unsubscribe (POST, no sign-in, no CSRF token) stops the reminder and further requests", async () => {
-    const storeId = newStore();
+    const storeId = await newStore();
     const to = "unsub@example.com";
-    fulfil(storeId, to, { orderId: "#2001" });
-    run(T0 + 2 * DAY);
+    await fulfil(storeId, to, { orderId: "#2001" });
+    await runDue(T0 + 2 * DAY);
     await deliver();
     const m = await smtp.waitFor((x) => x.to.includes(to));
     const url = unsubscribeLink(m);
@@ -226,23 +227,23 @@ describe("stops", () => {
     expect(page.status).toBe(200);
     expect(page.url).toBe(url.replace(/\/one-click$/, ""));
     expect(await page.text()).toContain("Unsubscribe from review requests?");
-    expect(t.services.reviewRequests.byOrder(storeId, "#2001")!.next_step).toBe("reminder");
+    expect((await t.services.reviewRequests.byOrder(storeId, "#2001"))!.next_step).toBe("reminder");
 
     // RFC 8058 one-click: what mail apps POST, from their own servers (any Origin, or none).
     const post = await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://mail.example.net" }, body: "List-Unsubscribe=One-Click", redirect: "manual" });
     expect(post.status).toBe(200);
     expect(await post.text()).toBe("Unsubscribed: u***@example.com gets no more review requests from Maple & Thread.\n");
-    expect(t.services.reviewRequests.byOrder(storeId, "#2001")).toMatchObject({ next_step: null, skip_reason: "unsubscribed" });
-    expect(run(T0 + 5 * DAY).sent).toBe(0);
+    expect(await t.services.reviewRequests.byOrder(storeId, "#2001")).toMatchObject({ next_step: null, skip_reason: "unsubscribed" });
+    expect((await runDue(T0 + 5 * DAY)).sent).toBe(0);
     expect(await deliver()).toBe(0);
     // Idempotent; and a later order of the same address gets no request.
     expect((await fetch(url, { method: "POST", body: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } })).status).toBe(200);
-    expect(fulfil(storeId, "UNSUB@example.com", { orderId: "#2002", fulfilledMs: T0 + 6 * DAY })).toMatchObject({ status: "skipped", dueMs: null });
-    expect(run(T0 + 20 * DAY).sent).toBe(0);
+    expect(await fulfil(storeId, "UNSUB@example.com", { orderId: "#2002", fulfilledMs: T0 + 6 * DAY })).toMatchObject({ status: "skipped", dueMs: null });
+    expect((await runDue(T0 + 20 * DAY)).sent).toBe(0);
     expect(received(to)).toHaveLength(1);
     // Another store's requests to the same address are not affected.
-    const other = newStore();
-    expect(fulfil(other, to, { fulfilledMs: T0 })).toMatchObject({ status: "scheduled" });
+    const other = await newStore();
+    expect(await fulfil(other, to, { fulfilledMs: T0 })).toMatchObject({ status: "scheduled" });
 
     // Unknown and malformed tokens: 404 pages, never 500.
     // The confirm page's own button (a same-origin form post) says so too.
@@ -254,24 +255,24 @@ describe("stops", () => {
       expect((await fetch(t.url(bad), { method: "POST", body: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } })).status).toBe(404);
     }
     // After the shopper's erasure the unsubscribe holds, though the store no longer keeps the address (docs/privacy.md).
-    t.services.privacy.erase(storeId, to, "test");
-    expect(t.services.db.prepare("SELECT count(*) FROM review_request_unsubscribes WHERE store_id = ? AND email = ?").pluck().get(storeId, to)).toBe(0);
-    expect(fulfil(storeId, to, { orderId: "#2003", fulfilledMs: T0 + 7 * DAY })).toMatchObject({ status: "skipped", dueMs: null });
+    await t.services.privacy.erase(storeId, to, "test");
+    expect((await value<number>(t.services.db, sql`SELECT count(*) FROM review_request_unsubscribes WHERE store_id = ${storeId} AND email = ${to}`))).toBe(0);
+    expect(await fulfil(storeId, to, { orderId: "#2003", fulfilledMs: T0 + 7 * DAY })).toMatchObject({ status: "skipped", dueMs: null });
   });
 
   it("cancellation before the request sends nothing; after it, no reminder and the links stop working", async () => {
-    const storeId = newStore();
-    fulfil(storeId, "cancel1@example.com", { orderId: "#3001" });
-    expect(t.services.reviewRequests.orderCancelled(storeId, "#3001")).toBe(true);
-    expect(t.services.reviewRequests.orderCancelled(storeId, "#3001")).toBe(false);
-    expect(run(T0 + 10 * DAY).sent).toBe(0);
+    const storeId = await newStore();
+    await fulfil(storeId, "cancel1@example.com", { orderId: "#3001" });
+    expect(await t.services.reviewRequests.orderCancelled(storeId, "#3001")).toBe(true);
+    expect(await t.services.reviewRequests.orderCancelled(storeId, "#3001")).toBe(false);
+    expect((await runDue(T0 + 10 * DAY)).sent).toBe(0);
 
-    fulfil(storeId, "cancel2@example.com", { orderId: "#3002" });
-    run(T0 + 2 * DAY);
+    await fulfil(storeId, "cancel2@example.com", { orderId: "#3002" });
+    await runDue(T0 + 2 * DAY);
     await deliver();
     const m = await smtp.waitFor((x) => x.to.includes("cancel2@example.com"));
-    t.services.reviewRequests.orderCancelled(storeId, "#3002");
-    expect(run(T0 + 10 * DAY).sent).toBe(0);
+    await t.services.reviewRequests.orderCancelled(storeId, "#3002");
+    expect((await runDue(T0 + 10 * DAY)).sent).toBe(0);
     expect(await deliver()).toBe(0);
     const link = await fetch(reviewLinks(m)[0]);
     expect(link.status).toBe(410);
@@ -281,22 +282,22 @@ describe("stops", () => {
   });
 
   it("skips products the shopper already reviewed, and the whole request when all are", async () => {
-    const storeId = newStore();
+    const storeId = await newStore();
     const review = (email: string, productId: string) => t.services.reviewsData.insert({
       reviewId: randomUUID(), storeId, productId, rating: 5, title: "", body: realReviews()[0].body, createdMs: T0, status: "pending", reviewerName: "Ada", reviewerEmail: email,
     });
-    review("some@example.com", real[0].productId);
-    fulfil(storeId, "Some@Example.com", { orderId: "#4001" });
-    review("all@example.com", real[0].productId);
-    review("all@example.com", real[1].productId);
-    fulfil(storeId, "all@example.com", { orderId: "#4002" });
-    expect(run(T0 + 2 * DAY)).toMatchObject({ sent: 1, skipped: 1 });
+    await review("some@example.com", real[0].productId);
+    await fulfil(storeId, "Some@Example.com", { orderId: "#4001" });
+    await review("all@example.com", real[0].productId);
+    await review("all@example.com", real[1].productId);
+    await fulfil(storeId, "all@example.com", { orderId: "#4002" });
+    expect(await runDue(T0 + 2 * DAY)).toMatchObject({ sent: 1, skipped: 1 });
     await deliver();
     const m = await smtp.waitFor((x) => x.to.includes("some@example.com"));
     expect(reviewLinks(m)).toHaveLength(1);
     expect(m.html).toContain(`${real[1].className} #${real[1].productId}`);
     expect(m.html).not.toContain(`${real[0].className} #${real[0].productId}`);
-    expect(t.services.reviewRequests.byOrder(storeId, "#4002")).toMatchObject({ status: "skipped", skip_reason: "already-reviewed" });
+    expect(await t.services.reviewRequests.byOrder(storeId, "#4002")).toMatchObject({ status: "skipped", skip_reason: "already-reviewed" });
     expect(received("all@example.com")).toHaveLength(0);
   });
 });
@@ -306,10 +307,10 @@ describe("the hosted review page", () => {
   const text = realReviews().find((r) => r.title && r.body.length > 80)!;
 
   it("opens with the product and rating, writes a verified-buyer review with a photo once per product, and counts the funnel", async () => {
-    const storeId = newStore({ reminderDays: 3 }, "auto-publish-all");
+    const storeId = await newStore({ reminderDays: 3 }, "auto-publish-all");
     const to = "page@example.com";
-    fulfil(storeId, to, { orderId: "#5001" });
-    run(T0 + 2 * DAY);
+    await fulfil(storeId, to, { orderId: "#5001" });
+    await runDue(T0 + 2 * DAY);
     await deliver();
     const m = await smtp.waitFor((x) => x.to.includes(to));
     const [link] = reviewLinks(m);
@@ -358,7 +359,7 @@ describe("the hosted review page", () => {
     expect(listed.reviews).toHaveLength(1);
     expect(listed.reviews[0]).toMatchObject({ title: text.title, reviewer: { displayName: "Ada L.", isVerified: true, verifiedStatus: "verified-buyer" } });
     expect(listed.reviews[0].media).toHaveLength(1);
-    const row = t.services.db.prepare("SELECT reviewer_email, verified_status, status FROM reviews WHERE store_id = ?").get(storeId);
+    const row = (await one(t.services.db, sql`SELECT reviewer_email, verified_status, status FROM reviews WHERE store_id = ${storeId}`));
     expect(row).toEqual({ reviewer_email: to, verified_status: "verified-buyer", status: "published" });
 
     // Single use per product: a second submission is refused, the page says so.
@@ -368,22 +369,22 @@ describe("the hosted review page", () => {
     expect(await used.text()).toContain("You already reviewed this product");
 
     // The reminder asks only about the product not reviewed yet.
-    run(T0 + 5 * DAY);
+    await runDue(T0 + 5 * DAY);
     await deliver();
     const reminder = await smtp.waitFor((x) => x.to.includes(to) && x.subject.startsWith("Reminder:"));
     expect(reviewLinks(reminder)).toHaveLength(1);
     expect(reminder.html).not.toContain(`${product.className} #${product.productId}`);
 
     // Funnel: 1 sent, 1 opened, 1 reviewed (on the days they happened).
-    const funnel = t.services.reviewRequests.funnel(storeId, 400);
+    const funnel = await t.services.reviewRequests.funnel(storeId, 400);
     expect(funnel.totals).toEqual({ sent: 1, opened: 1, reviewed: 1 });
     expect(funnel.days.find((d) => d.sent)!.day).toBe(new Date(T0 + 2 * DAY).toISOString().slice(0, 10));
   });
 
   it("a manual-moderation store keeps the review pending; unknown and malformed tokens are 404 pages", async () => {
-    const storeId = newStore({ reminderDays: null }, "manual");
-    fulfil(storeId, "manual@example.com");
-    run(T0 + 2 * DAY);
+    const storeId = await newStore({ reminderDays: null }, "manual");
+    await fulfil(storeId, "manual@example.com");
+    await runDue(T0 + 2 * DAY);
     await deliver();
     const [link] = reviewLinks(await smtp.waitFor((x) => x.to.includes("manual@example.com")));
     const form = new FormData();
@@ -391,7 +392,7 @@ describe("the hosted review page", () => {
     const posted = await fetch(link, { method: "POST", body: form, redirect: "manual" });
     expect(posted.status).toBe(302);
     expect(posted.headers.get("location")).toMatch(/\?done=pending$/);
-    expect(t.services.db.prepare("SELECT verified_status, status, reviewer_name FROM reviews WHERE store_id = ?").get(storeId))
+    expect((await one(t.services.db, sql`SELECT verified_status, status, reviewer_name FROM reviews WHERE store_id = ${storeId}`)))
       .toEqual({ verified_status: "verified-buyer", status: "pending", reviewer_name: "Ada Lovelace" });
     for (const bad of ["/r/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "/r/x", "/r/preview?rating=9"]) {
       const res = await fetch(t.url(bad));
@@ -403,25 +404,25 @@ describe("the hosted review page", () => {
 });
 
 describe("settings", () => {
-  it("validates a change with messages naming the field, and keeps English as the fallback template", () => {
-    const storeId = newStore();
-    const refused = (patch: unknown) => {
+  it("validates a change with messages naming the field, and keeps English as the fallback template", async () => {
+    const storeId = await newStore();
+    const refused = async (patch: unknown) => {
       try {
-        t.services.reviewRequests.update(storeId, patch);
+        await t.services.reviewRequests.update(storeId, patch);
       } catch (error) {
         return (error as Error).message;
       }
       return "accepted";
     };
-    expect(refused({ delayDays: -1 })).toBe("delayDays must be a whole number of days from 0 to 365");
-    expect(refused({ reminderDays: 0 })).toBe("reminderDays must be a whole number of days from 1 to 365, or null");
-    expect(refused({ quietHours: { startHour: 8, endHour: 8 } })).toMatch(/startHour and endHour must differ/);
-    expect(refused({ timeZone: "Mars/Olympus" })).toMatch(/IANA time zone/);
-    expect(refused({ templates: { en: null } })).toMatch(/must keep an en/);
-    expect(refused({ templates: { fr: { subject: "Votre avis {{prix}}", body: "x" } } })).toMatch(/unknown placeholder \{\{prix\}\}/);
-    expect(refused({ colour: "red" })).toMatch(/colour/);
-    const saved = t.services.reviewRequests.update(storeId, { templates: { fr: { subject: "Votre avis sur {{storeName}}", body: "Bonjour {{customerName}}" } } });
+    expect(await refused({ delayDays: -1 })).toBe("delayDays must be a whole number of days from 0 to 365");
+    expect(await refused({ reminderDays: 0 })).toBe("reminderDays must be a whole number of days from 1 to 365, or null");
+    expect(await refused({ quietHours: { startHour: 8, endHour: 8 } })).toMatch(/startHour and endHour must differ/);
+    expect(await refused({ timeZone: "Mars/Olympus" })).toMatch(/IANA time zone/);
+    expect(await refused({ templates: { en: null } })).toMatch(/must keep an en/);
+    expect(await refused({ templates: { fr: { subject: "Votre avis {{prix}}", body: "x" } } })).toMatch(/unknown placeholder \{\{prix\}\}/);
+    expect(await refused({ colour: "red" })).toMatch(/colour/);
+    const saved = await t.services.reviewRequests.update(storeId, { templates: { fr: { subject: "Votre avis sur {{storeName}}", body: "Bonjour {{customerName}}" } } });
     expect(Object.keys(saved.templates).sort()).toEqual(["en", "fr"]);
-    expect(t.services.reviewRequests.get(storeId).delayDays).toBe(2);
+    expect((await t.services.reviewRequests.get(storeId)).delayDays).toBe(2);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql, value } from "../db/database.ts";
 import { adminGet, adminPost, signInAgent, type AdminAgent } from "../../test/admin-http.ts";
 import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
@@ -24,14 +25,16 @@ async function follow(agent: AdminAgent, res: Response) {
 
 beforeAll(async () => {
   t = await startTestServer({ webhooks: { allowInsecure: true, delivery: "manual" } });
-  seedRealReviews(t.services, { productIds: ["1078"] });
-  t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other store", platform: "shopify" });
+  await seedRealReviews(t.services, { productIds: ["1078"] });
+  await t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other store", platform: "shopify" });
   await t.services.admin.createUser({ email: "alice@shop-a.test", password: "alice password 1", storeIds: [TEST_STORE_ID] });
   await t.services.admin.createUser({ email: "bob@shop-b.test", password: "bob password 12", storeIds: [OTHER_STORE_ID] });
   alice = await signInAgent(t, "alice@shop-a.test", "alice password 1", TEST_STORE_ID);
   bob = await signInAgent(t, "bob@shop-b.test", "bob password 12", OTHER_STORE_ID);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t?.close();
+});
 
 describe("admin webhooks page", () => {
   it("only for the store's members; CSRF checked; errors beside their fields; the secret shown once", async () => {
@@ -46,7 +49,7 @@ describe("admin webhooks page", () => {
     expect(html).toMatch(/id="new-url"[^>]*aria-invalid="true"[^>]*aria-describedby="new-url-error"|aria-invalid="true"[^>]*id="new-url"/);
     expect(html).toContain("192.168.0.10 is a private address, not on the public internet");
     expect(html).toContain("eventTypes must name at least one event type");
-    expect(t.services.webhooks.list(TEST_STORE_ID)).toHaveLength(0);
+    expect(await t.services.webhooks.list(TEST_STORE_ID)).toHaveLength(0);
 
     const created = await adminPost(t, alice, `${A}/webhooks`, { intent: "create", url: "http://127.0.0.1:9/hooks", eventType: ["review.created", "review.deleted"], description: "<b>CRM</b>" });
     const page = await (await follow(alice, created)).text();
@@ -54,7 +57,7 @@ describe("admin webhooks page", () => {
     expect(secret).toBeTruthy();
     expect(page).toContain("&lt;b&gt;CRM&lt;/b&gt;");
     expect(await (await adminGet(t, alice, `${A}/webhooks`)).text()).not.toContain(secret!);
-    const [sub] = t.services.webhooks.list(TEST_STORE_ID);
+    const [sub] = await t.services.webhooks.list(TEST_STORE_ID);
     expect(sub).toMatchObject({ url: "http://127.0.0.1:9/hooks", eventTypes: ["review.created", "review.deleted"], description: "<b>CRM</b>" });
 
     // Another store's member cannot touch it, even through their own store's page.
@@ -62,7 +65,7 @@ describe("admin webhooks page", () => {
       expect((await adminPost(t, bob, `${B}/webhooks`, { intent, subscriptionId: sub.subscriptionId })).status, intent).toBe(404);
     }
     expect((await adminPost(t, bob, `${A}/webhooks`, { intent: "delete", subscriptionId: sub.subscriptionId })).status).toBe(404);
-    expect(t.services.webhooks.get(TEST_STORE_ID, sub.subscriptionId)).toMatchObject({ status: "enabled", secretPrefix: sub.secretPrefix });
+    expect(await t.services.webhooks.get(TEST_STORE_ID, sub.subscriptionId)).toMatchObject({ status: "enabled", secretPrefix: sub.secretPrefix });
 
     // Edit with a bad URL: the error shows in that subscription's form.
     const edit = await adminPost(t, alice, `${A}/webhooks`, { intent: "update", subscriptionId: sub.subscriptionId, url: "ftp://example.com", eventType: "review.created" });
@@ -78,7 +81,7 @@ describe("admin webhooks page", () => {
     // Replay of an unknown delivery, or of a delivery to a disabled subscription.
     expect((await adminPost(t, alice, `${A}/webhooks`, { intent: "replay", deliveryId: "6f1c2b7e-0d55-4c1e-9a35-3b1f0f6e2a11" })).status).toBe(404);
     expect((await follow(alice, await adminPost(t, alice, `${A}/webhooks`, { intent: "delete", subscriptionId: sub.subscriptionId }))).status).toBe(200);
-    expect(t.services.webhooks.list(TEST_STORE_ID)).toHaveLength(0);
+    expect(await t.services.webhooks.list(TEST_STORE_ID)).toHaveLength(0);
   });
 });
 
@@ -91,7 +94,7 @@ describe("admin exports", () => {
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="chorus-reviews-/);
     const rows = parse(await res.text(), { columns: true, bom: true }) as Record<string, string>[];
-    expect(rows.length).toBe(t.services.db.prepare("SELECT count(*) FROM reviews WHERE store_id = ? AND status = 'published' AND rating = 5").pluck().get(TEST_STORE_ID));
+    expect(rows.length).toBe((await value<number>(t.services.db, sql`SELECT count(*) FROM reviews WHERE store_id = ${TEST_STORE_ID} AND status = 'published' AND rating = 5`)));
     expect(rows.every((r) => r.rating === "5")).toBe(true);
     const bad = await adminGet(t, alice, `${A}/exports/reviews.csv?status=lost`);
     expect(bad.status).toBe(400);

@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { all, one, run, sql, transaction, value } from "../db/database.ts";
 import { z } from "zod";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
@@ -46,7 +47,8 @@ let verify: Verify;
 /** A real HTTP receiver on a loopback port; `answer` decides the status; `down()`/`up()` close and reopen it on the same port. */
 function receiver() {
   const received: Received[] = [];
-  let answer: (r: Received) => { status: number; headers?: Record<string, string> } = () => ({ status: 204 });
+  type Answer = { status: number; headers?: Record<string, string> };
+  let answer: (r: Received) => Answer | Promise<Answer> = () => ({ status: 204 });
   let server: Server;
   let port = 0;
   const listen = () => new Promise<void>((resolve) => {
@@ -57,9 +59,10 @@ function receiver() {
         const raw = Buffer.concat(chunks);
         const r = { headers: req.headers, raw, body: JSON.parse(raw.toString("utf8")) } as Received;
         received.push(r);
-        const a = answer(r);
-        res.writeHead(a.status, a.headers);
-        res.end("ok");
+        void Promise.resolve(answer(r)).then((a) => {
+          res.writeHead(a.status, a.headers);
+          res.end("ok");
+        });
       });
     });
     server.listen(port, "127.0.0.1", () => {
@@ -90,8 +93,8 @@ async function api(path: string, init: { method?: string; body?: unknown; auth?:
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-const run = () => t.services.webhookDelivery.runDue(clock);
-const eventCount = () => t.services.db.prepare("SELECT count(*) FROM webhook_events").pluck().get() as number;
+const runDue = () => t.services.webhookDelivery.runDue(clock);
+const eventCount = async () => (await value<number>(t.services.db, sql`SELECT count(*) AS n FROM webhook_events`))!;
 
 async function subscribe(url: string, eventTypes: readonly string[] = WEBHOOK_EVENT_TYPES) {
   const r = await api("/enterprise/webhook_subscriptions", { body: { url, eventTypes, description: "test receiver" } });
@@ -101,10 +104,10 @@ async function subscribe(url: string, eventTypes: readonly string[] = WEBHOOK_EV
 
 beforeAll(async () => {
   t = await startTestServer({ webhooks: { allowInsecure: true, now: () => clock, delivery: "manual" } });
-  seedRealReviews(t.services, { productIds: ["1078"] });
-  t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(PLATFORM_SECRET));
-  t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
-  t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
+  await seedRealReviews(t.services, { productIds: ["1078"] });
+  await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(PLATFORM_SECRET));
+  await t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
+  await t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
   await t.services.admin.createUser({ email: "owner@shop.test", password: "owner password 1", storeIds: [TEST_STORE_ID] });
   // The verification snippet exactly as docs/webhooks.md shows it (the one js block), imported as a module.
   const doc = readFileSync(join(PROJECT_ROOT, "docs/webhooks.md"), "utf8");
@@ -114,11 +117,13 @@ beforeAll(async () => {
   writeFileSync(file, blocks[0]);
   verify = ((await import(pathToFileURL(file).href)) as { verifyChorusSignature: Verify }).verifyChorusSignature;
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t?.close();
+});
 // Each test starts without subscriptions and with its receivers closed, whatever the previous one left.
 const open: { down(): Promise<void> }[] = [];
 afterEach(async () => {
-  for (const s of t.services.webhooks.list(TEST_STORE_ID)) t.services.webhooks.remove(TEST_STORE_ID, s.subscriptionId);
+  for (const s of await t.services.webhooks.list(TEST_STORE_ID)) await t.services.webhooks.remove(TEST_STORE_ID, s.subscriptionId);
   await Promise.all(open.splice(0).map((r) => r.down().catch(() => {})));
 });
 
@@ -135,7 +140,7 @@ describe("every event type, delivered and verified with the documented snippet",
     expect(submitted.status).toBe(201);
     const reviewId = (submitted.body as { review?: { reviewId: string }; reviewId?: string }).review?.reviewId ?? (submitted.body as { reviewId: string }).reviewId;
     expect(reviewId).toBeTruthy();
-    t.services.db.transaction(() => t.services.reviewsData.setStatus(TEST_STORE_ID, reviewId, "published"))();
+    await transaction(t.services.db, () => t.services.reviewsData.setStatus(TEST_STORE_ID, reviewId, "published"));
     // survey_response.created
     expect((await api(`${S}/surveys/${DEMO_CHANNEL_IDS.npsEmail}/responses`, { auth: false, body: { answeredQuestions: [{ id: DEMO_QUESTION_IDS.nps, type: "nps", answer: 9 }] } })).status).toBe(201);
     // loyalty_customer.created (first sign-in), .updated and loyalty_earning_transaction.created (enrolment with sign-up points),
@@ -144,16 +149,16 @@ describe("every event type, delivered and verified with the documented snippet",
     const login = await api(`${S}/loyalty/login`, { auth: false, body: { customerAccessToken: token } });
     expect(login.status).toBe(200);
     const bearer = { authorization: `Bearer ${login.body.customerToken}` };
-    const version = t.services.loyalty.legalPolicies(TEST_STORE_ID).version;
+    const version = (await t.services.loyalty.legalPolicies(TEST_STORE_ID)).version;
     expect((await api(`${S}/loyalty/customer_activation`, { auth: false, headers: bearer, body: { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version } })).status).toBe(200);
     expect((await api("/enterprise/loyalty/earning_transactions", { body: { customer: { platformCustomerId: "hook-1" }, orderId: "hook-order-1", amount: 400 } })).status).toBe(201);
     const rules = (await api(`${S}/loyalty/redemption_rules`, { auth: false })).body.redemptionRules as { redemptionRuleId: string; pointsCost: number }[];
     const rule = rules.find((r) => r.pointsCost === 300)!;
     expect((await api(`${S}/loyalty/customer/redemptions`, { auth: false, headers: bearer, body: { redemptionRuleId: rule.redemptionRuleId } })).status).toBe(201);
     // The queue dispatches (builds the bodies of) these events, as its loop does within a second; then review.deleted.
-    const report = await run();
-    t.services.db.transaction(() => t.services.db.prepare("DELETE FROM reviews WHERE review_id = ?").run(reviewId))();
-    const report2 = await run();
+    const report = await runDue();
+    await transaction(t.services.db, () => run(t.services.db, sql`DELETE FROM reviews WHERE review_id = ${reviewId}`));
+    const report2 = await runDue();
     expect(report.failed + report.retried + report2.failed + report2.retried).toBe(0);
     const types = new Set(hook.received.map((r) => r.body.eventType));
     expect([...types].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
@@ -212,7 +217,7 @@ describe("every event type, delivered and verified with the documented snippet",
     }
 
     // The delivery log: one delivered attempt each, with status code and latency.
-    const log = t.services.webhooks.deliveries(TEST_STORE_ID, { limit: 200 });
+    const log = await t.services.webhooks.deliveries(TEST_STORE_ID, { limit: 200 });
     expect(log.length).toBe(hook.received.length);
     for (const d of log) {
       expect(d).toMatchObject({ status: "delivered", attempts: 1, last_status_code: 204 });
@@ -220,13 +225,13 @@ describe("every event type, delivered and verified with the documented snippet",
       expect(d.attemptLog[0].latency_ms).toBeGreaterThanOrEqual(0);
     }
     // Nothing left: a second pass sends nothing.
-    expect(await run()).toMatchObject({ dispatched: 0, delivered: 0 });
+    expect(await runDue()).toMatchObject({ dispatched: 0, delivered: 0 });
     expect(hook.received.length).toBe(log.length);
 
     // Replay: a new delivery of the same event (same Chorus-Event-Id), verified again.
     const first = log[log.length - 1];
-    t.services.webhooks.replay(TEST_STORE_ID, first.delivery_id);
-    await run();
+    await t.services.webhooks.replay(TEST_STORE_ID, first.delivery_id);
+    await runDue();
     const replayed = hook.received[hook.received.length - 1];
     expect(replayed.body.eventId).toBe(first.event_id);
     expect(replayed.headers["chorus-delivery-id"]).not.toBe(first.delivery_id);
@@ -236,8 +241,8 @@ describe("every event type, delivered and verified with the documented snippet",
     const rotated = await api(`/enterprise/webhook_subscriptions/${subscription.subscriptionId}/rotate_secret`, { method: "POST" });
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).not.toBe(secret);
-    t.services.webhooks.replay(TEST_STORE_ID, first.delivery_id);
-    await run();
+    await t.services.webhooks.replay(TEST_STORE_ID, first.delivery_id);
+    await runDue();
     const afterRotation = hook.received[hook.received.length - 1];
     expect(verify(afterRotation.raw, afterRotation.headers["chorus-signature"] as string, rotated.body.secret, { nowSeconds: Math.floor(clock / 1000) })).toBe(true);
     expect(verify(afterRotation.raw, afterRotation.headers["chorus-signature"] as string, secret, { nowSeconds: Math.floor(clock / 1000) })).toBe(false);
@@ -252,19 +257,19 @@ describe("outbox in the transaction of the change", () => {
     const hook = receiver();
     await hook.up();
     const { subscription } = await subscribe(hook.url, ["loyalty_customer.created"]);
-    const before = eventCount();
+    const before = await eventCount();
     const insert = (id: string) => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: id, storeId: TEST_STORE_ID, platformCustomerId: id, email: null });
-    expect(() => t.services.db.transaction(() => {
-      insert("rolled-back-1");
+    await expect(transaction(t.services.db, async () => {
+      await insert("rolled-back-1");
       throw new Error("rollback");
-    })()).toThrow("rollback");
-    expect(eventCount()).toBe(before);
-    await run();
+    })).rejects.toThrow("rollback");
+    expect(await eventCount()).toBe(before);
+    await runDue();
     expect(hook.received).toHaveLength(0);
 
-    t.services.db.transaction(() => insert("committed-1"))();
-    expect(eventCount()).toBe(before + 1);
-    await run();
+    await transaction(t.services.db, () => insert("committed-1"));
+    expect(await eventCount()).toBe(before + 1);
+    await runDue();
     expect(hook.received.map((r) => r.body.data.loyaltyCustomer.loyaltyCustomerId)).toEqual(["committed-1"]);
     await api(`/enterprise/webhook_subscriptions/${subscription.subscriptionId}`, { method: "DELETE" });
     await hook.down();
@@ -274,21 +279,21 @@ describe("outbox in the transaction of the change", () => {
     const hook = receiver();
     await hook.up();
     await subscribe(hook.url, ["review.updated"]);
-    const reviewId = (t.services.db.prepare("SELECT review_id FROM reviews WHERE store_id = ? AND status = 'published' LIMIT 1").pluck().get(TEST_STORE_ID)) as string;
-    const before = eventCount();
+    const reviewId = ((await value<unknown>(t.services.db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} AND status = 'published' LIMIT 1`))) as string;
+    const before = await eventCount();
     const vote = await api(`${S}/reviews/${reviewId}/votes`, { auth: false, body: { vote: "helpful" } });
     expect(vote.status).toBe(200);
-    expect(eventCount()).toBe(before);
-    t.services.db.transaction(() => t.services.db.prepare("UPDATE reviews SET reply_body = 'Thank you!', reply_created_ms = ? WHERE review_id = ?").run(clock, reviewId))();
-    expect(eventCount()).toBe(before + 1);
-    await run();
+    expect(await eventCount()).toBe(before);
+    await transaction(t.services.db, () => run(t.services.db, sql`UPDATE reviews SET reply_body = 'Thank you!', reply_created_ms = ${clock} WHERE review_id = ${reviewId}`));
+    expect(await eventCount()).toBe(before + 1);
+    await runDue();
     expect(hook.received.map((r) => r.body.data.review.reply)).toEqual([{ body: "Thank you!", dateCreated: new Date(clock).toISOString() }]);
   });
 
-  it("a store without a subscription to the event type stores no event", () => {
-    const before = eventCount();
-    t.services.db.transaction(() => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "nobody-listens", storeId: TEST_STORE_ID, platformCustomerId: "nobody-listens", email: null }))();
-    expect(eventCount()).toBe(before);
+  it("a store without a subscription to the event type stores no event", async () => {
+    const before = await eventCount();
+    await transaction(t.services.db, () => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "nobody-listens", storeId: TEST_STORE_ID, platformCustomerId: "nobody-listens", email: null }));
+    expect(await eventCount()).toBe(before);
   });
 });
 
@@ -298,23 +303,23 @@ describe("retries (moved clock, no sleeping)", () => {
     await hook.up();
     const { subscription } = await subscribe(hook.url, ["loyalty_customer.created"]);
     await hook.down();
-    t.services.db.transaction(() => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "retry-1", storeId: TEST_STORE_ID, platformCustomerId: "retry-1", email: null }))();
-    expect(await run()).toMatchObject({ dispatched: 1, retried: 1, delivered: 0 });
+    await transaction(t.services.db, () => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "retry-1", storeId: TEST_STORE_ID, platformCustomerId: "retry-1", email: null }));
+    expect(await runDue()).toMatchObject({ dispatched: 1, retried: 1, delivered: 0 });
     clock += RETRY_DELAYS_MS[0] - 1_000;
-    expect(await run()).toMatchObject({ retried: 0, delivered: 0 }); // not due yet
+    expect(await runDue()).toMatchObject({ retried: 0, delivered: 0 }); // not due yet
     clock += 1_000;
-    expect(await run()).toMatchObject({ retried: 1, delivered: 0 });
+    expect(await runDue()).toMatchObject({ retried: 1, delivered: 0 });
     await hook.up();
     clock += RETRY_DELAYS_MS[1];
-    expect(await run()).toMatchObject({ delivered: 1 });
+    expect(await runDue()).toMatchObject({ delivered: 1 });
     clock += 2 * 86_400_000;
-    expect(await run()).toMatchObject({ delivered: 0, retried: 0 });
+    expect(await runDue()).toMatchObject({ delivered: 0, retried: 0 });
     expect(hook.received.map((r) => r.body.data.loyaltyCustomer.loyaltyCustomerId)).toEqual(["retry-1"]);
-    const [d] = t.services.webhooks.deliveries(TEST_STORE_ID, { limit: 1 });
+    const [d] = await t.services.webhooks.deliveries(TEST_STORE_ID, { limit: 1 });
     expect(d).toMatchObject({ status: "delivered", attempts: 3, last_status_code: 204 });
     expect(d.attemptLog.map((a) => a.status_code)).toEqual([null, null, 204]);
     expect(d.attemptLog[0].error).toMatch(/ECONNREFUSED/);
-    expect(t.services.webhooks.get(TEST_STORE_ID, subscription.subscriptionId)).toMatchObject({ status: "enabled", consecutiveFailures: 0 });
+    expect(await t.services.webhooks.get(TEST_STORE_ID, subscription.subscriptionId)).toMatchObject({ status: "enabled", consecutiveFailures: 0 });
     await api(`/enterprise/webhook_subscriptions/${subscription.subscriptionId}`, { method: "DELETE" });
     await hook.down();
   });
@@ -325,34 +330,34 @@ describe("retries (moved clock, no sleeping)", () => {
     await hook.up();
     const { subscription } = await subscribe(hook.url, ["loyalty_customer.created"]);
     const id = subscription.subscriptionId;
-    t.services.db.transaction(() => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "fail-1", storeId: TEST_STORE_ID, platformCustomerId: "fail-1", email: null }))();
+    await transaction(t.services.db, () => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "fail-1", storeId: TEST_STORE_ID, platformCustomerId: "fail-1", email: null }));
     const start = clock;
-    await run();
+    await runDue();
     for (const delay of RETRY_DELAYS_MS) {
       clock += delay;
-      await run();
+      await runDue();
     }
     expect(hook.received).toHaveLength(MAX_ATTEMPTS);
     expect(clock - start).toBeGreaterThan(20 * 3_600_000);
     expect(clock - start).toBeLessThan(30 * 3_600_000);
-    const [d] = t.services.webhooks.deliveries(TEST_STORE_ID, { limit: 1 });
+    const [d] = await t.services.webhooks.deliveries(TEST_STORE_ID, { limit: 1 });
     expect(d).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS, last_status_code: 500 });
     const got = await api("/enterprise/webhook_subscriptions");
     const sub = (got.body.subscriptions as { subscriptionId: string; status: string; disabledReason?: string }[]).find((s) => s.subscriptionId === id)!;
     expect(sub.status).toBe("disabled");
     expect(sub.disabledReason).toMatch(/8 failed delivery attempts in a row/);
     // The team is e-mailed (through the mail outbox, in the transaction that disabled it), once.
-    const mails = t.services.db.prepare("SELECT to_address, subject, text FROM mail_outbox WHERE kind = 'webhook-disabled' AND store_id = ?").all(TEST_STORE_ID) as { to_address: string; subject: string; text: string }[];
+    const mails = (await all(t.services.db, sql`SELECT to_address, subject, text FROM mail_outbox WHERE kind = 'webhook-disabled' AND store_id = ${TEST_STORE_ID}`)) as { to_address: string; subject: string; text: string }[];
     expect(mails).toHaveLength(1);
     expect(mails[0]).toMatchObject({ to_address: "owner@shop.test", subject: `Webhook disabled: ${hook.url}` });
     expect(mails[0].text).toContain(`/admin/stores/${TEST_STORE_ID}/webhooks`);
     expect(mails[0].text).toContain("answered 500");
     // Disabled: no new events are stored for it, nothing is sent.
-    const before = eventCount();
-    t.services.db.transaction(() => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "fail-2", storeId: TEST_STORE_ID, platformCustomerId: "fail-2", email: null }))();
-    expect(eventCount()).toBe(before);
+    const before = await eventCount();
+    await transaction(t.services.db, () => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "fail-2", storeId: TEST_STORE_ID, platformCustomerId: "fail-2", email: null }));
+    expect(await eventCount()).toBe(before);
     // A replay to a disabled subscription is refused.
-    expect(() => t.services.webhooks.replay(TEST_STORE_ID, d.delivery_id)).toThrow(/disabled/);
+    await expect(t.services.webhooks.replay(TEST_STORE_ID, d.delivery_id)).rejects.toThrow(/disabled/);
     const enabled = await api(`/enterprise/webhook_subscriptions/${id}`, { method: "PUT", body: { status: "enabled" } });
     expect(enabled.body.subscription).toMatchObject({ status: "enabled", consecutiveFailures: 0 });
     expect(enabled.body.subscription.disabledReason).toBeUndefined();
@@ -364,14 +369,14 @@ describe("retries (moved clock, no sleeping)", () => {
     const hook = receiver();
     await hook.up();
     const { subscription } = await subscribe(hook.url, ["loyalty_customer.created"]);
-    hook.setAnswer(() => {
-      t.services.webhooks.remove(TEST_STORE_ID, subscription.subscriptionId);
+    hook.setAnswer(async () => {
+      await t.services.webhooks.remove(TEST_STORE_ID, subscription.subscriptionId);
       return { status: 204 };
     });
-    t.services.db.transaction(() => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "deleted-mid-1", storeId: TEST_STORE_ID, platformCustomerId: "deleted-mid-1", email: null }))();
-    expect(await run()).toMatchObject({ dispatched: 1, delivered: 0, retried: 0 });
+    await transaction(t.services.db, () => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "deleted-mid-1", storeId: TEST_STORE_ID, platformCustomerId: "deleted-mid-1", email: null }));
+    expect(await runDue()).toMatchObject({ dispatched: 1, delivered: 0, retried: 0 });
     expect(hook.received).toHaveLength(1);
-    expect(t.services.db.prepare("SELECT count(*) FROM webhook_deliveries WHERE subscription_id = ?").pluck().get(subscription.subscriptionId)).toBe(0);
+    expect((await value<number>(t.services.db, sql`SELECT count(*) FROM webhook_deliveries WHERE subscription_id = ${subscription.subscriptionId}`))).toBe(0);
   });
 
   it("a redirect is not followed: the attempt fails with its status and the target is never called", async () => {
@@ -379,10 +384,10 @@ describe("retries (moved clock, no sleeping)", () => {
     hook.setAnswer((r) => (r.headers["x-followed"] ? { status: 204 } : { status: 302, headers: { location: "http://127.0.0.1:1/elsewhere" } }));
     await hook.up();
     const { subscription } = await subscribe(hook.url, ["loyalty_customer.created"]);
-    t.services.db.transaction(() => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "redirect-1", storeId: TEST_STORE_ID, platformCustomerId: "redirect-1", email: null }))();
-    expect(await run()).toMatchObject({ retried: 1, delivered: 0 });
+    await transaction(t.services.db, () => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "redirect-1", storeId: TEST_STORE_ID, platformCustomerId: "redirect-1", email: null }));
+    expect(await runDue()).toMatchObject({ retried: 1, delivered: 0 });
     expect(hook.received).toHaveLength(1);
-    const [d] = t.services.webhooks.deliveries(TEST_STORE_ID, { limit: 1 });
+    const [d] = await t.services.webhooks.deliveries(TEST_STORE_ID, { limit: 1 });
     expect(d).toMatchObject({ status: "queued", last_status_code: 302 });
     expect(d.last_error).toMatch(/redirects are not followed/);
     await api(`/enterprise/webhook_subscriptions/${subscription.subscriptionId}`, { method: "DELETE" });
@@ -395,25 +400,25 @@ describe("retention and erasure", () => {
     const hook = receiver();
     await hook.up();
     await subscribe(hook.url, ["loyalty_customer.created"]);
-    t.services.db.transaction(() => {
-      t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "keep-1", storeId: TEST_STORE_ID, platformCustomerId: "keep-1", email: "keep@example.com" });
-      t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "erase-1", storeId: TEST_STORE_ID, platformCustomerId: "erase-1", email: "erase.me@example.com" });
-    })();
-    await run();
+    await transaction(t.services.db, async () => {
+      await t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "keep-1", storeId: TEST_STORE_ID, platformCustomerId: "keep-1", email: "keep@example.com" });
+      await t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "erase-1", storeId: TEST_STORE_ID, platformCustomerId: "erase-1", email: "erase.me@example.com" });
+    });
+    await runDue();
     expect(hook.received).toHaveLength(2);
-    const mentions = (email: string) => t.services.db.prepare("SELECT count(*) FROM webhook_events WHERE payload_json LIKE ?").pluck().get(`%${email}%`) as number;
-    expect(mentions("erase.me@example.com")).toBe(1);
-    expect(t.services.webhooks.forgetEmail(TEST_STORE_ID, "Erase.Me@example.com")).toBe(1);
-    expect(mentions("erase.me@example.com")).toBe(0);
-    expect(mentions("keep@example.com")).toBe(1);
-    expect(t.services.webhooks.forgetEmail(TEST_STORE_ID, "%")).toBe(0); // a pattern character matches only itself
+    const mentions = async (email: string) => (await value<number>(t.services.db, sql`SELECT count(*) AS n FROM webhook_events WHERE payload_json LIKE ${`%${email}%`}`))!;
+    expect(await mentions("erase.me@example.com")).toBe(1);
+    expect(await t.services.webhooks.forgetEmail(TEST_STORE_ID, "Erase.Me@example.com")).toBe(1);
+    expect(await mentions("erase.me@example.com")).toBe(0);
+    expect(await mentions("keep@example.com")).toBe(1);
+    expect(await t.services.webhooks.forgetEmail(TEST_STORE_ID, "%")).toBe(0); // a pattern character matches only itself
     // 30 days later the sweep deletes what was sent, with its log.
-    const events = eventCount();
+    const events = await eventCount();
     clock += 31 * 86_400_000;
-    await run();
-    expect(eventCount()).toBeLessThan(events);
-    expect(mentions("keep@example.com")).toBe(0);
-    expect(t.services.db.prepare("SELECT count(*) FROM webhook_attempts a JOIN webhook_deliveries d ON d.seq = a.delivery_seq WHERE d.store_id = ? AND a.attempted_ms < ?").pluck().get(TEST_STORE_ID, clock - 30 * 86_400_000)).toBe(0);
+    await runDue();
+    expect(await eventCount()).toBeLessThan(events);
+    expect(await mentions("keep@example.com")).toBe(0);
+    expect((await value<number>(t.services.db, sql`SELECT count(*) FROM webhook_attempts a JOIN webhook_deliveries d ON d.seq = a.delivery_seq WHERE d.store_id = ${TEST_STORE_ID} AND a.attempted_ms < ${clock - 30 * 86_400_000}`))).toBe(0);
   });
 });
 
@@ -423,16 +428,16 @@ describe("bulk writes", () => {
     await hook.up();
     await subscribe(hook.url, ["review.created"]);
     const started = performance.now();
-    t.services.db.transaction(() => {
+    await transaction(t.services.db, async () => {
       for (let i = 0; i < 2_000; i++) {
-        t.services.reviewsData.insert({
+        await t.services.reviewsData.insert({
           reviewId: crypto.randomUUID(), storeId: TEST_STORE_ID, productId: "1078", rating: 1 + (i % 5), title: `Bulk ${i}`, body: "Imported in bulk.",
           createdMs: Date.UTC(2025, 0, 1) + i, status: "published", reviewerName: "Importer", source: "bulk-test", sourceKey: String(i),
         });
       }
-    })();
+    });
     const inserted = performance.now();
-    const report = await run();
+    const report = await runDue();
     const done = performance.now();
     expect(report).toMatchObject({ dispatched: 2_000, delivered: 2_000, retried: 0, failed: 0 });
     expect(new Set(hook.received.map((r) => r.body.data.review.title)).size).toBe(2_000);
@@ -586,7 +591,7 @@ describe("enterprise API: bad input", () => {
       if (r.status >= 400) expect(r.body.error.description).toBeTruthy();
     }), { numRuns: Number(process.env.FUZZ_RUNS ?? 100) });
     // Whatever was accepted passed the URL rules: only public https or loopback (the test server allows it).
-    for (const s of t.services.webhooks.list(TEST_STORE_ID)) expect(s.url).toMatch(/^(https:\/\/|http:\/\/(127\.|localhost|\[::1\]))/);
+    for (const s of await t.services.webhooks.list(TEST_STORE_ID)) expect(s.url).toMatch(/^(https:\/\/|http:\/\/(127\.|localhost|\[::1\]))/);
   }, 60_000);
 
   it("the secret is never shown after create: listings carry only its prefix; it is stored encrypted", async () => {
@@ -595,7 +600,7 @@ describe("enterprise API: bad input", () => {
     const { subscription, secret } = await subscribe(hook.url, ["review.created"]);
     const listed = await api("/enterprise/webhook_subscriptions");
     expect(JSON.stringify(listed.body)).not.toContain(secret);
-    const stored = t.services.db.prepare("SELECT * FROM webhook_subscriptions WHERE subscription_id = ?").get(subscription.subscriptionId);
+    const stored = (await one(t.services.db, sql`SELECT * FROM webhook_subscriptions WHERE subscription_id = ${subscription.subscriptionId}`));
     expect(JSON.stringify(stored)).not.toContain(secret.slice(12));
     await api(`/enterprise/webhook_subscriptions/${subscription.subscriptionId}`, { method: "DELETE" });
     await hook.down();
