@@ -26,7 +26,7 @@ describe("read workers", () => {
     withWorkers = await startTestServer({ readWorkers: 1 });
     // The same database file, answered on the HTTP thread alone: the reference.
     withoutWorkers = await startTestServer({ databasePath: `${withWorkers.dir}/chorus.sqlite`, cache: false });
-    const rows = seedRealReviews(withWorkers.services, { productIds: [PRODUCT, "862", "1094"] });
+    const rows = await seedRealReviews(withWorkers.services, { productIds: [PRODUCT, "862", "1094"] });
     group = rows.find((r) => r.productId === PRODUCT)!.className.toLowerCase().replace(/[^a-z0-9]+/g, "-");
     // a published AI summary and keyword topics of the product (embedded engine), for their routes below
     await withWorkers.services.ai.generate(TEST_STORE_ID, { type: "product", id: "862" }, { publish: true });
@@ -103,7 +103,7 @@ describe("read workers", () => {
     const path = `${store}/products/shopify-862/reviews?limit=5`;
     const before = (await (await fetch(withWorkers.url(path))).json()) as { reviews: { reviewId: string }[] };
     expect((await fetch(withWorkers.url(path))).headers.get("etag")).toBeTruthy(); // answered from the cache now
-    const reviewId = publishRealReview(withWorkers.services, "862"); // a real review text, newer than every other
+    const reviewId = await publishRealReview(withWorkers.services, "862"); // a real review text, newer than every other
     const answered = withWorkers.readWorkers!.answered;
     const after = (await (await fetch(withWorkers.url(path))).json()) as { reviews: { reviewId: string }[] };
     expect(withWorkers.readWorkers!.answered).toBe(answered + 1); // computed again, by the worker
@@ -117,7 +117,7 @@ describe("request coalescing across commits (a thread that answers 300 ms after 
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer({ readWorkers: 1, readWorkerEntry: new URL("../../test/slow-read-thread.ts", import.meta.url) });
-    seedRealReviews(t.services, { productIds: [PRODUCT, "862", "1094"] });
+    await seedRealReviews(t.services, { productIds: [PRODUCT, "862", "1094"] });
   });
   afterAll(async () => t?.close());
 
@@ -129,7 +129,7 @@ describe("request coalescing across commits (a thread that answers 300 ms after 
     const before = t.readWorkers!.answered;
     const first = fetch(t.url(path));
     await new Promise((r) => setTimeout(r, SLOW_READ_THREAD_DELAY_MS / 3)); // the thread has read; its answer is on the way
-    publish("862"); // another product: not a content scope the answer read
+    await publish("862"); // another product: not a content scope the answer read
     const second = await fetch(t.url(path));
     const [a, b] = [await (await first).text(), await second.text()];
     expect(b).toBe(a);
@@ -141,7 +141,7 @@ describe("request coalescing across commits (a thread that answers 300 ms after 
     const before = t.readWorkers!.answered;
     const first = fetch(t.url(path));
     await new Promise((r) => setTimeout(r, SLOW_READ_THREAD_DELAY_MS / 3));
-    const reviewId = publish("1094"); // the newest review of the product being read
+    const reviewId = await publish("1094"); // the newest review of the product being read
     const second = await fetch(t.url(path));
     expect(await firstReviewId(await first)).not.toBe(reviewId); // read before the commit
     expect(await firstReviewId(second)).toBe(reviewId);
@@ -154,7 +154,7 @@ describe("read workers that die", () => {
   beforeAll(async () => {
     // A thread that reports ready and exits on its first job, with the job pending.
     t = await startTestServer({ readWorkers: 1, readWorkerEntry: new URL("../../test/crashing-read-thread.ts", import.meta.url) });
-    seedRealReviews(t.services, { productIds: [PRODUCT] });
+    await seedRealReviews(t.services, { productIds: [PRODUCT] });
   });
   afterAll(async () => t?.close());
 
@@ -175,7 +175,7 @@ describe("read workers that hang", () => {
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer({ readWorkers: 1, readWorkerTimeoutMs: 300, readWorkerEntry: new URL("../../test/stuck-read-thread.ts", import.meta.url) });
-    seedRealReviews(t.services, { productIds: [PRODUCT] });
+    await seedRealReviews(t.services, { productIds: [PRODUCT] });
   });
   afterAll(async () => t?.close());
 
@@ -213,7 +213,7 @@ describe("one pool for read misses and the AI loop", () => {
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer({ cache: false }); // the reference: answers computed on the HTTP thread
-    seedRealReviews(t.services, { productIds: [PRODUCT, "862"] });
+    await seedRealReviews(t.services, { productIds: [PRODUCT, "862"] });
   });
   afterAll(async () => t?.close());
 

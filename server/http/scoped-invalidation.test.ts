@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATA_DIR, publishRealReview, realReviews, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
+import { value, sql } from "../db/database.ts";
 import { createServices } from "../services.ts";
 
 const store = `/v1/stores/${TEST_STORE_ID}`;
@@ -18,9 +19,9 @@ let groupB: string;
 
 beforeAll(async () => {
   t = await startTestServer({ readWorkers: 1 });
-  seedRealReviews(t.services, { productIds: ["1078", "862", "1094"] });
-  groupA = t.services.stores.getProduct(TEST_STORE_ID, "1078")!.groupId!;
-  groupB = t.services.stores.getProduct(TEST_STORE_ID, "862")!.groupId!;
+  await seedRealReviews(t.services, { productIds: ["1078", "862", "1094"] });
+  groupA = (await t.services.stores.getProduct(TEST_STORE_ID, "1078"))!.groupId!;
+  groupB = (await t.services.stores.getProduct(TEST_STORE_ID, "862"))!.groupId!;
 });
 afterAll(async () => t?.close());
 
@@ -53,7 +54,7 @@ describe("scoped invalidation", () => {
     };
     await computed(paths);
     expect(Object.values(await computed(paths)).some(Boolean)).toBe(false); // all cached now
-    const reviewId = publish("1078");
+    const reviewId = await publish("1078");
     expect(await computed(paths)).toEqual({
       productA: true, aggregateA: true, groupA: true, storeWide: true, productB: false, aggregateB: false, groupB: false,
     });
@@ -78,19 +79,19 @@ describe("scoped invalidation", () => {
   it("a change of the store's settings makes every answer of the store stale", async () => {
     const paths = { productC: "/products/shopify-1094/reviews", storeAggregate: "/review_aggregate" };
     await computed(paths);
-    t.services.stores.updateSettings(TEST_STORE_ID, { name: "Renamed store" });
+    await t.services.stores.updateSettings(TEST_STORE_ID, { name: "Renamed store" });
     expect(await computed(paths)).toEqual({ productC: true, storeAggregate: true });
   });
 
   it("a product that shows its group's AI content shows the group's summary as soon as the merchant approves it", async () => {
-    t.services.stores.setGroupContent(TEST_STORE_ID, groupA, true);
+    await t.services.stores.setGroupContent(TEST_STORE_ID, groupA, true);
     const generated = await t.services.ai.generate(TEST_STORE_ID, { type: "group", id: groupA }, { publish: false });
     expect(generated.status).toBe("generated");
     const path = "/products/shopify-1078/reviews_summary";
     expect(await (await fetch(t.url(store + path))).json()).toEqual({}); // generated, not yet published
     expect(await computed({ summary: path })).toEqual({ summary: false });
     // Approval writes only the group's AI content: no review, product or store row changes.
-    t.services.ai.approve(TEST_STORE_ID, (generated as { version: { version_id: string } }).version.version_id);
+    await t.services.ai.approve(TEST_STORE_ID, (generated as { version: { version_id: string } }).version.version_id);
     expect(await computed({ summary: path })).toEqual({ summary: true });
     const after = (await (await fetch(t.url(store + path))).json()) as { reviewsSummary?: { body: string } };
     expect(after.reviewsSummary?.body).toBeTruthy();
@@ -100,12 +101,12 @@ describe("scoped invalidation", () => {
     const paths = { productC: "/products/shopify-1094/reviews", productB: "/products/shopify-862/reviews" };
     await computed(paths);
     expect(await computed(paths)).toEqual({ productC: false, productB: false }); // cached
-    const other = createServices({ databasePath: t.services.databasePath, mediaPath: join(t.dir, "media") });
+    const other = await createServices({ databasePath: t.services.databasePath, mediaPath: join(t.dir, "media") });
     let reviewId: string;
     try {
-      reviewId = publishRealReview(other, "1094");
+      reviewId = await publishRealReview(other, "1094");
     } finally {
-      other.close();
+      await other.close();
     }
     const start = Date.now();
     let first = "";
@@ -139,8 +140,8 @@ describe("the cached server never answers what an uncached one would not", () =>
   beforeAll(async () => {
     cached = await startTestServer({ readWorkers: 1 });
     reference = await startTestServer({ databasePath: cached.services.databasePath, cache: false }); // the same SQLite file or PostgreSQL database
-    seedRealReviews(cached.services, { productIds: PRODUCTS });
-    groups = [...new Set(PRODUCTS.map((p) => cached.services.stores.getProduct(TEST_STORE_ID, p)!.groupId!))];
+    await seedRealReviews(cached.services, { productIds: PRODUCTS });
+    groups = [...new Set(await Promise.all(PRODUCTS.map(async (p) => (await cached.services.stores.getProduct(TEST_STORE_ID, p))!.groupId!)))];
   });
   afterAll(async () => {
     await reference?.close();
@@ -161,53 +162,53 @@ describe("the cached server never answers what an uncached one would not", () =>
     }
   }
 
-  const reviewOf = (product: string, k: number) =>
-    cached.services.db.prepare("SELECT review_id FROM reviews WHERE store_id = ? AND product_id = ? ORDER BY created_ms DESC, review_id LIMIT 1 OFFSET ?").pluck().get(TEST_STORE_ID, product, k) as string;
+  const reviewOf = async (product: string, k: number) =>
+    (await value<string>(cached.services.db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = ${product} ORDER BY created_ms DESC, review_id LIMIT 1 OFFSET ${k}`))!;
   let n = 0;
   /** Writes that can be no-ops (nothing to answer or approve yet), counted when they did write. */
   const done = { answers: 0, approvals: 0 };
-  type Write = (product: string, k: number) => Promise<void> | void;
+  type Write = (product: string, k: number) => Promise<void>;
   const writes: Record<string, Write> = {
-    newReview: (product, k) => {
+    newReview: async (product, k) => {
       const text = texts[k % texts.length]!;
-      cached.services.reviewsData.insert({
+      await cached.services.reviewsData.insert({
         reviewId: crypto.randomUUID(), storeId: TEST_STORE_ID, productId: product, rating: text.rating, title: text.title, body: text.body,
         createdMs: Date.UTC(2026, 5, 1) + ++n * 1000, status: "published", reviewerName: "Anonymous shopper",
       });
     },
-    reject: (product, k) => void cached.services.reviewsData.setStatus(TEST_STORE_ID, reviewOf(product, k), "rejected"),
-    publish: (product, k) => void cached.services.reviewsData.setStatus(TEST_STORE_ID, reviewOf(product, k), "published"),
+    reject: async (product, k) => void (await cached.services.reviewsData.setStatus(TEST_STORE_ID, await reviewOf(product, k), "rejected")),
+    publish: async (product, k) => void (await cached.services.reviewsData.setStatus(TEST_STORE_ID, await reviewOf(product, k), "published")),
     vote: async (product, k) => {
-      const res = await fetch(cached.url(`${store}/reviews/${reviewOf(product, k)}/votes`), {
+      const res = await fetch(cached.url(`${store}/reviews/${await reviewOf(product, k)}/votes`), {
         method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ vote: "helpful", visitorId: `visitor-${crypto.randomUUID()}` }),
       });
       await res.arrayBuffer(); // 404 for a review that is not published: nothing written
     },
-    renameProduct: (product) => {
-      const p = cached.services.stores.getProduct(TEST_STORE_ID, product)!;
-      cached.services.stores.upsertProduct({ ...p, name: `${p.name.replace(/ \(\d+\)$/, "")} (${++n})` });
+    renameProduct: async (product) => {
+      const p = (await cached.services.stores.getProduct(TEST_STORE_ID, product))!;
+      await cached.services.stores.upsertProduct({ ...p, name: `${p.name.replace(/ \(\d+\)$/, "")} (${++n})` });
     },
-    moveProduct: (product, k) => {
-      const p = cached.services.stores.getProduct(TEST_STORE_ID, product)!;
-      cached.services.stores.upsertProduct({ ...p, groupId: groups[k % groups.length] });
+    moveProduct: async (product, k) => {
+      const p = (await cached.services.stores.getProduct(TEST_STORE_ID, product))!;
+      await cached.services.stores.upsertProduct({ ...p, groupId: groups[k % groups.length] });
     },
-    storeName: () => cached.services.stores.updateSettings(TEST_STORE_ID, { name: `Test store ${++n}` }),
-    groupContent: (_product, k) => cached.services.stores.setGroupContent(TEST_STORE_ID, groups[k % groups.length]!, k % 2 === 0),
-    question: (product, k) => {
+    storeName: async () => void (await cached.services.stores.updateSettings(TEST_STORE_ID, { name: `Test store ${++n}` })),
+    groupContent: async (_product, k) => void (await cached.services.stores.setGroupContent(TEST_STORE_ID, groups[k % groups.length]!, k % 2 === 0)),
+    question: async (product, k) => {
       const questionId = crypto.randomUUID();
       const createdMs = Date.UTC(2026, 5, 1) + ++n * 1000;
-      cached.services.questionsData.insertQuestion({ questionId, storeId: TEST_STORE_ID, productId: product, body: qa[k % qa.length]!.question, askerName: "Shopper", status: "published", createdMs });
-      cached.services.questionsData.insertAnswer({
+      await cached.services.questionsData.insertQuestion({ questionId, storeId: TEST_STORE_ID, productId: product, body: qa[k % qa.length]!.question, askerName: "Shopper", status: "published", createdMs });
+      await cached.services.questionsData.insertAnswer({
         answerId: crypto.randomUUID(), storeId: TEST_STORE_ID, questionId, body: qa[k % qa.length]!.answer, authorName: "Store", isStoreAnswer: true,
         verifiedStatus: "unverified", status: "published", createdMs: createdMs + 1,
       });
     },
-    answer: (product, k) => {
+    answer: async (product, k) => {
       // an answer to a question already listed (a question written in the same step would hide a missed answer)
-      const questionId = cached.services.db.prepare("SELECT question_id FROM questions WHERE store_id = ? AND product_id = ? AND status = 'published' ORDER BY created_ms LIMIT 1").pluck().get(TEST_STORE_ID, product) as string | undefined;
+      const questionId = await value<string>(cached.services.db, sql`SELECT question_id FROM questions WHERE store_id = ${TEST_STORE_ID} AND product_id = ${product} AND status = 'published' ORDER BY created_ms LIMIT 1`);
       if (!questionId) return;
       done.answers++;
-      cached.services.questionsData.insertAnswer({
+      await cached.services.questionsData.insertAnswer({
         answerId: crypto.randomUUID(), storeId: TEST_STORE_ID, questionId, body: qa[(k + 3) % qa.length]!.answer, authorName: "Shopper", isStoreAnswer: false,
         verifiedStatus: "unverified", status: "published", createdMs: Date.UTC(2026, 5, 1) + ++n * 1000,
       });
@@ -215,12 +216,12 @@ describe("the cached server never answers what an uncached one would not", () =>
     aiApproval: async (product) => {
       // Generate a version (not published), let the cache take the answers, then approve it: approval writes
       // only the AI content row, so a scope the triggers missed would show in the next comparison.
-      const group = cached.services.stores.getProduct(TEST_STORE_ID, product)!.groupId!;
-      cached.services.stores.setGroupContent(TEST_STORE_ID, group, false); // the product shows its own content
+      const group = (await cached.services.stores.getProduct(TEST_STORE_ID, product))!.groupId!;
+      await cached.services.stores.setGroupContent(TEST_STORE_ID, group, false); // the product shows its own content
       const generated = await cached.services.ai.generate(TEST_STORE_ID, { type: "product", id: product }, { publish: false });
       if (generated.status !== "generated" || generated.version.summary_body === null) return;
       await expectSameAnswers();
-      cached.services.ai.approve(TEST_STORE_ID, generated.version.version_id);
+      await cached.services.ai.approve(TEST_STORE_ID, generated.version.version_id);
       done.approvals++;
     },
   };
