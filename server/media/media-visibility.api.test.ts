@@ -13,6 +13,7 @@ import { minimalMp4 } from "../../test/media-fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { mediaPreviewUrl, PUBLIC_MEDIA_CACHE_CONTROL } from "./media-http.ts";
 import { ORPHAN_GRACE_MS, REJECTED_MEDIA_GRACE_MS, sweepMedia } from "./media-retention.ts";
+import { all, sql } from "../db/database.ts";
 
 let t: TestServer;
 let rows: RealReview[];
@@ -22,15 +23,15 @@ const DAY = 86_400_000;
 
 beforeAll(async () => {
   t = await startTestServer();
-  rows = seedRealReviews(t.services, { productIds: [PRODUCT] });
+  rows = await seedRealReviews(t.services, { productIds: [PRODUCT] });
   await t.services.admin.createUser({ email: "merchant@shop.test", password: "merchant password 1", storeIds: [TEST_STORE_ID] });
   agent = await signInAgent(t, "merchant@shop.test", "merchant password 1", TEST_STORE_ID);
 });
 afterAll(() => t.close());
-beforeEach(() => {
-  t.services.submissionLimiter.reset();
+beforeEach(async () => {
+  await t.services.submissionLimiter.reset();
   t.services.submissionLimiter.configure({ perIp: { max: 1000, windowMs: 3600_000 }, perEmail: { max: 1000, windowMs: 3600_000 } });
-  t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "manual" });
+  await t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "manual" });
 });
 
 const photo = (colour: string) => sharp({ create: { width: 640, height: 480, channels: 3, background: colour } }).jpeg().toBuffer();
@@ -45,11 +46,11 @@ async function submit(rating: number, withVideo = false) {
   const res = await fetch(t.url(`/v1/stores/${TEST_STORE_ID}/products/shopify-${PRODUCT}/reviews`), { method: "POST", body: fd });
   expect(res.status).toBe(201);
   const { review } = await res.json();
-  return { reviewId: review.reviewId as string, status: review.status as string, media: mediaOf(review.reviewId) };
+  return { reviewId: review.reviewId as string, status: review.status as string, media: await mediaOf(review.reviewId) };
 }
 type MediaRowT = { media_id: string; status: string; thumbnail_url: string; large_url: string; full_size_url: string; stream_url: string | null };
-const mediaOf = (reviewId: string) =>
-  t.services.db.prepare("SELECT media_id, status, thumbnail_url, large_url, full_size_url, stream_url FROM review_media WHERE review_id = ? ORDER BY position").all(reviewId) as MediaRowT[];
+const mediaOf = async (reviewId: string) =>
+  await all(t.services.db, sql`SELECT media_id, status, thumbnail_url, large_url, full_size_url, stream_url FROM review_media WHERE review_id = ${reviewId} ORDER BY position`) as MediaRowT[];
 const urlsOf = (m: MediaRowT) => [m.thumbnail_url, m.large_url, m.full_size_url, ...(m.stream_url ? [m.stream_url] : [])];
 const statusOf = async (url: string) => (await fetch(t.url(url))).status;
 const moderate = (intent: "publish" | "reject", reviewId: string) => adminPost(t, agent, `/admin/stores/${TEST_STORE_ID}/reviews`, { intent, review: reviewId, ...(intent === "reject" ? { reason: "spam" } : {}) });
@@ -69,7 +70,7 @@ describe("GET /media: only published media of published reviews", () => {
     }
 
     expect((await moderate("publish", reviewId)).status).toBe(200);
-    expect(mediaOf(reviewId).map((m) => m.status)).toEqual(["published", "published"]);
+    expect((await mediaOf(reviewId)).map((m) => m.status)).toEqual(["published", "published"]);
     const res = await fetch(t.url(media[0].full_size_url));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("image/jpeg");
@@ -91,7 +92,7 @@ describe("GET /media: only published media of published reviews", () => {
     await moderate("publish", reviewId);
     expect(await statusOf(media[0].large_url)).toBe(200);
     expect((await moderate("reject", reviewId)).status).toBe(200);
-    expect(mediaOf(reviewId).map((m) => m.status)).toEqual(["rejected"]);
+    expect((await mediaOf(reviewId)).map((m) => m.status)).toEqual(["rejected"]);
     for (const url of urlsOf(media[0])) expect(await statusOf(url)).toBe(404);
     const listed = await (await fetch(t.url(`/v1/stores/${TEST_STORE_ID}/products/shopify-${PRODUCT}/review_media?limit=25`))).json();
     expect(listed.reviewMedia.map((m: { reviewId: string }) => m.reviewId)).not.toContain(reviewId);
@@ -100,7 +101,7 @@ describe("GET /media: only published media of published reviews", () => {
   });
 
   it("auto-publish rules: a held 3-star review's media stay private, a 5-star review's are public at once", async () => {
-    t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-4-5" });
+    await t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-4-5" });
     const held = await submit(3);
     expect(held.status).toBe("pending");
     expect(await statusOf(held.media[0].thumbnail_url)).toBe(404);
@@ -111,9 +112,9 @@ describe("GET /media: only published media of published reviews", () => {
 
   it("a review status changed by the data function (reviewsData.setStatus) moves its media too", async () => {
     const { reviewId, media } = await submit(5);
-    t.services.reviewsData.setStatus(TEST_STORE_ID, reviewId, "published");
+    await t.services.reviewsData.setStatus(TEST_STORE_ID, reviewId, "published");
     expect(await statusOf(media[0].thumbnail_url)).toBe(200);
-    t.services.reviewsData.setStatus(TEST_STORE_ID, reviewId, "rejected");
+    await t.services.reviewsData.setStatus(TEST_STORE_ID, reviewId, "rejected");
     expect(await statusOf(media[0].thumbnail_url)).toBe(404);
   });
 
@@ -159,13 +160,13 @@ describe("retention sweep (injected clock)", () => {
     const rejectedAt = Date.now();
     await moderate("reject", reviewId);
     expect(existsSync(dirOf(media[0].media_id))).toBe(true);
-    expect(sweep(rejectedAt + REJECTED_MEDIA_GRACE_MS - 60_000).rejectedDeleted).toBe(0);
+    expect((await sweep(rejectedAt + REJECTED_MEDIA_GRACE_MS - 60_000)).rejectedDeleted).toBe(0);
     expect(existsSync(dirOf(media[0].media_id))).toBe(true);
-    const report = sweep(rejectedAt + REJECTED_MEDIA_GRACE_MS + 60_000);
+    const report = await sweep(rejectedAt + REJECTED_MEDIA_GRACE_MS + 60_000);
     expect(report.rejectedDeleted).toBeGreaterThanOrEqual(1);
     expect(existsSync(dirOf(media[0].media_id))).toBe(false);
-    expect(mediaOf(reviewId)).toEqual([]);
-    expect(t.services.reviewsData.get(TEST_STORE_ID, reviewId)).toMatchObject({ status: "rejected", media_count: 0 });
+    expect(await mediaOf(reviewId)).toEqual([]);
+    expect(await t.services.reviewsData.get(TEST_STORE_ID, reviewId)).toMatchObject({ status: "rejected", media_count: 0 });
   });
 
   it("keeps published and pending media, deletes orphan folders and upload temp files older than an hour", async () => {
@@ -176,12 +177,12 @@ describe("retention sweep (injected clock)", () => {
     const temp = join(t.services.media.tempDir(), `${crypto.randomUUID()}.upload`);
     writeFileSync(temp, minimalMp4());
     const now = Date.now();
-    expect(sweep(now)).toMatchObject({ orphansDeleted: 0, tempFilesDeleted: 0 }); // young: a submission may be writing them
+    expect(await sweep(now)).toMatchObject({ orphansDeleted: 0, tempFilesDeleted: 0 }); // young: a submission may be writing them
     const old = (now - ORPHAN_GRACE_MS - 60_000) / 1000;
     utimesSync(orphan, old, old);
     utimesSync(temp, old, old);
     utimesSync(dirOf(kept.media[0].media_id), old, old);
-    expect(sweep(now)).toMatchObject({ orphansDeleted: 1, tempFilesDeleted: 1 });
+    expect(await sweep(now)).toMatchObject({ orphansDeleted: 1, tempFilesDeleted: 1 });
     expect(existsSync(orphan)).toBe(false);
     expect(existsSync(temp)).toBe(false);
     expect(readdirSync(dirOf(kept.media[0].media_id)).sort()).toEqual(["full.jpg", "large.jpg", "thumb.jpg"]);

@@ -36,11 +36,11 @@ describe("import of the shared Amazon Q&A file", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "chorus-qa-"));
     database = await freshDatabase(dir);
-    services = createServices({ databasePath: database.location, mediaPath: join(dir, "media") });
-    services.stores.create({ storeId: STORE, name: "Appliance shop", platform: "shopify" });
+    services = await createServices({ databasePath: database.location, mediaPath: join(dir, "media") });
+    await services.stores.create({ storeId: STORE, name: "Appliance shop", platform: "shopify" });
   });
   afterAll(async () => {
-    services.close();
+    await services.close();
     await database.drop();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -51,7 +51,7 @@ describe("import of the shared Amazon Q&A file", () => {
     expect(report.questionsInserted).toBe(9008);
     expect(report.badLines.map((b) => b.line)).toEqual([819, 1266, 8671]);
     expect(report.products).toBe(1153);
-    expect(services.stores.getProduct(STORE, "B00004U9JP")).toMatchObject({ groupId: "appliances" });
+    expect(await services.stores.getProduct(STORE, "B00004U9JP")).toMatchObject({ groupId: "appliances" });
   });
 
   it("a second import inserts nothing (idempotent)", async () => {
@@ -60,20 +60,20 @@ describe("import of the shared Amazon Q&A file", () => {
     expect(report.alreadyPresent).toBe(9008);
   });
 
-  it("imported questions are listed with their answers", () => {
-    const list = services.reviews.listQuestions({ storeId: STORE, productKey: "shopify-B00004U9JP" }, { limit: 25 });
+  it("imported questions are listed with their answers", async () => {
+    const list = await services.reviews.listQuestions({ storeId: STORE, productKey: "shopify-B00004U9JP" }, { limit: 25 });
     expect(list.questions.length).toBeGreaterThan(0);
     expect(list.questions.every((q) => q.answers.length === 1 && q.answers[0].isStoreAnswer === false)).toBe(true);
     expect(list.questions.map((q) => q.body)).toContain("I have a 9 year old Badger 1 that needs replacing, will this Badger 1 install just like the original one?");
   });
 
-  it("the CLI imports an orders CSV and reports bad rows by line", () => {
+  it("the CLI imports an orders CSV and reports bad rows by line", async () => {
     const csv = join(dir, "orders.csv");
     writeFileSync(csv, "order_id,product_id,email,date\nA-1,B00004U9JP,Buyer@Example.com,2026-01-02\nA-2,,x@example.com,\nA-3,B00004U9JP,not-an-email,\n");
     const out = execFileSync(process.execPath, ["server/cli/import.ts", "--format", "orders-csv", "--store", STORE, "--file", csv], {
       cwd: PROJECT_ROOT, env: { ...process.env, ...database.env, MEDIA_PATH: join(dir, "media") }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"],
     });
     expect(out).toMatch(/3 rows read: 1 order lines imported, 2 bad rows skipped/);
-    expect(services.ordersData.isVerifiedBuyer(STORE, "buyer@example.com", "B00004U9JP")).toBe(true);
+    expect(await services.ordersData.isVerifiedBuyer(STORE, "buyer@example.com", "B00004U9JP")).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import { adminGet, signInAgent, type AdminAgent } from "../../test/admin-http.ts
 import { DATA_DIR, OTHER_STORE_ID, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { isApiError } from "../contract/errors.ts";
+import { sql, value } from "../db/database.ts";
 
 let t: TestServer;
 let enterpriseKey: string;
@@ -17,10 +18,10 @@ const real = readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8").s
 
 beforeAll(async () => {
   t = await startTestServer();
-  t.services.stores.create({ storeId: TEST_STORE_ID, name: "Test store", platform: "shopify" });
-  t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other", platform: "bigcommerce" });
-  t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: ASIN, name: "InSinkErator Badger 1" });
-  enterpriseKey = t.services.apiKeys.create(TEST_STORE_ID, "orders").key;
+  await t.services.stores.create({ storeId: TEST_STORE_ID, name: "Test store", platform: "shopify" });
+  await t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other", platform: "bigcommerce" });
+  await t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: ASIN, name: "InSinkErator Badger 1" });
+  enterpriseKey = (await t.services.apiKeys.create(TEST_STORE_ID, "orders")).key;
   await t.services.admin.createUser({ email: "owner@test-store.test", password: "correct horse battery Q", storeIds: [TEST_STORE_ID] });
   merchant = await signInAgent(t, "owner@test-store.test", "correct horse battery Q", TEST_STORE_ID);
 }, 60_000);
@@ -53,8 +54,8 @@ describe("ask a question (docs/writes.md, Questions and answers)", () => {
   it("published with a store answer, it is listed with the answer marked as the store's", async () => {
     const { body } = await ask({ body: real[1].question, displayName: "Sam", email: "sam@example.com" });
     const id = body.question.questionId;
-    t.services.questions.answerAsStore({ storeId: TEST_STORE_ID, questionId: id, body: real[1].answer, authorName: "Test store" });
-    t.services.questions.setQuestionStatus(TEST_STORE_ID, id, "published");
+    await t.services.questions.answerAsStore({ storeId: TEST_STORE_ID, questionId: id, body: real[1].answer, authorName: "Test store" });
+    await t.services.questions.setQuestionStatus(TEST_STORE_ID, id, "published");
     const q = (await list()).find((x) => x.questionId === id)!;
     expect(q.body).toBe(real[1].question);
     expect(q.answers).toEqual([expect.objectContaining({ body: real[1].answer, isStoreAnswer: true, author: { displayName: "Test store" } })]);
@@ -63,39 +64,39 @@ describe("ask a question (docs/writes.md, Questions and answers)", () => {
   it("an e-mail that matches an imported order does not make a buyer's answer verified (issue #19 finding 6); it is pending until published", async () => {
     const { body } = await ask({ body: real[2].question, displayName: "Sam", email: "sam@example.com" });
     const id = body.question.questionId;
-    t.services.questions.setQuestionStatus(TEST_STORE_ID, id, "published");
+    await t.services.questions.setQuestionStatus(TEST_STORE_ID, id, "published");
     const imported = await fetch(t.url("/enterprise/orders"), {
       method: "POST", headers: { "content-type": "application/json", authorization: enterpriseAuth() },
       body: JSON.stringify({ orders: [{ orderId: "O-9", productId: ASIN, email: "lee@example.com" }] }),
     });
     expect(await imported.json()).toEqual({ inserted: 1 });
-    const { answerId } = t.services.questions.answerAsBuyer({ storeId: TEST_STORE_ID, questionId: id, body: real[2].answer, authorName: "Lee", email: "LEE@example.com" });
+    const { answerId } = await t.services.questions.answerAsBuyer({ storeId: TEST_STORE_ID, questionId: id, body: real[2].answer, authorName: "Lee", email: "LEE@example.com" });
     expect(await adminAnswerMeta(answerId)).not.toMatch(/verified buyer/);
-    expect(t.services.questionsData.getAnswer(TEST_STORE_ID, answerId)?.verified_status).toBe("unverified");
+    expect((await t.services.questionsData.getAnswer(TEST_STORE_ID, answerId))?.verified_status).toBe("unverified");
     expect((await list()).find((x) => x.questionId === id)!.answers).toEqual([]);
-    t.services.questions.setAnswerStatus(TEST_STORE_ID, answerId, "published");
+    await t.services.questions.setAnswerStatus(TEST_STORE_ID, answerId, "published");
     expect((await list()).find((x) => x.questionId === id)!.answers).toEqual([expect.objectContaining({ body: real[2].answer, isStoreAnswer: false })]);
   });
 
   it("only a proof checked by a trusted caller (verifiedPurchase) makes a buyer's answer verified-buyer; no order is needed for an unverified one", async () => {
     const { body } = await ask({ body: real[7].question, displayName: "Sam", email: "sam@example.com" });
     const id = body.question.questionId;
-    t.services.questions.setQuestionStatus(TEST_STORE_ID, id, "published");
+    await t.services.questions.setQuestionStatus(TEST_STORE_ID, id, "published");
     const input = { storeId: TEST_STORE_ID, questionId: id, body: real[7].answer, authorName: "Noor", email: "noor@example.com" };
-    const proven = t.services.questions.answerAsBuyer({ ...input, verifiedPurchase: { source: "shopper-token", orderId: "O-10" } });
-    const plain = t.services.questions.answerAsBuyer(input);
+    const proven = await t.services.questions.answerAsBuyer({ ...input, verifiedPurchase: { source: "shopper-token", orderId: "O-10" } });
+    const plain = await t.services.questions.answerAsBuyer(input);
     expect(await adminAnswerMeta(proven.answerId)).toMatch(/verified buyer/);
     expect(await adminAnswerMeta(plain.answerId)).not.toMatch(/verified buyer/);
   });
 
-  it("data functions answer 404 for another store's question", () => {
-    const id = t.services.questionsData.listByStatus(TEST_STORE_ID, "pending", 1)[0].question_id;
+  it("data functions answer 404 for another store's question", async () => {
+    const id = (await t.services.questionsData.listByStatus(TEST_STORE_ID, "pending", 1))[0].question_id;
     for (const call of [
       () => t.services.questions.setQuestionStatus(OTHER_STORE_ID, id, "published"),
       () => t.services.questions.answerAsStore({ storeId: OTHER_STORE_ID, questionId: id, body: "x", authorName: "Other" }),
     ]) {
       let error: unknown;
-      try { call(); } catch (e) { error = e; }
+      try { await call(); } catch (e) { error = e; }
       expect(isApiError(error) && error.status).toBe(404);
     }
   });
@@ -113,10 +114,10 @@ describe("ask a question (docs/writes.md, Questions and answers)", () => {
   });
 
   it("a filled honeypot answers 201 and stores nothing", async () => {
-    const before = t.services.db.prepare("SELECT count(*) FROM questions").pluck().get();
+    const before = await value<number>(t.services.db, sql`SELECT count(*) AS n FROM questions`);
     const { res } = await ask({ body: real[3].question, displayName: "Bot", email: "bot@example.com", website: "spam" });
     expect(res.status).toBe(201);
-    expect(t.services.db.prepare("SELECT count(*) FROM questions").pluck().get()).toBe(before);
+    expect(await value<number>(t.services.db, sql`SELECT count(*) AS n FROM questions`)).toBe(before);
   });
 
   it("an unknown product or another platform's prefix answers 404", async () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import type { ListReviewsResponse } from "../contract/storefront.ts";
-import { dialect } from "../db/database.ts";
+import { all, dialect, one, run, sql, values, type RawBuilder } from "../db/database.ts";
 import { tsqueryOf } from "../db/text-search.ts";
 import { reviewSearchMatch } from "./reviews.repo.ts";
 
@@ -42,11 +42,9 @@ function filters(): { name: string; query: string; sql: string }[] {
 }
 
 /** The matching reviews of one unpaged query, in `order` as docs/api.md defines it (key, then dateCreated desc, then reviewId). */
-function unpaged(scopeSql: string, scopeArgs: string[], condition: string, order: (typeof ORDERS)[number]): string[] {
-  const rows = t.services.db
-    .prepare(`SELECT r.review_id, r.rating, r.created_ms, r.helpful_count, r.unhelpful_count, r.media_count FROM reviews r
-      WHERE r.store_id = ? AND r.status = 'published'${scopeSql} AND (${condition})`)
-    .all(TEST_STORE_ID, ...scopeArgs) as Row[];
+async function unpaged(scopeSql: RawBuilder<unknown>, condition: string, order: (typeof ORDERS)[number]): Promise<string[]> {
+  const rows = await all<Row>(t.services.db, sql`SELECT r.review_id, r.rating, r.created_ms, r.helpful_count, r.unhelpful_count, r.media_count FROM reviews r
+      WHERE r.store_id = ${TEST_STORE_ID} AND r.status = 'published'${scopeSql} AND (${sql.raw(condition)})`);
   const key: Record<(typeof ORDERS)[number], (r: Row) => number> = {
     "date desc": () => 0, "date asc": () => 0, "rating desc": (r) => r.rating, "rating asc": (r) => -r.rating,
     "helpful desc": (r) => r.helpful_count, "helpful asc": (r) => -r.helpful_count, "has_media desc": (r) => (r.media_count > 0 ? 1 : 0),
@@ -78,41 +76,40 @@ async function paged(url: string): Promise<{ ids: string[]; pages: number }> {
 
 beforeAll(async () => {
   t = await startTestServer();
-  seedRealReviews(t.services, { productIds: PRODUCTS });
+  await seedRealReviews(t.services, { productIds: PRODUCTS });
   const db = t.services.db;
   // Dates cut to the day: the reviews of a day share one dateCreated (the real helpful counts and ratings tie already).
-  db.prepare("UPDATE reviews SET created_ms = created_ms - (created_ms % ?) WHERE store_id = ?").run(DAY_MS, TEST_STORE_ID);
+  await run(db, sql`UPDATE reviews SET created_ms = created_ms - (created_ms % ${DAY_MS}) WHERE store_id = ${TEST_STORE_ID}`);
   for (const productId of PRODUCTS) {
-    const list = db.prepare("SELECT review_id FROM reviews WHERE store_id = ? AND product_id = ? ORDER BY created_ms DESC, review_id").pluck().all(TEST_STORE_ID, productId) as string[];
-    list.forEach((id, i) => {
-      if (i % 3 === 0) db.prepare("UPDATE reviews SET verified_status = 'verified-buyer' WHERE review_id = ?").run(id);
-      if (i % 4 === 1) db.prepare("UPDATE reviews SET unhelpful_count = ? WHERE review_id = ?").run(i % 3, id);
+    const list = await values(db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = ${productId} ORDER BY created_ms DESC, review_id`) as string[];
+    for (const [i, id] of list.entries()) {
+      if (i % 3 === 0) await run(db, sql`UPDATE reviews SET verified_status = 'verified-buyer' WHERE review_id = ${id}`);
+      if (i % 4 === 1) await run(db, sql`UPDATE reviews SET unhelpful_count = ${i % 3} WHERE review_id = ${id}`);
       if (i % 5 === 0) {
-        db.prepare(
-          `INSERT INTO review_media (media_id, store_id, review_id, product_id, group_id, type, status, thumbnail_url, large_url, full_size_url, position, created_ms)
-           VALUES (?, ?, ?, ?, (SELECT group_id FROM reviews WHERE review_id = ?), 'image', 'published', '/media/t.jpg', '/media/l.jpg', '/media/f.jpg', 0, ?)`,
-        ).run(crypto.randomUUID(), TEST_STORE_ID, id, productId, id, Date.now());
+        await run(db, sql`
+          INSERT INTO review_media (media_id, store_id, review_id, product_id, group_id, type, status, thumbnail_url, large_url, full_size_url, position, created_ms)
+          VALUES (${crypto.randomUUID()}, ${TEST_STORE_ID}, ${id}, ${productId}, (SELECT group_id FROM reviews WHERE review_id = ${id}), 'image', 'published', '/media/t.jpg', '/media/l.jpg', '/media/f.jpg', 0, ${Date.now()})`);
       }
-    });
+    }
   }
 });
 afterAll(() => t.close());
 
 describe("every filter and search pages to the last matching review", () => {
-  it("the seeded data has ties in the date at page boundaries", () => {
-    const { n, dates } = t.services.db.prepare("SELECT count(*) AS n, count(DISTINCT created_ms) AS dates FROM reviews WHERE store_id = ?").get(TEST_STORE_ID) as { n: number; dates: number };
+  it("the seeded data has ties in the date at page boundaries", async () => {
+    const { n, dates } = await one(t.services.db, sql`SELECT count(*) AS n, count(DISTINCT created_ms) AS dates FROM reviews WHERE store_id = ${TEST_STORE_ID}`) as { n: number; dates: number };
     expect(dates).toBeLessThan(n / 5);
   });
 
   for (const scope of [
-    { name: "product", path: `${S}/products/shopify-834/reviews`, sql: " AND r.product_id = ?", args: ["834"] },
-    { name: "store", path: `${S}/reviews`, sql: "", args: [] as string[] },
+    { name: "product", path: `${S}/products/shopify-834/reviews`, sql: sql` AND r.product_id = ${"834"}` },
+    { name: "store", path: `${S}/reviews`, sql: sql`` },
   ]) {
     it(`${scope.name}: every order × filter, small pages, equal one unpaged query (set and order)`, async () => {
       let compared = 0;
       for (const filter of filters()) {
         for (const order of ORDERS) {
-          const expected = unpaged(scope.sql, scope.args, filter.sql, order);
+          const expected = await unpaged(scope.sql, filter.sql, order);
           const label = `${scope.name} ${filter.name} ${order}`;
           expect(expected.length, label).toBeGreaterThan(0);
           // A page size that cuts the list into about five pages, and 3 (boundaries elsewhere in the ties).

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { seedRealReviews, TEST_STORE_ID, type RealReview } from "../../test/fixtures.ts";
 import type { ListQuestionsResponse, ListReviewMediaResponse, ListReviewsResponse, Review } from "../contract/storefront.ts";
+import { run, sql } from "../db/database.ts";
 
 let t: TestServer;
 let rows: RealReview[];
@@ -17,40 +18,39 @@ let questionId: string;
 let answerId: string;
 
 /** A review of product 7001 (registered as "Okendo test tee") with attributes, published now. */
-function addReview(fields: { body: string; rating: number; recommended?: boolean | null; attributes?: unknown; ratings?: unknown; ageMs?: number }): string {
+async function addReview(fields: { body: string; rating: number; recommended?: boolean | null; attributes?: unknown; ratings?: unknown; ageMs?: number }): Promise<string> {
   const reviewId = crypto.randomUUID();
-  t.services.reviewsData.insert({
+  await t.services.reviewsData.insert({
     reviewId, storeId: TEST_STORE_ID, productId: "7001", rating: fields.rating, title: "A title with <b>", body: fields.body,
     createdMs: Date.now() - (fields.ageMs ?? 0), status: "published", reviewerName: "Ada L.", isRecommended: fields.recommended ?? null,
     productAttributes: fields.attributes,
   });
-  if (fields.ratings) t.services.db.prepare("UPDATE reviews SET attributes_with_rating_json = ? WHERE review_id = ?").run(JSON.stringify(fields.ratings), reviewId);
+  if (fields.ratings) await run(t.services.db, sql`UPDATE reviews SET attributes_with_rating_json = ${JSON.stringify(fields.ratings)} WHERE review_id = ${reviewId}`);
   return reviewId;
 }
 
 beforeAll(async () => {
   t = await startTestServer({ trustedProxies: "loopback" });
-  rows = seedRealReviews(t.services, { productIds: ["1078", "862"] });
-  t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: "7001", name: "Okendo test tee" });
-  t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: "7002", name: "No questions here" });
+  rows = await seedRealReviews(t.services, { productIds: ["1078", "862"] });
+  await t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: "7001", name: "Okendo test tee" });
+  await t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: "7002", name: "No questions here" });
   const fit = (value: number) => [{ title: "Fit", type: "centered-range", value, minLabel: "Runs small", midLabel: "True to size", maxLabel: "Runs large" }];
   attrReviewIds = [
-    addReview({ body: "Lovely", rating: 5, recommended: true, attributes: [{ title: "Size bought", type: "single-value", value: "M" }], ratings: fit(1), ageMs: 3000 }),
-    addReview({ body: "Fine", rating: 4, recommended: true, attributes: [{ title: "Size bought", type: "single-value", value: "L" }], ratings: fit(-1), ageMs: 2000 }),
-    addReview({ body: "Meh", rating: 2, recommended: false, attributes: [{ title: "Size bought", type: "single-value", value: "S" }, { title: "Colour", type: "single-value", value: "Red" }], ageMs: 1000 }),
+    await addReview({ body: "Lovely", rating: 5, recommended: true, attributes: [{ title: "Size bought", type: "single-value", value: "M" }], ratings: fit(1), ageMs: 3000 }),
+    await addReview({ body: "Fine", rating: 4, recommended: true, attributes: [{ title: "Size bought", type: "single-value", value: "L" }], ratings: fit(-1), ageMs: 2000 }),
+    await addReview({ body: "Meh", rating: 2, recommended: false, attributes: [{ title: "Size bought", type: "single-value", value: "S" }, { title: "Colour", type: "single-value", value: "Red" }], ageMs: 1000 }),
   ];
-  xssReviewId = addReview({ body: XSS, rating: 3 });
-  t.services.db.prepare("UPDATE reviews SET reply_body = ?, reply_created_ms = ? WHERE review_id = ?").run("Thanks <3 & see you", Date.now(), xssReviewId);
+  xssReviewId = await addReview({ body: XSS, rating: 3 });
+  await run(t.services.db, sql`UPDATE reviews SET reply_body = ${"Thanks <3 & see you"}, reply_created_ms = ${Date.now()} WHERE review_id = ${xssReviewId}`);
   // One image on the first review.
-  t.services.db.prepare(
-    `INSERT INTO review_media (media_id, store_id, review_id, product_id, type, status, thumbnail_url, large_url, full_size_url, position, created_ms)
-     VALUES (?, ?, ?, '7001', 'image', 'published', '/media/t.jpg', '/media/l.jpg', '/media/f.jpg', 0, ?)`,
-  ).run(crypto.randomUUID(), TEST_STORE_ID, attrReviewIds[0], Date.now());
+  await run(t.services.db, sql`
+    INSERT INTO review_media (media_id, store_id, review_id, product_id, type, status, thumbnail_url, large_url, full_size_url, position, created_ms)
+    VALUES (${crypto.randomUUID()}, ${TEST_STORE_ID}, ${attrReviewIds[0]}, '7001', 'image', 'published', '/media/t.jpg', '/media/l.jpg', '/media/f.jpg', 0, ${Date.now()})`);
   // A published question with a published store answer.
-  const asked = t.services.questions.askQuestion({ storeId: TEST_STORE_ID, productKey: "shopify-7001" }, { body: "Does it shrink <at all>?", displayName: "Grace", email: "g@example.com" }, "203.0.113.9");
+  const asked = await t.services.questions.askQuestion({ storeId: TEST_STORE_ID, productKey: "shopify-7001" }, { body: "Does it shrink <at all>?", displayName: "Grace", email: "g@example.com" }, "203.0.113.9");
   questionId = asked.question.questionId;
-  t.services.questions.setQuestionStatus(TEST_STORE_ID, questionId, "published");
-  answerId = t.services.questions.answerAsStore({ storeId: TEST_STORE_ID, questionId, body: "No <never> & not once", authorName: "The shop" }).answerId;
+  await t.services.questions.setQuestionStatus(TEST_STORE_ID, questionId, "published");
+  answerId = (await t.services.questions.answerAsStore({ storeId: TEST_STORE_ID, questionId, body: "No <never> & not once", authorName: "The shop" })).answerId;
 });
 afterAll(() => t.close());
 
@@ -81,12 +81,12 @@ describe("aggregate fields", () => {
     const product = async () => (await get("/products/shopify-7001/review_aggregate")).body.reviewAggregate.recommendationCount;
     const s0 = await store();
     expect(s0).toBe(rows.filter((r) => r.recommended).length + 2);
-    t.services.reviewsData.setStatus(TEST_STORE_ID, attrReviewIds[0], "pending");
+    await t.services.reviewsData.setStatus(TEST_STORE_ID, attrReviewIds[0], "pending");
     expect([await store(), await product()]).toEqual([s0 - 1, 1]);
-    t.services.db.prepare("UPDATE reviews SET is_recommended = 1 WHERE review_id = ?").run(attrReviewIds[2]);
+    await run(t.services.db, sql`UPDATE reviews SET is_recommended = 1 WHERE review_id = ${attrReviewIds[2]}`);
     expect([await store(), await product()]).toEqual([s0, 2]);
-    t.services.db.prepare("UPDATE reviews SET is_recommended = 0 WHERE review_id = ?").run(attrReviewIds[2]);
-    t.services.reviewsData.setStatus(TEST_STORE_ID, attrReviewIds[0], "published");
+    await run(t.services.db, sql`UPDATE reviews SET is_recommended = 0 WHERE review_id = ${attrReviewIds[2]}`);
+    await t.services.reviewsData.setStatus(TEST_STORE_ID, attrReviewIds[0], "published");
     expect([await store(), await product()]).toEqual([s0, 2]);
   });
 
@@ -110,9 +110,9 @@ describe("GET /reviews/{reviewId}", () => {
 
   it("404 for an unknown, a pending and another store's review; 404 for an unknown store", async () => {
     expect((await get(`/reviews/${crypto.randomUUID()}`)).res.status).toBe(404);
-    t.services.reviewsData.setStatus(TEST_STORE_ID, attrReviewIds[1], "pending");
+    await t.services.reviewsData.setStatus(TEST_STORE_ID, attrReviewIds[1], "pending");
     expect((await get(`/reviews/${attrReviewIds[1]}`)).res.status).toBe(404);
-    t.services.reviewsData.setStatus(TEST_STORE_ID, attrReviewIds[1], "published");
+    await t.services.reviewsData.setStatus(TEST_STORE_ID, attrReviewIds[1], "published");
     expect((await fetch(t.url(`/v1/stores/00000000-0000-4000-8000-000000000000/reviews/${attrReviewIds[1]}`))).status).toBe(404);
   });
 });
@@ -207,12 +207,12 @@ describe("questions: aggregate and order", () => {
 
   it("question orders page by votes and by date, each question exactly once", async () => {
     // Two more published questions: one voted unhelpful, one older.
-    const more = ["Machine washable?", "Does the colour fade?"].map((body, i) => {
-      const id = t.services.questions.askQuestion({ storeId: TEST_STORE_ID, productKey: "shopify-7001" }, { body, displayName: "Ann", email: `ann${i}@example.com` }, `203.0.113.${20 + i}`).question.questionId;
-      t.services.questions.setQuestionStatus(TEST_STORE_ID, id, "published");
+    const more = ["Machine washable?", "Does the colour fade?"].map(async (body, i) => {
+      const id = (await t.services.questions.askQuestion({ storeId: TEST_STORE_ID, productKey: "shopify-7001" }, { body, displayName: "Ann", email: `ann${i}@example.com` }, `203.0.113.${20 + i}`)).question.questionId;
+      await t.services.questions.setQuestionStatus(TEST_STORE_ID, id, "published");
       return id;
     });
-    t.services.db.prepare("UPDATE questions SET created_ms = created_ms - 86400000 WHERE question_id = ?").run(more[1]);
+    await run(t.services.db, sql`UPDATE questions SET created_ms = created_ms - 86400000 WHERE question_id = ${more[1]}`);
     await vote(`/questions/${more[0]}/vote`, "downvote", "198.51.100.30");
     const all = async (order: string) => {
       const out: string[] = [];

@@ -10,8 +10,8 @@ const prefix = `/v1/stores/${TEST_STORE_ID}`;
 
 beforeAll(async () => {
   t = await startTestServer();
-  rows = seedRealReviews(t.services, { productIds: PRODUCTS });
-  t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other", platform: "bigcommerce" });
+  rows = await seedRealReviews(t.services, { productIds: PRODUCTS });
+  await t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other", platform: "bigcommerce" });
 });
 afterAll(() => t.close());
 
@@ -146,7 +146,7 @@ describe("scopes, 404s and published-only", () => {
     const reviews = await allPages("/reviews");
     expect(new Set(reviews.map((r) => r.productId)).size).toBe(PRODUCTS.length);
     for (const review of reviews) {
-      const product = t.services.stores.getProduct(TEST_STORE_ID, review.productId.replace("shopify-", ""))!;
+      const product = (await t.services.stores.getProduct(TEST_STORE_ID, review.productId.replace("shopify-", "")))!;
       expect(review.productName, review.reviewId).toBe(product.name);
     }
   });
@@ -172,12 +172,12 @@ describe("scopes, 404s and published-only", () => {
   it("pending and rejected reviews are not listed and not counted", async () => {
     const before = (await get("/products/shopify-1094/review_aggregate")).body.reviewAggregate.reviewCount;
     const first = (await get("/products/shopify-1094/reviews?limit=1")).body.reviews[0] as Review;
-    t.services.reviewsData.setStatus(TEST_STORE_ID, first.reviewId, "pending");
+    await t.services.reviewsData.setStatus(TEST_STORE_ID, first.reviewId, "pending");
     const after = await get("/products/shopify-1094/review_aggregate");
     expect(after.body.reviewAggregate.reviewCount).toBe(before - 1);
     const all = await allPages("/products/shopify-1094/reviews");
     expect(all.some((r) => r.reviewId === first.reviewId)).toBe(false);
-    t.services.reviewsData.setStatus(TEST_STORE_ID, first.reviewId, "published");
+    await t.services.reviewsData.setStatus(TEST_STORE_ID, first.reviewId, "published");
   });
 
   it("the aggregate matches a direct count of the real rows", async () => {
@@ -185,7 +185,7 @@ describe("scopes, 404s and published-only", () => {
     const { body } = await get("/products/shopify-1078/review_aggregate");
     const total = mine.reduce((s, r) => s + r.rating, 0);
     const byLevel = Object.fromEntries([1, 2, 3, 4, 5].map((l) => [`level${l}Count`, mine.filter((r) => r.rating === l).length]));
-    const product = t.services.stores.getProduct(TEST_STORE_ID, "1078")!;
+    const product = (await t.services.stores.getProduct(TEST_STORE_ID, "1078"))!;
     expect(body.reviewAggregate).toEqual({
       reviewCount: mine.length, reviewRatingValuesTotal: total, averageRating: total / mine.length, reviewCountByLevel: byLevel,
       // Okendo-compatible (docs/api.md, Okendo-compatible)
@@ -261,9 +261,9 @@ describe("HTTP behaviour", () => {
     const before = (await (await fetch(t.url(path))).json()).reviewAggregate.reviewCount;
     await fetch(t.url(path)); // now cached
     const victim = (await get("/products/shopify-862/reviews?limit=1")).body.reviews[0] as Review;
-    t.services.reviewsData.setStatus(TEST_STORE_ID, victim.reviewId, "rejected");
+    await t.services.reviewsData.setStatus(TEST_STORE_ID, victim.reviewId, "rejected");
     expect((await (await fetch(t.url(path))).json()).reviewAggregate.reviewCount).toBe(before - 1);
-    t.services.reviewsData.setStatus(TEST_STORE_ID, victim.reviewId, "published");
+    await t.services.reviewsData.setStatus(TEST_STORE_ID, victim.reviewId, "published");
     expect((await (await fetch(t.url(path))).json()).reviewAggregate.reviewCount).toBe(before);
   });
 

@@ -9,7 +9,7 @@ import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "../../test/fixtu
 import type { ListReviewsResponse, Review } from "../contract/storefront.ts";
 import { decodeHtmlText } from "../../widgets/internal/html-text.ts";
 import { FEW_MATCHES, reviewSearchMatch } from "./reviews.repo.ts";
-import { dialect } from "../db/database.ts";
+import { dialect, run, sql, value, values, type RawBuilder } from "../db/database.ts";
 import { tsqueryOf } from "../db/text-search.ts";
 
 let t: TestServer;
@@ -17,26 +17,26 @@ const S = `/v1/stores/${TEST_STORE_ID}`;
 const PRODUCTS = ["1078", "862", "1094"];
 let groupId: string;
 /** The three listings: product, collection (the group of product 1078) and store. */
-let scopes: { name: string; path: string; where: string; args: string[] }[];
+let scopes: { name: string; path: string; where: RawBuilder<unknown> }[];
 const written: Record<string, string> = {};
 
 const TRICKY = { title: `Fits <well> & "true" 😀`, body: `😀 <b>Fit</b> & 'fitting' rooms: "fits" like a glove — café-grade naïve <script>x</script>` };
 
 /** A review of product `productId` written here, published now (newer than every seeded one). */
-function write(productId: string, fields: { title: string; body: string; rating?: number; email?: string }): string {
+async function write(productId: string, fields: { title: string; body: string; rating?: number; email?: string }): Promise<string> {
   const reviewId = crypto.randomUUID();
-  t.services.reviewsData.insert({
+  await t.services.reviewsData.insert({
     reviewId, storeId: TEST_STORE_ID, productId, rating: fields.rating ?? 5, title: fields.title, body: fields.body,
     createdMs: Date.now(), status: "published", reviewerName: "Test shopper", reviewerEmail: fields.email ?? null,
   });
   return reviewId;
 }
 
-function addMedia(reviewId: string, productId: string, type: "image" | "video", status = "published"): void {
-  t.services.db.prepare(
-    `INSERT INTO review_media (media_id, store_id, review_id, product_id, group_id, type, status, thumbnail_url, large_url, full_size_url, position, created_ms)
-     VALUES (?, ?, ?, ?, (SELECT group_id FROM reviews WHERE review_id = ?), ?, ?, '/media/t.jpg', '/media/l.jpg', '/media/f.jpg', 0, ?)`,
-  ).run(crypto.randomUUID(), TEST_STORE_ID, reviewId, productId, reviewId, type, status, Date.now());
+async function addMedia(reviewId: string, productId: string, type: "image" | "video", status = "published"): Promise<void> {
+  await run(t.services.db, sql`
+    INSERT INTO review_media (media_id, store_id, review_id, product_id, group_id, type, status, thumbnail_url, large_url, full_size_url, position, created_ms)
+    VALUES (${crypto.randomUUID()}, ${TEST_STORE_ID}, ${reviewId}, ${productId}, (SELECT group_id FROM reviews WHERE review_id = ${reviewId}), ${type}, ${status},
+      '/media/t.jpg', '/media/l.jpg', '/media/f.jpg', 0, ${Date.now()})`);
 }
 
 async function get(url: string): Promise<{ status: number; body: ListReviewsResponse & { error?: { description: string } } }> {
@@ -65,10 +65,9 @@ async function all(url: string): Promise<{ reviews: Review[]; pages: number; nex
 }
 
 /** The published reviews of `scope` that `condition` (SQL over alias r) keeps, as the oracle: IDs sorted. */
-function expected(scope: (typeof scopes)[number], condition: string, ...args: unknown[]): string[] {
-  return (t.services.db
-    .prepare(`SELECT r.review_id FROM reviews r WHERE r.store_id = ? AND r.status = 'published'${scope.where} AND (${condition})`)
-    .pluck().all(TEST_STORE_ID, ...scope.args, ...args) as string[]).sort();
+async function expected(scope: (typeof scopes)[number], condition: string): Promise<string[]> {
+  return (await values<string>(t.services.db, sql`
+    SELECT r.review_id FROM reviews r WHERE r.store_id = ${TEST_STORE_ID} AND r.status = 'published'${scope.where} AND (${sql.raw(condition)})`)).sort();
 }
 const ids = (reviews: Review[]) => reviews.map((r) => r.reviewId).sort();
 const postgres = () => dialect(t.services.db) === "postgres";
@@ -79,28 +78,28 @@ const searchSql = (match: string) => postgres()
 
 beforeAll(async () => {
   t = await startTestServer();
-  seedRealReviews(t.services, { productIds: PRODUCTS });
-  groupId = (t.services.db.prepare("SELECT group_id FROM products WHERE store_id = ? AND product_id = '1078'").pluck().get(TEST_STORE_ID) as string);
+  await seedRealReviews(t.services, { productIds: PRODUCTS });
+  groupId = (await value(t.services.db, sql`SELECT group_id FROM products WHERE store_id = ${TEST_STORE_ID} AND product_id = '1078'`) as string);
   scopes = [
-    { name: "product", path: `${S}/products/shopify-1078/reviews`, where: " AND r.product_id = ?", args: ["1078"] },
-    { name: "collection", path: `${S}/collections/${groupId}/reviews`, where: " AND r.group_id = ?", args: [groupId] },
-    { name: "store", path: `${S}/reviews`, where: "", args: [] },
+    { name: "product", path: `${S}/products/shopify-1078/reviews`, where: sql` AND r.product_id = ${"1078"}` },
+    { name: "collection", path: `${S}/collections/${groupId}/reviews`, where: sql` AND r.group_id = ${groupId}` },
+    { name: "store", path: `${S}/reviews`, where: sql`` },
   ];
   // Verified buyers, photos and videos on some of the real reviews (every 3rd, 5th and 7th of each product).
   const db = t.services.db;
   for (const productId of PRODUCTS) {
-    const list = db.prepare("SELECT review_id FROM reviews WHERE store_id = ? AND product_id = ? ORDER BY created_ms DESC").pluck().all(TEST_STORE_ID, productId) as string[];
-    list.forEach((id, i) => {
-      if (i % 3 === 0) db.prepare("UPDATE reviews SET verified_status = 'verified-buyer' WHERE review_id = ?").run(id);
-      if (i % 4 === 1) db.prepare("UPDATE reviews SET verified_status = 'verified-reviewer' WHERE review_id = ?").run(id);
-      if (i % 5 === 0) addMedia(id, productId, "image");
-      if (i % 7 === 0) addMedia(id, productId, "video");
-      if (i % 11 === 0) addMedia(id, productId, "video", "rejected");
-    });
+    const list = await values(db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = ${productId} ORDER BY created_ms DESC`) as string[];
+    for (const [i, id] of list.entries()) {
+      if (i % 3 === 0) await run(db, sql`UPDATE reviews SET verified_status = 'verified-buyer' WHERE review_id = ${id}`);
+      if (i % 4 === 1) await run(db, sql`UPDATE reviews SET verified_status = 'verified-reviewer' WHERE review_id = ${id}`);
+      if (i % 5 === 0) await addMedia(id, productId, "image");
+      if (i % 7 === 0) await addMedia(id, productId, "video");
+      if (i % 11 === 0) await addMedia(id, productId, "video", "rejected");
+    }
   }
-  written.tricky = write("1078", TRICKY);
-  written.accents = write("1078", { title: "Crème brûlée colour", body: "Très jolie, the façade of a café" });
-  written.plain = write("1078", { title: "Creme brulee colour", body: "Tres jolie, the facade of a cafe" });
+  written.tricky = await write("1078", TRICKY);
+  written.accents = await write("1078", { title: "Crème brûlée colour", body: "Très jolie, the façade of a café" });
+  written.plain = await write("1078", { title: "Creme brulee colour", body: "Tres jolie, the facade of a cafe" });
 });
 afterAll(() => t.close());
 
@@ -109,9 +108,9 @@ describe("filters on every scope", () => {
     for (const scope of scopes) {
       const five = await all(`${scope.path}?rating=5&limit=25`);
       expect(five.reviews.every((r) => r.rating === 5)).toBe(true);
-      expect(ids(five.reviews), scope.name).toEqual(expected(scope, "r.rating = 5"));
+      expect(ids(five.reviews), scope.name).toEqual(await expected(scope, "r.rating = 5"));
       const low = await all(`${scope.path}?rating=2,1&orderBy=rating%20asc&limit=7`);
-      expect(ids(low.reviews), scope.name).toEqual(expected(scope, "r.rating IN (1, 2)"));
+      expect(ids(low.reviews), scope.name).toEqual(await expected(scope, "r.rating IN (1, 2)"));
       expect(low.reviews.map((r) => r.rating)).toEqual([...low.reviews.map((r) => r.rating)].sort());
       expect(low.pages).toBeGreaterThan(1);
       expect(low.nextUrls.every((u) => u.includes("rating=1%2C2") && u.includes("orderBy=rating%20asc"))).toBe(true);
@@ -123,13 +122,13 @@ describe("filters on every scope", () => {
     for (const scope of scopes) {
       const any = await all(`${scope.path}?media=any&limit=4`);
       expect(any.reviews.every((r) => r.media.length > 0)).toBe(true);
-      expect(ids(any.reviews), scope.name).toEqual(expected(scope, `${kind("image")} OR ${kind("video")}`));
+      expect(ids(any.reviews), scope.name).toEqual(await expected(scope, `${kind("image")} OR ${kind("video")}`));
       const photos = await all(`${scope.path}?media=photos&orderBy=helpful%20desc&limit=5`);
       expect(photos.reviews.every((r) => r.media.some((m) => m.type === "image"))).toBe(true);
-      expect(ids(photos.reviews), scope.name).toEqual(expected(scope, kind("image")));
+      expect(ids(photos.reviews), scope.name).toEqual(await expected(scope, kind("image")));
       const videos = await all(`${scope.path}?media=videos&limit=3`);
       expect(videos.reviews.every((r) => r.media.some((m) => m.type === "video"))).toBe(true);
-      expect(ids(videos.reviews), scope.name).toEqual(expected(scope, kind("video")));
+      expect(ids(videos.reviews), scope.name).toEqual(await expected(scope, kind("video")));
       expect(videos.nextUrls.every((u) => u.includes("media=videos"))).toBe(true);
     }
   });
@@ -138,34 +137,33 @@ describe("filters on every scope", () => {
     for (const scope of scopes) {
       const verified = await all(`${scope.path}?verified=true&limit=10`);
       expect(verified.reviews.every((r) => r.reviewer.verifiedStatus === "verified-buyer")).toBe(true);
-      expect(ids(verified.reviews), scope.name).toEqual(expected(scope, "r.verified_status = 'verified-buyer'"));
+      expect(ids(verified.reviews), scope.name).toEqual(await expected(scope, "r.verified_status = 'verified-buyer'"));
       expect(verified.nextUrls.every((u) => u.includes("verified=true"))).toBe(true);
       const everyone = await all(`${scope.path}?verified=false&limit=25`);
-      expect(ids(everyone.reviews)).toEqual(expected(scope, "1 = 1"));
+      expect(ids(everyone.reviews)).toEqual(await expected(scope, "1 = 1"));
     }
   });
 
   it("filters combine with each other, with search, with attribute filters and with any order", async () => {
-    const sizeM = write("1078", { title: "Fit check", body: "The fit is right", rating: 5 });
-    t.services.db.prepare("UPDATE reviews SET product_attributes_json = ?, verified_status = 'verified-buyer' WHERE review_id = ?")
-      .run(JSON.stringify([{ title: "Size bought", type: "single-value", value: "M" }]), sizeM);
+    const sizeM = await write("1078", { title: "Fit check", body: "The fit is right", rating: 5 });
+    await run(t.services.db, sql`UPDATE reviews SET product_attributes_json = ${JSON.stringify([{ title: "Size bought", type: "single-value", value: "M" }])}, verified_status = 'verified-buyer' WHERE review_id = ${sizeM}`);
     for (const scope of scopes) {
       for (const orderBy of ["date desc", "helpful desc", "rating asc", "has_media desc", "unhelpful desc"]) {
         const got = await all(`${scope.path}?rating=4,5&verified=true&search=fit&orderBy=${encodeURIComponent(orderBy)}&limit=3`);
         expect(ids(got.reviews), `${scope.name} ${orderBy}`).toEqual(
-          expected(scope, `r.rating IN (4, 5) AND r.verified_status = 'verified-buyer' AND ${searchSql('"fit"')}`),
+          await expected(scope, `r.rating IN (4, 5) AND r.verified_status = 'verified-buyer' AND ${searchSql('"fit"')}`),
         );
         expect(got.reviews.length).toBeGreaterThan(3);
         for (const u of got.nextUrls) for (const p of ["rating=4%2C5", "verified=true", "search=fit", "limit=3"]) expect(u).toContain(p);
       }
       const photos5 = await all(`${scope.path}?rating=5&media=photos&limit=2`);
       expect(ids(photos5.reviews)).toEqual(
-        expected(scope, "r.rating = 5 AND EXISTS (SELECT 1 FROM review_media m WHERE m.review_id = r.review_id AND m.status = 'published' AND m.type = 'image')"),
+        await expected(scope, "r.rating = 5 AND EXISTS (SELECT 1 FROM review_media m WHERE m.review_id = r.review_id AND m.status = 'published' AND m.type = 'image')"),
       );
     }
     const withAttribute = await all(`${S}/products/shopify-1078/reviews?generalAttributes=Size%20bought,M&search=fit&rating=5&verified=true`);
     expect(ids(withAttribute.reviews)).toEqual([sizeM]);
-    t.services.db.prepare("DELETE FROM reviews WHERE review_id = ?").run(sizeM);
+    await run(t.services.db, sql`DELETE FROM reviews WHERE review_id = ${sizeM}`);
   });
 
   it("a cursor is valid only with the filters it was made with", async () => {
@@ -179,7 +177,7 @@ describe("filters on every scope", () => {
 describe("search", () => {
   it("finds exactly the matching reviews in every scope, through every page, in the requested order", async () => {
     for (const scope of scopes) {
-      const match = expected(scope, searchSql(`"love" "the" "dress"`));
+      const match = await expected(scope, searchSql(`"love" "the" "dress"`));
       expect(match.length).toBeGreaterThan(3);
       for (const orderBy of ["date desc", "rating desc", "helpful asc"]) {
         const got = await all(`${scope.path}?search=${encodeURIComponent("Love  the DRESS!")}&orderBy=${encodeURIComponent(orderBy)}&limit=3`);
@@ -205,7 +203,7 @@ describe("search", () => {
   });
 
   it("takes the last word as a prefix while the shopper is still typing it (3 characters or more)", async () => {
-    const zipper = expected(scopes[0], searchSql(`zipper`));
+    const zipper = await expected(scopes[0], searchSql(`zipper`));
     expect(zipper.length).toBeGreaterThan(0);
     const zip = await all(`${S}/products/shopify-1078/reviews?search=zip`);
     // Every review with "zipper" is found by "zip", and the highlight covers the whole word.
@@ -217,13 +215,13 @@ describe("search", () => {
     for (const q of ["zip ", "zip.", "zi"]) {
       const whole = await all(`${S}/products/shopify-1078/reviews?search=${encodeURIComponent(q)}`);
       const word = q.trim().replace(".", "");
-      expect(ids(whole.reviews), q).toEqual(expected(scopes[0], searchSql(`"${word}"`)));
+      expect(ids(whole.reviews), q).toEqual(await expected(scopes[0], searchSql(`"${word}"`)));
     }
-    expect(expected(scopes[0], searchSql(`"zip"`))).not.toEqual(ids(zip.reviews));
+    expect(await expected(scopes[0], searchSql(`"zip"`))).not.toEqual(ids(zip.reviews));
     // Only the last word: "zip great" needs the word "zip" itself.
     const notLast = await all(`${S}/products/shopify-1078/reviews?search=${encodeURIComponent("zip dress")}`);
-    expect(ids(notLast.reviews)).toEqual(expected(scopes[0], searchSql(`"zip" "dress"*`)));
-    expect(ids(notLast.reviews)).not.toEqual(expected(scopes[0], searchSql(`"zip"* "dress"*`)));
+    expect(ids(notLast.reviews)).toEqual(await expected(scopes[0], searchSql(`"zip" "dress"*`)));
+    expect(ids(notLast.reviews)).not.toEqual(await expected(scopes[0], searchSql(`"zip"* "dress"*`)));
   });
 
   it("ignores accents both ways", async () => {
@@ -292,7 +290,7 @@ describe("search", () => {
 
   it("highlights a phrase typed as one piece whole, and survives private-use characters in the text", async () => {
     const body = "\uE000\uE001 I don't love the fit \uE002 of it";
-    const id = write("1094", { title: "Wrenlock", body });
+    const id = await write("1094", { title: "Wrenlock", body });
     const { body: page } = await get(`${S}/products/shopify-1094/reviews?search=${encodeURIComponent("don't fit wrenlock")}`);
     expect(page.reviews.map((r) => r.reviewId)).toEqual([id]);
     const h = page.reviews[0]!.highlights!;
@@ -300,9 +298,9 @@ describe("search", () => {
     expect(h.body!.map(([a, b]) => body.slice(a, b))).toEqual(["don't", "fit"]);
     // "don't" is the phrase "don t": the words apart do not match it.
     expect((await get(`${S}/products/shopify-1094/reviews?search=${encodeURIComponent("don't wrenlock")}`)).body.reviews).toHaveLength(1);
-    t.services.db.prepare("UPDATE reviews SET body = 'I don love it t' WHERE review_id = ?").run(id);
+    await run(t.services.db, sql`UPDATE reviews SET body = 'I don love it t' WHERE review_id = ${id}`);
     expect((await get(`${S}/products/shopify-1094/reviews?search=${encodeURIComponent("don't wrenlock")}`)).body.reviews).toHaveLength(0);
-    t.services.db.prepare("DELETE FROM reviews WHERE review_id = ?").run(id);
+    await run(t.services.db, sql`DELETE FROM reviews WHERE review_id = ${id}`);
   });
 
   it("answers without search carry no highlights", async () => {
@@ -312,38 +310,38 @@ describe("search", () => {
   });
 
   it("an edited, unpublished or deleted review leaves the results (the cached answer too)", async () => {
-    const id = write("862", { title: "Quokka print", body: "A quokka on the pocket" });
+    const id = await write("862", { title: "Quokka print", body: "A quokka on the pocket" });
     const search = (q: string) => get(`${S}/reviews?search=${q}`).then((r) => r.body.reviews.map((x) => x.reviewId));
     const collection = (q: string) => get(`${S}/products/shopify-862/reviews?search=${q}`).then((r) => r.body.reviews.map((x) => x.reviewId));
     expect(await search("quokka")).toEqual([id]);
     expect(await collection("quokka")).toEqual([id]);
-    t.services.db.prepare("UPDATE reviews SET title = 'Wombat print', body = 'A wombat on the pocket' WHERE review_id = ?").run(id);
+    await run(t.services.db, sql`UPDATE reviews SET title = 'Wombat print', body = 'A wombat on the pocket' WHERE review_id = ${id}`);
     expect(await search("quokka")).toEqual([]);
     expect(await collection("quokka")).toEqual([]);
     expect(await search("wombat")).toEqual([id]);
-    t.services.reviewsData.setStatus(TEST_STORE_ID, id, "rejected");
+    await t.services.reviewsData.setStatus(TEST_STORE_ID, id, "rejected");
     expect(await search("wombat")).toEqual([]);
-    t.services.reviewsData.setStatus(TEST_STORE_ID, id, "published");
+    await t.services.reviewsData.setStatus(TEST_STORE_ID, id, "published");
     expect(await search("wombat")).toEqual([id]);
-    t.services.db.prepare("DELETE FROM reviews WHERE review_id = ?").run(id);
+    await run(t.services.db, sql`DELETE FROM reviews WHERE review_id = ${id}`);
     expect(await search("wombat")).toEqual([]);
   });
 
   it("shopper erasure leaves no word of their reviews in the search index", async () => {
     const email = "zed.searcher@example.com";
-    const id = write("862", { title: "Zqxwvbrand tee", body: "Xyzzyplugh stitching", email });
+    const id = await write("862", { title: "Zqxwvbrand tee", body: "Xyzzyplugh stitching", email });
     // The index's own storage: its segments (_data) and their term index (_idx), as bytes (PostgreSQL: its documents).
-    const data = () => postgres()
-      ? (t.services.db.prepare("SELECT document::text FROM review_search").pluck().all() as string[]).join("\n")
-      : (t.services.db.prepare("SELECT block FROM review_search_data UNION ALL SELECT term FROM review_search_idx").pluck().all() as Buffer[])
+    const data = async () => postgres()
+      ? (await values(t.services.db, sql`SELECT document::text FROM review_search`) as string[]).join("\n")
+      : (await values(t.services.db, sql`SELECT block FROM review_search_data UNION ALL SELECT term FROM review_search_idx`) as Buffer[])
         .map((b) => Buffer.from(b).toString("latin1")).join("\n");
-    expect(data()).toContain("zqxwvbrand");
+    expect(await data()).toContain("zqxwvbrand");
     expect((await get(`${S}/reviews?search=xyzzyplugh`)).body.reviews.map((r) => r.reviewId)).toEqual([id]);
-    t.services.privacy.erase(TEST_STORE_ID, email, "test");
+    await t.services.privacy.erase(TEST_STORE_ID, email, "test");
     expect((await get(`${S}/reviews?search=xyzzyplugh`)).body.reviews).toEqual([]);
-    expect(data()).not.toContain("zqxwvbrand");
-    expect(data()).not.toContain("xyzzyplugh");
-    expect(t.services.db.prepare(`SELECT count(*) FROM reviews r WHERE ${searchSql("zqxwvbrand")}`).pluck().get()).toBe(0);
+    expect(await data()).not.toContain("zqxwvbrand");
+    expect(await data()).not.toContain("xyzzyplugh");
+    expect(await value<number>(t.services.db, sql`SELECT count(*) FROM reviews r WHERE ${sql.raw(searchSql("zqxwvbrand"))}`)).toBe(0);
   });
 });
 
@@ -355,11 +353,10 @@ describe("a store where filters keep thousands of reviews (the index-walking pla
     "rating asc": "r.rating ASC, r.created_ms DESC, r.review_id DESC",
   };
   /** The first `n` IDs of the store's published reviews that `condition` keeps, in `orderBy`. */
-  const firstOf = (condition: string, orderBy: string, n: number) =>
-    t.services.db.prepare(`SELECT r.review_id FROM reviews r WHERE r.store_id = ? AND r.status = 'published' AND (${condition}) ORDER BY ${ORDER_SQL[orderBy]} LIMIT ?`)
-      .pluck().all(OTHER_STORE_ID, n) as string[];
-  const count = (condition: string) =>
-    t.services.db.prepare(`SELECT count(*) FROM reviews r WHERE r.store_id = ? AND r.status = 'published' AND (${condition})`).pluck().get(OTHER_STORE_ID) as number;
+  const firstOf = async (condition: string, orderBy: string, n: number) =>
+    await values(t.services.db, sql`SELECT r.review_id FROM reviews r WHERE r.store_id = ${OTHER_STORE_ID} AND r.status = 'published' AND (${sql.raw(condition)}) ORDER BY ${sql.raw(ORDER_SQL[orderBy])} LIMIT ${n}`) as string[];
+  const count = async (condition: string) =>
+    await value(t.services.db, sql`SELECT count(*) FROM reviews r WHERE r.store_id = ${OTHER_STORE_ID} AND r.status = 'published' AND (${sql.raw(condition)})`) as number;
   /** The first `pages` pages of a listing, following nextUrl. */
   async function pagesOf(url: string, pages: number): Promise<string[]> {
     const out: string[] = [];
@@ -377,8 +374,8 @@ describe("a store where filters keep thousands of reviews (the index-walking pla
   /** The index query the listing runs for a search text (the last word a prefix, as a shopper types). */
   const searchOf = (text: string) => reviewSearchMatch(text)!;
 
-  beforeAll(() => {
-    seedRealReviews(t.services, { storeId: OTHER_STORE_ID, limit: 12_000 });
+  beforeAll(async () => {
+    await seedRealReviews(t.services, { storeId: OTHER_STORE_ID, limit: 12_000 });
   });
 
   it("pages through common filters and searches in every order exactly as the reviews sort", async () => {
@@ -393,14 +390,14 @@ describe("a store where filters keep thousands of reviews (the index-walking pla
     for (const [query, condition] of cases) {
       for (const orderBy of Object.keys(ORDER_SQL)) {
         const got = await pagesOf(`${O}?${query}&orderBy=${encodeURIComponent(orderBy)}&limit=25`, 3);
-        expect(got, `${query} ${orderBy}`).toEqual(firstOf(condition, orderBy, 75));
+        expect(got, `${query} ${orderBy}`).toEqual(await firstOf(condition, orderBy, 75));
       }
     }
-    expect(count("r.rating = 5")).toBeGreaterThan(FEW_MATCHES);
-    expect(count(matchSql(searchOf("dress")))).toBeGreaterThan(FEW_MATCHES);
-    expect(count(matchSql(searchOf("the")))).toBeGreaterThan(10_000);
-    expect(count(matchSql(searchOf("zipper")))).toBeLessThan(FEW_MATCHES);
-    expect(count("r.rating = 1")).toBeLessThan(FEW_MATCHES);
+    expect(await count("r.rating = 5")).toBeGreaterThan(FEW_MATCHES);
+    expect(await count(matchSql(searchOf("dress")))).toBeGreaterThan(FEW_MATCHES);
+    expect(await count(matchSql(searchOf("the")))).toBeGreaterThan(10_000);
+    expect(await count(matchSql(searchOf("zipper")))).toBeLessThan(FEW_MATCHES);
+    expect(await count("r.rating = 1")).toBeLessThan(FEW_MATCHES);
   });
 
   it("a filter nothing matches answers an empty page", async () => {
@@ -416,18 +413,20 @@ describe("a store where filters keep thousands of reviews (the index-walking pla
 describe("the search index and the response cache", () => {
   it("has no content-scope triggers of its own, and a review write bumps the review's scopes, not '*'", async () => {
     const db = t.services.db;
-    expect(db.prepare(postgres()
-      ? "SELECT tgname FROM pg_trigger WHERE tgrelid = 'review_search'::regclass AND NOT tgisinternal"
-      : "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name LIKE 'review_search%'").pluck().all()).toEqual([]);
-    const version = (scope: string) => (db.prepare("SELECT version FROM content_scope_versions WHERE scope = ?").pluck().get(scope) as number | undefined) ?? 0;
-    const anyBefore = version("*");
-    const productBefore = version(`product:${TEST_STORE_ID}:1094`);
-    const id = write("1094", { title: "Scope check", body: "Pangolin pattern" });
-    t.services.db.prepare("UPDATE reviews SET body = 'Armadillo pattern' WHERE review_id = ?").run(id);
-    expect(version("*")).toBe(anyBefore);
-    expect(version(`product:${TEST_STORE_ID}:1094`)).toBeGreaterThan(productBefore);
+    expect(await values<string>(db, postgres()
+      ? sql`SELECT tgname FROM pg_trigger WHERE tgrelid = 'review_search'::regclass AND NOT tgisinternal`
+      : sql`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name LIKE 'review_search%'`)).toEqual([]);
+    // The content-scope watcher of this server (SQLite's log, PostgreSQL's notifications): an answer that read
+    // nothing but `*` stays fresh after the update, one that read the product's scope does not.
+    const watcher = t.services.contentScopes;
+    const id = await write("1094", { title: "Scope check", body: "Pangolin pattern" });
+    const before = await watcher.current();
+    await run(t.services.db, sql`UPDATE reviews SET body = 'Armadillo pattern' WHERE review_id = ${id}`);
+    const after = await watcher.current();
+    expect(watcher.isFresh(before, [], after)).toBe(true); // '*' not bumped
+    expect(watcher.isFresh(before, [`product:${TEST_STORE_ID}:1094`], after)).toBe(false);
     expect((await get(`${S}/products/shopify-1094/reviews?search=armadillo`)).body.reviews.map((r) => r.reviewId)).toEqual([id]);
-    t.services.db.prepare("DELETE FROM reviews WHERE review_id = ?").run(id);
+    await run(t.services.db, sql`DELETE FROM reviews WHERE review_id = ${id}`);
   });
 });
 

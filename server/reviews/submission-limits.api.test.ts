@@ -37,12 +37,12 @@ async function post(path: string, address: string, body: unknown) {
 
 beforeAll(async () => {
   t = await startTestServer({ trustedProxies: "loopback" });
-  rows = seedRealReviews(t.services, { productIds: [PRODUCT] });
-  t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: APPLIANCE, name: "InSinkErator Badger 1" });
+  rows = await seedRealReviews(t.services, { productIds: [PRODUCT] });
+  await t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: APPLIANCE, name: "InSinkErator Badger 1" });
 });
 afterAll(() => t.close());
-beforeEach(() => {
-  t.services.submissionLimiter.reset();
+beforeEach(async () => {
+  await t.services.submissionLimiter.reset();
   t.services.submissionLimiter.configure({ perIp: { max: PER_ADDRESS, windowMs: 3_600_000 }, perEmail: { max: 1000, windowMs: 3_600_000 } });
 });
 

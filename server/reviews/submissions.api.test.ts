@@ -6,7 +6,7 @@ import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID, type RealReview } from 
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { minimalMp4, minimalWebm, mp4HeaderThenHtml } from "../../test/media-fixtures.ts";
 import { REVIEW_LIMITS } from "../contract/writes.ts";
-import { dialect } from "../db/database.ts";
+import { all, dialect, exec, one, sql, value } from "../db/database.ts";
 import { MAX_INPUT_PIXELS } from "../media/media.service.ts";
 
 let t: TestServer;
@@ -17,14 +17,14 @@ const reviewsUrl = () => t.url(`${prefix}/products/shopify-${PRODUCT}/reviews`);
 
 beforeAll(async () => {
   t = await startTestServer();
-  rows = seedRealReviews(t.services, { productIds: [PRODUCT, "862"] });
-  t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other", platform: "bigcommerce" });
+  rows = await seedRealReviews(t.services, { productIds: [PRODUCT, "862"] });
+  await t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other", platform: "bigcommerce" });
 });
 afterAll(() => t.close());
-beforeEach(() => {
-  t.services.submissionLimiter.reset();
+beforeEach(async () => {
+  await t.services.submissionLimiter.reset();
   t.services.submissionLimiter.configure({ perIp: { max: 1000, windowMs: 3600_000 }, perEmail: { max: 1000, windowMs: 3600_000 } });
-  t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "manual" });
+  await t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "manual" });
 });
 
 /** A real review of the file, as a shopper would type it. */
@@ -51,36 +51,36 @@ const postForm = async (fd: FormData) => {
 
 const photo = (w: number, h: number, colour = "#3b7") => sharp({ create: { width: w, height: h, channels: 3, background: colour } }).jpeg().toBuffer();
 const png = () => sharp({ create: { width: 64, height: 48, channels: 4, background: { r: 10, g: 120, b: 200, alpha: 0.5 } } }).png().toBuffer();
-const reviewCount = () => t.services.db.prepare("SELECT count(*) FROM reviews WHERE store_id = ?").pluck().get(TEST_STORE_ID) as number;
+const reviewCount = async () => await value(t.services.db, sql`SELECT count(*) FROM reviews WHERE store_id = ${TEST_STORE_ID}`) as number;
 const mediaFiles = () => {
   const dir = join(t.services.mediaPath, TEST_STORE_ID);
   return existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith(".jpg") || String(f).includes("video")) : [];
 };
-const row = (reviewId: string) => t.services.db.prepare("SELECT * FROM reviews WHERE review_id = ?").get(reviewId) as Record<string, unknown>;
+const row = async (reviewId: string) => await one(t.services.db, sql`SELECT * FROM reviews WHERE review_id = ${reviewId}`) as Record<string, unknown>;
 
 describe("submit a review: JSON (docs/writes.md, Endpoints)", () => {
   it("creates a pending review under manual moderation and answers 201 { review: { reviewId, status } }", async () => {
     const { res, body } = await postJson(reviewsUrl(), realBody(0));
     expect(res.status).toBe(201);
     expect(body).toEqual({ review: { reviewId: expect.any(String), status: "pending" } });
-    const r = row(body.review.reviewId);
+    const r = await row(body.review.reviewId);
     expect(r).toMatchObject({ status: "pending", product_id: PRODUCT, reviewer_name: "Dana", reviewer_email: "dana0@example.com", verified_status: "unverified" });
   });
 
   it("detects the language of the text", async () => {
     const { body } = await postJson(reviewsUrl(), realBody(1));
-    expect(row(body.review.reviewId).language_code).toBe("en");
+    expect((await row(body.review.reviewId)).language_code).toBe("en");
   });
 
   it("auto-publish-4-5 publishes 4 and 5 stars at once and holds lower ratings", async () => {
-    t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-4-5" });
+    await t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-4-5" });
     expect((await postJson(reviewsUrl(), { ...realBody(2), rating: 5 })).body.review.status).toBe("published");
     expect((await postJson(reviewsUrl(), { ...realBody(2), rating: 4 })).body.review.status).toBe("published");
     expect((await postJson(reviewsUrl(), { ...realBody(2), rating: 3 })).body.review.status).toBe("pending");
   });
 
   it("auto-publish-all publishes a 1-star review", async () => {
-    t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
+    await t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
     const { body } = await postJson(reviewsUrl(), { ...realBody(3), rating: 1 });
     expect(body.review.status).toBe("published");
     const list = await (await fetch(reviewsUrl() + "?limit=25")).json();
@@ -89,10 +89,10 @@ describe("submit a review: JSON (docs/writes.md, Endpoints)", () => {
   });
 
   it("an e-mail that matches an imported order is no proof: a stranger's 1-star review with it stays unverified (issue 19)", async () => {
-    t.services.orders.importOrders(TEST_STORE_ID, [{ orderId: "A-1", productId: PRODUCT, email: "Buyer@Example.com", orderedMs: Date.now() }]);
-    t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
+    await t.services.orders.importOrders(TEST_STORE_ID, [{ orderId: "A-1", productId: PRODUCT, email: "Buyer@Example.com", orderedMs: Date.now() }]);
+    await t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
     const { body } = await postJson(reviewsUrl(), { ...realBody(4), rating: 1, email: "buyer@example.COM", verifiedStatus: "verified-buyer", verifiedPurchase: { source: "merchant" } });
-    expect(row(body.review.reviewId).verified_status).toBe("unverified");
+    expect((await row(body.review.reviewId)).verified_status).toBe("unverified");
     const list = await (await fetch(reviewsUrl() + "?limit=25")).json();
     const served = list.reviews.find((r: { reviewId: string }) => r.reviewId === body.review.reviewId);
     expect(served.reviewer).toMatchObject({ isVerified: false, verifiedStatus: "unverified" });
@@ -101,18 +101,18 @@ describe("submit a review: JSON (docs/writes.md, Endpoints)", () => {
   it("a proof checked by a trusted caller (review-request link, shopper token) makes the review verified-buyer", async () => {
     const input = { fields: { ...realBody(4), email: "proven@example.com" }, files: [], clientIp: "127.0.0.1" };
     const proven = await t.services.submissions.submitReview({ storeId: TEST_STORE_ID, productKey: `shopify-${PRODUCT}` }, { ...input, verifiedPurchase: { source: "review-request", orderId: "A-1" } });
-    expect(row(proven.review.reviewId).verified_status).toBe("verified-buyer");
+    expect((await row(proven.review.reviewId)).verified_status).toBe("verified-buyer");
     const plain = await t.services.submissions.submitReview({ storeId: TEST_STORE_ID, productKey: `shopify-${PRODUCT}` }, input);
-    expect(row(plain.review.reviewId).verified_status).toBe("unverified");
+    expect((await row(plain.review.reviewId)).verified_status).toBe("unverified");
   });
 
   it("a filled honeypot answers 201 and stores nothing", async () => {
-    const before = reviewCount();
+    const before = await reviewCount();
     const { res, body } = await postJson(reviewsUrl(), { ...realBody(5), website: "http://spam.example" });
     expect(res.status).toBe(201);
     expect(body.review.status).toBe("pending");
-    expect(reviewCount()).toBe(before);
-    expect(row(body.review.reviewId)).toBeUndefined();
+    expect(await reviewCount()).toBe(before);
+    expect(await row(body.review.reviewId)).toBeUndefined();
   });
 });
 
@@ -139,11 +139,11 @@ describe("submit a review: validation rules, each a 400 naming the field", () =>
     ["productAttributes item without title", { productAttributes: [{ type: "text", value: "x" }] }, /productAttributes/],
   ];
   it.each(cases)("%s", async (_name, patch, message) => {
-    const before = reviewCount();
+    const before = await reviewCount();
     const { res, body } = await postJson(reviewsUrl(), { ...realBody(6), ...patch });
     expect(res.status).toBe(400);
     expect(body.error.description).toMatch(message);
-    expect(reviewCount()).toBe(before);
+    expect(await reviewCount()).toBe(before);
   });
 
   it("a body that is not a JSON object answers 400", async () => {
@@ -203,7 +203,7 @@ describe("submit a review with media (multipart)", () => {
       { data: await photo(800, 600, "#a35"), type: "image/jpeg", name: "b.jpg" },
     ]));
     expect(res.status).toBe(201);
-    const media = t.services.db.prepare("SELECT * FROM review_media WHERE review_id = ? ORDER BY position").all(body.review.reviewId) as Record<string, string>[];
+    const media = await all(t.services.db, sql`SELECT * FROM review_media WHERE review_id = ${body.review.reviewId} ORDER BY position`) as Record<string, string>[];
     expect(media).toHaveLength(2);
     expect(media[0].alt).toBe("The dress in daylight");
     expect(media[1].alt).toMatch(/^Photo of .+, rated \d out of 5$/);
@@ -216,9 +216,9 @@ describe("submit a review with media (multipart)", () => {
 
   it("published with its review, the photos are listed and served with a five-minute cache header (not a year)", async () => {
     const { body } = await postForm(form(realBody(1), [{ data: await photo(500, 500), type: "image/jpeg", name: "c.jpg" }]));
-    const stored = t.services.db.prepare("SELECT thumbnail_url FROM review_media WHERE review_id = ?").pluck().get(body.review.reviewId) as string;
+    const stored = await value(t.services.db, sql`SELECT thumbnail_url FROM review_media WHERE review_id = ${body.review.reviewId}`) as string;
     expect((await fetch(t.url(stored))).status).toBe(404); // pending with its review: not public
-    t.services.reviewsData.setStatus(TEST_STORE_ID, body.review.reviewId, "published");
+    await t.services.reviewsData.setStatus(TEST_STORE_ID, body.review.reviewId, "published");
     const list = await (await fetch(t.url(`${prefix}/products/shopify-${PRODUCT}/review_media`))).json();
     const item = list.reviewMedia.find((m: { reviewId: string }) => m.reviewId === body.review.reviewId);
     expect(item).toMatchObject({ type: "image", thumbnailUrl: expect.stringContaining("/media/") });
@@ -232,7 +232,7 @@ describe("submit a review with media (multipart)", () => {
   it("a PNG named .jpg and sent as image/jpeg is accepted as the PNG it is", async () => {
     const { res, body } = await postForm(form(realBody(2), [{ data: await png(), type: "image/jpeg", name: "looks-like.jpg" }]));
     expect(res.status).toBe(201);
-    const m = t.services.db.prepare("SELECT * FROM review_media WHERE review_id = ?").get(body.review.reviewId) as Record<string, string>;
+    const m = await one(t.services.db, sql`SELECT * FROM review_media WHERE review_id = ${body.review.reviewId}`) as Record<string, string>;
     expect(await sharp(join(t.services.mediaPath, m.full_size_url.replace(/^\/media\//, ""))).metadata()).toMatchObject({ width: 64, height: 48, format: "jpeg" });
   });
 
@@ -245,7 +245,7 @@ describe("submit a review with media (multipart)", () => {
     expect(withGps.includes(Buffer.from("TestCam"))).toBe(true);
     const { res, body } = await postForm(form(realBody(3), [{ data: withGps, type: "image/jpeg", name: "gps.jpg" }]));
     expect(res.status).toBe(201);
-    const m = t.services.db.prepare("SELECT * FROM review_media WHERE review_id = ?").get(body.review.reviewId) as Record<string, string>;
+    const m = await one(t.services.db, sql`SELECT * FROM review_media WHERE review_id = ${body.review.reviewId}`) as Record<string, string>;
     for (const url of [m.thumbnail_url, m.large_url, m.full_size_url]) {
       const path = join(t.services.mediaPath, url.replace(/^\/media\//, ""));
       const meta = await sharp(path).metadata();
@@ -260,7 +260,7 @@ describe("submit a review with media (multipart)", () => {
     const mp4 = minimalMp4();
     const { res, body } = await postForm(form(realBody(4), [{ data: mp4, type: "video/mp4", name: "clip.mp4" }]));
     expect(res.status).toBe(201);
-    const m = t.services.db.prepare("SELECT * FROM review_media WHERE review_id = ?").get(body.review.reviewId) as Record<string, string>;
+    const m = await one(t.services.db, sql`SELECT * FROM review_media WHERE review_id = ${body.review.reviewId}`) as Record<string, string>;
     expect(m.type).toBe("video");
     expect(m.stream_url).toMatch(/video\.mp4$/);
     expect((await import("node:fs")).readFileSync(join(t.services.mediaPath, m.stream_url.replace(/^\/media\//, "")))).toEqual(mp4);
@@ -271,7 +271,7 @@ describe("submit a review with media (multipart)", () => {
   it("a WebM video whose container holds is stored as video.webm", async () => {
     const { res, body } = await postForm(form(realBody(4), [{ data: minimalWebm(), type: "video/webm", name: "clip.webm" }]));
     expect(res.status).toBe(201);
-    const m = t.services.db.prepare("SELECT * FROM review_media WHERE review_id = ?").get(body.review.reviewId) as Record<string, string>;
+    const m = await one(t.services.db, sql`SELECT * FROM review_media WHERE review_id = ${body.review.reviewId}`) as Record<string, string>;
     expect(m.stream_url).toMatch(/video\.webm$/);
   });
 
@@ -281,34 +281,34 @@ describe("submit a review with media (multipart)", () => {
     ["a WebM followed by HTML", Buffer.concat([minimalWebm(), Buffer.from("<html><script>alert(1)</script>")]), "video/webm", /not a valid WebM video: bytes after the end of the Segment/],
     ["an EBML header followed by HTML", Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from("<html><script>alert(1)</script></html>")]), "video/webm", /not a valid WebM video/],
   ])("%s answers 400 and stores nothing", async (_name, data, type, message) => {
-    const reviewsBefore = reviewCount();
+    const reviewsBefore = await reviewCount();
     const filesBefore = mediaFiles().length;
     const { res, body } = await postForm(form(realBody(5), [{ data, type, name: "clip" }]));
     expect(res.status).toBe(400);
     expect(body.error.description).toMatch(message);
-    expect(reviewCount()).toBe(reviewsBefore);
+    expect(await reviewCount()).toBe(reviewsBefore);
     expect(mediaFiles().length).toBe(filesBefore);
     expect(readdirSync(t.services.media.tempDir())).toEqual([]);
   });
 
   it(`an image over ${MAX_INPUT_PIXELS / 1e6} megapixels answers 413 from its header, before any decoding`, async () => {
     const huge = await sharp({ create: { width: 8000, height: 5200, channels: 3, background: "#3b7" } }).png().toBuffer(); // 41.6 MP, ~0.6 MB
-    const reviewsBefore = reviewCount();
+    const reviewsBefore = await reviewCount();
     const started = performance.now();
     const { res, body } = await postForm(form(realBody(5), Array.from({ length: 5 }, (_, i) => ({ data: huge, type: "image/png", name: `${i}.png` }))));
     const ms = performance.now() - started;
     expect(res.status).toBe(413);
     expect(body.error.description).toMatch(/media\[0\] is too large to process: 8000×5200 is 41\.6 megapixels, at most 40 megapixels/);
-    expect(reviewCount()).toBe(reviewsBefore);
+    expect(await reviewCount()).toBe(reviewsBefore);
     expect(ms).toBeLessThan(1500); // decoding five of them costs ~1 s of CPU; reading five headers, milliseconds
   });
 
   it("a 0-byte file answers 400 and stores nothing", async () => {
-    const before = reviewCount();
+    const before = await reviewCount();
     const { res, body } = await postForm(form(realBody(5), [{ data: new Uint8Array(0), type: "image/jpeg", name: "empty.jpg" }]));
     expect(res.status).toBe(400);
     expect(body.error.description).toMatch(/empty/);
-    expect(reviewCount()).toBe(before);
+    expect(await reviewCount()).toBe(before);
   });
 
   it("a non-image claiming image/jpeg answers 400", async () => {
@@ -373,23 +373,23 @@ describe("submit a review with media (multipart)", () => {
   });
 
   it("a good photo followed by a bad file leaves no review row and no files", async () => {
-    const reviewsBefore = reviewCount();
+    const reviewsBefore = await reviewCount();
     const filesBefore = mediaFiles().length;
     const { res } = await postForm(form(realBody(6), [
       { data: await photo(400, 300), type: "image/jpeg", name: "good.jpg" },
       { data: Buffer.from("%PDF-1.4 not an image at all"), type: "image/png", name: "bad.png" },
     ]));
     expect(res.status).toBe(400);
-    expect(reviewCount()).toBe(reviewsBefore);
+    expect(await reviewCount()).toBe(reviewsBefore);
     expect(mediaFiles().length).toBe(filesBefore);
   });
 
   it("a database failure after the renditions were written rolls back the review and deletes the files", async () => {
-    const reviewsBefore = reviewCount();
+    const reviewsBefore = await reviewCount();
     const filesBefore = mediaFiles().length;
     // A trigger that fails every media insert (this server's own database on either engine).
     const postgres = dialect(t.services.db) === "postgres";
-    t.services.db.exec(postgres
+    await exec(t.services.db, postgres
       ? `CREATE FUNCTION fail_media() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full (test)'; END $$;
          CREATE TRIGGER fail_media BEFORE INSERT ON review_media FOR EACH ROW EXECUTE FUNCTION fail_media()`
       : "CREATE TEMP TRIGGER fail_media BEFORE INSERT ON main.review_media BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END");
@@ -398,9 +398,9 @@ describe("submit a review with media (multipart)", () => {
       expect(res.status).toBe(500);
       expect(JSON.stringify(body)).not.toMatch(/disk full|at /);
     } finally {
-      t.services.db.exec(postgres ? "DROP TRIGGER fail_media ON review_media; DROP FUNCTION fail_media()" : "DROP TRIGGER temp.fail_media");
+      await exec(t.services.db, postgres ? "DROP TRIGGER fail_media ON review_media; DROP FUNCTION fail_media()" : "DROP TRIGGER temp.fail_media");
     }
-    expect(reviewCount()).toBe(reviewsBefore);
+    expect(await reviewCount()).toBe(reviewsBefore);
     expect(mediaFiles().length).toBe(filesBefore);
   });
 });

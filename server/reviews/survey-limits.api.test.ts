@@ -8,12 +8,13 @@ import { TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { DEMO_CHANNEL_IDS, DEMO_QUESTION_IDS, NPS_SURVEY } from "../surveys/surveys.demo.ts";
 import { addressKey, DEFAULT_SURVEY_RESPONSE_LIMIT } from "./submission-limits.ts";
+import { sql, value } from "../db/database.ts";
 
 let t: TestServer;
 const LIMIT = DEFAULT_SURVEY_RESPONSE_LIMIT.max;
 const path = `/v1/stores/${TEST_STORE_ID}/surveys/${DEMO_CHANNEL_IDS.npsEmail}/responses`;
 const npsZero = { answeredQuestions: [{ id: DEMO_QUESTION_IDS.nps, type: "nps", answer: 0 }] };
-const stored = () => t.services.db.prepare("SELECT count(*) FROM survey_responses WHERE store_id = ?").pluck().get(TEST_STORE_ID) as number;
+const stored = async () => await value(t.services.db, sql`SELECT count(*) FROM survey_responses WHERE store_id = ${TEST_STORE_ID}`) as number;
 
 async function submit(address: string, body: unknown = npsZero, headers: Record<string, string> = {}) {
   const res = await fetch(t.url(path), {
@@ -24,22 +25,22 @@ async function submit(address: string, body: unknown = npsZero, headers: Record<
 
 beforeAll(async () => {
   t = await startTestServer({ trustedProxies: "loopback" });
-  t.services.stores.create({ storeId: TEST_STORE_ID, name: "Test store", platform: "shopify" });
-  t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
+  await t.services.stores.create({ storeId: TEST_STORE_ID, name: "Test store", platform: "shopify" });
+  await t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
 });
 beforeEach(() => t.services.surveyLimiter.reset());
 afterAll(() => t.close());
 
 describe("survey responses per client address", () => {
   it(`300 concurrent score-0 answers from one address store ${LIMIT}; the rest answer 429 rate_limited; another address still answers 201`, async () => {
-    const before = stored();
+    const before = await stored();
     const results = await Promise.all(Array.from({ length: 300 }, () => submit("203.0.113.7")));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(LIMIT);
     expect(statuses.filter((s) => s === 429)).toHaveLength(300 - LIMIT);
     const refused = results.find((r) => r.status === 429)!.body;
     expect(refused.error).toMatchObject({ code: "rate_limited", description: expect.stringMatching(/^Too many survey responses from this network: try again in \d+ seconds$/) });
-    expect(stored() - before).toBe(LIMIT);
+    expect(await stored() - before).toBe(LIMIT);
     expect((await submit("203.0.113.8")).status).toBe(201);
   });
 

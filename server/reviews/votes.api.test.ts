@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
+import { one, sql, value, values } from "../db/database.ts";
 import { DEFAULT_VOTE_LIMITS } from "./submission-limits.ts";
 
 let t: TestServer;
@@ -21,14 +22,14 @@ const SIGNED = /^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/;
 
 beforeAll(async () => {
   t = await startTestServer({ trustedProxies: "loopback" });
-  seedRealReviews(t.services, { productIds: ["1078"] });
-  t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other", platform: "bigcommerce" });
-  reviewIds = t.services.db.prepare("SELECT review_id FROM reviews WHERE store_id = ? ORDER BY created_ms DESC").pluck().all(TEST_STORE_ID) as string[];
+  await seedRealReviews(t.services, { productIds: ["1078"] });
+  await t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other", platform: "bigcommerce" });
+  reviewIds = await values(t.services.db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} ORDER BY created_ms DESC`) as string[];
   expect(reviewIds.length).toBeGreaterThanOrEqual(60);
 });
 afterAll(() => t.close());
 
-const counts = (id: string) => t.services.db.prepare("SELECT helpful_count AS h, unhelpful_count AS u FROM reviews WHERE review_id = ?").get(id) as { h: number; u: number };
+const counts = async (id: string) => await one(t.services.db, sql`SELECT helpful_count AS h, unhelpful_count AS u FROM reviews WHERE review_id = ${id}`) as { h: number; u: number };
 const vote = async (id: string, body: unknown, address: string, headers: Record<string, string> = {}, store = prefix) => {
   const res = await fetch(t.url(`${store}/reviews/${id}/votes`), {
     method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": address, ...headers }, body: JSON.stringify(body),
@@ -41,7 +42,7 @@ const signedVisitor = async () => (await vote(freshReview(), { vote: "helpful" }
 describe("helpful votes (docs/writes.md, Helpful votes)", () => {
   it("a helpful vote adds one and answers 200 { helpfulCount, unhelpfulCount, visitorId } with a signed visitorId", async () => {
     const id = freshReview();
-    const before = counts(id);
+    const before = await counts(id);
     const { res, body } = await vote(id, { vote: "helpful" }, freshAddress());
     expect(res.status).toBe(200);
     expect(body).toEqual({ helpfulCount: before.h + 1, unhelpfulCount: before.u, visitorId: expect.stringMatching(SIGNED) });
@@ -58,7 +59,7 @@ describe("helpful votes (docs/writes.md, Helpful votes)", () => {
   it("switching the vote moves it from helpful to unhelpful (one's own vote is never limited)", async () => {
     const id = freshReview();
     const address = freshAddress();
-    const before = counts(id);
+    const before = await counts(id);
     const first = await vote(id, { vote: "helpful" }, address);
     const { res, body } = await vote(id, { vote: "unhelpful", visitorId: first.body.visitorId }, address);
     expect(res.status).toBe(200);
@@ -68,7 +69,7 @@ describe("helpful votes (docs/writes.md, Helpful votes)", () => {
   it("without visitorId the server sets a signed HttpOnly visitor cookie and recognises it", async () => {
     const id = freshReview();
     const address = freshAddress();
-    const before = counts(id);
+    const before = await counts(id);
     const first = await vote(id, { vote: "helpful" }, address);
     const cookie = first.res.headers.get("set-cookie")!;
     expect(cookie).toMatch(/^chorus_visitor=[^;]+\.[^;]+; Path=\/v1\/stores\/.+; Max-Age=\d+; HttpOnly; SameSite=Lax/);
@@ -100,20 +101,20 @@ describe("helpful votes (docs/writes.md, Helpful votes)", () => {
     const id = freshReview();
     const address = freshAddress();
     const visitorId = (await vote(freshReview(), { vote: "helpful" }, address)).body.visitorId;
-    const before = counts(id);
+    const before = await counts(id);
     const results = await Promise.all(Array.from({ length: 50 }, () => vote(id, { vote: "helpful", visitorId }, address)));
     expect(results.map((r) => r.res.status)).toEqual(Array(50).fill(200));
-    expect(counts(id)).toEqual({ h: before.h + 1, u: before.u });
-    expect(t.services.db.prepare("SELECT count(*) FROM review_votes WHERE review_id = ?").pluck().get(id)).toBe(1);
+    expect(await counts(id)).toEqual({ h: before.h + 1, u: before.u });
+    expect(await value<number>(t.services.db, sql`SELECT count(*) FROM review_votes WHERE review_id = ${id}`)).toBe(1);
   });
 
   it("50 concurrent votes alternating helpful/unhelpful from one visitor leave exactly one vote", async () => {
     const id = freshReview();
     const address = freshAddress();
     const visitorId = await signedVisitor();
-    const before = counts(id);
+    const before = await counts(id);
     await Promise.all(Array.from({ length: 50 }, (_, i) => vote(id, { vote: i % 2 ? "unhelpful" : "helpful", visitorId }, address)));
-    const after = counts(id);
+    const after = await counts(id);
     expect(after.h - before.h + (after.u - before.u)).toBe(1);
   });
 
@@ -130,7 +131,7 @@ describe("helpful votes (docs/writes.md, Helpful votes)", () => {
 
   it("a pending review, an unknown review and another store's review answer 404", async () => {
     const pending = freshReview();
-    t.services.reviewsData.setStatus(TEST_STORE_ID, pending, "pending");
+    await t.services.reviewsData.setStatus(TEST_STORE_ID, pending, "pending");
     expect((await vote(pending, { vote: "helpful" }, freshAddress())).res.status).toBe(404);
     expect((await vote("no-such-review", { vote: "helpful" }, freshAddress())).res.status).toBe(404);
     expect((await vote(freshReview(), { vote: "helpful" }, freshAddress(), {}, `/v1/stores/${OTHER_STORE_ID}`)).res.status).toBe(404);
@@ -146,7 +147,7 @@ describe("vote stuffing (issue #19 finding 5)", () => {
   it("1,000 concurrent helpful votes with rotated visitorIds from one address move the count by exactly one", async () => {
     const id = freshReview();
     const address = freshAddress();
-    const before = counts(id);
+    const before = await counts(id);
     const started = performance.now();
     const results = await Promise.all(Array.from({ length: 1000 }, (_, i) =>
       vote(id, i % 2 ? { vote: "helpful", visitorId: `rotated-visitor-${i}-${crypto.randomUUID()}` } : { vote: "helpful" }, address)));
@@ -156,8 +157,8 @@ describe("vote stuffing (issue #19 finding 5)", () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(999);
     const refused = results.find((r) => r.res.status === 429)!.body.error;
     expect(refused).toMatchObject({ code: "vote_limited", description: expect.stringMatching(/^A vote on this review from this network was already counted: try again in \d+ seconds$/) });
-    expect(counts(id)).toEqual({ h: before.h + 1, u: before.u });
-    expect(t.services.db.prepare("SELECT count(*) FROM review_votes WHERE review_id = ? AND address_hash IS NOT NULL").pluck().get(id)).toBe(1);
+    expect(await counts(id)).toEqual({ h: before.h + 1, u: before.u });
+    expect(await value<number>(t.services.db, sql`SELECT count(*) FROM review_votes WHERE review_id = ${id} AND address_hash IS NOT NULL`)).toBe(1);
     console.log(`1,000 concurrent rotated-ID votes from one address: 1 counted, 999 refused, ${Math.round(ms)} ms`);
   });
 
@@ -176,11 +177,11 @@ describe("vote stuffing (issue #19 finding 5)", () => {
   it("the same signed visitor is one visitor with or without the cookie (a widget on another origin)", async () => {
     const id = freshReview();
     const address = freshAddress();
-    const before = counts(id);
+    const before = await counts(id);
     const first = await vote(id, { vote: "helpful" }, address);
     const viaBody = await vote(id, { vote: "unhelpful", visitorId: first.body.visitorId }, address);
     expect(viaBody.res.status).toBe(200);
-    expect(counts(id)).toEqual({ h: before.h, u: before.u + 1 });
+    expect(await counts(id)).toEqual({ h: before.h, u: before.u + 1 });
   });
 
   it(`at most ${DEFAULT_VOTE_LIMITS.perAddress.max} new votes per address per hour, also when sent concurrently (limit configurable)`, async () => {
@@ -189,13 +190,14 @@ describe("vote stuffing (issue #19 finding 5)", () => {
     try {
       const address = freshAddress();
       const targets = Array.from({ length: max + 8 }, freshReview);
-      const before = targets.map(counts);
+      const before = await Promise.all(targets.map(counts));
       const results = await Promise.all(targets.map((id) => vote(id, { vote: "helpful" }, address)));
       expect(results.filter((r) => r.res.status === 200)).toHaveLength(max);
       const refused = results.filter((r) => r.res.status === 429);
       expect(refused).toHaveLength(8);
       expect(refused[0].body.error).toMatchObject({ code: "rate_limited", description: expect.stringMatching(/^Too many votes from this network: try again in \d+ seconds$/) });
-      const moved = targets.reduce((sum, id, i) => sum + counts(id).h - before[i].h, 0);
+      const after = await Promise.all(targets.map(counts));
+      const moved = targets.reduce((sum, _, i) => sum + after[i].h - before[i].h, 0);
       expect(moved).toBe(max);
       // Another address is not affected.
       expect((await vote(targets[targets.length - 1], { vote: "helpful" }, freshAddress())).res.status).toBe(200);
@@ -206,10 +208,10 @@ describe("vote stuffing (issue #19 finding 5)", () => {
 
   it("rotating the low 64 bits of an IPv6 address is the same address", async () => {
     const id = freshReview();
-    const before = counts(id);
+    const before = await counts(id);
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => vote(id, { vote: "helpful" }, `2001:db8:5:5::${(i + 1).toString(16)}`)));
     expect(results.filter((r) => r.res.status === 200)).toHaveLength(1);
-    expect(counts(id).h).toBe(before.h + 1);
+    expect((await counts(id)).h).toBe(before.h + 1);
     expect((await vote(id, { vote: "helpful" }, "2001:db8:5:6::1")).res.status).toBe(200); // another /64
   });
 });

@@ -15,6 +15,7 @@ import { runSnippetsCli } from "../cli/snippets.ts";
 import { adminGet, adminPost, signInAgent } from "../../test/admin-http.ts";
 import { publishRealReview, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
+import { all, sql } from "../db/database.ts";
 
 let t: TestServer;
 let shopify: Server;
@@ -26,8 +27,8 @@ const PRODUCTS = ["1078", "862"];
 
 beforeAll(async () => {
   t = await startTestServer();
-  seedRealReviews(t.services, { productIds: PRODUCTS });
-  t.services.platforms.updateSettings(TEST_STORE_ID, { shopDomain: "chorus-test.myshopify.com" });
+  await seedRealReviews(t.services, { productIds: PRODUCTS });
+  await t.services.platforms.updateSettings(TEST_STORE_ID, { shopDomain: "chorus-test.myshopify.com" });
   shopify = createServer((req, res) => {
     let raw = "";
     req.on("data", (c) => (raw += c));
@@ -94,7 +95,7 @@ describe("npm run snippets", () => {
     const running = run(["--shopify", "--shopify-api-url", shopifyUrl, "--watch", "1", "--cycles", "3"]);
     await expect.poll(() => received.length, { timeout: 5000, interval: 20 }).toBe(1);
     expect(received[0]!.body.variables.metafields).toHaveLength(4);
-    publishRealReview(t.services, "1078");
+    await publishRealReview(t.services, "1078");
     const { code, lines, errors } = await running;
     expect(errors).toEqual([]);
     expect(code).toBe(0);
@@ -149,7 +150,7 @@ describe("admin Platform page: Write snippets to Shopify", () => {
       expect(received[0]!.body.variables.metafields.map((m) => m.key).sort()).toEqual(["reviews_snippet", "reviews_snippet", "star_rating_snippet", "star_rating_snippet"]);
       expect(received[0]!.body.variables.metafields.find((m) => m.key === "star_rating_snippet")!.value).toMatch(/^<chorus-star-rating server-rendered /);
       expect(html).not.toContain("shpat_typed_in_admin");
-      const dump = t.services.db.prepare("SELECT * FROM platform_connections").all();
+      const dump = await all(t.services.db, sql`SELECT * FROM platform_connections`);
       expect(JSON.stringify(dump)).not.toContain("shpat_typed_in_admin");
 
       const empty = await adminPost(t, agent, page, { intent: "write-snippets", accessToken: "" });

@@ -17,7 +17,7 @@ const snapshotOf = (text: string) => JSON.parse(/<script type="application\/json
 
 beforeAll(async () => {
   t = await startTestServer({ publicUrl: "https://reviews.example.com" });
-  rows = seedRealReviews(t.services, { storeId: DEMO_STORE_ID, limit: 200 });
+  rows = await seedRealReviews(t.services, { storeId: DEMO_STORE_ID, limit: 200 });
 });
 afterAll(() => t.close());
 
@@ -39,16 +39,16 @@ it("lang picks the shipped translation, with the language's plural rules and num
 
 it("merchant texts: English ones never mix into a translation; the language's own ones win", async () => {
   const product = `${S}/products/shopify-${rows[0]!.productId}`;
-  t.services.widgetSettings.update(DEMO_STORE_ID, { texts: { en: { "reviews.writeReview": "Share your thoughts" } } });
+  await t.services.widgetSettings.update(DEMO_STORE_ID, { texts: { en: { "reviews.writeReview": "Share your thoughts" } } });
   try {
     expect(await html(`${product}/snippets/reviews`)).toContain("Share your thoughts");
     const de = await html(`${product}/snippets/reviews?lang=de`);
     expect(de).not.toContain("Share your thoughts");
     expect(de).toContain("Bewertung schreiben");
     expect(snapshotOf(de).texts).toEqual({});
-    t.services.widgetSettings.update(DEMO_STORE_ID, { texts: { de: { "reviews.writeReview": "Erzähl uns mehr" } } });
+    await t.services.widgetSettings.update(DEMO_STORE_ID, { texts: { de: { "reviews.writeReview": "Erzähl uns mehr" } } });
     expect(await html(`${product}/snippets/reviews?lang=de-CH`)).toContain("Erzähl uns mehr");
   } finally {
-    t.services.widgetSettings.update(DEMO_STORE_ID, { texts: { en: {}, de: {} } });
+    await t.services.widgetSettings.update(DEMO_STORE_ID, { texts: { en: {}, de: {} } });
   }
 });

@@ -22,10 +22,10 @@ const S = `/v1/stores/${DEMO_STORE_ID}`;
 
 beforeAll(async () => {
   t = await startTestServer({ publicUrl: "https://reviews.example.com" });
-  rows = seedRealReviews(t.services, { storeId: DEMO_STORE_ID, limit: 600 });
+  rows = await seedRealReviews(t.services, { storeId: DEMO_STORE_ID, limit: 600 });
   // A product with a hostile name and only a pending review: no structured data.
-  t.services.stores.upsertProduct({ storeId: DEMO_STORE_ID, productId: "777", name: `</script><img src=x onerror=alert(1)>` });
-  t.services.reviewsData.insert({
+  await t.services.stores.upsertProduct({ storeId: DEMO_STORE_ID, productId: "777", name: `</script><img src=x onerror=alert(1)>` });
+  await t.services.reviewsData.insert({
     reviewId: crypto.randomUUID(), storeId: DEMO_STORE_ID, productId: "777", rating: 5, title: "Pending", body: "Not yet published.",
     createdMs: Date.now(), status: "pending", reviewerName: "Ann",
   });
@@ -60,7 +60,7 @@ describe("review structured data", () => {
       expect(structuredData.aggregateRating).toEqual({
         "@type": "AggregateRating", ratingValue: roundRating(reviewAggregate.averageRating), reviewCount: reviewAggregate.reviewCount, bestRating: 5, worstRating: 1,
       });
-      expect(structuredData.name).toBe(t.services.stores.getProduct(DEMO_STORE_ID, id)!.name);
+      expect(structuredData.name).toBe((await t.services.stores.getProduct(DEMO_STORE_ID, id))!.name);
       expect(structuredData.review.length).toBe(Math.min(10, reviewAggregate.reviewCount));
       // The reviews snippet carries the same data, once.
       const snippet = await get(`${S}/products/shopify-${id}/snippets/reviews`);
@@ -133,7 +133,7 @@ describe("snippets", () => {
     expect(text).toContain('page-size="25"');
 
     // A review whose text tries to end the scripts.
-    t.services.reviewsData.insert({
+    await t.services.reviewsData.insert({
       reviewId: crypto.randomUUID(), storeId: DEMO_STORE_ID, productId: id, rating: 4, title: "</script><script>alert(1)</script>", body: "<!-- <b>bold</b>",
       createdMs: Date.now(), status: "published", reviewerName: "Eve",
     });
@@ -145,7 +145,7 @@ describe("snippets", () => {
   });
 
   it("questions, group and store scopes; lang picks the date language", async () => {
-    const group = t.services.stores.getProduct(DEMO_STORE_ID, productId())!.groupId!;
+    const group = (await t.services.stores.getProduct(DEMO_STORE_ID, productId()))!.groupId!;
     for (const path of [`/products/shopify-${productId()}/snippets/questions`, `/collections/${group}/snippets/star-rating`, `/collections/${group}/snippets/reviews`, `/collections/${group}/snippets/questions`, "/snippets/star-rating", "/snippets/reviews"]) {
       const { res, text } = await get(`${S}${path}`);
       expect(res.status, path).toBe(200);
@@ -178,7 +178,7 @@ describe("snippets", () => {
 
   it("lang picks the merchant's texts for that language; colours and a turned-off widget as the element applies them", async () => {
     const id = productId();
-    t.services.widgetSettings.update(DEMO_STORE_ID, {
+    await t.services.widgetSettings.update(DEMO_STORE_ID, {
       texts: { de: { "reviews.writeReview": "Bewertung schreiben", "starRating.label": "Bewertet mit {average} von 5, {count}" } },
       colors: { accent: "#0A7F5A" }, widgets: { questions: false },
     });
@@ -192,7 +192,7 @@ describe("snippets", () => {
       expect((await get(`${S}/products/shopify-${id}/snippets/reviews`)).text).toContain("Write a review");
       expect((await get(`${S}/products/shopify-${id}/snippets/questions`)).text).toMatch(/^<chorus-questions server-rendered hidden /);
     } finally {
-      t.services.widgetSettings.update(DEMO_STORE_ID, { texts: { de: {} }, colors: { accent: null }, widgets: { questions: true } });
+      await t.services.widgetSettings.update(DEMO_STORE_ID, { texts: { de: {} }, colors: { accent: null }, widgets: { questions: true } });
     }
   });
 

@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from "../../test/server.ts";
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer({ readWorkers: 1 });
-  seedRealReviews(t.services, { productIds: ["1078"] });
+  await seedRealReviews(t.services, { productIds: ["1078"] });
 });
 afterAll(() => t.close());
 

@@ -43,11 +43,11 @@ const getJson = async (path: string) => (await fetch(t.url(prefix + path))).json
 
 beforeAll(async () => {
   t = await startTestServer();
-  seedRealReviews(t.services, { storeId: TEST_STORE_ID, limit: 2 });
-  seedRealReviews(t.services, { storeId: OTHER_STORE_ID, limit: 2 });
-  t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
-  t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: PRODUCT, name: "Linen shirt" });
-  t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
+  await seedRealReviews(t.services, { storeId: TEST_STORE_ID, limit: 2 });
+  await seedRealReviews(t.services, { storeId: OTHER_STORE_ID, limit: 2 });
+  await t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
+  await t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: PRODUCT, name: "Linen shirt" });
+  await t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
   await t.services.admin.createUser({ email: "mia@shop-a.test", password: "mia's long admin password", storeIds: [TEST_STORE_ID] });
   alice = await signInAgent(t, "mia@shop-a.test", "mia's long admin password", TEST_STORE_ID);
 });

@@ -25,8 +25,8 @@ const read = async (storeId: string, query = "") => {
 
 beforeAll(async () => {
   t = await startTestServer();
-  seedRealReviews(t.services, { storeId: A, limit: 10 });
-  seedRealReviews(t.services, { storeId: B, limit: 10 });
+  await seedRealReviews(t.services, { storeId: A, limit: 10 });
+  await seedRealReviews(t.services, { storeId: B, limit: 10 });
   await t.services.admin.createUser({ email: "alice@shop-a.test", password: "alice's long password", storeIds: [A] });
   alice = await signInAgent(t, "alice@shop-a.test", "alice's long password", A);
 });
@@ -61,7 +61,7 @@ describe("GET /v1/stores/{storeId}/widget_settings", () => {
   });
 
   it("texts fall back: the exact language, then its main language, then English", async () => {
-    t.services.widgetSettings.update(A, {
+    await t.services.widgetSettings.update(A, {
       texts: { en: { "reviews.writeReview": "Share your thoughts" }, de: { "reviews.writeReview": "Bewertung schreiben" }, "pt-br": { "reviews.writeReview": "Escreva uma avaliação" } },
     });
     const cases: [string, string, string][] = [
@@ -85,7 +85,7 @@ describe("GET /v1/stores/{storeId}/widget_settings", () => {
     const again = await fetch(settingsUrl(A), { headers: { "if-none-match": first.headers.get("etag")! } });
     expect(again.status).toBe(304); // cached and unchanged
     const otherBefore = await read(B);
-    t.services.widgetSettings.update(A, { colors: { accent: "#0A7F5A" }, widgets: { questions: false } });
+    await t.services.widgetSettings.update(A, { colors: { accent: "#0A7F5A" }, widgets: { questions: false } });
     const after = await read(A);
     expect(after.body.widgetSettings.colors.accent).toBe("#0a7f5a");
     expect(after.body.widgetSettings.widgets.questions).toBe(false);
@@ -97,8 +97,8 @@ describe("GET /v1/stores/{storeId}/widget_settings", () => {
 });
 
 describe("service: get / update (the `widgets` settings section)", () => {
-  it("update validates every field and changes nothing on a bad one", () => {
-    const before = t.services.widgetSettings.get(B);
+  it("update validates every field and changes nothing on a bad one", async () => {
+    const before = await t.services.widgetSettings.get(B);
     const bad: [unknown, RegExp][] = [
       [{ colors: { accent: "red" } }, /colors\.accent: must be a CSS hex colour/],
       [{ colors: { star: "#12345" } }, /colors\.star/],
@@ -115,25 +115,25 @@ describe("service: get / update (the `widgets` settings section)", () => {
     for (const [patch, message] of bad) {
       let error: unknown;
       try {
-        t.services.widgetSettings.update(B, patch);
+        await t.services.widgetSettings.update(B, patch);
       } catch (e) {
         error = e;
       }
       expect(isApiError(error) && error.status, JSON.stringify(patch)).toBe(400);
       expect((error as Error).message, JSON.stringify(patch)).toMatch(message);
     }
-    expect(t.services.widgetSettings.get(B)).toEqual(before);
+    expect(await t.services.widgetSettings.get(B)).toEqual(before);
   });
 
-  it("only what a patch names changes; blank or null texts go back to the default; null removes a language", () => {
+  it("only what a patch names changes; blank or null texts go back to the default; null removes a language", async () => {
     const s = t.services.widgetSettings;
-    s.update(B, { colors: { star: "#F5A623" }, texts: { fr: { "reviews.empty": "Aucun avis", "reviews.retry": "Réessayer" } } });
-    s.update(B, { widgets: { loyalty: false }, texts: { fr: { "reviews.retry": "  " } } });
-    expect(s.get(B)).toMatchObject({ colors: { accent: null, star: "#f5a623" }, texts: { fr: { "reviews.empty": "Aucun avis" } }, widgets: { loyalty: false, reviews: true } });
-    expect(s.get(B).texts.fr).not.toHaveProperty("reviews.retry");
-    s.update(B, { texts: { fr: null } });
-    expect(s.get(B).texts).toEqual({});
-    expect(() => s.get("no-such-store")).toThrow(/Store not found/);
+    await s.update(B, { colors: { star: "#F5A623" }, texts: { fr: { "reviews.empty": "Aucun avis", "reviews.retry": "Réessayer" } } });
+    await s.update(B, { widgets: { loyalty: false }, texts: { fr: { "reviews.retry": "  " } } });
+    expect(await s.get(B)).toMatchObject({ colors: { accent: null, star: "#f5a623" }, texts: { fr: { "reviews.empty": "Aucun avis" } }, widgets: { loyalty: false, reviews: true } });
+    expect((await s.get(B)).texts.fr).not.toHaveProperty("reviews.retry");
+    await s.update(B, { texts: { fr: null } });
+    expect((await s.get(B)).texts).toEqual({});
+    await expect(s.get("no-such-store")).rejects.toThrow(/Store not found/);
   });
 
   it("every default text has an ID of its widget's group and only known placeholders", () => {
@@ -158,14 +158,14 @@ describe("admin widgets page", () => {
   });
 
   it("a bad colour answers 400 with the error beside the field, and saves nothing", async () => {
-    const before = t.services.widgetSettings.get(A);
+    const before = await t.services.widgetSettings.get(A);
     const res = await adminPost(t, alice, page, { intent: "appearance", accent: "blue", star: "#b45309", "show.reviews": "on" });
     expect(res.status).toBe(400);
     const html = await res.text();
     expect(html).toMatch(/id="color-accent"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="color-accent"/);
     expect(html).toContain('id="color-accent-error"');
     expect(html).toContain("must be a CSS hex colour");
-    expect(t.services.widgetSettings.get(A)).toEqual(before);
+    expect(await t.services.widgetSettings.get(A)).toEqual(before);
   });
 
   it("a bad text answers 400 naming that field; a good form saves and redirects (redirect-after-POST)", async () => {
@@ -175,10 +175,10 @@ describe("admin widgets page", () => {
     const ok = await adminPost(t, alice, page, { intent: "texts", lang: "de", "text.reviews.loadMore": "Mehr laden", "text.reviews.writeReview": "" });
     expect(ok.status).toBe(302);
     expect(ok.headers.get("location")).toBe(`${page}?lang=de&saved=texts`);
-    expect(t.services.widgetSettings.get(A).texts.de).toEqual({ "reviews.loadMore": "Mehr laden" });
+    expect((await t.services.widgetSettings.get(A)).texts.de).toEqual({ "reviews.loadMore": "Mehr laden" });
     const look = await adminPost(t, alice, page, { intent: "appearance", lang: "de", accent: "#123abc", star: "", "show.reviews": "on", "show.starRating": "on" });
     expect(look.status).toBe(302);
-    expect(t.services.widgetSettings.get(A)).toMatchObject({ colors: { accent: "#123abc", star: null }, widgets: { reviews: true, starRating: true, media: false, loyalty: false } });
+    expect(await t.services.widgetSettings.get(A)).toMatchObject({ colors: { accent: "#123abc", star: null }, widgets: { reviews: true, starRating: true, media: false, loyalty: false } });
   });
 
   it("a language tag is checked before its page opens", async () => {
@@ -190,11 +190,11 @@ describe("admin widgets page", () => {
   });
 
   it("another store's widgets page and preview are 404 for this merchant, and its settings unchanged", async () => {
-    const before = t.services.widgetSettings.get(B);
+    const before = await t.services.widgetSettings.get(B);
     expect((await adminGet(t, alice, `/admin/stores/${B}/widgets`)).status).toBe(404);
     expect((await adminGet(t, alice, `/admin/stores/${B}/widgets/preview`)).status).toBe(404);
     expect((await adminPost(t, alice, `/admin/stores/${B}/widgets`, { intent: "appearance", accent: "#000000" })).status).toBe(404);
-    expect(t.services.widgetSettings.get(B)).toEqual(before);
+    expect(await t.services.widgetSettings.get(B)).toEqual(before);
   });
 
   it("the preview page places the widgets of the store's top product with the snippet's reservations", async () => {
