@@ -21,8 +21,8 @@ describe("openDatabase: prepared statement cache", () => {
     expect(sqlite.prepare("SELECT 1 AS one").raw().get()).toEqual([1]);
     expect(sqlite.prepare("SELECT 1 AS one").all()).toEqual([{ one: 1 }]);
     // The query helpers (Kysely's driver prepares through the same cache) read rows as rows after a pluck().
-    expect(await one(db, sql`SELECT 1 AS one`)).toEqual({ one: 1 });
-    expect(await all(db, sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+    expect(await one(db, sql<{ one: number }>`SELECT 1 AS one`)).toEqual({ one: 1 });
+    expect(await all(db, sql<{ one: number }>`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
     await db.close();
   });
 
@@ -31,7 +31,7 @@ describe("openDatabase: prepared statement cache", () => {
     await exec(db, "CREATE TABLE t (x INTEGER)");
     expect((await run(db, sql`INSERT INTO t (x) VALUES (${1})`)).changes).toBe(1);
     expect((await run(db, sql`INSERT INTO t (x) VALUES (${2})`)).changes).toBe(1);
-    expect(await value(db, sql`SELECT count(*) FROM t`)).toBe(2);
+    expect(await value(db, sql<{ count: number }>`SELECT count(*) AS count FROM t`)).toBe(2);
     await db.close();
   });
 });
@@ -66,7 +66,7 @@ describe("readSnapshot", () => {
     const a = await openDatabase(join(dir, "s.sqlite"));
     const b = await openDatabase(join(dir, "s.sqlite"));
     await exec(a, "CREATE TABLE t (x INTEGER)");
-    const count = () => value<number>(a, sql`SELECT count(*) FROM t`);
+    const count = () => value<number>(a, sql<{ n: number }>`SELECT count(*) AS n FROM t`);
     const [before, after] = await readSnapshot(a, async () => {
       const first = await count();
       await run(b, sql`INSERT INTO t (x) VALUES (1)`);
