@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Piscina } from "piscina";
 import { afterAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../server/config.ts";
-import { openDatabase, type Db } from "../server/db/database.ts";
+import { openDatabase, sql, value, type Db } from "../server/db/database.ts";
 import { aiRepo } from "../server/ai/ai.repo.ts";
 import { startAiWorkerThread } from "../server/ai/worker-host.ts";
 import { createServices, type Services } from "../server/services.ts";
@@ -24,28 +24,28 @@ const dir = dbs.dir;
 /** PostgreSQL: one reading connection per database for the whole file (each connection is a thread of its own). */
 const readers = new Map<string, Db>();
 afterAll(async () => {
-  for (const db of readers.values()) db.close();
+  for (const db of readers.values()) await db.close();
   await dbs.removeAll();
 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Run `fn` with services over `databasePath` (embedded AI engine only), closing them afterwards. */
 async function withServices<T>(databasePath: string, fn: (services: Services) => T | Promise<T>): Promise<T> {
-  const services = createServices({ databasePath, ai: { llm: null, translation: null } });
+  const services = await createServices({ databasePath, ai: { llm: null, translation: null } });
   try {
     return await fn(services);
   } finally {
-    services.close();
+    await services.close();
   }
 }
 
 /** Seed a fresh database with real reviews (AI auto-publish on) and queue jobs for `queue` products. */
 async function seed(name: string, options: { productIds?: string[]; queue?: string[] }): Promise<string> {
   const databasePath = await dbs.location(`${name}.sqlite`);
-  await withServices(databasePath, (services) => {
-    seedRealReviews(services, { productIds: options.productIds });
-    services.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: true });
-    for (const id of options.queue ?? []) services.ai.enqueue(TEST_STORE_ID, { type: "product", id }, "test");
+  await withServices(databasePath, async (services) => {
+    await seedRealReviews(services, { productIds: options.productIds });
+    await services.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: true });
+    for (const id of options.queue ?? []) await services.ai.enqueue(TEST_STORE_ID, { type: "product", id }, "test");
   });
   return databasePath;
 }
@@ -83,17 +83,17 @@ async function startServer(databasePath: string, env: Record<string, string> = {
 }
 
 /** Run `fn` on a separate read-only connection (as a second process would): a new one per call on SQLite, one kept per database on PostgreSQL. */
-function reading<T>(databasePath: string, fn: (db: Db) => T): T {
+async function reading<T>(databasePath: string, fn: (db: Db) => Promise<T>): Promise<T> {
   if (dbs.postgres) {
     let db = readers.get(databasePath);
-    if (!db) readers.set(databasePath, (db = openDatabase(databasePath, { readonly: true })));
+    if (!db) readers.set(databasePath, (db = await openDatabase(databasePath, { readonly: true, poolSize: 1 })));
     return fn(db);
   }
-  const db = openDatabase(databasePath, { readonly: true });
+  const db = await openDatabase(databasePath, { readonly: true });
   try {
-    return fn(db);
+    return await fn(db);
   } finally {
-    db.close();
+    await db.close();
   }
 }
 
@@ -128,7 +128,7 @@ describe("AI worker thread in the HTTP server", () => {
       expect(await res.text()).toContain("Regeneration queued");
       await expect.poll(async () => (await (await fetch(server.url("/products/shopify-1088/reviews_summary"))).json()), { timeout: 30_000, interval: 200 })
         .toHaveProperty("reviewsSummary.contributingReviewCount", 30);
-      expect(jobCounts(databasePath)).toMatchObject({ queued: 0, running: 0, done: 1 });
+      expect(await jobCounts(databasePath)).toMatchObject({ queued: 0, running: 0, done: 1 });
       await expect.poll(server.output).toMatch(/AI content generated for 1 scope in \d+ s \(latest: product 1088, 30 reviews, embedded\)/);
     } finally {
       await stopServer(server);
@@ -142,7 +142,7 @@ describe("AI worker thread in the HTTP server", () => {
     const server = await startServer(databasePath, { CHORUS_AI_WORKER: process.env.AIW_MODE ?? "1" });
     try {
       await expect.poll(server.output, { timeout: 30_000 }).toMatch(/AI: \d+ products or groups queued/);
-      await expect.poll(() => jobCounts(databasePath).running, { timeout: 30_000, interval: 20 }).toBe(1);
+      await expect.poll(async () => (await jobCounts(databasePath)).running, { timeout: 30_000, interval: 20 }).toBe(1);
       const get = async () => {
         const t0 = performance.now();
         const res = await fetch(server.url("/reviews"));
@@ -153,7 +153,7 @@ describe("AI worker thread in the HTTP server", () => {
       for (let i = 0; i < 3; i++) await get(); // warm-up: the first requests of a fresh process compile the route
       const times: number[] = [];
       for (let i = 0; i < 20; i++) times.push(await get());
-      const after = jobCounts(databasePath);
+      const after = await jobCounts(databasePath);
       // the sweep was still in progress for the whole window
       expect(after.queued + after.running).toBeGreaterThan(0);
       const report = `latencies: ${times.map((t) => t.toFixed(0)).join(", ")} ms`;
@@ -169,23 +169,23 @@ describe("AI worker thread in the HTTP server", () => {
   it("SIGTERM while a job runs: exits cleanly (0) and the job is finished or queued again, never lost", async () => {
     const databasePath = await seed("sigterm", { productIds: busyProducts(2000) });
     const server = await startServer(databasePath);
-    await expect.poll(() => jobCounts(databasePath).running, { timeout: 30_000, interval: 20 }).toBe(1);
-    const running = reading(databasePath, (db) => db.prepare("SELECT job_id FROM ai_jobs WHERE status = 'running'").pluck().get() as number);
+    await expect.poll(async () => (await jobCounts(databasePath)).running, { timeout: 30_000, interval: 20 }).toBe(1);
+    const running = await reading(databasePath, (db) => value<number>(db, sql`SELECT job_id FROM ai_jobs WHERE status = 'running'`));
     await stopServer(server);
     expect(server.output()).toMatch(/Stopped\./);
 
-    await withServices(databasePath, (services) => {
-      const job = services.aiData.listJobs(TEST_STORE_ID).find((j) => j.job_id === running)!;
-      const versions = services.ai.versions(TEST_STORE_ID, { type: job.scope_type, id: job.scope_id });
+    await withServices(databasePath, async (services) => {
+      const job = (await services.aiData.listJobs(TEST_STORE_ID)).find((j) => j.job_id === running)!;
+      const versions = await services.ai.versions(TEST_STORE_ID, { type: job.scope_type, id: job.scope_id });
       if (job.status === "done") expect(versions).toHaveLength(1); // finished: its whole version is there
       else {
         expect(versions).toHaveLength(0); // interrupted: no half version, and the next start queues it again
-        services.aiData.requeueRunning();
-        expect(services.aiData.listJobs(TEST_STORE_ID).find((j) => j.job_id === running)?.status).toBe("queued");
+        await services.aiData.requeueRunning();
+        expect((await services.aiData.listJobs(TEST_STORE_ID)).find((j) => j.job_id === running)?.status).toBe("queued");
       }
       // every finished job has exactly one version, every other job none
-      for (const j of services.aiData.listJobs(TEST_STORE_ID)) {
-        expect(services.ai.versions(TEST_STORE_ID, { type: j.scope_type, id: j.scope_id })).toHaveLength(j.status === "done" ? 1 : 0);
+      for (const j of await services.aiData.listJobs(TEST_STORE_ID)) {
+        expect(await services.ai.versions(TEST_STORE_ID, { type: j.scope_type, id: j.scope_id })).toHaveLength(j.status === "done" ? 1 : 0);
       }
     });
   }, 90_000);
@@ -212,16 +212,16 @@ describe("AI worker thread host (the AI loop as a task of the worker pool)", () 
     const databasePath = await seed("terminate", { productIds: ["1078"], queue: ["1078"] }); // 1,024 real reviews
     const lines: string[] = [];
     const thread = startAiWorkerThread({ databasePath, log: (l) => lines.push(l), ai: { llm: null, translation: null, sweepIntervalMs: 0 } });
-    await expect.poll(() => jobCounts(databasePath).running, { timeout: 20_000, interval: 10 }).toBe(1);
+    await expect.poll(async () => (await jobCounts(databasePath)).running, { timeout: 20_000, interval: 10 }).toBe(1);
     await thread.stop(20);
     expect(lines.some((l) => /did not stop within 20 ms; terminated/.test(l))).toBe(true);
     // the terminated thread's connection is gone: this connection can write at once
-    await withServices(databasePath, (services) => {
-      services.db.pragma("busy_timeout = 0");
-      expect(services.aiData.jobCounts()).toMatchObject({ running: 1, done: 0 });
-      expect(services.ai.versions(TEST_STORE_ID, { type: "product", id: "1078" })).toHaveLength(0);
-      expect(services.aiData.requeueRunning()).toBe(1);
-      expect(services.aiData.jobCounts()).toMatchObject({ queued: 1, running: 0 });
+    await withServices(databasePath, async (services) => {
+      services.db.sqlite?.pragma("busy_timeout = 0");
+      expect(await services.aiData.jobCounts()).toMatchObject({ running: 1, done: 0 });
+      expect(await services.ai.versions(TEST_STORE_ID, { type: "product", id: "1078" })).toHaveLength(0);
+      expect(await services.aiData.requeueRunning()).toBe(1);
+      expect(await services.aiData.jobCounts()).toMatchObject({ queued: 1, running: 0 });
     });
   }, 30_000);
 
@@ -232,7 +232,7 @@ describe("AI worker thread host (the AI loop as a task of the worker pool)", () 
     const pool = new Piscina({ minThreads: 2, maxThreads: 2, idleTimeout: Infinity, atomics: "disabled" });
     const thread = startAiWorkerThread({ pool, databasePath, log: (l) => lines.push(l), backoffMs: 50, ai: { llm: null, translation: null, sweepIntervalMs: 0 } });
     try {
-      await expect.poll(() => jobCounts(databasePath).running, { timeout: 20_000, interval: 10 }).toBe(1);
+      await expect.poll(async () => (await jobCounts(databasePath)).running, { timeout: 20_000, interval: 10 }).toBe(1);
       // End the pool's threads, the loop's among them, in the middle of the job (as a native crash or an OOM would).
       expect(pool.threads).toHaveLength(2);
       await Promise.all(pool.threads.map((worker) => worker.terminate()));
@@ -240,7 +240,7 @@ describe("AI worker thread host (the AI loop as a task of the worker pool)", () 
       expect(lines.some((l) => /AI worker loop failed: .*exited/.test(l))).toBe(true);
       // The loop started again queues the interrupted job again and completes it: one version, nothing lost.
       await expect.poll(() => jobCounts(databasePath), { timeout: 60_000, interval: 100 }).toMatchObject({ queued: 0, running: 0, done: 1 });
-      await withServices(databasePath, (services) => expect(services.ai.versions(TEST_STORE_ID, { type: "product", id: "1078" })).toHaveLength(1));
+      await withServices(databasePath, async (services) => expect(await services.ai.versions(TEST_STORE_ID, { type: "product", id: "1078" })).toHaveLength(1));
       expect(lines.some((l) => /1 interrupted jobs queued again/.test(l))).toBe(true);
       expect(pool.threads).toHaveLength(2); // piscina replaced the dead threads
     } finally {

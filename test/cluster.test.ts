@@ -15,6 +15,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoProgram } from "../server/loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../server/loyalty/tokens.ts";
+import { sql, value } from "../server/db/database.ts";
 import { createServices, type Services } from "../server/services.ts";
 import { startCluster, type Cluster } from "./cluster.ts";
 import { seedRealReviews, TEST_STORE_ID } from "./fixtures.ts";
@@ -71,17 +72,17 @@ describe.skipIf(missing.length > 0)("a cluster: Varnish, two Chorus nodes, Postg
       },
     });
     // A third process on the same database (like the CLI): seeds through the real data modules.
-    services = createServices({ databasePath: cluster.postgres.url, mediaPath: cluster.mediaPath });
-    seedRealReviews(services, { productIds: ["1065", "858", "1003"] }); // about 60 reviews: seeding is not what this test measures
-    services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
-    services.apiKeys.create(TEST_STORE_ID, "cluster test", API_KEY);
+    services = await createServices({ databasePath: cluster.postgres.url, mediaPath: cluster.mediaPath });
+    await seedRealReviews(services, { productIds: ["1065", "858", "1003"] }); // about 60 reviews: seeding is not what this test measures
+    await services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
+    await services.apiKeys.create(TEST_STORE_ID, "cluster test", API_KEY);
     // Let the nodes' purges of the seeding reach Varnish before anything is cached.
     await new Promise((r) => setTimeout(r, 500));
   }, 240_000);
 
   afterAll(async () => {
     if (problems.length) console.log(`Chorus nodes reported:\n${problems.slice(-40).join("\n")}`);
-    services?.close();
+    await services?.close();
     await cluster?.stop();
   }, 60_000);
 
@@ -90,7 +91,7 @@ describe.skipIf(missing.length > 0)("a cluster: Varnish, two Chorus nodes, Postg
     const [a] = cluster.nodes;
     await call(cluster.frontUrl + path);
     expect((await call(cluster.frontUrl + path)).headers["x-cache"]).toBe("HIT");
-    services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
+    await services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
     await new Promise((r) => setTimeout(r, 500)); // that change's purge, before the page is cached again
     await call(cluster.frontUrl + path);
     const submitted = await call(a!.url + path, {
@@ -115,7 +116,7 @@ describe.skipIf(missing.length > 0)("a cluster: Varnish, two Chorus nodes, Postg
   }, 30_000);
 
   it("awards sign-up points once under concurrent activations sent to both nodes, and every ledger balances", async () => {
-    const version = services.loyalty.legalPolicies(TEST_STORE_ID).version;
+    const version = (await services.loyalty.legalPolicies(TEST_STORE_ID)).version;
     const shoppers = await Promise.all(Array.from({ length: 5 }, async (_, i) => {
       const token = await signPlatformToken(SECRET, { platformCustomerId: `cluster-${i}-${Date.now()}`, email: `cluster-${i}@example.com` });
       const login = await call(`${cluster.frontUrl}${store}/loyalty/login`, { body: { customerAccessToken: token } });
@@ -128,13 +129,13 @@ describe.skipIf(missing.length > 0)("a cluster: Varnish, two Chorus nodes, Postg
     expect(results.map((r) => r.status), results.find((r) => r.status !== 200)?.text).toEqual(Array(50).fill(200));
     for (const s of shoppers) {
       const id = s.loyaltyCustomer.loyaltyCustomerId;
-      const check = services.loyalty.checkLedger(TEST_STORE_ID, id);
+      const check = await services.loyalty.checkLedger(TEST_STORE_ID, id);
       expect(check.ok).toBe(true);
       expect(check.balance).toBe(100);
       const tx = json<{ transactions: { points: number }[] }>(await call(`${cluster.frontUrl}${store}/loyalty/customer/transactions`, { headers: { authorization: `Bearer ${s.customerToken}` } }));
       expect(tx.transactions.map((t) => t.points)).toEqual([100]);
     }
-    expect(services.loyaltyData.ledgerMismatches(TEST_STORE_ID)).toEqual([]);
+    expect(await services.loyaltyData.ledgerMismatches(TEST_STORE_ID)).toEqual([]);
   }, 60_000);
 
   it("keeps answering through the front when node A is killed under a read load (no failure after the probe window)", async () => {
@@ -208,14 +209,14 @@ describe.skipIf(missing.length > 0)("a cluster: Varnish, two Chorus nodes, Postg
       const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
       const sub = await call(`${a!.url}/enterprise/webhook_subscriptions`, { headers: { authorization: basic }, body: { url: hookUrl, eventTypes: ["review.created"], description: "cluster test" } });
       expect(sub.status, sub.text).toBe(201);
-      // Node B paused (never inside a transaction: no advisory lock held), so node A's queue loop claims the deliveries.
+      // Node B paused (never inside a transaction: no row lock held), so node A's queue loop claims the deliveries.
       for (let attempt = 0; ; attempt++) {
         b!.process!.kill("SIGSTOP");
         await new Promise((r) => setTimeout(r, 50));
-        const locks = services.db.prepare("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted").pluck().get() as number;
-        if (locks === 0) break;
+        const open = await value<number>(services.db, sql`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`);
+        if (open === 0) break;
         b!.process!.kill("SIGCONT");
-        if (attempt > 20) throw new Error("node B always held the write lock when paused");
+        if (attempt > 20) throw new Error("node B was always inside a transaction when paused");
         await new Promise((r) => setTimeout(r, 37));
       }
       const reviewIds: string[] = [];

@@ -43,10 +43,10 @@ const port = () => freePort(4000, 4499);
 describe("SIGKILL during a survey-submission burst", () => {
   it("keeps every acknowledged response, whole, and serves again after restart", async () => {
     const databasePath = join(dir, "surveys.sqlite");
-    const setup = createServices({ databasePath });
-    setup.stores.create({ storeId: TEST_STORE_ID, name: "Faults", platform: "shopify" });
-    setup.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
-    setup.close();
+    const setup = await createServices({ databasePath });
+    await setup.stores.create({ storeId: TEST_STORE_ID, name: "Faults", platform: "shopify" });
+    await setup.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
+    await setup.close();
     // Real NPS answers from the shared file, as shoppers would submit them.
     const bodies = npsResponses(readNpsRows(join(DATA_DIR, DEMO_NPS_FILE))).slice(0, 400);
 
@@ -71,15 +71,15 @@ describe("SIGKILL during a survey-submission burst", () => {
     await burst;
     expect(failures).toBeGreaterThan(0); // the kill really interrupted the burst
 
-    const after = createServices({ databasePath });
+    const after = await createServices({ databasePath });
     try {
       for (const id of acknowledged) {
-        const row = after.surveysData.getResponse(TEST_STORE_ID, id);
+        const row = await after.surveysData.getResponse(TEST_STORE_ID, id);
         expect(row, id).toBeDefined();
         expect(Array.isArray(JSON.parse(row!.answered_questions_json))).toBe(true);
       }
     } finally {
-      after.close();
+      await after.close();
     }
     const again = await startServer(databasePath, p);
     try {
@@ -96,18 +96,18 @@ describe("SIGKILL during a survey-submission burst", () => {
 describe("SIGKILL during a redemption burst", () => {
   it("leaves every balance equal to its ledger sum and keeps every acknowledged redemption", async () => {
     const databasePath = join(dir, "loyalty.sqlite");
-    const setup = createServices({ databasePath });
-    setup.stores.create({ storeId: TEST_STORE_ID, name: "Faults", platform: "shopify" });
-    setup.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
-    const version = setup.loyalty.legalPolicies(TEST_STORE_ID).version;
+    const setup = await createServices({ databasePath });
+    await setup.stores.create({ storeId: TEST_STORE_ID, name: "Faults", platform: "shopify" });
+    await setup.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
+    const version = (await setup.loyalty.legalPolicies(TEST_STORE_ID)).version;
     for (let c = 0; c < 20; c++) {
       const id = crypto.randomUUID();
-      setup.loyaltyData.insertCustomer({ loyaltyCustomerId: id, storeId: TEST_STORE_ID, platformCustomerId: `shopper-${c}`, email: `shopper-${c}@example.com` });
-      setup.loyalty.activate(TEST_STORE_ID, id, { enrollmentChannel: "faults", legalPoliciesVersionAccepted: version }, null);
-      setup.loyalty.earnForOrder(TEST_STORE_ID, { customer: { platformCustomerId: `shopper-${c}` }, orderId: `order-${c}`, amount: 5000 });
+      await setup.loyaltyData.insertCustomer({ loyaltyCustomerId: id, storeId: TEST_STORE_ID, platformCustomerId: `shopper-${c}`, email: `shopper-${c}@example.com` });
+      await setup.loyalty.activate(TEST_STORE_ID, id, { enrollmentChannel: "faults", legalPoliciesVersionAccepted: version }, null);
+      await setup.loyalty.earnForOrder(TEST_STORE_ID, { customer: { platformCustomerId: `shopper-${c}` }, orderId: `order-${c}`, amount: 5000 });
     }
-    const cheapest = setup.loyaltyData.redemptionRules(TEST_STORE_ID).sort((a, b) => a.points_cost - b.points_cost)[0];
-    setup.close();
+    const cheapest = (await setup.loyaltyData.redemptionRules(TEST_STORE_ID)).sort((a, b) => a.points_cost - b.points_cost)[0];
+    await setup.close();
 
     const p = await port();
     const base = `http://127.0.0.1:${p}/v1/stores/${TEST_STORE_ID}`;
@@ -135,12 +135,12 @@ describe("SIGKILL during a redemption burst", () => {
     await killed(server);
     await burst;
 
-    const after = createServices({ databasePath });
+    const after = await createServices({ databasePath });
     try {
-      expect(after.loyaltyData.ledgerMismatches(TEST_STORE_ID)).toEqual([]);
-      for (const id of acknowledged) expect(after.loyaltyData.getTransaction(TEST_STORE_ID, id), id).toBeDefined();
+      expect(await after.loyaltyData.ledgerMismatches(TEST_STORE_ID)).toEqual([]);
+      for (const id of acknowledged) expect(await after.loyaltyData.getTransaction(TEST_STORE_ID, id), id).toBeDefined();
     } finally {
-      after.close();
+      await after.close();
     }
   }, 120_000);
 });

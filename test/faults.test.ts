@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../server/config.ts";
+import { all, sql } from "../server/db/database.ts";
 import { createServices } from "../server/services.ts";
 import { REVIEWS_CSV, TEST_STORE_ID } from "./fixtures.ts";
 import { freePort } from "./ports.ts";
@@ -26,21 +27,22 @@ function run(args: string[], env: Record<string, string>) {
 }
 
 /** Every maintained aggregate equals a direct count over the published reviews. */
-function aggregatesConsistent(databasePath: string): { reviews: number; ok: boolean } {
-  const services = createServices({ databasePath });
+async function aggregatesConsistent(databasePath: string): Promise<{ reviews: number; ok: boolean }> {
+  const services = await createServices({ databasePath });
   try {
-    const direct = services.db.prepare(
-      "SELECT product_id, count(*) AS n, sum(rating) AS total FROM reviews WHERE store_id = ? AND status = 'published' GROUP BY product_id",
-    ).all(TEST_STORE_ID) as { product_id: string; n: number; total: number }[];
-    const ok = direct.every((d) => {
-      const a = services.reviewsData.aggregate(TEST_STORE_ID, { type: "product", productId: d.product_id });
-      return a.review_count === d.n && a.rating_total === d.total;
-    });
-    const store = services.reviewsData.aggregate(TEST_STORE_ID, { type: "store" });
+    const direct = await all<{ product_id: string; n: number; total: number }>(services.db,
+      sql`SELECT product_id, count(*) AS n, sum(rating) AS total FROM reviews WHERE store_id = ${TEST_STORE_ID} AND status = 'published' GROUP BY product_id`,
+    );
+    let ok = true;
+    for (const d of direct) {
+      const a = await services.reviewsData.aggregate(TEST_STORE_ID, { type: "product", productId: d.product_id });
+      if (a.review_count !== d.n || a.rating_total !== d.total) ok = false;
+    }
+    const store = await services.reviewsData.aggregate(TEST_STORE_ID, { type: "store" });
     const total = direct.reduce((s, d) => s + d.n, 0);
     return { reviews: total, ok: ok && store.review_count === total };
   } finally {
-    services.close();
+    await services.close();
   }
 }
 
@@ -56,7 +58,7 @@ describe("SIGKILL during an import", () => {
     first.child.kill("SIGKILL");
     await first.exited;
 
-    const afterKill = aggregatesConsistent(databasePath);
+    const afterKill = await aggregatesConsistent(databasePath);
     expect(afterKill.ok).toBe(true);
     expect(afterKill.reviews).toBeGreaterThan(0);
     expect(afterKill.reviews).toBeLessThan(23_486);
@@ -65,7 +67,7 @@ describe("SIGKILL during an import", () => {
     const second = run(args, env);
     expect(await second.exited).toBe(0);
     expect(second.output()).toMatch(new RegExp(`${23_486 - afterKill.reviews} imported, ${afterKill.reviews} already present`));
-    const final = aggregatesConsistent(databasePath);
+    const final = await aggregatesConsistent(databasePath);
     expect(final).toEqual({ reviews: 23_486, ok: true });
   }, 180_000);
 });
@@ -73,9 +75,9 @@ describe("SIGKILL during an import", () => {
 describe("SIGTERM", () => {
   it("finishes in-flight requests before exiting", async () => {
     const databasePath = join(dir, "shutdown.sqlite");
-    const services = createServices({ databasePath });
-    services.stores.create({ storeId: TEST_STORE_ID, name: "t", platform: "shopify" });
-    services.close();
+    const services = await createServices({ databasePath });
+    await services.stores.create({ storeId: TEST_STORE_ID, name: "t", platform: "shopify" });
+    await services.close();
     const port = await freePort(3950, 3989);
     const server = run(["server/http/main.ts"], { DATABASE_PATH: databasePath, PORT: String(port), HOST: "127.0.0.1", CHORUS_DEMO: "0", RESPONSE_CACHE: "0" });
     const url = `http://127.0.0.1:${port}/v1/stores/${TEST_STORE_ID}/review_aggregate`;

@@ -11,6 +11,7 @@ import { demoProgram } from "../server/loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../server/loyalty/tokens.ts";
 import { DEMO_CHANNEL_IDS, DEMO_NPS_FILE, NPS_SURVEY, npsResponses, readNpsRows } from "../server/surveys/surveys.demo.ts";
 import { DATA_DIR, realReviews, seedRealReviews, TEST_STORE_ID } from "./fixtures.ts";
+import { sql, value } from "../server/db/database.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
@@ -23,14 +24,14 @@ let apiKey: string;
 
 beforeAll(async () => {
   t = await startTestServer();
-  seedRealReviews(t.services, { productIds: ["1078"] });
-  t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
-  t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
+  await seedRealReviews(t.services, { productIds: ["1078"] });
+  await t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
+  await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
   t.services.submissionLimiter.configure({ perIp: { max: 1_000_000, windowMs: 1000 }, perEmail: { max: 1_000_000, windowMs: 1000 } });
   t.services.surveyLimiter.configure({ max: 1_000_000, windowMs: 1000 });
-  apiKey = t.services.apiKeys.create(TEST_STORE_ID, "fuzz").key;
+  apiKey = (await t.services.apiKeys.create(TEST_STORE_ID, "fuzz")).key;
   prefix = t.url(`/v1/stores/${TEST_STORE_ID}`);
-  reviewId = t.services.db.prepare("SELECT review_id FROM reviews LIMIT 1").pluck().get() as string;
+  reviewId = (await value<string>(t.services.db, sql`SELECT review_id FROM reviews LIMIT 1`))!;
   const login = await fetch(`${prefix}/loyalty/login`, {
     method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify({ customerAccessToken: await signPlatformToken(SECRET, { platformCustomerId: "fuzzer", email: "fuzzer@example.com" }) }),
@@ -40,9 +41,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Row counts of every table a write endpoint touches. */
-function counts(): Record<string, number> {
+async function counts(): Promise<Record<string, number>> {
   const tables = ["reviews", "review_media", "review_votes", "questions", "survey_responses", "loyalty_customers", "loyalty_transactions", "orders"];
-  return Object.fromEntries(tables.map((name) => [name, t.services.db.prepare(`SELECT count(*) FROM ${name}`).pluck().get() as number]));
+  const out: Record<string, number> = {};
+  for (const name of tables) out[name] = Number(await value<number>(t.services.db, sql`SELECT count(*) FROM ${sql.raw(name)}`)); // a fixed table list
+  return out;
 }
 
 async function expectWellFormedError(res: Response, allowBodiless401 = false): Promise<void> {
@@ -79,11 +82,11 @@ describe("write endpoints under random JSON bodies", () => {
   it.each(endpoints.map((e) => [e.name, e] as const))("%s: no 5xx, documented error shape, nothing written when rejected", async (_name, e) => {
     await fc.assert(
       fc.asyncProperty(bodyFor(e.keys), async (body) => {
-        const before = counts();
+        const before = await counts();
         const res = await fetch(e.path(), { method: "POST", headers: { "content-type": "application/json", ...e.headers?.() }, body: JSON.stringify(body) });
         const status = res.status;
         await expectWellFormedError(res, e.enterprise);
-        if (status >= 400) expect(counts()).toEqual(before);
+        if (status >= 400) expect(await counts()).toEqual(before);
       }),
       { numRuns: RUNS },
     );
@@ -92,11 +95,11 @@ describe("write endpoints under random JSON bodies", () => {
   it.each(endpoints.map((e) => [e.name, e] as const))("%s: malformed JSON, wrong content types and multipart garbage answer 4xx", async (_name, e) => {
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 300 }), fc.constantFrom("application/json", "text/plain", "application/xml", "multipart/form-data; boundary=xyz", "multipart/form-data", ""), async (raw, type) => {
-        const before = counts();
+        const before = await counts();
         const res = await fetch(e.path(), { method: "POST", headers: { ...(type ? { "content-type": type } : {}), ...e.headers?.() }, body: type.startsWith("multipart") ? `--xyz\r\nContent-Disposition: form-data; name="rating"\r\n\r\n${raw}\r\n--xyz--` : `{${raw}` });
         await expectWellFormedError(res, e.enterprise);
         expect(res.status).toBeGreaterThanOrEqual(400);
-        expect(counts()).toEqual(before);
+        expect(await counts()).toEqual(before);
       }),
       { numRuns: Math.ceil(RUNS / 2) },
     );
@@ -121,11 +124,11 @@ describe("tokens", () => {
   it("random platform tokens at login answer 400/401, never 5xx, and create no customer", async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.string(), fc.base64String().map((s) => `${s}.${s}.${s}`)), async (token) => {
-        const before = counts().loyalty_customers;
+        const before = (await counts()).loyalty_customers;
         const res = await fetch(`${prefix}/loyalty/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customerAccessToken: token }) });
         expect([400, 401]).toContain(res.status);
         await expectWellFormedError(res);
-        expect(counts().loyalty_customers).toBe(before);
+        expect((await counts()).loyalty_customers).toBe(before);
       }),
       { numRuns: RUNS },
     );
@@ -143,7 +146,7 @@ describe("mass assignment", () => {
     if (res.status === 201) {
       const { review } = (await res.json()) as { review: { reviewId: string; status: string } };
       expect(review.reviewId).not.toBe("00000000-0000-4000-8000-000000000000");
-      const row = t.services.reviewsData.get(TEST_STORE_ID, review.reviewId)!;
+      const row = (await t.services.reviewsData.get(TEST_STORE_ID, review.reviewId))!;
       expect(row.status).toBe("pending"); // the store's moderation setting decides
       expect(row.helpful_count).toBe(0);
       expect(row.verified_status).toBe("unverified");
@@ -151,15 +154,15 @@ describe("mass assignment", () => {
   });
 
   it("an activation or redemption body cannot set points or status", async () => {
-    const before = t.services.loyaltyData.ledgerMismatches(TEST_STORE_ID);
+    const before = await t.services.loyaltyData.ledgerMismatches(TEST_STORE_ID);
     const res = await fetch(`${prefix}/loyalty/customer_activation`, {
       method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${customerToken}` },
-      body: JSON.stringify({ enrollmentChannel: "fuzz", legalPoliciesVersionAccepted: t.services.loyalty.legalPolicies(TEST_STORE_ID).version, points: 1_000_000, status: "enrolled", balance: 1_000_000 }),
+      body: JSON.stringify({ enrollmentChannel: "fuzz", legalPoliciesVersionAccepted: (await t.services.loyalty.legalPolicies(TEST_STORE_ID)).version, points: 1_000_000, status: "enrolled", balance: 1_000_000 }),
     });
     expect(res.status).toBeLessThan(500);
     const me = await (await fetch(`${prefix}/loyalty/customer`, { headers: { authorization: `Bearer ${customerToken}` } })).json();
     expect(me.loyaltyCustomer.points.balance).toBeLessThan(1_000_000);
-    expect(t.services.loyaltyData.ledgerMismatches(TEST_STORE_ID)).toEqual(before);
+    expect(await t.services.loyaltyData.ledgerMismatches(TEST_STORE_ID)).toEqual(before);
   });
 
   it("a survey response body cannot archive itself", async () => {
@@ -171,7 +174,7 @@ describe("mass assignment", () => {
     if (res.status === 201) {
       const id = ((await res.json()) as { surveyResponse: { surveyResponseId: string } }).surveyResponse.surveyResponseId;
       expect(id).not.toBe("00000000-0000-4000-8000-000000000000");
-      expect(t.services.surveysData.getResponse(TEST_STORE_ID, id)!.is_archived).toBe(0);
+      expect((await t.services.surveysData.getResponse(TEST_STORE_ID, id))!.is_archived).toBe(0);
     }
   });
 });

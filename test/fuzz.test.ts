@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from "./server.ts";
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
-  seedRealReviews(t.services, { productIds: ["1078", "862"] });
+  await seedRealReviews(t.services, { productIds: ["1078", "862"] });
 });
 afterAll(() => t.close());
 

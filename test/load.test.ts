@@ -17,6 +17,7 @@ import { demoProgram } from "../server/loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../server/loyalty/tokens.ts";
 import { DEMO_NPS_FILE, NPS_SURVEY, npsResponses, readNpsRows } from "../server/surveys/surveys.demo.ts";
 import { DATA_DIR, realReviews, seedRealReviews, TEST_STORE_ID } from "./fixtures.ts";
+import { sql, values } from "../server/db/database.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 20);
@@ -36,10 +37,10 @@ let t: TestServer;
 beforeAll(async () => {
   // As in production on a multi-core machine: cache misses of public reads computed by a read worker thread.
   t = await startTestServer({ readWorkers: 1 });
-  seedRealReviews(t.services, { productIds: PRODUCTS });
-  t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
-  t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
-  t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
+  await seedRealReviews(t.services, { productIds: PRODUCTS });
+  await t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
+  await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
+  await t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
   // One client address sends everything here: lift the per-IP/per-e-mail submission limits for the run.
   t.services.submissionLimiter.configure({ perIp: { max: 1_000_000, windowMs: 1000 }, perEmail: { max: 1_000_000, windowMs: 1000 } });
   t.services.surveyLimiter.configure({ max: 1_000_000, windowMs: 1000 });
@@ -51,8 +52,8 @@ it(`mixed read/write load for ${SECONDS} s: no 5xx, no lost write, ledgers balan
   const prefix = t.url(`/v1/stores/${TEST_STORE_ID}`);
   const texts = realReviews().filter((r) => r.body.length > 20).slice(0, 2000);
   const surveyBodies = npsResponses(readNpsRows(join(DATA_DIR, DEMO_NPS_FILE)));
-  const reviewIds = (t.services.db.prepare("SELECT review_id FROM reviews WHERE store_id = ? LIMIT 500").pluck().all(TEST_STORE_ID) as string[]);
-  const version = t.services.loyalty.legalPolicies(TEST_STORE_ID).version;
+  const reviewIds = await values<string>(t.services.db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} LIMIT 500`);
+  const version = (await t.services.loyalty.legalPolicies(TEST_STORE_ID)).version;
 
   const statuses = new Map<number, number>();
   const serverErrors: string[] = [];
@@ -100,14 +101,14 @@ it(`mixed read/write load for ${SECONDS} s: no 5xx, no lost write, ledgers balan
       const res = await post("activation", `${prefix}/loyalty/customer_activation`, { enrollmentChannel: "load", legalPoliciesVersionAccepted: version }, { authorization: `Bearer ${customerToken}` });
       if (res.status === 200) {
         accepted.enrolled.push(loyaltyCustomer.loyaltyCustomerId);
-        t.services.loyalty.earnForOrder(TEST_STORE_ID, { customer: { platformCustomerId: id }, orderId: `load-order-${n}`, amount: 400 });
+        await t.services.loyalty.earnForOrder(TEST_STORE_ID, { customer: { platformCustomerId: id }, orderId: `load-order-${n}`, amount: 400 });
         customers.push({ token: customerToken, id: loyaltyCustomer.loyaltyCustomerId, enrolled: true });
       }
     },
     async () => {
       const c = customers[n % Math.max(1, customers.length)];
       if (!c) return;
-      const rules = t.services.loyaltyData.redemptionRules(TEST_STORE_ID);
+      const rules = await t.services.loyaltyData.redemptionRules(TEST_STORE_ID);
       const res = await post("redemption", `${prefix}/loyalty/customer/redemptions`, { redemptionRuleId: rules[n % rules.length].redemption_rule_id }, { authorization: `Bearer ${c.token}` });
       if (res.status === 201) accepted.redemptions.push(((await res.json()) as { redemption: { transactionId: string } }).redemption.transactionId);
     },
@@ -142,11 +143,11 @@ it(`mixed read/write load for ${SECONDS} s: no 5xx, no lost write, ledgers balan
   expect(accepted.reviews.length).toBeGreaterThan(0);
   expect(accepted.responses.length).toBeGreaterThan(0);
   expect(accepted.enrolled.length).toBeGreaterThan(0);
-  for (const id of accepted.reviews) expect(t.services.reviewsData.get(TEST_STORE_ID, id), `review ${id}`).toBeDefined();
-  for (const id of accepted.responses) expect(t.services.surveysData.getResponse(TEST_STORE_ID, id), `response ${id}`).toBeDefined();
-  for (const id of accepted.enrolled) expect(t.services.loyaltyData.getCustomer(TEST_STORE_ID, id)?.status).toBe("enrolled");
-  for (const id of accepted.redemptions) expect(t.services.loyaltyData.getTransaction(TEST_STORE_ID, id), `redemption ${id}`).toBeDefined();
-  expect(t.services.loyaltyData.ledgerMismatches(TEST_STORE_ID)).toEqual([]);
+  for (const id of accepted.reviews) expect(await t.services.reviewsData.get(TEST_STORE_ID, id), `review ${id}`).toBeDefined();
+  for (const id of accepted.responses) expect(await t.services.surveysData.getResponse(TEST_STORE_ID, id), `response ${id}`).toBeDefined();
+  for (const id of accepted.enrolled) expect((await t.services.loyaltyData.getCustomer(TEST_STORE_ID, id))?.status).toBe("enrolled");
+  for (const id of accepted.redemptions) expect(await t.services.loyaltyData.getTransaction(TEST_STORE_ID, id), `redemption ${id}`).toBeDefined();
+  expect(await t.services.loyaltyData.ledgerMismatches(TEST_STORE_ID)).toEqual([]);
   // Stable footprint: live heap (after a full GC) grows by less than 128 MB over the run, nearly all of it in the
   // first quarter (the response cache, up to 256 MB by default, filling with the reads' answers: 93–101 MB in four
   // CI runs of 17,000–32,000 requests, which made a bound of 100 MB fail now and then). RSS is reported above but

@@ -65,7 +65,7 @@ describe("methods on every kind of path", () => {
   const stderr: string[] = [];
   beforeAll(async () => {
     t = await startTestServer({ logger });
-    seedRealReviews(t.services, { productIds: ["1078"] });
+    await seedRealReviews(t.services, { productIds: ["1078"] });
     port = Number(new URL(t.baseUrl).port);
     // What Remix or Express would print about a request they could not handle (stack traces go to stderr).
     vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void stderr.push(args.map(String).join(" ")));

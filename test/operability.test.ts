@@ -17,6 +17,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../server/config.ts";
 import { seedRealReviews, TEST_STORE_ID } from "./fixtures.ts";
+import { run, sql } from "../server/db/database.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 
 const S = `/v1/stores/${TEST_STORE_ID}`;
@@ -52,7 +53,7 @@ describe("GET /healthz", () => {
   });
 
   it("answers 503 once the database is closed, and keeps answering", async () => {
-    t.services.db.close();
+    await t.services.db.close();
     for (let i = 0; i < 2; i++) {
       const res = await fetch(t.url("/healthz"));
       expect(res.status).toBe(503);
@@ -70,8 +71,8 @@ describe("API paths: wrong method, unknown path", () => {
   let basic = "";
   beforeAll(async () => {
     t = await startTestServer({ logger: log.logger });
-    seedRealReviews(t.services, { productIds: ["1078"] });
-    basic = `Basic ${Buffer.from(`${TEST_STORE_ID}:${t.services.apiKeys.create(TEST_STORE_ID, "operability").key}`).toString("base64")}`;
+    await seedRealReviews(t.services, { productIds: ["1078"] });
+    basic = `Basic ${Buffer.from(`${TEST_STORE_ID}:${(await t.services.apiKeys.create(TEST_STORE_ID, "operability")).key}`).toString("base64")}`;
   });
   afterAll(() => t.close());
 
@@ -159,8 +160,8 @@ describe("request logs", () => {
   let apiKey = "";
   beforeAll(async () => {
     t = await startTestServer({ logger: log.logger });
-    seedRealReviews(t.services, { productIds: ["1078"] });
-    apiKey = t.services.apiKeys.create(TEST_STORE_ID, "logs").key;
+    await seedRealReviews(t.services, { productIds: ["1078"] });
+    apiKey = (await t.services.apiKeys.create(TEST_STORE_ID, "logs")).key;
   });
   afterAll(() => t.close());
 
@@ -226,8 +227,8 @@ describe("absolute URLs never come from the Host header (issue #19 finding 11)",
 
   /** A published review of product 1078 with a published photo, submitted through the storefront API. */
   async function seedPhotoReview(t: TestServer): Promise<void> {
-    const rows = seedRealReviews(t.services, { productIds: ["1078"] });
-    t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
+    const rows = await seedRealReviews(t.services, { productIds: ["1078"] });
+    await t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
     const r = rows.find((x) => x.title && x.body)!;
     const fd = new FormData();
     for (const [k, v] of Object.entries({ rating: 5, title: r.title, body: r.body, displayName: "Robin", email: "robin@example.com" })) fd.append(k, String(v));
@@ -236,8 +237,8 @@ describe("absolute URLs never come from the Host header (issue #19 finding 11)",
     expect(res.status).toBe(201);
     const { review } = await res.json();
     // Media are published with their review by the moderation flow; make sure this one is.
-    t.services.db.prepare("UPDATE review_media SET status = 'published' WHERE review_id = ?").run(review.reviewId);
-    t.services.db.prepare("UPDATE reviews SET status = 'published' WHERE review_id = ?").run(review.reviewId);
+    await run(t.services.db, sql`UPDATE review_media SET status = 'published' WHERE review_id = ${review.reviewId}`);
+    await run(t.services.db, sql`UPDATE reviews SET status = 'published' WHERE review_id = ${review.reviewId}`);
   }
 
   /** Every absolute http(s) URL in a JSON answer. */

@@ -10,9 +10,9 @@ import { startTestServer, type TestServer } from "./server.ts";
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
-  seedRealReviews(t.services, { productIds: ["1078"] });
+  await seedRealReviews(t.services, { productIds: ["1078"] });
   // Store B: same platform, an existing group name, no data of store A.
-  t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other", platform: "shopify" });
+  await t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other", platform: "shopify" });
 });
 afterAll(() => t.close());
 
@@ -47,7 +47,7 @@ describe("cross-store access", () => {
 describe("injection", () => {
   const payloads = ["' OR '1'='1", "1; DROP TABLE reviews; --", "shopify-1078' --", "\" OR \"\"=\"", "1078) UNION SELECT reviewer_email FROM reviews --"];
   it.each(payloads)("SQL in path and query parameters changes nothing and leaks nothing: %s", async (payload) => {
-    const before = t.services.reviewsData.countByStatus(TEST_STORE_ID);
+    const before = await t.services.reviewsData.countByStatus(TEST_STORE_ID);
     for (const path of [
       `/v1/stores/${encodeURIComponent(payload)}/reviews`,
       `/v1/stores/${TEST_STORE_ID}/products/${encodeURIComponent(`shopify-${payload}`)}/reviews`,

@@ -85,7 +85,7 @@ describe("the purger", () => {
       expect(received[0]).toBe(`PURGE * chorus:any-commit Basic ${Buffer.from(`chorus:${"s".repeat(16)}`).toString("base64")}`);
       expect(lines[0]).toMatch(/^Cache purge: http:\/\/127\.0\.0\.1:\d+\/ failed \(attempt 1, 2 tags waiting, next try in 20 ms\): answered 503/);
       expect(lines.join("\n")).not.toContain("s".repeat(16)); // the secret is never logged
-      seedRealReviews(t.services, { productIds: ["1078"], limit: 1 });
+      await seedRealReviews(t.services, { productIds: ["1078"], limit: 1 });
       await waitFor(() => received.some((r) => r.includes("store:"))); // the commit's tags joined the waiting ones
       failing = false;
       await waitFor(() => lines.some((l) => l.includes("answers again")));
@@ -114,7 +114,7 @@ describe("the purger's second purge", () => {
     try {
       const until = Date.now() + 3_000;
       while (seen.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 5)); // the purge of everything at start
-      seedRealReviews(t.services, { productIds: ["862"], limit: 1 });
+      await seedRealReviews(t.services, { productIds: ["862"], limit: 1 });
       const product = `product:${TEST_STORE_ID}:862`;
       const withProduct = () => seen.filter((s) => s.tags.split(" ").includes(product));
       while (withProduct().length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
@@ -144,7 +144,7 @@ describe("the purger's flush", () => {
     try {
       await purger.flush(); // the purge of everything at start
       expect(seen).toEqual([`* ${ANY_COMMIT_TAG}`]);
-      seedRealReviews(t.services, { productIds: ["862"], limit: 1 });
+      await seedRealReviews(t.services, { productIds: ["862"], limit: 1 });
       await purger.flush();
       expect(seen).toHaveLength(2);
       expect(seen[1]!.split(" ")).toContain(`product:${TEST_STORE_ID}:862`);
@@ -152,7 +152,7 @@ describe("the purger's flush", () => {
       await purger.flush(); // nothing changed: nothing sent
       expect(seen).toHaveLength(2);
       failing = true;
-      seedRealReviews(t.services, { productIds: ["1078"], limit: 1 });
+      await seedRealReviews(t.services, { productIds: ["1078"], limit: 1 });
       await expect(purger.flush()).rejects.toThrow(/did not take \d+ tags/);
       expect(purger.pending).toBeGreaterThan(0);
       failing = false;
@@ -230,11 +230,11 @@ describe.skipIf(!haveVarnish)("Varnish in front of Chorus", () => {
     v = await startVarnish({ port: varnishPort, backends: [`127.0.0.1:${serverPort}`], purgers: ["192.0.2.1"], purgeSecret: PURGE_SECRET });
     front = v.url;
     t = await startTestServer({ port: serverPort, cachePurgeUrls: [`http://chorus:${PURGE_SECRET}@127.0.0.1:${varnishPort}/`] });
-    seedRealReviews(t.services, { productIds: ["1078", "862"] });
-    seedRealReviews(t.services, { storeId: OTHER_STORE_ID, productIds: ["1094"] });
-    t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
-    apiKeyA = t.services.apiKeys.create(TEST_STORE_ID, "a").key;
-    apiKeyB = t.services.apiKeys.create(OTHER_STORE_ID, "b").key;
+    await seedRealReviews(t.services, { productIds: ["1078", "862"] });
+    await seedRealReviews(t.services, { storeId: OTHER_STORE_ID, productIds: ["1094"] });
+    await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
+    apiKeyA = (await t.services.apiKeys.create(TEST_STORE_ID, "a")).key;
+    apiKeyB = (await t.services.apiKeys.create(OTHER_STORE_ID, "b")).key;
     tokens = [];
     customerIds = [];
     for (const who of ["ann", "bob"]) {
@@ -306,8 +306,8 @@ describe.skipIf(!haveVarnish)("Varnish in front of Chorus", () => {
     const script = [
       `import { createServices } from ${JSON.stringify(join(PROJECT_ROOT, "server/services.ts"))};`,
       `import { publishRealReview } from ${JSON.stringify(join(PROJECT_ROOT, "test/fixtures.ts"))};`,
-      `const s = createServices({ databasePath: ${JSON.stringify(join(t.dir, "chorus.sqlite"))}, mediaPath: ${JSON.stringify(join(t.dir, "media"))} });`,
-      `process.stdout.write(publishRealReview(s, "862") + "\\n"); s.close();`,
+      `const s = await createServices({ databasePath: ${JSON.stringify(join(t.dir, "chorus.sqlite"))}, mediaPath: ${JSON.stringify(join(t.dir, "media"))} });`,
+      `process.stdout.write((await publishRealReview(s, "862")) + "\\n"); await s.close();`,
     ].join("\n");
     const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "inherit"] });
     const reviewId = await new Promise<string>((resolve, reject) => {

@@ -48,15 +48,15 @@ addFormats(ajv);
 
 beforeAll(async () => {
   t = await startTestServer();
-  seedRealReviews(t.services, { productIds: [PRODUCT, "1094"] });
-  t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
-  t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
-  t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
-  t.services.surveys.createSurvey(TEST_STORE_ID, ATTRIBUTION_SURVEY);
+  await seedRealReviews(t.services, { productIds: [PRODUCT, "1094"] });
+  await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
+  await t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
+  await t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
+  await t.services.surveys.createSurvey(TEST_STORE_ID, ATTRIBUTION_SURVEY);
   docs.storefront = await (await fetch(t.url("/v1/openapi.json"))).json();
   docs.enterprise = await (await fetch(t.url("/enterprise/openapi.json"))).json();
   docs.platform = await (await fetch(t.url("/platforms/openapi.json"))).json();
-  t.services.platforms.updateSettings(TEST_STORE_ID, { shopDomain: SHOP, appSecret: APP_SECRET });
+  await t.services.platforms.updateSettings(TEST_STORE_ID, { shopDomain: SHOP, appSecret: APP_SECRET });
 });
 afterAll(() => t.close());
 
@@ -139,7 +139,7 @@ async function check(call: Call): Promise<unknown> {
 
 describe("live answers validate against the documents", () => {
   it("every storefront and enterprise operation, success and error statuses", async () => {
-    const group = (t.services.stores.getProduct(TEST_STORE_ID, PRODUCT) as { groupId?: string; group_id?: string });
+    const group = ((await t.services.stores.getProduct(TEST_STORE_ID, PRODUCT)) as { groupId?: string; group_id?: string });
     const groupId = group.groupId ?? group.group_id;
     const nowhere = "/v1/stores/00000000-0000-4000-8000-000000000000";
     // Reads in three scopes.
@@ -177,11 +177,11 @@ describe("live answers validate against the documents", () => {
     await check({ url: `${S}/products/shopify-${PRODUCT}/reviews`, status: 400, body: { rating: 9 } });
     await check({ url: `${S}/products/shopify-${PRODUCT}/questions`, status: 201, body: { body: "Does it run small?", displayName: "Bea", email: "bea@example.com" } });
     await check({ url: `${S}/products/shopify-${PRODUCT}/questions`, status: 415, body: "x", headers: { "content-type": "text/plain" } });
-    const reviewId = publishRealReview(t.services, PRODUCT);
+    const reviewId = await publishRealReview(t.services, PRODUCT);
     await check({ url: `${S}/reviews/${reviewId}/votes`, status: 200, body: { vote: "helpful" } });
     await check({ url: `${S}/reviews/${reviewId}/votes`, status: 400, body: { vote: "maybe" } });
     // Okendo-compatible reads and votes (docs/api.md, Okendo-compatible).
-    const okendoReviewId = publishRealReview(t.services, PRODUCT);
+    const okendoReviewId = await publishRealReview(t.services, PRODUCT);
     await check({ url: `${S}/reviews/${okendoReviewId}`, status: 200 });
     await check({ url: `${S}/reviews/${crypto.randomUUID()}`, status: 404 });
     await check({ url: `${S}/reviews/${okendoReviewId}/vote`, status: 200, body: { voteType: "upvote" } });
@@ -195,8 +195,8 @@ describe("live answers validate against the documents", () => {
     await check({ url: `${S}/products/shopify-${PRODUCT}/questions?orderBy=helpful%20desc`, status: 200 });
     const okendoQuestion = (await check({ url: `${S}/products/shopify-${PRODUCT}/questions`, status: 201, body: { body: "Is it lined?", displayName: "Cleo", email: "cleo@example.com" } })) as { question: { questionId: string } };
     const questionId = okendoQuestion.question.questionId;
-    t.services.questions.setQuestionStatus(TEST_STORE_ID, questionId, "published");
-    const { answerId } = t.services.questions.answerAsStore({ storeId: TEST_STORE_ID, questionId, body: "Yes, fully lined.", authorName: "The shop" });
+    await t.services.questions.setQuestionStatus(TEST_STORE_ID, questionId, "published");
+    const { answerId } = await t.services.questions.answerAsStore({ storeId: TEST_STORE_ID, questionId, body: "Yes, fully lined.", authorName: "The shop" });
     await check({ url: `${S}/questions/${questionId}/vote`, status: 200, body: { voteType: "upvote" } });
     await check({ url: `${S}/questions/${questionId}/vote`, status: 400, body: {} });
     await check({ url: `${S}/questions/${crypto.randomUUID()}/vote`, status: 404, body: { voteType: "upvote" } });
@@ -297,7 +297,7 @@ describe("live answers validate against the documents", () => {
     await check({ url: `${L}/customer/redemptions`, status: 403, headers: pendingBearer, body: { redemptionRuleId: ruleId } });
     await check({ url: `${L}/customer_activation`, status: 409, headers: pendingBearer, body: { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: "0.0.0-stale" } });
     // Blocked: 403 for activation, redemption and order earning.
-    t.services.loyalty.setStatus(TEST_STORE_ID, pending.loyaltyCustomer.loyaltyCustomerId, "blocked");
+    await t.services.loyalty.setStatus(TEST_STORE_ID, pending.loyaltyCustomer.loyaltyCustomerId, "blocked");
     await check({ url: `${L}/customer_activation`, status: 403, headers: pendingBearer, body: { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: policies.version } });
     await check({ url: `${L}/customer/redemptions`, status: 403, headers: pendingBearer, body: { redemptionRuleId: ruleId } });
     await check({ url: "/enterprise/loyalty/earning_transactions", status: 403, headers: auth, body: { customer: { platformCustomerId: "openapi-2" }, orderId: "order-blocked", amount: 10 } });

@@ -18,9 +18,9 @@ beforeAll(async () => {
     previous[name] = process.env[name];
     process.env[name] = value;
   }
-  const s = createServices({ databasePath: database.location });
-  s.stores.create({ storeId: TEST_STORE_ID, name: "Test", platform: "shopify" });
-  s.close();
+  const s = await createServices({ databasePath: database.location });
+  await s.stores.create({ storeId: TEST_STORE_ID, name: "Test", platform: "shopify" });
+  await s.close();
 });
 afterAll(async () => {
   for (const [name, value] of Object.entries(previous)) {
@@ -31,39 +31,39 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const run = (...args: string[]) => {
+const run = async (...args: string[]) => {
   const out: string[] = [];
   const err: string[] = [];
-  const code = runKeysCli(args, (l) => out.push(l), (l) => err.push(l));
+  const code = await runKeysCli(args, (l) => out.push(l), (l) => err.push(l));
   return { code, out: out.join("\n"), err: err.join("\n") };
 };
 
 describe("npm run keys", () => {
-  it("create prints a key once that authenticates; list never shows it; revoke stops it", () => {
-    const created = run("create", "--store", TEST_STORE_ID, "--name", "Warehouse BI");
+  it("create prints a key once that authenticates; list never shows it; revoke stops it", async () => {
+    const created = await run("create", "--store", TEST_STORE_ID, "--name", "Warehouse BI");
     expect(created.code).toBe(0);
     const key = /password \(API key\):\s+(\S+)/.exec(created.out)![1];
     const id = /Created API key (\S+)/.exec(created.out)![1];
-    const s = createServices({ databasePath: database.location });
+    const s = await createServices({ databasePath: database.location });
     try {
       const header = `Basic ${Buffer.from(`${TEST_STORE_ID}:${key}`).toString("base64")}`;
-      expect(s.apiKeys.authenticateBasic(header)).toBe(TEST_STORE_ID);
-      const listed = run("list");
+      expect(await s.apiKeys.authenticateBasic(header)).toBe(TEST_STORE_ID);
+      const listed = await run("list");
       expect(listed.out).toContain(id);
       expect(listed.out).toContain("Warehouse BI");
       expect(listed.out).not.toContain(key);
-      expect(run("revoke", id).code).toBe(0);
-      expect(() => s.apiKeys.authenticateBasic(header)).toThrow();
-      expect(run("list", "--store", TEST_STORE_ID).out).toContain("REVOKED");
-      expect(run("revoke", id).code).toBe(1);
+      expect((await run("revoke", id)).code).toBe(0);
+      await expect(s.apiKeys.authenticateBasic(header)).rejects.toThrow();
+      expect((await run("list", "--store", TEST_STORE_ID)).out).toContain("REVOKED");
+      expect((await run("revoke", id)).code).toBe(1);
     } finally {
-      s.close();
+      await s.close();
     }
   });
 
-  it("create for an unknown store fails with exit code 1; bad usage exits 2", () => {
-    expect(run("create", "--store", "nope").code).toBe(1);
-    expect(run("create").code).toBe(2);
-    expect(run("frobnicate").code).toBe(2);
+  it("create for an unknown store fails with exit code 1; bad usage exits 2", async () => {
+    expect((await run("create", "--store", "nope")).code).toBe(1);
+    expect((await run("create")).code).toBe(2);
+    expect((await run("frobnicate")).code).toBe(2);
   });
 });

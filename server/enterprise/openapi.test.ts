@@ -17,14 +17,14 @@ addFormats(ajv);
 
 beforeAll(async () => {
   t = await startTestServer();
-  t.services.stores.create({ storeId: TEST_STORE_ID, name: "Test store", platform: "shopify" });
-  auth = `Basic ${Buffer.from(`${TEST_STORE_ID}:${t.services.apiKeys.create(TEST_STORE_ID, "test").key}`).toString("base64")}`;
-  t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
-  t.services.surveys.createSurvey(TEST_STORE_ID, ATTRIBUTION_SURVEY);
+  await t.services.stores.create({ storeId: TEST_STORE_ID, name: "Test store", platform: "shopify" });
+  auth = `Basic ${Buffer.from(`${TEST_STORE_ID}:${(await t.services.apiKeys.create(TEST_STORE_ID, "test")).key}`).toString("base64")}`;
+  await t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
+  await t.services.surveys.createSurvey(TEST_STORE_ID, ATTRIBUTION_SURVEY);
   // Include the real rows without a score (no NPS answer) among them.
   const rows = readNpsRows(join(DATA_DIR, DEMO_NPS_FILE));
-  t.services.surveys.importResponses(TEST_STORE_ID, npsResponses([...rows.slice(0, 60), ...rows.filter((r) => r.NPS_SCORE === "").slice(0, 5)]));
-  t.services.surveys.importResponses(TEST_STORE_ID, attributionResponses(120, 7, Date.UTC(2018, 0, 1), Date.UTC(2018, 2, 1)));
+  await t.services.surveys.importResponses(TEST_STORE_ID, npsResponses([...rows.slice(0, 60), ...rows.filter((r) => r.NPS_SCORE === "").slice(0, 5)]));
+  await t.services.surveys.importResponses(TEST_STORE_ID, attributionResponses(120, 7, Date.UTC(2018, 0, 1), Date.UTC(2018, 2, 1)));
   const res = await fetch(t.url("/enterprise/openapi.json"));
   expect(res.status).toBe(200);
   doc = await res.json();
