@@ -192,7 +192,7 @@ async function execute<R>(db: Db, query: Query<R>): Promise<{ rows: R[]; numAffe
 }
 
 function isRaw<R>(query: Query<R>): query is RawBuilder<R> {
-  return typeof (query as RawBuilder<R>).execute === "function" && typeof (query as RawBuilder<R>).as === "function";
+  return (query as { isRawBuilder?: unknown }).isRawBuilder === true;
 }
 
 /** Every row `query` returns. @throws DbError-coded errors (server/db/errors.ts). */
