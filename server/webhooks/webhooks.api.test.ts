@@ -511,8 +511,8 @@ describe("SSRF: every spelling of an internal target, over real HTTP (the forms 
   beforeAll(async () => {
     listeners = await startLoopbackListeners();
     guarded = await startTestServer({ webhooks: { now: () => clock, delivery: "manual" } });
-    guarded.services.stores.create({ storeId: TEST_STORE_ID, name: "Guarded webhooks", platform: "shopify" });
-    guarded.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
+    await guarded.services.stores.create({ storeId: TEST_STORE_ID, name: "Guarded webhooks", platform: "shopify" });
+    await guarded.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
   }, 60_000);
   afterAll(async () => {
     await guarded?.close();
