@@ -23,11 +23,11 @@ const extractMs = performance.now() - t0;
 console.log(`keyword extraction: ${rows.length} reviews in ${extractMs.toFixed(0)} ms = ${Math.round(rows.length / (extractMs / 1000))} reviews/s (${mentions} keyword identifications)`);
 
 const dir = mkdtempSync(join(tmpdir(), "chorus-bench-ai-"));
-const services = createServices({ databasePath: join(dir, "bench.sqlite"), ai: { llm: null, translation: null } });
+const services = await createServices({ databasePath: join(dir, "bench.sqlite"), ai: { llm: null, translation: null } });
 try {
   const productIds = [...new Set(rows.map((r) => r.productId))];
-  seedRealReviews(services, { productIds });
-  const products = services.stores.topProducts(TEST_STORE_ID, 100_000).filter((p) => p.reviewCount >= services.aiConfig.minReviews);
+  await seedRealReviews(services, { productIds });
+  const products = (await services.stores.topProducts(TEST_STORE_ID, 100_000)).filter((p) => p.reviewCount >= services.aiConfig.minReviews);
   const total = products.reduce((n, p) => n + p.reviewCount, 0);
   for (const label of ["summary (cold: analysis + generation)", "summary (warm: analysis cached)"]) {
     t0 = performance.now();
@@ -36,6 +36,6 @@ try {
     console.log(`${label}: ${products.length} products, ${total} reviews in ${ms.toFixed(0)} ms = ${Math.round(total / (ms / 1000))} reviews/s (${((ms / total) * 1000).toFixed(0)} ms per 1,000 reviews)`);
   }
 } finally {
-  services.close();
+  await services.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -52,10 +52,10 @@ if (!existsSync(databasePath)) {
   process.exit(1);
 }
 
-const services = createServices({ databasePath });
-const products = services.stores.topProducts(BENCH_STORE_ID, 100_000).map((p) => p.productId);
-const groups = services.stores.listGroups(BENCH_STORE_ID).map((g) => g.groupId);
-services.close();
+const services = await createServices({ databasePath });
+const products = (await services.stores.topProducts(BENCH_STORE_ID, 100_000)).map((p) => p.productId);
+const groups = (await services.stores.listGroups(BENCH_STORE_ID)).map((g) => g.groupId);
+await services.close();
 if (products.length === 0) {
   console.error(`${databasePath} has no bench store: run \`npm run bench:data\`.`);
   process.exit(1);

@@ -49,14 +49,14 @@ export async function runClusterBench(options: { seconds: number; warmupSeconds:
   const children: Awaited<ReturnType<typeof startProcess>>[] = [];
   try {
     // The same store on both engines.
-    const pg = createServices({ databasePath: cluster.postgres.url, mediaPath: cluster.mediaPath });
-    seedRealReviews(pg, { limit: reviewCount });
-    const products = pg.stores.topProducts(TEST_STORE_ID, 100_000).map((p) => p.productId);
-    pg.close();
+    const pg = await createServices({ databasePath: cluster.postgres.url, mediaPath: cluster.mediaPath });
+    await seedRealReviews(pg, { limit: reviewCount });
+    const products = (await pg.stores.topProducts(TEST_STORE_ID, 100_000)).map((p) => p.productId);
+    await pg.close();
     const sqlitePath = join(dir, "chorus.sqlite");
-    const lite = createServices({ databasePath: sqlitePath, mediaPath: join(dir, "media") });
-    seedRealReviews(lite, { limit: reviewCount });
-    lite.close();
+    const lite = await createServices({ databasePath: sqlitePath, mediaPath: join(dir, "media") });
+    await seedRealReviews(lite, { limit: reviewCount });
+    await lite.close();
     const prefix = `/v1/stores/${TEST_STORE_ID}`;
     children.push(await startProcess(["bench/bare-server.ts"], { PORT: String(barePort) }, `http://127.0.0.1:${barePort}/`));
     children.push(await startProcess(["server/http/main.ts"], {

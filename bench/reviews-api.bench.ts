@@ -22,13 +22,13 @@ const dir = mkdtempSync(join(tmpdir(), "chorus-bench-"));
 const databasePath = join(dir, "bench.sqlite");
 
 // 1. Import.
-const services = createServices({ databasePath });
-services.stores.create({ storeId: DEMO_STORE_ID, name: "Bench", platform: "shopify" });
+const services = await createServices({ databasePath });
+await services.stores.create({ storeId: DEMO_STORE_ID, name: "Bench", platform: "shopify" });
 const report = await importReviewsCsv({ db: services.db, stores: services.stores, reviews: services.reviewsData }, { storeId: DEMO_STORE_ID, file: REVIEWS_CSV });
 const importRate = Math.round(report.rowsRead / (report.ms / 1000));
 console.log(`import: ${report.rowsRead} rows in ${report.ms} ms = ${importRate} rows/s`);
-const products = services.stores.topProducts(DEMO_STORE_ID, 10_000).map((p) => p.productId);
-services.close();
+const products = (await services.stores.topProducts(DEMO_STORE_ID, 10_000)).map((p) => p.productId);
+await services.close();
 
 const prefix = `/v1/stores/${DEMO_STORE_ID}`;
 const hot = [`${prefix}/products/shopify-1078/reviews?orderBy=date%20desc`];

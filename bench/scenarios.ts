@@ -42,17 +42,17 @@ export async function extraScenarios(ctx: ScenarioContext): Promise<Scenario[]> 
   if (requests.length) out.push({ name: `loyalty customer, Bearer, ${requests.length} customers (spread)`, paths: [], requests });
   // Enterprise last: its 100-row pages (~110 KB each) are the heaviest for the load generator too.
   // Enterprise: a bench API key, then the first page and pages deep into the listing (via nextUrl).
-  const services = createServices({ databasePath });
-  const key = services.apiKeys.create(BENCH_STORE_ID, `bench ${new Date().toISOString()}`).key;
+  const services = await createServices({ databasePath });
+  const key = (await services.apiKeys.create(BENCH_STORE_ID, `bench ${new Date().toISOString()}`)).key;
   const surveyPages: string[] = [];
-  let page = services.surveys.listResponses(BENCH_STORE_ID, DEMO_SURVEY_IDS.nps, { limit: 100, orderBy: "date desc" });
+  let page = await services.surveys.listResponses(BENCH_STORE_ID, DEMO_SURVEY_IDS.nps, { limit: 100, orderBy: "date desc" });
   surveyPages.push(`/enterprise/surveys/${DEMO_SURVEY_IDS.nps}/responses?limit=100`);
   for (let i = 1; page.nextUrl && i < 1000; i++) {
     if (i % 50 === 0) surveyPages.push(page.nextUrl);
     const lastEvaluated = new URL(page.nextUrl, "http://x").searchParams.get("lastEvaluated")!;
-    page = services.surveys.listResponses(BENCH_STORE_ID, DEMO_SURVEY_IDS.nps, { limit: 100, orderBy: "date desc", lastEvaluated });
+    page = await services.surveys.listResponses(BENCH_STORE_ID, DEMO_SURVEY_IDS.nps, { limit: 100, orderBy: "date desc", lastEvaluated });
   }
-  services.close();
+  await services.close();
   const basic = { authorization: `Basic ${Buffer.from(`${BENCH_STORE_ID}:${key}`).toString("base64")}` };
   if (surveyPages.length > 1) {
     out.push({ name: "enterprise responses, limit=100, first page (hot)", paths: [surveyPages[0]], headers: basic });

@@ -17,6 +17,7 @@ import { NPS_SURVEY, DEMO_CHANNEL_IDS, DEMO_NPS_FILE, DEMO_SURVEY_IDS, npsRespon
 import { validateAnswers } from "../server/surveys/surveys.service.ts";
 import { DATA_DIR, TEST_STORE_ID } from "../test/fixtures.ts";
 import { startTestServer } from "../test/server.ts";
+import { exec, transaction } from "../server/db/database.ts";
 
 const TOTAL = Number(process.env.BENCH_RESPONSES ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -25,21 +26,21 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const t = await startTestServer();
 try {
   const { services } = t;
-  services.stores.create({ storeId: TEST_STORE_ID, name: "Bench store", platform: "shopify" });
-  const key = services.apiKeys.create(TEST_STORE_ID, "bench").key;
+  await services.stores.create({ storeId: TEST_STORE_ID, name: "Bench store", platform: "shopify" });
+  const key = (await services.apiKeys.create(TEST_STORE_ID, "bench")).key;
   const authorization = `Basic ${Buffer.from(`${TEST_STORE_ID}:${key}`).toString("base64")}`;
-  services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
+  await services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
 
   // Validate each real row's answers once (the one schema module), then store TOTAL responses.
   const started = Date.now();
-  const questions = services.surveysData.questionsOf(TEST_STORE_ID, DEMO_SURVEY_IDS.nps);
+  const questions = await services.surveysData.questionsOf(TEST_STORE_ID, DEMO_SURVEY_IDS.nps);
   const templates = npsResponses(readNpsRows(join(DATA_DIR, DEMO_NPS_FILE))).map((r) => validateAnswers(DEMO_SURVEY_IDS.nps, questions, r.answeredQuestions));
   const base = Date.UTC(2018, 0, 1);
-  services.db.transaction(() => {
+  await transaction(services.db, async () => {
     for (let i = 0; i < TOTAL; i++) {
       const answers = templates[i % templates.length];
       const nps = answers.find((a) => a.type === "nps");
-      services.surveysData.insertResponse({
+      await services.surveysData.insertResponse({
         survey_response_id: randomUUID(), store_id: TEST_STORE_ID, survey_id: DEMO_SURVEY_IDS.nps, channel_survey_id: DEMO_CHANNEL_IDS.npsEmail,
         answered_questions_json: JSON.stringify(answers), customer_id: null, customer_email: null, email_marketing_opt_in: null, is_archived: 0,
         remote_order_id: null, reward_type: null, reward_description: null, reward_value: null,
@@ -47,18 +48,18 @@ try {
         created_ms: base + i * 60_000, idempotency_key: null, request_hash: null,
       }, "");
     }
-  })();
-  services.db.exec("ANALYZE");
+  });
+  await exec(services.db, "ANALYZE");
   console.log(`Seeded ${TOTAL} survey responses in ${Date.now() - started} ms`);
 
   // Follow the cursors (in process) to the last page, as a client following nextUrl would.
   const firstPath = `/enterprise/surveys/${DEMO_SURVEY_IDS.nps}/responses?limit=100`;
   let lastPath = firstPath;
   let pages = 1;
-  for (let page = services.surveys.listResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.nps, { limit: 100, orderBy: "date desc" }); page.nextUrl; pages++) {
+  for (let page = await services.surveys.listResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.nps, { limit: 100, orderBy: "date desc" }); page.nextUrl; pages++) {
     lastPath = page.nextUrl;
     const lastEvaluated = new URL(page.nextUrl, "http://x").searchParams.get("lastEvaluated")!;
-    page = services.surveys.listResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.nps, { limit: 100, orderBy: "date desc", lastEvaluated });
+    page = await services.surveys.listResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.nps, { limit: 100, orderBy: "date desc", lastEvaluated });
   }
   console.log(`${pages} pages of 100; last page: ${lastPath.slice(0, 90)}...`);
 
@@ -71,18 +72,18 @@ try {
   await check(lastPath);
 
   /** Mean µs of one page in process (service + SQL + shaping, no HTTP). */
-  const inProcess = (path: string) => {
+  const inProcess = async (path: string) => {
     const lastEvaluated = new URL(path, "http://x").searchParams.get("lastEvaluated") ?? undefined;
     const n = 300;
     const t0 = process.hrtime.bigint();
-    for (let i = 0; i < n; i++) services.surveys.listResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.nps, { limit: 100, orderBy: "date desc", lastEvaluated });
+    for (let i = 0; i < n; i++) await services.surveys.listResponses(TEST_STORE_ID, DEMO_SURVEY_IDS.nps, { limit: 100, orderBy: "date desc", lastEvaluated });
     return Number(process.hrtime.bigint() - t0) / n / 1000;
   };
 
   const results: Record<string, unknown> = { responses: TOTAL, limit: 100, seconds: SECONDS, connections: CONNECTIONS };
   for (const [name, path] of [["first page", firstPath], ["last page", lastPath], ["first page (again)", firstPath], ["last page (again)", lastPath]] as const) {
     const r = await autocannon({ url: t.url(path), headers: { authorization }, connections: CONNECTIONS, duration: SECONDS });
-    const row = { requestsPerSecond: Math.round(r.requests.average), p50ms: r.latency.p50, p99ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors, inProcessUs: Math.round(inProcess(path)) };
+    const row = { requestsPerSecond: Math.round(r.requests.average), p50ms: r.latency.p50, p99ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors, inProcessUs: Math.round(await inProcess(path)) };
     results[name] = row;
     console.log(`${name.padEnd(20)} ${String(row.requestsPerSecond).padStart(6)} req/s   p50 ${row.p50ms} ms   p99 ${row.p99ms} ms   non-2xx ${row.non2xx}   in-process ${row.inProcessUs} µs/page`);
   }

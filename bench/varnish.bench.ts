@@ -47,9 +47,9 @@ const chorus = await startProcess(["server/http/main.ts"], {
 const bare = await startProcess(["bench/bare-server.ts"], { PORT: String(bPort) }, `http://127.0.0.1:${bPort}/`);
 await varnish.healthy();
 
-const services = createServices({ databasePath, mediaPath: join(dir, "media") });
-const products = services.stores.topProducts(DEMO_STORE_ID, 10_000).map((p) => p.productId);
-services.close();
+const services = await createServices({ databasePath, mediaPath: join(dir, "media") });
+const products = (await services.stores.topProducts(DEMO_STORE_ID, 10_000)).map((p) => p.productId);
+await services.close();
 const hot = [`${prefix}/products/shopify-${products[0]}/reviews`];
 const spread = products.map((p) => `${prefix}/products/shopify-${p}/reviews`);
 
