@@ -16,6 +16,7 @@ import { startCluster, type Cluster } from "./cluster.ts";
 import { TEST_STORE_ID } from "./fixtures.ts";
 import { findPostgresBin } from "./postgres.ts";
 import { findVarnishd } from "./varnish.ts";
+import { sql, value } from "../server/db/database.ts";
 
 const missing = [
   findVarnishd() ? null : "varnishd (apt-get install -y varnish varnish-modules)",
@@ -42,10 +43,10 @@ describe.skipIf(missing.length > 0)("storefront write limits on a cluster of two
       },
     });
     services = createServices({ databasePath: cluster.postgres.url, mediaPath: cluster.mediaPath });
-    services.stores.create({ storeId: TEST_STORE_ID, name: "Cluster limits store", platform: "shopify" });
-    services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: "858", name: "Wrap dress" });
-    services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
-    services.reviewsData.insert({
+    await services.stores.create({ storeId: TEST_STORE_ID, name: "Cluster limits store", platform: "shopify" });
+    await services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: "858", name: "Wrap dress" });
+    await services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
+    await services.reviewsData.insert({
       reviewId: VOTED_REVIEW, storeId: TEST_STORE_ID, productId: "858", rating: 5, title: "Lovely", body: "Soft fabric, true to size.",
       createdMs: Date.now(), status: "published", reviewerName: "Ada",
     });
@@ -65,30 +66,30 @@ describe.skipIf(missing.length > 0)("storefront write limits on a cluster of two
   };
 
   it(`200 concurrent survey answers from one address, half to each node, store ${SURVEY_RESPONSES_PER_ADDRESS} in all; the rest answer 429`, async () => {
-    const stored = () => services.db.prepare("SELECT count(*) FROM survey_responses WHERE store_id = ?").pluck().get(TEST_STORE_ID) as number;
-    const before = stored();
+    const stored = async () => await value(services.db, sql`SELECT count(*) FROM survey_responses WHERE store_id = ${TEST_STORE_ID}`) as number;
+    const before = (await stored());
     const answer = { answeredQuestions: [{ id: DEMO_QUESTION_IDS.nps, type: "nps", answer: 0 }] };
     const results = await Promise.all(Array.from({ length: 200 }, (_, i) => post(i, `${store}/surveys/${DEMO_CHANNEL_IDS.npsEmail}/responses`, "203.0.113.7", answer)));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(SURVEY_RESPONSES_PER_ADDRESS);
     expect(statuses.filter((s) => s === 429)).toHaveLength(200 - SURVEY_RESPONSES_PER_ADDRESS);
     expect(results.find((r) => r.status === 429)!.body.error?.code).toBe("rate_limited");
-    expect(stored() - before).toBe(SURVEY_RESPONSES_PER_ADDRESS);
+    expect((await stored()) - before).toBe(SURVEY_RESPONSES_PER_ADDRESS);
     // Both nodes counted some of them: the window is one, not two of the same size.
     const admittedBy = [0, 1].map((n) => results.filter((r, i) => i % 2 === n && r.status === 201).length);
     expect(admittedBy[0]! + admittedBy[1]!).toBe(SURVEY_RESPONSES_PER_ADDRESS);
   }, 120_000);
 
   it(`40 concurrent reviews from one IPv6 /64 (rotating its low bits), half to each node, store ${SUBMISSIONS_PER_ADDRESS}`, async () => {
-    const reviews = () => services.db.prepare("SELECT count(*) FROM reviews WHERE store_id = ?").pluck().get(TEST_STORE_ID) as number;
-    const before = reviews();
+    const reviews = async () => await value(services.db, sql`SELECT count(*) FROM reviews WHERE store_id = ${TEST_STORE_ID}`) as number;
+    const before = (await reviews());
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => post(i, `${store}/products/shopify-858/reviews`, `2001:db8:9:9::${(i + 1).toString(16)}`, {
       rating: 4, title: "True to size", body: "Ordered my usual size and it fits well; the fabric is soft and it washes fine.",
       displayName: "Dana", email: `dana-${i}@example.com`,
     })));
     expect(results.filter((r) => r.status === 201)).toHaveLength(SUBMISSIONS_PER_ADDRESS);
     expect(results.filter((r) => r.status === 429)).toHaveLength(40 - SUBMISSIONS_PER_ADDRESS);
-    expect(reviews() - before).toBe(SUBMISSIONS_PER_ADDRESS);
+    expect((await reviews()) - before).toBe(SUBMISSIONS_PER_ADDRESS);
     // The next /64 is someone else, on either node.
     expect((await post(1, `${store}/products/shopify-858/reviews`, "2001:db8:9:a::1", {
       rating: 5, title: "Lovely", body: "Lovely colour and the cut is flattering.", displayName: "Sam", email: "sam@example.com",
@@ -99,6 +100,6 @@ describe.skipIf(missing.length > 0)("storefront write limits on a cluster of two
     const results = await Promise.all(Array.from({ length: 100 }, (_, i) => post(i, `${store}/reviews/${VOTED_REVIEW}/votes`, "198.51.100.33", { vote: "helpful" })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 429)).toHaveLength(99);
-    expect(services.db.prepare("SELECT helpful_count FROM reviews WHERE review_id = ?").pluck().get(VOTED_REVIEW)).toBe(1);
+    expect(await value(services.db, sql`SELECT helpful_count FROM reviews WHERE review_id = ${VOTED_REVIEW}`)).toBe(1);
   }, 120_000);
 });

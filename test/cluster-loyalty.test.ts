@@ -38,9 +38,9 @@ describe.skipIf(missing.length > 0)("the points ledger on a cluster of two nodes
   beforeAll(async () => {
     cluster = await startCluster({ nodes: 2, env: { READ_WORKERS: "0", LOG_LEVEL: "warn" } });
     services = createServices({ databasePath: cluster.postgres.url, mediaPath: cluster.mediaPath });
-    services.stores.create({ storeId: TEST_STORE_ID, name: "Cluster loyalty store", platform: "shopify" });
-    services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET)); // sign-up 100 points, free shipping for 300, 1 point per currency unit
-    services.apiKeys.create(TEST_STORE_ID, "cluster loyalty test", API_KEY);
+    await services.stores.create({ storeId: TEST_STORE_ID, name: "Cluster loyalty store", platform: "shopify" });
+    await services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET)); // sign-up 100 points, free shipping for 300, 1 point per currency unit
+    await services.apiKeys.create(TEST_STORE_ID, "cluster loyalty test", API_KEY);
   }, 240_000);
 
   afterAll(async () => {
@@ -76,14 +76,14 @@ describe.skipIf(missing.length > 0)("the points ledger on a cluster of two nodes
 
   it("40 concurrent redemptions, half to each node: exactly the affordable 3 succeed, with distinct coupons; the balance is never negative", async () => {
     const s = await enrolledShopper("redeemer");
-    services.loyalty.adjustPoints(TEST_STORE_ID, s.id, 850, "Goodwill"); // 950 points: three free-shipping rewards of 300
+    await services.loyalty.adjustPoints(TEST_STORE_ID, s.id, 850, "Goodwill"); // 950 points: three free-shipping rewards of 300
     const rule = services.loyaltyData.redemptionRules(TEST_STORE_ID).find((r) => r.type === "free-shipping")!;
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => post(i, `${store}/loyalty/customer/redemptions`, { redemptionRuleId: rule.redemption_rule_id }, s.token)));
     const won = results.filter((r) => r.status === 201);
     expect(won).toHaveLength(3);
     expect(results.filter((r) => r.status === 409 && r.body.error?.code === "insufficient_points")).toHaveLength(37);
     expect(new Set(won.map((r) => r.body.redemption.reward.code)).size).toBe(3);
-    expect(services.loyalty.checkLedger(TEST_STORE_ID, s.id)).toEqual({ ok: true, balance: 50, sum: 50 });
+    expect(await services.loyalty.checkLedger(TEST_STORE_ID, s.id)).toEqual({ ok: true, balance: 50, sum: 50 });
   }, 60_000);
 
   it("one order's earning sent 20 times to both nodes at once earns once; every ledger balances", async () => {
@@ -94,7 +94,7 @@ describe.skipIf(missing.length > 0)("the points ledger on a cluster of two nodes
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 200)).toHaveLength(19);
     expect(new Set(results.map((r) => r.body.transaction.transactionId)).size).toBe(1);
-    expect(services.loyalty.checkLedger(TEST_STORE_ID, s.id)).toEqual({ ok: true, balance: 100 + 120, sum: 100 + 120 });
-    expect(services.loyaltyData.ledgerMismatches(TEST_STORE_ID)).toEqual([]);
+    expect(await services.loyalty.checkLedger(TEST_STORE_ID, s.id)).toEqual({ ok: true, balance: 100 + 120, sum: 100 + 120 });
+    expect(await services.loyaltyData.ledgerMismatches(TEST_STORE_ID)).toEqual([]);
   }, 60_000);
 });

@@ -11,6 +11,7 @@ import { OTHER_STORE_ID, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { fieldState, openForm, postForm, sessionFrom } from "../../test/account-forms-http.ts";
 import { adminGet, adminPost, postAdminLogin, signInAgent, type AdminAgent } from "../../test/admin-http.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
+import { one, run, sql } from "../db/database.ts";
 
 const ORIGIN = "https://reviews.example.test";
 const A = TEST_STORE_ID;
@@ -27,10 +28,11 @@ const signup = async (fields: Record<string, string>, address = nextAddress()) =
   const form = await openForm(t, "/admin/signup", { "x-forwarded-for": address });
   return postForm(t, "/admin/signup", form, fields, { headers: { "x-forwarded-for": address } });
 };
-const row = <T>(sql: string, ...args: unknown[]) => t.services.db.prepare(sql).get(...args) as T;
+const row = async <T>(text: string, ...args: unknown[]) =>
+  (await one<T>(t.services.db, sql.join(text.split("?").flatMap((part, i) => (i === 0 ? [sql.raw(part)] : [sql`${args[i - 1]}`, sql.raw(part)])), sql``)))!;
 /** The link of the newest mail to `to` of `kind` (read from the outbox), as a path on this server. */
-const mailedLink = (to: string, kind: string): string => {
-  const mail = row<{ text: string; html: string } | undefined>("SELECT text, html FROM mail_outbox WHERE to_address = ? AND kind = ? ORDER BY seq DESC LIMIT 1", to, kind);
+const mailedLink = async (to: string, kind: string): Promise<string> => {
+  const mail = (await row<{ text: string; html: string } | undefined>("SELECT text, html FROM mail_outbox WHERE to_address = ? AND kind = ? ORDER BY seq DESC LIMIT 1", to, kind));
   if (!mail) throw new Error(`no ${kind} mail to ${to}`);
   const url = new RegExp(`${ORIGIN.replace(/\./g, "\\.")}(/admin/(?:invite|reset)/[A-Za-z0-9_-]+)`).exec(mail.text)?.[1];
   expect(mail.html).toContain(`${ORIGIN}${url}`);
@@ -38,12 +40,12 @@ const mailedLink = (to: string, kind: string): string => {
 };
 /** The text of a page as read: React's text separators dropped, entities of quotes decoded. */
 const pageText = (html: string) => html.replaceAll("<!-- -->", "").replaceAll("&#x27;", "'").replaceAll("&quot;", '"').replaceAll("&amp;", "&");
-const mailCount = (to: string, kind: string) => row<{ n: number }>("SELECT count(*) AS n FROM mail_outbox WHERE to_address = ? AND kind = ?", to, kind).n;
+const mailCount = async (to: string, kind: string) => (await row<{ n: number }>("SELECT count(*) AS n FROM mail_outbox WHERE to_address = ? AND kind = ?", to, kind)).n;
 
 beforeAll(async () => {
   t = await startTestServer({ trustedProxies: "loopback", publicUrl: ORIGIN });
-  t.services.stores.create({ storeId: A, name: "Store A", platform: "shopify" });
-  t.services.stores.create({ storeId: B, name: "Store B (other merchant)", platform: "shopify" });
+  await t.services.stores.create({ storeId: A, name: "Store A", platform: "shopify" });
+  await t.services.stores.create({ storeId: B, name: "Store B (other merchant)", platform: "shopify" });
   await t.services.admin.createUser({ email: "owner@shop-a.test", password: "owner password A", storeIds: [A] });
   await t.services.admin.createUser({ email: "owner@shop-b.test", password: "owner password B", storeIds: [B] });
   owner = await signInAgent(t, "owner@shop-a.test", "owner password A", A);
@@ -60,7 +62,7 @@ describe("sign-up", () => {
     const stores = t.services.stores.list().length;
     const res = await fetch(t.url("/admin/signup"), { method: "POST", body: new URLSearchParams(validSignup("closed@example.com")), redirect: "manual" });
     expect(res.status).toBe(404);
-    expect(t.services.stores.list().length).toBe(stores);
+    expect(await t.services.stores.list().length).toBe(stores);
     // The sign-in page does not offer it either.
     expect(await (await fetch(t.url("/admin/login"))).text()).not.toContain("/admin/signup");
   });
@@ -74,11 +76,11 @@ describe("sign-up", () => {
     const storeId = /^\/admin\/stores\/([0-9a-f-]{36})$/.exec(location)?.[1];
     expect(storeId).toBeDefined();
     expect([A, B]).not.toContain(storeId);
-    const store = row<{ name: string; platform: string; shop_url: string }>("SELECT name, platform, shop_url FROM stores WHERE store_id = ?", storeId);
+    const store = (await row<{ name: string; platform: string; shop_url: string }>("SELECT name, platform, shop_url FROM stores WHERE store_id = ?", storeId));
     expect(store).toEqual({ name: "Acme Outdoor", platform: "woocommerce", shop_url: "https://acme.example/shop" });
-    const membership = row<{ email: string; role: string; is_operator: number }>(
+    const membership = (await row<{ email: string; role: string; is_operator: number }>(
       "SELECT u.email, m.role, u.is_operator FROM store_memberships m JOIN merchant_users u USING (user_id) WHERE m.store_id = ?", storeId,
-    );
+    ));
     expect(membership).toEqual({ email: "new.owner@example.com", role: "owner", is_operator: 0 });
     const cookie = sessionFrom(res)!;
     expect(res.headers.getSetCookie().find((c) => c.startsWith("chorus_admin="))).toMatch(/HttpOnly/i);
@@ -103,7 +105,7 @@ describe("sign-up", () => {
     expect(fieldState(html, "storeName")).toMatchObject({ invalid: true, error: expect.stringContaining("store's name") });
     expect(fieldState(html, "platform")).toMatchObject({ invalid: true, error: expect.stringContaining("platform") });
     expect(fieldState(html, "shopUrl")).toMatchObject({ invalid: true, error: expect.stringContaining("https://") });
-    expect(t.services.stores.list().length).toBe(stores);
+    expect(await t.services.stores.list().length).toBe(stores);
   });
 
   it.each([
@@ -123,7 +125,7 @@ describe("sign-up", () => {
     const res = await signup(validSignup("OWNER@shop-a.test"));
     expect(res.status).toBe(400);
     expect(fieldState(await res.text(), "email")).toMatchObject({ invalid: true, error: expect.stringContaining("already exists") });
-    expect(t.services.stores.list().length).toBe(stores);
+    expect(await t.services.stores.list().length).toBe(stores);
   });
 
   it("CSRF: without the form's cookie and token the POST is refused (403)", async () => {
@@ -131,7 +133,7 @@ describe("sign-up", () => {
     const form = await openForm(t, "/admin/signup");
     expect((await postForm(t, "/admin/signup", { cookie: form.cookie, csrf: "forged" }, validSignup("csrf@example.com"))).status).toBe(403);
     expect((await postForm(t, "/admin/signup", { cookie: "", csrf: form.csrf }, validSignup("csrf@example.com"))).status).toBe(403);
-    expect(t.services.admin.userExists("csrf@example.com")).toBe(false);
+    expect(await t.services.admin.userExists("csrf@example.com")).toBe(false);
   });
 
   it("per client address: 10 concurrent sign-ups against a limit of 3 create exactly 3 stores; 429 with Retry-After; another network is not affected", async () => {
@@ -147,7 +149,7 @@ describe("sign-up", () => {
     const refused = results.find((r) => r.status === 429)!;
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await refused.text()).toContain("Too many stores");
-    const created = row<{ n: number }>("SELECT count(*) AS n FROM merchant_users WHERE email LIKE 'burst-%'").n;
+    const created = (await row<{ n: number }>("SELECT count(*) AS n FROM merchant_users WHERE email LIKE 'burst-%'")).n;
     expect(created).toBe(3);
     expect((await signup(validSignup("other-network@example.com"), address.replace("77", "78"))).status).toBe(302);
   });
@@ -180,7 +182,7 @@ describe("new store from the admin", () => {
     expect((await adminGet(t, owner, "/admin/stores/new")).status).toBe(403);
     expect((await adminPost(t, owner, "/admin/stores/new", { storeName: "X", platform: "custom", shopUrl: "https://x.example" })).status).toBe(403);
     const { userId } = t.services.admin.user("owner@shop-b.test")!;
-    t.services.signup.setOperator("owner@shop-b.test", true);
+    await t.services.signup.setOperator("owner@shop-b.test", true);
     try {
       const page = await adminGet(t, ownerB, "/admin/stores/new");
       expect(page.status).toBe(200);
@@ -193,10 +195,10 @@ describe("new store from the admin", () => {
       const res = await adminPost(t, ownerB, "/admin/stores/new", { storeName: "B's second shop", platform: "custom", shopUrl: "https://b2.example" });
       expect(res.status).toBe(302);
       const storeId = /\/admin\/stores\/([0-9a-f-]{36})$/.exec(res.headers.get("location")!)![1];
-      expect(t.services.team.roleOf(userId, storeId)).toBe("owner");
+      expect(await t.services.team.roleOf(userId, storeId)).toBe("owner");
       expect((await adminGet(t, ownerB, `/admin/stores/${storeId}/team`)).status).toBe(200);
     } finally {
-      t.services.signup.setOperator("owner@shop-b.test", false);
+      await t.services.signup.setOperator("owner@shop-b.test", false);
     }
   });
 });
@@ -220,8 +222,8 @@ describe("team and invitations", () => {
     expect(sent.status).toBe(200);
     expect(await sent.text()).toContain("Invitation sent to newbie@example.com");
     expect(await (await adminGet(t, owner, `/admin/stores/${A}/team`)).text()).toContain("newbie@example.com");
-    const link = mailedLink("newbie@example.com", "invite");
-    const stored = row<{ token_hash: string }>("SELECT token_hash FROM admin_invites WHERE email = 'newbie@example.com'");
+    const link = (await mailedLink("newbie@example.com", "invite"));
+    const stored = (await row<{ token_hash: string }>("SELECT token_hash FROM admin_invites WHERE email = 'newbie@example.com'"));
     expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(stored.token_hash).not.toBe(link.split("/").pop()); // hashed at rest
 
@@ -242,7 +244,7 @@ describe("team and invitations", () => {
     expect((await fetch(t.url(`/admin/stores/${A}/reviews`), { headers: { cookie } })).status).toBe(200);
     expect((await fetch(t.url(`/admin/stores/${B}/reviews`), { headers: { cookie }, redirect: "manual" })).status).toBe(404);
     const { userId } = t.services.admin.user("newbie@example.com")!;
-    expect(t.services.team.roleOf(userId, A)).toBe("member");
+    expect(await t.services.team.roleOf(userId, A)).toBe("member");
 
     // Single use: the page and the form answer 410 now, and nothing changes.
     expect((await fetch(t.url(link))).status).toBe(410);
@@ -253,7 +255,7 @@ describe("team and invitations", () => {
 
   it("a member cannot manage the team (403), and the page shows no controls to them", async () => {
     await invite(owner, A, "member-only@example.com");
-    const link = mailedLink("member-only@example.com", "invite");
+    const link = (await mailedLink("member-only@example.com", "invite"));
     const form = await openForm(t, link);
     const cookie = sessionFrom(await postForm(t, link, form, { newPassword: "member password", confirm: "member password" }))!;
     const member = await signInAgent(t, "member-only@example.com", "member password", A);
@@ -262,33 +264,33 @@ describe("team and invitations", () => {
     expect(page).toContain("Only the store's owners");
     expect(page).not.toContain('value="invite"');
     expect((await invite(member, A, "sneaky@example.com")).status).toBe(403);
-    expect(mailCount("sneaky@example.com", "invite")).toBe(0);
+    expect((await mailCount("sneaky@example.com", "invite"))).toBe(0);
     const ownerId = t.services.admin.user("owner@shop-a.test")!.userId;
     expect((await adminPost(t, member, `/admin/stores/${A}/team`, { intent: "remove", userId: ownerId })).status).toBe(403);
-    expect(t.services.team.roleOf(ownerId, A)).toBe("owner");
+    expect(await t.services.team.roleOf(ownerId, A)).toBe("owner");
   });
 
   it("an existing user accepts with their password (wrong password 401); the store is added to their account", async () => {
     await t.services.admin.createUser({ email: "existing@example.com", password: "existing password", storeIds: [B] });
     await invite(owner, A, "existing@example.com", "owner");
-    const link = mailedLink("existing@example.com", "invite");
+    const link = (await mailedLink("existing@example.com", "invite"));
     const form = await openForm(t, link);
     expect(form.html).toContain("Password of existing@example.com");
     const wrong = await postForm(t, link, form, { password: "not the password" }, { headers: { "x-forwarded-for": nextAddress() } });
     expect(wrong.status).toBe(401);
-    expect(t.services.admin.user("existing@example.com") && t.services.team.roleOf(t.services.admin.user("existing@example.com")!.userId, A)).toBeUndefined();
+    expect(await t.services.admin.user("existing@example.com") && t.services.team.roleOf(t.services.admin.user("existing@example.com")!.userId, A)).toBeUndefined();
     const ok = await postForm(t, link, form, { password: "existing password" }, { headers: { "x-forwarded-for": nextAddress() } });
     expect(ok.status).toBe(302);
     const cookie = sessionFrom(ok)!;
     for (const s of [A, B]) expect((await fetch(t.url(`/admin/stores/${s}/team`), { headers: { cookie } })).status).toBe(200);
-    expect(t.services.team.roleOf(t.services.admin.user("existing@example.com")!.userId, A)).toBe("owner");
+    expect(await t.services.team.roleOf(t.services.admin.user("existing@example.com")!.userId, A)).toBe("owner");
   });
 
   it("signed in as the invitee, one click accepts (no password), and the browser's earlier session is replaced", async () => {
     await t.services.admin.createUser({ email: "signed-in@example.com", password: "signed in password", storeIds: [B] });
     const prior = await signInAgent(t, "signed-in@example.com", "signed in password", B);
     await invite(owner, A, "signed-in@example.com");
-    const link = mailedLink("signed-in@example.com", "invite");
+    const link = (await mailedLink("signed-in@example.com", "invite"));
     const form = await openForm(t, link, { cookie: prior.cookie });
     expect(form.html).not.toContain('name="password"');
     const res = await postForm(t, link, form, {}, { cookie: prior.cookie });
@@ -301,21 +303,21 @@ describe("team and invitations", () => {
 
   it("single use holds under concurrency: 5 simultaneous accepts of one link make one account and one membership", async () => {
     await invite(owner, A, "race@example.com");
-    const link = mailedLink("race@example.com", "invite");
+    const link = (await mailedLink("race@example.com", "invite"));
     const forms = await Promise.all(Array.from({ length: 5 }, () => openForm(t, link)));
     const results = await Promise.all(forms.map((f, i) => postForm(t, link, f, { newPassword: `race password ${i}`, confirm: `race password ${i}` })));
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((x) => x === 302)).toHaveLength(1);
     expect(statuses.filter((x) => x !== 302).every((x) => x === 410 || x === 409)).toBe(true);
-    expect(row<{ n: number }>("SELECT count(*) AS n FROM merchant_users WHERE email = 'race@example.com'").n).toBe(1);
-    expect(row<{ n: number }>("SELECT count(*) AS n FROM store_memberships m JOIN merchant_users u USING (user_id) WHERE u.email = 'race@example.com'").n).toBe(1);
+    expect((await row<{ n: number }>("SELECT count(*) AS n FROM merchant_users WHERE email = 'race@example.com'")).n).toBe(1);
+    expect((await row<{ n: number }>("SELECT count(*) AS n FROM store_memberships m JOIN merchant_users u USING (user_id) WHERE u.email = 'race@example.com'")).n).toBe(1);
   });
 
   it("bad input to the team form: an unknown role is a field error, an unknown intent 400, JSON 415, an oversized form 413", async () => {
     const role = await invite(owner, A, "role@example.com", "admin");
     expect(role.status).toBe(400);
     expect(fieldState(await role.text(), "role").invalid).toBe(true);
-    expect(mailCount("role@example.com", "invite")).toBe(0);
+    expect((await mailCount("role@example.com", "invite"))).toBe(0);
     expect((await adminPost(t, owner, `/admin/stores/${A}/team`, { intent: "promote" })).status).toBe(400);
     const json = await fetch(t.url(`/admin/stores/${A}/team`), { method: "POST", headers: { cookie: owner.cookie, "content-type": "application/json" }, body: JSON.stringify({ intent: "invite" }) });
     expect(json.status).toBe(415);
@@ -334,16 +336,16 @@ describe("team and invitations", () => {
     expect((await postForm(t, forged, form, { newPassword: "forged password", confirm: "forged password" })).status).toBe(410);
 
     await invite(owner, A, "late@example.com");
-    const late = mailedLink("late@example.com", "invite");
-    t.services.db.prepare("UPDATE admin_invites SET expires_ms = ? WHERE email = 'late@example.com'").run(Date.now() - 1);
+    const late = (await mailedLink("late@example.com", "invite"));
+    await run(t.services.db, sql`UPDATE admin_invites SET expires_ms = ${Date.now() - 1} WHERE email = 'late@example.com'`);
     const lateRes = await fetch(t.url(late));
     expect(lateRes.status).toBe(410);
     expect(await lateRes.text()).toContain("has expired");
     expect(await (await adminGet(t, owner, `/admin/stores/${A}/team`)).text()).not.toContain("late@example.com");
 
     await invite(owner, A, "revoked@example.com");
-    const revokedLink = mailedLink("revoked@example.com", "invite");
-    const inviteId = row<{ invite_id: string }>("SELECT invite_id FROM admin_invites WHERE email = 'revoked@example.com'").invite_id;
+    const revokedLink = (await mailedLink("revoked@example.com", "invite"));
+    const inviteId = (await row<{ invite_id: string }>("SELECT invite_id FROM admin_invites WHERE email = 'revoked@example.com'")).invite_id;
     // Another store's owner cannot revoke it (404: not their store).
     expect((await adminPost(t, ownerB, `/admin/stores/${A}/team`, { intent: "revoke", inviteId })).status).toBe(404);
     expect((await adminPost(t, ownerB, `/admin/stores/${B}/team`, { intent: "revoke", inviteId })).status).toBe(404);
@@ -352,9 +354,9 @@ describe("team and invitations", () => {
     expect((await fetch(t.url(revokedLink))).status).toBe(410);
 
     await invite(owner, A, "twice@example.com");
-    const first = mailedLink("twice@example.com", "invite");
+    const first = (await mailedLink("twice@example.com", "invite"));
     await invite(owner, A, "twice@example.com");
-    const second = mailedLink("twice@example.com", "invite");
+    const second = (await mailedLink("twice@example.com", "invite"));
     expect(second).not.toBe(first);
     expect((await fetch(t.url(first))).status).toBe(410);
     expect((await fetch(t.url(second))).status).toBe(200);
@@ -371,11 +373,11 @@ describe("team and invitations", () => {
     expect((await adminPost(t, ownerB, `/admin/stores/${A}/team`, { intent: "remove", userId: ownerId })).status).toBe(404);
     // B's own team page ignores A's IDs.
     expect((await adminPost(t, ownerB, `/admin/stores/${B}/team`, { intent: "remove", userId: ownerId })).status).toBe(404);
-    expect(t.services.team.team(A)).toEqual(before);
-    expect(mailCount("via-b@example.com", "invite")).toBe(0);
+    expect(await t.services.team.team(A)).toEqual(before);
+    expect((await mailCount("via-b@example.com", "invite"))).toBe(0);
     // An invitation of B's leads into B only.
     await invite(ownerB, B, "b-only@example.com");
-    const link = mailedLink("b-only@example.com", "invite");
+    const link = (await mailedLink("b-only@example.com", "invite"));
     const form = await openForm(t, link);
     expect(form.html).toContain("Store B (other merchant)");
     const cookie = sessionFrom(await postForm(t, link, form, { newPassword: "b only password", confirm: "b only password" }))!;
@@ -385,7 +387,7 @@ describe("team and invitations", () => {
 
   it("removing a member ends their access at once; the last owner cannot be removed (409)", async () => {
     await invite(owner, A, "leaving@example.com");
-    const link = mailedLink("leaving@example.com", "invite");
+    const link = (await mailedLink("leaving@example.com", "invite"));
     const form = await openForm(t, link);
     const cookie = sessionFrom(await postForm(t, link, form, { newPassword: "leaving password", confirm: "leaving password" }))!;
     expect((await fetch(t.url(`/admin/stores/${A}/reviews`), { headers: { cookie } })).status).toBe(200);
@@ -397,19 +399,19 @@ describe("team and invitations", () => {
 
     // A store with one owner: removing them is refused; with a second owner, an owner may leave (to /admin).
     const C = "cccccccc-2222-4333-8444-555555555555";
-    t.services.stores.create({ storeId: C, name: "Store C", platform: "custom" });
+    await t.services.stores.create({ storeId: C, name: "Store C", platform: "custom" });
     await t.services.admin.createUser({ email: "solo@shop-c.test", password: "solo password", storeIds: [C] });
     const solo = await signInAgent(t, "solo@shop-c.test", "solo password", C);
     const soloId = t.services.admin.user("solo@shop-c.test")!.userId;
     const last = await adminPost(t, solo, `/admin/stores/${C}/team`, { intent: "remove", userId: soloId });
     expect(last.status).toBe(409);
     expect(pageText(await last.text())).toContain("at least one owner");
-    expect(t.services.team.roleOf(soloId, C)).toBe("owner");
+    expect(await t.services.team.roleOf(soloId, C)).toBe("owner");
     await t.services.admin.createUser({ email: "second@shop-c.test", password: "second password", storeIds: [C] });
     const leave = await adminPost(t, solo, `/admin/stores/${C}/team`, { intent: "remove", userId: soloId });
     expect(leave.status).toBe(302);
     expect(leave.headers.get("location")).toBe("/admin");
-    expect(t.services.team.roleOf(soloId, C)).toBeUndefined();
+    expect(await t.services.team.roleOf(soloId, C)).toBeUndefined();
     expect((await adminPost(t, owner, `/admin/stores/${A}/team`, { intent: "remove", userId: "not-a-member" })).status).toBe(404);
   });
 });
@@ -435,8 +437,8 @@ describe("password reset", () => {
     const unknownHtml = normalised(await unknown.text());
     expect(knownHtml).toContain("If an account exists for that e-mail");
     expect(knownHtml.replace("reset-me@example.com", "X")).toBe(unknownHtml.replace("nobody-here@example.com", "X"));
-    expect(mailCount("reset-me@example.com", "password-reset")).toBe(1);
-    expect(mailCount("nobody-here@example.com", "password-reset")).toBe(0);
+    expect((await mailCount("reset-me@example.com", "password-reset"))).toBe(1);
+    expect((await mailCount("nobody-here@example.com", "password-reset"))).toBe(0);
 
     // Timing: medians of alternating requests differ by less than 25 ms (no argon2 or mail send on either path).
     const timeOne = async (email: string) => {
@@ -461,8 +463,8 @@ describe("password reset", () => {
     await t.services.admin.createUser({ email: "resetter@example.com", password: "old password 2", storeIds: [A] });
     const old = await signInAgent(t, "resetter@example.com", "old password 2", A);
     await forgot("resetter@example.com");
-    const link = mailedLink("resetter@example.com", "password-reset");
-    const stored = row<{ n: number }>("SELECT count(*) AS n FROM admin_password_resets WHERE token_hash = ?", link.split("/").pop()).n;
+    const link = (await mailedLink("resetter@example.com", "password-reset"));
+    const stored = (await row<{ n: number }>("SELECT count(*) AS n FROM admin_password_resets WHERE token_hash = ?", link.split("/").pop())).n;
     expect(stored).toBe(0); // only its hash is stored
     const form = await openForm(t, link);
     expect(form.status).toBe(200);
@@ -490,18 +492,18 @@ describe("password reset", () => {
   it("a link expires after an hour; a newer password closes older links; forged links do not work", async () => {
     await t.services.admin.createUser({ email: "slow@example.com", password: "old password 3", storeIds: [A] });
     await forgot("slow@example.com");
-    const first = mailedLink("slow@example.com", "password-reset");
-    const hash = row<{ token_hash: string; created_ms: number; expires_ms: number }>("SELECT token_hash, created_ms, expires_ms FROM admin_password_resets ORDER BY created_ms DESC LIMIT 1");
+    const first = (await mailedLink("slow@example.com", "password-reset"));
+    const hash = (await row<{ token_hash: string; created_ms: number; expires_ms: number }>("SELECT token_hash, created_ms, expires_ms FROM admin_password_resets ORDER BY created_ms DESC LIMIT 1"));
     expect(hash.expires_ms - hash.created_ms).toBe(60 * 60_000);
-    t.services.db.prepare("UPDATE admin_password_resets SET expires_ms = ? WHERE token_hash = ?").run(Date.now() - 1, hash.token_hash);
+    await run(t.services.db, sql`UPDATE admin_password_resets SET expires_ms = ${Date.now() - 1} WHERE token_hash = ${hash.token_hash}`);
     expect((await fetch(t.url(first))).status).toBe(410);
     const form = await openForm(t, "/admin/forgot");
     expect((await postForm(t, first, form, { newPassword: "too late password", confirm: "too late password" })).status).toBe(410);
 
     await forgot("slow@example.com");
-    const second = mailedLink("slow@example.com", "password-reset");
+    const second = (await mailedLink("slow@example.com", "password-reset"));
     await forgot("slow@example.com");
-    const third = mailedLink("slow@example.com", "password-reset");
+    const third = (await mailedLink("slow@example.com", "password-reset"));
     const f3 = await openForm(t, third);
     expect((await postForm(t, third, f3, { newPassword: "set with third", confirm: "set with third" })).status).toBe(302);
     expect((await fetch(t.url(second))).status).toBe(410);
@@ -512,7 +514,7 @@ describe("password reset", () => {
   it("single use holds under concurrency: 5 simultaneous new passwords with one link, one is set", async () => {
     await t.services.admin.createUser({ email: "race-reset@example.com", password: "race old password", storeIds: [A] });
     await forgot("race-reset@example.com");
-    const link = mailedLink("race-reset@example.com", "password-reset");
+    const link = (await mailedLink("race-reset@example.com", "password-reset"));
     const forms = await Promise.all(Array.from({ length: 5 }, () => openForm(t, link)));
     const results = await Promise.all(forms.map((f, i) => postForm(t, link, f, { newPassword: `race new password ${i}`, confirm: `race new password ${i}` })));
     expect(results.map((r) => r.status).sort()).toEqual([302, 410, 410, 410, 410]);
@@ -535,7 +537,7 @@ describe("password reset", () => {
         expect(res.status).toBe(200);
         expect(await res.text()).toContain("If an account exists for that e-mail");
       }
-      expect(mailCount("inbox@example.com", "password-reset")).toBe(2);
+      expect((await mailCount("inbox@example.com", "password-reset"))).toBe(2);
     } finally {
       t.services.passwordResets.configure({ perAddress: { max: 10, windowMs: 3_600_000 }, perEmail: { max: 3, windowMs: 3_600_000 } });
     }

@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { freshDatabases } from "../../test/database-location.ts";
 import { PROJECT_ROOT } from "../config.ts";
-import { openDatabase } from "../db/database.ts";
+import { openDatabase, sql, value } from "../db/database.ts";
 import { mailRepo } from "../mail/mail.repo.ts";
 import { mailService } from "../mail/mail.service.ts";
 import { createServices } from "../services.ts";
@@ -69,7 +69,7 @@ describe("link expiry on the injected clock", () => {
   it("a reset link works until one hour after it was asked for", async () => {
     const s = await setup();
     await s.resets.request("owner@clock.test", "192.0.2.1", "https://chorus.test");
-    const text = s.db.prepare("SELECT text FROM mail_outbox WHERE kind = 'password-reset'").pluck().get() as string;
+    const text = await value(s.db, sql`SELECT text FROM mail_outbox WHERE kind = 'password-reset'`) as string;
     const token = /\/admin\/reset\/([A-Za-z0-9_-]{43})/.exec(text)![1];
     s.advance(RESET_TTL_MS - 1);
     expect(s.resets.isOpen(token)).toBe(true);
@@ -140,7 +140,7 @@ describe.runIf(Boolean(process.env.CHORUS_TEST_POSTGRES_URL))("two nodes on one 
       const signups = await Promise.allSettled([0, 1, 2, 3, 4, 5].map((i) => nodes[i % 2].signup.signUp(form(i), "198.51.100.7")));
       expect(signups.filter((r) => r.status === "fulfilled")).toHaveLength(3);
       for (const r of signups) if (r.status === "rejected") expect(r.reason).toMatchObject({ status: 429, code: "signup_rate_limited" });
-      expect(nodes[1].db.prepare("SELECT count(*) FROM merchant_users WHERE email LIKE 'node-%'").pluck().get()).toBe(3);
+      expect(await value(nodes[1].db, sql`SELECT count(*) FROM merchant_users WHERE email LIKE 'node-%'`)).toBe(3);
       // Another network still signs up (on either node).
       await expect(nodes[1].signup.signUp(form(6), "198.51.100.8")).resolves.toMatchObject({ storeId: expect.any(String) });
 

@@ -8,6 +8,7 @@ import { OTHER_STORE_ID, realReviews, seedRealReviews, TEST_STORE_ID } from "../
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { demoProgram } from "../loyalty/loyalty.demo.ts";
 import { nextPolicyVersion } from "../loyalty/loyalty.service.ts";
+import { all, one, run, sql } from "../db/database.ts";
 
 let t: TestServer;
 const A = TEST_STORE_ID;
@@ -42,12 +43,12 @@ function post(agent: Agent, path: string, fields: Record<string, string>, csrf: 
 }
 
 /** Everything of store B's AI content and loyalty program an attack could change. */
-const snapshotB = () => ({
-  versions: t.services.db.prepare("SELECT version_id, published_ms FROM ai_content_versions WHERE store_id = ? ORDER BY version_id").all(B),
-  jobs: t.services.db.prepare("SELECT count(*) AS n FROM ai_jobs WHERE store_id = ?").get(B),
-  program: t.services.loyalty.adminProgram(B),
-  customers: t.services.db.prepare("SELECT loyalty_customer_id, status, balance FROM loyalty_customers WHERE store_id = ? ORDER BY loyalty_customer_id").all(B),
-  transactions: t.services.db.prepare("SELECT count(*) AS n FROM loyalty_transactions WHERE store_id = ?").get(B),
+const snapshotB = async () => ({
+  versions: await all(t.services.db, sql`SELECT version_id, published_ms FROM ai_content_versions WHERE store_id = ${B} ORDER BY version_id`),
+  jobs: await one(t.services.db, sql`SELECT count(*) AS n FROM ai_jobs WHERE store_id = ${B}`),
+  program: await t.services.loyalty.adminProgram(B),
+  customers: await all(t.services.db, sql`SELECT loyalty_customer_id, status, balance FROM loyalty_customers WHERE store_id = ${B} ORDER BY loyalty_customer_id`),
+  transactions: await one(t.services.db, sql`SELECT count(*) AS n FROM loyalty_transactions WHERE store_id = ${B}`),
 });
 
 beforeAll(async () => {
@@ -58,17 +59,17 @@ beforeAll(async () => {
   product = [...counts].sort((a, b) => b[1] - a[1])[0][0];
   for (const s of [A, B]) {
     seedRealReviews(t.services, { storeId: s, productIds: [product], limit: 80 });
-    t.services.stores.updateSettings(s, { aiAutoPublish: false });
-    t.services.loyalty.setupProgram(s, demoProgram(`secret-${s}`));
-    t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: `cust-${s}`, storeId: s, platformCustomerId: "shopper-1", email: `shopper@${s}.test` });
+    await t.services.stores.updateSettings(s, { aiAutoPublish: false });
+    await t.services.loyalty.setupProgram(s, demoProgram(`secret-${s}`));
+    await t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: `cust-${s}`, storeId: s, platformCustomerId: "shopper-1", email: `shopper@${s}.test` });
   }
   const r = await t.services.ai.generate(B, { type: "product", id: product });
   expect(r.status).toBe("generated");
   bVersion = (r as { version: { version_id: string } }).version.version_id;
-  t.services.stores.upsertProduct({ storeId: B, productId: "b-only-product", name: "Only in store B" });
+  await t.services.stores.upsertProduct({ storeId: B, productId: "b-only-product", name: "Only in store B" });
   bCustomer = `cust-${B}`;
   aCustomer = `cust-${A}`;
-  t.services.db.prepare("UPDATE stores SET name = ? WHERE store_id = ?").run("Store B (other merchant)", B);
+  await run(t.services.db, sql`UPDATE stores SET name = ${"Store B (other merchant)"} WHERE store_id = ${B}`);
   await t.services.admin.createUser({ email: "alice@shop-a.test", password: "alice password A", storeIds: [A] });
   alice = await signIn("alice@shop-a.test", "alice password A", A);
 }, 60_000);
@@ -100,17 +101,17 @@ describe("store isolation", () => {
   ];
 
   it.each(ACTIONS)("posting %s with store B's IDs to store A's page answers 404 and changes nothing of B", async (_name, page, fields) => {
-    const before = snapshotB();
+    const before = (await snapshotB());
     const res = await post(alice, `/admin/stores/${A}${page}`, fields());
     expect(res.status).toBe(404);
-    expect(snapshotB()).toEqual(before);
+    expect((await snapshotB())).toEqual(before);
   });
 
   it.each(ACTIONS)("posting %s to store B's page answers 404 and changes nothing of B", async (_name, page, fields) => {
-    const before = snapshotB();
+    const before = (await snapshotB());
     const res = await post(alice, `/admin/stores/${B}${page}`, fields());
     expect(res.status).toBe(404);
-    expect(snapshotB()).toEqual(before);
+    expect((await snapshotB())).toEqual(before);
   });
 
   it("store A's legal policies form does not change store B's policies", async () => {
@@ -120,7 +121,7 @@ describe("store isolation", () => {
       intent: "legal", buttonText: "Hacked", policyHtml: "x", policyTemplate: legal.policySentenceTemplate, termsUrl: "/t", privacyUrl: "/p",
     });
     expect(res.status).toBe(404);
-    expect(t.services.loyalty.legalPolicies(B)).toEqual(before);
+    expect(await t.services.loyalty.legalPolicies(B)).toEqual(before);
   });
 });
 
@@ -132,14 +133,14 @@ describe("CSRF", () => {
   ])("a form posted to %s without the CSRF token is rejected with 403", async (page, fields) => {
     const res = await post(alice, `/admin/stores/${A}${page}`, fields, null);
     expect(res.status).toBe(403);
-    expect(t.services.loyaltyData.getCustomer(A, aCustomer)!.status).toBe("pending");
+    expect(await t.services.loyaltyData.getCustomer(A, aCustomer)!.status).toBe("pending");
   });
 
   it("a wrong CSRF token is rejected with 403 and the legal policies keep their version", async () => {
     const before = t.services.loyalty.legalPolicies(A).version;
     const res = await post(alice, `/admin/stores/${A}/loyalty`, { intent: "legal", buttonText: "Join" }, "wrong-token");
     expect(res.status).toBe(403);
-    expect(t.services.loyalty.legalPolicies(A).version).toBe(before);
+    expect(await t.services.loyalty.legalPolicies(A).version).toBe(before);
   });
 });
 
@@ -160,7 +161,7 @@ describe("own store actions", () => {
     const r = await t.services.ai.generate(A, { type: "product", id: product });
     const id = (r as { version: { version_id: string } }).version.version_id;
     expect((await post(alice, `/admin/stores/${A}/ai`, { intent: "discard", version: id })).status).toBe(200);
-    expect(t.services.aiData.getVersion(A, id)).toBeUndefined();
+    expect(await t.services.aiData.getVersion(A, id)).toBeUndefined();
     const published = t.services.aiData.latestPublished(A, { type: "product", id: product })!;
     expect((await post(alice, `/admin/stores/${A}/ai`, { intent: "discard", version: published.version_id })).status).toBe(409);
   });
@@ -178,7 +179,7 @@ describe("own store actions", () => {
     const n = t.services.loyalty.adminCustomer(A, aCustomer).transactions.length;
     expect((await post(alice, `/admin/stores/${A}/loyalty/customers`, { intent: "adjust", customer: aCustomer, points: "5", reason: "" })).status).toBe(400);
     expect((await post(alice, `/admin/stores/${A}/loyalty/customers`, { intent: "adjust", customer: aCustomer, points: "-100000", reason: "Too much" })).status).toBe(409);
-    expect(t.services.loyalty.adminCustomer(A, aCustomer).transactions.length).toBe(n);
+    expect(await t.services.loyalty.adminCustomer(A, aCustomer).transactions.length).toBe(n);
   });
 });
 
@@ -209,7 +210,7 @@ describe("merchant HTML", () => {
       intent: "legal", buttonText: l.acceptTermsAndJoinProgramButtonText, policyHtml: l.policySentence.html, policyTemplate: l.policySentence.template,
       termsUrl: l.termsAndConditionsUrl, privacyUrl: l.privacyPolicyUrl,
     });
-    expect(t.services.loyalty.legalPolicies(A).version).toBe(l.version);
+    expect(await t.services.loyalty.legalPolicies(A).version).toBe(l.version);
   });
 });
 
@@ -229,7 +230,7 @@ describe("loyalty settings", () => {
     const [bronze, silver] = t.services.loyalty.adminProgram(A).vipTiers;
     const res = await post(alice, `/admin/stores/${A}/loyalty`, { intent: "vip-tier", id: silver.vip_tier_id, name: silver.name, pointsThreshold: String(bronze.points_threshold), pointsMultiplier: "2" });
     expect(res.status).toBe(409);
-    expect(t.services.loyalty.adminProgram(A).vipTiers[1]).toEqual(silver);
+    expect(await t.services.loyalty.adminProgram(A).vipTiers[1]).toEqual(silver);
   });
 
   it("a redemption rule with a cost below 1 point is refused (400) naming the field", async () => {
@@ -239,7 +240,7 @@ describe("loyalty settings", () => {
     const html = await res.text();
     expect(html).toContain("Points cost must be at least 1");
     expect(html).toMatch(/aria-invalid="true" aria-describedby="rr-[^"]+-pointsCost-error"/);
-    expect(t.services.loyalty.adminProgram(A).redemptionRules[0].points_cost).toBe(rule.points_cost);
+    expect(await t.services.loyalty.adminProgram(A).redemptionRules[0].points_cost).toBe(rule.points_cost);
   });
 
   it("the customers list pages 25 at a time with a signed cursor", async () => {

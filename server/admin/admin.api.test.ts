@@ -9,6 +9,7 @@ import { startTestServer, type TestServer } from "../../test/server.ts";
 import { adminGet, adminPost, postAdminLogin, setCookieHeader, signInAgent } from "../../test/admin-http.ts";
 import { isApiError } from "../contract/errors.ts";
 import { decodeHtmlText } from "../../widgets/internal/html-text.ts";
+import { all, one, run, sql, value, values } from "../db/database.ts";
 
 let t: TestServer;
 const A = TEST_STORE_ID;
@@ -19,15 +20,15 @@ type Agent = { cookie: string; csrf: string };
 let alice: Agent;
 let bob: Agent;
 
-const pendingIds = (storeId: string) =>
-  t.services.db.prepare("SELECT review_id FROM reviews WHERE store_id = ? AND status = 'pending' ORDER BY created_ms DESC, review_id DESC").pluck().all(storeId) as string[];
-const review = (id: string) => t.services.db.prepare("SELECT status, reply_body FROM reviews WHERE review_id = ?").get(id) as { status: string; reply_body: string | null };
+const pendingIds = async (storeId: string) =>
+  await values(t.services.db, sql`SELECT review_id FROM reviews WHERE store_id = ${storeId} AND status = 'pending' ORDER BY created_ms DESC, review_id DESC`) as string[];
+const review = async (id: string) => await one(t.services.db, sql`SELECT status, reply_body FROM reviews WHERE review_id = ${id}`) as { status: string; reply_body: string | null };
 /** Everything of store B an attack could change, as one comparable snapshot. */
-const snapshotB = () => ({
-  store: t.services.stores.get(B),
-  reviews: t.services.db.prepare("SELECT review_id, status, reply_body FROM reviews WHERE store_id = ? ORDER BY review_id").all(B),
-  groups: t.services.stores.listGroups(B),
-  keys: t.services.apiKeys.list(B),
+const snapshotB = async () => ({
+  store: await t.services.stores.get(B),
+  reviews: await all(t.services.db, sql`SELECT review_id, status, reply_body FROM reviews WHERE store_id = ${B} ORDER BY review_id`),
+  groups: await t.services.stores.listGroups(B),
+  keys: await t.services.apiKeys.list(B),
 });
 
 const setCookie = setCookieHeader;
@@ -40,11 +41,11 @@ beforeAll(async () => {
   t = await startTestServer({ trustedProxies: "loopback" }); // the tests stand behind a proxy on loopback: X-Forwarded-For names the client
   seedRealReviews(t.services, { storeId: A, limit: 40, status: "pending" });
   seedRealReviews(t.services, { storeId: B, limit: 40, status: "pending" });
-  t.services.db.prepare("UPDATE stores SET name = ? WHERE store_id = ?").run("Store B (other merchant)", B);
+  await run(t.services.db, sql`UPDATE stores SET name = ${"Store B (other merchant)"} WHERE store_id = ${B}`);
   await t.services.admin.createUser({ email: "alice@shop-a.test", password: PASSWORD_A, storeIds: [A] });
   await t.services.admin.createUser({ email: "bob@shop-b.test", password: PASSWORD_B, storeIds: [B] });
   await t.services.admin.createUser({ email: "carol@shop-a.test", password: "carols password", storeIds: [A] });
-  t.services.apiKeys.create(B, "Store B warehouse");
+  await t.services.apiKeys.create(B, "Store B warehouse");
   alice = await signIn("alice@shop-a.test", PASSWORD_A, A);
   bob = await signIn("bob@shop-b.test", PASSWORD_B, B);
 });
@@ -59,7 +60,7 @@ describe("store isolation: every loader", () => {
     const html = await res.text();
     expect(html).not.toContain("Store B (other merchant)");
     expect(html).not.toContain("Store B warehouse");
-    for (const id of pendingIds(B).slice(0, 5)) expect(html).not.toContain(id);
+    for (const id of (await pendingIds(B)).slice(0, 5)) expect(html).not.toContain(id);
   });
 
   it.each(STORE_PAGES)("the same user opens store A's page %j (200)", async (page) => {
@@ -80,64 +81,64 @@ describe("store isolation: every loader", () => {
 
   it("the reviews page of store A lists only store A's reviews", async () => {
     const html = await (await get(alice, `/admin/stores/${A}/reviews`)).text();
-    expect(html).toContain(pendingIds(A)[0]);
-    for (const id of pendingIds(B)) expect(html).not.toContain(id);
+    expect(html).toContain((await pendingIds(A))[0]);
+    for (const id of (await pendingIds(B))) expect(html).not.toContain(id);
   });
 });
 
 describe("store isolation: every action", () => {
-  const bReview = () => pendingIds(B)[0];
-  const bGroup = () => t.services.stores.listGroups(B)[0].groupId;
-  const bKey = () => t.services.apiKeys.list(B)[0].apiKeyId;
-  const ACTIONS: [string, string, () => Record<string, string | string[]>][] = [
-    ["publish", "/reviews", () => ({ intent: "publish", review: bReview() })],
-    ["reject", "/reviews", () => ({ intent: "reject", review: bReview(), reason: "spam" })],
-    ["bulk-publish", "/reviews", () => ({ intent: "bulk-publish", review: pendingIds(B).slice(0, 3) })],
-    ["bulk-reject", "/reviews", () => ({ intent: "bulk-reject", review: pendingIds(B).slice(0, 3), reason: "spam" })],
-    ["reply", "/reviews", () => ({ intent: "reply", review: bReview(), reply: "Hijacked reply" })],
-    ["moderation", "/reviews", () => ({ intent: "moderation", moderation: "auto-publish-all" })],
-    ["store settings", "/settings", () => ({ intent: "store", moderation: "auto-publish-all", translation: "on-load", aiAutoPublish: "on" })],
-    ["group content", "/settings", () => ({ intent: "groups", group: [bGroup()] })],
-    ["create API key", "/integration", () => ({ intent: "create", name: "Stolen key" })],
-    ["revoke API key", "/integration", () => ({ intent: "revoke", apiKeyId: bKey() })],
+  const bReview = async () => (await pendingIds(B))[0];
+  const bGroup = async () => (await t.services.stores.listGroups(B))[0].groupId;
+  const bKey = async () => (await t.services.apiKeys.list(B))[0].apiKeyId;
+  const ACTIONS: [string, string, () => Promise<Record<string, string | string[]>>][] = [
+    ["publish", "/reviews", async () => ({ intent: "publish", review: (await bReview()) })],
+    ["reject", "/reviews", async () => ({ intent: "reject", review: (await bReview()), reason: "spam" })],
+    ["bulk-publish", "/reviews", async () => ({ intent: "bulk-publish", review: (await pendingIds(B)).slice(0, 3) })],
+    ["bulk-reject", "/reviews", async () => ({ intent: "bulk-reject", review: (await pendingIds(B)).slice(0, 3), reason: "spam" })],
+    ["reply", "/reviews", async () => ({ intent: "reply", review: (await bReview()), reply: "Hijacked reply" })],
+    ["moderation", "/reviews", async () => ({ intent: "moderation", moderation: "auto-publish-all" })],
+    ["store settings", "/settings", async () => ({ intent: "store", moderation: "auto-publish-all", translation: "on-load", aiAutoPublish: "on" })],
+    ["group content", "/settings", async () => ({ intent: "groups", group: [await bGroup()] })],
+    ["create API key", "/integration", async () => ({ intent: "create", name: "Stolen key" })],
+    ["revoke API key", "/integration", async () => ({ intent: "revoke", apiKeyId: await bKey() })],
   ];
 
   it.each(ACTIONS)("%s on store B's URL by a user of store A: 404 and store B unchanged", async (_name, page, fields) => {
-    const before = snapshotB();
-    const res = await post(alice, `/admin/stores/${B}${page}`, fields());
+    const before = (await snapshotB());
+    const res = await post(alice, `/admin/stores/${B}${page}`, await fields());
     expect(res.status).toBe(404);
-    expect(snapshotB()).toEqual(before);
+    expect((await snapshotB())).toEqual(before);
   });
 
   it.each(ACTIONS)("%s on store A's URL naming store B's objects: store B unchanged", async (name, page, fields) => {
     if (name === "create API key" || name === "moderation" || name === "store settings") return; // these name no object of B: they act on A only
-    const before = snapshotB();
-    const res = await post(alice, `/admin/stores/${A}${page}`, fields());
+    const before = (await snapshotB());
+    const res = await post(alice, `/admin/stores/${A}${page}`, await fields());
     if (name !== "group content") expect(res.status).toBe(404);
-    expect(snapshotB()).toEqual(before);
+    expect((await snapshotB())).toEqual(before);
   });
 
   it("settings posted to store A change store A only", async () => {
-    const before = snapshotB();
+    const before = (await snapshotB());
     const res = await post(alice, `/admin/stores/${A}/settings`, { intent: "store", moderation: "auto-publish-4-5", translation: "on-load" });
     expect(res.status).toBe(200);
-    expect(t.services.stores.get(A)).toMatchObject({ moderation: "auto-publish-4-5", translation: "on-load", aiAutoPublish: false });
-    expect(snapshotB()).toEqual(before);
+    expect(await t.services.stores.get(A)).toMatchObject({ moderation: "auto-publish-4-5", translation: "on-load", aiAutoPublish: false });
+    expect((await snapshotB())).toEqual(before);
     await post(alice, `/admin/stores/${A}/settings`, { intent: "store", moderation: "manual", translation: "off" });
   });
 
   it("the owner of store B can do what store A's user could not", async () => {
-    const id = bReview();
+    const id = (await bReview());
     const res = await post(bob, `/admin/stores/${B}/reviews`, { intent: "reject", review: id, reason: "off-topic" });
     expect(res.status).toBe(200);
-    expect(review(id).status).toBe("rejected");
+    expect((await review(id)).status).toBe("rejected");
   });
 
   it("without a session an action redirects to sign-in and changes nothing", async () => {
-    const id = pendingIds(A)[0];
+    const id = (await pendingIds(A))[0];
     const res = await post(null, `/admin/stores/${A}/reviews`, { intent: "publish", review: id }, "anything");
     expect(res.status).toBe(302);
-    expect(review(id).status).toBe("pending");
+    expect((await review(id)).status).toBe("pending");
   });
 });
 
@@ -146,50 +147,50 @@ describe("store isolation: client-side (single fetch .data) requests", () => {
     const res = await get(alice, `/admin/stores/${B}/reviews.data`);
     const body = await res.text();
     expect(body).not.toContain("Store B (other merchant)");
-    for (const id of pendingIds(B).slice(0, 5)) expect(body).not.toContain(id);
+    for (const id of (await pendingIds(B)).slice(0, 5)) expect(body).not.toContain(id);
     expect(body).toContain("404");
     const own = await get(alice, `/admin/stores/${A}/reviews.data`);
     expect(own.status).toBe(200);
     expect(own.headers.get("cache-control")).toBe("no-store");
-    expect(await own.text()).toContain(pendingIds(A)[0]);
+    expect(await own.text()).toContain((await pendingIds(A))[0]);
   });
 
   it("a .data form post to store B by a user of store A changes nothing; without CSRF nothing either", async () => {
-    const before = snapshotB();
-    await post(alice, `/admin/stores/${B}/reviews.data`, { intent: "publish", review: pendingIds(B)[0] });
+    const before = (await snapshotB());
+    await post(alice, `/admin/stores/${B}/reviews.data`, { intent: "publish", review: (await pendingIds(B))[0] });
     await post(alice, `/admin/stores/${B}/settings.data`, { intent: "store", moderation: "auto-publish-all", translation: "on-load" });
-    expect(snapshotB()).toEqual(before);
-    const id = pendingIds(A)[0];
+    expect((await snapshotB())).toEqual(before);
+    const id = (await pendingIds(A))[0];
     await post(alice, `/admin/stores/${A}/reviews.data`, { intent: "publish", review: id }, null);
-    expect(review(id).status).toBe("pending");
+    expect((await review(id)).status).toBe("pending");
     // The same post with the token works (so the refusals above are the checks, not a broken request).
     expect((await post(alice, `/admin/stores/${A}/reviews.data`, { intent: "publish", review: id })).status).toBe(200);
-    expect(review(id).status).toBe("published");
+    expect((await review(id)).status).toBe("published");
   });
 });
 
 describe("CSRF", () => {
   it("a form posted without the CSRF token is rejected with 403 and changes nothing", async () => {
-    const id = pendingIds(A)[0];
+    const id = (await pendingIds(A))[0];
     const res = await post(alice, `/admin/stores/${A}/reviews`, { intent: "publish", review: id }, null);
     expect(res.status).toBe(403);
     expect(await res.text()).toContain("security token");
-    expect(review(id).status).toBe("pending");
+    expect((await review(id)).status).toBe("pending");
   });
 
   it("a wrong CSRF token (another session's) is rejected with 403", async () => {
-    const id = pendingIds(A)[0];
+    const id = (await pendingIds(A))[0];
     const res = await post(alice, `/admin/stores/${A}/reviews`, { intent: "publish", review: id }, bob.csrf);
     expect(res.status).toBe(403);
-    expect(review(id).status).toBe("pending");
+    expect((await review(id)).status).toBe("pending");
   });
 
   it("every action checks it: settings, integration and sign-out without the token answer 403", async () => {
     expect((await post(alice, `/admin/stores/${A}/settings`, { intent: "store", moderation: "auto-publish-all", translation: "off" }, null)).status).toBe(403);
     expect((await post(alice, `/admin/stores/${A}/integration`, { intent: "create", name: "x" }, null)).status).toBe(403);
     expect((await post(alice, "/admin/logout", {}, null)).status).toBe(403);
-    expect(t.services.stores.get(A)!.moderation).toBe("manual");
-    expect(t.services.apiKeys.list(A)).toHaveLength(0);
+    expect(await t.services.stores.get(A)!.moderation).toBe("manual");
+    expect(await t.services.apiKeys.list(A)).toHaveLength(0);
   });
 
   it("the sign-in form without its CSRF token is rejected with 403", async () => {
@@ -245,10 +246,10 @@ describe("sign-in", () => {
     expect(https).toMatch(/Secure/);
   });
 
-  it("the database holds only a hash of the session token and an argon2id password hash", () => {
+  it("the database holds only a hash of the session token and an argon2id password hash", async () => {
     const token = alice.cookie.split("=")[1];
-    expect(t.services.db.prepare("SELECT count(*) FROM admin_sessions WHERE session_hash = ?").pluck().get(token)).toBe(0);
-    expect(t.services.db.prepare("SELECT password_hash FROM merchant_users WHERE email = ?").pluck().get("alice@shop-a.test")).toMatch(/^\$argon2id\$/);
+    expect(await value(t.services.db, sql`SELECT count(*) FROM admin_sessions WHERE session_hash = ${token}`)).toBe(0);
+    expect(await value(t.services.db, sql`SELECT password_hash FROM merchant_users WHERE email = ${"alice@shop-a.test"}`)).toMatch(/^\$argon2id\$/);
   });
 
   it("sign-out ends the session: the old cookie no longer opens a page", async () => {
@@ -278,8 +279,8 @@ describe("sign-in", () => {
 
 describe("moderation reaches the storefront", () => {
   it("publishing a pending review shows it on the storefront API at once; rejecting removes it", async () => {
-    const id = pendingIds(A)[0];
-    const productId = t.services.db.prepare("SELECT product_id FROM reviews WHERE review_id = ?").pluck().get(id) as string;
+    const id = (await pendingIds(A))[0];
+    const productId = await value(t.services.db, sql`SELECT product_id FROM reviews WHERE review_id = ${id}`) as string;
     const api = async () => ((await (await fetch(t.url(`/v1/stores/${A}/products/shopify-${productId}/reviews?limit=25`))).json()) as { reviews: { reviewId: string; reply?: { body: string } }[] }).reviews;
     expect((await api()).map((r) => r.reviewId)).not.toContain(id);
     expect((await post(alice, `/admin/stores/${A}/reviews`, { intent: "publish", review: id })).status).toBe(200);
@@ -295,7 +296,7 @@ describe("moderation reaches the storefront", () => {
   });
 
   it("HTML in a reply is escaped when the admin renders it", async () => {
-    const id = pendingIds(A)[1];
+    const id = (await pendingIds(A))[1];
     await post(alice, `/admin/stores/${A}/reviews`, { intent: "reply", review: id, reply: `<img src=x onerror="alert(1)"><script>alert(2)</script>` });
     const html = await (await get(alice, `/admin/stores/${A}/reviews`)).text();
     expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;");
@@ -304,18 +305,18 @@ describe("moderation reaches the storefront", () => {
   });
 
   it("bulk publish publishes every ticked review of the store in one post", async () => {
-    const ids = pendingIds(A).slice(2, 5);
+    const ids = (await pendingIds(A)).slice(2, 5);
     const res = await post(alice, `/admin/stores/${A}/reviews`, { intent: "bulk-publish", review: ids });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("3 reviews published");
-    for (const id of ids) expect(review(id).status).toBe("published");
+    for (const id of ids) expect((await review(id)).status).toBe("published");
   });
 
   it("a reply longer than 5000 characters answers 400 and is not saved", async () => {
-    const id = pendingIds(A)[0];
+    const id = (await pendingIds(A))[0];
     const res = await post(alice, `/admin/stores/${A}/reviews`, { intent: "reply", review: id, reply: "x".repeat(5001) });
     expect(res.status).toBe(400);
-    expect(review(id).reply_body).toBeNull();
+    expect((await review(id)).reply_body).toBeNull();
   });
 
   it("a bad filter answers 400 with a clear message, not a crash", async () => {
@@ -331,7 +332,7 @@ describe("integration: API keys", () => {
     expect(res.status).toBe(200);
     const key = /<code id="new-key">([^<]+)<\/code>/.exec(await res.text())![1];
     const basic = `Basic ${Buffer.from(`${A}:${key}`).toString("base64")}`;
-    expect(t.services.apiKeys.authenticateBasic(basic)).toBe(A);
+    expect(await t.services.apiKeys.authenticateBasic(basic)).toBe(A);
     // The list never shows the key again.
     expect(await (await get(alice, `/admin/stores/${A}/integration`)).text()).not.toContain(key);
 
@@ -339,7 +340,7 @@ describe("integration: API keys", () => {
     expect((await post(alice, `/admin/stores/${A}/integration`, { intent: "revoke", apiKeyId })).status).toBe(200);
     let error: unknown;
     try {
-      t.services.apiKeys.authenticateBasic(basic);
+      await t.services.apiKeys.authenticateBasic(basic);
     } catch (e) {
       error = e;
     }

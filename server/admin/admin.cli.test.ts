@@ -67,7 +67,7 @@ describe("demo merchant seeder", () => {
     const { services, lines } = await demo("chosen-demo-password");
     try {
       const { token } = await services.admin.login("demo@chorus.test", "chosen-demo-password", "");
-      expect(services.admin.session(token)?.stores.map((s) => s.storeId)).toEqual([DEMO_STORE_ID]);
+      expect(await services.admin.session(token)?.stores.map((s) => s.storeId)).toEqual([DEMO_STORE_ID]);
       expect(lines.join("\n")).not.toContain("chosen-demo-password");
     } finally {
       services.close();
@@ -91,8 +91,8 @@ describe("a user of two stores", () => {
   it("sees a store switcher listing both, and opens each store's pages", async () => {
     const t = await startTestServer();
     try {
-      t.services.stores.create({ storeId: TEST_STORE_ID, name: "Alpha shop", platform: "shopify" });
-      t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Beta shop", platform: "shopify" });
+      await t.services.stores.create({ storeId: TEST_STORE_ID, name: "Alpha shop", platform: "shopify" });
+      await t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Beta shop", platform: "shopify" });
       await t.services.admin.createUser({ email: "both@shops.test", password: "two stores password", storeIds: [TEST_STORE_ID, OTHER_STORE_ID] });
       const page = await fetch(t.url("/admin/login"));
       const loginCookie = page.headers.getSetCookie()[0].split(";")[0];

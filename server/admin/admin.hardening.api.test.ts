@@ -13,6 +13,7 @@ import { TEST_STORE_ID } from "../../test/fixtures.ts";
 import { adminGet, adminPost, openLoginForm, postAdminLogin, setCookieHeader, signInAgent, submitLoginForm, type AdminAgent } from "../../test/admin-http.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { PROJECT_ROOT } from "../config.ts";
+import { sql, value } from "../db/database.ts";
 
 const run = promisify(execFile);
 let t: TestServer;
@@ -28,7 +29,7 @@ const FREE_PER_ADDRESS = 20;
 
 beforeAll(async () => {
   t = await startTestServer({ trustedProxies: "loopback" });
-  t.services.stores.create({ storeId: A, name: "Shop A", platform: "shopify" });
+  await t.services.stores.create({ storeId: A, name: "Shop A", platform: "shopify" });
   await t.services.admin.createUser({ email: OWNER, password: OWNER_PASSWORD, storeIds: [A] });
   await t.services.admin.createUser({ email: "staff@shop-a.test", password: "staff passphrase", storeIds: [A] });
   owner = await signInAgent(t, OWNER, OWNER_PASSWORD, A);
@@ -63,7 +64,7 @@ describe("finding 1: admin forms are read with the bounded reader", () => {
     const res = await adminPost(t, owner, `/admin/stores/${A}/settings`, { intent: "store", moderation: "auto-publish-all", translation: "off", padding: big });
     expect(res.status).toBe(413);
     expectNoInternals(await res.text());
-    expect(t.services.stores.get(A)!.moderation).toBe(before);
+    expect(await t.services.stores.get(A)!.moderation).toBe(before);
   });
 
   it("a 5 MB body declared by Content-Length is refused without reading it", async () => {
@@ -127,8 +128,8 @@ describe("finding 7: a password change ends the other sessions", () => {
     const laptop = await signInAgent(t, "staff@shop-a.test", "staff passphrase", A);
     const phone = await signInAgent(t, "staff@shop-a.test", "staff passphrase", A);
     expect((await adminGet(t, phone, `/admin/stores/${A}/reviews`)).status).toBe(200);
-    const sessionsOf = () => t.services.db.prepare("SELECT count(*) FROM admin_sessions s JOIN merchant_users u USING (user_id) WHERE u.email = ?").pluck().get("staff@shop-a.test") as number;
-    const before = sessionsOf();
+    const sessionsOf = async () => await value(t.services.db, sql`SELECT count(*) FROM admin_sessions s JOIN merchant_users u USING (user_id) WHERE u.email = ${"staff@shop-a.test"}`) as number;
+    const before = (await sessionsOf());
     expect(before).toBeGreaterThanOrEqual(2);
     // The CLI opens the server's database: its SQLite file, or its PostgreSQL database (npm run test:postgres).
     const database = t.services.databasePath;
@@ -139,7 +140,7 @@ describe("finding 7: a password change ends the other sessions", () => {
       expect(res.status).toBe(302);
       expect(res.headers.get("location")).toMatch(/^\/admin\/login/);
     }
-    expect(sessionsOf()).toBe(0);
+    expect((await sessionsOf())).toBe(0);
     expect(stdout).toContain(`${before} sessions signed out`);
     expect((await adminGet(t, owner, `/admin/stores/${A}/reviews`)).status).toBe(200); // another user's session is untouched
     expect((await postAdminLogin(t, "staff@shop-a.test", "staff passphrase", from("203.0.113.3"))).status).toBe(401);
@@ -195,7 +196,7 @@ describe("finding 8: bad cookies and bodies answer 4xx, never 500", () => {
       expect(res.status, page).toBe(status);
       expectNoInternals(await res.text());
     }
-    expect(t.services.stores.get(A)).toEqual(before);
+    expect(await t.services.stores.get(A)).toEqual(before);
   });
 
   it("a well-formed multipart sign-in still works", async () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { adminGet, adminPost, signInAgent, type AdminAgent } from "../../test/admin-http.ts";
 import { DATA_DIR, OTHER_STORE_ID, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
+import { all, sql, value } from "../db/database.ts";
 
 let t: TestServer;
 const A = TEST_STORE_ID;
@@ -36,10 +37,10 @@ async function ask(storeId: string, body: string): Promise<string> {
   expect(res.status).toBe(201);
   return (await res.json()).question.questionId;
 }
-const statusOf = (id: string) => t.services.db.prepare("SELECT status FROM questions WHERE question_id = ?").pluck().get(id);
-const snapshotB = () => ({
-  questions: t.services.db.prepare("SELECT question_id, status FROM questions WHERE store_id = ? ORDER BY question_id").all(B),
-  answers: t.services.db.prepare("SELECT answer_id, status, body FROM answers WHERE store_id = ? ORDER BY answer_id").all(B),
+const statusOf = async (id: string) => await value(t.services.db, sql`SELECT status FROM questions WHERE question_id = ${id}`);
+const snapshotB = async () => ({
+  questions: await all(t.services.db, sql`SELECT question_id, status FROM questions WHERE store_id = ${B} ORDER BY question_id`),
+  answers: await all(t.services.db, sql`SELECT answer_id, status, body FROM answers WHERE store_id = ${B} ORDER BY answer_id`),
 });
 
 let bQuestion: string;
@@ -47,15 +48,15 @@ let bAnswer: string;
 
 beforeAll(async () => {
   t = await startTestServer();
-  t.services.stores.create({ storeId: A, name: "Store A", platform: "shopify" });
-  t.services.stores.create({ storeId: B, name: "Store B (other merchant)", platform: "shopify" });
+  await t.services.stores.create({ storeId: A, name: "Store A", platform: "shopify" });
+  await t.services.stores.create({ storeId: B, name: "Store B (other merchant)", platform: "shopify" });
   for (const s of [A, B]) t.services.stores.upsertProduct({ storeId: s, productId: ASIN, name: "InSinkErator Badger 1" });
   await t.services.admin.createUser({ email: "alice@shop-a.test", password: "correct horse battery A", storeIds: [A] });
   await t.services.admin.createUser({ email: "bob@shop-b.test", password: "correct horse battery B", storeIds: [B] });
   alice = await signInAgent(t, "alice@shop-a.test", "correct horse battery A", A);
   bob = await signInAgent(t, "bob@shop-b.test", "correct horse battery B", B);
   bQuestion = await ask(B, real[10].question);
-  t.services.orders.importOrders(B, [{ orderId: "B-1", productId: ASIN, email: "lee@example.com", orderedMs: Date.now() }]);
+  await t.services.orders.importOrders(B, [{ orderId: "B-1", productId: ASIN, email: "lee@example.com", orderedMs: Date.now() }]);
   bAnswer = t.services.questions.answerAsBuyer({ storeId: B, questionId: bQuestion, body: real[10].answer, authorName: "Lee", email: "lee@example.com", verifiedPurchase: { source: "merchant", orderId: "B-1" } }).answerId;
 }, 60_000);
 afterAll(() => t.close());
@@ -90,10 +91,10 @@ describe("store isolation of the Questions section", () => {
     ["answer-reject on B's URL", () => PAGE_B, () => ({ intent: "answer-reject", answer: bAnswer })],
   ];
   it.each(ACTIONS)("%s by a user of store A: 404 and store B unchanged", async (_name, page, fields) => {
-    const before = snapshotB();
+    const before = (await snapshotB());
     const res = await adminPost(t, alice, page(), fields());
     expect(res.status).toBe(404);
-    expect(snapshotB()).toEqual(before);
+    expect((await snapshotB())).toEqual(before);
   });
 });
 
@@ -102,14 +103,14 @@ describe("CSRF", () => {
     const id = await ask(A, real[0].question);
     const res = await adminPost(t, alice, PAGE_A, { intent: "publish", question: id }, null);
     expect(res.status).toBe(403);
-    expect(statusOf(id)).toBe("pending");
+    expect((await statusOf(id))).toBe("pending");
   });
 
   it("a store answer posted with another session's token answers 403 and adds no answer", async () => {
     const id = await ask(A, real[1].question);
     const res = await adminPost(t, alice, PAGE_A, { intent: "answer", question: id, answer: real[1].answer }, bob.csrf);
     expect(res.status).toBe(403);
-    expect(t.services.db.prepare("SELECT count(*) FROM answers WHERE question_id = ?").pluck().get(id)).toBe(0);
+    expect(await value(t.services.db, sql`SELECT count(*) FROM answers WHERE question_id = ${id}`)).toBe(0);
   });
 });
 
@@ -137,13 +138,13 @@ describe("moderation reaches the storefront", () => {
     const id = await ask(A, real[4].question);
     const res = await adminPost(t, alice, PAGE_A, { intent: "answer", question: id, answer: "   " });
     expect(res.status).toBe(400);
-    expect(t.services.db.prepare("SELECT count(*) FROM answers WHERE question_id = ?").pluck().get(id)).toBe(0);
+    expect(await value(t.services.db, sql`SELECT count(*) FROM answers WHERE question_id = ${id}`)).toBe(0);
   });
 
   it("a pending buyer answer shows on the storefront only after it is published, and leaves it when rejected", async () => {
     const id = await ask(A, real[5].question);
-    t.services.questions.setQuestionStatus(A, id, "published");
-    t.services.orders.importOrders(A, [{ orderId: "A-1", productId: ASIN, email: "kim@example.com", orderedMs: Date.now() }]);
+    await t.services.questions.setQuestionStatus(A, id, "published");
+    await t.services.orders.importOrders(A, [{ orderId: "A-1", productId: ASIN, email: "kim@example.com", orderedMs: Date.now() }]);
     const { answerId } = t.services.questions.answerAsBuyer({ storeId: A, questionId: id, body: real[5].answer, authorName: "Kim", email: "kim@example.com" });
     const answersOf = async () => (await storefront(A)).find((q) => q.questionId === id)!.answers.map((a) => a.answerId);
     expect(await answersOf()).toEqual([]);
@@ -156,12 +157,12 @@ describe("moderation reaches the storefront", () => {
 
   it("bulk publish changes every ticked question of the store in one POST, skipping store B's", async () => {
     const ids = [await ask(A, real[6].question), await ask(A, real[7].question)];
-    const before = snapshotB();
+    const before = (await snapshotB());
     const res = await adminPost(t, alice, PAGE_A, { intent: "bulk-publish", question: [...ids, bQuestion] });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("2 questions published.");
     expect(ids.map(statusOf)).toEqual(["published", "published"]);
-    expect(snapshotB()).toEqual(before);
+    expect((await snapshotB())).toEqual(before);
   });
 
   it("bulk reject removes ticked questions from the storefront", async () => {
@@ -194,12 +195,13 @@ describe("the page", () => {
 
   it("keyset paging: 20 per page, the next page continues without overlap, and its link keeps the filter", async () => {
     const product = "B00004U9JQ";
-    t.services.stores.upsertProduct({ storeId: A, productId: product, name: "Appliance B00004U9JQ" });
-    const ids = Array.from({ length: 23 }, (_, i) => real[i % real.length]).map((r, i) => {
+    await t.services.stores.upsertProduct({ storeId: A, productId: product, name: "Appliance B00004U9JQ" });
+    const ids: string[] = [];
+    for (const [i, r] of Array.from({ length: 23 }, (_, k) => real[k % real.length]).entries()) {
       const questionId = `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
-      t.services.questionsData.insertQuestion({ questionId, storeId: A, productId: product, body: r.question, askerName: "Amazon shopper", status: "pending", createdMs: Date.UTC(2014, 0, 1 + i) });
-      return questionId;
-    });
+      await t.services.questionsData.insertQuestion({ questionId, storeId: A, productId: product, body: r.question, askerName: "Amazon shopper", status: "pending", createdMs: Date.UTC(2014, 0, 1 + i) });
+      ids.push(questionId);
+    }
     const first = await (await adminGet(t, alice, `${PAGE_A}?product=${product}`)).text();
     /** IDs of the page's questions in page order. */
     const onPage = (html: string) => ids.filter((id) => html.includes(`value="${id}"`)).sort((x, y) => html.indexOf(`value="${x}"`) - html.indexOf(`value="${y}"`));

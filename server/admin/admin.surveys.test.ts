@@ -13,6 +13,7 @@ import { DATA_DIR, OTHER_STORE_ID, TEST_STORE_ID } from "../../test/fixtures.ts"
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { ATTRIBUTION_SURVEY, attributionResponses, DEMO_NPS_FILE, DEMO_SURVEY_IDS, NPS_SURVEY, npsResponses, readNpsRows, type NpsRow } from "../surveys/surveys.demo.ts";
 import { npsScore } from "../surveys/surveys.service.ts";
+import { all, sql, value, values } from "../db/database.ts";
 
 let t: TestServer;
 const A = TEST_STORE_ID;
@@ -23,19 +24,19 @@ let alice: AdminAgent;
 let bob: AdminAgent;
 let rows: NpsRow[];
 
-const responseIds = (storeId: string) => t.services.db.prepare("SELECT survey_response_id FROM survey_responses WHERE store_id = ? ORDER BY created_ms DESC").pluck().all(storeId) as string[];
-const archivedOf = (id: string) => t.services.db.prepare("SELECT is_archived FROM survey_responses WHERE survey_response_id = ?").pluck().get(id) as number;
-const snapshotB = () => t.services.db.prepare("SELECT survey_response_id, is_archived FROM survey_responses WHERE store_id = ? ORDER BY survey_response_id").all(B);
+const responseIds = async (storeId: string) => await values(t.services.db, sql`SELECT survey_response_id FROM survey_responses WHERE store_id = ${storeId} ORDER BY created_ms DESC`) as string[];
+const archivedOf = async (id: string) => await value(t.services.db, sql`SELECT is_archived FROM survey_responses WHERE survey_response_id = ${id}`) as number;
+const snapshotB = async () => await all(t.services.db, sql`SELECT survey_response_id, is_archived FROM survey_responses WHERE store_id = ${B} ORDER BY survey_response_id`);
 
 beforeAll(async () => {
   t = await startTestServer();
-  t.services.stores.create({ storeId: A, name: "Store A", platform: "shopify" });
-  t.services.stores.create({ storeId: B, name: "Store B (other merchant)", platform: "shopify" });
-  t.services.surveys.createSurvey(A, NPS_SURVEY);
-  t.services.surveys.createSurvey(B, ATTRIBUTION_SURVEY);
+  await t.services.stores.create({ storeId: A, name: "Store A", platform: "shopify" });
+  await t.services.stores.create({ storeId: B, name: "Store B (other merchant)", platform: "shopify" });
+  await t.services.surveys.createSurvey(A, NPS_SURVEY);
+  await t.services.surveys.createSurvey(B, ATTRIBUTION_SURVEY);
   rows = readNpsRows(join(DATA_DIR, DEMO_NPS_FILE)).slice(0, 1200); // more than two export batches of 500
-  t.services.surveys.importResponses(A, npsResponses(rows).map((r) => ({ ...r, isArchived: false })));
-  t.services.surveys.importResponses(B, attributionResponses(40, 7, Date.UTC(2018, 0, 1), Date.UTC(2018, 1, 1)).map((r) => ({ ...r, isArchived: false })));
+  await t.services.surveys.importResponses(A, npsResponses(rows).map((r) => ({ ...r, isArchived: false })));
+  await t.services.surveys.importResponses(B, attributionResponses(40, 7, Date.UTC(2018, 0, 1), Date.UTC(2018, 1, 1)).map((r) => ({ ...r, isArchived: false })));
   await t.services.admin.createUser({ email: "alice@shop-a.test", password: "correct horse battery A", storeIds: [A] });
   await t.services.admin.createUser({ email: "bob@shop-b.test", password: "correct horse battery B", storeIds: [B] });
   alice = await signInAgent(t, "alice@shop-a.test", "correct horse battery A", A);
@@ -44,38 +45,38 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe("store isolation of the survey section", () => {
-  const bResponse = () => responseIds(B)[0];
-  const READS: [string, () => string][] = [
+  const bResponse = async () => (await responseIds(B))[0];
+  const READS: [string, () => string | Promise<string>][] = [
     ["B's survey page on B's URL", () => `/admin/stores/${B}/surveys?survey=${ATTR}`],
     ["B's survey on A's URL", () => `/admin/stores/${A}/surveys?survey=${ATTR}`],
-    ["B's response on B's URL", () => `/admin/stores/${B}/surveys/responses/${bResponse()}`],
-    ["B's response on A's URL", () => `/admin/stores/${A}/surveys/responses/${bResponse()}`],
+    ["B's response on B's URL", async () => `/admin/stores/${B}/surveys/responses/${(await bResponse())}`],
+    ["B's response on A's URL", async () => `/admin/stores/${A}/surveys/responses/${(await bResponse())}`],
     ["B's export on B's URL", () => `/admin/stores/${B}/surveys/export.csv?survey=${ATTR}`],
     ["B's export on A's URL", () => `/admin/stores/${A}/surveys/export.csv?survey=${ATTR}`],
   ];
 
   it.each(READS)("a user of store A reading %s gets 404 and none of B's data", async (_name, path) => {
-    const res = await adminGet(t, alice, path());
+    const res = await adminGet(t, alice, await path());
     expect(res.status).toBe(404);
     const body = await res.text();
     expect(body).not.toContain("Store B (other merchant)");
     expect(body).not.toContain("Post-purchase attribution");
-    for (const id of responseIds(B).slice(0, 5)) expect(body).not.toContain(id);
+    for (const id of (await responseIds(B)).slice(0, 5)) expect(body).not.toContain(id);
   });
 
   it("the owner of store B reads the same page, response and export (200)", async () => {
-    for (const [, path] of READS.filter(([name]) => name.includes("B's URL"))) expect((await adminGet(t, bob, path())).status).toBe(200);
+    for (const [, path] of READS.filter(([name]) => name.includes("B's URL"))) expect((await adminGet(t, bob, await path())).status).toBe(200);
   });
 
   it.each([
-    ["archive on B's URL", () => `/admin/stores/${B}/surveys/responses/${bResponse()}`, "archive"],
-    ["archive on A's URL naming B's response", () => `/admin/stores/${A}/surveys/responses/${bResponse()}`, "archive"],
-    ["unarchive on A's URL naming B's response", () => `/admin/stores/${A}/surveys/responses/${bResponse()}`, "unarchive"],
+    ["archive on B's URL", async () => `/admin/stores/${B}/surveys/responses/${(await bResponse())}`, "archive"],
+    ["archive on A's URL naming B's response", async () => `/admin/stores/${A}/surveys/responses/${(await bResponse())}`, "archive"],
+    ["unarchive on A's URL naming B's response", async () => `/admin/stores/${A}/surveys/responses/${(await bResponse())}`, "unarchive"],
   ] as const)("%s by a user of store A: 404 and store B unchanged", async (_name, path, intent) => {
-    const before = snapshotB();
-    const res = await adminPost(t, alice, path(), { intent });
+    const before = (await snapshotB());
+    const res = await adminPost(t, alice, await path(), { intent });
     expect(res.status).toBe(404);
-    expect(snapshotB()).toEqual(before);
+    expect((await snapshotB())).toEqual(before);
   });
 
   it("the survey list of store A shows only store A's surveys", async () => {
@@ -87,20 +88,20 @@ describe("store isolation of the survey section", () => {
 
 describe("archive and CSRF", () => {
   it("an archive form without the CSRF token is rejected with 403 and changes nothing", async () => {
-    const id = responseIds(A)[3];
+    const id = (await responseIds(A))[3];
     const res = await adminPost(t, alice, `/admin/stores/${A}/surveys/responses/${id}`, { intent: "archive" }, null);
     expect(res.status).toBe(403);
-    expect(archivedOf(id)).toBe(0);
+    expect((await archivedOf(id))).toBe(0);
   });
 
   it("archive with the token hides the response from the default list; unarchive brings it back", async () => {
-    const id = responseIds(A)[0]; // the newest: first row of the first page
+    const id = (await responseIds(A))[0]; // the newest: first row of the first page
     expect((await adminPost(t, alice, `/admin/stores/${A}/surveys/responses/${id}`, { intent: "archive" })).status).toBe(200);
-    expect(archivedOf(id)).toBe(1);
+    expect((await archivedOf(id))).toBe(1);
     expect(await (await adminGet(t, alice, `/admin/stores/${A}/surveys?survey=${NPS}`)).text()).not.toContain(id);
     expect(await (await adminGet(t, alice, `/admin/stores/${A}/surveys?survey=${NPS}&archived=archived`)).text()).toContain(id);
     expect((await adminPost(t, alice, `/admin/stores/${A}/surveys/responses/${id}`, { intent: "unarchive" })).status).toBe(200);
-    expect(archivedOf(id)).toBe(0);
+    expect((await archivedOf(id))).toBe(0);
   });
 
   it("a bad filter answers 400 with a message naming it, not a crash", async () => {
@@ -139,7 +140,7 @@ describe("CSV export", () => {
     expect(records[0].slice(0, 3)).toEqual(["surveyResponseId", "dateCreated", "channel"]);
     expect(records[0]).toContain("How likely are you to recommend company to a friend or colleague?");
     expect(records.length - 1).toBe(rows.length);
-    expect(new Set(records.slice(1).map((r) => r[0]))).toEqual(new Set(responseIds(A)));
+    expect(new Set(records.slice(1).map((r) => r[0]))).toEqual(new Set((await responseIds(A))));
   });
 
   it("a filtered export holds exactly the filter's rows (the count the page shows)", async () => {
@@ -210,15 +211,15 @@ describe("sample data", () => {
   it("a survey marked as sample data says so on its list entry, its responses and each response; a real one does not", async () => {
     const real = await (await adminGet(t, alice, `/admin/stores/${A}/surveys?survey=${NPS}`)).text();
     expect(real).not.toContain("Sample data");
-    t.services.surveys.markSampleData(B, ATTR);
+    await t.services.surveys.markSampleData(B, ATTR);
     try {
       const list = await (await adminGet(t, bob, `/admin/stores/${B}/surveys?survey=${ATTR}`)).text();
       expect(list).toContain(">Sample data</span>");
       expect(list).toContain("no shopper gave them");
-      const one = await (await adminGet(t, bob, `/admin/stores/${B}/surveys/responses/${responseIds(B)[0]}`)).text();
+      const one = await (await adminGet(t, bob, `/admin/stores/${B}/surveys/responses/${(await responseIds(B))[0]}`)).text();
       expect(one).toContain("no shopper gave it");
     } finally {
-      t.services.surveys.markSampleData(B, ATTR, false);
+      await t.services.surveys.markSampleData(B, ATTR, false);
     }
   });
 });

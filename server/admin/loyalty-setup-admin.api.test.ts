@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { signPlatformToken } from "../loyalty/tokens.ts";
+import { one, sql } from "../db/database.ts";
 
 let t: TestServer;
 const A = randomUUID();
@@ -70,7 +71,7 @@ describe("turning the program on in the admin", () => {
     }
     expect(html).not.toContain('aria-describedby="p-privacyPolicyUrl-error"');
     expect(html).toContain("must contain {termsAndConditions} and {privacyPolicy}");
-    expect(t.services.loyalty.programStatus(A)).toEqual({ exists: false });
+    expect(await t.services.loyalty.programStatus(A)).toEqual({ exists: false });
   });
 
   it("turns it on, redirects with the secret shown once, and the secret signs shoppers in at once", async () => {
@@ -144,19 +145,19 @@ describe("rules and tiers on the loyalty page", () => {
     expect(html).toMatch(/aria-invalid="true" aria-describedby="l-template-error"/);
     expect(html).not.toContain('aria-describedby="l-privacy-error"');
     expect(html).toContain("javascript:alert(1)"); // the typed value is kept (escaped in the attribute)
-    expect(t.services.loyalty.adminLegalPolicies(A)).toEqual(before);
+    expect(await t.services.loyalty.adminLegalPolicies(A)).toEqual(before);
   });
 
   it("removes a rule; another store's rule ID answers 404", async () => {
     const id = t.services.loyalty.adminProgram(A).redemptionRules[0].redemption_rule_id;
-    t.services.loyalty.turnOnProgram(B, { acceptTermsAndJoinProgramButtonText: "Join", policySentenceTemplate: "{termsAndConditions} {privacyPolicy}", termsAndConditionsUrl: "/t", privacyPolicyUrl: "/p" });
+    await t.services.loyalty.turnOnProgram(B, { acceptTermsAndJoinProgramButtonText: "Join", policySentenceTemplate: "{termsAndConditions} {privacyPolicy}", termsAndConditionsUrl: "/t", privacyPolicyUrl: "/p" });
     const bRule = t.services.loyalty.addEarningRule(B, { type: "sign-up", name: "B sign-up", points: 10, enabled: true });
     expect((await post(alice, PAGE, { intent: "remove-earning-rule", id: bRule })).status).toBe(404);
     expect((await post(alice, `/admin/stores/${B}/loyalty/program`, { intent: "turn-off" })).status).toBe(404);
-    expect(t.services.loyalty.programStatus(B)).toMatchObject({ enabled: true });
-    expect(t.services.loyalty.adminProgram(B).earningRules).toHaveLength(1);
+    expect(await t.services.loyalty.programStatus(B)).toMatchObject({ enabled: true });
+    expect(await t.services.loyalty.adminProgram(B).earningRules).toHaveLength(1);
     expect((await post(alice, PAGE, { intent: "remove-redemption-rule", id })).status).toBe(303);
-    expect(t.services.loyalty.adminProgram(A).redemptionRules).toHaveLength(0);
+    expect(await t.services.loyalty.adminProgram(A).redemptionRules).toHaveLength(0);
   });
 });
 
@@ -206,15 +207,15 @@ describe("reviews CSV import", () => {
   it("another store's import answers 404 and imports nothing", async () => {
     const res = await upload(alice, B, "first.csv", CSV);
     expect(res.status).toBe(404);
-    expect(t.services.db.prepare("SELECT count(*) AS n FROM reviews WHERE store_id = ?").get(B)).toEqual({ n: 0 });
+    expect(await one(t.services.db, sql`SELECT count(*) AS n FROM reviews WHERE store_id = ${B}`)).toEqual({ n: 0 });
   });
 });
 
 describe("incentives on the admin reviews page (issue 22 item 4)", () => {
   it("marks a review whose reviewer received a reward, and only that one", async () => {
-    t.services.stores.upsertProduct({ storeId: A, productId: "mug", name: "Mug" });
+    await t.services.stores.upsertProduct({ storeId: A, productId: "mug", name: "Mug" });
     for (const [key, isIncentivized] of [["rewarded", true], ["unrewarded", false]] as const) {
-      t.services.reviewsData.insert({
+      await t.services.reviewsData.insert({
         reviewId: randomUUID(), storeId: A, productId: "mug", rating: 4, title: `Mug ${key}`, body: "Holds heat well.", createdMs: Date.now(),
         status: "published", reviewerName: key, helpfulCount: 0, isIncentivized, source: "test", sourceKey: key,
       });
@@ -241,16 +242,16 @@ describe("store isolation and CSRF of the new pages", () => {
       method: "POST", redirect: "manual", body: new URLSearchParams(fields), headers: { "content-type": "application/x-www-form-urlencoded", cookie: alice.cookie },
     });
     expect(res.status).toBe(403);
-    expect(t.services.loyalty.platformSecret(A)).toBe(secret);
-    expect(t.services.loyalty.adminProgram(A).vipTiers).toHaveLength(tiers);
+    expect(await t.services.loyalty.platformSecret(A)).toBe(secret);
+    expect(await t.services.loyalty.adminProgram(A).vipTiers).toHaveLength(tiers);
   });
 
   it("an upload without the CSRF token is rejected with 403 and imports nothing", async () => {
-    const before = t.services.db.prepare("SELECT count(*) AS n FROM reviews WHERE store_id = ?").get(A);
+    const before = await one(t.services.db, sql`SELECT count(*) AS n FROM reviews WHERE store_id = ${A}`);
     const form = new FormData();
     form.append("file", new Blob(["product_id,rating\nzzz,5\n"], { type: "text/csv" }), "nocsrf.csv");
     const res = await fetch(t.url(`/admin/stores/${A}/import`), { method: "POST", redirect: "manual", body: form, headers: { cookie: alice.cookie } });
     expect(res.status).toBe(403);
-    expect(t.services.db.prepare("SELECT count(*) AS n FROM reviews WHERE store_id = ?").get(A)).toEqual(before);
+    expect(await one(t.services.db, sql`SELECT count(*) AS n FROM reviews WHERE store_id = ${A}`)).toEqual(before);
   });
 });

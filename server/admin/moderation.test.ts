@@ -12,6 +12,7 @@ import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID } from "../../test/fixtu
 import { isApiError } from "../contract/errors.ts";
 import { createServices, type Services } from "../services.ts";
 import { QUEUE_PAGE_SIZE, queueQuerySchema } from "./moderation.service.ts";
+import { run, sql } from "../db/database.ts";
 
 let dir: string;
 let database: FreshDatabase;
@@ -60,13 +61,11 @@ describe("moderation queue", () => {
     }
   });
 
-  it("filters by media: only reviews with media not rejected count", () => {
+  it("filters by media: only reviews with media not rejected count", async () => {
     const [withMedia] = s.moderation.queue(TEST_STORE_ID, q({})).reviews;
     const r = s.reviewsData.get(TEST_STORE_ID, withMedia.review_id)!;
-    s.db.prepare(
-      `INSERT INTO review_media (media_id, store_id, review_id, product_id, group_id, type, status, thumbnail_url, large_url, full_size_url, created_ms)
-       VALUES (?, ?, ?, ?, ?, 'image', 'pending', '/m/t.jpg', '/m/l.jpg', '/m/f.jpg', ?)`,
-    ).run(crypto.randomUUID(), TEST_STORE_ID, r.review_id, r.product_id, r.group_id, Date.now());
+    await run(s.db, sql`INSERT INTO review_media (media_id, store_id, review_id, product_id, group_id, type, status, thumbnail_url, large_url, full_size_url, created_ms)
+       VALUES (${crypto.randomUUID()}, ${TEST_STORE_ID}, ${r.review_id}, ${r.product_id}, ${r.group_id}, 'image', 'pending', '/m/t.jpg', '/m/l.jpg', '/m/f.jpg', ${Date.now()})`);
     const yes = s.moderation.queue(TEST_STORE_ID, q({ media: "yes" })).reviews;
     expect(yes.map((x) => x.review_id)).toEqual([withMedia.review_id]);
     expect(yes[0].media_total).toBe(1);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OTHER_STORE_ID, realReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import type { EarningRulesResponse, LegalPolicies, LoginResponse, RedemptionRulesResponse, TransactionsResponse, VipTiersResponse } from "../contract/loyalty.responses.ts";
+import { run, sql, value } from "../db/database.ts";
 import { demoProgram } from "./loyalty.demo.ts";
 import { signPlatformToken } from "./tokens.ts";
 
@@ -23,11 +24,11 @@ const basic = `Basic ${Buffer.from(`${TEST_STORE_ID}:${API_KEY}`).toString("base
 
 beforeAll(async () => {
   t = await startTestServer();
-  t.services.stores.create({ storeId: TEST_STORE_ID, name: "Test store", platform: "shopify" });
-  t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other store", platform: "shopify" });
-  t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET_A));
-  t.services.loyalty.setupProgram(OTHER_STORE_ID, demoProgram(SECRET_B));
-  t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
+  await t.services.stores.create({ storeId: TEST_STORE_ID, name: "Test store", platform: "shopify" });
+  await t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other store", platform: "shopify" });
+  await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET_A));
+  await t.services.loyalty.setupProgram(OTHER_STORE_ID, demoProgram(SECRET_B));
+  await t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
 });
 afterAll(() => t.close());
 
@@ -47,23 +48,23 @@ async function login(platformCustomerId: string, opts: { prefix?: string; secret
   return r.body as LoginResponse;
 }
 
-const version = () => t.services.loyalty.legalPolicies(TEST_STORE_ID).version;
-const activate = (token: string, body: Record<string, unknown> = { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version() }, headers?: Record<string, string>) =>
-  call(`${A}/customer_activation`, { body, token, headers });
+const version = async () => (await t.services.loyalty.legalPolicies(TEST_STORE_ID)).version;
+const activate = async (token: string, body?: Record<string, unknown>, headers?: Record<string, string>) =>
+  call(`${A}/customer_activation`, { body: body ?? { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: await version() }, token, headers });
 
 async function enrolled(prefix = "member") {
   const l = await login(uniqueShopper(prefix));
   expect((await activate(l.customerToken)).status).toBe(200);
   return l;
 }
-const customerRow = (id: string) => t.services.loyaltyData.getCustomer(TEST_STORE_ID, id)!;
+const customerRow = async (id: string) => (await t.services.loyaltyData.getCustomer(TEST_STORE_ID, id))!;
 const earnOrder = (body: unknown) => call("/enterprise/loyalty/earning_transactions", { body, headers: { authorization: basic } });
 const ruleOf = async (type: string) => ((await call(`${A}/redemption_rules`)).body as RedemptionRulesResponse).redemptionRules.find((r) => r.type === type)!;
 
 const none = (payload: object) =>
   `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}.`;
-const tokenKey = () => new TextEncoder().encode(
-  (t.services.db.prepare("SELECT value FROM app_settings WHERE key = 'loyalty_customer_token_secret'").get() as { value: string }).value,
+const tokenKey = async () => new TextEncoder().encode(
+  (await value<string>(t.services.db, sql`SELECT value FROM app_settings WHERE key = 'loyalty_customer_token_secret'`))!,
 );
 
 describe("POST /loyalty/login (docs/loyalty.md, Endpoints)", () => {
@@ -114,7 +115,7 @@ describe("POST /loyalty/login (docs/loyalty.md, Endpoints)", () => {
 
   it("answers 404 on every loyalty endpoint of an unknown store or a store without a program", async () => {
     const noProgram = "33333333-4444-4555-8666-777777777777";
-    t.services.stores.create({ storeId: noProgram, name: "No program", platform: "shopify" });
+    await t.services.stores.create({ storeId: noProgram, name: "No program", platform: "shopify" });
     for (const store of ["00000000-0000-4000-8000-000000000000", noProgram]) {
       for (const path of ["/legal_policies", "/earning_rules", "/redemption_rules", "/vip_tiers", "/customer"]) {
         const r = await call(`/v1/stores/${store}/loyalty${path}`);
@@ -147,10 +148,10 @@ describe("customer token (docs/loyalty.md, Tokens)", () => {
       const [h, , s] = l.customerToken.split(".");
       return Promise.resolve(`${h}.${Buffer.from(JSON.stringify({ sub: "someone-else", aud: TEST_STORE_ID, iss: "chorus", exp: 9999999999 })).toString("base64url")}.${s}`);
     }],
-    ["an expired token", () => new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer("chorus").setAudience(TEST_STORE_ID).setSubject(l.loyaltyCustomer.loyaltyCustomerId).setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(tokenKey())],
+    ["an expired token", async () => new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer("chorus").setAudience(TEST_STORE_ID).setSubject(l.loyaltyCustomer.loyaltyCustomerId).setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(await tokenKey())],
     ["alg none", () => Promise.resolve(none({ sub: l.loyaltyCustomer.loyaltyCustomerId, aud: TEST_STORE_ID, iss: "chorus", exp: Math.floor(Date.now() / 1000) + 600 }))],
-    ["a wrong audience", () => new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer("chorus").setAudience("another-audience").setSubject(l.loyaltyCustomer.loyaltyCustomerId).setExpirationTime("10m").sign(tokenKey())],
-    ["a wrong issuer", () => new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer("someone").setAudience(TEST_STORE_ID).setSubject(l.loyaltyCustomer.loyaltyCustomerId).setExpirationTime("10m").sign(tokenKey())],
+    ["a wrong audience", async () => new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer("chorus").setAudience("another-audience").setSubject(l.loyaltyCustomer.loyaltyCustomerId).setExpirationTime("10m").sign(await tokenKey())],
+    ["a wrong issuer", async () => new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer("someone").setAudience(TEST_STORE_ID).setSubject(l.loyaltyCustomer.loyaltyCustomerId).setExpirationTime("10m").sign(await tokenKey())],
     ["another store's customer token", async () => (await login(uniqueShopper(), { prefix: B, secret: SECRET_B })).customerToken],
     ["the platform token instead of the customer token", () => signPlatformToken(SECRET_A, { platformCustomerId: "x" })],
   ];
@@ -185,10 +186,10 @@ describe("GET /loyalty/legal_policies (docs/loyalty.md, Legal policies)", () => 
 
   it("sanitises merchant HTML on save: no script, no event handlers, no javascript: links", async () => {
     const store = "22222222-3333-4444-8555-666666666666";
-    t.services.stores.create({ storeId: store, name: "XSS store", platform: "shopify" });
-    t.services.loyalty.setupProgram(store, demoProgram(SECRET_A));
+    await t.services.stores.create({ storeId: store, name: "XSS store", platform: "shopify" });
+    await t.services.loyalty.setupProgram(store, demoProgram(SECRET_A));
     const base = demoProgram(SECRET_A).legalPolicies;
-    t.services.loyalty.updateLegalPolicies(store, {
+    await t.services.loyalty.updateLegalPolicies(store, {
       ...base,
       policySentenceHtml: `Join <img src=x onerror="alert(1)"><script>alert(2)</script><a href="javascript:alert(3)" onclick="alert(4)">terms</a> <b style="x">ok</b><iframe src="//evil"></iframe>`,
     });
@@ -197,8 +198,8 @@ describe("GET /loyalty/legal_policies (docs/loyalty.md, Legal policies)", () => 
     expect(html).toContain("<b>ok</b>");
   });
 
-  it("rejects legal policies whose template lacks a token (service validation, 400)", () => {
-    expect(() => t.services.loyalty.updateLegalPolicies(TEST_STORE_ID, { ...demoProgram(SECRET_A).legalPolicies, policySentenceTemplate: "no tokens" })).toThrow(/template/);
+  it("rejects legal policies whose template lacks a token (service validation, 400)", async () => {
+    await expect(t.services.loyalty.updateLegalPolicies(TEST_STORE_ID, { ...demoProgram(SECRET_A).legalPolicies, policySentenceTemplate: "no tokens" })).rejects.toThrow(/template/);
   });
 });
 
@@ -224,7 +225,7 @@ describe("POST /loyalty/customer_activation (docs/loyalty.md, Statuses and rules
     const l = await login(uniqueShopper());
     const results = await Promise.all(Array.from({ length: 20 }, () => activate(l.customerToken)));
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
-    const c = customerRow(l.loyaltyCustomer.loyaltyCustomerId);
+    const c = (await customerRow(l.loyaltyCustomer.loyaltyCustomerId));
     expect(c.balance).toBe(100);
     expect((await call(`${A}/customer/transactions`, { token: l.customerToken })).body.transactions).toHaveLength(1);
   });
@@ -235,29 +236,29 @@ describe("POST /loyalty/customer_activation (docs/loyalty.md, Statuses and rules
     expect((await read(one.customerToken)).body.loyaltyCustomer.loyaltyCustomerId).toBe(one.loyaltyCustomer.loyaltyCustomerId);
     expect((await read(one.customerToken)).body.loyaltyCustomer.loyaltyCustomerId).toBe(one.loyaltyCustomer.loyaltyCustomerId);
     expect((await read(two.customerToken)).body.loyaltyCustomer.loyaltyCustomerId).toBe(two.loyaltyCustomer.loyaltyCustomerId);
-    t.services.loyalty.setStatus(TEST_STORE_ID, one.loyaltyCustomer.loyaltyCustomerId, "blocked");
+    await t.services.loyalty.setStatus(TEST_STORE_ID, one.loyaltyCustomer.loyaltyCustomerId, "blocked");
     expect((await read(one.customerToken)).body.loyaltyCustomer.status).toBe("blocked");
   });
 
   it("answers 403 for a blocked customer and keeps them out", async () => {
     const l = await login(uniqueShopper());
-    t.services.loyalty.setStatus(TEST_STORE_ID, l.loyaltyCustomer.loyaltyCustomerId, "blocked");
+    await t.services.loyalty.setStatus(TEST_STORE_ID, l.loyaltyCustomer.loyaltyCustomerId, "blocked");
     const r = await activate(l.customerToken);
     expect(r.status).toBe(403);
     expect(r.body.error.code).toBe("customer_blocked");
-    expect(customerRow(l.loyaltyCustomer.loyaltyCustomerId)).toMatchObject({ status: "blocked", balance: 0 });
+    expect((await customerRow(l.loyaltyCustomer.loyaltyCustomerId))).toMatchObject({ status: "blocked", balance: 0 });
   });
 
   it("answers 409 for a version that is not the current one, and enrols nothing", async () => {
     const l = await login(uniqueShopper());
     const r = await activate(l.customerToken, { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: "2020-01-01" });
     expect(r.status).toBe(409);
-    expect(customerRow(l.loyaltyCustomer.loyaltyCustomerId).status).toBe("pending");
+    expect((await customerRow(l.loyaltyCustomer.loyaltyCustomerId)).status).toBe("pending");
   });
 
   it("answers 400 when service-partner-id differs from enrollmentChannel, and 200 when equal", async () => {
     const l = await login(uniqueShopper());
-    const body = { enrollmentChannel: "partner-a", legalPoliciesVersionAccepted: version() };
+    const body = { enrollmentChannel: "partner-a", legalPoliciesVersionAccepted: await version() };
     const bad = await activate(l.customerToken, body, { "service-partner-id": "partner-b" });
     expect(bad.status).toBe(400);
     expect(bad.body.error.description).toMatch(/service-partner-id/);
@@ -266,7 +267,7 @@ describe("POST /loyalty/customer_activation (docs/loyalty.md, Statuses and rules
 
   it("answers 400 naming the field for a missing enrollmentChannel or version", async () => {
     const l = await login(uniqueShopper());
-    const r = await activate(l.customerToken, { legalPoliciesVersionAccepted: version() });
+    const r = await activate(l.customerToken, { legalPoliciesVersionAccepted: await version() });
     expect(r.status).toBe(400);
     expect(r.body.error.description).toMatch(/enrollmentChannel/);
     expect((await activate(l.customerToken, { enrollmentChannel: "x" })).body.error.description).toMatch(/legalPoliciesVersionAccepted/);
@@ -293,30 +294,30 @@ describe("POST /loyalty/customer/redemptions (docs/loyalty.md, Endpoints)", () =
 
   it("answers 201 with a unique coupon code recorded with the transaction", async () => {
     const l = await enrolled();
-    t.services.loyalty.adjustPoints(TEST_STORE_ID, l.loyaltyCustomer.loyaltyCustomerId, 1000, "Goodwill");
+    await t.services.loyalty.adjustPoints(TEST_STORE_ID, l.loyaltyCustomer.loyaltyCustomerId, 1000, "Goodwill");
     const rule = await ruleOf("free-shipping");
     const codes = new Set<string>();
     for (let i = 0; i < 3; i++) {
       const r = await call(`${A}/customer/redemptions`, { body: { redemptionRuleId: rule.redemptionRuleId }, token: l.customerToken });
       expect(r.status).toBe(201);
       expect(r.body.redemption.reward).toMatchObject({ type: "coupon", description: rule.reward.description, value: rule.reward.value });
-      const row = t.services.loyaltyData.getTransaction(TEST_STORE_ID, r.body.redemption.transactionId)!;
+      const row = await t.services.loyaltyData.getTransaction(TEST_STORE_ID, r.body.redemption.transactionId)!;
       expect(row).toMatchObject({ type: "redemption", points: -300, coupon_code: r.body.redemption.reward.code, redemption_rule_id: rule.redemptionRuleId });
       codes.add(r.body.redemption.reward.code);
     }
     expect(codes.size).toBe(3);
-    expect(customerRow(l.loyaltyCustomer.loyaltyCustomerId).balance).toBe(1100 - 900);
+    expect((await customerRow(l.loyaltyCustomer.loyaltyCustomerId)).balance).toBe(1100 - 900);
   });
 
   it("never goes negative under 10 concurrent redemptions: exactly the affordable ones succeed", async () => {
     const l = await enrolled();
-    t.services.loyalty.adjustPoints(TEST_STORE_ID, l.loyaltyCustomer.loyaltyCustomerId, 550, "Goodwill"); // 650: two free-shipping rewards
+    await t.services.loyalty.adjustPoints(TEST_STORE_ID, l.loyaltyCustomer.loyaltyCustomerId, 550, "Goodwill"); // 650: two free-shipping rewards
     const rule = await ruleOf("free-shipping");
     const results = await Promise.all(Array.from({ length: 10 }, () => call(`${A}/customer/redemptions`, { body: { redemptionRuleId: rule.redemptionRuleId }, token: l.customerToken })));
     expect(results.filter((r) => r.status === 201)).toHaveLength(2);
     expect(results.filter((r) => r.status === 409)).toHaveLength(8);
-    expect(customerRow(l.loyaltyCustomer.loyaltyCustomerId).balance).toBe(50);
-    expect(t.services.loyalty.checkLedger(TEST_STORE_ID, l.loyaltyCustomer.loyaltyCustomerId).ok).toBe(true);
+    expect((await customerRow(l.loyaltyCustomer.loyaltyCustomerId)).balance).toBe(50);
+    expect((await t.services.loyalty.checkLedger(TEST_STORE_ID, l.loyaltyCustomer.loyaltyCustomerId)).ok).toBe(true);
   });
 
   it("answers 404 for an unknown rule and 400 for a missing redemptionRuleId", async () => {
@@ -372,7 +373,7 @@ describe("earning rules, redemption rules, VIP tiers: general and tailored (docs
 
   it("tailors with a token: the tier multiplier applied, isAvailable marked, private cache", async () => {
     const l = await enrolled();
-    t.services.loyalty.setMinimumVipTier(TEST_STORE_ID, l.loyaltyCustomer.loyaltyCustomerId, "Silver");
+    await t.services.loyalty.setMinimumVipTier(TEST_STORE_ID, l.loyaltyCustomer.loyaltyCustomerId, "Silver");
     const e = await call(`${A}/earning_rules`, { token: l.customerToken });
     expect(e.res.headers.get("cache-control")).toContain("no-store");
     const byType = Object.fromEntries((e.body as EarningRulesResponse).earningRules.map((r) => [r.type, r]));
@@ -403,7 +404,7 @@ describe("POST /enterprise/loyalty/earning_transactions (orders)", () => {
 
   it("awards points per currency unit with the tier multiplier, idempotent per order, and recalculates the tier", async () => {
     const l = await enrolled();
-    const platformId = customerRow(l.loyaltyCustomer.loyaltyCustomerId).platform_customer_id;
+    const platformId = (await customerRow(l.loyaltyCustomer.loyaltyCustomerId)).platform_customer_id;
     const first = await earnOrder({ customer: { platformCustomerId: platformId }, orderId: `o-${platformId}-1`, amount: 450.99 });
     expect(first.status).toBe(201);
     expect(first.body.transaction).toMatchObject({ type: "earning", points: 450, balanceAfter: 550 });
@@ -414,14 +415,14 @@ describe("POST /enterprise/loyalty/earning_transactions (orders)", () => {
     const second = await earnOrder({ customer: { email: `${platformId}@example.test` }, orderId: `o-${platformId}-2`, amount: 100 });
     expect(second.status).toBe(201);
     expect(second.body.transaction.points).toBe(125); // Silver ×1.25
-    expect(customerRow(l.loyaltyCustomer.loyaltyCustomerId).balance).toBe(675);
+    expect((await customerRow(l.loyaltyCustomer.loyaltyCustomerId)).balance).toBe(675);
   });
 
   it("answers 404 for an unknown customer, 403 for a blocked one, 400 for a bad body", async () => {
     expect((await earnOrder({ customer: { email: "nobody@example.test" }, orderId: "x-1", amount: 5 })).status).toBe(404);
     const l = await login(uniqueShopper());
-    t.services.loyalty.setStatus(TEST_STORE_ID, l.loyaltyCustomer.loyaltyCustomerId, "blocked");
-    expect((await earnOrder({ customer: { platformCustomerId: customerRow(l.loyaltyCustomer.loyaltyCustomerId).platform_customer_id }, orderId: "x-2", amount: 5 })).status).toBe(403);
+    await t.services.loyalty.setStatus(TEST_STORE_ID, l.loyaltyCustomer.loyaltyCustomerId, "blocked");
+    expect((await earnOrder({ customer: { platformCustomerId: (await customerRow(l.loyaltyCustomer.loyaltyCustomerId)).platform_customer_id }, orderId: "x-2", amount: 5 })).status).toBe(403);
     const bad = await earnOrder({ customer: {}, orderId: "x-3", amount: -1 });
     expect(bad.status).toBe(400);
     expect((await earnOrder({ customer: { email: "a@example.test" }, orderId: "x-4", amount: "12" })).body.error.description).toMatch(/amount/);
@@ -431,28 +432,28 @@ describe("POST /enterprise/loyalty/earning_transactions (orders)", () => {
 describe("review earnings (awardReviewEarnings)", () => {
   it("awards review points for a published review once, more with media, nothing for pending reviews", async () => {
     const l = await enrolled("reviewer");
-    const email = `${customerRow(l.loyaltyCustomer.loyaltyCustomerId).platform_customer_id}@example.test`;
+    const email = `${(await customerRow(l.loyaltyCustomer.loyaltyCustomerId)).platform_customer_id}@example.test`;
     const real = realReviews().filter((r) => r.productId && r.body).slice(0, 3);
-    t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: real[0].productId, name: "Real product" });
-    const ids = real.map((r, i) => {
+    await t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: real[0].productId, name: "Real product" });
+    const ids: string[] = [];
+    for (const [i, r] of real.entries()) {
       const reviewId = crypto.randomUUID();
-      t.services.reviewsData.insert({
+      await t.services.reviewsData.insert({
         reviewId, storeId: TEST_STORE_ID, productId: real[0].productId, rating: r.rating, title: r.title, body: r.body, createdMs: Date.now() - i,
         status: i === 2 ? "pending" : "published", reviewerName: "Shopper", reviewerEmail: email.toUpperCase(),
       });
-      return reviewId;
-    });
-    t.services.db.prepare(
-      "INSERT INTO review_media (media_id, store_id, review_id, product_id, type, status, thumbnail_url, large_url, full_size_url, created_ms) VALUES (?, ?, ?, ?, 'image', 'published', '/t', '/l', '/f', ?)",
-    ).run(crypto.randomUUID(), TEST_STORE_ID, ids[1], real[0].productId, Date.now());
+      ids.push(reviewId);
+    }
+    await run(t.services.db, sql`INSERT INTO review_media (media_id, store_id, review_id, product_id, type, status, thumbnail_url, large_url, full_size_url, created_ms)
+      VALUES (${crypto.randomUUID()}, ${TEST_STORE_ID}, ${ids[1]}, ${real[0].productId}, 'image', 'published', '/t', '/l', '/f', ${Date.now()})`);
     const c1 = (await call(`${A}/customer`, { token: l.customerToken })).body.loyaltyCustomer;
     expect(c1.points.balance).toBe(100 + 50 + 100);
     const c2 = (await call(`${A}/customer`, { token: l.customerToken })).body.loyaltyCustomer;
     expect(c2.points.balance).toBe(250);
-    expect(t.services.loyalty.awardReviewEarnings(TEST_STORE_ID)).toBe(0);
-    t.services.reviewsData.setStatus(TEST_STORE_ID, ids[2], "published");
-    expect(t.services.loyalty.awardReviewEarnings(TEST_STORE_ID)).toBe(1);
-    expect(customerRow(l.loyaltyCustomer.loyaltyCustomerId).balance).toBe(300);
+    expect(await t.services.loyalty.awardReviewEarnings(TEST_STORE_ID)).toBe(0);
+    await t.services.reviewsData.setStatus(TEST_STORE_ID, ids[2], "published");
+    expect(await t.services.loyalty.awardReviewEarnings(TEST_STORE_ID)).toBe(1);
+    expect((await customerRow(l.loyaltyCustomer.loyaltyCustomerId)).balance).toBe(300);
   });
 });
 
@@ -460,9 +461,9 @@ describe("the points ledger (append-only; balance = sum of transactions)", () =>
   it("refuses UPDATE and DELETE of a transaction and a balance written outside the ledger", async () => {
     const l = await enrolled();
     const id = l.loyaltyCustomer.loyaltyCustomerId;
-    expect(() => t.services.db.prepare("UPDATE loyalty_transactions SET points = 1000 WHERE loyalty_customer_id = ?").run(id)).toThrow(/append-only/);
-    expect(() => t.services.db.prepare("DELETE FROM loyalty_transactions WHERE loyalty_customer_id = ?").run(id)).toThrow(/append-only/);
-    expect(() => t.services.db.prepare("UPDATE loyalty_customers SET balance = 5000 WHERE loyalty_customer_id = ?").run(id)).toThrow(/sum/);
+    await expect(run(t.services.db, sql`UPDATE loyalty_transactions SET points = 1000 WHERE loyalty_customer_id = ${id}`)).rejects.toThrow(/append-only/);
+    await expect(run(t.services.db, sql`DELETE FROM loyalty_transactions WHERE loyalty_customer_id = ${id}`)).rejects.toThrow(/append-only/);
+    await expect(run(t.services.db, sql`UPDATE loyalty_customers SET balance = 5000 WHERE loyalty_customer_id = ${id}`)).rejects.toThrow(/sum/);
   });
 
   it("keeps balance = sum of transactions after a random sequence of 1,000 operations over HTTP", async () => {
@@ -484,11 +485,11 @@ describe("the points ledger (append-only; balance = sum of transactions)", () =>
       if (o.kind === "activate") status = (await activate(s.customerToken)).status;
       else if (o.kind === "order") {
         const orderId = `ledger-${o.repeat && order > 0 ? order : ++order}`;
-        status = (await earnOrder({ customer: { platformCustomerId: customerRow(id).platform_customer_id }, orderId, amount: o.amount })).status;
+        status = (await earnOrder({ customer: { platformCustomerId: (await customerRow(id)).platform_customer_id }, orderId, amount: o.amount })).status;
       } else if (o.kind === "redeem") status = (await call(`${A}/customer/redemptions`, { body: { redemptionRuleId: rules[o.rule].redemptionRuleId }, token: s.customerToken })).status;
       else {
         try {
-          t.services.loyalty.adjustPoints(TEST_STORE_ID, id, o.points, "Random adjustment");
+          await t.services.loyalty.adjustPoints(TEST_STORE_ID, id, o.points, "Random adjustment");
           status = 201;
         } catch {
           status = 409;
@@ -498,7 +499,7 @@ describe("the points ledger (append-only; balance = sum of transactions)", () =>
       expect(status).toBeLessThan(500);
     }
     for (const s of shoppers) {
-      const check = t.services.loyalty.checkLedger(TEST_STORE_ID, s.loyaltyCustomer.loyaltyCustomerId);
+      const check = await t.services.loyalty.checkLedger(TEST_STORE_ID, s.loyaltyCustomer.loyaltyCustomerId);
       expect(check.ok).toBe(true);
       expect(check.balance).toBeGreaterThanOrEqual(0);
       const all: number[] = [];
@@ -510,7 +511,7 @@ describe("the points ledger (append-only; balance = sum of transactions)", () =>
       }
       expect(all.reduce((a, b) => a + b, 0)).toBe(check.balance);
     }
-    expect(t.services.loyaltyData.ledgerMismatches(TEST_STORE_ID)).toEqual([]);
+    expect(await t.services.loyaltyData.ledgerMismatches(TEST_STORE_ID)).toEqual([]);
     // The sequence exercised successes and refusals of redemptions (not only one branch).
     expect(statuses.get("redeem 201")).toBeGreaterThan(0);
     expect((statuses.get("redeem 409") ?? 0) + (statuses.get("redeem 403") ?? 0)).toBeGreaterThan(0);

@@ -30,8 +30,8 @@ let secret = "";
 
 beforeAll(async () => {
   t = await startTestServer();
-  t.services.stores.create({ storeId: STORE, name: "Brand-new shop", platform: "shopify", moderation: "auto-publish-all" });
-  t.services.stores.upsertProduct({ storeId: STORE, productId: "tee-1", name: "Linen tee" });
+  await t.services.stores.create({ storeId: STORE, name: "Brand-new shop", platform: "shopify", moderation: "auto-publish-all" });
+  await t.services.stores.upsertProduct({ storeId: STORE, productId: "tee-1", name: "Linen tee" });
 });
 afterAll(() => t.close());
 
@@ -61,14 +61,14 @@ async function login(platformCustomerId: string, key = secret) {
 
 describe("turning the program on for a brand-new store", () => {
   it("answers 404 before the program exists", async () => {
-    expect(t.services.loyalty.programStatus(STORE)).toEqual({ exists: false });
+    expect(await t.services.loyalty.programStatus(STORE)).toEqual({ exists: false });
     for (const path of ["earning_rules", "redemption_rules", "vip_tiers", "legal_policies"]) expect((await call(`${P}/${path}`)).status).toBe(404);
   });
 
-  it("refuses legal policies with bad fields, naming the field", () => {
+  it("refuses legal policies with bad fields, naming the field", async () => {
     expect(thrown(() => t.services.loyalty.turnOnProgram(STORE, { ...LEGAL, termsAndConditionsUrl: "javascript:alert(1)" }))).toMatchObject({ status: 400, message: /^termsAndConditionsUrl: / });
     expect(thrown(() => t.services.loyalty.turnOnProgram(STORE, { ...LEGAL, policySentenceTemplate: "no tokens" }))).toMatchObject({ status: 400, message: /^policySentenceTemplate: / });
-    expect(t.services.loyalty.programStatus(STORE)).toEqual({ exists: false });
+    expect(await t.services.loyalty.programStatus(STORE)).toEqual({ exists: false });
   });
 
   it("creates the program with a new platform secret, and the storefront API answers at once", async () => {
@@ -76,7 +76,7 @@ describe("turning the program on for a brand-new store", () => {
     expect(on.created).toBe(true);
     secret = on.platformSecret!;
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(t.services.loyalty.programStatus(STORE)).toMatchObject({ exists: true, enabled: true });
+    expect(await t.services.loyalty.programStatus(STORE)).toMatchObject({ exists: true, enabled: true });
     expect((await call(`${P}/earning_rules`)).body).toEqual({ earningRules: [] });
     expect((await call(`${P}/redemption_rules`)).body).toEqual({ redemptionRules: [] });
     expect((await call(`${P}/vip_tiers`)).body).toEqual({ vipTiers: [] });
@@ -96,9 +96,9 @@ describe("turning the program on for a brand-new store", () => {
     expect(a.body.loyaltyCustomer.status).toBe("enrolled");
   });
 
-  it("turning it on again keeps the program and its secret", () => {
-    expect(t.services.loyalty.turnOnProgram(STORE, undefined)).toEqual({ created: false, platformSecret: null });
-    expect(t.services.loyalty.platformSecret(STORE)).toBe(secret);
+  it("turning it on again keeps the program and its secret", async () => {
+    expect(await t.services.loyalty.turnOnProgram(STORE, undefined)).toEqual({ created: false, platformSecret: null });
+    expect(await t.services.loyalty.platformSecret(STORE)).toBe(secret);
   });
 
   it("makes the policy HTML from the template with escaped URLs", () => {
@@ -154,7 +154,7 @@ describe("earning rules, redemption rules and VIP tiers", () => {
     const member = t.services.loyalty.customerByPlatformId(STORE, "first-shopper")!;
     expect(member.vipTierName).toBe("Member");
     s.removeVipTier(STORE, base);
-    expect(t.services.loyalty.customerByPlatformId(STORE, "first-shopper")!.vipTierName).toBeUndefined();
+    expect(await t.services.loyalty.customerByPlatformId(STORE, "first-shopper")!.vipTierName).toBeUndefined();
     tiers = ((await call(`${P}/vip_tiers`)).body as VipTiersResponse).vipTiers;
     expect(tiers.map((x) => x.name)).toEqual(["Gold"]);
   });
@@ -191,45 +191,45 @@ describe("platform secret and turning the program off", () => {
     expect(secret).not.toBe(old);
     expect((await login("first-shopper", old)).status).toBe(401);
     expect((await login("first-shopper")).status).toBe(200);
-    expect(t.services.loyalty.programStatus(STORE)).toMatchObject({ platformSecretGeneratedMs: expect.any(Number) });
+    expect(await t.services.loyalty.programStatus(STORE)).toMatchObject({ platformSecretGeneratedMs: expect.any(Number) });
   });
 
   it("turned off, the storefront API answers 404 and the admin still reads the program; on again, all is back", async () => {
-    t.services.loyalty.turnOffProgram(STORE);
-    expect(t.services.loyalty.hasProgram(STORE)).toBe(false);
+    await t.services.loyalty.turnOffProgram(STORE);
+    expect(await t.services.loyalty.hasProgram(STORE)).toBe(false);
     expect((await call(`${P}/earning_rules`)).status).toBe(404);
     expect((await call(`${P}/legal_policies`)).status).toBe(404);
     expect((await login("first-shopper")).status).toBe(404);
-    expect(t.services.loyalty.adminProgram(STORE).earningRules).toHaveLength(3);
+    expect(await t.services.loyalty.adminProgram(STORE).earningRules).toHaveLength(3);
     // platform orders earn nothing while the program is off (and do again once it is on)
     const member = t.services.loyaltyData.getCustomerByPlatformId(STORE, "first-shopper")!;
     const order = { orderId: `order-${randomUUID()}`, platformCustomerId: "first-shopper", amount: 40, label: "#1001" };
-    expect(t.services.db.transaction(() => earnForPlatformOrder(t.services.loyaltyData, STORE, order))()).toBeNull();
-    expect(t.services.loyaltyData.getCustomer(STORE, member.loyalty_customer_id)!.balance).toBe(member.balance);
-    t.services.loyalty.turnOnProgram(STORE, undefined);
-    expect(t.services.db.transaction(() => earnForPlatformOrder(t.services.loyaltyData, STORE, order))()).toMatchObject({ points: 100 }); // 40 × 2.5
-    t.services.loyalty.turnOffProgram(STORE);
-    t.services.loyalty.turnOnProgram(STORE, undefined);
+    expect(await t.services.db.transaction(() => earnForPlatformOrder(t.services.loyaltyData, STORE, order))()).toBeNull();
+    expect(await t.services.loyaltyData.getCustomer(STORE, member.loyalty_customer_id)!.balance).toBe(member.balance);
+    await t.services.loyalty.turnOnProgram(STORE, undefined);
+    expect(await t.services.db.transaction(() => earnForPlatformOrder(t.services.loyaltyData, STORE, order))()).toMatchObject({ points: 100 }); // 40 × 2.5
+    await t.services.loyalty.turnOffProgram(STORE);
+    await t.services.loyalty.turnOnProgram(STORE, undefined);
     expect(((await call(`${P}/earning_rules`)).body as EarningRulesResponse).earningRules).toHaveLength(3);
     expect((await login("first-shopper")).status).toBe(200);
   });
 
-  it("another store's rules and tiers are not found through this store", () => {
+  it("another store's rules and tiers are not found through this store", async () => {
     const other = randomUUID();
-    t.services.stores.create({ storeId: other, name: "Other", platform: "custom" });
-    t.services.loyalty.turnOnProgram(other, LEGAL);
+    await t.services.stores.create({ storeId: other, name: "Other", platform: "custom" });
+    await t.services.loyalty.turnOnProgram(other, LEGAL);
     const rule = t.services.loyalty.adminProgram(STORE).earningRules[0].earning_rule_id;
     expect(thrown(() => t.services.loyalty.removeEarningRule(other, rule)).status).toBe(404);
     expect(thrown(() => t.services.loyalty.editEarningRule(other, rule, { name: "x", points: 1, enabled: true })).status).toBe(404);
-    expect(t.services.loyalty.adminProgram(STORE).earningRules.map((r) => r.earning_rule_id)).toContain(rule);
+    expect(await t.services.loyalty.adminProgram(STORE).earningRules.map((r) => r.earning_rule_id)).toContain(rule);
   });
 });
 
 describe("bad input never breaks the set-up (property test)", () => {
   it("any form values for rules and tiers are either stored or refused with a 4xx naming the field", async () => {
     const store = randomUUID();
-    t.services.stores.create({ storeId: store, name: "Fuzz", platform: "shopify" });
-    t.services.loyalty.turnOnProgram(store, LEGAL);
+    await t.services.stores.create({ storeId: store, name: "Fuzz", platform: "shopify" });
+    await t.services.loyalty.turnOnProgram(store, LEGAL);
     const value = fc.oneof(fc.string({ maxLength: 300 }), fc.constantFrom("", "0", "1", "-1", "1.5", "1e400", "NaN", "0x10", " 7 ", "on", "100"));
     const type = fc.constantFrom("sign-up", "points-per-spend", "review", "review-with-media", "birthday", "fixed-amount-coupon", "percentage-coupon", "free-shipping", "x", "");
     fc.assert(fc.property(type, value, value, value, value, value, (ty, a, b, c, d, e) => {

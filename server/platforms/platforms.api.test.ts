@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from "../../test/server.ts";
 import { demoProgram } from "../loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../loyalty/tokens.ts";
 import type { FulfilledOrder, ReviewRequestsReceiver } from "./platforms.service.ts";
+import { all, one, run, sql } from "../db/database.ts";
 
 const SHOP = "chorus-test.myshopify.com";
 const APP_SECRET = "shpss_test_0123456789abcdef0123456789";
@@ -23,9 +24,9 @@ let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
   seedRealReviews(t.services, { productIds: ["1078"] });
-  t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(PLATFORM_SECRET));
-  t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
-  t.services.platforms.updateSettings(TEST_STORE_ID, { shopDomain: SHOP, appSecret: APP_SECRET });
+  await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(PLATFORM_SECRET));
+  await t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
+  await t.services.platforms.updateSettings(TEST_STORE_ID, { shopDomain: SHOP, appSecret: APP_SECRET });
 });
 afterAll(() => t.close());
 
@@ -64,8 +65,8 @@ const order = (id: number, customerId: number | null, lines: { productId: number
   fulfillments: [], ...extra,
 });
 
-const count = (table: string) => (t.services.db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE store_id = ?`).get(TEST_STORE_ID) as { n: number }).n;
-const counts = () => ({ orders: count("order_headers"), lines: count("orders"), products: count("products"), deliveries: count("platform_webhooks"), points: count("loyalty_transactions") });
+const count = async (table: string) => Number(await value(t.services.db, sql`SELECT COUNT(*) AS n FROM ${sql.raw(table)} WHERE store_id = ${TEST_STORE_ID}`));
+const counts = async () => ({ orders: await count("order_headers"), lines: await count("orders"), products: await count("products"), deliveries: await count("platform_webhooks"), points: await count("loyalty_transactions") });
 
 async function call(path: string, init: { body?: unknown; token?: string; method?: string; headers?: Record<string, string> } = {}) {
   const headers: Record<string, string> = { ...init.headers };
@@ -103,14 +104,14 @@ describe("Shopify product webhooks", () => {
       productImageUrl: "https://cdn.shopify.com/s/files/1/0001/products/linen-dress.jpg",
     });
     // The product keeps its review group (collections still list its reviews).
-    expect(t.services.stores.getProduct(TEST_STORE_ID, "1078")!.groupId).toBe("dresses");
+    expect(await t.services.stores.getProduct(TEST_STORE_ID, "1078")!.groupId).toBe("dresses");
   });
 
   it("products/create adds a product; products/delete keeps it (and its reviews) without a page link", async () => {
     expect((await shopify("products/create", { id: 555001, title: "Wool Scarf", handle: "wool-scarf", images: [] })).status).toBe(200);
-    expect(t.services.stores.getProduct(TEST_STORE_ID, "555001")).toMatchObject({ name: "Wool Scarf", url: `https://${SHOP}/products/wool-scarf` });
+    expect(await t.services.stores.getProduct(TEST_STORE_ID, "555001")).toMatchObject({ name: "Wool Scarf", url: `https://${SHOP}/products/wool-scarf` });
     expect((await shopify("products/delete", { id: 555001 })).status).toBe(200);
-    expect(t.services.stores.getProduct(TEST_STORE_ID, "555001")).toMatchObject({ name: "Wool Scarf", url: undefined });
+    expect(await t.services.stores.getProduct(TEST_STORE_ID, "555001")).toMatchObject({ name: "Wool Scarf", url: undefined });
   });
 });
 
@@ -124,20 +125,20 @@ describe("Shopify order webhooks: stored once, points once, reversed on cancella
     const header = t.services.ordersData.getOrder(TEST_STORE_ID, "900001")!;
     expect(header).toMatchObject({ order_name: "#900001", email: "buyer@example.com", platform_customer_id: "7001", customer_name: "Ada Buyer", status: "ordered", subtotal: 135.5, source: "shopify-webhook" });
     expect(header.ordered_ms).toBe(Date.parse("2026-11-20T15:00:00Z"));
-    expect(t.services.ordersData.lines(TEST_STORE_ID, "900001").map((l) => [l.product_id, l.quantity, l.price])).toEqual([["1078", 2, 60], ["862", 1, 15.5]]);
+    expect(await t.services.ordersData.lines(TEST_STORE_ID, "900001").map((l) => [l.product_id, l.quantity, l.price])).toEqual([["1078", 2, 60], ["862", 1, 15.5]]);
     // A line's unknown product is named from the line until its product webhook arrives.
-    expect(t.services.stores.getProduct(TEST_STORE_ID, "862")?.name).toBe("Item 862");
+    expect(await t.services.stores.getProduct(TEST_STORE_ID, "862")?.name).toBe("Item 862");
     // 135.50 × 1 point per unit × Bronze multiplier 1 = 135.
     expect(balance(me.id)).toBe(afterSignUp + 135);
 
     // The same delivery again: 200, nothing changes.
-    const before = counts();
+    const before = (await counts());
     expect((await shopify("orders/create", body, { id: delivery })).body).toEqual({ outcome: "duplicate" });
     // Another delivery of the same order (Shopify retries with a new ID on some topics): still stored once, points once.
     expect((await shopify("orders/create", body)).body).toEqual({ outcome: "applied" });
     expect({ ...counts(), deliveries: before.deliveries }).toEqual(before);
     expect(balance(me.id)).toBe(afterSignUp + 135);
-    expect(t.services.loyalty.checkLedger(TEST_STORE_ID, me.id).ok).toBe(true);
+    expect(await t.services.loyalty.checkLedger(TEST_STORE_ID, me.id).ok).toBe(true);
   });
 
   it("orders/fulfilled marks it fulfilled once and tells review requests after commit; orders/cancelled reverses the points", async () => {
@@ -151,47 +152,47 @@ describe("Shopify order webhooks: stored once, points once, reversed on cancella
     const deliver = (topic: string, o: unknown, id = randomUUID()) =>
       t.services.platforms.receiveShopify({ topic, hmac: hmacOf(raw(o)), shopDomain: SHOP, webhookId: id }, raw(o), receiver);
 
-    expect(deliver("orders/create", body)).toBe("applied");
+    expect(await deliver("orders/create", body)).toBe("applied");
     expect(balance(me.id)).toBe(base + 80);
     const fulfilled = { ...body, fulfillment_status: "fulfilled", fulfillments: [{ created_at: "2026-11-21T09:30:00Z", status: "success" }] };
-    expect(deliver("orders/fulfilled", fulfilled)).toBe("applied");
-    expect(deliver("orders/fulfilled", fulfilled)).toBe("applied"); // a second delivery: no second call
+    expect(await deliver("orders/fulfilled", fulfilled)).toBe("applied");
+    expect(await deliver("orders/fulfilled", fulfilled)).toBe("applied"); // a second delivery: no second call
     expect(calls).toEqual([{
       storeId: TEST_STORE_ID, orderId: "900002", email: "buyer@example.com", customerName: "Ada Buyer", locale: "en", lines: [{ productId: "1078" }], fulfilledMs: Date.parse("2026-11-21T09:30:00Z"),
     }]);
-    expect(t.services.ordersData.getOrder(TEST_STORE_ID, "900002")).toMatchObject({ status: "fulfilled", fulfilled_ms: Date.parse("2026-11-21T09:30:00Z") });
+    expect(await t.services.ordersData.getOrder(TEST_STORE_ID, "900002")).toMatchObject({ status: "fulfilled", fulfilled_ms: Date.parse("2026-11-21T09:30:00Z") });
 
     // The cancellation reverses the 80 points, once (the second delivery over HTTP).
     const cancelled = { ...body, cancelled_at: "2026-11-22T08:00:00Z" };
-    expect(deliver("orders/cancelled", cancelled)).toBe("applied");
+    expect(await deliver("orders/cancelled", cancelled)).toBe("applied");
     expect((await shopify("orders/cancelled", cancelled)).body).toEqual({ outcome: "applied" });
     expect(balance(me.id)).toBe(base);
-    expect(t.services.ordersData.getOrder(TEST_STORE_ID, "900002")).toMatchObject({ status: "cancelled", cancelled_ms: Date.parse("2026-11-22T08:00:00Z") });
+    expect(await t.services.ordersData.getOrder(TEST_STORE_ID, "900002")).toMatchObject({ status: "cancelled", cancelled_ms: Date.parse("2026-11-22T08:00:00Z") });
     const tx = (await call(`${S}/loyalty/customer/transactions`, { token: me.token })).body.transactions;
     expect(tx.slice(0, 2).map((x: { type: string; points: number }) => [x.type, x.points])).toEqual([["adjustment", -80], ["earning", 80]]);
-    expect(t.services.loyalty.checkLedger(TEST_STORE_ID, me.id).ok).toBe(true);
+    expect(await t.services.loyalty.checkLedger(TEST_STORE_ID, me.id).ok).toBe(true);
     // A cancelled order never earns again (a late orders/create delivery).
-    expect(deliver("orders/create", body)).toBe("applied");
+    expect(await deliver("orders/create", body)).toBe("applied");
     expect(balance(me.id)).toBe(base);
     expect(calls).toEqual([expect.anything(), `cancelled ${TEST_STORE_ID} 900002`]);
   });
 
   it("over HTTP, a fulfilment records the order's review request and a cancellation cancels it (server/review-requests)", async () => {
-    t.services.reviewRequests.update(TEST_STORE_ID, { enabled: true, delayDays: 1 });
+    await t.services.reviewRequests.update(TEST_STORE_ID, { enabled: true, delayDays: 1 });
     const body = order(900010, null, [{ productId: 1078, price: "30.00" }], { created_at: new Date(Date.now() - 3_600_000).toISOString() });
     expect((await shopify("orders/create", body)).status).toBe(200);
-    expect(t.services.reviewRequests.byOrder(TEST_STORE_ID, "900010")).toBeUndefined();
+    expect(await t.services.reviewRequests.byOrder(TEST_STORE_ID, "900010")).toBeUndefined();
     const fulfilled = { ...body, fulfillment_status: "fulfilled", fulfillments: [{ created_at: new Date().toISOString(), status: "success" }] };
     expect((await shopify("orders/fulfilled", fulfilled)).status).toBe(200);
-    expect(t.services.reviewRequests.byOrder(TEST_STORE_ID, "900010")).toMatchObject({ email: "buyer@example.com", status: "scheduled" });
+    expect(await t.services.reviewRequests.byOrder(TEST_STORE_ID, "900010")).toMatchObject({ email: "buyer@example.com", status: "scheduled" });
     expect((await shopify("orders/cancelled", { ...body, cancelled_at: new Date().toISOString() })).status).toBe(200);
-    expect(t.services.reviewRequests.byOrder(TEST_STORE_ID, "900010")?.status).toBe("cancelled");
-    t.services.reviewRequests.update(TEST_STORE_ID, { enabled: false });
+    expect(await t.services.reviewRequests.byOrder(TEST_STORE_ID, "900010")?.status).toBe("cancelled");
+    await t.services.reviewRequests.update(TEST_STORE_ID, { enabled: false });
   });
 
   it("the VIP multiplier applies; pending (not enrolled) customers and guests earn nothing", async () => {
     const silver = await shopper("7003");
-    t.services.db.prepare("UPDATE loyalty_customers SET vip_tier_id = (SELECT vip_tier_id FROM loyalty_vip_tiers WHERE store_id = ? AND name = 'Silver') WHERE loyalty_customer_id = ?").run(TEST_STORE_ID, silver.id);
+    await run(t.services.db, sql`UPDATE loyalty_customers SET vip_tier_id = (SELECT vip_tier_id FROM loyalty_vip_tiers WHERE store_id = ${TEST_STORE_ID} AND name = 'Silver') WHERE loyalty_customer_id = ${silver.id}`);
     const b = balance(silver.id);
     expect((await shopify("orders/create", order(900003, 7003, [{ productId: 1078, price: "100.00" }]))).status).toBe(200);
     expect(balance(silver.id)).toBe(b + 125);
@@ -207,32 +208,32 @@ describe("Shopify order webhooks: stored once, points once, reversed on cancella
 describe("verified buyers (issue #22 item 3)", () => {
   const submit = (token: string | undefined, email = "buyer@example.com") =>
     call(`${S}/products/shopify-1078/reviews`, { token, body: { rating: 5, title: "Lovely", body: "Fits well and the colour is as shown.", displayName: "Ada", email } });
-  const statusOf = (reviewId: string) => (t.services.db.prepare("SELECT verified_status FROM reviews WHERE review_id = ?").get(reviewId) as { verified_status: string }).verified_status;
+  const statusOf = async (reviewId: string) => (await one(t.services.db, sql`SELECT verified_status FROM reviews WHERE review_id = ${reviewId}`) as { verified_status: string }).verified_status;
 
   it("a signed-in shopper whose platform customer ordered the product writes a verified-buyer review", async () => {
     const me = await shopper("7101", false);
     expect((await shopify("orders/create", order(910001, 7101, [{ productId: 1078, price: "10.00" }]))).status).toBe(200);
     const r = await submit(me.token);
     expect(r.status).toBe(201);
-    expect(statusOf(r.body.review.reviewId)).toBe("verified-buyer");
+    expect((await statusOf(r.body.review.reviewId))).toBe("verified-buyer");
   });
 
   it("a signed-in shopper without an order of the product, or whose only order was cancelled, is unverified", async () => {
     const other = await shopper("7102", false);
     expect((await shopify("orders/create", order(910002, 7102, [{ productId: 862, price: "10.00" }]))).status).toBe(200);
     const r = await submit(other.token);
-    expect(statusOf(r.body.review.reviewId)).toBe("unverified");
+    expect((await statusOf(r.body.review.reviewId))).toBe("unverified");
     const cancelledBuyer = await shopper("7103", false);
     expect((await shopify("orders/cancelled", order(910003, 7103, [{ productId: 1078, price: "10.00" }], { cancelled_at: "2026-11-21T00:00:00Z" }))).status).toBe(200);
-    expect(statusOf((await submit(cancelledBuyer.token)).body.review.reviewId)).toBe("unverified");
+    expect((await statusOf((await submit(cancelledBuyer.token)).body.review.reviewId))).toBe("unverified");
   });
 
   it("an e-mail that matches an order never verifies on its own", async () => {
     // buyer@example.com is the e-mail of every order above.
-    expect(t.services.ordersData.isVerifiedBuyer(TEST_STORE_ID, "buyer@example.com", "1078")).toBe(true);
+    expect(await t.services.ordersData.isVerifiedBuyer(TEST_STORE_ID, "buyer@example.com", "1078")).toBe(true);
     const r = await submit(undefined, "Buyer@Example.com");
     expect(r.status).toBe(201);
-    expect(statusOf(r.body.review.reviewId)).toBe("unverified");
+    expect((await statusOf(r.body.review.reviewId))).toBe("unverified");
   });
 
   it("an invalid customer token is a 401, not a silent unverified review", async () => {
@@ -242,7 +243,7 @@ describe("verified buyers (issue #22 item 3)", () => {
 
 describe("refused deliveries store nothing", () => {
   it("bad signature 401, unknown shop 404, malformed signed body 400, missing topic/shop/ID headers 400, unknown topic 200 ignored", async () => {
-    const before = counts();
+    const before = (await counts());
     const body = order(920001, 7001, [{ productId: 1078, price: "10.00" }]);
     expect((await shopify("orders/create", body, { secret: "another-secret-0123456789" })).status).toBe(401);
     expect((await shopify("orders/create", body, { hmac: "not base64 at all" })).status).toBe(401);
@@ -253,13 +254,13 @@ describe("refused deliveries store nothing", () => {
     expect((await shopify("orders/create", null, { raw: "{not json" })).status).toBe(400);
     const missing = await fetch(t.url("/platforms/shopify/webhooks"), { method: "POST", headers: { "content-type": "application/json", "x-shopify-hmac-sha256": createHmac("sha256", APP_SECRET).update("{}").digest("base64") }, body: "{}" });
     expect(missing.status).toBe(400); // no topic, shop or delivery ID
-    expect(counts()).toEqual(before);
+    expect((await counts())).toEqual(before);
     expect((await shopify("customers/create", { id: 1 })).body).toEqual({ outcome: "ignored" });
     expect({ ...counts(), deliveries: before.deliveries }).toEqual(before);
   });
 
   it("a Shopify delivery without a valid HMAC header (missing, empty, malformed base64, wrong) is 401 JSON and stores nothing, whatever the shop", async () => {
-    const before = counts();
+    const before = (await counts());
     const body = order(920002, 7002, [{ productId: 1078, price: "12.00" }]);
     const raw = JSON.stringify(body);
     const right = createHmac("sha256", APP_SECRET).update(raw).digest("base64");
@@ -281,9 +282,9 @@ describe("refused deliveries store nothing", () => {
     }
     // Unverifiable is 401 even for a shop not connected here (a well-formed but unknown signer is 404, above).
     expect((await send(undefined, "unknown-shop.myshopify.com")).status).toBe(401);
-    expect(counts()).toEqual(before);
+    expect((await counts())).toEqual(before);
     expect((await send(right)).status).toBe(200);
-    expect(counts().orders).toBe(before.orders + 1);
+    expect((await counts()).orders).toBe(before.orders + 1);
   });
 
   it("a body over 1 MB is 413 before it is read", async () => {
@@ -305,23 +306,23 @@ describe("signed webhooks (other platforms)", () => {
     const id = randomUUID();
     expect(await signed(created("w-1"), { id })).toEqual({ status: 200, body: { outcome: "applied" } });
     expect(await signed(created("w-1"), { id })).toEqual({ status: 200, body: { outcome: "duplicate" } });
-    expect(t.services.ordersData.getOrder(TEST_STORE_ID, "w-1")).toMatchObject({ order_name: "W-w-1", platform_customer_id: "woo-1", source: "signed-webhook", status: "ordered" });
+    expect(await t.services.ordersData.getOrder(TEST_STORE_ID, "w-1")).toMatchObject({ order_name: "W-w-1", platform_customer_id: "woo-1", source: "signed-webhook", status: "ordered" });
     expect((await signed({ type: "order.fulfilled", order: created("w-1").order, dateFulfilled: "2026-11-21T12:00:00Z" })).status).toBe(200);
-    expect(t.services.ordersData.getOrder(TEST_STORE_ID, "w-1")?.status).toBe("fulfilled");
+    expect(await t.services.ordersData.getOrder(TEST_STORE_ID, "w-1")?.status).toBe("fulfilled");
     expect((await signed({ type: "product.upserted", product: { productId: "w-prod", name: "Linen Shirt", url: "https://shop.example/linen-shirt", imageUrl: "https://shop.example/linen.jpg" } })).status).toBe(200);
-    expect(t.services.stores.getProduct(TEST_STORE_ID, "w-prod")).toMatchObject({ name: "Linen Shirt", url: "https://shop.example/linen-shirt", imageUrl: "https://shop.example/linen.jpg" });
+    expect(await t.services.stores.getProduct(TEST_STORE_ID, "w-prod")).toMatchObject({ name: "Linen Shirt", url: "https://shop.example/linen-shirt", imageUrl: "https://shop.example/linen.jpg" });
 
-    const before = counts();
+    const before = (await counts());
     expect((await signed(created("w-2"), { timestampS: Math.floor(Date.now() / 1000) - 301 })).status).toBe(401);
     expect((await signed(created("w-2"), { secret: "wrong-secret-0123456789" })).status).toBe(401);
     expect((await signed(created("w-2"), { storeId: "00000000-0000-4000-8000-000000000000" })).status).toBe(404);
     expect((await signed({ type: "order.created", order: { orderId: "w-3" } })).status).toBe(400);
     expect((await signed({ type: "order.teleported" })).status).toBe(400);
-    expect(counts()).toEqual(before);
+    expect((await counts())).toEqual(before);
   });
 
   it("a missing, empty or malformed signature or timestamp is 401 JSON and stores nothing", async () => {
-    const before = counts();
+    const before = (await counts());
     const raw = JSON.stringify(created("w-4"));
     const ts = String(Math.floor(Date.now() / 1000));
     const good = `sha256=${createHmac("sha256", APP_SECRET).update(`${ts}.${raw}`).digest("hex")}`;
@@ -338,7 +339,7 @@ describe("signed webhooks (other platforms)", () => {
       expect(res.status, JSON.stringify(c)).toBe(401);
       expect((await res.json()).error.code).toBe("invalid_webhook_signature");
     }
-    expect(counts()).toEqual(before);
+    expect((await counts())).toEqual(before);
   });
 });
 
@@ -348,7 +349,7 @@ describe("GET/PATCH /enterprise/settings", () => {
     expect(get.status).toBe(200);
     expect(get.body.platform).toMatchObject({ platform: "shopify", shopDomain: SHOP, appSecretSet: true, webhookUrls: { shopify: expect.stringMatching(/^http:\/\/localhost:\d+\/platforms\/shopify\/webhooks$/), signed: expect.stringMatching(new RegExp(`/platforms/webhooks/${TEST_STORE_ID}$`)) } });
     expect(JSON.stringify(get.body)).not.toContain(APP_SECRET);
-    expect(JSON.stringify(t.services.db.prepare("SELECT * FROM platform_connections").all())).not.toContain(APP_SECRET);
+    expect(JSON.stringify(await all(t.services.db, sql`SELECT * FROM platform_connections`))).not.toContain(APP_SECRET);
 
     expect((await call("/enterprise/settings", { method: "PATCH", headers: { authorization: basic }, body: { platform: { shopDomain: "not a domain" } } })).status).toBe(400);
     expect((await call("/enterprise/settings", { method: "PATCH", headers: { authorization: basic }, body: { platform: { appSecret: "short" } } })).status).toBe(400);
