@@ -110,7 +110,7 @@ async function main(): Promise<void> {
     const base = config.PUBLIC_URL?.replace(/\/+$/, "") ?? listening;
     // AI generation runs on the pool's spare thread once the server answers (server/ai/worker-host.ts):
     // its NLP never runs on this event loop, and a crash of its thread restarts the loop, never this server.
-    if (services.aiConfig.workerInline) services.aiWorker.start();
+    if (services.aiConfig.workerInline) services.aiWorker.start().catch((error: unknown) => log(`AI worker could not start: ${error instanceof Error ? error.message : String(error)}`));
     else if (aiInPool) aiThread = startAiWorkerThread({ pool: pool!.piscina, databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log });
     printBanner(listening, base).catch((error: unknown) => console.error(`The start-up banner could not be read: ${error instanceof Error ? error.message : String(error)}`));
   });
