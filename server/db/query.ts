@@ -94,7 +94,10 @@ export function connect(location: string, options: { readonly?: boolean; poolSiz
     sqlite.pragma("synchronous = NORMAL");
   }
   sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("busy_timeout = 5000");
+  // No waiting inside SQLite for another connection's write lock (it would stop this thread's event loop while the
+  // lock holder may be this very thread, awaiting): a busy statement fails at once and is tried again after an
+  // asynchronous pause (retryBusy), up to BUSY_WAIT_MS.
+  sqlite.pragma("busy_timeout = 0");
   // Deleted content is overwritten with zeros (freed pages and the free space of changed pages), so an erased
   // shopper's data does not stay readable in the file (docs/privacy.md "What stays on disk"). Costs more writes
   // on deletes and updates only (docs/performance.md).
@@ -180,10 +183,33 @@ export function inTransaction(db: Db): boolean {
   return scopes.getStore()?.has(db) ?? false;
 }
 
+/** Longest time (ms) a SQLite statement or `BEGIN IMMEDIATE` is retried while another connection holds the write lock. */
+export const BUSY_WAIT_MS = 5_000;
+
+/**
+ * Run `attempt` again while SQLite answers SQLITE_BUSY (another connection, another process or a thread of this
+ * one, holds the write lock), after asynchronous pauses of 1 ms doubling to 50 ms, for up to BUSY_WAIT_MS; then
+ * the last error. A busy statement changed nothing, so trying it again is safe. PostgreSQL: `attempt` once.
+ */
+async function retryBusy<T>(db: Db, attempt: () => Promise<T>): Promise<T> {
+  if (db.dialect !== "sqlite") return attempt();
+  const deadline = performance.now() + BUSY_WAIT_MS;
+  for (let pauseMs = 1; ; pauseMs = Math.min(pauseMs * 2, 50)) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!String((error as { code?: unknown } | null)?.code ?? "").startsWith("SQLITE_BUSY") || performance.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
+}
+
 async function execute<R>(db: Db, query: Query<R>): Promise<{ rows: R[]; numAffectedRows?: bigint; insertId?: bigint }> {
   const on = executor(db);
   try {
-    const result = await (isRaw(query) ? query.execute(on) : on.executeQuery(query.compile()));
+    const run = () => (isRaw(query) ? query.execute(on) : on.executeQuery(query.compile()));
+    // Inside a transaction SQLite already holds the write lock (BEGIN IMMEDIATE); outside, a write may find it taken.
+    const result = await (inTransaction(db) ? run() : retryBusy(db, run));
     if (result.numAffectedRows !== undefined && !inTransaction(db)) (db as { commits: number }).commits++;
     return result as { rows: R[]; numAffectedRows?: bigint; insertId?: bigint };
   } catch (error) {
@@ -229,13 +255,19 @@ export async function run(db: Db, query: Query<unknown>): Promise<{ changes: num
  * SQLite: better-sqlite3's `exec`; PostgreSQL: one simple-protocol query. Joins the current transaction.
  */
 export async function exec(db: Db, text: string): Promise<void> {
-  if (db.sqlite) {
-    try {
-      db.sqlite.exec(text);
-    } catch (error) {
-      throw dbError(error);
-    }
-    return;
+  const sqlite = db.sqlite;
+  if (sqlite) {
+    const direct = () => {
+      try {
+        sqlite.exec(text);
+      } catch (error) {
+        throw dbError(error);
+      }
+      return Promise.resolve();
+    };
+    // Outside a transaction, hold the connection (Kysely's mutex) so the statements do not land in another's.
+    if (inTransaction(db)) return direct();
+    return retryBusy(db, () => db.kysely.connection().execute(direct));
   }
   await execute(db, sql.raw(text));
 }
@@ -295,7 +327,7 @@ export async function readSnapshot<T>(db: Db, fn: () => Promise<T>): Promise<T> 
 async function runIn<T>(db: Db, begin: string, mode: Scope["mode"], fn: () => Promise<T>): Promise<T> {
   return db.kysely.connection().execute(async (conn) => {
     try {
-      await sql.raw(begin).execute(conn);
+      await retryBusy(db, () => sql.raw(begin).execute(conn));
     } catch (error) {
       throw dbError(error);
     }
@@ -326,12 +358,19 @@ async function runIn<T>(db: Db, begin: string, mode: Scope["mode"], fn: () => Pr
  * @returns false when a reader or writer kept the checkpoint from finishing (the log is truncated at a later one).
  */
 export async function checkpointWal(db: Db): Promise<boolean> {
-  if (!db.sqlite || db.sqlite.memory) return true;
-  // Through the connection's mutex, so no transaction of this process is open on it.
-  return db.kysely.connection().execute(() => {
-    const [result] = db.sqlite!.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
-    return Promise.resolve(result ? result.busy === 0 : true);
-  });
+  const sqlite = db.sqlite;
+  if (!sqlite || sqlite.memory) return true;
+  const deadline = performance.now() + BUSY_WAIT_MS;
+  for (let pauseMs = 1; ; pauseMs = Math.min(pauseMs * 2, 50)) {
+    // Through the connection's mutex, so no transaction of this process is open on it.
+    const done = await db.kysely.connection().execute(() => {
+      const [result] = sqlite.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
+      return Promise.resolve(result ? result.busy === 0 : true);
+    });
+    if (done || performance.now() > deadline) return done;
+    // A reader of an older snapshot or another writer: wait for it without stopping the event loop.
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
 }
 
 /**
