@@ -59,7 +59,7 @@ describe("injection", () => {
       const body = await res.json();
       if (res.status === 200) expect(body.reviews ?? []).toEqual([]);
     }
-    expect(t.services.reviewsData.countByStatus(TEST_STORE_ID)).toEqual(before);
+    expect(await t.services.reviewsData.countByStatus(TEST_STORE_ID)).toEqual(before);
   });
 });
 
