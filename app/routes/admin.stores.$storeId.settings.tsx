@@ -35,10 +35,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
   if (intent === "groups") {
     const ticked = new Set(form.getAll("group").map(String));
-    // Only this store's groups are written: IDs of other stores' groups are ignored. Each write sets a group's flag to
-    // the form's value (idempotent), so a concurrent save of the same form cannot apply anything twice.
+    // Only this store's groups are written: IDs of other stores' groups are ignored. All or none; each write sets a
+    // group's flag to the form's value (idempotent), so a concurrent save of the same form cannot apply anything twice.
+    // (The services' queries join this transaction although the Remix build has its own copy of server/db: one
+    // transaction scope per process, server/db/query.ts.)
     await transaction(db, async () => {
-      for (const g of await stores.listGroups(store.storeId)) if (g.useGroupContent !== ticked.has(g.groupId)) await stores.setGroupContent(store.storeId, g.groupId, ticked.has(g.groupId));
+      for (const g of await stores.listGroups(store.storeId)) {
+        if (g.useGroupContent !== ticked.has(g.groupId)) await stores.setGroupContent(store.storeId, g.groupId, ticked.has(g.groupId));
+      }
     });
     return { ok: "Group content settings saved." };
   }
