@@ -148,6 +148,11 @@ export function mailRepo(db: Db) {
       return (await run(db, sql`DELETE FROM mail_outbox WHERE store_id = ${storeId} AND (${sameAddress(email)} OR ${mentioned})`)).changes;
     },
 
+    /** Whether the message is queued as this connection sees it (outside a transaction: committed rows only). */
+    async isQueued(messageId: string): Promise<boolean> {
+      return (await value<number>(db, sql`SELECT 1 AS one FROM mail_outbox WHERE message_id = ${messageId} AND status = 'queued'`)) !== undefined;
+    },
+
     /** One message by its ID. */
     async byId(messageId: string): Promise<OutboxRow | undefined> {
       return one<OutboxRow>(db, sql`SELECT * FROM mail_outbox WHERE message_id = ${messageId}`);

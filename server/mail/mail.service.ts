@@ -8,9 +8,10 @@
  * and a developer sees what would have been sent. A later start with `SMTP_URL` does not send kept mail
  * (invites and resets in it would be stale); it sends what is enqueued from then on.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { transaction, type Db } from "../db/database.ts";
+import { dialect, inTransaction, transaction, type Db } from "../db/database.ts";
 import { isOpen } from "./open.ts";
 import { keysetPage } from "../shared/keyset-pager.ts";
 import type { MailRepo, OutboxRow, OutboxSummary } from "./mail.repo.ts";
@@ -113,7 +114,7 @@ export type MailServiceDeps = {
   now: () => number;
   /** The installation secret that signs listing cursors (server/shared/cursor.ts). */
   secret: string;
-  /** Called after each enqueue of a message to send (the sender wakes up once the caller's transaction is over). */
+  /** Called after each enqueue of a message to send, once the message is committed (after the caller's transaction). */
   onEnqueued?: () => void;
 };
 
@@ -122,6 +123,34 @@ export function mailService(deps: MailServiceDeps) {
   const { repo, now } = deps;
   /** Every finished message with seq <= this had its content pruned when due (by this process; 0 at start). */
   let prunedThrough = 0;
+  /** Runs a function in the async context the service was created in: outside any caller's transaction. */
+  const outside = AsyncLocalStorage.snapshot();
+
+  /**
+   * Call `onEnqueued` once the message is committed. Outside a transaction it is. Inside the caller's transaction,
+   * waking the sender now would start a pass that (on PostgreSQL, another pooled connection) cannot see the row yet
+   * and misses it until the next poll: wait, outside the transaction's async context, until the row is visible.
+   * SQLite: that first read waits for the one connection, so for the commit (or rollback: no row, nothing to wake).
+   * PostgreSQL: read again after short pauses (2 ms doubling to 200 ms, 5 s in all; a rolled-back message never shows).
+   */
+  function wakeWhenCommitted(messageId: string): void {
+    const wake = deps.onEnqueued;
+    if (!wake) return;
+    if (!inTransaction(deps.db)) {
+      outside(wake);
+      return;
+    }
+    outside(() => {
+      void (async () => {
+        for (let pauseMs = 2, waited = 0; waited <= 5_000; waited += pauseMs, pauseMs = Math.min(pauseMs * 2, 200)) {
+          if (!isOpen(deps.db)) return;
+          if (await repo.isQueued(messageId)) return wake();
+          if (dialect(deps.db) === "sqlite") return;
+          await new Promise((resolve) => setTimeout(resolve, pauseMs));
+        }
+      })().catch(() => {}); // the database closed meanwhile: the next start's pass sends it
+    });
+  }
 
   /** One message with its bodies when the reader may see it (`mayRead`, the same rule as `listVisible`), else undefined. */
   async function getVisible(input: OutboxReader & { messageId: string }): Promise<OutboxMessageDetail | undefined> {
@@ -150,7 +179,7 @@ export function mailService(deps: MailServiceDeps) {
         headers_json: JSON.stringify(m.headers ?? {}), dedupe_key: m.dedupeKey ?? null, status: deps.sending ? "queued" : "kept",
         next_attempt_ms: Math.max(m.notBeforeMs ?? createdMs, createdMs), created_ms: createdMs,
       });
-      if (!result.duplicate && deps.sending) deps.onEnqueued?.();
+      if (!result.duplicate && deps.sending) wakeWhenCommitted(result.messageId);
       return result;
     },
 
@@ -178,7 +207,7 @@ export function mailService(deps: MailServiceDeps) {
     async sendAgain(input: OutboxReader & { messageId: string }): Promise<boolean> {
       if (!deps.sending || !(await getVisible(input))) return false;
       const queued = await repo.requeue(input.messageId, now()); // one UPDATE: atomic on its own
-      if (queued) deps.onEnqueued?.();
+      if (queued) wakeWhenCommitted(input.messageId);
       return queued;
     },
 

@@ -12,7 +12,7 @@ import { createServices, type Services } from "../services.ts";
 import { startTestSmtp, type TestSmtp } from "../../test/smtp.ts";
 import { testDatabases } from "../../test/test-databases.ts";
 import { renderMail } from "./render.ts";
-import { LEASE_MS, MAX_ATTEMPTS, RETRY_BASE_MS, retryDelayMs } from "./sender.ts";
+import { LEASE_MS, MAX_ATTEMPTS, POLL_MS, RETRY_BASE_MS, retryDelayMs } from "./sender.ts";
 import { mailRepo } from "./mail.repo.ts";
 
 const STORE = "11111111-2222-4333-8444-555555555555";
@@ -102,6 +102,20 @@ describe("sending", () => {
       throw new Error("the change failed");
     })).rejects.toThrow("the change failed");
     expect(await value<number>(s.db, sql`SELECT COUNT(*) AS n FROM mail_outbox`)).toBe(0);
+  });
+
+  it("the loop sends a message enqueued in a transaction right after the commit, not at the next poll", async () => {
+    const s = await services("wake.sqlite");
+    s.mailSender.start();
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the start's pass is over: before POLL_MS only a wake sends
+    const { messageId } = await transaction(s.db, async () => {
+      const enqueued = await s.mail.enqueue(message("wren@example.com"));
+      // Still uncommitted when a pass woken at the enqueue would have run (PostgreSQL: on another connection).
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return enqueued;
+    });
+    await smtp.waitFor((m) => m.to.includes("wren@example.com"), POLL_MS / 3);
+    await expect.poll(async () => (await statusOf(s, messageId)).status).toBe("sent");
   });
 
   it("refuses malformed messages (header injection, reserved headers, bad address)", async () => {

@@ -27,6 +27,7 @@
  * has committed); `stop()` ends it after the message being sent (the rest of its claim goes back to the
  * queue). The clock is injectable (`now`, epoch ms) so tests drive retries with `runOnce()` and no sleeping.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import nodemailer, { type Transporter } from "nodemailer";
 import { transaction, type Db } from "../db/database.ts";
 import { parseMailFrom } from "./address.ts";
@@ -88,6 +89,12 @@ export function mailSender(deps: MailSenderDeps) {
     : null;
 
   let timer: NodeJS.Timeout | null = null;
+  /**
+   * Runs a function in the async context the sender was created in. Timers are set in it: a timer keeps the
+   * async context of the code that set it, and a pass started from an enqueuing transaction's context would
+   * otherwise run its claim as a savepoint of that (by then finished) transaction.
+   */
+  const outside = AsyncLocalStorage.snapshot();
   /** The passes run one after the other: this is the last one asked for. */
   let last: Promise<unknown> = Promise.resolve();
   let started = false;
@@ -153,7 +160,7 @@ export function mailSender(deps: MailSenderDeps) {
   function schedule(delayMs: number): void {
     if (!started) return;
     if (timer) clearTimeout(timer);
-    timer = setTimeout(tick, delayMs);
+    timer = outside(() => setTimeout(tick, delayMs));
     timer.unref();
   }
 
@@ -187,7 +194,7 @@ export function mailSender(deps: MailSenderDeps) {
       started = true;
       schedule(0);
     },
-    /** Run a pass soon (after the current synchronous work, so after the enqueuing transaction commits). */
+    /** Run a pass soon (the mail service calls it once an enqueued message is committed). */
     wake(): void {
       if (started) schedule(0);
     },
