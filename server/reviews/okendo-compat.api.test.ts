@@ -207,11 +207,12 @@ describe("questions: aggregate and order", () => {
 
   it("question orders page by votes and by date, each question exactly once", async () => {
     // Two more published questions: one voted unhelpful, one older.
-    const more = ["Machine washable?", "Does the colour fade?"].map(async (body, i) => {
+    const more: string[] = [];
+    for (const [i, body] of ["Machine washable?", "Does the colour fade?"].entries()) {
       const id = (await t.services.questions.askQuestion({ storeId: TEST_STORE_ID, productKey: "shopify-7001" }, { body, displayName: "Ann", email: `ann${i}@example.com` }, `203.0.113.${20 + i}`)).question.questionId;
       await t.services.questions.setQuestionStatus(TEST_STORE_ID, id, "published");
-      return id;
-    });
+      more.push(id);
+    }
     await run(t.services.db, sql`UPDATE questions SET created_ms = created_ms - 86400000 WHERE question_id = ${more[1]}`);
     await vote(`/questions/${more[0]}/vote`, "downvote", "198.51.100.30");
     const all = async (order: string) => {
