@@ -69,7 +69,7 @@ describe.skipIf(missing.length > 0)("the points ledger on a cluster of two nodes
     const login = await post(0, `${store}/loyalty/login`, { customerAccessToken }, "");
     expect(login.status, JSON.stringify(login.body)).toBe(200);
     const token = `Bearer ${login.body.customerToken}`;
-    const version = services.loyalty.legalPolicies(TEST_STORE_ID).version;
+    const version = (await services.loyalty.legalPolicies(TEST_STORE_ID)).version;
     expect((await post(0, `${store}/loyalty/customer_activation`, { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version }, token)).status).toBe(200);
     return { token, platformCustomerId, id: login.body.loyaltyCustomer.loyaltyCustomerId };
   }
@@ -77,7 +77,7 @@ describe.skipIf(missing.length > 0)("the points ledger on a cluster of two nodes
   it("40 concurrent redemptions, half to each node: exactly the affordable 3 succeed, with distinct coupons; the balance is never negative", async () => {
     const s = await enrolledShopper("redeemer");
     await services.loyalty.adjustPoints(TEST_STORE_ID, s.id, 850, "Goodwill"); // 950 points: three free-shipping rewards of 300
-    const rule = services.loyaltyData.redemptionRules(TEST_STORE_ID).find((r) => r.type === "free-shipping")!;
+    const rule = (await services.loyaltyData.redemptionRules(TEST_STORE_ID)).find((r) => r.type === "free-shipping")!;
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => post(i, `${store}/loyalty/customer/redemptions`, { redemptionRuleId: rule.redemption_rule_id }, s.token)));
     const won = results.filter((r) => r.status === 201);
     expect(won).toHaveLength(3);

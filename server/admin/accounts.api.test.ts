@@ -59,10 +59,10 @@ describe("sign-up", () => {
     const page = await fetch(t.url("/admin/signup"));
     expect(page.status).toBe(404);
     expect(await page.text()).toContain("Sign-up is closed");
-    const stores = t.services.stores.list().length;
+    const stores = (await t.services.stores.list()).length;
     const res = await fetch(t.url("/admin/signup"), { method: "POST", body: new URLSearchParams(validSignup("closed@example.com")), redirect: "manual" });
     expect(res.status).toBe(404);
-    expect(await t.services.stores.list().length).toBe(stores);
+    expect((await t.services.stores.list()).length).toBe(stores);
     // The sign-in page does not offer it either.
     expect(await (await fetch(t.url("/admin/login"))).text()).not.toContain("/admin/signup");
   });
@@ -95,7 +95,7 @@ describe("sign-up", () => {
 
   it("field errors: each next to its field (aria-invalid, aria-describedby), values kept but never the password", async () => {
     t.services.signup.configure({ open: true });
-    const stores = t.services.stores.list().length;
+    const stores = (await t.services.stores.list()).length;
     const res = await signup({ email: "not-an-email", password: "short", storeName: "  ", platform: "magento", shopUrl: "javascript:alert(1)" });
     expect(res.status).toBe(400);
     const html = await res.text();
@@ -105,7 +105,7 @@ describe("sign-up", () => {
     expect(fieldState(html, "storeName")).toMatchObject({ invalid: true, error: expect.stringContaining("store's name") });
     expect(fieldState(html, "platform")).toMatchObject({ invalid: true, error: expect.stringContaining("platform") });
     expect(fieldState(html, "shopUrl")).toMatchObject({ invalid: true, error: expect.stringContaining("https://") });
-    expect(await t.services.stores.list().length).toBe(stores);
+    expect((await t.services.stores.list()).length).toBe(stores);
   });
 
   it.each([
@@ -121,11 +121,11 @@ describe("sign-up", () => {
 
   it("a taken e-mail is a field error and creates nothing", async () => {
     t.services.signup.configure({ open: true });
-    const stores = t.services.stores.list().length;
+    const stores = (await t.services.stores.list()).length;
     const res = await signup(validSignup("OWNER@shop-a.test"));
     expect(res.status).toBe(400);
     expect(fieldState(await res.text(), "email")).toMatchObject({ invalid: true, error: expect.stringContaining("already exists") });
-    expect(await t.services.stores.list().length).toBe(stores);
+    expect((await t.services.stores.list()).length).toBe(stores);
   });
 
   it("CSRF: without the form's cookie and token the POST is refused (403)", async () => {
@@ -181,7 +181,7 @@ describe("new store from the admin", () => {
   it("while sign-up is closed only an operator may create one (403 for others); the creator owns it", async () => {
     expect((await adminGet(t, owner, "/admin/stores/new")).status).toBe(403);
     expect((await adminPost(t, owner, "/admin/stores/new", { storeName: "X", platform: "custom", shopUrl: "https://x.example" })).status).toBe(403);
-    const { userId } = t.services.admin.user("owner@shop-b.test")!;
+    const { userId } = (await t.services.admin.user("owner@shop-b.test"))!;
     await t.services.signup.setOperator("owner@shop-b.test", true);
     try {
       const page = await adminGet(t, ownerB, "/admin/stores/new");
@@ -243,7 +243,7 @@ describe("team and invitations", () => {
     const cookie = sessionFrom(accepted)!;
     expect((await fetch(t.url(`/admin/stores/${A}/reviews`), { headers: { cookie } })).status).toBe(200);
     expect((await fetch(t.url(`/admin/stores/${B}/reviews`), { headers: { cookie }, redirect: "manual" })).status).toBe(404);
-    const { userId } = t.services.admin.user("newbie@example.com")!;
+    const { userId } = (await t.services.admin.user("newbie@example.com"))!;
     expect(await t.services.team.roleOf(userId, A)).toBe("member");
 
     // Single use: the page and the form answer 410 now, and nothing changes.
@@ -265,7 +265,7 @@ describe("team and invitations", () => {
     expect(page).not.toContain('value="invite"');
     expect((await invite(member, A, "sneaky@example.com")).status).toBe(403);
     expect((await mailCount("sneaky@example.com", "invite"))).toBe(0);
-    const ownerId = t.services.admin.user("owner@shop-a.test")!.userId;
+    const ownerId = (await t.services.admin.user("owner@shop-a.test"))!.userId;
     expect((await adminPost(t, member, `/admin/stores/${A}/team`, { intent: "remove", userId: ownerId })).status).toBe(403);
     expect(await t.services.team.roleOf(ownerId, A)).toBe("owner");
   });
@@ -278,12 +278,12 @@ describe("team and invitations", () => {
     expect(form.html).toContain("Password of existing@example.com");
     const wrong = await postForm(t, link, form, { password: "not the password" }, { headers: { "x-forwarded-for": nextAddress() } });
     expect(wrong.status).toBe(401);
-    expect(await t.services.admin.user("existing@example.com") && t.services.team.roleOf(t.services.admin.user("existing@example.com")!.userId, A)).toBeUndefined();
+    expect(await t.services.admin.user("existing@example.com") && await t.services.team.roleOf(t.services.admin.user("existing@example.com")!.userId, A)).toBeUndefined();
     const ok = await postForm(t, link, form, { password: "existing password" }, { headers: { "x-forwarded-for": nextAddress() } });
     expect(ok.status).toBe(302);
     const cookie = sessionFrom(ok)!;
     for (const s of [A, B]) expect((await fetch(t.url(`/admin/stores/${s}/team`), { headers: { cookie } })).status).toBe(200);
-    expect(await t.services.team.roleOf(t.services.admin.user("existing@example.com")!.userId, A)).toBe("owner");
+    expect(await t.services.team.roleOf((await t.services.admin.user("existing@example.com"))!.userId, A)).toBe("owner");
   });
 
   it("signed in as the invitee, one click accepts (no password), and the browser's earlier session is replaced", async () => {
@@ -363,12 +363,12 @@ describe("team and invitations", () => {
   });
 
   it("store isolation: an owner of B gets 404 for A's team page and every team action, and A's data stays as it was", async () => {
-    const before = t.services.team.team(A);
+    const before = await t.services.team.team(A);
     const page = await adminGet(t, ownerB, `/admin/stores/${A}/team`);
     expect(page.status).toBe(404);
     const html = await page.text();
     expect(html).not.toContain("owner@shop-a.test");
-    const ownerId = t.services.admin.user("owner@shop-a.test")!.userId;
+    const ownerId = (await t.services.admin.user("owner@shop-a.test"))!.userId;
     expect((await invite(ownerB, A, "via-b@example.com")).status).toBe(404);
     expect((await adminPost(t, ownerB, `/admin/stores/${A}/team`, { intent: "remove", userId: ownerId })).status).toBe(404);
     // B's own team page ignores A's IDs.
@@ -391,7 +391,7 @@ describe("team and invitations", () => {
     const form = await openForm(t, link);
     const cookie = sessionFrom(await postForm(t, link, form, { newPassword: "leaving password", confirm: "leaving password" }))!;
     expect((await fetch(t.url(`/admin/stores/${A}/reviews`), { headers: { cookie } })).status).toBe(200);
-    const { userId } = t.services.admin.user("leaving@example.com")!;
+    const { userId } = (await t.services.admin.user("leaving@example.com"))!;
     const removed = await adminPost(t, owner, `/admin/stores/${A}/team`, { intent: "remove", userId });
     expect(removed.status).toBe(200);
     expect(await removed.text()).toContain("leaving@example.com was removed");
@@ -402,7 +402,7 @@ describe("team and invitations", () => {
     await t.services.stores.create({ storeId: C, name: "Store C", platform: "custom" });
     await t.services.admin.createUser({ email: "solo@shop-c.test", password: "solo password", storeIds: [C] });
     const solo = await signInAgent(t, "solo@shop-c.test", "solo password", C);
-    const soloId = t.services.admin.user("solo@shop-c.test")!.userId;
+    const soloId = (await t.services.admin.user("solo@shop-c.test"))!.userId;
     const last = await adminPost(t, solo, `/admin/stores/${C}/team`, { intent: "remove", userId: soloId });
     expect(last.status).toBe(409);
     expect(pageText(await last.text())).toContain("at least one owner");

@@ -8,7 +8,7 @@ import { OTHER_STORE_ID, realReviews, seedRealReviews, TEST_STORE_ID } from "../
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { demoProgram } from "../loyalty/loyalty.demo.ts";
 import { nextPolicyVersion } from "../loyalty/loyalty.service.ts";
-import { all, one, run, sql } from "../db/database.ts";
+import { all, one, run, sql, transaction } from "../db/database.ts";
 
 let t: TestServer;
 const A = TEST_STORE_ID;
@@ -58,7 +58,7 @@ beforeAll(async () => {
   for (const r of realReviews()) counts.set(r.productId, (counts.get(r.productId) ?? 0) + 1);
   product = [...counts].sort((a, b) => b[1] - a[1])[0][0];
   for (const s of [A, B]) {
-    seedRealReviews(t.services, { storeId: s, productIds: [product], limit: 80 });
+    await seedRealReviews(t.services, { storeId: s, productIds: [product], limit: 80 });
     await t.services.stores.updateSettings(s, { aiAutoPublish: false });
     await t.services.loyalty.setupProgram(s, demoProgram(`secret-${s}`));
     await t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: `cust-${s}`, storeId: s, platformCustomerId: "shopper-1", email: `shopper@${s}.test` });
@@ -86,36 +86,36 @@ describe("store isolation", () => {
     expect((await get(alice, `/admin/stores/${A}/loyalty/customers?customer=${bCustomer}`)).status).toBe(404);
   });
 
-  const ACTIONS: [string, string, () => Record<string, string>][] = [
-    ["approve", "/ai", () => ({ intent: "approve", version: bVersion })],
-    ["discard", "/ai", () => ({ intent: "discard", version: bVersion })],
-    ["regenerate", "/ai", () => ({ intent: "regenerate", scopeType: "product", scopeId: "b-only-product" })],
-    ["earning rule", "/loyalty", () => ({ intent: "earning-rule", id: t.services.loyalty.adminProgram(B).earningRules[0].earning_rule_id, name: "x", points: "9999", enabled: "on" })],
-    ["redemption rule", "/loyalty", () => ({ intent: "redemption-rule", id: t.services.loyalty.adminProgram(B).redemptionRules[0].redemption_rule_id, type: "fixed-amount-coupon", name: "x", pointsCost: "1", rewardDescription: "x", rewardValue: "5", enabled: "on" })],
-    ["vip tier", "/loyalty", () => ({ intent: "vip-tier", id: t.services.loyalty.adminProgram(B).vipTiers[1].vip_tier_id, name: "x", pointsThreshold: "1", pointsMultiplier: "9" })],
-    ["remove earning rule", "/loyalty", () => ({ intent: "remove-earning-rule", id: t.services.loyalty.adminProgram(B).earningRules[0].earning_rule_id })],
-    ["remove redemption rule", "/loyalty", () => ({ intent: "remove-redemption-rule", id: t.services.loyalty.adminProgram(B).redemptionRules[0].redemption_rule_id })],
-    ["remove vip tier", "/loyalty", () => ({ intent: "remove-vip-tier", id: t.services.loyalty.adminProgram(B).vipTiers[1].vip_tier_id })],
-    ["block", "/loyalty/customers", () => ({ intent: "block", customer: bCustomer })],
-    ["adjust", "/loyalty/customers", () => ({ intent: "adjust", customer: bCustomer, points: "500", reason: "attack" })],
+  const ACTIONS: [string, string, () => Promise<Record<string, string>>][] = [
+    ["approve", "/ai", async () => ({ intent: "approve", version: bVersion })],
+    ["discard", "/ai", async () => ({ intent: "discard", version: bVersion })],
+    ["regenerate", "/ai", async () => ({ intent: "regenerate", scopeType: "product", scopeId: "b-only-product" })],
+    ["earning rule", "/loyalty", async () => ({ intent: "earning-rule", id: (await t.services.loyalty.adminProgram(B)).earningRules[0].earning_rule_id, name: "x", points: "9999", enabled: "on" })],
+    ["redemption rule", "/loyalty", async () => ({ intent: "redemption-rule", id: (await t.services.loyalty.adminProgram(B)).redemptionRules[0].redemption_rule_id, type: "fixed-amount-coupon", name: "x", pointsCost: "1", rewardDescription: "x", rewardValue: "5", enabled: "on" })],
+    ["vip tier", "/loyalty", async () => ({ intent: "vip-tier", id: (await t.services.loyalty.adminProgram(B)).vipTiers[1].vip_tier_id, name: "x", pointsThreshold: "1", pointsMultiplier: "9" })],
+    ["remove earning rule", "/loyalty", async () => ({ intent: "remove-earning-rule", id: (await t.services.loyalty.adminProgram(B)).earningRules[0].earning_rule_id })],
+    ["remove redemption rule", "/loyalty", async () => ({ intent: "remove-redemption-rule", id: (await t.services.loyalty.adminProgram(B)).redemptionRules[0].redemption_rule_id })],
+    ["remove vip tier", "/loyalty", async () => ({ intent: "remove-vip-tier", id: (await t.services.loyalty.adminProgram(B)).vipTiers[1].vip_tier_id })],
+    ["block", "/loyalty/customers", async () => ({ intent: "block", customer: bCustomer })],
+    ["adjust", "/loyalty/customers", async () => ({ intent: "adjust", customer: bCustomer, points: "500", reason: "attack" })],
   ];
 
   it.each(ACTIONS)("posting %s with store B's IDs to store A's page answers 404 and changes nothing of B", async (_name, page, fields) => {
     const before = (await snapshotB());
-    const res = await post(alice, `/admin/stores/${A}${page}`, fields());
+    const res = await post(alice, `/admin/stores/${A}${page}`, await fields());
     expect(res.status).toBe(404);
     expect((await snapshotB())).toEqual(before);
   });
 
   it.each(ACTIONS)("posting %s to store B's page answers 404 and changes nothing of B", async (_name, page, fields) => {
     const before = (await snapshotB());
-    const res = await post(alice, `/admin/stores/${B}${page}`, fields());
+    const res = await post(alice, `/admin/stores/${B}${page}`, await fields());
     expect(res.status).toBe(404);
     expect((await snapshotB())).toEqual(before);
   });
 
   it("store A's legal policies form does not change store B's policies", async () => {
-    const before = t.services.loyalty.legalPolicies(B);
+    const before = await t.services.loyalty.legalPolicies(B);
     const legal = demoProgram("x").legalPolicies;
     const res = await post(alice, `/admin/stores/${B}/loyalty`, {
       intent: "legal", buttonText: "Hacked", policyHtml: "x", policyTemplate: legal.policySentenceTemplate, termsUrl: "/t", privacyUrl: "/p",
@@ -133,14 +133,14 @@ describe("CSRF", () => {
   ])("a form posted to %s without the CSRF token is rejected with 403", async (page, fields) => {
     const res = await post(alice, `/admin/stores/${A}${page}`, fields, null);
     expect(res.status).toBe(403);
-    expect(await t.services.loyaltyData.getCustomer(A, aCustomer)!.status).toBe("pending");
+    expect((await t.services.loyaltyData.getCustomer(A, aCustomer))!.status).toBe("pending");
   });
 
   it("a wrong CSRF token is rejected with 403 and the legal policies keep their version", async () => {
-    const before = t.services.loyalty.legalPolicies(A).version;
+    const before = (await t.services.loyalty.legalPolicies(A)).version;
     const res = await post(alice, `/admin/stores/${A}/loyalty`, { intent: "legal", buttonText: "Join" }, "wrong-token");
     expect(res.status).toBe(403);
-    expect(await t.services.loyalty.legalPolicies(A).version).toBe(before);
+    expect((await t.services.loyalty.legalPolicies(A)).version).toBe(before);
   });
 });
 
@@ -154,7 +154,7 @@ describe("own store actions", () => {
     expect(page).toContain(versionId);
     expect((await post(alice, `/admin/stores/${A}/ai`, { intent: "approve", version: versionId })).status).toBe(200);
     const body = (await (await fetch(summaryUrl)).json()) as { reviewsSummary?: { body: string } };
-    expect(body.reviewsSummary?.body).toBe(t.services.ai.versions(A, { type: "product", id: product })[0].summary_body);
+    expect(body.reviewsSummary?.body).toBe((await t.services.ai.versions(A, { type: "product", id: product }))[0].summary_body);
   });
 
   it("discarding a pending version deletes it; a published one cannot be discarded (409)", async () => {
@@ -162,24 +162,24 @@ describe("own store actions", () => {
     const id = (r as { version: { version_id: string } }).version.version_id;
     expect((await post(alice, `/admin/stores/${A}/ai`, { intent: "discard", version: id })).status).toBe(200);
     expect(await t.services.aiData.getVersion(A, id)).toBeUndefined();
-    const published = t.services.aiData.latestPublished(A, { type: "product", id: product })!;
+    const published = (await t.services.aiData.latestPublished(A, { type: "product", id: product }))!;
     expect((await post(alice, `/admin/stores/${A}/ai`, { intent: "discard", version: published.version_id })).status).toBe(409);
   });
 
   it("an adjustment is an `adjustment` transaction with the reason and the balance equals the ledger sum", async () => {
     expect((await post(alice, `/admin/stores/${A}/loyalty/customers`, { intent: "adjust", customer: aCustomer, points: "120", reason: "Goodwill for a late parcel" })).status).toBe(200);
     expect((await post(alice, `/admin/stores/${A}/loyalty/customers`, { intent: "adjust", customer: aCustomer, points: "-20", reason: "Correction" })).status).toBe(200);
-    const d = t.services.loyalty.adminCustomer(A, aCustomer);
+    const d = await t.services.loyalty.adminCustomer(A, aCustomer);
     expect(d.transactions.map((x) => [x.type, x.points, x.description])).toEqual([["adjustment", -20, "Correction"], ["adjustment", 120, "Goodwill for a late parcel"]]);
     expect(d.customer.balance).toBe(100);
     expect(d.ledger).toEqual({ ok: true, balance: 100, sum: 100 });
   });
 
   it("an adjustment without a reason or below zero balance is refused (400 / 409) and records nothing", async () => {
-    const n = t.services.loyalty.adminCustomer(A, aCustomer).transactions.length;
+    const n = (await t.services.loyalty.adminCustomer(A, aCustomer)).transactions.length;
     expect((await post(alice, `/admin/stores/${A}/loyalty/customers`, { intent: "adjust", customer: aCustomer, points: "5", reason: "" })).status).toBe(400);
     expect((await post(alice, `/admin/stores/${A}/loyalty/customers`, { intent: "adjust", customer: aCustomer, points: "-100000", reason: "Too much" })).status).toBe(409);
-    expect(await t.services.loyalty.adminCustomer(A, aCustomer).transactions.length).toBe(n);
+    expect((await t.services.loyalty.adminCustomer(A, aCustomer)).transactions.length).toBe(n);
   });
 });
 
@@ -187,14 +187,14 @@ describe("merchant HTML", () => {
   const HOSTILE = `Join: <a href="/terms" onclick="alert(1)">terms</a> <img src=x onerror="alert(2)"><script>alert(3)</script><a href="javascript:alert(4)">privacy</a>`;
 
   it("the legal sentence is sanitised on save, the version is bumped, and the admin shows it escaped as text", async () => {
-    const before = t.services.loyalty.legalPolicies(A).version;
+    const before = (await t.services.loyalty.legalPolicies(A)).version;
     const legal = demoProgram("x").legalPolicies;
     const res = await post(alice, `/admin/stores/${A}/loyalty`, {
       intent: "legal", buttonText: "Join <b>now</b>", policyHtml: HOSTILE, policyTemplate: legal.policySentenceTemplate,
       termsUrl: legal.termsAndConditionsUrl, privacyUrl: legal.privacyPolicyUrl,
     });
     expect(res.status).toBe(303); // redirect-after-POST with a flash
-    const stored = t.services.loyalty.legalPolicies(A);
+    const stored = await t.services.loyalty.legalPolicies(A);
     expect(stored.version).not.toBe(before);
     expect(stored.policySentence.html).not.toMatch(/onclick|onerror|<img|<script|javascript:|alert\(3\)/);
     expect(stored.policySentence.html).toContain('<a href="/terms"');
@@ -205,18 +205,18 @@ describe("merchant HTML", () => {
   });
 
   it("saving unchanged legal policies keeps the version", async () => {
-    const l = t.services.loyalty.legalPolicies(A);
+    const l = await t.services.loyalty.legalPolicies(A);
     await post(alice, `/admin/stores/${A}/loyalty`, {
       intent: "legal", buttonText: l.acceptTermsAndJoinProgramButtonText, policyHtml: l.policySentence.html, policyTemplate: l.policySentence.template,
       termsUrl: l.termsAndConditionsUrl, privacyUrl: l.privacyPolicyUrl,
     });
-    expect(await t.services.loyalty.legalPolicies(A).version).toBe(l.version);
+    expect((await t.services.loyalty.legalPolicies(A)).version).toBe(l.version);
   });
 });
 
 describe("loyalty settings", () => {
   it("a disabled earning rule disappears from the storefront API; a points-per-spend edit is stored", async () => {
-    const rules = t.services.loyalty.adminProgram(A).earningRules;
+    const rules = (await t.services.loyalty.adminProgram(A)).earningRules;
     const birthday = rules.find((r) => r.type === "birthday")!;
     const spend = rules.find((r) => r.type === "points-per-spend")!;
     expect((await post(alice, `/admin/stores/${A}/loyalty`, { intent: "earning-rule", id: birthday.earning_rule_id, name: birthday.name, points: "200" })).status).toBe(303);
@@ -227,26 +227,26 @@ describe("loyalty settings", () => {
   });
 
   it("a VIP tier threshold another tier has answers 409 and changes nothing", async () => {
-    const [bronze, silver] = t.services.loyalty.adminProgram(A).vipTiers;
+    const [bronze, silver] = (await t.services.loyalty.adminProgram(A)).vipTiers;
     const res = await post(alice, `/admin/stores/${A}/loyalty`, { intent: "vip-tier", id: silver.vip_tier_id, name: silver.name, pointsThreshold: String(bronze.points_threshold), pointsMultiplier: "2" });
     expect(res.status).toBe(409);
-    expect(await t.services.loyalty.adminProgram(A).vipTiers[1]).toEqual(silver);
+    expect((await t.services.loyalty.adminProgram(A)).vipTiers[1]).toEqual(silver);
   });
 
   it("a redemption rule with a cost below 1 point is refused (400) naming the field", async () => {
-    const rule = t.services.loyalty.adminProgram(A).redemptionRules[0];
+    const rule = (await t.services.loyalty.adminProgram(A)).redemptionRules[0];
     const res = await post(alice, `/admin/stores/${A}/loyalty`, { intent: "redemption-rule", id: rule.redemption_rule_id, type: rule.type, name: rule.name, pointsCost: "0", rewardDescription: rule.reward_description, rewardValue: String(rule.reward_value), enabled: "on" });
     expect(res.status).toBe(400);
     const html = await res.text();
     expect(html).toContain("Points cost must be at least 1");
     expect(html).toMatch(/aria-invalid="true" aria-describedby="rr-[^"]+-pointsCost-error"/);
-    expect(await t.services.loyalty.adminProgram(A).redemptionRules[0].points_cost).toBe(rule.points_cost);
+    expect((await t.services.loyalty.adminProgram(A)).redemptionRules[0].points_cost).toBe(rule.points_cost);
   });
 
   it("the customers list pages 25 at a time with a signed cursor", async () => {
-    t.services.db.transaction(() => {
-      for (let i = 0; i < 30; i++) t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: `page-${i}`, storeId: A, platformCustomerId: `page-shopper-${i}`, email: null });
-    })();
+    await transaction(t.services.db, async () => {
+      for (let i = 0; i < 30; i++) await t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: `page-${i}`, storeId: A, platformCustomerId: `page-shopper-${i}`, email: null });
+    });
     const first = await (await get(alice, `/admin/stores/${A}/loyalty/customers?q=page-shopper`)).text();
     expect(first.match(/page-shopper-\d+/g)?.length).toBeGreaterThanOrEqual(25);
     const next = /href="([^"]*after=[^"]*)"/.exec(first)?.[1]?.replace(/&amp;/g, "&");

@@ -39,8 +39,8 @@ const post = (agent: Agent | null, path: string, fields: Record<string, string |
 
 beforeAll(async () => {
   t = await startTestServer({ trustedProxies: "loopback" }); // the tests stand behind a proxy on loopback: X-Forwarded-For names the client
-  seedRealReviews(t.services, { storeId: A, limit: 40, status: "pending" });
-  seedRealReviews(t.services, { storeId: B, limit: 40, status: "pending" });
+  await seedRealReviews(t.services, { storeId: A, limit: 40, status: "pending" });
+  await seedRealReviews(t.services, { storeId: B, limit: 40, status: "pending" });
   await run(t.services.db, sql`UPDATE stores SET name = ${"Store B (other merchant)"} WHERE store_id = ${B}`);
   await t.services.admin.createUser({ email: "alice@shop-a.test", password: PASSWORD_A, storeIds: [A] });
   await t.services.admin.createUser({ email: "bob@shop-b.test", password: PASSWORD_B, storeIds: [B] });
@@ -189,7 +189,7 @@ describe("CSRF", () => {
     expect((await post(alice, `/admin/stores/${A}/settings`, { intent: "store", moderation: "auto-publish-all", translation: "off" }, null)).status).toBe(403);
     expect((await post(alice, `/admin/stores/${A}/integration`, { intent: "create", name: "x" }, null)).status).toBe(403);
     expect((await post(alice, "/admin/logout", {}, null)).status).toBe(403);
-    expect(await t.services.stores.get(A)!.moderation).toBe("manual");
+    expect((await t.services.stores.get(A))!.moderation).toBe("manual");
     expect(await t.services.apiKeys.list(A)).toHaveLength(0);
   });
 
@@ -336,7 +336,7 @@ describe("integration: API keys", () => {
     // The list never shows the key again.
     expect(await (await get(alice, `/admin/stores/${A}/integration`)).text()).not.toContain(key);
 
-    const apiKeyId = t.services.apiKeys.list(A)[0].apiKeyId;
+    const apiKeyId = (await t.services.apiKeys.list(A))[0].apiKeyId;
     expect((await post(alice, `/admin/stores/${A}/integration`, { intent: "revoke", apiKeyId })).status).toBe(200);
     let error: unknown;
     try {

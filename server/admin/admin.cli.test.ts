@@ -67,7 +67,7 @@ describe("demo merchant seeder", () => {
     const { services, lines } = await demo("chosen-demo-password");
     try {
       const { token } = await services.admin.login("demo@chorus.test", "chosen-demo-password", "");
-      expect(await services.admin.session(token)?.stores.map((s) => s.storeId)).toEqual([DEMO_STORE_ID]);
+      expect((await services.admin.session(token))?.stores.map((s) => s.storeId)).toEqual([DEMO_STORE_ID]);
       expect(lines.join("\n")).not.toContain("chosen-demo-password");
     } finally {
       services.close();
@@ -80,7 +80,7 @@ describe("demo merchant seeder", () => {
       const printed = lines.filter((l) => l.includes("demo@chorus.test with password"));
       expect(printed).toHaveLength(1);
       const password = /with password (\S+)/.exec(printed[0])![1];
-      await expect(services.admin.login("demo@chorus.test", password, "")).resolves.toHaveProperty("token");
+      await expect(await services.admin.login("demo@chorus.test", password, "")).resolves.toHaveProperty("token");
     } finally {
       services.close();
     }

@@ -60,11 +60,11 @@ describe("finding 1: admin forms are read with the bounded reader", () => {
   });
 
   it("a store action over 256 KB answers 413 and changes nothing", async () => {
-    const before = t.services.stores.get(A)!.moderation;
+    const before = (await t.services.stores.get(A))!.moderation;
     const res = await adminPost(t, owner, `/admin/stores/${A}/settings`, { intent: "store", moderation: "auto-publish-all", translation: "off", padding: big });
     expect(res.status).toBe(413);
     expectNoInternals(await res.text());
-    expect(await t.services.stores.get(A)!.moderation).toBe(before);
+    expect((await t.services.stores.get(A))!.moderation).toBe(before);
   });
 
   it("a 5 MB body declared by Content-Length is refused without reading it", async () => {
@@ -188,7 +188,7 @@ describe("finding 8: bad cookies and bodies answer 4xx, never 500", () => {
   });
 
   it.each(BODIES)("a %s body to a signed-in store action answers %i and changes nothing", async (_name, type, body, status) => {
-    const before = t.services.stores.get(A);
+    const before = await t.services.stores.get(A);
     for (const page of ["settings", "reviews", "integration", "questions", "ai", "loyalty"]) {
       const res = await fetch(t.url(`/admin/stores/${A}/${page}`), {
         method: "POST", redirect: "manual", body, headers: { cookie: owner.cookie, ...(type ? { "content-type": type } : {}) },

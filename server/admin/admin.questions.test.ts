@@ -50,14 +50,14 @@ beforeAll(async () => {
   t = await startTestServer();
   await t.services.stores.create({ storeId: A, name: "Store A", platform: "shopify" });
   await t.services.stores.create({ storeId: B, name: "Store B (other merchant)", platform: "shopify" });
-  for (const s of [A, B]) t.services.stores.upsertProduct({ storeId: s, productId: ASIN, name: "InSinkErator Badger 1" });
+  for (const s of [A, B]) await t.services.stores.upsertProduct({ storeId: s, productId: ASIN, name: "InSinkErator Badger 1" });
   await t.services.admin.createUser({ email: "alice@shop-a.test", password: "correct horse battery A", storeIds: [A] });
   await t.services.admin.createUser({ email: "bob@shop-b.test", password: "correct horse battery B", storeIds: [B] });
   alice = await signInAgent(t, "alice@shop-a.test", "correct horse battery A", A);
   bob = await signInAgent(t, "bob@shop-b.test", "correct horse battery B", B);
   bQuestion = await ask(B, real[10].question);
   await t.services.orders.importOrders(B, [{ orderId: "B-1", productId: ASIN, email: "lee@example.com", orderedMs: Date.now() }]);
-  bAnswer = t.services.questions.answerAsBuyer({ storeId: B, questionId: bQuestion, body: real[10].answer, authorName: "Lee", email: "lee@example.com", verifiedPurchase: { source: "merchant", orderId: "B-1" } }).answerId;
+  bAnswer = (await t.services.questions.answerAsBuyer({ storeId: B, questionId: bQuestion, body: real[10].answer, authorName: "Lee", email: "lee@example.com", verifiedPurchase: { source: "merchant", orderId: "B-1" } })).answerId;
 }, 60_000);
 afterAll(() => t.close());
 beforeEach(() => t.services.submissionLimiter.reset());
@@ -145,7 +145,7 @@ describe("moderation reaches the storefront", () => {
     const id = await ask(A, real[5].question);
     await t.services.questions.setQuestionStatus(A, id, "published");
     await t.services.orders.importOrders(A, [{ orderId: "A-1", productId: ASIN, email: "kim@example.com", orderedMs: Date.now() }]);
-    const { answerId } = t.services.questions.answerAsBuyer({ storeId: A, questionId: id, body: real[5].answer, authorName: "Kim", email: "kim@example.com" });
+    const { answerId } = await t.services.questions.answerAsBuyer({ storeId: A, questionId: id, body: real[5].answer, authorName: "Kim", email: "kim@example.com" });
     const answersOf = async () => (await storefront(A)).find((q) => q.questionId === id)!.answers.map((a) => a.answerId);
     expect(await answersOf()).toEqual([]);
     expect(await (await adminGet(t, alice, `${PAGE_A}?status=published&answers=pending`)).text()).toContain(answerId);

@@ -147,7 +147,7 @@ describe("CSV export", () => {
     const path = `survey=${NPS}&nps=detractor&q=engineer&from=2018-01-01&to=2018-12-31`;
     const { body } = await rawGet(alice, `/admin/stores/${A}/surveys/export.csv?${path}`);
     const records = parse(body, { bom: true }) as string[][];
-    const expected = t.services.surveys.countResponses(A, { surveyId: NPS, npsCategory: "detractor", search: "engineer", fromMs: Date.UTC(2018, 0, 1), toMs: Date.UTC(2019, 0, 1), archived: false });
+    const expected = await t.services.surveys.countResponses(A, { surveyId: NPS, npsCategory: "detractor", search: "engineer", fromMs: Date.UTC(2018, 0, 1), toMs: Date.UTC(2019, 0, 1), archived: false });
     expect(expected).toBeGreaterThan(0);
     expect(records.length - 1).toBe(expected);
     const npsColumn = records[0].indexOf("How likely are you to recommend company to a friend or colleague?");
@@ -168,7 +168,7 @@ describe("NPS panel", () => {
     const detractors = scored.filter((r) => Number(r.NPS_SCORE) <= 6).length;
     const passives = scored.length - promoters - detractors;
     const expected = Math.round((100 * (promoters - detractors)) / scored.length);
-    const summary = t.services.surveys.npsSummary(A, { surveyId: NPS });
+    const summary = await t.services.surveys.npsSummary(A, { surveyId: NPS });
     expect(summary).toMatchObject({ promoters, passives, detractors, answered: scored.length, score: expected });
     expect(summary.weeks.reduce((n, w) => n + w.answered, 0)).toBe(scored.length);
     const html = await (await adminGet(t, alice, `/admin/stores/${A}/surveys?survey=${NPS}&archived=all`)).text();
@@ -176,7 +176,7 @@ describe("NPS panel", () => {
     expect(html).toContain(`data-testid="nps-promoters">${promoters}`);
   });
 
-  it("each week's score is the direct count of that week's rows (weeks start Monday UTC)", () => {
+  it("each week's score is the direct count of that week's rows (weeks start Monday UTC)", async () => {
     const weekOf = (ms: number) => {
       const d = new Date(ms);
       const monday = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - ((d.getUTCDay() + 6) % 7) * 86_400_000;
@@ -190,7 +190,7 @@ describe("NPS panel", () => {
       const key = weekOf(Date.UTC(Number(yyyy), Number(mm) - 1, Number(dd), Number(h), Number(m)));
       byWeek.set(key, [...(byWeek.get(key) ?? []), Number(r.NPS_SCORE)]);
     }
-    const weeks = t.services.surveys.npsSummary(A, { surveyId: NPS }).weeks;
+    const weeks = (await t.services.surveys.npsSummary(A, { surveyId: NPS })).weeks;
     expect(weeks.map((w) => w.weekStart)).toEqual([...byWeek.keys()].sort());
     for (const w of weeks) {
       const scores = byWeek.get(w.weekStart)!;

@@ -25,7 +25,7 @@ const T0 = Date.now();
 
 beforeAll(async () => {
   t = await startTestServer();
-  const rows = seedRealReviews(t.services, { storeId: S, limit: 60 });
+  const rows = await seedRealReviews(t.services, { storeId: S, limit: 60 });
   productId = rows[0].productId;
   texts = rows.filter((r) => r.title && r.body).map((r) => ({ title: r.title, body: r.body }));
   await t.services.apiKeys.create(S, "tests", API_KEY);
@@ -123,7 +123,7 @@ describe("rejection reasons", () => {
       expect(decodeHtmlText(await res.text())).toContain("say why the review is rejected");
       expect((await status(r.id))).toBe("pending");
     }
-    await expect(t.services.moderation.setStatus(S, [r.id], "rejected")).rejects.toThrow(expect.objectContaining({ status: 400 }));
+    await expect(await t.services.moderation.setStatus(S, [r.id], "rejected")).rejects.toThrow(expect.objectContaining({ status: 400 }));
     expect((await status(r.id))).toBe("pending");
   });
 

@@ -46,7 +46,7 @@ function upload(agent: Agent, storeId: string, name: string, content: string | U
 
 beforeAll(async () => {
   t = await startTestServer();
-  for (const s of [A, B]) t.services.stores.create({ storeId: s, name: `Shop ${s.slice(0, 4)}`, platform: "shopify" });
+  for (const s of [A, B]) await t.services.stores.create({ storeId: s, name: `Shop ${s.slice(0, 4)}`, platform: "shopify" });
   await t.services.admin.createUser({ email: "owner@new-shop.test", password: "owner password 123", storeIds: [A] });
   alice = await signIn("owner@new-shop.test", "owner password 123", A);
 }, 60_000);
@@ -86,7 +86,7 @@ describe("turning the program on in the admin", () => {
     const page = await get(alice, PROGRAM, flash.split(";")[0]);
     const html = await page.text();
     const secret = /data-testid="platform-secret">([^<]+)</.exec(html)?.[1];
-    expect(secret).toBe(t.services.loyalty.platformSecret(A));
+    expect(secret).toBe(await t.services.loyalty.platformSecret(A));
     expect(setCookie(page, "chorus_flash")).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/); // read once, cleared
     // the next view does not show it
     expect(await (await get(alice, PROGRAM)).text()).not.toContain(secret!);
@@ -103,13 +103,13 @@ describe("turning the program on in the admin", () => {
   });
 
   it("generating a new secret shows the new one once; turning off and on works from the page", async () => {
-    const old = t.services.loyalty.platformSecret(A);
+    const old = await t.services.loyalty.platformSecret(A);
     const res = await post(alice, PROGRAM, { intent: "rotate-secret" });
     expect(res.status).toBe(303);
     const html = await (await get(alice, PROGRAM, setCookie(res, "chorus_flash")!.split(";")[0])).text();
     const shown = /data-testid="platform-secret">([^<]+)</.exec(html)?.[1];
     expect(shown).not.toBe(old);
-    expect(shown).toBe(t.services.loyalty.platformSecret(A));
+    expect(shown).toBe(await t.services.loyalty.platformSecret(A));
     expect((await post(alice, PROGRAM, { intent: "turn-off" })).status).toBe(303);
     expect((await fetch(t.url(`/v1/stores/${A}/loyalty/earning_rules`))).status).toBe(404);
     expect(await (await get(alice, `/admin/stores/${A}/loyalty`)).text()).toContain("The loyalty program is off");
@@ -134,7 +134,7 @@ describe("rules and tiers on the loyalty page", () => {
   });
 
   it("legal policies with a bad field answer 400 with the message at that field and keep the version", async () => {
-    const before = t.services.loyalty.adminLegalPolicies(A);
+    const before = await t.services.loyalty.adminLegalPolicies(A);
     const res = await post(alice, PAGE, {
       intent: "legal", buttonText: before.acceptTermsAndJoinProgramButtonText, policyHtml: before.policySentence.html,
       policyTemplate: "no placeholders", termsUrl: "javascript:alert(1)", privacyUrl: before.privacyPolicyUrl,
@@ -149,15 +149,15 @@ describe("rules and tiers on the loyalty page", () => {
   });
 
   it("removes a rule; another store's rule ID answers 404", async () => {
-    const id = t.services.loyalty.adminProgram(A).redemptionRules[0].redemption_rule_id;
+    const id = (await t.services.loyalty.adminProgram(A)).redemptionRules[0].redemption_rule_id;
     await t.services.loyalty.turnOnProgram(B, { acceptTermsAndJoinProgramButtonText: "Join", policySentenceTemplate: "{termsAndConditions} {privacyPolicy}", termsAndConditionsUrl: "/t", privacyPolicyUrl: "/p" });
-    const bRule = t.services.loyalty.addEarningRule(B, { type: "sign-up", name: "B sign-up", points: 10, enabled: true });
+    const bRule = await t.services.loyalty.addEarningRule(B, { type: "sign-up", name: "B sign-up", points: 10, enabled: true });
     expect((await post(alice, PAGE, { intent: "remove-earning-rule", id: bRule })).status).toBe(404);
     expect((await post(alice, `/admin/stores/${B}/loyalty/program`, { intent: "turn-off" })).status).toBe(404);
     expect(await t.services.loyalty.programStatus(B)).toMatchObject({ enabled: true });
-    expect(await t.services.loyalty.adminProgram(B).earningRules).toHaveLength(1);
+    expect((await t.services.loyalty.adminProgram(B)).earningRules).toHaveLength(1);
     expect((await post(alice, PAGE, { intent: "remove-redemption-rule", id })).status).toBe(303);
-    expect(await t.services.loyalty.adminProgram(A).redemptionRules).toHaveLength(0);
+    expect((await t.services.loyalty.adminProgram(A)).redemptionRules).toHaveLength(0);
   });
 });
 
@@ -236,14 +236,14 @@ describe("store isolation and CSRF of the new pages", () => {
     ["/loyalty/program", { intent: "rotate-secret" }],
     ["/loyalty", { intent: "add-vip-tier", name: "X", pointsThreshold: "5", pointsMultiplier: "1" }],
   ])("a form posted to %s without the CSRF token is rejected with 403 and changes nothing", async (path, fields) => {
-    const secret = t.services.loyalty.platformSecret(A);
-    const tiers = t.services.loyalty.adminProgram(A).vipTiers.length;
+    const secret = await t.services.loyalty.platformSecret(A);
+    const tiers = (await t.services.loyalty.adminProgram(A)).vipTiers.length;
     const res = await fetch(t.url(`/admin/stores/${A}${path}`), {
       method: "POST", redirect: "manual", body: new URLSearchParams(fields), headers: { "content-type": "application/x-www-form-urlencoded", cookie: alice.cookie },
     });
     expect(res.status).toBe(403);
     expect(await t.services.loyalty.platformSecret(A)).toBe(secret);
-    expect(await t.services.loyalty.adminProgram(A).vipTiers).toHaveLength(tiers);
+    expect((await t.services.loyalty.adminProgram(A)).vipTiers).toHaveLength(tiers);
   });
 
   it("an upload without the CSRF token is rejected with 403 and imports nothing", async () => {

@@ -23,8 +23,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chorus-moderation-"));
   database = await freshDatabase(dir);
   s = createServices({ databasePath: database.location });
-  seedRealReviews(s, { storeId: TEST_STORE_ID, limit: 120, status: "pending" });
-  seedRealReviews(s, { storeId: OTHER_STORE_ID, limit: 30, status: "pending" });
+  await seedRealReviews(s, { storeId: TEST_STORE_ID, limit: 120, status: "pending" });
+  await seedRealReviews(s, { storeId: OTHER_STORE_ID, limit: 30, status: "pending" });
 });
 afterAll(async () => {
   s.close();

@@ -13,6 +13,7 @@ import { startTestServer, type TestServer } from "../../test/server.ts";
 import { isApiError } from "../contract/errors.ts";
 import type { EarningRulesResponse, LegalPolicies, LoginResponse, RedemptionRulesResponse, VipTiersResponse } from "../contract/loyalty.responses.ts";
 import { earningRulesResponseSchema, redemptionRulesResponseSchema, vipTiersResponseSchema } from "../contract/loyalty.responses.ts";
+import { transaction } from "../db/database.ts";
 import { earnForPlatformOrder } from "./ledger.ts";
 import { policyHtmlFromTemplate } from "./program-setup.ts";
 import { signPlatformToken } from "./tokens.ts";
@@ -44,9 +45,9 @@ async function call(path: string, init: { body?: unknown; token?: string } = {})
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-const thrown = (fn: () => unknown): { status: number; message: string } => {
+const thrown = async (fn: () => unknown): Promise<{ status: number; message: string }> => {
   try {
-    fn();
+    await fn();
   } catch (e) {
     if (isApiError(e)) return { status: e.status, message: e.message };
     throw e;
@@ -66,13 +67,13 @@ describe("turning the program on for a brand-new store", () => {
   });
 
   it("refuses legal policies with bad fields, naming the field", async () => {
-    expect(thrown(() => t.services.loyalty.turnOnProgram(STORE, { ...LEGAL, termsAndConditionsUrl: "javascript:alert(1)" }))).toMatchObject({ status: 400, message: /^termsAndConditionsUrl: / });
-    expect(thrown(() => t.services.loyalty.turnOnProgram(STORE, { ...LEGAL, policySentenceTemplate: "no tokens" }))).toMatchObject({ status: 400, message: /^policySentenceTemplate: / });
+    expect(await thrown(() => t.services.loyalty.turnOnProgram(STORE, { ...LEGAL, termsAndConditionsUrl: "javascript:alert(1)" }))).toMatchObject({ status: 400, message: /^termsAndConditionsUrl: / });
+    expect(await thrown(() => t.services.loyalty.turnOnProgram(STORE, { ...LEGAL, policySentenceTemplate: "no tokens" }))).toMatchObject({ status: 400, message: /^policySentenceTemplate: / });
     expect(await t.services.loyalty.programStatus(STORE)).toEqual({ exists: false });
   });
 
   it("creates the program with a new platform secret, and the storefront API answers at once", async () => {
-    const on = t.services.loyalty.turnOnProgram(STORE, LEGAL);
+    const on = await t.services.loyalty.turnOnProgram(STORE, LEGAL);
     expect(on.created).toBe(true);
     secret = on.platformSecret!;
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -111,18 +112,18 @@ describe("turning the program on for a brand-new store", () => {
 describe("earning rules, redemption rules and VIP tiers", () => {
   it("adds, edits and removes earning rules; one rule per type; per-spend needs its rate", async () => {
     const s = t.services.loyalty;
-    const signUp = s.addEarningRule(STORE, { type: "sign-up", name: "Join", points: "100", enabled: "on" });
-    expect(thrown(() => s.addEarningRule(STORE, { type: "sign-up", name: "Again", points: 5, enabled: true })).status).toBe(409);
-    expect(thrown(() => s.addEarningRule(STORE, { type: "points-per-spend", name: "Spend", points: 0, enabled: true }))).toMatchObject({ status: 400, message: /^pointsPerCurrencyUnit: / });
-    expect(thrown(() => s.addEarningRule(STORE, { type: "review", name: "", points: 5, enabled: true }))).toMatchObject({ status: 400, message: /^name: / });
-    expect(thrown(() => s.addEarningRule(STORE, { type: "review", name: "R", points: "1.5", enabled: true }))).toMatchObject({ status: 400, message: /^points: / });
-    expect(thrown(() => s.addEarningRule(STORE, { type: "nonsense" as "review", name: "R", points: 1, enabled: true }))).toMatchObject({ status: 400, message: /^type: / });
-    s.addEarningRule(STORE, { type: "points-per-spend", name: "Spend", points: 0, pointsPerCurrencyUnit: "2.5", enabled: true });
-    s.addEarningRule(STORE, { type: "review", name: "Write a review", points: 50, enabled: true });
-    const media = s.addEarningRule(STORE, { type: "review-with-media", name: "Review with a photo", points: 80, enabled: true });
-    s.editEarningRule(STORE, signUp, { name: "Join the club", points: 150, enabled: true });
-    s.removeEarningRule(STORE, media);
-    expect(thrown(() => s.removeEarningRule(STORE, media)).status).toBe(404);
+    const signUp = await s.addEarningRule(STORE, { type: "sign-up", name: "Join", points: "100", enabled: "on" });
+    expect((await thrown(() => s.addEarningRule(STORE, { type: "sign-up", name: "Again", points: 5, enabled: true }))).status).toBe(409);
+    expect(await thrown(() => s.addEarningRule(STORE, { type: "points-per-spend", name: "Spend", points: 0, enabled: true }))).toMatchObject({ status: 400, message: /^pointsPerCurrencyUnit: / });
+    expect(await thrown(() => s.addEarningRule(STORE, { type: "review", name: "", points: 5, enabled: true }))).toMatchObject({ status: 400, message: /^name: / });
+    expect(await thrown(() => s.addEarningRule(STORE, { type: "review", name: "R", points: "1.5", enabled: true }))).toMatchObject({ status: 400, message: /^points: / });
+    expect(await thrown(() => s.addEarningRule(STORE, { type: "nonsense" as "review", name: "R", points: 1, enabled: true }))).toMatchObject({ status: 400, message: /^type: / });
+    await s.addEarningRule(STORE, { type: "points-per-spend", name: "Spend", points: 0, pointsPerCurrencyUnit: "2.5", enabled: true });
+    await s.addEarningRule(STORE, { type: "review", name: "Write a review", points: 50, enabled: true });
+    const media = await s.addEarningRule(STORE, { type: "review-with-media", name: "Review with a photo", points: 80, enabled: true });
+    await s.editEarningRule(STORE, signUp, { name: "Join the club", points: 150, enabled: true });
+    await s.removeEarningRule(STORE, media);
+    expect((await thrown(() => s.removeEarningRule(STORE, media))).status).toBe(404);
     const rules = ((await call(`${P}/earning_rules`)).body as EarningRulesResponse).earningRules;
     expect(rules.map((r) => [r.type, r.name, r.points])).toEqual([["sign-up", "Join the club", 150], ["points-per-spend", "Spend", 0], ["review", "Write a review", 50]]);
     expect(rules[1].pointsPerCurrencyUnit).toBe(2.5);
@@ -130,31 +131,31 @@ describe("earning rules, redemption rules and VIP tiers", () => {
 
   it("adds, edits and removes redemption rules with their values checked per type", async () => {
     const s = t.services.loyalty;
-    expect(thrown(() => s.addRedemptionRule(STORE, { type: "percentage-coupon", name: "10%", pointsCost: 100, rewardDescription: "10% off", rewardValue: 150, enabled: true }))).toMatchObject({ status: 400, message: /^rewardValue: / });
-    expect(thrown(() => s.addRedemptionRule(STORE, { type: "fixed-amount-coupon", name: "5 off", pointsCost: 0, rewardDescription: "5 off", rewardValue: 5, enabled: true }))).toMatchObject({ status: 400, message: /^pointsCost: / });
-    const pct = s.addRedemptionRule(STORE, { type: "percentage-coupon", name: "10% off", pointsCost: "300", rewardDescription: "10% off your order", rewardValue: "10", enabled: "on" });
-    const ship = s.addRedemptionRule(STORE, { type: "free-shipping", name: "Free shipping", pointsCost: 200, rewardDescription: "Free shipping", rewardValue: "", enabled: true });
-    s.addRedemptionRule(STORE, { type: "fixed-amount-coupon", name: "5 off", pointsCost: 500, rewardDescription: "5 off", rewardValue: 5, enabled: true });
-    s.editRedemptionRule(STORE, pct, { name: "15% off", pointsCost: 400, rewardDescription: "15% off your order", rewardValue: 15, enabled: true });
-    s.removeRedemptionRule(STORE, ship);
+    expect(await thrown(() => s.addRedemptionRule(STORE, { type: "percentage-coupon", name: "10%", pointsCost: 100, rewardDescription: "10% off", rewardValue: 150, enabled: true }))).toMatchObject({ status: 400, message: /^rewardValue: / });
+    expect(await thrown(() => s.addRedemptionRule(STORE, { type: "fixed-amount-coupon", name: "5 off", pointsCost: 0, rewardDescription: "5 off", rewardValue: 5, enabled: true }))).toMatchObject({ status: 400, message: /^pointsCost: / });
+    const pct = await s.addRedemptionRule(STORE, { type: "percentage-coupon", name: "10% off", pointsCost: "300", rewardDescription: "10% off your order", rewardValue: "10", enabled: "on" });
+    const ship = await s.addRedemptionRule(STORE, { type: "free-shipping", name: "Free shipping", pointsCost: 200, rewardDescription: "Free shipping", rewardValue: "", enabled: true });
+    await s.addRedemptionRule(STORE, { type: "fixed-amount-coupon", name: "5 off", pointsCost: 500, rewardDescription: "5 off", rewardValue: 5, enabled: true });
+    await s.editRedemptionRule(STORE, pct, { name: "15% off", pointsCost: 400, rewardDescription: "15% off your order", rewardValue: 15, enabled: true });
+    await s.removeRedemptionRule(STORE, ship);
     const rules = ((await call(`${P}/redemption_rules`)).body as RedemptionRulesResponse).redemptionRules;
     expect(rules.map((r) => [r.type, r.name, r.pointsCost, r.reward.value])).toEqual([["percentage-coupon", "15% off", 400, 15], ["fixed-amount-coupon", "5 off", 500, 5]]);
   });
 
   it("adds, edits and removes VIP tiers; members' tiers follow; thresholds are unique", async () => {
     const s = t.services.loyalty;
-    const base = s.addVipTier(STORE, { name: "Member", pointsThreshold: "0", pointsMultiplier: "1", perks: "Birthday gift\n\n Early access " });
-    expect(thrown(() => s.addVipTier(STORE, { name: "Dup", pointsThreshold: 0, pointsMultiplier: 1 })).status).toBe(409);
-    expect(thrown(() => s.addVipTier(STORE, { name: "Bad", pointsThreshold: 10, pointsMultiplier: 0 }))).toMatchObject({ status: 400, message: /^pointsMultiplier: / });
-    const gold = s.addVipTier(STORE, { name: "Gold", pointsThreshold: 1000, pointsMultiplier: 2 });
-    s.editVipTier(STORE, gold, { name: "Gold", pointsThreshold: 1000, pointsMultiplier: 1.5, perks: ["Free returns"] });
+    const base = await s.addVipTier(STORE, { name: "Member", pointsThreshold: "0", pointsMultiplier: "1", perks: "Birthday gift\n\n Early access " });
+    expect((await thrown(() => s.addVipTier(STORE, { name: "Dup", pointsThreshold: 0, pointsMultiplier: 1 }))).status).toBe(409);
+    expect(await thrown(() => s.addVipTier(STORE, { name: "Bad", pointsThreshold: 10, pointsMultiplier: 0 }))).toMatchObject({ status: 400, message: /^pointsMultiplier: / });
+    const gold = await s.addVipTier(STORE, { name: "Gold", pointsThreshold: 1000, pointsMultiplier: 2 });
+    await s.editVipTier(STORE, gold, { name: "Gold", pointsThreshold: 1000, pointsMultiplier: 1.5, perks: ["Free returns"] });
     let tiers = ((await call(`${P}/vip_tiers`)).body as VipTiersResponse).vipTiers;
     expect(tiers.map((x) => [x.name, x.pointsThreshold, x.pointsMultiplier, x.perks])).toEqual([["Member", 0, 1, ["Birthday gift", "Early access"]], ["Gold", 1000, 1.5, ["Free returns"]]]);
     // the enrolled shopper is placed in the base tier; removing it leaves them without one
-    const member = t.services.loyalty.customerByPlatformId(STORE, "first-shopper")!;
+    const member = (await t.services.loyalty.customerByPlatformId(STORE, "first-shopper"))!;
     expect(member.vipTierName).toBe("Member");
-    s.removeVipTier(STORE, base);
-    expect(await t.services.loyalty.customerByPlatformId(STORE, "first-shopper")!.vipTierName).toBeUndefined();
+    await s.removeVipTier(STORE, base);
+    expect((await t.services.loyalty.customerByPlatformId(STORE, "first-shopper"))!.vipTierName).toBeUndefined();
     tiers = ((await call(`${P}/vip_tiers`)).body as VipTiersResponse).vipTiers;
     expect(tiers.map((x) => x.name)).toEqual(["Gold"]);
   });
@@ -187,7 +188,7 @@ describe("isIncentivized: reviews that earned points say so (issue 22 item 4)", 
 describe("platform secret and turning the program off", () => {
   it("a new secret replaces the old one at once", async () => {
     const old = secret;
-    secret = t.services.loyalty.rotatePlatformSecret(STORE);
+    secret = await t.services.loyalty.rotatePlatformSecret(STORE);
     expect(secret).not.toBe(old);
     expect((await login("first-shopper", old)).status).toBe(401);
     expect((await login("first-shopper")).status).toBe(200);
@@ -200,14 +201,14 @@ describe("platform secret and turning the program off", () => {
     expect((await call(`${P}/earning_rules`)).status).toBe(404);
     expect((await call(`${P}/legal_policies`)).status).toBe(404);
     expect((await login("first-shopper")).status).toBe(404);
-    expect(await t.services.loyalty.adminProgram(STORE).earningRules).toHaveLength(3);
+    expect((await t.services.loyalty.adminProgram(STORE)).earningRules).toHaveLength(3);
     // platform orders earn nothing while the program is off (and do again once it is on)
-    const member = t.services.loyaltyData.getCustomerByPlatformId(STORE, "first-shopper")!;
+    const member = (await t.services.loyaltyData.getCustomerByPlatformId(STORE, "first-shopper"))!;
     const order = { orderId: `order-${randomUUID()}`, platformCustomerId: "first-shopper", amount: 40, label: "#1001" };
-    expect(await t.services.db.transaction(() => earnForPlatformOrder(t.services.loyaltyData, STORE, order))()).toBeNull();
-    expect(await t.services.loyaltyData.getCustomer(STORE, member.loyalty_customer_id)!.balance).toBe(member.balance);
+    expect(await transaction(t.services.db, () => earnForPlatformOrder(t.services.loyaltyData, STORE, order))).toBeNull();
+    expect((await t.services.loyaltyData.getCustomer(STORE, member.loyalty_customer_id))!.balance).toBe(member.balance);
     await t.services.loyalty.turnOnProgram(STORE, undefined);
-    expect(await t.services.db.transaction(() => earnForPlatformOrder(t.services.loyaltyData, STORE, order))()).toMatchObject({ points: 100 }); // 40 × 2.5
+    expect(await transaction(t.services.db, () => earnForPlatformOrder(t.services.loyaltyData, STORE, order))).toMatchObject({ points: 100 }); // 40 × 2.5
     await t.services.loyalty.turnOffProgram(STORE);
     await t.services.loyalty.turnOnProgram(STORE, undefined);
     expect(((await call(`${P}/earning_rules`)).body as EarningRulesResponse).earningRules).toHaveLength(3);
@@ -218,10 +219,10 @@ describe("platform secret and turning the program off", () => {
     const other = randomUUID();
     await t.services.stores.create({ storeId: other, name: "Other", platform: "custom" });
     await t.services.loyalty.turnOnProgram(other, LEGAL);
-    const rule = t.services.loyalty.adminProgram(STORE).earningRules[0].earning_rule_id;
-    expect(thrown(() => t.services.loyalty.removeEarningRule(other, rule)).status).toBe(404);
-    expect(thrown(() => t.services.loyalty.editEarningRule(other, rule, { name: "x", points: 1, enabled: true })).status).toBe(404);
-    expect(await t.services.loyalty.adminProgram(STORE).earningRules.map((r) => r.earning_rule_id)).toContain(rule);
+    const rule = (await t.services.loyalty.adminProgram(STORE)).earningRules[0].earning_rule_id;
+    expect((await thrown(() => t.services.loyalty.removeEarningRule(other, rule))).status).toBe(404);
+    expect((await thrown(() => t.services.loyalty.editEarningRule(other, rule, { name: "x", points: 1, enabled: true }))).status).toBe(404);
+    expect((await t.services.loyalty.adminProgram(STORE)).earningRules.map((r) => r.earning_rule_id)).toContain(rule);
   });
 });
 
@@ -232,7 +233,7 @@ describe("bad input never breaks the set-up (property test)", () => {
     await t.services.loyalty.turnOnProgram(store, LEGAL);
     const value = fc.oneof(fc.string({ maxLength: 300 }), fc.constantFrom("", "0", "1", "-1", "1.5", "1e400", "NaN", "0x10", " 7 ", "on", "100"));
     const type = fc.constantFrom("sign-up", "points-per-spend", "review", "review-with-media", "birthday", "fixed-amount-coupon", "percentage-coupon", "free-shipping", "x", "");
-    fc.assert(fc.property(type, value, value, value, value, value, (ty, a, b, c, d, e) => {
+    await fc.assert(fc.asyncProperty(type, value, value, value, value, value, async (ty, a, b, c, d, e) => {
       const s = t.services.loyalty;
       for (const call of [
         () => s.addEarningRule(store, { type: ty as "review", name: a, points: b, pointsPerCurrencyUnit: c, enabled: d }),
@@ -240,7 +241,7 @@ describe("bad input never breaks the set-up (property test)", () => {
         () => s.addVipTier(store, { name: a, pointsThreshold: b, pointsMultiplier: c, perks: d }),
       ]) {
         try {
-          call();
+          await call();
         } catch (error) {
           if (!isApiError(error) || error.status >= 500) throw error;
           expect([400, 409]).toContain(error.status);
@@ -248,7 +249,7 @@ describe("bad input never breaks the set-up (property test)", () => {
       }
     }), { numRuns: 300 });
     // whatever was stored is served by the storefront API as valid shapes
-    const p = t.services.loyalty.adminProgram(store);
+    const p = await t.services.loyalty.adminProgram(store);
     for (const r of p.earningRules) expect(Number.isInteger(r.points) && r.points >= 0).toBe(true);
     for (const r of p.redemptionRules) expect(Number.isInteger(r.points_cost) && r.points_cost >= 1).toBe(true);
     for (const v of p.vipTiers) expect(v.points_multiplier > 0 && v.points_multiplier <= 10).toBe(true);

@@ -8,9 +8,9 @@ const auth = (store: string, k: string) => `Basic ${Buffer.from(`${store}:${k}`)
 
 beforeAll(async () => {
   t = await startTestServer();
-  seedRealReviews(t.services, { productIds: ["1078"], limit: 5 });
+  await seedRealReviews(t.services, { productIds: ["1078"], limit: 5 });
   await t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other", platform: "bigcommerce" });
-  key = t.services.apiKeys.create(TEST_STORE_ID, "orders").key;
+  key = (await t.services.apiKeys.create(TEST_STORE_ID, "orders")).key;
 });
 afterAll(() => t.close());
 
@@ -27,7 +27,7 @@ describe("POST /enterprise/orders (order lines)", () => {
       body: JSON.stringify({ rating: 5, body: "Fits perfectly.", displayName: "Ada", email: "ada@example.com" }),
     });
     const { review: { reviewId } } = await review.json();
-    expect(await t.services.reviewsData.get(TEST_STORE_ID, reviewId)?.verified_status).toBe("unverified");
+    expect((await t.services.reviewsData.get(TEST_STORE_ID, reviewId))?.verified_status).toBe("unverified");
   });
 
   it("the same line again is kept once", async () => {

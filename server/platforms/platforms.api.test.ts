@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from "../../test/server.ts";
 import { demoProgram } from "../loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../loyalty/tokens.ts";
 import type { FulfilledOrder, ReviewRequestsReceiver } from "./platforms.service.ts";
-import { all, one, run, sql } from "../db/database.ts";
+import { all, one, run, sql, value } from "../db/database.ts";
 
 const SHOP = "chorus-test.myshopify.com";
 const APP_SECRET = "shpss_test_0123456789abcdef0123456789";
@@ -23,7 +23,7 @@ const S = `/v1/stores/${TEST_STORE_ID}`;
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
-  seedRealReviews(t.services, { productIds: ["1078"] });
+  await seedRealReviews(t.services, { productIds: ["1078"] });
   await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(PLATFORM_SECRET));
   await t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
   await t.services.platforms.updateSettings(TEST_STORE_ID, { shopDomain: SHOP, appSecret: APP_SECRET });
@@ -82,12 +82,12 @@ async function shopper(id: string, enrol = true) {
   const login = await call(`${S}/loyalty/login`, { body: { customerAccessToken: await signPlatformToken(PLATFORM_SECRET, { platformCustomerId: id, email: `${id}@example.test` }) } });
   expect(login.status).toBe(200);
   if (enrol) {
-    const version = t.services.loyalty.legalPolicies(TEST_STORE_ID).version;
+    const version = (await t.services.loyalty.legalPolicies(TEST_STORE_ID)).version;
     expect((await call(`${S}/loyalty/customer_activation`, { token: login.body.customerToken, body: { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version } })).status).toBe(200);
   }
   return { token: login.body.customerToken as string, id: login.body.loyaltyCustomer.loyaltyCustomerId as string };
 }
-const balance = (customerId: string) => t.services.loyaltyData.getCustomer(TEST_STORE_ID, customerId)!.balance;
+const balance = async (customerId: string) => (await t.services.loyaltyData.getCustomer(TEST_STORE_ID, customerId))!.balance;
 
 describe("Shopify product webhooks", () => {
   it("products/update gives a product its real name, URL and image in the storefront API", async () => {
@@ -104,7 +104,7 @@ describe("Shopify product webhooks", () => {
       productImageUrl: "https://cdn.shopify.com/s/files/1/0001/products/linen-dress.jpg",
     });
     // The product keeps its review group (collections still list its reviews).
-    expect(await t.services.stores.getProduct(TEST_STORE_ID, "1078")!.groupId).toBe("dresses");
+    expect((await t.services.stores.getProduct(TEST_STORE_ID, "1078"))!.groupId).toBe("dresses");
   });
 
   it("products/create adds a product; products/delete keeps it (and its reviews) without a page link", async () => {
@@ -118,32 +118,32 @@ describe("Shopify product webhooks", () => {
 describe("Shopify order webhooks: stored once, points once, reversed on cancellation", () => {
   it("orders/create stores the order and its lines and awards points-per-spend to the enrolled customer", async () => {
     const me = await shopper("7001");
-    const afterSignUp = balance(me.id);
+    const afterSignUp = (await balance(me.id));
     const delivery = randomUUID();
     const body = order(900001, 7001, [{ productId: 1078, price: "60.00", quantity: 2 }, { productId: 862, price: "15.50" }]);
     expect((await shopify("orders/create", body, { id: delivery })).body).toEqual({ outcome: "applied" });
-    const header = t.services.ordersData.getOrder(TEST_STORE_ID, "900001")!;
+    const header = (await t.services.ordersData.getOrder(TEST_STORE_ID, "900001"))!;
     expect(header).toMatchObject({ order_name: "#900001", email: "buyer@example.com", platform_customer_id: "7001", customer_name: "Ada Buyer", status: "ordered", subtotal: 135.5, source: "shopify-webhook" });
     expect(header.ordered_ms).toBe(Date.parse("2026-11-20T15:00:00Z"));
-    expect(await t.services.ordersData.lines(TEST_STORE_ID, "900001").map((l) => [l.product_id, l.quantity, l.price])).toEqual([["1078", 2, 60], ["862", 1, 15.5]]);
+    expect((await t.services.ordersData.lines(TEST_STORE_ID, "900001")).map((l) => [l.product_id, l.quantity, l.price])).toEqual([["1078", 2, 60], ["862", 1, 15.5]]);
     // A line's unknown product is named from the line until its product webhook arrives.
-    expect(await t.services.stores.getProduct(TEST_STORE_ID, "862")?.name).toBe("Item 862");
+    expect((await t.services.stores.getProduct(TEST_STORE_ID, "862"))?.name).toBe("Item 862");
     // 135.50 × 1 point per unit × Bronze multiplier 1 = 135.
-    expect(balance(me.id)).toBe(afterSignUp + 135);
+    expect((await balance(me.id))).toBe(afterSignUp + 135);
 
     // The same delivery again: 200, nothing changes.
     const before = (await counts());
     expect((await shopify("orders/create", body, { id: delivery })).body).toEqual({ outcome: "duplicate" });
     // Another delivery of the same order (Shopify retries with a new ID on some topics): still stored once, points once.
     expect((await shopify("orders/create", body)).body).toEqual({ outcome: "applied" });
-    expect({ ...counts(), deliveries: before.deliveries }).toEqual(before);
-    expect(balance(me.id)).toBe(afterSignUp + 135);
-    expect(await t.services.loyalty.checkLedger(TEST_STORE_ID, me.id).ok).toBe(true);
+    expect({ ...(await counts()), deliveries: before.deliveries }).toEqual(before);
+    expect((await balance(me.id))).toBe(afterSignUp + 135);
+    expect((await t.services.loyalty.checkLedger(TEST_STORE_ID, me.id)).ok).toBe(true);
   });
 
   it("orders/fulfilled marks it fulfilled once and tells review requests after commit; orders/cancelled reverses the points", async () => {
     const me = await shopper("7002");
-    const base = balance(me.id);
+    const base = (await balance(me.id));
     const calls: (FulfilledOrder | string)[] = [];
     const receiver: ReviewRequestsReceiver = { orderFulfilled: (o) => calls.push(o), orderCancelled: (s, id) => calls.push(`cancelled ${s} ${id}`) };
     const body = order(900002, 7002, [{ productId: 1078, price: "80.00" }]);
@@ -153,7 +153,7 @@ describe("Shopify order webhooks: stored once, points once, reversed on cancella
       t.services.platforms.receiveShopify({ topic, hmac: hmacOf(raw(o)), shopDomain: SHOP, webhookId: id }, raw(o), receiver);
 
     expect(await deliver("orders/create", body)).toBe("applied");
-    expect(balance(me.id)).toBe(base + 80);
+    expect((await balance(me.id))).toBe(base + 80);
     const fulfilled = { ...body, fulfillment_status: "fulfilled", fulfillments: [{ created_at: "2026-11-21T09:30:00Z", status: "success" }] };
     expect(await deliver("orders/fulfilled", fulfilled)).toBe("applied");
     expect(await deliver("orders/fulfilled", fulfilled)).toBe("applied"); // a second delivery: no second call
@@ -166,14 +166,14 @@ describe("Shopify order webhooks: stored once, points once, reversed on cancella
     const cancelled = { ...body, cancelled_at: "2026-11-22T08:00:00Z" };
     expect(await deliver("orders/cancelled", cancelled)).toBe("applied");
     expect((await shopify("orders/cancelled", cancelled)).body).toEqual({ outcome: "applied" });
-    expect(balance(me.id)).toBe(base);
+    expect((await balance(me.id))).toBe(base);
     expect(await t.services.ordersData.getOrder(TEST_STORE_ID, "900002")).toMatchObject({ status: "cancelled", cancelled_ms: Date.parse("2026-11-22T08:00:00Z") });
     const tx = (await call(`${S}/loyalty/customer/transactions`, { token: me.token })).body.transactions;
     expect(tx.slice(0, 2).map((x: { type: string; points: number }) => [x.type, x.points])).toEqual([["adjustment", -80], ["earning", 80]]);
-    expect(await t.services.loyalty.checkLedger(TEST_STORE_ID, me.id).ok).toBe(true);
+    expect((await t.services.loyalty.checkLedger(TEST_STORE_ID, me.id)).ok).toBe(true);
     // A cancelled order never earns again (a late orders/create delivery).
     expect(await deliver("orders/create", body)).toBe("applied");
-    expect(balance(me.id)).toBe(base);
+    expect((await balance(me.id))).toBe(base);
     expect(calls).toEqual([expect.anything(), `cancelled ${TEST_STORE_ID} 900002`]);
   });
 
@@ -186,22 +186,22 @@ describe("Shopify order webhooks: stored once, points once, reversed on cancella
     expect((await shopify("orders/fulfilled", fulfilled)).status).toBe(200);
     expect(await t.services.reviewRequests.byOrder(TEST_STORE_ID, "900010")).toMatchObject({ email: "buyer@example.com", status: "scheduled" });
     expect((await shopify("orders/cancelled", { ...body, cancelled_at: new Date().toISOString() })).status).toBe(200);
-    expect(await t.services.reviewRequests.byOrder(TEST_STORE_ID, "900010")?.status).toBe("cancelled");
+    expect((await t.services.reviewRequests.byOrder(TEST_STORE_ID, "900010"))?.status).toBe("cancelled");
     await t.services.reviewRequests.update(TEST_STORE_ID, { enabled: false });
   });
 
   it("the VIP multiplier applies; pending (not enrolled) customers and guests earn nothing", async () => {
     const silver = await shopper("7003");
     await run(t.services.db, sql`UPDATE loyalty_customers SET vip_tier_id = (SELECT vip_tier_id FROM loyalty_vip_tiers WHERE store_id = ${TEST_STORE_ID} AND name = 'Silver') WHERE loyalty_customer_id = ${silver.id}`);
-    const b = balance(silver.id);
+    const b = (await balance(silver.id));
     expect((await shopify("orders/create", order(900003, 7003, [{ productId: 1078, price: "100.00" }]))).status).toBe(200);
-    expect(balance(silver.id)).toBe(b + 125);
+    expect((await balance(silver.id))).toBe(b + 125);
     const pending = await shopper("7004", false);
     expect((await shopify("orders/create", order(900004, 7004, [{ productId: 1078, price: "100.00" }]))).status).toBe(200);
-    expect(balance(pending.id)).toBe(0);
-    const before = count("loyalty_transactions");
+    expect((await balance(pending.id))).toBe(0);
+    const before = (await count("loyalty_transactions"));
     expect((await shopify("orders/create", order(900005, null, [{ productId: 1078, price: "100.00" }]))).status).toBe(200);
-    expect(count("loyalty_transactions")).toBe(before);
+    expect((await count("loyalty_transactions"))).toBe(before);
   });
 });
 
@@ -256,7 +256,7 @@ describe("refused deliveries store nothing", () => {
     expect(missing.status).toBe(400); // no topic, shop or delivery ID
     expect((await counts())).toEqual(before);
     expect((await shopify("customers/create", { id: 1 })).body).toEqual({ outcome: "ignored" });
-    expect({ ...counts(), deliveries: before.deliveries }).toEqual(before);
+    expect({ ...(await counts()), deliveries: before.deliveries }).toEqual(before);
   });
 
   it("a Shopify delivery without a valid HMAC header (missing, empty, malformed base64, wrong) is 401 JSON and stores nothing, whatever the shop", async () => {
@@ -308,7 +308,7 @@ describe("signed webhooks (other platforms)", () => {
     expect(await signed(created("w-1"), { id })).toEqual({ status: 200, body: { outcome: "duplicate" } });
     expect(await t.services.ordersData.getOrder(TEST_STORE_ID, "w-1")).toMatchObject({ order_name: "W-w-1", platform_customer_id: "woo-1", source: "signed-webhook", status: "ordered" });
     expect((await signed({ type: "order.fulfilled", order: created("w-1").order, dateFulfilled: "2026-11-21T12:00:00Z" })).status).toBe(200);
-    expect(await t.services.ordersData.getOrder(TEST_STORE_ID, "w-1")?.status).toBe("fulfilled");
+    expect((await t.services.ordersData.getOrder(TEST_STORE_ID, "w-1"))?.status).toBe("fulfilled");
     expect((await signed({ type: "product.upserted", product: { productId: "w-prod", name: "Linen Shirt", url: "https://shop.example/linen-shirt", imageUrl: "https://shop.example/linen.jpg" } })).status).toBe(200);
     expect(await t.services.stores.getProduct(TEST_STORE_ID, "w-prod")).toMatchObject({ name: "Linen Shirt", url: "https://shop.example/linen-shirt", imageUrl: "https://shop.example/linen.jpg" });
 

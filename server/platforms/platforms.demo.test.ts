@@ -11,7 +11,7 @@ import { all, one, sql } from "../db/database.ts";
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
-  seedRealReviews(t.services, { productIds: ["1078", "862"] });
+  await seedRealReviews(t.services, { productIds: ["1078", "862"] });
 });
 afterAll(() => t.close());
 
