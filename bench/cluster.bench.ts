@@ -12,6 +12,7 @@
  *   default), and through Varnish to both nodes on PostgreSQL; writes/s and p99.
  * Store: the first CLUSTER_BENCH_REVIEWS rows (default 3,000) of the real review file, seeded into both engines
  * through the real data modules (the scale store of `npm run bench:data` is SQLite only).
+ * Then (`npm run bench:cluster` only) the three database-latency figures of bench/db-latency.ts, as one table.
  * Env: BENCH_SECONDS (default 5), BENCH_WARMUP_SECONDS (default 2), BENCH_CONNECTIONS (default "10,50").
  * Needs `npm run build`, varnishd with varnish-modules and the PostgreSQL 15 server binaries.
  */
@@ -25,6 +26,7 @@ import { startCluster } from "../test/cluster.ts";
 import { seedRealReviews, TEST_STORE_ID } from "../test/fixtures.ts";
 import { freeLoopbackPort } from "../test/postgres.ts";
 import { findVarnishd } from "../test/varnish.ts";
+import { runDbLatencyBench, type DbLatencyFigures } from "./db-latency.ts";
 import { loadInChild, printTable, startProcess, stopProcess, writeResults, type LoadResult } from "./lib.ts";
 
 export type ClusterReadRow = LoadResult & { target: "varnish" | "node A" | "sqlite node"; ratio: number; hitRatio?: number; bare: LoadResult };
@@ -144,11 +146,24 @@ export function printClusterBench(result: ClusterBench): void {
   printTable(result.writes.map((w) => ({ writes: "helpful votes", engine: w.engine, target: w.target, clients: w.writers, "writes/s": w.writesPerSec, "p99 ms": w.p99, failed: w.failed })));
 }
 
+/** Print the three figures of bench/db-latency.ts as one table. */
+export function printDbLatency(f: DbLatencyFigures): void {
+  console.log(`\nPostgreSQL 15 behind ${f.delayMs} ms of injected latency each way (bench/db-latency.ts, ${f.seconds} s each):`);
+  printTable([
+    { figure: "healthz p99 under 40 writers (one node)", value: `${f.healthz.p99} ms`, detail: `p50 ${f.healthz.p50} ms, max ${f.healthz.max} ms, ${f.healthz.samples} probes, ${f.healthz.votesPerSec} votes/s` },
+    { figure: "uncached reads, 20 connections vs 1", value: `${f.reads.ratio}x`, detail: `${f.reads.twenty} req/s vs ${f.reads.one} req/s` },
+    { figure: "helpful votes, 2 nodes vs 1 (40 clients)", value: `${f.writes.ratio}x`, detail: `${f.writes.twoNodes} votes/s vs ${f.writes.oneNode} votes/s, ${f.writes.failed} failed` },
+  ]);
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const result = await runClusterBench({
     seconds: Number(process.env.BENCH_SECONDS ?? 5), warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 2),
     connections: (process.env.BENCH_CONNECTIONS ?? "10,50").split(",").map(Number), headers: { "accept-encoding": "gzip, deflate, br, zstd" },
   });
   printClusterBench(result);
-  console.log(`Results written to ${writeResults("cluster", result)}`);
+  // The database-latency figures of issue #34 (bench/db-latency.ts), on a PostgreSQL of their own.
+  const dbLatency = await runDbLatencyBench({ seconds: Number(process.env.BENCH_SECONDS ?? 5), log: (line) => console.error(`db-latency: ${line}`) });
+  printDbLatency(dbLatency);
+  console.log(`Results written to ${writeResults("cluster", { ...result, dbLatency })}`);
 }

@@ -132,7 +132,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
     maxThreads: threads,
     idleTimeout: Infinity,
     // Threads keep their event loops running between tasks (the AI loop's timers, a read thread still
-    // loading its build); the default blocks an idle thread in Atomics.wait.
+    // loading its build); by default piscina parks an idle thread in a blocking wait on shared memory.
     atomics: "disabled",
     closeTimeout: 5000,
     // Several reads in flight per thread: the HTTP thread does not wait a message round trip per miss
