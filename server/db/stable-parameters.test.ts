@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "./database.ts";
+import { all, exec, openDatabase, run, sql, values } from "./database.ts";
 import { stableParameters } from "./stable-parameters.ts";
 
 describe("stableParameters", () => {
@@ -31,20 +31,21 @@ describe("stableParameters", () => {
     );
   });
 
-  it("a statement keeps its answers and its index through openDatabase", () => {
-    const db = openDatabase(":memory:");
-    db.exec("CREATE TABLE t (s TEXT, p TEXT, n INTEGER, status TEXT); CREATE INDEX t_sp ON t (s, p, n) WHERE status = 'ok'");
-    const insert = db.prepare("INSERT INTO t VALUES (?, ?, ?, ?)");
-    for (const [s, p, n, status] of [["a", "x", 1, "ok"], ["a", "x", 2, "ok"], ["a", "y", 3, "ok"], ["a", "x", 4, "no"], ["b", "x", 5, "ok"]] as const) insert.run(s, p, n, status);
-    const sql = "SELECT n FROM t WHERE s = ? AND status = 'ok' AND p = ? AND n < ? ORDER BY n DESC LIMIT ?";
-    const page = db.prepare(sql).pluck();
-    expect(page.all("a", "x", 10, 5)).toEqual([2, 1]);
-    expect(page.all("a", "y", 10, 5)).toEqual([3]);
-    expect(page.all("b", "x", 10, 5)).toEqual([5]);
-    expect(page.all("a", "x", 2, 5)).toEqual([1]);
-    expect(page.all("a", "x", "10", "1")).toEqual([2]); // affinity: text bound to an integer column compares as before
-    const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all("a", "x", 10, 5) as { detail: string }[];
+  it("a statement keeps its answers and its index through openDatabase", async () => {
+    const db = await openDatabase(":memory:");
+    await exec(db, "CREATE TABLE t (s TEXT, p TEXT, n INTEGER, status TEXT); CREATE INDEX t_sp ON t (s, p, n) WHERE status = 'ok'");
+    for (const [s, p, n, status] of [["a", "x", 1, "ok"], ["a", "x", 2, "ok"], ["a", "y", 3, "ok"], ["a", "x", 4, "no"], ["b", "x", 5, "ok"]] as const) {
+      await run(db, sql`INSERT INTO t VALUES (${s}, ${p}, ${n}, ${status})`);
+    }
+    const page = (s: string, p: string, n: number | string, limit: number | string) =>
+      values<number>(db, sql`SELECT n FROM t WHERE s = ${s} AND status = 'ok' AND p = ${p} AND n < ${n} ORDER BY n DESC LIMIT ${limit}`);
+    expect(await page("a", "x", 10, 5)).toEqual([2, 1]);
+    expect(await page("a", "y", 10, 5)).toEqual([3]);
+    expect(await page("b", "x", 10, 5)).toEqual([5]);
+    expect(await page("a", "x", 2, 5)).toEqual([1]);
+    expect(await page("a", "x", "10", "1")).toEqual([2]); // affinity: text bound to an integer column compares as before
+    const plan = await all<{ detail: string }>(db, sql`EXPLAIN QUERY PLAN SELECT n FROM t WHERE s = ${"a"} AND status = 'ok' AND p = ${"x"} AND n < ${10} ORDER BY n DESC LIMIT ${5}`);
     expect(plan.map((r) => r.detail).join()).toContain("USING COVERING INDEX t_sp (s=? AND p=? AND n<?)");
-    db.close();
+    await db.close();
   });
 });
