@@ -109,7 +109,7 @@ describe("content-scope triggers", () => {
     expect(stale).toEqual({ otherStore: true });
     await exec(services.db, "DROP TABLE later_feature");
     await installContentScopeTriggers(services.db);
-    expect(await value(services.db, sql`SELECT count(*) FROM sqlite_master WHERE name LIKE 'content_scope_later_feature%'`)).toBe(0);
+    expect(await value<number>(services.db, sql`SELECT count(*) FROM sqlite_master WHERE name LIKE 'content_scope_later_feature%'`)).toBe(0);
   });
 
   it("sees a commit made by another connection (a CLI, the AI worker thread)", async () => {

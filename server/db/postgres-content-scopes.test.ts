@@ -101,6 +101,21 @@ describe.skipIf(!adminUrl)("content scopes on PostgreSQL: every node's watcher",
     }
   });
 
+  it("reads its own writes under concurrency: each of 40 concurrent writers sees its own commit at its next current()", async () => {
+    const products = ["1078", "862", "1094"];
+    for (let round = 0; round < 3; round++) {
+      const results = await Promise.all(Array.from({ length: 40 }, async (_, i) => {
+        const productId = products[i % 3]!;
+        await sleep(i % 7); // spread the commits over the round trips of the others
+        const before = await a.contentScopes.current();
+        await voteOn(a, productId);
+        const now = await a.contentScopes.current();
+        return a.contentScopes.isFresh(before, [contentScope.product(S, productId)], now);
+      }));
+      expect(results.filter((fresh) => fresh), `round ${round}: writers that did not see their own commit`).toEqual([]);
+    }
+  });
+
   it("a write on another node is seen by this node's watcher within 1 s, without a commit of its own", async () => {
     for (const productId of ["862", "1094", "1078"]) {
       const before = await a.contentScopes.current();

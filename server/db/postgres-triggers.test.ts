@@ -66,7 +66,7 @@ describe.skipIf(!adminUrl)("PostgreSQL triggers", () => {
   });
 
   it("installs nothing again when the triggers are in place (a second node starting)", async () => {
-    const functions = sql`SELECT string_agg(p.proname || ':' || p.xmin::text, ',' ORDER BY p.proname) FROM pg_proc p WHERE p.proname LIKE 'content\\_scope\\_%'`;
+    const functions = sql<{ functions: string }>`SELECT string_agg(p.proname || ':' || p.xmin::text, ',' ORDER BY p.proname) AS functions FROM pg_proc p WHERE p.proname LIKE 'content\\_scope\\_%'`;
     const before = await value<string>(db(), functions);
     await installContentScopeTriggers(db());
     await (await openDatabase(database.url)).close();
@@ -213,7 +213,7 @@ describe.skipIf(!adminUrl)("PostgreSQL triggers", () => {
       for (const reviewId of ids.slice(0, 50)) await services.reviewsData.setStatus(S, reviewId, "rejected");
       await run(db(), sql`DELETE FROM reviews WHERE review_id = ${ids[60]}`);
     });
-    expect(await value(db(), sql`SELECT count(*) FROM review_aggregate_changes`)).toBe(0);
+    expect(await value<number>(db(), sql`SELECT count(*) FROM review_aggregate_changes`)).toBe(0);
 
     const recount = await all<Record<string, number | string>>(db(), sql`
       SELECT t.scope_type, t.scope_id, t.n AS "count", t.total, t.rec, a.review_count, a.rating_total, a.recommended_count, a.level1, t.l1, a.level5, t.l5
