@@ -377,10 +377,12 @@ export async function contentScopeWatcher(db: Db, watcher: Database.Database | n
         everything();
       },
     });
-    let seenCommits = db.commits;
+    /** This node's commits (db.commits) known heard: every one counted before the last marker heard was sent. */
+    let heardCommits = db.commits;
     let sync: Promise<void> | null = null;
     /** Send a marker and wait (at most syncTimeoutMs) until it is heard: every commit before it has been heard then. */
     const roundTrip = async (): Promise<void> => {
+      const upTo = db.commits; // counted once committed: their notifications are queued before the marker
       const token = `${marker}${++markers}`;
       let timer: NodeJS.Timeout | undefined;
       const heard = new Promise<boolean>((resolve) => {
@@ -397,12 +399,13 @@ export async function contentScopeWatcher(db: Db, watcher: Database.Database | n
         clearTimeout(timer);
         waiting.delete(token);
       }
+      heardCommits = Math.max(heardCommits, upTo);
     };
     current = async () => {
       await listener.ready;
       const commits = db.commits;
-      if (commits !== seenCommits) {
-        seenCommits = commits;
+      // A round trip already under way may have sent its marker before this caller's commit: then wait for another.
+      while (heardCommits < commits) {
         sync ??= roundTrip().finally(() => (sync = null));
         await sync;
       }

@@ -168,7 +168,11 @@ function memoizePrepare(sqlite: Database.Database): void {
 export type Query<R> = RawBuilder<R> | Compilable<R>;
 
 type Scope = { conn: Kysely<any>; mode: "write" | "read"; savepoints: number }; // eslint-disable-line @typescript-eslint/no-explicit-any
-const scopes = new AsyncLocalStorage<Map<Db, Scope>>();
+// One store per process, shared by every copy of this module: server code is loaded natively and bundled into the
+// Remix build too (docs/ARCHITECTURE.md "State lives in `services`"), and a transaction begun by one copy must be
+// joined by queries made through the other (else, on SQLite, they wait for the connection the transaction holds).
+const scopes: AsyncLocalStorage<Map<Db, Scope>> = ((globalThis as { [key: symbol]: unknown })[Symbol.for("chorus.db.transaction-scopes")] ??=
+  new AsyncLocalStorage<Map<Db, Scope>>()) as AsyncLocalStorage<Map<Db, Scope>>;
 
 /**
  * The Kysely instance to run a query on: the connection of the transaction this async context is in (on `db`),
