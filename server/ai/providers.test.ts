@@ -85,6 +85,42 @@ describe("persisted queue", () => {
   });
 });
 
+describe("claims across nodes (two services on one database: on PostgreSQL two pools)", () => {
+  it("40 jobs claimed by two nodes' loops at once: each job once, none left; a lost lease records nothing", async () => {
+    const path = tempDb();
+    const a: Services = await open(path);
+    const b: Services = await open(path);
+    try {
+      await a.stores.create({ storeId: TEST_STORE_ID, name: "Claims", platform: "shopify" });
+      const now = Date.now();
+      for (let i = 0; i < 40; i++) expect(await a.aiData.enqueue(TEST_STORE_ID, { type: "product", id: `claim-${i}` }, "test", now)).toBe(true);
+      const claimed: number[] = [];
+      const loop = async (s: Services, workerId: string) => {
+        for (;;) {
+          const job = await s.aiData.claimNext(Date.now(), Date.now() + 60_000, workerId);
+          if (!job) return;
+          claimed.push(job.job_id);
+        }
+      };
+      await Promise.all([loop(a, "node-a-1"), loop(a, "node-a-2"), loop(b, "node-b-1"), loop(b, "node-b-2")]);
+      expect(claimed).toHaveLength(40);
+      expect(new Set(claimed).size).toBe(40);
+      expect(await a.aiData.jobCounts()).toMatchObject({ queued: 0, running: 40 });
+
+      // The lease is the fencing token: a loop whose claim was taken back (lease ran out, requeued, claimed again) records nothing.
+      const [first] = (await a.aiData.listJobs(TEST_STORE_ID)).filter((j) => j.status === "running");
+      expect(await b.aiData.requeueInterrupted(Date.now() + 120_000, null)).toBe(40);
+      const again = (await b.aiData.claimNext(Date.now(), Date.now() + 60_000, "node-b-3"))!;
+      expect(again.job_id).toBe(first.job_id);
+      expect(await a.aiData.finishJob(first, Date.now())).toBe(false);
+      expect(await b.aiData.finishJob(again, Date.now())).toBe(true);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
 describe("language-model provider (OpenAI-compatible) against a local stub", () => {
   let stub: Awaited<ReturnType<typeof stubServer>>;
   let s: Services;
