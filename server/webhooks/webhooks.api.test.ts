@@ -535,7 +535,7 @@ describe("SSRF: every spelling of an internal target, over real HTTP (the forms 
     const rebinding = () => Promise.resolve([{ address: "127.0.0.1", family: 4 }]);
     await expect(checkWebhookUrl(`https://rebind.example:${listeners.port}/hooks`, false, rebinding)).rejects.toThrow(/^url: the host name rebind\.example resolves to 127\.0\.0\.1 is a loopback address/);
     expect((await postOnce(`https://rebind.example:${listeners.port}/hooks`, "{}", {}, false, rebinding)).error).toMatch(/^refused: the host name rebind\.example resolves to 127\.0\.0\.1/);
-    expect(guarded.services.webhooks.list(TEST_STORE_ID)).toEqual([]);
+    expect(await guarded.services.webhooks.list(TEST_STORE_ID)).toEqual([]);
     expect(listeners.connections()).toBe(0);
   }, 60_000);
 
