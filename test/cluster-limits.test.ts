@@ -42,7 +42,7 @@ describe.skipIf(missing.length > 0)("storefront write limits on a cluster of two
         SURVEY_RESPONSES_PER_IP_PER_HOUR: String(SURVEY_RESPONSES_PER_ADDRESS),
       },
     });
-    services = createServices({ databasePath: cluster.postgres.url, mediaPath: cluster.mediaPath });
+    services = await createServices({ databasePath: cluster.postgres.url, mediaPath: cluster.mediaPath });
     await services.stores.create({ storeId: TEST_STORE_ID, name: "Cluster limits store", platform: "shopify" });
     await services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: "858", name: "Wrap dress" });
     await services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
@@ -53,7 +53,7 @@ describe.skipIf(missing.length > 0)("storefront write limits on a cluster of two
   }, 240_000);
 
   afterAll(async () => {
-    services?.close();
+    await services?.close();
     await cluster?.stop();
   }, 60_000);
 
@@ -100,6 +100,6 @@ describe.skipIf(missing.length > 0)("storefront write limits on a cluster of two
     const results = await Promise.all(Array.from({ length: 100 }, (_, i) => post(i, `${store}/reviews/${VOTED_REVIEW}/votes`, "198.51.100.33", { vote: "helpful" })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 429)).toHaveLength(99);
-    expect(await value(services.db, sql`SELECT helpful_count FROM reviews WHERE review_id = ${VOTED_REVIEW}`)).toBe(1);
+    expect(await value<number>(services.db, sql`SELECT helpful_count FROM reviews WHERE review_id = ${VOTED_REVIEW}`)).toBe(1);
   }, 120_000);
 });

@@ -37,14 +37,14 @@ describe.skipIf(missing.length > 0)("the points ledger on a cluster of two nodes
 
   beforeAll(async () => {
     cluster = await startCluster({ nodes: 2, env: { READ_WORKERS: "0", LOG_LEVEL: "warn" } });
-    services = createServices({ databasePath: cluster.postgres.url, mediaPath: cluster.mediaPath });
+    services = await createServices({ databasePath: cluster.postgres.url, mediaPath: cluster.mediaPath });
     await services.stores.create({ storeId: TEST_STORE_ID, name: "Cluster loyalty store", platform: "shopify" });
     await services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET)); // sign-up 100 points, free shipping for 300, 1 point per currency unit
     await services.apiKeys.create(TEST_STORE_ID, "cluster loyalty test", API_KEY);
   }, 240_000);
 
   afterAll(async () => {
-    services?.close();
+    await services?.close();
     await cluster?.stop();
   }, 60_000);
 

@@ -278,7 +278,7 @@ describe("team and invitations", () => {
     expect(form.html).toContain("Password of existing@example.com");
     const wrong = await postForm(t, link, form, { password: "not the password" }, { headers: { "x-forwarded-for": nextAddress() } });
     expect(wrong.status).toBe(401);
-    expect(await t.services.admin.user("existing@example.com") && await t.services.team.roleOf(t.services.admin.user("existing@example.com")!.userId, A)).toBeUndefined();
+    expect(await t.services.admin.user("existing@example.com") && await t.services.team.roleOf((await t.services.admin.user("existing@example.com"))!.userId, A)).toBeUndefined();
     const ok = await postForm(t, link, form, { password: "existing password" }, { headers: { "x-forwarded-for": nextAddress() } });
     expect(ok.status).toBe(302);
     const cookie = sessionFrom(ok)!;

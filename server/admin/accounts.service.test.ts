@@ -27,7 +27,7 @@ afterAll(cleanup);
 
 /** The account services over a fresh database, all on one movable clock. */
 async function setup() {
-  const db = openDatabase((await newDatabase()).location);
+  const db = await openDatabase((await newDatabase()).location);
   let clock = Date.UTC(2026, 0, 5, 9, 0, 0);
   const now = () => clock;
   const stores = storesRepo(db);
@@ -35,7 +35,7 @@ async function setup() {
   const adminSvc = adminService({ db, admin, stores, now });
   const mail = mailService({ db, repo: mailRepo(db), sending: false, now, secret: "test-secret-0123456789" });
   const deps = { db, admin, adminService: adminSvc, accounts: accountsRepo(db), stores, mail, now };
-  stores.create({ storeId: "store-1", name: "Clock Shop", platform: "custom" });
+  await stores.create({ storeId: "store-1", name: "Clock Shop", platform: "custom" });
   const { userId } = await adminSvc.createUser({ email: "owner@clock.test", password: "owner password", storeIds: ["store-1"] });
   return { db, team: teamService(deps), resets: passwordResetService(deps), ownerId: userId, advance: (ms: number) => (clock += ms) };
 }
@@ -47,12 +47,12 @@ describe("link expiry on the injected clock", () => {
     const { url } = await s.team.invite({ storeId: "store-1", byUserId: s.ownerId, form: { email: "late@clock.test" }, publicOrigin: "https://chorus.test" });
     expect(url).toMatch(/^https:\/\/chorus\.test\/admin\/invite\/[A-Za-z0-9_-]{43}$/);
     s.advance(INVITE_TTL_MS - 1);
-    expect(s.team.lookup(tokenOf(url)).state).toBe("open");
+    expect((await s.team.lookup(tokenOf(url))).state).toBe("open");
     s.advance(1);
-    expect(s.team.lookup(tokenOf(url)).state).toBe("expired");
+    expect((await s.team.lookup(tokenOf(url))).state).toBe("expired");
     await expect(s.team.accept({ token: tokenOf(url), ip: "", newPassword: "late password", confirm: "late password" })).rejects.toMatchObject({ status: 410 });
-    expect(s.team.team("store-1").invites).toEqual([]);
-    s.db.close();
+    expect((await s.team.team("store-1")).invites).toEqual([]);
+    await s.db.close();
   });
 
   it("an invitation accepted just in time is used once", async () => {
@@ -61,22 +61,22 @@ describe("link expiry on the injected clock", () => {
     s.advance(INVITE_TTL_MS - 1);
     const { storeId } = await s.team.accept({ token: tokenOf(url), ip: "", newPassword: "just password", confirm: "just password" });
     expect(storeId).toBe("store-1");
-    expect(s.team.team("store-1").members.map((m) => [m.email, m.role])).toEqual([["just@clock.test", "owner"], ["owner@clock.test", "owner"]]);
-    expect(s.team.lookup(tokenOf(url)).state).toBe("used");
-    s.db.close();
+    expect((await s.team.team("store-1")).members.map((m) => [m.email, m.role])).toEqual([["just@clock.test", "owner"], ["owner@clock.test", "owner"]]);
+    expect((await s.team.lookup(tokenOf(url))).state).toBe("used");
+    await s.db.close();
   });
 
   it("a reset link works until one hour after it was asked for", async () => {
     const s = await setup();
     await s.resets.request("owner@clock.test", "192.0.2.1", "https://chorus.test");
-    const text = await value(s.db, sql`SELECT text FROM mail_outbox WHERE kind = 'password-reset'`) as string;
+    const text = await value<string>(s.db, sql`SELECT text FROM mail_outbox WHERE kind = 'password-reset'`) as string;
     const token = /\/admin\/reset\/([A-Za-z0-9_-]{43})/.exec(text)![1];
     s.advance(RESET_TTL_MS - 1);
-    expect(s.resets.isOpen(token)).toBe(true);
+    expect(await s.resets.isOpen(token)).toBe(true);
     s.advance(1);
-    expect(s.resets.isOpen(token)).toBe(false);
+    expect(await s.resets.isOpen(token)).toBe(false);
     await expect(s.resets.reset(token, "new password 1", "new password 1")).rejects.toMatchObject({ status: 410 });
-    s.db.close();
+    await s.db.close();
   });
 });
 
@@ -84,44 +84,44 @@ describe("npm run users -- add --operator", () => {
   it("creates an operator without a store, and makes an existing user one", async () => {
     const { location: db, env: dbEnv } = await newDatabase();
     const env = { ...process.env, ...dbEnv };
-    const first = createServices({ databasePath: db });
-    first.stores.create({ storeId: "store-9", name: "Nine", platform: "custom" });
-    first.close();
+    const first = await createServices({ databasePath: db });
+    await first.stores.create({ storeId: "store-9", name: "Nine", platform: "custom" });
+    await first.close();
     const run = promisify(execFile);
     const { stdout } = await run(process.execPath, ["server/cli/users.ts", "add", "--email", "ops@example.com", "--operator", "--password", "operator password"], { cwd: PROJECT_ROOT, env });
     expect(stdout).toContain("Created ops@example.com as an operator");
     await run(process.execPath, ["server/cli/users.ts", "add", "--email", "plain@example.com", "--store", "store-9", "--password", "plain password 1"], { cwd: PROJECT_ROOT, env });
     const again = await run(process.execPath, ["server/cli/users.ts", "add", "--email", "plain@example.com", "--operator"], { cwd: PROJECT_ROOT, env });
     expect(again.stdout).toContain("now an operator");
-    const s = createServices({ databasePath: db });
+    const s = await createServices({ databasePath: db });
     try {
-      expect(s.signup.isOperator(s.admin.user("ops@example.com")!.userId)).toBe(true);
-      expect(s.signup.canCreateStore(s.admin.user("plain@example.com")!.userId)).toBe(true);
+      expect(await s.signup.isOperator((await s.admin.user("ops@example.com"))!.userId)).toBe(true);
+      expect(await s.signup.canCreateStore((await s.admin.user("plain@example.com"))!.userId)).toBe(true);
     } finally {
-      s.close();
+      await s.close();
     }
     await expect(run(process.execPath, ["server/cli/users.ts", "add", "--email", "nostore@example.com"], { cwd: PROJECT_ROOT, env })).rejects.toMatchObject({ code: 2 });
-  });
+  }, 120_000); // four CLI child processes, each importing the server (seconds apiece on a busy machine)
 });
 
 describe("two nodes on one database", () => {
   it("a session opened on one node works on the other, with the same CSRF token; signing out on either ends it; sign-in throttling counts both", async () => {
     const { location } = await newDatabase();
-    const nodes = [createServices({ databasePath: location }), createServices({ databasePath: location })];
+    const nodes = [await createServices({ databasePath: location }), await createServices({ databasePath: location })];
     try {
-      nodes[0].stores.create({ storeId: "store-2", name: "Two nodes", platform: "custom" });
+      await nodes[0].stores.create({ storeId: "store-2", name: "Two nodes", platform: "custom" });
       await nodes[0].admin.createUser({ email: "both@nodes.test", password: "both nodes password", storeIds: ["store-2"] });
       const { token } = await nodes[0].admin.login("both@nodes.test", "both nodes password", "198.51.100.20");
-      const onA = nodes[0].admin.session(token)!;
-      expect(nodes[1].admin.session(token)).toMatchObject({ email: "both@nodes.test", csrfToken: onA.csrfToken, stores: [{ storeId: "store-2", name: "Two nodes" }] });
-      nodes[1].admin.logout(token);
-      expect(nodes[0].admin.session(token)).toBeUndefined();
+      const onA = (await nodes[0].admin.session(token))!;
+      expect(await nodes[1].admin.session(token)).toMatchObject({ email: "both@nodes.test", csrfToken: onA.csrfToken, stores: [{ storeId: "store-2", name: "Two nodes" }] });
+      await nodes[1].admin.logout(token);
+      expect(await nodes[0].admin.session(token)).toBeUndefined();
       // Five wrong passwords from one address, alternating between the nodes: then even the right one is refused on either.
       for (let i = 0; i < 5; i++) await expect(nodes[i % 2].admin.login("both@nodes.test", "wrong password", "198.51.100.21")).rejects.toMatchObject({ status: 401 });
       await expect(nodes[0].admin.login("both@nodes.test", "both nodes password", "198.51.100.21")).rejects.toMatchObject({ status: 429 });
       await expect(nodes[1].admin.login("both@nodes.test", "both nodes password", "198.51.100.21")).rejects.toMatchObject({ status: 429 });
     } finally {
-      for (const node of nodes) node.close();
+      for (const node of nodes) await node.close();
     }
   });
 });
@@ -129,7 +129,7 @@ describe("two nodes on one database", () => {
 describe.runIf(Boolean(process.env.CHORUS_TEST_POSTGRES_URL))("two nodes on one PostgreSQL database", () => {
   it("sign-ups and reset requests count against one window whichever node takes them", async () => {
     const { location } = await newDatabase();
-    const nodes = [createServices({ databasePath: location }), createServices({ databasePath: location })];
+    const nodes = [await createServices({ databasePath: location }), await createServices({ databasePath: location })];
     try {
       for (const node of nodes) {
         node.signup.configure({ open: true, perAddress: { max: 3, windowMs: 3_600_000 } });
@@ -140,7 +140,7 @@ describe.runIf(Boolean(process.env.CHORUS_TEST_POSTGRES_URL))("two nodes on one 
       const signups = await Promise.allSettled([0, 1, 2, 3, 4, 5].map((i) => nodes[i % 2].signup.signUp(form(i), "198.51.100.7")));
       expect(signups.filter((r) => r.status === "fulfilled")).toHaveLength(3);
       for (const r of signups) if (r.status === "rejected") expect(r.reason).toMatchObject({ status: 429, code: "signup_rate_limited" });
-      expect(await value(nodes[1].db, sql`SELECT count(*) FROM merchant_users WHERE email LIKE 'node-%'`)).toBe(3);
+      expect(await value<number>(nodes[1].db, sql`SELECT count(*) FROM merchant_users WHERE email LIKE 'node-%'`)).toBe(3);
       // Another network still signs up (on either node).
       await expect(nodes[1].signup.signUp(form(6), "198.51.100.8")).resolves.toMatchObject({ storeId: expect.any(String) });
 
@@ -149,7 +149,7 @@ describe.runIf(Boolean(process.env.CHORUS_TEST_POSTGRES_URL))("two nodes on one 
       await nodes[1].passwordResets.request("node-1@example.com", "203.0.113.9", "https://chorus.test");
       await expect(nodes[0].passwordResets.request("node-2@example.com", "203.0.113.9", "https://chorus.test")).rejects.toMatchObject({ status: 429 });
     } finally {
-      for (const node of nodes) node.close();
+      for (const node of nodes) await node.close();
     }
   });
 });

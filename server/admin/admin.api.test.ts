@@ -248,8 +248,8 @@ describe("sign-in", () => {
 
   it("the database holds only a hash of the session token and an argon2id password hash", async () => {
     const token = alice.cookie.split("=")[1];
-    expect(await value(t.services.db, sql`SELECT count(*) FROM admin_sessions WHERE session_hash = ${token}`)).toBe(0);
-    expect(await value(t.services.db, sql`SELECT password_hash FROM merchant_users WHERE email = ${"alice@shop-a.test"}`)).toMatch(/^\$argon2id\$/);
+    expect(await value<number>(t.services.db, sql`SELECT count(*) FROM admin_sessions WHERE session_hash = ${token}`)).toBe(0);
+    expect(await value<string>(t.services.db, sql`SELECT password_hash FROM merchant_users WHERE email = ${"alice@shop-a.test"}`)).toMatch(/^\$argon2id\$/);
   });
 
   it("sign-out ends the session: the old cookie no longer opens a page", async () => {

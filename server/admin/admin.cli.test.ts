@@ -22,25 +22,25 @@ const run = promisify(execFile);
 describe("npm run users", () => {
   it("add without --password prints a generated password once, and that password signs in", async () => {
     const { location: db, env: dbEnv } = await newDatabase();
-    const s = createServices({ databasePath: db });
-    s.stores.create({ storeId: TEST_STORE_ID, name: "Shop", platform: "shopify" });
-    s.close();
+    const s = await createServices({ databasePath: db });
+    await s.stores.create({ storeId: TEST_STORE_ID, name: "Shop", platform: "shopify" });
+    await s.close();
     const env = { ...process.env, ...dbEnv };
     const { stdout } = await run(process.execPath, ["server/cli/users.ts", "add", "--email", "Owner@Shop.test", "--store", TEST_STORE_ID], { cwd: PROJECT_ROOT, env });
     const password = /Password \(shown once[^)]*\): (\S+)/.exec(stdout)?.[1];
     expect(password).toMatch(/^[A-Za-z0-9_-]{20}$/);
-    const again = createServices({ databasePath: db });
+    const again = await createServices({ databasePath: db });
     try {
       const { token } = await again.admin.login("owner@shop.test", password!, "");
-      expect(again.admin.session(token)?.stores.map((x) => x.storeId)).toEqual([TEST_STORE_ID]);
+      expect((await again.admin.session(token))?.stores.map((x) => x.storeId)).toEqual([TEST_STORE_ID]);
     } finally {
-      again.close();
+      await again.close();
     }
   });
 
   it("refuses an unknown store with exit code 1 and a clear message", async () => {
     const { location: db, env: dbEnv } = await newDatabase();
-    createServices({ databasePath: db }).close();
+    await (await createServices({ databasePath: db })).close();
     const error = await run(process.execPath, ["server/cli/users.ts", "add", "--email", "a@b.test", "--store", "nope", "--password", "long enough pw"], {
       cwd: PROJECT_ROOT, env: { ...process.env, ...dbEnv },
     }).catch((e: { code: number; stderr: string }) => e);
@@ -53,7 +53,7 @@ describe("demo merchant seeder", () => {
   const demo = async (password?: string) => {
     const dir = tempDir();
     const db = await newDatabase();
-    const services = createServices({ databasePath: db.location });
+    const services = await createServices({ databasePath: db.location });
     const lines: string[] = [];
     // The admin seeder alone (the others import data: server/demo/demo.test.ts).
     const config = { ...loadConfig({ ...process.env, ...db.env, DEMO_DATA_DIR: join(dir, "none") }), DEMO_ADMIN_PASSWORD: password };
@@ -70,7 +70,7 @@ describe("demo merchant seeder", () => {
       expect((await services.admin.session(token))?.stores.map((s) => s.storeId)).toEqual([DEMO_STORE_ID]);
       expect(lines.join("\n")).not.toContain("chosen-demo-password");
     } finally {
-      services.close();
+      await services.close();
     }
   });
 
@@ -80,9 +80,9 @@ describe("demo merchant seeder", () => {
       const printed = lines.filter((l) => l.includes("demo@chorus.test with password"));
       expect(printed).toHaveLength(1);
       const password = /with password (\S+)/.exec(printed[0])![1];
-      await expect(await services.admin.login("demo@chorus.test", password, "")).resolves.toHaveProperty("token");
+      await expect(services.admin.login("demo@chorus.test", password, "")).resolves.toHaveProperty("token");
     } finally {
-      services.close();
+      await services.close();
     }
   });
 });

@@ -37,7 +37,7 @@ async function ask(storeId: string, body: string): Promise<string> {
   expect(res.status).toBe(201);
   return (await res.json()).question.questionId;
 }
-const statusOf = async (id: string) => await value(t.services.db, sql`SELECT status FROM questions WHERE question_id = ${id}`);
+const statusOf = async (id: string) => await value<string>(t.services.db, sql`SELECT status FROM questions WHERE question_id = ${id}`);
 const snapshotB = async () => ({
   questions: await all(t.services.db, sql`SELECT question_id, status FROM questions WHERE store_id = ${B} ORDER BY question_id`),
   answers: await all(t.services.db, sql`SELECT answer_id, status, body FROM answers WHERE store_id = ${B} ORDER BY answer_id`),
@@ -110,7 +110,7 @@ describe("CSRF", () => {
     const id = await ask(A, real[1].question);
     const res = await adminPost(t, alice, PAGE_A, { intent: "answer", question: id, answer: real[1].answer }, bob.csrf);
     expect(res.status).toBe(403);
-    expect(await value(t.services.db, sql`SELECT count(*) FROM answers WHERE question_id = ${id}`)).toBe(0);
+    expect(await value<number>(t.services.db, sql`SELECT count(*) FROM answers WHERE question_id = ${id}`)).toBe(0);
   });
 });
 
@@ -138,7 +138,7 @@ describe("moderation reaches the storefront", () => {
     const id = await ask(A, real[4].question);
     const res = await adminPost(t, alice, PAGE_A, { intent: "answer", question: id, answer: "   " });
     expect(res.status).toBe(400);
-    expect(await value(t.services.db, sql`SELECT count(*) FROM answers WHERE question_id = ${id}`)).toBe(0);
+    expect(await value<number>(t.services.db, sql`SELECT count(*) FROM answers WHERE question_id = ${id}`)).toBe(0);
   });
 
   it("a pending buyer answer shows on the storefront only after it is published, and leaves it when rejected", async () => {
@@ -161,7 +161,7 @@ describe("moderation reaches the storefront", () => {
     const res = await adminPost(t, alice, PAGE_A, { intent: "bulk-publish", question: [...ids, bQuestion] });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("2 questions published.");
-    expect(ids.map(statusOf)).toEqual(["published", "published"]);
+    expect(await Promise.all(ids.map(statusOf))).toEqual(["published", "published"]);
     expect((await snapshotB())).toEqual(before);
   });
 

@@ -24,13 +24,13 @@ let admin: ReturnType<typeof adminService>;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chorus-admin-service-"));
   database = await freshDatabase(dir);
-  s = createServices({ databasePath: database.location });
-  s.stores.create({ storeId: TEST_STORE_ID, name: "Shop", platform: "shopify" });
+  s = await createServices({ databasePath: database.location });
+  await s.stores.create({ storeId: TEST_STORE_ID, name: "Shop", platform: "shopify" });
   admin = adminService({ db: s.db, admin: adminRepo(s.db), stores: s.stores, now: () => clock });
   await admin.createUser({ email: "Clock@Shop.test ", password: "clock password", storeIds: [TEST_STORE_ID] });
 });
 afterAll(async () => {
-  s.close();
+  await s.close();
   await database.drop();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -45,9 +45,9 @@ describe("admin sign-in rules", () => {
   it("a session ends 12 hours after sign-in", async () => {
     const { token } = await admin.login("clock@shop.test", "clock password", "a");
     clock += SESSION_TTL_MS - 1;
-    expect(admin.session(token)?.email).toBe("clock@shop.test");
+    expect((await admin.session(token))?.email).toBe("clock@shop.test");
     clock += 1;
-    expect(admin.session(token)).toBeUndefined();
+    expect(await admin.session(token)).toBeUndefined();
   });
 
   const FREE = LOGIN_THROTTLE.free;
@@ -126,11 +126,11 @@ describe("admin sign-in rules", () => {
     const two = (await admin.login("clock@shop.test", "clock password", "a")).token;
     const three = (await admin.login("clock@shop.test", "clock password", "a")).token;
     expect(await admin.setPassword("clock@shop.test", "new clock password", { keepSessionToken: two })).toEqual({ sessionsEnded: 2 });
-    expect(admin.session(one)).toBeUndefined();
-    expect(admin.session(two)?.email).toBe("clock@shop.test");
-    expect(admin.session(three)).toBeUndefined();
+    expect(await admin.session(one)).toBeUndefined();
+    expect((await admin.session(two))?.email).toBe("clock@shop.test");
+    expect(await admin.session(three)).toBeUndefined();
     expect(await admin.setPassword("clock@shop.test", "clock password")).toEqual({ sessionsEnded: 1 });
-    expect(admin.session(two)).toBeUndefined();
+    expect(await admin.session(two)).toBeUndefined();
   });
 
   it("new users need a valid e-mail, a password of 8+ characters, existing stores and a free e-mail", async () => {

@@ -123,7 +123,7 @@ describe("rejection reasons", () => {
       expect(decodeHtmlText(await res.text())).toContain("say why the review is rejected");
       expect((await status(r.id))).toBe("pending");
     }
-    await expect(await t.services.moderation.setStatus(S, [r.id], "rejected")).rejects.toThrow(expect.objectContaining({ status: 400 }));
+    await expect(t.services.moderation.setStatus(S, [r.id], "rejected")).rejects.toThrow(expect.objectContaining({ status: 400 }));
     expect((await status(r.id))).toBe("pending");
   });
 

@@ -65,7 +65,7 @@ const order = (id: number, customerId: number | null, lines: { productId: number
   fulfillments: [], ...extra,
 });
 
-const count = async (table: string) => Number(await value(t.services.db, sql`SELECT COUNT(*) AS n FROM ${sql.raw(table)} WHERE store_id = ${TEST_STORE_ID}`));
+const count = async (table: string) => Number(await value<number>(t.services.db, sql`SELECT COUNT(*) AS n FROM ${sql.raw(table)} WHERE store_id = ${TEST_STORE_ID}`));
 const counts = async () => ({ orders: await count("order_headers"), lines: await count("orders"), products: await count("products"), deliveries: await count("platform_webhooks"), points: await count("loyalty_transactions") });
 
 async function call(path: string, init: { body?: unknown; token?: string; method?: string; headers?: Record<string, string> } = {}) {
