@@ -15,6 +15,7 @@ import { z } from "zod";
 import { DATA_DIR, realReviews, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { minimalMp4 } from "../../test/media-fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
+import { run, sql } from "../db/database.ts";
 import { demoProgram } from "../loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../loyalty/tokens.ts";
 import { errorBodySchema } from "./errors.schema.ts";
@@ -139,35 +140,35 @@ describe("the strict check itself", () => {
 describe("real answers of the real server (seeded with real reviews and Q&A)", () => {
   beforeAll(async () => {
     t = await startTestServer();
-    seedRealReviews(t.services, { productIds: [P30, PRODUCT, FEW] });
-    t.services.apiKeys.create(TEST_STORE_ID, "responses test", API_KEY);
-    t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(PLATFORM_SECRET));
-    t.services.submissionLimiter.reset();
+    await seedRealReviews(t.services, { productIds: [P30, PRODUCT, FEW] });
+    await t.services.apiKeys.create(TEST_STORE_ID, "responses test", API_KEY);
+    await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(PLATFORM_SECRET));
+    await t.services.submissionLimiter.reset();
     // Every optional product field: links on the product.
-    t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: PRODUCT, name: "Dresses #1078", url: "https://shop.example/products/1078", imageUrl: "https://shop.example/img/1078.jpg", groupId: GROUP });
+    await t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: PRODUCT, name: "Dresses #1078", url: "https://shop.example/products/1078", imageUrl: "https://shop.example/img/1078.jpg", groupId: GROUP });
 
     // A review with every optional field a stored review can carry (the text of a real review).
     const text = realReviews().find((r) => r.productId === PRODUCT && r.title && r.body)!;
     const full = crypto.randomUUID();
-    t.services.reviewsData.insert({
+    await t.services.reviewsData.insert({
       reviewId: full, storeId: TEST_STORE_ID, productId: PRODUCT, rating: text.rating, title: text.title, body: text.body,
       createdMs: Date.UTC(2026, 1, 1), status: "published", reviewerName: "Robin", verifiedStatus: "verified-reviewer",
       helpfulCount: 2, unhelpfulCount: 1, isRecommended: true, isIncentivized: true, languageCode: "en", variantId: "v-1078-m", variantName: "Blue / M",
       productAttributes: [{ title: "Size bought", type: "single-select", value: "M" }],
       reviewerCountryCode: "GB", reviewerCountryName: "United Kingdom", reviewerZoneCode: "SCT",
     });
-    t.services.db.prepare("UPDATE reviews SET attributes_with_rating_json = ? WHERE review_id = ?")
-      .run(JSON.stringify([{ title: "Fit", type: "scale", value: 0.5, minLabel: "Runs small", midLabel: "True to size", maxLabel: "Runs large" }]), full);
-    t.services.moderation.setReply(TEST_STORE_ID, full, "Thank you for the review!");
-    t.services.reviewsData.setStatus(TEST_STORE_ID, full, "published"); // sets dateUpdated
+    const attributes = JSON.stringify([{ title: "Fit", type: "scale", value: 0.5, minLabel: "Runs small", midLabel: "True to size", maxLabel: "Runs large" }]);
+    await run(t.services.db, sql`UPDATE reviews SET attributes_with_rating_json = ${attributes} WHERE review_id = ${full}`);
+    await t.services.moderation.setReply(TEST_STORE_ID, full, "Thank you for the review!");
+    await t.services.reviewsData.setStatus(TEST_STORE_ID, full, "published"); // sets dateUpdated
     const bought = realReviews().filter((r) => r.productId === PRODUCT && r.body)[2];
-    t.services.reviewsData.insert({
+    await t.services.reviewsData.insert({
       reviewId: crypto.randomUUID(), storeId: TEST_STORE_ID, productId: PRODUCT, rating: bought.rating, title: bought.title, body: bought.body,
       createdMs: Date.UTC(2026, 1, 2), status: "published", reviewerName: "Kim", verifiedStatus: "verified-buyer",
     });
 
     // AI summary and keywords of the product with 30 reviews.
-    t.services.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: true });
+    await t.services.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: true });
     expect((await t.services.ai.generate(TEST_STORE_ID, { type: "product", id: P30 })).status).toBe("generated");
   });
   afterAll(() => t?.close());
@@ -180,7 +181,7 @@ describe("real answers of the real server (seeded with real reviews and Q&A)", (
     });
 
     it("a review with an image and a video (multipart) answers SubmitReviewResponse", async () => {
-      t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
+      await t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
       const text = realReviews().filter((r) => r.productId === PRODUCT && r.title && r.body)[1];
       const fd = new FormData();
       for (const [k, v] of Object.entries({ rating: text.rating, title: text.title, body: text.body, displayName: "Dana", email: REVIEWER_EMAIL, isRecommended: text.recommended })) fd.append(k, String(v));
@@ -202,12 +203,12 @@ describe("real answers of the real server (seeded with real reviews and Q&A)", (
       expect(r.status).toBe(201);
       const { question } = expectBody(askQuestionResponseSchema, r.body);
       expect(question.status).toBe("pending");
-      t.services.questions.answerAsStore({ storeId: TEST_STORE_ID, questionId: question.questionId, body: realQa[0].answer, authorName: "Test store" });
-      t.services.questionsData.insertAnswer({
+      await t.services.questions.answerAsStore({ storeId: TEST_STORE_ID, questionId: question.questionId, body: realQa[0].answer, authorName: "Test store" });
+      await t.services.questionsData.insertAnswer({
         answerId: crypto.randomUUID(), storeId: TEST_STORE_ID, questionId: question.questionId, body: realQa[1].answer, authorName: "Alex",
         isStoreAnswer: false, verifiedStatus: "unverified", status: "published", createdMs: Date.now(),
       });
-      t.services.questions.setQuestionStatus(TEST_STORE_ID, question.questionId, "published");
+      await t.services.questions.setQuestionStatus(TEST_STORE_ID, question.questionId, "published");
     });
 
     it("a vote answers VoteResponse", async () => {
@@ -257,7 +258,7 @@ describe("real answers of the real server (seeded with real reviews and Q&A)", (
     });
 
     it("an empty product: aggregate of zeros, empty lists", async () => {
-      t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: "no-reviews", name: "New product" });
+      await t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: "no-reviews", name: "New product" });
       expectBody(reviewAggregateResponseSchema, await get(`${prefix}/products/shopify-no-reviews/review_aggregate`));
       expect(expectBody(listReviewsResponseSchema, await get(`${prefix}/products/shopify-no-reviews/reviews`))).toEqual({ reviews: [] });
       expectBody(listQuestionsResponseSchema, await get(`${prefix}/products/shopify-no-reviews/questions`));

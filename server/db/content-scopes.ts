@@ -191,8 +191,12 @@ export async function installContentScopeTriggers(db: Db): Promise<void> {
   });
 }
 
-/** Most notifications one PostgreSQL transaction sends; past it, one `*` (everything) stands for the rest. */
-export const MAX_SCOPE_NOTIFICATIONS = 2_000;
+/**
+ * Most scope notifications one PostgreSQL transaction asks for (counted per changed row and scope, repeats
+ * included: PostgreSQL itself sends a repeated payload once); past it, one `*` (everything) stands for the rest.
+ * A 2,000-row import batch asks for about 6,000; a transaction of hundreds of thousands of changes gets `*`.
+ */
+export const MAX_SCOPE_NOTIFICATIONS = 50_000;
 
 /**
  * PostgreSQL: the function every content-scope trigger calls with the scopes its row change touches (NULLs

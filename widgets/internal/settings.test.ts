@@ -18,9 +18,9 @@ const requests: string[] = [];
 
 beforeAll(async () => {
   t = await startTestServer();
-  seedRealReviews(t.services, { storeId: TEST_STORE_ID, productIds: ["1094"] });
-  seedRealReviews(t.services, { storeId: OTHER_STORE_ID, productIds: ["1094"] });
-  t.services.widgetSettings.update(TEST_STORE_ID, {
+  await seedRealReviews(t.services, { storeId: TEST_STORE_ID, productIds: ["1094"] });
+  await seedRealReviews(t.services, { storeId: OTHER_STORE_ID, productIds: ["1094"] });
+  await t.services.widgetSettings.update(TEST_STORE_ID, {
     texts: { de: { "starRating.label": "Bewertet mit {average} von 5, {count}", "starRating.count.other": "{count} Bewertungen" }, en: { "starRating.count.other": "{count} opinions" } },
     colors: { accent: "#0a7f5a", star: "#F5A623" },
     widgets: { keywords: false },

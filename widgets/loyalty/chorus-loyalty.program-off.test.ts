@@ -13,11 +13,11 @@ let t: TestServer;
 
 beforeAll(async () => {
   t = await startTestServer();
-  t.services.stores.create({ storeId: TEST_STORE_ID, name: "Test store", platform: "shopify" });
-  t.services.loyalty.turnOnProgram(TEST_STORE_ID, {
+  await t.services.stores.create({ storeId: TEST_STORE_ID, name: "Test store", platform: "shopify" });
+  await t.services.loyalty.turnOnProgram(TEST_STORE_ID, {
     acceptTermsAndJoinProgramButtonText: "Join", policySentenceTemplate: "{termsAndConditions} and {privacyPolicy}", termsAndConditionsUrl: "/terms", privacyPolicyUrl: "/privacy",
   });
-  t.services.loyalty.addEarningRule(TEST_STORE_ID, { type: "sign-up", name: "Welcome points", points: 100, enabled: true });
+  await t.services.loyalty.addEarningRule(TEST_STORE_ID, { type: "sign-up", name: "Welcome points", points: 100, enabled: true });
 });
 afterAll(() => t.close());
 
@@ -31,7 +31,7 @@ function widget() {
 }
 
 it("shows nothing while the program is off, and the program once it is on", async () => {
-  t.services.loyalty.turnOffProgram(TEST_STORE_ID);
+  await t.services.loyalty.turnOffProgram(TEST_STORE_ID);
   const off = widget();
   await expect.poll(() => off.phase, { timeout: 10_000 }).toBe("off");
   await off.updateComplete; // the phase is set; its render follows in a microtask
@@ -39,7 +39,7 @@ it("shows nothing while the program is off, and the program once it is on", asyn
   expect(off.shadowRoot!.querySelector("[role=alert]")).toBeNull();
   off.remove();
 
-  t.services.loyalty.turnOnProgram(TEST_STORE_ID, undefined);
+  await t.services.loyalty.turnOnProgram(TEST_STORE_ID, undefined);
   const on = widget();
   await expect.poll(() => on.phase, { timeout: 10_000 }).toBe("anonymous");
   await on.updateComplete;

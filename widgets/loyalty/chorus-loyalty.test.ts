@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OTHER_STORE_ID, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { demoProgram } from "../../server/loyalty/loyalty.demo.ts";
+import { run, sql } from "../../server/db/database.ts";
 import "./chorus-loyalty.ts";
 
 let t: TestServer;
@@ -19,8 +20,8 @@ let shopper = 0;
 beforeAll(async () => {
   t = await startTestServer();
   for (const storeId of [TEST_STORE_ID, OTHER_STORE_ID]) {
-    t.services.stores.create({ storeId, name: "Test store", platform: "shopify" });
-    t.services.loyalty.setupProgram(storeId, demoProgram(SECRET));
+    await t.services.stores.create({ storeId, name: "Test store", platform: "shopify" });
+    await t.services.loyalty.setupProgram(storeId, demoProgram(SECRET));
   }
 });
 afterAll(() => t.close());
@@ -30,7 +31,7 @@ afterAll(() => t.close());
  * used. One store per case: the public legal policies answer may be kept by the page's HTTP cache.
  */
 const storePolicyUrls = (storeId: string, terms: string, privacy: string) =>
-  t.services.db.prepare("UPDATE loyalty_programs SET policy_html = '', terms_url = ?, privacy_policy_url = ? WHERE store_id = ?").run(terms, privacy, storeId);
+  run(t.services.db, sql`UPDATE loyalty_programs SET policy_html = '', terms_url = ${terms}, privacy_policy_url = ${privacy} WHERE store_id = ${storeId}`);
 
 /** A signed-in, not yet enrolled shopper's widget; @returns the links of its legal sentence. */
 async function legalLinks(storeId: string): Promise<HTMLAnchorElement[]> {
@@ -47,14 +48,14 @@ async function legalLinks(storeId: string): Promise<HTMLAnchorElement[]> {
 
 describe("<chorus-loyalty> stored policy URLs", () => {
   it("drops an href that looks site-relative but resolves off-site, and a script URL; the link text stays", async () => {
-    storePolicyUrls(TEST_STORE_ID, "/\\evil.example/terms", "javascript:alert(document.cookie)");
+    await storePolicyUrls(TEST_STORE_ID, "/\\evil.example/terms", "javascript:alert(document.cookie)");
     const links = await legalLinks(TEST_STORE_ID);
     expect(links.map((a) => a.textContent)).toEqual(["Terms and Conditions", "Privacy Policy"]);
     expect(links.map((a) => a.hasAttribute("href"))).toEqual([false, false]);
   });
 
   it("keeps a path on the site (resolved against the page) and an https URL", async () => {
-    storePolicyUrls(OTHER_STORE_ID, "/pages/terms", "https://policies.example/privacy");
+    await storePolicyUrls(OTHER_STORE_ID, "/pages/terms", "https://policies.example/privacy");
     const links = await legalLinks(OTHER_STORE_ID);
     expect(links.map((a) => a.getAttribute("href"))).toEqual([new URL("/pages/terms", document.baseURI).href, "https://policies.example/privacy"]);
   });
