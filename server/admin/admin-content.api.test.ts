@@ -87,17 +87,17 @@ describe("store isolation", () => {
   });
 
   const ACTIONS: [string, string, () => Promise<Record<string, string>>][] = [
-    ["approve", "/ai", async () => ({ intent: "approve", version: bVersion })],
-    ["discard", "/ai", async () => ({ intent: "discard", version: bVersion })],
-    ["regenerate", "/ai", async () => ({ intent: "regenerate", scopeType: "product", scopeId: "b-only-product" })],
+    ["approve", "/ai", () => Promise.resolve({ intent: "approve", version: bVersion })],
+    ["discard", "/ai", () => Promise.resolve({ intent: "discard", version: bVersion })],
+    ["regenerate", "/ai", () => Promise.resolve({ intent: "regenerate", scopeType: "product", scopeId: "b-only-product" })],
     ["earning rule", "/loyalty", async () => ({ intent: "earning-rule", id: (await t.services.loyalty.adminProgram(B)).earningRules[0].earning_rule_id, name: "x", points: "9999", enabled: "on" })],
     ["redemption rule", "/loyalty", async () => ({ intent: "redemption-rule", id: (await t.services.loyalty.adminProgram(B)).redemptionRules[0].redemption_rule_id, type: "fixed-amount-coupon", name: "x", pointsCost: "1", rewardDescription: "x", rewardValue: "5", enabled: "on" })],
     ["vip tier", "/loyalty", async () => ({ intent: "vip-tier", id: (await t.services.loyalty.adminProgram(B)).vipTiers[1].vip_tier_id, name: "x", pointsThreshold: "1", pointsMultiplier: "9" })],
     ["remove earning rule", "/loyalty", async () => ({ intent: "remove-earning-rule", id: (await t.services.loyalty.adminProgram(B)).earningRules[0].earning_rule_id })],
     ["remove redemption rule", "/loyalty", async () => ({ intent: "remove-redemption-rule", id: (await t.services.loyalty.adminProgram(B)).redemptionRules[0].redemption_rule_id })],
     ["remove vip tier", "/loyalty", async () => ({ intent: "remove-vip-tier", id: (await t.services.loyalty.adminProgram(B)).vipTiers[1].vip_tier_id })],
-    ["block", "/loyalty/customers", async () => ({ intent: "block", customer: bCustomer })],
-    ["adjust", "/loyalty/customers", async () => ({ intent: "adjust", customer: bCustomer, points: "500", reason: "attack" })],
+    ["block", "/loyalty/customers", () => Promise.resolve({ intent: "block", customer: bCustomer })],
+    ["adjust", "/loyalty/customers", () => Promise.resolve({ intent: "adjust", customer: bCustomer, points: "500", reason: "attack" })],
   ];
 
   it.each(ACTIONS)("posting %s with store B's IDs to store A's page answers 404 and changes nothing of B", async (_name, page, fields) => {

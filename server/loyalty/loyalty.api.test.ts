@@ -336,7 +336,7 @@ describe("customer and transactions (rule 4: pending customers may read both)", 
 
   it("pages transactions newest first with nextUrl, each exactly once; a tampered cursor is 400", async () => {
     const l = await enrolled();
-    for (let i = 1; i <= 6; i++) t.services.loyalty.adjustPoints(TEST_STORE_ID, l.loyaltyCustomer.loyaltyCustomerId, i, `Adjustment ${i}`);
+    for (let i = 1; i <= 6; i++) await t.services.loyalty.adjustPoints(TEST_STORE_ID, l.loyaltyCustomer.loyaltyCustomerId, i, `Adjustment ${i}`);
     const seen: string[] = [];
     let next: string | undefined = "/customer/transactions?limit=3";
     let pages = 0;
