@@ -44,6 +44,8 @@ export type TestServer = {
   readWorkers?: ReadWorkers;
   baseUrl: string;
   dir: string;
+  /** The database's location: the SQLite file's path, or the PostgreSQL URL (for another process over the same database). */
+  databasePath: string;
   /** "varnish" when behind the front (env CHORUS_TEST_FRONT=varnish), else null (the node itself). */
   front: "varnish" | null;
   /**
@@ -154,6 +156,7 @@ export async function startTestServer(
     readWorkers,
     baseUrl,
     dir,
+    databasePath,
     front: varnish ? "varnish" : null,
     settled,
     url: (path) => baseUrl + path,
