@@ -14,12 +14,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { decodeJwt } from "jose";
+import pg from "pg";
 import { bearerToken } from "../loyalty/tokens.ts";
 import { mediaHttpHandler } from "../media/media-http.ts";
 import { allowedMethods, errorResult, methodNotAllowed, operationFor, runOperation, setUnexpectedErrorLog, type Operation, type OperationContext, type OperationResult } from "../api/operation.ts";
 import { operationTable, type RouteMatch } from "../api/route-table.ts";
 import { ApiError } from "../contract/errors.ts";
-import { sql, value } from "../db/database.ts";
+import { dialect, sql, value, type Db } from "../db/database.ts";
 import type { Services } from "../services.ts";
 import { startCachePurger, surrogateKeys, type CachePurger } from "./cache-purge.ts";
 import { clientAddress, compileProxyTrust } from "./client-address.ts";
@@ -231,15 +232,51 @@ const nosniff = (res: ServerResponse) => res.setHeader("X-Content-Type-Options",
 /** Largest request body the server accepts on any route, in bytes (the largest route limit: a review with 5 images and a video). */
 export const MAX_REQUEST_BYTES = 160 * 1024 * 1024;
 
+/** How /healthz asks the database whether it answers (`databaseProbe`). */
+type DatabaseProbe = { answers(): Promise<boolean>; close(): Promise<void> };
+
 /**
- * `GET /healthz`: 200 `{"status":"ok"}` when the database answers a query, else 503; never cached (no body for HEAD).
- * The query waits for a pool connection on PostgreSQL (or for the connection's current transaction on SQLite);
- * the event loop goes on serving meanwhile.
+ * The database question of `/healthz`. PostgreSQL: one connection of its own (opened at the first probe, kept),
+ * so a probe never queues behind the requests holding the node's pool (issue #34: healthz p99 under 25 ms while
+ * 40 writes run on the node), and probes arriving while its query runs take that query's answer (a round trip
+ * each would queue on the one connection); a database that does not answer within 5 s counts as down. SQLite: the query on
+ * the node's connection (it waits only for that connection's current transaction; the event loop goes on).
  */
-async function healthz(services: Services, req: IncomingMessage, res: ServerResponse): Promise<void> {
+function databaseProbe(db: Db): DatabaseProbe {
+  if (dialect(db) !== "postgres") {
+    return { answers: async () => (await value<number>(db, sql`SELECT 1 AS one`)) !== undefined, close: () => Promise.resolve() };
+  }
+  let pool: pg.Pool | null = null;
+  let closed = false;
+  let inFlight: Promise<boolean> | null = null;
+  const ask = async (): Promise<boolean> => {
+    if (!pool) {
+      pool = new pg.Pool({ connectionString: db.location, max: 1, idleTimeoutMillis: 0, connectionTimeoutMillis: 5_000, query_timeout: 5_000, application_name: "chorus-healthz" });
+      pool.on("error", () => {}); // a lost idle connection: the next probe opens another
+    }
+    return (await pool.query("SELECT 1 AS one")).rowCount === 1;
+  };
+  return {
+    answers() {
+      if (closed) return Promise.resolve(false);
+      inFlight ??= ask().finally(() => (inFlight = null));
+      return inFlight;
+    },
+    async close() {
+      closed = true;
+      await pool?.end();
+    },
+  };
+}
+
+/**
+ * `GET /healthz`: 200 `{"status":"ok"}` when the database answers a query (`databaseProbe`), else 503; never cached
+ * (no body for HEAD). The event loop goes on serving while the query runs.
+ */
+async function healthz(probe: DatabaseProbe, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let ok = false;
   try {
-    ok = (await value<number>(services.db, sql`SELECT 1 AS one`)) !== undefined;
+    ok = await probe.answers();
   } catch {
     ok = false;
   }
@@ -271,6 +308,7 @@ export function createHttpServer(options: HttpOptions): Server {
   /** Cache misses being computed, by cache key: settled once the answer is computed and, if cacheable, cached (cachedGet). */
   const computing = new Map<string, Promise<void>>();
   const { contentScopes } = services;
+  const probe = databaseProbe(services.db);
   const purger = options.cachePurgeUrls?.length
     ? startCachePurger({ db: services.db, urls: options.cachePurgeUrls, log: (line) => (logger ? logger.warn(line) : console.error(line)) })
     : null;
@@ -509,7 +547,7 @@ export function createHttpServer(options: HttpOptions): Server {
       return;
     }
     if (pathname === "/healthz") {
-      if (req.method === "GET" || req.method === "HEAD") void healthz(services, req, res);
+      if (req.method === "GET" || req.method === "HEAD") void healthz(probe, req, res);
       else writeResult(req, res, errorResult(methodNotAllowed(["GET", "HEAD"]), { method: req.method } as Request));
       return;
     }
@@ -526,6 +564,7 @@ export function createHttpServer(options: HttpOptions): Server {
     app(req, res);
   });
   refuseMethods(server, logger);
+  server.on("close", () => void probe.close());
   if (purger) {
     purgers.set(server, purger);
     server.on("close", () => void purger.stop());
