@@ -178,13 +178,16 @@ export function adminService(deps: { db: Db; admin: AdminRepo; stores: StoresRep
       await transaction(db, async () => {
         const pair = await admin.lockThrottleCounter(address, email, t);
         const whole = await admin.lockThrottleCounter(address, "", t);
+        // The clock is read again once the counters are locked: a concurrent attempt that held them meanwhile
+        // stamped them later than `t`, and the wait it asks for is counted from now (never past the lock time).
+        const at = Math.max(t, now());
         const until = Math.max(
           lockedUntilMs(pair.failures, pair.lastMs, LOGIN_THROTTLE.free.ipEmail),
           lockedUntilMs(whole.failures, whole.lastMs, LOGIN_THROTTLE.free.ip),
         );
-        if (until > t) throw new LoginThrottledError(until - t);
-        await admin.countAttempt(address, email, t);
-        await admin.countAttempt(address, "", t);
+        if (until > at) throw new LoginThrottledError(until - at);
+        await admin.countAttempt(address, email, at);
+        await admin.countAttempt(address, "", at);
       });
       const user = await admin.userByEmail(email);
       dummyHash ??= hash(randomBytes(16).toString("hex"));
