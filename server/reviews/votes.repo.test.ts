@@ -60,7 +60,7 @@ async function outcomes(calls: (() => Promise<unknown>)[]): Promise<string[]> {
       await call();
       return "ok";
     } catch (error) {
-      if (isApiError(error)) return error.code;
+      if (isApiError(error)) return error.code ?? String(error.status);
       throw error;
     }
   }));
