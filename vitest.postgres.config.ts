@@ -41,7 +41,7 @@ export default defineConfig({
     ],
     // The demo imports (23,486 reviews, minutes on PostgreSQL) run on SQLite only; npm run cluster seeds them on PostgreSQL.
     exclude: ["server/**/*.demo.test.ts", "server/demo/**"],
-    // Seeding through the write path costs a round trip per statement on PostgreSQL (ADR 0015).
+    // Seeding through the write path costs a round trip per statement on PostgreSQL (ADR 0017).
     testTimeout: 120_000,
     hookTimeout: 240_000,
     globalSetup: ["test/postgres-setup.ts"],

@@ -1,5 +1,5 @@
 /**
- * Full-text search on PostgreSQL (server/db/postgres/003-search.sql), for the repos that write their search
+ * Full-text search on PostgreSQL (server/db/schema/postgres.ts), for the repos that write their search
  * as an FTS5 query on SQLite: `tsqueryOf` turns that query into PostgreSQL tsquery text, so one builder of the
  * shopper's words (`reviewSearchMatch`, the surveys' `ftsQuery`) serves both engines; `restoreHighlights`
  * turns a ts_headline() over `chorus_search_text(text)` into the text as typed with the matched words marked,

@@ -14,7 +14,7 @@ const SUSPENDED_TRIGGERS = ["reviews_aggregate_insert", "reviews_recommended_ins
  * Run `fill(insert)` with keyset indexes and the aggregate and search insert triggers dropped, then recreate
  * them from their original SQL, rebuild the search index and recompute `review_aggregates` of `storeId` from the rows.
  * On PostgreSQL the same triggers are disabled and enabled again (ALTER TABLE ... DISABLE TRIGGER; the indexes stay),
- * and the search index is rebuilt by `review_search_rebuild()` (server/db/postgres/003-search.sql).
+ * and the search index is rebuilt by `review_search_rebuild()` (server/db/schema/postgres.ts).
  *
  * Per engine: the suspension and the restoration are each one transaction of their own through the query helpers
  * (SQLite: DDL on the one connection while it is held, never interleaved with a query of another request; PostgreSQL:

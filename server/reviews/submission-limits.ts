@@ -7,7 +7,7 @@
  *
  * Where the windows' hits live (`WindowCounter`): in this process's memory on SQLite (`memoryWindowCounter`: one
  * process serves the database), or in the PostgreSQL table `rate_limit_hits` (migration
- * server/db/postgres/006-rate-limits.sql, `sharedWindowCounter`), shared by every node, each hit counted or
+ * server/db/schema/postgres.ts, `sharedWindowCounter`), shared by every node, each hit counted or
  * refused by one atomic upsert, so N nodes together admit `max` hits per window, not N × `max`.
  */
 import { createHash } from "node:crypto";
@@ -82,7 +82,7 @@ export function memoryWindowCounter(idleMs = 24 * 60 * 60_000): WindowCounter {
 const SHARED_PRUNE_INTERVAL_MS = 60_000;
 
 /**
- * Windows in the PostgreSQL table `rate_limit_hits` (server/db/postgres/006-rate-limits.sql), shared by every node
+ * Windows in the PostgreSQL table `rate_limit_hits` (server/db/schema/postgres.ts), shared by every node
  * of the database. Keys are stored as `<name>:<key>`, so limiters with different names never share a window.
  * Exactly-once across nodes: each `take` is one `INSERT ... ON CONFLICT DO UPDATE ... RETURNING`, and the row lock
  * of the upsert makes the test-and-count atomic (a second node's upsert of the key waits, then sees the first's

@@ -138,6 +138,8 @@ BEGIN
   UPDATE reviews SET media_count = media_count - 1 WHERE review_id = OLD.review_id;
 END`,
   `CREATE VIRTUAL TABLE survey_responses_fts USING fts5 (body, tokenize = 'unicode61 remove_diacritics 2')`,
+  // A deleted row's tokens leave the index at once (an erased shopper's words: docs/privacy.md "What stays on disk").
+  `INSERT INTO survey_responses_fts (survey_responses_fts, rank) VALUES ('secure-delete', 1)`,
   `CREATE TRIGGER survey_responses_fts_delete AFTER DELETE ON survey_responses BEGIN
   DELETE FROM survey_responses_fts WHERE rowid = old.response_seq;
 END`,
@@ -278,6 +280,7 @@ END`,
   `CREATE VIRTUAL TABLE review_search USING fts5 (
   title, body, content = 'reviews', content_rowid = 'rowid', tokenize = 'porter unicode61 remove_diacritics 2'
 )`,
+  `INSERT INTO review_search (review_search, rank) VALUES ('secure-delete', 1)`,
   `CREATE TRIGGER review_search_insert AFTER INSERT ON reviews BEGIN
   INSERT INTO review_search (rowid, title, body) VALUES (NEW.rowid, NEW.title, NEW.body);
 END`,
