@@ -81,7 +81,8 @@ describe("link expiry on the injected clock", () => {
 });
 
 describe("npm run users -- add --operator", () => {
-  it("creates an operator without a store, and makes an existing user one", async () => {
+  // Four CLI child processes, each importing the server: seconds apiece on a busy machine.
+  it("creates an operator without a store, and makes an existing user one", { timeout: 120_000 }, async () => {
     const { location: db, env: dbEnv } = await newDatabase();
     const env = { ...process.env, ...dbEnv };
     const first = await createServices({ databasePath: db });
@@ -101,7 +102,7 @@ describe("npm run users -- add --operator", () => {
       await s.close();
     }
     await expect(run(process.execPath, ["server/cli/users.ts", "add", "--email", "nostore@example.com"], { cwd: PROJECT_ROOT, env })).rejects.toMatchObject({ code: 2 });
-  }, 120_000); // four CLI child processes, each importing the server (seconds apiece on a busy machine)
+  });
 });
 
 describe("two nodes on one database", () => {
