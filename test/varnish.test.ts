@@ -249,7 +249,7 @@ describe.skipIf(!haveVarnish)("Varnish in front of Chorus", () => {
     await v.healthy(); // the probe saw Chorus come up
     // Let the seeding's purges go out before anything is cached.
     await new Promise((r) => setTimeout(r, 500));
-  }, 60_000);
+  }, 240_000); // seeding through the write path takes longer on PostgreSQL (vitest.postgres.config.ts allows hooks 240 s)
   afterAll(async () => {
     await t?.close().catch(() => {});
     await v?.stop();
