@@ -349,18 +349,33 @@ export async function contentScopeWatcher(db: Db, watcher: Database.Database | n
   let current: () => Promise<ContentStamp>;
   let close: () => Promise<void> = () => Promise.resolve();
   if (!postgres) {
-    const dataVersion = watcher?.prepare("PRAGMA data_version").pluck();
     const log = contentScopeLog(watcher ?? db);
     seq = await log.seq();
-    let seenDataVersion = -1;
-    current = async () => {
-      const dv = dataVersion ? (dataVersion.get() as number) : -1;
-      if (dv !== seenDataVersion || !dataVersion) {
-        seenDataVersion = dv;
-        for (const row of await log.since(seq)) note(row.scope, row.version);
-      }
-      return { dataVersion: dataVersion ? dv : seq, seq };
-    };
+    if (watcher) {
+      // The watcher's own read-only connection: local file reads, done synchronously, so no caller sees the new data
+      // version before the scopes changed up to it are noted.
+      const dataVersion = watcher.prepare("PRAGMA data_version").pluck();
+      const changedSince = watcher.prepare<[number], { scope: string; version: number }>("SELECT scope, version FROM content_scope_versions WHERE version > ? ORDER BY version");
+      let seenDataVersion = -1;
+      current = () => {
+        const dv = dataVersion.get() as number;
+        if (dv !== seenDataVersion) {
+          for (const row of changedSince.all(seq)) note(row.scope, row.version);
+          seenDataVersion = dv;
+        }
+        return Promise.resolve({ dataVersion: dv, seq });
+      };
+    } else {
+      // `:memory:`: the log read on the connection itself, one read at a time (a caller waits for the one under way).
+      let reading: Promise<void> = Promise.resolve();
+      current = async () => {
+        reading = reading.catch(() => undefined).then(async () => {
+          for (const row of await log.since(seq)) note(row.scope, row.version);
+        });
+        await reading;
+        return { dataVersion: seq, seq };
+      };
+    }
   } else {
     const syncTimeoutMs = options.syncTimeoutMs ?? 1_000;
     const marker = `${SYNC_MARKER}${process.pid}:${Math.random().toString(36).slice(2)}:`;
