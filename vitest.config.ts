@@ -14,6 +14,8 @@ export default defineConfig({
   esbuild: { target: "es2022" },
   test: {
     include: ["server/**/*.test.ts", "app/**/*.test.ts", "widgets/**/*.test.ts", "test/**/*.test.ts"],
+    // Timing figures run alone (`npm run test:latency`), not beside other files.
+    exclude: ["**/node_modules/**", "test/db-latency.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

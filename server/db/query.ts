@@ -120,7 +120,7 @@ function handle(kind: Dialect, kysely: Kysely<any>, sqlite: Database.Database | 
     location,
     commits: 0,
     close() {
-      closed ??= Promise.all([kysely.destroy(), closePingClient(db)]).then(() => undefined);
+      closed ??= kysely.destroy();
       return closed;
     },
   };
@@ -385,58 +385,4 @@ export async function checkpointWal(db: Db): Promise<boolean> {
 export function forUpdate(db: Db, options: { skipLocked?: boolean } = {}): RawBuilder<unknown> {
   if (db.dialect !== "postgres") return sql``;
   return options.skipLocked ? sql` FOR UPDATE SKIP LOCKED` : sql` FOR UPDATE`;
-}
-
-const pingOwners = new WeakMap<Db, Promise<pg.Client>>();
-
-async function closePingClient(db: Db): Promise<void> {
-  const client = pingOwners.get(db);
-  pingOwners.delete(db);
-  if (client) await (await client.catch(() => null))?.end().catch(() => undefined);
-}
-
-/**
- * Whether the database answers a query now, within `timeoutMs` (default 2,000), for `/healthz`. It does not queue
- * behind the application's queries: SQLite reads `SELECT 1` on the connection directly (a local call); PostgreSQL
- * asks on a connection of its own, outside the pool, so a node whose pool is busy with writes still answers at
- * once (issue #34: healthz p99 under load). @returns false on any error or timeout.
- */
-export async function ping(db: Db, timeoutMs = 2_000): Promise<boolean> {
-  if (db.sqlite) {
-    try {
-      return db.sqlite.prepare("SELECT 1").pluck().get() === 1;
-    } catch {
-      return false;
-    }
-  }
-  let client = pingOwners.get(db);
-  if (!client) {
-    const c = new pg.Client({ connectionString: db.location, application_name: "chorus-health", types: postgresTypes });
-    client = c.connect().then(() => {
-      (c as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
-      c.on("error", () => pingOwners.delete(db));
-      return c;
-    });
-    client.catch(() => pingOwners.delete(db));
-    pingOwners.set(db, client);
-  }
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const answer = await Promise.race([
-      client.then((c) => c.query<{ one: number }>("SELECT 1 AS one")),
-      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs))),
-    ]);
-    if (answer === null) {
-      // Hung: drop this connection, the next ping opens another.
-      pingOwners.delete(db);
-      void client.then((c) => c.end()).catch(() => undefined);
-      return false;
-    }
-    return answer.rows[0]?.one === 1;
-  } catch {
-    pingOwners.delete(db);
-    return false;
-  } finally {
-    clearTimeout(timer);
-  }
 }

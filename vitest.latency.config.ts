@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+import base from "./vitest.config.ts";
+
+/**
+ * The latency-injected PostgreSQL figures (test/db-latency.test.ts, issue #34): `npm run test:latency`, alone, so
+ * no other test file shares the machine's cores while it measures. Starts its own PostgreSQL and two nodes (run
+ * `npm run build` first).
+ */
+export default defineConfig({
+  ...base,
+  test: { ...base.test, include: ["test/db-latency.test.ts"], exclude: ["**/node_modules/**"], fileParallelism: false },
+});
