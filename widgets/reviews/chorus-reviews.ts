@@ -3,7 +3,8 @@ import { html, isServer, nothing } from "lit";
 import { getJson, postJson, type ListReviewsResponse, type Review, type ReviewAggregateResponse, type ReviewOrder } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { reviewLocaleFor } from "../../server/contract/review-locales.ts";
-import { formatCount, formatDate } from "../internal/format.ts";
+import { formatCount, formatDate, formatRatingNumber } from "../internal/format.ts";
+import { roundRating } from "../internal/rating.ts";
 import { REVIEWS_TEXTS } from "../../server/contract/widget-strings/reviews.ts";
 import { stars } from "../internal/stars.ts";
 import { tokens } from "../internal/tokens.ts";
@@ -102,9 +103,13 @@ const WARM_UP_PLAIN = { ...WARM_UP, title: "", isRecommended: false, reviewer: {
  * @csspart reply - the merchant's reply
  * @csspart helpful - the helpful count and vote button row
  * @csspart helpful-count - "N people found this helpful"
- * @csspart vote-button - the "Helpful" and "Not helpful" buttons
+ * @csspart vote-button - the "Helpful" and "Not helpful" buttons (light: text with a hairline on hover)
  * @csspart vote-error - the inline error after a failed vote
  * @csspart load-more - the "Load more reviews" button
+ * @csspart header - the reviews header: the score beside the rating breakdown
+ * @csspart score - the average (large), its stars and the number of reviews
+ * @csspart average - the average rating, e.g. "4.3"
+ * @csspart total - the number of reviews, e.g. "1,024 reviews"
  * @csspart breakdown - the rating breakdown: five rows, 5 to 1 stars
  * @csspart breakdown-row - one row (a toggle button, `aria-pressed`): the stars, a bar and the count of that rating
  * @csspart breakdown-bar - a row's bar (its fill is the share of all reviews)
@@ -530,7 +535,7 @@ export class ChorusReviews extends ChorusElement {
   /** One vote button; the counted vote reads "Thanks for your vote" and is disabled (repeating changes nothing). */
   #voteButton(r: Review, kind: VoteKind, vote: Vote | undefined) {
     const counted = vote?.state === "done" && vote.vote === kind;
-    return html`<button class="btn secondary" part="vote-button" aria-disabled=${vote?.state === "pending" || counted}
+    return html`<button class="vote" part="vote-button" aria-disabled=${vote?.state === "pending" || counted}
       @click=${() => this.#vote(r, kind)}>
       ${counted ? this.t("reviews.voteThanks") : kind === "helpful" ? this.t("reviews.voteHelpful") : this.t("reviews.voteUnhelpful", { count: r.unhelpfulCount })}<span class="visually-hidden">: ${r.title || this.t("reviews.reviewBy", { name: r.reviewer.displayName })}</span>
     </button>`;
@@ -585,11 +590,22 @@ export class ChorusReviews extends ChorusElement {
     return html`<button class="chip" part="filter-chip" aria-pressed=${pressed} @click=${toggle}>${this.t(label)}</button>`;
   }
 
-  /** The rating breakdown (counts from the aggregate; rows of the same size before it loads) and the filter row. */
+  /**
+   * The reviews header (the average large, its stars and the number of reviews, beside the rating breakdown, whose
+   * rows filter the list by their rating), then the filter row. Before the aggregate arrives the header keeps its
+   * size: the score is an empty box of the same height, the rows have no counts.
+   */
   #renderFilters() {
     const a = this.aggregate;
     const levels = a?.reviewCountByLevel as Record<string, number> | undefined;
-    return html`<div class="breakdown" part="breakdown" role="group" aria-label=${this.t("reviews.breakdown")}>
+    const average = a?.reviewCount ? roundRating(a.averageRating) : 0;
+    return html`<div class="header" part="header">
+      <div class="score" part="score">${a?.reviewCount
+        ? html`<span class="average" part="average" aria-hidden="true">${formatRatingNumber(average)}</span>
+          <span>${stars(average, 22)}<span class="visually-hidden">${this.t("reviews.rated", { rating: formatRatingNumber(average) })}</span></span>
+          <span class="total" part="total">${this.plural("reviews.count", a.reviewCount)}</span>`
+        : nothing}</div>
+      <div class="breakdown" part="breakdown" role="group" aria-label=${this.t("reviews.breakdown")}>
         ${LEVELS.map((n) => {
           const count = levels?.[`level${n}Count`];
           // The name is the hidden sentence ("5 out of 5 stars: 12 reviews"); the short visible parts are hidden from it.
@@ -598,7 +614,7 @@ export class ChorusReviews extends ChorusElement {
             <span class="visually-hidden">${count === undefined ? this.t("reviews.rated", { rating: n }) : this.plural("reviews.ratingRow", count, { rating: n })}</span>
           </button>`;
         })}
-      </div>
+      </div></div>
       <div class="filters" part="filters" role="group" aria-label=${this.t("reviews.filters")}>
         <form role="search" part="search" @submit=${(e: Event) => (e.preventDefault(), this.#applySearch())}>
           <input type="search" part="search-input" maxlength="100" aria-label=${this.t("reviews.search")} placeholder=${this.t("reviews.search")} .value=${this.query} @input=${this.#onQuery} />
