@@ -15,6 +15,10 @@ export const reviewsStyles = css`
   :host([state="empty"]) { min-height: 0; }
   .invite { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1rem; margin: 0 0 1rem; }
   .invite p { margin: 0; }
+  /* The first page's box: the size of the loading state (the snippet reserves it) until it opens. */
+  .box.shut { position: relative; display: flex; flex-direction: column; height: var(--chorus-reviews-min-height, 28rem); overflow: hidden; }
+  .box.shut .results { flex: 1 1 0; min-height: 0; overflow: hidden; }
+  .reveal { position: absolute; inset: auto 0 0 0; display: flex; justify-content: center; padding: 3rem 0 0.5rem; background: linear-gradient(transparent, var(--_background) 55%); }
   .results { min-height: 4rem; }
   .results[aria-busy="true"] { min-height: var(--chorus-reviews-min-height, 28rem); }
   .results[aria-busy="true"] ol { opacity: 0.6; }

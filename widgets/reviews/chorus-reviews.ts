@@ -106,6 +106,7 @@ const WARM_UP_PLAIN = { ...WARM_UP, title: "", isRecommended: false, reviewer: {
  * @csspart vote-button - the "Helpful" and "Not helpful" buttons (light: text with a hairline on hover)
  * @csspart vote-error - the inline error after a failed vote
  * @csspart load-more - the "Load more reviews" button
+ * @csspart open - the button over the lower edge of the first page's box that opens it (see "No layout shift" in docs/widgets.md)
  * @csspart header - the reviews header: the score beside the rating breakdown
  * @csspart score - the average (large), its stars and the number of reviews
  * @csspart average - the average rating, e.g. "4.3"
@@ -161,6 +162,7 @@ export class ChorusReviews extends ChorusElement {
     search: { state: true },
     query: { state: true },
     browsing: { state: true },
+    open: { state: true },
   };
   orderBy: string = "date desc";
   pageSize = 25;
@@ -194,6 +196,13 @@ export class ChorusReviews extends ChorusElement {
   query = "";
   /** Whether the list has shown reviews: the breakdown and filters stay from then on (also over an empty result). */
   browsing = false;
+  /**
+   * Whether the first page's box may grow (no layout shift, docs/widgets.md): until then the header, filters and
+   * cards stay inside the box the element had while loading (`--chorus-reviews-min-height`), with a button that opens
+   * it. It opens on that button, on keyboard focus inside it, or by itself once its lower edge is below the
+   * viewport (the page content it then moves is out of view).
+   */
+  open = false;
 
   /**
    * The list state's requests: one controller per first page (configuration and filters), shared by its "Load more"
@@ -206,6 +215,23 @@ export class ChorusReviews extends ChorusElement {
   /** The first page's URL last requested: a change of any attribute it depends on reloads the list. */
   #url = "";
   #revealRun = 0;
+  /** Watches the end of the first page's box: open it while that is below the viewport. */
+  #fold = isServer
+    ? undefined
+    : new IntersectionObserver((entries) => {
+        for (const e of entries) if (!e.isIntersecting && e.boundingClientRect.top >= (e.rootBounds?.bottom ?? innerHeight)) this.#open();
+      });
+
+  #open = (): void => {
+    if (this.open) return;
+    this.open = true;
+    this.#fold?.disconnect();
+  };
+
+  protected updated(): void {
+    const end = this.open ? null : this.renderRoot.querySelector(".fold-end");
+    if (end) this.#fold?.observe(end);
+  }
 
   static styles = [
     tokens,
@@ -233,6 +259,8 @@ export class ChorusReviews extends ChorusElement {
   connectedCallback(): void {
     super.connectedCallback();
     document.addEventListener("chorus-keyword-selected", this.#onKeyword);
+    // Put back on a page: watch the box's end again.
+    if (this.hasUpdated) this.updated();
     // Request the first page at once: the first render waits for a few tasks (ChorusElement.scheduleUpdate).
     if (!this.#url || (this.#abort?.signal.aborted && this.status !== "ready")) void this.#loadFirstPage();
     else if (this.#abort?.signal.aborted) {
@@ -246,6 +274,7 @@ export class ChorusReviews extends ChorusElement {
     super.disconnectedCallback();
     document.removeEventListener("chorus-keyword-selected", this.#onKeyword);
     this.#abort?.abort();
+    this.#fold?.disconnect();
   }
 
   /** Apply a keyword chosen in `<chorus-reviews-keywords>` when it targets this store and scope. */
@@ -672,10 +701,16 @@ export class ChorusReviews extends ChorusElement {
   }
 
   render() {
+    // While the first page loads, the header and filters are drawn already (rows without counts), so nothing moves
+    // down when the reviews arrive; all of it in the box of the loading state until the box opens (`open`).
+    const first = this.status === "loading" && !this.reviews.length;
+    const shut = first || (!this.open && this.status === "ready");
     return html`${this.#renderToolbar()}${this.state === "empty"
         ? nothing
-        : html`${this.browsing ? this.#renderFilters() : nothing}
-      <div class="results" aria-busy=${this.status === "loading"} aria-label=${this.t("reviews.region")} role="region">${this.#renderResults()}</div>`}
+        : html`<div class=${shut ? "box shut" : "box"} @focusin=${this.#open}>${this.browsing || first ? this.#renderFilters() : nothing}
+      <div class="results" aria-busy=${this.status === "loading"} aria-label=${this.t("reviews.region")} role="region">${this.#renderResults()}</div>
+      ${shut && !first ? html`<div class="reveal"><button class="btn secondary" part="open" aria-hidden="true" tabindex="-1" @click=${this.#open}>${this.t("reviews.loadMore")}</button></div>` : nothing}
+      </div><div class="fold-end"></div>`}
       <div class="visually-hidden" role="status" aria-live="polite">${this.announcement}</div>`;
   }
 }
