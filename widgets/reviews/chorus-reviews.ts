@@ -200,7 +200,7 @@ export class ChorusReviews extends ChorusElement {
    * Whether the first page's box may grow (no layout shift, docs/widgets.md): until then the header, filters and
    * cards stay inside the box the element had while loading (`--chorus-reviews-min-height`), with a button that opens
    * it. It opens on that button, on keyboard focus inside it, or by itself once its lower edge is below the
-   * viewport (the page content it then moves is out of view).
+   * viewport (the page content it then moves is out of view). A server-rendered first page has no box.
    */
   open = false;
 
@@ -358,6 +358,8 @@ export class ChorusReviews extends ChorusElement {
     // A server-rendered snippet carries the first page: all of it shown at once, without a request.
     const first = this.storeId ? this.takeSnapshot<ListReviewsResponse>(this.#url) : undefined;
     if (first) {
+      // Its first page is in the page's HTML at its full height (and readable without JavaScript): no box.
+      this.open = true;
       this.reviews = first.reviews;
       this.shown = first.reviews.length;
       this.nextUrl = first.nextUrl;
