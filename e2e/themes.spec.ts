@@ -3,7 +3,7 @@
  * demo store. A merchant page on another origin (a second local server) carries the integration snippet
  * (app/lib/widget-snippet.ts: script, reservation CSS and every widget's element) and sets only its own
  * background and text colour, no `--chorus-*` variable:
- * - white, black and mid-grey pages: axe (WCAG 2.1 A/AA) finds no violation with every widget rendered and
+ * - white, black and mid-grey (#777) pages: axe (WCAG 2.1 A/AA) finds no violation with every widget rendered and
  *   the review form open, and the sort control's text contrasts (≥ 4.5:1) with the background behind it,
  *   as do the options of its menu;
  * - a page that opts into `color-scheme: light dark`, shown to a shopper who prefers dark: the widgets'
@@ -31,7 +31,7 @@ const pages = new Map<string, string>();
 const THEMES = {
   white: "html { background: #fff; color: #111; }",
   black: "html { background: #000; color: #eee; }",
-  grey: "html { background: #8a8a8a; color: #000; }",
+  grey: "html { background: #777; color: #000; }",
   // Opts into the shopper's colour scheme: the system colours, nothing else.
   scheme: "html { color-scheme: light dark; background: Canvas; color: CanvasText; }",
   // A theme that lays the elements out itself (as the demo pages do): an empty element still takes no space.
@@ -93,13 +93,14 @@ async function sortColours(page: Page): Promise<{ select: number[][]; option: nu
   return page.evaluate(() => {
     const probe = document.createElement("div");
     document.body.append(probe);
+    // Any CSS colour (rgb, color(srgb …), oklch …) as the sRGB pixel a 1×1 canvas paints with it.
+    const ctx = document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
     const parse = (value: string): number[] => {
-      probe.style.color = value;
-      const c = getComputedStyle(probe).color;
-      const srgb = /color\(srgb ([\d.e-]+) ([\d.e-]+) ([\d.e-]+)(?: \/ ([\d.e-]+))?\)/.exec(c);
-      if (srgb) return [Number(srgb[1]) * 255, Number(srgb[2]) * 255, Number(srgb[3]) * 255, srgb[4] === undefined ? 1 : Number(srgb[4])];
-      const rgb = /rgba?\(([\d.]+), ([\d.]+), ([\d.]+)(?:, ([\d.]+))?\)/.exec(c)!;
-      return [Number(rgb[1]), Number(rgb[2]), Number(rgb[3]), rgb[4] === undefined ? 1 : Number(rgb[4])];
+      ctx.clearRect(0, 0, 1, 1);
+      ctx.fillStyle = value;
+      ctx.fillRect(0, 0, 1, 1);
+      const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data;
+      return [r!, g!, b!, a! / 255];
     };
     const backgroundOf = (start: Element): number[] => {
       for (let el: Element | null = start; el; el = el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null)) {

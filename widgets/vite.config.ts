@@ -342,11 +342,12 @@ export default defineConfig({
         // Content-hashed names without the chunk's name: each element module names the chunks it imports (-64 B gzip over all widgets).
         chunkFileNames: "chunks/[hash].js",
         // Each file is gzipped on its own, so fewer, larger shared files compress better than several small ones.
-        // "shared": Lit and the internals every element uses, the star badge too (its page loads only the loader,
+        // "shared": Lit and the internals every element uses, the star badge too (and the rating rule, which the badge and
+        // the reviews header share) (its page loads only the loader,
         // this and its own module: #23, ≤ 12 KB). "ui": the internals only the larger elements use (control styles,
         // stepwise rendering, form fields, the customer token, HTML-safe text), loaded with the first of them.
         manualChunks: (id) =>
-          /node_modules|\/widgets\/internal\/(api|api-error|chorus-element|lit-decorators|tasks|tokens|format|format-lang|stars|events|strings)\.ts$/.test(id) ? "shared"
+          /node_modules|\/widgets\/internal\/(api|api-error|chorus-element|lit-decorators|tasks|tokens|format|format-lang|stars|events|strings|rating)\.ts$|\/server\/contract\/rating\.ts$/.test(id) ? "shared"
           : /\/widgets\/internal\/(ui|form|html-text|customer-token|dates|post|fill-parts)\.ts$/.test(id) ? "ui"
           : undefined,
       },

@@ -132,14 +132,15 @@ export const extras: { texts: Record<string, string>; textOn?: (hex: string) => 
  * @attr api-base - origin of the Chorus server, e.g. `https://reviews.example.com`; default: the origin of `chorus.js`
  *
  * @cssproperty [--chorus-font=inherit] - font family
- * @cssproperty [--chorus-text=currentColor] - text
+ * @cssproperty [--chorus-text=the page's text colour (currentColor)] - text
+ * @cssproperty [--chorus-background=the paper of the text colour: white under dark text, black under light text; transparent for the star badge] - the element's own background, so its text contrasts on any page
  * @cssproperty [--chorus-muted=the text colour at 80%] - secondary text, borders of controls
  * @cssproperty [--chorus-accent=none: the text colour, buttons outlined] - filled buttons, links, focus ring, active chips
  * @cssproperty [--chorus-accent-contrast=#fff (with an accent)] - text on the accent
  * @cssproperty [--chorus-star=#b45309] - filled stars
  * @cssproperty [--chorus-star-empty=the text colour at 25%] - empty stars
  * @cssproperty [--chorus-border=the text colour at 22%] - card borders, hairlines
- * @cssproperty [--chorus-surface=transparent] - card and sort menu background
+ * @cssproperty [--chorus-surface=transparent] - card and sort menu background (over the element's background)
  * @cssproperty [--chorus-radius=8px] - corner radius
  * @cssproperty [--chorus-danger=red (35%) mixed into the text colour] - error text
  */

@@ -1,33 +1,54 @@
 /**
  * Design tokens shared by every element: `--chorus-*` custom properties whose defaults derive from the
- * page, so the widgets fit any theme (issue #23 item 4): text is the inherited `currentColor`, secondary
- * text, borders, empty stars and placeholders are `color-mix()` of `currentColor` with `transparent` (they
- * blend with whatever background the page has), controls inherit colour and have no background of their
- * own. Without an accent, buttons are outlined in the text colour (`--_fill` transparent, `--_on-fill` the
- * text colour); with `--chorus-accent` set (page CSS or the admin, set on the element) they are filled with
- * it and their text is `--chorus-accent-contrast` (default white). A page that declares
- * `color-scheme: light dark` gets widgets that follow the shopper's colour scheme (they inherit the page's
- * colours; native popups and the lightbox use the system colours `Canvas`/`CanvasText`).
- * A merchant themes every widget at once by setting these on any ancestor (e.g. `:root { --chorus-accent: #0a7; }`).
+ * page, so the widgets fit any theme and stay readable on any background (docs/widgets.md, Themes).
+ *
+ * Each block element paints its own surface: a background and text colour pair. The text is the page's
+ * inherited colour (`currentColor`); the background is that colour's paper: white under dark text, black under
+ * light text (`oklch(from currentColor round(1 - l, 1) 0 0)`), so text meets WCAG AA (≥ 4.5:1) whatever
+ * the page's background, e.g. black text on a mid-grey (#777) page is drawn on white. A browser without
+ * relative colours takes the system pair `Canvas`/`CanvasText`. Both follow a page that declares
+ * `color-scheme: light dark` (its text colour, or `CanvasText`, turns light for a shopper who prefers dark).
+ * Secondary text, borders, empty stars and placeholders are `color-mix()` of the text colour with
+ * `transparent`; controls inherit colour and have no background of their own. Without an accent, buttons
+ * are outlined in the text colour (`--_fill` transparent, `--_on-fill` the text colour); with
+ * `--chorus-accent` set (page CSS or the admin, set on the element) they are filled with it and their text is
+ * `--chorus-accent-contrast` (default white). The star badge, an inline element beside the product title,
+ * paints nothing and uses the page's text colour at full strength.
+ * A merchant themes every widget at once by setting these on any ancestor (e.g. `:root { --chorus-accent: #0a7; }`);
+ * `--chorus-background: transparent` shows the page through (the page's own text colour must then contrast with it).
  *
  * @cssproperty --chorus-font - font family (default: inherit)
- * @cssproperty --chorus-text - text colour (default: currentColor)
+ * @cssproperty --chorus-text - text colour (default: the page's text colour, currentColor)
+ * @cssproperty --chorus-background - the element's background (default: white under dark text, black under light text)
  * @cssproperty --chorus-muted - secondary text colour (default: the text colour at 80%)
  * @cssproperty --chorus-accent - filled buttons, links, focus ring, active chips (default: the text colour, buttons outlined)
  * @cssproperty --chorus-accent-contrast - text on accent (default #fff, only used with --chorus-accent)
  * @cssproperty --chorus-star - filled star colour (default #b45309)
  * @cssproperty --chorus-star-empty - empty star colour (default: the text colour at 25%)
  * @cssproperty --chorus-border - hairlines (default: the text colour at 22%)
- * @cssproperty --chorus-surface - card background (default transparent)
+ * @cssproperty --chorus-surface - card background (default transparent: the element's background)
  * @cssproperty --chorus-radius - corner radius
  * @cssproperty --chorus-danger - error text (default: red mixed into the text colour)
  */
 import { css } from "lit";
 
 export const tokens = css`
+  /* The surface pair without relative colours: the system colours of the page's colour scheme. */
+  :host {
+    --_ink: CanvasText;
+    --_paper: Canvas;
+  }
+  @supports (color: oklch(from currentColor round(1 - l, 1) 0 0)) {
+    /* The page's text colour on its paper: white under dark text, black under light text. */
+    :host {
+      --_ink: currentColor;
+      --_paper: oklch(from currentColor round(1 - l, 1) 0 0);
+    }
+  }
   :host {
     --_font: var(--chorus-font, inherit);
-    --_text: var(--chorus-text, currentColor);
+    --_text: var(--chorus-text, var(--_ink));
+    --_background: var(--chorus-background, var(--_paper));
     --_muted: var(--chorus-muted, color-mix(in srgb, currentColor 80%, transparent));
     --_accent: var(--chorus-accent, currentColor);
     /* Filled controls: the accent when one is set, else none (outlined in the text colour). */
@@ -43,6 +64,7 @@ export const tokens = css`
     --_danger: var(--chorus-danger, color-mix(in srgb, #c00 35%, currentColor));
     font-family: var(--_font);
     color: var(--_text);
+    background: var(--_background);
   }
   :host([hidden]) {
     display: none !important;

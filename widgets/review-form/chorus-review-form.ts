@@ -37,6 +37,7 @@ type Picked = { file: File; url: string; kind: "image" | "video"; id: number };
  * @event chorus-review-submitted - `{ reviewId, status }` after the server accepted the review (`status` is `pending` until the store publishes it)
  * @csspart form - the form
  * @csspart submit - the submit button
+ * @csspart media-picker - the "Add photos or a video" button (the file input's label; the attached files show as thumbnails below it)
  * @csspart message - the success message
  * @csspart error - an error message
  * @cssproperty --chorus-accent - buttons and focus ring (see widgets/internal/tokens.ts for all tokens)
@@ -70,6 +71,9 @@ export class ChorusReviewForm extends ChorusElement {
       textarea { min-height: 120px; resize: vertical; }
       .hint { color: var(--_muted); font-size: 0.875em; margin: 2px 0 0; }
       .check { display: flex; gap: 8px; align-items: center; }
+      /* The file input is hidden (no "No file chosen" beside the thumbnails): its label is the button, focus ring included. */
+      .pick { display: inline-block; }
+      input:focus-visible + .pick { outline: 3px solid var(--_accent); outline-offset: 2px; }
       .previews { display: flex; flex-wrap: wrap; gap: 8px; list-style: none; padding: 0; margin: 8px 0 0; }
       .previews li { position: relative; width: 96px; }
       .previews img, .previews video { width: 96px; height: 96px; object-fit: cover; border-radius: 6px; display: block; background: #eee; }
@@ -156,6 +160,16 @@ export class ChorusReviewForm extends ChorusElement {
       if (a.required && !v(`a${i}`)) errors[`a${i}`] = this.t("reviewForm.answerMissing", { title: a.title });
     });
     return errors;
+  }
+
+  /**
+   * As the shopper corrects a field that shows an error, check it again: its error goes as soon as the value is
+   * valid (or changes to the one that now applies). Fields without an error are not checked while typing.
+   */
+  #recheck(event: Event): void {
+    const name = (event.target as HTMLInputElement).name as Field;
+    if (!this.errors[name]) return;
+    this.errors = { ...this.errors, [name]: this.#validate(event.currentTarget as HTMLFormElement)[name] };
   }
 
   /** Map a server description ("body must be …", "media[1] (x.jpg) is …") to the field it names. */
@@ -260,7 +274,7 @@ export class ChorusReviewForm extends ChorusElement {
       </div>`;
     }
     const e = this.errors;
-    return html`<form part="form" novalidate @submit=${this.#submit} aria-label=${this.t("reviewForm.label")}>
+    return html`<form part="form" novalidate @submit=${this.#submit} @input=${this.#recheck} @change=${this.#recheck} aria-label=${this.t("reviewForm.label")}>
       ${e.form ? html`<p class="error form-error" part="error" role="alert" tabindex="-1">${e.form}</p>` : nothing}
       <fieldset aria-describedby=${this.#describedBy("rating")} ?data-invalid=${!!e.rating}>
         <legend>${this.t("reviewForm.rating")}</legend>
@@ -282,9 +296,9 @@ export class ChorusReviewForm extends ChorusElement {
         <label for="crf-recommended">${this.t("reviewForm.recommend")}</label>
       </div>
       <div>
-        <label class="field" for="crf-media">${this.t("reviewForm.media")}</label>
-        <input type="file" id="crf-media" name="media-picker" accept="image/jpeg,image/png,image/webp,image/gif,video/mp4,video/webm,video/quicktime" multiple
+        <input type="file" class="visually-hidden" id="crf-media" name="media-picker" accept="image/jpeg,image/png,image/webp,image/gif,video/mp4,video/webm,video/quicktime" multiple
           aria-describedby=${this.#describedBy("media", true)} aria-invalid=${!!e.media} @change=${this.#pick} />
+        <label class="btn secondary pick" part="media-picker" for="crf-media">${this.t("reviewForm.media")}</label>
         <p class="hint" id="crf-media-hint">${this.t("reviewForm.mediaHint")}</p>
         ${this.#errorOf("media")}
         ${this.files.length

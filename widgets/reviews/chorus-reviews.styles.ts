@@ -15,6 +15,10 @@ export const reviewsStyles = css`
   :host([state="empty"]) { min-height: 0; }
   .invite { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1rem; margin: 0 0 1rem; }
   .invite p { margin: 0; }
+  /* The first page's box: the size of the loading state (the snippet reserves it) until it opens. */
+  .box.shut { position: relative; display: flex; flex-direction: column; height: var(--chorus-reviews-min-height, 28rem); overflow: hidden; }
+  .box.shut .results { flex: 1 1 0; min-height: 0; overflow: hidden; }
+  .reveal { position: absolute; inset: auto 0 0 0; display: flex; justify-content: center; padding: 3rem 0 0.5rem; background: linear-gradient(transparent, var(--_background) 55%); }
   .results { min-height: 4rem; }
   .results[aria-busy="true"] { min-height: var(--chorus-reviews-min-height, 28rem); }
   .results[aria-busy="true"] ol { opacity: 0.6; }
@@ -36,16 +40,25 @@ export const reviewsStyles = css`
   .reply p { margin: 0.25rem 0; white-space: pre-line; }
   .reply .label { font-weight: 600; font-size: 0.9em; }
   .helpful { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; margin-top: 0.5rem; font-size: 0.9em; color: var(--_muted); }
-  .helpful .btn { padding: 0.2rem 0.75rem; }
+  /* Light vote buttons: text in the secondary colour, a hairline only on hover and focus. */
+  .vote { font: inherit; color: inherit; background: none; border: 1px solid transparent; border-radius: 999px; padding: 0.1rem 0.6rem; cursor: pointer; }
+  .vote:hover { border-color: var(--_border); color: var(--_text); }
+  .vote[aria-disabled="true"] { cursor: default; }
   .more { display: flex; justify-content: center; margin-top: 1.25rem; }
   .skeleton { height: 8.5rem; }
   .form-region:empty { display: none; }
   .form-region { margin-bottom: 1rem; }
   .form-region:focus { outline: none; }
   /* Breakdown and filters: fixed-size rows (the counts may arrive after a server-rendered first page: no shift). */
-  .breakdown { display: grid; max-width: 24rem; margin: 0 0 0.75rem; }
+  /* Header: the score (fixed height, empty until the aggregate arrives) beside the breakdown; stacked when narrow. */
+  .header { display: flex; flex-wrap: wrap; gap: 0.75rem 2rem; align-items: center; margin: 0 0 0.75rem; }
+  .score { display: grid; justify-items: start; align-content: center; gap: 0.25rem; flex: 0 0 10rem; min-height: 6.5rem; }
+  .average { font-size: 2.75rem; font-weight: 700; line-height: 1; }
+  .total { color: var(--_muted); font-size: 0.95em; }
+  .breakdown { display: grid; flex: 1 1 18rem; max-width: 32rem; }
   .breakdown button, .chip { font: inherit; color: inherit; background: none; border: 1px solid transparent; border-radius: 1rem; padding: 0.2rem 0.75rem; cursor: pointer; }
   .breakdown button { display: grid; grid-template-columns: 2.5em 1fr 4em; gap: 0.75rem; align-items: center; text-align: start; }
+  .breakdown button:not([disabled]):hover { border-color: var(--_border); }
   .bar { height: 0.5rem; min-width: 4rem; border-radius: 1rem; background: var(--_tint); overflow: hidden; align-self: center; }
   .bar span { display: block; height: 100%; background: var(--_star); }
   .count { color: var(--_muted); text-align: end; }

@@ -3,7 +3,8 @@ import { html, isServer, nothing } from "lit";
 import { getJson, postJson, type ListReviewsResponse, type Review, type ReviewAggregateResponse, type ReviewOrder } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { reviewLocaleFor } from "../../server/contract/review-locales.ts";
-import { formatCount, formatDate } from "../internal/format.ts";
+import { formatCount, formatDate, formatRatingNumber } from "../internal/format.ts";
+import { roundRating } from "../internal/rating.ts";
 import { REVIEWS_TEXTS } from "../../server/contract/widget-strings/reviews.ts";
 import { stars } from "../internal/stars.ts";
 import { tokens } from "../internal/tokens.ts";
@@ -102,9 +103,14 @@ const WARM_UP_PLAIN = { ...WARM_UP, title: "", isRecommended: false, reviewer: {
  * @csspart reply - the merchant's reply
  * @csspart helpful - the helpful count and vote button row
  * @csspart helpful-count - "N people found this helpful"
- * @csspart vote-button - the "Helpful" and "Not helpful" buttons
+ * @csspart vote-button - the "Helpful" and "Not helpful" buttons (light: text with a hairline on hover)
  * @csspart vote-error - the inline error after a failed vote
  * @csspart load-more - the "Load more reviews" button
+ * @csspart open - the button over the lower edge of the first page's box that opens it (see "No layout shift" in docs/widgets.md)
+ * @csspart header - the reviews header: the score beside the rating breakdown
+ * @csspart score - the average (large), its stars and the number of reviews
+ * @csspart average - the average rating, e.g. "4.3"
+ * @csspart total - the number of reviews, e.g. "1,024 reviews"
  * @csspart breakdown - the rating breakdown: five rows, 5 to 1 stars
  * @csspart breakdown-row - one row (a toggle button, `aria-pressed`): the stars, a bar and the count of that rating
  * @csspart breakdown-bar - a row's bar (its fill is the share of all reviews)
@@ -156,6 +162,7 @@ export class ChorusReviews extends ChorusElement {
     search: { state: true },
     query: { state: true },
     browsing: { state: true },
+    open: { state: true },
   };
   orderBy: string = "date desc";
   pageSize = 25;
@@ -189,6 +196,13 @@ export class ChorusReviews extends ChorusElement {
   query = "";
   /** Whether the list has shown reviews: the breakdown and filters stay from then on (also over an empty result). */
   browsing = false;
+  /**
+   * Whether the first page's box may grow (no layout shift, docs/widgets.md): until then the header, filters and
+   * cards stay inside the box the element had while loading (`--chorus-reviews-min-height`), with a button that opens
+   * it. It opens on that button, on keyboard focus inside it, or by itself once its lower edge is below the
+   * viewport (the page content it then moves is out of view). A server-rendered first page has no box.
+   */
+  open = false;
 
   /**
    * The list state's requests: one controller per first page (configuration and filters), shared by its "Load more"
@@ -201,6 +215,23 @@ export class ChorusReviews extends ChorusElement {
   /** The first page's URL last requested: a change of any attribute it depends on reloads the list. */
   #url = "";
   #revealRun = 0;
+  /** Watches the end of the first page's box: open it while that is below the viewport. */
+  #fold = isServer
+    ? undefined
+    : new IntersectionObserver((entries) => {
+        for (const e of entries) if (!e.isIntersecting && e.boundingClientRect.top >= (e.rootBounds?.bottom ?? innerHeight)) this.#open();
+      });
+
+  #open = (): void => {
+    if (this.open) return;
+    this.open = true;
+    this.#fold?.disconnect();
+  };
+
+  protected updated(): void {
+    const end = this.open ? null : this.renderRoot.querySelector(".fold-end");
+    if (end) this.#fold?.observe(end);
+  }
 
   static styles = [
     tokens,
@@ -228,6 +259,8 @@ export class ChorusReviews extends ChorusElement {
   connectedCallback(): void {
     super.connectedCallback();
     document.addEventListener("chorus-keyword-selected", this.#onKeyword);
+    // Put back on a page: watch the box's end again.
+    if (this.hasUpdated) this.updated();
     // Request the first page at once: the first render waits for a few tasks (ChorusElement.scheduleUpdate).
     if (!this.#url || (this.#abort?.signal.aborted && this.status !== "ready")) void this.#loadFirstPage();
     else if (this.#abort?.signal.aborted) {
@@ -241,6 +274,7 @@ export class ChorusReviews extends ChorusElement {
     super.disconnectedCallback();
     document.removeEventListener("chorus-keyword-selected", this.#onKeyword);
     this.#abort?.abort();
+    this.#fold?.disconnect();
   }
 
   /** Apply a keyword chosen in `<chorus-reviews-keywords>` when it targets this store and scope. */
@@ -324,6 +358,8 @@ export class ChorusReviews extends ChorusElement {
     // A server-rendered snippet carries the first page: all of it shown at once, without a request.
     const first = this.storeId ? this.takeSnapshot<ListReviewsResponse>(this.#url) : undefined;
     if (first) {
+      // Its first page is in the page's HTML at its full height (and readable without JavaScript): no box.
+      this.open = true;
       this.reviews = first.reviews;
       this.shown = first.reviews.length;
       this.nextUrl = first.nextUrl;
@@ -530,7 +566,7 @@ export class ChorusReviews extends ChorusElement {
   /** One vote button; the counted vote reads "Thanks for your vote" and is disabled (repeating changes nothing). */
   #voteButton(r: Review, kind: VoteKind, vote: Vote | undefined) {
     const counted = vote?.state === "done" && vote.vote === kind;
-    return html`<button class="btn secondary" part="vote-button" aria-disabled=${vote?.state === "pending" || counted}
+    return html`<button class="vote" part="vote-button" aria-disabled=${vote?.state === "pending" || counted}
       @click=${() => this.#vote(r, kind)}>
       ${counted ? this.t("reviews.voteThanks") : kind === "helpful" ? this.t("reviews.voteHelpful") : this.t("reviews.voteUnhelpful", { count: r.unhelpfulCount })}<span class="visually-hidden">: ${r.title || this.t("reviews.reviewBy", { name: r.reviewer.displayName })}</span>
     </button>`;
@@ -585,11 +621,22 @@ export class ChorusReviews extends ChorusElement {
     return html`<button class="chip" part="filter-chip" aria-pressed=${pressed} @click=${toggle}>${this.t(label)}</button>`;
   }
 
-  /** The rating breakdown (counts from the aggregate; rows of the same size before it loads) and the filter row. */
+  /**
+   * The reviews header (the average large, its stars and the number of reviews, beside the rating breakdown, whose
+   * rows filter the list by their rating), then the filter row. Before the aggregate arrives the header keeps its
+   * size: the score is an empty box of the same height, the rows have no counts.
+   */
   #renderFilters() {
     const a = this.aggregate;
     const levels = a?.reviewCountByLevel as Record<string, number> | undefined;
-    return html`<div class="breakdown" part="breakdown" role="group" aria-label=${this.t("reviews.breakdown")}>
+    const average = a?.reviewCount ? roundRating(a.averageRating) : 0;
+    return html`<div class="header" part="header">
+      <div class="score" part="score">${a?.reviewCount
+        ? html`<span class="average" part="average" aria-hidden="true">${formatRatingNumber(average)}</span>
+          <span>${stars(average, 22)}<span class="visually-hidden">${this.t("reviews.rated", { rating: formatRatingNumber(average) })}</span></span>
+          <span class="total" part="total">${this.plural("reviews.count", a.reviewCount)}</span>`
+        : nothing}</div>
+      <div class="breakdown" part="breakdown" role="group" aria-label=${this.t("reviews.breakdown")}>
         ${LEVELS.map((n) => {
           const count = levels?.[`level${n}Count`];
           // The name is the hidden sentence ("5 out of 5 stars: 12 reviews"); the short visible parts are hidden from it.
@@ -598,7 +645,7 @@ export class ChorusReviews extends ChorusElement {
             <span class="visually-hidden">${count === undefined ? this.t("reviews.rated", { rating: n }) : this.plural("reviews.ratingRow", count, { rating: n })}</span>
           </button>`;
         })}
-      </div>
+      </div></div>
       <div class="filters" part="filters" role="group" aria-label=${this.t("reviews.filters")}>
         <form role="search" part="search" @submit=${(e: Event) => (e.preventDefault(), this.#applySearch())}>
           <input type="search" part="search-input" maxlength="100" aria-label=${this.t("reviews.search")} placeholder=${this.t("reviews.search")} .value=${this.query} @input=${this.#onQuery} />
@@ -656,10 +703,16 @@ export class ChorusReviews extends ChorusElement {
   }
 
   render() {
+    // While the first page loads, the header and filters are drawn already (rows without counts), so nothing moves
+    // down when the reviews arrive; all of it in the box of the loading state until the box opens (`open`).
+    const first = this.status === "loading" && !this.reviews.length;
+    const shut = first || (!this.open && this.status === "ready");
     return html`${this.#renderToolbar()}${this.state === "empty"
         ? nothing
-        : html`${this.browsing ? this.#renderFilters() : nothing}
-      <div class="results" aria-busy=${this.status === "loading"} aria-label=${this.t("reviews.region")} role="region">${this.#renderResults()}</div>`}
+        : html`<div class=${shut ? "box shut" : "box"} @focusin=${this.#open}>${this.browsing || first ? this.#renderFilters() : nothing}
+      <div class="results" aria-busy=${this.status === "loading"} aria-label=${this.t("reviews.region")} role="region">${this.#renderResults()}</div>
+      ${shut && !first ? html`<div class="reveal"><button class="btn secondary" part="open" aria-hidden="true" tabindex="-1" @click=${this.#open}>${this.t("reviews.loadMore")}</button></div>` : nothing}
+      </div><div class="fold-end"></div>`}
       <div class="visually-hidden" role="status" aria-live="polite">${this.announcement}</div>`;
   }
 }

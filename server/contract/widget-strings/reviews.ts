@@ -51,4 +51,6 @@ export const REVIEWS_TEXTS = {
   "reviews.shown.one": "{count} review shown",
   "reviews.shown.other": "{count} reviews shown",
   "reviews.attributeValue": "{title}: {value}",
+  "reviews.count.one": "{count} review",
+  "reviews.count.other": "{count} reviews",
 } as const;

@@ -59,6 +59,8 @@ export default {
   "reviews.shown.one": "{count} anmeldelse vist",
   "reviews.shown.other": "{count} anmeldelser vist",
   "reviews.attributeValue": "{title}: {value}",
+  "reviews.count.one": "{count} anmeldelse",
+  "reviews.count.other": "{count} anmeldelser",
   "reviewForm.label": "Skriv en anmeldelse",
   "reviewForm.rating": "Din bedømmelse (påkrævet)",
   "reviewForm.stars.one": "{count} stjerne",

@@ -59,6 +59,8 @@ export default {
   "reviews.shown.one": "{count} Bewertung angezeigt",
   "reviews.shown.other": "{count} Bewertungen angezeigt",
   "reviews.attributeValue": "{title}: {value}",
+  "reviews.count.one": "{count} Bewertung",
+  "reviews.count.other": "{count} Bewertungen",
   "reviewForm.label": "Bewertung schreiben",
   "reviewForm.rating": "Deine Bewertung (Pflichtfeld)",
   "reviewForm.stars.one": "{count} Stern",

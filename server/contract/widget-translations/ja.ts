@@ -54,6 +54,7 @@ export default {
   "reviews.emptyFiltered": "検索条件または絞り込みに一致するレビューはありません。",
   "reviews.shown.other": "{count}件のレビューを表示中",
   "reviews.attributeValue": "{title}: {value}",
+  "reviews.count.other": "{count}件のレビュー",
   "reviewForm.label": "レビューを書く",
   "reviewForm.rating": "評価（必須）",
   "reviewForm.stars.other": "星{count}つ",

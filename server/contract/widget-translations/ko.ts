@@ -54,6 +54,7 @@ export default {
   "reviews.emptyFiltered": "검색어나 필터에 맞는 리뷰가 없습니다.",
   "reviews.shown.other": "리뷰 {count}개 표시 중",
   "reviews.attributeValue": "{title}: {value}",
+  "reviews.count.other": "리뷰 {count}개",
   "reviewForm.label": "리뷰 작성",
   "reviewForm.rating": "평점(필수)",
   "reviewForm.stars.other": "별 {count}개",

@@ -59,6 +59,8 @@ export default {
   "reviews.shown.one": "{count} review getoond",
   "reviews.shown.other": "{count} reviews getoond",
   "reviews.attributeValue": "{title}: {value}",
+  "reviews.count.one": "{count} review",
+  "reviews.count.other": "{count} reviews",
   "reviewForm.label": "Review schrijven",
   "reviewForm.rating": "Je beoordeling (verplicht)",
   "reviewForm.stars.one": "{count} ster",

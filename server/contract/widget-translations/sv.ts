@@ -59,6 +59,8 @@ export default {
   "reviews.shown.one": "{count} recension visas",
   "reviews.shown.other": "{count} recensioner visas",
   "reviews.attributeValue": "{title}: {value}",
+  "reviews.count.one": "{count} recension",
+  "reviews.count.other": "{count} recensioner",
   "reviewForm.label": "Skriv en recension",
   "reviewForm.rating": "Ditt betyg (obligatoriskt)",
   "reviewForm.stars.one": "{count} stjärna",

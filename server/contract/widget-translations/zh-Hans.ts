@@ -54,6 +54,7 @@ export default {
   "reviews.emptyFiltered": "没有符合搜索或筛选条件的评价。",
   "reviews.shown.other": "显示 {count} 条评价",
   "reviews.attributeValue": "{title}：{value}",
+  "reviews.count.other": "{count} 条评价",
   "reviewForm.label": "写评价",
   "reviewForm.rating": "您的评分（必填）",
   "reviewForm.stars.other": "{count} 星",

@@ -54,6 +54,7 @@ export default {
   "reviews.emptyFiltered": "沒有符合搜尋或篩選條件的評論。",
   "reviews.shown.other": "顯示 {count} 則評論",
   "reviews.attributeValue": "{title}：{value}",
+  "reviews.count.other": "{count} 則評論",
   "reviewForm.label": "撰寫評論",
   "reviewForm.rating": "您的評分（必填）",
   "reviewForm.stars.other": "{count} 顆星",
