@@ -2,8 +2,8 @@ import { defineConfig } from "vitest/config";
 import base from "./vitest.config.ts";
 
 /**
- * The latency-injected PostgreSQL figures (test/db-latency.test.ts, issue #34): `npm run test:latency`, alone, so
- * no other test file shares the machine's cores while it measures. Starts its own PostgreSQL and two nodes (run
+ * The latency-injected PostgreSQL figures (test/db-latency.test.ts, issue #34): `npm run test:latency`, alone, on a
+ * quiet machine (a timed check: not part of `npm test`; server/http/event-loop.test.ts holds the property there). Starts its own PostgreSQL and two nodes (run
  * `npm run build` first).
  */
 export default defineConfig({

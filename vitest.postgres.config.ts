@@ -35,6 +35,7 @@ export default defineConfig({
       "server/snippets/*.test.ts",
       "server/cli/keys.test.ts",
       "server/http/scoped-invalidation.test.ts",
+      "server/http/event-loop.test.ts",
       "test/fuzz-writes.test.ts",
       "test/queues-two-nodes.test.ts",
       "test/cluster-scopes.test.ts",
