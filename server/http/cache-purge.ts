@@ -275,7 +275,7 @@ const PURGE_MARKER = "\u0001sync:purge:";
 /**
  * SQLite: the rows of `content_scope_versions` after the last one read (ROWS_PER_POLL at a time), starting from
  * the newest at start-up. PostgreSQL: the scopes the triggers announce, heard by a listener of its own; after
- * every (re)connection `*` (changes may have been missed), and `sync()` sends a marker and waits to hear it.
+ * every reconnection `*` (changes may have been missed), and `sync()` sends a marker and waits to hear it.
  */
 function changeFeed(db: Db): ChangeFeed {
   if (dialect(db) !== "postgres") {
@@ -297,6 +297,7 @@ function changeFeed(db: Db): ChangeFeed {
   }
   let heard = new Set<string>();
   let listening = false;
+  let connectedBefore = false;
   const waiting = new Map<string, () => void>();
   const token = `${PURGE_MARKER}${process.pid}:${Math.random().toString(36).slice(2)}:`;
   let markers = 0;
@@ -307,7 +308,10 @@ function changeFeed(db: Db): ChangeFeed {
     },
     onListening(on) {
       listening = on;
-      if (on) heard.add(ANY_SCOPE);
+      // After a reconnection, changes made meanwhile were not heard: purge everything. The first connection needs
+      // no such purge: every target starts with one (`target`).
+      if (on && connectedBefore) heard.add(ANY_SCOPE);
+      if (on) connectedBefore = true;
     },
   });
   return {
