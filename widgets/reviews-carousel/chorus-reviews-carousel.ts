@@ -91,6 +91,8 @@ export class ChorusReviewsCarousel extends ChorusElement {
   #abort?: AbortController;
   #timer?: ReturnType<typeof setInterval>;
   #x = NaN;
+  /** Where the track stood when `go` last started a scroll (px), until a scroll ends elsewhere; null: no move pending. */
+  #from: number | null = null;
 
   constructor() {
     super();
@@ -145,11 +147,18 @@ export class ChorusReviewsCarousel extends ChorusElement {
     if (!n) return;
     this.current = (index + n) % n;
     const track = this.renderRoot.querySelector(".track");
+    this.#from = track ? track.scrollLeft : null;
     track?.scrollTo({ left: this.current * track.clientWidth });
   }
 
-  /** After a swipe or any scroll has settled: the slide in view (each is the track's width) is current. */
+  /**
+   * After a swipe or any scroll has settled: the slide in view (each is the track's width) is current. The end of an
+   * earlier scroll that arrives just after `go` started a new one (a click as a scroll ends) finds the track still
+   * where `go` found it: that is not a swipe, and the new move stands.
+   */
   #settled(track: HTMLElement): void {
+    if (this.#from !== null && track.scrollLeft === this.#from) return;
+    this.#from = null;
     const index = Math.round(track.scrollLeft / track.clientWidth);
     if (index !== this.current) this.go(index);
   }
