@@ -378,19 +378,10 @@ export async function contentScopeWatcher(db: Db, watcher: Database.Database | n
     }
   } else {
     const syncTimeoutMs = options.syncTimeoutMs ?? 1_000;
-    const marker = `${SYNC_MARKER}${process.pid}:${Math.random().toString(36).slice(2)}:`;
-    let markers = 0;
-    const waiting = new Map<string, () => void>();
     let listening = false;
     const everything = () => note(ANY_SCOPE, seq + 1);
     const listener = scopeListener(db.location, {
-      onScope(scope) {
-        if (scope.startsWith(SYNC_MARKER)) {
-          waiting.get(scope)?.();
-          return;
-        }
-        note(scope, seq + 1);
-      },
+      onScope: (scope) => note(scope, seq + 1),
       onListening(on) {
         listening = on;
         everything();
@@ -399,25 +390,10 @@ export async function contentScopeWatcher(db: Db, watcher: Database.Database | n
     /** This node's commits (db.commits) known heard: every one counted before the last marker heard was sent. */
     let heardCommits = db.commits;
     let sync: Promise<void> | null = null;
-    /** Send a marker and wait (at most syncTimeoutMs) until it is heard: every commit before it has been heard then. */
+    /** A marker round trip: every commit counted before it was sent has been heard then (else everything counts as changed). */
     const roundTrip = async (): Promise<void> => {
       const upTo = db.commits; // counted once committed: their notifications are queued before the marker
-      const token = `${marker}${++markers}`;
-      let timer: NodeJS.Timeout | undefined;
-      const heard = new Promise<boolean>((resolve) => {
-        waiting.set(token, () => resolve(true));
-        timer = setTimeout(() => resolve(false), syncTimeoutMs);
-      });
-      try {
-        // On the pool directly: not inside whatever transaction the caller may be in.
-        await db.pool!.query("SELECT pg_notify($1, $2)", [CONTENT_SCOPES_CHANNEL, token]);
-        if (!(await heard)) everything();
-      } catch {
-        everything();
-      } finally {
-        clearTimeout(timer);
-        waiting.delete(token);
-      }
+      if (!(await listener.roundTrip(db, syncTimeoutMs))) everything();
       heardCommits = Math.max(heardCommits, upTo);
     };
     current = async () => {
@@ -460,13 +436,19 @@ export async function contentScopeWatcher(db: Db, watcher: Database.Database | n
   };
 }
 
-/** Payload prefix of a watcher's own marker notifications (scopes never start with it). */
+/** Payload prefix of the listeners' own marker notifications (scopes never start with it; no listener passes one on as a scope). */
 const SYNC_MARKER = "\u0001sync:";
 
 /** A running `scopeListener`. */
 export type ScopeListener = {
   /** Settles when the first LISTEN succeeded or failed (then it keeps retrying in the background). */
   readonly ready: Promise<void>;
+  /**
+   * Send a marker notification of this listener's over `db`'s pool (outside any transaction of the caller) and wait
+   * until it is heard: every commit before it has been heard then (notifications arrive in commit order).
+   * @returns false when it is not heard within `timeoutMs` or cannot be sent.
+   */
+  roundTrip(db: Db, timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
 };
 
@@ -484,6 +466,9 @@ export function scopeListener(url: string, handlers: { onScope(scope: string): v
   let timer: NodeJS.Timeout | null = null;
   let settle: () => void = () => {};
   const ready = new Promise<void>((resolve) => (settle = resolve));
+  const markerPrefix = `${SYNC_MARKER}${process.pid}:${Math.random().toString(36).slice(2)}:`;
+  let markers = 0;
+  const waiting = new Map<string, () => void>();
 
   function retry(c: pg.Client): void {
     settle();
@@ -502,7 +487,10 @@ export function scopeListener(url: string, handlers: { onScope(scope: string): v
     const c = new pg.Client({ connectionString: url, application_name: "chorus-content-scopes" });
     client = c;
     c.on("notification", (n) => {
-      if (n.channel === CONTENT_SCOPES_CHANNEL && n.payload) handlers.onScope(n.payload);
+      if (n.channel !== CONTENT_SCOPES_CHANNEL || !n.payload) return;
+      // Markers (this listener's or any other's) are not scopes.
+      if (n.payload.startsWith(SYNC_MARKER)) waiting.get(n.payload)?.();
+      else handlers.onScope(n.payload);
     });
     c.on("error", () => retry(c));
     c.on("end", () => retry(c));
@@ -522,6 +510,23 @@ export function scopeListener(url: string, handlers: { onScope(scope: string): v
   connect();
   return {
     ready,
+    async roundTrip(db, timeoutMs) {
+      const marker = `${markerPrefix}${++markers}`;
+      let wait: NodeJS.Timeout | undefined;
+      const heard = new Promise<boolean>((resolve) => {
+        waiting.set(marker, () => resolve(true));
+        wait = setTimeout(() => resolve(false), timeoutMs);
+      });
+      try {
+        await db.pool!.query("SELECT pg_notify($1, $2)", [CONTENT_SCOPES_CHANNEL, marker]);
+        return await heard;
+      } catch {
+        return false;
+      } finally {
+        clearTimeout(wait);
+        waiting.delete(marker);
+      }
+    },
     async close() {
       closed = true;
       settle();

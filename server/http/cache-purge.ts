@@ -17,7 +17,7 @@
  * `product:<store>:<product>` stays readable. The purger sends the same encoding.
  */
 import { dialect, type Db } from "../db/database.ts";
-import { ANY_SCOPE, CONTENT_SCOPES_CHANNEL, contentScopeLog, scopeListener } from "../db/content-scopes.ts";
+import { ANY_SCOPE, contentScopeLog, scopeListener } from "../db/content-scopes.ts";
 
 /** The tag of answers that name no content scopes: any commit makes them stale, so every purge includes it. */
 export const ANY_COMMIT_TAG = "chorus:any-commit";
@@ -269,8 +269,6 @@ type ChangeFeed = {
   close(): Promise<void>;
 };
 
-/** Payload prefix of the purger's own marker notifications (content-scope watchers ignore payloads starting "\u0001sync:"). */
-const PURGE_MARKER = "\u0001sync:purge:";
 
 /**
  * SQLite: the rows of `content_scope_versions` after the last one read (ROWS_PER_POLL at a time), starting from
@@ -298,14 +296,8 @@ function changeFeed(db: Db): ChangeFeed {
   let heard = new Set<string>();
   let listening = false;
   let connectedBefore = false;
-  const waiting = new Map<string, () => void>();
-  const token = `${PURGE_MARKER}${process.pid}:${Math.random().toString(36).slice(2)}:`;
-  let markers = 0;
   const listener = scopeListener(db.location, {
-    onScope(scope) {
-      if (scope.startsWith(PURGE_MARKER)) waiting.get(scope)?.();
-      else heard.add(scope);
-    },
+    onScope: (scope) => heard.add(scope),
     onListening(on) {
       listening = on;
       // After a reconnection, changes made meanwhile were not heard: purge everything. The first connection needs
@@ -323,19 +315,7 @@ function changeFeed(db: Db): ChangeFeed {
     async sync() {
       await listener.ready;
       if (!listening) throw new Error("Cache purge: not listening for changes on PostgreSQL");
-      const marker = `${token}${++markers}`;
-      let timer: NodeJS.Timeout | undefined;
-      const back = new Promise<boolean>((resolve) => {
-        waiting.set(marker, () => resolve(true));
-        timer = setTimeout(() => resolve(false), 2_000);
-      });
-      try {
-        await db.pool!.query("SELECT pg_notify($1, $2)", [CONTENT_SCOPES_CHANNEL, marker]);
-        if (!(await back)) throw new Error("Cache purge: a marker notification did not come back within 2 s");
-      } finally {
-        clearTimeout(timer);
-        waiting.delete(marker);
-      }
+      if (!(await listener.roundTrip(db, 2_000))) throw new Error("Cache purge: a marker notification did not come back within 2 s");
     },
     close: () => listener.close(),
   };
