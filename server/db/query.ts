@@ -386,3 +386,12 @@ export function forUpdate(db: Db, options: { skipLocked?: boolean } = {}): RawBu
   if (db.dialect !== "postgres") return sql``;
   return options.skipLocked ? sql` FOR UPDATE SKIP LOCKED` : sql` FOR UPDATE`;
 }
+
+/**
+ * Whether `db` is still open: false once `close()` ran (the SQLite connection closed, or the PostgreSQL pool
+ * ending). For background jobs (mail sender, webhook deliveries) that must stop quietly once the server closes it.
+ */
+export function isOpen(db: Db): boolean {
+  if (db.sqlite) return db.sqlite.open;
+  return db.pool ? !db.pool.ending && !db.pool.ended : true;
+}

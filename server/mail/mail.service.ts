@@ -11,8 +11,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { dialect, inTransaction, transaction, type Db } from "../db/database.ts";
-import { isOpen } from "./open.ts";
+import { dialect, inTransaction, isOpen, transaction, type Db } from "../db/database.ts";
 import { keysetPage } from "../shared/keyset-pager.ts";
 import type { MailRepo, OutboxRow, OutboxSummary } from "./mail.repo.ts";
 

@@ -29,9 +29,8 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import nodemailer, { type Transporter } from "nodemailer";
-import { transaction, type Db } from "../db/database.ts";
+import { isOpen, transaction, type Db } from "../db/database.ts";
 import { parseMailFrom } from "./address.ts";
-import { isOpen } from "./open.ts";
 import type { MailRepo, OutboxRow } from "./mail.repo.ts";
 
 /** Attempts before a message is given up (`failed`). */

@@ -18,10 +18,9 @@
  * The clock is injectable (`now`, epoch ms): tests call `runDue` with a moved clock, no sleeping.
  */
 import { randomUUID } from "node:crypto";
-import { transaction, type Db } from "../db/database.ts";
+import { isOpen, transaction, type Db } from "../db/database.ts";
 import type { SecretBox } from "../platforms/secret-box.ts";
 import type { OutgoingMail } from "../mail/mail.service.ts";
-import { isOpen } from "../mail/open.ts";
 import { disabledSubscriptionMails } from "./notify.ts";
 import { buildPayload, type PayloadDeps } from "./payloads.ts";
 import { signatureHeader, SIGNATURE_HEADER } from "./signature.ts";
