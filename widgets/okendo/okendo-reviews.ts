@@ -64,7 +64,8 @@ function initWidget(el: Element): void {
   }
   if (apiBase) wanted["api-base"] = apiBase;
   const present = el.querySelector(`:scope > ${tag}`);
-  const same = present && ["product-id", "group-id"].every((name) => present.getAttribute(name) === (wanted[name] ?? null));
+  // The same scope: an empty attribute (an element reflects its unset `group-id` as "") counts as absent.
+  const same = present && ["product-id", "group-id"].every((name) => (present.getAttribute(name) || null) === (wanted[name] ?? null));
   if (!same) {
     const element = document.createElement(tag);
     for (const [name, value] of Object.entries(wanted)) element.setAttribute(name, value);
