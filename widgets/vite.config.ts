@@ -24,6 +24,11 @@ import { REVIEW_TEXT_LOCALES } from "../server/contract/review-locales.ts";
 import { partOf, textGroupOf, type UiLocale } from "../server/contract/widget-locales.ts";
 
 const root = resolve(import.meta.dirname);
+/**
+ * The entries that run as classic scripts under fixed names (cached 5 minutes): the loader `chorus.js`, and
+ * `okendo-reviews.js`, Okendo's loader stand-in (served at /reviews-widget-plus/js/okendo-reviews.js, docs/okendo.md).
+ */
+const CLASSIC_SCRIPTS = new Set(["chorus", "okendo-reviews"]);
 
 /**
  * Terser on Rollup's output (esbuild's minification before it made no difference after gzip): three passes, functions
@@ -146,7 +151,8 @@ export const minifyEs: Plugin = {
     if (source.includes("__vitePreload(")) throw new Error(`chorus-minify-es: an import() in ${chunk.fileName} not unwrapped`);
     const minified = shortCustomProperties([...customProperties])(await minifyModule(source));
     // The loader runs as a classic script: keep its (mangled) top-level names out of the page's global scope.
-    return { code: chunk.isEntry && chunk.name === "chorus" ? `(()=>{${minified}})();` : minified, map: null };
+    // So does Okendo's loader stand-in (widgets/okendo/okendo-reviews.ts).
+    return { code: chunk.isEntry && CLASSIC_SCRIPTS.has(chunk.name) ? `(()=>{${minified}})();` : minified, map: null };
   },
 };
 
@@ -330,6 +336,7 @@ export default defineConfig({
     rollupOptions: {
       input: {
         chorus: resolve(root, "index.ts"),
+        "okendo-reviews": resolve(root, "okendo/okendo-reviews.ts"),
         ...Object.fromEntries(WIDGET_TAGS.map((tag) => [tag, resolve(root, widgetModulePath(tag))])),
       },
       preserveEntrySignatures: "strict",
@@ -338,7 +345,7 @@ export default defineConfig({
         format: "es",
         // The loader keeps its name (merchants' pages name it; cached 5 minutes); every other file is named by its
         // content's hash, so it is cached a year and a page keeps importing its own build's files across a deploy.
-        entryFileNames: (chunk) => (chunk.name === "chorus" ? "chorus.js" : "chunks/[name]-[hash].js"),
+        entryFileNames: (chunk) => (CLASSIC_SCRIPTS.has(chunk.name) ? `${chunk.name}.js` : "chunks/[name]-[hash].js"),
         // Content-hashed names without the chunk's name: each element module names the chunks it imports (-64 B gzip over all widgets).
         chunkFileNames: "chunks/[hash].js",
         // Each file is gzipped on its own, so fewer, larger shared files compress better than several small ones.

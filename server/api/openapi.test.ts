@@ -171,6 +171,8 @@ describe("live answers validate against the documents", () => {
     await check({ url: `${nowhere}/products/shopify-${PRODUCT}/structured_data`, status: 404 });
     await check({ url: `${S}/widget_settings?locale=en_US`, status: 400 });
     await check({ url: `${nowhere}/widget_settings`, status: 404 });
+    await check({ url: `${S}/widget_plus_settings`, status: 200 });
+    await check({ url: `${nowhere}/widget_plus_settings`, status: 404 });
     await check({ url: `${nowhere}/products/shopify-1/reviews_summary`, status: 404 });
     // Writes.
     await check({ url: `${S}/products/shopify-${PRODUCT}/reviews`, status: 201, body: { rating: 5, title: "Lovely", body: "Fits well and the colour is as shown.", displayName: "Ann", email: "ann@example.com" } });

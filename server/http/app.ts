@@ -29,7 +29,7 @@ import type { Logger } from "./logging.ts";
 import { logRequest } from "./logging.ts";
 import { methodAccepted, refuseMethod, refuseMethods } from "./methods.ts";
 import { publicOriginResolver } from "./public-origin.ts";
-import { widgetFilesHandler } from "../widgets/static.ts";
+import { OKENDO_LOADER_PATH, widgetFilesHandler } from "../widgets/static.ts";
 import type { ReadWorkers } from "./read-workers.ts";
 import { ResponseCache, type CachedResponse } from "./response-cache.ts";
 
@@ -317,7 +317,13 @@ export function createHttpServer(options: HttpOptions): Server {
   app.disable("x-powered-by");
   app.use(compression());
   // The widget build's static files: hashed modules kept a year, precompressed; the loader 5 minutes (server/widgets/static.ts, ADR 0018).
-  app.use("/widgets", widgetFilesHandler(join(root, "public/widgets")));
+  const widgetFiles = widgetFilesHandler(join(root, "public/widgets"));
+  app.use("/widgets", widgetFiles);
+  // Okendo's loader path, for Okendo's Hydrogen components: the build's okendo-reviews.js (docs/okendo.md "Hydrogen").
+  app.get(OKENDO_LOADER_PATH, (req, res, next) => {
+    req.url = "/okendo-reviews.js";
+    widgetFiles(req, res, next);
+  });
   app.use("/assets", express.static(join(root, "build/client/assets"), { immutable: true, maxAge: "1y", setHeaders: nosniff }));
   // Review media: only published items of published reviews, a five-minute cache (server/media/media-http.ts).
   app.use("/media", mediaHttpHandler({ mediaRows: services.mediaRows, mediaPath: services.mediaPath, secret: services.secret, tagged: purger !== null }));

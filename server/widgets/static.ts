@@ -16,6 +16,8 @@ import { existsSync, statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { negotiateCoding, type ContentCoding } from "../http/encoding.ts";
 
+/** Where Okendo's Hydrogen components load Okendo's loader from (on their `cdnDomain`); answered with the build's `okendo-reviews.js`. */
+export const OKENDO_LOADER_PATH = "/reviews-widget-plus/js/okendo-reviews.js";
 /** The loader's cache lifetime in seconds (docs/widgets.md: a new build reaches pages within 5 minutes). */
 export const LOADER_MAX_AGE_S = 300;
 /** A hashed file's cache lifetime in seconds: a year. */
