@@ -262,7 +262,9 @@ export async function applyOrderRefund(
   // Exactly-once: the refund's row above is unique; the customer's row lock orders the ledger writes.
   const c = (await repo.lockCustomer(r.storeId, earned.loyalty_customer_id))!;
   const already = await life.refundedPoints(r.storeId, r.orderId);
-  const due = Math.min(Math.round(earned.points * Math.min(1, r.amount / total)), earned.points - already);
+  // In proportion to the order's points before any refund (a row that was pending holds them), never more than is left.
+  const base = pending?.points ?? earned.points;
+  const due = Math.min(Math.round(base * Math.min(1, r.amount / total)), earned.points - already);
   if (due <= 0) return 0;
   const points = Math.min(due, c.balance);
   if (points > 0) {
