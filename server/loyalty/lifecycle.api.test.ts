@@ -139,7 +139,7 @@ describe("birthdays (docs/loyalty.md, Birthdays)", () => {
     await t.services.loyaltyLifecycle.updateSettings(TEST_STORE_ID, { timeZone: "UTC" });
   });
 
-  it("is exactly-once with runs on two nodes at the same time", async () => {
+  it("birthdays, confirmations and expiries are exactly-once with runs on two nodes at the same time", async () => {
     const me = await member("bday-race");
     expect((await call(`${A}/customer`, { method: "PATCH", token: me.token, body: { birthday: { month: 7, day: 1 } } })).status).toBe(200);
     const other = await createServices({ databasePath: t.databasePath, mediaPath: `${t.dir}/media` });
@@ -148,6 +148,24 @@ describe("birthdays (docs/loyalty.md, Birthdays)", () => {
       await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? other : t.services).loyaltyLifecycle.runDue(at)));
       expect(await awards(me.id, "birthday:%")).toEqual(["birthday:2029"]);
       await ledgerOk(me.id);
+
+      // Pending order points confirmed once, and a balance expired once, with eight runs at once on two nodes.
+      await t.services.loyaltyLifecycle.updateSettings(TEST_STORE_ID, { returnWindowDays: 14, pointsExpiryMonths: 6 });
+      try {
+        const buyer = await member("race-pending");
+        await shopify("orders/create", order(95001, buyer.platformCustomerId, 120));
+        const counts = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? other : t.services).loyaltyLifecycle.runDue(Date.now() + 15 * DAY)));
+        expect(counts.reduce((n, c) => n + c.confirmed, 0)).toBe(1);
+        expect((await row(buyer.id)).balance).toBe(220);
+        const later = Date.now() + 15 * DAY + 200 * DAY; // past six months after the confirmation
+        const expired = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? other : t.services).loyaltyLifecycle.runDue(later)));
+        expect(expired.reduce((n, c) => n + c.expired, 0)).toBeGreaterThanOrEqual(1);
+        expect(await awards(buyer.id, "expiry:%")).toHaveLength(1);
+        expect((await row(buyer.id)).balance).toBe(0);
+        await ledgerOk(buyer.id);
+      } finally {
+        await t.services.loyaltyLifecycle.updateSettings(TEST_STORE_ID, { returnWindowDays: 0, pointsExpiryMonths: null });
+      }
     } finally {
       await other.close();
     }
