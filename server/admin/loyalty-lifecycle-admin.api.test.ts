@@ -47,7 +47,7 @@ describe("admin: points lifecycle", () => {
     expect(page).toMatch(/name="timeZone"[^>]*value="UTC"/);
 
     const saved = await post({ timeZone: "Europe/Paris", pointsExpiryMonths: "12", returnWindowDays: "30", tierRequalification: "on" });
-    expect(saved.status).toBe(302);
+    expect(saved.status).toBe(303);
     expect(await t.services.loyaltyLifecycle.settings(A)).toEqual({ timeZone: "Europe/Paris", pointsExpiryMonths: 12, returnWindowDays: 30, tierRequalification: true });
 
     const bad = await post({ timeZone: "Mars/Olympus", pointsExpiryMonths: "5", returnWindowDays: "61" });
@@ -56,7 +56,7 @@ describe("admin: points lifecycle", () => {
     expect(html).toContain("timeZone must be an IANA time zone");
     expect(await t.services.loyaltyLifecycle.settings(A)).toEqual({ timeZone: "Europe/Paris", pointsExpiryMonths: 12, returnWindowDays: 30, tierRequalification: true });
 
-    expect((await post({ timeZone: "UTC", pointsExpiryMonths: "", returnWindowDays: "0" })).status).toBe(302); // expiry off, re-qualification off
+    expect((await post({ timeZone: "UTC", pointsExpiryMonths: "", returnWindowDays: "0" })).status).toBe(303); // expiry off, re-qualification off
     expect(await t.services.loyaltyLifecycle.settings(A)).toEqual({ timeZone: "UTC", pointsExpiryMonths: null, returnWindowDays: 0, tierRequalification: false });
   });
 });
