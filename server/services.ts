@@ -29,6 +29,9 @@ import { aiWorker } from "./ai/worker.ts";
 import { createTranslationProvider } from "./translation/providers.ts";
 import { translationService } from "./translation/translation.service.ts";
 import { loyaltyRepo } from "./loyalty/loyalty.repo.ts";
+import { lifecycleRepo } from "./loyalty/lifecycle.repo.ts";
+import { loyaltyLifecycle } from "./loyalty/lifecycle.ts";
+import { loyaltyEnterprise } from "./loyalty/enterprise.ts";
 import { loyaltyService } from "./loyalty/loyalty.service.ts";
 import { reviewsUploadService } from "./import/reviews-upload.ts";
 import { customerTokens } from "./loyalty/tokens.ts";
@@ -83,6 +86,8 @@ export type ServicesOptions = {
    * `from` (MAIL_FROM), `now` the clock of the outbox and its sender (epoch ms; tests move it).
    */
   mail?: { smtpUrl?: string | null; from?: string; now?: () => number };
+  /** The clock of the loyalty lifecycle (birthdays, expiry, pending points: server/loyalty/lifecycle.ts; epoch ms; tests move it). */
+  loyalty?: { now?: () => number };
   /**
    * Whether outgoing requests made for merchants (import media, webhooks, platform APIs) may reach loopback
    * addresses (ALLOW_LOOPBACK_REQUESTS=1, server/shared/outgoing-request.ts; default false).
@@ -143,6 +148,7 @@ async function buildServices(db: Db, options: ServicesOptions) {
   const worker = aiWorker({ repo: aiData, ai, log: options.log }, { sweepIntervalMs: aiConfig.sweepIntervalMs });
   const keys = apiKeys(db);
   const loyaltyData = loyaltyRepo(db);
+  const loyaltyLifecycleData = lifecycleRepo(db);
   const loyalty = loyaltyService({ db, repo: loyaltyData, stores, tokens: customerTokens(loyaltyTokenSecret), secret });
   const adminData = adminRepo(db);
   const admin = adminService({ db, admin: adminData, stores });
@@ -167,7 +173,7 @@ async function buildServices(db: Db, options: ServicesOptions) {
   });
   // Shop-platform connection (issue #22): webhooks → orders, products, loyalty points (server/platforms).
   const platforms = platformsService({
-    db, repo: platformsRepo(db), orders, loyalty: loyaltyData, box: secretBox(platformSecretKey),
+    db, repo: platformsRepo(db), orders, loyalty: loyaltyData, lifecycle: loyaltyLifecycleData, box: secretBox(platformSecretKey),
     storePlatform: async (storeId) => (await stores.get(storeId))?.platform, log: (message, error) => options.log?.(`${message}: ${String(error)}`),
   });
   const questions = questionsService({ questions: questionsData, reviewsService: reviews, stores, limiter });
@@ -191,6 +197,9 @@ async function buildServices(db: Db, options: ServicesOptions) {
   const mailData = mailRepo(db);
   const sender = mailSender({ db, repo: mailData, smtpUrl: options.mail?.smtpUrl ?? null, from: options.mail?.from ?? DEFAULT_MAIL_FROM, now: mailNow, log: options.log });
   const mail = mailService({ db, repo: mailData, sending: sender.enabled, now: mailNow, secret, onEnqueued: () => sender.wake() });
+  // Loyalty lifecycle (issue #35 items 3-4) and the enterprise loyalty API (item 7).
+  const loyaltyLifecycleService = loyaltyLifecycle({ db, repo: loyaltyData, life: loyaltyLifecycleData, stores, mail, now: options.loyalty?.now ?? Date.now });
+  const loyaltyEnterpriseService = loyaltyEnterprise({ db, repo: loyaltyData, lifecycle: loyaltyLifecycleService, ledger: loyalty, secret });
   // Accounts (issue #21 item 2): sign-up and operators, a store's team and invitations, password reset.
   const accountDeps = { db, admin: adminData, adminService: admin, accounts: accountsRepo(db), stores };
   // Review requests (issue #22 item 2): settings, the persisted schedule, hosted review links (server/review-requests).
@@ -236,6 +245,10 @@ async function buildServices(db: Db, options: ServicesOptions) {
     translation,
     loyaltyData,
     loyalty,
+    /** Birthdays, expiry, pending points and settings (server/loyalty/lifecycle.ts): `runDue(nowMs)` is its job. */
+    loyaltyLifecycle: loyaltyLifecycleService,
+    /** The enterprise loyalty API's customer operations (server/loyalty/enterprise.ts). */
+    loyaltyEnterprise: loyaltyEnterpriseService,
     /** Merchant admin sign-in, sessions, CSRF tokens, memberships (server/admin). */
     admin,
     /** Review moderation queue, publish/reject, replies (server/admin). */

@@ -191,7 +191,8 @@ export default function Loyalty() {
       {!enabled ? <p className="notice">The loyalty program is off: shoppers do not see it. <Link to={setupUrl}>Turn it on</Link></p> : null}
       <p>
         <Link to={setupUrl}>Program set-up: on or off, platform secret</Link>{" · "}
-        <Link to={`/admin/stores/${storeId}/loyalty/customers`}>Customers: status, points, block, adjust points</Link>
+        <Link to={`/admin/stores/${storeId}/loyalty/customers`}>Customers: status, points, block, adjust points</Link>{" · "}
+        <Link to={`/admin/stores/${storeId}/loyalty/lifecycle`}>Points lifecycle: time zone, expiry, return window, tiers</Link>
       </p>
 
       <h2 id="earning">Earning rules</h2>

@@ -1,6 +1,7 @@
 import { remixHandlers } from "../../server/api/remix.ts";
 import { customer } from "~/lib/loyalty.server";
+import { setBirthday } from "~/lib/loyalty-lifecycle.server";
 
 /** Declared once here: the Remix loader/action, the fast path and the OpenAPI document all run from these (server/api/remix.ts). */
-export const loader = remixHandlers([customer]);
+export const loader = remixHandlers([customer, setBirthday]);
 export const action = loader;

@@ -108,7 +108,7 @@ export type VipTiersResponse = z.infer<typeof vipTiersResponseSchema>;
 
 export const loyaltyTransactionSchema = z.object({
   transactionId: z.string().meta({ description: "ID of the transaction." }),
-  type: z.enum(TRANSACTION_TYPES).meta({ description: "`earning` (points awarded), `redemption` (points spent on a reward) or `adjustment` (changed by the store)." }),
+  type: z.enum(TRANSACTION_TYPES).meta({ description: "`earning` (points awarded), `redemption` (points spent on a reward), `adjustment` (changed by the store, a cancelled order or a refund) or `expiry` (points expired after months without activity)." }),
   points: z.int().meta({ description: "Points added or removed (a signed integer): positive for earnings, negative for redemptions; adjustments may be either." }),
   balanceAfter: z.int().min(0).meta({ description: "The customer's points balance after this transaction." }),
   description: z.string().meta({ description: "What the transaction was for, for display." }),

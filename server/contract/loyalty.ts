@@ -15,7 +15,7 @@ export type EarningRuleType = (typeof EARNING_RULE_TYPES)[number];
 export const REDEMPTION_RULE_TYPES = ["fixed-amount-coupon", "percentage-coupon", "free-shipping"] as const;
 export type RedemptionRuleType = (typeof REDEMPTION_RULE_TYPES)[number];
 
-export const TRANSACTION_TYPES = ["earning", "redemption", "adjustment"] as const;
+export const TRANSACTION_TYPES = ["earning", "redemption", "adjustment", "expiry"] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
 /** The technology partner's header (docs/loyalty.md, Enrolment flow). */

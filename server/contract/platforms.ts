@@ -59,8 +59,20 @@ export const shopifyProduct = z.object({
 });
 export const shopifyProductDelete = z.object({ id: shopifyId });
 
+/**
+ * A Shopify Refund (`refunds/create`): the refunded amount is the sum of the refund line items' `subtotal`, or, without
+ * line items (an amount refunded on its own), of the `refund` transactions' `amount` (docs/loyalty.md "Pending points and refunds").
+ */
+export const shopifyRefund = z.object({
+  id: shopifyId,
+  order_id: shopifyId,
+  refund_line_items: z.array(z.object({ subtotal: money.nullish() })).max(10_000).nullish(),
+  transactions: z.array(z.object({ kind: text(40).nullish(), amount: money.nullish() })).max(10_000).nullish(),
+});
+export type ShopifyRefund = z.output<typeof shopifyRefund>;
+
 /** Topics of Shopify webhooks Chorus applies; any other topic is answered 200 and ignored. */
-export const SHOPIFY_TOPICS = ["orders/create", "orders/fulfilled", "fulfillments/create", "orders/cancelled", "products/create", "products/update", "products/delete"] as const;
+export const SHOPIFY_TOPICS = ["orders/create", "orders/fulfilled", "fulfillments/create", "orders/cancelled", "refunds/create", "products/create", "products/update", "products/delete"] as const;
 export type ShopifyTopic = (typeof SHOPIFY_TOPICS)[number];
 
 /** Headers of a Shopify webhook delivery. */

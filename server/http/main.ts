@@ -17,6 +17,7 @@ import { startMediaSweeper } from "../media/media-retention.ts";
 import { startWorkerPool } from "./read-workers.ts";
 import { originOf } from "./public-origin.ts";
 import { startReviewRequestScheduler } from "../review-requests/scheduler.ts";
+import { startLoyaltyLifecycleJob } from "../loyalty/lifecycle-job.ts";
 import { startHeldReviewPublisher } from "../admin/held-reviews.ts";
 import { startupBannerLines } from "./startup-banner.ts";
 
@@ -103,6 +104,8 @@ async function main(): Promise<void> {
   // Held reviews: a review still pending after the store's publishHeldAfterDays (default 14) is published
   // (server/admin/held-reviews.ts), at start and every 10 minutes; each review once, with one node or several.
   const heldReviewPublisher = startHeldReviewPublisher({ service: services.moderation, log });
+  // Loyalty lifecycle: birthdays, expiry reminders and expiries, pending order points (server/loyalty/lifecycle-job.ts).
+  const loyaltyLifecycleJob = startLoyaltyLifecycleJob({ service: services.loyaltyLifecycle, log });
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
@@ -138,6 +141,7 @@ async function main(): Promise<void> {
     mediaSweeper.stop();
     reviewRequestScheduler.stop();
     heldReviewPublisher.stop();
+    loyaltyLifecycleJob.stop();
     const mailStopped = services.mailSender.stop();
     clearTimeout(firstMailPrune);
     clearInterval(mailPruner);

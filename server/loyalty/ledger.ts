@@ -12,9 +12,10 @@ import type { OrderEarningBody } from "../contract/loyalty.ts";
 import type { LoyaltyTransaction, OrderEarningResponse, RedemptionResponse } from "../contract/loyalty.responses.ts";
 import { ApiError, badRequest, notFound } from "../contract/errors.ts";
 import { transaction, type Db } from "../db/database.ts";
+import type { LifecycleRepo } from "./lifecycle.repo.ts";
 import type { LoyaltyRepo, ProgramRow, TransactionRow } from "./loyalty.repo.ts";
 import { toCustomer, toTransaction } from "./shapes.ts";
-import { multiplierOf, tierAllows, tierFor } from "./tiers.ts";
+import { multiplierOf, tierAllows, tierById, tierFor } from "./tiers.ts";
 
 export const forbidden = (description: string, code: string) => new ApiError(403, description, code);
 export const conflict = (description: string, code: string) => new ApiError(409, description, code);
@@ -28,11 +29,20 @@ function newCouponCode(): string {
   return `CHORUS-${out.slice(0, 4)}-${out.slice(4, 8)}-${out.slice(8, 12)}`;
 }
 
-/** Recalculate an enrolled customer's tier (pending and blocked customers are not placed in tiers). Call inside a transaction. */
-export async function recalculateTier(repo: LoyaltyRepo, storeId: string, customerId: string): Promise<void> {
+/**
+ * Recalculate an enrolled customer's tier (pending and blocked customers are not placed in tiers). Call inside a transaction.
+ * `pointsChanged`: the recalculation follows a change of points (earning, adjustment, cancellation, refund); then, unless the
+ * program sets VIP tier re-qualification, the tier never goes down (docs/loyalty.md "Pending points and refunds").
+ */
+export async function recalculateTier(repo: LoyaltyRepo, storeId: string, customerId: string, options: { pointsChanged?: boolean } = {}): Promise<void> {
   const c = (await repo.getCustomer(storeId, customerId))!;
   if (c.status !== "enrolled") return;
-  const tier = tierFor(await repo.vipTiers(storeId), c.lifetime_points, c.minimum_vip_tier_id);
+  const tiers = await repo.vipTiers(storeId);
+  let tier = tierFor(tiers, c.lifetime_points, c.minimum_vip_tier_id);
+  if (options.pointsChanged && (await repo.getProgram(storeId) as { tier_requalification?: number } | undefined)?.tier_requalification !== 1) {
+    const current = tierById(tiers, c.vip_tier_id);
+    if (current && (!tier || current.points_threshold > tier.points_threshold)) tier = current; // kept: no re-qualification
+  }
   if ((tier?.vip_tier_id ?? null) !== c.vip_tier_id) await repo.setTier(storeId, customerId, tier?.vip_tier_id ?? null);
 }
 
@@ -51,7 +61,7 @@ export async function appendEarning(
     transactionId, storeId, loyaltyCustomerId: customerId, type: "earning", points, balanceAfter: c.balance + points, description,
     earningRuleId: extra.earningRuleId, awardKey: extra.awardKey, orderId: extra.orderId, createdMs: Date.now(),
   });
-  await recalculateTier(repo, storeId, customerId);
+  await recalculateTier(repo, storeId, customerId, { pointsChanged: true });
   return (await repo.getTransaction(storeId, transactionId))!;
 }
 
@@ -167,7 +177,7 @@ export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram:
         if (c.balance + points < 0) throw conflict(`Not enough points: the balance is ${c.balance}`, "insufficient_points");
         const transactionId = randomUUID();
         await repo.insertTransaction({ transactionId, storeId, loyaltyCustomerId: customerId, type: "adjustment", points, balanceAfter: c.balance + points, description, createdMs: Date.now() });
-        if (points > 0) await recalculateTier(repo, storeId, customerId);
+        if (points > 0) await recalculateTier(repo, storeId, customerId, { pointsChanged: true });
         return toTransaction((await repo.getTransaction(storeId, transactionId))!);
       });
     },
@@ -194,10 +204,12 @@ export type LoyaltyLedger = ReturnType<typeof loyaltyLedger>;
  *   enrolled customer, no rule, 0 points, already earned).
  */
 export async function earnForPlatformOrder(
-  repo: LoyaltyRepo, storeId: string, order: { orderId: string; platformCustomerId: string; amount: number; label: string },
+  repo: LoyaltyRepo, storeId: string, order: { orderId: string; platformCustomerId: string; amount: number; label: string }, life?: LifecycleRepo,
 ): Promise<TransactionRow | null> {
-  if ((await repo.getProgram(storeId))?.enabled !== 1) return null; // no program, or turned off by the merchant: nothing is earned
+  const program = await repo.getProgram(storeId) as (ProgramRow & { return_window_days?: number }) | undefined;
+  if (program?.enabled !== 1) return null; // no program, or turned off by the merchant: nothing is earned
   if (await repo.getTransactionByOrder(storeId, order.orderId)) return null;
+  if (life && await life.pendingByOrder(storeId, order.orderId)) return null; // held for the return window already
   const found = await repo.getCustomerByPlatformId(storeId, order.platformCustomerId);
   if (!found) return null;
   // Exactly-once per (store, order): row lock on the customer, then the order is looked for again (unique order index behind it).
@@ -207,6 +219,16 @@ export async function earnForPlatformOrder(
   if (!rule || rule.points_per_currency_unit === null) return null;
   const points = Math.floor(order.amount * rule.points_per_currency_unit * multiplierOf(c, await repo.vipTiers(storeId)) + 1e-9);
   if (points <= 0) return null;
+  const windowDays = program.return_window_days ?? 0;
+  if (life && windowDays > 0) {
+    // Pending for the store's return window (docs/loyalty.md "Pending points and refunds"); one row per (store, order): unique key.
+    const nowMs = Date.now();
+    await life.insertPending({
+      pending_id: randomUUID(), store_id: storeId, loyalty_customer_id: c.loyalty_customer_id, order_id: order.orderId, points, order_amount: order.amount,
+      earning_rule_id: rule.earning_rule_id, description: `Order ${order.label}`, confirm_after_ms: nowMs + windowDays * 86_400_000, created_ms: nowMs,
+    });
+    return null;
+  }
   return appendEarning(repo, storeId, c.loyalty_customer_id, points, `Order ${order.label}`, { earningRuleId: rule.earning_rule_id, orderId: order.orderId });
 }
 
@@ -214,24 +236,37 @@ export async function earnForPlatformOrder(
  * Reverse the points an order earned when it is cancelled, inside the caller's transaction: one
  * `adjustment` of minus the earned points (award key `order-cancelled:<orderId>`, so at most once), capped
  * at the balance (points already redeemed cannot be taken back: the ledger never goes negative, and the
- * description says how many were reversed). Lifetime points (the VIP measure) are not reduced.
- * @returns the adjustment, or null when the order earned nothing or was reversed before.
+ * description says how many were reversed). With the lifecycle repo (`life`, docs/loyalty.md "Pending points and refunds"):
+ * points still pending are cancelled instead (nothing is written to the ledger), points already reversed by refunds are
+ * not reversed twice, and lifetime points (the VIP measure) fall by what the order still counted.
+ * @returns the adjustment, or null when the order earned nothing, was still pending, or was reversed before.
  */
-export async function reverseOrderEarning(repo: LoyaltyRepo, storeId: string, order: { orderId: string; label: string }): Promise<TransactionRow | null> {
+export async function reverseOrderEarning(repo: LoyaltyRepo, storeId: string, order: { orderId: string; label: string }, life?: LifecycleRepo): Promise<TransactionRow | null> {
+  const pending = life ? await life.pendingByOrder(storeId, order.orderId) : undefined;
+  if (life && pending) {
+    await repo.lockCustomer(storeId, pending.loyalty_customer_id); // row lock (the confirmation takes it too); then a conditional update
+    if (await life.settlePending(storeId, pending.pending_id, "cancelled")) return null; // still pending: the points are never given
+  }
   const earned = await repo.getTransactionByOrder(storeId, order.orderId);
   if (!earned || earned.type !== "earning" || earned.points <= 0) return null;
   const awardKey = `order-cancelled:${order.orderId}`;
   // Exactly-once: row lock on the customer before the award check (the unique award key backs it).
   const c = (await repo.lockCustomer(storeId, earned.loyalty_customer_id))!;
   if (await repo.hasAward(storeId, earned.loyalty_customer_id, awardKey)) return null;
-  const points = Math.min(earned.points, c.balance);
+  const due = earned.points - (life ? await life.refundedPoints(storeId, order.orderId) : 0);
+  const points = Math.max(0, Math.min(due, c.balance));
   const transactionId = randomUUID();
-  const description = points === earned.points
+  const description = points === due
     ? `Order ${order.label} cancelled`
-    : `Order ${order.label} cancelled (${points} of ${earned.points} points reversed: the rest were already redeemed)`;
+    : `Order ${order.label} cancelled (${points} of ${due} points reversed: the rest were already redeemed)`;
   await repo.insertTransaction({
     transactionId, storeId, loyaltyCustomerId: c.loyalty_customer_id, type: "adjustment", points: -points, balanceAfter: c.balance - points,
     description, awardKey, createdMs: Date.now(),
   });
+  if (life) {
+    // Cancellation lowers lifetime points too (what is left after earlier refunds); the tier follows with re-qualification.
+    if (due > 0) await life.lowerLifetime(storeId, c.loyalty_customer_id, due);
+    await recalculateTier(repo, storeId, c.loyalty_customer_id, { pointsChanged: true });
+  }
   return (await repo.getTransaction(storeId, transactionId))!;
 }

@@ -23,13 +23,15 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { ApiError, badRequest, notFound } from "../contract/errors.ts";
 import {
-  SHOPIFY_TOPICS, shopifyFulfillment, shopifyOrder, shopifyProduct, shopifyProductDelete, signedWebhookBody,
+  SHOPIFY_TOPICS, shopifyFulfillment, shopifyRefund, shopifyOrder, shopifyProduct, shopifyProductDelete, signedWebhookBody,
   type ShopifyOrder, type ShopifyTopic, type SignedWebhookBody, type WebhookOutcome,
 } from "../contract/platforms.ts";
 import { isUniqueViolation, transaction, type Db } from "../db/database.ts";
 import { SHOPIFY_PRIVACY_TOPICS, type ShopifyPrivacyTopic } from "../privacy/privacy.service.ts";
 import { earnForPlatformOrder, reverseOrderEarning } from "../loyalty/ledger.ts";
 import type { LoyaltyRepo } from "../loyalty/loyalty.repo.ts";
+import { applyOrderRefund } from "../loyalty/lifecycle.ts";
+import type { LifecycleRepo } from "../loyalty/lifecycle.repo.ts";
 import { normaliseEmail, type OrdersRepo, type PlatformOrder } from "../orders/orders.repo.ts";
 import { zodIssue } from "../shared/zod-issue.ts";
 import type { CatalogueProduct, PlatformsRepo } from "./platforms.repo.ts";
@@ -56,6 +58,7 @@ export type ShopifyPrivacyReceiver = (storeId: string, topic: ShopifyPrivacyTopi
 export type PlatformEvent =
   | { kind: "order"; order: PlatformOrder; fulfilledMs: number | null; cancelledMs: number | null }
   | { kind: "fulfilment"; orderId: string; fulfilledMs: number }
+  | { kind: "refund"; refundId: string; orderId: string; amount: number }
   | { kind: "product"; product: CatalogueProduct }
   | { kind: "product-deleted"; productId: string };
 
@@ -156,6 +159,12 @@ export function shopifyEvent(topic: ShopifyTopic, raw: Buffer, shopDomain: strin
     }
     case "products/delete":
       return { kind: "product-deleted", productId: parseBody(raw, shopifyProductDelete).id };
+    case "refunds/create": {
+      const r = parseBody(raw, shopifyRefund);
+      const lines = (r.refund_line_items ?? []).reduce((sum, l) => sum + (l.subtotal ?? 0), 0);
+      const paid = (r.transactions ?? []).filter((t) => !t.kind || t.kind === "refund").reduce((sum, t) => sum + (t.amount ?? 0), 0);
+      return { kind: "refund", refundId: r.id, orderId: r.order_id, amount: Math.max(0, lines > 0 ? lines : paid) };
+    }
   }
 }
 
@@ -188,7 +197,7 @@ export function signedEvent(body: SignedWebhookBody, nowMs: number): PlatformEve
 
 /** Create the platform service. `now` is the clock (ms) of webhook times and the signed-webhook window. */
 export function platformsService(deps: {
-  db: Db; repo: PlatformsRepo; orders: OrdersRepo; loyalty: LoyaltyRepo; box: SecretBox; storePlatform: (storeId: string) => Promise<string | undefined> | string | undefined;
+  db: Db; repo: PlatformsRepo; orders: OrdersRepo; loyalty: LoyaltyRepo; lifecycle: LifecycleRepo; box: SecretBox; storePlatform: (storeId: string) => Promise<string | undefined> | string | undefined;
   now?: () => number; log?: (message: string, error: unknown) => void;
 }) {
   const { db, repo, orders, loyalty, box } = deps;
@@ -224,6 +233,14 @@ export function platformsService(deps: {
         case "product-deleted":
           await repo.unlistProduct(storeId, event.productId);
           break;
+        case "refund": {
+          // Points back in proportion (once per refund ID: loyalty_refunds); an order not known here earned nothing.
+          const h = await orders.getOrder(storeId, event.orderId);
+          if (h && event.amount > 0) {
+            await applyOrderRefund(loyalty, deps.lifecycle, { storeId, refundId: event.refundId, orderId: event.orderId, amount: event.amount, orderAmount: h.subtotal, label: h.order_name ?? event.orderId, nowMs: t });
+          } else applied = false;
+          break;
+        }
         case "fulfilment":
           if (await orders.getOrder(storeId, event.orderId)) after.push(...await orderChanged(storeId, event.orderId, event.fulfilledMs, null, t));
           else applied = false; // the order itself has not arrived: its orders/fulfilled delivery will carry it
@@ -264,9 +281,9 @@ export function platformsService(deps: {
       }
       const h = (await orders.getOrder(storeId, orderId))!;
       const label = h.order_name ?? orderId;
-      if (h.status === "cancelled") await reverseOrderEarning(loyalty, storeId, { orderId, label });
+      if (h.status === "cancelled") await reverseOrderEarning(loyalty, storeId, { orderId, label }, deps.lifecycle);
       else if (h.platform_customer_id && h.subtotal !== null) {
-        await earnForPlatformOrder(loyalty, storeId, { orderId, platformCustomerId: h.platform_customer_id, amount: h.subtotal, label });
+        await earnForPlatformOrder(loyalty, storeId, { orderId, platformCustomerId: h.platform_customer_id, amount: h.subtotal, label }, deps.lifecycle);
       }
       return calls;
     }

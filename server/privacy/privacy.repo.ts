@@ -110,7 +110,7 @@ export function privacyRepo(db: Db) {
       const answers = await changes(sql`DELETE FROM answers WHERE store_id = ${storeId} AND lower(author_email) = ${email}`);
       const questions = await changes(sql`DELETE FROM questions WHERE store_id = ${storeId} AND lower(asker_email) = ${email}`);
       const surveyResponses = await changes(sql`DELETE FROM survey_responses WHERE ${surveyMatch(db, storeId, email)}`);
-      const loyaltyCustomersAnonymised = await changes(sql`UPDATE loyalty_customers SET email = NULL, platform_customer_id = 'erased:' || loyalty_customer_id
+      const loyaltyCustomersAnonymised = await changes(sql`UPDATE loyalty_customers SET email = NULL, birthday = NULL, birthday_set_ms = NULL, platform_customer_id = 'erased:' || loyalty_customer_id
          WHERE store_id = ${storeId} AND lower(email) = ${email}`);
       const orderLines = await changes(sql`DELETE FROM orders WHERE store_id = ${storeId} AND (email = ${email} OR order_id IN (SELECT order_id FROM order_headers WHERE store_id = ${storeId} AND email = ${email}))`);
       const orders = await changes(sql`DELETE FROM order_headers WHERE store_id = ${storeId} AND email = ${email}`);

@@ -13,6 +13,8 @@ import { sqliteSchema } from "./schema-snapshot.ts";
 import { DEMO_TABLES, dumpRows, insertDemoRows } from "./upgrade-fixture.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "chorus-schema-"));
+/** The migrations after the baseline (101, 102, …): both paths apply them after the baseline, so both schemas include them. */
+const LATER = MIGRATIONS.map((m) => m.version).filter((v) => v > BASELINE_VERSION);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("SQLite schema", () => {
@@ -20,7 +22,8 @@ describe("SQLite schema", () => {
     const legacy = connect(":memory:");
     const fresh = connect(":memory:");
     expect(await applyLegacy(legacy)).toHaveLength(27);
-    expect(await migrate(fresh)).toEqual([BASELINE_VERSION]);
+    expect(await migrate(fresh)).toEqual([BASELINE_VERSION, ...LATER]);
+    expect(await migrate(legacy)).toEqual([BASELINE_VERSION, ...LATER]); // recorded, not run; then the later ones
     const [a, b] = [await sqliteSchema(legacy), await sqliteSchema(fresh)];
     expect(Object.keys(a).filter((k) => k.startsWith("table ")).length).toBeGreaterThan(50);
     expect(Object.keys(a).filter((k) => k.startsWith("trigger ")).length).toBeGreaterThan(25);
@@ -41,7 +44,7 @@ describe("SQLite schema", () => {
     const db = await openDatabase(path);
     expect(await dumpRows(db, DEMO_TABLES)).toEqual(before);
     const versions = await values<number>(db, sql`SELECT version FROM schema_migrations ORDER BY version`);
-    expect(versions.at(-2)).toBe(LEGACY_LAST_VERSION.sqlite);
+    expect(versions.at(-2 - LATER.length)).toBe(LEGACY_LAST_VERSION.sqlite);
     expect(versions.at(-1)).toBe(MIGRATIONS.at(-1)!.version);
     expect(versions).toContain(BASELINE_VERSION);
     // Opening again finds nothing to do.
@@ -59,7 +62,8 @@ describe("SQLite schema", () => {
     const fresh = connect(":memory:");
     await applyLegacy(fresh, new Set(all.filter((v) => v > 84))); // stop before 085
     await insertDemoRows(fresh);
-    expect(await migrate(fresh)).toEqual([85, 86, 87, 88, BASELINE_VERSION]);
+    expect(await migrate(fresh)).toEqual([85, 86, 87, 88, BASELINE_VERSION, ...LATER]);
+    await migrate(legacy);
     expect(await sqliteSchema(fresh)).toEqual(await sqliteSchema(legacy));
     await legacy.close();
     await fresh.close();
