@@ -170,11 +170,11 @@ export function aiRepo(db: Db) {
          ORDER BY published_ms DESC, generated_ms DESC LIMIT 1`);
     },
 
-    /** The most recently generated version with keywords. */
+    /** The most recently published version with keywords (the same approval rule as the summary: docs/ai.md, Availability and publish flow). */
     latestKeywords(storeId: string, scope: AiScope): Promise<VersionRow | undefined> {
       return one<VersionRow>(db, sql`SELECT ${VERSION} FROM ai_content_versions
-         WHERE store_id = ${storeId} AND scope_type = ${scope.type} AND scope_id = ${scope.id} AND keywords_json IS NOT NULL
-         ORDER BY ${newest} LIMIT 1`);
+         WHERE store_id = ${storeId} AND scope_type = ${scope.type} AND scope_id = ${scope.id} AND keywords_json IS NOT NULL AND published_ms IS NOT NULL
+         ORDER BY published_ms DESC, generated_ms DESC LIMIT 1`);
     },
 
     /** Delete a version that was never published (merchant discard). @returns false when the store has no such unpublished version. */
