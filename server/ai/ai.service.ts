@@ -246,6 +246,15 @@ export function aiService(deps: {
       return transaction(db, () => repo.enqueue(storeId, scope, "merchant asked to regenerate", now()));
     },
 
+    /**
+     * Products and groups whose newest summary and keywords wait for the merchant's approval (the admin's notice;
+     * docs/ai.md, Availability and publish flow). Always 0 while the store's auto-publish is on, except for versions
+     * generated before it was switched on.
+     */
+    awaitingApproval(storeId: string): Promise<number> {
+      return repo.countAwaitingApproval(storeId);
+    },
+
     /** Every version of a scope, newest first (admin review of drafts). */
     versions(storeId: string, scope: AiScope): Promise<VersionRow[]> {
       return repo.listVersions(storeId, scope);
