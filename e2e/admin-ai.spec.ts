@@ -45,11 +45,11 @@ test("a summary waiting for approval: notice on the overview and the AI page, on
     await expect
       .poll(async () => {
         await page.goto(`${ADMIN}/ai?product=${PRODUCT}`);
-        return page.locator("#ai-waiting").count();
+        return page.getByText("Waiting for approval").count();
       }, { timeout: 200_000, intervals: [3000] })
       .toBe(1);
-    await expect(page.locator("#ai-waiting")).toHaveText(/^1 AI summary waits for your approval\. Until you approve, your store shows the previously published summary and keywords/);
-    await expect(page.getByText("Waiting for approval")).toBeVisible();
+    // (the demo's other products, still generating in the background, may wait too now)
+    await expect(page.locator("#ai-waiting")).toHaveText(/^\d[\d,]* AI summar(y waits|ies wait) for your approval\. Until you approve, your store shows the previously published summary and keywords/);
     await expectNoAxeViolations(page);
 
     // the storefront still serves the published version: summary and keywords alike
@@ -58,7 +58,7 @@ test("a summary waiting for approval: notice on the overview and the AI page, on
 
     // the overview tells the merchant too, with a way to the AI page
     await page.goto(ADMIN);
-    const notice = page.getByRole("status").filter({ hasText: "1 AI summary waits for your approval" });
+    const notice = page.getByRole("status").filter({ hasText: /AI summar(y waits|ies wait) for your approval/ });
     await expect(notice).toBeVisible();
     await expectNoAxeViolations(page);
     await notice.getByRole("link", { name: "Review AI content" }).click();
@@ -67,7 +67,7 @@ test("a summary waiting for approval: notice on the overview and the AI page, on
     // approving publishes the summary and the keywords together; the notice goes
     await page.goto(`${ADMIN}/ai?product=${PRODUCT}`);
     await page.getByRole("button", { name: "Approve" }).click();
-    await expect(page.locator("#ai-waiting")).toHaveCount(0);
+    await expect(page.getByText("Waiting for approval")).toHaveCount(0);
     const after = (await (await request.get(api("/reviews_summary"))).json()).reviewsSummary;
     expect(after.dateGenerated).not.toBe(before.dateGenerated);
     expect((await (await request.get(api("/reviews_keywords"))).json()).reviewsKeywords.keywordTopics.length).toBeGreaterThan(0);
