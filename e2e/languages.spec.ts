@@ -7,6 +7,10 @@
  *   (`/widgets/i18n/<hash>/de/<part>.json`, ADR 0018); axe finds no violation;
  * - `<html lang="ja">`: the same in Japanese; an element inside `lang="pt-BR"` speaks Brazilian Portuguese, from
  *   its own part (`/widgets/i18n/<hash>/pt-BR/starRating.json`);
+ * - no English UI phrase on the German and the Japanese page, the AI summary and topic names included: every text of
+ *   every element (shadow roots, aria-labels, placeholders) is compared with the English catalogue (the widgets'
+ *   defaults and the summary's English templates, docs/ai.md "Languages"); the shoppers' and the merchant's own
+ *   words (review and question texts, names, keywords, loyalty rule names, attribute titles) are left out;
  * - `<chorus-reviews locale="de">` (review-text translation) asks the API for `de-formal` and shows the list
  *   (it used to show the API's 400 in place of the list); an unsupported language sends no locale and shows
  *   the reviews in their original text.
@@ -17,6 +21,8 @@ import type { AddressInfo } from "node:net";
 import { widgetSnippet } from "../app/lib/widget-snippet.ts";
 import { WIDGET_KEYS, type WidgetKey } from "../server/contract/widget-keys.ts";
 import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
+import { DEFAULT_TEXTS } from "../server/contract/widget-strings.ts";
+import { SUMMARY_TEXTS } from "../server/ai/summary-texts.ts";
 
 const ALL = Object.fromEntries(WIDGET_KEYS.map((k) => [k, true])) as Record<WidgetKey, boolean>;
 const PRODUCT = "shopify-1078";
@@ -43,6 +49,13 @@ test.beforeAll(async ({ baseURL }) => {
     "/review-locale",
     page_("en", `${script}\n<chorus-reviews id="de" locale="de" page-size="3" store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}"></chorus-reviews>\n<chorus-reviews id="tlh" locale="tlh" page-size="3" store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}"></chorus-reviews>`),
   );
+});
+test.beforeAll(async ({ request }) => {
+  test.setTimeout(240_000);
+  // the AI summary is generated in the background after start-up (the most-reviewed product first)
+  await expect
+    .poll(async () => Object.keys(await (await request.get(`/v1/stores/${DEMO_STORE_ID}/products/${PRODUCT}/reviews_summary`)).json()).length, { timeout: 200_000, intervals: [2000] })
+    .toBe(1);
 });
 test.afterAll(() => new Promise<void>((resolve) => shop.close(() => resolve())));
 
@@ -109,3 +122,81 @@ test("review-text translation: locale=de asks for de-formal and shows the list; 
   const locales = lists.map((u) => new URL(u).searchParams.get("locale"));
   expect(locales.sort()).toEqual(["de-formal", null]);
 });
+
+/**
+ * The English catalogue as phrases: every widget default and English summary template, cut at its `{placeholders}`;
+ * pieces of two or more words are looked for anywhere in a text, one-word pieces only as a whole text.
+ */
+function englishCatalogue(): { phrases: string[]; words: Set<string> } {
+  const en = SUMMARY_TEXTS.en;
+  const texts = [...Object.values(DEFAULT_TEXTS), en.rating.one!, en.rating.other, en.recommend, en.praised, en.criticised, en.noComplaint, ...Object.values(en.topics)];
+  const pieces = texts.flatMap((t) => t.split(/\{\w+\}/)).map((p) => p.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, "")).filter((p) => /\p{L}{2}/u.test(p));
+  return { phrases: [...new Set(pieces.filter((p) => /\s/.test(p)))], words: new Set(pieces.filter((p) => !/\s/.test(p))) };
+}
+
+/**
+ * Every UI text of the page's Chorus elements (text nodes in their shadow roots, aria-labels, placeholders, titles,
+ * alt texts), without the shoppers' and the merchant's own words and without words quoted in the summary.
+ */
+async function uiTexts(page: Page, quote: [string, string]): Promise<{ text: string; where: string }[]> {
+  return page.evaluate((quote) => {
+    // parts that hold a shopper's or the merchant's words, not the widgets'
+    const own = new Set(["title", "reviewer", "reply", "answer", "question", "attributes", "attribute-scale", "match", "chip", "product", "meta-name", "lightbox-review"]);
+    const out: { text: string; where: string }[] = [];
+    const partOf = (el: Element | null): string[] => {
+      for (let e = el; e; e = e.parentElement) if (e.getAttribute("part")) return e.getAttribute("part")!.split(/\s+/);
+      return [];
+    };
+    const shoppers = (el: Element, host: string): boolean => {
+      const parts = partOf(el);
+      if (parts.includes("count") || el.closest(".visually-hidden")) return false;
+      if (parts.some((p) => own.has(p))) return true;
+      if (parts.includes("body") && host !== "chorus-reviews-summary") return true;
+      // loyalty: the store's earning rules and rewards are its own names (shown in list items and headings of rules)
+      if (host === "chorus-loyalty" && el.closest("li")) return true;
+      // the review form's product attributes (titles and options) are the store's own
+      if (el.closest("fieldset.attribute, .attribute, [data-attribute]")) return true;
+      return false;
+    };
+    const walk = (root: ShadowRoot | Element, host: string) => {
+      const nodes = root.querySelectorAll("*");
+      for (const el of nodes) {
+        if (el.shadowRoot) walk(el.shadowRoot, el.localName);
+        for (const attr of ["aria-label", "placeholder", "title", "alt"]) {
+          const v = el.getAttribute(attr);
+          if (v && !shoppers(el, host)) out.push({ text: v, where: `${host} ${el.localName}[${attr}]` });
+        }
+        if (el.localName === "style" || el.localName === "script") continue;
+        for (const child of el.childNodes) {
+          if (child.nodeType !== 3 || !child.textContent?.trim() || shoppers(el, host)) continue;
+          let text = child.textContent.trim();
+          if (host === "chorus-reviews-summary") text = text.split(quote[0]).map((s, i) => (i ? s.slice(s.indexOf(quote[1]) + 1) : s)).join("");
+          out.push({ text, where: `${host} ${el.localName}.${partOf(el).join(".")}` });
+        }
+      }
+    };
+    for (const el of document.querySelectorAll("*")) if (el.localName.startsWith("chorus-") && el.shadowRoot) walk(el.shadowRoot, el.localName);
+    return out;
+  }, quote);
+}
+
+for (const lang of ["de", "ja"] as const) {
+  test(`no English UI phrase on a ${lang === "de" ? "German" : "Japanese"} page with every element, the AI summary and topic names included`, async ({ page }) => {
+    await open(page, `/${lang}`);
+    const summary = page.locator("chorus-reviews-summary [part=body]");
+    await expect(summary).toBeVisible();
+    await expect(page.locator("chorus-reviews-keywords [part=topic] h3").first()).toBeVisible();
+    await expect(page.locator("chorus-questions").getByRole("button").first()).toBeVisible();
+    // the summary's own language: its first sentence from the language's template, numbers formatted for it
+    await expect(summary).toHaveText(lang === "de" ? /^Durchschnittliche Bewertung: \d,\d von 5 aus 1\.\d{3} Bewertungen\./ : /^平均評価：5点中\d\.\d点（レビュー1,\d{3}件）。/);
+    await expect(page.locator("chorus-reviews-keywords [part=topic] h3").first()).toHaveText(new RegExp(`^(${Object.values(SUMMARY_TEXTS[lang].topics).join("|")})$`));
+    const { phrases, words } = englishCatalogue();
+    // the media's own alt texts (the store's or shopper's words) inside the media buttons' labels are not UI words
+    const media = (await (await page.request.get(`${test.info().project.use.baseURL}/v1/stores/${DEMO_STORE_ID}/products/${PRODUCT}/review_media?limit=25`)).json()) as { media?: { alt?: string }[] };
+    const alts = (media.media ?? []).map((m) => m.alt).filter((a): a is string => !!a);
+    const texts = (await uiTexts(page, SUMMARY_TEXTS[lang].quote)).map((t) => ({ ...t, text: alts.reduce((x, a) => x.replace(a, ""), t.text) }));
+    expect(texts.length).toBeGreaterThan(40);
+    const english = texts.filter(({ text }) => words.has(text.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, "")) || phrases.some((p) => text.includes(p)));
+    expect(english).toEqual([]);
+  });
+}

@@ -140,7 +140,8 @@ export async function renderSnippet(services: Services, request: SnippetRequest)
       if (data) jsonLd = jsonLdScript(data);
     }
   } else if (widget === "reviews-summary") {
-    responses[`${base}/reviews_summary`] = await services.ai.getSummary(params);
+    // the element's URL (widgets/reviews-summary): in the snippet's language unless English (docs/ai.md, Languages)
+    responses[`${base}/reviews_summary${ui === "en" ? "" : `?locale=${ui}`}`] = await services.ai.getSummary(params, ui);
     scopes.push(...(await services.ai.cacheScopes(params)));
     markup = renderElement("chorus-reviews-summary", html`<chorus-reviews-summary server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts} .translation=${snapshot.translation}></chorus-reviews-summary>`, snapshot, lang);
   } else {

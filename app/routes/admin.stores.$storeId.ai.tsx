@@ -36,6 +36,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     store: { storeId: store.storeId, platform: store.platform, aiAutoPublish: store.aiAutoPublish, translation: store.translation },
     product: product ?? "",
     minReviews: Math.min(context.services.aiConfig.minReviews, context.services.aiConfig.keywordsMinReviews),
+    waiting: await context.services.ai.awaitingApproval(store.storeId),
     scopes: scopes.map((s) => ({ type: s.scope.type, id: s.scope.id, name: s.name, reviewCount: s.reviewCount, queued: s.queued, latest: view(s.latest), published: view(s.published) })),
   };
 }
@@ -89,7 +90,7 @@ function Version({ v, label }: { v: VersionView | null; label: string }) {
 }
 
 export default function AiContent() {
-  const { store, product, minReviews, scopes } = useLoaderData<typeof loader>();
+  const { store, product, minReviews, waiting, scopes } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const base = `/admin/stores/${store.storeId}`;
@@ -97,8 +98,15 @@ export default function AiContent() {
     <section aria-labelledby="page-title">
       <h1 id="page-title">AI content</h1>
       <Flash result={result} />
+      {waiting > 0 ? (
+        <p className="notice notice-warning" role="status" id="ai-waiting">
+          <strong>{waiting === 1 ? "1 AI summary waits" : `${waiting.toLocaleString("en")} AI summaries wait`} for your approval.</strong>{" "}
+          Until you approve, your store shows the previously published summary and keywords, or none: a new product&apos;s summary and keywords stay hidden.
+        </p>
+      ) : null}
       <p className="notice">
-        Auto-publish is <strong>{store.aiAutoPublish ? "on" : "off"}</strong>: {store.aiAutoPublish ? "new summaries go live at once." : "new summaries wait for your approval here."}{" "}
+        One approval rule for summaries and keywords. Auto-publish is <strong>{store.aiAutoPublish ? "on" : "off"}</strong>:{" "}
+        {store.aiAutoPublish ? "new summaries and keywords go live together as soon as they are generated." : "new summaries and keywords wait together for your approval here; approving a version publishes both."}{" "}
         Translation: <strong>{store.translation}</strong>. Change these and the group-level content switches in <Link to={`${base}/settings`}>Settings</Link>.
       </p>
       <Form method="get" className="filters" aria-label="Find a product">
@@ -116,7 +124,7 @@ export default function AiContent() {
       ) : (
         <ul className="review-list">
           {scopes.map((s) => {
-            const pending = s.latest && !s.latest.datePublished && s.latest.summary !== null ? s.latest : null;
+            const pending = s.latest && !s.latest.datePublished ? s.latest : null;
             const titleId = `ai-${s.type}-${s.id}`;
             return (
               <li key={`${s.type}:${s.id}`} className="review">

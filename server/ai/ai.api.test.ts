@@ -49,7 +49,7 @@ describe("availability thresholds (docs/ai.md, Availability and publish flow)", 
     expect(s.status).toBe(200);
     expect(Object.keys(s.body.reviewsSummary).sort()).toEqual(["body", "contributingReviewCount", "dateGenerated", "datePublished"]);
     expect(s.body.reviewsSummary.contributingReviewCount).toBe(30);
-    expect(s.body.reviewsSummary.body).toMatch(/across 30 reviews/);
+    expect(s.body.reviewsSummary.body).toMatch(/^Average rating: \d\.\d out of 5 from 30 reviews\./);
     expect(new Date(s.body.reviewsSummary.dateGenerated).toISOString()).toBe(s.body.reviewsSummary.dateGenerated);
     const k = await get(`/products/shopify-${P30}/reviews_keywords`);
     expect(k.body.reviewsKeywords.keywordTopics.length).toBeGreaterThan(0);
@@ -137,10 +137,34 @@ describe("publish flow", () => {
     expect(Date.parse(after.datePublished)).toBeGreaterThanOrEqual(r.version.generated_ms);
   });
 
-  it("auto-publish off and never approved: summary {} while keywords are served", async () => {
-    await t.services.ai.generate(TEST_STORE_ID, product(P30B));
+  it("auto-publish off: one approval rule, summary and keywords both {} until the version is approved, then both served", async () => {
+    const r = await t.services.ai.generate(TEST_STORE_ID, product(P30B));
+    if (r.status !== "generated") throw new Error("expected a version");
     expect((await get(`/products/shopify-${P30B}/reviews_summary`)).body).toEqual({});
+    expect((await get(`/products/shopify-${P30B}/reviews_keywords`)).body).toEqual({});
+    await t.services.ai.approve(TEST_STORE_ID, r.version.version_id);
+    expect((await get(`/products/shopify-${P30B}/reviews_summary`)).body.reviewsSummary.contributingReviewCount).toBe(30);
     expect((await get(`/products/shopify-${P30B}/reviews_keywords`)).body.reviewsKeywords.keywordTopics.length).toBeGreaterThan(0);
+    // a newer unapproved version hides neither: both stay those of the approved one
+    const keywords = (await get(`/products/shopify-${P30B}/reviews_keywords`)).body;
+    const newer = await t.services.ai.generate(TEST_STORE_ID, product(P30B));
+    expect(newer.status === "generated" && newer.version.published_ms).toBeNull();
+    expect((await get(`/products/shopify-${P30B}/reviews_keywords`)).body).toEqual(keywords);
+    expect((await get(`/products/shopify-${P30B}/reviews_summary`)).body.reviewsSummary.dateGenerated).toBe(new Date(r.version.generated_ms).toISOString());
+  });
+
+  it("a keywords-only version (between the keywords and the summary threshold) also waits for approval, and can be approved", async () => {
+    t.services.aiConfig.minReviews = 1000;
+    try {
+      const r = await t.services.ai.generate(TEST_STORE_ID, product(P30));
+      if (r.status !== "generated") throw new Error("expected a version");
+      expect(r.version.summary_body).toBeNull();
+      expect(r.version.published_ms).toBeNull();
+      const approved = await t.services.ai.approve(TEST_STORE_ID, r.version.version_id);
+      expect(approved.published_ms).not.toBeNull();
+    } finally {
+      t.services.aiConfig.minReviews = 30;
+    }
   });
 
   it("approving a version of another store answers 404", async () => {
@@ -163,7 +187,7 @@ describe("group-level content (docs/ai.md, Answers)", () => {
     for (const id of [P30, P30B, FEW]) {
       const s = (await get(`/products/shopify-${id}/reviews_summary`)).body.reviewsSummary;
       expect(s.contributingReviewCount).toBe(65);
-      expect(s.body).toMatch(/these products/);
+      expect(s.body).toMatch(/ from 65 reviews\./);
       expect((await get(`/products/shopify-${id}/reviews_keywords`)).body.reviewsKeywords.keywordTopics.length).toBeGreaterThan(0);
     }
     await t.services.stores.setGroupContent(TEST_STORE_ID, GROUP, false);

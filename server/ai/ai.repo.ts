@@ -170,11 +170,11 @@ export function aiRepo(db: Db) {
          ORDER BY published_ms DESC, generated_ms DESC LIMIT 1`);
     },
 
-    /** The most recently generated version with keywords. */
+    /** The most recently published version with keywords (the same approval rule as the summary: docs/ai.md, Availability and publish flow). */
     latestKeywords(storeId: string, scope: AiScope): Promise<VersionRow | undefined> {
       return one<VersionRow>(db, sql`SELECT ${VERSION} FROM ai_content_versions
-         WHERE store_id = ${storeId} AND scope_type = ${scope.type} AND scope_id = ${scope.id} AND keywords_json IS NOT NULL
-         ORDER BY ${newest} LIMIT 1`);
+         WHERE store_id = ${storeId} AND scope_type = ${scope.type} AND scope_id = ${scope.id} AND keywords_json IS NOT NULL AND published_ms IS NOT NULL
+         ORDER BY published_ms DESC, generated_ms DESC LIMIT 1`);
     },
 
     /** Delete a version that was never published (merchant discard). @returns false when the store has no such unpublished version. */
@@ -196,6 +196,18 @@ export function aiRepo(db: Db) {
     async countPublished(storeId: string, reviewIds: string[]): Promise<number> {
       if (reviewIds.length === 0) return 0;
       return Number(await value<number>(db, sql`SELECT count(*) AS n FROM reviews WHERE store_id = ${storeId} AND status = 'published' AND review_id IN ${idsIn(reviewIds)}`));
+    },
+
+    /**
+     * How many of the store's products and groups have a newest version that is not published (waiting for the
+     * merchant's approval: docs/ai.md, Availability and publish flow).
+     */
+    async countAwaitingApproval(storeId: string): Promise<number> {
+      return Number(await value<number>(db, sql`SELECT count(*) AS n FROM (
+           SELECT DISTINCT v.scope_type, v.scope_id FROM ai_content_versions v
+            WHERE v.store_id = ${storeId} AND v.published_ms IS NULL
+              AND NOT EXISTS (SELECT 1 FROM ai_content_versions w WHERE w.store_id = v.store_id AND w.scope_type = v.scope_type
+                AND w.scope_id = v.scope_id AND w.published_ms IS NOT NULL AND w.generated_ms >= v.generated_ms)) AS waiting`));
     },
 
     /** The most recently generated version of a scope (published or not). */

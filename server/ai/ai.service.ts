@@ -7,9 +7,11 @@
  *   `dateGenerated`: keywords when the scope has ≥ keywordsMinReviews published reviews, a summary
  *   when it has ≥ minReviews. The summary comes from the language model when one is configured and its
  *   text passes `checkSummary`, else from the embedded engine.
- * - A version is published (`datePublished`) at once when the store's AI auto-publish is on, else on
- *   approval (`approve`). The summary endpoint serves the latest published version; the keywords endpoint
- *   the latest generated keywords (keywords need no approval: docs/ai.md, Availability and publish flow).
+ * - One approval rule for summary and keywords (docs/ai.md, Availability and publish flow): a version (its
+ *   summary and its keywords together) is published (`datePublished`) at once when the store's AI auto-publish
+ *   is on, else on approval (`approve`). Both endpoints serve the latest published version that has their part.
+ * - Languages (docs/ai.md, Languages): with a `locale`, the summary is rendered from its stored facts in that
+ *   language and the topic names are translated; the shoppers' keywords stay as written.
  */
 import { randomUUID } from "node:crypto";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
@@ -22,7 +24,8 @@ import type { AiRepo, AiScope, VersionRow } from "./ai.repo.ts";
 import type { AiConfig } from "./config.ts";
 import type { KeywordEngine } from "./keywords.ts";
 import { checkSummary, llmSummary } from "./llm.ts";
-import { buildKeywordTopics, buildSummary, type SummaryClaim } from "./summary.ts";
+import { buildKeywordTopics, buildSummary, renderSummary, topicName, type SummaryClaim } from "./summary.ts";
+import { uiLocaleFor } from "../contract/widget-locales.ts";
 import { contentScope as scopeName } from "../shared/content-scopes.ts";
 import { isoFromMs as iso } from "../shared/iso-date.ts";
 
@@ -162,7 +165,7 @@ export function aiService(deps: {
       const version: VersionRow = {
         version_id: randomUUID(), store_id: storeId, scope_type: scope.type, scope_id: scope.id, engine: engineName,
         summary_body: body, claims_json: JSON.stringify(claims), keywords_json: keywordTopics ? JSON.stringify(keywordTopics) : null,
-        contributing_review_count: n, generated_ms: t, published_ms: body !== null && (store.aiAutoPublish || options.publish) ? t : null,
+        contributing_review_count: n, generated_ms: t, published_ms: (body !== null || keywordTopics !== null) && (store.aiAutoPublish || options.publish) ? t : null,
       };
       // A review the model was given may have been erased (or unpublished) while it wrote: its words must not be
       // stored. The erasure queued a new generation (`withdraw`), which runs without it.
@@ -176,10 +179,10 @@ export function aiService(deps: {
       return { status: "generated", version, analysed, reviewCount: n, ...(fallbackReason ? { fallbackReason } : {}) };
     },
 
-    /** Merchant approval: publish a generated version. @throws ApiError 404 when the store has no such version or it has no summary. */
+    /** Merchant approval: publish a generated version (its summary and keywords together). @throws ApiError 404 when the store has no such version or it has neither. */
     async approve(storeId: string, versionId: string): Promise<VersionRow> {
       const v = await repo.getVersion(storeId, versionId);
-      if (!v || v.summary_body === null) throw notFound("AI content version not found", "version_not_found");
+      if (!v || (v.summary_body === null && v.keywords_json === null)) throw notFound("AI content version not found", "version_not_found");
       await transaction(db, () => repo.publishVersion(storeId, versionId, now()));
       return (await repo.getVersion(storeId, versionId))!;
     },
@@ -243,6 +246,15 @@ export function aiService(deps: {
       return transaction(db, () => repo.enqueue(storeId, scope, "merchant asked to regenerate", now()));
     },
 
+    /**
+     * Products and groups whose newest summary and keywords wait for the merchant's approval (the admin's notice;
+     * docs/ai.md, Availability and publish flow). Always 0 while the store's auto-publish is on, except for versions
+     * generated before it was switched on.
+     */
+    awaitingApproval(storeId: string): Promise<number> {
+      return repo.countAwaitingApproval(storeId);
+    },
+
     /** Every version of a scope, newest first (admin review of drafts). */
     versions(storeId: string, scope: AiScope): Promise<VersionRow[]> {
       return repo.listVersions(storeId, scope);
@@ -291,20 +303,29 @@ export function aiService(deps: {
       });
     },
 
-    /** GET …/products/{key}/reviews_summary: docs/ai.md, Answers, or `{}` when none is published. */
-    async getSummary(params: ScopeParams): Promise<ReviewsSummaryResponse> {
+    /**
+     * GET …/products/{key}/reviews_summary: docs/ai.md, Answers, or `{}` when none is published. With `locale`
+     * (a language tag) other than English, `body` is rendered from the version's facts in that language (docs/ai.md,
+     * Languages); without it, or for a version stored without facts, the stored text (the language model's, if it wrote it).
+     */
+    async getSummary(params: ScopeParams, locale?: string): Promise<ReviewsSummaryResponse> {
       const { storeId, scope } = await contentScope(params);
       const v = await repo.latestPublished(storeId, scope);
       if (!v || v.summary_body === null || v.published_ms === null) return {};
-      return { reviewsSummary: { body: v.summary_body, contributingReviewCount: v.contributing_review_count, dateGenerated: iso(v.generated_ms), datePublished: iso(v.published_ms) } };
+      const body = locale && uiLocaleFor(locale) !== "en" ? (renderSummary(JSON.parse(v.claims_json) as SummaryClaim[], locale) ?? v.summary_body) : v.summary_body;
+      return { reviewsSummary: { body, contributingReviewCount: v.contributing_review_count, dateGenerated: iso(v.generated_ms), datePublished: iso(v.published_ms) } };
     },
 
-    /** GET …/products/{key}/reviews_keywords: docs/ai.md, Answers, or `{}` when not processed or too few reviews. */
-    async getKeywords(params: ScopeParams): Promise<ReviewsKeywordsResponse> {
+    /**
+     * GET …/products/{key}/reviews_keywords: docs/ai.md, Answers, or `{}` when none are published or too few reviews.
+     * With `locale`, topic names in that language (docs/ai.md, Languages); keyword names always as identified.
+     */
+    async getKeywords(params: ScopeParams, locale?: string): Promise<ReviewsKeywordsResponse> {
       const { storeId, scope } = await contentScope(params);
       const v = await repo.latestKeywords(storeId, scope);
       const keywordTopics = v?.keywords_json ? (JSON.parse(v.keywords_json) as KeywordTopic[]) : [];
-      return keywordTopics.length ? { reviewsKeywords: { keywordTopics } } : {};
+      if (!keywordTopics.length) return {};
+      return { reviewsKeywords: { keywordTopics: locale ? keywordTopics.map((t) => ({ ...t, topic: topicName(t.topic, locale) })) : keywordTopics } };
     },
   };
 }

@@ -6,12 +6,25 @@
  * Also builds the keyword topics (docs/ai.md, Answers) from the exact (keyword, review) counts.
  */
 import type { KeywordTopic } from "../contract/storefront.ts";
+import { uiLocaleFor } from "../contract/widget-locales.ts";
 import type { KeywordCountRow, MentionRow, ScopeStats } from "./ai.repo.ts";
+import { TOPICS } from "./keywords.ts";
+import { SUMMARY_TEXTS, TOPIC_KEYS, type SummaryTexts, type TopicKey } from "./summary-texts.ts";
 
+/**
+ * One claim of a summary: its English sentence and the facts behind it (stored as the version's `claims_json`:
+ * the structured data every language's sentences are rendered from, `renderSummary`).
+ */
 export type SummaryClaim = {
   kind: "aggregate" | "praise" | "complaint";
   text: string;
+  /** `aggregate`: average rating (1 decimal), contributing reviews, share recommending in percent (null: nobody said). */
+  average?: number;
+  reviewCount?: number;
+  recommendPercent?: number | null;
+  /** The topic's English name (./keywords.ts `TOPICS`) and key (./summary-texts.ts `TOPIC_KEYS`). */
   topic?: string;
+  topicKey?: TopicKey;
   keywords?: string[];
   /** Share of contributing reviews, in percent (rounded). */
   sharePercent?: number;
@@ -43,20 +56,71 @@ export function buildKeywordTopics(counts: KeywordCountRow[]): KeywordTopic[] {
 }
 
 const pct = (part: number, whole: number) => Math.round((part / whole) * 100);
-const list = (items: string[]) => (items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`);
+const COMPLAINT_MIN_PERCENT = Math.round(COMPLAINT_MIN_SHARE * 100);
+
+/** Topic key of a topic's English name (./keywords.ts `TOPICS`); undefined for a name the engine does not make. */
+export function topicKeyOf(name: string): TopicKey | undefined {
+  return TOPIC_KEYS.find((k) => TOPICS[k] === name);
+}
+
+/** The name of topic `name` (English, as stored) in the language of `tag`; a name the engine does not make stays as written. */
+export function topicName(name: string, tag: string): string {
+  const key = topicKeyOf(name);
+  return key ? SUMMARY_TEXTS[uiLocaleFor(tag)].topics[key] : name;
+}
 
 /**
- * Compose the summary.
- * @param subject "this product" or "these products" (group-level content)
+ * The summary's sentences in the language of `tag` (any language tag; resolved to one of the 16 widget languages,
+ * else English: server/contract/widget-locales.ts `uiLocaleFor`), rendered from its claims' facts through
+ * ./summary-texts.ts: numbers with `Intl.NumberFormat` of that language, topic names translated, the shoppers'
+ * keywords quoted as written (docs/ai.md "Languages"). Null when the claims carry no facts (a version stored
+ * before facts were kept): the caller serves the stored text.
  */
-export function buildSummary(stats: ScopeStats, counts: KeywordCountRow[], mentions: MentionRow[], subject: string): EmbeddedSummary {
+export function renderSummary(claims: SummaryClaim[], tag: string): string | null {
+  const parts = sentencesOf(claims, tag);
+  if (!parts) return null;
+  return parts.flat().join(/^(ja|zh)/.test(uiLocaleFor(tag)) ? "" : " ");
+}
+
+/** `renderSummary`'s sentences per claim (the aggregate's: the rating and the share recommending), then the no-complaint sentence if any. */
+function sentencesOf(claims: SummaryClaim[], tag: string): string[][] | null {
+  const aggregate = claims.find((c) => c.kind === "aggregate");
+  if (!aggregate || aggregate.average === undefined || aggregate.reviewCount === undefined) return null;
+  const locale = uiLocaleFor(tag);
+  const texts = SUMMARY_TEXTS[locale];
+  const intl = locale === "de-formal" ? "de" : locale;
+  const number = new Intl.NumberFormat(intl);
+  const one = new Intl.NumberFormat(intl, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const percentFormat = new Intl.NumberFormat(intl, { style: "percent", maximumFractionDigits: 0 });
+  const percent = (p: number) => percentFormat.format(p / 100);
+  const list = new Intl.ListFormat(intl, { type: "unit", style: "narrow" });
+  const fill = (template: string, vars: Record<string, string>) => template.replace(/\{(\w+)\}/g, (whole, name: string) => vars[name] ?? whole);
+  const category = new Intl.PluralRules(intl).select(aggregate.reviewCount) as keyof SummaryTexts["rating"];
+  const out: string[][] = claims.map((c) => {
+    if (c.kind === "aggregate") {
+      const rating = fill(texts.rating[category] ?? texts.rating.other, { average: one.format(aggregate.average!), count: number.format(aggregate.reviewCount!) });
+      return aggregate.recommendPercent == null ? [rating] : [rating, fill(texts.recommend, { percent: percent(aggregate.recommendPercent) })];
+    }
+    const keywords = c.keywords?.length ? `${texts.brackets[0]}${list.format(c.keywords.map((k) => `${texts.quote[0]}${k}${texts.quote[1]}`))}${texts.brackets[1]}` : "";
+    return [fill(c.kind === "praise" ? texts.praised : texts.criticised, { topic: c.topic ? topicName(c.topic, locale) : "", percent: percent(c.sharePercent ?? 0), keywords })];
+  });
+  if (!claims.some((c) => c.kind === "complaint")) out.push([fill(texts.noComplaint, { percent: percent(COMPLAINT_MIN_PERCENT) })]);
+  return out;
+}
+
+/**
+ * Compose the summary: its facts (claims with their supporting review IDs) and its English sentences
+ * (`renderSummary`). Short sentences: the average and count, the share recommending, then one sentence per
+ * most-praised theme and per most common complaint.
+ * @param _subject "this product" or "these products" (group-level content; the sentences read the same for both)
+ */
+export function buildSummary(stats: ScopeStats, counts: KeywordCountRow[], mentions: MentionRow[], _subject: string): EmbeddedSummary {
   const n = stats.review_count;
   const average = Math.round((stats.rating_total / n) * 10) / 10;
   const claims: SummaryClaim[] = [];
-  let opening = `Shoppers rate ${subject} ${average.toFixed(1)} out of 5 on average across ${n} reviews`;
-  if (stats.recommend_known > 0) opening += `, and ${pct(stats.recommended, stats.recommend_known)}% recommend it`;
-  opening += ".";
-  claims.push({ kind: "aggregate", text: opening, reviewIds: [] });
+  const recommendPercent = stats.recommend_known > 0 ? pct(stats.recommended, stats.recommend_known) : null;
+  const aggregate: SummaryClaim = { kind: "aggregate", text: "", average, reviewCount: n, recommendPercent, reviewIds: [] };
+  claims.push(aggregate);
 
   // reviews praising / complaining per topic, and per keyword within the topic
   const topicIds = (polarity: 1 | -1) => {
@@ -70,29 +134,14 @@ export function buildSummary(stats: ScopeStats, counts: KeywordCountRow[], menti
   const ranked = (m: Map<string, Set<string>>, minShare: number, max: number) =>
     [...m.entries()].filter(([, ids]) => ids.size / n >= minShare).sort((a, b) => b[1].size - a[1].size || a[0].localeCompare(b[0])).slice(0, max);
 
-  const praise = ranked(topicIds(1), PRAISE_MIN_SHARE, 3).map(([topic, ids]) => {
-    const keywords = keywordsOf(topic, "praise", 2);
-    const share = pct(ids.size, n);
-    const claim: SummaryClaim = {
-      kind: "praise", topic, keywords, sharePercent: share, reviewIds: [...ids].sort(),
-      text: `${topic.toLowerCase()} (${keywords.length ? `${keywords.join(", ")}; ` : ""}${share}% of reviews)`,
-    };
-    return claim;
+  const topical = (kind: "praise" | "complaint", [topic, ids]: [string, Set<string>]): SummaryClaim => ({
+    kind, topic, topicKey: topicKeyOf(topic), keywords: keywordsOf(topic, kind === "praise" ? "praise" : "complaints", 2), sharePercent: pct(ids.size, n),
+    reviewIds: [...ids].sort(), text: "",
   });
-  const complaints = ranked(topicIds(-1), COMPLAINT_MIN_SHARE, 2).map(([topic, ids]) => {
-    const keywords = keywordsOf(topic, "complaints", 2);
-    const share = pct(ids.size, n);
-    const claim: SummaryClaim = {
-      kind: "complaint", topic, keywords, sharePercent: share, reviewIds: [...ids].sort(),
-      text: `${topic.toLowerCase()} (${keywords.length ? `${keywords.join(", ")}; ` : ""}${share}% of reviews)`,
-    };
-    return claim;
-  });
-  claims.push(...praise, ...complaints);
-
-  const sentences = [opening];
-  if (praise.length) sentences.push(`Most praised: ${list(praise.map((c) => c.text))}.`);
-  if (complaints.length) sentences.push(`Most common complaints: ${list(complaints.map((c) => c.text))}.`);
-  else sentences.push(`No single complaint comes up in more than ${Math.round(COMPLAINT_MIN_SHARE * 100)}% of reviews.`);
-  return { body: sentences.join(" "), claims };
+  claims.push(...ranked(topicIds(1), PRAISE_MIN_SHARE, 3).map((e) => topical("praise", e)));
+  claims.push(...ranked(topicIds(-1), COMPLAINT_MIN_SHARE, 2).map((e) => topical("complaint", e)));
+  // each claim's own English sentences (what the language model is given)
+  const english = sentencesOf(claims, "en")!;
+  claims.forEach((c, i) => (c.text = english[i].join(" ")));
+  return { body: renderSummary(claims, "en")!, claims };
 }

@@ -147,6 +147,20 @@ export function parseAttributeFilters(search: URLSearchParams): AttributeFilter[
   return out;
 }
 
+/**
+ * Query of the AI summary and keyword reads (docs/ai.md, Languages): `locale`, the page's language tag (`de`,
+ * `pt-BR`, `ja`): the summary's sentences and the topic names in that language (one of the 16 widget languages by
+ * the widgets' own rule, else English).
+ */
+export const aiContentQuery = z.object({
+  locale: z
+    .string()
+    .max(35, "locale must be a language tag of at most 35 characters")
+    .regex(/^[a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{1,8})*$/, "locale must be a language tag such as de, pt-BR or ja")
+    .optional()
+    .meta({ description: "The page's language tag: the summary's sentences and the topic names in that language (docs/ai.md, Languages)." }),
+});
+
 export const listPageQuery = z.object({
   limit: limitParam(STOREFRONT_MAX_LIMIT, STOREFRONT_MAX_LIMIT),
   lastEvaluated: lastEvaluatedParam,

@@ -11,7 +11,8 @@ import { KEYWORDS_TEXTS } from "../../server/contract/widget-strings/reviews-key
 
 /**
  * @summary Keyword topics of a product's reviews (docs/ai.md, Answers) as groups of toggle chips with
- * counts. Choosing a chip dispatches `chorus-keyword-selected` with that keyword; choosing the active chip
+ * counts. Topic names come in the element's language (`?locale=`, docs/ai.md, Languages); the keywords are
+ * the shoppers' own words, shown as written. Choosing a chip dispatches `chorus-keyword-selected` with that keyword; choosing the active chip
  * again clears it (`keyword: null`). `<chorus-reviews>` on the same page listens and filters its list.
  *
  * No layout shift (issue 8): the element reserves `--chorus-reviews-keywords-min-height` from the start
@@ -120,7 +121,9 @@ export class ChorusReviewsKeywords extends ChorusElement {
     const abort = (this.#abort = new AbortController());
     let topics: KeywordTopic[] = [];
     try {
-      const body = await getJson<ReviewsKeywordsResponse>(`${this.scopeUrl}/reviews_keywords`, { signal: abort.signal });
+      // topic names in the element's language (docs/ai.md, Languages); the keywords are the shoppers' words, as written
+      const locale = this.uiLocale;
+      const body = await getJson<ReviewsKeywordsResponse>(`${this.scopeUrl}/reviews_keywords${locale === "en" ? "" : `?locale=${locale}`}`, { signal: abort.signal });
       if ("reviewsKeywords" in body && body.reviewsKeywords) topics = (body.reviewsKeywords as { keywordTopics: KeywordTopic[] }).keywordTopics;
     } catch {
       if (abort.signal.aborted) return;

@@ -12,7 +12,9 @@ import { controls } from "../internal/ui.ts";
 
 /**
  * @summary The AI-generated summary of a product's reviews (docs/ai.md, Answers): the text, "Based on N
- * reviews", the generation date and a visible "AI-generated" label.
+ * reviews", the generation date and a visible "AI-generated" label. The text comes in the element's language
+ * (`?locale=`, docs/ai.md, Languages): short sentences rendered from the summary's facts, numbers formatted for the
+ * language, the shoppers' own words quoted as written.
  *
  * No layout shift (issue 8): the element reserves `--chorus-reviews-summary-min-height` from the start
  * (a pulsing placeholder card while loading). When the API answers `{}` (no published summary yet) or fails,
@@ -77,7 +79,7 @@ export class ChorusReviewsSummary extends ChorusElement {
 
   override willUpdate(): void {
     if (this.summary || !this.storeId || !this.productId) return;
-    const body = this.takeSnapshot<ReviewsSummaryResponse>(`${this.scopeUrl}/reviews_summary`);
+    const body = this.takeSnapshot<ReviewsSummaryResponse>(this.#url());
     if (!body) return;
     this.summary = "reviewsSummary" in body && body.reviewsSummary ? (body.reviewsSummary as ReviewsSummary) : null;
     this.state = this.summary ? "ready" : "empty";
@@ -96,6 +98,12 @@ export class ChorusReviewsSummary extends ChorusElement {
     this.#abort?.abort();
   }
 
+  /** The summary's URL: in the element's language unless English (docs/ai.md, Languages: sentences rendered from the summary's facts). */
+  #url(): string {
+    const locale = this.uiLocale;
+    return `${this.scopeUrl}/reviews_summary${locale === "en" ? "" : `?locale=${locale}`}`;
+  }
+
   async #load(): Promise<void> {
     this.#abort?.abort();
     if (!this.storeId || !this.productId) {
@@ -104,7 +112,7 @@ export class ChorusReviewsSummary extends ChorusElement {
     }
     const abort = (this.#abort = new AbortController());
     try {
-      const body = await getJson<ReviewsSummaryResponse>(`${this.scopeUrl}/reviews_summary`, { signal: abort.signal });
+      const body = await getJson<ReviewsSummaryResponse>(this.#url(), { signal: abort.signal });
       this.summary = "reviewsSummary" in body && body.reviewsSummary ? (body.reviewsSummary as ReviewsSummary) : null;
     } catch {
       if (abort.signal.aborted) return;
