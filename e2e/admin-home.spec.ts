@@ -2,7 +2,7 @@
  * A new store's admin home in Chromium (issue 39 item 2): the getting-started checklist starts at 0 of 6 and
  * ticks each step as the merchant does it in its page — "check my page" against a real shop page on another
  * local origin (the e2e server runs with ALLOW_LOOPBACK_REQUESTS=1), the platform's app secret, a CSV import,
- * review requests on, the loyalty program on, a survey made with an API key from the admin — with axe on the
+ * review requests on, the loyalty program on, a survey from a template on the Surveys page — with axe on the
  * home (checklist and dashboard) in each state, the grouped navigation, and keyboard-only use of the check form.
  * The loyalty "Add" forms reset after a successful add, announced in the page's status region.
  */
@@ -108,16 +108,17 @@ test("a new store's checklist ticks each step as the merchant does it; axe 0 on 
   await expectTicked(page, home, ["platform", "widgets", "import", "review-requests", "loyalty"]);
   await expectNoAxeViolations(page);
 
-  // A survey, made with an API key created in the admin.
-  await nav.getByRole("link", { name: "API keys" }).click();
-  await page.getByLabel("Name of the new key").fill("Survey set-up");
-  await page.getByRole("button", { name: "Create API key" }).click();
-  const key = (await page.locator("#new-key").textContent())!.trim();
-  const created = await page.request.post("/enterprise/surveys", {
-    headers: { authorization: `Basic ${Buffer.from(`${store.storeId}:${key}`).toString("base64")}`, "content-type": "application/json" },
-    data: { name: "After checkout", questions: [{ type: "nps", text: "How likely are you to recommend us to a friend?" }], channelSurveys: [{ channel: "post-checkout" }] },
-  });
-  expect(created.status(), await created.text()).toBe(201);
+  // A survey, from a template on the Surveys page.
+  await page.getByRole("link", { name: "Create a survey" }).click();
+  const create = page.getByRole("form", { name: "Create a survey" });
+  await create.getByRole("button", { name: "Create survey" }).click();
+  await expect(page.locator("#survey-name-error")).toHaveText("Give the survey a name.");
+  await expectNoAxeViolations(page);
+  await create.getByLabel(/^Name/).fill("After checkout");
+  await create.getByLabel("What it asks").selectOption({ label: "Net Promoter Score (0–10, with the reason)" });
+  await create.getByRole("button", { name: "Create survey" }).click();
+  await expect(page.getByRole("status").filter({ hasText: 'Survey "After checkout" created.' })).toBeVisible();
+  await expectNoAxeViolations(page);
   await expectTicked(page, home, ["platform", "widgets", "import", "review-requests", "loyalty", "survey"]);
   await expect(page.getByText("Getting started: all 6 steps done")).toBeVisible();
   await expectNoAxeViolations(page);

@@ -144,7 +144,17 @@ describe("the getting-started checklist", () => {
     expect(on.status).toBe(303);
     expect((await steps()).progress).toBe("5 of 6 done.");
 
-    await t.services.surveys.createSurvey(A, { name: "After checkout", questions: [{ type: "nps", text: "How likely are you to recommend us?" }], channelSurveys: [{ channel: "post-checkout" }] });
+    // The Surveys page's form: a missing name answers 400 beside the field, then a survey from a template.
+    const bad = await adminPost(t, owner, `${HOME}/surveys`, { intent: "create-survey", name: " ", template: "nps", channel: "post-checkout" });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain('id="survey-name-error" class="field-error">Give the survey a name.');
+    expect((await adminPost(t, owner, `/admin/stores/${B}/surveys`, { intent: "create-survey", name: "Hijack", template: "nps", channel: "on-site" })).status).toBe(404);
+    const made = await adminPost(t, owner, `${HOME}/surveys`, { intent: "create-survey", name: "After checkout", template: "nps", channel: "post-checkout" });
+    expect(made.status).toBe(302);
+    const surveyId = /survey=([0-9a-f-]{36})&created=1/.exec(made.headers.get("location") ?? "")?.[1];
+    const survey = await t.services.surveys.getSurvey(A, surveyId!);
+    expect(survey.questions.map((q) => q.type)).toEqual(["nps", "text"]);
+    expect(survey.channelSurveys.map((c) => c.channel)).toEqual(["post-checkout"]);
     const all = await steps();
     expect(all.done).toHaveLength(6);
     expect(all.progress).toBe("(checklist collapsed)");

@@ -31,7 +31,7 @@ export const CHECKLIST_STEPS = [
   { id: "import", label: "Import reviews from your old app", section: "import/apps", hint: "Judge.me, Yotpo, Okendo, Stamped or Loox exports, or a CSV file." },
   { id: "review-requests", label: "Turn on review requests", section: "review-requests", hint: "Ask buyers for a review by e-mail after their order is fulfilled." },
   { id: "loyalty", label: "Set up loyalty", section: "loyalty/program", hint: "Turn on the loyalty program with your legal texts, then add earning rules." },
-  { id: "survey", label: "Create a survey", section: "surveys", hint: "Ask shoppers on your site or after checkout (surveys are created with the enterprise API)." },
+  { id: "survey", label: "Create a survey", section: "surveys", hint: "Ask shoppers on your site or after checkout: an NPS survey or \"How did you hear about us?\"." },
 ] as const;
 export type ChecklistStepId = (typeof CHECKLIST_STEPS)[number]["id"];
 
