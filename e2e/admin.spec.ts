@@ -56,7 +56,7 @@ test("publish a pending review, see it on the storefront API, reply and see the 
   expect((await storefrontReviews(page, pending.productId)).map((r) => r.reviewId)).not.toContain(pending.reviewId);
 
   await signIn(page);
-  await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Reviews" }).click();
+  await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Moderation" }).click();
   await expect(page.getByRole("heading", { level: 2, name: "Reviews waiting for moderation" })).toBeVisible();
   const item = page.getByRole("article", { name: pending.title });
   await expect(item).toBeVisible();

@@ -54,10 +54,15 @@ test("texts, colour and visibility from the admin reach the preview, the demo sh
   await expectNoAxeViolations(page);
 
   // Change the English text of "Write a review" and the accent colour.
+  // Each widget's texts are a part of their own (collapsed), with their own save.
+  await page.getByText("Reviews (<chorus-reviews>)", { exact: true }).click();
   await expect(page.locator("#text-reviews-writeReview")).toHaveAttribute("placeholder", "Write a review");
   await page.locator("#text-reviews-writeReview").fill(TEXT);
-  await page.getByRole("button", { name: "Save texts in en" }).click();
-  await expect(page).toHaveURL(/saved=texts/);
+  await page.getByRole("form", { name: "Reviews (<chorus-reviews>)" }).getByRole("button", { name: "Save texts in en" }).click();
+  await expect(page).toHaveURL(/saved=texts&group=1/);
+  // The saved part stays open after the save; the others stay closed.
+  await expect(page.locator("#text-reviews-writeReview")).toHaveValue(TEXT);
+  await expect(page.locator("#text-starRating-label")).toBeHidden();
   await expect(page.getByRole("status").filter({ hasText: "Texts saved" })).toBeVisible();
   await page.locator("#color-accent").fill(ACCENT);
   await page.getByRole("button", { name: "Save colours and widgets" }).click();
@@ -154,9 +159,10 @@ test("the widgets page in another language: German texts shown on a German page 
   await page.getByRole("button", { name: "Add", exact: true }).click();
   await expect(page).toHaveURL(/lang=de/);
   // Each field shows the widgets' own German text greyed (the shipped translation, issue #23 item 3).
+  await page.getByText("Reviews (<chorus-reviews>)", { exact: true }).click();
   await expect(page.locator("#text-reviews-writeReview")).toHaveAttribute("placeholder", "Bewertung schreiben");
   await page.locator("#text-reviews-loadMore").fill("Mehr Bewertungen anzeigen");
-  await page.getByRole("button", { name: "Save texts in de" }).click();
+  await page.getByRole("form", { name: "Reviews (<chorus-reviews>)" }).getByRole("button", { name: "Save texts in de" }).click();
   await expect(page).toHaveURL(/lang=de&saved=texts/);
   const preview = page.frameLocator("iframe.widget-preview");
   await expect(preview.locator("chorus-reviews [part=load-more]")).toHaveText("Mehr Bewertungen anzeigen");

@@ -12,6 +12,8 @@ import { passwordResetService } from "./admin/password-reset.service.ts";
 import { signupService } from "./admin/signup.service.ts";
 import { teamService } from "./admin/team.service.ts";
 import { moderationRepo } from "./admin/moderation.repo.ts";
+import { overviewRepo } from "./admin/overview.repo.ts";
+import { overviewService } from "./admin/overview.service.ts";
 import { moderationService } from "./admin/moderation.service.ts";
 import { qaModerationRepo } from "./admin/qa-moderation.repo.ts";
 import { qaModerationService } from "./admin/qa-moderation.service.ts";
@@ -300,6 +302,12 @@ async function buildServices(db: Db, options: ServicesOptions) {
     passwordResets: passwordResetService({ ...accountDeps, mail }),
     /** Review requests: settings (`get`/`update`), `orderFulfilled`/`orderCancelled`, the schedule (`runDue`), hosted review and unsubscribe links (server/review-requests). */
     reviewRequests,
+    /** The admin home: getting-started checklist, "check my page", the 30-day dashboard (server/admin/overview.service.ts). */
+    overview: overviewService({
+      repo: overviewRepo(db), allowLoopback: allowLoopbackRequests,
+      reviewRequestsOn: async (storeId) => (await reviewRequests.get(storeId)).enabled,
+      funnel: (storeId, days, nowMs) => reviewRequests.funnel(storeId, days, nowMs),
+    }),
     /** Stop the background jobs, the content-scope watcher, and close the database. */
     async close(): Promise<void> {
       await Promise.allSettled([worker.stop(), sender.stop(), webhooks.delivery.stop()]);

@@ -1,11 +1,12 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { requireSession } from "~/lib/admin.server";
+import { NAV_PAGES } from "~/lib/admin-nav";
 
 export const meta: MetaFunction = () => [{ title: "Chorus admin" }];
 
 /**
- * /admin: go to the first store's reviews, or to `?store=<id>&section=<name>` (the store switcher,
+ * /admin: go to the first store's home (its checklist and dashboard), or to `?store=<id>&section=<name>` (the store switcher,
  * a plain GET form). A user without stores sees a note.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -14,7 +15,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const wanted = url.searchParams.get("store");
   const section = url.searchParams.get("section") ?? "";
   const store = session.stores.find((s) => s.storeId === wanted) ?? session.stores[0];
-  const sections = new Set(["reviews", "settings", "integration", "surveys", "questions", "ai", "loyalty", "team"]);
+  const sections = new Set(NAV_PAGES.filter((p) => !p.absolute).map((p) => p.path));
   if (store) return redirect(`/admin/stores/${encodeURIComponent(store.storeId)}/${sections.has(section) ? section : ""}`);
   return { email: session.email, csrf: session.csrfToken, canCreateStore: await context.services.signup.canCreateStore(session.userId) };
 }

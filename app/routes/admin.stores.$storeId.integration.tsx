@@ -75,7 +75,7 @@ export default function Integration() {
       <h2>Shop platform</h2>
       <p>Orders and products arrive as webhooks from your shop: <a href={`/admin/stores/${store.storeId}/platform`}>connect your shop platform</a> (shop domain, app secret and the webhook addresses).</p>
 
-      <h2>API keys</h2>
+      <h2 id="api-keys">API keys</h2>
       <p>API keys let your systems read survey responses from the enterprise API (HTTP Basic: user name = store ID, password = key).</p>
       {createdKey ? (
         <div className="panel key-once" role="status">

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { CsrfField } from "~/components/CsrfField";
 import { FieldError, invalidProps } from "~/components/FieldError";
-import { Flash } from "~/components/Flash";
+import { Flash, LiveFlash } from "~/components/Flash";
 import { adminHeaders, field, requireStore, requireStoreAction } from "~/lib/admin.server";
 import { readFlash, redirectWithFlash } from "~/lib/flash.server";
 import {
@@ -141,6 +141,11 @@ const TYPE_LABELS: Record<string, string> = {
   "fixed-amount-coupon": "Fixed-amount coupon", "percentage-coupon": "Percentage coupon", "free-shipping": "Free shipping",
 };
 
+/**
+ * The loyalty page. Each "Add" form is keyed by the IDs of the rules or tiers it adds to, so after a successful
+ * add (a redirect here with a new row) it mounts afresh with empty fields (no duplicate rule by a second click);
+ * a failed add keeps the typed values. Success notes go to a status region that is always in the page.
+ */
 export default function Loyalty() {
   const { storeId, program, flash, enabled, earningTypes, redemptionTypes } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>() as FormFailure | undefined;
@@ -187,7 +192,7 @@ export default function Loyalty() {
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">Loyalty</h1>
-      <Flash result={pageFailure ?? (failure ? null : flash)} />
+      <LiveFlash result={pageFailure ?? (failure ? null : flash)} />
       {!enabled ? <p className="notice">The loyalty program is off: shoppers do not see it. <Link to={setupUrl}>Turn it on</Link></p> : null}
       <p>
         <Link to={setupUrl}>Program set-up: on or off, platform secret</Link>{" · "}
@@ -224,7 +229,7 @@ export default function Loyalty() {
         </div>
       )}
       {freeEarningTypes.length ? (
-        <Form method="post" className="stack panel" noValidate aria-labelledby="add-earning">
+        <Form key={`add-earning-${program.earningRules.map((r) => r.id).join()}`} method="post" className="stack panel" noValidate aria-labelledby="add-earning">
           <h3 id="add-earning">Add an earning rule</h3>
           {addFailure("er-new")}
           <CsrfField />
@@ -277,7 +282,7 @@ export default function Loyalty() {
           </table>
         </div>
       )}
-      <Form method="post" className="stack panel" noValidate aria-labelledby="add-redemption">
+      <Form key={`add-redemption-${program.redemptionRules.map((r) => r.id).join()}`} method="post" className="stack panel" noValidate aria-labelledby="add-redemption">
         <h3 id="add-redemption">Add a redemption rule</h3>
         {addFailure("rr-new")}
         <CsrfField />
@@ -327,7 +332,7 @@ export default function Loyalty() {
           </table>
         </div>
       )}
-      <Form method="post" className="stack panel" noValidate aria-labelledby="add-tier">
+      <Form key={`add-tier-${program.vipTiers.map((t) => t.id).join()}`} method="post" className="stack panel" noValidate aria-labelledby="add-tier">
         <h3 id="add-tier">Add a VIP tier</h3>
         {addFailure("vt-new")}
         <CsrfField />

@@ -1,15 +1,40 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { z } from "zod";
+import { SURVEY_TEMPLATES, surveyFromTemplate, type SurveyTemplate } from "../../server/surveys/survey-templates.ts";
+import { FieldError, invalidProps } from "~/components/FieldError";
+import { LiveFlash } from "~/components/Flash";
+import { CsrfField } from "~/components/CsrfField";
 import { SURVEY_CHANNELS } from "../../server/contract/surveys.constants.ts";
 import { isApiError } from "../../server/contract/errors.ts";
 import { answerText, filterOf, queryParams, responsesQuerySchema } from "../../server/admin/survey-responses.ts";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { NpsPanel } from "~/components/NpsChart";
-import { httpError, requireStore } from "~/lib/admin.server";
+import { adminHeaders, field, httpError, requireStore, requireStoreAction } from "~/lib/admin.server";
 import surveyStyles from "~/styles/admin-surveys.css?url";
 
 export const meta: MetaFunction = () => [{ title: "Surveys · Chorus admin" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: surveyStyles }];
+export const headers = adminHeaders;
+
+const createSurveyForm = z.object({
+  name: z.string().trim().min(1, "Give the survey a name.").max(200, "At most 200 characters."),
+  template: z.enum(Object.keys(SURVEY_TEMPLATES) as [SurveyTemplate, ...SurveyTemplate[]], { error: "Choose what the survey asks." }),
+  channel: z.enum(SURVEY_CHANNELS, { error: "Choose where shoppers answer it." }),
+});
+
+/**
+ * Create a survey from a template (intent `create-survey`: name, template, channel). Success redirects to the new
+ * survey with a note; invalid fields answer 400 with an error beside each.
+ */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { store, form } = await requireStoreAction(request, context, params.storeId);
+  if (field(form, "intent") !== "create-survey") return data({ errors: { form: "Unknown action." } as Record<string, string> }, { status: 400 });
+  const parsed = createSurveyForm.safeParse({ name: field(form, "name"), template: field(form, "template"), channel: field(form, "channel") });
+  if (!parsed.success) return data({ errors: Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])) as Record<string, string> }, { status: 400 });
+  const survey = await context.services.surveys.createSurvey(store.storeId, surveyFromTemplate(parsed.data.template, parsed.data.name, parsed.data.channel));
+  return redirect(`/admin/stores/${store.storeId}/surveys?survey=${survey.surveyId}&created=1`);
+}
 
 const PAGE_SIZE = 25;
 const CHANNEL_LABEL: Record<string, string> = { "on-site": "On site", "post-checkout": "Post-checkout", "post-review": "Post-review", "shareable-link": "Shareable link" };
@@ -79,12 +104,37 @@ const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
 export default function Surveys() {
   const { storeId, surveys, chosen } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
+  const failed = useActionData<typeof action>();
+  const [search] = useSearchParams();
+  const errors = failed?.errors ?? {};
   const base = `/admin/stores/${storeId}/surveys`;
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">Surveys</h1>
+      <LiveFlash result={errors.form ? { error: errors.form } : search.get("created") && chosen ? { ok: `Survey "${chosen.surveyName}" created.` } : null} />
+      <details className="panel" open={surveys.length === 0 || Object.keys(errors).length > 0}>
+        <summary>Create a survey</summary>
+        <Form method="post" className="stack" noValidate aria-label="Create a survey" key={surveys.length}>
+          <CsrfField />
+          <input type="hidden" name="intent" value="create-survey" />
+          <label htmlFor="survey-name">Name (for you; shoppers do not see it)</label>
+          <input id="survey-name" name="name" maxLength={200} required {...invalidProps("survey-name", errors.name)} />
+          <FieldError id="survey-name" error={errors.name} />
+          <label htmlFor="survey-template">What it asks</label>
+          <select id="survey-template" name="template" {...invalidProps("survey-template", errors.template)}>
+            {Object.entries(SURVEY_TEMPLATES).map(([key, t]) => <option key={key} value={key}>{t.label}</option>)}
+          </select>
+          <FieldError id="survey-template" error={errors.template} />
+          <label htmlFor="survey-channel">Where shoppers answer it</label>
+          <select id="survey-channel" name="channel" defaultValue="post-checkout" {...invalidProps("survey-channel", errors.channel)}>
+            {SURVEY_CHANNELS.map((c) => <option key={c} value={c}>{CHANNEL_LABEL[c] ?? c}</option>)}
+          </select>
+          <FieldError id="survey-channel" error={errors.channel} />
+          <button type="submit" disabled={navigation.state !== "idle"}>Create survey</button>
+        </Form>
+      </details>
       {surveys.length === 0 ? (
-        <p className="empty" role="status">This store has no surveys yet. Surveys created through Chorus appear here with their responses.</p>
+        <p className="empty">This store has no surveys yet. Create one above; its responses appear here.</p>
       ) : (
         <nav aria-label="Surveys">
           <ul className="survey-list">

@@ -1,27 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Form, NavLink, Outlet, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, NavLink, Outlet, useLoaderData, useNavigation } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/AdminErrorBoundary";
 import { CsrfField } from "~/components/CsrfField";
 import { requireStore } from "~/lib/admin.server";
-
-/** The sections of a store's admin, in navigation order. */
-export const SECTIONS = [
-  { path: "surveys", label: "Surveys" },
-  { path: "reviews", label: "Reviews" },
-  { path: "orders", label: "Orders" },
-  { path: "review-requests", label: "Review requests" },
-  { path: "import", label: "Import" },
-  { path: "questions", label: "Questions" },
-  { path: "ai", label: "AI content" },
-  { path: "loyalty", label: "Loyalty" },
-  { path: "widgets", label: "Widgets" },
-  { path: "integration", label: "Integration" },
-  { path: "webhooks", label: "Webhooks" },
-  { path: "exports", label: "Exports" },
-  { path: "settings", label: "Settings" },
-  { path: "privacy", label: "Shopper data" },
-  { path: "team", label: "Team" },
-] as const;
+import { ADMIN_NAV, navHref } from "~/lib/admin-nav";
 
 /** Store layout: session + membership (404 otherwise), the user's stores for the switcher, the CSRF token. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -61,15 +43,26 @@ export default function StoreLayout() {
         </Form>
       </header>
       <nav className="admin-nav" aria-label="Admin sections">
-        <ul>
-          {SECTIONS.map((s) => (
-            <li key={s.path}>
-              <NavLink to={`${base}/${s.path}`} prefetch="intent">{s.label}</NavLink>
+        <ul className="nav-groups">
+          <li className="nav-home">
+            <NavLink to={base} end prefetch="intent">Home</NavLink>
+          </li>
+          {ADMIN_NAV.map((group, g) => (
+            <li key={group.label} className="nav-group">
+              <span className="nav-group-label" id={`nav-group-${g}`}>{group.label}</span>
+              <ul aria-labelledby={`nav-group-${g}`}>
+                {group.items.map((item) => (
+                  <li key={item.label}>
+                    {item.hash ? (
+                      <Link to={navHref(base, item)}>{item.label}</Link>
+                    ) : (
+                      <NavLink to={navHref(base, item)} end={item.end} prefetch="intent">{item.label}</NavLink>
+                    )}
+                  </li>
+                ))}
+              </ul>
             </li>
           ))}
-          <li>
-            <NavLink to="/admin/outbox" prefetch="intent">Outbox</NavLink>
-          </li>
         </ul>
       </nav>
       <main id="main" className="admin-main" tabIndex={-1} aria-busy={navigation.state === "loading"}>

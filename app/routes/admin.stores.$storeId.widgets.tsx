@@ -105,6 +105,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     shipped: uiLocaleFor(lang) === "en" ? {} : TRANSLATIONS[uiLocaleFor(lang) as Exclude<ReturnType<typeof uiLocaleFor>, "en">],
     languages,
     saved: SAVED[saved] ?? "",
+    /** The text group just saved (`?group=`), shown open. */
+    savedGroup: Number(new URL(request.url).searchParams.get("group") ?? -1),
     previewUrl: `/admin/stores/${encodeURIComponent(store.storeId)}/widgets/preview?lang=${encodeURIComponent(lang)}&v=${encodeURIComponent(version)}`,
   };
 }
@@ -167,7 +169,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (intent === "texts") {
     const lang = languageTagSchema.safeParse(field(form, "lang"));
     if (!lang.success) return fail({ form: `Language: ${lang.error.issues[0]!.message}.` }, {});
-    const texts = Object.fromEntries(TEXT_IDS.map((id) => [id, field(form, textField(id))]));
+    // One group of texts per form (its own save): the other texts of the language stay as saved.
+    const groupField = field(form, "group");
+    const groupIndex = Number(groupField);
+    const group = groupField !== "" && Number.isInteger(groupIndex) ? TEXT_GROUPS[groupIndex] : undefined;
+    const posted = group ? Object.keys(group.texts) : TEXT_IDS;
+    const savedTexts: Record<string, string> = (await service.get(store.storeId)).texts[lang.data] ?? {};
+    const texts = Object.fromEntries(TEXT_IDS.map((id) => [id, posted.includes(id) ? field(form, textField(id)) : savedTexts[id] ?? ""]));
     const errors = service.fieldErrors({ texts: { [lang.data]: texts } });
     if (errors) {
       const byField: Record<string, string> = {};
@@ -175,7 +183,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       return fail(byField, texts);
     }
     await service.update(store.storeId, { texts: { [lang.data]: texts } });
-    return redirect(`${base}?lang=${encodeURIComponent(lang.data)}&saved=texts`);
+    const anchor = group ? `&group=${groupIndex}#texts-group-${groupIndex}` : "";
+    return redirect(`${base}?lang=${encodeURIComponent(lang.data)}&saved=texts${anchor}`);
   }
 
   if (intent === "add-language") {
@@ -271,7 +280,7 @@ function ColorField({ name, value, error }: { name: "accent" | "star"; value: st
 }
 
 export default function Widgets() {
-  const { storeId, settings, lang, texts, shipped, shippedLocale, languages, saved, previewUrl } = useLoaderData<typeof loader>();
+  const { storeId, settings, lang, texts, shipped, shippedLocale, languages, saved, savedGroup, previewUrl } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>() as Failure | undefined;
   const busy = useNavigation().state !== "idle";
   const errorsOf = (intent: string) => (failure?.intent === intent ? failure.errors : {});
@@ -290,6 +299,15 @@ export default function Widgets() {
       {saved ? <Flash result={{ ok: saved }} /> : null}
       {failure ? <Flash result={{ error: `Nothing was saved: ${errorCount === 1 ? "one field needs" : `${errorCount} fields need`} a change (see below).` }} /> : null}
       <p>What shoppers see in the widgets on your shop: their texts in each language, their colours, and which widgets show. Put them on your pages with the snippet on the <Link to={`/admin/stores/${storeId}/integration`}>Integration</Link> page.</p>
+
+      <nav aria-label="On this page" className="page-contents">
+        <ul>
+          <li><a href="#preview-title">Preview</a></li>
+          <li><a href="#appearance-title">Colours and widgets</a></li>
+          <li><a href="#attributes-title">Review form attributes</a></li>
+          <li><a href="#texts-title">Texts</a></li>
+        </ul>
+      </nav>
 
       <h2 id="preview-title">Preview</h2>
       <p className="muted">Your most reviewed product with every widget, as saved{lang !== "en" ? ` (page language ${lang})` : ""}. <a href={previewUrl} target="_blank" rel="noopener">Open the preview in a new tab</a></p>
@@ -348,34 +366,41 @@ export default function Widgets() {
         <FieldError id="new-language" error={errorsOf("add-language").language} />
       </Form>
 
-      <Form method="post" className="stack texts-form" noValidate aria-labelledby="texts-lang-title" key={lang}>
-        <CsrfField />
-        <input type="hidden" name="intent" value="texts" />
-        <input type="hidden" name="lang" value={lang} />
-        <h3 id="texts-lang-title">Texts in <span lang="en">{lang}</span>{lang === "en" ? " (English pages and languages the widgets do not ship)" : ""}</h3>
-        {textErrors.form ? <p className="flash flash-error" role="alert">{textErrors.form}</p> : null}
-        {TEXT_GROUPS.map((group) => (
-          <fieldset key={group.title} className="text-group">
-            <legend>{group.title}</legend>
-            {Object.keys(group.texts).map((id) => {
-              const inputId = textInputId(id);
-              const error = textErrors[id];
-              const english = DEFAULT_TEXTS[id as keyof typeof DEFAULT_TEXTS];
-              // The shipped text of this language (a language with one plural form has only `.other`).
-              const own = (shipped as Record<string, string>)[id] ?? (shipped as Record<string, string>)[id.replace(/\.one$/, ".other")];
-              return (
-                <div className="field text-field" key={id}>
-                  <label htmlFor={inputId}>{english} <code className="muted text-id">{id}</code></label>
-                  <input id={inputId} name={textField(id)} type="text" maxLength={500} placeholder={own ?? english} lang={own ? shippedLocale : undefined}
-                    defaultValue={failure?.intent === "texts" ? values[id] ?? "" : texts[id as keyof typeof texts] ?? ""} {...invalidProps(inputId, error)} />
-                  <FieldError id={inputId} error={error} />
-                </div>
-              );
-            })}
-          </fieldset>
-        ))}
-        <button type="submit" disabled={busy}>Save texts in {lang}</button>
-      </Form>
+      <h3 id="texts-lang-title">Texts in <span lang="en">{lang}</span>{lang === "en" ? " (English pages and languages the widgets do not ship)" : ""}</h3>
+      {textErrors.form ? <p className="flash flash-error" role="alert">{textErrors.form}</p> : null}
+      <p className="muted">One part per widget, each saved on its own; open one to change its texts.</p>
+      {TEXT_GROUPS.map((group, g) => {
+        const ids = Object.keys(group.texts);
+        const changed = ids.filter((id) => texts[id as keyof typeof texts]).length;
+        const hasError = ids.some((id) => textErrors[id]);
+        return (
+          <details key={`${lang}-${group.title}`} id={`texts-group-${g}`} className="panel text-group-details" open={hasError || savedGroup === g}>
+            <summary><span id={`texts-group-${g}-title`}>{group.title}</span> <span className="muted">({changed ? `${changed} of ${ids.length} changed` : `${ids.length} texts`})</span></summary>
+            <Form method="post" className="stack texts-form" noValidate aria-labelledby={`texts-group-${g}-title`}>
+              <CsrfField />
+              <input type="hidden" name="intent" value="texts" />
+              <input type="hidden" name="lang" value={lang} />
+              <input type="hidden" name="group" value={g} />
+              {ids.map((id) => {
+                const inputId = textInputId(id);
+                const error = textErrors[id];
+                const english = DEFAULT_TEXTS[id as keyof typeof DEFAULT_TEXTS];
+                // The shipped text of this language (a language with one plural form has only `.other`).
+                const own = (shipped as Record<string, string>)[id] ?? (shipped as Record<string, string>)[id.replace(/\.one$/, ".other")];
+                return (
+                  <div className="field text-field" key={id}>
+                    <label htmlFor={inputId}>{english} <code className="muted text-id">{id}</code></label>
+                    <input id={inputId} name={textField(id)} type="text" maxLength={500} placeholder={own ?? english} lang={own ? shippedLocale : undefined}
+                      defaultValue={failure?.intent === "texts" ? values[id] ?? "" : texts[id as keyof typeof texts] ?? ""} {...invalidProps(inputId, error)} />
+                    <FieldError id={inputId} error={error} />
+                  </div>
+                );
+              })}
+              <button type="submit" disabled={busy}>Save texts in {lang}</button>
+            </Form>
+          </details>
+        );
+      })}
       {lang !== "en" && Object.keys(settings.texts).includes(lang) ? (
         <Form method="post" className="inline-form">
           <CsrfField />

@@ -176,6 +176,12 @@ describe("admin widgets page", () => {
     expect(ok.status).toBe(302);
     expect(ok.headers.get("location")).toBe(`${page}?lang=de&saved=texts`);
     expect((await t.services.widgetSettings.get(A)).texts.de).toEqual({ "reviews.loadMore": "Mehr laden" });
+    // One widget's part of the texts (its own save, `group`): the language's other texts stay as saved.
+    const part = await adminPost(t, alice, page, { intent: "texts", lang: "de", group: "0", "text.starRating.empty": "Noch keine Bewertungen" });
+    expect(part.status).toBe(302);
+    expect(part.headers.get("location")).toBe(`${page}?lang=de&saved=texts&group=0#texts-group-0`);
+    expect((await t.services.widgetSettings.get(A)).texts.de).toEqual({ "reviews.loadMore": "Mehr laden", "starRating.empty": "Noch keine Bewertungen" });
+    expect(await (await adminGet(t, alice, `${page}?lang=de&saved=texts&group=0`)).text()).toMatch(/<details id="texts-group-0" class="panel text-group-details" open="">/);
     const look = await adminPost(t, alice, page, { intent: "appearance", lang: "de", accent: "#123abc", star: "", "show.reviews": "on", "show.starRating": "on" });
     expect(look.status).toBe(302);
     expect(await t.services.widgetSettings.get(A)).toMatchObject({ colors: { accent: "#123abc", star: null }, widgets: { reviews: true, starRating: true, media: false, loyalty: false } });
