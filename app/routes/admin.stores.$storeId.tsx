@@ -16,6 +16,7 @@ export const SECTIONS = [
   { path: "loyalty", label: "Loyalty" },
   { path: "widgets", label: "Widgets" },
   { path: "integration", label: "Integration" },
+  { path: "google-shopping", label: "Google Shopping" },
   { path: "webhooks", label: "Webhooks" },
   { path: "exports", label: "Exports" },
   { path: "settings", label: "Settings" },

@@ -24,7 +24,7 @@ const INVALID_XML = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?!
 /** `text` without the characters XML 1.0 cannot represent. */
 export const xmlSafe = (text: string): string => text.replace(INVALID_XML, "");
 
-const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: "@_", suppressEmptyNode: false, processEntities: true });
+const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: "@_", suppressEmptyNode: false, suppressBooleanAttributes: false, processEntities: true });
 
 /** A review ready to write: the row, its product's identifiers and the product page URL (absolute). */
 export type FeedReview = { row: FeedReviewRow; identifiers: readonly IdentifierRow[]; productUrl: string };
@@ -70,25 +70,33 @@ function reviewElement({ row, identifiers, productUrl }: FeedReview) {
 /** The XML of some reviews (a run of `<review>` elements). */
 export const reviewsXml = (reviews: readonly FeedReview[]): string => (reviews.length ? (builder.build({ review: reviews.map(reviewElement) }) as string) : "");
 
-/** The feed's opening: declaration, root, version, aggregator (Chorus), publisher (the store), `<reviews>`. */
+/** The feed's opening: declaration, root, version, aggregator (Chorus), publisher (the store). */
 export function feedHead(publisherName: string): string {
   const head = builder.build({ version: GOOGLE_FEED_VERSION, aggregator: { name: "Chorus" }, publisher: { name: xmlSafe(publisherName) } }) as string;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns:vc="http://www.w3.org/2007/XMLSchema-versioning" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:noNamespaceSchemaLocation="${GOOGLE_FEED_SCHEMA_URL}">${head}<reviews>`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns:vc="http://www.w3.org/2007/XMLSchema-versioning" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:noNamespaceSchemaLocation="${GOOGLE_FEED_SCHEMA_URL}">${head}`;
 }
 /** The feed's closing. */
-export const FEED_TAIL = "</reviews></feed>\n";
+export const FEED_TAIL = "</feed>\n";
 
 /** One batch of a feed stream; `done`: the last one. */
 export type FeedBatch = { reviews: FeedReview[]; done: boolean };
 
 /**
  * The feed as a byte stream: the head, then the batches of `nextBatch` (called once per pull, the next pull only
- * after its promise settled; `done` ends the feed), then the tail. highWaterMark 1: one batch in memory.
+ * after its promise settled; `done` ends the feed) inside `<reviews>` (left out when there is no review: Google's
+ * `reviews` holds one or more), then the tail. highWaterMark 1: one batch in memory.
  */
 export function feedStream(publisherName: string, nextBatch: () => Promise<FeedBatch>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let started = false;
   let ended = false;
+  let opened = false;
+  /** The batch's XML, after `<reviews>` when it is the first with a review. */
+  const open = (xml: string) => {
+    if (!xml || opened) return xml;
+    opened = true;
+    return `<reviews>${xml}`;
+  };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (!started) {
@@ -96,14 +104,19 @@ export function feedStream(publisherName: string, nextBatch: () => Promise<FeedB
         controller.enqueue(encoder.encode(feedHead(publisherName)));
         return;
       }
-      if (ended) return;
-      const { reviews, done } = await nextBatch();
-      const xml = reviewsXml(reviews);
-      if (done) {
-        ended = true;
-        controller.enqueue(encoder.encode(xml + FEED_TAIL));
-        controller.close();
-      } else if (xml) controller.enqueue(encoder.encode(xml));
+      // Batches until one has something to write (a pull that enqueues nothing is not called again).
+      while (!ended) {
+        const { reviews, done } = await nextBatch();
+        const xml = open(reviewsXml(reviews));
+        if (done) {
+          ended = true;
+          controller.enqueue(encoder.encode(xml + (opened ? "</reviews>" : "") + FEED_TAIL));
+          controller.close();
+        } else if (xml) {
+          controller.enqueue(encoder.encode(xml));
+          return;
+        }
+      }
     },
   }, { highWaterMark: 1 });
 }
