@@ -20,6 +20,7 @@ export const GOOGLE_FEED_VERSION = "2.4";
 /** Where Google publishes the schema (named in the root element, as its sample feed does). */
 export const GOOGLE_FEED_SCHEMA_URL = "http://www.google.com/shopping/reviews/schema/product/2.4/product_reviews.xsd";
 
+// eslint-disable-next-line no-control-regex -- matching the control characters XML 1.0 forbids is the point
 const INVALID_XML = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** `text` without the characters XML 1.0 cannot represent. */
 export const xmlSafe = (text: string): string => text.replace(INVALID_XML, "");
