@@ -9,6 +9,7 @@ import { DEMO_STORE_ID, expectNoAxeViolations } from "./axe.ts";
 import { signInAsDemoMerchant } from "./e2e-server.ts";
 
 test("feed address, coverage, identifiers CSV and a new address", async ({ page, request }) => {
+  test.setTimeout(240_000); // the demo feed (21.7 MB) is fetched twice, and axe reads a table of 200 products four times
   await signInAsDemoMerchant(page);
   await page.goto(`/admin/stores/${DEMO_STORE_ID}`);
   await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Google Shopping" }).click();
