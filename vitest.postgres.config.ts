@@ -32,6 +32,7 @@ export default defineConfig({
       "server/platforms/*.test.ts",
       "server/import/*.test.ts",
       "server/exports/*.test.ts",
+      "server/feeds/*.api.test.ts",
       "server/snippets/*.test.ts",
       "server/cli/keys.test.ts",
       "server/http/scoped-invalidation.test.ts",

@@ -46,6 +46,8 @@ import { ordersService } from "./orders/orders.service.ts";
 import { platformsRepo } from "./platforms/platforms.repo.ts";
 import { platformsService } from "./platforms/platforms.service.ts";
 import { secretBox } from "./platforms/secret-box.ts";
+import { feedsRepo } from "./feeds/feeds.repo.ts";
+import { feedsService } from "./feeds/feeds.service.ts";
 import { settingsService } from "./settings/settings.service.ts";
 import { privacyRepo } from "./privacy/privacy.repo.ts";
 import { privacyService } from "./privacy/privacy.service.ts";
@@ -174,10 +176,13 @@ async function buildServices(db: Db, options: ServicesOptions) {
     db, reviews: reviewsData, reviewsService: reviews, stores, media, mediaRows, limiter, orders, formAttributes: widgetSettings.formAttributes,
   });
   // Shop-platform connection (issue #22): webhooks → orders, products, loyalty points (server/platforms).
+  const feedsData = feedsRepo(db);
   const platforms = platformsService({
-    db, repo: platformsRepo(db), orders, loyalty: loyaltyData, lifecycle: loyaltyLifecycleData, box: secretBox(platformSecretKey),
+    db, repo: platformsRepo(db), orders, loyalty: loyaltyData, lifecycle: loyaltyLifecycleData, box: secretBox(platformSecretKey), identifiers: feedsData,
     storePlatform: async (storeId) => (await stores.get(storeId))?.platform, log: (message, error) => options.log?.(`${message}: ${String(error)}`),
   });
+  // Google Shopping feeds (issue #38): the Product Reviews feed and product identifiers (server/feeds).
+  const feeds = feedsService({ db, repo: feedsData, stores, box: secretBox(platformSecretKey) });
   const questions = questionsService({ questions: questionsData, reviewsService: reviews, stores, limiter });
   // Shopper data rights (issue #24 item 1): export and erasure of one address's data (server/privacy).
   const privacy = privacyService({
@@ -266,7 +271,9 @@ async function buildServices(db: Db, options: ServicesOptions) {
     /** Shop-platform connection and its webhooks (server/platforms, docs/platforms.md). */
     platforms,
     /** GET/PATCH /enterprise/settings: the composed settings sections (server/settings/settings.service.ts). */
-    settings: settingsService({ db, platforms, reviewRequests, widgetSettings, stores }),
+    settings: settingsService({ db, platforms, reviewRequests, widgetSettings, stores, feeds }),
+    /** Google Shopping feeds: the Product Reviews feed, its token, product identifiers (server/feeds, docs/google-shopping.md). */
+    feeds,
     questionsData,
     questions,
     /** Q&A moderation queue and bulk publish/reject of questions (server/admin). */

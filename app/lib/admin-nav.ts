@@ -36,6 +36,7 @@ export const ADMIN_NAV: readonly NavGroup[] = [
       { label: "Orders", path: "orders" },
       { label: "Widgets", path: "widgets" },
       { label: "Integration", path: "integration" },
+      { label: "Google Shopping", path: "google-shopping" },
     ],
   },
   {

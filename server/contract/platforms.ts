@@ -56,6 +56,8 @@ export const shopifyProduct = z.object({
   handle: z.string().regex(/^[\p{L}\p{N}_-]{1,255}$/u, "handle must be a Shopify product handle").nullish(),
   image: image.nullish(),
   images: z.array(image).max(250).nullish(),
+  vendor: text(255).nullish(),
+  variants: z.array(z.object({ id: shopifyId, barcode: text(255).nullish(), sku: text(255).nullish() })).max(2048).nullish(),
 });
 export const shopifyProductDelete = z.object({ id: shopifyId });
 

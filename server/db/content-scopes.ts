@@ -118,6 +118,8 @@ export const TABLE_SCOPES: Record<string, ScopeExpressions> = {
   webhook_events: perStore("webhooks"),
   webhook_deliveries: perStore("webhooks"),
   webhook_attempts: perStore("webhooks"),
+  product_identifiers: perStore("feeds"), // Google Product Reviews feed (server/feeds): streamed, never cached
+  feed_tokens: perStore("feeds"),
 };
 
 /** This module's own tables: not tracked. */

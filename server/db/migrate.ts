@@ -23,6 +23,7 @@ import pg from "pg";
 import { exec, run, sql, transaction, values, type Db, type Dialect } from "./query.ts";
 import { baseline } from "./schema/baseline.ts";
 import { migration102 } from "./migrations/102-loyalty-lifecycle.ts";
+import { productFeedsMigration } from "./migrations/103-product-feeds.ts";
 import { widgetPageChecks } from "./migrations/108-widget-page-checks.ts";
 
 /** A migration: `up` runs inside a transaction on `db` (query through the helpers of server/db/query.ts). */
@@ -32,6 +33,7 @@ export type Migration = { version: number; name: string; up: (db: Db) => Promise
 export const MIGRATIONS: readonly Migration[] = [
   { version: 100, name: "100-baseline", up: baseline },
   migration102,
+  productFeedsMigration,
   widgetPageChecks,
 ];
 

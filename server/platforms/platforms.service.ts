@@ -36,6 +36,8 @@ import { normaliseEmail, type OrdersRepo, type PlatformOrder } from "../orders/o
 import { zodIssue } from "../shared/zod-issue.ts";
 import type { CatalogueProduct, PlatformsRepo } from "./platforms.repo.ts";
 import type { SecretBox } from "./secret-box.ts";
+import type { FeedsRepo, ProductIdentifiers } from "../feeds/feeds.repo.ts";
+import { isGtin } from "../feeds/feeds.service.ts";
 
 /** Largest webhook body read, in bytes (a Shopify order with hundreds of lines is well below). */
 export const WEBHOOK_MAX_BYTES = 1024 * 1024;
@@ -59,7 +61,7 @@ export type PlatformEvent =
   | { kind: "order"; order: PlatformOrder; fulfilledMs: number | null; cancelledMs: number | null }
   | { kind: "fulfilment"; orderId: string; fulfilledMs: number }
   | { kind: "refund"; refundId: string; orderId: string; amount: number }
-  | { kind: "product"; product: CatalogueProduct }
+  | { kind: "product"; product: CatalogueProduct; identifiers?: ProductIdentifiers[] }
   | { kind: "product-deleted"; productId: string };
 
 /** The platform section of the store settings (GET/PATCH /enterprise/settings, the admin's platform page). */
@@ -152,9 +154,18 @@ export function shopifyEvent(topic: ShopifyTopic, raw: Buffer, shopDomain: strin
     case "products/update": {
       const p = parseBody(raw, shopifyProduct);
       const imageUrl = p.image?.src ?? p.images?.[0]?.src ?? null;
+      // Identifiers for Google Shopping (docs/google-shopping.md): the vendor is the brand (product row, variant ''),
+      // each variant's barcode is its GTIN when it is one (other barcodes are shop-internal codes) and its SKU.
+      const brand = p.vendor?.trim() || null;
+      const identifiers: ProductIdentifiers[] = [
+        ...(brand ? [{ productId: p.id, variantId: "", brand }] : []),
+        ...(p.variants ?? []).map((v) => ({ productId: p.id, variantId: v.id, gtin: v.barcode && isGtin(v.barcode.trim()) ? v.barcode.trim() : undefined, sku: v.sku?.trim() || undefined }))
+          .filter((v) => v.gtin || v.sku),
+      ];
       return {
         kind: "product",
         product: { productId: p.id, name: p.title, url: p.handle ? `https://${shopDomain}/products/${encodeURIComponent(p.handle)}` : null, imageUrl: imageUrl && /^https:/i.test(imageUrl) ? imageUrl : null },
+        identifiers,
       };
     }
     case "products/delete":
@@ -197,7 +208,7 @@ export function signedEvent(body: SignedWebhookBody, nowMs: number): PlatformEve
 
 /** Create the platform service. `now` is the clock (ms) of webhook times and the signed-webhook window. */
 export function platformsService(deps: {
-  db: Db; repo: PlatformsRepo; orders: OrdersRepo; loyalty: LoyaltyRepo; lifecycle: LifecycleRepo; box: SecretBox; storePlatform: (storeId: string) => Promise<string | undefined> | string | undefined;
+  db: Db; repo: PlatformsRepo; orders: OrdersRepo; loyalty: LoyaltyRepo; lifecycle: LifecycleRepo; box: SecretBox; identifiers?: FeedsRepo; storePlatform: (storeId: string) => Promise<string | undefined> | string | undefined;
   now?: () => number; log?: (message: string, error: unknown) => void;
 }) {
   const { db, repo, orders, loyalty, box } = deps;
@@ -229,6 +240,8 @@ export function platformsService(deps: {
       switch (event.kind) {
         case "product":
           await repo.upsertProduct(storeId, event.product);
+          // Shopify's identifiers replace what Shopify said before; a merchant's CSV rows stay (feeds.repo.ts).
+          if (event.identifiers && deps.identifiers) await deps.identifiers.replaceIdentifiers(storeId, event.product.productId, topic.startsWith("products/") ? "shopify" : "signed-webhook", event.identifiers, t);
           break;
         case "product-deleted":
           await repo.unlistProduct(storeId, event.productId);
