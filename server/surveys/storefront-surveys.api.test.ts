@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OTHER_STORE_ID, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
-import type { StorefrontSurveyResponse, SurveyResponse } from "../contract/surveys.ts";
+import type { StorefrontSurveyResponse, Survey, SurveyDefinition, SurveyResponse } from "../contract/surveys.ts";
+import { surveyField } from "../contract/survey-form.ts";
 import { sql, value } from "../db/database.ts";
 import { ATTRIBUTION_SURVEY, DEMO_CHANNEL_IDS, DEMO_QUESTION_IDS as Q, DEMO_SURVEY_IDS } from "./surveys.demo.ts";
 
@@ -16,6 +17,27 @@ let requiredChannel: string;
 let requiredQuestion: string;
 let disabledChannel: string;
 let otherChannel: string;
+let full: Survey;
+let linkChannel: string;
+
+/** A survey with all eight question types and the four profile variants (the shareable link carries a coupon). */
+const FULL_SURVEY: SurveyDefinition = {
+  name: "Everything survey",
+  questions: [
+    { type: "nps", text: "How likely are you to recommend us?", required: true },
+    { type: "star", text: "Rate your order" },
+    { type: "five-point", text: "How easy was checkout?" },
+    { type: "single-select", text: "Where did you hear of us?", options: ["Friend", "Search"], allowCustomAnswer: true, customAnswerOptionText: "Other" },
+    { type: "multi-select", text: "What did you buy?", options: ["Shoes", "Bags", "Hats"], allowCustomAnswer: true, customAnswerOptionText: "Something else" },
+    { type: "text", text: "Anything else?" },
+    { type: "email", text: "Your e-mail" },
+    { type: "profile", text: "When is your birthday?", profileAnswerType: "date-components" },
+    { type: "profile", text: "Where do you live?", profileAnswerType: "location" },
+    { type: "profile", text: "Your style", profileAnswerType: "single-value", options: ["Classic", "Sporty"] },
+    { type: "profile", text: "Your sizes", profileAnswerType: "multi-value", options: ["S", "M", "L"] },
+  ],
+  channelSurveys: [{ channel: "shareable-link", description: "Tell us", reward: { type: "coupon", description: "5% off", value: "LINK5" } }],
+};
 
 beforeAll(async () => {
   t = await startTestServer({ webhooks: { allowInsecure: true, delivery: "manual" } });
@@ -31,6 +53,8 @@ beforeAll(async () => {
   requiredChannel = s.channelSurveys[0].channelSurveyId;
   requiredQuestion = s.questions[1].id;
   disabledChannel = s.channelSurveys[1].channelSurveyId;
+  full = await t.services.surveys.createSurvey(TEST_STORE_ID, FULL_SURVEY);
+  linkChannel = full.channelSurveys[0].channelSurveyId;
   otherChannel = (await t.services.surveys.createSurvey(OTHER_STORE_ID, { name: "Other", questions: [{ type: "star", text: "Rate" }], channelSurveys: [{ channel: "on-site" }] })).channelSurveys[0].channelSurveyId;
 });
 afterAll(() => t.close());
@@ -130,5 +154,84 @@ describe("a response lands with its channel, customer, order and opt-in, and fir
     });
     expect(r.answeredQuestions.map((a) => a.type)).toEqual(["star", "email"]);
     expect(await events()).toBe(before + 1);
+  });
+});
+
+describe("the hosted survey page /s/{channelSurveyId} without JavaScript (docs/surveys.md, Shareable link)", () => {
+  const page = (path: string) => fetch(t.url(path), { redirect: "manual" });
+  const post = (path: string, form: [string, string][]) =>
+    fetch(t.url(path), { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form).toString() });
+  const q = (i: number) => full.questions[i]!.id;
+
+  it("shows every question as plain form controls inside the progressive <chorus-survey>", async () => {
+    const res = await page(`/s/${linkChannel}`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("Everything survey");
+    expect(html).toMatch(/For your answers: (<!-- -->)?5% off/);
+    expect(html).not.toContain("LINK5");
+    expect(html).toContain(`<chorus-survey channel-survey-id="${linkChannel}"`);
+    for (const question of full.questions) expect(html).toContain(question.text);
+    expect(html).toContain(`name="${surveyField(q(8), "country")}"`);
+    expect(html).toContain(">United Kingdom</option>");
+  });
+
+  it("an unknown, disabled or other-channel survey answers 404", async () => {
+    for (const id of ["00000000-0000-4000-8000-000000000000", disabledChannel, DEMO_CHANNEL_IDS.attrCheckout, "x"]) expect((await page(`/s/${id}`)).status).toBe(404);
+  });
+
+  it("problems are shown at their question, the answers kept; nothing is stored", async () => {
+    const before = (await listed(full.surveyId)).length;
+    const res = await post(`/s/${linkChannel}`, [[surveyField(q(3)), "Other"], [surveyField(q(6)), "not-an-address"], [surveyField(q(7), "day"), "31"], [surveyField(q(7), "month"), "4"], [surveyField(q(7), "year"), "1990"]]);
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain("please see the 4 questions marked below");
+    expect(html).toMatch(new RegExp(`id="e-${q(0)}"[^>]*>Answer this question.<`));
+    expect(html).toMatch(new RegExp(`id="e-${q(3)}"[^>]*>Describe your answer in the field below.<`));
+    expect(html).toMatch(new RegExp(`id="e-${q(6)}"[^>]*>Enter a valid e-mail address`));
+    expect(html).toMatch(new RegExp(`id="e-${q(7)}"[^>]*>Enter a real date`));
+    expect(html).toContain('value="not-an-address"');
+    expect((await listed(full.surveyId)).length).toBe(before);
+  });
+
+  it("a full form post stores every answer with the link's customer and order, and the thank-you state shows the code", async () => {
+    const res = await post(`/s/${linkChannel}?x=1`, [
+      [surveyField(q(0)), "9"], [surveyField(q(1)), "4"], [surveyField(q(2)), "5"], [surveyField(q(3)), "Other"], [surveyField(q(3), "other"), "A podcast"],
+      [surveyField(q(4)), "Shoes"], [surveyField(q(4)), "Hats"], [surveyField(q(5)), "Lovely shop"], [surveyField(q(6)), "bea@example.com"], [surveyField(q(6), "optin"), "on"],
+      [surveyField(q(7), "day"), "29"], [surveyField(q(7), "month"), "2"], [surveyField(q(7), "year"), "1992"], [surveyField(q(8), "country"), "CA"], [surveyField(q(8), "zone"), "qc"],
+      [surveyField(q(9)), "Sporty"], [surveyField(q(10)), "S"], [surveyField(q(10)), "L"],
+      ["customerId", "6a0f3c1e-2b4d-4e5f-8a9b-0c1d2e3f4a5b"], ["email", "bea@example.com"], ["orderId", "2001"],
+    ]);
+    expect(res.status).toBe(302);
+    const location = res.headers.get("location")!;
+    expect(location).toMatch(new RegExp(`^/s/${linkChannel}\\?done=`));
+    const thanks = await (await page(location)).text();
+    expect(thanks).toContain("Thank you for your answers!");
+    expect(thanks).toContain("LINK5");
+    const id = new URL(location, "http://x").searchParams.get("done")!;
+    const r = (await listed(full.surveyId)).find((x) => x.surveyResponseId === id)!;
+    expect(r).toMatchObject({
+      channel: "shareable-link", emailMarketingOptIn: true, order: { remoteOrderId: "2001" },
+      customer: { customerId: "6a0f3c1e-2b4d-4e5f-8a9b-0c1d2e3f4a5b", email: "bea@example.com" }, reward: { type: "coupon", value: "LINK5" },
+    });
+    expect(r.answeredQuestions).toEqual([
+      { id: q(0), text: full.questions[0]!.text, type: "nps", answer: 9, answerNpsCategory: "promoter" },
+      { id: q(1), text: full.questions[1]!.text, type: "star", answer: 4 },
+      { id: q(2), text: full.questions[2]!.text, type: "five-point", answer: 5 },
+      { id: q(3), text: full.questions[3]!.text, type: "single-select", answer: "Other", customAnswer: "A podcast", customAnswerOptionText: "Other" },
+      { id: q(4), text: full.questions[4]!.text, type: "multi-select", answer: ["Shoes", "Hats"] },
+      { id: q(5), text: full.questions[5]!.text, type: "text", answer: "Lovely shop" },
+      { id: q(6), text: full.questions[6]!.text, type: "email", answer: "bea@example.com", marketingOptIn: true },
+      { id: q(7), text: full.questions[7]!.text, type: "profile", profileQuestionId: full.questions[7]!.profileQuestionId, answer: { type: "date-components", value: { day: 29, month: 2, year: 1992 } } },
+      { id: q(8), text: full.questions[8]!.text, type: "profile", profileQuestionId: full.questions[8]!.profileQuestionId, answer: { type: "location", value: { countryCode: "CA", zoneCode: "QC" } } },
+      { id: q(9), text: full.questions[9]!.text, type: "profile", profileQuestionId: full.questions[9]!.profileQuestionId, answer: { type: "single-value", value: "Sporty" } },
+      { id: q(10), text: full.questions[10]!.text, type: "profile", profileQuestionId: full.questions[10]!.profileQuestionId, answer: { type: "multi-value", value: ["S", "L"] } },
+    ]);
+  });
+
+  it("a refused answer the server names is shown at its question", async () => {
+    const res = await post(`/s/${linkChannel}`, [[surveyField(q(0)), "9"], [surveyField(q(9)), "Punk"]]);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(new RegExp(`id="e-${q(9)}"[^>]*>answer.value &quot;Punk&quot; is not an option`));
   });
 });

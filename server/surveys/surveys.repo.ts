@@ -123,6 +123,13 @@ export function surveysRepo(db: Db) {
     getChannelSurvey(storeId: string, channelSurveyId: string): Promise<ChannelSurveyRow | undefined> {
       return one<ChannelSurveyRow>(db, sql`SELECT * FROM channel_surveys WHERE store_id = ${storeId} AND channel_survey_id = ${channelSurveyId}`);
     },
+    /**
+     * A channel survey by its ID alone (channel survey IDs are unique across stores): the hosted survey page
+     * (`/s/{channelSurveyId}`) has no store in its address, so this is the one read that learns the store from the row.
+     */
+    channelSurveyById(channelSurveyId: string): Promise<ChannelSurveyRow | undefined> {
+      return one<ChannelSurveyRow>(db, sql`SELECT * FROM channel_surveys WHERE channel_survey_id = ${channelSurveyId}`);
+    },
     /** The store's first enabled channel survey on `channel` (oldest first), e.g. its post-review survey; undefined when none. */
     firstEnabledChannelSurvey(storeId: string, channel: SurveyChannel): Promise<ChannelSurveyRow | undefined> {
       return one<ChannelSurveyRow>(db, sql`SELECT * FROM channel_surveys WHERE store_id = ${storeId} AND channel = ${channel} AND enabled = 1 ORDER BY ${channelOrder} LIMIT 1`);

@@ -8,7 +8,7 @@ import { createHash, randomUUID } from "node:crypto";
 import {
   surveyDefinitionSchema, surveySubmissionSchema,
   type AnsweredQuestion, type EnterpriseListQuery, type ListSurveyResponsesResponse, type ListSurveysResponse, type Survey,
-  type StorefrontSurvey, type SurveyChannel, type SurveyDefinition, type SurveyResponse, type SurveyResponseOrder, type SurveySubmissionResponse,
+  type Reward, type StorefrontSurvey, type SurveyChannel, type SurveyDefinition, type SurveyResponse, type SurveyResponseOrder, type SurveySubmissionResponse,
 } from "../contract/surveys.ts";
 import { ApiError, badRequest, notFound } from "../contract/errors.ts";
 import { isUniqueViolation, transaction, type Db } from "../db/database.ts";
@@ -17,7 +17,7 @@ import { keysetPage } from "../shared/keyset-pager.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
 import { pathText, searchTextOf, validateAnswers } from "./answers.ts";
 import { npsSummaryOf, type NpsSummary } from "./nps.ts";
-import { submissionBody, toChannelSurvey, toSurveyQuestion, toSurveyResponse } from "./response-shape.ts";
+import { rewardOf, submissionBody, toChannelSurvey, toSurveyQuestion, toSurveyResponse } from "./response-shape.ts";
 import type { ChannelSurveyRow, QuestionRow, ResponseFilter, ResponseInsert, ResponseRow, SurveyRow, SurveysRepo } from "./surveys.repo.ts";
 import { isoFromMs as iso } from "../shared/iso-date.ts";
 
@@ -177,6 +177,25 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
         ...(channel.reward_description !== null ? { rewardDescription: channel.reward_description } : {}),
         questions: (await surveys.questionsOf(storeId, survey.survey_id)).map(toSurveyQuestion),
       };
+    },
+
+    /**
+     * The hosted survey page (`/s/{channelSurveyId}`, docs/surveys.md, Shareable link): the store and the channel
+     * survey as a shopper sees it, for an enabled channel survey on the `shareable-link` or `post-review` channel
+     * (the hosted review page follows a review with the latter); undefined otherwise.
+     */
+    async openHostedSurvey(channelSurveyId: string): Promise<{ storeId: string; storeName: string; survey: StorefrontSurvey } | undefined> {
+      const row = UUID_RE.test(channelSurveyId) ? await surveys.channelSurveyById(channelSurveyId) : undefined;
+      if (!row || !row.enabled || (row.channel !== "shareable-link" && row.channel !== "post-review")) return undefined;
+      const store = await stores.get(row.store_id);
+      if (!store) return undefined;
+      return { storeId: row.store_id, storeName: store.name, survey: await this.getStorefrontSurvey(row.store_id, channelSurveyId) };
+    },
+
+    /** The reward of one of the store's survey responses (the hosted page's thank-you state shows its code); undefined when none. */
+    async rewardOfResponse(storeId: string, surveyResponseId: string): Promise<Reward | undefined> {
+      const r = UUID_RE.test(surveyResponseId) ? await surveys.getResponse(storeId, surveyResponseId) : undefined;
+      return r ? rewardOf(r) : undefined;
     },
 
     /** The content scopes a storefront survey read depends on (the response cache keeps it until one changes). */
