@@ -74,6 +74,9 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
     const nps = answers.find((a) => a.type === "nps");
     const email = answers.find((a) => a.type === "email");
     const optIn = item.emailMarketingOptIn ?? (email?.type === "email" ? email.marketingOptIn : undefined);
+    // Rewards seam (issue #36 item 4): today the channel survey's coupon is copied onto the response as it is. A reward
+    // created on the shop platform once per response (#35's platform path) replaces this copy: store the response first,
+    // then create the reward outside the transaction and record it on the response, so a platform failure never loses it.
     const withReward = item.withReward ?? true;
     return {
       answers,
