@@ -7,7 +7,7 @@ import { defineOperation, reply } from "../../server/api/operation.ts";
 import { errorResponses } from "../../server/api/responses.ts";
 import { storeIdParam } from "../../server/contract/params.ts";
 import {
-  enterpriseListQuery, idempotencyKeySchema, listSurveyResponsesResponseSchema, listSurveysResponseSchema, surveySubmissionResponseSchema, surveySubmissionSchema,
+  enterpriseListQuery, idempotencyKeySchema, listSurveyResponsesResponseSchema, listSurveysResponseSchema, storefrontSurveyResponseSchema, surveySubmissionResponseSchema, surveySubmissionSchema,
 } from "../../server/contract/surveys.ts";
 
 /** POST /v1/stores/{storeId}/surveys/{channelSurveyId}/responses → 201; an `Idempotency-Key` retry answers the same 201 without storing twice. */
@@ -43,4 +43,15 @@ export const listSurveyResponses = defineOperation({
   params: z.object({ surveyId: z.string().min(1).max(200).meta({ description: "ID of the survey" }) }),
   responses: { 200: { description: "A page of survey responses", schema: listSurveyResponsesResponseSchema }, ...errorResponses(400, 401, 404) },
   handler: async ({ storeId, params, query, context }) => await context.services.surveys.listResponses(storeId, params.surveyId, query),
+});
+
+/** GET /v1/stores/{storeId}/surveys/{channelSurveyId}: what the shopper is asked (no reward code); 404 for an unknown or disabled channel survey. */
+export const getStorefrontSurvey = defineOperation({
+  id: "getStorefrontSurvey", method: "GET", api: "storefront", auth: "none", cache: "public", readsOnly: true, tags: ["Surveys"],
+  summary: "A channel survey as a shopper sees it: name, questions in order, description and reward description",
+  description: "The reward's code is never shown here: it comes with the 201 of the submission. Cached and revalidated like the other storefront reads; a disabled or unknown channel survey answers 404.",
+  params: z.object({ storeId: storeIdParam, channelSurveyId: z.string().min(1).max(200).meta({ description: "The channel survey (one survey published on one channel)." }) }),
+  responses: { 200: { description: "`{ channelSurvey }`", schema: storefrontSurveyResponseSchema }, ...errorResponses(400, 404) },
+  handler: async ({ params, context }) =>
+    reply({ channelSurvey: await context.services.surveys.getStorefrontSurvey(params.storeId, params.channelSurveyId) }, { scopes: context.services.surveys.cacheScopes(params.storeId) }),
 });

@@ -174,6 +174,8 @@ export const surveyQuestionSchema = z.object({
   profileQuestionId: z.uuid().optional(),
   /** Which profile answer variant the question collects (profile questions). */
   profileAnswerType: z.enum(PROFILE_ANSWER_TYPES).optional(),
+  /** The question must be answered before the survey can be sent (absent: optional). */
+  required: z.boolean().optional(),
 });
 export type SurveyQuestion = z.output<typeof surveyQuestionSchema>;
 
@@ -182,6 +184,8 @@ export const channelSurveySchema = z.object({
   channel: z.enum(SURVEY_CHANNELS),
   description: z.string().optional(),
   reward: rewardSchema.optional(),
+  /** false when the merchant turned the channel survey off (not shown, takes no responses); absent: on. */
+  enabled: z.boolean().optional(),
 });
 export type ChannelSurvey = z.output<typeof channelSurveySchema>;
 
@@ -220,6 +224,26 @@ export const surveyDefinitionSchema = z.object({
   channelSurveys: z.array(channelSurveySchema.extend({ channelSurveyId: z.uuid().optional() })).min(1),
 });
 export type SurveyDefinition = z.input<typeof surveyDefinitionSchema>;
+
+// ---- Storefront read of a channel survey (docs/surveys.md, Storefront read) ----
+
+/**
+ * `GET /v1/stores/{store_id}/surveys/{channelSurveyId}`: what a shopper is asked. The reward's description
+ * only: its code is shown after the response (the 201 of the submission), never before.
+ */
+export const storefrontSurveyResponseSchema = z.object({
+  channelSurvey: z.object({
+    channelSurveyId: z.uuid(),
+    channel: z.enum(SURVEY_CHANNELS),
+    surveyId: z.uuid(),
+    surveyName: z.string(),
+    description: z.string().optional().meta({ description: "The channel survey's description (e.g. an intro line)." }),
+    rewardDescription: z.string().optional().meta({ description: "What the shopper gets for answering (e.g. `10% off your next order`); the code itself comes with the 201 of the submission." }),
+    questions: z.array(surveyQuestionSchema.openapi("SurveyQuestion")),
+  }),
+}).openapi("StorefrontSurvey");
+export type StorefrontSurveyResponse = z.output<typeof storefrontSurveyResponseSchema>;
+export type StorefrontSurvey = StorefrontSurveyResponse["channelSurvey"];
 
 // ---- Storefront submission (docs/surveys.md, Storefront submission) ----
 

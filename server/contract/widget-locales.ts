@@ -55,8 +55,8 @@ export const textGroupOf = (id: string): string => id.slice(0, id.indexOf("."));
 
 /**
  * The translation part (`/widgets/i18n/<hash>/<locale>/<part>.json`, widgets/vite.config.ts) that carries text group
- * `group`: the star badge's and the loyalty widget's their own (pages that often show only them), every review
+ * `group`: the star badge's, the loyalty widget's and the survey's their own (pages that often show only them), every review
  * and question element's one part together (`reviews`), requested once per page: one file compresses to about
  * 60% of the same texts in a file per element (#23 weight, ADR 0014).
  */
-export const partOf = (group: string): string => (group === "starRating" || group === "loyalty" ? group : "reviews");
+export const partOf = (group: string): string => (group === "starRating" || group === "loyalty" || group === "survey" ? group : "reviews");

@@ -20,13 +20,14 @@ import { SUMMARY_TEXTS } from "./widget-strings/reviews-summary.ts";
 import { KEYWORDS_TEXTS } from "./widget-strings/reviews-keywords.ts";
 import { LOYALTY_TEXTS } from "./widget-strings/loyalty.ts";
 import { CAROUSEL_TEXTS } from "./widget-strings/reviews-carousel.ts";
+import { SURVEY_TEXTS } from "./widget-strings/survey.ts";
 
-export { COMMON_TEXTS, STAR_RATING_TEXTS, REVIEWS_TEXTS, REVIEW_FORM_TEXTS, MEDIA_TEXTS, QUESTIONS_TEXTS, SUMMARY_TEXTS, KEYWORDS_TEXTS, LOYALTY_TEXTS, CAROUSEL_TEXTS };
+export { COMMON_TEXTS, STAR_RATING_TEXTS, REVIEWS_TEXTS, REVIEW_FORM_TEXTS, MEDIA_TEXTS, QUESTIONS_TEXTS, SUMMARY_TEXTS, KEYWORDS_TEXTS, LOYALTY_TEXTS, CAROUSEL_TEXTS, SURVEY_TEXTS };
 
 /** Every default text by ID. */
 export const DEFAULT_TEXTS = {
   ...COMMON_TEXTS, ...STAR_RATING_TEXTS, ...REVIEWS_TEXTS, ...REVIEW_FORM_TEXTS, ...MEDIA_TEXTS,
-  ...QUESTIONS_TEXTS, ...SUMMARY_TEXTS, ...KEYWORDS_TEXTS, ...LOYALTY_TEXTS, ...CAROUSEL_TEXTS,
+  ...QUESTIONS_TEXTS, ...SUMMARY_TEXTS, ...KEYWORDS_TEXTS, ...LOYALTY_TEXTS, ...CAROUSEL_TEXTS, ...SURVEY_TEXTS,
 } as const;
 
 /** A text ID (`reviews.writeReview`, ...). */
@@ -44,6 +45,7 @@ export const TEXT_GROUPS: readonly { title: string; texts: Record<string, string
   { title: "AI summary (<chorus-reviews-summary>)", texts: SUMMARY_TEXTS },
   { title: "Review topics (<chorus-reviews-keywords>)", texts: KEYWORDS_TEXTS },
   { title: "Loyalty (<chorus-loyalty>)", texts: LOYALTY_TEXTS },
+  { title: "Survey (<chorus-survey>)", texts: SURVEY_TEXTS },
   { title: "Shared by several widgets", texts: COMMON_TEXTS },
 ];
 

@@ -24,6 +24,7 @@ import { exec, run, sql, transaction, values, type Db, type Dialect } from "./qu
 import { baseline } from "./schema/baseline.ts";
 import { migration102 } from "./migrations/102-loyalty-lifecycle.ts";
 import { productFeedsMigration } from "./migrations/103-product-feeds.ts";
+import { surveyChannels } from "./migrations/104-survey-channels.ts";
 import { widgetPageChecks } from "./migrations/108-widget-page-checks.ts";
 
 /** A migration: `up` runs inside a transaction on `db` (query through the helpers of server/db/query.ts). */
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 100, name: "100-baseline", up: baseline },
   migration102,
   productFeedsMigration,
+  surveyChannels,
   widgetPageChecks,
 ];
 

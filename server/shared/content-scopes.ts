@@ -21,4 +21,6 @@ export const contentScope = {
   loyalty: (storeId: string) => `loyalty:${storeId}`,
   /** The store's widget settings (texts, colours, which widgets show). */
   widgets: (storeId: string) => `widgets:${storeId}`,
+  /** The store's surveys, their questions, channel surveys and responses. */
+  surveys: (storeId: string) => `surveys:${storeId}`,
 };

@@ -78,6 +78,14 @@ export function validateAnswers(surveyId: string, questions: QuestionRow[], answ
     if (!check.success) fail(`${pathText(check.error.issues[0].path)}: ${check.error.issues[0].message}`);
     out.push({ position: q.position, answer: check.data as AnsweredQuestion });
   });
+  // docs/surveys.md, Answer validation: a required question must be answered (a text answer must not be blank).
+  for (const q of questions) {
+    if (!q.required) continue;
+    const given = out.find((x) => x.answer.id === q.question_id)?.answer;
+    if (!given || (given.type === "text" && !given.answer?.trim())) {
+      throw badRequest(`answeredQuestions (question ${q.question_id} "${q.text}"): the question is required`, "invalid_answer");
+    }
+  }
   return out.sort((x, y) => x.position - y.position).map((x) => x.answer);
 }
 

@@ -15,6 +15,7 @@ export function toSurveyQuestion(q: QuestionRow): SurveyQuestion {
     ...(q.custom_answer_option_text ? { customAnswerOptionText: q.custom_answer_option_text } : {}),
     ...(q.profile_question_id ? { profileQuestionId: q.profile_question_id } : {}),
     ...(q.profile_answer_type ? { profileAnswerType: q.profile_answer_type } : {}),
+    ...(q.required ? { required: true } : {}),
   };
 }
 
@@ -25,7 +26,7 @@ export const rewardOf = (r: { reward_type: string | null; reward_description: st
 /** Shape a channel survey row (its description and reward only when set). */
 export function toChannelSurvey(c: ChannelSurveyRow): ChannelSurvey {
   const reward = rewardOf(c);
-  return { channelSurveyId: c.channel_survey_id, channel: c.channel, ...(c.description !== null ? { description: c.description } : {}), ...(reward ? { reward } : {}) };
+  return { channelSurveyId: c.channel_survey_id, channel: c.channel, ...(c.description !== null ? { description: c.description } : {}), ...(reward ? { reward } : {}), ...(c.enabled ? {} : { enabled: false }) };
 }
 
 /** Shape a stored response exactly per docs/surveys.md, Survey response fields: optional fields absent, never null. */

@@ -12,10 +12,14 @@ export type QuestionRow = {
   question_id: string; survey_id: string; store_id: string; position: number; text: string; type: QuestionType;
   options_json: string | null; allow_custom_answer: number; custom_answer_option_text: string | null;
   profile_question_id: string | null; profile_answer_type: ProfileAnswerType | null;
+  /** 1: must be answered (migration 104). */
+  required: number;
 };
 export type ChannelSurveyRow = {
   channel_survey_id: string; survey_id: string; store_id: string; channel: SurveyChannel; description: string | null;
   reward_type: "coupon" | null; reward_description: string | null; reward_value: string | null;
+  /** 0: turned off, not shown, takes no responses (migration 104). */
+  enabled: number;
 };
 export type ResponseInsert = {
   survey_response_id: string; store_id: string; survey_id: string; channel_survey_id: string; answered_questions_json: string;
@@ -98,13 +102,13 @@ export function surveysRepo(db: Db) {
     async insertSurvey(survey: SurveyRow, questions: QuestionRow[], channels: ChannelSurveyRow[]): Promise<void> {
       await run(db, sql`INSERT INTO surveys (survey_id, store_id, name, created_ms) VALUES (${survey.survey_id}, ${survey.store_id}, ${survey.name}, ${survey.created_ms})`);
       for (const q of questions) {
-        await run(db, sql`INSERT INTO survey_questions (question_id, survey_id, store_id, position, text, type, options_json, allow_custom_answer, custom_answer_option_text, profile_question_id, profile_answer_type)
+        await run(db, sql`INSERT INTO survey_questions (question_id, survey_id, store_id, position, text, type, options_json, allow_custom_answer, custom_answer_option_text, profile_question_id, profile_answer_type, required)
           VALUES (${q.question_id}, ${q.survey_id}, ${q.store_id}, ${q.position}, ${q.text}, ${q.type}, ${q.options_json}, ${q.allow_custom_answer}, ${q.custom_answer_option_text},
-            ${q.profile_question_id}, ${q.profile_answer_type})`);
+            ${q.profile_question_id}, ${q.profile_answer_type}, ${q.required})`);
       }
       for (const c of channels) {
-        await run(db, sql`INSERT INTO channel_surveys (channel_survey_id, survey_id, store_id, channel, description, reward_type, reward_description, reward_value)
-          VALUES (${c.channel_survey_id}, ${c.survey_id}, ${c.store_id}, ${c.channel}, ${c.description}, ${c.reward_type}, ${c.reward_description}, ${c.reward_value})`);
+        await run(db, sql`INSERT INTO channel_surveys (channel_survey_id, survey_id, store_id, channel, description, reward_type, reward_description, reward_value, enabled)
+          VALUES (${c.channel_survey_id}, ${c.survey_id}, ${c.store_id}, ${c.channel}, ${c.description}, ${c.reward_type}, ${c.reward_description}, ${c.reward_value}, ${c.enabled})`);
       }
     },
     getSurvey(storeId: string, surveyId: string): Promise<SurveyRow | undefined> {
@@ -118,6 +122,21 @@ export function surveysRepo(db: Db) {
     },
     getChannelSurvey(storeId: string, channelSurveyId: string): Promise<ChannelSurveyRow | undefined> {
       return one<ChannelSurveyRow>(db, sql`SELECT * FROM channel_surveys WHERE store_id = ${storeId} AND channel_survey_id = ${channelSurveyId}`);
+    },
+    /**
+     * A channel survey by its ID alone (channel survey IDs are unique across stores): the hosted survey page
+     * (`/s/{channelSurveyId}`) has no store in its address, so this is the one read that learns the store from the row.
+     */
+    channelSurveyById(channelSurveyId: string): Promise<ChannelSurveyRow | undefined> {
+      return one<ChannelSurveyRow>(db, sql`SELECT * FROM channel_surveys WHERE channel_survey_id = ${channelSurveyId}`);
+    },
+    /** The store's first enabled channel survey on `channel` (oldest first), e.g. its post-review survey; undefined when none. */
+    firstEnabledChannelSurvey(storeId: string, channel: SurveyChannel): Promise<ChannelSurveyRow | undefined> {
+      return one<ChannelSurveyRow>(db, sql`SELECT * FROM channel_surveys WHERE store_id = ${storeId} AND channel = ${channel} AND enabled = 1 ORDER BY ${channelOrder} LIMIT 1`);
+    },
+    /** Turn a channel survey on or off. @returns whether it is the store's. */
+    async setChannelSurveyEnabled(storeId: string, channelSurveyId: string, enabled: boolean): Promise<boolean> {
+      return (await run(db, sql`UPDATE channel_surveys SET enabled = ${enabled ? 1 : 0} WHERE store_id = ${storeId} AND channel_survey_id = ${channelSurveyId}`)).changes === 1;
     },
     /** Mark (or unmark) a survey as sample data: its responses were generated, not given by shoppers. */
     async setSampleData(storeId: string, surveyId: string, sample: boolean): Promise<boolean> {

@@ -8,15 +8,16 @@ import { createHash, randomUUID } from "node:crypto";
 import {
   surveyDefinitionSchema, surveySubmissionSchema,
   type AnsweredQuestion, type EnterpriseListQuery, type ListSurveyResponsesResponse, type ListSurveysResponse, type Survey,
-  type SurveyDefinition, type SurveyResponse, type SurveyResponseOrder, type SurveySubmissionResponse,
+  type Reward, type StorefrontSurvey, type SurveyChannel, type SurveyDefinition, type SurveyResponse, type SurveyResponseOrder, type SurveySubmissionResponse,
 } from "../contract/surveys.ts";
 import { ApiError, badRequest, notFound } from "../contract/errors.ts";
 import { isUniqueViolation, transaction, type Db } from "../db/database.ts";
+import { contentScope } from "../shared/content-scopes.ts";
 import { keysetPage } from "../shared/keyset-pager.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
 import { pathText, searchTextOf, validateAnswers } from "./answers.ts";
 import { npsSummaryOf, type NpsSummary } from "./nps.ts";
-import { submissionBody, toChannelSurvey, toSurveyQuestion, toSurveyResponse } from "./response-shape.ts";
+import { rewardOf, submissionBody, toChannelSurvey, toSurveyQuestion, toSurveyResponse } from "./response-shape.ts";
 import type { ChannelSurveyRow, QuestionRow, ResponseFilter, ResponseInsert, ResponseRow, SurveyRow, SurveysRepo } from "./surveys.repo.ts";
 import { isoFromMs as iso } from "../shared/iso-date.ts";
 
@@ -61,11 +62,21 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
     return survey;
   }
 
+  /** An enabled channel survey of the store. @throws ApiError 404 for an unknown, another store's or a disabled one. */
+  async function enabledChannelOrThrow(storeId: string, channelSurveyId: string): Promise<ChannelSurveyRow> {
+    const channel = UUID_RE.test(channelSurveyId) ? await surveys.getChannelSurvey(storeId, channelSurveyId) : undefined;
+    if (!channel || !channel.enabled) throw notFound("Channel survey not found", "channel_survey_not_found");
+    return channel;
+  }
+
   function buildInsert(storeId: string, channel: ChannelSurveyRow, questions: QuestionRow[], item: ResponseImport, extra: { idempotencyKey?: string; requestHash?: string } = {}): { row: ResponseInsert; answers: AnsweredQuestion[] } {
     const answers = validateAnswers(channel.survey_id, questions, item.answeredQuestions);
     const nps = answers.find((a) => a.type === "nps");
     const email = answers.find((a) => a.type === "email");
     const optIn = item.emailMarketingOptIn ?? (email?.type === "email" ? email.marketingOptIn : undefined);
+    // Rewards seam (issue #36 item 4): today the channel survey's coupon is copied onto the response as it is. A reward
+    // created on the shop platform once per response (#35's platform path) replaces this copy: store the response first,
+    // then create the reward outside the transaction and record it on the response, so a platform failure never loses it.
     const withReward = item.withReward ?? true;
     return {
       answers,
@@ -97,10 +108,12 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
         options_json: q.options ? JSON.stringify(q.options) : null, allow_custom_answer: q.allowCustomAnswer ? 1 : 0,
         custom_answer_option_text: q.allowCustomAnswer ? q.customAnswerOptionText ?? null : null,
         profile_question_id: q.type === "profile" ? q.profileQuestionId ?? randomUUID() : null, profile_answer_type: q.type === "profile" ? q.profileAnswerType ?? null : null,
+        required: q.required ? 1 : 0,
       }));
       const channels: ChannelSurveyRow[] = d.channelSurveys.map((c) => ({
         channel_survey_id: c.channelSurveyId ?? randomUUID(), survey_id: surveyId, store_id: storeId, channel: c.channel, description: c.description ?? null,
         reward_type: c.reward ? "coupon" : null, reward_description: c.reward?.description ?? null, reward_value: c.reward?.value ?? null,
+        enabled: c.enabled === false ? 0 : 1,
       }));
       await transaction(db, () => surveys.insertSurvey(survey, questions, channels));
       return this.getSurvey(storeId, surveyId);
@@ -153,6 +166,57 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
     },
 
     /**
+     * Storefront read (docs/surveys.md, Storefront read): the channel survey as a shopper sees it: the survey's
+     * name, its questions in order, the channel's description and the reward's description, never its code.
+     * @throws ApiError 404 for an unknown store, or a channel survey that is missing, another store's or disabled.
+     */
+    async getStorefrontSurvey(storeId: string, channelSurveyId: string): Promise<StorefrontSurvey> {
+      if (!(await stores.get(storeId))) throw notFound("Store not found", "store_not_found");
+      const channel = await enabledChannelOrThrow(storeId, channelSurveyId);
+      const survey = (await surveys.getSurvey(storeId, channel.survey_id))!;
+      return {
+        channelSurveyId: channel.channel_survey_id, channel: channel.channel, surveyId: survey.survey_id, surveyName: survey.name,
+        ...(channel.description !== null ? { description: channel.description } : {}),
+        ...(channel.reward_description !== null ? { rewardDescription: channel.reward_description } : {}),
+        questions: (await surveys.questionsOf(storeId, survey.survey_id)).map(toSurveyQuestion),
+      };
+    },
+
+    /**
+     * The hosted survey page (`/s/{channelSurveyId}`, docs/surveys.md, Shareable link): the store and the channel
+     * survey as a shopper sees it, for an enabled channel survey on the `shareable-link` or `post-review` channel
+     * (the hosted review page follows a review with the latter); undefined otherwise.
+     */
+    async openHostedSurvey(channelSurveyId: string): Promise<{ storeId: string; storeName: string; survey: StorefrontSurvey } | undefined> {
+      const row = UUID_RE.test(channelSurveyId) ? await surveys.channelSurveyById(channelSurveyId) : undefined;
+      if (!row || !row.enabled || (row.channel !== "shareable-link" && row.channel !== "post-review")) return undefined;
+      const store = await stores.get(row.store_id);
+      if (!store) return undefined;
+      return { storeId: row.store_id, storeName: store.name, survey: await this.getStorefrontSurvey(row.store_id, channelSurveyId) };
+    },
+
+    /** The reward of one of the store's survey responses (the hosted page's thank-you state shows its code); undefined when none. */
+    async rewardOfResponse(storeId: string, surveyResponseId: string): Promise<Reward | undefined> {
+      const r = UUID_RE.test(surveyResponseId) ? await surveys.getResponse(storeId, surveyResponseId) : undefined;
+      return r ? rewardOf(r) : undefined;
+    },
+
+    /** The content scopes a storefront survey read depends on (the response cache keeps it until one changes). */
+    cacheScopes(storeId: string): string[] {
+      return [contentScope.store(storeId), contentScope.surveys(storeId)];
+    },
+
+    /** The store's enabled channel survey on `channel` (the first made), e.g. the one that follows a review; undefined when none. */
+    async channelSurveyFor(storeId: string, channel: SurveyChannel): Promise<string | undefined> {
+      return (await surveys.firstEnabledChannelSurvey(storeId, channel))?.channel_survey_id;
+    },
+
+    /** Turn a channel survey on or off (admin). @returns whether it is the store's. */
+    setChannelSurveyEnabled(storeId: string, channelSurveyId: string, enabled: boolean): Promise<boolean> {
+      return transaction(db, () => surveys.setChannelSurveyEnabled(storeId, channelSurveyId, enabled));
+    },
+
+    /**
      * Storefront submission (docs/surveys.md, Storefront submission): validate `body` against the channel survey's questions
      * and store one survey response. With an `idempotencyKey`, a retried identical submission returns
      * the first one's body and stores nothing (`replayed: true`).
@@ -161,8 +225,7 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      */
     async submitResponse(storeId: string, channelSurveyId: string, body: unknown, idempotencyKey?: string): Promise<SubmissionResult> {
       if (!(await stores.get(storeId))) throw notFound("Store not found", "store_not_found");
-      const channel = UUID_RE.test(channelSurveyId) ? await surveys.getChannelSurvey(storeId, channelSurveyId) : undefined;
-      if (!channel) throw notFound("Channel survey not found", "channel_survey_not_found");
+      const channel = await enabledChannelOrThrow(storeId, channelSurveyId);
       const parsed = surveySubmissionSchema.safeParse(body);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];

@@ -24,6 +24,8 @@ export interface ChorusEventMap {
   "chorus-question-submitted": { questionId: string; status: "pending" | "published" | "rejected" };
   /** `<chorus-reviews>`: a helpful / not helpful vote was counted; counts after the vote. */
   "chorus-vote": { reviewId: string; vote: "helpful" | "unhelpful"; helpfulCount: number; unhelpfulCount: number };
+  /** `<chorus-survey>`: the server stored the shopper's answers; `reward` is the coupon code when the channel survey has one. */
+  "chorus-survey-submitted": { surveyResponseId: string; channelSurveyId: string; reward?: string };
   /** `<chorus-review-media>`: the lightbox shows an item. */
   "chorus-media-open": { mediaId: string; index: number };
 }
@@ -40,6 +42,7 @@ declare global {
     "chorus-question-submitted": CustomEvent<ChorusEventMap["chorus-question-submitted"]>;
     "chorus-vote": CustomEvent<ChorusEventMap["chorus-vote"]>;
     "chorus-media-open": CustomEvent<ChorusEventMap["chorus-media-open"]>;
+    "chorus-survey-submitted": CustomEvent<ChorusEventMap["chorus-survey-submitted"]>;
   }
   interface DocumentEventMap {
     "chorus-keyword-selected": CustomEvent<ChorusEventMap["chorus-keyword-selected"]>;

@@ -14,6 +14,7 @@ export const WIDGET_TAGS: readonly string[] = [
   "chorus-review-media",
   "chorus-questions",
   "chorus-reviews-carousel",
+  "chorus-survey",
 ];
 
 /** The source of element `tag`, relative to widgets/: `<name>/chorus-<name>.ts`. */

@@ -1,0 +1,16 @@
+/**
+ * The ISO 3166-1 alpha-2 country codes a location answer may carry (docs/surveys.md, Survey response fields:
+ * `location.countryCode`): 255 codes. Pure data, no names: the
+ * survey element and the hosted survey page name each in the shopper's language with `Intl.DisplayNames` (type
+ * `region`). Made from the region codes Intl.DisplayNames names, less the exceptionally reserved and user-assigned
+ * codes (AC, CP, CQ, DG, EA, EU, EZ, IC, TA, UN, QO, XA, XB, XK, ZZ) and the withdrawn ones (AN, BU, CS, DD, FX, NT, SU, TP, YD, YU, ZR).
+ */
+export const COUNTRY_CODES: readonly string[] = [
+  "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA",
+  "CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DY DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR",
+  "GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU HV ID IE IL IM IN IO IQ IR IS IT JE JM",
+  "JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ",
+  "MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NH NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA",
+  "RE RH RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO",
+  "TR TT TV TW TZ UA UG UK UM US UY UZ VA VC VD VE VG VI VN VU WF WS YE YT ZA ZM ZW",
+].join(" ").split(" ");
