@@ -30,6 +30,8 @@ import { createTranslationProvider } from "./translation/providers.ts";
 import { translationService } from "./translation/translation.service.ts";
 import { loyaltyRepo } from "./loyalty/loyalty.repo.ts";
 import { loyaltyService } from "./loyalty/loyalty.service.ts";
+import { platformRewards } from "./loyalty/platform-rewards.ts";
+import { platformRewardsRepo } from "./loyalty/platform-rewards.repo.ts";
 import { reviewsUploadService } from "./import/reviews-upload.ts";
 import { customerTokens } from "./loyalty/tokens.ts";
 import { surveysRepo } from "./surveys/surveys.repo.ts";
@@ -58,6 +60,7 @@ import { mailService } from "./mail/mail.service.ts";
 import { renderMail } from "./mail/render.ts";
 import { mailSender } from "./mail/sender.ts";
 import { createWebhooks } from "./webhooks/webhooks.ts";
+import { DEMO_STORE_ID } from "./demo/demo.ts";
 import { exportsRepo } from "./exports/exports.repo.ts";
 import { exportsService } from "./exports/exports.service.ts";
 import { reviewRequestsRepo } from "./review-requests/review-requests.repo.ts";
@@ -94,6 +97,8 @@ export type ServicesOptions = {
    * `publicUrl` the origin of absolute media URLs in event bodies (PUBLIC_URL).
    */
   webhooks?: { allowInsecure?: boolean; now?: () => number; publicUrl?: string };
+  /** Loyalty rewards (server/loyalty/platform-rewards.ts): `now`, the clock of reward times (epoch ms; tests move it). */
+  rewards?: { now?: () => number };
 };
 
 /**
@@ -207,6 +212,13 @@ async function buildServices(db: Db, options: ServicesOptions) {
     publicOrigin: () => options.webhooks?.publicUrl ?? "http://localhost:3000",
   });
 
+  // Rewards created on the shop platform before their code is shown (issue #35 item 1, server/loyalty/platform-rewards.ts).
+  const rewards = platformRewards({
+    db, repo: platformRewardsRepo(db), loyalty: loyaltyData, platforms: platformsRepo(db), platformBox: secretBox(platformSecretKey), webhookBox: secretBox(webhookSecretKey),
+    isDemoStore: (storeId) => storeId === DEMO_STORE_ID, shopifyApiUrl: () => process.env.SHOPIFY_ADMIN_API_URL || undefined,
+    allowLoopback: allowLoopbackRequests, now: options.rewards?.now, log: options.log,
+  });
+
   // Content scopes for the response cache (server/db/content-scopes.ts): PRAGMA data_version on a second
   // connection changes after every commit by any other connection, i.e. by this process's main connection
   // and by CLIs alike; after one, the watcher reads which scopes changed.
@@ -287,9 +299,11 @@ async function buildServices(db: Db, options: ServicesOptions) {
     passwordResets: passwordResetService({ ...accountDeps, mail }),
     /** Review requests: settings (`get`/`update`), `orderFulfilled`/`orderCancelled`, the schedule (`runDue`), hosted review and unsubscribe links (server/review-requests). */
     reviewRequests,
+    /** Loyalty rewards created on the shop platform: `redeem`, `target`, `runDue(nowMs)` (the reconciler), `start()`/`stop()` (server/loyalty/platform-rewards.ts). */
+    platformRewards: rewards,
     /** Stop the background jobs, the content-scope watcher, and close the database. */
     async close(): Promise<void> {
-      await Promise.allSettled([worker.stop(), sender.stop(), webhooks.delivery.stop()]);
+      await Promise.allSettled([worker.stop(), sender.stop(), webhooks.delivery.stop(), rewards.stop()]);
       watcher?.close();
       await contentScopes.close();
       await db.close();

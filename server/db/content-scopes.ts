@@ -95,6 +95,7 @@ export const TABLE_SCOPES: Record<string, ScopeExpressions> = {
   loyalty_earning_rules: perStore("loyalty"),
   loyalty_redemption_rules: perStore("loyalty"),
   loyalty_transactions: perStore("loyalty"),
+  loyalty_rewards: perStore("loyalty"),
   widget_settings: perStore("widgets"),
   widget_texts: perStore("widgets"),
   merchant_users: () => ["'admin'"],

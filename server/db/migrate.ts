@@ -22,12 +22,16 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { exec, run, sql, transaction, values, type Db, type Dialect } from "./query.ts";
 import { baseline } from "./schema/baseline.ts";
+import { platformRewardsMigration } from "./migrations/101-platform-rewards.ts";
 
 /** A migration: `up` runs inside a transaction on `db` (query through the helpers of server/db/query.ts). */
 export type Migration = { version: number; name: string; up: (db: Db) => Promise<void> };
 
 /** Every migration, oldest first. Append new ones (version 101, 102, …); never edit one that has shipped. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 100, name: "100-baseline", up: baseline }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 100, name: "100-baseline", up: baseline },
+  platformRewardsMigration,
+];
 
 /** The version of the baseline migration. */
 export const BASELINE_VERSION = 100;

@@ -91,6 +91,8 @@ async function main(): Promise<void> {
   }
   // Outgoing webhooks: the delivery queue of the event outbox (server/webhooks/delivery.ts).
   services.webhookDelivery.start();
+  // Loyalty rewards: the reconciler of rewards left pending by a crash or a platform timeout (server/loyalty/platform-rewards.ts).
+  services.platformRewards.start();
   if (loopbackRequestsAllowed(config)) {
     const name = config.ALLOW_LOOPBACK_REQUESTS === "1" ? "ALLOW_LOOPBACK_REQUESTS=1" : "ALLOW_INSECURE_WEBHOOKS=1 (the older name of ALLOW_LOOPBACK_REQUESTS)";
     log(`Outgoing requests: ${name}, webhooks, import media and platform calls may reach loopback addresses, webhooks over http:// too (never in production)`);
