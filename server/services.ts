@@ -97,8 +97,11 @@ export type ServicesOptions = {
    * `publicUrl` the origin of absolute media URLs in event bodies (PUBLIC_URL).
    */
   webhooks?: { allowInsecure?: boolean; now?: () => number; publicUrl?: string };
-  /** Loyalty rewards (server/loyalty/platform-rewards.ts): `now`, the clock of reward times (epoch ms; tests move it). */
-  rewards?: { now?: () => number };
+  /**
+   * Loyalty rewards (server/loyalty/platform-rewards.ts): `now`, the clock of reward times (epoch ms; tests move it);
+   * `shopifyTimeoutMs`, the longest Admin API call (default 10 s).
+   */
+  rewards?: { now?: () => number; shopifyTimeoutMs?: number };
 };
 
 /**
@@ -216,7 +219,7 @@ async function buildServices(db: Db, options: ServicesOptions) {
   const rewards = platformRewards({
     db, repo: platformRewardsRepo(db), loyalty: loyaltyData, platforms: platformsRepo(db), platformBox: secretBox(platformSecretKey), webhookBox: secretBox(webhookSecretKey),
     isDemoStore: (storeId) => storeId === DEMO_STORE_ID, shopifyApiUrl: () => process.env.SHOPIFY_ADMIN_API_URL || undefined,
-    allowLoopback: allowLoopbackRequests, now: options.rewards?.now, log: options.log,
+    allowLoopback: allowLoopbackRequests, now: options.rewards?.now, shopifyTimeoutMs: options.rewards?.shopifyTimeoutMs, log: options.log,
   });
 
   // Content scopes for the response cache (server/db/content-scopes.ts): PRAGMA data_version on a second

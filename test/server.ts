@@ -83,6 +83,7 @@ export function loadBuild(): Promise<ServerBuild> {
  * (server/webhooks): `allowInsecure` (ALLOW_INSECURE_WEBHOOKS, the older name of the same switch), `now` the
  * queue's clock, `delivery`: "manual" (default: tests call `services.webhookDelivery.runDue(nowMs)`) or "loop".
  * `ai` overrides the AI settings of the environment (server/ai/config.ts), e.g. `minReviews` or `llm`.
+ * `rewards` sets the loyalty rewards' clock and Shopify call timeout (server/loyalty/platform-rewards.ts).
  */
 export async function startTestServer(
   options: {
@@ -91,6 +92,7 @@ export async function startTestServer(
     mail?: { smtpUrl?: string; from?: string; now?: () => number; sender?: "loop" | "manual" };
     webhooks?: { allowInsecure?: boolean; now?: () => number; delivery?: "loop" | "manual" };
     ai?: Partial<AiConfig>;
+    rewards?: { now?: () => number; shopifyTimeoutMs?: number };
   } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "chorus-test-"));
@@ -99,7 +101,7 @@ export async function startTestServer(
   const postgresUrl = process.env.CHORUS_TEST_POSTGRES_URL;
   const postgres = postgresUrl && !options.databasePath ? await createTestDatabase(postgresUrl) : undefined;
   const databasePath = options.databasePath ?? postgres?.url ?? join(dir, "chorus.sqlite");
-  const services = await createServices({ databasePath, mediaPath: join(dir, "media"), mail: options.mail, webhooks: options.webhooks, ai: options.ai, allowLoopbackRequests: options.allowLoopbackRequests });
+  const services = await createServices({ databasePath, mediaPath: join(dir, "media"), mail: options.mail, webhooks: options.webhooks, ai: options.ai, allowLoopbackRequests: options.allowLoopbackRequests, rewards: options.rewards });
   if (options.webhooks?.delivery === "loop") services.webhookDelivery.start();
   if (options.mail?.sender !== "manual") services.mailSender.start();
   const readWorkers = options.readWorkers

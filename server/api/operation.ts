@@ -230,13 +230,23 @@ async function authenticate(op: Operation, request: Request, context: OperationC
 }
 
 /**
+ * The headers every operation of an API shares, checked before anything else (and, by server/http/app.ts, before the
+ * response cache is asked, so a cached answer never hides the refusal): on storefront operations Okendo's
+ * `okendo-api-version` (server/api/okendo-version.ts). `get` reads a header by its lower-case name.
+ * @throws ApiError 400 `invalid_header`.
+ */
+export function checkCommonHeaders(op: Pick<Operation, "api">, get: (name: string) => string | null | undefined): void {
+  if (op.api === "storefront") checkOkendoApiVersion(get(OKENDO_API_VERSION_HEADER) ?? null);
+}
+
+/**
  * Run `op` for `request` with the route's path `params`: authenticate, parse path, query and headers
  * (400 naming the bad one), read and parse the body when declared (413/415/400), call the handler and
  * serialise its answer. Never throws: errors become the JSON error result.
  */
 export async function runOperation(op: Operation, request: Request, rawParams: Record<string, string | undefined>, context: OperationContext): Promise<OperationResult> {
   try {
-    if (op.api === "storefront") checkOkendoApiVersion(request.headers.get(OKENDO_API_VERSION_HEADER)); // one place for every storefront operation
+    checkCommonHeaders(op, (name) => request.headers.get(name));
     const auth = await authenticate(op, request, context, rawParams);
     const params = parseWith(op.params, rawParams, "path");
     const query = parseWith(op.query, Object.fromEntries(new URL(request.url).searchParams), "parameter");

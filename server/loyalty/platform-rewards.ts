@@ -93,6 +93,8 @@ export type PlatformRewardsDeps = {
   shopifyApiUrl: () => string | undefined;
   allowLoopback: boolean;
   resolve?: Resolve;
+  /** Longest Shopify Admin API call (ms; default SHOPIFY_CALL_TIMEOUT_MS). */
+  shopifyTimeoutMs?: number;
   now?: () => number;
   log?: (line: string) => void;
 };
@@ -117,7 +119,7 @@ export function platformRewards(deps: PlatformRewardsDeps) {
       if (!token) {
         return { platform: null, code: "platform_token_missing", description: "Rewards cannot be created right now: the store has connected Shopify but not set its Admin API access token. Please try again later." };
       }
-      return { platform: "shopify", shop: { shopDomain: c.shop_domain, accessToken: token, apiUrl: deps.shopifyApiUrl(), allowLoopback: deps.allowLoopback, resolve: deps.resolve } };
+      return { platform: "shopify", shop: { shopDomain: c.shop_domain, accessToken: token, apiUrl: deps.shopifyApiUrl(), allowLoopback: deps.allowLoopback, resolve: deps.resolve, timeoutMs: deps.shopifyTimeoutMs } };
     }
     if (await repo.hasRewardSubscriber(storeId)) return { platform: "webhook" };
     if (deps.isDemoStore(storeId)) return { platform: "demo" };

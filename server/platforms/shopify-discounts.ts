@@ -29,7 +29,7 @@ export type RewardDiscount = {
 };
 
 /** The shop to call: its domain, the Admin API token, and the operator's endpoint (SHOPIFY_ADMIN_API_URL). */
-export type ShopifyAdmin = { shopDomain: string; accessToken: string; apiUrl?: string; allowLoopback: boolean; resolve?: Resolve };
+export type ShopifyAdmin = { shopDomain: string; accessToken: string; apiUrl?: string; allowLoopback: boolean; resolve?: Resolve; timeoutMs?: number };
 
 /**
  * How a call ended. `definite: false` means Shopify may have created the discount (a timeout or a dropped
@@ -79,7 +79,7 @@ async function call(shop: ShopifyAdmin, body: { query: string; variables: Record
   try {
     const res = await guardedFetch(adminApiUrl({ shopDomain: shop.shopDomain, accessToken: shop.accessToken, apiUrl: shop.apiUrl }), {
       method: "POST", allowLoopback: shop.allowLoopback || shop.apiUrl !== undefined, resolve: shop.resolve,
-      timeoutMs: SHOPIFY_CALL_TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES,
+      timeoutMs: shop.timeoutMs ?? SHOPIFY_CALL_TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES,
       headers: { "content-type": "application/json", accept: "application/json", "x-shopify-access-token": shop.accessToken },
       body: JSON.stringify(body),
     });
