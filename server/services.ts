@@ -98,7 +98,8 @@ export type ServicesOptions = {
    */
   webhooks?: { allowInsecure?: boolean; now?: () => number; publicUrl?: string };
   /**
-   * Loyalty rewards (server/loyalty/platform-rewards.ts): `now`, the clock of reward times (epoch ms; tests move it);
+   * Loyalty rewards (server/loyalty/platform-rewards.ts): `now`, the clock of reward times and reward webhook
+   * signatures (epoch ms; tests move it; default the webhooks' clock);
    * `shopifyTimeoutMs`, the longest Admin API call (default 10 s).
    */
   rewards?: { now?: () => number; shopifyTimeoutMs?: number };
@@ -219,7 +220,7 @@ async function buildServices(db: Db, options: ServicesOptions) {
   const rewards = platformRewards({
     db, repo: platformRewardsRepo(db), loyalty: loyaltyData, platforms: platformsRepo(db), platformBox: secretBox(platformSecretKey), webhookBox: secretBox(webhookSecretKey),
     isDemoStore: (storeId) => storeId === DEMO_STORE_ID, shopifyApiUrl: () => process.env.SHOPIFY_ADMIN_API_URL || undefined,
-    allowLoopback: allowLoopbackRequests, now: options.rewards?.now, shopifyTimeoutMs: options.rewards?.shopifyTimeoutMs, log: options.log,
+    allowLoopback: allowLoopbackRequests, now: options.rewards?.now ?? options.webhooks?.now, shopifyTimeoutMs: options.rewards?.shopifyTimeoutMs, log: options.log,
   });
 
   // Content scopes for the response cache (server/db/content-scopes.ts): PRAGMA data_version on a second

@@ -109,3 +109,15 @@ export async function connectShopifyStandIn(
   process.env.SHOPIFY_ADMIN_API_URL = shopify.url;
   await services.platforms.updateSettings(storeId, { shopDomain, adminApiToken: shopify.token });
 }
+
+/**
+ * For suites whose shoppers redeem rewards but which test other things: a started stand-in with `storeId` connected
+ * to it (close it after the suite). Without a platform connection a redemption is 503 (docs/loyalty.md).
+ */
+export async function rewardPlatformFor(
+  services: Parameters<typeof connectShopifyStandIn>[0], storeId: string,
+): Promise<ShopifyStandIn> {
+  const shopify = await startShopifyStandIn({ token: "shpat_test_rewards_0123456789abcdef" });
+  await connectShopifyStandIn(services, storeId, shopify);
+  return shopify;
+}

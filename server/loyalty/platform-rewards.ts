@@ -159,7 +159,7 @@ export function platformRewards(deps: PlatformRewardsDeps) {
       }
       const outcome = await postOnce(s.url, json, {
         "content-type": "application/json; charset=utf-8", [SIGNATURE_HEADER]: signatureHeader(secret, Math.floor(now() / 1000), json),
-        "chorus-event-id": eventId, "chorus-event-type": "loyalty_reward.created", "chorus-delivery-id": `dlv_${randomUUID()}`,
+        "chorus-event-id": eventId, "chorus-event-type": "loyalty_reward.created", "chorus-delivery-id": randomUUID(),
       }, deps.allowLoopback, deps.resolve);
       if (outcome.error) return `${s.url}: ${outcome.error}`;
     }

@@ -191,6 +191,11 @@ export default {
   "loyalty.signInFailed": "Vi kunne ikke bekræfte dit login. Log ind i butikken igen.",
   "loyalty.termsUpdated": "Programmets vilkår er netop blevet opdateret. Læs dem igen, før du bliver medlem.",
   "loyalty.retry": "Prøv igen",
+  "loyalty.couponCopy": "Kopiér kode",
+  "loyalty.couponCopied": "Koden er kopieret",
+  "loyalty.couponApply": "Brug koden i butikken",
+  "loyalty.demoCode": "Demobutik: denne kode virker kun i demoen, ikke ved en rigtig betaling.",
+  "loyalty.rewardUnavailable": "Belønningen kunne ikke oprettes i butikken lige nu, og der blev ikke trukket nogen point. Prøv igen om et øjeblik.",
   "loyalty.terms": "Vilkår og betingelser",
   "loyalty.privacy": "Privatlivspolitik",
 } as const satisfies Record<string, string>;

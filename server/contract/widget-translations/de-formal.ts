@@ -39,4 +39,9 @@ export default {
   "loyalty.coupon": "Ihr Gutscheincode für {reward}: {code}",
   "loyalty.signInFailed": "Wir konnten Ihre Anmeldung nicht bestätigen. Bitte melden Sie sich erneut im Shop an.",
   "loyalty.termsUpdated": "Die Programmbedingungen wurden gerade aktualisiert. Bitte lesen Sie sie erneut, bevor Sie mitmachen.",
+  "loyalty.couponCopy": "Code kopieren",
+  "loyalty.couponCopied": "Code kopiert",
+  "loyalty.couponApply": "Code im Shop einlösen",
+  "loyalty.demoCode": "Demo-Shop: Dieser Code gilt nur in der Demo, nicht an einer echten Kasse.",
+  "loyalty.rewardUnavailable": "Die Prämie konnte gerade nicht im Shop angelegt werden, und es wurden keine Punkte abgezogen. Bitte versuchen Sie es gleich noch einmal.",
 } as const satisfies Record<string, string>;

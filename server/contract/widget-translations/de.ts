@@ -191,6 +191,11 @@ export default {
   "loyalty.signInFailed": "Wir konnten deine Anmeldung nicht bestätigen. Bitte melde dich erneut im Shop an.",
   "loyalty.termsUpdated": "Die Programmbedingungen wurden gerade aktualisiert. Bitte lies sie erneut, bevor du mitmachst.",
   "loyalty.retry": "Erneut versuchen",
+  "loyalty.couponCopy": "Code kopieren",
+  "loyalty.couponCopied": "Code kopiert",
+  "loyalty.couponApply": "Code im Shop einlösen",
+  "loyalty.demoCode": "Demo-Shop: Dieser Code gilt nur in der Demo, nicht an einer echten Kasse.",
+  "loyalty.rewardUnavailable": "Die Prämie konnte gerade nicht im Shop angelegt werden, und es wurden keine Punkte abgezogen. Bitte versuche es gleich noch einmal.",
   "loyalty.terms": "Allgemeine Geschäftsbedingungen",
   "loyalty.privacy": "Datenschutzerklärung",
 } as const satisfies Record<string, string>;

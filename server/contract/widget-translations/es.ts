@@ -200,6 +200,11 @@ export default {
   "loyalty.signInFailed": "No pudimos confirmar tu inicio de sesión. Vuelve a iniciar sesión en la tienda.",
   "loyalty.termsUpdated": "Las condiciones del programa se acaban de actualizar. Léelas de nuevo antes de unirte.",
   "loyalty.retry": "Reintentar",
+  "loyalty.couponCopy": "Copiar código",
+  "loyalty.couponCopied": "Código copiado",
+  "loyalty.couponApply": "Aplicar el código en la tienda",
+  "loyalty.demoCode": "Tienda de demostración: este código solo funciona en la demo, no en un pago real.",
+  "loyalty.rewardUnavailable": "No se ha podido crear la recompensa en la tienda en este momento y no se ha descontado ningún punto. Vuelve a intentarlo en un momento.",
   "loyalty.terms": "Términos y condiciones",
   "loyalty.privacy": "Política de privacidad",
 } as const satisfies Record<string, string>;

@@ -200,6 +200,11 @@ export default {
   "loyalty.signInFailed": "Nous n’avons pas pu confirmer votre connexion. Reconnectez-vous à la boutique.",
   "loyalty.termsUpdated": "Les conditions du programme viennent d’être mises à jour. Relisez-les avant de vous inscrire.",
   "loyalty.retry": "Réessayer",
+  "loyalty.couponCopy": "Copier le code",
+  "loyalty.couponCopied": "Code copié",
+  "loyalty.couponApply": "Appliquer le code sur la boutique",
+  "loyalty.demoCode": "Boutique de démonstration : ce code ne fonctionne que dans la démo, pas lors d'un vrai paiement.",
+  "loyalty.rewardUnavailable": "La récompense n'a pas pu être créée sur la boutique pour le moment, et aucun point n'a été débité. Veuillez réessayer dans un instant.",
   "loyalty.terms": "Conditions générales",
   "loyalty.privacy": "Politique de confidentialité",
 } as const satisfies Record<string, string>;

@@ -200,6 +200,11 @@ export default {
   "loyalty.signInFailed": "Non è stato possibile confermare il tuo accesso. Accedi di nuovo al negozio.",
   "loyalty.termsUpdated": "I termini del programma sono appena stati aggiornati. Rileggili prima di iscriverti.",
   "loyalty.retry": "Riprova",
+  "loyalty.couponCopy": "Copia codice",
+  "loyalty.couponCopied": "Codice copiato",
+  "loyalty.couponApply": "Applica il codice nel negozio",
+  "loyalty.demoCode": "Negozio demo: questo codice funziona solo nella demo, non in un vero checkout.",
+  "loyalty.rewardUnavailable": "Al momento non è stato possibile creare il premio nel negozio e non è stato scalato alcun punto. Riprova tra un momento.",
   "loyalty.terms": "Termini e condizioni",
   "loyalty.privacy": "Informativa sulla privacy",
 } as const satisfies Record<string, string>;

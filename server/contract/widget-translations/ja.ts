@@ -182,6 +182,11 @@ export default {
   "loyalty.signInFailed": "ログインを確認できませんでした。ショップにもう一度ログインしてください。",
   "loyalty.termsUpdated": "プログラムの規約が更新されました。参加する前にもう一度お読みください。",
   "loyalty.retry": "再試行",
+  "loyalty.couponCopy": "コードをコピー",
+  "loyalty.couponCopied": "コードをコピーしました",
+  "loyalty.couponApply": "ショップでコードを適用",
+  "loyalty.demoCode": "デモストア：このコードはデモでのみ有効で、実際のチェックアウトでは使えません。",
+  "loyalty.rewardUnavailable": "現在ショップで特典を作成できませんでした。ポイントは差し引かれていません。しばらくしてからもう一度お試しください。",
   "loyalty.terms": "利用規約",
   "loyalty.privacy": "プライバシーポリシー",
 } as const satisfies Record<string, string>;

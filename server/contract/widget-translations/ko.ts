@@ -182,6 +182,11 @@ export default {
   "loyalty.signInFailed": "로그인을 확인하지 못했습니다. 스토어에 다시 로그인하세요.",
   "loyalty.termsUpdated": "프로그램 약관이 방금 업데이트되었습니다. 가입하기 전에 다시 읽어 주세요.",
   "loyalty.retry": "다시 시도",
+  "loyalty.couponCopy": "코드 복사",
+  "loyalty.couponCopied": "코드가 복사되었습니다",
+  "loyalty.couponApply": "쇼핑몰에서 코드 적용",
+  "loyalty.demoCode": "데모 스토어: 이 코드는 데모에서만 작동하며 실제 결제에서는 사용할 수 없습니다.",
+  "loyalty.rewardUnavailable": "지금은 쇼핑몰에서 리워드를 만들 수 없었으며 포인트는 차감되지 않았습니다. 잠시 후 다시 시도해 주세요.",
   "loyalty.terms": "이용약관",
   "loyalty.privacy": "개인정보 처리방침",
 } as const satisfies Record<string, string>;

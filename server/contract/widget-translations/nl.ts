@@ -191,6 +191,11 @@ export default {
   "loyalty.signInFailed": "We konden je aanmelding niet bevestigen. Log opnieuw in bij de winkel.",
   "loyalty.termsUpdated": "De programmavoorwaarden zijn net bijgewerkt. Lees ze opnieuw voordat je meedoet.",
   "loyalty.retry": "Opnieuw proberen",
+  "loyalty.couponCopy": "Code kopiëren",
+  "loyalty.couponCopied": "Code gekopieerd",
+  "loyalty.couponApply": "Code toepassen in de winkel",
+  "loyalty.demoCode": "Demowinkel: deze code werkt alleen in de demo, niet bij een echte betaling.",
+  "loyalty.rewardUnavailable": "De beloning kon nu niet in de winkel worden aangemaakt en er zijn geen punten afgeschreven. Probeer het zo opnieuw.",
   "loyalty.terms": "Algemene voorwaarden",
   "loyalty.privacy": "Privacybeleid",
 } as const satisfies Record<string, string>;

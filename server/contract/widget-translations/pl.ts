@@ -209,6 +209,11 @@ export default {
   "loyalty.signInFailed": "Nie udało się potwierdzić logowania. Zaloguj się ponownie w sklepie.",
   "loyalty.termsUpdated": "Regulamin programu został właśnie zaktualizowany. Przeczytaj go ponownie przed dołączeniem.",
   "loyalty.retry": "Spróbuj ponownie",
+  "loyalty.couponCopy": "Kopiuj kod",
+  "loyalty.couponCopied": "Skopiowano kod",
+  "loyalty.couponApply": "Użyj kodu w sklepie",
+  "loyalty.demoCode": "Sklep demonstracyjny: ten kod działa tylko w wersji demo, nie przy prawdziwej płatności.",
+  "loyalty.rewardUnavailable": "Nie udało się teraz utworzyć nagrody w sklepie i nie odjęto żadnych punktów. Spróbuj ponownie za chwilę.",
   "loyalty.terms": "Regulamin",
   "loyalty.privacy": "Polityka prywatności",
 } as const satisfies Record<string, string>;

@@ -67,4 +67,9 @@ export default {
   "loyalty.coupon": "Seu código de cupom para {reward}: {code}",
   "loyalty.signInFailed": "Não conseguimos confirmar seu login. Entre na loja novamente.",
   "loyalty.termsUpdated": "Os termos do programa acabaram de ser atualizados. Leia-os novamente antes de participar.",
+  "loyalty.couponCopy": "Copiar código",
+  "loyalty.couponCopied": "Código copiado",
+  "loyalty.couponApply": "Aplicar o código na loja",
+  "loyalty.demoCode": "Loja de demonstração: este código só funciona na demo, não em um pagamento real.",
+  "loyalty.rewardUnavailable": "Não foi possível criar a recompensa na loja agora e nenhum ponto foi descontado. Tente novamente em instantes.",
 } as const satisfies Record<string, string>;

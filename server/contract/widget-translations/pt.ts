@@ -200,6 +200,11 @@ export default {
   "loyalty.signInFailed": "Não foi possível confirmar o seu início de sessão. Inicie sessão na loja novamente.",
   "loyalty.termsUpdated": "Os termos do programa acabaram de ser atualizados. Leia-os novamente antes de aderir.",
   "loyalty.retry": "Tentar novamente",
+  "loyalty.couponCopy": "Copiar código",
+  "loyalty.couponCopied": "Código copiado",
+  "loyalty.couponApply": "Aplicar o código na loja",
+  "loyalty.demoCode": "Loja de demonstração: este código só funciona na demo, não num pagamento real.",
+  "loyalty.rewardUnavailable": "Não foi possível criar a recompensa na loja neste momento e não foram descontados pontos. Tente novamente dentro de momentos.",
   "loyalty.terms": "Termos e condições",
   "loyalty.privacy": "Política de privacidade",
 } as const satisfies Record<string, string>;

@@ -191,6 +191,11 @@ export default {
   "loyalty.signInFailed": "Vi kunde inte bekräfta din inloggning. Logga in i butiken igen.",
   "loyalty.termsUpdated": "Programmets villkor har just uppdaterats. Läs dem igen innan du går med.",
   "loyalty.retry": "Försök igen",
+  "loyalty.couponCopy": "Kopiera kod",
+  "loyalty.couponCopied": "Koden har kopierats",
+  "loyalty.couponApply": "Använd koden i butiken",
+  "loyalty.demoCode": "Demobutik: den här koden fungerar bara i demon, inte i en riktig kassa.",
+  "loyalty.rewardUnavailable": "Belöningen kunde inte skapas i butiken just nu och inga poäng drogs. Försök igen om en stund.",
   "loyalty.terms": "Villkor",
   "loyalty.privacy": "Integritetspolicy",
 } as const satisfies Record<string, string>;

@@ -182,6 +182,11 @@ export default {
   "loyalty.signInFailed": "无法确认您的登录。请重新登录商店。",
   "loyalty.termsUpdated": "计划条款刚刚更新。加入前请重新阅读。",
   "loyalty.retry": "重试",
+  "loyalty.couponCopy": "复制代码",
+  "loyalty.couponCopied": "代码已复制",
+  "loyalty.couponApply": "在商店中使用代码",
+  "loyalty.demoCode": "演示商店：此代码仅在演示中有效，不能用于真实结账。",
+  "loyalty.rewardUnavailable": "暂时无法在商店中创建奖励，未扣除任何积分。请稍后再试。",
   "loyalty.terms": "条款和条件",
   "loyalty.privacy": "隐私政策",
 } as const satisfies Record<string, string>;

@@ -182,6 +182,11 @@ export default {
   "loyalty.signInFailed": "無法確認您的登入。請重新登入商店。",
   "loyalty.termsUpdated": "計畫條款剛剛更新。加入前請重新閱讀。",
   "loyalty.retry": "重試",
+  "loyalty.couponCopy": "複製代碼",
+  "loyalty.couponCopied": "代碼已複製",
+  "loyalty.couponApply": "在商店中使用代碼",
+  "loyalty.demoCode": "示範商店：此代碼僅在示範中有效，無法用於真實結帳。",
+  "loyalty.rewardUnavailable": "暫時無法在商店中建立獎勵，未扣除任何點數。請稍後再試。",
   "loyalty.terms": "條款與條件",
   "loyalty.privacy": "隱私權政策",
 } as const satisfies Record<string, string>;
