@@ -28,7 +28,7 @@ const API_KEY = "rewards-api-key-0123456789abcdef";
 const THIRD_STORE_ID = "33333333-4444-4555-8666-777777777777";
 let t: TestServer;
 let shopify: ShopifyStandIn;
-let clock = Date.now();
+const clock = Date.now();
 let seq = 0;
 const basic = `Basic ${Buffer.from(`${TEST_STORE_ID}:${API_KEY}`).toString("base64")}`;
 
