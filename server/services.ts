@@ -60,7 +60,6 @@ import { mailService } from "./mail/mail.service.ts";
 import { renderMail } from "./mail/render.ts";
 import { mailSender } from "./mail/sender.ts";
 import { createWebhooks } from "./webhooks/webhooks.ts";
-import { DEMO_STORE_ID } from "./demo/demo.ts";
 import { exportsRepo } from "./exports/exports.repo.ts";
 import { exportsService } from "./exports/exports.service.ts";
 import { reviewRequestsRepo } from "./review-requests/review-requests.repo.ts";
@@ -100,9 +99,10 @@ export type ServicesOptions = {
   /**
    * Loyalty rewards (server/loyalty/platform-rewards.ts): `now`, the clock of reward times and reward webhook
    * signatures (epoch ms; tests move it; default the webhooks' clock);
-   * `shopifyTimeoutMs`, the longest Admin API call (default 10 s).
+   * `shopifyTimeoutMs`, the longest Admin API call (default 10 s); `demoStoreId`, the store that uses the built-in
+   * demo platform while it has no shop domain (server/http/main.ts: the demo store when CHORUS_DEMO=1).
    */
-  rewards?: { now?: () => number; shopifyTimeoutMs?: number };
+  rewards?: { now?: () => number; shopifyTimeoutMs?: number; demoStoreId?: string };
 };
 
 /**
@@ -219,7 +219,7 @@ async function buildServices(db: Db, options: ServicesOptions) {
   // Rewards created on the shop platform before their code is shown (issue #35 item 1, server/loyalty/platform-rewards.ts).
   const rewards = platformRewards({
     db, repo: platformRewardsRepo(db), loyalty: loyaltyData, platforms: platformsRepo(db), platformBox: secretBox(platformSecretKey), webhookBox: secretBox(webhookSecretKey),
-    isDemoStore: (storeId) => storeId === DEMO_STORE_ID, shopifyApiUrl: () => process.env.SHOPIFY_ADMIN_API_URL || undefined,
+    isDemoStore: (storeId) => storeId === options.rewards?.demoStoreId, shopifyApiUrl: () => process.env.SHOPIFY_ADMIN_API_URL || undefined,
     allowLoopback: allowLoopbackRequests, now: options.rewards?.now ?? options.webhooks?.now, shopifyTimeoutMs: options.rewards?.shopifyTimeoutMs, log: options.log,
   });
 

@@ -92,7 +92,7 @@ export async function startTestServer(
     mail?: { smtpUrl?: string; from?: string; now?: () => number; sender?: "loop" | "manual" };
     webhooks?: { allowInsecure?: boolean; now?: () => number; delivery?: "loop" | "manual" };
     ai?: Partial<AiConfig>;
-    rewards?: { now?: () => number; shopifyTimeoutMs?: number };
+    rewards?: { now?: () => number; shopifyTimeoutMs?: number; demoStoreId?: string };
   } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "chorus-test-"));

@@ -34,7 +34,7 @@ const basic = `Basic ${Buffer.from(`${TEST_STORE_ID}:${API_KEY}`).toString("base
 
 beforeAll(async () => {
   shopify = await startShopifyStandIn({ token: TOKEN });
-  t = await startTestServer({ allowLoopbackRequests: true, rewards: { now: () => clock, shopifyTimeoutMs: 1_500 } });
+  t = await startTestServer({ allowLoopbackRequests: true, rewards: { now: () => clock, shopifyTimeoutMs: 1_500, demoStoreId: DEMO_STORE_ID } });
   for (const [storeId, name] of [[TEST_STORE_ID, "Shopify store"], [OTHER_STORE_ID, "Unconnected store"], [THIRD_STORE_ID, "Webhook store"], [DEMO_STORE_ID, "Demo store"]]) {
     await t.services.stores.create({ storeId, name, platform: "shopify" });
     await t.services.loyalty.setupProgram(storeId, demoProgram(SECRET));

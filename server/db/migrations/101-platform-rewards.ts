@@ -12,7 +12,6 @@
  */
 import { sql } from "kysely";
 import { dialect, executor, type Db } from "../query.ts";
-import type { Migration } from "../migrate.ts";
 
 async function up(db: Db): Promise<void> {
   const pg = dialect(db) === "postgres";
@@ -44,4 +43,5 @@ async function up(db: Db): Promise<void> {
   await schema.createIndex("loyalty_rewards_store").on("loyalty_rewards").columns(["store_id", "created_ms"]).execute();
 }
 
-export const platformRewardsMigration: Migration = { version: 101, name: "101-platform-rewards", up };
+/** The migration (the `Migration` shape of server/db/migrate.ts, written out here: migrate.ts imports this file). */
+export const platformRewardsMigration: { version: number; name: string; up: (db: Db) => Promise<void> } = { version: 101, name: "101-platform-rewards", up };
