@@ -39,6 +39,7 @@ export default defineConfig({
       "server/http/event-loop.test.ts",
       "test/fuzz-writes.test.ts",
       "test/queues-two-nodes.test.ts",
+      "test/rewards-two-nodes.test.ts",
       "test/cluster-scopes.test.ts",
     ],
     // The demo imports (23,486 reviews, minutes on PostgreSQL) run on SQLite only; npm run cluster seeds them on PostgreSQL.

@@ -35,6 +35,8 @@ import { lifecycleRepo } from "./loyalty/lifecycle.repo.ts";
 import { loyaltyLifecycle } from "./loyalty/lifecycle.ts";
 import { loyaltyEnterprise } from "./loyalty/enterprise.ts";
 import { loyaltyService } from "./loyalty/loyalty.service.ts";
+import { platformRewards } from "./loyalty/platform-rewards.ts";
+import { platformRewardsRepo } from "./loyalty/platform-rewards.repo.ts";
 import { reviewsUploadService } from "./import/reviews-upload.ts";
 import { customerTokens } from "./loyalty/tokens.ts";
 import { surveysRepo } from "./surveys/surveys.repo.ts";
@@ -103,6 +105,13 @@ export type ServicesOptions = {
    * `publicUrl` the origin of absolute media URLs in event bodies (PUBLIC_URL).
    */
   webhooks?: { allowInsecure?: boolean; now?: () => number; publicUrl?: string };
+  /**
+   * Loyalty rewards (server/loyalty/platform-rewards.ts): `now`, the clock of reward times and reward webhook
+   * signatures (epoch ms; tests move it; default the webhooks' clock);
+   * `shopifyTimeoutMs`, the longest Admin API call (default 10 s); `demoStoreId`, the store that uses the built-in
+   * demo platform while it has no shop domain (server/http/main.ts: the demo store when CHORUS_DEMO=1).
+   */
+  rewards?: { now?: () => number; shopifyTimeoutMs?: number; demoStoreId?: string };
 };
 
 /**
@@ -223,6 +232,13 @@ async function buildServices(db: Db, options: ServicesOptions) {
     publicOrigin: () => options.webhooks?.publicUrl ?? "http://localhost:3000",
   });
 
+  // Rewards created on the shop platform before their code is shown (issue #35 item 1, server/loyalty/platform-rewards.ts).
+  const rewards = platformRewards({
+    db, repo: platformRewardsRepo(db), loyalty: loyaltyData, platforms: platformsRepo(db), platformBox: secretBox(platformSecretKey), webhookBox: secretBox(webhookSecretKey),
+    isDemoStore: (storeId) => storeId === options.rewards?.demoStoreId, shopifyApiUrl: () => process.env.SHOPIFY_ADMIN_API_URL || undefined,
+    allowLoopback: allowLoopbackRequests, now: options.rewards?.now ?? options.webhooks?.now, shopifyTimeoutMs: options.rewards?.shopifyTimeoutMs, log: options.log,
+  });
+
   // Content scopes for the response cache (server/db/content-scopes.ts): PRAGMA data_version on a second
   // connection changes after every commit by any other connection, i.e. by this process's main connection
   // and by CLIs alike; after one, the watcher reads which scopes changed.
@@ -315,9 +331,11 @@ async function buildServices(db: Db, options: ServicesOptions) {
       reviewRequestsOn: async (storeId) => (await reviewRequests.get(storeId)).enabled,
       funnel: (storeId, days, nowMs) => reviewRequests.funnel(storeId, days, nowMs),
     }),
+    /** Loyalty rewards created on the shop platform: `redeem`, `target`, `runDue(nowMs)` (the reconciler), `start()`/`stop()` (server/loyalty/platform-rewards.ts). */
+    platformRewards: rewards,
     /** Stop the background jobs, the content-scope watcher, and close the database. */
     async close(): Promise<void> {
-      await Promise.allSettled([worker.stop(), sender.stop(), webhooks.delivery.stop()]);
+      await Promise.allSettled([worker.stop(), sender.stop(), webhooks.delivery.stop(), rewards.stop()]);
       watcher?.close();
       await contentScopes.close();
       await db.close();

@@ -18,6 +18,7 @@ import { createServices, type Services } from "../server/services.ts";
 import { startCluster, type Cluster } from "./cluster.ts";
 import { TEST_STORE_ID } from "./fixtures.ts";
 import { findPostgresBin } from "./postgres.ts";
+import { connectShopifyStandIn, startShopifyStandIn, type ShopifyStandIn } from "./shopify-admin-stand-in.ts";
 import { findVarnishd } from "./varnish.ts";
 
 const missing = [
@@ -34,11 +35,14 @@ const basic = `Basic ${Buffer.from(`${TEST_STORE_ID}:${API_KEY}`).toString("base
 describe.skipIf(missing.length > 0)("the points ledger on a cluster of two nodes over PostgreSQL", () => {
   let cluster: Cluster;
   let services: Services;
+  let shopify: ShopifyStandIn;
 
   beforeAll(async () => {
-    cluster = await startCluster({ nodes: 2, env: { READ_WORKERS: "0", LOG_LEVEL: "warn" } });
+    shopify = await startShopifyStandIn({ token: "shpat_cluster_loyalty_0123456789" }); // rewards are created there first
+    cluster = await startCluster({ nodes: 2, env: { READ_WORKERS: "0", LOG_LEVEL: "warn", SHOPIFY_ADMIN_API_URL: shopify.url } });
     services = await createServices({ databasePath: cluster.postgres.url, mediaPath: cluster.mediaPath });
     await services.stores.create({ storeId: TEST_STORE_ID, name: "Cluster loyalty store", platform: "shopify" });
+    await connectShopifyStandIn(services, TEST_STORE_ID, shopify);
     await services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET)); // sign-up 100 points, free shipping for 300, 1 point per currency unit
     await services.apiKeys.create(TEST_STORE_ID, "cluster loyalty test", API_KEY);
   }, 240_000);
@@ -46,6 +50,8 @@ describe.skipIf(missing.length > 0)("the points ledger on a cluster of two nodes
   afterAll(async () => {
     await services?.close();
     await cluster?.stop();
+    await shopify?.close();
+    delete process.env.SHOPIFY_ADMIN_API_URL;
   }, 60_000);
 
   /** POST `body` as JSON to node `i % 2`. */
@@ -83,6 +89,7 @@ describe.skipIf(missing.length > 0)("the points ledger on a cluster of two nodes
     expect(won).toHaveLength(3);
     expect(results.filter((r) => r.status === 409 && r.body.error?.code === "insufficient_points")).toHaveLength(37);
     expect(new Set(won.map((r) => r.body.redemption.reward.code)).size).toBe(3);
+    expect([...shopify.discounts.keys()].sort()).toEqual(won.map((r) => r.body.redemption.reward.code).sort()); // exactly the affordable discounts
     expect(await services.loyalty.checkLedger(TEST_STORE_ID, s.id)).toEqual({ ok: true, balance: 50, sum: 50 });
   }, 60_000);
 

@@ -14,6 +14,8 @@ import { signPlatformToken } from "../server/loyalty/tokens.ts";
 import { createServices } from "../server/services.ts";
 import { DEMO_NPS_FILE, NPS_SURVEY, npsResponses, readNpsRows } from "../server/surveys/surveys.demo.ts";
 import { DATA_DIR, TEST_STORE_ID } from "./fixtures.ts";
+import { STALE_MS } from "../server/loyalty/platform-rewards.ts";
+import { rewardPlatformFor } from "./shopify-admin-stand-in.ts";
 import { freePort } from "./ports.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "chorus-bursts-"));
@@ -99,6 +101,8 @@ describe("SIGKILL during a redemption burst", () => {
     const setup = await createServices({ databasePath });
     await setup.stores.create({ storeId: TEST_STORE_ID, name: "Faults", platform: "shopify" });
     await setup.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
+    // Rewards are created on a stand-in Shopify first (the node inherits SHOPIFY_ADMIN_API_URL from this process).
+    const shopify = await rewardPlatformFor(setup, TEST_STORE_ID);
     const version = (await setup.loyalty.legalPolicies(TEST_STORE_ID)).version;
     for (let c = 0; c < 20; c++) {
       const id = crypto.randomUUID();
@@ -139,8 +143,18 @@ describe("SIGKILL during a redemption burst", () => {
     try {
       expect(await after.loyaltyData.ledgerMismatches(TEST_STORE_ID)).toEqual([]);
       for (const id of acknowledged) expect(await after.loyaltyData.getTransaction(TEST_STORE_ID, id), id).toBeDefined();
+      // Rewards the kill left between "discount created" and "points taken" are reconciled by code: afterwards every
+      // discount on the platform has its points taken, and no points were taken without a discount.
+      await after.platformRewards.runDue(Date.now() + STALE_MS + 1);
+      const rewards = await after.platformRewards.list(TEST_STORE_ID, { limit: 1000 });
+      expect(rewards.filter((r) => r.state === "pending")).toEqual([]);
+      expect(rewards.filter((r) => r.state === "confirmed").map((r) => r.code).sort()).toEqual([...shopify.discounts.keys()].sort());
+      for (const r of rewards.filter((x) => x.state === "confirmed")) expect(await after.loyaltyData.getTransaction(TEST_STORE_ID, r.transaction_id!), r.code).toMatchObject({ coupon_code: r.code });
+      expect(await after.loyaltyData.ledgerMismatches(TEST_STORE_ID)).toEqual([]);
     } finally {
       await after.close();
+      await shopify.close();
+      delete process.env.SHOPIFY_ADMIN_API_URL;
     }
   }, 120_000);
 });

@@ -12,12 +12,14 @@ import { signPlatformToken } from "../server/loyalty/tokens.ts";
 import { DEMO_CHANNEL_IDS, DEMO_NPS_FILE, NPS_SURVEY, npsResponses, readNpsRows } from "../server/surveys/surveys.demo.ts";
 import { DATA_DIR, realReviews, seedRealReviews, TEST_STORE_ID } from "./fixtures.ts";
 import { sql, value } from "../server/db/database.ts";
+import { rewardPlatformFor, type ShopifyStandIn } from "./shopify-admin-stand-in.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 const SECRET = "fuzz-platform-secret-0123456789abcd";
 let t: TestServer;
 let prefix: string;
+let shopify: ShopifyStandIn;
 let reviewId: string;
 let customerToken: string;
 let apiKey: string;
@@ -27,6 +29,7 @@ beforeAll(async () => {
   await seedRealReviews(t.services, { productIds: ["1078"] });
   await t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
   await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
+  shopify = await rewardPlatformFor(t.services, TEST_STORE_ID); // redemptions create their discounts there first
   t.services.submissionLimiter.configure({ perIp: { max: 1_000_000, windowMs: 1000 }, perEmail: { max: 1_000_000, windowMs: 1000 } });
   t.services.surveyLimiter.configure({ max: 1_000_000, windowMs: 1000 });
   apiKey = (await t.services.apiKeys.create(TEST_STORE_ID, "fuzz")).key;
@@ -38,7 +41,10 @@ beforeAll(async () => {
   });
   customerToken = ((await login.json()) as { customerToken: string }).customerToken;
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await shopify.close();
+});
 
 /** Row counts of every table a write endpoint touches. */
 async function counts(): Promise<Record<string, number>> {

@@ -18,6 +18,7 @@ import { signPlatformToken } from "../server/loyalty/tokens.ts";
 import { DEMO_NPS_FILE, NPS_SURVEY, npsResponses, readNpsRows } from "../server/surveys/surveys.demo.ts";
 import { DATA_DIR, realReviews, seedRealReviews, TEST_STORE_ID } from "./fixtures.ts";
 import { sql, values } from "../server/db/database.ts";
+import { rewardPlatformFor, type ShopifyStandIn } from "./shopify-admin-stand-in.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 20);
@@ -34,19 +35,24 @@ const liveHeap = () => {
 };
 
 let t: TestServer;
+let shopify: ShopifyStandIn;
 beforeAll(async () => {
   // As in production on a multi-core machine: cache misses of public reads computed by a read worker thread.
   t = await startTestServer({ readWorkers: 1 });
   await seedRealReviews(t.services, { productIds: PRODUCTS });
   await t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
   await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
+  shopify = await rewardPlatformFor(t.services, TEST_STORE_ID); // redemptions create their discounts there first
   await t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
   // One client address sends everything here: lift the per-IP/per-e-mail submission limits for the run.
   t.services.submissionLimiter.configure({ perIp: { max: 1_000_000, windowMs: 1000 }, perEmail: { max: 1_000_000, windowMs: 1000 } });
   t.services.surveyLimiter.configure({ max: 1_000_000, windowMs: 1000 });
   t.services.voteLimits.configure({ perAddressPerReview: { max: 1_000_000, windowMs: 1000 }, perAddress: { max: 1_000_000, windowMs: 1000 } });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await shopify.close();
+});
 
 it(`mixed read/write load for ${SECONDS} s: no 5xx, no lost write, ledgers balanced, memory stable`, async () => {
   const prefix = t.url(`/v1/stores/${TEST_STORE_ID}`);

@@ -84,6 +84,7 @@ export function loadBuild(): Promise<ServerBuild> {
  * queue's clock, `delivery`: "manual" (default: tests call `services.webhookDelivery.runDue(nowMs)`) or "loop".
  * `ai` overrides the AI settings of the environment (server/ai/config.ts), e.g. `minReviews` or `llm`.
  * `loyalty.now` is the clock of the loyalty lifecycle (birthday changes; server/loyalty/lifecycle.ts).
+ * `rewards` sets the loyalty rewards' clock and Shopify call timeout (server/loyalty/platform-rewards.ts).
  */
 export async function startTestServer(
   options: {
@@ -93,6 +94,7 @@ export async function startTestServer(
     webhooks?: { allowInsecure?: boolean; now?: () => number; delivery?: "loop" | "manual" };
     ai?: Partial<AiConfig>;
     loyalty?: { now?: () => number };
+    rewards?: { now?: () => number; shopifyTimeoutMs?: number; demoStoreId?: string };
   } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "chorus-test-"));
@@ -101,7 +103,7 @@ export async function startTestServer(
   const postgresUrl = process.env.CHORUS_TEST_POSTGRES_URL;
   const postgres = postgresUrl && !options.databasePath ? await createTestDatabase(postgresUrl) : undefined;
   const databasePath = options.databasePath ?? postgres?.url ?? join(dir, "chorus.sqlite");
-  const services = await createServices({ databasePath, mediaPath: join(dir, "media"), mail: options.mail, webhooks: options.webhooks, ai: options.ai, allowLoopbackRequests: options.allowLoopbackRequests, loyalty: options.loyalty });
+  const services = await createServices({ databasePath, mediaPath: join(dir, "media"), mail: options.mail, webhooks: options.webhooks, ai: options.ai, allowLoopbackRequests: options.allowLoopbackRequests, loyalty: options.loyalty, rewards: options.rewards });
   if (options.webhooks?.delivery === "loop") services.webhookDelivery.start();
   if (options.mail?.sender !== "manual") services.mailSender.start();
   const readWorkers = options.readWorkers

@@ -93,9 +93,10 @@ export const redemptions = defineOperation({
   ...loyalty, id: "redeemLoyaltyPoints", method: "POST", auth: "customer",
   summary: "Spend points on a redemption rule (an enrolled customer's coupon)",
   body: { schema: redemptionBody, ...jsonBody },
-  responses: { 201: { description: "The redemption and the customer's new balance", schema: redemptionResponseSchema }, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+  description: "The coupon is created on the shop platform (Shopify discount, or the shop's answer to the signed `loyalty_reward.created` webhook) before it is returned. When the platform cannot create it, the answer is 503 with `Retry-After` and a `code` (`platform_not_connected`, `platform_token_missing`, `platform_unavailable`), and no points are taken (docs/loyalty.md \"Rewards at checkout\").",
+  responses: { 201: { description: "The redemption and the customer's new balance", schema: redemptionResponseSchema }, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503) },
   handler: async ({ params, body, customer, context }) =>
-    reply(await context.services.loyalty.redeem(params.storeId, customer!.loyalty_customer_id, body.redemptionRuleId), { status: 201 }),
+    reply(await context.services.platformRewards.redeem(params.storeId, customer!.loyalty_customer_id, body.redemptionRuleId), { status: 201 }),
 });
 
 /** POST /enterprise/loyalty/earning_transactions (201 new, 200 repeat of an order). */

@@ -23,9 +23,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const status = await context.services.loyalty.programStatus(store.storeId);
   if (!status.exists) return data({ storeId: store.storeId, flash, enabled: false, program: null, earningTypes: EARNING_RULE_TYPES, redemptionTypes: REDEMPTION_RULE_TYPES }, { headers });
   const p = await context.services.loyalty.adminProgram(store.storeId);
+  // Why rewards cannot be redeemed yet, said before a redemption rule is turned on (docs/loyalty.md "Rewards at checkout").
+  const target = await context.services.platformRewards.target(store.storeId);
   return data({
     storeId: store.storeId,
     flash,
+    rewardPlatform: target.platform === null ? { platform: null, description: target.description } : { platform: target.platform, description: null },
     enabled: status.enabled,
     earningTypes: EARNING_RULE_TYPES,
     redemptionTypes: REDEMPTION_RULE_TYPES,
@@ -147,7 +150,9 @@ const TYPE_LABELS: Record<string, string> = {
  * a failed add keeps the typed values. Success notes go to a status region that is always in the page.
  */
 export default function Loyalty() {
-  const { storeId, program, flash, enabled, earningTypes, redemptionTypes } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  const { storeId, program, flash, enabled, earningTypes, redemptionTypes } = loaded;
+  const rewardPlatform = "rewardPlatform" in loaded ? loaded.rewardPlatform : null;
   const failure = useActionData<typeof action>() as FormFailure | undefined;
   const busy = useNavigation().state !== "idle";
   const setupUrl = `/admin/stores/${storeId}/loyalty/program`;
@@ -254,6 +259,14 @@ export default function Loyalty() {
       ) : null}
 
       <h2 id="redemption">Redemption rules</h2>
+      {rewardPlatform?.platform === null ? (
+        <p className="notice" role="status" data-testid="reward-platform-missing">
+          Shoppers cannot redeem rewards yet: {rewardPlatform.description.replace(/^Rewards cannot be created right now: /, "").replace(/ Please try again later\.$/, "")} Each reward is created at the shop before its code is shown, so connect it
+          on the <Link to={`/admin/stores/${storeId}/platform`}>Shop platform</Link> page first.
+        </p>
+      ) : rewardPlatform?.platform === "demo" ? (
+        <p className="notice" data-testid="reward-platform-demo">Rewards use the built-in <strong>demo platform</strong>: their codes are listed on the <Link to={`/admin/stores/${storeId}/platform`}>Shop platform</Link> page and work at no real checkout.</p>
+      ) : null}
       {program.redemptionRules.length === 0 ? <p className="empty">No redemption rules yet: add one below.</p> : (
         <div className="table-wrap">
           <table aria-labelledby="redemption">

@@ -14,10 +14,14 @@ export const headers = adminHeaders;
 /** The platform connection (issue #22 items 1, 5): the same service as PATCH /enterprise/settings section `platform`. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { session, store } = await requireStore(request, context, params.storeId);
-  return { storeId: store.storeId, isOwner: isOwner(session, store.storeId, "platform"), settings: await context.services.platforms.settings(store.storeId, context.publicOrigin) };
+  // Where loyalty rewards are created (docs/loyalty.md "Rewards at checkout"); never the token itself.
+  const target = await context.services.platformRewards.target(store.storeId);
+  const rewards = target.platform === null ? { platform: null, description: target.description } : { platform: target.platform, description: null };
+  const demoCodes = target.platform === "demo" ? (await context.services.platformRewards.list(store.storeId, { platform: "demo", limit: 20 })).map((r) => ({ code: r.code, state: r.state, createdMs: r.created_ms, rewardType: r.reward_type })) : [];
+  return { storeId: store.storeId, isOwner: isOwner(session, store.storeId, "platform"), settings: await context.services.platforms.settings(store.storeId, context.publicOrigin), rewards, demoCodes };
 }
 
-type Errors = Partial<Record<"shopDomain" | "appSecret" | "accessToken" | "form", string>>;
+type Errors = Partial<Record<"shopDomain" | "appSecret" | "adminApiToken" | "accessToken" | "form", string>>;
 /** What writing the snippets to Shopify did (intent `write-snippets`). */
 type SnippetResult = { written: number; products: number; errors: string[] };
 
@@ -44,15 +48,20 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
   const patch = intent === "remove-secret"
     ? { appSecret: null }
-    : intent === "save"
-      ? { shopDomain: field(form, "shopDomain") || null, ...(field(form, "appSecret") ? { appSecret: field(form, "appSecret") } : {}) }
-      : null;
+    : intent === "remove-token"
+      ? { adminApiToken: null }
+      : intent === "save"
+        ? {
+            shopDomain: field(form, "shopDomain") || null, ...(field(form, "appSecret") ? { appSecret: field(form, "appSecret") } : {}),
+            ...(field(form, "adminApiToken") ? { adminApiToken: field(form, "adminApiToken") } : {}),
+          }
+        : null;
   if (!patch) return data({ errors: { form: `Unknown action ${JSON.stringify(intent)}.` } as Errors }, { status: 400 });
   const parsed = platformSettingsPatch.safeParse(patch);
   if (!parsed.success) {
     const errors: Errors = {};
     for (const issue of parsed.error.issues) {
-      const key = issue.path[0] === "appSecret" ? "appSecret" : "shopDomain";
+      const key = issue.path[0] === "appSecret" ? "appSecret" : issue.path[0] === "adminApiToken" ? "adminApiToken" : "shopDomain";
       errors[key] ??= issue.message;
     }
     return data({ errors }, { status: 400 });
@@ -63,27 +72,27 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     if (isApiError(error) && error.status === 409) return data({ errors: { shopDomain: "This shop is connected to another store." } as Errors }, { status: 409 });
     throw error;
   }
-  return redirect(`/admin/stores/${store.storeId}/platform?saved=${intent === "remove-secret" ? "removed" : "saved"}`);
+  return redirect(`/admin/stores/${store.storeId}/platform?saved=${intent === "remove-secret" ? "removed" : intent === "remove-token" ? "token-removed" : "saved"}`);
 }
 
 const when = (iso: string | null) => (iso ? iso.replace("T", " ").slice(0, 16) + " UTC" : "");
 
 export default function Platform() {
-  const { settings, isOwner } = useLoaderData<typeof loader>();
+  const { settings, isOwner, rewards, demoCodes } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const errors: Errors = (result && "errors" in result ? result.errors : undefined) ?? {};
   const snippets = result && "snippets" in result ? (result.snippets as SnippetResult) : undefined;
   const busy = useNavigation().state !== "idle";
   const [search] = useSearchParams();
   const saved = search.get("saved");
-  const invalid = (name: "shopDomain" | "appSecret" | "accessToken", hint?: string) => ({
+  const invalid = (name: "shopDomain" | "appSecret" | "adminApiToken" | "accessToken", hint?: string) => ({
     ...(errors[name] ? { "aria-invalid": true as const } : {}),
     "aria-describedby": [hint, errors[name] ? `${name}-error` : undefined].filter(Boolean).join(" ") || undefined,
   });
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">Shop platform</h1>
-      {saved && !result ? <p className="flash flash-ok" role="status">{saved === "removed" ? "App secret removed: webhooks are refused until a new one is set." : "Platform connection saved."}</p> : null}
+      {saved && !result ? <p className="flash flash-ok" role="status">{saved === "removed" ? "App secret removed: webhooks are refused until a new one is set." : saved === "token-removed" ? "Admin API access token removed: rewards cannot be redeemed until a new one is set." : "Platform connection saved."}</p> : null}
       {errors.form ? <p className="flash flash-error" role="alert">{errors.form}</p> : null}
       <p>
         Orders and products reach Chorus as webhooks from your shop: orders name verified buyers, start review requests and earn loyalty points;
@@ -114,6 +123,10 @@ export default function Platform() {
         <input id="appSecret" name="appSecret" type="password" autoComplete="new-password" maxLength={200} {...invalid("appSecret", "appSecret-hint")} />
         <p id="appSecret-hint" className="muted">Shopify: the app's client secret (it signs the webhooks). Other platforms: any random string of 16 or more characters, shared with the shop.</p>
         {errors.appSecret ? <p id="appSecret-error" className="field-error">{errors.appSecret}</p> : null}
+        <label htmlFor="adminApiToken">{settings.adminApiTokenSet ? "New Admin API access token (Shopify; leave empty to keep the current one)" : "Admin API access token (Shopify)"}</label>
+        <input id="adminApiToken" name="adminApiToken" type="password" autoComplete="new-password" maxLength={200} {...invalid("adminApiToken", "adminApiToken-hint")} />
+        <p id="adminApiToken-hint" className="muted">The token of your shop's custom app with the <code>write_discounts</code> scope: loyalty rewards are created with it as Shopify discount codes before shoppers see them. It is never shown again.</p>
+        {errors.adminApiToken ? <p id="adminApiToken-error" className="field-error">{errors.adminApiToken}</p> : null}
         <button type="submit" disabled={busy}>Save</button>
       </Form>
       {settings.appSecretSet ? (
@@ -123,9 +136,35 @@ export default function Platform() {
           <button type="submit" className="danger" disabled={busy}>Remove app secret</button>
         </Form>
       ) : null}
+      {settings.adminApiTokenSet ? (
+        <Form method="post" className="inline-form">
+          <CsrfField />
+          <input type="hidden" name="intent" value="remove-token" />
+          <button type="submit" className="danger" disabled={busy}>Remove Admin API access token</button>
+        </Form>
+      ) : null}
       </>) : (
         <p className="notice">Only an owner of this store can change its shop domain or app secret.</p>
       )}
+
+      <h2 id="rewards-heading">Loyalty rewards at checkout</h2>
+      <p data-testid="rewards-platform">
+        {rewards.platform === "shopify" ? <>Rewards are created as Shopify discount codes (usage limit 1, for that customer) before shoppers see them. Admin API access token: set{settings.adminApiTokenSetAt ? ` on ${when(settings.adminApiTokenSetAt)}` : ""}.</>
+          : rewards.platform === "webhook" ? <>Rewards are sent to your shop as the signed <code>loyalty_reward.created</code> webhook; a code is shown once your shop answers 2xx.</>
+          : rewards.platform === "demo" ? <><strong>Demo platform</strong> (built in): this demo store's codes are only listed here and work at no real checkout. Setting a shop domain replaces it.</>
+          : <strong>{rewards.description} Set the shop domain and the Admin API access token above (Shopify), or subscribe a webhook to <code>loyalty_reward.created</code> (other platforms).</strong>}
+        {" "}<span title="docs/loyalty.md">See the documentation, “Rewards at checkout”.</span>
+      </p>
+      {rewards.platform === "demo" ? (
+        <table>
+          <caption>Demo platform codes (newest first)</caption>
+          <thead><tr><th scope="col">Code</th><th scope="col">Reward</th><th scope="col">State</th><th scope="col">Created</th></tr></thead>
+          <tbody>
+            {demoCodes.length ? demoCodes.map((c) => <tr key={c.code}><td><code>{c.code}</code></td><td>{c.rewardType}</td><td>{c.state}</td><td>{when(new Date(c.createdMs).toISOString())}</td></tr>)
+              : <tr><td colSpan={4}>No codes yet.</td></tr>}
+          </tbody>
+        </table>
+      ) : null}
 
       <h2 id="snippets-heading">Review snippets in Shopify</h2>
       <p>

@@ -7,6 +7,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import type { ApiName, RoutedOperation } from "./operation.ts";
+import { okendoVersionHeaders } from "./okendo-version.ts";
 import { WEBHOOK_EVENT_BODIES, webhookDeliveryHeadersSchema } from "../contract/webhooks.ts";
 
 /** The enterprise API's description version (docs/api.md, Versions). */
@@ -106,7 +107,9 @@ export function buildOpenApi(operations: readonly RoutedOperation[], api: ApiNam
       request: {
         ...(op.params ? { params: op.params as z.ZodObject } : {}),
         ...(op.query ? { query: op.query as z.ZodObject } : {}),
-        ...(op.headers ? { headers: op.headers as z.ZodObject } : {}),
+        ...(op.api === "storefront"
+          ? { headers: op.headers ? (op.headers as z.ZodObject).extend(okendoVersionHeaders.shape) : okendoVersionHeaders }
+          : op.headers ? { headers: op.headers as z.ZodObject } : {}),
         ...(op.body
           ? {
               body: {

@@ -15,6 +15,7 @@ import { z } from "zod";
 import { ApiError, isApiError, notFound } from "../contract/errors.ts";
 import { readJsonBody, BODY_LIMITS } from "../shared/body.ts";
 import { zodIssue } from "../shared/zod-issue.ts";
+import { checkOkendoApiVersion, OKENDO_API_VERSION_HEADER } from "./okendo-version.ts";
 import type { Services } from "../services.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -175,8 +176,8 @@ export function setUnexpectedErrorLog(log: (error: unknown) => void): void {
 /**
  * The JSON error result for any thrown value (docs/api.md, Errors): an ApiError with its status, a zod
  * error as 400, anything else a logged 500 without details. A 401 of enterprise Basic auth has no body
- * and a `WWW-Authenticate` header. 413 closes the connection (the rest of the body was not read); a 429
- * carrying `retryAfterSeconds` sends `Retry-After`.
+ * and a `WWW-Authenticate` header. 413 closes the connection (the rest of the body was not read); a 429 or
+ * 503 carrying `retryAfterSeconds` sends `Retry-After`.
  */
 export function errorResult(error: unknown, request?: Request): OperationResult {
   const apiError = isApiError(error) ? error : error instanceof z.ZodError ? zodToApiError(error, "body") : null;
@@ -189,9 +190,9 @@ export function errorResult(error: unknown, request?: Request): OperationResult 
     return { status, headers: { ...headers, "www-authenticate": 'Basic realm="enterprise"' }, body: Buffer.alloc(0), scopes: null };
   }
   if (status === 405 && (apiError as ApiError & { allow?: string }).allow) headers.allow = (apiError as ApiError & { allow?: string }).allow!;
-  // A rate limit says when to try again (RFC 9110, section 10.2.3).
+  // A rate limit, or a platform that could not create a reward, says when to try again (RFC 9110, section 10.2.3).
   const retryAfter = (apiError as (ApiError & { retryAfterSeconds?: number }) | null)?.retryAfterSeconds;
-  if (status === 429 && typeof retryAfter === "number" && Number.isFinite(retryAfter)) headers["retry-after"] = String(Math.max(1, Math.ceil(retryAfter)));
+  if ((status === 429 || status === 503) && typeof retryAfter === "number" && Number.isFinite(retryAfter)) headers["retry-after"] = String(Math.max(1, Math.ceil(retryAfter)));
   const body = apiError ? apiError.toBody() : { error: { description: "Internal server error", code: "internal" } };
   return { status, headers: { ...headers, "content-type": JSON_TYPE }, body: Buffer.from(JSON.stringify(body)), scopes: null };
 }
@@ -229,12 +230,23 @@ async function authenticate(op: Operation, request: Request, context: OperationC
 }
 
 /**
+ * The headers every operation of an API shares, checked before anything else (and, by server/http/app.ts, before the
+ * response cache is asked, so a cached answer never hides the refusal): on storefront operations Okendo's
+ * `okendo-api-version` (server/api/okendo-version.ts). `get` reads a header by its lower-case name.
+ * @throws ApiError 400 `invalid_header`.
+ */
+export function checkCommonHeaders(op: Pick<Operation, "api">, get: (name: string) => string | null | undefined): void {
+  if (op.api === "storefront") checkOkendoApiVersion(get(OKENDO_API_VERSION_HEADER) ?? null);
+}
+
+/**
  * Run `op` for `request` with the route's path `params`: authenticate, parse path, query and headers
  * (400 naming the bad one), read and parse the body when declared (413/415/400), call the handler and
  * serialise its answer. Never throws: errors become the JSON error result.
  */
 export async function runOperation(op: Operation, request: Request, rawParams: Record<string, string | undefined>, context: OperationContext): Promise<OperationResult> {
   try {
+    checkCommonHeaders(op, (name) => request.headers.get(name));
     const auth = await authenticate(op, request, context, rawParams);
     const params = parseWith(op.params, rawParams, "path");
     const query = parseWith(op.query, Object.fromEntries(new URL(request.url).searchParams), "parameter");

@@ -18,6 +18,7 @@ const ERRORS: Record<number, string> = {
   415: "The body's Content-Type is not one the operation accepts",
   422: "The request is well-formed but cannot be processed",
   429: "Too many requests from this client: try again later (see `Retry-After`)",
+  503: "Not possible right now (e.g. the shop platform could not create the reward): nothing was changed; try again after `Retry-After`",
 };
 
 /** Documented error answers for `statuses`, each with the error body. */

@@ -21,6 +21,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "loyalty_customer.updated",
   "loyalty_earning_transaction.created",
   "loyalty_redemption_transaction.created",
+  "loyalty_reward.created",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -33,7 +34,7 @@ const dateTime = (description: string) => z.iso.datetime().meta({ description: `
 
 export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES, { error: `must be one of ${WEBHOOK_EVENT_TYPES.join(", ")}` }).meta({
   id: "WebhookEventType",
-  description: "An event type: `review.created|updated|deleted`, `survey_response.created`, `loyalty_customer.created|updated`, `loyalty_earning_transaction.created`, `loyalty_redemption_transaction.created`.",
+  description: "An event type: `review.created|updated|deleted`, `survey_response.created`, `loyalty_customer.created|updated`, `loyalty_earning_transaction.created`, `loyalty_redemption_transaction.created`, `loyalty_reward.created` (sent at once when a reward is redeemed, and its answer decides whether the code is shown: docs/loyalty.md).",
 });
 
 const urlField = z.string().trim().min(1, "url is required").max(MAX_WEBHOOK_URL_LENGTH, `url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`)
@@ -112,6 +113,22 @@ const DATA: Record<WebhookEventType, z.ZodType> = {
   "loyalty_customer.updated": z.object({ loyaltyCustomer: z.union([webhookLoyaltyCustomerSchema, idsOnly({ loyaltyCustomerId: z.string() }, "loyalty customer")]) }),
   "loyalty_earning_transaction.created": z.object({ transaction: webhookTransactionSchema }),
   "loyalty_redemption_transaction.created": z.object({ transaction: webhookTransactionSchema }),
+  "loyalty_reward.created": z.object({
+    reward: z.object({
+      code: z.string().meta({ description: "The code to create: unique, `CHORUS-XXXX-XXXX-XXXX`." }),
+      title: z.string(),
+      type: z.enum(["fixed-amount-coupon", "percentage-coupon", "free-shipping"]),
+      value: z.number().meta({ description: "Currency units off, percent off (1-100), or 0 for free shipping." }),
+      description: z.string(),
+      usageLimit: z.literal(1),
+      platformCustomerId: z.string().nullable().meta({ description: "Limit the code to this customer of the shop, when not null." }),
+      email: z.string().nullable(),
+      loyaltyCustomerId: z.string(),
+      minimumOrderAmount: z.number().nullable().meta({ description: "Minimum order subtotal (currency units), or null." }),
+      startsAt: z.string(),
+      endsAt: z.string().nullable().meta({ description: "When the code expires (ISO 8601), or null." }),
+    }),
+  }).meta({ description: "Sent at once, not queued: answer 2xx only once the code works at your checkout (the same `code` again must answer 2xx too)." }),
 };
 
 /** The body of each event type: the envelope and its `data` (docs/webhooks.md "Payload"). */

@@ -97,6 +97,7 @@ export const TABLE_SCOPES: Record<string, ScopeExpressions> = {
   loyalty_transactions: perStore("loyalty"),
   loyalty_pending_points: perStore("loyalty"),
   loyalty_refunds: perStore("loyalty"),
+  loyalty_rewards: perStore("loyalty"),
   widget_settings: perStore("widgets"),
   widget_texts: perStore("widgets"),
   merchant_users: () => ["'admin'"],

@@ -22,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { exec, run, sql, transaction, values, type Db, type Dialect } from "./query.ts";
 import { baseline } from "./schema/baseline.ts";
+import { platformRewardsMigration } from "./migrations/101-platform-rewards.ts";
 import { migration102 } from "./migrations/102-loyalty-lifecycle.ts";
 import { productFeedsMigration } from "./migrations/103-product-feeds.ts";
 import { surveyChannels } from "./migrations/104-survey-channels.ts";
@@ -33,6 +34,7 @@ export type Migration = { version: number; name: string; up: (db: Db) => Promise
 /** Every migration, oldest first. Append new ones (version 101, 102, …); never edit one that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 100, name: "100-baseline", up: baseline },
+  platformRewardsMigration,
   migration102,
   productFeedsMigration,
   surveyChannels,

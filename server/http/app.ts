@@ -17,7 +17,7 @@ import { decodeJwt } from "jose";
 import pg from "pg";
 import { bearerToken } from "../loyalty/tokens.ts";
 import { mediaHttpHandler } from "../media/media-http.ts";
-import { allowedMethods, errorResult, methodNotAllowed, operationFor, runOperation, setUnexpectedErrorLog, type Operation, type OperationContext, type OperationResult } from "../api/operation.ts";
+import { allowedMethods, checkCommonHeaders, errorResult, methodNotAllowed, operationFor, runOperation, setUnexpectedErrorLog, type Operation, type OperationContext, type OperationResult } from "../api/operation.ts";
 import { operationTable, type RouteMatch } from "../api/route-table.ts";
 import { ApiError } from "../contract/errors.ts";
 import { dialect, sql, value, type Db } from "../db/database.ts";
@@ -380,6 +380,12 @@ export function createHttpServer(options: HttpOptions): Server {
     const op = operationFor(match.operations, req.method ?? "GET");
     if (!op) {
       writeResult(req, res, errorResult(methodNotAllowed(allowedMethods(match.operations))));
+      return;
+    }
+    try {
+      checkCommonHeaders(op, (name) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(", ") : v; }); // before the cache: a cached answer never hides a refusal
+    } catch (error) {
+      writeResult(req, res, errorResult(error, toFetchRequest(req, controller.signal)));
       return;
     }
     const authorization = req.headers.authorization;

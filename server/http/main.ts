@@ -35,6 +35,7 @@ async function main(): Promise<void> {
   const services = await createServices({
     databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log, mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
     allowLoopbackRequests: loopbackRequestsAllowed(config), webhooks: { publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` },
+    rewards: { demoStoreId: config.CHORUS_DEMO === "1" ? DEMO_STORE_ID : undefined }, // the demo store's built-in demo platform
   });
   log(`Database: ${databaseLabel(config.DATABASE_PATH)}`); // a PostgreSQL URL without its credentials
   services.submissionLimiter.configure({
@@ -92,6 +93,8 @@ async function main(): Promise<void> {
   }
   // Outgoing webhooks: the delivery queue of the event outbox (server/webhooks/delivery.ts).
   services.webhookDelivery.start();
+  // Loyalty rewards: the reconciler of rewards left pending by a crash or a platform timeout (server/loyalty/platform-rewards.ts).
+  services.platformRewards.start();
   if (loopbackRequestsAllowed(config)) {
     const name = config.ALLOW_LOOPBACK_REQUESTS === "1" ? "ALLOW_LOOPBACK_REQUESTS=1" : "ALLOW_INSECURE_WEBHOOKS=1 (the older name of ALLOW_LOOPBACK_REQUESTS)";
     log(`Outgoing requests: ${name}, webhooks, import media and platform calls may reach loopback addresses, webhooks over http:// too (never in production)`);

@@ -10,9 +10,11 @@ import { startTestServer, type TestServer } from "../../test/server.ts";
 import type { EarningRulesResponse, LegalPolicies, LoginResponse, RedemptionRulesResponse, TransactionsResponse, VipTiersResponse } from "../contract/loyalty.responses.ts";
 import { run, sql, value } from "../db/database.ts";
 import { demoProgram } from "./loyalty.demo.ts";
+import { rewardPlatformFor, type ShopifyStandIn } from "../../test/shopify-admin-stand-in.ts";
 import { signPlatformToken } from "./tokens.ts";
 
 let t: TestServer;
+let shopify: ShopifyStandIn;
 const SECRET_A = "store-a-platform-secret-0123456789";
 const SECRET_B = "store-b-platform-secret-9876543210";
 const API_KEY = "test-api-key-0123456789abcdef";
@@ -29,8 +31,12 @@ beforeAll(async () => {
   await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET_A));
   await t.services.loyalty.setupProgram(OTHER_STORE_ID, demoProgram(SECRET_B));
   await t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
+  shopify = await rewardPlatformFor(t.services, TEST_STORE_ID); // redemptions create their discounts there first
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await shopify.close();
+});
 
 async function call(path: string, init: { method?: string; body?: unknown; token?: string; headers?: Record<string, string> } = {}) {
   const headers: Record<string, string> = { ...init.headers };
@@ -515,5 +521,5 @@ describe("the points ledger (append-only; balance = sum of transactions)", () =>
     // The sequence exercised successes and refusals of redemptions (not only one branch).
     expect(statuses.get("redeem 201")).toBeGreaterThan(0);
     expect((statuses.get("redeem 409") ?? 0) + (statuses.get("redeem 403") ?? 0)).toBeGreaterThan(0);
-  });
+  }, 120_000); // each redemption also waits for the stand-in Shopify (docs/loyalty.md "Rewards at checkout")
 });

@@ -4,7 +4,11 @@
  */
 import { one, run, sql, type Db } from "../db/database.ts";
 
-export type ConnectionRow = { store_id: string; shop_domain: string | null; secret_encrypted: string | null; secret_set_ms: number | null; updated_ms: number };
+export type ConnectionRow = {
+  store_id: string; shop_domain: string | null; secret_encrypted: string | null; secret_set_ms: number | null; updated_ms: number;
+  /** The sealed Shopify Admin API access token (migration 101). */
+  admin_token_encrypted: string | null; admin_token_set_ms: number | null;
+};
 export type CatalogueProduct = { productId: string; name: string; url: string | null; imageUrl: string | null };
 
 /** Create the platform data module over `db`. Every function returns a promise. */
@@ -16,17 +20,20 @@ export function platformsRepo(db: Db) {
     connectionOfShop: (shopDomain: string): Promise<ConnectionRow | undefined> =>
       one<ConnectionRow>(db, sql`SELECT * FROM platform_connections WHERE shop_domain = ${shopDomain}`),
     /**
-     * Set the connection's fields (undefined keeps a field; `secretEncrypted` null removes the secret).
+     * Set the connection's fields (undefined keeps a field; `secretEncrypted` or `adminTokenEncrypted` null removes it).
      * @throws a unique violation (`isUniqueViolation`) when another store has the shop domain.
      */
-    async saveConnection(storeId: string, patch: { shopDomain?: string | null; secretEncrypted?: string | null }, nowMs: number): Promise<void> {
+    async saveConnection(storeId: string, patch: { shopDomain?: string | null; secretEncrypted?: string | null; adminTokenEncrypted?: string | null }, nowMs: number): Promise<void> {
       const current = await byStore(storeId);
       const shop = patch.shopDomain === undefined ? (current?.shop_domain ?? null) : patch.shopDomain;
       const secret = patch.secretEncrypted === undefined ? (current?.secret_encrypted ?? null) : patch.secretEncrypted;
       const setMs = patch.secretEncrypted === undefined ? (current?.secret_set_ms ?? null) : patch.secretEncrypted === null ? null : nowMs;
-      await run(db, sql`INSERT INTO platform_connections (store_id, shop_domain, secret_encrypted, secret_set_ms, updated_ms) VALUES (${storeId}, ${shop}, ${secret}, ${setMs}, ${nowMs})
+      const token = patch.adminTokenEncrypted === undefined ? (current?.admin_token_encrypted ?? null) : patch.adminTokenEncrypted;
+      const tokenMs = patch.adminTokenEncrypted === undefined ? (current?.admin_token_set_ms ?? null) : patch.adminTokenEncrypted === null ? null : nowMs;
+      await run(db, sql`INSERT INTO platform_connections (store_id, shop_domain, secret_encrypted, secret_set_ms, admin_token_encrypted, admin_token_set_ms, updated_ms)
+         VALUES (${storeId}, ${shop}, ${secret}, ${setMs}, ${token}, ${tokenMs}, ${nowMs})
          ON CONFLICT (store_id) DO UPDATE SET shop_domain = excluded.shop_domain, secret_encrypted = excluded.secret_encrypted,
-           secret_set_ms = excluded.secret_set_ms, updated_ms = excluded.updated_ms`);
+           secret_set_ms = excluded.secret_set_ms, admin_token_encrypted = excluded.admin_token_encrypted, admin_token_set_ms = excluded.admin_token_set_ms, updated_ms = excluded.updated_ms`);
     },
     /** Whether the delivery was already applied (or ignored). */
     seen: async (storeId: string, webhookId: string): Promise<boolean> =>

@@ -72,12 +72,16 @@ export const platformSettingsPatch = z.object({
     .meta({ description: "Shopify: the shop's `*.myshopify.com` domain (the `X-Shopify-Shop-Domain` of its webhooks); null removes it." }),
   appSecret: z.string().regex(/^[\x21-\x7e]{16,200}$/, "appSecret must be 16 to 200 printable characters without spaces").nullable().optional()
     .meta({ description: "Write-only: the secret that signs the shop's webhooks (Shopify: the app's client secret). Never returned; null removes it." }),
+  adminApiToken: z.string().regex(/^[\x21-\x7e]{16,200}$/, "adminApiToken must be 16 to 200 printable characters without spaces").nullable().optional()
+    .meta({ description: "Write-only: Shopify's Admin API access token of the shop's custom app (scope `write_discounts`), with which loyalty rewards are created as discount codes. Never returned; null removes it." }),
 }).strict();
 export const platformSettingsSchema = z.object({
   platform: z.string().meta({ description: "The store's platform word (the product ID prefix), e.g. `shopify`." }),
   shopDomain: z.string().nullable(),
   appSecretSet: z.boolean().meta({ description: "Whether an app secret is set (the secret itself is never shown)." }),
   appSecretSetAt: z.string().nullable().meta({ description: "When the app secret was last set (ISO 8601), or null." }),
+  adminApiTokenSet: z.boolean().meta({ description: "Whether a Shopify Admin API access token is set (the token itself is never shown)." }),
+  adminApiTokenSetAt: z.string().nullable().meta({ description: "When the Admin API access token was last set (ISO 8601), or null." }),
   webhookUrls: z.object({
     shopify: z.string().meta({ description: "Paste into Shopify (Settings → Notifications → Webhooks, or the app's webhook subscriptions)." }),
     signed: z.string().meta({ description: "For other platforms: Chorus's signed-webhook JSON." }),
@@ -365,6 +369,8 @@ export function platformsService(deps: {
         shopDomain: c?.shop_domain ?? null,
         appSecretSet: !!c?.secret_encrypted,
         appSecretSetAt: c?.secret_set_ms ? new Date(c.secret_set_ms).toISOString() : null,
+        adminApiTokenSet: !!c?.admin_token_encrypted,
+        adminApiTokenSetAt: c?.admin_token_set_ms ? new Date(c.admin_token_set_ms).toISOString() : null,
         webhookUrls: { shopify: `${origin}/platforms/shopify/webhooks`, signed: `${origin}/platforms/webhooks/${storeId}` },
       };
     },
@@ -377,6 +383,7 @@ export function platformsService(deps: {
       if (!await deps.storePlatform(storeId)) throw notFound("Store not found", "store_not_found");
       const parsed = platformSettingsPatch.parse(patch);
       const secretEncrypted = parsed.appSecret === undefined ? undefined : parsed.appSecret === null ? null : box.seal(parsed.appSecret);
+      const adminTokenEncrypted = parsed.adminApiToken === undefined ? undefined : parsed.adminApiToken === null ? null : box.seal(parsed.adminApiToken);
       // The check and the write in one transaction; another node connecting the shop in between is caught by the
       // unique shop domain (the write fails with a unique violation: answered 409 the same way).
       try {
@@ -385,7 +392,7 @@ export function platformsService(deps: {
             const other = await repo.connectionOfShop(parsed.shopDomain);
             if (other && other.store_id !== storeId) throw new ApiError(409, "shopDomain: this shop is connected to another store", "shop_domain_taken");
           }
-          await repo.saveConnection(storeId, { shopDomain: parsed.shopDomain, secretEncrypted }, now());
+          await repo.saveConnection(storeId, { shopDomain: parsed.shopDomain, secretEncrypted, adminTokenEncrypted }, now());
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw new ApiError(409, "shopDomain: this shop is connected to another store", "shop_domain_taken");

@@ -46,7 +46,10 @@ type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "err
  * @csspart join-button - the enrol button
  * @csspart legal - the legal sentence
  * @csspart redeem-button - each Redeem button
- * @csspart coupon - the coupon code after a redemption
+ * @csspart coupon - the coupon code after a redemption (created at the shop before it is shown)
+ * @csspart copy-button - the button that copies the coupon code
+ * @csspart apply-link - Shopify: the shop's `/discount/{code}` link, which applies the code to the cart
+ * @csspart demo-notice - the demo store's note that its codes work only in the demo
  *
  * @cssproperty --chorus-accent - buttons and links
  * @cssproperty --chorus-radius - corner radius
@@ -94,6 +97,7 @@ export class ChorusLoyalty extends ChorusElement {
       .summary { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: baseline; }
       .balance { font-size: 1.6rem; font-weight: 700; }
       .muted { color: var(--_muted); }
+      .coupon-actions { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; }
       .coupon { font-family: ui-monospace, monospace; font-size: 1.15rem; font-weight: 700; letter-spacing: .05em; padding: .25rem .5rem; border: 1px dashed var(--_accent); border-radius: 4px; }
       .skeleton { height: 10rem; }
     `,
@@ -113,7 +117,7 @@ export class ChorusLoyalty extends ChorusElement {
   busy = false;
   message = "";
   errorMessage = "";
-  coupon: { code: string; description: string } | null = null;
+  coupon: { code: string; description: string; discountUrl?: string; demo: boolean } | null = null;
 
   /** The service's customer token (from login), kept in memory only. */
   #serviceToken = "";
@@ -250,7 +254,8 @@ export class ChorusLoyalty extends ChorusElement {
       const { redemption } = await this.#withFreshToken(() =>
         postJson<RedemptionResponse>(`${this.storeUrl}/loyalty/customer/redemptions`, { redemptionRuleId: rule.redemptionRuleId }, { headers: this.#auth() }),
       );
-      this.coupon = { code: redemption.reward.code, description: redemption.reward.description };
+      const { reward } = redemption;
+      this.coupon = { code: reward.code, description: reward.description, discountUrl: reward.discountUrl ? safeHref(reward.discountUrl, document.baseURI) ?? undefined : undefined, demo: reward.platform === "demo" };
       const [{ loyaltyCustomer }] = await Promise.all([
         getJson<LoyaltyCustomerResponse>(`${this.storeUrl}/loyalty/customer`, { headers: this.#auth() }),
         this.#loadProgram(),
@@ -259,9 +264,21 @@ export class ChorusLoyalty extends ChorusElement {
       this.message = "";
       this.emit("chorus-loyalty-redeemed", { transactionId: redemption.transactionId, redemptionRuleId: rule.redemptionRuleId, code: redemption.reward.code, pointsCost: rule.pointsCost });
     } catch (error) {
-      this.errorMessage = this.describe(error);
+      // 503: the shop could not create the reward (docs/loyalty.md "Rewards at checkout"); nothing was taken, retry later.
+      this.errorMessage = error instanceof ApiRequestError && error.status === 503 ? this.t("loyalty.rewardUnavailable") : this.describe(error);
     } finally {
       this.busy = false;
+    }
+  }
+
+  /** Copy the coupon code to the clipboard and say so in the live region. */
+  async #copyCoupon(): Promise<void> {
+    if (!this.coupon) return;
+    try {
+      await navigator.clipboard.writeText(this.coupon.code);
+      this.message = this.t("loyalty.couponCopied");
+    } catch {
+      this.message = ""; // no clipboard permission: the code stays on screen to copy by hand
     }
   }
 
@@ -309,8 +326,13 @@ export class ChorusLoyalty extends ChorusElement {
   #status(): TemplateResult {
     return html`<div role="status" aria-live="polite">
       ${this.message ? html`<p>${this.message}</p>` : nothing}
-      ${this.coupon ? html`<p>${fillParts(this.t("loyalty.coupon"), { reward: this.coupon.description, code: html`<span class="coupon" part="coupon">${this.coupon.code}</span>` })}</p>` : nothing}
+      ${this.coupon ? html`<p>${fillParts(this.t("loyalty.coupon"), { reward: this.coupon.description, code: html`<span class="coupon" part="coupon">${this.coupon.code}</span>` })}</p>
+        ${this.coupon.demo ? html`<p class="muted" part="demo-notice">${this.t("loyalty.demoCode")}</p>` : nothing}` : nothing}
     </div>
+    ${this.coupon ? html`<p class="coupon-actions">
+      <button class="btn secondary" part="copy-button" @click=${this.#copyCoupon}>${this.t("loyalty.couponCopy")}</button>
+      ${this.coupon.discountUrl ? html`<a part="apply-link" href=${this.coupon.discountUrl}>${this.t("loyalty.couponApply")}</a>` : nothing}
+    </p>` : nothing}
     ${this.errorMessage ? html`<p class="error" role="alert">${this.errorMessage}</p>` : nothing}`;
   }
 

@@ -27,6 +27,11 @@ export const LOYALTY_TEXTS = {
   "loyalty.signInFailed": "We could not confirm your sign-in. Please sign in to the shop again.",
   "loyalty.termsUpdated": "The program terms have just been updated. Please read them again before joining.",
   "loyalty.retry": "Try again",
+  "loyalty.couponCopy": "Copy code",
+  "loyalty.couponCopied": "Code copied",
+  "loyalty.couponApply": "Apply the code at the shop",
+  "loyalty.demoCode": "Demo store: this code works only in the demo, not at a real checkout.",
+  "loyalty.rewardUnavailable": "The reward could not be created at the shop just now, and no points were taken. Please try again in a moment.",
   "loyalty.terms": "Terms and Conditions",
   "loyalty.privacy": "Privacy Policy",
 } as const;

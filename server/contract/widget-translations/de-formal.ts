@@ -71,4 +71,9 @@ export default {
   "survey.problemDate": "Geben Sie ein echtes Datum ein: Tag, Monat und ein Jahr von 1900 bis 2100.",
   "survey.problemCountry": "Wählen Sie ein Land.",
   "survey.problemZone": "Ein Regionscode hat höchstens 10 Zeichen.",
+  "loyalty.couponCopy": "Code kopieren",
+  "loyalty.couponCopied": "Code kopiert",
+  "loyalty.couponApply": "Code im Shop einlösen",
+  "loyalty.demoCode": "Demo-Shop: Dieser Code gilt nur in der Demo, nicht an einer echten Kasse.",
+  "loyalty.rewardUnavailable": "Die Prämie konnte gerade nicht im Shop angelegt werden, und es wurden keine Punkte abgezogen. Bitte versuchen Sie es gleich noch einmal.",
 } as const satisfies Record<string, string>;

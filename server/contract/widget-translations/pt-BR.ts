@@ -99,4 +99,9 @@ export default {
   "survey.problemDate": "Digite uma data real: dia, mês e um ano de 1900 a 2100.",
   "survey.problemCountry": "Escolha um país.",
   "survey.problemZone": "Um código de região tem no máximo 10 caracteres.",
+  "loyalty.couponCopy": "Copiar código",
+  "loyalty.couponCopied": "Código copiado",
+  "loyalty.couponApply": "Aplicar o código na loja",
+  "loyalty.demoCode": "Loja de demonstração: este código só funciona na demo, não em um pagamento real.",
+  "loyalty.rewardUnavailable": "Não foi possível criar a recompensa na loja agora e nenhum ponto foi descontado. Tente novamente em instantes.",
 } as const satisfies Record<string, string>;
