@@ -30,8 +30,6 @@ describe.skipIf(!adminUrl)("PostgreSQL schema", () => {
     for (const name of created) await dropDatabase(adminUrl!, name);
   });
 
-  /** The baseline and every migration after it, in order. */
-  const ALL_VERSIONS = MIGRATIONS.filter((m) => m.version >= BASELINE_VERSION).map((m) => m.version);
 
   test("the baseline builds the schema the legacy files built: columns, indexes, constraints, functions, triggers, search", async () => {
     const legacy = connect(await emptyDatabase());
