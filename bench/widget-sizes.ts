@@ -70,14 +70,20 @@ export function partOfTag(tag: string): string | null {
 }
 
 /** Issue #37's weight budgets in bytes of brotli, in every language: a product page, all widgets, a page with only the star badge. */
-export const TARGET = { productPage: 30 * 1024, allWidgets: 40 * 1024, starBadgePage: 12 * 1024 } as const;
+export const TARGET = { productPage: 30 * 1024, allWidgets: 40 * 1024, starBadgePage: 12 * 1024, surveyPage: 18 * 1024 } as const;
+
+/**
+ * Elements weighed on a page of their own rather than in "all widgets": the survey (docs/surveys.md) runs on a
+ * thank-you page, a hosted link or as a one-off dialog, never beside the shop's review and loyalty widgets.
+ */
+export const OWN_PAGE_TAGS = ["chorus-survey"];
 
 /** The elements of a product page (docs/widgets.md): badge, summary, keywords, media, reviews, questions. */
 export const PRODUCT_PAGE_TAGS = ["chorus-star-rating", "chorus-reviews-summary", "chorus-reviews-keywords", "chorus-review-media", "chorus-reviews", "chorus-questions"];
 
-/** Every element tag of the build. */
+/** Every element tag of the build but those weighed on a page of their own (OWN_PAGE_TAGS): the "all widgets" page. */
 export function allTags(): string[] {
-  return Object.keys(loaderTable().modules).sort();
+  return Object.keys(loaderTable().modules).filter((tag) => !OWN_PAGE_TAGS.includes(tag)).sort();
 }
 
 /**
@@ -104,9 +110,12 @@ export function pageLoad(tags: string[], lang = ""): { files: FileSize[]; gzip: 
 }
 
 /** What each language costs (issue #37): the product page, all widgets and the star badge page, in brotli and gzip bytes, English first. */
-export function languageTotals(): { locale: string; productPage: number; allWidgets: number; starBadgePage: number; productPageGzip: number; allWidgetsGzip: number; starBadgePageGzip: number }[] {
+export function languageTotals(): { locale: string; productPage: number; allWidgets: number; starBadgePage: number; surveyPage: number; productPageGzip: number; allWidgetsGzip: number; starBadgePageGzip: number; surveyPageGzip: number }[] {
   return ["en", ...translatedLocales()].map((locale) => {
-    const [product, all, badge] = [pageLoad(PRODUCT_PAGE_TAGS, locale), pageLoad(allTags(), locale), pageLoad(["chorus-star-rating"], locale)];
-    return { locale, productPage: product.brotli, allWidgets: all.brotli, starBadgePage: badge.brotli, productPageGzip: product.gzip, allWidgetsGzip: all.gzip, starBadgePageGzip: badge.gzip };
+    const [product, all, badge, survey] = [pageLoad(PRODUCT_PAGE_TAGS, locale), pageLoad(allTags(), locale), pageLoad(["chorus-star-rating"], locale), pageLoad(["chorus-survey"], locale)];
+    return {
+      locale, productPage: product.brotli, allWidgets: all.brotli, starBadgePage: badge.brotli, surveyPage: survey.brotli,
+      productPageGzip: product.gzip, allWidgetsGzip: all.gzip, starBadgePageGzip: badge.gzip, surveyPageGzip: survey.gzip,
+    };
   });
 }

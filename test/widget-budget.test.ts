@@ -2,8 +2,9 @@
  * Size budgets, enforced on the built bundle (`npm run build` first; `npm test` does). Issue #37, ADR 0018: brotli, as
  * pages load the static files: the loader, each element's module and the shared chunks it imports (each once), and on a
  * page in another language each element's translation part (bench/widget-sizes.ts `pageLoad`).
- * - A product page (badge, summary, keywords, media, reviews, questions) ≤ 30 KB, all widgets ≤ 40 KB, the star badge
- *   page ≤ 12 KB: in English and in every shipped language.
+ * - A product page (badge, summary, keywords, media, reviews, questions) ≤ 30 KB, all widgets (every element but the
+ *   survey) ≤ 40 KB, the star badge page ≤ 12 KB, a survey page (`<chorus-survey>` alone, docs/surveys.md) ≤ 18 KB: in
+ *   English and in every shipped language.
  * - Each language's translation parts are the ones `partOf` names, carry no text IDs for the tables' texts and read
  *   back to the shipped translation over English; each element's `static defaults` is the table its part is ordered by.
  * - Per-element code is loaded only when the element is on the page: the loader imports nothing statically, and an
@@ -22,7 +23,7 @@ import { PROJECT_ROOT } from "../server/config.ts";
 
 describe("widget weight budgets (brotli)", () => {
   const totals = languageTotals();
-  console.log(totals.map((t) => `${t.locale}: product page ${t.productPage} B, all widgets ${t.allWidgets} B, star badge page ${t.starBadgePage} B brotli`).join("\n"));
+  console.log(totals.map((t) => `${t.locale}: product page ${t.productPage} B, all widgets ${t.allWidgets} B, star badge page ${t.starBadgePage} B, survey page ${t.surveyPage} B brotli`).join("\n"));
 
   it("a page with only the star-rating badge loads the loader, its module and the shared chunk: at most 12 KB, in English and in every shipped language", () => {
     const { modules, chunks } = loaderTable();
@@ -39,6 +40,10 @@ describe("widget weight budgets (brotli)", () => {
 
   it("all widgets load at most 40 KB, in English and in every shipped language", () => {
     for (const { locale, allWidgets } of totals) expect(allWidgets, locale).toBeLessThanOrEqual(TARGET.allWidgets);
+  });
+
+  it("a survey page (the loader, the survey element and the shared chunk) loads at most 18 KB, in English and in every shipped language", () => {
+    for (const { locale, surveyPage } of totals) expect(surveyPage, locale).toBeLessThanOrEqual(TARGET.surveyPage);
   });
 
   it("translation parts carry no text IDs and read back to the shipped translation", () => {

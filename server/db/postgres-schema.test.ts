@@ -30,7 +30,6 @@ describe.skipIf(!adminUrl)("PostgreSQL schema", () => {
     for (const name of created) await dropDatabase(adminUrl!, name);
   });
 
-
   test("the baseline builds the schema the legacy files built: columns, indexes, constraints, functions, triggers, search", async () => {
     const legacy = connect(await emptyDatabase());
     const fresh = connect(await emptyDatabase());
