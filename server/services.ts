@@ -62,6 +62,7 @@ import { exportsRepo } from "./exports/exports.repo.ts";
 import { exportsService } from "./exports/exports.service.ts";
 import { reviewRequestsRepo } from "./review-requests/review-requests.repo.ts";
 import { reviewRequestsService } from "./review-requests/review-requests.service.ts";
+import { demoImportStatus } from "./demo/demo-status.ts";
 
 export type ServicesOptions = {
   /** SQLite file path (or `:memory:`), or a PostgreSQL URL. */
@@ -287,6 +288,8 @@ async function buildServices(db: Db, options: ServicesOptions) {
     passwordResets: passwordResetService({ ...accountDeps, mail }),
     /** Review requests: settings (`get`/`update`), `orderFulfilled`/`orderCancelled`, the schedule (`runDue`), hosted review and unsubscribe links (server/review-requests). */
     reviewRequests,
+    /** The demo import's progress as this process knows it (server/demo/demo-status.ts): `/healthz` and the demo pages read it. */
+    demoImport: demoImportStatus(),
     /** Stop the background jobs, the content-scope watcher, and close the database. */
     async close(): Promise<void> {
       await Promise.allSettled([worker.stop(), sender.stop(), webhooks.delivery.stop()]);

@@ -47,7 +47,7 @@ describe("build inputs hash", () => {
 
   it("npm run build's script, called a second time with no change, skips (no build, within seconds)", () => {
     const { VITEST: _v, VITEST_MODE: _m, VITEST_POOL_ID: _p, VITEST_WORKER_ID: _w, NODE_ENV: _n, ...env } = process.env; // as npm runs it, not as a test
-    const build = () => spawnSync(process.execPath, ["server/cli/build.ts"], { cwd: PROJECT_ROOT, encoding: "utf8", env });
+    const build = () => spawnSync(process.execPath, ["server/cli/build.ts"], { cwd: PROJECT_ROOT, encoding: "utf8", env: env as NodeJS.ProcessEnv });
     const first = build(); // builds when this tree changed since its last build, else skips already
     expect(first.status, first.stderr).toBe(0);
     const started = performance.now();
