@@ -190,7 +190,8 @@ export type DemoImport = { finished: Promise<void>; stop(): void };
  * Only one process imports: on PostgreSQL the node that takes DEMO_SEEDING_LOCK_KEY (pg_try_advisory_lock); another
  * node reports the progress it reads from the database every `pollMs` (default 1,000 ms) and tries the lock again, and
  * once it gets it finds every seeder done. `stop()` ends the wait, or the import after its current seeder (a later
- * start resumes: each seeder is idempotent, the reviews keyed by their source row). Errors are logged, never thrown.
+ * start resumes: each seeder is idempotent, the reviews keyed by their source row). A failed attempt is logged and
+ * tried again after 5 s, up to 5 times (the seeders resume); `finished` never rejects.
  */
 export function startDemoImport(ctx: DemoContext, seeders: readonly DemoSeeder[] = DEMO_SEEDERS, options: { pollMs?: number } = {}): DemoImport {
   const { services, log } = ctx;
@@ -200,7 +201,7 @@ export function startDemoImport(ctx: DemoContext, seeders: readonly DemoSeeder[]
   let stopped = false;
   let wake: (() => void) | null = null;
   const started = performance.now();
-  const finished = (async () => {
+  const attempt = async () => {
     const known = await readImportProgress(db);
     status.set({ importing: true, ...known });
     // Progress writes one after another, never inside the import's transactions (onProgress runs after each commit).
@@ -226,18 +227,35 @@ export function startDemoImport(ctx: DemoContext, seeders: readonly DemoSeeder[]
       // Another node imports: show what it wrote, and try again shortly.
       const seen = await readImportProgress(db);
       if (seen) status.set({ importing: true, ...seen });
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, options.pollMs ?? 1_000).unref();
-      });
+      await pause(options.pollMs ?? 1_000);
     }
     if (stopped) return;
     const final = await readImportProgress(db);
     status.set({ importing: false, ...final });
     log(`Demo import: done in ${Math.round((performance.now() - started) / 1000)} s`);
-  })().catch((error: unknown) => {
-    if (!stopped) log(`Demo import failed (it resumes on the next start): ${error instanceof Error ? error.message : String(error)}`);
+  };
+  const pause = (ms: number) => new Promise<void>((resolve) => {
+    wake = resolve;
+    setTimeout(resolve, ms).unref();
   });
+  // A failed attempt (e.g. SQLite busy past its retries while other writers run) is tried again: the seeders resume.
+  const finished = (async () => {
+    for (let tries = 1; ; tries++) {
+      try {
+        await attempt();
+        return;
+      } catch (error) {
+        if (stopped) return;
+        const message = error instanceof Error ? error.message : String(error);
+        if (tries >= 5) {
+          log(`Demo import failed (it resumes on the next start): ${message}`);
+          return;
+        }
+        log(`Demo import: ${message}; trying again in 5 s`);
+        await pause(5_000);
+      }
+    }
+  })();
   return {
     finished,
     stop() {
