@@ -53,10 +53,15 @@ async function startOnce(): Promise<{ lines: () => string[]; banner: string[]; b
   const all = () => out.trimEnd().split("\n");
   const lines = all();
   const start = lines.findIndex((l) => l.startsWith("Chorus is listening on "));
-  // The banner: from its first line to the first line of the background import (or the end).
-  const end = lines.findIndex((l, i) => i > start && /^(Demo import|Importing )/.test(l));
-  const banner = lines.slice(start, end === -1 ? undefined : end);
-  while (banner.at(-1) === "") banner.pop();
+  // The banner: its first line, the indented URL lines, then (first start) a blank line and the notices; the
+  // background import's lines (and the seeders' own) come after.
+  let end = start + 1;
+  while (lines[end]?.startsWith("  ")) end++;
+  if (lines[end] === "" && /^(Admin sign-in|Enterprise API key)/.test(lines[end + 1] ?? "")) {
+    end++;
+    while (/^(Admin sign-in|Enterprise API key| {2})/.test(lines[end] ?? "")) end++;
+  }
+  const banner = lines.slice(start, end);
   return {
     lines: all, banner, base, firstHealthzMs,
     stop: async () => {
