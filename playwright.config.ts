@@ -39,6 +39,8 @@ export default defineConfig({
       DEMO_PLATFORM_SECRET: "e2e-platform-secret-0123456789",
       DEMO_API_KEY: "e2e-api-key-0123456789abcdef",
       DEMO_ADMIN_PASSWORD: "e2e-admin-password",
+      // The specs need the complete demo store: the server answers once it is imported.
+      DEMO_IMPORT: "before-listen",
       // Every spec submits from 127.0.0.1: a per-IP quota of 20 an hour would starve later specs.
       SUBMISSIONS_PER_IP_PER_HOUR: "1000",
       // Specs sign up new stores (e2e/accounts.spec.ts), all from 127.0.0.1.

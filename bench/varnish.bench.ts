@@ -41,7 +41,7 @@ const databasePath = join(dir, "chorus.sqlite");
 const direct = `http://127.0.0.1:${chorusPort}`;
 const prefix = `/v1/stores/${DEMO_STORE_ID}`;
 const chorus = await startProcess(["server/http/main.ts"], {
-  PORT: String(chorusPort), HOST: "127.0.0.1", DATABASE_PATH: databasePath, MEDIA_PATH: join(dir, "media"), CHORUS_DEMO: "1", CHORUS_AI_WORKER: "0",
+  PORT: String(chorusPort), HOST: "127.0.0.1", DATABASE_PATH: databasePath, MEDIA_PATH: join(dir, "media"), CHORUS_DEMO: "1", DEMO_IMPORT: "before-listen", CHORUS_AI_WORKER: "0",
   CACHE_PURGE_URLS: `${varnish.url}/`, VOTES_PER_IP_PER_HOUR: "1000000",
 }, `${direct}${prefix}/review_aggregate`);
 const bare = await startProcess(["bench/bare-server.ts"], { PORT: String(bPort) }, `http://127.0.0.1:${bPort}/`);

@@ -82,6 +82,11 @@ const schema = z.object({
     .refine((urls) => urls.every((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol)), "CACHE_PURGE_URLS must list http(s) URLs separated by commas, e.g. http://10.0.0.5:6081/"),
   /** Set to 0 to skip creating the demo store on an empty database. */
   CHORUS_DEMO: z.enum(["0", "1"]).default("1"),
+  /**
+   * When the demo data is imported: `background` (after the server listens, with its progress in /healthz and on the
+   * demo pages) or `before-listen` (the server answers once the demo store is complete: test and benchmark servers).
+   */
+  DEMO_IMPORT: z.enum(["background", "before-listen"]).default("background"),
 });
 export type Config = z.output<typeof schema>;
 

@@ -71,6 +71,7 @@ import { exportsRepo } from "./exports/exports.repo.ts";
 import { exportsService } from "./exports/exports.service.ts";
 import { reviewRequestsRepo } from "./review-requests/review-requests.repo.ts";
 import { reviewRequestsService } from "./review-requests/review-requests.service.ts";
+import { demoImportStatus } from "./demo/demo-status.ts";
 
 export type ServicesOptions = {
   /** SQLite file path (or `:memory:`), or a PostgreSQL URL. */
@@ -333,6 +334,8 @@ async function buildServices(db: Db, options: ServicesOptions) {
     }),
     /** Loyalty rewards created on the shop platform: `redeem`, `target`, `runDue(nowMs)` (the reconciler), `start()`/`stop()` (server/loyalty/platform-rewards.ts). */
     platformRewards: rewards,
+    /** The demo import's progress as this process knows it (server/demo/demo-status.ts): `/healthz` and the demo pages read it. */
+    demoImport: demoImportStatus(),
     /** Stop the background jobs, the content-scope watcher, and close the database. */
     async close(): Promise<void> {
       await Promise.allSettled([worker.stop(), sender.stop(), webhooks.delivery.stop(), rewards.stop()]);

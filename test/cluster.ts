@@ -74,7 +74,7 @@ export async function startCluster(options: {
         // DATABASE_PATH only matters if a node ignored DATABASE_URL: a throwaway file, never data/chorus.sqlite.
         DATABASE_URL: postgres.url, DATABASE_PATH: join(dir, "unused", "chorus.sqlite"), MEDIA_PATH: mediaPath, HOST: "127.0.0.1", PORT: String(nodePort),
         PUBLIC_URL: `http://localhost:${port}`, CACHE_PURGE_URLS: `http://127.0.0.1:${port}/`, TRUSTED_PROXIES: "127.0.0.1",
-        CHORUS_DEMO: options.demo ? "1" : "0",
+        CHORUS_DEMO: options.demo ? "1" : "0", DEMO_IMPORT: "before-listen",
         ...options.env,
       }, output));
     }

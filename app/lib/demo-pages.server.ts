@@ -5,6 +5,7 @@
  */
 import { escapeUTF8 as esc } from "entities/escape";
 import { formatRating } from "../../server/contract/storefront.ts";
+import type { DemoImportProgress } from "../../server/demo/demo-status.ts";
 
 /** A product row of the demo index (from `services.stores.topProducts`). */
 export type DemoProduct = { productId: string; name: string; reviewCount: number; averageRating: number };
@@ -41,12 +42,45 @@ const STYLE = `
   /* The same reservations as the elements' own :host min-height (docs/widgets.md, "No layout shift"). */
   chorus-reviews:not(:defined):not([server-rendered]) { display: block; min-height: calc(var(--chorus-reviews-min-height, 28rem) + 3.75rem); } /* list + toolbar while loading */
   chorus-reviews-summary, chorus-reviews-keywords, chorus-review-media, chorus-questions { display: block; margin: 1rem 0; }
+  .importing { background: #fff8e1; border: 1px solid #e0c36a; border-radius: 8px; padding: .6rem 1rem; }
   chorus-reviews-summary:not(:defined) { min-height: var(--chorus-reviews-summary-min-height, 14rem); }
   chorus-reviews-keywords:not(:defined) { min-height: var(--chorus-reviews-keywords-min-height, 11rem); }
   chorus-review-media:not(:defined) { min-height: var(--chorus-review-media-min-height, calc(96px + 3.5rem)); }
 `;
 
-function page(options: { title: string; main: string; description?: string }): string {
+/** The note's text: `Demo data importing, 12,000 of 23,486 reviews.` (the same words as IMPORT_NOTE_SCRIPT's). */
+export function demoImportText(progress: DemoImportProgress): string {
+  if (!progress.importing) return "Demo data imported: reload the page to see all of it.";
+  const count = progress.total ? `, ${(progress.done ?? 0).toLocaleString("en")} of ${progress.total.toLocaleString("en")} reviews` : "";
+  return `Demo data importing${count}. The shop fills in as it goes: reload the page to see more.`;
+}
+
+/** Keeps the note current: asks /healthz every 2 s, until the import is done (then says so and stops). */
+const IMPORT_NOTE_SCRIPT = `(() => {
+  const note = document.getElementById("demo-import");
+  const tick = async () => {
+    try {
+      const demo = (await (await fetch("/healthz", { cache: "no-store" })).json()).demo;
+      if (!demo) return;
+      if (!demo.importing) { note.textContent = "Demo data imported: reload the page to see all of it."; return; }
+      const count = demo.total ? ", " + (demo.done || 0).toLocaleString("en") + " of " + demo.total.toLocaleString("en") + " reviews" : "";
+      const text = "Demo data importing" + count + ". The shop fills in as it goes: reload the page to see more.";
+      if (note.textContent !== text) note.textContent = text;
+    } catch {}
+    setTimeout(tick, 2000);
+  };
+  setTimeout(tick, 2000);
+})();`;
+
+/** The note while the demo data is imported: a live region (role status), kept current by IMPORT_NOTE_SCRIPT. */
+function importNote(progress: DemoImportProgress | null | undefined): string {
+  if (!progress?.importing) return "";
+  return `<p id="demo-import" class="importing" role="status">${esc(demoImportText(progress))}</p>
+<script>${IMPORT_NOTE_SCRIPT}</script>
+`;
+}
+
+function page(options: { title: string; main: string; description?: string; importing?: DemoImportProgress | null }): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -65,7 +99,7 @@ ${options.description ? `<meta name="description" content="${esc(options.descrip
   <nav aria-label="Main"><ul><li><a href="/demo">All products</a></li><li><a href="/">About Chorus</a></li></ul></nav>
 </div></header>
 <main id="main" class="wrap">
-${options.main}
+${importNote(options.importing)}${options.main}
 </main>
 <footer class="site"><div class="wrap">
   <p>A demo shop for <a href="/">Chorus</a>. The reviews are real customer reviews from the public, CC0-licensed
@@ -79,7 +113,10 @@ ${options.main}
  * `/demo`: the products with the most published reviews.
  * @param storeId the demo store's subscriber ID (for the store-wide badge)
  */
-export function demoIndexPage(storeId: string, products: DemoProduct[], platform: string, questionProducts: { productId: string; name: string; questionCount: number }[] = []): string {
+export function demoIndexPage(
+  storeId: string, products: DemoProduct[], platform: string, questionProducts: { productId: string; name: string; questionCount: number }[] = [],
+  importing: DemoImportProgress | null = null,
+): string {
   const rows = products
     .map(
       (p) => `<tr>
@@ -102,7 +139,7 @@ ${products.length
 ${rows}
 </tbody>
 </table>`
-    : `<p>The demo store has no reviews yet. Start Chorus with the demo data (see the README, “Demo data”).</p>`}
+    : importing?.importing ? "" : `<p>The demo store has no reviews yet. Start Chorus with the demo data (see the README, “Demo data”).</p>`}
 <h2>Questions and answers</h2>
 ${questionProducts.length
     ? `<p>Products whose pages show real shoppers' questions and answers (the public Amazon appliance Q&amp;A data):</p>
@@ -112,7 +149,7 @@ ${questionProducts.map((p) => `<li><a href="/demo/products/${esc(encodeURICompon
     : `<p>No product has questions yet: the Q&amp;A demo data is imported when its file is in DEMO_DATA_DIR (see the README, “Demo data”).</p>`}
 <h2>Loyalty</h2>
 <p><a href="/demo/loyalty">Chorus Rewards</a>: the loyalty program's enrol button, points and rewards, as a signed-in shopper sees them.</p>`;
-  return page({ title: "Demo storefront · Chorus Demo Boutique", main, description: "A demo shop showing real customer reviews with the Chorus widgets." });
+  return page({ title: "Demo storefront · Chorus Demo Boutique", main, description: "A demo shop showing real customer reviews with the Chorus widgets.", importing });
 }
 
 /**
@@ -126,7 +163,7 @@ export type DemoSnippets = { starRating?: string; reviews?: string; questions?: 
  * @param product the product; `productKey` is its platform-prefixed ID (`shopify-1078`)
  * @param snippets server-rendered star rating, reviews (with the product's JSON-LD) and questions
  */
-export function demoProductPage(storeId: string, product: { productKey: string; name: string; groupName?: string }, snippets: DemoSnippets = {}): string {
+export function demoProductPage(storeId: string, product: { productKey: string; name: string; groupName?: string }, snippets: DemoSnippets = {}, importing: DemoImportProgress | null = null): string {
   const attrs = `store-id="${esc(storeId)}" product-id="${esc(product.productKey)}"`;
   const main = `<nav class="crumbs" aria-label="Breadcrumb"><ol>
   <li><a href="/demo">All products</a></li>
@@ -154,12 +191,13 @@ export function demoProductPage(storeId: string, product: { productKey: string; 
   <h2 id="questions-heading">Questions and answers</h2>
   ${snippets.questions ?? `<chorus-questions ${attrs}></chorus-questions>`}
 </section>`;
-  return page({ title: `${product.name} · Chorus Demo Boutique`, main, description: `Customer reviews of ${product.name}.` });
+  return page({ title: `${product.name} · Chorus Demo Boutique`, main, description: `Customer reviews of ${product.name}.`, importing });
 }
 
-/** The demo's 404 page (unknown product). */
-export function demoNotFoundPage(): string {
+/** The demo's 404 page (unknown product; during the import, perhaps not imported yet). */
+export function demoNotFoundPage(importing: DemoImportProgress | null = null): string {
   return page({
+    importing,
     title: "Product not found · Chorus Demo Boutique",
     main: `<h1>Product not found</h1><p>This product is not in the demo shop. <a href="/demo">See all products</a>.</p>`,
   });

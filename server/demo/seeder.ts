@@ -11,7 +11,13 @@ import type { Services } from "../services.ts";
  * `notice`, for what the person starting Chorus must not miss (credentials shown once): `npm start`
  * prints notices after the URLs, as the last lines of its start-up output; without `notice` they go to `log`.
  */
-export type DemoContext = { services: Services; config: Config; log: (line: string) => void; notice?: (line: string) => void };
+export type DemoContext = {
+  services: Services; config: Config; log: (line: string) => void; notice?: (line: string) => void;
+  /** The background import's progress (server/demo/demo.ts `startDemoImport`): `done` of `total` review rows of the reviews file. */
+  progress?: (p: { done: number; total: number }) => void;
+  /** Whether the import was asked to stop (the server stops): no further seeder starts. */
+  stopped?: () => boolean;
+};
 /**
  * One seeder: `name` keys its "done" flag in app_settings (`demo_seeded:<name>`); `run` may be async.
  * `run` returns false when it could not do its work yet (its data file is missing): it is not marked done,

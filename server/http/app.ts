@@ -22,6 +22,7 @@ import { operationTable, type RouteMatch } from "../api/route-table.ts";
 import { ApiError } from "../contract/errors.ts";
 import { dialect, sql, value, type Db } from "../db/database.ts";
 import type { Services } from "../services.ts";
+import type { DemoImportStatus } from "../demo/demo-status.ts";
 import { startCachePurger, surrogateKeys, type CachePurger } from "./cache-purge.ts";
 import { clientAddress, compileProxyTrust } from "./client-address.ts";
 import { ifNoneMatchHits, negotiateCoding } from "./encoding.ts";
@@ -271,9 +272,10 @@ function databaseProbe(db: Db): DatabaseProbe {
 
 /**
  * `GET /healthz`: 200 `{"status":"ok"}` when the database answers a query (`databaseProbe`), else 503; never cached
- * (no body for HEAD). The event loop goes on serving while the query runs.
+ * (no body for HEAD). The event loop goes on serving while the query runs. With the demo on, the answer carries the
+ * demo import's progress as this node knows it (`"demo":{"importing":true,"done":12000,"total":23486}`, docs/api.md).
  */
-async function healthz(probe: DatabaseProbe, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function healthz(probe: DatabaseProbe, demo: DemoImportStatus, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let ok = false;
   try {
     ok = await probe.answers();
@@ -282,7 +284,9 @@ async function healthz(probe: DatabaseProbe, req: IncomingMessage, res: ServerRe
   }
   if (res.destroyed) return;
   res.writeHead(ok ? 200 : 503, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
-  res.end(req.method === "HEAD" ? undefined : JSON.stringify(ok ? { status: "ok" } : { status: "unavailable", error: { description: "The database does not answer" } }));
+  const progress = demo.current();
+  const body = ok ? { status: "ok", ...(progress ? { demo: progress } : {}) } : { status: "unavailable", error: { description: "The database does not answer" } };
+  res.end(req.method === "HEAD" ? undefined : JSON.stringify(body));
 }
 
 const signalAborted = (res: ServerResponse) => res.destroyed || res.writableEnded;
@@ -559,7 +563,7 @@ export function createHttpServer(options: HttpOptions): Server {
       return;
     }
     if (pathname === "/healthz") {
-      if (req.method === "GET" || req.method === "HEAD") void healthz(probe, req, res);
+      if (req.method === "GET" || req.method === "HEAD") void healthz(probe, services.demoImport, req, res);
       else writeResult(req, res, errorResult(methodNotAllowed(["GET", "HEAD"]), { method: req.method } as Request));
       return;
     }

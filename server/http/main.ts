@@ -1,5 +1,7 @@
 /**
- * `npm start` / `npm run serve`: migrate, seed the demo store on an empty database, serve on PORT.
+ * `npm start` / `npm run serve`: migrate, create the demo store's credentials on an empty database, serve on PORT,
+ * then import the demo data in the background (server/demo/demo.ts `startDemoImport`: progress on the console, in
+ * `/healthz` and on the demo pages).
  * SIGTERM/SIGINT stop accepting connections, let in-flight requests finish, stop the AI worker thread
  * after its current job, then close the database.
  */
@@ -8,7 +10,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadConfig, loopbackRequestsAllowed, PROJECT_ROOT, databaseLabel } from "../config.ts";
-import { DEMO_STORE_ID, ensureDemoStore } from "../demo/demo.ts";
+import { DEMO_STORE_ID, ensureDemoStore, prepareDemoStore, startDemoImport, type DemoImport } from "../demo/demo.ts";
 import { createServices } from "../services.ts";
 import { startAiWorkerThread, type AiWorkerThread } from "../ai/worker-host.ts";
 import { createHttpServer } from "./app.ts";
@@ -47,7 +49,10 @@ async function main(): Promise<void> {
   services.signup.configure({ open: config.SIGNUP === "open", perAddress: { max: config.SIGNUPS_PER_IP_PER_HOUR, windowMs: 3_600_000 } });
   // Credentials shown once (first start) are kept for the banner, the last lines of the start-up output.
   const notices: string[] = [];
-  if (config.CHORUS_DEMO === "1") await ensureDemoStore({ services, config, log, notice: (line) => notices.push(line) });
+  const demoContext = { services, config, log, notice: (line: string) => notices.push(line) };
+  if (config.CHORUS_DEMO === "1" && config.DEMO_IMPORT === "before-listen") await ensureDemoStore(demoContext);
+  else if (config.CHORUS_DEMO === "1") await prepareDemoStore(demoContext);
+  let demoImport: DemoImport | null = null;
   let aiThread: AiWorkerThread | null = null;
   const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
   // One pool of worker threads (read-workers.ts, piscina): READ_WORKERS threads compute cache misses of public
@@ -116,9 +121,22 @@ async function main(): Promise<void> {
     const base = config.PUBLIC_URL?.replace(/\/+$/, "") ?? listening;
     // AI generation runs on the pool's spare thread once the server answers (server/ai/worker-host.ts):
     // its NLP never runs on this event loop, and a crash of its thread restarts the loop, never this server.
-    if (services.aiConfig.workerInline) services.aiWorker.start().catch((error: unknown) => log(`AI worker could not start: ${error instanceof Error ? error.message : String(error)}`));
-    else if (aiInPool) aiThread = startAiWorkerThread({ pool: pool!.piscina, databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log });
-    printBanner(listening, base).catch((error: unknown) => console.error(`The start-up banner could not be read: ${error instanceof Error ? error.message : String(error)}`));
+    // With the demo, after its import: the summaries need the reviews, and the import's write transactions would
+    // keep the worker's first writes waiting on SQLite's lock.
+    const startAi = () => {
+      if (stopping) return;
+      if (services.aiConfig.workerInline) services.aiWorker.start().catch((error: unknown) => log(`AI worker could not start: ${error instanceof Error ? error.message : String(error)}`));
+      else if (aiInPool) aiThread = startAiWorkerThread({ pool: pool!.piscina, databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log });
+    };
+    if (config.CHORUS_DEMO !== "1" || config.DEMO_IMPORT === "before-listen") startAi();
+    printBanner(listening, base)
+      .catch((error: unknown) => console.error(`The start-up banner could not be read: ${error instanceof Error ? error.message : String(error)}`))
+      // The demo data after the banner: the server answers meanwhile, the pages and /healthz say how far it is.
+      .finally(() => {
+        if (config.CHORUS_DEMO !== "1" || config.DEMO_IMPORT === "before-listen" || stopping) return;
+        demoImport = startDemoImport(demoContext);
+        void demoImport.finished.then(startAi);
+      });
   });
 
   /** The start-up banner (the demo store's pages when it exists), printed once the server listens. */
@@ -140,6 +158,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log(`${signal}: finishing in-flight requests ...`);
+    demoImport?.stop();
     const workerStopped = aiThread?.stop() ?? services.aiWorker.stop();
     mediaSweeper.stop();
     reviewRequestScheduler.stop();
@@ -153,6 +172,7 @@ async function main(): Promise<void> {
       await workerStopped;
       await mailStopped;
       await webhooksStopped;
+      await demoImport?.finished; // its current seeder ends first, so the database is not closed under it
       await pool?.close();
       await services.close();
       log("Stopped.");

@@ -8,7 +8,7 @@
  * - a post-purchase attribution survey marked as **sample data** (`sampleData: true`, shown as such in
  *   the admin): its 1,200 responses are generated (seeded pseudo-random choices among the survey's own
  *   options, example.com addresses, no free text), because no public dataset of such answers exists.
- * Also issues the demo store's enterprise API key: DEMO_API_KEY when set, else a random key, printed once, with
+ * Also (`demoApiKeySeeder`, run before the server listens) the demo store's enterprise API key: DEMO_API_KEY when set, else a random key, printed once, with
  * the command that issues a new one (`npm run keys -- create`, server/cli/keys.ts).
  */
 import { createHash } from "node:crypto";
@@ -190,12 +190,11 @@ export function attributionResponses(count: number, seed: number, fromMs: number
 /** The demo surveys seeder for the store `DEMO_STORE_ID` (see the module docstring). Idempotent. */
 export const demoSurveysSeeder = (DEMO_STORE_ID: string): DemoSeeder => ({
   name: "surveys",
-  async run({ services, config, log, notice = log }) {
+  async run({ services, config, log }) {
     const file = join(config.DEMO_DATA_DIR, DEMO_NPS_FILE);
     let done = true;
-    let demoKey: string | undefined;
     // One transaction, and ensureDemoStore holds the demo seeding lock on PostgreSQL: two nodes seeding at once
-    // (npm run cluster) create the surveys and the key once.
+    // (npm run cluster) create the surveys once.
     await transaction(services.db, async () => {
       if (!(await services.surveysData.getSurvey(DEMO_STORE_ID, DEMO_SURVEY_IDS.nps))) {
         if (!existsSync(file)) {
@@ -211,6 +210,22 @@ export const demoSurveysSeeder = (DEMO_STORE_ID: string): DemoSeeder => ({
           log(`Imported ${nps} real NPS responses (${rows.filter((r) => r.NPS_SCORE === "").length} without a score) and ${attribution} generated attribution responses (marked as sample data).`);
         }
       }
+    });
+    return done;
+  },
+});
+
+/**
+ * The demo store's enterprise API key ("Demo key"; DEMO_API_KEY when set, else random and shown once with the command
+ * that makes a new one). Its own seeder so that it runs before the server listens (server/demo/demo.ts), with the
+ * admin user, while the surveys come with the background import. Idempotent: no new key while one is active.
+ */
+export const demoApiKeySeeder = (DEMO_STORE_ID: string): DemoSeeder => ({
+  name: "api-key",
+  async run({ services, config, log, notice = log }) {
+    let demoKey: string | undefined;
+    // ensureDemoStore runs this under the demo preparation lock on PostgreSQL: two nodes starting at once create one key.
+    await transaction(services.db, async () => {
       if (!(await services.apiKeys.list(DEMO_STORE_ID)).some((k) => k.name === "Demo key" && !k.dateRevoked)) {
         demoKey = (await services.apiKeys.create(DEMO_STORE_ID, "Demo key", config.DEMO_API_KEY)).key;
       }
@@ -220,6 +235,5 @@ export const demoSurveysSeeder = (DEMO_STORE_ID: string): DemoSeeder => ({
       notice(`Enterprise API key of the demo store (shown once; Basic user ${DEMO_STORE_ID}): ${demoKey}`);
       notice(`  A new key at any time: npm run keys -- create --store ${DEMO_STORE_ID} (npm run keys -- list, revoke <apiKeyId>)`);
     }
-    return done;
   },
 });
