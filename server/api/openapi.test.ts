@@ -207,6 +207,8 @@ describe("live answers validate against the documents", () => {
     await check({ url: `${S}/questions/${questionId}/answers/${crypto.randomUUID()}/vote`, status: 404, body: { voteType: "upvote" } });
     await check({ url: `${S}/surveys/${DEMO_CHANNEL_IDS.npsEmail}/responses`, status: 201, body: { answeredQuestions: [{ id: DEMO_QUESTION_IDS.nps, type: "nps", answer: 9 }] } });
     await check({ url: `${S}/surveys/${DEMO_CHANNEL_IDS.npsEmail}/responses`, status: 400, body: { answeredQuestions: [] } });
+    await check({ url: `${S}/surveys/${DEMO_CHANNEL_IDS.npsEmail}`, status: 200 });
+    await check({ url: `${S}/surveys/6f1c2b7e-0d55-4c1e-9a35-3b1f0f6e2a11`, status: 404 });
     // Loyalty.
     const L = `${S}/loyalty`;
     await check({ url: `${L}/legal_policies`, status: 200 });
@@ -228,6 +230,10 @@ describe("live answers validate against the documents", () => {
     await check({ url: `${L}/customer/redemptions`, status: 400, headers: bearer, body: {} });
     // Enterprise.
     const auth = { authorization: basic };
+    // The Google Product Reviews feed behind its secret URL (docs/google-shopping.md): the feed, and a wrong token.
+    const feed = new URL(((await check({ url: "/enterprise/settings", status: 200, headers: auth })) as { feeds: { googleProductReviewsUrl: string } }).feeds.googleProductReviewsUrl);
+    await check({ url: `${feed.pathname}${feed.search}`, status: 200 });
+    await check({ url: `${feed.pathname}?token=wrong`, status: 401 });
     await check({ url: "/enterprise/surveys", status: 200, headers: auth });
     await check({ url: "/enterprise/surveys?limit=0", status: 400, headers: auth });
     await check({ url: `/enterprise/surveys/${NPS_SURVEY.surveyId}/responses`, status: 200, headers: auth });

@@ -9,6 +9,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
+import { connectShopifyStandIn, startShopifyStandIn, type ShopifyStandIn } from "../../test/shopify-admin-stand-in.ts";
 import { startTestSmtp, type TestSmtp } from "../../test/smtp.ts";
 import { all, sql } from "../db/database.ts";
 import { createServices } from "../services.ts";
@@ -26,6 +27,7 @@ const DAY = 86_400_000;
 
 let t: TestServer;
 let smtp: TestSmtp;
+let shopifyAdmin: ShopifyStandIn;
 let clock = Date.now();
 let seq = 0;
 
@@ -36,10 +38,14 @@ beforeAll(async () => {
   await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
   await t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
   await t.services.platforms.updateSettings(TEST_STORE_ID, { shopDomain: SHOP, appSecret: APP_SECRET });
+  // Redemptions create their discounts on the shop first (docs/loyalty.md "Rewards at checkout"): a stand-in Shopify.
+  shopifyAdmin = await startShopifyStandIn({ token: "shpat_test_lifecycle_0123456789abcdef" });
+  await connectShopifyStandIn(t.services, TEST_STORE_ID, shopifyAdmin, SHOP);
 });
 afterAll(async () => {
   await t.close();
   await smtp.close();
+  await shopifyAdmin.close();
 });
 
 async function call(path: string, init: { method?: string; body?: unknown; token?: string; headers?: Record<string, string> } = {}) {

@@ -138,7 +138,7 @@ describe("service: get / update (the `widgets` settings section)", () => {
 
   it("every default text has an ID of its widget's group and only known placeholders", () => {
     for (const [id, text] of Object.entries(DEFAULT_TEXTS)) {
-      expect(id).toMatch(/^(common|starRating|reviews|reviewForm|media|questions|summary|keywords|loyalty|carousel)\.[\w.]+$/);
+      expect(id).toMatch(/^(common|starRating|reviews|reviewForm|media|questions|summary|keywords|loyalty|carousel|survey)\.[\w.]+$/);
       expect(text.length).toBeGreaterThan(0);
     }
   });
