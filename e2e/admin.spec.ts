@@ -155,7 +155,7 @@ test("settings: save translation and a group's content switch", async ({ page })
 test("every section is reachable from the navigation, has one h1, and no axe violations", async ({ page }) => {
   await signIn(page);
   await expectNoAxeViolations(page);
-  for (const [link, heading] of [["Surveys", "Surveys"], ["Questions", "Questions"], ["AI content", "AI content"], ["Loyalty", "Loyalty"], ["Reviews", "Reviews"], ["Settings", "Settings"], ["Integration", "Integration"]]) {
+  for (const [link, heading] of [["Surveys", "Surveys"], ["Questions", "Questions"], ["AI content", "AI content"], ["Rules and tiers", "Loyalty"], ["Moderation", "Reviews"], ["Store settings", "Settings"], ["Integration", "Integration"]]) {
     await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: link, exact: true }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
     await expect(page.getByRole("link", { name: link, exact: true })).toHaveAttribute("aria-current", "page");

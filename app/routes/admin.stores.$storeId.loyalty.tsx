@@ -260,7 +260,7 @@ export default function Loyalty() {
 
       <h2 id="redemption">Redemption rules</h2>
       {rewardPlatform?.platform === null ? (
-        <p className="notice" role="status" data-testid="reward-platform-missing">
+        <p className="notice" data-testid="reward-platform-missing">
           Shoppers cannot redeem rewards yet: {rewardPlatform.description.replace(/^Rewards cannot be created right now: /, "").replace(/ Please try again later\.$/, "")} Each reward is created at the shop before its code is shown, so connect it
           on the <Link to={`/admin/stores/${storeId}/platform`}>Shop platform</Link> page first.
         </p>
