@@ -11,14 +11,12 @@
  *   the platform discount of a reward carries (none when null).
  */
 import { sql } from "kysely";
-import { dialect, executor, type Db } from "../query.ts";
+import { executor, type Db } from "../query.ts";
+import { columnTypes } from "../schema/column-types.ts";
 
 async function up(db: Db): Promise<void> {
-  const pg = dialect(db) === "postgres";
   const schema = executor(db).schema;
-  const integer = pg ? "bigint" : sql`INTEGER`;
-  const text = pg ? "text" : sql`TEXT`;
-  const real = pg ? "double precision" : sql`REAL`;
+  const { integer, text, real } = columnTypes(db);
   await schema.alterTable("platform_connections").addColumn("admin_token_encrypted", text).execute();
   await schema.alterTable("platform_connections").addColumn("admin_token_set_ms", integer).execute();
   await schema.alterTable("loyalty_redemption_rules").addColumn("minimum_order_amount", real).execute();

@@ -13,6 +13,7 @@
 import { sql } from "kysely";
 import { dialect, exec, executor, value, values, type Db } from "../query.ts";
 import type { Migration } from "../migrate.ts";
+import { columnTypes } from "../schema/column-types.ts";
 
 const OLD_TYPES = /type IN \('earning', 'redemption', 'adjustment'\)/;
 const NEW_TYPES = "type IN ('earning', 'redemption', 'adjustment', 'expiry')";
@@ -22,9 +23,7 @@ const NEW_SIGN = "OR type = 'adjustment' OR (type = 'expiry' AND points < 0))";
 async function up(db: Db): Promise<void> {
   const pg = dialect(db) === "postgres";
   const schema = executor(db).schema;
-  const integer = pg ? "bigint" : sql`INTEGER`;
-  const text = pg ? "text" : sql`TEXT`;
-  const real = pg ? "double precision" : sql`REAL`;
+  const { integer, text, real } = columnTypes(db);
 
   // One column per statement: SQLite's ALTER TABLE adds one at a time.
   await schema.alterTable("loyalty_programs").addColumn("time_zone", text, (c) => c.notNull().defaultTo(sql`'UTC'`)).execute();

@@ -10,16 +10,15 @@
  */
 import { sql } from "kysely";
 import type { Migration } from "../migrate.ts";
-import { dialect, executor } from "../query.ts";
+import { executor } from "../query.ts";
+import { columnTypes } from "../schema/column-types.ts";
 
 export const productFeedsMigration: Migration = {
   version: 103,
   name: "103-product-feeds",
   async up(db) {
-    const pg = dialect(db) === "postgres";
     const schema = executor(db).schema;
-    const integer = pg ? "bigint" : sql`INTEGER`;
-    const text = pg ? "text" : sql`TEXT`;
+    const { integer, text } = columnTypes(db);
     await schema.createTable("product_identifiers")
       .addColumn("store_id", text, (c) => c.notNull())
       .addColumn("product_id", text, (c) => c.notNull())

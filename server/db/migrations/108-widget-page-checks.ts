@@ -5,16 +5,15 @@
  * getting-started checklist reads it to tick "Put the widgets on your shop".
  */
 import { sql } from "kysely";
-import { dialect, executor, type Db } from "../query.ts";
+import { executor, type Db } from "../query.ts";
+import { columnTypes } from "../schema/column-types.ts";
 
 /** Appended to MIGRATIONS (server/db/migrate.ts), which checks its shape. */
 export const widgetPageChecks = {
   version: 108,
   name: "108-widget-page-checks",
   async up(db: Db) {
-    const pg = dialect(db) === "postgres";
-    const integer = pg ? "bigint" : sql`INTEGER`;
-    const text = pg ? "text" : sql`TEXT`;
+    const { integer, text } = columnTypes(db);
     await executor(db).schema.createTable("widget_page_checks")
       .addColumn("store_id", text, (c) => c.primaryKey().references("stores.store_id").onDelete("cascade"))
       .addColumn("page_url", text, (c) => c.notNull())

@@ -15,6 +15,7 @@ import { sql } from "kysely";
 import { dialect, executor, run, type Db } from "../query.ts";
 import { postgresAfterTables, postgresBeforeTables } from "./postgres.ts";
 import { sqliteAfterTables } from "./sqlite.ts";
+import { columnTypes } from "./column-types.ts";
 
 /**
  * Create the whole schema on an empty database, inside the migration's transaction: the builders run on
@@ -23,9 +24,7 @@ import { sqliteAfterTables } from "./sqlite.ts";
 export async function baseline(db: Db): Promise<void> {
   const pg = dialect(db) === "postgres";
   const schema = executor(db).schema;
-  const integer = pg ? "bigint" : sql`INTEGER`;
-  const text = pg ? "text" : sql`TEXT`;
-  const real = pg ? "double precision" : sql`REAL`;
+  const { integer, text, real } = columnTypes(db);
   if (pg) await postgresBeforeTables(db);
   await schema.createTable("app_settings")
     .addColumn("key", text, (c) => c.primaryKey())
