@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql, value, type RawBuilder } from "../db/database.ts";
 import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
+import { rewardPlatformFor, type ShopifyStandIn } from "../../test/shopify-admin-stand-in.ts";
 import { demoProgram } from "../loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../loyalty/tokens.ts";
 
@@ -23,6 +24,7 @@ const basic = `Basic ${Buffer.from(`${TEST_STORE_ID}:${API_KEY}`).toString("base
 const S = `/v1/stores/${TEST_STORE_ID}`;
 
 let t: TestServer;
+let shopify: ShopifyStandIn | undefined;
 let seeded = 0;
 
 async function csv(path: string, auth = true) {
@@ -37,6 +39,7 @@ beforeAll(async () => {
   seeded = (await seedRealReviews(t.services, { productIds: ["1078", "1094", "862"] })).length;
   await t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
   await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(PLATFORM_SECRET));
+  shopify = await rewardPlatformFor(t.services, TEST_STORE_ID); // redemptions create their discounts there first (docs/loyalty.md)
   // A review whose text would run as formulas in a spreadsheet, with commas, quotes and a line break.
   await t.services.reviewsData.insert({
     reviewId: "aaaaaaaa-0000-4000-8000-000000000001", storeId: TEST_STORE_ID, productId: "1078", rating: 1, title: "=HYPERLINK(\"http://evil.example\",\"click\")",
@@ -45,6 +48,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await t?.close();
+  await shopify?.close();
 });
 
 describe("GET /enterprise/exports/reviews.csv", () => {
