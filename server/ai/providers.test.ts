@@ -161,7 +161,7 @@ describe("language-model provider (OpenAI-compatible) against a local stub", () 
     expect(r.fallbackReason).toMatch(/timeout/);
     expect(stub.calls).toHaveLength(2); // 1 + 1 retry
     expect(r.version.engine).toBe("embedded");
-    expect(r.version.summary_body).toMatch(/^Shoppers rate this product/);
+    expect(r.version.summary_body).toMatch(/^Average rating: [\d.]+ out of 5 from \d+ reviews\./); // the embedded engine's summary (server/ai/summary-texts.ts)
   });
 
   it("malformed output: not JSON, or JSON without choices, falls back to the embedded engine", async () => {
