@@ -15,6 +15,7 @@ import { z } from "zod";
 import { DATA_DIR, realReviews, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { minimalMp4 } from "../../test/media-fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
+import { rewardPlatformFor, type ShopifyStandIn } from "../../test/shopify-admin-stand-in.ts";
 import { run, sql } from "../db/database.ts";
 import { demoProgram } from "../loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../loyalty/tokens.ts";
@@ -59,6 +60,7 @@ function expectBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> 
 // ---- the server and its data ----
 
 let t: TestServer;
+let shopify: ShopifyStandIn | undefined;
 const PLATFORM_SECRET = "responses-test-platform-secret-0123456789";
 const API_KEY = "responses-test-api-key-0123456789abcdef";
 const P30 = "1088"; // a real product of the clothing file with 30 reviews (group "dresses"): AI content
@@ -143,6 +145,7 @@ describe("real answers of the real server (seeded with real reviews and Q&A)", (
     await seedRealReviews(t.services, { productIds: [P30, PRODUCT, FEW] });
     await t.services.apiKeys.create(TEST_STORE_ID, "responses test", API_KEY);
     await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(PLATFORM_SECRET));
+    shopify = await rewardPlatformFor(t.services, TEST_STORE_ID); // redemptions create their discounts there first (docs/loyalty.md)
     await t.services.submissionLimiter.reset();
     // Every optional product field: links on the product.
     await t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: PRODUCT, name: "Dresses #1078", url: "https://shop.example/products/1078", imageUrl: "https://shop.example/img/1078.jpg", groupId: GROUP });
@@ -171,7 +174,10 @@ describe("real answers of the real server (seeded with real reviews and Q&A)", (
     await t.services.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: true });
     expect((await t.services.ai.generate(TEST_STORE_ID, { type: "product", id: P30 })).status).toBe("generated");
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await shopify?.close();
+  });
 
   describe("shopper writes and the order import", () => {
     it("order import (POST /enterprise/orders) answers ImportOrdersResponse", async () => {
