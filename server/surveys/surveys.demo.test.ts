@@ -7,7 +7,7 @@ import { DEMO_STORE_ID } from "../demo/demo.ts";
 import { DATA_DIR } from "../../test/fixtures.ts";
 import { createServices, type Services } from "../services.ts";
 import { freshDatabase, type FreshDatabase } from "../../test/database-location.ts";
-import { demoSurveysSeeder, DEMO_SURVEY_IDS, DEMO_NPS_FILE, readNpsRows } from "./surveys.demo.ts";
+import { demoApiKeySeeder, demoSurveysSeeder, DEMO_SURVEY_IDS, DEMO_NPS_FILE, readNpsRows } from "./surveys.demo.ts";
 import type { SurveyResponse } from "../contract/surveys.ts";
 
 const DEMO_KEY = "demo-key-for-the-surveys-test-0123456789";
@@ -27,6 +27,9 @@ beforeAll(async () => {
   const seeder = demoSurveysSeeder(DEMO_STORE_ID);
   await seeder.run({ services: s, config, log: (l) => logs.push(l) });
   await seeder.run({ services: s, config, log: (l) => logs.push(l) }); // idempotent
+  const keySeeder = demoApiKeySeeder(DEMO_STORE_ID); // its own seeder, run before the server listens (server/demo/demo.ts)
+  await keySeeder.run({ services: s, config, log: (l) => logs.push(l) });
+  await keySeeder.run({ services: s, config, log: (l) => logs.push(l) }); // idempotent
   all = [];
   for await (const r of s.surveys.iterateResponses(DEMO_STORE_ID, {})) all.push(r);
 });
