@@ -192,6 +192,8 @@ const ROUTES: Route[] = [
   { name: "shopper data export", operationId: "exportShopperData", path: "/enterprise/customers/data_export", type: JSON_TYPE, headers: basic, head: '{"email":"', status: 413 },
   { name: "shopper data erasure", operationId: "eraseShopperData", path: "/enterprise/customers/erasure", type: JSON_TYPE, headers: basic, head: '{"email":"', status: 413 },
   { name: "enterprise earning transaction", operationId: "createLoyaltyEarningTransaction", path: "/enterprise/loyalty/earning_transactions", type: JSON_TYPE, headers: basic, head: '{"orderId":"', status: 413 },
+  // The body is bounded before the customer is looked up: any customer ID will do.
+  { name: "enterprise loyalty adjustment", operationId: "adjustLoyaltyPoints", path: "/enterprise/loyalty/customers/body-limits-customer/adjustments", type: JSON_TYPE, headers: basic, head: '{"reason":"', status: 413 },
   {
     name: "Shopify webhook", operationId: "receiveShopifyWebhook", path: "/platforms/shopify/webhooks", type: JSON_TYPE,
     headers: () => ({ "x-shopify-topic": "orders/create", "x-shopify-shop-domain": "body-limits.myshopify.com", "x-shopify-webhook-id": "body-limits", "x-shopify-hmac-sha256": "x" }),
@@ -265,7 +267,6 @@ describe("oversized bodies: bounded memory, a quick answer, the connection close
     const covered = new Set(ROUTES.map((r) => r.operationId));
     expect(posts.filter((id) => !covered.has(id))).toEqual([]);
   });
-
 
   // Per route: the RSS before its 4 concurrent POSTs and its peak during them. Across routes RSS only climbs (V8
   // collects socket buffers once ~64 MB of external memory is allocated, and freed memory stays mapped), so the
