@@ -68,7 +68,7 @@ export type Dashboard = {
   reviews: { received: number; published: number; averageRating: number | null; days: { day: string; received: number; published: number }[] };
   funnel: { days: FunnelDay[]; totals: Omit<FunnelDay, "day"> };
   loyalty: { members: number; newMembers: number; pointsEarned: number; pointsRedeemed: number };
-  /** `score` is null without answers; −100…+100 otherwise (docs/surveys.md, NPS). */
+  /** `score` is null without answers; −100…+100 otherwise (docs/surveys.md "Survey response fields": the NPS categories). */
   nps: { score: number | null; promoters: number; passives: number; detractors: number; answered: number };
 };
 

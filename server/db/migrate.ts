@@ -27,9 +27,9 @@ import { migration102 } from "./migrations/102-loyalty-lifecycle.ts";
 import { productFeedsMigration } from "./migrations/103-product-feeds.ts";
 import { surveyChannels } from "./migrations/104-survey-channels.ts";
 import { widgetPageChecks } from "./migrations/108-widget-page-checks.ts";
+import type { Migration } from "./migrations/migration.ts";
 
-/** A migration: `up` runs inside a transaction on `db` (query through the helpers of server/db/query.ts). */
-export type Migration = { version: number; name: string; up: (db: Db) => Promise<void> };
+export type { Migration } from "./migrations/migration.ts";
 
 /** Every migration, oldest first. Append new ones (version 101, 102, …); never edit one that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [

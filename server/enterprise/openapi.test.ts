@@ -47,10 +47,13 @@ describe("enterprise OpenAPI document (docs/api.md, Versions; docs/api.md, Authe
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("1.2.1");
     expect(doc.servers).toEqual([{ url: "/enterprise" }]);
-    // The survey paths (docs/surveys.md, Enterprise API) and the ones Chorus adds beside them: shopper data, exports, settings, webhooks.
+    // The survey paths (docs/surveys.md, Enterprise API) and the ones Chorus adds beside them: shopper data, exports, loyalty
+    // customers (docs/loyalty.md "Enterprise loyalty API"), settings, webhooks.
     expect(Object.keys(doc.paths).sort()).toEqual([
       "/customers/data_export", "/customers/erasure",
       "/exports/loyalty_customers.csv", "/exports/loyalty_transactions.csv", "/exports/orders.csv", "/exports/questions.csv", "/exports/reviews.csv",
+      "/loyalty/customers", "/loyalty/customers/{loyaltyCustomerId}", "/loyalty/customers/{loyaltyCustomerId}/adjustments",
+      "/loyalty/customers/{loyaltyCustomerId}/rewards", "/loyalty/customers/{loyaltyCustomerId}/transactions",
       "/loyalty/earning_transactions", "/openapi.json", "/orders", "/settings", "/surveys", "/surveys/{surveyId}/responses",
       "/webhook_subscriptions", "/webhook_subscriptions/{subscriptionId}", "/webhook_subscriptions/{subscriptionId}/rotate_secret",
     ]);

@@ -175,7 +175,7 @@ export function feedsService(deps: { db: Db; repo: FeedsRepo; stores: StoresRepo
     },
 
     /**
-     * Product identifiers from a CSV file (docs/google-shopping.md "Import identifiers"): a header line naming
+     * Product identifiers from a CSV file (docs/google-shopping.md "Product identifiers"): a header line naming
      * `productId` and any of `variantId`, `gtin`, `mpn`, `sku`, `brand`; one product or variant per line. Valid
      * lines are stored in one transaction (an empty cell keeps the stored value); the others are reported.
      * @throws ApiError 400 when the file is not CSV, is too large or lacks the `productId` column.

@@ -72,7 +72,7 @@ export type RewardTarget =
   | { platform: "demo" }
   | { platform: null; code: "platform_not_connected" | "platform_token_missing"; description: string };
 
-/** The body of a `loyalty_reward.created` webhook (docs/webhooks.md "loyalty_reward.created"). */
+/** The body of a `loyalty_reward.created` webhook (docs/webhooks.md "Event types": `loyalty_reward.created`). */
 export type RewardWebhookBody = {
   eventId: string; eventType: "loyalty_reward.created"; dateCreated: string; storeId: string;
   data: { reward: RewardDiscount & { description: string; usageLimit: 1; loyaltyCustomerId: string; email: string | null } };

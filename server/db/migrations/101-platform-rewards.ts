@@ -13,6 +13,7 @@
 import { sql } from "kysely";
 import { executor, type Db } from "../query.ts";
 import { columnTypes } from "../schema/column-types.ts";
+import type { Migration } from "./migration.ts";
 
 async function up(db: Db): Promise<void> {
   const schema = executor(db).schema;
@@ -41,5 +42,5 @@ async function up(db: Db): Promise<void> {
   await schema.createIndex("loyalty_rewards_store").on("loyalty_rewards").columns(["store_id", "created_ms"]).execute();
 }
 
-/** The migration (the `Migration` shape of server/db/migrate.ts, written out here: migrate.ts imports this file). */
-export const platformRewardsMigration: { version: number; name: string; up: (db: Db) => Promise<void> } = { version: 101, name: "101-platform-rewards", up };
+/** The migration (appended to MIGRATIONS, server/db/migrate.ts). */
+export const platformRewardsMigration: Migration = { version: 101, name: "101-platform-rewards", up };

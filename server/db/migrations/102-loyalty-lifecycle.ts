@@ -12,7 +12,7 @@
  */
 import { sql } from "kysely";
 import { dialect, exec, executor, value, values, type Db } from "../query.ts";
-import type { Migration } from "../migrate.ts";
+import type { Migration } from "./migration.ts";
 import { columnTypes } from "../schema/column-types.ts";
 
 const OLD_TYPES = /type IN \('earning', 'redemption', 'adjustment'\)/;

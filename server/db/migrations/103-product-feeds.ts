@@ -9,7 +9,7 @@
  * - an index of review-request products by review, so the feed finds the order of a requested review per batch.
  */
 import { sql } from "kysely";
-import type { Migration } from "../migrate.ts";
+import type { Migration } from "./migration.ts";
 import { executor } from "../query.ts";
 import { columnTypes } from "../schema/column-types.ts";
 

@@ -6,7 +6,7 @@
  */
 import { sql } from "kysely";
 import { executor, type Db } from "../query.ts";
-import type { Migration } from "../migrate.ts";
+import type { Migration } from "./migration.ts";
 
 export const surveyChannels: Migration = {
   version: 104,
