@@ -63,6 +63,11 @@ sub vcl_recv {
         # Chorus's own response cache keeps them per credential (server/http/app.ts).
         return (pass);
     }
+    if (req.http.okendo-api-version && req.http.okendo-api-version != "2025-02-01") {
+        # An Okendo API version Chorus does not speak: Chorus answers 400 (docs/api.md "Okendo's api-version
+        # header"), never a cached answer.
+        return (pass);
+    }
     if (req.url ~ "^/(v1|widgets|assets|media)/") {
         # The storefront API and static files read no cookie on GET (a cookie of the admin sent
         # along on the same domain would only split the cache).
