@@ -1,8 +1,6 @@
 import type { FunnelDay } from "../../server/review-requests/review-requests.service.ts";
+import { DailyBars } from "./DailyBars";
 
-const W = 720;
-const H = 240;
-const PAD = { left: 40, right: 12, top: 12, bottom: 36 };
 const SERIES = [
   { key: "sent", label: "Sent", className: "bar-sent" },
   { key: "opened", label: "Opened", className: "bar-opened" },
@@ -16,13 +14,6 @@ const SERIES = [
  */
 export function FunnelPanel({ funnel }: { funnel: { days: FunnelDay[]; totals: { sent: number; opened: number; reviewed: number } } }) {
   const { days, totals } = funnel;
-  const max = Math.max(1, ...days.flatMap((d) => [d.sent, d.opened, d.reviewed]));
-  const top = max <= 4 ? max : Math.ceil(max / 4) * 4;
-  const slot = (W - PAD.left - PAD.right) / Math.max(1, days.length);
-  const bar = Math.max(1, (slot - 2) / 3);
-  const y = (n: number) => PAD.top + (1 - n / top) * (H - PAD.top - PAD.bottom);
-  const ticks = top <= 4 ? Array.from({ length: top + 1 }, (_, i) => i) : [0, top / 4, top / 2, (3 * top) / 4, top];
-  const step = Math.max(1, Math.ceil(days.length / 6));
   const pct = (n: number) => (totals.sent ? `${Math.round((100 * n) / totals.sent)} %` : "—");
   const first = days[0]?.day ?? "";
   const last = days[days.length - 1]?.day ?? "";
@@ -38,27 +29,9 @@ export function FunnelPanel({ funnel }: { funnel: { days: FunnelDay[]; totals: {
         Sent: requests e-mailed that day (first message). Opened: requests whose link a shopper first followed that day (Chorus uses no
         tracking pixel, so a shopper who only read the e-mail is not counted). Reviewed: reviews written through the links that day. Days are UTC.
       </p>
-      <svg className="rr-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby="funnel-svg-title funnel-svg-desc" preserveAspectRatio="xMidYMid meet">
-        <title id="funnel-svg-title">Review requests sent, opened and reviewed per day</title>
-        <desc id="funnel-svg-desc">
-          {`Bar chart, three bars per day from ${first} to ${last}: ${totals.sent} sent, ${totals.opened} opened, ${totals.reviewed} reviewed in all. ` +
-            'Every daily figure is in the table "Funnel per day" below the chart.'}
-        </desc>
-        {ticks.map((v) => (
-          <g key={v}>
-            <line x1={PAD.left} x2={W - PAD.right} y1={y(v)} y2={y(v)} className="grid" />
-            <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end" className="tick">{Number.isInteger(v) ? v : v.toFixed(1)}</text>
-          </g>
-        ))}
-        {days.map((d, i) => (
-          <g key={d.day}>
-            {SERIES.map((s, j) => (d[s.key] > 0 ? (
-              <rect key={s.key} x={PAD.left + i * slot + 1 + j * bar} y={y(d[s.key])} width={bar} height={y(0) - y(d[s.key])} className={s.className} />
-            ) : null))}
-            {i % step === 0 ? <text x={PAD.left + i * slot + slot / 2} y={H - PAD.bottom + 18} textAnchor="middle" className="tick">{d.day.slice(5)}</text> : null}
-          </g>
-        ))}
-      </svg>
+      <DailyBars id="funnel-svg" className="rr-chart" days={days} series={SERIES} height={240} title="Review requests sent, opened and reviewed per day"
+        desc={`Bar chart, three bars per day from ${first} to ${last}: ${totals.sent} sent, ${totals.opened} opened, ${totals.reviewed} reviewed in all. ` +
+          'Every daily figure is in the table "Funnel per day" below the chart.'} />
       <ul className="rr-legend" aria-label="Chart legend">
         {SERIES.map((s) => <li key={s.key}><span className={`swatch ${s.className}`} aria-hidden="true" /> {s.label}</li>)}
       </ul>
