@@ -5,12 +5,13 @@
  * Shopify `products/update` with barcode, SKU and vendor putting them in the feed, XML escaping of real text with
  * markup characters, and the identifiers CSV with the admin's coverage figures.
  */
-import { createHmac, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realReviews, seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { parseGoogleFeed, validateGoogleFeed, type GoogleFeed } from "../../test/google-product-reviews-schema.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { isGtin } from "./feeds.service.ts";
+import { postShopifyWebhook } from "../../test/shopify-webhook.ts";
 
 const SHOP = "chorus-feed.myshopify.com";
 const APP_SECRET = "shpss_feed_0123456789abcdef0123456789";
@@ -30,14 +31,7 @@ afterAll(() => t.close());
 
 /** POST a Shopify webhook signed with the store's app secret. */
 async function shopify(topic: string, body: unknown) {
-  const raw = JSON.stringify(body);
-  const res = await fetch(t.url("/platforms/shopify/webhooks"), {
-    method: "POST", body: raw,
-    headers: {
-      "content-type": "application/json", "x-shopify-topic": topic, "x-shopify-shop-domain": SHOP, "x-shopify-webhook-id": randomUUID(),
-      "x-shopify-hmac-sha256": createHmac("sha256", APP_SECRET).update(raw).digest("base64"),
-    },
-  });
+  const res = await postShopifyWebhook(t.url, { shop: SHOP, secret: APP_SECRET, topic, body });
   return { status: res.status, body: await res.json() };
 }
 

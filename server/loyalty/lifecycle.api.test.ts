@@ -5,7 +5,6 @@
  * moving balances, lifetime points and VIP tiers, and the enterprise customer operations with bad input. The clock is
  * moved by passing `nowMs` to the job and `loyalty.now` to the services (no sleeps). Runs on SQLite and PostgreSQL.
  */
-import { createHmac, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
@@ -16,6 +15,7 @@ import { createServices } from "../services.ts";
 import { addMonths, BIRTHDAY_CHANGE_MS, EXPIRY_REMINDER_MS } from "./lifecycle.ts";
 import { demoProgram } from "./loyalty.demo.ts";
 import { signPlatformToken } from "./tokens.ts";
+import { postShopifyWebhook } from "../../test/shopify-webhook.ts";
 
 const SECRET = "lifecycle-platform-secret-0123456789";
 const API_KEY = "lifecycle-api-key-0123456789abcdef";
@@ -76,14 +76,7 @@ const awards = async (id: string, like: string) =>
   (await all<{ award_key: string }>(t.services.db, sql`SELECT award_key FROM loyalty_transactions WHERE store_id = ${TEST_STORE_ID} AND loyalty_customer_id = ${id} AND award_key LIKE ${like}`)).map((r) => r.award_key);
 
 async function shopify(topic: string, body: unknown) {
-  const raw = JSON.stringify(body);
-  const res = await fetch(t.url("/platforms/shopify/webhooks"), {
-    method: "POST", body: raw,
-    headers: {
-      "content-type": "application/json", "x-shopify-topic": topic, "x-shopify-shop-domain": SHOP, "x-shopify-webhook-id": randomUUID(),
-      "x-shopify-hmac-sha256": createHmac("sha256", APP_SECRET).update(raw).digest("base64"),
-    },
-  });
+  const res = await postShopifyWebhook(t.url, { shop: SHOP, secret: APP_SECRET, topic, body });
   expect(res.status).toBe(200);
 }
 const order = (id: number, customerId: string, subtotal: number, extra: Record<string, unknown> = {}) => ({

@@ -5,7 +5,7 @@
  * already-reviewed products skipped, quiet hours, a restart, and the hosted review page (/r/{token}) writing
  * a verified-buyer review with a photo, once per product.
  */
-import { createHmac, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { one, run, sql, value } from "../db/database.ts";
@@ -14,6 +14,7 @@ import { realReviews } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../../test/smtp.ts";
 import type { ReviewRequestSettingsPatch } from "./settings.ts";
+import { postShopifyWebhook } from "../../test/shopify-webhook.ts";
 
 const DAY = 86_400_000;
 /** Ten days ago at 10:00 UTC (outside the default quiet hours, 21:00–08:00 UTC; links sent since then still work). */
@@ -167,14 +168,7 @@ describe("from the shop's Shopify webhooks", () => {
   const SECRET = "shpss_review_requests_0123456789abcdef";
   /** POST a Shopify webhook signed with the store's app secret (X-Shopify-Hmac-Sha256 over the raw body). */
   const shopify = async (topic: string, body: unknown) => {
-    const raw = JSON.stringify(body);
-    const res = await fetch(t.url("/platforms/shopify/webhooks"), {
-      method: "POST", body: raw,
-      headers: {
-        "content-type": "application/json", "x-shopify-topic": topic, "x-shopify-shop-domain": SHOP, "x-shopify-webhook-id": randomUUID(),
-        "x-shopify-hmac-sha256": createHmac("sha256", SECRET).update(raw).digest("base64"),
-      },
-    });
+    const res = await postShopifyWebhook(t.url, { shop: SHOP, secret: SECRET, topic, body });
     expect(res.status, `${topic}: ${await res.text()}`).toBe(200);
   };
   const order = (id: number, productId: number) => ({
