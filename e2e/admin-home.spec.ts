@@ -131,6 +131,8 @@ test("loyalty Add forms reset after a successful add, the success announced in t
   await page.getByLabel("Terms and conditions URL").fill("https://rules-boutique.example/terms");
   await page.getByLabel("Privacy policy URL").fill("https://rules-boutique.example/privacy");
   await page.getByRole("button", { name: "Turn on the loyalty program" }).click();
+  // Its note shown here first: a navigation that overtook the form post would show that note on the next page.
+  await expect(page.getByRole("status").first()).toContainText("The loyalty program is on.");
   await page.goto(`${admin}/loyalty`);
   const status = page.getByRole("status");
   await expect(status).toHaveCount(1);
