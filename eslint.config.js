@@ -1,8 +1,10 @@
 // ESLint (flat config): typescript-eslint's recommended rules plus the type-aware rules an async
 // codebase needs (a promise that nobody awaits, a promise where a value is expected, `await` on a
 // non-promise, an `async` function that never awaits). Run by `npm run lint` in .ci/run before the tests,
-// with zero warnings allowed.
+// with zero warnings allowed. Layout is Prettier's alone (`npm run format:check`, .prettierrc.json):
+// eslint-config-prettier, last, turns off every rule that could disagree with it.
 import js from "@eslint/js";
+import prettier from "eslint-config-prettier/flat";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -26,4 +28,5 @@ export default tseslint.config(
     },
   },
   { files: ["**/*.js", "**/*.mjs", "**/*.cjs"], extends: [tseslint.configs.disableTypeChecked] },
+  prettier,
 );
