@@ -19,5 +19,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // One migrated SQLite template per run; every startTestServer() copies it (test/sqlite-template.ts).
+    globalSetup: ["test/sqlite-template.ts"],
   },
 });

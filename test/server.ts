@@ -2,7 +2,7 @@
  * Test harness: a real Chorus HTTP server (the same createHttpServer as production, over the real
  * Remix build) on a random loopback port, with its own temp SQLite file.
  *
- *   const t = await startTestServer();            // empty database, migrated
+ *   const t = await startTestServer();            // empty database, migrated (a copy of the run's template: test/sqlite-template.ts)
  *   await seedStore(t.services, { ... });         // data through the real data modules
  *   const res = await fetch(t.url("/v1/stores/..."));
  *   await t.close();                              // stops the server, deletes the files
@@ -36,6 +36,7 @@ import type { Logger } from "../server/http/logging.ts";
 import { startReadWorkers, type ReadWorkers } from "../server/http/read-workers.ts";
 import { createServices, type Services } from "../server/services.ts";
 import { createTestDatabase, freeLoopbackPort } from "./postgres.ts";
+import { copySqliteTemplate } from "./sqlite-template.ts";
 import { startVarnish } from "./varnish.ts";
 
 export type TestServer = {
@@ -103,6 +104,8 @@ export async function startTestServer(
   const postgresUrl = process.env.CHORUS_TEST_POSTGRES_URL;
   const postgres = postgresUrl && !options.databasePath ? await createTestDatabase(postgresUrl) : undefined;
   const databasePath = options.databasePath ?? postgres?.url ?? join(dir, "chorus.sqlite");
+  // On SQLite, a copy of the run's migrated template (test/sqlite-template.ts) when there is one: no migrations to run.
+  if (!options.databasePath && !postgres) copySqliteTemplate(databasePath);
   const services = await createServices({ databasePath, mediaPath: join(dir, "media"), mail: options.mail, webhooks: options.webhooks, ai: options.ai, allowLoopbackRequests: options.allowLoopbackRequests, loyalty: options.loyalty, rewards: options.rewards });
   if (options.webhooks?.delivery === "loop") services.webhookDelivery.start();
   if (options.mail?.sender !== "manual") services.mailSender.start();
