@@ -5,7 +5,10 @@
 import { expect, type Page } from "@playwright/test";
 import { connect, type Db } from "../server/db/database.ts";
 
-/** The e2e server's data directory and SQLite file (playwright.config.ts). */
+/**
+ * This worker's e2e server's data directory and SQLite file (playwright.config.ts: one server per worker; the config
+ * sets E2E_PORT and E2E_DB_DIR in each worker process before the specs load).
+ */
 export const E2E_DB_DIR = process.env.E2E_DB_DIR ?? `/tmp/chorus-e2e-${process.env.E2E_PORT ?? 3111}`;
 export const E2E_DB_PATH = `${E2E_DB_DIR}/chorus.sqlite`;
 
