@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import { resolve } from "node:path";
+import { POSTGRES_ONLY } from "./test/engine-suites.ts";
 import { decorators } from "./widgets/vite.config.ts";
 
 /**
@@ -14,8 +15,9 @@ export default defineConfig({
   esbuild: { target: "es2022" },
   test: {
     include: ["server/**/*.test.ts", "app/**/*.test.ts", "widgets/**/*.test.ts", "test/**/*.test.ts"],
-    // Timing figures run alone (`npm run test:latency`), not beside other files.
-    exclude: ["**/node_modules/**", "test/db-latency.test.ts"],
+    // Timing figures run alone (`npm run test:latency`), not beside other files; PostgreSQL-only suites run in
+    // `npm run test:postgres` (test/engine-suites.ts).
+    exclude: ["**/node_modules/**", "test/db-latency.test.ts", ...POSTGRES_ONLY],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -3,7 +3,7 @@ import base from "./vitest.config.ts";
 
 /**
  * The latency-injected PostgreSQL figures (test/db-latency.test.ts, issue #34): `npm run test:latency`, alone, on a
- * quiet machine (a timed check: not part of `npm test`; server/http/event-loop.test.ts holds the property there). Starts its own PostgreSQL and two nodes (run
+ * quiet machine (a timed check: not part of `npm test`; server/http/event-loop.postgres.test.ts holds the property there). Starts its own PostgreSQL and two nodes (run
  * `npm run build` first).
  */
 export default defineConfig({

@@ -21,10 +21,12 @@ import { contentScopeWatcher, MAX_SCOPE_NOTIFICATIONS, type ContentScopeWatcher,
 import { run, sql, transaction, value } from "./database.ts";
 
 const adminUrl = process.env.CHORUS_TEST_POSTGRES_URL;
+// Selected by vitest.postgres.config.ts only (test/engine-suites.ts): without PostgreSQL it fails, never skips.
+if (!adminUrl) throw new Error("PostgreSQL only: run it with `npm run test:postgres -- <file>` (env CHORUS_TEST_POSTGRES_URL)");
 const S = TEST_STORE_ID;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.skipIf(!adminUrl)("content scopes on PostgreSQL: every node's watcher", () => {
+describe("content scopes on PostgreSQL: every node's watcher", () => {
   let dir: string;
   let database: { url: string; drop(): Promise<void> };
   /** Node A (the one whose answers are judged) and node B (another node over the same database). */

@@ -15,11 +15,13 @@ import { postgresSchema } from "./schema/schema-snapshot.ts";
 import { DEMO_TABLES, dumpRows, insertDemoRows } from "./schema/upgrade-fixture.ts";
 
 const adminUrl = process.env.CHORUS_TEST_POSTGRES_URL;
+// Selected by vitest.postgres.config.ts only (test/engine-suites.ts): without PostgreSQL it fails, never skips.
+if (!adminUrl) throw new Error("PostgreSQL only: run it with `npm run test:postgres -- <file>` (env CHORUS_TEST_POSTGRES_URL)");
 /** Every version a fresh database records: the baseline, then the migrations after it (101, 102, …). */
 const ALL = MIGRATIONS.map((m) => m.version);
 const LATER = ALL.filter((v) => v > BASELINE_VERSION);
 
-describe.skipIf(!adminUrl)("PostgreSQL schema", () => {
+describe("PostgreSQL schema", () => {
   const created: string[] = [];
   async function emptyDatabase(): Promise<string> {
     const name = `chorus_schema_${randomBytes(6).toString("hex")}`;

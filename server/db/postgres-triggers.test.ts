@@ -20,9 +20,11 @@ import { ANY_SCOPE, installContentScopeTriggers, MAX_SCOPE_NOTIFICATIONS, TABLE_
 import { all, one, openDatabase, run, sql, transaction, value, values } from "./database.ts";
 
 const adminUrl = process.env.CHORUS_TEST_POSTGRES_URL;
+// Selected by vitest.postgres.config.ts only (test/engine-suites.ts): without PostgreSQL it fails, never skips.
+if (!adminUrl) throw new Error("PostgreSQL only: run it with `npm run test:postgres -- <file>` (env CHORUS_TEST_POSTGRES_URL)");
 const S = TEST_STORE_ID;
 
-describe.skipIf(!adminUrl)("PostgreSQL triggers", () => {
+describe("PostgreSQL triggers", () => {
   let dir: string;
   let database: { url: string; drop(): Promise<void> };
   let services: Services;

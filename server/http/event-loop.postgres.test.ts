@@ -10,10 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 
-const postgres = Boolean(process.env.CHORUS_TEST_POSTGRES_URL);
+// Selected by vitest.postgres.config.ts only (test/engine-suites.ts): without PostgreSQL it fails, never skips.
+if (!process.env.CHORUS_TEST_POSTGRES_URL) throw new Error("PostgreSQL only: run it with `npm run test:postgres -- <file>` (env CHORUS_TEST_POSTGRES_URL)");
 let t: TestServer;
 
-describe.skipIf(!postgres)("a node whose database query is stuck behind a lock", () => {
+describe("a node whose database query is stuck behind a lock", () => {
   beforeAll(async () => {
     t = await startTestServer({ cache: false });
     await seedRealReviews(t.services, { productIds: ["1078", "862"] });
