@@ -110,7 +110,8 @@ export function connect(location: string, options: { readonly?: boolean; poolSiz
   return handle("sqlite", new Kysely({ dialect: new SqliteDialect({ database: sqlite }) }), sqlite, null, location);
 }
 
-function handle(kind: Dialect, kysely: Kysely<any>, sqlite: Database.Database | null, pool: pg.Pool | null, location: string): Db { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Prettier keeps this comment on its own line
+function handle(kind: Dialect, kysely: Kysely<any>, sqlite: Database.Database | null, pool: pg.Pool | null, location: string): Db {
   let closed: Promise<void> | null = null;
   const db: Db = {
     dialect: kind,
@@ -178,7 +179,8 @@ const scopes: AsyncLocalStorage<Map<Db, Scope>> = ((globalThis as { [key: symbol
  * The Kysely instance to run a query on: the connection of the transaction this async context is in (on `db`),
  * else the pool (PostgreSQL) or the shared connection (SQLite). For query-builder chains: `executor(db).selectFrom(…)`.
  */
-export function executor(db: Db): Kysely<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Prettier keeps this comment on its own line
+export function executor(db: Db): Kysely<any> {
   return scopes.getStore()?.get(db)?.conn ?? db.kysely;
 }
 
