@@ -47,17 +47,14 @@ function languageOf(request: Request) {
   const { ui, lang } = hostedPageLanguage(new URL(request.url).searchParams.get("locale"), request.headers.get("accept-language"));
   return { ui, htmlLang: lang };
 }
-/** The answer varies with the browser's languages (no shared cache may mix them). */
-const LANGUAGE_HEADERS = { ...HEADERS, Vary: "Accept-Language" };
-
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const language = languageOf(request);
   const hosted = await context.services.surveys.openHostedSurvey(params.channelSurveyId ?? "");
-  if (!hosted) return data({ hosted: null, done: null, reward: null, link: linkContext(url.searchParams), ...language }, { status: 404, headers: LANGUAGE_HEADERS });
+  if (!hosted) return data({ hosted: null, done: null, reward: null, link: linkContext(url.searchParams), ...language }, { status: 404, headers: HEADERS });
   const done = url.searchParams.get("done");
   const reward = done ? (await context.services.surveys.rewardOfResponse(hosted.storeId, done)) ?? null : null;
-  return data({ hosted, done: done ? true : null, reward, link: linkContext(url.searchParams), ...language }, { headers: LANGUAGE_HEADERS });
+  return data({ hosted, done: done ? true : null, reward, link: linkContext(url.searchParams), ...language }, { headers: HEADERS });
 }
 
 /** A question's problem: one the shopper can fix (shown in the page's language), or the server's own sentence. */
