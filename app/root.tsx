@@ -1,15 +1,19 @@
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError } from "@remix-run/react";
 import type { LinksFunction } from "@remix-run/node";
 import styles from "./styles/app.css?url";
 import { useNonce } from "./lib/nonce";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-/** The HTML shell of every Remix page (admin and home). API routes are resource routes and skip it. */
+/**
+ * The HTML shell of every Remix page (admin and home). API routes are resource routes and skip it. `<html lang>` is
+ * English unless a page's loader answers its own `htmlLang` (the hosted survey page speaks the shopper's language).
+ */
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  const lang = useMatches().map((m) => (m.data as { htmlLang?: unknown } | undefined)?.htmlLang).filter((l): l is string => typeof l === "string").pop() ?? "en";
   return (
-    <html lang="en">
+    <html lang={lang}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -23,6 +23,7 @@ import { contentScopeWatcher } from "./db/content-scopes.ts";
 import { reviewsRepo } from "./reviews/reviews.repo.ts";
 import { reviewsService } from "./reviews/reviews.service.ts";
 import { storesRepo } from "./stores/stores.repo.ts";
+import { regionsService } from "./surveys/regions.ts";
 import { aiRepo } from "./ai/ai.repo.ts";
 import { aiService } from "./ai/ai.service.ts";
 import { loadAiConfig, type AiConfig } from "./ai/config.ts";
@@ -279,6 +280,8 @@ async function buildServices(db: Db, options: ServicesOptions) {
     moderation,
     surveysData,
     surveys,
+    /** A country's ISO 3166-2 regions for the survey's location question (server/surveys/regions.ts). */
+    regions: regionsService({ stores }),
     media,
     mediaRows,
     /** Order lines (the data module; routes use `orders`). */

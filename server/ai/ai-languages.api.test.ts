@@ -9,10 +9,12 @@ import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { UI_LOCALES } from "../contract/widget-locales.ts";
 import type { KeywordTopic } from "../contract/storefront.ts";
 import { TOPICS } from "./keywords.ts";
-import { renderSummary, type SummaryClaim } from "./summary.ts";
-import { SUMMARY_TEXTS, TOPIC_KEYS } from "./summary-texts.ts";
+import { keywordLabel, renderSummary, type SummaryClaim } from "./summary.ts";
+import { SIZING_KEYWORDS, SUMMARY_TEXTS, TOPIC_KEYS } from "./summary-texts.ts";
 
 const P30 = "1088";
+/** 36 reviews whose fit keywords include three sizing keywords ("true to size", "size up", "runs small"). */
+const SIZING = "995";
 const prefix = `/v1/stores/${TEST_STORE_ID}/products/shopify-${P30}`;
 let t: TestServer;
 const get = async (path: string) => {
@@ -31,10 +33,12 @@ const englishFragments = (): string[] => {
 
 beforeAll(async () => {
   t = await startTestServer();
-  await seedRealReviews(t.services, { productIds: [P30] });
+  await seedRealReviews(t.services, { productIds: [P30, SIZING] });
   await t.services.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: true });
-  const r = await t.services.ai.generate(TEST_STORE_ID, { type: "product", id: P30 });
-  if (r.status !== "generated") throw new Error("expected a version");
+  for (const id of [P30, SIZING]) {
+    const r = await t.services.ai.generate(TEST_STORE_ID, { type: "product", id });
+    if (r.status !== "generated") throw new Error("expected a version");
+  }
 });
 afterAll(() => t.close());
 
@@ -52,7 +56,7 @@ describe("summary in the page's language", () => {
     expect(topical.length).toBeGreaterThan(0);
     for (const c of topical) {
       expect(de.body).toContain(`${SUMMARY_TEXTS.de.topics[c.topicKey!]}: ${c.kind === "praise" ? "gelobt" : "bemängelt"} in ${c.sharePercent}\u00a0% der Bewertungen`);
-      for (const k of c.keywords ?? []) expect(de.body).toContain(`„${k}“`);
+      for (const k of c.keywords ?? []) expect(de.body).toContain(`„${keywordLabel(k, "de")}“`);
     }
   });
 
@@ -82,6 +86,44 @@ describe("keyword topic names in the page's language", () => {
   });
 });
 
+describe("the sizing keywords Chorus generates in the page's language", () => {
+  it("German: a label in German beside each sizing keyword, whose stored name still filters the reviews", async () => {
+    const get = async (path: string) => (await fetch(t.url(`/v1/stores/${TEST_STORE_ID}/products/shopify-${SIZING}${path}`))).json();
+    const en = (await get("/reviews_keywords")).reviewsKeywords.keywordTopics as KeywordTopic[];
+    const de = (await get("/reviews_keywords?locale=de")).reviewsKeywords.keywordTopics as KeywordTopic[];
+    const sizing = en.flatMap((x) => x.keywords).filter((k) => (SIZING_KEYWORDS as readonly string[]).includes(k.name));
+    expect(sizing.length, "the product's keywords include sizing advice").toBeGreaterThan(0);
+    for (const k of de.flatMap((x) => x.keywords)) {
+      const generated = (SIZING_KEYWORDS as readonly string[]).includes(k.name);
+      expect(k.label, k.name).toBe(generated ? SUMMARY_TEXTS.de.sizing[k.name as (typeof SIZING_KEYWORDS)[number]] : undefined);
+    }
+    expect(en.flatMap((x) => x.keywords).every((k) => !("label" in k)), "no label without ?locale=").toBe(true);
+    for (const k of sizing) {
+      // the filter value is the stored name: the German page's chip filters exactly like the English one
+      const byName = (await get(`/reviews?keyword=${encodeURIComponent(k.name)}&limit=25`)).reviews as { reviewId: string }[];
+      expect(byName.length, k.name).toBe(k.occurrences);
+      expect(new Set(byName.map((r) => r.reviewId)).size, `${k.name}: no duplicates`).toBe(k.occurrences);
+      // the German label is a display text, never a filter value
+      expect((await get(`/reviews?keyword=${encodeURIComponent(SUMMARY_TEXTS.de.sizing[k.name as (typeof SIZING_KEYWORDS)[number]])}`)).reviews).toEqual([]);
+    }
+  });
+
+  it("every language has a label for every sizing keyword; the summary quotes them in that language", () => {
+    const claims: SummaryClaim[] = [
+      { kind: "aggregate", text: "", average: 4, reviewCount: 40, recommendPercent: null, reviewIds: [] },
+      { kind: "complaint", text: "", topic: TOPICS.fit, topicKey: "fit", keywords: ["runs small", "waist"], sharePercent: 20, reviewIds: ["b"] },
+    ];
+    for (const locale of UI_LOCALES) {
+      const texts = SUMMARY_TEXTS[locale];
+      expect(Object.keys(texts.sizing).sort(), locale).toEqual([...SIZING_KEYWORDS].sort());
+      const body = renderSummary(claims, locale)!;
+      expect(body, locale).toContain(`${texts.quote[0]}${texts.sizing["runs small"]}${texts.quote[1]}`);
+      expect(body, locale).toContain(`${texts.quote[0]}waist${texts.quote[1]}`);
+      if (locale !== "en") for (const k of SIZING_KEYWORDS) expect(texts.sizing[k], `${locale} ${k}`).not.toBe(k);
+    }
+  });
+});
+
 describe("the templates of all 16 languages", () => {
   const claims: SummaryClaim[] = [
     { kind: "aggregate", text: "", average: 4.25, reviewCount: 1024, recommendPercent: 87, reviewIds: [] },
@@ -98,7 +140,7 @@ describe("the templates of all 16 languages", () => {
       expect(body, locale).toContain(new Intl.NumberFormat(intl).format(1024));
       expect(body, locale).toContain(new Intl.NumberFormat(intl, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(4.3));
       for (const p of [87, 41, 12]) expect(body, locale).toContain(new Intl.NumberFormat(intl, { style: "percent" }).format(p / 100));
-      for (const k of ["soft fabric", "quality", "runs small"]) expect(body, locale).toContain(`${texts.quote[0]}${k}${texts.quote[1]}`);
+      for (const k of ["soft fabric", "quality", texts.sizing["runs small"]]) expect(body, locale).toContain(`${texts.quote[0]}${k}${texts.quote[1]}`);
       expect(body, locale).toContain(texts.topics.fabric);
       if (locale !== "en") for (const fragment of englishFragments()) expect(body, locale).not.toContain(fragment);
     }

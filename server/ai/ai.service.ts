@@ -24,7 +24,7 @@ import type { AiRepo, AiScope, VersionRow } from "./ai.repo.ts";
 import type { AiConfig } from "./config.ts";
 import type { KeywordEngine } from "./keywords.ts";
 import { checkSummary, llmSummary } from "./llm.ts";
-import { buildKeywordTopics, buildSummary, renderSummary, topicName, type SummaryClaim } from "./summary.ts";
+import { buildKeywordTopics, buildSummary, keywordLabel, renderSummary, topicName, type SummaryClaim } from "./summary.ts";
 import { uiLocaleFor } from "../contract/widget-locales.ts";
 import { contentScope as scopeName } from "../shared/content-scopes.ts";
 import { isoFromMs as iso } from "../shared/iso-date.ts";
@@ -318,14 +318,20 @@ export function aiService(deps: {
 
     /**
      * GET …/products/{key}/reviews_keywords: docs/ai.md, Answers, or `{}` when none are published or too few reviews.
-     * With `locale`, topic names in that language (docs/ai.md, Languages); keyword names always as identified.
+     * With `locale`, topic names in that language and a `label` in that language beside each keyword Chorus generates
+     * (sizing advice, "runs small"), docs/ai.md "Languages"; keyword `name`s always as identified (the filter value).
      */
     async getKeywords(params: ScopeParams, locale?: string): Promise<ReviewsKeywordsResponse> {
       const { storeId, scope } = await contentScope(params);
       const v = await repo.latestKeywords(storeId, scope);
       const keywordTopics = v?.keywords_json ? (JSON.parse(v.keywords_json) as KeywordTopic[]) : [];
       if (!keywordTopics.length) return {};
-      return { reviewsKeywords: { keywordTopics: locale ? keywordTopics.map((t) => ({ ...t, topic: topicName(t.topic, locale) })) : keywordTopics } };
+      if (!locale) return { reviewsKeywords: { keywordTopics } };
+      const labelled = (k: KeywordTopic["keywords"][number]) => {
+        const label = keywordLabel(k.name, locale);
+        return label === k.name ? k : { ...k, label };
+      };
+      return { reviewsKeywords: { keywordTopics: keywordTopics.map((t) => ({ ...t, topic: topicName(t.topic, locale), keywords: t.keywords.map(labelled) })) } };
     },
   };
 }

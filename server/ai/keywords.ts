@@ -10,6 +10,7 @@
  */
 import winkNLP from "wink-nlp";
 import model from "wink-eng-lite-web-model";
+import type { SizingKeyword } from "./summary-texts.ts";
 
 /** Bumped whenever extraction changes: reviews analysed by an older version are analysed again. */
 export const KEYWORD_ENGINE_VERSION = "kw-2";
@@ -54,8 +55,11 @@ const NON_DESCRIPTIVE = new Set(
   "other same first last next many few own such much more most only different whole entire several usual regular normal additional extra previous certain main overall own real actual".split(" "),
 );
 
-/** Fixed phrases with an inherent polarity (sizing advice is a praise or a complaint by itself). */
-const PHRASES: { re: RegExp; keyword: string; topic: TopicName; polarity: Polarity }[] = [
+/**
+ * Fixed phrases with an inherent polarity (sizing advice is a praise or a complaint by itself). Their keywords are
+ * Chorus's words, not a shopper's: each is shown in the page's language (./summary-texts.ts `SIZING_KEYWORDS`).
+ */
+const PHRASES: { re: RegExp; keyword: SizingKeyword; topic: TopicName; polarity: Polarity }[] = [
   { re: /\btrue to size\b|\btts\b/, keyword: "true to size", topic: TOPICS.fit, polarity: 1 },
   { re: /\b(?:runs?|running|ran|fits?|fitting|is|was|are|were)\s+(?:a\s+(?:bit|little|tad)\s+|very\s+|really\s+|slightly\s+|too\s+)?small\b/, keyword: "runs small", topic: TOPICS.fit, polarity: -1 },
   { re: /\b(?:runs?|running|ran|fits?|fitting|is|was|are|were)\s+(?:a\s+(?:bit|little|tad)\s+|very\s+|really\s+|slightly\s+|too\s+)?(?:large|big)\b/, keyword: "runs large", topic: TOPICS.fit, polarity: -1 },

@@ -9,7 +9,7 @@ import type { KeywordTopic } from "../contract/storefront.ts";
 import { uiLocaleFor } from "../contract/widget-locales.ts";
 import type { KeywordCountRow, MentionRow, ScopeStats } from "./ai.repo.ts";
 import { TOPICS } from "./keywords.ts";
-import { SUMMARY_TEXTS, TOPIC_KEYS, type SummaryTexts, type TopicKey } from "./summary-texts.ts";
+import { SIZING_KEYWORDS, SUMMARY_TEXTS, TOPIC_KEYS, type SizingKeyword, type SummaryTexts, type TopicKey } from "./summary-texts.ts";
 
 /**
  * One claim of a summary: its English sentence and the facts behind it (stored as the version's `claims_json`:
@@ -70,10 +70,19 @@ export function topicName(name: string, tag: string): string {
 }
 
 /**
+ * How keyword `keyword` (as stored, the `?keyword=` filter value) reads in the language of `tag`: a sizing keyword
+ * Chorus generates ("runs small") in that language's words (./summary-texts.ts `sizing`); a shopper's own word as
+ * written (docs/ai.md "Languages").
+ */
+export function keywordLabel(keyword: string, tag: string): string {
+  return (SIZING_KEYWORDS as readonly string[]).includes(keyword) ? SUMMARY_TEXTS[uiLocaleFor(tag)].sizing[keyword as SizingKeyword] : keyword;
+}
+
+/**
  * The summary's sentences in the language of `tag` (any language tag; resolved to one of the 16 widget languages,
  * else English: server/contract/widget-locales.ts `uiLocaleFor`), rendered from its claims' facts through
- * ./summary-texts.ts: numbers with `Intl.NumberFormat` of that language, topic names translated, the shoppers'
- * keywords quoted as written (docs/ai.md "Languages"). Null when the claims carry no facts (a version stored
+ * ./summary-texts.ts: numbers with `Intl.NumberFormat` of that language, topic names and Chorus's sizing keywords
+ * translated, the shoppers' keywords quoted as written (docs/ai.md "Languages"). Null when the claims carry no facts (a version stored
  * before facts were kept): the caller serves the stored text.
  */
 export function renderSummary(claims: SummaryClaim[], tag: string): string | null {
@@ -101,7 +110,7 @@ function sentencesOf(claims: SummaryClaim[], tag: string): string[][] | null {
       const rating = fill(texts.rating[category] ?? texts.rating.other, { average: one.format(aggregate.average!), count: number.format(aggregate.reviewCount!) });
       return aggregate.recommendPercent == null ? [rating] : [rating, fill(texts.recommend, { percent: percent(aggregate.recommendPercent) })];
     }
-    const keywords = c.keywords?.length ? `${texts.brackets[0]}${list.format(c.keywords.map((k) => `${texts.quote[0]}${k}${texts.quote[1]}`))}${texts.brackets[1]}` : "";
+    const keywords = c.keywords?.length ? `${texts.brackets[0]}${list.format(c.keywords.map((k) => `${texts.quote[0]}${keywordLabel(k, locale)}${texts.quote[1]}`))}${texts.brackets[1]}` : "";
     return [fill(c.kind === "praise" ? texts.praised : texts.criticised, { topic: c.topic ? topicName(c.topic, locale) : "", percent: percent(c.sharePercent ?? 0), keywords })];
   });
   if (!claims.some((c) => c.kind === "complaint")) out.push([fill(texts.noComplaint, { percent: percent(COMPLAINT_MIN_PERCENT) })]);

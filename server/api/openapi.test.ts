@@ -209,6 +209,9 @@ describe("live answers validate against the documents", () => {
     await check({ url: `${S}/surveys/${DEMO_CHANNEL_IDS.npsEmail}/responses`, status: 400, body: { answeredQuestions: [] } });
     await check({ url: `${S}/surveys/${DEMO_CHANNEL_IDS.npsEmail}`, status: 200 });
     await check({ url: `${S}/surveys/6f1c2b7e-0d55-4c1e-9a35-3b1f0f6e2a11`, status: 404 });
+    await check({ url: `${S}/regions/DE`, status: 200 });
+    await check({ url: `${S}/regions/ZZ`, status: 404 });
+    await check({ url: `${S}/regions/DEU`, status: 400 });
     // Loyalty.
     const L = `${S}/loyalty`;
     await check({ url: `${L}/legal_policies`, status: 200 });

@@ -248,6 +248,9 @@ export const keywordTopicSchema = z.object({
   keywords: z.array(z.object({
     name: z.string().meta({ description: "The keyword phrase." }),
     occurrences: count("How many times the keyword was identified in the reviews."),
+    label: z.string().optional().meta({
+      description: "Only with `?locale=`, only for the sizing keywords Chorus generates (`true to size`, `runs small`, `runs large`, `size up`, `size down`): the keyword in that language, to show instead of `name` (e.g. `fällt klein aus`). Filter by `name`.",
+    }),
   })).meta({ description: "The theme's keywords." }),
 }).meta({ id: "KeywordTopic", description: "A theme of the reviews with the keywords identified for it." });
 export type KeywordTopic = z.infer<typeof keywordTopicSchema>;

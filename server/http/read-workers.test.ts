@@ -39,8 +39,8 @@ describe("read workers", () => {
   it("is sent only public storefront GETs that only read (the operations marked readsOnly)", async () => {
     const sent = operationTable(await loadBuild()).operations.filter((op) => op.readsOnly);
     // reviews, media, questions, aggregates in every scope; AI summary and keywords; snippets, structured data, widget settings;
-    // the Okendo-compatible review, question aggregate and product attributes; Okendo's widget_plus_settings; a channel survey
-    expect(sent).toHaveLength(23);
+    // the Okendo-compatible review, question aggregate and product attributes; Okendo's widget_plus_settings; a channel survey; a country's regions
+    expect(sent).toHaveLength(24);
     for (const op of sent) expect([op.method, op.api, op.auth, op.cache], op.routeId).toEqual(["GET", "storefront", "none", "public"]);
   });
 
@@ -60,6 +60,7 @@ describe("read workers", () => {
       `${store}/collections/${group}/questions`,
       `${store}/products/shopify-862/reviews_summary`,
       `${store}/products/shopify-862/reviews_keywords`,
+      `${store}/regions/DE`,
       `${store}/products/shopify-${PRODUCT}/reviews?orderBy=sideways`, // a 400, computed by the worker too
       `/v1/stores/00000000-0000-4000-8000-000000000000/reviews`, // unknown store: 404
     ];

@@ -185,7 +185,7 @@ describe("the hosted survey page /s/{channelSurveyId} without JavaScript (docs/s
     const res = await post(`/s/${linkChannel}`, [[surveyField(q(3)), "Other"], [surveyField(q(6)), "not-an-address"], [surveyField(q(7), "day"), "31"], [surveyField(q(7), "month"), "4"], [surveyField(q(7), "year"), "1990"]]);
     expect(res.status).toBe(400);
     const html = await res.text();
-    expect(html).toContain("please see the 4 questions marked below");
+    expect(html).toContain("The answers were not sent: please see the marked questions below.");
     expect(html).toMatch(new RegExp(`id="e-${q(0)}"[^>]*>Answer this question.<`));
     expect(html).toMatch(new RegExp(`id="e-${q(3)}"[^>]*>Describe your answer in the field below.<`));
     expect(html).toMatch(new RegExp(`id="e-${q(6)}"[^>]*>Enter a valid e-mail address`));

@@ -11,9 +11,10 @@ export interface ChorusEventMap {
   "chorus-rating-loaded": { reviewCount: number; averageRating: number };
   /**
    * A keyword topic was chosen (or cleared with `keyword: null`) by `<chorus-reviews-keywords>`;
-   * dispatched on `document`. `<chorus-reviews>` of the same store and scope filters by it.
+   * dispatched on `document`. `<chorus-reviews>` of the same store and scope filters by it. `label`: the keyword as
+   * shown on the page (a sizing keyword Chorus generates, in the page's language), when it differs from `keyword`.
    */
-  "chorus-keyword-selected": { keyword: string | null; storeId: string; productId?: string; groupId?: string };
+  "chorus-keyword-selected": { keyword: string | null; label?: string; storeId: string; productId?: string; groupId?: string };
   /** `<chorus-loyalty>`: the shopper joined the program (sign-up points awarded, initial VIP tier set). */
   "chorus-loyalty-enrolled": { loyaltyCustomerId: string; balance: number; vipTierName?: string };
   /** `<chorus-loyalty>`: the shopper redeemed points for a reward; `code` is the coupon code. */

@@ -11,9 +11,10 @@ import { KEYWORDS_TEXTS } from "../../server/contract/widget-strings/reviews-key
 
 /**
  * @summary Keyword topics of a product's reviews (docs/ai.md, Answers) as groups of toggle chips with
- * counts. Topic names come in the element's language (`?locale=`, docs/ai.md, Languages); the keywords are
- * the shoppers' own words, shown as written. Choosing a chip dispatches `chorus-keyword-selected` with that keyword; choosing the active chip
- * again clears it (`keyword: null`). `<chorus-reviews>` on the same page listens and filters its list.
+ * counts. Topic names come in the element's language (`?locale=`, docs/ai.md, Languages), and so do the sizing
+ * keywords Chorus generates ("runs small": the answer's `label`); the other keywords are the shoppers' own words,
+ * shown as written. Choosing a chip dispatches `chorus-keyword-selected` with that keyword (the stored `name`, the
+ * filter value, plus the `label` shown when there is one); choosing the active chip again clears it (`keyword: null`). `<chorus-reviews>` on the same page listens and filters its list.
  *
  * No layout shift (issue 8): the element reserves `--chorus-reviews-keywords-min-height` from the start
  * (placeholder bars while loading). When the API answers `{}` or fails, it shows nothing and takes no
@@ -30,7 +31,7 @@ import { KEYWORDS_TEXTS } from "../../server/contract/widget-strings/reviews-key
  * @attr api-base - Chorus origin (default: where chorus.js came from)
  * @attr state - reflected, read-only: `loading` | `ready` | `empty` (no keywords, or they could not be loaded)
  *
- * @event chorus-keyword-selected - `{ keyword: string | null, storeId, productId }`, bubbles and composed
+ * @event chorus-keyword-selected - `{ keyword: string | null, label?: string, storeId, productId }`, bubbles and composed
  *
  * @csspart topics - the wrapper
  * @csspart topic - one topic group
@@ -136,9 +137,9 @@ export class ChorusReviewsKeywords extends ChorusElement {
     this.state = topics.length ? "ready" : "empty";
   }
 
-  #choose(keyword: string): void {
+  #choose(keyword: string, label?: string): void {
     this.active = this.active === keyword ? null : keyword;
-    this.emit("chorus-keyword-selected", { keyword: this.active, storeId: this.storeId, productId: this.productId });
+    this.emit("chorus-keyword-selected", { keyword: this.active, ...(this.active && label ? { label } : {}), storeId: this.storeId, productId: this.productId });
   }
 
   render() {
@@ -165,8 +166,8 @@ export class ChorusReviewsKeywords extends ChorusElement {
             ${t.keywords.map(
               (k) => html`<li>
                 <button part=${this.active === k.name ? "chip active" : "chip"} aria-pressed=${this.active === k.name}
-                  @click=${() => this.#choose(k.name)}>
-                  ${k.name} <span class="count" part="count">${formatCount(k.occurrences)}</span><span class="visually-hidden"> ${this.t("keywords.reviews")}</span>
+                  @click=${() => this.#choose(k.name, k.label)}>
+                  ${k.label ?? k.name} <span class="count" part="count">${formatCount(k.occurrences)}</span><span class="visually-hidden"> ${this.t("keywords.reviews")}</span>
                 </button>
               </li>`,
             )}

@@ -277,12 +277,16 @@ export class ChorusReviews extends ChorusElement {
     this.#fold?.disconnect();
   }
 
+  /** The chosen keyword as the keywords element shows it (in the page's language), for the "no reviews" line. */
+  #keywordLabel = "";
+
   /** Apply a keyword chosen in `<chorus-reviews-keywords>` when it targets this store and scope. */
   #onKeyword = (event: Event): void => {
-    const detail = (event as CustomEvent<{ keyword: string | null; storeId: string; productId?: string; groupId?: string }>).detail;
+    const detail = (event as CustomEvent<{ keyword: string | null; label?: string; storeId: string; productId?: string; groupId?: string }>).detail;
     if (!detail || detail.storeId !== this.storeId) return;
     if ((detail.productId ?? "") !== this.productId || (detail.groupId ?? "") !== this.groupId) return;
     this.keyword = detail.keyword ?? "";
+    this.#keywordLabel = detail.keyword ? (detail.label ?? detail.keyword) : "";
   };
 
   protected willUpdate(): void {
@@ -687,7 +691,7 @@ export class ChorusReviews extends ChorusElement {
     if (this.reviews.length === 0) {
       return this.#filtered
         ? html`<div class="invite" part="empty"><p>${this.t("reviews.emptyFiltered")}</p>${this.#clearButton()}</div>`
-        : html`<p part="empty">${this.keyword ? this.t("reviews.emptyKeyword", { keyword: this.keyword }) : this.t("reviews.empty")}</p>`;
+        : html`<p part="empty">${this.keyword ? this.t("reviews.emptyKeyword", { keyword: this.#keywordLabel || this.keyword }) : this.t("reviews.empty")}</p>`;
     }
     return html`<ol part="list">${this.reviews.slice(0, this.shown).map((r) => this.#renderReview(r))}</ol>
       ${this.nextUrl || this.moreError

@@ -1,6 +1,7 @@
 /** The `<chorus-survey>` element; its contract (attributes, events, parts, custom properties) is the JSDoc of its class below. */
 import { css, html, nothing, type TemplateResult } from "lit";
 import type { StorefrontSurvey, StorefrontSurveyResponse, SurveyQuestion, SurveySubmissionResponse } from "../../server/contract/surveys.ts";
+import type { Region, RegionsResponse } from "../../server/contract/regions.ts";
 import { answerFromForm, answersFromForm, surveyField, type SurveyProblem } from "../../server/contract/survey-form.ts";
 import { COUNTRY_CODES } from "../../server/contract/countries.ts";
 import { SURVEY_TEXTS } from "../../server/contract/widget-strings/survey.ts";
@@ -19,7 +20,10 @@ const PROBLEM_TEXT: Record<SurveyProblem, keyof typeof SURVEY_TEXTS> = {
  * @summary A survey a shopper answers (docs/surveys.md, Answering a survey): the channel survey's questions one per
  * step, with progress, Back and Next, all eight question types (NPS 0–10, stars, five-point scale, single and multi
  * select with the "other" answer, text, e-mail with marketing opt-in) and the four profile variants (date of birth,
- * country and region with names in the shopper's language, single and multi value). Each step is checked with the
+ * country and region, single and multi value). The location question's country select names and sorts the ISO 3166-1
+ * countries in the page's language (`Intl.DisplayNames`); choosing one asks `GET /regions/{country}` (once per
+ * country) and offers its ISO 3166-2 regions in a second select (stored as the code after the hyphen, `BY` of
+ * `DE-BY`), or a free-text region for a country without any. Each step is checked with the
  * rules of the hosted survey page (server/contract/survey-form.ts) before Next; the server's refusal of an answer is
  * shown at its question. After sending: a thank-you state with the reward code, if the channel survey has one, and
  * a copy button. Reads `GET /surveys/{channel-survey-id}` and posts to `POST /surveys/{channel-survey-id}/responses`.
@@ -64,6 +68,7 @@ export class ChorusSurvey extends ChorusElement {
     busy: { state: true },
     result: { state: true },
     copied: { state: true },
+    regions: { state: true },
   };
   static styles = [
     tokens,
@@ -107,6 +112,10 @@ export class ChorusSurvey extends ChorusElement {
   busy = false;
   result: SurveySubmissionResponse["surveyResponse"] | null = null;
   copied = false;
+  /** The regions of each country asked for (null: being asked, or the request failed: a free-text region then). */
+  regions: Record<string, Region[] | null> = {};
+  /** The country chosen in each location question. */
+  #country: Record<string, string> = {};
   #loadedFor = "";
   #cleanup: (() => void) | null = null;
 
@@ -229,6 +238,17 @@ export class ChorusSurvey extends ChorusElement {
     }
   }
 
+  /** A country was chosen in location question `id`: ask for its regions once (they are cacheable, public data). */
+  #chooseCountry(id: string, code: string): void {
+    this.#country = { ...this.#country, [id]: code };
+    this.requestUpdate();
+    if (!code || code in this.regions) return;
+    this.regions = { ...this.regions, [code]: null };
+    getJson<RegionsResponse>(`${this.storeUrl}/regions/${encodeURIComponent(code)}`)
+      .then((body) => { this.regions = { ...this.regions, [code]: body.regions }; })
+      .catch(() => { /* stays null: a free-text region */ });
+  }
+
   /** The controls of question `q` (field names of server/contract/survey-form.ts). */
   #controls(q: SurveyQuestion): TemplateResult {
     const name = (part?: Parameters<typeof surveyField>[1]) => surveyField(q.id, part);
@@ -282,11 +302,18 @@ export class ChorusSurvey extends ChorusElement {
       let names: Intl.DisplayNames | null = null;
       try { names = new Intl.DisplayNames([lang, "en"], { type: "region" }); } catch { /* an old browser: codes only */ }
       const countries = COUNTRY_CODES.map((code) => ({ code, name: names?.of(code) ?? code })).sort((a, b) => a.name.localeCompare(b.name, lang));
+      const country = this.#country[q.id] ?? "";
+      const regions = country ? this.regions[country] : undefined;
       return html`<div class="row">
-        <label>${this.t("survey.country")}<select name=${name("country")} autocomplete="country" aria-invalid=${invalid} aria-describedby=${described}>
+        <label>${this.t("survey.country")}<select name=${name("country")} autocomplete="country" aria-invalid=${invalid} aria-describedby=${described}
+          @change=${(e: Event) => this.#chooseCountry(q.id, (e.target as HTMLSelectElement).value)}>
           <option value="">${this.t("survey.choose")}</option>${countries.map((c) => html`<option value=${c.code}>${c.name}</option>`)}
         </select></label>
-        <label>${this.t("survey.zone")}<input type="text" name=${name("zone")} maxlength="10" autocomplete="address-level1" /></label>
+        ${regions?.length
+          ? html`<label>${this.t("survey.region")}<select name=${name("zone")} autocomplete="address-level1">
+              <option value="">${this.t("survey.choose")}</option>${regions.map((r) => html`<option value=${r.code}>${r.name}</option>`)}
+            </select></label>`
+          : html`<label>${this.t("survey.zone")}<input type="text" name=${name("zone")} maxlength="10" autocomplete="address-level1" /></label>`}
       </div>`;
     }
     return choices(q.options ?? [], q.profileAnswerType === "multi-value");
@@ -307,7 +334,7 @@ export class ChorusSurvey extends ChorusElement {
     const total = survey.questions.length;
     const last = this.step === total - 1;
     return html`<form part="form" novalidate aria-label=${survey.surveyName || this.t("survey.label")} @submit=${this.#submit}>
-      <div><strong>${survey.surveyName}</strong>${survey.description ? html`<p>${survey.description}</p>` : nothing}${survey.rewardDescription ? html`<p>${survey.rewardDescription}</p>` : nothing}</div>
+      <div><strong>${survey.surveyName}</strong>${survey.description ? html`<p>${survey.description}</p>` : nothing}${survey.rewardDescription ? html`<p>${this.t("survey.rewardFor", { reward: survey.rewardDescription })}</p>` : nothing}</div>
       <div class="progress" part="progress">
         <span aria-live="polite">${this.t("survey.progress", { current: this.step + 1, total })}</span>
         <div class="bar" aria-hidden="true"><span style="width:${Math.round(((this.step + 1) / total) * 100)}%"></span></div>

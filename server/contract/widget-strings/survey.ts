@@ -32,4 +32,10 @@ export const SURVEY_TEXTS = {
   "survey.problemDate": "Enter a real date: day, month and a year from 1900 to 2100.",
   "survey.problemCountry": "Choose a country.",
   "survey.problemZone": "A region code has at most 10 characters.",
+  "survey.region": "State, province or region (optional)",
+  "survey.notFoundTitle": "This survey is not available",
+  "survey.notFound": "We could not find this survey, or the shop has closed it. Check that the whole address was opened.",
+  "survey.sentTo": "Your answers were sent to {store}.",
+  "survey.rewardFor": "For your answers: {reward}",
+  "survey.notSent": "The answers were not sent: please see the marked questions below.",
 } as const;

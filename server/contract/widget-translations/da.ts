@@ -230,4 +230,10 @@ export default {
   "survey.problemDate": "Indtast en rigtig dato: dag, måned og et år fra 1900 til 2100.",
   "survey.problemCountry": "Vælg et land.",
   "survey.problemZone": "En regionskode har højst 10 tegn.",
+  "survey.region": "Stat, provins eller region (valgfrit)",
+  "survey.notFoundTitle": "Denne undersøgelse er ikke tilgængelig",
+  "survey.notFound": "Vi kunne ikke finde undersøgelsen, eller butikken har lukket den. Tjek, at hele adressen blev åbnet.",
+  "survey.sentTo": "Dine svar blev sendt til {store}.",
+  "survey.rewardFor": "For dine svar: {reward}",
+  "survey.notSent": "Svarene blev ikke sendt: se de markerede spørgsmål nedenfor.",
 } as const satisfies Record<string, string>;

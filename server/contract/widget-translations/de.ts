@@ -230,4 +230,10 @@ export default {
   "survey.problemDate": "Gib ein echtes Datum ein: Tag, Monat und ein Jahr von 1900 bis 2100.",
   "survey.problemCountry": "Wähle ein Land.",
   "survey.problemZone": "Ein Regionscode hat höchstens 10 Zeichen.",
+  "survey.region": "Bundesland, Provinz oder Region (optional)",
+  "survey.notFoundTitle": "Diese Umfrage ist nicht verfügbar",
+  "survey.notFound": "Wir konnten diese Umfrage nicht finden, oder der Shop hat sie beendet. Prüfe, ob die ganze Adresse geöffnet wurde.",
+  "survey.sentTo": "Deine Antworten wurden an {store} gesendet.",
+  "survey.rewardFor": "Für deine Antworten: {reward}",
+  "survey.notSent": "Die Antworten wurden nicht gesendet: Bitte sieh dir die markierten Fragen unten an.",
 } as const satisfies Record<string, string>;

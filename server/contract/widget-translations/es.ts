@@ -239,4 +239,10 @@ export default {
   "survey.problemDate": "Introduce una fecha real: día, mes y un año de 1900 a 2100.",
   "survey.problemCountry": "Elige un país.",
   "survey.problemZone": "Un código de región tiene como máximo 10 caracteres.",
+  "survey.region": "Estado, provincia o región (opcional)",
+  "survey.notFoundTitle": "Esta encuesta no está disponible",
+  "survey.notFound": "No encontramos esta encuesta, o la tienda la ha cerrado. Comprueba que se abrió la dirección completa.",
+  "survey.sentTo": "Tus respuestas se enviaron a {store}.",
+  "survey.rewardFor": "Por tus respuestas: {reward}",
+  "survey.notSent": "Las respuestas no se enviaron: revisa las preguntas marcadas abajo.",
 } as const satisfies Record<string, string>;

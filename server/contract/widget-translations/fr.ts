@@ -239,4 +239,10 @@ export default {
   "survey.problemDate": "Saisissez une vraie date : jour, mois et une année de 1900 à 2100.",
   "survey.problemCountry": "Choisissez un pays.",
   "survey.problemZone": "Un code de région compte au plus 10 caractères.",
+  "survey.region": "État, province ou région (facultatif)",
+  "survey.notFoundTitle": "Cette enquête n’est pas disponible",
+  "survey.notFound": "Nous n’avons pas trouvé cette enquête, ou la boutique l’a clôturée. Vérifiez que l’adresse complète a été ouverte.",
+  "survey.sentTo": "Vos réponses ont été envoyées à {store}.",
+  "survey.rewardFor": "Pour vos réponses : {reward}",
+  "survey.notSent": "Les réponses n’ont pas été envoyées : voyez les questions signalées ci-dessous.",
 } as const satisfies Record<string, string>;

@@ -239,4 +239,10 @@ export default {
   "survey.problemDate": "Inserisci una data reale: giorno, mese e un anno dal 1900 al 2100.",
   "survey.problemCountry": "Scegli un paese.",
   "survey.problemZone": "Un codice regione ha al massimo 10 caratteri.",
+  "survey.region": "Stato, provincia o regione (facoltativo)",
+  "survey.notFoundTitle": "Questo sondaggio non è disponibile",
+  "survey.notFound": "Non abbiamo trovato questo sondaggio, oppure il negozio lo ha chiuso. Controlla di aver aperto l’indirizzo completo.",
+  "survey.sentTo": "Le tue risposte sono state inviate a {store}.",
+  "survey.rewardFor": "Per le tue risposte: {reward}",
+  "survey.notSent": "Le risposte non sono state inviate: controlla le domande segnalate qui sotto.",
 } as const satisfies Record<string, string>;

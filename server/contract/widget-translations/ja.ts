@@ -221,4 +221,10 @@ export default {
   "survey.problemDate": "正しい日付を入力してください（日、月、1900〜2100 年）。",
   "survey.problemCountry": "国を選択してください。",
   "survey.problemZone": "地域コードは 10 文字以内です。",
+  "survey.region": "州・県・地域（任意）",
+  "survey.notFoundTitle": "このアンケートはご利用いただけません",
+  "survey.notFound": "アンケートが見つからないか、ショップが受付を終了しました。アドレス全体が開かれているかご確認ください。",
+  "survey.sentTo": "ご回答を{store}に送信しました。",
+  "survey.rewardFor": "ご回答の特典：{reward}",
+  "survey.notSent": "回答は送信されていません。下の印の付いた質問をご確認ください。",
 } as const satisfies Record<string, string>;

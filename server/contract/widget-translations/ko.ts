@@ -221,4 +221,10 @@ export default {
   "survey.problemDate": "실제 날짜를 입력하세요: 일, 월, 1900~2100년.",
   "survey.problemCountry": "국가를 선택하세요.",
   "survey.problemZone": "지역 코드는 최대 10자입니다.",
+  "survey.region": "주, 도 또는 지역(선택)",
+  "survey.notFoundTitle": "이 설문은 이용할 수 없습니다",
+  "survey.notFound": "설문을 찾을 수 없거나 상점에서 설문을 종료했습니다. 주소 전체가 열렸는지 확인하세요.",
+  "survey.sentTo": "답변이 {store}(으)로 전송되었습니다.",
+  "survey.rewardFor": "답변 혜택: {reward}",
+  "survey.notSent": "답변이 전송되지 않았습니다. 아래 표시된 질문을 확인하세요.",
 } as const satisfies Record<string, string>;

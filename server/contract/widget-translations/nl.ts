@@ -230,4 +230,10 @@ export default {
   "survey.problemDate": "Vul een echte datum in: dag, maand en een jaar van 1900 tot 2100.",
   "survey.problemCountry": "Kies een land.",
   "survey.problemZone": "Een regiocode heeft hoogstens 10 tekens.",
+  "survey.region": "Staat, provincie of regio (optioneel)",
+  "survey.notFoundTitle": "Deze enquête is niet beschikbaar",
+  "survey.notFound": "We konden deze enquête niet vinden, of de winkel heeft haar gesloten. Controleer of het hele adres is geopend.",
+  "survey.sentTo": "Je antwoorden zijn verstuurd naar {store}.",
+  "survey.rewardFor": "Voor je antwoorden: {reward}",
+  "survey.notSent": "De antwoorden zijn niet verstuurd: bekijk de gemarkeerde vragen hieronder.",
 } as const satisfies Record<string, string>;

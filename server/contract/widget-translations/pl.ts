@@ -248,4 +248,10 @@ export default {
   "survey.problemDate": "Podaj prawdziwą datę: dzień, miesiąc i rok od 1900 do 2100.",
   "survey.problemCountry": "Wybierz kraj.",
   "survey.problemZone": "Kod regionu ma najwyżej 10 znaków.",
+  "survey.region": "Stan, prowincja lub region (opcjonalnie)",
+  "survey.notFoundTitle": "Ta ankieta jest niedostępna",
+  "survey.notFound": "Nie znaleźliśmy tej ankiety albo sklep ją zamknął. Sprawdź, czy otwarto cały adres.",
+  "survey.sentTo": "Twoje odpowiedzi wysłano do {store}.",
+  "survey.rewardFor": "Za odpowiedzi: {reward}",
+  "survey.notSent": "Odpowiedzi nie zostały wysłane: sprawdź zaznaczone pytania poniżej.",
 } as const satisfies Record<string, string>;

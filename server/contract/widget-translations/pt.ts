@@ -239,4 +239,10 @@ export default {
   "survey.problemDate": "Introduza uma data real: dia, mês e um ano de 1900 a 2100.",
   "survey.problemCountry": "Escolha um país.",
   "survey.problemZone": "Um código de região tem no máximo 10 caracteres.",
+  "survey.region": "Estado, província ou região (opcional)",
+  "survey.notFoundTitle": "Este inquérito não está disponível",
+  "survey.notFound": "Não encontrámos este inquérito, ou a loja encerrou-o. Verifique se abriu o endereço completo.",
+  "survey.sentTo": "As suas respostas foram enviadas para {store}.",
+  "survey.rewardFor": "Pelas suas respostas: {reward}",
+  "survey.notSent": "As respostas não foram enviadas: veja as perguntas assinaladas abaixo.",
 } as const satisfies Record<string, string>;

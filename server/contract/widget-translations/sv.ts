@@ -230,4 +230,10 @@ export default {
   "survey.problemDate": "Ange ett riktigt datum: dag, månad och ett år från 1900 till 2100.",
   "survey.problemCountry": "Välj ett land.",
   "survey.problemZone": "En regionkod har högst 10 tecken.",
+  "survey.region": "Delstat, provins eller region (valfritt)",
+  "survey.notFoundTitle": "Den här enkäten är inte tillgänglig",
+  "survey.notFound": "Vi hittade inte enkäten, eller så har butiken stängt den. Kontrollera att hela adressen öppnades.",
+  "survey.sentTo": "Dina svar skickades till {store}.",
+  "survey.rewardFor": "För dina svar: {reward}",
+  "survey.notSent": "Svaren skickades inte: se de markerade frågorna nedan.",
 } as const satisfies Record<string, string>;

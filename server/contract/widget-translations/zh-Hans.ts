@@ -221,4 +221,10 @@ export default {
   "survey.problemDate": "请输入真实日期：日、月和 1900 至 2100 年之间的年份。",
   "survey.problemCountry": "请选择国家/地区。",
   "survey.problemZone": "地区代码最多 10 个字符。",
+  "survey.region": "州、省或地区（可选）",
+  "survey.notFoundTitle": "此问卷不可用",
+  "survey.notFound": "找不到此问卷，或商店已关闭该问卷。请检查是否打开了完整的地址。",
+  "survey.sentTo": "您的回答已发送至 {store}。",
+  "survey.rewardFor": "回答奖励：{reward}",
+  "survey.notSent": "回答未发送：请查看下方标出的问题。",
 } as const satisfies Record<string, string>;

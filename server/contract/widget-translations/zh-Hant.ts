@@ -221,4 +221,10 @@ export default {
   "survey.problemDate": "請輸入真實日期：日、月及 1900 至 2100 年之間的年份。",
   "survey.problemCountry": "請選擇國家/地區。",
   "survey.problemZone": "地區代碼最多 10 個字元。",
+  "survey.region": "州、省或地區（選填）",
+  "survey.notFoundTitle": "此問卷無法使用",
+  "survey.notFound": "找不到此問卷，或商店已關閉該問卷。請檢查是否開啟了完整的網址。",
+  "survey.sentTo": "您的回答已傳送至 {store}。",
+  "survey.rewardFor": "回答獎勵：{reward}",
+  "survey.notSent": "回答未傳送：請查看下方標示的問題。",
 } as const satisfies Record<string, string>;
