@@ -110,7 +110,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         if (checked.errors) return fail({ form: key, errors: checked.errors, values: valuesOf(form) });
         if (intent === "add-question") {
           const id = await builder.addQuestion(store.storeId, survey.surveyId, checked.question);
-          return back("Question added.", `#q-${id}`);
+          return back(`Question added: ${checked.question.text}`, `#q-${id}`);
         }
         await builder.updateQuestion(store.storeId, questionId, checked.question);
         return back("Question saved. Responses already stored keep the text they were answered with.", `#q-${questionId}`);
