@@ -88,17 +88,17 @@ test("a survey built in the admin with every type and profile variant is answere
   expect(await questionTexts(page)).toEqual(BUILT.map((q) => q.text));
 
   // Reorder with the keyboard: the last question up one place, then back down.
-  const up = page.getByRole("button", { name: "Move question 11 up: Which departments?" });
+  const up = page.getByRole("button", { name: "Move up: question 11, Which departments?" });
   await up.focus();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status").filter({ hasText: "Question moved to position 10 of 11." })).toBeVisible();
   expect((await questionTexts(page)).slice(9)).toEqual(["Which departments?", "Your age group"]);
-  const down = page.getByRole("button", { name: "Move question 10 down: Which departments?" });
+  const down = page.getByRole("button", { name: "Move down: question 10, Which departments?" });
   await down.focus();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status").filter({ hasText: "Question moved to position 11 of 11." })).toBeVisible();
   expect(await questionTexts(page)).toEqual(BUILT.map((q) => q.text));
-  await expect(page.getByRole("button", { name: "Move question 1 up: Is there anything you would like to tell us?" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Move up: question 1, Is there anything you would like to tell us?" })).toBeDisabled();
 
   // The shareable-link channel survey: a reward without its code is refused in place; then saved with both.
   const channel = page.locator(".builder-channels > li").first();

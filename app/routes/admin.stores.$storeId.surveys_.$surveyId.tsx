@@ -278,9 +278,9 @@ export default function SurveyBuilder() {
             <Form method="post" className="inline-form" aria-label={`Order of question ${i + 1}`}>
               <CsrfField />
               <input type="hidden" name="questionId" value={q.id} />
-              <button type="submit" name="intent" value="move-up" className="secondary" disabled={busy || i === 0} aria-label={`Move question ${i + 1} up: ${q.text}`}>Move up</button>
-              <button type="submit" name="intent" value="move-down" className="secondary" disabled={busy || i === n - 1} aria-label={`Move question ${i + 1} down: ${q.text}`}>Move down</button>
-              <button type="submit" name="intent" value="delete-question" className="secondary danger" disabled={busy || n === 1} aria-label={`Delete question ${i + 1}: ${q.text}`}>Delete</button>
+              <button type="submit" name="intent" value="move-up" className="secondary" disabled={busy || i === 0} aria-label={`Move up: question ${i + 1}, ${q.text}`}>Move up</button>
+              <button type="submit" name="intent" value="move-down" className="secondary" disabled={busy || i === n - 1} aria-label={`Move down: question ${i + 1}, ${q.text}`}>Move down</button>
+              <button type="submit" name="intent" value="delete-question" className="secondary danger" disabled={busy || n === 1} aria-label={`Delete: question ${i + 1}, ${q.text}`}>Delete</button>
             </Form>
             <details open={failure?.form === `q-${q.id}`}>
               <summary>Edit question {i + 1}</summary>
