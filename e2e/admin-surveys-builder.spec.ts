@@ -36,7 +36,8 @@ const BUILT: Built[] = [
 /** Fill and send the builder's "Add a question" form. */
 async function addQuestion(page: Page, q: Built): Promise<void> {
   const form = page.getByRole("form", { name: "Add a question" });
-  const details = page.locator("details").filter({ has: form });
+  // A closed <details> hides its form from role queries: find it by its label attribute.
+  const details = page.locator("details", { has: page.locator('form[aria-label="Add a question"]') });
   if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator("summary").click();
   await form.getByLabel("Question", { exact: true }).fill(q.text);
   await form.getByLabel("Type", { exact: true }).selectOption(q.type);
