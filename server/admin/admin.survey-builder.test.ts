@@ -46,12 +46,13 @@ describe("store isolation and CSRF", () => {
     const before = await theirsNow();
     const path = `/admin/stores/${A}/surveys/${mine.surveyId}`;
     const q = theirs.questions[1].id;
-    for (const fields of [
+    const attempts: Record<string, string>[] = [
       { intent: "move-up", questionId: q },
       { intent: "delete-question", questionId: q },
       { intent: "save-question", questionId: q, text: "Hijacked", type: "text" },
       { intent: "save-channel", channelSurveyId: theirs.channelSurveys[0].channelSurveyId, channel: "on-site", rewardDescription: "x", rewardCode: "y" },
-    ]) {
+    ];
+    for (const fields of attempts) {
       expect((await adminPost(t, alice, path, fields)).status).toBe(404);
     }
     expect((await adminPost(t, alice, `/admin/stores/${A}/surveys/${theirs.surveyId}`, { intent: "survey-off" })).status).toBe(404);
