@@ -8,7 +8,7 @@ import { CsrfField } from "~/components/CsrfField";
 import { FieldError, invalidProps } from "~/components/FieldError";
 import { LiveFlash } from "~/components/Flash";
 import { adminHeaders, field, httpError, requireStore, requireStoreAction } from "~/lib/admin.server";
-import { useNonce } from "~/lib/nonce";
+import { useEffect } from "react";
 import surveyStyles from "~/styles/admin-surveys.css?url";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: `${d?.survey.surveyName ?? "Survey"} · Survey builder · Chorus admin` }];
@@ -234,7 +234,16 @@ export default function SurveyBuilder() {
   const failure = useActionData<typeof action>() as Failure | undefined;
   const busy = useNavigation().state !== "idle";
   const [search] = useSearchParams();
-  const nonce = useNonce();
+  // The widget loader, once per page (a <script> React renders on a client-side navigation would never run); it then
+  // defines <chorus-survey> and upgrades each preview element as it appears.
+  useEffect(() => {
+    if (document.querySelector("script[data-chorus-loader]")) return;
+    const script = document.createElement("script");
+    script.src = "/widgets/chorus.js";
+    script.async = true;
+    script.dataset.chorusLoader = "";
+    document.head.append(script);
+  }, []);
   const base = `/admin/stores/${storeId}/surveys`;
   const n = survey.questions.length;
   const allOff = survey.channelSurveys.every((c) => c.enabled === false);
@@ -352,7 +361,6 @@ export default function SurveyBuilder() {
           <div className="survey-preview" data-testid="survey-preview">
             <chorus-survey key={preview.channelSurveyId} store-id={storeId} channel-survey-id={preview.channelSurveyId}></chorus-survey>
           </div>
-          <script async src="/widgets/chorus.js" nonce={nonce} />
         </>
       ) : (
         <p className="empty">Turn a channel survey on to preview it: shoppers see only channel surveys that are on.</p>
