@@ -122,7 +122,9 @@ test("a survey built in the admin with every type and profile variant is answere
   await addChannel.getByRole("button", { name: "Add channel survey" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Channel survey added." })).toBeVisible();
 
-  // The preview is the real element, reading the live channel survey.
+  // The preview is the real element, reading the live channel survey (shown on request).
+  await page.getByLabel("Channel survey", { exact: true }).selectOption({ label: "Shareable link — Two minutes, promised" });
+  await page.getByRole("button", { name: "Show preview" }).click();
   const preview = page.getByTestId("survey-preview").locator("chorus-survey");
   await expect(preview.getByText("Question 1 of 11")).toBeVisible({ timeout: 30_000 });
   await expect(preview.getByText("Is there anything you would like to tell us?")).toBeVisible();

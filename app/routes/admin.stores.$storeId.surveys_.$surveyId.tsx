@@ -34,14 +34,15 @@ async function surveyOr404(context: LoaderFunctionArgs["context"], storeId: stri
 /**
  * The survey builder (docs/surveys.md "The survey builder"): the survey's name, its questions in order (edit, move
  * up/down, delete, add), its channel surveys (channel, description, coupon reward, on/off; add) and a preview of a
- * channel survey with the real `<chorus-survey>` element (`?preview=<channelSurveyId>`, default the first enabled one).
+ * channel survey with the real `<chorus-survey>` element, shown on request (`?preview=<channelSurveyId>`, an enabled one):
+ * the element reads the public survey, which browsers may keep for a minute, so it is not shown after every edit.
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = await requireStore(request, context, params.storeId);
   const survey = await surveyOr404(context, store.storeId, params.surveyId);
   const wanted = new URL(request.url).searchParams.get("preview");
   const enabled = survey.channelSurveys.filter((c) => c.enabled !== false);
-  const preview = enabled.find((c) => c.channelSurveyId === wanted) ?? enabled[0];
+  const preview = enabled.find((c) => c.channelSurveyId === wanted);
   return {
     storeId: store.storeId, survey, previewId: preview?.channelSurveyId ?? null,
     responses: await context.services.surveys.countResponses(store.storeId, { surveyId: survey.surveyId }),
@@ -348,19 +349,24 @@ export default function SurveyBuilder() {
       </details>
 
       <h2 id="preview-title">Preview</h2>
-      {preview ? (
+      {survey.channelSurveys.some((c) => c.enabled !== false) ? (
         <>
           <Form method="get" className="inline-form" aria-label="Choose the channel survey to preview">
             <label htmlFor="preview-channel">Channel survey</label>
-            <select id="preview-channel" name="preview" defaultValue={preview.channelSurveyId}>
+            <select id="preview-channel" name="preview" defaultValue={preview?.channelSurveyId}>
               {survey.channelSurveys.filter((c) => c.enabled !== false).map((c) => <option key={c.channelSurveyId} value={c.channelSurveyId}>{channelLabel(c)}</option>)}
             </select>
-            <button type="submit" className="secondary">Show</button>
+            <button type="submit" className="secondary">Show preview</button>
           </Form>
-          <p className="muted">The live element, as shoppers see it. A response sent from here is stored like any other (archive it afterwards).</p>
-          <div className="survey-preview" data-testid="survey-preview">
-            <chorus-survey key={preview.channelSurveyId} store-id={storeId} channel-survey-id={preview.channelSurveyId}></chorus-survey>
-          </div>
+          <p className="muted">
+            The live element, as shoppers see it. Shoppers' browsers (and this one) may keep a survey for up to a minute, so a
+            change can take that long to show. A response sent from here is stored like any other (archive it afterwards).
+          </p>
+          {preview ? (
+            <div className="survey-preview" data-testid="survey-preview">
+              <chorus-survey key={preview.channelSurveyId} store-id={storeId} channel-survey-id={preview.channelSurveyId}></chorus-survey>
+            </div>
+          ) : null}
         </>
       ) : (
         <p className="empty">Turn a channel survey on to preview it: shoppers see only channel surveys that are on.</p>
