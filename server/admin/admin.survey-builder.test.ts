@@ -86,7 +86,7 @@ describe("saving", () => {
       { type: "nps", text: "Second" }, { type: "text", text: "First" },
       { type: "single-select", text: "Pick", options: ["Red", "Blue"], allowCustomAnswer: true, customAnswerOptionText: "Other", required: true },
     ]);
-    const page = await adminGet(t, alice, path);
+    const page = await adminGet(t, alice, `${path}?preview=${mine.channelSurveys[0].channelSurveyId}`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("<chorus-survey");
   });
