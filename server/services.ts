@@ -42,6 +42,8 @@ import { reviewsUploadService } from "./import/reviews-upload.ts";
 import { customerTokens } from "./loyalty/tokens.ts";
 import { surveysRepo } from "./surveys/surveys.repo.ts";
 import { surveysService } from "./surveys/surveys.service.ts";
+import { surveyBuilderRepo } from "./surveys/survey-builder.repo.ts";
+import { surveyBuilderService } from "./surveys/survey-builder.service.ts";
 import { mediaRepo } from "./media/media.repo.ts";
 import { mediaStore } from "./media/media.service.ts";
 import { ordersRepo } from "./orders/orders.repo.ts";
@@ -170,6 +172,7 @@ async function buildServices(db: Db, options: ServicesOptions) {
   const moderation = moderationService({ db, moderation: moderationRepo(db), secret });
   const surveysData = surveysRepo(db);
   const surveys = surveysService({ db, surveys: surveysData, stores, secret });
+  const surveyBuilder = surveyBuilderService({ db, surveys: surveysData, builder: surveyBuilderRepo(db) });
   // Shopper writes (issue 3): media store, orders, votes, questions, submission limits.
   const mediaPath = options.mediaPath ?? "data/media";
   const media = mediaStore(mediaPath);
@@ -282,6 +285,8 @@ async function buildServices(db: Db, options: ServicesOptions) {
     surveys,
     /** A country's ISO 3166-2 regions for the survey's location question (server/surveys/regions.ts). */
     regions: regionsService({ stores }),
+    /** The admin survey builder: questions, order, channel surveys, option counts (docs/surveys.md "The survey builder"). */
+    surveyBuilder,
     media,
     mediaRows,
     /** Order lines (the data module; routes use `orders`). */

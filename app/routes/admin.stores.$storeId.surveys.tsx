@@ -42,7 +42,8 @@ const CHANNEL_LABEL: Record<string, string> = { "on-site": "On site", "post-chec
 /**
  * Survey responses (issue 7 item 2): the store's surveys; for the chosen one (`?survey=`) its responses
  * filtered by the GET form (channel, dates, NPS category, archived state, search), newest first, keyset
- * paged by the service's signed cursor (`after`); the match count; the NPS panel when it has an NPS question.
+ * paged by the service's signed cursor (`after`); the match count; the NPS panel when it has an NPS question (score and
+ * promoter, passive and detractor shares by week); the counts per option of its choice and valued profile questions.
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = await requireStore(request, context, params.storeId);
@@ -95,6 +96,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
         };
       }),
       nps: hasNps ? await surveys.npsSummary(store.storeId, npsFilter) : null,
+      optionCounts: await context.services.surveyBuilder.optionCounts(store.storeId, survey.surveyId, filter),
     },
   };
 }
@@ -154,12 +156,14 @@ export default function Surveys() {
       ) : (
         <>
           <h2 id="survey-title">{chosen.surveyName}</h2>
+          <p><Link to={`${base}/${chosen.surveyId}`}>Edit questions and channel surveys in the survey builder</Link></p>
           {surveys.find((s) => s.surveyId === chosen.surveyId)?.sampleData ? (
             <p className="notice" role="note">
               <strong>Sample data.</strong> These responses were generated to show every question type; no shopper gave them.
             </p>
           ) : null}
           {chosen.nps ? <NpsPanel nps={chosen.nps} surveyName={chosen.surveyName} /> : null}
+          <OptionCounts questions={chosen.optionCounts} />
           <Form method="get" className="filters" aria-label="Filter responses">
             <input type="hidden" name="survey" value={chosen.surveyId} />
             <div>
@@ -258,6 +262,37 @@ export default function Surveys() {
           </nav>
         </>
       )}
+    </section>
+  );
+}
+
+/** Reports: per choice question, how many of the matching responses chose each option (table with a bar per row). */
+function OptionCounts({ questions }: { questions: { questionId: string; text: string; counts: { option: string; count: number }[] }[] }) {
+  if (!questions.length) return null;
+  return (
+    <section className="panel" aria-labelledby="option-counts-title">
+      <h2 id="option-counts-title">Answers per option</h2>
+      <p className="muted">Of the responses matching the filters below; a multiple-choice answer counts once per option chosen.</p>
+      {questions.map((q) => {
+        const max = Math.max(1, ...q.counts.map((c) => c.count));
+        return (
+          <div className="table-wrap" key={q.questionId}>
+            <table className="option-counts">
+              <caption>{q.text}</caption>
+              <thead><tr><th scope="col">Option</th><th scope="col" className="count">Responses</th><th scope="col"><span className="visually-hidden">Bar</span></th></tr></thead>
+              <tbody>
+                {q.counts.map((c) => (
+                  <tr key={c.option}>
+                    <th scope="row">{c.option}</th>
+                    <td className="count">{c.count}</td>
+                    <td aria-hidden="true"><svg width="160" height="12" viewBox="0 0 160 12"><rect x="0" y="1" height="10" width={(160 * c.count) / max} className="option-bar-rect" /></svg></td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        );
+      })}
     </section>
   );
 }

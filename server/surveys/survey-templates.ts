@@ -6,7 +6,10 @@
 import type { SurveyDefinition } from "../contract/surveys.ts";
 import { SURVEY_CHANNELS } from "../contract/surveys.constants.ts";
 
-/** The templates: an NPS question with its reason, or "How did you hear about us?" with an "Other" answer. */
+/**
+ * The templates: an NPS question with its reason, one open question to start from, or "How did you hear about us?"
+ * with an "Other" answer. The survey builder (docs/surveys.md "The survey builder") edits any of them afterwards.
+ */
 export const SURVEY_TEMPLATES = {
   nps: {
     label: "Net Promoter Score (0–10, with the reason)",
@@ -14,6 +17,10 @@ export const SURVEY_TEMPLATES = {
       { type: "nps", text: "How likely are you to recommend us to a friend or colleague?" },
       { type: "text", text: "What is the main reason for your score?" },
     ],
+  },
+  open: {
+    label: "One open question (build the rest in the survey builder)",
+    questions: [{ type: "text", text: "Is there anything you would like to tell us?" }],
   },
   attribution: {
     label: "How did you hear about us?",

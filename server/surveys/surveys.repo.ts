@@ -72,7 +72,7 @@ export type NpsWeekRow = { week_ms: number; promoters: number; passives: number;
  * null when the search has no words (matches nothing). `postgres`: search survey_responses_fts as PostgreSQL
  * 003-search.sql builds it (tsvector, chorus_simple).
  */
-function filterWhere(storeId: string, filter: ResponseFilter, postgres = false): RawBuilder<unknown> | null {
+export function filterWhere(storeId: string, filter: ResponseFilter, postgres = false): RawBuilder<unknown> | null {
   const where: RawBuilder<unknown>[] = [sql`r.store_id = ${storeId}`];
   if (filter.surveyId !== undefined) where.push(sql`r.survey_id = ${filter.surveyId}`);
   if (filter.channel !== undefined) where.push(sql`c.channel = ${filter.channel}`);
