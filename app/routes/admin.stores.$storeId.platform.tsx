@@ -200,7 +200,7 @@ export default function Platform() {
         <input id="webhookSecret" name="webhookSecret" type="password" autoComplete="new-password" maxLength={200} {...invalid("webhookSecret", "webhookSecret-hint")} />
         <p id="webhookSecret-hint" className="muted">The Secret you give each WooCommerce webhook (the same for all of them): it signs every delivery.</p>
         {errors.webhookSecret ? <p id="webhookSecret-error" className="field-error">{errors.webhookSecret}</p> : null}
-        <button type="submit" disabled={busy}>Save WooCommerce connection</button>
+        <button type="submit" disabled={busy}>Connect WooCommerce</button>
       </Form>
       {settings.woocommerce.siteUrl || settings.woocommerce.webhookSecretSet ? (
         <Form method="post" className="inline-form">
