@@ -15,6 +15,7 @@ const SECRET = `cs_${randomUUID().replace(/-/g, "")}`;
 const WEBHOOK_SECRET = `wc-e2e ${randomUUID()}`;
 
 test("connect WooCommerce in the admin, receive a signed product delivery, disconnect", async ({ page, request }) => {
+  test.setTimeout(180_000); // five axe runs on a shared, loaded machine
   const storeId = randomUUID();
   const site = `https://woo-${storeId.slice(0, 8)}.example`;
   await withE2eDb((db) => transaction(db, async () => {
