@@ -192,7 +192,7 @@ async function buildServices(db: Db, options: ServicesOptions) {
   // Shop-platform connection (issue #22): webhooks → orders, products, loyalty points (server/platforms).
   const feedsData = feedsRepo(db);
   const platforms = platformsService({
-    db, repo: platformsRepo(db), orders, loyalty: loyaltyData, lifecycle: loyaltyLifecycleData, box: secretBox(platformSecretKey), identifiers: feedsData,
+    db, repo: platformsRepo(db), orders, loyalty: loyaltyData, lifecycle: loyaltyLifecycleData, box: secretBox(platformSecretKey), identifiers: feedsData, allowLoopback: allowLoopbackRequests,
     storePlatform: async (storeId) => (await stores.get(storeId))?.platform, log: (message, error) => options.log?.(`${message}: ${String(error)}`),
   });
   // Google Shopping feeds (issue #38): the Product Reviews feed and product identifiers (server/feeds).

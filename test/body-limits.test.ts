@@ -200,6 +200,11 @@ const ROUTES: Route[] = [
     head: '{"id":"', status: 413,
   },
   {
+    name: "WooCommerce webhook", operationId: "receiveWooCommerceWebhook", path: "/platforms/woocommerce/webhooks", type: JSON_TYPE,
+    headers: () => ({ "x-wc-webhook-topic": "order.created", "x-wc-webhook-source": "https://body-limits.example/", "x-wc-webhook-delivery-id": "body-limits", "x-wc-webhook-signature": "x" }),
+    head: '{"id":"', status: 413,
+  },
+  {
     name: "signed webhook", operationId: "receiveSignedWebhook", path: "", type: JSON_TYPE,
     headers: () => ({ "x-chorus-signature": "sha256=x", "x-chorus-webhook-id": "body-limits", "x-chorus-timestamp": "0" }), head: '{"type":"', status: 413,
   },

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { defineOperation } from "../../server/api/operation.ts";
 import { errorResponses } from "../../server/api/responses.ts";
 import { shopifyWebhookHeaders, signedWebhookBody, signedWebhookHeaders, webhookResponseSchema } from "../../server/contract/platforms.ts";
+import { wooWebhookHeaders } from "../../server/contract/woocommerce.ts";
 import { storeIdParam } from "../../server/contract/params.ts";
 import { WEBHOOK_MAX_BYTES } from "../../server/platforms/platforms.service.ts";
 import { settingsPatchSchema, settingsSchema } from "../../server/settings/settings.service.ts";
@@ -64,6 +65,39 @@ export const signedWebhook = defineOperation({
     const outcome = await context.services.platforms.receiveSigned(
       params.storeId,
       { signature: headers["x-chorus-signature"] ?? "", webhookId: headers["x-chorus-webhook-id"], timestamp: headers["x-chorus-timestamp"] ?? "" },
+      raw, context.services.reviewRequests,
+    );
+    return { outcome };
+  },
+});
+
+/** POST /platforms/woocommerce/webhooks: WooCommerce's webhooks (topics in the description). */
+export const wooCommerceWebhook = defineOperation({
+  id: "receiveWooCommerceWebhook", method: "POST", api: "platform", auth: "signature", tags: ["Webhooks"],
+  signature: { header: "X-WC-Webhook-Signature", description: "Base64 HMAC-SHA256 of the raw request body, keyed with the store's WooCommerce `webhookSecret` (as WooCommerce signs webhooks)." },
+  summary: "Receive a WooCommerce webhook (orders, products, customers)",
+  description:
+    "One delivery URL for every store: `X-WC-Webhook-Source` (the shop's address) finds the store connected to that `siteUrl`. " +
+    "Topics applied: `order.created`, `order.updated` (status `completed`: fulfilled; `cancelled`: cancelled; `refunds[]` and status `refunded`: points taken back), " +
+    "`product.created`, `product.updated` (name, permalink, image, SKU, GTIN, brand) and `customer.created` (the e-mail of the shopper's loyalty account); other topics are answered 200 `ignored`. " +
+    "WooCommerce's creation ping (a form body `webhook_id=N` without a topic) is answered 200 `ignored`. " +
+    "Checks in this order: headers (400), body size (413), signature header present and a base64 HMAC-SHA256 (401), site connected (404), signature matches (401), " +
+    "delivery ID seen before (200 `duplicate`), the same signed body seen before under another delivery ID (401, a replay), body (400). Each delivery is applied in one transaction.",
+  headers: wooWebhookHeaders,
+  body: {
+    schema: z.record(z.string(), z.unknown()).meta({ description: "WooCommerce's JSON of the resource (REST API v3 Order, Product or Customer)." }),
+    read: "handler", contentTypes: ["application/json", "application/x-www-form-urlencoded"], maxBytes: WEBHOOK_MAX_BYTES,
+  },
+  responses: {
+    200: { description: "The delivery was applied, ignored (or the creation ping), or already applied", schema: webhookResponseSchema },
+    ...WEBHOOK_ERRORS,
+    401: { description: "The signature header is missing or malformed, does not match the body, or the signed body was delivered before under another delivery ID (a replay); nothing is stored", schema: errorResponses(400)[400].schema },
+    404: { description: "No store is connected to this WooCommerce site (or has no webhook secret set)", schema: errorResponses(404)[404].schema },
+  },
+  handler: async ({ request, headers, context }) => {
+    const raw = await readBodyBytes(request, WEBHOOK_MAX_BYTES);
+    const outcome = await context.services.platforms.receiveWooCommerce(
+      { topic: headers["x-wc-webhook-topic"], signature: headers["x-wc-webhook-signature"], source: headers["x-wc-webhook-source"], deliveryId: headers["x-wc-webhook-delivery-id"] },
       raw, context.services.reviewRequests,
     );
     return { outcome };

@@ -28,7 +28,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 const STATUS_LABEL = { ordered: "Ordered", fulfilled: "Fulfilled", cancelled: "Cancelled" } as const;
 const STATUS_BADGE = { ordered: "badge-pending", fulfilled: "badge-published", cancelled: "badge-rejected" } as const;
 const SOURCE_LABEL: Record<string, string> = {
-  "shopify-webhook": "Shopify", "signed-webhook": "Signed webhook", "orders-csv": "CSV import", "enterprise-api": "Enterprise API", "demo-generated": "Demo (generated)",
+  "shopify-webhook": "Shopify", "woocommerce-webhook": "WooCommerce", "signed-webhook": "Signed webhook", "orders-csv": "CSV import", "enterprise-api": "Enterprise API", "demo-generated": "Demo (generated)",
 };
 const day = (iso: string | null) => (iso ? <time dateTime={iso}>{iso.slice(0, 16).replace("T", " ")}</time> : "–");
 

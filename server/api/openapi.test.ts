@@ -35,6 +35,14 @@ const shopifyHeaders = (topic: string, body: unknown, secret = APP_SECRET, shop 
   "x-shopify-topic": topic, "x-shopify-shop-domain": shop, "x-shopify-webhook-id": crypto.randomUUID(),
   "x-shopify-hmac-sha256": createHmac("sha256", secret).update(JSON.stringify(body)).digest("base64"),
 });
+const WOO_STORE = "7a0c3e52-9d4b-4f6e-8a21-5c3d2b1e0f99";
+const WOO_SITE = "https://woo-openapi.example";
+const WOO_SECRET = "openapi-test-woo-secret-0123456789";
+/** Headers of a WooCommerce webhook delivery of `body`, signed with `secret`. */
+const wooHeaders = (topic: string, body: unknown, secret = WOO_SECRET, source = `${WOO_SITE}/`) => ({
+  "x-wc-webhook-topic": topic, "x-wc-webhook-source": source, "x-wc-webhook-delivery-id": crypto.randomUUID(),
+  "x-wc-webhook-signature": createHmac("sha256", secret).update(JSON.stringify(body)).digest("base64"),
+});
 /** Headers of a signed webhook delivery of `body`. */
 const signedHeaders = (body: unknown, secret = APP_SECRET) => {
   const ts = String(Math.floor(Date.now() / 1000));
@@ -57,6 +65,8 @@ beforeAll(async () => {
   docs.enterprise = await (await fetch(t.url("/enterprise/openapi.json"))).json();
   docs.platform = await (await fetch(t.url("/platforms/openapi.json"))).json();
   await t.services.platforms.updateSettings(TEST_STORE_ID, { shopDomain: SHOP, appSecret: APP_SECRET });
+  await t.services.stores.create({ storeId: WOO_STORE, name: "WooCommerce store", platform: "woocommerce" });
+  await t.services.platforms.updateSettings(WOO_STORE, { type: "woocommerce", siteUrl: WOO_SITE, webhookSecret: WOO_SECRET });
 });
 afterAll(() => t.close());
 
@@ -285,6 +295,13 @@ describe("live answers validate against the documents", () => {
     await check({ url: `/platforms/webhooks/${TEST_STORE_ID}`, status: 401, headers: signedHeaders(event, "forged-secret-0123456789"), body: event });
     await check({ url: "/platforms/webhooks/00000000-0000-4000-8000-000000000000", status: 404, headers: signedHeaders(event), body: event });
     await check({ url: `/platforms/webhooks/${TEST_STORE_ID}`, status: 400, headers: signedHeaders({ type: "nope" }), body: { type: "nope" } });
+    const wooProduct = { id: 4100, name: "Linen Apron", permalink: `${WOO_SITE}/product/linen-apron/`, images: [] };
+    const woo = "/platforms/woocommerce/webhooks";
+    await check({ url: woo, status: 200, headers: wooHeaders("product.updated", wooProduct), body: wooProduct });
+    await check({ url: woo, status: 200, headers: { "content-type": "application/x-www-form-urlencoded" }, body: "webhook_id=12" });
+    await check({ url: woo, status: 401, headers: wooHeaders("product.updated", wooProduct, "forged-secret-0123456789"), body: wooProduct });
+    await check({ url: woo, status: 404, headers: wooHeaders("product.updated", wooProduct, WOO_SECRET, "https://nobody.example/"), body: wooProduct });
+    await check({ url: woo, status: 400, headers: wooHeaders("product.updated", { id: "x" }), body: { id: "x" } });
     await check({ url: "/platforms/openapi.json", status: 200 });
     await check({ url: "/v1/openapi.json", status: 200 });
 
@@ -345,7 +362,9 @@ describe("live answers validate against the documents", () => {
           if (schemes.some((name) => name !== "basicAuth" && name !== "customerToken")) {
             const unsigned: Record<string, string> = api === "platform" && template.includes("shopify")
               ? { "x-shopify-topic": "orders/create", "x-shopify-shop-domain": SHOP, "x-shopify-webhook-id": crypto.randomUUID() }
-              : { "x-chorus-webhook-id": crypto.randomUUID() };
+              : api === "platform" && template.includes("woocommerce")
+                ? { "x-wc-webhook-topic": "order.created", "x-wc-webhook-source": WOO_SITE, "x-wc-webhook-delivery-id": crypto.randomUUID() }
+                : { "x-chorus-webhook-id": crypto.randomUUID() };
             await check({ method: method.toUpperCase(), url, status: 401, body, headers: unsigned });
           }
         }

@@ -132,7 +132,7 @@ export const redemptionResponseSchema = z.object({
       code: z.string().meta({ description: "The coupon code to apply at checkout." }),
       description: z.string().meta({ description: "What the coupon gives, for display." }),
       value: z.number().min(0).meta({ description: "Amount of the reward, as in the redemption rule: currency units off, percent off, or 0 for free shipping." }),
-      platform: z.enum(["shopify", "webhook", "demo"]).optional().meta({ description: "Where the code was created before it was shown: `shopify` (Admin API), `webhook` (the shop answered the signed `loyalty_reward.created` webhook) or `demo` (the demo store's built-in demo platform: not valid at a real checkout)." }),
+      platform: z.enum(["shopify", "woocommerce", "webhook", "demo"]).optional().meta({ description: "Where the code was created before it was shown: `shopify` (Admin API), `woocommerce` (a coupon through the shop's REST API), `webhook` (the shop answered the signed `loyalty_reward.created` webhook) or `demo` (the demo store's built-in demo platform: not valid at a real checkout)." }),
       discountUrl: z.string().optional().meta({ description: "Shopify: the shop's `/discount/{code}` link, which applies the code to the cart." }),
       expiresAt: z.string().optional().meta({ description: "When the code stops working (ISO 8601), when the rule sets an expiry." }),
     }),

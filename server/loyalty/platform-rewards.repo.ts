@@ -6,7 +6,7 @@
  */
 import { all, one, run, sql, value, type Db } from "../db/database.ts";
 
-export type RewardPlatform = "shopify" | "webhook" | "demo";
+export type RewardPlatform = "shopify" | "woocommerce" | "webhook" | "demo";
 export type RewardState = "pending" | "confirmed" | "failed";
 export type RewardRow = {
   code: string; store_id: string; loyalty_customer_id: string; redemption_rule_id: string; reward_type: string; reward_value: number;

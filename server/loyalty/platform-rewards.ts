@@ -6,10 +6,12 @@
  * The platform of a store, in this order:
  * 1. a Shopify shop domain is set (docs/platforms.md): the Admin GraphQL API with the store's sealed Admin API
  *    token (server/platforms/shopify-discounts.ts); no token → 503 `platform_token_missing`;
- * 2. else an enabled webhook subscription to `loyalty_reward.created`: a signed POST (docs/webhooks.md signature)
+ * 2. else a WooCommerce site is set (docs/platforms.md "WooCommerce"): a coupon through the shop's REST API with the
+ *    store's sealed consumer key and secret (server/platforms/woocommerce.ts); no key → 503 `platform_token_missing`;
+ * 3. else an enabled webhook subscription to `loyalty_reward.created`: a signed POST (docs/webhooks.md signature)
  *    to each, all of which must answer 2xx;
- * 3. else the demo store: the built-in demo platform (codes listed in the admin, not valid at a real checkout);
- * 4. else 503 `platform_not_connected`.
+ * 4. else the demo store: the built-in demo platform (codes listed in the admin, not valid at a real checkout);
+ * 5. else 503 `platform_not_connected`.
  *
  * A redemption runs in three steps (exactly-once across nodes):
  * 1. one transaction with the customer's row locked (`lockCustomer`: FOR UPDATE on PostgreSQL): the checks of the
@@ -30,6 +32,7 @@ import { transaction, type Db } from "../db/database.ts";
 import type { PlatformsRepo } from "../platforms/platforms.repo.ts";
 import type { SecretBox } from "../platforms/secret-box.ts";
 import { createShopifyDiscount, findShopifyDiscount, type RewardDiscount, type ShopifyAdmin } from "../platforms/shopify-discounts.ts";
+import { createWooCoupon, findWooCoupon, type WooSite } from "../platforms/woocommerce.ts";
 import type { Resolve } from "../shared/outgoing-request.ts";
 import { postOnce } from "../webhooks/delivery.ts";
 import { signatureHeader, SIGNATURE_HEADER } from "../webhooks/signature.ts";
@@ -68,6 +71,7 @@ export function newRewardCode(): string {
 /** Where a store's rewards are created, or why they cannot be. */
 export type RewardTarget =
   | { platform: "shopify"; shop: ShopifyAdmin }
+  | { platform: "woocommerce"; site: WooSite }
   | { platform: "webhook" }
   | { platform: "demo" }
   | { platform: null; code: "platform_not_connected" | "platform_token_missing"; description: string };
@@ -121,6 +125,19 @@ export function platformRewards(deps: PlatformRewardsDeps) {
       }
       return { platform: "shopify", shop: { shopDomain: c.shop_domain, accessToken: token, apiUrl: deps.shopifyApiUrl(), allowLoopback: deps.allowLoopback, resolve: deps.resolve, timeoutMs: deps.shopifyTimeoutMs } };
     }
+    if (c?.woo_site_url) {
+      let key: string | undefined, secret: string | undefined;
+      try {
+        key = c.woo_consumer_key_encrypted ? deps.platformBox.open(c.woo_consumer_key_encrypted) : undefined;
+        secret = c.woo_consumer_secret_encrypted ? deps.platformBox.open(c.woo_consumer_secret_encrypted) : undefined;
+      } catch {
+        key = undefined; // sealed under another installation key: as if unset
+      }
+      if (!key || !secret) {
+        return { platform: null, code: "platform_token_missing", description: "Rewards cannot be created right now: the store has connected WooCommerce but not set its REST API key. Please try again later." };
+      }
+      return { platform: "woocommerce", site: { siteUrl: c.woo_site_url, consumerKey: key, consumerSecret: secret, allowLoopback: deps.allowLoopback, resolve: deps.resolve, timeoutMs: deps.shopifyTimeoutMs } };
+    }
     if (await repo.hasRewardSubscriber(storeId)) return { platform: "webhook" };
     if (deps.isDemoStore(storeId)) return { platform: "demo" };
     return { platform: null, code: "platform_not_connected", description: "Rewards cannot be created right now: the store has not connected a shop platform. Please try again later." };
@@ -173,6 +190,7 @@ export function platformRewards(deps: PlatformRewardsDeps) {
       const why = await sendRewardWebhook(row, rule);
       return why ? { ok: false as const, definite: true, message: why } : { ok: true as const, discountId: null };
     }
+    if (target.platform === "woocommerce") return createWooCoupon(target.site, await discountOf(row, rule));
     return createShopifyDiscount(target.shop, await discountOf(row, rule));
   }
 
@@ -204,7 +222,8 @@ export function platformRewards(deps: PlatformRewardsDeps) {
     else if (row.platform === "webhook") exists = (await sendRewardWebhook(row, rule)) === null ? null : undefined;
     else {
       const target = await targetOf(row.store_id);
-      exists = target.platform === "shopify" ? await findShopifyDiscount(target.shop, row.code) : undefined;
+      exists = target.platform === "shopify" && row.platform === "shopify" ? await findShopifyDiscount(target.shop, row.code)
+        : target.platform === "woocommerce" && row.platform === "woocommerce" ? await findWooCoupon(target.site, row.code) : undefined;
     }
     if (row.platform === "webhook" && exists === null) return (await settle(row, null, name)).state; // the shop answered 2xx for the code: it exists
     if (exists) return (await settle(row, exists, name)).state;

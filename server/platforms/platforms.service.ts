@@ -38,6 +38,8 @@ import type { CatalogueProduct, PlatformsRepo } from "./platforms.repo.ts";
 import type { SecretBox } from "./secret-box.ts";
 import type { FeedsRepo, ProductIdentifiers } from "../feeds/feeds.repo.ts";
 import { isGtin } from "../feeds/feeds.service.ts";
+import { WOOCOMMERCE_TOPICS, type WooCommerceTopic } from "../contract/woocommerce.ts";
+import { normaliseSiteUrl, wooCommerceEvent } from "./woocommerce.ts";
 
 /** Largest webhook body read, in bytes (a Shopify order with hundreds of lines is well below). */
 export const WEBHOOK_MAX_BYTES = 1024 * 1024;
@@ -58,7 +60,8 @@ export type ReviewRequestsReceiver = {
 export type ShopifyPrivacyReceiver = (storeId: string, topic: ShopifyPrivacyTopic, body: unknown) => Promise<void> | void;
 
 export type PlatformEvent =
-  | { kind: "order"; order: PlatformOrder; fulfilledMs: number | null; cancelledMs: number | null }
+  | { kind: "order"; order: PlatformOrder; fulfilledMs: number | null; cancelledMs: number | null; refunds?: { refundId: string; amount: number }[] }
+  | { kind: "customer"; platformCustomerId: string; email: string | null }
   | { kind: "fulfilment"; orderId: string; fulfilledMs: number }
   | { kind: "refund"; refundId: string; orderId: string; amount: number }
   | { kind: "product"; product: CatalogueProduct; identifiers?: ProductIdentifiers[] }
@@ -74,7 +77,30 @@ export const platformSettingsPatch = z.object({
     .meta({ description: "Write-only: the secret that signs the shop's webhooks (Shopify: the app's client secret). Never returned; null removes it." }),
   adminApiToken: z.string().regex(/^[\x21-\x7e]{16,200}$/, "adminApiToken must be 16 to 200 printable characters without spaces").nullable().optional()
     .meta({ description: "Write-only: Shopify's Admin API access token of the shop's custom app (scope `write_discounts`), with which loyalty rewards are created as discount codes. Never returned; null removes it." }),
-}).strict();
+  type: z.enum(["shopify", "woocommerce"]).optional()
+    .meta({ description: "Which platform the other fields are for: `woocommerce` for `siteUrl`, `consumerKey`, `consumerSecret`, `webhookSecret`; `shopify` (the default) for the others." }),
+  siteUrl: z.string().max(2000).nullable().optional()
+    .meta({ description: "WooCommerce: the shop's address (`https://shop.example`, WordPress's `home_url`, the `X-WC-Webhook-Source` of its webhooks). One store per site (another store's: 409). Setting it removes a Shopify shop domain; null removes it." }),
+  consumerKey: z.string().regex(/^ck_[A-Za-z0-9]{8,100}$/, "consumerKey must be WooCommerce's REST API consumer key (ck_…)").nullable().optional()
+    .meta({ description: "Write-only: the consumer key of a WooCommerce REST API key with Read/Write permissions (creates reward coupons). Never returned; null removes it." }),
+  consumerSecret: z.string().regex(/^cs_[A-Za-z0-9]{8,100}$/, "consumerSecret must be WooCommerce's REST API consumer secret (cs_…)").nullable().optional()
+    .meta({ description: "Write-only: the consumer secret of that REST API key. Never returned; null removes it." }),
+  webhookSecret: z.string().regex(/^(?=.*\S)[\x20-\x7e]{8,200}$/, "webhookSecret must be 8 to 200 printable characters").nullable().optional()
+    .meta({ description: "Write-only: the Secret of the shop's WooCommerce webhooks (WooCommerce → Settings → Advanced → Webhooks), which signs each delivery. Never returned; null removes it." }),
+}).strict().superRefine((p, ctx) => {
+  const woo = ["siteUrl", "consumerKey", "consumerSecret", "webhookSecret"].filter((k) => p[k as keyof typeof p] !== undefined);
+  const shopify = ["shopDomain", "appSecret", "adminApiToken"].filter((k) => p[k as keyof typeof p] !== undefined);
+  if (p.type === "woocommerce" && shopify.length) ctx.addIssue({ code: "custom", path: [shopify[0]], message: `${shopify[0]} is a Shopify field: leave it out with type "woocommerce"` });
+  if (p.type !== "woocommerce" && woo.length) ctx.addIssue({ code: "custom", path: ["type"], message: `type must be "woocommerce" with ${woo[0]}` });
+});
+/** The WooCommerce part of the platform settings: only what is set, never a secret. */
+export const wooSettingsSchema = z.object({
+  siteUrl: z.string().nullable().meta({ description: "The shop's address, or null." }),
+  consumerKeySet: z.boolean(),
+  consumerSecretSet: z.boolean(),
+  webhookSecretSet: z.boolean(),
+  updatedAt: z.string().nullable().meta({ description: "When the WooCommerce connection was last changed (ISO 8601), or null." }),
+}).meta({ id: "WooCommerceSettings" });
 export const platformSettingsSchema = z.object({
   platform: z.string().meta({ description: "The store's platform word (the product ID prefix), e.g. `shopify`." }),
   shopDomain: z.string().nullable(),
@@ -85,7 +111,9 @@ export const platformSettingsSchema = z.object({
   webhookUrls: z.object({
     shopify: z.string().meta({ description: "Paste into Shopify (Settings → Notifications → Webhooks, or the app's webhook subscriptions)." }),
     signed: z.string().meta({ description: "For other platforms: Chorus's signed-webhook JSON." }),
+    woocommerce: z.string().meta({ description: "Delivery URL of the shop's WooCommerce webhooks (one for every store; `X-WC-Webhook-Source` finds the store)." }),
   }),
+  woocommerce: wooSettingsSchema,
 }).meta({ id: "PlatformSettings" });
 export type PlatformSettingsPatch = z.output<typeof platformSettingsPatch>;
 export type PlatformSettings = z.output<typeof platformSettingsSchema>;
@@ -210,9 +238,15 @@ export function signedEvent(body: SignedWebhookBody, nowMs: number): PlatformEve
   }
 }
 
-/** Create the platform service. `now` is the clock (ms) of webhook times and the signed-webhook window. */
+/** A form body of WooCommerce's creation ping (`webhook_id=N`, sent unsigned and without a topic). */
+const WOO_PING = /^webhook_id=\d{1,20}$/;
+
+/**
+ * Create the platform service. `now` is the clock (ms) of webhook times and the signed-webhook window;
+ * `allowLoopback` (ALLOW_LOOPBACK_REQUESTS=1) lets a WooCommerce site be a loopback address.
+ */
 export function platformsService(deps: {
-  db: Db; repo: PlatformsRepo; orders: OrdersRepo; loyalty: LoyaltyRepo; lifecycle: LifecycleRepo; box: SecretBox; identifiers?: FeedsRepo; storePlatform: (storeId: string) => Promise<string | undefined> | string | undefined;
+  db: Db; repo: PlatformsRepo; allowLoopback?: boolean; orders: OrdersRepo; loyalty: LoyaltyRepo; lifecycle: LifecycleRepo; box: SecretBox; identifiers?: FeedsRepo; storePlatform: (storeId: string) => Promise<string | undefined> | string | undefined;
   now?: () => number; log?: (message: string, error: unknown) => void;
 }) {
   const { db, repo, orders, loyalty, box } = deps;
@@ -232,19 +266,25 @@ export function platformsService(deps: {
    * Apply one verified event in one transaction (recording the delivery), then tell the review-requests
    * module what changed. @returns the outcome.
    */
-  async function apply(storeId: string, webhookId: string, topic: string, event: PlatformEvent, receiver: ReviewRequestsReceiver | undefined): Promise<WebhookOutcome> {
+  async function apply(
+    storeId: string, webhookId: string, topic: string, event: PlatformEvent, receiver: ReviewRequestsReceiver | undefined, claim?: () => Promise<WebhookOutcome | null>,
+  ): Promise<WebhookOutcome> {
     const t = now();
     let after: ((r: ReviewRequestsReceiver) => unknown)[] = [];
     const outcome = await transaction(db, async (): Promise<WebhookOutcome> => {
       after = []; // a retried transaction starts over
       // Exactly-once per delivery: the delivery is recorded first (unique (store, webhook) key, ON CONFLICT DO NOTHING);
       // a concurrent copy waits here for the first one's commit and then finds it recorded.
-      if (!await repo.record(storeId, webhookId, topic, "applied", t)) return "duplicate";
+      if (claim) {
+        const refused = await claim();
+        if (refused) return refused;
+      } else if (!await repo.record(storeId, webhookId, topic, "applied", t)) return "duplicate";
       let applied = true;
       switch (event.kind) {
         case "product":
           await repo.upsertProduct(storeId, event.product);
           // Shopify's identifiers replace what Shopify said before; a merchant's CSV rows stay (feeds.repo.ts).
+          // WooCommerce's identifiers count as a platform webhook's (`signed-webhook`): a store has one platform.
           if (event.identifiers && deps.identifiers) await deps.identifiers.replaceIdentifiers(storeId, event.product.productId, topic.startsWith("products/") ? "shopify" : "signed-webhook", event.identifiers, t);
           break;
         case "product-deleted":
@@ -266,6 +306,20 @@ export function platformsService(deps: {
           for (const l of event.order.lines) await repo.ensureProduct(storeId, l.productId, l.title?.trim() || `Product ${l.productId}`);
           await orders.upsertOrder(storeId, event.order, t);
           after.push(...await orderChanged(storeId, event.order.orderId, event.fulfilledMs, event.cancelledMs, t));
+          // Refunds named by the order (WooCommerce): points back in proportion, once per refund ID (loyalty_refunds).
+          if (event.refunds?.length) {
+            const h = (await orders.getOrder(storeId, event.order.orderId))!;
+            for (const r of event.refunds) {
+              await applyOrderRefund(loyalty, deps.lifecycle, { storeId, refundId: r.refundId, orderId: h.order_id, amount: r.amount, orderAmount: h.subtotal, label: h.order_name ?? h.order_id, nowMs: t });
+            }
+          }
+          break;
+        }
+        case "customer": {
+          // A shop customer's e-mail reaches their loyalty account (when they have one); else nothing to do.
+          const c = await loyalty.getCustomerByPlatformId(storeId, event.platformCustomerId);
+          if (c && event.email && c.email !== event.email) await loyalty.updateEmail(storeId, c.loyalty_customer_id, event.email);
+          else applied = false;
           break;
         }
       }
@@ -303,6 +357,34 @@ export function platformsService(deps: {
         await earnForPlatformOrder(loyalty, storeId, { orderId, platformCustomerId: h.platform_customer_id, amount: h.subtotal, label }, deps.lifecycle);
       }
       return calls;
+    }
+  }
+
+  /** The WooCommerce fields of a (parsed) platform patch. @throws ApiError 400 site address, 409 the site belongs to another store. */
+  async function updateWoo(storeId: string, parsed: PlatformSettingsPatch): Promise<void> {
+    let siteUrl = parsed.siteUrl;
+    if (siteUrl) {
+      const normalised = normaliseSiteUrl(siteUrl, deps.allowLoopback === true);
+      if (!normalised) throw badRequest("siteUrl must be the shop's https:// address, without credentials, query or fragment (a loopback address only with ALLOW_LOOPBACK_REQUESTS=1)", "invalid_field");
+      siteUrl = normalised;
+    }
+    const seal = (v: string | null | undefined) => (v === undefined ? undefined : v === null ? null : box.seal(v));
+    const taken = () => new ApiError(409, "siteUrl: this WooCommerce site is connected to another store", "site_taken");
+    // The check and the write in one transaction; another node connecting the site in between is caught by the unique
+    // site address (a unique violation, answered 409 the same way).
+    try {
+      await transaction(db, async () => {
+        if (siteUrl) {
+          const other = await repo.connectionOfSite(siteUrl);
+          if (other && other.store_id !== storeId) throw taken();
+        }
+        await repo.saveWooConnection(storeId, {
+          siteUrl, consumerKeyEncrypted: seal(parsed.consumerKey), consumerSecretEncrypted: seal(parsed.consumerSecret), webhookSecretEncrypted: seal(parsed.webhookSecret),
+        }, now());
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw taken();
+      throw error;
     }
   }
 
@@ -356,6 +438,52 @@ export function platformsService(deps: {
       return apply(storeId, h.webhookId, body.type, signedEvent(body, now()), receiver);
     },
 
+    /**
+     * A WooCommerce webhook delivery (headers bounded, body read raw up to WEBHOOK_MAX_BYTES; docs/platforms.md "WooCommerce").
+     * Order of the checks: the creation ping (no topic, body `webhook_id=N`: 200 `ignored`, nothing stored), headers
+     * (400), `X-WC-Webhook-Signature` present and a base64 HMAC-SHA256 (401), a store connected to
+     * `X-WC-Webhook-Source` with a webhook secret (404), the HMAC of the raw body matches (constant-time; 401), the
+     * delivery ID seen before (200 `duplicate`), the same signed body seen before under another delivery ID (401:
+     * a replay, since WooCommerce does not sign the delivery ID), the body (400), then the event in one transaction.
+     */
+    async receiveWooCommerce(
+      h: { topic?: string; signature?: string; source?: string; deliveryId?: string }, raw: Buffer, receiver?: ReviewRequestsReceiver,
+    ): Promise<WebhookOutcome> {
+      if (!h.topic?.trim()) {
+        if (WOO_PING.test(raw.toString("utf8").trim())) return "ignored";
+        throw badRequest("X-WC-Webhook-Topic is missing", "missing_header");
+      }
+      if (!h.source?.trim()) throw badRequest("X-WC-Webhook-Source is missing", "missing_header");
+      if (!h.deliveryId?.trim()) throw badRequest("X-WC-Webhook-Delivery-ID is missing", "missing_header");
+      const signature = (h.signature ?? "").trim();
+      if (!SHOPIFY_HMAC.test(signature)) throw unauthorized("X-WC-Webhook-Signature must be the base64 HMAC-SHA256 of the body (44 characters)");
+      const site = normaliseSiteUrl(h.source, true);
+      const connection = site ? await repo.connectionOfSite(site) : undefined;
+      const secret = connection && secretOf(connection.woo_webhook_secret_encrypted);
+      if (!connection || !secret) throw notFound("No store is connected to this WooCommerce site (or none has a webhook secret)", "site_not_connected");
+      const digest = hmac(secret, raw);
+      if (!sameDigest(digest, Buffer.from(signature, "base64"))) throw unauthorized("X-WC-Webhook-Signature does not match the body");
+      const storeId = connection.store_id;
+      const webhookId = `woocommerce:${h.deliveryId.trim()}`;
+      const digestText = digest.toString("base64");
+      const replayed = () => unauthorized("this signed body was delivered before under another X-WC-Webhook-Delivery-ID (a replay)");
+      if (await repo.seen(storeId, webhookId)) return "duplicate";
+      if (await repo.digestSeen(storeId, digestText)) throw replayed();
+      const topic = h.topic.trim();
+      if (!(WOOCOMMERCE_TOPICS as readonly string[]).includes(topic)) {
+        await transaction(db, () => repo.record(storeId, webhookId, topic, "ignored", now()));
+        return "ignored";
+      }
+      const event = wooCommerceEvent(topic as WooCommerceTopic, raw, now());
+      // Exactly-once: the delivery ID and the body digest are unique keys of the delivery's row (ON CONFLICT DO NOTHING);
+      // a concurrent copy waits for the first one's commit, then is a duplicate (same ID) or a replay (same body).
+      return apply(storeId, webhookId, topic, event, receiver, async () => {
+        if (await repo.recordWithDigest(storeId, webhookId, digestText, topic, now())) return null;
+        if (await repo.seen(storeId, webhookId)) return "duplicate";
+        throw replayed();
+      });
+    },
+
     /** Apply an event without a delivery (demo data, tests of other modules): same rules, delivery ID `webhookId`. */
     applyEvent(storeId: string, webhookId: string, event: PlatformEvent, receiver?: ReviewRequestsReceiver): Promise<WebhookOutcome> {
       return apply(storeId, webhookId, "internal", event, receiver);
@@ -371,7 +499,11 @@ export function platformsService(deps: {
         appSecretSetAt: c?.secret_set_ms ? new Date(c.secret_set_ms).toISOString() : null,
         adminApiTokenSet: !!c?.admin_token_encrypted,
         adminApiTokenSetAt: c?.admin_token_set_ms ? new Date(c.admin_token_set_ms).toISOString() : null,
-        webhookUrls: { shopify: `${origin}/platforms/shopify/webhooks`, signed: `${origin}/platforms/webhooks/${storeId}` },
+        webhookUrls: { shopify: `${origin}/platforms/shopify/webhooks`, signed: `${origin}/platforms/webhooks/${storeId}`, woocommerce: `${origin}/platforms/woocommerce/webhooks` },
+        woocommerce: {
+          siteUrl: c?.woo_site_url ?? null, consumerKeySet: !!c?.woo_consumer_key_encrypted, consumerSecretSet: !!c?.woo_consumer_secret_encrypted,
+          webhookSecretSet: !!c?.woo_webhook_secret_encrypted, updatedAt: c?.woo_set_ms ? new Date(c.woo_set_ms).toISOString() : null,
+        },
       };
     },
 
@@ -382,6 +514,7 @@ export function platformsService(deps: {
     async updateSettings(storeId: string, patch: PlatformSettingsPatch): Promise<void> {
       if (!await deps.storePlatform(storeId)) throw notFound("Store not found", "store_not_found");
       const parsed = platformSettingsPatch.parse(patch);
+      if (parsed.type === "woocommerce") return updateWoo(storeId, parsed);
       const secretEncrypted = parsed.appSecret === undefined ? undefined : parsed.appSecret === null ? null : box.seal(parsed.appSecret);
       const adminTokenEncrypted = parsed.adminApiToken === undefined ? undefined : parsed.adminApiToken === null ? null : box.seal(parsed.adminApiToken);
       // The check and the write in one transaction; another node connecting the shop in between is caught by the
