@@ -171,7 +171,7 @@ describe("birthdays (docs/loyalty.md, Birthdays)", () => {
   });
 });
 
-describe("the panel's overview (docs/loyalty.md, Widget `<chorus-loyalty>`)", () => {
+describe("the member panel's overview (docs/loyalty.md, The member panel)", () => {
   it("GET /loyalty/customer/overview: balance, pending points, expiry date, tier progress, birthday and each earning rule's state", async () => {
     await t.services.loyaltyLifecycle.updateSettings(TEST_STORE_ID, { returnWindowDays: 14, pointsExpiryMonths: 12 });
     try {
