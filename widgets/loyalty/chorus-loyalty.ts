@@ -88,7 +88,6 @@ export class ChorusLoyalty extends ChorusElement {
     overview: { state: true },
     history: { state: true },
     historyNext: { state: true },
-    birthdayNote: { state: true },
     birthdayError: { state: true },
   };
 
@@ -147,7 +146,6 @@ export class ChorusLoyalty extends ChorusElement {
   /** The points history loaded so far, newest first, and the next page's URL (null: none). */
   history: LoyaltyTransaction[] = [];
   historyNext: string | null = null;
-  birthdayNote = "";
   birthdayError = "";
 
   /** The service's customer token (from login), kept in memory only. */
@@ -275,7 +273,7 @@ export class ChorusLoyalty extends ChorusElement {
     const form = event.target as HTMLFormElement;
     const month = Number((form.elements.namedItem("month") as HTMLSelectElement).value);
     const day = Number((form.elements.namedItem("day") as HTMLSelectElement).value);
-    this.birthdayNote = "";
+    this.message = "";
     this.birthdayError = "";
     // 29 February is a birthday (awarded on the 28th in other years); 31 April is not a day.
     if (!month || !day || day > new Date(Date.UTC(2024, month, 0)).getUTCDate()) {
@@ -286,7 +284,7 @@ export class ChorusLoyalty extends ChorusElement {
     try {
       await this.#withFreshToken(() => postJson(`${this.storeUrl}/loyalty/customer`, { birthday: { month, day } }, { method: "PATCH", headers: this.#auth() }));
       await this.#loadMember();
-      this.birthdayNote = this.t("loyalty.birthdaySaved");
+      this.message = this.t("loyalty.birthdaySaved"); // the panel's one live region
     } catch (error) {
       this.birthdayError = error instanceof ApiRequestError && error.status === 409 ? this.t("loyalty.birthdayTooSoon") : this.describe(error);
     } finally {
@@ -448,8 +446,7 @@ export class ChorusLoyalty extends ChorusElement {
           <select name="day">${[...Array(31).keys()].map((i) => html`<option value=${i + 1} ?selected=${b?.day === i + 1}>${i + 1}</option>`)}</select></label>
         <button class="btn secondary" type="submit">${this.t("loyalty.birthdaySave")}</button>
       </fieldset>
-      <div role="status" aria-live="polite">${this.birthdayNote ? html`<p>${this.birthdayNote}</p>` : nothing}
-        ${b && locked ? html`<p class="muted">${this.t("loyalty.birthdayChangeableFrom", { date: formatDate(b.changeableFrom) })}</p>` : nothing}</div>
+      ${b && locked ? html`<p class="muted">${this.t("loyalty.birthdayChangeableFrom", { date: formatDate(b.changeableFrom) })}</p>` : nothing}
       ${this.birthdayError ? html`<p class="error" role="alert">${this.birthdayError}</p>` : nothing}
     </form>`;
   }
