@@ -45,6 +45,7 @@ async function openPanel(page: Page, token: string, lang: string): Promise<void>
 test.afterEach(async () => { await setExpiry(null); });
 
 test("axe finds nothing in the member panel, in English and in German", async ({ page, baseURL }) => {
+  test.setTimeout(150_000); // two page loads and two axe scans of the whole panel (one took over a minute on a loaded machine)
   const token = await member(baseURL!);
   await setExpiry(12);
   for (const lang of ["en", "de"]) {
