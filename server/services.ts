@@ -220,7 +220,7 @@ async function buildServices(db: Db, options: ServicesOptions) {
   const mail = mailService({ db, repo: mailData, sending: sender.enabled, now: mailNow, secret, onEnqueued: () => sender.wake() });
   // Loyalty lifecycle (issue #35 items 3-4) and the enterprise loyalty API (item 7).
   const loyaltyLifecycleService = loyaltyLifecycle({ db, repo: loyaltyData, life: loyaltyLifecycleData, stores, mail, now: options.loyalty?.now ?? Date.now });
-  const loyaltyEnterpriseService = loyaltyEnterprise({ db, repo: loyaltyData, lifecycle: loyaltyLifecycleService, ledger: loyalty, secret });
+  const loyaltyEnterpriseService = loyaltyEnterprise({ db, repo: loyaltyData, rewardsRepo: platformRewardsRepo(db), lifecycle: loyaltyLifecycleService, ledger: loyalty, secret });
   // Accounts (issue #21 item 2): sign-up and operators, a store's team and invitations, password reset.
   const accountDeps = { db, admin: adminData, adminService: admin, accounts: accountsRepo(db), stores };
   // Review requests (issue #22 item 2): settings, the persisted schedule, hosted review links (server/review-requests).

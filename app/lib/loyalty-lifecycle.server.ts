@@ -7,7 +7,7 @@ import { z } from "zod";
 import { defineOperation, reply } from "../../server/api/operation.ts";
 import { errorResponses } from "../../server/api/responses.ts";
 import {
-  adjustmentBody, adjustmentResponseSchema, birthdayBody, customerLookupQuery, customerPatchBody, customerWithBirthdaySchema, enterpriseCustomerParams,
+  adjustmentBody, adjustmentResponseSchema, birthdayBody, customerLookupQuery, customerOverviewResponseSchema, customerPatchBody, customerWithBirthdaySchema, enterpriseCustomerParams,
   enterpriseCustomerResponseSchema, enterpriseTransactionsQuery, enterpriseTransactionsResponseSchema, issuedRewardsResponseSchema,
 } from "../../server/contract/loyalty-lifecycle.ts";
 import { storeIdParam } from "../../server/contract/params.ts";
@@ -24,6 +24,16 @@ export const setBirthday = defineOperation({
   body: { schema: birthdayBody, ...jsonBody },
   responses: { 200: { description: "The customer and their birthday", schema: customerWithBirthdaySchema }, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
   handler: async ({ params, body, customer, context }) => await context.services.loyaltyLifecycle.setBirthday(params.storeId, customer!.loyalty_customer_id, body),
+});
+
+/** GET /v1/stores/{storeId}/loyalty/customer/overview: what the loyalty panel shows a signed-in member. */
+export const customerOverview = defineOperation({
+  api: "storefront", tags: ["Loyalty"], params: z.object({ storeId: storeIdParam }),
+  id: "getLoyaltyCustomerOverview", method: "GET", auth: "customer", cache: "private",
+  summary: "The signed-in customer's points (balance, pending, expiry), VIP tier progress, birthday and earning rule states",
+  description: "For the loyalty panel: `nextVipTier.pointsNeeded` is the lifetime points still to earn for the next VIP tier; each enabled earning rule has a `frequency` and the customer's `state` (`done`: the sign-up points, or this year's birthday points, were awarded).",
+  responses: { 200: { description: "The customer's overview", schema: customerOverviewResponseSchema }, ...errorResponses(401, 404) },
+  handler: async ({ params, customer, context }) => ({ overview: await context.services.loyaltyLifecycle.overview(params.storeId, customer!.loyalty_customer_id) }),
 });
 
 /** GET /enterprise/loyalty/customers?email=|platformCustomerId= */

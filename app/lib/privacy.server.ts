@@ -22,6 +22,7 @@ export const erasureResponseSchema = z.object({
     answers: count("Answers by the shopper deleted."),
     surveyResponses: count("Survey responses deleted (by customer e-mail or an e-mail answer)."),
     loyaltyCustomersAnonymised: count("Loyalty customers anonymised (e-mail and platform customer ID removed; the points ledger is kept, still balanced)."),
+    loyaltyRewardsDeleted: count("Loyalty rewards that failed on the shop platform (no points taken) deleted; issued rewards stay with the anonymised customer, without the platform's error text."),
     orders: count("Orders deleted."),
     orderLines: count("Order lines deleted."),
     mail: count("E-mails to the address deleted from the outbox."),
@@ -34,7 +35,7 @@ export const erasureResponseSchema = z.object({
 export const exportShopperData = defineOperation({
   id: "exportShopperData", method: "POST", api: "enterprise", auth: "basic", tags: ["Shopper data"],
   summary: "Export everything the store holds about a shopper",
-  description: "A zip archive: `data.json` (reviews, questions, answers, survey responses, loyalty customer and transactions, orders, e-mails, review requests) and the original review photos and videos under `media/`. Audited.",
+  description: "A zip archive: `data.json` (reviews, questions, answers, survey responses, loyalty customer, transactions and rewards, orders, e-mails, review requests) and the original review photos and videos under `media/`. Audited.",
   body: { schema: requestBody, read: "json", contentTypes: ["application/json"] },
   responses: {
     200: { description: "The archive (`Content-Disposition: attachment`)", contentType: "application/zip", schema: z.string().meta({ format: "binary" }) },

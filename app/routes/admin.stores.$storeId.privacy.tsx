@@ -14,6 +14,7 @@ export const headers = adminHeaders;
 const KINDS: [keyof HoldingCounts, string][] = [
   ["reviews", "Reviews"], ["mediaItems", "Review photos and videos"], ["questions", "Questions"], ["answers", "Answers"],
   ["surveyResponses", "Survey responses"], ["loyaltyCustomers", "Loyalty accounts"], ["loyaltyTransactions", "Points transactions"],
+  ["loyaltyRewards", "Loyalty rewards"],
   ["orders", "Orders"], ["orderLines", "Order lines"], ["mail", "E-mails"], ["reviewRequests", "Review requests"],
 ];
 

@@ -240,6 +240,8 @@ describe("live answers validate against the documents", () => {
     await check({ url: `${L}/earning_rules`, status: 200, headers: bearer });
     await check({ url: `${L}/customer/transactions`, status: 200, headers: bearer });
     await check({ url: `${L}/customer/transactions?limit=0`, status: 400, headers: bearer });
+    await check({ url: `${L}/customer/overview`, status: 200, headers: bearer });
+    await check({ url: `${L}/customer/overview`, status: 401 });
     await check({ url: `${L}/customer/redemptions`, status: 400, headers: bearer, body: {} });
     // Enterprise.
     const auth = { authorization: basic };

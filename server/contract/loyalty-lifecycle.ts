@@ -29,6 +29,34 @@ export const customerWithBirthdaySchema = z.object({
   birthday: birthdaySchema,
 }).meta({ id: "LoyaltyCustomerBirthdayResponse" });
 
+/** How often an earning rule pays: once (sign-up), per order, per review, once a year (birthday). */
+export const EARNING_FREQUENCIES = ["once", "per-order", "per-review", "yearly"] as const;
+/** Where the customer stands with an earning rule: `done` (already earned: sign-up, or this year's birthday), `available`, `unavailable` (blocked, or a higher VIP tier needed). */
+export const EARNING_RULE_STATES = ["done", "available", "unavailable"] as const;
+
+/** GET /loyalty/customer/overview (storefront): what the loyalty panel shows a signed-in member above their history. */
+export const customerOverviewSchema = z.object({
+  points: z.object({
+    balance: z.int().min(0).meta({ description: "Points the customer can spend." }),
+    pending: z.int().min(0).meta({ description: "Order points waiting for the end of the store's return window (not spendable yet)." }),
+    lifetime: z.int().min(0).meta({ description: "Lifetime earned points: what decides the VIP tier." }),
+  }),
+  pointsExpireAt: z.string().nullable().meta({ description: "When the balance expires without new activity (ISO 8601 UTC), or null (the store sets no expiry, or no points)." }),
+  vipTier: z.object({ vipTierId: z.string(), name: z.string(), pointsThreshold: z.int() }).nullable().meta({ description: "The customer's current VIP tier, or null." }),
+  nextVipTier: z.object({
+    vipTierId: z.string(), name: z.string(), pointsThreshold: z.int(),
+    pointsNeeded: z.int().min(1).meta({ description: "Lifetime points still to earn to reach it." }),
+  }).nullable().meta({ description: "The next VIP tier above the current one, or null (highest tier, or no tiers)." }),
+  birthday: birthdaySchema.nullable().meta({ description: "The customer's birthday and when it may be changed again, or null (not given yet: it can be set now)." }),
+  earningRules: z.array(z.object({
+    earningRuleId: z.string(),
+    frequency: z.enum(EARNING_FREQUENCIES),
+    state: z.enum(EARNING_RULE_STATES),
+  })).meta({ description: "The customer's state for each enabled earning rule (same IDs as `GET /loyalty/earning_rules`)." }),
+}).meta({ id: "LoyaltyCustomerOverview", description: "The signed-in customer's points (balance, pending, lifetime, expiry), VIP tier progress, birthday and earning rule states." });
+export type CustomerOverview = z.output<typeof customerOverviewSchema>;
+export const customerOverviewResponseSchema = z.object({ overview: customerOverviewSchema }).meta({ id: "LoyaltyCustomerOverviewResponse" });
+
 /** The lifecycle settings of a program (admin page and `services.loyaltyLifecycle.updateSettings`). */
 export const lifecycleSettingsSchema = z.object({
   timeZone: z.string().refine(isTimeZone, "timeZone must be an IANA time zone such as Europe/Paris or UTC")
@@ -98,10 +126,20 @@ export const enterpriseTransactionsResponseSchema = z.object({
 export const adjustmentResponseSchema = z.object({ transaction: loyaltyTransactionSchema, loyaltyCustomer: enterpriseCustomerSchema })
   .meta({ id: "EnterpriseLoyaltyAdjustment" });
 
-export const REWARD_PLATFORM_STATES = ["chorus-only"] as const;
+/**
+ * Where an issued reward stands on the shop platform (as its `loyalty_rewards` row holds it, docs/loyalty.md "Never losing
+ * points"): `created` at once by the redemption, `pending` (the platform did not answer yet; its points are held),
+ * `failed` (the platform refused or has no such code: nothing taken), `reconciled` (confirmed later by the reconciler),
+ * `chorus-only` (issued before rewards were created on the platform: a code Chorus alone knows).
+ */
+export const REWARD_PLATFORM_STATES = ["created", "pending", "failed", "reconciled", "chorus-only"] as const;
 export const issuedRewardSchema = z.object({
-  transactionId: z.string(), redemptionRuleId: z.string().nullable(), code: z.string(), description: z.string(), pointsCost: z.int(),
-  platformState: z.enum(REWARD_PLATFORM_STATES).meta({ description: "Where the code exists: `chorus-only` = issued by Chorus and not (yet) created on the shop platform." }),
+  transactionId: z.string().nullable().meta({ description: "The redemption transaction that took the points; null while `pending` and when `failed` (nothing taken)." }),
+  redemptionRuleId: z.string().nullable(), code: z.string(), description: z.string(),
+  pointsCost: z.int().meta({ description: "Points the reward costs (taken once it is `created` or `reconciled`)." }),
+  platform: z.enum(["shopify", "webhook", "demo"]).nullable().meta({ description: "Where the code is created: Shopify's Admin API, the shop's `loyalty_reward.created` webhook, the demo platform; null for `chorus-only`." }),
+  platformState: z.enum(REWARD_PLATFORM_STATES).meta({ description: "`created`: created on the platform by the redemption; `pending`: the platform has not answered yet (the points are held, the reconciler asks again); `failed`: refused or unknown to the platform, nothing taken; `reconciled`: confirmed later by the reconciler; `chorus-only`: issued by Chorus before codes were created on the platform." }),
+  platformError: z.string().nullable().meta({ description: "The platform's last error for a `pending` or `failed` reward, else null." }),
   dateCreated: z.string(),
 }).meta({ id: "EnterpriseIssuedReward" });
 export const issuedRewardsResponseSchema = z.object({ rewards: z.array(issuedRewardSchema) }).meta({ id: "EnterpriseIssuedRewards" });

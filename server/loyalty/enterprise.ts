@@ -1,7 +1,8 @@
 /**
  * The enterprise loyalty API's customer operations (docs/loyalty.md "Enterprise loyalty API"; Basic auth, the store of
  * the API key): look a customer up by e-mail, platform customer ID or loyalty customer ID; list their transactions;
- * adjust points with a reason (never below zero: 409); block and unblock; set a minimum VIP tier; list issued rewards.
+ * adjust points with a reason (never below zero: 409); block and unblock; set a minimum VIP tier; list issued rewards
+ * with their state on the shop platform.
  */
 import { badRequest, notFound } from "../contract/errors.ts";
 import type { AdjustmentBody, CustomerPatchBody, EnterpriseCustomer, IssuedReward } from "../contract/loyalty-lifecycle.ts";
@@ -13,14 +14,15 @@ import { recalculateTier } from "./ledger.ts";
 import type { LoyaltyLifecycle } from "./lifecycle.ts";
 import type { CustomerRow, LoyaltyRepo, TransactionRow } from "./loyalty.repo.ts";
 import type { LoyaltyService } from "./loyalty.service.ts";
+import type { PlatformRewardsRepo } from "./platform-rewards.repo.ts";
 import { toTransaction } from "./shapes.ts";
 import { tierById } from "./tiers.ts";
 
 const noCustomer = () => notFound("No loyalty customer matches (customers join by signing in to the loyalty program first)", "loyalty_customer_not_found");
 
 /** Create the enterprise part of loyalty. `secret` signs transaction cursors. */
-export function loyaltyEnterprise(deps: { db: Db; repo: LoyaltyRepo; lifecycle: LoyaltyLifecycle; ledger: Pick<LoyaltyService, "adjustPoints" | "setCustomerBlocked" | "legalPolicies">; secret: string }) {
-  const { db, repo, lifecycle, ledger, secret } = deps;
+export function loyaltyEnterprise(deps: { db: Db; repo: LoyaltyRepo; rewardsRepo: PlatformRewardsRepo; lifecycle: LoyaltyLifecycle; ledger: Pick<LoyaltyService, "adjustPoints" | "setCustomerBlocked" | "legalPolicies">; secret: string }) {
+  const { db, repo, rewardsRepo, lifecycle, ledger, secret } = deps;
 
   async function row(storeId: string, customerId: string): Promise<CustomerRow> {
     await ledger.legalPolicies(storeId); // 404 without a program (or turned off)
@@ -87,16 +89,25 @@ export function loyaltyEnterprise(deps: { db: Db; repo: LoyaltyRepo; lifecycle: 
       if (body.blocked !== undefined) await ledger.setCustomerBlocked(storeId, customerId, body.blocked);
       return { loyaltyCustomer: await shape(storeId, (await repo.getCustomer(storeId, customerId))!) };
     },
-    /** GET /enterprise/loyalty/customers/{id}/rewards: the coupons issued by redemptions, newest first. @throws 404. */
+    /**
+     * GET /enterprise/loyalty/customers/{id}/rewards: the rewards issued by redemptions, newest first, each with its
+     * platform state as its `loyalty_rewards` row holds it, then the codes issued before migration 101 (`chorus-only`). @throws 404.
+     */
     async rewards(storeId: string, customerId: string): Promise<{ rewards: IssuedReward[] }> {
       await row(storeId, customerId);
-      const rows = await lifecycle.redemptions(storeId, customerId);
-      return {
-        rewards: rows.filter((r) => r.coupon_code).map((r) => ({
-          transactionId: r.transaction_id, redemptionRuleId: r.redemption_rule_id, code: r.coupon_code!, description: r.reward_description ?? r.description,
-          pointsCost: -r.points, platformState: "chorus-only" as const, dateCreated: isoFromMs(r.created_ms),
-        })),
-      };
+      const issued = await rewardsRepo.listForCustomer(storeId, customerId);
+      const known = new Set(issued.map((r) => r.code));
+      const onPlatform: IssuedReward[] = issued.map((r) => ({
+        transactionId: r.transaction_id, redemptionRuleId: r.redemption_rule_id, code: r.code, description: r.reward_description ?? r.code, pointsCost: r.points_cost,
+        platform: r.platform,
+        platformState: r.state === "confirmed" ? (r.reconciled_ms != null ? "reconciled" : "created") : r.state,
+        platformError: r.state === "confirmed" ? null : r.error, dateCreated: isoFromMs(r.created_ms),
+      }));
+      const legacy: IssuedReward[] = (await lifecycle.redemptions(storeId, customerId)).filter((r) => r.coupon_code && !known.has(r.coupon_code)).map((r) => ({
+        transactionId: r.transaction_id, redemptionRuleId: r.redemption_rule_id, code: r.coupon_code!, description: r.reward_description ?? r.description,
+        pointsCost: -r.points, platform: null, platformState: "chorus-only" as const, platformError: null, dateCreated: isoFromMs(r.created_ms),
+      }));
+      return { rewards: [...onPlatform, ...legacy].sort((a, b) => b.dateCreated.localeCompare(a.dateCreated)) };
     },
   };
 }

@@ -171,6 +171,48 @@ describe("birthdays (docs/loyalty.md, Birthdays)", () => {
   });
 });
 
+describe("the member panel's overview (docs/loyalty.md, The member panel)", () => {
+  it("GET /loyalty/customer/overview: balance, pending points, expiry date, tier progress, birthday and each earning rule's state", async () => {
+    await t.services.loyaltyLifecycle.updateSettings(TEST_STORE_ID, { returnWindowDays: 14, pointsExpiryMonths: 12 });
+    try {
+      const me = await member("overview");
+      expect((await call(`${A}/customer/overview`)).status).toBe(401);
+      await shopify("orders/create", order(93001, me.platformCustomerId, 120)); // 120 points pending
+      let o = (await call(`${A}/customer/overview`, { token: me.token })).body.overview;
+      const signUp = (await t.services.loyalty.adminProgram(TEST_STORE_ID)).earningRules.find((r) => r.type === "sign-up")!;
+      const birthdayRule = (await t.services.loyalty.adminProgram(TEST_STORE_ID)).earningRules.find((r) => r.type === "birthday")!;
+      const last = (await t.services.loyalty.transactions(TEST_STORE_ID, me.id, { limit: 1 })).transactions[0]!;
+      expect(o).toMatchObject({
+        points: { balance: 100, pending: 120, lifetime: 100 },
+        pointsExpireAt: new Date(addMonths(Date.parse(last.dateCreated), 12)).toISOString(),
+        vipTier: { name: "Bronze", pointsThreshold: 0 },
+        nextVipTier: { name: "Silver", pointsThreshold: 500, pointsNeeded: 400 },
+        birthday: null,
+      });
+      const state = (id: string) => o.earningRules.find((r: { earningRuleId: string }) => r.earningRuleId === id);
+      expect(state(signUp.earning_rule_id)).toEqual({ earningRuleId: signUp.earning_rule_id, frequency: "once", state: "done" });
+      expect(state(birthdayRule.earning_rule_id)).toMatchObject({ frequency: "yearly", state: "available" });
+      expect(o.earningRules.map((r: { frequency: string }) => r.frequency).sort()).toEqual(["once", "per-order", "per-review", "per-review", "yearly"]);
+      // The birthday is today (the service's clock, UTC): set, then awarded by the job: done for this year.
+      const today = new Date(clock);
+      expect((await call(`${A}/customer`, { method: "PATCH", token: me.token, body: { birthday: { month: today.getUTCMonth() + 1, day: today.getUTCDate() } } })).status).toBe(200);
+      await t.services.loyaltyLifecycle.runDue(clock);
+      o = (await call(`${A}/customer/overview`, { token: me.token })).body.overview;
+      expect(o.birthday).toEqual({ month: today.getUTCMonth() + 1, day: today.getUTCDate(), changeableFrom: new Date(clock + BIRTHDAY_CHANGE_MS).toISOString() });
+      expect(state(birthdayRule.earning_rule_id)).toMatchObject({ state: "done" });
+      expect(o.points).toMatchObject({ balance: 250, lifetime: 250 });
+      expect(o.nextVipTier).toMatchObject({ name: "Silver", pointsNeeded: 250 });
+      // Blocked: nothing is available.
+      await enterprise(`/customers/${me.id}`, { method: "PATCH", body: { blocked: true } });
+      o = (await call(`${A}/customer/overview`, { token: me.token })).body.overview;
+      expect(new Set(o.earningRules.map((r: { state: string }) => r.state))).toEqual(new Set(["unavailable"]));
+      expect(o.vipTier).toBeNull();
+    } finally {
+      await t.services.loyaltyLifecycle.updateSettings(TEST_STORE_ID, { returnWindowDays: 0, pointsExpiryMonths: null });
+    }
+  });
+});
+
 describe("expiry (docs/loyalty.md, Expiry)", () => {
   it("sends a reminder 30 days before (real SMTP), then writes one expiry transaction; the ledger stays balanced", async () => {
     const me = await member("expiry");
@@ -330,7 +372,7 @@ describe("enterprise loyalty API (docs/loyalty.md, Enterprise loyalty API)", () 
     expect(redeemed.status).toBe(201);
     const rewards = await enterprise(`/customers/${me.id}/rewards`);
     expect(rewards.body.rewards).toEqual([expect.objectContaining({
-      transactionId: redeemed.body.redemption.transactionId, code: redeemed.body.redemption.reward.code, pointsCost: 300, platformState: "chorus-only", redemptionRuleId: free.redemption_rule_id,
+      transactionId: redeemed.body.redemption.transactionId, code: redeemed.body.redemption.reward.code, pointsCost: 300, platform: "shopify", platformState: "created", platformError: null, redemptionRuleId: free.redemption_rule_id,
     })]);
 
     expect((await enterprise(`/customers/${me.id}`, { method: "PATCH", body: { blocked: true } })).body.loyaltyCustomer.status).toBe("blocked");
@@ -345,6 +387,36 @@ describe("enterprise loyalty API (docs/loyalty.md, Enterprise loyalty API)", () 
       const r = await enterprise(`/customers/${me.id}`, { method: "PATCH", body });
       expect(r.status, JSON.stringify(body)).toBe(400);
     }
+    await ledgerOk(me.id);
+  });
+
+  it("lists issued rewards with their real platform state: pending, then reconciled or failed, as the reward rows hold it", async () => {
+    const me = await member("ent-rewards");
+    await enterprise(`/customers/${me.id}/adjustments`, { body: { points: 500, reason: "Two rewards" } }); // 600 points
+    const free = (await t.services.loyalty.adminProgram(TEST_STORE_ID)).redemptionRules.find((r) => r.type === "free-shipping")!;
+    const redeemWhileShopifyFails = async () => {
+      shopifyAdmin.mode = "error"; // a 500: no definite answer, the reward stays pending (docs/loyalty.md "Never losing points")
+      try {
+        const r = await call(`${A}/customer/redemptions`, { token: me.token, body: { redemptionRuleId: free.redemption_rule_id } });
+        expect(r.status).toBe(503);
+      } finally {
+        shopifyAdmin.mode = "ok";
+      }
+      const [latest] = (await enterprise(`/customers/${me.id}/rewards`)).body.rewards;
+      expect(latest).toMatchObject({ platform: "shopify", platformState: "pending", transactionId: null, pointsCost: 300, platformError: expect.any(String) });
+      return latest.code as string;
+    };
+    const later = await redeemWhileShopifyFails();
+    // The discount exists at Shopify after all (created before the error): the reconciler takes the points once.
+    shopifyAdmin.discounts.set(later, { id: "gid://shopify/DiscountCodeNode/990001", mutation: "discountCodeFreeShippingCreate", input: {} });
+    expect(await t.services.platformRewards.runDue(Date.now() + 61_000)).toMatchObject({ confirmed: 1 });
+    const missing = await redeemWhileShopifyFails();
+    expect(await t.services.platformRewards.runDue(Date.now() + 61_000)).toMatchObject({ failed: 1 }); // Shopify has no such code: nothing taken
+    const { rewards } = (await enterprise(`/customers/${me.id}/rewards`)).body;
+    const byCode = new Map(rewards.map((r: { code: string }) => [r.code, r]));
+    expect(byCode.get(later)).toMatchObject({ platformState: "reconciled", transactionId: expect.any(String), platformError: null });
+    expect(byCode.get(missing)).toMatchObject({ platformState: "failed", transactionId: null, platformError: expect.stringMatching(/no discount/) });
+    expect((await row(me.id)).balance).toBe(300);
     await ledgerOk(me.id);
   });
 

@@ -8,7 +8,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { ApiError, notFound } from "../contract/errors.ts";
-import type { BirthdayBody, LifecycleSettings, LifecycleSettingsPatch } from "../contract/loyalty-lifecycle.ts";
+import type { BirthdayBody, CustomerOverview, LifecycleSettings, LifecycleSettingsPatch } from "../contract/loyalty-lifecycle.ts";
+import type { EarningRuleType } from "../contract/loyalty.ts";
 import { transaction, type Db } from "../db/database.ts";
 import type { MailService } from "../mail/mail.service.ts";
 import { renderMail } from "../mail/render.ts";
@@ -18,6 +19,7 @@ import { appendEarning, recalculateTier } from "./ledger.ts";
 import { remainingPoints, type LifecycleRepo, type LifecycleSettingsRow } from "./lifecycle.repo.ts";
 import type { LoyaltyRepo, TransactionRow } from "./loyalty.repo.ts";
 import { toCustomer } from "./shapes.ts";
+import { tierAllows, tierById } from "./tiers.ts";
 
 const DAY_MS = 86_400_000;
 /** A birthday may be changed again this long after it was set. */
@@ -40,6 +42,11 @@ export function addMonths(ms: number, months: number): number {
   target.setUTCDate(Math.min(d.getUTCDate(), last));
   return target.getTime();
 }
+
+/** How often each earning rule type pays (docs/loyalty.md "Earning"). */
+const FREQUENCY: Record<EarningRuleType, CustomerOverview["earningRules"][number]["frequency"]> = {
+  "sign-up": "once", "points-per-spend": "per-order", review: "per-review", "review-with-media": "per-review", birthday: "yearly",
+};
 
 const pad = (n: number) => String(n).padStart(2, "0");
 const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
@@ -175,6 +182,43 @@ export function loyaltyLifecycle(deps: LifecycleDeps) {
         birthday: b?.birthday ? { month: Number(b.birthday.slice(0, 2)), day: Number(b.birthday.slice(3)) } : null,
         pending: await life.pendingPoints(storeId, customerId),
         pointsExpireMs: s.points_expiry_months !== null && c && c.balance > 0 && last !== null ? addMonths(last, s.points_expiry_months) : null,
+      };
+    },
+
+    /**
+     * GET /loyalty/customer/overview (docs/loyalty.md "Widget `<chorus-loyalty>`"): balance, pending and lifetime points,
+     * when the balance expires, the current VIP tier and the points still needed for the next, the birthday (with when it
+     * may change again) and the customer's state for each enabled earning rule (a birthday is `done` once awarded in the
+     * store's local year). @throws 404 without a program or customer.
+     */
+    async overview(storeId: string, customerId: string): Promise<CustomerOverview> {
+      const s = await settingsRow(storeId);
+      const c = await repo.getCustomer(storeId, customerId);
+      if (!c) throw notFound("No such loyalty customer", "loyalty_customer_not_found");
+      const tiers = await repo.vipTiers(storeId); // sorted by threshold
+      const life_ = await this.customerLifecycle(storeId, customerId);
+      const b = await life.birthday(storeId, customerId);
+      const tier = c.status === "enrolled" ? tierById(tiers, c.vip_tier_id) : undefined;
+      const next = c.status === "enrolled" ? tiers.find((t) => t.points_threshold > Math.max(tier?.points_threshold ?? -1, c.lifetime_points)) : undefined;
+      const year = localDate(now(), s.time_zone).year;
+      const earningRules: CustomerOverview["earningRules"] = [];
+      for (const r of (await repo.earningRules(storeId)).filter((rule) => rule.enabled === 1)) {
+        const frequency = FREQUENCY[r.type];
+        let state: CustomerOverview["earningRules"][number]["state"] = "available";
+        if (c.status === "blocked" || !tierAllows(c, tiers, r.minimum_vip_tier_id)) state = "unavailable";
+        else if (r.type === "sign-up" && c.status === "enrolled") state = "done";
+        else if (r.type === "birthday" && await repo.hasAward(storeId, customerId, `birthday:${year}`)) state = "done";
+        earningRules.push({ earningRuleId: r.earning_rule_id, frequency, state });
+      }
+      return {
+        points: { balance: c.balance, pending: life_.pending, lifetime: c.lifetime_points },
+        pointsExpireAt: life_.pointsExpireMs === null ? null : isoFromMs(life_.pointsExpireMs),
+        vipTier: tier ? { vipTierId: tier.vip_tier_id, name: tier.name, pointsThreshold: tier.points_threshold } : null,
+        nextVipTier: next ? { vipTierId: next.vip_tier_id, name: next.name, pointsThreshold: next.points_threshold, pointsNeeded: next.points_threshold - c.lifetime_points } : null,
+        birthday: life_.birthday && b?.birthday_set_ms != null
+          ? { ...life_.birthday, changeableFrom: isoFromMs(b.birthday_set_ms + BIRTHDAY_CHANGE_MS) }
+          : null,
+        earningRules,
       };
     },
 

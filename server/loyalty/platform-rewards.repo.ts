@@ -12,6 +12,8 @@ export type RewardRow = {
   code: string; store_id: string; loyalty_customer_id: string; redemption_rule_id: string; reward_type: string; reward_value: number;
   points_cost: number; platform: RewardPlatform; state: RewardState; platform_discount_id: string | null; error: string | null;
   transaction_id: string | null; created_ms: number; updated_ms: number;
+  /** When the reconciler settled it (migration 106); null when the redemption itself did. */
+  reconciled_ms?: number | null;
 };
 /** A redemption rule's platform conditions (null: none). */
 export type RewardConditions = { minimum_order_amount: number | null; code_expires_after_days: number | null };
@@ -31,16 +33,22 @@ export function platformRewardsRepo(db: Db) {
     get: (storeId: string, code: string): Promise<RewardRow | undefined> =>
       one<RewardRow>(db, sql`SELECT * FROM loyalty_rewards WHERE store_id = ${storeId} AND code = ${code}`),
     /**
-     * pending → confirmed with its transaction. Conditional UPDATE: @returns false when the row is no longer
-     * pending (another node or the reconciler settled it first).
+     * pending → confirmed with its transaction (`reconciled`: by the reconciler, noted in `reconciled_ms`). Conditional
+     * UPDATE: @returns false when the row is no longer pending (another node or the reconciler settled it first).
      */
-    confirm: async (storeId: string, code: string, transactionId: string, discountId: string | null, nowMs: number): Promise<boolean> =>
-      (await run(db, sql`UPDATE loyalty_rewards SET state = 'confirmed', transaction_id = ${transactionId}, platform_discount_id = ${discountId}, error = NULL, updated_ms = ${nowMs}
+    confirm: async (storeId: string, code: string, transactionId: string, discountId: string | null, nowMs: number, reconciled = false): Promise<boolean> =>
+      (await run(db, sql`UPDATE loyalty_rewards SET state = 'confirmed', transaction_id = ${transactionId}, platform_discount_id = ${discountId}, error = NULL, updated_ms = ${nowMs},
+          reconciled_ms = ${reconciled ? nowMs : null}
         WHERE store_id = ${storeId} AND code = ${code} AND state = 'pending'`)).changes === 1,
-    /** pending → failed (the reservation is released). @returns false when it was no longer pending. */
-    fail: async (storeId: string, code: string, error: string, nowMs: number): Promise<boolean> =>
-      (await run(db, sql`UPDATE loyalty_rewards SET state = 'failed', error = ${error.slice(0, 500)}, updated_ms = ${nowMs}
+    /** pending → failed (the reservation is released; `reconciled`: by the reconciler). @returns false when it was no longer pending. */
+    fail: async (storeId: string, code: string, error: string, nowMs: number, reconciled = false): Promise<boolean> =>
+      (await run(db, sql`UPDATE loyalty_rewards SET state = 'failed', error = ${error.slice(0, 500)}, updated_ms = ${nowMs}, reconciled_ms = ${reconciled ? nowMs : null}
         WHERE store_id = ${storeId} AND code = ${code} AND state = 'pending'`)).changes === 1,
+    /** A customer's rewards, newest first (the enterprise list of issued rewards), with the rule's reward description. */
+    listForCustomer: (storeId: string, loyaltyCustomerId: string): Promise<(RewardRow & { reward_description: string | null })[]> =>
+      all<RewardRow & { reward_description: string | null }>(db, sql`SELECT w.*, r.reward_description FROM loyalty_rewards w
+          LEFT JOIN loyalty_redemption_rules r ON r.store_id = w.store_id AND r.redemption_rule_id = w.redemption_rule_id
+        WHERE w.store_id = ${storeId} AND w.loyalty_customer_id = ${loyaltyCustomerId} ORDER BY w.created_ms DESC, w.code DESC LIMIT 1000`),
     /** Note the last platform error of a reward left pending (a timeout: the reconciler asks again). */
     async noteError(storeId: string, code: string, error: string, nowMs: number): Promise<void> {
       await run(db, sql`UPDATE loyalty_rewards SET error = ${error.slice(0, 500)}, updated_ms = ${nowMs} WHERE store_id = ${storeId} AND code = ${code} AND state = 'pending'`);

@@ -199,11 +199,11 @@ export function platformRewards(deps: PlatformRewardsDeps) {
    * UPDATE and the redemption transaction in the same commit (exactly-once: only the caller whose UPDATE changed the
    * row appends the transaction). @returns the reward row as it is after.
    */
-  async function settle(row: RewardRow, discountId: string | null, ruleName: string): Promise<RewardRow> {
+  async function settle(row: RewardRow, discountId: string | null, ruleName: string, reconciled = false): Promise<RewardRow> {
     return transaction(db, async () => {
       const c = (await loyalty.lockCustomer(row.store_id, row.loyalty_customer_id))!;
       const transactionId = randomUUID();
-      if (await repo.confirm(row.store_id, row.code, transactionId, discountId, now())) {
+      if (await repo.confirm(row.store_id, row.code, transactionId, discountId, now(), reconciled)) {
         await loyalty.insertTransaction({
           transactionId, storeId: row.store_id, loyaltyCustomerId: row.loyalty_customer_id, type: "redemption", points: -row.points_cost,
           balanceAfter: c.balance - row.points_cost, description: `Redeemed: ${ruleName}`, redemptionRuleId: row.redemption_rule_id, couponCode: row.code, createdMs: now(),
@@ -225,10 +225,10 @@ export function platformRewards(deps: PlatformRewardsDeps) {
       exists = target.platform === "shopify" && row.platform === "shopify" ? await findShopifyDiscount(target.shop, row.code)
         : target.platform === "woocommerce" && row.platform === "woocommerce" ? await findWooCoupon(target.site, row.code) : undefined;
     }
-    if (row.platform === "webhook" && exists === null) return (await settle(row, null, name)).state; // the shop answered 2xx for the code: it exists
-    if (exists) return (await settle(row, exists, name)).state;
+    if (row.platform === "webhook" && exists === null) return (await settle(row, null, name, true)).state; // the shop answered 2xx for the code: it exists
+    if (exists) return (await settle(row, exists, name, true)).state;
     if (exists === null || nowMs - row.created_ms > GIVE_UP_MS) {
-      await transaction(db, () => repo.fail(row.store_id, row.code, exists === null ? "the platform has no discount with this code" : "the platform could not be asked for a day", nowMs));
+      await transaction(db, () => repo.fail(row.store_id, row.code, exists === null ? "the platform has no discount with this code" : "the platform could not be asked for a day", nowMs, true));
       return "failed";
     }
     return "pending";

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yauzl from "yauzl";
 import { OTHER_STORE_ID, seedRealReviews, TEST_STORE_ID, type RealReview } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
+import { rewardPlatformFor, type ShopifyStandIn } from "../../test/shopify-admin-stand-in.ts";
 import { all, dialect, one, run, sql, value, values } from "../db/database.ts";
 import { demoProgram } from "../loyalty/loyalty.demo.ts";
 import { signPlatformToken } from "../loyalty/tokens.ts";
@@ -27,6 +28,9 @@ const PRODUCT = "1078";
 const basic = (store: string, key: string) => `Basic ${Buffer.from(`${store}:${key}`).toString("base64")}`;
 let reviewId = "";
 let mediaIds: string[] = [];
+let shopifyAdmin: ShopifyStandIn;
+/** Codes of the shopper's loyalty rewards: one created at the shop, one that failed there. */
+const rewardCodes = { created: "", failed: "" };
 
 const post = (path: string, body: unknown, auth = basic(TEST_STORE_ID, KEY)) =>
   fetch(t.url(path), { method: "POST", headers: { "content-type": "application/json", authorization: auth }, body: JSON.stringify(body) });
@@ -89,6 +93,22 @@ beforeAll(async () => {
     body: JSON.stringify({ enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version }),
   });
   expect(activation.status).toBe(200);
+  // Two loyalty rewards (docs/loyalty.md "Rewards at checkout"): one created at the (stand-in) shop, one the shop failed.
+  shopifyAdmin = await rewardPlatformFor(t.services, TEST_STORE_ID);
+  const loyaltyCustomerId = login.loyaltyCustomer.loyaltyCustomerId as string;
+  await t.services.loyalty.adjustPoints(TEST_STORE_ID, loyaltyCustomerId, 600, "Welcome gift");
+  const free = (await t.services.loyalty.adminProgram(TEST_STORE_ID)).redemptionRules.find((r) => r.type === "free-shipping")!;
+  const redeem = () => fetch(t.url(`/v1/stores/${TEST_STORE_ID}/loyalty/customer/redemptions`), {
+    method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${login.customerToken}` }, body: JSON.stringify({ redemptionRuleId: free.redemption_rule_id }),
+  });
+  const created = await redeem();
+  expect(created.status).toBe(201);
+  rewardCodes.created = (await created.json()).redemption.reward.code;
+  shopifyAdmin.mode = "error";
+  expect((await redeem()).status).toBe(503);
+  shopifyAdmin.mode = "ok";
+  expect(await t.services.platformRewards.runDue(Date.now() + 61_000)).toMatchObject({ failed: 1 }); // the shop has no such code
+  rewardCodes.failed = (await values<string>(t.services.db, sql`SELECT code FROM loyalty_rewards WHERE store_id = ${TEST_STORE_ID} AND state = 'failed'`))[0]!;
 
   // A review with two photos, written through the storefront API (a real review text of the file).
   const r = rows.find((x) => x.body && x.title)!;
@@ -113,6 +133,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await t?.close();
+  await shopifyAdmin?.close();
 });
 
 describe("shopper data export and erasure (enterprise API)", () => {
@@ -131,11 +152,12 @@ describe("shopper data export and erasure (enterprise API)", () => {
     expect(data.surveyResponses[0].answered_questions[0].answer).toBe(9);
     expect(data.loyaltyCustomers).toHaveLength(1);
     expect(data.loyaltyTransactions.length).toBeGreaterThanOrEqual(2); // sign-up and review points
+    expect(data.loyaltyRewards.map((r: { code: string; state: string }) => [r.code, r.state])).toEqual([[rewardCodes.created, "confirmed"], [rewardCodes.failed, "failed"]]);
     expect(data.orderLines).toHaveLength(1);
     for (const id of mediaIds) expect((await sharp(files.get(`media/${id}/full.jpg`)!).metadata()).format).toBe("jpeg");
     expect(files.has("README.txt")).toBe(true);
     const audit = await t.services.privacy.recentRequests(TEST_STORE_ID);
-    expect(audit[0]).toMatchObject({ kind: "export", actor: "enterprise-api", counts: { reviews: 1, mediaItems: 2, surveyResponses: 1, loyaltyCustomers: 1, orderLines: 1 } });
+    expect(audit[0]).toMatchObject({ kind: "export", actor: "enterprise-api", counts: { reviews: 1, mediaItems: 2, surveyResponses: 1, loyaltyCustomers: 1, loyaltyRewards: 2, orderLines: 1 } });
     expect(JSON.stringify(audit)).not.toContain("erin");
   });
 
@@ -158,7 +180,10 @@ describe("shopper data export and erasure (enterprise API)", () => {
     const res = await post("/enterprise/customers/erasure", { email: SHOPPER });
     expect(res.status).toBe(200);
     const { erasure } = await res.json();
-    expect(erasure).toMatchObject({ reviews: 1, mediaItems: 2, mediaFilesDeleted: 2, surveyResponses: 1, loyaltyCustomersAnonymised: 1, orderLines: 1 });
+    expect(erasure).toMatchObject({ reviews: 1, mediaItems: 2, mediaFilesDeleted: 2, surveyResponses: 1, loyaltyCustomersAnonymised: 1, loyaltyRewardsDeleted: 1, orderLines: 1 });
+    // The reward created at the shop stays with the anonymised account (its code is on the ledger); the failed one is gone.
+    expect(await all(t.services.db, sql`SELECT code, state, error FROM loyalty_rewards WHERE code IN (${rewardCodes.created}, ${rewardCodes.failed})`))
+      .toEqual([{ code: rewardCodes.created, state: "confirmed", error: null }]);
 
     expect(await rowsMentioning(SHOPPER)).toEqual([]);
     expect(await rowsMentioning("erin-1")).toEqual([]); // the platform customer ID went too

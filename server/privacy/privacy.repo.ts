@@ -4,7 +4,9 @@
  * - reviews.reviewer_email (with their media, translations, votes on them and AI analysis: cascades);
  * - questions.asker_email, answers.author_email;
  * - survey_responses.customer_email, and e-mail answers inside answered_questions_json;
- * - loyalty_customers.email (the ledger is append-only: the customer is anonymised, never deleted);
+ * - loyalty_customers.email (the ledger is append-only: the customer is anonymised, never deleted), with the
+ *   customer's loyalty_rewards (issued rewards are kept with the anonymised customer, their platform error text
+ *   cleared; rewards that failed on the shop platform, which took no points, are deleted);
  * - order_headers.email and orders.email (order lines);
  * - mail_outbox.to_address (read here; deleted by the mail module, server/mail); review_requests.email (with
  *   their products and link tokens: cascades).
@@ -25,6 +27,7 @@ export type ShopperHoldings = {
   surveyResponses: Record<string, unknown>[];
   loyaltyCustomers: Record<string, unknown>[];
   loyaltyTransactions: Record<string, unknown>[];
+  loyaltyRewards: Record<string, unknown>[];
   orders: Record<string, unknown>[];
   orderLines: Record<string, unknown>[];
   mail: Record<string, unknown>[];
@@ -36,7 +39,7 @@ export type ShopperHoldings = {
 export type ErasureResult = {
   counts: {
     reviews: number; mediaItems: number; questions: number; answers: number; surveyResponses: number;
-    loyaltyCustomersAnonymised: number; orders: number; orderLines: number; reviewRequests: number;
+    loyaltyCustomersAnonymised: number; loyaltyRewardsDeleted: number; orders: number; orderLines: number; reviewRequests: number;
   };
   /** Media items whose files are to be deleted once the transaction committed. */
   mediaIds: string[];
@@ -84,6 +87,10 @@ export function privacyRepo(db: Db) {
         loyaltyTransactions: await all<Row>(db, sql`SELECT t.transaction_id, t.loyalty_customer_id, t.type, t.points, t.balance_after, t.description, t.coupon_code, t.order_id, t.created_ms
            FROM loyalty_transactions t JOIN loyalty_customers c ON c.loyalty_customer_id = t.loyalty_customer_id
            WHERE c.store_id = ${storeId} AND lower(c.email) = ${email} ORDER BY t.seq`),
+        loyaltyRewards: await all<Row>(db, sql`SELECT w.code, w.loyalty_customer_id, w.redemption_rule_id, w.reward_type, w.reward_value, w.points_cost, w.platform, w.state,
+                  w.transaction_id, w.error, w.created_ms, w.updated_ms
+           FROM loyalty_rewards w JOIN loyalty_customers c ON c.store_id = w.store_id AND c.loyalty_customer_id = w.loyalty_customer_id
+           WHERE c.store_id = ${storeId} AND lower(c.email) = ${email} ORDER BY w.created_ms, w.code`),
         orders,
         orderLines: await all<Row>(db, sql`SELECT * FROM orders WHERE store_id = ${storeId} AND email = ${email} ORDER BY ordered_ms, order_id, product_id`),
         mail: await all<Row>(db, sql`SELECT message_id, kind, to_address, subject, text, status, created_ms, sent_ms FROM mail_outbox WHERE store_id = ${storeId} AND lower(trim(to_address)) = ${email} ORDER BY seq`),
@@ -95,7 +102,7 @@ export function privacyRepo(db: Db) {
     /**
      * Erase `email`'s data in `storeId` (call inside a transaction): delete their reviews (media rows,
      * translations, votes and AI analysis cascade; aggregates follow by trigger), questions, answers, survey
-     * responses, orders, order lines and review requests; anonymise their loyalty customer (address
+     * responses, orders, order lines, review requests and failed loyalty rewards; anonymise their loyalty customer (address
      * and platform customer ID replaced; the append-only ledger and balance stay as they are) and their
      * unsubscribe from review requests (kept under `erasedAddressKey`).
      */
@@ -110,6 +117,11 @@ export function privacyRepo(db: Db) {
       const answers = await changes(sql`DELETE FROM answers WHERE store_id = ${storeId} AND lower(author_email) = ${email}`);
       const questions = await changes(sql`DELETE FROM questions WHERE store_id = ${storeId} AND lower(asker_email) = ${email}`);
       const surveyResponses = await changes(sql`DELETE FROM survey_responses WHERE ${surveyMatch(db, storeId, email)}`);
+      // Rewards of the customer: failed ones took no points and are deleted; the others stay with the anonymised customer
+      // (their codes are on the ledger, and a pending one is the reconciler's), without the platform's error text.
+      const theirs = sql`store_id = ${storeId} AND loyalty_customer_id IN (SELECT loyalty_customer_id FROM loyalty_customers WHERE store_id = ${storeId} AND lower(email) = ${email})`;
+      const loyaltyRewardsDeleted = await changes(sql`DELETE FROM loyalty_rewards WHERE ${theirs} AND state = 'failed'`);
+      await run(db, sql`UPDATE loyalty_rewards SET error = NULL WHERE ${theirs}`);
       const loyaltyCustomersAnonymised = await changes(sql`UPDATE loyalty_customers SET email = NULL, birthday = NULL, birthday_set_ms = NULL, platform_customer_id = 'erased:' || loyalty_customer_id
          WHERE store_id = ${storeId} AND lower(email) = ${email}`);
       const orderLines = await changes(sql`DELETE FROM orders WHERE store_id = ${storeId} AND (email = ${email} OR order_id IN (SELECT order_id FROM order_headers WHERE store_id = ${storeId} AND email = ${email}))`);
@@ -121,7 +133,7 @@ export function privacyRepo(db: Db) {
            ON CONFLICT DO NOTHING`);
       await run(db, sql`DELETE FROM review_request_unsubscribes WHERE store_id = ${storeId} AND email = ${email}`);
       return {
-        counts: { reviews, mediaItems: mediaIds.length, questions, answers, surveyResponses, loyaltyCustomersAnonymised, orders, orderLines, reviewRequests },
+        counts: { reviews, mediaItems: mediaIds.length, questions, answers, surveyResponses, loyaltyCustomersAnonymised, loyaltyRewardsDeleted, orders, orderLines, reviewRequests },
         mediaIds,
         productIds: [...new Set(touched.map((t) => t.product_id))],
         groupIds: [...new Set(touched.flatMap((t) => (t.group_id ? [t.group_id] : [])))],

@@ -50,12 +50,12 @@ export type TeamNotice = (storeId: string, message: { subject: string; heading: 
 /** Record counts per kind (the admin's search result, the audit row, the erasure answer). */
 export type HoldingCounts = {
   reviews: number; mediaItems: number; questions: number; answers: number; surveyResponses: number; loyaltyCustomers: number;
-  loyaltyTransactions: number; orders: number; orderLines: number; mail: number; reviewRequests: number;
+  loyaltyTransactions: number; loyaltyRewards: number; orders: number; orderLines: number; mail: number; reviewRequests: number;
 };
 
 const countsOf = (h: ShopperHoldings): HoldingCounts => ({
   reviews: h.reviews.length, mediaItems: h.reviewMedia.length, questions: h.questions.length, answers: h.answers.length,
-  surveyResponses: h.surveyResponses.length, loyaltyCustomers: h.loyaltyCustomers.length, loyaltyTransactions: h.loyaltyTransactions.length,
+  surveyResponses: h.surveyResponses.length, loyaltyCustomers: h.loyaltyCustomers.length, loyaltyTransactions: h.loyaltyTransactions.length, loyaltyRewards: h.loyaltyRewards.length,
   orders: h.orders.length, orderLines: h.orderLines.length, mail: h.mail.length, reviewRequests: h.reviewRequests.length,
 });
 
@@ -72,8 +72,8 @@ const safeParse = (text: string): unknown => {
 
 const README = `This archive holds every record the store keeps about one e-mail address in Chorus:
 data.json  the records, grouped by kind (reviews, questions, answers, survey responses, loyalty
-           customer and points transactions, orders and order lines, e-mails, review requests,
-           unsubscribes), with dates as epoch milliseconds (UTC);
+           customer, points transactions and rewards issued, orders and order lines, e-mails,
+           review requests, unsubscribes), with dates as epoch milliseconds (UTC);
 media/     the original photos and videos of the reviews.
 Helpful votes are stored against anonymous visitor IDs and cannot be linked to an address.
 `;

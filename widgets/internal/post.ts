@@ -4,12 +4,12 @@
  */
 import { parse } from "./api-error.ts";
 
-/** POST JSON (or FormData, sent as multipart) and parse the JSON answer. @throws as getJson. */
-export async function postJson<T>(url: string, body: unknown, options: { signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<T> {
+/** POST (or `method`, e.g. PATCH) JSON (or FormData, sent as multipart) and parse the JSON answer. @throws as getJson. */
+export async function postJson<T>(url: string, body: unknown, options: { signal?: AbortSignal; headers?: Record<string, string>; method?: "POST" | "PATCH" } = {}): Promise<T> {
   const isForm = typeof FormData !== "undefined" && body instanceof FormData;
   return parse<T>(
     await fetch(url, {
-      method: "POST",
+      method: options.method ?? "POST",
       signal: options.signal,
       headers: { accept: "application/json", ...(isForm ? {} : { "content-type": "application/json" }), ...options.headers },
       body: isForm ? (body as FormData) : JSON.stringify(body),

@@ -2,8 +2,11 @@
 import { css, html, nothing, type TemplateResult } from "lit";
 import type {
   EarningRule, EarningRulesResponse, LegalPolicies, LoginResponse, LoyaltyCustomer, LoyaltyCustomerResponse, RedemptionResponse, RedemptionRule,
-  RedemptionRulesResponse, VipTier, VipTiersResponse,
+  RedemptionRulesResponse, TransactionsResponse, VipTier, VipTiersResponse, LoyaltyTransaction,
 } from "../../server/contract/loyalty.responses.ts";
+import type { CustomerOverview } from "../../server/contract/loyalty-lifecycle.ts";
+import { formatDate } from "../internal/format.ts";
+import { lang } from "../internal/format-lang.ts";
 import { ApiRequestError, getJson, postJson } from "../internal/api.ts";
 import { ChorusElement, chorusElement } from "../internal/chorus-element.ts";
 import { tokens } from "../internal/tokens.ts";
@@ -24,8 +27,9 @@ type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "err
  * `acceptTermsAndJoinProgramButtonText` and the legal sentence (`policySentence.html` rebuilt again
  * from an allowlist (widgets/internal/safe-html.ts), or built from `template` and the two URLs, each
  * linked only when `safeHref` keeps it) above or below it; click → activation with
- * the kept `version` → enrolled view. `enrolled` → balance, tier, earning rules, rewards with Redeem
- * buttons. `blocked` → a polite message, no participation controls. No token → general program details
+ * the kept `version` → enrolled view. `enrolled` → the member panel (docs/loyalty.md "Widget `<chorus-loyalty>`"):
+ * balance, pending points and the expiry date; VIP tier and the points to the next; ways to earn with each rule's
+ * state; rewards with Redeem buttons and the points still missing; the birthday form; the points history ("Load more"). `blocked` → a polite message, no participation controls. No token → general program details
  * and a sign-in prompt. A store without a loyalty program, or whose program is turned off, shows nothing.
  *
  * @tag chorus-loyalty
@@ -50,6 +54,14 @@ type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "err
  * @csspart copy-button - the button that copies the coupon code
  * @csspart apply-link - Shopify: the shop's `/discount/{code}` link, which applies the code to the cart
  * @csspart demo-notice - the demo store's note that its codes work only in the demo
+ * @csspart pending - the pending points (order points in the store's return window)
+ * @csspart expiry - the date the balance expires without new activity
+ * @csspart tier-progress - the points to the next VIP tier, with a progress bar
+ * @csspart rule-state - each earning rule's state (done, once a year, not available, ...)
+ * @csspart missing - the points a reward still needs
+ * @csspart birthday-form - the birthday form (month and day, changeable once a year)
+ * @csspart history - the points history list
+ * @csspart load-more - the button that loads older history
  *
  * @cssproperty --chorus-accent - buttons and links
  * @cssproperty --chorus-radius - corner radius
@@ -73,6 +85,10 @@ export class ChorusLoyalty extends ChorusElement {
     message: { state: true },
     errorMessage: { state: true },
     coupon: { state: true },
+    overview: { state: true },
+    history: { state: true },
+    historyNext: { state: true },
+    birthdayError: { state: true },
   };
 
   /** "1 point" / "1,250 points". */
@@ -100,6 +116,13 @@ export class ChorusLoyalty extends ChorusElement {
       .coupon-actions { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; }
       .coupon { font-family: ui-monospace, monospace; font-size: 1.15rem; font-weight: 700; letter-spacing: .05em; padding: .25rem .5rem; border: 1px dashed var(--_accent); border-radius: 4px; }
       .skeleton { height: 10rem; }
+      progress { display: block; width: 100%; max-width: 20rem; accent-color: var(--_accent); }
+      .badge { font-size: .9rem; white-space: nowrap; }
+      .done { color: var(--_text); font-weight: 600; }
+      fieldset { border: 1px solid var(--_border); border-radius: var(--_radius); padding: .75rem 1rem; display: flex; flex-wrap: wrap; gap: .75rem; align-items: end; }
+      legend { font-weight: 600; padding: 0 .25rem; }
+      label { display: grid; gap: .25rem; }
+      select { font: inherit; padding: .4rem; border: 1px solid var(--_border); border-radius: 4px; background: var(--_surface); color: var(--_text); }
     `,
   ];
 
@@ -118,6 +141,12 @@ export class ChorusLoyalty extends ChorusElement {
   message = "";
   errorMessage = "";
   coupon: { code: string; description: string; discountUrl?: string; demo: boolean } | null = null;
+  /** The member's overview (GET …/loyalty/customer/overview): pending points, expiry, tier progress, birthday, rule states. */
+  overview: CustomerOverview | null = null;
+  /** The points history loaded so far, newest first, and the next page's URL (null: none). */
+  history: LoyaltyTransaction[] = [];
+  historyNext: string | null = null;
+  birthdayError = "";
 
   /** The service's customer token (from login), kept in memory only. */
   #serviceToken = "";
@@ -167,7 +196,7 @@ export class ChorusLoyalty extends ChorusElement {
         this.#version = legal.version;
         this.phase = "pending";
       } else {
-        await this.#loadProgram();
+        await Promise.all([this.#loadProgram(), this.#loadMember()]);
         this.phase = "enrolled";
       }
     } catch (error) {
@@ -209,6 +238,60 @@ export class ChorusLoyalty extends ChorusElement {
     this.vipTiers = tiers.vipTiers;
   }
 
+  /** The member panel's data: the overview and the first page of the points history. */
+  async #loadMember(): Promise<void> {
+    const [{ overview }, page] = await this.#withFreshToken(() => Promise.all([
+      getJson<{ overview: CustomerOverview }>(`${this.storeUrl}/loyalty/customer/overview`, { headers: this.#auth() }),
+      getJson<TransactionsResponse>(`${this.storeUrl}/loyalty/customer/transactions?limit=10`, { headers: this.#auth() }),
+    ]));
+    this.overview = overview;
+    this.history = page.transactions;
+    this.historyNext = page.nextUrl ?? null;
+  }
+
+  /** "Load more": the next page of the points history. */
+  async #moreHistory(): Promise<void> {
+    const next = this.historyNext;
+    if (!next || this.busy) return;
+    this.busy = true;
+    this.errorMessage = "";
+    try {
+      const page = await this.#withFreshToken(() => getJson<TransactionsResponse>(this.resolveNextUrl(next), { headers: this.#auth() }));
+      this.history = [...this.history, ...page.transactions];
+      this.historyNext = page.nextUrl ?? null;
+    } catch (error) {
+      this.errorMessage = this.describe(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Save the birthday from the form (PATCH …/loyalty/customer): month and day, changeable once a year (docs/loyalty.md "Birthdays"). */
+  async #saveBirthday(event: Event): Promise<void> {
+    event.preventDefault();
+    if (this.busy) return;
+    const form = event.target as HTMLFormElement;
+    const month = Number((form.elements.namedItem("month") as HTMLSelectElement).value);
+    const day = Number((form.elements.namedItem("day") as HTMLSelectElement).value);
+    this.message = "";
+    this.birthdayError = "";
+    // 29 February is a birthday (awarded on the 28th in other years); 31 April is not a day.
+    if (!month || !day || day > new Date(Date.UTC(2024, month, 0)).getUTCDate()) {
+      this.birthdayError = this.t("loyalty.birthdayInvalid");
+      return;
+    }
+    this.busy = true;
+    try {
+      await this.#withFreshToken(() => postJson(`${this.storeUrl}/loyalty/customer`, { birthday: { month, day } }, { method: "PATCH", headers: this.#auth() }));
+      await this.#loadMember();
+      this.message = this.t("loyalty.birthdaySaved"); // the panel's one live region
+    } catch (error) {
+      this.birthdayError = error instanceof ApiRequestError && error.status === 409 ? this.t("loyalty.birthdayTooSoon") : this.describe(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
   /** Flow step 4–5: activation with the kept version (and the partner header when a partner ID is set). */
   async #join(): Promise<void> {
     if (this.busy) return;
@@ -222,7 +305,7 @@ export class ChorusLoyalty extends ChorusElement {
         { headers: { ...this.#auth(), ...(partner ? { "service-partner-id": partner } : {}) } },
       ));
       this.customer = loyaltyCustomer;
-      await this.#loadProgram();
+      await Promise.all([this.#loadProgram(), loyaltyCustomer.status === "enrolled" ? this.#loadMember() : undefined]);
       this.phase = loyaltyCustomer.status === "enrolled" ? "enrolled" : loyaltyCustomer.status;
       this.message = loyaltyCustomer.vipTierName
         ? this.t("loyalty.welcomeTier", { points: this.#points(loyaltyCustomer.points.balance), tier: loyaltyCustomer.vipTierName })
@@ -259,6 +342,7 @@ export class ChorusLoyalty extends ChorusElement {
       const [{ loyaltyCustomer }] = await Promise.all([
         getJson<LoyaltyCustomerResponse>(`${this.storeUrl}/loyalty/customer`, { headers: this.#auth() }),
         this.#loadProgram(),
+        this.#loadMember(),
       ]);
       this.customer = loyaltyCustomer;
       this.message = "";
@@ -299,17 +383,26 @@ export class ChorusLoyalty extends ChorusElement {
   }
 
   #earningList(): TemplateResult {
+    const states = new Map(this.overview?.earningRules.map((r) => [r.earningRuleId, r]));
     return html`<h3>${this.t("loyalty.waysToEarn")}</h3>
-      <ul aria-label=${this.t("loyalty.waysToEarnLabel")}>${this.earningRules.map((r) => html`<li>
+      <ul aria-label=${this.t("loyalty.waysToEarnLabel")}>${this.earningRules.map((r) => {
+        const s = this.phase === "enrolled" ? states.get(r.earningRuleId) : undefined;
+        return html`<li>
         <span>${r.name}</span>
-        <span class="muted">${r.type === "points-per-spend" ? this.t("loyalty.perSpend", { points: r.pointsPerCurrencyUnit ?? 0 }) : this.#points(r.points)}</span>
-      </li>`)}</ul>`;
+        <span class="muted">${r.type === "points-per-spend" ? this.t("loyalty.perSpend", { points: r.pointsPerCurrencyUnit ?? 0 }) : this.#points(r.points)}
+          ${s ? html`· <span part="rule-state" class="badge ${s.state}">${s.state === "done" ? this.t("loyalty.state.done") : s.state === "unavailable" ? this.t("loyalty.state.unavailable")
+            : s.frequency === "yearly" ? this.t("loyalty.freq.yearly") : s.frequency === "once" ? this.t("loyalty.freq.once")
+            : s.frequency === "per-order" ? this.t("loyalty.freq.perOrder") : this.t("loyalty.freq.perReview")}</span>` : nothing}</span>
+      </li>`;
+      })}</ul>`;
   }
 
   #rewardsList(withRedeem: boolean): TemplateResult {
     return html`<h3>${this.t("loyalty.rewards")}</h3>
       <ul aria-label=${this.t("loyalty.rewards")}>${this.redemptionRules.map((r) => html`<li>
-        <span>${r.name} <span class="muted">· ${this.#points(r.pointsCost)}</span></span>
+        <span>${r.name} <span class="muted">· ${this.#points(r.pointsCost)}</span>
+          ${withRedeem && this.customer && r.pointsCost > this.customer.points.balance
+            ? html`<span class="muted" part="missing">· ${this.t("loyalty.toGo", { points: this.#points(r.pointsCost - this.customer.points.balance) })}</span>` : nothing}</span>
         ${withRedeem
           ? html`<button class="btn secondary" part="redeem-button" ?disabled=${this.busy || r.isAvailable === false}
               aria-label=${this.t("loyalty.redeemLabel", { reward: r.name, points: this.#points(r.pointsCost) })} @click=${() => this.#redeem(r)}>${this.t("loyalty.redeem")}</button>`
@@ -321,6 +414,51 @@ export class ChorusLoyalty extends ChorusElement {
     if (this.vipTiers.length === 0) return nothing;
     return html`<h3>${this.t("loyalty.vipTiers")}</h3>
       <ul aria-label=${this.t("loyalty.vipTiers")}>${this.vipTiers.map((t) => html`<li><span>${t.name}</span><span class="muted">${this.t("loyalty.tierLine", { points: this.#points(t.pointsThreshold), multiplier: t.pointsMultiplier })}</span></li>`)}</ul>`;
+  }
+
+  /** Pending points, the expiry date, and the progress to the next VIP tier. */
+  #memberSummary(): TemplateResult | typeof nothing {
+    const o = this.overview;
+    if (!o) return nothing;
+    const next = o.nextVipTier;
+    const from = o.vipTier?.pointsThreshold ?? 0;
+    return html`${o.points.pending > 0 ? html`<p part="pending">${this.t("loyalty.pending", { points: this.#points(o.points.pending) })}</p>` : nothing}
+      ${o.pointsExpireAt ? html`<p part="expiry">${this.t("loyalty.expires", { date: formatDate(o.pointsExpireAt) })}</p>` : nothing}
+      ${next ? html`<div part="tier-progress"><p id="tier-progress">${this.t("loyalty.toNextTier", { points: this.#points(next.pointsNeeded), tier: next.name })}</p>
+        <progress aria-labelledby="tier-progress" max=${next.pointsThreshold - from} value=${next.pointsThreshold - from - next.pointsNeeded}></progress></div>` : nothing}`;
+  }
+
+  /** The birthday form: month and day (no year), changeable once a year. */
+  #birthdayForm(): TemplateResult | typeof nothing {
+    const o = this.overview;
+    if (!o || !this.earningRules.some((r) => r.type === "birthday")) return nothing;
+    const b = o.birthday;
+    const locked = !!b && Date.parse(b.changeableFrom) > Date.now();
+    const months = new Intl.DateTimeFormat(lang(), { month: "long", timeZone: "UTC" });
+    return html`<form part="birthday-form" @submit=${this.#saveBirthday} novalidate>
+      <fieldset ?disabled=${this.busy}>
+        <legend>${this.t("loyalty.birthday")}</legend>
+        <p class="muted" id="birthday-hint">${this.t("loyalty.birthdayHint")}</p>
+        <label>${this.t("loyalty.month")}
+          <select name="month" aria-describedby="birthday-hint">${[...Array(12).keys()].map((i) =>
+            html`<option value=${i + 1} ?selected=${b?.month === i + 1}>${months.format(Date.UTC(2024, i, 1))}</option>`)}</select></label>
+        <label>${this.t("loyalty.day")}
+          <select name="day">${[...Array(31).keys()].map((i) => html`<option value=${i + 1} ?selected=${b?.day === i + 1}>${i + 1}</option>`)}</select></label>
+        <button class="btn secondary" type="submit">${this.t("loyalty.birthdaySave")}</button>
+      </fieldset>
+      ${b && locked ? html`<p class="muted">${this.t("loyalty.birthdayChangeableFrom", { date: formatDate(b.changeableFrom) })}</p>` : nothing}
+      ${this.birthdayError ? html`<p class="error" role="alert">${this.birthdayError}</p>` : nothing}
+    </form>`;
+  }
+
+  /** The points history, newest first, with "Load more". */
+  #historyList(): TemplateResult {
+    return html`<h3>${this.t("loyalty.history")}</h3>
+      ${this.history.length === 0 ? html`<p class="muted">${this.t("loyalty.historyEmpty")}</p>` : html`<ul part="history" aria-label=${this.t("loyalty.history")}>${this.history.map((x) => html`<li>
+        <span>${x.description} <span class="muted">· ${formatDate(x.dateCreated)}</span></span>
+        <strong>${x.points > 0 ? "+" : x.points < 0 ? "−" : ""}${this.#points(Math.abs(x.points))}</strong>
+      </li>`)}</ul>`}
+      ${this.historyNext ? html`<button class="btn secondary" part="load-more" ?disabled=${this.busy} @click=${this.#moreHistory}>${this.t("loyalty.loadMore")}</button>` : nothing}`;
   }
 
   #status(): TemplateResult {
@@ -373,8 +511,10 @@ export class ChorusLoyalty extends ChorusElement {
             <p>${fillParts(this.t("loyalty.balance"), { points: html`<span class="balance" part="balance">${this.#points(c.points.balance)}</span>` })}</p>
             ${c.vipTierName ? html`<p>${fillParts(this.t("loyalty.tier"), { tier: html`<strong part="tier">${c.vipTierName}</strong>` })}</p>` : nothing}
           </div>
+          ${this.#memberSummary()}
           ${this.#status()}
-          ${this.#earningList()} ${this.#rewardsList(true)} ${this.#tiersList()}`;
+          ${this.#earningList()} ${this.#rewardsList(true)}
+          ${this.#birthdayForm()} ${this.#historyList()} ${this.#tiersList()}`;
       }
     }
   }

@@ -82,4 +82,11 @@ export default {
   "loyalty.couponApply": "Code im Shop einlösen",
   "loyalty.demoCode": "Demo-Shop: Dieser Code gilt nur in der Demo, nicht an einer echten Kasse.",
   "loyalty.rewardUnavailable": "Die Prämie konnte gerade nicht im Shop angelegt werden, und es wurden keine Punkte abgezogen. Bitte versuchen Sie es gleich noch einmal.",
+  "loyalty.expires": "Ihre Punkte verfallen am {date}, wenn Sie bis dahin keine sammeln oder einlösen.",
+  "loyalty.birthday": "Ihr Geburtstag",
+  "loyalty.birthdayHint": "Erhalten Sie Punkte zu Ihrem Geburtstag. Sie können ihn einmal im Jahr ändern.",
+  "loyalty.birthdaySaved": "Ihr Geburtstag ist gespeichert.",
+  "loyalty.birthdayChangeableFrom": "Sie können ihn ab dem {date} wieder ändern.",
+  "loyalty.birthdayInvalid": "Diesen Tag gibt es in diesem Monat nicht. Bitte wählen Sie einen anderen.",
+  "loyalty.birthdayTooSoon": "Ihr Geburtstag kann nur einmal im Jahr geändert werden.",
 } as const satisfies Record<string, string>;
