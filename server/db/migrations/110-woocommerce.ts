@@ -8,15 +8,15 @@
  *   `woo_set_ms`, when the connection was last changed.
  * - `platform_webhooks.body_digest`: the HMAC of a WooCommerce delivery's body, unique per store. WooCommerce signs
  *   the body only (not the delivery ID), so a captured delivery sent again under a new delivery ID is recognised by it.
- * - `loyalty_rewards.platform` accepts `woocommerce` (the table is rebuilt with its rows: a CHECK constraint cannot be
- *   changed in place on SQLite).
+ * - `loyalty_rewards.platform` accepts `woocommerce` (the table is rebuilt with its rows and every column of the
+ *   migrations before it, 106's `reconciled_ms` included: a CHECK constraint cannot be changed in place on SQLite).
  */
 import { sql } from "kysely";
 import { executor, run, type Db } from "../query.ts";
 import { columnTypes } from "../schema/column-types.ts";
 import type { Migration } from "./migration.ts";
 
-const REWARD_COLUMNS = "code, store_id, loyalty_customer_id, redemption_rule_id, reward_type, reward_value, points_cost, platform, state, platform_discount_id, error, transaction_id, created_ms, updated_ms";
+const REWARD_COLUMNS = "code, store_id, loyalty_customer_id, redemption_rule_id, reward_type, reward_value, points_cost, platform, state, platform_discount_id, error, transaction_id, created_ms, updated_ms, reconciled_ms";
 
 async function up(db: Db): Promise<void> {
   const schema = executor(db).schema;
@@ -43,7 +43,9 @@ async function up(db: Db): Promise<void> {
     .addColumn("error", text)
     .addColumn("transaction_id", text)
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addColumn("updated_ms", integer, (c) => c.notNull()).execute();
+    .addColumn("updated_ms", integer, (c) => c.notNull())
+    .addColumn("reconciled_ms", integer) // migration 106
+    .execute();
   await run(db, sql`INSERT INTO loyalty_rewards_110 (${sql.raw(REWARD_COLUMNS)}) SELECT ${sql.raw(REWARD_COLUMNS)} FROM loyalty_rewards`);
   await schema.dropTable("loyalty_rewards").execute();
   await schema.alterTable("loyalty_rewards_110").renameTo("loyalty_rewards").execute();
