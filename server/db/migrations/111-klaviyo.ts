@@ -29,7 +29,7 @@ const sqliteJob = (store: string, select: string) => `
 const SQLITE_TRIGGERS = `
 CREATE TRIGGER klaviyo_review_submitted AFTER INSERT ON reviews WHEN NEW.reviewer_email IS NOT NULL AND NEW.source_key IS NULL
 BEGIN${sqliteJob("NEW.store_id", "SELECT 'event' AS kind, 'Submitted Review' AS name, NEW.review_id AS resource_id, NEW.reviewer_email AS email, NULL AS detail_json")}
-${sqliteJob("NEW.store_id", "SELECT 'profile', 'profile', NULL, NEW.reviewer_email, NULL")}
+${sqliteJob("NEW.store_id", "SELECT 'profile' AS kind, 'profile' AS name, NULL AS resource_id, NEW.reviewer_email AS email, NULL AS detail_json")}
 END;
 CREATE TRIGGER klaviyo_question_submitted AFTER INSERT ON questions WHEN NEW.asker_email IS NOT NULL AND NEW.source_key IS NULL
 BEGIN${sqliteJob("NEW.store_id", "SELECT 'event' AS kind, 'Submitted Question' AS name, NEW.question_id AS resource_id, NEW.asker_email AS email, NULL AS detail_json")}
@@ -38,11 +38,11 @@ CREATE TRIGGER klaviyo_loyalty_transaction AFTER INSERT ON loyalty_transactions
 BEGIN${sqliteJob("NEW.store_id", `SELECT 'event' AS kind, CASE NEW.type WHEN 'earning' THEN 'Loyalty Points Earned' ELSE 'Redeemed Reward' END AS name,
     NEW.transaction_id AS resource_id, c.email AS email, NULL AS detail_json
     FROM loyalty_customers c WHERE c.loyalty_customer_id = NEW.loyalty_customer_id AND NEW.type IN ('earning', 'redemption')`)}
-${sqliteJob("NEW.store_id", "SELECT 'profile', 'profile', NULL, c.email, NULL FROM loyalty_customers c WHERE c.loyalty_customer_id = NEW.loyalty_customer_id")}
+${sqliteJob("NEW.store_id", "SELECT 'profile' AS kind, 'profile' AS name, NULL AS resource_id, c.email AS email, NULL AS detail_json FROM loyalty_customers c WHERE c.loyalty_customer_id = NEW.loyalty_customer_id")}
 END;
 CREATE TRIGGER klaviyo_loyalty_tier_changed AFTER UPDATE OF vip_tier_id ON loyalty_customers WHEN OLD.vip_tier_id IS NOT NEW.vip_tier_id AND NEW.email IS NOT NULL
 BEGIN${sqliteJob("NEW.store_id", "SELECT 'event' AS kind, 'Loyalty Tier Changed' AS name, NEW.loyalty_customer_id AS resource_id, NEW.email AS email, json_object('from', OLD.vip_tier_id, 'to', NEW.vip_tier_id) AS detail_json")}
-${sqliteJob("NEW.store_id", "SELECT 'profile', 'profile', NULL, NEW.email, NULL")}
+${sqliteJob("NEW.store_id", "SELECT 'profile' AS kind, 'profile' AS name, NULL AS resource_id, NEW.email AS email, NULL AS detail_json")}
 END;
 CREATE TRIGGER klaviyo_survey_answered AFTER INSERT ON survey_responses WHEN NEW.customer_email IS NOT NULL
 BEGIN${sqliteJob("NEW.store_id", "SELECT 'event' AS kind, 'Answered Survey' AS name, NEW.survey_response_id AS resource_id, NEW.customer_email AS email, NULL AS detail_json")}
