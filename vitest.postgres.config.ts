@@ -33,6 +33,7 @@ export default defineConfig({
       "server/import/*.test.ts",
       "server/exports/*.test.ts",
       "server/feeds/*.api.test.ts",
+      "server/marketing/*.api.test.ts",
       "server/snippets/*.test.ts",
       "server/cli/keys.test.ts",
       "server/http/scoped-invalidation.test.ts",
