@@ -17,6 +17,7 @@
  */
 import { isOpen, transaction, type Db } from "../db/database.ts";
 import type { SecretBox } from "../platforms/secret-box.ts";
+import { erasedAddressKey } from "../shared/erased-address.ts";
 import { guardedFetch, isOutgoingRequestError } from "../shared/outgoing-request.ts";
 import { buildRequest, KLAVIYO_DEFAULT_API_URL, KLAVIYO_REVISION, type RequestDeps } from "./klaviyo-requests.ts";
 import type { ClaimedKlaviyoJob, KlaviyoRepo } from "./klaviyo.repo.ts";
@@ -133,8 +134,14 @@ export function klaviyoSender(deps: KlaviyoSenderDeps) {
   async function sendOne(job: ClaimedKlaviyoJob, nowMs: number, report: KlaviyoReport): Promise<void> {
     const o = await attempt(job, nowMs);
     if (!isOpen(deps.db)) return;
-    // Only the lease holder's outcome is recorded (the conditional UPDATE on lease_until_ms).
-    if (!await deps.repo.recordOutcome(job.seq, job.lease_until_ms!, { ...o, nowMs })) return;
+    // Only the lease holder's outcome is recorded (the conditional UPDATE on lease_until_ms). A deletion job's address
+    // was kept only to send it: once it is finished, the log keeps its hashed key (docs/klaviyo.md "Erasure").
+    const recorded = await transaction(deps.db, async () => {
+      if (!await deps.repo.recordOutcome(job.seq, job.lease_until_ms!, { ...o, nowMs })) return false;
+      if (job.kind === "deletion" && o.status !== "queued") await deps.repo.scrubEmail(job.seq, erasedAddressKey(job.email));
+      return true;
+    });
+    if (!recorded) return;
     if (o.status === "queued") report.retried++;
     else report[o.status]++;
     log(`klaviyo: ${job.name} ${job.job_id} attempt ${job.attempts}: ${o.status}${o.error ? ` (${o.error})` : ""}`);

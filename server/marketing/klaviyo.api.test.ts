@@ -21,6 +21,7 @@ import { rewardPlatformFor } from "../../test/shopify-admin-stand-in.ts";
 import { KLAVIYO_METRICS, KLAVIYO_REVISION, PROFILE_PROPERTIES } from "./klaviyo-requests.ts";
 import { LEASE_MS, MAX_RETRY_AFTER_MS } from "./klaviyo-sender.ts";
 import { klaviyoRepo } from "./klaviyo.repo.ts";
+import { erasedAddressKey } from "../shared/erased-address.ts";
 
 const API_KEY = "klaviyo-test-api-key-0123456789abcdef";
 const PLATFORM_SECRET = "klaviyo-test-platform-secret-0123456789";
@@ -281,6 +282,9 @@ describe("erasure", () => {
     expect(klaviyo.received.map((r) => r.path)).toEqual(["/api/data-privacy-deletion-jobs/"]);
     expect(deletionDocument.parse(klaviyo.received[0]!.body).data.attributes.profile.data.attributes.email).toBe("cy@example.com");
     expect(klaviyo.received[0]!.headers.authorization).toBe(`Klaviyo-API-Key ${PRIVATE_KEY}`);
+    // Once sent, the address leaves the outbox's log (its hashed key stays).
+    expect((await outbox()).filter((j) => j.email === "cy@example.com")).toEqual([]);
+    expect((await t.services.klaviyo.log(TEST_STORE_ID, 1))[0]).toMatchObject({ kind: "deletion", status: "delivered", email: erasedAddressKey("cy@example.com") });
   });
 
   it("disconnecting (privateApiKey null) drops queued jobs and stores no more", async () => {

@@ -81,6 +81,11 @@ export function klaviyoRepo(db: Db) {
         WHERE seq = ${seq} AND status = 'sending' AND lease_until_ms = ${leaseUntilMs}`)).changes === 1;
     },
 
+    /** Replace a finished deletion job's address by its hashed key (the erased shopper's address leaves the log). */
+    async scrubEmail(seq: number, key: string): Promise<void> {
+      await run(db, sql`UPDATE klaviyo_outbox SET email = ${key} WHERE seq = ${seq}`);
+    },
+
     /** The earliest time there is work, or null. */
     async nextDueMs(): Promise<number | null> {
       return (await value<number | null>(db, sql`SELECT min(CASE status WHEN 'queued' THEN next_attempt_ms ELSE lease_until_ms END) AS m FROM klaviyo_outbox WHERE status IN ('queued', 'sending')`)) ?? null;
