@@ -60,7 +60,7 @@ export type KlaviyoSenderDeps = RequestDeps & {
 };
 
 /**
- * The wait a 429 asks for (ms) from its `Retry-After` header: delay-seconds or an HTTP date (RFC 9110 §10.2.3),
+ * The wait a 429 asks for (ms) from its `Retry-After` header: delay-seconds or an HTTP date (docs/klaviyo.md "Delivery"),
  * bounded to [0, MAX_RETRY_AFTER_MS]; DEFAULT_RETRY_AFTER_MS when absent or unreadable.
  */
 export function retryAfterMs(header: string | string[] | undefined, nowMs: number): number {
