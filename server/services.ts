@@ -198,6 +198,7 @@ async function buildServices(db: Db, options: ServicesOptions) {
   const feeds = feedsService({ db, repo: feedsData, stores, box: secretBox(platformSecretKey) });
 
   // Klaviyo (issue #38 item 3): events and profile properties through a persisted outbox (server/marketing).
+  // The referrals feature plugs in here: `referralLink: (storeId, email) => …` puts the shopper's link on their profile.
   const klaviyo = createKlaviyo({
     db, box: secretBox(platformSecretKey), allowLoopback: allowLoopbackRequests, now: options.klaviyo?.now ?? options.webhooks?.now ?? Date.now, log: options.log,
   });
