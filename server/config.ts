@@ -73,6 +73,8 @@ const schema = z.object({
   ALLOW_INSECURE_WEBHOOKS: z.enum(["0", "1"], { error: "ALLOW_INSECURE_WEBHOOKS must be 0 or 1" }).default("0"),
   /** Shopify Admin GraphQL endpoint for writing snippet metafields; default `https://{shop}/admin/api/{version}/graphql.json` (docs/snippets.md). */
   SHOPIFY_ADMIN_API_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/, error: "SHOPIFY_ADMIN_API_URL must be an http(s) URL" }).optional()),
+  /** Klaviyo's API origin; default `https://a.klaviyo.com` (docs/klaviyo.md; a stand-in in tests). Read at call time. */
+  KLAVIYO_API_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^https?$/, error: "KLAVIYO_API_URL must be an http(s) URL" }).optional()),
   /**
    * HTTP caches in front to purge on every change (Varnish with deploy/varnish/chorus.vcl), comma-separated
    * http(s) URLs, e.g. `http://10.0.0.5:6081/`; a shared secret as user info `http://chorus:SECRET@host:6081/`.

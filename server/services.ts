@@ -70,6 +70,7 @@ import { mailService } from "./mail/mail.service.ts";
 import { renderMail } from "./mail/render.ts";
 import { mailSender } from "./mail/sender.ts";
 import { createWebhooks } from "./webhooks/webhooks.ts";
+import { createKlaviyo } from "./marketing/klaviyo.ts";
 import { exportsRepo } from "./exports/exports.repo.ts";
 import { exportsService } from "./exports/exports.service.ts";
 import { reviewRequestsRepo } from "./review-requests/review-requests.repo.ts";
@@ -116,6 +117,8 @@ export type ServicesOptions = {
    * demo platform while it has no shop domain (server/http/main.ts: the demo store when CHORUS_DEMO=1).
    */
   rewards?: { now?: () => number; shopifyTimeoutMs?: number; demoStoreId?: string };
+  /** Klaviyo (server/marketing, docs/klaviyo.md): `now`, the clock of its outbox and send job (epoch ms; default the webhooks' clock). */
+  klaviyo?: { now?: () => number };
 };
 
 /**
@@ -197,12 +200,19 @@ async function buildServices(db: Db, options: ServicesOptions) {
   });
   // Google Shopping feeds (issue #38): the Product Reviews feed and product identifiers (server/feeds).
   const feeds = feedsService({ db, repo: feedsData, stores, box: secretBox(platformSecretKey) });
+
+  // Klaviyo (issue #38 item 3): events and profile properties through a persisted outbox (server/marketing).
+  // The referrals feature plugs in here: `referralLink: (storeId, email) => …` puts the shopper's link on their profile.
+  const klaviyo = createKlaviyo({
+    db, box: secretBox(platformSecretKey), allowLoopback: allowLoopbackRequests, now: options.klaviyo?.now ?? options.webhooks?.now ?? Date.now, log: options.log,
+  });
   const questions = questionsService({ questions: questionsData, reviewsService: reviews, stores, limiter });
   // Shopper data rights (issue #24 item 1): export and erasure of one address's data (server/privacy).
   const privacy = privacyService({
     db, repo: privacyRepo(db), stores, mediaPath, ai,
     forgetMail: (storeId, email) => mail.forgetRecipient(storeId, email),
     forgetWebhookEvents: (storeId, email) => webhooks.service.forgetEmail(storeId, email),
+    forgetKlaviyo: (storeId, email) => klaviyo.service.forgetEmail(storeId, email),
     // Shopify data requests are passed on to the store's members by e-mail.
     notifyTeam: async (storeId, m) => {
       const store = await stores.get(storeId);
@@ -296,7 +306,7 @@ async function buildServices(db: Db, options: ServicesOptions) {
     /** Shop-platform connection and its webhooks (server/platforms, docs/platforms.md). */
     platforms,
     /** GET/PATCH /enterprise/settings: the composed settings sections (server/settings/settings.service.ts). */
-    settings: settingsService({ db, platforms, reviewRequests, widgetSettings, stores, feeds }),
+    settings: settingsService({ db, platforms, reviewRequests, widgetSettings, stores, feeds, klaviyo: klaviyo.service }),
     /** Google Shopping feeds: the Product Reviews feed, its token, product identifiers (server/feeds, docs/google-shopping.md). */
     feeds,
     questionsData,
@@ -324,6 +334,10 @@ async function buildServices(db: Db, options: ServicesOptions) {
     webhooks: webhooks.service,
     /** The webhook delivery queue (server/webhooks/delivery.ts): `start()`/`stop()`, `runDue(nowMs)` for tests. */
     webhookDelivery: webhooks.delivery,
+    /** Klaviyo: the private API key, the delivery log, the erasure hook (server/marketing/klaviyo.service.ts). */
+    klaviyo: klaviyo.service,
+    /** Klaviyo's send job (server/marketing/klaviyo-sender.ts): `runDue(nowMs)`, started by server/http/main.ts. */
+    klaviyoSender: klaviyo.sender,
     /** Streamed CSV exports: reviews, questions, loyalty customers and transactions, orders (server/exports). */
     exports: exportsService({ repo: exportsRepo(db), stores }),
     /** Store sign-up (`SIGNUP`), new stores from the admin, instance operators (server/admin/signup.service.ts). */

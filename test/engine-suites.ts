@@ -41,6 +41,7 @@ export const POSTGRES_SUITES = [
   "server/import/*.test.ts",
   "server/exports/*.test.ts",
   "server/feeds/*.api.test.ts",
+  "server/marketing/*.api.test.ts",
   "server/snippets/*.test.ts",
   "server/cli/keys.test.ts",
   "server/http/scoped-invalidation.test.ts",

@@ -45,6 +45,7 @@ export const ADMIN_NAV: readonly NavGroup[] = [
       { label: "Exports", path: "exports" },
       { label: "Shopper data", path: "privacy" },
       { label: "Webhooks", path: "webhooks" },
+      { label: "Klaviyo", path: "klaviyo" },
     ],
   },
   {

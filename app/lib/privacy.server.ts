@@ -28,6 +28,7 @@ export const erasureResponseSchema = z.object({
     mail: count("E-mails to the address deleted from the outbox."),
     reviewRequests: count("Review requests deleted (with their links)."),
     webhookEvents: count("Stored outgoing-webhook events mentioning the address deleted."),
+    klaviyoJobs: count("Queued or logged calls to Klaviyo about the address deleted (when the store is connected to Klaviyo, its profile deletion request is queued: docs/klaviyo.md)."),
   }),
 }).meta({ id: "ShopperErasureResponse" });
 

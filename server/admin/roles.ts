@@ -18,6 +18,7 @@ export const OWNER_ACTIONS = {
   "api-keys": "create or revoke its API keys",
   webhooks: "change its webhook subscriptions",
   "loyalty-program": "turn its loyalty program on or off or generate its platform secret",
+  marketing: "connect or disconnect its e-mail marketing tool (Klaviyo)",
 } as const;
 export type OwnerAction = keyof typeof OWNER_ACTIONS;
 

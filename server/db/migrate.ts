@@ -29,6 +29,7 @@ import { surveyChannels } from "./migrations/104-survey-channels.ts";
 import { rewardReconciledMigration } from "./migrations/106-reward-reconciled.ts";
 import { widgetPageChecks } from "./migrations/108-widget-page-checks.ts";
 import { woocommerceMigration } from "./migrations/110-woocommerce.ts";
+import { klaviyoMigration } from "./migrations/111-klaviyo.ts";
 import type { Migration } from "./migrations/migration.ts";
 
 export type { Migration } from "./migrations/migration.ts";
@@ -43,6 +44,7 @@ export const MIGRATIONS: readonly Migration[] = [
   rewardReconciledMigration,
   widgetPageChecks,
   woocommerceMigration,
+  klaviyoMigration,
 ];
 
 /** The version of the baseline migration. */

@@ -100,6 +100,8 @@ async function main(): Promise<void> {
   services.webhookDelivery.start();
   // Loyalty rewards: the reconciler of rewards left pending by a crash or a platform timeout (server/loyalty/platform-rewards.ts).
   services.platformRewards.start();
+  // Klaviyo: the send job of its outbox (server/marketing/klaviyo-sender.ts).
+  services.klaviyoSender.start();
   if (loopbackRequestsAllowed(config)) {
     const name = config.ALLOW_LOOPBACK_REQUESTS === "1" ? "ALLOW_LOOPBACK_REQUESTS=1" : "ALLOW_INSECURE_WEBHOOKS=1 (the older name of ALLOW_LOOPBACK_REQUESTS)";
     log(`Outgoing requests: ${name}, webhooks, import media and platform calls may reach loopback addresses, webhooks over http:// too (never in production)`);
@@ -168,10 +170,12 @@ async function main(): Promise<void> {
     clearTimeout(firstMailPrune);
     clearInterval(mailPruner);
     const webhooksStopped = services.webhookDelivery.stop();
+    const klaviyoStopped = services.klaviyoSender.stop();
     const finish = async () => {
       await workerStopped;
       await mailStopped;
       await webhooksStopped;
+      await klaviyoStopped;
       await demoImport?.finished; // its current seeder ends first, so the database is not closed under it
       await pool?.close();
       await services.close();

@@ -88,6 +88,8 @@ export function privacyService(deps: {
   forgetMail?: (storeId: string, email: string) => Promise<number>;
   /** Deletes stored outgoing-webhook events whose body mentions the address (server/webhooks); joins the erasure's transaction. */
   forgetWebhookEvents?: (storeId: string, email: string) => Promise<number>;
+  /** Deletes the store's Klaviyo jobs about the address and queues Klaviyo's profile deletion (server/marketing); joins the erasure's transaction. */
+  forgetKlaviyo?: (storeId: string, email: string) => Promise<number>;
   now?: () => number;
 }) {
   const { db, repo } = deps;
@@ -111,7 +113,10 @@ export function privacyService(deps: {
     // One transaction: every statement joins it (forgetMail and forgetWebhookEvents too; a nested transaction is a savepoint).
     const result = await transaction(db, async () => {
       const r = await repo.erase(storeId, address);
-      const counts = { ...r.counts, mail: (await deps.forgetMail?.(storeId, address)) ?? 0, webhookEvents: (await deps.forgetWebhookEvents?.(storeId, address)) ?? 0 };
+      const counts = {
+        ...r.counts, mail: (await deps.forgetMail?.(storeId, address)) ?? 0, webhookEvents: (await deps.forgetWebhookEvents?.(storeId, address)) ?? 0,
+        klaviyoJobs: (await deps.forgetKlaviyo?.(storeId, address)) ?? 0,
+      };
       for (const id of r.productIds) await deps.ai.withdraw(storeId, { type: "product", id }, "shopper data erased");
       for (const id of r.groupIds) await deps.ai.withdraw(storeId, { type: "group", id }, "shopper data erased");
       await repo.audit({ requestId: randomUUID(), storeId, kind: "erasure", actor, counts, createdMs: now() });
