@@ -27,6 +27,7 @@ import { migration102 } from "./migrations/102-loyalty-lifecycle.ts";
 import { productFeedsMigration } from "./migrations/103-product-feeds.ts";
 import { surveyChannels } from "./migrations/104-survey-channels.ts";
 import { widgetPageChecks } from "./migrations/108-widget-page-checks.ts";
+import { referralsMigration } from "./migrations/105-referrals.ts";
 import type { Migration } from "./migrations/migration.ts";
 
 export type { Migration } from "./migrations/migration.ts";
@@ -39,6 +40,7 @@ export const MIGRATIONS: readonly Migration[] = [
   productFeedsMigration,
   surveyChannels,
   widgetPageChecks,
+  referralsMigration,
 ];
 
 /** The version of the baseline migration. */

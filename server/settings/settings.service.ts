@@ -18,9 +18,11 @@ import type { WidgetSettingsService } from "../widget-settings/widget-settings.s
 import { moderationSettings, moderationSettingsPatchSchema, moderationSettingsSchema } from "../admin/held-reviews.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
 import { feedSettingsPatch, feedSettingsSchema, type FeedsService } from "../feeds/feeds.service.ts";
+import { referralSettingsPatchSchema, referralSettingsSchema } from "../contract/referrals.ts";
+import type { Referrals } from "../loyalty/referrals.ts";
 
 /** The services whose sections are composed. */
-export type SettingsOwners = { db: Db; platforms: PlatformsService; reviewRequests: ReviewRequestsService; widgetSettings: WidgetSettingsService; stores: StoresRepo; feeds: FeedsService };
+export type SettingsOwners = { db: Db; platforms: PlatformsService; reviewRequests: ReviewRequestsService; widgetSettings: WidgetSettingsService; stores: StoresRepo; feeds: FeedsService; referrals: Referrals };
 
 /** GET /enterprise/settings: every section. */
 export const settingsSchema = z.object({
@@ -29,6 +31,7 @@ export const settingsSchema = z.object({
   reviewRequests: reviewRequestSettingsSchema.meta({ id: "ReviewRequestSettings", description: "Review-request e-mails after fulfilment: on or off, delay, reminder, quiet hours, templates per language." }),
   widgets: widgetSettingsSchema.meta({ id: "WidgetSettings", description: "Widget texts per language, colours, and which widgets show." }),
   feeds: feedSettingsSchema,
+  referrals: referralSettingsSchema,
 }).meta({ id: "StoreSettings" });
 
 /** PATCH /enterprise/settings: the sections to change, each with the fields to change. */
@@ -38,6 +41,7 @@ export const settingsPatchSchema = z.object({
   reviewRequests: reviewRequestSettingsPatchSchema.optional(),
   widgets: widgetSettingsPatchSchema.optional(),
   feeds: feedSettingsPatch.optional(),
+  referrals: referralSettingsPatchSchema.optional(),
 }, { error: "the body must be an object of settings sections" }).strict().meta({ id: "StoreSettingsPatch" });
 
 export type StoreSettings = z.output<typeof settingsSchema>;
@@ -60,6 +64,7 @@ function sections(services: SettingsOwners): { [K in keyof StoreSettings]: Secti
     reviewRequests: { get: async (storeId) => await services.reviewRequests.get(storeId), update: async (storeId, patch) => { await services.reviewRequests.update(storeId, patch); } },
     widgets: { get: (storeId) => services.widgetSettings.get(storeId), update: async (storeId, patch) => { await services.widgetSettings.update(storeId, patch); } },
     feeds: { get: (storeId, origin) => services.feeds.settings(storeId, origin), update: async (storeId, patch) => { await services.feeds.updateSettings(storeId, patch); } },
+    referrals: { get: (storeId) => services.referrals.settings(storeId), update: (storeId, patch) => services.referrals.patchSettings(storeId, patch) },
   };
 }
 
