@@ -48,7 +48,7 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
   }
   const email = String(form.get("email") ?? "").trim();
   const parsed = referralSenderBody.safeParse({ email });
-  if (!parsed.success) return data<Result>({ error: "Please enter your e-mail address (for example name@example.com).", email, claimed: null }, { status: 400, headers: HEADERS });
+  if (!parsed.success || !parsed.data.email) return data<Result>({ error: "Please enter your e-mail address (for example name@example.com).", email, claimed: null }, { status: 400, headers: HEADERS });
   try {
     const claimed = await referrals.claimFriend(params.referralSenderId ?? "", parsed.data.email);
     return data<Result>({ error: null, email, claimed: { code: claimed.code, offer: claimed.offer, ...(claimed.discountUrl ? { discountUrl: claimed.discountUrl } : {}) } }, { headers: HEADERS });

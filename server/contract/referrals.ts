@@ -14,7 +14,7 @@ const email = z.string({ error: "email is required" }).trim().max(320, "email mu
 
 /** POST /v1/stores/{storeId}/referral_senders. */
 export const referralSenderBody = z.object({
-  email: email.meta({ description: "The sender's e-mail address. The same address always gets the same link." }),
+  email: email.optional().meta({ description: "The sender's e-mail address. The same address always gets the same link. May be left out with a loyalty customer token: the customer's address is used." }),
 }).meta({ id: "ReferralSenderRequest" });
 export type ReferralSenderBody = z.output<typeof referralSenderBody>;
 

@@ -94,7 +94,7 @@ async function member(prefix: string) {
   expect(login.status).toBe(200);
   const version = (await t.services.loyalty.legalPolicies(TEST_STORE_ID)).version;
   expect((await call(`${S}/loyalty/customer_activation`, { headers: { authorization: `Bearer ${login.body.customerToken}` }, body: { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version } })).status).toBe(200);
-  return { id: login.body.loyaltyCustomer.loyaltyCustomerId as string, platformCustomerId, email };
+  return { id: login.body.loyaltyCustomer.loyaltyCustomerId as string, platformCustomerId, email, token: login.body.customerToken as string };
 }
 const balance = async (id: string) => (await t.services.loyaltyData.getCustomer(TEST_STORE_ID, id))!.balance;
 
@@ -125,6 +125,16 @@ async function referral(prefix: string) {
 }
 
 describe("the referral program", () => {
+  it("set by PATCH /enterprise/settings (section referrals), checked as a whole (400 naming the field)", async () => {
+    const patch = (body: unknown) => call("/enterprise/settings", { method: "PATCH", headers: { authorization: basic }, body });
+    expect((await patch({ referrals: { friendDiscountValue: 150 } })).status).toBe(400); // a percentage over 100
+    const bad = await patch({ referrals: { senderRewardType: "cash" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.description).toContain("senderRewardType");
+    expect((await patch({ referrals: { friendDiscountType: "fixed-amount-coupon", friendDiscountValue: 5 } })).status).toBeLessThan(300);
+    expect((await call("/enterprise/settings", { headers: { authorization: basic } })).body.referrals).toMatchObject({ enabled: false, friendDiscountType: "fixed-amount-coupon", friendDiscountValue: 5 });
+  });
+
   it("off: no links (404 JSON), the public program says so; on: set in one place, read back", async () => {
     expect((await call(`${S}/referral_program`)).body).toMatchObject({ referralProgram: { enabled: false } });
     const off = await call(`${S}/referral_senders`, { body: { email: "someone@example.test" } });
@@ -151,6 +161,13 @@ describe("POST /referral_senders (Okendo's shape)", () => {
     }
     expect((await call(`${S}/referral_senders`, { body: "{" as unknown as object, headers: { "content-type": "application/json" } })).status).toBe(400);
     expect((await call("/v1/stores/00000000-0000-4000-8000-000000000000/referral_senders", { body: { email: "a@example.test" } })).status).toBe(404);
+  });
+
+  it("with a loyalty customer token the e-mail may be left out: the customer's own address is used", async () => {
+    const m = await member("bearer");
+    const byToken = await call(`${S}/referral_senders`, { body: {}, headers: { authorization: `Bearer ${m.token}` } });
+    expect(byToken.status, JSON.stringify(byToken.body)).toBe(200);
+    expect((await call(`${S}/referral_senders`, { body: { email: m.email } })).body).toEqual(byToken.body);
   });
 
   it("is limited per client address (429 with Retry-After over the limit)", async () => {

@@ -147,12 +147,13 @@ export function referrals(deps: ReferralsDeps) {
 
     /**
      * POST /referral_senders: the sender's link (`{publicOrigin}/referrals/{referralSenderId}`), the same for the same
-     * e-mail. @throws 404 unknown store or no referral program turned on.
+     * e-mail; `created` says whether this call made it. @throws 404 unknown store or no referral program turned on.
      */
-    async createSender(storeId: string, email: string, publicOrigin: string): Promise<ReferralSenderResponse> {
+    async createSender(storeId: string, email: string, publicOrigin: string): Promise<ReferralSenderResponse & { created: boolean }> {
       await enabledProgram(storeId);
-      const sender = await transaction(db, () => repo.ensureSender(storeId, email, randomUUID(), now()));
-      return { referralSenderId: sender.referral_sender_id, shareableLinkUrl: `${publicOrigin}/referrals/${sender.referral_sender_id}` };
+      const newId = randomUUID();
+      const sender = await transaction(db, () => repo.ensureSender(storeId, email.trim().toLowerCase(), newId, now()));
+      return { referralSenderId: sender.referral_sender_id, shareableLinkUrl: `${publicOrigin}/referrals/${sender.referral_sender_id}`, created: sender.referral_sender_id === newId };
     },
 
     /** What the hosted page shows for a link, or null when the link is unknown or the program is off. */

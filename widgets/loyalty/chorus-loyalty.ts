@@ -12,6 +12,7 @@ import { safeHref, safeHtmlFragment } from "../internal/safe-html.ts";
 import { LOYALTY_TEXTS } from "../../server/contract/widget-strings/loyalty.ts";
 import { fillParts } from "../internal/strings.ts";
 import { platformTokenOf } from "../internal/customer-token.ts";
+import { ReferralSection, referralStyles } from "./referral-section.ts";
 
 /** `off`: the store has no loyalty program, or the merchant turned it off (404 `loyalty_program_not_found`): nothing is shown. */
 type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "error" | "off";
@@ -50,6 +51,10 @@ type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "err
  * @csspart copy-button - the button that copies the coupon code
  * @csspart apply-link - Shopify: the shop's `/discount/{code}` link, which applies the code to the cart
  * @csspart demo-notice - the demo store's note that its codes work only in the demo
+ * @csspart referral - the "Refer a friend" section (enrolled shoppers, when the store's referral program is on)
+ * @csspart referral-link - the shopper's referral link
+ * @csspart referral-copy-button - the button that copies the referral link
+ * @csspart referral-share-button - the button that shares the link (where the browser can share)
  *
  * @cssproperty --chorus-accent - buttons and links
  * @cssproperty --chorus-radius - corner radius
@@ -101,6 +106,7 @@ export class ChorusLoyalty extends ChorusElement {
       .coupon { font-family: ui-monospace, monospace; font-size: 1.15rem; font-weight: 700; letter-spacing: .05em; padding: .25rem .5rem; border: 1px dashed var(--_accent); border-radius: 4px; }
       .skeleton { height: 10rem; }
     `,
+    referralStyles,
   ];
 
   customerToken = "";
@@ -119,6 +125,8 @@ export class ChorusLoyalty extends ChorusElement {
   errorMessage = "";
   coupon: { code: string; description: string; discountUrl?: string; demo: boolean } | null = null;
 
+  /** The "Refer a friend" section (widgets/loyalty/referral-section.ts). */
+  #referral = new ReferralSection(this, () => this.#auth());
   /** The service's customer token (from login), kept in memory only. */
   #serviceToken = "";
   /** The legal policies version shown to the shopper (sent back at activation). */
@@ -374,7 +382,8 @@ export class ChorusLoyalty extends ChorusElement {
             ${c.vipTierName ? html`<p>${fillParts(this.t("loyalty.tier"), { tier: html`<strong part="tier">${c.vipTierName}</strong>` })}</p>` : nothing}
           </div>
           ${this.#status()}
-          ${this.#earningList()} ${this.#rewardsList(true)} ${this.#tiersList()}`;
+          ${this.#earningList()} ${this.#rewardsList(true)} ${this.#tiersList()}
+          ${this.#referral.render()}`;
       }
     }
   }

@@ -34,4 +34,13 @@ export const LOYALTY_TEXTS = {
   "loyalty.rewardUnavailable": "The reward could not be created at the shop just now, and no points were taken. Please try again in a moment.",
   "loyalty.terms": "Terms and Conditions",
   "loyalty.privacy": "Privacy Policy",
+  "loyalty.referral.title": "Refer a friend",
+  "loyalty.referral.intro": "Give your friends {discount} their first order, and get {reward} when they order.",
+  "loyalty.referral.percentOff": "{value}% off",
+  "loyalty.referral.amountOff": "{value} off",
+  "loyalty.referral.couponReward": "a coupon for {discount}",
+  "loyalty.referral.linkLabel": "Your referral link",
+  "loyalty.referral.copy": "Copy link",
+  "loyalty.referral.copied": "Link copied",
+  "loyalty.referral.share": "Share",
 } as const;

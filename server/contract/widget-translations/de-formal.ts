@@ -76,4 +76,6 @@ export default {
   "loyalty.couponApply": "Code im Shop einlösen",
   "loyalty.demoCode": "Demo-Shop: Dieser Code gilt nur in der Demo, nicht an einer echten Kasse.",
   "loyalty.rewardUnavailable": "Die Prämie konnte gerade nicht im Shop angelegt werden, und es wurden keine Punkte abgezogen. Bitte versuchen Sie es gleich noch einmal.",
+  "loyalty.referral.intro": "Schenken Sie Ihren Freunden {discount} auf ihre erste Bestellung und erhalten Sie {reward}, wenn sie bestellen.",
+  "loyalty.referral.linkLabel": "Ihr Empfehlungslink",
 } as const satisfies Record<string, string>;

@@ -104,4 +104,11 @@ export default {
   "loyalty.couponApply": "Aplicar o código na loja",
   "loyalty.demoCode": "Loja de demonstração: este código só funciona na demo, não em um pagamento real.",
   "loyalty.rewardUnavailable": "Não foi possível criar a recompensa na loja agora e nenhum ponto foi descontado. Tente novamente em instantes.",
+  "loyalty.referral.title": "Indique um amigo",
+  "loyalty.referral.intro": "Dê aos seus amigos {discount} no primeiro pedido e ganhe {reward} quando eles comprarem.",
+  "loyalty.referral.couponReward": "um cupom de {discount}",
+  "loyalty.referral.linkLabel": "Seu link de indicação",
+  "loyalty.referral.copy": "Copiar link",
+  "loyalty.referral.copied": "Link copiado",
+  "loyalty.referral.share": "Compartilhar",
 } as const satisfies Record<string, string>;
