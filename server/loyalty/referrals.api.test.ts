@@ -34,7 +34,8 @@ let t: TestServer;
 let smtp: TestSmtp;
 let shopify: ShopifyStandIn;
 let hook: Server;
-const received: { eventType: string; data: Record<string, any> }[] = [];
+type ReferralEvent = { referral: Record<string, unknown> & { code?: string; friendCode?: string } };
+const received: { eventType: string; data: ReferralEvent }[] = [];
 const clock = Date.now();
 let seq = 0;
 
