@@ -38,6 +38,8 @@ const schema = z.object({
   SUBMISSIONS_PER_EMAIL_PER_HOUR: z.coerce.number().int().min(1).default(5),
   /** Storefront survey responses stored per client address per hour (docs/writes.md). */
   SURVEY_RESPONSES_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  /** Referral links asked for (`POST /referral_senders`) per client address per hour (docs/loyalty.md "Referrals"). */
+  REFERRAL_SENDERS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(20),
   /** New helpful votes counted per client address per hour in a store (docs/writes.md). */
   VOTES_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(30),
   /** Reverse proxies whose X-Forwarded-For is believed for client addresses (server/http/client-address.ts); empty = none. */

@@ -38,6 +38,8 @@ import { loyaltyEnterprise } from "./loyalty/enterprise.ts";
 import { loyaltyService } from "./loyalty/loyalty.service.ts";
 import { platformRewards } from "./loyalty/platform-rewards.ts";
 import { platformRewardsRepo } from "./loyalty/platform-rewards.repo.ts";
+import { referrals as referralsService } from "./loyalty/referrals.ts";
+import { referralsRepo } from "./loyalty/referrals.repo.ts";
 import { reviewsUploadService } from "./import/reviews-upload.ts";
 import { customerTokens } from "./loyalty/tokens.ts";
 import { surveysRepo } from "./surveys/surveys.repo.ts";
@@ -58,7 +60,7 @@ import { privacyRepo } from "./privacy/privacy.repo.ts";
 import { privacyService } from "./privacy/privacy.service.ts";
 import { questionsRepo } from "./questions/questions.repo.ts";
 import { questionsService } from "./questions/questions.service.ts";
-import { addressLimiter, DEFAULT_SUBMISSION_LIMITS, DEFAULT_SURVEY_RESPONSE_LIMIT, memoryWindowCounter, sharedWindowCounter, submissionLimiter, voteLimits } from "./reviews/submission-limits.ts";
+import { addressLimiter, DEFAULT_REFERRAL_SENDER_LIMIT, DEFAULT_SUBMISSION_LIMITS, DEFAULT_SURVEY_RESPONSE_LIMIT, memoryWindowCounter, sharedWindowCounter, submissionLimiter, voteLimits } from "./reviews/submission-limits.ts";
 import { submissionsService } from "./reviews/submissions.service.ts";
 import { votesRepo } from "./reviews/votes.repo.ts";
 import { votesService } from "./reviews/votes.service.ts";
@@ -197,6 +199,8 @@ async function buildServices(db: Db, options: ServicesOptions) {
   const platforms = platformsService({
     db, repo: platformsRepo(db), orders, loyalty: loyaltyData, lifecycle: loyaltyLifecycleData, box: secretBox(platformSecretKey), identifiers: feedsData, allowLoopback: allowLoopbackRequests,
     storePlatform: async (storeId) => (await stores.get(storeId))?.platform, log: (message, error) => options.log?.(`${message}: ${String(error)}`),
+    // Referral rewards follow the friend's order (server/loyalty/referrals.ts; built below, called only later).
+    referrals: { orderChanged: (storeId, order) => referralProgram.orderChanged(storeId, order), orderReversed: (storeId, orderId, label) => referralProgram.orderReversed(storeId, orderId, label) },
   });
   // Google Shopping feeds (issue #38): the Product Reviews feed and product identifiers (server/feeds).
   const feeds = feedsService({ db, repo: feedsData, stores, box: secretBox(platformSecretKey) });
@@ -254,6 +258,9 @@ async function buildServices(db: Db, options: ServicesOptions) {
     allowLoopback: allowLoopbackRequests, now: options.rewards?.now ?? options.webhooks?.now, shopifyTimeoutMs: options.rewards?.shopifyTimeoutMs, log: options.log,
   });
 
+  // Referrals (issue #35 item 2, server/loyalty/referrals.ts): links, friend discounts on the platform, sender rewards.
+  const referralProgram = referralsService({ db, repo: referralsRepo(db), loyalty: loyaltyData, stores, mail, rewards, now: options.rewards?.now ?? options.webhooks?.now, log: options.log });
+
   // Content scopes for the response cache (server/db/content-scopes.ts): PRAGMA data_version on a second
   // connection changes after every commit by any other connection, i.e. by this process's main connection
   // and by CLIs alike; after one, the watcher reads which scopes changed.
@@ -306,7 +313,7 @@ async function buildServices(db: Db, options: ServicesOptions) {
     /** Shop-platform connection and its webhooks (server/platforms, docs/platforms.md). */
     platforms,
     /** GET/PATCH /enterprise/settings: the composed settings sections (server/settings/settings.service.ts). */
-    settings: settingsService({ db, platforms, reviewRequests, widgetSettings, stores, feeds, klaviyo: klaviyo.service }),
+    settings: settingsService({ db, platforms, reviewRequests, widgetSettings, stores, feeds, klaviyo: klaviyo.service, referrals: referralProgram }),
     /** Google Shopping feeds: the Product Reviews feed, its token, product identifiers (server/feeds, docs/google-shopping.md). */
     feeds,
     questionsData,
@@ -316,6 +323,10 @@ async function buildServices(db: Db, options: ServicesOptions) {
     submissions,
     submissionLimiter: limiter,
     /** Storefront survey responses per client address (issue #19 finding 9; `SURVEY_RESPONSES_PER_IP_PER_HOUR`, docs/writes.md). */
+    /** Referral program, links, friend discounts and sender rewards (server/loyalty/referrals.ts): `runDue(nowMs)` creates pending sender coupons. */
+    referrals: referralProgram,
+    /** New referral links per client address (`REFERRAL_SENDERS_PER_IP_PER_HOUR`, docs/writes.md). */
+    referralLimiter: addressLimiter("referral links", DEFAULT_REFERRAL_SENDER_LIMIT, windows("referral-senders", DEFAULT_REFERRAL_SENDER_LIMIT.windowMs)),
     surveyLimiter: addressLimiter("survey responses", DEFAULT_SURVEY_RESPONSE_LIMIT, windows("survey-responses", DEFAULT_SURVEY_RESPONSE_LIMIT.windowMs)),
     /** Helpful votes with their per-address limits (issue #19 finding 5, docs/writes.md). */
     votes: votesService({ stores, votes: votesData, visitorSecret }),
@@ -360,7 +371,7 @@ async function buildServices(db: Db, options: ServicesOptions) {
     demoImport: demoImportStatus(),
     /** Stop the background jobs, the content-scope watcher, and close the database. */
     async close(): Promise<void> {
-      await Promise.allSettled([worker.stop(), sender.stop(), webhooks.delivery.stop(), rewards.stop()]);
+      await Promise.allSettled([worker.stop(), sender.stop(), webhooks.delivery.stop(), rewards.stop(), referralProgram.stop()]);
       watcher?.close();
       await contentScopes.close();
       await db.close();

@@ -192,6 +192,7 @@ const ROUTES: Route[] = [
   { name: "shopper data export", operationId: "exportShopperData", path: "/enterprise/customers/data_export", type: JSON_TYPE, headers: basic, head: '{"email":"', status: 413 },
   { name: "shopper data erasure", operationId: "eraseShopperData", path: "/enterprise/customers/erasure", type: JSON_TYPE, headers: basic, head: '{"email":"', status: 413 },
   { name: "enterprise earning transaction", operationId: "createLoyaltyEarningTransaction", path: "/enterprise/loyalty/earning_transactions", type: JSON_TYPE, headers: basic, head: '{"orderId":"', status: 413 },
+  { name: "referral sender", operationId: "createReferralSender", path: "", type: JSON_TYPE, headers: () => ({}), head: '{"email":"', status: 413 },
   // The body is bounded before the customer is looked up: any customer ID will do.
   { name: "enterprise loyalty adjustment", operationId: "adjustLoyaltyPoints", path: "/enterprise/loyalty/customers/body-limits-customer/adjustments", type: JSON_TYPE, headers: basic, head: '{"reason":"', status: 413 },
   {
@@ -230,6 +231,7 @@ const paths: Record<string, () => string> = {
   "loyalty login": () => `${S()}/loyalty/login`,
   "loyalty activation": () => `${S()}/loyalty/customer_activation`,
   "loyalty redemption": () => `${S()}/loyalty/customer/redemptions`,
+  "referral sender": () => `${S()}/referral_senders`,
   "admin action (store settings)": () => `/admin/stores/${seed.storeId}/settings`,
   "signed webhook": () => `/platforms/webhooks/${seed.storeId}`,
   "loyalty activation without a token (401 before the body)": () => `${S()}/loyalty/customer_activation`,

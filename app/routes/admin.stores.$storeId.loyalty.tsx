@@ -202,7 +202,8 @@ export default function Loyalty() {
       <p>
         <Link to={setupUrl}>Program set-up: on or off, platform secret</Link>{" · "}
         <Link to={`/admin/stores/${storeId}/loyalty/customers`}>Customers: status, points, block, adjust points</Link>{" · "}
-        <Link to={`/admin/stores/${storeId}/loyalty/lifecycle`}>Points lifecycle: time zone, expiry, return window, tiers</Link>
+        <Link to={`/admin/stores/${storeId}/loyalty/lifecycle`}>Points lifecycle: time zone, expiry, return window, tiers</Link>{" · "}
+        <Link to={`/admin/stores/${storeId}/loyalty/referrals`}>Referral program: friend discount, sender reward</Link>
       </p>
 
       <h2 id="earning">Earning rules</h2>

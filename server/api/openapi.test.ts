@@ -222,6 +222,13 @@ describe("live answers validate against the documents", () => {
     await check({ url: `${S}/regions/DE`, status: 200 });
     await check({ url: `${S}/regions/ZZ`, status: 404 });
     await check({ url: `${S}/regions/DEU`, status: 400 });
+    // Referrals (docs/loyalty.md "Referrals"): off (404), on (the link), bad input (400).
+    await check({ url: `${S}/referral_program`, status: 200 });
+    await check({ url: `${nowhere}/referral_program`, status: 404 });
+    await check({ url: `${S}/referral_senders`, status: 404, body: { email: "sender@example.test" } });
+    await t.services.referrals.updateSettings(TEST_STORE_ID, { enabled: true, friendDiscountType: "percentage-coupon", friendDiscountValue: 10, friendMinimumOrder: null, senderRewardType: "points", senderRewardValue: 100 });
+    await check({ url: `${S}/referral_senders`, status: 200, body: { email: "sender@example.test" } });
+    await check({ url: `${S}/referral_senders`, status: 400, body: { email: "nope" } });
     // Loyalty.
     const L = `${S}/loyalty`;
     await check({ url: `${L}/legal_policies`, status: 200 });

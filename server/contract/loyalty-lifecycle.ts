@@ -137,7 +137,7 @@ export const issuedRewardSchema = z.object({
   transactionId: z.string().nullable().meta({ description: "The redemption transaction that took the points; null while `pending` and when `failed` (nothing taken)." }),
   redemptionRuleId: z.string().nullable(), code: z.string(), description: z.string(),
   pointsCost: z.int().meta({ description: "Points the reward costs (taken once it is `created` or `reconciled`)." }),
-  platform: z.enum(["shopify", "webhook", "demo"]).nullable().meta({ description: "Where the code is created: Shopify's Admin API, the shop's `loyalty_reward.created` webhook, the demo platform; null for `chorus-only`." }),
+  platform: z.enum(["shopify", "woocommerce", "webhook", "demo"]).nullable().meta({ description: "Where the code is created: Shopify's Admin API, a WooCommerce coupon, the shop's `loyalty_reward.created` webhook, the demo platform; null for `chorus-only`." }),
   platformState: z.enum(REWARD_PLATFORM_STATES).meta({ description: "`created`: created on the platform by the redemption; `pending`: the platform has not answered yet (the points are held, the reconciler asks again); `failed`: refused or unknown to the platform, nothing taken; `reconciled`: confirmed later by the reconciler; `chorus-only`: issued by Chorus before codes were created on the platform." }),
   platformError: z.string().nullable().meta({ description: "The platform's last error for a `pending` or `failed` reward, else null." }),
   dateCreated: z.string(),

@@ -39,6 +39,7 @@ export const shopifyOrder = z.object({
   customer: z.object({ id: shopifyId, first_name: text(200).nullish(), last_name: text(200).nullish(), email: text(320).nullish() }).nullish(),
   line_items: z.array(shopifyLineItem).max(1000),
   fulfillments: z.array(z.object({ created_at: isoTime.nullish(), status: text(40).nullish() })).max(1000).nullish(),
+  discount_codes: z.array(z.object({ code: text(255) })).max(100).nullish(),
 });
 export type ShopifyOrder = z.output<typeof shopifyOrder>;
 
@@ -99,6 +100,7 @@ export const signedWebhookOrder = z.object({
   currency: z.string().max(10).optional(),
   subtotal: z.number().finite().min(0).max(1e12).optional().meta({ description: "Order subtotal in currency units; points-per-spend earns on it." }),
   dateCreated: isoUtc,
+  discountCodes: z.array(z.string().trim().min(1).max(255)).max(100).optional().meta({ description: "Discount codes the order used (a referral's friend code rewards its sender: docs/loyalty.md \"Referrals\")." }),
   lines: z.array(z.object({
     productId,
     variantId: z.string().max(100).optional(),

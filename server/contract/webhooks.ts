@@ -22,6 +22,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "loyalty_earning_transaction.created",
   "loyalty_redemption_transaction.created",
   "loyalty_reward.created",
+  "referral.friend_rewarded",
+  "referral.sender_rewarded",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -34,7 +36,7 @@ const dateTime = (description: string) => z.iso.datetime().meta({ description: `
 
 export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES, { error: `must be one of ${WEBHOOK_EVENT_TYPES.join(", ")}` }).meta({
   id: "WebhookEventType",
-  description: "An event type: `review.created|updated|deleted`, `survey_response.created`, `loyalty_customer.created|updated`, `loyalty_earning_transaction.created`, `loyalty_redemption_transaction.created`, `loyalty_reward.created` (sent at once when a reward is redeemed, and its answer decides whether the code is shown: docs/loyalty.md).",
+  description: "An event type: `review.created|updated|deleted`, `survey_response.created`, `loyalty_customer.created|updated`, `loyalty_earning_transaction.created`, `loyalty_redemption_transaction.created`, `loyalty_reward.created` (sent at once when a reward is redeemed, and its answer decides whether the code is shown: docs/loyalty.md), `referral.friend_rewarded`, `referral.sender_rewarded` (docs/loyalty.md \"Referrals\").",
 });
 
 const urlField = z.string().trim().min(1, "url is required").max(MAX_WEBHOOK_URL_LENGTH, `url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`)
@@ -128,7 +130,31 @@ const DATA: Record<WebhookEventType, z.ZodType> = {
       startsAt: z.string(),
       endsAt: z.string().nullable().meta({ description: "When the code expires (ISO 8601), or null." }),
     }),
-  }).meta({ description: "Sent at once, not queued: answer 2xx only once the code works at your checkout (the same `code` again must answer 2xx too)." }),
+  }).meta({ description: "Sent at once, not queued: answer 2xx only once the code works at your checkout (the same `code` again must answer 2xx too). A referral's discount has an empty `loyaltyCustomerId` when no loyalty customer is behind it." }),
+  "referral.friend_rewarded": z.object({
+    referral: z.object({
+      referralSenderId: z.string(),
+      friendEmail: z.string(),
+      code: z.string().meta({ description: "The friend's discount code, created on the platform." }),
+      platform: z.enum(["shopify", "woocommerce", "webhook", "demo"]),
+      discount: z.object({ type: z.enum(["fixed-amount-coupon", "percentage-coupon"]), value: z.number(), minimumOrderAmount: z.number().nullable() }),
+    }),
+  }).meta({ description: "A friend opened a sender's link and got the friend discount." }),
+  "referral.sender_rewarded": z.object({
+    referral: z.object({
+      referralSenderId: z.string(),
+      senderEmail: z.string(),
+      friendCode: z.string().meta({ description: "The friend's code the order used." }),
+      orderId: z.string().meta({ description: "The friend's first order." }),
+      reward: z.object({
+        type: z.enum(["points", "fixed-amount-coupon", "percentage-coupon"]),
+        value: z.number().meta({ description: "Points, or the coupon's currency units or percent." }),
+        transactionId: z.string().nullable().optional().meta({ description: "Points: the earning transaction." }),
+        loyaltyCustomerId: z.string().nullable().optional(),
+        couponCode: z.string().nullable().optional().meta({ description: "A coupon: its code, created on the platform." }),
+      }),
+    }),
+  }).meta({ description: "A friend's first order used their code: the sender got the referral reward." }),
 };
 
 /** The body of each event type: the envelope and its `data` (docs/webhooks.md "Payload"). */

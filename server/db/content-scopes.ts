@@ -98,6 +98,10 @@ export const TABLE_SCOPES: Record<string, ScopeExpressions> = {
   loyalty_pending_points: perStore("loyalty"),
   loyalty_refunds: perStore("loyalty"),
   loyalty_rewards: perStore("loyalty"),
+  referral_programs: perStore("loyalty"), // referrals (server/loyalty/referrals.ts)
+  referral_senders: perStore("loyalty"),
+  referral_friends: perStore("loyalty"),
+  referral_rewards: perStore("loyalty"),
   widget_settings: perStore("widgets"),
   widget_texts: perStore("widgets"),
   merchant_users: () => ["'admin'"],

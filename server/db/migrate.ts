@@ -26,6 +26,7 @@ import { platformRewardsMigration } from "./migrations/101-platform-rewards.ts";
 import { migration102 } from "./migrations/102-loyalty-lifecycle.ts";
 import { productFeedsMigration } from "./migrations/103-product-feeds.ts";
 import { surveyChannels } from "./migrations/104-survey-channels.ts";
+import { referralsMigration } from "./migrations/105-referrals.ts";
 import { rewardReconciledMigration } from "./migrations/106-reward-reconciled.ts";
 import { widgetPageChecks } from "./migrations/108-widget-page-checks.ts";
 import { woocommerceMigration } from "./migrations/110-woocommerce.ts";
@@ -41,6 +42,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration102,
   productFeedsMigration,
   surveyChannels,
+  referralsMigration,
   rewardReconciledMigration,
   widgetPageChecks,
   woocommerceMigration,

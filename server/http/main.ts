@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     perEmail: { max: config.SUBMISSIONS_PER_EMAIL_PER_HOUR, windowMs: 3_600_000 },
   });
   services.surveyLimiter.configure({ max: config.SURVEY_RESPONSES_PER_IP_PER_HOUR, windowMs: 3_600_000 });
+  services.referralLimiter.configure({ max: config.REFERRAL_SENDERS_PER_IP_PER_HOUR, windowMs: 3_600_000 });
   services.voteLimits.configure({ perAddress: { max: config.VOTES_PER_IP_PER_HOUR, windowMs: 3_600_000 } });
   services.signup.configure({ open: config.SIGNUP === "open", perAddress: { max: config.SIGNUPS_PER_IP_PER_HOUR, windowMs: 3_600_000 } });
   // Credentials shown once (first start) are kept for the banner, the last lines of the start-up output.
@@ -102,6 +103,7 @@ async function main(): Promise<void> {
   services.platformRewards.start();
   // Klaviyo: the send job of its outbox (server/marketing/klaviyo-sender.ts).
   services.klaviyoSender.start();
+  services.referrals.start();
   if (loopbackRequestsAllowed(config)) {
     const name = config.ALLOW_LOOPBACK_REQUESTS === "1" ? "ALLOW_LOOPBACK_REQUESTS=1" : "ALLOW_INSECURE_WEBHOOKS=1 (the older name of ALLOW_LOOPBACK_REQUESTS)";
     log(`Outgoing requests: ${name}, webhooks, import media and platform calls may reach loopback addresses, webhooks over http:// too (never in production)`);

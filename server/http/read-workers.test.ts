@@ -39,8 +39,9 @@ describe("read workers", () => {
   it("is sent only public storefront GETs that only read (the operations marked readsOnly)", async () => {
     const sent = operationTable(await loadBuild()).operations.filter((op) => op.readsOnly);
     // reviews, media, questions, aggregates in every scope; AI summary and keywords; snippets, structured data, widget settings;
-    // the Okendo-compatible review, question aggregate and product attributes; Okendo's widget_plus_settings; a channel survey; a country's regions
-    expect(sent).toHaveLength(24);
+    // the Okendo-compatible review, question aggregate and product attributes; Okendo's widget_plus_settings; a channel survey;
+    // a country's regions; the referral program
+    expect(sent).toHaveLength(25);
     for (const op of sent) expect([op.method, op.api, op.auth, op.cache], op.routeId).toEqual(["GET", "storefront", "none", "public"]);
   });
 

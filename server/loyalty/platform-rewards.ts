@@ -294,6 +294,52 @@ export function platformRewards(deps: PlatformRewardsDeps) {
       };
     },
 
+    /**
+     * Create a discount that is not paid with points (a referral's friend discount or sender coupon, docs/loyalty.md
+     * "Referrals") on the store's platform, the same way as a redemption's: Shopify Admin API, the signed
+     * `loyalty_reward.created` webhook (with `loyaltyCustomerId` empty when no loyalty customer is behind it), a
+     * WooCommerce coupon, or the demo platform. Makes network calls: never call it inside a transaction.
+     * @returns the platform and discount ID (and the Shopify `/discount/{code}` link), or why not (nothing was created
+     * that Chorus knows of; `definite: false`: the platform may have created it, e.g. a timeout).
+     */
+    async issueDiscount(storeId: string, d: RewardDiscount & { description: string; email: string | null; loyaltyCustomerId: string | null }):
+      Promise<{ ok: true; platform: RewardPlatform; discountId: string | null; discountUrl?: string } | { ok: false; code: string; message: string; retryAfterSeconds: number }> {
+      const target = await targetOf(storeId);
+      if (target.platform === null) return { ok: false, code: target.code, message: target.description, retryAfterSeconds: RETRY_AFTER_UNCONNECTED_S };
+      if (target.platform === "demo") return { ok: true, platform: "demo", discountId: `demo:${d.code}` };
+      if (target.platform === "webhook") {
+        const subscribers = await repo.rewardSubscribers(storeId);
+        const eventId = `evt_reward_${d.code}`;
+        const { description, email, loyaltyCustomerId, ...discount } = d;
+        const json = JSON.stringify({
+          eventId, eventType: "loyalty_reward.created", dateCreated: new Date(now()).toISOString(), storeId,
+          data: { reward: { ...discount, description, email, usageLimit: 1, loyaltyCustomerId: loyaltyCustomerId ?? "" } },
+        });
+        for (const s of subscribers) {
+          let secret: string;
+          try {
+            secret = deps.webhookBox.open(s.secret_encrypted);
+          } catch {
+            return { ok: false, code: "platform_unavailable", message: `the secret of ${s.url} cannot be opened`, retryAfterSeconds: RETRY_AFTER_FAILED_S };
+          }
+          const outcome = await postOnce(s.url, json, {
+            "content-type": "application/json; charset=utf-8", [SIGNATURE_HEADER]: signatureHeader(secret, Math.floor(now() / 1000), json),
+            "chorus-event-id": eventId, "chorus-event-type": "loyalty_reward.created", "chorus-delivery-id": randomUUID(),
+          }, deps.allowLoopback, deps.resolve);
+          if (outcome.error) return { ok: false, code: "platform_unavailable", message: `${s.url}: ${outcome.error}`, retryAfterSeconds: RETRY_AFTER_FAILED_S };
+        }
+        return { ok: true, platform: "webhook", discountId: null };
+      }
+      if (target.platform === "woocommerce") {
+        const coupon = await createWooCoupon(target.site, d);
+        if (!coupon.ok) return { ok: false, code: "platform_unavailable", message: coupon.message, retryAfterSeconds: RETRY_AFTER_FAILED_S };
+        return { ok: true, platform: "woocommerce", discountId: coupon.discountId };
+      }
+      const outcome = await createShopifyDiscount(target.shop, d);
+      if (!outcome.ok) return { ok: false, code: "platform_unavailable", message: outcome.message, retryAfterSeconds: RETRY_AFTER_FAILED_S };
+      return { ok: true, platform: "shopify", discountId: outcome.discountId, discountUrl: `https://${target.shop.shopDomain}/discount/${encodeURIComponent(d.code)}` };
+    },
+
     /** Set a redemption rule's minimum order (currency units) and code expiry (days); null removes one. @throws 404 unknown rule. */
     async setRewardConditions(storeId: string, redemptionRuleId: string, c: { minimumOrderAmount: number | null; expiresAfterDays: number | null }): Promise<void> {
       if (!await transaction(db, () => repo.setConditions(storeId, redemptionRuleId, c))) throw notFound("No redemption rule with this ID", "redemption_rule_not_found");

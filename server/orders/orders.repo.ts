@@ -28,6 +28,8 @@ export type PlatformOrder = {
   orderedMs: number;
   source: string;
   lines: { productId: string; variantId: string | null; title: string | null; price: number | null; quantity: number }[];
+  /** Discount codes the order used (referrals: docs/loyalty.md "Referrals"); not stored with the order. */
+  discountCodes?: string[];
 };
 
 export type OrderHeaderRow = {

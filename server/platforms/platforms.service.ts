@@ -32,6 +32,7 @@ import { earnForPlatformOrder, reverseOrderEarning } from "../loyalty/ledger.ts"
 import type { LoyaltyRepo } from "../loyalty/loyalty.repo.ts";
 import { applyOrderRefund } from "../loyalty/lifecycle.ts";
 import type { LifecycleRepo } from "../loyalty/lifecycle.repo.ts";
+import type { Referrals } from "../loyalty/referrals.ts";
 import { normaliseEmail, type OrdersRepo, type PlatformOrder } from "../orders/orders.repo.ts";
 import { zodIssue } from "../shared/zod-issue.ts";
 import type { CatalogueProduct, PlatformsRepo } from "./platforms.repo.ts";
@@ -162,7 +163,7 @@ export function fromShopifyOrder(o: ShopifyOrder): PlatformOrder {
     orderId: o.id, orderName: o.name ?? null, email: normaliseEmail(o.email ?? o.contact_email ?? o.customer?.email ?? ""),
     platformCustomerId: o.customer?.id ?? null, customerName: fullName(o.customer?.first_name, o.customer?.last_name),
     locale: o.customer_locale ?? null, currency: o.currency ?? null, subtotal: o.subtotal_price ?? o.total_price ?? null,
-    orderedMs: o.created_at, source: "shopify-webhook", lines: [...lines.values()],
+    orderedMs: o.created_at, source: "shopify-webhook", lines: [...lines.values()], discountCodes: (o.discount_codes ?? []).map((d) => d.code),
   };
 }
 
@@ -229,7 +230,7 @@ export function signedEvent(body: SignedWebhookBody, nowMs: number): PlatformEve
       const order: PlatformOrder = {
         orderId: o.orderId, orderName: o.name ?? null, email: normaliseEmail(o.email ?? ""), platformCustomerId: o.customerId ?? null,
         customerName: o.customerName ?? null, locale: o.locale ?? null, currency: o.currency ?? null, subtotal: o.subtotal ?? null,
-        orderedMs: Date.parse(o.dateCreated), source: "signed-webhook", lines: [...lines.values()],
+        orderedMs: Date.parse(o.dateCreated), source: "signed-webhook", lines: [...lines.values()], discountCodes: o.discountCodes ?? [],
       };
       const fulfilledMs = body.type === "order.fulfilled" ? (body.dateFulfilled ? Date.parse(body.dateFulfilled) : nowMs) : null;
       const cancelledMs = body.type === "order.cancelled" ? (body.dateCancelled ? Date.parse(body.dateCancelled) : nowMs) : null;
@@ -248,6 +249,8 @@ const WOO_PING = /^webhook_id=\d{1,20}$/;
 export function platformsService(deps: {
   db: Db; repo: PlatformsRepo; allowLoopback?: boolean; orders: OrdersRepo; loyalty: LoyaltyRepo; lifecycle: LifecycleRepo; box: SecretBox; identifiers?: FeedsRepo; storePlatform: (storeId: string) => Promise<string | undefined> | string | undefined;
   now?: () => number; log?: (message: string, error: unknown) => void;
+  /** Referral rewards of friends' orders (server/loyalty/referrals.ts), called inside the webhook's transaction. */
+  referrals?: Pick<Referrals, "orderChanged" | "orderReversed">;
 }) {
   const { db, repo, orders, loyalty, box } = deps;
   const now = deps.now ?? Date.now;
@@ -271,8 +274,10 @@ export function platformsService(deps: {
   ): Promise<WebhookOutcome> {
     const t = now();
     let after: ((r: ReviewRequestsReceiver) => unknown)[] = [];
+    let afterReferrals: (() => Promise<unknown>)[] = [];
     const outcome = await transaction(db, async (): Promise<WebhookOutcome> => {
       after = []; // a retried transaction starts over
+      afterReferrals = [];
       // Exactly-once per delivery: the delivery is recorded first (unique (store, webhook) key, ON CONFLICT DO NOTHING);
       // a concurrent copy waits here for the first one's commit and then finds it recorded.
       if (claim) {
@@ -295,6 +300,7 @@ export function platformsService(deps: {
           const h = await orders.getOrder(storeId, event.orderId);
           if (h && event.amount > 0) {
             await applyOrderRefund(loyalty, deps.lifecycle, { storeId, refundId: event.refundId, orderId: event.orderId, amount: event.amount, orderAmount: h.subtotal, label: h.order_name ?? event.orderId, nowMs: t });
+            await deps.referrals?.orderReversed(storeId, event.orderId, h.order_name ?? event.orderId); // a refunded friend's order rewards nobody
           } else applied = false;
           break;
         }
@@ -313,6 +319,13 @@ export function platformsService(deps: {
               await applyOrderRefund(loyalty, deps.lifecycle, { storeId, refundId: r.refundId, orderId: h.order_id, amount: r.amount, orderAmount: h.subtotal, label: h.order_name ?? h.order_id, nowMs: t });
             }
           }
+          if (deps.referrals) {
+            const h = (await orders.getOrder(storeId, event.order.orderId))!;
+            afterReferrals.push(...await deps.referrals.orderChanged(storeId, {
+              orderId: h.order_id, label: h.order_name ?? h.order_id, email: h.email, platformCustomerId: h.platform_customer_id,
+              discountCodes: event.order.discountCodes ?? [], cancelled: h.status === "cancelled", orderedMs: h.ordered_ms,
+            }));
+          }
           break;
         }
         case "customer": {
@@ -326,6 +339,13 @@ export function platformsService(deps: {
       if (!applied) await repo.setOutcome(storeId, webhookId, "ignored");
       return applied ? "applied" : "ignored";
     });
+    for (const call of afterReferrals) {
+      try {
+        await call(); // a referral coupon on the platform: network, after the commit (its job retries a failure)
+      } catch (error) {
+        deps.log?.("referrals: the sender's coupon was not created", error);
+      }
+    }
     if (receiver) {
       for (const call of after) {
         try {

@@ -198,6 +198,8 @@ const tooMany = (what: string, waitSeconds: number) => {
 
 /** Default storefront survey responses per client address per hour (`SURVEY_RESPONSES_PER_IP_PER_HOUR`). */
 export const DEFAULT_SURVEY_RESPONSE_LIMIT: LimitRule = { max: 20, windowMs: 60 * 60_000 };
+/** Referral links (`POST /referral_senders`) per client address per hour (docs/loyalty.md "Referrals"). */
+export const DEFAULT_REFERRAL_SENDER_LIMIT: LimitRule = { max: 20, windowMs: 60 * 60_000 };
 
 /**
  * A sliding-window limit per client address (`addressKey`) for one kind of write (`what` names it in the 429

@@ -20,8 +20,11 @@ import type { StoresRepo } from "../stores/stores.repo.ts";
 import { feedSettingsPatch, feedSettingsSchema, type FeedsService } from "../feeds/feeds.service.ts";
 import { marketingSettingsPatch, marketingSettingsSchema, type KlaviyoService } from "../marketing/klaviyo.service.ts";
 
+import { referralSettingsPatchSchema, referralSettingsSchema } from "../contract/referrals.ts";
+import type { Referrals } from "../loyalty/referrals.ts";
+
 /** The services whose sections are composed. */
-export type SettingsOwners = { db: Db; platforms: PlatformsService; reviewRequests: ReviewRequestsService; widgetSettings: WidgetSettingsService; stores: StoresRepo; feeds: FeedsService; klaviyo: KlaviyoService };
+export type SettingsOwners = { db: Db; platforms: PlatformsService; reviewRequests: ReviewRequestsService; widgetSettings: WidgetSettingsService; stores: StoresRepo; feeds: FeedsService; klaviyo: KlaviyoService; referrals: Referrals };
 
 /** GET /enterprise/settings: every section. */
 export const settingsSchema = z.object({
@@ -31,6 +34,7 @@ export const settingsSchema = z.object({
   widgets: widgetSettingsSchema.meta({ id: "WidgetSettings", description: "Widget texts per language, colours, and which widgets show." }),
   feeds: feedSettingsSchema,
   marketing: marketingSettingsSchema,
+  referrals: referralSettingsSchema,
 }).meta({ id: "StoreSettings" });
 
 /** PATCH /enterprise/settings: the sections to change, each with the fields to change. */
@@ -41,6 +45,7 @@ export const settingsPatchSchema = z.object({
   widgets: widgetSettingsPatchSchema.optional(),
   feeds: feedSettingsPatch.optional(),
   marketing: marketingSettingsPatch.optional(),
+  referrals: referralSettingsPatchSchema.optional(),
 }, { error: "the body must be an object of settings sections" }).strict().meta({ id: "StoreSettingsPatch" });
 
 export type StoreSettings = z.output<typeof settingsSchema>;
@@ -64,6 +69,7 @@ function sections(services: SettingsOwners): { [K in keyof StoreSettings]: Secti
     widgets: { get: (storeId) => services.widgetSettings.get(storeId), update: async (storeId, patch) => { await services.widgetSettings.update(storeId, patch); } },
     feeds: { get: (storeId, origin) => services.feeds.settings(storeId, origin), update: async (storeId, patch) => { await services.feeds.updateSettings(storeId, patch); } },
     marketing: { get: (storeId) => services.klaviyo.settings(storeId), update: async (storeId, patch) => { await services.klaviyo.updateSettings(storeId, patch); } },
+    referrals: { get: (storeId) => services.referrals.settings(storeId), update: (storeId, patch) => services.referrals.patchSettings(storeId, patch) },
   };
 }
 

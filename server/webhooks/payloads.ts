@@ -80,6 +80,10 @@ async function resourceOf(deps: PayloadDeps, event: EventRow): Promise<Record<st
       const row = await deps.repo.loyaltyTransaction(storeId, event.resource_id);
       return { transaction: row ? { ...toTransaction(row), loyaltyCustomerId: row.loyalty_customer_id } : { transactionId: event.resource_id } };
     }
+    case "referral.friend_rewarded":
+    case "referral.sender_rewarded":
+      // Written by server/loyalty/referrals.ts with its data as the snapshot (the referral as it was rewarded).
+      return event.snapshot_json ? (JSON.parse(event.snapshot_json) as Record<string, unknown>) : { referral: { code: event.resource_id } };
     default:
       return { id: event.resource_id };
   }

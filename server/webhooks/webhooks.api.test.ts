@@ -159,6 +159,16 @@ describe("every event type, delivered and verified with the documented snippet",
     const redeemed = await api(`${S}/loyalty/customer/redemptions`, { auth: false, headers: bearer, body: { redemptionRuleId: rule.redemptionRuleId } });
     expect(redeemed.status).toBe(201);
     expect(hook.received.find((r) => r.body.eventType === "loyalty_reward.created")?.body.data.reward).toMatchObject({ code: redeemed.body.redemption.reward.code, usageLimit: 1, platformCustomerId: "hook-1" });
+    // referral.friend_rewarded (a friend's discount, created through the shop's answer to loyalty_reward.created) and
+    // referral.sender_rewarded (the friend's first order uses the code: 50 points for hook-1), docs/loyalty.md "Referrals".
+    await t.services.referrals.updateSettings(TEST_STORE_ID, { enabled: true, friendDiscountType: "percentage-coupon", friendDiscountValue: 10, friendMinimumOrder: null, senderRewardType: "points", senderRewardValue: 50 });
+    const sender = await api(`${S}/referral_senders`, { auth: false, body: { email: "hook-1@example.test" } });
+    expect(sender.status).toBe(200);
+    const friend = await t.services.referrals.claimFriend(sender.body.referralSenderId, "hook-friend@example.test");
+    expect(await t.services.platforms.applyEvent(TEST_STORE_ID, "hook-referral-order", {
+      kind: "order", fulfilledMs: null, cancelledMs: null,
+      order: { orderId: "hook-referral-1", orderName: "#R1", email: "hook-friend@example.test", platformCustomerId: "hook-friend", customerName: null, locale: null, currency: "USD", subtotal: 40, orderedMs: clock, source: "test", lines: [{ productId: "1078", variantId: null, title: null, price: 40, quantity: 1 }], discountCodes: [friend.code] },
+    })).toBe("applied");
     // The queue dispatches (builds the bodies of) these events, as its loop does within a second; then review.deleted.
     const report = await runDue();
     await transaction(t.services.db, () => run(t.services.db, sql`DELETE FROM reviews WHERE review_id = ${reviewId}`));
@@ -191,7 +201,9 @@ describe("every event type, delivered and verified with the documented snippet",
     expect(of("survey_response.created")[0].surveyResponse).toMatchObject({ surveyId: NPS_SURVEY.surveyId, channelSurveyId: DEMO_CHANNEL_IDS.npsEmail });
     expect(of("loyalty_customer.created")[0].loyaltyCustomer).toMatchObject({ platformCustomerId: "hook-1", email: "hook-1@example.test" });
     expect(of("loyalty_customer.updated").length).toBeGreaterThanOrEqual(3); // enrolled, earned, redeemed
-    expect(of("loyalty_earning_transaction.created").map((d) => d.transaction.points)).toEqual([100, 400]);
+    expect(of("loyalty_earning_transaction.created").map((d) => d.transaction.points)).toEqual([100, 400, 50]);
+    expect(of("referral.friend_rewarded")[0].referral).toMatchObject({ code: friend.code, friendEmail: "hook-friend@example.test", platform: "webhook" });
+    expect(of("referral.sender_rewarded")[0].referral).toMatchObject({ friendCode: friend.code, senderEmail: "hook-1@example.test", orderId: "hook-referral-1", reward: { type: "points", value: 50 } });
     expect(of("loyalty_redemption_transaction.created")[0].transaction).toMatchObject({ type: "redemption", points: -300, loyaltyCustomerId: login.body.loyaltyCustomer.loyaltyCustomerId });
 
     // Each resource in the API's shape (the response schemas), with the documented additions.
@@ -231,7 +243,7 @@ describe("every event type, delivered and verified with the documented snippet",
     }
     // Nothing left: a second pass sends nothing.
     expect(await runDue()).toMatchObject({ dispatched: 0, delivered: 0 });
-    expect(hook.received.length).toBe(log.length + 1); // and the one loyalty_reward.created, sent at once
+    expect(hook.received.length).toBe(log.length + 2); // and the two loyalty_reward.created (the redemption's, the friend's), sent at once
 
     // Replay: a new delivery of the same event (same Chorus-Event-Id), verified again.
     const first = log[log.length - 1];

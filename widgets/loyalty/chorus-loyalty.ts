@@ -15,6 +15,7 @@ import { safeHref, safeHtmlFragment } from "../internal/safe-html.ts";
 import { LOYALTY_TEXTS } from "../../server/contract/widget-strings/loyalty.ts";
 import { fillParts } from "../internal/strings.ts";
 import { platformTokenOf } from "../internal/customer-token.ts";
+import { ReferralSection, referralStyles } from "./referral-section.ts";
 
 /** `off`: the store has no loyalty program, or the merchant turned it off (404 `loyalty_program_not_found`): nothing is shown. */
 type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "error" | "off";
@@ -62,6 +63,10 @@ type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "err
  * @csspart birthday-form - the birthday form (month and day, changeable once a year)
  * @csspart history - the points history list
  * @csspart load-more - the button that loads older history
+ * @csspart referral - the "Refer a friend" section (enrolled shoppers, when the store's referral program is on)
+ * @csspart referral-link - the shopper's referral link
+ * @csspart referral-copy-button - the button that copies the referral link
+ * @csspart referral-share-button - the button that shares the link (where the browser can share)
  *
  * @cssproperty --chorus-accent - buttons and links
  * @cssproperty --chorus-radius - corner radius
@@ -124,6 +129,7 @@ export class ChorusLoyalty extends ChorusElement {
       label { display: grid; gap: .25rem; }
       select { font: inherit; padding: .4rem; border: 1px solid var(--_border); border-radius: 4px; background: var(--_surface); color: var(--_text); }
     `,
+    referralStyles,
   ];
 
   customerToken = "";
@@ -148,6 +154,8 @@ export class ChorusLoyalty extends ChorusElement {
   historyNext: string | null = null;
   birthdayError = "";
 
+  /** The "Refer a friend" section (widgets/loyalty/referral-section.ts). */
+  #referral = new ReferralSection(this, () => this.#auth());
   /** The service's customer token (from login), kept in memory only. */
   #serviceToken = "";
   /** The legal policies version shown to the shopper (sent back at activation). */
@@ -514,7 +522,8 @@ export class ChorusLoyalty extends ChorusElement {
           ${this.#memberSummary()}
           ${this.#status()}
           ${this.#earningList()} ${this.#rewardsList(true)}
-          ${this.#birthdayForm()} ${this.#historyList()} ${this.#tiersList()}`;
+          ${this.#birthdayForm()} ${this.#historyList()} ${this.#tiersList()}
+          ${this.#referral.render()}`;
       }
     }
   }

@@ -56,4 +56,13 @@ export const LOYALTY_TEXTS = {
   "loyalty.history": "Points history",
   "loyalty.historyEmpty": "No points activity yet.",
   "loyalty.loadMore": "Load more",
+  "loyalty.referral.title": "Refer a friend",
+  "loyalty.referral.intro": "Give your friends {discount} their first order, and get {reward} when they order.",
+  "loyalty.referral.percentOff": "{value}% off",
+  "loyalty.referral.amountOff": "{value} off",
+  "loyalty.referral.couponReward": "a coupon for {discount}",
+  "loyalty.referral.linkLabel": "Your referral link",
+  "loyalty.referral.copy": "Copy link",
+  "loyalty.referral.copied": "Link copied",
+  "loyalty.referral.share": "Share",
 } as const;

@@ -89,4 +89,6 @@ export default {
   "loyalty.birthdayChangeableFrom": "Sie können ihn ab dem {date} wieder ändern.",
   "loyalty.birthdayInvalid": "Diesen Tag gibt es in diesem Monat nicht. Bitte wählen Sie einen anderen.",
   "loyalty.birthdayTooSoon": "Ihr Geburtstag kann nur einmal im Jahr geändert werden.",
+  "loyalty.referral.intro": "Schenken Sie Ihren Freunden {discount} auf ihre erste Bestellung und erhalten Sie {reward}, wenn sie bestellen.",
+  "loyalty.referral.linkLabel": "Ihr Empfehlungslink",
 } as const satisfies Record<string, string>;

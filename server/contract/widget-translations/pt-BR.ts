@@ -120,4 +120,11 @@ export default {
   "loyalty.birthdaySaved": "Seu aniversário foi salvo.",
   "loyalty.birthdayChangeableFrom": "Você poderá alterá-lo novamente a partir de {date}.",
   "loyalty.historyEmpty": "Ainda não há movimentações de pontos.",
+  "loyalty.referral.title": "Indique um amigo",
+  "loyalty.referral.intro": "Dê aos seus amigos {discount} no primeiro pedido e ganhe {reward} quando eles comprarem.",
+  "loyalty.referral.couponReward": "um cupom de {discount}",
+  "loyalty.referral.linkLabel": "Seu link de indicação",
+  "loyalty.referral.copy": "Copiar link",
+  "loyalty.referral.copied": "Link copiado",
+  "loyalty.referral.share": "Compartilhar",
 } as const satisfies Record<string, string>;
