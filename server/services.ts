@@ -41,6 +41,8 @@ import { reviewsUploadService } from "./import/reviews-upload.ts";
 import { customerTokens } from "./loyalty/tokens.ts";
 import { surveysRepo } from "./surveys/surveys.repo.ts";
 import { surveysService } from "./surveys/surveys.service.ts";
+import { surveyRewards } from "./surveys/survey-rewards.ts";
+import { surveyRewardsRepo } from "./surveys/survey-rewards.repo.ts";
 import { mediaRepo } from "./media/media.repo.ts";
 import { mediaStore } from "./media/media.service.ts";
 import { ordersRepo } from "./orders/orders.repo.ts";
@@ -168,7 +170,9 @@ async function buildServices(db: Db, options: ServicesOptions) {
   const admin = adminService({ db, admin: adminData, stores });
   const moderation = moderationService({ db, moderation: moderationRepo(db), secret });
   const surveysData = surveysRepo(db);
-  const surveys = surveysService({ db, surveys: surveysData, stores, secret });
+  // Survey rewards and profiles (issue #36 items 4-5, server/surveys/survey-rewards.ts), built below with the platform path.
+  let surveyRewardsService: ReturnType<typeof surveyRewards> | undefined;
+  const surveys = surveysService({ db, surveys: surveysData, stores, secret, rewards: () => surveyRewardsService });
   // Shopper writes (issue 3): media store, orders, votes, questions, submission limits.
   const mediaPath = options.mediaPath ?? "data/media";
   const media = mediaStore(mediaPath);
@@ -239,6 +243,11 @@ async function buildServices(db: Db, options: ServicesOptions) {
     isDemoStore: (storeId) => storeId === options.rewards?.demoStoreId, shopifyApiUrl: () => process.env.SHOPIFY_ADMIN_API_URL || undefined,
     allowLoopback: allowLoopbackRequests, now: options.rewards?.now ?? options.webhooks?.now, shopifyTimeoutMs: options.rewards?.shopifyTimeoutMs, log: options.log,
   });
+  surveyRewardsService = surveyRewards({
+    db, repo: surveyRewardsRepo(db), platformRewards: rewards, loyalty: loyaltyData, lifecycle: loyaltyLifecycleData, stores,
+    enqueueMail: (message) => mail.enqueue(message), now: options.rewards?.now, log: options.log,
+  });
+  const surveyRewardsJob = surveyRewardsService;
 
   // Content scopes for the response cache (server/db/content-scopes.ts): PRAGMA data_version on a second
   // connection changes after every commit by any other connection, i.e. by this process's main connection
@@ -334,11 +343,13 @@ async function buildServices(db: Db, options: ServicesOptions) {
     }),
     /** Loyalty rewards created on the shop platform: `redeem`, `target`, `runDue(nowMs)` (the reconciler), `start()`/`stop()` (server/loyalty/platform-rewards.ts). */
     platformRewards: rewards,
+    /** Survey rewards created on the shop platform and customer profiles: `runDue(nowMs)` (the retry job), `start()`/`stop()`, `profile(storeId, email)` (server/surveys/survey-rewards.ts). */
+    surveyRewards: surveyRewardsJob,
     /** The demo import's progress as this process knows it (server/demo/demo-status.ts): `/healthz` and the demo pages read it. */
     demoImport: demoImportStatus(),
     /** Stop the background jobs, the content-scope watcher, and close the database. */
     async close(): Promise<void> {
-      await Promise.allSettled([worker.stop(), sender.stop(), webhooks.delivery.stop(), rewards.stop()]);
+      await Promise.allSettled([worker.stop(), sender.stop(), webhooks.delivery.stop(), rewards.stop(), surveyRewardsJob.stop()]);
       watcher?.close();
       await contentScopes.close();
       await db.close();

@@ -26,6 +26,7 @@ import { platformRewardsMigration } from "./migrations/101-platform-rewards.ts";
 import { migration102 } from "./migrations/102-loyalty-lifecycle.ts";
 import { productFeedsMigration } from "./migrations/103-product-feeds.ts";
 import { surveyChannels } from "./migrations/104-survey-channels.ts";
+import { surveyRewardsProfiles } from "./migrations/107-survey-rewards-profiles.ts";
 import { widgetPageChecks } from "./migrations/108-widget-page-checks.ts";
 import type { Migration } from "./migrations/migration.ts";
 
@@ -39,6 +40,7 @@ export const MIGRATIONS: readonly Migration[] = [
   productFeedsMigration,
   surveyChannels,
   widgetPageChecks,
+  surveyRewardsProfiles,
 ];
 
 /** The version of the baseline migration. */

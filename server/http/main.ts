@@ -100,6 +100,8 @@ async function main(): Promise<void> {
   services.webhookDelivery.start();
   // Loyalty rewards: the reconciler of rewards left pending by a crash or a platform timeout (server/loyalty/platform-rewards.ts).
   services.platformRewards.start();
+  // Survey rewards: the retry job of coupons the platform could not create at once (server/surveys/survey-rewards.ts).
+  services.surveyRewards.start();
   if (loopbackRequestsAllowed(config)) {
     const name = config.ALLOW_LOOPBACK_REQUESTS === "1" ? "ALLOW_LOOPBACK_REQUESTS=1" : "ALLOW_INSECURE_WEBHOOKS=1 (the older name of ALLOW_LOOPBACK_REQUESTS)";
     log(`Outgoing requests: ${name}, webhooks, import media and platform calls may reach loopback addresses, webhooks over http:// too (never in production)`);
