@@ -171,8 +171,8 @@ async function buildServices(db: Db, options: ServicesOptions) {
   const moderation = moderationService({ db, moderation: moderationRepo(db), secret });
   const surveysData = surveysRepo(db);
   // Survey rewards and profiles (issue #36 items 4-5, server/surveys/survey-rewards.ts), built below with the platform path.
-  let surveyRewardsService: ReturnType<typeof surveyRewards> | undefined;
-  const surveys = surveysService({ db, surveys: surveysData, stores, secret, rewards: () => surveyRewardsService });
+  const later: { surveyRewards?: ReturnType<typeof surveyRewards> } = {};
+  const surveys = surveysService({ db, surveys: surveysData, stores, secret, rewards: () => later.surveyRewards });
   // Shopper writes (issue 3): media store, orders, votes, questions, submission limits.
   const mediaPath = options.mediaPath ?? "data/media";
   const media = mediaStore(mediaPath);
@@ -243,11 +243,11 @@ async function buildServices(db: Db, options: ServicesOptions) {
     isDemoStore: (storeId) => storeId === options.rewards?.demoStoreId, shopifyApiUrl: () => process.env.SHOPIFY_ADMIN_API_URL || undefined,
     allowLoopback: allowLoopbackRequests, now: options.rewards?.now ?? options.webhooks?.now, shopifyTimeoutMs: options.rewards?.shopifyTimeoutMs, log: options.log,
   });
-  surveyRewardsService = surveyRewards({
+  const surveyRewardsJob = surveyRewards({
     db, repo: surveyRewardsRepo(db), platformRewards: rewards, loyalty: loyaltyData, lifecycle: loyaltyLifecycleData, stores,
     enqueueMail: (message) => mail.enqueue(message), now: options.rewards?.now, log: options.log,
   });
-  const surveyRewardsJob = surveyRewardsService;
+  later.surveyRewards = surveyRewardsJob;
 
   // Content scopes for the response cache (server/db/content-scopes.ts): PRAGMA data_version on a second
   // connection changes after every commit by any other connection, i.e. by this process's main connection
