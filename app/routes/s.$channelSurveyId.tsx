@@ -38,10 +38,11 @@ function linkContext(params: URLSearchParams | FormData) {
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const hosted = await context.services.surveys.openHostedSurvey(params.channelSurveyId ?? "");
-  if (!hosted) return data({ hosted: null, done: null, reward: null, link: linkContext(url.searchParams) }, { status: 404, headers: HEADERS });
+  if (!hosted) return data({ hosted: null, done: null, reward: null, rewardPending: false, link: linkContext(url.searchParams) }, { status: 404, headers: HEADERS });
   const done = url.searchParams.get("done");
   const reward = done ? (await context.services.surveys.rewardOfResponse(hosted.storeId, done)) ?? null : null;
-  return data({ hosted, done: done ? true : null, reward, link: linkContext(url.searchParams) }, { headers: HEADERS });
+  const rewardPending = done && !reward ? await context.services.surveys.rewardPending(hosted.storeId, done) : false;
+  return data({ hosted, done: done ? true : null, reward, rewardPending, link: linkContext(url.searchParams) }, { headers: HEADERS });
 }
 
 type Problems = Record<string, string>;
@@ -188,7 +189,7 @@ function Question({ q, n, values, problem }: { q: SurveyQuestion; n: number; val
 }
 
 export default function HostedSurveyPage() {
-  const { hosted, done, reward, link } = useLoaderData<typeof loader>();
+  const { hosted, done, reward, rewardPending, link } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const nonce = useNonce();
   if (!hosted) {
@@ -212,6 +213,7 @@ export default function HostedSurveyPage() {
             <p>Your code: <strong className="code">{reward.value}</strong></p>
           </div>
         ) : null}
+        {rewardPending ? <p className="notice reward">We'll e-mail your code as soon as it is ready.</p> : null}
       </main>
     );
   }

@@ -89,8 +89,10 @@ async function appliedVersions(db: Db): Promise<Set<number> | null> {
 
 async function migrateUnlocked(db: Db): Promise<number[]> {
   let applied = await appliedVersions(db);
-  const latest = MIGRATIONS[MIGRATIONS.length - 1]!.version;
-  if (applied?.has(latest)) return []; // the one query of an up-to-date start
+  // Every version, not only the last: migrations are appended in the order branches merge, so a database may hold
+  // a later version (108) without an earlier one appended after it (107).
+  const found = applied;
+  if (found && MIGRATIONS.every((m) => found.has(m.version))) return []; // the one query of an up-to-date start
   const done: number[] = [];
   if (!applied) {
     await createMigrationsTable(db);

@@ -201,6 +201,11 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
       return r ? rewardOf(r) : undefined;
     },
 
+    /** Whether a response's reward is still being created on the shop platform (it is e-mailed once created: docs/surveys.md "Rewards"). */
+    async rewardPending(storeId: string, surveyResponseId: string): Promise<boolean> {
+      return UUID_RE.test(surveyResponseId) && (await deps.rewards?.()?.stateOf(storeId, surveyResponseId)) === "pending";
+    },
+
     /** The content scopes a storefront survey read depends on (the response cache keeps it until one changes). */
     cacheScopes(storeId: string): string[] {
       return [contentScope.store(storeId), contentScope.surveys(storeId)];
