@@ -183,3 +183,24 @@ describe("profile answers fill the customer's profile", () => {
     expect((await t.services.loyaltyLifecycle.customerLifecycle(TEST_STORE_ID, customerId)).birthday).toEqual({ month: 3, day: 14 });
   });
 });
+
+describe("post-review: the review's answer names the store's post-review survey", () => {
+  it("a submitted review's 201 carries postReviewSurvey while a post-review channel survey is enabled, and not once it is off", async () => {
+    await t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: "4242", name: "Linen shirt" });
+    const review = async (email: string) => {
+      const res = await fetch(t.url(`/v1/stores/${TEST_STORE_ID}/products/shopify-4242/reviews`), {
+        method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ rating: 5, title: "Soft", body: "The linen is soft and keeps me cool.", displayName: "R. Viewer", email }),
+      });
+      return { status: res.status, body: (await res.json()) as { review: { reviewId: string }; postReviewSurvey?: { channelSurveyId: string } } };
+    };
+    const on = await review(`reviewer${++seq}@example.test`);
+    expect(on.status).toBe(201);
+    expect(on.body.postReviewSurvey).toEqual({ channelSurveyId: channel });
+    await t.services.surveys.setChannelSurveyEnabled(TEST_STORE_ID, channel, false);
+    const off = await review(`reviewer${++seq}@example.test`);
+    expect(off.status).toBe(201);
+    expect(off.body.postReviewSurvey).toBeUndefined();
+    await t.services.surveys.setChannelSurveyEnabled(TEST_STORE_ID, channel, true);
+  });
+});
