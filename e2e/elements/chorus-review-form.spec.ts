@@ -103,5 +103,6 @@ test("after a review, the store's post-review survey follows in the form's thank
   const listed = ((await res.json()) as { surveyResponses: { channel: string; customer?: { email?: string }; answeredQuestions: { type: string; answer: unknown }[] }[] }).surveyResponses;
   const mine = listed.find((r) => r.customer?.email === email)!;
   expect(mine.channel).toBe("post-review");
-  expect(mine.answeredQuestions).toEqual([expect.objectContaining({ type: "single-select", answer: "Podcast" })]);
+  // The survey's e-mail question starts filled in with the reviewer's address (the element's `email`).
+  expect(mine.answeredQuestions).toEqual([expect.objectContaining({ type: "single-select", answer: "Podcast" }), expect.objectContaining({ type: "email", answer: email })]);
 });
