@@ -46,6 +46,8 @@ import { surveysRepo } from "./surveys/surveys.repo.ts";
 import { surveysService } from "./surveys/surveys.service.ts";
 import { surveyBuilderRepo } from "./surveys/survey-builder.repo.ts";
 import { surveyBuilderService } from "./surveys/survey-builder.service.ts";
+import { surveyRewards } from "./surveys/survey-rewards.ts";
+import { surveyRewardsRepo } from "./surveys/survey-rewards.repo.ts";
 import { mediaRepo } from "./media/media.repo.ts";
 import { mediaStore } from "./media/media.service.ts";
 import { ordersRepo } from "./orders/orders.repo.ts";
@@ -176,7 +178,9 @@ async function buildServices(db: Db, options: ServicesOptions) {
   const admin = adminService({ db, admin: adminData, stores });
   const moderation = moderationService({ db, moderation: moderationRepo(db), secret });
   const surveysData = surveysRepo(db);
-  const surveys = surveysService({ db, surveys: surveysData, stores, secret });
+  // Survey rewards and profiles (issue #36 items 4-5, server/surveys/survey-rewards.ts), built below with the platform path.
+  const later: { surveyRewards?: ReturnType<typeof surveyRewards> } = {};
+  const surveys = surveysService({ db, surveys: surveysData, stores, secret, rewards: () => later.surveyRewards });
   const surveyBuilder = surveyBuilderService({ db, surveys: surveysData, builder: surveyBuilderRepo(db) });
   // Shopper writes (issue 3): media store, orders, votes, questions, submission limits.
   const mediaPath = options.mediaPath ?? "data/media";
@@ -257,6 +261,11 @@ async function buildServices(db: Db, options: ServicesOptions) {
     isDemoStore: (storeId) => storeId === options.rewards?.demoStoreId, shopifyApiUrl: () => process.env.SHOPIFY_ADMIN_API_URL || undefined,
     allowLoopback: allowLoopbackRequests, now: options.rewards?.now ?? options.webhooks?.now, shopifyTimeoutMs: options.rewards?.shopifyTimeoutMs, log: options.log,
   });
+  const surveyRewardsJob = surveyRewards({
+    db, repo: surveyRewardsRepo(db), platformRewards: rewards, loyalty: loyaltyData, lifecycle: loyaltyLifecycleData, stores,
+    enqueueMail: (message) => mail.enqueue(message), now: options.rewards?.now, log: options.log,
+  });
+  later.surveyRewards = surveyRewardsJob;
 
   // Referrals (issue #35 item 2, server/loyalty/referrals.ts): links, friend discounts on the platform, sender rewards.
   const referralProgram = referralsService({ db, repo: referralsRepo(db), loyalty: loyaltyData, stores, mail, rewards, now: options.rewards?.now ?? options.webhooks?.now, log: options.log });
@@ -367,11 +376,13 @@ async function buildServices(db: Db, options: ServicesOptions) {
     }),
     /** Loyalty rewards created on the shop platform: `redeem`, `target`, `runDue(nowMs)` (the reconciler), `start()`/`stop()` (server/loyalty/platform-rewards.ts). */
     platformRewards: rewards,
+    /** Survey rewards created on the shop platform and customer profiles: `runDue(nowMs)` (the retry job), `start()`/`stop()`, `profile(storeId, email)` (server/surveys/survey-rewards.ts). */
+    surveyRewards: surveyRewardsJob,
     /** The demo import's progress as this process knows it (server/demo/demo-status.ts): `/healthz` and the demo pages read it. */
     demoImport: demoImportStatus(),
     /** Stop the background jobs, the content-scope watcher, and close the database. */
     async close(): Promise<void> {
-      await Promise.allSettled([worker.stop(), sender.stop(), webhooks.delivery.stop(), rewards.stop(), referralProgram.stop()]);
+      await Promise.allSettled([worker.stop(), sender.stop(), webhooks.delivery.stop(), rewards.stop(), referralProgram.stop(), surveyRewardsJob.stop()]);
       watcher?.close();
       await contentScopes.close();
       await db.close();

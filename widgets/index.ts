@@ -30,6 +30,8 @@ declare global {
     __chorusBase?: string;
     /** Widget settings requests started here, by URL (widgets/internal/settings.ts reads them). */
     __chorusSettings?: Record<string, Promise<Response>>;
+    /** Load an element's module by tag, for elements added where the loader's observer cannot see them (a shadow root). */
+    __chorusLoad?: (tag: string) => void;
   }
 }
 
@@ -95,6 +97,8 @@ function moduleScript(file: string, onError: () => void): void {
   };
   document.head.append(script);
 }
+
+window.__chorusLoad = load;
 
 const settings: Record<string, Promise<Response>> = (window.__chorusSettings ??= {});
 

@@ -42,7 +42,10 @@ export const submitReview = defineOperation({
     const shopper = await signedInShopper(request, params.storeId, services);
     const input = await readSubmission(request, () => services.media.tempDir());
     try {
-      return reply(await services.submissions.submitReview(params, { ...input, clientIp: context.clientIp, shopper }), { status: 201 });
+      const submitted = await services.submissions.submitReview(params, { ...input, clientIp: context.clientIp, shopper });
+      // The store's post-review survey follows the review in the form's thank-you state (docs/surveys.md "Post-review").
+      const channelSurveyId = await services.surveys.channelSurveyFor(params.storeId, "post-review");
+      return reply({ ...submitted, ...(channelSurveyId ? { postReviewSurvey: { channelSurveyId } } : {}) }, { status: 201 });
     } finally {
       services.submissions.cleanup(input.files);
     }

@@ -113,6 +113,7 @@ export default function Surveys() {
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">Surveys</h1>
+      <p><Link to={`${base}/profiles`}>Customer profiles</Link>: what shoppers told you in profile questions, per customer.</p>
       <LiveFlash result={errors.form ? { error: errors.form } : search.get("created") && chosen ? { ok: `Survey "${chosen.surveyName}" created.` } : null} />
       <details className="panel" open={surveys.length === 0 || Object.keys(errors).length > 0}>
         <summary>Create a survey</summary>

@@ -51,10 +51,11 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const language = languageOf(request);
   const hosted = await context.services.surveys.openHostedSurvey(params.channelSurveyId ?? "");
-  if (!hosted) return data({ hosted: null, done: null, reward: null, link: linkContext(url.searchParams), ...language }, { status: 404, headers: HEADERS });
+  if (!hosted) return data({ hosted: null, done: null, reward: null, rewardPending: false, link: linkContext(url.searchParams), ...language }, { status: 404, headers: HEADERS });
   const done = url.searchParams.get("done");
   const reward = done ? (await context.services.surveys.rewardOfResponse(hosted.storeId, done)) ?? null : null;
-  return data({ hosted, done: done ? true : null, reward, link: linkContext(url.searchParams), ...language }, { headers: HEADERS });
+  const rewardPending = done && !reward ? await context.services.surveys.rewardPending(hosted.storeId, done) : false;
+  return data({ hosted, done: done ? true : null, reward, rewardPending, link: linkContext(url.searchParams), ...language }, { headers: HEADERS });
 }
 
 /** A question's problem: one the shopper can fix (shown in the page's language), or the server's own sentence. */
@@ -228,7 +229,7 @@ function Question({ q, n, values, problem, t, names }: { q: SurveyQuestion; n: n
 }
 
 export default function HostedSurveyPage() {
-  const { hosted, done, reward, link, ui, htmlLang } = useLoaderData<typeof loader>();
+  const { hosted, done, reward, rewardPending, link, ui, htmlLang } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const nonce = useNonce();
   const t: T = (id, vars) => hostedText(ui as UiLocale, id, vars);
@@ -253,6 +254,7 @@ export default function HostedSurveyPage() {
             <p>{t("survey.code", { code: "" })}<strong className="code">{reward.value}</strong></p>
           </div>
         ) : null}
+        {rewardPending ? <p className="notice reward">{t("survey.rewardByMail")}</p> : null}
       </main>
     );
   }

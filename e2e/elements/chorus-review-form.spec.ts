@@ -71,3 +71,38 @@ test("an attached photo shows as a thumbnail; the file input's own text is not s
   await expect(el.getByLabel("Add photos or a video")).toHaveCount(1);
   await expectElementAccessible(page, "chorus-review-form");
 });
+
+test("after a review, the store's post-review survey follows in the form's thank-you state and is answered in place (axe 0)", async ({ page, baseURL }) => {
+  const ATTRIBUTION = "8e7d6c5b-4a39-4281-b7a6-9f8e7d6c5b4a";
+  const email = `post-review-${Date.now()}@example.com`;
+  await openElementPage(page, TAG);
+  const el = form(page);
+  // The survey's code is loaded on demand, only after the review: not before.
+  expect(await page.evaluate(() => customElements.get("chorus-survey") === undefined)).toBe(true);
+  await el.getByRole("radio", { name: "5 stars" }).check();
+  await el.locator("#crf-body").fill("Soft fabric, true to size, and it washes well.");
+  await el.getByLabel("Name shown with your review (required)").fill("Post Review");
+  await el.locator("#crf-email").fill(email);
+  await el.locator("[part=submit]").click();
+  await expect(el.locator("[part=message]")).toBeVisible();
+  const survey = el.locator("chorus-survey");
+  await expect(survey).toHaveAttribute("email", email);
+  await expect(survey.getByText("Question 1 of 8")).toBeVisible();
+  await expectElementAccessible(page, "chorus-review-form");
+  await survey.getByRole("radio", { name: "Podcast" }).check();
+  const next = survey.locator("[part=next]");
+  for (let step = 2; step <= 8; step++) {
+    await next.click();
+    await expect(survey.getByText(`Question ${step} of 8`)).toBeVisible();
+  }
+  await expect(next).toHaveText("Send answers");
+  await next.click();
+  await expect(survey.locator("[part=message]")).toContainText("Thank you for your answers!");
+  await expectElementAccessible(page, "chorus-review-form");
+  const res = await fetch(`${baseURL}/enterprise/surveys/${ATTRIBUTION}/responses?limit=5`, { headers: { authorization: `Basic ${Buffer.from(`${DEMO_STORE_ID}:e2e-api-key-0123456789abcdef`).toString("base64")}` } });
+  const listed = ((await res.json()) as { surveyResponses: { channel: string; customer?: { email?: string }; answeredQuestions: { type: string; answer: unknown }[] }[] }).surveyResponses;
+  const mine = listed.find((r) => r.customer?.email === email)!;
+  expect(mine.channel).toBe("post-review");
+  // The survey's e-mail question starts filled in with the reviewer's address (the element's `email`).
+  expect(mine.answeredQuestions).toEqual([expect.objectContaining({ type: "single-select", answer: "Podcast" }), expect.objectContaining({ type: "email", answer: email })]);
+});

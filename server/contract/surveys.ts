@@ -264,7 +264,11 @@ export type SurveySubmission = z.output<typeof surveySubmissionSchema>;
 
 /** 201 body of a storefront submission. */
 export const surveySubmissionResponseSchema = z.object({
-  surveyResponse: z.object({ surveyResponseId: z.uuid(), dateCreated: z.iso.datetime(), reward: rewardSchema.optional() }),
+  surveyResponse: z.object({
+    surveyResponseId: z.uuid(), dateCreated: z.iso.datetime(),
+    reward: rewardSchema.optional().meta({ description: "The reward, with its code in `value`, when the channel survey has one and it exists on the shop platform." }),
+    rewardPending: z.literal(true).optional().meta({ description: "The reward's code could not be created on the shop platform yet: it is created later and e-mailed to the shopper." }),
+  }),
 });
 export type SurveySubmissionResponse = z.output<typeof surveySubmissionResponseSchema>;
 

@@ -17,6 +17,8 @@ export const submitReviewResponseSchema = z.object({
     reviewId: z.uuid().meta({ description: "ID of the new review." }),
     status: moderationStatusSchema.meta({ description: "The new review's state, set by the store's moderation setting: `pending` until the store approves it, or `published` at once when the store publishes automatically." }),
   }),
+  postReviewSurvey: z.object({ channelSurveyId: z.uuid() }).optional()
+    .meta({ description: "The store's post-review channel survey, when one is enabled: `<chorus-review-form>` asks it in its thank-you state (docs/surveys.md \"Post-review\")." }),
 }).meta({ id: "SubmitReviewResponse", description: "The review was received (201). It appears in the storefront listings once its status is `published`." });
 export type SubmitReviewResponse = z.infer<typeof submitReviewResponseSchema>;
 

@@ -89,6 +89,8 @@ export const TABLE_SCOPES: Record<string, ScopeExpressions> = {
   survey_questions: perStore("surveys"),
   channel_surveys: perStore("surveys"),
   survey_responses: perStore("surveys"),
+  survey_rewards: perStore("surveys"),
+  customer_profile_answers: perStore("surveys"),
   loyalty_programs: perStore("loyalty"),
   loyalty_vip_tiers: perStore("loyalty"),
   loyalty_customers: perStore("loyalty"),

@@ -28,6 +28,7 @@ import { productFeedsMigration } from "./migrations/103-product-feeds.ts";
 import { surveyChannels } from "./migrations/104-survey-channels.ts";
 import { referralsMigration } from "./migrations/105-referrals.ts";
 import { rewardReconciledMigration } from "./migrations/106-reward-reconciled.ts";
+import { surveyRewardsProfiles } from "./migrations/107-survey-rewards-profiles.ts";
 import { widgetPageChecks } from "./migrations/108-widget-page-checks.ts";
 import { woocommerceMigration } from "./migrations/110-woocommerce.ts";
 import { klaviyoMigration } from "./migrations/111-klaviyo.ts";
@@ -44,6 +45,7 @@ export const MIGRATIONS: readonly Migration[] = [
   surveyChannels,
   referralsMigration,
   rewardReconciledMigration,
+  surveyRewardsProfiles,
   widgetPageChecks,
   woocommerceMigration,
   klaviyoMigration,
@@ -95,8 +97,10 @@ async function appliedVersions(db: Db): Promise<Set<number> | null> {
 
 async function migrateUnlocked(db: Db): Promise<number[]> {
   let applied = await appliedVersions(db);
-  const latest = MIGRATIONS[MIGRATIONS.length - 1]!.version;
-  if (applied?.has(latest)) return []; // the one query of an up-to-date start
+  // Every version, not only the last: migrations are appended in the order branches merge, so a database may hold
+  // a later version (108) without an earlier one appended after it (107).
+  const found = applied;
+  if (found && MIGRATIONS.every((m) => found.has(m.version))) return []; // the one query of an up-to-date start
   const done: number[] = [];
   if (!applied) {
     await createMigrationsTable(db);

@@ -59,7 +59,7 @@ describe("PostgreSQL schema", () => {
     expect(await dumpRows(db, DEMO_TABLES)).toEqual(before);
     const versions = await values<number>(db, sql`SELECT version FROM schema_migrations ORDER BY version`);
     expect(versions.at(-2 - LATER.length)).toBe(LEGACY_LAST_VERSION.postgres);
-    expect(versions.at(-1)).toBe(MIGRATIONS.at(-1)!.version);
+    expect(versions.at(-1)).toBe(Math.max(...MIGRATIONS.map((m) => m.version))); // appended in merge order, applied all
     expect(versions).toContain(BASELINE_VERSION);
     expect(await migrate(db)).toEqual([]);
     await db.close();

@@ -104,6 +104,8 @@ async function main(): Promise<void> {
   // Klaviyo: the send job of its outbox (server/marketing/klaviyo-sender.ts).
   services.klaviyoSender.start();
   services.referrals.start();
+  // Survey rewards: the retry job of coupons the platform could not create at once (server/surveys/survey-rewards.ts).
+  services.surveyRewards.start();
   if (loopbackRequestsAllowed(config)) {
     const name = config.ALLOW_LOOPBACK_REQUESTS === "1" ? "ALLOW_LOOPBACK_REQUESTS=1" : "ALLOW_INSECURE_WEBHOOKS=1 (the older name of ALLOW_LOOPBACK_REQUESTS)";
     log(`Outgoing requests: ${name}, webhooks, import media and platform calls may reach loopback addresses, webhooks over http:// too (never in production)`);

@@ -79,8 +79,13 @@ export type RewardTarget =
 /** The body of a `loyalty_reward.created` webhook (docs/webhooks.md "Event types": `loyalty_reward.created`). */
 export type RewardWebhookBody = {
   eventId: string; eventType: "loyalty_reward.created"; dateCreated: string; storeId: string;
-  data: { reward: RewardDiscount & { description: string; usageLimit: 1; loyaltyCustomerId: string; email: string | null } };
+  data: { reward: RewardDiscount & { description: string; usageLimit: 1; loyaltyCustomerId: string | null; email: string | null; surveyResponseId?: string } };
 };
+
+/** A coupon not paid with points (a survey response's reward, docs/surveys.md "Rewards"): created on the platform as a reward is. */
+export type PlatformCoupon = RewardDiscount & { description: string; email: string | null; surveyResponseId: string };
+/** How creating a coupon ended: created (on `platform`), or not (`message` says why; try again later). */
+export type CouponOutcome = { ok: true; platform: RewardPlatform; discountId: string | null } | { ok: false; message: string };
 
 export type PlatformRewardsDeps = {
   db: Db;
@@ -158,14 +163,16 @@ export function platformRewards(deps: PlatformRewardsDeps) {
 
   /** POST the signed `loyalty_reward.created` event to every subscriber. @returns null when all answered 2xx, else why not. */
   async function sendRewardWebhook(row: RewardRow, rule: RedemptionRuleRow | undefined): Promise<string | null> {
-    const subscribers = await repo.rewardSubscribers(row.store_id);
-    if (!subscribers.length) return "no webhook subscription to loyalty_reward.created";
     const d = await discountOf(row, rule);
-    const eventId = `evt_reward_${row.code}`; // the same for every retry of this reward: receivers dedupe by it (or by code)
-    const body: RewardWebhookBody = {
-      eventId, eventType: "loyalty_reward.created", dateCreated: new Date(row.created_ms).toISOString(), storeId: row.store_id,
-      data: { reward: { ...d, usageLimit: 1, loyaltyCustomerId: row.loyalty_customer_id } },
-    };
+    return sendWebhook(row.store_id, row.created_ms, { ...d, usageLimit: 1, loyaltyCustomerId: row.loyalty_customer_id });
+  }
+
+  /** POST the signed `loyalty_reward.created` event of `reward` to every subscriber of the store. @returns null when all answered 2xx, else why not. */
+  async function sendWebhook(storeId: string, createdMs: number, reward: RewardWebhookBody["data"]["reward"]): Promise<string | null> {
+    const subscribers = await repo.rewardSubscribers(storeId);
+    if (!subscribers.length) return "no webhook subscription to loyalty_reward.created";
+    const eventId = `evt_reward_${reward.code}`; // the same for every retry of this reward: receivers dedupe by it (or by code)
+    const body: RewardWebhookBody = { eventId, eventType: "loyalty_reward.created", dateCreated: new Date(createdMs).toISOString(), storeId, data: { reward } };
     const json = JSON.stringify(body);
     for (const s of subscribers) {
       let secret: string;
@@ -338,6 +345,37 @@ export function platformRewards(deps: PlatformRewardsDeps) {
       const outcome = await createShopifyDiscount(target.shop, d);
       if (!outcome.ok) return { ok: false, code: "platform_unavailable", message: outcome.message, retryAfterSeconds: RETRY_AFTER_FAILED_S };
       return { ok: true, platform: "shopify", discountId: outcome.discountId, discountUrl: `https://${target.shop.shopDomain}/discount/${encodeURIComponent(d.code)}` };
+    },
+
+    /**
+     * Create a coupon that costs no points (a survey response's reward, docs/surveys.md "Rewards") on the store's
+     * platform, idempotent by its code: a `retry` first asks Shopify (or WooCommerce) whether the code exists (an earlier call may
+     * have created it before its answer was lost); webhook receivers dedupe by the event ID `evt_reward_<code>`.
+     * Never inside a transaction (network I/O). @returns created, or why not (the caller tries again later).
+     */
+    async createCoupon(storeId: string, coupon: PlatformCoupon, options: { retry?: boolean } = {}): Promise<CouponOutcome> {
+      const target = await targetOf(storeId);
+      if (target.platform === null) return { ok: false, message: target.description };
+      if (target.platform === "demo") return { ok: true, platform: "demo", discountId: `demo:${coupon.code}` };
+      if (target.platform === "webhook") {
+        const { email, surveyResponseId, ...d } = coupon;
+        const why = await sendWebhook(storeId, Date.parse(coupon.startsAt), { ...d, usageLimit: 1, loyaltyCustomerId: null, email, surveyResponseId });
+        return why ? { ok: false, message: why } : { ok: true, platform: "webhook", discountId: null };
+      }
+      if (target.platform === "woocommerce") {
+        if (options.retry) {
+          const existing = await findWooCoupon(target.site, coupon.code);
+          if (existing) return { ok: true, platform: "woocommerce", discountId: existing };
+        }
+        const outcome = await createWooCoupon(target.site, coupon);
+        return outcome.ok ? { ok: true, platform: "woocommerce", discountId: outcome.discountId } : { ok: false, message: outcome.message };
+      }
+      if (options.retry) {
+        const existing = await findShopifyDiscount(target.shop, coupon.code);
+        if (existing) return { ok: true, platform: "shopify", discountId: existing };
+      }
+      const outcome = await createShopifyDiscount(target.shop, coupon);
+      return outcome.ok ? { ok: true, platform: "shopify", discountId: outcome.discountId } : { ok: false, message: outcome.message };
     },
 
     /** Set a redemption rule's minimum order (currency units) and code expiry (days); null removes one. @throws 404 unknown rule. */

@@ -54,7 +54,7 @@ export type MailQueue = { enqueue(message: OutgoingMail): Promise<{ messageId: s
 export type LinkState =
   | { state: "invalid" }
   | { state: "expired"; storeName: string }
-  | { state: "used"; storeName: string; product: { name: string; imageUrl: string | null } }
+  | { state: "used"; storeName: string; product: { name: string; imageUrl: string | null }; storeId: string; email: string; orderId: string }
   | {
       state: "open"; storeName: string; storeId: string; requestId: string; orderId: string; customerName: string | null; moderation: string; publishHeldAfterDays: number | null;
       product: { productId: string; name: string; imageUrl: string | null };
@@ -275,7 +275,8 @@ export function reviewRequestsService(deps: {
       if (found.state === "invalid") return found;
       const { request, store, product, expired } = found;
       const shown = { name: product.name, imageUrl: product.image_url };
-      if (product.review_id !== null) return { state: "used", storeName: store.name, product: shown };
+      // The store, address and order go with the post-review survey the thank-you page shows (docs/surveys.md "Post-review").
+      if (product.review_id !== null) return { state: "used", storeName: store.name, product: shown, storeId: store.storeId, email: request.email, orderId: request.order_id };
       if (expired) return { state: "expired", storeName: store.name };
       if (request.opened_ms === null) await repo.markOpened(request.request_id, nowMs); // conditional UPDATE (opened_ms IS NULL): the first opening wins
       return {

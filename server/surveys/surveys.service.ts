@@ -18,6 +18,7 @@ import type { StoresRepo } from "../stores/stores.repo.ts";
 import { pathText, searchTextOf, validateAnswers } from "./answers.ts";
 import { npsSummaryOf, type NpsSummary } from "./nps.ts";
 import { rewardOf, submissionBody, toChannelSurvey, toSurveyQuestion, toSurveyResponse } from "./response-shape.ts";
+import { emailOf, platformCouponOf, type SurveyRewards } from "./survey-rewards.ts";
 import type { ChannelSurveyRow, QuestionRow, ResponseFilter, ResponseInsert, ResponseRow, SurveyRow, SurveysRepo } from "./surveys.repo.ts";
 import { isoFromMs as iso } from "../shared/iso-date.ts";
 
@@ -47,7 +48,7 @@ export type ResponseImport = {
 export type SubmissionResult = { body: SurveySubmissionResponse; replayed: boolean };
 
 /** Create the surveys service. `secret` signs cursors. */
-export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: StoresRepo; secret: string }) {
+export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: StoresRepo; secret: string; rewards?: () => SurveyRewards | undefined }) {
   const { db, surveys, stores, secret } = deps;
 
   const responsesContext = (storeId: string, surveyId: string, order: SurveyResponseOrder) => `survey_responses|${storeId}|${surveyId}|${order}`;
@@ -69,14 +70,13 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
     return channel;
   }
 
-  function buildInsert(storeId: string, channel: ChannelSurveyRow, questions: QuestionRow[], item: ResponseImport, extra: { idempotencyKey?: string; requestHash?: string } = {}): { row: ResponseInsert; answers: AnsweredQuestion[] } {
+  function buildInsert(storeId: string, channel: ChannelSurveyRow, questions: QuestionRow[], item: ResponseImport, extra: { idempotencyKey?: string; requestHash?: string; platformCoupon?: boolean } = {}): { row: ResponseInsert; answers: AnsweredQuestion[] } {
     const answers = validateAnswers(channel.survey_id, questions, item.answeredQuestions);
     const nps = answers.find((a) => a.type === "nps");
     const email = answers.find((a) => a.type === "email");
     const optIn = item.emailMarketingOptIn ?? (email?.type === "email" ? email.marketingOptIn : undefined);
-    // Rewards seam (issue #36 item 4): today the channel survey's coupon is copied onto the response as it is. A reward
-    // created on the shop platform once per response (#35's platform path) replaces this copy: store the response first,
-    // then create the reward outside the transaction and record it on the response, so a platform failure never loses it.
+    // A reward created on the shop platform (survey-rewards.ts) has no code until the platform made it: the response's
+    // reward_value is filled in then. Imports copy the channel survey's reward as it is.
     const withReward = item.withReward ?? true;
     return {
       answers,
@@ -85,7 +85,7 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
         answered_questions_json: JSON.stringify(answers), customer_id: item.customer?.customerId ?? null, customer_email: item.customer?.email ?? null,
         email_marketing_opt_in: optIn === undefined ? null : optIn ? 1 : 0, is_archived: item.isArchived ? 1 : 0,
         remote_order_id: item.order?.remoteOrderId ?? null,
-        reward_type: withReward ? channel.reward_type : null, reward_description: withReward ? channel.reward_description : null, reward_value: withReward ? channel.reward_value : null,
+        reward_type: withReward ? channel.reward_type : null, reward_description: withReward ? channel.reward_description : null, reward_value: withReward && !extra.platformCoupon ? channel.reward_value : null,
         nps_score: nps?.type === "nps" ? nps.answer : null, nps_category: nps?.type === "nps" ? nps.answerNpsCategory : null,
         created_ms: item.createdMs, idempotency_key: extra.idempotencyKey ?? null, request_hash: extra.requestHash ?? null,
       },
@@ -201,6 +201,11 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
       return r ? rewardOf(r) : undefined;
     },
 
+    /** Whether a response's reward is still being created on the shop platform (it is e-mailed once created: docs/surveys.md "Rewards"). */
+    async rewardPending(storeId: string, surveyResponseId: string): Promise<boolean> {
+      return UUID_RE.test(surveyResponseId) && (await deps.rewards?.()?.stateOf(storeId, surveyResponseId)) === "pending";
+    },
+
     /** The content scopes a storefront survey read depends on (the response cache keeps it until one changes). */
     cacheScopes(storeId: string): string[] {
       return [contentScope.store(storeId), contentScope.surveys(storeId)];
@@ -234,10 +239,18 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
       }
       const requestHash = idempotencyKey ? createHash("sha256").update(JSON.stringify(parsed.data)).digest("hex") : undefined;
       const questions = await surveys.questionsOf(storeId, channel.survey_id);
-      const { row, answers } = buildInsert(storeId, channel, questions, { ...parsed.data, channelSurveyId, createdMs: Date.now() }, { idempotencyKey, requestHash });
-      const replay = (earlier: ResponseRow): SubmissionResult => {
+      const rewards = deps.rewards?.();
+      const coupon = rewards && channel.reward_type && channel.reward_value !== null ? platformCouponOf(channel.reward_value) : null;
+      const { row, answers } = buildInsert(storeId, channel, questions, { ...parsed.data, channelSurveyId, createdMs: Date.now() }, { idempotencyKey, requestHash, platformCoupon: coupon !== null });
+      /** The 201 body of a stored response: its reward's code once created, else `rewardPending` while the platform is retried. */
+      const bodyOf = async (r: ResponseRow | ResponseInsert): Promise<SurveySubmissionResponse> => {
+        const body = submissionBody(r);
+        if (!body.surveyResponse.reward && r.reward_type && rewards && (await rewards.stateOf(storeId, r.survey_response_id)) === "pending") body.surveyResponse.rewardPending = true;
+        return body;
+      };
+      const replay = async (earlier: ResponseRow): Promise<SubmissionResult> => {
         if (earlier.request_hash !== requestHash) throw new ApiError(409, "Idempotency-Key was already used for a different submission", "idempotency_key_reused");
-        return { body: submissionBody(earlier), replayed: true };
+        return { body: await bodyOf(earlier), replayed: true };
       };
       const attempt = () => transaction(db, async (): Promise<SubmissionResult> => {
         if (idempotencyKey) {
@@ -245,10 +258,20 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
           if (earlier) return replay(earlier);
         }
         await surveys.insertResponse(row, searchTextOf(answers));
+        const email = emailOf(row.customer_email, answers);
+        if (coupon && rewards) {
+          await rewards.reserve({ storeId, surveyResponseId: row.survey_response_id, channelSurveyId: channel.channel_survey_id, email, description: channel.reward_description ?? "", coupon, createdMs: row.created_ms });
+        }
+        await rewards?.recordProfile(storeId, row.survey_response_id, email, answers, row.created_ms);
         return { body: submissionBody(row), replayed: false };
       });
       try {
-        return await attempt();
+        const result = await attempt();
+        if (result.replayed || !coupon || !rewards) return result;
+        // After the commit, outside any transaction: ask the platform now; on failure the retry job takes over.
+        await rewards.createNow(storeId, row.survey_response_id);
+        const stored = await surveys.getResponse(storeId, row.survey_response_id);
+        return { body: await bodyOf(stored ?? row), replayed: false };
       } catch (error) {
         // Exactly-once per key: the unique (store, channel survey, idempotency key) index. Two concurrent retries
         // with one key (on two nodes) both find no earlier response; the second insert fails and replays the first.

@@ -35,6 +35,7 @@ type Picked = { file: File; url: string; kind: "image" | "video"; id: number };
  *   sent as that customer's, and is from a verified buyer when the shop's orders show they bought the product. Without
  *   it, or when the token is refused, the review is sent like any shopper's; an e-mail address alone never verifies
  * @event chorus-review-submitted - `{ reviewId, status }` after the server accepted the review (`status` is `pending` until the store publishes it)
+ * @slot survey - the store's post-review survey, a `<chorus-survey>` the form adds after a review when the store has one enabled
  * @csspart form - the form
  * @csspart submit - the submit button
  * @csspart media-picker - the "Add photos or a video" button (the file input's label; the attached files show as thumbnails below it)
@@ -229,6 +230,7 @@ export class ChorusReviewForm extends ChorusElement {
       const body = await postJson<SubmitReviewResponse>(`${this.scopeUrl}/reviews`, data, { headers: await this.#customerAuth() });
       this.result = body.review;
       this.emit("chorus-review-submitted", { reviewId: body.review.reviewId, status: body.review.status });
+      if (body.postReviewSurvey) this.#followWithSurvey(body.postReviewSurvey.channelSurveyId, String(data.get("email") ?? ""));
       focusAfterUpdate(this, ".message");
     } catch (error) {
       const description = this.describe(error);
@@ -238,6 +240,22 @@ export class ChorusReviewForm extends ChorusElement {
     } finally {
       this.busy = false;
     }
+  }
+
+  /**
+   * The store's post-review survey in the thank-you state (docs/surveys.md "Post-review"): a `<chorus-survey>` child in
+   * the `survey` slot, with the reviewer's e-mail address as the response's customer. Its code is not part of this
+   * element: the loader loads it on demand (it sees the new tag, or is asked when this form sits in a shadow root).
+   */
+  #followWithSurvey(channelSurveyId: string, email: string): void {
+    const survey = document.createElement("chorus-survey");
+    survey.setAttribute("store-id", this.storeId);
+    survey.setAttribute("channel-survey-id", channelSurveyId);
+    if (this.apiBase) survey.setAttribute("api-base", this.apiBase);
+    if (email) survey.setAttribute("email", email);
+    survey.slot = "survey";
+    this.append(survey);
+    window.__chorusLoad?.("chorus-survey");
   }
 
   /** A labelled field `f` (`control` with the ID `crf-<f>`) and its error. */
@@ -271,7 +289,8 @@ export class ChorusReviewForm extends ChorusElement {
     if (this.result) {
       return html`<div class="message" part="message" role="status" tabindex="-1">
         <strong>${this.t("reviewForm.thanks")}</strong> ${this.t(this.result.status === "published" ? "reviewForm.published" : "reviewForm.pending")}
-      </div>`;
+      </div>
+      <slot name="survey"></slot>`;
     }
     const e = this.errors;
     return html`<form part="form" novalidate @submit=${this.#submit} @input=${this.#recheck} @change=${this.#recheck} aria-label=${this.t("reviewForm.label")}>

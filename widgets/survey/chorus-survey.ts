@@ -26,7 +26,7 @@ const PROBLEM_TEXT: Record<SurveyProblem, keyof typeof SURVEY_TEXTS> = {
  * `DE-BY`), or a free-text region for a country without any. Each step is checked with the
  * rules of the hosted survey page (server/contract/survey-form.ts) before Next; the server's refusal of an answer is
  * shown at its question. After sending: a thank-you state with the reward code, if the channel survey has one, and
- * a copy button. Reads `GET /surveys/{channel-survey-id}` and posts to `POST /surveys/{channel-survey-id}/responses`.
+ * a copy button (or, when the shop platform could not create the code at once, that it comes by e-mail). Reads `GET /surveys/{channel-survey-id}` and posts to `POST /surveys/{channel-survey-id}/responses`.
  *
  * @tag chorus-survey
  * @attr store-id - the store's subscriber ID
@@ -46,6 +46,7 @@ const PROBLEM_TEXT: Record<SurveyProblem, keyof typeof SURVEY_TEXTS> = {
  * @csspart back - the Back button
  * @csspart message - the thank-you state
  * @csspart code - the reward code
+ * @csspart reward-pending - "we'll e-mail your code": the reward could not be created on the shop platform at once (docs/surveys.md "Rewards")
  * @csspart error - an error message
  * @csspart dialog - the dialog (display="dialog")
  * @cssproperty --chorus-accent - buttons, the progress bar and the focus ring (see widgets/internal/tokens.ts for all tokens)
@@ -327,6 +328,7 @@ export class ChorusSurvey extends ChorusElement {
         ${reward ? html`<p>${reward.description}</p>
           <p>${this.t("survey.code", { code: "" })}<span class="code" part="code">${reward.value}</span></p>
           <button class="btn secondary" type="button" @click=${() => this.#copy(reward.value)}>${this.t(this.copied ? "survey.copied" : "survey.copy")}</button>` : nothing}
+        ${this.result.rewardPending ? html`<p part="reward-pending">${this.t("survey.rewardByMail")}</p>` : nothing}
       </div>`;
     }
     const survey = this.survey;

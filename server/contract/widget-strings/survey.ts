@@ -23,6 +23,7 @@ export const SURVEY_TEXTS = {
   "survey.code": "Your code: {code}",
   "survey.copy": "Copy code",
   "survey.copied": "Code copied",
+  "survey.rewardByMail": "We'll e-mail your code as soon as it is ready.",
   "survey.close": "Close",
   "survey.loadFailed": "The survey could not be loaded. {error}",
   "survey.problemRequired": "Answer this question.",

@@ -252,6 +252,7 @@ export default {
   "survey.code": "Din kode: {code}",
   "survey.copy": "Kopiér kode",
   "survey.copied": "Koden er kopieret",
+  "survey.rewardByMail": "Vi sender din kode på e-mail, så snart den er klar.",
   "survey.close": "Luk",
   "survey.loadFailed": "Spørgeskemaet kunne ikke indlæses. {error}",
   "survey.problemRequired": "Besvar dette spørgsmål.",

@@ -62,6 +62,7 @@ export default {
   "survey.code": "Ihr Code: {code}",
   "survey.copy": "Code kopieren",
   "survey.copied": "Code kopiert",
+  "survey.rewardByMail": "Wir senden Ihnen Ihren Code per E-Mail, sobald er bereit ist.",
   "survey.close": "Schließen",
   "survey.loadFailed": "Die Umfrage konnte nicht geladen werden. {error}",
   "survey.problemRequired": "Beantworten Sie diese Frage.",

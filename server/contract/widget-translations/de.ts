@@ -252,6 +252,7 @@ export default {
   "survey.code": "Dein Code: {code}",
   "survey.copy": "Code kopieren",
   "survey.copied": "Code kopiert",
+  "survey.rewardByMail": "Wir schicken dir deinen Code per E-Mail, sobald er bereit ist.",
   "survey.close": "Schließen",
   "survey.loadFailed": "Die Umfrage konnte nicht geladen werden. {error}",
   "survey.problemRequired": "Beantworte diese Frage.",

@@ -261,6 +261,7 @@ export default {
   "survey.code": "Tu código: {code}",
   "survey.copy": "Copiar código",
   "survey.copied": "Código copiado",
+  "survey.rewardByMail": "Te enviaremos tu código por correo electrónico en cuanto esté listo.",
   "survey.close": "Cerrar",
   "survey.loadFailed": "No se pudo cargar la encuesta. {error}",
   "survey.problemRequired": "Responde a esta pregunta.",

@@ -261,6 +261,7 @@ export default {
   "survey.code": "Votre code : {code}",
   "survey.copy": "Copier le code",
   "survey.copied": "Code copié",
+  "survey.rewardByMail": "Nous vous enverrons votre code par e-mail dès qu’il sera prêt.",
   "survey.close": "Fermer",
   "survey.loadFailed": "Le questionnaire n’a pas pu être chargé. {error}",
   "survey.problemRequired": "Répondez à cette question.",

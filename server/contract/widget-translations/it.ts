@@ -261,6 +261,7 @@ export default {
   "survey.code": "Il tuo codice: {code}",
   "survey.copy": "Copia codice",
   "survey.copied": "Codice copiato",
+  "survey.rewardByMail": "Ti invieremo il codice via e-mail non appena sarà pronto.",
   "survey.close": "Chiudi",
   "survey.loadFailed": "Impossibile caricare il sondaggio. {error}",
   "survey.problemRequired": "Rispondi a questa domanda.",

@@ -243,6 +243,7 @@ export default {
   "survey.code": "あなたのコード: {code}",
   "survey.copy": "コードをコピー",
   "survey.copied": "コードをコピーしました",
+  "survey.rewardByMail": "コードの準備ができ次第、メールでお送りします。",
   "survey.close": "閉じる",
   "survey.loadFailed": "アンケートを読み込めませんでした。{error}",
   "survey.problemRequired": "この質問に回答してください。",

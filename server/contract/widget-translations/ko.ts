@@ -243,6 +243,7 @@ export default {
   "survey.code": "코드: {code}",
   "survey.copy": "코드 복사",
   "survey.copied": "코드를 복사했습니다",
+  "survey.rewardByMail": "코드가 준비되는 대로 이메일로 보내 드립니다.",
   "survey.close": "닫기",
   "survey.loadFailed": "설문을 불러오지 못했습니다. {error}",
   "survey.problemRequired": "이 질문에 답해 주세요.",

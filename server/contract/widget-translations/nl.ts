@@ -252,6 +252,7 @@ export default {
   "survey.code": "Je code: {code}",
   "survey.copy": "Code kopiëren",
   "survey.copied": "Code gekopieerd",
+  "survey.rewardByMail": "We e-mailen je code zodra die klaar is.",
   "survey.close": "Sluiten",
   "survey.loadFailed": "De enquête kon niet worden geladen. {error}",
   "survey.problemRequired": "Beantwoord deze vraag.",

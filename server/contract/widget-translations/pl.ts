@@ -270,6 +270,7 @@ export default {
   "survey.code": "Twój kod: {code}",
   "survey.copy": "Kopiuj kod",
   "survey.copied": "Skopiowano kod",
+  "survey.rewardByMail": "Wyślemy Ci kod e-mailem, gdy tylko będzie gotowy.",
   "survey.close": "Zamknij",
   "survey.loadFailed": "Nie udało się wczytać ankiety. {error}",
   "survey.problemRequired": "Odpowiedz na to pytanie.",

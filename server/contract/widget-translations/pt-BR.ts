@@ -90,6 +90,7 @@ export default {
   "survey.code": "Seu código: {code}",
   "survey.copy": "Copiar código",
   "survey.copied": "Código copiado",
+  "survey.rewardByMail": "Enviaremos seu código por e-mail assim que estiver pronto.",
   "survey.close": "Fechar",
   "survey.loadFailed": "Não foi possível carregar a pesquisa. {error}",
   "survey.problemRequired": "Responda esta pergunta.",

@@ -261,6 +261,7 @@ export default {
   "survey.code": "O seu código: {code}",
   "survey.copy": "Copiar código",
   "survey.copied": "Código copiado",
+  "survey.rewardByMail": "Enviaremos o seu código por e-mail assim que estiver pronto.",
   "survey.close": "Fechar",
   "survey.loadFailed": "Não foi possível carregar o inquérito. {error}",
   "survey.problemRequired": "Responda a esta pergunta.",

@@ -252,6 +252,7 @@ export default {
   "survey.code": "Din kod: {code}",
   "survey.copy": "Kopiera kod",
   "survey.copied": "Koden kopierad",
+  "survey.rewardByMail": "Vi mejlar din kod så snart den är klar.",
   "survey.close": "Stäng",
   "survey.loadFailed": "Enkäten kunde inte läsas in. {error}",
   "survey.problemRequired": "Svara på den här frågan.",

@@ -243,6 +243,7 @@ export default {
   "survey.code": "您的优惠码：{code}",
   "survey.copy": "复制代码",
   "survey.copied": "已复制代码",
+  "survey.rewardByMail": "代码准备好后，我们会通过电子邮件发送给你。",
   "survey.close": "关闭",
   "survey.loadFailed": "无法加载问卷。{error}",
   "survey.problemRequired": "请回答此问题。",

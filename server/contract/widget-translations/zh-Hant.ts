@@ -243,6 +243,7 @@ export default {
   "survey.code": "您的優惠碼：{code}",
   "survey.copy": "複製代碼",
   "survey.copied": "已複製代碼",
+  "survey.rewardByMail": "代碼準備好後，我們會以電子郵件寄給你。",
   "survey.close": "關閉",
   "survey.loadFailed": "無法載入問卷。{error}",
   "survey.problemRequired": "請回答此問題。",

@@ -45,7 +45,7 @@ describe("SQLite schema", () => {
     expect(await dumpRows(db, DEMO_TABLES)).toEqual(before);
     const versions = await values<number>(db, sql`SELECT version FROM schema_migrations ORDER BY version`);
     expect(versions.at(-2 - LATER.length)).toBe(LEGACY_LAST_VERSION.sqlite);
-    expect(versions.at(-1)).toBe(MIGRATIONS.at(-1)!.version);
+    expect(versions.at(-1)).toBe(Math.max(...MIGRATIONS.map((m) => m.version))); // appended in merge order, applied all
     expect(versions).toContain(BASELINE_VERSION);
     // Opening again finds nothing to do.
     expect(await migrate(db)).toEqual([]);
