@@ -11,7 +11,11 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
  */
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
-  const lang = useMatches().map((m) => (m.data as { htmlLang?: unknown } | undefined)?.htmlLang).filter((l): l is string => typeof l === "string").pop() ?? "en";
+  const lang =
+    useMatches()
+      .map((m) => (m.data as { htmlLang?: unknown } | undefined)?.htmlLang)
+      .filter((l): l is string => typeof l === "string")
+      .pop() ?? "en";
   return (
     <html lang={lang}>
       <head>
@@ -42,14 +46,14 @@ export function ErrorBoundary() {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const title = status === 404 ? "Page not found" : status < 500 ? "That did not work" : "Something went wrong";
   const message =
-    status === 404 ? "There is no page at this address."
-    : status < 500 ? "The request could not be handled. Go back and try again."
-    : "Chorus could not show this page. Try again in a moment.";
+    status === 404 ? "There is no page at this address." : status < 500 ? "The request could not be handled. Go back and try again." : "Chorus could not show this page. Try again in a moment.";
   return (
     <main id="main" aria-labelledby="error-title">
       <h1 id="error-title">{title}</h1>
       <p role="alert">{message}</p>
-      <p><a href="/">Go to the home page</a></p>
+      <p>
+        <a href="/">Go to the home page</a>
+      </p>
     </main>
   );
 }

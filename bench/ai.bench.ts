@@ -33,7 +33,9 @@ try {
     t0 = performance.now();
     for (const p of products) await services.ai.generate(TEST_STORE_ID, { type: "product", id: p.productId });
     const ms = performance.now() - t0;
-    console.log(`${label}: ${products.length} products, ${total} reviews in ${ms.toFixed(0)} ms = ${Math.round(total / (ms / 1000))} reviews/s (${((ms / total) * 1000).toFixed(0)} ms per 1,000 reviews)`);
+    console.log(
+      `${label}: ${products.length} products, ${total} reviews in ${ms.toFixed(0)} ms = ${Math.round(total / (ms / 1000))} reviews/s (${((ms / total) * 1000).toFixed(0)} ms per 1,000 reviews)`,
+    );
   }
 } finally {
   await services.close();

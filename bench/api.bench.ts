@@ -77,7 +77,11 @@ async function deepPage(path: string, pages: number): Promise<string> {
   return current;
 }
 
-const server = await startProcess(["server/http/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0", CHORUS_AI_WORKER: "0" }, `${base}${prefix}/review_aggregate`);
+const server = await startProcess(
+  ["server/http/main.ts"],
+  { PORT: String(port), HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0", CHORUS_AI_WORKER: "0" },
+  `${base}${prefix}/review_aggregate`,
+);
 const top = products[0];
 const deepPaths = await Promise.all(products.slice(0, 20).map((p) => deepPage(`${prefix}/products/shopify-${p}/reviews?limit=25`, 20)));
 const zipf = "zipf" as const;
@@ -85,8 +89,11 @@ const zipf = "zipf" as const;
 // scenario requests (`limit=5`), voted on by product popularity (the same Zipf law, its own seed), each
 // by a new visitor. Each run adds its votes to the scale store (~140 at 10 votes/s).
 const VOTES_PER_SECOND = 10;
-const voteTargets = await Promise.all(products.slice(0, 500).map(async (p) =>
-  ((await (await fetch(`${base}${prefix}/products/shopify-${p}/reviews?limit=5`)).json()) as { reviews: { reviewId: string }[] }).reviews.map((r) => r.reviewId)));
+const voteTargets = await Promise.all(
+  products
+    .slice(0, 500)
+    .map(async (p) => ((await (await fetch(`${base}${prefix}/products/shopify-${p}/reviews?limit=5`)).json()) as { reviews: { reviewId: string }[] }).reviews.map((r) => r.reviewId)),
+);
 const voteSampler = zipfSampler(ZIPF_ALPHA, 7);
 const nextVote = () => {
   const reviews = voteTargets[voteSampler(voteTargets.length)]!;
@@ -98,7 +105,9 @@ const allScenarios: Scenario[] = [
   // decision 0007, keep the cached answers of the other products). `limit=25` is the default: the same
   // answers under URLs of their own, so this row starts with none of them cached, as the others do.
   {
-    name: `list reviews, product, date desc (Zipf spread, ${VOTES_PER_SECOND} votes/s)`, paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews?limit=25`), popularity: zipf,
+    name: `list reviews, product, date desc (Zipf spread, ${VOTES_PER_SECOND} votes/s)`,
+    paths: products.map((p) => `${prefix}/products/shopify-${p}/reviews?limit=25`),
+    popularity: zipf,
     writes: { perSecond: VOTES_PER_SECOND, next: nextVote },
   },
   // Every product in every order, in turn: 70,000 URLs, more than the response cache holds, so a cyclic
@@ -132,7 +141,11 @@ await stopProcess(server);
 const results: (LoadResult & { ratio: number; bare: LoadResult; writes?: { accepted: number; failed: number } })[] = [];
 for (const c of CONNECTIONS) {
   const bareServer = await startProcess(["bench/bare-server.ts"], { PORT: "3904" }, "http://127.0.0.1:3904/");
-  const app = await startProcess(["server/http/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0", CHORUS_AI_WORKER: "0" }, `${base}${prefix}/review_aggregate`);
+  const app = await startProcess(
+    ["server/http/main.ts"],
+    { PORT: String(port), HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0", CHORUS_AI_WORKER: "0" },
+    `${base}${prefix}/review_aggregate`,
+  );
   // The server process is new: before the first scenario, run its code paths (HTTP thread and read worker:
   // JIT, prepared statements) on URLs no scenario requests (`limit=7`), as a server that has been running
   // would have. The response cache holds none of the scenarios' URLs afterwards.
@@ -140,26 +153,54 @@ for (const c of CONNECTIONS) {
   for (const s of scenarios) {
     const writer = s.writes && writeLoad(base, s.writes.perSecond, s.writes.next);
     const r = await loadInChild({
-      name: s.name, baseUrl: base, paths: s.paths, connections: c, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS,
-      headers: { ...CLIENT_HEADERS, ...s.headers }, requests: s.requests, ...(s.popularity === "zipf" ? { zipfAlpha: ZIPF_ALPHA } : {}),
+      name: s.name,
+      baseUrl: base,
+      paths: s.paths,
+      connections: c,
+      seconds: SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
+      headers: { ...CLIENT_HEADERS, ...s.headers },
+      requests: s.requests,
+      ...(s.popularity === "zipf" ? { zipfAlpha: ZIPF_ALPHA } : {}),
     });
     const writes = await writer?.stop();
-    const bare = await loadInChild({ name: "bare node:http JSON", baseUrl: "http://127.0.0.1:3904", paths: ["/"], connections: c, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, headers: CLIENT_HEADERS });
+    const bare = await loadInChild({
+      name: "bare node:http JSON",
+      baseUrl: "http://127.0.0.1:3904",
+      paths: ["/"],
+      connections: c,
+      seconds: SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
+      headers: CLIENT_HEADERS,
+    });
     results.push({ ...r, ratio: r.requestsPerSec / bare.requestsPerSec, bare, ...(writes ? { writes } : {}) });
   }
   await stopProcess(app);
   await stopProcess(bareServer);
 }
 
-printTable(results.map((r) => ({
-  scenario: r.name, conns: r.connections, "req/s": r.requestsPerSec, "p50 ms": r.p50, "p99 ms": r.p99,
-  "bare req/s": r.bare.requestsPerSec, "vs bare": `${Math.round(r.ratio * 100)}%`, "KB/answer": (r.bytesPerRequest / 1024).toFixed(1), errors: r.errors, non2xx: r.non2xx,
-  "writes ok/failed": r.writes ? `${r.writes.accepted}/${r.writes.failed}` : "-",
-})));
-console.log(`\nGoals: no errors; p99 < 20 ms at 50 connections; spread >= 20% and hot >= 50% of bare. Zipf alpha ${ZIPF_ALPHA}, warm-up ${WARMUP_SECONDS} s, ${SECONDS} s measured, Accept-Encoding: ${ACCEPT_ENCODING || "(none)"}.`);
+printTable(
+  results.map((r) => ({
+    scenario: r.name,
+    conns: r.connections,
+    "req/s": r.requestsPerSec,
+    "p50 ms": r.p50,
+    "p99 ms": r.p99,
+    "bare req/s": r.bare.requestsPerSec,
+    "vs bare": `${Math.round(r.ratio * 100)}%`,
+    "KB/answer": (r.bytesPerRequest / 1024).toFixed(1),
+    errors: r.errors,
+    non2xx: r.non2xx,
+    "writes ok/failed": r.writes ? `${r.writes.accepted}/${r.writes.failed}` : "-",
+  })),
+);
+console.log(
+  `\nGoals: no errors; p99 < 20 ms at 50 connections; spread >= 20% and hot >= 50% of bare. Zipf alpha ${ZIPF_ALPHA}, warm-up ${WARMUP_SECONDS} s, ${SECONDS} s measured, Accept-Encoding: ${ACCEPT_ENCODING || "(none)"}.`,
+);
 // The cluster column (bench/cluster.bench.ts): Varnish, two nodes, PostgreSQL, in the same run. BENCH_CLUSTER=0 skips it.
-const cluster = process.env.BENCH_CLUSTER === "0" || process.env.BENCH_ONLY
-  ? undefined
-  : await runClusterBench({ seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, headers: CLIENT_HEADERS });
+const cluster =
+  process.env.BENCH_CLUSTER === "0" || process.env.BENCH_ONLY
+    ? undefined
+    : await runClusterBench({ seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, headers: CLIENT_HEADERS });
 if (cluster) printClusterBench(cluster);
 console.log(`Results written to ${writeResults("api", { seconds: SECONDS, databasePath, acceptEncoding: ACCEPT_ENCODING, results, cluster })}`);

@@ -61,13 +61,25 @@ export async function runClusterBench(options: { seconds: number; warmupSeconds:
     await lite.close();
     const prefix = `/v1/stores/${TEST_STORE_ID}`;
     children.push(await startProcess(["bench/bare-server.ts"], { PORT: String(barePort) }, `http://127.0.0.1:${barePort}/`));
-    children.push(await startProcess(["server/http/main.ts"], {
-      ...env, PORT: String(sqlitePort), HOST: "127.0.0.1", DATABASE_PATH: sqlitePath, MEDIA_PATH: join(dir, "media"), CHORUS_DEMO: "0",
-    }, `http://127.0.0.1:${sqlitePort}${prefix}/review_aggregate`));
+    children.push(
+      await startProcess(
+        ["server/http/main.ts"],
+        {
+          ...env,
+          PORT: String(sqlitePort),
+          HOST: "127.0.0.1",
+          DATABASE_PATH: sqlitePath,
+          MEDIA_PATH: join(dir, "media"),
+          CHORUS_DEMO: "0",
+        },
+        `http://127.0.0.1:${sqlitePort}${prefix}/review_aggregate`,
+      ),
+    );
 
     const counters = () => {
-      const out = JSON.parse(execFileSync("varnishstat", ["-n", join(cluster.varnish.dir, "work"), "-1", "-j", "-f", "MAIN.cache_hit", "-f", "MAIN.cache_miss"], { encoding: "utf8" })) as
-        { counters?: Record<string, { value: number }> } & Record<string, { value: number }>;
+      const out = JSON.parse(execFileSync("varnishstat", ["-n", join(cluster.varnish.dir, "work"), "-1", "-j", "-f", "MAIN.cache_hit", "-f", "MAIN.cache_miss"], { encoding: "utf8" })) as {
+        counters?: Record<string, { value: number }>;
+      } & Record<string, { value: number }>;
       const c = out.counters ?? out;
       return { hit: c["MAIN.cache_hit"]!.value, miss: c["MAIN.cache_miss"]!.value };
     };
@@ -75,15 +87,36 @@ export async function runClusterBench(options: { seconds: number; warmupSeconds:
     const spread = products.map((p) => `${prefix}/products/shopify-${p}/reviews`);
     const reads: ClusterReadRow[] = [];
     for (const connections of options.connections) {
-      for (const [name, paths, zipf] of [["product reviews (hot)", hot, false], [`product reviews (Zipf spread, ${spread.length} products)`, spread, true]] as const) {
-        for (const [target, baseUrl] of [["varnish", cluster.frontUrl], ["node A", cluster.nodes[0]!.url], ["sqlite node", `http://127.0.0.1:${sqlitePort}`]] as const) {
+      for (const [name, paths, zipf] of [
+        ["product reviews (hot)", hot, false],
+        [`product reviews (Zipf spread, ${spread.length} products)`, spread, true],
+      ] as const) {
+        for (const [target, baseUrl] of [
+          ["varnish", cluster.frontUrl],
+          ["node A", cluster.nodes[0]!.url],
+          ["sqlite node", `http://127.0.0.1:${sqlitePort}`],
+        ] as const) {
           const before = target === "varnish" ? counters() : null;
           const r = await loadInChild({
-            name, baseUrl, paths: [...paths], connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds, headers: options.headers,
+            name,
+            baseUrl,
+            paths: [...paths],
+            connections,
+            seconds: options.seconds,
+            warmupSeconds: options.warmupSeconds,
+            headers: options.headers,
             ...(zipf ? { zipfAlpha: ZIPF_ALPHA } : {}),
           });
           const after = before ? counters() : null;
-          const bare = await loadInChild({ name: "bare node:http JSON", baseUrl: `http://127.0.0.1:${barePort}`, paths: ["/"], connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds, headers: options.headers });
+          const bare = await loadInChild({
+            name: "bare node:http JSON",
+            baseUrl: `http://127.0.0.1:${barePort}`,
+            paths: ["/"],
+            connections,
+            seconds: options.seconds,
+            warmupSeconds: options.warmupSeconds,
+            headers: options.headers,
+          });
           const hitRatio = before && after ? (after.hit - before.hit) / Math.max(1, after.hit - before.hit + after.miss - before.miss) : undefined;
           reads.push({ ...r, target, ratio: r.requestsPerSec / bare.requestsPerSec, hitRatio, bare });
         }
@@ -92,9 +125,17 @@ export async function runClusterBench(options: { seconds: number; warmupSeconds:
 
     // Writes: reviews to vote on (each engine has its own review IDs), by many addresses and visitors.
     const writes: ClusterWriteRow[] = [];
-    for (const [engine, target, baseUrl] of [["sqlite", "one node", `http://127.0.0.1:${sqlitePort}`], ["postgres", "2 nodes via Varnish", cluster.frontUrl]] as const) {
-      const reviewIds = (await Promise.all(products.slice(0, 300).map(async (p) =>
-        ((await (await fetch(`${baseUrl}${prefix}/products/shopify-${p}/reviews?limit=10`)).json()) as { reviews: { reviewId: string }[] }).reviews.map((r) => r.reviewId)))).flat();
+    for (const [engine, target, baseUrl] of [
+      ["sqlite", "one node", `http://127.0.0.1:${sqlitePort}`],
+      ["postgres", "2 nodes via Varnish", cluster.frontUrl],
+    ] as const) {
+      const reviewIds = (
+        await Promise.all(
+          products
+            .slice(0, 300)
+            .map(async (p) => ((await (await fetch(`${baseUrl}${prefix}/products/shopify-${p}/reviews?limit=10`)).json()) as { reviews: { reviewId: string }[] }).reviews.map((r) => r.reviewId)),
+        )
+      ).flat();
       writes.push({ engine, target, ...(await voteLoad(baseUrl, prefix, reviewIds, WRITERS, options.seconds)) });
     }
     return { reviews: reviewCount, products: products.length, reads, writes };
@@ -106,7 +147,13 @@ export async function runClusterBench(options: { seconds: number; warmupSeconds:
 }
 
 /** `writers` clients POSTing helpful votes back to back for `seconds` (after 1 s unmeasured): writes/s, p99 (ms), failures. */
-async function voteLoad(baseUrl: string, prefix: string, reviewIds: string[], writers: number, seconds: number): Promise<{ writers: number; seconds: number; writesPerSec: number; p99: number; failed: number }> {
+async function voteLoad(
+  baseUrl: string,
+  prefix: string,
+  reviewIds: string[],
+  writers: number,
+  seconds: number,
+): Promise<{ writers: number; seconds: number; writesPerSec: number; p99: number; failed: number }> {
   let n = Math.floor(Math.random() * 1e6);
   const latencies: number[] = [];
   let failed = 0;
@@ -125,9 +172,11 @@ async function voteLoad(baseUrl: string, prefix: string, reviewIds: string[], wr
   };
   const run = async (ms: number, measure: boolean) => {
     const until = performance.now() + ms;
-    await Promise.all(Array.from({ length: writers }, async () => {
-      while (performance.now() < until) await vote(measure);
-    }));
+    await Promise.all(
+      Array.from({ length: writers }, async () => {
+        while (performance.now() < until) await vote(measure);
+      }),
+    );
   };
   await run(1_000, false);
   await run(seconds * 1000, true);
@@ -138,10 +187,21 @@ async function voteLoad(baseUrl: string, prefix: string, reviewIds: string[], wr
 /** Print the two tables of `result`. */
 export function printClusterBench(result: ClusterBench): void {
   console.log(`\nCluster (Varnish, 2 Chorus nodes, PostgreSQL 15; ${result.reviews} reviews over ${result.products} products):`);
-  printTable(result.reads.map((r) => ({
-    scenario: r.name, target: r.target, conns: r.connections, "req/s": r.requestsPerSec, "p50 ms": r.p50, "p99 ms": r.p99,
-    "bare req/s": r.bare.requestsPerSec, "vs bare": `${Math.round(r.ratio * 100)}%`, "hit ratio": r.hitRatio === undefined ? "-" : `${(r.hitRatio * 100).toFixed(2)}%`, errors: r.errors, non2xx: r.non2xx,
-  })));
+  printTable(
+    result.reads.map((r) => ({
+      scenario: r.name,
+      target: r.target,
+      conns: r.connections,
+      "req/s": r.requestsPerSec,
+      "p50 ms": r.p50,
+      "p99 ms": r.p99,
+      "bare req/s": r.bare.requestsPerSec,
+      "vs bare": `${Math.round(r.ratio * 100)}%`,
+      "hit ratio": r.hitRatio === undefined ? "-" : `${(r.hitRatio * 100).toFixed(2)}%`,
+      errors: r.errors,
+      non2xx: r.non2xx,
+    })),
+  );
   console.log("");
   printTable(result.writes.map((w) => ({ writes: "helpful votes", engine: w.engine, target: w.target, clients: w.writers, "writes/s": w.writesPerSec, "p99 ms": w.p99, failed: w.failed })));
 }
@@ -150,7 +210,11 @@ export function printClusterBench(result: ClusterBench): void {
 export function printDbLatency(f: DbLatencyFigures): void {
   console.log(`\nPostgreSQL 15 behind ${f.delayMs} ms of injected latency each way (bench/db-latency.ts, ${f.seconds} s each):`);
   printTable([
-    { figure: "healthz p99 under 40 writers (one node)", value: `${f.healthz.p99} ms`, detail: `p50 ${f.healthz.p50} ms, max ${f.healthz.max} ms, ${f.healthz.samples} probes, ${f.healthz.votesPerSec} votes/s` },
+    {
+      figure: "healthz p99 under 40 writers (one node)",
+      value: `${f.healthz.p99} ms`,
+      detail: `p50 ${f.healthz.p50} ms, max ${f.healthz.max} ms, ${f.healthz.samples} probes, ${f.healthz.votesPerSec} votes/s`,
+    },
     { figure: "uncached reads, 20 connections vs 1", value: `${f.reads.ratio}x`, detail: `${f.reads.twenty} req/s vs ${f.reads.one} req/s` },
     { figure: "helpful votes, 2 nodes vs 1 (40 clients)", value: `${f.writes.ratio}x`, detail: `${f.writes.twoNodes} votes/s vs ${f.writes.oneNode} votes/s, ${f.writes.failed} failed` },
   ]);
@@ -158,8 +222,10 @@ export function printDbLatency(f: DbLatencyFigures): void {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const result = await runClusterBench({
-    seconds: Number(process.env.BENCH_SECONDS ?? 5), warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 2),
-    connections: (process.env.BENCH_CONNECTIONS ?? "10,50").split(",").map(Number), headers: { "accept-encoding": "gzip, deflate, br, zstd" },
+    seconds: Number(process.env.BENCH_SECONDS ?? 5),
+    warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 2),
+    connections: (process.env.BENCH_CONNECTIONS ?? "10,50").split(",").map(Number),
+    headers: { "accept-encoding": "gzip, deflate, br, zstd" },
   });
   printClusterBench(result);
   // The database-latency figures of issue #34 (bench/db-latency.ts), on a PostgreSQL of their own.

@@ -57,15 +57,35 @@ export async function runDbLatencyBench(options: { delayMs?: number; seconds?: n
       const url = new URL(postgres.url);
       url.port = String(proxy.port);
       url.hostname = "127.0.0.1";
-      children.push(await startProcess(["server/http/main.ts"], {
-        DATABASE_URL: url.toString(), DATABASE_PATH: join(dir, "unused.sqlite"), MEDIA_PATH: join(dir, "media"), HOST: "127.0.0.1", PORT: String(port),
-        CHORUS_DEMO: "0", CHORUS_AI_WORKER: "0", LOG_LEVEL: "warn", RESPONSE_CACHE: "0", READ_WORKERS: "0",
-        VOTES_PER_IP_PER_HOUR: "100000000", TRUSTED_PROXIES: "127.0.0.1",
-      }, `http://127.0.0.1:${port}/healthz`));
+      children.push(
+        await startProcess(
+          ["server/http/main.ts"],
+          {
+            DATABASE_URL: url.toString(),
+            DATABASE_PATH: join(dir, "unused.sqlite"),
+            MEDIA_PATH: join(dir, "media"),
+            HOST: "127.0.0.1",
+            PORT: String(port),
+            CHORUS_DEMO: "0",
+            CHORUS_AI_WORKER: "0",
+            LOG_LEVEL: "warn",
+            RESPONSE_CACHE: "0",
+            READ_WORKERS: "0",
+            VOTES_PER_IP_PER_HOUR: "100000000",
+            TRUSTED_PROXIES: "127.0.0.1",
+          },
+          `http://127.0.0.1:${port}/healthz`,
+        ),
+      );
       nodes.push(`http://127.0.0.1:${port}`);
     }
-    const reviewIds = (await Promise.all(products.slice(0, 100).map(async (p) =>
-      ((await (await fetch(`${nodes[0]}${PREFIX}/products/shopify-${p}/reviews?limit=10`)).json()) as { reviews: { reviewId: string }[] }).reviews.map((r) => r.reviewId)))).flat();
+    const reviewIds = (
+      await Promise.all(
+        products
+          .slice(0, 100)
+          .map(async (p) => ((await (await fetch(`${nodes[0]}${PREFIX}/products/shopify-${p}/reviews?limit=10`)).json()) as { reviews: { reviewId: string }[] }).reviews.map((r) => r.reviewId)),
+      )
+    ).flat();
     if (!reviewIds.length) throw new Error("no reviews to vote on");
 
     // 1. healthz while 40 clients write on the same node.
@@ -76,12 +96,14 @@ export async function runDbLatencyBench(options: { delayMs?: number; seconds?: n
     const until = performance.now() + seconds * 1000;
     const probes: Promise<void>[] = [];
     while (performance.now() < until) {
-      probes.push((async () => {
-        const started = performance.now();
-        const res = await fetch(`${nodes[0]}/healthz`);
-        await res.arrayBuffer();
-        if (res.ok) healthz.push(performance.now() - started);
-      })());
+      probes.push(
+        (async () => {
+          const started = performance.now();
+          const res = await fetch(`${nodes[0]}/healthz`);
+          await res.arrayBuffer();
+          if (res.ok) healthz.push(performance.now() - started);
+        })(),
+      );
       await new Promise((r) => setTimeout(r, 5));
     }
     await Promise.all(probes);
@@ -101,10 +123,14 @@ export async function runDbLatencyBench(options: { delayMs?: number; seconds?: n
 
     const round = (n: number) => Number(n.toFixed(2));
     return {
-      delayMs, seconds,
+      delayMs,
+      seconds,
       healthz: {
-        p50: round(healthz[Math.floor(healthz.length * 0.5)] ?? 0), p99: round(healthz[Math.floor(healthz.length * 0.99)] ?? 0),
-        max: round(healthz.at(-1) ?? 0), samples: healthz.length, votesPerSec: Math.round(load.perSec),
+        p50: round(healthz[Math.floor(healthz.length * 0.5)] ?? 0),
+        p99: round(healthz[Math.floor(healthz.length * 0.99)] ?? 0),
+        max: round(healthz.at(-1) ?? 0),
+        samples: healthz.length,
+        votesPerSec: Math.round(load.perSec),
       },
       reads: { one: Math.round(one), twenty: Math.round(twenty), ratio: round(twenty / one) },
       writes: { oneNode: Math.round(oneNode.perSec), twoNodes: Math.round(twoNodes.perSec), ratio: round(twoNodes.perSec / oneNode.perSec), failed: oneNode.failed + twoNodes.failed },
@@ -124,19 +150,21 @@ async function votes(bases: string[], reviewIds: string[], clients: number, seco
   let ok = 0;
   let failed = 0;
   const until = performance.now() + seconds * 1000;
-  await Promise.all(Array.from({ length: clients }, async (_, c) => {
-    while (performance.now() < until) {
-      const i = sent++;
-      const res = await fetch(`${bases[c % bases.length]}${PREFIX}/reviews/${reviewIds[i % reviewIds.length]}/votes`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-forwarded-for": `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` },
-        body: JSON.stringify({ vote: i % 3 === 0 ? "unhelpful" : "helpful", visitorId: `bench-${crypto.randomUUID()}` }),
-      }).catch(() => null);
-      await res?.arrayBuffer();
-      if (res?.ok) ok++;
-      else failed++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      while (performance.now() < until) {
+        const i = sent++;
+        const res = await fetch(`${bases[c % bases.length]}${PREFIX}/reviews/${reviewIds[i % reviewIds.length]}/votes`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` },
+          body: JSON.stringify({ vote: i % 3 === 0 ? "unhelpful" : "helpful", visitorId: `bench-${crypto.randomUUID()}` }),
+        }).catch(() => null);
+        await res?.arrayBuffer();
+        if (res?.ok) ok++;
+        else failed++;
+      }
+    }),
+  );
   return { perSec: ok / seconds, failed };
 }
 
@@ -145,12 +173,14 @@ async function reads(base: string, paths: string[], connections: number, seconds
   let ok = 0;
   let i = 0;
   const until = performance.now() + seconds * 1000;
-  await Promise.all(Array.from({ length: connections }, async () => {
-    while (performance.now() < until) {
-      const res = await fetch(`${base}${paths[i++ % paths.length]}`).catch(() => null);
-      await res?.arrayBuffer();
-      if (res?.ok) ok++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < until) {
+        const res = await fetch(`${base}${paths[i++ % paths.length]}`).catch(() => null);
+        await res?.arrayBuffer();
+        if (res?.ok) ok++;
+      }
+    }),
+  );
   return ok / seconds;
 }

@@ -27,7 +27,9 @@ export async function startProcess(args: string[], env: Record<string, string>, 
   const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   // Keep the last 64 KB of output for error messages: the server logs a line per request.
-  const keep = (d: Buffer) => { log = (log + d).slice(-65_536); };
+  const keep = (d: Buffer) => {
+    log = (log + d).slice(-65_536);
+  };
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
   const deadline = Date.now() + timeoutMs;
@@ -99,8 +101,14 @@ export function zipfSampler(alpha: number, seed = 42): Sampler {
  * @param seconds duration in s
  */
 export async function load(
-  name: string, baseUrl: string, paths: string[], connections: number, seconds: number, headers?: Record<string, string>,
-  requests?: { path: string; headers?: Record<string, string> }[], sampler?: Sampler,
+  name: string,
+  baseUrl: string,
+  paths: string[],
+  connections: number,
+  seconds: number,
+  headers?: Record<string, string>,
+  requests?: { path: string; headers?: Record<string, string> }[],
+  sampler?: Sampler,
 ): Promise<LoadResult> {
   let i = 0;
   const list = requests?.length ? requests : paths.map((path) => ({ path, headers: undefined }));
@@ -109,16 +117,23 @@ export async function load(
     connections,
     duration: seconds,
     headers,
-    requests: [{
-      setupRequest: (req) => {
-        const next = list[sampler ? sampler(list.length) : i++ % list.length];
-        return { ...req, path: next.path, headers: { ...req.headers, ...next.headers } };
+    requests: [
+      {
+        setupRequest: (req) => {
+          const next = list[sampler ? sampler(list.length) : i++ % list.length];
+          return { ...req, path: next.path, headers: { ...req.headers, ...next.headers } };
+        },
       },
-    }],
+    ],
   });
   return {
-    name, connections, requestsPerSec: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99,
-    errors: result.errors + result.timeouts, non2xx: result.non2xx,
+    name,
+    connections,
+    requestsPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
     bytesPerRequest: result.requests.total ? Math.round(result.throughput.total / result.requests.total) : 0,
   };
 }
@@ -128,8 +143,15 @@ export async function load(
  * so one scenario's client-side garbage never slows the next. `zipfAlpha` draws the paths by popularity.
  */
 export async function loadInChild(job: {
-  name: string; baseUrl: string; paths: string[]; connections: number; seconds: number; warmupSeconds: number;
-  headers?: Record<string, string>; requests?: { path: string; headers?: Record<string, string> }[]; zipfAlpha?: number;
+  name: string;
+  baseUrl: string;
+  paths: string[];
+  connections: number;
+  seconds: number;
+  warmupSeconds: number;
+  headers?: Record<string, string>;
+  requests?: { path: string; headers?: Record<string, string> }[];
+  zipfAlpha?: number;
 }): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), "chorus-load-"));
   const file = join(dir, "job.json");
@@ -162,11 +184,14 @@ export function writeLoad(baseUrl: string, perSecond: number, next: () => { path
     for (; sent < due; sent++) {
       const { path, body } = next();
       const p = fetch(baseUrl + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
-        .then(async (res) => {
-          await res.arrayBuffer();
-          if (res.ok) accepted++;
-          else failed++;
-        }, () => void failed++)
+        .then(
+          async (res) => {
+            await res.arrayBuffer();
+            if (res.ok) accepted++;
+            else failed++;
+          },
+          () => void failed++,
+        )
         .finally(() => pending.delete(p));
       pending.add(p);
     }

@@ -8,8 +8,15 @@ import { readFileSync } from "node:fs";
 import { load, zipfSampler } from "./lib.ts";
 
 const job = JSON.parse(readFileSync(process.argv[2], "utf8")) as {
-  name: string; baseUrl: string; paths: string[]; connections: number; seconds: number; warmupSeconds: number;
-  headers?: Record<string, string>; requests?: { path: string; headers?: Record<string, string> }[]; zipfAlpha?: number;
+  name: string;
+  baseUrl: string;
+  paths: string[];
+  connections: number;
+  seconds: number;
+  warmupSeconds: number;
+  headers?: Record<string, string>;
+  requests?: { path: string; headers?: Record<string, string> }[];
+  zipfAlpha?: number;
 };
 const sampler = job.zipfAlpha === undefined ? undefined : zipfSampler(job.zipfAlpha);
 if (job.warmupSeconds > 0) await load(job.name, job.baseUrl, job.paths, job.connections, job.warmupSeconds, job.headers, job.requests, sampler);

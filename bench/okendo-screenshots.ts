@@ -23,9 +23,14 @@ const viewport = { width: 1280, height: 1800 };
 
 /** Resolve once every `chorus-*` element on the page is defined, rendered and out of its loading state. */
 async function chorusReady(page: Page): Promise<void> {
-  await page.waitForFunction(() => [...document.querySelectorAll("*")]
-    .filter((e) => e.localName.startsWith("chorus-"))
-    .every((e) => customElements.get(e.localName) && (e as unknown as { hasUpdated?: boolean }).hasUpdated === true && e.getAttribute("state") !== "loading"), undefined, { timeout: 60_000 });
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll("*")]
+        .filter((e) => e.localName.startsWith("chorus-"))
+        .every((e) => customElements.get(e.localName) && (e as unknown as { hasUpdated?: boolean }).hasUpdated === true && e.getAttribute("state") !== "loading"),
+    undefined,
+    { timeout: 60_000 },
+  );
 }
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
@@ -36,19 +41,29 @@ try {
   await chorus.evaluate(() => document.fonts.ready);
   await chorus.screenshot({ path: join(images, "product-page-chorus.png") });
 
-  const bundle = (await build({
-    entryPoints: [join(PROJECT_ROOT, "e2e/okendo/entry.mjs")], bundle: true, write: false, format: "iife", platform: "browser", target: "es2020",
-    define: { "process.env.NODE_ENV": '"production"' }, logLevel: "silent",
-  })).outputFiles[0]!.text;
+  const bundle = (
+    await build({
+      entryPoints: [join(PROJECT_ROOT, "e2e/okendo/entry.mjs")],
+      bundle: true,
+      write: false,
+      format: "iife",
+      platform: "browser",
+      target: "es2020",
+      define: { "process.env.NODE_ENV": '"production"' },
+      logLevel: "silent",
+    })
+  ).outputFiles[0]!.text;
   const okendo = await browser.newPage({ viewport });
   await okendo.route("https://api.okendo.io/v1/**", async (route) => route.fulfill({ response: await route.fetch({ url: route.request().url().replace("https://api.okendo.io", base) }) }));
-  await okendo.route(`${base}/okendo-screenshot/**`, (route) => route.fulfill({
-    contentType: "text/html; charset=utf-8",
-    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Okendo's Vue client</title><style>${readFileSync(join(okendoDist, "css/main.min.css"), "utf8")}
+  await okendo.route(`${base}/okendo-screenshot/**`, (route) =>
+    route.fulfill({
+      contentType: "text/html; charset=utf-8",
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Okendo's Vue client</title><style>${readFileSync(join(okendoDist, "css/main.min.css"), "utf8")}
       body { font: 16px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 60rem; padding: 1rem; }</style></head>
       <body><div id="app"></div><script>window.__okendoTest = ${JSON.stringify({ subscriberId: DEMO_STORE_ID, productId: product.replace(/^shopify-/, "") })};</script>
       <script>${bundle.replace(/<\/script/gi, "<\\/script")}</script></body></html>`,
-  }));
+    }),
+  );
   // Review media (absolute URLs on the server's public origin) through the router too, as in the e2e test.
   await okendo.route(/\/media\//, async (route) => route.fulfill({ response: await route.fetch() }));
   // The client's stylesheet names its images and icons relative to the page (../images, ../icons).

@@ -47,7 +47,13 @@ for (const cache of ["1", "0"]) {
   const env = { PORT: "3902", HOST: "127.0.0.1", DATABASE_PATH: databasePath, CHORUS_DEMO: "0", RESPONSE_CACHE: cache, CHORUS_AI_WORKER: "0" };
   const server = await startProcess(["server/http/main.ts"], env, `http://127.0.0.1:3902${hot[0]}`);
   const label = cache === "1" ? "cache on" : "cache off";
-  await load("server warm-up", "http://127.0.0.1:3902", spread.map((path) => path.replace("?", "?limit=7&")), 10, WARMUP_SECONDS);
+  await load(
+    "server warm-up",
+    "http://127.0.0.1:3902",
+    spread.map((path) => path.replace("?", "?limit=7&")),
+    10,
+    WARMUP_SECONDS,
+  );
   for (const c of [10, 50]) {
     results.push(await load(`list reviews, hot URL (${label})`, "http://127.0.0.1:3902", hot, c, SECONDS));
     results.push(await load(`list reviews, ${spread.length} product URLs (${label})`, "http://127.0.0.1:3902", spread, c, SECONDS));
@@ -58,8 +64,14 @@ rmSync(dir, { recursive: true, force: true });
 
 const bareAt = (c: number) => results.find((r) => r.name.startsWith("bare") && r.connections === c)!.requestsPerSec;
 const rows = results.map((r) => ({
-  endpoint: r.name, conns: r.connections, "req/s": r.requestsPerSec, "p50 ms": r.p50, "p99 ms": r.p99,
-  "vs bare": `${Math.round((100 * r.requestsPerSec) / bareAt(r.connections))}%`, errors: r.errors, non2xx: r.non2xx,
+  endpoint: r.name,
+  conns: r.connections,
+  "req/s": r.requestsPerSec,
+  "p50 ms": r.p50,
+  "p99 ms": r.p99,
+  "vs bare": `${Math.round((100 * r.requestsPerSec) / bareAt(r.connections))}%`,
+  errors: r.errors,
+  non2xx: r.non2xx,
 }));
 printTable(rows);
 console.log(`\nTargets at 50 connections: p99 < 20 ms; spread >= 20% and hot >= 50% of bare.`);

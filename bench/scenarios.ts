@@ -16,7 +16,11 @@ export type Write = { path: string; body: unknown };
  * `writes`: POSTs sent at `perSecond` during the scenario's warm-up and measurement (bench/lib.ts writeLoad).
  */
 export type Scenario = {
-  name: string; paths: string[]; headers?: Record<string, string>; requests?: Request[]; popularity?: "zipf";
+  name: string;
+  paths: string[];
+  headers?: Record<string, string>;
+  requests?: Request[];
+  popularity?: "zipf";
   writes?: { perSecond: number; next: () => Write };
 };
 export type ScenarioContext = { base: string; prefix: string; products: string[]; groups: string[]; databasePath: string };

@@ -40,13 +40,29 @@ try {
     for (let i = 0; i < TOTAL; i++) {
       const answers = templates[i % templates.length];
       const nps = answers.find((a) => a.type === "nps");
-      await services.surveysData.insertResponse({
-        survey_response_id: randomUUID(), store_id: TEST_STORE_ID, survey_id: DEMO_SURVEY_IDS.nps, channel_survey_id: DEMO_CHANNEL_IDS.npsEmail,
-        answered_questions_json: JSON.stringify(answers), customer_id: null, customer_email: null, email_marketing_opt_in: null, is_archived: 0,
-        remote_order_id: null, reward_type: null, reward_description: null, reward_value: null,
-        nps_score: nps?.type === "nps" ? nps.answer : null, nps_category: nps?.type === "nps" ? nps.answerNpsCategory : null,
-        created_ms: base + i * 60_000, idempotency_key: null, request_hash: null,
-      }, "");
+      await services.surveysData.insertResponse(
+        {
+          survey_response_id: randomUUID(),
+          store_id: TEST_STORE_ID,
+          survey_id: DEMO_SURVEY_IDS.nps,
+          channel_survey_id: DEMO_CHANNEL_IDS.npsEmail,
+          answered_questions_json: JSON.stringify(answers),
+          customer_id: null,
+          customer_email: null,
+          email_marketing_opt_in: null,
+          is_archived: 0,
+          remote_order_id: null,
+          reward_type: null,
+          reward_description: null,
+          reward_value: null,
+          nps_score: nps?.type === "nps" ? nps.answer : null,
+          nps_category: nps?.type === "nps" ? nps.answerNpsCategory : null,
+          created_ms: base + i * 60_000,
+          idempotency_key: null,
+          request_hash: null,
+        },
+        "",
+      );
     }
   });
   await exec(services.db, "ANALYZE");
@@ -81,7 +97,12 @@ try {
   };
 
   const results: Record<string, unknown> = { responses: TOTAL, limit: 100, seconds: SECONDS, connections: CONNECTIONS };
-  for (const [name, path] of [["first page", firstPath], ["last page", lastPath], ["first page (again)", firstPath], ["last page (again)", lastPath]] as const) {
+  for (const [name, path] of [
+    ["first page", firstPath],
+    ["last page", lastPath],
+    ["first page (again)", firstPath],
+    ["last page (again)", lastPath],
+  ] as const) {
     const r = await autocannon({ url: t.url(path), headers: { authorization }, connections: CONNECTIONS, duration: SECONDS });
     const row = { requestsPerSecond: Math.round(r.requests.average), p50ms: r.latency.p50, p99ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors, inProcessUs: Math.round(await inProcess(path)) };
     results[name] = row;

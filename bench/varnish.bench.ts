@@ -40,10 +40,21 @@ const varnish = await startVarnish({ port: vPort, backends: [`127.0.0.1:${chorus
 const databasePath = join(dir, "chorus.sqlite");
 const direct = `http://127.0.0.1:${chorusPort}`;
 const prefix = `/v1/stores/${DEMO_STORE_ID}`;
-const chorus = await startProcess(["server/http/main.ts"], {
-  PORT: String(chorusPort), HOST: "127.0.0.1", DATABASE_PATH: databasePath, MEDIA_PATH: join(dir, "media"), CHORUS_DEMO: "1", DEMO_IMPORT: "before-listen", CHORUS_AI_WORKER: "0",
-  CACHE_PURGE_URLS: `${varnish.url}/`, VOTES_PER_IP_PER_HOUR: "1000000",
-}, `${direct}${prefix}/review_aggregate`);
+const chorus = await startProcess(
+  ["server/http/main.ts"],
+  {
+    PORT: String(chorusPort),
+    HOST: "127.0.0.1",
+    DATABASE_PATH: databasePath,
+    MEDIA_PATH: join(dir, "media"),
+    CHORUS_DEMO: "1",
+    DEMO_IMPORT: "before-listen",
+    CHORUS_AI_WORKER: "0",
+    CACHE_PURGE_URLS: `${varnish.url}/`,
+    VOTES_PER_IP_PER_HOUR: "1000000",
+  },
+  `${direct}${prefix}/review_aggregate`,
+);
 const bare = await startProcess(["bench/bare-server.ts"], { PORT: String(bPort) }, `http://127.0.0.1:${bPort}/`);
 await varnish.healthy();
 
@@ -55,8 +66,9 @@ const spread = products.map((p) => `${prefix}/products/shopify-${p}/reviews`);
 
 /** varnishstat counters of hits and misses (cache lookups). */
 const counters = () => {
-  const out = JSON.parse(execFileSync("varnishstat", ["-n", join(varnish.dir, "work"), "-1", "-j", "-f", "MAIN.cache_hit", "-f", "MAIN.cache_miss"], { encoding: "utf8" })) as
-    { counters?: Record<string, { value: number }> } & Record<string, { value: number }>;
+  const out = JSON.parse(execFileSync("varnishstat", ["-n", join(varnish.dir, "work"), "-1", "-j", "-f", "MAIN.cache_hit", "-f", "MAIN.cache_miss"], { encoding: "utf8" })) as {
+    counters?: Record<string, { value: number }>;
+  } & Record<string, { value: number }>;
   const c = out.counters ?? out;
   return { hit: c["MAIN.cache_hit"]!.value, miss: c["MAIN.cache_miss"]!.value };
 };
@@ -66,8 +78,14 @@ const rows: Row[] = [];
 for (const connections of CONNECTIONS) {
   const b = await loadInChild({ name: "bare node:http JSON", baseUrl: `http://127.0.0.1:${bPort}`, paths: ["/"], connections, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, headers: HEADERS });
   rows.push({ ...b, target: "bare", vsBare: "100%" });
-  for (const [name, paths, zipf] of [["product reviews (hot)", hot, false], [`product reviews (Zipf spread, ${spread.length} products)`, spread, true]] as const) {
-    for (const [target, baseUrl] of [["direct", direct], ["varnish", varnish.url]] as const) {
+  for (const [name, paths, zipf] of [
+    ["product reviews (hot)", hot, false],
+    [`product reviews (Zipf spread, ${spread.length} products)`, spread, true],
+  ] as const) {
+    for (const [target, baseUrl] of [
+      ["direct", direct],
+      ["varnish", varnish.url],
+    ] as const) {
       const before = target === "varnish" ? counters() : null;
       const r = await loadInChild({ name, baseUrl, paths: [...paths], connections, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, headers: HEADERS, ...(zipf ? { zipfAlpha: 0.8 } : {}) });
       const after = before ? counters() : null;
@@ -76,10 +94,20 @@ for (const connections of CONNECTIONS) {
     }
   }
 }
-printTable(rows.map((r) => ({
-  scenario: r.name, target: r.target, conns: r.connections, "req/s": r.requestsPerSec, "p50 ms": r.p50, "p99 ms": r.p99, "vs bare": r.vsBare,
-  "hit ratio": r.hitRatio ?? "-", errors: r.errors, non2xx: r.non2xx,
-})));
+printTable(
+  rows.map((r) => ({
+    scenario: r.name,
+    target: r.target,
+    conns: r.connections,
+    "req/s": r.requestsPerSec,
+    "p50 ms": r.p50,
+    "p99 ms": r.p99,
+    "vs bare": r.vsBare,
+    "hit ratio": r.hitRatio ?? "-",
+    errors: r.errors,
+    non2xx: r.non2xx,
+  })),
+);
 
 // Purge to fresh: a helpful vote through the front on a cached product page, then read it through the
 // front every 5 ms until the new count shows. Measured from the vote's answer (the commit) to the first fresh read.

@@ -31,12 +31,19 @@ const capture: Plugin = {
 
 const gzip = (text: string) => gzipSync(Buffer.from(text), { level: 9 }).length;
 const short = (source: string | null) =>
-  (source ?? "(unmapped)").replace(/^.*node_modules\//, "").replace(/^.*\/widgets\//, "widgets/").replace(/^.*\/server\//, "server/");
+  (source ?? "(unmapped)")
+    .replace(/^.*node_modules\//, "")
+    .replace(/^.*\/widgets\//, "widgets/")
+    .replace(/^.*\/server\//, "server/");
 
 const outDir = mkdtempSync(join(tmpdir(), "chorus-widget-attribution-"));
 try {
   const plugins = [...(config.plugins ?? [])];
-  void plugins.splice(plugins.findIndex((p) => p && "name" in p && p.name === "chorus-minify-es"), 0, capture);
+  void plugins.splice(
+    plugins.findIndex((p) => p && "name" in p && p.name === "chorus-minify-es"),
+    0,
+    capture,
+  );
   await build({ ...config, plugins, configFile: false, logLevel: "warn", root: join(import.meta.dirname, "../widgets"), build: { ...config.build, outDir, sourcemap: true } });
 } finally {
   rmSync(outDir, { recursive: true, force: true });
@@ -59,7 +66,14 @@ for (const { fileName, code, map } of captured) {
   const modules = [...new Set(flat)].map((module) => ({
     module,
     bytes: flat.filter((o) => o === module).length,
-    gzipWithout: whole - gzip(code.split("").filter((_, i) => flat[i] !== module).join("")),
+    gzipWithout:
+      whole -
+      gzip(
+        code
+          .split("")
+          .filter((_, i) => flat[i] !== module)
+          .join(""),
+      ),
   }));
   console.log(`\n${fileName}: ${code.length} bytes, ${whole} gzip`);
   for (const m of modules.sort((a, b) => b.gzipWithout - a.gzipWithout)) console.log(`  ${String(m.bytes).padStart(6)} ${String(m.gzipWithout).padStart(6)}  ${m.module}`);

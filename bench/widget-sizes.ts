@@ -83,7 +83,9 @@ export const PRODUCT_PAGE_TAGS = ["chorus-star-rating", "chorus-reviews-summary"
 
 /** Every element tag of the build but those weighed on a page of their own (OWN_PAGE_TAGS): the "all widgets" page. */
 export function allTags(): string[] {
-  return Object.keys(loaderTable().modules).filter((tag) => !OWN_PAGE_TAGS.includes(tag)).sort();
+  return Object.keys(loaderTable().modules)
+    .filter((tag) => !OWN_PAGE_TAGS.includes(tag))
+    .sort();
 }
 
 /**
@@ -110,12 +112,29 @@ export function pageLoad(tags: string[], lang = ""): { files: FileSize[]; gzip: 
 }
 
 /** What each language costs (issue #37): the product page, all widgets and the star badge page, in brotli and gzip bytes, English first. */
-export function languageTotals(): { locale: string; productPage: number; allWidgets: number; starBadgePage: number; surveyPage: number; productPageGzip: number; allWidgetsGzip: number; starBadgePageGzip: number; surveyPageGzip: number }[] {
+export function languageTotals(): {
+  locale: string;
+  productPage: number;
+  allWidgets: number;
+  starBadgePage: number;
+  surveyPage: number;
+  productPageGzip: number;
+  allWidgetsGzip: number;
+  starBadgePageGzip: number;
+  surveyPageGzip: number;
+}[] {
   return ["en", ...translatedLocales()].map((locale) => {
     const [product, all, badge, survey] = [pageLoad(PRODUCT_PAGE_TAGS, locale), pageLoad(allTags(), locale), pageLoad(["chorus-star-rating"], locale), pageLoad(["chorus-survey"], locale)];
     return {
-      locale, productPage: product.brotli, allWidgets: all.brotli, starBadgePage: badge.brotli, surveyPage: survey.brotli,
-      productPageGzip: product.gzip, allWidgetsGzip: all.gzip, starBadgePageGzip: badge.gzip, surveyPageGzip: survey.gzip,
+      locale,
+      productPage: product.brotli,
+      allWidgets: all.brotli,
+      starBadgePage: badge.brotli,
+      surveyPage: survey.brotli,
+      productPageGzip: product.gzip,
+      allWidgetsGzip: all.gzip,
+      starBadgePageGzip: badge.gzip,
+      surveyPageGzip: survey.gzip,
     };
   });
 }

@@ -52,7 +52,12 @@ printTable([
 // Issue #37: each language = what a page whose <html lang> is that language loads (its elements' translation parts too).
 const languages = languageTotals();
 printTable(languages.map((l) => ({ language: l.locale, "product page": l.productPage, "all widgets": l.allWidgets, "star badge page": l.starBadgePage, "survey page": l.surveyPage })));
-for (const [key, label] of [["productPage", "product page"], ["allWidgets", "all widgets"], ["starBadgePage", "star badge page"], ["surveyPage", "survey page"]] as const) {
+for (const [key, label] of [
+  ["productPage", "product page"],
+  ["allWidgets", "all widgets"],
+  ["starBadgePage", "star badge page"],
+  ["surveyPage", "survey page"],
+] as const) {
   const w = languages.reduce((a, l) => (l[key] > a[key] ? l : a));
   console.log(`budget (${label}, every language): <= ${TARGET[key]} B brotli: ${w[key] <= TARGET[key] ? "met" : "unmet"} (worst ${w[key]}, ${w.locale})`);
 }
@@ -74,7 +79,9 @@ for (const deadline = Date.now() + 240_000; Date.now() < deadline; await new Pro
 }
 await stopProcess(server);
 server = await startProcess(["server/http/main.ts"], { ...env, CHORUS_AI_WORKER: "0" }, `${base}/demo`);
-console.log(`AI summary ${Object.keys(await (await fetch(summaryUrl)).json()).length ? "present" : "NOT generated in 4 minutes (the page shows the empty summary)"}; measuring with CHORUS_AI_WORKER=0.`);
+console.log(
+  `AI summary ${Object.keys(await (await fetch(summaryUrl)).json()).length ? "present" : "NOT generated in 4 minutes (the page shows the empty summary)"}; measuring with CHORUS_AI_WORKER=0.`,
+);
 
 /**
  * Runs in the page before any script. Collects:
@@ -130,8 +137,16 @@ type Shift = { value: number; at: number; sources: { node: string; from: string;
 type Script = { url: string; fn: string; invoker: string; start: number; duration: number };
 type LongTask = { start: number; duration: number; scripts: Script[]; ours: boolean };
 type Sample = {
-  transferKB: number; scriptMs: number; longTasks: number; maxLongTaskMs: number; cls: number; firstReviewMs: number | null;
-  ourLongTasks: number; maxOurLongTaskMs: number; shifts: Shift[]; tasks: LongTask[];
+  transferKB: number;
+  scriptMs: number;
+  longTasks: number;
+  maxLongTaskMs: number;
+  cls: number;
+  firstReviewMs: number | null;
+  ourLongTasks: number;
+  maxOurLongTaskMs: number;
+  shifts: Shift[];
+  tasks: LongTask[];
 };
 
 /** Our code: anything served from /widgets/ (the loader, element modules and shared chunks). */
@@ -150,13 +165,32 @@ async function measure(page: Page, withWidgets: boolean, throttle: number, rttMs
   if (!withWidgets) await page.route("**/widgets/**", (route) => route.abort());
   await page.goto(url, { waitUntil: "load" });
   // The first review card, or the invitation of a product without reviews.
-  if (withWidgets) await page.waitForFunction(() => (window as unknown as { __m: { firstReview: number | null } }).__m.firstReview !== null || document.querySelector("chorus-reviews")?.getAttribute("state") === "empty", null, { timeout: 60_000 }).catch(() => {});
+  if (withWidgets)
+    await page
+      .waitForFunction(
+        () => (window as unknown as { __m: { firstReview: number | null } }).__m.firstReview !== null || document.querySelector("chorus-reviews")?.getAttribute("state") === "empty",
+        null,
+        { timeout: 60_000 },
+      )
+      .catch(() => {});
   // Every element out of its loading state.
-  if (withWidgets) await page.waitForFunction(() => [...document.querySelectorAll("chorus-star-rating, chorus-reviews-summary, chorus-reviews-keywords, chorus-review-media, chorus-reviews, chorus-questions")].every((el) => customElements.get(el.localName) && el.getAttribute("state") && el.getAttribute("state") !== "loading"), null, { timeout: 60_000 }).catch(() => {});
+  if (withWidgets)
+    await page
+      .waitForFunction(
+        () =>
+          [...document.querySelectorAll("chorus-star-rating, chorus-reviews-summary, chorus-reviews-keywords, chorus-review-media, chorus-reviews, chorus-questions")].every(
+            (el) => customElements.get(el.localName) && el.getAttribute("state") && el.getAttribute("state") !== "loading",
+          ),
+        null,
+        { timeout: 60_000 },
+      )
+      .catch(() => {});
   await page.waitForTimeout(1500);
   const metrics = (await cdp.send("Performance.getMetrics")).metrics as { name: string; value: number }[];
   const m = await page.evaluate(() => {
-    const w = window as unknown as { __m: { cls: number; shifts: Shift[]; longTasks: { start: number; duration: number }[]; frames: { start: number; duration: number; scripts: Script[] }[]; firstReview: number | null } };
+    const w = window as unknown as {
+      __m: { cls: number; shifts: Shift[]; longTasks: { start: number; duration: number }[]; frames: { start: number; duration: number; scripts: Script[] }[]; firstReview: number | null };
+    };
     const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
     const res = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
     return { ...w.__m, transfer: nav.transferSize + res.reduce((s, r) => s + r.transferSize, 0) };
@@ -172,9 +206,14 @@ async function measure(page: Page, withWidgets: boolean, throttle: number, rttMs
   return {
     transferKB: Math.round(m.transfer / 102.4) / 10,
     scriptMs: Math.round((metrics.find((x) => x.name === "ScriptDuration")?.value ?? 0) * 1000),
-    longTasks: tasks.length, maxLongTaskMs: Math.round(Math.max(0, ...tasks.map((t) => t.duration))), cls: Math.round(m.cls * 1000) / 1000,
+    longTasks: tasks.length,
+    maxLongTaskMs: Math.round(Math.max(0, ...tasks.map((t) => t.duration))),
+    cls: Math.round(m.cls * 1000) / 1000,
     firstReviewMs: m.firstReview === null ? null : Math.round(m.firstReview),
-    ourLongTasks: ours.length, maxOurLongTaskMs: Math.round(Math.max(0, ...ours.map((t) => t.duration))), shifts: m.shifts, tasks,
+    ourLongTasks: ours.length,
+    maxOurLongTaskMs: Math.round(Math.max(0, ...ours.map((t) => t.duration))),
+    shifts: m.shifts,
+    tasks,
   };
 }
 
@@ -208,8 +247,14 @@ for (const productKey of ["shopify-1078", EMPTY_PRODUCT]) {
   const shown = { starRating: true, summary: true, keywords: true, media: true, reviews: true, questions: true, loyalty: false };
   const snippet = widgetSnippet({ origin: base, storeId: DEMO_STORE_ID, productKey, shown });
   const bare = snippet.replace(/<style>[\s\S]*?<\/style>\n?/, "");
-  for (const [kind, body] of [["snippet", snippet], ["bare", bare]] as const) {
-    merchantPages.set(`/${kind}/${productKey}`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A product</title></head><body><h1>A product</h1>\n${body}\n<p>Shipping and returns: free within 30 days.</p></body></html>`);
+  for (const [kind, body] of [
+    ["snippet", snippet],
+    ["bare", bare],
+  ] as const) {
+    merchantPages.set(
+      `/${kind}/${productKey}`,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A product</title></head><body><h1>A product</h1>\n${body}\n<p>Shipping and returns: free within 30 days.</p></body></html>`,
+    );
   }
 }
 const shopServer = createServer((req, res) => {
@@ -229,7 +274,9 @@ const variants: Variant[] = [
   ...[1, 4].flatMap((throttle) => [false, true].map((withWidgets) => ({ throttle, withWidgets, rttMs: 0 }))),
   ...(RTT_MS > 0 ? [false, true].map((withWidgets) => ({ throttle: 1, withWidgets, rttMs: RTT_MS })) : []),
   // The plain merchant pages, with widgets only: snippet and bare, the product with reviews and the empty one.
-  ...[...merchantPages.keys()].flatMap((merchant) => [{ throttle: 1, rttMs: 0 }, { throttle: 4, rttMs: 0 }, ...(RTT_MS > 0 ? [{ throttle: 1, rttMs: RTT_MS }] : [])].map((v) => ({ ...v, withWidgets: true, merchant }))),
+  ...[...merchantPages.keys()].flatMap((merchant) =>
+    [{ throttle: 1, rttMs: 0 }, { throttle: 4, rttMs: 0 }, ...(RTT_MS > 0 ? [{ throttle: 1, rttMs: RTT_MS }] : [])].map((v) => ({ ...v, withWidgets: true, merchant })),
+  ),
 ];
 try {
   for (const { throttle, withWidgets, rttMs, merchant } of variants) {
@@ -244,9 +291,15 @@ try {
     const pick = (k: keyof Sample) => median(samples.map((s) => Number(s[k] ?? NaN)));
     const variant = `${merchant ? `merchant page ${merchant}` : withWidgets ? "with widgets" : "without widgets"}, CPU ${throttle}x${rttMs ? `, ${rttMs} ms RTT` : ""}`;
     rows.push({
-      variant, "transfer KB": pick("transferKB"), "script ms": pick("scriptMs"),
-      "long tasks": pick("longTasks"), "max long task ms": pick("maxLongTaskMs"), CLS: pick("cls"), "first review ms": withWidgets ? pick("firstReviewMs") : "-",
-      "our long tasks": pick("ourLongTasks"), "max ours ms": pick("maxOurLongTaskMs"),
+      variant,
+      "transfer KB": pick("transferKB"),
+      "script ms": pick("scriptMs"),
+      "long tasks": pick("longTasks"),
+      "max long task ms": pick("maxLongTaskMs"),
+      CLS: pick("cls"),
+      "first review ms": withWidgets ? pick("firstReviewMs") : "-",
+      "our long tasks": pick("ourLongTasks"),
+      "max ours ms": pick("maxOurLongTaskMs"),
     });
     worst.push({ variant, throttle, sample: samples.reduce((a, b) => (b.maxOurLongTaskMs + b.cls * 1000 > a.maxOurLongTaskMs + a.cls * 1000 ? b : a)), samples });
   }

@@ -14,9 +14,7 @@ const api = (path: string) => `/v1/stores/${DEMO_STORE_ID}/products/${PRODUCT}${
 
 test("a summary waiting for approval: notice on the overview and the AI page, one rule for summary and keywords, approve publishes both", async ({ page, request }) => {
   test.setTimeout(300_000);
-  await expect
-    .poll(async () => Object.keys(await (await request.get(api("/reviews_summary"))).json()).length, { timeout: 200_000, intervals: [2000] })
-    .toBe(1);
+  await expect.poll(async () => Object.keys(await (await request.get(api("/reviews_summary"))).json()).length, { timeout: 200_000, intervals: [2000] }).toBe(1);
   const before = (await (await request.get(api("/reviews_summary"))).json()).reviewsSummary;
   const keywordsBefore = await (await request.get(api("/reviews_keywords"))).json();
   await signIn(page);
@@ -43,10 +41,13 @@ test("a summary waiting for approval: notice on the overview and the AI page, on
 
     // the background worker generates the new version; it waits for approval
     await expect
-      .poll(async () => {
-        await page.goto(`${ADMIN}/ai?product=${PRODUCT}`);
-        return page.getByText("Waiting for approval").count();
-      }, { timeout: 200_000, intervals: [3000] })
+      .poll(
+        async () => {
+          await page.goto(`${ADMIN}/ai?product=${PRODUCT}`);
+          return page.getByText("Waiting for approval").count();
+        },
+        { timeout: 200_000, intervals: [3000] },
+      )
       .toBe(1);
     // (the demo's other products, still generating in the background, may wait too now)
     await expect(page.locator("#ai-waiting")).toHaveText(/^\d[\d,]* AI summar(y waits|ies wait) for your approval\. Until you approve, your store shows the previously published summary and keywords/);

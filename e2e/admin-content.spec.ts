@@ -30,7 +30,6 @@ async function withServices<T>(fn: (s: Services) => Promise<T>): Promise<T> {
   }
 }
 
-
 async function setAutoPublish(page: Page, on: boolean) {
   await page.goto(`${ADMIN}/settings`);
   const box = page.getByLabel("Publish newly generated summaries and keywords without my approval");
@@ -73,8 +72,7 @@ test("approve a generated summary on the AI content page and see it served by re
     const queued = await s.aiData.pendingJobScopes(DEMO_STORE_ID);
     const own = [];
     for (const p of await s.stores.topProducts(DEMO_STORE_ID, 1000)) {
-      if (p.reviewCount >= min && p.productId !== "1078" && !queued.has(`product:${p.productId}`)
-        && !(p.groupId && (await s.stores.getGroup(DEMO_STORE_ID, p.groupId))?.useGroupContent)) own.push(p);
+      if (p.reviewCount >= min && p.productId !== "1078" && !queued.has(`product:${p.productId}`) && !(p.groupId && (await s.stores.getGroup(DEMO_STORE_ID, p.groupId))?.useGroupContent)) own.push(p);
     }
     return own[own.length - 1].productId;
   });
@@ -134,7 +132,8 @@ test.describe("legal policies", () => {
 
     const activate = (version: string) =>
       request.post(`/v1/stores/${DEMO_STORE_ID}/loyalty/customer_activation`, {
-        headers: { authorization: `Bearer ${token}` }, data: { enrollmentChannel: "chorus-demo-storefront", legalPoliciesVersionAccepted: version },
+        headers: { authorization: `Bearer ${token}` },
+        data: { enrollmentChannel: "chorus-demo-storefront", legalPoliciesVersionAccepted: version },
       });
     expect((await activate(oldVersion)).status()).toBe(409);
     const legal = await (await request.get(`/v1/stores/${DEMO_STORE_ID}/loyalty/legal_policies`)).json();

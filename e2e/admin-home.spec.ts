@@ -14,7 +14,9 @@ import { startShopOrigin, type ShopOrigin } from "./shop-origin.ts";
 import { signUpStore } from "./signup.ts";
 
 const run = Date.now().toString(36);
-const REAL = realReviews().filter((r) => r.title && r.body && !r.body.includes("\n")).slice(0, 2);
+const REAL = realReviews()
+  .filter((r) => r.title && r.body && !r.body.includes("\n"))
+  .slice(0, 2);
 
 let shop: ShopOrigin;
 test.beforeAll(async () => {
@@ -43,7 +45,12 @@ test("a new store's checklist ticks each step as the merchant does it; axe 0 on 
   await expect(page.getByRole("img", { name: "Reviews received and published per day" })).toBeVisible();
   await expectNoAxeViolations(page);
   // The grouped navigation: each group names its list.
-  for (const [group, items] of [["Reviews", ["Moderation", "Questions", "AI content", "Import", "Review requests"]], ["Shop", ["Platform", "Orders", "Widgets", "Integration"]], ["Data", ["Exports", "Shopper data", "Webhooks"]], ["Settings", ["Store settings", "Team", "API keys", "Outbox"]]] as const) {
+  for (const [group, items] of [
+    ["Reviews", ["Moderation", "Questions", "AI content", "Import", "Review requests"]],
+    ["Shop", ["Platform", "Orders", "Widgets", "Integration"]],
+    ["Data", ["Exports", "Shopper data", "Webhooks"]],
+    ["Settings", ["Store settings", "Team", "API keys", "Outbox"]],
+  ] as const) {
     const list = nav.getByRole("list", { name: group });
     for (const item of items) await expect(list.getByRole("link", { name: item, exact: true })).toBeVisible();
   }

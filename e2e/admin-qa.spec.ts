@@ -17,7 +17,6 @@ test.describe.configure({ timeout: 150_000 });
 const real = JSON.parse(readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8").split("\n")[2]) as { asin: string; question: string; answer: string };
 const QUESTIONS_API = `/v1/stores/${DEMO_STORE_ID}/products/shopify-${real.asin}/questions`;
 
-
 test("a new shopper question: publish it, answer it as the store, see both on the storefront API", async ({ page, request }) => {
   const asked = await request.post(QUESTIONS_API, { data: { body: real.question, displayName: "E2E shopper", email: "e2e-qa@example.com" } });
   expect(asked.status()).toBe(201);
@@ -67,10 +66,15 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("tick two new questions and publish them with one plain form submit", async ({ page, request }) => {
-    const lines = readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8").split("\n").slice(3, 5).map((l) => JSON.parse(l) as { asin: string; question: string });
+    const lines = readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8")
+      .split("\n")
+      .slice(3, 5)
+      .map((l) => JSON.parse(l) as { asin: string; question: string });
     const ids: string[] = [];
     for (const [i, r] of lines.entries()) {
-      const res = await request.post(`/v1/stores/${DEMO_STORE_ID}/products/shopify-${r.asin}/questions`, { data: { body: r.question, displayName: "E2E shopper", email: `e2e-qa-nojs${i}@example.com` } });
+      const res = await request.post(`/v1/stores/${DEMO_STORE_ID}/products/shopify-${r.asin}/questions`, {
+        data: { body: r.question, displayName: "E2E shopper", email: `e2e-qa-nojs${i}@example.com` },
+      });
       expect(res.status()).toBe(201);
       ids.push((await res.json()).question.questionId);
     }

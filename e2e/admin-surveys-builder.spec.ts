@@ -131,7 +131,9 @@ test("a survey built in the admin with every type and profile variant is answere
   await expectNoAxeViolations(page);
 
   // Round trip: what was built is what the enterprise API describes.
-  const listed = await (await page.request.get(`/enterprise/surveys?limit=100&orderBy=date%20desc`, { headers: BASIC })).json() as { surveys: { surveyId: string; surveyName: string; channelSurveys: Record<string, unknown>[]; questions: Record<string, unknown>[] }[] };
+  const listed = (await (await page.request.get(`/enterprise/surveys?limit=100&orderBy=date%20desc`, { headers: BASIC })).json()) as {
+    surveys: { surveyId: string; surveyName: string; channelSurveys: Record<string, unknown>[]; questions: Record<string, unknown>[] }[];
+  };
   const described = listed.surveys.find((s) => s.surveyId === surveyId)!;
   expect(described.surveyName).toBe(name);
   expect(described.questions.map(({ id: _id, profileQuestionId: _p, ...rest }) => rest)).toEqual(BUILT);
@@ -162,7 +164,9 @@ test("a survey built in the admin with every type and profile variant is answere
   await q(8).getByLabel("Month").selectOption("2");
   await q(8).getByLabel("Year").fill("1990");
   await q(9).getByLabel("Country").selectOption("GB");
-  await q(9).getByLabel(/^State, province or region code/).fill("ENG");
+  await q(9)
+    .getByLabel(/^State, province or region code/)
+    .fill("ENG");
   await q(10).getByRole("radio", { name: "30 or over" }).check();
   await q(11).getByRole("checkbox", { name: "Garden" }).check();
   await q(11).getByRole("checkbox", { name: "Kitchen" }).check();
@@ -177,7 +181,12 @@ test("a survey built in the admin with every type and profile variant is answere
   const first = ((await (await page.request.get(responsesUrl, { headers: BASIC })).json()) as { surveyResponses: Listed[] }).surveyResponses;
   expect(first).toHaveLength(1);
   const stored = first[0];
-  expect(stored).toMatchObject({ channel: "shareable-link", channelSurveyDescription: "Two minutes, promised", reward: { type: "coupon", description: "10% off your next order", value: "BUILD10" }, emailMarketingOptIn: true });
+  expect(stored).toMatchObject({
+    channel: "shareable-link",
+    channelSurveyDescription: "Two minutes, promised",
+    reward: { type: "coupon", description: "10% off your next order", value: "BUILD10" },
+    emailMarketingOptIn: true,
+  });
   const ids = described.questions.map((x) => x.id);
   const profileId = (i: number) => described.questions[i].profileQuestionId;
   expect(stored.answeredQuestions).toEqual([

@@ -22,10 +22,9 @@ const ADMIN = `/admin/stores/${DEMO_STORE_ID}`;
 
 /** A response ID of the e2e database matching a SQL condition on survey_responses (read-only). */
 async function responseWhere(condition: RawBuilder<unknown>): Promise<string> {
-  const id = await withE2eDb(
-    (db) => value<string>(db, sql`SELECT survey_response_id FROM survey_responses WHERE store_id = ${DEMO_STORE_ID} AND ${condition} ORDER BY created_ms LIMIT 1`),
-    { readonly: true },
-  );
+  const id = await withE2eDb((db) => value<string>(db, sql`SELECT survey_response_id FROM survey_responses WHERE store_id = ${DEMO_STORE_ID} AND ${condition} ORDER BY created_ms LIMIT 1`), {
+    readonly: true,
+  });
   return id!;
 }
 
@@ -39,13 +38,15 @@ function rareWord(): { word: string; comment: string } {
   throw new Error("no rare word");
 }
 
-
 test("choose the NPS survey, see the NPS chart with its text alternative, find a response by a word of a real comment and open it", async ({ page }) => {
   await signIn(page);
   await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Surveys" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Surveys" })).toBeVisible();
   await expectNoAxeViolations(page);
-  await page.getByRole("navigation", { name: "Surveys" }).getByRole("link", { name: /Broadband NPS/ }).click();
+  await page
+    .getByRole("navigation", { name: "Surveys" })
+    .getByRole("link", { name: /Broadband NPS/ })
+    .click();
   await expect(page.getByRole("heading", { level: 2, name: "Broadband NPS" })).toBeVisible();
 
   const chart = page.getByRole("img", { name: "Weekly NPS of Broadband NPS" });
@@ -68,7 +69,11 @@ test("choose the NPS survey, see the NPS chart with its text alternative, find a
   await expect(page).toHaveURL(new RegExp(`q=${word}`));
   await expect(page.getByRole("heading", { name: "1 response match" })).toBeVisible();
   await expectNoAxeViolations(page);
-  await page.getByRole("table", { name: /Responses to Broadband NPS/ }).getByRole("link").first().click();
+  await page
+    .getByRole("table", { name: /Responses to Broadband NPS/ })
+    .getByRole("link")
+    .first()
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: "Response to Broadband NPS" })).toBeVisible();
   await expect(page.getByText(comment.trim().slice(0, 60))).toBeVisible();
   await expectNoAxeViolations(page);
@@ -78,8 +83,12 @@ test("a response of each demo survey shows every answered-question type and prof
   await signIn(page);
   const seen = new Set<string>();
   // The real NPS rows: score, reason and journey stage; the sample attribution survey: the other types.
-  const nps = await responseWhere(sql`survey_id = ${DEMO_SURVEY_IDS.nps} AND answered_questions_json LIKE '%"nps"%' AND answered_questions_json LIKE '%"single-value"%' AND answered_questions_json LIKE '%"text"%'`);
-  const attr = await responseWhere(sql`survey_id = ${DEMO_SURVEY_IDS.attribution} AND answered_questions_json LIKE '%"multi-value"%' AND answered_questions_json LIKE '%"multi-select"%' AND answered_questions_json LIKE '%marketingOptIn%' AND answered_questions_json LIKE '%"location"%' AND answered_questions_json LIKE '%"date-components"%'`);
+  const nps = await responseWhere(
+    sql`survey_id = ${DEMO_SURVEY_IDS.nps} AND answered_questions_json LIKE '%"nps"%' AND answered_questions_json LIKE '%"single-value"%' AND answered_questions_json LIKE '%"text"%'`,
+  );
+  const attr = await responseWhere(
+    sql`survey_id = ${DEMO_SURVEY_IDS.attribution} AND answered_questions_json LIKE '%"multi-value"%' AND answered_questions_json LIKE '%"multi-select"%' AND answered_questions_json LIKE '%marketingOptIn%' AND answered_questions_json LIKE '%"location"%' AND answered_questions_json LIKE '%"date-components"%'`,
+  );
   for (const id of [nps, attr]) {
     await page.goto(`${ADMIN}/surveys/responses/${id}`);
     await expect(page.getByRole("heading", { level: 1, name: /^Response to / })).toBeVisible();
@@ -87,7 +96,17 @@ test("a response of each demo survey shows every answered-question type and prof
     await expectNoAxeViolations(page);
   }
   expect([...seen].sort()).toEqual([
-    "email", "five-point", "multi-select", "nps", "profile-date-components", "profile-location", "profile-multi-value", "profile-single-value", "single-select", "star", "text",
+    "email",
+    "five-point",
+    "multi-select",
+    "nps",
+    "profile-date-components",
+    "profile-location",
+    "profile-multi-value",
+    "profile-single-value",
+    "single-select",
+    "star",
+    "text",
   ]);
   // Readable forms on the attribution response (the last one opened).
   await expect(page.locator('[data-answer-type="profile-date-components"] time')).toHaveText(/^\d{1,2} (January|February|March|April|May|June|July|August|September|October|November|December) \d{4}$/);
@@ -129,7 +148,9 @@ test("export the filtered responses as CSV: a header row and exactly the filtere
   const [download] = await Promise.all([page.waitForEvent("download"), exportLink.click()]);
   expect(download.suggestedFilename()).toMatch(/^broadband-nps-responses-\d{4}-\d{2}-\d{2}\.csv$/);
   const records = parse(readFileSync((await download.path())!), { bom: true }) as string[][];
-  expect(records[0]).toEqual(expect.arrayContaining(["surveyResponseId", "dateCreated", "channel", "How likely are you to recommend company to a friend or colleague?", "What is the main reason for your score?"]));
+  expect(records[0]).toEqual(
+    expect.arrayContaining(["surveyResponseId", "dateCreated", "channel", "How likely are you to recommend company to a friend or colleague?", "What is the main reason for your score?"]),
+  );
   expect(records.length - 1).toBe(count);
   const npsColumn = records[0].indexOf("How likely are you to recommend company to a friend or colleague?");
   expect(records.slice(1).every((r) => /^\d \(detractor\)$/.test(r[npsColumn]))).toBe(true);

@@ -15,7 +15,6 @@ import { DEMO_ADMIN, signInAsDemoMerchant as signIn, withE2eDb as withDb } from 
 const { email: EMAIL } = DEMO_ADMIN;
 const ADMIN = `/admin/stores/${DEMO_STORE_ID}`;
 
-
 /**
  * Insert a pending review into the demo store through the real repo function. Its text is a real
  * review from the shared data (index `index`), on that review's product, dated now (so it is newest).
@@ -25,13 +24,20 @@ async function insertPendingReview(index: number): Promise<{ reviewId: string; p
   const reviewId = randomUUID();
   await withDb(async (db) => {
     await reviewsRepo(db).insert({
-      reviewId, storeId: DEMO_STORE_ID, productId: real.productId, rating: real.rating, title: real.title, body: real.body,
-      createdMs: Date.now() + 60_000, status: "pending", reviewerName: "E2E shopper", reviewerEmail: "shopper@example.test",
+      reviewId,
+      storeId: DEMO_STORE_ID,
+      productId: real.productId,
+      rating: real.rating,
+      title: real.title,
+      body: real.body,
+      createdMs: Date.now() + 60_000,
+      status: "pending",
+      reviewerName: "E2E shopper",
+      reviewerEmail: "shopper@example.test",
     });
   });
   return { reviewId, productId: real.productId, title: real.title };
 }
-
 
 type ApiReview = { reviewId: string; reply?: { body: string } };
 async function storefrontReviews(page: Page, productId: string): Promise<ApiReview[]> {
@@ -155,7 +161,15 @@ test("settings: save translation and a group's content switch", async ({ page })
 test("every section is reachable from the navigation, has one h1, and no axe violations", async ({ page }) => {
   await signIn(page);
   await expectNoAxeViolations(page);
-  for (const [link, heading] of [["Surveys", "Surveys"], ["Questions", "Questions"], ["AI content", "AI content"], ["Rules and tiers", "Loyalty"], ["Moderation", "Reviews"], ["Store settings", "Settings"], ["Integration", "Integration"]]) {
+  for (const [link, heading] of [
+    ["Surveys", "Surveys"],
+    ["Questions", "Questions"],
+    ["AI content", "AI content"],
+    ["Rules and tiers", "Loyalty"],
+    ["Moderation", "Reviews"],
+    ["Store settings", "Settings"],
+    ["Integration", "Integration"],
+  ]) {
     await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: link, exact: true }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
     await expect(page.getByRole("link", { name: link, exact: true })).toHaveAttribute("aria-current", "page");

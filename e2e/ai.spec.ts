@@ -35,9 +35,7 @@ async function openProductPage(page: Page, productId: string, summaryStyle = "")
 test.beforeAll(async ({ request }) => {
   test.setTimeout(240_000);
   // generated in the background after start-up; the most-reviewed product is queued first
-  await expect
-    .poll(async () => Object.keys(await (await request.get(api(`/products/${RICH}/reviews_summary`))).json()).length, { timeout: 200_000, intervals: [2000] })
-    .toBe(1);
+  await expect.poll(async () => Object.keys(await (await request.get(api(`/products/${RICH}/reviews_summary`))).json()).length, { timeout: 200_000, intervals: [2000] }).toBe(1);
 });
 
 test("summary and keyword chips render on a product with enough reviews", async ({ page, request }) => {
@@ -56,13 +54,14 @@ test("summary and keyword chips render on a product with enough reviews", async 
 
 test("choosing a chip selects its keyword (event + filtered list), choosing it again clears it", async ({ page, request }) => {
   await openProductPage(page, RICH);
-  await page.locator("chorus-reviews-keywords").getByRole("button", { name: /^Show all \d+ topics$/ }).click(); // fabric is in a later topic
+  await page
+    .locator("chorus-reviews-keywords")
+    .getByRole("button", { name: /^Show all \d+ topics$/ })
+    .click(); // fabric is in a later topic
   const chip = page.locator("chorus-reviews-keywords").getByRole("button", { name: /^fabric \d/ });
   await chip.click();
   await expect(chip).toHaveAttribute("aria-pressed", "true");
-  expect(await page.evaluate(() => (window as unknown as { __selected: unknown[] }).__selected)).toEqual([
-    { keyword: "fabric", storeId: DEMO_STORE_ID, productId: RICH },
-  ]);
+  expect(await page.evaluate(() => (window as unknown as { __selected: unknown[] }).__selected)).toEqual([{ keyword: "fabric", storeId: DEMO_STORE_ID, productId: RICH }]);
   await expectNoAxeViolations(page);
 
   const filtered = await (await request.get(api(`/products/${RICH}/reviews?keyword=fabric&limit=25`))).json();

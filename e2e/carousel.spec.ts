@@ -188,9 +188,17 @@ test("reviews carousel: min-rating and with-media pick the reviews (the API's ra
   expect(withMedia.reviews.map((r) => r.reviewId)).not.toEqual(newest.reviews.slice(0, 3).map((r) => r.reviewId));
 });
 
-for (const [theme, colours] of [["black", "background: #000; color: #eee;"], ["mid-grey", "background: #8a8a8a; color: #000;"]]) {
+for (const [theme, colours] of [
+  ["black", "background: #000; color: #eee;"],
+  ["mid-grey", "background: #8a8a8a; color: #000;"],
+]) {
   test(`both carousels on a ${theme} page with no --chorus-* variables: axe finds nothing`, async ({ page }) => {
-    await openPage(page, `<chorus-reviews-carousel store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" min-rating="1" autoplay></chorus-reviews-carousel><chorus-review-media store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" layout="carousel"></chorus-review-media>`, "en", colours);
+    await openPage(
+      page,
+      `<chorus-reviews-carousel store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" min-rating="1" autoplay></chorus-reviews-carousel><chorus-review-media store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" layout="carousel"></chorus-review-media>`,
+      "en",
+      colours,
+    );
     await expect(carousel(page)).toHaveAttribute("state", "ready");
     await expect(page.locator("chorus-review-media")).toHaveAttribute("state", "ready");
     await expectNoAxeViolations(page);
@@ -201,7 +209,11 @@ for (const [theme, colours] of [["black", "background: #000; color: #eee;"], ["m
 }
 
 test("reviews carousel and media lightbox in German: the shipped translation", async ({ page }) => {
-  await openPage(page, `<chorus-reviews-carousel store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" min-rating="1" limit="3"></chorus-reviews-carousel><chorus-review-media store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" layout="carousel"></chorus-review-media>`, "de");
+  await openPage(
+    page,
+    `<chorus-reviews-carousel store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" min-rating="1" limit="3"></chorus-reviews-carousel><chorus-review-media store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" layout="carousel"></chorus-review-media>`,
+    "de",
+  );
   await expect(carousel(page)).toHaveAttribute("state", "ready");
   await expect(carousel(page).getByRole("region", { name: "Kundenbewertungen" })).toBeVisible();
   await expect(status(page)).toHaveText("1 von 3");
@@ -241,7 +253,10 @@ test("reviews carousel: the loader's reservation equals the loading box; nothing
   expect(Math.abs((await height(page)) - inLoadingState)).toBeLessThanOrEqual(1);
 
   // A product without reviews: nothing rendered, no space.
-  await openPage(page, `<chorus-reviews-carousel store-id="${DEMO_STORE_ID}" product-id="${EMPTY_PRODUCT}"></chorus-reviews-carousel><chorus-review-media store-id="${DEMO_STORE_ID}" product-id="${EMPTY_PRODUCT}" layout="carousel"></chorus-review-media><p id="after">After</p>`);
+  await openPage(
+    page,
+    `<chorus-reviews-carousel store-id="${DEMO_STORE_ID}" product-id="${EMPTY_PRODUCT}"></chorus-reviews-carousel><chorus-review-media store-id="${DEMO_STORE_ID}" product-id="${EMPTY_PRODUCT}" layout="carousel"></chorus-review-media><p id="after">After</p>`,
+  );
   await expect(carousel(page)).toHaveAttribute("state", "empty");
   await expect(page.locator("chorus-review-media")).toHaveAttribute("state", "empty");
   expect(await height(page)).toBe(0);
@@ -252,7 +267,10 @@ test("reviews carousel: the loader's reservation equals the loading box; nothing
 
 test("media carousel: axe, row buttons and arrow keys, the lightbox shows the review beside the photo, Escape returns focus", async ({ page, request }) => {
   await page.setViewportSize({ width: 900, height: 800 });
-  await openPage(page, `<section aria-label="Customer photos" style="max-width: 25rem"><chorus-review-media store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" limit="12" layout="carousel"></chorus-review-media></section>`);
+  await openPage(
+    page,
+    `<section aria-label="Customer photos" style="max-width: 25rem"><chorus-review-media store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" limit="12" layout="carousel"></chorus-review-media></section>`,
+  );
   const gallery = page.locator("chorus-review-media");
   await expect(gallery).toHaveAttribute("state", "ready");
   const thumbs = gallery.locator("[part=thumbnail]");

@@ -21,8 +21,16 @@ test.beforeAll(async () => {
   const { DEMO_IMPORT: _i, DATABASE_URL: _d, ...parent } = process.env;
   child = spawn(process.execPath, ["server/http/main.ts"], {
     env: {
-      ...parent, PORT: "0", HOST: "127.0.0.1", CHORUS_DEMO: "1", DEMO_DATA_DIR: join(dir, "empty"), DATABASE_PATH: join(dir, "chorus.sqlite"),
-      MEDIA_PATH: join(dir, "media"), READ_WORKERS: "0", CHORUS_AI_WORKER: "0", LOG_LEVEL: "silent",
+      ...parent,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      CHORUS_DEMO: "1",
+      DEMO_DATA_DIR: join(dir, "empty"),
+      DATABASE_PATH: join(dir, "chorus.sqlite"),
+      MEDIA_PATH: join(dir, "media"),
+      READ_WORKERS: "0",
+      CHORUS_AI_WORKER: "0",
+      LOG_LEVEL: "silent",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

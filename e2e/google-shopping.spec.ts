@@ -16,7 +16,10 @@ test("feed address, coverage, identifiers CSV and a new address", async ({ page,
   await expect(page.getByRole("heading", { level: 1, name: "Google Shopping" })).toBeVisible();
   const address = (await page.locator("#feed-url").textContent())!;
   expect(address).toMatch(new RegExp(`/v1/stores/${DEMO_STORE_ID}/feeds/google-product-reviews\\.xml\\?token=[A-Za-z0-9_-]{43}$`));
-  const local = (url: string) => { const u = new URL(url); return `${u.pathname}${u.search}`; };
+  const local = (url: string) => {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  };
   const feed = await request.get(local(address));
   expect(feed.status()).toBe(200);
   expect(feed.headers()["content-type"]).toBe("application/xml; charset=utf-8");
@@ -32,7 +35,8 @@ test("feed address, coverage, identifiers CSV and a new address", async ({ page,
   const topId = top.match(/(\d+)\s*$/)?.[1];
   expect(topId).toBeTruthy();
   await page.getByLabel("CSV file").setInputFiles({
-    name: "identifiers.csv", mimeType: "text/csv",
+    name: "identifiers.csv",
+    mimeType: "text/csv",
     buffer: Buffer.from(`productId,variantId,gtin,mpn,sku,brand\r\nshopify-${topId},,4006381333931,,,\r\nshopify-${topId},v2,4006381333932,,,\r\n`),
   });
   await page.getByRole("button", { name: "Import" }).click();

@@ -19,10 +19,20 @@ async function insertHeldReview(index: number, ageDays: number) {
   const real = realReviews().filter((r) => r.title && r.body && !r.title.includes("'"))[index];
   const reviewId = randomUUID();
   const createdMs = Date.now() - ageDays * DAY;
-  await withDb((db) => reviewsRepo(db).insert({
-    reviewId, storeId: DEMO_STORE_ID, productId: real.productId, rating: 2, title: real.title, body: real.body,
-    createdMs, status: "pending", reviewerName: "Held shopper", reviewerEmail: "held@example.test",
-  }));
+  await withDb((db) =>
+    reviewsRepo(db).insert({
+      reviewId,
+      storeId: DEMO_STORE_ID,
+      productId: real.productId,
+      rating: 2,
+      title: real.title,
+      body: real.body,
+      createdMs,
+      status: "pending",
+      reviewerName: "Held shopper",
+      reviewerEmail: "held@example.test",
+    }),
+  );
   return { reviewId, productId: real.productId, title: real.title, createdMs };
 }
 

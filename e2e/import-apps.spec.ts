@@ -46,7 +46,11 @@ test("upload a Judge.me export, preview and map its columns, import it, and uplo
   await page.getByLabel("Export file (CSV)").setInputFiles(fixture("judgeme.csv"));
   await page.getByRole("button", { name: "Upload and preview" }).click();
   await expect(page.getByRole("heading", { name: "2. Preview: nothing is imported yet" })).toBeVisible();
-  const stat = (name: string) => page.locator(".stats div").filter({ has: page.getByText(name, { exact: true }) }).locator("dd");
+  const stat = (name: string) =>
+    page
+      .locator(".stats div")
+      .filter({ has: page.getByText(name, { exact: true }) })
+      .locator("dd");
   await expect(stat("Reviews to import")).toHaveText("5");
   await expect(stat("Published / pending / hidden / spam")).toHaveText("3 / 1 / 0 / 1");
   await expect(page.getByLabel("review_date", { exact: true })).toHaveValue("date");

@@ -37,7 +37,10 @@ test("connect, the delivery log, disconnect; axe on each state", async ({ page, 
   await expectNoAxeViolations(page);
 
   // A shopper's review through the storefront API: its Klaviyo event and profile update are in the log.
-  const product = (await withE2eDb((db) => value<string>(db, sql`SELECT scope_id FROM review_aggregates WHERE store_id = ${DEMO_STORE_ID} AND scope_type = 'product' ORDER BY review_count DESC LIMIT 1`), { readonly: true }))!;
+  const product = (await withE2eDb(
+    (db) => value<string>(db, sql`SELECT scope_id FROM review_aggregates WHERE store_id = ${DEMO_STORE_ID} AND scope_type = 'product' ORDER BY review_count DESC LIMIT 1`),
+    { readonly: true },
+  ))!;
   const text = realReviews().find((r) => r.title && r.body)!;
   const review = await request.post(`/v1/stores/${DEMO_STORE_ID}/products/shopify-${product}/reviews`, {
     data: { rating: text.rating, title: text.title, body: text.body, displayName: "Kim", email: SHOPPER },

@@ -47,7 +47,10 @@ test.beforeAll(async ({ baseURL }) => {
   const script = `<script async src="${baseURL}/widgets/chorus.js"></script>`;
   pages.set(
     "/review-locale",
-    page_("en", `${script}\n<chorus-reviews id="de" locale="de" page-size="3" store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}"></chorus-reviews>\n<chorus-reviews id="tlh" locale="tlh" page-size="3" store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}"></chorus-reviews>`),
+    page_(
+      "en",
+      `${script}\n<chorus-reviews id="de" locale="de" page-size="3" store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}"></chorus-reviews>\n<chorus-reviews id="tlh" locale="tlh" page-size="3" store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}"></chorus-reviews>`,
+    ),
   );
 });
 test.beforeAll(async ({ request }) => {
@@ -85,7 +88,9 @@ test("German UI: German words and dates, each German part once, axe", async ({ p
   await expect(reviews.locator("[part=date]").first()).toHaveText(/^\d{1,2}\. (Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember) \d{4}$/);
   await expect(page.locator("chorus-questions").getByRole("button", { name: "Frage stellen" })).toBeVisible();
   // (The loyalty widget's earning rules, e.g. "Write a review", are the store's own names, not widget words.)
-  await expect(page.locator("chorus-star-rating, chorus-reviews, chorus-questions, chorus-review-media, chorus-reviews-summary").getByText(/Write a review|Sort reviews by|Ask a question|Newest|Load more/)).toHaveCount(0);
+  await expect(
+    page.locator("chorus-star-rating, chorus-reviews, chorus-questions, chorus-review-media, chorus-reviews-summary").getByText(/Write a review|Sort reviews by|Ask a question|Newest|Load more/),
+  ).toHaveCount(0);
   // The static modules (no language in their URL), and each German part once.
   expect(modules.length).toBeGreaterThanOrEqual(3);
   for (const module of modules) expect(module).toMatch(/^\/widgets\/chunks\/[\w-]+\.js$/);
@@ -130,7 +135,10 @@ test("review-text translation: locale=de asks for de-formal and shows the list; 
 function englishCatalogue(): { phrases: string[]; words: Set<string> } {
   const en = SUMMARY_TEXTS.en;
   const texts = [...Object.values(DEFAULT_TEXTS), en.rating.one!, en.rating.other, en.recommend, en.praised, en.criticised, en.noComplaint, ...Object.values(en.topics)];
-  const pieces = texts.flatMap((t) => t.split(/\{\w+\}/)).map((p) => p.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, "")).filter((p) => /\p{L}{2}/u.test(p));
+  const pieces = texts
+    .flatMap((t) => t.split(/\{\w+\}/))
+    .map((p) => p.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, ""))
+    .filter((p) => /\p{L}{2}/u.test(p));
   return { phrases: [...new Set(pieces.filter((p) => /\s/.test(p)))], words: new Set(pieces.filter((p) => !/\s/.test(p))) };
 }
 
@@ -170,7 +178,11 @@ async function uiTexts(page: Page, quote: [string, string]): Promise<{ text: str
         for (const child of el.childNodes) {
           if (child.nodeType !== 3 || !child.textContent?.trim() || shoppers(el, host)) continue;
           let text = child.textContent.trim();
-          if (host === "chorus-reviews-summary") text = text.split(quote[0]).map((s, i) => (i ? s.slice(s.indexOf(quote[1]) + 1) : s)).join("");
+          if (host === "chorus-reviews-summary")
+            text = text
+              .split(quote[0])
+              .map((s, i) => (i ? s.slice(s.indexOf(quote[1]) + 1) : s))
+              .join("");
           out.push({ text, where: `${host} ${el.localName}.${partOf(el).join(".")}` });
         }
       }

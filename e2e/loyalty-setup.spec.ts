@@ -27,7 +27,9 @@ const SHOPPER = { platformCustomerId: `shopper-${run}`, email: `shopper-${run}@s
 const JOIN = "Accept the terms and join our rewards program";
 let secret = "";
 /** Real reviews of the CC0 clothing file for the CSV and the member's review (never invented text). */
-const [R1, R2, R3] = realReviews().filter((r) => r.title && r.body && !r.body.includes("\n")).slice(10, 13);
+const [R1, R2, R3] = realReviews()
+  .filter((r) => r.title && r.body && !r.body.includes("\n"))
+  .slice(10, 13);
 
 /** A brand-new store (auto-publish, so the member's review counts at once) the demo merchant belongs to, without a loyalty program. */
 test.beforeAll(async () => {
@@ -114,7 +116,10 @@ test("add earning rules, a redemption rule and a VIP tier on the loyalty page", 
   await expect(page.locator("#er-new-name-error")).toHaveText("Name is required");
   await expectNoAxeViolations(page);
 
-  for (const [type, name, points] of [["Sign-up", "Join bonus", "100"], ["Review", "Write a review", "50"]]) {
+  for (const [type, name, points] of [
+    ["Sign-up", "Join bonus", "100"],
+    ["Review", "Write a review", "50"],
+  ]) {
     const form = page.getByRole("form", { name: "Add an earning rule" });
     await form.getByLabel("Type").selectOption({ label: type });
     await form.getByLabel("Name shown to shoppers").fill(name);
@@ -141,7 +146,10 @@ test("add earning rules, a redemption rule and a VIP tier on the loyalty page", 
   await expectNoAxeViolations(page);
 
   const api = await (await page.request.get(`/v1/stores/${STORE}/loyalty/earning_rules`)).json();
-  expect(api.earningRules.map((r: { name: string; points: number }) => [r.name, r.points])).toEqual([["Join bonus", 100], ["Write a review", 50]]);
+  expect(api.earningRules.map((r: { name: string; points: number }) => [r.name, r.points])).toEqual([
+    ["Join bonus", 100],
+    ["Write a review", 50],
+  ]);
   const tiers = await (await page.request.get(`/v1/stores/${STORE}/loyalty/vip_tiers`)).json();
   expect(tiers.vipTiers).toEqual([expect.objectContaining({ name: "Insider", pointsThreshold: 0, pointsMultiplier: 1, perks: ["Early access to sales", "Birthday gift"] })]);
 });
@@ -189,7 +197,11 @@ test("a shop on another origin shows the reviews; the enrol button works with a 
   const laterContext = await browser.newContext();
   const later = await laterContext.newPage();
   await openShopPage(later, baseURL!, token);
-  const card = (title: string) => later.locator("chorus-reviews").locator("article").filter({ has: later.getByRole("heading", { name: title }) });
+  const card = (title: string) =>
+    later
+      .locator("chorus-reviews")
+      .locator("article")
+      .filter({ has: later.getByRole("heading", { name: title }) });
   await expect(card(R3.title).locator("[part=incentive-note]")).toHaveText("Received a reward for this review");
   await expect(card(R1.title).locator("[part=incentive-note]")).toHaveCount(0);
   await expectNoAxeViolations(later, "chorus-reviews");
@@ -199,6 +211,11 @@ test("a shop on another origin shows the reviews; the enrol button works with a 
   await page.goto(`${ADMIN}/reviews?status=published`);
   const adminCard = page.locator("article").filter({ has: page.getByRole("heading", { name: R3.title }) });
   await expect(adminCard.getByTestId("incentivized")).toHaveText("Received a reward for this review");
-  await expect(page.locator("article").filter({ has: page.getByRole("heading", { name: R2.title }) }).getByTestId("incentivized")).toHaveCount(0);
+  await expect(
+    page
+      .locator("article")
+      .filter({ has: page.getByRole("heading", { name: R2.title }) })
+      .getByTestId("incentivized"),
+  ).toHaveCount(0);
   await expectNoAxeViolations(page);
 });

@@ -44,7 +44,10 @@ test("pending shopper sees the exact button text and legal sentence with working
   await expectNoAxeViolations(page);
 
   // The links work: each opens its policy page.
-  for (const [name, heading] of [["Chorus Rewards Terms and Conditions", "Chorus Rewards Terms and Conditions"], ["Privacy Policy", "Privacy Policy"]]) {
+  for (const [name, heading] of [
+    ["Chorus Rewards Terms and Conditions", "Chorus Rewards Terms and Conditions"],
+    ["Privacy Policy", "Privacy Policy"],
+  ]) {
     const href = await legal.getByRole("link", { name }).getAttribute("href");
     const res = await page.request.get(href!);
     expect(res.status()).toBe(200);

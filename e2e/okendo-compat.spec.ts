@@ -42,16 +42,28 @@ test.beforeAll(async () => {
   try {
     await services.stores.upsertProduct({ storeId: DEMO_STORE_ID, productId: PRODUCT_ID, name: "Okendo Linen Shirt" });
     // Two of the demo's generated swatches, attached to R1 (the files exist under the media route).
-    const swatches = await all<{ thumbnail_url: string; large_url: string; full_size_url: string }>(db,
-      sql`SELECT thumbnail_url, large_url, full_size_url FROM review_media WHERE store_id = ${DEMO_STORE_ID} AND status = 'published' AND type = 'image' LIMIT 2`);
+    const swatches = await all<{ thumbnail_url: string; large_url: string; full_size_url: string }>(
+      db,
+      sql`SELECT thumbnail_url, large_url, full_size_url FROM review_media WHERE store_id = ${DEMO_STORE_ID} AND status = 'published' AND type = 'image' LIMIT 2`,
+    );
     const base = Date.now();
     await transaction(db, async () => {
       for (const [i, r] of REVIEWS.entries()) {
         const reviewId = crypto.randomUUID();
         ids.push(reviewId);
         await services.reviewsData.insert({
-          reviewId, storeId: DEMO_STORE_ID, productId: PRODUCT_ID, rating: r.rating, title: r.title, body: i === 4 ? XSS_BODY : `${r.title}: body text.`,
-          createdMs: base - i * 60_000, status: "published", reviewerName: `Shopper ${i + 1}`, isRecommended: r.rec, helpfulCount: r.up, unhelpfulCount: r.down,
+          reviewId,
+          storeId: DEMO_STORE_ID,
+          productId: PRODUCT_ID,
+          rating: r.rating,
+          title: r.title,
+          body: i === 4 ? XSS_BODY : `${r.title}: body text.`,
+          createdMs: base - i * 60_000,
+          status: "published",
+          reviewerName: `Shopper ${i + 1}`,
+          isRecommended: r.rec,
+          helpfulCount: r.up,
+          unhelpfulCount: r.down,
           productAttributes: r.size ? [{ title: "Size bought", type: "single-value", value: r.size }] : undefined,
         });
         if (r.fit !== null) {
@@ -61,19 +73,36 @@ test.beforeAll(async () => {
       }
       await run(db, sql`UPDATE reviews SET reply_body = ${"Thanks <b>for</b> telling us"}, reply_created_ms = ${base} WHERE review_id = ${ids[4]}`);
       for (const [position, s] of swatches.entries()) {
-        await run(db, sql`INSERT INTO review_media (media_id, store_id, review_id, product_id, type, status, alt, thumbnail_url, large_url, full_size_url, position, created_ms)
-          VALUES (${crypto.randomUUID()}, ${DEMO_STORE_ID}, ${ids[0]}, ${PRODUCT_ID}, 'image', 'published', 'A colour swatch', ${s.thumbnail_url}, ${s.large_url}, ${s.full_size_url}, ${position}, ${base - position})`);
+        await run(
+          db,
+          sql`INSERT INTO review_media (media_id, store_id, review_id, product_id, type, status, alt, thumbnail_url, large_url, full_size_url, position, created_ms)
+          VALUES (${crypto.randomUUID()}, ${DEMO_STORE_ID}, ${ids[0]}, ${PRODUCT_ID}, 'image', 'published', 'A colour swatch', ${s.thumbnail_url}, ${s.large_url}, ${s.full_size_url}, ${position}, ${base - position})`,
+        );
       }
     });
     const questionId = crypto.randomUUID();
-    await services.questionsData.insertQuestion({ questionId, storeId: DEMO_STORE_ID, productId: PRODUCT_ID, body: "Is the linen see-through?", askerName: "Grace H.", status: "published", createdMs: base });
+    await services.questionsData.insertQuestion({
+      questionId,
+      storeId: DEMO_STORE_ID,
+      productId: PRODUCT_ID,
+      body: "Is the linen see-through?",
+      askerName: "Grace H.",
+      status: "published",
+      createdMs: base,
+    });
     await services.questions.answerAsStore({ storeId: DEMO_STORE_ID, questionId, body: ANSWER, authorName: "Chorus Demo Boutique", status: "published" });
   } finally {
     await services.close();
   }
   const out = await build({
-    entryPoints: [join(process.cwd(), "e2e/okendo/entry.mjs")], bundle: true, write: false, format: "iife", platform: "browser", target: "es2020",
-    define: { "process.env.NODE_ENV": '"production"' }, logLevel: "silent",
+    entryPoints: [join(process.cwd(), "e2e/okendo/entry.mjs")],
+    bundle: true,
+    write: false,
+    format: "iife",
+    platform: "browser",
+    target: "es2020",
+    define: { "process.env.NODE_ENV": '"production"' },
+    logLevel: "silent",
   });
   bundle = out.outputFiles[0]!.text;
 });
@@ -81,9 +110,13 @@ test.beforeAll(async () => {
 /** Open the Okendo client on a page of this server's origin, its API routed here; returns the console errors seen. */
 async function openOkendo(page: Page, baseURL: string): Promise<string[]> {
   const errors: string[] = [];
-  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
   page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("response", (r) => { if (r.status() >= 400 && !r.url().includes("/vote")) errors.push(`${r.status()} ${r.url()}`); });
+  page.on("response", (r) => {
+    if (r.status() >= 400 && !r.url().includes("/vote")) errors.push(`${r.status()} ${r.url()}`);
+  });
   // Media URLs are absolute on the server's public origin: routed too (a routed page may not reach loopback addresses itself).
   await page.route(/\/media\//, async (route) => route.fulfill({ response: await route.fetch() }));
   await page.route("https://api.okendo.io/v1/**", async (route) => {
@@ -92,12 +125,14 @@ async function openOkendo(page: Page, baseURL: string): Promise<string[]> {
     await route.fulfill({ response });
   });
   const css = readFileSync(join(OKENDO_DIST, "css/main.min.css"), "utf8");
-  await page.route(`${baseURL}${PAGE_PATH}`, (route) => route.fulfill({
-    contentType: "text/html; charset=utf-8",
-    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Okendo client</title><link rel="icon" href="data:,"><style>${css}</style></head>
+  await page.route(`${baseURL}${PAGE_PATH}`, (route) =>
+    route.fulfill({
+      contentType: "text/html; charset=utf-8",
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Okendo client</title><link rel="icon" href="data:,"><style>${css}</style></head>
       <body><div id="app"></div><script>window.__okendoTest = ${JSON.stringify({ subscriberId: DEMO_STORE_ID, productId: PRODUCT_ID })};</script>
       <script>${bundle.replace(/<\/script/gi, "<\\/script")}</script></body></html>`,
-  }));
+    }),
+  );
   // The client's stylesheet refers to its own images and flags (../images, ../icons of the page).
   await page.route(new RegExp(`^${baseURL}/(images|icons)/[\\w.-]+\\.(svg|gif|png)$`), (route) => {
     const path = new URL(route.request().url()).pathname;

@@ -43,9 +43,15 @@ test.beforeAll(async () => {
   shop = await startShopOrigin();
   dir = mkdtempSync(join(tmpdir(), "chorus-hydrogen-"));
   // The server side: one ES module with React, react-dom/server and the package (one copy of React).
-  await build({ ...esbuildOptions, entryPoints: [join(process.cwd(), "e2e/okendo/hydrogen-app.mjs")], platform: "node", format: "esm", outfile: join(dir, "app.mjs"),
+  await build({
+    ...esbuildOptions,
+    entryPoints: [join(process.cwd(), "e2e/okendo/hydrogen-app.mjs")],
+    platform: "node",
+    format: "esm",
+    outfile: join(dir, "app.mjs"),
     // react-dom/server (CommonJS) requires Node's built-ins.
-    banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' } });
+    banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' },
+  });
   app = (await import(pathToFileURL(join(dir, "app.mjs")).href)) as AppModule;
   const out = await build({ ...esbuildOptions, entryPoints: [join(process.cwd(), "e2e/okendo/hydrogen-entry.mjs")], platform: "browser", format: "iife", target: "es2020", write: false });
   client = out.outputFiles[0]!.text;
@@ -84,9 +90,13 @@ test("Okendo's Hydrogen components, server-rendered and hydrated, show Chorus's 
     <body><div id="root">${html}</div><script>window.__hydrogenTest = ${json};</script><script>${client.replace(/<\/script/gi, "<\\/script")}</script></body></html>`;
 
   const errors: string[] = [];
-  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
   page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("response", (r) => { if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`); });
+  page.on("response", (r) => {
+    if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`);
+  });
   await page.route(`https://${CHORUS_HOST}/**`, async (route) => {
     const response = await route.fetch({ url: route.request().url().replace(`https://${CHORUS_HOST}`, baseURL!) });
     await route.fulfill({ response });
@@ -112,7 +122,7 @@ test("Okendo's Hydrogen components, server-rendered and hydrated, show Chorus's 
   expect(firstPage.reviews.length).toBe(3);
   for (const review of firstPage.reviews) await expect(reviews.locator(`article[data-review-id="${review.reviewId}"]`)).toBeVisible();
   const carousel = page.locator(`[data-oke-carousel] > chorus-reviews-carousel[store-id="${DEMO_STORE_ID}"]`);
-  expect(await carousel.getAttribute("product-id") ?? "", "the whole store's carousel").toBe("");
+  expect((await carousel.getAttribute("product-id")) ?? "", "the whole store's carousel").toBe("");
   await expect(carousel.locator("[part=status]")).toHaveText(/^1 of \d+$/);
 
   await expectNoAxeViolations(page);

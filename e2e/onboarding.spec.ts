@@ -21,7 +21,9 @@ const OWNER = { email: `walk-owner-${run}@e2e-shop.test`, password: "walk owner 
 const MEMBER = `walk-member-${run}@e2e-shop.test`;
 const PRODUCT = "shopify-7001";
 /** Two real reviews of the CC0 clothing file (never invented text). */
-const REAL = realReviews().filter((r) => r.title && r.body && !r.body.includes("\n")).slice(0, 2);
+const REAL = realReviews()
+  .filter((r) => r.title && r.body && !r.body.includes("\n"))
+  .slice(0, 2);
 
 let shop: ShopOrigin;
 test.beforeAll(async () => {
@@ -72,9 +74,7 @@ test("sign up, loyalty on, import reviews, paste the snippet on another origin, 
   const snippet = (await page.locator("#widget-snippet").textContent())!;
   expect(snippet).toContain(`store-id="${store.storeId}"`);
   const token = await signPlatformToken(secret, { platformCustomerId: `walk-shopper-${run}`, email: `walk-shopper-${run}@example.com` });
-  const pasted = snippet
-    .replace(/product-id="[^"]*"/g, `product-id="${PRODUCT}"`)
-    .replace(/<chorus-loyalty /, `<chorus-loyalty customer-token="${token}" `);
+  const pasted = snippet.replace(/product-id="[^"]*"/g, `product-id="${PRODUCT}"`).replace(/<chorus-loyalty /, `<chorus-loyalty customer-token="${token}" `);
   shop.html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Walk Boutique</title></head><body><main><h1>Walk Boutique</h1>\n${pasted}\n</main></body></html>`;
   const shopper = await freshPage(browser);
   await shopper.goto(shop.url("/products/7001"));

@@ -20,23 +20,40 @@ import { waitForMail } from "./mailbox.ts";
  */
 async function expectNoAxeViolationsOutsidePreview(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).exclude("iframe.mail-preview").analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), "axe violations").toEqual([]);
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    "axe violations",
+  ).toEqual([]);
 }
 
 test("a message is sent to the SMTP sink and shown in the outbox, list and detail, with axe", async ({ page }) => {
   const subject = `Tell us about your order ${randomUUID().slice(0, 8)}`;
   const to = `outbox-${randomUUID().slice(0, 8)}@example.com`;
   const { html, text } = renderMail({
-    storeName: "Chorus demo store", preheader: "It takes a minute", heading: "How is your new dress?",
+    storeName: "Chorus demo store",
+    preheader: "It takes a minute",
+    heading: "How is your new dress?",
     paragraphs: ["Thank you for your order <#1001>.", "Tell other shoppers what you think."],
-    action: { label: "Write a review", url: "https://reviews.example.com/r/demo-token" }, footer: "You get this e-mail because you ordered from the Chorus demo store.",
+    action: { label: "Write a review", url: "https://reviews.example.com/r/demo-token" },
+    footer: "You get this e-mail because you ordered from the Chorus demo store.",
   });
   const messageId = randomUUID();
-  await withE2eDb((db) => mailRepo(db).insert({
-    message_id: messageId, store_id: DEMO_STORE_ID, kind: "review-request", to_address: to, subject, html, text,
-    headers_json: JSON.stringify({ "List-Unsubscribe": "<https://reviews.example.com/u/demo>" }), dedupe_key: null, status: "queued",
-    next_attempt_ms: Date.now(), created_ms: Date.now(),
-  }));
+  await withE2eDb((db) =>
+    mailRepo(db).insert({
+      message_id: messageId,
+      store_id: DEMO_STORE_ID,
+      kind: "review-request",
+      to_address: to,
+      subject,
+      html,
+      text,
+      headers_json: JSON.stringify({ "List-Unsubscribe": "<https://reviews.example.com/u/demo>" }),
+      dedupe_key: null,
+      status: "queued",
+      next_attempt_ms: Date.now(),
+      created_ms: Date.now(),
+    }),
+  );
 
   // The send loop (every 15 s at the latest) delivers it to the sink.
   const received = await waitForMail((m) => m.subject === subject, 40_000);
@@ -84,13 +101,27 @@ test("a message is sent to the SMTP sink and shown in the outbox, list and detai
 test("a script in a message's HTML never runs in the admin", async ({ page }) => {
   const messageId = randomUUID();
   const subject = `Scripted ${messageId.slice(0, 8)}`;
-  await withE2eDb((db) => mailRepo(db).insert({
-    message_id: messageId, store_id: DEMO_STORE_ID, kind: "test", to_address: "x@example.com", subject,
-    html: `<html><body><h1>Hi</h1><script>parent.document.title = "pwned"; document.body.dataset.ran = "1";</script><img src=x onerror="document.body.dataset.ran='2'"></body></html>`,
-    text: "Hi", headers_json: "{}", dedupe_key: null, status: "kept", next_attempt_ms: Date.now(), created_ms: Date.now(),
-  }));
+  await withE2eDb((db) =>
+    mailRepo(db).insert({
+      message_id: messageId,
+      store_id: DEMO_STORE_ID,
+      kind: "test",
+      to_address: "x@example.com",
+      subject,
+      html: `<html><body><h1>Hi</h1><script>parent.document.title = "pwned"; document.body.dataset.ran = "1";</script><img src=x onerror="document.body.dataset.ran='2'"></body></html>`,
+      text: "Hi",
+      headers_json: "{}",
+      dedupe_key: null,
+      status: "kept",
+      next_attempt_ms: Date.now(),
+      created_ms: Date.now(),
+    }),
+  );
   const dialogs: string[] = [];
-  page.on("dialog", (d) => { dialogs.push(d.message()); void d.dismiss(); });
+  page.on("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
   await signInAsDemoMerchant(page);
   await page.goto(`/admin/outbox/${messageId}`);
   const frame = page.frameLocator("iframe.mail-preview");
@@ -104,13 +135,25 @@ test("a failed message is sent again from its page", async ({ page }) => {
   const messageId = randomUUID();
   const subject = `Failed at first ${messageId.slice(0, 8)}`;
   const { html, text } = renderMail({ storeName: "Chorus demo store", heading: "Join the team", paragraphs: ["You are invited."] });
-  await withE2eDb((db) => transaction(db, async () => {
-    await mailRepo(db).insert({
-      message_id: messageId, store_id: DEMO_STORE_ID, kind: "invite", to_address: "retry@example.com", subject, html, text,
-      headers_json: "{}", dedupe_key: null, status: "queued", next_attempt_ms: Date.now() + 86_400_000, created_ms: Date.now(),
-    });
-    await run(db, sql`UPDATE mail_outbox SET status = 'failed', attempts = 8, last_error = 'refused: EENVELOPE: 550 Mailbox unavailable' WHERE message_id = ${messageId}`);
-  }));
+  await withE2eDb((db) =>
+    transaction(db, async () => {
+      await mailRepo(db).insert({
+        message_id: messageId,
+        store_id: DEMO_STORE_ID,
+        kind: "invite",
+        to_address: "retry@example.com",
+        subject,
+        html,
+        text,
+        headers_json: "{}",
+        dedupe_key: null,
+        status: "queued",
+        next_attempt_ms: Date.now() + 86_400_000,
+        created_ms: Date.now(),
+      });
+      await run(db, sql`UPDATE mail_outbox SET status = 'failed', attempts = 8, last_error = 'refused: EENVELOPE: 550 Mailbox unavailable' WHERE message_id = ${messageId}`);
+    }),
+  );
   await signInAsDemoMerchant(page);
   await page.goto(`/admin/outbox/${messageId}`);
   await expect(page.getByText("Gave up after 8 attempts")).toBeVisible();

@@ -60,7 +60,10 @@ test.beforeAll(async ({ request }) => {
   test.setTimeout(240_000);
   const scope = `/v1/stores/${DEMO_STORE_ID}/products/shopify-1078`;
   await expect
-    .poll(async () => (await Promise.all([`${scope}/reviews_summary`, `${scope}/reviews_keywords`].map(async (u) => Object.keys(await (await request.get(u)).json()).length))).join(), { timeout: 200_000, intervals: [1000] })
+    .poll(async () => (await Promise.all([`${scope}/reviews_summary`, `${scope}/reviews_keywords`].map(async (u) => Object.keys(await (await request.get(u)).json()).length))).join(), {
+      timeout: 200_000,
+      intervals: [1000],
+    })
     .toBe("1,1");
 });
 
@@ -90,11 +93,17 @@ test("no layout shift at 4x CPU slowdown either (widgets upgrade and render in a
   const shifts = await page.evaluate(() => (window as unknown as { __shifts: Shift[] }).__shifts);
   const cls = shifts.reduce((sum, s) => sum + s.value, 0);
   expect(cls, `layout shifts: ${JSON.stringify(shifts, null, 1)}`).toBeLessThan(INVISIBLE_CLS);
-  expect(shifts.filter((s) => !s.sources.every((source) => source === "(removed node)")), "only replaced server-rendered nodes may move, and only invisibly").toEqual([]);
+  expect(
+    shifts.filter((s) => !s.sources.every((source) => source === "(removed node)")),
+    "only replaced server-rendered nodes may move, and only invisibly",
+  ).toEqual([]);
 });
 
 // Common desktop screens, where the summary, the keyword topics and the media strip are all in view from the start.
-for (const viewport of [{ width: 1920, height: 1080 }, { width: 2560, height: 1440 }]) {
+for (const viewport of [
+  { width: 1920, height: 1080 },
+  { width: 2560, height: 1440 },
+]) {
   test(`no layout shift on a ${viewport.width}×${viewport.height} screen either`, async ({ page }) => {
     await page.setViewportSize(viewport);
     await recordLayoutShifts(page);

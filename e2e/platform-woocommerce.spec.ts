@@ -18,10 +18,12 @@ test("connect WooCommerce in the admin, receive a signed product delivery, disco
   test.setTimeout(180_000); // five axe runs on a shared, loaded machine
   const storeId = randomUUID();
   const site = `https://woo-${storeId.slice(0, 8)}.example`;
-  await withE2eDb((db) => transaction(db, async () => {
-    await run(db, sql`INSERT INTO stores (store_id, name, platform, created_ms) VALUES (${storeId}, 'Linden & Loom', 'woocommerce', ${Date.now()})`);
-    await run(db, sql`INSERT INTO store_memberships (user_id, store_id, created_ms) SELECT user_id, ${storeId}, ${Date.now()} FROM merchant_users WHERE email = ${DEMO_ADMIN.email}`);
-  }));
+  await withE2eDb((db) =>
+    transaction(db, async () => {
+      await run(db, sql`INSERT INTO stores (store_id, name, platform, created_ms) VALUES (${storeId}, 'Linden & Loom', 'woocommerce', ${Date.now()})`);
+      await run(db, sql`INSERT INTO store_memberships (user_id, store_id, created_ms) SELECT user_id, ${storeId}, ${Date.now()} FROM merchant_users WHERE email = ${DEMO_ADMIN.email}`);
+    }),
+  );
   await signInAsDemoMerchant(page);
   await page.goto(`/admin/stores/${storeId}/platform`);
   await expect(page.getByRole("heading", { level: 2, name: "WooCommerce" })).toBeVisible();
@@ -59,13 +61,19 @@ test("connect WooCommerce in the admin, receive a signed product delivery, disco
   // WooCommerce delivers a product, signed with the webhook secret saved above.
   const body = JSON.stringify({ id: 4711, name: "Waffle Towel", permalink: `${site}/product/waffle-towel/`, sku: "WT-1", images: [] });
   const headers = {
-    "content-type": "application/json", "x-wc-webhook-topic": "product.created", "x-wc-webhook-source": `${site}/`, "x-wc-webhook-delivery-id": randomUUID(),
+    "content-type": "application/json",
+    "x-wc-webhook-topic": "product.created",
+    "x-wc-webhook-source": `${site}/`,
+    "x-wc-webhook-delivery-id": randomUUID(),
     "x-wc-webhook-signature": createHmac("sha256", WEBHOOK_SECRET).update(body).digest("base64"),
   };
   const res = await request.post("/platforms/woocommerce/webhooks", { headers, data: body });
   expect(res.status()).toBe(200);
   expect(await res.json()).toEqual({ outcome: "applied" });
-  const forged = await request.post("/platforms/woocommerce/webhooks", { headers: { ...headers, "x-wc-webhook-delivery-id": randomUUID(), "x-wc-webhook-signature": createHmac("sha256", "forged").update(body).digest("base64") }, data: body });
+  const forged = await request.post("/platforms/woocommerce/webhooks", {
+    headers: { ...headers, "x-wc-webhook-delivery-id": randomUUID(), "x-wc-webhook-signature": createHmac("sha256", "forged").update(body).digest("base64") },
+    data: body,
+  });
   expect(forged.status()).toBe(401);
 
   await page.getByRole("button", { name: "Disconnect WooCommerce" }).click();

@@ -42,7 +42,12 @@ test("connect the shop platform, receive a signed Shopify order, see it in the o
   // Shopify delivers an order, signed with the secret saved above.
   const orderId = Date.now();
   const body = JSON.stringify({
-    id: orderId, name: `#E2E-${orderId}`, email: "e2e.buyer@example.com", created_at: new Date().toISOString(), currency: "USD", subtotal_price: "89.00",
+    id: orderId,
+    name: `#E2E-${orderId}`,
+    email: "e2e.buyer@example.com",
+    created_at: new Date().toISOString(),
+    currency: "USD",
+    subtotal_price: "89.00",
     customer: { id: 880001, first_name: "Edith", last_name: "Tester" },
     line_items: [{ product_id: 1078, variant_id: 107801, title: "Tiered linen dress", price: "89.00", quantity: 1 }],
   });
@@ -51,7 +56,10 @@ test("connect the shop platform, receive a signed Shopify order, see it in the o
   const res = await request.post("/platforms/shopify/webhooks", { headers, data: body });
   expect(res.status()).toBe(200);
   expect(await res.json()).toEqual({ outcome: "applied" });
-  const forged = await request.post("/platforms/shopify/webhooks", { headers: { ...headers, "x-shopify-webhook-id": randomUUID(), "x-shopify-hmac-sha256": createHmac("sha256", "forged").update(body).digest("base64") }, data: body });
+  const forged = await request.post("/platforms/shopify/webhooks", {
+    headers: { ...headers, "x-shopify-webhook-id": randomUUID(), "x-shopify-hmac-sha256": createHmac("sha256", "forged").update(body).digest("base64") },
+    data: body,
+  });
   expect(forged.status()).toBe(401);
 
   await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Orders" }).click();
@@ -78,10 +86,12 @@ test("connect the shop platform, receive a signed Shopify order, see it in the o
 
 test("a store without orders shows the empty state", async ({ page }) => {
   const storeId = randomUUID();
-  await withE2eDb((db) => transaction(db, async () => {
-    await run(db, sql`INSERT INTO stores (store_id, name, platform, created_ms) VALUES (${storeId}, 'Empty Orders Shop', 'shopify', ${Date.now()})`);
-    await run(db, sql`INSERT INTO store_memberships (user_id, store_id, created_ms) SELECT user_id, ${storeId}, ${Date.now()} FROM merchant_users WHERE email = ${DEMO_ADMIN.email}`);
-  }));
+  await withE2eDb((db) =>
+    transaction(db, async () => {
+      await run(db, sql`INSERT INTO stores (store_id, name, platform, created_ms) VALUES (${storeId}, 'Empty Orders Shop', 'shopify', ${Date.now()})`);
+      await run(db, sql`INSERT INTO store_memberships (user_id, store_id, created_ms) SELECT user_id, ${storeId}, ${Date.now()} FROM merchant_users WHERE email = ${DEMO_ADMIN.email}`);
+    }),
+  );
   await signInAsDemoMerchant(page);
   await page.goto(`/admin/stores/${storeId}/orders`);
   await expect(page.getByRole("heading", { level: 1, name: "Orders" })).toBeVisible();

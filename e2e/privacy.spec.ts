@@ -15,7 +15,10 @@ const shopperReviews = () => withE2eDb((db) => value<number>(db, sql`SELECT coun
 
 test("find, export and erase a shopper's data; axe on each state", async ({ page, request }) => {
   // The shopper writes a review (a real review text) and asks a question through the storefront API.
-  const product = (await withE2eDb((db) => value<string>(db, sql`SELECT scope_id FROM review_aggregates WHERE store_id = ${DEMO_STORE_ID} AND scope_type = 'product' ORDER BY review_count DESC LIMIT 1`), { readonly: true }))!;
+  const product = (await withE2eDb(
+    (db) => value<string>(db, sql`SELECT scope_id FROM review_aggregates WHERE store_id = ${DEMO_STORE_ID} AND scope_type = 'product' ORDER BY review_count DESC LIMIT 1`),
+    { readonly: true },
+  ))!;
   const text = realReviews().find((r) => r.title && r.body)!;
   const review = await request.post(`/v1/stores/${DEMO_STORE_ID}/products/shopify-${product}/reviews`, {
     data: { rating: text.rating, title: text.title, body: text.body, displayName: "Pat", email: SHOPPER },

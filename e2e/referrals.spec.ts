@@ -19,7 +19,12 @@ test.beforeAll(async () => {
   const services = await createServices({ databasePath: `${E2E_DB_DIR}/chorus.sqlite`, mediaPath: `${E2E_DB_DIR}/media` });
   try {
     await services.referrals.updateSettings(DEMO_STORE_ID, {
-      enabled: true, friendDiscountType: "percentage-coupon", friendDiscountValue: 15, friendMinimumOrder: null, senderRewardType: "points", senderRewardValue: 250,
+      enabled: true,
+      friendDiscountType: "percentage-coupon",
+      friendDiscountValue: 15,
+      friendMinimumOrder: null,
+      senderRewardType: "points",
+      senderRewardValue: 250,
     });
   } finally {
     await services.close();

@@ -116,8 +116,13 @@ test("required attributes: the form says which is missing beside it; a choice is
     { kind: "choice", title: "Size bought", options: ["S", "M", "L"], required: true },
     { kind: "scale", title: "Quality", minLabel: "Poor", midLabel: "", maxLabel: "Excellent", required: true },
   ];
-  await withE2eDb((db) => run(db, sql`INSERT INTO widget_settings (store_id, review_form_attributes_json, updated_ms) VALUES (${DEMO_STORE_ID}, ${JSON.stringify(attributes)}, ${Date.now()})
-     ON CONFLICT (store_id) DO UPDATE SET review_form_attributes_json = excluded.review_form_attributes_json, updated_ms = excluded.updated_ms`));
+  await withE2eDb((db) =>
+    run(
+      db,
+      sql`INSERT INTO widget_settings (store_id, review_form_attributes_json, updated_ms) VALUES (${DEMO_STORE_ID}, ${JSON.stringify(attributes)}, ${Date.now()})
+     ON CONFLICT (store_id) DO UPDATE SET review_form_attributes_json = excluded.review_form_attributes_json, updated_ms = excluded.updated_ms`,
+    ),
+  );
   await openShopPage(page);
   const form = page.locator("chorus-review-form");
   const size = form.getByRole("combobox", { name: "Size bought (required)" });

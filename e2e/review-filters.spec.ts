@@ -16,7 +16,10 @@ const API = `/v1/stores/${DEMO_STORE_ID}/products/${PRODUCT}`;
 
 const widget = (page: Page) => page.locator("chorus-reviews");
 const cards = (page: Page) => widget(page).locator("article[part=card]");
-const row = (page: Page, stars: number) => widget(page).locator("[part=breakdown-row]").nth(5 - stars);
+const row = (page: Page, stars: number) =>
+  widget(page)
+    .locator("[part=breakdown-row]")
+    .nth(5 - stars);
 const ratingsShown = (page: Page) => cards(page).evaluateAll((els) => els.map((el) => Number(/Rated (\d) out of 5/.exec(el.textContent ?? "")?.[1])));
 const idsShown = (page: Page) => cards(page).evaluateAll((els) => els.map((el) => el.getAttribute("data-review-id")));
 
@@ -24,7 +27,8 @@ const idsShown = (page: Page) => cards(page).evaluateAll((els) => els.map((el) =
 async function gotoHydrated(page: Page): Promise<void> {
   await page.goto(PRODUCT_PAGE);
   await page.waitForFunction(() =>
-    [...document.querySelectorAll("*")].filter((e) => e.localName.startsWith("chorus-"))
+    [...document.querySelectorAll("*")]
+      .filter((e) => e.localName.startsWith("chorus-"))
       .every((e) => customElements.get(e.localName) !== undefined && (e as unknown as { hasUpdated?: boolean }).hasUpdated === true),
   );
   await expect(cards(page)).toHaveCount(25);
@@ -132,8 +136,14 @@ test("search highlights the matched words (stemmed forms too) with <mark>, keeps
   await expect.poll(() => idsShown(page), { timeout: 10_000 }).toEqual(api.reviews.map((r) => r.reviewId));
   const found = (await marks(page)).map((m) => m.toLowerCase());
   expect(found.length).toBeGreaterThan(0);
-  expect(found.every((m) => m.startsWith("comfort")), found.join()).toBe(true);
-  expect(found.some((m) => m !== "comfort"), `stemmed forms such as "comfortable": ${found.join()}`).toBe(true);
+  expect(
+    found.every((m) => m.startsWith("comfort")),
+    found.join(),
+  ).toBe(true);
+  expect(
+    found.some((m) => m !== "comfort"),
+    `stemmed forms such as "comfortable": ${found.join()}`,
+  ).toBe(true);
   // The card's text is the review's text exactly: the marks only wrap slices of it.
   const first = cards(page).first().locator("[part=body]");
   const body = api.reviews[0].body.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
@@ -196,7 +206,8 @@ test("a card shows the review's product attributes and its attribute scale betwe
     const res = await route.fetch();
     served = (await res.json()) as ListReviewsResponse;
     served.reviews[0] = {
-      ...served.reviews[0], productAttributes: [{ title: "Size bought", type: "single-value", value: "M" }],
+      ...served.reviews[0],
+      productAttributes: [{ title: "Size bought", type: "single-value", value: "M" }],
       attributesWithRating: [{ title: "Fit", type: "centered-range", value: 1, minLabel: "Runs small", midLabel: "True to size", maxLabel: "Runs large" }],
     };
     await route.fulfill({ response: res, json: served });
@@ -220,13 +231,15 @@ test("a product whose reviews have attributes gets a select per attribute; a val
   // A demo product no other spec opens: its three newest reviews get a "Size bought" (the demo data has none).
   const product = "829";
   const scope = `/v1/stores/${DEMO_STORE_ID}/products/shopify-${product}`;
-  const sized = await withE2eDb((db) => transaction(db, async () => {
-    const ids = await values<string>(db, sql`SELECT review_id FROM reviews WHERE product_id = ${product} AND status = 'published' ORDER BY created_ms DESC LIMIT 3`);
-    for (const [i, id] of ids.entries()) {
-      await run(db, sql`UPDATE reviews SET product_attributes_json = ${JSON.stringify([{ title: "Size bought", type: "single-value", value: i === 1 ? "L" : "M" }])} WHERE review_id = ${id}`);
-    }
-    return ids;
-  }));
+  const sized = await withE2eDb((db) =>
+    transaction(db, async () => {
+      const ids = await values<string>(db, sql`SELECT review_id FROM reviews WHERE product_id = ${product} AND status = 'published' ORDER BY created_ms DESC LIMIT 3`);
+      for (const [i, id] of ids.entries()) {
+        await run(db, sql`UPDATE reviews SET product_attributes_json = ${JSON.stringify([{ title: "Size bought", type: "single-value", value: i === 1 ? "L" : "M" }])} WHERE review_id = ${id}`);
+      }
+      return ids;
+    }),
+  );
   expect((await (await page.request.get(`${scope}/attributes`)).json()).productAttributes).toEqual([{ title: "Size bought", options: ["L", "M"], target: "general" }]);
   await page.goto(`/demo/products/shopify-${product}`);
   await page.waitForFunction(() => (document.querySelector("chorus-reviews") as unknown as { hasUpdated?: boolean } | null)?.hasUpdated === true);
@@ -236,7 +249,7 @@ test("a product whose reviews have attributes gets a select per attribute; a val
   loading = listLoad(page);
   await select.selectOption("M");
   await settled(page, loading);
-  expect(new URL((await loading as { url(): string }).url()).searchParams.get("shopperAttributes")).toBe("Size bought,M");
+  expect(new URL(((await loading) as { url(): string }).url()).searchParams.get("shopperAttributes")).toBe("Size bought,M");
   await expect.poll(() => idsShown(page)).toEqual([sized[0], sized[2]]);
   await expect(cards(page).locator("[part=attributes]")).toHaveText(["Size bought: M", "Size bought: M"]);
   await expectNoAxeViolations(page, "chorus-reviews");

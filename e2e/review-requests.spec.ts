@@ -87,8 +87,9 @@ test("a shopper follows the e-mailed star link, reviews with a photo, and is lis
   const product = await withSchedule(async (s, db) => {
     const row = (await one<{ product_id: string; name: string }>(db, sql`SELECT product_id, name FROM products WHERE store_id = ${DEMO_STORE_ID} AND product_id = ${text.productId}`))!;
     const now = Date.now();
-    expect(await s.orderFulfilled({ storeId: DEMO_STORE_ID, orderId, email: to, customerName: "Grace Hopper", locale: "en-US", lines: [{ productId: row.product_id }], fulfilledMs: now }, now))
-      .toMatchObject({ status: "scheduled", dueMs: now });
+    expect(
+      await s.orderFulfilled({ storeId: DEMO_STORE_ID, orderId, email: to, customerName: "Grace Hopper", locale: "en-US", lines: [{ productId: row.product_id }], fulfilledMs: now }, now),
+    ).toMatchObject({ status: "scheduled", dueMs: now });
     // The scheduler's clock at "now": the request is due (the server's own loop may take it first; either sends it once).
     await s.runDue(now, baseURL!);
     expect(await s.byOrder(DEMO_STORE_ID, orderId)).toMatchObject({ status: "sent", next_step: "reminder" });
@@ -119,7 +120,9 @@ test("a shopper follows the e-mailed star link, reviews with a photo, and is lis
   await page.getByLabel("Your review (required)", { exact: true }).fill(text.body);
   await expect(page.getByLabel("Name shown with your review (required)")).toHaveValue("Grace Hopper");
   await page.getByLabel("Yes").check();
-  const photo = await sharp({ create: { width: 900, height: 700, channels: 3, background: "#2a6f97" } }).jpeg().toBuffer();
+  const photo = await sharp({ create: { width: 900, height: 700, channels: 3, background: "#2a6f97" } })
+    .jpeg()
+    .toBuffer();
   await page.getByLabel("Photos and video (optional)").setInputFiles([{ name: "worn.jpg", mimeType: "image/jpeg", buffer: photo }]);
   await page.getByRole("button", { name: "Send review" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Thank you for your review!" })).toBeVisible();
@@ -133,7 +136,10 @@ test("a shopper follows the e-mailed star link, reviews with a photo, and is lis
 
   // Not listed before moderation; the merchant publishes it in the admin.
   const listUrl = `/v1/stores/${DEMO_STORE_ID}/products/shopify-${product.product_id}/reviews?limit=10&orderBy=${encodeURIComponent("date desc")}`;
-  const mine = async () => ((await (await page.request.get(listUrl)).json()) as { reviews: { title: string; reviewer: { verifiedStatus: string; displayName: string }; media: unknown[] }[] }).reviews.find((r) => r.title === text.title && r.reviewer.displayName === "Grace Hopper");
+  const mine = async () =>
+    ((await (await page.request.get(listUrl)).json()) as { reviews: { title: string; reviewer: { verifiedStatus: string; displayName: string }; media: unknown[] }[] }).reviews.find(
+      (r) => r.title === text.title && r.reviewer.displayName === "Grace Hopper",
+    );
   expect(await mine()).toBeUndefined();
   await signInAsDemoMerchant(page);
   await page.goto(`${ADMIN}/reviews`);

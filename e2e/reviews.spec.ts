@@ -19,7 +19,6 @@ const cards = (page: Page) => page.locator("chorus-reviews article[part=card]");
 const cardIds = (page: Page) => cards(page).evaluateAll((els) => els.map((el) => el.getAttribute("data-review-id")));
 const ratingName = (average: number, count: number) => `Rated ${formatRating(average)} out of 5, ${count.toLocaleString("en")} ${count === 1 ? "review" : "reviews"}`;
 
-
 /**
  * Open a page with server-rendered widgets and wait until every chorus-* element on it is upgraded and has
  * rendered once in the browser (hydrated): before that, the server's markup is inert, and a click or key
@@ -28,7 +27,8 @@ const ratingName = (average: number, count: number) => `Rated ${formatRating(ave
 async function gotoHydrated(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.waitForFunction(() =>
-    [...document.querySelectorAll("*")].filter((e) => e.localName.startsWith("chorus-"))
+    [...document.querySelectorAll("*")]
+      .filter((e) => e.localName.startsWith("chorus-"))
       .every((e) => customElements.get(e.localName) !== undefined && (e as unknown as { hasUpdated?: boolean }).hasUpdated === true),
   );
 }
@@ -92,16 +92,19 @@ test("a product without reviews gets no visible badge, or 'No reviews yet' with 
   const { reviewAggregate } = (await (await request.get(`${API}/products/${empty}/review_aggregate`)).json()) as ReviewAggregateResponse;
   expect(reviewAggregate.reviewCount).toBe(0);
   await page.goto("/demo");
-  await page.evaluate(([store, product]) => {
-    for (const showEmpty of [false, true]) {
-      const el = document.createElement("chorus-star-rating");
-      el.setAttribute("store-id", store);
-      el.setAttribute("product-id", product);
-      el.id = showEmpty ? "with-empty" : "without-empty";
-      if (showEmpty) el.setAttribute("show-empty", "");
-      document.querySelector("main")!.append(el);
-    }
-  }, [DEMO_STORE_ID, empty]);
+  await page.evaluate(
+    ([store, product]) => {
+      for (const showEmpty of [false, true]) {
+        const el = document.createElement("chorus-star-rating");
+        el.setAttribute("store-id", store);
+        el.setAttribute("product-id", product);
+        el.id = showEmpty ? "with-empty" : "without-empty";
+        if (showEmpty) el.setAttribute("show-empty", "");
+        document.querySelector("main")!.append(el);
+      }
+    },
+    [DEMO_STORE_ID, empty],
+  );
   await expect(page.locator("#without-empty")).toHaveAttribute("state", "empty");
   await expect(page.locator("#without-empty")).toBeHidden();
   await expect(page.locator("#with-empty")).toHaveText("No reviews yet");
@@ -123,10 +126,14 @@ test("the sort control, Load more and Write a review work from the keyboard", as
   const form = page.locator(`chorus-reviews chorus-review-form[product-id="${PRODUCT}"][store-id="${DEMO_STORE_ID}"]`);
   await expect(form).toBeAttached();
   // Focus moves into the form region (once the lazily loaded form has rendered).
-  await expect.poll(() => page.evaluate(() => {
-    const active = document.querySelector("chorus-reviews")!.shadowRoot!.activeElement;
-    return active?.closest(".form-region") !== null || active?.localName === "chorus-review-form";
-  })).toBe(true);
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const active = document.querySelector("chorus-reviews")!.shadowRoot!.activeElement;
+        return active?.closest(".form-region") !== null || active?.localName === "chorus-review-form";
+      }),
+    )
+    .toBe(true);
 
   await page.getByRole("button", { name: "Load more reviews" }).focus();
   await page.keyboard.press("Enter");
@@ -150,7 +157,10 @@ test("elements added to the page after load are upgraded", async ({ page, reques
 
 test("a failed load shows an error with Retry, and Retry loads the reviews", async ({ page }) => {
   let fail = true;
-  await page.route((url) => url.pathname === `${API}/products/${PRODUCT}/reviews`, (route) => (fail ? route.abort("connectionrefused") : route.continue()));
+  await page.route(
+    (url) => url.pathname === `${API}/products/${PRODUCT}/reviews`,
+    (route) => (fail ? route.abort("connectionrefused") : route.continue()),
+  );
   await page.goto(`${PRODUCT_PAGE}?snippets=off`); // the widgets rendered in the browser (the page has server-rendered snippets)
   const error = page.locator("chorus-reviews [part=error]");
   await expect(error).toBeVisible();
@@ -164,10 +174,13 @@ test("a failed load shows an error with Retry, and Retry loads the reviews", asy
 test("while the first page loads, the list is busy and keeps its height", async ({ page }) => {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  await page.route((url) => url.pathname === `${API}/products/${PRODUCT}/reviews`, async (route) => {
-    await gate;
-    await route.continue();
-  });
+  await page.route(
+    (url) => url.pathname === `${API}/products/${PRODUCT}/reviews`,
+    async (route) => {
+      await gate;
+      await route.continue();
+    },
+  );
   await page.goto(`${PRODUCT_PAGE}?snippets=off`); // the widgets rendered in the browser (the page has server-rendered snippets)
   const results = page.locator("chorus-reviews .results");
   await expect(results).toHaveAttribute("aria-busy", "true");
@@ -179,7 +192,10 @@ test("while the first page loads, the list is busy and keeps its height", async 
 });
 
 test("a failed helpful vote shows an inline error and the list keeps working", async ({ page }) => {
-  await page.route((url) => url.pathname.startsWith(`${API}/reviews/`) && url.pathname.endsWith("/votes"), (route) => route.abort("connectionrefused"));
+  await page.route(
+    (url) => url.pathname.startsWith(`${API}/reviews/`) && url.pathname.endsWith("/votes"),
+    (route) => route.abort("connectionrefused"),
+  );
   await gotoHydrated(page, PRODUCT_PAGE);
   await expect(cards(page)).toHaveCount(25);
   const card = cards(page).first();
@@ -205,11 +221,19 @@ test("a helpful vote shows the counts the votes endpoint answers", async ({ page
 test("a chorus-keyword-selected event for this product reloads the list with that keyword", async ({ page }) => {
   await gotoHydrated(page, PRODUCT_PAGE);
   await expect(cards(page)).toHaveCount(25);
-  const other = page.waitForRequest((r) => r.url().includes("keyword=zipper"), { timeout: 1500 }).then(() => true, () => false);
+  const other = page
+    .waitForRequest((r) => r.url().includes("keyword=zipper"), { timeout: 1500 })
+    .then(
+      () => true,
+      () => false,
+    );
   await page.evaluate((store) => document.dispatchEvent(new CustomEvent("chorus-keyword-selected", { detail: { keyword: "zipper", storeId: store, productId: "shopify-862" } })), DEMO_STORE_ID);
   expect(await other).toBe(false);
   const matching = page.waitForRequest((r) => r.url().includes(`/products/${PRODUCT}/reviews?`) && new URL(r.url()).searchParams.get("keyword") === "fabric");
-  await page.evaluate(([store, product]) => document.dispatchEvent(new CustomEvent("chorus-keyword-selected", { detail: { keyword: "fabric", storeId: store, productId: product } })), [DEMO_STORE_ID, PRODUCT]);
+  await page.evaluate(
+    ([store, product]) => document.dispatchEvent(new CustomEvent("chorus-keyword-selected", { detail: { keyword: "fabric", storeId: store, productId: product } })),
+    [DEMO_STORE_ID, PRODUCT],
+  );
   await matching;
   await expect(page.locator("chorus-reviews")).toHaveAttribute("keyword", "fabric");
 });
@@ -239,7 +263,9 @@ test.describe("a merchant page on another origin", () => {
   test("renders the widgets with the API of the script's origin (CORS)", async ({ page, request, baseURL }) => {
     const { reviewAggregate } = (await (await request.get(`${API}/products/${PRODUCT}/review_aggregate`)).json()) as ReviewAggregateResponse;
     const apiRequests: string[] = [];
-    page.on("request", (r) => { if (r.url().includes("/v1/")) apiRequests.push(r.url()); });
+    page.on("request", (r) => {
+      if (r.url().includes("/v1/")) apiRequests.push(r.url());
+    });
     await page.goto(merchantUrl);
     expect(new URL(page.url()).origin).not.toBe(new URL(baseURL!).origin);
     await expect(cards(page)).toHaveCount(10);
@@ -271,10 +297,13 @@ test("the widgets' loading states pass axe (their answers held back)", async ({ 
   // Hold every storefront read, so each widget stays in its loading state while axe checks the page.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route((url) => url.pathname.startsWith(`${API}/`), async (route) => {
-    await held;
-    await route.continue().catch(() => {});
-  });
+  await page.route(
+    (url) => url.pathname.startsWith(`${API}/`),
+    async (route) => {
+      await held;
+      await route.continue().catch(() => {});
+    },
+  );
   await page.goto(`${PRODUCT_PAGE}?snippets=off`); // the widgets rendered in the browser (the page has server-rendered snippets)
   await expect(page.locator("chorus-questions [aria-busy=true]")).toHaveCount(1);
   await expectNoAxeViolations(page);

@@ -93,20 +93,23 @@ test("a member neither reads the owner invitation nor uses owner-only controls; 
   // A forged form (the member's own valid CSRF token) posting an owner-only action: the 403 page, no key made.
   await member.goto(`${base}/integration`);
   const csrf = await member.locator('input[name="csrf"]').first().inputValue();
-  await member.evaluate(({ action, csrf }) => {
-    const form = document.createElement("form");
-    form.method = "post";
-    form.action = action;
-    for (const [name, value] of Object.entries({ csrf, intent: "create", name: "Forged key" })) {
-      const input = document.createElement("input");
-      input.type = "hidden";
-      input.name = name;
-      input.value = value;
-      form.append(input);
-    }
-    document.body.append(form);
-    form.submit();
-  }, { action: `${base}/integration`, csrf });
+  await member.evaluate(
+    ({ action, csrf }) => {
+      const form = document.createElement("form");
+      form.method = "post";
+      form.action = action;
+      for (const [name, value] of Object.entries({ csrf, intent: "create", name: "Forged key" })) {
+        const input = document.createElement("input");
+        input.type = "hidden";
+        input.name = name;
+        input.value = value;
+        form.append(input);
+      }
+      document.body.append(form);
+      form.submit();
+    },
+    { action: `${base}/integration`, csrf },
+  );
   await expect(member.getByText("Only an owner of this store can create or revoke its API keys.")).toBeVisible();
   await expectNoAxeViolations(member);
   await page.goto(`${base}/integration`);

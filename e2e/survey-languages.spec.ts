@@ -20,7 +20,9 @@ const labelled = (el: Locator, text: string) => el.getByLabel(new RegExp(`^${tex
 
 /** The newest responses of a survey, through the enterprise API with the demo key (playwright.config.ts). */
 async function newest(baseURL: string, surveyId: string): Promise<{ answeredQuestions: { type: string; answer: unknown }[] }[]> {
-  const res = await fetch(`${baseURL}/enterprise/surveys/${surveyId}/responses?limit=5`, { headers: { authorization: `Basic ${Buffer.from(`${DEMO_STORE_ID}:e2e-api-key-0123456789abcdef`).toString("base64")}` } });
+  const res = await fetch(`${baseURL}/enterprise/surveys/${surveyId}/responses?limit=5`, {
+    headers: { authorization: `Basic ${Buffer.from(`${DEMO_STORE_ID}:e2e-api-key-0123456789abcdef`).toString("base64")}` },
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { surveyResponses: { answeredQuestions: { type: string; answer: unknown }[] }[] }).surveyResponses;
 }
@@ -52,7 +54,10 @@ test("hosted page in Japanese by the browser's Accept-Language, axe 0", async ({
   await context.close();
 });
 
-for (const { locale, t } of [{ locale: "de-DE", t: TRANSLATIONS_DE }, { locale: "ja-JP", t: TRANSLATIONS_JA }]) {
+for (const { locale, t } of [
+  { locale: "de-DE", t: TRANSLATIONS_DE },
+  { locale: "ja-JP", t: TRANSLATIONS_JA },
+]) {
   test(`hosted page with JavaScript off in ${locale}: the plain form, its problems and the thank-you page in that language, axe 0`, async ({ browser, baseURL }) => {
     const url = `${baseURL}/s/${CHANNEL.link}?email=lang-${locale}@example.com`;
     const context = await browser.newContext({ javaScriptEnabled: false, locale });
@@ -115,7 +120,10 @@ test("region picker in German: countries named and sorted in German, the chosen 
   const id = ((await (await stored).json()) as { surveyResponse: { surveyResponseId: string } }).surveyResponse.surveyResponseId;
   await expect(el.locator("[part=message]")).toContainText(TRANSLATIONS_DE["survey.thanks"]);
   const r = (await newest(baseURL!, ATTRIBUTION)).find((x) => (x as unknown as { surveyResponseId: string }).surveyResponseId === id)!;
-  expect(r.answeredQuestions.find((a) => a.type === "profile" && (a.answer as { type: string }).type === "location")!.answer).toEqual({ type: "location", value: { countryCode: "DE", zoneCode: "BE" } });
+  expect(r.answeredQuestions.find((a) => a.type === "profile" && (a.answer as { type: string }).type === "location")!.answer).toEqual({
+    type: "location",
+    value: { countryCode: "DE", zoneCode: "BE" },
+  });
 });
 
 test("region picker in Japanese: countries in Japanese, Japan's 47 prefectures; axe 0", async ({ page }) => {

@@ -68,7 +68,18 @@ test.afterAll(() => new Promise<void>((resolve) => shop.close(() => resolve())))
 /** Wait until every element has left its loading state. */
 async function waitForWidgets(page: Page): Promise<void> {
   await expect
-    .poll(() => page.evaluate((tags) => tags.filter((t) => { const el = document.querySelector(t); return !el || !customElements.get(t) || el.getAttribute("state") === "loading"; }), [...PRODUCT_TAGS]), { timeout: 30_000 })
+    .poll(
+      () =>
+        page.evaluate(
+          (tags) =>
+            tags.filter((t) => {
+              const el = document.querySelector(t);
+              return !el || !customElements.get(t) || el.getAttribute("state") === "loading";
+            }),
+          [...PRODUCT_TAGS],
+        ),
+      { timeout: 30_000 },
+    )
     .toEqual([]);
   await page.waitForTimeout(300);
 }
@@ -103,7 +114,7 @@ async function sortColours(page: Page): Promise<{ select: number[][]; option: nu
       return [r!, g!, b!, a! / 255];
     };
     const backgroundOf = (start: Element): number[] => {
-      for (let el: Element | null = start; el; el = el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null)) {
+      for (let el: Element | null = start; el; el = el.parentElement ?? (el.getRootNode() as ShadowRoot).host ?? null) {
         const bg = parse(getComputedStyle(el).backgroundColor);
         if (bg[3]! > 0) return bg;
       }
@@ -151,9 +162,15 @@ test("a page that opts into light and dark follows a shopper who prefers dark", 
   await expectNoAxeViolations(page);
   // Light text on the dark canvas, in the cards and in the sort control.
   const { select } = await sortColours(page);
-  expect(select[0]!.slice(0, 3).every((c) => c > 180), `sort text ${select[0]}`).toBe(true);
+  expect(
+    select[0]!.slice(0, 3).every((c) => c > 180),
+    `sort text ${select[0]}`,
+  ).toBe(true);
   expect(contrast(select[0]!, select[1]!)).toBeGreaterThanOrEqual(4.5);
-  const cardText = await page.locator("chorus-reviews [part=body]").first().evaluate((el) => getComputedStyle(el).color);
+  const cardText = await page
+    .locator("chorus-reviews [part=body]")
+    .first()
+    .evaluate((el) => getComputedStyle(el).color);
   expect(cardText).toMatch(/^rgb\((2[0-9]{2}|1[89][0-9]), /);
 });
 
@@ -162,10 +179,7 @@ test("a product without reviews: one compact invitation, nothing about missing A
   await page.goto(`${shopOrigin}/styled/${EMPTY_PRODUCT}`);
   await waitForWidgets(page);
   const states = await page.evaluate((tags) => tags.map((t) => `${t}=${document.querySelector(t)!.getAttribute("state")}`), PRODUCT_TAGS);
-  expect(states).toEqual([
-    "chorus-star-rating=empty", "chorus-reviews-summary=empty", "chorus-reviews-keywords=empty",
-    "chorus-review-media=empty", "chorus-reviews=empty", "chorus-questions=empty",
-  ]);
+  expect(states).toEqual(["chorus-star-rating=empty", "chorus-reviews-summary=empty", "chorus-reviews-keywords=empty", "chorus-review-media=empty", "chorus-reviews=empty", "chorus-questions=empty"]);
   // One invitation: "No reviews yet" and the button; no sort control, no list.
   const invite = page.locator("chorus-reviews [part=empty]");
   await expect(invite).toHaveCount(1);

@@ -66,7 +66,9 @@ test("webhooks: create, deliver, log, replay, disable, delete; exports: download
     await expect.poll(() => hits.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
     await expect.poll(() => hits.some((h) => h.headers["chorus-event-type"] === "review.created"), { timeout: 20_000 }).toBe(true);
     const hit = hits.find((h) => h.headers["chorus-event-type"] === "review.created")!;
-    const [t, v1] = String(hit.headers["chorus-signature"]).split(",").map((p) => p.split("=")[1]);
+    const [t, v1] = String(hit.headers["chorus-signature"])
+      .split(",")
+      .map((p) => p.split("=")[1]);
     expect(createHmac("sha256", secret).update(`${t}.${hit.raw}`).digest("hex")).toBe(v1);
     const event = JSON.parse(hit.raw) as { eventId: string; eventType: string; data: { review: { title: string; status: string } } };
     expect(event.eventType).toBe("review.created");

@@ -108,9 +108,7 @@ test("the elements found together load their modules and shared chunks, each onc
   expect(paths(recorded.widgets).sort()).toEqual([...first, f.module("chorus-loyalty")].sort());
   expect(paths(recorded.widgets).at(-1)).toBe(f.module("chorus-loyalty"));
   // Every element defined (once: a second define would have thrown), still working after the second load.
-  const defined = await page.evaluate(() =>
-    ["chorus-star-rating", "chorus-reviews-summary", "chorus-reviews", "chorus-questions", "chorus-loyalty"].map((tag) => Boolean(customElements.get(tag))),
-  );
+  const defined = await page.evaluate(() => ["chorus-star-rating", "chorus-reviews-summary", "chorus-reviews", "chorus-questions", "chorus-loyalty"].map((tag) => Boolean(customElements.get(tag))));
   expect(defined).toEqual([true, true, true, true, true]);
   await expect(page.locator("chorus-star-rating [part=badge]")).toBeVisible();
   expect(new Set(recorded.widgets).size).toBe(recorded.widgets.length);
@@ -156,11 +154,7 @@ test("a German page: the German translation parts of its elements, German words"
 
 test("an element inside lang=en on a German page requests no part and speaks English; the others German", async ({ page }) => {
   const f = await files(page);
-  const recorded = await openPage(
-    page,
-    `<chorus-star-rating id="de" ${attrs}></chorus-star-rating><div lang="en"><chorus-star-rating id="en" ${attrs}></chorus-star-rating></div>`,
-    "de",
-  );
+  const recorded = await openPage(page, `<chorus-star-rating id="de" ${attrs}></chorus-star-rating><div lang="en"><chorus-star-rating id="en" ${attrs}></chorus-star-rating></div>`, "de");
   await expect(page.locator("#de [part=badge]")).toHaveAttribute("aria-label", /^Bewertet mit \d,\d von 5, [\d.]+ Bewertungen$/);
   await expect(page.locator("#en [part=badge]")).toHaveAttribute("aria-label", /^Rated \d\.\d out of 5, [\d,]+ reviews$/);
   expect(paths(recorded.widgets)).toEqual(["/widgets/chorus.js", f.chunk(0), f.module("chorus-star-rating"), `${f.i18n}/de/starRating.json`]);

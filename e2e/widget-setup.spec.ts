@@ -22,10 +22,12 @@ const ACCENT_RGB = "rgb(10, 127, 90)";
 const TAGS = ["chorus-star-rating", "chorus-reviews-summary", "chorus-reviews-keywords", "chorus-review-media", "chorus-reviews", "chorus-questions", "chorus-loyalty"];
 
 async function resetWidgetSettings(): Promise<void> {
-  await withE2eDb((db) => transaction(db, async () => {
-    await run(db, sql`DELETE FROM widget_texts WHERE store_id = ${DEMO_STORE_ID}`);
-    await run(db, sql`DELETE FROM widget_settings WHERE store_id = ${DEMO_STORE_ID}`);
-  }));
+  await withE2eDb((db) =>
+    transaction(db, async () => {
+      await run(db, sql`DELETE FROM widget_texts WHERE store_id = ${DEMO_STORE_ID}`);
+      await run(db, sql`DELETE FROM widget_settings WHERE store_id = ${DEMO_STORE_ID}`);
+    }),
+  );
 }
 
 test.beforeAll(resetWidgetSettings);
@@ -101,7 +103,11 @@ test("texts, colour and visibility from the admin reach the preview, the demo sh
   async function openMerchantPage(hold: RegExp | null): Promise<Page> {
     const p = await context.newPage();
     p.on("request", (r) => void (r.url().includes("/widget_settings") && settingsRequests.push(r.url())));
-    if (hold) await p.route((url) => url.href.startsWith(scriptOrigin) && hold.test(url.pathname), () => {});
+    if (hold)
+      await p.route(
+        (url) => url.href.startsWith(scriptOrigin) && hold.test(url.pathname),
+        () => {},
+      );
     await p.setViewportSize({ width: 1000, height: 4000 });
     await p.goto(shopUrl, { waitUntil: "domcontentloaded" }); // a held module script would hold the load event
     await p.waitForTimeout(500);

@@ -39,10 +39,12 @@ async function openPage(page: Page): Promise<void> {
   await page.goto(PAGE);
 }
 
-
 /** A real question and its real answer from the shared Amazon Q&A file (for the appliance). */
-const realQa = readFileSync(`${DATA_DIR}/amazon_qa_appliances.json`, "utf8").split("\n").slice(0, 50)
-  .map((l) => JSON.parse(l) as { asin: string; question: string; answer: string }).filter((r) => r.asin === APPLIANCE)[3];
+const realQa = readFileSync(`${DATA_DIR}/amazon_qa_appliances.json`, "utf8")
+  .split("\n")
+  .slice(0, 50)
+  .map((l) => JSON.parse(l) as { asin: string; question: string; answer: string })
+  .filter((r) => r.asin === APPLIANCE)[3];
 
 test("a published review video plays in the lightbox", async ({ page }) => {
   const review = realReviews().find((r) => r.productId === "1078" && r.title && r.body.length > 60 && r.rating === 4)!;
@@ -50,7 +52,14 @@ test("a published review video plays in the lightbox", async ({ page }) => {
   // header): stored as uploaded (no decoder is bundled) with a placeholder poster.
   const mp4 = minimalMp4(4096);
   const res = await page.request.post(`/v1/stores/${DEMO_STORE_ID}/products/${PRODUCT}/reviews`, {
-    multipart: { rating: "4", title: review.title, body: review.body, displayName: "E2E video shopper", email: "e2e-video@example.com", media: { name: "clip.mp4", mimeType: "video/mp4", buffer: mp4 } },
+    multipart: {
+      rating: "4",
+      title: review.title,
+      body: review.body,
+      displayName: "E2E video shopper",
+      email: "e2e-video@example.com",
+      media: { name: "clip.mp4", mimeType: "video/mp4", buffer: mp4 },
+    },
   });
   expect(res.status()).toBe(201);
   const { review: created } = await res.json();
@@ -89,7 +98,10 @@ test("a shopper reviews with two photos, browses the gallery, votes, and asks a 
   await form.getByLabel("Name shown with your review (required)", { exact: true }).fill("E2E shopper");
   await form.getByLabel("E-mail (required, never shown)", { exact: true }).fill("e2e-shopper@example.com");
   await form.getByLabel("I recommend this product", { exact: true }).check();
-  const photo = (colour: string) => sharp({ create: { width: 900, height: 700, channels: 3, background: colour } }).jpeg().toBuffer();
+  const photo = (colour: string) =>
+    sharp({ create: { width: 900, height: 700, channels: 3, background: colour } })
+      .jpeg()
+      .toBuffer();
   await form.getByLabel("Add photos or a video", { exact: true }).setInputFiles([
     { name: "front.jpg", mimeType: "image/jpeg", buffer: await photo("#2a6f97") },
     { name: "back.jpg", mimeType: "image/jpeg", buffer: await photo("#c44536") },
@@ -149,12 +161,15 @@ test("a shopper reviews with two photos, browses the gallery, votes, and asks a 
 
   // A helpful vote in <chorus-reviews> (sent with the widget's visitor ID): a double click counts once.
   const before = listed.helpfulCount as number;
-  await page.evaluate(({ storeId, productId }) => {
-    const el = document.createElement("chorus-reviews");
-    el.setAttribute("store-id", storeId);
-    el.setAttribute("product-id", productId);
-    document.getElementById("vote")!.append(el);
-  }, { storeId: DEMO_STORE_ID, productId: PRODUCT });
+  await page.evaluate(
+    ({ storeId, productId }) => {
+      const el = document.createElement("chorus-reviews");
+      el.setAttribute("store-id", storeId);
+      el.setAttribute("product-id", productId);
+      document.getElementById("vote")!.append(el);
+    },
+    { storeId: DEMO_STORE_ID, productId: PRODUCT },
+  );
   const card = page.locator(`chorus-reviews article[data-review-id="${submitted.reviewId}"]`);
   const yes = card.getByRole("button", { name: /^Helpful/ });
   await expect(yes).toBeVisible();
@@ -191,10 +206,19 @@ test("a shopper reviews with two photos, browses the gallery, votes, and asks a 
   // The store answers and publishes (data layer); the question shows with the store's answer.
   await withDb(async (db) => {
     const repo = questionsRepo(db);
-    expect(await repo.insertAnswer({
-      answerId: crypto.randomUUID(), storeId: DEMO_STORE_ID, questionId: asked.questionId, body: realQa.answer, authorName: "Chorus Demo Boutique",
-      isStoreAnswer: true, verifiedStatus: "unverified", status: "published", createdMs: Date.now(),
-    })).toBe(true);
+    expect(
+      await repo.insertAnswer({
+        answerId: crypto.randomUUID(),
+        storeId: DEMO_STORE_ID,
+        questionId: asked.questionId,
+        body: realQa.answer,
+        authorName: "Chorus Demo Boutique",
+        isStoreAnswer: true,
+        verifiedStatus: "unverified",
+        status: "published",
+        createdMs: Date.now(),
+      }),
+    ).toBe(true);
     expect(await repo.setQuestionStatus(DEMO_STORE_ID, asked.questionId, "published")).toBe(true);
   });
   await page.reload();
@@ -208,15 +232,23 @@ test("a shopper reviews with two photos, browses the gallery, votes, and asks a 
 test("a signed-in shopper whose shop order holds the product writes a verified-buyer review through the form", async ({ page }) => {
   const customer = `e2e-buyer-${Date.now().toString(36)}`;
   // The shop's order of product 1078 for this platform customer (as a Shopify orders/create webhook stores it).
-  await withDb((db) => transaction(db, async () => {
-    await run(db, sql`INSERT INTO order_headers (store_id, order_id, email, platform_customer_id, status, ordered_ms, updated_ms, source)
-      VALUES (${DEMO_STORE_ID}, ${`o-${customer}`}, '', ${customer}, 'fulfilled', ${Date.now() - 86_400_000}, ${Date.now()}, 'e2e')`);
-    await run(db, sql`INSERT INTO orders (store_id, order_id, product_id, email, ordered_ms, source) VALUES (${DEMO_STORE_ID}, ${`o-${customer}`}, '1078', '', ${Date.now() - 86_400_000}, 'e2e')`);
-  }));
+  await withDb((db) =>
+    transaction(db, async () => {
+      await run(
+        db,
+        sql`INSERT INTO order_headers (store_id, order_id, email, platform_customer_id, status, ordered_ms, updated_ms, source)
+      VALUES (${DEMO_STORE_ID}, ${`o-${customer}`}, '', ${customer}, 'fulfilled', ${Date.now() - 86_400_000}, ${Date.now()}, 'e2e')`,
+      );
+      await run(db, sql`INSERT INTO orders (store_id, order_id, product_id, email, ordered_ms, source) VALUES (${DEMO_STORE_ID}, ${`o-${customer}`}, '1078', '', ${Date.now() - 86_400_000}, 'e2e')`);
+    }),
+  );
   const { signPlatformToken } = await import("../server/loyalty/tokens.ts");
   const token = await signPlatformToken("e2e-platform-secret-0123456789", { platformCustomerId: customer, email: `${customer}@example.com` });
   const review = realReviews().filter((r) => r.productId === "1078" && r.title && r.body.length > 60)[7];
-  const signedIn = html.replace(`<chorus-review-form store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}">`, `<chorus-review-form store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" customer-token="${token}">`);
+  const signedIn = html.replace(
+    `<chorus-review-form store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}">`,
+    `<chorus-review-form store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}" customer-token="${token}">`,
+  );
   await page.route(`**${PAGE}-signed-in`, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: signedIn }));
   await page.goto(`${PAGE}-signed-in`);
   const form = page.locator("chorus-review-form");

@@ -23,12 +23,28 @@ test.beforeAll(async () => {
   try {
     const reviewId = crypto.randomUUID();
     await services.reviewsData.insert({
-      reviewId, storeId: DEMO_STORE_ID, productId: "1078", rating: 2, title: PAYLOADS.title, body: PAYLOADS.body,
-      createdMs: Date.now() + 3_600_000, status: "published", reviewerName: PAYLOADS.name, reviewerEmail: "eve@example.test",
+      reviewId,
+      storeId: DEMO_STORE_ID,
+      productId: "1078",
+      rating: 2,
+      title: PAYLOADS.title,
+      body: PAYLOADS.body,
+      createdMs: Date.now() + 3_600_000,
+      status: "published",
+      reviewerName: PAYLOADS.name,
+      reviewerEmail: "eve@example.test",
     });
     await services.moderation.setReply(DEMO_STORE_ID, reviewId, PAYLOADS.reply);
     const questionId = crypto.randomUUID();
-    await services.questionsData.insertQuestion({ questionId, storeId: DEMO_STORE_ID, productId: "1078", body: PAYLOADS.question, askerName: PAYLOADS.name, status: "published", createdMs: Date.now() + 3_600_000 });
+    await services.questionsData.insertQuestion({
+      questionId,
+      storeId: DEMO_STORE_ID,
+      productId: "1078",
+      body: PAYLOADS.question,
+      askerName: PAYLOADS.name,
+      status: "published",
+      createdMs: Date.now() + 3_600_000,
+    });
     await services.questions.answerAsStore({ storeId: DEMO_STORE_ID, questionId, body: PAYLOADS.answer, authorName: "Chorus Demo Boutique", status: "published" });
   } finally {
     await services.close();

@@ -21,7 +21,10 @@ const schema = z.object({
    * PostgreSQL instead of the SQLite file (issue #26, docs/deployment.md): `postgres://user:password@host:port/db`.
    * When set, it is the database every process opens (DATABASE_PATH is then ignored).
    */
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\/\S+$/i, "DATABASE_URL must be a postgres:// URL").optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/i, "DATABASE_URL must be a postgres:// URL")
+    .optional(),
   MEDIA_PATH: z.string().min(1).default(resolve(PROJECT_ROOT, "data/media")),
   DEMO_DATA_DIR: z.string().min(1).default(resolve(PROJECT_ROOT, "../shared/data")),
   DEMO_API_KEY: z.string().min(16, "DEMO_API_KEY must be at least 16 characters").optional(),
@@ -32,7 +35,12 @@ const schema = z.object({
   /** Most memory the response cache holds for answer bodies and their compressed copies, in MiB (docs/performance.md). */
   RESPONSE_CACHE_MB: z.coerce.number().int().min(1).max(65_536).default(256),
   /** Threads computing response-cache misses of public storefront reads (server/http/read-workers.ts); default one per core beyond the first, at most 4. */
-  READ_WORKERS: z.coerce.number().int().min(0).max(64).default(Math.min(Math.max(availableParallelism() - 1, 0), 4)),
+  READ_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(64)
+    .default(Math.min(Math.max(availableParallelism() - 1, 0), 4)),
   /** Review/question submissions allowed per client IP and per e-mail per hour (docs/writes.md). */
   SUBMISSIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(20),
   SUBMISSIONS_PER_EMAIL_PER_HOUR: z.coerce.number().int().min(1).default(5),
@@ -43,22 +51,31 @@ const schema = z.object({
   /** New helpful votes counted per client address per hour in a store (docs/writes.md). */
   VOTES_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(30),
   /** Reverse proxies whose X-Forwarded-For is believed for client addresses (server/http/client-address.ts); empty = none. */
-  TRUSTED_PROXIES: z.string().default("").refine((spec) => {
-    try {
-      compileProxyTrust(spec);
-      return true;
-    } catch {
-      return false;
-    }
-  }, "TRUSTED_PROXIES must list IP addresses, CIDR ranges or loopback/linklocal/uniquelocal, separated by commas"),
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .refine((spec) => {
+      try {
+        compileProxyTrust(spec);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "TRUSTED_PROXIES must list IP addresses, CIDR ranges or loopback/linklocal/uniquelocal, separated by commas"),
   /** The origin of absolute URLs in answers (media), e.g. `https://reviews.example.com`; default `http://localhost:PORT` (server/http/public-origin.ts). */
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: "PUBLIC_URL must be an http(s) URL, e.g. https://reviews.example.com" }).optional(),
   /** Request and error log level (pino): trace, debug, info, warn, error, fatal or silent. */
   LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
   /** Outgoing mail server, `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://...:465`; unset: mail is kept in the outbox, not sent (docs/mail.md). */
-  SMTP_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url({ protocol: /^smtps?$/, error: "SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587" }).optional()),
+  SMTP_URL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.url({ protocol: /^smtps?$/, error: "SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587" }).optional(),
+  ),
   /** The From of every message, `Name <address>` or `address` (docs/mail.md). */
-  MAIL_FROM: z.string().default(DEFAULT_MAIL_FROM).refine((v) => parseMailFrom(v) !== null, "MAIL_FROM must be one address, e.g. Chorus <no-reply@reviews.example.com>"),
+  MAIL_FROM: z
+    .string()
+    .default(DEFAULT_MAIL_FROM)
+    .refine((v) => parseMailFrom(v) !== null, "MAIL_FROM must be one address, e.g. Chorus <no-reply@reviews.example.com>"),
   /** Days the outbox keeps a message's content (HTML, text) after it was created; then only its list entry stays (docs/mail.md). */
   MAIL_KEEP_DAYS: z.coerce.number().int().min(1, "MAIL_KEEP_DAYS must be a whole number of days, at least 1").max(36_500).default(90),
   /** `open`: anyone can sign up a store at /admin/signup; `closed` (default): only operators create stores (docs/admin.md). */
@@ -82,7 +99,15 @@ const schema = z.object({
    * http(s) URLs, e.g. `http://10.0.0.5:6081/`; a shared secret as user info `http://chorus:SECRET@host:6081/`.
    * Set: storefront answers carry `xkey` tags (docs/deployment.md). Empty (default): none.
    */
-  CACHE_PURGE_URLS: z.string().default("").transform((v) => v.split(",").map((u) => u.trim()).filter(Boolean))
+  CACHE_PURGE_URLS: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((u) => u.trim())
+        .filter(Boolean),
+    )
     .refine((urls) => urls.every((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol)), "CACHE_PURGE_URLS must list http(s) URLs separated by commas, e.g. http://10.0.0.5:6081/"),
   /** Set to 0 to skip creating the demo store on an empty database. */
   CHORUS_DEMO: z.enum(["0", "1"]).default("1"),

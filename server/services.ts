@@ -62,7 +62,16 @@ import { privacyRepo } from "./privacy/privacy.repo.ts";
 import { privacyService } from "./privacy/privacy.service.ts";
 import { questionsRepo } from "./questions/questions.repo.ts";
 import { questionsService } from "./questions/questions.service.ts";
-import { addressLimiter, DEFAULT_REFERRAL_SENDER_LIMIT, DEFAULT_SUBMISSION_LIMITS, DEFAULT_SURVEY_RESPONSE_LIMIT, memoryWindowCounter, sharedWindowCounter, submissionLimiter, voteLimits } from "./reviews/submission-limits.ts";
+import {
+  addressLimiter,
+  DEFAULT_REFERRAL_SENDER_LIMIT,
+  DEFAULT_SUBMISSION_LIMITS,
+  DEFAULT_SURVEY_RESPONSE_LIMIT,
+  memoryWindowCounter,
+  sharedWindowCounter,
+  submissionLimiter,
+  voteLimits,
+} from "./reviews/submission-limits.ts";
 import { submissionsService } from "./reviews/submissions.service.ts";
 import { votesRepo } from "./reviews/votes.repo.ts";
 import { votesService } from "./reviews/votes.service.ts";
@@ -196,13 +205,29 @@ async function buildServices(db: Db, options: ServicesOptions) {
   const votesData = votesRepo(db, voteLimit.current);
   const widgetSettings = widgetSettingsService({ db, repo: widgetSettingsRepo(db), stores });
   const submissions = submissionsService({
-    db, reviews: reviewsData, reviewsService: reviews, stores, media, mediaRows, limiter, orders, formAttributes: widgetSettings.formAttributes,
+    db,
+    reviews: reviewsData,
+    reviewsService: reviews,
+    stores,
+    media,
+    mediaRows,
+    limiter,
+    orders,
+    formAttributes: widgetSettings.formAttributes,
   });
   // Shop-platform connection (issue #22): webhooks → orders, products, loyalty points (server/platforms).
   const feedsData = feedsRepo(db);
   const platforms = platformsService({
-    db, repo: platformsRepo(db), orders, loyalty: loyaltyData, lifecycle: loyaltyLifecycleData, box: secretBox(platformSecretKey), identifiers: feedsData, allowLoopback: allowLoopbackRequests,
-    storePlatform: async (storeId) => (await stores.get(storeId))?.platform, log: (message, error) => options.log?.(`${message}: ${String(error)}`),
+    db,
+    repo: platformsRepo(db),
+    orders,
+    loyalty: loyaltyData,
+    lifecycle: loyaltyLifecycleData,
+    box: secretBox(platformSecretKey),
+    identifiers: feedsData,
+    allowLoopback: allowLoopbackRequests,
+    storePlatform: async (storeId) => (await stores.get(storeId))?.platform,
+    log: (message, error) => options.log?.(`${message}: ${String(error)}`),
     // Referral rewards follow the friend's order (server/loyalty/referrals.ts; built below, called only later).
     referrals: { orderChanged: (storeId, order) => referralProgram.orderChanged(storeId, order), orderReversed: (storeId, orderId, label) => referralProgram.orderReversed(storeId, orderId, label) },
   });
@@ -212,12 +237,20 @@ async function buildServices(db: Db, options: ServicesOptions) {
   // Klaviyo (issue #38 item 3): events and profile properties through a persisted outbox (server/marketing).
   // The referrals feature plugs in here: `referralLink: (storeId, email) => …` puts the shopper's link on their profile.
   const klaviyo = createKlaviyo({
-    db, box: secretBox(platformSecretKey), allowLoopback: allowLoopbackRequests, now: options.klaviyo?.now ?? options.webhooks?.now ?? Date.now, log: options.log,
+    db,
+    box: secretBox(platformSecretKey),
+    allowLoopback: allowLoopbackRequests,
+    now: options.klaviyo?.now ?? options.webhooks?.now ?? Date.now,
+    log: options.log,
   });
   const questions = questionsService({ questions: questionsData, reviewsService: reviews, stores, limiter });
   // Shopper data rights (issue #24 item 1): export and erasure of one address's data (server/privacy).
   const privacy = privacyService({
-    db, repo: privacyRepo(db), stores, mediaPath, ai,
+    db,
+    repo: privacyRepo(db),
+    stores,
+    mediaPath,
+    ai,
     forgetMail: (storeId, email) => mail.forgetRecipient(storeId, email),
     forgetWebhookEvents: (storeId, email) => webhooks.service.forgetEmail(storeId, email),
     forgetKlaviyo: (storeId, email) => klaviyo.service.forgetEmail(storeId, email),
@@ -243,27 +276,55 @@ async function buildServices(db: Db, options: ServicesOptions) {
   const accountDeps = { db, admin: adminData, adminService: admin, accounts: accountsRepo(db), stores };
   // Review requests (issue #22 item 2): settings, the persisted schedule, hosted review links (server/review-requests).
   const reviewRequests = reviewRequestsService({
-    db, repo: reviewRequestsRepo(db), stores, mail, submissions, orderNumber: async (storeId, orderId) => (await orders.getOrder(storeId, orderId))?.order_name,
+    db,
+    repo: reviewRequestsRepo(db),
+    stores,
+    mail,
+    submissions,
+    orderNumber: async (storeId, orderId) => (await orders.getOrder(storeId, orderId))?.order_name,
   });
 
   // Outgoing webhooks (issue #24 item 2): subscriptions, and the queue the outbox triggers feed (started by server/http/main.ts).
   const webhooks = createWebhooks({
-    db, secretKey: webhookSecretKey, now: options.webhooks?.now ?? Date.now, log: options.log,
+    db,
+    secretKey: webhookSecretKey,
+    now: options.webhooks?.now ?? Date.now,
+    log: options.log,
     enqueueMail: (message) => mail.enqueue(message),
     allowLoopback: allowLoopbackRequests,
-    stores, reviewsData, reviews, surveysData, loyaltyData,
+    stores,
+    reviewsData,
+    reviews,
+    surveysData,
+    loyaltyData,
     publicOrigin: () => options.webhooks?.publicUrl ?? "http://localhost:3000",
   });
 
   // Rewards created on the shop platform before their code is shown (issue #35 item 1, server/loyalty/platform-rewards.ts).
   const rewards = platformRewards({
-    db, repo: platformRewardsRepo(db), loyalty: loyaltyData, platforms: platformsRepo(db), platformBox: secretBox(platformSecretKey), webhookBox: secretBox(webhookSecretKey),
-    isDemoStore: (storeId) => storeId === options.rewards?.demoStoreId, shopifyApiUrl: () => process.env.SHOPIFY_ADMIN_API_URL || undefined,
-    allowLoopback: allowLoopbackRequests, now: options.rewards?.now ?? options.webhooks?.now, shopifyTimeoutMs: options.rewards?.shopifyTimeoutMs, log: options.log,
+    db,
+    repo: platformRewardsRepo(db),
+    loyalty: loyaltyData,
+    platforms: platformsRepo(db),
+    platformBox: secretBox(platformSecretKey),
+    webhookBox: secretBox(webhookSecretKey),
+    isDemoStore: (storeId) => storeId === options.rewards?.demoStoreId,
+    shopifyApiUrl: () => process.env.SHOPIFY_ADMIN_API_URL || undefined,
+    allowLoopback: allowLoopbackRequests,
+    now: options.rewards?.now ?? options.webhooks?.now,
+    shopifyTimeoutMs: options.rewards?.shopifyTimeoutMs,
+    log: options.log,
   });
   const surveyRewardsJob = surveyRewards({
-    db, repo: surveyRewardsRepo(db), platformRewards: rewards, loyalty: loyaltyData, lifecycle: loyaltyLifecycleData, stores,
-    enqueueMail: (message) => mail.enqueue(message), now: options.rewards?.now, log: options.log,
+    db,
+    repo: surveyRewardsRepo(db),
+    platformRewards: rewards,
+    loyalty: loyaltyData,
+    lifecycle: loyaltyLifecycleData,
+    stores,
+    enqueueMail: (message) => mail.enqueue(message),
+    now: options.rewards?.now,
+    log: options.log,
   });
   later.surveyRewards = surveyRewardsJob;
 
@@ -370,7 +431,8 @@ async function buildServices(db: Db, options: ServicesOptions) {
     reviewRequests,
     /** The admin home: getting-started checklist, "check my page", the 30-day dashboard (server/admin/overview.service.ts). */
     overview: overviewService({
-      repo: overviewRepo(db), allowLoopback: allowLoopbackRequests,
+      repo: overviewRepo(db),
+      allowLoopback: allowLoopbackRequests,
       reviewRequestsOn: async (storeId) => (await reviewRequests.get(storeId)).enabled,
       funnel: (storeId, days, nowMs) => reviewRequests.funnel(storeId, days, nowMs),
     }),

@@ -19,7 +19,8 @@ export async function openForm(t: TestServer, path: string, headers: Record<stri
 /** POST `fields` to `path` with the form's cookie and CSRF field (plus `cookie`, e.g. a session; `headers`). */
 export function postForm(t: TestServer, path: string, form: { cookie: string; csrf: string }, fields: Record<string, string>, options: { cookie?: string; headers?: Record<string, string> } = {}) {
   return fetch(t.url(path), {
-    method: "POST", redirect: "manual",
+    method: "POST",
+    redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: [form.cookie, options.cookie].filter(Boolean).join("; "), ...options.headers },
     body: new URLSearchParams({ csrf: form.csrf, ...fields }),
   });

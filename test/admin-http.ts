@@ -25,7 +25,8 @@ export async function openLoginForm(t: TestServer, headers: Record<string, strin
 /** POST the sign-in form `form` (from openLoginForm) with these credentials. */
 export const submitLoginForm = (t: TestServer, form: LoginForm, email: string, password: string, headers: Record<string, string> = {}) =>
   fetch(t.url("/admin/login"), {
-    method: "POST", redirect: "manual",
+    method: "POST",
+    redirect: "manual",
     headers: { ...headers, cookie: form.cookie, "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ csrf: form.csrf, email, password, next: "/admin" }),
   });
@@ -49,8 +50,7 @@ export async function signInAgent(t: TestServer, email: string, password: string
 }
 
 /** GET `path` as `agent` (no redirects followed). */
-export const adminGet = (t: TestServer, agent: AdminAgent | null, path: string) =>
-  fetch(t.url(path), { redirect: "manual", headers: agent ? { cookie: agent.cookie } : {} });
+export const adminGet = (t: TestServer, agent: AdminAgent | null, path: string) => fetch(t.url(path), { redirect: "manual", headers: agent ? { cookie: agent.cookie } : {} });
 
 /** POST a form to `path` as `agent`, with its CSRF token unless `csrf` is null. */
 export function adminPost(t: TestServer, agent: AdminAgent | null, path: string, fields: Record<string, string | string[]>, csrf: string | null = agent?.csrf ?? null) {
@@ -58,7 +58,9 @@ export function adminPost(t: TestServer, agent: AdminAgent | null, path: string,
   if (csrf !== null) body.append("csrf", csrf);
   for (const [k, v] of Object.entries(fields)) for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
   return fetch(t.url(path), {
-    method: "POST", redirect: "manual", body,
+    method: "POST",
+    redirect: "manual",
+    body,
     headers: { "content-type": "application/x-www-form-urlencoded", ...(agent ? { cookie: agent.cookie } : {}) },
   });
 }

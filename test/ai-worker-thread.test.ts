@@ -62,7 +62,16 @@ async function startServer(databasePath: string, env: Record<string, string> = {
   const { CHORUS_LLM_BASE_URL: _llm, CHORUS_TRANSLATE_URL: _translate, ...parentEnv } = process.env;
   const child = spawn(process.execPath, ["server/http/main.ts"], {
     cwd: PROJECT_ROOT,
-    env: { ...parentEnv, ...(dbs.postgres ? { DATABASE_URL: databasePath } : { DATABASE_PATH: databasePath }), MEDIA_PATH: join(dir, "media"), PORT: "0", HOST: "127.0.0.1", CHORUS_DEMO: "0", RESPONSE_CACHE: "0", ...env },
+    env: {
+      ...parentEnv,
+      ...(dbs.postgres ? { DATABASE_URL: databasePath } : { DATABASE_PATH: databasePath }),
+      MEDIA_PATH: join(dir, "media"),
+      PORT: "0",
+      HOST: "127.0.0.1",
+      CHORUS_DEMO: "0",
+      RESPONSE_CACHE: "0",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -126,7 +135,8 @@ describe("AI worker thread in the HTTP server", () => {
       await sleep(300); // the thread is up and idle
       const res = await adminPost(t, agent, `/admin/stores/${TEST_STORE_ID}/ai`, { intent: "regenerate", scopeType: "product", scopeId: "1088" });
       expect(await res.text()).toContain("Regeneration queued");
-      await expect.poll(async () => (await (await fetch(server.url("/products/shopify-1088/reviews_summary"))).json()), { timeout: 30_000, interval: 200 })
+      await expect
+        .poll(async () => await (await fetch(server.url("/products/shopify-1088/reviews_summary"))).json(), { timeout: 30_000, interval: 200 })
         .toHaveProperty("reviewsSummary.contributingReviewCount", 30);
       expect(await jobCounts(databasePath)).toMatchObject({ queued: 0, running: 0, done: 1 });
       await expect.poll(server.output).toMatch(/AI content generated for 1 scope in \d+ s \(latest: product 1088, 30 reviews, embedded\)/);
@@ -135,36 +145,43 @@ describe("AI worker thread in the HTTP server", () => {
     }
   }, 60_000);
 
-  it("answers each of 20 sequential GETs in < 250 ms while the thread sweeps thousands of real reviews", async () => {
-    const databasePath = await seed("sweep", { productIds: busyProducts(5000) });
-    // the first sweep runs at once and queues every product with 30+ reviews
-    // AIW_MODE=inline runs the worker on the HTTP event loop instead: this test then fails (checked, docs/ai.md)
-    const server = await startServer(databasePath, { CHORUS_AI_WORKER: process.env.AIW_MODE ?? "1" });
-    try {
-      await expect.poll(server.output, { timeout: 30_000 }).toMatch(/AI: \d+ products or groups queued/);
-      await expect.poll(async () => (await jobCounts(databasePath)).running, { timeout: 30_000, interval: 20 }).toBe(1);
-      const get = async () => {
-        const t0 = performance.now();
-        const res = await fetch(server.url("/reviews"));
-        expect(res.status).toBe(200);
-        await res.arrayBuffer();
-        return performance.now() - t0;
-      };
-      for (let i = 0; i < 3; i++) await get(); // warm-up: the first requests of a fresh process compile the route
-      const times: number[] = [];
-      for (let i = 0; i < 20; i++) times.push(await get());
-      const after = await jobCounts(databasePath);
-      // the sweep was still in progress for the whole window
-      expect(after.queued + after.running).toBeGreaterThan(0);
-      const report = `latencies: ${times.map((t) => t.toFixed(0)).join(", ")} ms`;
-      expect(Math.max(...times), report).toBeLessThan(250);
-      // on the HTTP event loop, each analysis batch (~100 reviews of NLP) delays whatever request arrives
-      // during it: the sum is several times higher there (see docs/ai.md)
-      expect(times.reduce((a, b) => a + b, 0), report).toBeLessThan(1000);
-    } finally {
-      await stopServer(server);
-    }
-  }, dbs.postgres ? 240_000 : 90_000); // PostgreSQL: seeding 5,000 reviews through the write path takes longer
+  it(
+    "answers each of 20 sequential GETs in < 250 ms while the thread sweeps thousands of real reviews",
+    async () => {
+      const databasePath = await seed("sweep", { productIds: busyProducts(5000) });
+      // the first sweep runs at once and queues every product with 30+ reviews
+      // AIW_MODE=inline runs the worker on the HTTP event loop instead: this test then fails (checked, docs/ai.md)
+      const server = await startServer(databasePath, { CHORUS_AI_WORKER: process.env.AIW_MODE ?? "1" });
+      try {
+        await expect.poll(server.output, { timeout: 30_000 }).toMatch(/AI: \d+ products or groups queued/);
+        await expect.poll(async () => (await jobCounts(databasePath)).running, { timeout: 30_000, interval: 20 }).toBe(1);
+        const get = async () => {
+          const t0 = performance.now();
+          const res = await fetch(server.url("/reviews"));
+          expect(res.status).toBe(200);
+          await res.arrayBuffer();
+          return performance.now() - t0;
+        };
+        for (let i = 0; i < 3; i++) await get(); // warm-up: the first requests of a fresh process compile the route
+        const times: number[] = [];
+        for (let i = 0; i < 20; i++) times.push(await get());
+        const after = await jobCounts(databasePath);
+        // the sweep was still in progress for the whole window
+        expect(after.queued + after.running).toBeGreaterThan(0);
+        const report = `latencies: ${times.map((t) => t.toFixed(0)).join(", ")} ms`;
+        expect(Math.max(...times), report).toBeLessThan(250);
+        // on the HTTP event loop, each analysis batch (~100 reviews of NLP) delays whatever request arrives
+        // during it: the sum is several times higher there (see docs/ai.md)
+        expect(
+          times.reduce((a, b) => a + b, 0),
+          report,
+        ).toBeLessThan(1000);
+      } finally {
+        await stopServer(server);
+      }
+    },
+    dbs.postgres ? 240_000 : 90_000,
+  ); // PostgreSQL: seeding 5,000 reviews through the write path takes longer
 
   it("SIGTERM while a job runs: exits cleanly (0) and the job is finished or queued again, never lost", async () => {
     const databasePath = await seed("sigterm", { productIds: busyProducts(2000) });
@@ -177,7 +194,8 @@ describe("AI worker thread in the HTTP server", () => {
     await withServices(databasePath, async (services) => {
       const job = (await services.aiData.listJobs(TEST_STORE_ID)).find((j) => j.job_id === running)!;
       const versions = await services.ai.versions(TEST_STORE_ID, { type: job.scope_type, id: job.scope_id });
-      if (job.status === "done") expect(versions).toHaveLength(1); // finished: its whole version is there
+      if (job.status === "done")
+        expect(versions).toHaveLength(1); // finished: its whole version is there
       else {
         expect(versions).toHaveLength(0); // interrupted: no half version, and the next start queues it again
         await services.aiData.requeueRunning();
@@ -200,7 +218,10 @@ describe("AI worker thread host (the AI loop as a task of the worker pool)", () 
     const thread = startAiWorkerThread({ databasePath: join(blocker, "chorus.sqlite"), log: (l) => lines.push(l), backoffMs: 50, maxBackoffMs: 200 });
     await expect.poll(() => thread.restarts, { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
     await thread.stop();
-    const delays = lines.map((l) => /restarting in (\d+) ms/.exec(l)?.[1]).filter(Boolean).map(Number);
+    const delays = lines
+      .map((l) => /restarting in (\d+) ms/.exec(l)?.[1])
+      .filter(Boolean)
+      .map(Number);
     expect(delays.slice(0, 4)).toEqual([50, 100, 200, 200].slice(0, Math.min(4, delays.length)));
     expect(lines.some((l) => /AI worker loop failed: .*(ENOTDIR|EEXIST)/.test(l))).toBe(true);
     const restartsAtStop = thread.restarts;

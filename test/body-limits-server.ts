@@ -29,10 +29,19 @@ const login = await t.services.loyalty.login(TEST_STORE_ID, await signPlatformTo
 await t.services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
 await t.services.admin.createUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, storeIds: [TEST_STORE_ID] });
 
-process.stdout.write(`${JSON.stringify({
-  port: Number(new URL(t.baseUrl).port), storeId: TEST_STORE_ID, productId: rows[0].productId, reviewId, apiKey,
-  customerToken: login.customerToken, channelSurveyId: DEMO_CHANNEL_IDS.npsCheckout, adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD,
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    port: Number(new URL(t.baseUrl).port),
+    storeId: TEST_STORE_ID,
+    productId: rows[0].productId,
+    reviewId,
+    apiKey,
+    customerToken: login.customerToken,
+    channelSurveyId: DEMO_CHANNEL_IDS.npsCheckout,
+    adminEmail: ADMIN_EMAIL,
+    adminPassword: ADMIN_PASSWORD,
+  })}\n`,
+);
 
 let stopping = false;
 const stop = async () => {

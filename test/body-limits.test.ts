@@ -112,7 +112,11 @@ function postBig(route: Route, total: number, declared: boolean): Promise<Answer
   const body = zeroBody(total, route.head, route.tail);
   return new Promise<Answer>((resolve, reject) => {
     const req = httpRequest({
-      host: "127.0.0.1", port: seed.port, method: route.method ?? "POST", path: route.path, agent: false,
+      host: "127.0.0.1",
+      port: seed.port,
+      method: route.method ?? "POST",
+      path: route.path,
+      agent: false,
       headers: { "content-type": route.type, ...route.headers(), ...(declared ? { "content-length": String(total) } : { "transfer-encoding": "chunked" }) },
     });
     let answered = false;
@@ -161,20 +165,27 @@ const S = () => `/v1/stores/${seed.storeId}`;
 function formFields(): string {
   const r = realReviews().find((x) => x.title && x.body)!;
   const fields = { rating: String(r.rating), title: r.title, body: r.body, displayName: "Robin", email: "robin@example.com" };
-  return Object.entries(fields).map(([k, v]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join("");
+  return Object.entries(fields)
+    .map(([k, v]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+    .join("");
 }
 
 /** Every body-reading route, with credentials that pass its checks, so its body reader is what answers. */
 const ROUTES: Route[] = [
   { name: "review submit (JSON)", operationId: "submitProductReview", path: "", type: JSON_TYPE, headers: () => ({}), head: '{"title":"', status: 413 },
   {
-    name: "review submit (multipart, one 300 MB 'photo')", operationId: "submitProductReview", path: "", type: `multipart/form-data; boundary=${BOUNDARY}`, headers: () => ({}),
+    name: "review submit (multipart, one 300 MB 'photo')",
+    operationId: "submitProductReview",
+    path: "",
+    type: `multipart/form-data; boundary=${BOUNDARY}`,
+    headers: () => ({}),
     // A JPEG's first bytes (JFIF header), then zeros: the file is sniffed as an image, too large at 10 MB.
     head: Buffer.concat([
       Buffer.from(`${formFields()}--${BOUNDARY}\r\nContent-Disposition: form-data; name="media"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
       Buffer.from("ffd8ffe000104a46494600010100000100010000", "hex"),
     ]),
-    tail: `\r\n--${BOUNDARY}--\r\n`, status: 413,
+    tail: `\r\n--${BOUNDARY}--\r\n`,
+    status: 413,
   },
   { name: "question", operationId: "askProductQuestion", path: "", type: JSON_TYPE, headers: () => ({}), head: '{"question":"', status: 413 },
   { name: "helpful vote", operationId: "voteOnReview", path: "", type: JSON_TYPE, headers: () => ({}), head: '{"vote":"', status: 413 },
@@ -188,26 +199,63 @@ const ROUTES: Route[] = [
   { name: "enterprise orders", operationId: "importOrders", path: "/enterprise/orders", type: JSON_TYPE, headers: basic, head: '{"orders":"', status: 413 },
   { name: "webhook subscription", operationId: "createWebhookSubscription", path: "/enterprise/webhook_subscriptions", type: JSON_TYPE, headers: basic, head: '{"url":"', status: 413 },
   // No body: answered (404, no such subscription) without reading one, and the connection closes.
-  { name: "webhook secret rotation (no body read)", operationId: "rotateWebhookSecret", path: "/enterprise/webhook_subscriptions/00000000-0000-4000-8000-000000000000/rotate_secret", type: JSON_TYPE, headers: basic, head: '{"x":"', status: 404 },
+  {
+    name: "webhook secret rotation (no body read)",
+    operationId: "rotateWebhookSecret",
+    path: "/enterprise/webhook_subscriptions/00000000-0000-4000-8000-000000000000/rotate_secret",
+    type: JSON_TYPE,
+    headers: basic,
+    head: '{"x":"',
+    status: 404,
+  },
   { name: "shopper data export", operationId: "exportShopperData", path: "/enterprise/customers/data_export", type: JSON_TYPE, headers: basic, head: '{"email":"', status: 413 },
   { name: "shopper data erasure", operationId: "eraseShopperData", path: "/enterprise/customers/erasure", type: JSON_TYPE, headers: basic, head: '{"email":"', status: 413 },
-  { name: "enterprise earning transaction", operationId: "createLoyaltyEarningTransaction", path: "/enterprise/loyalty/earning_transactions", type: JSON_TYPE, headers: basic, head: '{"orderId":"', status: 413 },
+  {
+    name: "enterprise earning transaction",
+    operationId: "createLoyaltyEarningTransaction",
+    path: "/enterprise/loyalty/earning_transactions",
+    type: JSON_TYPE,
+    headers: basic,
+    head: '{"orderId":"',
+    status: 413,
+  },
   { name: "referral sender", operationId: "createReferralSender", path: "", type: JSON_TYPE, headers: () => ({}), head: '{"email":"', status: 413 },
   // The body is bounded before the customer is looked up: any customer ID will do.
-  { name: "enterprise loyalty adjustment", operationId: "adjustLoyaltyPoints", path: "/enterprise/loyalty/customers/body-limits-customer/adjustments", type: JSON_TYPE, headers: basic, head: '{"reason":"', status: 413 },
   {
-    name: "Shopify webhook", operationId: "receiveShopifyWebhook", path: "/platforms/shopify/webhooks", type: JSON_TYPE,
+    name: "enterprise loyalty adjustment",
+    operationId: "adjustLoyaltyPoints",
+    path: "/enterprise/loyalty/customers/body-limits-customer/adjustments",
+    type: JSON_TYPE,
+    headers: basic,
+    head: '{"reason":"',
+    status: 413,
+  },
+  {
+    name: "Shopify webhook",
+    operationId: "receiveShopifyWebhook",
+    path: "/platforms/shopify/webhooks",
+    type: JSON_TYPE,
     headers: () => ({ "x-shopify-topic": "orders/create", "x-shopify-shop-domain": "body-limits.myshopify.com", "x-shopify-webhook-id": "body-limits", "x-shopify-hmac-sha256": "x" }),
-    head: '{"id":"', status: 413,
+    head: '{"id":"',
+    status: 413,
   },
   {
-    name: "WooCommerce webhook", operationId: "receiveWooCommerceWebhook", path: "/platforms/woocommerce/webhooks", type: JSON_TYPE,
+    name: "WooCommerce webhook",
+    operationId: "receiveWooCommerceWebhook",
+    path: "/platforms/woocommerce/webhooks",
+    type: JSON_TYPE,
     headers: () => ({ "x-wc-webhook-topic": "order.created", "x-wc-webhook-source": "https://body-limits.example/", "x-wc-webhook-delivery-id": "body-limits", "x-wc-webhook-signature": "x" }),
-    head: '{"id":"', status: 413,
+    head: '{"id":"',
+    status: 413,
   },
   {
-    name: "signed webhook", operationId: "receiveSignedWebhook", path: "", type: JSON_TYPE,
-    headers: () => ({ "x-chorus-signature": "sha256=x", "x-chorus-webhook-id": "body-limits", "x-chorus-timestamp": "0" }), head: '{"type":"', status: 413,
+    name: "signed webhook",
+    operationId: "receiveSignedWebhook",
+    path: "",
+    type: JSON_TYPE,
+    headers: () => ({ "x-chorus-signature": "sha256=x", "x-chorus-webhook-id": "body-limits", "x-chorus-timestamp": "0" }),
+    head: '{"type":"',
+    status: 413,
   },
   { name: "admin sign-in", path: "/admin/login", type: "application/x-www-form-urlencoded", headers: () => ({ cookie: loginForm.cookie }), head: "csrf=x&email=", status: 413 },
   { name: "admin action (store settings)", path: "", type: "application/x-www-form-urlencoded", headers: () => ({ cookie: admin.cookie }), head: "csrf=x&name=", status: 413 },
@@ -215,7 +263,13 @@ const ROUTES: Route[] = [
   { name: "unknown /v1 path (404)", path: "/v1/no-such-endpoint", type: JSON_TYPE, headers: () => ({}), status: 404 },
   { name: "unknown /enterprise path without credentials (401)", path: "/enterprise/no-such-endpoint", type: JSON_TYPE, headers: () => ({}), status: 401 },
   { name: "wrong method with a body: PUT /enterprise/orders (405)", path: "/enterprise/orders", method: "PUT", type: JSON_TYPE, headers: basic, status: 405 },
-  { name: "enterprise orders with a wrong API key (401 before the body)", path: "/enterprise/orders", type: JSON_TYPE, headers: () => ({ authorization: `Basic ${Buffer.from(`${seed.storeId}:chk_wrong`).toString("base64")}` }), status: 401 },
+  {
+    name: "enterprise orders with a wrong API key (401 before the body)",
+    path: "/enterprise/orders",
+    type: JSON_TYPE,
+    headers: () => ({ authorization: `Basic ${Buffer.from(`${seed.storeId}:chk_wrong`).toString("base64")}` }),
+    status: 401,
+  },
   { name: "loyalty activation without a token (401 before the body)", path: "", type: JSON_TYPE, headers: () => ({}), status: 401 },
 ];
 const paths: Record<string, () => string> = {
@@ -269,7 +323,9 @@ afterAll(async () => {
 
 describe("oversized bodies: bounded memory, a quick answer, the connection closed", () => {
   it("every POST operation of /v1, /enterprise and /platforms is among the routes tested", async () => {
-    const posts = operationTable(await loadBuild()).operations.filter((op) => op.method === "POST").map((op) => op.id);
+    const posts = operationTable(await loadBuild())
+      .operations.filter((op) => op.method === "POST")
+      .map((op) => op.id);
     expect(posts.length).toBeGreaterThan(0);
     const covered = new Set(ROUTES.map((r) => r.operationId));
     expect(posts.filter((id) => !covered.has(id))).toEqual([]);
@@ -294,7 +350,9 @@ describe("oversized bodies: bounded memory, a quick answer, the connection close
       }
     } finally {
       const { peak, samples } = await sampler.stop();
-      report.unshift(`start RSS ${Math.round(start / MB)} MB, peak ${Math.round(peak / MB)} MB (+${Math.round((peak - start) / MB)} MB, ${samples} samples), ${Math.round((performance.now() - began) / 1000)} s`);
+      report.unshift(
+        `start RSS ${Math.round(start / MB)} MB, peak ${Math.round(peak / MB)} MB (+${Math.round((peak - start) / MB)} MB, ${samples} samples), ${Math.round((performance.now() - began) / 1000)} s`,
+      );
       console.log(report.join("\n"));
       expect(failures).toEqual([]);
       // And the whole run, 17 routes one after another, stays within twice that.

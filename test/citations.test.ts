@@ -20,7 +20,8 @@ const OUTSIDE_IN_OPENAPI = new RegExp(["decisions\\.md", "interface\\.md", SECTI
 /** Tracked text files (a NUL byte marks a binary file), with their text. */
 function trackedTextFiles(): { path: string; text: string }[] {
   const paths = execFileSync("git", ["ls-files", "-z"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
-    .split("\0").filter(Boolean);
+    .split("\0")
+    .filter(Boolean);
   const files: { path: string; text: string }[] = [];
   for (const path of paths) {
     const full = join(ROOT, path);
@@ -89,8 +90,12 @@ function startsWithHeading(doc: string, rest: string, quoted = false): boolean {
 
 describe("no file outside the repository is cited", () => {
   let t: TestServer;
-  beforeAll(async () => { t = await startTestServer(); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it.each(["/v1/openapi.json", "/enterprise/openapi.json", "/platforms/openapi.json"])("%s names nothing outside the repository", async (url) => {
     const res = await fetch(t.url(url));
@@ -104,7 +109,9 @@ describe("no file outside the repository is cited", () => {
     const found: string[] = [];
     for (const { path, text } of files) {
       if (path === SELF) continue;
-      text.split("\n").forEach((line, i) => { if (OUTSIDE_IN_FILES.test(line)) found.push(`${path}:${i + 1}: ${line.trim()}`); });
+      text.split("\n").forEach((line, i) => {
+        if (OUTSIDE_IN_FILES.test(line)) found.push(`${path}:${i + 1}: ${line.trim()}`);
+      });
     }
     expect(found).toEqual([]);
   });
@@ -119,7 +126,10 @@ describe("citations of the project's docs resolve", () => {
       for (const m of text.matchAll(/(?<![\w./-])docs\/[\w./-]*?\.md\b/g)) {
         const doc = m[0];
         const where = `${path}:${lineOf(text, m.index)}`;
-        if (!existsSync(join(ROOT, doc))) { missing.push(`${where}: ${doc} does not exist`); continue; }
+        if (!existsSync(join(ROOT, doc))) {
+          missing.push(`${where}: ${doc} does not exist`);
+          continue;
+        }
         const after = text.slice(m.index + doc.length, m.index + doc.length + 200);
         // docs/x.md "Section" or docs/x.md, "Section": the quoted text is a heading.
         const quoted = /^,?\s"([^"\n]+)"/.exec(after);

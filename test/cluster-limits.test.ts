@@ -20,7 +20,14 @@ import { sql, value } from "../server/db/database.ts";
 
 const missing = [
   findVarnishd() ? null : "varnishd (apt-get install -y varnish varnish-modules)",
-  (() => { try { findPostgresBin(); return null; } catch { return "PostgreSQL 15 server binaries (apt-get install -y postgresql-15)"; } })(),
+  (() => {
+    try {
+      findPostgresBin();
+      return null;
+    } catch {
+      return "PostgreSQL 15 server binaries (apt-get install -y postgresql-15)";
+    }
+  })(),
 ].filter(Boolean);
 // In CI (env CI, .ci/run installs both) a missing tool fails the run instead of skipping.
 if (missing.length && process.env.CI) throw new Error(`test/cluster-limits.test.ts: ${missing.join(", ")} not installed (.ci/run installs them)`);
@@ -39,8 +46,10 @@ describe.skipIf(missing.length > 0)("storefront write limits on a cluster of two
     cluster = await startCluster({
       nodes: 2,
       env: {
-        READ_WORKERS: "0", LOG_LEVEL: "warn",
-        SUBMISSIONS_PER_IP_PER_HOUR: String(SUBMISSIONS_PER_ADDRESS), SUBMISSIONS_PER_EMAIL_PER_HOUR: "100000",
+        READ_WORKERS: "0",
+        LOG_LEVEL: "warn",
+        SUBMISSIONS_PER_IP_PER_HOUR: String(SUBMISSIONS_PER_ADDRESS),
+        SUBMISSIONS_PER_EMAIL_PER_HOUR: "100000",
         SURVEY_RESPONSES_PER_IP_PER_HOUR: String(SURVEY_RESPONSES_PER_ADDRESS),
       },
     });
@@ -49,8 +58,15 @@ describe.skipIf(missing.length > 0)("storefront write limits on a cluster of two
     await services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: "858", name: "Wrap dress" });
     await services.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
     await services.reviewsData.insert({
-      reviewId: VOTED_REVIEW, storeId: TEST_STORE_ID, productId: "858", rating: 5, title: "Lovely", body: "Soft fabric, true to size.",
-      createdMs: Date.now(), status: "published", reviewerName: "Ada",
+      reviewId: VOTED_REVIEW,
+      storeId: TEST_STORE_ID,
+      productId: "858",
+      rating: 5,
+      title: "Lovely",
+      body: "Soft fabric, true to size.",
+      createdMs: Date.now(),
+      status: "published",
+      reviewerName: "Ada",
     });
   }, 240_000);
 
@@ -62,14 +78,16 @@ describe.skipIf(missing.length > 0)("storefront write limits on a cluster of two
   /** POST `body` as JSON to node `i % 2` from client `address`. */
   const post = async (i: number, path: string, address: string, body: unknown) => {
     const res = await fetch(cluster.nodes[i % 2]!.url + path, {
-      method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": address }, body: JSON.stringify(body),
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": address },
+      body: JSON.stringify(body),
     });
     return { status: res.status, body: (await res.json()) as { error?: { code?: string } } };
   };
 
   it(`200 concurrent survey answers from one address, half to each node, store ${SURVEY_RESPONSES_PER_ADDRESS} in all; the rest answer 429`, async () => {
-    const stored = async () => await value(services.db, sql`SELECT count(*) FROM survey_responses WHERE store_id = ${TEST_STORE_ID}`) as number;
-    const before = (await stored());
+    const stored = async () => (await value(services.db, sql`SELECT count(*) FROM survey_responses WHERE store_id = ${TEST_STORE_ID}`)) as number;
+    const before = await stored();
     const answer = { answeredQuestions: [{ id: DEMO_QUESTION_IDS.nps, type: "nps", answer: 0 }] };
     const results = await Promise.all(Array.from({ length: 200 }, (_, i) => post(i, `${store}/surveys/${DEMO_CHANNEL_IDS.npsEmail}/responses`, "203.0.113.7", answer)));
     const statuses = results.map((r) => r.status);
@@ -83,19 +101,34 @@ describe.skipIf(missing.length > 0)("storefront write limits on a cluster of two
   }, 120_000);
 
   it(`40 concurrent reviews from one IPv6 /64 (rotating its low bits), half to each node, store ${SUBMISSIONS_PER_ADDRESS}`, async () => {
-    const reviews = async () => await value(services.db, sql`SELECT count(*) FROM reviews WHERE store_id = ${TEST_STORE_ID}`) as number;
-    const before = (await reviews());
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => post(i, `${store}/products/shopify-858/reviews`, `2001:db8:9:9::${(i + 1).toString(16)}`, {
-      rating: 4, title: "True to size", body: "Ordered my usual size and it fits well; the fabric is soft and it washes fine.",
-      displayName: "Dana", email: `dana-${i}@example.com`,
-    })));
+    const reviews = async () => (await value(services.db, sql`SELECT count(*) FROM reviews WHERE store_id = ${TEST_STORE_ID}`)) as number;
+    const before = await reviews();
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        post(i, `${store}/products/shopify-858/reviews`, `2001:db8:9:9::${(i + 1).toString(16)}`, {
+          rating: 4,
+          title: "True to size",
+          body: "Ordered my usual size and it fits well; the fabric is soft and it washes fine.",
+          displayName: "Dana",
+          email: `dana-${i}@example.com`,
+        }),
+      ),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(SUBMISSIONS_PER_ADDRESS);
     expect(results.filter((r) => r.status === 429)).toHaveLength(40 - SUBMISSIONS_PER_ADDRESS);
     expect((await reviews()) - before).toBe(SUBMISSIONS_PER_ADDRESS);
     // The next /64 is someone else, on either node.
-    expect((await post(1, `${store}/products/shopify-858/reviews`, "2001:db8:9:a::1", {
-      rating: 5, title: "Lovely", body: "Lovely colour and the cut is flattering.", displayName: "Sam", email: "sam@example.com",
-    })).status).toBe(201);
+    expect(
+      (
+        await post(1, `${store}/products/shopify-858/reviews`, "2001:db8:9:a::1", {
+          rating: 5,
+          title: "Lovely",
+          body: "Lovely colour and the cut is flattering.",
+          displayName: "Sam",
+          email: "sam@example.com",
+        })
+      ).status,
+    ).toBe(201);
   }, 120_000);
 
   it("100 concurrent helpful votes of new visitors from one address, half to each node, count once", async () => {

@@ -23,7 +23,14 @@ import { findVarnishd } from "./varnish.ts";
 
 const missing = [
   findVarnishd() ? null : "varnishd (apt-get install -y varnish varnish-modules)",
-  (() => { try { findPostgresBin(); return null; } catch { return "PostgreSQL 15 server binaries (apt-get install -y postgresql-15)"; } })(),
+  (() => {
+    try {
+      findPostgresBin();
+      return null;
+    } catch {
+      return "PostgreSQL 15 server binaries (apt-get install -y postgresql-15)";
+    }
+  })(),
 ].filter(Boolean);
 // In CI (env CI, .ci/run installs both) a missing tool fails the run instead of skipping.
 if (missing.length && process.env.CI) throw new Error(`test/cluster-loyalty.test.ts: ${missing.join(", ")} not installed (.ci/run installs them)`);
@@ -98,8 +105,9 @@ describe.skipIf(missing.length > 0)("the points ledger on a cluster of two nodes
   it("one order's earning sent 20 times to both nodes at once earns once; every ledger balances", async () => {
     const s = await enrolledShopper("buyer");
     const orderId = `cluster-order-${crypto.randomUUID()}`;
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      post(i, "/enterprise/loyalty/earning_transactions", { customer: { platformCustomerId: s.platformCustomerId }, orderId, amount: 120.5 }, basic)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => post(i, "/enterprise/loyalty/earning_transactions", { customer: { platformCustomerId: s.platformCustomerId }, orderId, amount: 120.5 }, basic)),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 200)).toHaveLength(19);
     expect(new Set(results.map((r) => r.body.transaction.transactionId)).size).toBe(1);

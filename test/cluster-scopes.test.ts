@@ -46,7 +46,8 @@ afterAll(async () => {
 const readPaths = () => [
   ...PRODUCTS.flatMap((p) => [`${store}/products/shopify-${p}/reviews`, `${store}/products/shopify-${p}/review_aggregate`, `${store}/products/shopify-${p}/reviews?orderBy=helpful%20desc`]),
   ...groups.flatMap((g) => [`${store}/collections/${g}/reviews`, `${store}/collections/${g}/review_aggregate`]),
-  `${store}/reviews`, `${store}/review_aggregate`,
+  `${store}/reviews`,
+  `${store}/review_aggregate`,
 ];
 
 /** GET `path` on `node`: status and body text. */
@@ -58,7 +59,9 @@ const get = async (node: TestServer, path: string) => {
 /** POST a helpful vote on `reviewId` to `node` from client `address`. */
 const vote = async (node: TestServer, reviewId: string, address: string, visitorId?: string) => {
   const res = await fetch(node.url(`${store}/reviews/${reviewId}/votes`), {
-    method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": address }, body: JSON.stringify({ vote: "helpful", ...(visitorId ? { visitorId } : {}) }),
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": address },
+    body: JSON.stringify({ vote: "helpful", ...(visitorId ? { visitorId } : {}) }),
   });
   return { status: res.status, body: (await res.json().catch(() => null)) as { visitorId?: string } | null };
 };
@@ -90,8 +93,15 @@ describe("content scopes across two nodes with their response caches on", () => 
         const productId = PRODUCTS[(n + i) % PRODUCTS.length]!;
         if (n % 2 === 0) {
           await node.services.reviewsData.insert({
-            reviewId: crypto.randomUUID(), storeId: S, productId, rating: 1 + ((n + i) % 5), title: `Node ${i} review ${n}`, body: "Soft fabric, true to size.",
-            createdMs: Date.now(), status: "published", reviewerName: `Node ${i}`,
+            reviewId: crypto.randomUUID(),
+            storeId: S,
+            productId,
+            rating: 1 + ((n + i) % 5),
+            title: `Node ${i} review ${n}`,
+            body: "Soft fabric, true to size.",
+            createdMs: Date.now(),
+            status: "published",
+            reviewerName: `Node ${i}`,
           });
           published++;
         } else {
@@ -128,7 +138,10 @@ describe("content scopes across two nodes with their response caches on", () => 
       const expected = await get(truth, path);
       expect(expected.status, path).toBe(200);
       if (expected.body !== warm.get(path)) changed.push(path);
-      for (const [name, node] of [["a", a], ["b", b]] as const) {
+      for (const [name, node] of [
+        ["a", a],
+        ["b", b],
+      ] as const) {
         // Twice: a stale entry would be served again; a fresh computation would equal the truth.
         for (let k = 0; k < 2; k++) if ((await get(node, path)).body !== expected.body) wrong.push(`node ${name}: ${path}`);
       }
@@ -142,7 +155,15 @@ describe("content scopes across two nodes with their response caches on", () => 
     // A review nobody voted on yet, and a signed visitor ID, as the widget holds one after its first vote (on another review).
     const reviewId = crypto.randomUUID();
     await a.services.reviewsData.insert({
-      reviewId, storeId: S, productId: "862", rating: 5, title: "Lovely", body: "Soft fabric, true to size.", createdMs: Date.now(), status: "published", reviewerName: "Ada",
+      reviewId,
+      storeId: S,
+      productId: "862",
+      rating: 5,
+      title: "Lovely",
+      body: "Soft fabric, true to size.",
+      createdMs: Date.now(),
+      status: "published",
+      reviewerName: "Ada",
     });
     const other = (await value<string>(a.services.db, sql`SELECT review_id FROM reviews WHERE store_id = ${S} AND review_id <> ${reviewId} AND status = 'published' LIMIT 1`))!;
     const address = "203.0.113.77";

@@ -24,7 +24,14 @@ import { findVarnishd } from "./varnish.ts";
 
 const missing = [
   findVarnishd() ? null : "varnishd (apt-get install -y varnish varnish-modules)",
-  (() => { try { findPostgresBin(); return null; } catch { return "PostgreSQL 15 server binaries (apt-get install -y postgresql-15)"; } })(),
+  (() => {
+    try {
+      findPostgresBin();
+      return null;
+    } catch {
+      return "PostgreSQL 15 server binaries (apt-get install -y postgresql-15)";
+    }
+  })(),
 ].filter(Boolean);
 // In CI (env CI, .ci/run installs both) a missing tool fails the run instead of skipping.
 if (missing.length && process.env.CI) throw new Error(`test/cluster.test.ts: ${missing.join(", ")} not installed (.ci/run installs them)`);
@@ -40,15 +47,20 @@ type Answer = { status: number; headers: IncomingMessage["headers"]; text: strin
 function call(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown; timeoutMs?: number } = {}): Promise<Answer> {
   const body = init.body === undefined ? undefined : JSON.stringify(init.body);
   return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: init.method ?? (body ? "POST" : "GET"), timeout: init.timeoutMs ?? 10_000,
-      headers: { ...(body ? { "content-type": "application/json" } : {}), ...init.headers },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
+    const req = request(
+      url,
+      {
+        method: init.method ?? (body ? "POST" : "GET"),
+        timeout: init.timeoutMs ?? 10_000,
+        headers: { ...(body ? { "content-type": "application/json" } : {}), ...init.headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
     req.on("timeout", () => req.destroy(new Error("timed out")));
     req.on("error", reject);
     req.end(body);
@@ -65,8 +77,11 @@ describe.skipIf(missing.length > 0)("a cluster: Varnish, two Chorus nodes, Postg
     cluster = await startCluster({
       nodes: 2,
       env: {
-        READ_WORKERS: "0", LOG_LEVEL: "warn", ALLOW_INSECURE_WEBHOOKS: "1",
-        SUBMISSIONS_PER_IP_PER_HOUR: "100000", SUBMISSIONS_PER_EMAIL_PER_HOUR: "100000",
+        READ_WORKERS: "0",
+        LOG_LEVEL: "warn",
+        ALLOW_INSECURE_WEBHOOKS: "1",
+        SUBMISSIONS_PER_IP_PER_HOUR: "100000",
+        SUBMISSIONS_PER_EMAIL_PER_HOUR: "100000",
       },
       // The nodes' errors are shown with the failing test's output.
       output: (source, line) => {
@@ -119,16 +134,28 @@ describe.skipIf(missing.length > 0)("a cluster: Varnish, two Chorus nodes, Postg
 
   it("awards sign-up points once under concurrent activations sent to both nodes, and every ledger balances", async () => {
     const version = (await services.loyalty.legalPolicies(TEST_STORE_ID)).version;
-    const shoppers = await Promise.all(Array.from({ length: 5 }, async (_, i) => {
-      const token = await signPlatformToken(SECRET, { platformCustomerId: `cluster-${i}-${Date.now()}`, email: `cluster-${i}@example.com` });
-      const login = await call(`${cluster.frontUrl}${store}/loyalty/login`, { body: { customerAccessToken: token } });
-      expect(login.status, login.text).toBe(200);
-      return json<{ customerToken: string; loyaltyCustomer: { loyaltyCustomerId: string } }>(login);
-    }));
-    const results = await Promise.all(shoppers.flatMap((s) => Array.from({ length: 10 }, (_, i) => call(`${cluster.nodes[i % 2]!.url}${store}/loyalty/customer_activation`, {
-      headers: { authorization: `Bearer ${s.customerToken}` }, body: { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version },
-    }))));
-    expect(results.map((r) => r.status), results.find((r) => r.status !== 200)?.text).toEqual(Array(50).fill(200));
+    const shoppers = await Promise.all(
+      Array.from({ length: 5 }, async (_, i) => {
+        const token = await signPlatformToken(SECRET, { platformCustomerId: `cluster-${i}-${Date.now()}`, email: `cluster-${i}@example.com` });
+        const login = await call(`${cluster.frontUrl}${store}/loyalty/login`, { body: { customerAccessToken: token } });
+        expect(login.status, login.text).toBe(200);
+        return json<{ customerToken: string; loyaltyCustomer: { loyaltyCustomerId: string } }>(login);
+      }),
+    );
+    const results = await Promise.all(
+      shoppers.flatMap((s) =>
+        Array.from({ length: 10 }, (_, i) =>
+          call(`${cluster.nodes[i % 2]!.url}${store}/loyalty/customer_activation`, {
+            headers: { authorization: `Bearer ${s.customerToken}` },
+            body: { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version },
+          }),
+        ),
+      ),
+    );
+    expect(
+      results.map((r) => r.status),
+      results.find((r) => r.status !== 200)?.text,
+    ).toEqual(Array(50).fill(200));
     for (const s of shoppers) {
       const id = s.loyaltyCustomer.loyaltyCustomerId;
       const check = await services.loyalty.checkLedger(TEST_STORE_ID, id);
@@ -146,8 +173,10 @@ describe.skipIf(missing.length > 0)("a cluster: Varnish, two Chorus nodes, Postg
     const token = await signPlatformToken(SECRET, { platformCustomerId: `reader-${Date.now()}`, email: "reader@example.com" });
     const customerToken = json<{ customerToken: string }>(await call(`${cluster.frontUrl}${store}/loyalty/login`, { body: { customerAccessToken: token } })).customerToken;
     const paths: [string, Record<string, string>][] = [
-      [`${store}/products/shopify-1065/reviews`, {}], [`${store}/products/shopify-1003/review_aggregate`, {}],
-      [`${store}/loyalty/customer`, { authorization: `Bearer ${customerToken}` }], [`${store}/reviews?perPage=5`, {}],
+      [`${store}/products/shopify-1065/reviews`, {}],
+      [`${store}/products/shopify-1003/review_aggregate`, {}],
+      [`${store}/loyalty/customer`, { authorization: `Bearer ${customerToken}` }],
+      [`${store}/reviews?perPage=5`, {}],
       [`${store}/loyalty/customer/transactions`, { authorization: `Bearer ${customerToken}` }],
     ];
     const results: { at: number; end: number; status: number; path: string; error?: string }[] = [];
@@ -185,8 +214,10 @@ describe.skipIf(missing.length > 0)("a cluster: Varnish, two Chorus nodes, Postg
     const during = results.filter((r) => r.end >= killedAt && r.at < killedAt + PROBE_WINDOW_MS);
     const after = results.filter((r) => r.at >= killedAt + PROBE_WINDOW_MS);
     const failed = (list: typeof results) => list.filter((r) => r.status !== 200);
-    console.log(`cluster: ${results.length} reads through the front in ${((performance.now() - started) / 1000).toFixed(1)} s; node A killed: ` +
-      `${failed(during).length} of ${during.length} failed within the probe window, ${failed(after).length} of ${after.length} after it`);
+    console.log(
+      `cluster: ${results.length} reads through the front in ${((performance.now() - started) / 1000).toFixed(1)} s; node A killed: ` +
+        `${failed(during).length} of ${during.length} failed within the probe window, ${failed(after).length} of ${after.length} after it`,
+    );
     expect(failed(before), JSON.stringify(failed(before).slice(0, 5))).toEqual([]);
     expect(after.length).toBeGreaterThan(50);
     expect(failed(after), JSON.stringify(failed(after).slice(0, 5))).toEqual([]);
@@ -243,10 +274,21 @@ describe.skipIf(missing.length > 0)("a cluster: Varnish, two Chorus nodes, Postg
       const deliveredFor = (id: string) => deliveries.filter((d) => d.at > killedAt && d.body.includes(id));
       const until = killedAt + 80_000; // LEASE_MS (60 s) + a poll
       while (reviewIds.some((id) => deliveredFor(id).length === 0) && performance.now() < until) await new Promise((r) => setTimeout(r, 200));
-      const times = reviewIds.map((id) => deliveredFor(id)[0]?.at).filter((at): at is number => at !== undefined).map((at) => ((at - killedAt) / 1000).toFixed(1));
-      console.log(`cluster: node A killed waiting on ${deliveries.filter((d) => d.at < killedAt).length} of ${reviewIds.length} deliveries; node B delivered ${times.length} of them after ${times.join(", ")} s`);
-      expect(reviewIds.filter((id) => deliveredFor(id).length === 0), "claimed by the killed node and never delivered by the other").toEqual([]);
-      expect(reviewIds.map((id) => deliveredFor(id).length), "delivered more than once by node B").toEqual(reviewIds.map(() => 1));
+      const times = reviewIds
+        .map((id) => deliveredFor(id)[0]?.at)
+        .filter((at): at is number => at !== undefined)
+        .map((at) => ((at - killedAt) / 1000).toFixed(1));
+      console.log(
+        `cluster: node A killed waiting on ${deliveries.filter((d) => d.at < killedAt).length} of ${reviewIds.length} deliveries; node B delivered ${times.length} of them after ${times.join(", ")} s`,
+      );
+      expect(
+        reviewIds.filter((id) => deliveredFor(id).length === 0),
+        "claimed by the killed node and never delivered by the other",
+      ).toEqual([]);
+      expect(
+        reviewIds.map((id) => deliveredFor(id).length),
+        "delivered more than once by node B",
+      ).toEqual(reviewIds.map(() => 1));
     } finally {
       receiver.closeAllConnections();
       receiver.close();

@@ -54,10 +54,15 @@ export type Cluster = {
  * Node ports are free ports chosen at start. @throws when the build is missing or a part does not start
  * (whatever started is stopped again).
  */
-export async function startCluster(options: {
-  port?: number; nodes?: number; demo?: boolean; env?: Record<string, string>;
-  output?: (source: string, line: string) => void;
-} = {}): Promise<Cluster> {
+export async function startCluster(
+  options: {
+    port?: number;
+    nodes?: number;
+    demo?: boolean;
+    env?: Record<string, string>;
+    output?: (source: string, line: string) => void;
+  } = {},
+): Promise<Cluster> {
   if (!existsSync(join(PROJECT_ROOT, "build/server/index.js"))) throw new Error("build/server/index.js is missing: run `npm run build` first.");
   const output = options.output ?? (() => undefined);
   const dir = mkdtempSync(join(tmpdir(), "chorus-cluster-"));
@@ -69,14 +74,28 @@ export async function startCluster(options: {
   try {
     for (let i = 0; i < (options.nodes ?? 2); i++) {
       const nodePort = await freeLoopbackPort();
-      nodes.push(chorusNode(String.fromCharCode(97 + i), nodePort, {
-        ...process.env,
-        // DATABASE_PATH only matters if a node ignored DATABASE_URL: a throwaway file, never data/chorus.sqlite.
-        DATABASE_URL: postgres.url, DATABASE_PATH: join(dir, "unused", "chorus.sqlite"), MEDIA_PATH: mediaPath, HOST: "127.0.0.1", PORT: String(nodePort),
-        PUBLIC_URL: `http://localhost:${port}`, CACHE_PURGE_URLS: `http://127.0.0.1:${port}/`, TRUSTED_PROXIES: "127.0.0.1",
-        CHORUS_DEMO: options.demo ? "1" : "0", DEMO_IMPORT: "before-listen",
-        ...options.env,
-      }, output));
+      nodes.push(
+        chorusNode(
+          String.fromCharCode(97 + i),
+          nodePort,
+          {
+            ...process.env,
+            // DATABASE_PATH only matters if a node ignored DATABASE_URL: a throwaway file, never data/chorus.sqlite.
+            DATABASE_URL: postgres.url,
+            DATABASE_PATH: join(dir, "unused", "chorus.sqlite"),
+            MEDIA_PATH: mediaPath,
+            HOST: "127.0.0.1",
+            PORT: String(nodePort),
+            PUBLIC_URL: `http://localhost:${port}`,
+            CACHE_PURGE_URLS: `http://127.0.0.1:${port}/`,
+            TRUSTED_PROXIES: "127.0.0.1",
+            CHORUS_DEMO: options.demo ? "1" : "0",
+            DEMO_IMPORT: "before-listen",
+            ...options.env,
+          },
+          output,
+        ),
+      );
     }
     // Varnish first, so the nodes' first purges find it (it answers 503 until a node's probe passes).
     varnish = await startVarnish({ port, backends: nodes.map((n) => `127.0.0.1:${n.port}`), output: (line) => output("varnish", line) });
@@ -92,7 +111,12 @@ export async function startCluster(options: {
   }
   const front = varnish;
   return {
-    frontUrl: `http://127.0.0.1:${port}`, port, nodes, postgres, varnish: front, mediaPath,
+    frontUrl: `http://127.0.0.1:${port}`,
+    port,
+    nodes,
+    postgres,
+    varnish: front,
+    mediaPath,
     async stop() {
       await front.stop();
       await Promise.all(nodes.map((n) => n.stop()));
@@ -107,7 +131,10 @@ function chorusNode(name: string, port: number, env: NodeJS.ProcessEnv, output: 
   const url = `http://127.0.0.1:${port}`;
   let exited: Promise<void> = Promise.resolve();
   const node: ClusterNode = {
-    name, port, url, process: null,
+    name,
+    port,
+    url,
+    process: null,
     async start(timeoutMs = 120_000) {
       if (node.process) return;
       const child = spawn(process.execPath, [join(PROJECT_ROOT, "server/http/main.ts")], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -120,14 +147,19 @@ function chorusNode(name: string, port: number, env: NodeJS.ProcessEnv, output: 
       };
       child.stdout!.on("data", collect);
       child.stderr!.on("data", collect);
-      exited = new Promise((resolve) => child.once("exit", () => {
-        if (node.process === child) node.process = null;
-        resolve();
-      }));
+      exited = new Promise((resolve) =>
+        child.once("exit", () => {
+          if (node.process === child) node.process = null;
+          resolve();
+        }),
+      );
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Chorus node ${name} exited (${child.exitCode ?? child.signalCode}) while starting:\n${log}`);
-        const status = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) }).then(async (r) => (await r.arrayBuffer(), r.status), () => 0);
+        const status = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) }).then(
+          async (r) => (await r.arrayBuffer(), r.status),
+          () => 0,
+        );
         if (status === 200) {
           if (/^Database: (?!postgres)/m.test(log)) {
             await node.kill();

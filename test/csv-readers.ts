@@ -13,15 +13,17 @@ import { execFileSync } from "node:child_process";
  */
 export function readCsvStrict(text: string | Uint8Array): string[][] {
   return parse(typeof text === "string" ? text : Buffer.from(text), {
-    bom: true, record_delimiter: ["\r\n", "\n", "\r"], relax_quotes: false, relax_column_count: false, skip_empty_lines: false,
+    bom: true,
+    record_delimiter: ["\r\n", "\n", "\r"],
+    relax_quotes: false,
+    relax_column_count: false,
+    skip_empty_lines: false,
   }) as string[][];
 }
 
-const PYTHON_READER = [
-  "import csv, io, json, sys",
-  "f = io.TextIOWrapper(sys.stdin.buffer, encoding='utf-8-sig', newline='')",
-  "sys.stdout.write(json.dumps(list(csv.reader(f, strict=True))))",
-].join("\n");
+const PYTHON_READER = ["import csv, io, json, sys", "f = io.TextIOWrapper(sys.stdin.buffer, encoding='utf-8-sig', newline='')", "sys.stdout.write(json.dumps(list(csv.reader(f, strict=True))))"].join(
+  "\n",
+);
 
 /** Records of the UTF-8 `bytes` as Python's csv module reads them (excel dialect, strict). Needs `python3`. */
 export function readCsvPython(bytes: string | Uint8Array): string[][] {
@@ -31,8 +33,36 @@ export function readCsvPython(bytes: string | Uint8Array): string[][] {
 
 /** Pieces that break CSV writers and spreadsheets: line breaks of each kind, quotes, commas, tabs, edge spaces, formulas, unicode. */
 export const NASTY_PIECES = [
-  "\r\n", "\n", "\r", "\n\r", "\"", "\"\"", ",", "\t", " ", "  ", "=cmd|' /C calc'!A0", "=1+1", "+1", "-1", "@SUM(A1)", " =HYPERLINK(\"http://x\")",
-  "\t=1", "\r=1", "＝1", "é", "日本語", "🙂", "\u00a0", "\u2028", "a", "text", "'", ";", "\\", "\u0000",
+  "\r\n",
+  "\n",
+  "\r",
+  "\n\r",
+  '"',
+  '""',
+  ",",
+  "\t",
+  " ",
+  "  ",
+  "=cmd|' /C calc'!A0",
+  "=1+1",
+  "+1",
+  "-1",
+  "@SUM(A1)",
+  ' =HYPERLINK("http://x")',
+  "\t=1",
+  "\r=1",
+  "＝1",
+  "é",
+  "日本語",
+  "🙂",
+  "\u00a0",
+  "\u2028",
+  "a",
+  "text",
+  "'",
+  ";",
+  "\\",
+  "\u0000",
 ];
 
 /** A cell text built from NASTY_PIECES and arbitrary unicode (full code points). */
@@ -41,9 +71,26 @@ export const nastyText = (): fc.Arbitrary<string> =>
 
 /** Fixed nasty texts, one per trap, for inserting through the real write paths. */
 export const NASTY_TEXTS = [
-  "line one\nline two", "bare\rcarriage", "crlf\r\ninside", "trailing newline\n", "\nleading newline", "say \"hi\", then leave", "a,b,c",
-  "  leading spaces", "trailing spaces  ", "\ttab first", "=cmd|' /C calc'!A0", "+1 great", "-2 bad", "@SUM(A1)", "   =1+2", " \t@x",
-  "\r=1", "＝1", "mixed \"q\"\r\n, and\n\r\rmore", "Ünïcödé 日本語 🙂",
+  "line one\nline two",
+  "bare\rcarriage",
+  "crlf\r\ninside",
+  "trailing newline\n",
+  "\nleading newline",
+  'say "hi", then leave',
+  "a,b,c",
+  "  leading spaces",
+  "trailing spaces  ",
+  "\ttab first",
+  "=cmd|' /C calc'!A0",
+  "+1 great",
+  "-2 bad",
+  "@SUM(A1)",
+  "   =1+2",
+  " \t@x",
+  "\r=1",
+  "＝1",
+  'mixed "q"\r\n, and\n\r\rmore',
+  "Ünïcödé 日本語 🙂",
 ];
 
 /**

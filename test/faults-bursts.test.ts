@@ -24,7 +24,8 @@ const SECRET = "faults-platform-secret-0123456789";
 
 async function startServer(databasePath: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["server/http/main.ts"], {
-    cwd: PROJECT_ROOT, stdio: "ignore",
+    cwd: PROJECT_ROOT,
+    stdio: "ignore",
     env: { ...process.env, DATABASE_PATH: databasePath, PORT: String(port), HOST: "127.0.0.1", CHORUS_DEMO: "0", CHORUS_AI_WORKER: "0", SURVEY_RESPONSES_PER_IP_PER_HOUR: "1000000" },
   });
   for (let i = 0; i < 200; i++) {
@@ -39,7 +40,11 @@ async function startServer(databasePath: string, port: number): Promise<ChildPro
   throw new Error("server did not start");
 }
 
-const killed = (child: ChildProcess) => new Promise((resolve) => { child.once("exit", resolve); child.kill("SIGKILL"); });
+const killed = (child: ChildProcess) =>
+  new Promise((resolve) => {
+    child.once("exit", resolve);
+    child.kill("SIGKILL");
+  });
 const port = () => freePort(4000, 4499);
 
 describe("SIGKILL during a survey-submission burst", () => {
@@ -59,7 +64,9 @@ describe("SIGKILL during a survey-submission burst", () => {
     const send = async (b: (typeof bodies)[number]) => {
       try {
         const res = await fetch(`http://127.0.0.1:${p}/v1/stores/${TEST_STORE_ID}/surveys/${b.channelSurveyId}/responses`, {
-          method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ answeredQuestions: b.answeredQuestions }),
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ answeredQuestions: b.answeredQuestions }),
         });
         if (res.status === 201) acknowledged.push(((await res.json()) as { surveyResponse: { surveyResponseId: string } }).surveyResponse.surveyResponseId);
         else expect(res.status).toBeLessThan(500);
@@ -86,7 +93,9 @@ describe("SIGKILL during a survey-submission burst", () => {
     const again = await startServer(databasePath, p);
     try {
       const res = await fetch(`http://127.0.0.1:${p}/v1/stores/${TEST_STORE_ID}/surveys/${bodies[0].channelSurveyId}/responses`, {
-        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ answeredQuestions: bodies[0].answeredQuestions }),
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ answeredQuestions: bodies[0].answeredQuestions }),
       });
       expect(res.status).toBe(201);
     } finally {
@@ -126,7 +135,9 @@ describe("SIGKILL during a redemption burst", () => {
     const redeem = async (token: string) => {
       try {
         const res = await fetch(`${base}/loyalty/customer/redemptions`, {
-          method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify({ redemptionRuleId: cheapest.redemption_rule_id }),
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+          body: JSON.stringify({ redemptionRuleId: cheapest.redemption_rule_id }),
         });
         if (res.status === 201) acknowledged.push(((await res.json()) as { redemption: { transactionId: string } }).redemption.transactionId);
         else expect(res.status).toBeLessThan(500);
@@ -148,7 +159,12 @@ describe("SIGKILL during a redemption burst", () => {
       await after.platformRewards.runDue(Date.now() + STALE_MS + 1);
       const rewards = await after.platformRewards.list(TEST_STORE_ID, { limit: 1000 });
       expect(rewards.filter((r) => r.state === "pending")).toEqual([]);
-      expect(rewards.filter((r) => r.state === "confirmed").map((r) => r.code).sort()).toEqual([...shopify.discounts.keys()].sort());
+      expect(
+        rewards
+          .filter((r) => r.state === "confirmed")
+          .map((r) => r.code)
+          .sort(),
+      ).toEqual([...shopify.discounts.keys()].sort());
       for (const r of rewards.filter((x) => x.state === "confirmed")) expect(await after.loyaltyData.getTransaction(TEST_STORE_ID, r.transaction_id!), r.code).toMatchObject({ coupon_code: r.code });
       expect(await after.loyaltyData.ledgerMismatches(TEST_STORE_ID)).toEqual([]);
     } finally {

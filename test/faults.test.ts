@@ -30,7 +30,8 @@ function run(args: string[], env: Record<string, string>) {
 async function aggregatesConsistent(databasePath: string): Promise<{ reviews: number; ok: boolean }> {
   const services = await createServices({ databasePath });
   try {
-    const direct = await all<{ product_id: string; n: number; total: number }>(services.db,
+    const direct = await all<{ product_id: string; n: number; total: number }>(
+      services.db,
       sql`SELECT product_id, count(*) AS n, sum(rating) AS total FROM reviews WHERE store_id = ${TEST_STORE_ID} AND status = 'published' GROUP BY product_id`,
     );
     let ok = true;
@@ -88,7 +89,12 @@ describe("SIGTERM", () => {
         await new Promise((r) => setTimeout(r, 100));
       }
     }
-    const inFlight = Array.from({ length: 40 }, () => fetch(url).then((r) => r.status, () => "failed"));
+    const inFlight = Array.from({ length: 40 }, () =>
+      fetch(url).then(
+        (r) => r.status,
+        () => "failed",
+      ),
+    );
     await new Promise((r) => setTimeout(r, 5));
     server.child.kill("SIGTERM");
     const statuses = await Promise.all(inFlight);

@@ -29,8 +29,16 @@ async function startOnce(): Promise<{ lines: () => string[]; banner: string[]; b
   const child = spawn(process.execPath, ["server/http/main.ts"], {
     cwd: PROJECT_ROOT,
     env: {
-      ...parent, PORT: "0", HOST: "127.0.0.1", CHORUS_DEMO: "1", DEMO_DATA_DIR: join(dir, "empty"),
-      DATABASE_PATH: join(dir, "chorus.sqlite"), MEDIA_PATH: join(dir, "media"), READ_WORKERS: "0", CHORUS_AI_WORKER: "0", LOG_LEVEL: "silent",
+      ...parent,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      CHORUS_DEMO: "1",
+      DEMO_DATA_DIR: join(dir, "empty"),
+      DATABASE_PATH: join(dir, "chorus.sqlite"),
+      MEDIA_PATH: join(dir, "media"),
+      READ_WORKERS: "0",
+      CHORUS_AI_WORKER: "0",
+      LOG_LEVEL: "silent",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -45,7 +53,13 @@ async function startOnce(): Promise<{ lines: () => string[]; banner: string[]; b
   while (!(port = /listening on http:\/\/localhost:(\d+)/.exec(out)?.[1]) && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   if (!port) throw new Error(`server did not start:\n${out}`);
   const base = `http://127.0.0.1:${port}`;
-  while ((await fetch(`${base}/healthz`).then((r) => r.status, () => 0)) !== 200) await new Promise((r) => setTimeout(r, 20));
+  while (
+    (await fetch(`${base}/healthz`).then(
+      (r) => r.status,
+      () => 0,
+    )) !== 200
+  )
+    await new Promise((r) => setTimeout(r, 20));
   const firstHealthzMs = performance.now() - spawned;
   // The banner ends with the Enterprise API line, or with the notices (two lines each) after a blank line.
   while (!/Enterprise API: .*\n(\n.+\n {2}A new .+\n.+\n {2}A new .+\n)?/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -63,7 +77,10 @@ async function startOnce(): Promise<{ lines: () => string[]; banner: string[]; b
   }
   const banner = lines.slice(start, end);
   return {
-    lines: all, banner, base, firstHealthzMs,
+    lines: all,
+    banner,
+    base,
+    firstHealthzMs,
     stop: async () => {
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
@@ -81,10 +98,14 @@ function run(command: string): string {
 /** Whether `demo@chorus.test` signs in to the admin with `password` (the login form with its CSRF token). */
 async function signsIn(base: string, password: string): Promise<boolean> {
   const login = await fetch(`${base}/admin/login`);
-  const csrfCookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const csrfCookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const csrf = /name="csrf" value="([^"]+)"/.exec(await login.text())?.[1] ?? "";
   const signIn = await fetch(`${base}/admin/login`, {
-    method: "POST", redirect: "manual",
+    method: "POST",
+    redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie },
     body: new URLSearchParams({ csrf, email: "demo@chorus.test", password }),
   });

@@ -18,8 +18,14 @@ let cache: RealReview[] | null = null;
 /** All rows of the real clothing reviews file (parsed once per test worker). */
 export function realReviews(): RealReview[] {
   cache ??= (parse(readFileSync(REVIEWS_CSV), { columns: true, bom: true }) as Record<string, string>[]).map((r) => ({
-    index: r[""], productId: r["Clothing ID"], title: r.Title, body: r["Review Text"], rating: Number(r.Rating),
-    recommended: r["Recommended IND"] === "1", helpful: Number(r["Positive Feedback Count"]), className: r["Class Name"],
+    index: r[""],
+    productId: r["Clothing ID"],
+    title: r.Title,
+    body: r["Review Text"],
+    rating: Number(r.Rating),
+    recommended: r["Recommended IND"] === "1",
+    helpful: Number(r["Positive Feedback Count"]),
+    className: r["Class Name"],
   }));
   return cache;
 }
@@ -47,9 +53,20 @@ export async function seedRealReviews(
       if (groupId) await services.stores.upsertGroup({ storeId, groupId, name: r.className });
       if (!(await services.stores.getProduct(storeId, r.productId))) await services.stores.upsertProduct({ storeId, productId: r.productId, name: `${r.className} #${r.productId}`, groupId });
       await services.reviewsData.insert({
-        reviewId: crypto.randomUUID(), storeId, productId: r.productId, rating: r.rating, title: r.title, body: r.body,
-        createdMs: base - Number(r.index) * 60_000, status: options.status ?? "published", reviewerName: "Anonymous shopper",
-        helpfulCount: r.helpful, isRecommended: r.recommended, languageCode: "en", source: "test", sourceKey: r.index,
+        reviewId: crypto.randomUUID(),
+        storeId,
+        productId: r.productId,
+        rating: r.rating,
+        title: r.title,
+        body: r.body,
+        createdMs: base - Number(r.index) * 60_000,
+        status: options.status ?? "published",
+        reviewerName: "Anonymous shopper",
+        helpfulCount: r.helpful,
+        isRecommended: r.recommended,
+        languageCode: "en",
+        source: "test",
+        sourceKey: r.index,
       });
     }
   });
@@ -64,8 +81,15 @@ export async function publishRealReview(services: import("../server/services.ts"
   const text = realReviews().find((r) => r.productId === "1094" && r.body)!;
   const reviewId = crypto.randomUUID();
   await services.reviewsData.insert({
-    reviewId, storeId, productId, rating: text.rating, title: text.title, body: text.body,
-    createdMs: Date.now(), status: "published", reviewerName: "Anonymous shopper",
+    reviewId,
+    storeId,
+    productId,
+    rating: text.rating,
+    title: text.title,
+    body: text.body,
+    createdMs: Date.now(),
+    status: "published",
+    reviewerName: "Anonymous shopper",
   });
   return reviewId;
 }

@@ -36,7 +36,8 @@ beforeAll(async () => {
   prefix = t.url(`/v1/stores/${TEST_STORE_ID}`);
   reviewId = (await value<string>(t.services.db, sql`SELECT review_id FROM reviews LIMIT 1`))!;
   const login = await fetch(`${prefix}/loyalty/login`, {
-    method: "POST", headers: { "content-type": "application/json" },
+    method: "POST",
+    headers: { "content-type": "application/json" },
     body: JSON.stringify({ customerAccessToken: await signPlatformToken(SECRET, { platformCustomerId: "fuzzer", email: "fuzzer@example.com" }) }),
   });
   customerToken = ((await login.json()) as { customerToken: string }).customerToken;
@@ -66,22 +67,42 @@ async function expectWellFormedError(res: Response, allowBodiless401 = false): P
 }
 
 const hostileValue = fc.oneof(
-  fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }),
-  fc.constantFrom("<script>alert(1)</script>", "' OR 1=1 --", "\u0000", "x".repeat(6000), "💥", "__proto__", "{\"$ne\":1}"),
+  fc.string(),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.string(), { maxLength: 3 }),
+  fc.constantFrom("<script>alert(1)</script>", "' OR 1=1 --", "\u0000", "x".repeat(6000), "💥", "__proto__", '{"$ne":1}'),
   fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 10 }), { maxKeys: 3 }),
 );
 const bodyFor = (keys: string[]) => fc.dictionary(fc.constantFrom(...keys, "constructor", "__proto__", "status", "points"), hostileValue, { maxKeys: 8 });
 
 type Endpoint = { name: string; path: () => string; keys: string[]; headers?: () => Record<string, string>; enterprise?: boolean };
 const endpoints: Endpoint[] = [
-  { name: "submit review", path: () => `${prefix}/products/shopify-1078/reviews`, keys: ["rating", "title", "body", "displayName", "email", "isRecommended", "productAttributes", "variantId", "website"] },
+  {
+    name: "submit review",
+    path: () => `${prefix}/products/shopify-1078/reviews`,
+    keys: ["rating", "title", "body", "displayName", "email", "isRecommended", "productAttributes", "variantId", "website"],
+  },
   { name: "vote", path: () => `${prefix}/reviews/${reviewId}/votes`, keys: ["vote", "visitorId"] },
   { name: "ask question", path: () => `${prefix}/products/shopify-1078/questions`, keys: ["body", "displayName", "email", "website"] },
   { name: "survey response", path: () => `${prefix}/surveys/${DEMO_CHANNEL_IDS.npsEmail}/responses`, keys: ["answeredQuestions", "customer", "order", "emailMarketingOptIn"] },
   { name: "loyalty login", path: () => `${prefix}/loyalty/login`, keys: ["customerAccessToken"] },
-  { name: "activation", path: () => `${prefix}/loyalty/customer_activation`, keys: ["enrollmentChannel", "legalPoliciesVersionAccepted"], headers: () => ({ authorization: `Bearer ${customerToken}` }) },
+  {
+    name: "activation",
+    path: () => `${prefix}/loyalty/customer_activation`,
+    keys: ["enrollmentChannel", "legalPoliciesVersionAccepted"],
+    headers: () => ({ authorization: `Bearer ${customerToken}` }),
+  },
   { name: "redemption", path: () => `${prefix}/loyalty/customer/redemptions`, keys: ["redemptionRuleId"], headers: () => ({ authorization: `Bearer ${customerToken}` }) },
-  { name: "enterprise earning", path: () => t.url("/enterprise/loyalty/earning_transactions"), keys: ["customer", "orderId", "amount"], enterprise: true, headers: () => ({ authorization: `Basic ${Buffer.from(`${TEST_STORE_ID}:${apiKey}`).toString("base64")}` }) },
+  {
+    name: "enterprise earning",
+    path: () => t.url("/enterprise/loyalty/earning_transactions"),
+    keys: ["customer", "orderId", "amount"],
+    enterprise: true,
+    headers: () => ({ authorization: `Basic ${Buffer.from(`${TEST_STORE_ID}:${apiKey}`).toString("base64")}` }),
+  },
 ];
 
 describe("write endpoints under random JSON bodies", () => {
@@ -100,13 +121,21 @@ describe("write endpoints under random JSON bodies", () => {
 
   it.each(endpoints.map((e) => [e.name, e] as const))("%s: malformed JSON, wrong content types and multipart garbage answer 4xx", async (_name, e) => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ maxLength: 300 }), fc.constantFrom("application/json", "text/plain", "application/xml", "multipart/form-data; boundary=xyz", "multipart/form-data", ""), async (raw, type) => {
-        const before = await counts();
-        const res = await fetch(e.path(), { method: "POST", headers: { ...(type ? { "content-type": type } : {}), ...e.headers?.() }, body: type.startsWith("multipart") ? `--xyz\r\nContent-Disposition: form-data; name="rating"\r\n\r\n${raw}\r\n--xyz--` : `{${raw}` });
-        await expectWellFormedError(res, e.enterprise);
-        expect(res.status).toBeGreaterThanOrEqual(400);
-        expect(await counts()).toEqual(before);
-      }),
+      fc.asyncProperty(
+        fc.string({ maxLength: 300 }),
+        fc.constantFrom("application/json", "text/plain", "application/xml", "multipart/form-data; boundary=xyz", "multipart/form-data", ""),
+        async (raw, type) => {
+          const before = await counts();
+          const res = await fetch(e.path(), {
+            method: "POST",
+            headers: { ...(type ? { "content-type": type } : {}), ...e.headers?.() },
+            body: type.startsWith("multipart") ? `--xyz\r\nContent-Disposition: form-data; name="rating"\r\n\r\n${raw}\r\n--xyz--` : `{${raw}`,
+          });
+          await expectWellFormedError(res, e.enterprise);
+          expect(res.status).toBeGreaterThanOrEqual(400);
+          expect(await counts()).toEqual(before);
+        },
+      ),
       { numRuns: Math.ceil(RUNS / 2) },
     );
   });
@@ -115,27 +144,40 @@ describe("write endpoints under random JSON bodies", () => {
 describe("tokens", () => {
   it("random Authorization headers on customer endpoints answer 401 JSON, never 5xx", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ maxLength: 200 }).map((s) => `Bearer ${s}`), fc.base64String().map((s) => `Bearer ${s}.${s}.${s}`)), async (auth) => {
-        const safe = auth.replace(/[\r\n\0]/g, "").replace(/[^\x20-\x7e]/g, "");
-        for (const path of ["/loyalty/customer", "/loyalty/customer/transactions"]) {
-          const res = await fetch(`${prefix}${path}`, { headers: { authorization: safe } });
-          expect([400, 401]).toContain(res.status);
-          await expectWellFormedError(res);
-        }
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string({ maxLength: 200 }),
+          fc.string({ maxLength: 200 }).map((s) => `Bearer ${s}`),
+          fc.base64String().map((s) => `Bearer ${s}.${s}.${s}`),
+        ),
+        async (auth) => {
+          const safe = auth.replace(/[\r\n\0]/g, "").replace(/[^\x20-\x7e]/g, "");
+          for (const path of ["/loyalty/customer", "/loyalty/customer/transactions"]) {
+            const res = await fetch(`${prefix}${path}`, { headers: { authorization: safe } });
+            expect([400, 401]).toContain(res.status);
+            await expectWellFormedError(res);
+          }
+        },
+      ),
       { numRuns: RUNS },
     );
   });
 
   it("random platform tokens at login answer 400/401, never 5xx, and create no customer", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.base64String().map((s) => `${s}.${s}.${s}`)), async (token) => {
-        const before = (await counts()).loyalty_customers;
-        const res = await fetch(`${prefix}/loyalty/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customerAccessToken: token }) });
-        expect([400, 401]).toContain(res.status);
-        await expectWellFormedError(res);
-        expect((await counts()).loyalty_customers).toBe(before);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string(),
+          fc.base64String().map((s) => `${s}.${s}.${s}`),
+        ),
+        async (token) => {
+          const before = (await counts()).loyalty_customers;
+          const res = await fetch(`${prefix}/loyalty/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customerAccessToken: token }) });
+          expect([400, 401]).toContain(res.status);
+          await expectWellFormedError(res);
+          expect((await counts()).loyalty_customers).toBe(before);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -145,8 +187,19 @@ describe("mass assignment", () => {
   it("a review body cannot set its status, counts or verified status", async () => {
     const real = realReviews().find((r) => r.body.length > 50)!;
     const res = await fetch(`${prefix}/products/shopify-1078/reviews`, {
-      method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ rating: real.rating, title: real.title, body: real.body, displayName: "Mass", email: "mass@example.com", status: "published", helpfulCount: 999, verifiedStatus: "verified-buyer", reviewId: "00000000-0000-4000-8000-000000000000" }),
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        rating: real.rating,
+        title: real.title,
+        body: real.body,
+        displayName: "Mass",
+        email: "mass@example.com",
+        status: "published",
+        helpfulCount: 999,
+        verifiedStatus: "verified-buyer",
+        reviewId: "00000000-0000-4000-8000-000000000000",
+      }),
     });
     expect([201, 400]).toContain(res.status);
     if (res.status === 201) {
@@ -162,8 +215,15 @@ describe("mass assignment", () => {
   it("an activation or redemption body cannot set points or status", async () => {
     const before = await t.services.loyaltyData.ledgerMismatches(TEST_STORE_ID);
     const res = await fetch(`${prefix}/loyalty/customer_activation`, {
-      method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${customerToken}` },
-      body: JSON.stringify({ enrollmentChannel: "fuzz", legalPoliciesVersionAccepted: (await t.services.loyalty.legalPolicies(TEST_STORE_ID)).version, points: 1_000_000, status: "enrolled", balance: 1_000_000 }),
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${customerToken}` },
+      body: JSON.stringify({
+        enrollmentChannel: "fuzz",
+        legalPoliciesVersionAccepted: (await t.services.loyalty.legalPolicies(TEST_STORE_ID)).version,
+        points: 1_000_000,
+        status: "enrolled",
+        balance: 1_000_000,
+      }),
     });
     expect(res.status).toBeLessThan(500);
     const me = await (await fetch(`${prefix}/loyalty/customer`, { headers: { authorization: `Bearer ${customerToken}` } })).json();
@@ -174,7 +234,9 @@ describe("mass assignment", () => {
   it("a survey response body cannot archive itself", async () => {
     const b = npsResponses(readNpsRows(join(DATA_DIR, DEMO_NPS_FILE)))[0];
     const res = await fetch(`${prefix}/surveys/${b.channelSurveyId}/responses`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ answeredQuestions: b.answeredQuestions, isArchived: true, surveyResponseId: "00000000-0000-4000-8000-000000000000" }),
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ answeredQuestions: b.answeredQuestions, isArchived: true, surveyResponseId: "00000000-0000-4000-8000-000000000000" }),
     });
     expect([201, 400]).toContain(res.status);
     if (res.status === 201) {

@@ -15,8 +15,13 @@ const REPEATED = new Set(["review", "product", "gtin", "mpn", "sku", "brand", "a
 /** Parse a feed: attributes as `@_name`, text as `#text` where an element has attributes, every value a string. */
 export function parseGoogleFeed(xml: string): unknown {
   return new XMLParser({
-    ignoreAttributes: false, attributeNamePrefix: "@_", textNodeName: "#text", parseTagValue: false, parseAttributeValue: false,
-    trimValues: false, isArray: (name) => REPEATED.has(name),
+    ignoreAttributes: false,
+    attributeNamePrefix: "@_",
+    textNodeName: "#text",
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: false,
+    isArray: (name) => REPEATED.has(name),
   }).parse(xml, true);
 }
 
@@ -26,54 +31,82 @@ const anyUri = z.string().refine((s) => URL.canParse(s) && /^https?:/.test(s), "
 const boolean = z.enum(["true", "false", "1", "0"]);
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, "must be an xs:decimal");
 /** Text of an element that may carry attributes. */
-const textOf = <A extends z.ZodRawShape>(text: z.ZodType<string>, attributes: A) =>
-  z.union([text, z.object({ "#text": text, ...attributes }).strict()]);
+const textOf = <A extends z.ZodRawShape>(text: z.ZodType<string>, attributes: A) => z.union([text, z.object({ "#text": text, ...attributes }).strict()]);
 
 const nameType = z.object({ name: nonEmpty }).strict();
 const idList = <K extends string>(key: K) => z.object({ [key]: z.array(nonEmpty).min(1) } as Record<K, z.ZodArray<typeof nonEmpty>>).strict();
 
 /** `<product_ids>`: every list optional, each of at least one value. */
-const productIds = z.object({
-  gtins: idList("gtin").optional(), mpns: idList("mpn").optional(), skus: idList("sku").optional(),
-  brands: idList("brand").optional(), asins: idList("asin").optional(),
-}).strict();
+const productIds = z
+  .object({
+    gtins: idList("gtin").optional(),
+    mpns: idList("mpn").optional(),
+    skus: idList("sku").optional(),
+    brands: idList("brand").optional(),
+    asins: idList("asin").optional(),
+  })
+  .strict();
 
 /** `<product>`: product_ids (optional), product_name (optional), product_url (required, xs:anyURI). */
 const product = z.object({ product_ids: productIds.optional(), product_name: z.string().optional(), product_url: anyUri }).strict();
 
 /** `<review>`, the elements of Google's table in their order. */
-export const googleReview = z.object({
-  review_id: nonEmpty,
-  reviewer: z.object({ name: textOf(nonEmpty, { "@_is_anonymous": boolean.optional() }), reviewer_id: nonEmpty.optional() }).strict(),
-  review_timestamp: dateTime,
-  title: z.string().optional(),
-  content: nonEmpty,
-  pros: z.object({ pro: z.array(nonEmpty) }).strict().optional(),
-  cons: z.object({ con: z.array(nonEmpty) }).strict().optional(),
-  review_url: z.object({ "#text": anyUri, "@_type": z.enum(["singleton", "group"]) }).strict(),
-  reviewer_images: z.object({ reviewer_image: z.array(z.object({ url: anyUri }).strict()) }).strict().optional(),
-  ratings: z.object({
-    overall: z.object({ "#text": decimal, "@_min": z.string().regex(/^\d+$/), "@_max": z.string().regex(/^\d+$/) }).strict()
-      .refine((o) => Number(o["@_min"]) <= Number(o["#text"]) && Number(o["#text"]) <= Number(o["@_max"]), "overall must lie between min and max"),
-  }).strict(),
-  products: z.object({ product: z.array(product).min(1) }).strict(),
-  is_spam: boolean.optional(),
-  collection_method: z.enum(["unsolicited", "post_fulfillment"]).optional(),
-  transaction_id: nonEmpty.optional(),
-}).strict();
+export const googleReview = z
+  .object({
+    review_id: nonEmpty,
+    reviewer: z.object({ name: textOf(nonEmpty, { "@_is_anonymous": boolean.optional() }), reviewer_id: nonEmpty.optional() }).strict(),
+    review_timestamp: dateTime,
+    title: z.string().optional(),
+    content: nonEmpty,
+    pros: z
+      .object({ pro: z.array(nonEmpty) })
+      .strict()
+      .optional(),
+    cons: z
+      .object({ con: z.array(nonEmpty) })
+      .strict()
+      .optional(),
+    review_url: z.object({ "#text": anyUri, "@_type": z.enum(["singleton", "group"]) }).strict(),
+    reviewer_images: z
+      .object({ reviewer_image: z.array(z.object({ url: anyUri }).strict()) })
+      .strict()
+      .optional(),
+    ratings: z
+      .object({
+        overall: z
+          .object({ "#text": decimal, "@_min": z.string().regex(/^\d+$/), "@_max": z.string().regex(/^\d+$/) })
+          .strict()
+          .refine((o) => Number(o["@_min"]) <= Number(o["#text"]) && Number(o["#text"]) <= Number(o["@_max"]), "overall must lie between min and max"),
+      })
+      .strict(),
+    products: z.object({ product: z.array(product).min(1) }).strict(),
+    is_spam: boolean.optional(),
+    collection_method: z.enum(["unsolicited", "post_fulfillment"]).optional(),
+    transaction_id: nonEmpty.optional(),
+  })
+  .strict();
 export const REVIEW_ORDER = Object.keys(googleReview.shape);
 
 /** The whole document: `<feed>` with version, aggregator (optional), publisher, reviews (optional). */
-export const googleFeed = z.object({
-  "?xml": z.unknown().optional(),
-  feed: z.object({
-    "@_xmlns:vc": z.string().optional(), "@_xmlns:xsi": z.string().optional(), "@_xsi:noNamespaceSchemaLocation": z.string().optional(),
-    version: z.literal("2.4"),
-    aggregator: nameType.optional(),
-    publisher: z.object({ name: nonEmpty, favicon: anyUri.optional() }).strict(),
-    reviews: z.object({ review: z.array(googleReview) }).strict().optional(),
-  }).strict(),
-}).strict();
+export const googleFeed = z
+  .object({
+    "?xml": z.unknown().optional(),
+    feed: z
+      .object({
+        "@_xmlns:vc": z.string().optional(),
+        "@_xmlns:xsi": z.string().optional(),
+        "@_xsi:noNamespaceSchemaLocation": z.string().optional(),
+        version: z.literal("2.4"),
+        aggregator: nameType.optional(),
+        publisher: z.object({ name: nonEmpty, favicon: anyUri.optional() }).strict(),
+        reviews: z
+          .object({ review: z.array(googleReview) })
+          .strict()
+          .optional(),
+      })
+      .strict(),
+  })
+  .strict();
 export type GoogleFeed = z.output<typeof googleFeed>;
 
 /** Whether `keys` appear in the order of `order` (a subsequence). */

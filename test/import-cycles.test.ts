@@ -87,7 +87,12 @@ describe("import cycles", () => {
       writeFileSync(join(dir, "c.ts"), 'export { d } from "./d";\nexport const c = 1;\n');
       writeFileSync(join(dir, "d.ts"), 'import { c } from "./c.ts";\nexport const d = c;\n');
       writeFileSync(join(dir, "e.ts"), 'import { z } from "zod";\nimport { c } from "./c.ts";\nexport const e = [z, c];\n');
-      expect(importCycles(sourceFiles([dir]), dir)).toEqual(expect.arrayContaining([["a.ts", "b.ts"], ["c.ts", "d.ts"]]));
+      expect(importCycles(sourceFiles([dir]), dir)).toEqual(
+        expect.arrayContaining([
+          ["a.ts", "b.ts"],
+          ["c.ts", "d.ts"],
+        ]),
+      );
       expect(importCycles(sourceFiles([dir]), dir)).toHaveLength(2);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -56,7 +56,9 @@ afterAll(async () => {
 
 it(`mixed read/write load for ${SECONDS} s: no 5xx, no lost write, ledgers balanced, memory stable`, async () => {
   const prefix = t.url(`/v1/stores/${TEST_STORE_ID}`);
-  const texts = realReviews().filter((r) => r.body.length > 20).slice(0, 2000);
+  const texts = realReviews()
+    .filter((r) => r.body.length > 20)
+    .slice(0, 2000);
   const surveyBodies = npsResponses(readNpsRows(join(DATA_DIR, DEMO_NPS_FILE)));
   const reviewIds = await values<string>(t.services.db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} LIMIT 500`);
   const version = (await t.services.loyalty.legalPolicies(TEST_STORE_ID)).version;
@@ -77,14 +79,28 @@ it(`mixed read/write load for ${SECONDS} s: no 5xx, no lost write, ledgers balan
     call(what, url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
 
   const operations: (() => Promise<void>)[] = [
-    async () => { await (await call("list", `${prefix}/products/shopify-${PRODUCTS[n % 5]}/reviews?orderBy=${encodeURIComponent(["date desc", "rating asc", "helpful desc", "has_media desc"][n % 4])}`)).arrayBuffer(); },
-    async () => { await (await call("aggregate", `${prefix}/products/shopify-${PRODUCTS[n % 5]}/review_aggregate`)).arrayBuffer(); },
-    async () => { await (await call("media", `${prefix}/review_media`)).arrayBuffer(); },
-    async () => { await (await call("questions", `${prefix}/products/shopify-${PRODUCTS[n % 5]}/questions`)).arrayBuffer(); },
+    async () => {
+      await (
+        await call("list", `${prefix}/products/shopify-${PRODUCTS[n % 5]}/reviews?orderBy=${encodeURIComponent(["date desc", "rating asc", "helpful desc", "has_media desc"][n % 4])}`)
+      ).arrayBuffer();
+    },
+    async () => {
+      await (await call("aggregate", `${prefix}/products/shopify-${PRODUCTS[n % 5]}/review_aggregate`)).arrayBuffer();
+    },
+    async () => {
+      await (await call("media", `${prefix}/review_media`)).arrayBuffer();
+    },
+    async () => {
+      await (await call("questions", `${prefix}/products/shopify-${PRODUCTS[n % 5]}/questions`)).arrayBuffer();
+    },
     async () => {
       const r = texts[n % texts.length];
       const res = await post("review", `${prefix}/products/shopify-${PRODUCTS[n % 5]}/reviews`, {
-        rating: r.rating, title: r.title.slice(0, 150), body: r.body, displayName: "Load tester", email: `load-${n}@example.com`,
+        rating: r.rating,
+        title: r.title.slice(0, 150),
+        body: r.body,
+        displayName: "Load tester",
+        email: `load-${n}@example.com`,
       });
       if (res.status === 201) accepted.reviews.push(((await res.json()) as { review: { reviewId: string } }).review.reviewId);
     },
@@ -126,23 +142,30 @@ it(`mixed read/write load for ${SECONDS} s: no 5xx, no lost write, ledgers balan
   // Live heap and RSS at each quarter of the run: a footprint that levels off (caches reaching their bounds) vs one that keeps climbing.
   const heapQuarters: number[] = [];
   const rssQuarters: number[] = [];
-  const sampler = setInterval(() => {
-    heapQuarters.push(Math.round(liveHeap() / 1048576));
-    rssQuarters.push(Math.round(process.memoryUsage().rss / 1048576));
-  }, (SECONDS * 1000) / 4);
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (Date.now() < deadline) {
-      const op = operations[n++ % operations.length];
-      await op();
-    }
-  }));
+  const sampler = setInterval(
+    () => {
+      heapQuarters.push(Math.round(liveHeap() / 1048576));
+      rssQuarters.push(Math.round(process.memoryUsage().rss / 1048576));
+    },
+    (SECONDS * 1000) / 4,
+  );
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < deadline) {
+        const op = operations[n++ % operations.length];
+        await op();
+      }
+    }),
+  );
   clearInterval(sampler);
   const rssEnd = process.memoryUsage().rss;
   const heapEnd = liveHeap();
   const total = [...statuses.values()].reduce((a, b) => a + b, 0);
-  console.log(`load: ${total} requests in ${SECONDS} s (${Math.round(total / SECONDS)}/s); statuses ${JSON.stringify(Object.fromEntries(statuses))}; ` +
-    `accepted: ${accepted.reviews.length} reviews, ${accepted.responses.length} survey responses, ${accepted.enrolled.length} enrolments, ${accepted.redemptions.length} redemptions; ` +
-    `read worker answers: ${t.readWorkers!.answered}; RSS ${Math.round(rssStart / 1048576)} MB → ${rssQuarters.map((q) => `${q} MB → `).join("")}${Math.round(rssEnd / 1048576)} MB; live heap after GC ${Math.round(heapStart / 1048576)} MB → ${heapQuarters.map((q) => `${q} MB → `).join("")}${Math.round(heapEnd / 1048576)} MB`);
+  console.log(
+    `load: ${total} requests in ${SECONDS} s (${Math.round(total / SECONDS)}/s); statuses ${JSON.stringify(Object.fromEntries(statuses))}; ` +
+      `accepted: ${accepted.reviews.length} reviews, ${accepted.responses.length} survey responses, ${accepted.enrolled.length} enrolments, ${accepted.redemptions.length} redemptions; ` +
+      `read worker answers: ${t.readWorkers!.answered}; RSS ${Math.round(rssStart / 1048576)} MB → ${rssQuarters.map((q) => `${q} MB → `).join("")}${Math.round(rssEnd / 1048576)} MB; live heap after GC ${Math.round(heapStart / 1048576)} MB → ${heapQuarters.map((q) => `${q} MB → `).join("")}${Math.round(heapEnd / 1048576)} MB`,
+  );
 
   expect(serverErrors).toEqual([]);
   expect(t.readWorkers!.answered).toBeGreaterThan(0); // the read worker took part

@@ -47,9 +47,19 @@ function rawRequest(port: number, requestText: string): Promise<Answer> {
 }
 
 const API_PATHS = [
-  "/v1/openapi.json", `${S}/reviews`, `${S}/loyalty/login`, "/v1/no-such-thing", "/v1",
-  "/enterprise/openapi.json", "/enterprise/settings", "/enterprise/no-such-thing", "/enterprise",
-  "/platforms/openapi.json", "/platforms/shopify/webhooks", `/platforms/webhooks/${TEST_STORE_ID}`, "/platforms/no-such-thing",
+  "/v1/openapi.json",
+  `${S}/reviews`,
+  `${S}/loyalty/login`,
+  "/v1/no-such-thing",
+  "/v1",
+  "/enterprise/openapi.json",
+  "/enterprise/settings",
+  "/enterprise/no-such-thing",
+  "/enterprise",
+  "/platforms/openapi.json",
+  "/platforms/shopify/webhooks",
+  `/platforms/webhooks/${TEST_STORE_ID}`,
+  "/platforms/no-such-thing",
   "/healthz",
 ];
 const PAGES = ["/", "/admin", "/admin/login", "/demo", "/demo/products/1078", "/no-such-page", "/favicon.ico"];
@@ -77,7 +87,10 @@ describe("methods on every kind of path", () => {
   });
 
   const send = (method: string, path: string, body?: string) =>
-    rawRequest(port, `${method} ${path} HTTP/1.1\r\nHost: localhost\r\n${body === undefined ? "" : `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`}\r\n${body ?? ""}`);
+    rawRequest(
+      port,
+      `${method} ${path} HTTP/1.1\r\nHost: localhost\r\n${body === undefined ? "" : `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`}\r\n${body ?? ""}`,
+    );
 
   it.each(ODD)("%s on API paths → 501 JSON naming the accepted methods", async (method) => {
     for (const path of API_PATHS) {
@@ -135,7 +148,10 @@ describe("methods on every kind of path", () => {
       expect(res.headers.allow, `${method} ${path}`).toBe(allow);
       expect(JSON.parse(res.body).error.code, `${method} ${path}`).toBe("method_not_allowed");
     }
-    for (const [path, allow] of [["/enterprise/openapi.json", "GET, HEAD, OPTIONS"], ["/platforms/shopify/webhooks", "POST, OPTIONS"]]) {
+    for (const [path, allow] of [
+      ["/enterprise/openapi.json", "GET, HEAD, OPTIONS"],
+      ["/platforms/shopify/webhooks", "POST, OPTIONS"],
+    ]) {
       const res = await send("OPTIONS", path);
       expect(res.status, path).toBe(204);
       expect(res.headers.allow, path).toBe(allow);
@@ -147,7 +163,12 @@ describe("methods on every kind of path", () => {
   });
 
   it("a POST to a page without an action is Remix's 405, to an unknown page a 404: answered, not logged", async () => {
-    for (const [path, status] of [["/", 405], ["/demo", 405], ["/favicon.ico", 404], ["/no-such-page", 404]] as const) {
+    for (const [path, status] of [
+      ["/", 405],
+      ["/demo", 405],
+      ["/favicon.ico", 404],
+      ["/no-such-page", 404],
+    ] as const) {
       const res = await rawRequest(port, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\nConnection: close\r\n\r\na=1`);
       expect(res.status, `POST ${path}`).toBe(status);
     }
@@ -159,6 +180,10 @@ describe("methods on every kind of path", () => {
     expect(lines.filter((l) => l.level >= 40)).toEqual([]);
     expect(raw.join("\n")).not.toMatch(STACK);
     expect(stderr.filter((l) => STACK.test(l))).toEqual([]);
-    for (const method of ["TRACE", "TRACK", "CONNECT", "BREW", "get"]) expect(lines.some((l) => l.method === method && l.status === 501), method).toBe(true);
+    for (const method of ["TRACE", "TRACK", "CONNECT", "BREW", "get"])
+      expect(
+        lines.some((l) => l.method === method && l.status === 501),
+        method,
+      ).toBe(true);
   });
 });

@@ -85,7 +85,8 @@ describe("API paths: wrong method, unknown path", () => {
   ];
   it.each(cases)("%s %s → 405 JSON with Allow: %j, no stack trace, nothing logged at error level", async (method, path, allow, extra) => {
     const res = await fetch(t.url(path), {
-      method, headers: { authorization: basic, ...(method === "GET" ? {} : { "content-type": "application/json" }), ...extra },
+      method,
+      headers: { authorization: basic, ...(method === "GET" ? {} : { "content-type": "application/json" }), ...extra },
       ...(method === "GET" ? {} : { body: JSON.stringify({ any: "thing" }) }),
     });
     expect(res.status).toBe(405);
@@ -176,7 +177,14 @@ describe("request logs", () => {
       ["/enterprise/surveys", { headers: { authorization: `Basic ${basic}` } }],
       [`/enterprise/surveys?email=${encodeURIComponent(EMAIL)}`, { headers: { authorization: `Basic ${Buffer.from(`${TEST_STORE_ID}:wrong-${apiKey}`).toString("base64")}` } }],
       [`${S}/reviews?limit=1&email=${encodeURIComponent(EMAIL)}`, { headers: { cookie: `chorus_visitor=${COOKIE}; other=${COOKIE}` } }],
-      [`${S}/products/shopify-1078/questions`, { method: "POST", headers: { "content-type": "application/json", cookie: `chorus_visitor=${COOKIE}` }, body: JSON.stringify({ question: "Does it run small?", email: EMAIL, displayName: "Sam" }) }],
+      [
+        `${S}/products/shopify-1078/questions`,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", cookie: `chorus_visitor=${COOKIE}` },
+          body: JSON.stringify({ question: "Does it run small?", email: EMAIL, displayName: "Sam" }),
+        },
+      ],
       [`/admin/login?email=${encodeURIComponent(EMAIL)}`, { headers: { cookie: `chorus_admin=${COOKIE}` } }],
       [`/v1/no-such-thing?email=${encodeURIComponent(EMAIL)}`, { headers: { authorization: `Bearer ${TOKEN}` } }],
     ];
@@ -223,7 +231,10 @@ describe("request logs", () => {
 });
 
 describe("absolute URLs never come from the Host header (issue #19 finding 11)", () => {
-  const photo = () => sharp({ create: { width: 320, height: 240, channels: 3, background: "#3b7" } }).jpeg().toBuffer();
+  const photo = () =>
+    sharp({ create: { width: 320, height: 240, channels: 3, background: "#3b7" } })
+      .jpeg()
+      .toBuffer();
 
   /** A published review of product 1078 with a published photo, submitted through the storefront API. */
   async function seedPhotoReview(t: TestServer): Promise<void> {
@@ -319,7 +330,10 @@ describe("absolute URLs never come from the Host header (issue #19 finding 11)",
     });
 
     it("a malformed X-Forwarded-Host or proto is not used", async () => {
-      for (const headers of [{ "x-forwarded-host": "evil.example/path?x", "x-forwarded-proto": "https" }, { "x-forwarded-host": "ok.example", "x-forwarded-proto": "javascript" }]) {
+      for (const headers of [
+        { "x-forwarded-host": "evil.example/path?x", "x-forwarded-proto": "https" },
+        { "x-forwarded-host": "ok.example", "x-forwarded-proto": "javascript" },
+      ]) {
         for (const url of await urlsOf(t, `${S}/review_media`, headers)) {
           expect(url).not.toContain("evil.example");
           expect(url).not.toContain("ok.example");
@@ -346,8 +360,14 @@ describe("start-up: the port is already in use", () => {
   it("node server/http/main.ts prints one line naming the port and exits 1, without a stack trace", async () => {
     const port = (blocker.address() as AddressInfo).port;
     const env: NodeJS.ProcessEnv = {
-      ...process.env, PORT: String(port), HOST: "127.0.0.1", CHORUS_DEMO: "0", DATABASE_PATH: join(dir, "chorus.sqlite"), MEDIA_PATH: join(dir, "media"),
-      READ_WORKERS: "0", LOG_LEVEL: "silent",
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      CHORUS_DEMO: "0",
+      DATABASE_PATH: join(dir, "chorus.sqlite"),
+      MEDIA_PATH: join(dir, "media"),
+      READ_WORKERS: "0",
+      LOG_LEVEL: "silent",
     };
     delete env.PUBLIC_URL;
     delete env.TRUSTED_PROXIES;

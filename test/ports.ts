@@ -17,7 +17,9 @@ export async function freePort(from: number, to: number): Promise<number> {
     const port = from + ((start - from + i) % (to - from + 1));
     if (FETCH_BLOCKED_PORTS.has(port)) continue;
     const free = await new Promise<boolean>((resolve) => {
-      const probe = createServer().once("error", () => resolve(false)).listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+      const probe = createServer()
+        .once("error", () => resolve(false))
+        .listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
     });
     if (free) return port;
   }

@@ -48,10 +48,12 @@ export function findPostgresBin(): string {
 /** A TCP port free on 127.0.0.1 at the moment (the kernel's choice). */
 export async function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const probe = createServer().once("error", reject).listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
+    const probe = createServer()
+      .once("error", reject)
+      .listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
   });
 }
 
@@ -123,10 +125,18 @@ export async function startPostgres(options: { port?: number; database?: string;
     runPg(join(bin, "initdb"), ["-D", data, "--no-locale", "-E", "UTF8", "-A", "trust", "-U", "chorus", "--no-sync"], asPostgres);
     const port = options.port ?? (await freeLoopbackPort());
     const settings: Record<string, string | number> = {
-      fsync: "off", synchronous_commit: "off", full_page_writes: "off", max_connections: 200,
-      listen_addresses: "127.0.0.1", port, unix_socket_directories: dir, ...options.settings,
+      fsync: "off",
+      synchronous_commit: "off",
+      full_page_writes: "off",
+      max_connections: 200,
+      listen_addresses: "127.0.0.1",
+      port,
+      unix_socket_directories: dir,
+      ...options.settings,
     };
-    const serverOptions = Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`).join(" ");
+    const serverOptions = Object.entries(settings)
+      .map(([name, value]) => `-c ${name}=${value}`)
+      .join(" ");
     started = true;
     try {
       runPg(join(bin, "pg_ctl"), ["-D", data, "-l", log, "-o", serverOptions, "-w", "-t", "60", "start"], asPostgres);
@@ -216,7 +226,11 @@ function schemaHash(): string {
   }
   for (const file of files) {
     const path = join(PROJECT_ROOT, file);
-    hash.update(file).update("\0").update(existsSync(path) ? readFileSync(path) : "").update("\0");
+    hash
+      .update(file)
+      .update("\0")
+      .update(existsSync(path) ? readFileSync(path) : "")
+      .update("\0");
   }
   return hash.digest("hex").slice(0, 12);
 }

@@ -14,7 +14,12 @@ import { createServices, type Services } from "../server/services.ts";
 
 export type QueueName = "mail" | "webhooks" | "ai" | "review-requests";
 export type QueueNodeOptions = {
-  queueNode: true; databasePath: string; mediaPath: string; smtpUrl: string; mailFrom: string; origin: string;
+  queueNode: true;
+  databasePath: string;
+  mediaPath: string;
+  smtpUrl: string;
+  mailFrom: string;
+  origin: string;
   /** An Int32Array over a SharedArrayBuffer: a drain starts when its element 0 changes. */
   startSignal: Int32Array;
 };
@@ -23,10 +28,14 @@ export type QueueNodeRequest = { queue: QueueName; nowMs: number } | { close: tr
 /** Drain `queue` once on `services` at `nowMs`. @returns how many items this node completed (sent, delivered, run). */
 export async function drain(services: Services, queue: QueueName, nowMs: number, origin: string): Promise<number> {
   switch (queue) {
-    case "mail": return (await services.mailSender.runOnce()).sent;
-    case "webhooks": return (await services.webhookDelivery.runDue(nowMs)).delivered;
-    case "ai": return services.aiWorker.runUntilIdle();
-    case "review-requests": return (await services.reviewRequests.runDue(nowMs, origin)).sent;
+    case "mail":
+      return (await services.mailSender.runOnce()).sent;
+    case "webhooks":
+      return (await services.webhookDelivery.runDue(nowMs)).delivered;
+    case "ai":
+      return services.aiWorker.runUntilIdle();
+    case "review-requests":
+      return (await services.reviewRequests.runDue(nowMs, origin)).sent;
   }
 }
 
@@ -34,8 +43,11 @@ if (parentPort && (workerData as Partial<QueueNodeOptions> | undefined)?.queueNo
   const port = parentPort;
   const options = workerData as QueueNodeOptions;
   const services = await createServices({
-    databasePath: options.databasePath, mediaPath: options.mediaPath, mail: { smtpUrl: options.smtpUrl, from: options.mailFrom },
-    webhooks: { allowInsecure: true }, ai: { llm: null, translation: null, sweepIntervalMs: 0 },
+    databasePath: options.databasePath,
+    mediaPath: options.mediaPath,
+    mail: { smtpUrl: options.smtpUrl, from: options.mailFrom },
+    webhooks: { allowInsecure: true },
+    ai: { llm: null, translation: null, sweepIntervalMs: 0 },
   });
   port.on("message", (message: QueueNodeRequest) => {
     if ("close" in message) {
@@ -50,7 +62,7 @@ if (parentPort && (workerData as Partial<QueueNodeOptions> | undefined)?.queueNo
     Atomics.wait(options.startSignal, 0, seen, 10_000);
     drain(services, message.queue, message.nowMs, options.origin).then(
       (count) => port.postMessage({ queue: message.queue, count }),
-      (error: unknown) => port.postMessage({ error: error instanceof Error ? error.stack ?? error.message : String(error) }),
+      (error: unknown) => port.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
     );
   });
   port.postMessage({ ready: true });

@@ -83,7 +83,11 @@ beforeAll(async () => {
   const databasePath = await dbs.location("nodes.sqlite");
   const mediaPath = join(dbs.dir, "media");
   a = await createServices({
-    databasePath, mediaPath, mail: { smtpUrl: smtp.url, from: FROM }, webhooks: { allowInsecure: true }, ai: { llm: null, translation: null, sweepIntervalMs: 0 },
+    databasePath,
+    mediaPath,
+    mail: { smtpUrl: smtp.url, from: FROM },
+    webhooks: { allowInsecure: true },
+    ai: { llm: null, translation: null, sweepIntervalMs: 0 },
   });
   await a.stores.create({ storeId: STORE, name: "Two nodes", platform: "shopify" });
   b = new Worker(new URL("./queue-node.ts", import.meta.url), {
@@ -118,7 +122,11 @@ describe(`two nodes on one ${dbs.postgres ? "PostgreSQL" : "SQLite"} database`, 
     expect(counts.a + counts.b, JSON.stringify(counts)).toBe(N);
     expect(counts.a, JSON.stringify(counts)).toBeGreaterThan(0);
     expect(counts.b, JSON.stringify(counts)).toBeGreaterThan(0);
-    for (let i = 0; i < N; i++) expect(smtp.messages.filter((m) => m.to.includes(`shopper${i}@example.com`)), `shopper${i}`).toHaveLength(1);
+    for (let i = 0; i < N; i++)
+      expect(
+        smtp.messages.filter((m) => m.to.includes(`shopper${i}@example.com`)),
+        `shopper${i}`,
+      ).toHaveLength(1);
     expect(await a.mail.statusCounts()).toMatchObject({ sent: N, queued: 0, sending: 0 });
     expect(await value<number>(a.db, sql`SELECT COUNT(*) AS n FROM mail_outbox WHERE attempts <> 1`)).toBe(0);
   }, 60_000);
@@ -131,8 +139,17 @@ describe(`two nodes on one ${dbs.postgres ? "PostgreSQL" : "SQLite"} database`, 
     await transaction(a.db, async () => {
       for (let i = 0; i < N; i++) {
         await a.reviewsData.insert({
-          reviewId: `review-${i}`, storeId: STORE, productId, rating: 5, title: `Review ${i}`, body: "Fits well.", createdMs: Date.now() - i, status: "published",
-          reviewerName: "Shopper", source: "test", sourceKey: String(i),
+          reviewId: `review-${i}`,
+          storeId: STORE,
+          productId,
+          rating: 5,
+          title: `Review ${i}`,
+          body: "Fits well.",
+          createdMs: Date.now() - i,
+          status: "published",
+          reviewerName: "Shopper",
+          source: "test",
+          sourceKey: String(i),
         });
       }
     });
@@ -164,7 +181,15 @@ describe(`two nodes on one ${dbs.postgres ? "PostgreSQL" : "SQLite"} database`, 
     const ids = await products("ordered", N);
     const fulfilledMs = Date.now() - 60_000;
     for (const [i, productId] of ids.entries()) {
-      const request = await a.reviewRequests.orderFulfilled({ storeId: STORE, orderId: `order-${i}`, email: `buyer${i}@example.com`, customerName: "Buyer", locale: "en", lines: [{ productId }], fulfilledMs });
+      const request = await a.reviewRequests.orderFulfilled({
+        storeId: STORE,
+        orderId: `order-${i}`,
+        email: `buyer${i}@example.com`,
+        customerName: "Buyer",
+        locale: "en",
+        lines: [{ productId }],
+        fulfilledMs,
+      });
       expect(request?.status).toBe("scheduled");
     }
     const counts = await drainBoth("review-requests");

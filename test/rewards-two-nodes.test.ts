@@ -37,7 +37,10 @@ it("40 concurrent redemptions, half to each node: exactly the 3 affordable disco
   const nodes = [a, b];
   const post = async (i: number, path: string, body: unknown, authorization = "") => {
     const res = await fetch(nodes[i % 2]!.url(path), { method: "POST", headers: { "content-type": "application/json", authorization }, body: JSON.stringify(body) });
-    return { status: res.status, body: (await res.json()) as { customerToken: string; loyaltyCustomer: { loyaltyCustomerId: string }; redemption: { reward: { code: string } }; error?: { code?: string } } };
+    return {
+      status: res.status,
+      body: (await res.json()) as { customerToken: string; loyaltyCustomer: { loyaltyCustomerId: string }; redemption: { reward: { code: string } }; error?: { code?: string } },
+    };
   };
   const store = `/v1/stores/${TEST_STORE_ID}/loyalty`;
   const login = await post(0, `${store}/login`, { customerAccessToken: await signPlatformToken(SECRET, { platformCustomerId: "4242", email: "two@example.com" }) });

@@ -17,9 +17,17 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const SCOPED_PATHS = [
-  "/reviews", "/review_aggregate", "/review_media", "/products/shopify-1078/reviews", "/products/shopify-1078/review_aggregate",
-  "/products/shopify-1078/review_media", "/products/shopify-1078/questions", "/collections/dresses/reviews",
-  "/collections/dresses/review_aggregate", "/collections/dresses/review_media", "/collections/dresses/questions",
+  "/reviews",
+  "/review_aggregate",
+  "/review_media",
+  "/products/shopify-1078/reviews",
+  "/products/shopify-1078/review_aggregate",
+  "/products/shopify-1078/review_media",
+  "/products/shopify-1078/questions",
+  "/collections/dresses/reviews",
+  "/collections/dresses/review_aggregate",
+  "/collections/dresses/review_media",
+  "/collections/dresses/questions",
 ];
 
 describe("cross-store access", () => {
@@ -28,7 +36,8 @@ describe("cross-store access", () => {
     const res = await fetch(t.url(`/v1/stores/${OTHER_STORE_ID}${path}`));
     const theirs = await res.text();
     expect(res.status).toBeLessThan(500);
-    if (path.startsWith("/collections")) expect(res.status).toBe(404); // the group is store A's
+    if (path.startsWith("/collections"))
+      expect(res.status).toBe(404); // the group is store A's
     else expect(res.status).toBe(200);
     // No review ID of store A appears in store B's answer.
     const ids = [...mine.matchAll(/"reviewId":"([0-9a-f-]{36})"/g)].map((m) => m[1]);
@@ -45,7 +54,7 @@ describe("cross-store access", () => {
 });
 
 describe("injection", () => {
-  const payloads = ["' OR '1'='1", "1; DROP TABLE reviews; --", "shopify-1078' --", "\" OR \"\"=\"", "1078) UNION SELECT reviewer_email FROM reviews --"];
+  const payloads = ["' OR '1'='1", "1; DROP TABLE reviews; --", "shopify-1078' --", '" OR ""="', "1078) UNION SELECT reviewer_email FROM reviews --"];
   it.each(payloads)("SQL in path and query parameters changes nothing and leaks nothing: %s", async (payload) => {
     const before = await t.services.reviewsData.countByStatus(TEST_STORE_ID);
     for (const path of [

@@ -89,8 +89,17 @@ export function loadBuild(): Promise<ServerBuild> {
  */
 export async function startTestServer(
   options: {
-    cache?: boolean; databasePath?: string; trustedProxies?: string; readWorkers?: number; readWorkerEntry?: URL; readWorkerTimeoutMs?: number;
-    publicUrl?: string; logger?: Logger; cachePurgeUrls?: string[]; port?: number; allowLoopbackRequests?: boolean;
+    cache?: boolean;
+    databasePath?: string;
+    trustedProxies?: string;
+    readWorkers?: number;
+    readWorkerEntry?: URL;
+    readWorkerTimeoutMs?: number;
+    publicUrl?: string;
+    logger?: Logger;
+    cachePurgeUrls?: string[];
+    port?: number;
+    allowLoopbackRequests?: boolean;
     mail?: { smtpUrl?: string; from?: string; now?: () => number; sender?: "loop" | "manual" };
     webhooks?: { allowInsecure?: boolean; now?: () => number; delivery?: "loop" | "manual" };
     ai?: Partial<AiConfig>;
@@ -106,13 +115,27 @@ export async function startTestServer(
   const databasePath = options.databasePath ?? postgres?.url ?? join(dir, "chorus.sqlite");
   // On SQLite, a copy of the run's migrated template (test/sqlite-template.ts) when there is one: no migrations to run.
   if (!options.databasePath && !postgres) copySqliteTemplate(databasePath);
-  const services = await createServices({ databasePath, mediaPath: join(dir, "media"), mail: options.mail, webhooks: options.webhooks, ai: options.ai, allowLoopbackRequests: options.allowLoopbackRequests, loyalty: options.loyalty, rewards: options.rewards });
+  const services = await createServices({
+    databasePath,
+    mediaPath: join(dir, "media"),
+    mail: options.mail,
+    webhooks: options.webhooks,
+    ai: options.ai,
+    allowLoopbackRequests: options.allowLoopbackRequests,
+    loyalty: options.loyalty,
+    rewards: options.rewards,
+  });
   if (options.webhooks?.delivery === "loop") services.webhookDelivery.start();
   if (options.mail?.sender !== "manual") services.mailSender.start();
   const readWorkers = options.readWorkers
     ? startReadWorkers({
-        threads: options.readWorkers, databasePath, mediaPath: join(dir, "media"),
-        buildUrl: pathToFileURL(join(PROJECT_ROOT, "build/server/index.js")), entry: options.readWorkerEntry, jobTimeoutMs: options.readWorkerTimeoutMs, restartDelayMs: 50,
+        threads: options.readWorkers,
+        databasePath,
+        mediaPath: join(dir, "media"),
+        buildUrl: pathToFileURL(join(PROJECT_ROOT, "build/server/index.js")),
+        entry: options.readWorkerEntry,
+        jobTimeoutMs: options.readWorkerTimeoutMs,
+        restartDelayMs: 50,
       })
     : undefined;
   while (readWorkers && readWorkers.ready < options.readWorkers!) await new Promise((r) => setTimeout(r, 20));
@@ -124,10 +147,19 @@ export async function startTestServer(
   const cachePurgeUrls = varnish ? [...(options.cachePurgeUrls ?? []), `${varnish.url}/`] : options.cachePurgeUrls;
   const build = await loadBuild();
   const others = await Promise.all(nodePorts.slice(1).map(() => createServices({ databasePath, mediaPath: join(dir, "media"), allowLoopbackRequests: services.allowLoopbackRequests })));
-  const servers = [services, ...others].map((nodeServices, i) => createHttpServer({
-    services: nodeServices, build, root: PROJECT_ROOT, cache: options.cache, trustedProxies: options.trustedProxies, readWorkers: i === 0 ? readWorkers : undefined,
-    publicUrl: options.publicUrl, logger: options.logger, cachePurgeUrls,
-  }));
+  const servers = [services, ...others].map((nodeServices, i) =>
+    createHttpServer({
+      services: nodeServices,
+      build,
+      root: PROJECT_ROOT,
+      cache: options.cache,
+      trustedProxies: options.trustedProxies,
+      readWorkers: i === 0 ? readWorkers : undefined,
+      publicUrl: options.publicUrl,
+      logger: options.logger,
+      cachePurgeUrls,
+    }),
+  );
   const server = servers[0]!;
   await Promise.all(servers.map((s, i) => new Promise<void>((resolve) => s.listen(nodePorts[i], "127.0.0.1", resolve))));
   await varnish?.healthy();

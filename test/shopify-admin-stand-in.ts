@@ -38,7 +38,12 @@ export async function startShopifyStandIn(options: { token: string }): Promise<S
   const hanging = new Set<ServerResponse>();
   let next = 1;
   const state: ShopifyStandIn = {
-    url: "", token: options.token, mode: "ok", discounts: new Map(), refusals: [], requests: 0,
+    url: "",
+    token: options.token,
+    mode: "ok",
+    discounts: new Map(),
+    refusals: [],
+    requests: 0,
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
@@ -73,12 +78,14 @@ export async function startShopifyStandIn(options: { token: string }): Promise<S
       return answer(res, 200, { data: { codeDiscountNodeByCode: d ? { id: d.id } : null } });
     }
     const basic = /discountCodeBasicCreate\s*\(\s*basicCodeDiscount:\s*\$basicCodeDiscount\s*\)/.test(query) && /\$basicCodeDiscount:\s*DiscountCodeBasicInput!/.test(query);
-    const free = /discountCodeFreeShippingCreate\s*\(\s*freeShippingCodeDiscount:\s*\$freeShippingCodeDiscount\s*\)/.test(query) && /\$freeShippingCodeDiscount:\s*DiscountCodeFreeShippingInput!/.test(query);
+    const free =
+      /discountCodeFreeShippingCreate\s*\(\s*freeShippingCodeDiscount:\s*\$freeShippingCodeDiscount\s*\)/.test(query) && /\$freeShippingCodeDiscount:\s*DiscountCodeFreeShippingInput!/.test(query);
     if (!basic && !free) return refuse(res, 200, `unknown operation: ${query.slice(0, 80)}`);
     const mutation = basic ? "discountCodeBasicCreate" : "discountCodeFreeShippingCreate";
     const input = (basic ? body.variables?.basicCodeDiscount : body.variables?.freeShippingCodeDiscount) ?? {};
     const missing = (basic ? BASIC_FIELDS : FREE_SHIPPING_FIELDS).filter((f) => input[f] === undefined);
-    if (missing.length) return answer(res, 200, { data: { [mutation]: { codeDiscountNode: null, userErrors: missing.map((f) => ({ field: ["basicCodeDiscount", f], message: `${f} is required` })) } } });
+    if (missing.length)
+      return answer(res, 200, { data: { [mutation]: { codeDiscountNode: null, userErrors: missing.map((f) => ({ field: ["basicCodeDiscount", f], message: `${f} is required` })) } } });
     if (state.mode === "error") return answer(res, 500, { errors: [{ message: "Internal error" }] });
     if (state.mode === "hang") return void hanging.add(res);
     const code = String(input.code);
@@ -104,7 +111,9 @@ export async function startShopifyStandIn(options: { token: string }): Promise<S
  */
 export async function connectShopifyStandIn(
   services: { platforms: { updateSettings(storeId: string, patch: { shopDomain?: string | null; adminApiToken?: string | null }): Promise<void> } },
-  storeId: string, shopify: ShopifyStandIn, shopDomain = `${storeId.slice(0, 8)}.myshopify.com`,
+  storeId: string,
+  shopify: ShopifyStandIn,
+  shopDomain = `${storeId.slice(0, 8)}.myshopify.com`,
 ): Promise<void> {
   process.env.SHOPIFY_ADMIN_API_URL = shopify.url;
   await services.platforms.updateSettings(storeId, { shopDomain, adminApiToken: shopify.token });
@@ -114,9 +123,7 @@ export async function connectShopifyStandIn(
  * For suites whose shoppers redeem rewards but which test other things: a started stand-in with `storeId` connected
  * to it (close it after the suite). Without a platform connection a redemption is 503 (docs/loyalty.md).
  */
-export async function rewardPlatformFor(
-  services: Parameters<typeof connectShopifyStandIn>[0], storeId: string,
-): Promise<ShopifyStandIn> {
+export async function rewardPlatformFor(services: Parameters<typeof connectShopifyStandIn>[0], storeId: string): Promise<ShopifyStandIn> {
   const shopify = await startShopifyStandIn({ token: "shpat_test_rewards_0123456789abcdef" });
   await connectShopifyStandIn(services, storeId, shopify);
   return shopify;

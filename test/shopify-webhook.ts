@@ -8,9 +8,13 @@ import { createHmac, randomUUID } from "node:crypto";
 export async function postShopifyWebhook(url: (path: string) => string, options: { shop: string; secret: string; topic: string; body: unknown }): Promise<Response> {
   const raw = JSON.stringify(options.body);
   return fetch(url("/platforms/shopify/webhooks"), {
-    method: "POST", body: raw,
+    method: "POST",
+    body: raw,
     headers: {
-      "content-type": "application/json", "x-shopify-topic": options.topic, "x-shopify-shop-domain": options.shop, "x-shopify-webhook-id": randomUUID(),
+      "content-type": "application/json",
+      "x-shopify-topic": options.topic,
+      "x-shopify-shop-domain": options.shop,
+      "x-shopify-webhook-id": randomUUID(),
       "x-shopify-hmac-sha256": createHmac("sha256", options.secret).update(raw).digest("base64"),
     },
   });

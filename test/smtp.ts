@@ -60,7 +60,14 @@ export async function startTestSmtp(options: { port?: number; onMessage?: (m: Re
       const found = messages.find(pred);
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
-        const waiter = { pred, resolve: (m: ReceivedMail) => { clearTimeout(timer); waiters.delete(waiter); resolve(m); } };
+        const waiter = {
+          pred,
+          resolve: (m: ReceivedMail) => {
+            clearTimeout(timer);
+            waiters.delete(waiter);
+            resolve(m);
+          },
+        };
         const timer = setTimeout(() => {
           waiters.delete(waiter);
           reject(new Error(`No matching mail within ${timeoutMs} ms (received ${messages.length}: ${messages.map((m) => m.subject).join(" | ")})`));
@@ -90,7 +97,15 @@ export async function startTestSmtp(options: { port?: number; onMessage?: (m: Re
         .then((parsed) => {
           const headers = new Map<string, string>();
           // The raw header lines (unfolded), so every header reads as sent (mailparser groups List-* under "list").
-          for (const { key, line } of parsed.headerLines) if (!headers.has(key)) headers.set(key.toLowerCase(), line.slice(line.indexOf(":") + 1).replace(/\r?\n[ \t]+/g, " ").trim());
+          for (const { key, line } of parsed.headerLines)
+            if (!headers.has(key))
+              headers.set(
+                key.toLowerCase(),
+                line
+                  .slice(line.indexOf(":") + 1)
+                  .replace(/\r?\n[ \t]+/g, " ")
+                  .trim(),
+              );
           const mail: ReceivedMail = {
             to: addresses(parsed.to),
             from: parsed.from?.text ?? "",

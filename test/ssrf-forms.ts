@@ -8,8 +8,23 @@ import type { AddressInfo } from "node:net";
 
 /** Loopback in every spelling (hosts as written in a URL, without the port): refused unless ALLOW_LOOPBACK_REQUESTS=1. */
 export const LOOPBACK_FORMS = [
-  "127.0.0.1", "127.1", "2130706433", "0x7f000001", "0177.0.0.1", "017700000001", "0x7f.1", "127.0.0.1.", "[::1]", "[::ffff:127.0.0.1]",
-  "[::ffff:7f00:1]", "[0:0:0:0:0:ffff:127.0.0.1]", "[0000:0000:0000:0000:0000:ffff:7f00:0001]", "localhost", "foo.localhost", "LOCALHOST.", "LocalHost",
+  "127.0.0.1",
+  "127.1",
+  "2130706433",
+  "0x7f000001",
+  "0177.0.0.1",
+  "017700000001",
+  "0x7f.1",
+  "127.0.0.1.",
+  "[::1]",
+  "[::ffff:127.0.0.1]",
+  "[::ffff:7f00:1]",
+  "[0:0:0:0:0:ffff:127.0.0.1]",
+  "[0000:0000:0000:0000:0000:ffff:7f00:0001]",
+  "localhost",
+  "foo.localhost",
+  "LOCALHOST.",
+  "LocalHost",
 ] as const;
 
 /**
@@ -18,16 +33,51 @@ export const LOOPBACK_FORMS = [
  * reserved, broadcast, multicast, unique-local and site-local ranges.
  */
 export const ALWAYS_REFUSED = [
-  "[::127.0.0.1]", "[::7f00:1]", "[64:ff9b::127.0.0.1]", "[64:ff9b::a00:1]", "[64:ff9b:1::7f00:1]", "[::ffff:0:127.0.0.1]", "[2002:7f00:1::1]",
-  "[2001:0:4136:e378:8000:63bf:3fff:fdd2]", "0.0.0.0", "0", "[::]", "10.0.0.1", "172.16.0.1", "192.168.1.1", "169.254.169.254", "[::ffff:169.254.169.254]",
-  "100.64.0.1", "198.18.0.1", "192.0.2.1", "192.0.0.8", "240.0.0.1", "255.255.255.255", "224.0.0.1", "[fe80::1]", "[fc00::1]", "[fd00::1]", "[fec0::1]",
-  "[ff02::1]", "[2001:db8::1]", "[2001:2::1]", "[100::1]", "0x0a000001", "012.0.0.1", "167772161",
+  "[::127.0.0.1]",
+  "[::7f00:1]",
+  "[64:ff9b::127.0.0.1]",
+  "[64:ff9b::a00:1]",
+  "[64:ff9b:1::7f00:1]",
+  "[::ffff:0:127.0.0.1]",
+  "[2002:7f00:1::1]",
+  "[2001:0:4136:e378:8000:63bf:3fff:fdd2]",
+  "0.0.0.0",
+  "0",
+  "[::]",
+  "10.0.0.1",
+  "172.16.0.1",
+  "192.168.1.1",
+  "169.254.169.254",
+  "[::ffff:169.254.169.254]",
+  "100.64.0.1",
+  "198.18.0.1",
+  "192.0.2.1",
+  "192.0.0.8",
+  "240.0.0.1",
+  "255.255.255.255",
+  "224.0.0.1",
+  "[fe80::1]",
+  "[fc00::1]",
+  "[fd00::1]",
+  "[fec0::1]",
+  "[ff02::1]",
+  "[2001:db8::1]",
+  "[2001:2::1]",
+  "[100::1]",
+  "0x0a000001",
+  "012.0.0.1",
+  "167772161",
 ] as const;
 
 /** Redirect targets a public-looking first hop may send a request to (metadata service, private networks). */
 export const REDIRECT_TARGETS = [
-  "http://10.0.0.1/", "http://169.254.169.254/latest/meta-data/", "http://[::ffff:a9fe:a9fe]/", "http://[fd00::1]/", "http://0x0a000001/",
-  "http://[64:ff9b::a9fe:a9fe]/", "http://0.0.0.0:80/",
+  "http://10.0.0.1/",
+  "http://169.254.169.254/latest/meta-data/",
+  "http://[::ffff:a9fe:a9fe]/",
+  "http://[fd00::1]/",
+  "http://0x0a000001/",
+  "http://[64:ff9b::a9fe:a9fe]/",
+  "http://0.0.0.0:80/",
 ] as const;
 
 export type LoopbackListeners = {
@@ -70,7 +120,10 @@ export async function startLoopbackListeners(handle?: RequestListener): Promise<
     six.listen(port, "::1", () => resolve(six));
   });
   return {
-    port, ipv6: v6 !== null, connections: () => connections, requests,
+    port,
+    ipv6: v6 !== null,
+    connections: () => connections,
+    requests,
     async close() {
       for (const s of [v4, v6]) {
         s?.closeAllConnections();

@@ -40,8 +40,7 @@ describe("CACHE_PURGE_URLS and the generated VCL", () => {
   it("reads a comma-separated list of http(s) URLs and refuses anything else, naming the variable", () => {
     const env = (value: string) => ({ NODE_ENV: "test", CACHE_PURGE_URLS: value }) as NodeJS.ProcessEnv;
     expect(loadConfig(env("")).CACHE_PURGE_URLS).toEqual([]);
-    expect(loadConfig(env(" http://10.0.0.5:6081/, https://chorus:s3cret@cache.example ")).CACHE_PURGE_URLS)
-      .toEqual(["http://10.0.0.5:6081/", "https://chorus:s3cret@cache.example"]);
+    expect(loadConfig(env(" http://10.0.0.5:6081/, https://chorus:s3cret@cache.example ")).CACHE_PURGE_URLS).toEqual(["http://10.0.0.5:6081/", "https://chorus:s3cret@cache.example"]);
     for (const bad of ["varnish:6081", "ftp://cache.example/", "http://ok.example,nonsense"]) {
       expect(() => loadConfig(env(bad))).toThrow(/CACHE_PURGE_URLS/);
     }
@@ -174,7 +173,8 @@ describe("the purger and a closed connection", () => {
     const t = await startTestServer();
     let requests = 0;
     const cache = createHttpServer((req, res) => {
-      if (++requests === 1) req.socket.destroy(); // closed before any answer
+      if (++requests === 1)
+        req.socket.destroy(); // closed before any answer
       else res.writeHead(200).end();
     });
     await new Promise<void>((resolve) => cache.listen(0, "127.0.0.1", resolve));
@@ -241,7 +241,8 @@ describe.skipIf(!haveVarnish)("Varnish in front of Chorus", () => {
     customerIds = [];
     for (const who of ["ann", "bob"]) {
       const login = await fetch(`${t.baseUrl}${store}/loyalty/login`, {
-        method: "POST", headers: { "content-type": "application/json" },
+        method: "POST",
+        headers: { "content-type": "application/json" },
         body: JSON.stringify({ customerAccessToken: await signPlatformToken(SECRET, { platformCustomerId: who, email: `${who}@example.com` }) }),
       });
       const answer = (await login.json()) as { customerToken: string; loyaltyCustomer: { loyaltyCustomerId: string } };
@@ -280,7 +281,9 @@ describe.skipIf(!haveVarnish)("Varnish in front of Chorus", () => {
     expect((await raw(front + path)).headers["x-cache"]).toBe("HIT");
     const target = before.reviews[0]!;
     const vote = await fetch(`${front}${store}/reviews/${target.reviewId}/votes`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ vote: "helpful", visitorId: "varnish-visitor-1" }),
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ vote: "helpful", visitorId: "varnish-visitor-1" }),
     });
     expect(vote.status).toBe(200);
     expect(vote.headers.get("x-cache")).toBe("PASS");

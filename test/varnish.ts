@@ -22,7 +22,9 @@ export function findVarnishd(): string | null {
 }
 
 export type Varnish = {
-  url: string; port: number; dir: string;
+  url: string;
+  port: number;
+  dir: string;
   /** Resolves once a backend is healthy (its probe passed): `/healthz` through the front answers 200. @throws after `timeoutMs` (default 15 s). */
   healthy(timeoutMs?: number): Promise<void>;
   /** A varnishadm command, e.g. `backend.list`; its output. */
@@ -49,9 +51,19 @@ export async function startVarnish(options: BackendsOptions & { port: number; me
   const backendsVcl = renderBackendsVcl(options);
   writeFileSync(join(dir, "chorus-backends.vcl"), options.patientProbe ? backendsVcl.replaceAll(".probe = chorus_healthz;", patient) : backendsVcl);
   const args = [
-    "-F", "-n", join(dir, "work"), "-a", `127.0.0.1:${options.port}`, "-T", "127.0.0.1:0",
-    "-p", `vcl_path=${dir}:${join(PROJECT_ROOT, "deploy/varnish")}`, "-f", join(PROJECT_ROOT, "deploy/varnish/chorus.vcl"),
-    "-s", `malloc,${options.memoryMb ?? 64}m`,
+    "-F",
+    "-n",
+    join(dir, "work"),
+    "-a",
+    `127.0.0.1:${options.port}`,
+    "-T",
+    "127.0.0.1:0",
+    "-p",
+    `vcl_path=${dir}:${join(PROJECT_ROOT, "deploy/varnish")}`,
+    "-f",
+    join(PROJECT_ROOT, "deploy/varnish/chorus.vcl"),
+    "-s",
+    `malloc,${options.memoryMb ?? 64}m`,
     ...(options.patientProbe ? ["-p", "vcc_err_unref=off"] : []), // chorus_healthz is then unused
     // The test process, the front's client, blocks its event loop for seconds while it seeds: its idle keep-alive
     // connections must outlive that (Varnish's default, 5 s, closed them under its next request: "other side closed").
@@ -86,13 +98,19 @@ export async function startVarnish(options: BackendsOptions & { port: number; me
     }
   }
   return {
-    url, port: options.port, dir,
+    url,
+    port: options.port,
+    dir,
     async healthy(timeoutMs = 15_000) {
       const until = Date.now() + timeoutMs;
       for (;;) {
-        const status = await fetch(`${url}/healthz`).then(async (r) => (await r.arrayBuffer(), r.status), () => 0);
+        const status = await fetch(`${url}/healthz`).then(
+          async (r) => (await r.arrayBuffer(), r.status),
+          () => 0,
+        );
         if (status === 200) return;
-        if (Date.now() > until) throw new Error(`No healthy backend behind Varnish after ${timeoutMs} ms:\n${execFileSync("varnishadm", ["-n", join(dir, "work"), "backend.list"], { encoding: "utf8" })}`);
+        if (Date.now() > until)
+          throw new Error(`No healthy backend behind Varnish after ${timeoutMs} ms:\n${execFileSync("varnishadm", ["-n", join(dir, "work"), "backend.list"], { encoding: "utf8" })}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     },

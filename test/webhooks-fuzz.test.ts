@@ -33,16 +33,26 @@ afterAll(async () => {
 const sign = (body: string, secret = SECRET) => createHmac("sha256", secret).update(body).digest("base64");
 function post(topic: string, body: string, opts: { id?: string; hmac?: string; shop?: string } = {}) {
   return fetch(t.url("/platforms/shopify/webhooks"), {
-    method: "POST", body,
-    headers: { "content-type": "application/json", "x-shopify-topic": topic, "x-shopify-shop-domain": opts.shop ?? SHOP, "x-shopify-webhook-id": opts.id ?? randomUUID(), "x-shopify-hmac-sha256": opts.hmac ?? sign(body) },
+    method: "POST",
+    body,
+    headers: {
+      "content-type": "application/json",
+      "x-shopify-topic": topic,
+      "x-shopify-shop-domain": opts.shop ?? SHOP,
+      "x-shopify-webhook-id": opts.id ?? randomUUID(),
+      "x-shopify-hmac-sha256": opts.hmac ?? sign(body),
+    },
   });
 }
 function postSigned(body: string, opts: { ts?: number; signature?: string; id?: string } = {}) {
   const ts = String(opts.ts ?? Math.floor(Date.now() / 1000));
   return fetch(t.url(`/platforms/webhooks/${TEST_STORE_ID}`), {
-    method: "POST", body,
+    method: "POST",
+    body,
     headers: {
-      "content-type": "application/json", "x-chorus-timestamp": ts, "x-chorus-webhook-id": opts.id ?? randomUUID(),
+      "content-type": "application/json",
+      "x-chorus-timestamp": ts,
+      "x-chorus-webhook-id": opts.id ?? randomUUID(),
       "x-chorus-signature": opts.signature ?? `sha256=${createHmac("sha256", SECRET).update(`${ts}.${body}`).digest("hex")}`,
     },
   });
@@ -75,7 +85,7 @@ const malformed = fc.oneof(
     const v = JSON.parse(s) as unknown;
     return !(v && typeof v === "object" && !Array.isArray(v) && ("id" in v || "order_id" in v));
   }),
-  fc.constantFrom("{", "[1,2", "{\"id\":", "null", "{\"id\":\"12a\",\"title\":\"x\"}", "{\"id\":-1}", "{\"id\":1e400}", "\u0000"),
+  fc.constantFrom("{", "[1,2", '{"id":', "null", '{"id":"12a","title":"x"}', '{"id":-1}', '{"id":1e400}', "\u0000"),
 );
 
 describe("webhook fuzzing: forged, replayed and malformed deliveries", () => {
@@ -83,38 +93,69 @@ describe("webhook fuzzing: forged, replayed and malformed deliveries", () => {
     const before = await snapshot();
 
     // Forged: any body, any signature that is not the body's HMAC with the store's secret.
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...TOPICS), fc.json(), fc.oneof(fc.base64String({ maxLength: 60 }), fc.string({ minLength: 1, maxLength: 60 }).map((s) => s.replace(/[\r\n\0]/g, "x"))),
-      async (topic, body, hmac) => {
-        fc.pre(hmac.trim() !== "" && hmac !== sign(body));
-        await expectRefused(await post(topic, body, { hmac }), [401], "forged");
-      }), { numRuns: RUNS });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...TOPICS),
+        fc.json(),
+        fc.oneof(
+          fc.base64String({ maxLength: 60 }),
+          fc.string({ minLength: 1, maxLength: 60 }).map((s) => s.replace(/[\r\n\0]/g, "x")),
+        ),
+        async (topic, body, hmac) => {
+          fc.pre(hmac.trim() !== "" && hmac !== sign(body));
+          await expectRefused(await post(topic, body, { hmac }), [401], "forged");
+        },
+      ),
+      { numRuns: RUNS },
+    );
     // Forged with another secret, to a known and an unknown shop.
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...TOPICS), fc.json(), fc.boolean(), async (topic, body, knownShop) => {
-      await expectRefused(await post(topic, body, { hmac: sign(body, "another-secret-0123456789"), shop: knownShop ? SHOP : "no-such-shop.myshopify.com" }), [401, 404], "forged");
-    }), { numRuns: RUNS });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...TOPICS), fc.json(), fc.boolean(), async (topic, body, knownShop) => {
+        await expectRefused(await post(topic, body, { hmac: sign(body, "another-secret-0123456789"), shop: knownShop ? SHOP : "no-such-shop.myshopify.com" }), [401, 404], "forged");
+      }),
+      { numRuns: RUNS },
+    );
 
     // Malformed but correctly signed.
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...TOPICS), malformed, async (topic, body) => {
-      await expectRefused(await post(topic, body), [400], "malformed");
-    }), { numRuns: RUNS });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...TOPICS), malformed, async (topic, body) => {
+        await expectRefused(await post(topic, body), [400], "malformed");
+      }),
+      { numRuns: RUNS },
+    );
 
     // Replayed: a delivery ID already applied, with any signed body.
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...TOPICS), fc.json(), async (topic, body) => {
-      await expectRefused(await post(topic, body, { id: REPLAYED_ID }), [200], "replayed");
-    }), { numRuns: RUNS });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...TOPICS), fc.json(), async (topic, body) => {
+        await expectRefused(await post(topic, body, { id: REPLAYED_ID }), [200], "replayed");
+      }),
+      { numRuns: RUNS },
+    );
 
     // Signed webhooks: stale or future timestamps, forged signatures, malformed bodies.
     const event = JSON.stringify({ type: "product.upserted", product: { productId: "1078", name: "Forged name" } });
-    await fc.assert(fc.asyncProperty(fc.integer({ min: 301, max: 10 ** 9 }), fc.boolean(), async (offset, past) => {
-      await expectRefused(await postSigned(event, { ts: Math.floor(Date.now() / 1000) + (past ? -offset : offset) }), [401], "stale");
-    }), { numRuns: RUNS });
-    await fc.assert(fc.asyncProperty(fc.string({ minLength: 1, maxLength: 80 }).map((s) => s.replace(/[\r\n\0]/g, "x")), async (signature) => {
-      fc.pre(signature.trim() !== "");
-      await expectRefused(await postSigned(event, { signature }), [401], "forged-signed");
-    }), { numRuns: RUNS });
-    await fc.assert(fc.asyncProperty(malformed, async (body) => {
-      await expectRefused(await postSigned(body), [400], "malformed-signed");
-    }), { numRuns: RUNS });
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 301, max: 10 ** 9 }), fc.boolean(), async (offset, past) => {
+        await expectRefused(await postSigned(event, { ts: Math.floor(Date.now() / 1000) + (past ? -offset : offset) }), [401], "stale");
+      }),
+      { numRuns: RUNS },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ minLength: 1, maxLength: 80 }).map((s) => s.replace(/[\r\n\0]/g, "x")),
+        async (signature) => {
+          fc.pre(signature.trim() !== "");
+          await expectRefused(await postSigned(event, { signature }), [401], "forged-signed");
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    await fc.assert(
+      fc.asyncProperty(malformed, async (body) => {
+        await expectRefused(await postSigned(body), [400], "malformed-signed");
+      }),
+      { numRuns: RUNS },
+    );
 
     expect(await snapshot()).toBe(before);
     expect((await t.services.stores.getProduct(TEST_STORE_ID, "1078"))?.name).toBe("Tiered Linen Midi Dress");

@@ -70,7 +70,10 @@ describe("widget weight budgets (brotli)", () => {
       const source = readFileSync(join(PROJECT_ROOT, "widgets", widgetModulePath(tag)), "utf8");
       const name = /static defaults = (\w+);/.exec(source)?.[1];
       expect(name, tag).toMatch(/^[A-Z_]+_TEXTS$/);
-      expect(TEXT_GROUPS.some((g) => g.texts === strings[name!]), tag).toBe(true);
+      expect(
+        TEXT_GROUPS.some((g) => g.texts === strings[name!]),
+        tag,
+      ).toBe(true);
     }
   });
 

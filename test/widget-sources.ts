@@ -10,7 +10,10 @@ import { PROJECT_ROOT } from "../server/config.ts";
 /** The source text of element `tag` (its module and style modules). */
 export function elementSource(tag: string): string {
   const dir = join(PROJECT_ROOT, "widgets", tag.slice("chorus-".length));
-  return readdirSync(dir).filter((f) => f.startsWith(tag) && f.endsWith(".ts") && !f.endsWith(".test.ts")).map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
+  return readdirSync(dir)
+    .filter((f) => f.startsWith(tag) && f.endsWith(".ts") && !f.endsWith(".test.ts"))
+    .map((f) => readFileSync(join(dir, f), "utf8"))
+    .join("\n");
 }
 
 /** Every static name in a `part="..."` / `part=name` attribute of `source` (interpolations left out). */
@@ -26,5 +29,4 @@ export function partNames(source: string): string[] {
 export const emittedEvents = (source: string): string[] => [...new Set([...source.matchAll(/\.emit\("([\w-]+)"/g)].map((m) => m[1]!))].sort();
 
 /** The page's custom properties of element `tag` that `source` reads (`var(--chorus-<name>…`): the element's own, not the shared tokens. */
-export const ownCustomProperties = (tag: string, source: string): string[] =>
-  [...new Set([...source.matchAll(new RegExp(`var\\((--${tag}-[\\w-]+)`, "g"))].map((m) => m[1]!))].sort();
+export const ownCustomProperties = (tag: string, source: string): string[] => [...new Set([...source.matchAll(new RegExp(`var\\((--${tag}-[\\w-]+)`, "g"))].map((m) => m[1]!))].sort();

@@ -104,10 +104,15 @@ type TerserMapping = { name: { thedef?: TerserDef }; foreign_name: { name: strin
 export async function minifyModule(source: string): Promise<string> {
   // `format.ast` (terser keeps its AST in the answer) is not in terser's types.
   const out = await minify(source, { ...TERSER, format: { ...TERSER.format, ast: true, code: true } as typeof TERSER.format });
-  const ast = (out as { ast?: unknown }).ast as { body: { TYPE: string; module_name?: unknown; imported_names?: TerserMapping[]; exported_names?: TerserMapping[] }[]; globals?: Map<string, unknown>; print_to_string(options: object): string };
+  const ast = (out as { ast?: unknown }).ast as {
+    body: { TYPE: string; module_name?: unknown; imported_names?: TerserMapping[]; exported_names?: TerserMapping[] }[];
+    globals?: Map<string, unknown>;
+    print_to_string(options: object): string;
+  };
   const taken = new Set<string>();
   const free = (def: TerserDef, name: string) =>
-    !taken.has(name) && !ast.globals?.has(name) &&
+    !taken.has(name) &&
+    !ast.globals?.has(name) &&
     [...def.references, ...def.orig].every((symbol) => {
       for (let scope = symbol.scope; scope; scope = scope.parent_scope) {
         for (const other of scope.variables.values()) if (other !== def && (other.mangled_name ?? other.name) === name) return false;
@@ -196,14 +201,23 @@ const precompress: Plugin = {
   async writeBundle(options) {
     const dir = options.dir!;
     const list = (sub: string): string[] => readdirSync(join(dir, sub)).flatMap((name) => (statSync(join(dir, sub, name)).isDirectory() ? list(join(sub, name)) : [join(sub, name)]));
-    await Promise.all(list("").filter((file) => /\.(js|json|txt)$/.test(file)).map(async (file) => {
-      const body = readFileSync(join(dir, file));
-      const forms: [string, Buffer][] = [
-        ["br", await promisify(brotliCompress)(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length } })],
-        ["gz", await promisify(gzip)(body, { level: 9 })],
-      ];
-      for (const [ext, form] of forms) if (form.length < body.length) writeFileSync(join(dir, `${file}.${ext}`), form);
-    }));
+    await Promise.all(
+      list("")
+        .filter((file) => /\.(js|json|txt)$/.test(file))
+        .map(async (file) => {
+          const body = readFileSync(join(dir, file));
+          const forms: [string, Buffer][] = [
+            [
+              "br",
+              await promisify(brotliCompress)(body, {
+                params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length },
+              }),
+            ],
+            ["gz", await promisify(gzip)(body, { level: 9 })],
+          ];
+          for (const [ext, form] of forms) if (form.length < body.length) writeFileSync(join(dir, `${file}.${ext}`), form);
+        }),
+    );
   },
 };
 
@@ -223,8 +237,12 @@ export const decorators: Plugin = {
     const out = ts.transpileModule(code, {
       fileName: id,
       compilerOptions: {
-        target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, importHelpers: true, sourceMap: false,
-        experimentalDecorators: true, useDefineForClassFields: false,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        importHelpers: true,
+        sourceMap: false,
+        experimentalDecorators: true,
+        useDefineForClassFields: false,
       },
     });
     return { code: out.outputText, map: null };
@@ -280,7 +298,13 @@ export function compactPart(locale: Exclude<UiLocale, "en">, part: string): unkn
  * elements' own tables.
  */
 export function translationParts(): Map<string, string> {
-  const parts = [...new Set(textGroups().filter((g) => g !== SHARED_GROUP).map(partOf))];
+  const parts = [
+    ...new Set(
+      textGroups()
+        .filter((g) => g !== SHARED_GROUP)
+        .map(partOf),
+    ),
+  ];
   const files = new Map<string, string>();
   for (const locale of Object.keys(TRANSLATIONS) as Exclude<UiLocale, "en">[]) {
     for (const part of parts) files.set(`${locale}/${part}.json`, JSON.stringify(compactPart(locale, part)));
@@ -295,7 +319,10 @@ const PARTS = translationParts();
  * position in the English tables of the build that wrote it). The shared chunk has the folder's name written in
  * (`__CHORUS_I18N__`), so a change of any part is a new shared chunk too.
  */
-const I18N_DIR = `i18n/${createHash("sha256").update([...PARTS].flat().join("\0")).digest("base64url").slice(0, 8)}`;
+const I18N_DIR = `i18n/${createHash("sha256")
+  .update([...PARTS].flat().join("\0"))
+  .digest("base64url")
+  .slice(0, 8)}`;
 
 const translations: Plugin = {
   name: "chorus-translations",
@@ -324,7 +351,20 @@ export default defineConfig({
   // Minify the HTML and CSS inside Lit's html`` / css`` templates before esbuild strips the types; attribute values
   // without quotes where HTML allows it (`part=card`; Lit reads bindings in unquoted values, `style=width:${w}%`, alike)
   // and boolean attributes without a value (`multiple`): −105 B gzip over all widgets (ADR 0014).
-  plugins: [reviewLocales, textIndexes, decorators, { ...literalsHtmlCssMinifier({ include: ["**/widgets/**/*.ts"], failOnError: true, options: { minifyOptions: { removeAttributeQuotes: true, collapseBooleanAttributes: true } } }), enforce: "pre" }, minifyEs, loaderTable, translations, licenses, precompress],
+  plugins: [
+    reviewLocales,
+    textIndexes,
+    decorators,
+    {
+      ...literalsHtmlCssMinifier({ include: ["**/widgets/**/*.ts"], failOnError: true, options: { minifyOptions: { removeAttributeQuotes: true, collapseBooleanAttributes: true } } }),
+      enforce: "pre",
+    },
+    minifyEs,
+    loaderTable,
+    translations,
+    licenses,
+    precompress,
+  ],
   build: {
     outDir: resolve(root, "../public/widgets"),
     emptyOutDir: true,
@@ -354,9 +394,11 @@ export default defineConfig({
         // this and its own module: #23, ≤ 12 KB). "ui": the internals only the larger elements use (control styles,
         // stepwise rendering, form fields, the customer token, HTML-safe text), loaded with the first of them.
         manualChunks: (id) =>
-          /node_modules|\/widgets\/internal\/(api|api-error|chorus-element|lit-decorators|tasks|tokens|format|format-lang|stars|events|strings|rating)\.ts$|\/server\/contract\/rating\.ts$/.test(id) ? "shared"
-          : /\/widgets\/internal\/(ui|form|html-text|customer-token|dates|post|fill-parts)\.ts$/.test(id) ? "ui"
-          : undefined,
+          /node_modules|\/widgets\/internal\/(api|api-error|chorus-element|lit-decorators|tasks|tokens|format|format-lang|stars|events|strings|rating)\.ts$|\/server\/contract\/rating\.ts$/.test(id)
+            ? "shared"
+            : /\/widgets\/internal\/(ui|form|html-text|customer-token|dates|post|fill-parts)\.ts$/.test(id)
+              ? "ui"
+              : undefined,
       },
     },
   },

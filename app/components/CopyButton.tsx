@@ -20,8 +20,12 @@ export function CopyButton({ targetId, label = "Copy" }: { targetId: string; lab
   }
   return (
     <span className="copy">
-      <button type="button" className="secondary" onClick={() => void copy()}>{label}</button>
-      <span role="status" className="muted">{status}</span>
+      <button type="button" className="secondary" onClick={() => void copy()}>
+        {label}
+      </button>
+      <span role="status" className="muted">
+        {status}
+      </span>
     </span>
   );
 }

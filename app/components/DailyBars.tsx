@@ -10,9 +10,22 @@ export type DailyBarSeries<K extends string> = { key: K; className: string };
  * multiple of 4, up to five grid lines, and about six day labels (MM-DD). The caller puts the same figures in a
  * table beside it (the text alternative). `height` in SVG units (the width is 720).
  */
-export function DailyBars<K extends string>({ id, days, series, title, desc, height, className }: {
-  id: string; days: readonly ({ day: string } & Record<K, number>)[]; series: readonly DailyBarSeries<K>[];
-  title: string; desc: string; height: number; className?: string;
+export function DailyBars<K extends string>({
+  id,
+  days,
+  series,
+  title,
+  desc,
+  height,
+  className,
+}: {
+  id: string;
+  days: readonly ({ day: string } & Record<K, number>)[];
+  series: readonly DailyBarSeries<K>[];
+  title: string;
+  desc: string;
+  height: number;
+  className?: string;
 }) {
   const H = height;
   const max = Math.max(1, ...days.flatMap((d) => series.map((s) => d[s.key])));
@@ -29,15 +42,19 @@ export function DailyBars<K extends string>({ id, days, series, title, desc, hei
       {ticks.map((v) => (
         <g key={v}>
           <line x1={PAD.left} x2={W - PAD.right} y1={y(v)} y2={y(v)} className="grid" />
-          <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end" className="tick">{Number.isInteger(v) ? v : v.toFixed(1)}</text>
+          <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end" className="tick">
+            {Number.isInteger(v) ? v : v.toFixed(1)}
+          </text>
         </g>
       ))}
       {days.map((d, i) => (
         <g key={d.day}>
-          {series.map((s, j) => (d[s.key] > 0 ? (
-            <rect key={s.key} x={PAD.left + i * slot + 1 + j * bar} y={y(d[s.key])} width={bar} height={y(0) - y(d[s.key])} className={s.className} />
-          ) : null))}
-          {i % step === 0 ? <text x={PAD.left + i * slot + slot / 2} y={H - PAD.bottom + 18} textAnchor="middle" className="tick">{d.day.slice(5)}</text> : null}
+          {series.map((s, j) => (d[s.key] > 0 ? <rect key={s.key} x={PAD.left + i * slot + 1 + j * bar} y={y(d[s.key])} width={bar} height={y(0) - y(d[s.key])} className={s.className} /> : null))}
+          {i % step === 0 ? (
+            <text x={PAD.left + i * slot + slot / 2} y={H - PAD.bottom + 18} textAnchor="middle" className="tick">
+              {d.day.slice(5)}
+            </text>
+          ) : null}
         </g>
       ))}
     </svg>

@@ -9,5 +9,9 @@ export function invalidProps(id: string, error: string | undefined) {
 }
 
 export function FieldError({ id, error }: { id: string; error: string | undefined }) {
-  return error ? <p id={`${id}-error`} className="field-error">{error}</p> : null;
+  return error ? (
+    <p id={`${id}-error`} className="field-error">
+      {error}
+    </p>
+  ) : null;
 }

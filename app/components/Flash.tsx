@@ -1,8 +1,18 @@
 /** The result of a form action: a success note (status) or an error (alert). Renders nothing without one. */
 export function Flash({ result }: { result?: { ok?: string; error?: string } | null }) {
   if (!result) return null;
-  if (result.error) return <p className="flash flash-error" role="alert">{result.error}</p>;
-  if (result.ok) return <p className="flash flash-ok" role="status">{result.ok}</p>;
+  if (result.error)
+    return (
+      <p className="flash flash-error" role="alert">
+        {result.error}
+      </p>
+    );
+  if (result.ok)
+    return (
+      <p className="flash flash-ok" role="status">
+        {result.ok}
+      </p>
+    );
   return null;
 }
 
@@ -14,8 +24,14 @@ export function Flash({ result }: { result?: { ok?: string; error?: string } | n
 export function LiveFlash({ result }: { result?: { ok?: string; error?: string } | null }) {
   return (
     <>
-      {result?.error ? <p className="flash flash-error" role="alert">{result.error}</p> : null}
-      <div role="status" className="live-flash">{result?.ok && !result.error ? <p className="flash flash-ok">{result.ok}</p> : null}</div>
+      {result?.error ? (
+        <p className="flash flash-error" role="alert">
+          {result.error}
+        </p>
+      ) : null}
+      <div role="status" className="live-flash">
+        {result?.ok && !result.error ? <p className="flash flash-ok">{result.ok}</p> : null}
+      </div>
     </>
   );
 }

@@ -6,8 +6,19 @@ import type { InputHTMLAttributes, ReactNode } from "react";
  * the message with the field. `error` undefined: no error. Extra props go to the `<input>` (or are the
  * `<select>`'s options through `children`).
  */
-export function FormField({ name, label, error, hint, children, ...input }: {
-  name: string; label: string; error?: string; hint?: ReactNode; children?: ReactNode;
+export function FormField({
+  name,
+  label,
+  error,
+  hint,
+  children,
+  ...input
+}: {
+  name: string;
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  children?: ReactNode;
 } & InputHTMLAttributes<HTMLInputElement>) {
   const id = input.id ?? `field-${name}`;
   const errorId = `${id}-error`;
@@ -17,13 +28,23 @@ export function FormField({ name, label, error, hint, children, ...input }: {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      {hint ? <p className="field-hint muted" id={hintId}>{hint}</p> : null}
+      {hint ? (
+        <p className="field-hint muted" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
       {children ? (
-        <select {...common} defaultValue={input.defaultValue as string | undefined} required={input.required}>{children}</select>
+        <select {...common} defaultValue={input.defaultValue as string | undefined} required={input.required}>
+          {children}
+        </select>
       ) : (
         <input {...input} {...common} />
       )}
-      {error ? <p className="field-error" id={errorId}>{error}</p> : null}
+      {error ? (
+        <p className="field-error" id={errorId}>
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

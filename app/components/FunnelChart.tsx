@@ -21,29 +21,69 @@ export function FunnelPanel({ funnel }: { funnel: { days: FunnelDay[]; totals: {
     <section className="panel" aria-labelledby="funnel-title">
       <h2 id="funnel-title">Funnel of the last {days.length} days</h2>
       <dl className="rr-totals">
-        <div><dt>Sent</dt><dd data-testid="funnel-sent">{totals.sent}</dd></div>
-        <div><dt>Opened</dt><dd data-testid="funnel-opened">{totals.opened} <span className="muted">({pct(totals.opened)})</span></dd></div>
-        <div><dt>Reviewed</dt><dd data-testid="funnel-reviewed">{totals.reviewed} <span className="muted">(reviews)</span></dd></div>
+        <div>
+          <dt>Sent</dt>
+          <dd data-testid="funnel-sent">{totals.sent}</dd>
+        </div>
+        <div>
+          <dt>Opened</dt>
+          <dd data-testid="funnel-opened">
+            {totals.opened} <span className="muted">({pct(totals.opened)})</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Reviewed</dt>
+          <dd data-testid="funnel-reviewed">
+            {totals.reviewed} <span className="muted">(reviews)</span>
+          </dd>
+        </div>
       </dl>
       <p className="muted">
-        Sent: requests e-mailed that day (first message). Opened: requests whose link a shopper first followed that day (Chorus uses no
-        tracking pixel, so a shopper who only read the e-mail is not counted). Reviewed: reviews written through the links that day. Days are UTC.
+        Sent: requests e-mailed that day (first message). Opened: requests whose link a shopper first followed that day (Chorus uses no tracking pixel, so a shopper who only read the e-mail is not
+        counted). Reviewed: reviews written through the links that day. Days are UTC.
       </p>
-      <DailyBars id="funnel-svg" className="rr-chart" days={days} series={SERIES} height={240} title="Review requests sent, opened and reviewed per day"
-        desc={`Bar chart, three bars per day from ${first} to ${last}: ${totals.sent} sent, ${totals.opened} opened, ${totals.reviewed} reviewed in all. ` +
-          'Every daily figure is in the table "Funnel per day" below the chart.'} />
+      <DailyBars
+        id="funnel-svg"
+        className="rr-chart"
+        days={days}
+        series={SERIES}
+        height={240}
+        title="Review requests sent, opened and reviewed per day"
+        desc={
+          `Bar chart, three bars per day from ${first} to ${last}: ${totals.sent} sent, ${totals.opened} opened, ${totals.reviewed} reviewed in all. ` +
+          'Every daily figure is in the table "Funnel per day" below the chart.'
+        }
+      />
       <ul className="rr-legend" aria-label="Chart legend">
-        {SERIES.map((s) => <li key={s.key}><span className={`swatch ${s.className}`} aria-hidden="true" /> {s.label}</li>)}
+        {SERIES.map((s) => (
+          <li key={s.key}>
+            <span className={`swatch ${s.className}`} aria-hidden="true" /> {s.label}
+          </li>
+        ))}
       </ul>
       <details className="rr-table">
         <summary>Funnel per day as a table ({days.length} days)</summary>
         <div className="table-wrap">
           <table>
             <caption>Funnel per day (UTC)</caption>
-            <thead><tr><th scope="col">Day</th><th scope="col">Sent</th><th scope="col">Opened</th><th scope="col">Reviewed</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                <th scope="col">Sent</th>
+                <th scope="col">Opened</th>
+                <th scope="col">Reviewed</th>
+              </tr>
+            </thead>
             <tbody>
               {days.map((d) => (
-                <tr key={d.day}><th scope="row"><time dateTime={d.day}>{d.day}</time></th><td>{d.sent}</td><td>{d.opened}</td><td>{d.reviewed}</td></tr>
+                <tr key={d.day}>
+                  <th scope="row">
+                    <time dateTime={d.day}>{d.day}</time>
+                  </th>
+                  <td>{d.sent}</td>
+                  <td>{d.opened}</td>
+                  <td>{d.reviewed}</td>
+                </tr>
               ))}
             </tbody>
           </table>

@@ -22,7 +22,11 @@ export function StatusFilter({ value }: { value: ModerationStatus }) {
     <div>
       <label htmlFor="f-status">Status</label>
       <select id="f-status" name="status" defaultValue={value}>
-        {(Object.keys(STATUS_LABEL) as ModerationStatus[]).map((s) => <option key={s} value={s}>{STATUS_LABEL[s]}</option>)}
+        {(Object.keys(STATUS_LABEL) as ModerationStatus[]).map((s) => (
+          <option key={s} value={s}>
+            {STATUS_LABEL[s]}
+          </option>
+        ))}
       </select>
     </div>
   );
@@ -37,17 +41,29 @@ export function BulkModerationForm({ status, noun, busy, rejectReasons }: { stat
     <Form method="post" id="bulk" className="bulk" aria-label="Bulk actions">
       <CsrfField />
       <p className="muted">Tick {noun} below, then:</p>
-      {status !== "published" ? <button type="submit" name="intent" value="bulk-publish" disabled={busy}>Publish selected</button> : null}
+      {status !== "published" ? (
+        <button type="submit" name="intent" value="bulk-publish" disabled={busy}>
+          Publish selected
+        </button>
+      ) : null}
       {rejectReasons && status !== "rejected" ? (
         <span className="bulk-reason">
           <label htmlFor="bulk-reason">Reason for rejecting</label>{" "}
           <select id="bulk-reason" name="reason" defaultValue="">
             <option value="">Choose a reason</option>
-            {rejectReasons.map((r) => <option key={r.value} value={r.value}>{r.label}</option>)}
+            {rejectReasons.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.label}
+              </option>
+            ))}
           </select>
         </span>
       ) : null}
-      {status !== "rejected" ? <button type="submit" name="intent" value="bulk-reject" className="danger" disabled={busy}>Reject selected</button> : null}
+      {status !== "rejected" ? (
+        <button type="submit" name="intent" value="bulk-reject" className="danger" disabled={busy}>
+          Reject selected
+        </button>
+      ) : null}
     </Form>
   );
 }
@@ -79,7 +95,9 @@ export function RejectWithReason(props: { field: string; id: string; busy: boole
         </fieldset>
         <label htmlFor={`reason-note-${id}`}>With “Other”: in your words (optional)</label>
         <input id={`reason-note-${id}`} name="reasonNote" maxLength={500} />
-        <button type="submit" className="danger" disabled={busy} aria-describedby={describedBy}>Reject {noun}</button>
+        <button type="submit" className="danger" disabled={busy} aria-describedby={describedBy}>
+          Reject {noun}
+        </button>
       </Form>
     </details>
   );
@@ -90,8 +108,14 @@ export function RejectWithReason(props: { field: string; id: string; busy: boole
  * `<intentPrefix>reject`; each button is described by the element `describedBy` (the item's title).
  */
 export function ModerationButtons(props: {
-  field: string; id: string; status: ModerationStatus; busy: boolean; describedBy: string;
-  intentPrefix?: string; nounSuffix?: string; publishClassName?: string;
+  field: string;
+  id: string;
+  status: ModerationStatus;
+  busy: boolean;
+  describedBy: string;
+  intentPrefix?: string;
+  nounSuffix?: string;
+  publishClassName?: string;
   /** Leave out the Reject button (the page offers RejectWithReason instead). */
   noReject?: boolean;
 }) {
@@ -100,8 +124,16 @@ export function ModerationButtons(props: {
     <Form method="post">
       <CsrfField />
       <input type="hidden" name={field} value={id} />
-      {status !== "published" ? <button type="submit" name="intent" value={`${intentPrefix}publish`} className={publishClassName} disabled={busy} aria-describedby={describedBy}>Publish{nounSuffix}</button> : null}{" "}
-      {status !== "rejected" && !noReject ? <button type="submit" name="intent" value={`${intentPrefix}reject`} className="danger" disabled={busy} aria-describedby={describedBy}>Reject{nounSuffix}</button> : null}
+      {status !== "published" ? (
+        <button type="submit" name="intent" value={`${intentPrefix}publish`} className={publishClassName} disabled={busy} aria-describedby={describedBy}>
+          Publish{nounSuffix}
+        </button>
+      ) : null}{" "}
+      {status !== "rejected" && !noReject ? (
+        <button type="submit" name="intent" value={`${intentPrefix}reject`} className="danger" disabled={busy} aria-describedby={describedBy}>
+          Reject{nounSuffix}
+        </button>
+      ) : null}
     </Form>
   );
 }

@@ -27,15 +27,40 @@ export function NpsPanel({ nps, surveyName }: { nps: NpsSummary; surveyName: str
     <section className="panel nps-panel" aria-labelledby="nps-title">
       <h2 id="nps-title">Net Promoter Score</h2>
       {nps.score === undefined ? (
-        <p className="empty" role="status">No NPS answers match these filters yet.</p>
+        <p className="empty" role="status">
+          No NPS answers match these filters yet.
+        </p>
       ) : (
         <>
           <dl className="nps-figures">
-            <div><dt>NPS</dt><dd className="nps-score" data-testid="nps-score">{nps.score > 0 ? `+${nps.score}` : nps.score}</dd></div>
-            <div><dt>Promoters (9–10)</dt><dd data-testid="nps-promoters">{nps.promoters} <span className="muted">({pct(nps.promoters)})</span></dd></div>
-            <div><dt>Passives (7–8)</dt><dd data-testid="nps-passives">{nps.passives} <span className="muted">({pct(nps.passives)})</span></dd></div>
-            <div><dt>Detractors (0–6)</dt><dd data-testid="nps-detractors">{nps.detractors} <span className="muted">({pct(nps.detractors)})</span></dd></div>
-            <div><dt>Answered</dt><dd>{nps.answered}</dd></div>
+            <div>
+              <dt>NPS</dt>
+              <dd className="nps-score" data-testid="nps-score">
+                {nps.score > 0 ? `+${nps.score}` : nps.score}
+              </dd>
+            </div>
+            <div>
+              <dt>Promoters (9–10)</dt>
+              <dd data-testid="nps-promoters">
+                {nps.promoters} <span className="muted">({pct(nps.promoters)})</span>
+              </dd>
+            </div>
+            <div>
+              <dt>Passives (7–8)</dt>
+              <dd data-testid="nps-passives">
+                {nps.passives} <span className="muted">({pct(nps.passives)})</span>
+              </dd>
+            </div>
+            <div>
+              <dt>Detractors (0–6)</dt>
+              <dd data-testid="nps-detractors">
+                {nps.detractors} <span className="muted">({pct(nps.detractors)})</span>
+              </dd>
+            </div>
+            <div>
+              <dt>Answered</dt>
+              <dd>{nps.answered}</dd>
+            </div>
           </dl>
           <p className="muted">NPS = % promoters − % detractors, from −100 to +100. Responses without a score are not counted.</p>
           <h3 id="nps-chart-title">NPS by week</h3>
@@ -48,11 +73,15 @@ export function NpsPanel({ nps, surveyName }: { nps: NpsSummary; surveyName: str
             {[100, 50, 0, -50, -100].map((v) => (
               <g key={v}>
                 <line x1={PAD.left} x2={W - PAD.right} y1={y(v)} y2={y(v)} className={v === 0 ? "axis-zero" : "grid"} />
-                <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end" className="tick">{v > 0 ? `+${v}` : v}</text>
+                <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end" className="tick">
+                  {v > 0 ? `+${v}` : v}
+                </text>
               </g>
             ))}
             {labels.map((w) => (
-              <text key={w.weekStart} x={x(w.weekStart)} y={H - PAD.bottom + 18} textAnchor="middle" className="tick">{w.weekStart}</text>
+              <text key={w.weekStart} x={x(w.weekStart)} y={H - PAD.bottom + 18} textAnchor="middle" className="tick">
+                {w.weekStart}
+              </text>
             ))}
             <polyline points={points} className="line" fill="none" />
             {weeks.map((w) => (
@@ -61,7 +90,18 @@ export function NpsPanel({ nps, surveyName }: { nps: NpsSummary; surveyName: str
           </svg>
           <h3 id="nps-shares-title">Promoters, passives and detractors by week</h3>
           <ul className="nps-legend" aria-hidden="true">
-            <li><span className="promoter" />Promoters</li><li><span className="passive" />Passives</li><li><span className="detractor" />Detractors</li>
+            <li>
+              <span className="promoter" />
+              Promoters
+            </li>
+            <li>
+              <span className="passive" />
+              Passives
+            </li>
+            <li>
+              <span className="detractor" />
+              Detractors
+            </li>
           </ul>
           <NpsShares weeks={weeks} surveyName={surveyName} />
           <details className="nps-table">
@@ -70,14 +110,32 @@ export function NpsPanel({ nps, surveyName }: { nps: NpsSummary; surveyName: str
               <table>
                 <caption>Weekly NPS (weeks start on Monday, UTC)</caption>
                 <thead>
-                  <tr><th scope="col">Week of</th><th scope="col">NPS</th><th scope="col">Promoters</th><th scope="col">Passives</th><th scope="col">Detractors</th><th scope="col">Answered</th><th scope="col">Promoter share</th><th scope="col">Passive share</th><th scope="col">Detractor share</th></tr>
+                  <tr>
+                    <th scope="col">Week of</th>
+                    <th scope="col">NPS</th>
+                    <th scope="col">Promoters</th>
+                    <th scope="col">Passives</th>
+                    <th scope="col">Detractors</th>
+                    <th scope="col">Answered</th>
+                    <th scope="col">Promoter share</th>
+                    <th scope="col">Passive share</th>
+                    <th scope="col">Detractor share</th>
+                  </tr>
                 </thead>
                 <tbody>
                   {weeks.map((w) => (
                     <tr key={w.weekStart}>
-                      <th scope="row"><time dateTime={w.weekStart}>{w.weekStart}</time></th>
-                      <td>{w.score}</td><td>{w.promoters}</td><td>{w.passives}</td><td>{w.detractors}</td><td>{w.answered}</td>
-                      <td>{share(w.promoters, w.answered)}</td><td>{share(w.passives, w.answered)}</td><td>{share(w.detractors, w.answered)}</td>
+                      <th scope="row">
+                        <time dateTime={w.weekStart}>{w.weekStart}</time>
+                      </th>
+                      <td>{w.score}</td>
+                      <td>{w.promoters}</td>
+                      <td>{w.passives}</td>
+                      <td>{w.detractors}</td>
+                      <td>{w.answered}</td>
+                      <td>{share(w.promoters, w.answered)}</td>
+                      <td>{share(w.passives, w.answered)}</td>
+                      <td>{share(w.detractors, w.answered)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -130,9 +188,13 @@ export function NpsShares({ weeks, surveyName }: { weeks: NpsSummary["weeks"]; s
           </g>
         );
       })}
-      {weeks.filter((_, i) => i % step === 0).map((w) => (
-        <text key={w.weekStart} x={PAD.left + weeks.indexOf(w) * slot + slot / 2} y={H - PAD.bottom + 18} textAnchor="middle" className="tick">{w.weekStart}</text>
-      ))}
+      {weeks
+        .filter((_, i) => i % step === 0)
+        .map((w) => (
+          <text key={w.weekStart} x={PAD.left + weeks.indexOf(w) * slot + slot / 2} y={H - PAD.bottom + 18} textAnchor="middle" className="tick">
+            {w.weekStart}
+          </text>
+        ))}
     </svg>
   );
 }

@@ -46,10 +46,7 @@ export function accountError(error: unknown, values: Record<string, string> = {}
   if (isFieldError(error)) return data<AccountAnswer>({ fieldErrors: error.fieldErrors, values, intent }, { status: error.status });
   if (isApiError(error) && error.status >= 400 && error.status < 500) {
     const retryAfterS = (error as { retryAfterS?: number }).retryAfterS;
-    return data<AccountAnswer>(
-      { fieldErrors: {}, values, error: error.message, intent },
-      { status: error.status, headers: retryAfterS ? { "Retry-After": String(retryAfterS) } : undefined },
-    );
+    return data<AccountAnswer>({ fieldErrors: {}, values, error: error.message, intent }, { status: error.status, headers: retryAfterS ? { "Retry-After": String(retryAfterS) } : undefined });
   }
   throw error;
 }

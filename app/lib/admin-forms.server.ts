@@ -17,10 +17,7 @@ export const translationSchema = z.enum(["off", "on-load"], { error: "translatio
  * one. `setStatus(ids, status)` changes the store's own items and returns how many it changed.
  * @returns a promise of the action's answer (a flash message, or an error with 400/404), or null for another intent.
  */
-export async function moderationIntent(
-  intent: string, form: FormData, itemField: string, noun: string,
-  setStatus: (ids: string[], status: "published" | "rejected") => Promise<number> | number,
-) {
+export async function moderationIntent(intent: string, form: FormData, itemField: string, noun: string, setStatus: (ids: string[], status: "published" | "rejected") => Promise<number> | number) {
   const Noun = noun[0].toUpperCase() + noun.slice(1);
   switch (intent) {
     case "publish":

@@ -98,9 +98,11 @@ export async function readAdminForm(request: Request, maxBytes?: number): Promis
   } catch (error) {
     if (!isApiError(error)) throw error;
     const message =
-      error.status === 413 ? `${error.message}. Shorten the text and send the form again.`
-      : error.status === 415 ? "This form must be sent by the page's own form (URL-encoded or multipart form data)."
-      : "The form could not be read. Reload the page and send it again.";
+      error.status === 413
+        ? `${error.message}. Shorten the text and send the form again.`
+        : error.status === 415
+          ? "This form must be sent by the page's own form (URL-encoded or multipart form data)."
+          : "The form could not be read. Reload the page and send it again.";
     throw httpError(error.status, message, { Connection: "close" });
   }
 }
@@ -169,8 +171,7 @@ export async function requireStoreAction(request: Request, context: AppLoadConte
 }
 
 /** Whether the signed-in user is an owner of `storeId` (membership read with the session, on every request). */
-export const isOwner = (session: AdminSession, storeId: string, action: OwnerAction): boolean =>
-  mayTake(session.stores.find((s) => s.storeId === storeId)?.role, action);
+export const isOwner = (session: AdminSession, storeId: string, action: OwnerAction): boolean => mayTake(session.stores.find((s) => s.storeId === storeId)?.role, action);
 
 /**
  * For owner-only actions: `requireStoreAction` (session, membership 404, bounded form, CSRF 403), then the

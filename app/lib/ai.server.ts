@@ -13,7 +13,8 @@ const aiRead = { method: "GET", api: "storefront", auth: "none", cache: "public"
 
 /** GET …/products/{platform}-{id}/reviews_summary */
 export const reviewsSummary = defineOperation({
-  ...aiRead, id: "getProductReviewsSummary",
+  ...aiRead,
+  id: "getProductReviewsSummary",
   summary: "The published AI summary of a product's reviews",
   responses: { 200: { description: "`{ reviewsSummary }`, or `{}` when no summary is published", schema: reviewsSummaryResponseSchema }, ...errorResponses(404) },
   handler: async ({ params, query, context }) => reply(await context.services.ai.getSummary(params, query.locale), { scopes: await context.services.ai.cacheScopes(params) }),
@@ -21,7 +22,8 @@ export const reviewsSummary = defineOperation({
 
 /** GET …/products/{platform}-{id}/reviews_keywords */
 export const reviewsKeywords = defineOperation({
-  ...aiRead, id: "getProductReviewsKeywords",
+  ...aiRead,
+  id: "getProductReviewsKeywords",
   summary: "The published keyword topics of a product's reviews",
   responses: { 200: { description: "`{ reviewsKeywords: { keywordTopics } }`, or `{}` when none are published", schema: reviewsKeywordsResponseSchema }, ...errorResponses(404) },
   handler: async ({ params, query, context }) => reply(await context.services.ai.getKeywords(params, query.locale), { scopes: await context.services.ai.cacheScopes(params) }),

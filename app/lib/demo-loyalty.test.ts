@@ -73,10 +73,18 @@ describe("/demo/loyalty?shopper=… (demo shopper switch)", () => {
 describe("demoShopperSwitchAllowed", () => {
   const req = (headers: Record<string, string> = {}) => new Request("http://localhost/demo/loyalty", { headers });
   it.each([
-    ["127.0.0.1", {}, true], ["::1", {}, true], ["::ffff:127.0.0.1", {}, true], ["127.8.9.10", {}, true],
-    ["10.0.0.1", {}, false], ["::ffff:10.0.0.1", {}, false], [undefined, {}, false], ["", {}, false],
-    ["127.0.0.1", { "x-forwarded-for": "127.0.0.1, ::1" }, true], ["127.0.0.1", { forwarded: "for=127.0.0.1:5000;proto=http" }, true],
-    ["127.0.0.1", { forwarded: 'for="[::1]:5000"' }, true], ["127.0.0.1", { "x-forwarded-for": "127.0.0.1, 192.0.2.1" }, false],
+    ["127.0.0.1", {}, true],
+    ["::1", {}, true],
+    ["::ffff:127.0.0.1", {}, true],
+    ["127.8.9.10", {}, true],
+    ["10.0.0.1", {}, false],
+    ["::ffff:10.0.0.1", {}, false],
+    [undefined, {}, false],
+    ["", {}, false],
+    ["127.0.0.1", { "x-forwarded-for": "127.0.0.1, ::1" }, true],
+    ["127.0.0.1", { forwarded: "for=127.0.0.1:5000;proto=http" }, true],
+    ["127.0.0.1", { forwarded: 'for="[::1]:5000"' }, true],
+    ["127.0.0.1", { "x-forwarded-for": "127.0.0.1, 192.0.2.1" }, false],
   ] as const)("client %s with %j → %s", (ip, headers, allowed) => {
     expect(demoShopperSwitchAllowed(req(headers), ip, { CHORUS_DEMO: "1" })).toBe(allowed);
   });

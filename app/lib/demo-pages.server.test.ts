@@ -60,7 +60,10 @@ describe("demo storefront pages", () => {
     }
     expect(html).toMatch(/<chorus-star-rating server-rendered href="#reviews" /);
     // Without JavaScript: the newest reviews' titles are in the HTML.
-    const newest = rows.filter((r) => r.productId === "1078").sort((a, b) => Number(a.index) - Number(b.index)).slice(0, 25);
+    const newest = rows
+      .filter((r) => r.productId === "1078")
+      .sort((a, b) => Number(a.index) - Number(b.index))
+      .slice(0, 25);
     for (const r of newest.filter((r) => r.title && !/[&<>"']/.test(r.title))) expect(html).toContain(`>${r.title}</h3>`);
     expect(html).toContain('id="reviews"');
     // ?snippets=off: the plain tags only.

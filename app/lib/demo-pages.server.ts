@@ -114,7 +114,10 @@ ${importNote(options.importing)}${options.main}
  * @param storeId the demo store's subscriber ID (for the store-wide badge)
  */
 export function demoIndexPage(
-  storeId: string, products: DemoProduct[], platform: string, questionProducts: { productId: string; name: string; questionCount: number }[] = [],
+  storeId: string,
+  products: DemoProduct[],
+  platform: string,
+  questionProducts: { productId: string; name: string; questionCount: number }[] = [],
   importing: DemoImportProgress | null = null,
 ): string {
   const rows = products
@@ -128,10 +131,15 @@ export function demoIndexPage(
     .join("\n");
   const main = `<h1>Demo storefront</h1>
 <p>All reviews in this shop: <chorus-star-rating store-id="${esc(storeId)}"></chorus-star-rating></p>
-${products.length ? `<h2>Recent reviews</h2>
+${
+  products.length
+    ? `<h2>Recent reviews</h2>
 <chorus-reviews-carousel store-id="${esc(storeId)}"></chorus-reviews-carousel>
-` : ""}<p>The ${products.length} products with the most published reviews. Each product page loads the Chorus widgets with one script tag.</p>
-${products.length
+`
+    : ""
+}<p>The ${products.length} products with the most published reviews. Each product page loads the Chorus widgets with one script tag.</p>
+${
+  products.length
     ? `<table>
 <caption class="muted" style="text-align:left;caption-side:top;padding-bottom:.5rem">Products by number of reviews</caption>
 <thead><tr><th scope="col">Product</th><th scope="col" class="num">Average rating</th><th scope="col" class="num">Reviews</th></tr></thead>
@@ -139,14 +147,19 @@ ${products.length
 ${rows}
 </tbody>
 </table>`
-    : importing?.importing ? "" : `<p>The demo store has no reviews yet. Start Chorus with the demo data (see the README, “Demo data”).</p>`}
+    : importing?.importing
+      ? ""
+      : `<p>The demo store has no reviews yet. Start Chorus with the demo data (see the README, “Demo data”).</p>`
+}
 <h2>Questions and answers</h2>
-${questionProducts.length
+${
+  questionProducts.length
     ? `<p>Products whose pages show real shoppers' questions and answers (the public Amazon appliance Q&amp;A data):</p>
 <ul>
 ${questionProducts.map((p) => `<li><a href="/demo/products/${esc(encodeURIComponent(`${platform}-${p.productId}`))}">${esc(p.name)}</a> <span class="muted">(${p.questionCount.toLocaleString("en")} ${p.questionCount === 1 ? "question" : "questions"})</span></li>`).join("\n")}
 </ul>`
-    : `<p>No product has questions yet: the Q&amp;A demo data is imported when its file is in DEMO_DATA_DIR (see the README, “Demo data”).</p>`}
+    : `<p>No product has questions yet: the Q&amp;A demo data is imported when its file is in DEMO_DATA_DIR (see the README, “Demo data”).</p>`
+}
 <h2>Loyalty</h2>
 <p><a href="/demo/loyalty">Chorus Rewards</a>: the loyalty program's enrol button, points and rewards, as a signed-in shopper sees them.</p>`;
   return page({ title: "Demo storefront · Chorus Demo Boutique", main, description: "A demo shop showing real customer reviews with the Chorus widgets.", importing });
@@ -230,7 +243,9 @@ export function demoShopperSwitchAllowed(request: Request, clientIp: string | un
     ...(request.headers.get("x-forwarded-for") ?? "").split(","),
     request.headers.get("x-real-ip") ?? "",
     ...[...(request.headers.get("forwarded") ?? "").matchAll(/for=("?)([^;,"]*)\1/gi)].map((m) => m[2]),
-  ].map((a) => a.trim()).filter(Boolean);
+  ]
+    .map((a) => a.trim())
+    .filter(Boolean);
   const hostOf = (a: string) => /^\[([^\]]*)\]/.exec(a)?.[1] ?? (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(a) ? a.slice(0, a.lastIndexOf(":")) : a);
   return forwarded.every((a) => isLoopback(hostOf(a)));
 }

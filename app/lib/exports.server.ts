@@ -11,7 +11,11 @@ import type { ExportQueries } from "../../server/exports/exports.service.ts";
 
 const SUMMARIES: Record<ExportName, { id: string; summary: string; description: string }> = {
   reviews: { id: "exportReviews", summary: "Export reviews as CSV", description: "Every review of the store in any status (with the reviewer's e-mail and the store's reply), oldest first." },
-  questions: { id: "exportQuestions", summary: "Export questions as CSV", description: "Every question of the store in any status with its answer counts and the latest published store answer, oldest first." },
+  questions: {
+    id: "exportQuestions",
+    summary: "Export questions as CSV",
+    description: "Every question of the store in any status with its answer counts and the latest published store answer, oldest first.",
+  },
   loyalty_customers: { id: "exportLoyaltyCustomers", summary: "Export loyalty customers as CSV", description: "Every loyalty customer with balance, lifetime points and VIP tier, oldest first." },
   loyalty_transactions: { id: "exportLoyaltyTransactions", summary: "Export loyalty transactions as CSV", description: "The points ledger in the order it was written." },
   orders: { id: "exportOrders", summary: "Export orders as CSV", description: "Orders with one row per order line, oldest first." },
@@ -21,7 +25,12 @@ const SUMMARIES: Record<ExportName, { id: string; summary: string; description: 
 function exportOperation<N extends ExportName>(name: N): Operation {
   const { id, summary, description } = SUMMARIES[name];
   return defineOperation({
-    id, method: "GET", api: "enterprise", auth: "basic", tags: ["Exports"], summary,
+    id,
+    method: "GET",
+    api: "enterprise",
+    auth: "basic",
+    tags: ["Exports"],
+    summary,
     description: `${description} Streamed as \`text/csv\` (UTF-8 with a byte order mark, CRLF line ends); text cells starting with \`=\`, \`+\`, \`-\` or \`@\` are prefixed with \`'\` so spreadsheets never run them as formulas.`,
     query: EXPORT_QUERIES[name] as unknown as z.ZodObject,
     responses: {

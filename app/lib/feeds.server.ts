@@ -12,8 +12,7 @@ import { DEMO_STORE_ID } from "../../server/demo/demo.ts";
 import type { ProductPageFallback } from "../../server/feeds/feeds.service.ts";
 
 /** The demo store's products have no shop page: its demo product pages (`/demo/products/{key}`) stand in. */
-export const demoProductPages: ProductPageFallback = (storeId, productKey, origin) =>
-  storeId === DEMO_STORE_ID ? `${origin}/demo/products/${encodeURIComponent(productKey)}` : null;
+export const demoProductPages: ProductPageFallback = (storeId, productKey, origin) => (storeId === DEMO_STORE_ID ? `${origin}/demo/products/${encodeURIComponent(productKey)}` : null);
 
 /** Whether an Accept-Encoding header takes gzip (a `q=0` refuses it). */
 export function acceptsGzip(header: string | null): boolean {
@@ -27,7 +26,11 @@ export function acceptsGzip(header: string | null): boolean {
 
 /** GET /v1/stores/{storeId}/feeds/google-product-reviews.xml */
 export const googleProductReviewsFeed = defineOperation({
-  id: "getGoogleProductReviewsFeed", method: "GET", api: "storefront", auth: "none", tags: ["Feeds"],
+  id: "getGoogleProductReviewsFeed",
+  method: "GET",
+  api: "storefront",
+  auth: "none",
+  tags: ["Feeds"],
   summary: "The store's Google Product Reviews feed (XML, schema 2.4)",
   description:
     "Every published review Google can take (with text and a product page), oldest first, in Google's Product Reviews feed format " +

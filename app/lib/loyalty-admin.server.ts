@@ -10,8 +10,15 @@ import { fieldErrors } from "../../server/loyalty/program-setup.ts";
 import { field } from "./admin.server.ts";
 
 export {
-  DEFAULT_LEGAL_POLICIES, EARNING_RULE_TYPES, REDEMPTION_RULE_TYPES, earningRuleEdit, earningRuleInput, fieldErrors, legalPoliciesForm,
-  redemptionRuleInput, vipTierInput,
+  DEFAULT_LEGAL_POLICIES,
+  EARNING_RULE_TYPES,
+  REDEMPTION_RULE_TYPES,
+  earningRuleEdit,
+  earningRuleInput,
+  fieldErrors,
+  legalPoliciesForm,
+  redemptionRuleInput,
+  vipTierInput,
 } from "../../server/loyalty/program-setup.ts";
 
 /** What a loyalty form action answers when it fails: the form's ID, a summary, a message per field and the values sent. */

@@ -10,7 +10,12 @@ import { openApiDocument } from "../../server/api/openapi.ts";
 /** GET /{api}/openapi.json */
 export const openApi = (api: ApiName) =>
   defineOperation({
-    id: api === "storefront" ? "getStorefrontOpenApi" : api === "enterprise" ? "getEnterpriseOpenApi" : "getPlatformOpenApi", method: "GET", api, auth: "none", cache: "public", tags: ["Meta"],
+    id: api === "storefront" ? "getStorefrontOpenApi" : api === "enterprise" ? "getEnterpriseOpenApi" : "getPlatformOpenApi",
+    method: "GET",
+    api,
+    auth: "none",
+    cache: "public",
+    tags: ["Meta"],
     summary: "This API's OpenAPI 3.1 description",
     responses: { 200: { description: "The OpenAPI document", schema: z.record(z.string(), z.unknown()).meta({ description: "An OpenAPI 3.1 document." }) } },
     // No content scopes: the document changes only with a new version of Chorus.

@@ -24,9 +24,7 @@ export async function outboxReader(session: AdminSession, context: AppLoadContex
 /** The session and the message, or undefined when it is not visible. @throws redirect to sign-in without a session. */
 export async function findOutboxMessage(request: Request, context: AppLoadContext, messageId: string | undefined) {
   const session = await requireSession(request, context);
-  const message = messageId && UUID.test(messageId)
-    ? await context.services.mail.getVisible({ ...(await outboxReader(session, context)), messageId })
-    : undefined;
+  const message = messageId && UUID.test(messageId) ? await context.services.mail.getVisible({ ...(await outboxReader(session, context)), messageId }) : undefined;
   return { session, message };
 }
 

@@ -16,14 +16,22 @@ import { readBodyBytes } from "../../server/shared/body.ts";
 
 const WEBHOOK_ERRORS = {
   400: { description: "A header is missing or malformed, or the signed body is not the documented JSON (the description names the field)", schema: errorResponses(400)[400].schema },
-  401: { description: "The signature header is missing, empty or malformed, or does not match the body (signed webhooks: also a missing or malformed timestamp, or one over 5 minutes away); nothing is stored", schema: errorResponses(400)[400].schema },
+  401: {
+    description:
+      "The signature header is missing, empty or malformed, or does not match the body (signed webhooks: also a missing or malformed timestamp, or one over 5 minutes away); nothing is stored",
+    schema: errorResponses(400)[400].schema,
+  },
   404: { description: "No store is connected to this shop (or has no app secret set)", schema: errorResponses(404)[404].schema },
   413: errorResponses(413)[413],
 };
 
 /** POST /platforms/shopify/webhooks: Shopify's webhooks (topics in the description). */
 export const shopifyWebhook = defineOperation({
-  id: "receiveShopifyWebhook", method: "POST", api: "platform", auth: "signature", tags: ["Webhooks"],
+  id: "receiveShopifyWebhook",
+  method: "POST",
+  api: "platform",
+  auth: "signature",
+  tags: ["Webhooks"],
   signature: { header: "X-Shopify-Hmac-Sha256", description: "Base64 HMAC-SHA256 of the raw request body, keyed with the app secret of the store's platform connection (as Shopify signs webhooks)." },
   summary: "Receive a Shopify webhook (orders, fulfilments, products)",
   description:
@@ -39,7 +47,8 @@ export const shopifyWebhook = defineOperation({
     const raw = await readBodyBytes(request, WEBHOOK_MAX_BYTES);
     const outcome = await context.services.platforms.receiveShopify(
       { topic: headers["x-shopify-topic"], hmac: headers["x-shopify-hmac-sha256"] ?? "", shopDomain: headers["x-shopify-shop-domain"], webhookId: headers["x-shopify-webhook-id"] },
-      raw, context.services.reviewRequests,
+      raw,
+      context.services.reviewRequests,
       async (storeId, topic, body) => {
         await context.services.privacy.shopifyPrivacyRequest(storeId, topic, body, context.publicOrigin);
       },
@@ -50,7 +59,11 @@ export const shopifyWebhook = defineOperation({
 
 /** POST /platforms/webhooks/{storeId}: Chorus's signed JSON for any platform. */
 export const signedWebhook = defineOperation({
-  id: "receiveSignedWebhook", method: "POST", api: "platform", auth: "signature", tags: ["Webhooks"],
+  id: "receiveSignedWebhook",
+  method: "POST",
+  api: "platform",
+  auth: "signature",
+  tags: ["Webhooks"],
   signature: { header: "X-Chorus-Signature", description: "`sha256=` and the hex HMAC-SHA256, keyed with the store's app secret, of `<X-Chorus-Timestamp>.<raw body>`." },
   summary: "Receive a signed webhook from any shop platform (orders, products)",
   description:
@@ -65,7 +78,8 @@ export const signedWebhook = defineOperation({
     const outcome = await context.services.platforms.receiveSigned(
       params.storeId,
       { signature: headers["x-chorus-signature"] ?? "", webhookId: headers["x-chorus-webhook-id"], timestamp: headers["x-chorus-timestamp"] ?? "" },
-      raw, context.services.reviewRequests,
+      raw,
+      context.services.reviewRequests,
     );
     return { outcome };
   },
@@ -73,7 +87,11 @@ export const signedWebhook = defineOperation({
 
 /** POST /platforms/woocommerce/webhooks: WooCommerce's webhooks (topics in the description). */
 export const wooCommerceWebhook = defineOperation({
-  id: "receiveWooCommerceWebhook", method: "POST", api: "platform", auth: "signature", tags: ["Webhooks"],
+  id: "receiveWooCommerceWebhook",
+  method: "POST",
+  api: "platform",
+  auth: "signature",
+  tags: ["Webhooks"],
   signature: { header: "X-WC-Webhook-Signature", description: "Base64 HMAC-SHA256 of the raw request body, keyed with the store's WooCommerce `webhookSecret` (as WooCommerce signs webhooks)." },
   summary: "Receive a WooCommerce webhook (orders, products, customers)",
   description:
@@ -86,19 +104,25 @@ export const wooCommerceWebhook = defineOperation({
   headers: wooWebhookHeaders,
   body: {
     schema: z.record(z.string(), z.unknown()).meta({ description: "WooCommerce's JSON of the resource (REST API v3 Order, Product or Customer)." }),
-    read: "handler", contentTypes: ["application/json", "application/x-www-form-urlencoded"], maxBytes: WEBHOOK_MAX_BYTES,
+    read: "handler",
+    contentTypes: ["application/json", "application/x-www-form-urlencoded"],
+    maxBytes: WEBHOOK_MAX_BYTES,
   },
   responses: {
     200: { description: "The delivery was applied, ignored (or the creation ping), or already applied", schema: webhookResponseSchema },
     ...WEBHOOK_ERRORS,
-    401: { description: "The signature header is missing or malformed, does not match the body, or the signed body was delivered before under another delivery ID (a replay); nothing is stored", schema: errorResponses(400)[400].schema },
+    401: {
+      description: "The signature header is missing or malformed, does not match the body, or the signed body was delivered before under another delivery ID (a replay); nothing is stored",
+      schema: errorResponses(400)[400].schema,
+    },
     404: { description: "No store is connected to this WooCommerce site (or has no webhook secret set)", schema: errorResponses(404)[404].schema },
   },
   handler: async ({ request, headers, context }) => {
     const raw = await readBodyBytes(request, WEBHOOK_MAX_BYTES);
     const outcome = await context.services.platforms.receiveWooCommerce(
       { topic: headers["x-wc-webhook-topic"], signature: headers["x-wc-webhook-signature"], source: headers["x-wc-webhook-source"], deliveryId: headers["x-wc-webhook-delivery-id"] },
-      raw, context.services.reviewRequests,
+      raw,
+      context.services.reviewRequests,
     );
     return { outcome };
   },
@@ -106,7 +130,11 @@ export const wooCommerceWebhook = defineOperation({
 
 /** GET /enterprise/settings */
 export const getSettings = defineOperation({
-  id: "getStoreSettings", method: "GET", api: "enterprise", auth: "basic", tags: ["Settings"],
+  id: "getStoreSettings",
+  method: "GET",
+  api: "enterprise",
+  auth: "basic",
+  tags: ["Settings"],
   summary: "Read the store's settings (platform connection and the other sections)",
   description: "Write-only values (the platform app secret) are never returned: the answer says only whether they are set.",
   responses: { 200: { description: "Every settings section", schema: settingsSchema }, ...errorResponses(401) },
@@ -115,7 +143,11 @@ export const getSettings = defineOperation({
 
 /** PATCH /enterprise/settings */
 export const patchSettings = defineOperation({
-  id: "updateStoreSettings", method: "PATCH", api: "enterprise", auth: "basic", tags: ["Settings"],
+  id: "updateStoreSettings",
+  method: "PATCH",
+  api: "enterprise",
+  auth: "basic",
+  tags: ["Settings"],
   summary: "Change some of the store's settings",
   description: "Send only the sections and fields to change. All changes apply together or, on any error, none does. Answers the settings after the change.",
   body: { schema: settingsPatchSchema, read: "json", contentTypes: ["application/json"] },

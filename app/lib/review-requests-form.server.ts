@@ -5,17 +5,20 @@
  */
 import type { z } from "zod";
 import {
-  applyPatch, languageTag, reviewRequestSettingsPatchSchema, reviewRequestSettingsSchema,
-  type ReviewRequestSettings, type ReviewRequestSettingsPatch,
+  applyPatch,
+  languageTag,
+  reviewRequestSettingsPatchSchema,
+  reviewRequestSettingsSchema,
+  type ReviewRequestSettings,
+  type ReviewRequestSettingsPatch,
 } from "../../server/review-requests/settings.ts";
 
 /** A whole number from a form value ("7" → 7); anything else is passed on for the schema to refuse. */
-const whole = (v: FormDataEntryValue | null): unknown => (typeof v === "string" && /^\s*\d{1,6}\s*$/.test(v) ? Number(v) : v ?? "");
+const whole = (v: FormDataEntryValue | null): unknown => (typeof v === "string" && /^\s*\d{1,6}\s*$/.test(v) ? Number(v) : (v ?? ""));
 const text = (v: FormDataEntryValue | null) => (typeof v === "string" ? v : "");
 
 /** Read the form against the store's current settings. @returns the patch, or a message per field. */
-export function reviewRequestForm(form: FormData, current: ReviewRequestSettings):
-  { ok: true; patch: ReviewRequestSettingsPatch } | { ok: false; fieldErrors: Record<string, string> } {
+export function reviewRequestForm(form: FormData, current: ReviewRequestSettings): { ok: true; patch: ReviewRequestSettingsPatch } | { ok: false; fieldErrors: Record<string, string> } {
   const fieldErrors: Record<string, string> = {};
   const templates: Record<string, { subject: string; body: string } | null> = {};
   for (const lang of Object.keys(current.templates)) {

@@ -53,13 +53,21 @@ const SNIPPET_QUESTIONS_PAGE = 10;
 const SNIPPET_ORDER = "date desc";
 
 // Define the elements now: their own decorator defines them a few tasks later (widgets/internal/chorus-element.ts).
-for (const [tag, cls] of [["chorus-star-rating", ChorusStarRating], ["chorus-reviews", ChorusReviews], ["chorus-questions", ChorusQuestions], ["chorus-reviews-summary", ChorusReviewsSummary]] as const) {
+for (const [tag, cls] of [
+  ["chorus-star-rating", ChorusStarRating],
+  ["chorus-reviews", ChorusReviews],
+  ["chorus-questions", ChorusQuestions],
+  ["chorus-reviews-summary", ChorusReviewsSummary],
+] as const) {
   if (!customElements.get(tag)) customElements.define(tag, cls as unknown as CustomElementConstructor);
 }
 
 /** What a snippet render needs. `lang`: the page language (texts and dates), a BCP 47 tag; default `en`. */
 export type SnippetRequest = {
-  params: ScopeParams; widget: SnippetWidget; lang?: string; publicOrigin: string;
+  params: ScopeParams;
+  widget: SnippetWidget;
+  lang?: string;
+  publicOrigin: string;
   /** The star rating's `href` (makes the badge a link, e.g. `#reviews`). */
   href?: string;
   /** Reviews in the reviews snippet (its `page-size`), 1..25; default SNIPPET_REVIEWS_PAGE. */
@@ -124,7 +132,24 @@ export async function renderSnippet(services: Services, request: SnippetRequest)
   let jsonLd = "";
   if (widget === "star-rating") {
     responses[`${base}/review_aggregate`] = await reviews.getAggregate(params);
-    markup = renderElement("chorus-star-rating", html`<chorus-star-rating server-rendered ?hidden=${hidden} href=${request.href || nothing} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts} .translation=${snapshot.translation}></chorus-star-rating>`, snapshot, lang);
+    markup = renderElement(
+      "chorus-star-rating",
+      html`<chorus-star-rating
+        server-rendered
+        ?hidden=${hidden}
+        href=${request.href || nothing}
+        store-id=${common.storeId}
+        product-id=${common.productId}
+        group-id=${common.groupId}
+        api-base=${common.apiBase}
+        style=${common.style}
+        .snapshot=${snapshot}
+        .texts=${snapshot.texts}
+        .translation=${snapshot.translation}
+      ></chorus-star-rating>`,
+      snapshot,
+      lang,
+    );
   } else if (widget === "reviews") {
     const limit = request.limit ?? SNIPPET_REVIEWS_PAGE;
     const query = listReviewsQuery.parse({ limit: String(limit), orderBy: SNIPPET_ORDER });
@@ -134,7 +159,24 @@ export async function renderSnippet(services: Services, request: SnippetRequest)
     const aggregate = await reviews.getAggregate(params);
     responses[`${base}/review_aggregate`] = aggregate;
     if (productKey) responses[`${base}/attributes`] = await reviews.productAttributes(params);
-    markup = renderElement("chorus-reviews", html`<chorus-reviews server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} page-size=${limit} .snapshot=${snapshot} .texts=${snapshot.texts} .translation=${snapshot.translation}></chorus-reviews>`, snapshot, lang);
+    markup = renderElement(
+      "chorus-reviews",
+      html`<chorus-reviews
+        server-rendered
+        ?hidden=${hidden}
+        store-id=${common.storeId}
+        product-id=${common.productId}
+        group-id=${common.groupId}
+        api-base=${common.apiBase}
+        style=${common.style}
+        page-size=${limit}
+        .snapshot=${snapshot}
+        .texts=${snapshot.texts}
+        .translation=${snapshot.translation}
+      ></chorus-reviews>`,
+      snapshot,
+      lang,
+    );
     if (productKey) {
       const data = await structuredDataFrom(services, { storeId: params.storeId, productKey }, aggregate.reviewAggregate, page.reviews);
       if (data) jsonLd = jsonLdScript(data);
@@ -143,18 +185,52 @@ export async function renderSnippet(services: Services, request: SnippetRequest)
     // the element's URL (widgets/reviews-summary): in the snippet's language unless English (docs/ai.md, Languages)
     responses[`${base}/reviews_summary${ui === "en" ? "" : `?locale=${ui}`}`] = await services.ai.getSummary(params, ui);
     scopes.push(...(await services.ai.cacheScopes(params)));
-    markup = renderElement("chorus-reviews-summary", html`<chorus-reviews-summary server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts} .translation=${snapshot.translation}></chorus-reviews-summary>`, snapshot, lang);
+    markup = renderElement(
+      "chorus-reviews-summary",
+      html`<chorus-reviews-summary
+        server-rendered
+        ?hidden=${hidden}
+        store-id=${common.storeId}
+        product-id=${common.productId}
+        api-base=${common.apiBase}
+        style=${common.style}
+        .snapshot=${snapshot}
+        .texts=${snapshot.texts}
+        .translation=${snapshot.translation}
+      ></chorus-reviews-summary>`,
+      snapshot,
+      lang,
+    );
   } else {
     const query = listPageQuery.parse({ limit: String(SNIPPET_QUESTIONS_PAGE) });
     responses[`${base}/questions?limit=${SNIPPET_QUESTIONS_PAGE}`] = await reviews.listQuestions(params, query);
-    markup = renderElement("chorus-questions", html`<chorus-questions server-rendered ?hidden=${hidden} store-id=${common.storeId} product-id=${common.productId} group-id=${common.groupId} api-base=${common.apiBase} style=${common.style} .snapshot=${snapshot} .texts=${snapshot.texts} .translation=${snapshot.translation}></chorus-questions>`, snapshot, lang);
+    markup = renderElement(
+      "chorus-questions",
+      html`<chorus-questions
+        server-rendered
+        ?hidden=${hidden}
+        store-id=${common.storeId}
+        product-id=${common.productId}
+        group-id=${common.groupId}
+        api-base=${common.apiBase}
+        style=${common.style}
+        .snapshot=${snapshot}
+        .texts=${snapshot.texts}
+        .translation=${snapshot.translation}
+      ></chorus-questions>`,
+      snapshot,
+      lang,
+    );
   }
   return { html: markup + jsonLd, scopes: [...new Set(scopes)] };
 }
 
 /** The product's JSON-LD from its row, its aggregate and `firstReviews` (newest first); null without published reviews. */
 async function structuredDataFrom(
-  services: Services, params: { storeId: string; productKey: string }, reviewAggregate: Parameters<typeof productJsonLd>[1], firstReviews: Parameters<typeof productJsonLd>[2],
+  services: Services,
+  params: { storeId: string; productKey: string },
+  reviewAggregate: Parameters<typeof productJsonLd>[1],
+  firstReviews: Parameters<typeof productJsonLd>[2],
 ): Promise<ProductJsonLd | null> {
   if (reviewAggregate.reviewCount === 0) return null;
   const store = await services.stores.get(params.storeId);
@@ -188,16 +264,27 @@ const Capital: Record<ReviewScopeName, string> = { product: "Product", group: "G
 export const getSnippet = (scope: ReviewScopeName) => {
   const widgets = SNIPPET_WIDGET_NAMES.filter((w) => (SNIPPET_WIDGETS[w].scopes as readonly string[]).includes(scope));
   return defineOperation({
-    id: `get${Capital[scope]}Snippet`, method: "GET", api: "storefront", auth: "none", cache: "public", readsOnly: true, tags: ["Snippets"],
+    id: `get${Capital[scope]}Snippet`,
+    method: "GET",
+    api: "storefront",
+    auth: "none",
+    cache: "public",
+    readsOnly: true,
+    tags: ["Snippets"],
     summary: `A server-rendered widget of ${SCOPE_WORDS[scope]} (HTML with declarative shadow DOM)`,
     description:
-      "The widget element with its shadow DOM (`<template shadowrootmode=\"open\">`) and the data it rendered from, to put into the shop's HTML: " +
+      'The widget element with its shadow DOM (`<template shadowrootmode="open">`) and the data it rendered from, to put into the shop\'s HTML: ' +
       "shoppers and search engines see the content without JavaScript; `/widgets/chorus.js` then makes it interactive without requesting the first page again. " +
       `Widgets here: ${widgets.map((w) => `\`${w}\``).join(", ")}. The product's reviews snippet also carries its JSON-LD (see structured_data). See docs/snippets.md.`,
     params: SCOPE_PARAMS[scope].extend({ widget: z.enum(widgets as [SnippetWidget, ...SnippetWidget[]], { error: `widget must be one of: ${widgets.join(", ")}` }) }),
     query: z.object({
       lang: LANG,
-      limit: z.coerce.number({ error: "limit must be a whole number from 1 to 25" }).int("limit must be a whole number from 1 to 25").min(1, "limit must be a whole number from 1 to 25").max(25, "limit must be a whole number from 1 to 25").optional()
+      limit: z.coerce
+        .number({ error: "limit must be a whole number from 1 to 25" })
+        .int("limit must be a whole number from 1 to 25")
+        .min(1, "limit must be a whole number from 1 to 25")
+        .max(25, "limit must be a whole number from 1 to 25")
+        .optional()
         .meta({ description: `The reviews snippet: reviews on its first page, 1..25 (default ${SNIPPET_REVIEWS_PAGE}); "Load more" continues with pages of that size.` }),
     }),
     responses: { 200: { description: "The snippet (an HTML fragment)", contentType: "text/html", schema: z.string() }, ...errorResponses(400, 404) },
@@ -216,12 +303,18 @@ const jsonLdSchema = z
 
 /** GET /v1/stores/{storeId}/products/{productKey}/structured_data: the product's review JSON-LD. */
 export const getProductStructuredData = defineOperation({
-  id: "getProductStructuredData", method: "GET", api: "storefront", auth: "none", cache: "public", readsOnly: true, tags: ["Snippets"],
+  id: "getProductStructuredData",
+  method: "GET",
+  api: "storefront",
+  auth: "none",
+  cache: "public",
+  readsOnly: true,
+  tags: ["Snippets"],
   summary: "The product's review structured data (schema.org JSON-LD) for search engines",
   description:
     "`structuredData`: a schema.org `Product` (name, URL and image from the product's record) with `aggregateRating` (the average rounded as the widgets show it, " +
     "`reviewCount`, `bestRating` 5, `worstRating` 1) and up to 10 `Review`s, newest first; null when the product has no published reviews. " +
-    "Put it into the product page as `<script type=\"application/ld+json\">`, once per product (the reviews snippet already carries it).",
+    'Put it into the product page as `<script type="application/ld+json">`, once per product (the reviews snippet already carries it).',
   params: SCOPE_PARAMS.product,
   responses: { 200: { description: "`{ structuredData }`", schema: z.object({ structuredData: jsonLdSchema.nullable() }) }, ...errorResponses(404) },
   handler: async ({ params, context }) => {
@@ -263,6 +356,8 @@ export async function writeSnippetsToShopify(
     metafields.push({ productId: p.productId, widget: "reviews", html });
     await new Promise((resolve) => setImmediate(resolve));
   }
-  const report = await writeShopifyMetafields({ shopDomain: options.shopDomain, accessToken: options.accessToken, apiUrl: options.apiUrl }, metafields, { allowLoopback: services.allowLoopbackRequests });
+  const report = await writeShopifyMetafields({ shopDomain: options.shopDomain, accessToken: options.accessToken, apiUrl: options.apiUrl }, metafields, {
+    allowLoopback: services.allowLoopbackRequests,
+  });
   return { ...report, products: products.length };
 }

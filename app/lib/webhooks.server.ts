@@ -6,8 +6,13 @@
 import { defineOperation, reply } from "../../server/api/operation.ts";
 import { errorResponses } from "../../server/api/responses.ts";
 import {
-  createWebhookSubscriptionSchema, deletedWebhookSubscriptionSchema, subscriptionIdParamsSchema, updateWebhookSubscriptionSchema,
-  webhookSubscriptionResponseSchema, webhookSubscriptionsResponseSchema, webhookSubscriptionWithSecretSchema,
+  createWebhookSubscriptionSchema,
+  deletedWebhookSubscriptionSchema,
+  subscriptionIdParamsSchema,
+  updateWebhookSubscriptionSchema,
+  webhookSubscriptionResponseSchema,
+  webhookSubscriptionsResponseSchema,
+  webhookSubscriptionWithSecretSchema,
 } from "../../server/contract/webhooks.ts";
 
 const tags = ["Webhooks"] as const;
@@ -15,7 +20,11 @@ const SMALL_BODY = 16 * 1024;
 
 /** GET /enterprise/webhook_subscriptions → the store's subscriptions. */
 export const listWebhookSubscriptions = defineOperation({
-  id: "listWebhookSubscriptions", method: "GET", api: "enterprise", auth: "basic", tags,
+  id: "listWebhookSubscriptions",
+  method: "GET",
+  api: "enterprise",
+  auth: "basic",
+  tags,
   summary: "List webhook subscriptions",
   responses: { 200: { description: "The store's subscriptions, oldest first", schema: webhookSubscriptionsResponseSchema }, ...errorResponses(401) },
   handler: async ({ storeId, context }) => ({ subscriptions: await context.services.webhooks.list(storeId) }),
@@ -23,7 +32,11 @@ export const listWebhookSubscriptions = defineOperation({
 
 /** POST /enterprise/webhook_subscriptions → 201 with the secret, shown once. */
 export const createWebhookSubscription = defineOperation({
-  id: "createWebhookSubscription", method: "POST", api: "enterprise", auth: "basic", tags,
+  id: "createWebhookSubscription",
+  method: "POST",
+  api: "enterprise",
+  auth: "basic",
+  tags,
   summary: "Subscribe a URL to event types",
   description: "The answer carries the signing secret, shown only here: every delivery is signed with it (`Chorus-Signature`). The URL must be `https://` on a public address.",
   body: { schema: createWebhookSubscriptionSchema, read: "json", contentTypes: ["application/json"], maxBytes: SMALL_BODY },
@@ -33,7 +46,11 @@ export const createWebhookSubscription = defineOperation({
 
 /** PUT /enterprise/webhook_subscriptions/{subscriptionId} → the changed subscription. */
 export const updateWebhookSubscription = defineOperation({
-  id: "updateWebhookSubscription", method: "PUT", api: "enterprise", auth: "basic", tags,
+  id: "updateWebhookSubscription",
+  method: "PUT",
+  api: "enterprise",
+  auth: "basic",
+  tags,
   summary: "Change a webhook subscription",
   description: "Fields left out keep their value. `status: enabled` turns a disabled subscription on again.",
   params: subscriptionIdParamsSchema,
@@ -44,7 +61,11 @@ export const updateWebhookSubscription = defineOperation({
 
 /** DELETE /enterprise/webhook_subscriptions/{subscriptionId}. */
 export const deleteWebhookSubscription = defineOperation({
-  id: "deleteWebhookSubscription", method: "DELETE", api: "enterprise", auth: "basic", tags,
+  id: "deleteWebhookSubscription",
+  method: "DELETE",
+  api: "enterprise",
+  auth: "basic",
+  tags,
   summary: "Delete a webhook subscription",
   params: subscriptionIdParamsSchema,
   responses: { 200: { description: "Deleted with its delivery log", schema: deletedWebhookSubscriptionSchema }, ...errorResponses(400, 401, 404) },
@@ -56,7 +77,11 @@ export const deleteWebhookSubscription = defineOperation({
 
 /** POST /enterprise/webhook_subscriptions/{subscriptionId}/rotate_secret → the new secret, shown once. */
 export const rotateWebhookSecret = defineOperation({
-  id: "rotateWebhookSecret", method: "POST", api: "enterprise", auth: "basic", tags,
+  id: "rotateWebhookSecret",
+  method: "POST",
+  api: "enterprise",
+  auth: "basic",
+  tags,
   summary: "Replace a subscription's signing secret",
   description: "Deliveries from now on are signed with the new secret, shown only in this answer; the old one stops working at once.",
   params: subscriptionIdParamsSchema,

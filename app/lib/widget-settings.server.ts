@@ -61,8 +61,8 @@ export const getWidgetPlusSettings = defineOperation({
   params: SCOPE_PARAMS.store,
   responses: { 200: { description: "`{ reviewsHeaderConfig, cssVariables, customCss, starSymbols }`", schema: widgetPlusSettingsSchema }, ...errorResponses(404) },
   handler: async ({ params, context }) =>
-    reply(
-      widgetPlusSettings(params.storeId, await context.services.widgetSettings.forShoppers(params.storeId), context.publicOrigin),
-      { scopes: context.services.widgetSettings.cacheScopes(params.storeId), headers: { "cache-control": "public, no-cache" } },
-    ),
+    reply(widgetPlusSettings(params.storeId, await context.services.widgetSettings.forShoppers(params.storeId), context.publicOrigin), {
+      scopes: context.services.widgetSettings.cacheScopes(params.storeId),
+      headers: { "cache-control": "public, no-cache" },
+    }),
 });

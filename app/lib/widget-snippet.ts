@@ -51,7 +51,6 @@ export const WIDGET_PLACEMENT: Record<WidgetKey, { css: string; comment: string;
   },
 };
 
-
 /** Escape `"`, `&`, `<` and `>` for an HTML attribute value or text. */
 const attr = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
@@ -60,7 +59,9 @@ const ORDER: readonly WidgetKey[] = ["starRating", "summary", "keywords", "media
 
 /** The `<style>` body reserving the space of the `shown` widgets, one rule a line. */
 export function reservationCss(shown: Record<WidgetKey, boolean>): string {
-  return ORDER.filter((k) => shown[k]).map((k) => WIDGET_PLACEMENT[k].css).join("\n");
+  return ORDER.filter((k) => shown[k])
+    .map((k) => WIDGET_PLACEMENT[k].css)
+    .join("\n");
 }
 
 /**

@@ -29,7 +29,11 @@ async function signedInShopper(request: Request, storeId: string, services: Oper
 
 /** POST …/products/{productKey}/reviews → 201 `{ review: { reviewId, status } }`. */
 export const submitReview = defineOperation({
-  id: "submitProductReview", method: "POST", api: "storefront", auth: "none", tags: ["Reviews"],
+  id: "submitProductReview",
+  method: "POST",
+  api: "storefront",
+  auth: "none",
+  tags: ["Reviews"],
   summary: "Submit a review of a product, optionally with photos and a video",
   description:
     "JSON, or `multipart/form-data` with the same fields and up to 5 images and 1 video in the repeatable `media` field. The review is moderated as the store's settings say. " +
@@ -54,7 +58,11 @@ export const submitReview = defineOperation({
 
 /** POST …/products/{productKey}/questions → 201 `{ question: { questionId, status: "pending" } }`. */
 export const askQuestion = defineOperation({
-  id: "askProductQuestion", method: "POST", api: "storefront", auth: "none", tags: ["Questions"],
+  id: "askProductQuestion",
+  method: "POST",
+  api: "storefront",
+  auth: "none",
+  tags: ["Questions"],
   summary: "Ask a question about a product (published after moderation)",
   params: SCOPE_PARAMS.product,
   body: { schema: questionBody, read: "handler", contentTypes: ["application/json"] },
@@ -70,14 +78,25 @@ export const askQuestion = defineOperation({
  * Existing (order, product) lines are kept; the product ID is the platform's, without prefix.
  */
 export const importOrders = defineOperation({
-  id: "importOrders", method: "POST", api: "enterprise", auth: "basic", tags: ["Orders"],
+  id: "importOrders",
+  method: "POST",
+  api: "enterprise",
+  auth: "basic",
+  tags: ["Orders"],
   summary: "Import order lines (to recognise verified buyers)",
   body: { schema: importOrdersBody, read: "json", contentTypes: ["application/json"] },
   responses: { 200: { description: "How many new order lines were stored", schema: importOrdersResponseSchema }, ...errorResponses(400, 401, 413, 415) },
   handler: async ({ body, storeId, context }) => ({
-    inserted: await context.services.orders.importOrders(storeId, body.orders.map((o) => ({
-      orderId: o.orderId, productId: o.productId, email: o.email, orderedMs: o.dateCreated ? Date.parse(o.dateCreated) : Date.now(), source: "enterprise-api",
-    }))),
+    inserted: await context.services.orders.importOrders(
+      storeId,
+      body.orders.map((o) => ({
+        orderId: o.orderId,
+        productId: o.productId,
+        email: o.email,
+        orderedMs: o.dateCreated ? Date.parse(o.dateCreated) : Date.now(),
+        source: "enterprise-api",
+      })),
+    ),
   }),
 });
 
@@ -86,7 +105,11 @@ export const importOrders = defineOperation({
  * signed visitor value to send with the next vote. 429 over the per-address limits (docs/writes.md).
  */
 export const vote = defineOperation({
-  id: "voteOnReview", method: "POST", api: "storefront", auth: "none", tags: ["Reviews"],
+  id: "voteOnReview",
+  method: "POST",
+  api: "storefront",
+  auth: "none",
+  tags: ["Reviews"],
   summary: "Vote a review helpful or not helpful",
   description: "One counted vote per visitor and per client address per review; send the `visitorId` of the previous answer to change a vote.",
   params: z.object({ storeId: storeIdParam, reviewId: z.string().min(1).max(200).meta({ description: "The review voted on." }) }),
@@ -108,25 +131,36 @@ const OKENDO_VOTE_DESCRIPTION =
 /** One Okendo-compatible vote operation: `target` picks the item from the path parameters. */
 const okendoVote = <P extends z.ZodObject<z.ZodRawShape>>(id: string, what: string, tag: string, params: P, target: (p: z.output<P>) => VoteTarget) =>
   defineOperation({
-    id, method: "POST", api: "storefront", auth: "none", tags: [tag],
+    id,
+    method: "POST",
+    api: "storefront",
+    auth: "none",
+    tags: [tag],
     summary: `Vote ${what} helpful or unhelpful, or withdraw the vote (Okendo-compatible)`,
     description: OKENDO_VOTE_DESCRIPTION,
     params,
     body: { schema: okendoVoteBody, read: "json", contentTypes: ["application/json"] },
     responses: { 200: { description: "The item's vote counts after the vote", schema: qaVoteResponseSchema }, ...errorResponses(400, 404, 413, 415, 429) },
-    handler: async ({ params: p, body, context }) =>
-      await context.services.votes.okendoVote((p as { storeId: string }).storeId, target(p as z.output<P>), body.voteType, context.clientIp),
+    handler: async ({ params: p, body, context }) => await context.services.votes.okendoVote((p as { storeId: string }).storeId, target(p as z.output<P>), body.voteType, context.clientIp),
   });
 
 /** POST /stores/{storeId}/reviews/{reviewId}/vote `{ voteType }`. */
-export const okendoReviewVote = okendoVote("voteOnReviewOkendo", "a review", "Reviews",
-  z.object({ storeId: storeIdParam, reviewId: itemId("The review voted on.") }), (p) => ({ type: "review", reviewId: p.reviewId }));
+export const okendoReviewVote = okendoVote("voteOnReviewOkendo", "a review", "Reviews", z.object({ storeId: storeIdParam, reviewId: itemId("The review voted on.") }), (p) => ({
+  type: "review",
+  reviewId: p.reviewId,
+}));
 
 /** POST /stores/{storeId}/questions/{questionId}/vote `{ voteType }`. */
-export const okendoQuestionVote = okendoVote("voteOnQuestion", "a question", "Questions",
-  z.object({ storeId: storeIdParam, questionId: itemId("The question voted on.") }), (p) => ({ type: "question", questionId: p.questionId }));
+export const okendoQuestionVote = okendoVote("voteOnQuestion", "a question", "Questions", z.object({ storeId: storeIdParam, questionId: itemId("The question voted on.") }), (p) => ({
+  type: "question",
+  questionId: p.questionId,
+}));
 
 /** POST /stores/{storeId}/questions/{questionId}/answers/{answerId}/vote `{ voteType }`. */
-export const okendoAnswerVote = okendoVote("voteOnAnswer", "an answer", "Questions",
+export const okendoAnswerVote = okendoVote(
+  "voteOnAnswer",
+  "an answer",
+  "Questions",
   z.object({ storeId: storeIdParam, questionId: itemId("The question answered."), answerId: itemId("The answer voted on.") }),
-  (p) => ({ type: "answer", questionId: p.questionId, answerId: p.answerId }));
+  (p) => ({ type: "answer", questionId: p.questionId, answerId: p.answerId }),
+);

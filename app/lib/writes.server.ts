@@ -104,7 +104,11 @@ export async function parseMultipart(request: Request, tempDir: string): Promise
       file.tempPath = join(tempDir, `${randomUUID()}.upload`);
       out = createWriteStream(file.tempPath);
       open.add(out);
-      const written = new Promise<void>((resolve, reject) => { out!.on("finish", () => resolve()); out!.on("error", reject); out!.on("close", () => open.delete(out!)); });
+      const written = new Promise<void>((resolve, reject) => {
+        out!.on("finish", () => resolve());
+        out!.on("error", reject);
+        out!.on("close", () => open.delete(out!));
+      });
       written.catch(() => {}); // awaited below unless the upload was refused (then destroyed on purpose)
       writes.push(written);
       out.write(all);
@@ -152,10 +156,14 @@ export async function parseMultipart(request: Request, tempDir: string): Promise
     await new Promise<void>((resolve, reject) => {
       bb.on("close", () => resolve());
       bb.on("error", () => reject(badRequest("The multipart body is malformed", "invalid_body")));
-      pump(request.body!, bb, () => failure !== null, () => (failure ??= tooLarge("The upload", MAX_MULTIPART_BYTES))).then(
-        (stopped) => { if (stopped) resolve(); },
-        reject,
-      );
+      pump(
+        request.body!,
+        bb,
+        () => failure !== null,
+        () => (failure ??= tooLarge("The upload", MAX_MULTIPART_BYTES)),
+      ).then((stopped) => {
+        if (stopped) resolve();
+      }, reject);
     });
     // A refused upload stopped mid-file: its temp files never finish; cleanup() below destroys and deletes them.
     if (!failure) await Promise.all(writes);
@@ -200,8 +208,14 @@ async function pump(body: ReadableStream<Uint8Array>, bb: busboy.Busboy, refused
       if (!bb.write(value)) {
         // Wait for busboy to take more, checking now and then whether the upload was refused meanwhile.
         await new Promise<void>((resolve) => {
-          const poll = setInterval(() => { if (refused()) done(); }, 50);
-          const done = () => { clearInterval(poll); bb.off("drain", done); resolve(); };
+          const poll = setInterval(() => {
+            if (refused()) done();
+          }, 50);
+          const done = () => {
+            clearInterval(poll);
+            bb.off("drain", done);
+            resolve();
+          };
           bb.once("drain", done);
         });
       }
@@ -234,6 +248,12 @@ export function visitorOf(request: Request, secret: string, storeId: string, vis
   if (existing) return { visitorId: existing, token: cookie! };
   const fresh = newVisitorCookie(secret);
   const https = new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
-  const attrs = [`${VISITOR_COOKIE}=${fresh.value}`, `Path=/v1/stores/${encodeURIComponent(storeId)}`, `Max-Age=${VISITOR_COOKIE_MAX_AGE}`, "HttpOnly", https ? "SameSite=None; Secure" : "SameSite=Lax"];
+  const attrs = [
+    `${VISITOR_COOKIE}=${fresh.value}`,
+    `Path=/v1/stores/${encodeURIComponent(storeId)}`,
+    `Max-Age=${VISITOR_COOKIE_MAX_AGE}`,
+    "HttpOnly",
+    https ? "SameSite=None; Secure" : "SameSite=Lax",
+  ];
   return { visitorId: fresh.visitorId, token: fresh.value, setCookie: attrs.join("; ") };
 }

@@ -9,8 +9,12 @@ export default function Index() {
       <h1>Chorus</h1>
       <p>Open, self-hostable customer feedback for online shops: reviews, questions and answers, AI summaries, surveys and loyalty.</p>
       <ul>
-        <li><a href="/demo">Demo storefront</a> (real customer reviews)</li>
-        <li><a href="/admin">Merchant admin</a></li>
+        <li>
+          <a href="/demo">Demo storefront</a> (real customer reviews)
+        </li>
+        <li>
+          <a href="/admin">Merchant admin</a>
+        </li>
       </ul>
     </main>
   );

@@ -25,11 +25,22 @@ export default function AdminHome() {
   return (
     <main id="main" className="admin-plain">
       <h1>No store yet</h1>
-      <p>You are signed in as {email}, but no store is linked to your account. Ask an owner of a store to invite you, or the person who runs Chorus to add you to a store (<code>npm run users -- add --email {email} --store &lt;store ID&gt;</code>).</p>
-      {canCreateStore ? <p><Link to="/admin/stores/new" reloadDocument>Create a store</Link></p> : null}
+      <p>
+        You are signed in as {email}, but no store is linked to your account. Ask an owner of a store to invite you, or the person who runs Chorus to add you to a store (
+        <code>npm run users -- add --email {email} --store &lt;store ID&gt;</code>).
+      </p>
+      {canCreateStore ? (
+        <p>
+          <Link to="/admin/stores/new" reloadDocument>
+            Create a store
+          </Link>
+        </p>
+      ) : null}
       <Form method="post" action="/admin/logout" reloadDocument>
         <input type="hidden" name="csrf" value={csrf} />
-        <button type="submit" className="secondary">Sign out</button>
+        <button type="submit" className="secondary">
+          Sign out
+        </button>
       </Form>
     </main>
   );

@@ -35,14 +35,28 @@ export default function Forgot() {
   return (
     <main id="main" className="admin-plain login">
       <h1>Forgot your password?</h1>
-      {result?.ok ? <p className="flash flash-ok" role="status">{result.ok}</p> : <p>Enter the e-mail of your Chorus admin account. We will send it a link to set a new password.</p>}
-      {result?.error ? <p className="flash flash-error" role="alert">{result.error}</p> : null}
+      {result?.ok ? (
+        <p className="flash flash-ok" role="status">
+          {result.ok}
+        </p>
+      ) : (
+        <p>Enter the e-mail of your Chorus admin account. We will send it a link to set a new password.</p>
+      )}
+      {result?.error ? (
+        <p className="flash flash-error" role="alert">
+          {result.error}
+        </p>
+      ) : null}
       <Form method="post" className="stack" noValidate>
         <input type="hidden" name="csrf" value={csrf} />
         <FormField name="email" label="E-mail" type="email" autoComplete="username" required defaultValue={result?.values.email} error={result?.fieldErrors.email} />
-        <button type="submit" disabled={busy}>Send the link</button>
+        <button type="submit" disabled={busy}>
+          Send the link
+        </button>
       </Form>
-      <p><Link to="/admin/login">Back to sign-in</Link></p>
+      <p>
+        <Link to="/admin/login">Back to sign-in</Link>
+      </p>
     </main>
   );
 }

@@ -25,10 +25,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const session = await context.services.admin.session(readCookie(request, SESSION_COOKIE));
   const { csrf, headers } = signedOutCsrf(request);
   const { invite, storeName, hasAccount } = found;
-  return data(
-    { csrf, storeName, email: invite.email, role: invite.role, hasAccount, signedInAs: session?.email ?? null, signedInAsInvitee: session?.email === invite.email },
-    { headers },
-  );
+  return data({ csrf, storeName, email: invite.email, role: invite.role, hasAccount, signedInAs: session?.email ?? null, signedInAsInvitee: session?.email === invite.email }, { headers });
 }
 
 /**
@@ -42,8 +39,12 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const session = await context.services.admin.session(current);
   try {
     const { storeId, sessionToken } = await context.services.team.accept({
-      token: params.token, ip: context.clientIp, sessionUserId: session?.userId,
-      password: rawField(form, "password"), newPassword: rawField(form, "newPassword"), confirm: rawField(form, "confirm"),
+      token: params.token,
+      ip: context.clientIp,
+      sessionUserId: session?.userId,
+      password: rawField(form, "password"),
+      newPassword: rawField(form, "newPassword"),
+      confirm: rawField(form, "confirm"),
     });
     // The browser's earlier session (the same user's, or another user's it replaces) ends here.
     await context.services.admin.logout(current);
@@ -61,9 +62,19 @@ export default function AcceptInvite() {
   return (
     <main id="main" className="admin-plain login">
       <h1>Join {storeName}</h1>
-      <p>You are invited to the team of <strong>{storeName}</strong> on Chorus as {role === "owner" ? "an owner" : "a member"}, with the e-mail <strong>{email}</strong>.</p>
-      {result?.error ? <p className="flash flash-error" role="alert">{result.error}</p> : null}
-      {signedInAs && !signedInAsInvitee ? <p className="notice">You are signed in as {signedInAs}. This invitation is for {email}: accepting it signs you in as {email}.</p> : null}
+      <p>
+        You are invited to the team of <strong>{storeName}</strong> on Chorus as {role === "owner" ? "an owner" : "a member"}, with the e-mail <strong>{email}</strong>.
+      </p>
+      {result?.error ? (
+        <p className="flash flash-error" role="alert">
+          {result.error}
+        </p>
+      ) : null}
+      {signedInAs && !signedInAsInvitee ? (
+        <p className="notice">
+          You are signed in as {signedInAs}. This invitation is for {email}: accepting it signs you in as {email}.
+        </p>
+      ) : null}
       <Form method="post" className="stack" noValidate>
         <input type="hidden" name="csrf" value={csrf} />
         {signedInAsInvitee ? null : hasAccount ? (
@@ -78,9 +89,15 @@ export default function AcceptInvite() {
             <FormField name="confirm" label="Repeat the password" type="password" autoComplete="new-password" required error={errors.confirm} />
           </>
         )}
-        <button type="submit" disabled={busy}>{hasAccount ? "Accept and sign in" : "Create account and join"}</button>
+        <button type="submit" disabled={busy}>
+          {hasAccount ? "Accept and sign in" : "Create account and join"}
+        </button>
       </Form>
-      {hasAccount && !signedInAsInvitee ? <p><Link to="/admin/forgot">Forgot your password?</Link></p> : null}
+      {hasAccount && !signedInAsInvitee ? (
+        <p>
+          <Link to="/admin/forgot">Forgot your password?</Link>
+        </p>
+      ) : null}
     </main>
   );
 }

@@ -2,9 +2,7 @@ import { data, redirect, redirectDocument, type ActionFunctionArgs, type LoaderF
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { isApiError } from "../../server/contract/errors.ts";
 import { safeEqual } from "../../server/admin/admin.service.ts";
-import {
-  adminCookie, adminHeaders, field, httpError, LOGIN_CSRF_COOKIE, newLoginCsrf, readAdminForm, readCookie, SESSION_COOKIE, sessionCookie,
-} from "~/lib/admin.server";
+import { adminCookie, adminHeaders, field, httpError, LOGIN_CSRF_COOKIE, newLoginCsrf, readAdminForm, readCookie, SESSION_COOKIE, sessionCookie } from "~/lib/admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · Chorus admin" }];
 export const headers = adminHeaders;
@@ -70,8 +68,16 @@ export default function Login() {
   return (
     <main id="main" className="admin-plain login">
       <h1>Sign in to Chorus</h1>
-      {reset && !result ? <p className="flash flash-ok" role="status">Your password was changed and you were signed out everywhere. Sign in with the new password.</p> : null}
-      {result?.error ? <p className="flash flash-error" role="alert" id="login-error">{result.error}</p> : null}
+      {reset && !result ? (
+        <p className="flash flash-ok" role="status">
+          Your password was changed and you were signed out everywhere. Sign in with the new password.
+        </p>
+      ) : null}
+      {result?.error ? (
+        <p className="flash flash-error" role="alert" id="login-error">
+          {result.error}
+        </p>
+      ) : null}
       <Form method="post" className="stack" aria-describedby={result?.error ? "login-error" : undefined}>
         <input type="hidden" name="csrf" value={csrf} />
         <input type="hidden" name="next" value={next} />
@@ -79,10 +85,18 @@ export default function Login() {
         <input id="email" name="email" type="email" autoComplete="username" required defaultValue={result?.email ?? email} />
         <label htmlFor="password">Password</label>
         <input id="password" name="password" type="password" autoComplete="current-password" required />
-        <button type="submit" disabled={busy}>{busy ? "Signing in…" : "Sign in"}</button>
+        <button type="submit" disabled={busy}>
+          {busy ? "Signing in…" : "Sign in"}
+        </button>
       </Form>
-      <p><Link to="/admin/forgot">Forgot your password?</Link></p>
-      {signupOpen ? <p>New to Chorus? <Link to="/admin/signup">Create your store</Link></p> : null}
+      <p>
+        <Link to="/admin/forgot">Forgot your password?</Link>
+      </p>
+      {signupOpen ? (
+        <p>
+          New to Chorus? <Link to="/admin/signup">Create your store</Link>
+        </p>
+      ) : null}
     </main>
   );
 }

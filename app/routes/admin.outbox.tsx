@@ -28,8 +28,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const storeNames = Object.fromEntries(session.stores.map((s) => [s.storeId, s.name]));
   const reader = await outboxReader(session, context);
   const base = {
-    email: session.email, csrf: session.csrfToken, sending: context.services.mail.sending, storeNames, firstPage: after === undefined,
-    firstStoreId: session.stores[0]?.storeId ?? null, ownsAll: reader.memberOf.length === 0, operator: reader.operator,
+    email: session.email,
+    csrf: session.csrfToken,
+    sending: context.services.mail.sending,
+    storeNames,
+    firstPage: after === undefined,
+    firstStoreId: session.stores[0]?.storeId ?? null,
+    ownsAll: reader.memberOf.length === 0,
+    operator: reader.operator,
   };
   try {
     const page = await context.services.mail.listVisible({ ...reader, after, limit: PAGE_SIZE });
@@ -65,8 +71,12 @@ export default function Outbox() {
         )}
         {error ? (
           <>
-            <p className="flash flash-error" role="alert">{error}</p>
-            <p><Link to="/admin/outbox">Newest messages</Link></p>
+            <p className="flash flash-error" role="alert">
+              {error}
+            </p>
+            <p>
+              <Link to="/admin/outbox">Newest messages</Link>
+            </p>
           </>
         ) : messages.length === 0 ? (
           <p className="empty" role="status">
@@ -89,11 +99,15 @@ export default function Outbox() {
               <tbody>
                 {messages.map((m) => (
                   <tr key={m.messageId}>
-                    <td><time dateTime={isoTime(m.createdMs)}>{formatUtc(m.createdMs)}</time></td>
-                    <td><Link to={`/admin/outbox/${m.messageId}`}>{m.subject}</Link></td>
+                    <td>
+                      <time dateTime={isoTime(m.createdMs)}>{formatUtc(m.createdMs)}</time>
+                    </td>
+                    <td>
+                      <Link to={`/admin/outbox/${m.messageId}`}>{m.subject}</Link>
+                    </td>
                     <td>{m.to}</td>
                     <td>{m.kind}</td>
-                    <td>{m.storeId ? storeNames[m.storeId] ?? m.storeId : <span className="muted">none</span>}</td>
+                    <td>{m.storeId ? (storeNames[m.storeId] ?? m.storeId) : <span className="muted">none</span>}</td>
                     <td>
                       <span className={`badge badge-mail-${m.status}`}>{STATUS_LABEL[m.status]}</span>
                       <br />
@@ -108,7 +122,11 @@ export default function Outbox() {
         {next || !firstPage ? (
           <nav className="pager" aria-label="Pages">
             {firstPage ? null : <Link to="/admin/outbox">Newest messages</Link>}
-            {next ? <Link to={`/admin/outbox?${new URLSearchParams({ after: next })}`} rel="next">Older messages</Link> : null}
+            {next ? (
+              <Link to={`/admin/outbox?${new URLSearchParams({ after: next })}`} rel="next">
+                Older messages
+              </Link>
+            ) : null}
           </nav>
         ) : null}
       </main>

@@ -32,7 +32,7 @@ function linksOf(html: string): string[] {
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { session, message } = await requireOutboxMessage(request, context, params.messageId);
-  const storeName = message.storeId ? session.stores.find((s) => s.storeId === message.storeId)?.name ?? message.storeId : null;
+  const storeName = message.storeId ? (session.stores.find((s) => s.storeId === message.storeId)?.name ?? message.storeId) : null;
   const canSendAgain = context.services.mail.sending && (message.status === "failed" || message.status === "kept") && message.html !== "";
   return { email: session.email, csrf: session.csrfToken, firstStoreId: session.stores[0]?.storeId ?? null, message, storeName, links: linksOf(message.html), canSendAgain };
 }
@@ -72,24 +72,34 @@ export default function OutboxMessage() {
     <>
       <OutboxHeader email={email} csrf={csrf} firstStoreId={firstStoreId} />
       <main id="main" className="admin-main" tabIndex={-1}>
-        <p><Link to="/admin/outbox">← Back to the outbox</Link></p>
+        <p>
+          <Link to="/admin/outbox">← Back to the outbox</Link>
+        </p>
         <h1>{m.subject}</h1>
         <Flash result={result} />
         <dl className="mail-facts">
           <Fact term="To">{m.to}</Fact>
           <Fact term="Kind">{m.kind}</Fact>
           <Fact term="Store">{storeName ?? <span className="muted">none (mail of the instance, e.g. a password reset)</span>}</Fact>
-          <Fact term="Created"><time dateTime={isoTime(m.createdMs)}>{formatUtc(m.createdMs)}</time></Fact>
+          <Fact term="Created">
+            <time dateTime={isoTime(m.createdMs)}>{formatUtc(m.createdMs)}</time>
+          </Fact>
           <Fact term="Status">
             <span className={`badge badge-mail-${m.status}`}>{STATUS_LABEL[m.status]}</span> {deliveryNote(m)}
           </Fact>
           {m.lastError ? <Fact term="Last error">{m.lastError}</Fact> : null}
-          {headers.map(([name, value]) => <Fact key={name} term={name}>{value}</Fact>)}
+          {headers.map(([name, value]) => (
+            <Fact key={name} term={name}>
+              {value}
+            </Fact>
+          ))}
         </dl>
         {canSendAgain ? (
           <Form method="post" className="inline-form">
             <input type="hidden" name="csrf" value={csrf} />
-            <button type="submit" name="intent" value="send-again" disabled={busy}>Send again</button>
+            <button type="submit" name="intent" value="send-again" disabled={busy}>
+              Send again
+            </button>
             <span className="muted">{m.status === "failed" ? "for example after fixing the mail server settings" : "this message was kept while no mail server was configured"}</span>
           </Form>
         ) : null}
@@ -98,26 +108,26 @@ export default function OutboxMessage() {
         ) : (
           <>
             <h2>HTML version</h2>
-            <iframe
-              className="mail-preview"
-              title={`HTML version of “${m.subject}”`}
-              src={`/admin/outbox/${m.messageId}/html`}
-              sandbox=""
-              referrerPolicy="no-referrer"
-            />
+            <iframe className="mail-preview" title={`HTML version of “${m.subject}”`} src={`/admin/outbox/${m.messageId}/html`} sandbox="" referrerPolicy="no-referrer" />
             {links.length > 0 ? (
               <>
                 <h2>Links in this message</h2>
                 <p className="muted">The preview above does not follow links; open them here (for example an invitation kept while no mail server is configured).</p>
                 <ul className="mail-links">
                   {links.map((href) => (
-                    <li key={href}><a href={href} target="_blank" rel="noreferrer noopener">{href}</a></li>
+                    <li key={href}>
+                      <a href={href} target="_blank" rel="noreferrer noopener">
+                        {href}
+                      </a>
+                    </li>
                   ))}
                 </ul>
               </>
             ) : null}
             <h2>Text version</h2>
-            <pre className="mail-text" tabIndex={0}>{m.text}</pre>
+            <pre className="mail-text" tabIndex={0}>
+              {m.text}
+            </pre>
           </>
         )}
       </main>

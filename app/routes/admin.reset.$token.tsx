@@ -11,7 +11,7 @@ const CLOSED = "This link to set a new password does not work: it was used, has 
 
 /** The new-password form of an open reset link (410 for a used, expired or unknown one). */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  if (!await context.services.passwordResets.isOpen(params.token)) throw httpError(410, CLOSED);
+  if (!(await context.services.passwordResets.isOpen(params.token))) throw httpError(410, CLOSED);
   const { csrf, headers } = signedOutCsrf(request);
   return data({ csrf }, { headers });
 }
@@ -40,12 +40,18 @@ export default function Reset() {
     <main id="main" className="admin-plain login">
       <h1>Set a new password</h1>
       <p>Setting it signs you out everywhere; then sign in with the new password.</p>
-      {result?.error ? <p className="flash flash-error" role="alert">{result.error} <Link to="/admin/forgot">Ask for a new link</Link></p> : null}
+      {result?.error ? (
+        <p className="flash flash-error" role="alert">
+          {result.error} <Link to="/admin/forgot">Ask for a new link</Link>
+        </p>
+      ) : null}
       <Form method="post" className="stack" noValidate>
         <input type="hidden" name="csrf" value={csrf} />
         <FormField name="newPassword" label="New password" type="password" autoComplete="new-password" required minLength={8} hint="At least 8 characters." error={errors.newPassword} />
         <FormField name="confirm" label="Repeat the new password" type="password" autoComplete="new-password" required error={errors.confirm} />
-        <button type="submit" disabled={busy}>Set password</button>
+        <button type="submit" disabled={busy}>
+          Set password
+        </button>
       </Form>
     </main>
   );

@@ -45,20 +45,36 @@ export default function Signup() {
     <main id="main" className="admin-plain login">
       <h1>Create your store on Chorus</h1>
       <p>Reviews, questions, surveys and a loyalty program for your shop. You will be the store's owner and can invite your team.</p>
-      {result?.error ? <p className="flash flash-error" role="alert">{result.error}</p> : null}
-      {Object.keys(errors).length ? <p className="flash flash-error" role="alert">Check the fields marked below.</p> : null}
+      {result?.error ? (
+        <p className="flash flash-error" role="alert">
+          {result.error}
+        </p>
+      ) : null}
+      {Object.keys(errors).length ? (
+        <p className="flash flash-error" role="alert">
+          Check the fields marked below.
+        </p>
+      ) : null}
       <Form method="post" className="stack" noValidate>
         <input type="hidden" name="csrf" value={csrf} />
         <FormField name="email" label="Your e-mail" type="email" autoComplete="username" required defaultValue={values.email} error={errors.email} />
         <FormField name="password" label="Password" type="password" autoComplete="new-password" required minLength={8} hint="At least 8 characters." error={errors.password} />
         <FormField name="storeName" label="Store name" autoComplete="organization" required defaultValue={values.storeName} error={errors.storeName} />
         <FormField name="platform" label="Shop platform" required defaultValue={values.platform || "shopify"} error={errors.platform}>
-          {PLATFORMS.map((p) => <option key={p} value={p}>{PLATFORM_LABELS[p]}</option>)}
+          {PLATFORMS.map((p) => (
+            <option key={p} value={p}>
+              {PLATFORM_LABELS[p]}
+            </option>
+          ))}
         </FormField>
         <FormField name="shopUrl" label="Shop address" type="url" inputMode="url" required placeholder="https://shop.example.com" defaultValue={values.shopUrl} error={errors.shopUrl} />
-        <button type="submit" disabled={busy}>{busy ? "Creating your store…" : "Create store"}</button>
+        <button type="submit" disabled={busy}>
+          {busy ? "Creating your store…" : "Create store"}
+        </button>
       </Form>
-      <p>Already have an account? <Link to="/admin/login">Sign in</Link></p>
+      <p>
+        Already have an account? <Link to="/admin/login">Sign in</Link>
+      </p>
     </main>
   );
 }

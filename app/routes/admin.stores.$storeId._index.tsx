@@ -18,14 +18,20 @@ import rrStyles from "~/styles/admin-review-requests.css?url";
 import styles from "~/styles/admin-home.css?url";
 
 export const meta: MetaFunction = () => [{ title: "Home · Chorus admin" }];
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: rrStyles }, { rel: "stylesheet", href: styles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: rrStyles },
+  { rel: "stylesheet", href: styles },
+];
 export const headers = adminHeaders;
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = await requireStore(request, context, params.storeId);
   const overview = context.services.overview;
   const [checklist, pageCheck, dashboard, counts, aiWaiting] = await Promise.all([
-    overview.checklist(store.storeId), overview.pageCheckState(store.storeId), overview.dashboard(store.storeId), context.services.reviews.statusCounts(store.storeId),
+    overview.checklist(store.storeId),
+    overview.pageCheckState(store.storeId),
+    overview.dashboard(store.storeId),
+    context.services.reviews.statusCounts(store.storeId),
     context.services.ai.awaitingApproval(store.storeId),
   ]);
   return { store: { storeId: store.storeId, name: store.name }, checklist, pageCheck, dashboard, pending: counts.pending, aiWaiting };
@@ -57,7 +63,9 @@ export default function Home() {
     <ol className="checklist">
       {checklist.map((step) => (
         <li key={step.id} data-step={step.id} className={step.done ? "step-done" : "step-todo"}>
-          <span className="step-mark" aria-hidden="true">{step.done ? "✓" : ""}</span>
+          <span className="step-mark" aria-hidden="true">
+            {step.done ? "✓" : ""}
+          </span>
           <div>
             <Link to={`${base}/${step.section}`}>{step.label}</Link>
             <span className="visually-hidden">{step.done ? " (done)" : " (to do)"}</span>
@@ -69,9 +77,20 @@ export default function Home() {
                 <h3 id="check-title">Check my page</h3>
                 <label htmlFor="check-url">Address of a product page of your shop</label>
                 <div className="inline-form">
-                  <input id="check-url" name="url" type="url" required maxLength={2048} size={40}
-                    defaultValue={pageCheck.last?.pageUrl ?? pageCheck.shopUrl ?? ""} placeholder="https://your-shop.example/products/…" {...invalidProps("check-url", urlError)} />
-                  <button type="submit" disabled={checking}>{checking ? "Checking…" : "Check my page"}</button>
+                  <input
+                    id="check-url"
+                    name="url"
+                    type="url"
+                    required
+                    maxLength={2048}
+                    size={40}
+                    defaultValue={pageCheck.last?.pageUrl ?? pageCheck.shopUrl ?? ""}
+                    placeholder="https://your-shop.example/products/…"
+                    {...invalidProps("check-url", urlError)}
+                  />
+                  <button type="submit" disabled={checking}>
+                    {checking ? "Checking…" : "Check my page"}
+                  </button>
                 </div>
                 <FieldError id="check-url" error={urlError} />
               </Form>
@@ -85,10 +104,13 @@ export default function Home() {
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{store.name}</h1>
-      <p className="muted">Store ID <code>{store.storeId}</code> · <Link to={`${base}/reviews?status=pending`}>{number(pending)} reviews waiting for moderation</Link></p>
+      <p className="muted">
+        Store ID <code>{store.storeId}</code> · <Link to={`${base}/reviews?status=pending`}>{number(pending)} reviews waiting for moderation</Link>
+      </p>
       {aiWaiting > 0 ? (
         <p className="notice notice-warning" role="status">
-          {aiWaiting === 1 ? "1 AI summary waits" : `${number(aiWaiting)} AI summaries wait`} for your approval: your store does not show it until you approve. <Link to={`${base}/ai`}>Review AI content</Link>
+          {aiWaiting === 1 ? "1 AI summary waits" : `${number(aiWaiting)} AI summaries wait`} for your approval: your store does not show it until you approve.{" "}
+          <Link to={`${base}/ai`}>Review AI content</Link>
         </p>
       ) : null}
 
@@ -105,19 +127,59 @@ export default function Home() {
       ) : (
         <section className="panel getting-started" aria-labelledby="start-title">
           <h2 id="start-title">Getting started</h2>
-          <p><strong data-testid="checklist-progress">{done} of {checklist.length} done.</strong> Each step ticks itself once it is done in its page.</p>
+          <p>
+            <strong data-testid="checklist-progress">
+              {done} of {checklist.length} done.
+            </strong>{" "}
+            Each step ticks itself once it is done in its page.
+          </p>
           {checklistList}
         </section>
       )}
 
-      <h2 id="dashboard-title">The last 30 days <span className="muted">({dashboard.from} to {dashboard.to}, UTC)</span></h2>
+      <h2 id="dashboard-title">
+        The last 30 days{" "}
+        <span className="muted">
+          ({dashboard.from} to {dashboard.to}, UTC)
+        </span>
+      </h2>
       <ul className="figures" aria-labelledby="dashboard-title">
-        <li><span className="figure" data-testid="reviews-received">{number(reviews.received)}</span> reviews received</li>
-        <li><span className="figure" data-testid="reviews-published">{number(reviews.published)}</span> of them published</li>
-        <li><span className="figure" data-testid="average-rating">{reviews.averageRating === null ? "—" : reviews.averageRating.toFixed(2)}</span> average rating (published, of 5)</li>
-        <li><span className="figure" data-testid="loyalty-members">{number(loyalty.members)}</span> loyalty members ({number(loyalty.newMembers)} new)</li>
-        <li><span className="figure" data-testid="points">{number(loyalty.pointsEarned)}</span> points earned ({number(loyalty.pointsRedeemed)} redeemed)</li>
-        <li><span className="figure" data-testid="nps">{nps.score === null ? "—" : nps.score}</span> NPS ({number(nps.answered)} answers)</li>
+        <li>
+          <span className="figure" data-testid="reviews-received">
+            {number(reviews.received)}
+          </span>{" "}
+          reviews received
+        </li>
+        <li>
+          <span className="figure" data-testid="reviews-published">
+            {number(reviews.published)}
+          </span>{" "}
+          of them published
+        </li>
+        <li>
+          <span className="figure" data-testid="average-rating">
+            {reviews.averageRating === null ? "—" : reviews.averageRating.toFixed(2)}
+          </span>{" "}
+          average rating (published, of 5)
+        </li>
+        <li>
+          <span className="figure" data-testid="loyalty-members">
+            {number(loyalty.members)}
+          </span>{" "}
+          loyalty members ({number(loyalty.newMembers)} new)
+        </li>
+        <li>
+          <span className="figure" data-testid="points">
+            {number(loyalty.pointsEarned)}
+          </span>{" "}
+          points earned ({number(loyalty.pointsRedeemed)} redeemed)
+        </li>
+        <li>
+          <span className="figure" data-testid="nps">
+            {nps.score === null ? "—" : nps.score}
+          </span>{" "}
+          NPS ({number(nps.answered)} answers)
+        </li>
       </ul>
 
       <section className="panel" aria-labelledby="reviews-chart-title">
@@ -129,11 +191,13 @@ export default function Home() {
         <h2 id="nps-home-title">Net Promoter Score</h2>
         {nps.answered ? (
           <p>
-            {nps.promoters} promoters, {nps.passives} passives and {nps.detractors} detractors answered in all surveys: NPS <strong>{nps.score}</strong>{" "}
-            (from −100 to +100). <Link to={`${base}/surveys`}>Survey responses</Link>
+            {nps.promoters} promoters, {nps.passives} passives and {nps.detractors} detractors answered in all surveys: NPS <strong>{nps.score}</strong> (from −100 to +100).{" "}
+            <Link to={`${base}/surveys`}>Survey responses</Link>
           </p>
         ) : (
-          <p className="muted">No NPS answers in these days. <Link to={`${base}/surveys`}>Surveys</Link></p>
+          <p className="muted">
+            No NPS answers in these days. <Link to={`${base}/surveys`}>Surveys</Link>
+          </p>
         )}
       </section>
     </section>
@@ -147,13 +211,14 @@ function PageFound({ found }: { found: { url: string; scriptFound: boolean; elem
     <div className={`flash ${ok ? "flash-ok" : "flash-error"}`}>
       <p>
         {ok ? "The widgets are on your page. " : "The widgets are not on your page yet. "}
-        Checked <a href={found.url} rel="noreferrer noopener" target="_blank">{found.url}</a>:{" "}
-        {found.scriptFound ? "the Chorus script is there" : "the Chorus script (chorus.js) is missing"};{" "}
+        Checked{" "}
+        <a href={found.url} rel="noreferrer noopener" target="_blank">
+          {found.url}
+        </a>
+        : {found.scriptFound ? "the Chorus script is there" : "the Chorus script (chorus.js) is missing"};{" "}
         {found.elements.length ? `found ${found.elements.map((e) => `<${e.tag}>${e.count > 1 ? ` (${e.count})` : ""}`).join(", ")}` : "no Chorus element with this store's ID"}.
       </p>
-      {found.otherStoreElements.length ? (
-        <p>Elements with another store ID or none: {found.otherStoreElements.map((t) => `<${t}>`).join(", ")}. Copy the snippet of this store again.</p>
-      ) : null}
+      {found.otherStoreElements.length ? <p>Elements with another store ID or none: {found.otherStoreElements.map((t) => `<${t}>`).join(", ")}. Copy the snippet of this store again.</p> : null}
       {found.truncated ? <p>The page is long: only its first 2 MB were read.</p> : null}
     </div>
   );

@@ -14,13 +14,25 @@ export const headers = adminHeaders;
 /** Products listed per page (most reviewed first). */
 const LIMIT = 25;
 
-type VersionView = { versionId: string; engine: string; summary: string | null; keywords: { name: string; occurrences: number }[]; reviewCount: number; dateGenerated: string; datePublished: string | null };
+type VersionView = {
+  versionId: string;
+  engine: string;
+  summary: string | null;
+  keywords: { name: string; occurrences: number }[];
+  reviewCount: number;
+  dateGenerated: string;
+  datePublished: string | null;
+};
 const view = (v: VersionRow | undefined): VersionView | null =>
   v
     ? {
-        versionId: v.version_id, engine: v.engine, summary: v.summary_body, reviewCount: v.contributing_review_count,
+        versionId: v.version_id,
+        engine: v.engine,
+        summary: v.summary_body,
+        reviewCount: v.contributing_review_count,
         keywords: v.keywords_json ? (JSON.parse(v.keywords_json) as KeywordTopic[]).map((t) => ({ name: t.topic, occurrences: t.keywords.reduce((n, k) => n + k.occurrences, 0) })) : [],
-        dateGenerated: new Date(v.generated_ms).toISOString(), datePublished: v.published_ms ? new Date(v.published_ms).toISOString() : null,
+        dateGenerated: new Date(v.generated_ms).toISOString(),
+        datePublished: v.published_ms ? new Date(v.published_ms).toISOString() : null,
       }
     : null;
 
@@ -30,7 +42,12 @@ const view = (v: VersionRow | undefined): VersionView | null =>
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = await requireStore(request, context, params.storeId);
-  const product = new URL(request.url).searchParams.get("product")?.trim().replace(new RegExp(`^${store.platform}-`), "").slice(0, 200) || undefined;
+  const product =
+    new URL(request.url).searchParams
+      .get("product")
+      ?.trim()
+      .replace(new RegExp(`^${store.platform}-`), "")
+      .slice(0, 200) || undefined;
   const scopes = await context.services.ai.adminScopes(store.storeId, { limit: LIMIT, product });
   return {
     store: { storeId: store.storeId, platform: store.platform, aiAutoPublish: store.aiAutoPublish, translation: store.translation },
@@ -77,7 +94,14 @@ function Version({ v, label }: { v: VersionView | null; label: string }) {
         <>
           <p className="meta">
             Generated <time dateTime={v.dateGenerated}>{v.dateGenerated.slice(0, 16).replace("T", " ")}</time> from {v.reviewCount} reviews ({v.engine})
-            {v.datePublished ? <> · published <time dateTime={v.datePublished}>{v.datePublished.slice(0, 16).replace("T", " ")}</time></> : " · not published"}
+            {v.datePublished ? (
+              <>
+                {" "}
+                · published <time dateTime={v.datePublished}>{v.datePublished.slice(0, 16).replace("T", " ")}</time>
+              </>
+            ) : (
+              " · not published"
+            )}
           </p>
           <p className="review-body">{v.summary ?? <em>No summary (too few reviews for one).</em>}</p>
           {v.keywords.length ? <p className="meta">Keyword topics: {v.keywords.map((k) => `${k.name} (${k.occurrences})`).join(", ")}</p> : null}
@@ -100,13 +124,15 @@ export default function AiContent() {
       <Flash result={result} />
       {waiting > 0 ? (
         <p className="notice notice-warning" role="status" id="ai-waiting">
-          <strong>{waiting === 1 ? "1 AI summary waits" : `${waiting.toLocaleString("en")} AI summaries wait`} for your approval.</strong>{" "}
-          Until you approve, your store shows the previously published summary and keywords, or none: a new product&apos;s summary and keywords stay hidden.
+          <strong>{waiting === 1 ? "1 AI summary waits" : `${waiting.toLocaleString("en")} AI summaries wait`} for your approval.</strong> Until you approve, your store shows the previously published
+          summary and keywords, or none: a new product&apos;s summary and keywords stay hidden.
         </p>
       ) : null}
       <p className="notice">
         One approval rule for summaries and keywords. Auto-publish is <strong>{store.aiAutoPublish ? "on" : "off"}</strong>:{" "}
-        {store.aiAutoPublish ? "new summaries and keywords go live together as soon as they are generated." : "new summaries and keywords wait together for your approval here; approving a version publishes both."}{" "}
+        {store.aiAutoPublish
+          ? "new summaries and keywords go live together as soon as they are generated."
+          : "new summaries and keywords wait together for your approval here; approving a version publishes both."}{" "}
         Translation: <strong>{store.translation}</strong>. Change these and the group-level content switches in <Link to={`${base}/settings`}>Settings</Link>.
       </p>
       <Form method="get" className="filters" aria-label="Find a product">
@@ -114,7 +140,9 @@ export default function AiContent() {
           <label htmlFor="f-product">Product ID</label>
           <input id="f-product" name="product" defaultValue={product} placeholder={`e.g. ${store.platform}-1078`} />
         </div>
-        <button type="submit" className="secondary">Show</button>
+        <button type="submit" className="secondary">
+          Show
+        </button>
         {product ? <Link to={`${base}/ai`}>Show all</Link> : null}
       </Form>
       {scopes.length === 0 ? (
@@ -130,10 +158,21 @@ export default function AiContent() {
               <li key={`${s.type}:${s.id}`} className="review">
                 <article aria-labelledby={titleId}>
                   <h3 id={titleId}>
-                    {s.name} <span className="muted">({s.type === "group" ? `group ${s.id}` : `${store.platform}-${s.id}`} · {s.reviewCount} published reviews)</span>
+                    {s.name}{" "}
+                    <span className="muted">
+                      ({s.type === "group" ? `group ${s.id}` : `${store.platform}-${s.id}`} · {s.reviewCount} published reviews)
+                    </span>
                   </h3>
-                  {pending ? <p><span className="badge badge-pending">Waiting for approval</span></p> : null}
-                  {s.queued ? <p role="status"><span className="badge badge-pending">Regeneration queued</span></p> : null}
+                  {pending ? (
+                    <p>
+                      <span className="badge badge-pending">Waiting for approval</span>
+                    </p>
+                  ) : null}
+                  {s.queued ? (
+                    <p role="status">
+                      <span className="badge badge-pending">Regeneration queued</span>
+                    </p>
+                  ) : null}
                   <div className="ai-columns">
                     <Version v={s.latest} label="Latest generated" />
                     <Version v={s.published} label="Published (shown on your store)" />
@@ -143,15 +182,21 @@ export default function AiContent() {
                       <Form method="post">
                         <CsrfField />
                         <input type="hidden" name="version" value={pending.versionId} />
-                        <button type="submit" name="intent" value="approve" disabled={busy} aria-describedby={titleId}>Approve</button>{" "}
-                        <button type="submit" name="intent" value="discard" className="danger" disabled={busy} aria-describedby={titleId}>Discard</button>
+                        <button type="submit" name="intent" value="approve" disabled={busy} aria-describedby={titleId}>
+                          Approve
+                        </button>{" "}
+                        <button type="submit" name="intent" value="discard" className="danger" disabled={busy} aria-describedby={titleId}>
+                          Discard
+                        </button>
                       </Form>
                     ) : null}
                     <Form method="post">
                       <CsrfField />
                       <input type="hidden" name="scopeType" value={s.type} />
                       <input type="hidden" name="scopeId" value={s.id} />
-                      <button type="submit" name="intent" value="regenerate" className="secondary" disabled={busy || s.queued} aria-describedby={titleId}>Regenerate</button>
+                      <button type="submit" name="intent" value="regenerate" className="secondary" disabled={busy || s.queued} aria-describedby={titleId}>
+                        Regenerate
+                      </button>
                     </Form>
                   </div>
                 </article>

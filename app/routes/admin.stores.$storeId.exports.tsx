@@ -24,24 +24,42 @@ const DATES: Filter[] = [
 
 const EXPORTS: { name: string; title: string; description: string; filters: Filter[] }[] = [
   {
-    name: "reviews", title: "Reviews", description: "Every review in any status, with the reviewer's e-mail and your reply.",
-    filters: [{ name: "status", label: "Status", options: ["pending", "published", "rejected"] }, { name: "rating", label: "Rating", options: ["1", "2", "3", "4", "5"] },
-      { name: "productId", label: "Product", type: "text", hint: "Product ID, e.g. shopify-1078" }, ...DATES],
+    name: "reviews",
+    title: "Reviews",
+    description: "Every review in any status, with the reviewer's e-mail and your reply.",
+    filters: [
+      { name: "status", label: "Status", options: ["pending", "published", "rejected"] },
+      { name: "rating", label: "Rating", options: ["1", "2", "3", "4", "5"] },
+      { name: "productId", label: "Product", type: "text", hint: "Product ID, e.g. shopify-1078" },
+      ...DATES,
+    ],
   },
   {
-    name: "questions", title: "Questions", description: "Every question with its answer counts and your latest published answer.",
-    filters: [{ name: "status", label: "Status", options: ["pending", "published", "rejected"] }, { name: "productId", label: "Product", type: "text", hint: "Product ID, e.g. shopify-1078" }, ...DATES],
+    name: "questions",
+    title: "Questions",
+    description: "Every question with its answer counts and your latest published answer.",
+    filters: [
+      { name: "status", label: "Status", options: ["pending", "published", "rejected"] },
+      { name: "productId", label: "Product", type: "text", hint: "Product ID, e.g. shopify-1078" },
+      ...DATES,
+    ],
   },
   {
-    name: "loyalty_customers", title: "Loyalty customers", description: "Members and pending customers with balance, lifetime points and VIP tier.",
+    name: "loyalty_customers",
+    title: "Loyalty customers",
+    description: "Members and pending customers with balance, lifetime points and VIP tier.",
     filters: [{ name: "status", label: "Status", options: ["pending", "enrolled", "blocked"] }, ...DATES],
   },
   {
-    name: "loyalty_transactions", title: "Loyalty transactions", description: "The points ledger: earnings, redemptions and adjustments.",
+    name: "loyalty_transactions",
+    title: "Loyalty transactions",
+    description: "The points ledger: earnings, redemptions and adjustments.",
     filters: [{ name: "type", label: "Type", options: ["earning", "redemption", "adjustment"] }, { name: "loyaltyCustomerId", label: "Loyalty customer ID", type: "text" }, ...DATES],
   },
   {
-    name: "orders", title: "Orders", description: "Orders with one row per order line.",
+    name: "orders",
+    title: "Orders",
+    description: "Orders with one row per order line.",
     filters: [{ name: "status", label: "Status", options: ["ordered", "fulfilled", "cancelled"] }, ...DATES],
   },
 ];
@@ -52,8 +70,8 @@ export default function Exports() {
     <section aria-labelledby="page-title">
       <h1 id="page-title">Exports</h1>
       <p className="muted">
-        Download your data as CSV (UTF-8, opens in spreadsheet programs). Leave a filter empty to include everything. Text that starts like a formula
-        (<code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>) is written with a leading <code>'</code> so it is never run.
+        Download your data as CSV (UTF-8, opens in spreadsheet programs). Leave a filter empty to include everything. Text that starts like a formula (<code>=</code>, <code>+</code>, <code>-</code>,{" "}
+        <code>@</code>) is written with a leading <code>'</code> so it is never run.
       </p>
       {EXPORTS.map((e) => (
         <form key={e.name} method="get" action={`/admin/stores/${storeId}/exports/${e.name}.csv`} className="stack panel" aria-labelledby={`${e.name}-title`}>
@@ -68,7 +86,11 @@ export default function Exports() {
                   {f.options ? (
                     <select id={id} name={f.name} defaultValue="">
                       <option value="">Any</option>
-                      {f.options.map((o) => <option key={o} value={o}>{o}</option>)}
+                      {f.options.map((o) => (
+                        <option key={o} value={o}>
+                          {o}
+                        </option>
+                      ))}
                     </select>
                   ) : (
                     <input id={id} name={f.name} type={f.type ?? "text"} maxLength={200} placeholder={f.hint} />

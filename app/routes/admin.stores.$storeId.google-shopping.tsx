@@ -25,7 +25,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const coverage = await feeds.coverage(store.storeId, context.publicOrigin, demoProductPages);
   return {
     feedUrl: await feeds.googleProductReviewsUrl(store.storeId, context.publicOrigin),
-    totals: { reviewCount: coverage.reviewCount, acceptedCount: coverage.acceptedCount, inFeedCount: coverage.inFeedCount, products: coverage.products.length, productsLacking: coverage.productsLacking },
+    totals: {
+      reviewCount: coverage.reviewCount,
+      acceptedCount: coverage.acceptedCount,
+      inFeedCount: coverage.inFeedCount,
+      products: coverage.products.length,
+      productsLacking: coverage.productsLacking,
+    },
     products: coverage.products.slice(0, LISTED),
     maxMb: IDENTIFIERS_CSV_MAX_BYTES / 1024 / 1024,
   };
@@ -69,34 +75,56 @@ export default function GoogleShopping() {
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">Google Shopping</h1>
-      {search.get("rotated") && !result ? <p className="flash flash-ok" role="status">New feed URL made: the old one no longer works. Update it in Merchant Center.</p> : null}
-      {result && "error" in result ? <p className="flash flash-error" role="alert">{result.error}</p> : null}
-      {result && "ok" in result ? <p className="flash flash-ok" role="status">{result.ok}</p> : null}
+      {search.get("rotated") && !result ? (
+        <p className="flash flash-ok" role="status">
+          New feed URL made: the old one no longer works. Update it in Merchant Center.
+        </p>
+      ) : null}
+      {result && "error" in result ? (
+        <p className="flash flash-error" role="alert">
+          {result.error}
+        </p>
+      ) : null}
+      {result && "ok" in result ? (
+        <p className="flash flash-ok" role="status">
+          {result.ok}
+        </p>
+      ) : null}
       <p>
-        Product rating stars in Google Shopping ads and listings come from a Product Reviews feed that Merchant Center fetches on a schedule.
-        Google matches each review to a product by its identifiers: a GTIN, or the brand together with the MPN.
+        Product rating stars in Google Shopping ads and listings come from a Product Reviews feed that Merchant Center fetches on a schedule. Google matches each review to a product by its
+        identifiers: a GTIN, or the brand together with the MPN.
       </p>
 
       <h2>Product Reviews feed</h2>
       <p>In Merchant Center: Growth → Manage programs → Product ratings, then add a feed with a scheduled fetch from this address. It holds a secret: share it only with Google.</p>
-      <pre className="snippet" tabIndex={0} role="region" aria-label="Feed address"><code id="feed-url">{feedUrl}</code></pre>
+      <pre className="snippet" tabIndex={0} role="region" aria-label="Feed address">
+        <code id="feed-url">{feedUrl}</code>
+      </pre>
       <CopyButton targetId="feed-url" label="Copy feed address" />
       <Form method="post" className="inline-form">
         <CsrfField />
         <input type="hidden" name="intent" value="rotate" />
-        <button type="submit" className="secondary" disabled={busy}>Make a new feed address</button>
+        <button type="submit" className="secondary" disabled={busy}>
+          Make a new feed address
+        </button>
       </Form>
 
       <h2 id="coverage-title">What Google can take</h2>
       <p data-testid="coverage-summary">
-        Google can take <strong>{totals.acceptedCount}</strong> of {totals.reviewCount} published reviews. The feed holds {totals.inFeedCount} (every
-        published review with text, of a product with a page); {totals.productsLacking} of {totals.products} reviewed products have no GTIN and no brand
-        with MPN, so Google cannot match their reviews.
+        Google can take <strong>{totals.acceptedCount}</strong> of {totals.reviewCount} published reviews. The feed holds {totals.inFeedCount} (every published review with text, of a product with a
+        page); {totals.productsLacking} of {totals.products} reviewed products have no GTIN and no brand with MPN, so Google cannot match their reviews.
       </p>
       <table aria-labelledby="coverage-title">
-        <caption className="muted">The {Math.min(products.length, totals.products)} most reviewed products{totals.products > products.length ? ` of ${totals.products}` : ""}</caption>
+        <caption className="muted">
+          The {Math.min(products.length, totals.products)} most reviewed products{totals.products > products.length ? ` of ${totals.products}` : ""}
+        </caption>
         <thead>
-          <tr><th scope="col">Product</th><th scope="col">Published reviews</th><th scope="col">Google can take</th><th scope="col">The feed lacks</th></tr>
+          <tr>
+            <th scope="col">Product</th>
+            <th scope="col">Published reviews</th>
+            <th scope="col">Google can take</th>
+            <th scope="col">The feed lacks</th>
+          </tr>
         </thead>
         <tbody>
           {products.map((p) => (
@@ -115,20 +143,36 @@ export default function GoogleShopping() {
         <CsrfField />
         <input type="hidden" name="intent" value="import" />
         <p id="file-hint" className="muted">
-          A CSV file (at most {maxMb} MB) whose first line names the columns <code>productId</code> and any of <code>variantId</code>, <code>gtin</code>,
-          <code> mpn</code>, <code>sku</code>, <code>brand</code>; one product (empty <code>variantId</code>) or variant per line. An empty cell keeps what is stored.
-          Shopify's barcodes, SKUs and vendors arrive by webhook without this.
+          A CSV file (at most {maxMb} MB) whose first line names the columns <code>productId</code> and any of <code>variantId</code>, <code>gtin</code>,<code> mpn</code>, <code>sku</code>,{" "}
+          <code>brand</code>; one product (empty <code>variantId</code>) or variant per line. An empty cell keeps what is stored. Shopify's barcodes, SKUs and vendors arrive by webhook without this.
         </p>
         <label htmlFor="file">CSV file</label>
-        <input id="file" name="file" type="file" accept=".csv,text/csv" aria-describedby={["file-hint", fieldError ? "file-error" : undefined].filter(Boolean).join(" ")} {...(fieldError ? { "aria-invalid": true as const } : {})} />
-        {fieldError ? <p id="file-error" className="field-error">{fieldError}</p> : null}
-        <button type="submit" disabled={busy}>Import</button>
+        <input
+          id="file"
+          name="file"
+          type="file"
+          accept=".csv,text/csv"
+          aria-describedby={["file-hint", fieldError ? "file-error" : undefined].filter(Boolean).join(" ")}
+          {...(fieldError ? { "aria-invalid": true as const } : {})}
+        />
+        {fieldError ? (
+          <p id="file-error" className="field-error">
+            {fieldError}
+          </p>
+        ) : null}
+        <button type="submit" disabled={busy}>
+          Import
+        </button>
       </Form>
       {result?.lines?.length ? (
         <>
           <h3 id="refused-title">Refused lines</h3>
           <ul aria-labelledby="refused-title">
-            {result.lines.map((l) => <li key={l.line}>Line {l.line}: {l.message}</li>)}
+            {result.lines.map((l) => (
+              <li key={l.line}>
+                Line {l.line}: {l.message}
+              </li>
+            ))}
           </ul>
         </>
       ) : null}

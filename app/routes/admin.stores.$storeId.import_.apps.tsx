@@ -39,10 +39,23 @@ function readSettings(get: (name: string) => string | null): Settings | null {
 }
 
 const settingsQuery = (s: Settings, extra: Record<string, string> = {}) =>
-  new URLSearchParams({ upload: s.token, format: s.format, ...(Object.keys(s.map).length ? { map: JSON.stringify(s.map) } : {}), ...(s.skip ? { skip: "1" } : {}), ...(s.order ? { order: s.order } : {}), ...extra }).toString();
+  new URLSearchParams({
+    upload: s.token,
+    format: s.format,
+    ...(Object.keys(s.map).length ? { map: JSON.stringify(s.map) } : {}),
+    ...(s.skip ? { skip: "1" } : {}),
+    ...(s.order ? { order: s.order } : {}),
+    ...extra,
+  }).toString();
 
 /** What the page shows of a report: lists cut to LISTED entries. */
-const shown = (r: AppImportReport) => ({ ...r, badRowCount: r.badRows.length, badRows: r.badRows.slice(0, LISTED), mediaFailedCount: r.media.failed.length, media: { ...r.media, failed: r.media.failed.slice(0, LISTED) } });
+const shown = (r: AppImportReport) => ({
+  ...r,
+  badRowCount: r.badRows.length,
+  badRows: r.badRows.slice(0, LISTED),
+  mediaFailedCount: r.media.failed.length,
+  media: { ...r.media, failed: r.media.failed.slice(0, LISTED) },
+});
 type ShownReport = ReturnType<typeof shown>;
 
 /**
@@ -63,7 +76,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (!file) return { ...base, step: "upload" as const, notice: "The uploaded file is no longer kept (uploads wait a day): upload it again." };
   try {
     const report = await appImporterOf(context.services).run({
-      storeId: store.storeId, file, format: settings.format, map: settings.map, dryRun: true, skipBadRows: settings.skip, dateOrder: settings.order || undefined,
+      storeId: store.storeId,
+      file,
+      format: settings.format,
+      map: settings.map,
+      dryRun: true,
+      skipBadRows: settings.skip,
+      dateOrder: settings.order || undefined,
     });
     return { ...base, step: "preview" as const, settings, report: shown(report) };
   } catch (error) {
@@ -128,7 +147,12 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     try {
       report = await appImporterOf(context.services).run({
         // A merchant's file must not make the server fetch internal hosts: media URLs go through the outgoing-request guard (media-download.ts).
-        storeId: store.storeId, file, format: settings.format, map: settings.map, skipBadRows: settings.skip, dateOrder: settings.order || undefined,
+        storeId: store.storeId,
+        file,
+        format: settings.format,
+        map: settings.map,
+        skipBadRows: settings.skip,
+        dateOrder: settings.order || undefined,
       });
     } catch (error) {
       if (error instanceof ImportFileError) return data<ActionErrors>({ errors: { form: error.message } }, { status: 400 });
@@ -146,15 +170,46 @@ function Numbers({ report, dry }: { report: ShownReport; dry: boolean }) {
   const c = report.curation;
   return (
     <dl className="stats">
-      <div><dt>Rows read</dt><dd>{report.rowsRead}</dd></div>
-      <div><dt>{dry ? "Reviews to import" : "Reviews imported"}</dt><dd>{report.imported}</dd></div>
-      <div><dt>Already in the store</dt><dd>{report.alreadyPresent}</dd></div>
-      <div><dt>Bad rows</dt><dd>{report.badRowCount}</dd></div>
-      <div><dt>Published / pending / hidden / spam</dt><dd>{c.published} / {c.pending} / {c.hidden} / {c.spam}</dd></div>
-      <div><dt>Verified buyers</dt><dd>{report.verifiedBuyers}</dd></div>
-      <div><dt>Store replies</dt><dd>{report.replies}</dd></div>
-      <div><dt>Products matched / created</dt><dd>{report.products.matched} / {report.products.created}</dd></div>
-      <div><dt>{dry ? "Photo and video URLs (downloaded on import)" : "Photos and videos imported / failed"}</dt><dd>{dry ? report.media.found : `${report.media.imported} / ${report.mediaFailedCount}`}</dd></div>
+      <div>
+        <dt>Rows read</dt>
+        <dd>{report.rowsRead}</dd>
+      </div>
+      <div>
+        <dt>{dry ? "Reviews to import" : "Reviews imported"}</dt>
+        <dd>{report.imported}</dd>
+      </div>
+      <div>
+        <dt>Already in the store</dt>
+        <dd>{report.alreadyPresent}</dd>
+      </div>
+      <div>
+        <dt>Bad rows</dt>
+        <dd>{report.badRowCount}</dd>
+      </div>
+      <div>
+        <dt>Published / pending / hidden / spam</dt>
+        <dd>
+          {c.published} / {c.pending} / {c.hidden} / {c.spam}
+        </dd>
+      </div>
+      <div>
+        <dt>Verified buyers</dt>
+        <dd>{report.verifiedBuyers}</dd>
+      </div>
+      <div>
+        <dt>Store replies</dt>
+        <dd>{report.replies}</dd>
+      </div>
+      <div>
+        <dt>Products matched / created</dt>
+        <dd>
+          {report.products.matched} / {report.products.created}
+        </dd>
+      </div>
+      <div>
+        <dt>{dry ? "Photo and video URLs (downloaded on import)" : "Photos and videos imported / failed"}</dt>
+        <dd>{dry ? report.media.found : `${report.media.imported} / ${report.mediaFailedCount}`}</dd>
+      </div>
     </dl>
   );
 }
@@ -165,13 +220,25 @@ function Problems({ report }: { report: ShownReport }) {
       {report.badRowCount > 0 ? (
         <>
           <h3>Bad rows{report.badRowCount > report.badRows.length ? ` (first ${report.badRows.length} of ${report.badRowCount})` : ""}</h3>
-          <ul className="problems">{report.badRows.map((b) => <li key={`${b.line}-${b.reason}`}>Line {b.line}: {b.reason}</li>)}</ul>
+          <ul className="problems">
+            {report.badRows.map((b) => (
+              <li key={`${b.line}-${b.reason}`}>
+                Line {b.line}: {b.reason}
+              </li>
+            ))}
+          </ul>
         </>
       ) : null}
       {report.mediaFailedCount > 0 ? (
         <>
           <h3>Photos and videos not imported</h3>
-          <ul className="problems">{report.media.failed.map((f) => <li key={`${f.line}-${f.url}`}>Line {f.line}: {f.url}: {f.reason}</li>)}</ul>
+          <ul className="problems">
+            {report.media.failed.map((f) => (
+              <li key={`${f.line}-${f.url}`}>
+                Line {f.line}: {f.url}: {f.reason}
+              </li>
+            ))}
+          </ul>
         </>
       ) : null}
     </>
@@ -188,10 +255,14 @@ export default function ImportApps() {
     <section aria-labelledby="page-title">
       <h1 id="page-title">Import from another review app</h1>
       <p className="muted">
-        Move your reviews from Judge.me, Yotpo, Okendo, Stamped or Loox: upload the app's review export (CSV), check the preview, then import.
-        Dates, names, replies, photos, verified buyers and hidden or spam reviews are kept; e-mail addresses stay private. Importing the same file again adds nothing.
+        Move your reviews from Judge.me, Yotpo, Okendo, Stamped or Loox: upload the app's review export (CSV), check the preview, then import. Dates, names, replies, photos, verified buyers and hidden
+        or spam reviews are kept; e-mail addresses stay private. Importing the same file again adds nothing.
       </p>
-      {"notice" in page && page.notice ? <p className="flash flash-error" role="alert">{page.notice}</p> : null}
+      {"notice" in page && page.notice ? (
+        <p className="flash flash-error" role="alert">
+          {page.notice}
+        </p>
+      ) : null}
       <Flash result={errors.form ? { error: errors.form } : null} />
 
       {page.step === "upload" ? (
@@ -201,8 +272,14 @@ export default function ImportApps() {
           <div className="field">
             <label htmlFor="import-format">Review app</label>
             <select id="import-format" name="format" defaultValue="" {...invalidProps("import-format", errors.format)}>
-              <option value="" disabled>Choose the app</option>
-              {page.formats.map((f) => <option key={f.value} value={f.value}>{f.label}</option>)}
+              <option value="" disabled>
+                Choose the app
+              </option>
+              {page.formats.map((f) => (
+                <option key={f.value} value={f.value}>
+                  {f.label}
+                </option>
+              ))}
             </select>
             <FieldError id="import-format" error={errors.format} />
           </div>
@@ -214,22 +291,30 @@ export default function ImportApps() {
               <option value="mdy">Month first (January 2)</option>
             </select>
           </div>
-          <label className="choice"><input type="checkbox" name="skip" /> Skip bad rows (import the good rows of a file with errors)</label>
+          <label className="choice">
+            <input type="checkbox" name="skip" /> Skip bad rows (import the good rows of a file with errors)
+          </label>
           <div className="field">
             <label htmlFor="import-file">Export file (CSV)</label>
             <input id="import-file" type="file" name="file" accept=".csv,text/csv" {...invalidProps("import-file", errors.file)} />
             <FieldError id="import-file" error={errors.file} />
           </div>
-          <button type="submit" disabled={busy}>Upload and preview</button>
+          <button type="submit" disabled={busy}>
+            Upload and preview
+          </button>
         </Form>
       ) : null}
 
       {page.step === "preview" ? (
         <div className="stack">
           <h2>2. Preview: nothing is imported yet</h2>
-          <p>{FORMAT_NAMES[page.settings.format]} export. <Link to=".">Upload another file</Link></p>
+          <p>
+            {FORMAT_NAMES[page.settings.format]} export. <Link to=".">Upload another file</Link>
+          </p>
           {"fileError" in page && page.fileError ? (
-            <p className="flash flash-error" role="alert">{page.fileError}</p>
+            <p className="flash flash-error" role="alert">
+              {page.fileError}
+            </p>
           ) : null}
           {"report" in page && page.report ? <Numbers report={page.report} dry /> : null}
           {"report" in page && page.report ? (
@@ -244,16 +329,28 @@ export default function ImportApps() {
               <input type="hidden" name="order" value={page.settings.order} />
               <div className="table-wrap">
                 <table>
-                  <thead><tr><th scope="col">Column</th><th scope="col">Field</th><th scope="col">Note</th></tr></thead>
+                  <thead>
+                    <tr>
+                      <th scope="col">Column</th>
+                      <th scope="col">Field</th>
+                      <th scope="col">Note</th>
+                    </tr>
+                  </thead>
                   <tbody>
                     {page.report.columns.map((c) => (
                       <tr key={c.index}>
-                        <th scope="row"><label htmlFor={`field-${c.index}`}>{c.column || "(unnamed)"}</label></th>
+                        <th scope="row">
+                          <label htmlFor={`field-${c.index}`}>{c.column || "(unnamed)"}</label>
+                        </th>
                         <td>
                           <input type="hidden" name={`column-${c.index}`} value={c.column} />
                           <select id={`field-${c.index}`} name={`field-${c.index}`} defaultValue={c.field ?? ""}>
                             <option value="">Ignore</option>
-                            {page.fields.map((f) => <option key={f.value} value={f.value}>{f.label}</option>)}
+                            {page.fields.map((f) => (
+                              <option key={f.value} value={f.value}>
+                                {f.label}
+                              </option>
+                            ))}
                           </select>
                         </td>
                         <td>{c.note}</td>
@@ -262,8 +359,12 @@ export default function ImportApps() {
                   </tbody>
                 </table>
               </div>
-              <label className="choice"><input type="checkbox" name="skip" defaultChecked={page.settings.skip} /> Skip bad rows</label>
-              <button type="submit" className="secondary" disabled={busy}>Update preview</button>
+              <label className="choice">
+                <input type="checkbox" name="skip" defaultChecked={page.settings.skip} /> Skip bad rows
+              </label>
+              <button type="submit" className="secondary" disabled={busy}>
+                Update preview
+              </button>
             </Form>
           ) : null}
           {"report" in page && page.report ? <Problems report={page.report} /> : null}
@@ -278,7 +379,9 @@ export default function ImportApps() {
               <input type="hidden" name="order" value={page.settings.order} />
               {page.settings.skip ? <input type="hidden" name="skip" value="1" /> : null}
               {page.report.badRowCount > 0 && !page.settings.skip ? (
-                <p className="flash flash-error" role="alert">This file has {page.report.badRowCount} bad rows: nothing will be imported until they are fixed or skipped (tick "Skip bad rows" and update the preview).</p>
+                <p className="flash flash-error" role="alert">
+                  This file has {page.report.badRowCount} bad rows: nothing will be imported until they are fixed or skipped (tick "Skip bad rows" and update the preview).
+                </p>
               ) : null}
               <button type="submit" disabled={busy || page.report.imported === 0 || (page.report.badRowCount > 0 && !page.settings.skip)}>
                 Import {page.report.imported} reviews
@@ -291,10 +394,14 @@ export default function ImportApps() {
       {page.step === "done" ? (
         <div className="stack">
           <h2>Import finished</h2>
-          <p className="flash flash-ok" role="status">{page.report.imported} reviews imported from {FORMAT_NAMES[page.settings.format]}.</p>
+          <p className="flash flash-ok" role="status">
+            {page.report.imported} reviews imported from {FORMAT_NAMES[page.settings.format]}.
+          </p>
           <Numbers report={page.report} dry={false} />
           <Problems report={page.report} />
-          <p><Link to=".">Import another file</Link></p>
+          <p>
+            <Link to=".">Import another file</Link>
+          </p>
         </div>
       ) : null}
     </section>

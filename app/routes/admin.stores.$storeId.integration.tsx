@@ -18,7 +18,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return {
     store: { storeId: store.storeId, platform: store.platform },
     snippet: widgetSnippet({
-      origin: context.publicOrigin, storeId: store.storeId, productKey: `${store.platform}-${top?.productId ?? "PRODUCT_ID"}`,
+      origin: context.publicOrigin,
+      storeId: store.storeId,
+      productKey: `${store.platform}-${top?.productId ?? "PRODUCT_ID"}`,
       shown,
     }),
     carousel: shown.reviews ? carouselSnippet({ origin: context.publicOrigin, storeId: store.storeId }) : null,
@@ -41,7 +43,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     return { ok: `API key “${info.name}” created.`, createdKey: key };
   }
   if (intent === "revoke") {
-    if (!await context.services.apiKeys.revoke(store.storeId, field(form, "apiKeyId"))) return data({ error: "API key not found (or already revoked)." }, { status: 404 });
+    if (!(await context.services.apiKeys.revoke(store.storeId, field(form, "apiKeyId")))) return data({ error: "API key not found (or already revoked)." }, { status: 404 });
     return { ok: "API key revoked. Requests with it now answer 401." };
   }
   return data({ error: `Unknown action ${JSON.stringify(intent)}.` }, { status: 400 });
@@ -59,28 +61,48 @@ export default function Integration() {
       <Flash result={result} />
 
       <h2>Widgets on your store</h2>
-      <p>Paste this into your theme: the script and the <code>&lt;style&gt;</code> once per page (in the <code>&lt;head&gt;</code> or before the widgets), each element where that widget goes. Replace the product ID with each product's ID (<code>{store.platform}-</code> followed by your platform's product ID). The style reserves each widget's space while it loads, so your page does not shift. Widgets you turned off on the <Link to={`/admin/stores/${store.storeId}/widgets`}>Widgets</Link> page are left out.</p>
-      <pre className="snippet" tabIndex={0} role="region" aria-label="Widget snippet"><code id="widget-snippet">{snippet}</code></pre>
+      <p>
+        Paste this into your theme: the script and the <code>&lt;style&gt;</code> once per page (in the <code>&lt;head&gt;</code> or before the widgets), each element where that widget goes. Replace
+        the product ID with each product's ID (<code>{store.platform}-</code> followed by your platform's product ID). The style reserves each widget's space while it loads, so your page does not
+        shift. Widgets you turned off on the <Link to={`/admin/stores/${store.storeId}/widgets`}>Widgets</Link> page are left out.
+      </p>
+      <pre className="snippet" tabIndex={0} role="region" aria-label="Widget snippet">
+        <code id="widget-snippet">{snippet}</code>
+      </pre>
       <CopyButton targetId="widget-snippet" label="Copy snippet" />
-      <p className="muted">Store ID: <code>{store.storeId}</code></p>
+      <p className="muted">
+        Store ID: <code>{store.storeId}</code>
+      </p>
       {carousel ? (
         <>
           <h3>Reviews carousel for your home or collection pages</h3>
-          <p>Your newest reviews of 4 and 5 stars from every product, one at a time, with buttons, arrow keys and swipe. Add <code>autoplay</code> to move on every 6 seconds (paused while shoppers point at it or use it, never for shoppers who ask for reduced motion), <code>with-media</code> for reviews with photos only, or <code>group-id</code> for one collection (see docs/widgets.md).</p>
-          <pre className="snippet" tabIndex={0} role="region" aria-label="Reviews carousel snippet"><code id="carousel-snippet">{carousel}</code></pre>
+          <p>
+            Your newest reviews of 4 and 5 stars from every product, one at a time, with buttons, arrow keys and swipe. Add <code>autoplay</code> to move on every 6 seconds (paused while shoppers
+            point at it or use it, never for shoppers who ask for reduced motion), <code>with-media</code> for reviews with photos only, or <code>group-id</code> for one collection (see
+            docs/widgets.md).
+          </p>
+          <pre className="snippet" tabIndex={0} role="region" aria-label="Reviews carousel snippet">
+            <code id="carousel-snippet">{carousel}</code>
+          </pre>
           <CopyButton targetId="carousel-snippet" label="Copy carousel snippet" />
         </>
       ) : null}
 
       <h2>Shop platform</h2>
-      <p>Orders and products arrive as webhooks from your shop: <a href={`/admin/stores/${store.storeId}/platform`}>connect your shop platform</a> (shop domain, app secret and the webhook addresses).</p>
+      <p>
+        Orders and products arrive as webhooks from your shop: <a href={`/admin/stores/${store.storeId}/platform`}>connect your shop platform</a> (shop domain, app secret and the webhook addresses).
+      </p>
 
       <h2 id="api-keys">API keys</h2>
       <p>API keys let your systems read survey responses from the enterprise API (HTTP Basic: user name = store ID, password = key).</p>
       {createdKey ? (
         <div className="panel key-once" role="status">
-          <p><strong>Copy this key now: it is shown only once.</strong></p>
-          <pre className="snippet" tabIndex={0} role="region" aria-label="New API key"><code id="new-key">{createdKey}</code></pre>
+          <p>
+            <strong>Copy this key now: it is shown only once.</strong>
+          </p>
+          <pre className="snippet" tabIndex={0} role="region" aria-label="New API key">
+            <code id="new-key">{createdKey}</code>
+          </pre>
           <CopyButton targetId="new-key" label="Copy key" />
         </div>
       ) : null}
@@ -102,13 +124,21 @@ export default function Integration() {
           <table>
             <caption className="visually-hidden">API keys of this store</caption>
             <thead>
-              <tr><th scope="col">Name</th><th scope="col">Starts with</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th></tr>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Starts with</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">State</th>
+              </tr>
             </thead>
             <tbody>
               {keys.map((k) => (
                 <tr key={k.apiKeyId}>
                   <th scope="row">{k.name}</th>
-                  <td><code>{k.keyPrefix}…</code></td>
+                  <td>
+                    <code>{k.keyPrefix}…</code>
+                  </td>
                   <td>{day(k.dateCreated)}</td>
                   <td>{day(k.dateLastUsed)}</td>
                   <td>
@@ -121,7 +151,9 @@ export default function Integration() {
                         <CsrfField />
                         <input type="hidden" name="intent" value="revoke" />
                         <input type="hidden" name="apiKeyId" value={k.apiKeyId} />
-                        <button type="submit" className="danger" aria-label={`Revoke ${k.name}`}>Revoke</button>
+                        <button type="submit" className="danger" aria-label={`Revoke ${k.name}`}>
+                          Revoke
+                        </button>
                       </Form>
                     )}
                   </td>

@@ -22,10 +22,15 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { session, store } = await requireStore(request, context, params.storeId);
   const { flash, headers } = await readFlash(request, context);
   const { klaviyo } = context.services;
-  return data({
-    flash, isOwner: isOwner(session, store.storeId, "marketing"),
-    keyHint: await klaviyo.keyHint(store.storeId), log: await klaviyo.log(store.storeId, LOG_ROWS),
-  }, { headers });
+  return data(
+    {
+      flash,
+      isOwner: isOwner(session, store.storeId, "marketing"),
+      keyHint: await klaviyo.keyHint(store.storeId),
+      log: await klaviyo.log(store.storeId, LOG_ROWS),
+    },
+    { headers },
+  );
 }
 
 type ActionResult = { error?: string; fieldError?: string };
@@ -59,12 +64,18 @@ export default function Klaviyo() {
       <h1 id="page-title">Klaviyo</h1>
       <Flash result={result?.error ? result : flash} />
       <p>
-        With a Klaviyo private API key, Chorus sends Klaviyo an event when a shopper submits a review or a question, earns loyalty points, redeems a
-        reward, changes VIP tier, answers a survey or unsubscribes from review requests, and keeps their points balance, VIP tier and last review date
-        on their Klaviyo profile. Use them in flows, for example to thank a 5-star reviewer or remind a shopper of their points.
+        With a Klaviyo private API key, Chorus sends Klaviyo an event when a shopper submits a review or a question, earns loyalty points, redeems a reward, changes VIP tier, answers a survey or
+        unsubscribes from review requests, and keeps their points balance, VIP tier and last review date on their Klaviyo profile. Use them in flows, for example to thank a 5-star reviewer or remind a
+        shopper of their points.
       </p>
       <p data-testid="klaviyo-status" role="status">
-        {keyHint ? <>Connected with the private API key ending in <code>{keyHint}</code>.</> : "Not connected."}
+        {keyHint ? (
+          <>
+            Connected with the private API key ending in <code>{keyHint}</code>.
+          </>
+        ) : (
+          "Not connected."
+        )}
       </p>
 
       {isOwner ? (
@@ -74,20 +85,31 @@ export default function Klaviyo() {
             <CsrfField />
             <input type="hidden" name="intent" value="connect" />
             <p id="key-hint" className="muted">
-              In Klaviyo: Settings → API keys → Create Private API Key, with write access to Events, Profiles and Data Privacy. The key is stored
-              encrypted and never shown again.
+              In Klaviyo: Settings → API keys → Create Private API Key, with write access to Events, Profiles and Data Privacy. The key is stored encrypted and never shown again.
             </p>
             <label htmlFor="privateApiKey">Private API key</label>
-            <input id="privateApiKey" name="privateApiKey" type="password" autoComplete="off" spellCheck={false} placeholder="pk_…"
-              aria-describedby={result?.fieldError ? "key-hint privateApiKey-error" : "key-hint"} aria-invalid={result?.fieldError ? true : undefined} />
+            <input
+              id="privateApiKey"
+              name="privateApiKey"
+              type="password"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="pk_…"
+              aria-describedby={result?.fieldError ? "key-hint privateApiKey-error" : "key-hint"}
+              aria-invalid={result?.fieldError ? true : undefined}
+            />
             <FieldError id="privateApiKey" error={result?.fieldError} />
-            <button type="submit" disabled={busy}>{keyHint ? "Save key" : "Connect"}</button>
+            <button type="submit" disabled={busy}>
+              {keyHint ? "Save key" : "Connect"}
+            </button>
           </Form>
           {keyHint ? (
             <Form method="post" className="inline-form">
               <CsrfField />
               <input type="hidden" name="intent" value="disconnect" />
-              <button type="submit" className="danger" disabled={busy}>Disconnect Klaviyo</button>
+              <button type="submit" className="danger" disabled={busy}>
+                Disconnect Klaviyo
+              </button>
             </Form>
           ) : null}
         </>
@@ -96,12 +118,21 @@ export default function Klaviyo() {
       )}
 
       <h2 id="log-title">Delivery log</h2>
-      {log.length === 0 ? <p className="empty">Nothing sent to Klaviyo yet.</p> : (
+      {log.length === 0 ? (
+        <p className="empty">Nothing sent to Klaviyo yet.</p>
+      ) : (
         <div className="table-wrap">
           <table aria-labelledby="log-title">
             <caption className="muted">The last {LOG_ROWS} calls at most, newest first. Failed calls are retried with growing waits for about two days.</caption>
             <thead>
-              <tr><th scope="col">Call</th><th scope="col">Shopper</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col">Created</th></tr>
+              <tr>
+                <th scope="col">Call</th>
+                <th scope="col">Shopper</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Last answer</th>
+                <th scope="col">Created</th>
+              </tr>
             </thead>
             <tbody>
               {log.map((l) => (
@@ -110,10 +141,23 @@ export default function Klaviyo() {
                   <td>{l.email.startsWith("sha256:") ? "(erased)" : l.email}</td>
                   <td>
                     <span className={BADGE[l.status] ?? "badge badge-pending"}>{l.status}</span>
-                    {l.nextAttempt && l.attempts > 0 ? <><br /><span className="muted">next try {when(l.nextAttempt)}</span></> : null}
+                    {l.nextAttempt && l.attempts > 0 ? (
+                      <>
+                        <br />
+                        <span className="muted">next try {when(l.nextAttempt)}</span>
+                      </>
+                    ) : null}
                   </td>
                   <td>{l.attempts}</td>
-                  <td>{l.lastStatusCode ?? (l.attempts ? "none" : "")}{l.lastError ? <><br /><span className="muted">{l.lastError}</span></> : null}</td>
+                  <td>
+                    {l.lastStatusCode ?? (l.attempts ? "none" : "")}
+                    {l.lastError ? (
+                      <>
+                        <br />
+                        <span className="muted">{l.lastError}</span>
+                      </>
+                    ) : null}
+                  </td>
                   <td>{when(l.created)}</td>
                 </tr>
               ))}

@@ -8,8 +8,18 @@ import { Flash, LiveFlash } from "~/components/Flash";
 import { adminHeaders, field, requireStore, requireStoreAction } from "~/lib/admin.server";
 import { readFlash, redirectWithFlash } from "~/lib/flash.server";
 import {
-  EARNING_RULE_TYPES, REDEMPTION_RULE_TYPES, earningRuleEdit, earningRuleInput, fieldErrors, formValues, invalid, legalPoliciesForm, parseForm, redemptionRuleInput,
-  serviceFailure, vipTierInput,
+  EARNING_RULE_TYPES,
+  REDEMPTION_RULE_TYPES,
+  earningRuleEdit,
+  earningRuleInput,
+  fieldErrors,
+  formValues,
+  invalid,
+  legalPoliciesForm,
+  parseForm,
+  redemptionRuleInput,
+  serviceFailure,
+  vipTierInput,
   type FormFailure,
 } from "~/lib/loyalty-admin.server";
 
@@ -25,20 +35,37 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const p = await context.services.loyalty.adminProgram(store.storeId);
   // Why rewards cannot be redeemed yet, said before a redemption rule is turned on (docs/loyalty.md "Rewards at checkout").
   const target = await context.services.platformRewards.target(store.storeId);
-  return data({
-    storeId: store.storeId,
-    flash,
-    rewardPlatform: target.platform === null ? { platform: null, description: target.description } : { platform: target.platform, description: null },
-    enabled: status.enabled,
-    earningTypes: EARNING_RULE_TYPES,
-    redemptionTypes: REDEMPTION_RULE_TYPES,
-    program: {
-      earningRules: p.earningRules.map((r) => ({ id: r.earning_rule_id, type: r.type, name: r.name, points: r.points, perUnit: r.points_per_currency_unit, enabled: r.enabled === 1 })),
-      redemptionRules: p.redemptionRules.map((r) => ({ id: r.redemption_rule_id, type: r.type, name: r.name, pointsCost: r.points_cost, reward: r.reward_description, value: r.reward_value, enabled: r.enabled === 1 })),
-      vipTiers: p.vipTiers.map((t) => ({ id: t.vip_tier_id, name: t.name, threshold: t.points_threshold, multiplier: t.points_multiplier, perks: t.perks_json ? (JSON.parse(t.perks_json) as string[]) : [] })),
-      legal: p.legalPolicies,
+  return data(
+    {
+      storeId: store.storeId,
+      flash,
+      rewardPlatform: target.platform === null ? { platform: null, description: target.description } : { platform: target.platform, description: null },
+      enabled: status.enabled,
+      earningTypes: EARNING_RULE_TYPES,
+      redemptionTypes: REDEMPTION_RULE_TYPES,
+      program: {
+        earningRules: p.earningRules.map((r) => ({ id: r.earning_rule_id, type: r.type, name: r.name, points: r.points, perUnit: r.points_per_currency_unit, enabled: r.enabled === 1 })),
+        redemptionRules: p.redemptionRules.map((r) => ({
+          id: r.redemption_rule_id,
+          type: r.type,
+          name: r.name,
+          pointsCost: r.points_cost,
+          reward: r.reward_description,
+          value: r.reward_value,
+          enabled: r.enabled === 1,
+        })),
+        vipTiers: p.vipTiers.map((t) => ({
+          id: t.vip_tier_id,
+          name: t.name,
+          threshold: t.points_threshold,
+          multiplier: t.points_multiplier,
+          perks: t.perks_json ? (JSON.parse(t.perks_json) as string[]) : [],
+        })),
+        legal: p.legalPolicies,
+      },
     },
-  }, { headers });
+    { headers },
+  );
 }
 
 const EARNING_FIELDS = ["type", "name", "points", "pointsPerCurrencyUnit", "enabled"] as const;
@@ -47,8 +74,11 @@ const TIER_FIELDS = ["name", "pointsThreshold", "pointsMultiplier", "perks"] as 
 const LEGAL_FIELDS = ["buttonText", "policyHtml", "policyTemplate", "termsUrl", "privacyUrl"] as const;
 /** The legal policies form's field names → the names of `legalPoliciesForm` (and the API). */
 const LEGAL_NAMES = {
-  buttonText: "acceptTermsAndJoinProgramButtonText", policyHtml: "policySentenceHtml", policyTemplate: "policySentenceTemplate",
-  termsUrl: "termsAndConditionsUrl", privacyUrl: "privacyPolicyUrl",
+  buttonText: "acceptTermsAndJoinProgramButtonText",
+  policyHtml: "policySentenceHtml",
+  policyTemplate: "policySentenceTemplate",
+  termsUrl: "termsAndConditionsUrl",
+  privacyUrl: "privacyPolicyUrl",
 } as const;
 
 /**
@@ -126,10 +156,15 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         }
         const before = (await loyalty.adminLegalPolicies(storeId)).version;
         const after = await loyalty.editLegalPolicies(storeId, {
-          acceptTermsAndJoinProgramButtonText: values.buttonText, policySentenceHtml: String(form.get("policyHtml") ?? ""),
-          policySentenceTemplate: values.policyTemplate, privacyPolicyUrl: values.privacyUrl, termsAndConditionsUrl: values.termsUrl,
+          acceptTermsAndJoinProgramButtonText: values.buttonText,
+          policySentenceHtml: String(form.get("policyHtml") ?? ""),
+          policySentenceTemplate: values.policyTemplate,
+          privacyPolicyUrl: values.privacyUrl,
+          termsAndConditionsUrl: values.termsUrl,
         });
-        return done(after.version === before ? "Nothing changed: the legal policies keep their version." : `Legal policies saved as version ${after.version}. Shoppers accept this version when they join.`);
+        return done(
+          after.version === before ? "Nothing changed: the legal policies keep their version." : `Legal policies saved as version ${after.version}. Shoppers accept this version when they join.`,
+        );
       }
       default:
         return data<FormFailure>({ formId, error: `Unknown action ${JSON.stringify(intent)}.`, errors: {}, values }, { status: 400 });
@@ -140,8 +175,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 const TYPE_LABELS: Record<string, string> = {
-  "sign-up": "Sign-up", "points-per-spend": "Points per currency unit spent", review: "Review", "review-with-media": "Review with photos or video", birthday: "Birthday",
-  "fixed-amount-coupon": "Fixed-amount coupon", "percentage-coupon": "Percentage coupon", "free-shipping": "Free shipping",
+  "sign-up": "Sign-up",
+  "points-per-spend": "Points per currency unit spent",
+  review: "Review",
+  "review-with-media": "Review with photos or video",
+  birthday: "Birthday",
+  "fixed-amount-coupon": "Fixed-amount coupon",
+  "percentage-coupon": "Percentage coupon",
+  "free-shipping": "Free shipping",
 };
 
 /**
@@ -161,7 +202,9 @@ export default function Loyalty() {
       <section aria-labelledby="page-title">
         <h1 id="page-title">Loyalty</h1>
         <Flash result={failure ?? flash} />
-        <p className="empty">This store has no loyalty program yet. <Link to={setupUrl}>Set up the loyalty program</Link></p>
+        <p className="empty">
+          This store has no loyalty program yet. <Link to={setupUrl}>Set up the loyalty program</Link>
+        </p>
       </section>
     );
   }
@@ -180,7 +223,9 @@ export default function Loyalty() {
       <CsrfField />
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="id" value={id} />
-      <button type="submit" className="secondary" disabled={busy} aria-label={`Save ${label}`}>Save</button>
+      <button type="submit" className="secondary" disabled={busy} aria-label={`Save ${label}`}>
+        Save
+      </button>
     </Form>
   );
   const removeForm = (intent: string, id: string, label: string): ReactNode => (
@@ -188,45 +233,97 @@ export default function Loyalty() {
       <CsrfField />
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="id" value={id} />
-      <button type="submit" className="danger" disabled={busy} aria-label={`Remove ${label}`}>Remove</button>
+      <button type="submit" className="danger" disabled={busy} aria-label={`Remove ${label}`}>
+        Remove
+      </button>
     </Form>
   );
-  const addFailure = (formId: string) => (failure?.formId === formId ? <p className="flash flash-error" role="alert">{failure.error}</p> : null);
+  const addFailure = (formId: string) =>
+    failure?.formId === formId ? (
+      <p className="flash flash-error" role="alert">
+        {failure.error}
+      </p>
+    ) : null;
   const pageFailure = failure && !failure.formId.endsWith("-new") ? failure : null;
 
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">Loyalty</h1>
       <LiveFlash result={pageFailure ?? (failure ? null : flash)} />
-      {!enabled ? <p className="notice">The loyalty program is off: shoppers do not see it. <Link to={setupUrl}>Turn it on</Link></p> : null}
+      {!enabled ? (
+        <p className="notice">
+          The loyalty program is off: shoppers do not see it. <Link to={setupUrl}>Turn it on</Link>
+        </p>
+      ) : null}
       <p>
-        <Link to={setupUrl}>Program set-up: on or off, platform secret</Link>{" · "}
-        <Link to={`/admin/stores/${storeId}/loyalty/customers`}>Customers: status, points, block, adjust points</Link>{" · "}
-        <Link to={`/admin/stores/${storeId}/loyalty/lifecycle`}>Points lifecycle: time zone, expiry, return window, tiers</Link>{" · "}
+        <Link to={setupUrl}>Program set-up: on or off, platform secret</Link>
+        {" · "}
+        <Link to={`/admin/stores/${storeId}/loyalty/customers`}>Customers: status, points, block, adjust points</Link>
+        {" · "}
+        <Link to={`/admin/stores/${storeId}/loyalty/lifecycle`}>Points lifecycle: time zone, expiry, return window, tiers</Link>
+        {" · "}
         <Link to={`/admin/stores/${storeId}/loyalty/referrals`}>Referral program: friend discount, sender reward</Link>
       </p>
 
       <h2 id="earning">Earning rules</h2>
-      {program.earningRules.length === 0 ? <p className="empty">No earning rules yet: add one below.</p> : (
+      {program.earningRules.length === 0 ? (
+        <p className="empty">No earning rules yet: add one below.</p>
+      ) : (
         <div className="table-wrap">
           <table aria-labelledby="earning">
             <caption className="visually-hidden">Earning rules: how customers earn points</caption>
-            <thead><tr><th scope="col">Type</th><th scope="col">Name</th><th scope="col">Points</th><th scope="col">Points per currency unit</th><th scope="col">Enabled</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Type</th>
+                <th scope="col">Name</th>
+                <th scope="col">Points</th>
+                <th scope="col">Points per currency unit</th>
+                <th scope="col">Enabled</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {program.earningRules.map((r) => {
                 const f = `er-${r.id}`;
                 return (
                   <tr key={r.id}>
-                    <th scope="row">{TYPE_LABELS[r.type] ?? r.type}<input type="hidden" form={f} name="type" value={r.type} /></th>
-                    <td><input {...cell(f, "name", `Name of ${r.name}`)} required maxLength={120} defaultValue={valueOf(f, "name", r.name)} />{err(f, "name")}</td>
-                    <td><input {...cell(f, "points", `Points for ${r.name}`)} type="number" min={0} step={1} required defaultValue={valueOf(f, "points", r.points)} />{err(f, "points")}</td>
+                    <th scope="row">
+                      {TYPE_LABELS[r.type] ?? r.type}
+                      <input type="hidden" form={f} name="type" value={r.type} />
+                    </th>
+                    <td>
+                      <input {...cell(f, "name", `Name of ${r.name}`)} required maxLength={120} defaultValue={valueOf(f, "name", r.name)} />
+                      {err(f, "name")}
+                    </td>
+                    <td>
+                      <input {...cell(f, "points", `Points for ${r.name}`)} type="number" min={0} step={1} required defaultValue={valueOf(f, "points", r.points)} />
+                      {err(f, "points")}
+                    </td>
                     <td>
                       {r.type === "points-per-spend" ? (
-                        <><input {...cell(f, "pointsPerCurrencyUnit", `Points per currency unit for ${r.name}`)} type="number" min={0} step="any" required defaultValue={valueOf(f, "pointsPerCurrencyUnit", r.perUnit ?? 0)} />{err(f, "pointsPerCurrencyUnit")}</>
-                      ) : <span className="muted">–</span>}
+                        <>
+                          <input
+                            {...cell(f, "pointsPerCurrencyUnit", `Points per currency unit for ${r.name}`)}
+                            type="number"
+                            min={0}
+                            step="any"
+                            required
+                            defaultValue={valueOf(f, "pointsPerCurrencyUnit", r.perUnit ?? 0)}
+                          />
+                          {err(f, "pointsPerCurrencyUnit")}
+                        </>
+                      ) : (
+                        <span className="muted">–</span>
+                      )}
                     </td>
-                    <td><input form={f} type="checkbox" name="enabled" defaultChecked={r.enabled} aria-label={`${r.name} enabled`} /></td>
-                    <td className="actions">{rowForm(f, "earning-rule", r.id, r.name)} {removeForm("remove-earning-rule", r.id, r.name)}</td>
+                    <td>
+                      <input form={f} type="checkbox" name="enabled" defaultChecked={r.enabled} aria-label={`${r.name} enabled`} />
+                    </td>
+                    <td className="actions">
+                      {rowForm(f, "earning-rule", r.id, r.name)} {removeForm("remove-earning-rule", r.id, r.name)}
+                    </td>
                   </tr>
                 );
               })}
@@ -242,53 +339,118 @@ export default function Loyalty() {
           <input type="hidden" name="intent" value="add-earning-rule" />
           <label htmlFor="er-new-type">Type</label>
           <select id="er-new-type" name="type" defaultValue={valueOf("er-new", "type", freeEarningTypes[0])} {...invalidProps("er-new-type", errorOf("er-new", "type"))}>
-            {freeEarningTypes.map((t) => <option key={t} value={t}>{TYPE_LABELS[t]}</option>)}
+            {freeEarningTypes.map((t) => (
+              <option key={t} value={t}>
+                {TYPE_LABELS[t]}
+              </option>
+            ))}
           </select>
           {err("er-new", "type")}
           <label htmlFor="er-new-name">Name shown to shoppers</label>
           <input id="er-new-name" name="name" maxLength={120} required defaultValue={valueOf("er-new", "name", "")} {...invalidProps("er-new-name", errorOf("er-new", "name"))} />
           {err("er-new", "name")}
           <label htmlFor="er-new-points">Points</label>
-          <input id="er-new-points" name="points" type="number" min={0} step={1} required defaultValue={valueOf("er-new", "points", "")} {...invalidProps("er-new-points", errorOf("er-new", "points"))} />
+          <input
+            id="er-new-points"
+            name="points"
+            type="number"
+            min={0}
+            step={1}
+            required
+            defaultValue={valueOf("er-new", "points", "")}
+            {...invalidProps("er-new-points", errorOf("er-new", "points"))}
+          />
           {err("er-new", "points")}
           <label htmlFor="er-new-pointsPerCurrencyUnit">Points per currency unit spent (points-per-spend rules only)</label>
-          <input id="er-new-pointsPerCurrencyUnit" name="pointsPerCurrencyUnit" type="number" min={0} step="any" defaultValue={valueOf("er-new", "pointsPerCurrencyUnit", "")} {...invalidProps("er-new-pointsPerCurrencyUnit", errorOf("er-new", "pointsPerCurrencyUnit"))} />
+          <input
+            id="er-new-pointsPerCurrencyUnit"
+            name="pointsPerCurrencyUnit"
+            type="number"
+            min={0}
+            step="any"
+            defaultValue={valueOf("er-new", "pointsPerCurrencyUnit", "")}
+            {...invalidProps("er-new-pointsPerCurrencyUnit", errorOf("er-new", "pointsPerCurrencyUnit"))}
+          />
           {err("er-new", "pointsPerCurrencyUnit")}
-          <label className="choice"><input type="checkbox" name="enabled" defaultChecked /> Enabled</label>
-          <button type="submit" disabled={busy}>Add earning rule</button>
+          <label className="choice">
+            <input type="checkbox" name="enabled" defaultChecked /> Enabled
+          </label>
+          <button type="submit" disabled={busy}>
+            Add earning rule
+          </button>
         </Form>
       ) : null}
 
       <h2 id="redemption">Redemption rules</h2>
       {rewardPlatform?.platform === null ? (
         <p className="notice" data-testid="reward-platform-missing">
-          Shoppers cannot redeem rewards yet: {rewardPlatform.description.replace(/^Rewards cannot be created right now: /, "").replace(/ Please try again later\.$/, "")} Each reward is created at the shop before its code is shown, so connect it
-          on the <Link to={`/admin/stores/${storeId}/platform`}>Shop platform</Link> page first.
+          Shoppers cannot redeem rewards yet: {rewardPlatform.description.replace(/^Rewards cannot be created right now: /, "").replace(/ Please try again later\.$/, "")} Each reward is created at the
+          shop before its code is shown, so connect it on the <Link to={`/admin/stores/${storeId}/platform`}>Shop platform</Link> page first.
         </p>
       ) : rewardPlatform?.platform === "demo" ? (
-        <p className="notice" data-testid="reward-platform-demo">Rewards use the built-in <strong>demo platform</strong>: their codes are listed on the <Link to={`/admin/stores/${storeId}/platform`}>Shop platform</Link> page and work at no real checkout.</p>
+        <p className="notice" data-testid="reward-platform-demo">
+          Rewards use the built-in <strong>demo platform</strong>: their codes are listed on the <Link to={`/admin/stores/${storeId}/platform`}>Shop platform</Link> page and work at no real checkout.
+        </p>
       ) : null}
-      {program.redemptionRules.length === 0 ? <p className="empty">No redemption rules yet: add one below.</p> : (
+      {program.redemptionRules.length === 0 ? (
+        <p className="empty">No redemption rules yet: add one below.</p>
+      ) : (
         <div className="table-wrap">
           <table aria-labelledby="redemption">
             <caption className="visually-hidden">Redemption rules: rewards customers buy with points</caption>
-            <thead><tr><th scope="col">Type</th><th scope="col">Name</th><th scope="col">Points cost</th><th scope="col">Reward description</th><th scope="col">Reward value</th><th scope="col">Enabled</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Type</th>
+                <th scope="col">Name</th>
+                <th scope="col">Points cost</th>
+                <th scope="col">Reward description</th>
+                <th scope="col">Reward value</th>
+                <th scope="col">Enabled</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {program.redemptionRules.map((r) => {
                 const f = `rr-${r.id}`;
                 return (
                   <tr key={r.id}>
-                    <th scope="row">{TYPE_LABELS[r.type] ?? r.type}<input type="hidden" form={f} name="type" value={r.type} /></th>
-                    <td><input {...cell(f, "name", `Name of ${r.name}`)} required maxLength={120} defaultValue={valueOf(f, "name", r.name)} />{err(f, "name")}</td>
-                    <td><input {...cell(f, "pointsCost", `Points cost of ${r.name}`)} type="number" min={1} step={1} required defaultValue={valueOf(f, "pointsCost", r.pointsCost)} />{err(f, "pointsCost")}</td>
-                    <td><input {...cell(f, "rewardDescription", `Reward description of ${r.name}`)} required maxLength={200} defaultValue={valueOf(f, "rewardDescription", r.reward)} />{err(f, "rewardDescription")}</td>
+                    <th scope="row">
+                      {TYPE_LABELS[r.type] ?? r.type}
+                      <input type="hidden" form={f} name="type" value={r.type} />
+                    </th>
                     <td>
-                      {r.type === "free-shipping" ? <><input type="hidden" form={f} name="rewardValue" value="0" /><span className="muted">–</span></> : (
-                        <><input {...cell(f, "rewardValue", `Reward value of ${r.name}`)} type="number" min={0} step="any" required defaultValue={valueOf(f, "rewardValue", r.value)} />{err(f, "rewardValue")}</>
+                      <input {...cell(f, "name", `Name of ${r.name}`)} required maxLength={120} defaultValue={valueOf(f, "name", r.name)} />
+                      {err(f, "name")}
+                    </td>
+                    <td>
+                      <input {...cell(f, "pointsCost", `Points cost of ${r.name}`)} type="number" min={1} step={1} required defaultValue={valueOf(f, "pointsCost", r.pointsCost)} />
+                      {err(f, "pointsCost")}
+                    </td>
+                    <td>
+                      <input {...cell(f, "rewardDescription", `Reward description of ${r.name}`)} required maxLength={200} defaultValue={valueOf(f, "rewardDescription", r.reward)} />
+                      {err(f, "rewardDescription")}
+                    </td>
+                    <td>
+                      {r.type === "free-shipping" ? (
+                        <>
+                          <input type="hidden" form={f} name="rewardValue" value="0" />
+                          <span className="muted">–</span>
+                        </>
+                      ) : (
+                        <>
+                          <input {...cell(f, "rewardValue", `Reward value of ${r.name}`)} type="number" min={0} step="any" required defaultValue={valueOf(f, "rewardValue", r.value)} />
+                          {err(f, "rewardValue")}
+                        </>
                       )}
                     </td>
-                    <td><input form={f} type="checkbox" name="enabled" defaultChecked={r.enabled} aria-label={`${r.name} enabled`} /></td>
-                    <td className="actions">{rowForm(f, "redemption-rule", r.id, r.name)} {removeForm("remove-redemption-rule", r.id, r.name)}</td>
+                    <td>
+                      <input form={f} type="checkbox" name="enabled" defaultChecked={r.enabled} aria-label={`${r.name} enabled`} />
+                    </td>
+                    <td className="actions">
+                      {rowForm(f, "redemption-rule", r.id, r.name)} {removeForm("remove-redemption-rule", r.id, r.name)}
+                    </td>
                   </tr>
                 );
               })}
@@ -303,42 +465,116 @@ export default function Loyalty() {
         <input type="hidden" name="intent" value="add-redemption-rule" />
         <label htmlFor="rr-new-type">Type</label>
         <select id="rr-new-type" name="type" defaultValue={valueOf("rr-new", "type", redemptionTypes[0])} {...invalidProps("rr-new-type", errorOf("rr-new", "type"))}>
-          {redemptionTypes.map((t) => <option key={t} value={t}>{TYPE_LABELS[t]}</option>)}
+          {redemptionTypes.map((t) => (
+            <option key={t} value={t}>
+              {TYPE_LABELS[t]}
+            </option>
+          ))}
         </select>
         {err("rr-new", "type")}
         <label htmlFor="rr-new-name">Name shown to shoppers</label>
         <input id="rr-new-name" name="name" maxLength={120} required defaultValue={valueOf("rr-new", "name", "")} {...invalidProps("rr-new-name", errorOf("rr-new", "name"))} />
         {err("rr-new", "name")}
         <label htmlFor="rr-new-pointsCost">Points cost</label>
-        <input id="rr-new-pointsCost" name="pointsCost" type="number" min={1} step={1} required defaultValue={valueOf("rr-new", "pointsCost", "")} {...invalidProps("rr-new-pointsCost", errorOf("rr-new", "pointsCost"))} />
+        <input
+          id="rr-new-pointsCost"
+          name="pointsCost"
+          type="number"
+          min={1}
+          step={1}
+          required
+          defaultValue={valueOf("rr-new", "pointsCost", "")}
+          {...invalidProps("rr-new-pointsCost", errorOf("rr-new", "pointsCost"))}
+        />
         {err("rr-new", "pointsCost")}
         <label htmlFor="rr-new-rewardDescription">Reward description (on the coupon)</label>
-        <input id="rr-new-rewardDescription" name="rewardDescription" maxLength={200} required defaultValue={valueOf("rr-new", "rewardDescription", "")} {...invalidProps("rr-new-rewardDescription", errorOf("rr-new", "rewardDescription"))} />
+        <input
+          id="rr-new-rewardDescription"
+          name="rewardDescription"
+          maxLength={200}
+          required
+          defaultValue={valueOf("rr-new", "rewardDescription", "")}
+          {...invalidProps("rr-new-rewardDescription", errorOf("rr-new", "rewardDescription"))}
+        />
         {err("rr-new", "rewardDescription")}
         <label htmlFor="rr-new-rewardValue">Reward value (currency units, or percent for a percentage coupon; free shipping: leave empty)</label>
-        <input id="rr-new-rewardValue" name="rewardValue" type="number" min={0} step="any" defaultValue={valueOf("rr-new", "rewardValue", "")} {...invalidProps("rr-new-rewardValue", errorOf("rr-new", "rewardValue"))} />
+        <input
+          id="rr-new-rewardValue"
+          name="rewardValue"
+          type="number"
+          min={0}
+          step="any"
+          defaultValue={valueOf("rr-new", "rewardValue", "")}
+          {...invalidProps("rr-new-rewardValue", errorOf("rr-new", "rewardValue"))}
+        />
         {err("rr-new", "rewardValue")}
-        <label className="choice"><input type="checkbox" name="enabled" defaultChecked /> Enabled</label>
-        <button type="submit" disabled={busy}>Add redemption rule</button>
+        <label className="choice">
+          <input type="checkbox" name="enabled" defaultChecked /> Enabled
+        </label>
+        <button type="submit" disabled={busy}>
+          Add redemption rule
+        </button>
       </Form>
 
       <h2 id="tiers">VIP tiers</h2>
-      {program.vipTiers.length === 0 ? <p className="empty">No VIP tiers.</p> : (
+      {program.vipTiers.length === 0 ? (
+        <p className="empty">No VIP tiers.</p>
+      ) : (
         <div className="table-wrap">
           <table aria-labelledby="tiers">
             <caption className="visually-hidden">VIP tiers: lifetime points needed, the points multiplier and the perks</caption>
-            <thead><tr><th scope="col">Tier</th><th scope="col">Name</th><th scope="col">Lifetime points needed</th><th scope="col">Points multiplier</th><th scope="col">Perks (one per line)</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Tier</th>
+                <th scope="col">Name</th>
+                <th scope="col">Lifetime points needed</th>
+                <th scope="col">Points multiplier</th>
+                <th scope="col">Perks (one per line)</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {program.vipTiers.map((t) => {
                 const f = `vt-${t.id}`;
                 return (
                   <tr key={t.id}>
                     <th scope="row">{t.name}</th>
-                    <td><input {...cell(f, "name", `Name of ${t.name}`)} required maxLength={80} defaultValue={valueOf(f, "name", t.name)} />{err(f, "name")}</td>
-                    <td><input {...cell(f, "pointsThreshold", `Lifetime points needed for ${t.name}`)} type="number" min={0} step={1} required defaultValue={valueOf(f, "pointsThreshold", t.threshold)} />{err(f, "pointsThreshold")}</td>
-                    <td><input {...cell(f, "pointsMultiplier", `Points multiplier of ${t.name}`)} type="number" min={0.01} max={10} step="any" required defaultValue={valueOf(f, "pointsMultiplier", t.multiplier)} />{err(f, "pointsMultiplier")}</td>
-                    <td><textarea {...cell(f, "perks", `Perks of ${t.name}`)} rows={2} defaultValue={valueOf(f, "perks", t.perks.join("\n"))} />{err(f, "perks")}</td>
-                    <td className="actions">{rowForm(f, "vip-tier", t.id, t.name)} {removeForm("remove-vip-tier", t.id, t.name)}</td>
+                    <td>
+                      <input {...cell(f, "name", `Name of ${t.name}`)} required maxLength={80} defaultValue={valueOf(f, "name", t.name)} />
+                      {err(f, "name")}
+                    </td>
+                    <td>
+                      <input
+                        {...cell(f, "pointsThreshold", `Lifetime points needed for ${t.name}`)}
+                        type="number"
+                        min={0}
+                        step={1}
+                        required
+                        defaultValue={valueOf(f, "pointsThreshold", t.threshold)}
+                      />
+                      {err(f, "pointsThreshold")}
+                    </td>
+                    <td>
+                      <input
+                        {...cell(f, "pointsMultiplier", `Points multiplier of ${t.name}`)}
+                        type="number"
+                        min={0.01}
+                        max={10}
+                        step="any"
+                        required
+                        defaultValue={valueOf(f, "pointsMultiplier", t.multiplier)}
+                      />
+                      {err(f, "pointsMultiplier")}
+                    </td>
+                    <td>
+                      <textarea {...cell(f, "perks", `Perks of ${t.name}`)} rows={2} defaultValue={valueOf(f, "perks", t.perks.join("\n"))} />
+                      {err(f, "perks")}
+                    </td>
+                    <td className="actions">
+                      {rowForm(f, "vip-tier", t.id, t.name)} {removeForm("remove-vip-tier", t.id, t.name)}
+                    </td>
                   </tr>
                 );
               })}
@@ -355,30 +591,77 @@ export default function Loyalty() {
         <input id="vt-new-name" name="name" maxLength={80} required defaultValue={valueOf("vt-new", "name", "")} {...invalidProps("vt-new-name", errorOf("vt-new", "name"))} />
         {err("vt-new", "name")}
         <label htmlFor="vt-new-pointsThreshold">Lifetime points needed</label>
-        <input id="vt-new-pointsThreshold" name="pointsThreshold" type="number" min={0} step={1} required defaultValue={valueOf("vt-new", "pointsThreshold", "")} {...invalidProps("vt-new-pointsThreshold", errorOf("vt-new", "pointsThreshold"))} />
+        <input
+          id="vt-new-pointsThreshold"
+          name="pointsThreshold"
+          type="number"
+          min={0}
+          step={1}
+          required
+          defaultValue={valueOf("vt-new", "pointsThreshold", "")}
+          {...invalidProps("vt-new-pointsThreshold", errorOf("vt-new", "pointsThreshold"))}
+        />
         {err("vt-new", "pointsThreshold")}
         <label htmlFor="vt-new-pointsMultiplier">Points multiplier (1 = normal, 1.5 = 50% more)</label>
-        <input id="vt-new-pointsMultiplier" name="pointsMultiplier" type="number" min={0.01} max={10} step="any" required defaultValue={valueOf("vt-new", "pointsMultiplier", "1")} {...invalidProps("vt-new-pointsMultiplier", errorOf("vt-new", "pointsMultiplier"))} />
+        <input
+          id="vt-new-pointsMultiplier"
+          name="pointsMultiplier"
+          type="number"
+          min={0.01}
+          max={10}
+          step="any"
+          required
+          defaultValue={valueOf("vt-new", "pointsMultiplier", "1")}
+          {...invalidProps("vt-new-pointsMultiplier", errorOf("vt-new", "pointsMultiplier"))}
+        />
         {err("vt-new", "pointsMultiplier")}
         <label htmlFor="vt-new-perks">Perks (one per line)</label>
         <textarea id="vt-new-perks" name="perks" rows={3} defaultValue={valueOf("vt-new", "perks", "")} {...invalidProps("vt-new-perks", errorOf("vt-new", "perks"))} />
         {err("vt-new", "perks")}
-        <button type="submit" disabled={busy}>Add VIP tier</button>
+        <button type="submit" disabled={busy}>
+          Add VIP tier
+        </button>
       </Form>
 
       <h2>Legal policies</h2>
       <Form method="post" className="stack panel" noValidate>
         <CsrfField />
         <input type="hidden" name="intent" value="legal" />
-        <p className="muted">Current version: <strong data-testid="legal-version">{legal.version}</strong>. Saving a change publishes a new version: shoppers accept it when they join.</p>
+        <p className="muted">
+          Current version: <strong data-testid="legal-version">{legal.version}</strong>. Saving a change publishes a new version: shoppers accept it when they join.
+        </p>
         <label htmlFor="l-button">Join button text</label>
-        <input id="l-button" name="buttonText" required maxLength={120} defaultValue={valueOf("legal", "buttonText", legal.acceptTermsAndJoinProgramButtonText)} {...invalidProps("l-button", errorOf("legal", "buttonText"))} />
+        <input
+          id="l-button"
+          name="buttonText"
+          required
+          maxLength={120}
+          defaultValue={valueOf("legal", "buttonText", legal.acceptTermsAndJoinProgramButtonText)}
+          {...invalidProps("l-button", errorOf("legal", "buttonText"))}
+        />
         <FieldError id="l-button" error={errorOf("legal", "buttonText")} />
         <label htmlFor="l-html">Policy sentence (HTML: links and simple formatting only; anything else is removed on save)</label>
-        <textarea id="l-html" name="policyHtml" rows={3} maxLength={4000} defaultValue={valueOf("legal", "policyHtml", legal.policySentence.html)} {...invalidProps("l-html", errorOf("legal", "policyHtml"))} />
+        <textarea
+          id="l-html"
+          name="policyHtml"
+          rows={3}
+          maxLength={4000}
+          defaultValue={valueOf("legal", "policyHtml", legal.policySentence.html)}
+          {...invalidProps("l-html", errorOf("legal", "policyHtml"))}
+        />
         <FieldError id="l-html" error={errorOf("legal", "policyHtml")} />
-        <label htmlFor="l-template">Policy sentence template (must contain {"{termsAndConditions}"} and {"{privacyPolicy}"})</label>
-        <textarea id="l-template" name="policyTemplate" rows={2} maxLength={2000} required defaultValue={valueOf("legal", "policyTemplate", legal.policySentence.template)} {...invalidProps("l-template", errorOf("legal", "policyTemplate"))} />
+        <label htmlFor="l-template">
+          Policy sentence template (must contain {"{termsAndConditions}"} and {"{privacyPolicy}"})
+        </label>
+        <textarea
+          id="l-template"
+          name="policyTemplate"
+          rows={2}
+          maxLength={2000}
+          required
+          defaultValue={valueOf("legal", "policyTemplate", legal.policySentence.template)}
+          {...invalidProps("l-template", errorOf("legal", "policyTemplate"))}
+        />
         <FieldError id="l-template" error={errorOf("legal", "policyTemplate")} />
         <label htmlFor="l-terms">Terms and conditions URL</label>
         <input id="l-terms" name="termsUrl" required defaultValue={valueOf("legal", "termsUrl", legal.termsAndConditionsUrl)} {...invalidProps("l-terms", errorOf("legal", "termsUrl"))} />
@@ -386,8 +669,12 @@ export default function Loyalty() {
         <label htmlFor="l-privacy">Privacy policy URL</label>
         <input id="l-privacy" name="privacyUrl" required defaultValue={valueOf("legal", "privacyUrl", legal.privacyPolicyUrl)} {...invalidProps("l-privacy", errorOf("legal", "privacyUrl"))} />
         <FieldError id="l-privacy" error={errorOf("legal", "privacyUrl")} />
-        <p className="muted">Stored sentence, as text: <code data-testid="legal-html">{legal.policySentence.html}</code></p>
-        <button type="submit" disabled={busy}>Save legal policies</button>
+        <p className="muted">
+          Stored sentence, as text: <code data-testid="legal-html">{legal.policySentence.html}</code>
+        </p>
+        <button type="submit" disabled={busy}>
+          Save legal policies
+        </button>
       </Form>
     </section>
   );

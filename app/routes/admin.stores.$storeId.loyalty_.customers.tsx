@@ -88,7 +88,9 @@ export default function LoyaltyCustomers() {
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">Loyalty customers</h1>
-      <p><Link to={`/admin/stores/${storeId}/loyalty`}>Back to loyalty settings</Link></p>
+      <p>
+        <Link to={`/admin/stores/${storeId}/loyalty`}>Back to loyalty settings</Link>
+      </p>
       <Flash result={result} />
 
       {detail ? (
@@ -100,14 +102,24 @@ export default function LoyaltyCustomers() {
           </p>
           <p>
             Balance: <strong data-testid="balance">{detail.customer.balance}</strong> points.{" "}
-            {detail.ledger.ok ? <span className="muted">Matches the sum of the transactions ({detail.ledger.sum}).</span> : <strong role="alert">The balance does not match the transactions ({detail.ledger.sum})!</strong>}
+            {detail.ledger.ok ? (
+              <span className="muted">Matches the sum of the transactions ({detail.ledger.sum}).</span>
+            ) : (
+              <strong role="alert">The balance does not match the transactions ({detail.ledger.sum})!</strong>
+            )}
           </p>
           <Form method="post" className="inline-form">
             <CsrfField />
             <input type="hidden" name="customer" value={detail.customer.loyaltyCustomerId} />
-            {detail.customer.status === "blocked"
-              ? <button type="submit" name="intent" value="unblock" disabled={busy}>Unblock</button>
-              : <button type="submit" name="intent" value="block" className="danger" disabled={busy}>Block</button>}
+            {detail.customer.status === "blocked" ? (
+              <button type="submit" name="intent" value="unblock" disabled={busy}>
+                Unblock
+              </button>
+            ) : (
+              <button type="submit" name="intent" value="block" className="danger" disabled={busy}>
+                Block
+              </button>
+            )}
           </Form>
           <Form method="post" className="inline-form" aria-label="Adjust points">
             <CsrfField />
@@ -117,24 +129,42 @@ export default function LoyaltyCustomers() {
             <input id="a-points" name="points" type="number" step={1} required />
             <label htmlFor="a-reason">Reason</label>
             <input id="a-reason" name="reason" required maxLength={200} />
-            <button type="submit" disabled={busy}>Adjust points</button>
+            <button type="submit" disabled={busy}>
+              Adjust points
+            </button>
           </Form>
           <div className="table-wrap">
             <table>
               <caption>Transactions, newest first (latest 100)</caption>
-              <thead><tr><th scope="col">Date</th><th scope="col">Type</th><th scope="col">Description</th><th scope="col">Points</th><th scope="col">Balance after</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Description</th>
+                  <th scope="col">Points</th>
+                  <th scope="col">Balance after</th>
+                </tr>
+              </thead>
               <tbody>
                 {detail.transactions.length === 0 ? (
-                  <tr><td colSpan={5} className="muted">No transactions yet.</td></tr>
-                ) : detail.transactions.map((t) => (
-                  <tr key={t.transactionId}>
-                    <td><time dateTime={t.dateCreated}>{t.dateCreated.slice(0, 16).replace("T", " ")}</time></td>
-                    <td>{t.type}</td>
-                    <td>{t.description}</td>
-                    <td>{t.points > 0 ? `+${t.points}` : t.points}</td>
-                    <td>{t.balanceAfter}</td>
+                  <tr>
+                    <td colSpan={5} className="muted">
+                      No transactions yet.
+                    </td>
                   </tr>
-                ))}
+                ) : (
+                  detail.transactions.map((t) => (
+                    <tr key={t.transactionId}>
+                      <td>
+                        <time dateTime={t.dateCreated}>{t.dateCreated.slice(0, 16).replace("T", " ")}</time>
+                      </td>
+                      <td>{t.type}</td>
+                      <td>{t.description}</td>
+                      <td>{t.points > 0 ? `+${t.points}` : t.points}</td>
+                      <td>{t.balanceAfter}</td>
+                    </tr>
+                  ))
+                )}
               </tbody>
             </table>
           </div>
@@ -155,21 +185,37 @@ export default function LoyaltyCustomers() {
           <label htmlFor="f-q">E-mail or platform ID contains</label>
           <input id="f-q" name="q" defaultValue={query.q} />
         </div>
-        <button type="submit" className="secondary">Apply filters</button>
+        <button type="submit" className="secondary">
+          Apply filters
+        </button>
       </Form>
 
       {customers.length === 0 ? (
-        <p className="empty" role="status">No loyalty customers match these filters. Customers appear here after they sign in to the loyalty widget.</p>
+        <p className="empty" role="status">
+          No loyalty customers match these filters. Customers appear here after they sign in to the loyalty widget.
+        </p>
       ) : (
         <div className="table-wrap">
           <table>
             <caption>Loyalty customers, newest first</caption>
-            <thead><tr><th scope="col">Customer</th><th scope="col">Status</th><th scope="col">Balance</th><th scope="col">VIP tier</th><th scope="col">Joined</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Customer</th>
+                <th scope="col">Status</th>
+                <th scope="col">Balance</th>
+                <th scope="col">VIP tier</th>
+                <th scope="col">Joined</th>
+              </tr>
+            </thead>
             <tbody>
               {customers.map((c) => (
                 <tr key={c.loyaltyCustomerId}>
-                  <th scope="row"><Link to={keep({ customer: c.loyaltyCustomerId })}>{c.email ?? c.platformCustomerId}</Link></th>
-                  <td><span className={`badge badge-${c.status}`}>{STATUS_LABEL[c.status]}</span></td>
+                  <th scope="row">
+                    <Link to={keep({ customer: c.loyaltyCustomerId })}>{c.email ?? c.platformCustomerId}</Link>
+                  </th>
+                  <td>
+                    <span className={`badge badge-${c.status}`}>{STATUS_LABEL[c.status]}</span>
+                  </td>
                   <td>{c.balance}</td>
                   <td>{c.vipTierName ?? "–"}</td>
                   <td>{day(c.dateEnrolled)}</td>
@@ -181,7 +227,13 @@ export default function LoyaltyCustomers() {
       )}
       <nav className="pager" aria-label="Pages">
         <Link to={keep({})}>First page</Link>
-        {next ? <Link to={keep({ after: next })} rel="next">Next page</Link> : <span className="muted">No more customers</span>}
+        {next ? (
+          <Link to={keep({ after: next })} rel="next">
+            Next page
+          </Link>
+        ) : (
+          <span className="muted">No more customers</span>
+        )}
       </nav>
     </section>
   );

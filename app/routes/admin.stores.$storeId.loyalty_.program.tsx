@@ -17,7 +17,16 @@ export const headers = adminHeaders;
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { session, store } = await requireStore(request, context, params.storeId);
   const { flash, headers } = await readFlash(request, context);
-  return data({ storeId: store.storeId, isOwner: isOwner(session, store.storeId, "loyalty-program"), status: await context.services.loyalty.programStatus(store.storeId), flash, defaults: DEFAULT_LEGAL_POLICIES }, { headers });
+  return data(
+    {
+      storeId: store.storeId,
+      isOwner: isOwner(session, store.storeId, "loyalty-program"),
+      status: await context.services.loyalty.programStatus(store.storeId),
+      flash,
+      defaults: DEFAULT_LEGAL_POLICIES,
+    },
+    { headers },
+  );
 }
 
 const LEGAL_FIELDS = ["acceptTermsAndJoinProgramButtonText", "policySentenceTemplate", "policySentenceHtml", "termsAndConditionsUrl", "privacyPolicyUrl"] as const;
@@ -44,9 +53,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
           legal = parsed.data;
         }
         const on = await loyalty.turnOnProgram(store.storeId, legal);
-        return redirectWithFlash(request, context, here, on.platformSecret
-          ? { ok: "The loyalty program is on. Copy the platform secret below: it is shown only now.", shownOnce: on.platformSecret }
-          : { ok: "The loyalty program is on again. Shoppers can sign in and join." });
+        return redirectWithFlash(
+          request,
+          context,
+          here,
+          on.platformSecret
+            ? { ok: "The loyalty program is on. Copy the platform secret below: it is shown only now.", shownOnce: on.platformSecret }
+            : { ok: "The loyalty program is on again. Shoppers can sign in and join." },
+        );
       }
       case "turn-off":
         await loyalty.turnOffProgram(store.storeId);
@@ -88,60 +102,97 @@ export default function LoyaltyProgram() {
     <section aria-labelledby="page-title">
       <h1 id="page-title">Loyalty program set-up</h1>
       <Flash result={result?.error ? result : flash} />
-      <p><Link to={`/admin/stores/${storeId}/loyalty`}>Earning rules, rewards, VIP tiers and legal policies</Link></p>
+      <p>
+        <Link to={`/admin/stores/${storeId}/loyalty`}>Earning rules, rewards, VIP tiers and legal policies</Link>
+      </p>
 
       {flash?.shownOnce ? (
         <div className="panel notice" aria-labelledby="secret-title">
           <h2 id="secret-title">Your platform secret</h2>
-          <p>Your storefront signs each shopper's token (an HS256 JWT with the shopper's customer ID as <code>sub</code>, their e-mail and an expiry) with this secret. It is shown only now: copy it into your storefront's settings.</p>
-          <p><code id="platform-secret" data-testid="platform-secret">{flash.shownOnce}</code> <CopyButton targetId="platform-secret" label="Copy the secret" /></p>
+          <p>
+            Your storefront signs each shopper's token (an HS256 JWT with the shopper's customer ID as <code>sub</code>, their e-mail and an expiry) with this secret. It is shown only now: copy it
+            into your storefront's settings.
+          </p>
+          <p>
+            <code id="platform-secret" data-testid="platform-secret">
+              {flash.shownOnce}
+            </code>{" "}
+            <CopyButton targetId="platform-secret" label="Copy the secret" />
+          </p>
         </div>
       ) : null}
 
       {!isOwner ? (
         <div className="panel stack">
           <h2>Status</h2>
-          <p>The loyalty program is <strong data-testid="program-status">{!status.exists ? "not set up" : status.enabled ? "on" : "off"}</strong>.</p>
+          <p>
+            The loyalty program is <strong data-testid="program-status">{!status.exists ? "not set up" : status.enabled ? "on" : "off"}</strong>.
+          </p>
           <p className="notice">Only an owner of this store can turn the loyalty program on or off or generate its platform secret.</p>
         </div>
       ) : !status.exists ? (
         <Form method="post" className="stack panel" noValidate aria-labelledby="turn-on-title">
           <h2 id="turn-on-title">Turn on the loyalty program</h2>
-          <p className="muted">Shoppers join by accepting your terms. Give the join button's text and the sentence shown under it; each placeholder becomes a link to the page you give below. You add earning rules, rewards and VIP tiers next.</p>
+          <p className="muted">
+            Shoppers join by accepting your terms. Give the join button's text and the sentence shown under it; each placeholder becomes a link to the page you give below. You add earning rules,
+            rewards and VIP tiers next.
+          </p>
           <CsrfField />
           <input type="hidden" name="intent" value="turn-on" />
           {input("acceptTermsAndJoinProgramButtonText", "Join button text", { required: true, maxLength: 120, defaultValue: defaults.acceptTermsAndJoinProgramButtonText })}
-          {input("policySentenceTemplate", "Policy sentence template", { required: true, maxLength: 2000, textarea: true, defaultValue: defaults.policySentenceTemplate, hint: "Must contain {termsAndConditions} and {privacyPolicy}." })}
-          {input("policySentenceHtml", "Policy sentence HTML (optional)", { maxLength: 4000, textarea: true, hint: "Leave empty to make it from the template. Only links and simple formatting are kept." })}
+          {input("policySentenceTemplate", "Policy sentence template", {
+            required: true,
+            maxLength: 2000,
+            textarea: true,
+            defaultValue: defaults.policySentenceTemplate,
+            hint: "Must contain {termsAndConditions} and {privacyPolicy}.",
+          })}
+          {input("policySentenceHtml", "Policy sentence HTML (optional)", {
+            maxLength: 4000,
+            textarea: true,
+            hint: "Leave empty to make it from the template. Only links and simple formatting are kept.",
+          })}
           {input("termsAndConditionsUrl", "Terms and conditions URL", { required: true, maxLength: 2000, hint: "An https:// address, or a path on your shop such as /pages/rewards-terms." })}
           {input("privacyPolicyUrl", "Privacy policy URL", { required: true, maxLength: 2000, hint: "An https:// address, or a path on your shop such as /pages/privacy." })}
-          <button type="submit" disabled={busy}>Turn on the loyalty program</button>
+          <button type="submit" disabled={busy}>
+            Turn on the loyalty program
+          </button>
         </Form>
       ) : (
         <>
           <div className="panel stack">
             <h2>Status</h2>
-            <p>The loyalty program is <strong data-testid="program-status">{status.enabled ? "on" : "off"}</strong>.{" "}
+            <p>
+              The loyalty program is <strong data-testid="program-status">{status.enabled ? "on" : "off"}</strong>.{" "}
               {status.enabled ? "Shoppers can sign in, join, earn and redeem points." : "The storefront does not show it; its rules, members and points are kept."}
             </p>
             <Form method="post">
               <CsrfField />
               <input type="hidden" name="intent" value={status.enabled ? "turn-off" : "turn-on"} />
-              <button type="submit" className={status.enabled ? "danger" : undefined} disabled={busy}>{status.enabled ? "Turn off the loyalty program" : "Turn on the loyalty program"}</button>
+              <button type="submit" className={status.enabled ? "danger" : undefined} disabled={busy}>
+                {status.enabled ? "Turn off the loyalty program" : "Turn on the loyalty program"}
+              </button>
             </Form>
           </div>
           <div className="panel stack">
             <h2>Platform secret</h2>
             <p>
-              {status.platformSecretGeneratedMs
-                ? <>Generated on <time dateTime={new Date(status.platformSecretGeneratedMs).toISOString()}>{new Date(status.platformSecretGeneratedMs).toISOString().slice(0, 16).replace("T", " ")} UTC</time>.</>
-                : "Set when the program was created outside the admin."}{" "}
+              {status.platformSecretGeneratedMs ? (
+                <>
+                  Generated on{" "}
+                  <time dateTime={new Date(status.platformSecretGeneratedMs).toISOString()}>{new Date(status.platformSecretGeneratedMs).toISOString().slice(0, 16).replace("T", " ")} UTC</time>.
+                </>
+              ) : (
+                "Set when the program was created outside the admin."
+              )}{" "}
               Chorus never shows it again. Generate a new one when it was lost or may have leaked: the old one stops working at once.
             </p>
             <Form method="post">
               <CsrfField />
               <input type="hidden" name="intent" value="rotate-secret" />
-              <button type="submit" className="secondary" disabled={busy}>Generate a new platform secret</button>
+              <button type="submit" className="secondary" disabled={busy}>
+                Generate a new platform secret
+              </button>
             </Form>
           </div>
         </>

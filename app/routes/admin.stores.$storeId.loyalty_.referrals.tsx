@@ -18,22 +18,41 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = await requireStore(request, context, params.storeId);
   const { flash, headers } = await readFlash(request, context);
   const [settings, stats, target] = await Promise.all([
-    context.services.referrals.settings(store.storeId), context.services.referrals.stats(store.storeId), context.services.platformRewards.target(store.storeId),
+    context.services.referrals.settings(store.storeId),
+    context.services.referrals.stats(store.storeId),
+    context.services.platformRewards.target(store.storeId),
   ]);
-  return data({ storeId: store.storeId, flash, settings, stats: { senders: Number(stats.senders), friends: Number(stats.friends), rewards: Number(stats.rewards) }, platform: target.platform, platformProblem: target.platform === null ? target.description : null }, { headers });
+  return data(
+    {
+      storeId: store.storeId,
+      flash,
+      settings,
+      stats: { senders: Number(stats.senders), friends: Number(stats.friends), rewards: Number(stats.rewards) },
+      platform: target.platform,
+      platformProblem: target.platform === null ? target.description : null,
+    },
+    { headers },
+  );
 }
 
 const FIELDS = ["enabled", "friendDiscountType", "friendDiscountValue", "friendMinimumOrder", "senderRewardType", "senderRewardValue"] as const;
-const amount = (name: string) => z.string().trim().regex(/^\d+(\.\d{1,2})?$/, `${name} must be a number, e.g. 10 or 7.50`).transform(Number);
+const amount = (name: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d{1,2})?$/, `${name} must be a number, e.g. 10 or 7.50`)
+    .transform(Number);
 /** The form's strings → the settings (an empty minimum order is "none"; the checkbox sends "on"). */
-const settingsForm = z.object({
-  enabled: z.string().transform((v) => v === "on"),
-  friendDiscountType: z.string(),
-  friendDiscountValue: amount("The friend's discount"),
-  friendMinimumOrder: z.union([z.literal("").transform(() => null), amount("The minimum order")]),
-  senderRewardType: z.string(),
-  senderRewardValue: amount("The sender's reward"),
-}).pipe(referralSettingsSchema);
+const settingsForm = z
+  .object({
+    enabled: z.string().transform((v) => v === "on"),
+    friendDiscountType: z.string(),
+    friendDiscountValue: amount("The friend's discount"),
+    friendMinimumOrder: z.union([z.literal("").transform(() => null), amount("The minimum order")]),
+    senderRewardType: z.string(),
+    senderRewardValue: amount("The sender's reward"),
+  })
+  .pipe(referralSettingsSchema);
 
 /** One intent: save. Invalid fields answer 400 with a message per field; success redirects with a flash. */
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -58,12 +77,14 @@ export default function LoyaltyReferrals() {
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">Referral program</h1>
-      <p><Link to={`/admin/stores/${storeId}/loyalty`}>Back to Loyalty</Link></p>
+      <p>
+        <Link to={`/admin/stores/${storeId}/loyalty`}>Back to Loyalty</Link>
+      </p>
       <Flash result={failure ?? flash} />
       <p>
         A shopper shares their link; a friend who opens it gets a discount code, created on your shop platform
-        {platform === "demo" ? " (here the built-in demo platform: its codes do not work at a real checkout)" : ""}. When the friend's first order uses the code,
-        the shopper gets the referral reward. {stats.senders} links shared, {stats.friends} friend discounts, {stats.rewards} rewards given.
+        {platform === "demo" ? " (here the built-in demo platform: its codes do not work at a real checkout)" : ""}. When the friend's first order uses the code, the shopper gets the referral reward.{" "}
+        {stats.senders} links shared, {stats.friends} friend discounts, {stats.rewards} rewards given.
       </p>
       {platformProblem ? <p className="notice">Friend discounts cannot be created yet: {platformProblem}</p> : null}
       <Form method="post" className="stack panel" noValidate>
@@ -77,10 +98,23 @@ export default function LoyaltyReferrals() {
           <option value="fixed-amount-coupon">Fixed amount off</option>
         </select>
         <label htmlFor="rf-friendDiscountValue">Discount value (percent, or amount in the shop's currency)</label>
-        <input id="rf-friendDiscountValue" name="friendDiscountValue" inputMode="decimal" required defaultValue={valueOf("friendDiscountValue", String(settings.friendDiscountValue))} {...invalidProps("rf-friendDiscountValue", errorOf("friendDiscountValue"))} />
+        <input
+          id="rf-friendDiscountValue"
+          name="friendDiscountValue"
+          inputMode="decimal"
+          required
+          defaultValue={valueOf("friendDiscountValue", String(settings.friendDiscountValue))}
+          {...invalidProps("rf-friendDiscountValue", errorOf("friendDiscountValue"))}
+        />
         <FieldError id="rf-friendDiscountValue" error={errorOf("friendDiscountValue")} />
         <label htmlFor="rf-friendMinimumOrder">Minimum order for the friend's code (empty: none)</label>
-        <input id="rf-friendMinimumOrder" name="friendMinimumOrder" inputMode="decimal" defaultValue={valueOf("friendMinimumOrder", settings.friendMinimumOrder === null ? "" : String(settings.friendMinimumOrder))} {...invalidProps("rf-friendMinimumOrder", errorOf("friendMinimumOrder"))} />
+        <input
+          id="rf-friendMinimumOrder"
+          name="friendMinimumOrder"
+          inputMode="decimal"
+          defaultValue={valueOf("friendMinimumOrder", settings.friendMinimumOrder === null ? "" : String(settings.friendMinimumOrder))}
+          {...invalidProps("rf-friendMinimumOrder", errorOf("friendMinimumOrder"))}
+        />
         <FieldError id="rf-friendMinimumOrder" error={errorOf("friendMinimumOrder")} />
         <label htmlFor="rf-senderRewardType">The sender's reward</label>
         <select id="rf-senderRewardType" name="senderRewardType" defaultValue={valueOf("senderRewardType", settings.senderRewardType)}>
@@ -89,9 +123,18 @@ export default function LoyaltyReferrals() {
           <option value="fixed-amount-coupon">Fixed-amount coupon</option>
         </select>
         <label htmlFor="rf-senderRewardValue">Reward value (points, percent, or amount)</label>
-        <input id="rf-senderRewardValue" name="senderRewardValue" inputMode="decimal" required defaultValue={valueOf("senderRewardValue", String(settings.senderRewardValue))} {...invalidProps("rf-senderRewardValue", errorOf("senderRewardValue"))} />
+        <input
+          id="rf-senderRewardValue"
+          name="senderRewardValue"
+          inputMode="decimal"
+          required
+          defaultValue={valueOf("senderRewardValue", String(settings.senderRewardValue))}
+          {...invalidProps("rf-senderRewardValue", errorOf("senderRewardValue"))}
+        />
         <FieldError id="rf-senderRewardValue" error={errorOf("senderRewardValue")} />
-        <button type="submit" disabled={busy}>Save referral program</button>
+        <button type="submit" disabled={busy}>
+          Save referral program
+        </button>
       </Form>
     </section>
   );

@@ -12,10 +12,18 @@ export const headers = adminHeaders;
 
 /** The kinds of records, in the order shown, with their labels. */
 const KINDS: [keyof HoldingCounts, string][] = [
-  ["reviews", "Reviews"], ["mediaItems", "Review photos and videos"], ["questions", "Questions"], ["answers", "Answers"],
-  ["surveyResponses", "Survey responses"], ["loyaltyCustomers", "Loyalty accounts"], ["loyaltyTransactions", "Points transactions"],
+  ["reviews", "Reviews"],
+  ["mediaItems", "Review photos and videos"],
+  ["questions", "Questions"],
+  ["answers", "Answers"],
+  ["surveyResponses", "Survey responses"],
+  ["loyaltyCustomers", "Loyalty accounts"],
+  ["loyaltyTransactions", "Points transactions"],
   ["loyaltyRewards", "Loyalty rewards"],
-  ["orders", "Orders"], ["orderLines", "Order lines"], ["mail", "E-mails"], ["reviewRequests", "Review requests"],
+  ["orders", "Orders"],
+  ["orderLines", "Order lines"],
+  ["mail", "E-mails"],
+  ["reviewRequests", "Review requests"],
 ];
 
 /**
@@ -56,8 +64,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       return data({ error: "To erase, type the shopper's e-mail address again in the confirmation field.", confirmError: true }, { status: 400 });
     }
     const erased = await privacy.erase(store.storeId, email, actor);
-    const total = Object.entries(erased).filter(([k]) => k !== "mediaFilesDeleted").reduce((a, [, n]) => a + n, 0);
-    return { ok: total ? `Erased ${total} record${total === 1 ? "" : "s"} of ${email} (${erased.mediaFilesDeleted} media file${erased.mediaFilesDeleted === 1 ? "" : "s"} deleted). Loyalty accounts are kept anonymised so the points ledger stays whole.` : `Nothing was held about ${email}.` };
+    const total = Object.entries(erased)
+      .filter(([k]) => k !== "mediaFilesDeleted")
+      .reduce((a, [, n]) => a + n, 0);
+    return {
+      ok: total
+        ? `Erased ${total} record${total === 1 ? "" : "s"} of ${email} (${erased.mediaFilesDeleted} media file${erased.mediaFilesDeleted === 1 ? "" : "s"} deleted). Loyalty accounts are kept anonymised so the points ledger stays whole.`
+        : `Nothing was held about ${email}.`,
+    };
   }
   return data({ error: `Unknown action ${JSON.stringify(intent)}.` }, { status: 400 });
 }
@@ -73,9 +87,21 @@ export default function ShopperData() {
       <Flash result={result} />
       <Form method="get" className="stack panel" role="search" aria-label="Find a shopper's data">
         <label htmlFor="shopper-email">Shopper's e-mail address</label>
-        <input id="shopper-email" name="email" type="email" required defaultValue={asked} autoComplete="off"
-          aria-invalid={emailError ? true : undefined} aria-describedby={emailError ? "shopper-email-error" : undefined} />
-        {emailError ? <p id="shopper-email-error" className="field-error">{emailError}</p> : null}
+        <input
+          id="shopper-email"
+          name="email"
+          type="email"
+          required
+          defaultValue={asked}
+          autoComplete="off"
+          aria-invalid={emailError ? true : undefined}
+          aria-describedby={emailError ? "shopper-email-error" : undefined}
+        />
+        {emailError ? (
+          <p id="shopper-email-error" className="field-error">
+            {emailError}
+          </p>
+        ) : null}
         <button type="submit">Find data</button>
       </Form>
 
@@ -83,15 +109,27 @@ export default function ShopperData() {
         <div className="stack panel">
           <h2>Data held about {found.email}</h2>
           {found.total === 0 ? (
-            <p className="empty" role="status">This store holds nothing about {found.email}.</p>
+            <p className="empty" role="status">
+              This store holds nothing about {found.email}.
+            </p>
           ) : (
             <>
               <table>
                 <caption className="visually-hidden">Records held about {found.email}</caption>
-                <thead><tr><th scope="col">Kind</th><th scope="col" className="num">Records</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Kind</th>
+                    <th scope="col" className="num">
+                      Records
+                    </th>
+                  </tr>
+                </thead>
                 <tbody>
                   {KINDS.filter(([k]) => found.counts[k] > 0).map(([k, label]) => (
-                    <tr key={k}><td>{label}</td><td className="num">{found.counts[k]}</td></tr>
+                    <tr key={k}>
+                      <td>{label}</td>
+                      <td className="num">{found.counts[k]}</td>
+                    </tr>
                   ))}
                 </tbody>
               </table>
@@ -105,12 +143,28 @@ export default function ShopperData() {
                 <input type="hidden" name="intent" value="erase" />
                 <input type="hidden" name="email" value={found.email} />
                 <h3>Erase</h3>
-                <p>Deletes their reviews (with photos and videos), questions, answers, survey responses, orders, e-mails and review requests, and removes the address from their loyalty account. This cannot be undone.</p>
+                <p>
+                  Deletes their reviews (with photos and videos), questions, answers, survey responses, orders, e-mails and review requests, and removes the address from their loyalty account. This
+                  cannot be undone.
+                </p>
                 <label htmlFor="erase-confirm">Type {found.email} to confirm</label>
-                <input id="erase-confirm" name="confirm" type="text" required autoComplete="off"
-                  aria-invalid={confirmError ? true : undefined} aria-describedby={confirmError ? "erase-confirm-error" : undefined} />
-                {confirmError ? <p id="erase-confirm-error" className="field-error">The confirmation must be the address above.</p> : null}
-                <button type="submit" className="danger">Erase all data of {found.email}</button>
+                <input
+                  id="erase-confirm"
+                  name="confirm"
+                  type="text"
+                  required
+                  autoComplete="off"
+                  aria-invalid={confirmError ? true : undefined}
+                  aria-describedby={confirmError ? "erase-confirm-error" : undefined}
+                />
+                {confirmError ? (
+                  <p id="erase-confirm-error" className="field-error">
+                    The confirmation must be the address above.
+                  </p>
+                ) : null}
+                <button type="submit" className="danger">
+                  Erase all data of {found.email}
+                </button>
               </Form>
             </>
           )}
@@ -124,7 +178,16 @@ export default function ShopperData() {
         ) : (
           <table>
             <caption className="visually-hidden">Latest exports and erasures, newest first (addresses are not kept)</caption>
-            <thead><tr><th scope="col">When</th><th scope="col">Request</th><th scope="col">By</th><th scope="col" className="num">Records</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Request</th>
+                <th scope="col">By</th>
+                <th scope="col" className="num">
+                  Records
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {requests.map((r) => (
                 <tr key={r.requestId}>

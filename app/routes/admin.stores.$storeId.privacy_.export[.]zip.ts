@@ -21,8 +21,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const archive = await privacy.exportArchive(store.storeId, email, `admin:${session.email}`);
   return new Response(new Uint8Array(archive.bytes), {
     headers: {
-      "content-type": "application/zip", "content-disposition": `attachment; filename="${archive.fileName}"`,
-      "cache-control": "no-store", "x-content-type-options": "nosniff",
+      "content-type": "application/zip",
+      "content-disposition": `attachment; filename="${archive.fileName}"`,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
     },
   });
 }

@@ -29,11 +29,24 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     query: { status: parsed.data.status, product: parsed.data.product ?? "", answers: parsed.data.answers ?? "" },
     next: page.next,
     questions: page.questions.map((q) => ({
-      questionId: q.question_id, productId: q.product_id, productName: q.product_name, body: q.body, askerName: q.asker_name,
-      askerEmail: q.asker_email, status: q.status, dateCreated: new Date(q.created_ms).toISOString(),
+      questionId: q.question_id,
+      productId: q.product_id,
+      productName: q.product_name,
+      body: q.body,
+      askerName: q.asker_name,
+      askerEmail: q.asker_email,
+      status: q.status,
+      dateCreated: new Date(q.created_ms).toISOString(),
       answers: q.answers.map((a) => ({
-        answerId: a.answer_id, body: a.body, authorName: a.author_name, authorEmail: a.author_email, isStoreAnswer: a.is_store_answer === 1,
-        isPublic: a.is_public === 1, status: a.status, verifiedBuyer: a.verified_status === "verified-buyer", dateCreated: new Date(a.created_ms).toISOString(),
+        answerId: a.answer_id,
+        body: a.body,
+        authorName: a.author_name,
+        authorEmail: a.author_email,
+        isStoreAnswer: a.is_store_answer === 1,
+        isPublic: a.is_public === 1,
+        status: a.status,
+        verifiedBuyer: a.verified_status === "verified-buyer",
+        dateCreated: new Date(a.created_ms).toISOString(),
       })),
     })),
   };
@@ -73,7 +86,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
 }
 
-
 export default function Questions() {
   const { store, query, questions, next } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
@@ -102,7 +114,9 @@ export default function Questions() {
             <option value="pending">With an answer waiting</option>
           </select>
         </div>
-        <button type="submit" className="secondary">Apply filters</button>
+        <button type="submit" className="secondary">
+          Apply filters
+        </button>
       </Form>
 
       <h2>{heading}</h2>
@@ -119,38 +133,61 @@ export default function Questions() {
                 <article aria-labelledby={`t-${q.questionId}`}>
                   <div className="review-head">
                     <input type="checkbox" form="bulk" name="question" value={q.questionId} id={`c-${q.questionId}`} aria-labelledby={`t-${q.questionId}`} />
-                    <h3 id={`t-${q.questionId}`} className="review-body">{q.body}</h3>
+                    <h3 id={`t-${q.questionId}`} className="review-body">
+                      {q.body}
+                    </h3>
                   </div>
                   <p className="meta">
-                    {q.productName} (<code>{store.platform}-{q.productId}</code>) · asked by {q.askerName}
+                    {q.productName} (
+                    <code>
+                      {store.platform}-{q.productId}
+                    </code>
+                    ) · asked by {q.askerName}
                     {q.askerEmail ? ` <${q.askerEmail}>` : ""} · <time dateTime={q.dateCreated}>{q.dateCreated.slice(0, 10)}</time>
-                    {" · "}<StatusBadge status={q.status} />
+                    {" · "}
+                    <StatusBadge status={q.status} />
                   </p>
                   <div className="review-actions">
                     <ModerationButtons field="question" id={q.questionId} status={q.status} busy={busy} describedBy={`t-${q.questionId}`} />
                   </div>
                   {q.answers.length ? (
                     <>
-                      <h4>{q.answers.length} answer{q.answers.length === 1 ? "" : "s"}</h4>
+                      <h4>
+                        {q.answers.length} answer{q.answers.length === 1 ? "" : "s"}
+                      </h4>
                       <ul className="answers">
                         {q.answers.map((a) => (
                           <li key={a.answerId} className="reply">
                             <p className="meta" id={`a-${a.answerId}`}>
                               {a.isStoreAnswer ? <strong>Store answer</strong> : a.authorName}
-                              {a.verifiedBuyer ? " · verified buyer" : ""}{a.authorEmail ? ` <${a.authorEmail}>` : ""}
-                              {" · "}<time dateTime={a.dateCreated}>{a.dateCreated.slice(0, 10)}</time>
-                              {" · "}<StatusBadge status={a.status} />
+                              {a.verifiedBuyer ? " · verified buyer" : ""}
+                              {a.authorEmail ? ` <${a.authorEmail}>` : ""}
+                              {" · "}
+                              <time dateTime={a.dateCreated}>{a.dateCreated.slice(0, 10)}</time>
+                              {" · "}
+                              <StatusBadge status={a.status} />
                               {a.isPublic ? "" : " · not public"}
                             </p>
                             <p className="reply-body">{a.body}</p>
                             {a.status !== "published" || !a.isStoreAnswer ? (
-                              <ModerationButtons field="answer" id={a.answerId} status={a.status} busy={busy} describedBy={`a-${a.answerId}`} intentPrefix="answer-" nounSuffix=" answer" publishClassName="secondary" />
+                              <ModerationButtons
+                                field="answer"
+                                id={a.answerId}
+                                status={a.status}
+                                busy={busy}
+                                describedBy={`a-${a.answerId}`}
+                                intentPrefix="answer-"
+                                nounSuffix=" answer"
+                                publishClassName="secondary"
+                              />
                             ) : null}
                           </li>
                         ))}
                       </ul>
                     </>
-                  ) : <p className="muted">No answers yet.</p>}
+                  ) : (
+                    <p className="muted">No answers yet.</p>
+                  )}
                   <details className="answer-form" key={`answer-form-${q.answers.length}`}>
                     <summary>Answer as the store</summary>
                     <Form method="post" className="stack">
@@ -159,7 +196,9 @@ export default function Questions() {
                       <input type="hidden" name="question" value={q.questionId} />
                       <label htmlFor={`answer-${q.questionId}`}>Your answer (plain text, published at once as a store answer)</label>
                       <textarea id={`answer-${q.questionId}`} name="answer" rows={3} maxLength={5000} required />
-                      <button type="submit" disabled={busy}>Post store answer</button>
+                      <button type="submit" disabled={busy}>
+                        Post store answer
+                      </button>
                     </Form>
                   </details>
                 </article>
@@ -170,7 +209,13 @@ export default function Questions() {
       )}
       <nav className="pager" aria-label="Pages">
         <Link to={`${base}?${new URLSearchParams(query)}`}>First page</Link>
-        {next ? <Link to={`${base}?${nextParams}`} rel="next">Next page</Link> : <span className="muted">No more questions</span>}
+        {next ? (
+          <Link to={`${base}?${nextParams}`} rel="next">
+            Next page
+          </Link>
+        ) : (
+          <span className="muted">No more questions</span>
+        )}
       </nav>
     </section>
   );

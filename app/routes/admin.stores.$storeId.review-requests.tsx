@@ -56,16 +56,20 @@ export default function ReviewRequests() {
     const described = [hint, errors[key] ? `err-${key}` : undefined].filter(Boolean).join(" ");
     return { ...(errors[key] ? { "aria-invalid": true as const } : {}), ...(described ? { "aria-describedby": described } : {}) };
   };
-  const err = (key: string) => (errors[key] ? <span id={`err-${key}`} className="field-error">{errors[key]}</span> : null);
+  const err = (key: string) =>
+    errors[key] ? (
+      <span id={`err-${key}`} className="field-error">
+        {errors[key]}
+      </span>
+    ) : null;
   const languages = Object.keys(settings.templates).sort((x, y) => (x === "en" ? -1 : y === "en" ? 1 : x.localeCompare(y)));
   const flash = result ?? (search.get("saved") ? { ok: "Review-request settings saved." } : null);
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">Review requests</h1>
       <p className="muted">
-        After an order is fulfilled, Chorus e-mails the shopper a link per product to review it, and one reminder if you want.
-        Reviews written through these links show as from a verified buyer. Requests so far:{" "}
-        {["scheduled", "sent", "completed", "skipped", "cancelled"].map((s, i) => `${i ? ", " : ""}${counts[s] ?? 0} ${s}`).join("")}.
+        After an order is fulfilled, Chorus e-mails the shopper a link per product to review it, and one reminder if you want. Reviews written through these links show as from a verified buyer.
+        Requests so far: {["scheduled", "sent", "completed", "skipped", "cancelled"].map((s, i) => `${i ? ", " : ""}${counts[s] ?? 0} ${s}`).join("")}.
       </p>
       <Flash result={flash} />
       <Form method="post" className="stack panel rr-form" noValidate>
@@ -77,7 +81,9 @@ export default function ReviewRequests() {
         </label>
         <label htmlFor="delayDays">Days after fulfilment before the request</label>
         <input id="delayDays" name="delayDays" type="number" min={0} max={365} step={1} defaultValue={settings.delayDays} {...a11y("delayDays", "delayDays-hint")} />
-        <span id="delayDays-hint" className="muted">0 sends it as soon as the order is fulfilled (after quiet hours).</span>
+        <span id="delayDays-hint" className="muted">
+          0 sends it as soon as the order is fulfilled (after quiet hours).
+        </span>
         {err("delayDays")}
         <fieldset>
           <legend>Reminder</legend>
@@ -97,13 +103,21 @@ export default function ReviewRequests() {
             <span>
               <label htmlFor="quietStart">From</label>{" "}
               <select id="quietStart" name="quietStart" defaultValue={settings.quietHours?.startHour ?? 21} {...a11y("quietStart")}>
-                {HOURS.map((h) => <option key={h} value={h}>{hourLabel(h)}</option>)}
+                {HOURS.map((h) => (
+                  <option key={h} value={h}>
+                    {hourLabel(h)}
+                  </option>
+                ))}
               </select>
             </span>
             <span>
               <label htmlFor="quietEnd">until</label>{" "}
               <select id="quietEnd" name="quietEnd" defaultValue={settings.quietHours?.endHour ?? 8} {...a11y("quietEnd")}>
-                {HOURS.map((h) => <option key={h} value={h}>{hourLabel(h)}</option>)}
+                {HOURS.map((h) => (
+                  <option key={h} value={h}>
+                    {hourLabel(h)}
+                  </option>
+                ))}
               </select>
             </span>
           </div>
@@ -111,15 +125,18 @@ export default function ReviewRequests() {
           {err("quietEnd")}
           <label htmlFor="timeZone">Time zone of the quiet hours</label>
           <select id="timeZone" name="timeZone" defaultValue={settings.timeZone} {...a11y("timeZone")}>
-            {timeZones.map((z) => <option key={z} value={z}>{z}</option>)}
+            {timeZones.map((z) => (
+              <option key={z} value={z}>
+                {z}
+              </option>
+            ))}
           </select>
           {err("timeZone")}
         </fieldset>
         <h3>E-mail text</h3>
         <p className="muted" id="placeholders-hint">
-          Placeholders: {PLACEHOLDERS.map((p) => `{{${p}}}`).join(", ")}. The body is plain text; a blank line starts a new paragraph.
-          The product links, the star row and the unsubscribe link are added below it. Shoppers get the template of their
-          language (from the order), else English.
+          Placeholders: {PLACEHOLDERS.map((p) => `{{${p}}}`).join(", ")}. The body is plain text; a blank line starts a new paragraph. The product links, the star row and the unsubscribe link are
+          added below it. Shoppers get the template of their language (from the order), else English.
         </p>
         {languages.map((lang) => (
           <fieldset key={lang}>
@@ -131,7 +148,9 @@ export default function ReviewRequests() {
             <textarea id={`body-${lang}`} name={`body.${lang}`} rows={6} defaultValue={settings.templates[lang].body} {...a11y(`body-${lang}`, "placeholders-hint")} />
             {err(`body-${lang}`)}
             {lang !== "en" ? (
-              <label className="choice"><input type="checkbox" name={`remove.${lang}`} /> Remove this language</label>
+              <label className="choice">
+                <input type="checkbox" name={`remove.${lang}`} /> Remove this language
+              </label>
             ) : null}
           </fieldset>
         ))}
@@ -139,7 +158,9 @@ export default function ReviewRequests() {
           <legend>Add a language (optional)</legend>
           <label htmlFor="newLang">Language tag</label>
           <input id="newLang" name="newLang" type="text" size={8} placeholder="fr" {...a11y("newLang", "newLang-hint")} />
-          <span id="newLang-hint" className="muted">e.g. fr, de, pt-BR</span>
+          <span id="newLang-hint" className="muted">
+            e.g. fr, de, pt-BR
+          </span>
           {err("newLang")}
           <label htmlFor="newSubject">Subject</label>
           <input id="newSubject" name="newSubject" type="text" className="rr-wide" {...a11y("newSubject")} />
@@ -154,12 +175,11 @@ export default function ReviewRequests() {
       <section className="panel" aria-labelledby="preview-title">
         <h2 id="preview-title">Preview of the e-mail</h2>
         <p className="notice">
-          <strong>Preview</strong> with sample values (customer “Alex”, order #1001, up to two of your products), from the saved
-          settings. Its links go nowhere; real messages carry each shopper's own links.
+          <strong>Preview</strong> with sample values (customer “Alex”, order #1001, up to two of your products), from the saved settings. Its links go nowhere; real messages carry each shopper's own
+          links.
         </p>
         {languages.map((lang) => (
-          <iframe key={lang} className="rr-preview" src={`/admin/stores/${storeId}/review-requests/preview?lang=${lang}`}
-            title={`Preview of the review-request e-mail (${lang}, sample values)`} />
+          <iframe key={lang} className="rr-preview" src={`/admin/stores/${storeId}/review-requests/preview?lang=${lang}`} title={`Preview of the review-request e-mail (${lang}, sample values)`} />
         ))}
       </section>
 

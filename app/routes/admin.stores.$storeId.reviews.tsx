@@ -30,17 +30,29 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const nowMs = Date.now();
   return {
     store: { storeId: store.storeId, platform: store.platform, moderation: store.moderation, publishHeldAfterDays: store.publishHeldAfterDays },
-    rejectReasons: REJECTION_REASONS, defaultHeldDays: DEFAULT_PUBLISH_HELD_AFTER_DAYS,
+    rejectReasons: REJECTION_REASONS,
+    defaultHeldDays: DEFAULT_PUBLISH_HELD_AFTER_DAYS,
     query: { status: parsed.data.status, rating: parsed.data.rating ? String(parsed.data.rating) : "", product: parsed.data.product ?? "", media: parsed.data.media ?? "" },
     next: page.next,
     reviews: page.reviews.map((r) => ({
-      reviewId: r.review_id, productId: r.product_id, productName: r.product_name, rating: r.rating, title: r.title, body: r.body,
-      dateCreated: new Date(r.created_ms).toISOString(), status: r.status, reviewerName: r.reviewer_name, reviewerEmail: r.reviewer_email,
-      reply: r.reply_body, mediaTotal: r.media_total, incentivized: r.is_incentivized === 1,
+      reviewId: r.review_id,
+      productId: r.product_id,
+      productName: r.product_name,
+      rating: r.rating,
+      title: r.title,
+      body: r.body,
+      dateCreated: new Date(r.created_ms).toISOString(),
+      status: r.status,
+      reviewerName: r.reviewer_name,
+      reviewerEmail: r.reviewer_email,
+      reply: r.reply_body,
+      mediaTotal: r.media_total,
+      incentivized: r.is_incentivized === 1,
       ageDays: Math.max(0, Math.floor((nowMs - r.created_ms) / DAY_MS)),
       autoPublish: r.status === "pending" ? isoOrNull(heldPublishMs(r.created_ms, store.publishHeldAfterDays)) : null,
-      rejectionReason: r.rejection_reason ? REJECTION_REASONS.find((x) => x.value === r.rejection_reason)?.label ?? r.rejection_reason : null,
-      rejectionNote: r.rejection_note, moderationNote: r.moderation_note,
+      rejectionReason: r.rejection_reason ? (REJECTION_REASONS.find((x) => x.value === r.rejection_reason)?.label ?? r.rejection_reason) : null,
+      rejectionNote: r.rejection_note,
+      moderationNote: r.moderation_note,
       media: r.media.map((m) => ({ mediaId: m.media_id, type: m.type, pending: m.status === "pending", thumbnailUrl: m.thumbnail_url, fullSizeUrl: m.full_size_url, alt: m.alt })),
     })),
   };
@@ -75,7 +87,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const intent = field(form, "intent");
   try {
     const moderated = await moderationIntent(intent, form, "review", "review", (ids, status) =>
-      moderation.setStatus(store.storeId, ids, status, { reason: String(form.get("reason") ?? ""), note: String(form.get("reasonNote") ?? "") }));
+      moderation.setStatus(store.storeId, ids, status, { reason: String(form.get("reason") ?? ""), note: String(form.get("reasonNote") ?? "") }),
+    );
     if (moderated) return moderated;
     switch (intent) {
       case "reply": {
@@ -99,7 +112,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     throw error;
   }
 }
-
 
 export default function Reviews() {
   const { store, query, reviews, next, rejectReasons, defaultHeldDays } = useLoaderData<typeof loader>();
@@ -137,14 +149,23 @@ export default function Reviews() {
               <input type="radio" name="heldReviews" value="publish" defaultChecked={store.publishHeldAfterDays !== null} /> Publish held reviews automatically
             </label>
             <label htmlFor="held-days">Publish a review still waiting after (days)</label>
-            <input id="held-days" name="publishHeldAfterDays" type="number" min={1} max={365} step={1} inputMode="numeric"
-              defaultValue={store.publishHeldAfterDays ?? defaultHeldDays} className="narrow" />
+            <input
+              id="held-days"
+              name="publishHeldAfterDays"
+              type="number"
+              min={1}
+              max={365}
+              step={1}
+              inputMode="numeric"
+              defaultValue={store.publishHeldAfterDays ?? defaultHeldDays}
+              className="narrow"
+            />
             <label className="choice">
               <input type="radio" name="heldReviews" value="never" defaultChecked={store.publishHeldAfterDays === null} /> Never: keep held reviews waiting until someone moderates them
             </label>
             <p id="held-ftc" className="muted">
-              A review you neither publish nor reject is published after this many days (default {defaultHeldDays}). Holding lower ratings
-              forever shows shoppers only good reviews, which the FTC rule on review suppression (16 CFR 465.7) forbids.
+              A review you neither publish nor reject is published after this many days (default {defaultHeldDays}). Holding lower ratings forever shows shoppers only good reviews, which the FTC rule
+              on review suppression (16 CFR 465.7) forbids.
             </p>
           </fieldset>
           <button type="submit">Save moderation setting</button>
@@ -157,7 +178,11 @@ export default function Reviews() {
           <label htmlFor="f-rating">Rating</label>
           <select id="f-rating" name="rating" defaultValue={query.rating}>
             <option value="">Any</option>
-            {[5, 4, 3, 2, 1].map((n) => <option key={n} value={n}>{n} star{n === 1 ? "" : "s"}</option>)}
+            {[5, 4, 3, 2, 1].map((n) => (
+              <option key={n} value={n}>
+                {n} star{n === 1 ? "" : "s"}
+              </option>
+            ))}
           </select>
         </div>
         <div>
@@ -172,7 +197,9 @@ export default function Reviews() {
             <option value="no">Without media</option>
           </select>
         </div>
-        <button type="submit" className="secondary">Apply filters</button>
+        <button type="submit" className="secondary">
+          Apply filters
+        </button>
       </Form>
 
       <h2>{heading}</h2>
@@ -192,28 +219,59 @@ export default function Reviews() {
                     <h3 id={`t-${r.reviewId}`}>{r.title || "(no title)"}</h3>
                   </div>
                   <p className="meta">
-                    <Stars rating={r.rating} /> · {r.productName} (<code>{store.platform}-{r.productId}</code>) · {r.reviewerName}
+                    <Stars rating={r.rating} /> · {r.productName} (
+                    <code>
+                      {store.platform}-{r.productId}
+                    </code>
+                    ) · {r.reviewerName}
                     {r.reviewerEmail ? ` <${r.reviewerEmail}>` : ""} · <time dateTime={r.dateCreated}>{r.dateCreated.slice(0, 10)}</time>
                     {r.mediaTotal ? ` · ${r.mediaTotal} media` : ""} · <StatusBadge status={r.status} />
-                    {r.incentivized ? <> · <span className="badge" data-testid="incentivized">Received a reward for this review</span></> : null}
+                    {r.incentivized ? (
+                      <>
+                        {" "}
+                        ·{" "}
+                        <span className="badge" data-testid="incentivized">
+                          Received a reward for this review
+                        </span>
+                      </>
+                    ) : null}
                   </p>
                   {r.status === "pending" ? (
                     <p className="held" data-testid="held">
                       Waiting {age(r.ageDays)}.{" "}
-                      {r.autoPublish
-                        ? <>Published automatically on <time dateTime={r.autoPublish}>{r.autoPublish.slice(0, 10)}</time> unless you reject it.</>
-                        : "Not published automatically (held reviews wait until someone moderates them)."}
+                      {r.autoPublish ? (
+                        <>
+                          Published automatically on <time dateTime={r.autoPublish}>{r.autoPublish.slice(0, 10)}</time> unless you reject it.
+                        </>
+                      ) : (
+                        "Not published automatically (held reviews wait until someone moderates them)."
+                      )}
                     </p>
                   ) : null}
-                  {r.rejectionReason ? <p className="held" data-testid="rejection-reason">Rejected: {r.rejectionReason}{r.rejectionNote ? ` (${r.rejectionNote})` : ""}</p> : null}
-                  {r.moderationNote && r.status === "published" ? <p className="held" data-testid="moderation-note">{r.moderationNote}</p> : null}
+                  {r.rejectionReason ? (
+                    <p className="held" data-testid="rejection-reason">
+                      Rejected: {r.rejectionReason}
+                      {r.rejectionNote ? ` (${r.rejectionNote})` : ""}
+                    </p>
+                  ) : null}
+                  {r.moderationNote && r.status === "published" ? (
+                    <p className="held" data-testid="moderation-note">
+                      {r.moderationNote}
+                    </p>
+                  ) : null}
                   <p className="review-body">{r.body || <em>(no text)</em>}</p>
                   {r.media.length ? (
                     <ul className="thumbs" aria-label="Photos and videos of this review">
                       {r.media.map((m, i) => (
                         <li key={m.mediaId}>
                           <a href={m.fullSizeUrl} target="_blank" rel="noreferrer">
-                            <img src={m.thumbnailUrl} alt={m.alt || `${m.type === "video" ? "Video" : "Photo"} ${i + 1} of the review${m.pending ? " (waiting)" : ""}`} width={80} height={80} loading="lazy" />
+                            <img
+                              src={m.thumbnailUrl}
+                              alt={m.alt || `${m.type === "video" ? "Video" : "Photo"} ${i + 1} of the review${m.pending ? " (waiting)" : ""}`}
+                              width={80}
+                              height={80}
+                              loading="lazy"
+                            />
                           </a>
                         </li>
                       ))}
@@ -236,7 +294,9 @@ export default function Reviews() {
                         <input type="hidden" name="review" value={r.reviewId} />
                         <label htmlFor={`reply-${r.reviewId}`}>Public reply (plain text; leave empty to remove)</label>
                         <textarea id={`reply-${r.reviewId}`} name="reply" rows={3} maxLength={5000} defaultValue={r.reply ?? ""} />
-                        <button type="submit" disabled={busy}>Save reply</button>
+                        <button type="submit" disabled={busy}>
+                          Save reply
+                        </button>
                       </Form>
                     </details>
                   </div>
@@ -248,7 +308,13 @@ export default function Reviews() {
       )}
       <nav className="pager" aria-label="Pages">
         <Link to={`${base}?${new URLSearchParams(query)}`}>First page</Link>
-        {next ? <Link to={`${base}?${nextParams}`} rel="next">Next page</Link> : <span className="muted">No more reviews</span>}
+        {next ? (
+          <Link to={`${base}?${nextParams}`} rel="next">
+            Next page
+          </Link>
+        ) : (
+          <span className="muted">No more reviews</span>
+        )}
       </nav>
     </section>
   );

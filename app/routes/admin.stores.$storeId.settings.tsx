@@ -70,8 +70,12 @@ export default function Settings() {
         </fieldset>
         <fieldset>
           <legend>Translation of reviews in the widgets</legend>
-          <label className="choice"><input type="radio" name="translation" value="off" defaultChecked={store.translation === "off"} /> Off: show reviews as written</label>
-          <label className="choice"><input type="radio" name="translation" value="on-load" defaultChecked={store.translation === "on-load"} /> On load: translate to the shopper's language when the widget asks</label>
+          <label className="choice">
+            <input type="radio" name="translation" value="off" defaultChecked={store.translation === "off"} /> Off: show reviews as written
+          </label>
+          <label className="choice">
+            <input type="radio" name="translation" value="on-load" defaultChecked={store.translation === "on-load"} /> On load: translate to the shopper's language when the widget asks
+          </label>
         </fieldset>
         <fieldset>
           <legend>AI summaries and keywords</legend>

@@ -52,10 +52,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (!parsed.success) throw httpError(400, parsed.error.issues[0]?.message ?? "Bad filter");
   const q = parsed.data;
   const sample = await surveys.sampleDataSurveyIds(store.storeId);
-  const list = await Promise.all((await surveys.listSurveys(store.storeId, { limit: 100, orderBy: "date asc" })).surveys.map(async (s) => ({
-    surveyId: s.surveyId, surveyName: s.surveyName, responses: await surveys.countResponses(store.storeId, { surveyId: s.surveyId }),
-    sampleData: sample.has(s.surveyId),
-  })));
+  const list = await Promise.all(
+    (await surveys.listSurveys(store.storeId, { limit: 100, orderBy: "date asc" })).surveys.map(async (s) => ({
+      surveyId: s.surveyId,
+      surveyName: s.surveyName,
+      responses: await surveys.countResponses(store.storeId, { surveyId: s.surveyId }),
+      sampleData: sample.has(s.surveyId),
+    })),
+  );
   const base = { storeId: store.storeId, surveys: list };
   if (!q.survey) return { ...base, chosen: null };
 
@@ -79,7 +83,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return {
     ...base,
     chosen: {
-      surveyId: survey.surveyId, surveyName: survey.surveyName, hasNps,
+      surveyId: survey.surveyId,
+      surveyName: survey.surveyName,
+      hasNps,
       channels: [...new Set(survey.channelSurveys.map((c) => c.channel))],
       query: { channel: q.channel ?? "", from: q.from ?? "", to: q.to ?? "", nps: q.nps ?? "", archived: q.archived, q: q.q ?? "" },
       params: queryParams(survey.surveyId, q),
@@ -90,9 +96,15 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
         const first = nps ?? r.answeredQuestions[0];
         const email = r.customer?.email ?? r.answeredQuestions.find((a) => a.type === "email")?.answer;
         return {
-          surveyResponseId: r.surveyResponseId, dateCreated: r.dateCreated, channel: r.channel, email: typeof email === "string" ? email : undefined,
-          first: first ? answerText(first) : "", npsCategory: nps?.type === "nps" ? nps.answerNpsCategory : undefined,
-          firstLabel: first?.text ?? "", reward: r.reward ? `${r.reward.description} (${r.reward.value})` : undefined, isArchived: r.isArchived === true,
+          surveyResponseId: r.surveyResponseId,
+          dateCreated: r.dateCreated,
+          channel: r.channel,
+          email: typeof email === "string" ? email : undefined,
+          first: first ? answerText(first) : "",
+          npsCategory: nps?.type === "nps" ? nps.answerNpsCategory : undefined,
+          firstLabel: first?.text ?? "",
+          reward: r.reward ? `${r.reward.description} (${r.reward.value})` : undefined,
+          isArchived: r.isArchived === true,
         };
       }),
       nps: hasNps ? await surveys.npsSummary(store.storeId, npsFilter) : null,
@@ -113,7 +125,9 @@ export default function Surveys() {
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">Surveys</h1>
-      <p><Link to={`${base}/profiles`}>Customer profiles</Link>: what shoppers told you in profile questions, per customer.</p>
+      <p>
+        <Link to={`${base}/profiles`}>Customer profiles</Link>: what shoppers told you in profile questions, per customer.
+      </p>
       <LiveFlash result={errors.form ? { error: errors.form } : search.get("created") && chosen ? { ok: `Survey "${chosen.surveyName}" created.` } : null} />
       <details className="panel" open={surveys.length === 0 || Object.keys(errors).length > 0}>
         <summary>Create a survey</summary>
@@ -125,15 +139,25 @@ export default function Surveys() {
           <FieldError id="survey-name" error={errors.name} />
           <label htmlFor="survey-template">What it asks</label>
           <select id="survey-template" name="template" {...invalidProps("survey-template", errors.template)}>
-            {Object.entries(SURVEY_TEMPLATES).map(([key, t]) => <option key={key} value={key}>{t.label}</option>)}
+            {Object.entries(SURVEY_TEMPLATES).map(([key, t]) => (
+              <option key={key} value={key}>
+                {t.label}
+              </option>
+            ))}
           </select>
           <FieldError id="survey-template" error={errors.template} />
           <label htmlFor="survey-channel">Where shoppers answer it</label>
           <select id="survey-channel" name="channel" defaultValue="post-checkout" {...invalidProps("survey-channel", errors.channel)}>
-            {SURVEY_CHANNELS.map((c) => <option key={c} value={c}>{CHANNEL_LABEL[c] ?? c}</option>)}
+            {SURVEY_CHANNELS.map((c) => (
+              <option key={c} value={c}>
+                {CHANNEL_LABEL[c] ?? c}
+              </option>
+            ))}
           </select>
           <FieldError id="survey-channel" error={errors.channel} />
-          <button type="submit" disabled={navigation.state !== "idle"}>Create survey</button>
+          <button type="submit" disabled={navigation.state !== "idle"}>
+            Create survey
+          </button>
         </Form>
       </details>
       {surveys.length === 0 ? (
@@ -145,7 +169,12 @@ export default function Surveys() {
               <li key={s.surveyId}>
                 <Link to={`${base}?survey=${s.surveyId}`} aria-current={chosen?.surveyId === s.surveyId ? "page" : undefined}>
                   {s.surveyName} <span className="visually-hidden">,</span>({s.responses} response{s.responses === 1 ? "" : "s"})
-                  {s.sampleData ? <> <span className="badge badge-sample">Sample data</span></> : null}
+                  {s.sampleData ? (
+                    <>
+                      {" "}
+                      <span className="badge badge-sample">Sample data</span>
+                    </>
+                  ) : null}
                 </Link>
               </li>
             ))}
@@ -153,11 +182,15 @@ export default function Surveys() {
         </nav>
       )}
       {!chosen ? (
-        surveys.length ? <p className="notice">Choose a survey to read its responses.</p> : null
+        surveys.length ? (
+          <p className="notice">Choose a survey to read its responses.</p>
+        ) : null
       ) : (
         <>
           <h2 id="survey-title">{chosen.surveyName}</h2>
-          <p><Link to={`${base}/${chosen.surveyId}`}>Edit questions and channel surveys in the survey builder</Link></p>
+          <p>
+            <Link to={`${base}/${chosen.surveyId}`}>Edit questions and channel surveys in the survey builder</Link>
+          </p>
           {surveys.find((s) => s.surveyId === chosen.surveyId)?.sampleData ? (
             <p className="notice" role="note">
               <strong>Sample data.</strong> These responses were generated to show every question type; no shopper gave them.
@@ -175,7 +208,12 @@ export default function Surveys() {
               <label htmlFor="f-channel">Channel</label>
               <select id="f-channel" name="channel" defaultValue={chosen.query.channel}>
                 <option value="">Any</option>
-                {SURVEY_CHANNELS.map((c) => <option key={c} value={c}>{CHANNEL_LABEL[c]}{chosen.channels.includes(c) ? "" : " (not used)"}</option>)}
+                {SURVEY_CHANNELS.map((c) => (
+                  <option key={c} value={c}>
+                    {CHANNEL_LABEL[c]}
+                    {chosen.channels.includes(c) ? "" : " (not used)"}
+                  </option>
+                ))}
               </select>
             </div>
             <div>
@@ -205,7 +243,9 @@ export default function Surveys() {
                 <option value="all">All</option>
               </select>
             </div>
-            <button type="submit" className="secondary">Apply filters</button>
+            <button type="submit" className="secondary">
+              Apply filters
+            </button>
           </Form>
 
           <p className="export">
@@ -217,7 +257,9 @@ export default function Surveys() {
             {`${chosen.total} response${chosen.total === 1 ? "" : "s"} match`}
           </h3>
           {chosen.responses.length === 0 ? (
-            <p className="empty" role="status">No responses match these filters.</p>
+            <p className="empty" role="status">
+              No responses match these filters.
+            </p>
           ) : (
             <div className="table-wrap">
               <table className="responses" aria-busy={navigation.state === "loading"}>
@@ -239,14 +281,39 @@ export default function Surveys() {
                           <time dateTime={r.dateCreated}>{when(r.dateCreated)}</time>
                           <span className="visually-hidden"> — open response</span>
                         </Link>
-                        {r.isArchived ? <> <span className="badge badge-archived">Archived</span></> : null}
+                        {r.isArchived ? (
+                          <>
+                            {" "}
+                            <span className="badge badge-archived">Archived</span>
+                          </>
+                        ) : null}
                       </th>
                       <td>{CHANNEL_LABEL[r.channel]}</td>
-                      <td>{r.email ?? <span className="muted">—<span className="visually-hidden">none</span></span>}</td>
-                      <td className="first-answer">
-                        {r.npsCategory ? <span className={`badge badge-${r.npsCategory}`}>{r.first}</span> : r.first || <span className="muted">—<span className="visually-hidden">no answer</span></span>}
+                      <td>
+                        {r.email ?? (
+                          <span className="muted">
+                            —<span className="visually-hidden">none</span>
+                          </span>
+                        )}
                       </td>
-                      <td>{r.reward ?? <span className="muted">—<span className="visually-hidden">none</span></span>}</td>
+                      <td className="first-answer">
+                        {r.npsCategory ? (
+                          <span className={`badge badge-${r.npsCategory}`}>{r.first}</span>
+                        ) : (
+                          r.first || (
+                            <span className="muted">
+                              —<span className="visually-hidden">no answer</span>
+                            </span>
+                          )
+                        )}
+                      </td>
+                      <td>
+                        {r.reward ?? (
+                          <span className="muted">
+                            —<span className="visually-hidden">none</span>
+                          </span>
+                        )}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -256,7 +323,9 @@ export default function Surveys() {
           <nav className="pager" aria-label="Pages">
             <Link to={`${base}?${new URLSearchParams(chosen.params)}`}>First page</Link>
             {chosen.next ? (
-              <Link to={`${base}?${new URLSearchParams({ ...chosen.params, after: chosen.next })}`} rel="next">Next page</Link>
+              <Link to={`${base}?${new URLSearchParams({ ...chosen.params, after: chosen.next })}`} rel="next">
+                Next page
+              </Link>
             ) : (
               <span className="muted">No more responses</span>
             )}
@@ -280,13 +349,27 @@ function OptionCounts({ questions }: { questions: { questionId: string; text: st
           <div className="table-wrap" key={q.questionId}>
             <table className="option-counts">
               <caption>{q.text}</caption>
-              <thead><tr><th scope="col">Option</th><th scope="col" className="count">Responses</th><th scope="col"><span className="visually-hidden">Bar</span></th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Option</th>
+                  <th scope="col" className="count">
+                    Responses
+                  </th>
+                  <th scope="col">
+                    <span className="visually-hidden">Bar</span>
+                  </th>
+                </tr>
+              </thead>
               <tbody>
                 {q.counts.map((c) => (
                   <tr key={c.option}>
                     <th scope="row">{c.option}</th>
                     <td className="count">{c.count}</td>
-                    <td aria-hidden="true"><svg width="160" height="12" viewBox="0 0 160 12"><rect x="0" y="1" height="10" width={(160 * c.count) / max} className="option-bar-rect" /></svg></td>
+                    <td aria-hidden="true">
+                      <svg width="160" height="12" viewBox="0 0 160 12">
+                        <rect x="0" y="1" height="10" width={(160 * c.count) / max} className="option-bar-rect" />
+                      </svg>
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -17,7 +17,14 @@ export const headers = adminHeaders;
 
 const CHANNEL_LABEL: Record<SurveyChannel, string> = { "on-site": "On site", "post-checkout": "Post-checkout", "post-review": "Post-review", "shareable-link": "Shareable link" };
 const TYPE_LABEL: Record<QuestionType, string> = {
-  text: "Text", "single-select": "Single choice", "multi-select": "Multiple choice", "five-point": "Five-point scale", star: "Star rating", nps: "NPS (0–10)", profile: "Profile", email: "E-mail (with marketing opt-in)",
+  text: "Text",
+  "single-select": "Single choice",
+  "multi-select": "Multiple choice",
+  "five-point": "Five-point scale",
+  star: "Star rating",
+  nps: "NPS (0–10)",
+  profile: "Profile",
+  email: "E-mail (with marketing opt-in)",
 };
 const PROFILE_LABEL: Record<ProfileAnswerType, string> = { "date-components": "Date (e.g. birthday)", location: "Country and region", "single-value": "One value", "multi-value": "Several values" };
 
@@ -44,7 +51,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const enabled = survey.channelSurveys.filter((c) => c.enabled !== false);
   const preview = enabled.find((c) => c.channelSurveyId === wanted);
   return {
-    storeId: store.storeId, survey, previewId: preview?.channelSurveyId ?? null,
+    storeId: store.storeId,
+    survey,
+    previewId: preview?.channelSurveyId ?? null,
     responses: await context.services.surveys.countResponses(store.storeId, { surveyId: survey.surveyId }),
   };
 }
@@ -54,9 +63,12 @@ type Failure = { form: string; errors: FieldErrors; values?: Record<string, stri
 /** The question fields of a builder form, as the service takes them. */
 function questionOf(form: FormData): QuestionInput {
   return {
-    text: field(form, "text"), type: field(form, "type") as QuestionType,
-    options: field(form, "options").split(/\r?\n/), allowCustomAnswer: form.get("allowCustomAnswer") === "on",
-    customAnswerOptionText: field(form, "customAnswerOptionText"), profileAnswerType: (field(form, "profileAnswerType") || undefined) as ProfileAnswerType | undefined,
+    text: field(form, "text"),
+    type: field(form, "type") as QuestionType,
+    options: field(form, "options").split(/\r?\n/),
+    allowCustomAnswer: form.get("allowCustomAnswer") === "on",
+    customAnswerOptionText: field(form, "customAnswerOptionText"),
+    profileAnswerType: (field(form, "profileAnswerType") || undefined) as ProfileAnswerType | undefined,
     required: form.get("required") === "on",
   };
 }
@@ -65,7 +77,8 @@ function channelOf(form: FormData): ChannelInput {
   const rewardDescription = field(form, "rewardDescription");
   const rewardCode = field(form, "rewardCode");
   return {
-    channel: field(form, "channel") as SurveyChannel, description: field(form, "description"),
+    channel: field(form, "channel") as SurveyChannel,
+    description: field(form, "description"),
     ...(rewardDescription || rewardCode ? { reward: { type: "coupon" as const, description: rewardDescription, value: rewardCode } } : {}),
     enabled: form.get("enabled") === "on",
   };
@@ -169,13 +182,21 @@ function QuestionFields({ k, q, failure }: { k: string; q?: Question; failure?: 
       <FieldError id={id("text")} error={e.text} />
       <label htmlFor={id("type")}>Type</label>
       <select id={id("type")} name="type" defaultValue={val("type", q?.type ?? "text")} {...invalidProps(id("type"), e.type)}>
-        {QUESTION_TYPES.map((t) => <option key={t} value={t}>{TYPE_LABEL[t]}</option>)}
+        {QUESTION_TYPES.map((t) => (
+          <option key={t} value={t}>
+            {TYPE_LABEL[t]}
+          </option>
+        ))}
       </select>
       <FieldError id={id("type")} error={e.type} />
       <label htmlFor={id("profileAnswerType")}>Profile field (profile questions)</label>
       <select id={id("profileAnswerType")} name="profileAnswerType" defaultValue={val("profileAnswerType", q?.profileAnswerType ?? "")} {...invalidProps(id("profileAnswerType"), e.profileAnswerType)}>
         <option value="">—</option>
-        {PROFILE_ANSWER_TYPES.map((t) => <option key={t} value={t}>{PROFILE_LABEL[t]}</option>)}
+        {PROFILE_ANSWER_TYPES.map((t) => (
+          <option key={t} value={t}>
+            {PROFILE_LABEL[t]}
+          </option>
+        ))}
       </select>
       <FieldError id={id("profileAnswerType")} error={e.profileAnswerType} />
       <label htmlFor={id("options")}>Options, one per line (choice questions; one-value and several-values profile questions)</label>
@@ -186,7 +207,13 @@ function QuestionFields({ k, q, failure }: { k: string; q?: Question; failure?: 
         <label htmlFor={id("allowCustomAnswer")}>Offer a custom (“other”) answer (choice questions)</label>
       </div>
       <label htmlFor={id("customAnswerOptionText")}>Custom option text</label>
-      <input id={id("customAnswerOptionText")} name="customAnswerOptionText" maxLength={200} defaultValue={val("customAnswerOptionText", q?.customAnswerOptionText ?? "Other")} {...invalidProps(id("customAnswerOptionText"), e.customAnswerOptionText)} />
+      <input
+        id={id("customAnswerOptionText")}
+        name="customAnswerOptionText"
+        maxLength={200}
+        defaultValue={val("customAnswerOptionText", q?.customAnswerOptionText ?? "Other")}
+        {...invalidProps(id("customAnswerOptionText"), e.customAnswerOptionText)}
+      />
       <FieldError id={id("customAnswerOptionText")} error={e.customAnswerOptionText} />
       <div className="checkbox-row">
         <input type="checkbox" id={id("required")} name="required" defaultChecked={checked("required", q?.required === true)} />
@@ -206,14 +233,24 @@ function ChannelFields({ k, c, failure }: { k: string; c?: Channel; failure?: Fa
     <>
       <label htmlFor={id("channel")}>Channel</label>
       <select id={id("channel")} name="channel" defaultValue={val("channel", c?.channel ?? "shareable-link")} {...invalidProps(id("channel"), e.channel)}>
-        {SURVEY_CHANNELS.map((ch) => <option key={ch} value={ch}>{CHANNEL_LABEL[ch]}</option>)}
+        {SURVEY_CHANNELS.map((ch) => (
+          <option key={ch} value={ch}>
+            {CHANNEL_LABEL[ch]}
+          </option>
+        ))}
       </select>
       <FieldError id={id("channel")} error={e.channel} />
       <label htmlFor={id("description")}>Description (shown above the questions)</label>
       <input id={id("description")} name="description" maxLength={500} defaultValue={val("description", c?.description ?? "")} {...invalidProps(id("description"), e.description)} />
       <FieldError id={id("description")} error={e.description} />
       <label htmlFor={id("rewardDescription")}>Reward description (e.g. 10% off your next order; leave both reward fields empty for none)</label>
-      <input id={id("rewardDescription")} name="rewardDescription" maxLength={500} defaultValue={val("rewardDescription", c?.reward?.description ?? "")} {...invalidProps(id("rewardDescription"), e.rewardDescription)} />
+      <input
+        id={id("rewardDescription")}
+        name="rewardDescription"
+        maxLength={500}
+        defaultValue={val("rewardDescription", c?.reward?.description ?? "")}
+        {...invalidProps(id("rewardDescription"), e.rewardDescription)}
+      />
       <FieldError id={id("rewardDescription")} error={e.rewardDescription} />
       <label htmlFor={id("rewardCode")}>Coupon code</label>
       <input id={id("rewardCode")} name="rewardCode" maxLength={200} defaultValue={val("rewardCode", c?.reward?.value ?? "")} {...invalidProps(id("rewardCode"), e.rewardCode)} />
@@ -252,11 +289,15 @@ export default function SurveyBuilder() {
   const preview = survey.channelSurveys.find((c) => c.channelSurveyId === previewId);
   return (
     <section aria-labelledby="page-title" className="survey-builder">
-      <p><Link to={base}>← All surveys</Link> · <Link to={`${base}?survey=${survey.surveyId}`}>Responses and reports ({responses})</Link></p>
+      <p>
+        <Link to={base}>← All surveys</Link> · <Link to={`${base}?survey=${survey.surveyId}`}>Responses and reports ({responses})</Link>
+      </p>
       <h1 id="page-title">Survey builder: {survey.surveyName}</h1>
       <LiveFlash result={failure?.form === "page" ? { error: failure.errors.form } : search.get("done") ? { ok: search.get("done")! } : null} />
       {responses > 0 ? (
-        <p className="notice" role="note">This survey has {responses} response{responses === 1 ? "" : "s"}. Editing it changes what shoppers are asked from now on; stored responses keep the questions as they were answered.</p>
+        <p className="notice" role="note">
+          This survey has {responses} response{responses === 1 ? "" : "s"}. Editing it changes what shoppers are asked from now on; stored responses keep the questions as they were answered.
+        </p>
       ) : null}
 
       <Form method="post" className="stack panel" aria-label="Survey name">
@@ -265,14 +306,20 @@ export default function SurveyBuilder() {
         <label htmlFor="survey-name">Name (for you; shoppers see it as the survey's title)</label>
         <input id="survey-name" name="name" maxLength={200} required defaultValue={failure?.form === "name" ? failure.values?.name : survey.surveyName} {...invalidProps("survey-name", nameError)} />
         <FieldError id="survey-name" error={nameError} />
-        <button type="submit" disabled={busy}>Save name</button>
+        <button type="submit" disabled={busy}>
+          Save name
+        </button>
       </Form>
       <Form method="post" className="inline-form">
         <CsrfField />
         {allOff ? (
-          <button type="submit" name="intent" value="survey-on" disabled={busy}>Turn the survey on (every channel survey)</button>
+          <button type="submit" name="intent" value="survey-on" disabled={busy}>
+            Turn the survey on (every channel survey)
+          </button>
         ) : (
-          <button type="submit" name="intent" value="survey-off" className="secondary" disabled={busy}>Turn the survey off (every channel survey)</button>
+          <button type="submit" name="intent" value="survey-off" className="secondary" disabled={busy}>
+            Turn the survey off (every channel survey)
+          </button>
         )}
       </Form>
 
@@ -282,15 +329,30 @@ export default function SurveyBuilder() {
           <li key={q.id} id={`q-${q.id}`} className="panel">
             <p className="question-head">
               <strong>{q.text}</strong>{" "}
-              <span className="muted">{TYPE_LABEL[q.type]}{q.profileAnswerType ? `: ${PROFILE_LABEL[q.profileAnswerType]}` : ""}{q.required ? " · required" : ""}</span>
+              <span className="muted">
+                {TYPE_LABEL[q.type]}
+                {q.profileAnswerType ? `: ${PROFILE_LABEL[q.profileAnswerType]}` : ""}
+                {q.required ? " · required" : ""}
+              </span>
             </p>
-            {q.options?.length ? <p className="muted">Options: {q.options.join(", ")}{q.allowCustomAnswer ? `; custom: ${q.customAnswerOptionText}` : ""}</p> : null}
+            {q.options?.length ? (
+              <p className="muted">
+                Options: {q.options.join(", ")}
+                {q.allowCustomAnswer ? `; custom: ${q.customAnswerOptionText}` : ""}
+              </p>
+            ) : null}
             <Form method="post" className="inline-form" aria-label={`Order of question ${i + 1}`}>
               <CsrfField />
               <input type="hidden" name="questionId" value={q.id} />
-              <button type="submit" name="intent" value="move-up" className="secondary" disabled={busy || i === 0} aria-label={`Move up: question ${i + 1}, ${q.text}`}>Move up</button>
-              <button type="submit" name="intent" value="move-down" className="secondary" disabled={busy || i === n - 1} aria-label={`Move down: question ${i + 1}, ${q.text}`}>Move down</button>
-              <button type="submit" name="intent" value="delete-question" className="secondary danger" disabled={busy || n === 1} aria-label={`Delete: question ${i + 1}, ${q.text}`}>Delete</button>
+              <button type="submit" name="intent" value="move-up" className="secondary" disabled={busy || i === 0} aria-label={`Move up: question ${i + 1}, ${q.text}`}>
+                Move up
+              </button>
+              <button type="submit" name="intent" value="move-down" className="secondary" disabled={busy || i === n - 1} aria-label={`Move down: question ${i + 1}, ${q.text}`}>
+                Move down
+              </button>
+              <button type="submit" name="intent" value="delete-question" className="secondary danger" disabled={busy || n === 1} aria-label={`Delete: question ${i + 1}, ${q.text}`}>
+                Delete
+              </button>
             </Form>
             <details open={failure?.form === `q-${q.id}`}>
               <summary>Edit question {i + 1}</summary>
@@ -299,7 +361,9 @@ export default function SurveyBuilder() {
                 <input type="hidden" name="intent" value="save-question" />
                 <input type="hidden" name="questionId" value={q.id} />
                 <QuestionFields k={`q-${q.id}`} q={q} failure={failure} />
-                <button type="submit" disabled={busy}>Save question {i + 1}</button>
+                <button type="submit" disabled={busy}>
+                  Save question {i + 1}
+                </button>
               </Form>
             </details>
           </li>
@@ -311,7 +375,9 @@ export default function SurveyBuilder() {
           <CsrfField />
           <input type="hidden" name="intent" value="add-question" />
           <QuestionFields k="new-question" failure={failure} />
-          <button type="submit" disabled={busy}>Add question</button>
+          <button type="submit" disabled={busy}>
+            Add question
+          </button>
         </Form>
       </details>
 
@@ -322,9 +388,22 @@ export default function SurveyBuilder() {
           <li key={c.channelSurveyId} id={`c-${c.channelSurveyId}`} className="panel">
             <p>
               <strong>{channelLabel(c)}</strong> {c.enabled === false ? <span className="badge badge-archived">Off</span> : <span className="badge badge-promoter">On</span>}
-              {c.reward ? <> · reward: {c.reward.description} (<code>{c.reward.value}</code>)</> : null}
+              {c.reward ? (
+                <>
+                  {" "}
+                  · reward: {c.reward.description} (<code>{c.reward.value}</code>)
+                </>
+              ) : null}
             </p>
-            <p className="muted">Channel survey ID <code>{c.channelSurveyId}</code>{c.channel === "shareable-link" || c.channel === "post-review" ? <> · link <a href={`/s/${c.channelSurveyId}`}>/s/{c.channelSurveyId}</a></> : null}</p>
+            <p className="muted">
+              Channel survey ID <code>{c.channelSurveyId}</code>
+              {c.channel === "shareable-link" || c.channel === "post-review" ? (
+                <>
+                  {" "}
+                  · link <a href={`/s/${c.channelSurveyId}`}>/s/{c.channelSurveyId}</a>
+                </>
+              ) : null}
+            </p>
             <details open={failure?.form === `c-${c.channelSurveyId}`}>
               <summary>Edit {channelLabel(c)}</summary>
               <Form method="post" className="stack" noValidate aria-label={`Edit channel survey ${channelLabel(c)}`}>
@@ -332,7 +411,9 @@ export default function SurveyBuilder() {
                 <input type="hidden" name="intent" value="save-channel" />
                 <input type="hidden" name="channelSurveyId" value={c.channelSurveyId} />
                 <ChannelFields k={`c-${c.channelSurveyId}`} c={c} failure={failure} />
-                <button type="submit" disabled={busy}>Save channel survey</button>
+                <button type="submit" disabled={busy}>
+                  Save channel survey
+                </button>
               </Form>
             </details>
           </li>
@@ -344,7 +425,9 @@ export default function SurveyBuilder() {
           <CsrfField />
           <input type="hidden" name="intent" value="add-channel" />
           <ChannelFields k="new-channel" failure={failure} />
-          <button type="submit" disabled={busy}>Add channel survey</button>
+          <button type="submit" disabled={busy}>
+            Add channel survey
+          </button>
         </Form>
       </details>
 
@@ -354,13 +437,21 @@ export default function SurveyBuilder() {
           <Form method="get" className="inline-form" aria-label="Choose the channel survey to preview">
             <label htmlFor="preview-channel">Channel survey</label>
             <select id="preview-channel" name="preview" defaultValue={preview?.channelSurveyId}>
-              {survey.channelSurveys.filter((c) => c.enabled !== false).map((c) => <option key={c.channelSurveyId} value={c.channelSurveyId}>{channelLabel(c)}</option>)}
+              {survey.channelSurveys
+                .filter((c) => c.enabled !== false)
+                .map((c) => (
+                  <option key={c.channelSurveyId} value={c.channelSurveyId}>
+                    {channelLabel(c)}
+                  </option>
+                ))}
             </select>
-            <button type="submit" className="secondary">Show preview</button>
+            <button type="submit" className="secondary">
+              Show preview
+            </button>
           </Form>
           <p className="muted">
-            The live element, as shoppers see it. Shoppers' browsers (and this one) may keep a survey for up to a minute, so a
-            change can take that long to show. A response sent from here is stored like any other (archive it afterwards).
+            The live element, as shoppers see it. Shoppers' browsers (and this one) may keep a survey for up to a minute, so a change can take that long to show. A response sent from here is stored
+            like any other (archive it afterwards).
           </p>
           {preview ? (
             <div className="survey-preview" data-testid="survey-preview">

@@ -25,7 +25,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     throw error;
   }
   const day = new Date().toISOString().slice(0, 10);
-  const slug = survey.surveyName.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "survey";
+  const slug =
+    survey.surveyName
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "survey";
   return new Response(csvExportStream(context.services.surveys, store.storeId, survey, filterOf(survey.surveyId, parsed.data)), {
     headers: {
       "content-type": "text/csv; charset=utf-8",

@@ -19,7 +19,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const email = (new URL(request.url).searchParams.get("email") ?? "").trim().toLowerCase();
   const { surveyRewards } = context.services;
   return {
-    storeId: store.storeId, email,
+    storeId: store.storeId,
+    email,
     customers: await surveyRewards.profiles(store.storeId, 100),
     fields: email ? await surveyRewards.profile(store.storeId, email) : [],
   };
@@ -34,10 +35,19 @@ function ProfileValue({ answer }: { answer: ProfileAnswer }) {
   switch (answer.type) {
     case "date-components": {
       const { day, month, year } = answer.value;
-      return <time dateTime={`${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`}>{day} {MONTHS[month - 1]} {year}</time>;
+      return (
+        <time dateTime={`${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`}>
+          {day} {MONTHS[month - 1]} {year}
+        </time>
+      );
     }
     case "location":
-      return <>{answer.value.countryName ?? regionNames.of(answer.value.countryCode) ?? answer.value.countryCode} ({answer.value.countryCode}){answer.value.zoneCode ? `, region ${answer.value.zoneCode}` : ""}</>;
+      return (
+        <>
+          {answer.value.countryName ?? regionNames.of(answer.value.countryCode) ?? answer.value.countryCode} ({answer.value.countryCode})
+          {answer.value.zoneCode ? `, region ${answer.value.zoneCode}` : ""}
+        </>
+      );
     case "multi-value":
       return <>{answer.value.join(", ")}</>;
     case "single-value":
@@ -50,20 +60,34 @@ export default function CustomerProfiles() {
   const base = `/admin/stores/${storeId}/surveys`;
   return (
     <section aria-labelledby="page-title">
-      <p><Link to={base}>← Back to surveys</Link></p>
+      <p>
+        <Link to={base}>← Back to surveys</Link>
+      </p>
       <h1 id="page-title">{email ? `Customer profile of ${email}` : "Customer profiles"}</h1>
       {email ? (
-        fields.length === 0 ? <p className="empty">No profile answers from this address.</p> : (
+        fields.length === 0 ? (
+          <p className="empty">No profile answers from this address.</p>
+        ) : (
           <table>
             <caption>Profile fields and the survey response each came from</caption>
-            <thead><tr><th scope="col">Question</th><th scope="col">Answer</th><th scope="col">From the response</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Question</th>
+                <th scope="col">Answer</th>
+                <th scope="col">From the response</th>
+              </tr>
+            </thead>
             <tbody>
               {fields.map((f) => (
                 <tr key={f.profileQuestionId}>
                   <th scope="row">{f.question}</th>
-                  <td><ProfileValue answer={f.answer} /></td>
                   <td>
-                    <Link to={`${base}/responses/${f.surveyResponseId}`}>{f.surveyName}, {CHANNEL_LABEL[f.channel] ?? f.channel}, {new Date(f.answeredMs).toISOString().slice(0, 10)}</Link>
+                    <ProfileValue answer={f.answer} />
+                  </td>
+                  <td>
+                    <Link to={`${base}/responses/${f.surveyResponseId}`}>
+                      {f.surveyName}, {CHANNEL_LABEL[f.channel] ?? f.channel}, {new Date(f.answeredMs).toISOString().slice(0, 10)}
+                    </Link>
                   </td>
                 </tr>
               ))}
@@ -71,22 +95,36 @@ export default function CustomerProfiles() {
           </table>
         )
       ) : null}
-      {email ? <p><Link to={`${base}/profiles`}>All customer profiles</Link></p> : (
-        customers.length === 0 ? <p className="empty">No customer has answered a profile question with an e-mail address yet.</p> : (
-          <table>
-            <caption>Customers with a profile, most recent answer first</caption>
-            <thead><tr><th scope="col">Customer</th><th scope="col">Fields</th><th scope="col">Last answer (UTC)</th></tr></thead>
-            <tbody>
-              {customers.map((c) => (
-                <tr key={c.email}>
-                  <th scope="row"><Link to={`?${new URLSearchParams({ email: c.email }).toString()}`}>{c.email}</Link></th>
-                  <td>{c.fields}</td>
-                  <td><time dateTime={new Date(c.updatedMs).toISOString()}>{new Date(c.updatedMs).toISOString().slice(0, 10)}</time></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )
+      {email ? (
+        <p>
+          <Link to={`${base}/profiles`}>All customer profiles</Link>
+        </p>
+      ) : customers.length === 0 ? (
+        <p className="empty">No customer has answered a profile question with an e-mail address yet.</p>
+      ) : (
+        <table>
+          <caption>Customers with a profile, most recent answer first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Customer</th>
+              <th scope="col">Fields</th>
+              <th scope="col">Last answer (UTC)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {customers.map((c) => (
+              <tr key={c.email}>
+                <th scope="row">
+                  <Link to={`?${new URLSearchParams({ email: c.email }).toString()}`}>{c.email}</Link>
+                </th>
+                <td>{c.fields}</td>
+                <td>
+                  <time dateTime={new Date(c.updatedMs).toISOString()}>{new Date(c.updatedMs).toISOString().slice(0, 10)}</time>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
     </section>
   );

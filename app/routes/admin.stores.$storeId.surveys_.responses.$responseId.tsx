@@ -52,7 +52,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 const CHANNEL_LABEL: Record<string, string> = { "on-site": "On site", "post-checkout": "Post-checkout", "post-review": "Post-review", "shareable-link": "Shareable link" };
 const TYPE_LABEL: Record<AnsweredQuestion["type"], string> = {
-  text: "Text", "single-select": "Single choice", "multi-select": "Multiple choice", "five-point": "Five-point scale", star: "Star rating", nps: "NPS", profile: "Profile", email: "E-mail",
+  text: "Text",
+  "single-select": "Single choice",
+  "multi-select": "Multiple choice",
+  "five-point": "Five-point scale",
+  star: "Star rating",
+  nps: "NPS",
+  profile: "Profile",
+  email: "E-mail",
 };
 const PROFILE_LABEL: Record<ProfileAnswer["type"], string> = { "date-components": "date", location: "location", "multi-value": "several values", "single-value": "one value" };
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
@@ -60,7 +67,13 @@ const NPS_LABEL = { promoter: "Promoter", passive: "Passive", detractor: "Detrac
 
 /** A chosen option, with the custom answer when it is the custom ("other") option. */
 function Choice({ value, a }: { value: string; a: { customAnswer?: string; customAnswerOptionText?: string } }) {
-  return a.customAnswer !== undefined && value === a.customAnswerOptionText ? <>{value}: <q>{a.customAnswer}</q> <span className="muted">(custom answer)</span></> : <>{value}</>;
+  return a.customAnswer !== undefined && value === a.customAnswerOptionText ? (
+    <>
+      {value}: <q>{a.customAnswer}</q> <span className="muted">(custom answer)</span>
+    </>
+  ) : (
+    <>{value}</>
+  );
 }
 
 function ProfileValue({ answer }: { answer: ProfileAnswer }) {
@@ -68,7 +81,11 @@ function ProfileValue({ answer }: { answer: ProfileAnswer }) {
     case "date-components": {
       const { day, month, year } = answer.value;
       const isoDate = `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
-      return <time dateTime={isoDate}>{day} {MONTHS[month - 1]} {year}</time>;
+      return (
+        <time dateTime={isoDate}>
+          {day} {MONTHS[month - 1]} {year}
+        </time>
+      );
     }
     case "location":
       return (
@@ -78,7 +95,13 @@ function ProfileValue({ answer }: { answer: ProfileAnswer }) {
         </>
       );
     case "multi-value":
-      return <ul>{answer.value.map((v) => <li key={v}>{v}</li>)}</ul>;
+      return (
+        <ul>
+          {answer.value.map((v) => (
+            <li key={v}>{v}</li>
+          ))}
+        </ul>
+      );
     case "single-value":
       return <>{answer.value}</>;
   }
@@ -92,13 +115,33 @@ function AnswerValue({ a }: { a: AnsweredQuestion }) {
     case "single-select":
       return <Choice value={a.answer} a={a} />;
     case "multi-select":
-      return <ul>{a.answer.map((v) => <li key={v}><Choice value={v} a={a} /></li>)}</ul>;
+      return (
+        <ul>
+          {a.answer.map((v) => (
+            <li key={v}>
+              <Choice value={v} a={a} />
+            </li>
+          ))}
+        </ul>
+      );
     case "five-point":
       return <>{a.answer} of 5</>;
     case "star":
-      return <><span aria-hidden="true" className="stars">{"★".repeat(a.answer)}{"☆".repeat(5 - a.answer)}</span> {a.answer} of 5 stars</>;
+      return (
+        <>
+          <span aria-hidden="true" className="stars">
+            {"★".repeat(a.answer)}
+            {"☆".repeat(5 - a.answer)}
+          </span>{" "}
+          {a.answer} of 5 stars
+        </>
+      );
     case "nps":
-      return <>{a.answer} of 10 · <span className={`badge badge-${a.answerNpsCategory}`}>{NPS_LABEL[a.answerNpsCategory]}</span></>;
+      return (
+        <>
+          {a.answer} of 10 · <span className={`badge badge-${a.answerNpsCategory}`}>{NPS_LABEL[a.answerNpsCategory]}</span>
+        </>
+      );
     case "email":
       return (
         <>
@@ -116,7 +159,9 @@ export default function SurveyResponse() {
   const busy = useNavigation().state !== "idle";
   return (
     <section aria-labelledby="page-title">
-      <p><Link to={`/admin/stores/${storeId}/surveys?${back}`}>← Back to the responses of {r.surveyName}</Link></p>
+      <p>
+        <Link to={`/admin/stores/${storeId}/surveys?${back}`}>← Back to the responses of {r.surveyName}</Link>
+      </p>
       <h1 id="page-title">Response to {r.surveyName}</h1>
       {sampleData ? (
         <p className="notice" role="note">
@@ -125,14 +170,48 @@ export default function SurveyResponse() {
       ) : null}
       <Flash result={result} />
       <dl className="answers" aria-label="About this response">
-        <dt>Date (UTC)</dt><dd><time dateTime={r.dateCreated}>{r.dateCreated.slice(0, 10)} {r.dateCreated.slice(11, 16)}</time></dd>
-        <dt>Channel</dt><dd>{CHANNEL_LABEL[r.channel]}{r.channelSurveyDescription ? ` — ${r.channelSurveyDescription}` : ""}</dd>
-        <dt>Customer</dt><dd>{r.customer?.email ?? null}{r.customer?.email && r.customer.customerId ? " · " : null}{r.customer?.customerId ? <>ID <code>{r.customer.customerId}</code></> : null}{!r.customer ? <span className="muted">(not given)</span> : null}</dd>
-        <dt>E-mail marketing opt-in</dt><dd>{r.emailMarketingOptIn === undefined ? <span className="muted">(not stated)</span> : r.emailMarketingOptIn ? "Yes" : "No"}</dd>
-        <dt>Order</dt><dd>{r.order ? <code>{r.order.remoteOrderId}</code> : <span className="muted">(none)</span>}</dd>
-        <dt>Reward</dt><dd>{r.reward ? <>{r.reward.description} — coupon <code>{r.reward.value}</code></> : <span className="muted">(none)</span>}</dd>
-        <dt>State</dt><dd>{r.isArchived ? <span className="badge badge-archived">Archived</span> : "Not archived"}</dd>
-        <dt>Response ID</dt><dd><code>{r.surveyResponseId}</code></dd>
+        <dt>Date (UTC)</dt>
+        <dd>
+          <time dateTime={r.dateCreated}>
+            {r.dateCreated.slice(0, 10)} {r.dateCreated.slice(11, 16)}
+          </time>
+        </dd>
+        <dt>Channel</dt>
+        <dd>
+          {CHANNEL_LABEL[r.channel]}
+          {r.channelSurveyDescription ? ` — ${r.channelSurveyDescription}` : ""}
+        </dd>
+        <dt>Customer</dt>
+        <dd>
+          {r.customer?.email ?? null}
+          {r.customer?.email && r.customer.customerId ? " · " : null}
+          {r.customer?.customerId ? (
+            <>
+              ID <code>{r.customer.customerId}</code>
+            </>
+          ) : null}
+          {!r.customer ? <span className="muted">(not given)</span> : null}
+        </dd>
+        <dt>E-mail marketing opt-in</dt>
+        <dd>{r.emailMarketingOptIn === undefined ? <span className="muted">(not stated)</span> : r.emailMarketingOptIn ? "Yes" : "No"}</dd>
+        <dt>Order</dt>
+        <dd>{r.order ? <code>{r.order.remoteOrderId}</code> : <span className="muted">(none)</span>}</dd>
+        <dt>Reward</dt>
+        <dd>
+          {r.reward ? (
+            <>
+              {r.reward.description} — coupon <code>{r.reward.value}</code>
+            </>
+          ) : (
+            <span className="muted">(none)</span>
+          )}
+        </dd>
+        <dt>State</dt>
+        <dd>{r.isArchived ? <span className="badge badge-archived">Archived</span> : "Not archived"}</dd>
+        <dt>Response ID</dt>
+        <dd>
+          <code>{r.surveyResponseId}</code>
+        </dd>
       </dl>
 
       <h2>Answers</h2>
@@ -144,9 +223,14 @@ export default function SurveyResponse() {
             <div key={a.id} data-answer-type={a.type === "profile" ? `profile-${a.answer.type}` : a.type}>
               <dt>
                 {a.text}
-                <span className="answer-type">{TYPE_LABEL[a.type]}{a.type === "profile" ? ` (${PROFILE_LABEL[a.answer.type]})` : ""}</span>
+                <span className="answer-type">
+                  {TYPE_LABEL[a.type]}
+                  {a.type === "profile" ? ` (${PROFILE_LABEL[a.answer.type]})` : ""}
+                </span>
               </dt>
-              <dd><AnswerValue a={a} /></dd>
+              <dd>
+                <AnswerValue a={a} />
+              </dd>
             </div>
           ))}
         </dl>
@@ -155,9 +239,13 @@ export default function SurveyResponse() {
       <Form method="post" className="inline-form">
         <CsrfField />
         {r.isArchived ? (
-          <button type="submit" name="intent" value="unarchive" disabled={busy}>Unarchive</button>
+          <button type="submit" name="intent" value="unarchive" disabled={busy}>
+            Unarchive
+          </button>
         ) : (
-          <button type="submit" name="intent" value="archive" className="secondary" disabled={busy}>Archive</button>
+          <button type="submit" name="intent" value="archive" className="secondary" disabled={busy}>
+            Archive
+          </button>
         )}
       </Form>
     </section>

@@ -18,7 +18,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { members, invites } = await context.services.team.team(store.storeId);
   return {
     me: session.userId,
-    isOwner: await context.services.team.roleOf(session.userId, store.storeId) === "owner",
+    isOwner: (await context.services.team.roleOf(session.userId, store.storeId)) === "owner",
     members: members.map((m) => ({ userId: m.userId, email: m.email, role: m.role, joined: day(m.joinedMs) })),
     invites: invites.map((i) => ({ inviteId: i.inviteId, email: i.email, role: i.role, sent: day(i.createdMs), expires: day(i.expiresMs) })),
   };
@@ -69,11 +69,25 @@ export default function Team() {
       <h2>Members</h2>
       <div className="table-wrap">
         <table>
-          <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Joined</th>{isOwner ? <th scope="col"><span className="visually-hidden">Actions</span></th> : null}</tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">E-mail</th>
+              <th scope="col">Role</th>
+              <th scope="col">Joined</th>
+              {isOwner ? (
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              ) : null}
+            </tr>
+          </thead>
           <tbody>
             {members.map((m) => (
               <tr key={m.userId}>
-                <td>{m.email}{m.userId === me ? <span className="muted"> (you)</span> : null}</td>
+                <td>
+                  {m.email}
+                  {m.userId === me ? <span className="muted"> (you)</span> : null}
+                </td>
                 <td>{m.role === "owner" ? "Owner" : "Member"}</td>
                 <td>{m.joined}</td>
                 {isOwner ? (
@@ -82,7 +96,9 @@ export default function Team() {
                       <CsrfField />
                       <input type="hidden" name="intent" value="remove" />
                       <input type="hidden" name="userId" value={m.userId} />
-                      <button type="submit" className="danger" aria-label={`Remove ${m.email}`}>Remove</button>
+                      <button type="submit" className="danger" aria-label={`Remove ${m.email}`}>
+                        Remove
+                      </button>
                     </Form>
                   </td>
                 ) : null}
@@ -98,7 +114,19 @@ export default function Team() {
       ) : (
         <div className="table-wrap">
           <table>
-            <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Sent</th><th scope="col">Link expires</th>{isOwner ? <th scope="col"><span className="visually-hidden">Actions</span></th> : null}</tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">E-mail</th>
+                <th scope="col">Role</th>
+                <th scope="col">Sent</th>
+                <th scope="col">Link expires</th>
+                {isOwner ? (
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                ) : null}
+              </tr>
+            </thead>
             <tbody>
               {invites.map((i) => (
                 <tr key={i.inviteId}>
@@ -112,7 +140,9 @@ export default function Team() {
                         <CsrfField />
                         <input type="hidden" name="intent" value="revoke" />
                         <input type="hidden" name="inviteId" value={i.inviteId} />
-                        <button type="submit" className="secondary" aria-label={`Revoke the invitation of ${i.email}`}>Revoke</button>
+                        <button type="submit" className="secondary" aria-label={`Revoke the invitation of ${i.email}`}>
+                          Revoke
+                        </button>
                       </Form>
                     </td>
                   ) : null}

@@ -68,9 +68,19 @@ function attributesFromForm(form: FormData): { attributes: unknown[]; rows: numb
     const required = form.get(attrField(row, "required")) === "on";
     const kind = field(form, attrField(row, "kind"));
     rows.push(row);
-    attributes.push(kind === "choice"
-      ? { kind, title, options: String(form.get(attrField(row, "options")) ?? "").split(/\r?\n/).map((o) => o.trim()).filter(Boolean), required }
-      : { kind, title, minLabel: field(form, attrField(row, "minLabel")), midLabel: field(form, attrField(row, "midLabel")), maxLabel: field(form, attrField(row, "maxLabel")), required });
+    attributes.push(
+      kind === "choice"
+        ? {
+            kind,
+            title,
+            options: String(form.get(attrField(row, "options")) ?? "")
+              .split(/\r?\n/)
+              .map((o) => o.trim())
+              .filter(Boolean),
+            required,
+          }
+        : { kind, title, minLabel: field(form, attrField(row, "minLabel")), midLabel: field(form, attrField(row, "midLabel")), maxLabel: field(form, attrField(row, "maxLabel")), required },
+    );
   }
   return { attributes, rows, values };
 }
@@ -175,7 +185,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const group = groupField !== "" && Number.isInteger(groupIndex) ? TEXT_GROUPS[groupIndex] : undefined;
     const posted = group ? Object.keys(group.texts) : TEXT_IDS;
     const savedTexts: Record<string, string> = (await service.get(store.storeId)).texts[lang.data] ?? {};
-    const texts = Object.fromEntries(TEXT_IDS.map((id) => [id, posted.includes(id) ? field(form, textField(id)) : savedTexts[id] ?? ""]));
+    const texts = Object.fromEntries(TEXT_IDS.map((id) => [id, posted.includes(id) ? field(form, textField(id)) : (savedTexts[id] ?? "")]));
     const errors = service.fieldErrors({ texts: { [lang.data]: texts } });
     if (errors) {
       const byField: Record<string, string> = {};
@@ -215,9 +225,20 @@ function AttributeRow({ row, attribute, values, errors }: { row: number; attribu
     return (
       <div className="field text-field">
         <label htmlFor={id}>{label}</label>
-        {hint ? <p className="field-hint muted" id={`${id}-hint`}>{hint}</p> : null}
-        <input id={id} name={attrField(row, name)} type="text" maxLength={FORM_ATTRIBUTE_LIMITS.text + 20} defaultValue={value(name, saved)}
-          aria-invalid={error ? true : undefined} aria-describedby={[hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined} />
+        {hint ? (
+          <p className="field-hint muted" id={`${id}-hint`}>
+            {hint}
+          </p>
+        ) : null}
+        <input
+          id={id}
+          name={attrField(row, name)}
+          type="text"
+          maxLength={FORM_ATTRIBUTE_LIMITS.text + 20}
+          defaultValue={value(name, saved)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={[hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined}
+        />
         <FieldError id={id} error={error} />
       </div>
     );
@@ -241,8 +262,13 @@ function AttributeRow({ row, attribute, values, errors }: { row: number; attribu
       {kind === "choice" ? (
         <div className="field text-field">
           <label htmlFor={optionsId}>Options, one per line</label>
-          <textarea id={optionsId} name={attrField(row, "options")} rows={4} defaultValue={value("options", choice?.options.join("\n") ?? "")}
-            {...invalidProps(optionsId, errors[attrField(row, "options")])} />
+          <textarea
+            id={optionsId}
+            name={attrField(row, "options")}
+            rows={4}
+            defaultValue={value("options", choice?.options.join("\n") ?? "")}
+            {...invalidProps(optionsId, errors[attrField(row, "options")])}
+          />
           <FieldError id={optionsId} error={errors[attrField(row, "options")]} />
         </div>
       ) : (
@@ -253,7 +279,7 @@ function AttributeRow({ row, attribute, values, errors }: { row: number; attribu
         </>
       )}
       <label className="choice">
-        <input type="checkbox" name={attrField(row, "required")} defaultChecked={values ? values[attrField(row, "required")] === "on" : attribute?.required ?? false} /> Shoppers must answer it
+        <input type="checkbox" name={attrField(row, "required")} defaultChecked={values ? values[attrField(row, "required")] === "on" : (attribute?.required ?? false)} /> Shoppers must answer it
       </label>
     </fieldset>
   );
@@ -267,12 +293,26 @@ function ColorField({ name, value, error }: { name: "accent" | "star"; value: st
   return (
     <div className="field color-field">
       <label htmlFor={id}>{COLOR_LABELS[name]}</label>
-      <p className="field-hint muted" id={`${id}-hint`}>A CSS hex colour such as {DEFAULT_COLORS[name]}; leave it empty to use your theme's <code>--chorus-{name}</code>, else {name === "accent" ? "your page's text colour (outlined buttons)" : "the default amber"}.</p>
+      <p className="field-hint muted" id={`${id}-hint`}>
+        A CSS hex colour such as {DEFAULT_COLORS[name]}; leave it empty to use your theme's <code>--chorus-{name}</code>, else{" "}
+        {name === "accent" ? "your page's text colour (outlined buttons)" : "the default amber"}.
+      </p>
       <div className="color-inputs">
         <input type="color" aria-label={`${COLOR_LABELS[name]}: picker`} value={valid} onChange={(e) => setHex(e.target.value)} />
-        <input id={id} name={name} type="text" value={hex} onChange={(e) => setHex(e.target.value)} placeholder={DEFAULT_COLORS[name]}
-          size={9} maxLength={7} spellCheck={false} autoComplete="off"
-          aria-describedby={[`${id}-hint`, error ? `${id}-error` : ""].filter(Boolean).join(" ")} aria-invalid={error ? true : undefined} />
+        <input
+          id={id}
+          name={name}
+          type="text"
+          value={hex}
+          onChange={(e) => setHex(e.target.value)}
+          placeholder={DEFAULT_COLORS[name]}
+          size={9}
+          maxLength={7}
+          spellCheck={false}
+          autoComplete="off"
+          aria-describedby={[`${id}-hint`, error ? `${id}-error` : ""].filter(Boolean).join(" ")}
+          aria-invalid={error ? true : undefined}
+        />
       </div>
       <FieldError id={id} error={error} />
     </div>
@@ -298,19 +338,35 @@ export default function Widgets() {
       <h1 id="page-title">Widgets</h1>
       {saved ? <Flash result={{ ok: saved }} /> : null}
       {failure ? <Flash result={{ error: `Nothing was saved: ${errorCount === 1 ? "one field needs" : `${errorCount} fields need`} a change (see below).` }} /> : null}
-      <p>What shoppers see in the widgets on your shop: their texts in each language, their colours, and which widgets show. Put them on your pages with the snippet on the <Link to={`/admin/stores/${storeId}/integration`}>Integration</Link> page.</p>
+      <p>
+        What shoppers see in the widgets on your shop: their texts in each language, their colours, and which widgets show. Put them on your pages with the snippet on the{" "}
+        <Link to={`/admin/stores/${storeId}/integration`}>Integration</Link> page.
+      </p>
 
       <nav aria-label="On this page" className="page-contents">
         <ul>
-          <li><a href="#preview-title">Preview</a></li>
-          <li><a href="#appearance-title">Colours and widgets</a></li>
-          <li><a href="#attributes-title">Review form attributes</a></li>
-          <li><a href="#texts-title">Texts</a></li>
+          <li>
+            <a href="#preview-title">Preview</a>
+          </li>
+          <li>
+            <a href="#appearance-title">Colours and widgets</a>
+          </li>
+          <li>
+            <a href="#attributes-title">Review form attributes</a>
+          </li>
+          <li>
+            <a href="#texts-title">Texts</a>
+          </li>
         </ul>
       </nav>
 
       <h2 id="preview-title">Preview</h2>
-      <p className="muted">Your most reviewed product with every widget, as saved{lang !== "en" ? ` (page language ${lang})` : ""}. <a href={previewUrl} target="_blank" rel="noopener">Open the preview in a new tab</a></p>
+      <p className="muted">
+        Your most reviewed product with every widget, as saved{lang !== "en" ? ` (page language ${lang})` : ""}.{" "}
+        <a href={previewUrl} target="_blank" rel="noopener">
+          Open the preview in a new tab
+        </a>
+      </p>
       <iframe className="widget-preview" src={previewUrl} title="Preview of the widgets on your most reviewed product" loading="lazy" />
 
       <h2 id="appearance-title">Colours and widgets</h2>
@@ -325,33 +381,57 @@ export default function Widgets() {
           <p className="muted">A widget you turn off renders nothing where it is placed.</p>
           {WIDGET_KEYS.map((k) => (
             <label key={k} className="choice">
-              <input type="checkbox" name={`show.${k}`} defaultChecked={settings.widgets[k]} /> {WIDGET_LABELS[k]} <code>&lt;{WIDGET_TAGS_BY_KEY[k]}&gt;</code>{k === "reviews" ? <> <code>&lt;chorus-reviews-carousel&gt;</code></> : null}
+              <input type="checkbox" name={`show.${k}`} defaultChecked={settings.widgets[k]} /> {WIDGET_LABELS[k]} <code>&lt;{WIDGET_TAGS_BY_KEY[k]}&gt;</code>
+              {k === "reviews" ? (
+                <>
+                  {" "}
+                  <code>&lt;chorus-reviews-carousel&gt;</code>
+                </>
+              ) : null}
             </label>
           ))}
         </fieldset>
-        <button type="submit" disabled={busy}>Save colours and widgets</button>
+        <button type="submit" disabled={busy}>
+          Save colours and widgets
+        </button>
       </Form>
 
       <h2 id="attributes-title">Review form attributes</h2>
-      <p>Product attributes the review form asks shoppers besides the stars and the text, at most {FORM_ATTRIBUTE_LIMITS.attributes}: a scale from 1 to 5 with a label at each end (and one in the middle), such as Fit from "Runs small" to "Runs large", or a choice among your options, such as Size bought. Reviews show the answers; shoppers can filter reviews by a choice. Your words show as you write them in every language.</p>
+      <p>
+        Product attributes the review form asks shoppers besides the stars and the text, at most {FORM_ATTRIBUTE_LIMITS.attributes}: a scale from 1 to 5 with a label at each end (and one in the
+        middle), such as Fit from "Runs small" to "Runs large", or a choice among your options, such as Size bought. Reviews show the answers; shoppers can filter reviews by a choice. Your words show
+        as you write them in every language.
+      </p>
       <Form method="post" className="stack panel" noValidate aria-labelledby="attributes-title" key={JSON.stringify(attributes)}>
         <CsrfField />
         <input type="hidden" name="intent" value="attributes" />
         <input type="hidden" name="lang" value={lang} />
-        {attributeErrors.attributes ? <p className="flash flash-error" role="alert">Attributes: {attributeErrors.attributes}</p> : null}
+        {attributeErrors.attributes ? (
+          <p className="flash flash-error" role="alert">
+            Attributes: {attributeErrors.attributes}
+          </p>
+        ) : null}
         {Array.from({ length: attributeRows }, (_, row) => (
           <AttributeRow key={row} row={row} attribute={attributes[row]} values={attributeValues} errors={attributeErrors} />
         ))}
-        <button type="submit" disabled={busy}>Save review form attributes</button>
+        <button type="submit" disabled={busy}>
+          Save review form attributes
+        </button>
       </Form>
 
       <h2 id="texts-title">Texts</h2>
-      <p>The widgets speak the page's language (<code>&lt;html lang&gt;</code>, or an element's <code>lang</code>) in 16 shipped languages, else English. Every text starts as the widgets' own text of the language (shown greyed in each field). Change a text to replace it in that language; clear it to go back. Texts of a language also apply to its regions (<code>pt</code> for <code>pt-AO</code>); your English texts show where the widgets speak English, never mixed into another language.</p>
+      <p>
+        The widgets speak the page's language (<code>&lt;html lang&gt;</code>, or an element's <code>lang</code>) in 16 shipped languages, else English. Every text starts as the widgets' own text of
+        the language (shown greyed in each field). Change a text to replace it in that language; clear it to go back. Texts of a language also apply to its regions (<code>pt</code> for{" "}
+        <code>pt-AO</code>); your English texts show where the widgets speak English, never mixed into another language.
+      </p>
       <nav aria-label="Languages" className="languages">
         <ul>
           {languages.map((l) => (
             <li key={l}>
-              <Link to={`${base}?lang=${encodeURIComponent(l)}`} aria-current={l === lang ? "page" : undefined}>{l}</Link>
+              <Link to={`${base}?lang=${encodeURIComponent(l)}`} aria-current={l === lang ? "page" : undefined}>
+                {l}
+              </Link>
             </li>
           ))}
         </ul>
@@ -360,14 +440,30 @@ export default function Widgets() {
         <CsrfField />
         <input type="hidden" name="intent" value="add-language" />
         <label htmlFor="new-language">Add a language</label>
-        <input id="new-language" name="language" placeholder="e.g. de or pt-BR" size={16} maxLength={35} defaultValue={failure?.intent === "add-language" ? values.language : undefined}
-          {...invalidProps("new-language", errorsOf("add-language").language)} />
-        <button type="submit" className="secondary">Add</button>
+        <input
+          id="new-language"
+          name="language"
+          placeholder="e.g. de or pt-BR"
+          size={16}
+          maxLength={35}
+          defaultValue={failure?.intent === "add-language" ? values.language : undefined}
+          {...invalidProps("new-language", errorsOf("add-language").language)}
+        />
+        <button type="submit" className="secondary">
+          Add
+        </button>
         <FieldError id="new-language" error={errorsOf("add-language").language} />
       </Form>
 
-      <h3 id="texts-lang-title">Texts in <span lang="en">{lang}</span>{lang === "en" ? " (English pages and languages the widgets do not ship)" : ""}</h3>
-      {textErrors.form ? <p className="flash flash-error" role="alert">{textErrors.form}</p> : null}
+      <h3 id="texts-lang-title">
+        Texts in <span lang="en">{lang}</span>
+        {lang === "en" ? " (English pages and languages the widgets do not ship)" : ""}
+      </h3>
+      {textErrors.form ? (
+        <p className="flash flash-error" role="alert">
+          {textErrors.form}
+        </p>
+      ) : null}
       <p className="muted">One part per widget, each saved on its own; open one to change its texts.</p>
       {TEXT_GROUPS.map((group, g) => {
         const ids = Object.keys(group.texts);
@@ -375,7 +471,9 @@ export default function Widgets() {
         const hasError = ids.some((id) => textErrors[id]);
         return (
           <details key={`${lang}-${group.title}`} id={`texts-group-${g}`} className="panel text-group-details" open={hasError || savedGroup === g}>
-            <summary><span id={`texts-group-${g}-title`}>{group.title}</span> <span className="muted">({changed ? `${changed} of ${ids.length} changed` : `${ids.length} texts`})</span></summary>
+            <summary>
+              <span id={`texts-group-${g}-title`}>{group.title}</span> <span className="muted">({changed ? `${changed} of ${ids.length} changed` : `${ids.length} texts`})</span>
+            </summary>
             <Form method="post" className="stack texts-form" noValidate aria-labelledby={`texts-group-${g}-title`}>
               <CsrfField />
               <input type="hidden" name="intent" value="texts" />
@@ -389,14 +487,26 @@ export default function Widgets() {
                 const own = (shipped as Record<string, string>)[id] ?? (shipped as Record<string, string>)[id.replace(/\.one$/, ".other")];
                 return (
                   <div className="field text-field" key={id}>
-                    <label htmlFor={inputId}>{english} <code className="muted text-id">{id}</code></label>
-                    <input id={inputId} name={textField(id)} type="text" maxLength={500} placeholder={own ?? english} lang={own ? shippedLocale : undefined}
-                      defaultValue={failure?.intent === "texts" ? values[id] ?? "" : texts[id as keyof typeof texts] ?? ""} {...invalidProps(inputId, error)} />
+                    <label htmlFor={inputId}>
+                      {english} <code className="muted text-id">{id}</code>
+                    </label>
+                    <input
+                      id={inputId}
+                      name={textField(id)}
+                      type="text"
+                      maxLength={500}
+                      placeholder={own ?? english}
+                      lang={own ? shippedLocale : undefined}
+                      defaultValue={failure?.intent === "texts" ? (values[id] ?? "") : (texts[id as keyof typeof texts] ?? "")}
+                      {...invalidProps(inputId, error)}
+                    />
                     <FieldError id={inputId} error={error} />
                   </div>
                 );
               })}
-              <button type="submit" disabled={busy}>Save texts in {lang}</button>
+              <button type="submit" disabled={busy}>
+                Save texts in {lang}
+              </button>
             </Form>
           </details>
         );
@@ -406,7 +516,9 @@ export default function Widgets() {
           <CsrfField />
           <input type="hidden" name="intent" value="remove-language" />
           <input type="hidden" name="lang" value={lang} />
-          <button type="submit" className="danger">Remove the texts in {lang}</button>
+          <button type="submit" className="danger">
+            Remove the texts in {lang}
+          </button>
         </Form>
       ) : null}
     </section>

@@ -48,8 +48,16 @@ ${body}
     headers: {
       "Content-Type": "text/html; charset=utf-8",
       "Content-Security-Policy": [
-        "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", `img-src 'self' data: ${mediaOrigin}`, `media-src 'self' ${mediaOrigin}`,
-        "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'self'",
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        `img-src 'self' data: ${mediaOrigin}`,
+        `media-src 'self' ${mediaOrigin}`,
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'self'",
       ].join("; "),
       "X-Frame-Options": "SAMEORIGIN",
       "X-Content-Type-Options": "nosniff",

@@ -13,7 +13,7 @@ const NOT_ALLOWED = "Only an operator of this Chorus can create stores while sig
 /** A new store from the admin: operators always, any signed-in user while sign-up is open (403 otherwise). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = await requireSession(request, context);
-  if (!await context.services.signup.canCreateStore(session.userId)) throw httpError(403, NOT_ALLOWED);
+  if (!(await context.services.signup.canCreateStore(session.userId))) throw httpError(403, NOT_ALLOWED);
   return { csrf: session.csrfToken, email: session.email, stores: session.stores };
 }
 
@@ -40,17 +40,31 @@ export default function NewStore() {
     <main id="main" className="admin-plain login">
       <h1>New store</h1>
       <p>You ({email}) will be the new store's owner.</p>
-      {result?.error ? <p className="flash flash-error" role="alert">{result.error}</p> : null}
+      {result?.error ? (
+        <p className="flash flash-error" role="alert">
+          {result.error}
+        </p>
+      ) : null}
       <Form method="post" className="stack" noValidate>
         <input type="hidden" name="csrf" value={csrf} />
         <FormField name="storeName" label="Store name" required defaultValue={values.storeName} error={errors.storeName} />
         <FormField name="platform" label="Shop platform" required defaultValue={values.platform || "shopify"} error={errors.platform}>
-          {PLATFORMS.map((p) => <option key={p} value={p}>{PLATFORM_LABELS[p]}</option>)}
+          {PLATFORMS.map((p) => (
+            <option key={p} value={p}>
+              {PLATFORM_LABELS[p]}
+            </option>
+          ))}
         </FormField>
         <FormField name="shopUrl" label="Shop address" type="url" inputMode="url" required placeholder="https://shop.example.com" defaultValue={values.shopUrl} error={errors.shopUrl} />
         <button type="submit">Create store</button>
       </Form>
-      {stores.length ? <p><Link to={`/admin/stores/${encodeURIComponent(stores[0].storeId)}`} reloadDocument>Back to {stores[0].name}</Link></p> : null}
+      {stores.length ? (
+        <p>
+          <Link to={`/admin/stores/${encodeURIComponent(stores[0].storeId)}`} reloadDocument>
+            Back to {stores[0].name}
+          </Link>
+        </p>
+      ) : null}
     </main>
   );
 }

@@ -5,7 +5,10 @@ import { adminHeaders } from "~/lib/admin.server";
 import adminStyles from "~/styles/admin.css?url";
 
 // An empty icon: no favicon request (and no 404) from admin pages.
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }, { rel: "icon", href: "data:," }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: adminStyles },
+  { rel: "icon", href: "data:," },
+];
 export const meta: MetaFunction = () => [{ title: "Chorus admin" }, { name: "robots", content: "noindex" }];
 export const headers = adminHeaders;
 

@@ -49,11 +49,15 @@ ${body}
 
 function policyPage(which: "terms" | "privacy"): Response {
   const title = which === "terms" ? "Chorus Rewards Terms and Conditions" : "Privacy Policy";
-  const text = which === "terms"
-    ? "Members earn points for orders and reviews as described on the rewards page, and redeem them for coupons. Points have no cash value. We may change these terms; when we do, we ask you to accept the new version."
-    : "We use your e-mail address and order history only to run the rewards program. We never sell your data. Ask us at any time to delete your membership.";
-  return page(`${title} · Chorus Demo Boutique`, `<header><p><a href="/demo/loyalty">Back to Chorus Rewards</a></p></header>
-<main><h1>${title}</h1><p>${text}</p></main>`);
+  const text =
+    which === "terms"
+      ? "Members earn points for orders and reviews as described on the rewards page, and redeem them for coupons. Points have no cash value. We may change these terms; when we do, we ask you to accept the new version."
+      : "We use your e-mail address and order history only to run the rewards program. We never sell your data. Ask us at any time to delete your membership.";
+  return page(
+    `${title} · Chorus Demo Boutique`,
+    `<header><p><a href="/demo/loyalty">Back to Chorus Rewards</a></p></header>
+<main><h1>${title}</h1><p>${text}</p></main>`,
+  );
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs): Promise<Response> {
@@ -85,16 +89,13 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
     tokenTag = `<script type="application/json" id="chorus-customer-token">${JSON.stringify(token).replace(/</g, "\\u003c")}</script>`;
   }
 
-  const choices: { id: string | null; label: string }[] = [
-    { id: null, label: "Not signed in" },
-    ...DEMO_SHOPPERS.map((s) => ({ id: s.platformCustomerId as string, label: s.label })),
-  ];
+  const choices: { id: string | null; label: string }[] = [{ id: null, label: "Not signed in" }, ...DEMO_SHOPPERS.map((s) => ({ id: s.platformCustomerId as string, label: s.label }))];
   const newShopper = `demo-new-${crypto.randomUUID().slice(0, 8)}`;
   const link = (id: string | null) => `/demo/loyalty?${new URLSearchParams({ ...(id ? { shopper: id } : {}), ...(position === "above" ? { position } : {}) })}`;
-  const nav = choices
-    .map((c) => `<li><a href="${escapeHtml(link(c.id))}"${c.id === shopper ? ' aria-current="page"' : ""}>${escapeHtml(c.label)}</a></li>`)
-    .join("\n");
-  const signedInAs = shopper ? `Signed in to the shop as <strong>${escapeHtml(known?.label ?? shopper)}</strong> (platform customer ID <code>${escapeHtml(shopper)}</code>).` : "Not signed in to the shop.";
+  const nav = choices.map((c) => `<li><a href="${escapeHtml(link(c.id))}"${c.id === shopper ? ' aria-current="page"' : ""}>${escapeHtml(c.label)}</a></li>`).join("\n");
+  const signedInAs = shopper
+    ? `Signed in to the shop as <strong>${escapeHtml(known?.label ?? shopper)}</strong> (platform customer ID <code>${escapeHtml(shopper)}</code>).`
+    : "Not signed in to the shop.";
 
   return page(
     "Chorus Rewards · Chorus Demo Boutique",

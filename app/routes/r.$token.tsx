@@ -14,7 +14,10 @@ import { useNonce } from "~/lib/nonce";
 import { readSubmission } from "~/lib/writes.server";
 import styles from "~/styles/review-page.css?url";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }, { rel: "icon", href: "data:," }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "data:," },
+];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: d?.link.state === "open" ? `Review ${d.link.product.name} · ${d.link.storeName}` : "Write a review" },
   { name: "robots", content: "noindex" },
@@ -57,8 +60,13 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
     if (hosted) {
       const { survey } = hosted;
       followUp = {
-        channelSurveyId: survey.channelSurveyId, storeId: hosted.storeId, surveyName: survey.surveyName, description: survey.description, rewardDescription: survey.rewardDescription,
-        email: link.email, orderId: /^\d{1,20}$/.test(link.orderId) ? link.orderId : "",
+        channelSurveyId: survey.channelSurveyId,
+        storeId: hosted.storeId,
+        surveyName: survey.surveyName,
+        description: survey.description,
+        rewardDescription: survey.rewardDescription,
+        email: link.email,
+        orderId: /^\d{1,20}$/.test(link.orderId) ? link.orderId : "",
       };
     }
   }
@@ -75,8 +83,12 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
   // A link that does not work (or no longer) is answered before its body is read.
   const link = await services.reviewRequests.openReviewLink(token);
   if (link.state !== "open") {
-    const [status, code, message] = link.state === "invalid" ? [404, "link_not_found", "This review link is not valid"]
-      : link.state === "used" ? [410, "link_used", "This link was already used to review this product"] : [410, "link_expired", "This review link has expired"];
+    const [status, code, message] =
+      link.state === "invalid"
+        ? [404, "link_not_found", "This review link is not valid"]
+        : link.state === "used"
+          ? [410, "link_used", "This link was already used to review this product"]
+          : [410, "link_expired", "This review link has expired"];
     return data({ error: { field: "form" as const, message, code }, values: {} as Record<string, string> }, { status, headers: { ...HEADERS, Connection: "close" } });
   }
   let input: Awaited<ReturnType<typeof readSubmission>> | null = null;
@@ -87,7 +99,7 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
     return redirect(`/r/${encodeURIComponent(token)}?done=${result.review.status === "published" ? "published" : "pending"}`, { headers: HEADERS });
   } catch (error) {
     if (!isApiError(error)) throw error;
-    const values = input ? Object.fromEntries(Object.entries(input.fields).filter(([k, v]) => typeof v === "string" && k !== "media")) as Record<string, string> : {};
+    const values = input ? (Object.fromEntries(Object.entries(input.fields).filter(([k, v]) => typeof v === "string" && k !== "media")) as Record<string, string>) : {};
     const close: Record<string, string> = error.status === 413 || !input ? { Connection: "close" } : {};
     return data({ error: { field: fieldOf(error.message), message: error.message, code: error.code }, values }, { status: error.status, headers: { ...HEADERS, ...close } });
   }
@@ -96,7 +108,9 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
 const Product = ({ product }: { product: { name: string; imageUrl: string | null } }) => (
   <div className="product">
     {product.imageUrl ? <img src={product.imageUrl} alt="" width={96} height={96} /> : null}
-    <p><strong>{product.name}</strong></p>
+    <p>
+      <strong>{product.name}</strong>
+    </p>
   </div>
 );
 
@@ -113,7 +127,9 @@ function FollowUpSurvey({ s }: { s: NonNullable<ReturnType<typeof useLoaderData<
       {s.description ? <p>{s.description}</p> : null}
       {s.rewardDescription ? <p className="notice">For your answers: {s.rewardDescription}</p> : null}
       <chorus-survey channel-survey-id={s.channelSurveyId} store-id={s.storeId} email={s.email} order-id={s.orderId || undefined}>
-        <p><a href={`/s/${encodeURIComponent(s.channelSurveyId)}?${query.toString()}`}>Answer the survey</a></p>
+        <p>
+          <a href={`/s/${encodeURIComponent(s.channelSurveyId)}?${query.toString()}`}>Answer the survey</a>
+        </p>
       </chorus-survey>
       <script async src="/widgets/chorus.js" nonce={nonce} />
     </section>
@@ -128,9 +144,7 @@ export default function HostedReviewPage() {
       <main id="main" className="hosted" aria-labelledby="title">
         {"storeName" in link ? <p className="store">{link.storeName}</p> : null}
         <h1 id="title">Thank you for your review!</h1>
-        <p role="status">
-          {done === "published" ? "Your review is published. It helps other shoppers choose." : "Your review was received. It is published once the shop has checked it."}
-        </p>
+        <p role="status">{done === "published" ? "Your review is published. It helps other shoppers choose." : "Your review was received. It is published once the shop has checked it."}</p>
         {link.state === "used" ? <Product product={link.product} /> : null}
         {followUp ? <FollowUpSurvey s={followUp} /> : null}
       </main>
@@ -140,7 +154,9 @@ export default function HostedReviewPage() {
     return (
       <main id="main" className="hosted" aria-labelledby="title">
         <h1 id="title">This link does not work</h1>
-        <p className="alert" role="alert">We could not find this review link. Check that the whole address from the e-mail was opened.</p>
+        <p className="alert" role="alert">
+          We could not find this review link. Check that the whole address from the e-mail was opened.
+        </p>
       </main>
     );
   }
@@ -149,7 +165,9 @@ export default function HostedReviewPage() {
       <main id="main" className="hosted" aria-labelledby="title">
         <p className="store">{link.storeName}</p>
         <h1 id="title">This review link has expired</h1>
-        <p className="alert" role="alert">Review links work for 60 days, and not for cancelled orders. You can still review the product on {link.storeName}'s product page.</p>
+        <p className="alert" role="alert">
+          Review links work for 60 days, and not for cancelled orders. You can still review the product on {link.storeName}'s product page.
+        </p>
       </main>
     );
   }
@@ -159,7 +177,9 @@ export default function HostedReviewPage() {
         <p className="store">{link.storeName}</p>
         <h1 id="title">You already reviewed this product</h1>
         <Product product={link.product} />
-        <p className="notice" role="status">This link was used for a review of {link.product.name} already. Each link works for one review. Thank you!</p>
+        <p className="notice" role="status">
+          This link was used for a review of {link.product.name} already. Each link works for one review. Thank you!
+        </p>
       </main>
     );
   }
@@ -167,7 +187,12 @@ export default function HostedReviewPage() {
   const values: Record<string, string> = result?.values ?? {};
   const checked = Number(values.rating ?? rating ?? 0);
   const invalid = (f: Field) => (error?.field === f ? { "aria-invalid": true as const, "aria-describedby": `${f}-error` } : {});
-  const message = (f: Field) => (error?.field === f ? <span id={`${f}-error`} className="field-error">{error.message}</span> : null);
+  const message = (f: Field) =>
+    error?.field === f ? (
+      <span id={`${f}-error`} className="field-error">
+        {error.message}
+      </span>
+    ) : null;
   return (
     <main id="main" className="hosted" aria-labelledby="title">
       <p className="store">{link.storeName}</p>
@@ -179,7 +204,8 @@ export default function HostedReviewPage() {
           {error.code === "link_used" || error.code === "link_expired" ? null : " Photos and videos you chose must be chosen again."}
         </p>
       ) : null}
-      <p className="hint">You bought this product{link.customerName ? ` as ${link.customerName}` : ""}: your review will show a “Verified buyer” badge.{" "}
+      <p className="hint">
+        You bought this product{link.customerName ? ` as ${link.customerName}` : ""}: your review will show a “Verified buyer” badge.{" "}
         {link.moderation === "auto-publish-all"
           ? "It is published at once."
           : `${link.moderation === "auto-publish-4-5" ? "Reviews of 4 and 5 stars are published at once; others after the shop checked them" : "It is published after the shop checked it"}${link.publishHeldAfterDays === null ? "." : `, or after ${link.publishHeldAfterDays} days at the latest unless the shop rejects it.`}`}
@@ -190,7 +216,8 @@ export default function HostedReviewPage() {
           <div className="rating">
             {[5, 4, 3, 2, 1].map((n) => (
               <label key={n} className="choice">
-                <input type="radio" name="rating" value={n} defaultChecked={checked === n} required aria-describedby={error?.field === "rating" ? "rating-error" : undefined} /> {n} {n === 1 ? "star" : "stars"}
+                <input type="radio" name="rating" value={n} defaultChecked={checked === n} required aria-describedby={error?.field === "rating" ? "rating-error" : undefined} /> {n}{" "}
+                {n === 1 ? "star" : "stars"}
               </label>
             ))}
           </div>
@@ -203,18 +230,40 @@ export default function HostedReviewPage() {
         <textarea id="body-input" name="body" rows={6} maxLength={REVIEW_LIMITS.bodyMax} required defaultValue={values.body ?? ""} {...invalid("body")} />
         {message("body")}
         <label htmlFor="name-input">Name shown with your review (required)</label>
-        <input id="name-input" type="text" name="displayName" autoComplete="name" maxLength={REVIEW_LIMITS.displayNameMax} required defaultValue={values.displayName ?? link.customerName ?? ""} {...invalid("displayName")} />
+        <input
+          id="name-input"
+          type="text"
+          name="displayName"
+          autoComplete="name"
+          maxLength={REVIEW_LIMITS.displayNameMax}
+          required
+          defaultValue={values.displayName ?? link.customerName ?? ""}
+          {...invalid("displayName")}
+        />
         {message("displayName")}
         <fieldset>
           <legend>Would you recommend it?</legend>
-          <label className="choice"><input type="radio" name="isRecommended" value="true" defaultChecked={values.isRecommended === "true"} /> Yes</label>{" "}
-          <label className="choice"><input type="radio" name="isRecommended" value="false" defaultChecked={values.isRecommended === "false"} /> No</label>
+          <label className="choice">
+            <input type="radio" name="isRecommended" value="true" defaultChecked={values.isRecommended === "true"} /> Yes
+          </label>{" "}
+          <label className="choice">
+            <input type="radio" name="isRecommended" value="false" defaultChecked={values.isRecommended === "false"} /> No
+          </label>
           {message("isRecommended")}
         </fieldset>
         <label htmlFor="media-input">Photos and video (optional)</label>
-        <p className="hint" id="media-hint">Up to {REVIEW_LIMITS.images} photos ({REVIEW_LIMITS.imageBytes / 1024 / 1024} MB each) and {REVIEW_LIMITS.videos} video ({REVIEW_LIMITS.videoBytes / 1024 / 1024} MB).</p>
-        <input id="media-input" type="file" name="media" multiple accept="image/*,video/*"
-          aria-describedby={error?.field === "media" ? "media-hint media-error" : "media-hint"} aria-invalid={error?.field === "media" ? true : undefined} />
+        <p className="hint" id="media-hint">
+          Up to {REVIEW_LIMITS.images} photos ({REVIEW_LIMITS.imageBytes / 1024 / 1024} MB each) and {REVIEW_LIMITS.videos} video ({REVIEW_LIMITS.videoBytes / 1024 / 1024} MB).
+        </p>
+        <input
+          id="media-input"
+          type="file"
+          name="media"
+          multiple
+          accept="image/*,video/*"
+          aria-describedby={error?.field === "media" ? "media-hint media-error" : "media-hint"}
+          aria-invalid={error?.field === "media" ? true : undefined}
+        />
         {message("media")}
         <button type="submit">Send review</button>
       </form>

@@ -12,7 +12,10 @@ import { referralSenderBody } from "../../server/contract/referrals.ts";
 import { readFormBody } from "../../server/shared/body.ts";
 import styles from "~/styles/review-page.css?url";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }, { rel: "icon", href: "data:," }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "data:," },
+];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: d?.page ? `${d.page.offer} your first order · ${d.page.storeName}` : "Referral" },
   { name: "robots", content: "noindex" },
@@ -48,7 +51,8 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
   }
   const email = String(form.get("email") ?? "").trim();
   const parsed = referralSenderBody.safeParse({ email });
-  if (!parsed.success || !parsed.data.email) return data<Result>({ error: "Please enter your e-mail address (for example name@example.com).", email, claimed: null }, { status: 400, headers: HEADERS });
+  if (!parsed.success || !parsed.data.email)
+    return data<Result>({ error: "Please enter your e-mail address (for example name@example.com).", email, claimed: null }, { status: 400, headers: HEADERS });
   try {
     const claimed = await referrals.claimFriend(params.referralSenderId ?? "", parsed.data.email);
     return data<Result>({ error: null, email, claimed: { code: claimed.code, offer: claimed.offer, ...(claimed.discountUrl ? { discountUrl: claimed.discountUrl } : {}) } }, { headers: HEADERS });
@@ -66,7 +70,9 @@ export default function ReferralFriendPage() {
     return (
       <main id="main" className="hosted" aria-labelledby="title">
         <h1 id="title">This referral link is not available</h1>
-        <p className="alert" role="alert">We could not find this link, or the shop has ended its referral program. Check that the whole address was opened.</p>
+        <p className="alert" role="alert">
+          We could not find this link, or the shop has ended its referral program. Check that the whole address was opened.
+        </p>
       </main>
     );
   }
@@ -77,11 +83,19 @@ export default function ReferralFriendPage() {
         <p className="store">{page.storeName}</p>
         <h1 id="title">Your discount is ready</h1>
         <div className="notice reward" role="status">
-          <p>Use this code at checkout for {c.offer} your first order{page.minimumOrder ? ` of ${page.minimumOrder} or more` : ""}:</p>
-          <p><strong className="code">{c.code}</strong></p>
+          <p>
+            Use this code at checkout for {c.offer} your first order{page.minimumOrder ? ` of ${page.minimumOrder} or more` : ""}:
+          </p>
+          <p>
+            <strong className="code">{c.code}</strong>
+          </p>
           <p>We have also sent it to your e-mail address.</p>
         </div>
-        {c.discountUrl ? <p><a href={c.discountUrl}>Shop at {page.storeName} with your discount</a></p> : null}
+        {c.discountUrl ? (
+          <p>
+            <a href={c.discountUrl}>Shop at {page.storeName} with your discount</a>
+          </p>
+        ) : null}
       </main>
     );
   }
@@ -91,11 +105,23 @@ export default function ReferralFriendPage() {
       <p className="store">{page.storeName}</p>
       <h1 id="title">A friend sent you {page.offer} your first order</h1>
       <p>Enter your e-mail address to get your code{page.minimumOrder ? ` (for orders of ${page.minimumOrder} or more)` : ""}.</p>
-      {error ? <p className="alert" role="alert" id="email-error">{error}</p> : null}
+      {error ? (
+        <p className="alert" role="alert" id="email-error">
+          {error}
+        </p>
+      ) : null}
       <form method="post" noValidate>
         <label htmlFor="email">E-mail address</label>
-        <input id="email" type="email" name="email" autoComplete="email" required maxLength={320} defaultValue={result?.email ?? ""}
-          {...(error ? { "aria-invalid": true as const, "aria-describedby": "email-error" } : {})} />
+        <input
+          id="email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          maxLength={320}
+          defaultValue={result?.email ?? ""}
+          {...(error ? { "aria-invalid": true as const, "aria-describedby": "email-error" } : {})}
+        />
         <button type="submit">Get my discount</button>
       </form>
     </main>

@@ -23,7 +23,10 @@ import { readFormBody } from "../../server/shared/body.ts";
 import { useNonce } from "~/lib/nonce";
 import styles from "~/styles/review-page.css?url";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }, { rel: "icon", href: "data:," }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "data:," },
+];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: d?.hosted ? `${d.hosted.survey.surveyName} · ${d.hosted.storeName}` : hostedText(d?.ui ?? "en", "survey.notFoundTitle") },
   { name: "robots", content: "noindex" },
@@ -53,7 +56,7 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const hosted = await context.services.surveys.openHostedSurvey(params.channelSurveyId ?? "");
   if (!hosted) return data({ hosted: null, done: null, reward: null, rewardPending: false, link: linkContext(url.searchParams), ...language }, { status: 404, headers: HEADERS });
   const done = url.searchParams.get("done");
-  const reward = done ? (await context.services.surveys.rewardOfResponse(hosted.storeId, done)) ?? null : null;
+  const reward = done ? ((await context.services.surveys.rewardOfResponse(hosted.storeId, done)) ?? null) : null;
   const rewardPending = done && !reward ? await context.services.surveys.rewardPending(hosted.storeId, done) : false;
   return data({ hosted, done: done ? true : null, reward, rewardPending, link: linkContext(url.searchParams), ...language }, { headers: HEADERS });
 }
@@ -68,7 +71,10 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
   const hosted = await services.surveys.openHostedSurvey(id);
   if (!hosted) {
     await request.body?.cancel().catch(() => {});
-    return data({ form: hostedText(language.ui, "survey.notFoundTitle"), problems: {} as Problems, values: {} as Record<string, string[]> }, { status: 404, headers: { ...HEADERS, Connection: "close" } });
+    return data(
+      { form: hostedText(language.ui, "survey.notFoundTitle"), problems: {} as Problems, values: {} as Record<string, string[]> },
+      { status: 404, headers: { ...HEADERS, Connection: "close" } },
+    );
   }
   let form: FormData;
   try {
@@ -87,7 +93,11 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
   const customer = link.customerId || link.email ? { ...(link.customerId ? { customerId: link.customerId } : {}), ...(link.email ? { email: link.email } : {}) } : undefined;
   const body = { answeredQuestions: answers, ...(customer ? { customer } : {}), ...(link.orderId ? { order: { remoteOrderId: link.orderId } } : {}) };
   try {
-    const result = await services.surveyLimiter.run(context.clientIp, () => services.surveys.submitResponse(hosted.storeId, id, body), (r) => !r.replayed);
+    const result = await services.surveyLimiter.run(
+      context.clientIp,
+      () => services.surveys.submitResponse(hosted.storeId, id, body),
+      (r) => !r.replayed,
+    );
     const locale = new URL(request.url).searchParams.get("locale");
     const thanks = `/s/${encodeURIComponent(id)}?done=${encodeURIComponent(result.body.surveyResponse.surveyResponseId)}${locale ? `&locale=${encodeURIComponent(locale)}` : ""}`;
     return redirect(thanks, { headers: HEADERS });
@@ -122,21 +132,31 @@ function Question({ q, n, values, problem, t, names }: { q: SurveyQuestion; n: n
   const invalid = problem ? { "aria-invalid": true as const, "aria-describedby": errorId } : {};
   const title = `${n}. ${q.required ? t("survey.required", { question: q.text }) : q.text}`;
   const legend = <legend>{title}</legend>;
-  const error = problem ? <span id={errorId} className="field-error">{problem}</span> : null;
-  const choices = (options: string[], multiple: boolean) => options.map((o) => (
-    <label key={o} className="choice"><input type={multiple ? "checkbox" : "radio"} name={name()} value={o} defaultChecked={has(o)} {...described} /> {o}</label>
-  ));
-  const custom = q.allowCustomAnswer && q.customAnswerOptionText ? (
-    <>
-      {choices([q.customAnswerOptionText], q.type === "multi-select")}
-      <label htmlFor={`${q.id}-other`}>{t("survey.otherDescribe")}</label>
-      <input id={`${q.id}-other`} type="text" name={name("other")} maxLength={5000} defaultValue={v("other")} />
-    </>
+  const error = problem ? (
+    <span id={errorId} className="field-error">
+      {problem}
+    </span>
   ) : null;
+  const choices = (options: string[], multiple: boolean) =>
+    options.map((o) => (
+      <label key={o} className="choice">
+        <input type={multiple ? "checkbox" : "radio"} name={name()} value={o} defaultChecked={has(o)} {...described} /> {o}
+      </label>
+    ));
+  const custom =
+    q.allowCustomAnswer && q.customAnswerOptionText ? (
+      <>
+        {choices([q.customAnswerOptionText], q.type === "multi-select")}
+        <label htmlFor={`${q.id}-other`}>{t("survey.otherDescribe")}</label>
+        <input id={`${q.id}-other`} type="text" name={name("other")} maxLength={5000} defaultValue={v("other")} />
+      </>
+    ) : null;
   const scale = (from: number, to: number, label: (k: number) => string) => (
     <div className="rating">
       {Array.from({ length: to - from + 1 }, (_, i) => from + i).map((k) => (
-        <label key={k} className="choice"><input type="radio" name={name()} value={k} defaultChecked={v() === String(k)} {...described} /> {label(k)}</label>
+        <label key={k} className="choice">
+          <input type="radio" name={name()} value={k} defaultChecked={v() === String(k)} {...described} /> {label(k)}
+        </label>
       ))}
     </div>
   );
@@ -156,21 +176,40 @@ function Question({ q, n, values, problem, t, names }: { q: SurveyQuestion; n: n
           <label htmlFor={`${q.id}-email`}>{title}</label>
           <input id={`${q.id}-email`} type="email" name={name()} autoComplete="email" defaultValue={v()} {...invalid} />
           {error}
-          <label className="choice"><input type="checkbox" name={name("optin")} defaultChecked={v("optin") === "on"} /> {t("survey.optIn")}</label>
+          <label className="choice">
+            <input type="checkbox" name={name("optin")} defaultChecked={v("optin") === "on"} /> {t("survey.optIn")}
+          </label>
         </div>
       );
     case "nps":
-      body = <>{scale(0, 10, String)}<p className="hint">{t("survey.npsLow")} · {t("survey.npsHigh")}</p></>;
+      body = (
+        <>
+          {scale(0, 10, String)}
+          <p className="hint">
+            {t("survey.npsLow")} · {t("survey.npsHigh")}
+          </p>
+        </>
+      );
       break;
     case "star":
       body = scale(1, 5, (k) => t("survey.stars", { count: k }));
       break;
     case "five-point":
-      body = <>{scale(1, 5, String)}<p className="hint">{t("survey.scaleEnds")}</p></>;
+      body = (
+        <>
+          {scale(1, 5, String)}
+          <p className="hint">{t("survey.scaleEnds")}</p>
+        </>
+      );
       break;
     case "single-select":
     case "multi-select":
-      body = <>{choices(q.options ?? [], q.type === "multi-select")}{custom}</>;
+      body = (
+        <>
+          {choices(q.options ?? [], q.type === "multi-select")}
+          {custom}
+        </>
+      );
       break;
     case "profile":
       if (q.profileAnswerType === "date-components") {
@@ -181,7 +220,11 @@ function Question({ q, n, values, problem, t, names }: { q: SurveyQuestion; n: n
             <label htmlFor={`${q.id}-month`}>{t("survey.month")}</label>
             <select id={`${q.id}-month`} name={name("month")} autoComplete="bday-month" defaultValue={v("month")} {...invalid}>
               <option value="">{t("survey.choose")}</option>
-              {names.months.map((m, i) => <option key={m} value={i + 1}>{m}</option>)}
+              {names.months.map((m, i) => (
+                <option key={m} value={i + 1}>
+                  {m}
+                </option>
+              ))}
             </select>
             <label htmlFor={`${q.id}-year`}>{t("survey.year")}</label>
             <input id={`${q.id}-year`} type="text" inputMode="numeric" name={name("year")} size={4} maxLength={4} autoComplete="bday-year" defaultValue={v("year")} {...invalid} />
@@ -196,14 +239,22 @@ function Question({ q, n, values, problem, t, names }: { q: SurveyQuestion; n: n
             <label htmlFor={`${q.id}-country`}>{t("survey.country")}</label>
             <select id={`${q.id}-country`} name={name("country")} autoComplete="country" defaultValue={v("country")} {...invalid}>
               <option value="">{t("survey.choose")}</option>
-              {names.countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
+              {names.countries.map((c) => (
+                <option key={c.code} value={c.code}>
+                  {c.name}
+                </option>
+              ))}
             </select>
             {regions.length ? (
               <>
                 <label htmlFor={`${q.id}-zone`}>{t("survey.region")}</label>
                 <select id={`${q.id}-zone`} name={name("zone")} autoComplete="address-level1" defaultValue={v("zone").toUpperCase()}>
                   <option value="">{t("survey.choose")}</option>
-                  {regions.map((r) => <option key={r.code} value={r.code}>{r.name}</option>)}
+                  {regions.map((r) => (
+                    <option key={r.code} value={r.code}>
+                      {r.name}
+                    </option>
+                  ))}
                 </select>
               </>
             ) : (
@@ -237,7 +288,9 @@ export default function HostedSurveyPage() {
     return (
       <main id="main" className="hosted" aria-labelledby="title">
         <h1 id="title">{t("survey.notFoundTitle")}</h1>
-        <p className="alert" role="alert">{t("survey.notFound")}</p>
+        <p className="alert" role="alert">
+          {t("survey.notFound")}
+        </p>
       </main>
     );
   }
@@ -251,7 +304,10 @@ export default function HostedSurveyPage() {
         {reward ? (
           <div className="notice reward">
             <p>{reward.description}</p>
-            <p>{t("survey.code", { code: "" })}<strong className="code">{reward.value}</strong></p>
+            <p>
+              {t("survey.code", { code: "" })}
+              <strong className="code">{reward.value}</strong>
+            </p>
           </div>
         ) : null}
         {rewardPending ? <p className="notice reward">{t("survey.rewardByMail")}</p> : null}
@@ -269,12 +325,22 @@ export default function HostedSurveyPage() {
       <h1 id="title">{survey.surveyName}</h1>
       {survey.description ? <p>{survey.description}</p> : null}
       {survey.rewardDescription ? <p className="notice">{t("survey.rewardFor", { reward: survey.rewardDescription })}</p> : null}
-      <chorus-survey channel-survey-id={survey.channelSurveyId} store-id={hosted.storeId} customer-id={link.customerId || undefined} email={link.email || undefined} order-id={link.orderId || undefined}>
+      <chorus-survey
+        channel-survey-id={survey.channelSurveyId}
+        store-id={hosted.storeId}
+        customer-id={link.customerId || undefined}
+        email={link.email || undefined}
+        order-id={link.orderId || undefined}
+      >
         {result?.form || count ? (
-          <p className="alert" role="alert">{result?.form ?? t("survey.notSent")}</p>
+          <p className="alert" role="alert">
+            {result?.form ?? t("survey.notSent")}
+          </p>
         ) : null}
         <form method="post" noValidate>
-          {survey.questions.map((q, i) => <Question key={q.id} q={q} n={i + 1} values={values} problem={problemText(problems[q.id])} t={t} names={names} />)}
+          {survey.questions.map((q, i) => (
+            <Question key={q.id} q={q} n={i + 1} values={values} problem={problemText(problems[q.id])} t={t} names={names} />
+          ))}
           {link.customerId ? <input type="hidden" name="customerId" value={link.customerId} /> : null}
           {link.email ? <input type="hidden" name="email" value={link.email} /> : null}
           {link.orderId ? <input type="hidden" name="orderId" value={link.orderId} /> : null}
@@ -290,7 +356,13 @@ declare module "react" {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace JSX {
     interface IntrinsicElements {
-      "chorus-survey": React.DetailedHTMLProps<React.HTMLAttributes<HTMLElement>, HTMLElement> & { "channel-survey-id": string; "store-id": string; "customer-id"?: string; email?: string; "order-id"?: string };
+      "chorus-survey": React.DetailedHTMLProps<React.HTMLAttributes<HTMLElement>, HTMLElement> & {
+        "channel-survey-id": string;
+        "store-id": string;
+        "customer-id"?: string;
+        email?: string;
+        "order-id"?: string;
+      };
     }
   }
 }

@@ -10,7 +10,10 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { readBodyBytes } from "../../server/shared/body.ts";
 import styles from "~/styles/review-page.css?url";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }, { rel: "icon", href: "data:," }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "data:," },
+];
 export const meta: MetaFunction = () => [{ title: "Unsubscribe from review requests" }, { name: "robots", content: "noindex" }, { name: "referrer", content: "same-origin" }];
 const HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "same-origin", "X-Robots-Tag": "noindex" };
 export const headers = () => HEADERS;
@@ -36,7 +39,9 @@ export default function Unsubscribe() {
     return (
       <main id="main" className="hosted" aria-labelledby="title">
         <h1 id="title">This link does not work</h1>
-        <p className="alert" role="alert">We could not find this unsubscribe link. Check that the whole address from the e-mail was opened.</p>
+        <p className="alert" role="alert">
+          We could not find this unsubscribe link. Check that the whole address from the e-mail was opened.
+        </p>
       </main>
     );
   }
@@ -45,7 +50,9 @@ export default function Unsubscribe() {
       <main id="main" className="hosted" aria-labelledby="title">
         <p className="store">{state.storeName}</p>
         <h1 id="title">You are unsubscribed</h1>
-        <p role="status">{state.maskedEmail} gets no more review requests from {state.storeName}, and no reminder.</p>
+        <p role="status">
+          {state.maskedEmail} gets no more review requests from {state.storeName}, and no reminder.
+        </p>
       </main>
     );
   }
@@ -53,7 +60,9 @@ export default function Unsubscribe() {
     <main id="main" className="hosted" aria-labelledby="title">
       <p className="store">{state.storeName}</p>
       <h1 id="title">Unsubscribe from review requests?</h1>
-      <p>{state.maskedEmail} will get no more e-mails from {state.storeName} asking for reviews, and no reminder.</p>
+      <p>
+        {state.maskedEmail} will get no more e-mails from {state.storeName} asking for reviews, and no reminder.
+      </p>
       <form method="post">
         <button type="submit">Unsubscribe</button>
       </form>

@@ -74,26 +74,13 @@ export function renderBackendsVcl(options: BackendsOptions): string {
       "",
     );
   });
-  lines.push(
-    "sub vcl_init {",
-    "    new chorus_nodes = directors.round_robin();",
-    ...backends.map((_, i) => `    chorus_nodes.add_backend(chorus_${i + 1});`),
-    "}",
-    "",
-  );
+  lines.push("sub vcl_init {", "    new chorus_nodes = directors.round_robin();", ...backends.map((_, i) => `    chorus_nodes.add_backend(chorus_${i + 1});`), "}", "");
   lines.push("acl chorus_purgers {", ...purgers.map((p) => `    ${aclEntry(p)}`), "}", "");
   const allowed = ["client.ip ~ chorus_purgers"];
   if (options.purgeSecret !== undefined) {
     allowed.push(`req.http.Authorization == "Basic ${Buffer.from(`chorus:${options.purgeSecret}`).toString("base64")}"`);
   }
-  lines.push(
-    "sub chorus_purge_check {",
-    `    if (!(${allowed.join(" || ")})) {`,
-    '        return (synth(403, "Forbidden"));',
-    "    }",
-    "}",
-    "",
-  );
+  lines.push("sub chorus_purge_check {", `    if (!(${allowed.join(" || ")})) {`, '        return (synth(403, "Forbidden"));', "    }", "}", "");
   return lines.join("\n");
 }
 
@@ -106,7 +93,11 @@ function main(): void {
     process.stderr.write("Usage: node deploy/varnish/backends.ts --backends host:port[,host:port...] [--purgers cidr,...] [--purge-secret secret]\n");
     process.exit(values.help ? 0 : 2);
   }
-  const list = (v: string | undefined) => v?.split(",").map((s) => s.trim()).filter(Boolean);
+  const list = (v: string | undefined) =>
+    v
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
   try {
     process.stdout.write(renderBackendsVcl({ backends: list(values.backends)!, purgers: list(values.purgers), purgeSecret: values["purge-secret"] }));
   } catch (error) {

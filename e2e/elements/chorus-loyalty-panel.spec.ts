@@ -19,13 +19,22 @@ async function member(baseURL: string): Promise<string> {
   const token = await signPlatformToken(SECRET, { platformCustomerId: id, email: `${id}@demo.chorus.test` });
   const L = `${baseURL}/v1/stores/${DEMO_STORE_ID}/loyalty`;
   const json = { "content-type": "application/json" };
-  const login = await (await fetch(`${L}/login`, { method: "POST", headers: json, body: JSON.stringify({ customerAccessToken: token }) })).json() as { customerToken: string; loyaltyCustomer: { loyaltyCustomerId: string } };
-  const { version } = await (await fetch(`${L}/legal_policies`)).json() as { version: string };
-  const activated = await fetch(`${L}/customer_activation`, { method: "POST", headers: { ...json, authorization: `Bearer ${login.customerToken}` }, body: JSON.stringify({ enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version }) });
+  const login = (await (await fetch(`${L}/login`, { method: "POST", headers: json, body: JSON.stringify({ customerAccessToken: token }) })).json()) as {
+    customerToken: string;
+    loyaltyCustomer: { loyaltyCustomerId: string };
+  };
+  const { version } = (await (await fetch(`${L}/legal_policies`)).json()) as { version: string };
+  const activated = await fetch(`${L}/customer_activation`, {
+    method: "POST",
+    headers: { ...json, authorization: `Bearer ${login.customerToken}` },
+    body: JSON.stringify({ enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version }),
+  });
   expect(activated.status).toBe(200);
   for (let i = 1; i <= 11; i++) {
     const r = await fetch(`${baseURL}/enterprise/loyalty/customers/${login.loyaltyCustomer.loyaltyCustomerId}/adjustments`, {
-      method: "POST", headers: { ...json, authorization: BASIC }, body: JSON.stringify({ points: 10, reason: `Thank-you gift ${i}` }),
+      method: "POST",
+      headers: { ...json, authorization: BASIC },
+      body: JSON.stringify({ points: 10, reason: `Thank-you gift ${i}` }),
     });
     expect(r.status).toBe(201);
   }
@@ -42,7 +51,9 @@ async function openPanel(page: Page, token: string, lang: string): Promise<void>
   await expect(panel(page).locator("[part=history]")).toBeVisible({ timeout: 20_000 });
 }
 
-test.afterEach(async () => { await setExpiry(null); });
+test.afterEach(async () => {
+  await setExpiry(null);
+});
 
 test("axe finds nothing in the member panel, in English and in German", async ({ page, baseURL }) => {
   test.setTimeout(150_000); // two page loads and two axe scans of the whole panel (one took over a minute on a loaded machine)

@@ -37,9 +37,16 @@ async function member(): Promise<{ token: string; id: string }> {
   const token = await signPlatformToken(SECRET, { platformCustomerId: "7000042", email: "failing-shop@example.test" });
   const L = t.url(`/v1/stores/${TEST_STORE_ID}/loyalty`);
   const json = { "content-type": "application/json" };
-  const login = await (await fetch(`${L}/login`, { method: "POST", headers: json, body: JSON.stringify({ customerAccessToken: token }) })).json() as { customerToken: string; loyaltyCustomer: { loyaltyCustomerId: string } };
+  const login = (await (await fetch(`${L}/login`, { method: "POST", headers: json, body: JSON.stringify({ customerAccessToken: token }) })).json()) as {
+    customerToken: string;
+    loyaltyCustomer: { loyaltyCustomerId: string };
+  };
   const { version } = await t.services.loyalty.legalPolicies(TEST_STORE_ID);
-  const r = await fetch(`${L}/customer_activation`, { method: "POST", headers: { ...json, authorization: `Bearer ${login.customerToken}` }, body: JSON.stringify({ enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version }) });
+  const r = await fetch(`${L}/customer_activation`, {
+    method: "POST",
+    headers: { ...json, authorization: `Bearer ${login.customerToken}` },
+    body: JSON.stringify({ enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version }),
+  });
   expect(r.status).toBe(200);
   const id = login.loyaltyCustomer.loyaltyCustomerId;
   await t.services.loyalty.adjustPoints(TEST_STORE_ID, id, 900, "Welcome gift");

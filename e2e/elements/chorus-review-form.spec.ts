@@ -10,7 +10,9 @@ import { DEMO_STORE_ID, expectElementAccessible, openElementPage, PRODUCT } from
 const TAG = `<chorus-review-form store-id="${DEMO_STORE_ID}" product-id="${PRODUCT}"></chorus-review-form>`;
 const form = (page: Page) => page.locator("chorus-review-form");
 /** An 8×8 PNG photo. */
-const PNG = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#c33" } }).png().toBuffer();
+const PNG = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#c33" } })
+  .png()
+  .toBuffer();
 
 test("axe finds nothing in the review form, empty and with its errors shown", async ({ page }) => {
   await openElementPage(page, TAG);
@@ -99,7 +101,9 @@ test("after a review, the store's post-review survey follows in the form's thank
   await next.click();
   await expect(survey.locator("[part=message]")).toContainText("Thank you for your answers!");
   await expectElementAccessible(page, "chorus-review-form");
-  const res = await fetch(`${baseURL}/enterprise/surveys/${ATTRIBUTION}/responses?limit=5`, { headers: { authorization: `Basic ${Buffer.from(`${DEMO_STORE_ID}:e2e-api-key-0123456789abcdef`).toString("base64")}` } });
+  const res = await fetch(`${baseURL}/enterprise/surveys/${ATTRIBUTION}/responses?limit=5`, {
+    headers: { authorization: `Basic ${Buffer.from(`${DEMO_STORE_ID}:e2e-api-key-0123456789abcdef`).toString("base64")}` },
+  });
   const listed = ((await res.json()) as { surveyResponses: { channel: string; customer?: { email?: string }; answeredQuestions: { type: string; answer: unknown }[] }[] }).surveyResponses;
   const mine = listed.find((r) => r.customer?.email === email)!;
   expect(mine.channel).toBe("post-review");

@@ -62,7 +62,11 @@ test("the vote buttons are light: no fill, no border until hovered, regular weig
   await openElementPage(page, TAG);
   const vote = cards(page).first().locator("[part=vote-button]").first();
   await expect(vote).toHaveText(/^Helpful/);
-  const look = () => vote.evaluate((el) => { const s = getComputedStyle(el); return { background: s.backgroundColor, border: s.borderTopColor, weight: s.fontWeight }; });
+  const look = () =>
+    vote.evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { background: s.backgroundColor, border: s.borderTopColor, weight: s.fontWeight };
+    });
   expect(await look()).toEqual({ background: "rgba(0, 0, 0, 0)", border: "rgba(0, 0, 0, 0)", weight: "400" });
   await vote.hover();
   expect((await look()).border).not.toBe("rgba(0, 0, 0, 0)");

@@ -16,10 +16,20 @@ const CHANNEL = { onSite: "3c4d5e6f-7081-4293-a4b5-c6d7e8f90a12", checkout: "2b3
 const survey = (page: Page) => page.locator("chorus-survey");
 const tag = (channel: string, extra = "") => `<chorus-survey store-id="${DEMO_STORE_ID}" channel-survey-id="${channel}"${extra}></chorus-survey>`;
 
-type Listed = { surveyResponseId: string; channel: string; answeredQuestions: { type: string; answer: unknown; customAnswer?: string }[]; customer?: { customerId?: string; email?: string }; order?: { remoteOrderId: string }; emailMarketingOptIn?: boolean; reward?: { value: string } };
+type Listed = {
+  surveyResponseId: string;
+  channel: string;
+  answeredQuestions: { type: string; answer: unknown; customAnswer?: string }[];
+  customer?: { customerId?: string; email?: string };
+  order?: { remoteOrderId: string };
+  emailMarketingOptIn?: boolean;
+  reward?: { value: string };
+};
 /** The newest responses of a survey, through the enterprise API with the demo key (playwright.config.ts). */
 async function newest(baseURL: string, surveyId: string): Promise<Listed[]> {
-  const res = await fetch(`${baseURL}/enterprise/surveys/${surveyId}/responses?limit=5`, { headers: { authorization: `Basic ${Buffer.from(`${DEMO_STORE_ID}:e2e-api-key-0123456789abcdef`).toString("base64")}` } });
+  const res = await fetch(`${baseURL}/enterprise/surveys/${surveyId}/responses?limit=5`, {
+    headers: { authorization: `Basic ${Buffer.from(`${DEMO_STORE_ID}:e2e-api-key-0123456789abcdef`).toString("base64")}` },
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { surveyResponses: Listed[] }).surveyResponses;
 }
@@ -73,8 +83,12 @@ async function answerAttribution(el: Locator, email: string): Promise<void> {
 }
 
 let shop: ShopOrigin;
-test.beforeAll(async () => { shop = await startShopOrigin(); });
-test.afterAll(async () => { await shop.close(); });
+test.beforeAll(async () => {
+  shop = await startShopOrigin();
+});
+test.afterAll(async () => {
+  await shop.close();
+});
 
 test("axe finds nothing in the survey element, on a step and with a problem shown", async ({ page }) => {
   await openElementPage(page, tag(CHANNEL.onSite));
@@ -144,7 +158,7 @@ test("the shareable link's hosted page works with JavaScript off: problems in pl
   await scanning.route("**/*", (route) => (route.request().resourceType() === "script" ? route.abort() : route.continue()));
   const mirror = await scanning.newPage();
   const scanLikePage = async () => {
-    await expect(mirror.getByRole("heading", { level: 1 })).toHaveText(await page.getByRole("heading", { level: 1 }).textContent() ?? "");
+    await expect(mirror.getByRole("heading", { level: 1 })).toHaveText((await page.getByRole("heading", { level: 1 }).textContent()) ?? "");
     expect(await mirror.evaluate(() => customElements.get("chorus-survey") === undefined), "the element is not upgraded").toBe(true);
     await expect(mirror.locator("chorus-survey form")).toBeVisible();
     await expectNoAxeViolations(mirror);

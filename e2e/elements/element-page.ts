@@ -31,10 +31,16 @@ export async function openElementPage(page: Page, body: string, options: PageOpt
 /** Resolve once every `chorus-*` element on the page is defined, has rendered and is not loading. */
 export async function waitForElements(page: Page): Promise<void> {
   await expect
-    .poll(() => page.evaluate(() => [...document.querySelectorAll("*")]
-      .filter((e) => e.localName.startsWith("chorus-"))
-      .filter((e) => !customElements.get(e.localName) || (e as unknown as { hasUpdated?: boolean }).hasUpdated !== true || e.getAttribute("state") === "loading")
-      .map((e) => e.localName)), { timeout: 30_000 })
+    .poll(
+      () =>
+        page.evaluate(() =>
+          [...document.querySelectorAll("*")]
+            .filter((e) => e.localName.startsWith("chorus-"))
+            .filter((e) => !customElements.get(e.localName) || (e as unknown as { hasUpdated?: boolean }).hasUpdated !== true || e.getAttribute("state") === "loading")
+            .map((e) => e.localName),
+        ),
+      { timeout: 30_000 },
+    )
     .toEqual([]);
 }
 

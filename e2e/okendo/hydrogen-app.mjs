@@ -15,8 +15,12 @@ export const providerData = (subscriberId, apiDomain) => getOkendoProviderData({
 
 /** The page: `productId` a Shopify product GID, `starRatingSnippet` the product's star-rating metafield value. */
 export function App({ okendoProviderData, cdnDomain, productId, productTitle, starRatingSnippet }) {
-  return h(OkendoProvider, { okendoProviderData, cdnDomain },
-    h("main", null,
+  return h(
+    OkendoProvider,
+    { okendoProviderData, cdnDomain },
+    h(
+      "main",
+      null,
       h("h1", null, productTitle),
       h(OkendoStarRating, { productId, okendoStarRatingSnippet: starRatingSnippet ? { value: starRatingSnippet } : undefined }),
       h("p", null, "A product description."),
@@ -24,7 +28,8 @@ export function App({ okendoProviderData, cdnDomain, productId, productTitle, st
       h(OkendoReviews, { productId }),
       h("h2", null, "What shoppers say about the shop"),
       h(OkendoReviewsCarousel, {}),
-    ));
+    ),
+  );
 }
 
 /** Server rendering (Node): the page's HTML for `props`. */

@@ -25,10 +25,7 @@ export const emailField = z
   .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Enter an e-mail address like name@example.com.");
 
 /** A new password: 8 to 256 characters, kept as typed (spaces count). */
-export const passwordField = z
-  .string()
-  .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters.`)
-  .max(MAX_PASSWORD_LENGTH, `Use at most ${MAX_PASSWORD_LENGTH} characters.`);
+export const passwordField = z.string().min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters.`).max(MAX_PASSWORD_LENGTH, `Use at most ${MAX_PASSWORD_LENGTH} characters.`);
 
 /** A store's name as shoppers and the team see it: 1 to 100 characters, no control characters. */
 export const storeNameField = z
@@ -88,8 +85,7 @@ export class FieldError extends ApiError {
 }
 
 /** Whether `value` is a FieldError (from any copy of this module). */
-export const isFieldError = (value: unknown): value is FieldError =>
-  typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[FIELD_BRAND] === true;
+export const isFieldError = (value: unknown): value is FieldError => typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[FIELD_BRAND] === true;
 
 /**
  * Parse `values` with `schema`. @returns the data, or `fieldErrors` (the first message per field; a

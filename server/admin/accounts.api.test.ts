@@ -29,10 +29,16 @@ const signup = async (fields: Record<string, string>, address = nextAddress()) =
   return postForm(t, "/admin/signup", form, fields, { headers: { "x-forwarded-for": address } });
 };
 const row = async <T>(text: string, ...args: unknown[]) =>
-  (await one<T>(t.services.db, sql.join(text.split("?").flatMap((part, i) => (i === 0 ? [sql.raw(part)] : [sql`${args[i - 1]}`, sql.raw(part)])), sql``)))!;
+  (await one<T>(
+    t.services.db,
+    sql.join(
+      text.split("?").flatMap((part, i) => (i === 0 ? [sql.raw(part)] : [sql`${args[i - 1]}`, sql.raw(part)])),
+      sql``,
+    ),
+  ))!;
 /** The link of the newest mail to `to` of `kind` (read from the outbox), as a path on this server. */
 const mailedLink = async (to: string, kind: string): Promise<string> => {
-  const mail = (await row<{ text: string; html: string } | undefined>("SELECT text, html FROM mail_outbox WHERE to_address = ? AND kind = ? ORDER BY seq DESC LIMIT 1", to, kind));
+  const mail = await row<{ text: string; html: string } | undefined>("SELECT text, html FROM mail_outbox WHERE to_address = ? AND kind = ? ORDER BY seq DESC LIMIT 1", to, kind);
   if (!mail) throw new Error(`no ${kind} mail to ${to}`);
   const url = new RegExp(`${ORIGIN.replace(/\./g, "\\.")}(/admin/(?:invite|reset)/[A-Za-z0-9_-]+)`).exec(mail.text)?.[1];
   expect(mail.html).toContain(`${ORIGIN}${url}`);
@@ -76,11 +82,12 @@ describe("sign-up", () => {
     const storeId = /^\/admin\/stores\/([0-9a-f-]{36})$/.exec(location)?.[1];
     expect(storeId).toBeDefined();
     expect([A, B]).not.toContain(storeId);
-    const store = (await row<{ name: string; platform: string; shop_url: string }>("SELECT name, platform, shop_url FROM stores WHERE store_id = ?", storeId));
+    const store = await row<{ name: string; platform: string; shop_url: string }>("SELECT name, platform, shop_url FROM stores WHERE store_id = ?", storeId);
     expect(store).toEqual({ name: "Acme Outdoor", platform: "woocommerce", shop_url: "https://acme.example/shop" });
-    const membership = (await row<{ email: string; role: string; is_operator: number }>(
-      "SELECT u.email, m.role, u.is_operator FROM store_memberships m JOIN merchant_users u USING (user_id) WHERE m.store_id = ?", storeId,
-    ));
+    const membership = await row<{ email: string; role: string; is_operator: number }>(
+      "SELECT u.email, m.role, u.is_operator FROM store_memberships m JOIN merchant_users u USING (user_id) WHERE m.store_id = ?",
+      storeId,
+    );
     expect(membership).toEqual({ email: "new.owner@example.com", role: "owner", is_operator: 0 });
     const cookie = sessionFrom(res)!;
     expect(res.headers.getSetCookie().find((c) => c.startsWith("chorus_admin="))).toMatch(/HttpOnly/i);
@@ -109,7 +116,14 @@ describe("sign-up", () => {
   });
 
   it.each([
-    ["javascript:alert(1)"], ["ftp://shop.example"], ["//evil.example"], ["shop.example.com"], ["https://user:pw@shop.example"], ["https://"], [`https://shop.example/${"x".repeat(2100)}`], ["https://shop.example/\u0000"],
+    ["javascript:alert(1)"],
+    ["ftp://shop.example"],
+    ["//evil.example"],
+    ["shop.example.com"],
+    ["https://user:pw@shop.example"],
+    ["https://"],
+    [`https://shop.example/${"x".repeat(2100)}`],
+    ["https://shop.example/\u0000"],
   ])("refuses the shop address %j", async (shopUrl) => {
     t.services.signup.configure({ open: true });
     const res = await signup({ ...validSignup("url-check@example.com"), shopUrl });
@@ -141,8 +155,7 @@ describe("sign-up", () => {
     const address = "2001:db8:77::1";
     const forms = await Promise.all(Array.from({ length: 10 }, () => openForm(t, "/admin/signup")));
     // Addresses within one /64 share a limit.
-    const results = await Promise.all(forms.map((form, i) =>
-      postForm(t, "/admin/signup", form, validSignup(`burst-${i}@example.com`), { headers: { "x-forwarded-for": `2001:db8:77::${i + 1}` } })));
+    const results = await Promise.all(forms.map((form, i) => postForm(t, "/admin/signup", form, validSignup(`burst-${i}@example.com`), { headers: { "x-forwarded-for": `2001:db8:77::${i + 1}` } })));
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 302)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);
@@ -157,15 +170,24 @@ describe("sign-up", () => {
 
 describe("answers before the body", () => {
   /** POST a form declaring 2 MB but sending 10 bytes; resolves with what came back once the server closed. */
-  const partialPost = (path: string, cookie?: string) => new Promise<{ head: string; closedMs: number }>((resolve, reject) => {
-    const socket = connect(Number(new URL(t.baseUrl).port), "127.0.0.1");
-    const start = Date.now();
-    let got = "";
-    const timer = setTimeout(() => { socket.destroy(); reject(new Error(`still open after 5 s: ${got.slice(0, 200)}`)); }, 5000);
-    socket.on("data", (d) => { got += d.toString(); });
-    socket.on("close", () => { clearTimeout(timer); resolve({ head: got.split("\r\n\r\n")[0].toLowerCase(), closedMs: Date.now() - start }); });
-    socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n${cookie ? `Cookie: ${cookie}\r\n` : ""}Content-Length: 2000000\r\n\r\nemail=aaaa`);
-  });
+  const partialPost = (path: string, cookie?: string) =>
+    new Promise<{ head: string; closedMs: number }>((resolve, reject) => {
+      const socket = connect(Number(new URL(t.baseUrl).port), "127.0.0.1");
+      const start = Date.now();
+      let got = "";
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`still open after 5 s: ${got.slice(0, 200)}`));
+      }, 5000);
+      socket.on("data", (d) => {
+        got += d.toString();
+      });
+      socket.on("close", () => {
+        clearTimeout(timer);
+        resolve({ head: got.split("\r\n\r\n")[0].toLowerCase(), closedMs: Date.now() - start });
+      });
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n${cookie ? `Cookie: ${cookie}\r\n` : ""}Content-Length: 2000000\r\n\r\nemail=aaaa`);
+    });
 
   it.each([
     ["closed sign-up (404)", "/admin/signup", "404", ""],
@@ -222,8 +244,8 @@ describe("team and invitations", () => {
     expect(sent.status).toBe(200);
     expect(await sent.text()).toContain("Invitation sent to newbie@example.com");
     expect(await (await adminGet(t, owner, `/admin/stores/${A}/team`)).text()).toContain("newbie@example.com");
-    const link = (await mailedLink("newbie@example.com", "invite"));
-    const stored = (await row<{ token_hash: string }>("SELECT token_hash FROM admin_invites WHERE email = 'newbie@example.com'"));
+    const link = await mailedLink("newbie@example.com", "invite");
+    const stored = await row<{ token_hash: string }>("SELECT token_hash FROM admin_invites WHERE email = 'newbie@example.com'");
     expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(stored.token_hash).not.toBe(link.split("/").pop()); // hashed at rest
 
@@ -255,7 +277,7 @@ describe("team and invitations", () => {
 
   it("a member cannot manage the team (403), and the page shows no controls to them", async () => {
     await invite(owner, A, "member-only@example.com");
-    const link = (await mailedLink("member-only@example.com", "invite"));
+    const link = await mailedLink("member-only@example.com", "invite");
     const form = await openForm(t, link);
     const cookie = sessionFrom(await postForm(t, link, form, { newPassword: "member password", confirm: "member password" }))!;
     const member = await signInAgent(t, "member-only@example.com", "member password", A);
@@ -264,7 +286,7 @@ describe("team and invitations", () => {
     expect(page).toContain("Only the store's owners");
     expect(page).not.toContain('value="invite"');
     expect((await invite(member, A, "sneaky@example.com")).status).toBe(403);
-    expect((await mailCount("sneaky@example.com", "invite"))).toBe(0);
+    expect(await mailCount("sneaky@example.com", "invite")).toBe(0);
     const ownerId = (await t.services.admin.user("owner@shop-a.test"))!.userId;
     expect((await adminPost(t, member, `/admin/stores/${A}/team`, { intent: "remove", userId: ownerId })).status).toBe(403);
     expect(await t.services.team.roleOf(ownerId, A)).toBe("owner");
@@ -273,12 +295,12 @@ describe("team and invitations", () => {
   it("an existing user accepts with their password (wrong password 401); the store is added to their account", async () => {
     await t.services.admin.createUser({ email: "existing@example.com", password: "existing password", storeIds: [B] });
     await invite(owner, A, "existing@example.com", "owner");
-    const link = (await mailedLink("existing@example.com", "invite"));
+    const link = await mailedLink("existing@example.com", "invite");
     const form = await openForm(t, link);
     expect(form.html).toContain("Password of existing@example.com");
     const wrong = await postForm(t, link, form, { password: "not the password" }, { headers: { "x-forwarded-for": nextAddress() } });
     expect(wrong.status).toBe(401);
-    expect(await t.services.admin.user("existing@example.com") && await t.services.team.roleOf((await t.services.admin.user("existing@example.com"))!.userId, A)).toBeUndefined();
+    expect((await t.services.admin.user("existing@example.com")) && (await t.services.team.roleOf((await t.services.admin.user("existing@example.com"))!.userId, A))).toBeUndefined();
     const ok = await postForm(t, link, form, { password: "existing password" }, { headers: { "x-forwarded-for": nextAddress() } });
     expect(ok.status).toBe(302);
     const cookie = sessionFrom(ok)!;
@@ -290,7 +312,7 @@ describe("team and invitations", () => {
     await t.services.admin.createUser({ email: "signed-in@example.com", password: "signed in password", storeIds: [B] });
     const prior = await signInAgent(t, "signed-in@example.com", "signed in password", B);
     await invite(owner, A, "signed-in@example.com");
-    const link = (await mailedLink("signed-in@example.com", "invite"));
+    const link = await mailedLink("signed-in@example.com", "invite");
     const form = await openForm(t, link, { cookie: prior.cookie });
     expect(form.html).not.toContain('name="password"');
     const res = await postForm(t, link, form, {}, { cookie: prior.cookie });
@@ -303,7 +325,7 @@ describe("team and invitations", () => {
 
   it("single use holds under concurrency: 5 simultaneous accepts of one link make one account and one membership", async () => {
     await invite(owner, A, "race@example.com");
-    const link = (await mailedLink("race@example.com", "invite"));
+    const link = await mailedLink("race@example.com", "invite");
     const forms = await Promise.all(Array.from({ length: 5 }, () => openForm(t, link)));
     const results = await Promise.all(forms.map((f, i) => postForm(t, link, f, { newPassword: `race password ${i}`, confirm: `race password ${i}` })));
     const statuses = results.map((r) => r.status).sort();
@@ -317,7 +339,7 @@ describe("team and invitations", () => {
     const role = await invite(owner, A, "role@example.com", "admin");
     expect(role.status).toBe(400);
     expect(fieldState(await role.text(), "role").invalid).toBe(true);
-    expect((await mailCount("role@example.com", "invite"))).toBe(0);
+    expect(await mailCount("role@example.com", "invite")).toBe(0);
     expect((await adminPost(t, owner, `/admin/stores/${A}/team`, { intent: "promote" })).status).toBe(400);
     const json = await fetch(t.url(`/admin/stores/${A}/team`), { method: "POST", headers: { cookie: owner.cookie, "content-type": "application/json" }, body: JSON.stringify({ intent: "invite" }) });
     expect(json.status).toBe(415);
@@ -336,7 +358,7 @@ describe("team and invitations", () => {
     expect((await postForm(t, forged, form, { newPassword: "forged password", confirm: "forged password" })).status).toBe(410);
 
     await invite(owner, A, "late@example.com");
-    const late = (await mailedLink("late@example.com", "invite"));
+    const late = await mailedLink("late@example.com", "invite");
     await run(t.services.db, sql`UPDATE admin_invites SET expires_ms = ${Date.now() - 1} WHERE email = 'late@example.com'`);
     const lateRes = await fetch(t.url(late));
     expect(lateRes.status).toBe(410);
@@ -344,7 +366,7 @@ describe("team and invitations", () => {
     expect(await (await adminGet(t, owner, `/admin/stores/${A}/team`)).text()).not.toContain("late@example.com");
 
     await invite(owner, A, "revoked@example.com");
-    const revokedLink = (await mailedLink("revoked@example.com", "invite"));
+    const revokedLink = await mailedLink("revoked@example.com", "invite");
     const inviteId = (await row<{ invite_id: string }>("SELECT invite_id FROM admin_invites WHERE email = 'revoked@example.com'")).invite_id;
     // Another store's owner cannot revoke it (404: not their store).
     expect((await adminPost(t, ownerB, `/admin/stores/${A}/team`, { intent: "revoke", inviteId })).status).toBe(404);
@@ -354,9 +376,9 @@ describe("team and invitations", () => {
     expect((await fetch(t.url(revokedLink))).status).toBe(410);
 
     await invite(owner, A, "twice@example.com");
-    const first = (await mailedLink("twice@example.com", "invite"));
+    const first = await mailedLink("twice@example.com", "invite");
     await invite(owner, A, "twice@example.com");
-    const second = (await mailedLink("twice@example.com", "invite"));
+    const second = await mailedLink("twice@example.com", "invite");
     expect(second).not.toBe(first);
     expect((await fetch(t.url(first))).status).toBe(410);
     expect((await fetch(t.url(second))).status).toBe(200);
@@ -374,10 +396,10 @@ describe("team and invitations", () => {
     // B's own team page ignores A's IDs.
     expect((await adminPost(t, ownerB, `/admin/stores/${B}/team`, { intent: "remove", userId: ownerId })).status).toBe(404);
     expect(await t.services.team.team(A)).toEqual(before);
-    expect((await mailCount("via-b@example.com", "invite"))).toBe(0);
+    expect(await mailCount("via-b@example.com", "invite")).toBe(0);
     // An invitation of B's leads into B only.
     await invite(ownerB, B, "b-only@example.com");
-    const link = (await mailedLink("b-only@example.com", "invite"));
+    const link = await mailedLink("b-only@example.com", "invite");
     const form = await openForm(t, link);
     expect(form.html).toContain("Store B (other merchant)");
     const cookie = sessionFrom(await postForm(t, link, form, { newPassword: "b only password", confirm: "b only password" }))!;
@@ -387,7 +409,7 @@ describe("team and invitations", () => {
 
   it("removing a member ends their access at once; the last owner cannot be removed (409)", async () => {
     await invite(owner, A, "leaving@example.com");
-    const link = (await mailedLink("leaving@example.com", "invite"));
+    const link = await mailedLink("leaving@example.com", "invite");
     const form = await openForm(t, link);
     const cookie = sessionFrom(await postForm(t, link, form, { newPassword: "leaving password", confirm: "leaving password" }))!;
     expect((await fetch(t.url(`/admin/stores/${A}/reviews`), { headers: { cookie } })).status).toBe(200);
@@ -437,8 +459,8 @@ describe("password reset", () => {
     const unknownHtml = normalised(await unknown.text());
     expect(knownHtml).toContain("If an account exists for that e-mail");
     expect(knownHtml.replace("reset-me@example.com", "X")).toBe(unknownHtml.replace("nobody-here@example.com", "X"));
-    expect((await mailCount("reset-me@example.com", "password-reset"))).toBe(1);
-    expect((await mailCount("nobody-here@example.com", "password-reset"))).toBe(0);
+    expect(await mailCount("reset-me@example.com", "password-reset")).toBe(1);
+    expect(await mailCount("nobody-here@example.com", "password-reset")).toBe(0);
 
     // Timing: medians of alternating requests differ by less than 25 ms (no argon2 or mail send on either path).
     const timeOne = async (email: string) => {
@@ -450,7 +472,8 @@ describe("password reset", () => {
       return performance.now() - start;
     };
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const k: number[] = [], u: number[] = [];
+    const k: number[] = [],
+      u: number[] = [];
     for (let i = 0; i < 9; i++) {
       k.push(await timeOne(`timing-known-${i % 3}@example.com`));
       u.push(await timeOne(`timing-unknown-${i}@example.com`));
@@ -463,7 +486,7 @@ describe("password reset", () => {
     await t.services.admin.createUser({ email: "resetter@example.com", password: "old password 2", storeIds: [A] });
     const old = await signInAgent(t, "resetter@example.com", "old password 2", A);
     await forgot("resetter@example.com");
-    const link = (await mailedLink("resetter@example.com", "password-reset"));
+    const link = await mailedLink("resetter@example.com", "password-reset");
     const stored = (await row<{ n: number }>("SELECT count(*) AS n FROM admin_password_resets WHERE token_hash = ?", link.split("/").pop())).n;
     expect(stored).toBe(0); // only its hash is stored
     const form = await openForm(t, link);
@@ -492,8 +515,8 @@ describe("password reset", () => {
   it("a link expires after an hour; a newer password closes older links; forged links do not work", async () => {
     await t.services.admin.createUser({ email: "slow@example.com", password: "old password 3", storeIds: [A] });
     await forgot("slow@example.com");
-    const first = (await mailedLink("slow@example.com", "password-reset"));
-    const hash = (await row<{ token_hash: string; created_ms: number; expires_ms: number }>("SELECT token_hash, created_ms, expires_ms FROM admin_password_resets ORDER BY created_ms DESC LIMIT 1"));
+    const first = await mailedLink("slow@example.com", "password-reset");
+    const hash = await row<{ token_hash: string; created_ms: number; expires_ms: number }>("SELECT token_hash, created_ms, expires_ms FROM admin_password_resets ORDER BY created_ms DESC LIMIT 1");
     expect(hash.expires_ms - hash.created_ms).toBe(60 * 60_000);
     await run(t.services.db, sql`UPDATE admin_password_resets SET expires_ms = ${Date.now() - 1} WHERE token_hash = ${hash.token_hash}`);
     expect((await fetch(t.url(first))).status).toBe(410);
@@ -501,9 +524,9 @@ describe("password reset", () => {
     expect((await postForm(t, first, form, { newPassword: "too late password", confirm: "too late password" })).status).toBe(410);
 
     await forgot("slow@example.com");
-    const second = (await mailedLink("slow@example.com", "password-reset"));
+    const second = await mailedLink("slow@example.com", "password-reset");
     await forgot("slow@example.com");
-    const third = (await mailedLink("slow@example.com", "password-reset"));
+    const third = await mailedLink("slow@example.com", "password-reset");
     const f3 = await openForm(t, third);
     expect((await postForm(t, third, f3, { newPassword: "set with third", confirm: "set with third" })).status).toBe(302);
     expect((await fetch(t.url(second))).status).toBe(410);
@@ -514,7 +537,7 @@ describe("password reset", () => {
   it("single use holds under concurrency: 5 simultaneous new passwords with one link, one is set", async () => {
     await t.services.admin.createUser({ email: "race-reset@example.com", password: "race old password", storeIds: [A] });
     await forgot("race-reset@example.com");
-    const link = (await mailedLink("race-reset@example.com", "password-reset"));
+    const link = await mailedLink("race-reset@example.com", "password-reset");
     const forms = await Promise.all(Array.from({ length: 5 }, () => openForm(t, link)));
     const results = await Promise.all(forms.map((f, i) => postForm(t, link, f, { newPassword: `race new password ${i}`, confirm: `race new password ${i}` })));
     expect(results.map((r) => r.status).sort()).toEqual([302, 410, 410, 410, 410]);
@@ -537,7 +560,7 @@ describe("password reset", () => {
         expect(res.status).toBe(200);
         expect(await res.text()).toContain("If an account exists for that e-mail");
       }
-      expect((await mailCount("inbox@example.com", "password-reset"))).toBe(2);
+      expect(await mailCount("inbox@example.com", "password-reset")).toBe(2);
     } finally {
       t.services.passwordResets.configure({ perAddress: { max: 10, windowMs: 3_600_000 }, perEmail: { max: 3, windowMs: 3_600_000 } });
     }

@@ -10,15 +10,28 @@ import type { Role } from "./roles.ts";
 export type TeamMember = { userId: string; email: string; role: Role; joinedMs: number };
 /** A team invitation as the team page and the accept page read it. */
 export type Invite = {
-  inviteId: string; storeId: string; email: string; role: Role; createdMs: number; expiresMs: number;
-  usedMs: number | null; revokedMs: number | null;
+  inviteId: string;
+  storeId: string;
+  email: string;
+  role: Role;
+  createdMs: number;
+  expiresMs: number;
+  usedMs: number | null;
+  revokedMs: number | null;
 };
 /** A password reset link's row. */
 export type PasswordReset = { userId: string; createdMs: number; expiresMs: number; usedMs: number | null };
 
 type InviteRow = { invite_id: string; store_id: string; email: string; role: Role; created_ms: number; expires_ms: number; used_ms: number | null; revoked_ms: number | null };
 const toInvite = (r: InviteRow): Invite => ({
-  inviteId: r.invite_id, storeId: r.store_id, email: r.email, role: r.role, createdMs: r.created_ms, expiresMs: r.expires_ms, usedMs: r.used_ms, revokedMs: r.revoked_ms,
+  inviteId: r.invite_id,
+  storeId: r.store_id,
+  email: r.email,
+  role: r.role,
+  createdMs: r.created_ms,
+  expiresMs: r.expires_ms,
+  usedMs: r.used_ms,
+  revokedMs: r.revoked_ms,
 });
 
 /** Create the accounts data module over `db`. */
@@ -47,9 +60,12 @@ export function accountsRepo(db: Db) {
     },
     /** The store's team: owners first, then by e-mail. */
     async members(storeId: string): Promise<TeamMember[]> {
-      const rows = await all<{ user_id: string; email: string; role: Role; created_ms: number }>(db, sql`SELECT m.user_id, u.email, m.role, m.created_ms
+      const rows = await all<{ user_id: string; email: string; role: Role; created_ms: number }>(
+        db,
+        sql`SELECT m.user_id, u.email, m.role, m.created_ms
            FROM store_memberships m JOIN merchant_users u ON u.user_id = m.user_id
-          WHERE m.store_id = ${storeId} ORDER BY CASE WHEN m.role = 'owner' THEN 0 ELSE 1 END, u.email`);
+          WHERE m.store_id = ${storeId} ORDER BY CASE WHEN m.role = 'owner' THEN 0 ELSE 1 END, u.email`,
+      );
       return rows.map((r) => ({ userId: r.user_id, email: r.email, role: r.role, joinedMs: r.created_ms }));
     },
     /** How many owners the store has. */
@@ -73,8 +89,11 @@ export function accountsRepo(db: Db) {
     },
 
     async insertInvite(i: { inviteId: string; storeId: string; email: string; role: Role; tokenHash: string; invitedBy: string; createdMs: number; expiresMs: number }): Promise<void> {
-      await run(db, sql`INSERT INTO admin_invites (invite_id, store_id, email, role, token_hash, invited_by, created_ms, expires_ms)
-         VALUES (${i.inviteId}, ${i.storeId}, ${i.email}, ${i.role}, ${i.tokenHash}, ${i.invitedBy}, ${i.createdMs}, ${i.expiresMs})`);
+      await run(
+        db,
+        sql`INSERT INTO admin_invites (invite_id, store_id, email, role, token_hash, invited_by, created_ms, expires_ms)
+         VALUES (${i.inviteId}, ${i.storeId}, ${i.email}, ${i.role}, ${i.tokenHash}, ${i.invitedBy}, ${i.createdMs}, ${i.expiresMs})`,
+      );
     },
     /** The invitation with this token hash (any state), or undefined. */
     async inviteByHash(tokenHash: string): Promise<Invite | undefined> {
@@ -83,8 +102,11 @@ export function accountsRepo(db: Db) {
     },
     /** The store's invitations still open at `nowMs` (not used, revoked or expired), newest first. */
     async pendingInvites(storeId: string, nowMs: number): Promise<Invite[]> {
-      const rows = await all<InviteRow>(db, sql`SELECT * FROM admin_invites WHERE store_id = ${storeId} AND used_ms IS NULL AND revoked_ms IS NULL AND expires_ms > ${nowMs}
-        ORDER BY created_ms DESC, invite_id`);
+      const rows = await all<InviteRow>(
+        db,
+        sql`SELECT * FROM admin_invites WHERE store_id = ${storeId} AND used_ms IS NULL AND revoked_ms IS NULL AND expires_ms > ${nowMs}
+        ORDER BY created_ms DESC, invite_id`,
+      );
       return rows.map(toInvite);
     },
     /** Revoke one open invitation of the store. @returns whether one was revoked. */
@@ -108,8 +130,10 @@ export function accountsRepo(db: Db) {
     },
     /** The reset with this token hash (any state), or undefined. */
     async resetByHash(tokenHash: string): Promise<PasswordReset | undefined> {
-      const r = await one<{ user_id: string; created_ms: number; expires_ms: number; used_ms: number | null }>(db,
-        sql`SELECT user_id, created_ms, expires_ms, used_ms FROM admin_password_resets WHERE token_hash = ${tokenHash}`);
+      const r = await one<{ user_id: string; created_ms: number; expires_ms: number; used_ms: number | null }>(
+        db,
+        sql`SELECT user_id, created_ms, expires_ms, used_ms FROM admin_password_resets WHERE token_hash = ${tokenHash}`,
+      );
       return r && { userId: r.user_id, createdMs: r.created_ms, expiresMs: r.expires_ms, usedMs: r.used_ms };
     },
     /** Mark a reset used, only when still open at `nowMs` (conditional update: exactly-once). @returns whether it was. */

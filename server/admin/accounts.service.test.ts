@@ -24,7 +24,6 @@ import { INVITE_TTL_MS, teamService } from "./team.service.ts";
 const { newDatabase, cleanup } = freshDatabases("chorus-accounts-");
 afterAll(cleanup);
 
-
 /** The account services over a fresh database, all on one movable clock. */
 async function setup() {
   const db = await openDatabase((await newDatabase()).location);
@@ -61,7 +60,10 @@ describe("link expiry on the injected clock", () => {
     s.advance(INVITE_TTL_MS - 1);
     const { storeId } = await s.team.accept({ token: tokenOf(url), ip: "", newPassword: "just password", confirm: "just password" });
     expect(storeId).toBe("store-1");
-    expect((await s.team.team("store-1")).members.map((m) => [m.email, m.role])).toEqual([["just@clock.test", "owner"], ["owner@clock.test", "owner"]]);
+    expect((await s.team.team("store-1")).members.map((m) => [m.email, m.role])).toEqual([
+      ["just@clock.test", "owner"],
+      ["owner@clock.test", "owner"],
+    ]);
     expect((await s.team.lookup(tokenOf(url))).state).toBe("used");
     await s.db.close();
   });
@@ -69,7 +71,7 @@ describe("link expiry on the injected clock", () => {
   it("a reset link works until one hour after it was asked for", async () => {
     const s = await setup();
     await s.resets.request("owner@clock.test", "192.0.2.1", "https://chorus.test");
-    const text = await value<string>(s.db, sql`SELECT text FROM mail_outbox WHERE kind = 'password-reset'`) as string;
+    const text = (await value<string>(s.db, sql`SELECT text FROM mail_outbox WHERE kind = 'password-reset'`)) as string;
     const token = /\/admin\/reset\/([A-Za-z0-9_-]{43})/.exec(text)![1];
     s.advance(RESET_TTL_MS - 1);
     expect(await s.resets.isOpen(token)).toBe(true);

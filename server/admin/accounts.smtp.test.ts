@@ -35,7 +35,13 @@ afterAll(async () => {
 describe("account mail over SMTP", () => {
   it("sign up → invite → the received link creates the member; forgot → the received link sets a new password", async () => {
     const form = await openForm(t, "/admin/signup");
-    const signedUp = await postForm(t, "/admin/signup", form, { email: "founder@smtp-shop.test", password: "founder password", storeName: "SMTP <Shop> & Co", platform: "bigcommerce", shopUrl: "https://smtp-shop.test" });
+    const signedUp = await postForm(t, "/admin/signup", form, {
+      email: "founder@smtp-shop.test",
+      password: "founder password",
+      storeName: "SMTP <Shop> & Co",
+      platform: "bigcommerce",
+      shopUrl: "https://smtp-shop.test",
+    });
     expect(signedUp.status).toBe(302);
     const storePath = signedUp.headers.get("location")!;
     const cookie = sessionFrom(signedUp)!;
@@ -43,7 +49,9 @@ describe("account mail over SMTP", () => {
     expect(team.status).toBe(200);
     const csrf = hiddenField(await team.text(), "csrf")!;
     const invited = await fetch(t.url(`${storePath}/team`), {
-      method: "POST", redirect: "manual", headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ csrf, intent: "invite", email: "colleague@smtp-shop.test", role: "member" }),
     });
     expect(invited.status).toBe(200);

@@ -28,7 +28,9 @@ async function signIn(email: string, password: string, storeId: string): Promise
   const loginCookie = setCookie(page, "chorus_admin_login")!.split(";")[0];
   const csrf = hidden(await page.text(), "csrf")!;
   const res = await fetch(t.url("/admin/login"), {
-    method: "POST", redirect: "manual", headers: { cookie: loginCookie, "content-type": "application/x-www-form-urlencoded" },
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie: loginCookie, "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ csrf, email, password, next: "/admin" }),
   });
   expect(res.status).toBe(302);
@@ -91,7 +93,20 @@ describe("store isolation", () => {
     ["discard", "/ai", () => Promise.resolve({ intent: "discard", version: bVersion })],
     ["regenerate", "/ai", () => Promise.resolve({ intent: "regenerate", scopeType: "product", scopeId: "b-only-product" })],
     ["earning rule", "/loyalty", async () => ({ intent: "earning-rule", id: (await t.services.loyalty.adminProgram(B)).earningRules[0].earning_rule_id, name: "x", points: "9999", enabled: "on" })],
-    ["redemption rule", "/loyalty", async () => ({ intent: "redemption-rule", id: (await t.services.loyalty.adminProgram(B)).redemptionRules[0].redemption_rule_id, type: "fixed-amount-coupon", name: "x", pointsCost: "1", rewardDescription: "x", rewardValue: "5", enabled: "on" })],
+    [
+      "redemption rule",
+      "/loyalty",
+      async () => ({
+        intent: "redemption-rule",
+        id: (await t.services.loyalty.adminProgram(B)).redemptionRules[0].redemption_rule_id,
+        type: "fixed-amount-coupon",
+        name: "x",
+        pointsCost: "1",
+        rewardDescription: "x",
+        rewardValue: "5",
+        enabled: "on",
+      }),
+    ],
     ["vip tier", "/loyalty", async () => ({ intent: "vip-tier", id: (await t.services.loyalty.adminProgram(B)).vipTiers[1].vip_tier_id, name: "x", pointsThreshold: "1", pointsMultiplier: "9" })],
     ["remove earning rule", "/loyalty", async () => ({ intent: "remove-earning-rule", id: (await t.services.loyalty.adminProgram(B)).earningRules[0].earning_rule_id })],
     ["remove redemption rule", "/loyalty", async () => ({ intent: "remove-redemption-rule", id: (await t.services.loyalty.adminProgram(B)).redemptionRules[0].redemption_rule_id })],
@@ -101,24 +116,29 @@ describe("store isolation", () => {
   ];
 
   it.each(ACTIONS)("posting %s with store B's IDs to store A's page answers 404 and changes nothing of B", async (_name, page, fields) => {
-    const before = (await snapshotB());
+    const before = await snapshotB();
     const res = await post(alice, `/admin/stores/${A}${page}`, await fields());
     expect(res.status).toBe(404);
-    expect((await snapshotB())).toEqual(before);
+    expect(await snapshotB()).toEqual(before);
   });
 
   it.each(ACTIONS)("posting %s to store B's page answers 404 and changes nothing of B", async (_name, page, fields) => {
-    const before = (await snapshotB());
+    const before = await snapshotB();
     const res = await post(alice, `/admin/stores/${B}${page}`, await fields());
     expect(res.status).toBe(404);
-    expect((await snapshotB())).toEqual(before);
+    expect(await snapshotB()).toEqual(before);
   });
 
   it("store A's legal policies form does not change store B's policies", async () => {
     const before = await t.services.loyalty.legalPolicies(B);
     const legal = demoProgram("x").legalPolicies;
     const res = await post(alice, `/admin/stores/${B}/loyalty`, {
-      intent: "legal", buttonText: "Hacked", policyHtml: "x", policyTemplate: legal.policySentenceTemplate, termsUrl: "/t", privacyUrl: "/p",
+      intent: "legal",
+      buttonText: "Hacked",
+      policyHtml: "x",
+      policyTemplate: legal.policySentenceTemplate,
+      termsUrl: "/t",
+      privacyUrl: "/p",
     });
     expect(res.status).toBe(404);
     expect(await t.services.loyalty.legalPolicies(B)).toEqual(before);
@@ -170,7 +190,10 @@ describe("own store actions", () => {
     expect((await post(alice, `/admin/stores/${A}/loyalty/customers`, { intent: "adjust", customer: aCustomer, points: "120", reason: "Goodwill for a late parcel" })).status).toBe(200);
     expect((await post(alice, `/admin/stores/${A}/loyalty/customers`, { intent: "adjust", customer: aCustomer, points: "-20", reason: "Correction" })).status).toBe(200);
     const d = await t.services.loyalty.adminCustomer(A, aCustomer);
-    expect(d.transactions.map((x) => [x.type, x.points, x.description])).toEqual([["adjustment", -20, "Correction"], ["adjustment", 120, "Goodwill for a late parcel"]]);
+    expect(d.transactions.map((x) => [x.type, x.points, x.description])).toEqual([
+      ["adjustment", -20, "Correction"],
+      ["adjustment", 120, "Goodwill for a late parcel"],
+    ]);
     expect(d.customer.balance).toBe(100);
     expect(d.ledger).toEqual({ ok: true, balance: 100, sum: 100 });
   });
@@ -190,8 +213,12 @@ describe("merchant HTML", () => {
     const before = (await t.services.loyalty.legalPolicies(A)).version;
     const legal = demoProgram("x").legalPolicies;
     const res = await post(alice, `/admin/stores/${A}/loyalty`, {
-      intent: "legal", buttonText: "Join <b>now</b>", policyHtml: HOSTILE, policyTemplate: legal.policySentenceTemplate,
-      termsUrl: legal.termsAndConditionsUrl, privacyUrl: legal.privacyPolicyUrl,
+      intent: "legal",
+      buttonText: "Join <b>now</b>",
+      policyHtml: HOSTILE,
+      policyTemplate: legal.policySentenceTemplate,
+      termsUrl: legal.termsAndConditionsUrl,
+      privacyUrl: legal.privacyPolicyUrl,
     });
     expect(res.status).toBe(303); // redirect-after-POST with a flash
     const stored = await t.services.loyalty.legalPolicies(A);
@@ -207,8 +234,12 @@ describe("merchant HTML", () => {
   it("saving unchanged legal policies keeps the version", async () => {
     const l = await t.services.loyalty.legalPolicies(A);
     await post(alice, `/admin/stores/${A}/loyalty`, {
-      intent: "legal", buttonText: l.acceptTermsAndJoinProgramButtonText, policyHtml: l.policySentence.html, policyTemplate: l.policySentence.template,
-      termsUrl: l.termsAndConditionsUrl, privacyUrl: l.privacyPolicyUrl,
+      intent: "legal",
+      buttonText: l.acceptTermsAndJoinProgramButtonText,
+      policyHtml: l.policySentence.html,
+      policyTemplate: l.policySentence.template,
+      termsUrl: l.termsAndConditionsUrl,
+      privacyUrl: l.privacyPolicyUrl,
     });
     expect((await t.services.loyalty.legalPolicies(A)).version).toBe(l.version);
   });
@@ -220,7 +251,9 @@ describe("loyalty settings", () => {
     const birthday = rules.find((r) => r.type === "birthday")!;
     const spend = rules.find((r) => r.type === "points-per-spend")!;
     expect((await post(alice, `/admin/stores/${A}/loyalty`, { intent: "earning-rule", id: birthday.earning_rule_id, name: birthday.name, points: "200" })).status).toBe(303);
-    expect((await post(alice, `/admin/stores/${A}/loyalty`, { intent: "earning-rule", id: spend.earning_rule_id, name: spend.name, points: "0", pointsPerCurrencyUnit: "2.5", enabled: "on" })).status).toBe(303);
+    expect(
+      (await post(alice, `/admin/stores/${A}/loyalty`, { intent: "earning-rule", id: spend.earning_rule_id, name: spend.name, points: "0", pointsPerCurrencyUnit: "2.5", enabled: "on" })).status,
+    ).toBe(303);
     const api = (await (await fetch(t.url(`/v1/stores/${A}/loyalty/earning_rules`))).json()) as { earningRules: { type: string; pointsPerCurrencyUnit?: number }[] };
     expect(api.earningRules.map((r) => r.type)).not.toContain("birthday");
     expect(api.earningRules.find((r) => r.type === "points-per-spend")?.pointsPerCurrencyUnit).toBe(2.5);
@@ -228,14 +261,29 @@ describe("loyalty settings", () => {
 
   it("a VIP tier threshold another tier has answers 409 and changes nothing", async () => {
     const [bronze, silver] = (await t.services.loyalty.adminProgram(A)).vipTiers;
-    const res = await post(alice, `/admin/stores/${A}/loyalty`, { intent: "vip-tier", id: silver.vip_tier_id, name: silver.name, pointsThreshold: String(bronze.points_threshold), pointsMultiplier: "2" });
+    const res = await post(alice, `/admin/stores/${A}/loyalty`, {
+      intent: "vip-tier",
+      id: silver.vip_tier_id,
+      name: silver.name,
+      pointsThreshold: String(bronze.points_threshold),
+      pointsMultiplier: "2",
+    });
     expect(res.status).toBe(409);
     expect((await t.services.loyalty.adminProgram(A)).vipTiers[1]).toEqual(silver);
   });
 
   it("a redemption rule with a cost below 1 point is refused (400) naming the field", async () => {
     const rule = (await t.services.loyalty.adminProgram(A)).redemptionRules[0];
-    const res = await post(alice, `/admin/stores/${A}/loyalty`, { intent: "redemption-rule", id: rule.redemption_rule_id, type: rule.type, name: rule.name, pointsCost: "0", rewardDescription: rule.reward_description, rewardValue: String(rule.reward_value), enabled: "on" });
+    const res = await post(alice, `/admin/stores/${A}/loyalty`, {
+      intent: "redemption-rule",
+      id: rule.redemption_rule_id,
+      type: rule.type,
+      name: rule.name,
+      pointsCost: "0",
+      rewardDescription: rule.reward_description,
+      rewardValue: String(rule.reward_value),
+      enabled: "on",
+    });
     expect(res.status).toBe(400);
     const html = await res.text();
     expect(html).toContain("Points cost must be at least 1");
@@ -261,7 +309,12 @@ describe("loyalty settings", () => {
 
 describe("nextPolicyVersion", () => {
   const day = Date.UTC(2026, 10, 21, 12);
-  it.each([["2026-11-01", "2026-11-21"], ["2026-11-21", "2026-11-21.2"], ["2026-11-21.2", "2026-11-21.3"], ["v1", "2026-11-21"]])("after %j comes %j", (current, next) => {
+  it.each([
+    ["2026-11-01", "2026-11-21"],
+    ["2026-11-21", "2026-11-21.2"],
+    ["2026-11-21.2", "2026-11-21.3"],
+    ["v1", "2026-11-21"],
+  ])("after %j comes %j", (current, next) => {
     expect(nextPolicyVersion(current, day)).toBe(next);
   });
 });

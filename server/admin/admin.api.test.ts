@@ -21,8 +21,8 @@ let alice: Agent;
 let bob: Agent;
 
 const pendingIds = async (storeId: string) =>
-  await values(t.services.db, sql`SELECT review_id FROM reviews WHERE store_id = ${storeId} AND status = 'pending' ORDER BY created_ms DESC, review_id DESC`) as string[];
-const review = async (id: string) => await one(t.services.db, sql`SELECT status, reply_body FROM reviews WHERE review_id = ${id}`) as { status: string; reply_body: string | null };
+  (await values(t.services.db, sql`SELECT review_id FROM reviews WHERE store_id = ${storeId} AND status = 'pending' ORDER BY created_ms DESC, review_id DESC`)) as string[];
+const review = async (id: string) => (await one(t.services.db, sql`SELECT status, reply_body FROM reviews WHERE review_id = ${id}`)) as { status: string; reply_body: string | null };
 /** Everything of store B an attack could change, as one comparable snapshot. */
 const snapshotB = async () => ({
   store: await t.services.stores.get(B),
@@ -82,7 +82,7 @@ describe("store isolation: every loader", () => {
   it("the reviews page of store A lists only store A's reviews", async () => {
     const html = await (await get(alice, `/admin/stores/${A}/reviews`)).text();
     expect(html).toContain((await pendingIds(A))[0]);
-    for (const id of (await pendingIds(B))) expect(html).not.toContain(id);
+    for (const id of await pendingIds(B)) expect(html).not.toContain(id);
   });
 });
 
@@ -91,11 +91,11 @@ describe("store isolation: every action", () => {
   const bGroup = async () => (await t.services.stores.listGroups(B))[0].groupId;
   const bKey = async () => (await t.services.apiKeys.list(B))[0].apiKeyId;
   const ACTIONS: [string, string, () => Promise<Record<string, string | string[]>>][] = [
-    ["publish", "/reviews", async () => ({ intent: "publish", review: (await bReview()) })],
-    ["reject", "/reviews", async () => ({ intent: "reject", review: (await bReview()), reason: "spam" })],
+    ["publish", "/reviews", async () => ({ intent: "publish", review: await bReview() })],
+    ["reject", "/reviews", async () => ({ intent: "reject", review: await bReview(), reason: "spam" })],
     ["bulk-publish", "/reviews", async () => ({ intent: "bulk-publish", review: (await pendingIds(B)).slice(0, 3) })],
     ["bulk-reject", "/reviews", async () => ({ intent: "bulk-reject", review: (await pendingIds(B)).slice(0, 3), reason: "spam" })],
-    ["reply", "/reviews", async () => ({ intent: "reply", review: (await bReview()), reply: "Hijacked reply" })],
+    ["reply", "/reviews", async () => ({ intent: "reply", review: await bReview(), reply: "Hijacked reply" })],
     ["moderation", "/reviews", () => Promise.resolve({ intent: "moderation", moderation: "auto-publish-all" })],
     ["store settings", "/settings", () => Promise.resolve({ intent: "store", moderation: "auto-publish-all", translation: "on-load", aiAutoPublish: "on" })],
     ["group content", "/settings", async () => ({ intent: "groups", group: [await bGroup()] })],
@@ -104,31 +104,31 @@ describe("store isolation: every action", () => {
   ];
 
   it.each(ACTIONS)("%s on store B's URL by a user of store A: 404 and store B unchanged", async (_name, page, fields) => {
-    const before = (await snapshotB());
+    const before = await snapshotB();
     const res = await post(alice, `/admin/stores/${B}${page}`, await fields());
     expect(res.status).toBe(404);
-    expect((await snapshotB())).toEqual(before);
+    expect(await snapshotB()).toEqual(before);
   });
 
   it.each(ACTIONS)("%s on store A's URL naming store B's objects: store B unchanged", async (name, page, fields) => {
     if (name === "create API key" || name === "moderation" || name === "store settings") return; // these name no object of B: they act on A only
-    const before = (await snapshotB());
+    const before = await snapshotB();
     const res = await post(alice, `/admin/stores/${A}${page}`, await fields());
     if (name !== "group content") expect(res.status).toBe(404);
-    expect((await snapshotB())).toEqual(before);
+    expect(await snapshotB()).toEqual(before);
   });
 
   it("settings posted to store A change store A only", async () => {
-    const before = (await snapshotB());
+    const before = await snapshotB();
     const res = await post(alice, `/admin/stores/${A}/settings`, { intent: "store", moderation: "auto-publish-4-5", translation: "on-load" });
     expect(res.status).toBe(200);
     expect(await t.services.stores.get(A)).toMatchObject({ moderation: "auto-publish-4-5", translation: "on-load", aiAutoPublish: false });
-    expect((await snapshotB())).toEqual(before);
+    expect(await snapshotB()).toEqual(before);
     await post(alice, `/admin/stores/${A}/settings`, { intent: "store", moderation: "manual", translation: "off" });
   });
 
   it("the owner of store B can do what store A's user could not", async () => {
-    const id = (await bReview());
+    const id = await bReview();
     const res = await post(bob, `/admin/stores/${B}/reviews`, { intent: "reject", review: id, reason: "off-topic" });
     expect(res.status).toBe(200);
     expect((await review(id)).status).toBe("rejected");
@@ -156,10 +156,10 @@ describe("store isolation: client-side (single fetch .data) requests", () => {
   });
 
   it("a .data form post to store B by a user of store A changes nothing; without CSRF nothing either", async () => {
-    const before = (await snapshotB());
+    const before = await snapshotB();
     await post(alice, `/admin/stores/${B}/reviews.data`, { intent: "publish", review: (await pendingIds(B))[0] });
     await post(alice, `/admin/stores/${B}/settings.data`, { intent: "store", moderation: "auto-publish-all", translation: "on-load" });
-    expect((await snapshotB())).toEqual(before);
+    expect(await snapshotB()).toEqual(before);
     const id = (await pendingIds(A))[0];
     await post(alice, `/admin/stores/${A}/reviews.data`, { intent: "publish", review: id }, null);
     expect((await review(id)).status).toBe("pending");
@@ -195,7 +195,9 @@ describe("CSRF", () => {
 
   it("the sign-in form without its CSRF token is rejected with 403", async () => {
     const res = await fetch(t.url("/admin/login"), {
-      method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" },
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ email: "alice@shop-a.test", password: PASSWORD_A }),
     });
     expect(res.status).toBe(403);
@@ -280,8 +282,9 @@ describe("sign-in", () => {
 describe("moderation reaches the storefront", () => {
   it("publishing a pending review shows it on the storefront API at once; rejecting removes it", async () => {
     const id = (await pendingIds(A))[0];
-    const productId = await value(t.services.db, sql`SELECT product_id FROM reviews WHERE review_id = ${id}`) as string;
-    const api = async () => ((await (await fetch(t.url(`/v1/stores/${A}/products/shopify-${productId}/reviews?limit=25`))).json()) as { reviews: { reviewId: string; reply?: { body: string } }[] }).reviews;
+    const productId = (await value(t.services.db, sql`SELECT product_id FROM reviews WHERE review_id = ${id}`)) as string;
+    const api = async () =>
+      ((await (await fetch(t.url(`/v1/stores/${A}/products/shopify-${productId}/reviews?limit=25`))).json()) as { reviews: { reviewId: string; reply?: { body: string } }[] }).reviews;
     expect((await api()).map((r) => r.reviewId)).not.toContain(id);
     expect((await post(alice, `/admin/stores/${A}/reviews`, { intent: "publish", review: id })).status).toBe(200);
     expect((await api()).map((r) => r.reviewId)).toContain(id);

@@ -42,7 +42,8 @@ describe("npm run users", () => {
     const { location: db, env: dbEnv } = await newDatabase();
     await (await createServices({ databasePath: db })).close();
     const error = await run(process.execPath, ["server/cli/users.ts", "add", "--email", "a@b.test", "--store", "nope", "--password", "long enough pw"], {
-      cwd: PROJECT_ROOT, env: { ...process.env, ...dbEnv },
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, ...dbEnv },
     }).catch((e: { code: number; stderr: string }) => e);
     expect(error).toMatchObject({ code: 1 });
     expect((error as { stderr: string }).stderr).toContain("no store with ID nope");
@@ -98,11 +99,16 @@ describe("a user of two stores", () => {
       const loginCookie = page.headers.getSetCookie()[0].split(";")[0];
       const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1];
       const res = await fetch(t.url("/admin/login"), {
-        method: "POST", redirect: "manual", headers: { cookie: loginCookie, "content-type": "application/x-www-form-urlencoded" },
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie: loginCookie, "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ csrf, email: "both@shops.test", password: "two stores password", next: "" }),
       });
       expect(res.headers.get("location")).toBe(`/admin/stores/${TEST_STORE_ID}`);
-      const cookie = res.headers.getSetCookie().find((c) => c.startsWith("chorus_admin="))!.split(";")[0];
+      const cookie = res.headers
+        .getSetCookie()
+        .find((c) => c.startsWith("chorus_admin="))!
+        .split(";")[0];
       const html = await (await fetch(t.url(`/admin/stores/${TEST_STORE_ID}/reviews`), { headers: { cookie } })).text();
       expect(html).toContain('<select id="store-switch" name="store">');
       expect(html).toContain("Beta shop");

@@ -47,7 +47,8 @@ describe("finding 1: admin forms are read with the bounded reader", () => {
   it("a sign-in form over 256 KB answers 413 with a plain error page (and the connection is closed)", async () => {
     const form = await openLoginForm(t, from("192.0.2.10"));
     const res = await fetch(t.url("/admin/login"), {
-      method: "POST", redirect: "manual",
+      method: "POST",
+      redirect: "manual",
       headers: { ...from("192.0.2.10"), cookie: form.cookie, "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ csrf: form.csrf, email: OWNER, password: "wrong password", padding: big }),
     });
@@ -76,7 +77,12 @@ describe("finding 1: admin forms are read with the bounded reader", () => {
   });
 
   it("sign-out reads its form with the same reader (JSON → 415, the session stays)", async () => {
-    const res = await fetch(t.url("/admin/logout"), { method: "POST", redirect: "manual", headers: { cookie: owner.cookie, "content-type": "application/json" }, body: JSON.stringify({ csrf: owner.csrf }) });
+    const res = await fetch(t.url("/admin/logout"), {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: owner.cookie, "content-type": "application/json" },
+      body: JSON.stringify({ csrf: owner.csrf }),
+    });
     expect(res.status).toBe(415);
     expect((await adminGet(t, owner, `/admin/stores/${A}/settings`)).status).toBe(200);
   });
@@ -128,8 +134,8 @@ describe("finding 7: a password change ends the other sessions", () => {
     const laptop = await signInAgent(t, "staff@shop-a.test", "staff passphrase", A);
     const phone = await signInAgent(t, "staff@shop-a.test", "staff passphrase", A);
     expect((await adminGet(t, phone, `/admin/stores/${A}/reviews`)).status).toBe(200);
-    const sessionsOf = async () => await value(t.services.db, sql`SELECT count(*) FROM admin_sessions s JOIN merchant_users u USING (user_id) WHERE u.email = ${"staff@shop-a.test"}`) as number;
-    const before = (await sessionsOf());
+    const sessionsOf = async () => (await value(t.services.db, sql`SELECT count(*) FROM admin_sessions s JOIN merchant_users u USING (user_id) WHERE u.email = ${"staff@shop-a.test"}`)) as number;
+    const before = await sessionsOf();
     expect(before).toBeGreaterThanOrEqual(2);
     // The CLI opens the server's database: its SQLite file, or its PostgreSQL database (npm run test:postgres).
     const database = t.services.databasePath;
@@ -140,7 +146,7 @@ describe("finding 7: a password change ends the other sessions", () => {
       expect(res.status).toBe(302);
       expect(res.headers.get("location")).toMatch(/^\/admin\/login/);
     }
-    expect((await sessionsOf())).toBe(0);
+    expect(await sessionsOf()).toBe(0);
     expect(stdout).toContain(`${before} sessions signed out`);
     expect((await adminGet(t, owner, `/admin/stores/${A}/reviews`)).status).toBe(200); // another user's session is untouched
     expect((await postAdminLogin(t, "staff@shop-a.test", "staff passphrase", from("203.0.113.3"))).status).toBe(401);
@@ -150,7 +156,15 @@ describe("finding 7: a password change ends the other sessions", () => {
 
 describe("finding 8: bad cookies and bodies answer 4xx, never 500", () => {
   const BAD_COOKIES = ["chorus_admin=%E0%A4%A", "chorus_admin=%", "chorus_admin=%E0%A4%A; chorus_admin_login=%ZZ", "chorus_admin", "=; ;;chorus_admin==="];
-  const PAGES = ["/admin", "/admin/login", `/admin/stores/${A}`, `/admin/stores/${A}/reviews`, `/admin/stores/${A}/settings`, `/admin/stores/${A}/surveys/export.csv`, `/admin/stores/${A}/surveys/responses/nope`];
+  const PAGES = [
+    "/admin",
+    "/admin/login",
+    `/admin/stores/${A}`,
+    `/admin/stores/${A}/reviews`,
+    `/admin/stores/${A}/settings`,
+    `/admin/stores/${A}/surveys/export.csv`,
+    `/admin/stores/${A}/surveys/responses/nope`,
+  ];
 
   it.each(BAD_COOKIES)("Cookie %j: every admin page answers as signed out (sign-in page or a redirect to it)", async (cookie) => {
     for (const page of PAGES) {
@@ -178,7 +192,9 @@ describe("finding 8: bad cookies and bodies answer 4xx, never 500", () => {
   it.each(BODIES)("a %s body to /admin/login answers %i with a plain page", async (_name, type, body, status) => {
     const form = await openLoginForm(t, from("192.0.2.30"));
     const res = await fetch(t.url("/admin/login"), {
-      method: "POST", redirect: "manual", body,
+      method: "POST",
+      redirect: "manual",
+      body,
       headers: { ...from("192.0.2.30"), cookie: form.cookie, ...(type ? { "content-type": type } : {}) },
     });
     expect(res.status).toBe(status);
@@ -191,7 +207,10 @@ describe("finding 8: bad cookies and bodies answer 4xx, never 500", () => {
     const before = await t.services.stores.get(A);
     for (const page of ["settings", "reviews", "integration", "questions", "ai", "loyalty"]) {
       const res = await fetch(t.url(`/admin/stores/${A}/${page}`), {
-        method: "POST", redirect: "manual", body, headers: { cookie: owner.cookie, ...(type ? { "content-type": type } : {}) },
+        method: "POST",
+        redirect: "manual",
+        body,
+        headers: { cookie: owner.cookie, ...(type ? { "content-type": type } : {}) },
       });
       expect(res.status, page).toBe(status);
       expectNoInternals(await res.text());

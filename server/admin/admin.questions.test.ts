@@ -19,19 +19,22 @@ const ASIN = "B00004U9JP";
 const PAGE_A = `/admin/stores/${A}/questions`;
 const PAGE_B = `/admin/stores/${B}/questions`;
 /** Real questions and answers of the shared Amazon file (the first lines, which are plain JSON). */
-const real = readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8").split("\n").slice(0, 20).map((l) => JSON.parse(l) as { question: string; answer: string; asin: string });
+const real = readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8")
+  .split("\n")
+  .slice(0, 20)
+  .map((l) => JSON.parse(l) as { question: string; answer: string; asin: string });
 let alice: AdminAgent;
 let bob: AdminAgent;
 let asked = 0;
 
 type Listed = { questionId: string; body: string; answers: { answerId: string; body: string; isStoreAnswer: boolean; author: { displayName: string } }[] };
-const storefront = async (storeId: string): Promise<Listed[]> =>
-  (await (await fetch(t.url(`/v1/stores/${storeId}/products/shopify-${ASIN}/questions`))).json()).questions;
+const storefront = async (storeId: string): Promise<Listed[]> => (await (await fetch(t.url(`/v1/stores/${storeId}/products/shopify-${ASIN}/questions`))).json()).questions;
 
 /** Ask a question through the storefront API; @returns its ID (pending). */
 async function ask(storeId: string, body: string): Promise<string> {
   const res = await fetch(t.url(`/v1/stores/${storeId}/products/shopify-${ASIN}/questions`), {
-    method: "POST", headers: { "content-type": "application/json" },
+    method: "POST",
+    headers: { "content-type": "application/json" },
     body: JSON.stringify({ body, displayName: "Pat", email: `pat${asked++}@example.com` }),
   });
   expect(res.status).toBe(201);
@@ -57,7 +60,16 @@ beforeAll(async () => {
   bob = await signInAgent(t, "bob@shop-b.test", "correct horse battery B", B);
   bQuestion = await ask(B, real[10].question);
   await t.services.orders.importOrders(B, [{ orderId: "B-1", productId: ASIN, email: "lee@example.com", orderedMs: Date.now() }]);
-  bAnswer = (await t.services.questions.answerAsBuyer({ storeId: B, questionId: bQuestion, body: real[10].answer, authorName: "Lee", email: "lee@example.com", verifiedPurchase: { source: "merchant", orderId: "B-1" } })).answerId;
+  bAnswer = (
+    await t.services.questions.answerAsBuyer({
+      storeId: B,
+      questionId: bQuestion,
+      body: real[10].answer,
+      authorName: "Lee",
+      email: "lee@example.com",
+      verifiedPurchase: { source: "merchant", orderId: "B-1" },
+    })
+  ).answerId;
 }, 60_000);
 afterAll(() => t.close());
 beforeEach(() => t.services.submissionLimiter.reset());
@@ -91,10 +103,10 @@ describe("store isolation of the Questions section", () => {
     ["answer-reject on B's URL", () => PAGE_B, () => ({ intent: "answer-reject", answer: bAnswer })],
   ];
   it.each(ACTIONS)("%s by a user of store A: 404 and store B unchanged", async (_name, page, fields) => {
-    const before = (await snapshotB());
+    const before = await snapshotB();
     const res = await adminPost(t, alice, page(), fields());
     expect(res.status).toBe(404);
-    expect((await snapshotB())).toEqual(before);
+    expect(await snapshotB()).toEqual(before);
   });
 });
 
@@ -103,7 +115,7 @@ describe("CSRF", () => {
     const id = await ask(A, real[0].question);
     const res = await adminPost(t, alice, PAGE_A, { intent: "publish", question: id }, null);
     expect(res.status).toBe(403);
-    expect((await statusOf(id))).toBe("pending");
+    expect(await statusOf(id)).toBe("pending");
   });
 
   it("a store answer posted with another session's token answers 403 and adds no answer", async () => {
@@ -157,12 +169,12 @@ describe("moderation reaches the storefront", () => {
 
   it("bulk publish changes every ticked question of the store in one POST, skipping store B's", async () => {
     const ids = [await ask(A, real[6].question), await ask(A, real[7].question)];
-    const before = (await snapshotB());
+    const before = await snapshotB();
     const res = await adminPost(t, alice, PAGE_A, { intent: "bulk-publish", question: [...ids, bQuestion] });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("2 questions published.");
     expect(await Promise.all(ids.map(statusOf))).toEqual(["published", "published"]);
-    expect((await snapshotB())).toEqual(before);
+    expect(await snapshotB()).toEqual(before);
   });
 
   it("bulk reject removes ticked questions from the storefront", async () => {
@@ -199,7 +211,15 @@ describe("the page", () => {
     const ids: string[] = [];
     for (const [i, r] of Array.from({ length: 23 }, (_, k) => real[k % real.length]).entries()) {
       const questionId = `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
-      await t.services.questionsData.insertQuestion({ questionId, storeId: A, productId: product, body: r.question, askerName: "Amazon shopper", status: "pending", createdMs: Date.UTC(2014, 0, 1 + i) });
+      await t.services.questionsData.insertQuestion({
+        questionId,
+        storeId: A,
+        productId: product,
+        body: r.question,
+        askerName: "Amazon shopper",
+        status: "pending",
+        createdMs: Date.UTC(2014, 0, 1 + i),
+      });
       ids.push(questionId);
     }
     const first = await (await adminGet(t, alice, `${PAGE_A}?product=${product}`)).text();

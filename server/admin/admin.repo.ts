@@ -25,8 +25,10 @@ export function adminRepo(db: Db) {
   return {
     /** The user with this (normalised) e-mail, with its password hash, or undefined. */
     async userByEmail(email: string) {
-      const r = await one<{ user_id: string; email: string; password_hash: string; created_ms: number }>(db,
-        sql`SELECT user_id, email, password_hash, created_ms FROM merchant_users WHERE email = ${email}`);
+      const r = await one<{ user_id: string; email: string; password_hash: string; created_ms: number }>(
+        db,
+        sql`SELECT user_id, email, password_hash, created_ms FROM merchant_users WHERE email = ${email}`,
+      );
       return r && { userId: r.user_id, email: r.email, passwordHash: r.password_hash, createdMs: r.created_ms };
     },
     /** Insert a user. @throws on a duplicate e-mail (UNIQUE). */
@@ -42,21 +44,29 @@ export function adminRepo(db: Db) {
     },
     /** Stores the user belongs to, by name, with the user's role in each. */
     async storesOf(userId: string): Promise<MemberStore[]> {
-      const rows = await all<{ store_id: string; name: string; role: Role }>(db,
-        sql`SELECT s.store_id, s.name, m.role FROM store_memberships m JOIN stores s ON s.store_id = m.store_id WHERE m.user_id = ${userId} ORDER BY s.name, s.store_id`);
+      const rows = await all<{ store_id: string; name: string; role: Role }>(
+        db,
+        sql`SELECT s.store_id, s.name, m.role FROM store_memberships m JOIN stores s ON s.store_id = m.store_id WHERE m.user_id = ${userId} ORDER BY s.name, s.store_id`,
+      );
       return rows.map((r) => ({ storeId: r.store_id, name: r.name, role: r.role }));
     },
     async isMember(userId: string, storeId: string): Promise<boolean> {
       return (await one(db, sql`SELECT 1 AS one FROM store_memberships WHERE user_id = ${userId} AND store_id = ${storeId}`)) !== undefined;
     },
     async insertSession(s: { sessionHash: string; userId: string; csrfToken: string; createdMs: number; expiresMs: number }): Promise<void> {
-      await run(db, sql`INSERT INTO admin_sessions (session_hash, user_id, csrf_token, created_ms, expires_ms)
-        VALUES (${s.sessionHash}, ${s.userId}, ${s.csrfToken}, ${s.createdMs}, ${s.expiresMs})`);
+      await run(
+        db,
+        sql`INSERT INTO admin_sessions (session_hash, user_id, csrf_token, created_ms, expires_ms)
+        VALUES (${s.sessionHash}, ${s.userId}, ${s.csrfToken}, ${s.createdMs}, ${s.expiresMs})`,
+      );
     },
     /** The unexpired session with this token hash (and its user's e-mail), or undefined. */
     session(sessionHash: string, nowMs: number): Promise<SessionRow | undefined> {
-      return one<SessionRow>(db, sql`SELECT s.session_hash, s.user_id, s.csrf_token, s.created_ms, s.expires_ms, u.email
-        FROM admin_sessions s JOIN merchant_users u ON u.user_id = s.user_id WHERE s.session_hash = ${sessionHash} AND s.expires_ms > ${nowMs}`);
+      return one<SessionRow>(
+        db,
+        sql`SELECT s.session_hash, s.user_id, s.csrf_token, s.created_ms, s.expires_ms, u.email
+        FROM admin_sessions s JOIN merchant_users u ON u.user_id = s.user_id WHERE s.session_hash = ${sessionHash} AND s.expires_ms > ${nowMs}`,
+      );
     },
     async deleteSession(sessionHash: string): Promise<void> {
       await run(db, sql`DELETE FROM admin_sessions WHERE session_hash = ${sessionHash}`);
@@ -83,14 +93,16 @@ export function adminRepo(db: Db) {
      */
     async lockThrottleCounter(ip: string, email: string, nowMs: number): Promise<ThrottleCounter> {
       await run(db, sql`INSERT INTO admin_login_failures (ip, email, failures, last_ms) VALUES (${ip}, ${email}, 0, ${nowMs}) ON CONFLICT (ip, email) DO NOTHING`);
-      const r = (await one<{ failures: number; last_ms: number }>(db,
-        sql`SELECT failures, last_ms FROM admin_login_failures WHERE ip = ${ip} AND email = ${email}${forUpdate(db)}`))!;
+      const r = (await one<{ failures: number; last_ms: number }>(db, sql`SELECT failures, last_ms FROM admin_login_failures WHERE ip = ${ip} AND email = ${email}${forUpdate(db)}`))!;
       return { failures: r.failures, lastMs: r.last_ms };
     },
     /** Count one attempt on a counter (created at 1) and stamp it `nowMs`. */
     async countAttempt(ip: string, email: string, nowMs: number): Promise<void> {
-      await run(db, sql`INSERT INTO admin_login_failures (ip, email, failures, last_ms) VALUES (${ip}, ${email}, 1, ${nowMs})
-         ON CONFLICT (ip, email) DO UPDATE SET failures = admin_login_failures.failures + 1, last_ms = excluded.last_ms`);
+      await run(
+        db,
+        sql`INSERT INTO admin_login_failures (ip, email, failures, last_ms) VALUES (${ip}, ${email}, 1, ${nowMs})
+         ON CONFLICT (ip, email) DO UPDATE SET failures = admin_login_failures.failures + 1, last_ms = excluded.last_ms`,
+      );
     },
     /** Take one counted attempt back (it proved right); never below 0. */
     async uncountAttempt(ip: string, email: string): Promise<void> {

@@ -35,7 +35,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const status = async (p: Promise<unknown>) => p.then(() => 200, (e) => (isApiError(e) ? e.status : 500));
+const status = async (p: Promise<unknown>) =>
+  p.then(
+    () => 200,
+    (e) => (isApiError(e) ? e.status : 500),
+  );
 
 describe("admin sign-in rules", () => {
   it("e-mails are matched trimmed and case-insensitively", async () => {
@@ -53,7 +57,9 @@ describe("admin sign-in rules", () => {
   const FREE = LOGIN_THROTTLE.free;
   const MINUTE = 60_000;
   /** A fresh e-mail + address world: move the clock past every counter. */
-  const forgetAll = () => { clock += LOGIN_THROTTLE.forgetMs + 1; };
+  const forgetAll = () => {
+    clock += LOGIN_THROTTLE.forgetMs + 1;
+  };
 
   it("an address + e-mail gets 5 wrong passwords, then waits 1, 2, 4 ... minutes (at most 60) between tries", async () => {
     forgetAll();

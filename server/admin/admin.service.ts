@@ -60,7 +60,10 @@ export function throttleAddress(ip: string): string {
   const right = address.includes("::") && tail ? tail.split(":") : [];
   // An embedded IPv4 tail (::1.2.3.4) stands for the last two groups: it never reaches the /64 prefix.
   const groups = address.includes("::") ? [...left, ...Array(Math.max(8 - left.length - right.length, 0)).fill("0"), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }
 
 /** 429 for a throttled sign-in; `retryAfterS` is for the `Retry-After` header. */
@@ -83,7 +86,8 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 /** Compare two strings in constant time (for tokens). */
 export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a), y = Buffer.from(b);
+  const x = Buffer.from(a),
+    y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
@@ -106,7 +110,7 @@ export function adminService(deps: { db: Db; admin: AdminRepo; stores: StoresRep
       const email = normaliseEmail(input.email);
       if (!EMAIL.test(email)) throw badRequest("email: must be an e-mail address");
       if (input.password.length < MIN_PASSWORD_LENGTH) throw badRequest(`password: must be at least ${MIN_PASSWORD_LENGTH} characters`);
-      for (const s of input.storeIds) if (!await stores.get(s)) throw badRequest(`store: no store with ID ${s}`);
+      for (const s of input.storeIds) if (!(await stores.get(s))) throw badRequest(`store: no store with ID ${s}`);
       const taken = () => badRequest(`email: a user with e-mail ${email} already exists`);
       if (await admin.userByEmail(email)) throw taken();
       const passwordHash = await hash(input.password);
@@ -118,7 +122,7 @@ export function adminService(deps: { db: Db; admin: AdminRepo; stores: StoresRep
           for (const s of input.storeIds) await admin.addMembership(userId, s, now());
         });
       } catch (error) {
-        if (isUniqueViolation(error) && await admin.userByEmail(email)) throw taken();
+        if (isUniqueViolation(error) && (await admin.userByEmail(email))) throw taken();
         throw error;
       }
       return { userId, email };
@@ -128,7 +132,7 @@ export function adminService(deps: { db: Db; admin: AdminRepo; stores: StoresRep
     async addMembership(email: string, storeId: string): Promise<void> {
       const user = await admin.userByEmail(normaliseEmail(email));
       if (!user) throw badRequest(`email: no user with e-mail ${email}`);
-      if (!await stores.get(storeId)) throw badRequest(`store: no store with ID ${storeId}`);
+      if (!(await stores.get(storeId))) throw badRequest(`store: no store with ID ${storeId}`);
       await admin.addMembership(user.userId, storeId, now());
     },
 
@@ -181,10 +185,7 @@ export function adminService(deps: { db: Db; admin: AdminRepo; stores: StoresRep
         // The clock is read again once the counters are locked: a concurrent attempt that held them meanwhile
         // stamped them later than `t`, and the wait it asks for is counted from now (never past the lock time).
         const at = Math.max(t, now());
-        const until = Math.max(
-          lockedUntilMs(pair.failures, pair.lastMs, LOGIN_THROTTLE.free.ipEmail),
-          lockedUntilMs(whole.failures, whole.lastMs, LOGIN_THROTTLE.free.ip),
-        );
+        const until = Math.max(lockedUntilMs(pair.failures, pair.lastMs, LOGIN_THROTTLE.free.ipEmail), lockedUntilMs(whole.failures, whole.lastMs, LOGIN_THROTTLE.free.ip));
         if (until > at) throw new LoginThrottledError(until - at);
         await admin.countAttempt(address, email, at);
         await admin.countAttempt(address, "", at);

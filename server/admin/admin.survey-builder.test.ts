@@ -18,8 +18,12 @@ let mine: Survey;
 let theirs: Survey;
 
 const definition = (name: string) => ({
-  name, channelSurveys: [{ channel: "shareable-link" as const }],
-  questions: [{ type: "text" as const, text: "First" }, { type: "nps" as const, text: "Second" }],
+  name,
+  channelSurveys: [{ channel: "shareable-link" as const }],
+  questions: [
+    { type: "text" as const, text: "First" },
+    { type: "nps" as const, text: "Second" },
+  ],
 });
 
 beforeAll(async () => {
@@ -76,14 +80,23 @@ describe("saving", () => {
     expect(html).toContain("a single-select question needs options");
     expect(html).toMatch(/id="new-question-options"[^>]*aria-invalid="true"/);
 
-    const ok = await adminPost(t, alice, path, { intent: "add-question", text: "Pick", type: "single-select", options: "Red\r\nBlue\r\n", allowCustomAnswer: "on", customAnswerOptionText: "Other", required: "on" });
+    const ok = await adminPost(t, alice, path, {
+      intent: "add-question",
+      text: "Pick",
+      type: "single-select",
+      options: "Red\r\nBlue\r\n",
+      allowCustomAnswer: "on",
+      customAnswerOptionText: "Other",
+      required: "on",
+    });
     expect(ok.status).toBe(302);
     expect(ok.headers.get("location")).toMatch(new RegExp(`^/admin/stores/${A}/surveys/${mine.surveyId}\\?done=`));
     const moved = await adminPost(t, alice, path, { intent: "move-up", questionId: mine.questions[1].id });
     expect(moved.status).toBe(302);
     const now = await t.services.surveys.getSurvey(A, mine.surveyId);
     expect(now.questions.map(({ id: _id, ...q }) => q)).toEqual([
-      { type: "nps", text: "Second" }, { type: "text", text: "First" },
+      { type: "nps", text: "Second" },
+      { type: "text", text: "First" },
       { type: "single-select", text: "Pick", options: ["Red", "Blue"], allowCustomAnswer: true, customAnswerOptionText: "Other", required: true },
     ]);
     const page = await adminGet(t, alice, `${path}?preview=${mine.channelSurveys[0].channelSurveyId}`);

@@ -24,8 +24,8 @@ let alice: AdminAgent;
 let bob: AdminAgent;
 let rows: NpsRow[];
 
-const responseIds = async (storeId: string) => await values(t.services.db, sql`SELECT survey_response_id FROM survey_responses WHERE store_id = ${storeId} ORDER BY created_ms DESC`) as string[];
-const archivedOf = async (id: string) => await value(t.services.db, sql`SELECT is_archived FROM survey_responses WHERE survey_response_id = ${id}`) as number;
+const responseIds = async (storeId: string) => (await values(t.services.db, sql`SELECT survey_response_id FROM survey_responses WHERE store_id = ${storeId} ORDER BY created_ms DESC`)) as string[];
+const archivedOf = async (id: string) => (await value(t.services.db, sql`SELECT is_archived FROM survey_responses WHERE survey_response_id = ${id}`)) as number;
 const snapshotB = async () => await all(t.services.db, sql`SELECT survey_response_id, is_archived FROM survey_responses WHERE store_id = ${B} ORDER BY survey_response_id`);
 
 beforeAll(async () => {
@@ -35,8 +35,14 @@ beforeAll(async () => {
   await t.services.surveys.createSurvey(A, NPS_SURVEY);
   await t.services.surveys.createSurvey(B, ATTRIBUTION_SURVEY);
   rows = readNpsRows(join(DATA_DIR, DEMO_NPS_FILE)).slice(0, 1200); // more than two export batches of 500
-  await t.services.surveys.importResponses(A, npsResponses(rows).map((r) => ({ ...r, isArchived: false })));
-  await t.services.surveys.importResponses(B, attributionResponses(40, 7, Date.UTC(2018, 0, 1), Date.UTC(2018, 1, 1)).map((r) => ({ ...r, isArchived: false })));
+  await t.services.surveys.importResponses(
+    A,
+    npsResponses(rows).map((r) => ({ ...r, isArchived: false })),
+  );
+  await t.services.surveys.importResponses(
+    B,
+    attributionResponses(40, 7, Date.UTC(2018, 0, 1), Date.UTC(2018, 1, 1)).map((r) => ({ ...r, isArchived: false })),
+  );
   await t.services.admin.createUser({ email: "alice@shop-a.test", password: "correct horse battery A", storeIds: [A] });
   await t.services.admin.createUser({ email: "bob@shop-b.test", password: "correct horse battery B", storeIds: [B] });
   alice = await signInAgent(t, "alice@shop-a.test", "correct horse battery A", A);
@@ -49,8 +55,8 @@ describe("store isolation of the survey section", () => {
   const READS: [string, () => string | Promise<string>][] = [
     ["B's survey page on B's URL", () => `/admin/stores/${B}/surveys?survey=${ATTR}`],
     ["B's survey on A's URL", () => `/admin/stores/${A}/surveys?survey=${ATTR}`],
-    ["B's response on B's URL", async () => `/admin/stores/${B}/surveys/responses/${(await bResponse())}`],
-    ["B's response on A's URL", async () => `/admin/stores/${A}/surveys/responses/${(await bResponse())}`],
+    ["B's response on B's URL", async () => `/admin/stores/${B}/surveys/responses/${await bResponse()}`],
+    ["B's response on A's URL", async () => `/admin/stores/${A}/surveys/responses/${await bResponse()}`],
     ["B's export on B's URL", () => `/admin/stores/${B}/surveys/export.csv?survey=${ATTR}`],
     ["B's export on A's URL", () => `/admin/stores/${A}/surveys/export.csv?survey=${ATTR}`],
   ];
@@ -69,14 +75,14 @@ describe("store isolation of the survey section", () => {
   });
 
   it.each([
-    ["archive on B's URL", async () => `/admin/stores/${B}/surveys/responses/${(await bResponse())}`, "archive"],
-    ["archive on A's URL naming B's response", async () => `/admin/stores/${A}/surveys/responses/${(await bResponse())}`, "archive"],
-    ["unarchive on A's URL naming B's response", async () => `/admin/stores/${A}/surveys/responses/${(await bResponse())}`, "unarchive"],
+    ["archive on B's URL", async () => `/admin/stores/${B}/surveys/responses/${await bResponse()}`, "archive"],
+    ["archive on A's URL naming B's response", async () => `/admin/stores/${A}/surveys/responses/${await bResponse()}`, "archive"],
+    ["unarchive on A's URL naming B's response", async () => `/admin/stores/${A}/surveys/responses/${await bResponse()}`, "unarchive"],
   ] as const)("%s by a user of store A: 404 and store B unchanged", async (_name, path, intent) => {
-    const before = (await snapshotB());
+    const before = await snapshotB();
     const res = await adminPost(t, alice, await path(), { intent });
     expect(res.status).toBe(404);
-    expect((await snapshotB())).toEqual(before);
+    expect(await snapshotB()).toEqual(before);
   });
 
   it("the survey list of store A shows only store A's surveys", async () => {
@@ -91,17 +97,17 @@ describe("archive and CSRF", () => {
     const id = (await responseIds(A))[3];
     const res = await adminPost(t, alice, `/admin/stores/${A}/surveys/responses/${id}`, { intent: "archive" }, null);
     expect(res.status).toBe(403);
-    expect((await archivedOf(id))).toBe(0);
+    expect(await archivedOf(id)).toBe(0);
   });
 
   it("archive with the token hides the response from the default list; unarchive brings it back", async () => {
     const id = (await responseIds(A))[0]; // the newest: first row of the first page
     expect((await adminPost(t, alice, `/admin/stores/${A}/surveys/responses/${id}`, { intent: "archive" })).status).toBe(200);
-    expect((await archivedOf(id))).toBe(1);
+    expect(await archivedOf(id)).toBe(1);
     expect(await (await adminGet(t, alice, `/admin/stores/${A}/surveys?survey=${NPS}`)).text()).not.toContain(id);
     expect(await (await adminGet(t, alice, `/admin/stores/${A}/surveys?survey=${NPS}&archived=archived`)).text()).toContain(id);
     expect((await adminPost(t, alice, `/admin/stores/${A}/surveys/responses/${id}`, { intent: "unarchive" })).status).toBe(200);
-    expect((await archivedOf(id))).toBe(0);
+    expect(await archivedOf(id)).toBe(0);
   });
 
   it("a bad filter answers 400 with a message naming it, not a crash", async () => {
@@ -119,7 +125,10 @@ function rawGet(agent: AdminAgent, path: string): Promise<{ res: IncomingMessage
       const headersAt = performance.now() - started;
       const chunks: Buffer[] = [];
       const chunkTimes: number[] = [];
-      res.on("data", (c: Buffer) => { chunks.push(c); chunkTimes.push(performance.now() - started); });
+      res.on("data", (c: Buffer) => {
+        chunks.push(c);
+        chunkTimes.push(performance.now() - started);
+      });
       res.on("end", () => resolve({ res, headersAt, chunkTimes, body: Buffer.concat(chunks).toString("utf8") }));
       res.on("error", reject);
     }).on("error", reject);
@@ -140,14 +149,21 @@ describe("CSV export", () => {
     expect(records[0].slice(0, 3)).toEqual(["surveyResponseId", "dateCreated", "channel"]);
     expect(records[0]).toContain("How likely are you to recommend company to a friend or colleague?");
     expect(records.length - 1).toBe(rows.length);
-    expect(new Set(records.slice(1).map((r) => r[0]))).toEqual(new Set((await responseIds(A))));
+    expect(new Set(records.slice(1).map((r) => r[0]))).toEqual(new Set(await responseIds(A)));
   });
 
   it("a filtered export holds exactly the filter's rows (the count the page shows)", async () => {
     const path = `survey=${NPS}&nps=detractor&q=engineer&from=2018-01-01&to=2018-12-31`;
     const { body } = await rawGet(alice, `/admin/stores/${A}/surveys/export.csv?${path}`);
     const records = parse(body, { bom: true }) as string[][];
-    const expected = await t.services.surveys.countResponses(A, { surveyId: NPS, npsCategory: "detractor", search: "engineer", fromMs: Date.UTC(2018, 0, 1), toMs: Date.UTC(2019, 0, 1), archived: false });
+    const expected = await t.services.surveys.countResponses(A, {
+      surveyId: NPS,
+      npsCategory: "detractor",
+      search: "engineer",
+      fromMs: Date.UTC(2018, 0, 1),
+      toMs: Date.UTC(2019, 0, 1),
+      archived: false,
+    });
     expect(expected).toBeGreaterThan(0);
     expect(records.length - 1).toBe(expected);
     const npsColumn = records[0].indexOf("How likely are you to recommend company to a friend or colleague?");

@@ -42,7 +42,7 @@ async function pending(rating: number, ageDays: number): Promise<{ id: string; t
   await t.services.reviewsData.insert({ reviewId: id, storeId: S, productId, rating, title, body, createdMs: T0 - ageDays * DAY, status: "pending", reviewerName: "Held shopper" });
   return { id, title };
 }
-const status = async (id: string) => await value(t.services.db, sql`SELECT status FROM reviews WHERE review_id = ${id}`) as string;
+const status = async (id: string) => (await value(t.services.db, sql`SELECT status FROM reviews WHERE review_id = ${id}`)) as string;
 /** The fields these tests read from the storefront, settings and error answers. */
 type AnswerBody = {
   reviews: unknown;
@@ -54,11 +54,14 @@ const json = async (path: string, init: RequestInit = {}) => {
   const res = await fetch(t.url(path), init);
   return { status: res.status, body: (await res.json()) as AnswerBody };
 };
-const storefront = async () => (await json(`/v1/stores/${S}/products/shopify-${productId}/reviews?orderBy=${encodeURIComponent("date desc")}&limit=25`)).body.reviews as { reviewId: string; rating: number }[];
+const storefront = async () =>
+  (await json(`/v1/stores/${S}/products/shopify-${productId}/reviews?orderBy=${encodeURIComponent("date desc")}&limit=25`)).body.reviews as { reviewId: string; rating: number }[];
 const aggregate = async () => (await json(`/v1/stores/${S}/products/shopify-${productId}/review_aggregate`)).body.reviewAggregate as { reviewCount: number; averageRating: number };
-const settings = (body?: unknown) => json("/enterprise/settings", body === undefined
-  ? { headers: { authorization: basic } }
-  : { method: "PATCH", headers: { authorization: basic, "content-type": "application/json" }, body: JSON.stringify(body) });
+const settings = (body?: unknown) =>
+  json(
+    "/enterprise/settings",
+    body === undefined ? { headers: { authorization: basic } } : { method: "PATCH", headers: { authorization: basic, "content-type": "application/json" }, body: JSON.stringify(body) },
+  );
 /** An admin page's HTML as text, without React's text separators. */
 const page = async (path: string) => decodeHtmlText(await (await adminGet(t, admin, `/admin/stores/${S}${path}`)).text()).replace(/<!-- -->/g, "");
 const post = (fields: Record<string, string | string[]>, path = "/reviews") => adminPost(t, admin, `/admin/stores/${S}${path}`, fields);
@@ -73,9 +76,9 @@ describe("the held-review job", () => {
     expect((await storefront()).map((r) => r.reviewId)).not.toContain(old.id);
 
     expect(await t.services.moderation.publishHeld(T0)).toBe(1);
-    expect((await status(old.id))).toBe("published");
-    expect((await status(rejected.id))).toBe("rejected");
-    expect((await status(young.id))).toBe("pending");
+    expect(await status(old.id)).toBe("published");
+    expect(await status(rejected.id)).toBe("rejected");
+    expect(await status(young.id)).toBe("pending");
     expect((await storefront()).find((r) => r.reviewId === old.id)?.rating).toBe(2);
     const after = await aggregate();
     expect(after.reviewCount).toBe(before.reviewCount + 1);
@@ -87,8 +90,8 @@ describe("the held-review job", () => {
 
     // Two days later the younger one is due; the rejected one never is.
     expect(await t.services.moderation.publishHeld(T0 + 2 * DAY)).toBe(1);
-    expect((await status(young.id))).toBe("published");
-    expect((await status(rejected.id))).toBe("rejected");
+    expect(await status(young.id)).toBe("published");
+    expect(await status(rejected.id)).toBe("rejected");
 
     // The admin shows it was published automatically.
     const html = await page(`/reviews?status=published`);
@@ -99,16 +102,16 @@ describe("the held-review job", () => {
     expect((await settings({ moderation: { publishHeldAfterDays: false } })).status).toBe(200);
     const old = await pending(1, 200);
     expect(await t.services.moderation.publishHeld(T0 + 365 * DAY)).toBe(0);
-    expect((await status(old.id))).toBe("pending");
+    expect(await status(old.id)).toBe("pending");
     expect((await storefront()).map((r) => r.reviewId)).not.toContain(old.id);
 
     expect((await settings({ moderation: { publishHeldAfterDays: 30 } })).status).toBe(200);
     const recent = await pending(3, 20);
     expect(await t.services.moderation.publishHeld(T0)).toBe(1); // the 200-day-old one; the 20-day-old one waits for 30
-    expect((await status(old.id))).toBe("published");
-    expect((await status(recent.id))).toBe("pending");
+    expect(await status(old.id)).toBe("published");
+    expect(await status(recent.id)).toBe("pending");
     expect(await t.services.moderation.publishHeld(T0 + 10 * DAY)).toBe(1);
-    expect((await status(recent.id))).toBe("published");
+    expect(await status(recent.id)).toBe("published");
     expect((await settings({ moderation: { publishHeldAfterDays: 14 } })).status).toBe(200);
   });
 });
@@ -116,15 +119,19 @@ describe("the held-review job", () => {
 describe("rejection reasons", () => {
   it("a rejection without a valid reason is refused (admin form 400, service 400) and changes nothing", async () => {
     const r = await pending(2, 1);
-    const refused: Record<string, string | string[]>[] = [{ intent: "reject", review: r.id }, { intent: "reject", review: r.id, reason: "boring" }, { intent: "bulk-reject", review: [r.id] }];
+    const refused: Record<string, string | string[]>[] = [
+      { intent: "reject", review: r.id },
+      { intent: "reject", review: r.id, reason: "boring" },
+      { intent: "bulk-reject", review: [r.id] },
+    ];
     for (const fields of refused) {
       const res = await post(fields);
       expect(res.status).toBe(400);
       expect(decodeHtmlText(await res.text())).toContain("say why the review is rejected");
-      expect((await status(r.id))).toBe("pending");
+      expect(await status(r.id)).toBe("pending");
     }
     await expect(t.services.moderation.setStatus(S, [r.id], "rejected")).rejects.toThrow(expect.objectContaining({ status: 400 }));
-    expect((await status(r.id))).toBe("pending");
+    expect(await status(r.id)).toBe("pending");
   });
 
   it("the reason is kept with the review, shown in the admin and exported in the reviews CSV", async () => {
@@ -132,7 +139,7 @@ describe("rejection reasons", () => {
     const spam = await pending(2, 2);
     expect((await post({ intent: "reject", review: other.id, reason: "other", reasonNote: "Talks about a different shop" })).status).toBe(200);
     expect((await post({ intent: "bulk-reject", review: [spam.id], reason: "spam" })).status).toBe(200);
-    expect((await status(other.id))).toBe("rejected");
+    expect(await status(other.id)).toBe("rejected");
 
     const html = await page(`/reviews?status=rejected`);
     expect(html).toContain("Rejected: Other (Talks about a different shop)");

@@ -22,20 +22,33 @@ const days = z.number({ error: DAYS_ERROR }).int(DAYS_ERROR).min(1, DAYS_ERROR).
 const newReviews = z.enum(["manual", "auto-publish-4-5", "auto-publish-all"], { error: "newReviews must be manual, auto-publish-4-5 or auto-publish-all" });
 
 /** GET: the store's moderation settings. */
-export const moderationSettingsSchema = z.object({
-  newReviews: newReviews.meta({ description: "New reviews: all wait for moderation (manual), 4 and 5 stars are published at once, or all are." }),
-  publishHeldAfterDays: days.nullable().meta({
-    description: "A review still waiting this many days after it was written is published, unless rejected (default 14). null: never; "
-      + "a store that holds low ratings and never moderates them shows shoppers only good reviews, which the FTC rule on review suppression (16 CFR 465.7) forbids.",
-  }),
-}).strict().meta({ id: "ModerationSettings", description: "How new reviews are moderated, and after how many days a review nobody moderated is published (docs/admin.md)." });
+export const moderationSettingsSchema = z
+  .object({
+    newReviews: newReviews.meta({ description: "New reviews: all wait for moderation (manual), 4 and 5 stars are published at once, or all are." }),
+    publishHeldAfterDays: days.nullable().meta({
+      description:
+        "A review still waiting this many days after it was written is published, unless rejected (default 14). null: never; " +
+        "a store that holds low ratings and never moderates them shows shoppers only good reviews, which the FTC rule on review suppression (16 CFR 465.7) forbids.",
+    }),
+  })
+  .strict()
+  .meta({ id: "ModerationSettings", description: "How new reviews are moderated, and after how many days a review nobody moderated is published (docs/admin.md)." });
 export type ModerationSettings = z.output<typeof moderationSettingsSchema>;
 
 /** PATCH: any subset; `publishHeldAfterDays: false` is the same as null (never). */
-export const moderationSettingsPatchSchema = z.object({
-  newReviews: newReviews.optional(),
-  publishHeldAfterDays: z.union([days, z.null(), z.literal(false)], { error: DAYS_ERROR }).transform((v) => (v === false ? null : v)).optional(),
-}, { error: "moderation must be an object" }).strict().meta({ id: "ModerationSettingsPatch" });
+export const moderationSettingsPatchSchema = z
+  .object(
+    {
+      newReviews: newReviews.optional(),
+      publishHeldAfterDays: z
+        .union([days, z.null(), z.literal(false)], { error: DAYS_ERROR })
+        .transform((v) => (v === false ? null : v))
+        .optional(),
+    },
+    { error: "moderation must be an object" },
+  )
+  .strict()
+  .meta({ id: "ModerationSettingsPatch" });
 export type ModerationSettingsPatch = z.output<typeof moderationSettingsPatchSchema>;
 
 /** The `moderation` settings section over the stores repo (the admin's reviews page writes the same columns). */
@@ -49,7 +62,7 @@ export function moderationSettings(stores: StoresRepo) {
     },
     /** Apply a parsed patch. @throws ApiError 404 when the store does not exist. */
     async update(storeId: string, patch: ModerationSettingsPatch): Promise<void> {
-      if (!await stores.get(storeId)) throw notFound("Store not found", "store_not_found");
+      if (!(await stores.get(storeId))) throw notFound("Store not found", "store_not_found");
       await stores.updateSettings(storeId, {
         ...(patch.newReviews ? { moderation: patch.newReviews as ModerationSetting } : {}),
         ...(patch.publishHeldAfterDays !== undefined ? { publishHeldAfterDays: patch.publishHeldAfterDays } : {}),
@@ -74,9 +87,7 @@ export type HeldReviewPublisher = PeriodicJob<number>;
  * The state is the reviews themselves, so the loop holds none; every node may run it (each review is
  * published once, `publishHeld`). @param options.clock current time in ms (default Date.now).
  */
-export function startHeldReviewPublisher(options: {
-  service: Pick<ModerationService, "publishHeld">; clock?: () => number; intervalMs?: number; log?: (line: string) => void;
-}): HeldReviewPublisher {
+export function startHeldReviewPublisher(options: { service: Pick<ModerationService, "publishHeld">; clock?: () => number; intervalMs?: number; log?: (line: string) => void }): HeldReviewPublisher {
   const clock = options.clock ?? Date.now;
   const log = options.log ?? (() => {});
   const intervalMs = options.intervalMs ?? HELD_REVIEWS_INTERVAL_MS;

@@ -21,7 +21,9 @@ async function signIn(email: string, password: string): Promise<Agent> {
   const loginCookie = setCookie(page, "chorus_admin_login")!.split(";")[0];
   const csrf = hidden(await page.text(), "csrf")!;
   const res = await fetch(t.url("/admin/login"), {
-    method: "POST", redirect: "manual", headers: { cookie: loginCookie, "content-type": "application/x-www-form-urlencoded" },
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie: loginCookie, "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ csrf, email, password, next: "/admin" }),
   });
   const cookie = setCookie(res, "chorus_admin")!.split(";")[0];
@@ -29,7 +31,12 @@ async function signIn(email: string, password: string): Promise<Agent> {
   return { cookie, csrf: hidden(await settings.text(), "csrf")! };
 }
 const post = (fields: Record<string, string>) =>
-  fetch(t.url(PAGE), { method: "POST", redirect: "manual", body: new URLSearchParams({ csrf: owner.csrf, ...fields }), headers: { "content-type": "application/x-www-form-urlencoded", cookie: owner.cookie } });
+  fetch(t.url(PAGE), {
+    method: "POST",
+    redirect: "manual",
+    body: new URLSearchParams({ csrf: owner.csrf, ...fields }),
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: owner.cookie },
+  });
 
 beforeAll(async () => {
   t = await startTestServer();

@@ -25,17 +25,23 @@ async function signIn(email: string, password: string, storeId: string): Promise
   const loginCookie = setCookie(page, "chorus_admin_login")!.split(";")[0];
   const csrf = hidden(await page.text(), "csrf")!;
   const res = await fetch(t.url("/admin/login"), {
-    method: "POST", redirect: "manual", headers: { cookie: loginCookie, "content-type": "application/x-www-form-urlencoded" },
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie: loginCookie, "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ csrf, email, password, next: "/admin" }),
   });
   const cookie = setCookie(res, "chorus_admin")!.split(";")[0];
   const settings = await fetch(t.url(`/admin/stores/${storeId}/settings`), { headers: { cookie } });
   return { cookie, csrf: hidden(await settings.text(), "csrf")! };
 }
-const get = (agent: Agent, path: string, extraCookie = "") =>
-  fetch(t.url(path), { redirect: "manual", headers: { cookie: extraCookie ? `${agent.cookie}; ${extraCookie}` : agent.cookie } });
+const get = (agent: Agent, path: string, extraCookie = "") => fetch(t.url(path), { redirect: "manual", headers: { cookie: extraCookie ? `${agent.cookie}; ${extraCookie}` : agent.cookie } });
 const post = (agent: Agent, path: string, fields: Record<string, string>) =>
-  fetch(t.url(path), { method: "POST", redirect: "manual", body: new URLSearchParams({ csrf: agent.csrf, ...fields }), headers: { "content-type": "application/x-www-form-urlencoded", cookie: agent.cookie } });
+  fetch(t.url(path), {
+    method: "POST",
+    redirect: "manual",
+    body: new URLSearchParams({ csrf: agent.csrf, ...fields }),
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: agent.cookie },
+  });
 function upload(agent: Agent, storeId: string, name: string, content: string | Uint8Array, status = "published") {
   const form = new FormData();
   form.append("csrf", agent.csrf);
@@ -58,11 +64,17 @@ describe("turning the program on in the admin", () => {
   it("shows the turn-on form for a store without a program", async () => {
     const html = await (await get(alice, PROGRAM)).text();
     expect(html).toContain("Turn on the loyalty program");
-    expect((await get(alice, `/admin/stores/${A}/loyalty`).then((r) => r.text()))).toContain("Set up the loyalty program");
+    expect(await get(alice, `/admin/stores/${A}/loyalty`).then((r) => r.text())).toContain("Set up the loyalty program");
   });
 
   it("bad fields answer 400 with a message next to each, marked aria-invalid, and nothing is created", async () => {
-    const res = await post(alice, PROGRAM, { intent: "turn-on", acceptTermsAndJoinProgramButtonText: "", policySentenceTemplate: "no tokens", termsAndConditionsUrl: "javascript:alert(1)", privacyPolicyUrl: "/privacy" });
+    const res = await post(alice, PROGRAM, {
+      intent: "turn-on",
+      acceptTermsAndJoinProgramButtonText: "",
+      policySentenceTemplate: "no tokens",
+      termsAndConditionsUrl: "javascript:alert(1)",
+      privacyPolicyUrl: "/privacy",
+    });
     expect(res.status).toBe(400);
     const html = await res.text();
     for (const f of ["acceptTermsAndJoinProgramButtonText", "policySentenceTemplate", "termsAndConditionsUrl"]) {
@@ -76,8 +88,12 @@ describe("turning the program on in the admin", () => {
 
   it("turns it on, redirects with the secret shown once, and the secret signs shoppers in at once", async () => {
     const res = await post(alice, PROGRAM, {
-      intent: "turn-on", acceptTermsAndJoinProgramButtonText: "Join Shop rewards", policySentenceTemplate: "Joining means you accept the {termsAndConditions} and our {privacyPolicy}.",
-      policySentenceHtml: "", termsAndConditionsUrl: "https://shop.example/terms", privacyPolicyUrl: "/privacy",
+      intent: "turn-on",
+      acceptTermsAndJoinProgramButtonText: "Join Shop rewards",
+      policySentenceTemplate: "Joining means you accept the {termsAndConditions} and our {privacyPolicy}.",
+      policySentenceHtml: "",
+      termsAndConditionsUrl: "https://shop.example/terms",
+      privacyPolicyUrl: "/privacy",
     });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(PROGRAM);
@@ -125,7 +141,19 @@ describe("rules and tiers on the loyalty page", () => {
     expect(bad.status).toBe(400);
     expect(await bad.text()).toMatch(/aria-invalid="true" aria-describedby="er-new-pointsPerCurrencyUnit-error"/);
     expect((await post(alice, PAGE, { intent: "add-earning-rule", type: "review", name: "Write a review", points: "40", enabled: "on" })).status).toBe(303);
-    expect((await post(alice, PAGE, { intent: "add-redemption-rule", type: "free-shipping", name: "Free shipping", pointsCost: "150", rewardDescription: "Free shipping on one order", rewardValue: "", enabled: "on" })).status).toBe(303);
+    expect(
+      (
+        await post(alice, PAGE, {
+          intent: "add-redemption-rule",
+          type: "free-shipping",
+          name: "Free shipping",
+          pointsCost: "150",
+          rewardDescription: "Free shipping on one order",
+          rewardValue: "",
+          enabled: "on",
+        })
+      ).status,
+    ).toBe(303);
     expect((await post(alice, PAGE, { intent: "add-vip-tier", name: "Insider", pointsThreshold: "0", pointsMultiplier: "1", perks: "Early access" })).status).toBe(303);
     const api = async (path: string) => (await (await fetch(t.url(`/v1/stores/${A}/loyalty/${path}`))).json()) as Record<string, { name: string }[]>;
     expect((await api("earning_rules")).earningRules.map((r) => r.name)).toEqual(["Write a review"]);
@@ -136,8 +164,12 @@ describe("rules and tiers on the loyalty page", () => {
   it("legal policies with a bad field answer 400 with the message at that field and keep the version", async () => {
     const before = await t.services.loyalty.adminLegalPolicies(A);
     const res = await post(alice, PAGE, {
-      intent: "legal", buttonText: before.acceptTermsAndJoinProgramButtonText, policyHtml: before.policySentence.html,
-      policyTemplate: "no placeholders", termsUrl: "javascript:alert(1)", privacyUrl: before.privacyPolicyUrl,
+      intent: "legal",
+      buttonText: before.acceptTermsAndJoinProgramButtonText,
+      policyHtml: before.policySentence.html,
+      policyTemplate: "no placeholders",
+      termsUrl: "javascript:alert(1)",
+      privacyUrl: before.privacyPolicyUrl,
     });
     expect(res.status).toBe(400);
     const html = await res.text();
@@ -150,7 +182,12 @@ describe("rules and tiers on the loyalty page", () => {
 
   it("removes a rule; another store's rule ID answers 404", async () => {
     const id = (await t.services.loyalty.adminProgram(A)).redemptionRules[0].redemption_rule_id;
-    await t.services.loyalty.turnOnProgram(B, { acceptTermsAndJoinProgramButtonText: "Join", policySentenceTemplate: "{termsAndConditions} {privacyPolicy}", termsAndConditionsUrl: "/t", privacyPolicyUrl: "/p" });
+    await t.services.loyalty.turnOnProgram(B, {
+      acceptTermsAndJoinProgramButtonText: "Join",
+      policySentenceTemplate: "{termsAndConditions} {privacyPolicy}",
+      termsAndConditionsUrl: "/t",
+      privacyPolicyUrl: "/p",
+    });
     const bRule = await t.services.loyalty.addEarningRule(B, { type: "sign-up", name: "B sign-up", points: 10, enabled: true });
     expect((await post(alice, PAGE, { intent: "remove-earning-rule", id: bRule })).status).toBe(404);
     expect((await post(alice, `/admin/stores/${B}/loyalty/program`, { intent: "turn-off" })).status).toBe(404);
@@ -178,7 +215,10 @@ describe("reviews CSV import", () => {
     expect(html).toMatch(/<td>4<\/td><td>rating must be an integer from 1 to 5, got &quot;9&quot;<\/td>/);
     expect(html).toMatch(/<td>5<\/td><td>date is not ISO 8601/);
     const reviews = (await (await fetch(t.url(`/v1/stores/${A}/products/shopify-linen-tee/reviews`))).json()) as { reviews: { title: string; reviewer: { verifiedStatus: string } }[] };
-    expect(reviews.reviews.map((r) => [r.title, r.reviewer.verifiedStatus]).sort()).toEqual([["Good", "unverified"], ["Lovely", "verified-buyer"]]);
+    expect(reviews.reviews.map((r) => [r.title, r.reviewer.verifiedStatus]).sort()).toEqual([
+      ["Good", "unverified"],
+      ["Lovely", "verified-buyer"],
+    ]);
   });
 
   it("the same file again adds nothing", async () => {
@@ -214,10 +254,24 @@ describe("reviews CSV import", () => {
 describe("incentives on the admin reviews page (issue 22 item 4)", () => {
   it("marks a review whose reviewer received a reward, and only that one", async () => {
     await t.services.stores.upsertProduct({ storeId: A, productId: "mug", name: "Mug" });
-    for (const [key, isIncentivized] of [["rewarded", true], ["unrewarded", false]] as const) {
+    for (const [key, isIncentivized] of [
+      ["rewarded", true],
+      ["unrewarded", false],
+    ] as const) {
       await t.services.reviewsData.insert({
-        reviewId: randomUUID(), storeId: A, productId: "mug", rating: 4, title: `Mug ${key}`, body: "Holds heat well.", createdMs: Date.now(),
-        status: "published", reviewerName: key, helpfulCount: 0, isIncentivized, source: "test", sourceKey: key,
+        reviewId: randomUUID(),
+        storeId: A,
+        productId: "mug",
+        rating: 4,
+        title: `Mug ${key}`,
+        body: "Holds heat well.",
+        createdMs: Date.now(),
+        status: "published",
+        reviewerName: key,
+        helpfulCount: 0,
+        isIncentivized,
+        source: "test",
+        sourceKey: key,
       });
     }
     const html = await (await get(alice, `/admin/stores/${A}/reviews?status=published&product=mug`)).text();
@@ -239,7 +293,10 @@ describe("store isolation and CSRF of the new pages", () => {
     const secret = await t.services.loyalty.platformSecret(A);
     const tiers = (await t.services.loyalty.adminProgram(A)).vipTiers.length;
     const res = await fetch(t.url(`/admin/stores/${A}${path}`), {
-      method: "POST", redirect: "manual", body: new URLSearchParams(fields), headers: { "content-type": "application/x-www-form-urlencoded", cookie: alice.cookie },
+      method: "POST",
+      redirect: "manual",
+      body: new URLSearchParams(fields),
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: alice.cookie },
     });
     expect(res.status).toBe(403);
     expect(await t.services.loyalty.platformSecret(A)).toBe(secret);

@@ -9,13 +9,24 @@ import type { ReviewStatus } from "../reviews/reviews.repo.ts";
 export type QueueMediaRow = { media_id: string; review_id: string; type: "image" | "video"; status: ReviewStatus; thumbnail_url: string; full_size_url: string; alt: string | null };
 export type QueueFilter = { status: ReviewStatus; rating?: number; productId?: string; hasMedia?: boolean };
 export type QueueRow = {
-  review_id: string; product_id: string; product_name: string; rating: number; title: string; body: string;
-  created_ms: number; status: ReviewStatus; reviewer_name: string; reviewer_email: string | null;
-  reply_body: string | null; reply_created_ms: number | null; media_total: number;
+  review_id: string;
+  product_id: string;
+  product_name: string;
+  rating: number;
+  title: string;
+  body: string;
+  created_ms: number;
+  status: ReviewStatus;
+  reviewer_name: string;
+  reviewer_email: string | null;
+  reply_body: string | null;
+  reply_created_ms: number | null;
+  media_total: number;
   /** 1 when the reviewer received points or a coupon for the review (disclosed to shoppers). */
   is_incentivized: number;
   /** Why it was rejected (REJECTION_REASONS, moderation.service.ts) and the merchant's words; null unless rejected. */
-  rejection_reason: RejectionReason | null; rejection_note: string | null;
+  rejection_reason: RejectionReason | null;
+  rejection_note: string | null;
   /** How the last decision was taken when no person took it ("Published automatically after 14 days"), else null. */
   moderation_note: string | null;
 };
@@ -23,9 +34,7 @@ export type QueueRow = {
 /** Why a merchant rejects a review (docs/admin.md "Moderation"). */
 export type RejectionReason = "spam" | "off-topic" | "personal-data" | "other";
 /** A status change: a rejection carries its reason; `note` records a decision no person took; `onlyPending` leaves moderated reviews alone. */
-export type StatusChange =
-  | { status: "published"; note?: string; onlyPending?: boolean }
-  | { status: "rejected"; reason: RejectionReason; reasonNote?: string | null };
+export type StatusChange = { status: "published"; note?: string; onlyPending?: boolean } | { status: "rejected"; reason: RejectionReason; reasonNote?: string | null };
 
 const HAS_MEDIA = sql`EXISTS (SELECT 1 FROM review_media m WHERE m.review_id = r.review_id AND m.store_id = r.store_id AND m.status <> 'rejected')`;
 
@@ -38,7 +47,9 @@ export function moderationRepo(db: Db) {
      */
     listQueue(storeId: string, filter: QueueFilter, limit: number, after?: [number, string]): Promise<QueueRow[]> {
       const none = sql``;
-      return all<QueueRow>(db, sql`SELECT r.review_id, r.product_id, p.name AS product_name, r.rating, r.title, r.body, r.created_ms, r.status,
+      return all<QueueRow>(
+        db,
+        sql`SELECT r.review_id, r.product_id, p.name AS product_name, r.rating, r.title, r.body, r.created_ms, r.status,
              r.reviewer_name, r.reviewer_email, r.reply_body, r.reply_created_ms, r.is_incentivized,
              r.rejection_reason, r.rejection_note, r.moderation_note,
              (SELECT count(*) FROM review_media m WHERE m.review_id = r.review_id AND m.store_id = r.store_id AND m.status <> 'rejected') AS media_total
@@ -48,7 +59,8 @@ export function moderationRepo(db: Db) {
              ${filter.productId !== undefined ? sql`AND r.product_id = ${filter.productId}` : none}
              ${filter.hasMedia !== undefined ? (filter.hasMedia ? sql`AND ${HAS_MEDIA}` : sql`AND NOT ${HAS_MEDIA}`) : none}
              ${after ? sql`AND (r.created_ms, r.review_id) < (${after[0]}, ${after[1]})` : none}
-           ORDER BY r.created_ms DESC, r.review_id DESC LIMIT ${limit + 1}`);
+           ORDER BY r.created_ms DESC, r.review_id DESC LIMIT ${limit + 1}`,
+      );
     },
 
     /**
@@ -63,19 +75,23 @@ export function moderationRepo(db: Db) {
     async setStatus(storeId: string, reviewIds: string[], change: StatusChange, nowMs: number): Promise<number> {
       let changed = 0;
       for (const id of reviewIds) {
-        changed += (await run(db, change.status === "rejected"
-          ? sql`UPDATE reviews SET status = 'rejected', rejection_reason = ${change.reason}, rejection_note = ${change.reasonNote ?? null}, moderation_note = NULL, updated_ms = ${nowMs}
+        changed += (
+          await run(
+            db,
+            change.status === "rejected"
+              ? sql`UPDATE reviews SET status = 'rejected', rejection_reason = ${change.reason}, rejection_note = ${change.reasonNote ?? null}, moderation_note = NULL, updated_ms = ${nowMs}
                  WHERE store_id = ${storeId} AND review_id = ${id}`
-          : sql`UPDATE reviews SET status = 'published', rejection_reason = NULL, rejection_note = NULL, moderation_note = ${change.note ?? null}, updated_ms = ${nowMs}
-                 WHERE store_id = ${storeId} AND review_id = ${id}${change.onlyPending ? sql` AND status = 'pending'` : sql``}`)).changes;
+              : sql`UPDATE reviews SET status = 'published', rejection_reason = NULL, rejection_note = NULL, moderation_note = ${change.note ?? null}, updated_ms = ${nowMs}
+                 WHERE store_id = ${storeId} AND review_id = ${id}${change.onlyPending ? sql` AND status = 'pending'` : sql``}`,
+          )
+        ).changes;
       }
       return changed;
     },
 
     /** Stores that publish held reviews, with their number of days. */
     async storesPublishingHeld(): Promise<{ store_id: string; days: number }[]> {
-      const rows = await all<{ store_id: string; days: number }>(db,
-        sql`SELECT store_id, publish_held_after_days AS days FROM stores WHERE publish_held_after_days IS NOT NULL ORDER BY store_id`);
+      const rows = await all<{ store_id: string; days: number }>(db, sql`SELECT store_id, publish_held_after_days AS days FROM stores WHERE publish_held_after_days IS NOT NULL ORDER BY store_id`);
       return rows.map((r) => ({ store_id: r.store_id, days: Number(r.days) }));
     },
 
@@ -85,8 +101,11 @@ export function moderationRepo(db: Db) {
      * node's run takes the next ones instead of waiting (the `onlyPending` update keeps each publication exactly-once).
      */
     async heldSince(storeId: string, cutoffMs: number, limit: number): Promise<string[]> {
-      const rows = await all<{ review_id: string }>(db, sql`SELECT review_id FROM reviews WHERE store_id = ${storeId} AND status = 'pending' AND created_ms <= ${cutoffMs}
-        ORDER BY created_ms, review_id LIMIT ${limit}${forUpdate(db, { skipLocked: true })}`);
+      const rows = await all<{ review_id: string }>(
+        db,
+        sql`SELECT review_id FROM reviews WHERE store_id = ${storeId} AND status = 'pending' AND created_ms <= ${cutoffMs}
+        ORDER BY created_ms, review_id LIMIT ${limit}${forUpdate(db, { skipLocked: true })}`,
+      );
       return rows.map((r) => r.review_id);
     },
 
@@ -106,8 +125,11 @@ export function moderationRepo(db: Db) {
     /** Media (pending and published, not rejected) of the store's reviews in `reviewIds`, in upload order. */
     async mediaOf(storeId: string, reviewIds: string[]): Promise<QueueMediaRow[]> {
       if (reviewIds.length === 0) return [];
-      return all<QueueMediaRow>(db, sql`SELECT media_id, review_id, type, status, thumbnail_url, full_size_url, alt FROM review_media
-           WHERE store_id = ${storeId} AND review_id IN (${sql.join(reviewIds)}) AND status <> 'rejected' ORDER BY review_id, position`);
+      return all<QueueMediaRow>(
+        db,
+        sql`SELECT media_id, review_id, type, status, thumbnail_url, full_size_url, alt FROM review_media
+           WHERE store_id = ${storeId} AND review_id IN (${sql.join(reviewIds)}) AND status <> 'rejected' ORDER BY review_id, position`,
+      );
     },
 
     /** Whether the store has a review with this ID (any status). */

@@ -38,7 +38,10 @@ export const autoPublishedNote = (days: number) => `Published automatically afte
 /** The queue filter as it arrives in the admin URL (all optional; status defaults to pending). */
 export const queueQuerySchema = z.object({
   status: z.enum(["pending", "published", "rejected"], { error: "status must be pending, published or rejected" }).default("pending"),
-  rating: z.enum(["", "1", "2", "3", "4", "5"], { error: "rating must be 1 to 5" }).optional().transform((v) => (v ? Number(v) : undefined)),
+  rating: z
+    .enum(["", "1", "2", "3", "4", "5"], { error: "rating must be 1 to 5" })
+    .optional()
+    .transform((v) => (v ? Number(v) : undefined)),
   product: z.string().trim().max(200, "product must be at most 200 characters").optional(),
   media: z.enum(["", "yes", "no"], { error: "media must be yes or no" }).optional(),
   after: z.string().max(500).optional(),
@@ -67,15 +70,23 @@ export function moderationService(deps: { db: Db; moderation: ModerationRepo; se
         ...(q.media === "yes" ? { hasMedia: true } : q.media === "no" ? { hasMedia: false } : {}),
       };
       const { rows: page, next } = await keysetPage<QueueRow, [number, string]>({
-        secret, context: context(storeId, filter), cursor: q.after, shape: ["number", "string"], limit: QUEUE_PAGE_SIZE,
+        secret,
+        context: context(storeId, filter),
+        cursor: q.after,
+        shape: ["number", "string"],
+        limit: QUEUE_PAGE_SIZE,
         fetch: (after) => moderation.listQueue(storeId, filter, QUEUE_PAGE_SIZE, after), // the repo reads limit + 1 rows
         keyOf: (r) => [r.created_ms, r.review_id],
       });
       // Items that are not public are shown to the merchant through signed preview URLs (media-http.ts).
       const nowMs = now();
       const preview = (m: QueueMediaRow, url: string) => (m.status === "published" ? url : mediaPreviewUrl(secret, storeId, m.media_id, url, nowMs));
-      const media = (await moderation.mediaOf(storeId, page.filter((r) => r.media_total > 0).map((r) => r.review_id)))
-        .map((m) => ({ ...m, thumbnail_url: preview(m, m.thumbnail_url), full_size_url: preview(m, m.full_size_url) }));
+      const media = (
+        await moderation.mediaOf(
+          storeId,
+          page.filter((r) => r.media_total > 0).map((r) => r.review_id),
+        )
+      ).map((m) => ({ ...m, thumbnail_url: preview(m, m.thumbnail_url), full_size_url: preview(m, m.full_size_url) }));
       const reviews = page.map((r) => ({ ...r, media: media.filter((m) => m.review_id === r.review_id) }));
       return { reviews, filter, ...(next ? { next } : {}) };
     },
@@ -129,7 +140,7 @@ export function moderationService(deps: { db: Db; moderation: ModerationRepo; se
      * (issue 19, finding 6). @throws ApiError 404 (no such review in the store).
      */
     async confirmVerifiedBuyer(storeId: string, reviewId: string): Promise<void> {
-      if (!await transaction(db, () => moderation.confirmVerifiedBuyer(storeId, reviewId, now()))) throw notFound("Review not found", "review_not_found");
+      if (!(await transaction(db, () => moderation.confirmVerifiedBuyer(storeId, reviewId, now())))) throw notFound("Review not found", "review_not_found");
     },
 
     /**

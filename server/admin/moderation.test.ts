@@ -64,8 +64,11 @@ describe("moderation queue", () => {
   it("filters by media: only reviews with media not rejected count", async () => {
     const [withMedia] = (await s.moderation.queue(TEST_STORE_ID, q({}))).reviews;
     const r = (await s.reviewsData.get(TEST_STORE_ID, withMedia.review_id))!;
-    await run(s.db, sql`INSERT INTO review_media (media_id, store_id, review_id, product_id, group_id, type, status, thumbnail_url, large_url, full_size_url, created_ms)
-       VALUES (${crypto.randomUUID()}, ${TEST_STORE_ID}, ${r.review_id}, ${r.product_id}, ${r.group_id}, 'image', 'pending', '/m/t.jpg', '/m/l.jpg', '/m/f.jpg', ${Date.now()})`);
+    await run(
+      s.db,
+      sql`INSERT INTO review_media (media_id, store_id, review_id, product_id, group_id, type, status, thumbnail_url, large_url, full_size_url, created_ms)
+       VALUES (${crypto.randomUUID()}, ${TEST_STORE_ID}, ${r.review_id}, ${r.product_id}, ${r.group_id}, 'image', 'pending', '/m/t.jpg', '/m/l.jpg', '/m/f.jpg', ${Date.now()})`,
+    );
     const yes = (await s.moderation.queue(TEST_STORE_ID, q({ media: "yes" }))).reviews;
     expect(yes.map((x) => x.review_id)).toEqual([withMedia.review_id]);
     expect(yes[0].media_total).toBe(1);
@@ -80,7 +83,10 @@ describe("moderation queue", () => {
   it("a cursor from another filter or store answers 400, never a wrong page", async () => {
     const { next } = await s.moderation.queue(TEST_STORE_ID, q({}));
     expect(next).toBeDefined();
-    for (const [store, query] of [[TEST_STORE_ID, { status: "published" }], [OTHER_STORE_ID, {}]] as const) {
+    for (const [store, query] of [
+      [TEST_STORE_ID, { status: "published" }],
+      [OTHER_STORE_ID, {}],
+    ] as const) {
       let error: unknown;
       try {
         await s.moderation.queue(store, q({ ...query, after: next! }));
@@ -100,6 +106,12 @@ describe("moderation queue", () => {
 
   it("bulk actions refuse an empty selection and more than 100 reviews", async () => {
     await expect(s.moderation.setStatus(TEST_STORE_ID, [], "published")).rejects.toThrow(/at least one/);
-    await expect(s.moderation.setStatus(TEST_STORE_ID, Array.from({ length: 101 }, (_, i) => `id-${i}`), "published")).rejects.toThrow(/at most 100/);
+    await expect(
+      s.moderation.setStatus(
+        TEST_STORE_ID,
+        Array.from({ length: 101 }, (_, i) => `id-${i}`),
+        "published",
+      ),
+    ).rejects.toThrow(/at most 100/);
   });
 });

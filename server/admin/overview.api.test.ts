@@ -62,7 +62,14 @@ afterAll(async () => {
 describe("findWidgets", () => {
   it("finds the script by its path and the elements with the store's ID, counted; others apart", () => {
     const found = findWidgets(snippetPage(A, "https://reviews.example"), A, "https://shop.example/p");
-    expect(found).toEqual({ scriptFound: true, elements: [{ tag: "chorus-star-rating", count: 1 }, { tag: "chorus-reviews", count: 2 }], otherStoreElements: ["chorus-questions"] });
+    expect(found).toEqual({
+      scriptFound: true,
+      elements: [
+        { tag: "chorus-star-rating", count: 1 },
+        { tag: "chorus-reviews", count: 2 },
+      ],
+      otherStoreElements: ["chorus-questions"],
+    });
     expect(findWidgets(`<script src="/widgets/other.js"></script><CHORUS-REVIEWS STORE-ID="${A}"></CHORUS-REVIEWS>`, A, "https://shop.example/").scriptFound).toBe(false);
     expect(findWidgets(`<script src="/assets/widgets/chorus.js?v=2"></script>`, A, "https://shop.example/").scriptFound).toBe(true);
   });
@@ -138,8 +145,12 @@ describe("the getting-started checklist", () => {
     expect((await steps()).done).toEqual(["platform", "widgets", "import", "review-requests"]);
 
     const on = await adminPost(t, owner, `${HOME}/loyalty/program`, {
-      intent: "turn-on", acceptTermsAndJoinProgramButtonText: "Join", policySentenceTemplate: "Joining means you accept the {termsAndConditions} and our {privacyPolicy}.",
-      policySentenceHtml: "", termsAndConditionsUrl: "https://shop.example/terms", privacyPolicyUrl: "https://shop.example/privacy",
+      intent: "turn-on",
+      acceptTermsAndJoinProgramButtonText: "Join",
+      policySentenceTemplate: "Joining means you accept the {termsAndConditions} and our {privacyPolicy}.",
+      policySentenceHtml: "",
+      termsAndConditionsUrl: "https://shop.example/terms",
+      privacyPolicyUrl: "https://shop.example/privacy",
     });
     expect(on.status).toBe(303);
     expect((await steps()).progress).toBe("5 of 6 done.");
@@ -169,16 +180,29 @@ describe("the dashboard of the last 30 days", () => {
     const DAY = 86_400_000;
     const now = Date.parse("2031-06-30T12:00:00Z");
     await t.services.stores.upsertProduct({ storeId: B, productId: "p-1", name: "Linen shirt" });
-    const texts = realReviews().filter((r) => r.title && r.body).slice(0, 6);
+    const texts = realReviews()
+      .filter((r) => r.title && r.body)
+      .slice(0, 6);
     // In the window: days 0, 3 and 29 back (day 29 is the first day of the window); outside: 30 days back and the future.
     const rows = [
-      { ago: 0, rating: 5, status: "published" }, { ago: 3, rating: 2, status: "published" }, { ago: 29, rating: 4, status: "pending" },
-      { ago: 29.6, rating: 1, status: "published" }, { ago: 31, rating: 1, status: "published" }, { ago: -2, rating: 1, status: "published" },
+      { ago: 0, rating: 5, status: "published" },
+      { ago: 3, rating: 2, status: "published" },
+      { ago: 29, rating: 4, status: "pending" },
+      { ago: 29.6, rating: 1, status: "published" },
+      { ago: 31, rating: 1, status: "published" },
+      { ago: -2, rating: 1, status: "published" },
     ] as const;
     for (const [i, r] of rows.entries()) {
       await t.services.reviewsData.insert({
-        reviewId: randomUUID(), storeId: B, productId: "p-1", rating: r.rating, title: texts[i]!.title, body: texts[i]!.body,
-        createdMs: now - r.ago * DAY, status: r.status, reviewerName: "Shopper",
+        reviewId: randomUUID(),
+        storeId: B,
+        productId: "p-1",
+        rating: r.rating,
+        title: texts[i]!.title,
+        body: texts[i]!.body,
+        createdMs: now - r.ago * DAY,
+        status: r.status,
+        reviewerName: "Shopper",
       });
     }
     const d = await t.services.overview.dashboard(B, now);

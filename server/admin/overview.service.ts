@@ -31,7 +31,7 @@ export const CHECKLIST_STEPS = [
   { id: "import", label: "Import reviews from your old app", section: "import/apps", hint: "Judge.me, Yotpo, Okendo, Stamped or Loox exports, or a CSV file." },
   { id: "review-requests", label: "Turn on review requests", section: "review-requests", hint: "Ask buyers for a review by e-mail after their order is fulfilled." },
   { id: "loyalty", label: "Set up loyalty", section: "loyalty/program", hint: "Turn on the loyalty program with your legal texts, then add earning rules." },
-  { id: "survey", label: "Create a survey", section: "surveys", hint: "Ask shoppers on your site or after checkout: an NPS survey or \"How did you hear about us?\"." },
+  { id: "survey", label: "Create a survey", section: "surveys", hint: 'Ask shoppers on your site or after checkout: an NPS survey or "How did you hear about us?".' },
 ] as const;
 export type ChecklistStepId = (typeof CHECKLIST_STEPS)[number]["id"];
 
@@ -81,18 +81,23 @@ export function findWidgets(html: string, storeId: string, base: string): { scri
   let scriptFound = false;
   const counts = new Map<string, number>();
   const others = new Set<string>();
-  const parser = new Parser({
-    onopentag(name, attributes) {
-      if (name === "script" && attributes.src) {
-        try {
-          if (new URL(attributes.src, base).pathname.endsWith("/widgets/chorus.js")) scriptFound = true;
-        } catch { /* not a URL: not our script */ }
-      } else if (name.startsWith("chorus-")) {
-        if (attributes["store-id"] === storeId) counts.set(name, (counts.get(name) ?? 0) + 1);
-        else others.add(name);
-      }
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        if (name === "script" && attributes.src) {
+          try {
+            if (new URL(attributes.src, base).pathname.endsWith("/widgets/chorus.js")) scriptFound = true;
+          } catch {
+            /* not a URL: not our script */
+          }
+        } else if (name.startsWith("chorus-")) {
+          if (attributes["store-id"] === storeId) counts.set(name, (counts.get(name) ?? 0) + 1);
+          else others.add(name);
+        }
+      },
     },
-  }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
   parser.write(html);
   parser.end();
   return { scriptFound, elements: [...counts].map(([tag, count]) => ({ tag, count })), otherStoreElements: [...others] };
@@ -146,7 +151,11 @@ export function overviewService(deps: {
       let answer;
       try {
         answer = await guardedFetch(url, {
-          allowLoopback: deps.allowLoopback, maxBytes: PAGE_MAX_BYTES, overflow: "truncate", timeoutMs: PAGE_TIMEOUT_MS, redirects: PAGE_REDIRECTS,
+          allowLoopback: deps.allowLoopback,
+          maxBytes: PAGE_MAX_BYTES,
+          overflow: "truncate",
+          timeoutMs: PAGE_TIMEOUT_MS,
+          redirects: PAGE_REDIRECTS,
           headers: { accept: "text/html", "user-agent": "Chorus page check" },
         });
       } catch (error) {
@@ -166,7 +175,10 @@ export function overviewService(deps: {
       const firstDay = Math.floor(nowMs / DAY_MS) - (DASHBOARD_DAYS - 1);
       const since = firstDay * DAY_MS;
       const [rows, funnel, loyalty, nps] = await Promise.all([
-        repo.reviewsByDay(storeId, since, nowMs), deps.funnel(storeId, DASHBOARD_DAYS, nowMs), repo.loyaltyFigures(storeId, since, nowMs), repo.npsCounts(storeId, since, nowMs),
+        repo.reviewsByDay(storeId, since, nowMs),
+        deps.funnel(storeId, DASHBOARD_DAYS, nowMs),
+        repo.loyaltyFigures(storeId, since, nowMs),
+        repo.npsCounts(storeId, since, nowMs),
       ]);
       const byDay = new Map(rows.map((r) => [Number(r.day), r]));
       const days = Array.from({ length: DASHBOARD_DAYS }, (_, i) => {
@@ -176,9 +188,11 @@ export function overviewService(deps: {
       const published = rows.reduce((s, r) => s + r.published, 0);
       const ratingTotal = rows.reduce((s, r) => s + r.ratingTotal, 0);
       return {
-        from: days[0]!.day, to: days[days.length - 1]!.day,
+        from: days[0]!.day,
+        to: days[days.length - 1]!.day,
         reviews: { received: rows.reduce((s, r) => s + r.received, 0), published, averageRating: published ? Math.round((ratingTotal / published) * 100) / 100 : null, days },
-        funnel, loyalty,
+        funnel,
+        loyalty,
         nps: { ...nps, answered: nps.promoters + nps.passives + nps.detractors, score: npsOf(nps) },
       };
     },

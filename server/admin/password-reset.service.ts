@@ -44,9 +44,7 @@ export class ResetThrottledError extends ApiError {
 }
 
 /** Create the password reset service. `mail` is the outgoing mail queue (server/mail/mail.service.ts). */
-export function passwordResetService(deps: {
-  db: Db; admin: AdminRepo; accounts: AccountsRepo; mail: Pick<MailService, "enqueue">; now?: () => number;
-}) {
+export function passwordResetService(deps: { db: Db; admin: AdminRepo; accounts: AccountsRepo; mail: Pick<MailService, "enqueue">; now?: () => number }) {
   const { db, admin, accounts, mail } = deps;
   const now = deps.now ?? Date.now;
   const windowLimiter = windowLimiters(db);
@@ -117,7 +115,7 @@ export function passwordResetService(deps: {
      */
     async reset(token: unknown, newPassword: unknown, confirm: unknown): Promise<{ email: string }> {
       const closed = () => new ApiError(410, "This link to set a new password is no longer valid: it was used or has expired. Ask for a new one.", "reset_closed");
-      if (!await this.isOpen(token)) throw closed();
+      if (!(await this.isOpen(token))) throw closed();
       const password = passwordField.safeParse(typeof newPassword === "string" ? newPassword : "");
       if (!password.success) throw new FieldError({ newPassword: password.error.issues[0].message });
       if (confirm !== newPassword) throw new FieldError({ confirm: "The two passwords differ." });
@@ -127,7 +125,7 @@ export function passwordResetService(deps: {
         const t = now();
         const reset = await accounts.resetByHash(tokenHash);
         // Exactly-once: the conditional update uses the link (single-use on every node).
-        if (!reset || !await accounts.useReset(tokenHash, t)) throw closed();
+        if (!reset || !(await accounts.useReset(tokenHash, t))) throw closed();
         await admin.setPasswordHash(reset.userId, passwordHash);
         await admin.deleteSessionsOfUser(reset.userId);
         await accounts.closeResetsOf(reset.userId, t);

@@ -9,12 +9,26 @@ import type { ModerationStatus } from "../questions/questions.repo.ts";
 
 export type QaQueueFilter = { status: ModerationStatus; productId?: string; answersPending?: boolean };
 export type QaQueueRow = {
-  question_id: string; product_id: string; product_name: string; body: string; asker_name: string; asker_email: string | null;
-  status: ModerationStatus; created_ms: number;
+  question_id: string;
+  product_id: string;
+  product_name: string;
+  body: string;
+  asker_name: string;
+  asker_email: string | null;
+  status: ModerationStatus;
+  created_ms: number;
 };
 export type QaAnswerRow = {
-  answer_id: string; question_id: string; body: string; author_name: string; author_email: string | null; is_store_answer: number;
-  is_public: number; status: ModerationStatus; verified_status: string; created_ms: number;
+  answer_id: string;
+  question_id: string;
+  body: string;
+  author_name: string;
+  author_email: string | null;
+  is_store_answer: number;
+  is_public: number;
+  status: ModerationStatus;
+  verified_status: string;
+  created_ms: number;
 };
 
 const HAS_PENDING_ANSWER = sql`EXISTS (SELECT 1 FROM answers a WHERE a.question_id = q.question_id AND a.store_id = q.store_id AND a.status = 'pending')`;
@@ -28,20 +42,26 @@ export function qaModerationRepo(db: Db) {
      */
     listQueue(storeId: string, filter: QaQueueFilter, limit: number, after?: [number, string]): Promise<QaQueueRow[]> {
       const none = sql``;
-      return all<QaQueueRow>(db, sql`SELECT q.question_id, q.product_id, p.name AS product_name, q.body, q.asker_name, q.asker_email, q.status, q.created_ms
+      return all<QaQueueRow>(
+        db,
+        sql`SELECT q.question_id, q.product_id, p.name AS product_name, q.body, q.asker_name, q.asker_email, q.status, q.created_ms
            FROM questions q JOIN products p ON p.store_id = q.store_id AND p.product_id = q.product_id
            WHERE q.store_id = ${storeId} AND q.status = ${filter.status}
              ${filter.productId !== undefined ? sql`AND q.product_id = ${filter.productId}` : none}
              ${filter.answersPending ? sql`AND ${HAS_PENDING_ANSWER}` : none}
              ${after ? sql`AND (q.created_ms, q.question_id) < (${after[0]}, ${after[1]})` : none}
-           ORDER BY q.created_ms DESC, q.question_id DESC LIMIT ${limit + 1}`);
+           ORDER BY q.created_ms DESC, q.question_id DESC LIMIT ${limit + 1}`,
+      );
     },
 
     /** Every answer (any status) of the store's questions in `questionIds`, oldest first. */
     async answersOf(storeId: string, questionIds: string[]): Promise<QaAnswerRow[]> {
       if (questionIds.length === 0) return [];
-      return all<QaAnswerRow>(db, sql`SELECT answer_id, question_id, body, author_name, author_email, is_store_answer, is_public, status, verified_status, created_ms
-           FROM answers WHERE store_id = ${storeId} AND question_id IN (${sql.join(questionIds)}) ORDER BY created_ms, answer_id`);
+      return all<QaAnswerRow>(
+        db,
+        sql`SELECT answer_id, question_id, body, author_name, author_email, is_store_answer, is_public, status, verified_status, created_ms
+           FROM answers WHERE store_id = ${storeId} AND question_id IN (${sql.join(questionIds)}) ORDER BY created_ms, answer_id`,
+      );
     },
 
     /** Set the status of the store's questions in `questionIds`. @returns how many of the store's questions matched. */

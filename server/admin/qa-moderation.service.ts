@@ -45,11 +45,18 @@ export function qaModerationService(deps: { db: Db; repo: QaModerationRepo; secr
         ...(q.answers === "pending" ? { answersPending: true } : {}),
       };
       const { rows: page, next } = await keysetPage<QaQueueRow, [number, string]>({
-        secret, context: context(storeId, filter), cursor: q.after, shape: ["number", "string"], limit: QA_PAGE_SIZE,
+        secret,
+        context: context(storeId, filter),
+        cursor: q.after,
+        shape: ["number", "string"],
+        limit: QA_PAGE_SIZE,
         fetch: (after) => repo.listQueue(storeId, filter, QA_PAGE_SIZE, after), // the repo reads limit + 1 rows
         keyOf: (r) => [r.created_ms, r.question_id],
       });
-      const answers = await repo.answersOf(storeId, page.map((r) => r.question_id));
+      const answers = await repo.answersOf(
+        storeId,
+        page.map((r) => r.question_id),
+      );
       const questions = page.map((r) => ({ ...r, answers: answers.filter((a) => a.question_id === r.question_id) }));
       return { questions, filter, ...(next ? { next } : {}) };
     },

@@ -24,10 +24,16 @@ let ip = 0;
 const nextAddress = () => `198.51.100.${(ip++ % 250) + 1}`;
 
 const row = async <T>(text: string, ...args: unknown[]) =>
-  (await one<T>(t.services.db, sql.join(text.split("?").flatMap((part, i) => (i === 0 ? [sql.raw(part)] : [sql`${args[i - 1]}`, sql.raw(part)])), sql``)))!;
+  (await one<T>(
+    t.services.db,
+    sql.join(
+      text.split("?").flatMap((part, i) => (i === 0 ? [sql.raw(part)] : [sql`${args[i - 1]}`, sql.raw(part)])),
+      sql``,
+    ),
+  ))!;
 /** The newest mail of `kind` to `to`: its ID and the account link in it. */
 const mailed = async (to: string, kind: string) => {
-  const m = (await row<{ message_id: string; text: string }>("SELECT message_id, text FROM mail_outbox WHERE to_address = ? AND kind = ? ORDER BY seq DESC LIMIT 1", to, kind));
+  const m = await row<{ message_id: string; text: string }>("SELECT message_id, text FROM mail_outbox WHERE to_address = ? AND kind = ? ORDER BY seq DESC LIMIT 1", to, kind);
   return { messageId: m.message_id, path: /https:\/\/reviews\.example\.test(\/admin\/(?:invite|reset)\/[A-Za-z0-9_-]+)/.exec(m.text)![1] };
 };
 const text = async (res: Response) => (await res.text()).replaceAll("<!-- -->", "").replaceAll("&#x27;", "'");
@@ -36,7 +42,7 @@ const invitesTo = async (email: string) => (await row<{ n: number }>("SELECT cou
 /** Join A through a real invitation sent by the owner (new account with `password`), then sign in. */
 async function join(email: string, password: string): Promise<AdminAgent> {
   expect((await adminPost(t, owner, `/admin/stores/${A}/team`, { intent: "invite", email, role: "member" })).status).toBe(200);
-  const { path } = (await mailed(email, "invite"));
+  const { path } = await mailed(email, "invite");
   const form = await openForm(t, path);
   expect((await postForm(t, path, form, { newPassword: password, confirm: password })).status).toBe(302);
   return signInAgent(t, email, password, A);
@@ -53,17 +59,22 @@ beforeAll(async () => {
 
   // The owner invites a second owner: the message a member must never read.
   expect((await adminPost(t, owner, `/admin/stores/${A}/team`, { intent: "invite", email: "co-owner@roles.test", role: "owner" })).status).toBe(200);
-  ({ messageId: ids.ownerInvite, path: ids.ownerInvitePath } = (await mailed("co-owner@roles.test", "invite")));
+  ({ messageId: ids.ownerInvite, path: ids.ownerInvitePath } = await mailed("co-owner@roles.test", "invite"));
   // A password reset of the owner (mail of no store).
   const address = nextAddress();
   const form = await openForm(t, "/admin/forgot", { "x-forwarded-for": address });
   expect((await postForm(t, "/admin/forgot", form, { email: "owner@roles.test" }, { headers: { "x-forwarded-for": address } })).status).toBe(200);
-  ({ messageId: ids.reset, path: ids.resetPath } = (await mailed("owner@roles.test", "password-reset")));
+  ({ messageId: ids.reset, path: ids.resetPath } = await mailed("owner@roles.test", "password-reset"));
   // A review request of the store: everyone of the store reads it.
-  ids.reviewRequest = (await t.services.mail.enqueue({
-    storeId: A, kind: "review-request", to: "shopper@example.com", subject: "How was your order?",
-    ...renderMail({ storeName: "Roles shop", heading: "How was your order?", paragraphs: ["Tell us."], action: { label: "Review", url: "https://reviews.example.test/r/x" } }),
-  })).messageId;
+  ids.reviewRequest = (
+    await t.services.mail.enqueue({
+      storeId: A,
+      kind: "review-request",
+      to: "shopper@example.com",
+      subject: "How was your order?",
+      ...renderMail({ storeName: "Roles shop", heading: "How was your order?", paragraphs: ["Tell us."], action: { label: "Review", url: "https://reviews.example.test/r/x" } }),
+    })
+  ).messageId;
 });
 afterAll(() => t.close());
 
@@ -118,7 +129,7 @@ describe("team", () => {
     expect(page).not.toContain('value="remove"');
     for (const role of ["owner", "member"]) {
       expect((await adminPost(t, member, team, { intent: "invite", email: `sneaky-${role}@roles.test`, role })).status).toBe(403);
-      expect((await invitesTo(`sneaky-${role}@roles.test`))).toBe(0);
+      expect(await invitesTo(`sneaky-${role}@roles.test`)).toBe(0);
     }
     const inviteId = (await row<{ invite_id: string }>("SELECT invite_id FROM admin_invites WHERE email = 'co-owner@roles.test'")).invite_id;
     expect((await adminPost(t, member, team, { intent: "revoke", inviteId })).status).toBe(403);
@@ -130,7 +141,7 @@ describe("team", () => {
 
   it("an owner invites and removes; the last owner cannot be removed (409)", async () => {
     expect((await adminPost(t, owner, team, { intent: "invite", email: "helper@roles.test", role: "member" })).status).toBe(200);
-    expect((await invitesTo("helper@roles.test"))).toBe(1);
+    expect(await invitesTo("helper@roles.test")).toBe(1);
     const ownerId = (await t.services.admin.user("owner@roles.test"))!.userId;
     expect((await adminPost(t, owner, team, { intent: "remove", userId: ownerId })).status).toBe(409);
     expect(await t.services.team.roleOf(ownerId, A)).toBe("owner");
@@ -202,8 +213,12 @@ describe("webhook subscriptions", () => {
 describe("loyalty program set-up", () => {
   const program = `/admin/stores/${A}/loyalty/program`;
   const turnOn = {
-    intent: "turn-on", acceptTermsAndJoinProgramButtonText: "Join", policySentenceTemplate: "Joining means you accept the {termsAndConditions} and our {privacyPolicy}.",
-    policySentenceHtml: "", termsAndConditionsUrl: "https://shop.example/terms", privacyPolicyUrl: "/privacy",
+    intent: "turn-on",
+    acceptTermsAndJoinProgramButtonText: "Join",
+    policySentenceTemplate: "Joining means you accept the {termsAndConditions} and our {privacyPolicy}.",
+    policySentenceHtml: "",
+    termsAndConditionsUrl: "https://shop.example/terms",
+    privacyPolicyUrl: "/privacy",
   };
   it("a member can neither turn it on nor generate its secret (403, nothing changed); an owner can", async () => {
     const page = await text(await adminGet(t, member, program));

@@ -57,7 +57,7 @@ export function signupService(deps: { db: Db; admin: AdminRepo; adminService: Ad
     /** Whether public sign-up (`/admin/signup`) is open. */
     isOpen: () => open,
     /** Whether the user may create a store from the admin: an operator always, anyone while sign-up is open. */
-    canCreateStore: async (userId: string): Promise<boolean> => open || await accounts.isOperator(userId),
+    canCreateStore: async (userId: string): Promise<boolean> => open || (await accounts.isOperator(userId)),
     /** Whether the user is an instance operator. */
     isOperator: (userId: string) => accounts.isOperator(userId),
     /**
@@ -99,7 +99,7 @@ export function signupService(deps: { db: Db; admin: AdminRepo; adminService: Ad
         return { storeId, userId, sessionToken };
       } catch (error) {
         // Two sign-ups with one e-mail at once: the second finds the first's row (UNIQUE) and nothing of it is kept.
-        if (isUniqueViolation(error) && await admin.userByEmail(input.email)) throw taken();
+        if (isUniqueViolation(error) && (await admin.userByEmail(input.email))) throw taken();
         throw error;
       }
     },

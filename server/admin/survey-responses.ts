@@ -11,7 +11,9 @@ import { csvBatchStream } from "../exports/csv-stream.ts";
 const DAY_MS = 86_400_000;
 const optionalEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
 const isoDay = (name: string) =>
-  z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${name} must be a date YYYY-MM-DD` })
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${name} must be a date YYYY-MM-DD` })
     .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), { error: `${name} must be a real calendar date` });
 
 /** Archived filter of the page: active (default, not archived), archived only, or all. */
@@ -22,16 +24,18 @@ export const ARCHIVED_STATES = ["active", "archived", "all"] as const;
  * `to` (UTC days `YYYY-MM-DD`, both inclusive), `nps` (promoter|passive|detractor), `archived`
  * (active|archived|all, default active), `q` (search words), `after` (the page cursor). Empty = absent.
  */
-export const responsesQuerySchema = z.object({
-  survey: optionalEmpty(z.uuid({ error: "survey must be a survey ID (UUID)" })),
-  channel: optionalEmpty(z.enum(SURVEY_CHANNELS, { error: `channel must be one of: ${SURVEY_CHANNELS.join(", ")}` })),
-  from: optionalEmpty(isoDay("from")),
-  to: optionalEmpty(isoDay("to")),
-  nps: optionalEmpty(z.enum(NPS_CATEGORIES, { error: `nps must be one of: ${NPS_CATEGORIES.join(", ")}` })),
-  archived: optionalEmpty(z.enum(ARCHIVED_STATES, { error: `archived must be one of: ${ARCHIVED_STATES.join(", ")}` })).transform((v) => v ?? "active"),
-  q: optionalEmpty(z.string().trim().max(200, { error: "q (search) must be at most 200 characters" })),
-  after: optionalEmpty(z.string().max(2000)),
-}).refine((q) => !q.from || !q.to || q.from <= q.to, { error: "from must not be after to", path: ["from"] });
+export const responsesQuerySchema = z
+  .object({
+    survey: optionalEmpty(z.uuid({ error: "survey must be a survey ID (UUID)" })),
+    channel: optionalEmpty(z.enum(SURVEY_CHANNELS, { error: `channel must be one of: ${SURVEY_CHANNELS.join(", ")}` })),
+    from: optionalEmpty(isoDay("from")),
+    to: optionalEmpty(isoDay("to")),
+    nps: optionalEmpty(z.enum(NPS_CATEGORIES, { error: `nps must be one of: ${NPS_CATEGORIES.join(", ")}` })),
+    archived: optionalEmpty(z.enum(ARCHIVED_STATES, { error: `archived must be one of: ${ARCHIVED_STATES.join(", ")}` })).transform((v) => v ?? "active"),
+    q: optionalEmpty(z.string().trim().max(200, { error: "q (search) must be at most 200 characters" })),
+    after: optionalEmpty(z.string().max(2000)),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { error: "from must not be after to", path: ["from"] });
 export type ResponsesQuery = z.output<typeof responsesQuerySchema>;
 
 /** The service filter of a parsed query and a survey: `to` is inclusive, so `toMs` is the next midnight. */
@@ -112,9 +116,16 @@ export function csvHeader(survey: Survey): string[] {
 export function csvRow(survey: Survey, r: SurveyResponse): string[] {
   const byId = new Map(r.answeredQuestions.map((a) => [a.id, a]));
   return [
-    r.surveyResponseId, r.dateCreated, r.channel, r.channelSurveyDescription ?? "", r.customer?.customerId ?? "", r.customer?.email ?? "",
-    r.emailMarketingOptIn === undefined ? "" : String(r.emailMarketingOptIn), r.order?.remoteOrderId ?? "",
-    r.reward ? `${r.reward.description} (${r.reward.value})` : "", String(r.isArchived ?? false),
+    r.surveyResponseId,
+    r.dateCreated,
+    r.channel,
+    r.channelSurveyDescription ?? "",
+    r.customer?.customerId ?? "",
+    r.customer?.email ?? "",
+    r.emailMarketingOptIn === undefined ? "" : String(r.emailMarketingOptIn),
+    r.order?.remoteOrderId ?? "",
+    r.reward ? `${r.reward.description} (${r.reward.value})` : "",
+    String(r.isArchived ?? false),
     ...survey.questions.map((q) => {
       const a = byId.get(q.id);
       return a ? answerText(a) : "";
@@ -132,14 +143,18 @@ export function csvRow(survey: Survey, r: SurveyResponse): string[] {
  */
 export function csvExportStream(surveys: SurveysService, storeId: string, survey: Survey, filter: ResponseFilter, batchSize = 500): ReadableStream<Uint8Array> {
   const rows = surveys.iterateResponses(storeId, filter, { order: "date desc", batchSize });
-  return csvBatchStream(csvHeader(survey), async () => {
-    const batch: string[][] = [];
-    for (let next = await rows.next(); !next.done; next = await rows.next()) {
-      batch.push(csvRow(survey, next.value));
-      if (batch.length >= batchSize) break;
-    }
-    return { rows: batch, done: batch.length < batchSize };
-  }, () => {
-    void rows.return(undefined);
-  });
+  return csvBatchStream(
+    csvHeader(survey),
+    async () => {
+      const batch: string[][] = [];
+      for (let next = await rows.next(); !next.done; next = await rows.next()) {
+        batch.push(csvRow(survey, next.value));
+        if (batch.length >= batchSize) break;
+      }
+      return { rows: batch, done: batch.length < batchSize };
+    },
+    () => {
+      void rows.return(undefined);
+    },
+  );
 }

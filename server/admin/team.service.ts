@@ -30,15 +30,10 @@ export const INVITE_TTL_MS = 7 * 24 * 60 * 60_000;
 export const DEFAULT_INVITE_LIMIT = { max: 20, windowMs: 60 * 60_000 };
 
 /** What an invitation link leads to: an open invitation (with whether its e-mail has an account), or why not. */
-export type InviteLookup =
-  | { state: "open"; invite: Invite; storeName: string; hasAccount: boolean }
-  | { state: "invalid" | "used" | "expired" | "revoked" };
+export type InviteLookup = { state: "open"; invite: Invite; storeName: string; hasAccount: boolean } | { state: "invalid" | "used" | "expired" | "revoked" };
 
 /** Create the team service. `mail` is the outgoing mail queue (server/mail/mail.service.ts). */
-export function teamService(deps: {
-  db: Db; admin: AdminRepo; adminService: AdminService; accounts: AccountsRepo; stores: StoresRepo;
-  mail: Pick<MailService, "enqueue">; now?: () => number;
-}) {
+export function teamService(deps: { db: Db; admin: AdminRepo; adminService: AdminService; accounts: AccountsRepo; stores: StoresRepo; mail: Pick<MailService, "enqueue">; now?: () => number }) {
   const { db, admin, adminService, accounts, stores, mail } = deps;
   const now = deps.now ?? Date.now;
   const windowLimiter = windowLimiters(db);
@@ -105,7 +100,7 @@ export function teamService(deps: {
     /** Revoke an open invitation of the store, by an owner. @throws ApiError 403 (not an owner), 404 (no such open invitation). */
     async revokeInvite(storeId: string, byUserId: string, inviteId: string): Promise<void> {
       await requireTeamOwner(storeId, byUserId);
-      if (!await accounts.revokeInvite(storeId, inviteId, now())) throw new ApiError(404, "That invitation was already used, revoked or replaced.", "not_found");
+      if (!(await accounts.revokeInvite(storeId, inviteId, now()))) throw new ApiError(404, "That invitation was already used, revoked or replaced.", "not_found");
     },
 
     /**
@@ -121,7 +116,7 @@ export function teamService(deps: {
         await requireTeamOwner(storeId, byUserId);
         const role = await accounts.roleOf(userId, storeId);
         if (!role) throw new ApiError(404, "That person is not a member of this store.", "not_found");
-        if (role === "owner" && await accounts.ownerCount(storeId) <= 1) throw new ApiError(409, "A store needs at least one owner: invite another owner before removing this one.", "last_owner");
+        if (role === "owner" && (await accounts.ownerCount(storeId)) <= 1) throw new ApiError(409, "A store needs at least one owner: invite another owner before removing this one.", "last_owner");
         await accounts.removeMember(userId, storeId);
       });
     },
@@ -173,14 +168,14 @@ export function teamService(deps: {
         return await transaction(db, async () => {
           const t = now();
           // Exactly-once: the conditional update uses the link (single-use on every node).
-          if (!await accounts.useInvite(invite.inviteId, t)) throw closed();
+          if (!(await accounts.useInvite(invite.inviteId, t))) throw closed();
           if (passwordHash) await admin.insertUser({ userId, email: invite.email, passwordHash, createdMs: t });
           await accounts.addMember(userId, invite.storeId, invite.role, t);
           return { storeId: invite.storeId, sessionToken: await adminService.openSession(userId) };
         });
       } catch (error) {
         // The account was created meanwhile (another link, the CLI): nothing of this attempt is kept; the link stays open.
-        if (isUniqueViolation(error) && passwordHash && await admin.userByEmail(invite.email)) {
+        if (isUniqueViolation(error) && passwordHash && (await admin.userByEmail(invite.email))) {
           throw new ApiError(409, "An account with this e-mail was just created. Reload the page and sign in to accept.", "conflict");
         }
         throw error;

@@ -35,8 +35,13 @@ export function windowLimiters(db: Db) {
     const generation = (generations.get(name) ?? 0) + 1;
     generations.set(name, generation);
     return new RateLimiterPostgres({
-      storeClient: db.pool, storeType: "pool", tableName: RATE_LIMIT_TABLE, tableCreated: true,
-      keyPrefix: `${name}.${generation}`, points: rule.max, duration,
+      storeClient: db.pool,
+      storeType: "pool",
+      tableName: RATE_LIMIT_TABLE,
+      tableCreated: true,
+      keyPrefix: `${name}.${generation}`,
+      points: rule.max,
+      duration,
     });
   };
 }

@@ -97,7 +97,10 @@ describe("the sizing keywords Chorus generates in the page's language", () => {
       const generated = (SIZING_KEYWORDS as readonly string[]).includes(k.name);
       expect(k.label, k.name).toBe(generated ? SUMMARY_TEXTS.de.sizing[k.name as (typeof SIZING_KEYWORDS)[number]] : undefined);
     }
-    expect(en.flatMap((x) => x.keywords).every((k) => !("label" in k)), "no label without ?locale=").toBe(true);
+    expect(
+      en.flatMap((x) => x.keywords).every((k) => !("label" in k)),
+      "no label without ?locale=",
+    ).toBe(true);
     for (const k of sizing) {
       // the filter value is the stored name: the German page's chip filters exactly like the English one
       const byName = (await get(`/reviews?keyword=${encodeURIComponent(k.name)}&limit=25`)).reviews as { reviewId: string }[];

@@ -26,8 +26,7 @@ const get = async (path: string) => {
   return { status: res.status, body: await res.json() };
 };
 const product = (id: string) => ({ type: "product" as const, id });
-const reviewIdsOf = (productId: string) =>
-  values<string>(t.services.db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = ${productId} ORDER BY review_id`);
+const reviewIdsOf = (productId: string) => values<string>(t.services.db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = ${productId} ORDER BY review_id`);
 const setAutoPublish = (on: boolean) => t.services.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: on });
 
 describe("availability thresholds (docs/ai.md, Availability and publish flow)", () => {
@@ -75,14 +74,18 @@ describe("occurrences and claims are exact", () => {
   it("every keyword's occurrences equals a direct count of the product's stored reviews in which the engine finds it", async () => {
     const { body } = await get(`/products/shopify-${P30}/reviews_keywords`);
     const engine = createKeywordEngine();
-    const stored = await all<{ review_id: string; title: string; body: string; rating: number }>(t.services.db,
-      sql`SELECT review_id, title, body, rating FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = ${P30} AND status = 'published'`);
+    const stored = await all<{ review_id: string; title: string; body: string; rating: number }>(
+      t.services.db,
+      sql`SELECT review_id, title, body, rating FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = ${P30} AND status = 'published'`,
+    );
     const found = stored.map((r) => new Set(engine.analyse(r.title, r.body, r.rating).map((m) => m.keyword)));
     for (const topic of body.reviewsKeywords.keywordTopics) {
       for (const kw of topic.keywords) {
         expect(found.filter((s) => s.has(kw.name)).length, kw.name).toBe(kw.occurrences);
-        const counted = await value<number>(t.services.db,
-          sql`SELECT count(*) AS n FROM ai_review_keywords k JOIN reviews r ON r.review_id = k.review_id WHERE k.store_id = ${TEST_STORE_ID} AND r.product_id = ${P30} AND r.status = 'published' AND k.keyword = ${kw.name}`);
+        const counted = await value<number>(
+          t.services.db,
+          sql`SELECT count(*) AS n FROM ai_review_keywords k JOIN reviews r ON r.review_id = k.review_id WHERE k.store_id = ${TEST_STORE_ID} AND r.product_id = ${P30} AND r.status = 'published' AND k.keyword = ${kw.name}`,
+        );
         expect(counted, kw.name).toBe(kw.occurrences);
       }
     }

@@ -14,15 +14,31 @@ export type KeywordCountRow = { keyword: string; topic: string; occurrences: num
 export type MentionRow = { review_id: string; keyword: string; topic: string; polarity: Polarity };
 
 export type VersionRow = {
-  version_id: string; store_id: string; scope_type: "product" | "group"; scope_id: string; engine: string;
-  summary_body: string | null; claims_json: string; keywords_json: string | null; contributing_review_count: number;
-  generated_ms: number; published_ms: number | null;
+  version_id: string;
+  store_id: string;
+  scope_type: "product" | "group";
+  scope_id: string;
+  engine: string;
+  summary_body: string | null;
+  claims_json: string;
+  keywords_json: string | null;
+  contributing_review_count: number;
+  generated_ms: number;
+  published_ms: number | null;
 };
 
 export type JobRow = {
-  job_id: number; store_id: string; scope_type: "product" | "group"; scope_id: string; reason: string;
-  status: "queued" | "running" | "done" | "failed"; attempts: number; run_after_ms: number; created_ms: number;
-  finished_ms: number | null; error: string | null;
+  job_id: number;
+  store_id: string;
+  scope_type: "product" | "group";
+  scope_id: string;
+  reason: string;
+  status: "queued" | "running" | "done" | "failed";
+  attempts: number;
+  run_after_ms: number;
+  created_ms: number;
+  finished_ms: number | null;
+  error: string | null;
   /** While `running`: the claim holds until then (epoch ms), renewed by the loop working on it (migration 086). */
   lease_until_ms: number | null;
   /** While `running`: the worker loop holding it (worker.ts `workerId`). */
@@ -57,9 +73,8 @@ const scopeColumn = (scope: AiScope) => sql.raw(scope.type === "product" ? "r.pr
 export function aiRepo(db: Db) {
   const pg = dialect(db) === "postgres";
   /** `review_id IN (…the JSON array…)` of an ID list (one parameter, whatever its length). */
-  const idsIn = (ids: string[]): RawBuilder<unknown> => pg
-    ? sql`(SELECT jsonb_array_elements_text(CAST(${JSON.stringify(ids)} AS jsonb)))`
-    : sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+  const idsIn = (ids: string[]): RawBuilder<unknown> =>
+    pg ? sql`(SELECT jsonb_array_elements_text(CAST(${JSON.stringify(ids)} AS jsonb)))` : sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 
   /**
    * Queue `jobs` (running ones, locked by the caller's transaction) again, or mark them failed when their scope is
@@ -67,8 +82,12 @@ export function aiRepo(db: Db) {
    * unique index): the write runs in a savepoint and, on that conflict, the job is marked superseded instead.
    */
   const requeue = async (jobs: JobRow[]): Promise<number> => {
-    const superseded = (j: JobRow) => run(db, sql`UPDATE ai_jobs SET status = 'failed', error = 'superseded after restart', lease_until_ms = NULL, claimed_by = NULL
-      WHERE job_id = ${j.job_id} AND store_id = ${j.store_id}`);
+    const superseded = (j: JobRow) =>
+      run(
+        db,
+        sql`UPDATE ai_jobs SET status = 'failed', error = 'superseded after restart', lease_until_ms = NULL, claimed_by = NULL
+      WHERE job_id = ${j.job_id} AND store_id = ${j.store_id}`,
+      );
     for (const j of jobs) {
       const queued = await one(db, sql`SELECT 1 AS x FROM ai_jobs WHERE store_id = ${j.store_id} AND scope_type = ${j.scope_type} AND scope_id = ${j.scope_id} AND status = 'queued'`);
       if (queued) {
@@ -92,11 +111,14 @@ export function aiRepo(db: Db) {
   return {
     /** Published reviews of the scope not yet analysed by `engineVersion` (or edited since), up to `limit`. */
     reviewsToAnalyse(storeId: string, scope: AiScope, engineVersion: string, limit: number): Promise<ReviewText[]> {
-      return all<ReviewText>(db, sql`SELECT r.review_id, r.title, r.body, r.rating FROM reviews r
+      return all<ReviewText>(
+        db,
+        sql`SELECT r.review_id, r.title, r.body, r.rating FROM reviews r
          LEFT JOIN ai_review_analysis a ON a.review_id = r.review_id
          WHERE r.store_id = ${storeId} AND r.status = 'published' AND ${scopeColumn(scope)} = ${scope.id}
            AND (a.review_id IS NULL OR a.engine_version <> ${engineVersion} OR COALESCE(r.updated_ms, 0) > a.analysed_ms)
-         LIMIT ${limit}`);
+         LIMIT ${limit}`,
+      );
     },
 
     /** Replace the keyword identifications of reviews (call inside a transaction: the caller wraps). */
@@ -106,52 +128,76 @@ export function aiRepo(db: Db) {
         // one statement per review; a keyword named twice keeps its last mention (as one upsert per mention did)
         const mentions = [...new Map(a.mentions.map((m) => [m.keyword, m])).values()];
         if (mentions.length) {
-          await run(db, sql`INSERT INTO ai_review_keywords (store_id, keyword, review_id, topic, polarity)
+          await run(
+            db,
+            sql`INSERT INTO ai_review_keywords (store_id, keyword, review_id, topic, polarity)
             VALUES ${sql.join(mentions.map((m) => sql`(${storeId}, ${m.keyword}, ${a.reviewId}, ${m.topic}, ${m.polarity})`))}
-            ON CONFLICT (store_id, keyword, review_id) DO UPDATE SET topic = excluded.topic, polarity = excluded.polarity`);
+            ON CONFLICT (store_id, keyword, review_id) DO UPDATE SET topic = excluded.topic, polarity = excluded.polarity`,
+          );
         }
-        await run(db, sql`INSERT INTO ai_review_analysis (review_id, store_id, engine_version, analysed_ms) VALUES (${a.reviewId}, ${storeId}, ${engineVersion}, ${nowMs})
-          ON CONFLICT (review_id) DO UPDATE SET engine_version = excluded.engine_version, analysed_ms = excluded.analysed_ms`);
+        await run(
+          db,
+          sql`INSERT INTO ai_review_analysis (review_id, store_id, engine_version, analysed_ms) VALUES (${a.reviewId}, ${storeId}, ${engineVersion}, ${nowMs})
+          ON CONFLICT (review_id) DO UPDATE SET engine_version = excluded.engine_version, analysed_ms = excluded.analysed_ms`,
+        );
       }
     },
 
     /** Published-review statistics of a scope (count, rating total, recommendation counts). */
     async scopeStats(storeId: string, scope: AiScope): Promise<ScopeStats> {
-      return (await one<ScopeStats>(db, sql`SELECT count(*) AS review_count, COALESCE(sum(r.rating), 0) AS rating_total,
+      return (await one<ScopeStats>(
+        db,
+        sql`SELECT count(*) AS review_count, COALESCE(sum(r.rating), 0) AS rating_total,
                 COALESCE(sum(CASE WHEN r.is_recommended = 1 THEN 1 ELSE 0 END), 0) AS recommended, count(r.is_recommended) AS recommend_known
-         FROM reviews r WHERE r.store_id = ${storeId} AND r.status = 'published' AND ${scopeColumn(scope)} = ${scope.id}`))!;
+         FROM reviews r WHERE r.store_id = ${storeId} AND r.status = 'published' AND ${scopeColumn(scope)} = ${scope.id}`,
+      ))!;
     },
 
     /** Per keyword: number of published reviews of the scope in which it was identified, and how many as praise / complaint. */
     keywordCounts(storeId: string, scope: AiScope): Promise<KeywordCountRow[]> {
-      return all<KeywordCountRow>(db, sql`SELECT k.keyword, k.topic, count(*) AS occurrences, sum(CASE WHEN k.polarity = 1 THEN 1 ELSE 0 END) AS praise, sum(CASE WHEN k.polarity = -1 THEN 1 ELSE 0 END) AS complaints
+      return all<KeywordCountRow>(
+        db,
+        sql`SELECT k.keyword, k.topic, count(*) AS occurrences, sum(CASE WHEN k.polarity = 1 THEN 1 ELSE 0 END) AS praise, sum(CASE WHEN k.polarity = -1 THEN 1 ELSE 0 END) AS complaints
          FROM ai_review_keywords k JOIN reviews r ON r.review_id = k.review_id
          WHERE k.store_id = ${storeId} AND r.store_id = ${storeId} AND r.status = 'published' AND ${scopeColumn(scope)} = ${scope.id}
-         GROUP BY k.keyword, k.topic ORDER BY occurrences DESC, k.keyword`);
+         GROUP BY k.keyword, k.topic ORDER BY occurrences DESC, k.keyword`,
+      );
     },
 
     /** Every praise/complaint identification in published reviews of the scope (for claims' supporting IDs). */
     polarMentions(storeId: string, scope: AiScope): Promise<MentionRow[]> {
-      return all<MentionRow>(db, sql`SELECT k.review_id, k.keyword, k.topic, k.polarity FROM ai_review_keywords k JOIN reviews r ON r.review_id = k.review_id
-         WHERE k.store_id = ${storeId} AND r.store_id = ${storeId} AND r.status = 'published' AND ${scopeColumn(scope)} = ${scope.id} AND k.polarity <> 0`);
+      return all<MentionRow>(
+        db,
+        sql`SELECT k.review_id, k.keyword, k.topic, k.polarity FROM ai_review_keywords k JOIN reviews r ON r.review_id = k.review_id
+         WHERE k.store_id = ${storeId} AND r.store_id = ${storeId} AND r.status = 'published' AND ${scopeColumn(scope)} = ${scope.id} AND k.polarity <> 0`,
+      );
     },
 
     /** Up to `limit` short published review texts of the scope, most helpful first (language-model context). */
     sampleTexts(storeId: string, scope: AiScope, limit: number): Promise<ReviewText[]> {
-      return all<ReviewText>(db, sql`SELECT r.review_id, r.title, r.body, r.rating FROM reviews r
+      return all<ReviewText>(
+        db,
+        sql`SELECT r.review_id, r.title, r.body, r.rating FROM reviews r
          WHERE r.store_id = ${storeId} AND r.status = 'published' AND ${scopeColumn(scope)} = ${scope.id} AND length(r.body) > 0
-         ORDER BY r.helpful_count DESC, r.created_ms DESC, r.review_id LIMIT ${limit}`);
+         ORDER BY r.helpful_count DESC, r.created_ms DESC, r.review_id LIMIT ${limit}`,
+      );
     },
 
     /** Store a generated version and the scope's generation state (call inside a transaction). */
     async insertVersion(v: VersionRow): Promise<void> {
-      await run(db, sql`INSERT INTO ai_content_versions (version_id, store_id, scope_type, scope_id, engine, summary_body, claims_json, keywords_json,
+      await run(
+        db,
+        sql`INSERT INTO ai_content_versions (version_id, store_id, scope_type, scope_id, engine, summary_body, claims_json, keywords_json,
            contributing_review_count, generated_ms, published_ms)
          VALUES (${v.version_id}, ${v.store_id}, ${v.scope_type}, ${v.scope_id}, ${v.engine}, ${v.summary_body}, ${v.claims_json}, ${v.keywords_json},
-           ${v.contributing_review_count}, ${v.generated_ms}, ${v.published_ms})`);
-      await run(db, sql`INSERT INTO ai_scope_state (store_id, scope_type, scope_id, last_review_count, last_generated_ms)
+           ${v.contributing_review_count}, ${v.generated_ms}, ${v.published_ms})`,
+      );
+      await run(
+        db,
+        sql`INSERT INTO ai_scope_state (store_id, scope_type, scope_id, last_review_count, last_generated_ms)
          VALUES (${v.store_id}, ${v.scope_type}, ${v.scope_id}, ${v.contributing_review_count}, ${v.generated_ms})
-         ON CONFLICT (store_id, scope_type, scope_id) DO UPDATE SET last_review_count = excluded.last_review_count, last_generated_ms = excluded.last_generated_ms`);
+         ON CONFLICT (store_id, scope_type, scope_id) DO UPDATE SET last_review_count = excluded.last_review_count, last_generated_ms = excluded.last_generated_ms`,
+      );
     },
 
     /** Publish a version. @returns false when the store has no such version. */
@@ -165,16 +211,22 @@ export function aiRepo(db: Db) {
 
     /** The most recently published version with a summary. */
     latestPublished(storeId: string, scope: AiScope): Promise<VersionRow | undefined> {
-      return one<VersionRow>(db, sql`SELECT ${VERSION} FROM ai_content_versions
+      return one<VersionRow>(
+        db,
+        sql`SELECT ${VERSION} FROM ai_content_versions
          WHERE store_id = ${storeId} AND scope_type = ${scope.type} AND scope_id = ${scope.id} AND published_ms IS NOT NULL AND summary_body IS NOT NULL
-         ORDER BY published_ms DESC, generated_ms DESC LIMIT 1`);
+         ORDER BY published_ms DESC, generated_ms DESC LIMIT 1`,
+      );
     },
 
     /** The most recently published version with keywords (the same approval rule as the summary: docs/ai.md, Availability and publish flow). */
     latestKeywords(storeId: string, scope: AiScope): Promise<VersionRow | undefined> {
-      return one<VersionRow>(db, sql`SELECT ${VERSION} FROM ai_content_versions
+      return one<VersionRow>(
+        db,
+        sql`SELECT ${VERSION} FROM ai_content_versions
          WHERE store_id = ${storeId} AND scope_type = ${scope.type} AND scope_id = ${scope.id} AND keywords_json IS NOT NULL AND published_ms IS NOT NULL
-         ORDER BY published_ms DESC, generated_ms DESC LIMIT 1`);
+         ORDER BY published_ms DESC, generated_ms DESC LIMIT 1`,
+      );
     },
 
     /** Delete a version that was never published (merchant discard). @returns false when the store has no such unpublished version. */
@@ -203,11 +255,16 @@ export function aiRepo(db: Db) {
      * merchant's approval: docs/ai.md, Availability and publish flow).
      */
     async countAwaitingApproval(storeId: string): Promise<number> {
-      return Number(await value<number>(db, sql`SELECT count(*) AS n FROM (
+      return Number(
+        await value<number>(
+          db,
+          sql`SELECT count(*) AS n FROM (
            SELECT DISTINCT v.scope_type, v.scope_id FROM ai_content_versions v
             WHERE v.store_id = ${storeId} AND v.published_ms IS NULL
               AND NOT EXISTS (SELECT 1 FROM ai_content_versions w WHERE w.store_id = v.store_id AND w.scope_type = v.scope_type
-                AND w.scope_id = v.scope_id AND w.published_ms IS NOT NULL AND w.generated_ms >= v.generated_ms)) AS waiting`));
+                AND w.scope_id = v.scope_id AND w.published_ms IS NOT NULL AND w.generated_ms >= v.generated_ms)) AS waiting`,
+        ),
+      );
     },
 
     /** The most recently generated version of a scope (published or not). */
@@ -232,8 +289,10 @@ export function aiRepo(db: Db) {
      * with no job queued or running.
      */
     async dueScopes(storeId: string, minReviews: number, fraction: number): Promise<(AiScope & { reviewCount: number })[]> {
-      const rows = await all<{ scope_type: "product" | "group"; scope_id: string; review_count: number }>(db,
-        sql`SELECT a.scope_type, a.scope_id, a.review_count ${dueScopes(storeId, minReviews, fraction)} ORDER BY a.review_count DESC, a.scope_id`);
+      const rows = await all<{ scope_type: "product" | "group"; scope_id: string; review_count: number }>(
+        db,
+        sql`SELECT a.scope_type, a.scope_id, a.review_count ${dueScopes(storeId, minReviews, fraction)} ORDER BY a.review_count DESC, a.scope_id`,
+      );
       return rows.map((r) => ({ type: r.scope_type, id: r.scope_id, reviewCount: r.review_count }));
     },
 
@@ -245,18 +304,32 @@ export function aiRepo(db: Db) {
      * @returns true when a job was added.
      */
     async enqueueIfDue(storeId: string, scope: AiScope, reason: string, nowMs: number, minReviews: number, fraction: number): Promise<boolean> {
-      return (await run(db, sql`INSERT INTO ai_jobs (store_id, scope_type, scope_id, reason, run_after_ms, created_ms)
+      return (
+        (
+          await run(
+            db,
+            sql`INSERT INTO ai_jobs (store_id, scope_type, scope_id, reason, run_after_ms, created_ms)
          SELECT a.store_id, a.scope_type, a.scope_id, CAST(${reason} AS TEXT), CAST(${nowMs} AS BIGINT), CAST(${nowMs} AS BIGINT)
          ${dueScopes(storeId, minReviews, fraction)} AND a.scope_type = ${scope.type} AND a.scope_id = ${scope.id}
-         ON CONFLICT DO NOTHING`)).changes === 1;
+         ON CONFLICT DO NOTHING`,
+          )
+        ).changes === 1
+      );
     },
 
     // ---- the persisted queue ----
 
     /** Queue a job (no-op when the same scope is already queued: the one-queued unique index). @returns true when a job was added. */
     async enqueue(storeId: string, scope: AiScope, reason: string, nowMs: number): Promise<boolean> {
-      return (await run(db, sql`INSERT INTO ai_jobs (store_id, scope_type, scope_id, reason, run_after_ms, created_ms)
-        VALUES (${storeId}, ${scope.type}, ${scope.id}, ${reason}, ${nowMs}, ${nowMs}) ON CONFLICT DO NOTHING`)).changes === 1;
+      return (
+        (
+          await run(
+            db,
+            sql`INSERT INTO ai_jobs (store_id, scope_type, scope_id, reason, run_after_ms, created_ms)
+        VALUES (${storeId}, ${scope.type}, ${scope.id}, ${reason}, ${nowMs}, ${nowMs}) ON CONFLICT DO NOTHING`,
+          )
+        ).changes === 1
+      );
     },
 
     /**
@@ -273,8 +346,11 @@ export function aiRepo(db: Db) {
       return transaction(db, async () => {
         const job = await one<JobRow>(db, sql`${next}${forUpdate(db, { skipLocked: true })}`);
         if (!job) return undefined;
-        await run(db, sql`UPDATE ai_jobs SET status = 'running', attempts = attempts + 1, lease_until_ms = ${leaseUntilMs}, claimed_by = ${workerId}
-          WHERE job_id = ${job.job_id} AND store_id = ${job.store_id}`);
+        await run(
+          db,
+          sql`UPDATE ai_jobs SET status = 'running', attempts = attempts + 1, lease_until_ms = ${leaseUntilMs}, claimed_by = ${workerId}
+          WHERE job_id = ${job.job_id} AND store_id = ${job.store_id}`,
+        );
         return { ...job, status: "running" as const, attempts: job.attempts + 1, lease_until_ms: leaseUntilMs, claimed_by: workerId };
       });
     },
@@ -297,12 +373,22 @@ export function aiRepo(db: Db) {
       const failed = async () => (await run(db, sql`UPDATE ai_jobs SET status = 'failed', finished_ms = ${nowMs}, error = ${error}, lease_until_ms = NULL WHERE ${held(job)}`)).changes === 1;
       return transaction(db, async () => {
         // a newer queued job for the scope wins over this retry
-        const superseded = !final && await one(db, sql`SELECT 1 AS x FROM ai_jobs WHERE store_id = ${job.store_id} AND scope_type = ${job.scope_type} AND scope_id = ${job.scope_id} AND status = 'queued'`);
+        const superseded =
+          !final && (await one(db, sql`SELECT 1 AS x FROM ai_jobs WHERE store_id = ${job.store_id} AND scope_type = ${job.scope_type} AND scope_id = ${job.scope_id} AND status = 'queued'`));
         if (final || superseded) return failed();
         try {
           // a savepoint: a scope queued by another node between the check and this write (the one-queued unique index) wins too
-          return await transaction(db, async () => (await run(db, sql`UPDATE ai_jobs SET status = 'queued', run_after_ms = ${nowMs + retryAfterMs}, error = ${error},
-            lease_until_ms = NULL, claimed_by = NULL WHERE ${held(job)}`)).changes === 1);
+          return await transaction(
+            db,
+            async () =>
+              (
+                await run(
+                  db,
+                  sql`UPDATE ai_jobs SET status = 'queued', run_after_ms = ${nowMs + retryAfterMs}, error = ${error},
+            lease_until_ms = NULL, claimed_by = NULL WHERE ${held(job)}`,
+                )
+              ).changes === 1,
+          );
         } catch (e) {
           if (!isUniqueViolation(e)) throw e;
           return failed();
@@ -346,15 +432,21 @@ export function aiRepo(db: Db) {
     /** Cached translations of reviews into `localeKey`. */
     async translations(storeId: string, reviewIds: string[], localeKey: string): Promise<TranslationRow[]> {
       if (reviewIds.length === 0) return [];
-      return all<TranslationRow>(db, sql`SELECT review_id, title, body FROM review_translations
-        WHERE store_id = ${storeId} AND locale_key = ${localeKey} AND review_id IN ${idsIn(reviewIds)}`);
+      return all<TranslationRow>(
+        db,
+        sql`SELECT review_id, title, body FROM review_translations
+        WHERE store_id = ${storeId} AND locale_key = ${localeKey} AND review_id IN ${idsIn(reviewIds)}`,
+      );
     },
 
     async saveTranslations(storeId: string, localeKey: string, provider: string, rows: TranslationRow[], nowMs: number): Promise<void> {
       for (const r of rows) {
-        await run(db, sql`INSERT INTO review_translations (review_id, store_id, locale_key, title, body, provider, created_ms)
+        await run(
+          db,
+          sql`INSERT INTO review_translations (review_id, store_id, locale_key, title, body, provider, created_ms)
           VALUES (${r.review_id}, ${storeId}, ${localeKey}, ${r.title}, ${r.body}, ${provider}, ${nowMs})
-          ON CONFLICT (review_id, locale_key) DO UPDATE SET title = excluded.title, body = excluded.body, provider = excluded.provider, created_ms = excluded.created_ms`);
+          ON CONFLICT (review_id, locale_key) DO UPDATE SET title = excluded.title, body = excluded.body, provider = excluded.provider, created_ms = excluded.created_ms`,
+        );
       }
     },
   };

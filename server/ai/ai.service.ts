@@ -40,7 +40,9 @@ export const ANALYSIS_COMMIT = 1000;
 
 /** One product or group with its AI content, as the merchant admin lists it (issue 7 item 4). */
 export type AdminAiScope = {
-  scope: AiScope; name: string; reviewCount: number;
+  scope: AiScope;
+  name: string;
+  reviewCount: number;
   /** The most recently generated version (may be the published one). */
   latest?: VersionRow;
   /** The version the storefront serves (latest published with a summary). */
@@ -50,14 +52,10 @@ export type AdminAiScope = {
 };
 
 export type GenerationResult =
-  | { status: "skipped"; reason: string; reviewCount: number }
-  | { status: "generated"; version: VersionRow; analysed: number; reviewCount: number; fallbackReason?: string };
+  { status: "skipped"; reason: string; reviewCount: number } | { status: "generated"; version: VersionRow; analysed: number; reviewCount: number; fallbackReason?: string };
 
 /** Create the AI service. `log` receives one line per notable event (fallbacks). */
-export function aiService(deps: {
-  db: Db; repo: AiRepo; stores: StoresRepo; reviews: ReviewsService; engine: KeywordEngine; config: AiConfig; log?: (line: string) => void;
-  now?: () => number;
-}) {
+export function aiService(deps: { db: Db; repo: AiRepo; stores: StoresRepo; reviews: ReviewsService; engine: KeywordEngine; config: AiConfig; log?: (line: string) => void; now?: () => number }) {
   const { db, repo, stores, engine, config } = deps;
   const now = deps.now ?? Date.now;
   const log = deps.log ?? (() => {});
@@ -125,7 +123,9 @@ export function aiService(deps: {
       const analysed = await analyseScope(storeId, scope, options.onProgress);
       // one consistent snapshot of counts for the version (a read transaction: no write lock, on either engine)
       const { stats, counts, mentions } = await readSnapshot(db, async () => ({
-        stats: await repo.scopeStats(storeId, scope), counts: await repo.keywordCounts(storeId, scope), mentions: await repo.polarMentions(storeId, scope),
+        stats: await repo.scopeStats(storeId, scope),
+        counts: await repo.keywordCounts(storeId, scope),
+        mentions: await repo.polarMentions(storeId, scope),
       }));
       const n = stats.review_count;
       if (n < floor) return { status: "skipped", reason: `${n} published reviews, ${floor} needed`, reviewCount: n };
@@ -148,8 +148,12 @@ export function aiService(deps: {
             const samples = await repo.sampleTexts(storeId, scope, 12);
             excerptIds = samples.map((r) => r.review_id);
             const text = await llmSummary(config.llm, {
-              subject, reviewCount: n, averageRating: Math.round((stats.rating_total / n) * 10) / 10, claims,
-              keywordTopics: keywordTopics ?? [], excerpts: samples.map((r) => `${r.rating}/5: ${r.title ? `${r.title}. ` : ""}${r.body}`.slice(0, 300)),
+              subject,
+              reviewCount: n,
+              averageRating: Math.round((stats.rating_total / n) * 10) / 10,
+              claims,
+              keywordTopics: keywordTopics ?? [],
+              excerpts: samples.map((r) => `${r.rating}/5: ${r.title ? `${r.title}. ` : ""}${r.body}`.slice(0, 300)),
             });
             const problem = checkSummary(text, supported);
             if (problem) throw new Error(`rejected: ${problem}`);
@@ -163,9 +167,17 @@ export function aiService(deps: {
       }
       const t = now();
       const version: VersionRow = {
-        version_id: randomUUID(), store_id: storeId, scope_type: scope.type, scope_id: scope.id, engine: engineName,
-        summary_body: body, claims_json: JSON.stringify(claims), keywords_json: keywordTopics ? JSON.stringify(keywordTopics) : null,
-        contributing_review_count: n, generated_ms: t, published_ms: (body !== null || keywordTopics !== null) && (store.aiAutoPublish || options.publish) ? t : null,
+        version_id: randomUUID(),
+        store_id: storeId,
+        scope_type: scope.type,
+        scope_id: scope.id,
+        engine: engineName,
+        summary_body: body,
+        claims_json: JSON.stringify(claims),
+        keywords_json: keywordTopics ? JSON.stringify(keywordTopics) : null,
+        contributing_review_count: n,
+        generated_ms: t,
+        published_ms: (body !== null || keywordTopics !== null) && (store.aiAutoPublish || options.publish) ? t : null,
       };
       // A review the model was given may have been erased (or unpublished) while it wrote: its words must not be
       // stored. The erasure queued a new generation (`withdraw`), which runs without it.
@@ -216,7 +228,12 @@ export function aiService(deps: {
       const groupContent = new Set(groups.map((g) => g.groupId));
       const queued = await repo.pendingJobScopes(storeId);
       const withContent = async (scope: AiScope, name: string, reviewCount: number): Promise<AdminAiScope> => ({
-        scope, name, reviewCount, latest: await repo.latestVersion(storeId, scope), published: await repo.latestPublished(storeId, scope), queued: queued.has(`${scope.type}:${scope.id}`),
+        scope,
+        name,
+        reviewCount,
+        latest: await repo.latestVersion(storeId, scope),
+        published: await repo.latestPublished(storeId, scope),
+        queued: queued.has(`${scope.type}:${scope.id}`),
       });
       const out: AdminAiScope[] = [];
       if (!options.product) {
@@ -225,9 +242,7 @@ export function aiService(deps: {
           if (n >= min) out.push(await withContent({ type: "group", id: g.groupId }, g.name, n));
         }
       }
-      const products = options.product
-        ? (await stores.topProducts(storeId, 1_000_000)).filter((p) => p.productId === options.product)
-        : await stores.topProducts(storeId, options.limit * 2);
+      const products = options.product ? (await stores.topProducts(storeId, 1_000_000)).filter((p) => p.productId === options.product) : await stores.topProducts(storeId, options.limit * 2);
       for (const p of products) {
         if (p.reviewCount < min || (p.groupId && groupContent.has(p.groupId))) continue;
         out.push(await withContent({ type: "product", id: p.productId }, p.name, p.reviewCount));

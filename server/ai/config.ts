@@ -65,10 +65,23 @@ export function loadAiConfig(env: NodeJS.ProcessEnv = process.env): AiConfig {
     worker: c.CHORUS_AI_WORKER !== "0",
     workerInline: c.CHORUS_AI_WORKER === "inline",
     llm: c.CHORUS_LLM_BASE_URL
-      ? { baseUrl: c.CHORUS_LLM_BASE_URL, model: c.CHORUS_LLM_MODEL, apiKey: c.CHORUS_LLM_API_KEY, timeoutMs: c.CHORUS_LLM_TIMEOUT_MS, retries: c.CHORUS_LLM_RETRIES, backoffMs: c.CHORUS_LLM_BACKOFF_MS }
+      ? {
+          baseUrl: c.CHORUS_LLM_BASE_URL,
+          model: c.CHORUS_LLM_MODEL,
+          apiKey: c.CHORUS_LLM_API_KEY,
+          timeoutMs: c.CHORUS_LLM_TIMEOUT_MS,
+          retries: c.CHORUS_LLM_RETRIES,
+          backoffMs: c.CHORUS_LLM_BACKOFF_MS,
+        }
       : null,
     translation: c.CHORUS_TRANSLATE_URL
-      ? { provider: c.CHORUS_TRANSLATE_PROVIDER ?? "libretranslate", url: c.CHORUS_TRANSLATE_URL, apiKey: c.CHORUS_TRANSLATE_API_KEY, model: c.CHORUS_TRANSLATE_MODEL, timeoutMs: c.CHORUS_TRANSLATE_TIMEOUT_MS }
+      ? {
+          provider: c.CHORUS_TRANSLATE_PROVIDER ?? "libretranslate",
+          url: c.CHORUS_TRANSLATE_URL,
+          apiKey: c.CHORUS_TRANSLATE_API_KEY,
+          model: c.CHORUS_TRANSLATE_MODEL,
+          timeoutMs: c.CHORUS_TRANSLATE_TIMEOUT_MS,
+        }
       : null,
   };
 }

@@ -34,7 +34,9 @@ export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
 
 /** Theme nouns (lemmas) → topic. */
 const NOUNS: Record<string, TopicName> = {};
-const addNouns = (topic: TopicName, words: string) => { for (const w of words.split(/\s+/)) if (w) NOUNS[w] = topic; };
+const addNouns = (topic: TopicName, words: string) => {
+  for (const w of words.split(/\s+/)) if (w) NOUNS[w] = topic;
+};
 addNouns(TOPICS.fit, "fit size sizing length waist waistband bust chest hip hips shoulder sleeve arm torso inseam petite measurement rise hem");
 addNouns(TOPICS.fabric, "fabric material quality cotton linen silk wool knit stitching seam thread lining zipper button texture polyester rayon denim lace construction");
 addNouns(TOPICS.comfort, "comfort stretch softness warmth");
@@ -46,8 +48,15 @@ addNouns(TOPICS.occasion, "work office wedding party vacation beach holiday summ
 
 /** Theme adjectives that are keywords on their own. */
 const ADJECTIVES: Record<string, TopicName> = {
-  comfortable: TOPICS.comfort, cozy: TOPICS.comfort, itchy: TOPICS.comfort, scratchy: TOPICS.comfort, breathable: TOPICS.comfort,
-  flattering: TOPICS.look, sheer: TOPICS.fabric, "see-through": TOPICS.fabric, wrinkled: TOPICS.care,
+  comfortable: TOPICS.comfort,
+  cozy: TOPICS.comfort,
+  itchy: TOPICS.comfort,
+  scratchy: TOPICS.comfort,
+  breathable: TOPICS.comfort,
+  flattering: TOPICS.look,
+  sheer: TOPICS.fabric,
+  "see-through": TOPICS.fabric,
+  wrinkled: TOPICS.care,
 };
 
 /** Adjectives that describe nothing about the product ("other fabric", "first wash"). */
@@ -62,7 +71,12 @@ const NON_DESCRIPTIVE = new Set(
 const PHRASES: { re: RegExp; keyword: SizingKeyword; topic: TopicName; polarity: Polarity }[] = [
   { re: /\btrue to size\b|\btts\b/, keyword: "true to size", topic: TOPICS.fit, polarity: 1 },
   { re: /\b(?:runs?|running|ran|fits?|fitting|is|was|are|were)\s+(?:a\s+(?:bit|little|tad)\s+|very\s+|really\s+|slightly\s+|too\s+)?small\b/, keyword: "runs small", topic: TOPICS.fit, polarity: -1 },
-  { re: /\b(?:runs?|running|ran|fits?|fitting|is|was|are|were)\s+(?:a\s+(?:bit|little|tad)\s+|very\s+|really\s+|slightly\s+|too\s+)?(?:large|big)\b/, keyword: "runs large", topic: TOPICS.fit, polarity: -1 },
+  {
+    re: /\b(?:runs?|running|ran|fits?|fitting|is|was|are|were)\s+(?:a\s+(?:bit|little|tad)\s+|very\s+|really\s+|slightly\s+|too\s+)?(?:large|big)\b/,
+    keyword: "runs large",
+    topic: TOPICS.fit,
+    polarity: -1,
+  },
   { re: /\bsized? up\b/, keyword: "size up", topic: TOPICS.fit, polarity: 0 },
   { re: /\bsized? down\b/, keyword: "size down", topic: TOPICS.fit, polarity: 0 },
 ];
@@ -96,7 +110,10 @@ export function createKeywordEngine(): KeywordEngine {
   return {
     version: KEYWORD_ENGINE_VERSION,
     analyse(title, body, rating) {
-      const text = [title, body].filter((s) => s && s.trim()).map((s) => s.trim().replace(/[.!?]*$/, (m) => m || ".")).join(" ");
+      const text = [title, body]
+        .filter((s) => s && s.trim())
+        .map((s) => s.trim().replace(/[.!?]*$/, (m) => m || "."))
+        .join(" ");
       if (!text) return [];
       const n = load();
       const its = n.its;

@@ -45,7 +45,12 @@ export async function chatCompletion(config: LlmConfig, messages: ChatMessage[],
       if (typeof content !== "string" || !content.trim()) throw new LlmError("answer has no choices[0].message.content");
       return content.trim();
     } catch (error) {
-      last = error instanceof LlmError ? error.message : error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError") ? `timeout after ${config.timeoutMs} ms` : `network error: ${(error as Error).message}`;
+      last =
+        error instanceof LlmError
+          ? error.message
+          : error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
+            ? `timeout after ${config.timeoutMs} ms`
+            : `network error: ${(error as Error).message}`;
     }
   }
   throw new LlmError(`language model failed after ${config.retries + 1} attempts (${last})`);
@@ -90,6 +95,9 @@ export async function llmSummary(config: LlmConfig, facts: SummaryFacts): Promis
     keywordTopics: facts.keywordTopics,
     reviewExcerpts: facts.excerpts,
   });
-  const out = await chatCompletion(config, [{ role: "system", content: system }, { role: "user", content: user }]);
+  const out = await chatCompletion(config, [
+    { role: "system", content: system },
+    { role: "user", content: user },
+  ]);
   return out.replace(/^["'\s]+|["'\s]+$/g, "");
 }

@@ -32,14 +32,21 @@ async function stubServer(): Promise<{ url: string; calls: { body: string }[]; h
   const server: Server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
-    req.on("end", () => { calls.push({ body }); handler(req, body, res); });
+    req.on("end", () => {
+      calls.push({ body });
+      handler(req, body, res);
+    });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls,
     handle: (h) => (handler = h),
-    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 const chatAnswer = (content: string) => JSON.stringify({ choices: [{ message: { role: "assistant", content } }] });
@@ -131,7 +138,10 @@ describe("language-model provider (OpenAI-compatible) against a local stub", () 
     await seedRealReviews(s, { productIds: [P30] });
     await s.stores.updateSettings(TEST_STORE_ID, { aiAutoPublish: true });
   });
-  afterAll(async () => { await s.close(); await stub.close(); });
+  afterAll(async () => {
+    await s.close();
+    await stub.close();
+  });
   const generate = async () => {
     s.aiConfig.llm = llm();
     const r = await s.ai.generate(TEST_STORE_ID, { type: "product", id: P30 });
@@ -156,7 +166,9 @@ describe("language-model provider (OpenAI-compatible) against a local stub", () 
 
   it("timeout: every attempt times out, retried, then the embedded engine's summary is used", async () => {
     stub.calls.length = 0;
-    stub.handle((_req, _body, res) => { setTimeout(() => res.end(chatAnswer("late")), 1000).unref(); });
+    stub.handle((_req, _body, res) => {
+      setTimeout(() => res.end(chatAnswer("late")), 1000).unref();
+    });
     const r = await generate();
     expect(r.fallbackReason).toMatch(/timeout/);
     expect(stub.calls).toHaveLength(2); // 1 + 1 retry
@@ -198,7 +210,10 @@ describe("translation (docs/ai.md, Translation) against a local LibreTranslate s
     ids = await values<string>(s.db, sql`SELECT review_id FROM reviews WHERE product_id = ${P30} ORDER BY created_ms DESC`);
     await run(s.db, sql`UPDATE reviews SET language_code = NULL WHERE review_id = ${ids[0]}`); // detection failed for this one
   });
-  afterAll(async () => { await s.close(); await stub.close(); });
+  afterAll(async () => {
+    await s.close();
+    await stub.close();
+  });
   const list = (locale: string) => s.reviews.listReviews({ storeId: TEST_STORE_ID, productKey: `shopify-${P30}` }, { limit: 5, orderBy: "date desc", locale }, "http://x");
 
   it("translates only auto-detected reviews in another language, adds translatedLocale, and caches per review and locale", async () => {
@@ -245,7 +260,10 @@ describe("translation (docs/ai.md, Translation) against a local LibreTranslate s
     } finally {
       await bare.close();
     }
-    stub.handle((_req, _body, res) => { res.statusCode = 500; res.end("{}"); });
+    stub.handle((_req, _body, res) => {
+      res.statusCode = 500;
+      res.end("{}");
+    });
     expect((await list("it")).reviews.every((r) => r.translatedLocale === undefined && !r.body.startsWith("["))).toBe(true);
   });
 

@@ -138,14 +138,26 @@ export function buildSummary(stats: ScopeStats, counts: KeywordCountRow[], menti
     return m;
   };
   const keywordsOf = (topic: string, key: "praise" | "complaints", max: number) =>
-    counts.filter((c) => c.topic === topic && c[key] >= MIN_KEYWORD_OCCURRENCES).sort((a, b) => b[key] - a[key] || a.keyword.localeCompare(b.keyword)).slice(0, max).map((c) => c.keyword);
+    counts
+      .filter((c) => c.topic === topic && c[key] >= MIN_KEYWORD_OCCURRENCES)
+      .sort((a, b) => b[key] - a[key] || a.keyword.localeCompare(b.keyword))
+      .slice(0, max)
+      .map((c) => c.keyword);
 
   const ranked = (m: Map<string, Set<string>>, minShare: number, max: number) =>
-    [...m.entries()].filter(([, ids]) => ids.size / n >= minShare).sort((a, b) => b[1].size - a[1].size || a[0].localeCompare(b[0])).slice(0, max);
+    [...m.entries()]
+      .filter(([, ids]) => ids.size / n >= minShare)
+      .sort((a, b) => b[1].size - a[1].size || a[0].localeCompare(b[0]))
+      .slice(0, max);
 
   const topical = (kind: "praise" | "complaint", [topic, ids]: [string, Set<string>]): SummaryClaim => ({
-    kind, topic, topicKey: topicKeyOf(topic), keywords: keywordsOf(topic, kind === "praise" ? "praise" : "complaints", 2), sharePercent: pct(ids.size, n),
-    reviewIds: [...ids].sort(), text: "",
+    kind,
+    topic,
+    topicKey: topicKeyOf(topic),
+    keywords: keywordsOf(topic, kind === "praise" ? "praise" : "complaints", 2),
+    sharePercent: pct(ids.size, n),
+    reviewIds: [...ids].sort(),
+    text: "",
   });
   claims.push(...ranked(topicIds(1), PRAISE_MIN_SHARE, 3).map((e) => topical("praise", e)));
   claims.push(...ranked(topicIds(-1), COMPLAINT_MIN_SHARE, 2).map((e) => topical("complaint", e)));

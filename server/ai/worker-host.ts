@@ -16,7 +16,9 @@ import type { AiConfig } from "./config.ts";
 
 /** What the loop needs: the database, and overrides over the environment's AI settings (plain data only). */
 export type AiThreadData = {
-  databasePath: string; mediaPath?: string; ai?: Partial<AiConfig>;
+  databasePath: string;
+  mediaPath?: string;
+  ai?: Partial<AiConfig>;
   /** The loop's identity in job claims, the same for each restart of it (worker.ts `start`). */
   workerId?: string;
 };
@@ -87,33 +89,37 @@ export function startAiWorkerThread(options: AiWorkerThreadOptions): AiWorkerThr
       else if (message.type === "ready") loop.threadId = message.threadId;
     });
     const task = pool.run({ data, port: port2 } satisfies AiLoopTask, { filename: entry, transferList: [port2], signal: abort.signal }) as Promise<void>;
-    loop.ended = task.then(
-      () => {},
-      (error: unknown) => {
-        if (stopping) return;
-        // Any end we did not ask for is a failure: start again after a backoff.
-        if (Date.now() - startedAt >= healthyAfter) backoff = firstBackoff;
-        log(`AI worker loop failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-        log(`AI worker loop restarting in ${backoff} ms`);
-        restartTimer = setTimeout(() => {
-          restartTimer = null;
+    loop.ended = task
+      .then(
+        () => {},
+        (error: unknown) => {
           if (stopping) return;
-          restarts++;
-          spawn();
-        }, backoff);
-        restartTimer.unref();
-        backoff = Math.min(backoff * 2, maxBackoff);
-      },
-    ).finally(() => {
-      port1.close();
-      if (current === loop) current = null;
-    });
+          // Any end we did not ask for is a failure: start again after a backoff.
+          if (Date.now() - startedAt >= healthyAfter) backoff = firstBackoff;
+          log(`AI worker loop failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          log(`AI worker loop restarting in ${backoff} ms`);
+          restartTimer = setTimeout(() => {
+            restartTimer = null;
+            if (stopping) return;
+            restarts++;
+            spawn();
+          }, backoff);
+          restartTimer.unref();
+          backoff = Math.min(backoff * 2, maxBackoff);
+        },
+      )
+      .finally(() => {
+        port1.close();
+        if (current === loop) current = null;
+      });
     current = loop;
   }
 
   spawn();
   return {
-    get restarts() { return restarts; },
+    get restarts() {
+      return restarts;
+    },
     async stop(timeoutMs = STOP_TIMEOUT_MS) {
       stopping = true;
       if (restartTimer) clearTimeout(restartTimer);
@@ -123,7 +129,9 @@ export function startAiWorkerThread(options: AiWorkerThreadOptions): AiWorkerThr
         let timer: NodeJS.Timeout | undefined;
         const timedOut = await Promise.race([
           loop.ended.then(() => false),
-          new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(true), timeoutMs); }),
+          new Promise<boolean>((resolve) => {
+            timer = setTimeout(() => resolve(true), timeoutMs);
+          }),
         ]);
         clearTimeout(timer);
         if (timedOut) {

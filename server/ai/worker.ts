@@ -67,7 +67,9 @@ export function aiWorker(deps: { repo: AiRepo; ai: AiService; log?: (line: strin
     // Keep the claim while the job runs (the loop's own thread: renewals wait for the NLP batches' yields).
     const renew = setInterval(() => {
       repo.renewJob(job, Date.now() + AI_JOB_LEASE_MS).then(
-        (renewed) => { if (!renewed) log(`AI job ${job.job_id}: its claim was lost (lease ran out)`); },
+        (renewed) => {
+          if (!renewed) log(`AI job ${job.job_id}: its claim was lost (lease ran out)`);
+        },
         (error: unknown) => log(`AI job ${job.job_id}: lease not renewed: ${(error as Error).message}`),
       );
     }, AI_JOB_LEASE_MS / 4);
@@ -115,14 +117,19 @@ export function aiWorker(deps: { repo: AiRepo; ai: AiService; log?: (line: strin
       if (!running) break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, ran ? 0 : idleMs);
-        wake = () => { clearTimeout(timer); resolve(); };
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
       });
       wake = null;
     }
   }
 
   return {
-    get running() { return running; },
+    get running() {
+      return running;
+    },
     async start(options = {}) {
       if (running) return;
       if (options.workerId) workerId = options.workerId;

@@ -15,7 +15,9 @@ export const OKENDO_API_VERSIONS = ["2025-02-01"] as const;
 
 /** The header as an OpenAPI parameter of every storefront operation. */
 export const okendoVersionHeaders = z.object({
-  [OKENDO_API_VERSION_HEADER]: z.enum(OKENDO_API_VERSIONS).optional()
+  [OKENDO_API_VERSION_HEADER]: z
+    .enum(OKENDO_API_VERSIONS)
+    .optional()
     .meta({ description: "Okendo's API version, sent by Okendo's storefront clients: `2025-02-01` (or leave it out). Any other value: 400 `invalid_header`." }),
 });
 

@@ -16,10 +16,13 @@ import { signPlatformToken } from "../loyalty/tokens.ts";
 import { ATTRIBUTION_SURVEY, DEMO_CHANNEL_IDS, DEMO_QUESTION_IDS, NPS_SURVEY } from "../surveys/surveys.demo.ts";
 import { operationTable } from "./route-table.ts";
 
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule);
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
 type Doc = {
-  openapi: string; info: { version: string }; servers: { url: string }[]; components: { schemas: Record<string, object> };
+  openapi: string;
+  info: { version: string };
+  servers: { url: string }[];
+  components: { schemas: Record<string, object> };
   paths: Record<string, Record<string, { operationId: string; security?: Record<string, string[]>[]; responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
 };
 
@@ -32,7 +35,9 @@ const SHOP = "openapi-test.myshopify.com";
 const APP_SECRET = "openapi-test-app-secret-0123456789";
 /** Headers of a Shopify webhook delivery of `body`, signed with `secret`. */
 const shopifyHeaders = (topic: string, body: unknown, secret = APP_SECRET, shop = SHOP) => ({
-  "x-shopify-topic": topic, "x-shopify-shop-domain": shop, "x-shopify-webhook-id": crypto.randomUUID(),
+  "x-shopify-topic": topic,
+  "x-shopify-shop-domain": shop,
+  "x-shopify-webhook-id": crypto.randomUUID(),
   "x-shopify-hmac-sha256": createHmac("sha256", secret).update(JSON.stringify(body)).digest("base64"),
 });
 const WOO_STORE = "7a0c3e52-9d4b-4f6e-8a21-5c3d2b1e0f99";
@@ -40,13 +45,21 @@ const WOO_SITE = "https://woo-openapi.example";
 const WOO_SECRET = "openapi-test-woo-secret-0123456789";
 /** Headers of a WooCommerce webhook delivery of `body`, signed with `secret`. */
 const wooHeaders = (topic: string, body: unknown, secret = WOO_SECRET, source = `${WOO_SITE}/`) => ({
-  "x-wc-webhook-topic": topic, "x-wc-webhook-source": source, "x-wc-webhook-delivery-id": crypto.randomUUID(),
+  "x-wc-webhook-topic": topic,
+  "x-wc-webhook-source": source,
+  "x-wc-webhook-delivery-id": crypto.randomUUID(),
   "x-wc-webhook-signature": createHmac("sha256", secret).update(JSON.stringify(body)).digest("base64"),
 });
 /** Headers of a signed webhook delivery of `body`. */
 const signedHeaders = (body: unknown, secret = APP_SECRET) => {
   const ts = String(Math.floor(Date.now() / 1000));
-  return { "x-chorus-timestamp": ts, "x-chorus-webhook-id": crypto.randomUUID(), "x-chorus-signature": `sha256=${createHmac("sha256", secret).update(`${ts}.${JSON.stringify(body)}`).digest("hex")}` };
+  return {
+    "x-chorus-timestamp": ts,
+    "x-chorus-webhook-id": crypto.randomUUID(),
+    "x-chorus-signature": `sha256=${createHmac("sha256", secret)
+      .update(`${ts}.${JSON.stringify(body)}`)
+      .digest("hex")}`,
+  };
 };
 
 let t: TestServer;
@@ -82,9 +95,9 @@ describe("OpenAPI documents", () => {
   it("cover every operation the server answers, and nothing else", async () => {
     const table = operationTable(await loadBuild());
     const served = table.operations.map((op) => `${op.api} ${op.method} ${op.path}`).sort();
-    const documented = (["storefront", "enterprise", "platform"] as const).flatMap((api) =>
-      Object.entries(docs[api].paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${api} ${m.toUpperCase()} ${docs[api].servers[0].url}${path}`)),
-    ).sort();
+    const documented = (["storefront", "enterprise", "platform"] as const)
+      .flatMap((api) => Object.entries(docs[api].paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${api} ${m.toUpperCase()} ${docs[api].servers[0].url}${path}`)))
+      .sort();
     expect(documented).toEqual(served);
     expect(served.length).toBeGreaterThanOrEqual(30);
   });
@@ -149,7 +162,7 @@ async function check(call: Call): Promise<unknown> {
 
 describe("live answers validate against the documents", () => {
   it("every storefront and enterprise operation, success and error statuses", async () => {
-    const group = ((await t.services.stores.getProduct(TEST_STORE_ID, PRODUCT)) as { groupId?: string; group_id?: string });
+    const group = (await t.services.stores.getProduct(TEST_STORE_ID, PRODUCT)) as { groupId?: string; group_id?: string };
     const groupId = group.groupId ?? group.group_id;
     const nowhere = "/v1/stores/00000000-0000-4000-8000-000000000000";
     // Reads in three scopes.
@@ -185,7 +198,11 @@ describe("live answers validate against the documents", () => {
     await check({ url: `${nowhere}/widget_plus_settings`, status: 404 });
     await check({ url: `${nowhere}/products/shopify-1/reviews_summary`, status: 404 });
     // Writes.
-    await check({ url: `${S}/products/shopify-${PRODUCT}/reviews`, status: 201, body: { rating: 5, title: "Lovely", body: "Fits well and the colour is as shown.", displayName: "Ann", email: "ann@example.com" } });
+    await check({
+      url: `${S}/products/shopify-${PRODUCT}/reviews`,
+      status: 201,
+      body: { rating: 5, title: "Lovely", body: "Fits well and the colour is as shown.", displayName: "Ann", email: "ann@example.com" },
+    });
     await check({ url: `${S}/products/shopify-${PRODUCT}/reviews`, status: 400, body: { rating: 9 } });
     await check({ url: `${S}/products/shopify-${PRODUCT}/questions`, status: 201, body: { body: "Does it run small?", displayName: "Bea", email: "bea@example.com" } });
     await check({ url: `${S}/products/shopify-${PRODUCT}/questions`, status: 415, body: "x", headers: { "content-type": "text/plain" } });
@@ -205,7 +222,9 @@ describe("live answers validate against the documents", () => {
     await check({ url: `${S}/products/shopify-${PRODUCT}/reviews?generalAttributes=Size`, status: 400 });
     await check({ url: `${S}/products/shopify-${PRODUCT}/reviews?orderBy=unhelpful%20desc&generalAttributes=Size,M`, status: 200 });
     await check({ url: `${S}/products/shopify-${PRODUCT}/questions?orderBy=helpful%20desc`, status: 200 });
-    const okendoQuestion = (await check({ url: `${S}/products/shopify-${PRODUCT}/questions`, status: 201, body: { body: "Is it lined?", displayName: "Cleo", email: "cleo@example.com" } })) as { question: { questionId: string } };
+    const okendoQuestion = (await check({ url: `${S}/products/shopify-${PRODUCT}/questions`, status: 201, body: { body: "Is it lined?", displayName: "Cleo", email: "cleo@example.com" } })) as {
+      question: { questionId: string };
+    };
     const questionId = okendoQuestion.question.questionId;
     await t.services.questions.setQuestionStatus(TEST_STORE_ID, questionId, "published");
     const { answerId } = await t.services.questions.answerAsStore({ storeId: TEST_STORE_ID, questionId, body: "Yes, fully lined.", authorName: "The shop" });
@@ -226,7 +245,14 @@ describe("live answers validate against the documents", () => {
     await check({ url: `${S}/referral_program`, status: 200 });
     await check({ url: `${nowhere}/referral_program`, status: 404 });
     await check({ url: `${S}/referral_senders`, status: 404, body: { email: "sender@example.test" } });
-    await t.services.referrals.updateSettings(TEST_STORE_ID, { enabled: true, friendDiscountType: "percentage-coupon", friendDiscountValue: 10, friendMinimumOrder: null, senderRewardType: "points", senderRewardValue: 100 });
+    await t.services.referrals.updateSettings(TEST_STORE_ID, {
+      enabled: true,
+      friendDiscountType: "percentage-coupon",
+      friendDiscountValue: 10,
+      friendMinimumOrder: null,
+      senderRewardType: "points",
+      senderRewardValue: 100,
+    });
     await check({ url: `${S}/referral_senders`, status: 200, body: { email: "sender@example.test" } });
     await check({ url: `${S}/referral_senders`, status: 400, body: { email: "nope" } });
     // Loyalty.
@@ -268,7 +294,13 @@ describe("live answers validate against the documents", () => {
     await check({ url: "/enterprise/loyalty/earning_transactions", status: 400, headers: auth, body: { orderId: "x" } });
     await check({ url: "/enterprise/settings", status: 200, headers: auth });
     await check({ url: "/enterprise/settings", status: 401 });
-    await check({ method: "PATCH", url: "/enterprise/settings", status: 200, headers: auth, body: { platform: { shopDomain: SHOP }, reviewRequests: { delayDays: 2 }, widgets: { colors: { star: "#ffaa00" } } } });
+    await check({
+      method: "PATCH",
+      url: "/enterprise/settings",
+      status: 200,
+      headers: auth,
+      body: { platform: { shopDomain: SHOP }, reviewRequests: { delayDays: 2 }, widgets: { colors: { star: "#ffaa00" } } },
+    });
     await check({ method: "PATCH", url: "/enterprise/settings", status: 400, headers: auth, body: { platform: { appSecret: "short" } } });
     await check({ url: "/enterprise/customers/erasure", status: 200, headers: auth, body: { email: "nobody@example.com" } });
     await check({ url: "/enterprise/customers/erasure", status: 400, headers: auth, body: { email: "not-an-address" } });
@@ -277,7 +309,12 @@ describe("live answers validate against the documents", () => {
     const hooks = "/enterprise/webhook_subscriptions";
     await check({ url: hooks, status: 200, headers: auth });
     await check({ url: hooks, status: 401 });
-    const created = (await check({ url: hooks, status: 201, headers: auth, body: { url: "https://93.184.215.14/hooks", eventTypes: ["review.created", "loyalty_customer.updated"], description: "CRM" } })) as { subscription: { subscriptionId: string } };
+    const created = (await check({
+      url: hooks,
+      status: 201,
+      headers: auth,
+      body: { url: "https://93.184.215.14/hooks", eventTypes: ["review.created", "loyalty_customer.updated"], description: "CRM" },
+    })) as { subscription: { subscriptionId: string } };
     await check({ url: hooks, status: 400, headers: auth, body: { url: "https://10.0.0.1/hooks", eventTypes: ["review.created"] } });
     const hook = `${hooks}/${created.subscription.subscriptionId}`;
     await check({ method: "PUT", url: hook, status: 200, headers: auth, body: { eventTypes: ["review.updated"], status: "disabled" } });
@@ -314,7 +351,6 @@ describe("live answers validate against the documents", () => {
     await check({ url: "/platforms/openapi.json", status: 200 });
     await check({ url: "/v1/openapi.json", status: 200 });
 
-
     // Loyalty: bad credentials and forbidden states (401 and 403 carry the JSON error body).
     await check({ url: `${L}/login`, status: 401, body: { customerAccessToken: "not-a-platform-token" } });
     await check({ url: `${L}/login`, status: 401, body: { customerAccessToken: await signPlatformToken("another-secret-0123456789abcdef", { platformCustomerId: "openapi-x" }) } });
@@ -329,7 +365,11 @@ describe("live answers validate against the documents", () => {
     await check({ url: `${L}/customer/redemptions`, status: 409, headers: bearer, body: { redemptionRuleId: ruleId } });
     await check({ url: `${L}/customer/redemptions`, status: 404, headers: bearer, body: { redemptionRuleId: crypto.randomUUID() } });
     // Not enrolled yet: 403.
-    const pending = (await check({ url: `${L}/login`, status: 200, body: { customerAccessToken: await signPlatformToken(SECRET, { platformCustomerId: "openapi-2", email: "openapi-2@example.test" }) } })) as { customerToken: string; loyaltyCustomer: { loyaltyCustomerId: string } };
+    const pending = (await check({
+      url: `${L}/login`,
+      status: 200,
+      body: { customerAccessToken: await signPlatformToken(SECRET, { platformCustomerId: "openapi-2", email: "openapi-2@example.test" }) },
+    })) as { customerToken: string; loyaltyCustomer: { loyaltyCustomerId: string } };
     const pendingBearer = { authorization: `Bearer ${pending.customerToken}` };
     await check({ url: `${L}/customer/redemptions`, status: 403, headers: pendingBearer, body: { redemptionRuleId: ruleId } });
     await check({ url: `${L}/customer_activation`, status: 409, headers: pendingBearer, body: { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: "0.0.0-stale" } });
@@ -355,8 +395,7 @@ describe("live answers validate against the documents", () => {
     await check({ method: "DELETE", url: `${hooks}/not-a-uuid`, status: 400, headers: auth });
 
     // No or bad credentials, for every operation that has them: Basic (401, no body), customer tokens and webhook signatures (401 JSON).
-    const pathOf = (api: keyof typeof docs, template: string) =>
-      docs[api].servers[0].url + template.replace("{storeId}", TEST_STORE_ID).replace(/\{[^}]+\}/g, "6f1c2b7e-0d55-4c1e-9a35-3b1f0f6e2a11");
+    const pathOf = (api: keyof typeof docs, template: string) => docs[api].servers[0].url + template.replace("{storeId}", TEST_STORE_ID).replace(/\{[^}]+\}/g, "6f1c2b7e-0d55-4c1e-9a35-3b1f0f6e2a11");
     for (const api of ["storefront", "enterprise", "platform"] as const) {
       for (const [template, methods] of Object.entries(docs[api].paths)) {
         for (const [method, op] of Object.entries(methods)) {
@@ -369,11 +408,12 @@ describe("live answers validate against the documents", () => {
           }
           if (schemes.includes("customerToken")) await check({ method: method.toUpperCase(), url, status: 401, body, headers: { authorization: "Bearer not-a-token" } });
           if (schemes.some((name) => name !== "basicAuth" && name !== "customerToken")) {
-            const unsigned: Record<string, string> = api === "platform" && template.includes("shopify")
-              ? { "x-shopify-topic": "orders/create", "x-shopify-shop-domain": SHOP, "x-shopify-webhook-id": crypto.randomUUID() }
-              : api === "platform" && template.includes("woocommerce")
-                ? { "x-wc-webhook-topic": "order.created", "x-wc-webhook-source": WOO_SITE, "x-wc-webhook-delivery-id": crypto.randomUUID() }
-                : { "x-chorus-webhook-id": crypto.randomUUID() };
+            const unsigned: Record<string, string> =
+              api === "platform" && template.includes("shopify")
+                ? { "x-shopify-topic": "orders/create", "x-shopify-shop-domain": SHOP, "x-shopify-webhook-id": crypto.randomUUID() }
+                : api === "platform" && template.includes("woocommerce")
+                  ? { "x-wc-webhook-topic": "order.created", "x-wc-webhook-source": WOO_SITE, "x-wc-webhook-delivery-id": crypto.randomUUID() }
+                  : { "x-chorus-webhook-id": crypto.randomUUID() };
             await check({ method: method.toUpperCase(), url, status: 401, body, headers: unsigned });
           }
         }
@@ -396,7 +436,11 @@ describe("live answers validate against the documents", () => {
         const documented = Object.keys(methods).map((m) => m.toUpperCase());
         const allow = [...documented, ...(documented.includes("GET") ? ["HEAD"] : []), "OPTIONS"].sort();
         for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((m) => !documented.includes(m))) {
-          const res = await fetch(t.url(url), { method, headers: { authorization: basic, ...(method === "GET" ? {} : { "content-type": "application/json" }) }, body: method === "GET" ? undefined : "{}" });
+          const res = await fetch(t.url(url), {
+            method,
+            headers: { authorization: basic, ...(method === "GET" ? {} : { "content-type": "application/json" }) },
+            body: method === "GET" ? undefined : "{}",
+          });
           const text = await res.text();
           expect(res.status, `${method} ${url}: ${text.slice(0, 200)}`).toBe(405);
           expect(res.headers.get("allow")?.split(/,\s*/).sort(), `${method} ${url}`).toEqual(allow);

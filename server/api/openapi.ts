@@ -21,12 +21,13 @@ const INFO: Record<ApiName, { title: string; description: string }> = {
     title: "Chorus storefront API",
     description:
       "The public API the widgets use: reviews, review aggregates, media, questions, AI summaries and keyword topics, shopper writes, surveys and the loyalty program. " +
-      "CORS for any origin. Public reads are `Cache-Control: public` with an `ETag`. Errors are `{\"error\":{\"description\",\"code\"}}`. " +
+      'CORS for any origin. Public reads are `Cache-Control: public` with an `ETag`. Errors are `{"error":{"description","code"}}`. ' +
       "Compatible with Okendo's storefront clients where noted.",
   },
   enterprise: {
     title: "Chorus enterprise API",
-    description: "Server-to-server API of a store: survey responses, survey discovery, orders and loyalty earning. HTTP Basic authentication on every operation (user = store ID, password = an API key).",
+    description:
+      "Server-to-server API of a store: survey responses, survey discovery, orders and loyalty earning. HTTP Basic authentication on every operation (user = store ID, password = an API key).",
   },
   platform: {
     title: "Chorus shop-platform webhooks",
@@ -41,8 +42,8 @@ const INFO: Record<ApiName, { title: string; description: string }> = {
  * no body, a `WWW-Authenticate: Basic` challenge, whatever the declaration's 401 says.
  */
 export const BASIC_UNAUTHORIZED = {
-  description: "Credentials missing or not valid: no body, and the challenge `WWW-Authenticate: Basic realm=\"enterprise\"`",
-  headers: { "WWW-Authenticate": { description: "`Basic realm=\"enterprise\"`", schema: { type: "string" as const } } },
+  description: 'Credentials missing or not valid: no body, and the challenge `WWW-Authenticate: Basic realm="enterprise"`',
+  headers: { "WWW-Authenticate": { description: '`Basic realm="enterprise"`', schema: { type: "string" as const } } },
 };
 
 const built = new WeakMap<readonly RoutedOperation[], Partial<Record<ApiName, Record<string, unknown>>>>();
@@ -58,11 +59,14 @@ export function openApiDocument(operations: readonly RoutedOperation[], api: Api
 export function buildOpenApi(operations: readonly RoutedOperation[], api: ApiName): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
   const basicAuth = registry.registerComponent("securitySchemes", "basicAuth", {
-    type: "http", scheme: "basic",
+    type: "http",
+    scheme: "basic",
     description: "User = the store's subscriber ID, password = an enterprise API key (created in the admin or with `npm run keys -- create --store <id>`).",
   });
   const customerToken = registry.registerComponent("securitySchemes", "customerToken", {
-    type: "http", scheme: "bearer", bearerFormat: "JWT",
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
     description: "A loyalty customer token from `POST /stores/{storeId}/loyalty/login`.",
   });
   const prefix = API_PREFIX[api];
@@ -71,7 +75,10 @@ export function buildOpenApi(operations: readonly RoutedOperation[], api: ApiNam
   const signatureScheme = (sig: { header: string; description: string }) => {
     let scheme = signatureSchemes.get(sig.header);
     if (!scheme) {
-      const name = sig.header.toLowerCase().replace(/^x-/, "").replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+      const name = sig.header
+        .toLowerCase()
+        .replace(/^x-/, "")
+        .replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
       scheme = registry.registerComponent("securitySchemes", name, { type: "apiKey", in: "header", name: sig.header, description: sig.description });
       signatureSchemes.set(sig.header, scheme);
     }
@@ -80,11 +87,15 @@ export function buildOpenApi(operations: readonly RoutedOperation[], api: ApiNam
   for (const op of operations) {
     if (op.api !== api) continue;
     const security =
-      op.auth === "basic" ? [{ [basicAuth.name]: [] }]
-      : op.auth === "customer" ? [{ [customerToken.name]: [] }]
-      : op.auth === "customer-optional" ? [{}, { [customerToken.name]: [] }]
-      : op.auth === "signature" && op.signature ? [{ [signatureScheme(op.signature).name]: [] }]
-      : [];
+      op.auth === "basic"
+        ? [{ [basicAuth.name]: [] }]
+        : op.auth === "customer"
+          ? [{ [customerToken.name]: [] }]
+          : op.auth === "customer-optional"
+            ? [{}, { [customerToken.name]: [] }]
+            : op.auth === "signature" && op.signature
+              ? [{ [signatureScheme(op.signature).name]: [] }]
+              : [];
     const responses: RouteConfig["responses"] = {};
     for (const [status, spec] of Object.entries(op.responses)) {
       if (status === "401" && op.auth === "basic") {
@@ -109,7 +120,9 @@ export function buildOpenApi(operations: readonly RoutedOperation[], api: ApiNam
         ...(op.query ? { query: op.query as z.ZodObject } : {}),
         ...(op.api === "storefront"
           ? { headers: op.headers ? (op.headers as z.ZodObject).extend(okendoVersionHeaders.shape) : okendoVersionHeaders }
-          : op.headers ? { headers: op.headers as z.ZodObject } : {}),
+          : op.headers
+            ? { headers: op.headers as z.ZodObject }
+            : {}),
         ...(op.body
           ? {
               body: {
@@ -127,7 +140,11 @@ export function buildOpenApi(operations: readonly RoutedOperation[], api: ApiNam
   if (api === "enterprise") {
     for (const [type, schema] of Object.entries(WEBHOOK_EVENT_BODIES)) {
       registry.registerWebhook({
-        method: "post", path: type, operationId: `webhook_${type.replace(/\./g, "_")}`, summary: `Event \`${type}\``, tags: ["Webhooks"],
+        method: "post",
+        path: type,
+        operationId: `webhook_${type.replace(/\./g, "_")}`,
+        summary: `Event \`${type}\``,
+        tags: ["Webhooks"],
         description: "Sent to every enabled subscription to this event type; answer any 2xx within 15 s. Verify `Chorus-Signature` first.",
         request: { headers: webhookDeliveryHeadersSchema, body: { required: true, content: { "application/json": { schema } } } },
         responses: { 200: { description: "Any 2xx acknowledges the delivery; anything else is retried." } },

@@ -212,8 +212,7 @@ export const allowedMethods = (operations: readonly Operation[]) => {
 };
 
 /** The operation of `operations` that answers `method` (HEAD is answered by GET), or undefined. */
-export const operationFor = (operations: readonly Operation[], method: string) =>
-  operations.find((op) => op.method === (method === "HEAD" ? "GET" : method));
+export const operationFor = (operations: readonly Operation[], method: string) => operations.find((op) => op.method === (method === "HEAD" ? "GET" : method));
 
 async function authenticate(op: Operation, request: Request, context: OperationContext, params: Record<string, unknown>) {
   const authorization = request.headers.get("authorization");

@@ -33,9 +33,7 @@ type RemixArgs = { request: Request; params: Record<string, string | undefined>;
 export function remixHandlers(operations: readonly Operation[]) {
   const handler = async ({ request, params, context }: RemixArgs): Promise<Response> => {
     const op = operationFor(operations, request.method);
-    const result = op
-      ? await runOperation(op, request, params, context as OperationContext)
-      : errorResult(methodNotAllowed(allowedMethods(operations)), request);
+    const result = op ? await runOperation(op, request, params, context as OperationContext) : errorResult(methodNotAllowed(allowedMethods(operations)), request);
     return toResponse(request, result);
   };
   return Object.assign(handler, { operations });

@@ -13,7 +13,9 @@ beforeAll(async () => {
   table = operationTable(build);
   const manifest = Object.values(build.routes);
   const tree = (parentId: string | undefined): AgnosticRouteObject[] =>
-    manifest.filter((r) => r.parentId === parentId).map((r) => ({ id: r.id, path: r.path, index: r.index, caseSensitive: r.caseSensitive, ...(r.index ? {} : { children: tree(r.id) }) }) as AgnosticRouteObject);
+    manifest
+      .filter((r) => r.parentId === parentId)
+      .map((r) => ({ id: r.id, path: r.path, index: r.index, caseSensitive: r.caseSensitive, ...(r.index ? {} : { children: tree(r.id) }) }) as AgnosticRouteObject);
   const routes = tree(undefined);
   remixMatch = (pathname) => {
     const leaf = matchRoutes(routes, pathname)?.at(-1);
@@ -30,8 +32,14 @@ describe("operation table (find-my-way) agrees with Remix's matchRoutes", () => 
       samples.push(path, `${path}/`, path.toUpperCase());
     }
     samples.push(
-      "/v1/stores/x/products/shopify-1/reviews", "/v1//stores/x/reviews", "/v1/stores/x/products/shopify-1/reviews/extra",
-      "/v1/stores/%E2%9C%93/reviews", "/v1/nope", "/enterprise/surveys/abc/responses", "/enterprise/nope/x", "/v1/openapi.json",
+      "/v1/stores/x/products/shopify-1/reviews",
+      "/v1//stores/x/reviews",
+      "/v1/stores/x/products/shopify-1/reviews/extra",
+      "/v1/stores/%E2%9C%93/reviews",
+      "/v1/nope",
+      "/enterprise/surveys/abc/responses",
+      "/enterprise/nope/x",
+      "/v1/openapi.json",
     );
     expect(samples.length).toBeGreaterThan(60);
     for (const path of samples) {

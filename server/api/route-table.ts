@@ -53,14 +53,20 @@ export function operationTable(build: ServerBuild): OperationTable {
     if (!isApiRoute(route.id)) continue;
     const path = openApiPath(build, route.id);
     const declared = declaredOperations(route.module);
-    if (declared?.length) byRoute.set(route.id, declared.map((op) => ({ ...op, routeId: route.id, path })));
+    if (declared?.length)
+      byRoute.set(
+        route.id,
+        declared.map((op) => ({ ...op, routeId: route.id, path })),
+      );
     // Remix's `$name` params are `:name`, its splat `$` is `*` (find-my-way's wildcard, param "*").
     const pattern = path.replace(/\{(\w+)\}/g, ":$1");
     router.on("GET", pattern, () => {}, { routeId: route.id });
   }
   const manifest = Object.values(build.routes);
   const tree = (parentId: string | undefined): AgnosticRouteObject[] =>
-    manifest.filter((r) => r.parentId === parentId).map((r) => ({ id: r.id, path: r.path, index: r.index, caseSensitive: r.caseSensitive, ...(r.index ? {} : { children: tree(r.id) }) }) as AgnosticRouteObject);
+    manifest
+      .filter((r) => r.parentId === parentId)
+      .map((r) => ({ id: r.id, path: r.path, index: r.index, caseSensitive: r.caseSensitive, ...(r.index ? {} : { children: tree(r.id) }) }) as AgnosticRouteObject);
   const allRoutes = tree(undefined);
   const pageIds = new LRUCache<string, string | false>({ max: 5_000 });
   const match: OperationTable["match"] = (pathname) => {

@@ -12,7 +12,11 @@ type Row = { api_key_id: string; store_id: string; name: string; key_hash: strin
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const toInfo = (r: Row): ApiKeyInfo => ({
-  apiKeyId: r.api_key_id, storeId: r.store_id, name: r.name, keyPrefix: r.key_prefix, dateCreated: new Date(r.created_ms).toISOString(),
+  apiKeyId: r.api_key_id,
+  storeId: r.store_id,
+  name: r.name,
+  keyPrefix: r.key_prefix,
+  dateCreated: new Date(r.created_ms).toISOString(),
   ...(r.revoked_ms ? { dateRevoked: new Date(r.revoked_ms).toISOString() } : {}),
   ...(r.last_used_ms ? { dateLastUsed: new Date(r.last_used_ms).toISOString() } : {}),
 });
@@ -49,8 +53,11 @@ export function apiKeys(db: Db, now: () => number = () => Date.now()) {
     async create(storeId: string, name: string, key?: string): Promise<{ key: string; info: ApiKeyInfo }> {
       const clear = key ?? `chk_${randomBytes(32).toString("base64url")}`;
       const row: Row = { api_key_id: randomUUID(), store_id: storeId, name, key_hash: sha256(clear), key_prefix: clear.slice(0, 8), created_ms: Date.now(), revoked_ms: null, last_used_ms: null };
-      await run(db, sql`INSERT INTO api_keys (api_key_id, store_id, name, key_hash, key_prefix, created_ms)
-        VALUES (${row.api_key_id}, ${row.store_id}, ${row.name}, ${row.key_hash}, ${row.key_prefix}, ${row.created_ms})`);
+      await run(
+        db,
+        sql`INSERT INTO api_keys (api_key_id, store_id, name, key_hash, key_prefix, created_ms)
+        VALUES (${row.api_key_id}, ${row.store_id}, ${row.name}, ${row.key_hash}, ${row.key_prefix}, ${row.created_ms})`,
+      );
       return { key: clear, info: toInfo(row) };
     },
     /** Keys of a store, newest first (never the key itself). */

@@ -26,8 +26,11 @@ async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
-      store: { type: "string" }, product: { type: "string" }, version: { type: "string" },
-      publish: { type: "boolean", default: false }, help: { type: "boolean", default: false },
+      store: { type: "string" },
+      product: { type: "string" },
+      version: { type: "string" },
+      publish: { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
     },
   });
   const command = positionals[0];
@@ -63,7 +66,11 @@ async function main(): Promise<number> {
           ];
       const bar = progress("summarise", scopes.length);
       const started = Date.now();
-      let generated = 0, skipped = 0, reviews = 0, analysed = 0, fallbacks = 0;
+      let generated = 0,
+        skipped = 0,
+        reviews = 0,
+        analysed = 0,
+        fallbacks = 0;
       for (const [i, scope] of scopes.entries()) {
         const r = await services.ai.generate(store.storeId, scope, { publish: values.publish });
         if (r.status === "generated") {
@@ -80,8 +87,12 @@ async function main(): Promise<number> {
       bar.stop();
       const ms = Date.now() - started;
       const published = store.aiAutoPublish || values.publish ? "published" : "awaiting approval (store auto-publish is off; use --publish or `approve`)";
-      console.log(`${generated} generated (${published}), ${skipped} skipped (fewer than ${min} published reviews); ${reviews} reviews used, ${analysed} newly analysed; ${fallbacks} language-model fallbacks`);
-      console.log(`${ms} ms total; ${reviews ? ((ms / reviews) * 1000).toFixed(0) : "-"} ms per 1,000 reviews used${analysed ? `; ${Math.round(analysed / (ms / 1000))} reviews analysed per second` : ""}`);
+      console.log(
+        `${generated} generated (${published}), ${skipped} skipped (fewer than ${min} published reviews); ${reviews} reviews used, ${analysed} newly analysed; ${fallbacks} language-model fallbacks`,
+      );
+      console.log(
+        `${ms} ms total; ${reviews ? ((ms / reviews) * 1000).toFixed(0) : "-"} ms per 1,000 reviews used${analysed ? `; ${Math.round(analysed / (ms / 1000))} reviews analysed per second` : ""}`,
+      );
       return 0;
     }
     if (command === "show" || command === "versions") {
@@ -95,7 +106,9 @@ async function main(): Promise<number> {
       } else {
         const { scope } = await services.ai.contentScope(params);
         for (const v of await services.ai.versions(store.storeId, scope)) {
-          console.log(`${v.version_id}  ${v.engine}  generated ${new Date(v.generated_ms).toISOString()}  ${v.published_ms ? `published ${new Date(v.published_ms).toISOString()}` : "not published"}  ${v.contributing_review_count} reviews`);
+          console.log(
+            `${v.version_id}  ${v.engine}  generated ${new Date(v.generated_ms).toISOString()}  ${v.published_ms ? `published ${new Date(v.published_ms).toISOString()}` : "not published"}  ${v.contributing_review_count} reviews`,
+          );
         }
       }
       return 0;
@@ -116,7 +129,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -40,7 +40,11 @@ if (await services.stores.get(BENCH_STORE_ID)) {
 const started = performance.now();
 const file = join(config.DEMO_DATA_DIR, "womens_clothing_ecommerce_reviews.csv");
 const real = (parse(readFileSync(file), { columns: true, bom: true }) as Record<string, string>[]).map((r) => ({
-  title: decodeHTML(r.Title ?? ""), body: decodeHTML(r["Review Text"] ?? ""), rating: Number(r.Rating), recommended: r["Recommended IND"] === "1", helpful: Number(r["Positive Feedback Count"]) || 0,
+  title: decodeHTML(r.Title ?? ""),
+  body: decodeHTML(r["Review Text"] ?? ""),
+  rating: Number(r.Rating),
+  recommended: r["Recommended IND"] === "1",
+  helpful: Number(r["Positive Feedback Count"]) || 0,
 }));
 console.log(`Building ${REVIEWS.toLocaleString()} reviews over ${PRODUCTS.toLocaleString()} products and ${GROUPS} groups from ${real.length.toLocaleString()} real review texts into ${databasePath}`);
 
@@ -62,9 +66,20 @@ await bulkLoadReviews(db, BENCH_STORE_ID, async (insert) => {
         // Skewed popularity: a few products get many reviews, most get a few.
         const product = Math.floor(PRODUCTS * rand(i, "p") ** 2);
         await insert({
-          reviewId: crypto.randomUUID(), storeId: BENCH_STORE_ID, productId: String(100_000 + product), rating: r.rating, title: r.title, body: r.body,
-          createdMs: now - Math.floor(rand(i, "d") * 730 * 86_400_000), status: "published", reviewerName: "Anonymous shopper",
-          helpfulCount: Math.floor(r.helpful * rand(i, "h") * 2), isRecommended: r.recommended, languageCode: "en", source: "bench", sourceKey: String(i),
+          reviewId: crypto.randomUUID(),
+          storeId: BENCH_STORE_ID,
+          productId: String(100_000 + product),
+          rating: r.rating,
+          title: r.title,
+          body: r.body,
+          createdMs: now - Math.floor(rand(i, "d") * 730 * 86_400_000),
+          status: "published",
+          reviewerName: "Anonymous shopper",
+          helpfulCount: Math.floor(r.helpful * rand(i, "h") * 2),
+          isRecommended: r.recommended,
+          languageCode: "en",
+          source: "bench",
+          sourceKey: String(i),
         });
       }
     });
@@ -87,13 +102,29 @@ for (let start = 0; start < RESPONSES; start += BATCH) {
     for (let i = start; i < Math.min(start + BATCH, RESPONSES); i++) {
       const answers = templates[i % templates.length];
       const nps = answers.find((a) => a.type === "nps");
-      await services.surveysData.insertResponse({
-        survey_response_id: crypto.randomUUID(), store_id: BENCH_STORE_ID, survey_id: DEMO_SURVEY_IDS.nps, channel_survey_id: DEMO_CHANNEL_IDS.npsEmail,
-        answered_questions_json: JSON.stringify(answers), customer_id: null, customer_email: null, email_marketing_opt_in: null, is_archived: 0,
-        remote_order_id: null, reward_type: null, reward_description: null, reward_value: null,
-        nps_score: nps?.type === "nps" ? nps.answer : null, nps_category: nps?.type === "nps" ? nps.answerNpsCategory : null,
-        created_ms: now - (RESPONSES - i) * 60_000, idempotency_key: null, request_hash: null,
-      }, "");
+      await services.surveysData.insertResponse(
+        {
+          survey_response_id: crypto.randomUUID(),
+          store_id: BENCH_STORE_ID,
+          survey_id: DEMO_SURVEY_IDS.nps,
+          channel_survey_id: DEMO_CHANNEL_IDS.npsEmail,
+          answered_questions_json: JSON.stringify(answers),
+          customer_id: null,
+          customer_email: null,
+          email_marketing_opt_in: null,
+          is_archived: 0,
+          remote_order_id: null,
+          reward_type: null,
+          reward_description: null,
+          reward_value: null,
+          nps_score: nps?.type === "nps" ? nps.answer : null,
+          nps_category: nps?.type === "nps" ? nps.answerNpsCategory : null,
+          created_ms: now - (RESPONSES - i) * 60_000,
+          idempotency_key: null,
+          request_hash: null,
+        },
+        "",
+      );
     }
   });
   surveyBar.update(Math.min(start + BATCH, RESPONSES));
@@ -124,6 +155,8 @@ for (let start = 0; start < CUSTOMERS; start += 500) {
 }
 loyaltyBar.stop();
 const mismatches = (await services.loyaltyData.ledgerMismatches(BENCH_STORE_ID)).length;
-console.log(`Loyalty: ${CUSTOMERS.toLocaleString()} customers, ${(CUSTOMERS * perCustomer).toLocaleString()} transactions in ${Math.round((performance.now() - loyaltyStarted) / 1000)} s (ledger mismatches: ${mismatches})`);
+console.log(
+  `Loyalty: ${CUSTOMERS.toLocaleString()} customers, ${(CUSTOMERS * perCustomer).toLocaleString()} transactions in ${Math.round((performance.now() - loyaltyStarted) / 1000)} s (ledger mismatches: ${mismatches})`,
+);
 console.log(`Done in ${Math.round((performance.now() - started) / 1000)} s.`);
 await services.close();

@@ -33,7 +33,10 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void stop("SIGTERM"));
   log(`Starting PostgreSQL, ${count} Chorus nodes (one after the other; the first migrates${process.env.CHORUS_DEMO === "0" ? "" : " and seeds the demo store"}) and Varnish on port ${port} ...`);
   cluster = await startCluster({
-    port, nodes: count, demo: process.env.CHORUS_DEMO !== "0", env,
+    port,
+    nodes: count,
+    demo: process.env.CHORUS_DEMO !== "0",
+    env,
     // Everything but the per-request log lines (Varnish's health probes alone are two a second).
     output: (source, line) => {
       if (!line.includes('"msg":"request"')) log(`[${source}] ${line}`);

@@ -34,17 +34,28 @@ const USAGE = "usage: npm run import -- --store <storeId> --file <reviews.csv> [
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
-      store: { type: "string" }, file: { type: "string" }, status: { type: "string", default: "published" },
-      source: { type: "string" }, "create-store": { type: "boolean", default: false },
-      platform: { type: "string", default: "shopify" }, name: { type: "string" }, help: { type: "boolean", default: false },
-      format: { type: "string", default: "reviews-csv" }, group: { type: "string", default: "appliances" },
-      "dry-run": { type: "boolean", default: false }, "skip-bad-rows": { type: "boolean", default: false },
-      map: { type: "string" }, "date-order": { type: "string" },
+      store: { type: "string" },
+      file: { type: "string" },
+      status: { type: "string", default: "published" },
+      source: { type: "string" },
+      "create-store": { type: "boolean", default: false },
+      platform: { type: "string", default: "shopify" },
+      name: { type: "string" },
+      help: { type: "boolean", default: false },
+      format: { type: "string", default: "reviews-csv" },
+      group: { type: "string", default: "appliances" },
+      "dry-run": { type: "boolean", default: false },
+      "skip-bad-rows": { type: "boolean", default: false },
+      map: { type: "string" },
+      "date-order": { type: "string" },
     },
   });
   if ((APP_FORMATS as readonly string[]).includes(values.format!)) {
     return importApp(values.format as AppFormat, values.file, values.store, {
-      dryRun: values["dry-run"]!, skipBadRows: values["skip-bad-rows"]!, map: values.map, dateOrder: values["date-order"],
+      dryRun: values["dry-run"]!,
+      skipBadRows: values["skip-bad-rows"]!,
+      map: values.map,
+      dateOrder: values["date-order"],
     });
   }
   if (values.format === "amazon-qa") return importQa(values.file, values.store ?? DEMO_STORE_ID, values.group!);
@@ -72,7 +83,9 @@ async function main(): Promise<number> {
     bar.stop();
     for (const bad of report.badRows) console.error(`line ${bad.line}: ${bad.reason}`);
     const rate = Math.round(report.rowsRead / Math.max(report.ms / 1000, 0.001));
-    console.log(`${report.rowsRead} rows read: ${report.inserted} imported, ${report.alreadyPresent} already present, ${report.badRows.length} bad rows skipped; ${report.products} products, ${report.groups} groups; ${report.ms} ms (${rate} rows/s)`);
+    console.log(
+      `${report.rowsRead} rows read: ${report.inserted} imported, ${report.alreadyPresent} already present, ${report.badRows.length} bad rows skipped; ${report.products} products, ${report.groups} groups; ${report.ms} ms (${rate} rows/s)`,
+    );
     return 0;
   });
 }
@@ -105,7 +118,9 @@ async function importQa(file: string | undefined, storeId: string, groupId: stri
   return withStore(storeId, undefined, async (services) => {
     const report = await importAmazonQa({ db: services.db, stores: services.stores, questions: services.questionsData }, { storeId, file, groupId });
     for (const bad of report.badLines) console.error(`line ${bad.line}: ${bad.reason}`);
-    console.log(`${report.linesRead} lines read: ${report.records} records, ${report.questionsInserted} questions imported, ${report.alreadyPresent} already present, ${report.badLines.length} bad lines skipped; ${report.products} products; ${report.ms} ms`);
+    console.log(
+      `${report.linesRead} lines read: ${report.records} records, ${report.questionsInserted} questions imported, ${report.alreadyPresent} already present, ${report.badLines.length} bad lines skipped; ${report.products} products; ${report.ms} ms`,
+    );
     return 0;
   });
 }
@@ -134,7 +149,9 @@ function printAppReport(report: AppImportReport, log: (line: string) => void = c
   const verb = report.dryRun ? "would be imported" : report.committed ? "imported" : "would be imported, but nothing was (bad rows; fix them or add --skip-bad-rows)";
   log(`${report.rowsRead} rows read: ${report.imported} ${verb}, ${report.alreadyPresent} already present, ${report.badRows.length} bad rows${report.committed || report.dryRun ? " skipped" : ""}`);
   log(`  curation: ${c.published} published, ${c.pending} pending, ${c.hidden} hidden, ${c.spam} spam; ${report.verifiedBuyers} verified buyers; ${report.replies} replies`);
-  log(`  products: ${report.products.matched} matched, ${report.products.created} created; media: ${report.media.found} URLs${report.dryRun ? " (downloaded by the real run)" : `, ${report.media.imported} imported, ${report.media.failed.length} failed`}; ${report.ms} ms`);
+  log(
+    `  products: ${report.products.matched} matched, ${report.products.created} created; media: ${report.media.found} URLs${report.dryRun ? " (downloaded by the real run)" : `, ${report.media.imported} imported, ${report.media.failed.length} failed`}; ${report.ms} ms`,
+  );
 }
 
 /** `--format judgeme|yotpo|okendo|stamped|loox`: another review app's export file. */
@@ -158,7 +175,13 @@ async function importApp(format: AppFormat, file: string | undefined, storeId: s
     try {
       const report = await appImporterOf(services).run({
         // Media URLs go through the outgoing-request guard: loopback hosts only with ALLOW_LOOPBACK_REQUESTS=1.
-        storeId, file, format, map, dryRun: o.dryRun, skipBadRows: o.skipBadRows, dateOrder: o.dateOrder as "dmy" | "mdy" | undefined,
+        storeId,
+        file,
+        format,
+        map,
+        dryRun: o.dryRun,
+        skipBadRows: o.skipBadRows,
+        dateOrder: o.dateOrder as "dmy" | "mdy" | undefined,
       });
       printAppReport(report);
       return !report.dryRun && !report.committed ? 1 : 0;
@@ -172,7 +195,10 @@ async function importApp(format: AppFormat, file: string | undefined, storeId: s
   });
 }
 
-main().then((code) => process.exit(code), (error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -34,7 +34,11 @@ afterAll(async () => {
 const run = async (...args: string[]) => {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runKeysCli(args, (l) => out.push(l), (l) => err.push(l));
+  const code = await runKeysCli(
+    args,
+    (l) => out.push(l),
+    (l) => err.push(l),
+  );
   return { code, out: out.join("\n"), err: err.join("\n") };
 };
 

@@ -44,7 +44,9 @@ export async function runKeysCli(argv: string[], out: (line: string) => void = c
         for (const id of stores) keys.push(...(await services.apiKeys.list(id)));
         if (!keys.length) out("No API keys.");
         for (const k of keys) {
-          out(`${k.apiKeyId}  ${k.keyPrefix}…  store ${k.storeId}  "${k.name}"  created ${k.dateCreated}${k.dateLastUsed ? `  last used ${k.dateLastUsed}` : ""}${k.dateRevoked ? `  REVOKED ${k.dateRevoked}` : ""}`);
+          out(
+            `${k.apiKeyId}  ${k.keyPrefix}…  store ${k.storeId}  "${k.name}"  created ${k.dateCreated}${k.dateLastUsed ? `  last used ${k.dateLastUsed}` : ""}${k.dateRevoked ? `  REVOKED ${k.dateRevoked}` : ""}`,
+          );
         }
         return 0;
       }

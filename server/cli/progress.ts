@@ -9,10 +9,7 @@ export type Progress = { update(done: number, extra?: string): void; stop(): voi
 /** @param total expected units (e.g. rows), or 0 when unknown. */
 export function progress(label: string, total: number): Progress {
   if (process.stderr.isTTY && total > 0) {
-    const bar = new cliProgress.SingleBar(
-      { format: `${label} [{bar}] {percentage}% | {value}/{total} {extra}`, stream: process.stderr, hideCursor: true },
-      cliProgress.Presets.shades_classic,
-    );
+    const bar = new cliProgress.SingleBar({ format: `${label} [{bar}] {percentage}% | {value}/{total} {extra}`, stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic);
     bar.start(total, 0, { extra: "" });
     return { update: (done, extra = "") => bar.update(Math.min(done, total), { extra }), stop: () => bar.stop() };
   }

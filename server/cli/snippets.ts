@@ -36,17 +36,25 @@ const USAGE = `usage:
 const WIDGETS = ["star-rating", "reviews", "questions"];
 
 /** Run the CLI with `argv` (without node and script) and `env`. @returns the exit code. */
-export async function runSnippetsCli(
-  argv: string[], env: NodeJS.ProcessEnv = process.env, out: (line: string) => void = console.log, err: (line: string) => void = console.error,
-): Promise<number> {
+export async function runSnippetsCli(argv: string[], env: NodeJS.ProcessEnv = process.env, out: (line: string) => void = console.log, err: (line: string) => void = console.error): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
-      args: argv, allowPositionals: false,
+      args: argv,
+      allowPositionals: false,
       options: {
-        store: { type: "string" }, product: { type: "string", multiple: true }, widget: { type: "string" }, lang: { type: "string" },
-        "chorus-url": { type: "string" }, out: { type: "string" }, shopify: { type: "boolean", default: false }, shop: { type: "string" },
-        "shopify-api-url": { type: "string" }, watch: { type: "string" }, cycles: { type: "string" }, help: { type: "boolean", default: false },
+        store: { type: "string" },
+        product: { type: "string", multiple: true },
+        widget: { type: "string" },
+        lang: { type: "string" },
+        "chorus-url": { type: "string" },
+        out: { type: "string" },
+        shopify: { type: "boolean", default: false },
+        shop: { type: "string" },
+        "shopify-api-url": { type: "string" },
+        watch: { type: "string" },
+        cycles: { type: "string" },
+        help: { type: "boolean", default: false },
       },
     }));
   } catch (error) {
@@ -135,7 +143,9 @@ export async function runSnippetsCli(
     if (values.out) out(`Wrote ${written} snippets of ${products.length} products to ${values.out}.`);
     if (values.shopify) {
       const report = metafields.length
-        ? await writeShopifyMetafields({ shopDomain: shopDomain!, accessToken: token!, apiUrl: values["shopify-api-url"] ?? config.SHOPIFY_ADMIN_API_URL }, metafields, { allowLoopback: loopbackRequestsAllowed(config) })
+        ? await writeShopifyMetafields({ shopDomain: shopDomain!, accessToken: token!, apiUrl: values["shopify-api-url"] ?? config.SHOPIFY_ADMIN_API_URL }, metafields, {
+            allowLoopback: loopbackRequestsAllowed(config),
+          })
         : { written: 0, errors: [] };
       for (const e of report.errors) err(e);
       failures += report.errors.length;

@@ -24,8 +24,11 @@ async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
-      email: { type: "string" }, store: { type: "string", multiple: true }, password: { type: "string" },
-      operator: { type: "boolean", default: false }, help: { type: "boolean", default: false },
+      email: { type: "string" },
+      store: { type: "string", multiple: true },
+      password: { type: "string" },
+      operator: { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
     },
   });
   const command = positionals[0];
@@ -45,7 +48,9 @@ async function main(): Promise<number> {
       const storeIds = values.store ?? [];
       for (const s of storeIds) await services.admin.addMembership(values.email, s);
       if (values.operator) await services.signup.setOperator(values.email, true);
-      console.log(`${values.email} already exists: ${[storeIds.length ? `added access to ${storeIds.join(", ")}` : "", values.operator ? "now an operator" : ""].filter(Boolean).join(", ")} (password unchanged).`);
+      console.log(
+        `${values.email} already exists: ${[storeIds.length ? `added access to ${storeIds.join(", ")}` : "", values.operator ? "now an operator" : ""].filter(Boolean).join(", ")} (password unchanged).`,
+      );
       return 0;
     } else {
       const storeIds = values.store ?? [];
@@ -66,7 +71,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

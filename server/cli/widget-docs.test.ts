@@ -19,7 +19,10 @@ let manifest: Manifest;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "chorus-cem-"));
-  execFileSync(join(PROJECT_ROOT, "node_modules/.bin/cem"), ["analyze", "--config", "custom-elements-manifest.config.mjs", "--quiet", "--outdir", relative(PROJECT_ROOT, dir)], { cwd: PROJECT_ROOT, stdio: "pipe" });
+  execFileSync(join(PROJECT_ROOT, "node_modules/.bin/cem"), ["analyze", "--config", "custom-elements-manifest.config.mjs", "--quiet", "--outdir", relative(PROJECT_ROOT, dir)], {
+    cwd: PROJECT_ROOT,
+    stdio: "pipe",
+  });
   manifest = JSON.parse(readFileSync(join(dir, "custom-elements.json"), "utf8")) as Manifest;
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

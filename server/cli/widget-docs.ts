@@ -18,10 +18,16 @@ export type Manifest = { modules: { path: string; declarations?: Declaration[] }
 type Inherited = { inheritedFrom?: { name: string } };
 type Described = { name: string; description?: string; default?: string; type?: { text: string } } & Inherited;
 export type Declaration = {
-  kind: string; name: string; tagName?: string; summary?: string;
+  kind: string;
+  name: string;
+  tagName?: string;
+  summary?: string;
   attributes?: (Described & { fieldName?: string })[];
   members?: (Described & { kind: string; attribute?: string; privacy?: string; static?: boolean })[];
-  events?: Described[]; cssParts?: Described[]; cssProperties?: Described[]; slots?: Described[];
+  events?: Described[];
+  cssParts?: Described[];
+  cssProperties?: Described[];
+  slots?: Described[];
 };
 
 /** The base class every element extends: its attributes and custom properties are the common ones. */
@@ -37,7 +43,11 @@ export function elementOf(manifest: Manifest, tag: string): Declaration | undefi
 }
 
 /** A table cell: one line, `|` escaped. */
-const cell = (text: string | undefined): string => (text ?? "").replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|").trim();
+const cell = (text: string | undefined): string =>
+  (text ?? "")
+    .replace(/\s*\n\s*/g, " ")
+    .replace(/\|/g, "\\|")
+    .trim();
 const code = (text: string | undefined): string => (text ? `\`${cell(text)}\`` : "");
 
 function table(head: string[], rows: string[][]): string {
@@ -62,22 +72,52 @@ export function tablesOf(element: Declaration, base: Declaration | undefined, co
       return [code(a.name), code(a.fieldName), code(a.type?.text ?? member?.type?.text), code(a.default ?? member?.default), cell(a.description)];
     });
     const inherited = attributes.length - ownAttributes.length;
-    if (inherited) rows.push(["common", "", "", "", attributes.filter((a) => !ownAttributes.includes(a)).map((a) => code(a.name)).join(", ")]);
+    if (inherited)
+      rows.push([
+        "common",
+        "",
+        "",
+        "",
+        attributes
+          .filter((a) => !ownAttributes.includes(a))
+          .map((a) => code(a.name))
+          .join(", "),
+      ]);
     out.push(`Attributes, with the property each one sets:\n\n${table(["Attribute", "Property", "Type", "Default", "Meaning"], rows)}`);
   }
   const attributeFields = new Set(attributes.map((a) => a.fieldName));
   const properties = (element.members ?? []).filter((m) => m.kind === "field" && !m.static && m.privacy !== "private" && !attributeFields.has(m.name));
   if (properties.length) {
-    out.push(`Properties:\n\n${table(["Property", "Type", "Default", "Meaning"], properties.map((p) => [code(p.name), code(p.type?.text), code(p.default), cell(p.description)]))}`);
+    out.push(
+      `Properties:\n\n${table(
+        ["Property", "Type", "Default", "Meaning"],
+        properties.map((p) => [code(p.name), code(p.type?.text), code(p.default), cell(p.description)]),
+      )}`,
+    );
   }
   if (element.events?.length) {
-    out.push(`Events (bubbling, composed \`CustomEvent\`s):\n\n${table(["Event", "Detail and when"], element.events.map((e) => [code(e.name), cell(e.description)]))}`);
+    out.push(
+      `Events (bubbling, composed \`CustomEvent\`s):\n\n${table(
+        ["Event", "Detail and when"],
+        element.events.map((e) => [code(e.name), cell(e.description)]),
+      )}`,
+    );
   }
   if (element.slots?.length) {
-    out.push(`Slots:\n\n${table(["Slot", "Content"], element.slots.map((s) => [s.name ? code(s.name) : "(default)", cell(s.description)]))}`);
+    out.push(
+      `Slots:\n\n${table(
+        ["Slot", "Content"],
+        element.slots.map((s) => [s.name ? code(s.name) : "(default)", cell(s.description)]),
+      )}`,
+    );
   }
   if (element.cssParts?.length) {
-    out.push(`CSS parts (\`${element.tagName ?? "chorus-…"}::part(name)\`):\n\n${table(["Part", "What it is"], element.cssParts.map((p) => [code(p.name), cell(p.description)]))}`);
+    out.push(
+      `CSS parts (\`${element.tagName ?? "chorus-…"}::part(name)\`):\n\n${table(
+        ["Part", "What it is"],
+        element.cssParts.map((p) => [code(p.name), cell(p.description)]),
+      )}`,
+    );
   }
   const props = element.cssProperties ?? [];
   const ownProps = common ? props : props.filter((p) => !isCommon(p, base?.cssProperties));

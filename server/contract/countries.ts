@@ -13,4 +13,6 @@ export const COUNTRY_CODES: readonly string[] = [
   "MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NH NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA",
   "RE RH RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO",
   "TR TT TV TW TZ UA UG UK UM US UY UZ VA VC VD VE VG VI VN VU WF WS YE YT ZA ZM ZW",
-].join(" ").split(" ");
+]
+  .join(" ")
+  .split(" ");

@@ -14,7 +14,19 @@ const valid = {
   version: "1",
 };
 
-const OFF_SITE = ["/\\evil.example", "//evil.example", "\\\\evil.example", "\\/evil.example", "/\t/evil.example", "/\n/evil.example", "/\r\\evil.example", "javascript:alert(1)", "java\tscript:alert(1)", "terms", ""];
+const OFF_SITE = [
+  "/\\evil.example",
+  "//evil.example",
+  "\\\\evil.example",
+  "\\/evil.example",
+  "/\t/evil.example",
+  "/\n/evil.example",
+  "/\r\\evil.example",
+  "javascript:alert(1)",
+  "java\tscript:alert(1)",
+  "terms",
+  "",
+];
 
 describe("isSitePath", () => {
   it.each(OFF_SITE)("refuses %j", (path) => expect(isSitePath(path)).toBe(false));

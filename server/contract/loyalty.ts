@@ -47,7 +47,10 @@ export type CustomerActivationBody = z.output<typeof customerActivationBody>;
 
 /** POST /loyalty/customer/redemptions (docs/loyalty.md, Endpoints). */
 export const redemptionBody = z.object({
-  redemptionRuleId: z.string({ error: "redemptionRuleId is required (a string from GET /loyalty/redemption_rules)" }).min(1, "redemptionRuleId must not be empty").max(100, "redemptionRuleId is too long"),
+  redemptionRuleId: z
+    .string({ error: "redemptionRuleId is required (a string from GET /loyalty/redemption_rules)" })
+    .min(1, "redemptionRuleId must not be empty")
+    .max(100, "redemptionRuleId is too long"),
 });
 export type RedemptionBody = z.output<typeof redemptionBody>;
 
@@ -58,10 +61,13 @@ export type RedemptionBody = z.output<typeof redemptionBody>;
  */
 export const orderEarningBody = z.object({
   customer: z
-    .object({
-      platformCustomerId: z.string().min(1, "customer.platformCustomerId must not be empty").max(200).optional(),
-      email: z.email({ error: "customer.email must be an e-mail address" }).max(320).optional(),
-    }, { error: "customer is required: { platformCustomerId } or { email }" })
+    .object(
+      {
+        platformCustomerId: z.string().min(1, "customer.platformCustomerId must not be empty").max(200).optional(),
+        email: z.email({ error: "customer.email must be an e-mail address" }).max(320).optional(),
+      },
+      { error: "customer is required: { platformCustomerId } or { email }" },
+    )
     .refine((c) => c.platformCustomerId !== undefined || c.email !== undefined, { message: "customer needs platformCustomerId or email" }),
   orderId: z.string({ error: "orderId is required (a string)" }).min(1, "orderId must not be empty").max(200, "orderId is too long (at most 200 characters)"),
   amount: z
@@ -69,7 +75,10 @@ export const orderEarningBody = z.object({
     .finite("amount must be a finite number")
     .min(0, "amount must be 0 or more")
     .max(1_000_000_000, "amount must be at most 1000000000"),
-  currency: z.string().regex(/^[A-Z]{3}$/, "currency must be a 3-letter ISO 4217 code").optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, "currency must be a 3-letter ISO 4217 code")
+    .optional(),
 });
 export type OrderEarningBody = z.output<typeof orderEarningBody>;
 
@@ -89,7 +98,8 @@ export function isSitePath(path: string): boolean {
 const httpUrl = z.url({ protocol: /^https?$/ });
 /** A legal-policy link: an absolute http(s) URL, or a path on the store's site (`isSitePath`); one message names the field. */
 const policyUrl = (field: string) =>
-  z.string({ error: `${field} is required (a string)` })
+  z
+    .string({ error: `${field} is required (a string)` })
     .refine((v) => httpUrl.safeParse(v).success || isSitePath(v), `${field} must be an http(s) URL or a path on the store's site starting with a single /`);
 
 /** Merchant-side update of the legal policies (service method; admin forms use it). */
@@ -105,6 +115,9 @@ export const legalPoliciesInput = z.object({
   privacyPolicyUrl: policyUrl("privacyPolicyUrl"),
   termsAndConditionsUrl: policyUrl("termsAndConditionsUrl"),
   version: z.string().trim().min(1, "version must not be empty").max(200),
-  merchantPolicies: z.array(z.object({ title: z.string().max(200), url: z.string().max(2000) })).max(20).optional(),
+  merchantPolicies: z
+    .array(z.object({ title: z.string().max(200), url: z.string().max(2000) }))
+    .max(20)
+    .optional(),
 });
 export type LegalPoliciesInput = z.input<typeof legalPoliciesInput>;

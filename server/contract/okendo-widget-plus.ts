@@ -16,8 +16,8 @@ export const reviewsHeaderConfigSchema = z.object({
 export type ReviewsHeaderConfig = z.infer<typeof reviewsHeaderConfigSchema>;
 
 export const widgetPlusSettingsSchema = z.object({
-  reviewsHeaderConfig: reviewsHeaderConfigSchema.meta({ description: "Printed by the provider as JSON in `<script id=\"oke-reviews-settings\">`; read by Chorus's `okendo-reviews.js`." }),
-  cssVariables: z.string().meta({ description: "A `<style id=\"oke-css-vars\">` element setting the store's colours as `--chorus-accent` and `--chorus-star` on `:root` (none set: an empty rule)." }),
+  reviewsHeaderConfig: reviewsHeaderConfigSchema.meta({ description: 'Printed by the provider as JSON in `<script id="oke-reviews-settings">`; read by Chorus\'s `okendo-reviews.js`.' }),
+  cssVariables: z.string().meta({ description: 'A `<style id="oke-css-vars">` element setting the store\'s colours as `--chorus-accent` and `--chorus-star` on `:root` (none set: an empty rule).' }),
   customCss: z.string().meta({ description: "Always empty: Chorus has no custom CSS setting (a page styles the widgets with `--chorus-*` properties and `::part()`)." }),
   starSymbols: z.string().meta({ description: "A hidden SVG with the star symbols `#oke-star-filled` and `#oke-star-empty` that Okendo's server-rendered snippets use." }),
 });

@@ -24,14 +24,19 @@ import * as loyaltySchemas from "./loyalty.responses.ts";
 import * as storefrontSchemas from "./storefront.responses.ts";
 import * as writesSchemas from "./writes.responses.ts";
 
-const {
-  listQuestionsResponseSchema, listReviewMediaResponseSchema, listReviewsResponseSchema, reviewAggregateResponseSchema,
-  reviewsKeywordsResponseSchema, reviewsSummaryResponseSchema,
-} = storefrontSchemas;
+const { listQuestionsResponseSchema, listReviewMediaResponseSchema, listReviewsResponseSchema, reviewAggregateResponseSchema, reviewsKeywordsResponseSchema, reviewsSummaryResponseSchema } =
+  storefrontSchemas;
 const { askQuestionResponseSchema, importOrdersResponseSchema, submitReviewResponseSchema, voteResponseSchema } = writesSchemas;
 const {
-  earningRulesResponseSchema, legalPoliciesSchema, loginResponseSchema, loyaltyCustomerResponseSchema, orderEarningResponseSchema,
-  redemptionResponseSchema, redemptionRulesResponseSchema, transactionsResponseSchema, vipTiersResponseSchema,
+  earningRulesResponseSchema,
+  legalPoliciesSchema,
+  loginResponseSchema,
+  loyaltyCustomerResponseSchema,
+  orderEarningResponseSchema,
+  redemptionResponseSchema,
+  redemptionRulesResponseSchema,
+  transactionsResponseSchema,
+  vipTiersResponseSchema,
 } = loyaltySchemas;
 
 // ---- strict checking (tests only: the schemas themselves strip unknown keys) ----
@@ -71,7 +76,10 @@ const prefix = `/v1/stores/${TEST_STORE_ID}`;
 const REVIEWER_EMAIL = "dana.responses@example.com";
 const basic = `Basic ${Buffer.from(`${TEST_STORE_ID}:${API_KEY}`).toString("base64")}`;
 /** Real questions and answers of the shared Amazon file. */
-const realQa = readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8").split("\n").slice(0, 5).map((l) => JSON.parse(l) as { question: string; answer: string });
+const realQa = readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8")
+  .split("\n")
+  .slice(0, 5)
+  .map((l) => JSON.parse(l) as { question: string; answer: string });
 
 let submittedReviewId = "";
 
@@ -99,7 +107,10 @@ const get = async (path: string, token?: string) => {
 describe("every exported schema is an OpenAPI component with a description", () => {
   const modules = { storefrontSchemas, writesSchemas, loyaltySchemas, errors: { errorBodySchema } };
   const schemas = Object.entries(modules).flatMap(([m, exports]) =>
-    Object.entries(exports).filter(([, v]) => v instanceof z.ZodType).map(([name, v]) => [`${m}.${name}`, v as z.ZodType] as const));
+    Object.entries(exports)
+      .filter(([, v]) => v instanceof z.ZodType)
+      .map(([name, v]) => [`${m}.${name}`, v as z.ZodType] as const),
+  );
 
   it.each(schemas)("%s has meta id and description", (_name, schema) => {
     const meta = schema.meta();
@@ -114,7 +125,8 @@ describe("every exported schema is an OpenAPI component with a description", () 
     const registry = new OpenAPIRegistry();
     for (const [name, schema] of schemas) {
       registry.registerPath({
-        method: "get", path: `/${name.replace(/\W/g, "-")}`,
+        method: "get",
+        path: `/${name.replace(/\W/g, "-")}`,
         responses: { 200: { description: "The answer", content: { "application/json": { schema } } } },
       });
     }
@@ -148,17 +160,40 @@ describe("real answers of the real server (seeded with real reviews and Q&A)", (
     shopify = await rewardPlatformFor(t.services, TEST_STORE_ID); // redemptions create their discounts there first (docs/loyalty.md)
     await t.services.submissionLimiter.reset();
     // Every optional product field: links on the product.
-    await t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: PRODUCT, name: "Dresses #1078", url: "https://shop.example/products/1078", imageUrl: "https://shop.example/img/1078.jpg", groupId: GROUP });
+    await t.services.stores.upsertProduct({
+      storeId: TEST_STORE_ID,
+      productId: PRODUCT,
+      name: "Dresses #1078",
+      url: "https://shop.example/products/1078",
+      imageUrl: "https://shop.example/img/1078.jpg",
+      groupId: GROUP,
+    });
 
     // A review with every optional field a stored review can carry (the text of a real review).
     const text = realReviews().find((r) => r.productId === PRODUCT && r.title && r.body)!;
     const full = crypto.randomUUID();
     await t.services.reviewsData.insert({
-      reviewId: full, storeId: TEST_STORE_ID, productId: PRODUCT, rating: text.rating, title: text.title, body: text.body,
-      createdMs: Date.UTC(2026, 1, 1), status: "published", reviewerName: "Robin", verifiedStatus: "verified-reviewer",
-      helpfulCount: 2, unhelpfulCount: 1, isRecommended: true, isIncentivized: true, languageCode: "en", variantId: "v-1078-m", variantName: "Blue / M",
+      reviewId: full,
+      storeId: TEST_STORE_ID,
+      productId: PRODUCT,
+      rating: text.rating,
+      title: text.title,
+      body: text.body,
+      createdMs: Date.UTC(2026, 1, 1),
+      status: "published",
+      reviewerName: "Robin",
+      verifiedStatus: "verified-reviewer",
+      helpfulCount: 2,
+      unhelpfulCount: 1,
+      isRecommended: true,
+      isIncentivized: true,
+      languageCode: "en",
+      variantId: "v-1078-m",
+      variantName: "Blue / M",
       productAttributes: [{ title: "Size bought", type: "single-select", value: "M" }],
-      reviewerCountryCode: "GB", reviewerCountryName: "United Kingdom", reviewerZoneCode: "SCT",
+      reviewerCountryCode: "GB",
+      reviewerCountryName: "United Kingdom",
+      reviewerZoneCode: "SCT",
     });
     const attributes = JSON.stringify([{ title: "Fit", type: "scale", value: 0.5, minLabel: "Runs small", midLabel: "True to size", maxLabel: "Runs large" }]);
     await run(t.services.db, sql`UPDATE reviews SET attributes_with_rating_json = ${attributes} WHERE review_id = ${full}`);
@@ -166,8 +201,16 @@ describe("real answers of the real server (seeded with real reviews and Q&A)", (
     await t.services.reviewsData.setStatus(TEST_STORE_ID, full, "published"); // sets dateUpdated
     const bought = realReviews().filter((r) => r.productId === PRODUCT && r.body)[2];
     await t.services.reviewsData.insert({
-      reviewId: crypto.randomUUID(), storeId: TEST_STORE_ID, productId: PRODUCT, rating: bought.rating, title: bought.title, body: bought.body,
-      createdMs: Date.UTC(2026, 1, 2), status: "published", reviewerName: "Kim", verifiedStatus: "verified-buyer",
+      reviewId: crypto.randomUUID(),
+      storeId: TEST_STORE_ID,
+      productId: PRODUCT,
+      rating: bought.rating,
+      title: bought.title,
+      body: bought.body,
+      createdMs: Date.UTC(2026, 1, 2),
+      status: "published",
+      reviewerName: "Kim",
+      verifiedStatus: "verified-buyer",
     });
 
     // AI summary and keywords of the product with 30 reviews.
@@ -190,9 +233,12 @@ describe("real answers of the real server (seeded with real reviews and Q&A)", (
       await t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "auto-publish-all" });
       const text = realReviews().filter((r) => r.productId === PRODUCT && r.title && r.body)[1];
       const fd = new FormData();
-      for (const [k, v] of Object.entries({ rating: text.rating, title: text.title, body: text.body, displayName: "Dana", email: REVIEWER_EMAIL, isRecommended: text.recommended })) fd.append(k, String(v));
+      for (const [k, v] of Object.entries({ rating: text.rating, title: text.title, body: text.body, displayName: "Dana", email: REVIEWER_EMAIL, isRecommended: text.recommended }))
+        fd.append(k, String(v));
       fd.append("productAttributes", JSON.stringify([{ title: "Size bought", type: "single-select", value: "S" }]));
-      const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#3b7" } }).jpeg().toBuffer();
+      const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#3b7" } })
+        .jpeg()
+        .toBuffer();
       const mp4 = minimalMp4();
       fd.append("media", new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }), "photo.jpg");
       fd.append("media", new Blob([new Uint8Array(mp4)], { type: "video/mp4" }), "clip.mp4");
@@ -211,8 +257,15 @@ describe("real answers of the real server (seeded with real reviews and Q&A)", (
       expect(question.status).toBe("pending");
       await t.services.questions.answerAsStore({ storeId: TEST_STORE_ID, questionId: question.questionId, body: realQa[0].answer, authorName: "Test store" });
       await t.services.questionsData.insertAnswer({
-        answerId: crypto.randomUUID(), storeId: TEST_STORE_ID, questionId: question.questionId, body: realQa[1].answer, authorName: "Alex",
-        isStoreAnswer: false, verifiedStatus: "unverified", status: "published", createdMs: Date.now(),
+        answerId: crypto.randomUUID(),
+        storeId: TEST_STORE_ID,
+        questionId: question.questionId,
+        body: realQa[1].answer,
+        authorName: "Alex",
+        isStoreAnswer: false,
+        verifiedStatus: "unverified",
+        status: "published",
+        createdMs: Date.now(),
       });
       await t.services.questions.setQuestionStatus(TEST_STORE_ID, question.questionId, "published");
     });
@@ -232,8 +285,8 @@ describe("real answers of the real server (seeded with real reviews and Q&A)", (
         let next: string | undefined = `${path}/reviews?limit=25&orderBy=${encodeURIComponent(orderBy)}`;
         for (let pages = 0; next && pages < 4; pages++) {
           // A nextUrl relative to /v1 (`/stores/{id}/…`, docs/api.md, Paging) or, as served today, to the store prefix.
-        const url: string = next.startsWith("/stores/") ? `/v1${next}` : prefix + next;
-        const body: z.output<typeof listReviewsResponseSchema> = expectBody(listReviewsResponseSchema, await get(url));
+          const url: string = next.startsWith("/stores/") ? `/v1${next}` : prefix + next;
+          const body: z.output<typeof listReviewsResponseSchema> = expectBody(listReviewsResponseSchema, await get(url));
           next = body.nextUrl;
         }
       }
@@ -242,7 +295,21 @@ describe("real answers of the real server (seeded with real reviews and Q&A)", (
     it("the product's reviews show every optional field somewhere (so the strict check covered them)", async () => {
       const { reviews } = expectBody(listReviewsResponseSchema, await get(`${prefix}${scopes.product}/reviews?orderBy=${encodeURIComponent("has_media desc")}`));
       const keys = new Set(reviews.flatMap((r) => [...Object.keys(r), ...Object.keys(r.reviewer).map((k) => `reviewer.${k}`), ...r.media.flatMap((m) => Object.keys(m).map((k) => `media.${k}`))]));
-      const optional = ["productUrl", "productImageUrl", "variantId", "variantName", "dateUpdated", "isRecommended", "languageCode", "reply", "productAttributes", "attributesWithRating", "reviewer.location", "media.streamUrl", "media.alt"];
+      const optional = [
+        "productUrl",
+        "productImageUrl",
+        "variantId",
+        "variantName",
+        "dateUpdated",
+        "isRecommended",
+        "languageCode",
+        "reply",
+        "productAttributes",
+        "attributesWithRating",
+        "reviewer.location",
+        "media.streamUrl",
+        "media.alt",
+      ];
       expect(optional.filter((k) => !keys.has(k))).toEqual([]);
       expect(new Set(reviews.map((r) => r.reviewer.verifiedStatus))).toEqual(new Set(["verified-buyer", "verified-reviewer", "unverified"]));
       expect(new Set(reviews.flatMap((r) => r.media.map((m) => m.type)))).toEqual(new Set(["image", "video"]));
@@ -315,15 +382,25 @@ describe("real answers of the real server (seeded with real reviews and Q&A)", (
       expect(activation.status).toBe(200);
       expect(expectBody(loyaltyCustomerResponseSchema, activation.body).loyaltyCustomer).toMatchObject({ status: "enrolled", vipTierName: "Bronze" });
 
-      for (const [path, schema] of [["earning_rules", earningRulesResponseSchema], ["redemption_rules", redemptionRulesResponseSchema], ["vip_tiers", vipTiersResponseSchema]] as const) {
+      for (const [path, schema] of [
+        ["earning_rules", earningRulesResponseSchema],
+        ["redemption_rules", redemptionRulesResponseSchema],
+        ["vip_tiers", vipTiersResponseSchema],
+      ] as const) {
         const body = expectBody(schema, await get(`${L}/${path}`, token)) as Record<string, { isAvailable?: boolean }[]>;
         expect(Object.values(body)[0].every((x) => typeof x.isAvailable === "boolean")).toBe(true);
       }
 
-      const earn = await call("/enterprise/loyalty/earning_transactions", { body: { customer: { email: REVIEWER_EMAIL }, orderId: "order-responses-1", amount: 250, currency: "USD" }, headers: { authorization: basic } });
+      const earn = await call("/enterprise/loyalty/earning_transactions", {
+        body: { customer: { email: REVIEWER_EMAIL }, orderId: "order-responses-1", amount: 250, currency: "USD" },
+        headers: { authorization: basic },
+      });
       expect(earn.status).toBe(201);
       expectBody(orderEarningResponseSchema, earn.body);
-      const again = await call("/enterprise/loyalty/earning_transactions", { body: { customer: { email: REVIEWER_EMAIL }, orderId: "order-responses-1", amount: 250 }, headers: { authorization: basic } });
+      const again = await call("/enterprise/loyalty/earning_transactions", {
+        body: { customer: { email: REVIEWER_EMAIL }, orderId: "order-responses-1", amount: 250 },
+        headers: { authorization: basic },
+      });
       expect(again.status).toBe(200);
       expectBody(orderEarningResponseSchema, again.body);
 

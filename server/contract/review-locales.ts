@@ -6,12 +6,41 @@
 import { subtags, traditional } from "./widget-locales.ts";
 
 /** Review-translation codes the reviews API accepts as `locale` (lists A and B of docs/api.md, Query parameters and limits). */
-export const REVIEW_TEXT_LOCALES_A = [
-  "zh-TW", "da", "nl", "en", "fr", "de-formal", "de-informal", "id", "it", "ja", "ko", "pl", "pt-PT", "ru", "es", "sv", "th", "vi",
-] as const;
+export const REVIEW_TEXT_LOCALES_A = ["zh-TW", "da", "nl", "en", "fr", "de-formal", "de-informal", "id", "it", "ja", "ko", "pl", "pt-PT", "ru", "es", "sv", "th", "vi"] as const;
 export const REVIEW_TEXT_LOCALES_B = [
-  "bg", "cs", "da", "el", "es", "fi", "fr", "hi", "hr", "hu", "id", "it", "ja", "ko", "lt", "ms", "nb", "nl", "pl", "pt-br", "pt-pt",
-  "ro", "ru", "sk", "sl", "sr", "sv", "th", "tr", "uk", "vi", "zh-cn", "zh-tw",
+  "bg",
+  "cs",
+  "da",
+  "el",
+  "es",
+  "fi",
+  "fr",
+  "hi",
+  "hr",
+  "hu",
+  "id",
+  "it",
+  "ja",
+  "ko",
+  "lt",
+  "ms",
+  "nb",
+  "nl",
+  "pl",
+  "pt-br",
+  "pt-pt",
+  "ro",
+  "ru",
+  "sk",
+  "sl",
+  "sr",
+  "sv",
+  "th",
+  "tr",
+  "uk",
+  "vi",
+  "zh-cn",
+  "zh-tw",
 ] as const;
 export const REVIEW_TEXT_LOCALES: readonly string[] = [...new Set<string>([...REVIEW_TEXT_LOCALES_A, ...REVIEW_TEXT_LOCALES_B])];
 
@@ -33,4 +62,3 @@ export function reviewLocaleFor(tag: string | null | undefined): string | undefi
   if (lang === "no" || lang === "nn") return "nb";
   return REVIEW_TEXT_LOCALES.includes(lang) ? lang : undefined;
 }
-

@@ -13,9 +13,7 @@ export { LOCALES };
  * docs/api.md, Query parameters and limits: the seven review orders, plus `unhelpful desc` (most unhelpful votes first, Okendo's
  * "Least Helpful"; docs/api.md, Okendo-compatible); default `date desc`.
  */
-export const REVIEW_ORDERS = [
-  "date desc", "date asc", "rating desc", "rating asc", "helpful desc", "helpful asc", "has_media desc", "unhelpful desc",
-] as const;
+export const REVIEW_ORDERS = ["date desc", "date asc", "rating desc", "rating asc", "helpful desc", "helpful asc", "has_media desc", "unhelpful desc"] as const;
 export type ReviewOrder = (typeof REVIEW_ORDERS)[number];
 
 /** docs/api.md, Query parameters and limits: storefront list limits 1..25, default 25. */
@@ -40,9 +38,7 @@ export const lastEvaluatedParam = z.string().max(2048, "lastEvaluated is too lon
 
 const listReviewsBaseQuery = z.object({
   limit: limitParam(STOREFRONT_MAX_LIMIT, STOREFRONT_MAX_LIMIT),
-  orderBy: z
-    .enum(REVIEW_ORDERS, { error: `orderBy must be one of: ${REVIEW_ORDERS.join(", ")}` })
-    .default("date desc"),
+  orderBy: z.enum(REVIEW_ORDERS, { error: `orderBy must be one of: ${REVIEW_ORDERS.join(", ")}` }).default("date desc"),
   locale: z
     .string()
     .optional()
@@ -51,13 +47,7 @@ const listReviewsBaseQuery = z.object({
     }),
   lastEvaluated: lastEvaluatedParam,
   /** Only reviews in which this keyword (of reviews_keywords) was identified; case-insensitive. */
-  keyword: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .min(1, "keyword must not be empty")
-    .max(100, "keyword must be at most 100 characters")
-    .optional(),
+  keyword: z.string().trim().toLowerCase().min(1, "keyword must not be empty").max(100, "keyword must be at most 100 characters").optional(),
 });
 export type ListReviewsQuery = z.output<typeof listReviewsQuery> & { attributeFilters?: AttributeFilter[] };
 
@@ -118,7 +108,8 @@ export const listReviewsQuery = listReviewsBaseQuery.extend({
     .refine((v) => reviewSearchWords(v).length > 0, { message: "search must contain at least one letter or digit" })
     .optional()
     .meta({
-      description: "Full-text search over review title and body (1 to 100 characters): reviews containing every word, stemmed (`fits` finds `fit`), " +
+      description:
+        "Full-text search over review title and body (1 to 100 characters): reviews containing every word, stemmed (`fits` finds `fit`), " +
         "accents ignored; the text is never query syntax. The order stays `orderBy`; each review then carries `highlights`.",
     }),
 });
@@ -178,7 +169,10 @@ export const listQuestionsQuery = listPageQuery.extend({
   orderBy: z
     .enum(QUESTION_ORDERS, { error: `orderBy must be one of: ${QUESTION_ORDERS.join(", ")}` })
     .default("date desc")
-    .meta({ description: "`date desc` (default), `date asc`, `helpful desc` or `unhelpful desc`; `rating desc`, `rating asc` and `has_media desc` are accepted (Okendo's clients send them) and list newest first." }),
+    .meta({
+      description:
+        "`date desc` (default), `date asc`, `helpful desc` or `unhelpful desc`; `rating desc`, `rating asc` and `has_media desc` are accepted (Okendo's clients send them) and list newest first.",
+    }),
 });
 export type ListQuestionsQuery = z.output<typeof listQuestionsQuery>;
 
@@ -186,18 +180,32 @@ export type ListQuestionsQuery = z.output<typeof listQuestionsQuery>;
 export const limitQueryParam = limitParam;
 
 /** Scope of a storefront listing (docs/api.md, Endpoints and scopes): product, store or group. */
-export type ReviewScope =
-  | { type: "store" }
-  | { type: "product"; productId: string }
-  | { type: "group"; groupId: string };
+export type ReviewScope = { type: "store" } | { type: "product"; productId: string } | { type: "group"; groupId: string };
 
 // ---- Response shapes (docs/api.md, Responses; docs/ai.md, Answers) ----
 // Inferred from the zod response schemas of storefront.responses.ts (the one source; type-only, so the
 // widgets that `import type` these add nothing to their bundles).
 
 export type {
-  Answer, KeywordTopic, ListQuestionsResponse, GetReviewResponse, QuestionAggregateResponse, ProductAttributesResponse, QaVoteResponse, ListReviewMediaResponse, ListReviewsResponse, Question, Review, ReviewAggregate,
-  ReviewAggregateResponse, ReviewMedia, ReviewerLocation, ReviewsKeywordsResponse, ReviewsSummary, ReviewsSummaryResponse, VerifiedStatus,
+  Answer,
+  KeywordTopic,
+  ListQuestionsResponse,
+  GetReviewResponse,
+  QuestionAggregateResponse,
+  ProductAttributesResponse,
+  QaVoteResponse,
+  ListReviewMediaResponse,
+  ListReviewsResponse,
+  Question,
+  Review,
+  ReviewAggregate,
+  ReviewAggregateResponse,
+  ReviewMedia,
+  ReviewerLocation,
+  ReviewsKeywordsResponse,
+  ReviewsSummary,
+  ReviewsSummaryResponse,
+  VerifiedStatus,
 } from "./storefront.responses.ts";
 
 /** The one rounding rule (one decimal), defined in contract/rating.ts and shared with the widgets from there. */

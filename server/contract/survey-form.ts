@@ -89,8 +89,7 @@ function profileAnswer(q: SurveyQuestion, fields: FormFields, f: (part?: Paramet
       const [d, m, y] = [f("day"), f("month"), f("year")];
       if (!d && !m && !y) return null;
       const [day, month, year] = [Number(d), Number(m), Number(y)];
-      const real = [day, month, year].every(Number.isInteger) && year >= 1900 && year <= 2100 && month >= 1 && month <= 12 && day >= 1 &&
-        day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+      const real = [day, month, year].every(Number.isInteger) && year >= 1900 && year <= 2100 && month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
       return real ? answer({ day, month, year }) : "date";
     }
     case "location": {

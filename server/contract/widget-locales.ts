@@ -9,9 +9,7 @@
  */
 
 /** The languages the widgets ship texts for. `de` is informal German (du), `de-formal` formal (Sie); `pt` is European Portuguese. */
-export const UI_LOCALES = [
-  "en", "de", "de-formal", "fr", "es", "it", "nl", "pt", "pt-BR", "pl", "sv", "da", "ja", "ko", "zh-Hans", "zh-Hant",
-] as const;
+export const UI_LOCALES = ["en", "de", "de-formal", "fr", "es", "it", "nl", "pt", "pt-BR", "pl", "sv", "da", "ja", "ko", "zh-Hans", "zh-Hant"] as const;
 export type UiLocale = (typeof UI_LOCALES)[number];
 
 /** A BCP 47 tag's subtags, lower-cased (`_` read as `-`); [] for anything that is not tag-shaped. */

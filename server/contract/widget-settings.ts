@@ -33,24 +33,26 @@ export const MAX_TEXT_LENGTH = 500;
 /** A merchant's text for `id`: 1..500 characters, only the default's placeholders. */
 function textSchemaFor(id: TextId) {
   const allowed = placeholdersOf(DEFAULT_TEXTS[id]);
-  return z
-    .string()
-    .trim()
-    .min(1, "must not be empty (clear it to use the default)")
-    .max(MAX_TEXT_LENGTH, `must be at most ${MAX_TEXT_LENGTH} characters`)
-    // eslint-disable-next-line no-control-regex -- finding control characters is the point
-    .refine((v) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(v), "must not contain control characters")
-    .superRefine((v, ctx) => {
-      const unknown = placeholdersOf(v).filter((p) => !allowed.includes(p));
-      if (unknown.length) {
-        ctx.addIssue({
-          code: "custom",
-          message: allowed.length
-            ? `may use only the placeholders ${allowed.map((p) => `{${p}}`).join(", ")} (not {${unknown[0]}})`
-            : `must not use placeholders such as {${unknown[0]}}: this text has none`,
-        });
-      }
-    });
+  return (
+    z
+      .string()
+      .trim()
+      .min(1, "must not be empty (clear it to use the default)")
+      .max(MAX_TEXT_LENGTH, `must be at most ${MAX_TEXT_LENGTH} characters`)
+      // eslint-disable-next-line no-control-regex -- finding control characters is the point
+      .refine((v) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(v), "must not contain control characters")
+      .superRefine((v, ctx) => {
+        const unknown = placeholdersOf(v).filter((p) => !allowed.includes(p));
+        if (unknown.length) {
+          ctx.addIssue({
+            code: "custom",
+            message: allowed.length
+              ? `may use only the placeholders ${allowed.map((p) => `{${p}}`).join(", ")} (not {${unknown[0]}})`
+              : `must not use placeholders such as {${unknown[0]}}: this text has none`,
+          });
+        }
+      })
+  );
 }
 
 const textShape = Object.fromEntries(TEXT_IDS.map((id) => [id, textSchemaFor(id).optional()])) as Record<TextId, z.ZodOptional<ReturnType<typeof textSchemaFor>>>;
@@ -75,38 +77,47 @@ export const FORM_ATTRIBUTE_LIMITS = { attributes: 6, options: 10, text: 40 } as
  * shoppers' pages, Okendo's clients insert them as HTML).
  */
 const attributeText = (optional = false) =>
-  z.string({ error: "must be text" }).transform((v) => v.trim().replace(/\s+/g, " ")).pipe(
-    z.string()
-      .min(optional ? 0 : 1, "must not be empty")
-      .max(FORM_ATTRIBUTE_LIMITS.text, `must be at most ${FORM_ATTRIBUTE_LIMITS.text} characters`)
-      // eslint-disable-next-line no-control-regex -- finding control characters is the point
-      .refine((v) => !/[\u0000-\u001f\u007f<>]/.test(v), "must not contain < or > or control characters"),
-  );
+  z
+    .string({ error: "must be text" })
+    .transform((v) => v.trim().replace(/\s+/g, " "))
+    .pipe(
+      z
+        .string()
+        .min(optional ? 0 : 1, "must not be empty")
+        .max(FORM_ATTRIBUTE_LIMITS.text, `must be at most ${FORM_ATTRIBUTE_LIMITS.text} characters`)
+        // eslint-disable-next-line no-control-regex -- finding control characters is the point
+        .refine((v) => !/[\u0000-\u001f\u007f<>]/.test(v), "must not contain < or > or control characters"),
+    );
 
 /**
  * A scale the shopper answers from 1 to 5 (Okendo's `attributesWithRating`), e.g. Fit: "Runs small" (1) …
  * "True to size" (3, optional) … "Runs large" (5). `required`: the form is not sent without an answer.
  */
-export const scaleAttributeSchema = z.object({
-  kind: z.literal("scale"),
-  title: attributeText(),
-  minLabel: attributeText(),
-  /** Label of the middle (3); "" for none. */
-  midLabel: attributeText(true).default(""),
-  maxLabel: attributeText(),
-  required: z.boolean().default(false),
-}).strict();
+export const scaleAttributeSchema = z
+  .object({
+    kind: z.literal("scale"),
+    title: attributeText(),
+    minLabel: attributeText(),
+    /** Label of the middle (3); "" for none. */
+    midLabel: attributeText(true).default(""),
+    maxLabel: attributeText(),
+    required: z.boolean().default(false),
+  })
+  .strict();
 
 /** A choice among the merchant's options (Okendo's `productAttributes`), e.g. Size bought: S, M, L. */
-export const choiceAttributeSchema = z.object({
-  kind: z.literal("choice"),
-  title: attributeText(),
-  options: z.array(attributeText(), { error: "must be a list of options" })
-    .min(2, "must have at least 2 options")
-    .max(FORM_ATTRIBUTE_LIMITS.options, `may have at most ${FORM_ATTRIBUTE_LIMITS.options} options`)
-    .refine((o) => new Set(o.map((v) => v.toLowerCase())).size === o.length, "must not repeat an option"),
-  required: z.boolean().default(false),
-}).strict();
+export const choiceAttributeSchema = z
+  .object({
+    kind: z.literal("choice"),
+    title: attributeText(),
+    options: z
+      .array(attributeText(), { error: "must be a list of options" })
+      .min(2, "must have at least 2 options")
+      .max(FORM_ATTRIBUTE_LIMITS.options, `may have at most ${FORM_ATTRIBUTE_LIMITS.options} options`)
+      .refine((o) => new Set(o.map((v) => v.toLowerCase())).size === o.length, "must not repeat an option"),
+    required: z.boolean().default(false),
+  })
+  .strict();
 
 /** One attribute the review form asks. */
 export const formAttributeSchema = z.discriminatedUnion("kind", [scaleAttributeSchema, choiceAttributeSchema], { error: 'kind must be "scale" or "choice"' });
@@ -115,7 +126,8 @@ export type ScaleAttribute = z.output<typeof scaleAttributeSchema>;
 export type ChoiceAttribute = z.output<typeof choiceAttributeSchema>;
 
 /** The form's attributes in the order it asks them: at most 6, titles unique (ignoring case). */
-export const formAttributesSchema = z.array(formAttributeSchema, { error: "must be a list of attributes" })
+export const formAttributesSchema = z
+  .array(formAttributeSchema, { error: "must be a list of attributes" })
   .max(FORM_ATTRIBUTE_LIMITS.attributes, `may hold at most ${FORM_ATTRIBUTE_LIMITS.attributes} attributes`)
   .superRefine((list, ctx) => {
     const seen = new Set<string>();
@@ -142,13 +154,14 @@ export const widgetSettingsSchema = z
   })
   .strict();
 export type WidgetSettings = {
-  texts: Record<string, LanguageTexts>; colors: { accent: string | null; star: string | null }; widgets: Record<WidgetKey, boolean>;
+  texts: Record<string, LanguageTexts>;
+  colors: { accent: string | null; star: string | null };
+  widgets: Record<WidgetKey, boolean>;
   reviewForm: { attributes: FormAttribute[] };
 };
 
 /** A text in a change: blank (after trimming) or null → back to the default (null); else as textSchemaFor. */
-const patchTextSchemaFor = (id: TextId) =>
-  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), z.union([z.null(), textSchemaFor(id)]));
+const patchTextSchemaFor = (id: TextId) => z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), z.union([z.null(), textSchemaFor(id)]));
 
 /**
  * A change (`update(storeId, patch)`): only what is given changes. `texts[lang][id]`: a text sets it,
@@ -160,7 +173,10 @@ export const widgetSettingsPatchSchema = z
     texts: z
       .record(
         languageTagSchema,
-        z.object(Object.fromEntries(TEXT_IDS.map((id) => [id, patchTextSchemaFor(id).optional()])) as unknown as Record<TextId, z.ZodOptional<z.ZodType<string | null>>>).strict().nullable(),
+        z
+          .object(Object.fromEntries(TEXT_IDS.map((id) => [id, patchTextSchemaFor(id).optional()])) as unknown as Record<TextId, z.ZodOptional<z.ZodType<string | null>>>)
+          .strict()
+          .nullable(),
       )
       .optional(),
     colors: z.object(colorsShape).partial().strict().optional(),
@@ -188,10 +204,17 @@ export const storefrontWidgetSettingsSchema = z.object({
     colors: z.object({ accent: z.string().nullable(), star: z.string().nullable() }),
     widgets: z.object(Object.fromEntries(WIDGET_KEYS.map((k) => [k, z.boolean()])) as Record<WidgetKey, z.ZodBoolean>),
     reviewForm: z.object({
-      attributes: z.array(z.union([
-        z.object({ kind: z.literal("scale"), title: z.string(), minLabel: z.string(), midLabel: z.string(), maxLabel: z.string(), required: z.boolean() }),
-        z.object({ kind: z.literal("choice"), title: z.string(), options: z.array(z.string()), required: z.boolean() }),
-      ])).meta({ description: "The product attributes the review form asks, in order: a scale answered 1 to 5 (sent as `attributesWithRating`) or a choice among `options` (sent as `productAttributes`). The merchant's words, not translated." }),
+      attributes: z
+        .array(
+          z.union([
+            z.object({ kind: z.literal("scale"), title: z.string(), minLabel: z.string(), midLabel: z.string(), maxLabel: z.string(), required: z.boolean() }),
+            z.object({ kind: z.literal("choice"), title: z.string(), options: z.array(z.string()), required: z.boolean() }),
+          ]),
+        )
+        .meta({
+          description:
+            "The product attributes the review form asks, in order: a scale answered 1 to 5 (sent as `attributesWithRating`) or a choice among `options` (sent as `productAttributes`). The merchant's words, not translated.",
+        }),
     }),
   }),
 });

@@ -26,8 +26,17 @@ export { COMMON_TEXTS, STAR_RATING_TEXTS, REVIEWS_TEXTS, REVIEW_FORM_TEXTS, MEDI
 
 /** Every default text by ID. */
 export const DEFAULT_TEXTS = {
-  ...COMMON_TEXTS, ...STAR_RATING_TEXTS, ...REVIEWS_TEXTS, ...REVIEW_FORM_TEXTS, ...MEDIA_TEXTS,
-  ...QUESTIONS_TEXTS, ...SUMMARY_TEXTS, ...KEYWORDS_TEXTS, ...LOYALTY_TEXTS, ...CAROUSEL_TEXTS, ...SURVEY_TEXTS,
+  ...COMMON_TEXTS,
+  ...STAR_RATING_TEXTS,
+  ...REVIEWS_TEXTS,
+  ...REVIEW_FORM_TEXTS,
+  ...MEDIA_TEXTS,
+  ...QUESTIONS_TEXTS,
+  ...SUMMARY_TEXTS,
+  ...KEYWORDS_TEXTS,
+  ...LOYALTY_TEXTS,
+  ...CAROUSEL_TEXTS,
+  ...SURVEY_TEXTS,
 } as const;
 
 /** A text ID (`reviews.writeReview`, ...). */
@@ -50,8 +59,7 @@ export const TEXT_GROUPS: readonly { title: string; texts: Record<string, string
 ];
 
 /** The English table of text group `group` (its IDs' part before the first dot; `common` for the shared texts), undefined for an unknown group. */
-export const englishTextTable = (group: string): Record<string, string> | undefined =>
-  TEXT_GROUPS.find((g) => Object.keys(g.texts)[0]!.startsWith(`${group}.`))?.texts;
+export const englishTextTable = (group: string): Record<string, string> | undefined => TEXT_GROUPS.find((g) => Object.keys(g.texts)[0]!.startsWith(`${group}.`))?.texts;
 
 /** The `{placeholders}` a text uses, e.g. `["count"]`. */
 export const placeholdersOf = (text: string): string[] => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);

@@ -12,7 +12,11 @@ import { LOCALES } from "./storefront.ts";
 
 const english = DEFAULT_TEXTS as Record<string, string>;
 /** Plural phrases: IDs of the defaults ending `.one` / `.other`, by their base. */
-const pluralBases = new Set(Object.keys(english).filter((id) => /\.(one|other)$/.test(id)).map((id) => id.replace(/\.(one|other)$/, "")));
+const pluralBases = new Set(
+  Object.keys(english)
+    .filter((id) => /\.(one|other)$/.test(id))
+    .map((id) => id.replace(/\.(one|other)$/, "")),
+);
 const englishOf = (id: string) => english[id] ?? english[`${id.replace(/\.(zero|one|two|few|many|other)$/, "")}.other`];
 
 /** The IDs a language must have: every non-plural ID, and each plural base with every category of the language. */
@@ -59,19 +63,57 @@ describe("widget translations", () => {
 
 describe("UI language choice", () => {
   it.each([
-    ["", "en"], [null, "en"], ["en-GB", "en"], ["de", "de"], ["de-AT", "de"], ["de-CH", "de"], ["de-formal", "de-formal"],
-    ["de-AT-formal", "de-formal"], ["pt-BR", "pt-BR"], ["pt_br", "pt-BR"], ["pt-PT", "pt"], ["pt", "pt"], ["fr-CA", "fr"],
-    ["zh", "zh-Hans"], ["zh-CN", "zh-Hans"], ["zh-Hans-SG", "zh-Hans"], ["zh-TW", "zh-Hant"], ["zh-HK", "zh-Hant"],
-    ["zh-Hant", "zh-Hant"], ["ja-JP", "ja"], ["ko", "ko"], ["nb", "en"], ["ru", "en"], ["not a tag", "en"], ["x", "en"],
+    ["", "en"],
+    [null, "en"],
+    ["en-GB", "en"],
+    ["de", "de"],
+    ["de-AT", "de"],
+    ["de-CH", "de"],
+    ["de-formal", "de-formal"],
+    ["de-AT-formal", "de-formal"],
+    ["pt-BR", "pt-BR"],
+    ["pt_br", "pt-BR"],
+    ["pt-PT", "pt"],
+    ["pt", "pt"],
+    ["fr-CA", "fr"],
+    ["zh", "zh-Hans"],
+    ["zh-CN", "zh-Hans"],
+    ["zh-Hans-SG", "zh-Hans"],
+    ["zh-TW", "zh-Hant"],
+    ["zh-HK", "zh-Hant"],
+    ["zh-Hant", "zh-Hant"],
+    ["ja-JP", "ja"],
+    ["ko", "ko"],
+    ["nb", "en"],
+    ["ru", "en"],
+    ["not a tag", "en"],
+    ["x", "en"],
   ])("%s → %s", (tag, locale) => expect(uiLocaleFor(tag)).toBe(locale));
 });
 
 describe("review-translation code", () => {
   it.each([
-    ["de", "de-formal"], ["de-AT", "de-formal"], ["de-formal", "de-formal"], ["de-informal", "de-informal"], ["DE-FORMAL", "de-formal"],
-    ["pt", "pt-PT"], ["pt-BR", "pt-br"], ["pt-PT", "pt-PT"], ["zh-Hans", "zh-cn"], ["zh-CN", "zh-cn"], ["zh", "zh-cn"],
-    ["zh-Hant", "zh-TW"], ["zh-HK", "zh-TW"], ["en-US", "en"], ["fr-CA", "fr"], ["no", "nb"], ["ja", "ja"],
-    ["xx", undefined], ["", undefined], ["de formal", undefined], ["tlh", undefined],
+    ["de", "de-formal"],
+    ["de-AT", "de-formal"],
+    ["de-formal", "de-formal"],
+    ["de-informal", "de-informal"],
+    ["DE-FORMAL", "de-formal"],
+    ["pt", "pt-PT"],
+    ["pt-BR", "pt-br"],
+    ["pt-PT", "pt-PT"],
+    ["zh-Hans", "zh-cn"],
+    ["zh-CN", "zh-cn"],
+    ["zh", "zh-cn"],
+    ["zh-Hant", "zh-TW"],
+    ["zh-HK", "zh-TW"],
+    ["en-US", "en"],
+    ["fr-CA", "fr"],
+    ["no", "nb"],
+    ["ja", "ja"],
+    ["xx", undefined],
+    ["", undefined],
+    ["de formal", undefined],
+    ["tlh", undefined],
   ])("%s → %s", (tag, code) => expect(reviewLocaleFor(tag)).toBe(code));
 
   it("only ever gives a code the reviews API accepts, for every UI language and its regions", () => {

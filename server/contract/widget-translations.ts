@@ -30,7 +30,21 @@ import zhHant from "./widget-translations/zh-Hant.ts";
 
 /** Every shipped translation by UI language (English is the defaults table). */
 export const TRANSLATIONS: Record<Exclude<UiLocale, "en">, Record<string, string>> = {
-  de, "de-formal": deFormal, fr, es, it, nl, pt, "pt-BR": ptBR, pl, sv, da, ja, ko, "zh-Hans": zhHans, "zh-Hant": zhHant,
+  de,
+  "de-formal": deFormal,
+  fr,
+  es,
+  it,
+  nl,
+  pt,
+  "pt-BR": ptBR,
+  pl,
+  sv,
+  da,
+  ja,
+  ko,
+  "zh-Hans": zhHans,
+  "zh-Hant": zhHant,
 };
 
 /** The text group of the texts several elements share (request errors, e-mail field), shipped once in each part whose elements show them. */

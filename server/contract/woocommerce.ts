@@ -6,20 +6,29 @@
 import { z } from "zod";
 
 /** A WooCommerce ID: a non-negative JSON integer or a string of digits, as a string. */
-const wooId = z
-  .union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,20}$/)])
-  .transform((v) => String(v));
+const wooId = z.union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,20}$/)]).transform((v) => String(v));
 /** WooCommerce money: a decimal string ("19.99", refunds "-10.00") or a number, in currency units. */
-const money = z.union([z.number().finite(), z.string().regex(/^-?\d{1,15}(\.\d{1,10})?$/).transform(Number)]);
+const money = z.union([
+  z.number().finite(),
+  z
+    .string()
+    .regex(/^-?\d{1,15}(\.\d{1,10})?$/)
+    .transform(Number),
+]);
 /**
  * A WooCommerce GMT time (`date_created_gmt`: "2026-11-20T10:00:00", no zone: UTC) → epoch ms.
  */
-const gmtTime = z.string().max(40)
+const gmtTime = z
+  .string()
+  .max(40)
   .transform((s) => (/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s}Z`))
   .refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 time")
   .transform((s) => Date.parse(s));
 const text = (max: number) => z.string().max(max);
-const meta = z.array(z.object({ key: text(255), value: z.unknown() })).max(1000).nullish();
+const meta = z
+  .array(z.object({ key: text(255), value: z.unknown() }))
+  .max(1000)
+  .nullish();
 
 /** The order statuses WooCommerce documents; `completed` is Chorus's "fulfilled". */
 export const wooOrder = z.object({
@@ -32,16 +41,23 @@ export const wooOrder = z.object({
   date_modified_gmt: gmtTime.nullish(),
   customer_id: wooId.nullish(),
   billing: z.object({ first_name: text(200).nullish(), last_name: text(200).nullish(), email: text(320).nullish() }).nullish(),
-  line_items: z.array(z.object({
-    product_id: wooId.nullish(),
-    variation_id: wooId.nullish(),
-    name: text(500).nullish(),
-    quantity: z.number().int().min(0).max(1_000_000).default(1),
-    subtotal: money.nullish(),
-    total: money.nullish(),
-    price: money.nullish(),
-  })).max(1000),
-  refunds: z.array(z.object({ id: wooId, total: money.nullish() })).max(10_000).nullish(),
+  line_items: z
+    .array(
+      z.object({
+        product_id: wooId.nullish(),
+        variation_id: wooId.nullish(),
+        name: text(500).nullish(),
+        quantity: z.number().int().min(0).max(1_000_000).default(1),
+        subtotal: money.nullish(),
+        total: money.nullish(),
+        price: money.nullish(),
+      }),
+    )
+    .max(1000),
+  refunds: z
+    .array(z.object({ id: wooId, total: money.nullish() }))
+    .max(10_000)
+    .nullish(),
   total: money.nullish(),
   meta_data: meta,
 });
@@ -55,7 +71,10 @@ export const wooProduct = z.object({
   sku: text(255).nullish(),
   global_unique_id: text(255).nullish(),
   images: z.array(wooImage).max(250).nullish(),
-  brands: z.array(z.object({ name: text(255) })).max(50).nullish(),
+  brands: z
+    .array(z.object({ name: text(255) }))
+    .max(50)
+    .nullish(),
   meta_data: meta,
 });
 export type WooProduct = z.output<typeof wooProduct>;
@@ -73,8 +92,15 @@ export type WooCommerceTopic = (typeof WOOCOMMERCE_TOPICS)[number];
 
 /** Headers of a WooCommerce webhook delivery (all optional here: the service answers the creation ping, 401 and 400 in its order). */
 export const wooWebhookHeaders = z.object({
-  "x-wc-webhook-topic": z.string().max(100).optional().meta({ description: "The event, e.g. `order.updated`. Absent only on WooCommerce's creation ping (a form body `webhook_id=N`), which is answered 200." }),
-  "x-wc-webhook-signature": z.string().optional().meta({ description: "Base64 HMAC-SHA256 of the raw body with the webhook's secret (the store's `webhookSecret`). Missing, malformed or not matching: 401." }),
+  "x-wc-webhook-topic": z
+    .string()
+    .max(100)
+    .optional()
+    .meta({ description: "The event, e.g. `order.updated`. Absent only on WooCommerce's creation ping (a form body `webhook_id=N`), which is answered 200." }),
+  "x-wc-webhook-signature": z
+    .string()
+    .optional()
+    .meta({ description: "Base64 HMAC-SHA256 of the raw body with the webhook's secret (the store's `webhookSecret`). Missing, malformed or not matching: 401." }),
   "x-wc-webhook-source": z.string().max(2000).optional().meta({ description: "The shop's address (WordPress `home_url`), e.g. `https://shop.example/`: finds the store connected to that `siteUrl`." }),
   "x-wc-webhook-delivery-id": z.string().max(200).optional().meta({ description: "The delivery's ID: a delivery seen before answers 200 `duplicate` and changes nothing." }),
 });

@@ -23,17 +23,24 @@ export const REVIEW_LIMITS = {
 export const QUESTION_LIMITS = { bodyMin: 5, bodyMax: 1000, displayNameMax: 60, emailMax: 254 } as const;
 
 const text = (name: string, max: number, min = 0) =>
-  z.string({ error: `${name} must be a string` }).transform((s) => s.trim()).pipe(
-    z.string()
-      .min(min, min === 1 ? `${name} is required` : `${name} must be at least ${min} characters`)
-      .max(max, `${name} must be at most ${max} characters`),
-  );
+  z
+    .string({ error: `${name} must be a string` })
+    .transform((s) => s.trim())
+    .pipe(
+      z
+        .string()
+        .min(min, min === 1 ? `${name} is required` : `${name} must be at least ${min} characters`)
+        .max(max, `${name} must be at most ${max} characters`),
+    );
 
-const email = z.string({ error: "email is required" }).transform((s) => s.trim())
+const email = z
+  .string({ error: "email is required" })
+  .transform((s) => s.trim())
   .pipe(z.email({ error: "email must be a valid e-mail address" }).max(REVIEW_LIMITS.emailMax, `email must be at most ${REVIEW_LIMITS.emailMax} characters`));
 
 /** Accepts JSON booleans and form values ("true"/"false"/"on"/"1"/"0"). */
-const booleanish = z.union([z.boolean(), z.enum(["true", "false", "on", "1", "0", ""])], { error: "isRecommended must be true or false" })
+const booleanish = z
+  .union([z.boolean(), z.enum(["true", "false", "on", "1", "0", ""])], { error: "isRecommended must be true or false" })
   .transform((v) => (v === "" ? undefined : v === true || v === "true" || v === "on" || v === "1"));
 
 const productAttribute = z.object({
@@ -48,15 +55,22 @@ const productAttribute = z.object({
  */
 const ratedAttribute = z.object({
   title: text("attributesWithRating.title", 60, 1),
-  value: z.union([z.number(), z.string()], { error: "attributesWithRating.value must be an integer from 1 to 5" })
+  value: z
+    .union([z.number(), z.string()], { error: "attributesWithRating.value must be an integer from 1 to 5" })
     .transform((v) => (typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v))
-    .pipe(z.number({ error: "attributesWithRating.value must be an integer from 1 to 5" }).int("attributesWithRating.value must be an integer from 1 to 5")
-      .min(1, "attributesWithRating.value must be an integer from 1 to 5").max(5, "attributesWithRating.value must be an integer from 1 to 5")),
+    .pipe(
+      z
+        .number({ error: "attributesWithRating.value must be an integer from 1 to 5" })
+        .int("attributesWithRating.value must be an integer from 1 to 5")
+        .min(1, "attributesWithRating.value must be an integer from 1 to 5")
+        .max(5, "attributesWithRating.value must be an integer from 1 to 5"),
+    ),
 });
 
 /** A list field sent as a JSON array (a JSON string in a multipart form), of `item`s, at most `attributesMax`. */
 const jsonArray = <T extends z.ZodType>(name: string, item: T) =>
-  z.union([z.string(), z.array(z.unknown())], { error: `${name} must be a JSON array` })
+  z
+    .union([z.string(), z.array(z.unknown())], { error: `${name} must be a JSON array` })
     .transform((v, ctx) => {
       if (typeof v !== "string") return v;
       try {
@@ -72,9 +86,16 @@ const jsonArray = <T extends z.ZodType>(name: string, item: T) =>
 export const HONEYPOT_FIELD = "website";
 
 export const reviewSubmissionBody = z.object({
-  rating: z.union([z.number(), z.string()], { error: "rating is required: an integer from 1 to 5" })
+  rating: z
+    .union([z.number(), z.string()], { error: "rating is required: an integer from 1 to 5" })
     .transform((v) => (typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v))
-    .pipe(z.number({ error: "rating must be an integer from 1 to 5" }).int("rating must be an integer from 1 to 5").min(1, "rating must be an integer from 1 to 5").max(5, "rating must be an integer from 1 to 5")),
+    .pipe(
+      z
+        .number({ error: "rating must be an integer from 1 to 5" })
+        .int("rating must be an integer from 1 to 5")
+        .min(1, "rating must be an integer from 1 to 5")
+        .max(5, "rating must be an integer from 1 to 5"),
+    ),
   title: text("title", REVIEW_LIMITS.titleMax).optional().default(""),
   body: text("body", REVIEW_LIMITS.bodyMax, 1),
   displayName: text("displayName", REVIEW_LIMITS.displayNameMax, 1),
@@ -85,7 +106,9 @@ export const reviewSubmissionBody = z.object({
   /** Rated attributes (`[{ title, value: 1..5 }]`): titles of the store's scales only (issue #23 item 2). */
   attributesWithRating: jsonArray("attributesWithRating", ratedAttribute).optional(),
   variantId: text("variantId", 100).optional(),
-  alt: z.union([z.string(), z.array(z.string())]).optional()
+  alt: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
     .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
     .pipe(z.array(z.string().trim().max(REVIEW_LIMITS.altMax, `alt must be at most ${REVIEW_LIMITS.altMax} characters`))),
   [HONEYPOT_FIELD]: z.unknown().optional(),
@@ -129,13 +152,19 @@ export const ORDERS_BATCH_MAX = 1000;
 
 /** `POST /enterprise/orders` body: order lines for verified-buyer status (docs/writes.md). */
 export const importOrdersBody = z.object({
-  orders: z.array(
-    z.object({
-      orderId: z.string({ error: "orderId is required" }).trim().min(1, "orderId is required").max(100, "orderId must be at most 100 characters"),
-      productId: z.string({ error: "productId is required" }).trim().min(1, "productId is required").max(100, "productId must be at most 100 characters"),
-      email: z.string({ error: "email is required" }).trim().pipe(z.email({ error: "email must be a valid e-mail address" })),
-      dateCreated: z.iso.datetime({ error: "dateCreated must be an ISO 8601 UTC time" }).optional(),
-    }),
-    { error: "orders must be an array" },
-  ).min(1, "orders must hold at least 1 order line").max(ORDERS_BATCH_MAX, `orders may hold at most ${ORDERS_BATCH_MAX} order lines`),
+  orders: z
+    .array(
+      z.object({
+        orderId: z.string({ error: "orderId is required" }).trim().min(1, "orderId is required").max(100, "orderId must be at most 100 characters"),
+        productId: z.string({ error: "productId is required" }).trim().min(1, "productId is required").max(100, "productId must be at most 100 characters"),
+        email: z
+          .string({ error: "email is required" })
+          .trim()
+          .pipe(z.email({ error: "email must be a valid e-mail address" })),
+        dateCreated: z.iso.datetime({ error: "dateCreated must be an ISO 8601 UTC time" }).optional(),
+      }),
+      { error: "orders must be an array" },
+    )
+    .min(1, "orders must hold at least 1 order line")
+    .max(ORDERS_BATCH_MAX, `orders may hold at most ${ORDERS_BATCH_MAX} order lines`),
 });

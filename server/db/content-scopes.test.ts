@@ -60,7 +60,18 @@ describe("content-scope triggers", () => {
   it("a new review touches its product, its group and the store's review content, nothing of another product", async () => {
     const group = await groupOf("1078");
     const stale = await staleAfter(
-      () => services.reviewsData.insert({ reviewId: crypto.randomUUID(), storeId: S, productId: "1078", rating: 5, title: "", body: "Fits well.", createdMs: Date.now(), status: "published", reviewerName: "A" }),
+      () =>
+        services.reviewsData.insert({
+          reviewId: crypto.randomUUID(),
+          storeId: S,
+          productId: "1078",
+          rating: 5,
+          title: "",
+          body: "Fits well.",
+          createdMs: Date.now(),
+          status: "published",
+          reviewerName: "A",
+        }),
       {
         product: [contentScope.store(S), contentScope.product(S, "1078")],
         group: [contentScope.store(S), contentScope.group(S, group)],
@@ -116,10 +127,10 @@ describe("content-scope triggers", () => {
     const other = await openDatabase(join(dir, "db.sqlite"));
     try {
       const reviewId = await firstReviewOf("1078", OTHER_STORE_ID);
-      const stale = await staleAfter(
-        () => run(other, sql`UPDATE reviews SET helpful_count = helpful_count + 1 WHERE review_id = ${reviewId}`),
-        { otherStore: [contentScope.product(OTHER_STORE_ID, "1078")], store: [contentScope.product(S, "1078")] },
-      );
+      const stale = await staleAfter(() => run(other, sql`UPDATE reviews SET helpful_count = helpful_count + 1 WHERE review_id = ${reviewId}`), {
+        otherStore: [contentScope.product(OTHER_STORE_ID, "1078")],
+        store: [contentScope.product(S, "1078")],
+      });
       expect(stale).toEqual({ otherStore: true, store: false });
     } finally {
       await other.close();
@@ -130,10 +141,12 @@ describe("content-scope triggers", () => {
     const reviewId = await firstReviewOf("1094");
     const stale = await staleAfter(
       async () => {
-        await expect(transaction(services.db, async () => {
-          expect((await run(services.db, sql`UPDATE reviews SET helpful_count = helpful_count + 1 WHERE review_id = ${reviewId}`)).changes).toBe(1);
-          throw new Error("abort");
-        })).rejects.toThrow("abort"); // rolled back
+        await expect(
+          transaction(services.db, async () => {
+            expect((await run(services.db, sql`UPDATE reviews SET helpful_count = helpful_count + 1 WHERE review_id = ${reviewId}`)).changes).toBe(1);
+            throw new Error("abort");
+          }),
+        ).rejects.toThrow("abort"); // rolled back
       },
       { product: [contentScope.product(S, "1094")], unscoped: null },
     );
@@ -143,7 +156,10 @@ describe("content-scope triggers", () => {
   it("remembers at most maxScopes changed scopes: past that it forgets them and answers computed before are stale", async () => {
     const watcher = await contentScopeWatcher(services.db, null, 4);
     const vote = async (productId: string) =>
-      run(services.db, sql`INSERT INTO review_votes (store_id, review_id, visitor_hash, vote, created_ms, updated_ms) VALUES (${S}, ${await firstReviewOf(productId)}, ${crypto.randomUUID()}, 'helpful', 0, 0)`);
+      run(
+        services.db,
+        sql`INSERT INTO review_votes (store_id, review_id, visitor_hash, vote, created_ms, updated_ms) VALUES (${S}, ${await firstReviewOf(productId)}, ${crypto.randomUUID()}, 'helpful', 0, 0)`,
+      );
     const scopesOf = (productId: string) => [contentScope.store(S), contentScope.product(S, productId)];
     const before = await watcher.current();
     await vote("1094"); // its product, its group, the store's reviews: 3 scopes

@@ -48,13 +48,13 @@ const sqlScope = {
   byScopeColumns: (r: string) =>
     `CASE ${r}.scope_type WHEN 'product' THEN 'product:' || ${r}.store_id || ':' || ${r}.scope_id WHEN 'group' THEN 'group:' || ${r}.store_id || ':' || ${r}.scope_id ELSE 'reviews:' || ${r}.store_id END`,
 };
-const perStore = (name: string): ScopeExpressions => (r) => [`'${name}:' || ${r}.store_id`];
+const perStore =
+  (name: string): ScopeExpressions =>
+  (r) => [`'${name}:' || ${r}.store_id`];
 const reviewContent: ScopeExpressions = (r) => [sqlScope.product(r), sqlScope.group(r), sqlScope.storeReviews(r)];
 /** Rows that belong to a review: the scopes of that review (looked up; a review deleted first bumped them itself). */
-const ofReview: ScopeExpressions = (r) =>
-  reviewContent("x").map((e) => `(SELECT ${e} FROM reviews x WHERE x.review_id = ${r}.review_id)`);
-const ofQuestion: ScopeExpressions = (r) =>
-  [sqlScope.product("q"), sqlScope.group("q")].map((e) => `(SELECT ${e} FROM questions q WHERE q.question_id = ${r}.question_id)`);
+const ofReview: ScopeExpressions = (r) => reviewContent("x").map((e) => `(SELECT ${e} FROM reviews x WHERE x.review_id = ${r}.review_id)`);
+const ofQuestion: ScopeExpressions = (r) => [sqlScope.product("q"), sqlScope.group("q")].map((e) => `(SELECT ${e} FROM questions q WHERE q.question_id = ${r}.question_id)`);
 const everything: ScopeExpressions = () => [`'${ANY_SCOPE}'`];
 
 /**
@@ -144,7 +144,11 @@ const OWN_TABLES = new Set(["content_seq", "content_scope_versions"]);
 const POSTGRES_UNTRACKED = new Set(["review_search", "survey_responses_fts", "admin_rate_limits", "rate_limit_hits", "review_aggregate_changes"]);
 /** The channel the PostgreSQL triggers notify at commit. */
 export const CONTENT_SCOPES_CHANNEL = "chorus_content_scopes";
-const EVENTS = [["INSERT", ["NEW"]], ["UPDATE", ["OLD", "NEW"]], ["DELETE", ["OLD"]]] as const;
+const EVENTS = [
+  ["INSERT", ["NEW"]],
+  ["UPDATE", ["OLD", "NEW"]],
+  ["DELETE", ["OLD"]],
+] as const;
 
 /**
  * The tables whose changes are tracked: every table but SQLite's own, this module's, and virtual tables
@@ -158,9 +162,7 @@ export async function trackedTables(db: Db): Promise<string[]> {
   }
   const tables = await all<{ name: string; sql: string | null }>(db, sql`SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name`);
   const virtual = tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql ?? "")).map((t) => t.name);
-  return tables
-    .map((t) => t.name)
-    .filter((name) => !name.startsWith("sqlite_") && !OWN_TABLES.has(name) && !virtual.some((v) => name === v || name.startsWith(`${v}_`)));
+  return tables.map((t) => t.name).filter((name) => !name.startsWith("sqlite_") && !OWN_TABLES.has(name) && !virtual.some((v) => name === v || name.startsWith(`${v}_`)));
 }
 
 /** The CREATE TRIGGER statements the schema should have, by trigger name. */
@@ -170,7 +172,10 @@ async function wantedTriggers(db: Db): Promise<Map<string, string>> {
     const scopes = TABLE_SCOPES[table] ?? everything;
     for (const [event, rows] of EVENTS) {
       const name = `content_scope_${table}_${event.toLowerCase()}`;
-      const selects = rows.flatMap((r) => scopes(r)).map((e) => `SELECT ${e} AS scope`).join(" UNION ALL ");
+      const selects = rows
+        .flatMap((r) => scopes(r))
+        .map((e) => `SELECT ${e} AS scope`)
+        .join(" UNION ALL ");
       wanted.set(
         name,
         `CREATE TRIGGER "${name}" AFTER ${event} ON "${table}" FOR EACH ROW BEGIN ` +
@@ -193,8 +198,7 @@ export async function installContentScopeTriggers(db: Db): Promise<void> {
   if (dialect(db) === "postgres") return installPostgresTriggers(db);
   const existing = async () =>
     new Map((await all<{ name: string; sql: string }>(db, sql`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'content!_scope!_%' ESCAPE '!'`)).map((t) => [t.name, t.sql]));
-  const differs = (wanted: Map<string, string>, have: Map<string, string>) =>
-    wanted.size !== have.size || [...wanted].some(([name, text]) => have.get(name) !== text);
+  const differs = (wanted: Map<string, string>, have: Map<string, string>) => wanted.size !== have.size || [...wanted].some(([name, text]) => have.get(name) !== text);
   if (!differs(await wantedTriggers(db), await existing())) return;
   // IMMEDIATE: a second process starting at the same time waits, then finds the triggers in place.
   await transaction(db, async () => {
@@ -255,24 +259,26 @@ async function wantedPostgresTriggers(db: Db): Promise<Map<string, { table: stri
 /** installContentScopeTriggers on PostgreSQL: the same rule, functions compared by their source text. */
 async function installPostgresTriggers(db: Db): Promise<void> {
   const existing = async () =>
-    new Map((await all<{ name: string; table: string; body: string }>(db, sql`
+    new Map(
+      (
+        await all<{ name: string; table: string; body: string }>(
+          db,
+          sql`
       SELECT t.tgname AS name, c.relname AS "table", p.prosrc AS body
          FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid
         WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace AND t.tgname LIKE 'content!_scope!_%' ESCAPE '!'`,
-    )).map((t) => [t.name, t]));
-  const touch = () =>
-    value<string>(db, sql`SELECT prosrc FROM pg_proc WHERE proname = 'content_scope_touch' AND pronamespace = current_schema()::regnamespace`);
-  const same = (a: { table: string; body: string } | undefined, b: { table: string; body: string } | undefined) =>
-    a !== undefined && b !== undefined && a.table === b.table && a.body === b.body;
+        )
+      ).map((t) => [t.name, t]),
+    );
+  const touch = () => value<string>(db, sql`SELECT prosrc FROM pg_proc WHERE proname = 'content_scope_touch' AND pronamespace = current_schema()::regnamespace`);
+  const same = (a: { table: string; body: string } | undefined, b: { table: string; body: string } | undefined) => a !== undefined && b !== undefined && a.table === b.table && a.body === b.body;
   const differs = (wanted: Map<string, { table: string; body: string }>, have: Map<string, { table: string; body: string }>) =>
     wanted.size !== have.size || [...wanted].some(([name, w]) => !same(w, have.get(name)));
   if ((await touch()) === POSTGRES_TOUCH_BODY && !differs(await wantedPostgresTriggers(db), await existing())) return;
   // Run while the migration lock is held (server/db/migrate.ts), so a second node starting at once waits, then finds them in place.
   await transaction(db, async () => {
     if ((await touch()) !== POSTGRES_TOUCH_BODY) {
-      await exec(db,
-        `CREATE OR REPLACE FUNCTION content_scope_touch(scopes text[]) RETURNS void LANGUAGE plpgsql AS $content_scope$${POSTGRES_TOUCH_BODY}$content_scope$`,
-      );
+      await exec(db, `CREATE OR REPLACE FUNCTION content_scope_touch(scopes text[]) RETURNS void LANGUAGE plpgsql AS $content_scope$${POSTGRES_TOUCH_BODY}$content_scope$`);
     }
     const wanted = await wantedPostgresTriggers(db);
     const have = await existing();
@@ -282,7 +288,8 @@ async function installPostgresTriggers(db: Db): Promise<void> {
     }
     for (const [name, w] of wanted) {
       if (same(w, have.get(name))) continue;
-      await exec(db, 
+      await exec(
+        db,
         `CREATE OR REPLACE FUNCTION "${name}"() RETURNS trigger LANGUAGE plpgsql AS $content_scope$${w.body}$content_scope$;\n` +
           `CREATE OR REPLACE TRIGGER "${name}" AFTER ${w.event} ON "${w.table}" FOR EACH ROW EXECUTE FUNCTION "${name}"()`,
       );
@@ -311,9 +318,12 @@ export function contentScopeLog(conn: Db | Database.Database) {
   return {
     seq: async (): Promise<number> => (await value<number>(conn, sql`SELECT n FROM content_seq WHERE id = 1`)) ?? 0,
     since: (seq: number, limit?: number): Promise<Change[]> =>
-      all<Change>(conn, limit === undefined
-        ? sql`SELECT scope, version FROM content_scope_versions WHERE version > ${seq} ORDER BY version`
-        : sql`SELECT scope, version FROM content_scope_versions WHERE version > ${seq} ORDER BY version LIMIT ${limit}`),
+      all<Change>(
+        conn,
+        limit === undefined
+          ? sql`SELECT scope, version FROM content_scope_versions WHERE version > ${seq} ORDER BY version`
+          : sql`SELECT scope, version FROM content_scope_versions WHERE version > ${seq} ORDER BY version LIMIT ${limit}`,
+      ),
   };
 }
 
@@ -383,9 +393,11 @@ export async function contentScopeWatcher(db: Db, watcher: Database.Database | n
       // `:memory:`: the log read on the connection itself, one read at a time (a caller waits for the one under way).
       let reading: Promise<void> = Promise.resolve();
       current = async () => {
-        reading = reading.catch(() => undefined).then(async () => {
-          for (const row of await log.since(seq)) note(row.scope, row.version);
-        });
+        reading = reading
+          .catch(() => undefined)
+          .then(async () => {
+            for (const row of await log.since(seq)) note(row.scope, row.version);
+          });
         await reading;
         return { dataVersion: seq, seq };
       };

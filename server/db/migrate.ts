@@ -142,9 +142,7 @@ async function record(db: Db, version: number, name: string): Promise<void> {
 export async function applyLegacy(db: Db, applied: ReadonlySet<number> = new Set()): Promise<number[]> {
   await createMigrationsTable(db);
   const dir = join(LEGACY_DIR, db.dialect);
-  const files = (existsSync(dir) ? readdirSync(dir) : [])
-    .filter((f) => /^\d+-.+\.sql$/.test(f))
-    .sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
+  const files = (existsSync(dir) ? readdirSync(dir) : []).filter((f) => /^\d+-.+\.sql$/.test(f)).sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
   const done: number[] = [];
   for (const file of files) {
     const version = parseInt(file, 10);

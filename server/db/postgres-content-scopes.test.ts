@@ -53,7 +53,10 @@ describe("content scopes on PostgreSQL: every node's watcher", () => {
   const groupOf = async (productId: string) => (await a.stores.getProduct(S, productId))!.groupId!;
   /** A raw helpful-vote row on the newest review of `productId` (a write outside any transaction): its review's scopes. */
   const voteOn = async (node: Services, productId: string, storeId = S) =>
-    run(node.db, sql`INSERT INTO review_votes (store_id, review_id, visitor_hash, vote, created_ms, updated_ms) VALUES (${storeId}, ${await firstReviewOf(productId, storeId)}, ${crypto.randomUUID()}, 'helpful', 0, 0)`);
+    run(
+      node.db,
+      sql`INSERT INTO review_votes (store_id, review_id, visitor_hash, vote, created_ms, updated_ms) VALUES (${storeId}, ${await firstReviewOf(productId, storeId)}, ${crypto.randomUUID()}, 'helpful', 0, 0)`,
+    );
   /** Which of `scopes` node A's watcher has seen change since `before` (as of a `current()` now). */
   const staleSince = async (watcher: ContentScopeWatcher, before: ContentStamp, scopes: Record<string, string[] | null>) => {
     const now = await watcher.current();
@@ -73,7 +76,8 @@ describe("content scopes on PostgreSQL: every node's watcher", () => {
     const group = await groupOf("1078");
     const stale = await staleWith(
       a.contentScopes,
-      () => a.reviewsData.insert({ reviewId: crypto.randomUUID(), storeId: S, productId: "1078", rating: 5, title: "", body: "Fits well.", createdMs: Date.now(), status: "published", reviewerName: "A" }),
+      () =>
+        a.reviewsData.insert({ reviewId: crypto.randomUUID(), storeId: S, productId: "1078", rating: 5, title: "", body: "Fits well.", createdMs: Date.now(), status: "published", reviewerName: "A" }),
       {
         product: [contentScope.store(S), contentScope.product(S, "1078")],
         group: [contentScope.store(S), contentScope.group(S, group)],
@@ -106,15 +110,20 @@ describe("content scopes on PostgreSQL: every node's watcher", () => {
   it("reads its own writes under concurrency: each of 40 concurrent writers sees its own commit at its next current()", async () => {
     const products = ["1078", "862", "1094"];
     for (let round = 0; round < 3; round++) {
-      const results = await Promise.all(Array.from({ length: 40 }, async (_, i) => {
-        const productId = products[i % 3]!;
-        await sleep(i % 7); // spread the commits over the round trips of the others
-        const before = await a.contentScopes.current();
-        await voteOn(a, productId);
-        const now = await a.contentScopes.current();
-        return a.contentScopes.isFresh(before, [contentScope.product(S, productId)], now);
-      }));
-      expect(results.filter((fresh) => fresh), `round ${round}: writers that did not see their own commit`).toEqual([]);
+      const results = await Promise.all(
+        Array.from({ length: 40 }, async (_, i) => {
+          const productId = products[i % 3]!;
+          await sleep(i % 7); // spread the commits over the round trips of the others
+          const before = await a.contentScopes.current();
+          await voteOn(a, productId);
+          const now = await a.contentScopes.current();
+          return a.contentScopes.isFresh(before, [contentScope.product(S, productId)], now);
+        }),
+      );
+      expect(
+        results.filter((fresh) => fresh),
+        `round ${round}: writers that did not see their own commit`,
+      ).toEqual([]);
     }
   });
 
@@ -140,26 +149,33 @@ describe("content scopes on PostgreSQL: every node's watcher", () => {
   it("a rolled-back transaction makes nothing stale, on this node or another", async () => {
     const reviewId = await firstReviewOf("1078");
     const rollBack = (node: Services) =>
-      expect(transaction(node.db, async () => {
-        await run(node.db, sql`UPDATE reviews SET helpful_count = helpful_count + 1 WHERE review_id = ${reviewId}`);
-        throw new Error("abort");
-      })).rejects.toThrow("abort");
+      expect(
+        transaction(node.db, async () => {
+          await run(node.db, sql`UPDATE reviews SET helpful_count = helpful_count + 1 WHERE review_id = ${reviewId}`);
+          throw new Error("abort");
+        }),
+      ).rejects.toThrow("abort");
     const before = await a.contentScopes.current();
     await rollBack(a);
     await rollBack(b);
     // A later commit of each node (another store's loyalty) makes this node wait until it heard everything before it.
     await run(b.db, sql`UPDATE stores SET name = name WHERE store_id = ${OTHER_STORE_ID}`);
     await run(a.db, sql`UPDATE stores SET name = name WHERE store_id = ${OTHER_STORE_ID}`);
-    expect(await staleSince(a.contentScopes, before, { product: [contentScope.store(S), contentScope.product(S, "1078")], other: [contentScope.store(OTHER_STORE_ID)] }))
-      .toEqual({ product: false, other: true });
+    expect(await staleSince(a.contentScopes, before, { product: [contentScope.store(S), contentScope.product(S, "1078")], other: [contentScope.store(OTHER_STORE_ID)] })).toEqual({
+      product: false,
+      other: true,
+    });
   });
 
   it(`a transaction touching more than ${MAX_SCOPE_NOTIFICATIONS} scopes makes every answer stale, on every node`, async () => {
     const beforeA = await a.contentScopes.current();
     const beforeB = await b.contentScopes.current();
     // One statement changing more than MAX_SCOPE_NOTIFICATIONS rows (the trigger runs per row).
-    await run(b.db, sql`INSERT INTO products (store_id, product_id, name)
-      SELECT ${S}, 'bulk-' || n, 'Bulk ' || n FROM generate_series(0, ${MAX_SCOPE_NOTIFICATIONS}) AS n`);
+    await run(
+      b.db,
+      sql`INSERT INTO products (store_id, product_id, name)
+      SELECT ${S}, 'bulk-' || n, 'Bulk ' || n FROM generate_series(0, ${MAX_SCOPE_NOTIFICATIONS}) AS n`,
+    );
     const untouched = { otherStore: [contentScope.store(OTHER_STORE_ID), contentScope.product(OTHER_STORE_ID, "1078")], admin: ["admin"] };
     expect(await staleSince(b.contentScopes, beforeB, untouched)).toEqual({ otherStore: true, admin: true }); // the writing node, at once
     expect(await staleWithin(a.contentScopes, beforeA, contentScope.product(OTHER_STORE_ID, "1078"), 1_000)).not.toBeNull(); // the other, within 1 s

@@ -80,14 +80,34 @@ describe("PostgreSQL triggers", () => {
     for (const table of tables) {
       const rows = () => value<number>(db(), sql`SELECT count(*) FROM ${sql.table(table)}`);
       const before = await rows();
-      await services.reviewsData.insert({ reviewId: crypto.randomUUID(), storeId: S, productId: "862", rating: 4, title: "", body: "Nice.", createdMs: Date.now(), status: "published", reviewerName: "A" });
+      await services.reviewsData.insert({
+        reviewId: crypto.randomUUID(),
+        storeId: S,
+        productId: "862",
+        rating: 4,
+        title: "",
+        body: "Nice.",
+        createdMs: Date.now(),
+        status: "published",
+        reviewerName: "A",
+      });
       expect(await rows(), table).toBe(before);
     }
   });
 
   it("a new review sends its product, its group and the store's review content, each once", async () => {
     const sent = await heard.sentBy(() =>
-      services.reviewsData.insert({ reviewId: crypto.randomUUID(), storeId: S, productId: "1078", rating: 5, title: "", body: "Fits well.", createdMs: Date.now(), status: "published", reviewerName: "A" }),
+      services.reviewsData.insert({
+        reviewId: crypto.randomUUID(),
+        storeId: S,
+        productId: "1078",
+        rating: 5,
+        title: "",
+        body: "Fits well.",
+        createdMs: Date.now(),
+        status: "published",
+        reviewerName: "A",
+      }),
     );
     // The review row and the aggregate rows its trigger moves (product, group, store) name the same three scopes: sent once each.
     expect(sorted(sent)).toEqual(await reviewContentOf("1078"));
@@ -98,7 +118,9 @@ describe("PostgreSQL triggers", () => {
     const sent = await heard.sentBy(() => services.votes.vote(S, reviewId, { vote: "helpful" }, crypto.randomUUID(), "198.51.100.7"));
     expect(sorted(sent)).toEqual(await reviewContentOf("862"));
     // A raw vote row alone (no count moved) sends the same.
-    const raw = await heard.sentBy(() => run(db(), sql`INSERT INTO review_votes (store_id, review_id, visitor_hash, vote, created_ms, updated_ms) VALUES (${S}, ${reviewId}, 'v-pg', 'helpful', 0, 0)`));
+    const raw = await heard.sentBy(() =>
+      run(db(), sql`INSERT INTO review_votes (store_id, review_id, visitor_hash, vote, created_ms, updated_ms) VALUES (${S}, ${reviewId}, 'v-pg', 'helpful', 0, 0)`),
+    );
     expect(sorted(raw)).toEqual(await reviewContentOf("862"));
   });
 
@@ -112,7 +134,15 @@ describe("PostgreSQL triggers", () => {
     const answerId = crypto.randomUUID();
     const answer = await heard.sentBy(() =>
       services.questionsData.insertAnswer({
-        answerId, storeId: S, questionId, body: "True to size.", authorName: "Store", isStoreAnswer: true, verifiedStatus: "unverified", status: "published", createdMs: Date.now(),
+        answerId,
+        storeId: S,
+        questionId,
+        body: "True to size.",
+        authorName: "Store",
+        isStoreAnswer: true,
+        verifiedStatus: "unverified",
+        status: "published",
+        createdMs: Date.now(),
       }),
     );
     // The answer row, and the question row's answer count if a trigger moves it: the question's scopes.
@@ -126,8 +156,11 @@ describe("PostgreSQL triggers", () => {
       transaction(db(), async () => {
         await run(db(), sql`INSERT INTO loyalty_customers (loyalty_customer_id, store_id, platform_customer_id, status, created_ms) VALUES (${customerId}, ${S}, ${customerId}, 'enrolled', 0)`);
         for (const [i, points] of [100, 50, 25].entries()) {
-          await run(db(), sql`INSERT INTO loyalty_transactions (transaction_id, store_id, loyalty_customer_id, type, points, balance_after, description, created_ms)
-            VALUES (${`${customerId}-t${i}`}, ${S}, ${customerId}, 'earning', ${points}, ${[100, 150, 175][i]}, 'd', 0)`);
+          await run(
+            db(),
+            sql`INSERT INTO loyalty_transactions (transaction_id, store_id, loyalty_customer_id, type, points, balance_after, description, created_ms)
+            VALUES (${`${customerId}-t${i}`}, ${S}, ${customerId}, 'earning', ${points}, ${[100, 150, 175][i]}, 'd', 0)`,
+          );
         }
       }),
     );
@@ -148,19 +181,23 @@ describe("PostgreSQL triggers", () => {
   it("a rolled-back transaction sends nothing; a rolled-back savepoint sends nothing of its own", async () => {
     const reviewId = await firstReviewOf("1078");
     const rolledBack = await heard.sentBy(async () => {
-      await expect(transaction(db(), async () => {
-        await run(db(), sql`UPDATE reviews SET helpful_count = helpful_count + 1 WHERE review_id = ${reviewId}`);
-        throw new Error("abort");
-      })).rejects.toThrow("abort");
+      await expect(
+        transaction(db(), async () => {
+          await run(db(), sql`UPDATE reviews SET helpful_count = helpful_count + 1 WHERE review_id = ${reviewId}`);
+          throw new Error("abort");
+        }),
+      ).rejects.toThrow("abort");
     });
     expect(rolledBack).toEqual([]);
     const customerId = `pg-c-${crypto.randomUUID()}`;
     const partly = await heard.sentBy(() =>
       transaction(db(), async () => {
-        await expect(transaction(db(), async () => {
-          await run(db(), sql`UPDATE reviews SET helpful_count = helpful_count + 1 WHERE review_id = ${reviewId}`);
-          throw new Error("abort the savepoint");
-        })).rejects.toThrow("abort the savepoint");
+        await expect(
+          transaction(db(), async () => {
+            await run(db(), sql`UPDATE reviews SET helpful_count = helpful_count + 1 WHERE review_id = ${reviewId}`);
+            throw new Error("abort the savepoint");
+          }),
+        ).rejects.toThrow("abort the savepoint");
         await run(db(), sql`INSERT INTO loyalty_customers (loyalty_customer_id, store_id, platform_customer_id, status, created_ms) VALUES (${customerId}, ${S}, ${customerId}, 'enrolled', 0)`);
       }),
     );
@@ -172,7 +209,17 @@ describe("PostgreSQL triggers", () => {
     const sent = await heard.sentBy(async () => {
       await transaction(db(), async () => {
         for (const [i, reviewId] of ids.entries()) {
-          await services.reviewsData.insert({ reviewId, storeId: S, productId: i % 2 ? "862" : "1078", rating: 1 + (i % 5), title: "", body: `Review ${i}`, createdMs: Date.UTC(2026, 1, 1) + i, status: "published", reviewerName: "B" });
+          await services.reviewsData.insert({
+            reviewId,
+            storeId: S,
+            productId: i % 2 ? "862" : "1078",
+            rating: 1 + (i % 5),
+            title: "",
+            body: `Review ${i}`,
+            createdMs: Date.UTC(2026, 1, 1) + i,
+            status: "published",
+            reviewerName: "B",
+          });
         }
         for (const reviewId of ids.slice(0, 10)) await services.reviewsData.setStatus(S, reviewId, "rejected");
       });
@@ -187,16 +234,18 @@ describe("PostgreSQL triggers", () => {
   it(`a transaction that would send more than ${MAX_SCOPE_NOTIFICATIONS} notifications sends \`*\` instead of the rest`, async () => {
     // One statement inserting MAX_SCOPE_NOTIFICATIONS products (the trigger runs per row).
     const sent = await heard.sentBy(() =>
-      run(db(), sql`INSERT INTO products (store_id, product_id, name)
-        SELECT ${S}, 'bulk-' || n, 'Bulk ' || n FROM generate_series(0, ${MAX_SCOPE_NOTIFICATIONS - 1}) AS n`),
+      run(
+        db(),
+        sql`INSERT INTO products (store_id, product_id, name)
+        SELECT ${S}, 'bulk-' || n, 'Bulk ' || n FROM generate_series(0, ${MAX_SCOPE_NOTIFICATIONS - 1}) AS n`,
+      ),
     );
     expect(sent.at(-1)).toBe(ANY_SCOPE);
     expect(sent.filter((s) => s === ANY_SCOPE)).toHaveLength(1);
     expect(sent.length).toBeLessThanOrEqual(MAX_SCOPE_NOTIFICATIONS + 1);
     expect(sent.length).toBe(new Set(sent).size);
     // The next transaction counts from zero again.
-    expect(await heard.sentBy(() => services.stores.upsertProduct({ storeId: S, productId: "bulk-0", name: "Bulk again" })))
-      .toEqual(expect.arrayContaining([contentScope.product(S, "bulk-0")]));
+    expect(await heard.sentBy(() => services.stores.upsertProduct({ storeId: S, productId: "bulk-0", name: "Bulk again" }))).toEqual(expect.arrayContaining([contentScope.product(S, "bulk-0")]));
   }, 120_000);
 
   it("one long transaction keeps the aggregates equal to a recount (its later changes summed in at commit)", async () => {
@@ -207,8 +256,16 @@ describe("PostgreSQL triggers", () => {
         const reviewId = crypto.randomUUID();
         ids.push(reviewId);
         await services.reviewsData.insert({
-          reviewId, storeId: S, productId: i % 2 ? "862" : "1078", rating: 1 + (i % 5), title: "", body: `Review ${i}`,
-          createdMs: Date.UTC(2026, 2, 1) + i, status: i % 7 ? "published" : "pending", reviewerName: "B", isRecommended: i % 3 ? i % 2 === 0 : undefined,
+          reviewId,
+          storeId: S,
+          productId: i % 2 ? "862" : "1078",
+          rating: 1 + (i % 5),
+          title: "",
+          body: `Review ${i}`,
+          createdMs: Date.UTC(2026, 2, 1) + i,
+          status: i % 7 ? "published" : "pending",
+          reviewerName: "B",
+          isRecommended: i % 3 ? i % 2 === 0 : undefined,
         });
       }
       for (const reviewId of ids.slice(0, 50)) await services.reviewsData.setStatus(S, reviewId, "rejected");
@@ -216,7 +273,9 @@ describe("PostgreSQL triggers", () => {
     });
     expect(await value<number>(db(), sql`SELECT count(*) FROM review_aggregate_changes`)).toBe(0);
 
-    const recount = await all<Record<string, number | string>>(db(), sql`
+    const recount = await all<Record<string, number | string>>(
+      db(),
+      sql`
       SELECT t.scope_type, t.scope_id, t.n AS "count", t.total, t.rec, a.review_count, a.rating_total, a.recommended_count, a.level1, t.l1, a.level5, t.l5
          FROM (SELECT 'store' AS scope_type, '' AS scope_id, count(*) AS n, sum(rating) AS total, sum(CASE WHEN is_recommended = 1 THEN 1 ELSE 0 END) AS rec,
                       sum(CASE WHEN rating = 1 THEN 1 ELSE 0 END) AS l1, sum(CASE WHEN rating = 5 THEN 1 ELSE 0 END) AS l5
@@ -225,7 +284,8 @@ describe("PostgreSQL triggers", () => {
                SELECT 'product', product_id, count(*), sum(rating), sum(CASE WHEN is_recommended = 1 THEN 1 ELSE 0 END),
                       sum(CASE WHEN rating = 1 THEN 1 ELSE 0 END), sum(CASE WHEN rating = 5 THEN 1 ELSE 0 END)
                  FROM reviews WHERE store_id = ${S} AND status = 'published' GROUP BY product_id) t
-         LEFT JOIN review_aggregates a ON a.store_id = ${S} AND a.scope_type = t.scope_type AND a.scope_id = t.scope_id`);
+         LEFT JOIN review_aggregates a ON a.store_id = ${S} AND a.scope_type = t.scope_type AND a.scope_id = t.scope_id`,
+    );
     expect(recount.length).toBe(3);
     for (const r of recount) {
       expect([r.review_count, r.rating_total, r.recommended_count, r.level1, r.level5], `${r.scope_type} ${r.scope_id}`).toEqual([r.count, r.total, r.rec, r.l1, r.l5]);
@@ -234,9 +294,13 @@ describe("PostgreSQL triggers", () => {
 
   it("the points ledger's guards raise SQLite's messages, as SQLITE_CONSTRAINT_TRIGGER", async () => {
     await run(db(), sql`INSERT INTO loyalty_customers (loyalty_customer_id, store_id, platform_customer_id, status, created_ms) VALUES ('pg-c1', ${S}, 'pg-pc1', 'enrolled', 0)`);
-    const tx = (id: string, points: number, balanceAfter: number) => run(db(), sql`
+    const tx = (id: string, points: number, balanceAfter: number) =>
+      run(
+        db(),
+        sql`
       INSERT INTO loyalty_transactions (transaction_id, store_id, loyalty_customer_id, type, points, balance_after, description, created_ms)
-      VALUES (${id}, ${S}, 'pg-c1', 'earning', ${points}, ${balanceAfter}, 'd', 0)`);
+      VALUES (${id}, ${S}, 'pg-c1', 'earning', ${points}, ${balanceAfter}, 'd', 0)`,
+      );
     await tx("pg-t1", 100, 100);
     expect(await one(db(), sql`SELECT balance, lifetime_points FROM loyalty_customers WHERE loyalty_customer_id = 'pg-c1'`)).toEqual({ balance: 100, lifetime_points: 100 });
     const failure = async (fn: () => Promise<unknown>) => {
@@ -248,17 +312,32 @@ describe("PostgreSQL triggers", () => {
       return null;
     };
     expect(await failure(() => tx("pg-t2", 10, 999))).toEqual({ code: "SQLITE_CONSTRAINT_TRIGGER", message: "loyalty transaction balance_after must equal the balance plus points" });
-    expect(await failure(() => run(db(), sql`UPDATE loyalty_transactions SET points = 1 WHERE transaction_id = 'pg-t1'`))).toEqual({ code: "SQLITE_CONSTRAINT_TRIGGER", message: "the loyalty points ledger is append-only" });
-    expect(await failure(() => run(db(), sql`DELETE FROM loyalty_transactions WHERE transaction_id = 'pg-t1'`))).toEqual({ code: "SQLITE_CONSTRAINT_TRIGGER", message: "the loyalty points ledger is append-only" });
-    expect(await failure(() => run(db(), sql`UPDATE loyalty_customers SET balance = 5 WHERE loyalty_customer_id = 'pg-c1'`))).toEqual({ code: "SQLITE_CONSTRAINT_TRIGGER", message: "a loyalty balance must equal the sum of the customer's transactions" });
+    expect(await failure(() => run(db(), sql`UPDATE loyalty_transactions SET points = 1 WHERE transaction_id = 'pg-t1'`))).toEqual({
+      code: "SQLITE_CONSTRAINT_TRIGGER",
+      message: "the loyalty points ledger is append-only",
+    });
+    expect(await failure(() => run(db(), sql`DELETE FROM loyalty_transactions WHERE transaction_id = 'pg-t1'`))).toEqual({
+      code: "SQLITE_CONSTRAINT_TRIGGER",
+      message: "the loyalty points ledger is append-only",
+    });
+    expect(await failure(() => run(db(), sql`UPDATE loyalty_customers SET balance = 5 WHERE loyalty_customer_id = 'pg-c1'`))).toEqual({
+      code: "SQLITE_CONSTRAINT_TRIGGER",
+      message: "a loyalty balance must equal the sum of the customer's transactions",
+    });
   });
 
   it("a review event's snapshot is the text SQLite's json_object writes", async () => {
-    await run(db(), sql`INSERT INTO webhook_subscriptions (subscription_id, store_id, url, secret_encrypted, secret_prefix, created_ms, updated_ms) VALUES ('pg-sub', ${S}, 'https://example.com/h', 'x', 'p', 0, 0)`);
+    await run(
+      db(),
+      sql`INSERT INTO webhook_subscriptions (subscription_id, store_id, url, secret_encrypted, secret_prefix, created_ms, updated_ms) VALUES ('pg-sub', ${S}, 'https://example.com/h', 'x', 'p', 0, 0)`,
+    );
     await run(db(), sql`INSERT INTO webhook_subscription_events (store_id, event_type, subscription_id) VALUES (${S}, 'review.updated', 'pg-sub')`);
     const reviewId = await firstReviewOf("1078");
     await run(db(), sql`UPDATE reviews SET title = 'Edited' WHERE review_id = ${reviewId}`);
-    const event = (await one<{ event_id: string; snapshot_json: string }>(db(), sql`SELECT event_id, snapshot_json FROM webhook_events WHERE resource_id = ${reviewId} AND event_type = 'review.updated'`))!;
+    const event = (await one<{ event_id: string; snapshot_json: string }>(
+      db(),
+      sql`SELECT event_id, snapshot_json FROM webhook_events WHERE resource_id = ${reviewId} AND event_type = 'review.updated'`,
+    ))!;
     expect(event.snapshot_json).toBe('{"product_id":"1078"}');
     expect(event.event_id).toMatch(/^evt_[0-9a-f]{32}$/);
   });

@@ -172,8 +172,9 @@ type Scope = { conn: Kysely<any>; mode: "write" | "read"; savepoints: number }; 
 // One store per process, shared by every copy of this module: server code is loaded natively and bundled into the
 // Remix build too (docs/ARCHITECTURE.md "State lives in `services`"), and a transaction begun by one copy must be
 // joined by queries made through the other (else, on SQLite, they wait for the connection the transaction holds).
-const scopes: AsyncLocalStorage<Map<Db, Scope>> = ((globalThis as { [key: symbol]: unknown })[Symbol.for("chorus.db.transaction-scopes")] ??=
-  new AsyncLocalStorage<Map<Db, Scope>>()) as AsyncLocalStorage<Map<Db, Scope>>;
+const scopes: AsyncLocalStorage<Map<Db, Scope>> = ((globalThis as { [key: symbol]: unknown })[Symbol.for("chorus.db.transaction-scopes")] ??= new AsyncLocalStorage<
+  Map<Db, Scope>
+>()) as AsyncLocalStorage<Map<Db, Scope>>;
 
 /**
  * The Kysely instance to run a query on: the connection of the transaction this async context is in (on `db`),
@@ -343,13 +344,19 @@ async function runIn<T>(db: Db, begin: string, mode: Scope["mode"], fn: () => Pr
     try {
       result = await scopes.run(map, fn);
     } catch (error) {
-      await sql.raw("ROLLBACK").execute(conn).catch(() => {});
+      await sql
+        .raw("ROLLBACK")
+        .execute(conn)
+        .catch(() => {});
       throw dbError(error);
     }
     try {
       await sql.raw("COMMIT").execute(conn);
     } catch (error) {
-      await sql.raw("ROLLBACK").execute(conn).catch(() => {});
+      await sql
+        .raw("ROLLBACK")
+        .execute(conn)
+        .catch(() => {});
       throw dbError(error);
     }
     return result;

@@ -34,7 +34,13 @@ describe("stableParameters", () => {
   it("a statement keeps its answers and its index through openDatabase", async () => {
     const db = await openDatabase(":memory:");
     await exec(db, "CREATE TABLE t (s TEXT, p TEXT, n INTEGER, status TEXT); CREATE INDEX t_sp ON t (s, p, n) WHERE status = 'ok'");
-    for (const [s, p, n, status] of [["a", "x", 1, "ok"], ["a", "x", 2, "ok"], ["a", "y", 3, "ok"], ["a", "x", 4, "no"], ["b", "x", 5, "ok"]] as const) {
+    for (const [s, p, n, status] of [
+      ["a", "x", 1, "ok"],
+      ["a", "x", 2, "ok"],
+      ["a", "y", 3, "ok"],
+      ["a", "x", 4, "no"],
+      ["b", "x", 5, "ok"],
+    ] as const) {
       await run(db, sql`INSERT INTO t VALUES (${s}, ${p}, ${n}, ${status})`);
     }
     const page = (s: string, p: string, n: number | string, limit: number | string) =>

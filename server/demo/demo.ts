@@ -71,8 +71,13 @@ const questionsSeeder: DemoSeeder = {
       log(`Demo Q&A file not found at ${file}: questions skipped (they are imported on a later start once the file is there).`);
       return false;
     }
-    const report = await importAmazonQa({ db: services.db, stores: services.stores, questions: services.questionsData }, { storeId: DEMO_STORE_ID, file, groupId: "appliances", groupName: "Appliances" });
-    log(`Imported ${report.questionsInserted} real questions with answers (${report.products} appliance products, ${report.badLines.length} unparseable lines skipped: ${report.badLines.map((b) => b.line).join(", ")}) in ${report.ms} ms.`);
+    const report = await importAmazonQa(
+      { db: services.db, stores: services.stores, questions: services.questionsData },
+      { storeId: DEMO_STORE_ID, file, groupId: "appliances", groupName: "Appliances" },
+    );
+    log(
+      `Imported ${report.questionsInserted} real questions with answers (${report.products} appliance products, ${report.badLines.length} unparseable lines skipped: ${report.badLines.map((b) => b.line).join(", ")}) in ${report.ms} ms.`,
+    );
   },
 };
 
@@ -137,7 +142,10 @@ async function withDemoLock(db: Db, key: number, wait: boolean, work: () => Prom
   } finally {
     if (lock) {
       // Unlock, or (the connection failed) drop the client: its session, and so its lock, ends with it.
-      const unlocked = await lock.query("SELECT pg_advisory_unlock($1)", [key]).then(() => true, () => false);
+      const unlocked = await lock.query("SELECT pg_advisory_unlock($1)", [key]).then(
+        () => true,
+        () => false,
+      );
       lock.release(!unlocked);
     }
   }
@@ -175,7 +183,12 @@ export async function prepareDemoStore(ctx: DemoContext, seeders: readonly DemoS
  */
 export async function ensureDemoStore(ctx: DemoContext, seeders: readonly DemoSeeder[] = DEMO_SEEDERS): Promise<void> {
   await prepareDemoStore(ctx, seeders);
-  await withDemoLock(ctx.services.db, DEMO_SEEDING_LOCK_KEY, true, () => runSeeders(ctx, seeders.filter((s) => !beforeListen(s))));
+  await withDemoLock(ctx.services.db, DEMO_SEEDING_LOCK_KEY, true, () =>
+    runSeeders(
+      ctx,
+      seeders.filter((s) => !beforeListen(s)),
+    ),
+  );
 }
 
 /** A running demo import: `finished` settles when it is done here (imported, or seen done on another node) or stopped. */
@@ -234,10 +247,11 @@ export function startDemoImport(ctx: DemoContext, seeders: readonly DemoSeeder[]
     status.set({ importing: false, ...final });
     log(`Demo import: done in ${Math.round((performance.now() - started) / 1000)} s`);
   };
-  const pause = (ms: number) => new Promise<void>((resolve) => {
-    wake = resolve;
-    setTimeout(resolve, ms).unref();
-  });
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, ms).unref();
+    });
   // A failed attempt (e.g. SQLite busy past its retries while other writers run) is tried again: the seeders resume.
   const finished = (async () => {
     for (let tries = 1; ; tries++) {

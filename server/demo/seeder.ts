@@ -12,7 +12,10 @@ import type { Services } from "../services.ts";
  * prints notices after the URLs, as the last lines of its start-up output; without `notice` they go to `log`.
  */
 export type DemoContext = {
-  services: Services; config: Config; log: (line: string) => void; notice?: (line: string) => void;
+  services: Services;
+  config: Config;
+  log: (line: string) => void;
+  notice?: (line: string) => void;
   /** The background import's progress (server/demo/demo.ts `startDemoImport`): `done` of `total` review rows of the reviews file. */
   progress?: (p: { done: number; total: number }) => void;
   /** Whether the import was asked to stop (the server stops): no further seeder starts. */

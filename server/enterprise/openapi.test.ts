@@ -7,11 +7,17 @@ import { startTestServer, type TestServer } from "../../test/server.ts";
 import { ATTRIBUTION_SURVEY, attributionResponses, DEMO_NPS_FILE, DEMO_SURVEY_IDS, NPS_SURVEY, npsResponses, readNpsRows } from "../surveys/surveys.demo.ts";
 
 // ajv-formats is CommonJS: its default export arrives wrapped under native ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule);
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
 let t: TestServer;
 let auth: string;
-let doc: { openapi: string; info: { version: string }; servers: { url: string }[]; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>; components: unknown };
+let doc: {
+  openapi: string;
+  info: { version: string };
+  servers: { url: string }[];
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+  components: unknown;
+};
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats(ajv);
 
@@ -50,12 +56,27 @@ describe("enterprise OpenAPI document (docs/api.md, Versions; docs/api.md, Authe
     // The survey paths (docs/surveys.md, Enterprise API) and the ones Chorus adds beside them: shopper data, exports, loyalty
     // customers (docs/loyalty.md "Enterprise loyalty API"), settings, webhooks.
     expect(Object.keys(doc.paths).sort()).toEqual([
-      "/customers/data_export", "/customers/erasure",
-      "/exports/loyalty_customers.csv", "/exports/loyalty_transactions.csv", "/exports/orders.csv", "/exports/questions.csv", "/exports/reviews.csv",
-      "/loyalty/customers", "/loyalty/customers/{loyaltyCustomerId}", "/loyalty/customers/{loyaltyCustomerId}/adjustments",
-      "/loyalty/customers/{loyaltyCustomerId}/rewards", "/loyalty/customers/{loyaltyCustomerId}/transactions",
-      "/loyalty/earning_transactions", "/openapi.json", "/orders", "/settings", "/surveys", "/surveys/{surveyId}/responses",
-      "/webhook_subscriptions", "/webhook_subscriptions/{subscriptionId}", "/webhook_subscriptions/{subscriptionId}/rotate_secret",
+      "/customers/data_export",
+      "/customers/erasure",
+      "/exports/loyalty_customers.csv",
+      "/exports/loyalty_transactions.csv",
+      "/exports/orders.csv",
+      "/exports/questions.csv",
+      "/exports/reviews.csv",
+      "/loyalty/customers",
+      "/loyalty/customers/{loyaltyCustomerId}",
+      "/loyalty/customers/{loyaltyCustomerId}/adjustments",
+      "/loyalty/customers/{loyaltyCustomerId}/rewards",
+      "/loyalty/customers/{loyaltyCustomerId}/transactions",
+      "/loyalty/earning_transactions",
+      "/openapi.json",
+      "/orders",
+      "/settings",
+      "/surveys",
+      "/surveys/{surveyId}/responses",
+      "/webhook_subscriptions",
+      "/webhook_subscriptions/{subscriptionId}",
+      "/webhook_subscriptions/{subscriptionId}/rotate_secret",
     ]);
   });
 
@@ -76,7 +97,19 @@ describe("enterprise OpenAPI document (docs/api.md, Versions; docs/api.md, Authe
     }
     expect(seen).toBe(185);
     // The validated data covers every question type and profile variant.
-    expect([...types].sort()).toEqual(["email", "five-point", "multi-select", "nps", "profile:date-components", "profile:location", "profile:multi-value", "profile:single-value", "single-select", "star", "text"]);
+    expect([...types].sort()).toEqual([
+      "email",
+      "five-point",
+      "multi-select",
+      "nps",
+      "profile:date-components",
+      "profile:location",
+      "profile:multi-value",
+      "profile:single-value",
+      "single-select",
+      "star",
+      "text",
+    ]);
   });
 
   it("the survey discovery answer validates against its 200 schema", async () => {

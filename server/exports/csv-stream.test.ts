@@ -21,15 +21,31 @@ const runnable = (text: string) => /^\s*[=+\-@＝＋－＠]/.test(text) || /^[\t
 async function streamed(header: string[], rows: Cell[][], batchSize: number): Promise<Uint8Array> {
   const keyed = rows.map((cells, i) => ({ i, cells }));
   const stream = csvStream<{ i: number; cells: Cell[] }, number>({
-    header, batchSize, fetch: (after, limit) => keyed.slice(after === undefined ? 0 : after + 1).slice(0, limit), keyOf: (r) => r.i, cells: (r) => r.cells,
+    header,
+    batchSize,
+    fetch: (after, limit) => keyed.slice(after === undefined ? 0 : after + 1).slice(0, limit),
+    keyOf: (r) => r.i,
+    cells: (r) => r.cells,
   });
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 describe("safeCell (the formula guard)", () => {
   it.each([
-    ["=1+1", "'=1+1"], ["+1", "'+1"], ["-1", "'-1"], ["@SUM(A1)", "'@SUM(A1)"], ["\tx", "'\tx"], ["\rx", "'\rx"], ["\nx", "'\nx"],
-    ["  =1", "'  =1"], [" \t+1", "' \t+1"], ["\u00a0-1", "'\u00a0-1"], ["＝1", "'＝1"], ["a=1", "a=1"], ["  text", "  text"], ["", ""],
+    ["=1+1", "'=1+1"],
+    ["+1", "'+1"],
+    ["-1", "'-1"],
+    ["@SUM(A1)", "'@SUM(A1)"],
+    ["\tx", "'\tx"],
+    ["\rx", "'\rx"],
+    ["\nx", "'\nx"],
+    ["  =1", "'  =1"],
+    [" \t+1", "' \t+1"],
+    ["\u00a0-1", "'\u00a0-1"],
+    ["＝1", "'＝1"],
+    ["a=1", "a=1"],
+    ["  text", "  text"],
+    ["", ""],
   ])("%j is written %j", (cell, written) => expect(safeCell(cell)).toBe(written));
 
   it("keeps numbers numbers (negative points) and writes null, booleans and non-finite numbers as text", () => {
@@ -39,7 +55,7 @@ describe("safeCell (the formula guard)", () => {
 
 describe("csvText", () => {
   it("quotes every line break, quote, comma and edge whitespace (RFC 4180)", () => {
-    expect(csvText([["a\nb", "c\rd", "e\r\nf", "g\"h", "i,j", " k", "l ", "m\tn", "plain"]])).toBe("\"a\nb\",\"c\rd\",\"e\r\nf\",\"g\"\"h\",\"i,j\",\" k\",\"l \",m\tn,plain\r\n");
+    expect(csvText([["a\nb", "c\rd", "e\r\nf", 'g"h', "i,j", " k", "l ", "m\tn", "plain"]])).toBe('"a\nb","c\rd","e\r\nf","g""h","i,j"," k","l ",m\tn,plain\r\n');
   });
 
   it("the real review file: every title and body comes back as one field of its own record", () => {
@@ -55,17 +71,28 @@ describe("csvText", () => {
   });
 
   it("generated texts: same records, same fields (the guarded cell), nothing runnable, with csv-parse and Python", () => {
-    const cell = fc.oneof({ weight: 6, arbitrary: nastyText() }, fc.constantFrom<Cell>(null, undefined, true, false),
-      fc.integer({ min: -1000, max: 1000 }), fc.constantFrom(...realReviews().slice(0, 2000).flatMap((r) => [r.title, r.body])));
+    const cell = fc.oneof(
+      { weight: 6, arbitrary: nastyText() },
+      fc.constantFrom<Cell>(null, undefined, true, false),
+      fc.integer({ min: -1000, max: 1000 }),
+      fc.constantFrom(
+        ...realReviews()
+          .slice(0, 2000)
+          .flatMap((r) => [r.title, r.body]),
+      ),
+    );
     // At least two columns, as every export has: a record of one empty field is an empty line, which readers disagree on.
     const table = fc.integer({ min: 2, max: 6 }).chain((width) => fc.array(fc.array(cell, { minLength: width, maxLength: width }), { minLength: 1, maxLength: 12 }));
     const samples: Cell[][][] = [];
-    fc.assert(fc.property(table, (rows) => {
-      const back = readCsvStrict(csvText(rows));
-      expect(back).toEqual(rows.map((r) => r.map(expected)));
-      for (const [r, row] of back.entries()) for (const [c, text] of row.entries()) if (typeof rows[r][c] !== "number") expect(runnable(text), JSON.stringify(text)).toBe(false);
-      samples.push(rows);
-    }), { numRuns: Number(process.env.FUZZ_RUNS ?? 400) });
+    fc.assert(
+      fc.property(table, (rows) => {
+        const back = readCsvStrict(csvText(rows));
+        expect(back).toEqual(rows.map((r) => r.map(expected)));
+        for (const [r, row] of back.entries()) for (const [c, text] of row.entries()) if (typeof rows[r][c] !== "number") expect(runnable(text), JSON.stringify(text)).toBe(false);
+        samples.push(rows);
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 400) },
+    );
     // Python's reader on the same tables, one process for all of them (the tables joined with a marker record).
     const marker = ["--- next table ---"];
     const joined = samples.flatMap((rows) => [...rows, marker]);
@@ -76,7 +103,9 @@ describe("csvText", () => {
 
 describe("csvStream", () => {
   it("a streamed file in batches (BOM, header, CRLF) reads back as the rows written", async () => {
-    const rows: Cell[][] = realReviews().slice(0, 1234).map((r) => [r.title, r.body, r.rating, r.recommended]);
+    const rows: Cell[][] = realReviews()
+      .slice(0, 1234)
+      .map((r) => [r.title, r.body, r.rating, r.recommended]);
     const bytes = await streamed(["title", "body", "rating", "recommended"], rows, 100);
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const back = readCsvStrict(bytes);

@@ -44,7 +44,10 @@ export const CSV_OPTIONS: Options = { record_delimiter: "\r\n", quoted_match: [/
 
 /** `rows` as CSV text: each cell through `safeCell`, quoted per CSV_OPTIONS, each record ended by CRLF. No BOM. */
 export function csvText(rows: readonly (readonly Cell[])[]): string {
-  return stringify(rows.map((r) => r.map(safeCell)), CSV_OPTIONS);
+  return stringify(
+    rows.map((r) => r.map(safeCell)),
+    CSV_OPTIONS,
+  );
 }
 
 /** One batch of rows of a CSV stream; `done`: the last one. */
@@ -55,26 +58,25 @@ export type CsvBatch = { rows: Cell[][]; done: boolean };
  * only after its promise settled; an empty batch or `done` ends the file). `cancel` runs when the client goes
  * away before the end.
  */
-export function csvBatchStream(
-  header: readonly Cell[],
-  nextBatch: () => CsvBatch | Promise<CsvBatch>,
-  cancel?: () => void,
-): ReadableStream<Uint8Array> {
+export function csvBatchStream(header: readonly Cell[], nextBatch: () => CsvBatch | Promise<CsvBatch>, cancel?: () => void): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let headerSent = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!headerSent) {
-        headerSent = true;
-        controller.enqueue(encoder.encode(`\uFEFF${csvText([header])}`));
-        return;
-      }
-      const { rows, done } = await nextBatch();
-      if (rows.length) controller.enqueue(encoder.encode(csvText(rows)));
-      if (done || !rows.length) controller.close();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!headerSent) {
+          headerSent = true;
+          controller.enqueue(encoder.encode(`\uFEFF${csvText([header])}`));
+          return;
+        }
+        const { rows, done } = await nextBatch();
+        if (rows.length) controller.enqueue(encoder.encode(csvText(rows)));
+        if (done || !rows.length) controller.close();
+      },
+      cancel,
     },
-    cancel,
-  }, { highWaterMark: 1 });
+    { highWaterMark: 1 },
+  );
 }
 
 export type CsvSource<T, K> = {

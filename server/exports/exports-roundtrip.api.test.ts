@@ -23,15 +23,24 @@ const SURVEY_ID = "5a5a5a5a-0000-4000-8000-000000000001";
 const Q1 = "5a5a5a5a-0000-4000-8000-000000000011";
 const Q2 = "5a5a5a5a-0000-4000-8000-000000000012";
 const CHANNEL = "5a5a5a5a-0000-4000-8000-000000000021";
-const SURVEY_QUESTIONS = ["Why?\nTell us, \"honestly\"", "=SUM(1)\t"];
-const CHANNEL_DESCRIPTION = "Link,\r\nwith \"quotes\" ";
+const SURVEY_QUESTIONS = ['Why?\nTell us, "honestly"', "=SUM(1)\t"];
+const CHANNEL_DESCRIPTION = 'Link,\r\nwith "quotes" ';
 
 /** The texts written into every export: the fixed traps, generated strings and real review texts with line breaks. */
-const texts = [...new Set([
-  ...NASTY_TEXTS,
-  ...fc.sample(nastyText(), { numRuns: 80, seed: 33 }),
-  ...realReviews().flatMap((r) => [r.title, r.body]).filter((s) => /[\r\n]/.test(s)).slice(0, 40),
-].map((s) => s.replaceAll("\u0000", "")).filter((s) => s.trim() !== ""))];
+const texts = [
+  ...new Set(
+    [
+      ...NASTY_TEXTS,
+      ...fc.sample(nastyText(), { numRuns: 80, seed: 33 }),
+      ...realReviews()
+        .flatMap((r) => [r.title, r.body])
+        .filter((s) => /[\r\n]/.test(s))
+        .slice(0, 40),
+    ]
+      .map((s) => s.replaceAll("\u0000", ""))
+      .filter((s) => s.trim() !== ""),
+  ),
+];
 const text = (i: number) => texts[i % texts.length];
 
 let t: TestServer;
@@ -47,7 +56,7 @@ beforeAll(async () => {
   t = await startTestServer();
   const s = t.services;
   await s.stores.create({ storeId: A, name: "Round-trip store", platform: "shopify" });
-  await s.stores.upsertProduct({ storeId: A, productId: "1078", name: "Dress, \"blue\"\nsize M" });
+  await s.stores.upsertProduct({ storeId: A, productId: "1078", name: 'Dress, "blue"\nsize M' });
   await s.apiKeys.create(A, "tests", API_KEY);
   await s.admin.createUser({ email: "alice@shop-a.test", password: "correct horse battery A", storeIds: [A] });
   alice = await signInAgent(t, "alice@shop-a.test", "correct horse battery A", A);
@@ -58,24 +67,48 @@ beforeAll(async () => {
   // Reviews: the traps, then 600 real reviews (more than one export batch of 500) with their own texts.
   const reviews = [
     ...texts.map((x, i) => ({ title: x, body: text(i + 1), reviewerName: text(i + 2), reply: text(i + 3) as string | null })),
-    ...realReviews().slice(0, 600).map((r) => ({ title: r.title, body: r.body, reviewerName: "Anonymous shopper", reply: null })),
+    ...realReviews()
+      .slice(0, 600)
+      .map((r) => ({ title: r.title, body: r.body, reviewerName: "Anonymous shopper", reply: null })),
   ];
-  await transaction(s.db, async () => { for (const [i, r] of reviews.entries()) {
-    const reviewId = crypto.randomUUID();
-    await s.reviewsData.insert({ reviewId, storeId: A, productId: "1078", rating: 1 + (i % 5), title: r.title, body: r.body, createdMs: base + i, status: "published", reviewerName: r.reviewerName });
-    if (r.reply !== null) await moderation.setReply(A, reviewId, r.reply, base);
-    expect_("reviews", reviewId, { productName: "Dress, \"blue\"\nsize M", title: r.title, body: r.body, reviewerName: r.reviewerName, reply: r.reply ?? "" });
-  } });
+  await transaction(s.db, async () => {
+    for (const [i, r] of reviews.entries()) {
+      const reviewId = crypto.randomUUID();
+      await s.reviewsData.insert({
+        reviewId,
+        storeId: A,
+        productId: "1078",
+        rating: 1 + (i % 5),
+        title: r.title,
+        body: r.body,
+        createdMs: base + i,
+        status: "published",
+        reviewerName: r.reviewerName,
+      });
+      if (r.reply !== null) await moderation.setReply(A, reviewId, r.reply, base);
+      expect_("reviews", reviewId, { productName: 'Dress, "blue"\nsize M', title: r.title, body: r.body, reviewerName: r.reviewerName, reply: r.reply ?? "" });
+    }
+  });
 
   // Questions with a published store answer.
-  await transaction(s.db, async () => { for (const [i, x] of texts.entries()) {
-    const questionId = crypto.randomUUID();
-    await s.questionsData.insertQuestion({ questionId, storeId: A, productId: "1078", body: x, askerName: text(i + 1), status: "published", createdMs: base + i });
-    await s.questionsData.insertAnswer({
-      answerId: crypto.randomUUID(), storeId: A, questionId, body: text(i + 2), authorName: "Store", isStoreAnswer: true, verifiedStatus: "unverified", status: "published", createdMs: base + i,
-    });
-    expect_("questions", questionId, { body: x, askerName: text(i + 1), storeAnswer: text(i + 2) });
-  } });
+  await transaction(s.db, async () => {
+    for (const [i, x] of texts.entries()) {
+      const questionId = crypto.randomUUID();
+      await s.questionsData.insertQuestion({ questionId, storeId: A, productId: "1078", body: x, askerName: text(i + 1), status: "published", createdMs: base + i });
+      await s.questionsData.insertAnswer({
+        answerId: crypto.randomUUID(),
+        storeId: A,
+        questionId,
+        body: text(i + 2),
+        authorName: "Store",
+        isStoreAnswer: true,
+        verifiedStatus: "unverified",
+        status: "published",
+        createdMs: base + i,
+      });
+      expect_("questions", questionId, { body: x, askerName: text(i + 1), storeAnswer: text(i + 2) });
+    }
+  });
 
   // Loyalty customers (enrolled through a channel named by the text) and one customer's ledger of adjustments.
   await transaction(s.db, async () => {
@@ -91,34 +124,72 @@ beforeAll(async () => {
     for (const [i, x] of texts.entries()) {
       const transactionId = crypto.randomUUID();
       await s.loyaltyData.insertTransaction({
-        transactionId, storeId: A, loyaltyCustomerId: ledger, type: "adjustment", points: 1, balanceAfter: i + 1, description: x, orderId: text(i + 1), couponCode: text(i + 2), createdMs: base + i,
+        transactionId,
+        storeId: A,
+        loyaltyCustomerId: ledger,
+        type: "adjustment",
+        points: 1,
+        balanceAfter: i + 1,
+        description: x,
+        orderId: text(i + 1),
+        couponCode: text(i + 2),
+        createdMs: base + i,
       });
       expect_("loyalty_transactions", transactionId, { description: x, orderId: text(i + 1), couponCode: text(i + 2), points: "1", balanceAfter: String(i + 1) });
     }
   });
 
   // Orders, one line each.
-  await transaction(s.db, async () => { for (const [i, x] of texts.entries()) {
-    const orderId = `order-${i}`;
-    await orders.upsertOrder(A, {
-      orderId, orderName: x, email: text(i + 1), platformCustomerId: text(i + 2), customerName: text(i + 3), locale: null, currency: text(i + 4), subtotal: 12.5,
-      orderedMs: base + i, source: text(i + 5), lines: [{ productId: "1078", variantId: text(i + 6), title: text(i + 7), price: 12.5, quantity: 1 }],
-    }, base);
-    expect_("orders", orderId, {
-      orderName: x, email: normaliseEmail(text(i + 1)), platformCustomerId: text(i + 2), customerName: text(i + 3), currency: text(i + 4), source: text(i + 5),
-      productId: "shopify-1078", variantId: text(i + 6), title: text(i + 7),
-    });
-  } });
+  await transaction(s.db, async () => {
+    for (const [i, x] of texts.entries()) {
+      const orderId = `order-${i}`;
+      await orders.upsertOrder(
+        A,
+        {
+          orderId,
+          orderName: x,
+          email: text(i + 1),
+          platformCustomerId: text(i + 2),
+          customerName: text(i + 3),
+          locale: null,
+          currency: text(i + 4),
+          subtotal: 12.5,
+          orderedMs: base + i,
+          source: text(i + 5),
+          lines: [{ productId: "1078", variantId: text(i + 6), title: text(i + 7), price: 12.5, quantity: 1 }],
+        },
+        base,
+      );
+      expect_("orders", orderId, {
+        orderName: x,
+        email: normaliseEmail(text(i + 1)),
+        platformCustomerId: text(i + 2),
+        customerName: text(i + 3),
+        currency: text(i + 4),
+        source: text(i + 5),
+        productId: "shopify-1078",
+        variantId: text(i + 6),
+        title: text(i + 7),
+      });
+    }
+  });
 
   // A survey whose question texts and channel description are traps too, one response per text.
   await s.surveys.createSurvey(A, {
-    surveyId: SURVEY_ID, name: "Round trip", dateCreated: "2026-01-01T00:00:00.000Z",
+    surveyId: SURVEY_ID,
+    name: "Round trip",
+    dateCreated: "2026-01-01T00:00:00.000Z",
     questions: SURVEY_QUESTIONS.map((q, i) => ({ id: [Q1, Q2][i], type: "text" as const, text: q })),
     channelSurveys: [{ channelSurveyId: CHANNEL, channel: "shareable-link", description: CHANNEL_DESCRIPTION }],
   });
   const responses = texts.map((x, i) => ({
-    surveyResponseId: crypto.randomUUID(), channelSurveyId: CHANNEL, createdMs: base + i,
-    answeredQuestions: [{ id: Q1, type: "text", answer: x }, { id: Q2, type: "text", answer: text(i + 1) }],
+    surveyResponseId: crypto.randomUUID(),
+    channelSurveyId: CHANNEL,
+    createdMs: base + i,
+    answeredQuestions: [
+      { id: Q1, type: "text", answer: x },
+      { id: Q2, type: "text", answer: text(i + 1) },
+    ],
   }));
   expect(await s.surveys.importResponses(A, responses)).toBe(responses.length);
   for (const [i, r] of responses.entries()) {
@@ -165,7 +236,11 @@ function checkRoundTrip(name: string, bytes: Uint8Array, idColumn: string, heade
 
 describe("every export reads back field for field", () => {
   it.each([
-    ["reviews", "reviewId"], ["questions", "questionId"], ["loyalty_customers", "loyaltyCustomerId"], ["loyalty_transactions", "transactionId"], ["orders", "orderId"],
+    ["reviews", "reviewId"],
+    ["questions", "questionId"],
+    ["loyalty_customers", "loyaltyCustomerId"],
+    ["loyalty_transactions", "transactionId"],
+    ["orders", "orderId"],
   ])("%s: the enterprise API and the admin download", async (name, idColumn) => {
     const enterprise = await download(`/enterprise/exports/${name}.csv`, { authorization: basic });
     const fields = checkRoundTrip(name, enterprise, idColumn);

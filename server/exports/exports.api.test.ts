@@ -42,8 +42,16 @@ beforeAll(async () => {
   shopify = await rewardPlatformFor(t.services, TEST_STORE_ID); // redemptions create their discounts there first (docs/loyalty.md)
   // A review whose text would run as formulas in a spreadsheet, with commas, quotes and a line break.
   await t.services.reviewsData.insert({
-    reviewId: "aaaaaaaa-0000-4000-8000-000000000001", storeId: TEST_STORE_ID, productId: "1078", rating: 1, title: "=HYPERLINK(\"http://evil.example\",\"click\")",
-    body: "+1 great, \"really\"\n-2 bad\n@SUM(A1)", createdMs: Date.UTC(2027, 0, 1), status: "pending", reviewerName: "@attacker", reviewerEmail: "eve@example.com",
+    reviewId: "aaaaaaaa-0000-4000-8000-000000000001",
+    storeId: TEST_STORE_ID,
+    productId: "1078",
+    rating: 1,
+    title: '=HYPERLINK("http://evil.example","click")',
+    body: '+1 great, "really"\n-2 bad\n@SUM(A1)',
+    createdMs: Date.UTC(2027, 0, 1),
+    status: "pending",
+    reviewerName: "@attacker",
+    reviewerEmail: "eve@example.com",
   });
 }, 120_000);
 afterAll(async () => {
@@ -75,17 +83,20 @@ describe("GET /enterprise/exports/reviews.csv", () => {
     const product = await csv("/enterprise/exports/reviews.csv?productId=shopify-1094");
     expect(product.rows.length).toBe(await count(sql<Record<string, number>>`SELECT count(*) AS n FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = '1094'`));
     expect(product.rows.every((r) => r.productId === "shopify-1094")).toBe(true);
-    const from = "2025-12-20", to = "2025-12-25";
+    const from = "2025-12-20",
+      to = "2025-12-25";
     const ranged = await csv(`/enterprise/exports/reviews.csv?from=${from}&to=${to}`);
-    expect(ranged.rows.length).toBe(await count(sql<Record<string, number>>`SELECT count(*) AS n FROM reviews WHERE store_id = ${TEST_STORE_ID} AND created_ms >= ${Date.parse(from)} AND created_ms < ${Date.parse(to)}`));
+    expect(ranged.rows.length).toBe(
+      await count(sql<Record<string, number>>`SELECT count(*) AS n FROM reviews WHERE store_id = ${TEST_STORE_ID} AND created_ms >= ${Date.parse(from)} AND created_ms < ${Date.parse(to)}`),
+    );
     expect(ranged.rows.length).toBeGreaterThan(0);
     expect(ranged.rows.every((r) => r.dateCreated >= from && r.dateCreated < to)).toBe(true);
   });
 
   it("writes formula-like text with a leading quote (OWASP CSV injection), and keeps commas, quotes and line breaks", async () => {
     const { rows, text } = await csv("/enterprise/exports/reviews.csv?status=pending");
-    expect(rows[0].title).toBe("'=HYPERLINK(\"http://evil.example\",\"click\")");
-    expect(rows[0].body).toBe("'+1 great, \"really\"\n-2 bad\n@SUM(A1)");
+    expect(rows[0].title).toBe('\'=HYPERLINK("http://evil.example","click")');
+    expect(rows[0].body).toBe('\'+1 great, "really"\n-2 bad\n@SUM(A1)');
     expect(rows[0].reviewerName).toBe("'@attacker");
     expect(rows[0].reviewerEmail).toBe("eve@example.com");
     expect(rows[0].rating).toBe("1");
@@ -94,7 +105,11 @@ describe("GET /enterprise/exports/reviews.csv", () => {
 
   it("refuses bad filters and missing credentials with a clear 4xx", async () => {
     for (const [query, message] of [
-      ["status=deleted", /status/], ["rating=9", /rating/], ["from=yesterday", /from/], ["from=2026-02-01&to=2026-01-01", /from must be before to/], ["colour=red", /colour|Unrecognized|unrecognized/],
+      ["status=deleted", /status/],
+      ["rating=9", /rating/],
+      ["from=yesterday", /from/],
+      ["from=2026-02-01&to=2026-01-01", /from must be before to/],
+      ["colour=red", /colour|Unrecognized|unrecognized/],
     ] as const) {
       const r = await csv(`/enterprise/exports/reviews.csv?${query}`);
       expect(r.status, query).toBe(400);
@@ -109,20 +124,31 @@ describe("hostile filters", () => {
     const hostile = fc.oneof(fc.string(), fc.constantFrom("' OR 1=1 --", "%00", "%ff", "9".repeat(400), "-1", "1e3", "NaN", "2026-13-45", "2026-01-01T25:00:00Z", "[]"), fc.integer().map(String));
     const names = fc.constantFrom("reviews", "questions", "loyalty_customers", "loyalty_transactions", "orders");
     const keys = fc.constantFrom("status", "type", "rating", "productId", "from", "to", "loyaltyCustomerId", "limit");
-    await fc.assert(fc.asyncProperty(names, fc.array(fc.tuple(keys, hostile), { maxLength: 3 }), async (name, pairs) => {
-      const query = new URLSearchParams(pairs).toString();
-      const res = await fetch(t.url(`/enterprise/exports/${name}.csv?${query}`), { headers: { authorization: basic } });
-      const text = await res.text();
-      expect([200, 400], `${name}?${query}: ${text.slice(0, 200)}`).toContain(res.status);
-      if (res.status === 400) expect(JSON.parse(text).error.description).toBeTruthy();
-      else expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    }), { numRuns: Number(process.env.FUZZ_RUNS ?? 100) });
+    await fc.assert(
+      fc.asyncProperty(names, fc.array(fc.tuple(keys, hostile), { maxLength: 3 }), async (name, pairs) => {
+        const query = new URLSearchParams(pairs).toString();
+        const res = await fetch(t.url(`/enterprise/exports/${name}.csv?${query}`), { headers: { authorization: basic } });
+        const text = await res.text();
+        expect([200, 400], `${name}?${query}: ${text.slice(0, 200)}`).toContain(res.status);
+        if (res.status === 400) expect(JSON.parse(text).error.description).toBeTruthy();
+        else expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 100) },
+    );
   }, 60_000);
 });
 
 describe("the other exports", () => {
   it("questions, loyalty customers, loyalty transactions (negative points stay numbers) and orders, filtered", async () => {
-    expect((await fetch(t.url(`${S}/products/shopify-1078/questions`), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ body: "-Does it run small?", displayName: "Bea", email: "bea@example.com" }) })).status).toBe(201);
+    expect(
+      (
+        await fetch(t.url(`${S}/products/shopify-1078/questions`), {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ body: "-Does it run small?", displayName: "Bea", email: "bea@example.com" }),
+        })
+      ).status,
+    ).toBe(201);
     const questions = await csv("/enterprise/exports/questions.csv?status=pending&productId=shopify-1078");
     expect(questions.rows).toHaveLength(1);
     expect(questions.rows[0]).toMatchObject({ productId: "shopify-1078", body: "'-Does it run small?", askerName: "Bea", askerEmail: "bea@example.com", answerCount: "0", status: "pending" });
@@ -132,13 +158,32 @@ describe("the other exports", () => {
     const login = await (await fetch(t.url(`${S}/loyalty/login`), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customerAccessToken: token }) })).json();
     const bearer = { authorization: `Bearer ${login.customerToken}`, "content-type": "application/json" };
     const version = (await t.services.loyalty.legalPolicies(TEST_STORE_ID)).version;
-    expect((await fetch(t.url(`${S}/loyalty/customer_activation`), { method: "POST", headers: bearer, body: JSON.stringify({ enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version }) })).status).toBe(200);
+    expect(
+      (await fetch(t.url(`${S}/loyalty/customer_activation`), { method: "POST", headers: bearer, body: JSON.stringify({ enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version }) }))
+        .status,
+    ).toBe(200);
     const token2 = await signPlatformToken(PLATFORM_SECRET, { platformCustomerId: "export-2", email: "export-2@example.test" });
     await fetch(t.url(`${S}/loyalty/login`), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customerAccessToken: token2 }) });
     const rules = (await (await fetch(t.url(`${S}/loyalty/redemption_rules`))).json()).redemptionRules as { redemptionRuleId: string; pointsCost: number }[];
     const enterprise = { authorization: basic, "content-type": "application/json" };
-    expect((await fetch(t.url("/enterprise/loyalty/earning_transactions"), { method: "POST", headers: enterprise, body: JSON.stringify({ customer: { platformCustomerId: "export-1" }, orderId: "export-order-1", amount: 400 }) })).status).toBe(201);
-    expect((await fetch(t.url(`${S}/loyalty/customer/redemptions`), { method: "POST", headers: bearer, body: JSON.stringify({ redemptionRuleId: rules.find((r) => r.pointsCost === 300)!.redemptionRuleId }) })).status).toBe(201);
+    expect(
+      (
+        await fetch(t.url("/enterprise/loyalty/earning_transactions"), {
+          method: "POST",
+          headers: enterprise,
+          body: JSON.stringify({ customer: { platformCustomerId: "export-1" }, orderId: "export-order-1", amount: 400 }),
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await fetch(t.url(`${S}/loyalty/customer/redemptions`), {
+          method: "POST",
+          headers: bearer,
+          body: JSON.stringify({ redemptionRuleId: rules.find((r) => r.pointsCost === 300)!.redemptionRuleId }),
+        })
+      ).status,
+    ).toBe(201);
 
     const enrolled = await csv("/enterprise/exports/loyalty_customers.csv?status=enrolled");
     expect(enrolled.rows.map((r) => r.platformCustomerId)).toEqual(["export-1"]);
@@ -146,18 +191,36 @@ describe("the other exports", () => {
     expect((await csv("/enterprise/exports/loyalty_customers.csv")).rows.map((r) => r.platformCustomerId).sort()).toEqual(["export-1", "export-2"]);
 
     const transactions = await csv("/enterprise/exports/loyalty_transactions.csv");
-    expect(transactions.rows.map((r) => [r.type, r.points, r.balanceAfter])).toEqual([["earning", "100", "100"], ["earning", "400", "500"], ["redemption", "-300", "200"]]);
+    expect(transactions.rows.map((r) => [r.type, r.points, r.balanceAfter])).toEqual([
+      ["earning", "100", "100"],
+      ["earning", "400", "500"],
+      ["redemption", "-300", "200"],
+    ]);
     expect(transactions.text).toMatch(/,redemption,-300,200,/); // a number, not quoted text
     expect((await csv("/enterprise/exports/loyalty_transactions.csv?type=redemption")).rows).toHaveLength(1);
     expect((await csv(`/enterprise/exports/loyalty_transactions.csv?loyaltyCustomerId=${login.loyaltyCustomer.loyaltyCustomerId}&type=earning`)).rows).toHaveLength(2);
 
-    expect((await fetch(t.url("/enterprise/orders"), { method: "POST", headers: enterprise, body: JSON.stringify({ orders: [
-      { orderId: "o-1", productId: "1078", email: "buyer@example.com", dateCreated: "2026-03-01T10:00:00Z" },
-      { orderId: "o-1", productId: "1094", email: "buyer@example.com", dateCreated: "2026-03-01T10:00:00Z" },
-      { orderId: "o-2", productId: "862", email: "other@example.com", dateCreated: "2026-04-01T10:00:00Z" },
-    ] }) })).status).toBe(200);
+    expect(
+      (
+        await fetch(t.url("/enterprise/orders"), {
+          method: "POST",
+          headers: enterprise,
+          body: JSON.stringify({
+            orders: [
+              { orderId: "o-1", productId: "1078", email: "buyer@example.com", dateCreated: "2026-03-01T10:00:00Z" },
+              { orderId: "o-1", productId: "1094", email: "buyer@example.com", dateCreated: "2026-03-01T10:00:00Z" },
+              { orderId: "o-2", productId: "862", email: "other@example.com", dateCreated: "2026-04-01T10:00:00Z" },
+            ],
+          }),
+        })
+      ).status,
+    ).toBe(200);
     const orders = await csv("/enterprise/exports/orders.csv");
-    expect(orders.rows.map((r) => [r.orderId, r.productId, r.email])).toEqual([["o-1", "shopify-1078", "buyer@example.com"], ["o-1", "shopify-1094", "buyer@example.com"], ["o-2", "shopify-862", "other@example.com"]]);
+    expect(orders.rows.map((r) => [r.orderId, r.productId, r.email])).toEqual([
+      ["o-1", "shopify-1078", "buyer@example.com"],
+      ["o-1", "shopify-1094", "buyer@example.com"],
+      ["o-2", "shopify-862", "other@example.com"],
+    ]);
     expect((await csv("/enterprise/exports/orders.csv?from=2026-03-15")).rows.map((r) => r.orderId)).toEqual(["o-2"]);
     expect((await csv("/enterprise/exports/orders.csv?status=cancelled")).rows).toHaveLength(0);
   });
@@ -175,7 +238,8 @@ describe("large exports stream", () => {
     // 64 KB buffer is full); the kernel buffers then fill and the server's stream stops pulling batches.
     await t.settled();
     const res = await new Promise<IncomingMessage>((resolve, reject) =>
-      httpGet(t.url("/enterprise/exports/reviews.csv"), { headers: { authorization: basic }, agent: false }, resolve).on("error", reject));
+      httpGet(t.url("/enterprise/exports/reviews.csv"), { headers: { authorization: basic }, agent: false }, resolve).on("error", reject),
+    );
     expect(res.statusCode).toBe(200);
     // The client parses as it reads and keeps nothing but a count and the last record.
     const parser = parseStream({ columns: true, bom: true });
@@ -198,8 +262,15 @@ describe("large exports stream", () => {
     const receivedBeforeInsert = first.length + res.readableLength;
     // Committed after the answer started: the stream reads the last batches only now, so it is the file's last row.
     await t.services.reviewsData.insert({
-      reviewId: "bbbbbbbb-0000-4000-8000-000000000002", storeId: TEST_STORE_ID, productId: "1078", rating: 5, title: "Late", body: "Written during the export.",
-      createdMs: Date.UTC(2030, 0, 1), status: "published", reviewerName: "Late writer",
+      reviewId: "bbbbbbbb-0000-4000-8000-000000000002",
+      storeId: TEST_STORE_ID,
+      productId: "1078",
+      rating: 5,
+      title: "Late",
+      body: "Written during the export.",
+      createdMs: Date.UTC(2030, 0, 1),
+      status: "published",
+      reviewerName: "Late writer",
     });
     // Live heap (after a full collection) sampled while streaming: garbage between batches is not memory held.
     v8.setFlagsFromString("--expose-gc");
@@ -224,7 +295,9 @@ describe("large exports stream", () => {
     expect(bytes).toBeGreaterThan(5_000_000);
     // The client really had stopped reading when the row was committed: it held a small part of the file.
     expect(receivedBeforeInsert).toBeLessThan(bytes / 10);
-    console.log(`export of ${total + 1} reviews: ${(bytes / 1e6).toFixed(1)} MB streamed (${(receivedBeforeInsert / 1e3).toFixed(0)} KB received before the late row), heap growth while streaming ${((peak - baseline) / 1e6).toFixed(1)} MB`);
+    console.log(
+      `export of ${total + 1} reviews: ${(bytes / 1e6).toFixed(1)} MB streamed (${(receivedBeforeInsert / 1e3).toFixed(0)} KB received before the late row), heap growth while streaming ${((peak - baseline) / 1e6).toFixed(1)} MB`,
+    );
     // The server holds one batch (500 rows, a few hundred KB) at a time: far less than the file.
     expect(peak - baseline).toBeLessThan(bytes / 2);
     // 300 s: seeding ~23,500 reviews one statement at a time takes minutes on a machine shared with other runs, on

@@ -72,9 +72,16 @@ describe("the demo store's Google Product Reviews feed", () => {
     for (const r of reviews) expect(r.products.product[0].product_url).toMatch(new RegExp(`^${PUBLIC_URL}/demo/products/shopify-\\d+$`));
 
     // Requested reviews: post_fulfillment with the order; the others unsolicited.
-    const requested = new Map((await all<{ review_id: string; order_id: string }>(t.services.db, sql`SELECT rp.review_id, rq.order_id FROM review_request_products rp
+    const requested = new Map(
+      (
+        await all<{ review_id: string; order_id: string }>(
+          t.services.db,
+          sql`SELECT rp.review_id, rq.order_id FROM review_request_products rp
         JOIN review_requests rq ON rq.request_id = rp.request_id JOIN reviews r ON r.review_id = rp.review_id
-       WHERE rp.store_id = ${DEMO_STORE_ID} AND r.status = 'published' AND TRIM(r.body) <> ''`)).map((r) => [r.review_id, r.order_id]));
+       WHERE rp.store_id = ${DEMO_STORE_ID} AND r.status = 'published' AND TRIM(r.body) <> ''`,
+        )
+      ).map((r) => [r.review_id, r.order_id]),
+    );
     expect(requested.size).toBeGreaterThan(1000);
     for (const r of reviews) {
       const order = requested.get(r.review_id);

@@ -23,14 +23,22 @@ export const FEED_BATCH_SIZE = 500;
 export const IDENTIFIERS_CSV_MAX_BYTES = 8 * 1024 * 1024;
 
 /** The feeds section of the store settings (GET /enterprise/settings). */
-export const feedSettingsSchema = z.object({
-  googleProductReviewsUrl: z.string().meta({ description: "The Google Product Reviews feed (schema 2.4) of the store, with its secret token: paste it into Merchant Center's scheduled fetch. Built from PUBLIC_URL." }),
-}).meta({ id: "FeedSettings" });
+export const feedSettingsSchema = z
+  .object({
+    googleProductReviewsUrl: z
+      .string()
+      .meta({ description: "The Google Product Reviews feed (schema 2.4) of the store, with its secret token: paste it into Merchant Center's scheduled fetch. Built from PUBLIC_URL." }),
+  })
+  .meta({ id: "FeedSettings" });
 /** A change to the feeds section (PATCH /enterprise/settings). */
-export const feedSettingsPatch = z.object({
-  rotateGoogleProductReviewsToken: z.literal(true).optional()
-    .meta({ description: "`true`: a new secret token; the old feed URL stops working at once (answer 401). Update the URL in Merchant Center." }),
-}).strict();
+export const feedSettingsPatch = z
+  .object({
+    rotateGoogleProductReviewsToken: z
+      .literal(true)
+      .optional()
+      .meta({ description: "`true`: a new secret token; the old feed URL stops working at once (answer 401). Update the URL in Merchant Center." }),
+  })
+  .strict();
 export type FeedSettings = z.output<typeof feedSettingsSchema>;
 export type FeedSettingsPatch = z.output<typeof feedSettingsPatch>;
 
@@ -47,7 +55,10 @@ export function isGtin(code: string): boolean {
 
 /** What the feed lacks for one product, and how many of its published reviews Google can take. */
 export type ProductCoverage = {
-  productId: string; name: string; reviewCount: number; acceptedCount: number;
+  productId: string;
+  name: string;
+  reviewCount: number;
+  acceptedCount: number;
   /** `gtin-or-brand-mpn`: neither a GTIN nor brand plus MPN; `product-url`: no product page; `content`: reviews without text. */
   lacks: ("gtin-or-brand-mpn" | "product-url" | "content")[];
 };
@@ -60,7 +71,12 @@ export type IdentifiersImport = { imported: number; errors: CsvLineError[] };
 const csvRow = z.object({
   productId: z.string().trim().min(1, "productId is required").max(100),
   variantId: z.string().trim().max(100).optional(),
-  gtin: z.string().trim().max(14).optional().refine((v) => !v || isGtin(v), "gtin must be 8, 12, 13 or 14 digits with a valid check digit"),
+  gtin: z
+    .string()
+    .trim()
+    .max(14)
+    .optional()
+    .refine((v) => !v || isGtin(v), "gtin must be 8, 12, 13 or 14 digits with a valid check digit"),
   mpn: z.string().trim().max(70).optional(),
   sku: z.string().trim().max(100).optional(),
   brand: z.string().trim().max(70).optional(),
@@ -90,7 +106,7 @@ export function feedsService(deps: { db: Db; repo: FeedsRepo; stores: StoresRepo
     }
     const fresh = randomBytes(32).toString("base64url");
     if (sealed) await repo.setToken(storeId, box.seal(fresh), now());
-    else if (!await repo.createToken(storeId, box.seal(fresh), now())) return tokenOf(storeId); // another node created it first
+    else if (!(await repo.createToken(storeId, box.seal(fresh), now()))) return tokenOf(storeId); // another node created it first
     return fresh;
   }
   const digest = (s: string) => createHash("sha256").update(s).digest();
@@ -105,7 +121,7 @@ export function feedsService(deps: { db: Db; repo: FeedsRepo; stores: StoresRepo
     },
     /** A new token: the old URL answers 401 from now on. @throws ApiError 404 unknown store. */
     async rotateToken(storeId: string): Promise<void> {
-      if (!await deps.stores.get(storeId)) throw notFound("Store not found", "store_not_found");
+      if (!(await deps.stores.get(storeId))) throw notFound("Store not found", "store_not_found");
       await repo.setToken(storeId, box.seal(randomBytes(32).toString("base64url")), now());
     },
     /** The feeds section of the settings. */
@@ -163,13 +179,19 @@ export function feedsService(deps: { db: Db; repo: FeedsRepo; stores: StoresRepo
         if (!hasUrl) lacks.push("product-url");
         if (Number(c.withContent) < Number(c.reviewCount)) lacks.push("content");
         return {
-          productId: c.product_id, name: c.name, reviewCount: Number(c.reviewCount), lacks,
+          productId: c.product_id,
+          name: c.name,
+          reviewCount: Number(c.reviewCount),
+          lacks,
           acceptedCount: identifiable(c) && hasUrl ? Number(c.withContent) : 0,
         };
       });
       const sum = (f: (p: ProductCoverage) => number) => products.reduce((n, p) => n + f(p), 0);
       return {
-        products, reviewCount: sum((p) => p.reviewCount), acceptedCount: sum((p) => p.acceptedCount), inFeedCount: inFeed,
+        products,
+        reviewCount: sum((p) => p.reviewCount),
+        acceptedCount: sum((p) => p.acceptedCount),
+        inFeedCount: inFeed,
         productsLacking: products.filter((p) => p.lacks.includes("gtin-or-brand-mpn")).length,
       };
     },
@@ -206,7 +228,7 @@ export function feedsService(deps: { db: Db; repo: FeedsRepo; stores: StoresRepo
       let imported = 0;
       await transaction(db, async () => {
         imported = 0;
-        const known = new Set((await repo.knownProducts(storeId, [...new Set(rows.map((r) => r.ids.productId))])));
+        const known = new Set(await repo.knownProducts(storeId, [...new Set(rows.map((r) => r.ids.productId))]));
         for (const r of rows) {
           if (!known.has(r.ids.productId)) {
             errors.push({ line: r.line, message: `unknown product ${r.ids.productId}` });

@@ -98,26 +98,29 @@ export function feedStream(publisherName: string, nextBatch: () => Promise<FeedB
     opened = true;
     return `<reviews>${xml}`;
   };
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(feedHead(publisherName)));
-        return;
-      }
-      // Batches until one has something to write (a pull that enqueues nothing is not called again).
-      while (!ended) {
-        const { reviews, done } = await nextBatch();
-        const xml = open(reviewsXml(reviews));
-        if (done) {
-          ended = true;
-          controller.enqueue(encoder.encode(xml + (opened ? "</reviews>" : "") + FEED_TAIL));
-          controller.close();
-        } else if (xml) {
-          controller.enqueue(encoder.encode(xml));
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!started) {
+          started = true;
+          controller.enqueue(encoder.encode(feedHead(publisherName)));
           return;
         }
-      }
+        // Batches until one has something to write (a pull that enqueues nothing is not called again).
+        while (!ended) {
+          const { reviews, done } = await nextBatch();
+          const xml = open(reviewsXml(reviews));
+          if (done) {
+            ended = true;
+            controller.enqueue(encoder.encode(xml + (opened ? "</reviews>" : "") + FEED_TAIL));
+            controller.close();
+          } else if (xml) {
+            controller.enqueue(encoder.encode(xml));
+            return;
+          }
+        }
+      },
     },
-  }, { highWaterMark: 1 });
+    { highWaterMark: 1 },
+  );
 }

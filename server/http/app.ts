@@ -17,7 +17,18 @@ import { decodeJwt } from "jose";
 import pg from "pg";
 import { bearerToken } from "../loyalty/tokens.ts";
 import { mediaHttpHandler } from "../media/media-http.ts";
-import { allowedMethods, checkCommonHeaders, errorResult, methodNotAllowed, operationFor, runOperation, setUnexpectedErrorLog, type Operation, type OperationContext, type OperationResult } from "../api/operation.ts";
+import {
+  allowedMethods,
+  checkCommonHeaders,
+  errorResult,
+  methodNotAllowed,
+  operationFor,
+  runOperation,
+  setUnexpectedErrorLog,
+  type Operation,
+  type OperationContext,
+  type OperationResult,
+} from "../api/operation.ts";
 import { operationTable, type RouteMatch } from "../api/route-table.ts";
 import { ApiError } from "../contract/errors.ts";
 import { dialect, sql, value, type Db } from "../db/database.ts";
@@ -93,35 +104,38 @@ const HOST_HEADER = /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
  */
 function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   let open = true;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      req.on("data", (chunk: Buffer) => {
-        if (!open) return;
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
-        if ((controller.desiredSize ?? 0) <= 0) req.pause();
-      });
-      req.once("end", () => {
-        if (open) controller.close();
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on("data", (chunk: Buffer) => {
+          if (!open) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.once("end", () => {
+          if (open) controller.close();
+          open = false;
+        });
+        req.once("error", (error) => {
+          if (open) controller.error(error);
+          open = false;
+        });
+        req.once("close", () => {
+          // The client left before sending the whole body.
+          if (open) controller.error(new Error("The client closed the connection before the body was complete"));
+          open = false;
+        });
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
         open = false;
-      });
-      req.once("error", (error) => {
-        if (open) controller.error(error);
-        open = false;
-      });
-      req.once("close", () => {
-        // The client left before sending the whole body.
-        if (open) controller.error(new Error("The client closed the connection before the body was complete"));
-        open = false;
-      });
+        req.pause();
+      },
     },
-    pull() {
-      req.resume();
-    },
-    cancel() {
-      open = false;
-      req.pause();
-    },
-  }, { highWaterMark: 4, size: () => 1 });
+    { highWaterMark: 4, size: () => 1 },
+  );
 }
 
 /** A Fetch Request for a Node request; the body (if any) is streamed, not buffered. */
@@ -313,9 +327,7 @@ export function createHttpServer(options: HttpOptions): Server {
   const computing = new Map<string, Promise<void>>();
   const { contentScopes } = services;
   const probe = databaseProbe(services.db);
-  const purger = options.cachePurgeUrls?.length
-    ? startCachePurger({ db: services.db, urls: options.cachePurgeUrls, log: (line) => (logger ? logger.warn(line) : console.error(line)) })
-    : null;
+  const purger = options.cachePurgeUrls?.length ? startCachePurger({ db: services.db, urls: options.cachePurgeUrls, log: (line) => (logger ? logger.warn(line) : console.error(line)) }) : null;
 
   const app = express();
   app.disable("x-powered-by");
@@ -340,7 +352,10 @@ export function createHttpServer(options: HttpOptions): Server {
   const publicOrigin = publicOriginResolver(options.publicUrl, proxyTrust, listening);
   /** The load context of a request: services, client address for rate limits (client-address.ts), public origin, operations. */
   const contextFor = (req: IncomingMessage): OperationContext => ({
-    services, clientIp: clientAddress(req, proxyTrust), publicOrigin: publicOrigin(req), operations: table.operations,
+    services,
+    clientIp: clientAddress(req, proxyTrust),
+    publicOrigin: publicOrigin(req),
+    operations: table.operations,
   });
   const remix = createExpressHandler({ build, mode: "production", getLoadContext: (req) => contextFor(req) });
   // Remix's handler passes its own failures to next(error) (the error handler below); the promise is not needed.
@@ -352,13 +367,18 @@ export function createHttpServer(options: HttpOptions): Server {
     const given = (error as { status?: unknown; statusCode?: unknown })?.status ?? (error as { statusCode?: unknown })?.statusCode;
     const status = typeof given === "number" && given >= 400 && given < 500 ? given : 500;
     if (status === 500) logger?.error({ err: error }, "unhandled server error");
-    res.status(status).set({ "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" })
-      .send(JSON.stringify({ error: { description: status === 400 ? "The request path is not valid: it has a malformed %-escape" : status === 500 ? "Internal server error" : "The request could not be handled" } }));
+    res
+      .status(status)
+      .set({ "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" })
+      .send(
+        JSON.stringify({
+          error: { description: status === 400 ? "The request path is not valid: it has a malformed %-escape" : status === 500 ? "Internal server error" : "The request could not be handled" },
+        }),
+      );
   });
 
   /** Run `op` here, on this thread. */
-  const runHere = (req: IncomingMessage, op: Operation, match: RouteMatch, signal: AbortSignal) =>
-    runOperation(op, toFetchRequest(req, signal), match.params, contextFor(req));
+  const runHere = (req: IncomingMessage, op: Operation, match: RouteMatch, signal: AbortSignal) => runOperation(op, toFetchRequest(req, signal), match.params, contextFor(req));
 
   /**
    * An API request (/v1, /enterprise): the route's declared operation for the method, through the
@@ -387,7 +407,10 @@ export function createHttpServer(options: HttpOptions): Server {
       return;
     }
     try {
-      checkCommonHeaders(op, (name) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(", ") : v; }); // before the cache: a cached answer never hides a refusal
+      checkCommonHeaders(op, (name) => {
+        const v = req.headers[name];
+        return Array.isArray(v) ? v.join(", ") : v;
+      }); // before the cache: a cached answer never hides a refusal
     } catch (error) {
       writeResult(req, res, errorResult(error, toFetchRequest(req, controller.signal)));
       return;
@@ -459,7 +482,10 @@ export function createHttpServer(options: HttpOptions): Server {
    * each waiting request computes its own.
    */
   async function cachedGet(
-    req: IncomingMessage, res: ServerResponse, key: string, compute: () => Promise<OperationResult>,
+    req: IncomingMessage,
+    res: ServerResponse,
+    key: string,
+    compute: () => Promise<OperationResult>,
     options: { cacheable?: (result: OperationResult) => boolean; expiresMs?: number; onHit?: () => void; tagged?: boolean },
   ): Promise<void> {
     const { cacheable = () => true, expiresMs, onHit, tagged = false } = options;
@@ -487,8 +513,13 @@ export function createHttpServer(options: HttpOptions): Server {
         }
         const headers = Object.entries(answer.headers);
         entry = {
-          status: answer.status, headers, body: answer.body, etag: answer.headers.etag ?? null, stamp: now,
-          scopes: answer.scopes ? [...answer.scopes] : null, ...(expiresMs === undefined ? {} : { expiresMs }),
+          status: answer.status,
+          headers,
+          body: answer.body,
+          etag: answer.headers.etag ?? null,
+          stamp: now,
+          scopes: answer.scopes ? [...answer.scopes] : null,
+          ...(expiresMs === undefined ? {} : { expiresMs }),
         };
         if (entry.status === 200 && answer.headers["set-cookie"] === undefined && cacheable(answer)) cache!.set(key, entry);
       } finally {

@@ -102,9 +102,7 @@ type Target = {
 
 function target(raw: string): Target {
   const url = new URL(raw);
-  const authorization = url.username || url.password
-    ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`
-    : undefined;
+  const authorization = url.username || url.password ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}` : undefined;
   url.username = "";
   url.password = "";
   // At start-up every tag may be stale (changes made while this process was not running): purge all once.
@@ -162,11 +160,12 @@ export function startCachePurger(options: CachePurgerOptions): CachePurger {
     while (t.pending.size > 0 && !stopped) {
       const batch = takeBatch(t);
       try {
-        const purge = () => fetch(t.url, {
-          method: "PURGE",
-          headers: { "xkey-purge": batch.join(" "), ...(t.authorization ? { authorization: t.authorization } : {}) },
-          signal: AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]),
-        });
+        const purge = () =>
+          fetch(t.url, {
+            method: "PURGE",
+            headers: { "xkey-purge": batch.join(" "), ...(t.authorization ? { authorization: t.authorization } : {}) },
+            signal: AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]),
+          });
         // A kept-alive connection the cache closed while idle (Varnish's timeout_idle, 5 s, passes while this
         // process is busy) fails the request sent on it before any answer: PURGE is idempotent, send it once
         // more on a new connection at once.
@@ -268,7 +267,6 @@ type ChangeFeed = {
   sync(): Promise<void>;
   close(): Promise<void>;
 };
-
 
 /**
  * SQLite: the rows of `content_scope_versions` after the last one read (ROWS_PER_POLL at a time), starting from

@@ -35,8 +35,12 @@ async function main(): Promise<void> {
   const buildFile = join(PROJECT_ROOT, "build/server/index.js");
   if (!existsSync(buildFile)) throw new Error("No build found: run `npm run build` first (npm start does it for you).");
   const services = await createServices({
-    databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, log, mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
-    allowLoopbackRequests: loopbackRequestsAllowed(config), webhooks: { publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` },
+    databasePath: config.DATABASE_PATH,
+    mediaPath: config.MEDIA_PATH,
+    log,
+    mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
+    allowLoopbackRequests: loopbackRequestsAllowed(config),
+    webhooks: { publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` },
     rewards: { demoStoreId: config.CHORUS_DEMO === "1" ? DEMO_STORE_ID : undefined }, // the demo store's built-in demo platform
   });
   log(`Database: ${databaseLabel(config.DATABASE_PATH)}`); // a PostgreSQL URL without its credentials
@@ -59,14 +63,23 @@ async function main(): Promise<void> {
   // One pool of worker threads (read-workers.ts, piscina): READ_WORKERS threads compute cache misses of public
   // storefront reads on other cores, and one more runs the AI queue loop.
   const aiInPool = services.aiConfig.worker && !services.aiConfig.workerInline;
-  const pool = config.READ_WORKERS > 0 || aiInPool
-    ? startWorkerPool({ readThreads: config.READ_WORKERS, aiThread: aiInPool, databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, buildUrl: pathToFileURL(buildFile), log })
-    : null;
+  const pool =
+    config.READ_WORKERS > 0 || aiInPool
+      ? startWorkerPool({ readThreads: config.READ_WORKERS, aiThread: aiInPool, databasePath: config.DATABASE_PATH, mediaPath: config.MEDIA_PATH, buildUrl: pathToFileURL(buildFile), log })
+      : null;
   const readWorkers = pool?.readWorkers;
   const logger = createLogger(config.LOG_LEVEL);
   const server = createHttpServer({
-    services, build, root: PROJECT_ROOT, cache: config.RESPONSE_CACHE === "1", cacheBytes: config.RESPONSE_CACHE_MB * 1024 * 1024,
-    trustedProxies: config.TRUSTED_PROXIES, readWorkers, publicUrl: config.PUBLIC_URL, logger, cachePurgeUrls: config.CACHE_PURGE_URLS,
+    services,
+    build,
+    root: PROJECT_ROOT,
+    cache: config.RESPONSE_CACHE === "1",
+    cacheBytes: config.RESPONSE_CACHE_MB * 1024 * 1024,
+    trustedProxies: config.TRUSTED_PROXIES,
+    readWorkers,
+    publicUrl: config.PUBLIC_URL,
+    logger,
+    cachePurgeUrls: config.CACHE_PURGE_URLS,
   });
   server.on("error", (error: NodeJS.ErrnoException) => {
     // One clear line for the common start-up failures instead of a stack trace.
@@ -113,7 +126,9 @@ async function main(): Promise<void> {
   // Review requests: the persisted schedule (server/review-requests/scheduler.ts), a run every minute on the wall
   // clock; links in the e-mails use PUBLIC_URL (else this server's local address).
   const reviewRequestScheduler = startReviewRequestScheduler({
-    service: services.reviewRequests, origin: config.PUBLIC_URL ? originOf(config.PUBLIC_URL) : `http://localhost:${config.PORT}`, log,
+    service: services.reviewRequests,
+    origin: config.PUBLIC_URL ? originOf(config.PUBLIC_URL) : `http://localhost:${config.PORT}`,
+    log,
   });
   // Held reviews: a review still pending after the store's publishHeldAfterDays (default 14) is published
   // (server/admin/held-reviews.ts), at start and every 10 minutes; each review once, with one node or several.
@@ -150,11 +165,16 @@ async function main(): Promise<void> {
     const demoStore = config.CHORUS_DEMO === "1" ? await services.stores.get(DEMO_STORE_ID) : undefined;
     const questionsProduct = demoStore ? (await services.questions.productsWithMostQuestions(DEMO_STORE_ID, 1))[0] : undefined;
     const banner = startupBannerLines({
-      listening, base, notices,
-      demo: demoStore ? {
-        storeId: DEMO_STORE_ID, questionsProductKey: questionsProduct ? `${demoStore.platform}-${questionsProduct.productId}` : undefined,
-        apiKeyHint: config.DEMO_API_KEY ? "DEMO_API_KEY" : "the key printed when the demo store was created",
-      } : null,
+      listening,
+      base,
+      notices,
+      demo: demoStore
+        ? {
+            storeId: DEMO_STORE_ID,
+            questionsProductKey: questionsProduct ? `${demoStore.platform}-${questionsProduct.productId}` : undefined,
+            apiKeyHint: config.DEMO_API_KEY ? "DEMO_API_KEY" : "the key printed when the demo store was created",
+          }
+        : null,
     });
     for (const line of banner) log(line);
   }

@@ -48,7 +48,12 @@ export function methodRefusal(method: string, target: string): Refusal {
     return {
       status: 501,
       headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" },
-      body: JSON.stringify({ error: { description: `The method ${shown} is not implemented: the API accepts GET, HEAD, POST, PUT, PATCH, DELETE and OPTIONS (see Allow on a 405 for a path's own)`, code: "method_not_implemented" } }),
+      body: JSON.stringify({
+        error: {
+          description: `The method ${shown} is not implemented: the API accepts GET, HEAD, POST, PUT, PATCH, DELETE and OPTIONS (see Allow on a 405 for a path's own)`,
+          code: "method_not_implemented",
+        },
+      }),
     };
   }
   const allow = [...methodsOf(pathname)].join(", ");
@@ -66,11 +71,23 @@ export function refuseMethod(req: IncomingMessage, res: ServerResponse): void {
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 405: "Method Not Allowed", 408: "Request Timeout", 413: "Content Too Large", 431: "Request Header Fields Too Large", 501: "Not Implemented" };
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  405: "Method Not Allowed",
+  408: "Request Timeout",
+  413: "Content Too Large",
+  431: "Request Header Fields Too Large",
+  501: "Not Implemented",
+};
 
 /** Write `refusal` as a whole HTTP/1.1 answer on a raw socket and close it. */
 function writeRaw(socket: Duplex, refusal: Refusal): void {
-  const head = [`HTTP/1.1 ${refusal.status} ${STATUS_TEXT[refusal.status]}`, ...Object.entries(refusal.headers).map(([k, v]) => `${k}: ${v}`), `content-length: ${Buffer.byteLength(refusal.body)}`, "connection: close"];
+  const head = [
+    `HTTP/1.1 ${refusal.status} ${STATUS_TEXT[refusal.status]}`,
+    ...Object.entries(refusal.headers).map(([k, v]) => `${k}: ${v}`),
+    `content-length: ${Buffer.byteLength(refusal.body)}`,
+    "connection: close",
+  ];
   // Closed once written: Node's parser stopped at this request, so nothing after it can be read.
   socket.end(`${head.join("\r\n")}\r\n\r\n${refusal.body}`, () => socket.destroy());
 }

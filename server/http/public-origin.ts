@@ -32,7 +32,10 @@ export function publicOriginResolver(publicUrl: string | undefined, trust: Proxy
     const host = req.headers["x-forwarded-host"];
     if (typeof host === "string" && trust(peer, 0)) {
       const first = host.split(",")[0].trim();
-      const proto = String(req.headers["x-forwarded-proto"] ?? "http").split(",")[0].trim().toLowerCase();
+      const proto = String(req.headers["x-forwarded-proto"] ?? "http")
+        .split(",")[0]
+        .trim()
+        .toLowerCase();
       if (HOST.test(first) && (proto === "http" || proto === "https")) return `${proto}://${first.toLowerCase()}`;
     }
     return fallback();

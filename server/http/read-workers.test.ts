@@ -27,7 +27,10 @@ describe("read workers", () => {
     // The same database file, answered on the HTTP thread alone: the reference.
     withoutWorkers = await startTestServer({ databasePath: `${withWorkers.dir}/chorus.sqlite`, cache: false });
     const rows = await seedRealReviews(withWorkers.services, { productIds: [PRODUCT, "862", "1094"] });
-    group = rows.find((r) => r.productId === PRODUCT)!.className.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+    group = rows
+      .find((r) => r.productId === PRODUCT)!
+      .className.toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-");
     // a published AI summary and keyword topics of the product (embedded engine), for their routes below
     await withWorkers.services.ai.generate(TEST_STORE_ID, { type: "product", id: "862" }, { publish: true });
   });
@@ -198,13 +201,19 @@ describe("read workers that cannot load", () => {
     const lines: string[] = [];
     // The database path lies under a file: opening it throws in each thread as it loads.
     const workers = startReadWorkers({
-      threads: 1, databasePath: join(blocker, "chorus.sqlite"), buildUrl: pathToFileURL(join(PROJECT_ROOT, "build/server/index.js")), restartDelayMs: 50, log: (l) => lines.push(l),
+      threads: 1,
+      databasePath: join(blocker, "chorus.sqlite"),
+      buildUrl: pathToFileURL(join(PROJECT_ROOT, "build/server/index.js")),
+      restartDelayMs: 50,
+      log: (l) => lines.push(l),
     });
     try {
       await expect.poll(() => workers.restarts, { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
       expect(lines.some((l) => /could not load \(.*(ENOTDIR|EEXIST).*\); replacing it in 50 ms/.test(l))).toBe(true);
       expect(workers.ready).toBe(0);
-      expect(await workers.run({ routeId: "routes/v1.stores.$storeId.review_aggregate", params: {}, url: "http://localhost/", headers: [], clientIp: "127.0.0.1", publicOrigin: "http://localhost" })).toBeNull();
+      expect(
+        await workers.run({ routeId: "routes/v1.stores.$storeId.review_aggregate", params: {}, url: "http://localhost/", headers: [], clientIp: "127.0.0.1", publicOrigin: "http://localhost" }),
+      ).toBeNull();
     } finally {
       await workers.stop();
     }
@@ -228,8 +237,12 @@ describe("one pool for read misses and the AI loop", () => {
       await expect.poll(() => pool.readWorkers!.ready, { timeout: 10_000 }).toBe(2); // both threads loaded the read module
       const path = `${store}/products/shopify-${PRODUCT}/review_aggregate`;
       const job = {
-        routeId: "routes/v1.stores.$storeId.products.$productKey.review_aggregate", params: { storeId: TEST_STORE_ID, productKey: `shopify-${PRODUCT}` },
-        url: `http://localhost${path}`, headers: [] as [string, string][], clientIp: "127.0.0.1", publicOrigin: "http://localhost",
+        routeId: "routes/v1.stores.$storeId.products.$productKey.review_aggregate",
+        params: { storeId: TEST_STORE_ID, productKey: `shopify-${PRODUCT}` },
+        url: `http://localhost${path}`,
+        headers: [] as [string, string][],
+        clientIp: "127.0.0.1",
+        publicOrigin: "http://localhost",
       };
       const answers = await Promise.all(Array.from({ length: 5 }, () => pool.readWorkers!.run(job)));
       const reference = await (await fetch(t.url(path))).text();

@@ -41,7 +41,13 @@ describe("ResponseCache", () => {
   });
 
   it("counts an entry as its bytes, key and headers plus a fixed overhead", () => {
-    const e = { ...entry(1, 100), headers: [["etag", '"abc"'], ["content-type", "application/json"]] as [string, string][] };
+    const e = {
+      ...entry(1, 100),
+      headers: [
+        ["etag", '"abc"'],
+        ["content-type", "application/json"],
+      ] as [string, string][],
+    };
     expect(entrySize("key", e)).toBe(ENTRY_OVERHEAD_BYTES + 100 + 2 * 3 + 2 * (4 + 5 + 12 + 16));
   });
 
@@ -157,8 +163,11 @@ describe("ResponseCache memory", () => {
     const body = (i: number) => Buffer.from(`{"n":${i},"text":"${"review text of an entry ".repeat(Math.ceil(size(i) / 24))}"}`.slice(0, size(i)));
     const key = (i: number) => `127.0.0.1:3000/v1/stores/6b7c2a1e-0000-4000-8000-00000000000${i % 10}/products/shopify-${i}/reviews?limit=20`;
     const headers = (i: number): [string, string][] => [
-      ["content-type", "application/json; charset=utf-8"], ["cache-control", "public, max-age=60"], ["etag", `"${i.toString(36).padStart(27, "0")}"`],
-      ["access-control-allow-origin", "*"], ["content-length", String(size(i))],
+      ["content-type", "application/json; charset=utf-8"],
+      ["cache-control", "public, max-age=60"],
+      ["etag", `"${i.toString(36).padStart(27, "0")}"`],
+      ["access-control-allow-origin", "*"],
+      ["content-length", String(size(i))],
     ];
     const before = await live();
     const cache = new ResponseCache(undefined, maxBytes);

@@ -56,7 +56,13 @@ describe("scoped invalidation", () => {
     expect(Object.values(await computed(paths)).some(Boolean)).toBe(false); // all cached now
     const reviewId = await publish("1078");
     expect(await computed(paths)).toEqual({
-      productA: true, aggregateA: true, groupA: true, storeWide: true, productB: false, aggregateB: false, groupB: false,
+      productA: true,
+      aggregateA: true,
+      groupA: true,
+      storeWide: true,
+      productB: false,
+      aggregateB: false,
+      groupB: false,
     });
     const page = (await (await fetch(t.url(`${store}/products/shopify-1078/reviews`))).json()) as { reviews: { reviewId: string }[] };
     expect(page.reviews[0]!.reviewId).toBe(reviewId);
@@ -68,7 +74,9 @@ describe("scoped invalidation", () => {
     await computed(paths);
     const target = first.reviews[0]!;
     const vote = await fetch(t.url(`${store}/reviews/${target.reviewId}/votes`), {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ vote: "helpful", visitorId: "visitor-scoped-1" }),
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ vote: "helpful", visitorId: "visitor-scoped-1" }),
     });
     expect(vote.status).toBe(200);
     expect(await computed(paths)).toEqual({ productB: true, productC: false, mediaC: false });
@@ -134,8 +142,13 @@ describe("the cached server never answers what an uncached one would not", () =>
   let reference: TestServer;
   const PRODUCTS = ["1078", "862", "1094"];
   let groups: string[];
-  const qa = readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8").split("\n").slice(0, 10).map((l) => JSON.parse(l) as { question: string; answer: string });
-  const texts = realReviews().filter((r) => r.productId === "1094" && r.body).slice(0, 20);
+  const qa = readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8")
+    .split("\n")
+    .slice(0, 10)
+    .map((l) => JSON.parse(l) as { question: string; answer: string });
+  const texts = realReviews()
+    .filter((r) => r.productId === "1094" && r.body)
+    .slice(0, 20);
 
   beforeAll(async () => {
     cached = await startTestServer({ readWorkers: 1 });
@@ -149,9 +162,14 @@ describe("the cached server never answers what an uncached one would not", () =>
   });
 
   const urls = () => [
-    ...PRODUCTS.flatMap((p) => ["reviews", "reviews?orderBy=helpful%20desc&limit=5", "review_aggregate", "review_media", "questions", "reviews_summary", "reviews_keywords"].map((r) => `/products/shopify-${p}/${r}`)),
+    ...PRODUCTS.flatMap((p) =>
+      ["reviews", "reviews?orderBy=helpful%20desc&limit=5", "review_aggregate", "review_media", "questions", "reviews_summary", "reviews_keywords"].map((r) => `/products/shopify-${p}/${r}`),
+    ),
     ...groups.flatMap((g) => ["reviews", "review_aggregate", "questions"].map((r) => `/collections/${g}/${r}`)),
-    "/reviews", "/reviews?orderBy=rating%20asc&limit=5", "/review_aggregate", "/review_media",
+    "/reviews",
+    "/reviews?orderBy=rating%20asc&limit=5",
+    "/review_aggregate",
+    "/review_media",
   ];
 
   async function expectSameAnswers(): Promise<void> {
@@ -163,7 +181,10 @@ describe("the cached server never answers what an uncached one would not", () =>
   }
 
   const reviewOf = async (product: string, k: number) =>
-    (await value<string>(cached.services.db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = ${product} ORDER BY created_ms DESC, review_id LIMIT 1 OFFSET ${k}`))!;
+    (await value<string>(
+      cached.services.db,
+      sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = ${product} ORDER BY created_ms DESC, review_id LIMIT 1 OFFSET ${k}`,
+    ))!;
   let n = 0;
   /** Writes that can be no-ops (nothing to answer or approve yet), counted when they did write. */
   const done = { answers: 0, approvals: 0 };
@@ -172,15 +193,24 @@ describe("the cached server never answers what an uncached one would not", () =>
     newReview: async (product, k) => {
       const text = texts[k % texts.length]!;
       await cached.services.reviewsData.insert({
-        reviewId: crypto.randomUUID(), storeId: TEST_STORE_ID, productId: product, rating: text.rating, title: text.title, body: text.body,
-        createdMs: Date.UTC(2026, 5, 1) + ++n * 1000, status: "published", reviewerName: "Anonymous shopper",
+        reviewId: crypto.randomUUID(),
+        storeId: TEST_STORE_ID,
+        productId: product,
+        rating: text.rating,
+        title: text.title,
+        body: text.body,
+        createdMs: Date.UTC(2026, 5, 1) + ++n * 1000,
+        status: "published",
+        reviewerName: "Anonymous shopper",
       });
     },
     reject: async (product, k) => void (await cached.services.reviewsData.setStatus(TEST_STORE_ID, await reviewOf(product, k), "rejected")),
     publish: async (product, k) => void (await cached.services.reviewsData.setStatus(TEST_STORE_ID, await reviewOf(product, k), "published")),
     vote: async (product, k) => {
       const res = await fetch(cached.url(`${store}/reviews/${await reviewOf(product, k)}/votes`), {
-        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ vote: "helpful", visitorId: `visitor-${crypto.randomUUID()}` }),
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ vote: "helpful", visitorId: `visitor-${crypto.randomUUID()}` }),
       });
       await res.arrayBuffer(); // 404 for a review that is not published: nothing written
     },
@@ -197,20 +227,45 @@ describe("the cached server never answers what an uncached one would not", () =>
     question: async (product, k) => {
       const questionId = crypto.randomUUID();
       const createdMs = Date.UTC(2026, 5, 1) + ++n * 1000;
-      await cached.services.questionsData.insertQuestion({ questionId, storeId: TEST_STORE_ID, productId: product, body: qa[k % qa.length]!.question, askerName: "Shopper", status: "published", createdMs });
+      await cached.services.questionsData.insertQuestion({
+        questionId,
+        storeId: TEST_STORE_ID,
+        productId: product,
+        body: qa[k % qa.length]!.question,
+        askerName: "Shopper",
+        status: "published",
+        createdMs,
+      });
       await cached.services.questionsData.insertAnswer({
-        answerId: crypto.randomUUID(), storeId: TEST_STORE_ID, questionId, body: qa[k % qa.length]!.answer, authorName: "Store", isStoreAnswer: true,
-        verifiedStatus: "unverified", status: "published", createdMs: createdMs + 1,
+        answerId: crypto.randomUUID(),
+        storeId: TEST_STORE_ID,
+        questionId,
+        body: qa[k % qa.length]!.answer,
+        authorName: "Store",
+        isStoreAnswer: true,
+        verifiedStatus: "unverified",
+        status: "published",
+        createdMs: createdMs + 1,
       });
     },
     answer: async (product, k) => {
       // an answer to a question already listed (a question written in the same step would hide a missed answer)
-      const questionId = await value<string>(cached.services.db, sql`SELECT question_id FROM questions WHERE store_id = ${TEST_STORE_ID} AND product_id = ${product} AND status = 'published' ORDER BY created_ms LIMIT 1`);
+      const questionId = await value<string>(
+        cached.services.db,
+        sql`SELECT question_id FROM questions WHERE store_id = ${TEST_STORE_ID} AND product_id = ${product} AND status = 'published' ORDER BY created_ms LIMIT 1`,
+      );
       if (!questionId) return;
       done.answers++;
       await cached.services.questionsData.insertAnswer({
-        answerId: crypto.randomUUID(), storeId: TEST_STORE_ID, questionId, body: qa[(k + 3) % qa.length]!.answer, authorName: "Shopper", isStoreAnswer: false,
-        verifiedStatus: "unverified", status: "published", createdMs: Date.UTC(2026, 5, 1) + ++n * 1000,
+        answerId: crypto.randomUUID(),
+        storeId: TEST_STORE_ID,
+        questionId,
+        body: qa[(k + 3) % qa.length]!.answer,
+        authorName: "Shopper",
+        isStoreAnswer: false,
+        verifiedStatus: "unverified",
+        status: "published",
+        createdMs: Date.UTC(2026, 5, 1) + ++n * 1000,
       });
     },
     aiApproval: async (product) => {
@@ -230,15 +285,12 @@ describe("the cached server never answers what an uncached one would not", () =>
     expect(groups.length).toBeGreaterThan(1); // moves between groups need two
     await expectSameAnswers(); // fills the cache
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.tuple(fc.constantFrom(...Object.keys(writes)), fc.constantFrom(...PRODUCTS), fc.nat({ max: 6 })), { minLength: 1, maxLength: 5 }),
-        async (steps) => {
-          for (const [write, product, k] of steps) {
-            await writes[write]!(product, k);
-            await expectSameAnswers();
-          }
-        },
-      ),
+      fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...Object.keys(writes)), fc.constantFrom(...PRODUCTS), fc.nat({ max: 6 })), { minLength: 1, maxLength: 5 }), async (steps) => {
+        for (const [write, product, k] of steps) {
+          await writes[write]!(product, k);
+          await expectSameAnswers();
+        }
+      }),
       { numRuns: 25, seed: 8 },
     );
     console.log("scoped-invalidation property:", done);

@@ -11,8 +11,27 @@
 
 /** The fields a column can be mapped to. */
 export const IMPORT_FIELDS = [
-  "reviewId", "rating", "title", "body", "date", "reviewerName", "reviewerEmail", "verified", "status", "published", "hidden",
-  "reply", "replyDate", "imageUrls", "videoUrls", "productId", "productHandle", "productSku", "productTitle", "productUrl", "countryCode",
+  "reviewId",
+  "rating",
+  "title",
+  "body",
+  "date",
+  "reviewerName",
+  "reviewerEmail",
+  "verified",
+  "status",
+  "published",
+  "hidden",
+  "reply",
+  "replyDate",
+  "imageUrls",
+  "videoUrls",
+  "productId",
+  "productHandle",
+  "productSku",
+  "productTitle",
+  "productUrl",
+  "countryCode",
 ] as const;
 export type ImportField = (typeof IMPORT_FIELDS)[number];
 
@@ -47,7 +66,11 @@ export type AppFormat = (typeof APP_FORMATS)[number];
 export const FORMAT_NAMES: Record<AppFormat, string> = { judgeme: "Judge.me", yotpo: "Yotpo", okendo: "Okendo", stamped: "Stamped", loox: "Loox" };
 
 /** Normalised header name: lower-case ASCII letters and digits only. */
-export const normaliseHeader = (h: string): string => h.normalize("NFKD").toLowerCase().replace(/[^a-z0-9]/g, "");
+export const normaliseHeader = (h: string): string =>
+  h
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "");
 
 type Layout = { fields: Partial<Record<ImportField, string[]>>; ignored: Record<string, string> };
 
@@ -58,55 +81,122 @@ type Layout = { fields: Partial<Record<ImportField, string[]>>; ignored: Record<
 export const LAYOUTS: Record<AppFormat, Layout> = {
   judgeme: {
     fields: {
-      reviewId: ["id", "reviewid"], title: ["title", "reviewtitle"], body: ["body"], rating: ["rating"], date: ["reviewdate", "createdat"],
-      reviewerName: ["reviewername"], reviewerEmail: ["revieweremail"], productId: ["productid"], productHandle: ["producthandle"],
-      productTitle: ["producttitle"], productUrl: ["producturl"], reply: ["reply"], replyDate: ["replydate"],
-      imageUrls: ["pictureurls", "photourls"], videoUrls: ["videourls"], status: ["curated"], published: ["published"], hidden: ["hidden"],
+      reviewId: ["id", "reviewid"],
+      title: ["title", "reviewtitle"],
+      body: ["body"],
+      rating: ["rating"],
+      date: ["reviewdate", "createdat"],
+      reviewerName: ["reviewername"],
+      reviewerEmail: ["revieweremail"],
+      productId: ["productid"],
+      productHandle: ["producthandle"],
+      productTitle: ["producttitle"],
+      productUrl: ["producturl"],
+      reply: ["reply"],
+      replyDate: ["replydate"],
+      imageUrls: ["pictureurls", "photourls"],
+      videoUrls: ["videourls"],
+      status: ["curated"],
+      published: ["published"],
+      hidden: ["hidden"],
       verified: ["verified", "verifiedbuyer"],
     },
     ignored: {
-      source: "where Judge.me collected the review; not a proof of purchase", ipaddress: "not kept (personal data Chorus does not need)",
-      location: "free-text location; not kept", metaobjecthandle: "Shopify metaobject reference; not used", featured: "Judge.me pinning; not used",
+      source: "where Judge.me collected the review; not a proof of purchase",
+      ipaddress: "not kept (personal data Chorus does not need)",
+      location: "free-text location; not kept",
+      metaobjecthandle: "Shopify metaobject reference; not used",
+      featured: "Judge.me pinning; not used",
     },
   },
   yotpo: {
     fields: {
-      reviewId: ["reviewid", "id"], title: ["reviewtitle", "title"], body: ["reviewcontent", "content"], rating: ["reviewscore", "score", "rating"],
-      date: ["date", "reviewdate", "createdat"], reviewerName: ["displayname", "username", "name"], reviewerEmail: ["email", "useremail"],
-      productId: ["productid", "domainkey"], productSku: ["sku", "productsku"], productTitle: ["producttitle", "productname"], productUrl: ["producturl"],
-      verified: ["verifiedpurchase", "verifiedbuyer", "reviewertype"], status: ["status", "reviewstatus"], published: ["published"],
-      reply: ["publiccomment", "commentcontent", "comment"], replyDate: ["commentcreatedat", "commentdate"],
-      imageUrls: ["imageurls", "images", "pictureurls"], videoUrls: ["videourls", "videos"],
+      reviewId: ["reviewid", "id"],
+      title: ["reviewtitle", "title"],
+      body: ["reviewcontent", "content"],
+      rating: ["reviewscore", "score", "rating"],
+      date: ["date", "reviewdate", "createdat"],
+      reviewerName: ["displayname", "username", "name"],
+      reviewerEmail: ["email", "useremail"],
+      productId: ["productid", "domainkey"],
+      productSku: ["sku", "productsku"],
+      productTitle: ["producttitle", "productname"],
+      productUrl: ["producturl"],
+      verified: ["verifiedpurchase", "verifiedbuyer", "reviewertype"],
+      status: ["status", "reviewstatus"],
+      published: ["published"],
+      reply: ["publiccomment", "commentcontent", "comment"],
+      replyDate: ["commentcreatedat", "commentdate"],
+      imageUrls: ["imageurls", "images", "pictureurls"],
+      videoUrls: ["videourls", "videos"],
     },
     ignored: { productimageurl: "the product's own image; not a review photo", reviewsource: "where Yotpo collected the review", sentiment: "Yotpo's score; not used" },
   },
   okendo: {
     fields: {
-      reviewId: ["reviewid", "id"], reviewerName: ["name", "reviewername", "reviewerdisplayname"], body: ["body"], title: ["title"],
-      productHandle: ["handle"], productId: ["productid"], productSku: ["sku"], productTitle: ["productname", "producttitle"], productUrl: ["producturl"],
-      rating: ["rating"], date: ["datecreated"], countryCode: ["countrycode"], reviewerEmail: ["email", "revieweremail"],
-      imageUrls: ["imageurls"], videoUrls: ["videourls"], verified: ["isverifiedbuyer", "verifiedbuyer", "reviewerisverified", "verified"],
-      status: ["status"], reply: ["reply", "replybody"], replyDate: ["replydate", "replydatecreated"],
+      reviewId: ["reviewid", "id"],
+      reviewerName: ["name", "reviewername", "reviewerdisplayname"],
+      body: ["body"],
+      title: ["title"],
+      productHandle: ["handle"],
+      productId: ["productid"],
+      productSku: ["sku"],
+      productTitle: ["productname", "producttitle"],
+      productUrl: ["producturl"],
+      rating: ["rating"],
+      date: ["datecreated"],
+      countryCode: ["countrycode"],
+      reviewerEmail: ["email", "revieweremail"],
+      imageUrls: ["imageurls"],
+      videoUrls: ["videourls"],
+      verified: ["isverifiedbuyer", "verifiedbuyer", "reviewerisverified", "verified"],
+      status: ["status"],
+      reply: ["reply", "replybody"],
+      replyDate: ["replydate", "replydatecreated"],
     },
     ignored: { isrecommended: "not imported", variantname: "not imported", tags: "not imported" },
   },
   stamped: {
     fields: {
-      reviewId: ["id", "reviewid"], productId: ["productid"], productHandle: ["producthandle", "handle"], productSku: ["productsku", "sku"],
-      productTitle: ["producttitle", "productname"], productUrl: ["producturl"], reviewerName: ["author", "reviewername", "name"],
-      reviewerEmail: ["email", "authoremail"], rating: ["rating", "reviewrating"], title: ["title", "reviewtitle"],
-      body: ["body", "reviewmessage", "review"], date: ["createdat", "datecreated", "reviewdate", "date"], reply: ["reply", "replycontent"],
-      replyDate: ["repliedat", "replydate"], verified: ["verifiedbuyer", "verified", "reviewverifiedtype"], published: ["published", "ispublished"],
-      status: ["status", "reviewstate"], imageUrls: ["photos", "photourls", "imageurls", "images"], videoUrls: ["videos", "videourls"],
+      reviewId: ["id", "reviewid"],
+      productId: ["productid"],
+      productHandle: ["producthandle", "handle"],
+      productSku: ["productsku", "sku"],
+      productTitle: ["producttitle", "productname"],
+      productUrl: ["producturl"],
+      reviewerName: ["author", "reviewername", "name"],
+      reviewerEmail: ["email", "authoremail"],
+      rating: ["rating", "reviewrating"],
+      title: ["title", "reviewtitle"],
+      body: ["body", "reviewmessage", "review"],
+      date: ["createdat", "datecreated", "reviewdate", "date"],
+      reply: ["reply", "replycontent"],
+      replyDate: ["repliedat", "replydate"],
+      verified: ["verifiedbuyer", "verified", "reviewverifiedtype"],
+      published: ["published", "ispublished"],
+      status: ["status", "reviewstate"],
+      imageUrls: ["photos", "photourls", "imageurls", "images"],
+      videoUrls: ["videos", "videourls"],
       countryCode: ["countrycode"],
     },
     ignored: { location: "free-text location; not kept", productimageurl: "the product's own image; not a review photo", votesup: "not imported", votesdown: "not imported" },
   },
   loox: {
     fields: {
-      reviewId: ["id"], status: ["status"], rating: ["rating"], reviewerEmail: ["email"], reviewerName: ["nickname", "fullname"],
-      body: ["review"], date: ["date"], productId: ["productid"], productHandle: ["handle"], productTitle: ["producttitle"],
-      imageUrls: ["img", "images"], videoUrls: ["video", "videos"], reply: ["reply"], replyDate: ["repliedat", "replydate"],
+      reviewId: ["id"],
+      status: ["status"],
+      rating: ["rating"],
+      reviewerEmail: ["email"],
+      reviewerName: ["nickname", "fullname"],
+      body: ["review"],
+      date: ["date"],
+      productId: ["productid"],
+      productHandle: ["handle"],
+      productTitle: ["producttitle"],
+      imageUrls: ["img", "images"],
+      videoUrls: ["video", "videos"],
+      reply: ["reply"],
+      replyDate: ["repliedat", "replydate"],
       verified: ["verifiedpurchase"],
     },
     ignored: { variant: "not imported", orderid: "not kept", metaobjecthandle: "Shopify metaobject reference; not used" },
@@ -158,7 +248,10 @@ export function mapColumns(format: AppFormat, header: string[], map: Record<stri
  */
 export function parseMapping(text: string): Record<string, ImportField | null> {
   const out: Record<string, ImportField | null> = {};
-  for (const pair of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of text
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const eq = pair.lastIndexOf("=");
     if (eq <= 0) throw new Error(`--map: "${pair}" is not column=field`);
     const column = pair.slice(0, eq).trim();
@@ -175,10 +268,31 @@ export type Curation = "published" | "pending" | "hidden" | "spam";
 export const CURATION_STATUS: Record<Curation, "published" | "pending" | "rejected"> = { published: "published", pending: "pending", hidden: "rejected", spam: "rejected" };
 
 const STATUS_WORDS: Record<string, Curation> = {
-  published: "published", publish: "published", approved: "published", ok: "published", active: "published", visible: "published", live: "published",
-  pending: "pending", notyet: "pending", unmoderated: "pending", awaiting: "pending", awaitingmoderation: "pending", new: "pending", inreview: "pending", unreviewed: "pending",
-  hidden: "hidden", hide: "hidden", unpublished: "hidden", rejected: "hidden", archived: "hidden", inactive: "hidden", deleted: "hidden", declined: "hidden",
-  spam: "spam", markedasspam: "spam",
+  published: "published",
+  publish: "published",
+  approved: "published",
+  ok: "published",
+  active: "published",
+  visible: "published",
+  live: "published",
+  pending: "pending",
+  notyet: "pending",
+  unmoderated: "pending",
+  awaiting: "pending",
+  awaitingmoderation: "pending",
+  new: "pending",
+  inreview: "pending",
+  unreviewed: "pending",
+  hidden: "hidden",
+  hide: "hidden",
+  unpublished: "hidden",
+  rejected: "hidden",
+  archived: "hidden",
+  inactive: "hidden",
+  deleted: "hidden",
+  declined: "hidden",
+  spam: "spam",
+  markedasspam: "spam",
 };
 const TRUE_WORDS = new Set(["true", "yes", "y", "1", "t"]);
 const FALSE_WORDS = new Set(["false", "no", "n", "0", "f"]);
@@ -288,4 +402,8 @@ export function splitUrls(cell: string): { urls: string[]; invalid: string[] } {
 }
 
 /** A product ID as Chorus keeps it: without `gid://shopify/Product/` or a `shopify-` prefix. */
-export const normaliseProductId = (id: string): string => id.trim().replace(/^gid:\/\/shopify\/Product\//i, "").replace(/^shopify-/i, "");
+export const normaliseProductId = (id: string): string =>
+  id
+    .trim()
+    .replace(/^gid:\/\/shopify\/Product\//i, "")
+    .replace(/^shopify-/i, "");

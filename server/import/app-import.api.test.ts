@@ -34,24 +34,52 @@ let dir: string;
 const files: Record<string, string> = {};
 const fixtureRows = (name: string) => parse(readFileSync(join(FIXTURES, name)), { columns: true }) as Record<string, string>[];
 
-type Row = { review_id: string; product_id: string; rating: number; title: string; body: string; created_ms: number; status: string; reviewer_name: string;
-  reviewer_email: string | null; verified_status: string; reply_body: string | null; reply_created_ms: number | null; media_count: number; reviewer_country_code: string | null };
-const reviewsOf = (source: string): Promise<Row[]> => all<Row>(t.services.db, sql`SELECT review_id, product_id, rating, title, body, created_ms, status, reviewer_name,
-  reviewer_email, verified_status, reply_body, reply_created_ms, media_count, reviewer_country_code FROM reviews WHERE store_id = ${TEST_STORE_ID} AND source = ${source} ORDER BY created_ms DESC`);
+type Row = {
+  review_id: string;
+  product_id: string;
+  rating: number;
+  title: string;
+  body: string;
+  created_ms: number;
+  status: string;
+  reviewer_name: string;
+  reviewer_email: string | null;
+  verified_status: string;
+  reply_body: string | null;
+  reply_created_ms: number | null;
+  media_count: number;
+  reviewer_country_code: string | null;
+};
+const reviewsOf = (source: string): Promise<Row[]> =>
+  all<Row>(
+    t.services.db,
+    sql`SELECT review_id, product_id, rating, title, body, created_ms, status, reviewer_name,
+  reviewer_email, verified_status, reply_body, reply_created_ms, media_count, reviewer_country_code FROM reviews WHERE store_id = ${TEST_STORE_ID} AND source = ${source} ORDER BY created_ms DESC`,
+  );
 const byName = async (source: string, name: string) => (await reviewsOf(source)).find((r) => r.reviewer_name === name)!;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-const run = (format: AppFormat, extra: Partial<AppImportOptions> = {}) =>
-  appImporterOf(t.services).run({ storeId: TEST_STORE_ID, file: files[`${format}.csv`], format, ...extra });
+const run = (format: AppFormat, extra: Partial<AppImportOptions> = {}) => appImporterOf(t.services).run({ storeId: TEST_STORE_ID, file: files[`${format}.csv`], format, ...extra });
 /** The numbers a dry run promises and a real run reports. */
 const numbers = (r: AppImportReport) => ({
-  rowsRead: r.rowsRead, imported: r.imported, alreadyPresent: r.alreadyPresent, badRows: r.badRows, curation: r.curation,
-  verifiedBuyers: r.verifiedBuyers, replies: r.replies, products: r.products, mediaFound: r.media.found,
+  rowsRead: r.rowsRead,
+  imported: r.imported,
+  alreadyPresent: r.alreadyPresent,
+  badRows: r.badRows,
+  curation: r.curation,
+  verifiedBuyers: r.verifiedBuyers,
+  replies: r.replies,
+  products: r.products,
+  mediaFound: r.media.found,
 });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chorus-app-import-"));
-  const jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: "#b04a5a" } }).jpeg().toBuffer();
-  const png = await sharp({ create: { width: 200, height: 300, channels: 3, background: "#2a6f97" } }).png().toBuffer();
+  const jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: "#b04a5a" } })
+    .jpeg()
+    .toBuffer();
+  const png = await sharp({ create: { width: 200, height: 300, channels: 3, background: "#2a6f97" } })
+    .png()
+    .toBuffer();
   photos = createServer((req, res) => {
     if (req.url?.endsWith(".jpg") && !req.url.includes("missing")) res.writeHead(200, { "content-type": "image/jpeg" }).end(jpeg);
     else if (req.url?.endsWith(".png")) res.writeHead(200, { "content-type": "image/png" }).end(png);
@@ -132,8 +160,10 @@ describe("Judge.me", () => {
     expect(real.media.failed).toEqual([{ line: 2, url: expect.stringMatching(/missing\.jpg$/), reason: "HTTP 404" }]);
     expect((await byName("app:judgeme", "Maria Gomez")).media_count).toBe(1);
     // The spam review's photo is kept, not public, and dated rejected at the import (the retention grace starts now).
-    const spam = (await one<{ status: string; rejected_ms: number }>(t.services.db,
-      sql`SELECT status, rejected_ms FROM review_media WHERE review_id = ${(await byName("app:judgeme", "Promo Bot")).review_id}`))!;
+    const spam = (await one<{ status: string; rejected_ms: number }>(
+      t.services.db,
+      sql`SELECT status, rejected_ms FROM review_media WHERE review_id = ${(await byName("app:judgeme", "Promo Bot")).review_id}`,
+    ))!;
     expect(spam.status).toBe("rejected");
     expect(Date.now() - spam.rejected_ms).toBeLessThan(120_000);
   });
@@ -199,8 +229,7 @@ describe("Okendo", () => {
     expect(iso((await byName("app:okendo", "Ivy N.")).created_ms)).toBe("2019-12-31T22:00:00.000Z");
     expect(real.media).toMatchObject({ found: 1, imported: 1, failed: [] });
     expect((await byName("app:okendo", "Jack L.")).media_count).toBe(1);
-    const video = await one<{ type: string; stream_url: string }>(t.services.db,
-      sql`SELECT type, stream_url FROM review_media WHERE review_id = ${(await byName("app:okendo", "Jack L.")).review_id}`);
+    const video = await one<{ type: string; stream_url: string }>(t.services.db, sql`SELECT type, stream_url FROM review_media WHERE review_id = ${(await byName("app:okendo", "Jack L.")).review_id}`);
     expect(video).toMatchObject({ type: "video", stream_url: expect.stringMatching(/video\.mp4$/) });
     expect((await run("okendo")).alreadyPresent).toBe(4);
   }, 60_000);
@@ -253,15 +282,20 @@ describe("a malformed file", () => {
   });
 
   it("line numbers count the line breaks inside quoted texts and blank lines", async () => {
-    const [a, b] = realReviews().filter((r) => r.body.includes(".") && r.title).slice(100, 102);
+    const [a, b] = realReviews()
+      .filter((r) => r.body.includes(".") && r.title)
+      .slice(100, 102);
     const multiLine = a.body.replace(". ", ".\n\n");
     const file = join(dir, "multiline.csv");
-    writeFileSync(file, [
-      "title,body,rating,review_date,reviewer_name,product_id",
-      `${a.title},"${multiLine.replaceAll('"', '""')}",${a.rating},2023-01-01,Ana,${a.productId}`,
-      "",
-      `${b.title},"${b.body.replaceAll('"', '""')}",9,2023-01-02,Ben,${b.productId}`,
-    ].join("\n"));
+    writeFileSync(
+      file,
+      [
+        "title,body,rating,review_date,reviewer_name,product_id",
+        `${a.title},"${multiLine.replaceAll('"', '""')}",${a.rating},2023-01-01,Ana,${a.productId}`,
+        "",
+        `${b.title},"${b.body.replaceAll('"', '""')}",9,2023-01-02,Ben,${b.productId}`,
+      ].join("\n"),
+    );
     const report = await run("judgeme", { file, dryRun: true } as Partial<AppImportOptions>);
     expect(report.badRows).toEqual([{ line: 6, reason: 'rating must be a whole number from 1 to 5, got "9"' }]);
   });
@@ -269,10 +303,14 @@ describe("a malformed file", () => {
   it("a row that is not UTF-8 (a Latin-1 export) is a bad row", async () => {
     const file = join(dir, "latin1.csv");
     const r = realReviews().filter((x) => x.title && x.body)[200];
-    writeFileSync(file, Buffer.concat([
-      Buffer.from(`title,body,rating,review_date,reviewer_name,product_id\n${r.title},"${r.body.replaceAll('"', '""')}",${r.rating},2023-01-01,`),
-      Buffer.from("Ren\xe9e", "latin1"), Buffer.from(`,${r.productId}\n`),
-    ]));
+    writeFileSync(
+      file,
+      Buffer.concat([
+        Buffer.from(`title,body,rating,review_date,reviewer_name,product_id\n${r.title},"${r.body.replaceAll('"', '""')}",${r.rating},2023-01-01,`),
+        Buffer.from("Ren\xe9e", "latin1"),
+        Buffer.from(`,${r.productId}\n`),
+      ]),
+    );
     const report = await run("judgeme", { file, dryRun: true } as Partial<AppImportOptions>);
     expect(report.badRows).toEqual([{ line: 2, reason: "is not UTF-8 text (save the export as CSV UTF-8)" }]);
   });
@@ -302,7 +340,10 @@ describe("npm run import -- --format", () => {
     await services.stores.create({ storeId: TEST_STORE_ID, name: "CLI import", platform: "shopify" });
     await services.close();
     const cli = async (...args: string[]) => {
-      const { stdout } = await promisify(execFile)(process.execPath, ["server/cli/import.ts", "--store", TEST_STORE_ID, "--format", "stamped", "--file", files["stamped.csv"], ...args], { cwd: PROJECT_ROOT, env });
+      const { stdout } = await promisify(execFile)(process.execPath, ["server/cli/import.ts", "--store", TEST_STORE_ID, "--format", "stamped", "--file", files["stamped.csv"], ...args], {
+        cwd: PROJECT_ROOT,
+        env,
+      });
       return stdout;
     };
     try {
@@ -342,7 +383,9 @@ describe("admin upload: bad input answers 4xx, never 500", () => {
   });
 
   it("a binary file, a missing file or app, and a malformed body are 400 with the reason", async () => {
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#000" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#000" } })
+      .png()
+      .toBuffer();
     const binary = await upload({ csrf: agent.csrf, format: "judgeme" }, { name: "photo.csv", bytes: png });
     expect(binary.status).toBe(400);
     expect(await binary.text()).toMatch(/not a CSV file \(it has binary content\)/);
@@ -352,7 +395,10 @@ describe("admin upload: bad input answers 4xx, never 500", () => {
     expect(html).toMatch(/Choose the app the file comes from/);
     expect(html).toMatch(/Choose the export file/);
     const broken = await fetch(t.url(page), {
-      method: "POST", redirect: "manual", body: "--x\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\nabc", headers: { cookie: agent.cookie, "content-type": "multipart/form-data; boundary=x" },
+      method: "POST",
+      redirect: "manual",
+      body: '--x\r\nContent-Disposition: form-data; name="csrf"\r\n\r\nabc',
+      headers: { cookie: agent.cookie, "content-type": "multipart/form-data; boundary=x" },
     });
     expect(broken.status).toBe(400);
   });
@@ -401,7 +447,13 @@ describe("admin import: media URLs on loopback, private or reserved hosts are re
     const rows = fixtureRows("judgeme.csv");
     const per = Math.ceil(urls.length / rows.length);
     const file = join(dir, name);
-    writeFileSync(file, stringify(rows.map((row, i) => ({ ...row, reviewer_name: `${row.reviewer_name} (${name})`, picture_urls: urls.slice(i * per, (i + 1) * per).join(",") })), { header: true }));
+    writeFileSync(
+      file,
+      stringify(
+        rows.map((row, i) => ({ ...row, reviewer_name: `${row.reviewer_name} (${name})`, picture_urls: urls.slice(i * per, (i + 1) * per).join(",") })),
+        { header: true },
+      ),
+    );
     return file;
   };
   /** Upload, preview and confirm an import through the admin pages. @returns the report page's HTML. */

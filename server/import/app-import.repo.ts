@@ -22,8 +22,11 @@ export function appImportRepo(db: Db) {
     },
     /** Create a product (no-op when the ID exists). `url` is the product page on the shop, or null. */
     async createProduct(p: { storeId: string; productId: string; name: string; url: string | null; handle: string | null }): Promise<void> {
-      await run(db, sql`INSERT INTO products (store_id, product_id, name, url, handle) VALUES (${p.storeId}, ${p.productId}, ${p.name}, ${p.url}, ${p.handle})
-        ON CONFLICT (store_id, product_id) DO NOTHING`);
+      await run(
+        db,
+        sql`INSERT INTO products (store_id, product_id, name, url, handle) VALUES (${p.storeId}, ${p.productId}, ${p.name}, ${p.url}, ${p.handle})
+        ON CONFLICT (store_id, product_id) DO NOTHING`,
+      );
     },
     /**
      * Of `sourceKeys`, those the store already has a review for from import `source` (the reviews CSV import
@@ -32,8 +35,11 @@ export function appImportRepo(db: Db) {
     async presentSourceKeys(storeId: string, source: string, sourceKeys: readonly string[]): Promise<Set<string>> {
       if (sourceKeys.length === 0) return new Set();
       const keys = JSON.stringify(sourceKeys);
-      const rows = await all<{ source_key: string }>(db, sql`SELECT source_key FROM reviews WHERE store_id = ${storeId} AND source = ${source}
-        AND source_key IN (SELECT value FROM ${pg ? sql`jsonb_array_elements_text(CAST(${keys} AS jsonb))` : sql`json_each(${keys})`})`);
+      const rows = await all<{ source_key: string }>(
+        db,
+        sql`SELECT source_key FROM reviews WHERE store_id = ${storeId} AND source = ${source}
+        AND source_key IN (SELECT value FROM ${pg ? sql`jsonb_array_elements_text(CAST(${keys} AS jsonb))` : sql`json_each(${keys})`})`,
+      );
       return new Set(rows.map((r) => r.source_key));
     },
     /** Record a product's handle when it has none yet. */

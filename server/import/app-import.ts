@@ -33,8 +33,18 @@ import type { ReviewsRepo } from "../reviews/reviews.repo.ts";
 import { defaultAlt } from "../reviews/submissions.service.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
 import {
-  CURATION_STATUS, FORMAT_NAMES, mapColumns, normaliseProductId, parseAppDate, parseCuration, parseVerified, splitUrls,
-  type AppFormat, type ColumnMapping, type Curation, type ImportField,
+  CURATION_STATUS,
+  FORMAT_NAMES,
+  mapColumns,
+  normaliseProductId,
+  parseAppDate,
+  parseCuration,
+  parseVerified,
+  splitUrls,
+  type AppFormat,
+  type ColumnMapping,
+  type Curation,
+  type ImportField,
 } from "./app-formats.ts";
 import { appImportRepo, type AppImportRepo } from "./app-import.repo.ts";
 import { downloadMedia, MediaDownloadError } from "./media-download.ts";
@@ -112,10 +122,26 @@ export type AppImportReport = {
 };
 
 type ParsedRow = {
-  line: number; key: string; rating: number; title: string; body: string; createdMs: number; reviewerName: string;
-  reviewerEmail: string | null; verified: boolean; curation: Curation; reply: string | null; replyMs: number | null;
-  images: string[]; videos: string[]; invalidMedia: string[]; productId: string | null; handle: string | null;
-  productTitle: string | null; productUrl: string | null; countryCode: string | null;
+  line: number;
+  key: string;
+  rating: number;
+  title: string;
+  body: string;
+  createdMs: number;
+  reviewerName: string;
+  reviewerEmail: string | null;
+  verified: boolean;
+  curation: Curation;
+  reply: string | null;
+  replyMs: number | null;
+  images: string[];
+  videos: string[];
+  invalidMedia: string[];
+  productId: string | null;
+  handle: string | null;
+  productTitle: string | null;
+  productUrl: string | null;
+  countryCode: string | null;
 };
 
 type ProductPlan = { productId: string; name: string; create: { url: string | null; handle: string | null } | null; fillHandle: string | null };
@@ -129,33 +155,47 @@ function plainText(value: string): string {
 
 /** Create the importer over the data modules and the media store. */
 export function appImporter(deps: {
-  db: Db; stores: StoresRepo; reviews: ReviewsRepo; repo: AppImportRepo; media: MediaStore; mediaRows: MediaRepo;
+  db: Db;
+  stores: StoresRepo;
+  reviews: ReviewsRepo;
+  repo: AppImportRepo;
+  media: MediaStore;
+  mediaRows: MediaRepo;
   /** ALLOW_LOOPBACK_REQUESTS=1: media on loopback hosts may be downloaded (tests, local development). */
   allowLoopbackRequests?: boolean;
 }) {
   /** Stream the rows of `file` with their first line numbers; CSV syntax errors come as problems. */
   async function* rows(file: string, problems: RowProblem[]): AsyncGenerator<{ cells: string[]; line: number }> {
     const input = createReadStream(file);
-    const parser = input.pipe(parse({
-      bom: true, relax_column_count: true, skip_empty_lines: true, info: true, raw: true, skip_records_with_error: true,
-      on_skip: (error: CsvError | undefined) => {
-        if (error) problems.push({ line: (error as CsvError & { lines?: number }).lines ?? 0, reason: `not valid CSV: ${error.message.replace(/^Invalid [^:]*:\s*/, "")}` });
-        return undefined;
-      },
-    }));
+    const parser = input.pipe(
+      parse({
+        bom: true,
+        relax_column_count: true,
+        skip_empty_lines: true,
+        info: true,
+        raw: true,
+        skip_records_with_error: true,
+        on_skip: (error: CsvError | undefined) => {
+          if (error) problems.push({ line: (error as CsvError & { lines?: number }).lines ?? 0, reason: `not valid CSV: ${error.message.replace(/^Invalid [^:]*:\s*/, "")}` });
+          return undefined;
+        },
+      }),
+    );
     input.on("error", (error) => parser.destroy(error)); // pipe() does not forward a read error
     for await (const item of parser as AsyncIterable<{ record: string[]; raw: string; info: { lines: number } }>) {
       // info.lines is the record's last line; its first is that minus the line breaks inside it (quoted fields).
       // raw starts with the blank lines skipped before the record and ends with its line break: not inside.
-      const inner = item.raw.replace(/^(?:\r?\n)+/, "").replace(/\r?\n$/, "").split("\n").length - 1;
+      const inner =
+        item.raw
+          .replace(/^(?:\r?\n)+/, "")
+          .replace(/\r?\n$/, "")
+          .split("\n").length - 1;
       yield { cells: item.record, line: item.info.lines - inner };
     }
   }
 
   /** Check and parse one row. @returns the row, or the reason it is bad. */
-  function parseRow(
-    format: AppFormat, cells: string[], line: number, width: number, byField: Map<ImportField, number[]>, options: AppImportOptions, nowMs: number,
-  ): ParsedRow | string {
+  function parseRow(format: AppFormat, cells: string[], line: number, width: number, byField: Map<ImportField, number[]>, options: AppImportOptions, nowMs: number): ParsedRow | string {
     if (cells.length !== width) return `has ${cells.length} fields, the header has ${width}`;
     // The parser decodes UTF-8; bytes that are not (a file saved as Windows-1252 or Latin-1) arrive as U+FFFD.
     if (cells.some((c) => c.includes("\uFFFD"))) return "is not UTF-8 text (save the export as CSV UTF-8)";
@@ -200,14 +240,33 @@ export function appImporter(deps: {
     const reviewId = get("reviewId");
     const key = reviewId
       ? `id:${reviewId}`
-      : `h:${createHash("sha256").update(JSON.stringify([productId ?? handle, get("date"), name, emailText, ratingText, title, body])).digest("hex").slice(0, 32)}`;
+      : `h:${createHash("sha256")
+          .update(JSON.stringify([productId ?? handle, get("date"), name, emailText, ratingText, title, body]))
+          .digest("hex")
+          .slice(0, 32)}`;
     const productUrl = get("productUrl");
     const country = get("countryCode").toUpperCase();
     return {
-      line, key, rating: Number.parseInt(ratingText, 10), title, body, createdMs: date, reviewerName: name || "Anonymous", reviewerEmail: email,
-      verified: parseVerified(get("verified")), curation, reply: reply || null, replyMs, images: images.urls, videos: videos.urls,
-      invalidMedia: [...images.invalid, ...videos.invalid], productId, handle, productTitle: plainText(get("productTitle")) || null,
-      productUrl: /^https?:\/\//i.test(productUrl) ? productUrl : null, countryCode: /^[A-Z]{2}$/.test(country) ? country : null,
+      line,
+      key,
+      rating: Number.parseInt(ratingText, 10),
+      title,
+      body,
+      createdMs: date,
+      reviewerName: name || "Anonymous",
+      reviewerEmail: email,
+      verified: parseVerified(get("verified")),
+      curation,
+      reply: reply || null,
+      replyMs,
+      images: images.urls,
+      videos: videos.urls,
+      invalidMedia: [...images.invalid, ...videos.invalid],
+      productId,
+      handle,
+      productTitle: plainText(get("productTitle")) || null,
+      productUrl: /^https?:\/\//i.test(productUrl) ? productUrl : null,
+      countryCode: /^[A-Z]{2}$/.test(country) ? country : null,
     };
   }
 
@@ -248,7 +307,9 @@ export function appImporter(deps: {
       }
       try {
         const file = await downloadMedia(item.url, {
-          maxBytes: byteLimit(item.kind), timeoutMs: options.media?.timeoutMs ?? MEDIA_TIMEOUT_MS, allowLoopback: deps.allowLoopbackRequests ?? false,
+          maxBytes: byteLimit(item.kind),
+          timeoutMs: options.media?.timeoutMs ?? MEDIA_TIMEOUT_MS,
+          allowLoopback: deps.allowLoopbackRequests ?? false,
         });
         const kind = checkUpload(file, prepared.length);
         await probeUpload(file, kind, prepared.length);
@@ -280,9 +341,21 @@ export function appImporter(deps: {
       const nowMs = options.nowMs ?? Date.now();
       const source = `app:${format}`;
       const report: AppImportReport = {
-        format, source, dryRun: !!options.dryRun, committed: false, columns: [], rowsRead: 0, imported: 0, alreadyPresent: 0, badRows: [],
-        curation: { published: 0, pending: 0, hidden: 0, spam: 0 }, verifiedBuyers: 0, replies: 0, products: { matched: 0, created: 0 },
-        media: { found: 0, imported: 0, failed: [] }, ms: 0,
+        format,
+        source,
+        dryRun: !!options.dryRun,
+        committed: false,
+        columns: [],
+        rowsRead: 0,
+        imported: 0,
+        alreadyPresent: 0,
+        badRows: [],
+        curation: { published: 0, pending: 0, hidden: 0, spam: 0 },
+        verifiedBuyers: 0,
+        replies: 0,
+        products: { matched: 0, created: 0 },
+        media: { found: 0, imported: 0, failed: [] },
+        ms: 0,
       };
 
       // Pass 1: header, every row checked, the import planned.
@@ -301,11 +374,15 @@ export function appImporter(deps: {
           report.columns = mapping.columns;
           byField = mapping.byField;
           const missing = [
-            ...(byField.has("rating") ? [] : ["rating"]), ...(byField.has("date") ? [] : ["date"]),
+            ...(byField.has("rating") ? [] : ["rating"]),
+            ...(byField.has("date") ? [] : ["date"]),
             ...(byField.has("productId") || byField.has("productHandle") || byField.has("productSku") ? [] : ["productId or productHandle"]),
           ];
           if (missing.length) {
-            throw new ImportFileError(line, `this is not a ${FORMAT_NAMES[format]} review export: no column for ${missing.join(", ")} (columns: ${cells.slice(0, 20).join(", ")}); map one with column=field`);
+            throw new ImportFileError(
+              line,
+              `this is not a ${FORMAT_NAMES[format]} review export: no column for ${missing.join(", ")} (columns: ${cells.slice(0, 20).join(", ")}); map one with column=field`,
+            );
           }
           continue;
         }
@@ -363,11 +440,22 @@ export function appImporter(deps: {
               if (product.fillHandle) await deps.repo.fillHandle(storeId, product.productId, product.fillHandle);
               const reviewId = randomUUID();
               const inserted = await deps.reviews.insert({
-                reviewId, storeId, productId: product.productId, rating: row.rating, title: row.title, body: row.body, createdMs: row.createdMs,
-                status: CURATION_STATUS[row.curation], reviewerName: row.reviewerName, reviewerEmail: row.reviewerEmail,
+                reviewId,
+                storeId,
+                productId: product.productId,
+                rating: row.rating,
+                title: row.title,
+                body: row.body,
+                createdMs: row.createdMs,
+                status: CURATION_STATUS[row.curation],
+                reviewerName: row.reviewerName,
+                reviewerEmail: row.reviewerEmail,
                 // The import proof (brief interface 4): the source app marked this reviewer a verified buyer.
                 verifiedStatus: row.verified ? "verified-buyer" : "unverified",
-                languageCode: detectLanguage(`${row.title}. ${row.body}`), source, sourceKey: row.key, reviewerCountryCode: row.countryCode,
+                languageCode: detectLanguage(`${row.title}. ${row.body}`),
+                source,
+                sourceKey: row.key,
+                reviewerCountryCode: row.countryCode,
               });
               if (!inserted) {
                 unused.push(...stored.map((m) => m.mediaId));
@@ -383,7 +471,11 @@ export function appImporter(deps: {
             }
           });
         } catch (error) {
-          for (const w of work) deps.media.remove(storeId, w.stored.map((m) => m.mediaId));
+          for (const w of work)
+            deps.media.remove(
+              storeId,
+              w.stored.map((m) => m.mediaId),
+            );
           throw error;
         }
         // Counted and files removed once the batch is committed (a rolled-back batch counts nothing).
@@ -428,7 +520,13 @@ const importers = new WeakMap<object, AppImporter>();
 export function appImporterOf(services: { db: Db; stores: StoresRepo; reviewsData: ReviewsRepo; media: MediaStore; mediaRows: MediaRepo; allowLoopbackRequests?: boolean }): AppImporter {
   let importer = importers.get(services);
   if (!importer) {
-    importer = appImporter({ db: services.db, stores: services.stores, reviews: services.reviewsData, repo: appImportRepo(services.db), media: services.media, mediaRows: services.mediaRows,
+    importer = appImporter({
+      db: services.db,
+      stores: services.stores,
+      reviews: services.reviewsData,
+      repo: appImportRepo(services.db),
+      media: services.media,
+      mediaRows: services.mediaRows,
       allowLoopbackRequests: services.allowLoopbackRequests,
     });
     importers.set(services, importer);

@@ -58,7 +58,8 @@ function sweep(nowMs: number): void {
  */
 export async function receiveUpload(request: Request, storeId: string): Promise<{ fields: Record<string, string>; token: string | null; fileName: string }> {
   if (!/^multipart\/form-data\b/i.test(request.headers.get("content-type") ?? "")) throw new ApiError(415, "Send the form with its file (multipart/form-data)", "unsupported_media_type");
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_EXPORT_BYTES + 1024 * 1024) throw new ApiError(413, `The file is too large: at most ${MAX_EXPORT_BYTES / 1024 / 1024} MB`, "body_too_large");
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_EXPORT_BYTES + 1024 * 1024)
+    throw new ApiError(413, `The file is too large: at most ${MAX_EXPORT_BYTES / 1024 / 1024} MB`, "body_too_large");
   if (!request.body) throw badRequest("The request body is empty", "invalid_body");
   if (!/^[A-Za-z0-9_-]{1,100}$/.test(storeId)) throw badRequest("Invalid store", "invalid_store");
   sweep(Date.now());

@@ -20,7 +20,8 @@ beforeAll(async () => {
       res.writeHead(200); // chunked: no declared length
       for (let i = 0; i < 40; i++) res.write(Buffer.alloc(64 * 1024));
       res.end();
-    } else if (req.url === "/slow") res.writeHead(200).write(PNG_HEAD); // never ends
+    } else if (req.url === "/slow")
+      res.writeHead(200).write(PNG_HEAD); // never ends
     else if (req.url === "/loop") res.writeHead(302, { location: "/loop" }).end();
     else if (req.url === "/to-ok") res.writeHead(301, { location: "/ok.png" }).end();
     else res.writeHead(404).end();

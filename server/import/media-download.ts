@@ -34,8 +34,12 @@ export async function downloadMedia(url: string, options: DownloadOptions): Prom
   let answer;
   try {
     answer = await guardedFetch(url, {
-      allowLoopback: options.allowLoopback, resolve: options.resolve, headers: { accept: "image/*,video/*" },
-      maxBytes: options.maxBytes, timeoutMs: options.timeoutMs, redirects: options.maxRedirects ?? 3,
+      allowLoopback: options.allowLoopback,
+      resolve: options.resolve,
+      headers: { accept: "image/*,video/*" },
+      maxBytes: options.maxBytes,
+      timeoutMs: options.timeoutMs,
+      redirects: options.maxRedirects ?? 3,
     });
   } catch (error) {
     if (isOutgoingRequestError(error)) throw new MediaDownloadError(error.kind === "refused" ? `refused: ${error.message}` : error.message);

@@ -69,16 +69,20 @@ describe("import of the real clothing reviews file", () => {
 
   it("keeps helpful counts, recommended flags and multi-line bodies from the file", async () => {
     const multi = realReviews().find((r) => r.body.includes("\n"))!;
-    const row = (await one<{ body: string; helpful_count: number; is_recommended: number }>(services.db,
-      sql`SELECT body, helpful_count, is_recommended FROM reviews WHERE store_id = ${TEST_STORE_ID} AND source_key = ${multi.index}`))!;
+    const row = (await one<{ body: string; helpful_count: number; is_recommended: number }>(
+      services.db,
+      sql`SELECT body, helpful_count, is_recommended FROM reviews WHERE store_id = ${TEST_STORE_ID} AND source_key = ${multi.index}`,
+    ))!;
     expect(row.body).toContain("\n");
     expect(row.helpful_count).toBe(multi.helpful);
     expect(row.is_recommended).toBe(multi.recommended ? 1 : 0);
   });
 
   it("gives deterministic dates within the two years before the anchor, and detects English", async () => {
-    const row = (await one<{ created_ms: number; language_code: string; reviewer_name: string }>(services.db,
-      sql`SELECT created_ms, language_code, reviewer_name FROM reviews WHERE store_id = ${TEST_STORE_ID} AND source_key = '1'`))!;
+    const row = (await one<{ created_ms: number; language_code: string; reviewer_name: string }>(
+      services.db,
+      sql`SELECT created_ms, language_code, reviewer_name FROM reviews WHERE store_id = ${TEST_STORE_ID} AND source_key = '1'`,
+    ))!;
     expect(row.created_ms).toBe(spreadDate(ANCHOR, "womens_clothing_ecommerce_reviews.csv:1"));
     expect(row.created_ms).toBeLessThan(ANCHOR);
     expect(row.created_ms).toBeGreaterThanOrEqual(ANCHOR - 730 * 86_400_000);
@@ -92,12 +96,16 @@ describe("import of the real clothing reviews file", () => {
     expect(row.language_code).toBeNull();
   });
 
-  it("is idempotent: a second run adds nothing", async () => {
-    const again = await importReviewsCsv(deps(), { storeId: TEST_STORE_ID, file: REVIEWS_CSV, anchorMs: ANCHOR });
-    expect(again.inserted).toBe(0);
-    expect(again.alreadyPresent).toBe(23_486);
-    expect((await services.reviewsData.countByStatus(TEST_STORE_ID)).published).toBe(23_486);
-  }, IMPORT_TIMEOUT_MS);
+  it(
+    "is idempotent: a second run adds nothing",
+    async () => {
+      const again = await importReviewsCsv(deps(), { storeId: TEST_STORE_ID, file: REVIEWS_CSV, anchorMs: ANCHOR });
+      expect(again.inserted).toBe(0);
+      expect(again.alreadyPresent).toBe(23_486);
+      expect((await services.reviewsData.countByStatus(TEST_STORE_ID)).published).toBe(23_486);
+    },
+    IMPORT_TIMEOUT_MS,
+  );
 });
 
 describe("bad rows", () => {
@@ -106,8 +114,17 @@ describe("bad rows", () => {
     const real = realReviews().slice(0, 6);
     const header = ["", "Clothing ID", "Age", "Title", "Review Text", "Rating", "Recommended IND", "Positive Feedback Count", "Division Name", "Department Name", "Class Name"];
     const records = real.map((r, i) => [
-      `bad-${r.index}`, i === 4 ? "" : r.productId, "30", r.title, r.body, i === 1 ? "7" : i === 3 ? "five" : String(r.rating),
-      r.recommended ? "1" : "0", String(r.helpful), "General", "Tops", r.className,
+      `bad-${r.index}`,
+      i === 4 ? "" : r.productId,
+      "30",
+      r.title,
+      r.body,
+      i === 1 ? "7" : i === 3 ? "five" : String(r.rating),
+      r.recommended ? "1" : "0",
+      String(r.helpful),
+      "General",
+      "Tops",
+      r.className,
     ]);
     const text = stringify([header, ...records]);
     const file = join(dir, "damaged.csv");
@@ -134,17 +151,18 @@ describe("bad rows", () => {
 
 describe("verified purchases from the source system (issue 19, finding 6)", () => {
   it("a verified_purchase column marks those rows verified-buyer, the others stay unverified", async () => {
-    const real = realReviews().filter((r) => r.body).slice(0, 3);
+    const real = realReviews()
+      .filter((r) => r.body)
+      .slice(0, 3);
     const file = join(dir, "verified.csv");
-    writeFileSync(file, stringify([
-      ["", "product_id", "rating", "title", "body", "verified_purchase"],
-      ...real.map((r, i) => [`v${i}`, "verified-1", r.rating, r.title, r.body, ["Y", "N", ""][i]]),
-    ]));
+    writeFileSync(file, stringify([["", "product_id", "rating", "title", "body", "verified_purchase"], ...real.map((r, i) => [`v${i}`, "verified-1", r.rating, r.title, r.body, ["Y", "N", ""][i]])]));
     const report = await importReviewsCsv(deps(), { storeId: TEST_STORE_ID, file, source: "verified-test" });
     expect(report.inserted).toBe(3);
     const statuses = await all(services.db, sql`SELECT source_key, verified_status FROM reviews WHERE store_id = ${TEST_STORE_ID} AND source = 'verified-test' ORDER BY source_key`);
     expect(statuses).toEqual([
-      { source_key: "v0", verified_status: "verified-buyer" }, { source_key: "v1", verified_status: "unverified" }, { source_key: "v2", verified_status: "unverified" },
+      { source_key: "v0", verified_status: "verified-buyer" },
+      { source_key: "v1", verified_status: "unverified" },
+      { source_key: "v2", verified_status: "unverified" },
     ]);
   });
 });

@@ -93,7 +93,12 @@ export function detectLanguage(text: string): string | null {
 
 const VERIFIED_YES = new Set(["1", "true", "y", "yes"]);
 
-const slug = (s: string) => s.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 
 function pick(record: Record<string, string>, names: string[]): string | undefined {
   for (const name of names) {
@@ -128,7 +133,11 @@ export async function importReviewsCsv(deps: { db: Db; stores: StoresRepo; revie
     const work = batch;
     batch = [];
     await transaction(deps.db, async () => {
-      const present = await importRepo.presentSourceKeys(store.storeId, source, work.map((w) => w.key));
+      const present = await importRepo.presentSourceKeys(
+        store.storeId,
+        source,
+        work.map((w) => w.key),
+      );
       for (const w of work) await w.write(present.has(w.key));
     });
     options.onProgress?.({ rowsRead: report.rowsRead, inserted: report.inserted });
@@ -180,35 +189,49 @@ export async function importReviewsCsv(deps: { db: Db; stores: StoresRepo; revie
     const reviewer = (pick(record, ["reviewer", "display_name", "name"]) ?? "").trim() || "Anonymous shopper";
     const verified = VERIFIED_YES.has((pick(record, ["verified_purchase", "verified_buyer", "verified"]) ?? "").trim().toLowerCase());
 
-    batch.push({ key, write: async (present) => {
-      if (className && !knownGroups.has(className)) {
-        knownGroups.add(className);
-        await deps.stores.upsertGroup({ storeId: store.storeId, groupId: slug(className), name: className });
-      }
-      if (!knownProducts.has(productId)) {
-        knownProducts.add(productId);
-        if (!(await deps.stores.getProduct(store.storeId, productId))) {
-          await deps.stores.upsertProduct({
-            storeId: store.storeId, productId, name: `${className || "Product"} #${productId}`,
-            groupId: className ? slug(className) : undefined,
-          });
+    batch.push({
+      key,
+      write: async (present) => {
+        if (className && !knownGroups.has(className)) {
+          knownGroups.add(className);
+          await deps.stores.upsertGroup({ storeId: store.storeId, groupId: slug(className), name: className });
         }
-      }
-      if (present) {
-        report.alreadyPresent++;
-        return;
-      }
-      const inserted = await deps.reviews.insert({
-        reviewId: randomUUID(), storeId: store.storeId, productId, rating, title, body,
-        createdMs: createdMs ?? spreadDate(anchor, `${source}:${key}`), status, reviewerName: reviewer.slice(0, 80),
-        helpfulCount: Number.isFinite(helpful) && helpful > 0 ? helpful : 0,
-        isRecommended: recommendedText === "1" || recommendedText === "true" ? true : recommendedText === "0" || recommendedText === "false" ? false : null,
-        languageCode: detectLanguage(`${title}. ${body}`), source, sourceKey: key,
-        verifiedStatus: verified ? "verified-buyer" : "unverified",
-      });
-      if (inserted) report.inserted++;
-      else report.alreadyPresent++; // the same key twice in one batch: the unique source index keeps the first
-    } });
+        if (!knownProducts.has(productId)) {
+          knownProducts.add(productId);
+          if (!(await deps.stores.getProduct(store.storeId, productId))) {
+            await deps.stores.upsertProduct({
+              storeId: store.storeId,
+              productId,
+              name: `${className || "Product"} #${productId}`,
+              groupId: className ? slug(className) : undefined,
+            });
+          }
+        }
+        if (present) {
+          report.alreadyPresent++;
+          return;
+        }
+        const inserted = await deps.reviews.insert({
+          reviewId: randomUUID(),
+          storeId: store.storeId,
+          productId,
+          rating,
+          title,
+          body,
+          createdMs: createdMs ?? spreadDate(anchor, `${source}:${key}`),
+          status,
+          reviewerName: reviewer.slice(0, 80),
+          helpfulCount: Number.isFinite(helpful) && helpful > 0 ? helpful : 0,
+          isRecommended: recommendedText === "1" || recommendedText === "true" ? true : recommendedText === "0" || recommendedText === "false" ? false : null,
+          languageCode: detectLanguage(`${title}. ${body}`),
+          source,
+          sourceKey: key,
+          verifiedStatus: verified ? "verified-buyer" : "unverified",
+        });
+        if (inserted) report.inserted++;
+        else report.alreadyPresent++; // the same key twice in one batch: the unique source index keeps the first
+      },
+    });
     if (batch.length >= BATCH) await flush();
   }
   await flush();

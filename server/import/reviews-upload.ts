@@ -58,7 +58,7 @@ export function sniffReviewsCsv(bytes: Uint8Array): void {
 }
 
 /** A file name made safe for the source name: letters, digits, dot, dash, underscore; at most 100 characters. */
-const safeName = (name: string) => (name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 100) || "reviews.csv");
+const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 100) || "reviews.csv";
 
 /** Create the upload import over the database, stores and reviews data modules. */
 export function reviewsUploadService(deps: { db: Db; stores: StoresRepo; reviews: ReviewsRepo }) {

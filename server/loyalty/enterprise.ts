@@ -21,7 +21,14 @@ import { tierById } from "./tiers.ts";
 const noCustomer = () => notFound("No loyalty customer matches (customers join by signing in to the loyalty program first)", "loyalty_customer_not_found");
 
 /** Create the enterprise part of loyalty. `secret` signs transaction cursors. */
-export function loyaltyEnterprise(deps: { db: Db; repo: LoyaltyRepo; rewardsRepo: PlatformRewardsRepo; lifecycle: LoyaltyLifecycle; ledger: Pick<LoyaltyService, "adjustPoints" | "setCustomerBlocked" | "legalPolicies">; secret: string }) {
+export function loyaltyEnterprise(deps: {
+  db: Db;
+  repo: LoyaltyRepo;
+  rewardsRepo: PlatformRewardsRepo;
+  lifecycle: LoyaltyLifecycle;
+  ledger: Pick<LoyaltyService, "adjustPoints" | "setCustomerBlocked" | "legalPolicies">;
+  secret: string;
+}) {
   const { db, repo, rewardsRepo, lifecycle, ledger, secret } = deps;
 
   async function row(storeId: string, customerId: string): Promise<CustomerRow> {
@@ -37,12 +44,17 @@ export function loyaltyEnterprise(deps: { db: Db; repo: LoyaltyRepo; rewardsRepo
     const tier = tierById(tiers, c.vip_tier_id);
     const minimum = tierById(tiers, c.minimum_vip_tier_id);
     return {
-      loyaltyCustomerId: c.loyalty_customer_id, platformCustomerId: c.platform_customer_id, email: c.email, status: c.status,
+      loyaltyCustomerId: c.loyalty_customer_id,
+      platformCustomerId: c.platform_customer_id,
+      email: c.email,
+      status: c.status,
       points: { balance: c.balance, pending: life.pending, lifetime: c.lifetime_points },
       vipTier: tier ? { vipTierId: tier.vip_tier_id, name: tier.name } : null,
       minimumVipTier: minimum ? { vipTierId: minimum.vip_tier_id, name: minimum.name } : null,
-      birthday: life.birthday, pointsExpireAt: life.pointsExpireMs === null ? null : isoFromMs(life.pointsExpireMs),
-      dateEnrolled: c.enrolled_ms ? isoFromMs(c.enrolled_ms) : null, dateCreated: isoFromMs(c.created_ms),
+      birthday: life.birthday,
+      pointsExpireAt: life.pointsExpireMs === null ? null : isoFromMs(life.pointsExpireMs),
+      dateEnrolled: c.enrolled_ms ? isoFromMs(c.enrolled_ms) : null,
+      dateCreated: isoFromMs(c.created_ms),
     };
   }
 
@@ -62,7 +74,11 @@ export function loyaltyEnterprise(deps: { db: Db; repo: LoyaltyRepo; rewardsRepo
     async transactions(storeId: string, customerId: string, q: { limit: number; lastEvaluated?: string }): Promise<{ transactions: LoyaltyTransaction[]; lastEvaluated?: string }> {
       await row(storeId, customerId);
       const { rows, next } = await keysetPage<TransactionRow, [number]>({
-        secret, context: `enterprise-loyalty-transactions|${storeId}|${customerId}`, cursor: q.lastEvaluated, shape: ["number"], limit: q.limit,
+        secret,
+        context: `enterprise-loyalty-transactions|${storeId}|${customerId}`,
+        cursor: q.lastEvaluated,
+        shape: ["number"],
+        limit: q.limit,
         fetch: (after, limitPlusOne) => repo.transactionsPage(storeId, customerId, after ? after[0] : Number.MAX_SAFE_INTEGER, limitPlusOne),
         keyOf: (t) => [t.seq],
       });
@@ -98,15 +114,29 @@ export function loyaltyEnterprise(deps: { db: Db; repo: LoyaltyRepo; rewardsRepo
       const issued = await rewardsRepo.listForCustomer(storeId, customerId);
       const known = new Set(issued.map((r) => r.code));
       const onPlatform: IssuedReward[] = issued.map((r) => ({
-        transactionId: r.transaction_id, redemptionRuleId: r.redemption_rule_id, code: r.code, description: r.reward_description ?? r.code, pointsCost: r.points_cost,
+        transactionId: r.transaction_id,
+        redemptionRuleId: r.redemption_rule_id,
+        code: r.code,
+        description: r.reward_description ?? r.code,
+        pointsCost: r.points_cost,
         platform: r.platform,
         platformState: r.state === "confirmed" ? (r.reconciled_ms != null ? "reconciled" : "created") : r.state,
-        platformError: r.state === "confirmed" ? null : r.error, dateCreated: isoFromMs(r.created_ms),
+        platformError: r.state === "confirmed" ? null : r.error,
+        dateCreated: isoFromMs(r.created_ms),
       }));
-      const legacy: IssuedReward[] = (await lifecycle.redemptions(storeId, customerId)).filter((r) => r.coupon_code && !known.has(r.coupon_code)).map((r) => ({
-        transactionId: r.transaction_id, redemptionRuleId: r.redemption_rule_id, code: r.coupon_code!, description: r.reward_description ?? r.description,
-        pointsCost: -r.points, platform: null, platformState: "chorus-only" as const, platformError: null, dateCreated: isoFromMs(r.created_ms),
-      }));
+      const legacy: IssuedReward[] = (await lifecycle.redemptions(storeId, customerId))
+        .filter((r) => r.coupon_code && !known.has(r.coupon_code))
+        .map((r) => ({
+          transactionId: r.transaction_id,
+          redemptionRuleId: r.redemption_rule_id,
+          code: r.coupon_code!,
+          description: r.reward_description ?? r.description,
+          pointsCost: -r.points,
+          platform: null,
+          platformState: "chorus-only" as const,
+          platformError: null,
+          dateCreated: isoFromMs(r.created_ms),
+        }));
       return { rewards: [...onPlatform, ...legacy].sort((a, b) => b.dateCreated.localeCompare(a.dateCreated)) };
     },
   };

@@ -39,7 +39,7 @@ export async function recalculateTier(repo: LoyaltyRepo, storeId: string, custom
   if (c.status !== "enrolled") return;
   const tiers = await repo.vipTiers(storeId);
   let tier = tierFor(tiers, c.lifetime_points, c.minimum_vip_tier_id);
-  if (options.pointsChanged && (await repo.getProgram(storeId) as { tier_requalification?: number } | undefined)?.tier_requalification !== 1) {
+  if (options.pointsChanged && ((await repo.getProgram(storeId)) as { tier_requalification?: number } | undefined)?.tier_requalification !== 1) {
     const current = tierById(tiers, c.vip_tier_id);
     if (current && (!tier || current.points_threshold > tier.points_threshold)) tier = current; // kept: no re-qualification
   }
@@ -52,14 +52,27 @@ export async function recalculateTier(repo: LoyaltyRepo, storeId: string, custom
  * @returns a promise of the new transaction row.
  */
 export async function appendEarning(
-  repo: LoyaltyRepo, storeId: string, customerId: string, points: number, description: string,
+  repo: LoyaltyRepo,
+  storeId: string,
+  customerId: string,
+  points: number,
+  description: string,
   extra: { earningRuleId?: string; awardKey?: string; orderId?: string },
 ): Promise<TransactionRow> {
   const c = (await repo.getCustomer(storeId, customerId))!;
   const transactionId = randomUUID();
   await repo.insertTransaction({
-    transactionId, storeId, loyaltyCustomerId: customerId, type: "earning", points, balanceAfter: c.balance + points, description,
-    earningRuleId: extra.earningRuleId, awardKey: extra.awardKey, orderId: extra.orderId, createdMs: Date.now(),
+    transactionId,
+    storeId,
+    loyaltyCustomerId: customerId,
+    type: "earning",
+    points,
+    balanceAfter: c.balance + points,
+    description,
+    earningRuleId: extra.earningRuleId,
+    awardKey: extra.awardKey,
+    orderId: extra.orderId,
+    createdMs: Date.now(),
   });
   await recalculateTier(repo, storeId, customerId, { pointsChanged: true });
   return (await repo.getTransaction(storeId, transactionId))!;
@@ -89,8 +102,16 @@ export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram:
         const transactionId = randomUUID();
         const code = newCouponCode();
         await repo.insertTransaction({
-          transactionId, storeId, loyaltyCustomerId: customerId, type: "redemption", points: -rule.points_cost, balanceAfter: c.balance - rule.points_cost,
-          description: `Redeemed: ${rule.name}`, redemptionRuleId: rule.redemption_rule_id, couponCode: code, createdMs: Date.now(),
+          transactionId,
+          storeId,
+          loyaltyCustomerId: customerId,
+          type: "redemption",
+          points: -rule.points_cost,
+          balanceAfter: c.balance - rule.points_cost,
+          description: `Redeemed: ${rule.name}`,
+          redemptionRuleId: rule.redemption_rule_id,
+          couponCode: code,
+          createdMs: Date.now(),
         });
         return { redemption: { transactionId, reward: { type: "coupon", code, description: rule.reward_description, value: rule.reward_value } } };
       });
@@ -110,9 +131,8 @@ export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram:
         });
         const existing = await repo.getTransactionByOrder(storeId, body.orderId);
         if (existing) return repeat(existing);
-        const found = body.customer.platformCustomerId !== undefined
-          ? await repo.getCustomerByPlatformId(storeId, body.customer.platformCustomerId)
-          : await repo.getCustomerByEmail(storeId, body.customer.email!);
+        const found =
+          body.customer.platformCustomerId !== undefined ? await repo.getCustomerByPlatformId(storeId, body.customer.platformCustomerId) : await repo.getCustomerByEmail(storeId, body.customer.email!);
         if (!found) throw notFound("No loyalty customer matches customer (they join by signing in to the loyalty program first)", "loyalty_customer_not_found");
         // Exactly-once per (store, order): row lock on the customer, then look for the order again (a request for the
         // same order that held the lock before us has committed its earning by now); the unique order index backs it.
@@ -132,7 +152,7 @@ export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram:
      * Idempotent catch-up of review earnings: for each published review whose reviewer e-mail is the
      * customer's (one customer, or every customer of the store), award the `review-with-media` rule when
      * the review has published media (else the `review` rule), times the tier multiplier, and mark the
-   * review incentivized (`isIncentivized: true`) in the same transaction. At most one
+     * review incentivized (`isIncentivized: true`) in the same transaction. At most one
      * award per (customer, review) (unique award key), so repeated calls award nothing twice. Blocked
      * customers earn nothing. Called on login and on customer reads. @returns the number of awards.
      */
@@ -204,17 +224,20 @@ export type LoyaltyLedger = ReturnType<typeof loyaltyLedger>;
  *   enrolled customer, no rule, 0 points, already earned).
  */
 export async function earnForPlatformOrder(
-  repo: LoyaltyRepo, storeId: string, order: { orderId: string; platformCustomerId: string; amount: number; label: string }, life?: LifecycleRepo,
+  repo: LoyaltyRepo,
+  storeId: string,
+  order: { orderId: string; platformCustomerId: string; amount: number; label: string },
+  life?: LifecycleRepo,
 ): Promise<TransactionRow | null> {
-  const program = await repo.getProgram(storeId) as (ProgramRow & { return_window_days?: number }) | undefined;
+  const program = (await repo.getProgram(storeId)) as (ProgramRow & { return_window_days?: number }) | undefined;
   if (program?.enabled !== 1) return null; // no program, or turned off by the merchant: nothing is earned
   if (await repo.getTransactionByOrder(storeId, order.orderId)) return null;
-  if (life && await life.pendingByOrder(storeId, order.orderId)) return null; // held for the return window already
+  if (life && (await life.pendingByOrder(storeId, order.orderId))) return null; // held for the return window already
   const found = await repo.getCustomerByPlatformId(storeId, order.platformCustomerId);
   if (!found) return null;
   // Exactly-once per (store, order): row lock on the customer, then the order is looked for again (unique order index behind it).
   const c = (await repo.lockCustomer(storeId, found.loyalty_customer_id))!;
-  if (c.status !== "enrolled" || await repo.getTransactionByOrder(storeId, order.orderId)) return null;
+  if (c.status !== "enrolled" || (await repo.getTransactionByOrder(storeId, order.orderId))) return null;
   const rule = (await repo.earningRules(storeId)).find((r) => r.type === "points-per-spend" && r.enabled === 1);
   if (!rule || rule.points_per_currency_unit === null) return null;
   const points = Math.floor(order.amount * rule.points_per_currency_unit * multiplierOf(c, await repo.vipTiers(storeId)) + 1e-9);
@@ -224,8 +247,16 @@ export async function earnForPlatformOrder(
     // Pending for the store's return window (docs/loyalty.md "Pending points and refunds"); one row per (store, order): unique key.
     const nowMs = Date.now();
     await life.insertPending({
-      pending_id: randomUUID(), store_id: storeId, loyalty_customer_id: c.loyalty_customer_id, order_id: order.orderId, points, order_amount: order.amount,
-      earning_rule_id: rule.earning_rule_id, description: `Order ${order.label}`, confirm_after_ms: nowMs + windowDays * 86_400_000, created_ms: nowMs,
+      pending_id: randomUUID(),
+      store_id: storeId,
+      loyalty_customer_id: c.loyalty_customer_id,
+      order_id: order.orderId,
+      points,
+      order_amount: order.amount,
+      earning_rule_id: rule.earning_rule_id,
+      description: `Order ${order.label}`,
+      confirm_after_ms: nowMs + windowDays * 86_400_000,
+      created_ms: nowMs,
     });
     return null;
   }
@@ -256,12 +287,17 @@ export async function reverseOrderEarning(repo: LoyaltyRepo, storeId: string, or
   const due = earned.points - (life ? await life.refundedPoints(storeId, order.orderId) : 0);
   const points = Math.max(0, Math.min(due, c.balance));
   const transactionId = randomUUID();
-  const description = points === due
-    ? `Order ${order.label} cancelled`
-    : `Order ${order.label} cancelled (${points} of ${due} points reversed: the rest were already redeemed)`;
+  const description = points === due ? `Order ${order.label} cancelled` : `Order ${order.label} cancelled (${points} of ${due} points reversed: the rest were already redeemed)`;
   await repo.insertTransaction({
-    transactionId, storeId, loyaltyCustomerId: c.loyalty_customer_id, type: "adjustment", points: -points, balanceAfter: c.balance - points,
-    description, awardKey, createdMs: Date.now(),
+    transactionId,
+    storeId,
+    loyaltyCustomerId: c.loyalty_customer_id,
+    type: "adjustment",
+    points: -points,
+    balanceAfter: c.balance - points,
+    description,
+    awardKey,
+    createdMs: Date.now(),
   });
   if (life) {
     // Cancellation lowers lifetime points too (what is left after earlier refunds); the tier follows with re-qualification.

@@ -11,7 +11,10 @@ export const LIFECYCLE_INTERVAL_MS = 15 * 60_000;
 
 /** Start the loop (first run right away). @param options.clock current time in ms (default Date.now). */
 export function startLoyaltyLifecycleJob(options: {
-  service: Pick<LoyaltyLifecycle, "runDue">; clock?: () => number; intervalMs?: number; log?: (line: string) => void;
+  service: Pick<LoyaltyLifecycle, "runDue">;
+  clock?: () => number;
+  intervalMs?: number;
+  log?: (line: string) => void;
 }): PeriodicJob<Awaited<ReturnType<LoyaltyLifecycle["runDue"]>>> {
   const clock = options.clock ?? Date.now;
   const log = options.log ?? (() => {});

@@ -52,7 +52,11 @@ async function call(path: string, init: { method?: string; body?: unknown; token
   const headers: Record<string, string> = { ...init.headers };
   if (init.body !== undefined) headers["content-type"] ??= "application/json";
   if (init.token) headers.authorization = `Bearer ${init.token}`;
-  const res = await fetch(t.url(path), { method: init.method ?? (init.body !== undefined ? "POST" : "GET"), headers, body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body) });
+  const res = await fetch(t.url(path), {
+    method: init.method ?? (init.body !== undefined ? "POST" : "GET"),
+    headers,
+    body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
@@ -73,16 +77,28 @@ const row = async (id: string) => (await t.services.loyaltyData.getCustomer(TEST
 const tierName = async (id: string) => (await enterprise(`/customers/${id}`)).body.loyaltyCustomer.vipTier?.name ?? null;
 const ledgerOk = async (id: string) => expect((await t.services.loyalty.checkLedger(TEST_STORE_ID, id)).ok).toBe(true);
 const awards = async (id: string, like: string) =>
-  (await all<{ award_key: string }>(t.services.db, sql`SELECT award_key FROM loyalty_transactions WHERE store_id = ${TEST_STORE_ID} AND loyalty_customer_id = ${id} AND award_key LIKE ${like}`)).map((r) => r.award_key);
+  (await all<{ award_key: string }>(t.services.db, sql`SELECT award_key FROM loyalty_transactions WHERE store_id = ${TEST_STORE_ID} AND loyalty_customer_id = ${id} AND award_key LIKE ${like}`)).map(
+    (r) => r.award_key,
+  );
 
 async function shopify(topic: string, body: unknown) {
   const res = await postShopifyWebhook(t.url, { shop: SHOP, secret: APP_SECRET, topic, body });
   expect(res.status).toBe(200);
 }
 const order = (id: number, customerId: string, subtotal: number, extra: Record<string, unknown> = {}) => ({
-  id, name: `#${id}`, email: "buyer@example.test", created_at: new Date().toISOString(), cancelled_at: null, fulfillment_status: null, currency: "USD",
-  subtotal_price: subtotal.toFixed(2), total_price: subtotal.toFixed(2), customer: { id: Number(customerId), email: "buyer@example.test" },
-  line_items: [{ id: id * 10, product_id: 1078, variant_id: 107800, title: "Item", price: subtotal.toFixed(2), quantity: 1 }], fulfillments: [], ...extra,
+  id,
+  name: `#${id}`,
+  email: "buyer@example.test",
+  created_at: new Date().toISOString(),
+  cancelled_at: null,
+  fulfillment_status: null,
+  currency: "USD",
+  subtotal_price: subtotal.toFixed(2),
+  total_price: subtotal.toFixed(2),
+  customer: { id: Number(customerId), email: "buyer@example.test" },
+  line_items: [{ id: id * 10, product_id: 1078, variant_id: 107800, title: "Item", price: subtotal.toFixed(2), quantity: 1 }],
+  fulfillments: [],
+  ...extra,
 });
 const refund = (id: number, orderId: number, amount: number) => ({ id, order_id: orderId, refund_line_items: [{ subtotal: amount.toFixed(2) }], transactions: [] });
 
@@ -98,7 +114,10 @@ describe("birthdays (docs/loyalty.md, Birthdays)", () => {
     expect((await call(`${A}/customer`, { method: "PATCH", body: { birthday: { month: 3, day: 15 } } })).status).toBe(401);
     const set = await call(`${A}/customer`, { method: "PATCH", token: me.token, body: { birthday: { month: 3, day: 15 } } });
     expect(set.status).toBe(200);
-    expect(set.body).toMatchObject({ loyaltyCustomer: { loyaltyCustomerId: me.id, status: "enrolled" }, birthday: { month: 3, day: 15, changeableFrom: new Date(clock + BIRTHDAY_CHANGE_MS).toISOString() } });
+    expect(set.body).toMatchObject({
+      loyaltyCustomer: { loyaltyCustomerId: me.id, status: "enrolled" },
+      birthday: { month: 3, day: 15, changeableFrom: new Date(clock + BIRTHDAY_CHANGE_MS).toISOString() },
+    });
     expect((await call(`${A}/customer`, { method: "PATCH", token: me.token, body: { birthday: { month: 3, day: 15 } } })).status).toBe(200); // same day: no change
     const early = await call(`${A}/customer`, { method: "PATCH", token: me.token, body: { birthday: { month: 3, day: 16 } } });
     expect(early.status).toBe(409);
@@ -219,7 +238,9 @@ describe("expiry (docs/loyalty.md, Expiry)", () => {
     await t.services.loyaltyLifecycle.updateSettings(TEST_STORE_ID, { pointsExpiryMonths: 12 });
     try {
       const last = (await row(me.id)).enrolled_ms!;
-      const lastActivity = Math.max(...(await all<{ created_ms: number }>(t.services.db, sql`SELECT created_ms FROM loyalty_transactions WHERE loyalty_customer_id = ${me.id}`)).map((r) => Number(r.created_ms)));
+      const lastActivity = Math.max(
+        ...(await all<{ created_ms: number }>(t.services.db, sql`SELECT created_ms FROM loyalty_transactions WHERE loyalty_customer_id = ${me.id}`)).map((r) => Number(r.created_ms)),
+      );
       expect(lastActivity).toBeGreaterThanOrEqual(last);
       const expires = addMonths(lastActivity, 12);
       expect((await enterprise(`/customers/${me.id}`)).body.loyaltyCustomer.pointsExpireAt).toBe(new Date(expires).toISOString());
@@ -327,8 +348,14 @@ describe("enterprise loyalty API (docs/loyalty.md, Enterprise loyalty API)", () 
     const byEmail = await enterprise(`/customers?email=${encodeURIComponent(me.email.toUpperCase())}`);
     expect(byEmail.status).toBe(200);
     expect(byEmail.body.loyaltyCustomer).toMatchObject({
-      loyaltyCustomerId: me.id, platformCustomerId: me.platformCustomerId, email: me.email, status: "enrolled",
-      points: { balance: 100, pending: 0, lifetime: 100 }, vipTier: { name: "Bronze" }, minimumVipTier: null, pointsExpireAt: null,
+      loyaltyCustomerId: me.id,
+      platformCustomerId: me.platformCustomerId,
+      email: me.email,
+      status: "enrolled",
+      points: { balance: 100, pending: 0, lifetime: 100 },
+      vipTier: { name: "Bronze" },
+      minimumVipTier: null,
+      pointsExpireAt: null,
     });
     expect((await enterprise(`/customers?platformCustomerId=${me.platformCustomerId}`)).body.loyaltyCustomer.loyaltyCustomerId).toBe(me.id);
     expect((await enterprise(`/customers/${me.id}`)).body.loyaltyCustomer.loyaltyCustomerId).toBe(me.id);
@@ -371,9 +398,17 @@ describe("enterprise loyalty API (docs/loyalty.md, Enterprise loyalty API)", () 
     const redeemed = await call(`${A}/customer/redemptions`, { token: me.token, body: { redemptionRuleId: free.redemption_rule_id } });
     expect(redeemed.status).toBe(201);
     const rewards = await enterprise(`/customers/${me.id}/rewards`);
-    expect(rewards.body.rewards).toEqual([expect.objectContaining({
-      transactionId: redeemed.body.redemption.transactionId, code: redeemed.body.redemption.reward.code, pointsCost: 300, platform: "shopify", platformState: "created", platformError: null, redemptionRuleId: free.redemption_rule_id,
-    })]);
+    expect(rewards.body.rewards).toEqual([
+      expect.objectContaining({
+        transactionId: redeemed.body.redemption.transactionId,
+        code: redeemed.body.redemption.reward.code,
+        pointsCost: 300,
+        platform: "shopify",
+        platformState: "created",
+        platformError: null,
+        redemptionRuleId: free.redemption_rule_id,
+      }),
+    ]);
 
     expect((await enterprise(`/customers/${me.id}`, { method: "PATCH", body: { blocked: true } })).body.loyaltyCustomer.status).toBe("blocked");
     expect((await call(`${A}/customer/redemptions`, { token: me.token, body: { redemptionRuleId: free.redemption_rule_id } })).status).toBe(403);
@@ -422,8 +457,13 @@ describe("enterprise loyalty API (docs/loyalty.md, Enterprise loyalty API)", () 
 
   it("is in the OpenAPI document", async () => {
     const doc = (await call("/enterprise/openapi.json", { headers: { authorization: basic } })).body;
-    for (const path of ["/enterprise/loyalty/customers", "/enterprise/loyalty/customers/{loyaltyCustomerId}", "/enterprise/loyalty/customers/{loyaltyCustomerId}/transactions",
-      "/enterprise/loyalty/customers/{loyaltyCustomerId}/adjustments", "/enterprise/loyalty/customers/{loyaltyCustomerId}/rewards"]) {
+    for (const path of [
+      "/enterprise/loyalty/customers",
+      "/enterprise/loyalty/customers/{loyaltyCustomerId}",
+      "/enterprise/loyalty/customers/{loyaltyCustomerId}/transactions",
+      "/enterprise/loyalty/customers/{loyaltyCustomerId}/adjustments",
+      "/enterprise/loyalty/customers/{loyaltyCustomerId}/rewards",
+    ]) {
       expect(Object.keys(doc.paths).some((p) => p.endsWith(path.replace("/enterprise", ""))) || doc.paths[path], path).toBeTruthy();
     }
   });

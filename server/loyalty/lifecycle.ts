@@ -45,7 +45,11 @@ export function addMonths(ms: number, months: number): number {
 
 /** How often each earning rule type pays (docs/loyalty.md "Earning"). */
 const FREQUENCY: Record<EarningRuleType, CustomerOverview["earningRules"][number]["frequency"]> = {
-  "sign-up": "once", "points-per-spend": "per-order", review: "per-review", "review-with-media": "per-review", birthday: "yearly",
+  "sign-up": "once",
+  "points-per-spend": "per-order",
+  review: "per-review",
+  "review-with-media": "per-review",
+  birthday: "yearly",
 };
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -59,7 +63,10 @@ export function birthdaysOn(date: { year: number; month: number; day: number }):
 }
 
 const toSettings = (r: LifecycleSettingsRow): LifecycleSettings => ({
-  timeZone: r.time_zone, pointsExpiryMonths: r.points_expiry_months, returnWindowDays: r.return_window_days, tierRequalification: r.tier_requalification === 1,
+  timeZone: r.time_zone,
+  pointsExpiryMonths: r.points_expiry_months,
+  returnWindowDays: r.return_window_days,
+  tierRequalification: r.tier_requalification === 1,
 });
 
 export type LifecycleDeps = { db: Db; repo: LoyaltyRepo; life: LifecycleRepo; stores: StoresRepo; mail: MailService; now: () => number; log?: (line: string, error?: unknown) => void };
@@ -105,8 +112,15 @@ export function loyaltyLifecycle(deps: LifecycleDeps) {
       const awardKey = `expiry:${last}`;
       if (await repo.hasAward(storeId, customerId, awardKey)) return false;
       await repo.insertTransaction({
-        transactionId: randomUUID(), storeId, loyaltyCustomerId: customerId, type: "expiry", points: -c.balance, balanceAfter: 0,
-        description: `Points expired after ${months} months without activity`, awardKey, createdMs: nowMs,
+        transactionId: randomUUID(),
+        storeId,
+        loyaltyCustomerId: customerId,
+        type: "expiry",
+        points: -c.balance,
+        balanceAfter: 0,
+        description: `Points expired after ${months} months without activity`,
+        awardKey,
+        createdMs: nowMs,
       });
       return true;
     });
@@ -117,12 +131,19 @@ export function loyaltyLifecycle(deps: LifecycleDeps) {
     const storeName = store?.name ?? "Our shop";
     const date = new Date(expiresMs).toISOString().slice(0, 10);
     const { html, text } = renderMail({
-      storeName, preheader: `Your ${c.balance} points expire on ${date}`, heading: "Your points are about to expire",
+      storeName,
+      preheader: `Your ${c.balance} points expire on ${date}`,
+      heading: "Your points are about to expire",
       paragraphs: [`You have ${c.balance} points at ${storeName}. They expire on ${date} unless you earn or redeem points before then.`],
     });
     // The outbox's dedupe key makes the reminder once per period of inactivity, whichever node enqueues it.
     const r = await mail.enqueue({
-      storeId, kind: "loyalty-expiry-reminder", to: c.email, subject: `Your ${c.balance} points at ${storeName} expire on ${date}`, html, text,
+      storeId,
+      kind: "loyalty-expiry-reminder",
+      to: c.email,
+      subject: `Your ${c.balance} points at ${storeName} expire on ${date}`,
+      html,
+      text,
       dedupeKey: `loyalty-expiry-reminder:${storeId}:${c.loyalty_customer_id}:${last}`,
     });
     return !r.duplicate;
@@ -138,9 +159,16 @@ export function loyaltyLifecycle(deps: LifecycleDeps) {
       return transaction(db, async () => {
         const s = toSettings(await settingsRow(storeId));
         const next = { ...s, ...patch };
-        await life.setSettings(storeId, {
-          time_zone: next.timeZone, points_expiry_months: next.pointsExpiryMonths, return_window_days: next.returnWindowDays, tier_requalification: next.tierRequalification ? 1 : 0,
-        }, now());
+        await life.setSettings(
+          storeId,
+          {
+            time_zone: next.timeZone,
+            points_expiry_months: next.pointsExpiryMonths,
+            return_window_days: next.returnWindowDays,
+            tier_requalification: next.tierRequalification ? 1 : 0,
+          },
+          now(),
+        );
         return next;
       });
     },
@@ -207,7 +235,7 @@ export function loyaltyLifecycle(deps: LifecycleDeps) {
         let state: CustomerOverview["earningRules"][number]["state"] = "available";
         if (c.status === "blocked" || !tierAllows(c, tiers, r.minimum_vip_tier_id)) state = "unavailable";
         else if (r.type === "sign-up" && c.status === "enrolled") state = "done";
-        else if (r.type === "birthday" && await repo.hasAward(storeId, customerId, `birthday:${year}`)) state = "done";
+        else if (r.type === "birthday" && (await repo.hasAward(storeId, customerId, `birthday:${year}`))) state = "done";
         earningRules.push({ earningRuleId: r.earning_rule_id, frequency, state });
       }
       return {
@@ -215,9 +243,7 @@ export function loyaltyLifecycle(deps: LifecycleDeps) {
         pointsExpireAt: life_.pointsExpireMs === null ? null : isoFromMs(life_.pointsExpireMs),
         vipTier: tier ? { vipTierId: tier.vip_tier_id, name: tier.name, pointsThreshold: tier.points_threshold } : null,
         nextVipTier: next ? { vipTierId: next.vip_tier_id, name: next.name, pointsThreshold: next.points_threshold, pointsNeeded: next.points_threshold - c.lifetime_points } : null,
-        birthday: life_.birthday && b?.birthday_set_ms != null
-          ? { ...life_.birthday, changeableFrom: isoFromMs(b.birthday_set_ms + BIRTHDAY_CHANGE_MS) }
-          : null,
+        birthday: life_.birthday && b?.birthday_set_ms != null ? { ...life_.birthday, changeableFrom: isoFromMs(b.birthday_set_ms + BIRTHDAY_CHANGE_MS) } : null,
         earningRules,
       };
     },
@@ -252,7 +278,7 @@ export function loyaltyLifecycle(deps: LifecycleDeps) {
           // Exactly-once: row lock on the customer, then a conditional update pending → confirmed (changes = 1 for one caller only);
           // the ledger's unique order index backs it.
           const c = await repo.lockCustomer(row.store_id, row.loyalty_customer_id);
-          if (!c || !await life.settlePending(row.store_id, row.pending_id, "confirmed")) return false;
+          if (!c || !(await life.settlePending(row.store_id, row.pending_id, "confirmed"))) return false;
           const fresh = (await life.pendingByOrder(row.store_id, row.order_id))!;
           const points = remainingPoints(fresh);
           if (points > 0 && c.status !== "blocked") {
@@ -276,11 +302,20 @@ export type LoyaltyLifecycle = ReturnType<typeof loyaltyLifecycle>;
  * One row per (store, order) (unique key, ON CONFLICT DO NOTHING). @returns false when the order was held before.
  */
 export async function holdOrderPoints(
-  life: LifecycleRepo, o: { storeId: string; customerId: string; orderId: string; points: number; amount: number; ruleId: string; description: string; windowDays: number; nowMs: number },
+  life: LifecycleRepo,
+  o: { storeId: string; customerId: string; orderId: string; points: number; amount: number; ruleId: string; description: string; windowDays: number; nowMs: number },
 ): Promise<boolean> {
   return life.insertPending({
-    pending_id: randomUUID(), store_id: o.storeId, loyalty_customer_id: o.customerId, order_id: o.orderId, points: o.points, order_amount: o.amount,
-    earning_rule_id: o.ruleId, description: o.description, confirm_after_ms: o.nowMs + o.windowDays * DAY_MS, created_ms: o.nowMs,
+    pending_id: randomUUID(),
+    store_id: o.storeId,
+    loyalty_customer_id: o.customerId,
+    order_id: o.orderId,
+    points: o.points,
+    order_amount: o.amount,
+    earning_rule_id: o.ruleId,
+    description: o.description,
+    confirm_after_ms: o.nowMs + o.windowDays * DAY_MS,
+    created_ms: o.nowMs,
   });
 }
 
@@ -291,10 +326,11 @@ export async function holdOrderPoints(
  * points fall by the same amount. @returns the points reversed (0 for pending or nothing earned).
  */
 export async function applyOrderRefund(
-  repo: LoyaltyRepo, life: LifecycleRepo,
+  repo: LoyaltyRepo,
+  life: LifecycleRepo,
   r: { storeId: string; refundId: string; orderId: string; amount: number; orderAmount: number | null; label: string; nowMs: number },
 ): Promise<number> {
-  if (!await life.recordRefund({ storeId: r.storeId, refundId: r.refundId, orderId: r.orderId, amount: r.amount, points: 0, createdMs: r.nowMs })) return 0;
+  if (!(await life.recordRefund({ storeId: r.storeId, refundId: r.refundId, orderId: r.orderId, amount: r.amount, points: 0, createdMs: r.nowMs }))) return 0;
   const pending = await life.pendingByOrder(r.storeId, r.orderId);
   if (pending) {
     await repo.lockCustomer(r.storeId, pending.loyalty_customer_id); // row lock before the pending row changes (confirmation takes it too)
@@ -313,9 +349,15 @@ export async function applyOrderRefund(
   const points = Math.min(due, c.balance);
   if (points > 0) {
     await repo.insertTransaction({
-      transactionId: randomUUID(), storeId: r.storeId, loyaltyCustomerId: c.loyalty_customer_id, type: "adjustment", points: -points, balanceAfter: c.balance - points,
+      transactionId: randomUUID(),
+      storeId: r.storeId,
+      loyaltyCustomerId: c.loyalty_customer_id,
+      type: "adjustment",
+      points: -points,
+      balanceAfter: c.balance - points,
       description: points === due ? `Order ${r.label} refunded` : `Order ${r.label} refunded (${points} of ${due} points reversed: the rest were already redeemed)`,
-      awardKey: `order-refund:${r.refundId}`, createdMs: r.nowMs,
+      awardKey: `order-refund:${r.refundId}`,
+      createdMs: r.nowMs,
     });
   }
   await life.setRefundPoints(r.storeId, r.refundId, due);

@@ -42,7 +42,11 @@ async function call(path: string, init: { method?: string; body?: unknown; token
   const headers: Record<string, string> = { ...init.headers };
   if (init.body !== undefined) headers["content-type"] ??= "application/json";
   if (init.token) headers.authorization = `Bearer ${init.token}`;
-  const res = await fetch(t.url(path), { method: init.method ?? (init.body !== undefined ? "POST" : "GET"), headers, body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body) });
+  const res = await fetch(t.url(path), {
+    method: init.method ?? (init.body !== undefined ? "POST" : "GET"),
+    headers,
+    body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
+  });
   const text = await res.text();
   return { res, status: res.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -67,11 +71,8 @@ const customerRow = async (id: string) => (await t.services.loyaltyData.getCusto
 const earnOrder = (body: unknown) => call("/enterprise/loyalty/earning_transactions", { body, headers: { authorization: basic } });
 const ruleOf = async (type: string) => ((await call(`${A}/redemption_rules`)).body as RedemptionRulesResponse).redemptionRules.find((r) => r.type === type)!;
 
-const none = (payload: object) =>
-  `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}.`;
-const tokenKey = async () => new TextEncoder().encode(
-  (await value<string>(t.services.db, sql`SELECT value FROM app_settings WHERE key = 'loyalty_customer_token_secret'`))!,
-);
+const none = (payload: object) => `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}.`;
+const tokenKey = async () => new TextEncoder().encode((await value<string>(t.services.db, sql`SELECT value FROM app_settings WHERE key = 'loyalty_customer_token_secret'`))!);
 
 describe("POST /loyalty/login (docs/loyalty.md, Endpoints)", () => {
   it("answers 200 with a customer token and a pending loyalty customer on the first login", async () => {
@@ -150,14 +151,47 @@ describe("customer token (docs/loyalty.md, Tokens)", () => {
 
   const tampered: [string, () => Promise<string>][] = [
     ["a bad signature", () => Promise.resolve(l.customerToken.slice(0, -4) + (l.customerToken.endsWith("AAAA") ? "BBBB" : "AAAA"))],
-    ["an edited payload", () => {
-      const [h, , s] = l.customerToken.split(".");
-      return Promise.resolve(`${h}.${Buffer.from(JSON.stringify({ sub: "someone-else", aud: TEST_STORE_ID, iss: "chorus", exp: 9999999999 })).toString("base64url")}.${s}`);
-    }],
-    ["an expired token", async () => new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer("chorus").setAudience(TEST_STORE_ID).setSubject(l.loyaltyCustomer.loyaltyCustomerId).setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(await tokenKey())],
+    [
+      "an edited payload",
+      () => {
+        const [h, , s] = l.customerToken.split(".");
+        return Promise.resolve(`${h}.${Buffer.from(JSON.stringify({ sub: "someone-else", aud: TEST_STORE_ID, iss: "chorus", exp: 9999999999 })).toString("base64url")}.${s}`);
+      },
+    ],
+    [
+      "an expired token",
+      async () =>
+        new SignJWT({})
+          .setProtectedHeader({ alg: "HS256" })
+          .setIssuer("chorus")
+          .setAudience(TEST_STORE_ID)
+          .setSubject(l.loyaltyCustomer.loyaltyCustomerId)
+          .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+          .sign(await tokenKey()),
+    ],
     ["alg none", () => Promise.resolve(none({ sub: l.loyaltyCustomer.loyaltyCustomerId, aud: TEST_STORE_ID, iss: "chorus", exp: Math.floor(Date.now() / 1000) + 600 }))],
-    ["a wrong audience", async () => new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer("chorus").setAudience("another-audience").setSubject(l.loyaltyCustomer.loyaltyCustomerId).setExpirationTime("10m").sign(await tokenKey())],
-    ["a wrong issuer", async () => new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer("someone").setAudience(TEST_STORE_ID).setSubject(l.loyaltyCustomer.loyaltyCustomerId).setExpirationTime("10m").sign(await tokenKey())],
+    [
+      "a wrong audience",
+      async () =>
+        new SignJWT({})
+          .setProtectedHeader({ alg: "HS256" })
+          .setIssuer("chorus")
+          .setAudience("another-audience")
+          .setSubject(l.loyaltyCustomer.loyaltyCustomerId)
+          .setExpirationTime("10m")
+          .sign(await tokenKey()),
+    ],
+    [
+      "a wrong issuer",
+      async () =>
+        new SignJWT({})
+          .setProtectedHeader({ alg: "HS256" })
+          .setIssuer("someone")
+          .setAudience(TEST_STORE_ID)
+          .setSubject(l.loyaltyCustomer.loyaltyCustomerId)
+          .setExpirationTime("10m")
+          .sign(await tokenKey()),
+    ],
     ["another store's customer token", async () => (await login(uniqueShopper(), { prefix: B, secret: SECRET_B })).customerToken],
     ["the platform token instead of the customer token", () => signPlatformToken(SECRET_A, { platformCustomerId: "x" })],
   ];
@@ -231,7 +265,7 @@ describe("POST /loyalty/customer_activation (docs/loyalty.md, Statuses and rules
     const l = await login(uniqueShopper());
     const results = await Promise.all(Array.from({ length: 20 }, () => activate(l.customerToken)));
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
-    const c = (await customerRow(l.loyaltyCustomer.loyaltyCustomerId));
+    const c = await customerRow(l.loyaltyCustomer.loyaltyCustomerId);
     expect(c.balance).toBe(100);
     expect((await call(`${A}/customer/transactions`, { token: l.customerToken })).body.transactions).toHaveLength(1);
   });
@@ -252,7 +286,7 @@ describe("POST /loyalty/customer_activation (docs/loyalty.md, Statuses and rules
     const r = await activate(l.customerToken);
     expect(r.status).toBe(403);
     expect(r.body.error.code).toBe("customer_blocked");
-    expect((await customerRow(l.loyaltyCustomer.loyaltyCustomerId))).toMatchObject({ status: "blocked", balance: 0 });
+    expect(await customerRow(l.loyaltyCustomer.loyaltyCustomerId)).toMatchObject({ status: "blocked", balance: 0 });
   });
 
   it("answers 409 for a version that is not the current one, and enrols nothing", async () => {
@@ -374,7 +408,11 @@ describe("earning rules, redemption rules, VIP tiers: general and tailored (docs
     expect(rr.redemptionRules.map((r) => r.type).sort()).toEqual(["fixed-amount-coupon", "free-shipping", "percentage-coupon"]);
     expect(rr.redemptionRules.every((r) => !("isAvailable" in r))).toBe(true);
     const tiers = (await call(`${A}/vip_tiers`)).body as VipTiersResponse;
-    expect(tiers.vipTiers.map((x) => [x.name, x.pointsThreshold, x.pointsMultiplier])).toEqual([["Bronze", 0, 1], ["Silver", 500, 1.25], ["Gold", 1500, 1.5]]);
+    expect(tiers.vipTiers.map((x) => [x.name, x.pointsThreshold, x.pointsMultiplier])).toEqual([
+      ["Bronze", 0, 1],
+      ["Silver", 500, 1.25],
+      ["Gold", 1500, 1.5],
+    ]);
   });
 
   it("tailors with a token: the tier multiplier applied, isAvailable marked, private cache", async () => {
@@ -439,19 +477,32 @@ describe("review earnings (awardReviewEarnings)", () => {
   it("awards review points for a published review once, more with media, nothing for pending reviews", async () => {
     const l = await enrolled("reviewer");
     const email = `${(await customerRow(l.loyaltyCustomer.loyaltyCustomerId)).platform_customer_id}@example.test`;
-    const real = realReviews().filter((r) => r.productId && r.body).slice(0, 3);
+    const real = realReviews()
+      .filter((r) => r.productId && r.body)
+      .slice(0, 3);
     await t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: real[0].productId, name: "Real product" });
     const ids: string[] = [];
     for (const [i, r] of real.entries()) {
       const reviewId = crypto.randomUUID();
       await t.services.reviewsData.insert({
-        reviewId, storeId: TEST_STORE_ID, productId: real[0].productId, rating: r.rating, title: r.title, body: r.body, createdMs: Date.now() - i,
-        status: i === 2 ? "pending" : "published", reviewerName: "Shopper", reviewerEmail: email.toUpperCase(),
+        reviewId,
+        storeId: TEST_STORE_ID,
+        productId: real[0].productId,
+        rating: r.rating,
+        title: r.title,
+        body: r.body,
+        createdMs: Date.now() - i,
+        status: i === 2 ? "pending" : "published",
+        reviewerName: "Shopper",
+        reviewerEmail: email.toUpperCase(),
       });
       ids.push(reviewId);
     }
-    await run(t.services.db, sql`INSERT INTO review_media (media_id, store_id, review_id, product_id, type, status, thumbnail_url, large_url, full_size_url, created_ms)
-      VALUES (${crypto.randomUUID()}, ${TEST_STORE_ID}, ${ids[1]}, ${real[0].productId}, 'image', 'published', '/t', '/l', '/f', ${Date.now()})`);
+    await run(
+      t.services.db,
+      sql`INSERT INTO review_media (media_id, store_id, review_id, product_id, type, status, thumbnail_url, large_url, full_size_url, created_ms)
+      VALUES (${crypto.randomUUID()}, ${TEST_STORE_ID}, ${ids[1]}, ${real[0].productId}, 'image', 'published', '/t', '/l', '/f', ${Date.now()})`,
+    );
     const c1 = (await call(`${A}/customer`, { token: l.customerToken })).body.loyaltyCustomer;
     expect(c1.points.balance).toBe(100 + 50 + 100);
     const c2 = (await call(`${A}/customer`, { token: l.customerToken })).body.loyaltyCustomer;

@@ -65,7 +65,7 @@ export const loyaltyDemoSeeder = (storeId: string): DemoSeeder => ({
     log("Loyalty demo shoppers ready: demo-pending, demo-enrolled, demo-blocked.");
 
     async function seed(): Promise<void> {
-      if (!await loyaltyData.getProgram(storeId)) {
+      if (!(await loyaltyData.getProgram(storeId))) {
         await loyalty.setupProgram(storeId, demoProgram(config.DEMO_PLATFORM_SECRET ?? randomBytes(32).toString("base64url")));
         log(`Loyalty demo program created (platform secret ${config.DEMO_PLATFORM_SECRET ? "from DEMO_PLATFORM_SECRET" : "random, stored in the database"}).`);
       }

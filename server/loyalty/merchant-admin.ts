@@ -14,7 +14,10 @@ import { toAdminCustomer, toCustomer, toTransaction, type AdminLoyaltyCustomer }
 
 /** The program as the merchant admin edits it: every rule and tier, disabled ones included. */
 export type AdminLoyaltyProgram = {
-  earningRules: EarningRuleRow[]; redemptionRules: RedemptionRuleRow[]; vipTiers: VipTierRow[]; legalPolicies: LegalPolicies;
+  earningRules: EarningRuleRow[];
+  redemptionRules: RedemptionRuleRow[];
+  vipTiers: VipTierRow[];
+  legalPolicies: LegalPolicies;
 };
 
 /** Create the merchant-admin part of the loyalty service. `secret` signs customer-list cursors. */
@@ -31,7 +34,9 @@ export function loyaltyMerchantAdmin(deps: { db: Db; repo: LoyaltyRepo; secret: 
     async adminProgram(storeId: string): Promise<AdminLoyaltyProgram> {
       await program.programRow(storeId);
       return {
-        earningRules: await repo.earningRules(storeId), redemptionRules: await repo.redemptionRules(storeId), vipTiers: await repo.vipTiers(storeId),
+        earningRules: await repo.earningRules(storeId),
+        redemptionRules: await repo.redemptionRules(storeId),
+        vipTiers: await repo.vipTiers(storeId),
         legalPolicies: await program.adminLegalPolicies(storeId),
       };
     },
@@ -43,7 +48,11 @@ export function loyaltyMerchantAdmin(deps: { db: Db; repo: LoyaltyRepo; secret: 
      */
     async adminCustomers(storeId: string, q: { status?: CustomerRow["status"]; search?: string; after?: string; limit: number }): Promise<{ customers: AdminLoyaltyCustomer[]; next?: string }> {
       const { rows, next } = await keysetPage<CustomerRow, [number, string]>({
-        secret, context: `admin-loyalty-customers|${storeId}|${q.status ?? ""}|${q.search ?? ""}`, cursor: q.after, shape: ["number", "string"], limit: q.limit,
+        secret,
+        context: `admin-loyalty-customers|${storeId}|${q.status ?? ""}|${q.search ?? ""}`,
+        cursor: q.after,
+        shape: ["number", "string"],
+        limit: q.limit,
         fetch: (after, limitPlusOne) => repo.customersPage(storeId, { status: q.status, search: q.search, after, limit: limitPlusOne }),
         keyOf: (c) => [c.created_ms, c.loyalty_customer_id],
       });
@@ -56,7 +65,11 @@ export function loyaltyMerchantAdmin(deps: { db: Db; repo: LoyaltyRepo; secret: 
      * One customer for the admin: the row, the newest `limit` transactions, and the ledger check.
      * @throws 404 when the store has no such customer.
      */
-    async adminCustomer(storeId: string, customerId: string, limit = 100): Promise<{ customer: AdminLoyaltyCustomer; transactions: LoyaltyTransaction[]; ledger: { ok: boolean; balance: number; sum: number } }> {
+    async adminCustomer(
+      storeId: string,
+      customerId: string,
+      limit = 100,
+    ): Promise<{ customer: AdminLoyaltyCustomer; transactions: LoyaltyTransaction[]; ledger: { ok: boolean; balance: number; sum: number } }> {
       const c = await repo.getCustomer(storeId, customerId);
       if (!c) throw notFound("No such loyalty customer", "loyalty_customer_not_found");
       return {

@@ -35,7 +35,12 @@ const basic = `Basic ${Buffer.from(`${TEST_STORE_ID}:${API_KEY}`).toString("base
 beforeAll(async () => {
   shopify = await startShopifyStandIn({ token: TOKEN });
   t = await startTestServer({ allowLoopbackRequests: true, rewards: { now: () => clock, shopifyTimeoutMs: 1_500, demoStoreId: DEMO_STORE_ID } });
-  for (const [storeId, name] of [[TEST_STORE_ID, "Shopify store"], [OTHER_STORE_ID, "Unconnected store"], [THIRD_STORE_ID, "Webhook store"], [DEMO_STORE_ID, "Demo store"]]) {
+  for (const [storeId, name] of [
+    [TEST_STORE_ID, "Shopify store"],
+    [OTHER_STORE_ID, "Unconnected store"],
+    [THIRD_STORE_ID, "Webhook store"],
+    [DEMO_STORE_ID, "Demo store"],
+  ]) {
     await t.services.stores.create({ storeId, name, platform: "shopify" });
     await t.services.loyalty.setupProgram(storeId, demoProgram(SECRET));
   }
@@ -63,14 +68,15 @@ async function shopper(storeId: string, points = 1000) {
   const customerAccessToken = await signPlatformToken(SECRET, { platformCustomerId, email: `buyer${seq}@example.test` });
   const login = (await call(`/v1/stores/${storeId}/loyalty/login`, { body: { customerAccessToken } })).body as LoginResponse;
   const version = (await t.services.loyalty.legalPolicies(storeId)).version;
-  expect((await call(`/v1/stores/${storeId}/loyalty/customer_activation`, { body: { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version }, token: login.customerToken })).status).toBe(200);
+  expect(
+    (await call(`/v1/stores/${storeId}/loyalty/customer_activation`, { body: { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version }, token: login.customerToken })).status,
+  ).toBe(200);
   const id = login.loyaltyCustomer.loyaltyCustomerId;
   if (points) await t.services.loyalty.adjustPoints(storeId, id, points, "Test points");
   return { token: login.customerToken, id, platformCustomerId };
 }
 const balance = async (storeId: string, id: string) => (await t.services.loyaltyData.getCustomer(storeId, id))!.balance;
-const ruleOf = async (storeId: string, type: string) =>
-  ((await call(`/v1/stores/${storeId}/loyalty/redemption_rules`)).body as RedemptionRulesResponse).redemptionRules.find((r) => r.type === type)!;
+const ruleOf = async (storeId: string, type: string) => ((await call(`/v1/stores/${storeId}/loyalty/redemption_rules`)).body as RedemptionRulesResponse).redemptionRules.find((r) => r.type === type)!;
 const redeem = (storeId: string, token: string, redemptionRuleId: string) => call(`/v1/stores/${storeId}/loyalty/customer/redemptions`, { body: { redemptionRuleId }, token });
 
 describe("Shopify: the discount is created through the Admin GraphQL API before the code is shown", () => {
@@ -87,7 +93,9 @@ describe("Shopify: the discount is created through the Admin GraphQL API before 
     const d = shopify.discounts.get(reward.code)!;
     expect(d.mutation).toBe("discountCodeBasicCreate");
     expect(d.input).toMatchObject({
-      code: reward.code, usageLimit: 1, appliesOncePerCustomer: true,
+      code: reward.code,
+      usageLimit: 1,
+      appliesOncePerCustomer: true,
       customerSelection: { customers: { add: [`gid://shopify/Customer/${s.platformCustomerId}`] } },
       customerGets: { value: { discountAmount: { amount: "5.00", appliesOnEachItem: false } }, items: { all: true } },
       minimumRequirement: { subtotal: { greaterThanOrEqualToSubtotal: "40.00" } },
@@ -106,12 +114,14 @@ describe("Shopify: the discount is created through the Admin GraphQL API before 
     const pct = await redeem(TEST_STORE_ID, s.token, (await ruleOf(TEST_STORE_ID, "percentage-coupon")).redemptionRuleId);
     expect(pct.status).toBe(201);
     expect(shopify.discounts.get(pct.body.redemption.reward.code)).toMatchObject({
-      mutation: "discountCodeBasicCreate", input: { customerGets: { value: { percentage: 0.1 } }, usageLimit: 1, endsAt: null, minimumRequirement: null },
+      mutation: "discountCodeBasicCreate",
+      input: { customerGets: { value: { percentage: 0.1 } }, usageLimit: 1, endsAt: null, minimumRequirement: null },
     });
     const ship = await redeem(TEST_STORE_ID, s.token, (await ruleOf(TEST_STORE_ID, "free-shipping")).redemptionRuleId);
     expect(ship.status).toBe(201);
     expect(shopify.discounts.get(ship.body.redemption.reward.code)).toMatchObject({
-      mutation: "discountCodeFreeShippingCreate", input: { destination: { all: true }, usageLimit: 1, customerSelection: { customers: { add: [`gid://shopify/Customer/${s.platformCustomerId}`] } } },
+      mutation: "discountCodeFreeShippingCreate",
+      input: { destination: { all: true }, usageLimit: 1, customerSelection: { customers: { add: [`gid://shopify/Customer/${s.platformCustomerId}`] } } },
     });
     expect(shopify.refusals).toEqual([]);
   });
@@ -203,10 +213,12 @@ describe("other platforms: a signed loyalty_reward.created webhook answered 2xx 
   beforeAll(async () => {
     receiver = createServer((req, res) => {
       const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c)).on("end", () => {
-        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-        res.writeHead(status).end();
-      });
+      req
+        .on("data", (c: Buffer) => chunks.push(c))
+        .on("end", () => {
+          received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+          res.writeHead(status).end();
+        });
     });
     receiver.listen(0, "127.0.0.1");
     await once(receiver, "listening");
@@ -227,7 +239,8 @@ describe("other platforms: a signed loyalty_reward.created webhook answered 2xx 
     expect(sent.headers["chorus-event-type"]).toBe("loyalty_reward.created");
     const body = JSON.parse(sent.body);
     expect(body).toMatchObject({
-      eventType: "loyalty_reward.created", storeId: THIRD_STORE_ID,
+      eventType: "loyalty_reward.created",
+      storeId: THIRD_STORE_ID,
       data: { reward: { code: r.body.redemption.reward.code, type: "fixed-amount-coupon", value: 5, usageLimit: 1, platformCustomerId: s.platformCustomerId, loyaltyCustomerId: s.id } },
     });
     const before = await balance(THIRD_STORE_ID, s.id);

@@ -78,7 +78,10 @@ export type RewardTarget =
 
 /** The body of a `loyalty_reward.created` webhook (docs/webhooks.md "Event types": `loyalty_reward.created`). */
 export type RewardWebhookBody = {
-  eventId: string; eventType: "loyalty_reward.created"; dateCreated: string; storeId: string;
+  eventId: string;
+  eventType: "loyalty_reward.created";
+  dateCreated: string;
+  storeId: string;
   data: { reward: RewardDiscount & { description: string; usageLimit: 1; loyaltyCustomerId: string | null; email: string | null; surveyResponseId?: string } };
 };
 
@@ -126,9 +129,16 @@ export function platformRewards(deps: PlatformRewardsDeps) {
         token = undefined; // sealed under another installation key: as if unset
       }
       if (!token) {
-        return { platform: null, code: "platform_token_missing", description: "Rewards cannot be created right now: the store has connected Shopify but not set its Admin API access token. Please try again later." };
+        return {
+          platform: null,
+          code: "platform_token_missing",
+          description: "Rewards cannot be created right now: the store has connected Shopify but not set its Admin API access token. Please try again later.",
+        };
       }
-      return { platform: "shopify", shop: { shopDomain: c.shop_domain, accessToken: token, apiUrl: deps.shopifyApiUrl(), allowLoopback: deps.allowLoopback, resolve: deps.resolve, timeoutMs: deps.shopifyTimeoutMs } };
+      return {
+        platform: "shopify",
+        shop: { shopDomain: c.shop_domain, accessToken: token, apiUrl: deps.shopifyApiUrl(), allowLoopback: deps.allowLoopback, resolve: deps.resolve, timeoutMs: deps.shopifyTimeoutMs },
+      };
     }
     if (c?.woo_site_url) {
       let key: string | undefined, secret: string | undefined;
@@ -139,9 +149,16 @@ export function platformRewards(deps: PlatformRewardsDeps) {
         key = undefined; // sealed under another installation key: as if unset
       }
       if (!key || !secret) {
-        return { platform: null, code: "platform_token_missing", description: "Rewards cannot be created right now: the store has connected WooCommerce but not set its REST API key. Please try again later." };
+        return {
+          platform: null,
+          code: "platform_token_missing",
+          description: "Rewards cannot be created right now: the store has connected WooCommerce but not set its REST API key. Please try again later.",
+        };
       }
-      return { platform: "woocommerce", site: { siteUrl: c.woo_site_url, consumerKey: key, consumerSecret: secret, allowLoopback: deps.allowLoopback, resolve: deps.resolve, timeoutMs: deps.shopifyTimeoutMs } };
+      return {
+        platform: "woocommerce",
+        site: { siteUrl: c.woo_site_url, consumerKey: key, consumerSecret: secret, allowLoopback: deps.allowLoopback, resolve: deps.resolve, timeoutMs: deps.shopifyTimeoutMs },
+      };
     }
     if (await repo.hasRewardSubscriber(storeId)) return { platform: "webhook" };
     if (deps.isDemoStore(storeId)) return { platform: "demo" };
@@ -154,10 +171,16 @@ export function platformRewards(deps: PlatformRewardsDeps) {
     const conditions = await repo.conditions(row.store_id, row.redemption_rule_id);
     const days = conditions?.code_expires_after_days ?? null;
     return {
-      code: row.code, title: `${rule?.name ?? "Loyalty reward"} (${row.code})`, type: row.reward_type as RewardDiscount["type"], value: row.reward_value,
-      platformCustomerId: customer?.platform_customer_id ?? null, minimumOrderAmount: conditions?.minimum_order_amount ?? null,
-      startsAt: new Date(row.created_ms).toISOString(), endsAt: days ? new Date(row.created_ms + days * 86_400_000).toISOString() : null,
-      description: rule?.reward_description ?? "", email: customer?.email ?? null,
+      code: row.code,
+      title: `${rule?.name ?? "Loyalty reward"} (${row.code})`,
+      type: row.reward_type as RewardDiscount["type"],
+      value: row.reward_value,
+      platformCustomerId: customer?.platform_customer_id ?? null,
+      minimumOrderAmount: conditions?.minimum_order_amount ?? null,
+      startsAt: new Date(row.created_ms).toISOString(),
+      endsAt: days ? new Date(row.created_ms + days * 86_400_000).toISOString() : null,
+      description: rule?.reward_description ?? "",
+      email: customer?.email ?? null,
     };
   }
 
@@ -181,10 +204,19 @@ export function platformRewards(deps: PlatformRewardsDeps) {
       } catch {
         return `the secret of ${s.url} cannot be opened`;
       }
-      const outcome = await postOnce(s.url, json, {
-        "content-type": "application/json; charset=utf-8", [SIGNATURE_HEADER]: signatureHeader(secret, Math.floor(now() / 1000), json),
-        "chorus-event-id": eventId, "chorus-event-type": "loyalty_reward.created", "chorus-delivery-id": randomUUID(),
-      }, deps.allowLoopback, deps.resolve);
+      const outcome = await postOnce(
+        s.url,
+        json,
+        {
+          "content-type": "application/json; charset=utf-8",
+          [SIGNATURE_HEADER]: signatureHeader(secret, Math.floor(now() / 1000), json),
+          "chorus-event-id": eventId,
+          "chorus-event-type": "loyalty_reward.created",
+          "chorus-delivery-id": randomUUID(),
+        },
+        deps.allowLoopback,
+        deps.resolve,
+      );
       if (outcome.error) return `${s.url}: ${outcome.error}`;
     }
     return null;
@@ -212,8 +244,16 @@ export function platformRewards(deps: PlatformRewardsDeps) {
       const transactionId = randomUUID();
       if (await repo.confirm(row.store_id, row.code, transactionId, discountId, now(), reconciled)) {
         await loyalty.insertTransaction({
-          transactionId, storeId: row.store_id, loyaltyCustomerId: row.loyalty_customer_id, type: "redemption", points: -row.points_cost,
-          balanceAfter: c.balance - row.points_cost, description: `Redeemed: ${ruleName}`, redemptionRuleId: row.redemption_rule_id, couponCode: row.code, createdMs: now(),
+          transactionId,
+          storeId: row.store_id,
+          loyaltyCustomerId: row.loyalty_customer_id,
+          type: "redemption",
+          points: -row.points_cost,
+          balanceAfter: c.balance - row.points_cost,
+          description: `Redeemed: ${ruleName}`,
+          redemptionRuleId: row.redemption_rule_id,
+          couponCode: row.code,
+          createdMs: now(),
         });
       }
       return (await repo.get(row.store_id, row.code))!;
@@ -229,8 +269,12 @@ export function platformRewards(deps: PlatformRewardsDeps) {
     else if (row.platform === "webhook") exists = (await sendRewardWebhook(row, rule)) === null ? null : undefined;
     else {
       const target = await targetOf(row.store_id);
-      exists = target.platform === "shopify" && row.platform === "shopify" ? await findShopifyDiscount(target.shop, row.code)
-        : target.platform === "woocommerce" && row.platform === "woocommerce" ? await findWooCoupon(target.site, row.code) : undefined;
+      exists =
+        target.platform === "shopify" && row.platform === "shopify"
+          ? await findShopifyDiscount(target.shop, row.code)
+          : target.platform === "woocommerce" && row.platform === "woocommerce"
+            ? await findWooCoupon(target.site, row.code)
+            : undefined;
     }
     if (row.platform === "webhook" && exists === null) return (await settle(row, null, name, true)).state; // the shop answered 2xx for the code: it exists
     if (exists) return (await settle(row, exists, name, true)).state;
@@ -264,13 +308,27 @@ export function platformRewards(deps: PlatformRewardsDeps) {
         if (!tierAllows(c, await loyalty.vipTiers(storeId), rule.minimum_vip_tier_id)) throw forbidden("This reward needs a higher VIP tier", "vip_tier_required");
         const reserved = await repo.reservedPoints(storeId, customerId);
         if (c.balance - reserved < rule.points_cost) {
-          throw conflict(`Not enough points: this reward costs ${rule.points_cost} points and the balance is ${c.balance}${reserved ? ` (${reserved} of them held by a reward still being created)` : ""}`, "insufficient_points");
+          throw conflict(
+            `Not enough points: this reward costs ${rule.points_cost} points and the balance is ${c.balance}${reserved ? ` (${reserved} of them held by a reward still being created)` : ""}`,
+            "insufficient_points",
+          );
         }
         if (target.platform === null) throw new RewardUnavailableError(target.description, target.code, RETRY_AFTER_UNCONNECTED_S);
         const row: RewardRow = {
-          code: newRewardCode(), store_id: storeId, loyalty_customer_id: customerId, redemption_rule_id: rule.redemption_rule_id, reward_type: rule.type,
-          reward_value: rule.reward_value, points_cost: rule.points_cost, platform: target.platform as RewardPlatform, state: "pending",
-          platform_discount_id: null, error: null, transaction_id: null, created_ms: now(), updated_ms: now(),
+          code: newRewardCode(),
+          store_id: storeId,
+          loyalty_customer_id: customerId,
+          redemption_rule_id: rule.redemption_rule_id,
+          reward_type: rule.type,
+          reward_value: rule.reward_value,
+          points_cost: rule.points_cost,
+          platform: target.platform as RewardPlatform,
+          state: "pending",
+          platform_discount_id: null,
+          error: null,
+          transaction_id: null,
+          created_ms: now(),
+          updated_ms: now(),
         };
         await repo.insertPending(row);
         return { row, rule };
@@ -293,7 +351,11 @@ export function platformRewards(deps: PlatformRewardsDeps) {
         redemption: {
           transactionId: settled.transaction_id!,
           reward: {
-            type: "coupon", code: row.code, description: rule.reward_description, value: rule.reward_value, platform: row.platform,
+            type: "coupon",
+            code: row.code,
+            description: rule.reward_description,
+            value: rule.reward_value,
+            platform: row.platform,
             ...(target.platform === "shopify" ? { discountUrl: `https://${target.shop.shopDomain}/discount/${encodeURIComponent(row.code)}` } : {}),
             ...(days ? { expiresAt: new Date(row.created_ms + days * 86_400_000).toISOString() } : {}),
           },
@@ -309,8 +371,10 @@ export function platformRewards(deps: PlatformRewardsDeps) {
      * @returns the platform and discount ID (and the Shopify `/discount/{code}` link), or why not (nothing was created
      * that Chorus knows of; `definite: false`: the platform may have created it, e.g. a timeout).
      */
-    async issueDiscount(storeId: string, d: RewardDiscount & { description: string; email: string | null; loyaltyCustomerId: string | null }):
-      Promise<{ ok: true; platform: RewardPlatform; discountId: string | null; discountUrl?: string } | { ok: false; code: string; message: string; retryAfterSeconds: number }> {
+    async issueDiscount(
+      storeId: string,
+      d: RewardDiscount & { description: string; email: string | null; loyaltyCustomerId: string | null },
+    ): Promise<{ ok: true; platform: RewardPlatform; discountId: string | null; discountUrl?: string } | { ok: false; code: string; message: string; retryAfterSeconds: number }> {
       const target = await targetOf(storeId);
       if (target.platform === null) return { ok: false, code: target.code, message: target.description, retryAfterSeconds: RETRY_AFTER_UNCONNECTED_S };
       if (target.platform === "demo") return { ok: true, platform: "demo", discountId: `demo:${d.code}` };
@@ -319,7 +383,10 @@ export function platformRewards(deps: PlatformRewardsDeps) {
         const eventId = `evt_reward_${d.code}`;
         const { description, email, loyaltyCustomerId, ...discount } = d;
         const json = JSON.stringify({
-          eventId, eventType: "loyalty_reward.created", dateCreated: new Date(now()).toISOString(), storeId,
+          eventId,
+          eventType: "loyalty_reward.created",
+          dateCreated: new Date(now()).toISOString(),
+          storeId,
           data: { reward: { ...discount, description, email, usageLimit: 1, loyaltyCustomerId: loyaltyCustomerId ?? "" } },
         });
         for (const s of subscribers) {
@@ -329,10 +396,19 @@ export function platformRewards(deps: PlatformRewardsDeps) {
           } catch {
             return { ok: false, code: "platform_unavailable", message: `the secret of ${s.url} cannot be opened`, retryAfterSeconds: RETRY_AFTER_FAILED_S };
           }
-          const outcome = await postOnce(s.url, json, {
-            "content-type": "application/json; charset=utf-8", [SIGNATURE_HEADER]: signatureHeader(secret, Math.floor(now() / 1000), json),
-            "chorus-event-id": eventId, "chorus-event-type": "loyalty_reward.created", "chorus-delivery-id": randomUUID(),
-          }, deps.allowLoopback, deps.resolve);
+          const outcome = await postOnce(
+            s.url,
+            json,
+            {
+              "content-type": "application/json; charset=utf-8",
+              [SIGNATURE_HEADER]: signatureHeader(secret, Math.floor(now() / 1000), json),
+              "chorus-event-id": eventId,
+              "chorus-event-type": "loyalty_reward.created",
+              "chorus-delivery-id": randomUUID(),
+            },
+            deps.allowLoopback,
+            deps.resolve,
+          );
           if (outcome.error) return { ok: false, code: "platform_unavailable", message: `${s.url}: ${outcome.error}`, retryAfterSeconds: RETRY_AFTER_FAILED_S };
         }
         return { ok: true, platform: "webhook", discountId: null };
@@ -380,7 +456,7 @@ export function platformRewards(deps: PlatformRewardsDeps) {
 
     /** Set a redemption rule's minimum order (currency units) and code expiry (days); null removes one. @throws 404 unknown rule. */
     async setRewardConditions(storeId: string, redemptionRuleId: string, c: { minimumOrderAmount: number | null; expiresAfterDays: number | null }): Promise<void> {
-      if (!await transaction(db, () => repo.setConditions(storeId, redemptionRuleId, c))) throw notFound("No redemption rule with this ID", "redemption_rule_not_found");
+      if (!(await transaction(db, () => repo.setConditions(storeId, redemptionRuleId, c)))) throw notFound("No redemption rule with this ID", "redemption_rule_not_found");
     },
 
     /** A store's rewards, newest first (the admin lists the demo platform's codes). */
@@ -404,7 +480,10 @@ export function platformRewards(deps: PlatformRewardsDeps) {
     start(): void {
       if (timer) return;
       timer = setInterval(() => {
-        running ??= service.runDue().catch((error: unknown) => deps.log?.(`rewards reconciler: ${String(error)}`)).finally(() => (running = null));
+        running ??= service
+          .runDue()
+          .catch((error: unknown) => deps.log?.(`rewards reconciler: ${String(error)}`))
+          .finally(() => (running = null));
       }, RECONCILE_EVERY_MS);
       timer.unref();
     },

@@ -103,7 +103,7 @@ describe("turning the program on for a brand-new store", () => {
   });
 
   it("makes the policy HTML from the template with escaped URLs", () => {
-    expect(policyHtmlFromTemplate("See {termsAndConditions} & {privacyPolicy}", "/t?a=1&b=\"2\"", "/p")).toBe(
+    expect(policyHtmlFromTemplate("See {termsAndConditions} & {privacyPolicy}", '/t?a=1&b="2"', "/p")).toBe(
       'See <a href="/t?a=1&#38;b=&#34;2&#34;">Terms and Conditions</a> &#38; <a href="/p">Privacy Policy</a>',
     );
   });
@@ -125,21 +125,34 @@ describe("earning rules, redemption rules and VIP tiers", () => {
     await s.removeEarningRule(STORE, media);
     expect((await thrown(() => s.removeEarningRule(STORE, media))).status).toBe(404);
     const rules = ((await call(`${P}/earning_rules`)).body as EarningRulesResponse).earningRules;
-    expect(rules.map((r) => [r.type, r.name, r.points])).toEqual([["sign-up", "Join the club", 150], ["points-per-spend", "Spend", 0], ["review", "Write a review", 50]]);
+    expect(rules.map((r) => [r.type, r.name, r.points])).toEqual([
+      ["sign-up", "Join the club", 150],
+      ["points-per-spend", "Spend", 0],
+      ["review", "Write a review", 50],
+    ]);
     expect(rules[1].pointsPerCurrencyUnit).toBe(2.5);
   });
 
   it("adds, edits and removes redemption rules with their values checked per type", async () => {
     const s = t.services.loyalty;
-    expect(await thrown(() => s.addRedemptionRule(STORE, { type: "percentage-coupon", name: "10%", pointsCost: 100, rewardDescription: "10% off", rewardValue: 150, enabled: true }))).toMatchObject({ status: 400, message: /^rewardValue: / });
-    expect(await thrown(() => s.addRedemptionRule(STORE, { type: "fixed-amount-coupon", name: "5 off", pointsCost: 0, rewardDescription: "5 off", rewardValue: 5, enabled: true }))).toMatchObject({ status: 400, message: /^pointsCost: / });
+    expect(await thrown(() => s.addRedemptionRule(STORE, { type: "percentage-coupon", name: "10%", pointsCost: 100, rewardDescription: "10% off", rewardValue: 150, enabled: true }))).toMatchObject({
+      status: 400,
+      message: /^rewardValue: /,
+    });
+    expect(await thrown(() => s.addRedemptionRule(STORE, { type: "fixed-amount-coupon", name: "5 off", pointsCost: 0, rewardDescription: "5 off", rewardValue: 5, enabled: true }))).toMatchObject({
+      status: 400,
+      message: /^pointsCost: /,
+    });
     const pct = await s.addRedemptionRule(STORE, { type: "percentage-coupon", name: "10% off", pointsCost: "300", rewardDescription: "10% off your order", rewardValue: "10", enabled: "on" });
     const ship = await s.addRedemptionRule(STORE, { type: "free-shipping", name: "Free shipping", pointsCost: 200, rewardDescription: "Free shipping", rewardValue: "", enabled: true });
     await s.addRedemptionRule(STORE, { type: "fixed-amount-coupon", name: "5 off", pointsCost: 500, rewardDescription: "5 off", rewardValue: 5, enabled: true });
     await s.editRedemptionRule(STORE, pct, { name: "15% off", pointsCost: 400, rewardDescription: "15% off your order", rewardValue: 15, enabled: true });
     await s.removeRedemptionRule(STORE, ship);
     const rules = ((await call(`${P}/redemption_rules`)).body as RedemptionRulesResponse).redemptionRules;
-    expect(rules.map((r) => [r.type, r.name, r.pointsCost, r.reward.value])).toEqual([["percentage-coupon", "15% off", 400, 15], ["fixed-amount-coupon", "5 off", 500, 5]]);
+    expect(rules.map((r) => [r.type, r.name, r.pointsCost, r.reward.value])).toEqual([
+      ["percentage-coupon", "15% off", 400, 15],
+      ["fixed-amount-coupon", "5 off", 500, 5],
+    ]);
   });
 
   it("adds, edits and removes VIP tiers; members' tiers follow; thresholds are unique", async () => {
@@ -150,7 +163,10 @@ describe("earning rules, redemption rules and VIP tiers", () => {
     const gold = await s.addVipTier(STORE, { name: "Gold", pointsThreshold: 1000, pointsMultiplier: 2 });
     await s.editVipTier(STORE, gold, { name: "Gold", pointsThreshold: 1000, pointsMultiplier: 1.5, perks: ["Free returns"] });
     let tiers = ((await call(`${P}/vip_tiers`)).body as VipTiersResponse).vipTiers;
-    expect(tiers.map((x) => [x.name, x.pointsThreshold, x.pointsMultiplier, x.perks])).toEqual([["Member", 0, 1, ["Birthday gift", "Early access"]], ["Gold", 1000, 1.5, ["Free returns"]]]);
+    expect(tiers.map((x) => [x.name, x.pointsThreshold, x.pointsMultiplier, x.perks])).toEqual([
+      ["Member", 0, 1, ["Birthday gift", "Early access"]],
+      ["Gold", 1000, 1.5, ["Free returns"]],
+    ]);
     // the enrolled shopper is placed in the base tier; removing it leaves them without one
     const member = (await t.services.loyalty.customerByPlatformId(STORE, "first-shopper"))!;
     expect(member.vipTierName).toBe("Member");
@@ -233,28 +249,35 @@ describe("bad input never breaks the set-up (property test)", () => {
     await t.services.loyalty.turnOnProgram(store, LEGAL);
     const value = fc.oneof(fc.string({ maxLength: 300 }), fc.constantFrom("", "0", "1", "-1", "1.5", "1e400", "NaN", "0x10", " 7 ", "on", "100"));
     const type = fc.constantFrom("sign-up", "points-per-spend", "review", "review-with-media", "birthday", "fixed-amount-coupon", "percentage-coupon", "free-shipping", "x", "");
-    await fc.assert(fc.asyncProperty(type, value, value, value, value, value, async (ty, a, b, c, d, e) => {
-      const s = t.services.loyalty;
-      for (const call of [
-        () => s.addEarningRule(store, { type: ty as "review", name: a, points: b, pointsPerCurrencyUnit: c, enabled: d }),
-        () => s.addRedemptionRule(store, { type: ty as "free-shipping", name: a, pointsCost: b, rewardDescription: c, rewardValue: d, enabled: e }),
-        () => s.addVipTier(store, { name: a, pointsThreshold: b, pointsMultiplier: c, perks: d }),
-      ]) {
-        try {
-          await call();
-        } catch (error) {
-          if (!isApiError(error) || error.status >= 500) throw error;
-          expect([400, 409]).toContain(error.status);
+    await fc.assert(
+      fc.asyncProperty(type, value, value, value, value, value, async (ty, a, b, c, d, e) => {
+        const s = t.services.loyalty;
+        for (const call of [
+          () => s.addEarningRule(store, { type: ty as "review", name: a, points: b, pointsPerCurrencyUnit: c, enabled: d }),
+          () => s.addRedemptionRule(store, { type: ty as "free-shipping", name: a, pointsCost: b, rewardDescription: c, rewardValue: d, enabled: e }),
+          () => s.addVipTier(store, { name: a, pointsThreshold: b, pointsMultiplier: c, perks: d }),
+        ]) {
+          try {
+            await call();
+          } catch (error) {
+            if (!isApiError(error) || error.status >= 500) throw error;
+            expect([400, 409]).toContain(error.status);
+          }
         }
-      }
-    }), { numRuns: 300 });
+      }),
+      { numRuns: 300 },
+    );
     // whatever was stored is served by the storefront API as valid shapes
     const p = await t.services.loyalty.adminProgram(store);
     for (const r of p.earningRules) expect(Number.isInteger(r.points) && r.points >= 0).toBe(true);
     for (const r of p.redemptionRules) expect(Number.isInteger(r.points_cost) && r.points_cost >= 1).toBe(true);
     for (const v of p.vipTiers) expect(v.points_multiplier > 0 && v.points_multiplier <= 10).toBe(true);
     const api = (path: string) => call(`/v1/stores/${store}/loyalty/${path}`);
-    for (const [path, schema] of [["earning_rules", earningRulesResponseSchema], ["redemption_rules", redemptionRulesResponseSchema], ["vip_tiers", vipTiersResponseSchema]] as const) {
+    for (const [path, schema] of [
+      ["earning_rules", earningRulesResponseSchema],
+      ["redemption_rules", redemptionRulesResponseSchema],
+      ["vip_tiers", vipTiersResponseSchema],
+    ] as const) {
       const r = await api(path);
       expect(r.status).toBe(200);
       expect(schema.safeParse(r.body).success).toBe(true);

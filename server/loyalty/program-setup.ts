@@ -26,58 +26,75 @@ const numberField = (label: string) =>
 const wholeNumber = (label: string, min: number, max: number) =>
   numberField(label).pipe(z.number().int(`${label} must be a whole number`).min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`));
 const text = (label: string, max: number) =>
-  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
 /** A checkbox: true, "on" or "true" → true; anything else (absent) → false. */
 const checkbox = z.preprocess((v) => v === true || v === "on" || v === "true", z.boolean());
 const policyUrl = (label: string) =>
-  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(2000)
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(2000)
     .refine((v) => z.url({ protocol: /^https?$/ }).safeParse(v).success || isSitePath(v), `${label} must be an http(s) URL or a path on your site starting with /`);
 
 export const EARNING_RULE_TYPES = ["sign-up", "points-per-spend", "review", "review-with-media", "birthday"] as const;
 export const REDEMPTION_RULE_TYPES = ["fixed-amount-coupon", "percentage-coupon", "free-shipping"] as const;
 
 /** An earning rule as the merchant adds it. `pointsPerCurrencyUnit` is required for (and only kept on) points-per-spend. */
-export const earningRuleInput = z.object({
-  type: z.enum(EARNING_RULE_TYPES, { error: "Choose a type: sign-up, points-per-spend, review, review-with-media or birthday" }),
-  name: text("Name", 120),
-  points: wholeNumber("Points", 0, 1_000_000),
-  pointsPerCurrencyUnit: z.preprocess((v) => (v === "" ? undefined : v), numberField("Points per currency unit").pipe(
-    z.number().min(0, "Points per currency unit must be at least 0").max(10_000, "Points per currency unit must be at most 10000"),
-  ).optional()),
-  enabled: checkbox,
-}).superRefine((r, ctx) => {
-  if (r.type === "points-per-spend" && r.pointsPerCurrencyUnit === undefined) {
-    ctx.addIssue({ code: "custom", path: ["pointsPerCurrencyUnit"], message: "Points per currency unit is required for a points-per-spend rule" });
-  }
-});
+export const earningRuleInput = z
+  .object({
+    type: z.enum(EARNING_RULE_TYPES, { error: "Choose a type: sign-up, points-per-spend, review, review-with-media or birthday" }),
+    name: text("Name", 120),
+    points: wholeNumber("Points", 0, 1_000_000),
+    pointsPerCurrencyUnit: z.preprocess(
+      (v) => (v === "" ? undefined : v),
+      numberField("Points per currency unit").pipe(z.number().min(0, "Points per currency unit must be at least 0").max(10_000, "Points per currency unit must be at most 10000")).optional(),
+    ),
+    enabled: checkbox,
+  })
+  .superRefine((r, ctx) => {
+    if (r.type === "points-per-spend" && r.pointsPerCurrencyUnit === undefined) {
+      ctx.addIssue({ code: "custom", path: ["pointsPerCurrencyUnit"], message: "Points per currency unit is required for a points-per-spend rule" });
+    }
+  });
 export type EarningRuleInput = z.input<typeof earningRuleInput>;
 /** An edit of an earning rule: every field but the type. */
 export const earningRuleEdit = z.object({
   name: text("Name", 120),
   points: wholeNumber("Points", 0, 1_000_000),
-  pointsPerCurrencyUnit: z.preprocess((v) => (v === "" ? undefined : v), numberField("Points per currency unit").pipe(
-    z.number().min(0, "Points per currency unit must be at least 0").max(10_000, "Points per currency unit must be at most 10000"),
-  ).optional()),
+  pointsPerCurrencyUnit: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    numberField("Points per currency unit").pipe(z.number().min(0, "Points per currency unit must be at least 0").max(10_000, "Points per currency unit must be at most 10000")).optional(),
+  ),
   enabled: checkbox,
 });
 export type EarningRuleEdit = z.input<typeof earningRuleEdit>;
 
 /** A redemption rule: its reward is a coupon of `rewardValue` (currency units, percent, or 0 for free shipping). */
-export const redemptionRuleInput = z.object({
-  type: z.enum(REDEMPTION_RULE_TYPES, { error: "Choose a type: fixed-amount-coupon, percentage-coupon or free-shipping" }),
-  name: text("Name", 120),
-  pointsCost: wholeNumber("Points cost", 1, 10_000_000),
-  rewardDescription: text("Reward description", 200),
-  rewardValue: z.preprocess((v) => (v === "" || v === undefined ? 0 : v), numberField("Reward value").pipe(z.number().min(0, "Reward value must be at least 0").max(1_000_000, "Reward value must be at most 1000000"))),
-  enabled: checkbox,
-}).superRefine((r, ctx) => {
-  if (r.type === "percentage-coupon" && (r.rewardValue <= 0 || r.rewardValue > 100)) {
-    ctx.addIssue({ code: "custom", path: ["rewardValue"], message: "A percentage coupon's value must be more than 0 and at most 100 (percent)" });
-  }
-  if (r.type === "fixed-amount-coupon" && r.rewardValue <= 0) {
-    ctx.addIssue({ code: "custom", path: ["rewardValue"], message: "A fixed-amount coupon's value must be more than 0 (currency units)" });
-  }
-});
+export const redemptionRuleInput = z
+  .object({
+    type: z.enum(REDEMPTION_RULE_TYPES, { error: "Choose a type: fixed-amount-coupon, percentage-coupon or free-shipping" }),
+    name: text("Name", 120),
+    pointsCost: wholeNumber("Points cost", 1, 10_000_000),
+    rewardDescription: text("Reward description", 200),
+    rewardValue: z.preprocess(
+      (v) => (v === "" || v === undefined ? 0 : v),
+      numberField("Reward value").pipe(z.number().min(0, "Reward value must be at least 0").max(1_000_000, "Reward value must be at most 1000000")),
+    ),
+    enabled: checkbox,
+  })
+  .superRefine((r, ctx) => {
+    if (r.type === "percentage-coupon" && (r.rewardValue <= 0 || r.rewardValue > 100)) {
+      ctx.addIssue({ code: "custom", path: ["rewardValue"], message: "A percentage coupon's value must be more than 0 and at most 100 (percent)" });
+    }
+    if (r.type === "fixed-amount-coupon" && r.rewardValue <= 0) {
+      ctx.addIssue({ code: "custom", path: ["rewardValue"], message: "A fixed-amount coupon's value must be more than 0 (currency units)" });
+    }
+  });
 export type RedemptionRuleInput = z.input<typeof redemptionRuleInput>;
 
 /** A VIP tier; `perks` as a list, or a form text with one perk per line. */
@@ -86,7 +103,13 @@ export const vipTierInput = z.object({
   pointsThreshold: wholeNumber("Lifetime points needed", 0, 100_000_000),
   pointsMultiplier: numberField("Points multiplier").pipe(z.number().gt(0, "Points multiplier must be more than 0").max(10, "Points multiplier must be at most 10")),
   perks: z.preprocess(
-    (v) => (typeof v === "string" ? v.split(/\r?\n/).map((p) => p.trim()).filter(Boolean) : (v ?? [])),
+    (v) =>
+      typeof v === "string"
+        ? v
+            .split(/\r?\n/)
+            .map((p) => p.trim())
+            .filter(Boolean)
+        : (v ?? []),
     z.array(z.string().max(200, "Each perk must be at most 200 characters")).max(20, "At most 20 perks"),
   ),
 });
@@ -98,8 +121,10 @@ export type VipTierInput = Omit<z.input<typeof vipTierInput>, "perks"> & { perks
  */
 export const legalPoliciesForm = z.object({
   acceptTermsAndJoinProgramButtonText: text("Join button text", 120),
-  policySentenceTemplate: text("Policy sentence template", 2000)
-    .refine((t) => t.includes("{termsAndConditions}") && t.includes("{privacyPolicy}"), "The template must contain {termsAndConditions} and {privacyPolicy}"),
+  policySentenceTemplate: text("Policy sentence template", 2000).refine(
+    (t) => t.includes("{termsAndConditions}") && t.includes("{privacyPolicy}"),
+    "The template must contain {termsAndConditions} and {privacyPolicy}",
+  ),
   policySentenceHtml: z.string().max(4000, "The policy sentence must be at most 4000 characters").optional(),
   termsAndConditionsUrl: policyUrl("Terms and conditions URL"),
   privacyPolicyUrl: policyUrl("Privacy policy URL"),
@@ -146,7 +171,11 @@ export const newPlatformSecret = () => randomBytes(32).toString("base64url");
 export type ProgramStatus = { exists: false } | { exists: true; enabled: boolean; platformSecretGeneratedMs: number | null; policyVersion: string };
 
 /** Create the set-up part of the loyalty service. */
-export function loyaltyProgramSetup(deps: { db: Db; repo: LoyaltyRepo; program: Pick<LoyaltyProgram, "programRow" | "editLegalPolicies" | "validateLegalPolicies"> & { requireStore(storeId: string): Promise<void> } }) {
+export function loyaltyProgramSetup(deps: {
+  db: Db;
+  repo: LoyaltyRepo;
+  program: Pick<LoyaltyProgram, "programRow" | "editLegalPolicies" | "validateLegalPolicies"> & { requireStore(storeId: string): Promise<void> };
+}) {
   const { db, repo, program } = deps;
 
   const tierExists = async (storeId: string, id: string) => (await repo.vipTiers(storeId)).some((t) => t.vip_tier_id === id);
@@ -169,22 +198,27 @@ export function loyaltyProgramSetup(deps: { db: Db; repo: LoyaltyRepo; program: 
     async turnOnProgram(storeId: string, legal: LegalPoliciesForm | undefined, nowMs = Date.now()): Promise<{ created: boolean; platformSecret: string | null }> {
       await program.requireStore(storeId);
       // Exactly-once: SERIALIZABLE (retried on conflict), so two first turn-ons (any nodes) create one program and one secret.
-      return transaction(db, async () => {
-        if (await repo.getProgram(storeId)) {
-          await repo.setProgramEnabled(storeId, true);
-          return { created: false, platformSecret: null };
-        }
-        if (!legal) throw badRequest("legalPolicies: the legal policies are required to turn the program on");
-        const l = parse(legalPoliciesForm, legal);
-        const columns = program.validateLegalPolicies({
-          ...l, policySentenceHtml: l.policySentenceHtml?.trim() || policyHtmlFromTemplate(l.policySentenceTemplate, l.termsAndConditionsUrl, l.privacyPolicyUrl),
-          version: new Date(nowMs).toISOString().slice(0, 10),
-        });
-        const secret = newPlatformSecret();
-        await repo.upsertProgram({ store_id: storeId, platform_secret: secret, ...columns });
-        await repo.setPlatformSecret(storeId, secret, nowMs);
-        return { created: true, platformSecret: secret };
-      }, { isolation: "serializable" });
+      return transaction(
+        db,
+        async () => {
+          if (await repo.getProgram(storeId)) {
+            await repo.setProgramEnabled(storeId, true);
+            return { created: false, platformSecret: null };
+          }
+          if (!legal) throw badRequest("legalPolicies: the legal policies are required to turn the program on");
+          const l = parse(legalPoliciesForm, legal);
+          const columns = program.validateLegalPolicies({
+            ...l,
+            policySentenceHtml: l.policySentenceHtml?.trim() || policyHtmlFromTemplate(l.policySentenceTemplate, l.termsAndConditionsUrl, l.privacyPolicyUrl),
+            version: new Date(nowMs).toISOString().slice(0, 10),
+          });
+          const secret = newPlatformSecret();
+          await repo.upsertProgram({ store_id: storeId, platform_secret: secret, ...columns });
+          await repo.setPlatformSecret(storeId, secret, nowMs);
+          return { created: true, platformSecret: secret };
+        },
+        { isolation: "serializable" },
+      );
     },
 
     /** Turn the program off: the storefront loyalty API answers 404 until it is on again. @throws 404 no program. */
@@ -208,16 +242,26 @@ export function loyaltyProgramSetup(deps: { db: Db; repo: LoyaltyRepo; program: 
     async addEarningRule(storeId: string, input: EarningRuleInput): Promise<string> {
       await program.programRow(storeId);
       const r = parse(earningRuleInput, input);
-      return transaction(db, async () => {
-        if ((await repo.earningRules(storeId)).some((e) => e.type === r.type)) throw conflict(`The program already has a ${r.type} earning rule: edit that one`, "earning_rule_type_taken");
-        const id = randomUUID();
-        await repo.insertEarningRule({
-          earning_rule_id: id, store_id: storeId, type: r.type, name: r.name, points: r.points,
-          points_per_currency_unit: r.type === "points-per-spend" ? r.pointsPerCurrencyUnit! : null, enabled: r.enabled ? 1 : 0,
-          minimum_vip_tier_id: null, position: await repo.nextPosition(storeId, "earning"),
-        });
-        return id;
-      }, { isolation: "serializable" }); // exactly-once per type: SERIALIZABLE, retried on conflict
+      return transaction(
+        db,
+        async () => {
+          if ((await repo.earningRules(storeId)).some((e) => e.type === r.type)) throw conflict(`The program already has a ${r.type} earning rule: edit that one`, "earning_rule_type_taken");
+          const id = randomUUID();
+          await repo.insertEarningRule({
+            earning_rule_id: id,
+            store_id: storeId,
+            type: r.type,
+            name: r.name,
+            points: r.points,
+            points_per_currency_unit: r.type === "points-per-spend" ? r.pointsPerCurrencyUnit! : null,
+            enabled: r.enabled ? 1 : 0,
+            minimum_vip_tier_id: null,
+            position: await repo.nextPosition(storeId, "earning"),
+          });
+          return id;
+        },
+        { isolation: "serializable" },
+      ); // exactly-once per type: SERIALIZABLE, retried on conflict
     },
 
     /** Edit an earning rule's name, points, points per currency unit (points-per-spend) and enabled. @throws 400, 404. */
@@ -227,14 +271,19 @@ export function loyaltyProgramSetup(deps: { db: Db; repo: LoyaltyRepo; program: 
         const rule = (await repo.earningRules(storeId)).find((e) => e.earning_rule_id === earningRuleId);
         if (!rule) throw notFound("No earning rule with this ID", "earning_rule_not_found");
         if (rule.type === "points-per-spend" && r.pointsPerCurrencyUnit === undefined) throw badRequest("pointsPerCurrencyUnit: Points per currency unit is required for a points-per-spend rule");
-        await repo.editEarningRule(storeId, earningRuleId, { name: r.name, points: r.points, pointsPerCurrencyUnit: rule.type === "points-per-spend" ? r.pointsPerCurrencyUnit! : null, enabled: r.enabled });
+        await repo.editEarningRule(storeId, earningRuleId, {
+          name: r.name,
+          points: r.points,
+          pointsPerCurrencyUnit: rule.type === "points-per-spend" ? r.pointsPerCurrencyUnit! : null,
+          enabled: r.enabled,
+        });
       });
     },
 
     /** Remove an earning rule (points already earned stay). @throws 404. */
     async removeEarningRule(storeId: string, earningRuleId: string): Promise<void> {
       await transaction(db, async () => {
-        if (!await repo.deleteEarningRule(storeId, earningRuleId)) throw notFound("No earning rule with this ID", "earning_rule_not_found");
+        if (!(await repo.deleteEarningRule(storeId, earningRuleId))) throw notFound("No earning rule with this ID", "earning_rule_not_found");
       });
     },
 
@@ -245,8 +294,16 @@ export function loyaltyProgramSetup(deps: { db: Db; repo: LoyaltyRepo; program: 
       return transaction(db, async () => {
         const id = randomUUID();
         await repo.insertRedemptionRule({
-          redemption_rule_id: id, store_id: storeId, type: r.type, name: r.name, points_cost: r.pointsCost, reward_description: r.rewardDescription,
-          reward_value: r.type === "free-shipping" ? 0 : r.rewardValue, enabled: r.enabled ? 1 : 0, minimum_vip_tier_id: null, position: await repo.nextPosition(storeId, "redemption"),
+          redemption_rule_id: id,
+          store_id: storeId,
+          type: r.type,
+          name: r.name,
+          points_cost: r.pointsCost,
+          reward_description: r.rewardDescription,
+          reward_value: r.type === "free-shipping" ? 0 : r.rewardValue,
+          enabled: r.enabled ? 1 : 0,
+          minimum_vip_tier_id: null,
+          position: await repo.nextPosition(storeId, "redemption"),
         });
         return id;
       });
@@ -259,7 +316,11 @@ export function loyaltyProgramSetup(deps: { db: Db; repo: LoyaltyRepo; program: 
         if (!rule) throw notFound("No redemption rule with this ID", "redemption_rule_not_found");
         const r = parse(redemptionRuleInput, { ...input, type: rule.type });
         await repo.editRedemptionRule(storeId, redemptionRuleId, {
-          name: r.name, pointsCost: r.pointsCost, rewardDescription: r.rewardDescription, rewardValue: r.type === "free-shipping" ? 0 : r.rewardValue, enabled: r.enabled,
+          name: r.name,
+          pointsCost: r.pointsCost,
+          rewardDescription: r.rewardDescription,
+          rewardValue: r.type === "free-shipping" ? 0 : r.rewardValue,
+          enabled: r.enabled,
         });
       });
     },
@@ -267,7 +328,7 @@ export function loyaltyProgramSetup(deps: { db: Db; repo: LoyaltyRepo; program: 
     /** Remove a redemption rule (coupons already issued stay valid in the ledger). @throws 404. */
     async removeRedemptionRule(storeId: string, redemptionRuleId: string): Promise<void> {
       await transaction(db, async () => {
-        if (!await repo.deleteRedemptionRule(storeId, redemptionRuleId)) throw notFound("No redemption rule with this ID", "redemption_rule_not_found");
+        if (!(await repo.deleteRedemptionRule(storeId, redemptionRuleId))) throw notFound("No redemption rule with this ID", "redemption_rule_not_found");
       });
     },
 
@@ -280,7 +341,14 @@ export function loyaltyProgramSetup(deps: { db: Db; repo: LoyaltyRepo; program: 
           throw conflict(`Another VIP tier already starts at ${t.pointsThreshold} points`, "vip_tier_threshold_taken");
         }
         const id = randomUUID();
-        await repo.insertVipTier({ vip_tier_id: id, store_id: storeId, name: t.name, points_threshold: t.pointsThreshold, points_multiplier: t.pointsMultiplier, perks_json: t.perks.length ? JSON.stringify(t.perks) : null });
+        await repo.insertVipTier({
+          vip_tier_id: id,
+          store_id: storeId,
+          name: t.name,
+          points_threshold: t.pointsThreshold,
+          points_multiplier: t.pointsMultiplier,
+          perks_json: t.perks.length ? JSON.stringify(t.perks) : null,
+        });
         for (const c of await repo.enrolledCustomerIds(storeId)) await recalculateTier(repo, storeId, c);
         return id;
       });
@@ -290,7 +358,7 @@ export function loyaltyProgramSetup(deps: { db: Db; repo: LoyaltyRepo; program: 
     async editVipTier(storeId: string, vipTierId: string, input: VipTierInput): Promise<void> {
       const t = parse(vipTierInput, input);
       await transaction(db, async () => {
-        if (!await tierExists(storeId, vipTierId)) throw notFound("No VIP tier with this ID", "vip_tier_not_found");
+        if (!(await tierExists(storeId, vipTierId))) throw notFound("No VIP tier with this ID", "vip_tier_not_found");
         if ((await repo.vipTiers(storeId)).some((x) => x.vip_tier_id !== vipTierId && x.points_threshold === t.pointsThreshold)) {
           throw conflict(`Another VIP tier already starts at ${t.pointsThreshold} points`, "vip_tier_threshold_taken");
         }
@@ -302,7 +370,7 @@ export function loyaltyProgramSetup(deps: { db: Db; repo: LoyaltyRepo; program: 
     /** Remove a VIP tier: references to it are cleared and every enrolled customer's tier recalculated. @throws 404. */
     async removeVipTier(storeId: string, vipTierId: string): Promise<void> {
       await transaction(db, async () => {
-        if (!await repo.deleteVipTier(storeId, vipTierId)) throw notFound("No VIP tier with this ID", "vip_tier_not_found");
+        if (!(await repo.deleteVipTier(storeId, vipTierId))) throw notFound("No VIP tier with this ID", "vip_tier_not_found");
         for (const c of await repo.enrolledCustomerIds(storeId)) await recalculateTier(repo, storeId, c);
       });
     },

@@ -43,7 +43,7 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
 
   /** @throws ApiError 404 for an unknown store. */
   async function requireStore(storeId: string): Promise<void> {
-    if (!await stores.get(storeId)) throw notFound("No store with this ID", "store_not_found");
+    if (!(await stores.get(storeId))) throw notFound("No store with this ID", "store_not_found");
   }
 
   /** The store's program row, on or off (admin). @throws ApiError 404 for an unknown store or one without a program. */
@@ -96,20 +96,42 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
         const tierIds = new Map((await repo.vipTiers(storeId)).map((t) => [t.name, t.vip_tier_id]));
         for (const t of setup.vipTiers ?? []) {
           const id = randomUUID();
-          await repo.insertVipTier({ vip_tier_id: id, store_id: storeId, name: t.name, points_threshold: t.pointsThreshold, points_multiplier: t.pointsMultiplier, perks_json: t.perks ? JSON.stringify(t.perks) : null });
+          await repo.insertVipTier({
+            vip_tier_id: id,
+            store_id: storeId,
+            name: t.name,
+            points_threshold: t.pointsThreshold,
+            points_multiplier: t.pointsMultiplier,
+            perks_json: t.perks ? JSON.stringify(t.perks) : null,
+          });
           tierIds.set(t.name, id);
         }
         const tierOf = (name?: string) => (name ? (tierIds.get(name) ?? null) : null);
         for (const [i, r] of (setup.earningRules ?? []).entries()) {
           await repo.insertEarningRule({
-            earning_rule_id: randomUUID(), store_id: storeId, type: r.type, name: r.name, points: r.points, points_per_currency_unit: r.pointsPerCurrencyUnit ?? null,
-            enabled: r.enabled === false ? 0 : 1, minimum_vip_tier_id: tierOf(r.minimumVipTierName), position: i,
+            earning_rule_id: randomUUID(),
+            store_id: storeId,
+            type: r.type,
+            name: r.name,
+            points: r.points,
+            points_per_currency_unit: r.pointsPerCurrencyUnit ?? null,
+            enabled: r.enabled === false ? 0 : 1,
+            minimum_vip_tier_id: tierOf(r.minimumVipTierName),
+            position: i,
           });
         }
         for (const [i, r] of (setup.redemptionRules ?? []).entries()) {
           await repo.insertRedemptionRule({
-            redemption_rule_id: randomUUID(), store_id: storeId, type: r.type, name: r.name, points_cost: r.pointsCost, reward_description: r.rewardDescription,
-            reward_value: r.rewardValue, enabled: r.enabled === false ? 0 : 1, minimum_vip_tier_id: tierOf(r.minimumVipTierName), position: i,
+            redemption_rule_id: randomUUID(),
+            store_id: storeId,
+            type: r.type,
+            name: r.name,
+            points_cost: r.pointsCost,
+            reward_description: r.rewardDescription,
+            reward_value: r.rewardValue,
+            enabled: r.enabled === false ? 0 : 1,
+            minimum_vip_tier_id: tierOf(r.minimumVipTierName),
+            position: i,
           });
         }
       });
@@ -124,8 +146,12 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
       }
       const l = parsed.data;
       return {
-        button_text: l.acceptTermsAndJoinProgramButtonText, policy_html: sanitizePolicyHtml(l.policySentenceHtml), policy_template: l.policySentenceTemplate,
-        privacy_policy_url: l.privacyPolicyUrl, terms_url: l.termsAndConditionsUrl, policy_version: l.version,
+        button_text: l.acceptTermsAndJoinProgramButtonText,
+        policy_html: sanitizePolicyHtml(l.policySentenceHtml),
+        policy_template: l.policySentenceTemplate,
+        privacy_policy_url: l.privacyPolicyUrl,
+        terms_url: l.termsAndConditionsUrl,
+        policy_version: l.version,
         merchant_policies_json: l.merchantPolicies ? JSON.stringify(l.merchantPolicies) : null,
       };
     },
@@ -175,7 +201,7 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
     async updateRedemptionRule(storeId: string, redemptionRuleId: string, edit: { pointsCost: number; enabled: boolean }): Promise<void> {
       if (!Number.isInteger(edit.pointsCost) || edit.pointsCost < 1 || edit.pointsCost > 10_000_000) throw badRequest("pointsCost must be a whole number from 1 to 10000000");
       await transaction(db, async () => {
-        if (!await repo.updateRedemptionRule(storeId, redemptionRuleId, edit)) throw notFound("No redemption rule with this ID", "redemption_rule_not_found");
+        if (!(await repo.updateRedemptionRule(storeId, redemptionRuleId, edit))) throw notFound("No redemption rule with this ID", "redemption_rule_not_found");
       });
     },
 
@@ -185,13 +211,14 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
      * @throws 400 bad values, 404 not this store's tier, 409 another tier has this threshold.
      */
     async updateVipTier(storeId: string, vipTierId: string, edit: { pointsThreshold: number; pointsMultiplier: number }): Promise<void> {
-      if (!Number.isInteger(edit.pointsThreshold) || edit.pointsThreshold < 0 || edit.pointsThreshold > 100_000_000) throw badRequest("pointsThreshold must be a whole number of points from 0 to 100000000");
+      if (!Number.isInteger(edit.pointsThreshold) || edit.pointsThreshold < 0 || edit.pointsThreshold > 100_000_000)
+        throw badRequest("pointsThreshold must be a whole number of points from 0 to 100000000");
       if (!Number.isFinite(edit.pointsMultiplier) || edit.pointsMultiplier <= 0 || edit.pointsMultiplier > 10) throw badRequest("pointsMultiplier must be a number greater than 0 and at most 10");
       await transaction(db, async () => {
         if ((await repo.vipTiers(storeId)).some((t) => t.vip_tier_id !== vipTierId && t.points_threshold === edit.pointsThreshold)) {
           throw conflict(`Another VIP tier already starts at ${edit.pointsThreshold} points`, "vip_tier_threshold_taken");
         }
-        if (!await repo.updateVipTier(storeId, vipTierId, edit)) throw notFound("No VIP tier with this ID", "vip_tier_not_found");
+        if (!(await repo.updateVipTier(storeId, vipTierId, edit))) throw notFound("No VIP tier with this ID", "vip_tier_not_found");
         for (const id of await repo.enrolledCustomerIds(storeId)) await recalculateTier(repo, storeId, id);
       });
     },
@@ -208,8 +235,12 @@ export function loyaltyProgram(deps: { db: Db; repo: LoyaltyRepo; stores: Stores
         await repo.lockProgram(storeId);
         const current = await settings.adminLegalPolicies(storeId);
         const next = settings.validateLegalPolicies({ ...edit, version: current.version, merchantPolicies: current.merchantPolicies });
-        const unchanged = next.button_text === current.acceptTermsAndJoinProgramButtonText && next.policy_html === current.policySentence.html
-          && next.policy_template === current.policySentence.template && next.privacy_policy_url === current.privacyPolicyUrl && next.terms_url === current.termsAndConditionsUrl;
+        const unchanged =
+          next.button_text === current.acceptTermsAndJoinProgramButtonText &&
+          next.policy_html === current.policySentence.html &&
+          next.policy_template === current.policySentence.template &&
+          next.privacy_policy_url === current.privacyPolicyUrl &&
+          next.terms_url === current.termsAndConditionsUrl;
         if (unchanged) return current;
         return settings.updateLegalPolicies(storeId, { ...edit, version: nextPolicyVersion(current.version, nowMs), merchantPolicies: current.merchantPolicies });
       });

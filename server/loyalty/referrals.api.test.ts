@@ -27,7 +27,12 @@ const API_KEY = "referrals-api-key-0123456789abcdef";
 const S = `/v1/stores/${TEST_STORE_ID}`;
 const basic = `Basic ${Buffer.from(`${TEST_STORE_ID}:${API_KEY}`).toString("base64")}`;
 const PROGRAM: ReferralSettings = {
-  enabled: true, friendDiscountType: "percentage-coupon", friendDiscountValue: 10, friendMinimumOrder: 30, senderRewardType: "points", senderRewardValue: 500,
+  enabled: true,
+  friendDiscountType: "percentage-coupon",
+  friendDiscountValue: 10,
+  friendMinimumOrder: 30,
+  senderRewardType: "points",
+  senderRewardValue: 500,
 };
 
 let t: TestServer;
@@ -52,14 +57,20 @@ beforeAll(async () => {
   });
   hook.listen(0, "127.0.0.1");
   await once(hook, "listening");
-  t = await startTestServer({ allowLoopbackRequests: true, mail: { smtpUrl: smtp.url, sender: "manual" }, webhooks: { allowInsecure: true, delivery: "manual", now: () => clock }, publicUrl: "https://chorus.example" });
+  t = await startTestServer({
+    allowLoopbackRequests: true,
+    mail: { smtpUrl: smtp.url, sender: "manual" },
+    webhooks: { allowInsecure: true, delivery: "manual", now: () => clock },
+    publicUrl: "https://chorus.example",
+  });
   await t.services.stores.create({ storeId: TEST_STORE_ID, name: "Referral Outfitters", platform: "shopify" });
   await t.services.loyalty.setupProgram(TEST_STORE_ID, demoProgram(SECRET));
   await t.services.apiKeys.create(TEST_STORE_ID, "tests", API_KEY);
   await t.services.platforms.updateSettings(TEST_STORE_ID, { shopDomain: SHOP, appSecret: APP_SECRET });
   await connectShopifyStandIn(t.services, TEST_STORE_ID, shopify, SHOP);
   const sub = await call("/enterprise/webhook_subscriptions", {
-    headers: { authorization: basic }, body: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`, eventTypes: ["referral.friend_rewarded", "referral.sender_rewarded"] },
+    headers: { authorization: basic },
+    body: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`, eventTypes: ["referral.friend_rewarded", "referral.sender_rewarded"] },
   });
   expect(sub.status, JSON.stringify(sub.body)).toBe(201);
 });
@@ -82,7 +93,10 @@ async function call(path: string, init: { method?: string; body?: unknown; heade
 /** The hosted page: GET, or POST the form with `email`. @returns status and HTML. */
 async function page(link: string, email?: string) {
   const path = new URL(link).pathname;
-  const res = email === undefined ? await fetch(t.url(path)) : await fetch(t.url(path), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email }).toString() });
+  const res =
+    email === undefined
+      ? await fetch(t.url(path))
+      : await fetch(t.url(path), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email }).toString() });
   return { status: res.status, html: await res.text(), headers: res.headers };
 }
 const codeIn = (html: string) => /<strong class="code">([A-Z0-9-]+)<\/strong>/.exec(html)?.[1];
@@ -94,7 +108,14 @@ async function member(prefix: string) {
   const login = await call(`${S}/loyalty/login`, { body: { customerAccessToken: await signPlatformToken(SECRET, { platformCustomerId, email }) } });
   expect(login.status).toBe(200);
   const version = (await t.services.loyalty.legalPolicies(TEST_STORE_ID)).version;
-  expect((await call(`${S}/loyalty/customer_activation`, { headers: { authorization: `Bearer ${login.body.customerToken}` }, body: { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version } })).status).toBe(200);
+  expect(
+    (
+      await call(`${S}/loyalty/customer_activation`, {
+        headers: { authorization: `Bearer ${login.body.customerToken}` },
+        body: { enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version },
+      })
+    ).status,
+  ).toBe(200);
   return { id: login.body.loyaltyCustomer.loyaltyCustomerId as string, platformCustomerId, email, token: login.body.customerToken as string };
 }
 const balance = async (id: string) => (await t.services.loyaltyData.getCustomer(TEST_STORE_ID, id))!.balance;
@@ -108,12 +129,27 @@ let orderSeq = 5_000;
 const order = (email: string, codes: string[], extra: Record<string, unknown> = {}) => {
   const id = ++orderSeq;
   return {
-    id, name: `#${id}`, email, created_at: new Date(clock).toISOString(), cancelled_at: null, fulfillment_status: null, currency: "USD",
-    subtotal_price: "60.00", total_price: "60.00", customer: { id: 9_000_000 + id, email }, discount_codes: codes.map((code) => ({ code, amount: "6.00", type: "percentage" })),
-    line_items: [{ id: id * 10, product_id: 1078, variant_id: 107800, title: "Item", price: "60.00", quantity: 1 }], fulfillments: [], ...extra,
+    id,
+    name: `#${id}`,
+    email,
+    created_at: new Date(clock).toISOString(),
+    cancelled_at: null,
+    fulfillment_status: null,
+    currency: "USD",
+    subtotal_price: "60.00",
+    total_price: "60.00",
+    customer: { id: 9_000_000 + id, email },
+    discount_codes: codes.map((code) => ({ code, amount: "6.00", type: "percentage" })),
+    line_items: [{ id: id * 10, product_id: 1078, variant_id: 107800, title: "Item", price: "60.00", quantity: 1 }],
+    fulfillments: [],
+    ...extra,
   };
 };
-const rewardsOf = (code: string) => all<{ state: string; reward_type: string; order_id: string }>(t.services.db, sql`SELECT state, reward_type, order_id FROM referral_rewards WHERE store_id = ${TEST_STORE_ID} AND friend_code = ${code}`);
+const rewardsOf = (code: string) =>
+  all<{ state: string; reward_type: string; order_id: string }>(
+    t.services.db,
+    sql`SELECT state, reward_type, order_id FROM referral_rewards WHERE store_id = ${TEST_STORE_ID} AND friend_code = ${code}`,
+  );
 
 /** A sender's link (member) and a friend's code from the hosted page. */
 async function referral(prefix: string) {
@@ -133,7 +169,11 @@ describe("the referral program", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.description).toContain("senderRewardType");
     expect((await patch({ referrals: { friendDiscountType: "fixed-amount-coupon", friendDiscountValue: 5 } })).status).toBeLessThan(300);
-    expect((await call("/enterprise/settings", { headers: { authorization: basic } })).body.referrals).toMatchObject({ enabled: false, friendDiscountType: "fixed-amount-coupon", friendDiscountValue: 5 });
+    expect((await call("/enterprise/settings", { headers: { authorization: basic } })).body.referrals).toMatchObject({
+      enabled: false,
+      friendDiscountType: "fixed-amount-coupon",
+      friendDiscountValue: 5,
+    });
   });
 
   it("off: no links (404 JSON), the public program says so; on: set in one place, read back", async () => {
@@ -254,7 +294,10 @@ describe("the friend's first order rewards the sender once", () => {
     expect(await balance(sender.id)).toBe(before + 500);
     expect(await rewardsOf(code)).toEqual([{ state: "awarded", reward_type: "points", order_id: String(o.id) }]);
     expect((await t.services.loyalty.checkLedger(TEST_STORE_ID, sender.id)).ok).toBe(true);
-    const earned = await one<{ points: number; award_key: string }>(t.services.db, sql`SELECT points, award_key FROM loyalty_transactions WHERE store_id = ${TEST_STORE_ID} AND loyalty_customer_id = ${sender.id} AND award_key = ${`referral:${code}`}`);
+    const earned = await one<{ points: number; award_key: string }>(
+      t.services.db,
+      sql`SELECT points, award_key FROM loyalty_transactions WHERE store_id = ${TEST_STORE_ID} AND loyalty_customer_id = ${sender.id} AND award_key = ${`referral:${code}`}`,
+    );
     expect(earned).toEqual({ points: 500, award_key: `referral:${code}` });
     // A second order by the same friend with the same code: nothing more.
     await webhook("orders/create", order(friendEmail, [code]));
@@ -265,7 +308,11 @@ describe("the friend's first order rewards the sender once", () => {
     expect(mail.subject).toBe("You earned 500 points at Referral Outfitters");
     await t.services.webhookDelivery.runDue(clock);
     await t.services.webhookDelivery.runDue(clock);
-    expect(received.find((e) => e.eventType === "referral.friend_rewarded" && e.data.referral.code === code)?.data.referral).toMatchObject({ friendEmail, platform: "shopify", discount: { type: "percentage-coupon", value: 10 } });
+    expect(received.find((e) => e.eventType === "referral.friend_rewarded" && e.data.referral.code === code)?.data.referral).toMatchObject({
+      friendEmail,
+      platform: "shopify",
+      discount: { type: "percentage-coupon", value: 10 },
+    });
     expect(received.filter((e) => e.eventType === "referral.sender_rewarded" && e.data.referral.friendCode === code).map((e) => e.data.referral)).toEqual([
       expect.objectContaining({ senderEmail: sender.email, orderId: String(o.id), reward: expect.objectContaining({ type: "points", value: 500, loyaltyCustomerId: sender.id }) }),
     ]);
@@ -312,7 +359,10 @@ describe("the friend's first order rewards the sender once", () => {
       const { sender, friendEmail, code } = await referral("coupon");
       const before = await balance(sender.id);
       await webhook("orders/create", order(friendEmail, [code]));
-      const reward = (await one<{ state: string; coupon_code: string }>(t.services.db, sql`SELECT state, coupon_code FROM referral_rewards WHERE store_id = ${TEST_STORE_ID} AND friend_code = ${code}`))!;
+      const reward = (await one<{ state: string; coupon_code: string }>(
+        t.services.db,
+        sql`SELECT state, coupon_code FROM referral_rewards WHERE store_id = ${TEST_STORE_ID} AND friend_code = ${code}`,
+      ))!;
       expect(reward.state).toBe("awarded");
       expect(shopify.discounts.get(reward.coupon_code)).toMatchObject({
         input: { usageLimit: 1, customerSelection: { customers: { add: [`gid://shopify/Customer/${sender.platformCustomerId}`] } }, customerGets: { value: { discountAmount: { amount: "15.00" } } } },

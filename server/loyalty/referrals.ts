@@ -41,13 +41,24 @@ export const REFERRAL_JOB_EVERY_MS = 30_000;
 
 /** What an order webhook tells the referral module (inside its transaction). */
 export type ReferralOrder = {
-  orderId: string; label: string; email: string; platformCustomerId: string | null; discountCodes: readonly string[];
-  cancelled: boolean; orderedMs: number;
+  orderId: string;
+  label: string;
+  email: string;
+  platformCustomerId: string | null;
+  discountCodes: readonly string[];
+  cancelled: boolean;
+  orderedMs: number;
 };
 
 export type ReferralsDeps = {
-  db: Db; repo: ReferralsRepo; loyalty: LoyaltyRepo; stores: StoresRepo; mail: MailService; rewards: PlatformRewards;
-  now?: () => number; log?: (line: string) => void;
+  db: Db;
+  repo: ReferralsRepo;
+  loyalty: LoyaltyRepo;
+  stores: StoresRepo;
+  mail: MailService;
+  rewards: PlatformRewards;
+  now?: () => number;
+  log?: (line: string) => void;
 };
 
 const money = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
@@ -75,9 +86,17 @@ export function referrals(deps: ReferralsDeps) {
     if (!sender || !r.coupon_code) return false;
     const customer = await loyalty.getCustomerByEmail(r.store_id, sender.email);
     const outcome = await deps.rewards.issueDiscount(r.store_id, {
-      code: r.coupon_code, title: `Referral reward (${r.coupon_code})`, type: r.reward_type as "fixed-amount-coupon" | "percentage-coupon", value: r.reward_value,
-      platformCustomerId: customer?.platform_customer_id ?? null, minimumOrderAmount: null, startsAt: new Date(r.created_ms).toISOString(), endsAt: null,
-      description: `Thank you for referring a friend: ${discountWords(r.reward_type, r.reward_value)}`, email: sender.email, loyaltyCustomerId: customer?.loyalty_customer_id ?? null,
+      code: r.coupon_code,
+      title: `Referral reward (${r.coupon_code})`,
+      type: r.reward_type as "fixed-amount-coupon" | "percentage-coupon",
+      value: r.reward_value,
+      platformCustomerId: customer?.platform_customer_id ?? null,
+      minimumOrderAmount: null,
+      startsAt: new Date(r.created_ms).toISOString(),
+      endsAt: null,
+      description: `Thank you for referring a friend: ${discountWords(r.reward_type, r.reward_value)}`,
+      email: sender.email,
+      loyaltyCustomerId: customer?.loyalty_customer_id ?? null,
     });
     if (!outcome.ok) {
       deps.log?.(`referral coupon ${r.coupon_code} of store ${r.store_id} not created: ${outcome.message}`);
@@ -86,7 +105,7 @@ export function referrals(deps: ReferralsDeps) {
     const name = await storeName(r.store_id);
     await transaction(db, async () => {
       // Exactly-once: conditional UPDATE pending → awarded; only the caller that moved it sends the mail and the event.
-      if (!await repo.moveReward(r.store_id, r.friend_code, "pending", "awarded", now())) return;
+      if (!(await repo.moveReward(r.store_id, r.friend_code, "pending", "awarded", now()))) return;
       await senderRewarded({ ...r, state: "awarded" }, sender.email, name);
     });
     return true;
@@ -96,16 +115,39 @@ export function referrals(deps: ReferralsDeps) {
   async function senderRewarded(r: ReferralRewardRow, senderEmail: string, name: string): Promise<void> {
     const what = r.reward_type === "points" ? `${r.reward_value} points` : `a coupon for ${discountWords(r.reward_type, r.reward_value)}: ${r.coupon_code}`;
     const { html, text } = renderMail({
-      storeName: name, heading: "Your friend placed an order",
+      storeName: name,
+      heading: "Your friend placed an order",
       paragraphs: [`Thank you for recommending ${name}. A friend you referred has placed their first order, and you have earned ${what}.`],
     });
-    await deps.mail.enqueue({ storeId: r.store_id, kind: "referral-sender-reward", to: senderEmail, subject: `You earned ${r.reward_type === "points" ? `${r.reward_value} points` : "a reward"} at ${name}`, html, text, dedupeKey: `referral-sender:${r.store_id}:${r.friend_code}` });
-    await repo.emitEvent(r.store_id, `evt_referral_sender_${r.friend_code}`, "referral.sender_rewarded", r.friend_code, {
-      referral: {
-        referralSenderId: r.referral_sender_id, senderEmail, friendCode: r.friend_code, orderId: r.order_id,
-        reward: { type: r.reward_type, value: r.reward_value, ...(r.reward_type === "points" ? { transactionId: r.transaction_id, loyaltyCustomerId: r.loyalty_customer_id } : { couponCode: r.coupon_code }) },
+    await deps.mail.enqueue({
+      storeId: r.store_id,
+      kind: "referral-sender-reward",
+      to: senderEmail,
+      subject: `You earned ${r.reward_type === "points" ? `${r.reward_value} points` : "a reward"} at ${name}`,
+      html,
+      text,
+      dedupeKey: `referral-sender:${r.store_id}:${r.friend_code}`,
+    });
+    await repo.emitEvent(
+      r.store_id,
+      `evt_referral_sender_${r.friend_code}`,
+      "referral.sender_rewarded",
+      r.friend_code,
+      {
+        referral: {
+          referralSenderId: r.referral_sender_id,
+          senderEmail,
+          friendCode: r.friend_code,
+          orderId: r.order_id,
+          reward: {
+            type: r.reward_type,
+            value: r.reward_value,
+            ...(r.reward_type === "points" ? { transactionId: r.transaction_id, loyaltyCustomerId: r.loyalty_customer_id } : { couponCode: r.coupon_code }),
+          },
+        },
       },
-    }, now());
+      now(),
+    );
   }
 
   const service = {
@@ -114,30 +156,43 @@ export function referrals(deps: ReferralsDeps) {
       const p = await repo.program(storeId);
       if (!p) return { enabled: false, friendDiscountType: "percentage-coupon", friendDiscountValue: 10, friendMinimumOrder: null, senderRewardType: "points", senderRewardValue: 500 };
       return {
-        enabled: p.enabled === 1, friendDiscountType: p.friend_discount_type, friendDiscountValue: Number(p.friend_discount_value),
-        friendMinimumOrder: p.friend_minimum_order === null ? null : Number(p.friend_minimum_order), senderRewardType: p.sender_reward_type, senderRewardValue: Number(p.sender_reward_value),
+        enabled: p.enabled === 1,
+        friendDiscountType: p.friend_discount_type,
+        friendDiscountValue: Number(p.friend_discount_value),
+        friendMinimumOrder: p.friend_minimum_order === null ? null : Number(p.friend_minimum_order),
+        senderRewardType: p.sender_reward_type,
+        senderRewardValue: Number(p.sender_reward_value),
       };
     },
     /** Save the program (validated by `referralSettingsSchema`). */
     async updateSettings(storeId: string, s: ReferralSettings): Promise<void> {
-      await transaction(db, () => repo.saveProgram({
-        store_id: storeId, enabled: s.enabled ? 1 : 0, friend_discount_type: s.friendDiscountType, friend_discount_value: s.friendDiscountValue,
-        friend_minimum_order: s.friendMinimumOrder, sender_reward_type: s.senderRewardType, sender_reward_value: s.senderRewardValue, updated_ms: now(),
-      }));
+      await transaction(db, () =>
+        repo.saveProgram({
+          store_id: storeId,
+          enabled: s.enabled ? 1 : 0,
+          friend_discount_type: s.friendDiscountType,
+          friend_discount_value: s.friendDiscountValue,
+          friend_minimum_order: s.friendMinimumOrder,
+          sender_reward_type: s.senderRewardType,
+          sender_reward_value: s.senderRewardValue,
+          updated_ms: now(),
+        }),
+      );
     },
     /** PATCH /enterprise/settings `referrals`: merge the given fields into the current settings. @throws 400 naming the field. */
     async patchSettings(storeId: string, patch: ReferralSettingsPatch): Promise<void> {
-      const merged = referralSettingsSchema.safeParse({ ...await service.settings(storeId), ...patch });
+      const merged = referralSettingsSchema.safeParse({ ...(await service.settings(storeId)), ...patch });
       if (!merged.success) throw badRequest(zodIssue(merged.error, "referrals"), "invalid_field");
       await service.updateSettings(storeId, merged.data);
     },
     /** GET /referral_program: the program as a shopper sees it. @throws 404 unknown store. */
     async publicProgram(storeId: string): Promise<ReferralProgramResponse> {
-      if (!await deps.stores.get(storeId)) throw notFound("No store with this ID", "store_not_found");
+      if (!(await deps.stores.get(storeId))) throw notFound("No store with this ID", "store_not_found");
       const s = await service.settings(storeId);
       return {
         referralProgram: {
-          enabled: s.enabled, friendDiscount: { type: s.friendDiscountType, value: s.friendDiscountValue, minimumOrderAmount: s.friendMinimumOrder },
+          enabled: s.enabled,
+          friendDiscount: { type: s.friendDiscountType, value: s.friendDiscountValue, minimumOrderAmount: s.friendMinimumOrder },
           senderReward: { type: s.senderRewardType, value: s.senderRewardValue },
         },
       };
@@ -162,7 +217,12 @@ export function referrals(deps: ReferralsDeps) {
       if (!sender) return null;
       const p = await repo.program(sender.store_id);
       if (p?.enabled !== 1) return null;
-      return { storeId: sender.store_id, storeName: await storeName(sender.store_id), offer: discountWords(p.friend_discount_type, Number(p.friend_discount_value)), minimumOrder: p.friend_minimum_order === null ? null : Number(p.friend_minimum_order) };
+      return {
+        storeId: sender.store_id,
+        storeName: await storeName(sender.store_id),
+        offer: discountWords(p.friend_discount_type, Number(p.friend_discount_value)),
+        minimumOrder: p.friend_minimum_order === null ? null : Number(p.friend_minimum_order),
+      };
     },
 
     /**
@@ -187,8 +247,14 @@ export function referrals(deps: ReferralsDeps) {
       if (await repo.hasOrderFrom(storeId, email)) throw badRequest("This offer is for new customers: this address has ordered before.", "not_new_customer");
       const offer = discountWords(p.friend_discount_type, Number(p.friend_discount_value));
       const friend: Omit<ReferralFriendRow, "platform" | "platform_discount_id" | "state"> = {
-        code: newRewardCode(), store_id: storeId, referral_sender_id: sender.referral_sender_id, email, discount_type: p.friend_discount_type,
-        discount_value: Number(p.friend_discount_value), minimum_order: p.friend_minimum_order === null ? null : Number(p.friend_minimum_order), created_ms: now(),
+        code: newRewardCode(),
+        store_id: storeId,
+        referral_sender_id: sender.referral_sender_id,
+        email,
+        discount_type: p.friend_discount_type,
+        discount_value: Number(p.friend_discount_value),
+        minimum_order: p.friend_minimum_order === null ? null : Number(p.friend_minimum_order),
+        created_ms: now(),
       };
       // Exactly-once per friend: unique (store, friend e-mail) + ON CONFLICT DO NOTHING RETURNING; a pending row left by a crash is replaced.
       const reserved = await transaction(db, async () => {
@@ -198,9 +264,17 @@ export function referrals(deps: ReferralsDeps) {
       });
       if (!reserved) throw new ApiError(409, "This address already has a friend discount from a referral.", "friend_already_referred");
       const outcome = await deps.rewards.issueDiscount(storeId, {
-        code: friend.code, title: `Referral discount (${friend.code})`, type: friend.discount_type, value: friend.discount_value, platformCustomerId: friendCustomer?.platform_customer_id ?? null,
-        minimumOrderAmount: friend.minimum_order, startsAt: new Date(friend.created_ms).toISOString(), endsAt: null,
-        description: `Referral: ${offer} your first order`, email, loyaltyCustomerId: friendCustomer?.loyalty_customer_id ?? null,
+        code: friend.code,
+        title: `Referral discount (${friend.code})`,
+        type: friend.discount_type,
+        value: friend.discount_value,
+        platformCustomerId: friendCustomer?.platform_customer_id ?? null,
+        minimumOrderAmount: friend.minimum_order,
+        startsAt: new Date(friend.created_ms).toISOString(),
+        endsAt: null,
+        description: `Referral: ${offer} your first order`,
+        email,
+        loyaltyCustomerId: friendCustomer?.loyalty_customer_id ?? null,
       });
       if (!outcome.ok) {
         deps.log?.(`referral discount ${friend.code} of store ${storeId} not created: ${outcome.message}`);
@@ -209,19 +283,40 @@ export function referrals(deps: ReferralsDeps) {
       }
       const name = await storeName(storeId);
       await transaction(db, async () => {
-        if (!await repo.confirmFriend(storeId, friend.code, outcome.platform, outcome.discountId)) return;
+        if (!(await repo.confirmFriend(storeId, friend.code, outcome.platform, outcome.discountId))) return;
         const { html, text } = renderMail({
-          storeName: name, heading: `Your ${offer} code`,
-          paragraphs: [`A friend invited you to ${name}. Use the code ${friend.code} at checkout for ${offer} your first order${friend.minimum_order ? ` of ${money(friend.minimum_order)} or more` : ""}.`],
+          storeName: name,
+          heading: `Your ${offer} code`,
+          paragraphs: [
+            `A friend invited you to ${name}. Use the code ${friend.code} at checkout for ${offer} your first order${friend.minimum_order ? ` of ${money(friend.minimum_order)} or more` : ""}.`,
+          ],
           ...(outcome.discountUrl ? { action: { label: "Shop with your discount", url: outcome.discountUrl } } : {}),
         });
-        await deps.mail.enqueue({ storeId, kind: "referral-friend-discount", to: email, subject: `Your ${offer} code for ${name}`, html, text, dedupeKey: `referral-friend:${storeId}:${friend.code}` });
-        await repo.emitEvent(storeId, `evt_referral_friend_${friend.code}`, "referral.friend_rewarded", friend.code, {
-          referral: {
-            referralSenderId: sender.referral_sender_id, friendEmail: email, code: friend.code, platform: outcome.platform,
-            discount: { type: friend.discount_type, value: friend.discount_value, minimumOrderAmount: friend.minimum_order },
+        await deps.mail.enqueue({
+          storeId,
+          kind: "referral-friend-discount",
+          to: email,
+          subject: `Your ${offer} code for ${name}`,
+          html,
+          text,
+          dedupeKey: `referral-friend:${storeId}:${friend.code}`,
+        });
+        await repo.emitEvent(
+          storeId,
+          `evt_referral_friend_${friend.code}`,
+          "referral.friend_rewarded",
+          friend.code,
+          {
+            referral: {
+              referralSenderId: sender.referral_sender_id,
+              friendEmail: email,
+              code: friend.code,
+              platform: outcome.platform,
+              discount: { type: friend.discount_type, value: friend.discount_value, minimumOrderAmount: friend.minimum_order },
+            },
           },
-        }, now());
+          now(),
+        );
       });
       return { code: friend.code, offer, storeName: name, ...(outcome.discountUrl ? { discountUrl: outcome.discountUrl } : {}) };
     },
@@ -248,20 +343,40 @@ export function referrals(deps: ReferralsDeps) {
         const senderCustomer = await loyalty.getCustomerByEmail(storeId, sender.email);
         // Self-referral: the order comes from the sender (same e-mail or same platform customer).
         if (order.email === sender.email || (order.platformCustomerId && senderCustomer && senderCustomer.platform_customer_id === order.platformCustomerId)) continue;
-        if (order.email && await repo.hasEarlierOrder(storeId, order.email, order.orderId, order.orderedMs)) continue; // not the friend's first order
+        if (order.email && (await repo.hasEarlierOrder(storeId, order.email, order.orderId, order.orderedMs))) continue; // not the friend's first order
         const t = now();
-        const base = { store_id: storeId, friend_code: friend.code, order_id: order.orderId, referral_sender_id: sender.referral_sender_id, reward_value: Number(p.sender_reward_value), created_ms: t };
+        const base = {
+          store_id: storeId,
+          friend_code: friend.code,
+          order_id: order.orderId,
+          referral_sender_id: sender.referral_sender_id,
+          reward_value: Number(p.sender_reward_value),
+          created_ms: t,
+        };
         if (p.sender_reward_type === "points") {
           if (senderCustomer?.status !== "enrolled") continue; // points need an enrolled loyalty customer with the sender's e-mail
           await loyalty.lockCustomer(storeId, senderCustomer.loyalty_customer_id); // row lock before the award (unique key behind it)
-          if (!await repo.insertReward({ ...base, reward_type: "points", loyalty_customer_id: senderCustomer.loyalty_customer_id, transaction_id: null, coupon_code: null, state: "awarded" })) continue;
+          if (!(await repo.insertReward({ ...base, reward_type: "points", loyalty_customer_id: senderCustomer.loyalty_customer_id, transaction_id: null, coupon_code: null, state: "awarded" })))
+            continue;
           const points = Math.round(Number(p.sender_reward_value));
           const row = await appendEarning(loyalty, storeId, senderCustomer.loyalty_customer_id, points, "Referral: a friend's first order", { awardKey: `referral:${friend.code}` });
           await repo.setRewardTransaction(storeId, friend.code, row.transaction_id);
-          await senderRewarded({ ...base, reward_type: "points", loyalty_customer_id: senderCustomer.loyalty_customer_id, transaction_id: row.transaction_id, coupon_code: null, state: "awarded", updated_ms: t }, sender.email, await storeName(storeId));
+          await senderRewarded(
+            { ...base, reward_type: "points", loyalty_customer_id: senderCustomer.loyalty_customer_id, transaction_id: row.transaction_id, coupon_code: null, state: "awarded", updated_ms: t },
+            sender.email,
+            await storeName(storeId),
+          );
         } else {
-          const r: ReferralRewardRow = { ...base, reward_type: p.sender_reward_type, loyalty_customer_id: senderCustomer?.loyalty_customer_id ?? null, transaction_id: null, coupon_code: newRewardCode(), state: "pending", updated_ms: t };
-          if (!await repo.insertReward(r)) continue;
+          const r: ReferralRewardRow = {
+            ...base,
+            reward_type: p.sender_reward_type,
+            loyalty_customer_id: senderCustomer?.loyalty_customer_id ?? null,
+            transaction_id: null,
+            coupon_code: newRewardCode(),
+            state: "pending",
+            updated_ms: t,
+          };
+          if (!(await repo.insertReward(r))) continue;
           after.push(() => createSenderCoupon(r));
         }
       }
@@ -277,12 +392,19 @@ export function referrals(deps: ReferralsDeps) {
         if (r.state === "reversed") continue;
         if (r.reward_type === "points" && r.loyalty_customer_id) {
           const c = await loyalty.lockCustomer(storeId, r.loyalty_customer_id);
-          if (!c || !await repo.moveReward(storeId, r.friend_code, r.state, "reversed", now())) continue;
+          if (!c || !(await repo.moveReward(storeId, r.friend_code, r.state, "reversed", now()))) continue;
           const points = Math.min(Math.round(r.reward_value), c.balance);
           if (points > 0) {
             await loyalty.insertTransaction({
-              transactionId: randomUUID(), storeId, loyaltyCustomerId: c.loyalty_customer_id, type: "adjustment", points: -points, balanceAfter: c.balance - points,
-              description: `Referral reversed: the friend's order ${label} was cancelled or refunded`, awardKey: `referral-reversed:${r.friend_code}`, createdMs: now(),
+              transactionId: randomUUID(),
+              storeId,
+              loyaltyCustomerId: c.loyalty_customer_id,
+              type: "adjustment",
+              points: -points,
+              balanceAfter: c.balance - points,
+              description: `Referral reversed: the friend's order ${label} was cancelled or refunded`,
+              awardKey: `referral-reversed:${r.friend_code}`,
+              createdMs: now(),
             });
             await recalculateTier(loyalty, storeId, c.loyalty_customer_id, { pointsChanged: true });
           }
@@ -309,7 +431,10 @@ export function referrals(deps: ReferralsDeps) {
     start(): void {
       if (timer) return;
       timer = setInterval(() => {
-        running ??= service.runDue().catch((error: unknown) => deps.log?.(`referrals job: ${String(error)}`)).finally(() => (running = null));
+        running ??= service
+          .runDue()
+          .catch((error: unknown) => deps.log?.(`referrals job: ${String(error)}`))
+          .finally(() => (running = null));
       }, REFERRAL_JOB_EVERY_MS);
       timer.unref();
     },

@@ -20,8 +20,11 @@ import { bearerToken, hs256PlatformAdapter, type CustomerTokens, type PlatformAd
  * program; `awardReviewEarnings` catches up review earnings at login (ledger.ts).
  */
 export function loyaltySignIn(deps: {
-  db: Db; repo: LoyaltyRepo; tokens: CustomerTokens;
-  requireProgram: (storeId: string) => Promise<ProgramRow>; awardReviewEarnings: (storeId: string, loyaltyCustomerId?: string) => Promise<number>;
+  db: Db;
+  repo: LoyaltyRepo;
+  tokens: CustomerTokens;
+  requireProgram: (storeId: string) => Promise<ProgramRow>;
+  awardReviewEarnings: (storeId: string, loyaltyCustomerId?: string) => Promise<number>;
 }) {
   const { db, repo, tokens, requireProgram, awardReviewEarnings } = deps;
 
@@ -89,11 +92,11 @@ export function loyaltySignIn(deps: {
         if (body.legalPoliciesVersionAccepted !== program.policy_version) {
           throw conflict(`legalPoliciesVersionAccepted is not the current version of the legal policies (${program.policy_version}): show the current terms again`, "stale_legal_policies_version");
         }
-        if (!await repo.enrol(storeId, customerId, body.enrollmentChannel, body.legalPoliciesVersionAccepted, null)) {
+        if (!(await repo.enrol(storeId, customerId, body.enrollmentChannel, body.legalPoliciesVersionAccepted, null))) {
           return { loyaltyCustomer: toCustomer((await repo.getCustomer(storeId, customerId))!, await repo.vipTiers(storeId)) };
         }
         const signUp = (await repo.earningRules(storeId)).find((r) => r.type === "sign-up" && r.enabled === 1);
-        if (signUp && !await repo.hasAward(storeId, customerId, "sign-up")) {
+        if (signUp && !(await repo.hasAward(storeId, customerId, "sign-up"))) {
           await appendEarning(repo, storeId, customerId, signUp.points, signUp.name, { earningRuleId: signUp.earning_rule_id, awardKey: "sign-up" });
         }
         await recalculateTier(repo, storeId, customerId); // the initial VIP tier, also when no sign-up points are given

@@ -14,8 +14,10 @@ import { multiplierOf, tierAllows, tierById } from "./tiers.ts";
  * `requireProgram` answers 404 for a store without a program; `awardReviewEarnings` is the ledger's.
  */
 export function loyaltyStorefrontReads(deps: {
-  repo: LoyaltyRepo; secret: string;
-  requireProgram: (storeId: string) => Promise<ProgramRow>; awardReviewEarnings: (storeId: string, loyaltyCustomerId?: string) => Promise<number>;
+  repo: LoyaltyRepo;
+  secret: string;
+  requireProgram: (storeId: string) => Promise<ProgramRow>;
+  awardReviewEarnings: (storeId: string, loyaltyCustomerId?: string) => Promise<number>;
 }) {
   const { repo, secret, requireProgram, awardReviewEarnings } = deps;
 
@@ -30,7 +32,11 @@ export function loyaltyStorefrontReads(deps: {
     async transactions(storeId: string, customerId: string, query: { limit: number; lastEvaluated?: string }): Promise<TransactionsResponse> {
       await awardReviewEarnings(storeId, customerId);
       const { rows, next } = await keysetPage<TransactionRow, [number]>({
-        secret, context: `loyalty-transactions|${storeId}|${customerId}`, cursor: query.lastEvaluated, shape: ["number"], limit: query.limit,
+        secret,
+        context: `loyalty-transactions|${storeId}|${customerId}`,
+        cursor: query.lastEvaluated,
+        shape: ["number"],
+        limit: query.limit,
         // Newest first: the page after a cursor holds the transactions before its `seq`.
         fetch: (after, limitPlusOne) => repo.transactionsPage(storeId, customerId, after ? after[0] : Number.MAX_SAFE_INTEGER, limitPlusOne),
         keyOf: (t) => [t.seq],
@@ -49,12 +55,12 @@ export function loyaltyStorefrontReads(deps: {
       const rules = (await repo.earningRules(storeId)).filter((r) => r.enabled === 1);
       return {
         earningRules: rules.map((r: EarningRuleRow): EarningRule => ({
-          earningRuleId: r.earning_rule_id, type: r.type, name: r.name,
+          earningRuleId: r.earning_rule_id,
+          type: r.type,
+          name: r.name,
           points: r.type === "sign-up" ? r.points : Math.floor(r.points * m),
           ...(r.points_per_currency_unit !== null ? { pointsPerCurrencyUnit: Math.round(r.points_per_currency_unit * m * 1000) / 1000 } : {}),
-          ...(customer
-            ? { isAvailable: customer.status !== "blocked" && tierAllows(customer, tiers, r.minimum_vip_tier_id) && !(r.type === "sign-up" && customer.status === "enrolled") }
-            : {}),
+          ...(customer ? { isAvailable: customer.status !== "blocked" && tierAllows(customer, tiers, r.minimum_vip_tier_id) && !(r.type === "sign-up" && customer.status === "enrolled") } : {}),
         })),
       };
     },
@@ -64,13 +70,16 @@ export function loyaltyStorefrontReads(deps: {
       await requireProgram(storeId);
       const tiers = await repo.vipTiers(storeId);
       return {
-        redemptionRules: (await repo.redemptionRules(storeId)).filter((r) => r.enabled === 1).map((r: RedemptionRuleRow): RedemptionRule => ({
-          redemptionRuleId: r.redemption_rule_id, type: r.type, name: r.name, pointsCost: r.points_cost,
-          reward: { type: "coupon", description: r.reward_description, value: r.reward_value },
-          ...(customer
-            ? { isAvailable: customer.status === "enrolled" && tierAllows(customer, tiers, r.minimum_vip_tier_id) && customer.balance >= r.points_cost }
-            : {}),
-        })),
+        redemptionRules: (await repo.redemptionRules(storeId))
+          .filter((r) => r.enabled === 1)
+          .map((r: RedemptionRuleRow): RedemptionRule => ({
+            redemptionRuleId: r.redemption_rule_id,
+            type: r.type,
+            name: r.name,
+            pointsCost: r.points_cost,
+            reward: { type: "coupon", description: r.reward_description, value: r.reward_value },
+            ...(customer ? { isAvailable: customer.status === "enrolled" && tierAllows(customer, tiers, r.minimum_vip_tier_id) && customer.balance >= r.points_cost } : {}),
+          })),
       };
     },
 
@@ -81,7 +90,10 @@ export function loyaltyStorefrontReads(deps: {
       const current = customer?.status === "enrolled" ? tierById(tiers, customer.vip_tier_id) : undefined;
       return {
         vipTiers: tiers.map((t): VipTier => ({
-          vipTierId: t.vip_tier_id, name: t.name, pointsThreshold: t.points_threshold, pointsMultiplier: t.points_multiplier,
+          vipTierId: t.vip_tier_id,
+          name: t.name,
+          pointsThreshold: t.points_threshold,
+          pointsMultiplier: t.points_multiplier,
           ...(t.perks_json ? { perks: JSON.parse(t.perks_json) as string[] } : {}),
           ...(customer ? { isAvailable: !!current && current.points_threshold >= t.points_threshold } : {}),
         })),

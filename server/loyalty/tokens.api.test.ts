@@ -13,9 +13,8 @@ let t: TestServer;
 const SECRET = "store-a-platform-secret-0123456789";
 const login = (customerAccessToken: string) =>
   fetch(t.url(`/v1/stores/${TEST_STORE_ID}/loyalty/login`), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customerAccessToken }) });
-const sign = (claims: Record<string, unknown>) =>
-  new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setExpirationTime("10m").sign(new TextEncoder().encode(SECRET));
-const customers = async () => await values(t.services.db, sql`SELECT platform_customer_id FROM loyalty_customers WHERE store_id = ${TEST_STORE_ID}`) as string[];
+const sign = (claims: Record<string, unknown>) => new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setExpirationTime("10m").sign(new TextEncoder().encode(SECRET));
+const customers = async () => (await values(t.services.db, sql`SELECT platform_customer_id FROM loyalty_customers WHERE store_id = ${TEST_STORE_ID}`)) as string[];
 
 beforeAll(async () => {
   t = await startTestServer();
@@ -31,12 +30,12 @@ describe("POST /loyalty/login: the platform token's sub", () => {
     const body = await res.json();
     expect(body.error.code).toBe("invalid_platform_token");
     expect(body.error.description).toMatch(/sub must be a string/);
-    expect((await customers())).toEqual([]);
+    expect(await customers()).toEqual([]);
   });
 
   it("the same ID as a string logs in and is stored as sent", async () => {
     const res = await login(await sign({ sub: "12345" }));
     expect(res.status).toBe(200);
-    expect((await customers())).toEqual(["12345"]);
+    expect(await customers()).toEqual(["12345"]);
   });
 });

@@ -5,7 +5,10 @@ import { bearerToken, customerTokens, CUSTOMER_TOKEN_TTL_S, hs256PlatformAdapter
 
 const STORE = "11111111-2222-4333-8444-555555555555";
 const status401 = async (p: Promise<unknown>) => {
-  const error = await p.then(() => null, (e: unknown) => e);
+  const error = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(isApiError(error) && error.status).toBe(401);
 };
 
@@ -14,7 +17,10 @@ describe("customer tokens (docs/loyalty.md, Tokens)", () => {
 
   it("round-trips: HS256, audience = store, issuer chorus, sub = loyaltyCustomerId, 15-minute expiry", async () => {
     const token = await tokens.issue(STORE, "customer-1");
-    const [header, payload] = token.split(".").slice(0, 2).map((p) => JSON.parse(Buffer.from(p, "base64url").toString()));
+    const [header, payload] = token
+      .split(".")
+      .slice(0, 2)
+      .map((p) => JSON.parse(Buffer.from(p, "base64url").toString()));
     expect(header.alg).toBe("HS256");
     expect(payload).toMatchObject({ aud: STORE, iss: "chorus", sub: "customer-1" });
     expect(payload.exp - payload.iat).toBe(CUSTOMER_TOKEN_TTL_S);
@@ -37,14 +43,20 @@ describe("default platform adapter (HS256 with the store's platform secret)", ()
   const secret = "platform-secret-for-tests-0123456789";
   it("returns the platform customer ID and the lower-cased e-mail", async () => {
     expect(await hs256PlatformAdapter(secret).verify(await signPlatformToken(secret, { platformCustomerId: "cust-9", email: "Ada@Example.TEST" }))).toEqual({
-      platformCustomerId: "cust-9", email: "ada@example.test",
+      platformCustomerId: "cust-9",
+      email: "ada@example.test",
     });
   });
 
   it("refuses a numeric sub with 401 instead of coercing it (issue #19 finding 12)", async () => {
     for (const sub of [12345, 12345.5, true, { id: "x" }, ["x"]]) {
       const token = await new SignJWT({ sub } as never).setProtectedHeader({ alg: "HS256" }).setExpirationTime("5m").sign(new TextEncoder().encode(secret));
-      const error = await hs256PlatformAdapter(secret).verify(token).then(() => null, (e: unknown) => e);
+      const error = await hs256PlatformAdapter(secret)
+        .verify(token)
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       expect(isApiError(error) && error.status).toBe(401);
       expect(isApiError(error) && error.message).toMatch(/sub must be a string/);
     }

@@ -101,7 +101,11 @@ export function customerTokens(secret: string) {
     async verify(storeId: string, token: string): Promise<string> {
       try {
         const { payload } = await jwtVerify(token, key, {
-          algorithms: ["HS256"], issuer: CUSTOMER_TOKEN_ISSUER, audience: storeId, requiredClaims: ["sub", "exp"], clockTolerance: CLOCK_TOLERANCE_S,
+          algorithms: ["HS256"],
+          issuer: CUSTOMER_TOKEN_ISSUER,
+          audience: storeId,
+          requiredClaims: ["sub", "exp"],
+          clockTolerance: CLOCK_TOLERANCE_S,
         });
         if (typeof payload.sub !== "string" || payload.sub === "") throw customerUnauthorized("sub must be a loyaltyCustomerId string");
         return payload.sub;

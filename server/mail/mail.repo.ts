@@ -32,9 +32,15 @@ export type OutboxRow = {
 };
 
 /** A listing row (no bodies). */
-export type OutboxSummary = Pick<OutboxRow, "seq" | "message_id" | "store_id" | "kind" | "to_address" | "subject" | "status" | "attempts" | "created_ms" | "sent_ms" | "next_attempt_ms" | "last_error">;
+export type OutboxSummary = Pick<
+  OutboxRow,
+  "seq" | "message_id" | "store_id" | "kind" | "to_address" | "subject" | "status" | "attempts" | "created_ms" | "sent_ms" | "next_attempt_ms" | "last_error"
+>;
 
-export type NewOutboxRow = Pick<OutboxRow, "message_id" | "store_id" | "kind" | "to_address" | "subject" | "html" | "text" | "headers_json" | "dedupe_key" | "status" | "next_attempt_ms" | "created_ms">;
+export type NewOutboxRow = Pick<
+  OutboxRow,
+  "message_id" | "store_id" | "kind" | "to_address" | "subject" | "html" | "text" | "headers_json" | "dedupe_key" | "status" | "next_attempt_ms" | "created_ms"
+>;
 
 const SUMMARY = sql.raw("seq, message_id, store_id, kind, to_address, subject, status, attempts, created_ms, sent_ms, next_attempt_ms, last_error");
 
@@ -42,7 +48,7 @@ const SUMMARY = sql.raw("seq, message_id, store_id, kind, to_address, subject, s
 export function mailRepo(db: Db) {
   const postgres = dialect(db) === "postgres";
   /** `to_address` equals `email` in any case (SQLite NOCASE; PostgreSQL lower(), its index mail_outbox_recipient). */
-  const sameAddress = (email: string) => postgres ? sql`lower(to_address) = lower(${email})` : sql`to_address = ${email} COLLATE NOCASE`;
+  const sameAddress = (email: string) => (postgres ? sql`lower(to_address) = lower(${email})` : sql`to_address = ${email} COLLATE NOCASE`);
   return {
     /**
      * Insert a message; a row with the same `dedupe_key` already there makes this a no-op.
@@ -51,9 +57,12 @@ export function mailRepo(db: Db) {
     async insert(row: NewOutboxRow): Promise<{ messageId: string; duplicate: boolean }> {
       // Exactly-once per dedupe key: the unique index on dedupe_key with ON CONFLICT DO NOTHING (no error that
       // would abort the caller's PostgreSQL transaction).
-      const inserted = await run(db, sql`INSERT INTO mail_outbox (message_id, store_id, kind, to_address, subject, html, text, headers_json, dedupe_key, status, next_attempt_ms, created_ms)
+      const inserted = await run(
+        db,
+        sql`INSERT INTO mail_outbox (message_id, store_id, kind, to_address, subject, html, text, headers_json, dedupe_key, status, next_attempt_ms, created_ms)
          VALUES (${row.message_id}, ${row.store_id}, ${row.kind}, ${row.to_address}, ${row.subject}, ${row.html}, ${row.text}, ${row.headers_json}, ${row.dedupe_key}, ${row.status}, ${row.next_attempt_ms}, ${row.created_ms})
-         ON CONFLICT (dedupe_key) DO NOTHING`);
+         ON CONFLICT (dedupe_key) DO NOTHING`,
+      );
       if (inserted.changes === 1) return { messageId: row.message_id, duplicate: false };
       const existing = await value<string>(db, sql`SELECT message_id FROM mail_outbox WHERE dedupe_key = ${row.dedupe_key}`);
       return { messageId: existing!, duplicate: true };
@@ -71,7 +80,9 @@ export function mailRepo(db: Db) {
       const lock = forUpdate(db, { skipLocked: true });
       const due = await all<OutboxRow>(db, sql`SELECT * FROM mail_outbox WHERE status = 'sending' AND lease_until_ms <= ${nowMs} LIMIT ${limit}${lock}`);
       if (due.length < limit) {
-        due.push(...await all<OutboxRow>(db, sql`SELECT * FROM mail_outbox WHERE status = 'queued' AND next_attempt_ms <= ${nowMs} ORDER BY next_attempt_ms, seq LIMIT ${limit - due.length}${lock}`));
+        due.push(
+          ...(await all<OutboxRow>(db, sql`SELECT * FROM mail_outbox WHERE status = 'queued' AND next_attempt_ms <= ${nowMs} ORDER BY next_attempt_ms, seq LIMIT ${limit - due.length}${lock}`)),
+        );
       }
       for (const row of due) {
         await run(db, sql`UPDATE mail_outbox SET status = 'sending', lease_until_ms = ${leaseUntilMs}, attempts = attempts + 1 WHERE seq = ${row.seq}`);
@@ -84,18 +95,35 @@ export function mailRepo(db: Db) {
 
     /** Record a successful send of a message this sender holds (`lease_until_ms` as claimed). @returns false when the claim was lost. */
     async markSent(seq: number, leaseUntilMs: number, sentMs: number): Promise<boolean> {
-      return (await run(db, sql`UPDATE mail_outbox SET status = 'sent', sent_ms = ${sentMs}, lease_until_ms = NULL, last_error = NULL WHERE seq = ${seq} AND status = 'sending' AND lease_until_ms = ${leaseUntilMs}`)).changes === 1;
+      return (
+        (
+          await run(
+            db,
+            sql`UPDATE mail_outbox SET status = 'sent', sent_ms = ${sentMs}, lease_until_ms = NULL, last_error = NULL WHERE seq = ${seq} AND status = 'sending' AND lease_until_ms = ${leaseUntilMs}`,
+          )
+        ).changes === 1
+      );
     },
 
     /** Give back a claim not attempted (the sender is stopping): queued again as it was, the attempt not counted. */
     async release(seq: number, leaseUntilMs: number): Promise<boolean> {
-      return (await run(db, sql`UPDATE mail_outbox SET status = 'queued', attempts = attempts - 1, lease_until_ms = NULL WHERE seq = ${seq} AND status = 'sending' AND lease_until_ms = ${leaseUntilMs}`)).changes === 1;
+      return (
+        (await run(db, sql`UPDATE mail_outbox SET status = 'queued', attempts = attempts - 1, lease_until_ms = NULL WHERE seq = ${seq} AND status = 'sending' AND lease_until_ms = ${leaseUntilMs}`))
+          .changes === 1
+      );
     },
 
     /** Record a failed attempt: queued again for `nextAttemptMs`, or `failed` when `nextAttemptMs` is null. */
     async markAttemptFailed(seq: number, leaseUntilMs: number, error: string, nextAttemptMs: number | null): Promise<boolean> {
-      return (await run(db, sql`UPDATE mail_outbox SET status = ${nextAttemptMs === null ? "failed" : "queued"}, last_error = ${error}, next_attempt_ms = COALESCE(CAST(${nextAttemptMs} AS bigint), next_attempt_ms), lease_until_ms = NULL
-         WHERE seq = ${seq} AND status = 'sending' AND lease_until_ms = ${leaseUntilMs}`)).changes === 1;
+      return (
+        (
+          await run(
+            db,
+            sql`UPDATE mail_outbox SET status = ${nextAttemptMs === null ? "failed" : "queued"}, last_error = ${error}, next_attempt_ms = COALESCE(CAST(${nextAttemptMs} AS bigint), next_attempt_ms), lease_until_ms = NULL
+         WHERE seq = ${seq} AND status = 'sending' AND lease_until_ms = ${leaseUntilMs}`,
+          )
+        ).changes === 1
+      );
     },
 
     /**
@@ -103,7 +131,14 @@ export function mailRepo(db: Db) {
      * until the next attempt). @returns false when the message is in another status or its content was pruned.
      */
     async requeue(messageId: string, nowMs: number): Promise<boolean> {
-      return (await run(db, sql`UPDATE mail_outbox SET status = 'queued', attempts = 0, next_attempt_ms = ${nowMs}, lease_until_ms = NULL WHERE message_id = ${messageId} AND status IN ('failed', 'kept') AND html <> ''`)).changes === 1;
+      return (
+        (
+          await run(
+            db,
+            sql`UPDATE mail_outbox SET status = 'queued', attempts = 0, next_attempt_ms = ${nowMs}, lease_until_ms = NULL WHERE message_id = ${messageId} AND status IN ('failed', 'kept') AND html <> ''`,
+          )
+        ).changes === 1
+      );
     },
 
     /**
@@ -113,7 +148,8 @@ export function mailRepo(db: Db) {
     async lastSeqBefore(beforeMs: number): Promise<number> {
       let lo = 0;
       let hi = (await value<number>(db, sql`SELECT COALESCE(MAX(seq), 0) AS m FROM mail_outbox`)) ?? 0;
-      while (lo < hi) { // invariant: every seq <= lo is before; the answer is <= hi
+      while (lo < hi) {
+        // invariant: every seq <= lo is before; the answer is <= hi
         const mid = Math.ceil((lo + hi) / 2);
         const row = await one<{ seq: number; created_ms: number }>(db, sql`SELECT seq, created_ms FROM mail_outbox WHERE seq >= ${mid} ORDER BY seq LIMIT 1`);
         if (row && row.created_ms < beforeMs) lo = row.seq;
@@ -129,8 +165,13 @@ export function mailRepo(db: Db) {
      */
     async pruneContent(fromSeq: number, toSeq: number, beforeMs: number): Promise<number> {
       // +status: SQLite reads the seq range, not the status index
-      return (await run(db, sql`UPDATE mail_outbox SET html = '', text = '', headers_json = '{}'
-         WHERE seq > ${fromSeq} AND seq <= ${toSeq} AND ${sql.raw(postgres ? "status" : "+status")} IN ('sent', 'failed', 'kept') AND html <> '' AND created_ms < ${beforeMs}`)).changes;
+      return (
+        await run(
+          db,
+          sql`UPDATE mail_outbox SET html = '', text = '', headers_json = '{}'
+         WHERE seq > ${fromSeq} AND seq <= ${toSeq} AND ${sql.raw(postgres ? "status" : "+status")} IN ('sent', 'failed', 'kept') AND html <> '' AND created_ms < ${beforeMs}`,
+        )
+      ).changes;
     },
 
     /** The lowest `seq` of a message not finished yet (queued or sending), or null. */
@@ -144,7 +185,10 @@ export function mailRepo(db: Db) {
      */
     async deleteRecipient(storeId: string, email: string): Promise<number> {
       const mentions = `%${email.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const mentioned = sql.join(["subject", "text", "html"].map((c) => sql`lower(${sql.raw(c)}) LIKE ${mentions} ESCAPE '\\'`), sql` OR `);
+      const mentioned = sql.join(
+        ["subject", "text", "html"].map((c) => sql`lower(${sql.raw(c)}) LIKE ${mentions} ESCAPE '\\'`),
+        sql` OR `,
+      );
       return (await run(db, sql`DELETE FROM mail_outbox WHERE store_id = ${storeId} AND (${sameAddress(email)} OR ${mentioned})`)).changes;
     },
 
@@ -170,13 +214,13 @@ export function mailRepo(db: Db) {
       const hidden = reader.hiddenKinds.length ? sql` AND kind NOT IN (${sql.join([...reader.hiddenKinds])})` : sql``;
       const rows: OutboxSummary[] = [];
       for (const id of reader.ownerOf) {
-        rows.push(...await all<OutboxSummary>(db, sql`SELECT ${SUMMARY} FROM mail_outbox WHERE store_id = ${id} AND seq < ${before} ORDER BY seq DESC LIMIT ${limit}`));
+        rows.push(...(await all<OutboxSummary>(db, sql`SELECT ${SUMMARY} FROM mail_outbox WHERE store_id = ${id} AND seq < ${before} ORDER BY seq DESC LIMIT ${limit}`)));
       }
       for (const id of reader.memberOf) {
-        rows.push(...await all<OutboxSummary>(db, sql`SELECT ${SUMMARY} FROM mail_outbox WHERE store_id = ${id} AND seq < ${before}${hidden} ORDER BY seq DESC LIMIT ${limit}`));
+        rows.push(...(await all<OutboxSummary>(db, sql`SELECT ${SUMMARY} FROM mail_outbox WHERE store_id = ${id} AND seq < ${before}${hidden} ORDER BY seq DESC LIMIT ${limit}`)));
       }
       if (reader.operator) {
-        rows.push(...await all<OutboxSummary>(db, sql`SELECT ${SUMMARY} FROM mail_outbox WHERE store_id IS NULL AND seq < ${before} ORDER BY seq DESC LIMIT ${limit}`));
+        rows.push(...(await all<OutboxSummary>(db, sql`SELECT ${SUMMARY} FROM mail_outbox WHERE store_id IS NULL AND seq < ${before} ORDER BY seq DESC LIMIT ${limit}`)));
       }
       return rows.sort((a, b) => b.seq - a.seq).slice(0, limit);
     },
@@ -190,7 +234,9 @@ export function mailRepo(db: Db) {
 
     /** The earliest `next_attempt_ms` / `lease_until_ms` of work still to do, or null when there is none. */
     async nextDueMs(): Promise<number | null> {
-      return (await value<number | null>(db, sql`SELECT MIN(CASE status WHEN 'queued' THEN next_attempt_ms ELSE lease_until_ms END) AS m FROM mail_outbox WHERE status IN ('queued', 'sending')`)) ?? null;
+      return (
+        (await value<number | null>(db, sql`SELECT MIN(CASE status WHEN 'queued' THEN next_attempt_ms ELSE lease_until_ms END) AS m FROM mail_outbox WHERE status IN ('queued', 'sending')`)) ?? null
+      );
     },
   };
 }

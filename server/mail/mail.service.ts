@@ -37,7 +37,21 @@ export type OutgoingMail = {
 };
 
 /** Headers the mail module sets itself; a caller cannot override them. */
-const RESERVED_HEADERS = new Set(["from", "to", "cc", "bcc", "subject", "message-id", "date", "mime-version", "content-type", "content-transfer-encoding", "sender", "reply-to-address", "return-path"]);
+const RESERVED_HEADERS = new Set([
+  "from",
+  "to",
+  "cc",
+  "bcc",
+  "subject",
+  "message-id",
+  "date",
+  "mime-version",
+  "content-type",
+  "content-transfer-encoding",
+  "sender",
+  "reply-to-address",
+  "return-path",
+]);
 const ONE_LINE = /^[^\r\n\0]*$/;
 
 const mailSchema = z.object({
@@ -47,10 +61,15 @@ const mailSchema = z.object({
   subject: z.string().min(1).max(998).regex(ONE_LINE, "subject must be one line"),
   html: z.string().min(1).max(2_000_000),
   text: z.string().min(1).max(1_000_000),
-  headers: z.record(
-    z.string().regex(/^[A-Za-z0-9-]{1,76}$/, "header names are letters, digits and '-'").refine((n) => !RESERVED_HEADERS.has(n.toLowerCase()), "this header is set by the mail module"),
-    z.string().max(2000).regex(ONE_LINE, "header values must be one line"),
-  ).optional(),
+  headers: z
+    .record(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9-]{1,76}$/, "header names are letters, digits and '-'")
+        .refine((n) => !RESERVED_HEADERS.has(n.toLowerCase()), "this header is set by the mail module"),
+      z.string().max(2000).regex(ONE_LINE, "header values must be one line"),
+    )
+    .optional(),
   dedupeKey: z.string().min(1).max(500).optional(),
   notBeforeMs: z.number().int().nonnegative().optional(),
 });
@@ -100,8 +119,17 @@ export type OutboxMessage = {
 export type OutboxMessageDetail = OutboxMessage & { html: string; text: string; headers: Record<string, string> };
 
 const toMessage = (r: OutboxSummary): OutboxMessage => ({
-  messageId: r.message_id, storeId: r.store_id, kind: r.kind, to: r.to_address, subject: r.subject, status: r.status,
-  attempts: r.attempts, lastError: r.last_error, createdMs: r.created_ms, sentMs: r.sent_ms, nextAttemptMs: r.next_attempt_ms,
+  messageId: r.message_id,
+  storeId: r.store_id,
+  kind: r.kind,
+  to: r.to_address,
+  subject: r.subject,
+  status: r.status,
+  attempts: r.attempts,
+  lastError: r.last_error,
+  createdMs: r.created_ms,
+  sentMs: r.sent_ms,
+  nextAttemptMs: r.next_attempt_ms,
 });
 
 export type MailServiceDeps = {
@@ -174,9 +202,18 @@ export function mailService(deps: MailServiceDeps) {
       const m = parsed.data;
       const createdMs = now();
       const result = await repo.insert({
-        message_id: randomUUID(), store_id: m.storeId, kind: m.kind, to_address: m.to, subject: m.subject, html: m.html, text: m.text,
-        headers_json: JSON.stringify(m.headers ?? {}), dedupe_key: m.dedupeKey ?? null, status: deps.sending ? "queued" : "kept",
-        next_attempt_ms: Math.max(m.notBeforeMs ?? createdMs, createdMs), created_ms: createdMs,
+        message_id: randomUUID(),
+        store_id: m.storeId,
+        kind: m.kind,
+        to_address: m.to,
+        subject: m.subject,
+        html: m.html,
+        text: m.text,
+        headers_json: JSON.stringify(m.headers ?? {}),
+        dedupe_key: m.dedupeKey ?? null,
+        status: deps.sending ? "queued" : "kept",
+        next_attempt_ms: Math.max(m.notBeforeMs ?? createdMs, createdMs),
+        created_ms: createdMs,
       });
       if (!result.duplicate && deps.sending) wakeWhenCommitted(result.messageId);
       return result;
@@ -189,7 +226,11 @@ export function mailService(deps: MailServiceDeps) {
      */
     async listVisible(input: OutboxReader & { after?: string; limit: number }): Promise<{ messages: OutboxMessage[]; next?: string }> {
       const page = await keysetPage<OutboxSummary, [number]>({
-        secret: deps.secret, context: `outbox|${input.email.toLowerCase()}|seq desc`, cursor: input.after, shape: ["number"], limit: input.limit,
+        secret: deps.secret,
+        context: `outbox|${input.email.toLowerCase()}|seq desc`,
+        cursor: input.after,
+        shape: ["number"],
+        limit: input.limit,
         fetch: (after, n) => repo.listVisible({ ownerOf: input.ownerOf, memberOf: input.memberOf, operator: input.operator, hiddenKinds: ACCOUNT_LINK_KINDS }, after?.[0], n),
         keyOf: (r) => [r.seq],
       });

@@ -26,7 +26,7 @@ const open: Services[] = [];
 
 async function services(file = "mail.sqlite", smtpUrl: string | null = smtp.url): Promise<Services> {
   const s = await createServices({ databasePath: await dbs.location(file), mediaPath: join(dbs.dir, "media"), mail: { smtpUrl, from: FROM, now } });
-  if (!await s.stores.get(STORE)) await s.stores.create({ storeId: STORE, name: "Maple & Thread <Boutique>", platform: "shopify" });
+  if (!(await s.stores.get(STORE))) await s.stores.create({ storeId: STORE, name: "Maple & Thread <Boutique>", platform: "shopify" });
   open.push(s);
   return s;
 }
@@ -35,11 +35,24 @@ async function close(s: Services) {
   await s.close();
 }
 const message = (to: string, extra: Partial<Parameters<Services["mail"]["enqueue"]>[0]> = {}) => ({
-  storeId: STORE, kind: "review-request", to, subject: `How was your order, ${to}?`,
-  ...renderMail({ storeName: "Maple & Thread <Boutique>", heading: "Tell us about your dress", paragraphs: ["Your order arrived <3 days> ago."], action: { label: "Write a review", url: "https://reviews.example.com/r/abc?x=1&y=2" }, footer: "You bought from Maple & Thread." }),
+  storeId: STORE,
+  kind: "review-request",
+  to,
+  subject: `How was your order, ${to}?`,
+  ...renderMail({
+    storeName: "Maple & Thread <Boutique>",
+    heading: "Tell us about your dress",
+    paragraphs: ["Your order arrived <3 days> ago."],
+    action: { label: "Write a review", url: "https://reviews.example.com/r/abc?x=1&y=2" },
+    footer: "You bought from Maple & Thread.",
+  }),
   ...extra,
 });
-const statusOf = async (s: Services, id: string) => (await one<{ status: string; attempts: number; last_error: string | null; next_attempt_ms: number }>(s.db, sql`SELECT status, attempts, last_error, next_attempt_ms FROM mail_outbox WHERE message_id = ${id}`))!;
+const statusOf = async (s: Services, id: string) =>
+  (await one<{ status: string; attempts: number; last_error: string | null; next_attempt_ms: number }>(
+    s.db,
+    sql`SELECT status, attempts, last_error, next_attempt_ms FROM mail_outbox WHERE message_id = ${id}`,
+  ))!;
 
 beforeAll(async () => {
   smtp = await startTestSmtp();
@@ -97,10 +110,12 @@ describe("sending", () => {
 
   it("joins the caller's transaction: a rolled-back change leaves no message", async () => {
     const s = await services("tx.sqlite");
-    await expect(transaction(s.db, async () => {
-      await s.mail.enqueue(message("dee@example.com"));
-      throw new Error("the change failed");
-    })).rejects.toThrow("the change failed");
+    await expect(
+      transaction(s.db, async () => {
+        await s.mail.enqueue(message("dee@example.com"));
+        throw new Error("the change failed");
+      }),
+    ).rejects.toThrow("the change failed");
     expect(await value<number>(s.db, sql`SELECT COUNT(*) AS n FROM mail_outbox`)).toBe(0);
   });
 
@@ -208,7 +223,14 @@ describe("restart", () => {
     expect(await statusOf(after, mo)).toMatchObject({ status: "sent", attempts: 2 });
     clock += 7 * 24 * 3_600_000;
     expect(await after.mailSender.runOnce()).toEqual({ sent: 0, retried: 0, failed: 0 });
-    for (const [name, id] of [["ivy", ids[0]], ["jon", ids[1]], ["kim", ids[2]], ["lee", ids[3]], ["mo", mo], ["nia", nia]]) {
+    for (const [name, id] of [
+      ["ivy", ids[0]],
+      ["jon", ids[1]],
+      ["kim", ids[2]],
+      ["lee", ids[3]],
+      ["mo", mo],
+      ["nia", nia],
+    ]) {
       const got = smtp.messages.filter((m) => m.to.includes(`${name}@example.com`));
       expect(got, name).toHaveLength(1);
       expect(got[0].headers.get("message-id")).toBe(`<${id}@reviews.example.com>`);

@@ -22,7 +22,10 @@ let bob: AdminAgent;
 const ids: Record<string, string> = {};
 
 const mail = (storeId: string | null, to: string, subject: string, extra: Partial<OutgoingMail> = {}): OutgoingMail => ({
-  storeId, kind: storeId ? "review-request" : "password-reset", to, subject,
+  storeId,
+  kind: storeId ? "review-request" : "password-reset",
+  to,
+  subject,
   ...renderMail({ storeName: storeId === B ? "Store B" : "Store A", heading: subject, paragraphs: [`Hello <b>${to}</b>`], action: { label: "Open", url: "https://reviews.example.com/x" } }),
   ...extra,
 });
@@ -80,7 +83,11 @@ describe("/admin/outbox without SMTP_URL", () => {
     const next = olderLink(await (await adminGet(t, alice, "/admin/outbox")).text())!;
     const forged = next.replace(/%22k%22%3A%5B(\d+)/, (_, n) => `%22k%22%3A%5B${Number(n) + 1}`);
     expect(forged).not.toBe(next);
-    for (const [agent, path] of [[alice, forged], [bob, next], [alice, "/admin/outbox?after=nonsense"]] as const) {
+    for (const [agent, path] of [
+      [alice, forged],
+      [bob, next],
+      [alice, "/admin/outbox?after=nonsense"],
+    ] as const) {
       const res = await adminGet(t, agent, path);
       expect(res.status).toBe(400);
       const html = await res.text();
@@ -110,7 +117,16 @@ describe("/admin/outbox without SMTP_URL", () => {
   });
 
   it("answers 404 for another store's message, a reset (also the user's own: resets are operators'), and an ID that is not one", async () => {
-    for (const path of [`/admin/outbox/${ids.b}`, `/admin/outbox/${ids.bobReset}`, `/admin/outbox/${ids.aliceReset}`, `/admin/outbox/${ids.aliceReset}/html`, `/admin/outbox/${ids.b}/html`, `/admin/outbox/${ids.bobReset}/html`, "/admin/outbox/not-a-uuid", `/admin/outbox/${crypto.randomUUID()}`]) {
+    for (const path of [
+      `/admin/outbox/${ids.b}`,
+      `/admin/outbox/${ids.bobReset}`,
+      `/admin/outbox/${ids.aliceReset}`,
+      `/admin/outbox/${ids.aliceReset}/html`,
+      `/admin/outbox/${ids.b}/html`,
+      `/admin/outbox/${ids.bobReset}/html`,
+      "/admin/outbox/not-a-uuid",
+      `/admin/outbox/${crypto.randomUUID()}`,
+    ]) {
       const res = await adminGet(t, alice, path);
       expect(res.status, path).toBe(404);
       const html = await res.text();
@@ -212,7 +228,8 @@ describe("with SMTP_URL", () => {
     const received = await smtp.waitFor((m) => m.to.includes("yan@example.com"));
     expect(received.headers.get("message-id")).toBe(`<${messageId}@reviews.example.com>`);
     // Sent now: no second Send again.
-    for (let i = 0; i < 50 && (await s.services.mail.getVisible({ ownerOf: [A], memberOf: [], operator: false, email: "x", messageId }))!.status !== "sent"; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 50 && (await s.services.mail.getVisible({ ownerOf: [A], memberOf: [], operator: false, email: "x", messageId }))!.status !== "sent"; i++)
+      await new Promise((r) => setTimeout(r, 20));
     expect((await adminPost(s, agent, `/admin/outbox/${messageId}`, { intent: "send-again" })).status).toBe(409);
     expect(smtp.messages.filter((m) => m.to.includes("yan@example.com"))).toHaveLength(1);
   });

@@ -10,8 +10,12 @@ import { renderMail } from "./render.ts";
 describe("renderMail", () => {
   const hostile = `<img src=x onerror=alert(1)> "quoted" & 'single'`;
   const { html, text } = renderMail({
-    storeName: hostile, preheader: hostile, heading: hostile, paragraphs: [hostile, "line one\nline two"],
-    action: { label: hostile, url: "https://shop.example/r/1?a=1&b=\"2\"" }, footer: hostile,
+    storeName: hostile,
+    preheader: hostile,
+    heading: hostile,
+    paragraphs: [hostile, "line one\nline two"],
+    action: { label: hostile, url: 'https://shop.example/r/1?a=1&b="2"' },
+    footer: hostile,
   });
 
   it("escapes every text in the HTML", () => {

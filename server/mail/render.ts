@@ -24,8 +24,7 @@ const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;"
 /** Escape text for HTML content and attribute values. */
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
-const paragraphHtml = (text: string, style: string) =>
-  `<p style="${style}">${escapeHtml(text).replace(/\r?\n/g, "<br>")}</p>`;
+const paragraphHtml = (text: string, style: string) => `<p style="${style}">${escapeHtml(text).replace(/\r?\n/g, "<br>")}</p>`;
 
 /**
  * Render a message. @returns `{ html, text }`: a complete HTML document and its plain-text twin.
@@ -51,9 +50,7 @@ export function renderMail(content: MailContent): { html: string; text: string }
     `<title>${escapeHtml(heading)}</title>`,
     "</head>",
     '<body style="margin:0;padding:0;background:#f6f8fa;">',
-    preheader
-      ? `<div style="display:none;max-height:0;overflow:hidden;opacity:0;color:transparent;">${escapeHtml(preheader)}</div>`
-      : "",
+    preheader ? `<div style="display:none;max-height:0;overflow:hidden;opacity:0;color:transparent;">${escapeHtml(preheader)}</div>` : "",
     '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f6f8fa;"><tr><td align="center" style="padding:24px 12px;">',
     '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border:1px solid #d0d7de;border-radius:8px;">',
     `<tr><td style="padding:20px 28px 0;${font}font-size:14px;font-weight:600;color:#57606a;">${escapeHtml(storeName)}</td></tr>`,
@@ -73,7 +70,9 @@ export function renderMail(content: MailContent): { html: string; text: string }
     "</td></tr></table>",
     "</body>",
     "</html>",
-  ].filter(Boolean).join("\n");
+  ]
+    .filter(Boolean)
+    .join("\n");
 
   const text = [
     storeName,

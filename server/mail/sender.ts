@@ -170,9 +170,12 @@ export function mailSender(deps: MailSenderDeps) {
       started = false;
       return;
     }
-    void sender.runOnce().catch((error) => log(`mail: send pass failed: ${describe(error)}`)).finally(() => {
-      if (!timer) schedule(POLL_MS);
-    });
+    void sender
+      .runOnce()
+      .catch((error) => log(`mail: send pass failed: ${describe(error)}`))
+      .finally(() => {
+        if (!timer) schedule(POLL_MS);
+      });
   }
 
   const sender = {

@@ -102,8 +102,16 @@ async function eventProperties(repo: KlaviyoRepo, job: KlaviyoJobRow): Promise<R
       const r = await repo.review(storeId, id);
       if (!r) return null;
       return {
-        ReviewId: r.review_id, Rating: r.rating, Title: r.title, Body: r.body, Verified: r.verified_status === "verified-buyer", HasMedia: r.media_count > 0,
-        ProductId: r.product_id, ProductName: r.product_name, ProductURL: r.product_url, ProductImageURL: r.product_image_url,
+        ReviewId: r.review_id,
+        Rating: r.rating,
+        Title: r.title,
+        Body: r.body,
+        Verified: r.verified_status === "verified-buyer",
+        HasMedia: r.media_count > 0,
+        ProductId: r.product_id,
+        ProductName: r.product_name,
+        ProductURL: r.product_url,
+        ProductImageURL: r.product_image_url,
       };
     }
     case "Submitted Question": {

@@ -92,9 +92,8 @@ export function klaviyoSender(deps: KlaviyoSenderDeps) {
   type Outcome = { status: "delivered" | "failed" | "skipped" | "queued"; nextAttemptMs: number | null; statusCode: number | null; error: string | null };
 
   async function attempt(job: ClaimedKlaviyoJob, nowMs: number): Promise<Outcome> {
-    const retry = (statusCode: number | null, error: string, delayMs: number): Outcome => (job.attempts >= MAX_ATTEMPTS
-      ? { status: "failed", nextAttemptMs: null, statusCode, error }
-      : { status: "queued", nextAttemptMs: nowMs + delayMs, statusCode, error });
+    const retry = (statusCode: number | null, error: string, delayMs: number): Outcome =>
+      job.attempts >= MAX_ATTEMPTS ? { status: "failed", nextAttemptMs: null, statusCode, error } : { status: "queued", nextAttemptMs: nowMs + delayMs, statusCode, error };
     let key: string;
     try {
       if (!job.api_key_sealed) return { status: "failed", nextAttemptMs: null, statusCode: null, error: "Klaviyo is not connected" };
@@ -114,11 +113,19 @@ export function klaviyoSender(deps: KlaviyoSenderDeps) {
       const res = await guardedFetch(`${origin}${request.path}`, {
         method: "POST",
         headers: {
-          authorization: `Klaviyo-API-Key ${key}`, revision: KLAVIYO_REVISION,
-          accept: "application/vnd.api+json", "content-type": "application/vnd.api+json", "user-agent": "Chorus-Klaviyo/1",
+          authorization: `Klaviyo-API-Key ${key}`,
+          revision: KLAVIYO_REVISION,
+          accept: "application/vnd.api+json",
+          "content-type": "application/vnd.api+json",
+          "user-agent": "Chorus-Klaviyo/1",
         },
-        body: JSON.stringify(request.body), allowLoopback: deps.allowLoopback, redirects: 0,
-        maxBytes: MAX_RESPONSE_BYTES, overflow: "truncate", timeoutMs: TIMEOUT_MS, idleTimeoutMs: TIMEOUT_MS,
+        body: JSON.stringify(request.body),
+        allowLoopback: deps.allowLoopback,
+        redirects: 0,
+        maxBytes: MAX_RESPONSE_BYTES,
+        overflow: "truncate",
+        timeoutMs: TIMEOUT_MS,
+        idleTimeoutMs: TIMEOUT_MS,
       });
       if (res.status >= 200 && res.status < 300) return { status: "delivered", nextAttemptMs: null, statusCode: res.status, error: null };
       const detail = klaviyoError(res.body);
@@ -137,7 +144,7 @@ export function klaviyoSender(deps: KlaviyoSenderDeps) {
     // Only the lease holder's outcome is recorded (the conditional UPDATE on lease_until_ms). A deletion job's address
     // was kept only to send it: once it is finished, the log keeps its hashed key (docs/klaviyo.md "Erasure").
     const recorded = await transaction(deps.db, async () => {
-      if (!await deps.repo.recordOutcome(job.seq, job.lease_until_ms!, { ...o, nowMs })) return false;
+      if (!(await deps.repo.recordOutcome(job.seq, job.lease_until_ms!, { ...o, nowMs }))) return false;
       if (job.kind === "deletion" && o.status !== "queued") await deps.repo.scrubEmail(job.seq, erasedAddressKey(job.email));
       return true;
     });
@@ -172,12 +179,14 @@ export function klaviyoSender(deps: KlaviyoSenderDeps) {
     }
     const at = now();
     const run = deps.repo.nextDueMs().then((due) => (due !== null && due <= at ? sender.runDue(at) : undefined));
-    void run.catch((error) => log(`klaviyo: send pass failed: ${String(error)}`)).finally(() => {
-      if (started && !timer) {
-        timer = setTimeout(tick, POLL_MS);
-        timer.unref();
-      }
-    });
+    void run
+      .catch((error) => log(`klaviyo: send pass failed: ${String(error)}`))
+      .finally(() => {
+        if (started && !timer) {
+          timer = setTimeout(tick, POLL_MS);
+          timer.unref();
+        }
+      });
   }
 
   const sender = {

@@ -33,24 +33,34 @@ type Received = { path: string; headers: IncomingMessage["headers"]; body: { dat
 
 /** Klaviyo's documented request bodies (developers.klaviyo.com, revision 2024-10-15), transcribed. */
 const profileRef = z.object({ data: z.object({ type: z.literal("profile"), attributes: z.object({ email: z.email() }).strict() }).strict() }).strict();
-const eventDocument = z.object({
-  data: z.object({
-    type: z.literal("event"),
-    attributes: z.object({
-      properties: z.record(z.string(), z.unknown()),
-      time: z.iso.datetime(),
-      unique_id: z.string().min(1),
-      metric: z.object({ data: z.object({ type: z.literal("metric"), attributes: z.object({ name: z.string() }).strict() }).strict() }).strict(),
-      profile: profileRef,
-    }).strict(),
-  }).strict(),
-}).strict();
-const profileImportDocument = z.object({
-  data: z.object({ type: z.literal("profile"), attributes: z.object({ email: z.email(), properties: z.record(z.string(), z.unknown()) }).strict() }).strict(),
-}).strict();
-const deletionDocument = z.object({
-  data: z.object({ type: z.literal("data-privacy-deletion-job"), attributes: z.object({ profile: profileRef }).strict() }).strict(),
-}).strict();
+const eventDocument = z
+  .object({
+    data: z
+      .object({
+        type: z.literal("event"),
+        attributes: z
+          .object({
+            properties: z.record(z.string(), z.unknown()),
+            time: z.iso.datetime(),
+            unique_id: z.string().min(1),
+            metric: z.object({ data: z.object({ type: z.literal("metric"), attributes: z.object({ name: z.string() }).strict() }).strict() }).strict(),
+            profile: profileRef,
+          })
+          .strict(),
+      })
+      .strict(),
+  })
+  .strict();
+const profileImportDocument = z
+  .object({
+    data: z.object({ type: z.literal("profile"), attributes: z.object({ email: z.email(), properties: z.record(z.string(), z.unknown()) }).strict() }).strict(),
+  })
+  .strict();
+const deletionDocument = z
+  .object({
+    data: z.object({ type: z.literal("data-privacy-deletion-job"), attributes: z.object({ profile: profileRef }).strict() }).strict(),
+  })
+  .strict();
 
 let t: TestServer;
 let clock = Date.now() + 60_000;
@@ -65,26 +75,32 @@ function standIn() {
   let server: Server;
   return {
     received,
-    get url() { return `http://127.0.0.1:${(server.address() as AddressInfo).port}`; },
-    setAnswer(fn: (r: Received) => Answer) { answer = fn; },
-    up: () => new Promise<void>((resolve) => {
-      server = createServer((req, res) => {
-        const chunks: Buffer[] = [];
-        req.on("data", (c: Buffer) => chunks.push(c));
-        req.on("end", () => {
-          const r: Received = { path: req.url ?? "", headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Received["body"] };
-          received.push(r);
-          const a = answer(r);
-          res.writeHead(a.status, { "content-type": "application/vnd.api+json", ...a.headers });
-          res.end(a.status >= 400 ? JSON.stringify({ errors: [{ status: a.status, title: "Stand-in error", detail: `answered ${a.status}` }] }) : "");
+    get url() {
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    setAnswer(fn: (r: Received) => Answer) {
+      answer = fn;
+    },
+    up: () =>
+      new Promise<void>((resolve) => {
+        server = createServer((req, res) => {
+          const chunks: Buffer[] = [];
+          req.on("data", (c: Buffer) => chunks.push(c));
+          req.on("end", () => {
+            const r: Received = { path: req.url ?? "", headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Received["body"] };
+            received.push(r);
+            const a = answer(r);
+            res.writeHead(a.status, { "content-type": "application/vnd.api+json", ...a.headers });
+            res.end(a.status >= 400 ? JSON.stringify({ errors: [{ status: a.status, title: "Stand-in error", detail: `answered ${a.status}` }] }) : "");
+          });
         });
-      });
-      server.listen(0, "127.0.0.1", () => resolve());
-    }),
-    down: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+        server.listen(0, "127.0.0.1", () => resolve());
+      }),
+    down: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -97,8 +113,13 @@ async function api(path: string, init: { method?: string; body?: unknown; auth?:
 }
 
 const runDue = () => t.services.klaviyoSender.runDue(clock);
-const outbox = () => all<{ job_id: string; kind: string; name: string; email: string; status: string; attempts: number }>(t.services.db, sql`SELECT job_id, kind, name, email, status, attempts FROM klaviyo_outbox ORDER BY seq`);
-const events = (name: string) => klaviyo.received.filter((r) => r.path === "/api/events/" && (r.body.data.attributes.metric as { data: { attributes: { name: string } } }).data.attributes.name === name);
+const outbox = () =>
+  all<{ job_id: string; kind: string; name: string; email: string; status: string; attempts: number }>(
+    t.services.db,
+    sql`SELECT job_id, kind, name, email, status, attempts FROM klaviyo_outbox ORDER BY seq`,
+  );
+const events = (name: string) =>
+  klaviyo.received.filter((r) => r.path === "/api/events/" && (r.body.data.attributes.metric as { data: { attributes: { name: string } } }).data.attributes.name === name);
 
 beforeAll(async () => {
   klaviyo = standIn();
@@ -130,7 +151,10 @@ describe("the private API key (PATCH/GET /enterprise/settings marketing.klaviyo)
   it("is write-only and sealed; a bad key is a 400 JSON error; until it is set no job is stored", async () => {
     expect((await api("/enterprise/settings")).body.marketing).toEqual({ klaviyo: { privateApiKeySet: false } });
     // Not connected: a review with an address stores no Klaviyo job.
-    const before = await api(`${S}/products/shopify-1078/reviews`, { auth: false, body: { rating: 5, title: "Lovely", body: "Soft fabric, true to size.", displayName: "Bea", email: "bea@example.com" } });
+    const before = await api(`${S}/products/shopify-1078/reviews`, {
+      auth: false,
+      body: { rating: 5, title: "Lovely", body: "Soft fabric, true to size.", displayName: "Bea", email: "bea@example.com" },
+    });
     expect(before.status).toBe(201);
     expect(await outbox()).toEqual([]);
 
@@ -155,11 +179,21 @@ describe("the private API key (PATCH/GET /enterprise/settings marketing.klaviyo)
 
 describe("every event type, from the real write paths, with the documented shape and headers", () => {
   it("sends Submitted Review, Submitted Question, Answered Survey, Loyalty Points Earned, Redeemed Reward, Loyalty Tier Changed, Unsubscribed From Review Requests and profile properties", async () => {
-    const review = await api(`${S}/products/shopify-1078/reviews`, { auth: false, body: { rating: 4, title: "Good", body: "Fits well and washes nicely.", displayName: "Ann", email: "ann@example.com" } });
+    const review = await api(`${S}/products/shopify-1078/reviews`, {
+      auth: false,
+      body: { rating: 4, title: "Good", body: "Fits well and washes nicely.", displayName: "Ann", email: "ann@example.com" },
+    });
     expect(review.status).toBe(201);
     const question = await api(`${S}/products/shopify-1078/questions`, { auth: false, body: { body: "Does it run small in the shoulders?", displayName: "Ann", email: "ann@example.com" } });
     expect(question.status).toBe(201);
-    expect((await api(`${S}/surveys/${DEMO_CHANNEL_IDS.npsEmail}/responses`, { auth: false, body: { answeredQuestions: [{ id: DEMO_QUESTION_IDS.nps, type: "nps", answer: 9 }], customer: { email: "ann@example.com" } } })).status).toBe(201);
+    expect(
+      (
+        await api(`${S}/surveys/${DEMO_CHANNEL_IDS.npsEmail}/responses`, {
+          auth: false,
+          body: { answeredQuestions: [{ id: DEMO_QUESTION_IDS.nps, type: "nps", answer: 9 }], customer: { email: "ann@example.com" } },
+        })
+      ).status,
+    ).toBe(201);
     const token = await signPlatformToken(PLATFORM_SECRET, { platformCustomerId: "kl-1", email: "ann@example.com" });
     const login = await api(`${S}/loyalty/login`, { auth: false, body: { customerAccessToken: token } });
     expect(login.status).toBe(200);
@@ -187,9 +221,17 @@ describe("every event type, from the real write paths, with the documented shape
       expect(eventDocument.parse(r.body).data.attributes.profile.data.attributes.email).toBe("ann@example.com");
     }
     const reviewId = review.body.review?.reviewId ?? review.body.reviewId;
-    expect(events("Submitted Review").map((r) => r.body.data.attributes.properties)).toEqual([expect.objectContaining({
-      ReviewId: reviewId, Rating: 4, Title: "Good", Verified: false, HasMedia: false, ProductId: "1078", ProductName: expect.any(String),
-    })]);
+    expect(events("Submitted Review").map((r) => r.body.data.attributes.properties)).toEqual([
+      expect.objectContaining({
+        ReviewId: reviewId,
+        Rating: 4,
+        Title: "Good",
+        Verified: false,
+        HasMedia: false,
+        ProductId: "1078",
+        ProductName: expect.any(String),
+      }),
+    ]);
     expect(events("Submitted Question")[0]!.body.data.attributes.properties).toMatchObject({ Question: "Does it run small in the shoulders?", ProductId: "1078" });
     expect(events("Answered Survey")[0]!.body.data.attributes.properties).toMatchObject({ NPSScore: 9, NPSCategory: "promoter" });
     expect(events("Loyalty Points Earned").map((r) => (r.body.data.attributes.properties as { Points: number }).Points)).toContain(600);
@@ -203,7 +245,10 @@ describe("every event type, from the real write paths, with the documented shape
     expect(profiles.length).toBeGreaterThan(0);
     const latest = profiles.at(-1)!;
     const balance = await value<number>(t.services.db, sql`SELECT balance FROM loyalty_customers WHERE platform_customer_id = 'kl-1'`);
-    expect(latest).toMatchObject({ email: "ann@example.com", properties: { [PROFILE_PROPERTIES.pointsBalance]: balance, [PROFILE_PROPERTIES.tier]: "Silver", [PROFILE_PROPERTIES.lastReviewDate]: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) } });
+    expect(latest).toMatchObject({
+      email: "ann@example.com",
+      properties: { [PROFILE_PROPERTIES.pointsBalance]: balance, [PROFILE_PROPERTIES.tier]: "Silver", [PROFILE_PROPERTIES.lastReviewDate]: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+    });
     expect(latest.properties).not.toHaveProperty(PROFILE_PROPERTIES.referralLink); // no referral link known
 
     // The delivery log lists them, delivered.
@@ -257,7 +302,9 @@ describe("nothing lost across a restart, each job sent once", () => {
       expect(await second.klaviyoSender.runDue(clock)).toMatchObject({ delivered: 1 });
       expect(await runDue()).toMatchObject({ delivered: 0 });
       expect(await second.klaviyoSender.runDue(clock)).toMatchObject({ delivered: 0 });
-      expect(klaviyo.received.filter((r) => (r.body.data.attributes.profile as { data: { attributes: { email: string } } } | undefined)?.data.attributes.email === "restart@example.com")).toHaveLength(1);
+      expect(klaviyo.received.filter((r) => (r.body.data.attributes.profile as { data: { attributes: { email: string } } } | undefined)?.data.attributes.email === "restart@example.com")).toHaveLength(
+        1,
+      );
 
       // A node claims a job and dies before sending: the lease keeps others off until it runs out, then one sends it.
       await transaction(t.services.db, () => run(t.services.db, sql`INSERT INTO review_request_unsubscribes (store_id, email, created_ms) VALUES (${TEST_STORE_ID}, 'crash@example.com', ${clock})`));
@@ -267,7 +314,9 @@ describe("nothing lost across a restart, each job sent once", () => {
       clock += LEASE_MS;
       const [a, b] = await Promise.all([runDue(), second.klaviyoSender.runDue(clock)]);
       expect(a.delivered + b.delivered).toBe(1);
-      expect(klaviyo.received.filter((r) => (r.body.data.attributes.profile as { data: { attributes: { email: string } } } | undefined)?.data.attributes.email === "crash@example.com")).toHaveLength(1);
+      expect(klaviyo.received.filter((r) => (r.body.data.attributes.profile as { data: { attributes: { email: string } } } | undefined)?.data.attributes.email === "crash@example.com")).toHaveLength(
+        1,
+      );
     } finally {
       await second.close();
     }

@@ -15,27 +15,47 @@ import type { KlaviyoJobRow, KlaviyoRepo } from "./klaviyo.repo.ts";
 const PRIVATE_KEY = /^pk_[A-Za-z0-9]{8,200}$/;
 
 /** GET /enterprise/settings `marketing`. */
-export const marketingSettingsSchema = z.object({
-  klaviyo: z.object({
-    privateApiKeySet: z.boolean().meta({ description: "Whether a Klaviyo private API key is set (the key itself is never shown). While it is, reviews, questions, loyalty and survey events and profile properties are sent to Klaviyo (docs/klaviyo.md)." }),
-  }),
-}).meta({ id: "MarketingSettings", description: "E-mail marketing tools Chorus sends events to." });
+export const marketingSettingsSchema = z
+  .object({
+    klaviyo: z.object({
+      privateApiKeySet: z.boolean().meta({
+        description:
+          "Whether a Klaviyo private API key is set (the key itself is never shown). While it is, reviews, questions, loyalty and survey events and profile properties are sent to Klaviyo (docs/klaviyo.md).",
+      }),
+    }),
+  })
+  .meta({ id: "MarketingSettings", description: "E-mail marketing tools Chorus sends events to." });
 
 /** PATCH /enterprise/settings `marketing`. */
-export const marketingSettingsPatch = z.object({
-  klaviyo: z.object({
-    privateApiKey: z.string().trim().regex(PRIVATE_KEY, "privateApiKey must be a Klaviyo private API key (pk_ followed by letters and digits)").nullable().optional()
-      .meta({ description: "A Klaviyo private API key (`pk_…`, with the scopes events:write, profiles:write and data-privacy:write), write-only; `null` disconnects Klaviyo (queued calls are dropped)." }),
-  }).strict().optional(),
-}).strict();
+export const marketingSettingsPatch = z
+  .object({
+    klaviyo: z
+      .object({
+        privateApiKey: z.string().trim().regex(PRIVATE_KEY, "privateApiKey must be a Klaviyo private API key (pk_ followed by letters and digits)").nullable().optional().meta({
+          description: "A Klaviyo private API key (`pk_…`, with the scopes events:write, profiles:write and data-privacy:write), write-only; `null` disconnects Klaviyo (queued calls are dropped).",
+        }),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
 
 export type MarketingSettings = z.output<typeof marketingSettingsSchema>;
 export type MarketingSettingsPatch = z.output<typeof marketingSettingsPatch>;
 
 /** A job as the admin's delivery log shows it. */
 export type KlaviyoLogEntry = {
-  jobId: string; kind: KlaviyoJobRow["kind"]; name: string; email: string; status: KlaviyoJobRow["status"]; attempts: number;
-  nextAttempt: string | null; lastStatusCode: number | null; lastError: string | null; created: string; delivered: string | null;
+  jobId: string;
+  kind: KlaviyoJobRow["kind"];
+  name: string;
+  email: string;
+  status: KlaviyoJobRow["status"];
+  attempts: number;
+  nextAttempt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  created: string;
+  delivered: string | null;
 };
 
 /** Create the Klaviyo service. */
@@ -65,9 +85,17 @@ export function klaviyoService(deps: { db: Db; repo: KlaviyoRepo; box: SecretBox
     /** The delivery log: the store's jobs, newest first (at most `limit`, before the job `beforeSeq`). */
     async log(storeId: string, limit = 100, beforeSeq?: number): Promise<KlaviyoLogEntry[]> {
       return (await repo.list(storeId, beforeSeq, limit)).map((r) => ({
-        jobId: r.job_id, kind: r.kind, name: r.name, email: r.email, status: r.status, attempts: r.attempts,
-        nextAttempt: r.status === "queued" ? isoFromMs(r.next_attempt_ms) : null, lastStatusCode: r.last_status_code, lastError: r.last_error,
-        created: isoFromMs(r.created_ms), delivered: r.delivered_ms === null ? null : isoFromMs(r.delivered_ms),
+        jobId: r.job_id,
+        kind: r.kind,
+        name: r.name,
+        email: r.email,
+        status: r.status,
+        attempts: r.attempts,
+        nextAttempt: r.status === "queued" ? isoFromMs(r.next_attempt_ms) : null,
+        lastStatusCode: r.last_status_code,
+        lastError: r.last_error,
+        created: isoFromMs(r.created_ms),
+        delivered: r.delivered_ms === null ? null : isoFromMs(r.delivered_ms),
       }));
     },
 

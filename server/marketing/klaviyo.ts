@@ -29,7 +29,13 @@ export function createKlaviyo(deps: KlaviyoDeps) {
   const repo = klaviyoRepo(deps.db);
   const service = klaviyoService({ db: deps.db, repo, box: deps.box, now: deps.now });
   const sender = klaviyoSender({
-    db: deps.db, repo, box: deps.box, allowLoopback: deps.allowLoopback, now: deps.now, log: deps.log, referralLink: deps.referralLink,
+    db: deps.db,
+    repo,
+    box: deps.box,
+    allowLoopback: deps.allowLoopback,
+    now: deps.now,
+    log: deps.log,
+    referralLink: deps.referralLink,
     apiUrl: () => process.env.KLAVIYO_API_URL || undefined,
   });
   return { service, sender, repo };

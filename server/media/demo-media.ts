@@ -15,7 +15,10 @@ export async function renderSwatch(seed: string): Promise<Buffer> {
   const hue = (h[0] / 255) * 360;
   const c1 = `hsl(${hue.toFixed(0)}, 55%, 62%)`;
   const c2 = `hsl(${((hue + 40 + h[1] / 8) % 360).toFixed(0)}, 60%, 38%)`;
-  const stripes = Array.from({ length: 6 }, (_, i) => `<rect x="${i * 220 - 100}" y="-200" width="${40 + (h[2 + i] % 60)}" height="1400" fill="#fff" fill-opacity="0.14" transform="rotate(${20 + (h[9] % 30)} 600 450)"/>`).join("");
+  const stripes = Array.from(
+    { length: 6 },
+    (_, i) => `<rect x="${i * 220 - 100}" y="-200" width="${40 + (h[2 + i] % 60)}" height="1400" fill="#fff" fill-opacity="0.14" transform="rotate(${20 + (h[9] % 30)} 600 450)"/>`,
+  ).join("");
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${c1}"/><stop offset="1" stop-color="${c2}"/></linearGradient></defs><rect width="800" height="600" fill="url(#g)"/>${stripes}<circle cx="${300 + (h[10] % 600)}" cy="${250 + (h[11] % 400)}" r="${120 + (h[12] % 120)}" fill="#fff" fill-opacity="0.18"/></svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
@@ -42,12 +45,16 @@ export async function seedDemoMedia(services: Services, storeId: string, options
           for (const [i, m] of stored.entries()) {
             await services.mediaRows.insertMedia(storeId, review.review_id, m, {
               alt: `Colour swatch for ${product.name} (generated demo image), from a ${review.rating}-star review`,
-              position: i, createdMs: review.created_ms + i,
+              position: i,
+              createdMs: review.created_ms + i,
             });
           }
         });
       } catch (error) {
-        services.media.remove(storeId, stored.map((m) => m.mediaId));
+        services.media.remove(
+          storeId,
+          stored.map((m) => m.mediaId),
+        );
         throw error;
       }
       created += stored.length;

@@ -35,8 +35,7 @@ export const PREVIEW_TTL_MS = 3_600_000;
 const PATH = /^\/([^/]+)\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(thumb\.jpg|large\.jpg|full\.jpg|video\.(?:mp4|webm|mov))$/;
 const CONTENT_TYPES: Record<string, string> = { jpg: "image/jpeg", mp4: "video/mp4", webm: "video/webm", mov: "video/quicktime" };
 
-const previewMac = (secret: string, storeId: string, mediaId: string, expiresS: number) =>
-  createHmac("sha256", secret).update(`media-preview|${storeId}|${mediaId}|${expiresS}`).digest("base64url");
+const previewMac = (secret: string, storeId: string, mediaId: string, expiresS: number) => createHmac("sha256", secret).update(`media-preview|${storeId}|${mediaId}|${expiresS}`).digest("base64url");
 
 /**
  * A preview URL of a media file for the store's signed-in merchant (pending or rejected items included).
@@ -68,7 +67,10 @@ function setCommonHeaders(res: Response): void {
 function notFound(res: Response, status = 404, description = "Media not found"): void {
   setCommonHeaders(res);
   res.setHeader("Cache-Control", "no-store");
-  res.status(status).type("application/json").send(JSON.stringify({ error: { description } }));
+  res
+    .status(status)
+    .type("application/json")
+    .send(JSON.stringify({ error: { description } }));
 }
 
 /**
@@ -108,7 +110,8 @@ export function mediaHttpHandler(deps: { mediaRows: MediaRepo; mediaPath: string
     res.setHeader("Content-Type", CONTENT_TYPES[file.slice(file.lastIndexOf(".") + 1)]);
     res.sendFile(resolve(deps.mediaPath, storeId, mediaId, file), { cacheControl: false, dotfiles: "deny", acceptRanges: true }, (error) => {
       if (!error) return;
-      if (!res.headersSent) notFound(res); // the row exists but its file is gone (swept, or never written)
+      if (!res.headersSent)
+        notFound(res); // the row exists but its file is gone (swept, or never written)
       else if ((error as NodeJS.ErrnoException).code !== "ECONNABORTED") next(error);
     });
   }

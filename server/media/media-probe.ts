@@ -110,7 +110,7 @@ function readVint(buf: Buffer, offset: number, keepMarker: boolean): { value: nu
   while (length <= 8 && !(first & (0x80 >> (length - 1)))) length++;
   if (length > 8 || offset + length > buf.length) return undefined;
   let value = keepMarker ? first : first & (0xff >> length);
-  let allOnes = value === (0xff >> length);
+  let allOnes = value === 0xff >> length;
   for (let i = 1; i < length; i++) {
     value = value * 256 + buf[offset + i];
     if (buf[offset + i] !== 0xff) allOnes = false;

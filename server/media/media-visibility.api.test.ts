@@ -34,7 +34,10 @@ beforeEach(async () => {
   await t.services.stores.updateSettings(TEST_STORE_ID, { moderation: "manual" });
 });
 
-const photo = (colour: string) => sharp({ create: { width: 640, height: 480, channels: 3, background: colour } }).jpeg().toBuffer();
+const photo = (colour: string) =>
+  sharp({ create: { width: 640, height: 480, channels: 3, background: colour } })
+    .jpeg()
+    .toBuffer();
 let n = 0;
 /** Submit a real review text with a photo (and optionally a video) through the storefront API. @returns its ID and its media rows. */
 async function submit(rating: number, withVideo = false) {
@@ -50,10 +53,11 @@ async function submit(rating: number, withVideo = false) {
 }
 type MediaRowT = { media_id: string; status: string; thumbnail_url: string; large_url: string; full_size_url: string; stream_url: string | null };
 const mediaOf = async (reviewId: string) =>
-  await all(t.services.db, sql`SELECT media_id, status, thumbnail_url, large_url, full_size_url, stream_url FROM review_media WHERE review_id = ${reviewId} ORDER BY position`) as MediaRowT[];
+  (await all(t.services.db, sql`SELECT media_id, status, thumbnail_url, large_url, full_size_url, stream_url FROM review_media WHERE review_id = ${reviewId} ORDER BY position`)) as MediaRowT[];
 const urlsOf = (m: MediaRowT) => [m.thumbnail_url, m.large_url, m.full_size_url, ...(m.stream_url ? [m.stream_url] : [])];
 const statusOf = async (url: string) => (await fetch(t.url(url))).status;
-const moderate = (intent: "publish" | "reject", reviewId: string) => adminPost(t, agent, `/admin/stores/${TEST_STORE_ID}/reviews`, { intent, review: reviewId, ...(intent === "reject" ? { reason: "spam" } : {}) });
+const moderate = (intent: "publish" | "reject", reviewId: string) =>
+  adminPost(t, agent, `/admin/stores/${TEST_STORE_ID}/reviews`, { intent, review: reviewId, ...(intent === "reject" ? { reason: "spam" } : {}) });
 const dirOf = (mediaId: string) => join(t.services.mediaPath, TEST_STORE_ID, mediaId);
 
 describe("GET /media: only published media of published reviews", () => {
@@ -140,8 +144,16 @@ describe("GET /media: only published media of published reviews", () => {
     await moderate("publish", reviewId);
     const base = media[0].thumbnail_url.slice(0, media[0].thumbnail_url.lastIndexOf("/"));
     expect(await statusOf(`${base}/../../../chorus.sqlite`)).toBe(404); // the client resolves the dots: outside /media
-    for (const path of [`${base}/video.mp4`, `${base}/other.jpg`, `${base}/%2e%2e%2f%2e%2e%2fchorus.sqlite`, `${base}/%2e%2e%2fthumb.jpg`,
-      `/media/${TEST_STORE_ID}/00000000-0000-4000-8000-000000000000/thumb.jpg`, `/media/other-store/${media[0].media_id}/thumb.jpg`, "/media/chorus.sqlite", "/media/"]) {
+    for (const path of [
+      `${base}/video.mp4`,
+      `${base}/other.jpg`,
+      `${base}/%2e%2e%2f%2e%2e%2fchorus.sqlite`,
+      `${base}/%2e%2e%2fthumb.jpg`,
+      `/media/${TEST_STORE_ID}/00000000-0000-4000-8000-000000000000/thumb.jpg`,
+      `/media/other-store/${media[0].media_id}/thumb.jpg`,
+      "/media/chorus.sqlite",
+      "/media/",
+    ]) {
       const res = await fetch(t.url(path));
       expect(res.status, path).toBe(404);
       expect(res.headers.get("content-type"), path).toMatch(/application\/json/);

@@ -13,8 +13,15 @@ export type MediaStatus = "pending" | "published" | "rejected";
 
 /** What the media route needs to answer one file request (media-http.ts). */
 export type MediaFileRow = {
-  media_id: string; store_id: string; type: "image" | "video"; status: MediaStatus; review_status: MediaStatus;
-  thumbnail_url: string; large_url: string; full_size_url: string; stream_url: string | null;
+  media_id: string;
+  store_id: string;
+  type: "image" | "video";
+  status: MediaStatus;
+  review_status: MediaStatus;
+  thumbnail_url: string;
+  large_url: string;
+  full_size_url: string;
+  stream_url: string | null;
   /** The review's product (its content scope names the file's answers for an HTTP cache in front). */
   product_id: string;
 };
@@ -29,13 +36,16 @@ export function mediaRepo(db: Db) {
      */
     async insertMedia(storeId: string, reviewId: string, item: StoredMedia, options: { alt: string; position: number; createdMs: number }): Promise<boolean> {
       // CAST: a bare parameter as the only value of a CASE is text to PostgreSQL, which rejected_ms (bigint) refuses.
-      const { changes } = await run(db, sql`
+      const { changes } = await run(
+        db,
+        sql`
         INSERT INTO review_media (media_id, store_id, review_id, product_id, group_id, type, status, alt, thumbnail_url, large_url,
           full_size_url, stream_url, width, height, bytes, position, created_ms, rejected_ms)
         SELECT ${item.mediaId}, r.store_id, r.review_id, r.product_id, r.group_id, ${item.kind}, r.status, ${options.alt}, ${item.thumbnailUrl},
           ${item.largeUrl}, ${item.fullSizeUrl}, ${item.streamUrl}, ${item.width}, ${item.height}, ${item.bytes}, ${options.position}, ${options.createdMs},
           CASE WHEN r.status = 'rejected' THEN CAST(${options.createdMs} AS BIGINT) END
-        FROM reviews r WHERE r.store_id = ${storeId} AND r.review_id = ${reviewId}`);
+        FROM reviews r WHERE r.store_id = ${storeId} AND r.review_id = ${reviewId}`,
+      );
       return changes === 1;
     },
     /**
@@ -45,20 +55,26 @@ export function mediaRepo(db: Db) {
      */
     async setItemRejected(storeId: string, mediaId: string, rejected: boolean, nowMs: number): Promise<boolean> {
       const flag = rejected ? 1 : 0;
-      const { changes } = await run(db, sql`
+      const { changes } = await run(
+        db,
+        sql`
         UPDATE review_media SET item_rejected = ${flag},
           status = CASE WHEN ${flag} = 1 THEN 'rejected' ELSE (SELECT r.status FROM reviews r WHERE r.store_id = review_media.store_id AND r.review_id = review_media.review_id) END,
           rejected_ms = CASE WHEN ${flag} = 1 THEN coalesce(rejected_ms, ${nowMs})
             WHEN (SELECT r.status FROM reviews r WHERE r.store_id = review_media.store_id AND r.review_id = review_media.review_id) = 'rejected' THEN coalesce(rejected_ms, ${nowMs}) END
-        WHERE store_id = ${storeId} AND media_id = ${mediaId}`);
+        WHERE store_id = ${storeId} AND media_id = ${mediaId}`,
+      );
       return changes === 1;
     },
     /** The row behind a media file of the store (any status, with its review's status), or undefined. */
     fileRow(storeId: string, mediaId: string): Promise<MediaFileRow | undefined> {
-      return one<MediaFileRow>(db, sql`
+      return one<MediaFileRow>(
+        db,
+        sql`
         SELECT m.media_id, m.store_id, m.type, m.status, r.status AS review_status, m.thumbnail_url, m.large_url, m.full_size_url, m.stream_url, r.product_id
         FROM review_media m JOIN reviews r ON r.store_id = m.store_id AND r.review_id = m.review_id
-        WHERE m.store_id = ${storeId} AND m.media_id = ${mediaId}`);
+        WHERE m.store_id = ${storeId} AND m.media_id = ${mediaId}`,
+      );
     },
     /** Whether the store has a media row with this ID (any status): the retention sweep keeps its files. */
     async exists(storeId: string, mediaId: string): Promise<boolean> {
@@ -66,8 +82,11 @@ export function mediaRepo(db: Db) {
     },
     /** Up to `limit` rejected items (any store) rejected before `cutoffMs` (epoch ms), oldest first. */
     rejectedBefore(cutoffMs: number, limit: number): Promise<{ store_id: string; media_id: string }[]> {
-      return all<{ store_id: string; media_id: string }>(db, sql`
-        SELECT store_id, media_id FROM review_media WHERE status = 'rejected' AND rejected_ms < ${cutoffMs} ORDER BY rejected_ms LIMIT ${limit}`);
+      return all<{ store_id: string; media_id: string }>(
+        db,
+        sql`
+        SELECT store_id, media_id FROM review_media WHERE status = 'rejected' AND rejected_ms < ${cutoffMs} ORDER BY rejected_ms LIMIT ${limit}`,
+      );
     },
     /** Delete a rejected media row of the store (its files are the caller's). @returns false when it is gone or no longer rejected. */
     async deleteRejected(storeId: string, mediaId: string): Promise<boolean> {
@@ -75,9 +94,12 @@ export function mediaRepo(db: Db) {
     },
     /** Published reviews of a product without media, most helpful first (demo media seeding). */
     publishedReviewsWithoutMedia(storeId: string, productId: string, minRating: number, limit: number): Promise<{ review_id: string; rating: number; created_ms: number }[]> {
-      return all<{ review_id: string; rating: number; created_ms: number }>(db, sql`
+      return all<{ review_id: string; rating: number; created_ms: number }>(
+        db,
+        sql`
         SELECT review_id, rating, created_ms FROM reviews WHERE store_id = ${storeId} AND product_id = ${productId} AND status = 'published'
-          AND media_count = 0 AND rating >= ${minRating} AND body <> '' ORDER BY helpful_count DESC, created_ms DESC, review_id LIMIT ${limit}`);
+          AND media_count = 0 AND rating >= ${minRating} AND body <> '' ORDER BY helpful_count DESC, created_ms DESC, review_id LIMIT ${limit}`,
+      );
     },
     /** Media count of a review (any status). */
     async countOfReview(storeId: string, reviewId: string): Promise<number> {

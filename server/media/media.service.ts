@@ -26,8 +26,15 @@ export type MediaKind = "image" | "video";
 
 /** A processed upload, ready to be written. */
 export type PreparedMedia = {
-  mediaId: string; kind: MediaKind; width: number | null; height: number | null; bytes: number;
-  thumb: Buffer; large: Buffer; full: Buffer; video?: { tempPath?: string; data?: Buffer; ext: string };
+  mediaId: string;
+  kind: MediaKind;
+  width: number | null;
+  height: number | null;
+  bytes: number;
+  thumb: Buffer;
+  large: Buffer;
+  full: Buffer;
+  video?: { tempPath?: string; data?: Buffer; ext: string };
 };
 
 /** A written media item: URLs (paths below the server origin) for review_media. */
@@ -116,11 +123,12 @@ export async function probeUpload(file: UploadedFile, kind: MediaKind, index: nu
   if (pixels > MAX_INPUT_PIXELS) throw tooManyPixels(index, meta.width ?? 0, meta.pageHeight ?? meta.height ?? 0);
 }
 
-const tooManyPixels = (index: number, width?: number, height?: number) => new ApiError(
-  413,
-  `media[${index}] is too large to process: ${width && height ? `${width}×${height} is ${(width * height / 1e6).toFixed(1)} megapixels, ` : ""}at most ${MAX_INPUT_PIXELS / 1_000_000} megapixels are accepted (send a smaller copy)`,
-  "media_dimensions",
-);
+const tooManyPixels = (index: number, width?: number, height?: number) =>
+  new ApiError(
+    413,
+    `media[${index}] is too large to process: ${width && height ? `${width}×${height} is ${((width * height) / 1e6).toFixed(1)} megapixels, ` : ""}at most ${MAX_INPUT_PIXELS / 1_000_000} megapixels are accepted (send a smaller copy)`,
+    "media_dimensions",
+  );
 
 type Poster = { thumb: Buffer; large: Buffer };
 /** Render the placeholder poster of videos (a dark frame with a play symbol). */
@@ -145,16 +153,25 @@ export async function prepareMedia(file: UploadedFile, kind: MediaKind, index: n
   if (kind === "video") {
     const p = await poster();
     return {
-      mediaId, kind, width: null, height: null, bytes: file.bytes, thumb: p.thumb, large: p.large, full: p.large,
+      mediaId,
+      kind,
+      width: null,
+      height: null,
+      bytes: file.bytes,
+      thumb: p.thumb,
+      large: p.large,
+      full: p.large,
       video: { tempPath: file.tempPath, data: file.data, ext: VIDEO_EXT[file.sniffed!] ?? "mp4" },
     };
   }
   try {
     // Decode once, at most to the full-size rendition; the two smaller renditions are made from those pixels.
     const { data: pixels, info } = await sharp(file.data ?? file.tempPath!, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })
-      .rotate().flatten({ background: "#ffffff" })
+      .rotate()
+      .flatten({ background: "#ffffff" })
       .resize(RENDITIONS.full, RENDITIONS.full, { fit: "inside", withoutEnlargement: true })
-      .raw().toBuffer({ resolveWithObject: true });
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const base = () => sharp(pixels, { raw: { width: info.width, height: info.height, channels: info.channels } });
     const [thumb, large, full] = await Promise.all([
       base().resize(RENDITIONS.thumb, RENDITIONS.thumb, { fit: "cover" }).jpeg({ quality: 80 }).toBuffer(),
@@ -215,7 +232,10 @@ export function mediaStore(mediaPath: string) {
         }
         return out;
       } catch (error) {
-        remove(storeId, items.map((m) => m.mediaId));
+        remove(
+          storeId,
+          items.map((m) => m.mediaId),
+        );
         throw error;
       }
     },

@@ -23,10 +23,13 @@ describe("POST /enterprise/orders (order lines)", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ inserted: 1 });
     const review = await fetch(t.url(`/v1/stores/${TEST_STORE_ID}/products/shopify-1078/reviews`), {
-      method: "POST", headers: { "content-type": "application/json" },
+      method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ rating: 5, body: "Fits perfectly.", displayName: "Ada", email: "ada@example.com" }),
     });
-    const { review: { reviewId } } = await review.json();
+    const {
+      review: { reviewId },
+    } = await review.json();
     expect((await t.services.reviewsData.get(TEST_STORE_ID, reviewId))?.verified_status).toBe("unverified");
   });
 

@@ -8,8 +8,15 @@ import type { OrderLine, OrdersRepo, OrderStatus } from "./orders.repo.ts";
 
 /** An order in the admin's list. Dates ISO 8601; `items` with the line's title (or the product's name). */
 export type AdminOrder = {
-  orderId: string; orderName: string | null; email: string; customerName: string | null; status: OrderStatus;
-  dateOrdered: string; dateFulfilled: string | null; dateCancelled: string | null; source: string | null;
+  orderId: string;
+  orderName: string | null;
+  email: string;
+  customerName: string | null;
+  status: OrderStatus;
+  dateOrdered: string;
+  dateFulfilled: string | null;
+  dateCancelled: string | null;
+  source: string | null;
   items: { productId: string; title: string; quantity: number | null }[];
 };
 
@@ -34,13 +41,24 @@ export function ordersService(deps: { repo: OrdersRepo; secret?: string }) {
      */
     async adminOrders(storeId: string, q: { after?: string; limit: number }): Promise<{ orders: AdminOrder[]; next?: string }> {
       const { rows, next } = await keysetPage({
-        secret: deps.secret ?? "", context: `admin-orders|${storeId}`, cursor: q.after, shape: ["number", "string"], limit: q.limit,
+        secret: deps.secret ?? "",
+        context: `admin-orders|${storeId}`,
+        cursor: q.after,
+        shape: ["number", "string"],
+        limit: q.limit,
         fetch: (after: [number, string] | undefined, limitPlusOne: number) => repo.page(storeId, after ?? null, limitPlusOne),
         keyOf: (r) => [r.ordered_ms, r.order_id] as [number, string],
       });
       const orders = rows.map((r): AdminOrder => ({
-        orderId: r.order_id, orderName: r.order_name, email: r.email, customerName: r.customer_name, status: r.status,
-        dateOrdered: iso(r.ordered_ms)!, dateFulfilled: iso(r.fulfilled_ms), dateCancelled: iso(r.cancelled_ms), source: r.source,
+        orderId: r.order_id,
+        orderName: r.order_name,
+        email: r.email,
+        customerName: r.customer_name,
+        status: r.status,
+        dateOrdered: iso(r.ordered_ms)!,
+        dateFulfilled: iso(r.fulfilled_ms),
+        dateCancelled: iso(r.cancelled_ms),
+        source: r.source,
         items: JSON.parse(r.lines_json) as AdminOrder["items"],
       }));
       return next ? { orders, next } : { orders };

@@ -23,8 +23,17 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { ApiError, badRequest, notFound } from "../contract/errors.ts";
 import {
-  SHOPIFY_TOPICS, shopifyFulfillment, shopifyRefund, shopifyOrder, shopifyProduct, shopifyProductDelete, signedWebhookBody,
-  type ShopifyOrder, type ShopifyTopic, type SignedWebhookBody, type WebhookOutcome,
+  SHOPIFY_TOPICS,
+  shopifyFulfillment,
+  shopifyRefund,
+  shopifyOrder,
+  shopifyProduct,
+  shopifyProductDelete,
+  signedWebhookBody,
+  type ShopifyOrder,
+  type ShopifyTopic,
+  type SignedWebhookBody,
+  type WebhookOutcome,
 } from "../contract/platforms.ts";
 import { isUniqueViolation, transaction, type Db } from "../db/database.ts";
 import { SHOPIFY_PRIVACY_TOPICS, type ShopifyPrivacyTopic } from "../privacy/privacy.service.ts";
@@ -49,7 +58,13 @@ export const SIGNED_WEBHOOK_TOLERANCE_MS = 5 * 60 * 1000;
 
 /** What the review-requests module receives (brief interface 2), called after the order's transaction commits. */
 export type FulfilledOrder = {
-  storeId: string; orderId: string; email: string; customerName: string | null; locale: string | null; lines: { productId: string }[]; fulfilledMs: number;
+  storeId: string;
+  orderId: string;
+  email: string;
+  customerName: string | null;
+  locale: string | null;
+  lines: { productId: string }[];
+  fulfilledMs: number;
 };
 export type ReviewRequestsReceiver = {
   orderFulfilled(order: FulfilledOrder): unknown; // may return a promise: it is awaited
@@ -69,53 +84,91 @@ export type PlatformEvent =
   | { kind: "product-deleted"; productId: string };
 
 /** The platform section of the store settings (GET/PATCH /enterprise/settings, the admin's platform page). */
-export const platformSettingsPatch = z.object({
-  shopDomain: z.string().trim().toLowerCase()
-    .regex(/^(?=.{4,255}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/, "shopDomain must be the shop's domain, e.g. example.myshopify.com")
-    .nullable().optional()
-    .meta({ description: "Shopify: the shop's `*.myshopify.com` domain (the `X-Shopify-Shop-Domain` of its webhooks); null removes it." }),
-  appSecret: z.string().regex(/^[\x21-\x7e]{16,200}$/, "appSecret must be 16 to 200 printable characters without spaces").nullable().optional()
-    .meta({ description: "Write-only: the secret that signs the shop's webhooks (Shopify: the app's client secret). Never returned; null removes it." }),
-  adminApiToken: z.string().regex(/^[\x21-\x7e]{16,200}$/, "adminApiToken must be 16 to 200 printable characters without spaces").nullable().optional()
-    .meta({ description: "Write-only: Shopify's Admin API access token of the shop's custom app (scope `write_discounts`), with which loyalty rewards are created as discount codes. Never returned; null removes it." }),
-  type: z.enum(["shopify", "woocommerce"]).optional()
-    .meta({ description: "Which platform the other fields are for: `woocommerce` for `siteUrl`, `consumerKey`, `consumerSecret`, `webhookSecret`; `shopify` (the default) for the others." }),
-  siteUrl: z.string().max(2000).nullable().optional()
-    .meta({ description: "WooCommerce: the shop's address (`https://shop.example`, WordPress's `home_url`, the `X-WC-Webhook-Source` of its webhooks). One store per site (another store's: 409). Setting it removes a Shopify shop domain; null removes it." }),
-  consumerKey: z.string().regex(/^ck_[A-Za-z0-9]{8,100}$/, "consumerKey must be WooCommerce's REST API consumer key (ck_…)").nullable().optional()
-    .meta({ description: "Write-only: the consumer key of a WooCommerce REST API key with Read/Write permissions (creates reward coupons). Never returned; null removes it." }),
-  consumerSecret: z.string().regex(/^cs_[A-Za-z0-9]{8,100}$/, "consumerSecret must be WooCommerce's REST API consumer secret (cs_…)").nullable().optional()
-    .meta({ description: "Write-only: the consumer secret of that REST API key. Never returned; null removes it." }),
-  webhookSecret: z.string().regex(/^(?=.*\S)[\x20-\x7e]{8,200}$/, "webhookSecret must be 8 to 200 printable characters").nullable().optional()
-    .meta({ description: "Write-only: the Secret of the shop's WooCommerce webhooks (WooCommerce → Settings → Advanced → Webhooks), which signs each delivery. Never returned; null removes it." }),
-}).strict().superRefine((p, ctx) => {
-  const woo = ["siteUrl", "consumerKey", "consumerSecret", "webhookSecret"].filter((k) => p[k as keyof typeof p] !== undefined);
-  const shopify = ["shopDomain", "appSecret", "adminApiToken"].filter((k) => p[k as keyof typeof p] !== undefined);
-  if (p.type === "woocommerce" && shopify.length) ctx.addIssue({ code: "custom", path: [shopify[0]], message: `${shopify[0]} is a Shopify field: leave it out with type "woocommerce"` });
-  if (p.type !== "woocommerce" && woo.length) ctx.addIssue({ code: "custom", path: ["type"], message: `type must be "woocommerce" with ${woo[0]}` });
-});
+export const platformSettingsPatch = z
+  .object({
+    shopDomain: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^(?=.{4,255}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/, "shopDomain must be the shop's domain, e.g. example.myshopify.com")
+      .nullable()
+      .optional()
+      .meta({ description: "Shopify: the shop's `*.myshopify.com` domain (the `X-Shopify-Shop-Domain` of its webhooks); null removes it." }),
+    appSecret: z
+      .string()
+      .regex(/^[\x21-\x7e]{16,200}$/, "appSecret must be 16 to 200 printable characters without spaces")
+      .nullable()
+      .optional()
+      .meta({ description: "Write-only: the secret that signs the shop's webhooks (Shopify: the app's client secret). Never returned; null removes it." }),
+    adminApiToken: z
+      .string()
+      .regex(/^[\x21-\x7e]{16,200}$/, "adminApiToken must be 16 to 200 printable characters without spaces")
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "Write-only: Shopify's Admin API access token of the shop's custom app (scope `write_discounts`), with which loyalty rewards are created as discount codes. Never returned; null removes it.",
+      }),
+    type: z
+      .enum(["shopify", "woocommerce"])
+      .optional()
+      .meta({ description: "Which platform the other fields are for: `woocommerce` for `siteUrl`, `consumerKey`, `consumerSecret`, `webhookSecret`; `shopify` (the default) for the others." }),
+    siteUrl: z.string().max(2000).nullable().optional().meta({
+      description:
+        "WooCommerce: the shop's address (`https://shop.example`, WordPress's `home_url`, the `X-WC-Webhook-Source` of its webhooks). One store per site (another store's: 409). Setting it removes a Shopify shop domain; null removes it.",
+    }),
+    consumerKey: z
+      .string()
+      .regex(/^ck_[A-Za-z0-9]{8,100}$/, "consumerKey must be WooCommerce's REST API consumer key (ck_…)")
+      .nullable()
+      .optional()
+      .meta({ description: "Write-only: the consumer key of a WooCommerce REST API key with Read/Write permissions (creates reward coupons). Never returned; null removes it." }),
+    consumerSecret: z
+      .string()
+      .regex(/^cs_[A-Za-z0-9]{8,100}$/, "consumerSecret must be WooCommerce's REST API consumer secret (cs_…)")
+      .nullable()
+      .optional()
+      .meta({ description: "Write-only: the consumer secret of that REST API key. Never returned; null removes it." }),
+    webhookSecret: z
+      .string()
+      .regex(/^(?=.*\S)[\x20-\x7e]{8,200}$/, "webhookSecret must be 8 to 200 printable characters")
+      .nullable()
+      .optional()
+      .meta({ description: "Write-only: the Secret of the shop's WooCommerce webhooks (WooCommerce → Settings → Advanced → Webhooks), which signs each delivery. Never returned; null removes it." }),
+  })
+  .strict()
+  .superRefine((p, ctx) => {
+    const woo = ["siteUrl", "consumerKey", "consumerSecret", "webhookSecret"].filter((k) => p[k as keyof typeof p] !== undefined);
+    const shopify = ["shopDomain", "appSecret", "adminApiToken"].filter((k) => p[k as keyof typeof p] !== undefined);
+    if (p.type === "woocommerce" && shopify.length) ctx.addIssue({ code: "custom", path: [shopify[0]], message: `${shopify[0]} is a Shopify field: leave it out with type "woocommerce"` });
+    if (p.type !== "woocommerce" && woo.length) ctx.addIssue({ code: "custom", path: ["type"], message: `type must be "woocommerce" with ${woo[0]}` });
+  });
 /** The WooCommerce part of the platform settings: only what is set, never a secret. */
-export const wooSettingsSchema = z.object({
-  siteUrl: z.string().nullable().meta({ description: "The shop's address, or null." }),
-  consumerKeySet: z.boolean(),
-  consumerSecretSet: z.boolean(),
-  webhookSecretSet: z.boolean(),
-  updatedAt: z.string().nullable().meta({ description: "When the WooCommerce connection was last changed (ISO 8601), or null." }),
-}).meta({ id: "WooCommerceSettings" });
-export const platformSettingsSchema = z.object({
-  platform: z.string().meta({ description: "The store's platform word (the product ID prefix), e.g. `shopify`." }),
-  shopDomain: z.string().nullable(),
-  appSecretSet: z.boolean().meta({ description: "Whether an app secret is set (the secret itself is never shown)." }),
-  appSecretSetAt: z.string().nullable().meta({ description: "When the app secret was last set (ISO 8601), or null." }),
-  adminApiTokenSet: z.boolean().meta({ description: "Whether a Shopify Admin API access token is set (the token itself is never shown)." }),
-  adminApiTokenSetAt: z.string().nullable().meta({ description: "When the Admin API access token was last set (ISO 8601), or null." }),
-  webhookUrls: z.object({
-    shopify: z.string().meta({ description: "Paste into Shopify (Settings → Notifications → Webhooks, or the app's webhook subscriptions)." }),
-    signed: z.string().meta({ description: "For other platforms: Chorus's signed-webhook JSON." }),
-    woocommerce: z.string().meta({ description: "Delivery URL of the shop's WooCommerce webhooks (one for every store; `X-WC-Webhook-Source` finds the store)." }),
-  }),
-  woocommerce: wooSettingsSchema,
-}).meta({ id: "PlatformSettings" });
+export const wooSettingsSchema = z
+  .object({
+    siteUrl: z.string().nullable().meta({ description: "The shop's address, or null." }),
+    consumerKeySet: z.boolean(),
+    consumerSecretSet: z.boolean(),
+    webhookSecretSet: z.boolean(),
+    updatedAt: z.string().nullable().meta({ description: "When the WooCommerce connection was last changed (ISO 8601), or null." }),
+  })
+  .meta({ id: "WooCommerceSettings" });
+export const platformSettingsSchema = z
+  .object({
+    platform: z.string().meta({ description: "The store's platform word (the product ID prefix), e.g. `shopify`." }),
+    shopDomain: z.string().nullable(),
+    appSecretSet: z.boolean().meta({ description: "Whether an app secret is set (the secret itself is never shown)." }),
+    appSecretSetAt: z.string().nullable().meta({ description: "When the app secret was last set (ISO 8601), or null." }),
+    adminApiTokenSet: z.boolean().meta({ description: "Whether a Shopify Admin API access token is set (the token itself is never shown)." }),
+    adminApiTokenSetAt: z.string().nullable().meta({ description: "When the Admin API access token was last set (ISO 8601), or null." }),
+    webhookUrls: z.object({
+      shopify: z.string().meta({ description: "Paste into Shopify (Settings → Notifications → Webhooks, or the app's webhook subscriptions)." }),
+      signed: z.string().meta({ description: "For other platforms: Chorus's signed-webhook JSON." }),
+      woocommerce: z.string().meta({ description: "Delivery URL of the shop's WooCommerce webhooks (one for every store; `X-WC-Webhook-Source` finds the store)." }),
+    }),
+    woocommerce: wooSettingsSchema,
+  })
+  .meta({ id: "PlatformSettings" });
 export type PlatformSettingsPatch = z.output<typeof platformSettingsPatch>;
 export type PlatformSettings = z.output<typeof platformSettingsSchema>;
 
@@ -148,7 +201,11 @@ function parseBody<S extends z.ZodType>(raw: Buffer, schema: S): z.output<S> {
   return parsed.data;
 }
 
-const fullName = (first?: string | null, last?: string | null) => [first, last].filter((s) => s && s.trim()).join(" ").trim() || null;
+const fullName = (first?: string | null, last?: string | null) =>
+  [first, last]
+    .filter((s) => s && s.trim())
+    .join(" ")
+    .trim() || null;
 
 /** A Shopify Order as a platform order. */
 export function fromShopifyOrder(o: ShopifyOrder): PlatformOrder {
@@ -156,14 +213,23 @@ export function fromShopifyOrder(o: ShopifyOrder): PlatformOrder {
   for (const l of o.line_items) {
     if (!l.product_id) continue; // custom items, tips, gift cards without a product
     const known = lines.get(l.product_id);
-    if (known) known.quantity += l.quantity; // one line per product (variants of one product merge)
+    if (known)
+      known.quantity += l.quantity; // one line per product (variants of one product merge)
     else lines.set(l.product_id, { productId: l.product_id, variantId: l.variant_id ?? null, title: l.title ?? null, price: l.price ?? null, quantity: l.quantity });
   }
   return {
-    orderId: o.id, orderName: o.name ?? null, email: normaliseEmail(o.email ?? o.contact_email ?? o.customer?.email ?? ""),
-    platformCustomerId: o.customer?.id ?? null, customerName: fullName(o.customer?.first_name, o.customer?.last_name),
-    locale: o.customer_locale ?? null, currency: o.currency ?? null, subtotal: o.subtotal_price ?? o.total_price ?? null,
-    orderedMs: o.created_at, source: "shopify-webhook", lines: [...lines.values()], discountCodes: (o.discount_codes ?? []).map((d) => d.code),
+    orderId: o.id,
+    orderName: o.name ?? null,
+    email: normaliseEmail(o.email ?? o.contact_email ?? o.customer?.email ?? ""),
+    platformCustomerId: o.customer?.id ?? null,
+    customerName: fullName(o.customer?.first_name, o.customer?.last_name),
+    locale: o.customer_locale ?? null,
+    currency: o.currency ?? null,
+    subtotal: o.subtotal_price ?? o.total_price ?? null,
+    orderedMs: o.created_at,
+    source: "shopify-webhook",
+    lines: [...lines.values()],
+    discountCodes: (o.discount_codes ?? []).map((d) => d.code),
   };
 }
 
@@ -192,12 +258,18 @@ export function shopifyEvent(topic: ShopifyTopic, raw: Buffer, shopDomain: strin
       const brand = p.vendor?.trim() || null;
       const identifiers: ProductIdentifiers[] = [
         ...(brand ? [{ productId: p.id, variantId: "", brand }] : []),
-        ...(p.variants ?? []).map((v) => ({ productId: p.id, variantId: v.id, gtin: v.barcode && isGtin(v.barcode.trim()) ? v.barcode.trim() : undefined, sku: v.sku?.trim() || undefined }))
+        ...(p.variants ?? [])
+          .map((v) => ({ productId: p.id, variantId: v.id, gtin: v.barcode && isGtin(v.barcode.trim()) ? v.barcode.trim() : undefined, sku: v.sku?.trim() || undefined }))
           .filter((v) => v.gtin || v.sku),
       ];
       return {
         kind: "product",
-        product: { productId: p.id, name: p.title, url: p.handle ? `https://${shopDomain}/products/${encodeURIComponent(p.handle)}` : null, imageUrl: imageUrl && /^https:/i.test(imageUrl) ? imageUrl : null },
+        product: {
+          productId: p.id,
+          name: p.title,
+          url: p.handle ? `https://${shopDomain}/products/${encodeURIComponent(p.handle)}` : null,
+          imageUrl: imageUrl && /^https:/i.test(imageUrl) ? imageUrl : null,
+        },
         identifiers,
       };
     }
@@ -228,9 +300,18 @@ export function signedEvent(body: SignedWebhookBody, nowMs: number): PlatformEve
         else lines.set(l.productId, { productId: l.productId, variantId: l.variantId ?? null, title: l.title ?? null, price: l.price ?? null, quantity: l.quantity ?? 1 });
       }
       const order: PlatformOrder = {
-        orderId: o.orderId, orderName: o.name ?? null, email: normaliseEmail(o.email ?? ""), platformCustomerId: o.customerId ?? null,
-        customerName: o.customerName ?? null, locale: o.locale ?? null, currency: o.currency ?? null, subtotal: o.subtotal ?? null,
-        orderedMs: Date.parse(o.dateCreated), source: "signed-webhook", lines: [...lines.values()], discountCodes: o.discountCodes ?? [],
+        orderId: o.orderId,
+        orderName: o.name ?? null,
+        email: normaliseEmail(o.email ?? ""),
+        platformCustomerId: o.customerId ?? null,
+        customerName: o.customerName ?? null,
+        locale: o.locale ?? null,
+        currency: o.currency ?? null,
+        subtotal: o.subtotal ?? null,
+        orderedMs: Date.parse(o.dateCreated),
+        source: "signed-webhook",
+        lines: [...lines.values()],
+        discountCodes: o.discountCodes ?? [],
       };
       const fulfilledMs = body.type === "order.fulfilled" ? (body.dateFulfilled ? Date.parse(body.dateFulfilled) : nowMs) : null;
       const cancelledMs = body.type === "order.cancelled" ? (body.dateCancelled ? Date.parse(body.dateCancelled) : nowMs) : null;
@@ -247,8 +328,17 @@ const WOO_PING = /^webhook_id=\d{1,20}$/;
  * `allowLoopback` (ALLOW_LOOPBACK_REQUESTS=1) lets a WooCommerce site be a loopback address.
  */
 export function platformsService(deps: {
-  db: Db; repo: PlatformsRepo; allowLoopback?: boolean; orders: OrdersRepo; loyalty: LoyaltyRepo; lifecycle: LifecycleRepo; box: SecretBox; identifiers?: FeedsRepo; storePlatform: (storeId: string) => Promise<string | undefined> | string | undefined;
-  now?: () => number; log?: (message: string, error: unknown) => void;
+  db: Db;
+  repo: PlatformsRepo;
+  allowLoopback?: boolean;
+  orders: OrdersRepo;
+  loyalty: LoyaltyRepo;
+  lifecycle: LifecycleRepo;
+  box: SecretBox;
+  identifiers?: FeedsRepo;
+  storePlatform: (storeId: string) => Promise<string | undefined> | string | undefined;
+  now?: () => number;
+  log?: (message: string, error: unknown) => void;
   /** Referral rewards of friends' orders (server/loyalty/referrals.ts), called inside the webhook's transaction. */
   referrals?: Pick<Referrals, "orderChanged" | "orderReversed">;
 }) {
@@ -270,7 +360,12 @@ export function platformsService(deps: {
    * module what changed. @returns the outcome.
    */
   async function apply(
-    storeId: string, webhookId: string, topic: string, event: PlatformEvent, receiver: ReviewRequestsReceiver | undefined, claim?: () => Promise<WebhookOutcome | null>,
+    storeId: string,
+    webhookId: string,
+    topic: string,
+    event: PlatformEvent,
+    receiver: ReviewRequestsReceiver | undefined,
+    claim?: () => Promise<WebhookOutcome | null>,
   ): Promise<WebhookOutcome> {
     const t = now();
     let after: ((r: ReviewRequestsReceiver) => unknown)[] = [];
@@ -283,14 +378,15 @@ export function platformsService(deps: {
       if (claim) {
         const refused = await claim();
         if (refused) return refused;
-      } else if (!await repo.record(storeId, webhookId, topic, "applied", t)) return "duplicate";
+      } else if (!(await repo.record(storeId, webhookId, topic, "applied", t))) return "duplicate";
       let applied = true;
       switch (event.kind) {
         case "product":
           await repo.upsertProduct(storeId, event.product);
           // Shopify's identifiers replace what Shopify said before; a merchant's CSV rows stay (feeds.repo.ts).
           // WooCommerce's identifiers count as a platform webhook's (`signed-webhook`): a store has one platform.
-          if (event.identifiers && deps.identifiers) await deps.identifiers.replaceIdentifiers(storeId, event.product.productId, topic.startsWith("products/") ? "shopify" : "signed-webhook", event.identifiers, t);
+          if (event.identifiers && deps.identifiers)
+            await deps.identifiers.replaceIdentifiers(storeId, event.product.productId, topic.startsWith("products/") ? "shopify" : "signed-webhook", event.identifiers, t);
           break;
         case "product-deleted":
           await repo.unlistProduct(storeId, event.productId);
@@ -299,32 +395,55 @@ export function platformsService(deps: {
           // Points back in proportion (once per refund ID: loyalty_refunds); an order not known here earned nothing.
           const h = await orders.getOrder(storeId, event.orderId);
           if (h && event.amount > 0) {
-            await applyOrderRefund(loyalty, deps.lifecycle, { storeId, refundId: event.refundId, orderId: event.orderId, amount: event.amount, orderAmount: h.subtotal, label: h.order_name ?? event.orderId, nowMs: t });
+            await applyOrderRefund(loyalty, deps.lifecycle, {
+              storeId,
+              refundId: event.refundId,
+              orderId: event.orderId,
+              amount: event.amount,
+              orderAmount: h.subtotal,
+              label: h.order_name ?? event.orderId,
+              nowMs: t,
+            });
             await deps.referrals?.orderReversed(storeId, event.orderId, h.order_name ?? event.orderId); // a refunded friend's order rewards nobody
           } else applied = false;
           break;
         }
         case "fulfilment":
-          if (await orders.getOrder(storeId, event.orderId)) after.push(...await orderChanged(storeId, event.orderId, event.fulfilledMs, null, t));
+          if (await orders.getOrder(storeId, event.orderId)) after.push(...(await orderChanged(storeId, event.orderId, event.fulfilledMs, null, t)));
           else applied = false; // the order itself has not arrived: its orders/fulfilled delivery will carry it
           break;
         case "order": {
           for (const l of event.order.lines) await repo.ensureProduct(storeId, l.productId, l.title?.trim() || `Product ${l.productId}`);
           await orders.upsertOrder(storeId, event.order, t);
-          after.push(...await orderChanged(storeId, event.order.orderId, event.fulfilledMs, event.cancelledMs, t));
+          after.push(...(await orderChanged(storeId, event.order.orderId, event.fulfilledMs, event.cancelledMs, t)));
           // Refunds named by the order (WooCommerce): points back in proportion, once per refund ID (loyalty_refunds).
           if (event.refunds?.length) {
             const h = (await orders.getOrder(storeId, event.order.orderId))!;
             for (const r of event.refunds) {
-              await applyOrderRefund(loyalty, deps.lifecycle, { storeId, refundId: r.refundId, orderId: h.order_id, amount: r.amount, orderAmount: h.subtotal, label: h.order_name ?? h.order_id, nowMs: t });
+              await applyOrderRefund(loyalty, deps.lifecycle, {
+                storeId,
+                refundId: r.refundId,
+                orderId: h.order_id,
+                amount: r.amount,
+                orderAmount: h.subtotal,
+                label: h.order_name ?? h.order_id,
+                nowMs: t,
+              });
             }
           }
           if (deps.referrals) {
             const h = (await orders.getOrder(storeId, event.order.orderId))!;
-            afterReferrals.push(...await deps.referrals.orderChanged(storeId, {
-              orderId: h.order_id, label: h.order_name ?? h.order_id, email: h.email, platformCustomerId: h.platform_customer_id,
-              discountCodes: event.order.discountCodes ?? [], cancelled: h.status === "cancelled", orderedMs: h.ordered_ms,
-            }));
+            afterReferrals.push(
+              ...(await deps.referrals.orderChanged(storeId, {
+                orderId: h.order_id,
+                label: h.order_name ?? h.order_id,
+                email: h.email,
+                platformCustomerId: h.platform_customer_id,
+                discountCodes: event.order.discountCodes ?? [],
+                cancelled: h.status === "cancelled",
+                orderedMs: h.ordered_ms,
+              })),
+            );
           }
           break;
         }
@@ -361,9 +480,9 @@ export function platformsService(deps: {
     async function orderChanged(storeId: string, orderId: string, fulfilledMs: number | null, cancelledMs: number | null, nowMs: number) {
       const calls: ((r: ReviewRequestsReceiver) => unknown)[] = [];
       // The status changes are conditional updates (`status = 'ordered'`, `status <> 'cancelled'`): exactly one delivery makes each.
-      if (cancelledMs !== null && await orders.markCancelled(storeId, orderId, cancelledMs, nowMs)) {
+      if (cancelledMs !== null && (await orders.markCancelled(storeId, orderId, cancelledMs, nowMs))) {
         calls.push((r) => r.orderCancelled(storeId, orderId));
-      } else if (fulfilledMs !== null && await orders.markFulfilled(storeId, orderId, fulfilledMs, nowMs)) {
+      } else if (fulfilledMs !== null && (await orders.markFulfilled(storeId, orderId, fulfilledMs, nowMs))) {
         const h = (await orders.getOrder(storeId, orderId))!;
         const lines = (await orders.lines(storeId, orderId)).map((l) => ({ productId: l.product_id }));
         if (h.email) {
@@ -385,7 +504,8 @@ export function platformsService(deps: {
     let siteUrl = parsed.siteUrl;
     if (siteUrl) {
       const normalised = normaliseSiteUrl(siteUrl, deps.allowLoopback === true);
-      if (!normalised) throw badRequest("siteUrl must be the shop's https:// address, without credentials, query or fragment (a loopback address only with ALLOW_LOOPBACK_REQUESTS=1)", "invalid_field");
+      if (!normalised)
+        throw badRequest("siteUrl must be the shop's https:// address, without credentials, query or fragment (a loopback address only with ALLOW_LOOPBACK_REQUESTS=1)", "invalid_field");
       siteUrl = normalised;
     }
     const seal = (v: string | null | undefined) => (v === undefined ? undefined : v === null ? null : box.seal(v));
@@ -398,9 +518,16 @@ export function platformsService(deps: {
           const other = await repo.connectionOfSite(siteUrl);
           if (other && other.store_id !== storeId) throw taken();
         }
-        await repo.saveWooConnection(storeId, {
-          siteUrl, consumerKeyEncrypted: seal(parsed.consumerKey), consumerSecretEncrypted: seal(parsed.consumerSecret), webhookSecretEncrypted: seal(parsed.webhookSecret),
-        }, now());
+        await repo.saveWooConnection(
+          storeId,
+          {
+            siteUrl,
+            consumerKeyEncrypted: seal(parsed.consumerKey),
+            consumerSecretEncrypted: seal(parsed.consumerSecret),
+            webhookSecretEncrypted: seal(parsed.webhookSecret),
+          },
+          now(),
+        );
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw taken();
@@ -415,7 +542,10 @@ export function platformsService(deps: {
      * anything else), 404 no store connected to the shop (or none with a secret), 401 bad signature, 400 malformed body (signed).
      */
     async receiveShopify(
-      h: { topic: string; hmac: string; shopDomain: string; webhookId: string }, raw: Buffer, receiver?: ReviewRequestsReceiver, privacy?: ShopifyPrivacyReceiver,
+      h: { topic: string; hmac: string; shopDomain: string; webhookId: string },
+      raw: Buffer,
+      receiver?: ReviewRequestsReceiver,
+      privacy?: ShopifyPrivacyReceiver,
     ): Promise<WebhookOutcome> {
       // A delivery that cannot be verified is 401 whatever else it says (Shopify's convention), before the shop is looked up.
       if (!SHOPIFY_HMAC.test(h.hmac.trim())) throw unauthorized("X-Shopify-Hmac-Sha256 must be the base64 HMAC-SHA256 of the body (44 characters)");
@@ -466,9 +596,7 @@ export function platformsService(deps: {
      * delivery ID seen before (200 `duplicate`), the same signed body seen before under another delivery ID (401:
      * a replay, since WooCommerce does not sign the delivery ID), the body (400), then the event in one transaction.
      */
-    async receiveWooCommerce(
-      h: { topic?: string; signature?: string; source?: string; deliveryId?: string }, raw: Buffer, receiver?: ReviewRequestsReceiver,
-    ): Promise<WebhookOutcome> {
+    async receiveWooCommerce(h: { topic?: string; signature?: string; source?: string; deliveryId?: string }, raw: Buffer, receiver?: ReviewRequestsReceiver): Promise<WebhookOutcome> {
       if (!h.topic?.trim()) {
         if (WOO_PING.test(raw.toString("utf8").trim())) return "ignored";
         throw badRequest("X-WC-Webhook-Topic is missing", "missing_header");
@@ -521,8 +649,11 @@ export function platformsService(deps: {
         adminApiTokenSetAt: c?.admin_token_set_ms ? new Date(c.admin_token_set_ms).toISOString() : null,
         webhookUrls: { shopify: `${origin}/platforms/shopify/webhooks`, signed: `${origin}/platforms/webhooks/${storeId}`, woocommerce: `${origin}/platforms/woocommerce/webhooks` },
         woocommerce: {
-          siteUrl: c?.woo_site_url ?? null, consumerKeySet: !!c?.woo_consumer_key_encrypted, consumerSecretSet: !!c?.woo_consumer_secret_encrypted,
-          webhookSecretSet: !!c?.woo_webhook_secret_encrypted, updatedAt: c?.woo_set_ms ? new Date(c.woo_set_ms).toISOString() : null,
+          siteUrl: c?.woo_site_url ?? null,
+          consumerKeySet: !!c?.woo_consumer_key_encrypted,
+          consumerSecretSet: !!c?.woo_consumer_secret_encrypted,
+          webhookSecretSet: !!c?.woo_webhook_secret_encrypted,
+          updatedAt: c?.woo_set_ms ? new Date(c.woo_set_ms).toISOString() : null,
         },
       };
     },
@@ -532,7 +663,7 @@ export function platformsService(deps: {
      * 409 the shop domain belongs to another store.
      */
     async updateSettings(storeId: string, patch: PlatformSettingsPatch): Promise<void> {
-      if (!await deps.storePlatform(storeId)) throw notFound("Store not found", "store_not_found");
+      if (!(await deps.storePlatform(storeId))) throw notFound("Store not found", "store_not_found");
       const parsed = platformSettingsPatch.parse(patch);
       if (parsed.type === "woocommerce") return updateWoo(storeId, parsed);
       const secretEncrypted = parsed.appSecret === undefined ? undefined : parsed.appSecret === null ? null : box.seal(parsed.appSecret);

@@ -61,7 +61,12 @@ const customerGid = (id: string) => (id.startsWith("gid://") ? id : `gid://shopi
 /** The mutation and its variables for `d`. */
 export function discountMutation(d: RewardDiscount): { query: string; variables: Record<string, unknown>; field: string } {
   const common = {
-    title: d.title, code: d.code, startsAt: d.startsAt, endsAt: d.endsAt, usageLimit: 1, appliesOncePerCustomer: true,
+    title: d.title,
+    code: d.code,
+    startsAt: d.startsAt,
+    endsAt: d.endsAt,
+    usageLimit: 1,
+    appliesOncePerCustomer: true,
     customerSelection: d.platformCustomerId ? { customers: { add: [customerGid(d.platformCustomerId)] } } : { all: true },
     minimumRequirement: d.minimumOrderAmount ? { subtotal: { greaterThanOrEqualToSubtotal: money(d.minimumOrderAmount) } } : null,
   };
@@ -72,14 +77,20 @@ export function discountMutation(d: RewardDiscount): { query: string; variables:
   return { query: DISCOUNT_CODE_BASIC_CREATE, field: "discountCodeBasicCreate", variables: { basicCodeDiscount: { ...common, customerGets: { value, items: { all: true } } } } };
 }
 
-type GraphqlAnswer = { data?: Record<string, { codeDiscountNode?: { id?: string } | null; userErrors?: { field?: string[] | null; message: string }[]; id?: string } | null>; errors?: { message: string }[] };
+type GraphqlAnswer = {
+  data?: Record<string, { codeDiscountNode?: { id?: string } | null; userErrors?: { field?: string[] | null; message: string }[]; id?: string } | null>;
+  errors?: { message: string }[];
+};
 
 /** POST one GraphQL document. @returns the parsed answer, or a failure outcome. Never throws. */
 async function call(shop: ShopifyAdmin, body: { query: string; variables: Record<string, unknown> }): Promise<GraphqlAnswer | Extract<DiscountOutcome, { ok: false }>> {
   try {
     const res = await guardedFetch(adminApiUrl({ shopDomain: shop.shopDomain, accessToken: shop.accessToken, apiUrl: shop.apiUrl }), {
-      method: "POST", allowLoopback: shop.allowLoopback || shop.apiUrl !== undefined, resolve: shop.resolve,
-      timeoutMs: shop.timeoutMs ?? SHOPIFY_CALL_TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES,
+      method: "POST",
+      allowLoopback: shop.allowLoopback || shop.apiUrl !== undefined,
+      resolve: shop.resolve,
+      timeoutMs: shop.timeoutMs ?? SHOPIFY_CALL_TIMEOUT_MS,
+      maxBytes: MAX_ANSWER_BYTES,
       headers: { "content-type": "application/json", accept: "application/json", "x-shopify-access-token": shop.accessToken },
       body: JSON.stringify(body),
     });

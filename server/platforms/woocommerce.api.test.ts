@@ -45,8 +45,14 @@ async function startWooStandIn(): Promise<WooStandIn> {
   const expected = `Basic ${Buffer.from(`${CK}:${CS}`).toString("base64")}`;
   const send = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
   const state: WooStandIn = {
-    url: "", coupons: new Map(), refusals: [], mode: "ok",
-    close: async () => { server.closeAllConnections(); await new Promise<void>((r) => server.close(() => r())); },
+    url: "",
+    coupons: new Map(),
+    refusals: [],
+    mode: "ok",
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
   };
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
@@ -57,7 +63,12 @@ async function startWooStandIn(): Promise<WooStandIn> {
     }
     const url = new URL(req.url ?? "/", "http://stand-in");
     if (url.pathname !== "/shop/wp-json/wc/v3/coupons") return send(res, 404, { code: "rest_no_route" });
-    if (req.method === "GET") return send(res, 200, [...state.coupons.values()].filter((c) => c.code === url.searchParams.get("code")));
+    if (req.method === "GET")
+      return send(
+        res,
+        200,
+        [...state.coupons.values()].filter((c) => c.code === url.searchParams.get("code")),
+      );
     if (req.method !== "POST" || req.headers["content-type"] !== "application/json") return send(res, 400, { code: "bad_request" });
     if (state.mode === "error") return send(res, 500, { code: "internal_server_error" });
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
@@ -115,10 +126,20 @@ const settings = (platform: unknown) => call("/enterprise/settings", { method: "
 async function deliver(topic: string, body: unknown, opts: { id?: string; secret?: string; signature?: string | null; source?: string; raw?: string } = {}) {
   const raw = opts.raw ?? JSON.stringify(body);
   const headers: Record<string, string> = {
-    "content-type": "application/json", "x-wc-webhook-topic": topic, "x-wc-webhook-resource": topic.split(".")[0], "x-wc-webhook-event": topic.split(".")[1],
-    "x-wc-webhook-source": opts.source ?? `${woo.url}/`, "x-wc-webhook-delivery-id": opts.id ?? randomUUID(), "x-wc-webhook-id": "7",
+    "content-type": "application/json",
+    "x-wc-webhook-topic": topic,
+    "x-wc-webhook-resource": topic.split(".")[0],
+    "x-wc-webhook-event": topic.split(".")[1],
+    "x-wc-webhook-source": opts.source ?? `${woo.url}/`,
+    "x-wc-webhook-delivery-id": opts.id ?? randomUUID(),
+    "x-wc-webhook-id": "7",
   };
-  const signature = opts.signature === undefined ? createHmac("sha256", opts.secret ?? WEBHOOK_SECRET).update(raw).digest("base64") : opts.signature;
+  const signature =
+    opts.signature === undefined
+      ? createHmac("sha256", opts.secret ?? WEBHOOK_SECRET)
+          .update(raw)
+          .digest("base64")
+      : opts.signature;
   if (signature !== null) headers["x-wc-webhook-signature"] = signature;
   const res = await fetch(t.url("/platforms/woocommerce/webhooks"), { method: "POST", headers, body: raw });
   const text = await res.text();
@@ -127,21 +148,60 @@ async function deliver(topic: string, body: unknown, opts: { id?: string; secret
 
 /** A WooCommerce Order (REST API v3 fields). */
 const order = (id: number, customerId: number, status: string, lines: { productId: number; total: string; quantity?: number }[], extra: Record<string, unknown> = {}) => ({
-  id, parent_id: 0, number: String(id), order_key: `wc_order_${id}`, status, currency: "EUR", date_created: gmt(-2 * DAY), date_created_gmt: gmt(-2 * DAY),
-  date_modified_gmt: gmt(-DAY), date_completed_gmt: status === "completed" ? COMPLETED : null, customer_id: customerId,
-  billing: { first_name: "Ada", last_name: "Buyer", email: "Ada.Buyer@Example.com", country: "NL" }, total: "999.00",
-  line_items: lines.map((l, i) => ({ id: id * 10 + i, name: `Item ${l.productId}`, product_id: l.productId, variation_id: 0, quantity: l.quantity ?? 1, subtotal: l.total, total: l.total, price: Number(l.total) })),
-  refunds: [], meta_data: [], ...extra,
+  id,
+  parent_id: 0,
+  number: String(id),
+  order_key: `wc_order_${id}`,
+  status,
+  currency: "EUR",
+  date_created: gmt(-2 * DAY),
+  date_created_gmt: gmt(-2 * DAY),
+  date_modified_gmt: gmt(-DAY),
+  date_completed_gmt: status === "completed" ? COMPLETED : null,
+  customer_id: customerId,
+  billing: { first_name: "Ada", last_name: "Buyer", email: "Ada.Buyer@Example.com", country: "NL" },
+  total: "999.00",
+  line_items: lines.map((l, i) => ({
+    id: id * 10 + i,
+    name: `Item ${l.productId}`,
+    product_id: l.productId,
+    variation_id: 0,
+    quantity: l.quantity ?? 1,
+    subtotal: l.total,
+    total: l.total,
+    price: Number(l.total),
+  })),
+  refunds: [],
+  meta_data: [],
+  ...extra,
 });
 /** A WooCommerce Product (REST API v3 fields). */
 const product = (id: number, extra: Record<string, unknown> = {}) => ({
-  id, name: "Linen Apron", slug: "linen-apron", permalink: `https://shop.example/product/linen-apron-${id}/`, type: "simple", status: "publish", sku: `APR-${id}`,
-  global_unique_id: "4006381333931", images: [{ id: 1, src: "http://insecure.example/a.jpg" }, { id: 2, src: "https://shop.example/wp-content/uploads/apron.jpg" }],
-  brands: [{ id: 3, name: "Linden", slug: "linden" }], meta_data: [{ id: 9, key: "_mpn", value: "LA-01" }], ...extra,
+  id,
+  name: "Linen Apron",
+  slug: "linen-apron",
+  permalink: `https://shop.example/product/linen-apron-${id}/`,
+  type: "simple",
+  status: "publish",
+  sku: `APR-${id}`,
+  global_unique_id: "4006381333931",
+  images: [
+    { id: 1, src: "http://insecure.example/a.jpg" },
+    { id: 2, src: "https://shop.example/wp-content/uploads/apron.jpg" },
+  ],
+  brands: [{ id: 3, name: "Linden", slug: "linden" }],
+  meta_data: [{ id: 9, key: "_mpn", value: "LA-01" }],
+  ...extra,
 });
 
 const count = async (table: string) => Number(await value<number>(t.services.db, sql`SELECT COUNT(*) AS n FROM ${sql.raw(table)} WHERE store_id = ${STORE}`));
-const counts = async () => ({ orders: await count("order_headers"), lines: await count("orders"), products: await count("products"), deliveries: await count("platform_webhooks"), points: await count("loyalty_transactions") });
+const counts = async () => ({
+  orders: await count("order_headers"),
+  lines: await count("orders"),
+  products: await count("products"),
+  deliveries: await count("platform_webhooks"),
+  points: await count("loyalty_transactions"),
+});
 
 /** Sign in as WordPress user `id` with a token signed as the theme snippet signs it, and enrol. */
 async function shopper(id: string) {
@@ -168,8 +228,12 @@ describe("connecting WooCommerce (PATCH /enterprise/settings)", () => {
 
   it("refuses an http site that is not loopback, a malformed key, WooCommerce fields without the type (400), and another store's site (409)", async () => {
     for (const platform of [
-      { type: "woocommerce", siteUrl: "http://shop.example" }, { type: "woocommerce", siteUrl: "https://user:pw@shop.example" }, { type: "woocommerce", siteUrl: "not a url" },
-      { type: "woocommerce", consumerKey: "abc" }, { siteUrl: "https://shop.example" }, { type: "woocommerce", shopDomain: "x.myshopify.com" },
+      { type: "woocommerce", siteUrl: "http://shop.example" },
+      { type: "woocommerce", siteUrl: "https://user:pw@shop.example" },
+      { type: "woocommerce", siteUrl: "not a url" },
+      { type: "woocommerce", consumerKey: "abc" },
+      { siteUrl: "https://shop.example" },
+      { type: "woocommerce", shopDomain: "x.myshopify.com" },
     ]) {
       const r = await settings(platform);
       expect(r.status, JSON.stringify(platform)).toBe(400);
@@ -177,7 +241,9 @@ describe("connecting WooCommerce (PATCH /enterprise/settings)", () => {
     }
     await t.services.apiKeys.create(OTHER, "other", `${API_KEY}-other`);
     const other = await call("/enterprise/settings", {
-      method: "PATCH", body: { platform: { type: "woocommerce", siteUrl: woo.url } }, headers: { authorization: `Basic ${Buffer.from(`${OTHER}:${API_KEY}-other`).toString("base64")}` },
+      method: "PATCH",
+      body: { platform: { type: "woocommerce", siteUrl: woo.url } },
+      headers: { authorization: `Basic ${Buffer.from(`${OTHER}:${API_KEY}-other`).toString("base64")}` },
     });
     expect(other.status).toBe(409);
   });
@@ -198,7 +264,10 @@ describe("WooCommerce webhooks: verification", () => {
     const forged = await deliver("product.created", body, { secret: "another secret entirely" });
     const unsigned = await deliver("product.created", body, { signature: null });
     const malformed = await deliver("product.created", body, { signature: "sha256=abc" });
-    const tampered = await deliver("product.created", body, { raw: JSON.stringify({ ...body, name: "Forged" }), signature: createHmac("sha256", WEBHOOK_SECRET).update(JSON.stringify(body)).digest("base64") });
+    const tampered = await deliver("product.created", body, {
+      raw: JSON.stringify({ ...body, name: "Forged" }),
+      signature: createHmac("sha256", WEBHOOK_SECRET).update(JSON.stringify(body)).digest("base64"),
+    });
     for (const r of [forged, unsigned, malformed, tampered]) {
       expect(r.status).toBe(401);
       expect(r.contentType).toMatch(/^application\/json/);
@@ -235,13 +304,28 @@ describe("WooCommerce webhooks: products, orders, customers", () => {
   it("product.updated sets name, permalink, the first https image, and the SKU, GTIN, brand and MPN for Google Shopping", async () => {
     expect((await deliver("product.updated", product(8100))).body).toEqual({ outcome: "applied" });
     expect(await one(t.services.db, sql`SELECT name, url, image_url FROM products WHERE store_id = ${STORE} AND product_id = '8100'`)).toEqual({
-      name: "Linen Apron", url: "https://shop.example/product/linen-apron-8100/", image_url: "https://shop.example/wp-content/uploads/apron.jpg",
+      name: "Linen Apron",
+      url: "https://shop.example/product/linen-apron-8100/",
+      image_url: "https://shop.example/wp-content/uploads/apron.jpg",
     });
     expect(await one(t.services.db, sql`SELECT gtin, sku, brand, mpn FROM product_identifiers WHERE store_id = ${STORE} AND product_id = '8100'`)).toEqual({
-      gtin: "4006381333931", sku: "APR-8100", brand: "Linden", mpn: "LA-01",
+      gtin: "4006381333931",
+      sku: "APR-8100",
+      brand: "Linden",
+      mpn: "LA-01",
     });
     // The GTIN from the meta of older WooCommerce versions; a value that is no GTIN is left out.
-    await deliver("product.updated", product(8101, { global_unique_id: "", brands: [], meta_data: [{ key: "_global_unique_id", value: "012345678905" }, { key: "_brand", value: "Loom" }] }));
+    await deliver(
+      "product.updated",
+      product(8101, {
+        global_unique_id: "",
+        brands: [],
+        meta_data: [
+          { key: "_global_unique_id", value: "012345678905" },
+          { key: "_brand", value: "Loom" },
+        ],
+      }),
+    );
     expect(await one(t.services.db, sql`SELECT gtin, brand FROM product_identifiers WHERE store_id = ${STORE} AND product_id = '8101'`)).toEqual({ gtin: "012345678905", brand: "Loom" });
     await deliver("product.updated", product(8102, { global_unique_id: "12345" }));
     expect(await value<unknown>(t.services.db, sql<Record<string, unknown>>`SELECT gtin FROM product_identifiers WHERE store_id = ${STORE} AND product_id = '8102'`)).toBeNull();
@@ -258,7 +342,9 @@ describe("WooCommerce webhooks: products, orders, customers", () => {
 
     expect((await deliver("order.updated", order(9001, 501, "completed", [{ productId: 8200, total: "40.00" }]))).body).toEqual({ outcome: "applied" });
     expect(await one(t.services.db, sql`SELECT status, fulfilled_ms, email FROM order_headers WHERE store_id = ${STORE} AND order_id = '9001'`)).toEqual({
-      status: "fulfilled", fulfilled_ms: Date.parse(`${COMPLETED}Z`), email: "ada.buyer@example.com",
+      status: "fulfilled",
+      fulfilled_ms: Date.parse(`${COMPLETED}Z`),
+      email: "ada.buyer@example.com",
     });
     expect(await balance(me.id)).toBe(start + 40); // once per order
 
@@ -271,10 +357,12 @@ describe("WooCommerce webhooks: products, orders, customers", () => {
     expect(mail.subject).toContain("Linden & Loom");
     expect(mail.html).toContain("Waffle Towel");
     // Verified buyer: the signed-in shopper's review of the product.
-    const review = await call(`${S}/products/woocommerce-8200/reviews`, { token: me.token, body: { rating: 5, title: "Soft", body: "Soft and thick, dries fast.", displayName: "Ada", email: "ada.buyer@example.com" } });
+    const review = await call(`${S}/products/woocommerce-8200/reviews`, {
+      token: me.token,
+      body: { rating: 5, title: "Soft", body: "Soft and thick, dries fast.", displayName: "Ada", email: "ada.buyer@example.com" },
+    });
     expect(review.status, JSON.stringify(review.body)).toBe(201);
     expect(await value<unknown>(t.services.db, sql<Record<string, unknown>>`SELECT verified_status FROM reviews WHERE review_id = ${review.body.review.reviewId}`)).toBe("verified-buyer");
-
   });
 
   it("a refund takes points back in proportion, once per refund; status refunded takes back the rest; cancelled takes back all", async () => {
@@ -310,7 +398,8 @@ describe("WooCommerce webhooks: products, orders, customers", () => {
 });
 
 describe("loyalty rewards as WooCommerce coupons", () => {
-  const ruleOf = async (type: string) => ((await call(`${S}/loyalty/redemption_rules`)).body.redemptionRules as { type: string; redemptionRuleId: string; pointsCost: number }[]).find((r) => r.type === type)!;
+  const ruleOf = async (type: string) =>
+    ((await call(`${S}/loyalty/redemption_rules`)).body.redemptionRules as { type: string; redemptionRuleId: string; pointsCost: number }[]).find((r) => r.type === type)!;
   const redeem = (token: string, redemptionRuleId: string) => call(`${S}/loyalty/customer/redemptions`, { body: { redemptionRuleId }, token });
 
   it("a redemption creates the coupon on the shop's REST API (Basic auth, usage limit 1, the shopper's e-mail, minimum, expiry) before the code is shown", async () => {
@@ -325,8 +414,15 @@ describe("loyalty rewards as WooCommerce coupons", () => {
     expect(reward).toMatchObject({ type: "coupon", platform: "woocommerce", value: 5 });
     expect(woo.refusals).toEqual([]);
     expect(woo.coupons.get(reward.code)).toMatchObject({
-      code: reward.code, discount_type: "fixed_cart", amount: "5.00", usage_limit: 1, usage_limit_per_user: 1, free_shipping: false,
-      email_restrictions: ["601@example.test"], minimum_amount: "40.00", date_expires_gmt: new Date(clock + 30 * DAY).toISOString().slice(0, 19),
+      code: reward.code,
+      discount_type: "fixed_cart",
+      amount: "5.00",
+      usage_limit: 1,
+      usage_limit_per_user: 1,
+      free_shipping: false,
+      email_restrictions: ["601@example.test"],
+      minimum_amount: "40.00",
+      date_expires_gmt: new Date(clock + 30 * DAY).toISOString().slice(0, 19),
     });
     expect(await balance(me.id)).toBe(before - fixed.pointsCost);
 

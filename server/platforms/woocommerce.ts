@@ -55,7 +55,11 @@ function parseBody<S extends z.ZodType>(raw: Buffer, schema: S): z.output<S> {
   return parsed.data;
 }
 
-const fullName = (first?: string | null, last?: string | null) => [first, last].filter((s) => s && s.trim()).join(" ").trim() || null;
+const fullName = (first?: string | null, last?: string | null) =>
+  [first, last]
+    .filter((s) => s && s.trim())
+    .join(" ")
+    .trim() || null;
 const metaText = (meta: WooProduct["meta_data"], keys: string[]): string | undefined => {
   for (const k of keys) {
     const v = meta?.find((m) => m.key === k)?.value;
@@ -73,13 +77,27 @@ export function fromWooOrder(o: WooOrder): PlatformOrder {
     if (!l.product_id || l.product_id === "0") continue; // a line of a deleted product
     const known = lines.get(l.product_id);
     if (known) known.quantity += l.quantity;
-    else lines.set(l.product_id, { productId: l.product_id, variantId: l.variation_id && l.variation_id !== "0" ? l.variation_id : null, title: l.name ?? null, price: l.price ?? null, quantity: l.quantity });
+    else
+      lines.set(l.product_id, {
+        productId: l.product_id,
+        variantId: l.variation_id && l.variation_id !== "0" ? l.variation_id : null,
+        title: l.name ?? null,
+        price: l.price ?? null,
+        quantity: l.quantity,
+      });
   }
   return {
-    orderId: o.id, orderName: o.number ? `#${o.number}` : null, email: normaliseEmail(o.billing?.email ?? ""),
+    orderId: o.id,
+    orderName: o.number ? `#${o.number}` : null,
+    email: normaliseEmail(o.billing?.email ?? ""),
     platformCustomerId: o.customer_id && o.customer_id !== "0" ? o.customer_id : null, // 0: a guest order
-    customerName: fullName(o.billing?.first_name, o.billing?.last_name), locale: null, currency: o.currency ?? null,
-    subtotal: Math.round(subtotal * 100) / 100, orderedMs: o.date_created_gmt, source: "woocommerce-webhook", lines: [...lines.values()],
+    customerName: fullName(o.billing?.first_name, o.billing?.last_name),
+    locale: null,
+    currency: o.currency ?? null,
+    subtotal: Math.round(subtotal * 100) / 100,
+    orderedMs: o.date_created_gmt,
+    source: "woocommerce-webhook",
+    lines: [...lines.values()],
   };
 }
 
@@ -113,7 +131,9 @@ export function wooCommerceEvent(topic: WooCommerceTopic, raw: Buffer, nowMs: nu
         if (rest > 0) refunds.push({ refundId: `wc-order-${o.id}-refunded`, amount: rest });
       }
       return {
-        kind: "order", order, refunds,
+        kind: "order",
+        order,
+        refunds,
         fulfilledMs: o.status === "completed" ? (o.date_completed_gmt ?? nowMs) : null,
         cancelledMs: o.status === "cancelled" ? (o.date_modified_gmt ?? nowMs) : null,
       };
@@ -126,11 +146,16 @@ export function wooCommerceEvent(topic: WooCommerceTopic, raw: Buffer, nowMs: nu
       const gtinText = p.global_unique_id?.trim() || metaText(p.meta_data, ["_global_unique_id", "global_unique_id", "_gtin", "gtin"]);
       const brand = p.brands?.[0]?.name.trim() || metaText(p.meta_data, ["_brand", "brand"]);
       const row: ProductIdentifiers = {
-        productId: p.id, variantId: "", sku: p.sku?.trim() || undefined, gtin: gtinText && isGtin(gtinText) ? gtinText : undefined,
-        brand: brand || undefined, mpn: metaText(p.meta_data, ["_mpn", "mpn"]),
+        productId: p.id,
+        variantId: "",
+        sku: p.sku?.trim() || undefined,
+        gtin: gtinText && isGtin(gtinText) ? gtinText : undefined,
+        brand: brand || undefined,
+        mpn: metaText(p.meta_data, ["_mpn", "mpn"]),
       };
       return {
-        kind: "product", product: { productId: p.id, name: p.name, url, imageUrl: image },
+        kind: "product",
+        product: { productId: p.id, name: p.name, url, imageUrl: image },
         identifiers: row.sku || row.gtin || row.brand || row.mpn ? [row] : [],
       };
     }
@@ -153,11 +178,14 @@ const money = (n: number) => n.toFixed(2);
  */
 export function couponBody(d: RewardDiscount & { description: string; email: string | null }): Record<string, unknown> {
   return {
-    code: d.code, description: d.title,
+    code: d.code,
+    description: d.title,
     discount_type: d.type === "percentage-coupon" ? "percent" : "fixed_cart",
     amount: d.type === "free-shipping" ? "0" : money(d.type === "percentage-coupon" ? Math.min(100, d.value) : d.value),
     free_shipping: d.type === "free-shipping",
-    usage_limit: 1, usage_limit_per_user: 1, individual_use: false,
+    usage_limit: 1,
+    usage_limit_per_user: 1,
+    individual_use: false,
     email_restrictions: d.email ? [d.email] : [],
     ...(d.minimumOrderAmount ? { minimum_amount: money(d.minimumOrderAmount) } : {}),
     date_expires_gmt: d.endsAt ? d.endsAt.replace(/\.\d+Z$|Z$/, "") : null,
@@ -168,9 +196,14 @@ export function couponBody(d: RewardDiscount & { description: string; email: str
 async function rest(site: WooSite, path: string, init: { method: "GET" | "POST"; body?: unknown }): Promise<{ status: number; json: unknown } | Extract<DiscountOutcome, { ok: false }>> {
   try {
     const res = await guardedFetch(`${site.siteUrl}/wp-json/wc/v3/${path}`, {
-      method: init.method, allowLoopback: site.allowLoopback, resolve: site.resolve, timeoutMs: site.timeoutMs ?? WOO_CALL_TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES,
+      method: init.method,
+      allowLoopback: site.allowLoopback,
+      resolve: site.resolve,
+      timeoutMs: site.timeoutMs ?? WOO_CALL_TIMEOUT_MS,
+      maxBytes: MAX_ANSWER_BYTES,
       headers: {
-        accept: "application/json", authorization: `Basic ${Buffer.from(`${site.consumerKey}:${site.consumerSecret}`).toString("base64")}`,
+        accept: "application/json",
+        authorization: `Basic ${Buffer.from(`${site.consumerKey}:${site.consumerSecret}`).toString("base64")}`,
         ...(init.body === undefined ? {} : { "content-type": "application/json" }),
       },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),

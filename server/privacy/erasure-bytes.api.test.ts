@@ -37,9 +37,16 @@ type Path = (typeof PATHS)[number] | "control";
  */
 type Shopper = { email: string; name: string; title: string; sentence: string; word: string; question: string; reason: string; productId: string; storeId: string; mediaIds: string[] };
 const shopperOf = (tag: string, productId: string, storeId: string): Shopper => ({
-  email: `${tag}.vexmoor@example.com`, name: `Ysolde ${tag}vexmoor`, title: `Quorvex ${tag} kelpwhistle`,
-  sentence: `Zimbrolux ${tag} fandangle xq${tag}glorbik`, word: `xq${tag}glorbik`, question: `Does the plimsquash ${tag} gorble?`,
-  reason: `Grobnitz ${tag} wimbleton xq${tag}glorbik`, productId, storeId, mediaIds: [],
+  email: `${tag}.vexmoor@example.com`,
+  name: `Ysolde ${tag}vexmoor`,
+  title: `Quorvex ${tag} kelpwhistle`,
+  sentence: `Zimbrolux ${tag} fandangle xq${tag}glorbik`,
+  word: `xq${tag}glorbik`,
+  question: `Does the plimsquash ${tag} gorble?`,
+  reason: `Grobnitz ${tag} wimbleton xq${tag}glorbik`,
+  productId,
+  storeId,
+  mediaIds: [],
 });
 /** The values searched for (the control shopper, of a store without a survey, has no survey answer). */
 const valuesOf = (s: Shopper) => [s.email, s.name, s.title, s.sentence, s.word.slice(3), s.question, ...(s.storeId === TEST_STORE_ID ? [s.reason] : [])];
@@ -85,7 +92,10 @@ async function countOnDisk(needles: string[]): Promise<Record<string, number>> {
 }
 const zeros = (values: string[]) => Object.fromEntries(values.map((v) => [v, 0]));
 
-const photo = (colour: string) => sharp({ create: { width: 400, height: 300, channels: 3, background: colour } }).jpeg().toBuffer();
+const photo = (colour: string) =>
+  sharp({ create: { width: 400, height: 300, channels: 3, background: colour } })
+    .jpeg()
+    .toBuffer();
 
 /** Seed one shopper through the storefront API (review with a photo, question) and the data modules (survey response in the test store, order, mail). */
 async function seedShopper(s: Shopper) {
@@ -100,13 +110,23 @@ async function seedShopper(s: Shopper) {
   s.mediaIds = (await values(t.services.db, sql`SELECT media_id FROM review_media WHERE review_id = ${reviewId}`)) as string[];
   expect(s.mediaIds).toHaveLength(1);
   const question = await fetch(t.url(`/v1/stores/${s.storeId}/products/shopify-${s.productId}/questions`), {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ body: s.question, displayName: s.name, email: s.email }),
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ body: s.question, displayName: s.name, email: s.email }),
   });
   expect(question.status).toBe(201);
-  if (s.storeId === TEST_STORE_ID) await t.services.surveys.importResponses(s.storeId, [{
-    channelSurveyId: DEMO_CHANNEL_IDS.npsEmail, createdMs: Date.now(), customer: { email: s.email },
-    answeredQuestions: [{ id: NPS_SURVEY.questions[0].id, type: "nps", answer: 9, answerNpsCategory: "promoter" }, { id: DEMO_QUESTION_IDS.reason, type: "text", answer: s.reason }],
-  }]);
+  if (s.storeId === TEST_STORE_ID)
+    await t.services.surveys.importResponses(s.storeId, [
+      {
+        channelSurveyId: DEMO_CHANNEL_IDS.npsEmail,
+        createdMs: Date.now(),
+        customer: { email: s.email },
+        answeredQuestions: [
+          { id: NPS_SURVEY.questions[0].id, type: "nps", answer: 9, answerNpsCategory: "promoter" },
+          { id: DEMO_QUESTION_IDS.reason, type: "text", answer: s.reason },
+        ],
+      },
+    ]);
   await t.services.orders.importOrders(s.storeId, [{ orderId: `O-${s.email}`, productId: s.productId, email: s.email, orderedMs: Date.now() - 86_400_000 }]);
   // Unsubscribed from review requests (kept after the erasure under the address's hash).
   await run(t.services.db, sql`INSERT INTO review_request_unsubscribes (store_id, email, created_ms) VALUES (${s.storeId}, ${s.email}, ${Date.now()})`);
@@ -117,7 +137,10 @@ async function seedShopper(s: Shopper) {
 function productsWith(n: number, count: number): string[] {
   const per = new Map<string, number>();
   for (const r of realReviews()) if (r.productId) per.set(r.productId, (per.get(r.productId) ?? 0) + 1);
-  return [...per].filter(([id, c]) => c === n && id !== "1094").map(([id]) => id).slice(0, count);
+  return [...per]
+    .filter(([id, c]) => c === n && id !== "1094")
+    .map(([id]) => id)
+    .slice(0, count);
 }
 const REAL_PER_PRODUCT = 5;
 const products = productsWith(REAL_PER_PRODUCT, 5);
@@ -179,7 +202,10 @@ const shopify = (topic: string, body: unknown) => {
   return fetch(t.url("/platforms/shopify/webhooks"), {
     method: "POST",
     headers: {
-      "content-type": "application/json", "x-shopify-topic": topic, "x-shopify-shop-domain": SHOP, "x-shopify-webhook-id": crypto.randomUUID(),
+      "content-type": "application/json",
+      "x-shopify-topic": topic,
+      "x-shopify-shop-domain": SHOP,
+      "x-shopify-webhook-id": crypto.randomUUID(),
       "x-shopify-hmac-sha256": createHmac("sha256", APP_SECRET).update(raw).digest("base64"),
     },
     body: raw,
@@ -191,13 +217,16 @@ const ERASE: Record<(typeof PATHS)[number], (s: Shopper) => Promise<Response>> =
     const agent = await signInAgent(t, "owner@erasure-bytes.test", "owner password 123", TEST_STORE_ID);
     return adminPost(t, agent, `/admin/stores/${TEST_STORE_ID}/privacy`, { intent: "erase", email: s.email, confirm: s.email });
   },
-  enterprise: (s) => fetch(t.url("/enterprise/customers/erasure"), {
-    method: "POST", headers: { "content-type": "application/json", authorization: basic(TEST_STORE_ID, KEY) }, body: JSON.stringify({ email: s.email }),
-  }),
+  enterprise: (s) =>
+    fetch(t.url("/enterprise/customers/erasure"), {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: basic(TEST_STORE_ID, KEY) },
+      body: JSON.stringify({ email: s.email }),
+    }),
   customersRedact: async (s) => {
     // First a data request: the store's members get a notice naming the address (it must go with the erasure).
     expect((await shopify("customers/data_request", { shop_domain: SHOP, customer: { id: 4242, email: s.email }, data_request: { id: 77 } })).status).toBe(200);
-    expect((await value<number>(t.services.db, sql`SELECT count(*) FROM mail_outbox WHERE kind = 'privacy-request' AND text LIKE ${`%${s.email}%`}`))).toBe(1);
+    expect(await value<number>(t.services.db, sql`SELECT count(*) FROM mail_outbox WHERE kind = 'privacy-request' AND text LIKE ${`%${s.email}%`}`)).toBe(1);
     return shopify("customers/redact", { shop_domain: SHOP, customer: { id: 4242, email: s.email }, orders_to_redact: [] });
   },
   shopRedact: () => shopify("shop/redact", { shop_domain: SHOP }),
@@ -222,7 +251,7 @@ describe("erasure leaves no bytes", () => {
       expect(counts).toEqual(zeros(valuesOf(s)));
       for (const id of s.mediaIds) expect(existsSync(join(t.services.mediaPath, s.storeId, id))).toBe(false);
       // Still unsubscribed, under the address's hash (review-requests.repo.ts isUnsubscribed looks it up).
-      expect((await value<number>(t.services.db, sql`SELECT count(*) FROM review_request_unsubscribes WHERE store_id = ${s.storeId} AND email = ${erasedAddressKey(s.email)}`))).toBe(1);
+      expect(await value<number>(t.services.db, sql`SELECT count(*) FROM review_request_unsubscribes WHERE store_id = ${s.storeId} AND email = ${erasedAddressKey(s.email)}`)).toBe(1);
       // The summary that quoted them is withdrawn at once (the product is below the floor: nothing regenerated).
       const product = `/v1/stores/${s.storeId}/products/shopify-${s.productId}`;
       expect(await (await fetch(t.url(`${product}/reviews_summary`))).json()).toEqual({});

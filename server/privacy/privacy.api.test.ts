@@ -34,7 +34,10 @@ const rewardCodes = { created: "", failed: "" };
 
 const post = (path: string, body: unknown, auth = basic(TEST_STORE_ID, KEY)) =>
   fetch(t.url(path), { method: "POST", headers: { "content-type": "application/json", authorization: auth }, body: JSON.stringify(body) });
-const photo = (colour: string) => sharp({ create: { width: 400, height: 300, channels: 3, background: colour } }).jpeg().toBuffer();
+const photo = (colour: string) =>
+  sharp({ create: { width: 400, height: 300, channels: 3, background: colour } })
+    .jpeg()
+    .toBuffer();
 const aggregate = async () => (await (await fetch(t.url(`/v1/stores/${TEST_STORE_ID}/products/shopify-${PRODUCT}/review_aggregate`))).json()).reviewAggregate;
 
 /** Entries of a zip archive: name → bytes. */
@@ -61,9 +64,12 @@ function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
 async function rowsMentioning(needle: string): Promise<string[]> {
   const db = t.services.db;
   // Every table but the full-text indexes (SQLite's FTS5 tables; PostgreSQL's tsvector tables).
-  const tables = await values<string>(db, dialect(db) === "postgres"
-    ? sql`SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT IN ('review_search', 'survey_responses_fts')`
-    : sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts%'`);
+  const tables = await values<string>(
+    db,
+    dialect(db) === "postgres"
+      ? sql`SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT IN ('review_search', 'survey_responses_fts')`
+      : sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts%'`,
+  );
   const hits: string[] = [];
   for (const table of tables) {
     for (const row of await all(db, sql`SELECT * FROM ${sql.id(table)}`)) {
@@ -86,10 +92,13 @@ beforeAll(async () => {
 
   // Loyalty: the shopper signs in with a platform token and enrols (sign-up points).
   const token = await signPlatformToken(SECRET, { platformCustomerId: "erin-1", email: SHOPPER });
-  const login = await (await fetch(t.url(`/v1/stores/${TEST_STORE_ID}/loyalty/login`), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customerAccessToken: token }) })).json();
+  const login = await (
+    await fetch(t.url(`/v1/stores/${TEST_STORE_ID}/loyalty/login`), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customerAccessToken: token }) })
+  ).json();
   const version = (await t.services.loyalty.legalPolicies(TEST_STORE_ID)).version;
   const activation = await fetch(t.url(`/v1/stores/${TEST_STORE_ID}/loyalty/customer_activation`), {
-    method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${login.customerToken}` },
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${login.customerToken}` },
     body: JSON.stringify({ enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version }),
   });
   expect(activation.status).toBe(200);
@@ -98,9 +107,12 @@ beforeAll(async () => {
   const loyaltyCustomerId = login.loyaltyCustomer.loyaltyCustomerId as string;
   await t.services.loyalty.adjustPoints(TEST_STORE_ID, loyaltyCustomerId, 600, "Welcome gift");
   const free = (await t.services.loyalty.adminProgram(TEST_STORE_ID)).redemptionRules.find((r) => r.type === "free-shipping")!;
-  const redeem = () => fetch(t.url(`/v1/stores/${TEST_STORE_ID}/loyalty/customer/redemptions`), {
-    method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${login.customerToken}` }, body: JSON.stringify({ redemptionRuleId: free.redemption_rule_id }),
-  });
+  const redeem = () =>
+    fetch(t.url(`/v1/stores/${TEST_STORE_ID}/loyalty/customer/redemptions`), {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${login.customerToken}` },
+      body: JSON.stringify({ redemptionRuleId: free.redemption_rule_id }),
+    });
   const created = await redeem();
   expect(created.status).toBe(201);
   rewardCodes.created = (await created.json()).redemption.reward.code;
@@ -123,10 +135,14 @@ beforeAll(async () => {
   expect(await t.services.loyalty.awardReviewEarnings(TEST_STORE_ID)).toBeGreaterThan(0);
 
   // A survey response with the address as its customer, and an order.
-  await t.services.surveys.importResponses(TEST_STORE_ID, [{
-    channelSurveyId: DEMO_CHANNEL_IDS.npsEmail, createdMs: Date.now(), customer: { email: SHOPPER },
-    answeredQuestions: [{ id: NPS_SURVEY.questions[0].id, type: "nps", answer: 9, answerNpsCategory: "promoter" }],
-  }]);
+  await t.services.surveys.importResponses(TEST_STORE_ID, [
+    {
+      channelSurveyId: DEMO_CHANNEL_IDS.npsEmail,
+      createdMs: Date.now(),
+      customer: { email: SHOPPER },
+      answeredQuestions: [{ id: NPS_SURVEY.questions[0].id, type: "nps", answer: 9, answerNpsCategory: "promoter" }],
+    },
+  ]);
   await t.services.orders.importOrders(TEST_STORE_ID, [{ orderId: "ERIN-1001", productId: PRODUCT, email: SHOPPER, orderedMs: Date.now() - 86_400_000 }]);
   // A message the store sent them (kept in the outbox: no SMTP server in this test).
   await t.services.mail.enqueue({ storeId: TEST_STORE_ID, kind: "review-request", to: SHOPPER, subject: "How was your order?", html: "<p>How was your order?</p>", text: "How was your order?" });
@@ -152,7 +168,10 @@ describe("shopper data export and erasure (enterprise API)", () => {
     expect(data.surveyResponses[0].answered_questions[0].answer).toBe(9);
     expect(data.loyaltyCustomers).toHaveLength(1);
     expect(data.loyaltyTransactions.length).toBeGreaterThanOrEqual(2); // sign-up and review points
-    expect(data.loyaltyRewards.map((r: { code: string; state: string }) => [r.code, r.state])).toEqual([[rewardCodes.created, "confirmed"], [rewardCodes.failed, "failed"]]);
+    expect(data.loyaltyRewards.map((r: { code: string; state: string }) => [r.code, r.state])).toEqual([
+      [rewardCodes.created, "confirmed"],
+      [rewardCodes.failed, "failed"],
+    ]);
     expect(data.orderLines).toHaveLength(1);
     for (const id of mediaIds) expect((await sharp(files.get(`media/${id}/full.jpg`)!).metadata()).format).toBe("jpeg");
     expect(files.has("README.txt")).toBe(true);
@@ -182,8 +201,9 @@ describe("shopper data export and erasure (enterprise API)", () => {
     const { erasure } = await res.json();
     expect(erasure).toMatchObject({ reviews: 1, mediaItems: 2, mediaFilesDeleted: 2, surveyResponses: 1, loyaltyCustomersAnonymised: 1, loyaltyRewardsDeleted: 1, orderLines: 1 });
     // The reward created at the shop stays with the anonymised account (its code is on the ledger); the failed one is gone.
-    expect(await all(t.services.db, sql`SELECT code, state, error FROM loyalty_rewards WHERE code IN (${rewardCodes.created}, ${rewardCodes.failed})`))
-      .toEqual([{ code: rewardCodes.created, state: "confirmed", error: null }]);
+    expect(await all(t.services.db, sql`SELECT code, state, error FROM loyalty_rewards WHERE code IN (${rewardCodes.created}, ${rewardCodes.failed})`)).toEqual([
+      { code: rewardCodes.created, state: "confirmed", error: null },
+    ]);
 
     expect(await rowsMentioning(SHOPPER)).toEqual([]);
     expect(await rowsMentioning("erin-1")).toEqual([]); // the platform customer ID went too
@@ -192,15 +212,19 @@ describe("shopper data export and erasure (enterprise API)", () => {
 
     const after = await aggregate();
     expect(after.reviewCount).toBe(before.reviewCount - 1);
-    const published = (await one(t.services.db, sql`SELECT count(*) AS n, sum(rating) AS total FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = ${PRODUCT} AND status = 'published'`)) as { n: number; total: number };
+    const published = (await one(
+      t.services.db,
+      sql`SELECT count(*) AS n, sum(rating) AS total FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = ${PRODUCT} AND status = 'published'`,
+    )) as { n: number; total: number };
     expect(after).toMatchObject({ reviewCount: published.n, reviewRatingValuesTotal: published.total });
 
-    const unbalanced = await all(t.services.db,
+    const unbalanced = await all(
+      t.services.db,
       sql`SELECT c.loyalty_customer_id FROM loyalty_customers c WHERE c.balance != (SELECT COALESCE(SUM(points), 0) FROM loyalty_transactions t WHERE t.loyalty_customer_id = c.loyalty_customer_id)`,
     );
     expect(unbalanced).toEqual([]);
     // The AI content of the product is regenerated without the erased review.
-    expect((await value<number>(t.services.db, sql`SELECT count(*) FROM ai_jobs WHERE store_id = ${TEST_STORE_ID} AND scope_id = ${PRODUCT}`))).toBeGreaterThan(0);
+    expect(await value<number>(t.services.db, sql`SELECT count(*) FROM ai_jobs WHERE store_id = ${TEST_STORE_ID} AND scope_id = ${PRODUCT}`)).toBeGreaterThan(0);
 
     const audit = await t.services.privacy.recentRequests(TEST_STORE_ID);
     expect(audit[0]).toMatchObject({ kind: "erasure", actor: "enterprise-api", counts: { reviews: 1, surveyResponses: 1 } });
@@ -220,7 +244,10 @@ describe("Shopify's privacy webhooks (customers/redact, customers/data_request, 
     return fetch(t.url("/platforms/shopify/webhooks"), {
       method: "POST",
       headers: {
-        "content-type": "application/json", "x-shopify-topic": topic, "x-shopify-shop-domain": SHOP, "x-shopify-webhook-id": id,
+        "content-type": "application/json",
+        "x-shopify-topic": topic,
+        "x-shopify-shop-domain": SHOP,
+        "x-shopify-webhook-id": id,
         "x-shopify-hmac-sha256": createHmac("sha256", secret).update(raw).digest("base64"),
       },
       body: raw,
@@ -229,8 +256,11 @@ describe("Shopify's privacy webhooks (customers/redact, customers/data_request, 
   /** A shopper with a question and an order line (what the webhooks must find). */
   const shopper = async (email: string) => {
     await t.services.orders.importOrders(TEST_STORE_ID, [{ orderId: `O-${email}`, productId: PRODUCT, email, orderedMs: Date.now() }]);
-    const group = (await value<unknown>(t.services.db, sql`SELECT group_id FROM products WHERE store_id = ${TEST_STORE_ID} AND product_id = ${PRODUCT}`));
-    await run(t.services.db, sql`INSERT INTO questions (question_id, store_id, product_id, group_id, body, asker_name, asker_email, status, created_ms) VALUES (${crypto.randomUUID()}, ${TEST_STORE_ID}, ${PRODUCT}, ${group}, ${"Does it run small?"}, ${"Sam"}, ${email}, 'published', ${Date.now()})`);
+    const group = await value<unknown>(t.services.db, sql`SELECT group_id FROM products WHERE store_id = ${TEST_STORE_ID} AND product_id = ${PRODUCT}`);
+    await run(
+      t.services.db,
+      sql`INSERT INTO questions (question_id, store_id, product_id, group_id, body, asker_name, asker_email, status, created_ms) VALUES (${crypto.randomUUID()}, ${TEST_STORE_ID}, ${PRODUCT}, ${group}, ${"Does it run small?"}, ${"Sam"}, ${email}, 'published', ${Date.now()})`,
+    );
   };
 
   beforeAll(async () => {
@@ -255,7 +285,11 @@ describe("Shopify's privacy webhooks (customers/redact, customers/data_request, 
     await shopper("asks@example.com");
     const res = await deliver("customers/data_request", { shop_domain: SHOP, orders_requested: [], customer: { id: 1, email: "asks@example.com" }, data_request: { id: 9999 } });
     expect(res.status).toBe(200);
-    const mail = (await all(t.services.db, sql`SELECT to_address, subject, text FROM mail_outbox WHERE store_id = ${TEST_STORE_ID} AND kind = 'privacy-request'`)) as { to_address: string; subject: string; text: string }[];
+    const mail = (await all(t.services.db, sql`SELECT to_address, subject, text FROM mail_outbox WHERE store_id = ${TEST_STORE_ID} AND kind = 'privacy-request'`)) as {
+      to_address: string;
+      subject: string;
+      text: string;
+    }[];
     expect(mail).toHaveLength(1);
     expect(mail[0]).toMatchObject({ to_address: "owner@privacy-shop.test", subject: "A shopper asked for their data" });
     expect(mail[0].text).toContain(`/admin/stores/${TEST_STORE_ID}/privacy?email=asks%40example.com`);
@@ -274,7 +308,6 @@ describe("Shopify's privacy webhooks (customers/redact, customers/data_request, 
     await shopper("two@example.com");
     expect((await deliver("shop/redact", { shop_id: 954889, shop_domain: SHOP })).status).toBe(200);
     for (const email of ["one@example.com", "two@example.com", "asks@example.com"]) expect(await rowsMentioning(email)).toEqual([]);
-    expect((await value<number>(t.services.db, sql`SELECT count(*) FROM reviews WHERE store_id = ${TEST_STORE_ID} AND reviewer_email IS NOT NULL`))).toBe(0);
+    expect(await value<number>(t.services.db, sql`SELECT count(*) FROM reviews WHERE store_id = ${TEST_STORE_ID} AND reviewer_email IS NOT NULL`)).toBe(0);
   });
 });
-

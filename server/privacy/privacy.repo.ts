@@ -38,8 +38,16 @@ export type ShopperHoldings = {
 /** What an erasure removed or anonymised (record counts), and what must follow it outside the database. */
 export type ErasureResult = {
   counts: {
-    reviews: number; mediaItems: number; questions: number; answers: number; surveyResponses: number;
-    loyaltyCustomersAnonymised: number; loyaltyRewardsDeleted: number; orders: number; orderLines: number; reviewRequests: number;
+    reviews: number;
+    mediaItems: number;
+    questions: number;
+    answers: number;
+    surveyResponses: number;
+    loyaltyCustomersAnonymised: number;
+    loyaltyRewardsDeleted: number;
+    orders: number;
+    orderLines: number;
+    reviewRequests: number;
   };
   /** Media items whose files are to be deleted once the transaction committed. */
   mediaIds: string[];
@@ -50,11 +58,12 @@ export type ErasureResult = {
 };
 
 /** Survey responses of the shopper: by the response's customer address, or an e-mail question answered with it. */
-const surveyMatch = (db: Db, storeId: string, email: string): RawBuilder<unknown> => dialect(db) === "postgres"
-  ? sql`store_id = ${storeId} AND (lower(trim(customer_email)) = ${email} OR EXISTS (
+const surveyMatch = (db: Db, storeId: string, email: string): RawBuilder<unknown> =>
+  dialect(db) === "postgres"
+    ? sql`store_id = ${storeId} AND (lower(trim(customer_email)) = ${email} OR EXISTS (
   SELECT 1 FROM jsonb_array_elements(answered_questions_json::jsonb) a
   WHERE a->>'type' = 'email' AND lower(trim(a->>'answer')) = ${email}))`
-  : sql`store_id = ${storeId} AND (lower(trim(customer_email)) = ${email} OR EXISTS (
+    : sql`store_id = ${storeId} AND (lower(trim(customer_email)) = ${email} OR EXISTS (
   SELECT 1 FROM json_each(answered_questions_json) a
   WHERE json_extract(a.value, '$.type') = 'email' AND lower(trim(json_extract(a.value, '$.answer'))) = ${email}))`;
 
@@ -67,34 +76,62 @@ export function privacyRepo(db: Db) {
   return {
     /** Every row of `storeId` about `email` (normalised), in the shape stored. Reads in one snapshot when called inside a read transaction. */
     async holdings(storeId: string, email: string): Promise<ShopperHoldings> {
-      const reviews = await all<Row>(db, sql`SELECT review_id, product_id, variant_id, variant_name, rating, title, body, created_ms, updated_ms, is_recommended, is_incentivized,
+      const reviews = await all<Row>(
+        db,
+        sql`SELECT review_id, product_id, variant_id, variant_name, rating, title, body, created_ms, updated_ms, is_recommended, is_incentivized,
                 language_code, status, reviewer_name, reviewer_email, verified_status, reviewer_country_code, reviewer_country_name,
                 reviewer_zone_code, reply_body, reply_created_ms, product_attributes_json, attributes_with_rating_json, source, helpful_count, unhelpful_count
-         FROM reviews WHERE store_id = ${storeId} AND lower(reviewer_email) = ${email} ORDER BY created_ms`);
-      const reviewMedia = await all<ShopperHoldings["reviewMedia"][number]>(db, sql`SELECT m.media_id, m.review_id, m.type, m.status, m.created_ms FROM review_media m
+         FROM reviews WHERE store_id = ${storeId} AND lower(reviewer_email) = ${email} ORDER BY created_ms`,
+      );
+      const reviewMedia = await all<ShopperHoldings["reviewMedia"][number]>(
+        db,
+        sql`SELECT m.media_id, m.review_id, m.type, m.status, m.created_ms FROM review_media m
          JOIN reviews r ON r.review_id = m.review_id
-         WHERE r.store_id = ${storeId} AND lower(r.reviewer_email) = ${email} ORDER BY m.created_ms`);
+         WHERE r.store_id = ${storeId} AND lower(r.reviewer_email) = ${email} ORDER BY m.created_ms`,
+      );
       const loyaltyCustomers = await all<Row>(db, sql`SELECT * FROM loyalty_customers WHERE store_id = ${storeId} AND lower(email) = ${email}`);
       const orders = await all<Row>(db, sql`SELECT * FROM order_headers WHERE store_id = ${storeId} AND email = ${email} ORDER BY ordered_ms`);
       return {
-        reviews, reviewMedia,
-        questions: await all<Row>(db, sql`SELECT question_id, product_id, body, asker_name, asker_email, status, created_ms FROM questions WHERE store_id = ${storeId} AND lower(asker_email) = ${email} ORDER BY created_ms`),
-        answers: await all<Row>(db, sql`SELECT answer_id, question_id, body, author_name, author_email, status, created_ms FROM answers WHERE store_id = ${storeId} AND lower(author_email) = ${email} ORDER BY created_ms`),
-        surveyResponses: await all<Row>(db, sql`SELECT survey_response_id, survey_id, channel_survey_id, answered_questions_json, customer_id, customer_email, email_marketing_opt_in,
+        reviews,
+        reviewMedia,
+        questions: await all<Row>(
+          db,
+          sql`SELECT question_id, product_id, body, asker_name, asker_email, status, created_ms FROM questions WHERE store_id = ${storeId} AND lower(asker_email) = ${email} ORDER BY created_ms`,
+        ),
+        answers: await all<Row>(
+          db,
+          sql`SELECT answer_id, question_id, body, author_name, author_email, status, created_ms FROM answers WHERE store_id = ${storeId} AND lower(author_email) = ${email} ORDER BY created_ms`,
+        ),
+        surveyResponses: await all<Row>(
+          db,
+          sql`SELECT survey_response_id, survey_id, channel_survey_id, answered_questions_json, customer_id, customer_email, email_marketing_opt_in,
                   remote_order_id, reward_type, reward_description, reward_value, created_ms
-           FROM survey_responses WHERE ${surveyMatch(db, storeId, email)} ORDER BY created_ms`),
+           FROM survey_responses WHERE ${surveyMatch(db, storeId, email)} ORDER BY created_ms`,
+        ),
         loyaltyCustomers,
-        loyaltyTransactions: await all<Row>(db, sql`SELECT t.transaction_id, t.loyalty_customer_id, t.type, t.points, t.balance_after, t.description, t.coupon_code, t.order_id, t.created_ms
+        loyaltyTransactions: await all<Row>(
+          db,
+          sql`SELECT t.transaction_id, t.loyalty_customer_id, t.type, t.points, t.balance_after, t.description, t.coupon_code, t.order_id, t.created_ms
            FROM loyalty_transactions t JOIN loyalty_customers c ON c.loyalty_customer_id = t.loyalty_customer_id
-           WHERE c.store_id = ${storeId} AND lower(c.email) = ${email} ORDER BY t.seq`),
-        loyaltyRewards: await all<Row>(db, sql`SELECT w.code, w.loyalty_customer_id, w.redemption_rule_id, w.reward_type, w.reward_value, w.points_cost, w.platform, w.state,
+           WHERE c.store_id = ${storeId} AND lower(c.email) = ${email} ORDER BY t.seq`,
+        ),
+        loyaltyRewards: await all<Row>(
+          db,
+          sql`SELECT w.code, w.loyalty_customer_id, w.redemption_rule_id, w.reward_type, w.reward_value, w.points_cost, w.platform, w.state,
                   w.transaction_id, w.error, w.created_ms, w.updated_ms
            FROM loyalty_rewards w JOIN loyalty_customers c ON c.store_id = w.store_id AND c.loyalty_customer_id = w.loyalty_customer_id
-           WHERE c.store_id = ${storeId} AND lower(c.email) = ${email} ORDER BY w.created_ms, w.code`),
+           WHERE c.store_id = ${storeId} AND lower(c.email) = ${email} ORDER BY w.created_ms, w.code`,
+        ),
         orders,
         orderLines: await all<Row>(db, sql`SELECT * FROM orders WHERE store_id = ${storeId} AND email = ${email} ORDER BY ordered_ms, order_id, product_id`),
-        mail: await all<Row>(db, sql`SELECT message_id, kind, to_address, subject, text, status, created_ms, sent_ms FROM mail_outbox WHERE store_id = ${storeId} AND lower(trim(to_address)) = ${email} ORDER BY seq`),
-        reviewRequests: await all<Row>(db, sql`SELECT request_id, order_id, email, customer_name, locale, status, fulfilled_ms, created_ms, sent_ms, reminded_ms, opened_ms FROM review_requests WHERE store_id = ${storeId} AND email = ${email} ORDER BY created_ms`),
+        mail: await all<Row>(
+          db,
+          sql`SELECT message_id, kind, to_address, subject, text, status, created_ms, sent_ms FROM mail_outbox WHERE store_id = ${storeId} AND lower(trim(to_address)) = ${email} ORDER BY seq`,
+        ),
+        reviewRequests: await all<Row>(
+          db,
+          sql`SELECT request_id, order_id, email, customer_name, locale, status, fulfilled_ms, created_ms, sent_ms, reminded_ms, opened_ms FROM review_requests WHERE store_id = ${storeId} AND email = ${email} ORDER BY created_ms`,
+        ),
         unsubscribes: await all<Row>(db, sql`SELECT * FROM review_request_unsubscribes WHERE store_id = ${storeId} AND email = ${email}`),
       };
     },
@@ -107,10 +144,11 @@ export function privacyRepo(db: Db) {
      * unsubscribe from review requests (kept under `erasedAddressKey`).
      */
     async erase(storeId: string, email: string): Promise<ErasureResult> {
-      const mediaIds = (await all<{ media_id: string }>(db,
-        sql`SELECT m.media_id FROM review_media m JOIN reviews r ON r.review_id = m.review_id WHERE r.store_id = ${storeId} AND lower(r.reviewer_email) = ${email}`,
-      )).map((r) => r.media_id);
-      const touched = await all<{ product_id: string; group_id: string | null }>(db,
+      const mediaIds = (
+        await all<{ media_id: string }>(db, sql`SELECT m.media_id FROM review_media m JOIN reviews r ON r.review_id = m.review_id WHERE r.store_id = ${storeId} AND lower(r.reviewer_email) = ${email}`)
+      ).map((r) => r.media_id);
+      const touched = await all<{ product_id: string; group_id: string | null }>(
+        db,
         sql`SELECT DISTINCT product_id, group_id FROM reviews WHERE store_id = ${storeId} AND lower(reviewer_email) = ${email}`,
       );
       const reviews = await changes(sql`DELETE FROM reviews WHERE store_id = ${storeId} AND lower(reviewer_email) = ${email}`);
@@ -124,13 +162,18 @@ export function privacyRepo(db: Db) {
       await run(db, sql`UPDATE loyalty_rewards SET error = NULL WHERE ${theirs}`);
       const loyaltyCustomersAnonymised = await changes(sql`UPDATE loyalty_customers SET email = NULL, birthday = NULL, birthday_set_ms = NULL, platform_customer_id = 'erased:' || loyalty_customer_id
          WHERE store_id = ${storeId} AND lower(email) = ${email}`);
-      const orderLines = await changes(sql`DELETE FROM orders WHERE store_id = ${storeId} AND (email = ${email} OR order_id IN (SELECT order_id FROM order_headers WHERE store_id = ${storeId} AND email = ${email}))`);
+      const orderLines = await changes(
+        sql`DELETE FROM orders WHERE store_id = ${storeId} AND (email = ${email} OR order_id IN (SELECT order_id FROM order_headers WHERE store_id = ${storeId} AND email = ${email}))`,
+      );
       const orders = await changes(sql`DELETE FROM order_headers WHERE store_id = ${storeId} AND email = ${email}`);
       const reviewRequests = await changes(sql`DELETE FROM review_requests WHERE store_id = ${storeId} AND email = ${email}`);
       // The unsubscribe stays, keyed by the address's hash instead of the address.
-      await run(db, sql`INSERT INTO review_request_unsubscribes (store_id, email, created_ms)
+      await run(
+        db,
+        sql`INSERT INTO review_request_unsubscribes (store_id, email, created_ms)
            SELECT store_id, CAST(${erasedAddressKey(email)} AS text), created_ms FROM review_request_unsubscribes WHERE store_id = ${storeId} AND email = ${email}
-           ON CONFLICT DO NOTHING`);
+           ON CONFLICT DO NOTHING`,
+      );
       await run(db, sql`DELETE FROM review_request_unsubscribes WHERE store_id = ${storeId} AND email = ${email}`);
       return {
         counts: { reviews, mediaItems: mediaIds.length, questions, answers, surveyResponses, loyaltyCustomersAnonymised, loyaltyRewardsDeleted, orders, orderLines, reviewRequests },
@@ -142,16 +185,21 @@ export function privacyRepo(db: Db) {
 
     /** Addresses the store holds for a platform customer ID (loyalty customers and orders). */
     async emailsOfPlatformCustomer(storeId: string, platformCustomerId: string): Promise<string[]> {
-      return (await all<{ email: string }>(db,
-        sql`SELECT lower(email) AS email FROM loyalty_customers WHERE store_id = ${storeId} AND platform_customer_id = ${platformCustomerId} AND email IS NOT NULL
+      return (
+        await all<{ email: string }>(
+          db,
+          sql`SELECT lower(email) AS email FROM loyalty_customers WHERE store_id = ${storeId} AND platform_customer_id = ${platformCustomerId} AND email IS NOT NULL
          UNION SELECT email FROM order_headers WHERE store_id = ${storeId} AND platform_customer_id = ${platformCustomerId} AND email != ''`,
-      )).map((r) => r.email);
+        )
+      ).map((r) => r.email);
     },
 
     /** Every shopper address the store holds (for erasing a whole shop's shopper data). */
     async shopperEmails(storeId: string): Promise<string[]> {
-      return (await all<{ email: string }>(db,
-        sql`SELECT lower(trim(reviewer_email)) AS email FROM reviews WHERE store_id = ${storeId} AND reviewer_email IS NOT NULL
+      return (
+        await all<{ email: string }>(
+          db,
+          sql`SELECT lower(trim(reviewer_email)) AS email FROM reviews WHERE store_id = ${storeId} AND reviewer_email IS NOT NULL
          UNION SELECT lower(trim(asker_email)) FROM questions WHERE store_id = ${storeId} AND asker_email IS NOT NULL
          UNION SELECT lower(trim(author_email)) FROM answers WHERE store_id = ${storeId} AND author_email IS NOT NULL
          UNION SELECT lower(trim(customer_email)) FROM survey_responses WHERE store_id = ${storeId} AND customer_email IS NOT NULL
@@ -160,19 +208,31 @@ export function privacyRepo(db: Db) {
          UNION SELECT email FROM orders WHERE store_id = ${storeId} AND email != ''
          UNION SELECT lower(trim(to_address)) FROM mail_outbox WHERE store_id = ${storeId}
          UNION SELECT email FROM review_requests WHERE store_id = ${storeId}`,
-      )).map((r) => r.email).filter((e) => e !== "");
+        )
+      )
+        .map((r) => r.email)
+        .filter((e) => e !== "");
     },
 
     /** Record an export, erasure or platform data request in the audit log (never the address or the data). */
     async audit(row: { requestId: string; storeId: string; kind: "export" | "erasure" | "data-request"; actor: string; counts: Record<string, number>; createdMs: number }): Promise<void> {
-      await run(db, sql`INSERT INTO privacy_requests (request_id, store_id, kind, actor, counts_json, created_ms) VALUES (${row.requestId}, ${row.storeId}, ${row.kind}, ${row.actor}, ${JSON.stringify(row.counts)}, ${row.createdMs})`);
+      await run(
+        db,
+        sql`INSERT INTO privacy_requests (request_id, store_id, kind, actor, counts_json, created_ms) VALUES (${row.requestId}, ${row.storeId}, ${row.kind}, ${row.actor}, ${JSON.stringify(row.counts)}, ${row.createdMs})`,
+      );
     },
 
     /** The store's latest audited requests, newest first. */
-    async recentRequests(storeId: string, limit: number): Promise<{ requestId: string; kind: "export" | "erasure" | "data-request"; actor: string; counts: Record<string, number>; createdMs: number }[]> {
-      return (await all<{ request_id: string; kind: "export" | "erasure" | "data-request"; actor: string; counts_json: string; created_ms: number }>(db,
-        sql`SELECT request_id, kind, actor, counts_json, created_ms FROM privacy_requests WHERE store_id = ${storeId} ORDER BY created_ms DESC, request_id DESC LIMIT ${limit}`,
-      )).map((r) => ({ requestId: r.request_id, kind: r.kind, actor: r.actor, counts: JSON.parse(r.counts_json) as Record<string, number>, createdMs: r.created_ms }));
+    async recentRequests(
+      storeId: string,
+      limit: number,
+    ): Promise<{ requestId: string; kind: "export" | "erasure" | "data-request"; actor: string; counts: Record<string, number>; createdMs: number }[]> {
+      return (
+        await all<{ request_id: string; kind: "export" | "erasure" | "data-request"; actor: string; counts_json: string; created_ms: number }>(
+          db,
+          sql`SELECT request_id, kind, actor, counts_json, created_ms FROM privacy_requests WHERE store_id = ${storeId} ORDER BY created_ms DESC, request_id DESC LIMIT ${limit}`,
+        )
+      ).map((r) => ({ requestId: r.request_id, kind: r.kind, actor: r.actor, counts: JSON.parse(r.counts_json) as Record<string, number>, createdMs: r.created_ms }));
     },
   };
 }

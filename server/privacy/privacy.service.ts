@@ -26,7 +26,11 @@ import type { StoresRepo } from "../stores/stores.repo.ts";
 import type { ErasureResult, PrivacyRepo, ShopperHoldings } from "./privacy.repo.ts";
 
 /** An e-mail address as shoppers' records store it: trimmed, lower-case. */
-export const shopperEmailSchema = z.string({ error: "email must be a string" }).trim().toLowerCase().max(320, { error: "email must be at most 320 characters" })
+export const shopperEmailSchema = z
+  .string({ error: "email must be a string" })
+  .trim()
+  .toLowerCase()
+  .max(320, { error: "email must be at most 320 characters" })
   .pipe(z.email({ error: "email must be an e-mail address" }));
 
 /** Shopify's mandatory privacy webhook topics (shopify.dev, "Privacy law compliance"). */
@@ -49,19 +53,37 @@ export type TeamNotice = (storeId: string, message: { subject: string; heading: 
 
 /** Record counts per kind (the admin's search result, the audit row, the erasure answer). */
 export type HoldingCounts = {
-  reviews: number; mediaItems: number; questions: number; answers: number; surveyResponses: number; loyaltyCustomers: number;
-  loyaltyTransactions: number; loyaltyRewards: number; orders: number; orderLines: number; mail: number; reviewRequests: number;
+  reviews: number;
+  mediaItems: number;
+  questions: number;
+  answers: number;
+  surveyResponses: number;
+  loyaltyCustomers: number;
+  loyaltyTransactions: number;
+  loyaltyRewards: number;
+  orders: number;
+  orderLines: number;
+  mail: number;
+  reviewRequests: number;
 };
 
 const countsOf = (h: ShopperHoldings): HoldingCounts => ({
-  reviews: h.reviews.length, mediaItems: h.reviewMedia.length, questions: h.questions.length, answers: h.answers.length,
-  surveyResponses: h.surveyResponses.length, loyaltyCustomers: h.loyaltyCustomers.length, loyaltyTransactions: h.loyaltyTransactions.length, loyaltyRewards: h.loyaltyRewards.length,
-  orders: h.orders.length, orderLines: h.orderLines.length, mail: h.mail.length, reviewRequests: h.reviewRequests.length,
+  reviews: h.reviews.length,
+  mediaItems: h.reviewMedia.length,
+  questions: h.questions.length,
+  answers: h.answers.length,
+  surveyResponses: h.surveyResponses.length,
+  loyaltyCustomers: h.loyaltyCustomers.length,
+  loyaltyTransactions: h.loyaltyTransactions.length,
+  loyaltyRewards: h.loyaltyRewards.length,
+  orders: h.orders.length,
+  orderLines: h.orderLines.length,
+  mail: h.mail.length,
+  reviewRequests: h.reviewRequests.length,
 });
 
 /** Parse JSON-in-TEXT columns so the archive holds data, not escaped strings. */
-const expandJson = (row: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(row).map(([k, v]) => (k.endsWith("_json") && typeof v === "string" ? [k.slice(0, -5), safeParse(v)] : [k, v])));
+const expandJson = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).map(([k, v]) => (k.endsWith("_json") && typeof v === "string" ? [k.slice(0, -5), safeParse(v)] : [k, v])));
 const safeParse = (text: string): unknown => {
   try {
     return JSON.parse(text);
@@ -80,7 +102,10 @@ Helpful votes are stored against anonymous visitor IDs and cannot be linked to a
 
 /** Create the shopper data service. `ai` withdraws AI content (and queues its regeneration) in an erasure. */
 export function privacyService(deps: {
-  db: Db; repo: PrivacyRepo; stores: StoresRepo; mediaPath: string;
+  db: Db;
+  repo: PrivacyRepo;
+  stores: StoresRepo;
+  mediaPath: string;
   ai: { withdraw(storeId: string, scope: { type: "product" | "group"; id: string }, reason: string): Promise<number> };
   /** Tells the store's members by e-mail (Shopify data requests). */
   notifyTeam?: TeamNotice;
@@ -100,7 +125,7 @@ export function privacyService(deps: {
     return parsed.data;
   };
   const requireStore = async (storeId: string) => {
-    if (!await deps.stores.get(storeId)) throw notFound("Store not found", "store_not_found");
+    if (!(await deps.stores.get(storeId))) throw notFound("Store not found", "store_not_found");
   };
   const mediaFiles = (storeId: string, mediaId: string): string[] => {
     const dir = join(deps.mediaPath, storeId, mediaId);
@@ -114,7 +139,9 @@ export function privacyService(deps: {
     const result = await transaction(db, async () => {
       const r = await repo.erase(storeId, address);
       const counts = {
-        ...r.counts, mail: (await deps.forgetMail?.(storeId, address)) ?? 0, webhookEvents: (await deps.forgetWebhookEvents?.(storeId, address)) ?? 0,
+        ...r.counts,
+        mail: (await deps.forgetMail?.(storeId, address)) ?? 0,
+        webhookEvents: (await deps.forgetWebhookEvents?.(storeId, address)) ?? 0,
         klaviyoJobs: (await deps.forgetKlaviyo?.(storeId, address)) ?? 0,
       };
       for (const id of r.productIds) await deps.ai.withdraw(storeId, { type: "product", id }, "shopper data erased");
@@ -164,7 +191,9 @@ export function privacyService(deps: {
       const h = await readSnapshot(db, () => repo.holdings(storeId, address));
       const counts = countsOf(h);
       const data = {
-        store: storeId, email: address, exportedAt: new Date(now()).toISOString(),
+        store: storeId,
+        email: address,
+        exportedAt: new Date(now()).toISOString(),
         ...Object.fromEntries(Object.entries(h).map(([kind, rows]) => [kind, (rows as Record<string, unknown>[]).map(expandJson)])),
       };
       const zip = new yazl.ZipFile();
@@ -215,15 +244,16 @@ export function privacyService(deps: {
       let notified = 0;
       for (const address of addresses) {
         const url = `${publicOrigin}/admin/stores/${storeId}/privacy?email=${encodeURIComponent(address)}`;
-        notified += (await deps.notifyTeam?.(storeId, {
-          subject: "A shopper asked for their data",
-          heading: "A shopper asked for their data",
-          paragraphs: [
-            `Shopify passed on a data request from the shopper ${address}. Download what this store holds about them in Chorus and send it to them.`,
-            "Privacy laws give you a limited time to answer (30 days under the GDPR).",
-          ],
-          action: { label: "Open their data", url },
-        })) ?? 0;
+        notified +=
+          (await deps.notifyTeam?.(storeId, {
+            subject: "A shopper asked for their data",
+            heading: "A shopper asked for their data",
+            paragraphs: [
+              `Shopify passed on a data request from the shopper ${address}. Download what this store holds about them in Chorus and send it to them.`,
+              "Privacy laws give you a limited time to answer (30 days under the GDPR).",
+            ],
+            action: { label: "Open their data", url },
+          })) ?? 0;
         const counts = countsOf(await readSnapshot(db, () => repo.holdings(storeId, address)));
         await repo.audit({ requestId: randomUUID(), storeId, kind: "data-request", actor, counts, createdMs: now() });
       }

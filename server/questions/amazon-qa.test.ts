@@ -71,7 +71,10 @@ describe("import of the shared Amazon Q&A file", () => {
     const csv = join(dir, "orders.csv");
     writeFileSync(csv, "order_id,product_id,email,date\nA-1,B00004U9JP,Buyer@Example.com,2026-01-02\nA-2,,x@example.com,\nA-3,B00004U9JP,not-an-email,\n");
     const out = execFileSync(process.execPath, ["server/cli/import.ts", "--format", "orders-csv", "--store", STORE, "--file", csv], {
-      cwd: PROJECT_ROOT, env: { ...process.env, ...database.env, MEDIA_PATH: join(dir, "media") }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"],
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, ...database.env, MEDIA_PATH: join(dir, "media") },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
     });
     expect(out).toMatch(/3 rows read: 1 order lines imported, 2 bad rows skipped/);
     expect(await services.ordersData.isVerifiedBuyer(STORE, "buyer@example.com", "B00004U9JP")).toBe(true);

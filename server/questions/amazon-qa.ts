@@ -23,8 +23,12 @@ export type AmazonQaReport = { linesRead: number; records: number; questionsInse
  */
 export function parsePythonLiteral(text: string): unknown {
   let i = 0;
-  const fail = (what: string): never => { throw new SyntaxError(`${what} at offset ${i}`); };
-  const ws = () => { while (i < text.length && /\s/.test(text[i])) i++; };
+  const fail = (what: string): never => {
+    throw new SyntaxError(`${what} at offset ${i}`);
+  };
+  const ws = () => {
+    while (i < text.length && /\s/.test(text[i])) i++;
+  };
   const ESC: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", "'": "'", '"': '"', "\n": "", a: "\x07", b: "\b", f: "\f", v: "\v", "0": "\0" };
   function str(): string {
     const q = text[i++];
@@ -33,11 +37,18 @@ export function parsePythonLiteral(text: string): unknown {
       const c = text[i++];
       if (c === q) return out;
       if (c === "\n") fail("newline in string");
-      if (c !== "\\") { out += c; continue; }
+      if (c !== "\\") {
+        out += c;
+        continue;
+      }
       const e = text[i++];
-      if (e === "x") { out += String.fromCharCode(parseInt(text.slice(i, i + 2), 16)); i += 2; }
-      else if (e === "u") { out += String.fromCharCode(parseInt(text.slice(i, i + 4), 16)); i += 4; }
-      else if (e !== undefined && e in ESC) out += ESC[e];
+      if (e === "x") {
+        out += String.fromCharCode(parseInt(text.slice(i, i + 2), 16));
+        i += 2;
+      } else if (e === "u") {
+        out += String.fromCharCode(parseInt(text.slice(i, i + 4), 16));
+        i += 4;
+      } else if (e !== undefined && e in ESC) out += ESC[e];
       else out += `\\${e ?? ""}`;
     }
     return fail("unterminated string");
@@ -49,7 +60,10 @@ export function parsePythonLiteral(text: string): unknown {
       i++;
       const obj: Record<string, unknown> = {};
       ws();
-      if (text[i] === "}") { i++; return obj; }
+      if (text[i] === "}") {
+        i++;
+        return obj;
+      }
       for (;;) {
         const k = value();
         if (typeof k !== "string" && typeof k !== "number") fail("bad key");
@@ -61,14 +75,20 @@ export function parsePythonLiteral(text: string): unknown {
         if (d === "}") return obj;
         if (d !== ",") fail("expected , or }");
         ws();
-        if (text[i] === "}") { i++; return obj; }
+        if (text[i] === "}") {
+          i++;
+          return obj;
+        }
       }
     }
     if (c === "[") {
       i++;
       const arr: unknown[] = [];
       ws();
-      if (text[i] === "]") { i++; return arr; }
+      if (text[i] === "]") {
+        i++;
+        return arr;
+      }
       for (;;) {
         arr.push(value());
         ws();
@@ -133,15 +153,34 @@ export async function importAmazonQa(
         const answeredMs = typeof r.unixTime === "number" ? r.unixTime * 1000 : Date.parse(r.answerTime ?? "") || Date.UTC(2015, 0, 1) - line * 60_000;
         const questionId = crypto.randomUUID();
         const inserted = await deps.questions.insertQuestion({
-          questionId, storeId: options.storeId, productId: r.asin, body: r.question.trim(), askerName: "Amazon shopper",
-          status: "published", createdMs: answeredMs - DAY_MS, source, sourceKey: `line:${line}`,
+          questionId,
+          storeId: options.storeId,
+          productId: r.asin,
+          body: r.question.trim(),
+          askerName: "Amazon shopper",
+          status: "published",
+          createdMs: answeredMs - DAY_MS,
+          source,
+          sourceKey: `line:${line}`,
         });
-        if (!inserted) { report.alreadyPresent++; continue; }
+        if (!inserted) {
+          report.alreadyPresent++;
+          continue;
+        }
         report.questionsInserted++;
         if (r.answer.trim()) {
           await deps.questions.insertAnswer({
-            answerId: crypto.randomUUID(), storeId: options.storeId, questionId, body: r.answer.trim(), authorName: "Amazon customer",
-            isStoreAnswer: false, verifiedStatus: "unverified", status: "published", createdMs: answeredMs, source, sourceKey: `line:${line}`,
+            answerId: crypto.randomUUID(),
+            storeId: options.storeId,
+            questionId,
+            body: r.answer.trim(),
+            authorName: "Amazon customer",
+            isStoreAnswer: false,
+            verifiedStatus: "unverified",
+            status: "published",
+            createdMs: answeredMs,
+            source,
+            sourceKey: `line:${line}`,
           });
         }
       }
@@ -153,7 +192,10 @@ export async function importAmazonQa(
     report.linesRead++;
     if (!text.trim()) continue;
     const parsed = parseAmazonQaLine(text);
-    if ("error" in parsed) { report.badLines.push({ line: report.linesRead, reason: parsed.error }); continue; }
+    if ("error" in parsed) {
+      report.badLines.push({ line: report.linesRead, reason: parsed.error });
+      continue;
+    }
     report.records++;
     batch.push({ line: report.linesRead, r: parsed });
     if (batch.length >= 1000) await flush();

@@ -14,7 +14,10 @@ const prefix = `/v1/stores/${TEST_STORE_ID}`;
 const ASIN = "B00004U9JP";
 const url = () => t.url(`${prefix}/products/shopify-${ASIN}/questions`);
 /** Real questions and answers of the shared Amazon file (the first lines, which are plain JSON). */
-const real = readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8").split("\n").slice(0, 20).map((l) => JSON.parse(l) as { question: string; answer: string; asin: string });
+const real = readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8")
+  .split("\n")
+  .slice(0, 20)
+  .map((l) => JSON.parse(l) as { question: string; answer: string; asin: string });
 
 beforeAll(async () => {
   t = await startTestServer();
@@ -66,7 +69,8 @@ describe("ask a question (docs/writes.md, Questions and answers)", () => {
     const id = body.question.questionId;
     await t.services.questions.setQuestionStatus(TEST_STORE_ID, id, "published");
     const imported = await fetch(t.url("/enterprise/orders"), {
-      method: "POST", headers: { "content-type": "application/json", authorization: enterpriseAuth() },
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: enterpriseAuth() },
       body: JSON.stringify({ orders: [{ orderId: "O-9", productId: ASIN, email: "lee@example.com" }] }),
     });
     expect(await imported.json()).toEqual({ inserted: 1 });
@@ -96,7 +100,11 @@ describe("ask a question (docs/writes.md, Questions and answers)", () => {
       () => t.services.questions.answerAsStore({ storeId: OTHER_STORE_ID, questionId: id, body: "x", authorName: "Other" }),
     ]) {
       let error: unknown;
-      try { await call(); } catch (e) { error = e; }
+      try {
+        await call();
+      } catch (e) {
+        error = e;
+      }
       expect(isApiError(error) && error.status).toBe(404);
     }
   });

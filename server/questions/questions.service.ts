@@ -58,8 +58,14 @@ export function questionsService(deps: { questions: QuestionsRepo; reviewsServic
       await deps.limiter.consume(clientIp, parsed.data.email);
       const questionId = randomUUID();
       await questions.insertQuestion({
-        questionId, storeId: store.storeId, productId: scope.productId, body: parsed.data.body, askerName: parsed.data.displayName,
-        askerEmail: parsed.data.email.toLowerCase(), status: "pending", createdMs: Date.now(),
+        questionId,
+        storeId: store.storeId,
+        productId: scope.productId,
+        body: parsed.data.body,
+        askerName: parsed.data.displayName,
+        askerEmail: parsed.data.email.toLowerCase(),
+        status: "pending",
+        createdMs: Date.now(),
       });
       return { question: { questionId, status: "pending" } };
     },
@@ -75,8 +81,15 @@ export function questionsService(deps: { questions: QuestionsRepo; reviewsServic
       const { body, authorName } = checkAnswer(input.body, input.authorName);
       const answerId = randomUUID();
       await questions.insertAnswer({
-        answerId, storeId: input.storeId, questionId: input.questionId, body, authorName, isStoreAnswer: true,
-        verifiedStatus: "unverified", status: input.status ?? "published", createdMs: Date.now(),
+        answerId,
+        storeId: input.storeId,
+        questionId: input.questionId,
+        body,
+        authorName,
+        isStoreAnswer: true,
+        verifiedStatus: "unverified",
+        status: input.status ?? "published",
+        createdMs: Date.now(),
       });
       return { answerId };
     },
@@ -89,15 +102,21 @@ export function questionsService(deps: { questions: QuestionsRepo; reviewsServic
      * @param input `{ storeId, questionId, body (1..5000), authorName (1..60), email, verifiedPurchase? }`
      * @returns `{ answerId }`. @throws ApiError 404 (question), 400 (fields).
      */
-    async answerAsBuyer(input: {
-      storeId: string; questionId: string; body: string; authorName: string; email: string; verifiedPurchase?: VerifiedPurchase;
-    }): Promise<{ answerId: string }> {
+    async answerAsBuyer(input: { storeId: string; questionId: string; body: string; authorName: string; email: string; verifiedPurchase?: VerifiedPurchase }): Promise<{ answerId: string }> {
       await requireQuestion(input.storeId, input.questionId);
       const { body, authorName } = checkAnswer(input.body, input.authorName);
       const answerId = randomUUID();
       await questions.insertAnswer({
-        answerId, storeId: input.storeId, questionId: input.questionId, body, authorName, authorEmail: input.email.trim().toLowerCase(),
-        isStoreAnswer: false, verifiedStatus: input.verifiedPurchase ? "verified-buyer" : "unverified", status: "pending", createdMs: Date.now(),
+        answerId,
+        storeId: input.storeId,
+        questionId: input.questionId,
+        body,
+        authorName,
+        authorEmail: input.email.trim().toLowerCase(),
+        isStoreAnswer: false,
+        verifiedStatus: input.verifiedPurchase ? "verified-buyer" : "unverified",
+        status: "pending",
+        createdMs: Date.now(),
       });
       return { answerId };
     },

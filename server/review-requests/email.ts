@@ -50,7 +50,10 @@ export function buildReviewRequestEmail(input: ReviewRequestEmailInput): ReviewR
   const values = { customerName: input.customerName?.trim() || UNKNOWN_CUSTOMER_NAME, storeName: input.storeName, orderId: input.orderId, orderNumber: input.orderNumber || input.orderId };
   const baseSubject = fillTemplate(template.subject, values).replace(/[\r\n]+/g, " ");
   const subject = input.step === "reminder" ? `Reminder: ${baseSubject}` : baseSubject;
-  const paragraphs = fillTemplate(template.body, values).split(/\r?\n\s*\r?\n/).map((p) => p.trim()).filter(Boolean);
+  const paragraphs = fillTemplate(template.body, values)
+    .split(/\r?\n\s*\r?\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   const footer = `You get this e-mail because you ordered from ${input.storeName}. If you do not want review requests from ${input.storeName} any more, unsubscribe:`;
 
   const font = "font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;";
@@ -58,8 +61,9 @@ export function buildReviewRequestEmail(input: ReviewRequestEmailInput): ReviewR
   const productHtml = (product: EmailProduct) => {
     const src = imageSrc(product.imageUrl, input.origin);
     const name = escapeHtml(product.name);
-    const stars = STARS.map((n) =>
-      `<a href="${escapeHtml(withRating(product.reviewUrl, n))}" title="${n} out of 5 stars" aria-label="Rate ${name} ${n} out of 5 stars" style="${font}display:inline-block;padding:4px 6px;font-size:26px;line-height:1;color:#8a5a00;text-decoration:none;">&#9733;<span style="font-size:12px;color:#57606a;">${n}</span></a>`,
+    const stars = STARS.map(
+      (n) =>
+        `<a href="${escapeHtml(withRating(product.reviewUrl, n))}" title="${n} out of 5 stars" aria-label="Rate ${name} ${n} out of 5 stars" style="${font}display:inline-block;padding:4px 6px;font-size:26px;line-height:1;color:#8a5a00;text-decoration:none;">&#9733;<span style="font-size:12px;color:#57606a;">${n}</span></a>`,
     ).join("");
     return [
       '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:0 0 20px;border:1px solid #d0d7de;border-radius:6px;"><tr>',
@@ -107,12 +111,7 @@ export function buildReviewRequestEmail(input: ReviewRequestEmailInput): ReviewR
     "=".repeat(Math.min(baseSubject.length, 60)),
     "",
     ...paragraphs.flatMap((t) => [t, ""]),
-    ...input.products.flatMap((product) => [
-      product.name,
-      `  Write a review: ${product.reviewUrl}`,
-      ...STARS.map((n) => `  ${n} of 5 stars: ${withRating(product.reviewUrl, n)}`),
-      "",
-    ]),
+    ...input.products.flatMap((product) => [product.name, `  Write a review: ${product.reviewUrl}`, ...STARS.map((n) => `  ${n} of 5 stars: ${withRating(product.reviewUrl, n)}`), ""]),
     "--",
     footer,
     input.unsubscribeUrl,
@@ -120,7 +119,10 @@ export function buildReviewRequestEmail(input: ReviewRequestEmailInput): ReviewR
   ].join("\n");
 
   return {
-    subject, html, text, language,
+    subject,
+    html,
+    text,
+    language,
     // RFC 8058: mail apps POST to the header's URL (a plain endpoint); the footer link opens the confirm page.
     headers: { "List-Unsubscribe": `<${input.unsubscribeUrl}/one-click>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
   };

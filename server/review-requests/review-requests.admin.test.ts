@@ -16,8 +16,18 @@ let alice: AdminAgent;
 const page = (storeId: string) => `/admin/stores/${storeId}/review-requests`;
 /** The form as the page sends it, with `overrides`. */
 const form = (overrides: Record<string, string> = {}) => ({
-  intent: "save", enabled: "on", delayDays: "5", reminder: "on", reminderDays: "7", quiet: "on", quietStart: "21", quietEnd: "8", timeZone: "Europe/Paris",
-  "subject.en": DEFAULT_SETTINGS.templates.en.subject, "body.en": DEFAULT_SETTINGS.templates.en.body, ...overrides,
+  intent: "save",
+  enabled: "on",
+  delayDays: "5",
+  reminder: "on",
+  reminderDays: "7",
+  quiet: "on",
+  quietStart: "21",
+  quietEnd: "8",
+  timeZone: "Europe/Paris",
+  "subject.en": DEFAULT_SETTINGS.templates.en.subject,
+  "body.en": DEFAULT_SETTINGS.templates.en.body,
+  ...overrides,
 });
 
 beforeAll(async () => {
@@ -71,7 +81,11 @@ describe("admin review requests", () => {
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`${page(A)}?saved=1`);
     expect(await t.services.reviewRequests.get(A)).toMatchObject({
-      enabled: true, delayDays: 5, reminderDays: null, quietHours: null, timeZone: "Europe/Paris",
+      enabled: true,
+      delayDays: 5,
+      reminderDays: null,
+      quietHours: null,
+      timeZone: "Europe/Paris",
       templates: { en: DEFAULT_SETTINGS.templates.en, fr: { subject: "Votre avis sur {{storeName}}", body: "Bonjour {{customerName}}," } },
     });
     const shown = await (await adminGet(t, alice, `${page(A)}?saved=1`)).text();

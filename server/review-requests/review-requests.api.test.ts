@@ -23,7 +23,13 @@ const T0 = Math.floor(Date.now() / DAY) * DAY - 10 * DAY + 10 * 3_600_000;
 let t: TestServer;
 let smtp: TestSmtp;
 /** Two real products (IDs and class names from the shared clothing reviews). */
-const real = [...new Map(realReviews().filter((r) => r.className).map((r) => [r.productId, r])).values()].slice(0, 3);
+const real = [
+  ...new Map(
+    realReviews()
+      .filter((r) => r.className)
+      .map((r) => [r.productId, r]),
+  ).values(),
+].slice(0, 3);
 
 // One SMTP server for the file (every test mails its own addresses); one server and database per test, so
 // each test's schedule holds only its own requests.
@@ -50,10 +56,18 @@ async function newStore(patch: Partial<ReviewRequestSettingsPatch> = {}, moderat
 }
 
 const fulfil = async (storeId: string, email: string, extra: { orderId?: string; fulfilledMs?: number; products?: string[] } = {}) =>
-  t.services.reviewRequests.orderFulfilled({
-    storeId, orderId: extra.orderId ?? `#${Math.floor(Math.random() * 1e9)}`, email, customerName: "Ada Lovelace", locale: "en-GB",
-    lines: (extra.products ?? real.slice(0, 2).map((r) => r.productId)).map((productId) => ({ productId })), fulfilledMs: extra.fulfilledMs ?? T0,
-  }, extra.fulfilledMs ?? T0); // recorded at fulfilment time (the clock), so the stale-order rule does not apply
+  t.services.reviewRequests.orderFulfilled(
+    {
+      storeId,
+      orderId: extra.orderId ?? `#${Math.floor(Math.random() * 1e9)}`,
+      email,
+      customerName: "Ada Lovelace",
+      locale: "en-GB",
+      lines: (extra.products ?? real.slice(0, 2).map((r) => r.productId)).map((productId) => ({ productId })),
+      fulfilledMs: extra.fulfilledMs ?? T0,
+    },
+    extra.fulfilledMs ?? T0,
+  ); // recorded at fulfilment time (the clock), so the stale-order rule does not apply
 
 const runDue = (nowMs: number) => t.services.reviewRequests.runDue(nowMs, t.baseUrl);
 /** Deliver what the outbox holds; @returns how many messages went out. */
@@ -172,8 +186,16 @@ describe("from the shop's Shopify webhooks", () => {
     expect(res.status, `${topic}: ${await res.text()}`).toBe(200);
   };
   const order = (id: number, productId: number) => ({
-    id, name: `#${id}`, email: "Grace@Example.com", created_at: new Date(Date.now() - 2 * DAY).toISOString(), cancelled_at: null, fulfillment_status: null,
-    currency: "USD", subtotal_price: "80.00", total_price: "80.00", customer_locale: "en",
+    id,
+    name: `#${id}`,
+    email: "Grace@Example.com",
+    created_at: new Date(Date.now() - 2 * DAY).toISOString(),
+    cancelled_at: null,
+    fulfillment_status: null,
+    currency: "USD",
+    subtotal_price: "80.00",
+    total_price: "80.00",
+    customer_locale: "en",
     customer: { id: 42, first_name: "Grace", last_name: "Hopper", email: "grace@example.com" },
     line_items: [{ id: id * 10, product_id: productId, variant_id: productId * 100, title: "Tiered Linen Midi Dress - M", price: "80.00", quantity: 1 }],
     fulfillments: [],
@@ -224,7 +246,12 @@ describe("stops", () => {
     expect((await t.services.reviewRequests.byOrder(storeId, "#2001"))!.next_step).toBe("reminder");
 
     // RFC 8058 one-click: what mail apps POST, from their own servers (any Origin, or none).
-    const post = await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://mail.example.net" }, body: "List-Unsubscribe=One-Click", redirect: "manual" });
+    const post = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://mail.example.net" },
+      body: "List-Unsubscribe=One-Click",
+      redirect: "manual",
+    });
     expect(post.status).toBe(200);
     expect(await post.text()).toBe("Unsubscribed: u***@example.com gets no more review requests from Maple & Thread.\n");
     expect(await t.services.reviewRequests.byOrder(storeId, "#2001")).toMatchObject({ next_step: null, skip_reason: "unsubscribed" });
@@ -250,7 +277,7 @@ describe("stops", () => {
     }
     // After the shopper's erasure the unsubscribe holds, though the store no longer keeps the address (docs/privacy.md).
     await t.services.privacy.erase(storeId, to, "test");
-    expect((await value<number>(t.services.db, sql`SELECT count(*) FROM review_request_unsubscribes WHERE store_id = ${storeId} AND email = ${to}`))).toBe(0);
+    expect(await value<number>(t.services.db, sql`SELECT count(*) FROM review_request_unsubscribes WHERE store_id = ${storeId} AND email = ${to}`)).toBe(0);
     expect(await fulfil(storeId, to, { orderId: "#2003", fulfilledMs: T0 + 7 * DAY })).toMatchObject({ status: "skipped", dueMs: null });
   });
 
@@ -277,9 +304,19 @@ describe("stops", () => {
 
   it("skips products the shopper already reviewed, and the whole request when all are", async () => {
     const storeId = await newStore();
-    const review = (email: string, productId: string) => t.services.reviewsData.insert({
-      reviewId: randomUUID(), storeId, productId, rating: 5, title: "", body: realReviews()[0].body, createdMs: T0, status: "pending", reviewerName: "Ada", reviewerEmail: email,
-    });
+    const review = (email: string, productId: string) =>
+      t.services.reviewsData.insert({
+        reviewId: randomUUID(),
+        storeId,
+        productId,
+        rating: 5,
+        title: "",
+        body: realReviews()[0].body,
+        createdMs: T0,
+        status: "pending",
+        reviewerName: "Ada",
+        reviewerEmail: email,
+      });
     await review("some@example.com", real[0].productId);
     await fulfil(storeId, "Some@Example.com", { orderId: "#4001" });
     await review("all@example.com", real[0].productId);
@@ -297,7 +334,10 @@ describe("stops", () => {
 });
 
 describe("the hosted review page", () => {
-  const photo = () => sharp({ create: { width: 640, height: 480, channels: 3, background: "#2a6f97" } }).jpeg().toBuffer();
+  const photo = () =>
+    sharp({ create: { width: 640, height: 480, channels: 3, background: "#2a6f97" } })
+      .jpeg()
+      .toBuffer();
   const text = realReviews().find((r) => r.title && r.body.length > 80)!;
 
   it("opens with the product and rating, writes a verified-buyer review with a photo once per product, and counts the funnel", async () => {
@@ -349,11 +389,11 @@ describe("the hosted review page", () => {
     expect(await thanks.text()).toContain("Thank you for your review!");
 
     // Listed on the storefront as a verified buyer, with its photo, under the order's address.
-    const listed = await (await fetch(t.url(`/v1/stores/${storeId}/products/shopify-${product.productId}/reviews`))).json() as { reviews: { title: string; media: unknown[] }[] };
+    const listed = (await (await fetch(t.url(`/v1/stores/${storeId}/products/shopify-${product.productId}/reviews`))).json()) as { reviews: { title: string; media: unknown[] }[] };
     expect(listed.reviews).toHaveLength(1);
     expect(listed.reviews[0]).toMatchObject({ title: text.title, reviewer: { displayName: "Ada L.", isVerified: true, verifiedStatus: "verified-buyer" } });
     expect(listed.reviews[0].media).toHaveLength(1);
-    const row = (await one(t.services.db, sql`SELECT reviewer_email, verified_status, status FROM reviews WHERE store_id = ${storeId}`));
+    const row = await one(t.services.db, sql`SELECT reviewer_email, verified_status, status FROM reviews WHERE store_id = ${storeId}`);
     expect(row).toEqual({ reviewer_email: to, verified_status: "verified-buyer", status: "published" });
 
     // Single use per product: a second submission is refused, the page says so.
@@ -386,8 +426,11 @@ describe("the hosted review page", () => {
     const posted = await fetch(link, { method: "POST", body: form, redirect: "manual" });
     expect(posted.status).toBe(302);
     expect(posted.headers.get("location")).toMatch(/\?done=pending$/);
-    expect((await one(t.services.db, sql`SELECT verified_status, status, reviewer_name FROM reviews WHERE store_id = ${storeId}`)))
-      .toEqual({ verified_status: "verified-buyer", status: "pending", reviewer_name: "Ada Lovelace" });
+    expect(await one(t.services.db, sql`SELECT verified_status, status, reviewer_name FROM reviews WHERE store_id = ${storeId}`)).toEqual({
+      verified_status: "verified-buyer",
+      status: "pending",
+      reviewer_name: "Ada Lovelace",
+    });
     for (const bad of ["/r/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "/r/x", "/r/preview?rating=9"]) {
       const res = await fetch(t.url(bad));
       expect(res.status, bad).toBe(404);

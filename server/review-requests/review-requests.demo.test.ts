@@ -24,7 +24,8 @@ describe("demo review requests", () => {
     await platformDemoSeeder(TEST_STORE_ID, "test").run(ctx);
     const log: string[] = [];
     await reviewRequestsDemoSeeder(TEST_STORE_ID, "test").run({ ...ctx, log: (l) => log.push(l) });
-    const rows = await all<{ status: string; next_step: null; sent_ms: number; opened_ms: number; reviewed_ms: number; created_ms: number; review_product: string; product_id: string }>(t.services.db,
+    const rows = await all<{ status: string; next_step: null; sent_ms: number; opened_ms: number; reviewed_ms: number; created_ms: number; review_product: string; product_id: string }>(
+      t.services.db,
       sql`SELECT q.status, q.next_step, q.sent_ms, q.opened_ms, p.reviewed_ms, p.review_id, r.created_ms, r.product_id AS review_product, p.product_id
          FROM review_requests q JOIN review_request_products p ON p.request_id = q.request_id JOIN reviews r ON r.review_id = p.review_id
         WHERE q.store_id = ${TEST_STORE_ID}`,

@@ -10,9 +10,22 @@ export type RequestStatus = "scheduled" | "sent" | "completed" | "cancelled" | "
 export type RequestStep = "request" | "reminder";
 
 export type RequestRow = {
-  request_id: string; store_id: string; order_id: string; email: string; customer_name: string | null; locale: string | null;
-  fulfilled_ms: number; created_ms: number; status: RequestStatus; skip_reason: string | null; next_step: RequestStep | null;
-  due_ms: number | null; sent_ms: number | null; reminded_ms: number | null; opened_ms: number | null; cancelled_ms: number | null;
+  request_id: string;
+  store_id: string;
+  order_id: string;
+  email: string;
+  customer_name: string | null;
+  locale: string | null;
+  fulfilled_ms: number;
+  created_ms: number;
+  status: RequestStatus;
+  skip_reason: string | null;
+  next_step: RequestStep | null;
+  due_ms: number | null;
+  sent_ms: number | null;
+  reminded_ms: number | null;
+  opened_ms: number | null;
+  cancelled_ms: number | null;
 };
 export type RequestProductRow = { product_id: string; position: number; review_id: string | null; reviewed_ms: number | null; name: string; image_url: string | null; url: string | null };
 export type TokenRow = { token_hash: string; request_id: string; store_id: string; purpose: "review" | "unsubscribe"; product_id: string | null; created_ms: number; expires_ms: number };
@@ -30,8 +43,11 @@ export function reviewRequestsRepo(db: Db) {
       return (await one<{ settings_json: string }>(db, sql`SELECT settings_json FROM review_request_settings WHERE store_id = ${storeId}`))?.settings_json;
     },
     async saveSettings(storeId: string, json: string, nowMs: number): Promise<void> {
-      await run(db, sql`INSERT INTO review_request_settings (store_id, settings_json, updated_ms) VALUES (${storeId}, ${json}, ${nowMs})
-         ON CONFLICT (store_id) DO UPDATE SET settings_json = excluded.settings_json, updated_ms = excluded.updated_ms`);
+      await run(
+        db,
+        sql`INSERT INTO review_request_settings (store_id, settings_json, updated_ms) VALUES (${storeId}, ${json}, ${nowMs})
+         ON CONFLICT (store_id) DO UPDATE SET settings_json = excluded.settings_json, updated_ms = excluded.updated_ms`,
+      );
     },
 
     /**
@@ -39,9 +55,16 @@ export function reviewRequestsRepo(db: Db) {
      * (store_id, order_id) with ON CONFLICT DO NOTHING). @returns whether it was inserted.
      */
     async insertRequest(r: Omit<RequestRow, "sent_ms" | "reminded_ms" | "opened_ms" | "cancelled_ms">): Promise<boolean> {
-      return (await run(db, sql`INSERT INTO review_requests (request_id, store_id, order_id, email, customer_name, locale, fulfilled_ms, created_ms, status, skip_reason, next_step, due_ms)
+      return (
+        (
+          await run(
+            db,
+            sql`INSERT INTO review_requests (request_id, store_id, order_id, email, customer_name, locale, fulfilled_ms, created_ms, status, skip_reason, next_step, due_ms)
          VALUES (${r.request_id}, ${r.store_id}, ${r.order_id}, ${r.email}, ${r.customer_name}, ${r.locale}, ${r.fulfilled_ms}, ${r.created_ms}, ${r.status}, ${r.skip_reason}, ${r.next_step}, ${r.due_ms})
-         ON CONFLICT (store_id, order_id) DO NOTHING`)).changes === 1;
+         ON CONFLICT (store_id, order_id) DO NOTHING`,
+          )
+        ).changes === 1
+      );
     },
     async insertProduct(requestId: string, storeId: string, productId: string, position: number): Promise<void> {
       await run(db, sql`INSERT INTO review_request_products (request_id, store_id, product_id, position) VALUES (${requestId}, ${storeId}, ${productId}, ${position}) ON CONFLICT DO NOTHING`);
@@ -65,14 +88,19 @@ export function reviewRequestsRepo(db: Db) {
     },
     /** IDs of requests with a step due at or before `nowMs`, oldest first. */
     async dueIds(nowMs: number, limit: number): Promise<string[]> {
-      return (await all<{ request_id: string }>(db, sql`SELECT request_id FROM review_requests WHERE next_step IS NOT NULL AND due_ms <= ${nowMs} ORDER BY due_ms LIMIT ${limit}`)).map((r) => r.request_id);
+      return (await all<{ request_id: string }>(db, sql`SELECT request_id FROM review_requests WHERE next_step IS NOT NULL AND due_ms <= ${nowMs} ORDER BY due_ms LIMIT ${limit}`)).map(
+        (r) => r.request_id,
+      );
     },
     /** The request's products with their names and images, in order. */
     async products(requestId: string): Promise<RequestProductRow[]> {
-      return all<RequestProductRow>(db, sql`SELECT rp.product_id, rp.position, rp.review_id, rp.reviewed_ms, p.name, p.image_url, p.url
+      return all<RequestProductRow>(
+        db,
+        sql`SELECT rp.product_id, rp.position, rp.review_id, rp.reviewed_ms, p.name, p.image_url, p.url
          FROM review_request_products rp JOIN review_requests r ON r.request_id = rp.request_id
          JOIN products p ON p.store_id = r.store_id AND p.product_id = rp.product_id
-         WHERE rp.request_id = ${requestId} ORDER BY rp.position`);
+         WHERE rp.request_id = ${requestId} ORDER BY rp.position`,
+      );
     },
     /** Whether `email` (lower-case) wrote any review of the product in the store, whatever its status. */
     async hasReviewed(storeId: string, productId: string, email: string): Promise<boolean> {
@@ -89,7 +117,10 @@ export function reviewRequestsRepo(db: Db) {
     },
 
     async insertToken(t: TokenRow): Promise<void> {
-      await run(db, sql`INSERT INTO review_request_tokens (token_hash, request_id, store_id, purpose, product_id, created_ms, expires_ms) VALUES (${t.token_hash}, ${t.request_id}, ${t.store_id}, ${t.purpose}, ${t.product_id}, ${t.created_ms}, ${t.expires_ms})`);
+      await run(
+        db,
+        sql`INSERT INTO review_request_tokens (token_hash, request_id, store_id, purpose, product_id, created_ms, expires_ms) VALUES (${t.token_hash}, ${t.request_id}, ${t.store_id}, ${t.purpose}, ${t.product_id}, ${t.created_ms}, ${t.expires_ms})`,
+      );
     },
     async token(hash: string): Promise<TokenRow | undefined> {
       return one<TokenRow>(db, sql`SELECT * FROM review_request_tokens WHERE token_hash = ${hash}`);
@@ -120,17 +151,25 @@ export function reviewRequestsRepo(db: Db) {
     },
     /** Stop every request of the address in the store that has a step left (unsubscribed). @returns how many. */
     async skipPendingFor(storeId: string, email: string, reason: string): Promise<number> {
-      return (await run(db, sql`UPDATE review_requests SET next_step = NULL, due_ms = NULL, status = CASE WHEN status = 'scheduled' THEN 'skipped' ELSE 'completed' END, skip_reason = ${reason}
-         WHERE store_id = ${storeId} AND email = ${email} AND next_step IS NOT NULL`)).changes;
+      return (
+        await run(
+          db,
+          sql`UPDATE review_requests SET next_step = NULL, due_ms = NULL, status = CASE WHEN status = 'scheduled' THEN 'skipped' ELSE 'completed' END, skip_reason = ${reason}
+         WHERE store_id = ${storeId} AND email = ${email} AND next_step IS NOT NULL`,
+        )
+      ).changes;
     },
 
     /** Per UTC day since `sinceMs`: requests first sent, requests whose link was first opened, reviews written through links. */
     async funnel(storeId: string, sinceMs: number): Promise<{ day: string; sent: number; opened: number; reviewed: number }[]> {
-      const rows = await all<{ day: string; kind: "sent" | "opened" | "reviewed"; n: number }>(db, sql`SELECT ${day("sent_ms")} AS day, 'sent' AS kind, count(*) AS n FROM review_requests WHERE store_id = ${storeId} AND sent_ms >= ${sinceMs} GROUP BY 1
+      const rows = await all<{ day: string; kind: "sent" | "opened" | "reviewed"; n: number }>(
+        db,
+        sql`SELECT ${day("sent_ms")} AS day, 'sent' AS kind, count(*) AS n FROM review_requests WHERE store_id = ${storeId} AND sent_ms >= ${sinceMs} GROUP BY 1
          UNION ALL
          SELECT ${day("opened_ms")}, 'opened', count(*) FROM review_requests WHERE store_id = ${storeId} AND opened_ms >= ${sinceMs} GROUP BY 1
          UNION ALL
-         SELECT ${day("reviewed_ms")}, 'reviewed', count(*) FROM review_request_products WHERE store_id = ${storeId} AND reviewed_ms >= ${sinceMs} GROUP BY 1`);
+         SELECT ${day("reviewed_ms")}, 'reviewed', count(*) FROM review_request_products WHERE store_id = ${storeId} AND reviewed_ms >= ${sinceMs} GROUP BY 1`,
+      );
       const days = new Map<string, { day: string; sent: number; opened: number; reviewed: number }>();
       for (const r of rows) {
         const d = days.get(r.day) ?? { day: r.day, sent: 0, opened: 0, reviewed: 0 };
@@ -150,13 +189,21 @@ export function reviewRequestsRepo(db: Db) {
         JOIN reviews r ON r.store_id = o.store_id AND r.source = ${reviewSource} AND o.order_id = 'demo-' || r.source_key
         WHERE o.store_id = ${storeId} AND o.source = 'demo-generated' AND o.fulfilled_ms IS NOT NULL
           AND r.created_ms - 300000 > o.fulfilled_ms + 3 * 86400000`;
-      const n = (await run(db, sql`INSERT INTO review_requests (request_id, store_id, order_id, email, customer_name, locale, fulfilled_ms, created_ms, status, next_step, due_ms, sent_ms, opened_ms)
+      const n = (
+        await run(
+          db,
+          sql`INSERT INTO review_requests (request_id, store_id, order_id, email, customer_name, locale, fulfilled_ms, created_ms, status, next_step, due_ms, sent_ms, opened_ms)
          SELECT 'demo-request-' || r.source_key, o.store_id, o.order_id, o.email, NULL, 'en', o.fulfilled_ms, o.fulfilled_ms, 'completed', NULL, NULL,
                 o.fulfilled_ms + 3 * 86400000, r.created_ms - 300000 ${from}
-         ON CONFLICT (store_id, order_id) DO NOTHING`)).changes;
-      await run(db, sql`INSERT INTO review_request_products (request_id, store_id, product_id, position, review_id, reviewed_ms)
+         ON CONFLICT (store_id, order_id) DO NOTHING`,
+        )
+      ).changes;
+      await run(
+        db,
+        sql`INSERT INTO review_request_products (request_id, store_id, product_id, position, review_id, reviewed_ms)
          SELECT 'demo-request-' || r.source_key, o.store_id, r.product_id, 0, r.review_id, r.created_ms ${from}
-         ON CONFLICT DO NOTHING`);
+         ON CONFLICT DO NOTHING`,
+      );
       return n;
     },
     /** Up to `limit` of the store's products, those with a picture first (the preview's sample). */

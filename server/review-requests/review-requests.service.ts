@@ -29,8 +29,13 @@ import type { SubmitReviewResponse } from "../contract/writes.ts";
 import { buildReviewRequestEmail, type ReviewRequestEmail } from "./email.ts";
 import type { RequestProductRow, RequestRow, ReviewRequestsRepo } from "./review-requests.repo.ts";
 import {
-  afterQuietHours, applyPatch, DEFAULT_SETTINGS, reviewRequestSettingsPatchSchema, reviewRequestSettingsSchema,
-  type ReviewRequestSettings, type ReviewRequestSettingsPatch,
+  afterQuietHours,
+  applyPatch,
+  DEFAULT_SETTINGS,
+  reviewRequestSettingsPatchSchema,
+  reviewRequestSettingsSchema,
+  type ReviewRequestSettings,
+  type ReviewRequestSettingsPatch,
 } from "./settings.ts";
 import { hashToken, newToken, REVIEW_LINK_TTL_MS, TOKEN_PATTERN, UNSUBSCRIBE_LINK_TTL_MS } from "./tokens.ts";
 import { zodIssue } from "../shared/zod-issue.ts";
@@ -43,8 +48,13 @@ const BATCH = 100;
 
 /** What PLATFORM (and the tests) pass when an order is fulfilled (interface 2 of the brief). */
 export type OrderFulfilled = {
-  storeId: string; orderId: string; email: string; customerName: string | null; locale: string | null;
-  lines: { productId: string }[]; fulfilledMs: number;
+  storeId: string;
+  orderId: string;
+  email: string;
+  customerName: string | null;
+  locale: string | null;
+  lines: { productId: string }[];
+  fulfilledMs: number;
 };
 
 /** The mail module as this service uses it (server/mail/mail.service.ts). */
@@ -56,7 +66,14 @@ export type LinkState =
   | { state: "expired"; storeName: string }
   | { state: "used"; storeName: string; product: { name: string; imageUrl: string | null }; storeId: string; email: string; orderId: string }
   | {
-      state: "open"; storeName: string; storeId: string; requestId: string; orderId: string; customerName: string | null; moderation: string; publishHeldAfterDays: number | null;
+      state: "open";
+      storeName: string;
+      storeId: string;
+      requestId: string;
+      orderId: string;
+      customerName: string | null;
+      moderation: string;
+      publishHeldAfterDays: number | null;
       product: { productId: string; name: string; imageUrl: string | null };
     };
 
@@ -74,7 +91,11 @@ export const maskEmail = (email: string) => {
 
 /** Create the review-requests service. */
 export function reviewRequestsService(deps: {
-  db: Db; repo: ReviewRequestsRepo; stores: StoresRepo; mail: MailQueue; submissions: SubmissionsService;
+  db: Db;
+  repo: ReviewRequestsRepo;
+  stores: StoresRepo;
+  mail: MailQueue;
+  submissions: SubmissionsService;
   /** The order's number as the shop shows it (order_headers.order_name), when known: `{{orderNumber}}`. */
   orderNumber?: (storeId: string, orderId: string) => Promise<string | null | undefined>;
 }) {
@@ -121,13 +142,18 @@ export function reviewRequestsService(deps: {
     }
     const products: RequestProductRow[] = [];
     for (const p of await repo.products(request.request_id)) {
-      if (p.review_id === null && !await repo.hasReviewed(request.store_id, p.product_id, request.email)) products.push(p);
+      if (p.review_id === null && !(await repo.hasReviewed(request.store_id, p.product_id, request.email))) products.push(p);
     }
     if (products.length === 0) return stop("already-reviewed");
     const link = async (purpose: "review" | "unsubscribe", productId: string | null) => {
       const token = newToken();
       await repo.insertToken({
-        token_hash: hashToken(token), request_id: request.request_id, store_id: request.store_id, purpose, product_id: productId, created_ms: nowMs,
+        token_hash: hashToken(token),
+        request_id: request.request_id,
+        store_id: request.store_id,
+        purpose,
+        product_id: productId,
+        created_ms: nowMs,
         expires_ms: nowMs + (purpose === "review" ? REVIEW_LINK_TTL_MS : UNSUBSCRIBE_LINK_TTL_MS),
       });
       return `${origin}/${purpose === "review" ? "r" : "u"}/${token}`;
@@ -135,13 +161,26 @@ export function reviewRequestsService(deps: {
     const linked: { name: string; imageUrl: string | null; reviewUrl: string }[] = [];
     for (const p of products) linked.push({ name: p.name, imageUrl: p.image_url, reviewUrl: await link("review", p.product_id) });
     const email = buildReviewRequestEmail({
-      settings, storeName: store.name, orderId: request.order_id, orderNumber: await deps.orderNumber?.(request.store_id, request.order_id), customerName: request.customer_name, locale: request.locale, step, origin,
+      settings,
+      storeName: store.name,
+      orderId: request.order_id,
+      orderNumber: await deps.orderNumber?.(request.store_id, request.order_id),
+      customerName: request.customer_name,
+      locale: request.locale,
+      step,
+      origin,
       products: linked,
       unsubscribeUrl: await link("unsubscribe", null),
     });
     await deps.mail.enqueue({
-      storeId: request.store_id, kind: step === "request" ? "review-request" : "review-request-reminder", to: request.email,
-      subject: email.subject, html: email.html, text: email.text, headers: email.headers, dedupeKey: `review-request:${request.request_id}:${step}`,
+      storeId: request.store_id,
+      kind: step === "request" ? "review-request" : "review-request-reminder",
+      to: request.email,
+      subject: email.subject,
+      html: email.html,
+      text: email.text,
+      headers: email.headers,
+      dedupeKey: `review-request:${request.request_id}:${step}`,
     });
     if (step === "request") {
       const reminder = settings.reminderDays === null ? null : afterQuietHours(nowMs + settings.reminderDays * DAY_MS, settings);
@@ -161,7 +200,7 @@ export function reviewRequestsService(deps: {
      * @throws ApiError 404 (store), 400 naming the field (invalid patch or result).
      */
     async update(storeId: string, patch: unknown): Promise<ReviewRequestSettings> {
-      if (!await stores.get(storeId)) throw notFound("Store not found", "store_not_found");
+      if (!(await stores.get(storeId))) throw notFound("Store not found", "store_not_found");
       const parsed = reviewRequestSettingsPatchSchema.safeParse(patch);
       if (!parsed.success) throw badRequest(zodIssue(parsed.error, "reviewRequests"), "invalid_field");
       const next = reviewRequestSettingsSchema.safeParse(applyPatch(await get(storeId), parsed.data as ReviewRequestSettingsPatch));
@@ -179,7 +218,7 @@ export function reviewRequestsService(deps: {
      * @throws ApiError 404 (store), 400 (email not an address).
      */
     async orderFulfilled(input: OrderFulfilled, nowMs = Date.now()): Promise<{ requestId: string; status: string; dueMs: number | null } | null> {
-      if (!await stores.get(input.storeId)) throw notFound("Store not found", "store_not_found");
+      if (!(await stores.get(input.storeId))) throw notFound("Store not found", "store_not_found");
       const email = normaliseEmail(input.email ?? "");
       if (!z.email().max(254).safeParse(email).success) throw badRequest("email must be an e-mail address", "invalid_field");
       const settings = await get(input.storeId);
@@ -191,14 +230,23 @@ export function reviewRequestsService(deps: {
         for (const id of new Set(input.lines.map((l) => l.productId))) if (await stores.getProduct(input.storeId, id)) productIds.push(id);
         if (productIds.length === 0) return null;
         const due = afterQuietHours(input.fulfilledMs + settings.delayDays * DAY_MS, settings);
-        const skip = await repo.isUnsubscribed(input.storeId, email) ? "unsubscribed" : due < nowMs - STALE_AFTER_MS ? "too-old" : null;
+        const skip = (await repo.isUnsubscribed(input.storeId, email)) ? "unsubscribed" : due < nowMs - STALE_AFTER_MS ? "too-old" : null;
         const requestId = randomUUID();
         // Exactly-once per order: the unique (store_id, order_id) with ON CONFLICT DO NOTHING; a concurrent call that
         // lost the race answers the winner's request.
         const inserted = await repo.insertRequest({
-          request_id: requestId, store_id: input.storeId, order_id: input.orderId, email, customer_name: input.customerName?.trim() || null,
-          locale: input.locale, fulfilled_ms: input.fulfilledMs, created_ms: nowMs, status: skip ? "skipped" : "scheduled", skip_reason: skip,
-          next_step: skip ? null : "request", due_ms: skip ? null : due,
+          request_id: requestId,
+          store_id: input.storeId,
+          order_id: input.orderId,
+          email,
+          customer_name: input.customerName?.trim() || null,
+          locale: input.locale,
+          fulfilled_ms: input.fulfilledMs,
+          created_ms: nowMs,
+          status: skip ? "skipped" : "scheduled",
+          skip_reason: skip,
+          next_step: skip ? null : "request",
+          due_ms: skip ? null : due,
         });
         if (!inserted) {
           const winner = (await repo.byOrder(input.storeId, input.orderId))!;
@@ -259,7 +307,7 @@ export function reviewRequestsService(deps: {
     /** The earliest time a step is due, or null (the scheduler may sleep until then). */
     async nextDueMs(): Promise<number | null> {
       const id = (await repo.dueIds(Number.MAX_SAFE_INTEGER, 1))[0];
-      return id ? (await repo.get(id))?.due_ms ?? null : null;
+      return id ? ((await repo.get(id))?.due_ms ?? null) : null;
     },
 
     /** The request of an order (tests, admin). */
@@ -280,8 +328,15 @@ export function reviewRequestsService(deps: {
       if (expired) return { state: "expired", storeName: store.name };
       if (request.opened_ms === null) await repo.markOpened(request.request_id, nowMs); // conditional UPDATE (opened_ms IS NULL): the first opening wins
       return {
-        state: "open", storeName: store.name, storeId: store.storeId, requestId: request.request_id, orderId: request.order_id, customerName: request.customer_name,
-        moderation: store.moderation, publishHeldAfterDays: store.publishHeldAfterDays, product: { productId: product.product_id, ...shown },
+        state: "open",
+        storeName: store.name,
+        storeId: store.storeId,
+        requestId: request.request_id,
+        orderId: request.order_id,
+        customerName: request.customer_name,
+        moderation: store.moderation,
+        publishHeldAfterDays: store.publishHeldAfterDays,
+        product: { productId: product.product_id, ...shown },
       };
     },
 
@@ -299,11 +354,11 @@ export function reviewRequestsService(deps: {
       if (expired) throw new ApiError(410, "This review link has expired", "link_expired");
       const claim = `claim:${randomUUID()}`;
       // Exactly-once per product: the conditional UPDATE (review_id IS NULL) lets one claim through.
-      if (!await repo.claimProduct(request.request_id, product.product_id, claim)) {
+      if (!(await repo.claimProduct(request.request_id, product.product_id, claim))) {
         throw new ApiError(410, "This link was already used to review this product", "link_used");
       }
       try {
-        const displayName = typeof input.fields.displayName === "string" && input.fields.displayName.trim() ? input.fields.displayName : request.customer_name ?? "";
+        const displayName = typeof input.fields.displayName === "string" && input.fields.displayName.trim() ? input.fields.displayName : (request.customer_name ?? "");
         const result = await deps.submissions.submitReview(
           { storeId: store.storeId, productKey: `${store.platform}-${product.product_id}` },
           { fields: { ...input.fields, displayName, email: request.email }, files: input.files, clientIp: input.clientIp, verifiedPurchase: { source: "review-request", orderId: request.order_id } },
@@ -323,7 +378,7 @@ export function reviewRequestsService(deps: {
     async unsubscribeInfo(token: string): Promise<UnsubscribeState> {
       const row = TOKEN_PATTERN.test(token) ? await repo.token(hashToken(token)) : undefined;
       const request = row?.purpose === "unsubscribe" ? await repo.get(row.request_id) : undefined;
-      const store = request && await stores.get(request.store_id);
+      const store = request && (await stores.get(request.store_id));
       if (!row || !request || !store || row.expires_ms <= Date.now()) return { state: "invalid" };
       return { state: "ok", storeName: store.name, maskedEmail: maskEmail(request.email), already: await repo.isUnsubscribed(request.store_id, request.email) };
     },

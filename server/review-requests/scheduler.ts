@@ -18,7 +18,11 @@ export type ReviewRequestScheduler = PeriodicJob<{ sent: number; skipped: number
  * @param options.clock current time in ms (default Date.now). @param options.origin public origin of links (PUBLIC_URL).
  */
 export function startReviewRequestScheduler(options: {
-  service: Pick<ReviewRequestsService, "runDue">; origin: string; clock?: () => number; intervalMs?: number; log?: (line: string) => void;
+  service: Pick<ReviewRequestsService, "runDue">;
+  origin: string;
+  clock?: () => number;
+  intervalMs?: number;
+  log?: (line: string) => void;
 }): ReviewRequestScheduler {
   const clock = options.clock ?? Date.now;
   const log = options.log ?? (() => {});
@@ -26,7 +30,8 @@ export function startReviewRequestScheduler(options: {
     intervalMs: options.intervalMs ?? SCHEDULER_INTERVAL_MS,
     run: async () => {
       const counts = await options.service.runDue(clock(), options.origin);
-      if (counts.sent || counts.skipped || counts.failed) log(`Review requests: ${counts.sent} sent, ${counts.skipped} skipped, ${counts.postponed} postponed for quiet hours, ${counts.failed} failed`);
+      if (counts.sent || counts.skipped || counts.failed)
+        log(`Review requests: ${counts.sent} sent, ${counts.skipped} skipped, ${counts.postponed} postponed for quiet hours, ${counts.failed} failed`);
       return counts;
     },
     onError: (error) => log(`Review requests: the scheduled run failed: ${errorMessage(error)}`),

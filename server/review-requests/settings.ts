@@ -49,57 +49,93 @@ export function isTimeZone(zone: string): boolean {
 /** An object schema's error for a value that is not an object (other issues, e.g. unknown keys, keep their own message). */
 const notAnObject = (message: string) => ({ error: (issue: { code?: string }) => (issue.code === "invalid_type" ? message : undefined) });
 
-const hour = (name: string) => z.number({ error: `${name} must be a whole hour from 0 to 23` }).int(`${name} must be a whole hour from 0 to 23`).min(0, `${name} must be a whole hour from 0 to 23`).max(23, `${name} must be a whole hour from 0 to 23`);
+const hour = (name: string) =>
+  z
+    .number({ error: `${name} must be a whole hour from 0 to 23` })
+    .int(`${name} must be a whole hour from 0 to 23`)
+    .min(0, `${name} must be a whole hour from 0 to 23`)
+    .max(23, `${name} must be a whole hour from 0 to 23`);
 
 const templateText = (name: string, max: number) =>
-  z.string({ error: `${name} must be text` }).trim().min(1, `${name} is required`).max(max, `${name} must be at most ${max} characters`)
-    .refine((t) => unknownPlaceholders(t).length === 0, { error: (issue) => `${name}: unknown placeholder {{${unknownPlaceholders(String(issue.input))[0]}}}; use ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(", ")}` });
+  z
+    .string({ error: `${name} must be text` })
+    .trim()
+    .min(1, `${name} is required`)
+    .max(max, `${name} must be at most ${max} characters`)
+    .refine((t) => unknownPlaceholders(t).length === 0, {
+      error: (issue) => `${name}: unknown placeholder {{${unknownPlaceholders(String(issue.input))[0]}}}; use ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(", ")}`,
+    });
 
 /** A language's subject and body templates. The body is plain text; blank lines separate paragraphs. */
-export const templateSchema = z.object({
-  subject: templateText("subject", TEMPLATE_LIMITS.subjectMax),
-  body: templateText("body", TEMPLATE_LIMITS.bodyMax),
-}, notAnObject("a template must be an object with subject and body")).strict();
+export const templateSchema = z
+  .object(
+    {
+      subject: templateText("subject", TEMPLATE_LIMITS.subjectMax),
+      body: templateText("body", TEMPLATE_LIMITS.bodyMax),
+    },
+    notAnObject("a template must be an object with subject and body"),
+  )
+  .strict();
 export type Template = z.output<typeof templateSchema>;
 
 /** A language tag as a template key: a BCP 47 primary language with an optional region ("en", "fr", "pt-BR"). */
 export const languageTag = z.string().regex(/^[a-z]{2,3}(-[A-Z]{2})?$/, "template languages are tags like en, fr or pt-BR");
 
-const quietHours = z.object({ startHour: hour("quietHours.startHour"), endHour: hour("quietHours.endHour") }, notAnObject("quietHours must be an object with startHour and endHour, or null"))
+const quietHours = z
+  .object({ startHour: hour("quietHours.startHour"), endHour: hour("quietHours.endHour") }, notAnObject("quietHours must be an object with startHour and endHour, or null"))
   .strict()
   .refine((q) => q.startHour !== q.endHour, "quietHours: startHour and endHour must differ (use null for no quiet hours)");
 
 /** The review-request settings of a store, as stored and as the API shows them. */
-export const reviewRequestSettingsSchema = z.object({
-  /** Whether orders get review requests at all. */
-  enabled: z.boolean({ error: "enabled must be true or false" }),
-  /** Days after fulfilment before the request is sent (0 = at once, after quiet hours). */
-  delayDays: z.number({ error: "delayDays must be a whole number of days from 0 to 365" }).int("delayDays must be a whole number of days from 0 to 365").min(0, "delayDays must be a whole number of days from 0 to 365").max(365, "delayDays must be a whole number of days from 0 to 365"),
-  /** Days after the request before the one reminder; null = no reminder. */
-  reminderDays: z.number({ error: "reminderDays must be a whole number of days from 1 to 365, or null" }).int("reminderDays must be a whole number of days from 1 to 365, or null").min(1, "reminderDays must be a whole number of days from 1 to 365, or null").max(365, "reminderDays must be a whole number of days from 1 to 365, or null").nullable(),
-  /** Local hours [startHour, endHour) in `timeZone` when nothing is sent (may wrap midnight, e.g. 21 → 8); null = none. */
-  quietHours: quietHours.nullable(),
-  /** IANA time zone of the quiet hours (default "UTC"). */
-  timeZone: z.string({ error: "timeZone must be an IANA time zone such as Europe/Paris or UTC" }).refine(isTimeZone, "timeZone must be an IANA time zone such as Europe/Paris or UTC"),
-  /** Subject and body per language; "en" is always present (the fallback). */
-  templates: z.record(languageTag, templateSchema, { error: "templates must be an object of language → { subject, body }" })
-    .refine((t) => Object.keys(t).length <= TEMPLATE_LIMITS.languages, `templates may hold at most ${TEMPLATE_LIMITS.languages} languages`)
-    .refine((t) => "en" in t, "templates must keep an en (English) template: it is the fallback"),
-}).strict().meta({ id: "ReviewRequestSettings", description: "Review-request e-mails of the store (docs/review-requests.md)." });
+export const reviewRequestSettingsSchema = z
+  .object({
+    /** Whether orders get review requests at all. */
+    enabled: z.boolean({ error: "enabled must be true or false" }),
+    /** Days after fulfilment before the request is sent (0 = at once, after quiet hours). */
+    delayDays: z
+      .number({ error: "delayDays must be a whole number of days from 0 to 365" })
+      .int("delayDays must be a whole number of days from 0 to 365")
+      .min(0, "delayDays must be a whole number of days from 0 to 365")
+      .max(365, "delayDays must be a whole number of days from 0 to 365"),
+    /** Days after the request before the one reminder; null = no reminder. */
+    reminderDays: z
+      .number({ error: "reminderDays must be a whole number of days from 1 to 365, or null" })
+      .int("reminderDays must be a whole number of days from 1 to 365, or null")
+      .min(1, "reminderDays must be a whole number of days from 1 to 365, or null")
+      .max(365, "reminderDays must be a whole number of days from 1 to 365, or null")
+      .nullable(),
+    /** Local hours [startHour, endHour) in `timeZone` when nothing is sent (may wrap midnight, e.g. 21 → 8); null = none. */
+    quietHours: quietHours.nullable(),
+    /** IANA time zone of the quiet hours (default "UTC"). */
+    timeZone: z.string({ error: "timeZone must be an IANA time zone such as Europe/Paris or UTC" }).refine(isTimeZone, "timeZone must be an IANA time zone such as Europe/Paris or UTC"),
+    /** Subject and body per language; "en" is always present (the fallback). */
+    templates: z
+      .record(languageTag, templateSchema, { error: "templates must be an object of language → { subject, body }" })
+      .refine((t) => Object.keys(t).length <= TEMPLATE_LIMITS.languages, `templates may hold at most ${TEMPLATE_LIMITS.languages} languages`)
+      .refine((t) => "en" in t, "templates must keep an en (English) template: it is the fallback"),
+  })
+  .strict()
+  .meta({ id: "ReviewRequestSettings", description: "Review-request e-mails of the store (docs/review-requests.md)." });
 export type ReviewRequestSettings = z.output<typeof reviewRequestSettingsSchema>;
 
 /**
  * A change of the settings (`PATCH /enterprise/settings` section `reviewRequests`, the admin form): any
  * subset of the fields; `templates` merges by language, and a language set to null is removed ("en" cannot be).
  */
-export const reviewRequestSettingsPatchSchema = z.object({
-  enabled: reviewRequestSettingsSchema.shape.enabled.optional(),
-  delayDays: reviewRequestSettingsSchema.shape.delayDays.optional(),
-  reminderDays: reviewRequestSettingsSchema.shape.reminderDays.optional(),
-  quietHours: reviewRequestSettingsSchema.shape.quietHours.optional(),
-  timeZone: reviewRequestSettingsSchema.shape.timeZone.optional(),
-  templates: z.record(languageTag, templateSchema.nullable(), { error: "templates must be an object of language → { subject, body } or null" }).optional(),
-}, notAnObject("reviewRequests must be an object")).strict().meta({ id: "ReviewRequestSettingsPatch" });
+export const reviewRequestSettingsPatchSchema = z
+  .object(
+    {
+      enabled: reviewRequestSettingsSchema.shape.enabled.optional(),
+      delayDays: reviewRequestSettingsSchema.shape.delayDays.optional(),
+      reminderDays: reviewRequestSettingsSchema.shape.reminderDays.optional(),
+      quietHours: reviewRequestSettingsSchema.shape.quietHours.optional(),
+      timeZone: reviewRequestSettingsSchema.shape.timeZone.optional(),
+      templates: z.record(languageTag, templateSchema.nullable(), { error: "templates must be an object of language → { subject, body } or null" }).optional(),
+    },
+    notAnObject("reviewRequests must be an object"),
+  )
+  .strict()
+  .meta({ id: "ReviewRequestSettingsPatch" });
 export type ReviewRequestSettingsPatch = z.output<typeof reviewRequestSettingsPatchSchema>;
 
 /** The settings of a store that never saved any: off, 7 days after fulfilment, one reminder 7 days later, quiet 21:00–08:00 UTC. */
@@ -151,8 +187,7 @@ function localHour(ms: number, timeZone: string): { hour: number; intoHourMs: nu
 }
 
 /** Whether local hour `h` is inside quiet hours [start, end) (wrapping midnight when start > end). */
-export const isQuietHour = (h: number, q: { startHour: number; endHour: number }) =>
-  q.startHour < q.endHour ? h >= q.startHour && h < q.endHour : h >= q.startHour || h < q.endHour;
+export const isQuietHour = (h: number, q: { startHour: number; endHour: number }) => (q.startHour < q.endHour ? h >= q.startHour && h < q.endHour : h >= q.startHour || h < q.endHour);
 
 /**
  * The first instant at or after `ms` outside the quiet hours of `settings` (in its time zone): `ms` itself

@@ -28,10 +28,14 @@ afterAll(async () => {
 });
 
 /** The indexes and triggers of reviews, with whether each trigger is enabled (PostgreSQL). */
-const schemaObjects = () => all(services.db, database.postgres
-  ? sql`SELECT 'index' AS type, indexname AS name, indexdef AS sql FROM pg_indexes WHERE tablename = 'reviews'
+const schemaObjects = () =>
+  all(
+    services.db,
+    database.postgres
+      ? sql`SELECT 'index' AS type, indexname AS name, indexdef AS sql FROM pg_indexes WHERE tablename = 'reviews'
      UNION ALL SELECT 'trigger', tgname, tgenabled::text FROM pg_trigger WHERE tgrelid = 'reviews'::regclass AND NOT tgisinternal ORDER BY 2`
-  : sql`SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'reviews' ORDER BY name`);
+      : sql`SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'reviews' ORDER BY name`,
+  );
 
 it("bulk loading restores every index and trigger and leaves aggregates equal to direct counts", async () => {
   const before = await schemaObjects();
@@ -42,7 +46,18 @@ it("bulk loading restores every index and trigger and leaves aggregates equal to
   await bulkLoadReviews(services.db, TEST_STORE_ID, (insert) =>
     transaction(services.db, async () => {
       for (const [i, r] of rows.entries()) {
-        await insert({ reviewId: crypto.randomUUID(), storeId: TEST_STORE_ID, productId: ["a", "b", "c"][i % 3], rating: r.rating, title: r.title, body: r.body, createdMs: i, status: "published", reviewerName: "x", isRecommended: r.recommended });
+        await insert({
+          reviewId: crypto.randomUUID(),
+          storeId: TEST_STORE_ID,
+          productId: ["a", "b", "c"][i % 3],
+          rating: r.rating,
+          title: r.title,
+          body: r.body,
+          createdMs: i,
+          status: "published",
+          reviewerName: "x",
+          isRecommended: r.recommended,
+        });
       }
     }),
   );
@@ -58,7 +73,17 @@ it("bulk loading restores every index and trigger and leaves aggregates equal to
   expect((await services.reviewsData.aggregate(TEST_STORE_ID, { type: "group", groupId: "g" })).review_count).toBe(2000);
   expect((await services.reviewsData.aggregate(TEST_STORE_ID, { type: "store" })).review_count).toBe(3000);
   // The aggregate trigger is back: a normal insert counts again.
-  await services.reviewsData.insert({ reviewId: crypto.randomUUID(), storeId: TEST_STORE_ID, productId: "c", rating: 5, title: "", body: rows[0].body, createdMs: 1, status: "published", reviewerName: "x" });
+  await services.reviewsData.insert({
+    reviewId: crypto.randomUUID(),
+    storeId: TEST_STORE_ID,
+    productId: "c",
+    rating: 5,
+    title: "",
+    body: rows[0].body,
+    createdMs: 1,
+    status: "published",
+    reviewerName: "x",
+  });
   expect((await services.reviewsData.aggregate(TEST_STORE_ID, { type: "store" })).review_count).toBe(3001);
   // The search index holds every review, the bulk-loaded ones and the one after: on SQLite, integrity-check with
   // rank 1 compares the FTS5 index (migration 084) with the reviews table and throws on a difference; on PostgreSQL,

@@ -26,9 +26,10 @@ export async function bulkLoadReviews(db: Db, storeId: string, fill: (insert: (r
   if (dialect(db) === "postgres") {
     // Those of the names that exist (PostgreSQL's reviews_aggregate_insert also keeps the recommendation counts).
     const names = await values<string>(db, sql`SELECT tgname FROM pg_trigger WHERE tgrelid = 'reviews'::regclass AND tgname IN (${sql.join(SUSPENDED_TRIGGERS)})`);
-    const toggle = (state: "DISABLE" | "ENABLE") => transaction(db, async () => {
-      for (const name of names) await exec(db, `ALTER TABLE reviews ${state} TRIGGER ${name}`);
-    });
+    const toggle = (state: "DISABLE" | "ENABLE") =>
+      transaction(db, async () => {
+        for (const name of names) await exec(db, `ALTER TABLE reviews ${state} TRIGGER ${name}`);
+      });
     await toggle("DISABLE");
     try {
       await fill(insertReview(db));
@@ -39,9 +40,12 @@ export async function bulkLoadReviews(db: Db, storeId: string, fill: (insert: (r
     await recomputeAggregates(db, storeId);
     return;
   }
-  const suspended = await all<{ type: string; name: string; sql: string }>(db, sql`
+  const suspended = await all<{ type: string; name: string; sql: string }>(
+    db,
+    sql`
     SELECT type, name, sql FROM sqlite_master
-    WHERE tbl_name = 'reviews' AND ((type = 'index' AND name GLOB 'reviews_*_*' AND name <> 'reviews_source') OR (type = 'trigger' AND name IN (${sql.join(SUSPENDED_TRIGGERS)})))`);
+    WHERE tbl_name = 'reviews' AND ((type = 'index' AND name GLOB 'reviews_*_*' AND name <> 'reviews_source') OR (type = 'trigger' AND name IN (${sql.join(SUSPENDED_TRIGGERS)})))`,
+  );
   await transaction(db, async () => {
     for (const s of suspended) await exec(db, `DROP ${s.type.toUpperCase()} "${s.name}"`);
   });
@@ -60,12 +64,15 @@ export async function bulkLoadReviews(db: Db, storeId: string, fill: (insert: (r
 /** The bulk insert of one review (the aggregate, recommendation and search triggers are the caller's to suspend). */
 function insertReview(db: Db): (r: NewReview) => Promise<void> {
   return async (r) => {
-    await run(db, sql`
+    await run(
+      db,
+      sql`
       INSERT INTO reviews (review_id, store_id, product_id, group_id, rating, title, body, created_ms, helpful_count, unhelpful_count,
         is_recommended, language_code, status, reviewer_name, verified_status, source, source_key)
       VALUES (${r.reviewId}, ${r.storeId}, ${r.productId}, (SELECT group_id FROM products WHERE store_id = ${r.storeId} AND product_id = ${r.productId}),
         ${r.rating}, ${r.title}, ${r.body}, ${r.createdMs}, ${r.helpfulCount ?? 0}, 0, ${r.isRecommended == null ? null : r.isRecommended ? 1 : 0},
-        ${r.languageCode ?? null}, ${r.status}, ${r.reviewerName}, 'unverified', ${r.source ?? null}, ${r.sourceKey ?? null})`);
+        ${r.languageCode ?? null}, ${r.status}, ${r.reviewerName}, 'unverified', ${r.source ?? null}, ${r.sourceKey ?? null})`,
+    );
   };
 }
 

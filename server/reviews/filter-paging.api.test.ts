@@ -43,18 +43,24 @@ function filters(): { name: string; query: string; sql: string }[] {
 
 /** The matching reviews of one unpaged query, in `order` as docs/api.md defines it (key, then dateCreated desc, then reviewId). */
 async function unpaged(scopeSql: RawBuilder<unknown>, condition: string, order: (typeof ORDERS)[number]): Promise<string[]> {
-  const rows = await all<Row>(t.services.db, sql`SELECT r.review_id, r.rating, r.created_ms, r.helpful_count, r.unhelpful_count, r.media_count FROM reviews r
-      WHERE r.store_id = ${TEST_STORE_ID} AND r.status = 'published'${scopeSql} AND (${sql.raw(condition)})`);
+  const rows = await all<Row>(
+    t.services.db,
+    sql`SELECT r.review_id, r.rating, r.created_ms, r.helpful_count, r.unhelpful_count, r.media_count FROM reviews r
+      WHERE r.store_id = ${TEST_STORE_ID} AND r.status = 'published'${scopeSql} AND (${sql.raw(condition)})`,
+  );
   const key: Record<(typeof ORDERS)[number], (r: Row) => number> = {
-    "date desc": () => 0, "date asc": () => 0, "rating desc": (r) => r.rating, "rating asc": (r) => -r.rating,
-    "helpful desc": (r) => r.helpful_count, "helpful asc": (r) => -r.helpful_count, "has_media desc": (r) => (r.media_count > 0 ? 1 : 0),
+    "date desc": () => 0,
+    "date asc": () => 0,
+    "rating desc": (r) => r.rating,
+    "rating asc": (r) => -r.rating,
+    "helpful desc": (r) => r.helpful_count,
+    "helpful asc": (r) => -r.helpful_count,
+    "has_media desc": (r) => (r.media_count > 0 ? 1 : 0),
     "unhelpful desc": (r) => r.unhelpful_count,
   };
   const sign = order === "date asc" ? -1 : 1;
   const byId = (a: Row, b: Row) => (a.review_id < b.review_id ? 1 : a.review_id > b.review_id ? -1 : 0);
-  return rows
-    .sort((a, b) => key[order](b) - key[order](a) || sign * (b.created_ms - a.created_ms) || sign * byId(a, b))
-    .map((r) => r.review_id);
+  return rows.sort((a, b) => key[order](b) - key[order](a) || sign * (b.created_ms - a.created_ms) || sign * byId(a, b)).map((r) => r.review_id);
 }
 
 /** Every review ID of a listing, following `nextUrl` to the end, in the order served. */
@@ -81,14 +87,17 @@ beforeAll(async () => {
   // Dates cut to the day: the reviews of a day share one dateCreated (the real helpful counts and ratings tie already).
   await run(db, sql`UPDATE reviews SET created_ms = created_ms - (created_ms % ${DAY_MS}) WHERE store_id = ${TEST_STORE_ID}`);
   for (const productId of PRODUCTS) {
-    const list = await values(db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = ${productId} ORDER BY created_ms DESC, review_id`) as string[];
+    const list = (await values(db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = ${productId} ORDER BY created_ms DESC, review_id`)) as string[];
     for (const [i, id] of list.entries()) {
       if (i % 3 === 0) await run(db, sql`UPDATE reviews SET verified_status = 'verified-buyer' WHERE review_id = ${id}`);
       if (i % 4 === 1) await run(db, sql`UPDATE reviews SET unhelpful_count = ${i % 3} WHERE review_id = ${id}`);
       if (i % 5 === 0) {
-        await run(db, sql`
+        await run(
+          db,
+          sql`
           INSERT INTO review_media (media_id, store_id, review_id, product_id, group_id, type, status, thumbnail_url, large_url, full_size_url, position, created_ms)
-          VALUES (${crypto.randomUUID()}, ${TEST_STORE_ID}, ${id}, ${productId}, (SELECT group_id FROM reviews WHERE review_id = ${id}), 'image', 'published', '/media/t.jpg', '/media/l.jpg', '/media/f.jpg', 0, ${Date.now()})`);
+          VALUES (${crypto.randomUUID()}, ${TEST_STORE_ID}, ${id}, ${productId}, (SELECT group_id FROM reviews WHERE review_id = ${id}), 'image', 'published', '/media/t.jpg', '/media/l.jpg', '/media/f.jpg', 0, ${Date.now()})`,
+        );
       }
     }
   }
@@ -97,7 +106,7 @@ afterAll(() => t.close());
 
 describe("every filter and search pages to the last matching review", () => {
   it("the seeded data has ties in the date at page boundaries", async () => {
-    const { n, dates } = await one(t.services.db, sql`SELECT count(*) AS n, count(DISTINCT created_ms) AS dates FROM reviews WHERE store_id = ${TEST_STORE_ID}`) as { n: number; dates: number };
+    const { n, dates } = (await one(t.services.db, sql`SELECT count(*) AS n, count(DISTINCT created_ms) AS dates FROM reviews WHERE store_id = ${TEST_STORE_ID}`)) as { n: number; dates: number };
     expect(dates).toBeLessThan(n / 5);
   });
 

@@ -21,8 +21,16 @@ let answerId: string;
 async function addReview(fields: { body: string; rating: number; recommended?: boolean | null; attributes?: unknown; ratings?: unknown; ageMs?: number }): Promise<string> {
   const reviewId = crypto.randomUUID();
   await t.services.reviewsData.insert({
-    reviewId, storeId: TEST_STORE_ID, productId: "7001", rating: fields.rating, title: "A title with <b>", body: fields.body,
-    createdMs: Date.now() - (fields.ageMs ?? 0), status: "published", reviewerName: "Ada L.", isRecommended: fields.recommended ?? null,
+    reviewId,
+    storeId: TEST_STORE_ID,
+    productId: "7001",
+    rating: fields.rating,
+    title: "A title with <b>",
+    body: fields.body,
+    createdMs: Date.now() - (fields.ageMs ?? 0),
+    status: "published",
+    reviewerName: "Ada L.",
+    isRecommended: fields.recommended ?? null,
     productAttributes: fields.attributes,
   });
   if (fields.ratings) await run(t.services.db, sql`UPDATE reviews SET attributes_with_rating_json = ${JSON.stringify(fields.ratings)} WHERE review_id = ${reviewId}`);
@@ -38,16 +46,32 @@ beforeAll(async () => {
   attrReviewIds = [
     await addReview({ body: "Lovely", rating: 5, recommended: true, attributes: [{ title: "Size bought", type: "single-value", value: "M" }], ratings: fit(1), ageMs: 3000 }),
     await addReview({ body: "Fine", rating: 4, recommended: true, attributes: [{ title: "Size bought", type: "single-value", value: "L" }], ratings: fit(-1), ageMs: 2000 }),
-    await addReview({ body: "Meh", rating: 2, recommended: false, attributes: [{ title: "Size bought", type: "single-value", value: "S" }, { title: "Colour", type: "single-value", value: "Red" }], ageMs: 1000 }),
+    await addReview({
+      body: "Meh",
+      rating: 2,
+      recommended: false,
+      attributes: [
+        { title: "Size bought", type: "single-value", value: "S" },
+        { title: "Colour", type: "single-value", value: "Red" },
+      ],
+      ageMs: 1000,
+    }),
   ];
   xssReviewId = await addReview({ body: XSS, rating: 3 });
   await run(t.services.db, sql`UPDATE reviews SET reply_body = ${"Thanks <3 & see you"}, reply_created_ms = ${Date.now()} WHERE review_id = ${xssReviewId}`);
   // One image on the first review.
-  await run(t.services.db, sql`
+  await run(
+    t.services.db,
+    sql`
     INSERT INTO review_media (media_id, store_id, review_id, product_id, type, status, thumbnail_url, large_url, full_size_url, position, created_ms)
-    VALUES (${crypto.randomUUID()}, ${TEST_STORE_ID}, ${attrReviewIds[0]}, '7001', 'image', 'published', '/media/t.jpg', '/media/l.jpg', '/media/f.jpg', 0, ${Date.now()})`);
+    VALUES (${crypto.randomUUID()}, ${TEST_STORE_ID}, ${attrReviewIds[0]}, '7001', 'image', 'published', '/media/t.jpg', '/media/l.jpg', '/media/f.jpg', 0, ${Date.now()})`,
+  );
   // A published question with a published store answer.
-  const asked = await t.services.questions.askQuestion({ storeId: TEST_STORE_ID, productKey: "shopify-7001" }, { body: "Does it shrink <at all>?", displayName: "Grace", email: "g@example.com" }, "203.0.113.9");
+  const asked = await t.services.questions.askQuestion(
+    { storeId: TEST_STORE_ID, productKey: "shopify-7001" },
+    { body: "Does it shrink <at all>?", displayName: "Grace", email: "g@example.com" },
+    "203.0.113.9",
+  );
   questionId = asked.question.questionId;
   await t.services.questions.setQuestionStatus(TEST_STORE_ID, questionId, "published");
   answerId = (await t.services.questions.answerAsStore({ storeId: TEST_STORE_ID, questionId, body: "No <never> & not once", authorName: "The shop" })).answerId;
@@ -60,7 +84,9 @@ const get = async (path: string) => {
 };
 const vote = async (path: string, voteType: unknown, ip = "198.51.100.7") => {
   const res = await fetch(t.url(prefix + path), {
-    method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": ip }, body: JSON.stringify({ voteType }),
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": ip },
+    body: JSON.stringify({ voteType }),
   });
   return { res, body: await res.json() };
 };
@@ -70,7 +96,12 @@ describe("aggregate fields", () => {
     const { body } = await get("/products/shopify-7001/review_aggregate");
     const a = body.reviewAggregate;
     expect(a).toMatchObject({
-      reviewCount: 4, ratingAndReviewCount: 4, ratingAndReviewValuesTotal: 14, recommendationCount: 2, ratingCount: 0, productName: "Okendo test tee",
+      reviewCount: 4,
+      ratingAndReviewCount: 4,
+      ratingAndReviewValuesTotal: 14,
+      recommendationCount: 2,
+      ratingCount: 0,
+      productName: "Okendo test tee",
       ratingAndReviewCountByLevel: { level1Count: 0, level2Count: 1, level3Count: 1, level4Count: 1, level5Count: 1 },
     });
     expect(a.attributeRatings).toEqual([{ title: "Fit", type: "centered-range", value: 0, minLabel: "Runs small", midLabel: "True to size", maxLabel: "Runs large" }]);
@@ -176,7 +207,8 @@ describe("votes with Okendo's voteType", () => {
   it("a cross-origin client may POST votes (CORS preflight allows the JSON body)", async () => {
     for (const path of [`/reviews/${attrReviewIds[0]}/vote`, `/questions/${questionId}/vote`, `/questions/${questionId}/answers/${answerId}/vote`]) {
       const res = await fetch(t.url(prefix + path), {
-        method: "OPTIONS", headers: { origin: "https://shop.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+        method: "OPTIONS",
+        headers: { origin: "https://shop.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
       });
       expect(res.status, path).toBe(204);
       expect(res.headers.get("access-control-allow-origin"), path).toBe("*");
@@ -209,7 +241,8 @@ describe("questions: aggregate and order", () => {
     // Two more published questions: one voted unhelpful, one older.
     const more: string[] = [];
     for (const [i, body] of ["Machine washable?", "Does the colour fade?"].entries()) {
-      const id = (await t.services.questions.askQuestion({ storeId: TEST_STORE_ID, productKey: "shopify-7001" }, { body, displayName: "Ann", email: `ann${i}@example.com` }, `203.0.113.${20 + i}`)).question.questionId;
+      const id = (await t.services.questions.askQuestion({ storeId: TEST_STORE_ID, productKey: "shopify-7001" }, { body, displayName: "Ann", email: `ann${i}@example.com` }, `203.0.113.${20 + i}`))
+        .question.questionId;
       await t.services.questions.setQuestionStatus(TEST_STORE_ID, id, "published");
       more.push(id);
     }

@@ -76,14 +76,22 @@ describe("list reviews: order and paging", () => {
     const key = (r: Review): number[] => {
       const date = Date.parse(r.dateCreated);
       switch (order) {
-        case "date desc": return [-date];
-        case "date asc": return [date];
-        case "rating desc": return [-r.rating, -date];
-        case "rating asc": return [r.rating, -date];
-        case "helpful desc": return [-r.helpfulCount, -date];
-        case "helpful asc": return [r.helpfulCount, -date];
-        case "has_media desc": return [-(r.media.length > 0 ? 1 : 0), -date];
-        case "unhelpful desc": return [-r.unhelpfulCount, -date];
+        case "date desc":
+          return [-date];
+        case "date asc":
+          return [date];
+        case "rating desc":
+          return [-r.rating, -date];
+        case "rating asc":
+          return [r.rating, -date];
+        case "helpful desc":
+          return [-r.helpfulCount, -date];
+        case "helpful asc":
+          return [r.helpfulCount, -date];
+        case "has_media desc":
+          return [-(r.media.length > 0 ? 1 : 0), -date];
+        case "unhelpful desc":
+          return [-r.unhelpfulCount, -date];
       }
     };
     for (let i = 1; i < all.length; i++) {
@@ -121,9 +129,11 @@ describe("list reviews: order and paging", () => {
     else if (value === "product") bad = JSON.stringify(cursor);
     else bad = value;
     const path =
-      value === "order" ? `/products/shopify-1078/reviews?orderBy=date%20asc&lastEvaluated=${encodeURIComponent(bad)}`
-      : value === "product" ? `/products/shopify-862/reviews?lastEvaluated=${encodeURIComponent(bad)}`
-      : `/products/shopify-1078/reviews?lastEvaluated=${encodeURIComponent(bad)}`;
+      value === "order"
+        ? `/products/shopify-1078/reviews?orderBy=date%20asc&lastEvaluated=${encodeURIComponent(bad)}`
+        : value === "product"
+          ? `/products/shopify-862/reviews?lastEvaluated=${encodeURIComponent(bad)}`
+          : `/products/shopify-1078/reviews?lastEvaluated=${encodeURIComponent(bad)}`;
     const { res, body } = await get(path);
     expect(res.status).toBe(400);
     expect(body.error.description).toMatch(/lastEvaluated/);
@@ -187,10 +197,17 @@ describe("scopes, 404s and published-only", () => {
     const byLevel = Object.fromEntries([1, 2, 3, 4, 5].map((l) => [`level${l}Count`, mine.filter((r) => r.rating === l).length]));
     const product = (await t.services.stores.getProduct(TEST_STORE_ID, "1078"))!;
     expect(body.reviewAggregate).toEqual({
-      reviewCount: mine.length, reviewRatingValuesTotal: total, averageRating: total / mine.length, reviewCountByLevel: byLevel,
+      reviewCount: mine.length,
+      reviewRatingValuesTotal: total,
+      averageRating: total / mine.length,
+      reviewCountByLevel: byLevel,
       // Okendo-compatible (docs/api.md, Okendo-compatible)
-      ratingAndReviewCount: mine.length, ratingAndReviewValuesTotal: total, ratingAndReviewCountByLevel: byLevel,
-      recommendationCount: mine.filter((r) => r.recommended).length, ratingCount: 0, productName: product.name,
+      ratingAndReviewCount: mine.length,
+      ratingAndReviewValuesTotal: total,
+      ratingAndReviewCountByLevel: byLevel,
+      recommendationCount: mine.filter((r) => r.recommended).length,
+      ratingCount: 0,
+      productName: product.name,
     });
   });
 });
@@ -215,7 +232,9 @@ describe("HTTP behaviour", () => {
         const chunks: Buffer[] = [];
         res.on("data", (c) => chunks.push(c));
         res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-      }).on("error", reject).end();
+      })
+        .on("error", reject)
+        .end();
     });
   };
 

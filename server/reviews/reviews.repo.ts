@@ -9,43 +9,113 @@ import { reviewSearchWords, type AttributeFilter, type QuestionOrder, type Revie
 export type ReviewStatus = "pending" | "published" | "rejected";
 
 export type ReviewRow = {
-  review_id: string; store_id: string; product_id: string; group_id: string | null;
-  variant_id: string | null; variant_name: string | null; rating: number; title: string; body: string;
-  created_ms: number; updated_ms: number | null; helpful_count: number; unhelpful_count: number;
-  is_recommended: number | null; is_incentivized: number; language_code: string | null; status: ReviewStatus;
-  reviewer_name: string; reviewer_email?: string | null; verified_status: "verified-buyer" | "verified-reviewer" | "unverified";
-  reviewer_country_code: string | null; reviewer_country_name: string | null; reviewer_zone_code: string | null;
-  media_count: number; reply_body: string | null; reply_created_ms: number | null;
-  product_attributes_json: string | null; attributes_with_rating_json: string | null;
-  has_media: number; rating_inverse: number; helpful_inverse: number;
-  product_name: string; product_url: string | null; product_image_url: string | null;
+  review_id: string;
+  store_id: string;
+  product_id: string;
+  group_id: string | null;
+  variant_id: string | null;
+  variant_name: string | null;
+  rating: number;
+  title: string;
+  body: string;
+  created_ms: number;
+  updated_ms: number | null;
+  helpful_count: number;
+  unhelpful_count: number;
+  is_recommended: number | null;
+  is_incentivized: number;
+  language_code: string | null;
+  status: ReviewStatus;
+  reviewer_name: string;
+  reviewer_email?: string | null;
+  verified_status: "verified-buyer" | "verified-reviewer" | "unverified";
+  reviewer_country_code: string | null;
+  reviewer_country_name: string | null;
+  reviewer_zone_code: string | null;
+  media_count: number;
+  reply_body: string | null;
+  reply_created_ms: number | null;
+  product_attributes_json: string | null;
+  attributes_with_rating_json: string | null;
+  has_media: number;
+  rating_inverse: number;
+  helpful_inverse: number;
+  product_name: string;
+  product_url: string | null;
+  product_image_url: string | null;
 };
 
 /**
  * A row of a storefront listing page: the review's own columns the storefront shows, without the
  * product's (read once per product, `productsOf`), the store ID, status or generated sort columns.
  */
-export type ListedReviewRow = Pick<ReviewRow,
-  | "review_id" | "product_id" | "variant_id" | "variant_name" | "rating" | "title" | "body" | "created_ms" | "updated_ms"
-  | "helpful_count" | "unhelpful_count" | "is_recommended" | "is_incentivized" | "language_code" | "reviewer_name"
-  | "verified_status" | "reviewer_country_code" | "reviewer_country_name" | "reviewer_zone_code" | "media_count"
-  | "reply_body" | "reply_created_ms" | "product_attributes_json" | "attributes_with_rating_json">;
+export type ListedReviewRow = Pick<
+  ReviewRow,
+  | "review_id"
+  | "product_id"
+  | "variant_id"
+  | "variant_name"
+  | "rating"
+  | "title"
+  | "body"
+  | "created_ms"
+  | "updated_ms"
+  | "helpful_count"
+  | "unhelpful_count"
+  | "is_recommended"
+  | "is_incentivized"
+  | "language_code"
+  | "reviewer_name"
+  | "verified_status"
+  | "reviewer_country_code"
+  | "reviewer_country_name"
+  | "reviewer_zone_code"
+  | "media_count"
+  | "reply_body"
+  | "reply_created_ms"
+  | "product_attributes_json"
+  | "attributes_with_rating_json"
+>;
 
 /** The product fields a listed review shows. */
 export type ListedProductRow = { product_id: string; name: string; url: string | null; image_url: string | null };
 
 export type MediaRow = {
-  media_id: string; review_id: string; product_id: string; type: "image" | "video"; alt: string | null;
-  thumbnail_url: string; large_url: string; full_size_url: string; stream_url: string | null;
-  created_ms: number; rating: number; reviewer_name: string; position: number;
+  media_id: string;
+  review_id: string;
+  product_id: string;
+  type: "image" | "video";
+  alt: string | null;
+  thumbnail_url: string;
+  large_url: string;
+  full_size_url: string;
+  stream_url: string | null;
+  created_ms: number;
+  rating: number;
+  reviewer_name: string;
+  position: number;
 };
 
 export type QuestionRow = { question_id: string; product_id: string; body: string; asker_name: string; created_ms: number; helpful_count: number; unhelpful_count: number };
 export type AnswerRow = {
-  answer_id: string; question_id: string; body: string; author_name: string; is_store_answer: number; created_ms: number; helpful_count: number; unhelpful_count: number;
+  answer_id: string;
+  question_id: string;
+  body: string;
+  author_name: string;
+  is_store_answer: number;
+  created_ms: number;
+  helpful_count: number;
+  unhelpful_count: number;
 };
 export type AggregateRow = {
-  review_count: number; rating_total: number; level1: number; level2: number; level3: number; level4: number; level5: number; recommended_count: number;
+  review_count: number;
+  rating_total: number;
+  level1: number;
+  level2: number;
+  level3: number;
+  level4: number;
+  level5: number;
+  recommended_count: number;
 };
 /** The average of one rated product attribute over a scope's published reviews (aggregate `attributeRatings`). */
 export type AttributeRatingRow = { title: string; type: string; value: number; minLabel: string; midLabel: string; maxLabel: string };
@@ -78,13 +148,20 @@ export const ORDER_SPECS: Record<ReviewOrder, { key: string | null; dir: "ASC" |
 /** The value of an order's sort column (ORDER_SPECS key) for a row, generated columns computed as migration 001 defines them. */
 function sortValue(row: ListedReviewRow, key: string): number {
   switch (key) {
-    case "rating": return row.rating;
-    case "rating_inverse": return -row.rating;
-    case "helpful_count": return row.helpful_count;
-    case "helpful_inverse": return -row.helpful_count;
-    case "has_media": return row.media_count > 0 ? 1 : 0;
-    case "unhelpful_count": return row.unhelpful_count;
-    default: throw new Error(`no sort column ${key}`);
+    case "rating":
+      return row.rating;
+    case "rating_inverse":
+      return -row.rating;
+    case "helpful_count":
+      return row.helpful_count;
+    case "helpful_inverse":
+      return -row.helpful_count;
+    case "has_media":
+      return row.media_count > 0 ? 1 : 0;
+    case "unhelpful_count":
+      return row.unhelpful_count;
+    default:
+      throw new Error(`no sort column ${key}`);
   }
 }
 
@@ -98,9 +175,12 @@ export function reviewCursorKey(row: ListedReviewRow, order: ReviewOrder): (stri
 /** The scope's condition on table alias `alias` (code-owned), with a leading AND; nothing for the store scope. */
 function scopeWhere(scope: ReviewScope, alias: string): RawBuilder<unknown> {
   switch (scope.type) {
-    case "store": return sql``;
-    case "product": return sql` AND ${sql.raw(alias)}.product_id = ${scope.productId}`;
-    case "group": return sql` AND ${sql.raw(alias)}.group_id = ${scope.groupId}`;
+    case "store":
+      return sql``;
+    case "product":
+      return sql` AND ${sql.raw(alias)}.product_id = ${scope.productId}`;
+    case "group":
+      return sql` AND ${sql.raw(alias)}.group_id = ${scope.groupId}`;
   }
 }
 
@@ -108,13 +188,31 @@ function scopeWhere(scope: ReviewScope, alias: string): RawBuilder<unknown> {
 export type RatedAttribute = { title: string; type: "range" | "centered-range"; value: number; minLabel: string; midLabel: string; maxLabel: string };
 
 export type NewReview = {
-  reviewId: string; storeId: string; productId: string; rating: number; title: string; body: string;
-  createdMs: number; status: ReviewStatus; reviewerName: string; reviewerEmail?: string | null;
-  verifiedStatus?: ReviewRow["verified_status"]; helpfulCount?: number; unhelpfulCount?: number;
-  isRecommended?: boolean | null; isIncentivized?: boolean; languageCode?: string | null;
-  variantId?: string | null; variantName?: string | null;
-  productAttributes?: unknown; attributesWithRating?: RatedAttribute[]; source?: string | null; sourceKey?: string | null;
-  reviewerCountryCode?: string | null; reviewerCountryName?: string | null; reviewerZoneCode?: string | null;
+  reviewId: string;
+  storeId: string;
+  productId: string;
+  rating: number;
+  title: string;
+  body: string;
+  createdMs: number;
+  status: ReviewStatus;
+  reviewerName: string;
+  reviewerEmail?: string | null;
+  verifiedStatus?: ReviewRow["verified_status"];
+  helpfulCount?: number;
+  unhelpfulCount?: number;
+  isRecommended?: boolean | null;
+  isIncentivized?: boolean;
+  languageCode?: string | null;
+  variantId?: string | null;
+  variantName?: string | null;
+  productAttributes?: unknown;
+  attributesWithRating?: RatedAttribute[];
+  source?: string | null;
+  sourceKey?: string | null;
+  reviewerCountryCode?: string | null;
+  reviewerCountryName?: string | null;
+  reviewerZoneCode?: string | null;
 };
 
 /**
@@ -124,7 +222,12 @@ export type NewReview = {
  * reviews only) and `search` (an FTS5 query over title and body from `reviewSearchMatch`).
  */
 export type ReviewListFilters = {
-  keyword?: string; attributes?: AttributeFilter[]; ratings?: number[]; media?: ReviewMediaFilter; verifiedBuyers?: boolean; search?: string;
+  keyword?: string;
+  attributes?: AttributeFilter[];
+  ratings?: number[];
+  media?: ReviewMediaFilter;
+  verifiedBuyers?: boolean;
+  search?: string;
 };
 
 /** The shortest last word taken as a prefix (shorter ones would match a large part of the index). */
@@ -141,7 +244,10 @@ export const SEARCH_PREFIX_MIN_CHARS = 3;
  * @returns the query, or null when the text has no word (the caller answers 400).
  */
 export function reviewSearchMatch(text: string): string | null {
-  const phrases = text.split(/\s+/).map((piece) => reviewSearchWords(piece)).filter((words) => words.length > 0);
+  const phrases = text
+    .split(/\s+/)
+    .map((piece) => reviewSearchWords(piece))
+    .filter((words) => words.length > 0);
   if (!phrases.length) return null;
   const lastWord = phrases.at(-1)!.at(-1)!;
   const prefix = /[\p{L}\p{N}\p{M}]$/u.test(text) && [...lastWord].length >= SEARCH_PREFIX_MIN_CHARS;
@@ -174,19 +280,15 @@ export function reviewsRepo(db: Db) {
   // any length: one cached statement on SQLite).
   const postgres = dialect(db) === "postgres";
   /** A subquery of the text values of a JSON array (product, review, question IDs; attribute options). */
-  const textList = (values: readonly string[]) => postgres
-    ? sql`SELECT jsonb_array_elements_text(${JSON.stringify(values)}::jsonb)`
-    : sql`SELECT value FROM json_each(${JSON.stringify(values)})`;
+  const textList = (values: readonly string[]) => (postgres ? sql`SELECT jsonb_array_elements_text(${JSON.stringify(values)}::jsonb)` : sql`SELECT value FROM json_each(${JSON.stringify(values)})`);
   /** A subquery of the integer values of a JSON array (star levels). */
-  const integerList = (values: readonly number[]) => postgres
-    ? sql`SELECT jsonb_array_elements_text(${JSON.stringify(values)}::jsonb)::bigint`
-    : sql`SELECT value FROM json_each(${JSON.stringify(values)})`;
+  const integerList = (values: readonly number[]) =>
+    postgres ? sql`SELECT jsonb_array_elements_text(${JSON.stringify(values)}::jsonb)::bigint` : sql`SELECT value FROM json_each(${JSON.stringify(values)})`;
   /** A review's key in the row-set subqueries of driving filters: rowid (SQLite), review_id (PostgreSQL). */
   const ROW_KEY = postgres ? "review_id" : "rowid";
   /** The elements of a JSON array column (reviews' attribute columns), as rows `a` with `a.value` (object elements are tested by the caller). */
-  const jsonElements = (column: string) => sql.raw(postgres
-    ? `jsonb_array_elements(CASE WHEN jsonb_typeof(${column}::jsonb) = 'array' THEN ${column}::jsonb ELSE '[]'::jsonb END) a`
-    : `json_each(${column}) a`);
+  const jsonElements = (column: string) =>
+    sql.raw(postgres ? `jsonb_array_elements(CASE WHEN jsonb_typeof(${column}::jsonb) = 'array' THEN ${column}::jsonb ELSE '[]'::jsonb END) a` : `json_each(${column}) a`);
   // The listing reads only what a storefront review shows (ListedReviewRow): materialising a column costs
   // about 0.2 µs per row, and the product's name and links come once per page from productsOf, not per row.
   // Explicit columns (not r.*): e-mail and import keys never leave through it.
@@ -199,9 +301,13 @@ export function reviewsRepo(db: Db) {
     p.name AS product_name, p.url AS product_url, p.image_url AS product_image_url`;
 
   /** The maintained aggregate row of a scope, or undefined. */
-  const aggregateOf = (storeId: string, scope: ReviewScope) => one<AggregateRow>(db, sql`
+  const aggregateOf = (storeId: string, scope: ReviewScope) =>
+    one<AggregateRow>(
+      db,
+      sql`
     SELECT review_count, rating_total, level1, level2, level3, level4, level5, recommended_count FROM review_aggregates
-    WHERE store_id = ${storeId} AND scope_type = ${scope.type} AND scope_id = ${scope.type === "product" ? scope.productId : scope.type === "group" ? scope.groupId : ""}`);
+    WHERE store_id = ${storeId} AND scope_type = ${scope.type} AND scope_id = ${scope.type === "product" ? scope.productId : scope.type === "group" ? scope.groupId : ""}`,
+    );
 
   /**
    * The filter of a listing that keeps fewer than FEW_MATCHES reviews, as a rowid subquery and how many it keeps
@@ -212,7 +318,12 @@ export function reviewsRepo(db: Db) {
    * `scopeCount` gives the scope's published reviews (read once per listing).
    */
   async function drivingFilter(
-    storeId: string, scope: ReviewScope, filters: ReviewListFilters, searchMatches: number, limit: number, scopeCount: () => Promise<number>,
+    storeId: string,
+    scope: ReviewScope,
+    filters: ReviewListFilters,
+    searchMatches: number,
+    limit: number,
+    scopeCount: () => Promise<number>,
   ): Promise<{ name: string; query: RawBuilder<unknown>; count: number } | undefined> {
     if (filters.search !== undefined && searchMatches < FEW_MATCHES) {
       return postgres
@@ -264,15 +375,22 @@ export function reviewsRepo(db: Db) {
     // test the search otherwise, see listPublished); a word in most reviews is counted by a sequential read of
     // review_search until FEW_MATCHES (~7 ms), a rarer one through the GIN index.
     if (postgres) {
-      const n = (await value<number>(db, sql`SELECT count(*) AS n FROM (SELECT 1 FROM review_search WHERE document @@ to_tsquery('chorus_english', ${tsqueryOf(match)})
-        LIMIT ${sql.raw(String(FEW_MATCHES))}) AS m`)) ?? 0;
+      const n =
+        (await value<number>(
+          db,
+          sql`SELECT count(*) AS n FROM (SELECT 1 FROM review_search WHERE document @@ to_tsquery('chorus_english', ${tsqueryOf(match)})
+        LIMIT ${sql.raw(String(FEW_MATCHES))}) AS m`,
+        )) ?? 0;
       return { matches: n, rows: n };
     }
     // One statement: the capped count and the span of the rowids (each of min and max alone is one b-tree descent;
     // both in one SELECT over the table would scan it).
-    const { n, last, lo, hi } = (await one<{ n: number; last: number | null; lo: number | null; hi: number | null }>(db, sql`
+    const { n, last, lo, hi } = (await one<{ n: number; last: number | null; lo: number | null; hi: number | null }>(
+      db,
+      sql`
       SELECT count(*) AS n, max(rowid) AS last, (SELECT min(rowid) FROM reviews) AS lo, (SELECT max(rowid) FROM reviews) AS hi
-      FROM (SELECT rowid FROM review_search WHERE review_search MATCH ${match} LIMIT ${sql.raw(String(SEARCH_COUNT_CAP))})`))!;
+      FROM (SELECT rowid FROM review_search WHERE review_search MATCH ${match} LIMIT ${sql.raw(String(SEARCH_COUNT_CAP))})`,
+    ))!;
     const rows = lo === null || hi === null ? 0 : hi - lo + 1;
     if (n < SEARCH_COUNT_CAP || last === null || lo === null) return { matches: n, rows };
     return { matches: Math.round((n * rows) / Math.max(last - lo + 1, 1)), rows };
@@ -306,9 +424,7 @@ export function reviewsRepo(db: Db) {
      * reviews and the read walks the keyset index of the scope and order, testing each review, until the page
      * is full (migration 001 indexes, as without filters); the search is tested as `searchTest` chooses.
      */
-    async listPublished(
-      storeId: string, scope: ReviewScope, order: ReviewOrder, limit: number, after?: (string | number)[], filters: ReviewListFilters = {},
-    ): Promise<ListedReviewRow[]> {
+    async listPublished(storeId: string, scope: ReviewScope, order: ReviewOrder, limit: number, after?: (string | number)[], filters: ReviewListFilters = {}): Promise<ListedReviewRow[]> {
       const { key, dir, index } = ORDER_SPECS[order];
       const cols = [...(key ? [`r.${key}`] : []), "r.created_ms", "r.review_id"];
       const { keyword, attributes = [], ratings, media, verifiedBuyers, search } = filters;
@@ -336,11 +452,13 @@ export function reviewsRepo(db: Db) {
       if (search !== undefined && driver?.name !== "search") {
         const phrases = search.split('" "').length;
         // `+r.rowid`: a test, never a second rowid lookup for the planner to drive the read with.
-        conditions.push(postgres
-          ? sql`EXISTS (SELECT 1 FROM review_search s WHERE s.review_id = r.review_id AND s.document @@ to_tsquery('chorus_english', ${tsqueryOf(search)}))`
-          : searchTest(driver ? 0 : await scopeCount(), limit, stats, phrases, driver?.count) === "set"
-          ? sql`+r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH ${search})`
-          : sql`EXISTS (SELECT 1 FROM review_search WHERE review_search MATCH ${search} AND review_search.rowid = r.rowid)`);
+        conditions.push(
+          postgres
+            ? sql`EXISTS (SELECT 1 FROM review_search s WHERE s.review_id = r.review_id AND s.document @@ to_tsquery('chorus_english', ${tsqueryOf(search)}))`
+            : searchTest(driver ? 0 : await scopeCount(), limit, stats, phrases, driver?.count) === "set"
+              ? sql`+r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH ${search})`
+              : sql`EXISTS (SELECT 1 FROM review_search WHERE review_search MATCH ${search} AND review_search.rowid = r.rowid)`,
+        );
       }
       const keyset = after ? sql` AND (${sql.raw(cols.join(", "))}) ${sql.raw(dir === "DESC" ? "<" : ">")} (${sql.join(after)})` : sql``;
       // Without a driving filter, INDEXED BY the keyset index of this scope and order (migration 001): left to
@@ -351,10 +469,13 @@ export function reviewsRepo(db: Db) {
       const hint = sql.raw(postgres ? "" : driver ? "NOT INDEXED" : `INDEXED BY reviews_${scope.type}_${index}`);
       const driven = driver ? sql`r.${sql.raw(ROW_KEY)} IN (${driver.query}) AND ` : sql``;
       const tests = conditions.reduce((acc, c) => sql`${acc} AND ${c}`, sql``);
-      return all<ListedReviewRow>(db, sql`
+      return all<ListedReviewRow>(
+        db,
+        sql`
         SELECT ${LISTED_COLUMNS} FROM reviews r ${hint}
         WHERE ${driven}r.store_id = ${storeId} AND r.status = 'published'${scopeWhere(scope, "r")}${tests}${keyset}
-        ORDER BY ${sql.raw(cols.map((c) => `${c} ${dir}`).join(", "))} LIMIT ${limit + 1}`);
+        ORDER BY ${sql.raw(cols.map((c) => `${c} ${dir}`).join(", "))} LIMIT ${limit + 1}`,
+      );
     },
 
     /**
@@ -366,22 +487,32 @@ export function reviewsRepo(db: Db) {
       if (postgres) {
         // ts_headline over the text as indexed (chorus_search_text), its marks put back into the text as typed.
         const options = `HighlightAll=true, StartSel="${open}", StopSel="${close}"`;
-        const rows = await all<{ review_id: string; title: string; body: string; markedTitle: string; markedBody: string }>(db, sql`
+        const rows = await all<{ review_id: string; title: string; body: string; markedTitle: string; markedBody: string }>(
+          db,
+          sql`
           SELECT r.review_id, r.title, r.body,
             ts_headline('chorus_english', chorus_search_text(r.title), q.query, ${options}) AS "markedTitle",
             ts_headline('chorus_english', chorus_search_text(r.body), q.query, ${options}) AS "markedBody"
           FROM (SELECT to_tsquery('chorus_english', ${tsqueryOf(match)}) AS query) q, reviews r JOIN review_search s ON s.review_id = r.review_id
-          WHERE r.review_id IN (${textList(reviewIds)}) AND s.document @@ q.query`);
+          WHERE r.review_id IN (${textList(reviewIds)}) AND s.document @@ q.query`,
+        );
         return rows.map((r) => ({
-          review_id: r.review_id, title: restoreHighlights(r.title, r.markedTitle, open, close), body: restoreHighlights(r.body, r.markedBody, open, close),
+          review_id: r.review_id,
+          title: restoreHighlights(r.title, r.markedTitle, open, close),
+          body: restoreHighlights(r.body, r.markedBody, open, close),
         }));
       }
       // One review at a time: MATCH plus a rowid equality is a seek in the index, not a walk over every match.
       const out: HighlightedText[] = [];
       for (const id of reviewIds) {
-        out.push(...await all<HighlightedText>(db, sql`
+        out.push(
+          ...(await all<HighlightedText>(
+            db,
+            sql`
           SELECT ${id} AS review_id, highlight(review_search, 0, ${open}, ${close}) AS title, highlight(review_search, 1, ${open}, ${close}) AS body
-          FROM review_search WHERE review_search MATCH ${match} AND rowid = (SELECT rowid FROM reviews WHERE review_id = ${id})`));
+          FROM review_search WHERE review_search MATCH ${match} AND rowid = (SELECT rowid FROM reviews WHERE review_id = ${id})`,
+          )),
+        );
       }
       return out;
     },
@@ -396,17 +527,20 @@ export function reviewsRepo(db: Db) {
      * then value (string values only).
      */
     productAttributeValues(storeId: string, productId: string): Promise<{ title: string; value: string }[]> {
-      return all<{ title: string; value: string }>(db, postgres
-        ? sql`SELECT a.value ->> 'title' AS title, a.value ->> 'value' AS value
+      return all<{ title: string; value: string }>(
+        db,
+        postgres
+          ? sql`SELECT a.value ->> 'title' AS title, a.value ->> 'value' AS value
               FROM reviews r, ${jsonElements("r.product_attributes_json")}
               WHERE r.store_id = ${storeId} AND r.product_id = ${productId} AND r.status = 'published' AND r.product_attributes_json IS NOT NULL
                 AND jsonb_typeof(a.value) = 'object' AND jsonb_typeof(a.value -> 'title') = 'string' AND jsonb_typeof(a.value -> 'value') = 'string'
               GROUP BY 1, 2 ORDER BY 1, 2`
-        : sql`SELECT a.value ->> 'title' AS title, a.value ->> 'value' AS value
+          : sql`SELECT a.value ->> 'title' AS title, a.value ->> 'value' AS value
               FROM reviews r INDEXED BY reviews_product_attributes, json_each(r.product_attributes_json) a
               WHERE r.store_id = ${storeId} AND r.product_id = ${productId} AND r.status = 'published' AND r.product_attributes_json IS NOT NULL
                 AND a.type = 'object' AND json_type(a.value, '$.title') = 'text' AND json_type(a.value, '$.value') = 'text'
-              GROUP BY 1, 2 ORDER BY 1, 2`);
+              GROUP BY 1, 2 ORDER BY 1, 2`,
+      );
     },
 
     /**
@@ -415,12 +549,12 @@ export function reviewsRepo(db: Db) {
      */
     async attributeRatings(storeId: string, scope: ReviewScope): Promise<AttributeRatingRow[]> {
       if (scope.type === "store") return [];
-      const [index, column, id] = scope.type === "product"
-        ? ["reviews_product_attribute_ratings", "product_id", scope.productId]
-        : ["reviews_group_attribute_ratings", "group_id", scope.groupId];
+      const [index, column, id] = scope.type === "product" ? ["reviews_product_attribute_ratings", "product_id", scope.productId] : ["reviews_group_attribute_ratings", "group_id", scope.groupId];
       const inGroup = sql.raw(scope.type === "group" ? "AND r.group_id IS NOT NULL" : "");
-      return all<AttributeRatingRow>(db, postgres
-        ? sql`SELECT a.value ->> 'title' AS title, coalesce(a.value ->> 'type', '') AS type, avg((a.value ->> 'value')::double precision) AS value,
+      return all<AttributeRatingRow>(
+        db,
+        postgres
+          ? sql`SELECT a.value ->> 'title' AS title, coalesce(a.value ->> 'type', '') AS type, avg((a.value ->> 'value')::double precision) AS value,
                 coalesce(max(a.value ->> 'minLabel'), '') AS "minLabel", coalesce(max(a.value ->> 'midLabel'), '') AS "midLabel",
                 coalesce(max(a.value ->> 'maxLabel'), '') AS "maxLabel"
               FROM reviews r, ${jsonElements("r.attributes_with_rating_json")}
@@ -428,14 +562,15 @@ export function reviewsRepo(db: Db) {
                 ${inGroup}
                 AND jsonb_typeof(a.value) = 'object' AND jsonb_typeof(a.value -> 'title') = 'string' AND jsonb_typeof(a.value -> 'value') = 'number'
               GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 20`
-        : sql`SELECT a.value ->> 'title' AS title, coalesce(a.value ->> 'type', '') AS type, avg(a.value ->> 'value') AS value,
+          : sql`SELECT a.value ->> 'title' AS title, coalesce(a.value ->> 'type', '') AS type, avg(a.value ->> 'value') AS value,
                 coalesce(max(a.value ->> 'minLabel'), '') AS "minLabel", coalesce(max(a.value ->> 'midLabel'), '') AS "midLabel",
                 coalesce(max(a.value ->> 'maxLabel'), '') AS "maxLabel"
               FROM reviews r INDEXED BY ${sql.raw(index)}, json_each(r.attributes_with_rating_json) a
               WHERE r.store_id = ${storeId} AND r.${sql.raw(column)} = ${id} AND r.status = 'published' AND r.attributes_with_rating_json IS NOT NULL
                 ${inGroup}
                 AND a.type = 'object' AND json_type(a.value, '$.title') = 'text' AND json_type(a.value, '$.value') IN ('integer', 'real')
-              GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 20`);
+              GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 20`,
+      );
     },
 
     /** Number of published questions of a product (question_aggregate). */
@@ -454,18 +589,24 @@ export function reviewsRepo(db: Db) {
     /** Published media of the given reviews, in upload order. */
     async mediaOfReviews(reviewIds: string[]): Promise<MediaRow[]> {
       if (reviewIds.length === 0) return [];
-      return all<MediaRow>(db, sql`
+      return all<MediaRow>(
+        db,
+        sql`
         SELECT m.*, r.rating, r.reviewer_name FROM review_media m JOIN reviews r ON r.review_id = m.review_id
-        WHERE m.review_id IN (${textList(reviewIds)}) AND m.status = 'published' ORDER BY m.review_id, m.position`);
+        WHERE m.review_id IN (${textList(reviewIds)}) AND m.status = 'published' ORDER BY m.review_id, m.position`,
+      );
     },
 
     /** One page (limit + 1 rows) of published media of published reviews, newest first. */
     listPublishedMedia(storeId: string, scope: ReviewScope, limit: number, after?: (string | number)[]): Promise<MediaRow[]> {
       const keyset = after ? sql` AND (m.created_ms, m.media_id) < (${sql.join(after)})` : sql``;
-      return all<MediaRow>(db, sql`
+      return all<MediaRow>(
+        db,
+        sql`
         SELECT m.*, r.rating, r.reviewer_name FROM review_media m JOIN reviews r ON r.review_id = m.review_id
         WHERE m.store_id = ${storeId} AND m.status = 'published' AND r.status = 'published'${scopeWhere(scope, "m")}${keyset}
-        ORDER BY m.created_ms DESC, m.media_id DESC LIMIT ${limit + 1}`);
+        ORDER BY m.created_ms DESC, m.media_id DESC LIMIT ${limit + 1}`,
+      );
     },
 
     /**
@@ -476,19 +617,25 @@ export function reviewsRepo(db: Db) {
       const { key, dir } = QUESTION_ORDER_SPECS[order];
       const cols = [...(key ? [`q.${key}`] : []), "q.created_ms", "q.question_id"];
       const keyset = after ? sql` AND (${sql.raw(cols.join(", "))}) ${sql.raw(dir === "DESC" ? "<" : ">")} (${sql.join(after)})` : sql``;
-      return all<QuestionRow>(db, sql`
+      return all<QuestionRow>(
+        db,
+        sql`
         SELECT q.question_id, q.product_id, q.body, q.asker_name, q.created_ms, q.helpful_count, q.unhelpful_count FROM questions q
         WHERE q.store_id = ${storeId} AND q.status = 'published'${scopeWhere(scope, "q")}${keyset}
-        ORDER BY ${sql.raw(cols.map((c) => `${c} ${dir}`).join(", "))} LIMIT ${limit + 1}`);
+        ORDER BY ${sql.raw(cols.map((c) => `${c} ${dir}`).join(", "))} LIMIT ${limit + 1}`,
+      );
     },
 
     /** Published, public answers of the given questions, oldest first. */
     async publicAnswers(questionIds: string[]): Promise<AnswerRow[]> {
       if (questionIds.length === 0) return [];
-      return all<AnswerRow>(db, sql`
+      return all<AnswerRow>(
+        db,
+        sql`
         SELECT answer_id, question_id, body, author_name, is_store_answer, created_ms, helpful_count, unhelpful_count FROM answers
         WHERE question_id IN (${textList(questionIds)}) AND status = 'published' AND is_public = 1
-        ORDER BY created_ms, answer_id`);
+        ORDER BY created_ms, answer_id`,
+      );
     },
 
     /** The maintained review aggregate of a scope (zeros when the scope has no published review). */
@@ -501,7 +648,9 @@ export function reviewsRepo(db: Db) {
      * @returns true when a row was inserted, false when it already existed.
      */
     async insert(r: NewReview): Promise<boolean> {
-      const { changes } = await run(db, sql`
+      const { changes } = await run(
+        db,
+        sql`
         INSERT INTO reviews (review_id, store_id, product_id, group_id, variant_id, variant_name, rating, title, body, created_ms,
           helpful_count, unhelpful_count, is_recommended, is_incentivized, language_code, status, reviewer_name, reviewer_email,
           verified_status, reviewer_country_code, reviewer_country_name, reviewer_zone_code, product_attributes_json, attributes_with_rating_json,
@@ -513,7 +662,8 @@ export function reviewsRepo(db: Db) {
           ${r.reviewerCountryCode ?? null}, ${r.reviewerCountryName ?? null}, ${r.reviewerZoneCode ?? null},
           ${r.productAttributes === undefined ? null : JSON.stringify(r.productAttributes)},
           ${r.attributesWithRating?.length ? JSON.stringify(r.attributesWithRating) : null}, ${r.source ?? null}, ${r.sourceKey ?? null})
-        ON CONFLICT DO NOTHING`);
+        ON CONFLICT DO NOTHING`,
+      );
       return changes === 1;
     },
 
@@ -524,9 +674,12 @@ export function reviewsRepo(db: Db) {
 
     /** A review by ID within a store (any status), or undefined. */
     get(storeId: string, reviewId: string): Promise<ReviewRow | undefined> {
-      return one<ReviewRow>(db, sql`
+      return one<ReviewRow>(
+        db,
+        sql`
         SELECT ${REVIEW_COLUMNS} FROM reviews r JOIN products p ON p.store_id = r.store_id AND p.product_id = r.product_id
-        WHERE r.store_id = ${storeId} AND r.review_id = ${reviewId}`);
+        WHERE r.store_id = ${storeId} AND r.review_id = ${reviewId}`,
+      );
     },
 
     /** Set a review's moderation status (aggregates follow by trigger). @returns false when no such review. */

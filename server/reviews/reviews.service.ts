@@ -3,8 +3,20 @@
  * cursors and relative `nextUrl`s, and shaping rows into the contract of docs/api.md, Responses.
  */
 import type {
-  GetReviewResponse, ListQuestionsQuery, ListQuestionsResponse, ListReviewMediaResponse, ListReviewsQuery, ListReviewsResponse, ListPageQuery,
-  ProductAttributesResponse, QuestionAggregateResponse, Review, ReviewAggregateResponse, ReviewMedia, ReviewOrder, ReviewScope,
+  GetReviewResponse,
+  ListQuestionsQuery,
+  ListQuestionsResponse,
+  ListReviewMediaResponse,
+  ListReviewsQuery,
+  ListReviewsResponse,
+  ListPageQuery,
+  ProductAttributesResponse,
+  QuestionAggregateResponse,
+  Review,
+  ReviewAggregateResponse,
+  ReviewMedia,
+  ReviewOrder,
+  ReviewScope,
 } from "../contract/storefront.ts";
 import { htmlSafeText } from "../contract/html-text.ts";
 import { notFound } from "../contract/errors.ts";
@@ -12,7 +24,15 @@ import { contentScope } from "../shared/content-scopes.ts";
 import { keysetPage } from "../shared/keyset-pager.ts";
 import type { Store, StoresRepo } from "../stores/stores.repo.ts";
 import {
-  ORDER_SPECS, QUESTION_ORDER_SPECS, reviewCursorKey, reviewSearchMatch, type ListedProductRow, type ListedReviewRow, type MediaRow, type ReviewListFilters, type ReviewsRepo,
+  ORDER_SPECS,
+  QUESTION_ORDER_SPECS,
+  reviewCursorKey,
+  reviewSearchMatch,
+  type ListedProductRow,
+  type ListedReviewRow,
+  type MediaRow,
+  type ReviewListFilters,
+  type ReviewsRepo,
 } from "./reviews.repo.ts";
 import { badRequest } from "../contract/errors.ts";
 import { isoFromMs as iso } from "../shared/iso-date.ts";
@@ -119,9 +139,17 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
   function toMedia(m: MediaRow, origin: string): ReviewMedia {
     const abs = (u: string) => (u.startsWith("/") ? origin + u : u);
     return {
-      mediaId: m.media_id, reviewId: m.review_id, type: m.type, thumbnailUrl: abs(m.thumbnail_url), largeUrl: abs(m.large_url),
-      fullSizeUrl: abs(m.full_size_url), ...(m.stream_url ? { streamUrl: abs(m.stream_url) } : {}),
-      ...(m.alt ? { alt: m.alt } : {}), dateCreated: iso(m.created_ms), rating: m.rating, reviewer: { displayName: m.reviewer_name },
+      mediaId: m.media_id,
+      reviewId: m.review_id,
+      type: m.type,
+      thumbnailUrl: abs(m.thumbnail_url),
+      largeUrl: abs(m.large_url),
+      fullSizeUrl: abs(m.full_size_url),
+      ...(m.stream_url ? { streamUrl: abs(m.stream_url) } : {}),
+      ...(m.alt ? { alt: m.alt } : {}),
+      dateCreated: iso(m.created_ms),
+      rating: m.rating,
+      reviewer: { displayName: m.reviewer_name },
       // Okendo-compatible (docs/api.md, Okendo-compatible): the shapes its gallery reads.
       streamId: m.media_id,
       ...(m.type === "image"
@@ -136,16 +164,27 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
       ? { country: { code: r.reviewer_country_code, name: r.reviewer_country_name ?? r.reviewer_country_code }, ...(r.reviewer_zone_code ? { zoneCode: r.reviewer_zone_code } : {}) }
       : undefined;
     return {
-      reviewId: r.review_id, productId: productKey(store, r.product_id), productName: product?.name ?? "",
-      ...(product?.url ? { productUrl: product.url } : {}), ...(product?.image_url ? { productImageUrl: product.image_url } : {}),
-      ...(r.variant_id ? { variantId: r.variant_id } : {}), ...(r.variant_name ? { variantName: r.variant_name } : {}),
-      rating: r.rating, title: r.title, body: r.body, dateCreated: iso(r.created_ms),
+      reviewId: r.review_id,
+      productId: productKey(store, r.product_id),
+      productName: product?.name ?? "",
+      ...(product?.url ? { productUrl: product.url } : {}),
+      ...(product?.image_url ? { productImageUrl: product.image_url } : {}),
+      ...(r.variant_id ? { variantId: r.variant_id } : {}),
+      ...(r.variant_name ? { variantName: r.variant_name } : {}),
+      rating: r.rating,
+      title: r.title,
+      body: r.body,
+      dateCreated: iso(r.created_ms),
       ...(r.updated_ms ? { dateUpdated: iso(r.updated_ms) } : {}),
-      helpfulCount: r.helpful_count, unhelpfulCount: r.unhelpful_count,
+      helpfulCount: r.helpful_count,
+      unhelpfulCount: r.unhelpful_count,
       ...(r.is_recommended === null ? {} : { isRecommended: r.is_recommended === 1 }),
-      isIncentivized: r.is_incentivized === 1, ...(r.language_code ? { languageCode: r.language_code } : {}),
+      isIncentivized: r.is_incentivized === 1,
+      ...(r.language_code ? { languageCode: r.language_code } : {}),
       reviewer: {
-        displayName: r.reviewer_name, isVerified: r.verified_status !== "unverified", verifiedStatus: r.verified_status,
+        displayName: r.reviewer_name,
+        isVerified: r.verified_status !== "unverified",
+        verifiedStatus: r.verified_status,
         ...(location ? { location, country: location.country } : {}),
       },
       media,
@@ -191,18 +230,30 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
       const match = query.search === undefined ? undefined : reviewSearchMatch(query.search);
       if (match === null) throw badRequest("search must contain at least one letter or digit");
       const filters: ReviewListFilters = {
-        keyword: query.keyword, attributes, ratings: query.rating, media: query.media, verifiedBuyers: query.verified === "true", search: match,
+        keyword: query.keyword,
+        attributes,
+        ratings: query.rating,
+        media: query.media,
+        verifiedBuyers: query.verified === "true",
+        search: match,
       };
       // A cursor is valid only for the filters it was made with (the context of before when there are none).
       const extra = { rating: query.rating, media: query.media, verified: filters.verifiedBuyers || undefined, search: match };
-      const filterContext = (attributes.length ? `|attributes:${JSON.stringify(attributes)}` : "") +
-        (Object.values(extra).some((v) => v !== undefined) ? `|filters:${JSON.stringify(extra)}` : "");
+      const filterContext = (attributes.length ? `|attributes:${JSON.stringify(attributes)}` : "") + (Object.values(extra).some((v) => v !== undefined) ? `|filters:${JSON.stringify(extra)}` : "");
       // One snapshot for the page, its media, its products and its highlights (a commit in between cannot mix them).
-      const { resolved, next, list: shaped, highlights } = await reviews.snapshot(async () => {
+      const {
+        resolved,
+        next,
+        list: shaped,
+        highlights,
+      } = await reviews.snapshot(async () => {
         const resolved = await resolveScope(params);
         const { rows: page, next } = await keysetPage({
-          secret, context: scopeContext("reviews", resolved, (query.keyword === undefined ? order : `${order}|keyword:${query.keyword}`) + filterContext), cursor: query.lastEvaluated,
-          shape: ORDER_SPECS[order].key ? (["number", "number", "string"] as const) : (["number", "string"] as const), limit: query.limit,
+          secret,
+          context: scopeContext("reviews", resolved, (query.keyword === undefined ? order : `${order}|keyword:${query.keyword}`) + filterContext),
+          cursor: query.lastEvaluated,
+          shape: ORDER_SPECS[order].key ? (["number", "number", "string"] as const) : (["number", "string"] as const),
+          limit: query.limit,
           fetch: (after) => reviews.listPublished(resolved.store.storeId, resolved.scope, order, query.limit, after, filters), // the repo reads limit + 1 rows
           keyOf: (r) => reviewCursorKey(r, order),
         });
@@ -218,7 +269,12 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
         if (match !== undefined && page.length) {
           // The stored title and body are the text as typed (the storefront escapes the body only when serving it).
           const [open, close] = highlightMarkers(page.flatMap((r) => [r.title, r.body]));
-          for (const h of await reviews.searchHighlights(page.map((r) => r.review_id), match, open, close)) {
+          for (const h of await reviews.searchHighlights(
+            page.map((r) => r.review_id),
+            match,
+            open,
+            close,
+          )) {
             const title = markedRanges(h.title, open, close);
             const body = markedRanges(h.body, open, close);
             highlights.set(h.review_id, { ...(title.length ? { title } : {}), ...(body.length ? { body } : {}) });
@@ -233,10 +289,15 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
       const out: ListReviewsResponse = { reviews: list.map(storefrontReview) };
       if (next) {
         out.nextUrl = nextUrl(resolved, `${resolved.path}/reviews`, {
-          limit: query.limit, orderBy: order, ...(query.locale ? { locale: query.locale } : {}), ...(query.keyword ? { keyword: query.keyword } : {}),
+          limit: query.limit,
+          orderBy: order,
+          ...(query.locale ? { locale: query.locale } : {}),
+          ...(query.keyword ? { keyword: query.keyword } : {}),
           ...(attributes.length ? { generalAttributes: attributes.map((f) => [f.title, ...f.options].join(",")) } : {}),
-          ...(query.rating ? { rating: query.rating.join(",") } : {}), ...(query.media ? { media: query.media } : {}),
-          ...(query.verified ? { verified: query.verified } : {}), ...(query.search !== undefined ? { search: query.search } : {}),
+          ...(query.rating ? { rating: query.rating.join(",") } : {}),
+          ...(query.media ? { media: query.media } : {}),
+          ...(query.verified ? { verified: query.verified } : {}),
+          ...(query.search !== undefined ? { search: query.search } : {}),
           lastEvaluated: next,
         });
       }
@@ -301,12 +362,16 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
         const attributeRatings = await reviews.attributeRatings(store.storeId, scope);
         return {
           reviewAggregate: {
-            reviewCount: a.review_count, reviewRatingValuesTotal: a.rating_total,
+            reviewCount: a.review_count,
+            reviewRatingValuesTotal: a.rating_total,
             averageRating: a.review_count ? a.rating_total / a.review_count : 0,
             reviewCountByLevel: byLevel,
             // Okendo-compatible (docs/api.md, Okendo-compatible)
-            ratingAndReviewCount: a.review_count, ratingAndReviewValuesTotal: a.rating_total, ratingAndReviewCountByLevel: { ...byLevel },
-            recommendationCount: a.recommended_count, ratingCount: 0,
+            ratingAndReviewCount: a.review_count,
+            ratingAndReviewValuesTotal: a.rating_total,
+            ratingAndReviewCountByLevel: { ...byLevel },
+            recommendationCount: a.recommended_count,
+            ratingCount: 0,
             ...(productName ? { productName } : {}),
             ...(attributeRatings.length ? { attributeRatings } : {}),
           },
@@ -318,7 +383,11 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
     async listMedia(params: ScopeParams, query: ListPageQuery, origin: string): Promise<ListReviewMediaResponse> {
       const resolved = await resolveScope(params);
       const { rows: page, next } = await keysetPage({
-        secret, context: scopeContext("media", resolved), cursor: query.lastEvaluated, shape: ["number", "string"], limit: query.limit,
+        secret,
+        context: scopeContext("media", resolved),
+        cursor: query.lastEvaluated,
+        shape: ["number", "string"],
+        limit: query.limit,
         fetch: (after) => reviews.listPublishedMedia(resolved.store.storeId, resolved.scope, query.limit, after), // the repo reads limit + 1 rows
         keyOf: (m) => [m.created_ms, m.media_id],
       });
@@ -338,21 +407,36 @@ export function reviewsService(deps: { reviews: ReviewsRepo; stores: StoresRepo;
       const { key } = QUESTION_ORDER_SPECS[order];
       const { rows: page, next } = await keysetPage({
         // The default order keeps the context of before (its cursors stay valid).
-        secret, context: scopeContext("questions", resolved, order === "date desc" ? "" : order), cursor: query.lastEvaluated,
-        shape: key ? ["number", "number", "string"] : ["number", "string"], limit: query.limit,
+        secret,
+        context: scopeContext("questions", resolved, order === "date desc" ? "" : order),
+        cursor: query.lastEvaluated,
+        shape: key ? ["number", "number", "string"] : ["number", "string"],
+        limit: query.limit,
         fetch: (after) => reviews.listPublishedQuestions(resolved.store.storeId, resolved.scope, query.limit, after, order), // the repo reads limit + 1 rows
         keyOf: (q) => (key ? [q[key], q.created_ms, q.question_id] : [q.created_ms, q.question_id]),
       });
       const answers = await reviews.publicAnswers(page.map((q) => q.question_id));
       const out: ListQuestionsResponse = {
         questions: page.map((q) => ({
-          questionId: q.question_id, productId: productKey(resolved.store, q.product_id), body: q.body,
-          dateCreated: iso(q.created_ms), customer: { displayName: q.asker_name }, author: { displayName: q.asker_name },
-          helpfulCount: q.helpful_count, unhelpfulCount: q.unhelpful_count,
-          answers: answers.filter((a) => a.question_id === q.question_id).map((a) => ({
-            answerId: a.answer_id, body: htmlSafeText(a.body), dateCreated: iso(a.created_ms), isStoreAnswer: a.is_store_answer === 1, author: { displayName: a.author_name },
-            helpfulCount: a.helpful_count, unhelpfulCount: a.unhelpful_count,
-          })),
+          questionId: q.question_id,
+          productId: productKey(resolved.store, q.product_id),
+          body: q.body,
+          dateCreated: iso(q.created_ms),
+          customer: { displayName: q.asker_name },
+          author: { displayName: q.asker_name },
+          helpfulCount: q.helpful_count,
+          unhelpfulCount: q.unhelpful_count,
+          answers: answers
+            .filter((a) => a.question_id === q.question_id)
+            .map((a) => ({
+              answerId: a.answer_id,
+              body: htmlSafeText(a.body),
+              dateCreated: iso(a.created_ms),
+              isStoreAnswer: a.is_store_answer === 1,
+              author: { displayName: a.author_name },
+              helpfulCount: a.helpful_count,
+              unhelpfulCount: a.unhelpful_count,
+            })),
         })),
       };
       if (next) out.nextUrl = nextUrl(resolved, `${resolved.path}/questions`, { limit: query.limit, ...(order === "date desc" ? {} : { orderBy: order }), lastEvaluated: next });

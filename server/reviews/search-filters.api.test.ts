@@ -26,17 +26,28 @@ const TRICKY = { title: `Fits <well> & "true" 😀`, body: `😀 <b>Fit</b> & 'f
 async function write(productId: string, fields: { title: string; body: string; rating?: number; email?: string }): Promise<string> {
   const reviewId = crypto.randomUUID();
   await t.services.reviewsData.insert({
-    reviewId, storeId: TEST_STORE_ID, productId, rating: fields.rating ?? 5, title: fields.title, body: fields.body,
-    createdMs: Date.now(), status: "published", reviewerName: "Test shopper", reviewerEmail: fields.email ?? null,
+    reviewId,
+    storeId: TEST_STORE_ID,
+    productId,
+    rating: fields.rating ?? 5,
+    title: fields.title,
+    body: fields.body,
+    createdMs: Date.now(),
+    status: "published",
+    reviewerName: "Test shopper",
+    reviewerEmail: fields.email ?? null,
   });
   return reviewId;
 }
 
 async function addMedia(reviewId: string, productId: string, type: "image" | "video", status = "published"): Promise<void> {
-  await run(t.services.db, sql`
+  await run(
+    t.services.db,
+    sql`
     INSERT INTO review_media (media_id, store_id, review_id, product_id, group_id, type, status, thumbnail_url, large_url, full_size_url, position, created_ms)
     VALUES (${crypto.randomUUID()}, ${TEST_STORE_ID}, ${reviewId}, ${productId}, (SELECT group_id FROM reviews WHERE review_id = ${reviewId}), ${type}, ${status},
-      '/media/t.jpg', '/media/l.jpg', '/media/f.jpg', 0, ${Date.now()})`);
+      '/media/t.jpg', '/media/l.jpg', '/media/f.jpg', 0, ${Date.now()})`,
+  );
 }
 
 async function get(url: string): Promise<{ status: number; body: ListReviewsResponse & { error?: { description: string } } }> {
@@ -66,20 +77,26 @@ async function all(url: string): Promise<{ reviews: Review[]; pages: number; nex
 
 /** The published reviews of `scope` that `condition` (SQL over alias r) keeps, as the oracle: IDs sorted. */
 async function expected(scope: (typeof scopes)[number], condition: string): Promise<string[]> {
-  return (await values<string>(t.services.db, sql`
-    SELECT r.review_id FROM reviews r WHERE r.store_id = ${TEST_STORE_ID} AND r.status = 'published'${scope.where} AND (${sql.raw(condition)})`)).sort();
+  return (
+    await values<string>(
+      t.services.db,
+      sql`
+    SELECT r.review_id FROM reviews r WHERE r.store_id = ${TEST_STORE_ID} AND r.status = 'published'${scope.where} AND (${sql.raw(condition)})`,
+    )
+  ).sort();
 }
 const ids = (reviews: Review[]) => reviews.map((r) => r.reviewId).sort();
 const postgres = () => dialect(t.services.db) === "postgres";
 /** SQL over alias r: the review matches the FTS5 query `match` in the search index (migration 084; PostgreSQL 003-search.sql). */
-const searchSql = (match: string) => postgres()
-  ? `r.review_id IN (SELECT review_id FROM review_search WHERE document @@ to_tsquery('chorus_english', '${tsqueryOf(match).replace(/'/g, "''")}'))`
-  : `r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH '${match}')`;
+const searchSql = (match: string) =>
+  postgres()
+    ? `r.review_id IN (SELECT review_id FROM review_search WHERE document @@ to_tsquery('chorus_english', '${tsqueryOf(match).replace(/'/g, "''")}'))`
+    : `r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH '${match}')`;
 
 beforeAll(async () => {
   t = await startTestServer();
   await seedRealReviews(t.services, { productIds: PRODUCTS });
-  groupId = (await value(t.services.db, sql`SELECT group_id FROM products WHERE store_id = ${TEST_STORE_ID} AND product_id = '1078'`) as string);
+  groupId = (await value(t.services.db, sql`SELECT group_id FROM products WHERE store_id = ${TEST_STORE_ID} AND product_id = '1078'`)) as string;
   scopes = [
     { name: "product", path: `${S}/products/shopify-1078/reviews`, where: sql` AND r.product_id = ${"1078"}` },
     { name: "collection", path: `${S}/collections/${groupId}/reviews`, where: sql` AND r.group_id = ${groupId}` },
@@ -88,7 +105,7 @@ beforeAll(async () => {
   // Verified buyers, photos and videos on some of the real reviews (every 3rd, 5th and 7th of each product).
   const db = t.services.db;
   for (const productId of PRODUCTS) {
-    const list = await values(db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = ${productId} ORDER BY created_ms DESC`) as string[];
+    const list = (await values(db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} AND product_id = ${productId} ORDER BY created_ms DESC`)) as string[];
     for (const [i, id] of list.entries()) {
       if (i % 3 === 0) await run(db, sql`UPDATE reviews SET verified_status = 'verified-buyer' WHERE review_id = ${id}`);
       if (i % 4 === 1) await run(db, sql`UPDATE reviews SET verified_status = 'verified-reviewer' WHERE review_id = ${id}`);
@@ -146,13 +163,14 @@ describe("filters on every scope", () => {
 
   it("filters combine with each other, with search, with attribute filters and with any order", async () => {
     const sizeM = await write("1078", { title: "Fit check", body: "The fit is right", rating: 5 });
-    await run(t.services.db, sql`UPDATE reviews SET product_attributes_json = ${JSON.stringify([{ title: "Size bought", type: "single-value", value: "M" }])}, verified_status = 'verified-buyer' WHERE review_id = ${sizeM}`);
+    await run(
+      t.services.db,
+      sql`UPDATE reviews SET product_attributes_json = ${JSON.stringify([{ title: "Size bought", type: "single-value", value: "M" }])}, verified_status = 'verified-buyer' WHERE review_id = ${sizeM}`,
+    );
     for (const scope of scopes) {
       for (const orderBy of ["date desc", "helpful desc", "rating asc", "has_media desc", "unhelpful desc"]) {
         const got = await all(`${scope.path}?rating=4,5&verified=true&search=fit&orderBy=${encodeURIComponent(orderBy)}&limit=3`);
-        expect(ids(got.reviews), `${scope.name} ${orderBy}`).toEqual(
-          await expected(scope, `r.rating IN (4, 5) AND r.verified_status = 'verified-buyer' AND ${searchSql('"fit"')}`),
-        );
+        expect(ids(got.reviews), `${scope.name} ${orderBy}`).toEqual(await expected(scope, `r.rating IN (4, 5) AND r.verified_status = 'verified-buyer' AND ${searchSql('"fit"')}`));
         expect(got.reviews.length).toBeGreaterThan(3);
         for (const u of got.nextUrls) for (const p of ["rating=4%2C5", "verified=true", "search=fit", "limit=3"]) expect(u).toContain(p);
       }
@@ -256,7 +274,10 @@ describe("search", () => {
         expect(r.highlights, r.reviewId).toBeDefined();
         const h = r.highlights!;
         expect((h.title?.length ?? 0) + (h.body?.length ?? 0)).toBeGreaterThan(0);
-        for (const [field, text] of [["title", r.title], ["body", decodeHtmlText(r.body)]] as const) {
+        for (const [field, text] of [
+          ["title", r.title],
+          ["body", decodeHtmlText(r.body)],
+        ] as const) {
           let end = 0;
           for (const [s, e] of h[field] ?? []) {
             expect(s).toBeGreaterThanOrEqual(end);
@@ -331,10 +352,10 @@ describe("search", () => {
     const email = "zed.searcher@example.com";
     const id = await write("862", { title: "Zqxwvbrand tee", body: "Xyzzyplugh stitching", email });
     // The index's own storage: its segments (_data) and their term index (_idx), as bytes (PostgreSQL: its documents).
-    const data = async () => postgres()
-      ? (await values(t.services.db, sql`SELECT document::text FROM review_search`) as string[]).join("\n")
-      : (await values(t.services.db, sql`SELECT block FROM review_search_data UNION ALL SELECT term FROM review_search_idx`) as Buffer[])
-        .map((b) => Buffer.from(b).toString("latin1")).join("\n");
+    const data = async () =>
+      postgres()
+        ? ((await values(t.services.db, sql`SELECT document::text FROM review_search`)) as string[]).join("\n")
+        : ((await values(t.services.db, sql`SELECT block FROM review_search_data UNION ALL SELECT term FROM review_search_idx`)) as Buffer[]).map((b) => Buffer.from(b).toString("latin1")).join("\n");
     expect(await data()).toContain("zqxwvbrand");
     expect((await get(`${S}/reviews?search=xyzzyplugh`)).body.reviews.map((r) => r.reviewId)).toEqual([id]);
     await t.services.privacy.erase(TEST_STORE_ID, email, "test");
@@ -354,9 +375,12 @@ describe("a store where filters keep thousands of reviews (the index-walking pla
   };
   /** The first `n` IDs of the store's published reviews that `condition` keeps, in `orderBy`. */
   const firstOf = async (condition: string, orderBy: string, n: number) =>
-    await values(t.services.db, sql`SELECT r.review_id FROM reviews r WHERE r.store_id = ${OTHER_STORE_ID} AND r.status = 'published' AND (${sql.raw(condition)}) ORDER BY ${sql.raw(ORDER_SQL[orderBy])} LIMIT ${n}`) as string[];
+    (await values(
+      t.services.db,
+      sql`SELECT r.review_id FROM reviews r WHERE r.store_id = ${OTHER_STORE_ID} AND r.status = 'published' AND (${sql.raw(condition)}) ORDER BY ${sql.raw(ORDER_SQL[orderBy])} LIMIT ${n}`,
+    )) as string[];
   const count = async (condition: string) =>
-    await value(t.services.db, sql`SELECT count(*) FROM reviews r WHERE r.store_id = ${OTHER_STORE_ID} AND r.status = 'published' AND (${sql.raw(condition)})`) as number;
+    (await value(t.services.db, sql`SELECT count(*) FROM reviews r WHERE r.store_id = ${OTHER_STORE_ID} AND r.status = 'published' AND (${sql.raw(condition)})`)) as number;
   /** The first `pages` pages of a listing, following nextUrl. */
   async function pagesOf(url: string, pages: number): Promise<string[]> {
     const out: string[] = [];
@@ -413,9 +437,14 @@ describe("a store where filters keep thousands of reviews (the index-walking pla
 describe("the search index and the response cache", () => {
   it("has no content-scope triggers of its own, and a review write bumps the review's scopes, not '*'", async () => {
     const db = t.services.db;
-    expect(await values<string>(db, postgres()
-      ? sql`SELECT tgname FROM pg_trigger WHERE tgrelid = 'review_search'::regclass AND NOT tgisinternal`
-      : sql`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name LIKE 'review_search%'`)).toEqual([]);
+    expect(
+      await values<string>(
+        db,
+        postgres()
+          ? sql`SELECT tgname FROM pg_trigger WHERE tgrelid = 'review_search'::regclass AND NOT tgisinternal`
+          : sql`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name LIKE 'review_search%'`,
+      ),
+    ).toEqual([]);
     // The content-scope watcher of this server (SQLite's log, PostgreSQL's notifications): an answer that read
     // nothing but `*` stays fresh after the update, one that read the product's scope does not.
     const watcher = t.services.contentScopes;
@@ -432,9 +461,19 @@ describe("the search index and the response cache", () => {
 
 describe("bad values", () => {
   const cases: [string, string][] = [
-    ["rating=0", "rating"], ["rating=6", "rating"], ["rating=x", "rating"], ["rating=", "rating"], ["rating=4,,5", "rating"], ["rating=4.5", "rating"],
-    ["media=pictures", "media"], ["media=", "media"], ["verified=yes", "verified"], ["verified=", "verified"],
-    ["search=", "search"], [`search=${"a".repeat(101)}`, "search"], [`search=${encodeURIComponent("!!! ... 😀")}`, "search"],
+    ["rating=0", "rating"],
+    ["rating=6", "rating"],
+    ["rating=x", "rating"],
+    ["rating=", "rating"],
+    ["rating=4,,5", "rating"],
+    ["rating=4.5", "rating"],
+    ["media=pictures", "media"],
+    ["media=", "media"],
+    ["verified=yes", "verified"],
+    ["verified=", "verified"],
+    ["search=", "search"],
+    [`search=${"a".repeat(101)}`, "search"],
+    [`search=${encodeURIComponent("!!! ... 😀")}`, "search"],
   ];
   it("answer 400 naming the parameter, in every scope", async () => {
     for (const scope of scopes) {

@@ -18,7 +18,10 @@ const APPLIANCE = "B00004U9JP";
 const reviewsPath = `/v1/stores/${TEST_STORE_ID}/products/shopify-${PRODUCT}/reviews`;
 const questionsPath = `/v1/stores/${TEST_STORE_ID}/products/shopify-${APPLIANCE}/questions`;
 /** Real questions of the shared Amazon file (its first lines are plain JSON). */
-const realQuestions = readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8").split("\n").slice(0, 20).map((l) => (JSON.parse(l) as { question: string }).question);
+const realQuestions = readFileSync(join(DATA_DIR, "amazon_qa_appliances.json"), "utf8")
+  .split("\n")
+  .slice(0, 20)
+  .map((l) => (JSON.parse(l) as { question: string }).question);
 let sent = 0;
 
 /** A real review of the file under a new e-mail each time, so only the address limit can refuse it. */
@@ -30,7 +33,9 @@ const question = () => ({ body: realQuestions[sent % realQuestions.length], disp
 
 async function post(path: string, address: string, body: unknown) {
   const res = await fetch(t.url(path), {
-    method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": address }, body: JSON.stringify(body),
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": address },
+    body: JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
 }

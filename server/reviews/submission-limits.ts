@@ -101,7 +101,9 @@ export function sharedWindowCounter(db: Db, name: string): WindowCounter {
       const windowMs = sql`CAST(${rule.windowMs} AS bigint)`;
       // A key's live hits: those younger than the window, oldest first.
       const live = sql`ARRAY(SELECT t FROM unnest(h.hits_ms) AS t WHERE t > ${nowMs} - ${windowMs} ORDER BY t)`;
-      const row = (await one<{ counted: number; oldest_ms: number | null }>(db, sql`
+      const row = (await one<{ counted: number; oldest_ms: number | null }>(
+        db,
+        sql`
         INSERT INTO rate_limit_hits AS h (limit_key, hits_ms, counted, expires_ms)
         VALUES (${`${name}:${key}`}, CASE WHEN ${max} > 0 THEN ARRAY[${nowMs}] ELSE '{}'::bigint[] END,
           CASE WHEN ${max} > 0 THEN 1 ELSE 0 END, ${nowMs} + ${windowMs})
@@ -109,16 +111,20 @@ export function sharedWindowCounter(db: Db, name: string): WindowCounter {
           hits_ms = CASE WHEN cardinality(${live}) < ${max} THEN ${live} || ${nowMs} ELSE ${live} END,
           counted = CASE WHEN cardinality(${live}) < ${max} THEN 1 ELSE 0 END,
           expires_ms = GREATEST(h.expires_ms, ${nowMs} + ${windowMs})
-        RETURNING counted, (SELECT min(t) FROM unnest(hits_ms) AS t) AS oldest_ms`))!;
+        RETURNING counted, (SELECT min(t) FROM unnest(hits_ms) AS t) AS oldest_ms`,
+      ))!;
       return row.counted === 1 ? { counted: true } : { counted: false, oldestMs: row.oldest_ms ?? now };
     },
     async refund(key, now) {
       // Remove one hit at `now` (a take's own), wherever it is in the list.
       const nowMs = sql`CAST(${now} AS bigint)`;
-      await run(db, sql`
+      await run(
+        db,
+        sql`
         UPDATE rate_limit_hits
         SET hits_ms = ARRAY(SELECT u.t FROM unnest(hits_ms) WITH ORDINALITY AS u(t, i) WHERE u.i <> array_position(hits_ms, ${nowMs}) ORDER BY u.i)
-        WHERE limit_key = ${`${name}:${key}`} AND array_position(hits_ms, ${nowMs}) IS NOT NULL`);
+        WHERE limit_key = ${`${name}:${key}`} AND array_position(hits_ms, ${nowMs}) IS NOT NULL`,
+      );
     },
     async reset() {
       await run(db, sql`DELETE FROM rate_limit_hits WHERE starts_with(limit_key, ${`${name}:`})`);
@@ -127,8 +133,7 @@ export function sharedWindowCounter(db: Db, name: string): WindowCounter {
 }
 
 /** Whole seconds until a refused window has room again (at least 1). */
-const waitSeconds = (hit: WindowHit, rule: LimitRule, now: number): number =>
-  hit.counted ? 0 : Math.max(1, Math.ceil((hit.oldestMs + rule.windowMs - now) / 1000));
+const waitSeconds = (hit: WindowHit, rule: LimitRule, now: number): number => (hit.counted ? 0 : Math.max(1, Math.ceil((hit.oldestMs + rule.windowMs - now) / 1000)));
 
 /**
  * Create a limiter over `counter` (default: in memory, `memoryWindowCounter`; services.ts passes
@@ -187,7 +192,10 @@ export function addressKey(ip: string): string {
   const left = groups(head);
   const right = address.includes("::") ? groups(tail) : [];
   const full = address.includes("::") ? [...left, ...Array(Math.max(8 - left.length - right.length, 0)).fill("0"), ...right] : left;
-  return `${full.slice(0, 4).map((g) => (g.includes(".") ? g : parseInt(g, 16).toString(16))).join(":")}::/64`;
+  return `${full
+    .slice(0, 4)
+    .map((g) => (g.includes(".") ? g : parseInt(g, 16).toString(16)))
+    .join(":")}::/64`;
 }
 
 const tooMany = (what: string, waitSeconds: number) => {
@@ -279,9 +287,8 @@ export type VoteRefusal = { refused: "review" | "address"; retryAfterMs: number 
  */
 export function voteRefusedError(refusal: VoteRefusal): ApiError {
   const seconds = Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
-  const error = refusal.refused === "review"
-    ? new ApiError(429, `A vote on this review from this network was already counted: try again in ${seconds} seconds`, "vote_limited")
-    : tooMany("votes", seconds);
+  const error =
+    refusal.refused === "review" ? new ApiError(429, `A vote on this review from this network was already counted: try again in ${seconds} seconds`, "vote_limited") : tooMany("votes", seconds);
   (error as ApiError & { retryAfterSeconds?: number }).retryAfterSeconds = seconds;
   return error;
 }

@@ -49,14 +49,20 @@ const postForm = async (fd: FormData) => {
   return { res, body: await res.json().catch(() => null) };
 };
 
-const photo = (w: number, h: number, colour = "#3b7") => sharp({ create: { width: w, height: h, channels: 3, background: colour } }).jpeg().toBuffer();
-const png = () => sharp({ create: { width: 64, height: 48, channels: 4, background: { r: 10, g: 120, b: 200, alpha: 0.5 } } }).png().toBuffer();
-const reviewCount = async () => await value(t.services.db, sql`SELECT count(*) FROM reviews WHERE store_id = ${TEST_STORE_ID}`) as number;
+const photo = (w: number, h: number, colour = "#3b7") =>
+  sharp({ create: { width: w, height: h, channels: 3, background: colour } })
+    .jpeg()
+    .toBuffer();
+const png = () =>
+  sharp({ create: { width: 64, height: 48, channels: 4, background: { r: 10, g: 120, b: 200, alpha: 0.5 } } })
+    .png()
+    .toBuffer();
+const reviewCount = async () => (await value(t.services.db, sql`SELECT count(*) FROM reviews WHERE store_id = ${TEST_STORE_ID}`)) as number;
 const mediaFiles = () => {
   const dir = join(t.services.mediaPath, TEST_STORE_ID);
   return existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith(".jpg") || String(f).includes("video")) : [];
 };
-const row = async (reviewId: string) => await one(t.services.db, sql`SELECT * FROM reviews WHERE review_id = ${reviewId}`) as Record<string, unknown>;
+const row = async (reviewId: string) => (await one(t.services.db, sql`SELECT * FROM reviews WHERE review_id = ${reviewId}`)) as Record<string, unknown>;
 
 describe("submit a review: JSON (docs/writes.md, Endpoints)", () => {
   it("creates a pending review under manual moderation and answers 201 { review: { reviewId, status } }", async () => {
@@ -100,7 +106,10 @@ describe("submit a review: JSON (docs/writes.md, Endpoints)", () => {
 
   it("a proof checked by a trusted caller (review-request link, shopper token) makes the review verified-buyer", async () => {
     const input = { fields: { ...realBody(4), email: "proven@example.com" }, files: [], clientIp: "127.0.0.1" };
-    const proven = await t.services.submissions.submitReview({ storeId: TEST_STORE_ID, productKey: `shopify-${PRODUCT}` }, { ...input, verifiedPurchase: { source: "review-request", orderId: "A-1" } });
+    const proven = await t.services.submissions.submitReview(
+      { storeId: TEST_STORE_ID, productKey: `shopify-${PRODUCT}` },
+      { ...input, verifiedPurchase: { source: "review-request", orderId: "A-1" } },
+    );
     expect((await row(proven.review.reviewId)).verified_status).toBe("verified-buyer");
     const plain = await t.services.submissions.submitReview({ storeId: TEST_STORE_ID, productKey: `shopify-${PRODUCT}` }, input);
     expect((await row(plain.review.reviewId)).verified_status).toBe("unverified");
@@ -198,12 +207,14 @@ describe("rate limits (per e-mail, per client IP)", () => {
 
 describe("submit a review with media (multipart)", () => {
   it("stores two photos as thumbnail 120×120, large ≤1200 px and full ≤2400 px renditions", async () => {
-    const { res, body } = await postForm(form({ ...realBody(0), alt: "The dress in daylight" }, [
-      { data: await photo(3000, 2000), type: "image/jpeg", name: "a.jpg" },
-      { data: await photo(800, 600, "#a35"), type: "image/jpeg", name: "b.jpg" },
-    ]));
+    const { res, body } = await postForm(
+      form({ ...realBody(0), alt: "The dress in daylight" }, [
+        { data: await photo(3000, 2000), type: "image/jpeg", name: "a.jpg" },
+        { data: await photo(800, 600, "#a35"), type: "image/jpeg", name: "b.jpg" },
+      ]),
+    );
     expect(res.status).toBe(201);
-    const media = await all(t.services.db, sql`SELECT * FROM review_media WHERE review_id = ${body.review.reviewId} ORDER BY position`) as Record<string, string>[];
+    const media = (await all(t.services.db, sql`SELECT * FROM review_media WHERE review_id = ${body.review.reviewId} ORDER BY position`)) as Record<string, string>[];
     expect(media).toHaveLength(2);
     expect(media[0].alt).toBe("The dress in daylight");
     expect(media[1].alt).toMatch(/^Photo of .+, rated \d out of 5$/);
@@ -216,7 +227,7 @@ describe("submit a review with media (multipart)", () => {
 
   it("published with its review, the photos are listed and served with a five-minute cache header (not a year)", async () => {
     const { body } = await postForm(form(realBody(1), [{ data: await photo(500, 500), type: "image/jpeg", name: "c.jpg" }]));
-    const stored = await value(t.services.db, sql`SELECT thumbnail_url FROM review_media WHERE review_id = ${body.review.reviewId}`) as string;
+    const stored = (await value(t.services.db, sql`SELECT thumbnail_url FROM review_media WHERE review_id = ${body.review.reviewId}`)) as string;
     expect((await fetch(t.url(stored))).status).toBe(404); // pending with its review: not public
     await t.services.reviewsData.setStatus(TEST_STORE_ID, body.review.reviewId, "published");
     const list = await (await fetch(t.url(`${prefix}/products/shopify-${PRODUCT}/review_media`))).json();
@@ -232,12 +243,13 @@ describe("submit a review with media (multipart)", () => {
   it("a PNG named .jpg and sent as image/jpeg is accepted as the PNG it is", async () => {
     const { res, body } = await postForm(form(realBody(2), [{ data: await png(), type: "image/jpeg", name: "looks-like.jpg" }]));
     expect(res.status).toBe(201);
-    const m = await one(t.services.db, sql`SELECT * FROM review_media WHERE review_id = ${body.review.reviewId}`) as Record<string, string>;
+    const m = (await one(t.services.db, sql`SELECT * FROM review_media WHERE review_id = ${body.review.reviewId}`)) as Record<string, string>;
     expect(await sharp(join(t.services.mediaPath, m.full_size_url.replace(/^\/media\//, ""))).metadata()).toMatchObject({ width: 64, height: 48, format: "jpeg" });
   });
 
   it("a JPEG carrying GPS EXIF is stored without any EXIF", async () => {
-    const withGps = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#456" } }).jpeg()
+    const withGps = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#456" } })
+      .jpeg()
       .withExif({ IFD0: { Make: "TestCam" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "51/1 30/1 0/1", GPSLongitudeRef: "W", GPSLongitude: "0/1 7/1 0/1" } })
       .toBuffer();
     const inMeta = await sharp(withGps).metadata();
@@ -245,7 +257,7 @@ describe("submit a review with media (multipart)", () => {
     expect(withGps.includes(Buffer.from("TestCam"))).toBe(true);
     const { res, body } = await postForm(form(realBody(3), [{ data: withGps, type: "image/jpeg", name: "gps.jpg" }]));
     expect(res.status).toBe(201);
-    const m = await one(t.services.db, sql`SELECT * FROM review_media WHERE review_id = ${body.review.reviewId}`) as Record<string, string>;
+    const m = (await one(t.services.db, sql`SELECT * FROM review_media WHERE review_id = ${body.review.reviewId}`)) as Record<string, string>;
     for (const url of [m.thumbnail_url, m.large_url, m.full_size_url]) {
       const path = join(t.services.mediaPath, url.replace(/^\/media\//, ""));
       const meta = await sharp(path).metadata();
@@ -260,7 +272,7 @@ describe("submit a review with media (multipart)", () => {
     const mp4 = minimalMp4();
     const { res, body } = await postForm(form(realBody(4), [{ data: mp4, type: "video/mp4", name: "clip.mp4" }]));
     expect(res.status).toBe(201);
-    const m = await one(t.services.db, sql`SELECT * FROM review_media WHERE review_id = ${body.review.reviewId}`) as Record<string, string>;
+    const m = (await one(t.services.db, sql`SELECT * FROM review_media WHERE review_id = ${body.review.reviewId}`)) as Record<string, string>;
     expect(m.type).toBe("video");
     expect(m.stream_url).toMatch(/video\.mp4$/);
     expect((await import("node:fs")).readFileSync(join(t.services.mediaPath, m.stream_url.replace(/^\/media\//, "")))).toEqual(mp4);
@@ -271,7 +283,7 @@ describe("submit a review with media (multipart)", () => {
   it("a WebM video whose container holds is stored as video.webm", async () => {
     const { res, body } = await postForm(form(realBody(4), [{ data: minimalWebm(), type: "video/webm", name: "clip.webm" }]));
     expect(res.status).toBe(201);
-    const m = await one(t.services.db, sql`SELECT * FROM review_media WHERE review_id = ${body.review.reviewId}`) as Record<string, string>;
+    const m = (await one(t.services.db, sql`SELECT * FROM review_media WHERE review_id = ${body.review.reviewId}`)) as Record<string, string>;
     expect(m.stream_url).toMatch(/video\.webm$/);
   });
 
@@ -292,10 +304,17 @@ describe("submit a review with media (multipart)", () => {
   });
 
   it(`an image over ${MAX_INPUT_PIXELS / 1e6} megapixels answers 413 from its header, before any decoding`, async () => {
-    const huge = await sharp({ create: { width: 8000, height: 5200, channels: 3, background: "#3b7" } }).png().toBuffer(); // 41.6 MP, ~0.6 MB
+    const huge = await sharp({ create: { width: 8000, height: 5200, channels: 3, background: "#3b7" } })
+      .png()
+      .toBuffer(); // 41.6 MP, ~0.6 MB
     const reviewsBefore = await reviewCount();
     const started = performance.now();
-    const { res, body } = await postForm(form(realBody(5), Array.from({ length: 5 }, (_, i) => ({ data: huge, type: "image/png", name: `${i}.png` }))));
+    const { res, body } = await postForm(
+      form(
+        realBody(5),
+        Array.from({ length: 5 }, (_, i) => ({ data: huge, type: "image/png", name: `${i}.png` })),
+      ),
+    );
     const ms = performance.now() - started;
     expect(res.status).toBe(413);
     expect(body.error.description).toMatch(/media\[0\] is too large to process: 8000×5200 is 41\.6 megapixels, at most 40 megapixels/);
@@ -341,14 +360,24 @@ describe("submit a review with media (multipart)", () => {
 
   it("six images answer 400 (at most 5 images)", async () => {
     const img = await photo(20, 20);
-    const { res, body } = await postForm(form(realBody(5), Array.from({ length: 6 }, (_, i) => ({ data: img, type: "image/jpeg", name: `${i}.jpg` }))));
+    const { res, body } = await postForm(
+      form(
+        realBody(5),
+        Array.from({ length: 6 }, (_, i) => ({ data: img, type: "image/jpeg", name: `${i}.jpg` })),
+      ),
+    );
     expect(res.status).toBe(400);
     expect(body.error.description).toMatch(/at most 5 images/);
   });
 
   it("two videos answer 400 (at most 1 video)", async () => {
     const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from("ftypisom"), Buffer.alloc(100)]);
-    const { res, body } = await postForm(form(realBody(5), [{ data: mp4, type: "video/mp4", name: "1.mp4" }, { data: mp4, type: "video/mp4", name: "2.mp4" }]));
+    const { res, body } = await postForm(
+      form(realBody(5), [
+        { data: mp4, type: "video/mp4", name: "1.mp4" },
+        { data: mp4, type: "video/mp4", name: "2.mp4" },
+      ]),
+    );
     expect(res.status).toBe(400);
     expect(body.error.description).toMatch(/at most 1 video/);
   });
@@ -364,10 +393,12 @@ describe("submit a review with media (multipart)", () => {
   it("a good photo followed by a bad file leaves no review row and no files", async () => {
     const reviewsBefore = await reviewCount();
     const filesBefore = mediaFiles().length;
-    const { res } = await postForm(form(realBody(6), [
-      { data: await photo(400, 300), type: "image/jpeg", name: "good.jpg" },
-      { data: Buffer.from("%PDF-1.4 not an image at all"), type: "image/png", name: "bad.png" },
-    ]));
+    const { res } = await postForm(
+      form(realBody(6), [
+        { data: await photo(400, 300), type: "image/jpeg", name: "good.jpg" },
+        { data: Buffer.from("%PDF-1.4 not an image at all"), type: "image/png", name: "bad.png" },
+      ]),
+    );
     expect(res.status).toBe(400);
     expect(await reviewCount()).toBe(reviewsBefore);
     expect(mediaFiles().length).toBe(filesBefore);
@@ -378,10 +409,13 @@ describe("submit a review with media (multipart)", () => {
     const filesBefore = mediaFiles().length;
     // A trigger that fails every media insert (this server's own database on either engine).
     const postgres = dialect(t.services.db) === "postgres";
-    await exec(t.services.db, postgres
-      ? `CREATE FUNCTION fail_media() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full (test)'; END $$;
+    await exec(
+      t.services.db,
+      postgres
+        ? `CREATE FUNCTION fail_media() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full (test)'; END $$;
          CREATE TRIGGER fail_media BEFORE INSERT ON review_media FOR EACH ROW EXECUTE FUNCTION fail_media()`
-      : "CREATE TEMP TRIGGER fail_media BEFORE INSERT ON main.review_media BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END");
+        : "CREATE TEMP TRIGGER fail_media BEFORE INSERT ON main.review_media BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END",
+    );
     try {
       const { res, body } = await postForm(form(realBody(7), [{ data: await photo(400, 300), type: "image/jpeg", name: "ok.jpg" }]));
       expect(res.status).toBe(500);

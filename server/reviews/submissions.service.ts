@@ -42,8 +42,7 @@ export function initialStatus(moderation: ModerationSetting, rating: number): Mo
 }
 
 /** Default alt text of a review image: "Photo of <product name>, rated N out of 5". */
-export const defaultAlt = (productName: string, rating: number, kind: "image" | "video" = "image") =>
-  `${kind === "image" ? "Photo" : "Video"} of ${productName}, rated ${rating} out of 5`;
+export const defaultAlt = (productName: string, rating: number, kind: "image" | "video" = "image") => `${kind === "image" ? "Photo" : "Video"} of ${productName}, rated ${rating} out of 5`;
 
 /**
  * Check a submission's attribute answers against the store's review form attributes `config` and give them
@@ -70,9 +69,7 @@ export function checkFormAttributes(
     }
     if (rated.some((x) => x.title === scale.title)) throw badRequest(`attributesWithRating[${i}].title: "${scale.title}" is answered twice`, "invalid_field");
     const { title, minLabel, midLabel, maxLabel } = scale;
-    rated.push(midLabel
-      ? { title, type: "centered-range", value: (r.value - 3) / 2, minLabel, midLabel, maxLabel }
-      : { title, type: "range", value: r.value, minLabel, midLabel, maxLabel });
+    rated.push(midLabel ? { title, type: "centered-range", value: (r.value - 3) / 2, minLabel, midLabel, maxLabel } : { title, type: "range", value: r.value, minLabel, midLabel, maxLabel });
   }
   const productAttributes = sent.productAttributes?.map((p, i) => {
     const choice = find(p.title);
@@ -102,12 +99,22 @@ export type VerifiedPurchase = { source: "review-request" | "shopper-token" | "m
  * (not cancelled) containing the product (`shopper-token` proof naming the order).
  */
 export type SubmissionInput = {
-  fields: Record<string, unknown>; files: UploadedFile[]; clientIp: string; verifiedPurchase?: VerifiedPurchase; shopper?: { platformCustomerId: string };
+  fields: Record<string, unknown>;
+  files: UploadedFile[];
+  clientIp: string;
+  verifiedPurchase?: VerifiedPurchase;
+  shopper?: { platformCustomerId: string };
 };
 
 /** Create the submissions service. */
 export function submissionsService(deps: {
-  db: Db; reviews: ReviewsRepo; reviewsService: ReviewsService; stores: StoresRepo; media: MediaStore; mediaRows: MediaRepo; limiter: SubmissionLimiter;
+  db: Db;
+  reviews: ReviewsRepo;
+  reviewsService: ReviewsService;
+  stores: StoresRepo;
+  media: MediaStore;
+  mediaRows: MediaRepo;
+  limiter: SubmissionLimiter;
   /** The order of a platform customer containing a product (orders.repo.ts `orderOfCustomer`). */
   orders?: Pick<OrdersRepo, "orderOfCustomer">;
   /** The product attributes a store's review form asks (widget-settings.service.ts `formAttributes`). */
@@ -156,18 +163,28 @@ export function submissionsService(deps: {
       await loadLanguageDetector();
       const reviewId = randomUUID();
       const status = initialStatus(store.moderation, body.rating);
-      const shopperOrder = input.shopper && await deps.orders?.orderOfCustomer(store.storeId, input.shopper.platformCustomerId, product.productId);
+      const shopperOrder = input.shopper && (await deps.orders?.orderOfCustomer(store.storeId, input.shopper.platformCustomerId, product.productId));
       const proof: VerifiedPurchase | undefined = input.verifiedPurchase ?? (shopperOrder ? { source: "shopper-token", orderId: shopperOrder } : undefined);
       const now = Date.now();
       const stored = media.write(store.storeId, prepared);
       try {
         await transaction(db, async () => {
           await reviews.insert({
-            reviewId, storeId: store.storeId, productId: product.productId, rating: body.rating, title: body.title, body: body.body,
-            createdMs: now, status, reviewerName: body.displayName, reviewerEmail: body.email.toLowerCase(),
+            reviewId,
+            storeId: store.storeId,
+            productId: product.productId,
+            rating: body.rating,
+            title: body.title,
+            body: body.body,
+            createdMs: now,
+            status,
+            reviewerName: body.displayName,
+            reviewerEmail: body.email.toLowerCase(),
             verifiedStatus: proof ? "verified-buyer" : "unverified",
-            isRecommended: body.isRecommended ?? null, languageCode: detectLanguage(`${body.title}. ${body.body}`),
-            variantId: body.variantId || null, productAttributes: attributes.productAttributes,
+            isRecommended: body.isRecommended ?? null,
+            languageCode: detectLanguage(`${body.title}. ${body.body}`),
+            variantId: body.variantId || null,
+            productAttributes: attributes.productAttributes,
             attributesWithRating: attributes.attributesWithRating,
           });
           for (const [i, m] of stored.entries()) {
@@ -176,7 +193,10 @@ export function submissionsService(deps: {
           }
         });
       } catch (error) {
-        media.remove(store.storeId, stored.map((m) => m.mediaId));
+        media.remove(
+          store.storeId,
+          stored.map((m) => m.mediaId),
+        );
         throw error;
       }
       return { review: { reviewId, status } };

@@ -14,11 +14,13 @@ let t: TestServer;
 const LIMIT = DEFAULT_SURVEY_RESPONSE_LIMIT.max;
 const path = `/v1/stores/${TEST_STORE_ID}/surveys/${DEMO_CHANNEL_IDS.npsEmail}/responses`;
 const npsZero = { answeredQuestions: [{ id: DEMO_QUESTION_IDS.nps, type: "nps", answer: 0 }] };
-const stored = async () => await value(t.services.db, sql`SELECT count(*) FROM survey_responses WHERE store_id = ${TEST_STORE_ID}`) as number;
+const stored = async () => (await value(t.services.db, sql`SELECT count(*) FROM survey_responses WHERE store_id = ${TEST_STORE_ID}`)) as number;
 
 async function submit(address: string, body: unknown = npsZero, headers: Record<string, string> = {}) {
   const res = await fetch(t.url(path), {
-    method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": address, ...headers }, body: JSON.stringify(body),
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": address, ...headers },
+    body: JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
 }
@@ -40,7 +42,7 @@ describe("survey responses per client address", () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(300 - LIMIT);
     const refused = results.find((r) => r.status === 429)!.body;
     expect(refused.error).toMatchObject({ code: "rate_limited", description: expect.stringMatching(/^Too many survey responses from this network: try again in \d+ seconds$/) });
-    expect(await stored() - before).toBe(LIMIT);
+    expect((await stored()) - before).toBe(LIMIT);
     expect((await submit("203.0.113.8")).status).toBe(201);
   });
 

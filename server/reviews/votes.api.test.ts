@@ -24,15 +24,17 @@ beforeAll(async () => {
   t = await startTestServer({ trustedProxies: "loopback" });
   await seedRealReviews(t.services, { productIds: ["1078"] });
   await t.services.stores.create({ storeId: OTHER_STORE_ID, name: "Other", platform: "bigcommerce" });
-  reviewIds = await values(t.services.db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} ORDER BY created_ms DESC`) as string[];
+  reviewIds = (await values(t.services.db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} ORDER BY created_ms DESC`)) as string[];
   expect(reviewIds.length).toBeGreaterThanOrEqual(60);
 });
 afterAll(() => t.close());
 
-const counts = async (id: string) => await one(t.services.db, sql`SELECT helpful_count AS h, unhelpful_count AS u FROM reviews WHERE review_id = ${id}`) as { h: number; u: number };
+const counts = async (id: string) => (await one(t.services.db, sql`SELECT helpful_count AS h, unhelpful_count AS u FROM reviews WHERE review_id = ${id}`)) as { h: number; u: number };
 const vote = async (id: string, body: unknown, address: string, headers: Record<string, string> = {}, store = prefix) => {
   const res = await fetch(t.url(`${store}/reviews/${id}/votes`), {
-    method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": address, ...headers }, body: JSON.stringify(body),
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": address, ...headers },
+    body: JSON.stringify(body),
   });
   return { res, body: await res.json().catch(() => null) };
 };
@@ -149,8 +151,9 @@ describe("vote stuffing (issue #19 finding 5)", () => {
     const address = freshAddress();
     const before = await counts(id);
     const started = performance.now();
-    const results = await Promise.all(Array.from({ length: 1000 }, (_, i) =>
-      vote(id, i % 2 ? { vote: "helpful", visitorId: `rotated-visitor-${i}-${crypto.randomUUID()}` } : { vote: "helpful" }, address)));
+    const results = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => vote(id, i % 2 ? { vote: "helpful", visitorId: `rotated-visitor-${i}-${crypto.randomUUID()}` } : { vote: "helpful" }, address)),
+    );
     const ms = performance.now() - started;
     const statuses = results.map((r) => r.res.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);

@@ -24,10 +24,7 @@ let answerId: string;
 
 beforeAll(async () => {
   const location = await dbs.location("votes.sqlite");
-  nodes = [
-    await createServices({ databasePath: location, mediaPath: join(dbs.dir, "media") }),
-    await createServices({ databasePath: location, mediaPath: join(dbs.dir, "media") }),
-  ];
+  nodes = [await createServices({ databasePath: location, mediaPath: join(dbs.dir, "media") }), await createServices({ databasePath: location, mediaPath: join(dbs.dir, "media") })];
   votes = nodes.map((node) => votesRepo(node.db, node.voteLimits.current));
   const s = nodes[0];
   await s.stores.create({ storeId: TEST_STORE_ID, name: "Votes store", platform: "shopify" });
@@ -35,8 +32,15 @@ beforeAll(async () => {
   for (let i = 0; i < 20; i++) {
     const reviewId = crypto.randomUUID();
     await s.reviewsData.insert({
-      reviewId, storeId: TEST_STORE_ID, productId: "858", rating: 5, title: `Review ${i}`, body: "Soft fabric, true to size.",
-      createdMs: Date.now() - i, status: "published", reviewerName: "Ada",
+      reviewId,
+      storeId: TEST_STORE_ID,
+      productId: "858",
+      rating: 5,
+      title: `Review ${i}`,
+      body: "Soft fabric, true to size.",
+      createdMs: Date.now() - i,
+      status: "published",
+      reviewerName: "Ada",
     });
     reviews.push(reviewId);
   }
@@ -44,8 +48,15 @@ beforeAll(async () => {
   await s.questionsData.insertQuestion({ questionId, storeId: TEST_STORE_ID, productId: "858", body: "Machine washable?", askerName: "Ann", status: "published", createdMs: Date.now() });
   answerId = crypto.randomUUID();
   await s.questionsData.insertAnswer({
-    answerId, storeId: TEST_STORE_ID, questionId, body: "Yes, at 30 degrees.", authorName: "The shop", isStoreAnswer: true, verifiedStatus: "unverified",
-    status: "published", createdMs: Date.now(),
+    answerId,
+    storeId: TEST_STORE_ID,
+    questionId,
+    body: "Yes, at 30 degrees.",
+    authorName: "The shop",
+    isStoreAnswer: true,
+    verifiedStatus: "unverified",
+    status: "published",
+    createdMs: Date.now(),
   });
 }, 120_000);
 afterAll(async () => {
@@ -55,23 +66,24 @@ afterAll(async () => {
 
 /** The outcome of each call: "ok" or the ApiError's code (429s), anything else thrown. */
 async function outcomes(calls: (() => Promise<unknown>)[]): Promise<string[]> {
-  return Promise.all(calls.map(async (call) => {
-    try {
-      await call();
-      return "ok";
-    } catch (error) {
-      if (isApiError(error)) return error.code ?? String(error.status);
-      throw error;
-    }
-  }));
+  return Promise.all(
+    calls.map(async (call) => {
+      try {
+        await call();
+        return "ok";
+      } catch (error) {
+        if (isApiError(error)) return error.code ?? String(error.status);
+        throw error;
+      }
+    }),
+  );
 }
 const helpful = (reviewId: string) => value<number>(nodes[0].db, sql`SELECT helpful_count FROM reviews WHERE review_id = ${reviewId}`);
 
 describe("votes on two nodes at once", () => {
   it("40 votes of one visitor on one review, half on each node: one vote row, counted once", async () => {
     const reviewId = reviews[0]!;
-    const results = await outcomes(Array.from({ length: 40 }, (_, i) => () =>
-      votes[i % 2]!.castVote(TEST_STORE_ID, reviewId, "c:visitor-1", "helpful", "a:address-1")));
+    const results = await outcomes(Array.from({ length: 40 }, (_, i) => () => votes[i % 2]!.castVote(TEST_STORE_ID, reviewId, "c:visitor-1", "helpful", "a:address-1")));
     expect(results.every((r) => r === "ok")).toBe(true);
     expect(await votes[1].countVotes(TEST_STORE_ID, reviewId)).toBe(1);
     expect(await helpful(reviewId)).toBe(1);
@@ -79,8 +91,7 @@ describe("votes on two nodes at once", () => {
 
   it("40 new visitors from one address on one review, on both nodes: exactly one counted, the rest vote_limited", async () => {
     const reviewId = reviews[1]!;
-    const results = await outcomes(Array.from({ length: 40 }, (_, i) => () =>
-      votes[i % 2]!.castVote(TEST_STORE_ID, reviewId, `c:rotated-${i}`, "helpful", "a:address-2")));
+    const results = await outcomes(Array.from({ length: 40 }, (_, i) => () => votes[i % 2]!.castVote(TEST_STORE_ID, reviewId, `c:rotated-${i}`, "helpful", "a:address-2")));
     expect(results.filter((r) => r === "ok")).toHaveLength(1);
     expect(results.filter((r) => r === "vote_limited")).toHaveLength(39);
     expect(await helpful(reviewId)).toBe(1);
@@ -91,8 +102,7 @@ describe("votes on two nodes at once", () => {
     for (const node of nodes) node.voteLimits.configure(limits);
     try {
       const targets = reviews.slice(2, 14);
-      const results = await outcomes(targets.map((reviewId, i) => () =>
-        votes[i % 2]!.castVote(TEST_STORE_ID, reviewId, `c:spread-${i}`, "helpful", "a:address-3")));
+      const results = await outcomes(targets.map((reviewId, i) => () => votes[i % 2]!.castVote(TEST_STORE_ID, reviewId, `c:spread-${i}`, "helpful", "a:address-3")));
       expect(results.filter((r) => r === "ok")).toHaveLength(5);
       expect(results.filter((r) => r === "rate_limited")).toHaveLength(7);
       let counted = 0;
@@ -107,12 +117,12 @@ describe("votes on two nodes at once", () => {
     const question = { type: "question" as const, questionId };
     const answer = { type: "answer" as const, questionId, answerId };
     // One voter (an address, as Okendo's clients vote), 20 times on each item.
-    const same = await outcomes([question, answer].flatMap((item) => Array.from({ length: 20 }, (_, i) => () =>
-      votes[i % 2]!.qaVote(TEST_STORE_ID, item, "a:voter-1", { vote: "helpful" }, "a:voter-1"))));
+    const same = await outcomes(
+      [question, answer].flatMap((item) => Array.from({ length: 20 }, (_, i) => () => votes[i % 2]!.qaVote(TEST_STORE_ID, item, "a:voter-1", { vote: "helpful" }, "a:voter-1"))),
+    );
     expect(same.every((r) => r === "ok")).toBe(true);
     // Rotated voters from one address: refused, the count stays.
-    const rotated = await outcomes(Array.from({ length: 20 }, (_, i) => () =>
-      votes[i % 2]!.qaVote(TEST_STORE_ID, answer, `v:rotated-${i}`, { vote: "helpful" }, "a:voter-1")));
+    const rotated = await outcomes(Array.from({ length: 20 }, (_, i) => () => votes[i % 2]!.qaVote(TEST_STORE_ID, answer, `v:rotated-${i}`, { vote: "helpful" }, "a:voter-1")));
     expect(rotated.every((r) => r === "vote_limited")).toBe(true);
     expect(await value<number>(nodes[0].db, sql`SELECT helpful_count FROM questions WHERE question_id = ${questionId}`)).toBe(1);
     expect(await value<number>(nodes[0].db, sql`SELECT helpful_count FROM answers WHERE answer_id = ${answerId}`)).toBe(1);

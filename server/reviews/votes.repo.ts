@@ -35,28 +35,52 @@ export function votesRepo(db: Db, limits: () => VoteLimitsConfig = () => DEFAULT
   };
 
   /** The published review's counts, its row locked until the transaction ends (PostgreSQL), or undefined. */
-  const lockedReview = (storeId: string, reviewId: string) => one<Counts>(db, sql`
-    SELECT helpful_count, unhelpful_count FROM reviews WHERE store_id = ${storeId} AND review_id = ${reviewId} AND status = 'published'${forUpdate(db)}`);
+  const lockedReview = (storeId: string, reviewId: string) =>
+    one<Counts>(
+      db,
+      sql`
+    SELECT helpful_count, unhelpful_count FROM reviews WHERE store_id = ${storeId} AND review_id = ${reviewId} AND status = 'published'${forUpdate(db)}`,
+    );
   /** Add to a review's counts. @returns the counts after. */
-  const bump = async (storeId: string, reviewId: string, [helpful, unhelpful]: [number, number]) => toCounts((await one<Counts>(db, sql`
+  const bump = async (storeId: string, reviewId: string, [helpful, unhelpful]: [number, number]) =>
+    toCounts(
+      (await one<Counts>(
+        db,
+        sql`
     UPDATE reviews SET helpful_count = helpful_count + ${helpful}, unhelpful_count = unhelpful_count + ${unhelpful}
-    WHERE store_id = ${storeId} AND review_id = ${reviewId} RETURNING helpful_count, unhelpful_count`))!);
-  const currentVote = (storeId: string, reviewId: string, visitorHash: string) => value<Vote>(db, sql`
-    SELECT vote FROM review_votes WHERE store_id = ${storeId} AND review_id = ${reviewId} AND visitor_hash = ${visitorHash}`);
+    WHERE store_id = ${storeId} AND review_id = ${reviewId} RETURNING helpful_count, unhelpful_count`,
+      ))!,
+    );
+  const currentVote = (storeId: string, reviewId: string, visitorHash: string) =>
+    value<Vote>(
+      db,
+      sql`
+    SELECT vote FROM review_votes WHERE store_id = ${storeId} AND review_id = ${reviewId} AND visitor_hash = ${visitorHash}`,
+    );
 
   // Questions and answers (qa_votes): the same rules over their own rows and counts.
   const itemId = (item: QaItem) => (item.type === "question" ? item.questionId : item.answerId);
   /** The published item's counts, its row locked until the transaction ends (PostgreSQL; an answer's row, not its question's), or undefined. */
-  const lockedItem = (storeId: string, item: QaItem) => one<Counts>(db, item.type === "question"
-    ? sql`SELECT helpful_count, unhelpful_count FROM questions WHERE store_id = ${storeId} AND question_id = ${item.questionId} AND status = 'published'${forUpdate(db)}`
-    : sql`SELECT a.helpful_count, a.unhelpful_count FROM answers a JOIN questions q ON q.question_id = a.question_id
+  const lockedItem = (storeId: string, item: QaItem) =>
+    one<Counts>(
+      db,
+      item.type === "question"
+        ? sql`SELECT helpful_count, unhelpful_count FROM questions WHERE store_id = ${storeId} AND question_id = ${item.questionId} AND status = 'published'${forUpdate(db)}`
+        : sql`SELECT a.helpful_count, a.unhelpful_count FROM answers a JOIN questions q ON q.question_id = a.question_id
           WHERE a.store_id = ${storeId} AND a.answer_id = ${item.answerId} AND a.question_id = ${item.questionId} AND a.status = 'published'
-            AND a.is_public = 1 AND q.status = 'published'${postgres ? sql` FOR UPDATE OF a` : sql``}`);
-  const qaBump = async (storeId: string, item: QaItem, [helpful, unhelpful]: [number, number]) => toCounts((await one<Counts>(db, item.type === "question"
-    ? sql`UPDATE questions SET helpful_count = helpful_count + ${helpful}, unhelpful_count = unhelpful_count + ${unhelpful}
+            AND a.is_public = 1 AND q.status = 'published'${postgres ? sql` FOR UPDATE OF a` : sql``}`,
+    );
+  const qaBump = async (storeId: string, item: QaItem, [helpful, unhelpful]: [number, number]) =>
+    toCounts(
+      (await one<Counts>(
+        db,
+        item.type === "question"
+          ? sql`UPDATE questions SET helpful_count = helpful_count + ${helpful}, unhelpful_count = unhelpful_count + ${unhelpful}
           WHERE store_id = ${storeId} AND question_id = ${item.questionId} RETURNING helpful_count, unhelpful_count`
-    : sql`UPDATE answers SET helpful_count = helpful_count + ${helpful}, unhelpful_count = unhelpful_count + ${unhelpful}
-          WHERE store_id = ${storeId} AND answer_id = ${item.answerId} RETURNING helpful_count, unhelpful_count`))!);
+          : sql`UPDATE answers SET helpful_count = helpful_count + ${helpful}, unhelpful_count = unhelpful_count + ${unhelpful}
+          WHERE store_id = ${storeId} AND answer_id = ${item.answerId} RETURNING helpful_count, unhelpful_count`,
+      ))!,
+    );
 
   return {
     /**
@@ -97,18 +121,27 @@ export function votesRepo(db: Db, limits: () => VoteLimitsConfig = () => DEFAULT
           if (addressHash !== null) {
             await lockAddress("qa", storeId, addressHash);
             const { perAddressPerReview, perAddress } = limits();
-            const onItem = (await one<Window>(db, sql`
+            const onItem = (await one<Window>(
+              db,
+              sql`
               SELECT count(*) AS n, min(created_ms) AS oldest FROM qa_votes
-              WHERE store_id = ${storeId} AND address_hash = ${addressHash} AND created_ms > ${now - perAddressPerReview.windowMs} AND item_type = ${item.type} AND item_id = ${id}`))!;
+              WHERE store_id = ${storeId} AND address_hash = ${addressHash} AND created_ms > ${now - perAddressPerReview.windowMs} AND item_type = ${item.type} AND item_id = ${id}`,
+            ))!;
             if (onItem.n >= perAddressPerReview.max) throw voteRefusedError({ refused: "review", retryAfterMs: onItem.oldest! + perAddressPerReview.windowMs - now });
-            const recent = (await one<Window>(db, sql`
+            const recent = (await one<Window>(
+              db,
+              sql`
               SELECT count(*) AS n, min(created_ms) AS oldest FROM qa_votes
-              WHERE store_id = ${storeId} AND address_hash = ${addressHash} AND created_ms > ${now - perAddress.windowMs}`))!;
+              WHERE store_id = ${storeId} AND address_hash = ${addressHash} AND created_ms > ${now - perAddress.windowMs}`,
+            ))!;
             if (recent.n >= perAddress.max) throw voteRefusedError({ refused: "address", retryAfterMs: recent.oldest! + perAddress.windowMs - now });
           }
-          await run(db, sql`
+          await run(
+            db,
+            sql`
             INSERT INTO qa_votes (store_id, question_id, item_type, item_id, voter_hash, address_hash, vote, created_ms, updated_ms)
-            VALUES (${storeId}, ${item.questionId}, ${item.type}, ${id}, ${voterHash}, ${addressHash}, ${change.vote}, ${now}, ${now})`);
+            VALUES (${storeId}, ${item.questionId}, ${item.type}, ${id}, ${voterHash}, ${addressHash}, ${change.vote}, ${now}, ${now})`,
+          );
           return qaBump(storeId, item, delta(change.vote, 1));
         }
         if (previous === change.vote) return toCounts(counts);
@@ -138,18 +171,27 @@ export function votesRepo(db: Db, limits: () => VoteLimitsConfig = () => DEFAULT
             await lockAddress("review", storeId, addressHash);
             const { perAddressPerReview, perAddress } = limits();
             // New votes of an address since a time: on this review, and in the store (index review_votes_by_address).
-            const onReview = (await one<Window>(db, sql`
+            const onReview = (await one<Window>(
+              db,
+              sql`
               SELECT count(*) AS n, min(created_ms) AS oldest FROM review_votes
-              WHERE store_id = ${storeId} AND address_hash = ${addressHash} AND created_ms > ${now - perAddressPerReview.windowMs} AND review_id = ${reviewId}`))!;
+              WHERE store_id = ${storeId} AND address_hash = ${addressHash} AND created_ms > ${now - perAddressPerReview.windowMs} AND review_id = ${reviewId}`,
+            ))!;
             if (onReview.n >= perAddressPerReview.max) throw voteRefusedError({ refused: "review", retryAfterMs: onReview.oldest! + perAddressPerReview.windowMs - now });
-            const recent = (await one<Window>(db, sql`
+            const recent = (await one<Window>(
+              db,
+              sql`
               SELECT count(*) AS n, min(created_ms) AS oldest FROM review_votes
-              WHERE store_id = ${storeId} AND address_hash = ${addressHash} AND created_ms > ${now - perAddress.windowMs}`))!;
+              WHERE store_id = ${storeId} AND address_hash = ${addressHash} AND created_ms > ${now - perAddress.windowMs}`,
+            ))!;
             if (recent.n >= perAddress.max) throw voteRefusedError({ refused: "address", retryAfterMs: recent.oldest! + perAddress.windowMs - now });
           }
-          await run(db, sql`
+          await run(
+            db,
+            sql`
             INSERT INTO review_votes (store_id, review_id, visitor_hash, address_hash, vote, created_ms, updated_ms)
-            VALUES (${storeId}, ${reviewId}, ${visitorHash}, ${addressHash}, ${vote}, ${now}, ${now})`);
+            VALUES (${storeId}, ${reviewId}, ${visitorHash}, ${addressHash}, ${vote}, ${now}, ${now})`,
+          );
           return bump(storeId, reviewId, delta(vote, 1));
         }
         if (previous === vote) return toCounts(review);

@@ -35,9 +35,7 @@ export function votesService(deps: { stores: StoresRepo; votes: VotesRepo; visit
      */
     async vote(storeId: string, reviewId: string, body: VoteBody, visitorId: string, clientIp: string): Promise<VoteResponse> {
       if (!(await deps.stores.get(storeId))) throw notFound("Store not found", "store_not_found");
-      const counts = await deps.votes.castVote(
-        storeId, reviewId, visitorHash(deps.visitorSecret, storeId, "cookie", visitorId), body.vote, addressHash(deps.visitorSecret, storeId, clientIp),
-      );
+      const counts = await deps.votes.castVote(storeId, reviewId, visitorHash(deps.visitorSecret, storeId, "cookie", visitorId), body.vote, addressHash(deps.visitorSecret, storeId, clientIp));
       if (!counts) throw notFound("Review not found", "review_not_found");
       return counts;
     },
@@ -55,9 +53,7 @@ export function votesService(deps: { stores: StoresRepo; votes: VotesRepo; visit
       const change = OKENDO_VOTES[voteType];
       let counts: VoteCounts | undefined;
       if (target.type === "review") {
-        counts = "vote" in change
-          ? await deps.votes.castVote(storeId, target.reviewId, address, change.vote, address)
-          : await deps.votes.cancelVote(storeId, target.reviewId, address, change.cancel);
+        counts = "vote" in change ? await deps.votes.castVote(storeId, target.reviewId, address, change.vote, address) : await deps.votes.cancelVote(storeId, target.reviewId, address, change.cancel);
         if (!counts) throw notFound("Review not found", "review_not_found");
       } else {
         counts = await deps.votes.qaVote(storeId, target, address, change, address);

@@ -32,8 +32,10 @@ const HOUR = 3_600_000;
 describe("PostgreSQL: one window for every node", () => {
   it("two nodes' limiters (two pools) share each address's window", async () => {
     const name = `nodes-${crypto.randomUUID()}`;
-    const [a, b] = [submissionLimiter({ perIp: { max: 3, windowMs: HOUR }, perEmail: { max: 100, windowMs: HOUR } }, sharedWindowCounter(await open(), name)),
-      submissionLimiter({ perIp: { max: 3, windowMs: HOUR }, perEmail: { max: 100, windowMs: HOUR } }, sharedWindowCounter(await open(), name))];
+    const [a, b] = [
+      submissionLimiter({ perIp: { max: 3, windowMs: HOUR }, perEmail: { max: 100, windowMs: HOUR } }, sharedWindowCounter(await open(), name)),
+      submissionLimiter({ perIp: { max: 3, windowMs: HOUR }, perEmail: { max: 100, windowMs: HOUR } }, sharedWindowCounter(await open(), name)),
+    ];
     const results: number[] = [];
     for (const [i, node] of [a, b, a, b, a].entries()) {
       try {
@@ -70,8 +72,10 @@ describe("PostgreSQL: one window for every node", () => {
       parentPort.postMessage(counted);
     `;
     const data = {
-      database: new URL("../db/database.ts", import.meta.url).href, limits: new URL("./submission-limits.ts", import.meta.url).href,
-      location, name,
+      database: new URL("../db/database.ts", import.meta.url).href,
+      limits: new URL("./submission-limits.ts", import.meta.url).href,
+      location,
+      name,
     };
     const workers = Array.from({ length: 4 }, () => new Worker(new URL(`data:text/javascript,${encodeURIComponent(source)}`), { workerData: data }));
     // Each thread says "ready" once connected, then its count.
@@ -79,7 +83,12 @@ describe("PostgreSQL: one window for every node", () => {
       const queue: unknown[] = [];
       const waiting: ((m: unknown) => void)[] = [];
       w.on("message", (m) => (waiting.length ? waiting.shift()!(m) : queue.push(m)));
-      return () => new Promise<unknown>((resolve, reject) => { if (queue.length) resolve(queue.shift()); else waiting.push(resolve); w.once("error", reject); });
+      return () =>
+        new Promise<unknown>((resolve, reject) => {
+          if (queue.length) resolve(queue.shift());
+          else waiting.push(resolve);
+          w.once("error", reject);
+        });
     });
     expect(await Promise.all(messages.map((next) => next()))).toEqual(["ready", "ready", "ready", "ready"]);
     for (const w of workers) w.postMessage("go");

@@ -24,29 +24,49 @@ import { referralSettingsPatchSchema, referralSettingsSchema } from "../contract
 import type { Referrals } from "../loyalty/referrals.ts";
 
 /** The services whose sections are composed. */
-export type SettingsOwners = { db: Db; platforms: PlatformsService; reviewRequests: ReviewRequestsService; widgetSettings: WidgetSettingsService; stores: StoresRepo; feeds: FeedsService; klaviyo: KlaviyoService; referrals: Referrals };
+export type SettingsOwners = {
+  db: Db;
+  platforms: PlatformsService;
+  reviewRequests: ReviewRequestsService;
+  widgetSettings: WidgetSettingsService;
+  stores: StoresRepo;
+  feeds: FeedsService;
+  klaviyo: KlaviyoService;
+  referrals: Referrals;
+};
 
 /** GET /enterprise/settings: every section. */
-export const settingsSchema = z.object({
-  platform: platformSettingsSchema,
-  moderation: moderationSettingsSchema,
-  reviewRequests: reviewRequestSettingsSchema.meta({ id: "ReviewRequestSettings", description: "Review-request e-mails after fulfilment: on or off, delay, reminder, quiet hours, templates per language." }),
-  widgets: widgetSettingsSchema.meta({ id: "WidgetSettings", description: "Widget texts per language, colours, and which widgets show." }),
-  feeds: feedSettingsSchema,
-  marketing: marketingSettingsSchema,
-  referrals: referralSettingsSchema,
-}).meta({ id: "StoreSettings" });
+export const settingsSchema = z
+  .object({
+    platform: platformSettingsSchema,
+    moderation: moderationSettingsSchema,
+    reviewRequests: reviewRequestSettingsSchema.meta({
+      id: "ReviewRequestSettings",
+      description: "Review-request e-mails after fulfilment: on or off, delay, reminder, quiet hours, templates per language.",
+    }),
+    widgets: widgetSettingsSchema.meta({ id: "WidgetSettings", description: "Widget texts per language, colours, and which widgets show." }),
+    feeds: feedSettingsSchema,
+    marketing: marketingSettingsSchema,
+    referrals: referralSettingsSchema,
+  })
+  .meta({ id: "StoreSettings" });
 
 /** PATCH /enterprise/settings: the sections to change, each with the fields to change. */
-export const settingsPatchSchema = z.object({
-  platform: platformSettingsPatch.optional(),
-  moderation: moderationSettingsPatchSchema.optional(),
-  reviewRequests: reviewRequestSettingsPatchSchema.optional(),
-  widgets: widgetSettingsPatchSchema.optional(),
-  feeds: feedSettingsPatch.optional(),
-  marketing: marketingSettingsPatch.optional(),
-  referrals: referralSettingsPatchSchema.optional(),
-}, { error: "the body must be an object of settings sections" }).strict().meta({ id: "StoreSettingsPatch" });
+export const settingsPatchSchema = z
+  .object(
+    {
+      platform: platformSettingsPatch.optional(),
+      moderation: moderationSettingsPatchSchema.optional(),
+      reviewRequests: reviewRequestSettingsPatchSchema.optional(),
+      widgets: widgetSettingsPatchSchema.optional(),
+      feeds: feedSettingsPatch.optional(),
+      marketing: marketingSettingsPatch.optional(),
+      referrals: referralSettingsPatchSchema.optional(),
+    },
+    { error: "the body must be an object of settings sections" },
+  )
+  .strict()
+  .meta({ id: "StoreSettingsPatch" });
 
 export type StoreSettings = z.output<typeof settingsSchema>;
 export type StoreSettingsPatch = z.output<typeof settingsPatchSchema>;
@@ -60,15 +80,42 @@ type Section<K extends keyof StoreSettings> = {
 function sections(services: SettingsOwners): { [K in keyof StoreSettings]: Section<K> } {
   const moderation = moderationSettings(services.stores);
   return {
-    moderation: { get: async (storeId) => await moderation.get(storeId), update: async (storeId, patch) => { await moderation.update(storeId, patch); } },
+    moderation: {
+      get: async (storeId) => await moderation.get(storeId),
+      update: async (storeId, patch) => {
+        await moderation.update(storeId, patch);
+      },
+    },
     platform: {
       get: async (storeId, origin) => await services.platforms.settings(storeId, origin),
-      update: async (storeId, patch) => { await services.platforms.updateSettings(storeId, patch); },
+      update: async (storeId, patch) => {
+        await services.platforms.updateSettings(storeId, patch);
+      },
     },
-    reviewRequests: { get: async (storeId) => await services.reviewRequests.get(storeId), update: async (storeId, patch) => { await services.reviewRequests.update(storeId, patch); } },
-    widgets: { get: (storeId) => services.widgetSettings.get(storeId), update: async (storeId, patch) => { await services.widgetSettings.update(storeId, patch); } },
-    feeds: { get: (storeId, origin) => services.feeds.settings(storeId, origin), update: async (storeId, patch) => { await services.feeds.updateSettings(storeId, patch); } },
-    marketing: { get: (storeId) => services.klaviyo.settings(storeId), update: async (storeId, patch) => { await services.klaviyo.updateSettings(storeId, patch); } },
+    reviewRequests: {
+      get: async (storeId) => await services.reviewRequests.get(storeId),
+      update: async (storeId, patch) => {
+        await services.reviewRequests.update(storeId, patch);
+      },
+    },
+    widgets: {
+      get: (storeId) => services.widgetSettings.get(storeId),
+      update: async (storeId, patch) => {
+        await services.widgetSettings.update(storeId, patch);
+      },
+    },
+    feeds: {
+      get: (storeId, origin) => services.feeds.settings(storeId, origin),
+      update: async (storeId, patch) => {
+        await services.feeds.updateSettings(storeId, patch);
+      },
+    },
+    marketing: {
+      get: (storeId) => services.klaviyo.settings(storeId),
+      update: async (storeId, patch) => {
+        await services.klaviyo.updateSettings(storeId, patch);
+      },
+    },
     referrals: { get: (storeId) => services.referrals.settings(storeId), update: (storeId, patch) => services.referrals.patchSettings(storeId, patch) },
   };
 }

@@ -26,12 +26,7 @@ export function encodeCursor(secret: string, context: string, key: CursorKey): s
  * @param shape the expected type of each key element ("string" | "number"), in order.
  * @throws ApiError 400 when the value is not JSON, not of the shape, or not signed for this context.
  */
-export function decodeCursor(
-  secret: string,
-  context: string,
-  raw: string,
-  shape: readonly ("string" | "number")[],
-): CursorKey {
+export function decodeCursor(secret: string, context: string, raw: string, shape: readonly ("string" | "number")[]): CursorKey {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -40,8 +35,12 @@ export function decodeCursor(
   }
   const obj = parsed as { k?: unknown; s?: unknown };
   const valid =
-    typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) &&
-    Array.isArray(obj.k) && typeof obj.s === "string" && obj.k.length === shape.length &&
+    typeof parsed === "object" &&
+    parsed !== null &&
+    !Array.isArray(parsed) &&
+    Array.isArray(obj.k) &&
+    typeof obj.s === "string" &&
+    obj.k.length === shape.length &&
     obj.k.every((v, i) => typeof v === shape[i] && (typeof v !== "number" || Number.isFinite(v)));
   if (!valid) throw badRequest("lastEvaluated is not a cursor of this listing", "invalid_cursor");
   const key = obj.k as CursorKey;

@@ -11,9 +11,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { LookupAddress } from "node:dns";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  addressRefusal, checkOutgoingUrl, guardedFetch, isOutgoingRequestError, type GuardedRequest, type OutgoingRequestError, type Resolve,
-} from "./outgoing-request.ts";
+import { addressRefusal, checkOutgoingUrl, guardedFetch, isOutgoingRequestError, type GuardedRequest, type OutgoingRequestError, type Resolve } from "./outgoing-request.ts";
 import { ALWAYS_REFUSED, LOOPBACK_FORMS, REDIRECT_TARGETS } from "../../test/ssrf-forms.ts";
 
 let v4: Server;
@@ -72,7 +70,10 @@ beforeEach(() => {
 
 const bounds = { maxBytes: 64 * 1024, timeoutMs: 3000 } satisfies Partial<GuardedRequest>;
 const refusal = async (promise: Promise<unknown>): Promise<OutgoingRequestError> => {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!isOutgoingRequestError(error)) throw new Error(`expected an OutgoingRequestError, got ${String(error)}`);
   return error;
 };
@@ -90,10 +91,12 @@ describe("with the loopback switch off", () => {
 
   it("a name that resolves to loopback (or to a public and a loopback address) is refused; the resolver is asked once", async () => {
     const asked: string[] = [];
-    const resolver = (answer: string[]): Resolve => (host) => {
-      asked.push(host);
-      return Promise.resolve(answer.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })));
-    };
+    const resolver =
+      (answer: string[]): Resolve =>
+      (host) => {
+        asked.push(host);
+        return Promise.resolve(answer.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })));
+      };
     for (const answer of [["127.0.0.1"], ["::1"], ["93.184.215.14", "127.0.0.1"], ["2606:4700::1111", "::ffff:127.0.0.1"], ["10.1.2.3"]]) {
       const error = await refusal(guardedFetch(`http://rebind.example:${port}/`, { ...bounds, allowLoopback: false, resolve: resolver(answer) }));
       expect(error.kind, answer.join()).toBe("refused");
@@ -137,9 +140,14 @@ describe("with the loopback switch on (tests, local development)", () => {
       expect(clientSockets, to).toBe(1); // no socket for the refused hop
     }
     // A name in the Location is resolved and checked too.
-    const error = await refusal(guardedFetch(`http://127.0.0.1:${port}/redirect?to=${encodeURIComponent("http://internal.example/")}`, {
-      ...bounds, allowLoopback: true, redirects: 3, resolve: (host) => Promise.resolve(host === "internal.example" ? [{ address: "10.20.30.40", family: 4 }] : []),
-    }));
+    const error = await refusal(
+      guardedFetch(`http://127.0.0.1:${port}/redirect?to=${encodeURIComponent("http://internal.example/")}`, {
+        ...bounds,
+        allowLoopback: true,
+        redirects: 3,
+        resolve: (host) => Promise.resolve(host === "internal.example" ? [{ address: "10.20.30.40", family: 4 }] : []),
+      }),
+    );
     expect(error.message).toMatch(/internal\.example resolves to 10\.20\.30\.40 is a private address/);
   });
 
@@ -157,7 +165,12 @@ describe("with the loopback switch on (tests, local development)", () => {
   it("a redirect to another origin drops credentials; a 303 turns a POST into a GET", async () => {
     const to = `http://localhost:${port}/landed`;
     await guardedFetch(`http://127.0.0.1:${port}/redirect?status=307&to=${encodeURIComponent(to)}`, {
-      ...bounds, allowLoopback: true, redirects: 1, method: "POST", body: "{}", headers: { authorization: "Bearer secret", "x-shopify-access-token": "shpat_x", accept: "application/json", "content-type": "application/json" },
+      ...bounds,
+      allowLoopback: true,
+      redirects: 1,
+      method: "POST",
+      body: "{}",
+      headers: { authorization: "Bearer secret", "x-shopify-access-token": "shpat_x", accept: "application/json", "content-type": "application/json" },
     });
     expect(arrived[0].headers).toMatchObject({ authorization: "Bearer secret", "x-shopify-access-token": "shpat_x" });
     expect(arrived[1]).toMatchObject({ method: "POST", url: "/landed" });
@@ -191,7 +204,10 @@ describe("with the loopback switch on (tests, local development)", () => {
     expect(cut).toMatchObject({ status: 200, truncated: true });
     expect(cut.body.length).toBe(64 * 1024);
     const started = performance.now();
-    expect(await refusal(guardedFetch(`http://127.0.0.1:${port}/drip`, { ...bounds, allowLoopback: true, timeoutMs: 500, idleTimeoutMs: 400 }))).toMatchObject({ kind: "timeout", message: "no complete answer within 500 ms" });
+    expect(await refusal(guardedFetch(`http://127.0.0.1:${port}/drip`, { ...bounds, allowLoopback: true, timeoutMs: 500, idleTimeoutMs: 400 }))).toMatchObject({
+      kind: "timeout",
+      message: "no complete answer within 500 ms",
+    });
     expect(performance.now() - started).toBeLessThan(1500);
   });
 });

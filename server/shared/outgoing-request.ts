@@ -51,8 +51,7 @@ export const isOutgoingRequestError = (error: unknown): error is OutgoingRequest
 export type Resolve = (host: string) => Promise<LookupAddress[]>;
 
 /** The system resolver (`dns.lookup`, all addresses, in the order the system gives them). */
-export const systemResolve: Resolve = (host) =>
-  new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+export const systemResolve: Resolve = (host) => new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
 
 /** The rules of one request: whether loopback addresses may be reached, the resolver, the schemes allowed. */
 export type OutgoingPolicy = {
@@ -65,10 +64,27 @@ export type OutgoingPolicy = {
 };
 
 const RANGE_WORDS: Record<string, string> = {
-  unspecified: "an unspecified", broadcast: "a broadcast", multicast: "a multicast", linkLocal: "a link-local", loopback: "a loopback",
-  carrierGradeNat: "a carrier-grade NAT", private: "a private", reserved: "a reserved", uniqueLocal: "a unique-local", ipv4Mapped: "an IPv4-mapped",
-  rfc6145: "an IPv4-translated", rfc6052: "a NAT64", "6to4": "a 6to4", teredo: "a Teredo", benchmarking: "a benchmarking", discard: "a discard-only",
-  deprecatedSiteLocal: "a site-local", orchid2: "an ORCHID", amt: "an AMT", as112: "an AS112", as112v6: "an AS112",
+  unspecified: "an unspecified",
+  broadcast: "a broadcast",
+  multicast: "a multicast",
+  linkLocal: "a link-local",
+  loopback: "a loopback",
+  carrierGradeNat: "a carrier-grade NAT",
+  private: "a private",
+  reserved: "a reserved",
+  uniqueLocal: "a unique-local",
+  ipv4Mapped: "an IPv4-mapped",
+  rfc6145: "an IPv4-translated",
+  rfc6052: "a NAT64",
+  "6to4": "a 6to4",
+  teredo: "a Teredo",
+  benchmarking: "a benchmarking",
+  discard: "a discard-only",
+  deprecatedSiteLocal: "a site-local",
+  orchid2: "an ORCHID",
+  amt: "an AMT",
+  as112: "an AS112",
+  as112v6: "an AS112",
 };
 const words = (range: string) => RANGE_WORDS[range] ?? `a special-purpose (${range})`;
 
@@ -121,7 +137,11 @@ export function addressRefusal(address: string, allowLoopback: boolean): string 
 }
 
 /** The host of a URL as a resolver or `isIP` takes it: without IPv6 brackets and trailing dots, lower case. */
-export const hostOf = (url: URL): string => url.hostname.replace(/^\[|\]$/g, "").replace(/\.+$/, "").toLowerCase();
+export const hostOf = (url: URL): string =>
+  url.hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.+$/, "")
+    .toLowerCase();
 /** Whether a host name is `localhost` or under `.localhost` (RFC 6761: always loopback). */
 export const isLoopbackName = (host: string): boolean => host === "localhost" || host.endsWith(".localhost");
 /** Whether an IP literal is a loopback address (127.0.0.0/8, ::1, or either IPv4-mapped). */
@@ -157,7 +177,10 @@ export function checkOutgoingUrlSyntax(raw: string | URL, policy: OutgoingPolicy
  * @throws OutgoingRequestError: `refused` (any address not allowed), `unresolved`.
  */
 export async function resolveChecked(host: string, policy: OutgoingPolicy): Promise<LookupAddress[]> {
-  const name = host.replace(/^\[|\]$/g, "").replace(/\.+$/, "").toLowerCase();
+  const name = host
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.+$/, "")
+    .toLowerCase();
   const family = isIP(name);
   if (family) {
     const why = addressRefusal(name, policy.allowLoopback);
@@ -166,7 +189,10 @@ export async function resolveChecked(host: string, policy: OutgoingPolicy): Prom
   }
   if (isLoopbackName(name)) {
     if (!policy.allowLoopback) throw new OutgoingRequestError("refused", `${name} is a loopback host name, not on the public internet`);
-    return [{ address: "127.0.0.1", family: 4 }, { address: "::1", family: 6 }];
+    return [
+      { address: "127.0.0.1", family: 4 },
+      { address: "::1", family: 6 },
+    ];
   }
   let addresses: LookupAddress[];
   try {
@@ -194,7 +220,6 @@ export async function checkOutgoingUrl(raw: string | URL, policy: OutgoingPolicy
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
 
 /** One request through the guard. Bounds: `maxBytes` of the answer, `timeoutMs` for all of it. */
 export type GuardedRequest = OutgoingPolicy & {
@@ -274,7 +299,14 @@ export async function guardedFetch(raw: string | URL, request: GuardedRequest): 
 type Sent = { status: number; headers: IncomingHttpHeaders; body: Buffer; truncated: boolean };
 
 /** One HTTP exchange to the checked `addresses` of `url`. A redirect answer (when redirects are followed) is not read. */
-function send(url: URL, addresses: LookupAddress[], init: { method: string; headers: Record<string, string>; body?: string | Uint8Array }, request: GuardedRequest, signal: AbortSignal, redirectsFollowed: boolean): Promise<Sent> {
+function send(
+  url: URL,
+  addresses: LookupAddress[],
+  init: { method: string; headers: Record<string, string>; body?: string | Uint8Array },
+  request: GuardedRequest,
+  signal: AbortSignal,
+  redirectsFollowed: boolean,
+): Promise<Sent> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const fail = (error: unknown) => {

@@ -14,6 +14,9 @@ export type ProxyTrust = (address: string, hop: number) => boolean;
  * @throws TypeError naming a value that is not an address, a range or a known name.
  */
 export function compileProxyTrust(spec: string): ProxyTrust {
-  const list = spec.split(",").map((s) => s.trim()).filter(Boolean);
+  const list = spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return list.length ? proxyAddr.compile(list) : () => false;
 }

@@ -22,7 +22,9 @@ let shopify: Server;
 let shopifyUrl: string;
 type Received = { method: string; url: string; headers: IncomingMessage["headers"]; body: { query: string; variables: { metafields: Record<string, string>[] } } };
 const received: Received[] = [];
-let answer: (body: Received["body"]) => unknown = (body) => ({ data: { metafieldsSet: { metafields: body.variables.metafields.map((m) => ({ key: m.key, namespace: m.namespace })), userErrors: [] } } });
+let answer: (body: Received["body"]) => unknown = (body) => ({
+  data: { metafieldsSet: { metafields: body.variables.metafields.map((m) => ({ key: m.key, namespace: m.namespace })), userErrors: [] } },
+});
 const PRODUCTS = ["1078", "862"];
 
 beforeAll(async () => {
@@ -48,13 +50,20 @@ afterAll(async () => {
 
 // The CLI opens the server's database: its SQLite file, or its PostgreSQL database (CHORUS_TEST_POSTGRES_URL).
 const env = () => ({
-  ...process.env, ...(/^postgres(ql)?:/.test(t.services.databasePath) ? { DATABASE_URL: t.services.databasePath } : { DATABASE_PATH: join(t.dir, "chorus.sqlite") }),
-  MEDIA_PATH: join(t.dir, "media"), SHOPIFY_ADMIN_TOKEN: "shpat_test_token",
+  ...process.env,
+  ...(/^postgres(ql)?:/.test(t.services.databasePath) ? { DATABASE_URL: t.services.databasePath } : { DATABASE_PATH: join(t.dir, "chorus.sqlite") }),
+  MEDIA_PATH: join(t.dir, "media"),
+  SHOPIFY_ADMIN_TOKEN: "shpat_test_token",
 });
 const run = async (args: string[]) => {
   const lines: string[] = [];
   const errors: string[] = [];
-  const code = await runSnippetsCli(["--store", TEST_STORE_ID, "--chorus-url", t.baseUrl, ...args], env(), (l) => lines.push(l), (l) => errors.push(l));
+  const code = await runSnippetsCli(
+    ["--store", TEST_STORE_ID, "--chorus-url", t.baseUrl, ...args],
+    env(),
+    (l) => lines.push(l),
+    (l) => errors.push(l),
+  );
   return { code, lines, errors };
 };
 
@@ -127,7 +136,12 @@ describe("npm run snippets", () => {
       rmSync(dir, { recursive: true, force: true });
     }
     expect((await run(["--widget", "carousel"])).code).toBe(2);
-    const noToken = await runSnippetsCli(["--store", TEST_STORE_ID, "--shopify"], { ...env(), SHOPIFY_ADMIN_TOKEN: "" }, () => {}, () => {});
+    const noToken = await runSnippetsCli(
+      ["--store", TEST_STORE_ID, "--shopify"],
+      { ...env(), SHOPIFY_ADMIN_TOKEN: "" },
+      () => {},
+      () => {},
+    );
     expect(noToken).toBe(2);
   });
 });

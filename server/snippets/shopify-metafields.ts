@@ -67,13 +67,21 @@ export async function writeShopifyMetafields(target: ShopifyTarget, metafields: 
     const batch = fitting.slice(i, i + METAFIELDS_PER_CALL);
     const variables = {
       metafields: batch.map((m) => ({
-        ownerId: `gid://shopify/Product/${m.productId}`, namespace: SHOPIFY_NAMESPACE, key: metafieldKey(m.widget), type: "multi_line_text_field", value: m.html,
+        ownerId: `gid://shopify/Product/${m.productId}`,
+        namespace: SHOPIFY_NAMESPACE,
+        key: metafieldKey(m.widget),
+        type: "multi_line_text_field",
+        value: m.html,
       })),
     };
     let answer: { data?: { metafieldsSet?: { metafields?: unknown[]; userErrors?: { field?: string[]; message: string }[] } }; errors?: { message: string }[] };
     try {
       const res = await guardedFetch(adminApiUrl(target), {
-        method: "POST", allowLoopback, resolve: policy.resolve, timeoutMs: CALL_TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES,
+        method: "POST",
+        allowLoopback,
+        resolve: policy.resolve,
+        timeoutMs: CALL_TIMEOUT_MS,
+        maxBytes: MAX_ANSWER_BYTES,
         headers: { "content-type": "application/json", accept: "application/json", "x-shopify-access-token": target.accessToken },
         body: JSON.stringify({ query: METAFIELDS_SET, variables }),
       });

@@ -26,8 +26,15 @@ beforeAll(async () => {
   // A product with a hostile name and only a pending review: no structured data.
   await t.services.stores.upsertProduct({ storeId: DEMO_STORE_ID, productId: "777", name: `</script><img src=x onerror=alert(1)>` });
   await t.services.reviewsData.insert({
-    reviewId: crypto.randomUUID(), storeId: DEMO_STORE_ID, productId: "777", rating: 5, title: "Pending", body: "Not yet published.",
-    createdMs: Date.now(), status: "pending", reviewerName: "Ann",
+    reviewId: crypto.randomUUID(),
+    storeId: DEMO_STORE_ID,
+    productId: "777",
+    rating: 5,
+    title: "Pending",
+    body: "Not yet published.",
+    createdMs: Date.now(),
+    status: "pending",
+    reviewerName: "Ann",
   });
 });
 afterAll(() => t.close());
@@ -58,7 +65,11 @@ describe("review structured data", () => {
       expect(res.status).toBe(200);
       const { structuredData } = JSON.parse(text);
       expect(structuredData.aggregateRating).toEqual({
-        "@type": "AggregateRating", ratingValue: roundRating(reviewAggregate.averageRating), reviewCount: reviewAggregate.reviewCount, bestRating: 5, worstRating: 1,
+        "@type": "AggregateRating",
+        ratingValue: roundRating(reviewAggregate.averageRating),
+        reviewCount: reviewAggregate.reviewCount,
+        bestRating: 5,
+        worstRating: 1,
       });
       expect(structuredData.name).toBe((await t.services.stores.getProduct(DEMO_STORE_ID, id))!.name);
       expect(structuredData.review.length).toBe(Math.min(10, reviewAggregate.reviewCount));
@@ -134,8 +145,15 @@ describe("snippets", () => {
 
     // A review whose text tries to end the scripts.
     await t.services.reviewsData.insert({
-      reviewId: crypto.randomUUID(), storeId: DEMO_STORE_ID, productId: id, rating: 4, title: "</script><script>alert(1)</script>", body: "<!-- <b>bold</b>",
-      createdMs: Date.now(), status: "published", reviewerName: "Eve",
+      reviewId: crypto.randomUUID(),
+      storeId: DEMO_STORE_ID,
+      productId: id,
+      rating: 4,
+      title: "</script><script>alert(1)</script>",
+      body: "<!-- <b>bold</b>",
+      createdMs: Date.now(),
+      status: "published",
+      reviewerName: "Eve",
     });
     const again = await get(`${S}/products/shopify-${id}/snippets/reviews`);
     expect(again.text).not.toContain("<script>alert(1)");
@@ -146,10 +164,17 @@ describe("snippets", () => {
 
   it("questions, group and store scopes; lang picks the date language", async () => {
     const group = (await t.services.stores.getProduct(DEMO_STORE_ID, productId()))!.groupId!;
-    for (const path of [`/products/shopify-${productId()}/snippets/questions`, `/collections/${group}/snippets/star-rating`, `/collections/${group}/snippets/reviews`, `/collections/${group}/snippets/questions`, "/snippets/star-rating", "/snippets/reviews"]) {
+    for (const path of [
+      `/products/shopify-${productId()}/snippets/questions`,
+      `/collections/${group}/snippets/star-rating`,
+      `/collections/${group}/snippets/reviews`,
+      `/collections/${group}/snippets/questions`,
+      "/snippets/star-rating",
+      "/snippets/reviews",
+    ]) {
       const { res, text } = await get(`${S}${path}`);
       expect(res.status, path).toBe(200);
-      expect(text, path).toContain("shadowrootmode=\"open\"");
+      expect(text, path).toContain('shadowrootmode="open"');
       expect(text, path).not.toContain("application/ld+json"); // only a product's reviews snippet
     }
     const de = await get(`${S}/products/shopify-${productId()}/snippets/reviews?lang=de`);
@@ -180,7 +205,8 @@ describe("snippets", () => {
     const id = productId();
     await t.services.widgetSettings.update(DEMO_STORE_ID, {
       texts: { de: { "reviews.writeReview": "Bewertung schreiben", "starRating.label": "Bewertet mit {average} von 5, {count}" } },
-      colors: { accent: "#0A7F5A" }, widgets: { questions: false },
+      colors: { accent: "#0A7F5A" },
+      widgets: { questions: false },
     });
     try {
       const de = await get(`${S}/products/shopify-${id}/snippets/reviews?lang=de`);

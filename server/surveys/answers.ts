@@ -32,7 +32,9 @@ export function validateAnswers(surveyId: string, questions: QuestionRow[], answ
       const where = pathText(issue.path);
       const leaf = where.split(".").pop()!;
       // "day must be …" at answer.value.day reads "answer.value.day must be …"; other messages get the path in front.
-      fail(!where ? issue.message : issue.message.startsWith(`${leaf} `) ? `${where}${issue.message.slice(leaf.length)}` : issue.message.startsWith(where) ? issue.message : `${where}: ${issue.message}`);
+      fail(
+        !where ? issue.message : issue.message.startsWith(`${leaf} `) ? `${where}${issue.message.slice(leaf.length)}` : issue.message.startsWith(where) ? issue.message : `${where}: ${issue.message}`,
+      );
     }
     const a = parsed.data as AnsweredQuestionInput;
     const q = byId.get(a.id) ?? fail(`id is not a question of survey ${surveyId}`);
@@ -51,7 +53,8 @@ export function validateAnswers(surveyId: string, questions: QuestionRow[], answ
         }
         const usesCustom = customText !== null && chosen.includes(customText);
         if (usesCustom && a.customAnswer === undefined) fail(`customAnswer is required when "${customText}" is chosen`);
-        if (!usesCustom && a.customAnswer !== undefined) fail(customText ? `customAnswer is only allowed when "${customText}" is chosen` : "customAnswer is not allowed: this question has no custom option");
+        if (!usesCustom && a.customAnswer !== undefined)
+          fail(customText ? `customAnswer is only allowed when "${customText}" is chosen` : "customAnswer is not allowed: this question has no custom option");
         if (a.customAnswerOptionText !== undefined && a.customAnswerOptionText !== customText) fail(`customAnswerOptionText must be "${customText ?? ""}" (the question's custom option)`);
         stored = { ...a, text: q.text, ...(usesCustom ? { customAnswerOptionText: customText! } : {}) } as AnsweredQuestion;
         break;
@@ -91,4 +94,7 @@ export function validateAnswers(surveyId: string, questions: QuestionRow[], answ
 
 /** The text a response is found by in the admin search: its text answers and custom answers, one per line. */
 export const searchTextOf = (answers: AnsweredQuestion[]): string =>
-  answers.map((a) => (a.type === "text" ? a.answer ?? "" : a.type === "single-select" || a.type === "multi-select" ? a.customAnswer ?? "" : "")).filter(Boolean).join("\n");
+  answers
+    .map((a) => (a.type === "text" ? (a.answer ?? "") : a.type === "single-select" || a.type === "multi-select" ? (a.customAnswer ?? "") : ""))
+    .filter(Boolean)
+    .join("\n");

@@ -79,7 +79,10 @@ describe("the page's language", () => {
 
 describe("a form post without JavaScript, in German", () => {
   it("problems in German at their question; a posted country's regions offered as a select", async () => {
-    const res = await post(`${link}?locale=de`, [[surveyField(q(1)), "kein-mail"], [surveyField(q(2), "country"), "DE"]]);
+    const res = await post(`${link}?locale=de`, [
+      [surveyField(q(1)), "kein-mail"],
+      [surveyField(q(2), "country"), "DE"],
+    ]);
     expect(res.status).toBe(400);
     const html = await res.text();
     expect(html).toContain(esc(de["survey.notSent"]!));
@@ -91,7 +94,11 @@ describe("a form post without JavaScript, in German", () => {
   });
 
   it("a full post stores the region code, and the thank-you page and its reward words stay German", async () => {
-    const res = await post(`${link}?locale=de`, [[surveyField(q(0)), "5"], [surveyField(q(2), "country"), "DE"], [surveyField(q(2), "zone"), "BY"]]);
+    const res = await post(`${link}?locale=de`, [
+      [surveyField(q(0)), "5"],
+      [surveyField(q(2), "country"), "DE"],
+      [surveyField(q(2), "zone"), "BY"],
+    ]);
     expect(res.status).toBe(302);
     const location = res.headers.get("location")!;
     expect(location).toMatch(/&locale=de$/);

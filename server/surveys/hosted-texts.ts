@@ -18,11 +18,16 @@ import { TRANSLATIONS } from "../contract/widget-translations.ts";
 export function hostedPageLanguage(locale: string | null | undefined, acceptLanguage: string | null | undefined): { ui: UiLocale; lang: string } {
   const pick = (ui: UiLocale) => ({ ui, lang: ui as string });
   if (locale && subtags(locale).length) return pick(uiLocaleFor(locale));
-  const ranges = (acceptLanguage ?? "").slice(0, 500).split(",").map((part, i) => {
-    const [tag = "", ...params] = part.trim().split(";");
-    const q = Number(/^\s*q=([\d.]+)\s*$/.exec(params.find((p) => /^\s*q=/.test(p)) ?? "")?.[1] ?? 1);
-    return { tag: tag.trim(), q: Number.isFinite(q) ? q : 0, i };
-  }).filter((r) => r.q > 0 && subtags(r.tag).length).sort((a, b) => b.q - a.q || a.i - b.i);
+  const ranges = (acceptLanguage ?? "")
+    .slice(0, 500)
+    .split(",")
+    .map((part, i) => {
+      const [tag = "", ...params] = part.trim().split(";");
+      const q = Number(/^\s*q=([\d.]+)\s*$/.exec(params.find((p) => /^\s*q=/.test(p)) ?? "")?.[1] ?? 1);
+      return { tag: tag.trim(), q: Number.isFinite(q) ? q : 0, i };
+    })
+    .filter((r) => r.q > 0 && subtags(r.tag).length)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
   for (const r of ranges) {
     const ui = uiLocaleFor(r.tag);
     if (ui !== "en" || subtags(r.tag)[0] === "en") return pick(ui);
@@ -38,6 +43,11 @@ export function hostedText(ui: UiLocale, id: TextId, vars: Record<string, string
 
 /** The text ID of each problem of a filled survey form (the same sentences `<chorus-survey>` shows). */
 export const PROBLEM_TEXT_IDS: Record<SurveyProblem, TextId> = {
-  required: "survey.problemRequired", other: "survey.problemOther", tooLong: "survey.problemTooLong", email: "survey.problemEmail",
-  date: "survey.problemDate", country: "survey.problemCountry", zone: "survey.problemZone",
+  required: "survey.problemRequired",
+  other: "survey.problemOther",
+  tooLong: "survey.problemTooLong",
+  email: "survey.problemEmail",
+  date: "survey.problemDate",
+  country: "survey.problemCountry",
+  zone: "survey.problemZone",
 };

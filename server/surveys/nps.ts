@@ -28,8 +28,12 @@ export type NpsWeekCounts = { week_ms: number; promoters: number; passives: numb
  */
 export function npsSummaryOf(weekly: NpsWeekCounts[]): NpsSummary {
   const weeks = weekly.map((w) => ({
-    weekStart: iso(w.week_ms).slice(0, 10), promoters: w.promoters, passives: w.passives, detractors: w.detractors,
-    answered: w.promoters + w.passives + w.detractors, score: npsScore(w.promoters, w.passives, w.detractors)!,
+    weekStart: iso(w.week_ms).slice(0, 10),
+    promoters: w.promoters,
+    passives: w.passives,
+    detractors: w.detractors,
+    answered: w.promoters + w.passives + w.detractors,
+    score: npsScore(w.promoters, w.passives, w.detractors)!,
   }));
   const sum = (k: "promoters" | "passives" | "detractors") => weeks.reduce((n, w) => n + w[k], 0);
   const promoters = sum("promoters");

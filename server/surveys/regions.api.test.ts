@@ -42,7 +42,10 @@ describe("GET /v1/stores/{storeId}/regions/{country}", () => {
 
   it("first-level only: France's regions, not the departments under them", () => {
     expect(regionsOf("FR")).toContainEqual({ code: "IDF", name: "Île-de-France" });
-    expect(regionsOf("FR").some((r) => r.code === "75"), "Paris, a department").toBe(false);
+    expect(
+      regionsOf("FR").some((r) => r.code === "75"),
+      "Paris, a department",
+    ).toBe(false);
     expect(regionsOf("FR").length).toBeLessThan(40);
   });
 

@@ -9,7 +9,9 @@ import type { ChannelSurveyRow, QuestionRow, ResponseRow } from "./surveys.repo.
 /** Shape a question row as the contract sees it. */
 export function toSurveyQuestion(q: QuestionRow): SurveyQuestion {
   return {
-    id: q.question_id, text: q.text, type: q.type,
+    id: q.question_id,
+    text: q.text,
+    type: q.type,
     ...(q.options_json ? { options: JSON.parse(q.options_json) as string[] } : {}),
     ...(q.allow_custom_answer ? { allowCustomAnswer: true } : {}),
     ...(q.custom_answer_option_text ? { customAnswerOptionText: q.custom_answer_option_text } : {}),
@@ -26,15 +28,22 @@ export const rewardOf = (r: { reward_type: string | null; reward_description: st
 /** Shape a channel survey row (its description and reward only when set). */
 export function toChannelSurvey(c: ChannelSurveyRow): ChannelSurvey {
   const reward = rewardOf(c);
-  return { channelSurveyId: c.channel_survey_id, channel: c.channel, ...(c.description !== null ? { description: c.description } : {}), ...(reward ? { reward } : {}), ...(c.enabled ? {} : { enabled: false }) };
+  return {
+    channelSurveyId: c.channel_survey_id,
+    channel: c.channel,
+    ...(c.description !== null ? { description: c.description } : {}),
+    ...(reward ? { reward } : {}),
+    ...(c.enabled ? {} : { enabled: false }),
+  };
 }
 
 /** Shape a stored response exactly per docs/surveys.md, Survey response fields: optional fields absent, never null. */
 export function toSurveyResponse(r: ResponseRow): SurveyResponse {
   const reward = rewardOf(r);
-  const customer = r.customer_id !== null || r.customer_email !== null
-    ? { ...(r.customer_id !== null ? { customerId: r.customer_id } : {}), ...(r.customer_email !== null ? { email: r.customer_email } : {}) }
-    : undefined;
+  const customer =
+    r.customer_id !== null || r.customer_email !== null
+      ? { ...(r.customer_id !== null ? { customerId: r.customer_id } : {}), ...(r.customer_email !== null ? { email: r.customer_email } : {}) }
+      : undefined;
   return {
     subscriberId: r.store_id,
     surveyResponseId: r.survey_response_id,

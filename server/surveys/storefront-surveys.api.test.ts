@@ -47,15 +47,22 @@ beforeAll(async () => {
   await t.services.surveys.createSurvey(TEST_STORE_ID, ATTRIBUTION_SURVEY);
   const s = await t.services.surveys.createSurvey(TEST_STORE_ID, {
     name: "Quick check",
-    questions: [{ type: "text", text: "Anything to add?" }, { type: "star", text: "Rate us", required: true }],
-    channelSurveys: [{ channel: "shareable-link", description: "Two questions" }, { channel: "on-site", enabled: false }],
+    questions: [
+      { type: "text", text: "Anything to add?" },
+      { type: "star", text: "Rate us", required: true },
+    ],
+    channelSurveys: [
+      { channel: "shareable-link", description: "Two questions" },
+      { channel: "on-site", enabled: false },
+    ],
   });
   requiredChannel = s.channelSurveys[0].channelSurveyId;
   requiredQuestion = s.questions[1].id;
   disabledChannel = s.channelSurveys[1].channelSurveyId;
   full = await t.services.surveys.createSurvey(TEST_STORE_ID, FULL_SURVEY);
   linkChannel = full.channelSurveys[0].channelSurveyId;
-  otherChannel = (await t.services.surveys.createSurvey(OTHER_STORE_ID, { name: "Other", questions: [{ type: "star", text: "Rate" }], channelSurveys: [{ channel: "on-site" }] })).channelSurveys[0].channelSurveyId;
+  otherChannel = (await t.services.surveys.createSurvey(OTHER_STORE_ID, { name: "Other", questions: [{ type: "star", text: "Rate" }], channelSurveys: [{ channel: "on-site" }] })).channelSurveys[0]
+    .channelSurveyId;
 });
 afterAll(() => t.close());
 
@@ -77,8 +84,12 @@ describe("GET /v1/stores/{store}/surveys/{channelSurveyId} (docs/surveys.md, Sto
     expect(text).not.toContain("THANKYOU10");
     const { channelSurvey } = JSON.parse(text) as StorefrontSurveyResponse;
     expect(channelSurvey).toMatchObject({
-      channelSurveyId: DEMO_CHANNEL_IDS.attrCheckout, channel: "post-checkout", surveyId: DEMO_SURVEY_IDS.attribution, surveyName: ATTRIBUTION_SURVEY.name,
-      description: "Thank-you page survey", rewardDescription: "10% off your next order",
+      channelSurveyId: DEMO_CHANNEL_IDS.attrCheckout,
+      channel: "post-checkout",
+      surveyId: DEMO_SURVEY_IDS.attribution,
+      surveyName: ATTRIBUTION_SURVEY.name,
+      description: "Thank-you page survey",
+      rewardDescription: "10% off your next order",
     });
     expect(channelSurvey.questions.map((q) => q.id)).toEqual(ATTRIBUTION_SURVEY.questions.map((q) => q.id));
     const heard = channelSurvey.questions.find((q) => q.id === Q.heard)!;
@@ -128,7 +139,15 @@ describe("GET /v1/stores/{store}/surveys/{channelSurveyId} (docs/surveys.md, Sto
 
 describe("required questions (docs/surveys.md, Answer validation)", () => {
   it("a submission without a required question answers 400 naming it; with it, 201", async () => {
-    const missing = await submit(requiredChannel, { answeredQuestions: [{ id: (await t.services.surveys.getSurvey(TEST_STORE_ID, (await (await read(requiredChannel)).json() as StorefrontSurveyResponse).channelSurvey.surveyId)).questions[0].id, type: "text", answer: "Hi" }] });
+    const missing = await submit(requiredChannel, {
+      answeredQuestions: [
+        {
+          id: (await t.services.surveys.getSurvey(TEST_STORE_ID, ((await (await read(requiredChannel)).json()) as StorefrontSurveyResponse).channelSurvey.surveyId)).questions[0].id,
+          type: "text",
+          answer: "Hi",
+        },
+      ],
+    });
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as { error: { description: string } }).error.description).toBe(`answeredQuestions (question ${requiredQuestion} "Rate us"): the question is required`);
     expect((await submit(requiredChannel, { answeredQuestions: [{ id: requiredQuestion, type: "star", answer: 4 }] })).status).toBe(201);
@@ -141,15 +160,22 @@ describe("a response lands with its channel, customer, order and opt-in, and fir
     await t.services.webhooks.create(TEST_STORE_ID, { url: "http://127.0.0.1:9/hook", eventTypes: ["survey_response.created"] });
     const before = await events();
     const res = await submit(DEMO_CHANNEL_IDS.attrCheckout, {
-      answeredQuestions: [{ id: Q.stars, type: "star", answer: 5 }, { id: Q.email, type: "email", answer: "ann@example.com", marketingOptIn: true }],
-      customer: { customerId: "6a0f3c1e-2b4d-4e5f-8a9b-0c1d2e3f4a5b", email: "ann@example.com" }, order: { remoteOrderId: "10045" },
+      answeredQuestions: [
+        { id: Q.stars, type: "star", answer: 5 },
+        { id: Q.email, type: "email", answer: "ann@example.com", marketingOptIn: true },
+      ],
+      customer: { customerId: "6a0f3c1e-2b4d-4e5f-8a9b-0c1d2e3f4a5b", email: "ann@example.com" },
+      order: { remoteOrderId: "10045" },
     });
     expect(res.status).toBe(201);
     const body = (await res.json()) as { surveyResponse: { surveyResponseId: string; reward?: { value: string } } };
     expect(body.surveyResponse.reward?.value).toBe("THANKYOU10");
     const r = (await listed(DEMO_SURVEY_IDS.attribution)).find((x) => x.surveyResponseId === body.surveyResponse.surveyResponseId)!;
     expect(r).toMatchObject({
-      channel: "post-checkout", channelSurveyId: DEMO_CHANNEL_IDS.attrCheckout, order: { remoteOrderId: "10045" }, emailMarketingOptIn: true,
+      channel: "post-checkout",
+      channelSurveyId: DEMO_CHANNEL_IDS.attrCheckout,
+      order: { remoteOrderId: "10045" },
+      emailMarketingOptIn: true,
       customer: { customerId: "6a0f3c1e-2b4d-4e5f-8a9b-0c1d2e3f4a5b", email: "ann@example.com" },
     });
     expect(r.answeredQuestions.map((a) => a.type)).toEqual(["star", "email"]);
@@ -182,7 +208,13 @@ describe("the hosted survey page /s/{channelSurveyId} without JavaScript (docs/s
 
   it("problems are shown at their question, the answers kept; nothing is stored", async () => {
     const before = (await listed(full.surveyId)).length;
-    const res = await post(`/s/${linkChannel}`, [[surveyField(q(3)), "Other"], [surveyField(q(6)), "not-an-address"], [surveyField(q(7), "day"), "31"], [surveyField(q(7), "month"), "4"], [surveyField(q(7), "year"), "1990"]]);
+    const res = await post(`/s/${linkChannel}`, [
+      [surveyField(q(3)), "Other"],
+      [surveyField(q(6)), "not-an-address"],
+      [surveyField(q(7), "day"), "31"],
+      [surveyField(q(7), "month"), "4"],
+      [surveyField(q(7), "year"), "1990"],
+    ]);
     expect(res.status).toBe(400);
     const html = await res.text();
     expect(html).toContain("The answers were not sent: please see the marked questions below.");
@@ -196,11 +228,27 @@ describe("the hosted survey page /s/{channelSurveyId} without JavaScript (docs/s
 
   it("a full form post stores every answer with the link's customer and order, and the thank-you state shows the code", async () => {
     const res = await post(`/s/${linkChannel}?x=1`, [
-      [surveyField(q(0)), "9"], [surveyField(q(1)), "4"], [surveyField(q(2)), "5"], [surveyField(q(3)), "Other"], [surveyField(q(3), "other"), "A podcast"],
-      [surveyField(q(4)), "Shoes"], [surveyField(q(4)), "Hats"], [surveyField(q(5)), "Lovely shop"], [surveyField(q(6)), "bea@example.com"], [surveyField(q(6), "optin"), "on"],
-      [surveyField(q(7), "day"), "29"], [surveyField(q(7), "month"), "2"], [surveyField(q(7), "year"), "1992"], [surveyField(q(8), "country"), "CA"], [surveyField(q(8), "zone"), "qc"],
-      [surveyField(q(9)), "Sporty"], [surveyField(q(10)), "S"], [surveyField(q(10)), "L"],
-      ["customerId", "6a0f3c1e-2b4d-4e5f-8a9b-0c1d2e3f4a5b"], ["email", "bea@example.com"], ["orderId", "2001"],
+      [surveyField(q(0)), "9"],
+      [surveyField(q(1)), "4"],
+      [surveyField(q(2)), "5"],
+      [surveyField(q(3)), "Other"],
+      [surveyField(q(3), "other"), "A podcast"],
+      [surveyField(q(4)), "Shoes"],
+      [surveyField(q(4)), "Hats"],
+      [surveyField(q(5)), "Lovely shop"],
+      [surveyField(q(6)), "bea@example.com"],
+      [surveyField(q(6), "optin"), "on"],
+      [surveyField(q(7), "day"), "29"],
+      [surveyField(q(7), "month"), "2"],
+      [surveyField(q(7), "year"), "1992"],
+      [surveyField(q(8), "country"), "CA"],
+      [surveyField(q(8), "zone"), "qc"],
+      [surveyField(q(9)), "Sporty"],
+      [surveyField(q(10)), "S"],
+      [surveyField(q(10)), "L"],
+      ["customerId", "6a0f3c1e-2b4d-4e5f-8a9b-0c1d2e3f4a5b"],
+      ["email", "bea@example.com"],
+      ["orderId", "2001"],
     ]);
     expect(res.status).toBe(302);
     const location = res.headers.get("location")!;
@@ -211,8 +259,11 @@ describe("the hosted survey page /s/{channelSurveyId} without JavaScript (docs/s
     const id = new URL(location, "http://x").searchParams.get("done")!;
     const r = (await listed(full.surveyId)).find((x) => x.surveyResponseId === id)!;
     expect(r).toMatchObject({
-      channel: "shareable-link", emailMarketingOptIn: true, order: { remoteOrderId: "2001" },
-      customer: { customerId: "6a0f3c1e-2b4d-4e5f-8a9b-0c1d2e3f4a5b", email: "bea@example.com" }, reward: { type: "coupon", value: "LINK5" },
+      channel: "shareable-link",
+      emailMarketingOptIn: true,
+      order: { remoteOrderId: "2001" },
+      customer: { customerId: "6a0f3c1e-2b4d-4e5f-8a9b-0c1d2e3f4a5b", email: "bea@example.com" },
+      reward: { type: "coupon", value: "LINK5" },
     });
     expect(r.answeredQuestions).toEqual([
       { id: q(0), text: full.questions[0]!.text, type: "nps", answer: 9, answerNpsCategory: "promoter" },
@@ -222,7 +273,13 @@ describe("the hosted survey page /s/{channelSurveyId} without JavaScript (docs/s
       { id: q(4), text: full.questions[4]!.text, type: "multi-select", answer: ["Shoes", "Hats"] },
       { id: q(5), text: full.questions[5]!.text, type: "text", answer: "Lovely shop" },
       { id: q(6), text: full.questions[6]!.text, type: "email", answer: "bea@example.com", marketingOptIn: true },
-      { id: q(7), text: full.questions[7]!.text, type: "profile", profileQuestionId: full.questions[7]!.profileQuestionId, answer: { type: "date-components", value: { day: 29, month: 2, year: 1992 } } },
+      {
+        id: q(7),
+        text: full.questions[7]!.text,
+        type: "profile",
+        profileQuestionId: full.questions[7]!.profileQuestionId,
+        answer: { type: "date-components", value: { day: 29, month: 2, year: 1992 } },
+      },
       { id: q(8), text: full.questions[8]!.text, type: "profile", profileQuestionId: full.questions[8]!.profileQuestionId, answer: { type: "location", value: { countryCode: "CA", zoneCode: "QC" } } },
       { id: q(9), text: full.questions[9]!.text, type: "profile", profileQuestionId: full.questions[9]!.profileQuestionId, answer: { type: "single-value", value: "Sporty" } },
       { id: q(10), text: full.questions[10]!.text, type: "profile", profileQuestionId: full.questions[10]!.profileQuestionId, answer: { type: "multi-value", value: ["S", "L"] } },
@@ -230,7 +287,10 @@ describe("the hosted survey page /s/{channelSurveyId} without JavaScript (docs/s
   });
 
   it("a refused answer the server names is shown at its question", async () => {
-    const res = await post(`/s/${linkChannel}`, [[surveyField(q(0)), "9"], [surveyField(q(9)), "Punk"]]);
+    const res = await post(`/s/${linkChannel}`, [
+      [surveyField(q(0)), "9"],
+      [surveyField(q(9)), "Punk"],
+    ]);
     expect(res.status).toBe(400);
     expect(await res.text()).toMatch(new RegExp(`id="e-${q(9)}"[^>]*>answer.value &quot;Punk&quot; is not an option`));
   });

@@ -33,13 +33,18 @@ afterAll(async () => {
 
 async function newSurvey(texts: string[]) {
   const survey = await s.surveys.createSurvey(TEST_STORE_ID, {
-    name: "Builder", questions: texts.map((text) => ({ type: "text" as const, text })), channelSurveys: [{ channel: "shareable-link" }],
+    name: "Builder",
+    questions: texts.map((text) => ({ type: "text" as const, text })),
+    channelSurveys: [{ channel: "shareable-link" }],
   });
   return survey;
 }
 const texts = async (surveyId: string) => (await s.surveys.getSurvey(TEST_STORE_ID, surveyId)).questions.map((q) => q.text);
 const rejects = async (p: Promise<unknown>, status: number) => {
-  const error = await p.then(() => undefined, (e: unknown) => e);
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(isApiError(error) && error.status).toBe(status);
   return error as Error;
 };
@@ -85,7 +90,8 @@ describe("reorder", () => {
 describe("the snapshot rule", () => {
   it("editing or deleting a question of a live survey leaves stored responses with the text they were answered with", async () => {
     const survey = await s.surveys.createSurvey(TEST_STORE_ID, {
-      name: "Live", channelSurveys: [{ channel: "shareable-link" }],
+      name: "Live",
+      channelSurveys: [{ channel: "shareable-link" }],
       questions: [
         { type: "single-select", text: "Which colour?", options: ["Red", "Blue"], allowCustomAnswer: true, customAnswerOptionText: "Other" },
         { type: "nps", text: "Recommend us?" },
@@ -94,7 +100,10 @@ describe("the snapshot rule", () => {
     const [colour, nps] = survey.questions;
     const channelSurveyId = survey.channelSurveys[0].channelSurveyId;
     const { body } = await s.surveys.submitResponse(TEST_STORE_ID, channelSurveyId, {
-      answeredQuestions: [{ id: colour.id, type: "single-select", answer: "Other", customAnswer: "Teal" }, { id: nps.id, type: "nps", answer: 9 }],
+      answeredQuestions: [
+        { id: colour.id, type: "single-select", answer: "Other", customAnswer: "Teal" },
+        { id: nps.id, type: "nps", answer: 9 },
+      ],
     });
     await s.surveyBuilder.updateQuestion(TEST_STORE_ID, colour.id, { type: "single-select", text: "Which colour do you like best?", options: ["Red", "Green"] });
     await s.surveyBuilder.deleteQuestion(TEST_STORE_ID, nps.id);
@@ -105,7 +114,9 @@ describe("the snapshot rule", () => {
       { id: nps.id, type: "nps", text: "Recommend us?", answer: 9, answerNpsCategory: "promoter" },
     ]);
     // The live definition did change, and a new response is answered against it.
-    expect((await s.surveys.getSurvey(TEST_STORE_ID, survey.surveyId)).questions).toEqual([{ id: colour.id, type: "single-select", text: "Which colour do you like best?", options: ["Red", "Green"] }]);
+    expect((await s.surveys.getSurvey(TEST_STORE_ID, survey.surveyId)).questions).toEqual([
+      { id: colour.id, type: "single-select", text: "Which colour do you like best?", options: ["Red", "Green"] },
+    ]);
     const listed = await s.surveys.listResponses(TEST_STORE_ID, survey.surveyId, { limit: 10, orderBy: "date asc" });
     expect(listed.surveyResponses[0].answeredQuestions[0].text).toBe("Which colour?");
   });
@@ -114,10 +125,14 @@ describe("the snapshot rule", () => {
 describe("validation with the API's rules, per field", () => {
   it("names each refused field and drops what the type does not use", () => {
     expect(checkQuestion({ type: "single-select", text: " ", options: [] }).errors).toEqual({ text: "Write the question.", options: "a single-select question needs options" });
-    expect(checkQuestion({ type: "multi-select", text: "Q", options: ["A"], allowCustomAnswer: true, customAnswerOptionText: "" }).errors).toEqual({ customAnswerOptionText: "allowCustomAnswer needs customAnswerOptionText" });
+    expect(checkQuestion({ type: "multi-select", text: "Q", options: ["A"], allowCustomAnswer: true, customAnswerOptionText: "" }).errors).toEqual({
+      customAnswerOptionText: "allowCustomAnswer needs customAnswerOptionText",
+    });
     expect(checkQuestion({ type: "profile", text: "Q" }).errors).toEqual({ profileAnswerType: "a profile question needs profileAnswerType" });
     expect(checkQuestion({ type: "single-select", text: "Q", options: ["A", "A"] }).errors).toEqual({ options: "Each option once." });
-    expect(checkQuestion({ type: "nps", text: " Q ", options: ["stale"], allowCustomAnswer: true, customAnswerOptionText: "x", profileAnswerType: "location" })).toEqual({ question: { type: "nps", text: "Q" } });
+    expect(checkQuestion({ type: "nps", text: " Q ", options: ["stale"], allowCustomAnswer: true, customAnswerOptionText: "x", profileAnswerType: "location" })).toEqual({
+      question: { type: "nps", text: "Q" },
+    });
     expect(checkChannel({ channel: "on-site", reward: { type: "coupon", description: "10% off", value: "" } }).errors).toEqual({ "reward.value": expect.any(String) });
   });
 
@@ -132,8 +147,17 @@ describe("validation with the API's rules, per field", () => {
 describe("channel surveys", () => {
   it("adds and edits a channel survey with a coupon reward; turning the survey off closes every channel survey", async () => {
     const survey = await newSurvey(["Q"]);
-    const id = await s.surveyBuilder.addChannelSurvey(TEST_STORE_ID, survey.surveyId, { channel: "on-site", description: "Pop-up", reward: { type: "coupon", description: "10% off", value: "HELLO10" } });
-    await s.surveyBuilder.updateChannelSurvey(TEST_STORE_ID, id, { channel: "post-checkout", description: "Thank-you page", reward: { type: "coupon", description: "15% off", value: "THANKS15" }, enabled: true });
+    const id = await s.surveyBuilder.addChannelSurvey(TEST_STORE_ID, survey.surveyId, {
+      channel: "on-site",
+      description: "Pop-up",
+      reward: { type: "coupon", description: "10% off", value: "HELLO10" },
+    });
+    await s.surveyBuilder.updateChannelSurvey(TEST_STORE_ID, id, {
+      channel: "post-checkout",
+      description: "Thank-you page",
+      reward: { type: "coupon", description: "15% off", value: "THANKS15" },
+      enabled: true,
+    });
     const read = await s.surveys.getSurvey(TEST_STORE_ID, survey.surveyId);
     expect(read.channelSurveys[1]).toEqual({ channelSurveyId: id, channel: "post-checkout", description: "Thank-you page", reward: { type: "coupon", description: "15% off", value: "THANKS15" } });
     expect(await s.surveyBuilder.setSurveyEnabled(TEST_STORE_ID, survey.surveyId, false)).toBe(2);
@@ -147,7 +171,8 @@ describe("channel surveys", () => {
 describe("reports: counts per option", () => {
   it("counts each option of select and valued profile questions, the custom option under its text, zeros included", async () => {
     const survey = await s.surveys.createSurvey(TEST_STORE_ID, {
-      name: "Counts", channelSurveys: [{ channel: "shareable-link" }],
+      name: "Counts",
+      channelSurveys: [{ channel: "shareable-link" }],
       questions: [
         { type: "single-select", text: "Heard?", options: ["Ads", "Friend", "Search"], allowCustomAnswer: true, customAnswerOptionText: "Other" },
         { type: "multi-select", text: "Why?", options: ["Price", "Quality"] },
@@ -156,21 +181,45 @@ describe("reports: counts per option", () => {
     });
     const [heard, why, stage] = survey.questions;
     const ch = survey.channelSurveys[0].channelSurveyId;
-    const answer = (h: string, w: string[], st: string, custom?: string) => s.surveys.submitResponse(TEST_STORE_ID, ch, {
-      answeredQuestions: [
-        { id: heard.id, type: "single-select", answer: h, ...(custom ? { customAnswer: custom } : {}) },
-        { id: why.id, type: "multi-select", answer: w },
-        { id: stage.id, type: "profile", answer: { type: "single-value", value: st } },
-      ],
-    });
+    const answer = (h: string, w: string[], st: string, custom?: string) =>
+      s.surveys.submitResponse(TEST_STORE_ID, ch, {
+        answeredQuestions: [
+          { id: heard.id, type: "single-select", answer: h, ...(custom ? { customAnswer: custom } : {}) },
+          { id: why.id, type: "multi-select", answer: w },
+          { id: stage.id, type: "profile", answer: { type: "single-value", value: st } },
+        ],
+      });
     await answer("Ads", ["Price", "Quality"], "New");
     await answer("Ads", ["Price"], "Returning");
     await answer("Other", ["Quality"], "New", "A podcast");
     const counts = await s.surveyBuilder.optionCounts(TEST_STORE_ID, survey.surveyId, { archived: false });
     expect(counts).toEqual([
-      { questionId: heard.id, text: "Heard?", counts: [{ option: "Ads", count: 2 }, { option: "Friend", count: 0 }, { option: "Search", count: 0 }, { option: "Other", count: 1 }] },
-      { questionId: why.id, text: "Why?", counts: [{ option: "Price", count: 2 }, { option: "Quality", count: 2 }] },
-      { questionId: stage.id, text: "Stage", counts: [{ option: "New", count: 2 }, { option: "Returning", count: 1 }] },
+      {
+        questionId: heard.id,
+        text: "Heard?",
+        counts: [
+          { option: "Ads", count: 2 },
+          { option: "Friend", count: 0 },
+          { option: "Search", count: 0 },
+          { option: "Other", count: 1 },
+        ],
+      },
+      {
+        questionId: why.id,
+        text: "Why?",
+        counts: [
+          { option: "Price", count: 2 },
+          { option: "Quality", count: 2 },
+        ],
+      },
+      {
+        questionId: stage.id,
+        text: "Stage",
+        counts: [
+          { option: "New", count: 2 },
+          { option: "Returning", count: 1 },
+        ],
+      },
     ]);
   });
 });

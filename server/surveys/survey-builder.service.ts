@@ -37,7 +37,8 @@ function normaliseQuestion(q: QuestionInput): QuestionInput {
   const valued = profile && (q.profileAnswerType === "single-value" || q.profileAnswerType === "multi-value");
   const options = (q.options ?? []).map((o) => o.trim()).filter(Boolean);
   return {
-    text: typeof q.text === "string" ? q.text.trim() : q.text, type: q.type,
+    text: typeof q.text === "string" ? q.text.trim() : q.text,
+    type: q.type,
     ...(select || valued ? { options } : {}),
     ...(select && q.allowCustomAnswer ? { allowCustomAnswer: true, customAnswerOptionText: q.customAnswerOptionText?.trim() ?? "" } : {}),
     ...(profile ? { profileAnswerType: q.profileAnswerType } : {}),
@@ -116,15 +117,28 @@ export function surveyBuilderService(deps: { db: Db; surveys: SurveysRepo; build
     return checked.channel;
   }
   const questionRow = (storeId: string, surveyId: string, questionId: string, position: number, q: QuestionInput, profileQuestionId: string | null): QuestionRow => ({
-    question_id: questionId, survey_id: surveyId, store_id: storeId, position, text: q.text, type: q.type,
-    options_json: q.options ? JSON.stringify(q.options) : null, allow_custom_answer: q.allowCustomAnswer ? 1 : 0,
-    custom_answer_option_text: q.allowCustomAnswer ? q.customAnswerOptionText ?? null : null,
-    profile_question_id: q.type === "profile" ? profileQuestionId ?? randomUUID() : null, profile_answer_type: q.type === "profile" ? q.profileAnswerType ?? null : null,
+    question_id: questionId,
+    survey_id: surveyId,
+    store_id: storeId,
+    position,
+    text: q.text,
+    type: q.type,
+    options_json: q.options ? JSON.stringify(q.options) : null,
+    allow_custom_answer: q.allowCustomAnswer ? 1 : 0,
+    custom_answer_option_text: q.allowCustomAnswer ? (q.customAnswerOptionText ?? null) : null,
+    profile_question_id: q.type === "profile" ? (profileQuestionId ?? randomUUID()) : null,
+    profile_answer_type: q.type === "profile" ? (q.profileAnswerType ?? null) : null,
     required: q.required ? 1 : 0,
   });
   const channelRow = (storeId: string, surveyId: string, channelSurveyId: string, c: ChannelInput): ChannelSurveyRow => ({
-    channel_survey_id: channelSurveyId, survey_id: surveyId, store_id: storeId, channel: c.channel as SurveyChannel, description: c.description ?? null,
-    reward_type: c.reward ? "coupon" : null, reward_description: c.reward?.description ?? null, reward_value: c.reward?.value ?? null,
+    channel_survey_id: channelSurveyId,
+    survey_id: surveyId,
+    store_id: storeId,
+    channel: c.channel as SurveyChannel,
+    description: c.description ?? null,
+    reward_type: c.reward ? "coupon" : null,
+    reward_description: c.reward?.description ?? null,
+    reward_value: c.reward?.value ?? null,
     enabled: c.enabled === false ? 0 : 1,
   });
 
@@ -170,7 +184,11 @@ export function surveyBuilderService(deps: { db: Db; surveys: SurveysRepo; build
         const rest = (await surveys.questionsOf(storeId, old.survey_id)).filter((x) => x.question_id !== questionId);
         if (!rest.length) throw badRequest("A survey asks at least one question: add another before deleting this one.", "last_question");
         await builder.deleteQuestion(storeId, questionId);
-        await builder.setPositions(storeId, old.survey_id, rest.map((x) => x.question_id));
+        await builder.setPositions(
+          storeId,
+          old.survey_id,
+          rest.map((x) => x.question_id),
+        );
       });
     },
 
@@ -235,9 +253,13 @@ export function surveyBuilderService(deps: { db: Db; surveys: SurveysRepo; build
       return questions.map((q) => {
         const listed: string[] = [...(JSON.parse(q.options_json!) as string[]), ...(q.custom_answer_option_text ? [q.custom_answer_option_text] : [])];
         const mine = rows.filter((r) => r.question_id === q.question_id);
-        const extra = mine.map((r) => r.option).filter((o) => !listed.includes(o)).sort();
+        const extra = mine
+          .map((r) => r.option)
+          .filter((o) => !listed.includes(o))
+          .sort();
         return {
-          questionId: q.question_id, text: q.text,
+          questionId: q.question_id,
+          text: q.text,
           counts: [...listed, ...extra].map((option) => ({ option, count: mine.find((r) => r.option === option)?.n ?? 0 })),
         };
       });

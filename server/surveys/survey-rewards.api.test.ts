@@ -60,7 +60,9 @@ afterAll(async () => {
 const q = (i: number) => survey.questions[i].id;
 async function submit(email: string, answers: unknown[] = [{ id: q(0), type: "star", answer: 5 }]) {
   const res = await fetch(t.url(`/v1/stores/${TEST_STORE_ID}/surveys/${channel}/responses`), {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ answeredQuestions: answers, customer: { email } }),
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ answeredQuestions: answers, customer: { email } }),
   });
   return { status: res.status, body: (await res.json()) as SurveySubmissionResponse };
 }
@@ -189,7 +191,8 @@ describe("post-review: the review's answer names the store's post-review survey"
     await t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: "4242", name: "Linen shirt" });
     const review = async (email: string) => {
       const res = await fetch(t.url(`/v1/stores/${TEST_STORE_ID}/products/shopify-4242/reviews`), {
-        method: "POST", headers: { "content-type": "application/json" },
+        method: "POST",
+        headers: { "content-type": "application/json" },
         body: JSON.stringify({ rating: 5, title: "Soft", body: "The linen is soft and keeps me cool.", displayName: "R. Viewer", email }),
       });
       return { status: res.status, body: (await res.json()) as { review: { reviewId: string }; postReviewSurvey?: { channelSurveyId: string } } };

@@ -83,11 +83,25 @@ export function surveyRewards(deps: SurveyRewardsDeps) {
 
   /** Ask the platform for `row`'s coupon; record the outcome. `mail`: enqueue the code's mail when created (the job). */
   async function attempt(row: SurveyRewardRow, options: { retry: boolean; mail: boolean }): Promise<boolean> {
-    const outcome = await deps.platformRewards.createCoupon(row.store_id, {
-      code: row.code, title: `${row.description} (${row.code})`, type: row.discount_type, value: row.discount_value, platformCustomerId: null,
-      minimumOrderAmount: null, startsAt: new Date(row.created_ms).toISOString(), endsAt: null, description: row.description, email: row.email_key,
-      surveyResponseId: row.survey_response_id,
-    }, { retry: options.retry }).catch((error: unknown) => ({ ok: false as const, message: error instanceof Error ? error.message : String(error) }));
+    const outcome = await deps.platformRewards
+      .createCoupon(
+        row.store_id,
+        {
+          code: row.code,
+          title: `${row.description} (${row.code})`,
+          type: row.discount_type,
+          value: row.discount_value,
+          platformCustomerId: null,
+          minimumOrderAmount: null,
+          startsAt: new Date(row.created_ms).toISOString(),
+          endsAt: null,
+          description: row.description,
+          email: row.email_key,
+          surveyResponseId: row.survey_response_id,
+        },
+        { retry: options.retry },
+      )
+      .catch((error: unknown) => ({ ok: false as const, message: error instanceof Error ? error.message : String(error) }));
     const t = now();
     if (!outcome.ok) {
       deps.log?.(`survey reward ${row.code} of store ${row.store_id} not created: ${outcome.message}`);
@@ -95,17 +109,27 @@ export function surveyRewards(deps: SurveyRewardsDeps) {
       await transaction(db, () => repo.attemptFailed(row.store_id, row.survey_response_id, outcome.message, t - row.created_ms > GIVE_UP_MS ? null : t + delay, t));
       return false;
     }
-    const storeName = options.mail && row.email_key ? (await deps.stores.get(row.store_id))?.name ?? "" : "";
+    const storeName = options.mail && row.email_key ? ((await deps.stores.get(row.store_id))?.name ?? "") : "";
     return transaction(db, async () => {
       // Exactly-once across nodes: only the caller whose conditional UPDATE moved the row pending → created mails the code.
       const changed = await repo.markCreated(row.store_id, row.survey_response_id, outcome.platform, outcome.discountId, t);
       if (changed && options.mail && row.email_key) {
         const { html, text } = renderMail({
-          storeName, preheader: `Your code: ${row.code}`, heading: "Your reward for answering our survey",
+          storeName,
+          preheader: `Your code: ${row.code}`,
+          heading: "Your reward for answering our survey",
           paragraphs: [`Thank you for answering our survey. Here is your reward: ${row.description}.`, `Your code: ${row.code}`, "Enter it at checkout. It can be used once."],
           footer: `You get this e-mail because you answered a survey of ${storeName}.`,
         });
-        await deps.enqueueMail({ storeId: row.store_id, kind: "survey-reward", to: row.email_key, subject: `Your code from ${storeName}: ${row.code}`, html, text, dedupeKey: `survey-reward:${row.survey_response_id}` });
+        await deps.enqueueMail({
+          storeId: row.store_id,
+          kind: "survey-reward",
+          to: row.email_key,
+          subject: `Your code from ${storeName}: ${row.code}`,
+          html,
+          text,
+          dedupeKey: `survey-reward:${row.survey_response_id}`,
+        });
       }
       return changed;
     });
@@ -117,11 +141,29 @@ export function surveyRewards(deps: SurveyRewardsDeps) {
      * platform coupon. @returns false when `email` already has a reward of this channel survey (the response then
      * carries no reward: one reward per address).
      */
-    async reserve(r: { storeId: string; surveyResponseId: string; channelSurveyId: string; email: string | null; description: string; coupon: { type: SurveyRewardRow["discount_type"]; value: number }; createdMs: number }): Promise<boolean> {
-      const reserved = await repo.insertPending({
-        survey_response_id: r.surveyResponseId, store_id: r.storeId, channel_survey_id: r.channelSurveyId, email_key: r.email, code: newRewardCode(),
-        discount_type: r.coupon.type, discount_value: r.coupon.value, description: r.description, created_ms: r.createdMs,
-      }, now() + LEASE_MS);
+    async reserve(r: {
+      storeId: string;
+      surveyResponseId: string;
+      channelSurveyId: string;
+      email: string | null;
+      description: string;
+      coupon: { type: SurveyRewardRow["discount_type"]; value: number };
+      createdMs: number;
+    }): Promise<boolean> {
+      const reserved = await repo.insertPending(
+        {
+          survey_response_id: r.surveyResponseId,
+          store_id: r.storeId,
+          channel_survey_id: r.channelSurveyId,
+          email_key: r.email,
+          code: newRewardCode(),
+          discount_type: r.coupon.type,
+          discount_value: r.coupon.value,
+          description: r.description,
+          created_ms: r.createdMs,
+        },
+        now() + LEASE_MS,
+      );
       if (!reserved) await repo.dropResponseReward(r.storeId, r.surveyResponseId);
       return reserved;
     },
@@ -146,7 +188,15 @@ export function surveyRewards(deps: SurveyRewardsDeps) {
       if (!email) return;
       for (const a of answers) {
         if (a.type !== "profile") continue;
-        await repo.upsertProfileAnswer({ store_id: storeId, email_key: email, profile_question_id: a.profileQuestionId, question_text: a.text, answer_json: JSON.stringify(a.answer), survey_response_id: surveyResponseId, updated_ms: createdMs });
+        await repo.upsertProfileAnswer({
+          store_id: storeId,
+          email_key: email,
+          profile_question_id: a.profileQuestionId,
+          question_text: a.text,
+          answer_json: JSON.stringify(a.answer),
+          survey_response_id: surveyResponseId,
+          updated_ms: createdMs,
+        });
         if (a.answer.type !== "date-components") continue;
         const customer = await deps.loyalty.getCustomerByEmail(storeId, email);
         if (!customer) continue;
@@ -161,10 +211,28 @@ export function surveyRewards(deps: SurveyRewardsDeps) {
     },
 
     /** A customer's profile fields, each with the survey response it came from (admin). */
-    async profile(storeId: string, email: string): Promise<Array<{ profileQuestionId: string; question: string; answer: Extract<AnsweredQuestion, { type: "profile" }>["answer"]; surveyResponseId: string; surveyName: string; channel: string; answeredMs: number }>> {
+    async profile(
+      storeId: string,
+      email: string,
+    ): Promise<
+      Array<{
+        profileQuestionId: string;
+        question: string;
+        answer: Extract<AnsweredQuestion, { type: "profile" }>["answer"];
+        surveyResponseId: string;
+        surveyName: string;
+        channel: string;
+        answeredMs: number;
+      }>
+    > {
       return (await repo.profileOf(storeId, email.trim().toLowerCase())).map((r: ProfileAnswerRow) => ({
-        profileQuestionId: r.profile_question_id, question: r.question_text, answer: JSON.parse(r.answer_json) as Extract<AnsweredQuestion, { type: "profile" }>["answer"],
-        surveyResponseId: r.survey_response_id, surveyName: r.survey_name ?? "", channel: r.channel ?? "", answeredMs: r.response_created_ms ?? r.updated_ms,
+        profileQuestionId: r.profile_question_id,
+        question: r.question_text,
+        answer: JSON.parse(r.answer_json) as Extract<AnsweredQuestion, { type: "profile" }>["answer"],
+        surveyResponseId: r.survey_response_id,
+        surveyName: r.survey_name ?? "",
+        channel: r.channel ?? "",
+        answeredMs: r.response_created_ms ?? r.updated_ms,
       }));
     },
 
@@ -192,7 +260,10 @@ export function surveyRewards(deps: SurveyRewardsDeps) {
     start(): void {
       if (timer) return;
       timer = setInterval(() => {
-        running ??= service.runDue().catch((error: unknown) => deps.log?.(`survey rewards: ${String(error)}`)).finally(() => (running = null));
+        running ??= service
+          .runDue()
+          .catch((error: unknown) => deps.log?.(`survey rewards: ${String(error)}`))
+          .finally(() => (running = null));
       }, RUN_EVERY_MS);
       timer.unref();
     },

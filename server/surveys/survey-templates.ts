@@ -26,7 +26,10 @@ export const SURVEY_TEMPLATES = {
     label: "How did you hear about us?",
     questions: [
       {
-        type: "single-select", text: "How did you first hear about us?", allowCustomAnswer: true, customAnswerOptionText: "Other",
+        type: "single-select",
+        text: "How did you first hear about us?",
+        allowCustomAnswer: true,
+        customAnswerOptionText: "Other",
         options: ["Instagram", "TikTok", "Google search", "A friend or family member", "Podcast", "YouTube"],
       },
     ],

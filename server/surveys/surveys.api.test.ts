@@ -3,9 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DATA_DIR, OTHER_STORE_ID, TEST_STORE_ID } from "../../test/fixtures.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import type { ListSurveyResponsesResponse, ListSurveysResponse, SurveyResponse } from "../contract/surveys.ts";
-import {
-  ATTRIBUTION_SURVEY, attributionResponses, DEMO_CHANNEL_IDS, DEMO_NPS_FILE, DEMO_QUESTION_IDS as Q, DEMO_SURVEY_IDS, NPS_SURVEY, npsResponses, readNpsRows,
-} from "./surveys.demo.ts";
+import { ATTRIBUTION_SURVEY, attributionResponses, DEMO_CHANNEL_IDS, DEMO_NPS_FILE, DEMO_QUESTION_IDS as Q, DEMO_SURVEY_IDS, NPS_SURVEY, npsResponses, readNpsRows } from "./surveys.demo.ts";
 
 let t: TestServer;
 let key: string;
@@ -131,9 +129,17 @@ describe("enterprise authentication (docs/api.md, Authentication; docs/surveys.m
 
 describe("GET /enterprise/surveys/{surveyId}/responses: paging (docs/surveys.md, Enterprise API; docs/api.md, Paging)", () => {
   it.each([
-    ["date desc", 1], ["date desc", 7], ["date desc", 100], ["date asc", 1], ["date asc", 13], ["date asc", 100],
+    ["date desc", 1],
+    ["date desc", 7],
+    ["date desc", 100],
+    ["date asc", 1],
+    ["date asc", 13],
+    ["date asc", 100],
   ] as const)("orderBy=%s limit=%i returns every response exactly once, in order", async (order, limit) => {
-    for (const [surveyId, count] of [[DEMO_SURVEY_IDS.nps, NPS_COUNT], [DEMO_SURVEY_IDS.attribution, ATTR_COUNT]] as const) {
+    for (const [surveyId, count] of [
+      [DEMO_SURVEY_IDS.nps, NPS_COUNT],
+      [DEMO_SURVEY_IDS.attribution, ATTR_COUNT],
+    ] as const) {
       const { items, pages } = await allPages(responsesPath(surveyId, `?limit=${limit}&orderBy=${encodeURIComponent(order)}`));
       expect(items).toHaveLength(count);
       expect(pages).toBe(Math.ceil(count / limit));
@@ -287,17 +293,53 @@ describe("POST /v1/stores/{store_id}/surveys/{channelSurveyId}/responses", () =>
   const roundTrips: [string, string, string, Record<string, unknown>, Record<string, unknown>][] = [
     ["text", NPS_SURVEY.surveyId!, DEMO_CHANNEL_IDS.npsEmail, { id: Q.reason, type: "text", answer: "Fast install, friendly engineer." }, { text: "What is the main reason for your score?" }],
     ["nps (category filled in by the server)", NPS_SURVEY.surveyId!, DEMO_CHANNEL_IDS.npsEmail, { id: Q.nps, type: "nps", answer: 8 }, { answerNpsCategory: "passive" }],
-    ["profile single-value", NPS_SURVEY.surveyId!, DEMO_CHANNEL_IDS.npsEmail, { id: Q.stage, type: "profile", answer: { type: "single-value", value: "Order" } }, { profileQuestionId: "c0000000-0000-4000-8000-000000000001" }],
+    [
+      "profile single-value",
+      NPS_SURVEY.surveyId!,
+      DEMO_CHANNEL_IDS.npsEmail,
+      { id: Q.stage, type: "profile", answer: { type: "single-value", value: "Order" } },
+      { profileQuestionId: "c0000000-0000-4000-8000-000000000001" },
+    ],
     ["profile multi-value", NPS_SURVEY.surveyId!, DEMO_CHANNEL_IDS.npsEmail, { id: Q.services, type: "profile", answer: { type: "multi-value", value: ["TV", "Mobile"] } }, {}],
     ["single-select", ATTRIBUTION_SURVEY.surveyId!, DEMO_CHANNEL_IDS.attrCheckout, { id: Q.heard, type: "single-select", answer: "Podcast" }, {}],
-    ["single-select with a custom answer", ATTRIBUTION_SURVEY.surveyId!, DEMO_CHANNEL_IDS.attrCheckout, { id: Q.heard, type: "single-select", answer: "Other", customAnswer: "A market stall" }, { customAnswerOptionText: "Other" }],
-    ["multi-select with a custom answer", ATTRIBUTION_SURVEY.surveyId!, DEMO_CHANNEL_IDS.attrCheckout, { id: Q.why, type: "multi-select", answer: ["Free shipping", "Something else"], customAnswer: "Gift wrap" }, { customAnswerOptionText: "Something else" }],
+    [
+      "single-select with a custom answer",
+      ATTRIBUTION_SURVEY.surveyId!,
+      DEMO_CHANNEL_IDS.attrCheckout,
+      { id: Q.heard, type: "single-select", answer: "Other", customAnswer: "A market stall" },
+      { customAnswerOptionText: "Other" },
+    ],
+    [
+      "multi-select with a custom answer",
+      ATTRIBUTION_SURVEY.surveyId!,
+      DEMO_CHANNEL_IDS.attrCheckout,
+      { id: Q.why, type: "multi-select", answer: ["Free shipping", "Something else"], customAnswer: "Gift wrap" },
+      { customAnswerOptionText: "Something else" },
+    ],
     ["five-point", ATTRIBUTION_SURVEY.surveyId!, DEMO_CHANNEL_IDS.attrCheckout, { id: Q.ease, type: "five-point", answer: 5 }, {}],
     ["star", ATTRIBUTION_SURVEY.surveyId!, DEMO_CHANNEL_IDS.attrCheckout, { id: Q.stars, type: "star", answer: 1 }, {}],
     ["email", ATTRIBUTION_SURVEY.surveyId!, DEMO_CHANNEL_IDS.attrCheckout, { id: Q.email, type: "email", answer: "shopper@example.com", marketingOptIn: true }, {}],
-    ["profile date-components", ATTRIBUTION_SURVEY.surveyId!, DEMO_CHANNEL_IDS.attrCheckout, { id: Q.birthday, type: "profile", answer: { type: "date-components", value: { day: 29, month: 2, year: 2000 } } }, {}],
-    ["profile location", ATTRIBUTION_SURVEY.surveyId!, DEMO_CHANNEL_IDS.attrCheckout, { id: Q.location, type: "profile", answer: { type: "location", value: { countryCode: "GB", countryName: "United Kingdom", zoneCode: "SCT" } } }, {}],
-    ["profile location with the country code only", ATTRIBUTION_SURVEY.surveyId!, DEMO_CHANNEL_IDS.attrCheckout, { id: Q.location, type: "profile", answer: { type: "location", value: { countryCode: "IE" } } }, {}],
+    [
+      "profile date-components",
+      ATTRIBUTION_SURVEY.surveyId!,
+      DEMO_CHANNEL_IDS.attrCheckout,
+      { id: Q.birthday, type: "profile", answer: { type: "date-components", value: { day: 29, month: 2, year: 2000 } } },
+      {},
+    ],
+    [
+      "profile location",
+      ATTRIBUTION_SURVEY.surveyId!,
+      DEMO_CHANNEL_IDS.attrCheckout,
+      { id: Q.location, type: "profile", answer: { type: "location", value: { countryCode: "GB", countryName: "United Kingdom", zoneCode: "SCT" } } },
+      {},
+    ],
+    [
+      "profile location with the country code only",
+      ATTRIBUTION_SURVEY.surveyId!,
+      DEMO_CHANNEL_IDS.attrCheckout,
+      { id: Q.location, type: "profile", answer: { type: "location", value: { countryCode: "IE" } } },
+      {},
+    ],
   ];
   it.each(roundTrips)("%s round-trips through submission and the enterprise listing", async (_name, surveyId, channelSurveyId, answer, added) => {
     const { res, body } = await submit({ answeredQuestions: [answer] }, { channelSurveyId });
@@ -313,8 +355,12 @@ describe("POST /v1/stores/{store_id}/surveys/{channelSurveyId}/responses", () =>
   it("answers 201 with the reward of the channel survey, and stores customer, order and opt-in", async () => {
     const customer = { customerId: "0e5b8f8a-2c1d-4f3e-9a7b-6c5d4e3f2a1b", email: "shopper@example.com" };
     const { res, body } = await submit({
-      answeredQuestions: [{ id: Q.stars, type: "star", answer: 5 }, { id: Q.email, type: "email", answer: "shopper@example.com", marketingOptIn: false }],
-      customer, order: { remoteOrderId: "10045" },
+      answeredQuestions: [
+        { id: Q.stars, type: "star", answer: 5 },
+        { id: Q.email, type: "email", answer: "shopper@example.com", marketingOptIn: false },
+      ],
+      customer,
+      order: { remoteOrderId: "10045" },
     });
     expect(res.status).toBe(201);
     expect(body.surveyResponse.reward).toEqual({ type: "coupon", description: "10% off your next order", value: "THANKYOU10" });
@@ -365,7 +411,11 @@ describe("POST /v1/stores/{store_id}/surveys/{channelSurveyId}/responses", () =>
     ["another store's channel survey", () => submitPath(otherChannelId)],
     ["an unknown store", () => submitPath(DEMO_CHANNEL_IDS.attrCheckout, "6f1c2b7e-0d55-4c1e-9a35-3b1f0f6e2a11")],
   ])("%s answers 404 JSON", async (_name, path) => {
-    const res = await fetch(t.url(path()), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ answeredQuestions: [{ id: Q.stars, type: "star", answer: 4 }] }) });
+    const res = await fetch(t.url(path()), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ answeredQuestions: [{ id: Q.stars, type: "star", answer: 4 }] }),
+    });
     expect(res.status).toBe(404);
     expect((await res.json()).error.description).toMatch(/not found/);
   });
@@ -403,7 +453,11 @@ describe("POST /v1/stores/{store_id}/surveys/{channelSurveyId}/responses", () =>
     ["an unknown profile answer type", { id: Q.location, type: "profile", answer: { type: "zip", value: "1000" } }, /answer.type must be one of: date-components, location, multi-value, single-value/],
     ["a profile answer of another variant than the question's", { id: Q.location, type: "profile", answer: { type: "single-value", value: "GB" } }, /answer.type must be "location" for this question/],
     ["a profile answer without value", { id: Q.birthday, type: "profile", answer: { type: "date-components" } }, /value must be an object/],
-    ["a wrong profileQuestionId", { id: Q.birthday, type: "profile", profileQuestionId: "0e5b8f8a-2c1d-4f3e-9a7b-6c5d4e3f2a1b", answer: { type: "date-components", value: { day: 1, month: 1, year: 1990 } } }, /profileQuestionId must be/],
+    [
+      "a wrong profileQuestionId",
+      { id: Q.birthday, type: "profile", profileQuestionId: "0e5b8f8a-2c1d-4f3e-9a7b-6c5d4e3f2a1b", answer: { type: "date-components", value: { day: 1, month: 1, year: 1990 } } },
+      /profileQuestionId must be/,
+    ],
     ["a text answer over 5000 characters", { id: Q.heard, type: "text", answer: "x".repeat(5001) }, /at most 5000 characters/],
   ];
   it.each(invalid)("rejects %s with a 400 naming the question and the rule", async (_name, answer, message) => {

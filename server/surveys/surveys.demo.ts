@@ -26,14 +26,24 @@ export const DEMO_NPS_FILE = "nps_verbatims_broadband.csv";
 /** Fixed IDs so documentation and integrations can name the demo surveys. */
 export const DEMO_SURVEY_IDS = { nps: "5b0c9a3e-6f41-4d2a-9c8e-1e2f3a4b5c6d", attribution: "8e7d6c5b-4a39-4281-b7a6-9f8e7d6c5b4a" } as const;
 export const DEMO_CHANNEL_IDS = {
-  npsEmail: "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0", npsCheckout: "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
-  attrCheckout: "2b3c4d5e-6f70-4182-93a4-b5c6d7e8f901", attrOnSite: "3c4d5e6f-7081-4293-a4b5-c6d7e8f90a12", attrReview: "4d5e6f70-8192-43a4-b5c6-d7e8f90a1b23",
+  npsEmail: "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+  npsCheckout: "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+  attrCheckout: "2b3c4d5e-6f70-4182-93a4-b5c6d7e8f901",
+  attrOnSite: "3c4d5e6f-7081-4293-a4b5-c6d7e8f90a12",
+  attrReview: "4d5e6f70-8192-43a4-b5c6-d7e8f90a1b23",
 } as const;
 export const DEMO_QUESTION_IDS = {
-  nps: "a0000000-0000-4000-8000-000000000001", reason: "a0000000-0000-4000-8000-000000000002", stage: "a0000000-0000-4000-8000-000000000003",
-  services: "a0000000-0000-4000-8000-000000000004", heard: "b0000000-0000-4000-8000-000000000001", why: "b0000000-0000-4000-8000-000000000002",
-  ease: "b0000000-0000-4000-8000-000000000003", stars: "b0000000-0000-4000-8000-000000000004", email: "b0000000-0000-4000-8000-000000000005",
-  birthday: "b0000000-0000-4000-8000-000000000006", location: "b0000000-0000-4000-8000-000000000007",
+  nps: "a0000000-0000-4000-8000-000000000001",
+  reason: "a0000000-0000-4000-8000-000000000002",
+  stage: "a0000000-0000-4000-8000-000000000003",
+  services: "a0000000-0000-4000-8000-000000000004",
+  heard: "b0000000-0000-4000-8000-000000000001",
+  why: "b0000000-0000-4000-8000-000000000002",
+  ease: "b0000000-0000-4000-8000-000000000003",
+  stars: "b0000000-0000-4000-8000-000000000004",
+  email: "b0000000-0000-4000-8000-000000000005",
+  birthday: "b0000000-0000-4000-8000-000000000006",
+  location: "b0000000-0000-4000-8000-000000000007",
   departments: "b0000000-0000-4000-8000-000000000008",
 } as const;
 const STAGES = ["Order", "Equipment Received", "First Payment", "Service in Use"];
@@ -51,12 +61,28 @@ const COUNTRIES = [
 ];
 
 export const NPS_SURVEY: SurveyDefinition = {
-  surveyId: DEMO_SURVEY_IDS.nps, name: "Broadband NPS", dateCreated: "2017-12-01T09:00:00.000Z",
+  surveyId: DEMO_SURVEY_IDS.nps,
+  name: "Broadband NPS",
+  dateCreated: "2017-12-01T09:00:00.000Z",
   questions: [
     { id: DEMO_QUESTION_IDS.nps, type: "nps", text: "How likely are you to recommend company to a friend or colleague?" },
     { id: DEMO_QUESTION_IDS.reason, type: "text", text: "What is the main reason for your score?" },
-    { id: DEMO_QUESTION_IDS.stage, type: "profile", text: "Where are you in your journey with us?", profileAnswerType: "single-value", profileQuestionId: "c0000000-0000-4000-8000-000000000001", options: STAGES },
-    { id: DEMO_QUESTION_IDS.services, type: "profile", text: "Which of our services do you use?", profileAnswerType: "multi-value", profileQuestionId: "c0000000-0000-4000-8000-000000000002", options: SERVICES },
+    {
+      id: DEMO_QUESTION_IDS.stage,
+      type: "profile",
+      text: "Where are you in your journey with us?",
+      profileAnswerType: "single-value",
+      profileQuestionId: "c0000000-0000-4000-8000-000000000001",
+      options: STAGES,
+    },
+    {
+      id: DEMO_QUESTION_IDS.services,
+      type: "profile",
+      text: "Which of our services do you use?",
+      profileAnswerType: "multi-value",
+      profileQuestionId: "c0000000-0000-4000-8000-000000000002",
+      options: SERVICES,
+    },
   ],
   channelSurveys: [
     { channelSurveyId: DEMO_CHANNEL_IDS.npsEmail, channel: "shareable-link", description: "NPS link e-mailed after delivery, first payment and first use" },
@@ -65,7 +91,9 @@ export const NPS_SURVEY: SurveyDefinition = {
 };
 
 export const ATTRIBUTION_SURVEY: SurveyDefinition = {
-  surveyId: DEMO_SURVEY_IDS.attribution, name: "Post-purchase attribution", dateCreated: "2017-12-15T09:00:00.000Z",
+  surveyId: DEMO_SURVEY_IDS.attribution,
+  name: "Post-purchase attribution",
+  dateCreated: "2017-12-15T09:00:00.000Z",
   questions: [
     { id: DEMO_QUESTION_IDS.heard, type: "single-select", text: "How did you first hear about us?", options: HEARD, allowCustomAnswer: true, customAnswerOptionText: "Other" },
     { id: DEMO_QUESTION_IDS.why, type: "multi-select", text: "What made you decide to buy today?", options: WHY, allowCustomAnswer: true, customAnswerOptionText: "Something else" },
@@ -74,10 +102,22 @@ export const ATTRIBUTION_SURVEY: SurveyDefinition = {
     { id: DEMO_QUESTION_IDS.email, type: "email", text: "Where should we send your discount code?" },
     { id: DEMO_QUESTION_IDS.birthday, type: "profile", text: "When is your birthday?", profileAnswerType: "date-components", profileQuestionId: "c0000000-0000-4000-8000-000000000003" },
     { id: DEMO_QUESTION_IDS.location, type: "profile", text: "Where are you shopping from?", profileAnswerType: "location", profileQuestionId: "c0000000-0000-4000-8000-000000000004" },
-    { id: DEMO_QUESTION_IDS.departments, type: "profile", text: "Which of our departments do you shop in?", profileAnswerType: "multi-value", profileQuestionId: "c0000000-0000-4000-8000-000000000005", options: DEPARTMENTS },
+    {
+      id: DEMO_QUESTION_IDS.departments,
+      type: "profile",
+      text: "Which of our departments do you shop in?",
+      profileAnswerType: "multi-value",
+      profileQuestionId: "c0000000-0000-4000-8000-000000000005",
+      options: DEPARTMENTS,
+    },
   ],
   channelSurveys: [
-    { channelSurveyId: DEMO_CHANNEL_IDS.attrCheckout, channel: "post-checkout", description: "Thank-you page survey", reward: { type: "coupon", description: "10% off your next order", value: "THANKYOU10" } },
+    {
+      channelSurveyId: DEMO_CHANNEL_IDS.attrCheckout,
+      channel: "post-checkout",
+      description: "Thank-you page survey",
+      reward: { type: "coupon", description: "10% off your next order", value: "THANKYOU10" },
+    },
     { channelSurveyId: DEMO_CHANNEL_IDS.attrOnSite, channel: "on-site", description: "Returning-visitor pop-up" },
     { channelSurveyId: DEMO_CHANNEL_IDS.attrReview, channel: "post-review", description: "After a product review" },
   ],
@@ -124,7 +164,8 @@ export function npsResponses(rows: NpsRow[]): ResponseImport[] {
     return {
       surveyResponseId: nameBasedUuid(DEMO_SURVEY_IDS.nps, `row:${i + 1}`),
       channelSurveyId: r.SURVEY_SUB_TYPE === "Order" ? DEMO_CHANNEL_IDS.npsCheckout : DEMO_CHANNEL_IDS.npsEmail,
-      answeredQuestions: answers, createdMs: parseNpsDate(r.CUSTOMER_RESPONSE_DATE),
+      answeredQuestions: answers,
+      createdMs: parseNpsDate(r.CUSTOMER_RESPONSE_DATE),
       isArchived: false,
     };
   });
@@ -137,7 +178,10 @@ function sampler(seed: number) {
   const chance = (p: number) => int(0, 999_999) < p * 1_000_000;
   const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)];
   const weighted = (weights: readonly number[]): number => {
-    let roll = int(1, weights.reduce((a, b) => a + b, 0));
+    let roll = int(
+      1,
+      weights.reduce((a, b) => a + b, 0),
+    );
     for (let i = 0; i < weights.length; i++) if ((roll -= weights[i]) <= 0) return i;
     return weights.length - 1;
   };
@@ -170,17 +214,28 @@ export function attributionResponses(count: number, seed: number, fromMs: number
     if (r.chance(0.7)) answers.push({ id: DEMO_QUESTION_IDS.email, type: "email", answer: email, marketingOptIn: r.chance(0.4) });
     if (r.chance(0.5)) {
       const born = new Date(fromMs - r.int(18 * 365, 80 * 365) * 86_400_000);
-      answers.push({ id: DEMO_QUESTION_IDS.birthday, type: "profile", answer: { type: "date-components", value: { day: born.getUTCDate(), month: born.getUTCMonth() + 1, year: born.getUTCFullYear() } } });
+      answers.push({
+        id: DEMO_QUESTION_IDS.birthday,
+        type: "profile",
+        answer: { type: "date-components", value: { day: born.getUTCDate(), month: born.getUTCMonth() + 1, year: born.getUTCFullYear() } },
+      });
     }
     if (r.chance(0.6)) {
       const c = r.pick(COUNTRIES);
-      answers.push({ id: DEMO_QUESTION_IDS.location, type: "profile", answer: { type: "location", value: { countryCode: c.countryCode, countryName: c.countryName, ...(c.zones.length ? { zoneCode: r.pick(c.zones) } : {}) } } });
+      answers.push({
+        id: DEMO_QUESTION_IDS.location,
+        type: "profile",
+        answer: { type: "location", value: { countryCode: c.countryCode, countryName: c.countryName, ...(c.zones.length ? { zoneCode: r.pick(c.zones) } : {}) } },
+      });
     }
     if (r.chance(0.6)) answers.push({ id: DEMO_QUESTION_IDS.departments, type: "profile", answer: { type: "multi-value", value: r.some(DEPARTMENTS, 3) } });
     out.push({
-      surveyResponseId: nameBasedUuid(DEMO_SURVEY_IDS.attribution, `sample:${seed}:${i + 1}`), channelSurveyId: r.pick(channels), answeredQuestions: answers,
+      surveyResponseId: nameBasedUuid(DEMO_SURVEY_IDS.attribution, `sample:${seed}:${i + 1}`),
+      channelSurveyId: r.pick(channels),
+      answeredQuestions: answers,
       createdMs: fromMs + r.int(0, Math.max(0, Math.floor((toMs - fromMs) / 1000))) * 1000,
-      customer: { customerId: nameBasedUuid(DEMO_SURVEY_IDS.attribution, `customer:${email}`), email }, order: { remoteOrderId: String(100000 + r.int(0, 899999)) },
+      customer: { customerId: nameBasedUuid(DEMO_SURVEY_IDS.attribution, `customer:${email}`), email },
+      order: { remoteOrderId: String(100000 + r.int(0, 899999)) },
       isArchived: r.chance(0.03),
     });
   }

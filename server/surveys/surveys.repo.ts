@@ -9,23 +9,51 @@ import type { NpsCategory, ProfileAnswerType, QuestionType, SurveyChannel, Surve
 
 export type SurveyRow = { survey_id: string; store_id: string; name: string; created_ms: number };
 export type QuestionRow = {
-  question_id: string; survey_id: string; store_id: string; position: number; text: string; type: QuestionType;
-  options_json: string | null; allow_custom_answer: number; custom_answer_option_text: string | null;
-  profile_question_id: string | null; profile_answer_type: ProfileAnswerType | null;
+  question_id: string;
+  survey_id: string;
+  store_id: string;
+  position: number;
+  text: string;
+  type: QuestionType;
+  options_json: string | null;
+  allow_custom_answer: number;
+  custom_answer_option_text: string | null;
+  profile_question_id: string | null;
+  profile_answer_type: ProfileAnswerType | null;
   /** 1: must be answered (migration 104). */
   required: number;
 };
 export type ChannelSurveyRow = {
-  channel_survey_id: string; survey_id: string; store_id: string; channel: SurveyChannel; description: string | null;
-  reward_type: "coupon" | null; reward_description: string | null; reward_value: string | null;
+  channel_survey_id: string;
+  survey_id: string;
+  store_id: string;
+  channel: SurveyChannel;
+  description: string | null;
+  reward_type: "coupon" | null;
+  reward_description: string | null;
+  reward_value: string | null;
   /** 0: turned off, not shown, takes no responses (migration 104). */
   enabled: number;
 };
 export type ResponseInsert = {
-  survey_response_id: string; store_id: string; survey_id: string; channel_survey_id: string; answered_questions_json: string;
-  customer_id: string | null; customer_email: string | null; email_marketing_opt_in: number | null; is_archived: number;
-  remote_order_id: string | null; reward_type: string | null; reward_description: string | null; reward_value: string | null;
-  nps_score: number | null; nps_category: NpsCategory | null; created_ms: number; idempotency_key: string | null; request_hash: string | null;
+  survey_response_id: string;
+  store_id: string;
+  survey_id: string;
+  channel_survey_id: string;
+  answered_questions_json: string;
+  customer_id: string | null;
+  customer_email: string | null;
+  email_marketing_opt_in: number | null;
+  is_archived: number;
+  remote_order_id: string | null;
+  reward_type: string | null;
+  reward_description: string | null;
+  reward_value: string | null;
+  nps_score: number | null;
+  nps_category: NpsCategory | null;
+  created_ms: number;
+  idempotency_key: string | null;
+  request_hash: string | null;
 };
 /** A stored response joined with its survey's name and its channel survey's channel and description. */
 export type ResponseRow = ResponseInsert & { response_seq: number; survey_name: string; channel: SurveyChannel; channel_survey_description: string | null };
@@ -61,7 +89,12 @@ const RESPONSE_CHANNEL_FROM = sql.raw(`FROM survey_responses r CROSS JOIN channe
 /** Turn free text into an FTS5 query: every word quoted (no operator injection), prefix-matched, ANDed. */
 export function ftsQuery(text: string): string | null {
   const words = text.normalize("NFKC").match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.length ? words.slice(0, 20).map((w) => `"${w}"*`).join(" ") : null;
+  return words.length
+    ? words
+        .slice(0, 20)
+        .map((w) => `"${w}"*`)
+        .join(" ")
+    : null;
 }
 
 /** Weekly NPS counts of `npsByWeek`: `week_ms` = Monday 00:00 UTC of the week, in ms. */
@@ -84,9 +117,11 @@ export function filterWhere(storeId: string, filter: ResponseFilter, postgres = 
   if (filter.search !== undefined) {
     const match = ftsQuery(filter.search);
     if (!match) return null;
-    where.push(postgres
-      ? sql`r.response_seq IN (SELECT response_seq FROM survey_responses_fts WHERE document @@ to_tsquery('chorus_simple', ${tsqueryOf(match)}))`
-      : sql`r.response_seq IN (SELECT rowid FROM survey_responses_fts WHERE survey_responses_fts MATCH ${match})`);
+    where.push(
+      postgres
+        ? sql`r.response_seq IN (SELECT response_seq FROM survey_responses_fts WHERE document @@ to_tsquery('chorus_simple', ${tsqueryOf(match)}))`
+        : sql`r.response_seq IN (SELECT rowid FROM survey_responses_fts WHERE survey_responses_fts MATCH ${match})`,
+    );
   }
   return sql.join(where, sql` AND `);
 }
@@ -102,13 +137,19 @@ export function surveysRepo(db: Db) {
     async insertSurvey(survey: SurveyRow, questions: QuestionRow[], channels: ChannelSurveyRow[]): Promise<void> {
       await run(db, sql`INSERT INTO surveys (survey_id, store_id, name, created_ms) VALUES (${survey.survey_id}, ${survey.store_id}, ${survey.name}, ${survey.created_ms})`);
       for (const q of questions) {
-        await run(db, sql`INSERT INTO survey_questions (question_id, survey_id, store_id, position, text, type, options_json, allow_custom_answer, custom_answer_option_text, profile_question_id, profile_answer_type, required)
+        await run(
+          db,
+          sql`INSERT INTO survey_questions (question_id, survey_id, store_id, position, text, type, options_json, allow_custom_answer, custom_answer_option_text, profile_question_id, profile_answer_type, required)
           VALUES (${q.question_id}, ${q.survey_id}, ${q.store_id}, ${q.position}, ${q.text}, ${q.type}, ${q.options_json}, ${q.allow_custom_answer}, ${q.custom_answer_option_text},
-            ${q.profile_question_id}, ${q.profile_answer_type}, ${q.required})`);
+            ${q.profile_question_id}, ${q.profile_answer_type}, ${q.required})`,
+        );
       }
       for (const c of channels) {
-        await run(db, sql`INSERT INTO channel_surveys (channel_survey_id, survey_id, store_id, channel, description, reward_type, reward_description, reward_value, enabled)
-          VALUES (${c.channel_survey_id}, ${c.survey_id}, ${c.store_id}, ${c.channel}, ${c.description}, ${c.reward_type}, ${c.reward_description}, ${c.reward_value}, ${c.enabled})`);
+        await run(
+          db,
+          sql`INSERT INTO channel_surveys (channel_survey_id, survey_id, store_id, channel, description, reward_type, reward_description, reward_value, enabled)
+          VALUES (${c.channel_survey_id}, ${c.survey_id}, ${c.store_id}, ${c.channel}, ${c.description}, ${c.reward_type}, ${c.reward_description}, ${c.reward_value}, ${c.enabled})`,
+        );
       }
     },
     getSurvey(storeId: string, surveyId: string): Promise<SurveyRow | undefined> {
@@ -156,17 +197,23 @@ export function surveysRepo(db: Db) {
     /** Insert a response and its full-text row (call inside a transaction). `searchText`: its text answers. */
     async insertResponse(row: ResponseInsert, searchText: string): Promise<void> {
       const r = row;
-      const seq = (await one<{ response_seq: number }>(db, sql`INSERT INTO survey_responses (survey_response_id, store_id, survey_id, channel_survey_id, answered_questions_json,
+      const seq = (await one<{ response_seq: number }>(
+        db,
+        sql`INSERT INTO survey_responses (survey_response_id, store_id, survey_id, channel_survey_id, answered_questions_json,
           customer_id, customer_email, email_marketing_opt_in, is_archived, remote_order_id, reward_type, reward_description, reward_value, nps_score, nps_category,
           created_ms, idempotency_key, request_hash)
         VALUES (${r.survey_response_id}, ${r.store_id}, ${r.survey_id}, ${r.channel_survey_id}, ${r.answered_questions_json},
           ${r.customer_id}, ${r.customer_email}, ${r.email_marketing_opt_in}, ${r.is_archived}, ${r.remote_order_id}, ${r.reward_type}, ${r.reward_description}, ${r.reward_value},
           ${r.nps_score}, ${r.nps_category}, ${r.created_ms}, ${r.idempotency_key}, ${r.request_hash})
-        RETURNING response_seq`))!.response_seq;
+        RETURNING response_seq`,
+      ))!.response_seq;
       if (!searchText) return;
-      await run(db, pg
-        ? sql`INSERT INTO survey_responses_fts (response_seq, document) VALUES (${seq}, to_tsvector('chorus_simple', chorus_search_text(CAST(${searchText} AS text))))`
-        : sql`INSERT INTO survey_responses_fts (rowid, body) VALUES (${seq}, ${searchText})`);
+      await run(
+        db,
+        pg
+          ? sql`INSERT INTO survey_responses_fts (response_seq, document) VALUES (${seq}, to_tsvector('chorus_simple', chorus_search_text(CAST(${searchText} AS text))))`
+          : sql`INSERT INTO survey_responses_fts (rowid, body) VALUES (${seq}, ${searchText})`,
+      );
     },
     findByIdempotencyKey(storeId: string, channelSurveyId: string, key: string): Promise<ResponseRow | undefined> {
       return one<ResponseRow>(db, sql`${RESPONSE_SELECT} AND r.store_id = ${storeId} AND r.channel_survey_id = ${channelSurveyId} AND r.idempotency_key = ${key}`);
@@ -178,8 +225,13 @@ export function surveysRepo(db: Db) {
     async setArchived(storeId: string, ids: string[], archived: boolean): Promise<number> {
       const flag = archived ? 1 : 0;
       const list = JSON.stringify(ids);
-      return (await run(db, sql`UPDATE survey_responses SET is_archived = ${flag} WHERE store_id = ${storeId}
-        AND survey_response_id IN (SELECT value FROM ${pg ? sql`jsonb_array_elements_text(CAST(${list} AS jsonb))` : sql`json_each(${list})`}) AND is_archived <> ${flag}`)).changes;
+      return (
+        await run(
+          db,
+          sql`UPDATE survey_responses SET is_archived = ${flag} WHERE store_id = ${storeId}
+        AND survey_response_id IN (SELECT value FROM ${pg ? sql`jsonb_array_elements_text(CAST(${list} AS jsonb))` : sql`json_each(${list})`}) AND is_archived <> ${flag}`,
+        )
+      ).changes;
     },
     /**
      * One page (limit + 1 rows) of the store's responses matching `filter`, in `order`, keyset after
@@ -209,11 +261,14 @@ export function surveysRepo(db: Db) {
       const where = filterWhere(storeId, filter, pg);
       if (!where) return [];
       // 1970-01-05 (epoch + 4 days = 345,600,000 ms) was a Monday; a week is 604,800,000 ms.
-      return all<NpsWeekRow>(db, sql`SELECT ((r.created_ms - 345600000) / 604800000) * 604800000 + 345600000 AS week_ms,
+      return all<NpsWeekRow>(
+        db,
+        sql`SELECT ((r.created_ms - 345600000) / 604800000) * 604800000 + 345600000 AS week_ms,
           sum(CASE WHEN r.nps_category = 'promoter' THEN 1 ELSE 0 END) AS promoters, sum(CASE WHEN r.nps_category = 'passive' THEN 1 ELSE 0 END) AS passives,
           sum(CASE WHEN r.nps_category = 'detractor' THEN 1 ELSE 0 END) AS detractors
         ${RESPONSE_CHANNEL_FROM} AND ${where} AND r.nps_category IS NOT NULL
-        GROUP BY week_ms ORDER BY week_ms`);
+        GROUP BY week_ms ORDER BY week_ms`,
+      );
     },
     /** Number of the store's responses to a survey. */
     async countResponses(storeId: string, surveyId: string): Promise<number> {

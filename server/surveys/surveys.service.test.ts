@@ -23,8 +23,14 @@ beforeAll(async () => {
   await s.surveys.createSurvey(TEST_STORE_ID, NPS_SURVEY);
   await s.surveys.createSurvey(TEST_STORE_ID, ATTRIBUTION_SURVEY);
   rows = readNpsRows(join(DATA_DIR, DEMO_NPS_FILE)).slice(0, 300);
-  await s.surveys.importResponses(TEST_STORE_ID, npsResponses(rows).map((r) => ({ ...r, isArchived: false })));
-  await s.surveys.importResponses(TEST_STORE_ID, attributionResponses(80, 7, Date.UTC(2018, 0, 1), Date.UTC(2018, 1, 1)).map((r) => ({ ...r, isArchived: false })));
+  await s.surveys.importResponses(
+    TEST_STORE_ID,
+    npsResponses(rows).map((r) => ({ ...r, isArchived: false })),
+  );
+  await s.surveys.importResponses(
+    TEST_STORE_ID,
+    attributionResponses(80, 7, Date.UTC(2018, 0, 1), Date.UTC(2018, 1, 1)).map((r) => ({ ...r, isArchived: false })),
+  );
 });
 afterAll(async () => {
   await s.close();

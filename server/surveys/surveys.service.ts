@@ -6,9 +6,20 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import {
-  surveyDefinitionSchema, surveySubmissionSchema,
-  type AnsweredQuestion, type EnterpriseListQuery, type ListSurveyResponsesResponse, type ListSurveysResponse, type Survey,
-  type Reward, type StorefrontSurvey, type SurveyChannel, type SurveyDefinition, type SurveyResponse, type SurveyResponseOrder, type SurveySubmissionResponse,
+  surveyDefinitionSchema,
+  surveySubmissionSchema,
+  type AnsweredQuestion,
+  type EnterpriseListQuery,
+  type ListSurveyResponsesResponse,
+  type ListSurveysResponse,
+  type Survey,
+  type Reward,
+  type StorefrontSurvey,
+  type SurveyChannel,
+  type SurveyDefinition,
+  type SurveyResponse,
+  type SurveyResponseOrder,
+  type SurveySubmissionResponse,
 } from "../contract/surveys.ts";
 import { ApiError, badRequest, notFound } from "../contract/errors.ts";
 import { isUniqueViolation, transaction, type Db } from "../db/database.ts";
@@ -55,7 +66,10 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
   const surveysContext = (storeId: string, order: SurveyResponseOrder) => `surveys|${storeId}|${order}`;
   /** The keyset of response listings: creation time (ms), then ID. */
   const responseKey = (r: ResponseRow): [number, string] => [r.created_ms, r.survey_response_id];
-  const qs = (params: Record<string, string | number>) => Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join("&");
+  const qs = (params: Record<string, string | number>) =>
+    Object.entries(params)
+      .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+      .join("&");
 
   async function surveyOrThrow(storeId: string, surveyId: string): Promise<SurveyRow> {
     const survey = UUID_RE.test(surveyId) ? await surveys.getSurvey(storeId, surveyId) : undefined;
@@ -70,7 +84,13 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
     return channel;
   }
 
-  function buildInsert(storeId: string, channel: ChannelSurveyRow, questions: QuestionRow[], item: ResponseImport, extra: { idempotencyKey?: string; requestHash?: string; platformCoupon?: boolean } = {}): { row: ResponseInsert; answers: AnsweredQuestion[] } {
+  function buildInsert(
+    storeId: string,
+    channel: ChannelSurveyRow,
+    questions: QuestionRow[],
+    item: ResponseImport,
+    extra: { idempotencyKey?: string; requestHash?: string; platformCoupon?: boolean } = {},
+  ): { row: ResponseInsert; answers: AnsweredQuestion[] } {
     const answers = validateAnswers(channel.survey_id, questions, item.answeredQuestions);
     const nps = answers.find((a) => a.type === "nps");
     const email = answers.find((a) => a.type === "email");
@@ -81,13 +101,24 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
     return {
       answers,
       row: {
-        survey_response_id: item.surveyResponseId ?? randomUUID(), store_id: storeId, survey_id: channel.survey_id, channel_survey_id: channel.channel_survey_id,
-        answered_questions_json: JSON.stringify(answers), customer_id: item.customer?.customerId ?? null, customer_email: item.customer?.email ?? null,
-        email_marketing_opt_in: optIn === undefined ? null : optIn ? 1 : 0, is_archived: item.isArchived ? 1 : 0,
+        survey_response_id: item.surveyResponseId ?? randomUUID(),
+        store_id: storeId,
+        survey_id: channel.survey_id,
+        channel_survey_id: channel.channel_survey_id,
+        answered_questions_json: JSON.stringify(answers),
+        customer_id: item.customer?.customerId ?? null,
+        customer_email: item.customer?.email ?? null,
+        email_marketing_opt_in: optIn === undefined ? null : optIn ? 1 : 0,
+        is_archived: item.isArchived ? 1 : 0,
         remote_order_id: item.order?.remoteOrderId ?? null,
-        reward_type: withReward ? channel.reward_type : null, reward_description: withReward ? channel.reward_description : null, reward_value: withReward && !extra.platformCoupon ? channel.reward_value : null,
-        nps_score: nps?.type === "nps" ? nps.answer : null, nps_category: nps?.type === "nps" ? nps.answerNpsCategory : null,
-        created_ms: item.createdMs, idempotency_key: extra.idempotencyKey ?? null, request_hash: extra.requestHash ?? null,
+        reward_type: withReward ? channel.reward_type : null,
+        reward_description: withReward ? channel.reward_description : null,
+        reward_value: withReward && !extra.platformCoupon ? channel.reward_value : null,
+        nps_score: nps?.type === "nps" ? nps.answer : null,
+        nps_category: nps?.type === "nps" ? nps.answerNpsCategory : null,
+        created_ms: item.createdMs,
+        idempotency_key: extra.idempotencyKey ?? null,
+        request_hash: extra.requestHash ?? null,
       },
     };
   }
@@ -104,15 +135,28 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
       const surveyId = d.surveyId ?? randomUUID();
       const survey: SurveyRow = { survey_id: surveyId, store_id: storeId, name: d.name, created_ms: d.dateCreated ? Date.parse(d.dateCreated) : Date.now() };
       const questions: QuestionRow[] = d.questions.map((q, position) => ({
-        question_id: q.id ?? randomUUID(), survey_id: surveyId, store_id: storeId, position, text: q.text, type: q.type,
-        options_json: q.options ? JSON.stringify(q.options) : null, allow_custom_answer: q.allowCustomAnswer ? 1 : 0,
-        custom_answer_option_text: q.allowCustomAnswer ? q.customAnswerOptionText ?? null : null,
-        profile_question_id: q.type === "profile" ? q.profileQuestionId ?? randomUUID() : null, profile_answer_type: q.type === "profile" ? q.profileAnswerType ?? null : null,
+        question_id: q.id ?? randomUUID(),
+        survey_id: surveyId,
+        store_id: storeId,
+        position,
+        text: q.text,
+        type: q.type,
+        options_json: q.options ? JSON.stringify(q.options) : null,
+        allow_custom_answer: q.allowCustomAnswer ? 1 : 0,
+        custom_answer_option_text: q.allowCustomAnswer ? (q.customAnswerOptionText ?? null) : null,
+        profile_question_id: q.type === "profile" ? (q.profileQuestionId ?? randomUUID()) : null,
+        profile_answer_type: q.type === "profile" ? (q.profileAnswerType ?? null) : null,
         required: q.required ? 1 : 0,
       }));
       const channels: ChannelSurveyRow[] = d.channelSurveys.map((c) => ({
-        channel_survey_id: c.channelSurveyId ?? randomUUID(), survey_id: surveyId, store_id: storeId, channel: c.channel, description: c.description ?? null,
-        reward_type: c.reward ? "coupon" : null, reward_description: c.reward?.description ?? null, reward_value: c.reward?.value ?? null,
+        channel_survey_id: c.channelSurveyId ?? randomUUID(),
+        survey_id: surveyId,
+        store_id: storeId,
+        channel: c.channel,
+        description: c.description ?? null,
+        reward_type: c.reward ? "coupon" : null,
+        reward_description: c.reward?.description ?? null,
+        reward_value: c.reward?.value ?? null,
         enabled: c.enabled === false ? 0 : 1,
       }));
       await transaction(db, () => surveys.insertSurvey(survey, questions, channels));
@@ -123,7 +167,9 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
     async getSurvey(storeId: string, surveyId: string): Promise<Survey> {
       const s = await surveyOrThrow(storeId, surveyId);
       return {
-        surveyId: s.survey_id, surveyName: s.name, dateCreated: iso(s.created_ms),
+        surveyId: s.survey_id,
+        surveyName: s.name,
+        dateCreated: iso(s.created_ms),
         channelSurveys: (await surveys.channelSurveysOf(storeId, s.survey_id)).map(toChannelSurvey),
         questions: (await surveys.questionsOf(storeId, s.survey_id)).map(toSurveyQuestion),
       };
@@ -136,7 +182,11 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      */
     async listSurveys(storeId: string, query: EnterpriseListQuery): Promise<ListSurveysResponse> {
       const { rows, next } = await keysetPage<SurveyRow, [number, string]>({
-        secret, context: surveysContext(storeId, query.orderBy), cursor: query.lastEvaluated, shape: ["number", "string"], limit: query.limit,
+        secret,
+        context: surveysContext(storeId, query.orderBy),
+        cursor: query.lastEvaluated,
+        shape: ["number", "string"],
+        limit: query.limit,
         fetch: (after) => surveys.listSurveys(storeId, query.orderBy, query.limit, after), // the repo reads limit + 1 rows
         keyOf: (s) => [s.created_ms, s.survey_id],
       });
@@ -156,7 +206,11 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
     async listResponses(storeId: string, surveyId: string, query: EnterpriseListQuery): Promise<ListSurveyResponsesResponse> {
       const survey = await surveyOrThrow(storeId, surveyId);
       const { rows, next } = await keysetPage<ResponseRow, [number, string]>({
-        secret, context: responsesContext(storeId, survey.survey_id, query.orderBy), cursor: query.lastEvaluated, shape: ["number", "string"], limit: query.limit,
+        secret,
+        context: responsesContext(storeId, survey.survey_id, query.orderBy),
+        cursor: query.lastEvaluated,
+        shape: ["number", "string"],
+        limit: query.limit,
         fetch: (after) => surveys.listResponses(storeId, { surveyId: survey.survey_id }, query.orderBy, query.limit, after), // the repo reads limit + 1 rows
         keyOf: responseKey,
       });
@@ -175,7 +229,10 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
       const channel = await enabledChannelOrThrow(storeId, channelSurveyId);
       const survey = (await surveys.getSurvey(storeId, channel.survey_id))!;
       return {
-        channelSurveyId: channel.channel_survey_id, channel: channel.channel, surveyId: survey.survey_id, surveyName: survey.name,
+        channelSurveyId: channel.channel_survey_id,
+        channel: channel.channel,
+        surveyId: survey.survey_id,
+        surveyName: survey.name,
         ...(channel.description !== null ? { description: channel.description } : {}),
         ...(channel.reward_description !== null ? { rewardDescription: channel.reward_description } : {}),
         questions: (await surveys.questionsOf(storeId, survey.survey_id)).map(toSurveyQuestion),
@@ -252,19 +309,28 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
         if (earlier.request_hash !== requestHash) throw new ApiError(409, "Idempotency-Key was already used for a different submission", "idempotency_key_reused");
         return { body: await bodyOf(earlier), replayed: true };
       };
-      const attempt = () => transaction(db, async (): Promise<SubmissionResult> => {
-        if (idempotencyKey) {
-          const earlier = await surveys.findByIdempotencyKey(storeId, channel.channel_survey_id, idempotencyKey);
-          if (earlier) return replay(earlier);
-        }
-        await surveys.insertResponse(row, searchTextOf(answers));
-        const email = emailOf(row.customer_email, answers);
-        if (coupon && rewards) {
-          await rewards.reserve({ storeId, surveyResponseId: row.survey_response_id, channelSurveyId: channel.channel_survey_id, email, description: channel.reward_description ?? "", coupon, createdMs: row.created_ms });
-        }
-        await rewards?.recordProfile(storeId, row.survey_response_id, email, answers, row.created_ms);
-        return { body: submissionBody(row), replayed: false };
-      });
+      const attempt = () =>
+        transaction(db, async (): Promise<SubmissionResult> => {
+          if (idempotencyKey) {
+            const earlier = await surveys.findByIdempotencyKey(storeId, channel.channel_survey_id, idempotencyKey);
+            if (earlier) return replay(earlier);
+          }
+          await surveys.insertResponse(row, searchTextOf(answers));
+          const email = emailOf(row.customer_email, answers);
+          if (coupon && rewards) {
+            await rewards.reserve({
+              storeId,
+              surveyResponseId: row.survey_response_id,
+              channelSurveyId: channel.channel_survey_id,
+              email,
+              description: channel.reward_description ?? "",
+              coupon,
+              createdMs: row.created_ms,
+            });
+          }
+          await rewards?.recordProfile(storeId, row.survey_response_id, email, answers, row.created_ms);
+          return { body: submissionBody(row), replayed: false };
+        });
       try {
         const result = await attempt();
         if (result.replayed || !coupon || !rewards) return result;
@@ -325,11 +391,19 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      * custom answers), in `order` (default newest first). `cursor` is the `nextCursor` of the previous
      * page (signed for this store, filter and order). @throws ApiError 400 for a foreign cursor.
      */
-    async searchResponses(storeId: string, filter: ResponseFilter, page: { limit?: number; order?: SurveyResponseOrder; cursor?: string } = {}): Promise<{ surveyResponses: SurveyResponse[]; nextCursor?: string }> {
+    async searchResponses(
+      storeId: string,
+      filter: ResponseFilter,
+      page: { limit?: number; order?: SurveyResponseOrder; cursor?: string } = {},
+    ): Promise<{ surveyResponses: SurveyResponse[]; nextCursor?: string }> {
       const order = page.order ?? "date desc";
       const limit = Math.min(Math.max(page.limit ?? 25, 1), 100);
       const { rows, next } = await keysetPage<ResponseRow, [number, string]>({
-        secret, context: `survey_responses_admin|${storeId}|${JSON.stringify(filter)}|${order}`, cursor: page.cursor, shape: ["number", "string"], limit,
+        secret,
+        context: `survey_responses_admin|${storeId}|${JSON.stringify(filter)}|${order}`,
+        cursor: page.cursor,
+        shape: ["number", "string"],
+        limit,
         fetch: (after) => surveys.listResponses(storeId, filter, order, limit, after), // the repo reads limit + 1 rows
         keyOf: responseKey,
       });

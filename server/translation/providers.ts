@@ -51,7 +51,10 @@ export function openAiTranslationProvider(config: { url: string; apiKey?: string
       const content = await chatCompletion(
         { baseUrl: config.url, model: config.model ?? "gpt-4o-mini", apiKey: config.apiKey, timeoutMs: config.timeoutMs, retries: 1, backoffMs: 300 },
         [
-          { role: "system", content: `Translate each string of the JSON array from ISO language "${source}" into ${target.name}.${register} Answer with only a JSON array of strings of the same length and order.` },
+          {
+            role: "system",
+            content: `Translate each string of the JSON array from ISO language "${source}" into ${target.name}.${register} Answer with only a JSON array of strings of the same length and order.`,
+          },
           { role: "user", content: JSON.stringify(texts) },
         ],
         { temperature: 0 },

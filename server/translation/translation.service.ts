@@ -27,7 +27,15 @@ export function translationService(deps: { db: Db; repo: AiRepo; provider: Trans
       if (!target || store.translation !== "on-load") return reviews;
       const due = reviews.filter((r) => needsTranslation(r.languageCode, target));
       if (due.length === 0) return reviews;
-      const cached = new Map((await repo.translations(store.storeId, due.map((r) => r.reviewId), target.key)).map((t) => [t.review_id, t]));
+      const cached = new Map(
+        (
+          await repo.translations(
+            store.storeId,
+            due.map((r) => r.reviewId),
+            target.key,
+          )
+        ).map((t) => [t.review_id, t]),
+      );
       const missing = due.filter((r) => !cached.has(r.reviewId));
       if (missing.length && provider) {
         const bySource = new Map<string, Review[]>();

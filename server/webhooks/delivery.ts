@@ -82,13 +82,24 @@ export async function postOnce(url: string, body: string, headers: Record<string
   }
   try {
     const res = await guardedFetch(target, {
-      method: "POST", headers, body, allowLoopback, resolve, redirects: 0,
-      maxBytes: MAX_RESPONSE_BYTES, overflow: "truncate", timeoutMs: TOTAL_TIMEOUT_MS, idleTimeoutMs: CONNECT_TIMEOUT_MS,
+      method: "POST",
+      headers,
+      body,
+      allowLoopback,
+      resolve,
+      redirects: 0,
+      maxBytes: MAX_RESPONSE_BYTES,
+      overflow: "truncate",
+      timeoutMs: TOTAL_TIMEOUT_MS,
+      idleTimeoutMs: CONNECT_TIMEOUT_MS,
     });
     const status = res.status;
-    const error = status >= 200 && status < 300 ? null
-      : status >= 300 && status < 400 ? `answered ${status}: redirects are not followed${res.headers.location ? ` (Location: ${String(res.headers.location).slice(0, 200)})` : ""}`
-      : `answered ${status}`;
+    const error =
+      status >= 200 && status < 300
+        ? null
+        : status >= 300 && status < 400
+          ? `answered ${status}: redirects are not followed${res.headers.location ? ` (Location: ${String(res.headers.location).slice(0, 200)})` : ""}`
+          : `answered ${status}`;
     return { statusCode: status, latencyMs: latency(), error };
   } catch (error) {
     if (isOutgoingRequestError(error)) return { statusCode: null, latencyMs: latency(), error: error.kind === "refused" ? `refused: ${error.message}` : error.message.slice(0, 300) };
@@ -118,7 +129,13 @@ export function webhookDelivery(deps: WebhookDeliveryDeps) {
         } catch (error) {
           // A resource that cannot be shaped must not stop the queue: the event goes out with its IDs only.
           log(`webhooks: body of ${event.event_type} ${event.event_id} could not be built: ${String(error)}`);
-          payload = JSON.stringify({ eventId: event.event_id, eventType: event.event_type, dateCreated: new Date(event.created_ms).toISOString(), storeId: event.store_id, data: { id: event.resource_id } });
+          payload = JSON.stringify({
+            eventId: event.event_id,
+            eventType: event.event_type,
+            dateCreated: new Date(event.created_ms).toISOString(),
+            storeId: event.store_id,
+            data: { id: event.resource_id },
+          });
         }
         bodies.push(payload);
       }
@@ -141,14 +158,19 @@ export function webhookDelivery(deps: WebhookDeliveryDeps) {
     }
     const t = Math.floor(nowMs / 1000);
     const outcome = secret
-      ? await postOnce(d.url, d.payload_json, {
-          "content-type": "application/json; charset=utf-8",
-          "user-agent": "Chorus-Webhooks/1",
-          [SIGNATURE_HEADER]: signatureHeader(secret, t, d.payload_json),
-          "Chorus-Event-Id": d.event_id,
-          "Chorus-Event-Type": d.event_type,
-          "Chorus-Delivery-Id": d.delivery_id,
-        }, deps.allowLoopback)
+      ? await postOnce(
+          d.url,
+          d.payload_json,
+          {
+            "content-type": "application/json; charset=utf-8",
+            "user-agent": "Chorus-Webhooks/1",
+            [SIGNATURE_HEADER]: signatureHeader(secret, t, d.payload_json),
+            "Chorus-Event-Id": d.event_id,
+            "Chorus-Event-Type": d.event_type,
+            "Chorus-Delivery-Id": d.delivery_id,
+          },
+          deps.allowLoopback,
+        )
       : { statusCode: null, latencyMs: 0, error: "the signing secret could not be read: rotate it" };
     if (!isOpen(deps.db)) return;
     const delivered = outcome.error === null;
@@ -157,7 +179,7 @@ export function webhookDelivery(deps: WebhookDeliveryDeps) {
     await transaction(deps.db, async () => {
       // Nothing is recorded when the claim was lost (the subscription was deleted meanwhile, or the lease ran out):
       // the conditional UPDATE on the lease makes the holder's outcome the only one recorded.
-      if (!await deps.repo.recordOutcome(d.seq, d.lease_until_ms, { delivered, nextAttemptMs, statusCode: outcome.statusCode, latencyMs: outcome.latencyMs, error: outcome.error, nowMs })) return;
+      if (!(await deps.repo.recordOutcome(d.seq, d.lease_until_ms, { delivered, nextAttemptMs, statusCode: outcome.statusCode, latencyMs: outcome.latencyMs, error: outcome.error, nowMs }))) return;
       await deps.repo.insertAttempt(d.seq, d.store_id, d.attempts, { attempted_ms: nowMs, status_code: outcome.statusCode, latency_ms: outcome.latencyMs, error: outcome.error });
       if (delivered) {
         await deps.repo.noteSuccess(d.subscription_id);
@@ -207,12 +229,14 @@ export function webhookDelivery(deps: WebhookDeliveryDeps) {
     }
     const at = now();
     const run = deps.repo.nextDueMs().then((due) => (due !== null && due <= at ? queue.runDue(at) : undefined));
-    void run.catch((error) => log(`webhooks: delivery pass failed: ${String(error)}`)).finally(() => {
-      if (started && !timer) {
-        timer = setTimeout(tick, POLL_MS);
-        timer.unref();
-      }
-    });
+    void run
+      .catch((error) => log(`webhooks: delivery pass failed: ${String(error)}`))
+      .finally(() => {
+        if (started && !timer) {
+          timer = setTimeout(tick, POLL_MS);
+          timer.unref();
+        }
+      });
   }
 
   const queue = {

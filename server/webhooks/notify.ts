@@ -22,7 +22,12 @@ export function disabledSubscriptionMails(n: DisabledNotice, emails: readonly st
     action: { label: "Open the Webhooks page", url: `${n.adminOrigin.replace(/\/+$/, "")}/admin/stores/${n.storeId}/webhooks` },
   });
   return emails.map((to) => ({
-    storeId: n.storeId, kind: "webhook-disabled", to, subject: `Webhook disabled: ${n.url.slice(0, 120)}`, html, text,
+    storeId: n.storeId,
+    kind: "webhook-disabled",
+    to,
+    subject: `Webhook disabled: ${n.url.slice(0, 120)}`,
+    html,
+    text,
     dedupeKey: `webhook-disabled:${n.subscriptionId}:${n.disabledMs}:${to.toLowerCase()}`,
   }));
 }

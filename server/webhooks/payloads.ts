@@ -70,8 +70,10 @@ async function resourceOf(deps: PayloadDeps, event: EventRow): Promise<Record<st
       if (!row) return { loyaltyCustomer: { loyaltyCustomerId: event.resource_id } };
       return {
         loyaltyCustomer: {
-          ...toCustomer(row, await deps.loyaltyData.vipTiers(storeId)), platformCustomerId: row.platform_customer_id,
-          ...(row.email ? { email: row.email } : {}), lifetimePoints: row.lifetime_points,
+          ...toCustomer(row, await deps.loyaltyData.vipTiers(storeId)),
+          platformCustomerId: row.platform_customer_id,
+          ...(row.email ? { email: row.email } : {}),
+          lifetimePoints: row.lifetime_points,
         },
       };
     }

@@ -7,9 +7,7 @@
  *   development).
  */
 import { ApiError } from "../contract/errors.ts";
-import {
-  checkOutgoingUrl, checkOutgoingUrlSyntax, hostOf, isLoopbackAddress, isLoopbackName, isOutgoingRequestError, type Resolve,
-} from "../shared/outgoing-request.ts";
+import { checkOutgoingUrl, checkOutgoingUrlSyntax, hostOf, isLoopbackAddress, isLoopbackName, isOutgoingRequestError, type Resolve } from "../shared/outgoing-request.ts";
 
 /** Why a URL was refused, in words for the merchant (an ApiError 400 from `checkWebhookUrl`). */
 export class WebhookTargetError extends Error {}

@@ -19,7 +19,10 @@ const B = `/admin/stores/${OTHER_STORE_ID}`;
 /** Follow a 303 with the agent's cookie plus the flash cookie it set. */
 async function follow(agent: AdminAgent, res: Response) {
   expect(res.status).toBe(303);
-  const flash = res.headers.getSetCookie().find((c) => c.startsWith("chorus_flash="))?.split(";")[0];
+  const flash = res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("chorus_flash="))
+    ?.split(";")[0];
   return fetch(t.url(res.headers.get("location")!), { headers: { cookie: [agent.cookie, flash].filter(Boolean).join("; ") } });
 }
 
@@ -94,7 +97,7 @@ describe("admin exports", () => {
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="chorus-reviews-/);
     const rows = parse(await res.text(), { columns: true, bom: true }) as Record<string, string>[];
-    expect(rows.length).toBe((await value<number>(t.services.db, sql`SELECT count(*) FROM reviews WHERE store_id = ${TEST_STORE_ID} AND status = 'published' AND rating = 5`)));
+    expect(rows.length).toBe(await value<number>(t.services.db, sql`SELECT count(*) FROM reviews WHERE store_id = ${TEST_STORE_ID} AND status = 'published' AND rating = 5`));
     expect(rows.every((r) => r.rating === "5")).toBe(true);
     const bad = await adminGet(t, alice, `${A}/exports/reviews.csv?status=lost`);
     expect(bad.status).toBe(400);

@@ -30,7 +30,7 @@ import { MAX_ATTEMPTS, MAX_RESPONSE_BYTES, postOnce, RETRY_DELAYS_MS } from "./d
 import { checkWebhookUrl } from "./url-guard.ts";
 import { ALWAYS_REFUSED, LOOPBACK_FORMS, startLoopbackListeners, type LoopbackListeners } from "../../test/ssrf-forms.ts";
 
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule);
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
 type Received = { headers: IncomingMessage["headers"]; raw: Buffer; body: { eventId: string; eventType: string; storeId: string; dateCreated: string; data: Record<string, Record<string, unknown>> } };
 type Verify = (raw: Buffer | string, header: string | undefined, secret: string, opts?: { toleranceSeconds?: number; nowSeconds?: number }) => boolean;
@@ -51,35 +51,41 @@ function receiver() {
   let answer: (r: Received) => Answer | Promise<Answer> = () => ({ status: 204 });
   let server: Server;
   let port = 0;
-  const listen = () => new Promise<void>((resolve) => {
-    server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        const raw = Buffer.concat(chunks);
-        const r = { headers: req.headers, raw, body: JSON.parse(raw.toString("utf8")) } as Received;
-        received.push(r);
-        void Promise.resolve(answer(r)).then((a) => {
-          res.writeHead(a.status, a.headers);
-          res.end("ok");
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on("data", (c: Buffer) => chunks.push(c));
+        req.on("end", () => {
+          const raw = Buffer.concat(chunks);
+          const r = { headers: req.headers, raw, body: JSON.parse(raw.toString("utf8")) } as Received;
+          received.push(r);
+          void Promise.resolve(answer(r)).then((a) => {
+            res.writeHead(a.status, a.headers);
+            res.end("ok");
+          });
         });
       });
+      server.listen(port, "127.0.0.1", () => {
+        port = (server.address() as AddressInfo).port;
+        resolve();
+      });
     });
-    server.listen(port, "127.0.0.1", () => {
-      port = (server.address() as AddressInfo).port;
-      resolve();
-    });
-  });
   const handle = {
     received,
-    get url() { return `http://127.0.0.1:${port}/hooks`; },
-    setAnswer(fn: typeof answer) { answer = fn; },
+    get url() {
+      return `http://127.0.0.1:${port}/hooks`;
+    },
+    setAnswer(fn: typeof answer) {
+      answer = fn;
+    },
     up: listen,
-    down: () => new Promise<void>((resolve) => {
-      if (!server.listening) return resolve();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    down: () =>
+      new Promise<void>((resolve) => {
+        if (!server.listening) return resolve();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   open.push(handle);
   return handle;
@@ -88,7 +94,11 @@ function receiver() {
 async function api(path: string, init: { method?: string; body?: unknown; auth?: boolean; headers?: Record<string, string>; server?: TestServer } = {}) {
   const headers: Record<string, string> = { ...(init.auth === false ? {} : { authorization: basic }), ...init.headers };
   if (init.body !== undefined) headers["content-type"] ??= "application/json";
-  const res = await fetch((init.server ?? t).url(path), { method: init.method ?? (init.body !== undefined ? "POST" : "GET"), headers, body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body) });
+  const res = await fetch((init.server ?? t).url(path), {
+    method: init.method ?? (init.body !== undefined ? "POST" : "GET"),
+    headers,
+    body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -136,7 +146,10 @@ describe("every event type, delivered and verified with the documented snippet",
     expect(secret.startsWith(subscription.secretPrefix)).toBe(true);
 
     // review.created (storefront submission), review.updated (moderation), review.deleted.
-    const submitted = await api(`${S}/products/shopify-1078/reviews`, { auth: false, body: { rating: 4, title: "Good", body: "Fits well and washes nicely.", displayName: "Ann", email: "ann@example.com" } });
+    const submitted = await api(`${S}/products/shopify-1078/reviews`, {
+      auth: false,
+      body: { rating: 4, title: "Good", body: "Fits well and washes nicely.", displayName: "Ann", email: "ann@example.com" },
+    });
     expect(submitted.status).toBe(201);
     const reviewId = (submitted.body as { review?: { reviewId: string }; reviewId?: string }).review?.reviewId ?? (submitted.body as { reviewId: string }).reviewId;
     expect(reviewId).toBeTruthy();
@@ -158,17 +171,45 @@ describe("every event type, delivered and verified with the documented snippet",
     // before the code is shown: docs/loyalty.md "Rewards at checkout").
     const redeemed = await api(`${S}/loyalty/customer/redemptions`, { auth: false, headers: bearer, body: { redemptionRuleId: rule.redemptionRuleId } });
     expect(redeemed.status).toBe(201);
-    expect(hook.received.find((r) => r.body.eventType === "loyalty_reward.created")?.body.data.reward).toMatchObject({ code: redeemed.body.redemption.reward.code, usageLimit: 1, platformCustomerId: "hook-1" });
+    expect(hook.received.find((r) => r.body.eventType === "loyalty_reward.created")?.body.data.reward).toMatchObject({
+      code: redeemed.body.redemption.reward.code,
+      usageLimit: 1,
+      platformCustomerId: "hook-1",
+    });
     // referral.friend_rewarded (a friend's discount, created through the shop's answer to loyalty_reward.created) and
     // referral.sender_rewarded (the friend's first order uses the code: 50 points for hook-1), docs/loyalty.md "Referrals".
-    await t.services.referrals.updateSettings(TEST_STORE_ID, { enabled: true, friendDiscountType: "percentage-coupon", friendDiscountValue: 10, friendMinimumOrder: null, senderRewardType: "points", senderRewardValue: 50 });
+    await t.services.referrals.updateSettings(TEST_STORE_ID, {
+      enabled: true,
+      friendDiscountType: "percentage-coupon",
+      friendDiscountValue: 10,
+      friendMinimumOrder: null,
+      senderRewardType: "points",
+      senderRewardValue: 50,
+    });
     const sender = await api(`${S}/referral_senders`, { auth: false, body: { email: "hook-1@example.test" } });
     expect(sender.status).toBe(200);
     const friend = await t.services.referrals.claimFriend(sender.body.referralSenderId, "hook-friend@example.test");
-    expect(await t.services.platforms.applyEvent(TEST_STORE_ID, "hook-referral-order", {
-      kind: "order", fulfilledMs: null, cancelledMs: null,
-      order: { orderId: "hook-referral-1", orderName: "#R1", email: "hook-friend@example.test", platformCustomerId: "hook-friend", customerName: null, locale: null, currency: "USD", subtotal: 40, orderedMs: clock, source: "test", lines: [{ productId: "1078", variantId: null, title: null, price: 40, quantity: 1 }], discountCodes: [friend.code] },
-    })).toBe("applied");
+    expect(
+      await t.services.platforms.applyEvent(TEST_STORE_ID, "hook-referral-order", {
+        kind: "order",
+        fulfilledMs: null,
+        cancelledMs: null,
+        order: {
+          orderId: "hook-referral-1",
+          orderName: "#R1",
+          email: "hook-friend@example.test",
+          platformCustomerId: "hook-friend",
+          customerName: null,
+          locale: null,
+          currency: "USD",
+          subtotal: 40,
+          orderedMs: clock,
+          source: "test",
+          lines: [{ productId: "1078", variantId: null, title: null, price: 40, quantity: 1 }],
+          discountCodes: [friend.code],
+        },
+      }),
+    ).toBe("applied");
     // The queue dispatches (builds the bodies of) these events, as its loop does within a second; then review.deleted.
     const report = await runDue();
     await transaction(t.services.db, () => run(t.services.db, sql`DELETE FROM reviews WHERE review_id = ${reviewId}`));
@@ -203,13 +244,20 @@ describe("every event type, delivered and verified with the documented snippet",
     expect(of("loyalty_customer.updated").length).toBeGreaterThanOrEqual(3); // enrolled, earned, redeemed
     expect(of("loyalty_earning_transaction.created").map((d) => d.transaction.points)).toEqual([100, 400, 50]);
     expect(of("referral.friend_rewarded")[0].referral).toMatchObject({ code: friend.code, friendEmail: "hook-friend@example.test", platform: "webhook" });
-    expect(of("referral.sender_rewarded")[0].referral).toMatchObject({ friendCode: friend.code, senderEmail: "hook-1@example.test", orderId: "hook-referral-1", reward: { type: "points", value: 50 } });
+    expect(of("referral.sender_rewarded")[0].referral).toMatchObject({
+      friendCode: friend.code,
+      senderEmail: "hook-1@example.test",
+      orderId: "hook-referral-1",
+      reward: { type: "points", value: 50 },
+    });
     expect(of("loyalty_redemption_transaction.created")[0].transaction).toMatchObject({ type: "redemption", points: -300, loyaltyCustomerId: login.body.loyaltyCustomer.loyaltyCustomerId });
 
     // Each resource in the API's shape (the response schemas), with the documented additions.
     const strictly = <T extends z.ZodObject>(schema: T, extra: z.ZodRawShape) => schema.extend(extra).strict();
     for (const d of [...of("review.created"), ...of("review.updated")]) {
-      const r = strictly(reviewSchema, { status: z.enum(["pending", "published", "rejected"]), reviewer: reviewSchema.shape.reviewer.extend({ email: z.string().optional() }).strict() }).safeParse(d.review);
+      const r = strictly(reviewSchema, { status: z.enum(["pending", "published", "rejected"]), reviewer: reviewSchema.shape.reviewer.extend({ email: z.string().optional() }).strict() }).safeParse(
+        d.review,
+      );
       expect(r.success, JSON.stringify(r.error?.issues)).toBe(true);
     }
     for (const d of of("survey_response.created")) expect(surveyResponseSchema.safeParse(d.surveyResponse).success).toBe(true);
@@ -223,7 +271,10 @@ describe("every event type, delivered and verified with the documented snippet",
     }
 
     // And against the event schemas of the enterprise OpenAPI document (`webhooks`).
-    const doc = (await (await fetch(t.url("/enterprise/openapi.json"))).json()) as { components: unknown; webhooks: Record<string, { post: { requestBody: { content: { "application/json": { schema: object } } } } }> };
+    const doc = (await (await fetch(t.url("/enterprise/openapi.json"))).json()) as {
+      components: unknown;
+      webhooks: Record<string, { post: { requestBody: { content: { "application/json": { schema: object } } } } }>;
+    };
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     expect(Object.keys(doc.webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
@@ -276,10 +327,12 @@ describe("outbox in the transaction of the change", () => {
     const { subscription } = await subscribe(hook.url, ["loyalty_customer.created"]);
     const before = await eventCount();
     const insert = (id: string) => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: id, storeId: TEST_STORE_ID, platformCustomerId: id, email: null });
-    await expect(transaction(t.services.db, async () => {
-      await insert("rolled-back-1");
-      throw new Error("rollback");
-    })).rejects.toThrow("rollback");
+    await expect(
+      transaction(t.services.db, async () => {
+        await insert("rolled-back-1");
+        throw new Error("rollback");
+      }),
+    ).rejects.toThrow("rollback");
     expect(await eventCount()).toBe(before);
     await runDue();
     expect(hook.received).toHaveLength(0);
@@ -296,7 +349,7 @@ describe("outbox in the transaction of the change", () => {
     const hook = receiver();
     await hook.up();
     await subscribe(hook.url, ["review.updated"]);
-    const reviewId = ((await value<unknown>(t.services.db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} AND status = 'published' LIMIT 1`))) as string;
+    const reviewId = (await value<unknown>(t.services.db, sql`SELECT review_id FROM reviews WHERE store_id = ${TEST_STORE_ID} AND status = 'published' LIMIT 1`)) as string;
     const before = await eventCount();
     const vote = await api(`${S}/reviews/${reviewId}/votes`, { auth: false, body: { vote: "helpful" } });
     expect(vote.status).toBe(200);
@@ -364,7 +417,11 @@ describe("retries (moved clock, no sleeping)", () => {
     expect(sub.status).toBe("disabled");
     expect(sub.disabledReason).toMatch(/8 failed delivery attempts in a row/);
     // The team is e-mailed (through the mail outbox, in the transaction that disabled it), once.
-    const mails = (await all(t.services.db, sql`SELECT to_address, subject, text FROM mail_outbox WHERE kind = 'webhook-disabled' AND store_id = ${TEST_STORE_ID}`)) as { to_address: string; subject: string; text: string }[];
+    const mails = (await all(t.services.db, sql`SELECT to_address, subject, text FROM mail_outbox WHERE kind = 'webhook-disabled' AND store_id = ${TEST_STORE_ID}`)) as {
+      to_address: string;
+      subject: string;
+      text: string;
+    }[];
     expect(mails).toHaveLength(1);
     expect(mails[0]).toMatchObject({ to_address: "owner@shop.test", subject: `Webhook disabled: ${hook.url}` });
     expect(mails[0].text).toContain(`/admin/stores/${TEST_STORE_ID}/webhooks`);
@@ -393,7 +450,7 @@ describe("retries (moved clock, no sleeping)", () => {
     await transaction(t.services.db, () => t.services.loyaltyData.insertCustomer({ loyaltyCustomerId: "deleted-mid-1", storeId: TEST_STORE_ID, platformCustomerId: "deleted-mid-1", email: null }));
     expect(await runDue()).toMatchObject({ dispatched: 1, delivered: 0, retried: 0 });
     expect(hook.received).toHaveLength(1);
-    expect((await value<number>(t.services.db, sql`SELECT count(*) FROM webhook_deliveries WHERE subscription_id = ${subscription.subscriptionId}`))).toBe(0);
+    expect(await value<number>(t.services.db, sql`SELECT count(*) FROM webhook_deliveries WHERE subscription_id = ${subscription.subscriptionId}`)).toBe(0);
   });
 
   it("a redirect is not followed: the attempt fails with its status and the target is never called", async () => {
@@ -435,7 +492,12 @@ describe("retention and erasure", () => {
     await runDue();
     expect(await eventCount()).toBeLessThan(events);
     expect(await mentions("keep@example.com")).toBe(0);
-    expect((await value<number>(t.services.db, sql`SELECT count(*) FROM webhook_attempts a JOIN webhook_deliveries d ON d.seq = a.delivery_seq WHERE d.store_id = ${TEST_STORE_ID} AND a.attempted_ms < ${clock - 30 * 86_400_000}`))).toBe(0);
+    expect(
+      await value<number>(
+        t.services.db,
+        sql`SELECT count(*) FROM webhook_attempts a JOIN webhook_deliveries d ON d.seq = a.delivery_seq WHERE d.store_id = ${TEST_STORE_ID} AND a.attempted_ms < ${clock - 30 * 86_400_000}`,
+      ),
+    ).toBe(0);
   });
 });
 
@@ -448,8 +510,17 @@ describe("bulk writes", () => {
     await transaction(t.services.db, async () => {
       for (let i = 0; i < 2_000; i++) {
         await t.services.reviewsData.insert({
-          reviewId: crypto.randomUUID(), storeId: TEST_STORE_ID, productId: "1078", rating: 1 + (i % 5), title: `Bulk ${i}`, body: "Imported in bulk.",
-          createdMs: Date.UTC(2025, 0, 1) + i, status: "published", reviewerName: "Importer", source: "bulk-test", sourceKey: String(i),
+          reviewId: crypto.randomUUID(),
+          storeId: TEST_STORE_ID,
+          productId: "1078",
+          rating: 1 + (i % 5),
+          title: `Bulk ${i}`,
+          body: "Imported in bulk.",
+          createdMs: Date.UTC(2025, 0, 1) + i,
+          status: "published",
+          reviewerName: "Importer",
+          source: "bulk-test",
+          sourceKey: String(i),
         });
       }
     });
@@ -495,9 +566,20 @@ describe("bounded answers", () => {
 describe("SSRF rules", () => {
   it("refuses private, loopback, link-local and reserved targets, other schemes and credentials", async () => {
     for (const url of [
-      "https://10.0.0.5/hook", "https://172.16.1.1/hook", "https://192.168.1.10/hook", "https://169.254.169.254/latest/meta-data", "https://100.64.0.1/",
-      "https://0.0.0.0/", "https://[fd00::1]/", "https://[fe80::1]/", "https://[::ffff:10.0.0.1]/", "https://224.0.0.1/", "ftp://example.com/", "file:///etc/passwd",
-      "https://user:pass@example.com/", "not a url",
+      "https://10.0.0.5/hook",
+      "https://172.16.1.1/hook",
+      "https://192.168.1.10/hook",
+      "https://169.254.169.254/latest/meta-data",
+      "https://100.64.0.1/",
+      "https://0.0.0.0/",
+      "https://[fd00::1]/",
+      "https://[fe80::1]/",
+      "https://[::ffff:10.0.0.1]/",
+      "https://224.0.0.1/",
+      "ftp://example.com/",
+      "file:///etc/passwd",
+      "https://user:pass@example.com/",
+      "not a url",
     ]) {
       const r = await api("/enterprise/webhook_subscriptions", { body: { url, eventTypes: ["review.created"] } });
       expect(r.status, url).toBe(400);
@@ -550,7 +632,9 @@ describe("SSRF: every spelling of an internal target, over real HTTP (the forms 
     }
     // A name whose DNS answer is loopback (or turns loopback: rebinding) is refused when subscribing and when delivering.
     const rebinding = () => Promise.resolve([{ address: "127.0.0.1", family: 4 }]);
-    await expect(checkWebhookUrl(`https://rebind.example:${listeners.port}/hooks`, false, rebinding)).rejects.toThrow(/^url: the host name rebind\.example resolves to 127\.0\.0\.1 is a loopback address/);
+    await expect(checkWebhookUrl(`https://rebind.example:${listeners.port}/hooks`, false, rebinding)).rejects.toThrow(
+      /^url: the host name rebind\.example resolves to 127\.0\.0\.1 is a loopback address/,
+    );
     expect((await postOnce(`https://rebind.example:${listeners.port}/hooks`, "{}", {}, false, rebinding)).error).toMatch(/^refused: the host name rebind\.example resolves to 127\.0\.0\.1/);
     expect(await guarded.services.webhooks.list(TEST_STORE_ID)).toEqual([]);
     expect(listeners.connections()).toBe(0);
@@ -598,15 +682,24 @@ describe("enterprise API: bad input", () => {
   });
 
   it("hostile bodies and IDs never answer 5xx", async () => {
-    const value = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.constantFrom("https://[::1]/", "https://0x7f000001/", "https://2130706433/", "https://127.1/", "javascript:alert(1)", "https://example.com:99999/"));
+    const value = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.constant(null),
+      fc.array(fc.string(), { maxLength: 3 }),
+      fc.constantFrom("https://[::1]/", "https://0x7f000001/", "https://2130706433/", "https://127.1/", "javascript:alert(1)", "https://example.com:99999/"),
+    );
     const body = fc.oneof(fc.json(), fc.dictionary(fc.constantFrom("url", "eventTypes", "description", "status", "x"), value));
     const id = fc.oneof(fc.string({ minLength: 1 }).map(encodeURIComponent), fc.uuid());
-    await fc.assert(fc.asyncProperty(body, id, fc.constantFrom("POST", "PUT"), async (b, sid, method) => {
-      const path = method === "POST" ? "/enterprise/webhook_subscriptions" : `/enterprise/webhook_subscriptions/${sid}`;
-      const r = await api(path, { method, body: typeof b === "string" ? b : b });
-      expect(r.status, `${method} ${path} ${JSON.stringify(b).slice(0, 200)}`).toBeLessThan(500);
-      if (r.status >= 400) expect(r.body.error.description).toBeTruthy();
-    }), { numRuns: Number(process.env.FUZZ_RUNS ?? 100) });
+    await fc.assert(
+      fc.asyncProperty(body, id, fc.constantFrom("POST", "PUT"), async (b, sid, method) => {
+        const path = method === "POST" ? "/enterprise/webhook_subscriptions" : `/enterprise/webhook_subscriptions/${sid}`;
+        const r = await api(path, { method, body: typeof b === "string" ? b : b });
+        expect(r.status, `${method} ${path} ${JSON.stringify(b).slice(0, 200)}`).toBeLessThan(500);
+        if (r.status >= 400) expect(r.body.error.description).toBeTruthy();
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 100) },
+    );
     // Whatever was accepted passed the URL rules: only public https or loopback (the test server allows it).
     for (const s of await t.services.webhooks.list(TEST_STORE_ID)) expect(s.url).toMatch(/^(https:\/\/|http:\/\/(127\.|localhost|\[::1\]))/);
   }, 60_000);
@@ -617,7 +710,7 @@ describe("enterprise API: bad input", () => {
     const { subscription, secret } = await subscribe(hook.url, ["review.created"]);
     const listed = await api("/enterprise/webhook_subscriptions");
     expect(JSON.stringify(listed.body)).not.toContain(secret);
-    const stored = (await one(t.services.db, sql`SELECT * FROM webhook_subscriptions WHERE subscription_id = ${subscription.subscriptionId}`));
+    const stored = await one(t.services.db, sql`SELECT * FROM webhook_subscriptions WHERE subscription_id = ${subscription.subscriptionId}`);
     expect(JSON.stringify(stored)).not.toContain(secret.slice(12));
     await api(`/enterprise/webhook_subscriptions/${subscription.subscriptionId}`, { method: "DELETE" });
     await hook.down();

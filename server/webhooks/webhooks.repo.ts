@@ -10,31 +10,69 @@ import { all, dialect, one, run, sql, value, values, type Db } from "../db/datab
 import type { TransactionRow } from "../loyalty/loyalty.repo.ts";
 
 export type SubscriptionRow = {
-  subscription_id: string; store_id: string; url: string; description: string; secret_encrypted: string; secret_prefix: string;
-  status: "enabled" | "disabled"; disabled_reason: string | null; disabled_ms: number | null;
-  consecutive_failures: number; failing_since_ms: number | null; created_ms: number; updated_ms: number;
+  subscription_id: string;
+  store_id: string;
+  url: string;
+  description: string;
+  secret_encrypted: string;
+  secret_prefix: string;
+  status: "enabled" | "disabled";
+  disabled_reason: string | null;
+  disabled_ms: number | null;
+  consecutive_failures: number;
+  failing_since_ms: number | null;
+  created_ms: number;
+  updated_ms: number;
   /** Comma-separated event types (from webhook_subscription_events). */
   event_types: string;
 };
 
 export type EventRow = {
-  seq: number; event_id: string; store_id: string; event_type: string; resource_id: string;
-  snapshot_json: string | null; payload_json: string | null; created_ms: number; dispatched_ms: number | null;
+  seq: number;
+  event_id: string;
+  store_id: string;
+  event_type: string;
+  resource_id: string;
+  snapshot_json: string | null;
+  payload_json: string | null;
+  created_ms: number;
+  dispatched_ms: number | null;
 };
 
 export type DeliveryStatus = "queued" | "sending" | "delivered" | "failed";
 
 /** A claimed delivery with what sending it needs. */
 export type ClaimedDelivery = {
-  seq: number; delivery_id: string; subscription_id: string; store_id: string; attempts: number; lease_until_ms: number;
-  event_id: string; event_type: string; payload_json: string; url: string; secret_encrypted: string;
+  seq: number;
+  delivery_id: string;
+  subscription_id: string;
+  store_id: string;
+  attempts: number;
+  lease_until_ms: number;
+  event_id: string;
+  event_type: string;
+  payload_json: string;
+  url: string;
+  secret_encrypted: string;
 };
 
 /** A delivery as the admin log lists it. */
 export type DeliveryLogRow = {
-  seq: number; delivery_id: string; subscription_id: string; url: string; event_id: string; event_type: string; status: DeliveryStatus;
-  attempts: number; next_attempt_ms: number; last_status_code: number | null; last_latency_ms: number | null; last_error: string | null;
-  replay_of: string | null; created_ms: number; delivered_ms: number | null;
+  seq: number;
+  delivery_id: string;
+  subscription_id: string;
+  url: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_ms: number;
+  last_status_code: number | null;
+  last_latency_ms: number | null;
+  last_error: string | null;
+  replay_of: string | null;
+  created_ms: number;
+  delivered_ms: number | null;
 };
 
 export type AttemptRow = { attempt: number; attempted_ms: number; status_code: number | null; latency_ms: number; error: string | null };
@@ -58,9 +96,15 @@ export function webhooksRepo(db: Db) {
     // ---- Subscriptions ----
 
     /** Insert a subscription and its event types (call inside a transaction). */
-    async insertSubscription(row: Omit<SubscriptionRow, "event_types" | "status" | "disabled_reason" | "disabled_ms" | "consecutive_failures" | "failing_since_ms">, eventTypes: readonly string[]): Promise<void> {
-      await run(db, sql`INSERT INTO webhook_subscriptions (subscription_id, store_id, url, description, secret_encrypted, secret_prefix, created_ms, updated_ms)
-         VALUES (${row.subscription_id}, ${row.store_id}, ${row.url}, ${row.description}, ${row.secret_encrypted}, ${row.secret_prefix}, ${row.created_ms}, ${row.updated_ms})`);
+    async insertSubscription(
+      row: Omit<SubscriptionRow, "event_types" | "status" | "disabled_reason" | "disabled_ms" | "consecutive_failures" | "failing_since_ms">,
+      eventTypes: readonly string[],
+    ): Promise<void> {
+      await run(
+        db,
+        sql`INSERT INTO webhook_subscriptions (subscription_id, store_id, url, description, secret_encrypted, secret_prefix, created_ms, updated_ms)
+         VALUES (${row.subscription_id}, ${row.store_id}, ${row.url}, ${row.description}, ${row.secret_encrypted}, ${row.secret_prefix}, ${row.created_ms}, ${row.updated_ms})`,
+      );
       await setEventTypes(row.store_id, row.subscription_id, eventTypes);
     },
 
@@ -88,23 +132,45 @@ export function webhooksRepo(db: Db) {
 
     /** Change URL, description and event types (call inside a transaction). @returns false when not the store's. */
     async updateSubscription(storeId: string, subscriptionId: string, change: { url: string; description: string; eventTypes: readonly string[] }, nowMs: number): Promise<boolean> {
-      const changed = (await run(db, sql`UPDATE webhook_subscriptions SET url = ${change.url}, description = ${change.description}, updated_ms = ${nowMs} WHERE store_id = ${storeId} AND subscription_id = ${subscriptionId}`)).changes === 1;
+      const changed =
+        (
+          await run(
+            db,
+            sql`UPDATE webhook_subscriptions SET url = ${change.url}, description = ${change.description}, updated_ms = ${nowMs} WHERE store_id = ${storeId} AND subscription_id = ${subscriptionId}`,
+          )
+        ).changes === 1;
       if (changed) await setEventTypes(storeId, subscriptionId, change.eventTypes);
       return changed;
     },
 
     /** Turn a subscription on again (its failure count restarts). */
     async enable(storeId: string, subscriptionId: string, nowMs: number): Promise<boolean> {
-      return (await run(db, sql`UPDATE webhook_subscriptions SET status = 'enabled', disabled_reason = NULL, disabled_ms = NULL, consecutive_failures = 0, failing_since_ms = NULL, updated_ms = ${nowMs}
-         WHERE store_id = ${storeId} AND subscription_id = ${subscriptionId}`)).changes === 1;
+      return (
+        (
+          await run(
+            db,
+            sql`UPDATE webhook_subscriptions SET status = 'enabled', disabled_reason = NULL, disabled_ms = NULL, consecutive_failures = 0, failing_since_ms = NULL, updated_ms = ${nowMs}
+         WHERE store_id = ${storeId} AND subscription_id = ${subscriptionId}`,
+          )
+        ).changes === 1
+      );
     },
 
     /** Turn a subscription off with `reason`; its queued deliveries fail (call inside a transaction). */
     async disable(storeId: string, subscriptionId: string, reason: string, nowMs: number): Promise<boolean> {
       // Exactly-once: the conditional UPDATE (status = 'enabled') lets one disabling through.
-      const changed = (await run(db, sql`UPDATE webhook_subscriptions SET status = 'disabled', disabled_reason = ${reason}, disabled_ms = ${nowMs}, updated_ms = ${nowMs} WHERE store_id = ${storeId} AND subscription_id = ${subscriptionId} AND status = 'enabled'`)).changes === 1;
+      const changed =
+        (
+          await run(
+            db,
+            sql`UPDATE webhook_subscriptions SET status = 'disabled', disabled_reason = ${reason}, disabled_ms = ${nowMs}, updated_ms = ${nowMs} WHERE store_id = ${storeId} AND subscription_id = ${subscriptionId} AND status = 'enabled'`,
+          )
+        ).changes === 1;
       if (changed) {
-        await run(db, sql`UPDATE webhook_deliveries SET status = 'failed', last_error = 'subscription disabled', lease_until_ms = NULL WHERE subscription_id = ${subscriptionId} AND status = 'queued'`);
+        await run(
+          db,
+          sql`UPDATE webhook_deliveries SET status = 'failed', last_error = 'subscription disabled', lease_until_ms = NULL WHERE subscription_id = ${subscriptionId} AND status = 'queued'`,
+        );
       }
       return changed;
     },
@@ -114,7 +180,14 @@ export function webhooksRepo(db: Db) {
     },
 
     async setSecret(storeId: string, subscriptionId: string, secretEncrypted: string, secretPrefix: string, nowMs: number): Promise<boolean> {
-      return (await run(db, sql`UPDATE webhook_subscriptions SET secret_encrypted = ${secretEncrypted}, secret_prefix = ${secretPrefix}, updated_ms = ${nowMs} WHERE store_id = ${storeId} AND subscription_id = ${subscriptionId}`)).changes === 1;
+      return (
+        (
+          await run(
+            db,
+            sql`UPDATE webhook_subscriptions SET secret_encrypted = ${secretEncrypted}, secret_prefix = ${secretPrefix}, updated_ms = ${nowMs} WHERE store_id = ${storeId} AND subscription_id = ${subscriptionId}`,
+          )
+        ).changes === 1
+      );
     },
 
     /** Record a successful delivery to the subscription: its failure count restarts. */
@@ -125,8 +198,11 @@ export function webhooksRepo(db: Db) {
     /** Record a failed attempt. @returns the failure count and since when it has been failing. */
     async noteFailure(subscriptionId: string, nowMs: number): Promise<{ consecutive_failures: number; failing_since_ms: number } | undefined> {
       // One UPDATE … RETURNING: the increment and the count read are one atomic step (no lost update across nodes).
-      return one<{ consecutive_failures: number; failing_since_ms: number }>(db, sql`UPDATE webhook_subscriptions SET consecutive_failures = consecutive_failures + 1, failing_since_ms = COALESCE(failing_since_ms, ${nowMs})
-         WHERE subscription_id = ${subscriptionId} RETURNING consecutive_failures, failing_since_ms`);
+      return one<{ consecutive_failures: number; failing_since_ms: number }>(
+        db,
+        sql`UPDATE webhook_subscriptions SET consecutive_failures = consecutive_failures + 1, failing_since_ms = COALESCE(failing_since_ms, ${nowMs})
+         WHERE subscription_id = ${subscriptionId} RETURNING consecutive_failures, failing_since_ms`,
+      );
     },
 
     // ---- Events ----
@@ -144,10 +220,16 @@ export function webhooksRepo(db: Db) {
       // Exactly-once across nodes: the conditional UPDATE (dispatched_ms IS NULL) lets one dispatcher through; on
       // PostgreSQL a second one waits for the first's row lock, then finds the row dispatched and queues nothing.
       if ((await run(db, sql`UPDATE webhook_events SET payload_json = ${payloadJson}, dispatched_ms = ${nowMs} WHERE seq = ${event.seq} AND dispatched_ms IS NULL`)).changes !== 1) return 0;
-      const subscribers = await values<string>(db, sql`SELECT s.subscription_id FROM webhook_subscription_events e JOIN webhook_subscriptions s ON s.subscription_id = e.subscription_id
-         WHERE e.store_id = ${event.store_id} AND e.event_type = ${event.event_type} AND s.status = 'enabled' ORDER BY s.created_ms`);
+      const subscribers = await values<string>(
+        db,
+        sql`SELECT s.subscription_id FROM webhook_subscription_events e JOIN webhook_subscriptions s ON s.subscription_id = e.subscription_id
+         WHERE e.store_id = ${event.store_id} AND e.event_type = ${event.event_type} AND s.status = 'enabled' ORDER BY s.created_ms`,
+      );
       for (const id of subscribers) {
-        await run(db, sql`INSERT INTO webhook_deliveries (delivery_id, event_seq, subscription_id, store_id, status, next_attempt_ms, created_ms) VALUES (${newId()}, ${event.seq}, ${id}, ${event.store_id}, 'queued', ${nowMs}, ${nowMs})`);
+        await run(
+          db,
+          sql`INSERT INTO webhook_deliveries (delivery_id, event_seq, subscription_id, store_id, status, next_attempt_ms, created_ms) VALUES (${newId()}, ${event.seq}, ${id}, ${event.store_id}, 'queued', ${nowMs}, ${nowMs})`,
+        );
       }
       return subscribers.length;
     },
@@ -161,10 +243,13 @@ export function webhooksRepo(db: Db) {
      * is claiming are skipped); SQLite's write transaction serialises claims.
      */
     async claimDue(nowMs: number, leaseUntilMs: number, limit: number): Promise<ClaimedDelivery[]> {
-      const due = await all<ClaimedDelivery>(db, sql`SELECT d.seq, d.delivery_id, d.subscription_id, d.store_id, d.attempts, e.event_id, e.event_type, e.payload_json, s.url, s.secret_encrypted
+      const due = await all<ClaimedDelivery>(
+        db,
+        sql`SELECT d.seq, d.delivery_id, d.subscription_id, d.store_id, d.attempts, e.event_id, e.event_type, e.payload_json, s.url, s.secret_encrypted
          FROM webhook_deliveries d JOIN webhook_events e ON e.seq = d.event_seq JOIN webhook_subscriptions s ON s.subscription_id = d.subscription_id
          WHERE ((d.status = 'queued' AND d.next_attempt_ms <= ${nowMs}) OR (d.status = 'sending' AND d.lease_until_ms <= ${nowMs})) AND s.status = 'enabled'
-         ORDER BY d.next_attempt_ms, d.seq LIMIT ${limit}${postgres ? sql` FOR UPDATE OF d SKIP LOCKED` : sql``}`);
+         ORDER BY d.next_attempt_ms, d.seq LIMIT ${limit}${postgres ? sql` FOR UPDATE OF d SKIP LOCKED` : sql``}`,
+      );
       for (const row of due) {
         await run(db, sql`UPDATE webhook_deliveries SET status = 'sending', lease_until_ms = ${leaseUntilMs}, attempts = attempts + 1 WHERE seq = ${row.seq}`);
         row.attempts += 1;
@@ -175,17 +260,31 @@ export function webhooksRepo(db: Db) {
 
     /** Log an attempt (the delivery log). */
     async insertAttempt(deliverySeq: number, storeId: string, attempt: number, a: Omit<AttemptRow, "attempt">): Promise<void> {
-      await run(db, sql`INSERT INTO webhook_attempts (delivery_seq, attempt, store_id, attempted_ms, status_code, latency_ms, error) VALUES (${deliverySeq}, ${attempt}, ${storeId}, ${a.attempted_ms}, ${a.status_code}, ${a.latency_ms}, ${a.error})
+      await run(
+        db,
+        sql`INSERT INTO webhook_attempts (delivery_seq, attempt, store_id, attempted_ms, status_code, latency_ms, error) VALUES (${deliverySeq}, ${attempt}, ${storeId}, ${a.attempted_ms}, ${a.status_code}, ${a.latency_ms}, ${a.error})
          ON CONFLICT (delivery_seq, attempt) DO UPDATE SET store_id = excluded.store_id, attempted_ms = excluded.attempted_ms, status_code = excluded.status_code,
-           latency_ms = excluded.latency_ms, error = excluded.error`);
+           latency_ms = excluded.latency_ms, error = excluded.error`,
+      );
     },
 
     /** Record the outcome of an attempt this sender holds: delivered, queued again for `nextAttemptMs`, or failed (null). @returns false when the claim was lost. */
-    async recordOutcome(seq: number, leaseUntilMs: number, o: { delivered: boolean; nextAttemptMs: number | null; statusCode: number | null; latencyMs: number; error: string | null; nowMs: number }): Promise<boolean> {
+    async recordOutcome(
+      seq: number,
+      leaseUntilMs: number,
+      o: { delivered: boolean; nextAttemptMs: number | null; statusCode: number | null; latencyMs: number; error: string | null; nowMs: number },
+    ): Promise<boolean> {
       const status: DeliveryStatus = o.delivered ? "delivered" : o.nextAttemptMs === null ? "failed" : "queued";
-      return (await run(db, sql`UPDATE webhook_deliveries SET status = ${status}, next_attempt_ms = COALESCE(CAST(${o.nextAttemptMs} AS bigint), next_attempt_ms), lease_until_ms = NULL, last_status_code = ${o.statusCode}, last_latency_ms = ${o.latencyMs},
+      return (
+        (
+          await run(
+            db,
+            sql`UPDATE webhook_deliveries SET status = ${status}, next_attempt_ms = COALESCE(CAST(${o.nextAttemptMs} AS bigint), next_attempt_ms), lease_until_ms = NULL, last_status_code = ${o.statusCode}, last_latency_ms = ${o.latencyMs},
            last_error = ${o.error}, delivered_ms = ${o.delivered ? sql`${o.nowMs}` : sql`delivered_ms`}
-         WHERE seq = ${seq} AND status = 'sending' AND lease_until_ms = ${leaseUntilMs}`)).changes === 1;
+         WHERE seq = ${seq} AND status = 'sending' AND lease_until_ms = ${leaseUntilMs}`,
+          )
+        ).changes === 1
+      );
     },
 
     /** A delivery of the store by its ID. */
@@ -195,27 +294,41 @@ export function webhooksRepo(db: Db) {
 
     /** Queue a new delivery of an event already dispatched (a replay). */
     async insertReplay(storeId: string, of: { delivery_id: string; event_seq: number; subscription_id: string }, deliveryId: string, nowMs: number): Promise<void> {
-      await run(db, sql`INSERT INTO webhook_deliveries (delivery_id, event_seq, subscription_id, store_id, status, next_attempt_ms, created_ms, replay_of) VALUES (${deliveryId}, ${of.event_seq}, ${of.subscription_id}, ${storeId}, 'queued', ${nowMs}, ${nowMs}, ${of.delivery_id})`);
+      await run(
+        db,
+        sql`INSERT INTO webhook_deliveries (delivery_id, event_seq, subscription_id, store_id, status, next_attempt_ms, created_ms, replay_of) VALUES (${deliveryId}, ${of.event_seq}, ${of.subscription_id}, ${storeId}, 'queued', ${nowMs}, ${nowMs}, ${of.delivery_id})`,
+      );
     },
 
     /** The store's deliveries, newest first, before `beforeSeq` (keyset). */
     async listDeliveries(storeId: string, beforeSeq: number | undefined, limit: number): Promise<DeliveryLogRow[]> {
-      return all<DeliveryLogRow>(db, sql`SELECT d.seq, d.delivery_id, d.subscription_id, s.url, e.event_id, e.event_type, d.status, d.attempts, d.next_attempt_ms, d.last_status_code,
+      return all<DeliveryLogRow>(
+        db,
+        sql`SELECT d.seq, d.delivery_id, d.subscription_id, s.url, e.event_id, e.event_type, d.status, d.attempts, d.next_attempt_ms, d.last_status_code,
            d.last_latency_ms, d.last_error, d.replay_of, d.created_ms, d.delivered_ms
          FROM webhook_deliveries d JOIN webhook_events e ON e.seq = d.event_seq JOIN webhook_subscriptions s ON s.subscription_id = d.subscription_id
-         WHERE d.store_id = ${storeId} AND d.seq < ${beforeSeq ?? Number.MAX_SAFE_INTEGER} ORDER BY d.seq DESC LIMIT ${limit}`);
+         WHERE d.store_id = ${storeId} AND d.seq < ${beforeSeq ?? Number.MAX_SAFE_INTEGER} ORDER BY d.seq DESC LIMIT ${limit}`,
+      );
     },
 
     /** The attempts of a delivery, first first. */
     async attemptsOf(storeId: string, deliverySeq: number): Promise<AttemptRow[]> {
-      return all<AttemptRow>(db, sql`SELECT attempt, attempted_ms, status_code, latency_ms, error FROM webhook_attempts WHERE store_id = ${storeId} AND delivery_seq = ${deliverySeq} ORDER BY attempt`);
+      return all<AttemptRow>(
+        db,
+        sql`SELECT attempt, attempted_ms, status_code, latency_ms, error FROM webhook_attempts WHERE store_id = ${storeId} AND delivery_seq = ${deliverySeq} ORDER BY attempt`,
+      );
     },
 
     /** The earliest time there is work (an undispatched event: now), or null. */
     async nextDueMs(): Promise<number | null> {
       if (await one(db, sql`SELECT 1 AS x FROM webhook_events WHERE dispatched_ms IS NULL LIMIT 1`)) return 0;
-      return (await value<number | null>(db, sql`SELECT min(CASE d.status WHEN 'queued' THEN d.next_attempt_ms ELSE d.lease_until_ms END) AS m FROM webhook_deliveries d
-         WHERE d.status IN ('queued', 'sending')`)) ?? null;
+      return (
+        (await value<number | null>(
+          db,
+          sql`SELECT min(CASE d.status WHEN 'queued' THEN d.next_attempt_ms ELSE d.lease_until_ms END) AS m FROM webhook_deliveries d
+         WHERE d.status IN ('queued', 'sending')`,
+        )) ?? null
+      );
     },
 
     /**
@@ -223,8 +336,13 @@ export function webhooksRepo(db: Db) {
      * their deliveries and attempt log (retention). @returns how many events were deleted.
      */
     async prune(beforeMs: number): Promise<number> {
-      return (await run(db, sql`DELETE FROM webhook_events WHERE dispatched_ms < ${beforeMs}
-           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = webhook_events.seq AND d.status IN ('queued', 'sending'))`)).changes;
+      return (
+        await run(
+          db,
+          sql`DELETE FROM webhook_events WHERE dispatched_ms < ${beforeMs}
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = webhook_events.seq AND d.status IN ('queued', 'sending'))`,
+        )
+      ).changes;
     },
 
     /**
@@ -232,7 +350,9 @@ export function webhooksRepo(db: Db) {
      * erased shopper's address does not stay in the outbox. @returns how many events were deleted.
      */
     async forgetEmail(storeId: string, email: string): Promise<number> {
-      const pattern = `%${JSON.stringify(email.toLowerCase()).slice(1, -1).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const pattern = `%${JSON.stringify(email.toLowerCase())
+        .slice(1, -1)
+        .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       return (await run(db, sql`DELETE FROM webhook_events WHERE store_id = ${storeId} AND lower(payload_json) LIKE ${pattern} ESCAPE '\\'`)).changes;
     },
 

@@ -10,9 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { ApiError, notFound } from "../contract/errors.ts";
-import {
-  MAX_SUBSCRIPTIONS_PER_STORE, type CreateWebhookSubscription, type UpdateWebhookSubscription, type WebhookEventType, type WebhookSubscription,
-} from "../contract/webhooks.ts";
+import { MAX_SUBSCRIPTIONS_PER_STORE, type CreateWebhookSubscription, type UpdateWebhookSubscription, type WebhookEventType, type WebhookSubscription } from "../contract/webhooks.ts";
 import { transaction, type Db } from "../db/database.ts";
 import type { SecretBox } from "../platforms/secret-box.ts";
 import { isoFromMs as iso } from "../shared/iso-date.ts";
@@ -23,11 +21,17 @@ import type { AttemptRow, DeliveryLogRow, SubscriptionRow, WebhooksRepo } from "
 /** A subscription row in the API's shape. */
 export function toSubscription(r: SubscriptionRow): WebhookSubscription {
   return {
-    subscriptionId: r.subscription_id, url: r.url, eventTypes: (r.event_types ? r.event_types.split(",") : []).sort() as WebhookEventType[],
-    description: r.description, status: r.status,
+    subscriptionId: r.subscription_id,
+    url: r.url,
+    eventTypes: (r.event_types ? r.event_types.split(",") : []).sort() as WebhookEventType[],
+    description: r.description,
+    status: r.status,
     ...(r.status === "disabled" && r.disabled_reason ? { disabledReason: r.disabled_reason } : {}),
     ...(r.status === "disabled" && r.disabled_ms ? { dateDisabled: iso(r.disabled_ms) } : {}),
-    secretPrefix: r.secret_prefix, consecutiveFailures: r.consecutive_failures, dateCreated: iso(r.created_ms), dateUpdated: iso(r.updated_ms),
+    secretPrefix: r.secret_prefix,
+    consecutiveFailures: r.consecutive_failures,
+    dateCreated: iso(r.created_ms),
+    dateUpdated: iso(r.updated_ms),
   };
 }
 
@@ -85,7 +89,7 @@ export function webhooksService(deps: WebhooksServiceDeps) {
       await transaction(db, async () => {
         // Exactly-once limit: the store's row is locked (PostgreSQL) before counting, so concurrent creations count in turn.
         await repo.lockStore(storeId);
-        if (await repo.countSubscriptions(storeId) >= MAX_SUBSCRIPTIONS_PER_STORE) {
+        if ((await repo.countSubscriptions(storeId)) >= MAX_SUBSCRIPTIONS_PER_STORE) {
           throw new ApiError(409, `A store can have at most ${MAX_SUBSCRIPTIONS_PER_STORE} webhook subscriptions: delete one first`, "too_many_subscriptions");
         }
         await repo.insertSubscription({ subscription_id: id, store_id: storeId, url, description: input.description ?? "", ...seal(secret), created_ms: nowMs, updated_ms: nowMs }, input.eventTypes);
@@ -100,7 +104,8 @@ export function webhooksService(deps: WebhooksServiceDeps) {
       const nowMs = deps.now();
       await transaction(db, async () => {
         const eventTypes = patch.eventTypes ?? (current.event_types ? current.event_types.split(",") : []);
-        if (!await repo.updateSubscription(storeId, subscriptionId, { url, description: patch.description ?? current.description, eventTypes }, nowMs)) throw notFound("No such webhook subscription in this store", "subscription_not_found");
+        if (!(await repo.updateSubscription(storeId, subscriptionId, { url, description: patch.description ?? current.description, eventTypes }, nowMs)))
+          throw notFound("No such webhook subscription in this store", "subscription_not_found");
         if (patch.status === "enabled" && current.status === "disabled") await repo.enable(storeId, subscriptionId, nowMs);
         if (patch.status === "disabled" && current.status === "enabled") await repo.disable(storeId, subscriptionId, "Disabled by the merchant.", nowMs);
       });
@@ -109,7 +114,7 @@ export function webhooksService(deps: WebhooksServiceDeps) {
 
     /** Delete a subscription with its deliveries and their log. @throws ApiError 404. */
     async remove(storeId: string, subscriptionId: string): Promise<void> {
-      if (!await transaction(db, () => repo.deleteSubscription(storeId, subscriptionId))) throw notFound("No such webhook subscription in this store", "subscription_not_found");
+      if (!(await transaction(db, () => repo.deleteSubscription(storeId, subscriptionId)))) throw notFound("No such webhook subscription in this store", "subscription_not_found");
     },
 
     /** Replace the signing secret; deliveries from now on are signed with the new one. @returns it (shown once). @throws ApiError 404. */
@@ -147,7 +152,8 @@ export function webhooksService(deps: WebhooksServiceDeps) {
       await transaction(db, async () => {
         const original = await repo.getDelivery(storeId, deliveryId);
         if (!original) throw notFound("No such webhook delivery in this store", "delivery_not_found");
-        if ((await must(storeId, original.subscription_id)).status !== "enabled") throw new ApiError(409, "The subscription is disabled: enable it before replaying deliveries", "subscription_disabled");
+        if ((await must(storeId, original.subscription_id)).status !== "enabled")
+          throw new ApiError(409, "The subscription is disabled: enable it before replaying deliveries", "subscription_disabled");
         await repo.insertReplay(storeId, original, id, deps.now());
       });
       deps.onQueued?.();

@@ -77,7 +77,9 @@ describe("GET /reviews-widget-plus/js/okendo-reviews.js", () => {
         const parts: Buffer[] = [];
         r.on("data", (c: Buffer) => parts.push(c));
         r.on("end", () => resolve({ status: r.statusCode ?? 0, headers: r.headers, body: Buffer.concat(parts) }));
-      }).on("error", reject).end();
+      })
+        .on("error", reject)
+        .end();
     });
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("text/javascript; charset=utf-8");

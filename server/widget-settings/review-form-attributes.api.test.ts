@@ -23,8 +23,7 @@ const FIT = { kind: "scale", title: "Fit", minLabel: "Runs small", midLabel: "Tr
 const QUALITY = { kind: "scale", title: "Quality", minLabel: "Poor", maxLabel: "Excellent" };
 const SIZE = { kind: "choice", title: "Size bought", options: ["S", "M", "L"] };
 
-const patchSettings = (widgets: unknown) =>
-  fetch(t.url("/enterprise/settings"), { method: "PATCH", headers: auth, body: JSON.stringify({ widgets }) });
+const patchSettings = (widgets: unknown) => fetch(t.url("/enterprise/settings"), { method: "PATCH", headers: auth, body: JSON.stringify({ widgets }) });
 
 /** Submit a review of PRODUCT as the form does (multipart; attribute lists as JSON strings). */
 async function submit(fields: { attributesWithRating?: unknown; productAttributes?: unknown; rating?: number }) {
@@ -91,7 +90,13 @@ describe("a review answering the attributes", () => {
   let reviewId: string;
 
   it("is stored with them and comes back with them, in …/attributes, the filters and the aggregate", async () => {
-    const { status, body } = await submit({ attributesWithRating: [{ title: "fit", value: "1" }, { title: "Quality", value: 5 }], productAttributes: [{ title: "Size bought", value: "m" }] });
+    const { status, body } = await submit({
+      attributesWithRating: [
+        { title: "fit", value: "1" },
+        { title: "Quality", value: 5 },
+      ],
+      productAttributes: [{ title: "Size bought", value: "m" }],
+    });
     expect(status, JSON.stringify(body)).toBe(201);
     reviewId = body.review.reviewId;
     expect(body.review.status).toBe("published");
@@ -102,7 +107,13 @@ describe("a review answering the attributes", () => {
     ]);
     expect(review.productAttributes).toEqual([{ title: "Size bought", type: "single-value", value: "M" }]);
 
-    const second = await submit({ attributesWithRating: [{ title: "Fit", value: 4 }, { title: "Quality", value: 3 }], productAttributes: [{ title: "Size bought", value: "L" }] });
+    const second = await submit({
+      attributesWithRating: [
+        { title: "Fit", value: 4 },
+        { title: "Quality", value: 3 },
+      ],
+      productAttributes: [{ title: "Size bought", value: "L" }],
+    });
     expect(second.status).toBe(201);
     const ratings = (await getJson(`/products/shopify-${PRODUCT}/review_aggregate`)).reviewAggregate.attributeRatings;
     expect(ratings).toEqual([
@@ -115,14 +126,36 @@ describe("a review answering the attributes", () => {
   });
 
   it.each([
-    ["an unknown scale", { attributesWithRating: [{ title: "Fit", value: 3 }, { title: "Sleeves", value: 3 }] }, /^attributesWithRating\[1\]\.title: "Sleeves" is not a scale of this store's review form \(Fit, Quality\)/],
+    [
+      "an unknown scale",
+      {
+        attributesWithRating: [
+          { title: "Fit", value: 3 },
+          { title: "Sleeves", value: 3 },
+        ],
+      },
+      /^attributesWithRating\[1\]\.title: "Sleeves" is not a scale of this store's review form \(Fit, Quality\)/,
+    ],
     ["a choice's title as a scale", { attributesWithRating: [{ title: "Size bought", value: 3 }] }, /attributesWithRating\[0\]\.title: "Size bought" is not a scale/],
     ["a value above 5", { attributesWithRating: [{ title: "Fit", value: 6 }] }, /attributesWithRating\.value must be an integer from 1 to 5/],
     ["a value of 0", { attributesWithRating: [{ title: "Fit", value: "0" }] }, /attributesWithRating\.value must be an integer from 1 to 5/],
     ["a fractional value", { attributesWithRating: [{ title: "Fit", value: 2.5 }] }, /attributesWithRating\.value must be an integer from 1 to 5/],
-    ["a scale answered twice", { attributesWithRating: [{ title: "Fit", value: 2 }, { title: "FIT", value: 3 }] }, /attributesWithRating\[1\]\.title: "Fit" is answered twice/],
+    [
+      "a scale answered twice",
+      {
+        attributesWithRating: [
+          { title: "Fit", value: 2 },
+          { title: "FIT", value: 3 },
+        ],
+      },
+      /attributesWithRating\[1\]\.title: "Fit" is answered twice/,
+    ],
     ["not a JSON array", { attributesWithRating: { Fit: 3 } }, /attributesWithRating must be a JSON array/],
-    ["an option the choice does not have", { attributesWithRating: [{ title: "Fit", value: 3 }], productAttributes: [{ title: "Size bought", value: "XL" }] }, /productAttributes\[0\]\.value: "XL" is not an option of Size bought \(S, M, L\)/],
+    [
+      "an option the choice does not have",
+      { attributesWithRating: [{ title: "Fit", value: 3 }], productAttributes: [{ title: "Size bought", value: "XL" }] },
+      /productAttributes\[0\]\.value: "XL" is not an option of Size bought \(S, M, L\)/,
+    ],
     ["a required scale left out", { attributesWithRating: [{ title: "Quality", value: 3 }] }, /attributesWithRating: Fit is required/],
   ])("%s: 400 naming the field, no review stored", async (_name, fields, message) => {
     const before = (await getJson(`/products/shopify-${PRODUCT}/review_aggregate`)).reviewAggregate.reviewCount;
@@ -148,7 +181,12 @@ describe("the admin widgets page", () => {
     const html = await (await adminGet(t, alice, page)).text();
     expect(html).toContain('value="Runs small"');
     const bad = await adminPost(t, alice, page, {
-      intent: "attributes", "attr.0.kind": "scale", "attr.0.title": "Fit", "attr.0.minLabel": "<i>small", "attr.0.midLabel": "", "attr.0.maxLabel": "Runs large",
+      intent: "attributes",
+      "attr.0.kind": "scale",
+      "attr.0.title": "Fit",
+      "attr.0.minLabel": "<i>small",
+      "attr.0.midLabel": "",
+      "attr.0.maxLabel": "Runs large",
     });
     expect(bad.status).toBe(400);
     const text = await bad.text();
@@ -161,9 +199,18 @@ describe("the admin widgets page", () => {
   it("saves a scale and a choice from the form (options one per line), in order; a blank title removes a row", async () => {
     const res = await adminPost(t, alice, page, {
       intent: "attributes",
-      "attr.0.kind": "scale", "attr.0.title": "Fit", "attr.0.minLabel": "Runs small", "attr.0.midLabel": "True to size", "attr.0.maxLabel": "Runs large", "attr.0.required": "on",
-      "attr.1.kind": "choice", "attr.1.title": "", "attr.1.options": "",
-      "attr.2.kind": "choice", "attr.2.title": "Size bought", "attr.2.options": "S\r\nM\r\n\r\nL\r\n",
+      "attr.0.kind": "scale",
+      "attr.0.title": "Fit",
+      "attr.0.minLabel": "Runs small",
+      "attr.0.midLabel": "True to size",
+      "attr.0.maxLabel": "Runs large",
+      "attr.0.required": "on",
+      "attr.1.kind": "choice",
+      "attr.1.title": "",
+      "attr.1.options": "",
+      "attr.2.kind": "choice",
+      "attr.2.title": "Size bought",
+      "attr.2.options": "S\r\nM\r\n\r\nL\r\n",
     });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toContain("saved=attributes");

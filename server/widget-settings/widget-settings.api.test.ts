@@ -20,7 +20,14 @@ const B = OTHER_STORE_ID;
 const settingsUrl = (storeId: string, query = "") => t.url(`/v1/stores/${storeId}/widget_settings${query}`);
 const read = async (storeId: string, query = "") => {
   const res = await fetch(settingsUrl(storeId, query));
-  return { status: res.status, headers: res.headers, body: (await res.json()) as { widgetSettings: { locale: string; texts: Record<string, string>; colors: Record<string, string | null>; widgets: Record<string, boolean> }; error?: { description: string } } };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: (await res.json()) as {
+      widgetSettings: { locale: string; texts: Record<string, string>; colors: Record<string, string | null>; widgets: Record<string, boolean> };
+      error?: { description: string };
+    },
+  };
 };
 
 beforeAll(async () => {
@@ -37,7 +44,9 @@ describe("GET /v1/stores/{storeId}/widget_settings", () => {
     const { status, headers, body } = await read(A);
     expect(status).toBe(200);
     expect(body.widgetSettings).toEqual({
-      locale: "en", texts: {}, colors: { accent: null, star: null },
+      locale: "en",
+      texts: {},
+      colors: { accent: null, star: null },
       widgets: { reviews: true, starRating: true, media: true, questions: true, summary: true, keywords: true, loyalty: true },
       reviewForm: { attributes: [] },
     });

@@ -8,8 +8,13 @@ import { DEFAULT_WIDGET_SETTINGS, WIDGET_KEYS, type FormAttribute, type WidgetKe
 
 /** The column of each widget's show flag. */
 const SHOW_COLUMNS: Record<WidgetKey, string> = {
-  reviews: "show_reviews", starRating: "show_star_rating", media: "show_media", questions: "show_questions",
-  summary: "show_summary", keywords: "show_keywords", loyalty: "show_loyalty",
+  reviews: "show_reviews",
+  starRating: "show_star_rating",
+  media: "show_media",
+  questions: "show_questions",
+  summary: "show_summary",
+  keywords: "show_keywords",
+  loyalty: "show_loyalty",
 };
 
 type SettingsRow = { accent_color: string | null; star_color: string | null } & Record<string, number>;
@@ -30,11 +35,14 @@ export function widgetSettingsRepo(db: Db) {
     async putSettings(storeId: string, settings: Pick<WidgetSettings, "colors" | "widgets">, nowMs: number): Promise<void> {
       const columns = sql.raw(WIDGET_KEYS.map((k) => SHOW_COLUMNS[k]).join(", "));
       const updates = sql.raw(WIDGET_KEYS.map((k) => `${SHOW_COLUMNS[k]} = excluded.${SHOW_COLUMNS[k]}`).join(", "));
-      await run(db, sql`
+      await run(
+        db,
+        sql`
         INSERT INTO widget_settings (store_id, accent_color, star_color, ${columns}, updated_ms)
         VALUES (${storeId}, ${settings.colors.accent}, ${settings.colors.star}, ${sql.join(WIDGET_KEYS.map((k) => (settings.widgets[k] ? 1 : 0)))}, ${nowMs})
         ON CONFLICT (store_id) DO UPDATE SET accent_color = excluded.accent_color, star_color = excluded.star_color,
-          ${updates}, updated_ms = excluded.updated_ms`);
+          ${updates}, updated_ms = excluded.updated_ms`,
+      );
     },
     /** The product attributes the store's review form asks, in order (none when it has no row). */
     async formAttributes(storeId: string): Promise<FormAttribute[]> {
@@ -43,14 +51,20 @@ export function widgetSettingsRepo(db: Db) {
     },
     /** Replace the review form's attributes (validated by the caller: formAttributesSchema). */
     async putFormAttributes(storeId: string, attributes: FormAttribute[], nowMs: number): Promise<void> {
-      await run(db, sql`
+      await run(
+        db,
+        sql`
         INSERT INTO widget_settings (store_id, review_form_attributes_json, updated_ms) VALUES (${storeId}, ${JSON.stringify(attributes)}, ${nowMs})
-        ON CONFLICT (store_id) DO UPDATE SET review_form_attributes_json = excluded.review_form_attributes_json, updated_ms = excluded.updated_ms`);
+        ON CONFLICT (store_id) DO UPDATE SET review_form_attributes_json = excluded.review_form_attributes_json, updated_ms = excluded.updated_ms`,
+      );
     },
     /** Every text of the store: language → text ID → text. */
     async allTexts(storeId: string): Promise<Record<string, Record<string, string>>> {
-      const rows = await all<{ locale: string; text_id: string; value: string }>(db, sql`
-        SELECT locale, text_id, value FROM widget_texts WHERE store_id = ${storeId} ORDER BY locale, text_id`);
+      const rows = await all<{ locale: string; text_id: string; value: string }>(
+        db,
+        sql`
+        SELECT locale, text_id, value FROM widget_texts WHERE store_id = ${storeId} ORDER BY locale, text_id`,
+      );
       const texts: Record<string, Record<string, string>> = {};
       for (const r of rows) (texts[r.locale] ??= {})[r.text_id] = r.value;
       return texts;
@@ -65,10 +79,13 @@ export function widgetSettingsRepo(db: Db) {
       return (await all<{ locale: string }>(db, sql`SELECT DISTINCT locale FROM widget_texts WHERE store_id = ${storeId} ORDER BY locale`)).map((r) => r.locale);
     },
     async setText(storeId: string, locale: string, textId: string, value: string, nowMs: number): Promise<void> {
-      await run(db, sql`
+      await run(
+        db,
+        sql`
         INSERT INTO widget_texts (store_id, locale, text_id, value, updated_ms) VALUES (${storeId}, ${locale}, ${textId}, ${value}, ${nowMs})
         ON CONFLICT (store_id, locale, text_id) DO UPDATE SET value = excluded.value, updated_ms = excluded.updated_ms
-        WHERE widget_texts.value <> excluded.value`);
+        WHERE widget_texts.value <> excluded.value`,
+      );
     },
     async deleteText(storeId: string, locale: string, textId: string): Promise<void> {
       await run(db, sql`DELETE FROM widget_texts WHERE store_id = ${storeId} AND locale = ${locale} AND text_id = ${textId}`);

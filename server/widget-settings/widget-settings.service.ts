@@ -7,7 +7,13 @@
  */
 import { badRequest, notFound } from "../contract/errors.ts";
 import {
-  widgetSettingsPatchSchema, widgetSettingsSchema, languageTagSchema, type FormAttribute, type StorefrontWidgetSettings, type WidgetSettings, type WidgetSettingsPatch,
+  widgetSettingsPatchSchema,
+  widgetSettingsSchema,
+  languageTagSchema,
+  type FormAttribute,
+  type StorefrontWidgetSettings,
+  type WidgetSettings,
+  type WidgetSettingsPatch,
 } from "../contract/widget-settings.ts";
 import { forUpdate, run, sql, transaction, type Db } from "../db/database.ts";
 import { contentScope } from "../shared/content-scopes.ts";

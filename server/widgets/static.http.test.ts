@@ -167,8 +167,13 @@ describe("unknown widget files", () => {
 
   it("path traversal attempts are 404s and reveal no file", async () => {
     for (const target of [
-      "/widgets/../package.json", "/widgets/..%2fpackage.json", "/widgets/%2e%2e/%2e%2e/package.json", "/widgets/chunks/..%2F..%2F..%2Fpackage.json",
-      "/widgets/..%5cpackage.json", "/widgets/chunks/%2e%2e%2f%2e%2e%2fchorus.js", "/widgets/chorus.js%00.json",
+      "/widgets/../package.json",
+      "/widgets/..%2fpackage.json",
+      "/widgets/%2e%2e/%2e%2e/package.json",
+      "/widgets/chunks/..%2F..%2F..%2Fpackage.json",
+      "/widgets/..%5cpackage.json",
+      "/widgets/chunks/%2e%2e%2f%2e%2e%2fchorus.js",
+      "/widgets/chorus.js%00.json",
     ]) {
       const res = await rawRequestLine(target);
       // "/widgets/../package.json" is not below /widgets at all: whatever answers it (the app's 404), never the file.

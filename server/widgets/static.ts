@@ -43,13 +43,19 @@ export function widgetFilesHandler(dir: string): RequestHandler {
     redirect: false,
     dotfiles: "ignore",
     setHeaders(res, path) {
-      const name = path.slice(root.length).split(sep).join("/").replace(/\.(br|gz)$/, "");
+      const name = path
+        .slice(root.length)
+        .split(sep)
+        .join("/")
+        .replace(/\.(br|gz)$/, "");
       res.setHeader("Cache-Control", isHashedPath(name) ? `public, max-age=${HASHED_MAX_AGE_S}, immutable` : `public, max-age=${LOADER_MAX_AGE_S}`);
     },
   });
   const notFound = (res: Response): void => {
     res.removeHeader("Content-Encoding");
-    res.status(404).set({ "content-type": "application/json; charset=utf-8", "cache-control": "no-store" })
+    res
+      .status(404)
+      .set({ "content-type": "application/json; charset=utf-8", "cache-control": "no-store" })
       .send(JSON.stringify({ error: { description: "No such widget file in this version of Chorus" } }));
   };
 

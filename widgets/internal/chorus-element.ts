@@ -39,7 +39,8 @@ function prepareStyles(cls: typeof LitElement): void {
  * page it is the JSON of the element's light-DOM `<script type="application/json" data-chorus-snapshot>`.
  */
 export type Snapshot = {
-  responses: Record<string, unknown>; texts?: Record<string, string>;
+  responses: Record<string, unknown>;
+  texts?: Record<string, string>;
   /** The shipped translation it was rendered with (its language's part of server/contract/widget-translations.ts). */
   translation?: Record<string, string>;
 };
@@ -65,7 +66,12 @@ function loadTranslation(locale: UiLocale, group: string): Promise<unknown> {
   const url = new URL(`../${i18nDir}/${locale}/${partOf(group)}.json`, moduleUrl).href;
   let part = parts.get(url);
   if (!part) {
-    part = fetch(url).then((res) => (res.ok ? (res.json() as Promise<unknown>) : {}), () => ({})).catch(() => ({}));
+    part = fetch(url)
+      .then(
+        (res) => (res.ok ? (res.json() as Promise<unknown>) : {}),
+        () => ({}),
+      )
+      .catch(() => ({}));
     parts.set(url, part);
   }
   return part;
@@ -312,7 +318,11 @@ export class ChorusElement extends LitElement {
     // A colour set in the admin wins over the page's `--chorus-accent` / `--chorus-star` (set on the element itself);
     // text on the accent is then black or white, whichever contrasts more with it (`extras.textOn`).
     const accent = settings?.colors.accent;
-    for (const [property, value] of [["--chorus-accent", accent], ["--chorus-accent-contrast", accent && extras.textOn?.(accent)], ["--chorus-star", settings?.colors.star]] as const) {
+    for (const [property, value] of [
+      ["--chorus-accent", accent],
+      ["--chorus-accent-contrast", accent && extras.textOn?.(accent)],
+      ["--chorus-star", settings?.colors.star],
+    ] as const) {
       if (value) this.style.setProperty(property, value);
       else this.style.removeProperty(property);
     }

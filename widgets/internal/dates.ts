@@ -16,4 +16,3 @@ export function formatDate(iso: string): string {
   if (dates?.[0] !== l) dates = [l, new Intl.DateTimeFormat(l, { year: "numeric", month: "long", day: "numeric" })];
   return dates[1].format(d);
 }
-

@@ -13,7 +13,5 @@ export function setFormatLang(lang: string | undefined): string | undefined {
   return before;
 }
 /** The language formatting uses now (see setFormatLang). */
-export const lang = (): string =>
-  current ||
-  (typeof document === "undefined" ? (globalThis as { __chorusLang?: string }).__chorusLang : document.documentElement.lang) || navigator.language || "en";
+export const lang = (): string => current || (typeof document === "undefined" ? (globalThis as { __chorusLang?: string }).__chorusLang : document.documentElement.lang) || navigator.language || "en";
 export const english = (l: string): boolean => /^en(-us)?$/i.test(l);

@@ -25,15 +25,13 @@ export const property =
 export const state = (options?: PropertyDeclaration) => property({ ...options, state: true, attribute: false });
 
 /** `@query(selector)`: a getter for the first match of `selector` in the render root (Lit's, without its cache option). */
-export const query =
-  (selector: string) =>
-  (): PropertyDescriptor => ({
-    get(this: ReactiveElement) {
-      return this.renderRoot?.querySelector(selector) ?? null;
-    },
-    configurable: true,
-    enumerable: true,
-  });
+export const query = (selector: string) => (): PropertyDescriptor => ({
+  get(this: ReactiveElement) {
+    return this.renderRoot?.querySelector(selector) ?? null;
+  },
+  configurable: true,
+  enumerable: true,
+});
 
 /**
  * tslib's `__decorate` for what TypeScript emits here: class decorators (`__decorate([d], C)`: the class a
@@ -46,7 +44,7 @@ type Decorator = (target: unknown, key?: PropertyKey, desc?: unknown) => unknown
 export function __decorate(decorators: Decorator[], target: object, key?: PropertyKey, desc?: PropertyDescriptor | null): unknown {
   const isClass = key === undefined;
   let result: unknown = isClass ? target : desc === null ? Object.getOwnPropertyDescriptor(target, key) : desc;
-  for (let i = decorators.length; i--; ) result = (isClass ? decorators[i]!(result) : decorators[i]!(target, key, result)) || result;
+  for (let i = decorators.length; i--;) result = (isClass ? decorators[i]!(result) : decorators[i]!(target, key, result)) || result;
   if (!isClass && result) Object.defineProperty(target, key, result as PropertyDescriptor);
   return result;
 }

@@ -22,4 +22,6 @@ export const widgetModulePath = (tag: string): string => `${tag.slice("chorus-".
 
 /** The loader's reservation rules (server/contract/widget-reservations.ts) as one style sheet, without server-rendered elements. The widget build inlines the result (widgets/vite.config.ts `define`). */
 export const reservationCss = (rules: Record<string, string>): string =>
-  Object.values(rules).join("").replace(/:not\(:defined\)/g, "$&:not([server-rendered])");
+  Object.values(rules)
+    .join("")
+    .replace(/:not\(:defined\)/g, "$&:not([server-rendered])");

@@ -58,7 +58,6 @@ describe("safeHtmlFragment", () => {
 
   it("keeps a same-site path and an https link (resolved against the page)", () => {
     const origin = new URL(document.baseURI).origin;
-    expect(hrefs(`<a href="/terms">t</a><a href="https://policies.example/p">p</a><a href="javascript:alert(1)">j</a>`))
-      .toEqual([`${origin}/terms`, "https://policies.example/p", null]);
+    expect(hrefs(`<a href="/terms">t</a><a href="https://policies.example/p">p</a><a href="javascript:alert(1)">j</a>`)).toEqual([`${origin}/terms`, "https://policies.example/p", null]);
   });
 });

@@ -59,10 +59,7 @@ it("one request per store and language, shared by its elements; German texts, co
   expect(other.style.getPropertyValue("--chorus-accent")).toBe("");
   expect(other.hidden).toBe(false);
   const settingsRequests = requests.filter((u) => u.includes("/widget_settings"));
-  expect(settingsRequests.sort()).toEqual([
-    `${t.baseUrl}/v1/stores/${TEST_STORE_ID}/widget_settings?locale=de-AT`,
-    `${t.baseUrl}/v1/stores/${OTHER_STORE_ID}/widget_settings?locale=de-AT`,
-  ]);
+  expect(settingsRequests.sort()).toEqual([`${t.baseUrl}/v1/stores/${TEST_STORE_ID}/widget_settings?locale=de-AT`, `${t.baseUrl}/v1/stores/${OTHER_STORE_ID}/widget_settings?locale=de-AT`]);
 });
 
 it("text on an admin accent colour is white or near-black, whichever contrasts more (WCAG ratio)", () => {

@@ -37,10 +37,12 @@ export function loadSettings(storeUrl: string, tag: string): Promise<StorefrontW
   let answer = answers.get(url);
   if (!answer) {
     const started = window.__chorusSettings?.[url];
-    answer = (started
-      ? started.then((res) => (res.ok ? (res.json() as Promise<{ widgetSettings: StorefrontWidgetSettings }>) : null))
-      : getJson<{ widgetSettings: StorefrontWidgetSettings }>(url)
-    ).then((body) => body?.widgetSettings ?? null, () => null);
+    answer = (
+      started ? started.then((res) => (res.ok ? (res.json() as Promise<{ widgetSettings: StorefrontWidgetSettings }>) : null)) : getJson<{ widgetSettings: StorefrontWidgetSettings }>(url)
+    ).then(
+      (body) => body?.widgetSettings ?? null,
+      () => null,
+    );
     answers.set(url, answer);
   }
   return answer;

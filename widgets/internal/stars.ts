@@ -18,7 +18,11 @@ export function stars(rating: number, size = 18): TemplateResult {
   const at = Math.floor(clamped);
   return html`<svg part="stars" class="stars" aria-hidden="true" focusable="false" width=${size * 5 + 4} height=${size} viewBox="0 0 124 24" style="vertical-align:middle">
     ${id ? svg`<defs><linearGradient id=${id} gradientUnits="userSpaceOnUse" x1=${at * 25 + 2.5} x2=${at * 25 + 21.5}><stop offset=${partial} style="stop-color:var(--_star)"></stop><stop offset=${partial} style="stop-color:var(--_star-empty)"></stop></linearGradient></defs>` : ""}
-    <path style=${fill(clamped, 0, id)} d=${STAR}></path><path style=${fill(clamped, 1, id)} d=${STAR} transform="translate(25)"></path><path style=${fill(clamped, 2, id)} d=${STAR} transform="translate(50)"></path><path style=${fill(clamped, 3, id)} d=${STAR} transform="translate(75)"></path><path style=${fill(clamped, 4, id)} d=${STAR} transform="translate(100)"></path>
+    <path style=${fill(clamped, 0, id)} d=${STAR}></path>
+    <path style=${fill(clamped, 1, id)} d=${STAR} transform="translate(25)"></path>
+    <path style=${fill(clamped, 2, id)} d=${STAR} transform="translate(50)"></path>
+    <path style=${fill(clamped, 3, id)} d=${STAR} transform="translate(75)"></path>
+    <path style=${fill(clamped, 4, id)} d=${STAR} transform="translate(100)"></path>
   </svg>`;
 }
 

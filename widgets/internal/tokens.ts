@@ -69,7 +69,10 @@ export const tokens = css`
   :host([hidden]) {
     display: none !important;
   }
-  button, select, input, textarea {
+  button,
+  select,
+  input,
+  textarea {
     font: inherit;
   }
   /* A native popup's options: the system colours of the page's colour scheme, never white on white. */

@@ -29,14 +29,53 @@ extras.textOn = textOn;
  * motion); `.message` confirmation box.
  */
 export const controls = css`
-  .btn { font: inherit; font-weight: 600; border-radius: var(--_radius); padding: 0.45rem 1rem; border: 1px solid var(--_accent); background: var(--_fill); color: var(--_on-fill, currentColor); cursor: pointer; }
-  .btn.secondary { font-weight: inherit; background: transparent; color: var(--_accent); }
-  .btn[disabled], .btn[aria-disabled="true"] { opacity: 0.7; cursor: default; }
-  .error { color: var(--_danger); }
-  .skeleton { border-radius: var(--_radius); background: linear-gradient(90deg, var(--_tint), color-mix(in srgb, currentColor 3%, transparent), var(--_tint)); background-size: 200% 100%; animation: pulse 1.4s ease-in-out infinite; }
-  @media (prefers-reduced-motion: reduce) { .skeleton { animation: none; } }
-  @keyframes pulse { 0% { background-position: 100% 0; } 100% { background-position: -100% 0; } }
-  .message { padding: 12px; border: 1px solid var(--_border); border-radius: var(--_radius); }
+  .btn {
+    font: inherit;
+    font-weight: 600;
+    border-radius: var(--_radius);
+    padding: 0.45rem 1rem;
+    border: 1px solid var(--_accent);
+    background: var(--_fill);
+    color: var(--_on-fill, currentColor);
+    cursor: pointer;
+  }
+  .btn.secondary {
+    font-weight: inherit;
+    background: transparent;
+    color: var(--_accent);
+  }
+  .btn[disabled],
+  .btn[aria-disabled="true"] {
+    opacity: 0.7;
+    cursor: default;
+  }
+  .error {
+    color: var(--_danger);
+  }
+  .skeleton {
+    border-radius: var(--_radius);
+    background: linear-gradient(90deg, var(--_tint), color-mix(in srgb, currentColor 3%, transparent), var(--_tint));
+    background-size: 200% 100%;
+    animation: pulse 1.4s ease-in-out infinite;
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .skeleton {
+      animation: none;
+    }
+  }
+  @keyframes pulse {
+    0% {
+      background-position: 100% 0;
+    }
+    100% {
+      background-position: -100% 0;
+    }
+  }
+  .message {
+    padding: 12px;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+  }
 `;
 
 /**

@@ -15,7 +15,10 @@ beforeAll(async () => {
   t = await startTestServer();
   await t.services.stores.create({ storeId: TEST_STORE_ID, name: "Test store", platform: "shopify" });
   await t.services.loyalty.turnOnProgram(TEST_STORE_ID, {
-    acceptTermsAndJoinProgramButtonText: "Join", policySentenceTemplate: "{termsAndConditions} and {privacyPolicy}", termsAndConditionsUrl: "/terms", privacyPolicyUrl: "/privacy",
+    acceptTermsAndJoinProgramButtonText: "Join",
+    policySentenceTemplate: "{termsAndConditions} and {privacyPolicy}",
+    termsAndConditionsUrl: "/terms",
+    privacyPolicyUrl: "/privacy",
   });
   await t.services.loyalty.addEarningRule(TEST_STORE_ID, { type: "sign-up", name: "Welcome points", points: 100, enabled: true });
 });

@@ -35,8 +35,7 @@ const storePolicyUrls = (storeId: string, terms: string, privacy: string) =>
 
 /** A signed-in, not yet enrolled shopper's widget; @returns the links of its legal sentence. */
 async function legalLinks(storeId: string): Promise<HTMLAnchorElement[]> {
-  const token = await new SignJWT({ sub: `widget-shopper-${shopper++}` }).setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .setExpirationTime("10m").sign(new TextEncoder().encode(SECRET));
+  const token = await new SignJWT({ sub: `widget-shopper-${shopper++}` }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setExpirationTime("10m").sign(new TextEncoder().encode(SECRET));
   const el = document.createElement("chorus-loyalty");
   el.setAttribute("store-id", storeId);
   el.setAttribute("api-base", t.baseUrl);

@@ -1,8 +1,19 @@
 /** The `<chorus-loyalty>` element; its contract (attributes, events, parts, custom properties) is the JSDoc of its class below. */
 import { css, html, nothing, type TemplateResult } from "lit";
 import type {
-  EarningRule, EarningRulesResponse, LegalPolicies, LoginResponse, LoyaltyCustomer, LoyaltyCustomerResponse, RedemptionResponse, RedemptionRule,
-  RedemptionRulesResponse, TransactionsResponse, VipTier, VipTiersResponse, LoyaltyTransaction,
+  EarningRule,
+  EarningRulesResponse,
+  LegalPolicies,
+  LoginResponse,
+  LoyaltyCustomer,
+  LoyaltyCustomerResponse,
+  RedemptionResponse,
+  RedemptionRule,
+  RedemptionRulesResponse,
+  TransactionsResponse,
+  VipTier,
+  VipTiersResponse,
+  LoyaltyTransaction,
 } from "../../server/contract/loyalty.responses.ts";
 import type { CustomerOverview } from "../../server/contract/loyalty-lifecycle.ts";
 import { formatDate } from "../internal/format.ts";
@@ -104,30 +115,125 @@ export class ChorusLoyalty extends ChorusElement {
     tokens,
     controls,
     css`
-      :host { display: block; }
-      .card { border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); padding: 1.25rem; min-height: 12rem; }
-      h2 { font-size: 1.35rem; margin: 0 0 .5rem; }
-      h3 { font-size: 1.05rem; margin: 1.25rem 0 .5rem; }
-      p { margin: .5rem 0; line-height: 1.5; }
-      ul { padding: 0; margin: 0; list-style: none; }
-      li { display: flex; justify-content: space-between; align-items: center; gap: 1rem; padding: .5rem 0; border-top: 1px solid var(--_border); }
-      .btn { padding: .6rem 1.1rem; font-weight: 600; }
-      .btn[disabled] { cursor: not-allowed; }
-      .legal { font-size: .95rem; color: var(--_text); }
-      a { color: var(--_accent); }
-      .summary { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: baseline; }
-      .balance { font-size: 1.6rem; font-weight: 700; }
-      .muted { color: var(--_muted); }
-      .coupon-actions { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; }
-      .coupon { font-family: ui-monospace, monospace; font-size: 1.15rem; font-weight: 700; letter-spacing: .05em; padding: .25rem .5rem; border: 1px dashed var(--_accent); border-radius: 4px; }
-      .skeleton { height: 10rem; }
-      progress { display: block; width: 100%; max-width: 20rem; accent-color: var(--_accent); }
-      .badge { font-size: .9rem; white-space: nowrap; }
-      .done { color: var(--_text); font-weight: 600; }
-      fieldset { border: 1px solid var(--_border); border-radius: var(--_radius); padding: .75rem 1rem; display: flex; flex-wrap: wrap; gap: .75rem; align-items: end; }
-      legend { font-weight: 600; padding: 0 .25rem; }
-      label { display: grid; gap: .25rem; }
-      select { font: inherit; padding: .4rem; border: 1px solid var(--_border); border-radius: 4px; background: var(--_surface); color: var(--_text); }
+      :host {
+        display: block;
+      }
+      .card {
+        border: 1px solid var(--_border);
+        border-radius: var(--_radius);
+        background: var(--_surface);
+        padding: 1.25rem;
+        min-height: 12rem;
+      }
+      h2 {
+        font-size: 1.35rem;
+        margin: 0 0 0.5rem;
+      }
+      h3 {
+        font-size: 1.05rem;
+        margin: 1.25rem 0 0.5rem;
+      }
+      p {
+        margin: 0.5rem 0;
+        line-height: 1.5;
+      }
+      ul {
+        padding: 0;
+        margin: 0;
+        list-style: none;
+      }
+      li {
+        display: flex;
+        justify-content: space-between;
+        align-items: center;
+        gap: 1rem;
+        padding: 0.5rem 0;
+        border-top: 1px solid var(--_border);
+      }
+      .btn {
+        padding: 0.6rem 1.1rem;
+        font-weight: 600;
+      }
+      .btn[disabled] {
+        cursor: not-allowed;
+      }
+      .legal {
+        font-size: 0.95rem;
+        color: var(--_text);
+      }
+      a {
+        color: var(--_accent);
+      }
+      .summary {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 1.5rem;
+        align-items: baseline;
+      }
+      .balance {
+        font-size: 1.6rem;
+        font-weight: 700;
+      }
+      .muted {
+        color: var(--_muted);
+      }
+      .coupon-actions {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.75rem;
+        align-items: center;
+      }
+      .coupon {
+        font-family: ui-monospace, monospace;
+        font-size: 1.15rem;
+        font-weight: 700;
+        letter-spacing: 0.05em;
+        padding: 0.25rem 0.5rem;
+        border: 1px dashed var(--_accent);
+        border-radius: 4px;
+      }
+      .skeleton {
+        height: 10rem;
+      }
+      progress {
+        display: block;
+        width: 100%;
+        max-width: 20rem;
+        accent-color: var(--_accent);
+      }
+      .badge {
+        font-size: 0.9rem;
+        white-space: nowrap;
+      }
+      .done {
+        color: var(--_text);
+        font-weight: 600;
+      }
+      fieldset {
+        border: 1px solid var(--_border);
+        border-radius: var(--_radius);
+        padding: 0.75rem 1rem;
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.75rem;
+        align-items: end;
+      }
+      legend {
+        font-weight: 600;
+        padding: 0 0.25rem;
+      }
+      label {
+        display: grid;
+        gap: 0.25rem;
+      }
+      select {
+        font: inherit;
+        padding: 0.4rem;
+        border: 1px solid var(--_border);
+        border-radius: 4px;
+        background: var(--_surface);
+        color: var(--_text);
+      }
     `,
     referralStyles,
   ];
@@ -212,9 +318,7 @@ export class ChorusLoyalty extends ChorusElement {
         this.phase = "off";
         return;
       }
-      this.errorMessage = error instanceof ApiRequestError && error.status === 401
-        ? this.t("loyalty.signInFailed")
-        : this.describe(error);
+      this.errorMessage = error instanceof ApiRequestError && error.status === 401 ? this.t("loyalty.signInFailed") : this.describe(error);
       this.phase = "error";
     }
   }
@@ -248,10 +352,12 @@ export class ChorusLoyalty extends ChorusElement {
 
   /** The member panel's data: the overview and the first page of the points history. */
   async #loadMember(): Promise<void> {
-    const [{ overview }, page] = await this.#withFreshToken(() => Promise.all([
-      getJson<{ overview: CustomerOverview }>(`${this.storeUrl}/loyalty/customer/overview`, { headers: this.#auth() }),
-      getJson<TransactionsResponse>(`${this.storeUrl}/loyalty/customer/transactions?limit=10`, { headers: this.#auth() }),
-    ]));
+    const [{ overview }, page] = await this.#withFreshToken(() =>
+      Promise.all([
+        getJson<{ overview: CustomerOverview }>(`${this.storeUrl}/loyalty/customer/overview`, { headers: this.#auth() }),
+        getJson<TransactionsResponse>(`${this.storeUrl}/loyalty/customer/transactions?limit=10`, { headers: this.#auth() }),
+      ]),
+    );
     this.overview = overview;
     this.history = page.transactions;
     this.historyNext = page.nextUrl ?? null;
@@ -308,10 +414,13 @@ export class ChorusLoyalty extends ChorusElement {
     try {
       const partner = this.partnerId;
       // The headers are built again on the retry after a new login (its customer token).
-      const { loyaltyCustomer } = await this.#withFreshToken(() => postJson<LoyaltyCustomerResponse>(
-        `${this.storeUrl}/loyalty/customer_activation`, { enrollmentChannel: partner || "chorus-widget", legalPoliciesVersionAccepted: this.#version },
-        { headers: { ...this.#auth(), ...(partner ? { "service-partner-id": partner } : {}) } },
-      ));
+      const { loyaltyCustomer } = await this.#withFreshToken(() =>
+        postJson<LoyaltyCustomerResponse>(
+          `${this.storeUrl}/loyalty/customer_activation`,
+          { enrollmentChannel: partner || "chorus-widget", legalPoliciesVersionAccepted: this.#version },
+          { headers: { ...this.#auth(), ...(partner ? { "service-partner-id": partner } : {}) } },
+        ),
+      );
       this.customer = loyaltyCustomer;
       await Promise.all([this.#loadProgram(), loyaltyCustomer.status === "enrolled" ? this.#loadMember() : undefined]);
       this.phase = loyaltyCustomer.status === "enrolled" ? "enrolled" : loyaltyCustomer.status;
@@ -346,12 +455,13 @@ export class ChorusLoyalty extends ChorusElement {
         postJson<RedemptionResponse>(`${this.storeUrl}/loyalty/customer/redemptions`, { redemptionRuleId: rule.redemptionRuleId }, { headers: this.#auth() }),
       );
       const { reward } = redemption;
-      this.coupon = { code: reward.code, description: reward.description, discountUrl: reward.discountUrl ? safeHref(reward.discountUrl, document.baseURI) ?? undefined : undefined, demo: reward.platform === "demo" };
-      const [{ loyaltyCustomer }] = await Promise.all([
-        getJson<LoyaltyCustomerResponse>(`${this.storeUrl}/loyalty/customer`, { headers: this.#auth() }),
-        this.#loadProgram(),
-        this.#loadMember(),
-      ]);
+      this.coupon = {
+        code: reward.code,
+        description: reward.description,
+        discountUrl: reward.discountUrl ? (safeHref(reward.discountUrl, document.baseURI) ?? undefined) : undefined,
+        demo: reward.platform === "demo",
+      };
+      const [{ loyaltyCustomer }] = await Promise.all([getJson<LoyaltyCustomerResponse>(`${this.storeUrl}/loyalty/customer`, { headers: this.#auth() }), this.#loadProgram(), this.#loadMember()]);
       this.customer = loyaltyCustomer;
       this.message = "";
       this.emit("chorus-loyalty-redeemed", { transactionId: redemption.transactionId, redemptionRuleId: rule.redemptionRuleId, code: redemption.reward.code, pointsCost: rule.pointsCost });
@@ -384,44 +494,90 @@ export class ChorusLoyalty extends ChorusElement {
     // site or is no http(s)/mailto link leaves the text without a link.
     const href = (stored: string) => safeHref(stored, document.baseURI) ?? nothing;
     const parts = legal.policySentence.template.split(/(\{termsAndConditions\}|\{privacyPolicy\})/);
-    return html`<p class="legal" part="legal" id="legal">${parts.map((p) =>
-      p === "{termsAndConditions}" ? html`<a href=${href(legal.termsAndConditionsUrl)}>${this.t("loyalty.terms")}</a>`
-      : p === "{privacyPolicy}" ? html`<a href=${href(legal.privacyPolicyUrl)}>${this.t("loyalty.privacy")}</a>`
-      : p)}</p>`;
+    return html`<p class="legal" part="legal" id="legal">
+      ${parts.map((p) =>
+        p === "{termsAndConditions}"
+          ? html`<a href=${href(legal.termsAndConditionsUrl)}>${this.t("loyalty.terms")}</a>`
+          : p === "{privacyPolicy}"
+            ? html`<a href=${href(legal.privacyPolicyUrl)}>${this.t("loyalty.privacy")}</a>`
+            : p,
+      )}
+    </p>`;
   }
 
   #earningList(): TemplateResult {
     const states = new Map(this.overview?.earningRules.map((r) => [r.earningRuleId, r]));
     return html`<h3>${this.t("loyalty.waysToEarn")}</h3>
-      <ul aria-label=${this.t("loyalty.waysToEarnLabel")}>${this.earningRules.map((r) => {
-        const s = this.phase === "enrolled" ? states.get(r.earningRuleId) : undefined;
-        return html`<li>
-        <span>${r.name}</span>
-        <span class="muted">${r.type === "points-per-spend" ? this.t("loyalty.perSpend", { points: r.pointsPerCurrencyUnit ?? 0 }) : this.#points(r.points)}
-          ${s ? html`· <span part="rule-state" class="badge ${s.state}">${s.state === "done" ? this.t("loyalty.state.done") : s.state === "unavailable" ? this.t("loyalty.state.unavailable")
-            : s.frequency === "yearly" ? this.t("loyalty.freq.yearly") : s.frequency === "once" ? this.t("loyalty.freq.once")
-            : s.frequency === "per-order" ? this.t("loyalty.freq.perOrder") : this.t("loyalty.freq.perReview")}</span>` : nothing}</span>
-      </li>`;
-      })}</ul>`;
+      <ul aria-label=${this.t("loyalty.waysToEarnLabel")}>
+        ${this.earningRules.map((r) => {
+          const s = this.phase === "enrolled" ? states.get(r.earningRuleId) : undefined;
+          return html`<li>
+            <span>${r.name}</span>
+            <span class="muted"
+              >${r.type === "points-per-spend" ? this.t("loyalty.perSpend", { points: r.pointsPerCurrencyUnit ?? 0 }) : this.#points(r.points)}
+              ${
+                s
+                  ? html`·
+                      <span part="rule-state" class="badge ${s.state}"
+                        >${
+                          s.state === "done"
+                            ? this.t("loyalty.state.done")
+                            : s.state === "unavailable"
+                              ? this.t("loyalty.state.unavailable")
+                              : s.frequency === "yearly"
+                                ? this.t("loyalty.freq.yearly")
+                                : s.frequency === "once"
+                                  ? this.t("loyalty.freq.once")
+                                  : s.frequency === "per-order"
+                                    ? this.t("loyalty.freq.perOrder")
+                                    : this.t("loyalty.freq.perReview")
+                        }</span
+                      >`
+                  : nothing
+              }</span
+            >
+          </li>`;
+        })}
+      </ul>`;
   }
 
   #rewardsList(withRedeem: boolean): TemplateResult {
     return html`<h3>${this.t("loyalty.rewards")}</h3>
-      <ul aria-label=${this.t("loyalty.rewards")}>${this.redemptionRules.map((r) => html`<li>
-        <span>${r.name} <span class="muted">· ${this.#points(r.pointsCost)}</span>
-          ${withRedeem && this.customer && r.pointsCost > this.customer.points.balance
-            ? html`<span class="muted" part="missing">· ${this.t("loyalty.toGo", { points: this.#points(r.pointsCost - this.customer.points.balance) })}</span>` : nothing}</span>
-        ${withRedeem
-          ? html`<button class="btn secondary" part="redeem-button" ?disabled=${this.busy || r.isAvailable === false}
-              aria-label=${this.t("loyalty.redeemLabel", { reward: r.name, points: this.#points(r.pointsCost) })} @click=${() => this.#redeem(r)}>${this.t("loyalty.redeem")}</button>`
-          : nothing}
-      </li>`)}</ul>`;
+      <ul aria-label=${this.t("loyalty.rewards")}>
+        ${this.redemptionRules.map(
+          (r) =>
+            html`<li>
+              <span
+                >${r.name} <span class="muted">· ${this.#points(r.pointsCost)}</span> ${
+                  withRedeem && this.customer && r.pointsCost > this.customer.points.balance
+                    ? html`<span class="muted" part="missing">· ${this.t("loyalty.toGo", { points: this.#points(r.pointsCost - this.customer.points.balance) })}</span>`
+                    : nothing
+                }</span
+              >
+              ${
+                withRedeem
+                  ? html`<button
+                      class="btn secondary"
+                      part="redeem-button"
+                      ?disabled=${this.busy || r.isAvailable === false}
+                      aria-label=${this.t("loyalty.redeemLabel", { reward: r.name, points: this.#points(r.pointsCost) })}
+                      @click=${() => this.#redeem(r)}
+                    >
+                      ${this.t("loyalty.redeem")}
+                    </button>`
+                  : nothing
+              }
+            </li>`,
+        )}
+      </ul>`;
   }
 
   #tiersList(): TemplateResult | typeof nothing {
     if (this.vipTiers.length === 0) return nothing;
     return html`<h3>${this.t("loyalty.vipTiers")}</h3>
-      <ul aria-label=${this.t("loyalty.vipTiers")}>${this.vipTiers.map((t) => html`<li><span>${t.name}</span><span class="muted">${this.t("loyalty.tierLine", { points: this.#points(t.pointsThreshold), multiplier: t.pointsMultiplier })}</span></li>`)}</ul>`;
+      <ul aria-label=${this.t("loyalty.vipTiers")}>
+        ${this.vipTiers.map((t) => html`<li><span>${t.name}</span><span class="muted">${this.t("loyalty.tierLine", { points: this.#points(t.pointsThreshold), multiplier: t.pointsMultiplier })}</span></li>`)}
+      </ul>`;
   }
 
   /** Pending points, the expiry date, and the progress to the next VIP tier. */
@@ -431,9 +587,15 @@ export class ChorusLoyalty extends ChorusElement {
     const next = o.nextVipTier;
     const from = o.vipTier?.pointsThreshold ?? 0;
     return html`${o.points.pending > 0 ? html`<p part="pending">${this.t("loyalty.pending", { points: this.#points(o.points.pending) })}</p>` : nothing}
-      ${o.pointsExpireAt ? html`<p part="expiry">${this.t("loyalty.expires", { date: formatDate(o.pointsExpireAt) })}</p>` : nothing}
-      ${next ? html`<div part="tier-progress"><p id="tier-progress">${this.t("loyalty.toNextTier", { points: this.#points(next.pointsNeeded), tier: next.name })}</p>
-        <progress aria-labelledby="tier-progress" max=${next.pointsThreshold - from} value=${next.pointsThreshold - from - next.pointsNeeded}></progress></div>` : nothing}`;
+    ${o.pointsExpireAt ? html`<p part="expiry">${this.t("loyalty.expires", { date: formatDate(o.pointsExpireAt) })}</p>` : nothing}
+    ${
+      next
+        ? html`<div part="tier-progress">
+            <p id="tier-progress">${this.t("loyalty.toNextTier", { points: this.#points(next.pointsNeeded), tier: next.name })}</p>
+            <progress aria-labelledby="tier-progress" max=${next.pointsThreshold - from} value=${next.pointsThreshold - from - next.pointsNeeded}></progress>
+          </div>`
+        : nothing
+    }`;
   }
 
   /** The birthday form: month and day (no year), changeable once a year. */
@@ -447,11 +609,18 @@ export class ChorusLoyalty extends ChorusElement {
       <fieldset ?disabled=${this.busy}>
         <legend>${this.t("loyalty.birthday")}</legend>
         <p class="muted" id="birthday-hint">${this.t("loyalty.birthdayHint")}</p>
-        <label>${this.t("loyalty.month")}
-          <select name="month" aria-describedby="birthday-hint">${[...Array(12).keys()].map((i) =>
-            html`<option value=${i + 1} ?selected=${b?.month === i + 1}>${months.format(Date.UTC(2024, i, 1))}</option>`)}</select></label>
-        <label>${this.t("loyalty.day")}
-          <select name="day">${[...Array(31).keys()].map((i) => html`<option value=${i + 1} ?selected=${b?.day === i + 1}>${i + 1}</option>`)}</select></label>
+        <label
+          >${this.t("loyalty.month")}
+          <select name="month" aria-describedby="birthday-hint">
+            ${[...Array(12).keys()].map((i) => html`<option value=${i + 1} ?selected=${b?.month === i + 1}>${months.format(Date.UTC(2024, i, 1))}</option>`)}
+          </select></label
+        >
+        <label
+          >${this.t("loyalty.day")}
+          <select name="day">
+            ${[...Array(31).keys()].map((i) => html`<option value=${i + 1} ?selected=${b?.day === i + 1}>${i + 1}</option>`)}
+          </select></label
+        >
         <button class="btn secondary" type="submit">${this.t("loyalty.birthdaySave")}</button>
       </fieldset>
       ${b && locked ? html`<p class="muted">${this.t("loyalty.birthdayChangeableFrom", { date: formatDate(b.changeableFrom) })}</p>` : nothing}
@@ -462,24 +631,41 @@ export class ChorusLoyalty extends ChorusElement {
   /** The points history, newest first, with "Load more". */
   #historyList(): TemplateResult {
     return html`<h3>${this.t("loyalty.history")}</h3>
-      ${this.history.length === 0 ? html`<p class="muted">${this.t("loyalty.historyEmpty")}</p>` : html`<ul part="history" aria-label=${this.t("loyalty.history")}>${this.history.map((x) => html`<li>
-        <span>${x.description} <span class="muted">· ${formatDate(x.dateCreated)}</span></span>
-        <strong>${x.points > 0 ? "+" : x.points < 0 ? "−" : ""}${this.#points(Math.abs(x.points))}</strong>
-      </li>`)}</ul>`}
+      ${
+        this.history.length === 0
+          ? html`<p class="muted">${this.t("loyalty.historyEmpty")}</p>`
+          : html`<ul part="history" aria-label=${this.t("loyalty.history")}>
+              ${this.history.map(
+                (x) =>
+                  html`<li>
+                    <span>${x.description} <span class="muted">· ${formatDate(x.dateCreated)}</span></span>
+                    <strong>${x.points > 0 ? "+" : x.points < 0 ? "−" : ""}${this.#points(Math.abs(x.points))}</strong>
+                  </li>`,
+              )}
+            </ul>`
+      }
       ${this.historyNext ? html`<button class="btn secondary" part="load-more" ?disabled=${this.busy} @click=${this.#moreHistory}>${this.t("loyalty.loadMore")}</button>` : nothing}`;
   }
 
   #status(): TemplateResult {
     return html`<div role="status" aria-live="polite">
-      ${this.message ? html`<p>${this.message}</p>` : nothing}
-      ${this.coupon ? html`<p>${fillParts(this.t("loyalty.coupon"), { reward: this.coupon.description, code: html`<span class="coupon" part="coupon">${this.coupon.code}</span>` })}</p>
-        ${this.coupon.demo ? html`<p class="muted" part="demo-notice">${this.t("loyalty.demoCode")}</p>` : nothing}` : nothing}
-    </div>
-    ${this.coupon ? html`<p class="coupon-actions">
-      <button class="btn secondary" part="copy-button" @click=${this.#copyCoupon}>${this.t("loyalty.couponCopy")}</button>
-      ${this.coupon.discountUrl ? html`<a part="apply-link" href=${this.coupon.discountUrl}>${this.t("loyalty.couponApply")}</a>` : nothing}
-    </p>` : nothing}
-    ${this.errorMessage ? html`<p class="error" role="alert">${this.errorMessage}</p>` : nothing}`;
+        ${this.message ? html`<p>${this.message}</p>` : nothing}
+        ${
+          this.coupon
+            ? html`<p>${fillParts(this.t("loyalty.coupon"), { reward: this.coupon.description, code: html`<span class="coupon" part="coupon">${this.coupon.code}</span>` })}</p>
+                ${this.coupon.demo ? html`<p class="muted" part="demo-notice">${this.t("loyalty.demoCode")}</p>` : nothing}`
+            : nothing
+        }
+      </div>
+      ${
+        this.coupon
+          ? html`<p class="coupon-actions">
+              <button class="btn secondary" part="copy-button" @click=${this.#copyCoupon}>${this.t("loyalty.couponCopy")}</button>
+              ${this.coupon.discountUrl ? html`<a part="apply-link" href=${this.coupon.discountUrl}>${this.t("loyalty.couponApply")}</a>` : nothing}
+            </p>`
+          : nothing
+      }
+      ${this.errorMessage ? html`<p class="error" role="alert">${this.errorMessage}</p>` : nothing}`;
   }
 
   render(): TemplateResult | typeof nothing {
@@ -491,9 +677,11 @@ export class ChorusLoyalty extends ChorusElement {
     switch (this.phase) {
       case "off": // render() shows nothing in this phase
       case "loading":
-        return html`<h2 id="title">${this.t("loyalty.rewardsTitle")}</h2><p class="muted skeleton">${this.t("loyalty.loading")}</p>`;
+        return html`<h2 id="title">${this.t("loyalty.rewardsTitle")}</h2>
+          <p class="muted skeleton">${this.t("loyalty.loading")}</p>`;
       case "error":
-        return html`<h2 id="title">${this.t("loyalty.rewardsTitle")}</h2><p class="error" role="alert">${this.errorMessage}</p>
+        return html`<h2 id="title">${this.t("loyalty.rewardsTitle")}</h2>
+          <p class="error" role="alert">${this.errorMessage}</p>
           <button class="btn secondary" @click=${this.#start}>${this.t("loyalty.retry")}</button>`;
       case "blocked":
         return html`<h2 id="title">${this.t("loyalty.rewardsTitle")}</h2>
@@ -508,9 +696,7 @@ export class ChorusLoyalty extends ChorusElement {
         const button = html`<button class="btn" part="join-button" aria-describedby="legal" ?disabled=${this.busy} @click=${this.#join}>${legal.acceptTermsAndJoinProgramButtonText}</button>`;
         return html`<h2 id="title">${this.t("loyalty.joinTitle")}</h2>
           <p>${fillParts(this.t("loyalty.pendingIntro"), { points: html`<span part="balance">${this.#points(this.customer?.points.balance ?? 0)}</span>` })}</p>
-          ${this.policyPosition === "above" ? html`${this.#legalSentence()}${button}` : html`${button}${this.#legalSentence()}`}
-          ${this.#status()}
-          ${this.#earningList()} ${this.#rewardsList(false)}`;
+          ${this.policyPosition === "above" ? html`${this.#legalSentence()}${button}` : html`${button}${this.#legalSentence()}`} ${this.#status()} ${this.#earningList()} ${this.#rewardsList(false)}`;
       }
       case "enrolled": {
         const c = this.customer!;
@@ -519,11 +705,7 @@ export class ChorusLoyalty extends ChorusElement {
             <p>${fillParts(this.t("loyalty.balance"), { points: html`<span class="balance" part="balance">${this.#points(c.points.balance)}</span>` })}</p>
             ${c.vipTierName ? html`<p>${fillParts(this.t("loyalty.tier"), { tier: html`<strong part="tier">${c.vipTierName}</strong>` })}</p>` : nothing}
           </div>
-          ${this.#memberSummary()}
-          ${this.#status()}
-          ${this.#earningList()} ${this.#rewardsList(true)}
-          ${this.#birthdayForm()} ${this.#historyList()} ${this.#tiersList()}
-          ${this.#referral.render()}`;
+          ${this.#memberSummary()} ${this.#status()} ${this.#earningList()} ${this.#rewardsList(true)} ${this.#birthdayForm()} ${this.#historyList()} ${this.#tiersList()} ${this.#referral.render()}`;
       }
     }
   }

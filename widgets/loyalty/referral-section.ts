@@ -14,18 +14,35 @@ import type { ReferralProgramResponse, ReferralSenderResponse } from "../../serv
 import { getJson, postJson } from "../internal/api.ts";
 
 /** What the section needs of the panel. */
-export type ReferralHost = ReactiveControllerHost & HTMLElement & {
-  readonly storeUrl: string;
-  readonly phase: string;
-  t(id: string, vars?: Record<string, string | number>): string;
-  plural(id: string, n: number, vars?: Record<string, string | number>): string;
-};
+export type ReferralHost = ReactiveControllerHost &
+  HTMLElement & {
+    readonly storeUrl: string;
+    readonly phase: string;
+    t(id: string, vars?: Record<string, string | number>): string;
+    plural(id: string, n: number, vars?: Record<string, string | number>): string;
+  };
 
 /** The section's styles (added to the panel's). */
 export const referralStyles = css`
-  .referral { margin-top: 1.25rem; padding-top: .75rem; border-top: 1px solid var(--_border); }
-  .referral-row { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
-  .referral-row input { flex: 1 1 16rem; min-width: 0; font: inherit; padding: .5rem .6rem; border: 1px solid var(--_border); border-radius: 4px; }
+  .referral {
+    margin-top: 1.25rem;
+    padding-top: 0.75rem;
+    border-top: 1px solid var(--_border);
+  }
+  .referral-row {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    align-items: center;
+  }
+  .referral-row input {
+    flex: 1 1 16rem;
+    min-width: 0;
+    font: inherit;
+    padding: 0.5rem 0.6rem;
+    border: 1px solid var(--_border);
+    border-radius: 4px;
+  }
 `;
 
 export class ReferralSection implements ReactiveController {
@@ -56,7 +73,10 @@ export class ReferralSection implements ReactiveController {
       if (!p.enabled) return;
       const words = (type: string, value: number) => host.t(type === "percentage-coupon" ? "loyalty.referral.percentOff" : "loyalty.referral.amountOff", { value });
       const discount = words(p.friendDiscount.type, p.friendDiscount.value);
-      const reward = p.senderReward.type === "points" ? host.plural("loyalty.points", p.senderReward.value) : host.t("loyalty.referral.couponReward", { discount: words(p.senderReward.type, p.senderReward.value) });
+      const reward =
+        p.senderReward.type === "points"
+          ? host.plural("loyalty.points", p.senderReward.value)
+          : host.t("loyalty.referral.couponReward", { discount: words(p.senderReward.type, p.senderReward.value) });
       const sender = await postJson<ReferralSenderResponse>(`${host.storeUrl}/referral_senders`, {}, { headers: this.#auth() });
       this.#intro = host.t("loyalty.referral.intro", { discount, reward });
       this.#link = sender.shareableLinkUrl;

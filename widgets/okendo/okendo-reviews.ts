@@ -26,9 +26,16 @@ declare global {
 }
 
 /** Okendo's mount attribute → the Chorus element it becomes. */
-const MOUNTS: [string, string][] = [["data-oke-star-rating", "chorus-star-rating"], ["data-oke-widget", "chorus-reviews"], ["data-oke-carousel", "chorus-reviews-carousel"]];
+const MOUNTS: [string, string][] = [
+  ["data-oke-star-rating", "chorus-star-rating"],
+  ["data-oke-widget", "chorus-reviews"],
+  ["data-oke-carousel", "chorus-reviews-carousel"],
+];
 /** Okendo's scope attributes → the element's. */
-const SCOPES: [string, string][] = [["data-oke-reviews-product-id", "product-id"], ["data-oke-reviews-group-id", "group-id"]];
+const SCOPES: [string, string][] = [
+  ["data-oke-reviews-product-id", "product-id"],
+  ["data-oke-reviews-group-id", "group-id"],
+];
 
 const own = new URL((document.currentScript as HTMLScriptElement | null)?.src ?? location.href, location.href);
 let loading = false;

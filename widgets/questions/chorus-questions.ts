@@ -48,12 +48,7 @@ export class ChorusQuestions extends ChorusElement {
     submitted: { state: true },
     state: { reflect: true },
   };
-  static styles = [
-    tokens,
-    controls,
-    formStyles,
-    questionsStyles,
-  ];
+  static styles = [tokens, controls, formStyles, questionsStyles];
 
   questions: Question[] = [];
   nextUrl?: string;
@@ -146,8 +141,7 @@ export class ChorusQuestions extends ChorusElement {
     const err = this.errors[name];
     return html`<div>
       <label class="field" for=${id}>${label}</label>
-      ${control(id, !!err, err ? `${id}-error` : nothing)}
-      ${err ? html`<p class="error" id=${`${id}-error`}>${err}</p>` : nothing}
+      ${control(id, !!err, err ? `${id}-error` : nothing)} ${err ? html`<p class="error" id=${`${id}-error`}>${err}</p>` : nothing}
     </div>`;
   }
 
@@ -160,7 +154,16 @@ export class ChorusQuestions extends ChorusElement {
       ${honeypot}
       <div class="toolbar">
         <button class="btn" type="submit" ?disabled=${this.busy}>${this.t(this.busy ? "questions.sending" : "questions.submit")}</button>
-        <button class="btn secondary" type="button" @click=${() => { this.asking = false; this.errors = {}; }}>${this.t("questions.cancel")}</button>
+        <button
+          class="btn secondary"
+          type="button"
+          @click=${() => {
+            this.asking = false;
+            this.errors = {};
+          }}
+        >
+          ${this.t("questions.cancel")}
+        </button>
       </div>
     </form>`;
   }
@@ -169,34 +172,67 @@ export class ChorusQuestions extends ChorusElement {
     return html`<li class="q" part="question">
       <p class="q-body">${this.t("questions.question", { body: q.body })}</p>
       <p class="meta">${this.t("questions.askedBy", { name: q.customer.displayName, date: formatDate(q.dateCreated) })}</p>
-      ${q.answers.length
-        ? html`<ul class="answers" aria-label=${this.t("questions.answers")}>
-            ${q.answers.map((a) => html`<li part="answer">
-              <p>${a.isStoreAnswer ? html`<span class="badge" part="store-badge">${this.t("questions.storeAnswer")}</span>` : nothing}${this.t("questions.answer", { body: decodeHtmlText(a.body) })}</p>
-              <p class="meta">${a.author.displayName}, ${formatDate(a.dateCreated)}</p>
-            </li>`)}
-          </ul>`
-        : html`<p class="meta">${this.t("questions.noAnswer")}</p>`}
+      ${
+        q.answers.length
+          ? html`<ul class="answers" aria-label=${this.t("questions.answers")}>
+              ${q.answers.map(
+                (a) =>
+                  html`<li part="answer">
+                    <p>
+                      ${a.isStoreAnswer ? html`<span class="badge" part="store-badge">${this.t("questions.storeAnswer")}</span>` : nothing}${this.t("questions.answer", { body: decodeHtmlText(a.body) })}
+                    </p>
+                    <p class="meta">${a.author.displayName}, ${formatDate(a.dateCreated)}</p>
+                  </li>`,
+              )}
+            </ul>`
+          : html`<p class="meta">${this.t("questions.noAnswer")}</p>`
+      }
     </li>`;
   }
 
   render() {
     return html`
-      ${this.productId && !this.asking && !this.submitted
-        ? html`<div class="toolbar"><button class="btn" @click=${() => { this.asking = true; focusAfterUpdate(this, "#cq-body"); }}>${this.t("questions.ask")}</button></div>`
-        : nothing}
-      ${this.asking ? this.#renderForm() : nothing}
-      ${this.submitted ? html`<p class="message" role="status" tabindex="-1">${this.t("questions.thanks")}</p>` : nothing}
-      ${this.error && !this.questions.length
-        ? html`<p class="error" role="alert">${this.error} <button class="btn secondary" @click=${this.refresh}>${this.t("questions.retry")}</button></p>`
-        : !this.loaded
-          ? html`<div role="status" aria-busy="true" aria-label=${this.t("questions.loading")}><div class="skeleton"></div><div class="skeleton"></div></div>`
-          : this.questions.length
-            ? html`<ol aria-label=${this.t("questions.list")}>${this.questions.map((q) => this.#renderQuestion(q))}</ol>`
-            : this.productId ? nothing : html`<p class="meta">${this.t("questions.empty")}</p>`}
-      ${this.nextUrl
-        ? html`<div class="toolbar"><button class="btn secondary" ?disabled=${this.loading} @click=${() => this.#load(this.resolveNextUrl(this.nextUrl!))}>${this.t(this.loading ? "questions.loadingMore" : "questions.more")}</button></div>`
-        : nothing}
+      ${
+        this.productId && !this.asking && !this.submitted
+          ? html`<div class="toolbar">
+              <button
+                class="btn"
+                @click=${() => {
+                  this.asking = true;
+                  focusAfterUpdate(this, "#cq-body");
+                }}
+              >
+                ${this.t("questions.ask")}
+              </button>
+            </div>`
+          : nothing
+      }
+      ${this.asking ? this.#renderForm() : nothing} ${this.submitted ? html`<p class="message" role="status" tabindex="-1">${this.t("questions.thanks")}</p>` : nothing}
+      ${
+        this.error && !this.questions.length
+          ? html`<p class="error" role="alert">${this.error} <button class="btn secondary" @click=${this.refresh}>${this.t("questions.retry")}</button></p>`
+          : !this.loaded
+            ? html`<div role="status" aria-busy="true" aria-label=${this.t("questions.loading")}>
+                <div class="skeleton"></div>
+                <div class="skeleton"></div>
+              </div>`
+            : this.questions.length
+              ? html`<ol aria-label=${this.t("questions.list")}>
+                  ${this.questions.map((q) => this.#renderQuestion(q))}
+                </ol>`
+              : this.productId
+                ? nothing
+                : html`<p class="meta">${this.t("questions.empty")}</p>`
+      }
+      ${
+        this.nextUrl
+          ? html`<div class="toolbar">
+              <button class="btn secondary" ?disabled=${this.loading} @click=${() => this.#load(this.resolveNextUrl(this.nextUrl!))}>
+                ${this.t(this.loading ? "questions.loadingMore" : "questions.more")}
+              </button>
+            </div>`
+          : nothing
+      }
     `;
   }
 }

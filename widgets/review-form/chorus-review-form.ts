@@ -61,28 +61,121 @@ export class ChorusReviewForm extends ChorusElement {
     controls,
     formStyles,
     css`
-      :host { display: block; }
-      fieldset { border: 0; padding: 0; margin: 0; }
-      .stars { display: inline-flex; gap: 2px; }
-      .star { position: relative; display: inline-block; }
-      .star input { position: absolute; inset: 0; width: 100%; height: 100%; margin: 0; opacity: 0; cursor: pointer; }
-      .star label { display: block; cursor: pointer; font-size: 28px; line-height: 1; color: var(--_star-empty); padding: 2px; }
-      .star.on label { color: var(--_star); }
-      .star input:focus-visible + label { outline: 3px solid var(--_accent); outline-offset: 1px; border-radius: 4px; }
-      textarea { min-height: 120px; resize: vertical; }
-      .hint { color: var(--_muted); font-size: 0.875em; margin: 2px 0 0; }
-      .check { display: flex; gap: 8px; align-items: center; }
+      :host {
+        display: block;
+      }
+      fieldset {
+        border: 0;
+        padding: 0;
+        margin: 0;
+      }
+      .stars {
+        display: inline-flex;
+        gap: 2px;
+      }
+      .star {
+        position: relative;
+        display: inline-block;
+      }
+      .star input {
+        position: absolute;
+        inset: 0;
+        width: 100%;
+        height: 100%;
+        margin: 0;
+        opacity: 0;
+        cursor: pointer;
+      }
+      .star label {
+        display: block;
+        cursor: pointer;
+        font-size: 28px;
+        line-height: 1;
+        color: var(--_star-empty);
+        padding: 2px;
+      }
+      .star.on label {
+        color: var(--_star);
+      }
+      .star input:focus-visible + label {
+        outline: 3px solid var(--_accent);
+        outline-offset: 1px;
+        border-radius: 4px;
+      }
+      textarea {
+        min-height: 120px;
+        resize: vertical;
+      }
+      .hint {
+        color: var(--_muted);
+        font-size: 0.875em;
+        margin: 2px 0 0;
+      }
+      .check {
+        display: flex;
+        gap: 8px;
+        align-items: center;
+      }
       /* The file input is hidden (no "No file chosen" beside the thumbnails): its label is the button, focus ring included. */
-      .pick { display: inline-block; }
-      input:focus-visible + .pick { outline: 3px solid var(--_accent); outline-offset: 2px; }
-      .previews { display: flex; flex-wrap: wrap; gap: 8px; list-style: none; padding: 0; margin: 8px 0 0; }
-      .previews li { position: relative; width: 96px; }
-      .previews img, .previews video { width: 96px; height: 96px; object-fit: cover; border-radius: 6px; display: block; background: #eee; }
-      .previews button { margin-top: 4px; width: 100%; font-size: 0.8em; padding: 0.2rem; }
-      .scale { display: grid; grid-template-columns: repeat(5, minmax(2.5em, 4em)); gap: 4px; font-size: 0.875em; }
-      .scale label { display: flex; flex-direction: column; align-items: center; cursor: pointer; }
-      .scale [aria-hidden] { grid-row: 2; text-align: center; color: var(--_muted); }
-      select { font: inherit; padding: 8px; border: 1px solid var(--_muted); border-radius: 6px; background: transparent; color: inherit; }
+      .pick {
+        display: inline-block;
+      }
+      input:focus-visible + .pick {
+        outline: 3px solid var(--_accent);
+        outline-offset: 2px;
+      }
+      .previews {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 8px;
+        list-style: none;
+        padding: 0;
+        margin: 8px 0 0;
+      }
+      .previews li {
+        position: relative;
+        width: 96px;
+      }
+      .previews img,
+      .previews video {
+        width: 96px;
+        height: 96px;
+        object-fit: cover;
+        border-radius: 6px;
+        display: block;
+        background: #eee;
+      }
+      .previews button {
+        margin-top: 4px;
+        width: 100%;
+        font-size: 0.8em;
+        padding: 0.2rem;
+      }
+      .scale {
+        display: grid;
+        grid-template-columns: repeat(5, minmax(2.5em, 4em));
+        gap: 4px;
+        font-size: 0.875em;
+      }
+      .scale label {
+        display: flex;
+        flex-direction: column;
+        align-items: center;
+        cursor: pointer;
+      }
+      .scale [aria-hidden] {
+        grid-row: 2;
+        text-align: center;
+        color: var(--_muted);
+      }
+      select {
+        font: inherit;
+        padding: 8px;
+        border: 1px solid var(--_muted);
+        border-radius: 6px;
+        background: transparent;
+        color: inherit;
+      }
     `,
   ];
 
@@ -127,9 +220,18 @@ export class ChorusReviewForm extends ChorusElement {
     let problem = "";
     for (const file of added) {
       const kind = file.type.startsWith("video/") ? "video" : file.type.startsWith("image/") ? "image" : null;
-      if (!kind) { problem = this.t("reviewForm.notMedia", { file: file.name }); continue; }
-      if (file.size === 0) { problem = this.t("reviewForm.emptyFile", { file: file.name }); continue; }
-      if (file.size > (kind === "image" ? LIMITS.imageBytes : LIMITS.videoBytes)) { problem = this.t(kind === "image" ? "reviewForm.imageTooLarge" : "reviewForm.videoTooLarge", { file: file.name }); continue; }
+      if (!kind) {
+        problem = this.t("reviewForm.notMedia", { file: file.name });
+        continue;
+      }
+      if (file.size === 0) {
+        problem = this.t("reviewForm.emptyFile", { file: file.name });
+        continue;
+      }
+      if (file.size > (kind === "image" ? LIMITS.imageBytes : LIMITS.videoBytes)) {
+        problem = this.t(kind === "image" ? "reviewForm.imageTooLarge" : "reviewForm.videoTooLarge", { file: file.name });
+        continue;
+      }
       if (next.filter((f) => f.kind === kind).length >= (kind === "image" ? LIMITS.images : LIMITS.videos)) {
         problem = kind === "image" ? this.t("reviewForm.tooManyPhotos", { max: LIMITS.images }) : this.t("reviewForm.tooManyVideos");
         continue;
@@ -267,12 +369,18 @@ export class ChorusReviewForm extends ChorusElement {
   #renderAttribute(a: Attribute, i: number) {
     const f: Field = `a${i}`;
     const title = a.required ? this.t("reviewForm.required", { title: a.title }) : a.title;
-    const clear = () => { if (this.errors[f]) this.errors = { ...this.errors, [f]: undefined }; };
+    const clear = () => {
+      if (this.errors[f]) this.errors = { ...this.errors, [f]: undefined };
+    };
     if (a.kind === "choice") {
-      return this.#field(f, title, html`<select id=${this.#fid(f)} name=${f} aria-invalid=${!!this.errors[f]} aria-describedby=${this.#describedBy(f)} @change=${clear}>
+      return this.#field(
+        f,
+        title,
+        html`<select id=${this.#fid(f)} name=${f} aria-invalid=${!!this.errors[f]} aria-describedby=${this.#describedBy(f)} @change=${clear}>
           <option value="">${this.t("reviewForm.choose")}</option>
           ${a.options.map((o) => html`<option>${o}</option>`)}
-        </select>`);
+        </select>`,
+      );
     }
     const labels = [a.minLabel, "", a.midLabel, "", a.maxLabel];
     return html`<fieldset aria-describedby=${this.#describedBy(f)} ?data-invalid=${!!this.errors[f]}>
@@ -288,9 +396,9 @@ export class ChorusReviewForm extends ChorusElement {
   render() {
     if (this.result) {
       return html`<div class="message" part="message" role="status" tabindex="-1">
-        <strong>${this.t("reviewForm.thanks")}</strong> ${this.t(this.result.status === "published" ? "reviewForm.published" : "reviewForm.pending")}
-      </div>
-      <slot name="survey"></slot>`;
+          <strong>${this.t("reviewForm.thanks")}</strong> ${this.t(this.result.status === "published" ? "reviewForm.published" : "reviewForm.pending")}
+        </div>
+        <slot name="survey"></slot>`;
     }
     const e = this.errors;
     return html`<form part="form" novalidate @submit=${this.#submit} @input=${this.#recheck} @change=${this.#recheck} aria-label=${this.t("reviewForm.label")}>
@@ -298,10 +406,25 @@ export class ChorusReviewForm extends ChorusElement {
       <fieldset aria-describedby=${this.#describedBy("rating")} ?data-invalid=${!!e.rating}>
         <legend>${this.t("reviewForm.rating")}</legend>
         <div class="stars">
-          ${[1, 2, 3, 4, 5].map((n) => html`<span class=${n <= this.rating ? "star on" : "star"}>
-            <input type="radio" name="rating-choice" id=${this.#fid(`star-${n}`)} value=${n} .checked=${this.rating === n} @change=${() => { this.rating = n; this.errors = { ...this.errors, rating: undefined }; }} />
-            <label for=${this.#fid(`star-${n}`)} title=${this.plural("reviewForm.stars", n)}><span aria-hidden="true">★</span><span class="visually-hidden">${this.plural("reviewForm.stars", n)}</span></label>
-          </span>`)}
+          ${[1, 2, 3, 4, 5].map(
+            (n) =>
+              html`<span class=${n <= this.rating ? "star on" : "star"}>
+                <input
+                  type="radio"
+                  name="rating-choice"
+                  id=${this.#fid(`star-${n}`)}
+                  value=${n}
+                  .checked=${this.rating === n}
+                  @change=${() => {
+                    this.rating = n;
+                    this.errors = { ...this.errors, rating: undefined };
+                  }}
+                />
+                <label for=${this.#fid(`star-${n}`)} title=${this.plural("reviewForm.stars", n)}
+                  ><span aria-hidden="true">★</span><span class="visually-hidden">${this.plural("reviewForm.stars", n)}</span></label
+                >
+              </span>`,
+          )}
         </div>
         ${this.#errorOf("rating")}
       </fieldset>
@@ -315,19 +438,35 @@ export class ChorusReviewForm extends ChorusElement {
         <label for="crf-recommended">${this.t("reviewForm.recommend")}</label>
       </div>
       <div>
-        <input type="file" class="visually-hidden" id="crf-media" name="media-picker" accept="image/jpeg,image/png,image/webp,image/gif,video/mp4,video/webm,video/quicktime" multiple
-          aria-describedby=${this.#describedBy("media", true)} aria-invalid=${!!e.media} @change=${this.#pick} />
+        <input
+          type="file"
+          class="visually-hidden"
+          id="crf-media"
+          name="media-picker"
+          accept="image/jpeg,image/png,image/webp,image/gif,video/mp4,video/webm,video/quicktime"
+          multiple
+          aria-describedby=${this.#describedBy("media", true)}
+          aria-invalid=${!!e.media}
+          @change=${this.#pick}
+        />
         <label class="btn secondary pick" part="media-picker" for="crf-media">${this.t("reviewForm.media")}</label>
         <p class="hint" id="crf-media-hint">${this.t("reviewForm.mediaHint")}</p>
         ${this.#errorOf("media")}
-        ${this.files.length
-          ? html`<ul class="previews" aria-label=${this.t("reviewForm.selected")}>
-              ${this.files.map((f) => html`<li>
-                ${f.kind === "image" ? html`<img src=${f.url} alt=${this.t("reviewForm.preview", { file: f.file.name })} />` : html`<video src=${f.url} muted aria-label=${this.t("reviewForm.preview", { file: f.file.name })}></video>`}
-                <button class="btn secondary" type="button" @click=${() => this.#removeFile(f)} aria-label=${this.t("reviewForm.removeLabel", { file: f.file.name })}>${this.t("reviewForm.remove")}</button>
-              </li>`)}
-            </ul>`
-          : nothing}
+        ${
+          this.files.length
+            ? html`<ul class="previews" aria-label=${this.t("reviewForm.selected")}>
+                ${this.files.map(
+                  (f) =>
+                    html`<li>
+                      ${f.kind === "image" ? html`<img src=${f.url} alt=${this.t("reviewForm.preview", { file: f.file.name })} />` : html`<video src=${f.url} muted aria-label=${this.t("reviewForm.preview", { file: f.file.name })}></video>`}
+                      <button class="btn secondary" type="button" @click=${() => this.#removeFile(f)} aria-label=${this.t("reviewForm.removeLabel", { file: f.file.name })}>
+                        ${this.t("reviewForm.remove")}
+                      </button>
+                    </li>`,
+                )}
+              </ul>`
+            : nothing
+        }
       </div>
       ${honeypot}
       <div><button class="btn" type="submit" part="submit" ?disabled=${this.busy}>${this.t(this.busy ? "reviewForm.submitting" : "reviewForm.submit")}</button></div>

@@ -60,11 +60,7 @@ export class ChorusReviewMedia extends ChorusElement {
     current: { state: true },
     state: { reflect: true },
   };
-  static styles = [
-    tokens,
-    controls,
-    mediaStyles,
-  ];
+  static styles = [tokens, controls, mediaStyles];
 
   limit = 12;
   layout: "grid" | "carousel" = "grid";
@@ -135,10 +131,12 @@ export class ChorusReviewMedia extends ChorusElement {
     const { mediaId, reviewId } = this.items[this.current]!;
     if (!this.#reviews.has(reviewId)) {
       this.#reviews.set(reviewId, null);
-      void getJson<{ review: Review }>(`${this.storeUrl}/reviews/${encodeURIComponent(reviewId)}`).then(
-        ({ review }) => this.#reviews.set(reviewId, review),
-        () => this.#reviews.set(reviewId, false),
-      ).then(() => this.requestUpdate());
+      void getJson<{ review: Review }>(`${this.storeUrl}/reviews/${encodeURIComponent(reviewId)}`)
+        .then(
+          ({ review }) => this.#reviews.set(reviewId, review),
+          () => this.#reviews.set(reviewId, false),
+        )
+        .then(() => this.requestUpdate());
     }
     this.emit("chorus-media-open", { mediaId, index: this.current });
   }
@@ -161,15 +159,19 @@ export class ChorusReviewMedia extends ChorusElement {
   }
 
   #onKey(event: KeyboardEvent): void {
-    if (event.key === "ArrowRight") { event.preventDefault(); this.#go(1); }
-    else if (event.key === "ArrowLeft") { event.preventDefault(); this.#go(-1); }
-    else if (event.key === "Tab") {
+    if (event.key === "ArrowRight") {
+      event.preventDefault();
+      this.#go(1);
+    } else if (event.key === "ArrowLeft") {
+      event.preventDefault();
+      this.#go(-1);
+    } else if (event.key === "Tab") {
       // Focus trap: cycle within the dialog's focusable elements.
       const focusable = [...this.#dialog.querySelectorAll<HTMLElement>("button, video[controls], [tabindex='0']")];
       if (!focusable.length) return;
       const active = this.renderRoot instanceof ShadowRoot ? this.renderRoot.activeElement : document.activeElement;
       const i = focusable.indexOf(active as HTMLElement);
-      const next = event.shiftKey ? (i <= 0 ? focusable.length - 1 : i - 1) : (i === focusable.length - 1 ? 0 : i + 1);
+      const next = event.shiftKey ? (i <= 0 ? focusable.length - 1 : i - 1) : i === focusable.length - 1 ? 0 : i + 1;
       event.preventDefault();
       focusable[next].focus();
     }
@@ -197,33 +199,53 @@ export class ChorusReviewMedia extends ChorusElement {
     const verified = r && r.reviewer.isVerified ? this.t(r.reviewer.verifiedStatus === "verified-reviewer" ? "media.verifiedReviewer" : "media.verifiedBuyer") : "";
     return html`<div class="review" part="lightbox-review" tabindex="0">
       <p>${stars(m.rating)}<span class="visually-hidden">${this.t("media.rated", { rating: m.rating })}</span></p>
-      ${r ? html`${r.title ? html`<p class="title">${r.title}</p>` : nothing}<p class="body">${decodeHtmlText(r.body)}</p>`
-        : r === null ? html`<p class="muted">${this.t("media.reviewLoading")}</p>` : nothing}
+      ${
+        r
+          ? html`${r.title ? html`<p class="title">${r.title}</p>` : nothing}
+              <p class="body">${decodeHtmlText(r.body)}</p>`
+          : r === null
+            ? html`<p class="muted">${this.t("media.reviewLoading")}</p>`
+            : nothing
+      }
       <p><span class="name">${m.reviewer.displayName}</span>${verified ? html` <span class="badge" part="verified-badge">${verified}</span>` : nothing}</p>
     </div>`;
   }
 
   #renderLightbox() {
     const m = this.items[this.current];
-    return html`<dialog part="lightbox" aria-labelledby="lb-caption" @close=${this.#onClose} @keydown=${this.#onKey}
-      @click=${(e: MouseEvent) => { if (e.target === this.#dialog) this.#close(); }}>
-      ${m ? html`
-        <div class="lb">
-          <div class="stage">
-            ${m.type === "video" && m.streamUrl
-              ? html`<video src=${m.streamUrl} poster=${m.largeUrl} controls playsinline aria-label=${this.#altOf(m)}></video>`
-              : html`<img src=${m.largeUrl} alt=${this.#altOf(m)} />`}
-          </div>
-          ${this.#review(m)}
-        </div>
-        <div class="bar">
-          <p class="caption" id="lb-caption">${this.t("media.caption", { index: this.current + 1, total: `${this.items.length}${this.nextUrl ? "+" : ""}`, name: m.reviewer.displayName, rating: m.rating, date: formatDate(m.dateCreated) })}</p>
-          <div>
-            <button class="btn secondary" @click=${() => this.#go(-1)} aria-label=${this.t("media.previousLabel")}>${this.t("media.previous")}</button>
-            <button class="btn secondary" @click=${() => this.#go(1)} aria-label=${this.t("media.nextLabel")}>${this.t("media.next")}</button>
-            <button class="btn secondary close" @click=${this.#close}>${this.t("media.close")}</button>
-          </div>
-        </div>` : nothing}
+    return html`<dialog
+      part="lightbox"
+      aria-labelledby="lb-caption"
+      @close=${this.#onClose}
+      @keydown=${this.#onKey}
+      @click=${(e: MouseEvent) => {
+        if (e.target === this.#dialog) this.#close();
+      }}
+    >
+      ${
+        m
+          ? html` <div class="lb">
+                <div class="stage">
+                  ${
+                    m.type === "video" && m.streamUrl
+                      ? html`<video src=${m.streamUrl} poster=${m.largeUrl} controls playsinline aria-label=${this.#altOf(m)}></video>`
+                      : html`<img src=${m.largeUrl} alt=${this.#altOf(m)} />`
+                  }
+                </div>
+                ${this.#review(m)}
+              </div>
+              <div class="bar">
+                <p class="caption" id="lb-caption">
+                  ${this.t("media.caption", { index: this.current + 1, total: `${this.items.length}${this.nextUrl ? "+" : ""}`, name: m.reviewer.displayName, rating: m.rating, date: formatDate(m.dateCreated) })}
+                </p>
+                <div>
+                  <button class="btn secondary" @click=${() => this.#go(-1)} aria-label=${this.t("media.previousLabel")}>${this.t("media.previous")}</button>
+                  <button class="btn secondary" @click=${() => this.#go(1)} aria-label=${this.t("media.nextLabel")}>${this.t("media.next")}</button>
+                  <button class="btn secondary close" @click=${this.#close}>${this.t("media.close")}</button>
+                </div>
+              </div>`
+          : nothing
+      }
     </dialog>`;
   }
 
@@ -232,26 +254,44 @@ export class ChorusReviewMedia extends ChorusElement {
       return html`<p class="error" role="alert">${this.error} <button class="btn secondary" @click=${this.refresh}>${this.t("media.retry")}</button></p>`;
     }
     if (!this.loaded) {
-      return html`<ul part="grid" aria-busy="true" aria-label=${this.t("media.loading")}>${[0, 1, 2, 3].map(() => html`<li class="skeleton"></li>`)}</ul>`;
+      return html`<ul part="grid" aria-busy="true" aria-label=${this.t("media.loading")}>
+        ${[0, 1, 2, 3].map(() => html`<li class="skeleton"></li>`)}
+      </ul>`;
     }
     if (!this.items.length) return nothing;
     const carousel = this.layout === "carousel";
     return html`
       <ul part="grid" aria-label=${this.t("media.grid")} @keydown=${this.#thumbKey}>
-        ${this.items.map((m, i) => html`<li>
-          <button class="thumb" part="thumbnail" aria-haspopup="dialog" aria-label=${this.t("media.open", { alt: this.#altOf(m) })} @click=${(e: Event) => this.#open(i, e.currentTarget as HTMLElement)}>
-            <img src=${m.thumbnailUrl} alt="" width="120" height="120" loading="lazy" />
-            ${m.type === "video" ? html`<span class="play" aria-hidden="true">${this.t("media.videoBadge")}</span>` : nothing}
-          </button>
-        </li>`)}
+        ${this.items.map(
+          (m, i) =>
+            html`<li>
+              <button
+                class="thumb"
+                part="thumbnail"
+                aria-haspopup="dialog"
+                aria-label=${this.t("media.open", { alt: this.#altOf(m) })}
+                @click=${(e: Event) => this.#open(i, e.currentTarget as HTMLElement)}
+              >
+                <img src=${m.thumbnailUrl} alt="" width="120" height="120" loading="lazy" />
+                ${m.type === "video" ? html`<span class="play" aria-hidden="true">${this.t("media.videoBadge")}</span>` : nothing}
+              </button>
+            </li>`,
+        )}
       </ul>
-      ${this.nextUrl || carousel
-        ? html`<div class="more">${carousel ? html`<button class="btn secondary" part="scroll-previous" aria-label=${this.t("media.rowPrevious")} @click=${() => this.#scroll(-1)}>‹</button>
-            <button class="btn secondary" part="scroll-next" aria-label=${this.t("media.rowNext")} @click=${() => this.#scroll(1)}>›</button>` : nothing}
-          ${this.nextUrl ? html`<button class="btn secondary" part="load-more" ?disabled=${this.loading} @click=${() => this.#load(this.resolveNextUrl(this.nextUrl!))}>${this.t(this.loading ? "media.loadingMore" : "media.loadMore")}</button>` : nothing}</div>`
-        : nothing}
-      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-      ${this.current >= 0 ? this.#renderLightbox() : nothing}
+      ${
+        this.nextUrl || carousel
+          ? html`<div class="more">
+              ${
+                carousel
+                  ? html`<button class="btn secondary" part="scroll-previous" aria-label=${this.t("media.rowPrevious")} @click=${() => this.#scroll(-1)}>‹</button>
+                      <button class="btn secondary" part="scroll-next" aria-label=${this.t("media.rowNext")} @click=${() => this.#scroll(1)}>›</button>`
+                  : nothing
+              }
+              ${this.nextUrl ? html`<button class="btn secondary" part="load-more" ?disabled=${this.loading} @click=${() => this.#load(this.resolveNextUrl(this.nextUrl!))}>${this.t(this.loading ? "media.loadingMore" : "media.loadMore")}</button>` : nothing}
+            </div>`
+          : nothing
+      }
+      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing} ${this.current >= 0 ? this.#renderLightbox() : nothing}
     `;
   }
 }

@@ -96,7 +96,12 @@ export class ChorusReviewsCarousel extends ChorusElement {
 
   constructor() {
     super();
-    for (const [type, key, on] of [["pointerenter", "pointer", true], ["pointerleave", "pointer", false], ["focusin", "focus", true], ["focusout", "focus", false]] as const) {
+    for (const [type, key, on] of [
+      ["pointerenter", "pointer", true],
+      ["pointerleave", "pointer", false],
+      ["focusin", "focus", true],
+      ["focusout", "focus", false],
+    ] as const) {
       this.addEventListener(type, () => {
         this.#held[key] = on;
         this.requestUpdate();
@@ -194,9 +199,17 @@ export class ChorusReviewsCarousel extends ChorusElement {
         <p class="status" part="status" aria-live=${this.#rotating() ? "off" : "polite"}>${this.t("carousel.slide", { index: this.current + 1, total: n })}</p>
         <button class="btn secondary" part="next" aria-label=${this.t("carousel.next")} @click=${() => this.go(this.current + 1)}>›</button>
       </div>
-      <div class="track" part="track" tabindex="0" @scrollend=${(e: Event) => this.#settled(e.currentTarget as HTMLElement)}
+      <div
+        class="track"
+        part="track"
+        tabindex="0"
+        @scrollend=${(e: Event) => this.#settled(e.currentTarget as HTMLElement)}
         @pointerdown=${(e: PointerEvent) => (this.#x = e.pointerType === "touch" ? NaN : e.clientX)}
-        @pointerup=${(e: PointerEvent) => { const dx = e.clientX - this.#x; if (Math.abs(dx) > 40) this.go(this.current + (dx < 0 ? 1 : -1)); }}>
+        @pointerup=${(e: PointerEvent) => {
+          const dx = e.clientX - this.#x;
+          if (Math.abs(dx) > 40) this.go(this.current + (dx < 0 ? 1 : -1));
+        }}
+      >
         ${this.reviews.map((r, i) => this.#slide(r, i, n))}
       </div>
     </section>`;

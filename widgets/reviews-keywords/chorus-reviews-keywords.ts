@@ -55,11 +55,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
     open: { state: true },
     state: { reflect: true },
   };
-  static styles = [
-    tokens,
-    controls,
-    keywordsStyles,
-  ];
+  static styles = [tokens, controls, keywordsStyles];
 
   topics: KeywordTopic[] = [];
   active: string | null = null;
@@ -109,8 +105,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
 
   #toggle(n: number) {
     const { open } = this;
-    return html`<button class="toggle" part="toggle" aria-expanded=${open}
-      @click=${() => (this.open = !open)}>${this.t(open ? "keywords.showFewer" : "keywords.showAll", { count: n })}</button>`;
+    return html`<button class="toggle" part="toggle" aria-expanded=${open} @click=${() => (this.open = !open)}>${this.t(open ? "keywords.showFewer" : "keywords.showAll", { count: n })}</button>`;
   }
 
   async #load(): Promise<void> {
@@ -133,7 +128,16 @@ export class ChorusReviewsKeywords extends ChorusElement {
     this.shown = 0;
     this.#ratios = [];
     this.open = false;
-    if (!(await showInSteps(0, topics.length, (n) => ((this.shown = n), this.updateComplete), () => this.topics !== topics, 1))) return;
+    if (
+      !(await showInSteps(
+        0,
+        topics.length,
+        (n) => ((this.shown = n), this.updateComplete),
+        () => this.topics !== topics,
+        1,
+      ))
+    )
+      return;
     this.state = topics.length ? "ready" : "empty";
   }
 
@@ -144,9 +148,7 @@ export class ChorusReviewsKeywords extends ChorusElement {
 
   render() {
     if (this.topics.length === 0) {
-      return this.state === "loading"
-        ? html`<div aria-hidden="true"><span class="skeleton"></span><span class="skeleton"></span><span class="skeleton"></span></div>`
-        : nothing;
+      return this.state === "loading" ? html`<div aria-hidden="true"><span class="skeleton"></span><span class="skeleton"></span><span class="skeleton"></span></div>` : nothing;
     }
     const { open } = this;
     // The leading topics reported whole inside the reservation (at least one is shown).
@@ -159,21 +161,22 @@ export class ChorusReviewsKeywords extends ChorusElement {
         ${open || this.#ratios.some((r) => r <= 0.99) ? this.#toggle(n) : ""}
       </div>
       <div class="topics">
-      ${this.topics.slice(0, this.shown).map(
-        (t, i) => html`<div class=${i < fits ? "topic" : "topic over"} part="topic" role="group" aria-labelledby="topic-${i}">
-          <h3 id="topic-${i}">${t.topic}</h3>
-          <ul>
-            ${t.keywords.map(
-              (k) => html`<li>
-                <button part=${this.active === k.name ? "chip active" : "chip"} aria-pressed=${this.active === k.name}
-                  @click=${() => this.#choose(k.name, k.label)}>
-                  ${k.label ?? k.name} <span class="count" part="count">${formatCount(k.occurrences)}</span><span class="visually-hidden"> ${this.t("keywords.reviews")}</span>
-                </button>
-              </li>`,
-            )}
-          </ul>
-        </div>`,
-      )}
+        ${this.topics.slice(0, this.shown).map(
+          (t, i) =>
+            html`<div class=${i < fits ? "topic" : "topic over"} part="topic" role="group" aria-labelledby="topic-${i}">
+              <h3 id="topic-${i}">${t.topic}</h3>
+              <ul>
+                ${t.keywords.map(
+                  (k) =>
+                    html`<li>
+                      <button part=${this.active === k.name ? "chip active" : "chip"} aria-pressed=${this.active === k.name} @click=${() => this.#choose(k.name, k.label)}>
+                        ${k.label ?? k.name} <span class="count" part="count">${formatCount(k.occurrences)}</span><span class="visually-hidden"> ${this.t("keywords.reviews")}</span>
+                      </button>
+                    </li>`,
+                )}
+              </ul>
+            </div>`,
+        )}
       </div>
     </section>`;
   }

@@ -5,7 +5,13 @@
 import { css } from "lit";
 
 export const summaryStyles = css`
-  :host { display: flex; flex-direction: column; min-height: var(--chorus-reviews-summary-min-height, 14rem); margin: 0 0 1rem; contain: layout; }
+  :host {
+    display: flex;
+    flex-direction: column;
+    min-height: var(--chorus-reviews-summary-min-height, 14rem);
+    margin: 0 0 1rem;
+    contain: layout;
+  }
   .card {
     flex: 1;
     position: relative;
@@ -17,9 +23,13 @@ export const summaryStyles = css`
     background: var(--_surface);
     padding: 1rem 1.25rem;
   }
-  .skeleton { border-color: transparent; }
+  .skeleton {
+    border-color: transparent;
+  }
   /* No summary (none yet, or it could not be loaded): nothing at all, no reserved space. */
-  :host([state="empty"]) { display: none !important; }
+  :host([state="empty"]) {
+    display: none !important;
+  }
   .label {
     display: inline-block;
     font-size: 0.75rem;
@@ -31,13 +41,47 @@ export const summaryStyles = css`
     padding: 0.1rem 0.5rem;
     margin: 0 0 0.5rem;
   }
-  h2 { font-size: 1rem; margin: 0 0 0.5rem; }
-  p { margin: 0; line-height: 1.5; }
-  .shut { max-height: var(--chorus-reviews-summary-min-height, 14rem); }
-  .shut [part="body"] { flex: 0 1 auto; min-height: 0; overflow-y: clip; }
-  .cut [part="body"] { mask-image: linear-gradient(#000 60%, transparent); }
-  .label, h2, .meta { flex: none; }
-  .label { align-self: flex-start; }
-  .more { position: absolute; top: 0.75rem; right: 1rem; border: 0; background: none; color: var(--_accent); text-decoration: underline; cursor: pointer; padding: 0.25rem; }
-  .meta { color: var(--_muted); font-size: 0.85rem; margin-top: 0.5rem; }
+  h2 {
+    font-size: 1rem;
+    margin: 0 0 0.5rem;
+  }
+  p {
+    margin: 0;
+    line-height: 1.5;
+  }
+  .shut {
+    max-height: var(--chorus-reviews-summary-min-height, 14rem);
+  }
+  .shut [part="body"] {
+    flex: 0 1 auto;
+    min-height: 0;
+    overflow-y: clip;
+  }
+  .cut [part="body"] {
+    mask-image: linear-gradient(#000 60%, transparent);
+  }
+  .label,
+  h2,
+  .meta {
+    flex: none;
+  }
+  .label {
+    align-self: flex-start;
+  }
+  .more {
+    position: absolute;
+    top: 0.75rem;
+    right: 1rem;
+    border: 0;
+    background: none;
+    color: var(--_accent);
+    text-decoration: underline;
+    cursor: pointer;
+    padding: 0.25rem;
+  }
+  .meta {
+    color: var(--_muted);
+    font-size: 0.85rem;
+    margin-top: 0.5rem;
+  }
 `;

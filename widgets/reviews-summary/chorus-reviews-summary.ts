@@ -51,11 +51,7 @@ export class ChorusReviewsSummary extends ChorusElement {
     fold: { state: true },
     state: { reflect: true },
   };
-  static styles = [
-    tokens,
-    controls,
-    summaryStyles,
-  ];
+  static styles = [tokens, controls, summaryStyles];
 
   summary: ReviewsSummary | null = null;
   /** Whether the text does not fit the reservation (`cut`), and whether the shopper opened it (`open`). */
@@ -68,7 +64,8 @@ export class ChorusReviewsSummary extends ChorusElement {
     : new IntersectionObserver(
         (entries) => {
           for (const e of entries) {
-            if (!e.target.isConnected) this.#fit!.unobserve(e.target); // the text of an earlier summary
+            if (!e.target.isConnected)
+              this.#fit!.unobserve(e.target); // the text of an earlier summary
             else if (!this.fold.open) this.fold = { cut: !e.isIntersecting, open: false };
           }
         },
@@ -125,21 +122,24 @@ export class ChorusReviewsSummary extends ChorusElement {
   render() {
     const s = this.summary;
     if (!s) {
-      return this.state === "loading"
-        ? html`<div class="card skeleton" part="summary" aria-hidden="true"></div>`
-        : nothing;
+      return this.state === "loading" ? html`<div class="card skeleton" part="summary" aria-hidden="true"></div>` : nothing;
     }
     const { cut, open } = this.fold;
     return html`<section class="card ${open ? "" : "shut"} ${cut && !open ? "cut" : ""}" part="summary" aria-labelledby="title">
       <span class="label" part="label">${this.t("summary.label")}</span>
-      ${cut || open
-        ? html`<button class="more" part="more" aria-expanded=${open} aria-controls="body" @click=${() => (this.fold = { cut, open: !open })}>
-            ${this.t(open ? "summary.showLess" : "summary.readMore")}
-          </button>`
-        : ""}
+      ${
+        cut || open
+          ? html`<button class="more" part="more" aria-expanded=${open} aria-controls="body" @click=${() => (this.fold = { cut, open: !open })}>
+              ${this.t(open ? "summary.showLess" : "summary.readMore")}
+            </button>`
+          : ""
+      }
       <h2 id="title">${this.t("summary.title")}</h2>
       <p part="body" id="body">${s.body}<span class="end"></span></p>
-      <p class="meta" part="meta">${this.plural("summary.basedOn", s.contributingReviewCount)} · ${fillParts(this.t("summary.generatedOn"), { date: html`<time datetime=${s.dateGenerated}>${formatDate(s.dateGenerated)}</time>` })}</p>
+      <p class="meta" part="meta">
+        ${this.plural("summary.basedOn", s.contributingReviewCount)} ·
+        ${fillParts(this.t("summary.generatedOn"), { date: html`<time datetime=${s.dateGenerated}>${formatDate(s.dateGenerated)}</time>` })}
+      </p>
     </section>`;
   }
 }

@@ -16,11 +16,25 @@ beforeAll(async () => {
   t = await startTestServer();
   await t.services.stores.create({ storeId: TEST_STORE_ID, name: "Test store", platform: "shopify" });
   await t.services.stores.upsertProduct({ storeId: TEST_STORE_ID, productId: "tee", name: "Linen tee" });
-  for (const [key, incentivized] of [["rewarded", true], ["plain", false]] as const) {
+  for (const [key, incentivized] of [
+    ["rewarded", true],
+    ["plain", false],
+  ] as const) {
     await t.services.reviewsData.insert({
-      reviewId: crypto.randomUUID(), storeId: TEST_STORE_ID, productId: "tee", rating: 5, title: `A ${key} review`, body: "Soft linen, true to size.",
-      createdMs: Date.UTC(2026, 5, 1), status: "published", reviewerName: key, helpfulCount: 0, isIncentivized: incentivized,
-      languageCode: "en", source: "test", sourceKey: key,
+      reviewId: crypto.randomUUID(),
+      storeId: TEST_STORE_ID,
+      productId: "tee",
+      rating: 5,
+      title: `A ${key} review`,
+      body: "Soft linen, true to size.",
+      createdMs: Date.UTC(2026, 5, 1),
+      status: "published",
+      reviewerName: key,
+      helpfulCount: 0,
+      isIncentivized: incentivized,
+      languageCode: "en",
+      source: "test",
+      sourceKey: key,
     });
   }
 });

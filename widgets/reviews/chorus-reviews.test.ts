@@ -15,9 +15,20 @@ beforeAll(async () => {
   t = await startTestServer();
   await seedRealReviews(t.services, { productIds: ["1094"], limit: 1 });
   await t.services.reviewsData.insert({
-    reviewId: crypto.randomUUID(), storeId: TEST_STORE_ID, productId: "1094", rating: 2, title: `<i>${HOSTILE}</i>`, body: HOSTILE,
-    createdMs: Date.UTC(2026, 5, 1), status: "published", reviewerName: "<script>x</script>", helpfulCount: 0, isRecommended: false,
-    languageCode: "en", source: "test", sourceKey: "hostile",
+    reviewId: crypto.randomUUID(),
+    storeId: TEST_STORE_ID,
+    productId: "1094",
+    rating: 2,
+    title: `<i>${HOSTILE}</i>`,
+    body: HOSTILE,
+    createdMs: Date.UTC(2026, 5, 1),
+    status: "published",
+    reviewerName: "<script>x</script>",
+    helpfulCount: 0,
+    isRecommended: false,
+    languageCode: "en",
+    source: "test",
+    sourceKey: "hostile",
   });
 });
 afterAll(() => t.close());

@@ -41,12 +41,20 @@ type Status = "loading" | "ready" | "error";
 
 /** A review with every part of a card (partial star, title, badge, body, media, reply), never shown: see firstUpdated. */
 const WARM_UP = {
-  reviewId: "", rating: 4.5, title: "-", body: "-", dateCreated: "2024-01-01", isRecommended: true, helpfulCount: 2, unhelpfulCount: 0,
-  reviewer: { displayName: "-", isVerified: true }, media: [{ type: "image", thumbnailUrl: "", fullSizeUrl: "" }], reply: { body: "-" },
+  reviewId: "",
+  rating: 4.5,
+  title: "-",
+  body: "-",
+  dateCreated: "2024-01-01",
+  isRecommended: true,
+  helpfulCount: 2,
+  unhelpfulCount: 0,
+  reviewer: { displayName: "-", isVerified: true },
+  media: [{ type: "image", thumbnailUrl: "", fullSizeUrl: "" }],
+  reply: { body: "-" },
 } as unknown as Review;
 /** The same card without its optional parts (title, badge, recommendation, media, reply). */
 const WARM_UP_PLAIN = { ...WARM_UP, title: "", isRecommended: false, reviewer: { displayName: "-", isVerified: false }, media: [], reply: undefined } as unknown as Review;
-
 
 /**
  * `<chorus-reviews>`: the published reviews of a product, a group or the whole store
@@ -233,11 +241,7 @@ export class ChorusReviews extends ChorusElement {
     if (end) this.#fold?.observe(end);
   }
 
-  static styles = [
-    tokens,
-    controls,
-    reviewsStyles,
-  ];
+  static styles = [tokens, controls, reviewsStyles];
 
   /** The sort toolbar, then the whole first render, in separate tasks (see ChorusElement.scheduleUpdate). */
   protected warmUps(): unknown[] {
@@ -312,11 +316,19 @@ export class ChorusReviews extends ChorusElement {
     const load = <T>(url: string, use: (body: T) => void) => {
       const taken = this.takeSnapshot<T>(url);
       if (taken) use(taken);
-      else if (!isServer) void getJson<T>(url).then((body) => this.#aggregateFor === scope && use(body), () => {});
+      else if (!isServer)
+        void getJson<T>(url).then(
+          (body) => this.#aggregateFor === scope && use(body),
+          () => {},
+        );
     };
     load<ReviewAggregateResponse>(`${scope}/review_aggregate`, (b) => (this.aggregate = b.reviewAggregate));
     // Options with a comma cannot be sent (`Title,option` splits at commas).
-    if (this.productId) load<{ productAttributes: Attribute[] }>(`${scope}/attributes`, (b) => (this.filterAttributes = b.productAttributes.map((a) => ({ ...a, options: a.options.filter((o) => !o.includes(",")) })).filter((a) => a.options.length)));
+    if (this.productId)
+      load<{ productAttributes: Attribute[] }>(
+        `${scope}/attributes`,
+        (b) => (this.filterAttributes = b.productAttributes.map((a) => ({ ...a, options: a.options.filter((o) => !o.includes(",")) })).filter((a) => a.options.length)),
+      );
   }
 
   get #order(): ReviewOrder {
@@ -434,7 +446,12 @@ export class ChorusReviews extends ChorusElement {
   /** Render the cards from `shown` up to all of `reviews`, a few per task (ui.ts showInSteps). False when superseded. */
   #reveal(): Promise<boolean> {
     const run = ++this.#revealRun;
-    return showInSteps(this.shown, this.reviews.length, (n) => ((this.shown = n), this.updateComplete), () => run !== this.#revealRun);
+    return showInSteps(
+      this.shown,
+      this.reviews.length,
+      (n) => ((this.shown = n), this.updateComplete),
+      () => run !== this.#revealRun,
+    );
   }
 
   #onSort(event: Event): void {
@@ -495,34 +512,38 @@ export class ChorusReviews extends ChorusElement {
   }
 
   #writeButton() {
-    return html`<button class="btn secondary" part="write-review" aria-expanded=${this.formOpen} aria-controls="form-region" @click=${this.#toggleForm}>
-      ${this.t("reviews.writeReview")}
-    </button>`;
+    return html`<button class="btn secondary" part="write-review" aria-expanded=${this.formOpen} aria-controls="form-region" @click=${this.#toggleForm}>${this.t("reviews.writeReview")}</button>`;
   }
 
   #renderToolbar() {
     // No reviews at all: one line inviting the first review instead of the sort toolbar (issue #23 item 5).
     if (this.state === "empty") {
-      return html`<div class="invite" part="empty"><p>${this.t("reviews.empty")}</p>${this.productId ? this.#writeButton() : nothing}</div>${this.#formRegion()}`;
+      return html`<div class="invite" part="empty">
+          <p>${this.t("reviews.empty")}</p>
+          ${this.productId ? this.#writeButton() : nothing}
+        </div>
+        ${this.#formRegion()}`;
     }
     return html`<div class="toolbar" part="toolbar">
-      <div class="sort">
-        <label part="sort-label" for="sort">${this.t("reviews.sortLabel")}</label>
-        <select id="sort" part="sort" .value=${this.#order} @change=${this.#onSort}>
-          ${Object.entries(ORDER_LABELS).map(([value, label]) => html`<option value=${value} ?selected=${value === this.#order}>${this.t(label)}</option>`)}
-        </select>
+        <div class="sort">
+          <label part="sort-label" for="sort">${this.t("reviews.sortLabel")}</label>
+          <select id="sort" part="sort" .value=${this.#order} @change=${this.#onSort}>
+            ${Object.entries(ORDER_LABELS).map(([value, label]) => html`<option value=${value} ?selected=${value === this.#order}>${this.t(label)}</option>`)}
+          </select>
+        </div>
+        ${this.productId ? this.#writeButton() : nothing}
       </div>
-      ${this.productId ? this.#writeButton() : nothing}
-    </div>
-    ${this.#formRegion()}`;
+      ${this.#formRegion()}`;
   }
 
   #formRegion() {
-    return html`${this.productId
-      ? html`<div id="form-region" class="form-region" part="form-region" role="region" aria-label=${this.t("reviews.writeReview")} tabindex="-1">${this.formOpen && this.formReady
-          ? html`<chorus-review-form store-id=${this.storeId} product-id=${this.productId} api-base=${this.apiBase || nothing}></chorus-review-form>`
-          : nothing}</div>`
-      : nothing}`;
+    return html`${
+      this.productId
+        ? html`<div id="form-region" class="form-region" part="form-region" role="region" aria-label=${this.t("reviews.writeReview")} tabindex="-1">
+            ${this.formOpen && this.formReady ? html`<chorus-review-form store-id=${this.storeId} product-id=${this.productId} api-base=${this.apiBase || nothing}></chorus-review-form>` : nothing}
+          </div>`
+        : nothing
+    }`;
   }
 
   #renderReview(r: Shown) {
@@ -530,7 +551,13 @@ export class ChorusReviews extends ChorusElement {
     const titleId = `t-${r.reviewId}`;
     const verified = r.reviewer.isVerified ? this.t(r.reviewer.verifiedStatus === "verified-reviewer" ? "reviews.verifiedReviewer" : "reviews.verifiedBuyer") : "";
     return html`<li>
-      <article part="card" data-review-id=${r.reviewId} tabindex="-1" aria-labelledby=${r.title ? titleId : nothing} aria-label=${r.title ? nothing : this.t("reviews.reviewBy", { name: r.reviewer.displayName })}>
+      <article
+        part="card"
+        data-review-id=${r.reviewId}
+        tabindex="-1"
+        aria-labelledby=${r.title ? titleId : nothing}
+        aria-label=${r.title ? nothing : this.t("reviews.reviewBy", { name: r.reviewer.displayName })}
+      >
         <div class="head">
           <span part="rating">${stars(r.rating)}<span class="visually-hidden">${this.t("reviews.rated", { rating: r.rating })}</span></span>
           ${r.title ? html`<h3 part="title" id=${titleId}>${this.#marked(r.title, r.highlights?.title)}</h3>` : nothing}
@@ -542,22 +569,30 @@ export class ChorusReviews extends ChorusElement {
         </p>
         ${r.body ? html`<p class="body" part="body">${this.#marked(decodeHtmlText(r.body), r.highlights?.body)}</p>` : nothing}
         ${r.productAttributes?.length ? html`<p class="meta" part="attributes">${r.productAttributes.map((a) => html`<span>${this.t("reviews.attributeValue", a)}</span>`)}</p>` : nothing}
-        ${r.attributesWithRating?.map((a) => this.#scale(a)) ?? nothing}
-        ${r.isIncentivized ? html`<p class="incentive" part="incentive-note">${this.t("reviews.incentivized")}</p>` : nothing}
+        ${r.attributesWithRating?.map((a) => this.#scale(a)) ?? nothing} ${r.isIncentivized ? html`<p class="incentive" part="incentive-note">${this.t("reviews.incentivized")}</p>` : nothing}
         ${r.isRecommended ? html`<p class="recommends" part="recommends">${this.t("reviews.recommends")}</p>` : nothing}
-        ${r.media.length
-          ? html`<ul class="media" part="media" aria-label=${this.t("reviews.mediaList")}>
-              ${r.media.map((m, i) => {
-                const label = m.alt || this.t(m.type === "video" ? "reviews.videoAlt" : "reviews.photoAlt", { index: i + 1, name: r.reviewer.displayName });
-                return html`<li><a part="media-link" href=${m.type === "video" ? (m.streamUrl ?? m.fullSizeUrl) : m.fullSizeUrl} target="_blank" rel="noopener">
-                  <img part="media-thumbnail" src=${m.thumbnailUrl} alt=${this.t("reviews.opensFullSize", { alt: label })} width="72" height="72" loading="lazy" />
-                </a></li>`;
-              })}
-            </ul>`
-          : nothing}
-        ${r.reply
-          ? html`<div class="reply" part="reply"><p class="label">${this.t("reviews.reply")}</p><p>${decodeHtmlText(r.reply.body)}</p></div>`
-          : nothing}
+        ${
+          r.media.length
+            ? html`<ul class="media" part="media" aria-label=${this.t("reviews.mediaList")}>
+                ${r.media.map((m, i) => {
+                  const label = m.alt || this.t(m.type === "video" ? "reviews.videoAlt" : "reviews.photoAlt", { index: i + 1, name: r.reviewer.displayName });
+                  return html`<li>
+                    <a part="media-link" href=${m.type === "video" ? (m.streamUrl ?? m.fullSizeUrl) : m.fullSizeUrl} target="_blank" rel="noopener">
+                      <img part="media-thumbnail" src=${m.thumbnailUrl} alt=${this.t("reviews.opensFullSize", { alt: label })} width="72" height="72" loading="lazy" />
+                    </a>
+                  </li>`;
+                })}
+              </ul>`
+            : nothing
+        }
+        ${
+          r.reply
+            ? html`<div class="reply" part="reply">
+                <p class="label">${this.t("reviews.reply")}</p>
+                <p>${decodeHtmlText(r.reply.body)}</p>
+              </div>`
+            : nothing
+        }
         <div class="helpful" part="helpful">
           <span part="helpful-count">${this.plural("reviews.helpfulCount", r.helpfulCount)}</span>
           ${this.#voteButton(r, "helpful", vote)}${this.#voteButton(r, "unhelpful", vote)}
@@ -570,9 +605,10 @@ export class ChorusReviews extends ChorusElement {
   /** One vote button; the counted vote reads "Thanks for your vote" and is disabled (repeating changes nothing). */
   #voteButton(r: Review, kind: VoteKind, vote: Vote | undefined) {
     const counted = vote?.state === "done" && vote.vote === kind;
-    return html`<button class="vote" part="vote-button" aria-disabled=${vote?.state === "pending" || counted}
-      @click=${() => this.#vote(r, kind)}>
-      ${counted ? this.t("reviews.voteThanks") : kind === "helpful" ? this.t("reviews.voteHelpful") : this.t("reviews.voteUnhelpful", { count: r.unhelpfulCount })}<span class="visually-hidden">: ${r.title || this.t("reviews.reviewBy", { name: r.reviewer.displayName })}</span>
+    return html`<button class="vote" part="vote-button" aria-disabled=${vote?.state === "pending" || counted} @click=${() => this.#vote(r, kind)}>
+      ${counted ? this.t("reviews.voteThanks") : kind === "helpful" ? this.t("reviews.voteHelpful") : this.t("reviews.voteUnhelpful", { count: r.unhelpfulCount })}<span class="visually-hidden"
+        >: ${r.title || this.t("reviews.reviewBy", { name: r.reviewer.displayName })}</span
+      >
     </button>`;
   }
 
@@ -635,33 +671,43 @@ export class ChorusReviews extends ChorusElement {
     const levels = a?.reviewCountByLevel as Record<string, number> | undefined;
     const average = a?.reviewCount ? roundRating(a.averageRating) : 0;
     return html`<div class="header" part="header">
-      <div class="score" part="score">${a?.reviewCount
-        ? html`<span class="average" part="average" aria-hidden="true">${formatRatingNumber(average)}</span>
-          <span>${stars(average, 22)}<span class="visually-hidden">${this.t("reviews.rated", { rating: formatRatingNumber(average) })}</span></span>
-          <span class="total" part="total">${this.plural("reviews.count", a.reviewCount)}</span>`
-        : nothing}</div>
-      <div class="breakdown" part="breakdown" role="group" aria-label=${this.t("reviews.breakdown")}>
-        ${LEVELS.map((n) => {
-          const count = levels?.[`level${n}Count`];
-          // The name is the hidden sentence ("5 out of 5 stars: 12 reviews"); the short visible parts are hidden from it.
-          return html`<button part="breakdown-row" aria-pressed=${this.ratings.includes(n)} ?disabled=${count === 0} @click=${() => this.#toggleRating(n)}>
-            <span aria-hidden="true">${n} ★</span><span class="bar" part="breakdown-bar"><span style="width:${a?.reviewCount ? (100 * (count ?? 0)) / a.reviewCount : 0}%"></span></span><span class="count" aria-hidden="true">${count === undefined ? "" : formatCount(count)}</span>
-            <span class="visually-hidden">${count === undefined ? this.t("reviews.rated", { rating: n }) : this.plural("reviews.ratingRow", count, { rating: n })}</span>
-          </button>`;
-        })}
-      </div></div>
+        <div class="score" part="score">
+          ${
+            a?.reviewCount
+              ? html`<span class="average" part="average" aria-hidden="true">${formatRatingNumber(average)}</span>
+                  <span>${stars(average, 22)}<span class="visually-hidden">${this.t("reviews.rated", { rating: formatRatingNumber(average) })}</span></span>
+                  <span class="total" part="total">${this.plural("reviews.count", a.reviewCount)}</span>`
+              : nothing
+          }
+        </div>
+        <div class="breakdown" part="breakdown" role="group" aria-label=${this.t("reviews.breakdown")}>
+          ${LEVELS.map((n) => {
+            const count = levels?.[`level${n}Count`];
+            // The name is the hidden sentence ("5 out of 5 stars: 12 reviews"); the short visible parts are hidden from it.
+            return html`<button part="breakdown-row" aria-pressed=${this.ratings.includes(n)} ?disabled=${count === 0} @click=${() => this.#toggleRating(n)}>
+              <span aria-hidden="true">${n} ★</span><span class="bar" part="breakdown-bar"><span style="width:${a?.reviewCount ? (100 * (count ?? 0)) / a.reviewCount : 0}%"></span></span
+              ><span class="count" aria-hidden="true">${count === undefined ? "" : formatCount(count)}</span>
+              <span class="visually-hidden">${count === undefined ? this.t("reviews.rated", { rating: n }) : this.plural("reviews.ratingRow", count, { rating: n })}</span>
+            </button>`;
+          })}
+        </div>
+      </div>
       <div class="filters" part="filters" role="group" aria-label=${this.t("reviews.filters")}>
         <form role="search" part="search" @submit=${(e: Event) => (e.preventDefault(), this.#applySearch())}>
           <input type="search" part="search-input" maxlength="100" aria-label=${this.t("reviews.search")} placeholder=${this.t("reviews.search")} .value=${this.query} @input=${this.#onQuery} />
           ${this.query ? html`<button type="button" class="chip" part="search-clear" aria-label=${this.t("reviews.clearSearch")} @click=${this.#clearSearch}>×</button>` : nothing}
         </form>
-        ${this.#chip("reviews.filterMedia", this.media, () => (this.media = !this.media))}
-        ${this.#chip("reviews.filterVerified", this.verified, () => (this.verified = !this.verified))}
-        ${this.filterAttributes.map((attr) => html`<label class="chip">${attr.title}
-          <select part="attribute-filter" .value=${this.picked[attr.title] ?? ""} @change=${(e: Event) => (this.picked = { ...this.picked, [attr.title]: (e.target as HTMLSelectElement).value })}>
-            <option value="">${this.t("reviews.attributeAll")}</option>
-            ${attr.options.map((o) => html`<option ?selected=${this.picked[attr.title] === o}>${o}</option>`)}
-          </select></label>`)}
+        ${this.#chip("reviews.filterMedia", this.media, () => (this.media = !this.media))} ${this.#chip("reviews.filterVerified", this.verified, () => (this.verified = !this.verified))}
+        ${this.filterAttributes.map(
+          (attr) =>
+            html`<label class="chip"
+              >${attr.title}
+              <select part="attribute-filter" .value=${this.picked[attr.title] ?? ""} @change=${(e: Event) => (this.picked = { ...this.picked, [attr.title]: (e.target as HTMLSelectElement).value })}>
+                <option value="">${this.t("reviews.attributeAll")}</option>
+                ${attr.options.map((o) => html`<option ?selected=${this.picked[attr.title] === o}>${o}</option>`)}
+              </select></label
+            >`,
+        )}
         ${this.#filtered ? this.#clearButton() : nothing}
       </div>`;
   }
@@ -674,8 +720,12 @@ export class ChorusReviews extends ChorusElement {
   #scale(a: NonNullable<Review["attributesWithRating"]>[number]) {
     const at = Math.max(0, Math.min(1, a.type === "range" ? (a.value - 1) / 4 : (a.value + 1) / 2));
     const label = (at < 0.34 ? a.minLabel : at > 0.66 ? a.maxLabel : a.midLabel) || String(a.value);
-    return html`<p class="meta" part="attribute-scale">${this.t("reviews.attributeValue", { title: a.title, value: label })}
-      <span class="meta" aria-hidden="true">${a.minLabel}<span class="bar"><span style="width:${100 * at}%"></span></span>${a.maxLabel}</span></p>`;
+    return html`<p class="meta" part="attribute-scale">
+      ${this.t("reviews.attributeValue", { title: a.title, value: label })}
+      <span class="meta" aria-hidden="true"
+        >${a.minLabel}<span class="bar"><span style="width:${100 * at}%"></span></span>${a.maxLabel}</span
+      >
+    </p>`;
   }
 
   #renderResults() {
@@ -686,24 +736,35 @@ export class ChorusReviews extends ChorusElement {
       </div>`;
     }
     if (this.status === "loading" && this.reviews.length === 0) {
-      return html`<ol aria-hidden="true">${[0, 1, 2].map(() => html`<li class="skeleton" part="skeleton"></li>`)}</ol>`;
+      return html`<ol aria-hidden="true">
+        ${[0, 1, 2].map(() => html`<li class="skeleton" part="skeleton"></li>`)}
+      </ol>`;
     }
     if (this.reviews.length === 0) {
       return this.#filtered
-        ? html`<div class="invite" part="empty"><p>${this.t("reviews.emptyFiltered")}</p>${this.#clearButton()}</div>`
+        ? html`<div class="invite" part="empty">
+            <p>${this.t("reviews.emptyFiltered")}</p>
+            ${this.#clearButton()}
+          </div>`
         : html`<p part="empty">${this.keyword ? this.t("reviews.emptyKeyword", { keyword: this.#keywordLabel || this.keyword }) : this.t("reviews.empty")}</p>`;
     }
-    return html`<ol part="list">${this.reviews.slice(0, this.shown).map((r) => this.#renderReview(r))}</ol>
-      ${this.nextUrl || this.moreError
-        ? html`<div class="more">
-            ${this.moreError ? html`<p class="error" role="alert">${this.moreError}</p>` : nothing}
-            ${this.nextUrl
-              ? html`<button class="btn" part="load-more" aria-disabled=${this.loadingMore || this.status !== "ready"} @click=${this.#loadMore}>
-                  ${this.t(this.loadingMore ? "reviews.loadingMore" : "reviews.loadMore")}
-                </button>`
-              : nothing}
-          </div>`
-        : nothing}`;
+    return html`<ol part="list">
+        ${this.reviews.slice(0, this.shown).map((r) => this.#renderReview(r))}
+      </ol>
+      ${
+        this.nextUrl || this.moreError
+          ? html`<div class="more">
+              ${this.moreError ? html`<p class="error" role="alert">${this.moreError}</p>` : nothing}
+              ${
+                this.nextUrl
+                  ? html`<button class="btn" part="load-more" aria-disabled=${this.loadingMore || this.status !== "ready"} @click=${this.#loadMore}>
+                      ${this.t(this.loadingMore ? "reviews.loadingMore" : "reviews.loadMore")}
+                    </button>`
+                  : nothing
+              }
+            </div>`
+          : nothing
+      }`;
   }
 
   render() {
@@ -711,12 +772,16 @@ export class ChorusReviews extends ChorusElement {
     // down when the reviews arrive; all of it in the box of the loading state until the box opens (`open`).
     const first = this.status === "loading" && !this.reviews.length;
     const shut = first || (!this.open && this.status === "ready");
-    return html`${this.#renderToolbar()}${this.state === "empty"
-        ? nothing
-        : html`<div class=${shut ? "box shut" : "box"} @focusin=${this.#open}>${this.browsing || first ? this.#renderFilters() : nothing}
-      <div class="results" aria-busy=${this.status === "loading"} aria-label=${this.t("reviews.region")} role="region">${this.#renderResults()}</div>
-      ${shut && !first ? html`<div class="reveal"><button class="btn secondary" part="open" aria-hidden="true" tabindex="-1" @click=${this.#open}>${this.t("reviews.loadMore")}</button></div>` : nothing}
-      </div><div class="fold-end"></div>`}
+    return html`${this.#renderToolbar()}${
+        this.state === "empty"
+          ? nothing
+          : html`<div class=${shut ? "box shut" : "box"} @focusin=${this.#open}>
+                ${this.browsing || first ? this.#renderFilters() : nothing}
+                <div class="results" aria-busy=${this.status === "loading"} aria-label=${this.t("reviews.region")} role="region">${this.#renderResults()}</div>
+                ${shut && !first ? html`<div class="reveal"><button class="btn secondary" part="open" aria-hidden="true" tabindex="-1" @click=${this.#open}>${this.t("reviews.loadMore")}</button></div>` : nothing}
+              </div>
+              <div class="fold-end"></div>`
+      }
       <div class="visually-hidden" role="status" aria-live="polite">${this.announcement}</div>`;
   }
 }

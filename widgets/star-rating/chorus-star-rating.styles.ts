@@ -7,12 +7,40 @@
 import { css } from "lit";
 
 export const starRatingStyles = css`
-  :host { color: var(--chorus-text, currentColor); background: var(--chorus-background, transparent); display: inline-block; min-height: var(--chorus-star-rating-height, 1.5em); line-height: 1.5; vertical-align: top; }
-  :host([state="loading"]) { min-width: 10em; }
-  :host([state="empty"]:not([show-empty])), :host([state="error"]) { display: none !important; }
-  .badge { display: inline-flex; align-items: center; gap: 0.4em; vertical-align: top; }
-  a { color: inherit; text-decoration: none; border-radius: 4px; }
-  a:hover .count { text-decoration: underline; }
-  .count, .empty { color: var(--chorus-muted, inherit); }
-  .average { font-weight: 600; }
+  :host {
+    color: var(--chorus-text, currentColor);
+    background: var(--chorus-background, transparent);
+    display: inline-block;
+    min-height: var(--chorus-star-rating-height, 1.5em);
+    line-height: 1.5;
+    vertical-align: top;
+  }
+  :host([state="loading"]) {
+    min-width: 10em;
+  }
+  :host([state="empty"]:not([show-empty])),
+  :host([state="error"]) {
+    display: none !important;
+  }
+  .badge {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.4em;
+    vertical-align: top;
+  }
+  a {
+    color: inherit;
+    text-decoration: none;
+    border-radius: 4px;
+  }
+  a:hover .count {
+    text-decoration: underline;
+  }
+  .count,
+  .empty {
+    color: var(--chorus-muted, inherit);
+  }
+  .average {
+    font-weight: 600;
+  }
 `;

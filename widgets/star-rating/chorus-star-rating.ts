@@ -60,10 +60,7 @@ export class ChorusStarRating extends ChorusElement {
   #abort?: AbortController;
   #started = false;
 
-  static styles = [
-    tokens,
-    starRatingStyles,
-  ];
+  static styles = [tokens, starRatingStyles];
 
   protected willUpdate(changed: PropertyValues<this>): void {
     if (!this.#started || changed.has("storeId") || changed.has("productId") || changed.has("groupId") || changed.has("apiBase")) {

@@ -12,8 +12,13 @@ import { focusAfterUpdate, formStyles } from "../internal/form.ts";
 import { controls } from "../internal/ui.ts";
 
 const PROBLEM_TEXT: Record<SurveyProblem, keyof typeof SURVEY_TEXTS> = {
-  required: "survey.problemRequired", other: "survey.problemOther", tooLong: "survey.problemTooLong", email: "survey.problemEmail",
-  date: "survey.problemDate", country: "survey.problemCountry", zone: "survey.problemZone",
+  required: "survey.problemRequired",
+  other: "survey.problemOther",
+  tooLong: "survey.problemTooLong",
+  email: "survey.problemEmail",
+  date: "survey.problemDate",
+  country: "survey.problemCountry",
+  zone: "survey.problemZone",
 };
 
 /**
@@ -76,26 +81,118 @@ export class ChorusSurvey extends ChorusElement {
     controls,
     formStyles,
     css`
-      :host { display: block; }
-      fieldset { border: 0; padding: 0; margin: 0; min-width: 0; }
-      .step[hidden] { display: none; }
-      .progress { color: var(--_muted); font-size: 0.875em; margin: 0 0 8px; }
-      .bar { height: 4px; background: var(--_border); border-radius: 2px; overflow: hidden; margin-top: 4px; }
-      .bar span { display: block; height: 100%; background: var(--_accent); }
-      .choices { display: flex; flex-wrap: wrap; gap: 6px 14px; }
-      .choices.column { flex-direction: column; }
-      .choices label { display: inline-flex; gap: 6px; align-items: center; cursor: pointer; }
-      .scale label { flex-direction: column; min-width: 2.2em; gap: 2px; }
-      .ends { display: flex; justify-content: space-between; color: var(--_muted); font-size: 0.875em; margin: 4px 0 0; }
-      .row { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; }
-      .row label { display: flex; flex-direction: column; gap: 2px; }
-      select, input[type="number"] { font: inherit; padding: 8px; border: 1px solid var(--_muted); border-radius: 6px; background: transparent; color: inherit; }
-      textarea { min-height: 96px; resize: vertical; width: 100%; box-sizing: border-box; font: inherit; padding: 8px; border: 1px solid var(--_muted); border-radius: 6px; background: transparent; color: inherit; }
-      .nav { display: flex; gap: 8px; justify-content: space-between; }
-      .code { font-family: ui-monospace, monospace; font-size: 1.2em; font-weight: 700; letter-spacing: 0.05em; }
-      dialog { max-width: min(36rem, 92vw); border: 1px solid var(--_border); border-radius: var(--_radius, 8px); background: var(--_paper); color: var(--_ink); padding: 16px; }
-      dialog::backdrop { background: rgb(0 0 0 / 0.4); }
-      .close { float: right; }
+      :host {
+        display: block;
+      }
+      fieldset {
+        border: 0;
+        padding: 0;
+        margin: 0;
+        min-width: 0;
+      }
+      .step[hidden] {
+        display: none;
+      }
+      .progress {
+        color: var(--_muted);
+        font-size: 0.875em;
+        margin: 0 0 8px;
+      }
+      .bar {
+        height: 4px;
+        background: var(--_border);
+        border-radius: 2px;
+        overflow: hidden;
+        margin-top: 4px;
+      }
+      .bar span {
+        display: block;
+        height: 100%;
+        background: var(--_accent);
+      }
+      .choices {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 6px 14px;
+      }
+      .choices.column {
+        flex-direction: column;
+      }
+      .choices label {
+        display: inline-flex;
+        gap: 6px;
+        align-items: center;
+        cursor: pointer;
+      }
+      .scale label {
+        flex-direction: column;
+        min-width: 2.2em;
+        gap: 2px;
+      }
+      .ends {
+        display: flex;
+        justify-content: space-between;
+        color: var(--_muted);
+        font-size: 0.875em;
+        margin: 4px 0 0;
+      }
+      .row {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 8px;
+        align-items: end;
+      }
+      .row label {
+        display: flex;
+        flex-direction: column;
+        gap: 2px;
+      }
+      select,
+      input[type="number"] {
+        font: inherit;
+        padding: 8px;
+        border: 1px solid var(--_muted);
+        border-radius: 6px;
+        background: transparent;
+        color: inherit;
+      }
+      textarea {
+        min-height: 96px;
+        resize: vertical;
+        width: 100%;
+        box-sizing: border-box;
+        font: inherit;
+        padding: 8px;
+        border: 1px solid var(--_muted);
+        border-radius: 6px;
+        background: transparent;
+        color: inherit;
+      }
+      .nav {
+        display: flex;
+        gap: 8px;
+        justify-content: space-between;
+      }
+      .code {
+        font-family: ui-monospace, monospace;
+        font-size: 1.2em;
+        font-weight: 700;
+        letter-spacing: 0.05em;
+      }
+      dialog {
+        max-width: min(36rem, 92vw);
+        border: 1px solid var(--_border);
+        border-radius: var(--_radius, 8px);
+        background: var(--_paper);
+        color: var(--_ink);
+        padding: 16px;
+      }
+      dialog::backdrop {
+        background: rgb(0 0 0 / 0.4);
+      }
+      .close {
+        float: right;
+      }
     `,
   ];
 
@@ -139,22 +236,33 @@ export class ChorusSurvey extends ChorusElement {
     if (!this.storeId || !this.channelSurveyId || key === this.#loadedFor) return;
     this.#loadedFor = key;
     getJson<StorefrontSurveyResponse>(`${this.storeUrl}/surveys/${encodeURIComponent(this.channelSurveyId)}`)
-      .then((body) => { this.survey = body.channelSurvey; this.step = 0; })
-      .catch((error: unknown) => { this.formError = this.t("survey.loadFailed", { error: this.describe(error) }); });
+      .then((body) => {
+        this.survey = body.channelSurvey;
+        this.step = 0;
+      })
+      .catch((error: unknown) => {
+        this.formError = this.t("survey.loadFailed", { error: this.describe(error) });
+      });
   }
 
   /** display="dialog": open once per visitor and channel survey, after the delay or at the scroll depth. */
   #armDialog(): void {
     try {
       if (localStorage.getItem(this.#shownKey)) return;
-    } catch { /* storage blocked: the dialog may show again on a later page */ }
+    } catch {
+      /* storage blocked: the dialog may show again on a later page */
+    }
     const open = () => {
       this.#cleanup?.();
       void this.updateComplete.then(() => {
         const dialog = this.renderRoot.querySelector("dialog");
         if (!dialog || dialog.open) return;
         dialog.showModal();
-        try { localStorage.setItem(this.#shownKey, String(Date.now())); } catch { /* see above */ }
+        try {
+          localStorage.setItem(this.#shownKey, String(Date.now()));
+        } catch {
+          /* see above */
+        }
       });
     };
     const timers: number[] = [];
@@ -172,7 +280,7 @@ export class ChorusSurvey extends ChorusElement {
   }
 
   get #form(): HTMLFormElement | null {
-    return this.renderRoot.querySelector<HTMLFormElement>("form[part=\"form\"]");
+    return this.renderRoot.querySelector<HTMLFormElement>('form[part="form"]');
   }
 
   /** Check the current step with the hosted page's rules; show its problem. @returns whether it may be left forward. */
@@ -207,10 +315,16 @@ export class ChorusSurvey extends ChorusElement {
     this.formError = "";
     try {
       const body = await postJson<SurveySubmissionResponse>(`${this.storeUrl}/surveys/${encodeURIComponent(this.channelSurveyId)}/responses`, {
-        answeredQuestions: answers, ...(customer ? { customer } : {}), ...(this.orderId ? { order: { remoteOrderId: this.orderId } } : {}),
+        answeredQuestions: answers,
+        ...(customer ? { customer } : {}),
+        ...(this.orderId ? { order: { remoteOrderId: this.orderId } } : {}),
       });
       this.result = body.surveyResponse;
-      this.emit("chorus-survey-submitted", { surveyResponseId: body.surveyResponse.surveyResponseId, channelSurveyId: this.channelSurveyId, ...(body.surveyResponse.reward ? { reward: body.surveyResponse.reward.value } : {}) });
+      this.emit("chorus-survey-submitted", {
+        surveyResponseId: body.surveyResponse.surveyResponseId,
+        channelSurveyId: this.channelSurveyId,
+        ...(body.surveyResponse.reward ? { reward: body.surveyResponse.reward.value } : {}),
+      });
       focusAfterUpdate(this, ".message");
     } catch (error) {
       const description = this.describe(error);
@@ -235,7 +349,11 @@ export class ChorusSurvey extends ChorusElement {
     } catch {
       const range = document.createRange();
       const el = this.renderRoot.querySelector(".code");
-      if (el) { range.selectNodeContents(el); getSelection()?.removeAllRanges(); getSelection()?.addRange(range); }
+      if (el) {
+        range.selectNodeContents(el);
+        getSelection()?.removeAllRanges();
+        getSelection()?.addRange(range);
+      }
     }
   }
 
@@ -246,8 +364,12 @@ export class ChorusSurvey extends ChorusElement {
     if (!code || code in this.regions) return;
     this.regions = { ...this.regions, [code]: null };
     getJson<RegionsResponse>(`${this.storeUrl}/regions/${encodeURIComponent(code)}`)
-      .then((body) => { this.regions = { ...this.regions, [code]: body.regions }; })
-      .catch(() => { /* stays null: a free-text region */ });
+      .then((body) => {
+        this.regions = { ...this.regions, [code]: body.regions };
+      })
+      .catch(() => {
+        /* stays null: a free-text region */
+      });
   }
 
   /** The controls of question `q` (field names of server/contract/survey-form.ts). */
@@ -255,17 +377,20 @@ export class ChorusSurvey extends ChorusElement {
     const name = (part?: Parameters<typeof surveyField>[1]) => surveyField(q.id, part);
     const described = this.problems[q.id] ? `p-${q.id}` : nothing;
     const invalid = !!this.problems[q.id];
-    const choices = (options: string[], multiple: boolean, column = true) => html`<div class="choices ${column ? "column" : ""}">
-      ${options.map((o) => html`<label><input type=${multiple ? "checkbox" : "radio"} name=${name()} value=${o} aria-describedby=${described} />${o}</label>`)}
-    </div>`;
-    const custom = q.allowCustomAnswer && q.customAnswerOptionText
-      ? html`${choices([q.customAnswerOptionText], q.type === "multi-select")}
-          <label class="field" for=${`o-${q.id}`}>${this.t("survey.otherDescribe")}</label>
-          <input type="text" id=${`o-${q.id}`} name=${name("other")} maxlength="5000" />`
-      : nothing;
-    const scale = (from: number, to: number, label: (n: number) => string) => html`<div class="choices scale">
-      ${Array.from({ length: to - from + 1 }, (_, i) => from + i).map((n) => html`<label><input type="radio" name=${name()} value=${n} aria-describedby=${described} /><span aria-hidden="true">${n}</span><span class="visually-hidden">${label(n)}</span></label>`)}
-    </div>`;
+    const choices = (options: string[], multiple: boolean, column = true) =>
+      html`<div class="choices ${column ? "column" : ""}">
+        ${options.map((o) => html`<label><input type=${multiple ? "checkbox" : "radio"} name=${name()} value=${o} aria-describedby=${described} />${o}</label>`)}
+      </div>`;
+    const custom =
+      q.allowCustomAnswer && q.customAnswerOptionText
+        ? html`${choices([q.customAnswerOptionText], q.type === "multi-select")}
+            <label class="field" for=${`o-${q.id}`}>${this.t("survey.otherDescribe")}</label>
+            <input type="text" id=${`o-${q.id}`} name=${name("other")} maxlength="5000" />`
+        : nothing;
+    const scale = (from: number, to: number, label: (n: number) => string) =>
+      html`<div class="choices scale">
+        ${Array.from({ length: to - from + 1 }, (_, i) => from + i).map((n) => html`<label><input type="radio" name=${name()} value=${n} aria-describedby=${described} /><span aria-hidden="true">${n}</span><span class="visually-hidden">${label(n)}</span></label>`)}
+      </div>`;
     switch (q.type) {
       case "text":
         return html`<textarea id=${`i-${q.id}`} name=${name()} maxlength="5000" aria-invalid=${invalid} aria-describedby=${described}></textarea>`;
@@ -273,12 +398,14 @@ export class ChorusSurvey extends ChorusElement {
         return html`<input type="email" id=${`i-${q.id}`} name=${name()} autocomplete="email" .value=${this.email} aria-invalid=${invalid} aria-describedby=${described} />
           <label class="choices"><input type="checkbox" name=${name("optin")} />${this.t("survey.optIn")}</label>`;
       case "nps":
-        return html`${scale(0, 10, String)}<p class="ends" aria-hidden="true"><span>${this.t("survey.npsLow")}</span><span>${this.t("survey.npsHigh")}</span></p>
+        return html`${scale(0, 10, String)}
+          <p class="ends" aria-hidden="true"><span>${this.t("survey.npsLow")}</span><span>${this.t("survey.npsHigh")}</span></p>
           <p class="visually-hidden">${this.t("survey.npsLow")}, ${this.t("survey.npsHigh")}</p>`;
       case "star":
         return scale(1, 5, (n) => this.t("survey.stars", { count: n }));
       case "five-point":
-        return html`${scale(1, 5, String)}<p class="ends">${this.t("survey.scaleEnds")}</p>`;
+        return html`${scale(1, 5, String)}
+          <p class="ends">${this.t("survey.scaleEnds")}</p>`;
       case "single-select":
       case "multi-select":
         return html`${choices(q.options ?? [], q.type === "multi-select")}${custom}`;
@@ -287,34 +414,64 @@ export class ChorusSurvey extends ChorusElement {
     }
   }
 
-  #profile(q: SurveyQuestion, name: (part?: Parameters<typeof surveyField>[1]) => string, described: string | typeof nothing, invalid: boolean, choices: (o: string[], m: boolean) => TemplateResult): TemplateResult {
+  #profile(
+    q: SurveyQuestion,
+    name: (part?: Parameters<typeof surveyField>[1]) => string,
+    described: string | typeof nothing,
+    invalid: boolean,
+    choices: (o: string[], m: boolean) => TemplateResult,
+  ): TemplateResult {
     const lang = this.langTag || "en";
     if (q.profileAnswerType === "date-components") {
       const months = Array.from({ length: 12 }, (_, i) => new Date(Date.UTC(2000, i, 1)).toLocaleString(lang, { month: "long", timeZone: "UTC" }));
       return html`<div class="row">
-        <label>${this.t("survey.day")}<input type="number" name=${name("day")} min="1" max="31" inputmode="numeric" autocomplete="bday-day" aria-invalid=${invalid} aria-describedby=${described} /></label>
-        <label>${this.t("survey.month")}<select name=${name("month")} autocomplete="bday-month" aria-invalid=${invalid} aria-describedby=${described}>
-          <option value="">${this.t("survey.choose")}</option>${months.map((m, i) => html`<option value=${i + 1}>${m}</option>`)}
-        </select></label>
-        <label>${this.t("survey.year")}<input type="number" name=${name("year")} min="1900" max="2100" inputmode="numeric" autocomplete="bday-year" aria-invalid=${invalid} aria-describedby=${described} /></label>
+        <label
+          >${this.t("survey.day")}<input type="number" name=${name("day")} min="1" max="31" inputmode="numeric" autocomplete="bday-day" aria-invalid=${invalid} aria-describedby=${described}
+        /></label>
+        <label
+          >${this.t("survey.month")}<select name=${name("month")} autocomplete="bday-month" aria-invalid=${invalid} aria-describedby=${described}>
+            <option value="">${this.t("survey.choose")}</option>
+            ${months.map((m, i) => html`<option value=${i + 1}>${m}</option>`)}
+          </select></label
+        >
+        <label
+          >${this.t("survey.year")}<input type="number" name=${name("year")} min="1900" max="2100" inputmode="numeric" autocomplete="bday-year" aria-invalid=${invalid} aria-describedby=${described}
+        /></label>
       </div>`;
     }
     if (q.profileAnswerType === "location") {
       let names: Intl.DisplayNames | null = null;
-      try { names = new Intl.DisplayNames([lang, "en"], { type: "region" }); } catch { /* an old browser: codes only */ }
+      try {
+        names = new Intl.DisplayNames([lang, "en"], { type: "region" });
+      } catch {
+        /* an old browser: codes only */
+      }
       const countries = COUNTRY_CODES.map((code) => ({ code, name: names?.of(code) ?? code })).sort((a, b) => a.name.localeCompare(b.name, lang));
       const country = this.#country[q.id] ?? "";
       const regions = country ? this.regions[country] : undefined;
       return html`<div class="row">
-        <label>${this.t("survey.country")}<select name=${name("country")} autocomplete="country" aria-invalid=${invalid} aria-describedby=${described}
-          @change=${(e: Event) => this.#chooseCountry(q.id, (e.target as HTMLSelectElement).value)}>
-          <option value="">${this.t("survey.choose")}</option>${countries.map((c) => html`<option value=${c.code}>${c.name}</option>`)}
-        </select></label>
-        ${regions?.length
-          ? html`<label>${this.t("survey.region")}<select name=${name("zone")} autocomplete="address-level1">
-              <option value="">${this.t("survey.choose")}</option>${regions.map((r) => html`<option value=${r.code}>${r.name}</option>`)}
-            </select></label>`
-          : html`<label>${this.t("survey.zone")}<input type="text" name=${name("zone")} maxlength="10" autocomplete="address-level1" /></label>`}
+        <label
+          >${this.t("survey.country")}<select
+            name=${name("country")}
+            autocomplete="country"
+            aria-invalid=${invalid}
+            aria-describedby=${described}
+            @change=${(e: Event) => this.#chooseCountry(q.id, (e.target as HTMLSelectElement).value)}
+          >
+            <option value="">${this.t("survey.choose")}</option>
+            ${countries.map((c) => html`<option value=${c.code}>${c.name}</option>`)}
+          </select></label
+        >
+        ${
+          regions?.length
+            ? html`<label
+                >${this.t("survey.region")}<select name=${name("zone")} autocomplete="address-level1">
+                  <option value="">${this.t("survey.choose")}</option>
+                  ${regions.map((r) => html`<option value=${r.code}>${r.name}</option>`)}
+                </select></label
+              >`
+            : html`<label>${this.t("survey.zone")}<input type="text" name=${name("zone")} maxlength="10" autocomplete="address-level1" /></label>`
+        }
       </div>`;
     }
     return choices(q.options ?? [], q.profileAnswerType === "multi-value");
@@ -325,9 +482,13 @@ export class ChorusSurvey extends ChorusElement {
       const reward = this.result.reward;
       return html`<div class="message" part="message" role="status" tabindex="-1">
         <p><strong>${this.t("survey.thanks")}</strong></p>
-        ${reward ? html`<p>${reward.description}</p>
-          <p>${this.t("survey.code", { code: "" })}<span class="code" part="code">${reward.value}</span></p>
-          <button class="btn secondary" type="button" @click=${() => this.#copy(reward.value)}>${this.t(this.copied ? "survey.copied" : "survey.copy")}</button>` : nothing}
+        ${
+          reward
+            ? html`<p>${reward.description}</p>
+                <p>${this.t("survey.code", { code: "" })}<span class="code" part="code">${reward.value}</span></p>
+                <button class="btn secondary" type="button" @click=${() => this.#copy(reward.value)}>${this.t(this.copied ? "survey.copied" : "survey.copy")}</button>`
+            : nothing
+        }
         ${this.result.rewardPending ? html`<p part="reward-pending">${this.t("survey.rewardByMail")}</p>` : nothing}
       </div>`;
     }
@@ -336,7 +497,10 @@ export class ChorusSurvey extends ChorusElement {
     const total = survey.questions.length;
     const last = this.step === total - 1;
     return html`<form part="form" novalidate aria-label=${survey.surveyName || this.t("survey.label")} @submit=${this.#submit}>
-      <div><strong>${survey.surveyName}</strong>${survey.description ? html`<p>${survey.description}</p>` : nothing}${survey.rewardDescription ? html`<p>${this.t("survey.rewardFor", { reward: survey.rewardDescription })}</p>` : nothing}</div>
+      <div>
+        <strong>${survey.surveyName}</strong
+        >${survey.description ? html`<p>${survey.description}</p>` : nothing}${survey.rewardDescription ? html`<p>${this.t("survey.rewardFor", { reward: survey.rewardDescription })}</p>` : nothing}
+      </div>
       <div class="progress" part="progress">
         <span aria-live="polite">${this.t("survey.progress", { current: this.step + 1, total })}</span>
         <div class="bar" aria-hidden="true"><span style="width:${Math.round(((this.step + 1) / total) * 100)}%"></span></div>
@@ -346,9 +510,14 @@ export class ChorusSurvey extends ChorusElement {
         const title = q.required ? this.t("survey.required", { question: q.text }) : q.text;
         const single = q.type === "text" || q.type === "email";
         return html`<div class="step" data-step=${i} ?hidden=${i !== this.step}>
-          ${single
-            ? html`<label class="field" for=${`i-${q.id}`} tabindex="-1">${title}</label>${this.#controls(q)}`
-            : html`<fieldset aria-describedby=${this.problems[q.id] ? `p-${q.id}` : nothing}><legend tabindex="-1">${title}</legend>${this.#controls(q)}</fieldset>`}
+          ${
+            single
+              ? html`<label class="field" for=${`i-${q.id}`} tabindex="-1">${title}</label>${this.#controls(q)}`
+              : html`<fieldset aria-describedby=${this.problems[q.id] ? `p-${q.id}` : nothing}>
+                  <legend tabindex="-1">${title}</legend>
+                  ${this.#controls(q)}
+                </fieldset>`
+          }
           ${this.problems[q.id] ? html`<p class="error" part="error" id=${`p-${q.id}`} tabindex="-1">${this.problems[q.id]}</p>` : nothing}
         </div>`;
       })}

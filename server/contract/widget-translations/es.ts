@@ -176,7 +176,8 @@ export default {
   "loyalty.joinTitle": "Únete a nuestro programa de recompensas",
   "loyalty.yourRewards": "Tus recompensas",
   "loyalty.loading": "Cargando el programa de recompensas…",
-  "loyalty.blocked": "Lo sentimos, tu cuenta no puede participar en el programa de recompensas en este momento. Si crees que es un error, contacta con el servicio de atención al cliente de la tienda.",
+  "loyalty.blocked":
+    "Lo sentimos, tu cuenta no puede participar en el programa de recompensas en este momento. Si crees que es un error, contacta con el servicio de atención al cliente de la tienda.",
   "loyalty.intro": "Gana puntos con tus pedidos y reseñas, y canjéalos por recompensas.",
   "loyalty.signInPrompt": "{signIn} para unirte y ver tus puntos.",
   "loyalty.signIn": "Inicia sesión o crea una cuenta",

@@ -22,7 +22,8 @@ async function up(db: Db): Promise<void> {
   await schema.alterTable("platform_connections").addColumn("admin_token_set_ms", integer).execute();
   await schema.alterTable("loyalty_redemption_rules").addColumn("minimum_order_amount", real).execute();
   await schema.alterTable("loyalty_redemption_rules").addColumn("code_expires_after_days", integer).execute();
-  await schema.createTable("loyalty_rewards")
+  await schema
+    .createTable("loyalty_rewards")
     .addColumn("code", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("loyalty_customer_id", text, (c) => c.notNull())
@@ -36,9 +37,15 @@ async function up(db: Db): Promise<void> {
     .addColumn("error", text)
     .addColumn("transaction_id", text)
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addColumn("updated_ms", integer, (c) => c.notNull()).execute();
+    .addColumn("updated_ms", integer, (c) => c.notNull())
+    .execute();
   await schema.createIndex("loyalty_rewards_customer").on("loyalty_rewards").columns(["store_id", "loyalty_customer_id", "state"]).execute();
-  await schema.createIndex("loyalty_rewards_pending").on("loyalty_rewards").columns(["created_ms"]).where(sql<boolean>`state = 'pending'`).execute();
+  await schema
+    .createIndex("loyalty_rewards_pending")
+    .on("loyalty_rewards")
+    .columns(["created_ms"])
+    .where(sql<boolean>`state = 'pending'`)
+    .execute();
   await schema.createIndex("loyalty_rewards_store").on("loyalty_rewards").columns(["store_id", "created_ms"]).execute();
 }
 

@@ -26,17 +26,37 @@ async function up(db: Db): Promise<void> {
   const { integer, text, real } = columnTypes(db);
 
   // One column per statement: SQLite's ALTER TABLE adds one at a time.
-  await schema.alterTable("loyalty_programs").addColumn("time_zone", text, (c) => c.notNull().defaultTo(sql`'UTC'`)).execute();
-  await schema.alterTable("loyalty_programs").addColumn("points_expiry_months", integer,
-    (c) => c.check(sql`points_expiry_months IS NULL OR (points_expiry_months >= 6 AND points_expiry_months <= 36)`)).execute();
-  await schema.alterTable("loyalty_programs").addColumn("return_window_days", integer,
-    (c) => c.notNull().defaultTo(sql`0`).check(sql`return_window_days >= 0 AND return_window_days <= 60`)).execute();
-  await schema.alterTable("loyalty_programs").addColumn("tier_requalification", integer,
-    (c) => c.notNull().defaultTo(sql`0`).check(sql`tier_requalification IN (0, 1)`)).execute();
+  await schema
+    .alterTable("loyalty_programs")
+    .addColumn("time_zone", text, (c) => c.notNull().defaultTo(sql`'UTC'`))
+    .execute();
+  await schema
+    .alterTable("loyalty_programs")
+    .addColumn("points_expiry_months", integer, (c) => c.check(sql`points_expiry_months IS NULL OR (points_expiry_months >= 6 AND points_expiry_months <= 36)`))
+    .execute();
+  await schema
+    .alterTable("loyalty_programs")
+    .addColumn("return_window_days", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`0`)
+        .check(sql`return_window_days >= 0 AND return_window_days <= 60`),
+    )
+    .execute();
+  await schema
+    .alterTable("loyalty_programs")
+    .addColumn("tier_requalification", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`0`)
+        .check(sql`tier_requalification IN (0, 1)`),
+    )
+    .execute();
   await schema.alterTable("loyalty_customers").addColumn("birthday", text).execute();
   await schema.alterTable("loyalty_customers").addColumn("birthday_set_ms", integer).execute();
 
-  await schema.createTable("loyalty_pending_points")
+  await schema
+    .createTable("loyalty_pending_points")
     .addColumn("pending_id", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("loyalty_customer_id", text, (c) => c.notNull().references("loyalty_customers.loyalty_customer_id"))
@@ -46,33 +66,50 @@ async function up(db: Db): Promise<void> {
     .addColumn("refunded_amount", real, (c) => c.notNull().defaultTo(sql`0`))
     .addColumn("earning_rule_id", text)
     .addColumn("description", text, (c) => c.notNull())
-    .addColumn("state", text, (c) => c.notNull().defaultTo(sql`'pending'`).check(sql`state IN ('pending', 'confirmed', 'cancelled')`))
+    .addColumn("state", text, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`'pending'`)
+        .check(sql`state IN ('pending', 'confirmed', 'cancelled')`),
+    )
     .addColumn("confirm_after_ms", integer, (c) => c.notNull())
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addUniqueConstraint("loyalty_pending_points_store_id_order_id_key", ["store_id", "order_id"]).execute();
+    .addUniqueConstraint("loyalty_pending_points_store_id_order_id_key", ["store_id", "order_id"])
+    .execute();
   await schema.createIndex("loyalty_pending_points_due").on("loyalty_pending_points").columns(["state", "confirm_after_ms"]).execute();
   await schema.createIndex("loyalty_pending_points_customer").on("loyalty_pending_points").columns(["store_id", "loyalty_customer_id", "state"]).execute();
-  await schema.createTable("loyalty_refunds")
+  await schema
+    .createTable("loyalty_refunds")
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("refund_id", text, (c) => c.notNull())
     .addColumn("order_id", text, (c) => c.notNull())
     .addColumn("amount", real, (c) => c.notNull())
     .addColumn("points", integer, (c) => c.notNull())
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addPrimaryKeyConstraint("loyalty_refunds_pkey", ["store_id", "refund_id"]).execute();
+    .addPrimaryKeyConstraint("loyalty_refunds_pkey", ["store_id", "refund_id"])
+    .execute();
 
   if (pg) {
-    const checks = await values<string>(db, sql`SELECT conname FROM pg_constraint WHERE conrelid = 'loyalty_transactions'::regclass AND contype = 'c'
-      AND (pg_get_constraintdef(oid) LIKE '%''adjustment''%')`);
+    const checks = await values<string>(
+      db,
+      sql`SELECT conname FROM pg_constraint WHERE conrelid = 'loyalty_transactions'::regclass AND contype = 'c'
+      AND (pg_get_constraintdef(oid) LIKE '%''adjustment''%')`,
+    );
     for (const name of checks) await exec(db, `ALTER TABLE loyalty_transactions DROP CONSTRAINT "${name}"`);
-    await exec(db, `ALTER TABLE loyalty_transactions ADD CONSTRAINT loyalty_transactions_type_check CHECK (${NEW_TYPES}),
-      ADD CONSTRAINT loyalty_transactions_check CHECK ((type = 'earning' AND points >= 0) OR (type = 'redemption' AND points < 0) OR type = 'adjustment' OR (type = 'expiry' AND points < 0))`);
+    await exec(
+      db,
+      `ALTER TABLE loyalty_transactions ADD CONSTRAINT loyalty_transactions_type_check CHECK (${NEW_TYPES}),
+      ADD CONSTRAINT loyalty_transactions_check CHECK ((type = 'earning' AND points >= 0) OR (type = 'redemption' AND points < 0) OR type = 'adjustment' OR (type = 'expiry' AND points < 0))`,
+    );
     return;
   }
   // SQLite: rebuild loyalty_transactions with the wider checks (SQLite cannot alter a CHECK in place).
   const table = (await value<string>(db, sql`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'loyalty_transactions'`))!;
   if (!OLD_TYPES.test(table) || !OLD_SIGN.test(table)) throw new Error("migration 102: loyalty_transactions has unexpected checks");
-  const rebuilt = table.replace(/^create table "?loyalty_transactions"?/i, 'CREATE TABLE "loyalty_transactions_102"').replace(OLD_TYPES, NEW_TYPES).replace(OLD_SIGN, NEW_SIGN);
+  const rebuilt = table
+    .replace(/^create table "?loyalty_transactions"?/i, 'CREATE TABLE "loyalty_transactions_102"')
+    .replace(OLD_TYPES, NEW_TYPES)
+    .replace(OLD_SIGN, NEW_SIGN);
   const dependents = await values<string>(db, sql`SELECT sql FROM sqlite_master WHERE tbl_name = 'loyalty_transactions' AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY type, rowid`);
   await exec(db, rebuilt);
   await exec(db, `INSERT INTO "loyalty_transactions_102" SELECT * FROM loyalty_transactions`);

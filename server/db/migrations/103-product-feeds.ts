@@ -19,7 +19,8 @@ export const productFeedsMigration: Migration = {
   async up(db) {
     const schema = executor(db).schema;
     const { integer, text } = columnTypes(db);
-    await schema.createTable("product_identifiers")
+    await schema
+      .createTable("product_identifiers")
       .addColumn("store_id", text, (c) => c.notNull())
       .addColumn("product_id", text, (c) => c.notNull())
       .addColumn("variant_id", text, (c) => c.notNull().defaultTo(sql`''`))
@@ -32,12 +33,17 @@ export const productFeedsMigration: Migration = {
       .addPrimaryKeyConstraint("product_identifiers_pkey", ["store_id", "product_id", "variant_id"])
       .addForeignKeyConstraint("product_identifiers_store_id_product_id_fkey", ["store_id", "product_id"], "products", ["store_id", "product_id"], (c) => c.onDelete("cascade"))
       .execute();
-    await schema.createTable("feed_tokens")
+    await schema
+      .createTable("feed_tokens")
       .addColumn("store_id", text, (c) => c.primaryKey().references("stores.store_id").onDelete("cascade"))
       .addColumn("token_sealed", text, (c) => c.notNull())
       .addColumn("created_ms", integer, (c) => c.notNull())
       .execute();
-    await schema.createIndex("review_request_products_review").on("review_request_products").columns(["store_id", "review_id"])
-      .where(sql<boolean>`review_id IS NOT NULL`).execute();
+    await schema
+      .createIndex("review_request_products_review")
+      .on("review_request_products")
+      .columns(["store_id", "review_id"])
+      .where(sql<boolean>`review_id IS NOT NULL`)
+      .execute();
   },
 };

@@ -13,7 +13,23 @@ export const surveyChannels: Migration = {
   name: "104-survey-channels",
   async up(db: Db) {
     const schema = executor(db).schema;
-    await schema.alterTable("survey_questions").addColumn("required", "integer", (c) => c.notNull().defaultTo(sql`0`).check(sql`required IN (0, 1)`)).execute();
-    await schema.alterTable("channel_surveys").addColumn("enabled", "integer", (c) => c.notNull().defaultTo(sql`1`).check(sql`enabled IN (0, 1)`)).execute();
+    await schema
+      .alterTable("survey_questions")
+      .addColumn("required", "integer", (c) =>
+        c
+          .notNull()
+          .defaultTo(sql`0`)
+          .check(sql`required IN (0, 1)`),
+      )
+      .execute();
+    await schema
+      .alterTable("channel_surveys")
+      .addColumn("enabled", "integer", (c) =>
+        c
+          .notNull()
+          .defaultTo(sql`1`)
+          .check(sql`enabled IN (0, 1)`),
+      )
+      .execute();
   },
 };

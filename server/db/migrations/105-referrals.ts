@@ -19,22 +19,32 @@ import type { Migration } from "./migration.ts";
 async function up(db: Db): Promise<void> {
   const schema = executor(db).schema;
   const { integer, text, real } = columnTypes(db);
-  await schema.createTable("referral_programs")
+  await schema
+    .createTable("referral_programs")
     .addColumn("store_id", text, (c) => c.primaryKey().references("stores.store_id").onDelete("cascade"))
-    .addColumn("enabled", integer, (c) => c.notNull().defaultTo(sql`0`).check(sql`enabled IN (0, 1)`))
+    .addColumn("enabled", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`0`)
+        .check(sql`enabled IN (0, 1)`),
+    )
     .addColumn("friend_discount_type", text, (c) => c.notNull().check(sql`friend_discount_type IN ('fixed-amount-coupon', 'percentage-coupon')`))
     .addColumn("friend_discount_value", real, (c) => c.notNull().check(sql`friend_discount_value > 0`))
     .addColumn("friend_minimum_order", real)
     .addColumn("sender_reward_type", text, (c) => c.notNull().check(sql`sender_reward_type IN ('points', 'fixed-amount-coupon', 'percentage-coupon')`))
     .addColumn("sender_reward_value", real, (c) => c.notNull().check(sql`sender_reward_value > 0`))
-    .addColumn("updated_ms", integer, (c) => c.notNull()).execute();
-  await schema.createTable("referral_senders")
+    .addColumn("updated_ms", integer, (c) => c.notNull())
+    .execute();
+  await schema
+    .createTable("referral_senders")
     .addColumn("referral_sender_id", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("email", text, (c) => c.notNull())
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addUniqueConstraint("referral_senders_store_email_key", ["store_id", "email"]).execute();
-  await schema.createTable("referral_friends")
+    .addUniqueConstraint("referral_senders_store_email_key", ["store_id", "email"])
+    .execute();
+  await schema
+    .createTable("referral_friends")
     .addColumn("code", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("referral_sender_id", text, (c) => c.notNull().references("referral_senders.referral_sender_id").onDelete("cascade"))
@@ -46,9 +56,11 @@ async function up(db: Db): Promise<void> {
     .addColumn("platform_discount_id", text)
     .addColumn("state", text, (c) => c.notNull().check(sql`state IN ('pending', 'created')`))
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addUniqueConstraint("referral_friends_store_email_key", ["store_id", "email"]).execute();
+    .addUniqueConstraint("referral_friends_store_email_key", ["store_id", "email"])
+    .execute();
   await schema.createIndex("referral_friends_sender").on("referral_friends").columns(["store_id", "referral_sender_id"]).execute();
-  await schema.createTable("referral_rewards")
+  await schema
+    .createTable("referral_rewards")
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("friend_code", text, (c) => c.notNull().references("referral_friends.code").onDelete("cascade"))
     .addColumn("order_id", text, (c) => c.notNull())
@@ -61,9 +73,15 @@ async function up(db: Db): Promise<void> {
     .addColumn("state", text, (c) => c.notNull().check(sql`state IN ('pending', 'awarded', 'reversed')`))
     .addColumn("created_ms", integer, (c) => c.notNull())
     .addColumn("updated_ms", integer, (c) => c.notNull())
-    .addPrimaryKeyConstraint("referral_rewards_pkey", ["store_id", "friend_code"]).execute();
+    .addPrimaryKeyConstraint("referral_rewards_pkey", ["store_id", "friend_code"])
+    .execute();
   await schema.createIndex("referral_rewards_order").on("referral_rewards").columns(["store_id", "order_id"]).execute();
-  await schema.createIndex("referral_rewards_pending").on("referral_rewards").columns(["created_ms"]).where(sql<boolean>`state = 'pending'`).execute();
+  await schema
+    .createIndex("referral_rewards_pending")
+    .on("referral_rewards")
+    .columns(["created_ms"])
+    .where(sql<boolean>`state = 'pending'`)
+    .execute();
 }
 
 /** The migration (appended to MIGRATIONS, server/db/migrate.ts). */

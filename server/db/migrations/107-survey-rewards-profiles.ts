@@ -18,7 +18,8 @@ import type { Migration } from "./migration.ts";
 async function up(db: Db): Promise<void> {
   const schema = executor(db).schema;
   const { integer, text, real } = columnTypes(db);
-  await schema.createTable("survey_rewards")
+  await schema
+    .createTable("survey_rewards")
     .addColumn("survey_response_id", text, (c) => c.primaryKey().references("survey_responses.survey_response_id").onDelete("cascade"))
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("channel_survey_id", text, (c) => c.notNull())
@@ -35,10 +36,23 @@ async function up(db: Db): Promise<void> {
     .addColumn("lease_until_ms", integer)
     .addColumn("error", text)
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addColumn("updated_ms", integer, (c) => c.notNull()).execute();
-  await schema.createIndex("survey_rewards_email").unique().on("survey_rewards").columns(["store_id", "channel_survey_id", "email_key"]).where(sql<boolean>`email_key IS NOT NULL`).execute();
-  await schema.createIndex("survey_rewards_due").on("survey_rewards").columns(["next_attempt_ms"]).where(sql<boolean>`state = 'pending'`).execute();
-  await schema.createTable("customer_profile_answers")
+    .addColumn("updated_ms", integer, (c) => c.notNull())
+    .execute();
+  await schema
+    .createIndex("survey_rewards_email")
+    .unique()
+    .on("survey_rewards")
+    .columns(["store_id", "channel_survey_id", "email_key"])
+    .where(sql<boolean>`email_key IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("survey_rewards_due")
+    .on("survey_rewards")
+    .columns(["next_attempt_ms"])
+    .where(sql<boolean>`state = 'pending'`)
+    .execute();
+  await schema
+    .createTable("customer_profile_answers")
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("email_key", text, (c) => c.notNull())
     .addColumn("profile_question_id", text, (c) => c.notNull())
@@ -46,7 +60,8 @@ async function up(db: Db): Promise<void> {
     .addColumn("answer_json", text, (c) => c.notNull())
     .addColumn("survey_response_id", text, (c) => c.notNull().references("survey_responses.survey_response_id").onDelete("cascade"))
     .addColumn("updated_ms", integer, (c) => c.notNull())
-    .addPrimaryKeyConstraint("customer_profile_answers_pk", ["store_id", "email_key", "profile_question_id"]).execute();
+    .addPrimaryKeyConstraint("customer_profile_answers_pk", ["store_id", "email_key", "profile_question_id"])
+    .execute();
   await schema.createIndex("customer_profile_answers_response").on("customer_profile_answers").columns(["survey_response_id"]).execute();
 }
 

@@ -14,7 +14,8 @@ export const widgetPageChecks = {
   name: "108-widget-page-checks",
   async up(db: Db) {
     const { integer, text } = columnTypes(db);
-    await executor(db).schema.createTable("widget_page_checks")
+    await executor(db)
+      .schema.createTable("widget_page_checks")
       .addColumn("store_id", text, (c) => c.primaryKey().references("stores.store_id").onDelete("cascade"))
       .addColumn("page_url", text, (c) => c.notNull())
       .addColumn("checked_ms", integer, (c) => c.notNull())

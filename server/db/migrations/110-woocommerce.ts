@@ -16,7 +16,8 @@ import { executor, run, type Db } from "../query.ts";
 import { columnTypes } from "../schema/column-types.ts";
 import type { Migration } from "./migration.ts";
 
-const REWARD_COLUMNS = "code, store_id, loyalty_customer_id, redemption_rule_id, reward_type, reward_value, points_cost, platform, state, platform_discount_id, error, transaction_id, created_ms, updated_ms, reconciled_ms";
+const REWARD_COLUMNS =
+  "code, store_id, loyalty_customer_id, redemption_rule_id, reward_type, reward_value, points_cost, platform, state, platform_discount_id, error, transaction_id, created_ms, updated_ms, reconciled_ms";
 
 async function up(db: Db): Promise<void> {
   const schema = executor(db).schema;
@@ -25,11 +26,24 @@ async function up(db: Db): Promise<void> {
     await schema.alterTable("platform_connections").addColumn(column, text).execute();
   }
   await schema.alterTable("platform_connections").addColumn("woo_set_ms", integer).execute();
-  await schema.createIndex("platform_connections_woo_site").unique().on("platform_connections").columns(["woo_site_url"]).where(sql<boolean>`woo_site_url IS NOT NULL`).execute();
+  await schema
+    .createIndex("platform_connections_woo_site")
+    .unique()
+    .on("platform_connections")
+    .columns(["woo_site_url"])
+    .where(sql<boolean>`woo_site_url IS NOT NULL`)
+    .execute();
   await schema.alterTable("platform_webhooks").addColumn("body_digest", text).execute();
-  await schema.createIndex("platform_webhooks_body_digest").unique().on("platform_webhooks").columns(["store_id", "body_digest"]).where(sql<boolean>`body_digest IS NOT NULL`).execute();
+  await schema
+    .createIndex("platform_webhooks_body_digest")
+    .unique()
+    .on("platform_webhooks")
+    .columns(["store_id", "body_digest"])
+    .where(sql<boolean>`body_digest IS NOT NULL`)
+    .execute();
 
-  await schema.createTable("loyalty_rewards_110")
+  await schema
+    .createTable("loyalty_rewards_110")
     .addColumn("code", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("loyalty_customer_id", text, (c) => c.notNull())
@@ -50,7 +64,12 @@ async function up(db: Db): Promise<void> {
   await schema.dropTable("loyalty_rewards").execute();
   await schema.alterTable("loyalty_rewards_110").renameTo("loyalty_rewards").execute();
   await schema.createIndex("loyalty_rewards_customer").on("loyalty_rewards").columns(["store_id", "loyalty_customer_id", "state"]).execute();
-  await schema.createIndex("loyalty_rewards_pending").on("loyalty_rewards").columns(["created_ms"]).where(sql<boolean>`state = 'pending'`).execute();
+  await schema
+    .createIndex("loyalty_rewards_pending")
+    .on("loyalty_rewards")
+    .columns(["created_ms"])
+    .where(sql<boolean>`state = 'pending'`)
+    .execute();
   await schema.createIndex("loyalty_rewards_store").on("loyalty_rewards").columns(["store_id", "created_ms"]).execute();
 }
 

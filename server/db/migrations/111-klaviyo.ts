@@ -35,9 +35,12 @@ CREATE TRIGGER klaviyo_question_submitted AFTER INSERT ON questions WHEN NEW.ask
 BEGIN${sqliteJob("NEW.store_id", "SELECT 'event' AS kind, 'Submitted Question' AS name, NEW.question_id AS resource_id, NEW.asker_email AS email, NULL AS detail_json")}
 END;
 CREATE TRIGGER klaviyo_loyalty_transaction AFTER INSERT ON loyalty_transactions
-BEGIN${sqliteJob("NEW.store_id", `SELECT 'event' AS kind, CASE NEW.type WHEN 'earning' THEN 'Loyalty Points Earned' ELSE 'Redeemed Reward' END AS name,
+BEGIN${sqliteJob(
+  "NEW.store_id",
+  `SELECT 'event' AS kind, CASE NEW.type WHEN 'earning' THEN 'Loyalty Points Earned' ELSE 'Redeemed Reward' END AS name,
     NEW.transaction_id AS resource_id, c.email AS email, NULL AS detail_json
-    FROM loyalty_customers c WHERE c.loyalty_customer_id = NEW.loyalty_customer_id AND NEW.type IN ('earning', 'redemption')`)}
+    FROM loyalty_customers c WHERE c.loyalty_customer_id = NEW.loyalty_customer_id AND NEW.type IN ('earning', 'redemption')`,
+)}
 ${sqliteJob("NEW.store_id", "SELECT 'profile' AS kind, 'profile' AS name, NULL AS resource_id, c.email AS email, NULL AS detail_json FROM loyalty_customers c WHERE c.loyalty_customer_id = NEW.loyalty_customer_id")}
 END;
 CREATE TRIGGER klaviyo_loyalty_tier_changed AFTER UPDATE OF vip_tier_id ON loyalty_customers WHEN OLD.vip_tier_id IS NOT NEW.vip_tier_id AND NEW.email IS NOT NULL
@@ -124,13 +127,15 @@ export const klaviyoMigration: Migration = {
     const schema = executor(db).schema;
     const { integer, text } = columnTypes(db);
     const pg = dialect(db) === "postgres";
-    await schema.createTable("klaviyo_accounts")
+    await schema
+      .createTable("klaviyo_accounts")
       .addColumn("store_id", text, (c) => c.primaryKey().references("stores.store_id").onDelete("cascade"))
       .addColumn("api_key_sealed", text, (c) => c.notNull())
       .addColumn("key_hint", text, (c) => c.notNull())
       .addColumn("updated_ms", integer, (c) => c.notNull())
       .execute();
-    await schema.createTable("klaviyo_outbox")
+    await schema
+      .createTable("klaviyo_outbox")
       .addColumn("seq", integer, (c) => c.$call((c) => (pg ? c.generatedByDefaultAsIdentity().primaryKey() : c.primaryKey().autoIncrement())))
       .addColumn("job_id", text, (c) => c.notNull().unique())
       .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
@@ -139,7 +144,12 @@ export const klaviyoMigration: Migration = {
       .addColumn("resource_id", text)
       .addColumn("email", text, (c) => c.notNull())
       .addColumn("detail_json", text)
-      .addColumn("status", text, (c) => c.notNull().defaultTo(sql`'queued'`).check(sql`status IN ('queued', 'sending', 'delivered', 'failed', 'skipped')`))
+      .addColumn("status", text, (c) =>
+        c
+          .notNull()
+          .defaultTo(sql`'queued'`)
+          .check(sql`status IN ('queued', 'sending', 'delivered', 'failed', 'skipped')`),
+      )
       .addColumn("attempts", integer, (c) => c.notNull().defaultTo(sql`0`))
       .addColumn("next_attempt_ms", integer, (c) => c.notNull())
       .addColumn("lease_until_ms", integer)
@@ -148,7 +158,12 @@ export const klaviyoMigration: Migration = {
       .addColumn("created_ms", integer, (c) => c.notNull())
       .addColumn("delivered_ms", integer)
       .execute();
-    await schema.createIndex("klaviyo_outbox_due").on("klaviyo_outbox").columns(["next_attempt_ms", "seq"]).where(sql<boolean>`status IN ('queued', 'sending')`).execute();
+    await schema
+      .createIndex("klaviyo_outbox_due")
+      .on("klaviyo_outbox")
+      .columns(["next_attempt_ms", "seq"])
+      .where(sql<boolean>`status IN ('queued', 'sending')`)
+      .execute();
     await schema.createIndex("klaviyo_outbox_store").on("klaviyo_outbox").columns(["store_id", "seq"]).execute();
     await exec(db, pg ? POSTGRES_TRIGGERS : SQLITE_TRIGGERS);
   },

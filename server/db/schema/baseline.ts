@@ -26,26 +26,43 @@ export async function baseline(db: Db): Promise<void> {
   const schema = executor(db).schema;
   const { integer, text, real } = columnTypes(db);
   if (pg) await postgresBeforeTables(db);
-  await schema.createTable("app_settings")
+  await schema
+    .createTable("app_settings")
     .addColumn("key", text, (c) => c.primaryKey())
-    .addColumn("value", text, (c) => c.notNull()).execute();
-  await schema.createTable("stores")
+    .addColumn("value", text, (c) => c.notNull())
+    .execute();
+  await schema
+    .createTable("stores")
     .addColumn("store_id", text, (c) => c.primaryKey())
     .addColumn("name", text, (c) => c.notNull())
     .addColumn("platform", text, (c) => c.notNull())
-    .addColumn("moderation", text, (c) => c.notNull().defaultTo(sql`'manual'`).check(sql`moderation IN ('manual', 'auto-publish-4-5', 'auto-publish-all')`))
-    .addColumn("translation", text, (c) => c.notNull().defaultTo(sql`'off'`).check(sql`translation IN ('off', 'on-load')`))
+    .addColumn("moderation", text, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`'manual'`)
+        .check(sql`moderation IN ('manual', 'auto-publish-4-5', 'auto-publish-all')`),
+    )
+    .addColumn("translation", text, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`'off'`)
+        .check(sql`translation IN ('off', 'on-load')`),
+    )
     .addColumn("ai_auto_publish", integer, (c) => c.notNull().defaultTo(sql`0`))
     .addColumn("created_ms", integer, (c) => c.notNull())
     .addColumn("shop_url", text)
-    .addColumn("publish_held_after_days", integer, (c) => c.defaultTo(sql`14`).check(sql`publish_held_after_days IS NULL OR publish_held_after_days BETWEEN 1 AND 365`)).execute();
-  await schema.createTable("review_groups")
+    .addColumn("publish_held_after_days", integer, (c) => c.defaultTo(sql`14`).check(sql`publish_held_after_days IS NULL OR publish_held_after_days BETWEEN 1 AND 365`))
+    .execute();
+  await schema
+    .createTable("review_groups")
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("group_id", text, (c) => c.notNull())
     .addColumn("name", text, (c) => c.notNull())
     .addColumn("use_group_content", integer, (c) => c.notNull().defaultTo(sql`0`))
-    .addPrimaryKeyConstraint("review_groups_pkey", ["store_id","group_id"]).execute();
-  await schema.createTable("products")
+    .addPrimaryKeyConstraint("review_groups_pkey", ["store_id", "group_id"])
+    .execute();
+  await schema
+    .createTable("products")
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("product_id", text, (c) => c.notNull())
     .addColumn("name", text, (c) => c.notNull())
@@ -53,9 +70,11 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("image_url", text)
     .addColumn("group_id", text)
     .addColumn("handle", text)
-    .addPrimaryKeyConstraint("products_pkey", ["store_id","product_id"])
-    .addForeignKeyConstraint("products_store_id_group_id_fkey", ["store_id","group_id"], "review_groups", ["store_id","group_id"]).execute();
-  await schema.createTable("reviews")
+    .addPrimaryKeyConstraint("products_pkey", ["store_id", "product_id"])
+    .addForeignKeyConstraint("products_store_id_group_id_fkey", ["store_id", "group_id"], "review_groups", ["store_id", "group_id"])
+    .execute();
+  await schema
+    .createTable("reviews")
     .addColumn("review_id", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("product_id", text, (c) => c.notNull())
@@ -67,15 +86,35 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("body", text, (c) => c.notNull().defaultTo(sql`''`))
     .addColumn("created_ms", integer, (c) => c.notNull())
     .addColumn("updated_ms", integer)
-    .addColumn("helpful_count", integer, (c) => c.notNull().defaultTo(sql`0`).check(sql`helpful_count >= 0`))
-    .addColumn("unhelpful_count", integer, (c) => c.notNull().defaultTo(sql`0`).check(sql`unhelpful_count >= 0`))
+    .addColumn("helpful_count", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`0`)
+        .check(sql`helpful_count >= 0`),
+    )
+    .addColumn("unhelpful_count", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`0`)
+        .check(sql`unhelpful_count >= 0`),
+    )
     .addColumn("is_recommended", integer)
     .addColumn("is_incentivized", integer, (c) => c.notNull().defaultTo(sql`0`))
     .addColumn("language_code", text)
-    .addColumn("status", text, (c) => c.notNull().defaultTo(sql`'pending'`).check(sql`status IN ('pending', 'published', 'rejected')`))
+    .addColumn("status", text, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`'pending'`)
+        .check(sql`status IN ('pending', 'published', 'rejected')`),
+    )
     .addColumn("reviewer_name", text, (c) => c.notNull())
     .addColumn("reviewer_email", text)
-    .addColumn("verified_status", text, (c) => c.notNull().defaultTo(sql`'unverified'`).check(sql`verified_status IN ('verified-buyer', 'verified-reviewer', 'unverified')`))
+    .addColumn("verified_status", text, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`'unverified'`)
+        .check(sql`verified_status IN ('verified-buyer', 'verified-reviewer', 'unverified')`),
+    )
     .addColumn("reviewer_country_code", text)
     .addColumn("reviewer_country_name", text)
     .addColumn("reviewer_zone_code", text)
@@ -92,8 +131,10 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("rejection_reason", text, (c) => c.check(sql`rejection_reason IS NULL OR rejection_reason IN ('spam', 'off-topic', 'personal-data', 'other')`))
     .addColumn("rejection_note", text)
     .addColumn("moderation_note", text)
-    .addForeignKeyConstraint("reviews_store_id_product_id_fkey", ["store_id","product_id"], "products", ["store_id","product_id"]).execute();
-  await schema.createTable("review_aggregates")
+    .addForeignKeyConstraint("reviews_store_id_product_id_fkey", ["store_id", "product_id"], "products", ["store_id", "product_id"])
+    .execute();
+  await schema
+    .createTable("review_aggregates")
     .addColumn("store_id", text, (c) => c.notNull())
     .addColumn("scope_type", text, (c) => c.notNull().check(sql`scope_type IN ('store', 'product', 'group')`))
     .addColumn("scope_id", text, (c) => c.notNull())
@@ -105,16 +146,23 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("level4", integer, (c) => c.notNull().defaultTo(sql`0`))
     .addColumn("level5", integer, (c) => c.notNull().defaultTo(sql`0`))
     .addColumn("recommended_count", integer, (c) => c.notNull().defaultTo(sql`0`))
-    .addPrimaryKeyConstraint("review_aggregates_pkey", ["store_id","scope_type","scope_id"])
-    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`))).execute();
-  await schema.createTable("review_media")
+    .addPrimaryKeyConstraint("review_aggregates_pkey", ["store_id", "scope_type", "scope_id"])
+    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`)))
+    .execute();
+  await schema
+    .createTable("review_media")
     .addColumn("media_id", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("review_id", text, (c) => c.notNull().references("reviews.review_id").onDelete("cascade"))
     .addColumn("product_id", text, (c) => c.notNull())
     .addColumn("group_id", text)
     .addColumn("type", text, (c) => c.notNull().check(sql`type IN ('image', 'video')`))
-    .addColumn("status", text, (c) => c.notNull().defaultTo(sql`'pending'`).check(sql`status IN ('pending', 'published', 'rejected')`))
+    .addColumn("status", text, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`'pending'`)
+        .check(sql`status IN ('pending', 'published', 'rejected')`),
+    )
     .addColumn("alt", text)
     .addColumn("thumbnail_url", text, (c) => c.notNull())
     .addColumn("large_url", text, (c) => c.notNull())
@@ -125,9 +173,16 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("bytes", integer)
     .addColumn("position", integer, (c) => c.notNull().defaultTo(sql`0`))
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addColumn("item_rejected", integer, (c) => c.notNull().defaultTo(sql`0`).check(sql`item_rejected IN (0, 1)`))
-    .addColumn("rejected_ms", integer).execute();
-  await schema.createTable("questions")
+    .addColumn("item_rejected", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`0`)
+        .check(sql`item_rejected IN (0, 1)`),
+    )
+    .addColumn("rejected_ms", integer)
+    .execute();
+  await schema
+    .createTable("questions")
     .addColumn("question_id", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("product_id", text, (c) => c.notNull())
@@ -135,14 +190,31 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("body", text, (c) => c.notNull())
     .addColumn("asker_name", text, (c) => c.notNull())
     .addColumn("asker_email", text)
-    .addColumn("status", text, (c) => c.notNull().defaultTo(sql`'pending'`).check(sql`status IN ('pending', 'published', 'rejected')`))
+    .addColumn("status", text, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`'pending'`)
+        .check(sql`status IN ('pending', 'published', 'rejected')`),
+    )
     .addColumn("created_ms", integer, (c) => c.notNull())
     .addColumn("source", text)
     .addColumn("source_key", text)
-    .addColumn("helpful_count", integer, (c) => c.notNull().defaultTo(sql`0`).check(sql`helpful_count >= 0`))
-    .addColumn("unhelpful_count", integer, (c) => c.notNull().defaultTo(sql`0`).check(sql`unhelpful_count >= 0`))
-    .addForeignKeyConstraint("questions_store_id_product_id_fkey", ["store_id","product_id"], "products", ["store_id","product_id"]).execute();
-  await schema.createTable("answers")
+    .addColumn("helpful_count", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`0`)
+        .check(sql`helpful_count >= 0`),
+    )
+    .addColumn("unhelpful_count", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`0`)
+        .check(sql`unhelpful_count >= 0`),
+    )
+    .addForeignKeyConstraint("questions_store_id_product_id_fkey", ["store_id", "product_id"], "products", ["store_id", "product_id"])
+    .execute();
+  await schema
+    .createTable("answers")
     .addColumn("answer_id", text, (c) => c.primaryKey())
     .addColumn("question_id", text, (c) => c.notNull().references("questions.question_id").onDelete("cascade"))
     .addColumn("store_id", text, (c) => c.notNull())
@@ -150,15 +222,37 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("author_name", text, (c) => c.notNull())
     .addColumn("is_store_answer", integer, (c) => c.notNull().defaultTo(sql`0`))
     .addColumn("is_public", integer, (c) => c.notNull().defaultTo(sql`1`))
-    .addColumn("status", text, (c) => c.notNull().defaultTo(sql`'pending'`).check(sql`status IN ('pending', 'published', 'rejected')`))
+    .addColumn("status", text, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`'pending'`)
+        .check(sql`status IN ('pending', 'published', 'rejected')`),
+    )
     .addColumn("created_ms", integer, (c) => c.notNull())
     .addColumn("author_email", text)
-    .addColumn("verified_status", text, (c) => c.notNull().defaultTo(sql`'unverified'`).check(sql`verified_status IN ('verified-buyer', 'unverified')`))
+    .addColumn("verified_status", text, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`'unverified'`)
+        .check(sql`verified_status IN ('verified-buyer', 'unverified')`),
+    )
     .addColumn("source", text)
     .addColumn("source_key", text)
-    .addColumn("helpful_count", integer, (c) => c.notNull().defaultTo(sql`0`).check(sql`helpful_count >= 0`))
-    .addColumn("unhelpful_count", integer, (c) => c.notNull().defaultTo(sql`0`).check(sql`unhelpful_count >= 0`)).execute();
-  await schema.createTable("api_keys")
+    .addColumn("helpful_count", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`0`)
+        .check(sql`helpful_count >= 0`),
+    )
+    .addColumn("unhelpful_count", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`0`)
+        .check(sql`unhelpful_count >= 0`),
+    )
+    .execute();
+  await schema
+    .createTable("api_keys")
     .addColumn("api_key_id", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("name", text, (c) => c.notNull())
@@ -166,8 +260,10 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("key_prefix", text, (c) => c.notNull())
     .addColumn("created_ms", integer, (c) => c.notNull())
     .addColumn("revoked_ms", integer)
-    .addColumn("last_used_ms", integer).execute();
-  await schema.createTable("review_votes")
+    .addColumn("last_used_ms", integer)
+    .execute();
+  await schema
+    .createTable("review_votes")
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("review_id", text, (c) => c.notNull().references("reviews.review_id").onDelete("cascade"))
     .addColumn("visitor_hash", text, (c) => c.notNull())
@@ -175,9 +271,11 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("created_ms", integer, (c) => c.notNull())
     .addColumn("updated_ms", integer, (c) => c.notNull())
     .addColumn("address_hash", text)
-    .addPrimaryKeyConstraint("review_votes_pkey", ["review_id","visitor_hash"])
-    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`))).execute();
-  await schema.createTable("orders")
+    .addPrimaryKeyConstraint("review_votes_pkey", ["review_id", "visitor_hash"])
+    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`)))
+    .execute();
+  await schema
+    .createTable("orders")
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("order_id", text, (c) => c.notNull())
     .addColumn("product_id", text, (c) => c.notNull())
@@ -188,21 +286,32 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("title", text)
     .addColumn("price", real)
     .addColumn("quantity", integer)
-    .addPrimaryKeyConstraint("orders_pkey", ["store_id","order_id","product_id"]).execute();
-  await schema.createTable("ai_review_analysis")
+    .addPrimaryKeyConstraint("orders_pkey", ["store_id", "order_id", "product_id"])
+    .execute();
+  await schema
+    .createTable("ai_review_analysis")
     .addColumn("review_id", text, (c) => c.primaryKey().references("reviews.review_id").onDelete("cascade"))
     .addColumn("store_id", text, (c) => c.notNull())
     .addColumn("engine_version", text, (c) => c.notNull())
-    .addColumn("analysed_ms", integer, (c) => c.notNull()).execute();
-  await schema.createTable("ai_review_keywords")
+    .addColumn("analysed_ms", integer, (c) => c.notNull())
+    .execute();
+  await schema
+    .createTable("ai_review_keywords")
     .addColumn("store_id", text, (c) => c.notNull())
     .addColumn("keyword", text, (c) => c.notNull())
     .addColumn("review_id", text, (c) => c.notNull().references("reviews.review_id").onDelete("cascade"))
     .addColumn("topic", text, (c) => c.notNull())
-    .addColumn("polarity", integer, (c) => c.notNull().defaultTo(sql`0`).check(sql`polarity IN (-1, 0, 1)`))
-    .addPrimaryKeyConstraint("ai_review_keywords_pkey", ["store_id","keyword","review_id"])
-    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`))).execute();
-  await schema.createTable("ai_content_versions")
+    .addColumn("polarity", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`0`)
+        .check(sql`polarity IN (-1, 0, 1)`),
+    )
+    .addPrimaryKeyConstraint("ai_review_keywords_pkey", ["store_id", "keyword", "review_id"])
+    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`)))
+    .execute();
+  await schema
+    .createTable("ai_content_versions")
     .addColumn("version_id", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("scope_type", text, (c) => c.notNull().check(sql`scope_type IN ('product', 'group')`))
@@ -213,30 +322,41 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("keywords_json", text)
     .addColumn("contributing_review_count", integer, (c) => c.notNull())
     .addColumn("generated_ms", integer, (c) => c.notNull())
-    .addColumn("published_ms", integer).execute();
-  await schema.createTable("ai_scope_state")
+    .addColumn("published_ms", integer)
+    .execute();
+  await schema
+    .createTable("ai_scope_state")
     .addColumn("store_id", text, (c) => c.notNull())
     .addColumn("scope_type", text, (c) => c.notNull())
     .addColumn("scope_id", text, (c) => c.notNull())
     .addColumn("last_review_count", integer, (c) => c.notNull())
     .addColumn("last_generated_ms", integer, (c) => c.notNull())
-    .addPrimaryKeyConstraint("ai_scope_state_pkey", ["store_id","scope_type","scope_id"])
-    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`))).execute();
-  await schema.createTable("ai_jobs")
+    .addPrimaryKeyConstraint("ai_scope_state_pkey", ["store_id", "scope_type", "scope_id"])
+    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`)))
+    .execute();
+  await schema
+    .createTable("ai_jobs")
     .addColumn("job_id", integer, (c) => c.$call((c) => (pg ? c.generatedByDefaultAsIdentity().primaryKey() : c.primaryKey().autoIncrement())))
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("scope_type", text, (c) => c.notNull().check(sql`scope_type IN ('product', 'group')`))
     .addColumn("scope_id", text, (c) => c.notNull())
     .addColumn("reason", text, (c) => c.notNull())
-    .addColumn("status", text, (c) => c.notNull().defaultTo(sql`'queued'`).check(sql`status IN ('queued', 'running', 'done', 'failed')`))
+    .addColumn("status", text, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`'queued'`)
+        .check(sql`status IN ('queued', 'running', 'done', 'failed')`),
+    )
     .addColumn("attempts", integer, (c) => c.notNull().defaultTo(sql`0`))
     .addColumn("run_after_ms", integer, (c) => c.notNull())
     .addColumn("created_ms", integer, (c) => c.notNull())
     .addColumn("finished_ms", integer)
     .addColumn("error", text)
     .addColumn("lease_until_ms", integer)
-    .addColumn("claimed_by", text).execute();
-  await schema.createTable("review_translations")
+    .addColumn("claimed_by", text)
+    .execute();
+  await schema
+    .createTable("review_translations")
     .addColumn("review_id", text, (c) => c.notNull().references("reviews.review_id").onDelete("cascade"))
     .addColumn("store_id", text, (c) => c.notNull())
     .addColumn("locale_key", text, (c) => c.notNull())
@@ -244,15 +364,24 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("body", text, (c) => c.notNull())
     .addColumn("provider", text, (c) => c.notNull())
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addPrimaryKeyConstraint("review_translations_pkey", ["review_id","locale_key"])
-    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`))).execute();
-  await schema.createTable("surveys")
+    .addPrimaryKeyConstraint("review_translations_pkey", ["review_id", "locale_key"])
+    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`)))
+    .execute();
+  await schema
+    .createTable("surveys")
     .addColumn("survey_id", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("name", text, (c) => c.notNull())
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addColumn("sample_data", integer, (c) => c.notNull().defaultTo(sql`0`).check(sql`sample_data IN (0, 1)`)).execute();
-  await schema.createTable("survey_questions")
+    .addColumn("sample_data", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`0`)
+        .check(sql`sample_data IN (0, 1)`),
+    )
+    .execute();
+  await schema
+    .createTable("survey_questions")
     .addColumn("question_id", text, (c) => c.primaryKey())
     .addColumn("survey_id", text, (c) => c.notNull().references("surveys.survey_id").onDelete("cascade"))
     .addColumn("store_id", text, (c) => c.notNull())
@@ -264,8 +393,10 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("custom_answer_option_text", text)
     .addColumn("profile_question_id", text)
     .addColumn("profile_answer_type", text, (c) => c.check(sql`profile_answer_type IN ('date-components', 'location', 'multi-value', 'single-value')`))
-    .addCheckConstraint("survey_questions_check", sql`(type = 'profile') = (profile_answer_type IS NOT NULL AND profile_question_id IS NOT NULL)`).execute();
-  await schema.createTable("channel_surveys")
+    .addCheckConstraint("survey_questions_check", sql`(type = 'profile') = (profile_answer_type IS NOT NULL AND profile_question_id IS NOT NULL)`)
+    .execute();
+  await schema
+    .createTable("channel_surveys")
     .addColumn("channel_survey_id", text, (c) => c.primaryKey())
     .addColumn("survey_id", text, (c) => c.notNull().references("surveys.survey_id").onDelete("cascade"))
     .addColumn("store_id", text, (c) => c.notNull())
@@ -274,8 +405,10 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("reward_type", text, (c) => c.check(sql`reward_type IN ('coupon')`))
     .addColumn("reward_description", text)
     .addColumn("reward_value", text)
-    .addCheckConstraint("channel_surveys_check", sql`(reward_type IS NULL) = (reward_description IS NULL) AND (reward_type IS NULL) = (reward_value IS NULL)`).execute();
-  await schema.createTable("survey_responses")
+    .addCheckConstraint("channel_surveys_check", sql`(reward_type IS NULL) = (reward_description IS NULL) AND (reward_type IS NULL) = (reward_value IS NULL)`)
+    .execute();
+  await schema
+    .createTable("survey_responses")
     .addColumn("response_seq", integer, (c) => c.$call((c) => (pg ? c.generatedByDefaultAsIdentity().primaryKey() : c.primaryKey())))
     .addColumn("survey_response_id", text, (c) => c.notNull().unique())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
@@ -294,8 +427,10 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("nps_category", text, (c) => c.check(sql`nps_category IN ('promoter', 'passive', 'detractor')`))
     .addColumn("created_ms", integer, (c) => c.notNull())
     .addColumn("idempotency_key", text)
-    .addColumn("request_hash", text).execute();
-  await schema.createTable("loyalty_programs")
+    .addColumn("request_hash", text)
+    .execute();
+  await schema
+    .createTable("loyalty_programs")
     .addColumn("store_id", text, (c) => c.primaryKey().references("stores.store_id").onDelete("cascade"))
     .addColumn("platform_adapter", text, (c) => c.notNull().defaultTo(sql`'hs256'`))
     .addColumn("platform_secret", text, (c) => c.notNull())
@@ -307,23 +442,47 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("policy_version", text, (c) => c.notNull())
     .addColumn("merchant_policies_json", text)
     .addColumn("updated_ms", integer, (c) => c.notNull())
-    .addColumn("enabled", integer, (c) => c.notNull().defaultTo(sql`1`).check(sql`enabled IN (0, 1)`))
-    .addColumn("platform_secret_ms", integer).execute();
-  await schema.createTable("loyalty_vip_tiers")
+    .addColumn("enabled", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`1`)
+        .check(sql`enabled IN (0, 1)`),
+    )
+    .addColumn("platform_secret_ms", integer)
+    .execute();
+  await schema
+    .createTable("loyalty_vip_tiers")
     .addColumn("vip_tier_id", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("name", text, (c) => c.notNull())
     .addColumn("points_threshold", integer, (c) => c.notNull().check(sql`points_threshold >= 0`))
-    .addColumn("points_multiplier", real, (c) => c.notNull().defaultTo(sql`1`).check(sql`points_multiplier > 0`))
+    .addColumn("points_multiplier", real, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`1`)
+        .check(sql`points_multiplier > 0`),
+    )
     .addColumn("perks_json", text)
-    .addUniqueConstraint("loyalty_vip_tiers_store_id_points_threshold_key", ["store_id","points_threshold"]).execute();
-  await schema.createTable("loyalty_customers")
+    .addUniqueConstraint("loyalty_vip_tiers_store_id_points_threshold_key", ["store_id", "points_threshold"])
+    .execute();
+  await schema
+    .createTable("loyalty_customers")
     .addColumn("loyalty_customer_id", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("platform_customer_id", text, (c) => c.notNull())
     .addColumn("email", text)
-    .addColumn("status", text, (c) => c.notNull().defaultTo(sql`'pending'`).check(sql`status IN ('pending', 'enrolled', 'blocked')`))
-    .addColumn("balance", integer, (c) => c.notNull().defaultTo(sql`0`).check(sql`balance >= 0`))
+    .addColumn("status", text, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`'pending'`)
+        .check(sql`status IN ('pending', 'enrolled', 'blocked')`),
+    )
+    .addColumn("balance", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`0`)
+        .check(sql`balance >= 0`),
+    )
     .addColumn("lifetime_points", integer, (c) => c.notNull().defaultTo(sql`0`))
     .addColumn("vip_tier_id", text, (c) => c.references("loyalty_vip_tiers.vip_tier_id"))
     .addColumn("minimum_vip_tier_id", text, (c) => c.references("loyalty_vip_tiers.vip_tier_id"))
@@ -331,18 +490,27 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("legal_version_accepted", text)
     .addColumn("enrolled_ms", integer)
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addUniqueConstraint("loyalty_customers_store_id_platform_customer_id_key", ["store_id","platform_customer_id"]).execute();
-  await schema.createTable("loyalty_earning_rules")
+    .addUniqueConstraint("loyalty_customers_store_id_platform_customer_id_key", ["store_id", "platform_customer_id"])
+    .execute();
+  await schema
+    .createTable("loyalty_earning_rules")
     .addColumn("earning_rule_id", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("type", text, (c) => c.notNull().check(sql`type IN ('sign-up', 'points-per-spend', 'review', 'review-with-media', 'birthday')`))
     .addColumn("name", text, (c) => c.notNull())
-    .addColumn("points", integer, (c) => c.notNull().defaultTo(sql`0`).check(sql`points >= 0`))
+    .addColumn("points", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`0`)
+        .check(sql`points >= 0`),
+    )
     .addColumn("points_per_currency_unit", real, (c) => c.check(sql`points_per_currency_unit IS NULL OR points_per_currency_unit >= 0`))
     .addColumn("enabled", integer, (c) => c.notNull().defaultTo(sql`1`))
     .addColumn("minimum_vip_tier_id", text, (c) => c.references("loyalty_vip_tiers.vip_tier_id"))
-    .addColumn("position", integer, (c) => c.notNull().defaultTo(sql`0`)).execute();
-  await schema.createTable("loyalty_redemption_rules")
+    .addColumn("position", integer, (c) => c.notNull().defaultTo(sql`0`))
+    .execute();
+  await schema
+    .createTable("loyalty_redemption_rules")
     .addColumn("redemption_rule_id", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("type", text, (c) => c.notNull().check(sql`type IN ('fixed-amount-coupon', 'percentage-coupon', 'free-shipping')`))
@@ -352,8 +520,10 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("reward_value", real, (c) => c.notNull().defaultTo(sql`0`))
     .addColumn("enabled", integer, (c) => c.notNull().defaultTo(sql`1`))
     .addColumn("minimum_vip_tier_id", text, (c) => c.references("loyalty_vip_tiers.vip_tier_id"))
-    .addColumn("position", integer, (c) => c.notNull().defaultTo(sql`0`)).execute();
-  await schema.createTable("loyalty_transactions")
+    .addColumn("position", integer, (c) => c.notNull().defaultTo(sql`0`))
+    .execute();
+  await schema
+    .createTable("loyalty_transactions")
     .addColumn("seq", integer, (c) => c.$call((c) => (pg ? c.generatedByDefaultAsIdentity().primaryKey() : c.primaryKey().autoIncrement())))
     .addColumn("transaction_id", text, (c) => c.notNull().unique())
     .addColumn("store_id", text, (c) => c.notNull())
@@ -368,43 +538,67 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("order_id", text)
     .addColumn("coupon_code", text)
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addCheckConstraint("loyalty_transactions_check", sql`(type = 'earning' AND points >= 0) OR (type = 'redemption' AND points < 0) OR type = 'adjustment'`).execute();
-  await schema.createTable("merchant_users")
+    .addCheckConstraint("loyalty_transactions_check", sql`(type = 'earning' AND points >= 0) OR (type = 'redemption' AND points < 0) OR type = 'adjustment'`)
+    .execute();
+  await schema
+    .createTable("merchant_users")
     .addColumn("user_id", text, (c) => c.primaryKey())
     .addColumn("email", text, (c) => c.notNull().unique())
     .addColumn("password_hash", text, (c) => c.notNull())
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addColumn("is_operator", integer, (c) => c.notNull().defaultTo(sql`0`).check(sql`is_operator IN (0, 1)`)).execute();
-  await schema.createTable("store_memberships")
+    .addColumn("is_operator", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`0`)
+        .check(sql`is_operator IN (0, 1)`),
+    )
+    .execute();
+  await schema
+    .createTable("store_memberships")
     .addColumn("user_id", text, (c) => c.notNull().references("merchant_users.user_id").onDelete("cascade"))
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addColumn("role", text, (c) => c.notNull().defaultTo(sql`'owner'`).check(sql`role IN ('owner', 'member')`))
-    .addPrimaryKeyConstraint("store_memberships_pkey", ["user_id","store_id"])
-    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`))).execute();
-  await schema.createTable("admin_sessions")
+    .addColumn("role", text, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`'owner'`)
+        .check(sql`role IN ('owner', 'member')`),
+    )
+    .addPrimaryKeyConstraint("store_memberships_pkey", ["user_id", "store_id"])
+    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`)))
+    .execute();
+  await schema
+    .createTable("admin_sessions")
     .addColumn("session_hash", text, (c) => c.primaryKey())
     .addColumn("user_id", text, (c) => c.notNull().references("merchant_users.user_id").onDelete("cascade"))
     .addColumn("csrf_token", text, (c) => c.notNull())
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addColumn("expires_ms", integer, (c) => c.notNull()).execute();
-  await schema.createTable("content_seq")
+    .addColumn("expires_ms", integer, (c) => c.notNull())
+    .execute();
+  await schema
+    .createTable("content_seq")
     .addColumn("id", integer, (c) => c.$call((c) => (pg ? c.generatedByDefaultAsIdentity().primaryKey() : c.primaryKey())).check(sql`id = 1`))
-    .addColumn("n", integer, (c) => c.notNull()).execute();
+    .addColumn("n", integer, (c) => c.notNull())
+    .execute();
   // The one row the SQLite content-scope triggers number from (legacy migration 060 inserted it too).
   await run(db, sql`INSERT INTO content_seq (id, n) VALUES (1, 0)`);
-  await schema.createTable("content_scope_versions")
+  await schema
+    .createTable("content_scope_versions")
     .addColumn("scope", text, (c) => c.primaryKey())
     .addColumn("version", integer, (c) => c.notNull())
-    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`))).execute();
-  await schema.createTable("admin_login_failures")
+    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`)))
+    .execute();
+  await schema
+    .createTable("admin_login_failures")
     .addColumn("ip", text, (c) => c.notNull())
     .addColumn("email", text, (c) => c.notNull())
     .addColumn("failures", integer, (c) => c.notNull().check(sql`failures >= 0`))
     .addColumn("last_ms", integer, (c) => c.notNull())
-    .addPrimaryKeyConstraint("admin_login_failures_pkey", ["ip","email"])
-    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`))).execute();
-  await schema.createTable("mail_outbox")
+    .addPrimaryKeyConstraint("admin_login_failures_pkey", ["ip", "email"])
+    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`)))
+    .execute();
+  await schema
+    .createTable("mail_outbox")
     .addColumn("seq", integer, (c) => c.$call((c) => (pg ? c.generatedByDefaultAsIdentity().primaryKey() : c.primaryKey().autoIncrement())))
     .addColumn("message_id", text, (c) => c.notNull().unique())
     .addColumn("store_id", text, (c) => c.references("stores.store_id").onDelete("cascade"))
@@ -421,8 +615,10 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("next_attempt_ms", integer, (c) => c.notNull())
     .addColumn("lease_until_ms", integer)
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addColumn("sent_ms", integer).execute();
-  await schema.createTable("admin_invites")
+    .addColumn("sent_ms", integer)
+    .execute();
+  await schema
+    .createTable("admin_invites")
     .addColumn("invite_id", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("email", text, (c) => c.notNull())
@@ -432,50 +628,104 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("created_ms", integer, (c) => c.notNull())
     .addColumn("expires_ms", integer, (c) => c.notNull())
     .addColumn("used_ms", integer)
-    .addColumn("revoked_ms", integer).execute();
-  await schema.createTable("admin_password_resets")
+    .addColumn("revoked_ms", integer)
+    .execute();
+  await schema
+    .createTable("admin_password_resets")
     .addColumn("token_hash", text, (c) => c.primaryKey())
     .addColumn("user_id", text, (c) => c.notNull().references("merchant_users.user_id").onDelete("cascade"))
     .addColumn("created_ms", integer, (c) => c.notNull())
     .addColumn("expires_ms", integer, (c) => c.notNull())
     .addColumn("used_ms", integer)
-    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`))).execute();
-  await schema.createTable("widget_settings")
+    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`)))
+    .execute();
+  await schema
+    .createTable("widget_settings")
     .addColumn("store_id", text, (c) => c.primaryKey().references("stores.store_id").onDelete("cascade"))
-    .addColumn("accent_color", text, (c) => c.check(pg ? sql`accent_color IS NULL OR accent_color ~ '^#[0-9a-f][0-9a-f][0-9a-f]'` : sql`accent_color IS NULL OR accent_color GLOB '#[0-9a-f][0-9a-f][0-9a-f]*'`))
+    .addColumn("accent_color", text, (c) =>
+      c.check(pg ? sql`accent_color IS NULL OR accent_color ~ '^#[0-9a-f][0-9a-f][0-9a-f]'` : sql`accent_color IS NULL OR accent_color GLOB '#[0-9a-f][0-9a-f][0-9a-f]*'`),
+    )
     .addColumn("star_color", text, (c) => c.check(pg ? sql`star_color IS NULL OR star_color ~ '^#[0-9a-f][0-9a-f][0-9a-f]'` : sql`star_color IS NULL OR star_color GLOB '#[0-9a-f][0-9a-f][0-9a-f]*'`))
-    .addColumn("show_reviews", integer, (c) => c.notNull().defaultTo(sql`1`).check(sql`show_reviews IN (0, 1)`))
-    .addColumn("show_star_rating", integer, (c) => c.notNull().defaultTo(sql`1`).check(sql`show_star_rating IN (0, 1)`))
-    .addColumn("show_media", integer, (c) => c.notNull().defaultTo(sql`1`).check(sql`show_media IN (0, 1)`))
-    .addColumn("show_questions", integer, (c) => c.notNull().defaultTo(sql`1`).check(sql`show_questions IN (0, 1)`))
-    .addColumn("show_summary", integer, (c) => c.notNull().defaultTo(sql`1`).check(sql`show_summary IN (0, 1)`))
-    .addColumn("show_keywords", integer, (c) => c.notNull().defaultTo(sql`1`).check(sql`show_keywords IN (0, 1)`))
-    .addColumn("show_loyalty", integer, (c) => c.notNull().defaultTo(sql`1`).check(sql`show_loyalty IN (0, 1)`))
+    .addColumn("show_reviews", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`1`)
+        .check(sql`show_reviews IN (0, 1)`),
+    )
+    .addColumn("show_star_rating", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`1`)
+        .check(sql`show_star_rating IN (0, 1)`),
+    )
+    .addColumn("show_media", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`1`)
+        .check(sql`show_media IN (0, 1)`),
+    )
+    .addColumn("show_questions", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`1`)
+        .check(sql`show_questions IN (0, 1)`),
+    )
+    .addColumn("show_summary", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`1`)
+        .check(sql`show_summary IN (0, 1)`),
+    )
+    .addColumn("show_keywords", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`1`)
+        .check(sql`show_keywords IN (0, 1)`),
+    )
+    .addColumn("show_loyalty", integer, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`1`)
+        .check(sql`show_loyalty IN (0, 1)`),
+    )
     .addColumn("updated_ms", integer, (c) => c.notNull())
-    .addColumn("review_form_attributes_json", text, (c) => c.notNull().defaultTo(sql`'[]'`).check(pg ? sql`coalesce(chorus_json_type(review_form_attributes_json), '') = 'array'` : sql`json_valid(review_form_attributes_json) AND json_type(review_form_attributes_json) = 'array'`)).execute();
-  await schema.createTable("widget_texts")
+    .addColumn("review_form_attributes_json", text, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`'[]'`)
+        .check(pg ? sql`coalesce(chorus_json_type(review_form_attributes_json), '') = 'array'` : sql`json_valid(review_form_attributes_json) AND json_type(review_form_attributes_json) = 'array'`),
+    )
+    .execute();
+  await schema
+    .createTable("widget_texts")
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("locale", text, (c) => c.notNull())
     .addColumn("text_id", text, (c) => c.notNull())
     .addColumn("value", text, (c) => c.notNull())
     .addColumn("updated_ms", integer, (c) => c.notNull())
-    .addPrimaryKeyConstraint("widget_texts_pkey", ["store_id","locale","text_id"])
-    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`))).execute();
-  await schema.createTable("platform_connections")
+    .addPrimaryKeyConstraint("widget_texts_pkey", ["store_id", "locale", "text_id"])
+    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`)))
+    .execute();
+  await schema
+    .createTable("platform_connections")
     .addColumn("store_id", text, (c) => c.primaryKey().references("stores.store_id").onDelete("cascade"))
     .addColumn("shop_domain", text)
     .addColumn("secret_encrypted", text)
     .addColumn("secret_set_ms", integer)
-    .addColumn("updated_ms", integer, (c) => c.notNull()).execute();
-  await schema.createTable("platform_webhooks")
+    .addColumn("updated_ms", integer, (c) => c.notNull())
+    .execute();
+  await schema
+    .createTable("platform_webhooks")
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("webhook_id", text, (c) => c.notNull())
     .addColumn("topic", text, (c) => c.notNull())
     .addColumn("outcome", text, (c) => c.notNull().check(sql`outcome IN ('applied', 'ignored')`))
     .addColumn("received_ms", integer, (c) => c.notNull())
-    .addPrimaryKeyConstraint("platform_webhooks_pkey", ["store_id","webhook_id"])
-    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`))).execute();
-  await schema.createTable("order_headers")
+    .addPrimaryKeyConstraint("platform_webhooks_pkey", ["store_id", "webhook_id"])
+    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`)))
+    .execute();
+  await schema
+    .createTable("order_headers")
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("order_id", text, (c) => c.notNull())
     .addColumn("order_name", text)
@@ -485,18 +735,27 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("locale", text)
     .addColumn("currency", text)
     .addColumn("subtotal", real)
-    .addColumn("status", text, (c) => c.notNull().defaultTo(sql`'ordered'`).check(sql`status IN ('ordered', 'fulfilled', 'cancelled')`))
+    .addColumn("status", text, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`'ordered'`)
+        .check(sql`status IN ('ordered', 'fulfilled', 'cancelled')`),
+    )
     .addColumn("ordered_ms", integer, (c) => c.notNull())
     .addColumn("fulfilled_ms", integer)
     .addColumn("cancelled_ms", integer)
     .addColumn("updated_ms", integer, (c) => c.notNull())
     .addColumn("source", text)
-    .addPrimaryKeyConstraint("order_headers_pkey", ["store_id","order_id"]).execute();
-  await schema.createTable("review_request_settings")
+    .addPrimaryKeyConstraint("order_headers_pkey", ["store_id", "order_id"])
+    .execute();
+  await schema
+    .createTable("review_request_settings")
     .addColumn("store_id", text, (c) => c.primaryKey().references("stores.store_id").onDelete("cascade"))
     .addColumn("settings_json", text, (c) => c.notNull())
-    .addColumn("updated_ms", integer, (c) => c.notNull()).execute();
-  await schema.createTable("review_requests")
+    .addColumn("updated_ms", integer, (c) => c.notNull())
+    .execute();
+  await schema
+    .createTable("review_requests")
     .addColumn("request_id", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("order_id", text, (c) => c.notNull())
@@ -505,7 +764,12 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("locale", text)
     .addColumn("fulfilled_ms", integer, (c) => c.notNull())
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addColumn("status", text, (c) => c.notNull().defaultTo(sql`'scheduled'`).check(sql`status IN ('scheduled', 'sent', 'completed', 'cancelled', 'skipped')`))
+    .addColumn("status", text, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`'scheduled'`)
+        .check(sql`status IN ('scheduled', 'sent', 'completed', 'cancelled', 'skipped')`),
+    )
     .addColumn("skip_reason", text)
     .addColumn("next_step", text, (c) => c.check(sql`next_step IN ('request', 'reminder')`))
     .addColumn("due_ms", integer)
@@ -513,49 +777,66 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("reminded_ms", integer)
     .addColumn("opened_ms", integer)
     .addColumn("cancelled_ms", integer)
-    .addUniqueConstraint("review_requests_store_id_order_id_key", ["store_id","order_id"]).execute();
-  await schema.createTable("review_request_products")
+    .addUniqueConstraint("review_requests_store_id_order_id_key", ["store_id", "order_id"])
+    .execute();
+  await schema
+    .createTable("review_request_products")
     .addColumn("request_id", text, (c) => c.notNull().references("review_requests.request_id").onDelete("cascade"))
     .addColumn("store_id", text, (c) => c.notNull())
     .addColumn("product_id", text, (c) => c.notNull())
     .addColumn("position", integer, (c) => c.notNull())
     .addColumn("review_id", text)
     .addColumn("reviewed_ms", integer)
-    .addPrimaryKeyConstraint("review_request_products_pkey", ["request_id","product_id"]).execute();
-  await schema.createTable("review_request_tokens")
+    .addPrimaryKeyConstraint("review_request_products_pkey", ["request_id", "product_id"])
+    .execute();
+  await schema
+    .createTable("review_request_tokens")
     .addColumn("token_hash", text, (c) => c.primaryKey())
     .addColumn("request_id", text, (c) => c.notNull().references("review_requests.request_id").onDelete("cascade"))
     .addColumn("store_id", text, (c) => c.notNull())
     .addColumn("purpose", text, (c) => c.notNull().check(sql`purpose IN ('review', 'unsubscribe')`))
     .addColumn("product_id", text)
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addColumn("expires_ms", integer, (c) => c.notNull()).execute();
-  await schema.createTable("review_request_unsubscribes")
+    .addColumn("expires_ms", integer, (c) => c.notNull())
+    .execute();
+  await schema
+    .createTable("review_request_unsubscribes")
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("email", text, (c) => c.notNull())
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addPrimaryKeyConstraint("review_request_unsubscribes_pkey", ["store_id","email"]).execute();
-  await schema.createTable("webhook_subscriptions")
+    .addPrimaryKeyConstraint("review_request_unsubscribes_pkey", ["store_id", "email"])
+    .execute();
+  await schema
+    .createTable("webhook_subscriptions")
     .addColumn("subscription_id", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("url", text, (c) => c.notNull())
     .addColumn("description", text, (c) => c.notNull().defaultTo(sql`''`))
     .addColumn("secret_encrypted", text, (c) => c.notNull())
     .addColumn("secret_prefix", text, (c) => c.notNull())
-    .addColumn("status", text, (c) => c.notNull().defaultTo(sql`'enabled'`).check(sql`status IN ('enabled', 'disabled')`))
+    .addColumn("status", text, (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`'enabled'`)
+        .check(sql`status IN ('enabled', 'disabled')`),
+    )
     .addColumn("disabled_reason", text)
     .addColumn("disabled_ms", integer)
     .addColumn("consecutive_failures", integer, (c) => c.notNull().defaultTo(sql`0`))
     .addColumn("failing_since_ms", integer)
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addColumn("updated_ms", integer, (c) => c.notNull()).execute();
-  await schema.createTable("webhook_subscription_events")
+    .addColumn("updated_ms", integer, (c) => c.notNull())
+    .execute();
+  await schema
+    .createTable("webhook_subscription_events")
     .addColumn("store_id", text, (c) => c.notNull())
     .addColumn("event_type", text, (c) => c.notNull())
     .addColumn("subscription_id", text, (c) => c.notNull().references("webhook_subscriptions.subscription_id").onDelete("cascade"))
-    .addPrimaryKeyConstraint("webhook_subscription_events_pkey", ["store_id","event_type","subscription_id"])
-    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`))).execute();
-  await schema.createTable("webhook_events")
+    .addPrimaryKeyConstraint("webhook_subscription_events_pkey", ["store_id", "event_type", "subscription_id"])
+    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`)))
+    .execute();
+  await schema
+    .createTable("webhook_events")
     .addColumn("seq", integer, (c) => c.$call((c) => (pg ? c.generatedByDefaultAsIdentity().primaryKey() : c.primaryKey().autoIncrement())))
     .addColumn("event_id", text, (c) => c.notNull().unique())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
@@ -564,8 +845,10 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("snapshot_json", text)
     .addColumn("payload_json", text)
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addColumn("dispatched_ms", integer).execute();
-  await schema.createTable("webhook_deliveries")
+    .addColumn("dispatched_ms", integer)
+    .execute();
+  await schema
+    .createTable("webhook_deliveries")
     .addColumn("seq", integer, (c) => c.$call((c) => (pg ? c.generatedByDefaultAsIdentity().primaryKey() : c.primaryKey().autoIncrement())))
     .addColumn("delivery_id", text, (c) => c.notNull().unique())
     .addColumn("event_seq", integer, (c) => c.notNull().references("webhook_events.seq").onDelete("cascade"))
@@ -580,8 +863,10 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("last_error", text)
     .addColumn("replay_of", text)
     .addColumn("created_ms", integer, (c) => c.notNull())
-    .addColumn("delivered_ms", integer).execute();
-  await schema.createTable("webhook_attempts")
+    .addColumn("delivered_ms", integer)
+    .execute();
+  await schema
+    .createTable("webhook_attempts")
     .addColumn("delivery_seq", integer, (c) => c.notNull().references("webhook_deliveries.seq").onDelete("cascade"))
     .addColumn("attempt", integer, (c) => c.notNull())
     .addColumn("store_id", text, (c) => c.notNull())
@@ -589,16 +874,20 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("status_code", integer)
     .addColumn("latency_ms", integer, (c) => c.notNull())
     .addColumn("error", text)
-    .addPrimaryKeyConstraint("webhook_attempts_pkey", ["delivery_seq","attempt"])
-    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`))).execute();
-  await schema.createTable("privacy_requests")
+    .addPrimaryKeyConstraint("webhook_attempts_pkey", ["delivery_seq", "attempt"])
+    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`)))
+    .execute();
+  await schema
+    .createTable("privacy_requests")
     .addColumn("request_id", text, (c) => c.primaryKey())
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("kind", text, (c) => c.notNull().check(sql`kind IN ('export', 'erasure', 'data-request')`))
     .addColumn("actor", text, (c) => c.notNull())
     .addColumn("counts_json", text, (c) => c.notNull())
-    .addColumn("created_ms", integer, (c) => c.notNull()).execute();
-  await schema.createTable("qa_votes")
+    .addColumn("created_ms", integer, (c) => c.notNull())
+    .execute();
+  await schema
+    .createTable("qa_votes")
     .addColumn("store_id", text, (c) => c.notNull().references("stores.store_id").onDelete("cascade"))
     .addColumn("question_id", text, (c) => c.notNull().references("questions.question_id").onDelete("cascade"))
     .addColumn("item_type", text, (c) => c.notNull().check(sql`item_type IN ('question', 'answer')`))
@@ -608,110 +897,405 @@ export async function baseline(db: Db): Promise<void> {
     .addColumn("vote", text, (c) => c.notNull().check(sql`vote IN ('helpful', 'unhelpful')`))
     .addColumn("created_ms", integer, (c) => c.notNull())
     .addColumn("updated_ms", integer, (c) => c.notNull())
-    .addPrimaryKeyConstraint("qa_votes_pkey", ["item_type","item_id","voter_hash"])
-    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`))).execute();
+    .addPrimaryKeyConstraint("qa_votes_pkey", ["item_type", "item_id", "voter_hash"])
+    .$call((t) => (pg ? t : t.modifyEnd(sql`WITHOUT ROWID`)))
+    .execute();
 
-  await schema.createIndex("products_group").on("products").columns(["store_id","group_id"]).execute();
-  await schema.createIndex("reviews_source").unique().on("reviews").columns(["store_id","source","source_key"]).where(sql<boolean>`source IS NOT NULL`).execute();
-  await schema.createIndex("reviews_status").on("reviews").columns(["store_id","status","created_ms"]).execute();
-  await schema.createIndex("reviews_store_date").on("reviews").columns(["store_id","created_ms","review_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("reviews_store_rating").on("reviews").columns(["store_id","rating","created_ms","review_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("reviews_store_rating_inverse").on("reviews").columns(["store_id","rating_inverse","created_ms","review_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("reviews_store_helpful").on("reviews").columns(["store_id","helpful_count","created_ms","review_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("reviews_store_helpful_inverse").on("reviews").columns(["store_id","helpful_inverse","created_ms","review_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("reviews_store_media").on("reviews").columns(["store_id","has_media","created_ms","review_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("reviews_product_date").on("reviews").columns(["store_id","product_id","created_ms","review_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("reviews_product_rating").on("reviews").columns(["store_id","product_id","rating","created_ms","review_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("reviews_product_rating_inverse").on("reviews").columns(["store_id","product_id","rating_inverse","created_ms","review_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("reviews_product_helpful").on("reviews").columns(["store_id","product_id","helpful_count","created_ms","review_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("reviews_product_helpful_inverse").on("reviews").columns(["store_id","product_id","helpful_inverse","created_ms","review_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("reviews_product_media").on("reviews").columns(["store_id","product_id","has_media","created_ms","review_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("reviews_group_date").on("reviews").columns(["store_id","group_id","created_ms","review_id"]).where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`).execute();
-  await schema.createIndex("reviews_group_rating").on("reviews").columns(["store_id","group_id","rating","created_ms","review_id"]).where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`).execute();
-  await schema.createIndex("reviews_group_rating_inverse").on("reviews").columns(["store_id","group_id","rating_inverse","created_ms","review_id"]).where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`).execute();
-  await schema.createIndex("reviews_group_helpful").on("reviews").columns(["store_id","group_id","helpful_count","created_ms","review_id"]).where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`).execute();
-  await schema.createIndex("reviews_group_helpful_inverse").on("reviews").columns(["store_id","group_id","helpful_inverse","created_ms","review_id"]).where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`).execute();
-  await schema.createIndex("reviews_group_media").on("reviews").columns(["store_id","group_id","has_media","created_ms","review_id"]).where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`).execute();
-  await schema.createIndex("review_media_review").on("review_media").columns(["review_id","position"]).execute();
-  await schema.createIndex("review_media_store").on("review_media").columns(["store_id","created_ms","media_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("review_media_product").on("review_media").columns(["store_id","product_id","created_ms","media_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("review_media_group").on("review_media").columns(["store_id","group_id","created_ms","media_id"]).where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`).execute();
-  await schema.createIndex("questions_source").unique().on("questions").columns(["store_id","source","source_key"]).where(sql<boolean>`source IS NOT NULL`).execute();
-  await schema.createIndex("questions_product").on("questions").columns(["store_id","product_id","created_ms","question_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("questions_group").on("questions").columns(["store_id","group_id","created_ms","question_id"]).where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`).execute();
-  await schema.createIndex("questions_status").on("questions").columns(["store_id","status","created_ms"]).execute();
-  await schema.createIndex("answers_question").on("answers").columns(["question_id","created_ms"]).execute();
-  await schema.createIndex("api_keys_store").on("api_keys").columns(["store_id","created_ms"]).execute();
-  await schema.createIndex("orders_buyer").on("orders").columns(["store_id","email","product_id"]).execute();
-  await schema.createIndex("answers_source").unique().on("answers").columns(["store_id","source","source_key"]).where(sql<boolean>`source IS NOT NULL`).execute();
-  await schema.createIndex("answers_status").on("answers").columns(["store_id","status","created_ms"]).execute();
+  await schema.createIndex("products_group").on("products").columns(["store_id", "group_id"]).execute();
+  await schema
+    .createIndex("reviews_source")
+    .unique()
+    .on("reviews")
+    .columns(["store_id", "source", "source_key"])
+    .where(sql<boolean>`source IS NOT NULL`)
+    .execute();
+  await schema.createIndex("reviews_status").on("reviews").columns(["store_id", "status", "created_ms"]).execute();
+  await schema
+    .createIndex("reviews_store_date")
+    .on("reviews")
+    .columns(["store_id", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("reviews_store_rating")
+    .on("reviews")
+    .columns(["store_id", "rating", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("reviews_store_rating_inverse")
+    .on("reviews")
+    .columns(["store_id", "rating_inverse", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("reviews_store_helpful")
+    .on("reviews")
+    .columns(["store_id", "helpful_count", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("reviews_store_helpful_inverse")
+    .on("reviews")
+    .columns(["store_id", "helpful_inverse", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("reviews_store_media")
+    .on("reviews")
+    .columns(["store_id", "has_media", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("reviews_product_date")
+    .on("reviews")
+    .columns(["store_id", "product_id", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("reviews_product_rating")
+    .on("reviews")
+    .columns(["store_id", "product_id", "rating", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("reviews_product_rating_inverse")
+    .on("reviews")
+    .columns(["store_id", "product_id", "rating_inverse", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("reviews_product_helpful")
+    .on("reviews")
+    .columns(["store_id", "product_id", "helpful_count", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("reviews_product_helpful_inverse")
+    .on("reviews")
+    .columns(["store_id", "product_id", "helpful_inverse", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("reviews_product_media")
+    .on("reviews")
+    .columns(["store_id", "product_id", "has_media", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("reviews_group_date")
+    .on("reviews")
+    .columns(["store_id", "group_id", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("reviews_group_rating")
+    .on("reviews")
+    .columns(["store_id", "group_id", "rating", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("reviews_group_rating_inverse")
+    .on("reviews")
+    .columns(["store_id", "group_id", "rating_inverse", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("reviews_group_helpful")
+    .on("reviews")
+    .columns(["store_id", "group_id", "helpful_count", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("reviews_group_helpful_inverse")
+    .on("reviews")
+    .columns(["store_id", "group_id", "helpful_inverse", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("reviews_group_media")
+    .on("reviews")
+    .columns(["store_id", "group_id", "has_media", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`)
+    .execute();
+  await schema.createIndex("review_media_review").on("review_media").columns(["review_id", "position"]).execute();
+  await schema
+    .createIndex("review_media_store")
+    .on("review_media")
+    .columns(["store_id", "created_ms", "media_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("review_media_product")
+    .on("review_media")
+    .columns(["store_id", "product_id", "created_ms", "media_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("review_media_group")
+    .on("review_media")
+    .columns(["store_id", "group_id", "created_ms", "media_id"])
+    .where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("questions_source")
+    .unique()
+    .on("questions")
+    .columns(["store_id", "source", "source_key"])
+    .where(sql<boolean>`source IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("questions_product")
+    .on("questions")
+    .columns(["store_id", "product_id", "created_ms", "question_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("questions_group")
+    .on("questions")
+    .columns(["store_id", "group_id", "created_ms", "question_id"])
+    .where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`)
+    .execute();
+  await schema.createIndex("questions_status").on("questions").columns(["store_id", "status", "created_ms"]).execute();
+  await schema.createIndex("answers_question").on("answers").columns(["question_id", "created_ms"]).execute();
+  await schema.createIndex("api_keys_store").on("api_keys").columns(["store_id", "created_ms"]).execute();
+  await schema.createIndex("orders_buyer").on("orders").columns(["store_id", "email", "product_id"]).execute();
+  await schema
+    .createIndex("answers_source")
+    .unique()
+    .on("answers")
+    .columns(["store_id", "source", "source_key"])
+    .where(sql<boolean>`source IS NOT NULL`)
+    .execute();
+  await schema.createIndex("answers_status").on("answers").columns(["store_id", "status", "created_ms"]).execute();
   await schema.createIndex("ai_review_keywords_review").on("ai_review_keywords").columns(["review_id"]).execute();
-  await schema.createIndex("ai_content_versions_scope").on("ai_content_versions").columns(["store_id","scope_type","scope_id","generated_ms"]).execute();
-  await schema.createIndex("ai_content_versions_published").on("ai_content_versions").columns(["store_id","scope_type","scope_id","published_ms"]).where(sql<boolean>`published_ms IS NOT NULL`).execute();
-  await schema.createIndex("ai_jobs_one_queued").unique().on("ai_jobs").columns(["store_id","scope_type","scope_id"]).where(sql<boolean>`status = 'queued'`).execute();
-  await schema.createIndex("ai_jobs_next").on("ai_jobs").columns(["status","run_after_ms","job_id"]).execute();
-  await schema.createIndex("surveys_store_keyset").on("surveys").columns(["store_id","created_ms","survey_id"]).execute();
-  await schema.createIndex("survey_questions_survey").on("survey_questions").columns(["survey_id","position"]).execute();
+  await schema.createIndex("ai_content_versions_scope").on("ai_content_versions").columns(["store_id", "scope_type", "scope_id", "generated_ms"]).execute();
+  await schema
+    .createIndex("ai_content_versions_published")
+    .on("ai_content_versions")
+    .columns(["store_id", "scope_type", "scope_id", "published_ms"])
+    .where(sql<boolean>`published_ms IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("ai_jobs_one_queued")
+    .unique()
+    .on("ai_jobs")
+    .columns(["store_id", "scope_type", "scope_id"])
+    .where(sql<boolean>`status = 'queued'`)
+    .execute();
+  await schema.createIndex("ai_jobs_next").on("ai_jobs").columns(["status", "run_after_ms", "job_id"]).execute();
+  await schema.createIndex("surveys_store_keyset").on("surveys").columns(["store_id", "created_ms", "survey_id"]).execute();
+  await schema.createIndex("survey_questions_survey").on("survey_questions").columns(["survey_id", "position"]).execute();
   await schema.createIndex("channel_surveys_survey").on("channel_surveys").columns(["survey_id"]).execute();
-  await schema.createIndex("survey_responses_keyset").on("survey_responses").columns(["store_id","survey_id","created_ms","survey_response_id"]).execute();
-  await schema.createIndex("survey_responses_store_date").on("survey_responses").columns(["store_id","created_ms","survey_response_id"]).execute();
-  await schema.createIndex("survey_responses_idempotency").unique().on("survey_responses").columns(["store_id","channel_survey_id","idempotency_key"]).where(sql<boolean>`idempotency_key IS NOT NULL`).execute();
-  await schema.createIndex("loyalty_customers_email").on("loyalty_customers").columns(["store_id","email"]).execute();
-  await schema.createIndex("loyalty_earning_rules_store").on("loyalty_earning_rules").columns(["store_id","position"]).execute();
-  await schema.createIndex("loyalty_redemption_rules_store").on("loyalty_redemption_rules").columns(["store_id","position"]).execute();
-  await schema.createIndex("loyalty_transactions_customer").on("loyalty_transactions").columns(["store_id","loyalty_customer_id","seq"]).execute();
-  await schema.createIndex("loyalty_transactions_award").unique().on("loyalty_transactions").columns(["store_id","loyalty_customer_id","award_key"]).where(sql<boolean>`award_key IS NOT NULL`).execute();
-  await schema.createIndex("loyalty_transactions_order").unique().on("loyalty_transactions").columns(["store_id","order_id"]).where(sql<boolean>`order_id IS NOT NULL`).execute();
-  await schema.createIndex("loyalty_transactions_coupon").unique().on("loyalty_transactions").columns(["coupon_code"]).where(sql<boolean>`coupon_code IS NOT NULL`).execute();
-  await schema.createIndex("loyalty_reviews_email").on("reviews").expression(sql`store_id, lower(reviewer_email)`).where(sql<boolean>`reviewer_email IS NOT NULL`).execute();
+  await schema.createIndex("survey_responses_keyset").on("survey_responses").columns(["store_id", "survey_id", "created_ms", "survey_response_id"]).execute();
+  await schema.createIndex("survey_responses_store_date").on("survey_responses").columns(["store_id", "created_ms", "survey_response_id"]).execute();
+  await schema
+    .createIndex("survey_responses_idempotency")
+    .unique()
+    .on("survey_responses")
+    .columns(["store_id", "channel_survey_id", "idempotency_key"])
+    .where(sql<boolean>`idempotency_key IS NOT NULL`)
+    .execute();
+  await schema.createIndex("loyalty_customers_email").on("loyalty_customers").columns(["store_id", "email"]).execute();
+  await schema.createIndex("loyalty_earning_rules_store").on("loyalty_earning_rules").columns(["store_id", "position"]).execute();
+  await schema.createIndex("loyalty_redemption_rules_store").on("loyalty_redemption_rules").columns(["store_id", "position"]).execute();
+  await schema.createIndex("loyalty_transactions_customer").on("loyalty_transactions").columns(["store_id", "loyalty_customer_id", "seq"]).execute();
+  await schema
+    .createIndex("loyalty_transactions_award")
+    .unique()
+    .on("loyalty_transactions")
+    .columns(["store_id", "loyalty_customer_id", "award_key"])
+    .where(sql<boolean>`award_key IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("loyalty_transactions_order")
+    .unique()
+    .on("loyalty_transactions")
+    .columns(["store_id", "order_id"])
+    .where(sql<boolean>`order_id IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("loyalty_transactions_coupon")
+    .unique()
+    .on("loyalty_transactions")
+    .columns(["coupon_code"])
+    .where(sql<boolean>`coupon_code IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("loyalty_reviews_email")
+    .on("reviews")
+    .expression(sql`store_id, lower(reviewer_email)`)
+    .where(sql<boolean>`reviewer_email IS NOT NULL`)
+    .execute();
   await schema.createIndex("admin_sessions_user").on("admin_sessions").columns(["user_id"]).execute();
   await schema.createIndex("admin_sessions_expiry").on("admin_sessions").columns(["expires_ms"]).execute();
-  await schema.createIndex("reviews_moderation").on("reviews").columns(["store_id","status","created_ms","review_id"]).execute();
+  await schema.createIndex("reviews_moderation").on("reviews").columns(["store_id", "status", "created_ms", "review_id"]).execute();
   await schema.createIndex("content_scope_versions_version").on("content_scope_versions").columns(["version"]).execute();
   await schema.createIndex("admin_login_failures_time").on("admin_login_failures").columns(["last_ms"]).execute();
-  await schema.createIndex("review_media_rejected").on("review_media").columns(["rejected_ms"]).where(sql<boolean>`status = 'rejected'`).execute();
-  await schema.createIndex("review_votes_by_address").on("review_votes").columns(["store_id","address_hash","created_ms"]).where(sql<boolean>`address_hash IS NOT NULL`).execute();
-  await schema.createIndex("mail_outbox_due").on("mail_outbox").columns(["status","next_attempt_ms"]).execute();
-  await schema.createIndex("mail_outbox_store").on("mail_outbox").columns(["store_id","seq"]).execute();
-  await schema.createIndex("mail_outbox_recipient").on("mail_outbox").expression(pg ? sql`lower(to_address), seq` : sql`to_address COLLATE NOCASE, seq`).where(sql<boolean>`store_id IS NULL`).execute();
-  await schema.createIndex("admin_invites_store").on("admin_invites").columns(["store_id","created_ms"]).execute();
+  await schema
+    .createIndex("review_media_rejected")
+    .on("review_media")
+    .columns(["rejected_ms"])
+    .where(sql<boolean>`status = 'rejected'`)
+    .execute();
+  await schema
+    .createIndex("review_votes_by_address")
+    .on("review_votes")
+    .columns(["store_id", "address_hash", "created_ms"])
+    .where(sql<boolean>`address_hash IS NOT NULL`)
+    .execute();
+  await schema.createIndex("mail_outbox_due").on("mail_outbox").columns(["status", "next_attempt_ms"]).execute();
+  await schema.createIndex("mail_outbox_store").on("mail_outbox").columns(["store_id", "seq"]).execute();
+  await schema
+    .createIndex("mail_outbox_recipient")
+    .on("mail_outbox")
+    .expression(pg ? sql`lower(to_address), seq` : sql`to_address COLLATE NOCASE, seq`)
+    .where(sql<boolean>`store_id IS NULL`)
+    .execute();
+  await schema.createIndex("admin_invites_store").on("admin_invites").columns(["store_id", "created_ms"]).execute();
   await schema.createIndex("admin_password_resets_user").on("admin_password_resets").columns(["user_id"]).execute();
   await schema.createIndex("admin_password_resets_expiry").on("admin_password_resets").columns(["expires_ms"]).execute();
-  await schema.createIndex("platform_connections_shop").unique().on("platform_connections").columns(["shop_domain"]).where(sql<boolean>`shop_domain IS NOT NULL`).execute();
-  await schema.createIndex("order_headers_recent").on("order_headers").columns(["store_id","ordered_ms","order_id"]).execute();
-  await schema.createIndex("order_headers_customer").on("order_headers").columns(["store_id","platform_customer_id"]).where(sql<boolean>`platform_customer_id IS NOT NULL`).execute();
-  await schema.createIndex("orders_lines").on("orders").columns(["store_id","order_id"]).execute();
-  await schema.createIndex("review_requests_due").on("review_requests").columns(["due_ms"]).where(sql<boolean>`next_step IS NOT NULL`).execute();
-  await schema.createIndex("review_requests_store_sent").on("review_requests").columns(["store_id","sent_ms"]).where(sql<boolean>`sent_ms IS NOT NULL`).execute();
-  await schema.createIndex("review_request_products_reviewed").on("review_request_products").columns(["store_id","reviewed_ms"]).where(sql<boolean>`reviewed_ms IS NOT NULL`).execute();
+  await schema
+    .createIndex("platform_connections_shop")
+    .unique()
+    .on("platform_connections")
+    .columns(["shop_domain"])
+    .where(sql<boolean>`shop_domain IS NOT NULL`)
+    .execute();
+  await schema.createIndex("order_headers_recent").on("order_headers").columns(["store_id", "ordered_ms", "order_id"]).execute();
+  await schema
+    .createIndex("order_headers_customer")
+    .on("order_headers")
+    .columns(["store_id", "platform_customer_id"])
+    .where(sql<boolean>`platform_customer_id IS NOT NULL`)
+    .execute();
+  await schema.createIndex("orders_lines").on("orders").columns(["store_id", "order_id"]).execute();
+  await schema
+    .createIndex("review_requests_due")
+    .on("review_requests")
+    .columns(["due_ms"])
+    .where(sql<boolean>`next_step IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("review_requests_store_sent")
+    .on("review_requests")
+    .columns(["store_id", "sent_ms"])
+    .where(sql<boolean>`sent_ms IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("review_request_products_reviewed")
+    .on("review_request_products")
+    .columns(["store_id", "reviewed_ms"])
+    .where(sql<boolean>`reviewed_ms IS NOT NULL`)
+    .execute();
   await schema.createIndex("review_request_tokens_request").on("review_request_tokens").columns(["request_id"]).execute();
-  await schema.createIndex("reviews_reviewer").on("reviews").columns(["store_id","reviewer_email","product_id"]).where(sql<boolean>`reviewer_email IS NOT NULL`).execute();
-  await schema.createIndex("webhook_subscriptions_store").on("webhook_subscriptions").columns(["store_id","created_ms"]).execute();
+  await schema
+    .createIndex("reviews_reviewer")
+    .on("reviews")
+    .columns(["store_id", "reviewer_email", "product_id"])
+    .where(sql<boolean>`reviewer_email IS NOT NULL`)
+    .execute();
+  await schema.createIndex("webhook_subscriptions_store").on("webhook_subscriptions").columns(["store_id", "created_ms"]).execute();
   await schema.createIndex("webhook_subscription_events_subscription").on("webhook_subscription_events").columns(["subscription_id"]).execute();
-  await schema.createIndex("webhook_events_undispatched").on("webhook_events").columns(["seq"]).where(sql<boolean>`dispatched_ms IS NULL`).execute();
+  await schema
+    .createIndex("webhook_events_undispatched")
+    .on("webhook_events")
+    .columns(["seq"])
+    .where(sql<boolean>`dispatched_ms IS NULL`)
+    .execute();
   await schema.createIndex("webhook_events_dispatched").on("webhook_events").columns(["dispatched_ms"]).execute();
-  await schema.createIndex("webhook_deliveries_due").on("webhook_deliveries").columns(["status","next_attempt_ms"]).execute();
-  await schema.createIndex("webhook_deliveries_store").on("webhook_deliveries").columns(["store_id","seq"]).execute();
-  await schema.createIndex("webhook_deliveries_subscription").on("webhook_deliveries").columns(["subscription_id","seq"]).execute();
-  await schema.createIndex("exports_reviews").on("reviews").columns(["store_id","created_ms","review_id"]).execute();
-  await schema.createIndex("exports_questions").on("questions").columns(["store_id","created_ms","question_id"]).execute();
-  await schema.createIndex("exports_loyalty_customers").on("loyalty_customers").columns(["store_id","created_ms","loyalty_customer_id"]).execute();
-  await schema.createIndex("exports_loyalty_transactions").on("loyalty_transactions").columns(["store_id","seq"]).execute();
-  await schema.createIndex("products_handle").on("products").columns(["store_id","handle"]).where(sql<boolean>`handle IS NOT NULL`).execute();
-  await schema.createIndex("privacy_requests_recent").on("privacy_requests").columns(["store_id","created_ms"]).execute();
-  await schema.createIndex("reviews_store_unhelpful").on("reviews").columns(["store_id","unhelpful_count","created_ms","review_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("reviews_product_unhelpful").on("reviews").columns(["store_id","product_id","unhelpful_count","created_ms","review_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("reviews_group_unhelpful").on("reviews").columns(["store_id","group_id","unhelpful_count","created_ms","review_id"]).where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`).execute();
-  await schema.createIndex("reviews_product_attributes").on("reviews").columns(["store_id","product_id"]).where(sql<boolean>`status = 'published' AND product_attributes_json IS NOT NULL`).execute();
-  await schema.createIndex("reviews_product_attribute_ratings").on("reviews").columns(["store_id","product_id"]).where(sql<boolean>`status = 'published' AND attributes_with_rating_json IS NOT NULL`).execute();
-  await schema.createIndex("reviews_group_attribute_ratings").on("reviews").columns(["store_id","group_id"]).where(sql<boolean>`status = 'published' AND attributes_with_rating_json IS NOT NULL AND group_id IS NOT NULL`).execute();
-  await schema.createIndex("qa_votes_by_address").on("qa_votes").columns(["store_id","address_hash","created_ms"]).where(sql<boolean>`address_hash IS NOT NULL`).execute();
-  await schema.createIndex("questions_product_helpful").on("questions").columns(["store_id","product_id","helpful_count","created_ms","question_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("questions_product_unhelpful").on("questions").columns(["store_id","product_id","unhelpful_count","created_ms","question_id"]).where(sql<boolean>`status = 'published'`).execute();
-  await schema.createIndex("questions_group_helpful").on("questions").columns(["store_id","group_id","helpful_count","created_ms","question_id"]).where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`).execute();
-  await schema.createIndex("questions_group_unhelpful").on("questions").columns(["store_id","group_id","unhelpful_count","created_ms","question_id"]).where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`).execute();
-  await schema.createIndex("reviews_verified_buyers").on("reviews").columns(["store_id","product_id"]).where(sql<boolean>`status = 'published' AND verified_status = 'verified-buyer'`).execute();
-  await schema.createIndex("reviews_group_verified_buyers").on("reviews").columns(["store_id","group_id"]).where(sql<boolean>`status = 'published' AND verified_status = 'verified-buyer' AND group_id IS NOT NULL`).execute();
+  await schema.createIndex("webhook_deliveries_due").on("webhook_deliveries").columns(["status", "next_attempt_ms"]).execute();
+  await schema.createIndex("webhook_deliveries_store").on("webhook_deliveries").columns(["store_id", "seq"]).execute();
+  await schema.createIndex("webhook_deliveries_subscription").on("webhook_deliveries").columns(["subscription_id", "seq"]).execute();
+  await schema.createIndex("exports_reviews").on("reviews").columns(["store_id", "created_ms", "review_id"]).execute();
+  await schema.createIndex("exports_questions").on("questions").columns(["store_id", "created_ms", "question_id"]).execute();
+  await schema.createIndex("exports_loyalty_customers").on("loyalty_customers").columns(["store_id", "created_ms", "loyalty_customer_id"]).execute();
+  await schema.createIndex("exports_loyalty_transactions").on("loyalty_transactions").columns(["store_id", "seq"]).execute();
+  await schema
+    .createIndex("products_handle")
+    .on("products")
+    .columns(["store_id", "handle"])
+    .where(sql<boolean>`handle IS NOT NULL`)
+    .execute();
+  await schema.createIndex("privacy_requests_recent").on("privacy_requests").columns(["store_id", "created_ms"]).execute();
+  await schema
+    .createIndex("reviews_store_unhelpful")
+    .on("reviews")
+    .columns(["store_id", "unhelpful_count", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("reviews_product_unhelpful")
+    .on("reviews")
+    .columns(["store_id", "product_id", "unhelpful_count", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("reviews_group_unhelpful")
+    .on("reviews")
+    .columns(["store_id", "group_id", "unhelpful_count", "created_ms", "review_id"])
+    .where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("reviews_product_attributes")
+    .on("reviews")
+    .columns(["store_id", "product_id"])
+    .where(sql<boolean>`status = 'published' AND product_attributes_json IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("reviews_product_attribute_ratings")
+    .on("reviews")
+    .columns(["store_id", "product_id"])
+    .where(sql<boolean>`status = 'published' AND attributes_with_rating_json IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("reviews_group_attribute_ratings")
+    .on("reviews")
+    .columns(["store_id", "group_id"])
+    .where(sql<boolean>`status = 'published' AND attributes_with_rating_json IS NOT NULL AND group_id IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("qa_votes_by_address")
+    .on("qa_votes")
+    .columns(["store_id", "address_hash", "created_ms"])
+    .where(sql<boolean>`address_hash IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("questions_product_helpful")
+    .on("questions")
+    .columns(["store_id", "product_id", "helpful_count", "created_ms", "question_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("questions_product_unhelpful")
+    .on("questions")
+    .columns(["store_id", "product_id", "unhelpful_count", "created_ms", "question_id"])
+    .where(sql<boolean>`status = 'published'`)
+    .execute();
+  await schema
+    .createIndex("questions_group_helpful")
+    .on("questions")
+    .columns(["store_id", "group_id", "helpful_count", "created_ms", "question_id"])
+    .where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("questions_group_unhelpful")
+    .on("questions")
+    .columns(["store_id", "group_id", "unhelpful_count", "created_ms", "question_id"])
+    .where(sql<boolean>`status = 'published' AND group_id IS NOT NULL`)
+    .execute();
+  await schema
+    .createIndex("reviews_verified_buyers")
+    .on("reviews")
+    .columns(["store_id", "product_id"])
+    .where(sql<boolean>`status = 'published' AND verified_status = 'verified-buyer'`)
+    .execute();
+  await schema
+    .createIndex("reviews_group_verified_buyers")
+    .on("reviews")
+    .columns(["store_id", "group_id"])
+    .where(sql<boolean>`status = 'published' AND verified_status = 'verified-buyer' AND group_id IS NOT NULL`)
+    .execute();
 
   await (pg ? postgresAfterTables(db) : sqliteAfterTables(db));
 }

@@ -11,7 +11,5 @@ type DataTypeExpression = Parameters<CreateTableBuilder<string>["addColumn"]>[1]
 
 /** `{ integer, text, real }` for `db`'s engine, for Kysely's `addColumn(name, type)`. */
 export function columnTypes(db: Db): { integer: DataTypeExpression; text: DataTypeExpression; real: DataTypeExpression } {
-  return dialect(db) === "postgres"
-    ? { integer: "bigint", text: "text", real: "double precision" }
-    : { integer: sql`INTEGER`, text: sql`TEXT`, real: sql`REAL` };
+  return dialect(db) === "postgres" ? { integer: "bigint", text: "text", real: "double precision" } : { integer: sql`INTEGER`, text: sql`TEXT`, real: sql`REAL` };
 }

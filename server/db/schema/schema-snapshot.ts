@@ -12,7 +12,12 @@
  */
 import { all, sql, type Db } from "../query.ts";
 
-const collapse = (text: string): string => text.replace(/--[^\n]*/g, "").replace(/\s+/g, " ").replace(/\s*([(),])\s*/g, "$1").trim();
+const collapse = (text: string): string =>
+  text
+    .replace(/--[^\n]*/g, "")
+    .replace(/\s+/g, " ")
+    .replace(/\s*([(),])\s*/g, "$1")
+    .trim();
 
 /** The CHECK constraints of a CREATE TABLE text (column and table level), normalised, sorted. */
 function checksOf(createTable: string): string[] {
@@ -43,11 +48,16 @@ export async function sqliteSchema(db: Db): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const o of objects) {
     if (o.type === "table" && !virtual.includes(o.name) && !virtual.some((v) => o.name.startsWith(`${v}_`)) && o.name !== "sqlite_sequence") {
-      const columns = (await all<Record<string, unknown>>(db, sql`SELECT cid, name, type, "notnull", dflt_value, pk, hidden FROM pragma_table_xinfo(${o.name})`))
-        .map((c) => ({ ...c, type: String(c.type).toUpperCase() }));
+      const columns = (await all<Record<string, unknown>>(db, sql`SELECT cid, name, type, "notnull", dflt_value, pk, hidden FROM pragma_table_xinfo(${o.name})`)).map((c) => ({
+        ...c,
+        type: String(c.type).toUpperCase(),
+      }));
       const foreignKeys = await all<Record<string, unknown>>(db, sql`SELECT id, seq, "table", "from", "to", on_update, on_delete, "match" FROM pragma_foreign_key_list(${o.name}) ORDER BY id, seq`);
       const indexes = [];
-      for (const index of await all<{ name: string; unique: number; origin: string; partial: number }>(db, sql`SELECT name, "unique", origin, partial FROM pragma_index_list(${o.name}) ORDER BY name`)) {
+      for (const index of await all<{ name: string; unique: number; origin: string; partial: number }>(
+        db,
+        sql`SELECT name, "unique", origin, partial FROM pragma_index_list(${o.name}) ORDER BY name`,
+      )) {
         const keys = await all<Record<string, unknown>>(db, sql`SELECT seqno, cid, name, "desc", coll, "key" FROM pragma_index_xinfo(${index.name})`);
         const text = objects.find((x) => x.type === "index" && x.name === index.name)?.sql ?? null;
         const where = text && /\bWHERE\b([\s\S]*)$/i.exec(text)?.[1];
@@ -63,18 +73,30 @@ export async function sqliteSchema(db: Db): Promise<Record<string, unknown>> {
 
 export async function postgresSchema(db: Db): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  out.columns = await all(db, sql`SELECT table_name, ordinal_position, column_name, data_type, is_nullable, column_default, is_identity, identity_generation, is_generated, generation_expression
-    FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`);
+  out.columns = await all(
+    db,
+    sql`SELECT table_name, ordinal_position, column_name, data_type, is_nullable, column_default, is_identity, identity_generation, is_generated, generation_expression
+    FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,
+  );
   out.indexes = await all(db, sql`SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() ORDER BY tablename, indexname`);
-  out.constraints = await all(db, sql`SELECT conrelid::regclass::text AS "table", conname, pg_get_constraintdef(c.oid) AS def FROM pg_constraint c
-    JOIN pg_namespace n ON n.oid = c.connamespace WHERE n.nspname = current_schema() ORDER BY 1, 2`);
-  out.functions = await all(db, sql`SELECT p.proname, pg_get_functiondef(p.oid) AS def FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-    WHERE n.nspname = current_schema() ORDER BY 1, 2`);
+  out.constraints = await all(
+    db,
+    sql`SELECT conrelid::regclass::text AS "table", conname, pg_get_constraintdef(c.oid) AS def FROM pg_constraint c
+    JOIN pg_namespace n ON n.oid = c.connamespace WHERE n.nspname = current_schema() ORDER BY 1, 2`,
+  );
+  out.functions = await all(
+    db,
+    sql`SELECT p.proname, pg_get_functiondef(p.oid) AS def FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+    WHERE n.nspname = current_schema() ORDER BY 1, 2`,
+  );
   out.triggers = await all(db, sql`SELECT tgrelid::regclass::text AS "table", tgname, pg_get_triggerdef(t.oid) AS def FROM pg_trigger t WHERE NOT tgisinternal ORDER BY 1, 2`);
   out.textSearch = await all(db, sql`SELECT cfgname FROM pg_ts_config c JOIN pg_namespace n ON n.oid = c.cfgnamespace WHERE n.nspname = current_schema() ORDER BY 1`);
   out.dictionaries = await all(db, sql`SELECT dictname, dictinitoption FROM pg_ts_dict d JOIN pg_namespace n ON n.oid = d.dictnamespace WHERE n.nspname = current_schema() ORDER BY 1`);
-  out.mappings = await all(db, sql`SELECT c.cfgname, m.maptokentype, m.mapseqno, d.dictname FROM pg_ts_config_map m JOIN pg_ts_config c ON c.oid = m.mapcfg JOIN pg_ts_dict d ON d.oid = m.mapdict
-    JOIN pg_namespace n ON n.oid = c.cfgnamespace WHERE n.nspname = current_schema() ORDER BY 1, 2, 3`);
+  out.mappings = await all(
+    db,
+    sql`SELECT c.cfgname, m.maptokentype, m.mapseqno, d.dictname FROM pg_ts_config_map m JOIN pg_ts_config c ON c.oid = m.mapcfg JOIN pg_ts_dict d ON d.oid = m.mapdict
+    JOIN pg_namespace n ON n.oid = c.cfgnamespace WHERE n.nspname = current_schema() ORDER BY 1, 2, 3`,
+  );
   out.extensions = await all(db, sql`SELECT extname FROM pg_extension ORDER BY 1`);
   out.sequences = await all(db, sql`SELECT sequencename, data_type, start_value, increment_by FROM pg_sequences WHERE schemaname = current_schema() ORDER BY 1`);
   return out;

@@ -7,9 +7,12 @@ import { all, run, sql, type Db } from "../query.ts";
 export async function insertDemoRows(db: Db): Promise<void> {
   await run(db, sql`INSERT INTO stores (store_id, name, platform, created_ms) VALUES ('store-1', 'Chorus Outdoor', 'shopify', 1700000000000)`);
   await run(db, sql`INSERT INTO review_groups (store_id, group_id, name) VALUES ('store-1', 'jackets', 'Jackets')`);
-  await run(db, sql`INSERT INTO products (store_id, product_id, name, url, group_id, handle) VALUES
+  await run(
+    db,
+    sql`INSERT INTO products (store_id, product_id, name, url, group_id, handle) VALUES
     ('store-1', '1078', 'Trail Jacket', 'https://shop.example/products/trail-jacket', 'jackets', 'trail-jacket'),
-    ('store-1', '862', 'Rain Shell', 'https://shop.example/products/rain-shell', 'jackets', 'rain-shell')`);
+    ('store-1', '862', 'Rain Shell', 'https://shop.example/products/rain-shell', 'jackets', 'rain-shell')`,
+  );
   const reviews: [string, string, number, string, string, string][] = [
     ["r-1", "1078", 5, "Warm and light", "Wore it on a winter hike, stayed dry.", "published"],
     ["r-2", "1078", 4, "Good fit", "Sleeves a little long; café-au-lait colour as pictured.", "published"],
@@ -17,8 +20,11 @@ export async function insertDemoRows(db: Db): Promise<void> {
     ["r-4", "862", 3, "Okay", "Does the job.", "pending"],
   ];
   for (const [id, product, rating, title, body, status] of reviews) {
-    await run(db, sql`INSERT INTO reviews (review_id, store_id, product_id, group_id, rating, title, body, created_ms, status, reviewer_name, reviewer_email)
-      VALUES (${id}, 'store-1', ${product}, 'jackets', ${rating}, ${title}, ${body}, ${1700000000000 + rating}, ${status}, 'Ada', 'ada@example.com')`);
+    await run(
+      db,
+      sql`INSERT INTO reviews (review_id, store_id, product_id, group_id, rating, title, body, created_ms, status, reviewer_name, reviewer_email)
+      VALUES (${id}, 'store-1', ${product}, 'jackets', ${rating}, ${title}, ${body}, ${1700000000000 + rating}, ${status}, 'Ada', 'ada@example.com')`,
+    );
   }
 }
 
