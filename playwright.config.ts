@@ -65,6 +65,8 @@ function server(i: number) {
       SMTP_SINK_DIR: `${dbDir}/mail`,
       // Outgoing requests may reach loopback: webhooks to a receiver the spec runs on 127.0.0.1 (e2e/webhooks.spec.ts).
       ALLOW_LOOPBACK_REQUESTS: "1",
+      // A store connected to Klaviyo in a spec (e2e/klaviyo.spec.ts) sends to a closed loopback port, never to Klaviyo.
+      KLAVIYO_API_URL: "http://127.0.0.1:9",
       E2E_RUN: process.env.E2E_RUN!,
     },
   };
