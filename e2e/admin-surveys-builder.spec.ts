@@ -108,7 +108,7 @@ test("a survey built in the admin with every type and profile variant is answere
   await edit.getByLabel(/^Description/).fill("Two minutes, promised");
   await edit.getByLabel(/^Reward description/).fill("10% off your next order");
   await edit.getByRole("button", { name: "Save channel survey" }).click();
-  const code = page.locator(".builder-channels > li").first().getByLabel("Coupon code");
+  const code = page.locator(".builder-channels > li").first().getByLabel("Reward value");
   await expect(code).toHaveAttribute("aria-invalid", "true");
   await expectNoAxeViolations(page);
   await code.fill("BUILD10");

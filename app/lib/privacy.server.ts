@@ -31,6 +31,9 @@ export const erasureResponseSchema = z
       orderLines: count("Order lines deleted."),
       mail: count("E-mails to the address deleted from the outbox."),
       reviewRequests: count("Review requests deleted (with their links)."),
+      referralSendersAnonymised: count("Referral links of the shopper anonymised (the address removed; the link is retired, rewards already given stay on the ledger)."),
+      referralFriendsAnonymised: count("Referral friend discounts of the shopper anonymised (the address removed; a discount already created on the shop platform stays valid)."),
+      profileAnswers: count("Customer profile answers deleted."),
       webhookEvents: count("Stored outgoing-webhook events mentioning the address deleted."),
       klaviyoJobs: count("Queued or logged calls to Klaviyo about the address deleted (when the store is connected to Klaviyo, its profile deletion request is queued: docs/klaviyo.md)."),
     }),
@@ -46,7 +49,7 @@ export const exportShopperData = defineOperation({
   tags: ["Shopper data"],
   summary: "Export everything the store holds about a shopper",
   description:
-    "A zip archive: `data.json` (reviews, questions, answers, survey responses, loyalty customer, transactions and rewards, orders, e-mails, review requests) and the original review photos and videos under `media/`. Audited.",
+    "A zip archive: `data.json` (reviews, questions, answers, survey responses, loyalty customer, transactions and rewards, orders, e-mails, review requests, referral link and friend discount, customer profile answers) and the original review photos and videos under `media/`. Audited.",
   body: { schema: requestBody, read: "json", contentTypes: ["application/json"] },
   responses: {
     200: { description: "The archive (`Content-Disposition: attachment`)", contentType: "application/zip", schema: z.string().meta({ format: "binary" }) },

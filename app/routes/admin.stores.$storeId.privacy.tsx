@@ -24,6 +24,9 @@ const KINDS: [keyof HoldingCounts, string][] = [
   ["orderLines", "Order lines"],
   ["mail", "E-mails"],
   ["reviewRequests", "Review requests"],
+  ["referralSenders", "Referral links"],
+  ["referralFriends", "Referral friend discounts"],
+  ["profileAnswers", "Customer profile answers"],
 ];
 
 /**

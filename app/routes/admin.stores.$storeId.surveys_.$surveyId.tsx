@@ -252,8 +252,20 @@ function ChannelFields({ k, c, failure }: { k: string; c?: Channel; failure?: Fa
         {...invalidProps(id("rewardDescription"), e.rewardDescription)}
       />
       <FieldError id={id("rewardDescription")} error={e.rewardDescription} />
-      <label htmlFor={id("rewardCode")}>Coupon code</label>
-      <input id={id("rewardCode")} name="rewardCode" maxLength={200} defaultValue={val("rewardCode", c?.reward?.value ?? "")} {...invalidProps(id("rewardCode"), e.rewardCode)} />
+      <label htmlFor={id("rewardCode")}>Reward value</label>
+      {/* The reward-value rule of docs/surveys.md "Rewards" (server/surveys/survey-rewards.ts platformCouponOf). */}
+      <p className="field-hint muted" id={id("rewardCode-hint")}>
+        A discount (<code>10%</code>, <code>5</code> for an amount off, or <code>free shipping</code>) gives each response its own single-use code, created on your shop platform. Anything else (e.g.{" "}
+        <code>THANKYOU10</code>) is a code you made in your shop yourself, given to every response as it is.
+      </p>
+      <input
+        id={id("rewardCode")}
+        name="rewardCode"
+        maxLength={200}
+        defaultValue={val("rewardCode", c?.reward?.value ?? "")}
+        {...invalidProps(id("rewardCode"), e.rewardCode)}
+        aria-describedby={[id("rewardCode-hint"), e.rewardCode ? `${id("rewardCode")}-error` : ""].filter(Boolean).join(" ")}
+      />
       <FieldError id={id("rewardCode")} error={e.rewardCode} />
       <div className="checkbox-row">
         <input type="checkbox" id={id("enabled")} name="enabled" defaultChecked={v ? v.enabled === "on" : c?.enabled !== false} />

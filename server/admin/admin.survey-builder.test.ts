@@ -103,4 +103,17 @@ describe("saving", () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("<chorus-survey");
   });
+
+  it('the reward value field explains the rule (docs/surveys.md "Rewards"), tied to the field by aria-describedby', async () => {
+    const html = await (await adminGet(t, alice, `/admin/stores/${A}/surveys/${mine.surveyId}`)).text();
+    const k = `c-${mine.channelSurveys[0].channelSurveyId}`;
+    const input = new RegExp(`<input[^>]*id="${k}-rewardCode"[^>]*>`).exec(html)?.[0] ?? "";
+    expect(input).toContain(`aria-describedby="${k}-rewardCode-hint"`);
+    const hint = new RegExp(`<p[^>]*id="${k}-rewardCode-hint"[^>]*>([\\s\\S]*?)</p>`).exec(html)?.[1] ?? "";
+    const words = hint.replace(/<[^>]+>/g, "").replace(/<!-- -->/g, "");
+    expect(words).toContain("10%");
+    expect(words).toContain("free shipping");
+    expect(words).toMatch(/single-use code, created on your shop platform/);
+    expect(words).toMatch(/THANKYOU10.*as it is/);
+  });
 });

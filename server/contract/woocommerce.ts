@@ -58,6 +58,11 @@ export const wooOrder = z.object({
     .array(z.object({ id: wooId, total: money.nullish() }))
     .max(10_000)
     .nullish(),
+  /** The coupons used on the order (WooCommerce stores codes lower-cased); a friend's referral code among them rewards the sender. */
+  coupon_lines: z
+    .array(z.object({ code: text(255) }))
+    .max(1000)
+    .nullish(),
   total: money.nullish(),
   meta_data: meta,
 });

@@ -71,10 +71,12 @@ export function referralsRepo(db: Db) {
       );
       return (await one<ReferralSenderRow>(db, sql`SELECT * FROM referral_senders WHERE store_id = ${storeId} AND email = ${email}`))!;
     },
+    /** A sender by ID; none once the sender's data was erased (their link is retired: docs/privacy.md "What is covered"). */
     sender: (storeId: string, referralSenderId: string): Promise<ReferralSenderRow | undefined> =>
-      one<ReferralSenderRow>(db, sql`SELECT * FROM referral_senders WHERE store_id = ${storeId} AND referral_sender_id = ${referralSenderId}`),
-    /** A sender by ID alone (the hosted page's link names no store). */
-    senderById: (referralSenderId: string): Promise<ReferralSenderRow | undefined> => one<ReferralSenderRow>(db, sql`SELECT * FROM referral_senders WHERE referral_sender_id = ${referralSenderId}`),
+      one<ReferralSenderRow>(db, sql`SELECT * FROM referral_senders WHERE store_id = ${storeId} AND referral_sender_id = ${referralSenderId} AND email NOT LIKE 'erased:%'`),
+    /** A sender by ID alone (the hosted page's link names no store); none once erased, as `sender`. */
+    senderById: (referralSenderId: string): Promise<ReferralSenderRow | undefined> =>
+      one<ReferralSenderRow>(db, sql`SELECT * FROM referral_senders WHERE referral_sender_id = ${referralSenderId} AND email NOT LIKE 'erased:%'`),
 
     friendByEmail: (storeId: string, email: string): Promise<ReferralFriendRow | undefined> =>
       one<ReferralFriendRow>(db, sql`SELECT * FROM referral_friends WHERE store_id = ${storeId} AND email = ${email}`),

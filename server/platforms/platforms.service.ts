@@ -444,6 +444,8 @@ export function platformsService(deps: {
                 orderedMs: h.ordered_ms,
               })),
             );
+            // A refund of the friend's order (WooCommerce names it in the order) rewards nobody, as Shopify's refunds/create.
+            if (event.refunds?.length) await deps.referrals.orderReversed(storeId, h.order_id, h.order_name ?? h.order_id);
           }
           break;
         }

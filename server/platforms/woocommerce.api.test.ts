@@ -397,6 +397,58 @@ describe("WooCommerce webhooks: products, orders, customers", () => {
   });
 });
 
+describe('referrals on WooCommerce (docs/loyalty.md "Referrals")', () => {
+  /** A guest order of `email` using `codes` (WooCommerce lower-cases coupon codes). */
+  const friendOrder = (id: number, email: string, status: string, codes: string[], extra: Record<string, unknown> = {}) =>
+    order(id, 0, status, [{ productId: 8200, total: "60.00" }], {
+      billing: { first_name: "Fern", last_name: "Friend", email },
+      coupon_lines: codes.map((code, i) => ({ id: id * 10 + i, code: code.toLowerCase(), discount: "6.00", discount_tax: "0.00" })),
+      ...extra,
+    });
+
+  it("a friend's first order using the friend code (coupon_lines) rewards the sender once; a refund or a cancellation reverses it", async () => {
+    await t.services.referrals.updateSettings(STORE, {
+      enabled: true,
+      friendDiscountType: "percentage-coupon",
+      friendDiscountValue: 10,
+      friendMinimumOrder: null,
+      senderRewardType: "points",
+      senderRewardValue: 500,
+    });
+    const sender = await shopper("701");
+    const link = await t.services.referrals.createSender(STORE, "701@example.test", "https://chorus.example");
+    const claim = async (email: string) => {
+      const { code } = await t.services.referrals.claimFriend(link.referralSenderId, email);
+      expect(woo.coupons.get(code)).toMatchObject({ discount_type: "percent", amount: "10.00", email_restrictions: [email] }); // created on the shop
+      return code;
+    };
+    const start = await balance(sender.id);
+
+    // Refunded: rewarded on the order, reversed by the refund the order names; the same delivery again changes nothing.
+    const first = await claim("fern.friend@example.test");
+    expect((await deliver("order.created", friendOrder(9701, "fern.friend@example.test", "processing", [first]))).body).toEqual({ outcome: "applied" });
+    expect(await balance(sender.id)).toBe(start + 500);
+    expect((await deliver("order.updated", friendOrder(9701, "fern.friend@example.test", "processing", [first], { date_modified_gmt: gmt(-DAY + 30_000) }))).body).toEqual({
+      outcome: "applied",
+    });
+    expect(await balance(sender.id)).toBe(start + 500); // once per friend
+    const refunded = friendOrder(9701, "fern.friend@example.test", "processing", [first], { refunds: [{ id: 81, total: "-10.00" }], date_modified_gmt: gmt(-DAY + 1000) });
+    await deliver("order.updated", refunded);
+    expect(await balance(sender.id)).toBe(start);
+    await deliver("order.updated", { ...refunded, date_modified_gmt: gmt(-DAY + 2000) });
+    expect(await balance(sender.id)).toBe(start);
+
+    // Cancelled: rewarded, then reversed by the cancellation.
+    const second = await claim("gus.friend@example.test");
+    await deliver("order.created", friendOrder(9702, "gus.friend@example.test", "on-hold", [first, second]));
+    expect(await balance(sender.id)).toBe(start + 500);
+    await deliver("order.updated", friendOrder(9702, "gus.friend@example.test", "cancelled", [second]));
+    expect(await balance(sender.id)).toBe(start);
+    expect(await t.services.loyalty.checkLedger(STORE, sender.id)).toMatchObject({ ok: true });
+    expect(await value<string>(t.services.db, sql`SELECT state FROM referral_rewards WHERE store_id = ${STORE} AND order_id = '9702'`)).toBe("reversed");
+  });
+});
+
 describe("loyalty rewards as WooCommerce coupons", () => {
   const ruleOf = async (type: string) =>
     ((await call(`${S}/loyalty/redemption_rules`)).body.redemptionRules as { type: string; redemptionRuleId: string; pointsCost: number }[]).find((r) => r.type === type)!;

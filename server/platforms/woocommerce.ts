@@ -68,7 +68,10 @@ const metaText = (meta: WooProduct["meta_data"], keys: string[]): string | undef
   return undefined;
 };
 
-/** A WooCommerce order as a platform order: subtotal = the lines' `total` (after discounts, before tax and shipping). */
+/**
+ * A WooCommerce order as a platform order: subtotal = the lines' `total` (after discounts, before tax and shipping);
+ * discount codes = the `coupon_lines[].code` (a friend's referral code rewards its sender: docs/loyalty.md "Referrals").
+ */
 export function fromWooOrder(o: WooOrder): PlatformOrder {
   const lines = new Map<string, PlatformOrder["lines"][number]>();
   let subtotal = 0;
@@ -97,6 +100,7 @@ export function fromWooOrder(o: WooOrder): PlatformOrder {
     subtotal: Math.round(subtotal * 100) / 100,
     orderedMs: o.date_created_gmt,
     source: "woocommerce-webhook",
+    discountCodes: (o.coupon_lines ?? []).map((c) => c.code.trim()).filter(Boolean),
     lines: [...lines.values()],
   };
 }
@@ -111,7 +115,8 @@ export type WooEvent =
  * The event of a verified WooCommerce delivery of `topic`:
  * - orders: `completed` = fulfilled (at `date_completed_gmt`, else now); `cancelled` = cancelled (points taken back,
  *   review request cancelled); each of `refunds[]` takes points back in proportion (once per refund ID), and
- *   `refunded` takes back what those did not cover;
+ *   `refunded` takes back what those did not cover; a cancellation or any refund reverses the referral reward of a
+ *   friend's order (as Shopify's `orders/cancelled` and `refunds/create`);
  * - products: name, `permalink`, the first image (HTTPS only), identifiers for Google Shopping: `sku`, the GTIN from
  *   `global_unique_id` (else the meta `_global_unique_id`, `_gtin`, `gtin`) when it is one, the brand from `brands[]`
  *   (else the meta `_brand`, `brand`), the MPN from the meta `_mpn`/`mpn`;

@@ -31,6 +31,8 @@ let mediaIds: string[] = [];
 let shopifyAdmin: ShopifyStandIn;
 /** Codes of the shopper's loyalty rewards: one created at the shop, one that failed there. */
 const rewardCodes = { created: "", failed: "" };
+/** The shopper's referral link (as sender) and the friend discount they got through another sender's link. */
+const referral = { senderId: "", friendCode: "" };
 
 const post = (path: string, body: unknown, auth = basic(TEST_STORE_ID, KEY)) =>
   fetch(t.url(path), { method: "POST", headers: { "content-type": "application/json", authorization: auth }, body: JSON.stringify(body) });
@@ -134,15 +136,35 @@ beforeAll(async () => {
   expect(mediaIds).toHaveLength(2);
   expect(await t.services.loyalty.awardReviewEarnings(TEST_STORE_ID)).toBeGreaterThan(0);
 
-  // A survey response with the address as its customer, and an order.
-  await t.services.surveys.importResponses(TEST_STORE_ID, [
-    {
-      channelSurveyId: DEMO_CHANNEL_IDS.npsEmail,
-      createdMs: Date.now(),
+  // Referrals (docs/loyalty.md "Referrals"): the shopper got a friend discount through Sam's link (created on the
+  // stand-in shop), and shares a link of their own. Before their first order: the discount is for new customers.
+  await t.services.referrals.updateSettings(TEST_STORE_ID, {
+    enabled: true,
+    friendDiscountType: "percentage-coupon",
+    friendDiscountValue: 10,
+    friendMinimumOrder: null,
+    senderRewardType: "fixed-amount-coupon",
+    senderRewardValue: 5,
+  });
+  const sam = await t.services.referrals.createSender(TEST_STORE_ID, "sam.sender@example.com", "https://chorus.example");
+  referral.friendCode = (await t.services.referrals.claimFriend(sam.referralSenderId, SHOPPER)).code;
+  expect(shopifyAdmin.discounts.has(referral.friendCode)).toBe(true);
+  referral.senderId = (await t.services.referrals.createSender(TEST_STORE_ID, SHOPPER, "https://chorus.example")).referralSenderId;
+
+  // A survey response with the address as its customer and a profile answer (docs/surveys.md "Customer profiles"), and an order.
+  const response = await fetch(t.url(`/v1/stores/${TEST_STORE_ID}/surveys/${DEMO_CHANNEL_IDS.npsEmail}/responses`), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
       customer: { email: SHOPPER },
-      answeredQuestions: [{ id: NPS_SURVEY.questions[0].id, type: "nps", answer: 9, answerNpsCategory: "promoter" }],
-    },
-  ]);
+      answeredQuestions: [
+        { id: NPS_SURVEY.questions[0].id, type: "nps", answer: 9 },
+        { id: NPS_SURVEY.questions[2].id, type: "profile", answer: { type: "single-value", value: "First Payment" } },
+      ],
+    }),
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  expect(await t.services.surveyRewards.profile(TEST_STORE_ID, SHOPPER)).toHaveLength(1);
   await t.services.orders.importOrders(TEST_STORE_ID, [{ orderId: "ERIN-1001", productId: PRODUCT, email: SHOPPER, orderedMs: Date.now() - 86_400_000 }]);
   // A message the store sent them (kept in the outbox: no SMTP server in this test).
   await t.services.mail.enqueue({ storeId: TEST_STORE_ID, kind: "review-request", to: SHOPPER, subject: "How was your order?", html: "<p>How was your order?</p>", text: "How was your order?" });
@@ -173,10 +195,17 @@ describe("shopper data export and erasure (enterprise API)", () => {
       [rewardCodes.failed, "failed"],
     ]);
     expect(data.orderLines).toHaveLength(1);
+    expect(data.referralSenders).toEqual([expect.objectContaining({ referral_sender_id: referral.senderId, email: SHOPPER })]);
+    expect(data.referralFriends).toEqual([expect.objectContaining({ code: referral.friendCode, email: SHOPPER, state: "created" })]);
+    expect(data.profileAnswers).toEqual([expect.objectContaining({ question_text: NPS_SURVEY.questions[2].text, answer: { type: "single-value", value: "First Payment" } })]);
     for (const id of mediaIds) expect((await sharp(files.get(`media/${id}/full.jpg`)!).metadata()).format).toBe("jpeg");
     expect(files.has("README.txt")).toBe(true);
     const audit = await t.services.privacy.recentRequests(TEST_STORE_ID);
-    expect(audit[0]).toMatchObject({ kind: "export", actor: "enterprise-api", counts: { reviews: 1, mediaItems: 2, surveyResponses: 1, loyaltyCustomers: 1, loyaltyRewards: 2, orderLines: 1 } });
+    expect(audit[0]).toMatchObject({
+      kind: "export",
+      actor: "enterprise-api",
+      counts: { reviews: 1, mediaItems: 2, surveyResponses: 1, loyaltyCustomers: 1, loyaltyRewards: 2, orderLines: 1, referralSenders: 1, referralFriends: 1, profileAnswers: 1 },
+    });
     expect(JSON.stringify(audit)).not.toContain("erin");
   });
 
@@ -199,7 +228,23 @@ describe("shopper data export and erasure (enterprise API)", () => {
     const res = await post("/enterprise/customers/erasure", { email: SHOPPER });
     expect(res.status).toBe(200);
     const { erasure } = await res.json();
-    expect(erasure).toMatchObject({ reviews: 1, mediaItems: 2, mediaFilesDeleted: 2, surveyResponses: 1, loyaltyCustomersAnonymised: 1, loyaltyRewardsDeleted: 1, orderLines: 1 });
+    expect(erasure).toMatchObject({
+      reviews: 1,
+      mediaItems: 2,
+      mediaFilesDeleted: 2,
+      surveyResponses: 1,
+      loyaltyCustomersAnonymised: 1,
+      loyaltyRewardsDeleted: 1,
+      orderLines: 1,
+      referralSendersAnonymised: 1,
+      referralFriendsAnonymised: 1,
+      profileAnswers: 1,
+    });
+    // The friend discount stays valid on the shop (its row kept, without the address); the shopper's own link is retired.
+    expect(await one(t.services.db, sql`SELECT email, state FROM referral_friends WHERE code = ${referral.friendCode}`)).toEqual({ email: `erased:${referral.friendCode}`, state: "created" });
+    expect(shopifyAdmin.discounts.has(referral.friendCode)).toBe(true);
+    expect((await fetch(t.url(`/referrals/${referral.senderId}`))).status).toBe(404);
+    expect(await value<number>(t.services.db, sql`SELECT count(*) FROM customer_profile_answers WHERE store_id = ${TEST_STORE_ID}`)).toBe(0);
     // The reward created at the shop stays with the anonymised account (its code is on the ledger); the failed one is gone.
     expect(await all(t.services.db, sql`SELECT code, state, error FROM loyalty_rewards WHERE code IN (${rewardCodes.created}, ${rewardCodes.failed})`)).toEqual([
       { code: rewardCodes.created, state: "confirmed", error: null },

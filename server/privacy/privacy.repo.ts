@@ -9,7 +9,12 @@
  *   cleared; rewards that failed on the shop platform, which took no points, are deleted);
  * - order_headers.email and orders.email (order lines);
  * - mail_outbox.to_address (read here; deleted by the mail module, server/mail); review_requests.email (with
- *   their products and link tokens: cascades).
+ *   their products and link tokens: cascades);
+ * - referral_senders.email and referral_friends.email (docs/loyalty.md "Referrals"): both are anonymised, never
+ *   deleted (the address becomes `erased:<id>`): a friend's discount already created on the shop platform stays valid
+ *   and the sender's rewards stay on the ledger; an erased sender's link is retired (the hosted page answers 404, a
+ *   friend's order through it rewards nobody, and a sender coupon still pending is never created);
+ * - customer_profile_answers.email_key (docs/surveys.md "Customer profiles"): deleted.
  * review_request_unsubscribes is kept on erasure, under the address's hash (shared/erased-address.ts): it is what
  * stops further mail to the address.
  * Review votes are keyed by hashed visitor IDs and cannot be attributed to an address.
@@ -33,7 +38,13 @@ export type ShopperHoldings = {
   mail: Record<string, unknown>[];
   reviewRequests: Record<string, unknown>[];
   unsubscribes: Record<string, unknown>[];
+  referralSenders: Record<string, unknown>[];
+  referralFriends: Record<string, unknown>[];
+  profileAnswers: Record<string, unknown>[];
 };
+
+/** The address an erasure leaves on a referral row (`erased:` and the row's ID): no e-mail, never matched again. */
+export const ERASED_PREFIX = "erased:";
 
 /** What an erasure removed or anonymised (record counts), and what must follow it outside the database. */
 export type ErasureResult = {
@@ -48,6 +59,9 @@ export type ErasureResult = {
     orders: number;
     orderLines: number;
     reviewRequests: number;
+    referralSendersAnonymised: number;
+    referralFriendsAnonymised: number;
+    profileAnswers: number;
   };
   /** Media items whose files are to be deleted once the transaction committed. */
   mediaIds: string[];
@@ -133,6 +147,17 @@ export function privacyRepo(db: Db) {
           sql`SELECT request_id, order_id, email, customer_name, locale, status, fulfilled_ms, created_ms, sent_ms, reminded_ms, opened_ms FROM review_requests WHERE store_id = ${storeId} AND email = ${email} ORDER BY created_ms`,
         ),
         unsubscribes: await all<Row>(db, sql`SELECT * FROM review_request_unsubscribes WHERE store_id = ${storeId} AND email = ${email}`),
+        referralSenders: await all<Row>(db, sql`SELECT referral_sender_id, email, created_ms FROM referral_senders WHERE store_id = ${storeId} AND email = ${email}`),
+        referralFriends: await all<Row>(
+          db,
+          sql`SELECT code, referral_sender_id, email, discount_type, discount_value, minimum_order, platform, state, created_ms FROM referral_friends
+           WHERE store_id = ${storeId} AND email = ${email} ORDER BY created_ms`,
+        ),
+        profileAnswers: await all<Row>(
+          db,
+          sql`SELECT profile_question_id, question_text, answer_json, survey_response_id, updated_ms FROM customer_profile_answers
+           WHERE store_id = ${storeId} AND email_key = ${email} ORDER BY question_text, profile_question_id`,
+        ),
       };
     },
 
@@ -140,10 +165,12 @@ export function privacyRepo(db: Db) {
      * Erase `email`'s data in `storeId` (call inside a transaction): delete their reviews (media rows,
      * translations, votes and AI analysis cascade; aggregates follow by trigger), questions, answers, survey
      * responses, orders, order lines, review requests and failed loyalty rewards; anonymise their loyalty customer (address
-     * and platform customer ID replaced; the append-only ledger and balance stay as they are) and their
-     * unsubscribe from review requests (kept under `erasedAddressKey`).
+     * and platform customer ID replaced; the append-only ledger and balance stay as they are), their referral
+     * link and friend discount (address replaced by `erased:<id>`; the erased sender's pending coupon rewards are
+     * marked `reversed`, so none is created for an address that is gone) and their unsubscribe from review requests
+     * (kept under `erasedAddressKey`); delete their customer profile answers. `nowMs`: the erasure's time (epoch ms).
      */
-    async erase(storeId: string, email: string): Promise<ErasureResult> {
+    async erase(storeId: string, email: string, nowMs: number): Promise<ErasureResult> {
       const mediaIds = (
         await all<{ media_id: string }>(db, sql`SELECT m.media_id FROM review_media m JOIN reviews r ON r.review_id = m.review_id WHERE r.store_id = ${storeId} AND lower(r.reviewer_email) = ${email}`)
       ).map((r) => r.media_id);
@@ -154,7 +181,18 @@ export function privacyRepo(db: Db) {
       const reviews = await changes(sql`DELETE FROM reviews WHERE store_id = ${storeId} AND lower(reviewer_email) = ${email}`);
       const answers = await changes(sql`DELETE FROM answers WHERE store_id = ${storeId} AND lower(author_email) = ${email}`);
       const questions = await changes(sql`DELETE FROM questions WHERE store_id = ${storeId} AND lower(asker_email) = ${email}`);
+      // Profile answers first (they also cascade with their responses; a newer response may have replaced the link).
+      const profileAnswers = await changes(sql`DELETE FROM customer_profile_answers WHERE store_id = ${storeId} AND email_key = ${email}`);
       const surveyResponses = await changes(sql`DELETE FROM survey_responses WHERE ${surveyMatch(db, storeId, email)}`);
+      // Referrals: the friend's discount may already be on the shop platform (it stays valid there), and the sender's
+      // rewards are on the ledger: rows stay, the address goes. A retired sender's pending coupons are never created.
+      await run(
+        db,
+        sql`UPDATE referral_rewards SET state = 'reversed', updated_ms = ${nowMs} WHERE store_id = ${storeId} AND state = 'pending' AND reward_type <> 'points'
+           AND referral_sender_id IN (SELECT referral_sender_id FROM referral_senders WHERE store_id = ${storeId} AND email = ${email})`,
+      );
+      const referralSendersAnonymised = await changes(sql`UPDATE referral_senders SET email = CAST(${ERASED_PREFIX} AS text) || referral_sender_id WHERE store_id = ${storeId} AND email = ${email}`);
+      const referralFriendsAnonymised = await changes(sql`UPDATE referral_friends SET email = CAST(${ERASED_PREFIX} AS text) || code WHERE store_id = ${storeId} AND email = ${email}`);
       // Rewards of the customer: failed ones took no points and are deleted; the others stay with the anonymised customer
       // (their codes are on the ledger, and a pending one is the reconciler's), without the platform's error text.
       const theirs = sql`store_id = ${storeId} AND loyalty_customer_id IN (SELECT loyalty_customer_id FROM loyalty_customers WHERE store_id = ${storeId} AND lower(email) = ${email})`;
@@ -176,7 +214,21 @@ export function privacyRepo(db: Db) {
       );
       await run(db, sql`DELETE FROM review_request_unsubscribes WHERE store_id = ${storeId} AND email = ${email}`);
       return {
-        counts: { reviews, mediaItems: mediaIds.length, questions, answers, surveyResponses, loyaltyCustomersAnonymised, loyaltyRewardsDeleted, orders, orderLines, reviewRequests },
+        counts: {
+          reviews,
+          mediaItems: mediaIds.length,
+          questions,
+          answers,
+          surveyResponses,
+          loyaltyCustomersAnonymised,
+          loyaltyRewardsDeleted,
+          orders,
+          orderLines,
+          reviewRequests,
+          referralSendersAnonymised,
+          referralFriendsAnonymised,
+          profileAnswers,
+        },
         mediaIds,
         productIds: [...new Set(touched.map((t) => t.product_id))],
         groupIds: [...new Set(touched.flatMap((t) => (t.group_id ? [t.group_id] : [])))],
@@ -207,7 +259,10 @@ export function privacyRepo(db: Db) {
          UNION SELECT email FROM order_headers WHERE store_id = ${storeId} AND email != ''
          UNION SELECT email FROM orders WHERE store_id = ${storeId} AND email != ''
          UNION SELECT lower(trim(to_address)) FROM mail_outbox WHERE store_id = ${storeId}
-         UNION SELECT email FROM review_requests WHERE store_id = ${storeId}`,
+         UNION SELECT email FROM review_requests WHERE store_id = ${storeId}
+         UNION SELECT email FROM referral_senders WHERE store_id = ${storeId} AND email NOT LIKE ${`${ERASED_PREFIX}%`}
+         UNION SELECT email FROM referral_friends WHERE store_id = ${storeId} AND email NOT LIKE ${`${ERASED_PREFIX}%`}
+         UNION SELECT email_key FROM customer_profile_answers WHERE store_id = ${storeId}`,
         )
       )
         .map((r) => r.email)

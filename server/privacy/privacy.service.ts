@@ -65,6 +65,9 @@ export type HoldingCounts = {
   orderLines: number;
   mail: number;
   reviewRequests: number;
+  referralSenders: number;
+  referralFriends: number;
+  profileAnswers: number;
 };
 
 const countsOf = (h: ShopperHoldings): HoldingCounts => ({
@@ -80,6 +83,9 @@ const countsOf = (h: ShopperHoldings): HoldingCounts => ({
   orderLines: h.orderLines.length,
   mail: h.mail.length,
   reviewRequests: h.reviewRequests.length,
+  referralSenders: h.referralSenders.length,
+  referralFriends: h.referralFriends.length,
+  profileAnswers: h.profileAnswers.length,
 });
 
 /** Parse JSON-in-TEXT columns so the archive holds data, not escaped strings. */
@@ -95,7 +101,8 @@ const safeParse = (text: string): unknown => {
 const README = `This archive holds every record the store keeps about one e-mail address in Chorus:
 data.json  the records, grouped by kind (reviews, questions, answers, survey responses, loyalty
            customer, points transactions and rewards issued, orders and order lines, e-mails,
-           review requests, unsubscribes), with dates as epoch milliseconds (UTC);
+           review requests, unsubscribes, referral link and friend discount, customer profile
+           answers), with dates as epoch milliseconds (UTC);
 media/     the original photos and videos of the reviews.
 Helpful votes are stored against anonymous visitor IDs and cannot be linked to an address.
 `;
@@ -137,7 +144,7 @@ export function privacyService(deps: {
   async function eraseAddress(storeId: string, address: string, actor: string): Promise<ErasureResult["counts"] & { mail: number; webhookEvents: number; mediaFilesDeleted: number }> {
     // One transaction: every statement joins it (forgetMail and forgetWebhookEvents too; a nested transaction is a savepoint).
     const result = await transaction(db, async () => {
-      const r = await repo.erase(storeId, address);
+      const r = await repo.erase(storeId, address, now());
       const counts = {
         ...r.counts,
         mail: (await deps.forgetMail?.(storeId, address)) ?? 0,
