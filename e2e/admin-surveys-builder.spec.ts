@@ -152,7 +152,7 @@ test("a survey built in the admin with every type and profile variant is answere
   const q = (n: number) => s.locator("fieldset.question").filter({ has: s.locator("legend", { hasText: new RegExp(`^${n}\\. `) }) });
   await s.getByLabel(/^1\. Is there anything/).fill("Lovely shop");
   await q(2).getByRole("radio", { name: "Something else" }).check();
-  await q(2).getByLabel("Something else: please describe").fill("Teal");
+  await q(2).getByLabel("Describe your answer").fill("Teal");
   await q(3).getByRole("checkbox", { name: "S", exact: true }).check();
   await q(3).getByRole("checkbox", { name: "L", exact: true }).check();
   await q(4).getByRole("radio", { name: "4", exact: true }).check();

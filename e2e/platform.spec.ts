@@ -13,6 +13,12 @@ import { DEMO_ADMIN, signInAsDemoMerchant, withE2eDb } from "./e2e-server.ts";
 const SHOP = "chorus-demo-e2e.myshopify.com";
 const SECRET = `shpss_e2e_${randomUUID().replace(/-/g, "")}`;
 
+// Connecting a shop domain replaces the demo store's built-in demo platform (docs/loyalty.md): give it back for the
+// specs that redeem or issue codes on the demo store after this one (e2e/referrals.spec.ts).
+test.afterAll(async () => {
+  await withE2eDb((db) => run(db, sql`UPDATE platform_connections SET shop_domain = NULL WHERE store_id = ${DEMO_STORE_ID}`));
+});
+
 test("connect the shop platform, receive a signed Shopify order, see it in the orders list", async ({ page, request }) => {
   await signInAsDemoMerchant(page);
   await page.goto(`/admin/stores/${DEMO_STORE_ID}/integration`);
