@@ -26,7 +26,7 @@ import { safeHref, safeHtmlFragment } from "../internal/safe-html.ts";
 import { LOYALTY_TEXTS } from "../../server/contract/widget-strings/loyalty.ts";
 import { fillParts } from "../internal/strings.ts";
 import { platformTokenOf } from "../internal/customer-token.ts";
-import { ReferralSection, referralStyles } from "./referral-section.ts";
+import { ReferralSection, referralStyles } from "./chorus-loyalty-referral.ts";
 
 /** `off`: the store has no loyalty program, or the merchant turned it off (404 `loyalty_program_not_found`): nothing is shown. */
 type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "error" | "off";
@@ -260,7 +260,7 @@ export class ChorusLoyalty extends ChorusElement {
   historyNext: string | null = null;
   birthdayError = "";
 
-  /** The "Refer a friend" section (widgets/loyalty/referral-section.ts). */
+  /** The "Refer a friend" section (widgets/loyalty/chorus-loyalty-referral.ts). */
   #referral = new ReferralSection(this, () => this.#auth());
   /** The service's customer token (from login), kept in memory only. */
   #serviceToken = "";
