@@ -57,6 +57,8 @@ import { platformsService } from "./platforms/platforms.service.ts";
 import { secretBox } from "./platforms/secret-box.ts";
 import { feedsRepo } from "./feeds/feeds.repo.ts";
 import { feedsService } from "./feeds/feeds.service.ts";
+import { shopUrlOf, storeReviewsRepo } from "./store-reviews/store-reviews.repo.ts";
+import { storeReviewsService } from "./store-reviews/store-reviews.service.ts";
 import { settingsService } from "./settings/settings.service.ts";
 import { privacyRepo } from "./privacy/privacy.repo.ts";
 import { privacyService } from "./privacy/privacy.service.ts";
@@ -232,7 +234,14 @@ async function buildServices(db: Db, options: ServicesOptions) {
     referrals: { orderChanged: (storeId, order) => referralProgram.orderChanged(storeId, order), orderReversed: (storeId, orderId, label) => referralProgram.orderReversed(storeId, orderId, label) },
   });
   // Google Shopping feeds (issue #38): the Product Reviews feed and product identifiers (server/feeds).
-  const feeds = feedsService({ db, repo: feedsData, stores, box: secretBox(platformSecretKey) });
+  // Store reviews for Google seller ratings (server/store-reviews): the merchant review feed reads the published ones.
+  const storeReviewsData = storeReviewsRepo(db);
+  const storeReviews = storeReviewsService({ repo: storeReviewsData, stores, limiter });
+  const shopUrl = async (storeId: string) => {
+    const url = await shopUrlOf(db, storeId);
+    return url && /^https?:\/\//.test(url) && URL.canParse(url) ? url : null;
+  };
+  const feeds = feedsService({ db, repo: feedsData, stores, box: secretBox(platformSecretKey), storeReviews: storeReviewsData, shopUrl });
 
   // Klaviyo (issue #38 item 3): events and profile properties through a persisted outbox (server/marketing).
   // The referrals feature plugs in here: `referralLink: (storeId, email) => …` puts the shopper's link on their profile.
@@ -386,6 +395,8 @@ async function buildServices(db: Db, options: ServicesOptions) {
     settings: settingsService({ db, platforms, reviewRequests, widgetSettings, stores, feeds, klaviyo: klaviyo.service, referrals: referralProgram }),
     /** Google Shopping feeds: the Product Reviews feed, its token, product identifiers (server/feeds, docs/google-shopping.md). */
     feeds,
+    /** Store reviews (Google seller ratings): submission and moderation (server/store-reviews, docs/google-shopping.md). */
+    storeReviews,
     questionsData,
     questions,
     /** Q&A moderation queue and bulk publish/reject of questions (server/admin). */

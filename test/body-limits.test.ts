@@ -187,6 +187,7 @@ const ROUTES: Route[] = [
     tail: `\r\n--${BOUNDARY}--\r\n`,
     status: 413,
   },
+  { name: "store review", operationId: "submitStoreReview", path: "", type: JSON_TYPE, headers: () => ({}), head: '{"body":"', status: 413 },
   { name: "question", operationId: "askProductQuestion", path: "", type: JSON_TYPE, headers: () => ({}), head: '{"question":"', status: 413 },
   { name: "helpful vote", operationId: "voteOnReview", path: "", type: JSON_TYPE, headers: () => ({}), head: '{"vote":"', status: 413 },
   { name: "Okendo review vote", operationId: "voteOnReviewOkendo", path: "", type: JSON_TYPE, headers: () => ({}), head: '{"voteType":"', status: 413 },
@@ -287,6 +288,7 @@ const paths: Record<string, () => string> = {
   "loyalty redemption": () => `${S()}/loyalty/customer/redemptions`,
   "referral sender": () => `${S()}/referral_senders`,
   "admin action (store settings)": () => `/admin/stores/${seed.storeId}/settings`,
+  "store review": () => `${S()}/store_reviews`,
   "signed webhook": () => `/platforms/webhooks/${seed.storeId}`,
   "loyalty activation without a token (401 before the body)": () => `${S()}/loyalty/customer_activation`,
 };

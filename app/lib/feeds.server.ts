@@ -2,7 +2,8 @@
  * Operation declarations of the Google Shopping feeds (issue #38, docs/google-shopping.md):
  * `GET /v1/stores/{storeId}/feeds/google-product-reviews.xml?token=…`, the store's Google Product Reviews feed
  * (schema 2.4) for Merchant Center's scheduled fetch. Streamed (never buffered, never cached), gzip-compressed when
- * the client accepts it.
+ * the client accepts it. `GET /v1/stores/{storeId}/feeds/google-merchant-reviews.xml?token=…`, the merchant review
+ * feed of the store's published store reviews (Google seller ratings, schema 5.0), with the same token.
  */
 import { z } from "zod";
 import { defineOperation, reply } from "../../server/api/operation.ts";
@@ -44,12 +45,36 @@ export const googleProductReviewsFeed = defineOperation({
     401: { description: "The token is missing or wrong (it was rotated)", schema: errorResponses(400)[400].schema },
     ...errorResponses(400, 404),
   },
-  handler: async ({ request, params, query, context }) => {
-    const stream = await context.services.feeds.googleProductReviews(params.storeId, query.token, context.publicOrigin, demoProductPages);
-    const gzip = acceptsGzip(request.headers.get("accept-encoding"));
-    return reply(null, {
-      raw: { body: gzip ? stream.pipeThrough(new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>) : stream, contentType: "application/xml; charset=utf-8" },
-      headers: { vary: "Accept-Encoding", "x-content-type-options": "nosniff", ...(gzip ? { "content-encoding": "gzip" } : {}) },
-    });
+  handler: async ({ request, params, query, context }) => xmlReply(request, await context.services.feeds.googleProductReviews(params.storeId, query.token, context.publicOrigin, demoProductPages)),
+});
+
+/** The 200 answer of a feed: the XML stream, gzip-compressed when the request accepts gzip. */
+function xmlReply(request: Request, stream: ReadableStream<Uint8Array>) {
+  const gzip = acceptsGzip(request.headers.get("accept-encoding"));
+  return reply(null, {
+    raw: { body: gzip ? stream.pipeThrough(new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>) : stream, contentType: "application/xml; charset=utf-8" },
+    headers: { vary: "Accept-Encoding", "x-content-type-options": "nosniff", ...(gzip ? { "content-encoding": "gzip" } : {}) },
+  });
+}
+
+/** GET /v1/stores/{storeId}/feeds/google-merchant-reviews.xml */
+export const googleMerchantReviewsFeed = defineOperation({
+  id: "getGoogleMerchantReviewsFeed",
+  method: "GET",
+  api: "storefront",
+  auth: "none",
+  tags: ["Feeds"],
+  summary: "The store's merchant review feed for Google seller ratings (XML, schema 5.0)",
+  description:
+    "Every published store review with text, oldest first, in Google's merchant review feed format (schema 5.0), for Google seller ratings. " +
+    "The URL carries the same secret token as the Product Reviews feed: it is in the admin and in `GET /enterprise/settings` " +
+    "(`feeds.googleMerchantReviewsUrl`). Streamed; gzip-compressed when the request accepts gzip.",
+  params: z.object({ storeId: storeIdParam }),
+  query: z.object({ token: z.string().max(200).optional().meta({ description: "The store's feed token (part of the feed URL). Missing or wrong: 401." }) }),
+  responses: {
+    200: { description: "The feed", schema: z.string(), contentType: "application/xml" },
+    401: { description: "The token is missing or wrong (it was rotated)", schema: errorResponses(400)[400].schema },
+    ...errorResponses(400, 404),
   },
+  handler: async ({ request, params, query, context }) => xmlReply(request, await context.services.feeds.googleMerchantReviews(params.storeId, query.token, context.publicOrigin)),
 });

@@ -8,7 +8,7 @@ import { ApiError } from "../../server/contract/errors.ts";
 import { errorResponses } from "../../server/api/responses.ts";
 import { askQuestionResponseSchema, importOrdersResponseSchema, submitReviewResponseSchema, voteResponseSchema } from "../../server/contract/writes.responses.ts";
 import { SCOPE_PARAMS, storeIdParam } from "../../server/contract/params.ts";
-import { importOrdersBody, okendoVoteBody, questionBody, reviewSubmissionBody, voteBody } from "../../server/contract/writes.ts";
+import { importOrdersBody, okendoVoteBody, questionBody, reviewSubmissionBody, storeReviewSubmissionBody, voteBody } from "../../server/contract/writes.ts";
 import { qaVoteResponseSchema } from "../../server/contract/storefront.responses.ts";
 import type { VoteTarget } from "../../server/reviews/votes.service.ts";
 import { z } from "zod";
@@ -53,6 +53,26 @@ export const submitReview = defineOperation({
     } finally {
       services.submissions.cleanup(input.files);
     }
+  },
+});
+
+/** POST /v1/stores/{storeId}/store_reviews → 201 `{ review: { reviewId, status } }` (docs/google-shopping.md "Seller ratings"). */
+export const submitStoreReview = defineOperation({
+  id: "submitStoreReview",
+  method: "POST",
+  api: "storefront",
+  auth: "none",
+  tags: ["Reviews"],
+  summary: "Submit a review of the shop itself (a store review, for Google seller ratings)",
+  description:
+    "JSON with `rating` (1–5), `title`, `body`, `displayName` and `email`, under the same rules, limits and moderation as a product review. " +
+    "Store reviews never count in product review aggregates or listings; published ones go into the store's merchant review feed.",
+  params: z.object({ storeId: storeIdParam }),
+  body: { schema: storeReviewSubmissionBody, read: "handler", contentTypes: ["application/json"] },
+  responses: { 201: { description: "The review was received", schema: submitReviewResponseSchema.pick({ review: true }) }, ...errorResponses(400, 404, 409, 413, 415, 429) },
+  handler: async ({ request, params, context }) => {
+    const fields = await readJsonObject(request);
+    return reply(await context.services.storeReviews.submit(params.storeId, fields, context.clientIp), { status: 201 });
   },
 });
 

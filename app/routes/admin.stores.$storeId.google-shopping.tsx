@@ -17,7 +17,8 @@ const LISTED = 200;
 /**
  * Google Shopping (issue #38, docs/google-shopping.md): the Product Reviews feed URL (the same as
  * `GET /enterprise/settings` `feeds.googleProductReviewsUrl`), and per product what the feed lacks and how many
- * reviews Google can take.
+ * reviews Google can take. Seller ratings: the merchant review feed URL (`feeds.googleMerchantReviewsUrl`) and the
+ * store reviews waiting for moderation (docs/google-shopping.md "Seller ratings").
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = await requireStore(request, context, params.storeId);
@@ -25,6 +26,15 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const coverage = await feeds.coverage(store.storeId, context.publicOrigin, demoProductPages);
   return {
     feedUrl: await feeds.googleProductReviewsUrl(store.storeId, context.publicOrigin),
+    merchantFeedUrl: await feeds.googleMerchantReviewsUrl(store.storeId, context.publicOrigin),
+    pendingStoreReviews: (await context.services.storeReviews.list(store.storeId, "pending")).map((r) => ({
+      reviewId: r.review_id,
+      rating: r.rating,
+      title: r.title,
+      body: r.body,
+      reviewerName: r.reviewer_name,
+      verified: r.verified_status === "verified-buyer",
+    })),
     totals: {
       reviewCount: coverage.reviewCount,
       acceptedCount: coverage.acceptedCount,
@@ -39,13 +49,21 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 type Result = { error: string; fieldError?: string; lines?: CsvLineError[] } | { ok: string; lines: CsvLineError[] };
 
-/** Intents: `rotate` (a new feed URL; redirect), `import` (an identifiers CSV, multipart; the summary and the refused lines). */
+/**
+ * Intents: `rotate` (a new feed URL; redirect), `import` (an identifiers CSV, multipart; the summary and the refused
+ * lines), `publish-store-review` / `reject-store-review` (moderation of the store review `reviewId`).
+ */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { store, form } = await requireStoreAction(request, context, params.storeId, IDENTIFIERS_CSV_MAX_BYTES + 64 * 1024);
   const intent = field(form, "intent");
   if (intent === "rotate") {
     await context.services.feeds.rotateToken(store.storeId);
     return redirect(`/admin/stores/${store.storeId}/google-shopping?rotated=1`);
+  }
+  if (intent === "publish-store-review" || intent === "reject-store-review") {
+    const published = intent === "publish-store-review";
+    const changed = await context.services.storeReviews.setStatus(store.storeId, [field(form, "reviewId")], published ? "published" : "rejected");
+    return data<Result>(changed ? { ok: `Store review ${published ? "published" : "rejected"}.`, lines: [] } : { error: "That store review was already moderated." });
   }
   if (intent !== "import") return data<Result>({ error: `Unknown action ${JSON.stringify(intent)}.` }, { status: 400 });
   const file = form.get("file");
@@ -67,7 +85,7 @@ const LACKS: Record<ProductCoverage["lacks"][number], string> = {
 };
 
 export default function GoogleShopping() {
-  const { feedUrl, totals, products, maxMb } = useLoaderData<typeof loader>();
+  const { feedUrl, merchantFeedUrl, pendingStoreReviews, totals, products, maxMb } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as Result | undefined;
   const busy = useNavigation().state !== "idle";
   const [search] = useSearchParams();
@@ -108,6 +126,43 @@ export default function GoogleShopping() {
           Make a new feed address
         </button>
       </Form>
+
+      <h2 id="seller-ratings-title">Seller ratings</h2>
+      <p>
+        Google seller ratings (stars for the shop itself) come from store reviews: reviews of the shop, sent to <code>POST /v1/stores/{"{store}"}/store_reviews</code> and moderated here. In Merchant
+        Center, add a merchant review feed with a scheduled fetch from this address (it uses the same secret as the feed above).
+      </p>
+      <pre className="snippet" tabIndex={0} role="region" aria-label="Merchant review feed address">
+        <code id="merchant-feed-url">{merchantFeedUrl}</code>
+      </pre>
+      <CopyButton targetId="merchant-feed-url" label="Copy merchant review feed address" />
+      <h3 id="store-reviews-title">Store reviews waiting for moderation</h3>
+      {pendingStoreReviews.length ? (
+        <ul aria-labelledby="store-reviews-title" className="stack">
+          {pendingStoreReviews.map((r) => (
+            <li key={r.reviewId} className="panel">
+              <p>
+                <strong>{r.rating} of 5</strong> · {r.reviewerName}
+                {r.verified ? " · verified buyer" : ""}
+                {r.title ? ` · ${r.title}` : ""}
+              </p>
+              <p>{r.body}</p>
+              <Form method="post" className="inline-form">
+                <CsrfField />
+                <input type="hidden" name="reviewId" value={r.reviewId} />
+                <button type="submit" name="intent" value="publish-store-review" disabled={busy}>
+                  Publish
+                </button>
+                <button type="submit" name="intent" value="reject-store-review" className="secondary" disabled={busy}>
+                  Reject
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">None: new store reviews appear here unless the store publishes them automatically (Settings → moderation).</p>
+      )}
 
       <h2 id="coverage-title">What Google can take</h2>
       <p data-testid="coverage-summary">

@@ -204,6 +204,8 @@ describe("live answers validate against the documents", () => {
       body: { rating: 5, title: "Lovely", body: "Fits well and the colour is as shown.", displayName: "Ann", email: "ann@example.com" },
     });
     await check({ url: `${S}/products/shopify-${PRODUCT}/reviews`, status: 400, body: { rating: 9 } });
+    await check({ url: `${S}/store_reviews`, status: 201, body: { rating: 5, body: "Quick delivery and friendly answers.", displayName: "Ann", email: "ann@example.com" } });
+    await check({ url: `${S}/store_reviews`, status: 400, body: { rating: 0 } });
     await check({ url: `${S}/products/shopify-${PRODUCT}/questions`, status: 201, body: { body: "Does it run small?", displayName: "Bea", email: "bea@example.com" } });
     await check({ url: `${S}/products/shopify-${PRODUCT}/questions`, status: 415, body: "x", headers: { "content-type": "text/plain" } });
     const reviewId = await publishRealReview(t.services, PRODUCT);
@@ -282,6 +284,9 @@ describe("live answers validate against the documents", () => {
     const feed = new URL(((await check({ url: "/enterprise/settings", status: 200, headers: auth })) as { feeds: { googleProductReviewsUrl: string } }).feeds.googleProductReviewsUrl);
     await check({ url: `${feed.pathname}${feed.search}`, status: 200 });
     await check({ url: `${feed.pathname}?token=wrong`, status: 401 });
+    const merchantFeed = new URL(((await check({ url: "/enterprise/settings", status: 200, headers: auth })) as { feeds: { googleMerchantReviewsUrl: string } }).feeds.googleMerchantReviewsUrl);
+    await check({ url: `${merchantFeed.pathname}${merchantFeed.search}`, status: 200 });
+    await check({ url: `${merchantFeed.pathname}?token=wrong`, status: 401 });
     await check({ url: "/enterprise/surveys", status: 200, headers: auth });
     await check({ url: "/enterprise/surveys?limit=0", status: 400, headers: auth });
     await check({ url: `/enterprise/surveys/${NPS_SURVEY.surveyId}/responses`, status: 200, headers: auth });

@@ -115,6 +115,13 @@ export const reviewSubmissionBody = z.object({
 });
 export type ReviewSubmission = z.output<typeof reviewSubmissionBody>;
 
+/**
+ * `POST /v1/stores/{store}/store_reviews` body: a review of the shop itself (docs/google-shopping.md "Seller
+ * ratings"), with the rules and limits of a product review's fields.
+ */
+export const storeReviewSubmissionBody = reviewSubmissionBody.pick({ rating: true, title: true, body: true, displayName: true, email: true, [HONEYPOT_FIELD]: true });
+export type StoreReviewSubmission = z.output<typeof storeReviewSubmissionBody>;
+
 export const voteBody = z.object({
   vote: z.enum(["helpful", "unhelpful"], { error: "vote must be helpful or unhelpful" }),
   visitorId: z.string({ error: "visitorId must be a string" }).min(8, "visitorId must be 8 to 128 characters").max(128, "visitorId must be 8 to 128 characters").optional(),

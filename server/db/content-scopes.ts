@@ -127,6 +127,7 @@ export const TABLE_SCOPES: Record<string, ScopeExpressions> = {
   webhook_attempts: perStore("webhooks"),
   product_identifiers: perStore("feeds"), // Google Product Reviews feed (server/feeds): streamed, never cached
   feed_tokens: perStore("feeds"),
+  store_reviews: perStore("feeds"), // store reviews (server/store-reviews): only the merchant review feed reads them, never cached
   klaviyo_accounts: perStore("marketing"), // Klaviyo (server/marketing): admin only, never cached
   klaviyo_outbox: perStore("marketing"),
   widget_page_checks: perStore("admin"), // the latest "check my page" per store (server/admin/overview.service.ts): admin only

@@ -32,6 +32,7 @@ import { surveyRewardsProfiles } from "./migrations/107-survey-rewards-profiles.
 import { widgetPageChecks } from "./migrations/108-widget-page-checks.ts";
 import { woocommerceMigration } from "./migrations/110-woocommerce.ts";
 import { klaviyoMigration } from "./migrations/111-klaviyo.ts";
+import { storeReviewsMigration } from "./migrations/113-store-reviews.ts";
 import type { Migration } from "./migrations/migration.ts";
 
 export type { Migration } from "./migrations/migration.ts";
@@ -49,6 +50,7 @@ export const MIGRATIONS: readonly Migration[] = [
   widgetPageChecks,
   woocommerceMigration,
   klaviyoMigration,
+  storeReviewsMigration,
 ];
 
 /** The version of the baseline migration. */

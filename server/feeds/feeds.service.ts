@@ -16,6 +16,8 @@ import type { SecretBox } from "../platforms/secret-box.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
 import type { CoverageRow, FeedsRepo, IdentifierRow, ProductIdentifiers } from "./feeds.repo.ts";
 import { feedStream, type FeedReview } from "./google-product-reviews.ts";
+import { merchantFeedStream } from "./google-merchant-reviews.ts";
+import type { StoreReviewsRepo } from "../store-reviews/store-reviews.repo.ts";
 
 /** Reviews read per batch of the feed. */
 export const FEED_BATCH_SIZE = 500;
@@ -28,6 +30,9 @@ export const feedSettingsSchema = z
     googleProductReviewsUrl: z
       .string()
       .meta({ description: "The Google Product Reviews feed (schema 2.4) of the store, with its secret token: paste it into Merchant Center's scheduled fetch. Built from PUBLIC_URL." }),
+    googleMerchantReviewsUrl: z.string().meta({
+      description: "The merchant review feed (Google seller ratings, schema 5.0) of the store's published store reviews, with the same secret token. Built from PUBLIC_URL.",
+    }),
   })
   .meta({ id: "FeedSettings" });
 /** A change to the feeds section (PATCH /enterprise/settings). */
@@ -89,7 +94,17 @@ const csvRow = z.object({
 export type ProductPageFallback = (storeId: string, productKey: string, origin: string) => string | null;
 
 /** Create the service. `batchSize`: reviews read per feed batch (default FEED_BATCH_SIZE). */
-export function feedsService(deps: { db: Db; repo: FeedsRepo; stores: StoresRepo; box: SecretBox; now?: () => number; batchSize?: number }) {
+export function feedsService(deps: {
+  db: Db;
+  repo: FeedsRepo;
+  stores: StoresRepo;
+  box: SecretBox;
+  /** Store reviews and the shop's address, for the merchant review feed (server/store-reviews). */
+  storeReviews?: Pick<StoreReviewsRepo, "feedReviews">;
+  shopUrl?: (storeId: string) => Promise<string | null>;
+  now?: () => number;
+  batchSize?: number;
+}) {
   const { db, repo, box } = deps;
   const now = deps.now ?? Date.now;
   const batchSize = deps.batchSize ?? FEED_BATCH_SIZE;
@@ -112,12 +127,32 @@ export function feedsService(deps: { db: Db; repo: FeedsRepo; stores: StoresRepo
   const digest = (s: string) => createHash("sha256").update(s).digest();
   const productUrlOf = (fallback: ProductPageFallback | undefined, storeId: string, platform: string, origin: string, productId: string, url: string | null) =>
     url ?? fallback?.(storeId, `${platform}-${productId}`, origin) ?? null;
+  /** The store of a feed request with a valid token. @throws ApiError 404 unknown store (or no feed URL yet), 401 a missing or wrong token. */
+  async function checkedStore(storeId: string, token: string | undefined) {
+    const store = await deps.stores.get(storeId);
+    const sealed = store ? await repo.token(storeId) : undefined;
+    if (!store || !sealed) throw notFound("No feed for this store", "feed_not_found");
+    let expected: string;
+    try {
+      expected = box.open(sealed);
+    } catch {
+      throw new ApiError(401, "The feed token is not valid: copy the feed URL from the admin again", "invalid_feed_token");
+    }
+    if (!token || !timingSafeEqual(digest(expected), digest(token))) {
+      throw new ApiError(401, "The feed token is missing or not valid: copy the feed URL from the admin or GET /enterprise/settings", "invalid_feed_token");
+    }
+    return store;
+  }
   const identifiable = (c: Pick<CoverageRow, "gtins" | "brands" | "mpns">) => c.gtins > 0 || (c.brands > 0 && c.mpns > 0);
 
   return {
     /** The feed's full URL with the token; `origin` is PUBLIC_URL's origin (never the Host header). */
     async googleProductReviewsUrl(storeId: string, origin: string): Promise<string> {
       return `${origin}/v1/stores/${encodeURIComponent(storeId)}/feeds/google-product-reviews.xml?token=${await tokenOf(storeId)}`;
+    },
+    /** The merchant review feed's full URL (the same token as the Product Reviews feed). */
+    async googleMerchantReviewsUrl(storeId: string, origin: string): Promise<string> {
+      return `${origin}/v1/stores/${encodeURIComponent(storeId)}/feeds/google-merchant-reviews.xml?token=${await tokenOf(storeId)}`;
     },
     /** A new token: the old URL answers 401 from now on. @throws ApiError 404 unknown store. */
     async rotateToken(storeId: string): Promise<void> {
@@ -126,7 +161,7 @@ export function feedsService(deps: { db: Db; repo: FeedsRepo; stores: StoresRepo
     },
     /** The feeds section of the settings. */
     async settings(storeId: string, origin: string): Promise<FeedSettings> {
-      return { googleProductReviewsUrl: await this.googleProductReviewsUrl(storeId, origin) };
+      return { googleProductReviewsUrl: await this.googleProductReviewsUrl(storeId, origin), googleMerchantReviewsUrl: await this.googleMerchantReviewsUrl(storeId, origin) };
     },
     /** Apply a feeds settings patch. */
     async updateSettings(storeId: string, patch: FeedSettingsPatch): Promise<void> {
@@ -139,18 +174,7 @@ export function feedsService(deps: { db: Db; repo: FeedsRepo; stores: StoresRepo
      * 401 a missing or wrong token.
      */
     async googleProductReviews(storeId: string, token: string | undefined, origin: string, fallback?: ProductPageFallback): Promise<ReadableStream<Uint8Array>> {
-      const store = await deps.stores.get(storeId);
-      const sealed = store ? await repo.token(storeId) : undefined;
-      if (!store || !sealed) throw notFound("No feed for this store", "feed_not_found");
-      let expected: string;
-      try {
-        expected = box.open(sealed);
-      } catch {
-        throw new ApiError(401, "The feed token is not valid: copy the feed URL from the admin again", "invalid_feed_token");
-      }
-      if (!token || !timingSafeEqual(digest(expected), digest(token))) {
-        throw new ApiError(401, "The feed token is missing or not valid: copy the feed URL from the admin or GET /enterprise/settings", "invalid_feed_token");
-      }
+      const store = await checkedStore(storeId, token);
       let after: [number, string] | undefined;
       return feedStream(store.name, async () => {
         const rows = await repo.feedReviews(storeId, after, batchSize);
@@ -164,6 +188,23 @@ export function feedsService(deps: { db: Db; repo: FeedsRepo; stores: StoresRepo
           reviews.push({ row, identifiers: ids.get(row.product_id) ?? [], productUrl });
         }
         return { reviews, done: rows.length < batchSize };
+      });
+    },
+
+    /**
+     * GET /v1/stores/{store}/feeds/google-merchant-reviews.xml: the store's merchant review feed (Google seller
+     * ratings) as a byte stream (google-merchant-reviews.ts): every published store review with text, oldest
+     * first. The merchant's URL is the shop's address (sign-up), else `origin`.
+     * @throws ApiError 404 unknown store (or one that never made a feed URL), 401 a missing or wrong token.
+     */
+    async googleMerchantReviews(storeId: string, token: string | undefined, origin: string): Promise<ReadableStream<Uint8Array>> {
+      const store = await checkedStore(storeId, token);
+      const shopUrl = (await deps.shopUrl?.(storeId)) ?? origin;
+      let after: [number, string] | undefined;
+      return merchantFeedStream({ id: storeId, name: store.name, url: shopUrl }, async () => {
+        const rows = deps.storeReviews ? await deps.storeReviews.feedReviews(storeId, after, batchSize) : [];
+        if (rows.length) after = [rows[rows.length - 1].created_ms, rows[rows.length - 1].review_id];
+        return { rows, done: rows.length < batchSize };
       });
     },
 
