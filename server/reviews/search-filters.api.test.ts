@@ -210,7 +210,7 @@ describe("search", () => {
         for (const u of got.nextUrls) expect(u).toContain(`search=${encodeURIComponent("Love  the DRESS!")}`);
       }
     }
-  });
+  }, 300_000); // every scope × page × order: many requests, and behind Varnish beside the Playwright lane in CI
 
   it("matches stemmed words: fits finds fit, fitted and fitting", async () => {
     const got = await all(`${S}/products/shopify-1078/reviews?search=fits`);
