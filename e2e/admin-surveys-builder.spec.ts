@@ -156,7 +156,7 @@ test("a survey built in the admin with every type and profile variant is answere
   await q(3).getByRole("checkbox", { name: "S", exact: true }).check();
   await q(3).getByRole("checkbox", { name: "L", exact: true }).check();
   await q(4).getByRole("radio", { name: "4", exact: true }).check();
-  await q(5).getByRole("radio", { name: "5 stars" }).check();
+  await q(5).getByRole("radio", { name: "5 of 5 stars" }).check();
   await q(6).getByRole("radio", { name: "9", exact: true }).check();
   await s.getByLabel(/^7\. Your e-mail/).fill("builder@example.com");
   await s.getByLabel("Send me news and offers by e-mail").check();
