@@ -214,13 +214,13 @@ export function databaseUrl(adminUrl: string, name: string): string {
 }
 
 /**
- * The files whose content decides the migrated schema: PostgreSQL migrations, the content-scope trigger
- * generator and the runner. A template database is named after their hash, so editing a migration builds a new one.
+ * The files whose content decides the migrated schema: the baseline schema, the numbered migrations
+ * (server/db/migrations/), the content-scope trigger generator and the runner. A template database is named after their hash, so editing a migration builds a new one.
  */
 function schemaHash(): string {
   const hash = createHash("sha256");
   const files = ["server/db/database.ts", "server/db/content-scopes.ts", "server/db/migrate.ts"];
-  for (const sub of ["server/db/schema", "server/db/legacy/postgres"]) {
+  for (const sub of ["server/db/schema", "server/db/migrations", "server/db/legacy/postgres"]) {
     const folder = join(PROJECT_ROOT, sub);
     if (existsSync(folder)) for (const f of readdirSync(folder).sort()) if (/\.(sql|ts)$/.test(f) && !f.endsWith(".test.ts")) files.push(join(sub, f));
   }
