@@ -204,9 +204,12 @@ export function klaviyoRepo(db: Db) {
       );
     },
 
-    /** When the address last wrote a review in the store (ms), or null. */
+    /** When the address last wrote a review in the store (ms), or null. `reviewer_email IS NOT NULL` lets both engines use the partial index loyalty_reviews_email. */
     async lastReviewMs(storeId: string, email: string): Promise<number | null> {
-      return (await value<number | null>(db, sql`SELECT max(created_ms) AS m FROM reviews WHERE store_id = ${storeId} AND lower(reviewer_email) = ${email.toLowerCase()}`)) ?? null;
+      return (
+        (await value<number | null>(db, sql`SELECT max(created_ms) AS m FROM reviews WHERE store_id = ${storeId} AND reviewer_email IS NOT NULL AND lower(reviewer_email) = ${email.toLowerCase()}`)) ??
+        null
+      );
     },
   };
 }

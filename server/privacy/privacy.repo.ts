@@ -95,7 +95,7 @@ export function privacyRepo(db: Db) {
         sql`SELECT review_id, product_id, variant_id, variant_name, rating, title, body, created_ms, updated_ms, is_recommended, is_incentivized,
                 language_code, status, reviewer_name, reviewer_email, verified_status, reviewer_country_code, reviewer_country_name,
                 reviewer_zone_code, reply_body, reply_created_ms, product_attributes_json, attributes_with_rating_json, source, helpful_count, unhelpful_count
-         FROM reviews WHERE store_id = ${storeId} AND lower(reviewer_email) = ${email} ORDER BY created_ms`,
+         FROM reviews WHERE store_id = ${storeId} AND reviewer_email IS NOT NULL AND lower(reviewer_email) = ${email} ORDER BY created_ms`,
       );
       const reviewMedia = await all<ShopperHoldings["reviewMedia"][number]>(
         db,
@@ -176,9 +176,9 @@ export function privacyRepo(db: Db) {
       ).map((r) => r.media_id);
       const touched = await all<{ product_id: string; group_id: string | null }>(
         db,
-        sql`SELECT DISTINCT product_id, group_id FROM reviews WHERE store_id = ${storeId} AND lower(reviewer_email) = ${email}`,
+        sql`SELECT DISTINCT product_id, group_id FROM reviews WHERE store_id = ${storeId} AND reviewer_email IS NOT NULL AND lower(reviewer_email) = ${email}`,
       );
-      const reviews = await changes(sql`DELETE FROM reviews WHERE store_id = ${storeId} AND lower(reviewer_email) = ${email}`);
+      const reviews = await changes(sql`DELETE FROM reviews WHERE store_id = ${storeId} AND reviewer_email IS NOT NULL AND lower(reviewer_email) = ${email}`);
       const answers = await changes(sql`DELETE FROM answers WHERE store_id = ${storeId} AND lower(author_email) = ${email}`);
       const questions = await changes(sql`DELETE FROM questions WHERE store_id = ${storeId} AND lower(asker_email) = ${email}`);
       // Profile answers first (they also cascade with their responses; a newer response may have replaced the link).
