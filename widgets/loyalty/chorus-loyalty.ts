@@ -655,11 +655,9 @@ export class ChorusLoyalty extends ChorusElement {
       case "referral-reversed":
         return order ? this.t("loyalty.entry.referralReversed", { order }) : x.description;
       case "order-cancelled":
-      case "order-refunded": {
-        if (!order) return x.description;
-        const text = this.t(x.kind === "order-cancelled" ? "loyalty.entry.orderCancelled" : "loyalty.entry.orderRefunded", { order });
-        return d.pointsDue ? `${text} (${this.t("loyalty.entry.partlyReversed")})` : text;
-      }
+        return order ? this.t("loyalty.entry.orderCancelled", { order }) : x.description;
+      case "order-refunded":
+        return order ? this.t("loyalty.entry.orderRefunded", { order }) : x.description;
       default:
         return x.description; // "adjustment": the store's reason, as written
     }

@@ -92,5 +92,4 @@ export default {
   "loyalty.birthdayTooSoon": "Ihr Geburtstag kann nur einmal im Jahr geändert werden.",
   "loyalty.referral.intro": "Schenken Sie Ihren Freunden {discount} auf ihre erste Bestellung und erhalten Sie {reward}, wenn sie bestellen.",
   "loyalty.referral.linkLabel": "Ihr Empfehlungslink",
-  "loyalty.entry.referralReversed": "Empfehlung zurückgenommen: Die Bestellung {order} Ihres Freundes wurde storniert oder erstattet",
 } as const satisfies Record<string, string>;
