@@ -3,14 +3,17 @@
  * `<chorus-loyalty>`"), in Chromium, English then German, axe first in each: a new member of the demo store with the
  * sign-up points, an order earned at once (enterprise API), a store adjustment, a birthday awarded by the lifecycle job
  * on the store's local day, an order still pending (held for the return window) and a redemption on the demo platform
- * made by keyboard. Each history line is written from its `kind` in the panel's language (names the merchant wrote stay
- * as written); balance, pending points, the expiry date, the VIP tier and the points to the next, rule states, what
- * rewards still need, the referral link with its copy button and the birthday form show in both languages. The demo
- * store's settings this spec changes (points expiry, the referral program) are restored after it.
+ * made by keyboard; and, in a store of its own with the lifecycle job's clock moved a year on, an expiry. Each history
+ * line is written from its `kind` in the panel's language (names the merchant wrote stay as written); balance, pending
+ * points, the expiry date, the VIP tier and the points to the next, rule states, what rewards still need, the referral
+ * link with its copy button and the birthday form show in both languages. The demo store's settings this spec changes
+ * (points expiry, the referral program) are restored after it.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { transaction } from "../../server/db/database.ts";
-import { holdOrderPoints } from "../../server/loyalty/lifecycle.ts";
+import { randomUUID } from "node:crypto";
+import { addMonths, holdOrderPoints } from "../../server/loyalty/lifecycle.ts";
+import { demoProgram } from "../../server/loyalty/loyalty.demo.ts";
 import { lifecycleRepo } from "../../server/loyalty/lifecycle.repo.ts";
 import type { ReferralSettings } from "../../server/contract/referrals.ts";
 import { createServices } from "../../server/services.ts";
@@ -119,10 +122,10 @@ test.afterAll(async () => {
 
 const panel = (page: Page) => page.locator("chorus-loyalty");
 
-async function openPanel(page: Page, lang: string): Promise<void> {
-  await openElementPage(page, `<chorus-loyalty store-id="${DEMO_STORE_ID}" customer-token="${token}"></chorus-loyalty>`, { lang });
+async function openPanel(page: Page, lang: string, storeId = DEMO_STORE_ID, shopperToken = token): Promise<void> {
+  await openElementPage(page, `<chorus-loyalty store-id="${storeId}" customer-token="${shopperToken}"></chorus-loyalty>`, { lang });
   await expect(panel(page).locator("[part=history]")).toBeVisible({ timeout: 20_000 });
-  await expect(panel(page).locator("[part=referral-link]")).toBeVisible({ timeout: 20_000 });
+  if (storeId === DEMO_STORE_ID) await expect(panel(page).locator("[part=referral-link]")).toBeVisible({ timeout: 20_000 });
 }
 
 test("English: axe first; balance, pending, expiry, tier progress, history lines by kind; redeem, copy the code and the referral link by keyboard", async ({ page, context, baseURL }) => {
@@ -209,4 +212,45 @@ test("German: axe first; the same parts in German, history lines written from th
   await expect(form.getByRole("group", { name: "Dein Geburtstag" })).toBeVisible();
   await expect(form).toContainText(/Du kannst ihn ab dem \d{1,2}\. \p{L}+ \d{4} wieder ändern\./u);
   await expect(form.getByRole("button", { name: "Geburtstag speichern" })).toBeVisible();
+});
+
+test("an expiry with the clock moved: the expiry line in English and in German (axe first)", async ({ page, baseURL }) => {
+  test.setTimeout(240_000); // two page loads and two axe scans on a loaded machine
+  // A store of its own with the demo program and points expiring after 12 months, so that moving the lifecycle job's
+  // clock a year on expires only this member's points (the demo store has no expiry: nothing of it expires).
+  const storeId = randomUUID();
+  const id = `history-expiry-${Date.now().toString(36)}`;
+  const shopperToken = await signPlatformToken(SECRET, { platformCustomerId: id, email: `${id}@demo.chorus.test` });
+  const s = await services();
+  try {
+    await s.stores.create({ storeId, name: "Expiry store", platform: "shopify" });
+    await s.loyalty.setupProgram(storeId, demoProgram(SECRET));
+    const L = `${baseURL}/v1/stores/${storeId}/loyalty`;
+    const login = (await (await fetch(`${L}/login`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ customerAccessToken: shopperToken }) })).json()) as { customerToken: string };
+    const { version } = (await (await fetch(`${L}/legal_policies`)).json()) as { version: string };
+    const activated = await fetch(`${L}/customer_activation`, {
+      method: "POST",
+      headers: { ...JSON_TYPE, authorization: `Bearer ${login.customerToken}` },
+      body: JSON.stringify({ enrollmentChannel: "storefront", legalPoliciesVersionAccepted: version }),
+    });
+    expect(activated.status).toBe(200);
+    await s.loyaltyLifecycle.updateSettings(storeId, { pointsExpiryMonths: 12 });
+    // The demo store back to no expiry first (its default; afterAll restores what it was): the run a year on must
+    // expire nobody there.
+    await s.loyaltyLifecycle.updateSettings(DEMO_STORE_ID, { pointsExpiryMonths: null });
+    expect((await s.loyaltyLifecycle.runDue(addMonths(Date.now(), 12) + 86_400_000)).expired).toBeGreaterThanOrEqual(1);
+  } finally {
+    await s.close();
+  }
+  const p = panel(page);
+  await openPanel(page, "en", storeId, shopperToken);
+  await expectElementAccessible(page, "chorus-loyalty");
+  await expect(p.locator("[part=balance]")).toHaveText("0 points");
+  await expect(p.locator("[part=history] [part=history-text]")).toHaveText([/^Points expired after 12 months without activity · /, /^Joined the program · /]);
+  await expect(p.locator("[part=history] li strong")).toHaveText(["−100 points", "+100 points"]);
+  await openPanel(page, "de", storeId, shopperToken);
+  await expectElementAccessible(page, "chorus-loyalty");
+  await expect(p.locator("[part=balance]")).toHaveText("0 Punkte");
+  await expect(p.locator("[part=history] [part=history-text]")).toHaveText([/^Punkte nach 12 Monaten ohne Aktivität verfallen · /, /^Dem Programm beigetreten · /]);
+  await expect(p.locator("[part=history] li strong")).toHaveText(["−100 Punkte", "+100 Punkte"]);
 });
