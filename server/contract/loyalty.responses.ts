@@ -6,7 +6,7 @@
  * `description` is written for integrators).
  */
 import { z } from "zod";
-import { EARNING_RULE_TYPES, LOYALTY_CUSTOMER_STATUSES, REDEMPTION_RULE_TYPES, TRANSACTION_TYPES } from "./loyalty.ts";
+import { EARNING_RULE_TYPES, LOYALTY_CUSTOMER_STATUSES, REDEMPTION_RULE_TYPES, TRANSACTION_KINDS, TRANSACTION_TYPES } from "./loyalty.ts";
 
 /** An ISO 8601 UTC date-time such as `2026-05-01T12:00:00.000Z`. */
 const dateTime = (description: string) => z.iso.datetime().meta({ description: `${description} ISO 8601 date-time in UTC, e.g. \`2026-05-01T12:00:00.000Z\`.` });
@@ -150,7 +150,25 @@ export const loyaltyTransactionSchema = z
     }),
     points: z.int().meta({ description: "Points added or removed (a signed integer): positive for earnings, negative for redemptions; adjustments may be either." }),
     balanceAfter: z.int().min(0).meta({ description: "The customer's points balance after this transaction." }),
-    description: z.string().meta({ description: "What the transaction was for, for display." }),
+    description: z
+      .string()
+      .meta({ description: "What the transaction was for, in English, for display (kept for compatibility: a storefront in another language writes its text from `kind` and `details`)." }),
+    kind: z.enum(TRANSACTION_KINDS).meta({
+      description:
+        "What the transaction was for: `sign-up` (joined the program), `order` (an order's points, confirmed after the return window), `review`, `birthday`, `referral` (a referred friend's first order), `redemption` (a reward), `expiry` (points expired after months without activity), `order-cancelled` and `order-refunded` (an order's points reversed), `referral-reversed` (a referral reward reversed: the friend's order was cancelled or refunded), `adjustment` (changed by the store: `description` is the store's reason, as written).",
+    }),
+    details: z
+      .object({
+        order: z.string().optional().meta({ description: "The order's label (`#1001`): `order`, `order-cancelled`, `order-refunded`, `referral-reversed`." }),
+        product: z.string().optional().meta({ description: "The product reviewed, as the store names it (`review`; absent for a store review)." }),
+        reward: z.string().optional().meta({ description: "The redemption rule's name, as the store wrote it (`redemption`)." }),
+        months: z.int().optional().meta({ description: "The store's months without activity after which points expire (`expiry`)." }),
+        pointsDue: z.int().optional().meta({
+          description: "`order-cancelled`, `order-refunded`: the points the order still counted when fewer were reversed (the rest were already redeemed); absent when all were.",
+        }),
+      })
+      .optional()
+      .meta({ description: "The values the text of `kind` needs. Absent for transactions written before kinds had details (use `description`)." }),
     earningRuleId: z.string().optional().meta({ description: "The earning rule that awarded the points (earnings only)." }),
     redemptionRuleId: z.string().optional().meta({ description: "The redemption rule redeemed (redemptions only)." }),
     dateCreated: dateTime("When the transaction happened."),

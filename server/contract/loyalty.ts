@@ -18,6 +18,16 @@ export type RedemptionRuleType = (typeof REDEMPTION_RULE_TYPES)[number];
 export const TRANSACTION_TYPES = ["earning", "redemption", "adjustment", "expiry"] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
+/**
+ * What a transaction was for, as a stable machine word (docs/loyalty.md "Points history"): the storefront panel writes
+ * each history line from it in the shopper's language.
+ */
+export const TRANSACTION_KINDS = ["sign-up", "order", "review", "birthday", "referral", "redemption", "expiry", "order-cancelled", "order-refunded", "referral-reversed", "adjustment"] as const;
+export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
+
+/** The values a transaction's text needs (stored as JSON in `loyalty_transactions.details`), by kind. */
+export type TransactionDetails = { order?: string; product?: string; reward?: string; months?: number; pointsDue?: number };
+
 /** The technology partner's header (docs/loyalty.md, Enrolment flow). */
 export const PARTNER_HEADER = "service-partner-id";
 

@@ -30,6 +30,7 @@ import { referralsMigration } from "./migrations/105-referrals.ts";
 import { rewardReconciledMigration } from "./migrations/106-reward-reconciled.ts";
 import { surveyRewardsProfiles } from "./migrations/107-survey-rewards-profiles.ts";
 import { widgetPageChecks } from "./migrations/108-widget-page-checks.ts";
+import { transactionDetailsMigration } from "./migrations/109-transaction-details.ts";
 import { woocommerceMigration } from "./migrations/110-woocommerce.ts";
 import { klaviyoMigration } from "./migrations/111-klaviyo.ts";
 import { storeReviewsMigration } from "./migrations/113-store-reviews.ts";
@@ -48,6 +49,7 @@ export const MIGRATIONS: readonly Migration[] = [
   rewardReconciledMigration,
   surveyRewardsProfiles,
   widgetPageChecks,
+  transactionDetailsMigration,
   woocommerceMigration,
   klaviyoMigration,
   storeReviewsMigration,

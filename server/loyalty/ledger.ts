@@ -8,7 +8,7 @@
  * read-then-write of one customer's ledger is exactly-once across nodes.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import type { OrderEarningBody } from "../contract/loyalty.ts";
+import type { OrderEarningBody, TransactionDetails } from "../contract/loyalty.ts";
 import type { LoyaltyTransaction, OrderEarningResponse, RedemptionResponse } from "../contract/loyalty.responses.ts";
 import { ApiError, badRequest, notFound } from "../contract/errors.ts";
 import { transaction, type Db } from "../db/database.ts";
@@ -57,7 +57,7 @@ export async function appendEarning(
   customerId: string,
   points: number,
   description: string,
-  extra: { earningRuleId?: string; awardKey?: string; orderId?: string },
+  extra: { earningRuleId?: string; awardKey?: string; orderId?: string; details?: TransactionDetails },
 ): Promise<TransactionRow> {
   const c = (await repo.getCustomer(storeId, customerId))!;
   const transactionId = randomUUID();
@@ -72,6 +72,7 @@ export async function appendEarning(
     earningRuleId: extra.earningRuleId,
     awardKey: extra.awardKey,
     orderId: extra.orderId,
+    details: extra.details,
     createdMs: Date.now(),
   });
   await recalculateTier(repo, storeId, customerId, { pointsChanged: true });
@@ -109,6 +110,7 @@ export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram:
           points: -rule.points_cost,
           balanceAfter: c.balance - rule.points_cost,
           description: `Redeemed: ${rule.name}`,
+          details: { reward: rule.name },
           redemptionRuleId: rule.redemption_rule_id,
           couponCode: code,
           createdMs: Date.now(),
@@ -143,7 +145,11 @@ export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram:
         const rule = (await repo.earningRules(storeId)).find((r) => r.type === "points-per-spend" && r.enabled === 1);
         if (!rule || rule.points_per_currency_unit === null) throw conflict("The program has no enabled points-per-spend earning rule", "no_earning_rule");
         const points = Math.floor(body.amount * rule.points_per_currency_unit * multiplierOf(c, await repo.vipTiers(storeId)) + 1e-9);
-        const tx = await appendEarning(repo, storeId, c.loyalty_customer_id, points, `Order ${body.orderId}`, { earningRuleId: rule.earning_rule_id, orderId: body.orderId });
+        const tx = await appendEarning(repo, storeId, c.loyalty_customer_id, points, `Order ${body.orderId}`, {
+          earningRuleId: rule.earning_rule_id,
+          orderId: body.orderId,
+          details: { order: body.orderId },
+        });
         return { created: true, body: { transaction: toTransaction(tx), loyaltyCustomer: toCustomer((await repo.getCustomer(storeId, c.loyalty_customer_id))!, await repo.vipTiers(storeId)) } };
       });
     },
@@ -177,7 +183,11 @@ export function loyaltyLedger(deps: { db: Db; repo: LoyaltyRepo; requireProgram:
             if (!rule) continue;
             const fresh = (await repo.getCustomer(storeId, id))!;
             const points = Math.floor(rule.points * multiplierOf(fresh, await repo.vipTiers(storeId)));
-            await appendEarning(repo, storeId, id, points, r.product_name ? `Review of ${r.product_name}` : "Review", { earningRuleId: rule.earning_rule_id, awardKey: `review:${r.review_id}` });
+            await appendEarning(repo, storeId, id, points, r.product_name ? `Review of ${r.product_name}` : "Review", {
+              earningRuleId: rule.earning_rule_id,
+              awardKey: `review:${r.review_id}`,
+              ...(r.product_name ? { details: { product: r.product_name } } : {}),
+            });
             // Incentive disclosed (issue 22 item 4): the review says so in every answer from now on.
             if (points > 0) await repo.markReviewIncentivized(storeId, r.review_id);
             n++;
@@ -260,7 +270,7 @@ export async function earnForPlatformOrder(
     });
     return null;
   }
-  return appendEarning(repo, storeId, c.loyalty_customer_id, points, `Order ${order.label}`, { earningRuleId: rule.earning_rule_id, orderId: order.orderId });
+  return appendEarning(repo, storeId, c.loyalty_customer_id, points, `Order ${order.label}`, { earningRuleId: rule.earning_rule_id, orderId: order.orderId, details: { order: order.label } });
 }
 
 /**
@@ -297,6 +307,7 @@ export async function reverseOrderEarning(repo: LoyaltyRepo, storeId: string, or
     balanceAfter: c.balance - points,
     description,
     awardKey,
+    details: { order: order.label, ...(points === due ? {} : { pointsDue: due }) },
     createdMs: Date.now(),
   });
   if (life) {

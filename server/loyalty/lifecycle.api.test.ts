@@ -342,6 +342,48 @@ describe("pending points, refunds and cancellations (docs/loyalty.md, Pending po
   });
 });
 
+describe("the points history's kinds (docs/loyalty.md, Points history)", () => {
+  it("each transaction has its machine kind and the values its text needs: sign-up, order, refund, adjustment, redemption, cancellation, birthday, expiry", async () => {
+    await t.services.loyaltyLifecycle.updateSettings(TEST_STORE_ID, { returnWindowDays: 14, timeZone: "UTC" });
+    try {
+      const me = await member("kinds");
+      await shopify("orders/create", order(97001, me.platformCustomerId, 200)); // pending: no transaction yet
+      expect((await call(`${A}/customer/transactions`, { token: me.token })).body.transactions).toHaveLength(1);
+      expect((await t.services.loyaltyLifecycle.runDue(Date.now() + 15 * DAY)).confirmed).toBeGreaterThanOrEqual(1);
+      await shopify("refunds/create", refund(87001, 97001, 60)); // 60 of 200: 60 points back
+      expect((await enterprise(`/customers/${me.id}/adjustments`, { body: { points: 100, reason: "Sorry for the late parcel" } })).status).toBe(201);
+      const free = (await call(`${A}/redemption_rules`)).body.redemptionRules.find((r: { name: string }) => r.name === "Free shipping");
+      expect((await call(`${A}/customer/redemptions`, { token: me.token, body: { redemptionRuleId: free.redemptionRuleId } })).status).toBe(201);
+      // 40 points left: the cancellation reverses 40 of the 140 the order still counted.
+      await shopify("orders/cancelled", order(97001, me.platformCustomerId, 200, { cancelled_at: new Date().toISOString() }));
+      expect((await call(`${A}/customer`, { method: "PATCH", token: me.token, body: { birthday: { month: 6, day: 1 } } })).status).toBe(200);
+      await t.services.loyaltyLifecycle.runDue(Date.parse("2029-06-01T12:00:00Z"));
+      await t.services.loyaltyLifecycle.updateSettings(TEST_STORE_ID, { pointsExpiryMonths: 12 });
+      await t.services.loyaltyLifecycle.runDue(addMonths(Date.now(), 13));
+
+      const tx = (await call(`${A}/customer/transactions`, { token: me.token })).body.transactions as { kind: string; points: number; details?: unknown; description: string }[];
+      expect(tx.map(({ kind, points, details }) => ({ kind, points, details }))).toEqual([
+        { kind: "expiry", points: -150, details: { months: 12 } },
+        { kind: "birthday", points: 150, details: undefined },
+        { kind: "order-cancelled", points: -40, details: { order: "#97001", pointsDue: 140 } },
+        { kind: "redemption", points: -300, details: { reward: "Free shipping" } },
+        { kind: "adjustment", points: 100, details: undefined },
+        { kind: "order-refunded", points: -60, details: { order: "#97001" } },
+        { kind: "order", points: 200, details: { order: "#97001" } },
+        { kind: "sign-up", points: 100, details: undefined },
+      ]);
+      // The English description stays (compatibility); an adjustment's is the store's reason, as written.
+      expect(tx[4]!.description).toBe("Sorry for the late parcel");
+      expect(tx[3]!.description).toBe("Redeemed: Free shipping");
+      // The enterprise list shows the same kinds.
+      expect((await enterprise(`/customers/${me.id}/transactions?limit=2`)).body.transactions.map((x: { kind: string }) => x.kind)).toEqual(["expiry", "birthday"]);
+      await ledgerOk(me.id);
+    } finally {
+      await t.services.loyaltyLifecycle.updateSettings(TEST_STORE_ID, { returnWindowDays: 0, pointsExpiryMonths: null });
+    }
+  });
+});
+
 describe("enterprise loyalty API (docs/loyalty.md, Enterprise loyalty API)", () => {
   it("looks a customer up by e-mail, platform customer ID or ID; bad input is 400 JSON; unknown 404; no key 401", async () => {
     const me = await member("ent-lookup");

@@ -119,6 +119,7 @@ export function loyaltyLifecycle(deps: LifecycleDeps) {
         points: -c.balance,
         balanceAfter: 0,
         description: `Points expired after ${months} months without activity`,
+        details: { months },
         awardKey,
         createdMs: nowMs,
       });
@@ -282,7 +283,12 @@ export function loyaltyLifecycle(deps: LifecycleDeps) {
           const fresh = (await life.pendingByOrder(row.store_id, row.order_id))!;
           const points = remainingPoints(fresh);
           if (points > 0 && c.status !== "blocked") {
-            await appendEarning(repo, row.store_id, row.loyalty_customer_id, points, row.description, { earningRuleId: row.earning_rule_id ?? undefined, orderId: row.order_id });
+            await appendEarning(repo, row.store_id, row.loyalty_customer_id, points, row.description, {
+              earningRuleId: row.earning_rule_id ?? undefined,
+              orderId: row.order_id,
+              // The pending row's description is `Order <label>` (holdOrderPoints' callers): the label is what follows.
+              details: { order: row.description.replace(/^Order /, "") },
+            });
           }
           return true;
         });
@@ -357,6 +363,7 @@ export async function applyOrderRefund(
       balanceAfter: c.balance - points,
       description: points === due ? `Order ${r.label} refunded` : `Order ${r.label} refunded (${points} of ${due} points reversed: the rest were already redeemed)`,
       awardKey: `order-refund:${r.refundId}`,
+      details: { order: r.label, ...(points === due ? {} : { pointsDue: due }) },
       createdMs: r.nowMs,
     });
   }

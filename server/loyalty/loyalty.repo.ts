@@ -5,7 +5,7 @@
  * checked by `ledgerCheck`.
  */
 import { all, dialect, forUpdate, one, run, sql, values, type Db } from "../db/database.ts";
-import type { EarningRuleType, LoyaltyCustomerStatus, RedemptionRuleType, TransactionType } from "../contract/loyalty.ts";
+import type { EarningRuleType, LoyaltyCustomerStatus, RedemptionRuleType, TransactionDetails, TransactionType } from "../contract/loyalty.ts";
 
 export type ProgramRow = {
   store_id: string;
@@ -77,6 +77,8 @@ export type TransactionRow = {
   award_key: string | null;
   order_id: string | null;
   coupon_code: string | null;
+  /** JSON of the values the transaction's text needs (TransactionDetails); null for transactions written before migration 109. */
+  details: string | null;
   created_ms: number;
 };
 export type NewTransaction = {
@@ -92,6 +94,8 @@ export type NewTransaction = {
   awardKey?: string | null;
   orderId?: string | null;
   couponCode?: string | null;
+  /** The values the transaction's text needs (docs/loyalty.md "Points history"). */
+  details?: TransactionDetails;
   createdMs: number;
 };
 export type ReviewForEarning = { review_id: string; media_count: number; product_name: string | null };
@@ -291,9 +295,10 @@ export function loyaltyRepo(db: Db) {
       await run(
         db,
         sql`INSERT INTO loyalty_transactions (transaction_id, store_id, loyalty_customer_id, type, points, balance_after, description,
-         earning_rule_id, redemption_rule_id, award_key, order_id, coupon_code, created_ms)
+         earning_rule_id, redemption_rule_id, award_key, order_id, coupon_code, details, created_ms)
        VALUES (${t.transactionId}, ${t.storeId}, ${t.loyaltyCustomerId}, ${t.type}, ${t.points}, ${t.balanceAfter}, ${t.description},
-         ${t.earningRuleId ?? null}, ${t.redemptionRuleId ?? null}, ${t.awardKey ?? null}, ${t.orderId ?? null}, ${t.couponCode ?? null}, ${t.createdMs})`,
+         ${t.earningRuleId ?? null}, ${t.redemptionRuleId ?? null}, ${t.awardKey ?? null}, ${t.orderId ?? null}, ${t.couponCode ?? null},
+         ${t.details ? JSON.stringify(t.details) : null}, ${t.createdMs})`,
       );
     },
     getTransaction: (storeId: string, transactionId: string): Promise<TransactionRow | undefined> =>

@@ -251,6 +251,7 @@ export function platformRewards(deps: PlatformRewardsDeps) {
           points: -row.points_cost,
           balanceAfter: c.balance - row.points_cost,
           description: `Redeemed: ${ruleName}`,
+          details: { reward: ruleName },
           redemptionRuleId: row.redemption_rule_id,
           couponCode: row.code,
           createdMs: now(),

@@ -404,6 +404,7 @@ export function referrals(deps: ReferralsDeps) {
               balanceAfter: c.balance - points,
               description: `Referral reversed: the friend's order ${label} was cancelled or refunded`,
               awardKey: `referral-reversed:${r.friend_code}`,
+              details: { order: label },
               createdMs: now(),
             });
             await recalculateTier(loyalty, storeId, c.loyalty_customer_id, { pointsChanged: true });

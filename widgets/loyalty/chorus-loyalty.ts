@@ -73,6 +73,7 @@ type Phase = "loading" | "anonymous" | "pending" | "enrolled" | "blocked" | "err
  * @csspart missing - the points a reward still needs
  * @csspart birthday-form - the birthday form (month and day, changeable once a year)
  * @csspart history - the points history list
+ * @csspart history-text - each history line's text, in the panel's language (a store's adjustment reason as written)
  * @csspart load-more - the button that loads older history
  * @csspart referral - the "Refer a friend" section (enrolled shoppers, when the store's referral program is on)
  * @csspart referral-link - the shopper's referral link
@@ -628,6 +629,40 @@ export class ChorusLoyalty extends ChorusElement {
     </form>`;
   }
 
+  /**
+   * One history line in the panel's language, from the transaction's `kind` and `details` (docs/loyalty.md "Points
+   * history"). Names the merchant wrote (a reward, a product) and a store's adjustment reason stay as written; a
+   * transaction without the details its text needs (written before kinds had them) shows its English `description`.
+   */
+  #entryText(x: LoyaltyTransaction): string {
+    const d = x.details ?? {};
+    const order = d.order;
+    switch (x.kind) {
+      case "sign-up":
+        return this.t("loyalty.entry.signUp");
+      case "birthday":
+        return this.t("loyalty.entry.birthday");
+      case "referral":
+        return this.t("loyalty.entry.referral");
+      case "review":
+        return d.product ? this.t("loyalty.entry.reviewOf", { product: d.product }) : x.details ? this.t("loyalty.entry.review") : x.description;
+      case "redemption":
+        return d.reward ? this.t("loyalty.entry.redemption", { reward: d.reward }) : x.description;
+      case "expiry":
+        return d.months ? this.t("loyalty.entry.expiry", { months: d.months }) : x.description;
+      case "order":
+        return order ? this.t("loyalty.entry.order", { order }) : x.description;
+      case "referral-reversed":
+        return order ? this.t("loyalty.entry.referralReversed", { order }) : x.description;
+      case "order-cancelled":
+        return order ? this.t("loyalty.entry.orderCancelled", { order }) : x.description;
+      case "order-refunded":
+        return order ? this.t("loyalty.entry.orderRefunded", { order }) : x.description;
+      default:
+        return x.description; // "adjustment": the store's reason, as written
+    }
+  }
+
   /** The points history, newest first, with "Load more". */
   #historyList(): TemplateResult {
     return html`<h3>${this.t("loyalty.history")}</h3>
@@ -638,7 +673,7 @@ export class ChorusLoyalty extends ChorusElement {
               ${this.history.map(
                 (x) =>
                   html`<li>
-                    <span>${x.description} <span class="muted">· ${formatDate(x.dateCreated)}</span></span>
+                    <span part="history-text">${this.#entryText(x)} <span class="muted">· ${formatDate(x.dateCreated)}</span></span>
                     <strong>${x.points > 0 ? "+" : x.points < 0 ? "−" : ""}${this.#points(Math.abs(x.points))}</strong>
                   </li>`,
               )}

@@ -128,4 +128,9 @@ export default {
   "loyalty.referral.copy": "Copiar link",
   "loyalty.referral.copied": "Link copiado",
   "loyalty.referral.share": "Compartilhar",
+  "loyalty.entry.order": "Pedido {order}",
+  "loyalty.entry.referral": "Um amigo indicado fez o primeiro pedido",
+  "loyalty.entry.orderCancelled": "Pedido {order} cancelado",
+  "loyalty.entry.orderRefunded": "Pedido {order} reembolsado",
+  "loyalty.entry.referralReversed": "Indicação cancelada: pedido {order} cancelado ou reembolsado",
 } as const satisfies Record<string, string>;
