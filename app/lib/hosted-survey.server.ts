@@ -70,7 +70,7 @@ export async function postReviewSurvey(services: Services, request: Request, lin
   const id = await services.surveys.channelSurveyFor(link.storeId, "post-review");
   const hosted = id ? await services.surveys.openHostedSurvey(id) : undefined;
   if (!hosted) return undefined;
-  const { ui, lang } = hostedPageLanguage(null, request.headers.get("accept-language"));
+  const { ui, lang } = hostedPageLanguage(null, request.headers.get("accept-language"), hosted.defaultLanguage);
   const answered = new URL(request.url).searchParams.get("answered");
   const respondent: SurveyRespondent = { email: link.email, ...(/^\d{1,20}$/.test(link.orderId) ? { orderId: link.orderId } : {}) };
   return {

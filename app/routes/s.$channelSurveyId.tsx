@@ -5,7 +5,7 @@
  * `<chorus-survey>`, which replaces the form (one question per step) once the widget script runs. The form sits in
  * the element's light DOM, so it shows exactly while the element is not defined.
  * The link may carry `customerId`, `email` and `orderId` (e-mail tools fill them in): they go with the response.
- * Every word is in the shopper's language (`?locale=`, else `Accept-Language`, else English; one of the 16 widget
+ * Every word is in the shopper's language (`?locale=`, else `Accept-Language`, else the store's default language; one of the 16 widget
  * languages: server/surveys/hosted-texts.ts), `<html lang>` included; the location question names countries with
  * `Intl.DisplayNames` in that language and, once a country with regions was posted, offers its ISO 3166-2 regions.
  */
@@ -42,15 +42,18 @@ function linkContext(params: URLSearchParams | FormData) {
   return { customerId, email, orderId };
 }
 
-/** The page's language (server/surveys/hosted-texts.ts): `ui` for its words, `htmlLang` for `<html lang>` (app/root.tsx). */
-function languageOf(request: Request) {
-  const { ui, lang } = hostedPageLanguage(new URL(request.url).searchParams.get("locale"), request.headers.get("accept-language"));
+/**
+ * The page's language (server/surveys/hosted-texts.ts; `fallback` the store's default language): `ui` for its words,
+ * `htmlLang` for `<html lang>` (app/root.tsx).
+ */
+function languageOf(request: Request, fallback: UiLocale = "en") {
+  const { ui, lang } = hostedPageLanguage(new URL(request.url).searchParams.get("locale"), request.headers.get("accept-language"), fallback);
   return { ui, htmlLang: lang };
 }
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const language = languageOf(request);
   const hosted = await context.services.surveys.openHostedSurvey(params.channelSurveyId ?? "");
+  const language = languageOf(request, hosted?.defaultLanguage);
   if (!hosted) return data({ hosted: null, done: null, reward: null, rewardPending: false, link: linkContext(url.searchParams), ...language }, { status: 404, headers: HEADERS });
   const done = url.searchParams.get("done");
   const { reward, rewardPending } = done ? await surveyThanks(context.services, hosted.storeId, done) : { reward: null, rewardPending: false };
@@ -60,8 +63,8 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
 export async function action({ params, request, context }: ActionFunctionArgs) {
   const { services } = context;
   const id = params.channelSurveyId ?? "";
-  const language = languageOf(request);
   const hosted = await services.surveys.openHostedSurvey(id);
+  const language = languageOf(request, hosted?.defaultLanguage);
   if (!hosted) {
     await request.body?.cancel().catch(() => {});
     return data(

@@ -33,6 +33,7 @@ import { widgetPageChecks } from "./migrations/108-widget-page-checks.ts";
 import { woocommerceMigration } from "./migrations/110-woocommerce.ts";
 import { klaviyoMigration } from "./migrations/111-klaviyo.ts";
 import { storeReviewsMigration } from "./migrations/113-store-reviews.ts";
+import { storeDefaultLanguage } from "./migrations/112-store-default-language.ts";
 import type { Migration } from "./migrations/migration.ts";
 
 export type { Migration } from "./migrations/migration.ts";
@@ -51,6 +52,7 @@ export const MIGRATIONS: readonly Migration[] = [
   woocommerceMigration,
   klaviyoMigration,
   storeReviewsMigration,
+  storeDefaultLanguage,
 ];
 
 /** The version of the baseline migration. */
