@@ -2,7 +2,7 @@
  * The store's default language for shopper pages (docs/surveys.md "Languages of the hosted pages") in Chromium: the
  * merchant sets German in Settings → Shopper pages (its own save); the shareable link's hosted page then speaks German,
  * the element it becomes included, to a browser asking only for Russian (not one of the 16 widget languages), and
- * Japanese to one asking for Japanese. axe 0 on the settings section and the German page. The demo store is set back to
+ * Japanese to one asking for Japanese; the survey element on a shop page without a language speaks German too. axe 0 on the settings section and the German page. The demo store is set back to
  * English at the end, so other specs see the default.
  */
 import { expect, test, type Page } from "@playwright/test";
@@ -36,6 +36,14 @@ test("a store set to German serves its hosted survey page in German to a Russian
     await expect(shopper.locator("chorus-survey").getByText(/^Frage 1 von \d+$/)).toBeVisible();
     await expect(shopper.locator("chorus-survey [part=next]")).toHaveText("Weiter");
     await expectNoAxeViolations(shopper);
+
+    // The survey element on a shop page without a language speaks the store's default too.
+    const html = `<!doctype html><html><head><meta charset="utf-8"><title>Shop page</title><script async src="/widgets/chorus.js"></script></head>
+<body><main><h1>Shop page</h1><chorus-survey store-id="${DEMO_STORE_ID}" channel-survey-id="${DEMO_CHANNEL_IDS.attrOnSite}"></chorus-survey></main></body></html>`;
+    await shopper.route("**/e2e/no-lang-page", (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
+    await shopper.goto("/e2e/no-lang-page");
+    await expect(shopper.locator("chorus-survey").getByText(/^Frage 1 von \d+$/)).toBeVisible();
+    await expect(shopper.locator("chorus-survey [part=next]")).toHaveText("Weiter");
     await russian.close();
 
     const japanese = await browser.newContext({ baseURL, locale: "ja-JP", extraHTTPHeaders: { "accept-language": "ja" } });

@@ -53,6 +53,11 @@ afterAll(() => t.close());
 describe("the shopperPages settings section", () => {
   it("English by default; a PATCH sets one of the 16 widget languages; anything else is a 400 that changes nothing", async () => {
     expect(((await (await settings()).json()) as { shopperPages: unknown }).shopperPages).toEqual({ defaultLanguage: "en" });
+    // The storefront read of a survey names it (the element's language on a page without one); cached until it changes.
+    const read = async () =>
+      ((await (await fetch(t.url(`/v1/stores/${TEST_STORE_ID}/surveys/${survey.channelSurveys[0]!.channelSurveyId}`))).json()) as { channelSurvey: { defaultLanguage: string } }).channelSurvey
+        .defaultLanguage;
+    expect(await read()).toBe("en");
     for (const bad of [{ defaultLanguage: "ru" }, { defaultLanguage: "" }, { defaultLanguage: 7 }, { other: 1 }, "de"]) {
       const res = await settings({ shopperPages: bad });
       expect(res.status, JSON.stringify(bad)).toBe(400);
@@ -62,6 +67,7 @@ describe("the shopperPages settings section", () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { shopperPages: unknown }).shopperPages).toEqual({ defaultLanguage: "de" });
     expect((await t.services.stores.get(TEST_STORE_ID))!.defaultLanguage).toBe("de");
+    expect(await read()).toBe("de");
     expect(UI_LOCALES).not.toContain("ru");
   });
 

@@ -226,7 +226,8 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      * @throws ApiError 404 for an unknown store, or a channel survey that is missing, another store's or disabled.
      */
     async getStorefrontSurvey(storeId: string, channelSurveyId: string): Promise<StorefrontSurvey> {
-      if (!(await stores.get(storeId))) throw notFound("Store not found", "store_not_found");
+      const store = await stores.get(storeId);
+      if (!store) throw notFound("Store not found", "store_not_found");
       const channel = await enabledChannelOrThrow(storeId, channelSurveyId);
       const survey = (await surveys.getSurvey(storeId, channel.survey_id))!;
       return {
@@ -237,6 +238,7 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
         ...(channel.description !== null ? { description: channel.description } : {}),
         ...(channel.reward_description !== null ? { rewardDescription: channel.reward_description } : {}),
         questions: (await surveys.questionsOf(storeId, survey.survey_id)).map(toSurveyQuestion),
+        defaultLanguage: store.defaultLanguage,
       };
     },
 
