@@ -1,5 +1,5 @@
 /**
- * The `shopperPages` settings section (docs/surveys.md "Languages of the hosted pages", docs/api.md "Settings"): the
+ * The `shopperPages` settings section (docs/surveys.md "Languages of the hosted pages", docs/api.md "API descriptions (OpenAPI 3.1)"): the
  * store's default language for shopper-facing pages, one of the 16 widget languages. The hosted survey page
  * (`/s/{id}`), the hosted review page's survey (`/r/{token}`) and the survey element on a page without a language
  * speak it when the shopper's Accept-Language names none of them. The admin's settings page writes the same column.
