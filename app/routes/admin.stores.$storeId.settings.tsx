@@ -7,20 +7,28 @@ import { adminHeaders, field, requireStore, requireStoreAction } from "~/lib/adm
 import { MODERATION_OPTIONS } from "~/components/moderation-options";
 import { moderationSchema, translationSchema } from "~/lib/admin-forms.server";
 import { transaction } from "../../server/db/database.ts";
+import { UI_LOCALES } from "../../server/contract/widget-locales.ts";
+import { shopperPagesSettingsPatchSchema } from "../../server/stores/default-language.ts";
 
 export const meta: MetaFunction = () => [{ title: "Settings · Chorus admin" }];
 export const headers = adminHeaders;
 
-/** Store settings: moderation, translation, AI auto-publish, and the group-level content switch per review group. */
+/**
+ * Store settings: moderation, translation, AI auto-publish, the group-level content switch per review group, and the
+ * default language of shopper-facing pages (docs/surveys.md "Languages of the hosted pages").
+ */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = await requireStore(request, context, params.storeId);
   return {
-    store: { storeId: store.storeId, moderation: store.moderation, translation: store.translation, aiAutoPublish: store.aiAutoPublish },
+    store: { storeId: store.storeId, moderation: store.moderation, translation: store.translation, aiAutoPublish: store.aiAutoPublish, defaultLanguage: store.defaultLanguage },
     groups: (await context.services.stores.listGroups(store.storeId)).map((g) => ({ groupId: g.groupId, name: g.name, useGroupContent: g.useGroupContent })),
   };
 }
 
-/** Intents: `store` (moderation, translation, aiAutoPublish) and `groups` (the ticked groups use group content). */
+/**
+ * Intents: `store` (moderation, translation, aiAutoPublish), `groups` (the ticked groups use group content) and
+ * `shopperPages` (the default language, through the same section as `PATCH /enterprise/settings`).
+ */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { store, form } = await requireStoreAction(request, context, params.storeId);
   const { stores, db } = context.services;
@@ -32,6 +40,12 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     if (!translation.success) return data({ error: translation.error.issues[0].message }, { status: 400 });
     await stores.updateSettings(store.storeId, { moderation: moderation.data, translation: translation.data, aiAutoPublish: form.get("aiAutoPublish") === "on" });
     return { ok: "Settings saved." };
+  }
+  if (intent === "shopperPages") {
+    const patch = shopperPagesSettingsPatchSchema.safeParse({ defaultLanguage: field(form, "defaultLanguage") });
+    if (!patch.success) return data({ error: patch.error.issues[0].message }, { status: 400 });
+    await context.services.settings.update(store.storeId, { shopperPages: patch.data });
+    return { ok: "Language of shopper pages saved." };
   }
   if (intent === "groups") {
     const ticked = new Set(form.getAll("group").map(String));
@@ -47,6 +61,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     return { ok: "Group content settings saved." };
   }
   return data({ error: `Unknown action ${JSON.stringify(intent)}.` }, { status: 400 });
+}
+
+/** A widget language by its English name: `de` → "German (de)", `de-formal` → "German, formal (de-formal)". */
+function languageName(tag: string): string {
+  const [lang] = tag.split("-");
+  const name = tag === "de-formal" ? `${new Intl.DisplayNames(["en"], { type: "language" }).of(lang)}, formal` : new Intl.DisplayNames(["en"], { type: "language" }).of(tag);
+  return `${name ?? tag} (${tag})`;
 }
 
 export default function Settings() {
@@ -84,6 +105,25 @@ export default function Settings() {
           </label>
         </fieldset>
         <button type="submit">Save settings</button>
+      </Form>
+
+      <Form method="post" className="stack panel">
+        <CsrfField />
+        <input type="hidden" name="intent" value="shopperPages" />
+        <h2>Shopper pages</h2>
+        <p className="muted" id="default-language-hint">
+          The hosted survey page, the survey after a review on the hosted review page, and the survey element on a page without a language speak the shopper's browser language when it is one of these;
+          otherwise this one.
+        </p>
+        <label htmlFor="default-language">Default language of shopper pages</label>
+        <select id="default-language" name="defaultLanguage" defaultValue={store.defaultLanguage} aria-describedby="default-language-hint">
+          {UI_LOCALES.map((tag) => (
+            <option key={tag} value={tag}>
+              {languageName(tag)}
+            </option>
+          ))}
+        </select>
+        <button type="submit">Save language</button>
       </Form>
 
       <Form method="post" className="stack panel">

@@ -10,7 +10,8 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { isApiError } from "../../server/contract/errors.ts";
 import { REVIEW_LIMITS } from "../../server/contract/writes.ts";
 import { withGentleCancel } from "~/lib/admin.server";
-import { useNonce } from "~/lib/nonce";
+import { PostReviewSurveySection } from "~/components/HostedSurveyForm";
+import { answerPostReviewSurvey, postReviewSurvey } from "~/lib/hosted-survey.server";
 import { readSubmission } from "~/lib/writes.server";
 import styles from "~/styles/review-page.css?url";
 
@@ -53,23 +54,7 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const link = await context.services.reviewRequests.openReviewLink(params.token ?? "");
   const status = link.state === "invalid" ? 404 : link.state === "expired" && done === null ? 410 : 200;
   // After the review, the store's post-review survey follows on the thank-you page (docs/surveys.md "Post-review").
-  let followUp: { channelSurveyId: string; storeId: string; surveyName: string; description?: string; rewardDescription?: string; email: string; orderId: string } | null = null;
-  if (done !== null && link.state === "used") {
-    const id = await context.services.surveys.channelSurveyFor(link.storeId, "post-review");
-    const hosted = id ? await context.services.surveys.openHostedSurvey(id) : undefined;
-    if (hosted) {
-      const { survey } = hosted;
-      followUp = {
-        channelSurveyId: survey.channelSurveyId,
-        storeId: hosted.storeId,
-        surveyName: survey.surveyName,
-        description: survey.description,
-        rewardDescription: survey.rewardDescription,
-        email: link.email,
-        orderId: /^\d{1,20}$/.test(link.orderId) ? link.orderId : "",
-      };
-    }
-  }
+  const followUp = done !== null && link.state === "used" ? ((await postReviewSurvey(context.services, request, link)) ?? null) : null;
   const { email: _email, orderId: _orderId, ...shown } = link.state === "used" ? link : { ...link, email: "", orderId: "" };
   return data(
     { link: shown as typeof link, followUp, rating: Number.isInteger(rating) && rating >= 1 && rating <= 5 ? rating : null, done: done === "published" || done === "pending" ? done : null },
@@ -82,6 +67,10 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
   const token = params.token ?? "";
   // A link that does not work (or no longer) is answered before its body is read.
   const link = await services.reviewRequests.openReviewLink(token);
+  // The post-review survey's plain form under the thank-you posts here too (docs/surveys.md "Post-review").
+  const survey = link.state === "used" && new URL(request.url).searchParams.has("survey") ? await answerPostReviewSurvey(services, context.clientIp, request, token, link) : undefined;
+  if (survey && "redirect" in survey) return redirect(survey.redirect, { headers: HEADERS });
+  if (survey) return data({ error: null, values: {} as Record<string, string>, survey: survey.refused }, { status: survey.status, headers: HEADERS });
   if (link.state !== "open") {
     const [status, code, message] =
       link.state === "invalid"
@@ -114,28 +103,6 @@ const Product = ({ product }: { product: { name: string; imageUrl: string | null
   </div>
 );
 
-/**
- * The store's post-review survey under the thank-you text: `<chorus-survey>` (one question per step) once the widget
- * script runs; without JavaScript, a link to its hosted page (`/s/{id}`, a plain form) with the reviewer's address and order.
- */
-function FollowUpSurvey({ s }: { s: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["followUp"]> }) {
-  const nonce = useNonce();
-  const query = new URLSearchParams({ email: s.email, ...(s.orderId ? { orderId: s.orderId } : {}) });
-  return (
-    <section className="follow-up" aria-labelledby="survey-title">
-      <h2 id="survey-title">{s.surveyName}</h2>
-      {s.description ? <p>{s.description}</p> : null}
-      {s.rewardDescription ? <p className="notice">For your answers: {s.rewardDescription}</p> : null}
-      <chorus-survey channel-survey-id={s.channelSurveyId} store-id={s.storeId} email={s.email} order-id={s.orderId || undefined}>
-        <p>
-          <a href={`/s/${encodeURIComponent(s.channelSurveyId)}?${query.toString()}`}>Answer the survey</a>
-        </p>
-      </chorus-survey>
-      <script async src="/widgets/chorus.js" nonce={nonce} />
-    </section>
-  );
-}
-
 export default function HostedReviewPage() {
   const { link, rating, done, followUp } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
@@ -146,7 +113,7 @@ export default function HostedReviewPage() {
         <h1 id="title">Thank you for your review!</h1>
         <p role="status">{done === "published" ? "Your review is published. It helps other shoppers choose." : "Your review was received. It is published once the shop has checked it."}</p>
         {link.state === "used" ? <Product product={link.product} /> : null}
-        {followUp ? <FollowUpSurvey s={followUp} /> : null}
+        {followUp && "storeName" in link ? <PostReviewSurveySection survey={followUp} storeName={link.storeName} done={done} result={result && "survey" in result ? result.survey : null} /> : null}
       </main>
     );
   }

@@ -8,6 +8,7 @@
 import { extendZodWithOpenApi } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { lastEvaluatedParam, limitQueryParam } from "./storefront.ts";
+import { UI_LOCALES } from "./widget-locales.ts";
 import {
   ENTERPRISE_DEFAULT_LIMIT,
   ENTERPRISE_MAX_LIMIT,
@@ -282,6 +283,10 @@ export const storefrontSurveyResponseSchema = z
       description: z.string().optional().meta({ description: "The channel survey's description (e.g. an intro line)." }),
       rewardDescription: z.string().optional().meta({ description: "What the shopper gets for answering (e.g. `10% off your next order`); the code itself comes with the 201 of the submission." }),
       questions: z.array(surveyQuestionSchema.openapi("SurveyQuestion")),
+      defaultLanguage: z.enum(UI_LOCALES).meta({
+        description:
+          "The store's default language for shopper pages (one of the 16 widget languages): `<chorus-survey>` speaks it on a page without a language (docs/surveys.md, Languages of the hosted pages).",
+      }),
     }),
   })
   .openapi("StorefrontSurvey");

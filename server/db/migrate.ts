@@ -34,6 +34,7 @@ import { transactionDetailsMigration } from "./migrations/109-transaction-detail
 import { woocommerceMigration } from "./migrations/110-woocommerce.ts";
 import { klaviyoMigration } from "./migrations/111-klaviyo.ts";
 import { storeReviewsMigration } from "./migrations/113-store-reviews.ts";
+import { storeDefaultLanguage } from "./migrations/112-store-default-language.ts";
 import type { Migration } from "./migrations/migration.ts";
 
 export type { Migration } from "./migrations/migration.ts";
@@ -53,6 +54,7 @@ export const MIGRATIONS: readonly Migration[] = [
   woocommerceMigration,
   klaviyoMigration,
   storeReviewsMigration,
+  storeDefaultLanguage,
 ];
 
 /** The version of the baseline migration. */

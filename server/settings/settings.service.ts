@@ -20,6 +20,7 @@ import type { StoresRepo } from "../stores/stores.repo.ts";
 import { feedSettingsPatch, feedSettingsSchema, type FeedsService } from "../feeds/feeds.service.ts";
 import { marketingSettingsPatch, marketingSettingsSchema, type KlaviyoService } from "../marketing/klaviyo.service.ts";
 
+import { shopperPagesSettings, shopperPagesSettingsPatchSchema, shopperPagesSettingsSchema } from "../stores/default-language.ts";
 import { referralSettingsPatchSchema, referralSettingsSchema } from "../contract/referrals.ts";
 import type { Referrals } from "../loyalty/referrals.ts";
 
@@ -48,6 +49,7 @@ export const settingsSchema = z
     feeds: feedSettingsSchema,
     marketing: marketingSettingsSchema,
     referrals: referralSettingsSchema,
+    shopperPages: shopperPagesSettingsSchema,
   })
   .meta({ id: "StoreSettings" });
 
@@ -62,6 +64,7 @@ export const settingsPatchSchema = z
       feeds: feedSettingsPatch.optional(),
       marketing: marketingSettingsPatch.optional(),
       referrals: referralSettingsPatchSchema.optional(),
+      shopperPages: shopperPagesSettingsPatchSchema.optional(),
     },
     { error: "the body must be an object of settings sections" },
   )
@@ -79,6 +82,7 @@ type Section<K extends keyof StoreSettings> = {
 /** The sections over the services. */
 function sections(services: SettingsOwners): { [K in keyof StoreSettings]: Section<K> } {
   const moderation = moderationSettings(services.stores);
+  const shopperPages = shopperPagesSettings(services.stores);
   return {
     moderation: {
       get: async (storeId) => await moderation.get(storeId),
@@ -117,6 +121,7 @@ function sections(services: SettingsOwners): { [K in keyof StoreSettings]: Secti
       },
     },
     referrals: { get: (storeId) => services.referrals.settings(storeId), update: (storeId, patch) => services.referrals.patchSettings(storeId, patch) },
+    shopperPages: { get: (storeId) => shopperPages.get(storeId), update: (storeId, patch) => shopperPages.update(storeId, patch) },
   };
 }
 

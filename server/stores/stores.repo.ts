@@ -2,6 +2,7 @@
  * Stores, products and review groups (SQL). Every query names the store (docs/api.md, Endpoints and scopes).
  */
 import { all, forUpdate, one, run, sql, transaction, type Db } from "../db/database.ts";
+import { uiLocaleFor, type UiLocale } from "../contract/widget-locales.ts";
 
 export type ModerationSetting = "manual" | "auto-publish-4-5" | "auto-publish-all";
 export type Store = {
@@ -13,11 +14,22 @@ export type Store = {
   aiAutoPublish: boolean;
   /** Days after which a review still pending is published (held-review job, server/admin/held-reviews.ts); null = never (an explicit choice). */
   publishHeldAfterDays: number | null;
+  /** The language of shopper-facing pages when the shopper's Accept-Language names none of the 16 widget languages (docs/surveys.md "Languages of the hosted pages"). */
+  defaultLanguage: UiLocale;
 };
 export type Product = { storeId: string; productId: string; name: string; url?: string; imageUrl?: string; groupId?: string };
 export type ReviewGroup = { storeId: string; groupId: string; name: string; useGroupContent: boolean };
 
-type StoreRow = { store_id: string; name: string; platform: string; moderation: ModerationSetting; translation: "off" | "on-load"; ai_auto_publish: number; publish_held_after_days: number | null };
+type StoreRow = {
+  store_id: string;
+  name: string;
+  platform: string;
+  moderation: ModerationSetting;
+  translation: "off" | "on-load";
+  ai_auto_publish: number;
+  publish_held_after_days: number | null;
+  default_language: string | null;
+};
 
 const toStore = (r: StoreRow): Store => ({
   storeId: r.store_id,
@@ -27,6 +39,7 @@ const toStore = (r: StoreRow): Store => ({
   translation: r.translation,
   aiAutoPublish: r.ai_auto_publish === 1,
   publishHeldAfterDays: r.publish_held_after_days === null ? null : Number(r.publish_held_after_days),
+  defaultLanguage: uiLocaleFor(r.default_language ?? "en"),
 });
 
 /** Create the stores data module over `db`. */
@@ -60,7 +73,7 @@ export function storesRepo(db: Db) {
      * row locked from the read (exactly-once: row lock on the store), so two processes or nodes changing different
      * fields at once both keep their change.
      */
-    async updateSettings(storeId: string, settings: Partial<Pick<Store, "moderation" | "translation" | "aiAutoPublish" | "name" | "publishHeldAfterDays">>): Promise<void> {
+    async updateSettings(storeId: string, settings: Partial<Pick<Store, "moderation" | "translation" | "aiAutoPublish" | "name" | "publishHeldAfterDays" | "defaultLanguage">>): Promise<void> {
       await transaction(db, async () => {
         const row = await one<StoreRow>(db, sql`SELECT * FROM stores WHERE store_id = ${storeId}${forUpdate(db)}`);
         if (!row) return;
@@ -68,7 +81,8 @@ export function storesRepo(db: Db) {
         await run(
           db,
           sql`UPDATE stores SET name = ${next.name}, moderation = ${next.moderation}, translation = ${next.translation},
-          ai_auto_publish = ${next.aiAutoPublish ? 1 : 0}, publish_held_after_days = ${next.publishHeldAfterDays} WHERE store_id = ${storeId}`,
+          ai_auto_publish = ${next.aiAutoPublish ? 1 : 0}, publish_held_after_days = ${next.publishHeldAfterDays},
+          default_language = ${next.defaultLanguage} WHERE store_id = ${storeId}`,
         );
       });
     },

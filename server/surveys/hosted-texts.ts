@@ -1,6 +1,7 @@
 /**
  * The language and words of the hosted survey page (`/s/{channelSurveyId}`, docs/surveys.md, "Shareable link"): the
- * shopper's language from the link's `?locale=`, else the browser's `Accept-Language` (by preference), else English,
+ * shopper's language from the link's `?locale=`, else the browser's `Accept-Language` (by preference), else the store's
+ * default language (English unless set),
  * resolved to one of the 16 widget languages (server/contract/widget-locales.ts `uiLocaleFor`); the words are the
  * `<chorus-survey>` element's own (server/contract/widget-strings/survey.ts and its translations), so the page
  * without JavaScript and the element it becomes say the same. Pure.
@@ -12,10 +13,11 @@ import { TRANSLATIONS } from "../contract/widget-translations.ts";
 
 /**
  * The page's language: `locale` (the `?locale=` of the link) when it is a language tag, else the first language of
- * `acceptLanguage` (RFC 9110 section 12.5.4: highest `q` first, `q=0` never) that Chorus ships, else `en`.
+ * `acceptLanguage` (RFC 9110 section 12.5.4: highest `q` first, `q=0` never) that Chorus ships, else `fallback` (the
+ * store's default language for shopper-facing pages, docs/surveys.md "Languages of the hosted pages"; `en` when not given).
  * @returns the widget language and the tag for `<html lang>` (the same: `de-formal` is a valid tag, German to a reader).
  */
-export function hostedPageLanguage(locale: string | null | undefined, acceptLanguage: string | null | undefined): { ui: UiLocale; lang: string } {
+export function hostedPageLanguage(locale: string | null | undefined, acceptLanguage: string | null | undefined, fallback: UiLocale = "en"): { ui: UiLocale; lang: string } {
   const pick = (ui: UiLocale) => ({ ui, lang: ui as string });
   if (locale && subtags(locale).length) return pick(uiLocaleFor(locale));
   const ranges = (acceptLanguage ?? "")
@@ -32,7 +34,7 @@ export function hostedPageLanguage(locale: string | null | undefined, acceptLang
     const ui = uiLocaleFor(r.tag);
     if (ui !== "en" || subtags(r.tag)[0] === "en") return pick(ui);
   }
-  return pick("en");
+  return pick(fallback);
 }
 
 /** The text of `id` in `ui` with its `{placeholders}` filled (English when a language lacks it). */

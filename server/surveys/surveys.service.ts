@@ -26,6 +26,7 @@ import { isUniqueViolation, transaction, type Db } from "../db/database.ts";
 import { contentScope } from "../shared/content-scopes.ts";
 import { keysetPage } from "../shared/keyset-pager.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
+import type { UiLocale } from "../contract/widget-locales.ts";
 import { pathText, searchTextOf, validateAnswers } from "./answers.ts";
 import { npsSummaryOf, type NpsSummary } from "./nps.ts";
 import { rewardOf, submissionBody, toChannelSurvey, toSurveyQuestion, toSurveyResponse } from "./response-shape.ts";
@@ -225,7 +226,8 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      * @throws ApiError 404 for an unknown store, or a channel survey that is missing, another store's or disabled.
      */
     async getStorefrontSurvey(storeId: string, channelSurveyId: string): Promise<StorefrontSurvey> {
-      if (!(await stores.get(storeId))) throw notFound("Store not found", "store_not_found");
+      const store = await stores.get(storeId);
+      if (!store) throw notFound("Store not found", "store_not_found");
       const channel = await enabledChannelOrThrow(storeId, channelSurveyId);
       const survey = (await surveys.getSurvey(storeId, channel.survey_id))!;
       return {
@@ -236,6 +238,7 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
         ...(channel.description !== null ? { description: channel.description } : {}),
         ...(channel.reward_description !== null ? { rewardDescription: channel.reward_description } : {}),
         questions: (await surveys.questionsOf(storeId, survey.survey_id)).map(toSurveyQuestion),
+        defaultLanguage: store.defaultLanguage,
       };
     },
 
@@ -244,12 +247,12 @@ export function surveysService(deps: { db: Db; surveys: SurveysRepo; stores: Sto
      * survey as a shopper sees it, for an enabled channel survey on the `shareable-link` or `post-review` channel
      * (the hosted review page follows a review with the latter); undefined otherwise.
      */
-    async openHostedSurvey(channelSurveyId: string): Promise<{ storeId: string; storeName: string; survey: StorefrontSurvey } | undefined> {
+    async openHostedSurvey(channelSurveyId: string): Promise<{ storeId: string; storeName: string; defaultLanguage: UiLocale; survey: StorefrontSurvey } | undefined> {
       const row = UUID_RE.test(channelSurveyId) ? await surveys.channelSurveyById(channelSurveyId) : undefined;
       if (!row || !row.enabled || (row.channel !== "shareable-link" && row.channel !== "post-review")) return undefined;
       const store = await stores.get(row.store_id);
       if (!store) return undefined;
-      return { storeId: row.store_id, storeName: store.name, survey: await this.getStorefrontSurvey(row.store_id, channelSurveyId) };
+      return { storeId: row.store_id, storeName: store.name, defaultLanguage: store.defaultLanguage, survey: await this.getStorefrontSurvey(row.store_id, channelSurveyId) };
     },
 
     /** The reward of one of the store's survey responses (the hosted page's thank-you state shows its code); undefined when none. */

@@ -32,6 +32,8 @@ const PROBLEM_TEXT: Record<SurveyProblem, keyof typeof SURVEY_TEXTS> = {
  * rules of the hosted survey page (server/contract/survey-form.ts) before Next; the server's refusal of an answer is
  * shown at its question. After sending: a thank-you state with the reward code, if the channel survey has one, and
  * a copy button (or, when the shop platform could not create the code at once, that it comes by e-mail). Reads `GET /surveys/{channel-survey-id}` and posts to `POST /surveys/{channel-survey-id}/responses`.
+ * Its language is the element's or page's `lang`; on a page without one, the store's default language for shopper
+ * pages (English unless the merchant chose another).
  *
  * @tag chorus-survey
  * @attr store-id - the store's subscriber ID
@@ -75,6 +77,7 @@ export class ChorusSurvey extends ChorusElement {
     result: { state: true },
     copied: { state: true },
     regions: { state: true },
+    storeLanguage: { state: true },
   };
   static styles = [
     tokens,
@@ -212,6 +215,8 @@ export class ChorusSurvey extends ChorusElement {
   copied = false;
   /** The regions of each country asked for (null: being asked, or the request failed: a free-text region then). */
   regions: Record<string, Region[] | null> = {};
+  /** The store's default language for shopper pages (from the survey read), spoken when the page has no language. */
+  storeLanguage = "";
   /** The country chosen in each location question. */
   #country: Record<string, string> = {};
   #loadedFor = "";
@@ -231,6 +236,14 @@ export class ChorusSurvey extends ChorusElement {
     this.#cleanup?.();
   }
 
+  /**
+   * The language tag: the element's or page's `lang`, else the store's default language for shopper pages once the
+   * survey was read (docs/surveys.md "Languages of the hosted pages"), else "" (English).
+   */
+  override get langTag(): string {
+    return super.langTag || this.storeLanguage;
+  }
+
   protected willUpdate(): void {
     const key = `${this.storeUrl} ${this.channelSurveyId}`;
     if (!this.storeId || !this.channelSurveyId || key === this.#loadedFor) return;
@@ -239,6 +252,7 @@ export class ChorusSurvey extends ChorusElement {
       .then((body) => {
         this.survey = body.channelSurvey;
         this.step = 0;
+        if (body.channelSurvey.defaultLanguage !== "en") this.storeLanguage = body.channelSurvey.defaultLanguage;
       })
       .catch((error: unknown) => {
         this.formError = this.t("survey.loadFailed", { error: this.describe(error) });

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { BASELINE_VERSION, LEGACY_LAST_VERSION, MIGRATIONS, applyLegacy, migrate } from "../migrate.ts";
 import { connect, openDatabase, sql, values } from "../database.ts";
 import { sqliteSchema } from "./schema-snapshot.ts";
-import { DEMO_TABLES, dumpRows, insertDemoRows } from "./upgrade-fixture.ts";
+import { DEMO_TABLES, dumpRows, insertDemoRows, upgradedRows } from "./upgrade-fixture.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "chorus-schema-"));
 /** The migrations after the baseline (101, 102, …): both paths apply them after the baseline, so both schemas include them. */
@@ -42,7 +42,7 @@ describe("SQLite schema", () => {
     await legacy.close();
 
     const db = await openDatabase(path);
-    expect(await dumpRows(db, DEMO_TABLES)).toEqual(before);
+    expect(await dumpRows(db, DEMO_TABLES)).toEqual(upgradedRows(before));
     const versions = await values<number>(db, sql`SELECT version FROM schema_migrations ORDER BY version`);
     expect(versions.at(-2 - LATER.length)).toBe(LEGACY_LAST_VERSION.sqlite);
     expect(versions.at(-1)).toBe(Math.max(...MIGRATIONS.map((m) => m.version))); // appended in merge order, applied all
@@ -52,7 +52,7 @@ describe("SQLite schema", () => {
     await db.close();
     const again = await openDatabase(path);
     expect(await values<number>(again, sql`SELECT version FROM schema_migrations ORDER BY version`)).toEqual(versions);
-    expect(await dumpRows(again, DEMO_TABLES)).toEqual(before);
+    expect(await dumpRows(again, DEMO_TABLES)).toEqual(upgradedRows(before));
     await again.close();
   });
 

@@ -36,3 +36,14 @@ export async function dumpRows(db: Db, tables: readonly string[]): Promise<Recor
 }
 
 export const DEMO_TABLES = ["stores", "review_groups", "products", "reviews", "review_aggregates"] as const;
+
+/**
+ * The columns migrations after the baseline add to the demo tables, with the value an upgraded row gets (their
+ * default): migration 112 `stores.default_language`.
+ */
+const LATER_COLUMNS: Record<string, Record<string, unknown>> = { stores: { default_language: "en" } };
+
+/** A dump of a legacy database as it reads after the upgrade: every row kept, plus the later migrations' new columns. */
+export function upgradedRows(before: Record<string, unknown[]>): Record<string, unknown[]> {
+  return Object.fromEntries(Object.entries(before).map(([table, rows]) => [table, rows.map((row) => ({ ...(row as object), ...LATER_COLUMNS[table] }))]));
+}
