@@ -33,8 +33,8 @@ import { widgetPageChecks } from "./migrations/108-widget-page-checks.ts";
 import { transactionDetailsMigration } from "./migrations/109-transaction-details.ts";
 import { woocommerceMigration } from "./migrations/110-woocommerce.ts";
 import { klaviyoMigration } from "./migrations/111-klaviyo.ts";
-import { storeReviewsMigration } from "./migrations/113-store-reviews.ts";
 import { storeDefaultLanguage } from "./migrations/112-store-default-language.ts";
+import { storeReviewsMigration } from "./migrations/113-store-reviews.ts";
 import type { Migration } from "./migrations/migration.ts";
 
 export type { Migration } from "./migrations/migration.ts";
@@ -53,8 +53,8 @@ export const MIGRATIONS: readonly Migration[] = [
   transactionDetailsMigration,
   woocommerceMigration,
   klaviyoMigration,
-  storeReviewsMigration,
   storeDefaultLanguage,
+  storeReviewsMigration,
 ];
 
 /** The version of the baseline migration. */
