@@ -6,9 +6,10 @@
  * The review goes through the submissions service as a verified-buyer review (proof: the link).
  */
 import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData, useParams } from "@remix-run/react";
 import { isApiError } from "../../server/contract/errors.ts";
 import { REVIEW_LIMITS } from "../../server/contract/writes.ts";
+import { RateShopForm } from "~/components/RateShopForm";
 import { withGentleCancel } from "~/lib/admin.server";
 import { useNonce } from "~/lib/nonce";
 import { readSubmission } from "~/lib/writes.server";
@@ -70,9 +71,18 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
       };
     }
   }
+  // The "rate the shop" step after the product review, when the store asks for it (docs/review-requests.md "Rate the shop").
+  const shop = link.state === "used" ? await context.services.reviewRequests.shopRatingLink(params.token ?? "") : null;
+  const shopRating = shop?.state === "open" ? { storeName: shop.storeName, customerName: shop.customerName } : null;
   const { email: _email, orderId: _orderId, ...shown } = link.state === "used" ? link : { ...link, email: "", orderId: "" };
   return data(
-    { link: shown as typeof link, followUp, rating: Number.isInteger(rating) && rating >= 1 && rating <= 5 ? rating : null, done: done === "published" || done === "pending" ? done : null },
+    {
+      link: shown as typeof link,
+      followUp,
+      shopRating,
+      rating: Number.isInteger(rating) && rating >= 1 && rating <= 5 ? rating : null,
+      done: done === "published" || done === "pending" ? done : null,
+    },
     { status, headers: HEADERS },
   );
 }
@@ -137,8 +147,10 @@ function FollowUpSurvey({ s }: { s: NonNullable<ReturnType<typeof useLoaderData<
 }
 
 export default function HostedReviewPage() {
-  const { link, rating, done, followUp } = useLoaderData<typeof loader>();
+  const { link, rating, done, followUp, shopRating } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const token = useParams().token ?? "";
+  const rateShop = shopRating ? <RateShopForm token={token} {...shopRating} /> : null;
   if (done) {
     return (
       <main id="main" className="hosted" aria-labelledby="title">
@@ -146,6 +158,7 @@ export default function HostedReviewPage() {
         <h1 id="title">Thank you for your review!</h1>
         <p role="status">{done === "published" ? "Your review is published. It helps other shoppers choose." : "Your review was received. It is published once the shop has checked it."}</p>
         {link.state === "used" ? <Product product={link.product} /> : null}
+        {rateShop}
         {followUp ? <FollowUpSurvey s={followUp} /> : null}
       </main>
     );
@@ -180,6 +193,7 @@ export default function HostedReviewPage() {
         <p className="notice" role="status">
           This link was used for a review of {link.product.name} already. Each link works for one review. Thank you!
         </p>
+        {rateShop}
       </main>
     );
   }
