@@ -1,7 +1,7 @@
 /**
  * `<chorus-review-form store-review>` in Chromium (docs/widgets.md `<chorus-review-form>`, "Rate our shop"): axe
  * first (empty, then with its errors), the store form asks nothing about a product (no recommendation, no photos),
- * the server's rule shows beside its field, a failed send keeps the text and is retried, and a sent store review
+ * the API's rules show beside their field, a failed send keeps the text and is retried, and a sent store review
  * lands in the admin's store reviews waiting for moderation (Google Shopping page).
  */
 import { expect, test, type Page } from "@playwright/test";
