@@ -3,7 +3,8 @@
  * named and pictured, the rating from the e-mail's star link (`?rating=1..5`) pre-filled, and the usual
  * form (rating, title, review, name, recommend, photos and a video). Works without JavaScript (a plain
  * multipart form and redirect-after-POST); states: open, thank you, already used, expired, not valid.
- * The review goes through the submissions service as a verified-buyer review (proof: the link).
+ * The review goes through the submissions service as a verified-buyer review (proof: the link). When the store asks
+ * for shop ratings, the thank-you and "already reviewed" states offer one (RateShopForm, posting to `/r/{token}/shop`).
  */
 import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useParams } from "@remix-run/react";
