@@ -290,6 +290,7 @@ async function buildServices(db: Db, options: ServicesOptions) {
     stores,
     mail,
     submissions,
+    storeReviews,
     orderNumber: async (storeId, orderId) => (await orders.getOrder(storeId, orderId))?.order_name,
   });
 

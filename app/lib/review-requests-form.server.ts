@@ -40,6 +40,7 @@ export function reviewRequestForm(form: FormData, current: ReviewRequestSettings
     reminderDays: form.get("reminder") === "on" ? whole(form.get("reminderDays")) : null,
     quietHours: form.get("quiet") === "on" ? { startHour: whole(form.get("quietStart")), endHour: whole(form.get("quietEnd")) } : null,
     timeZone: text(form.get("timeZone")),
+    askShopRating: form.get("askShopRating") === "on",
     templates,
   };
   const patch = reviewRequestSettingsPatchSchema.safeParse(raw);

@@ -129,8 +129,9 @@ export default function GoogleShopping() {
 
       <h2 id="seller-ratings-title">Seller ratings</h2>
       <p>
-        Google seller ratings (stars for the shop itself) come from store reviews: reviews of the shop, sent to <code>POST /v1/stores/{"{store}"}/store_reviews</code> and moderated here. In Merchant
-        Center, add a merchant review feed with a scheduled fetch from this address (it uses the same secret as the feed above).
+        Google seller ratings (stars for the shop itself) come from store reviews: reviews of the shop, collected by <code>{"<chorus-review-form store-review>"}</code> on your pages, by the
+        review-request page when "Also ask for a shop rating" is on (Review requests), or sent to <code>POST /v1/stores/{"{store}"}/store_reviews</code>, and moderated here. In Merchant Center, add a
+        merchant review feed with a scheduled fetch from this address (it uses the same secret as the feed above).
       </p>
       <pre className="snippet" tabIndex={0} role="region" aria-label="Merchant review feed address">
         <code id="merchant-feed-url">{merchantFeedUrl}</code>

@@ -133,6 +133,12 @@ export default function ReviewRequests() {
           </select>
           {err("timeZone")}
         </fieldset>
+        <label className="choice">
+          <input type="checkbox" name="askShopRating" aria-describedby="askShopRating-hint" defaultChecked={settings.askShopRating} /> Also ask for a shop rating
+        </label>
+        <span id="askShopRating-hint" className="muted">
+          The review page then asks the shopper to rate your shop too, once per order. Shop ratings are verified store reviews for Google seller ratings (Google Shopping page).
+        </span>
         <h3>E-mail text</h3>
         <p className="muted" id="placeholders-hint">
           Placeholders: {PLACEHOLDERS.map((p) => `{{${p}}}`).join(", ")}. The body is plain text; a blank line starts a new paragraph. The product links, the star row and the unsubscribe link are

@@ -3,12 +3,14 @@
  * named and pictured, the rating from the e-mail's star link (`?rating=1..5`) pre-filled, and the usual
  * form (rating, title, review, name, recommend, photos and a video). Works without JavaScript (a plain
  * multipart form and redirect-after-POST); states: open, thank you, already used, expired, not valid.
- * The review goes through the submissions service as a verified-buyer review (proof: the link).
+ * The review goes through the submissions service as a verified-buyer review (proof: the link). When the store asks
+ * for shop ratings, the thank-you and "already reviewed" states offer one (RateShopForm, posting to `/r/{token}/shop`).
  */
 import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData, useParams } from "@remix-run/react";
 import { isApiError } from "../../server/contract/errors.ts";
 import { REVIEW_LIMITS } from "../../server/contract/writes.ts";
+import { RateShopForm } from "~/components/RateShopForm";
 import { withGentleCancel } from "~/lib/admin.server";
 import { PostReviewSurveySection } from "~/components/HostedSurveyForm";
 import { answerPostReviewSurvey, postReviewSurvey } from "~/lib/hosted-survey.server";
@@ -55,9 +57,18 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const status = link.state === "invalid" ? 404 : link.state === "expired" && done === null ? 410 : 200;
   // After the review, the store's post-review survey follows on the thank-you page (docs/surveys.md "Post-review").
   const followUp = done !== null && link.state === "used" ? ((await postReviewSurvey(context.services, request, link)) ?? null) : null;
+  // The "rate the shop" step after the product review, when the store asks for it (docs/review-requests.md "Rate the shop").
+  const shop = link.state === "used" ? await context.services.reviewRequests.shopRatingLink(params.token ?? "") : null;
+  const shopRating = shop?.state === "open" ? { storeName: shop.storeName, customerName: shop.customerName } : null;
   const { email: _email, orderId: _orderId, ...shown } = link.state === "used" ? link : { ...link, email: "", orderId: "" };
   return data(
-    { link: shown as typeof link, followUp, rating: Number.isInteger(rating) && rating >= 1 && rating <= 5 ? rating : null, done: done === "published" || done === "pending" ? done : null },
+    {
+      link: shown as typeof link,
+      followUp,
+      shopRating,
+      rating: Number.isInteger(rating) && rating >= 1 && rating <= 5 ? rating : null,
+      done: done === "published" || done === "pending" ? done : null,
+    },
     { status, headers: HEADERS },
   );
 }
@@ -104,8 +115,10 @@ const Product = ({ product }: { product: { name: string; imageUrl: string | null
 );
 
 export default function HostedReviewPage() {
-  const { link, rating, done, followUp } = useLoaderData<typeof loader>();
+  const { link, rating, done, followUp, shopRating } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const token = useParams().token ?? "";
+  const rateShop = shopRating ? <RateShopForm token={token} {...shopRating} /> : null;
   if (done) {
     return (
       <main id="main" className="hosted" aria-labelledby="title">
@@ -113,6 +126,7 @@ export default function HostedReviewPage() {
         <h1 id="title">Thank you for your review!</h1>
         <p role="status">{done === "published" ? "Your review is published. It helps other shoppers choose." : "Your review was received. It is published once the shop has checked it."}</p>
         {link.state === "used" ? <Product product={link.product} /> : null}
+        {rateShop}
         {followUp && "storeName" in link ? <PostReviewSurveySection survey={followUp} storeName={link.storeName} done={done} result={result && "survey" in result ? result.survey : null} /> : null}
       </main>
     );
@@ -147,6 +161,7 @@ export default function HostedReviewPage() {
         <p className="notice" role="status">
           This link was used for a review of {link.product.name} already. Each link works for one review. Thank you!
         </p>
+        {rateShop}
       </main>
     );
   }

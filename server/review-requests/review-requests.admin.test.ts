@@ -77,7 +77,12 @@ describe("admin review requests", () => {
   });
 
   it("saves (redirect after POST), adds a language and removes it again; another store's form is 404", async () => {
-    const res = await adminPost(t, alice, page(A), form({ quiet: "", reminder: "", newLang: "fr", newSubject: "Votre avis sur {{storeName}}", newBody: "Bonjour {{customerName}}," }));
+    const res = await adminPost(
+      t,
+      alice,
+      page(A),
+      form({ quiet: "", reminder: "", askShopRating: "on", newLang: "fr", newSubject: "Votre avis sur {{storeName}}", newBody: "Bonjour {{customerName}}," }),
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`${page(A)}?saved=1`);
     expect(await t.services.reviewRequests.get(A)).toMatchObject({
@@ -86,16 +91,19 @@ describe("admin review requests", () => {
       reminderDays: null,
       quietHours: null,
       timeZone: "Europe/Paris",
+      askShopRating: true,
       templates: { en: DEFAULT_SETTINGS.templates.en, fr: { subject: "Votre avis sur {{storeName}}", body: "Bonjour {{customerName}}," } },
     });
     const shown = await (await adminGet(t, alice, `${page(A)}?saved=1`)).text();
     expect(shown).toContain("Review-request settings saved.");
+    expect(shown).toMatch(/<input type="checkbox" name="askShopRating" aria-describedby="askShopRating-hint" checked=""\/> Also ask for a shop rating/);
     expect(shown).toContain(`src="/admin/stores/${A}/review-requests/preview?lang=fr"`);
     expect(await (await adminGet(t, alice, `${page(A)}/preview?lang=fr`)).text()).toContain("Bonjour Alex,");
 
     const removed = await adminPost(t, alice, page(A), form({ "subject.fr": "x", "body.fr": "y", "remove.fr": "on" }));
     expect(removed.status).toBe(302);
     expect(Object.keys((await t.services.reviewRequests.get(A)).templates)).toEqual(["en"]);
+    expect((await t.services.reviewRequests.get(A)).askShopRating).toBe(false);
     expect((await adminPost(t, alice, page(B), form())).status).toBe(404);
     expect((await t.services.reviewRequests.get(B)).enabled).toBe(false);
   });

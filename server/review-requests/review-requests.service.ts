@@ -25,7 +25,8 @@ import { normaliseEmail } from "../orders/orders.repo.ts";
 import type { SubmissionsService } from "../reviews/submissions.service.ts";
 import type { UploadedFile } from "../media/media.service.ts";
 import type { StoresRepo } from "../stores/stores.repo.ts";
-import type { SubmitReviewResponse } from "../contract/writes.ts";
+import type { ModerationStatus, SubmitReviewResponse } from "../contract/writes.ts";
+import type { StoreReviewsService } from "../store-reviews/store-reviews.service.ts";
 import { buildReviewRequestEmail, type ReviewRequestEmail } from "./email.ts";
 import type { RequestProductRow, RequestRow, ReviewRequestsRepo } from "./review-requests.repo.ts";
 import {
@@ -77,6 +78,13 @@ export type LinkState =
       product: { productId: string; name: string; imageUrl: string | null };
     };
 
+/**
+ * What the "rate the shop" step of a review link shows (/r/{token}/shop, docs/review-requests.md "Rate the shop"):
+ * `off` when the store does not ask for shop ratings, `rated` when the link's request rated the shop already.
+ */
+export type ShopRatingState =
+  { state: "invalid" } | { state: "off" } | { state: "expired"; storeName: string } | { state: "rated"; storeName: string } | { state: "open"; storeName: string; customerName: string | null };
+
 /** What an unsubscribe link shows (/u/{token}). */
 export type UnsubscribeState = { state: "invalid" } | { state: "ok"; storeName: string; maskedEmail: string; already: boolean };
 
@@ -96,6 +104,8 @@ export function reviewRequestsService(deps: {
   stores: StoresRepo;
   mail: MailQueue;
   submissions: SubmissionsService;
+  /** Store reviews, for the "rate the shop" step (server/store-reviews); without it the step is always `off`. */
+  storeReviews?: Pick<StoreReviewsService, "submit" | "ratedByRequest">;
   /** The order's number as the shop shows it (order_headers.order_name), when known: `{{orderNumber}}`. */
   orderNumber?: (storeId: string, orderId: string) => Promise<string | null | undefined>;
 }) {
@@ -372,6 +382,39 @@ export function reviewRequestsService(deps: {
         await repo.releaseProduct(request.request_id, product.product_id, claim);
         throw error;
       }
+    },
+
+    /**
+     * What the "rate the shop" step of a review link shows (docs/review-requests.md "Rate the shop"): any review link of
+     * the request (before or after its product's review) while it works, when the store's `askShopRating` is on.
+     */
+    async shopRatingLink(token: string, nowMs = Date.now()): Promise<ShopRatingState> {
+      const found = await resolveReviewToken(token, nowMs);
+      if (found.state === "invalid") return found;
+      const { request, store, expired } = found;
+      if (!deps.storeReviews || !(await get(store.storeId)).askShopRating) return { state: "off" };
+      if (await deps.storeReviews.ratedByRequest(store.storeId, request.request_id)) return { state: "rated", storeName: store.name };
+      if (expired) return { state: "expired", storeName: store.name };
+      return { state: "open", storeName: store.name, customerName: request.customer_name };
+    },
+
+    /**
+     * Rate the shop from a review link: a store review (server/store-reviews) under the order's address, verified
+     * (the link is the proof) and linked to the request and its order, so the merchant review feed marks it
+     * `after_fulfillment`. The name defaults to the order's customer name. Once per review request: the store
+     * reviews' unique request key makes a second submission, even a concurrent one, a 409.
+     * @returns the store review's ID and moderation status.
+     * @throws ApiError 404 (`link_not_found`: unknown link, or the store does not ask for shop ratings), 410
+     * (`link_expired`), 409 (`already_rated`), and the store review's 400/429.
+     */
+    async rateShop(token: string, input: { fields: Record<string, unknown>; clientIp: string }, nowMs = Date.now()): Promise<{ review: { reviewId: string; status: ModerationStatus } }> {
+      const found = await resolveReviewToken(token, nowMs);
+      if (found.state === "invalid" || !deps.storeReviews || !(await get(found.store.storeId)).askShopRating) throw notFound("This review link is not valid", "link_not_found");
+      const { request, store, expired } = found;
+      if (expired) throw new ApiError(410, "This review link has expired", "link_expired");
+      const name = input.fields.displayName;
+      const displayName = typeof name === "string" && name.trim() ? name : (request.customer_name ?? "");
+      return deps.storeReviews.submit(store.storeId, { ...input.fields, displayName, email: request.email }, input.clientIp, { requestId: request.request_id, orderId: request.order_id });
     },
 
     /** What the unsubscribe page of `token` shows (nothing changes). */

@@ -108,6 +108,11 @@ export const reviewRequestSettingsSchema = z
     quietHours: quietHours.nullable(),
     /** IANA time zone of the quiet hours (default "UTC"). */
     timeZone: z.string({ error: "timeZone must be an IANA time zone such as Europe/Paris or UTC" }).refine(isTimeZone, "timeZone must be an IANA time zone such as Europe/Paris or UTC"),
+    /**
+     * Whether the hosted review page also asks for a rating of the shop itself: a store review, verified, for Google
+     * seller ratings (docs/review-requests.md "Rate the shop"). Default false.
+     */
+    askShopRating: z.boolean({ error: "askShopRating must be true or false" }),
     /** Subject and body per language; "en" is always present (the fallback). */
     templates: z
       .record(languageTag, templateSchema, { error: "templates must be an object of language → { subject, body }" })
@@ -130,6 +135,7 @@ export const reviewRequestSettingsPatchSchema = z
       reminderDays: reviewRequestSettingsSchema.shape.reminderDays.optional(),
       quietHours: reviewRequestSettingsSchema.shape.quietHours.optional(),
       timeZone: reviewRequestSettingsSchema.shape.timeZone.optional(),
+      askShopRating: reviewRequestSettingsSchema.shape.askShopRating.optional(),
       templates: z.record(languageTag, templateSchema.nullable(), { error: "templates must be an object of language → { subject, body } or null" }).optional(),
     },
     notAnObject("reviewRequests must be an object"),
@@ -145,6 +151,7 @@ export const DEFAULT_SETTINGS: ReviewRequestSettings = {
   reminderDays: 7,
   quietHours: { startHour: 21, endHour: 8 },
   timeZone: "UTC",
+  askShopRating: false,
   templates: { en: { ...DEFAULT_TEMPLATES.en } },
 };
 

@@ -55,6 +55,9 @@ export function storeReviewsRepo(db: Db) {
         ON CONFLICT DO NOTHING`,
         )
       ).changes === 1,
+    /** Whether the review request `requestId` of the store has rated the shop (a store review of any status). */
+    ratedByRequest: async (storeId: string, requestId: string): Promise<boolean> =>
+      (await all<{ one: number }>(db, sql`SELECT 1 AS one FROM store_reviews WHERE store_id = ${storeId} AND request_id = ${requestId}`)).length > 0,
     /** Set the status of some reviews of the store (moderation). @returns how many changed. */
     setStatus: async (storeId: string, reviewIds: readonly string[], status: StoreReviewStatus, nowMs: number): Promise<number> =>
       reviewIds.length === 0

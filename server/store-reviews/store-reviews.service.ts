@@ -60,6 +60,8 @@ export function storeReviewsService(deps: { repo: StoreReviewsRepo; stores: Stor
       if (!stored) throw new ApiError(409, "This review request has already rated the shop", "already_rated");
       return { review: { reviewId, status } };
     },
+    /** Whether the review request `requestId` has rated the shop already (docs/review-requests.md "Rate the shop"). */
+    ratedByRequest: (storeId: string, requestId: string): Promise<boolean> => repo.ratedByRequest(storeId, requestId),
     /** Publish or reject some of the store's reviews (admin moderation). @returns how many changed. */
     setStatus: (storeId: string, reviewIds: readonly string[], status: Exclude<StoreReviewStatus, "pending">): Promise<number> => repo.setStatus(storeId, reviewIds, status, now()),
     /** The store's reviews of one status, newest first (admin; at most 100). */

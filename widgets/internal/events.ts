@@ -19,8 +19,8 @@ export interface ChorusEventMap {
   "chorus-loyalty-enrolled": { loyaltyCustomerId: string; balance: number; vipTierName?: string };
   /** `<chorus-loyalty>`: the shopper redeemed points for a reward; `code` is the coupon code. */
   "chorus-loyalty-redeemed": { transactionId: string; redemptionRuleId: string; code: string; pointsCost: number };
-  /** `<chorus-review-form>`: the server accepted a review (`status` pending until moderated, or published). */
-  "chorus-review-submitted": { reviewId: string; status: "pending" | "published" | "rejected" };
+  /** `<chorus-review-form>`: the server accepted a review (`status` pending until moderated, or published; `storeReview` true for a review of the shop, `store-review`). */
+  "chorus-review-submitted": { reviewId: string; status: "pending" | "published" | "rejected"; storeReview?: boolean };
   /** `<chorus-questions>`: the server accepted a question (pending until moderated). */
   "chorus-question-submitted": { questionId: string; status: "pending" | "published" | "rejected" };
   /** `<chorus-reviews>`: a helpful / not helpful vote was counted; counts after the vote. */

@@ -26,19 +26,25 @@ type Picked = { file: File; url: string; kind: "image" | "video"; id: number };
  * name, e-mail, recommendation, and a photo/video picker with previews; posts to
  * `POST /products/{product-id}/reviews` (docs/writes.md, Endpoints) as multipart.
  *
+ * With `store-review`, the form collects a review of the shop itself instead (a store review for Google seller
+ * ratings, docs/google-shopping.md "Seller ratings"): rating, title, text, name and e-mail only (no product, product
+ * attributes, recommendation or media), posted as JSON to `POST /v1/stores/{store-id}/store_reviews`, with the
+ * same states (validation messages, success, error with retry).
+ *
  * @tag chorus-review-form
  * @attr store-id - the store's subscriber ID
- * @attr product-id - platform-prefixed product ID (e.g. `shopify-1078`)
+ * @attr product-id - platform-prefixed product ID (e.g. `shopify-1078`); not used with `store-review`
+ * @attr store-review - a "rate our shop" form: the review is of the store itself (a store review, for Google seller ratings), not of a product
  * @attr api-base - origin of the Chorus server (default: where chorus.js came from)
  * @attr customer-token - the storefront platform's token of a signed-in shopper (else the page's
  *   `chorus-customer-token` script tag, as for `<chorus-loyalty>`): with a loyalty program on, the review is
  *   sent as that customer's, and is from a verified buyer when the shop's orders show they bought the product. Without
  *   it, or when the token is refused, the review is sent like any shopper's; an e-mail address alone never verifies
- * @event chorus-review-submitted - `{ reviewId, status }` after the server accepted the review (`status` is `pending` until the store publishes it)
+ * @event chorus-review-submitted - `{ reviewId, status, storeReview }` after the server accepted the review (`status` is `pending` until the store publishes it; `storeReview` is true for a review of the shop)
  * @slot survey - the store's post-review survey, a `<chorus-survey>` the form adds after a review when the store has one enabled
  * @csspart form - the form
  * @csspart submit - the submit button
- * @csspart media-picker - the "Add photos or a video" button (the file input's label; the attached files show as thumbnails below it)
+ * @csspart media-picker - the "Add photos or a video" button (the file input's label; the attached files show as thumbnails below it; not in a `store-review` form)
  * @csspart message - the success message
  * @csspart error - an error message
  * @cssproperty --chorus-accent - buttons and focus ring (see widgets/internal/tokens.ts for all tokens)
@@ -49,6 +55,7 @@ export class ChorusReviewForm extends ChorusElement {
   static defaults = REVIEW_FORM_TEXTS;
   static properties = {
     customerToken: { attribute: "customer-token" },
+    storeReview: { attribute: "store-review", type: Boolean, reflect: true },
     rating: { state: true },
     files: { state: true },
     errors: { state: true },
@@ -180,6 +187,8 @@ export class ChorusReviewForm extends ChorusElement {
   ];
 
   customerToken = "";
+  /** A "rate our shop" form: the review is of the store itself (a store review, for Google seller ratings), not of a product. */
+  storeReview = false;
   rating = 0;
   files: Picked[] = [];
   errors: Partial<Record<Field | "form", string>> = {};
@@ -259,9 +268,10 @@ export class ChorusReviewForm extends ChorusElement {
     else if (v("displayName").length > LIMITS.name) errors.displayName = this.t("reviewForm.nameTooLong", { max: LIMITS.name });
     const email = emailError(v("email"));
     if (email) errors.email = this.t(email);
-    this.attrs.forEach((a, i) => {
-      if (a.required && !v(`a${i}`)) errors[`a${i}`] = this.t("reviewForm.answerMissing", { title: a.title });
-    });
+    if (!this.storeReview)
+      this.attrs.forEach((a, i) => {
+        if (a.required && !v(`a${i}`)) errors[`a${i}`] = this.t("reviewForm.answerMissing", { title: a.title });
+      });
     return errors;
   }
 
@@ -310,6 +320,7 @@ export class ChorusReviewForm extends ChorusElement {
     const errors = this.#validate(form);
     this.errors = { ...errors, media: this.errors.media && !Object.keys(errors).length ? undefined : this.errors.media };
     if (Object.keys(errors).length) return this.#focusFirstError();
+    if (this.storeReview) return this.#submitStoreReview(form);
     const data = new FormData(form);
     data.delete("media-picker");
     // The attributes' answers as the API takes them (JSON lists); unanswered ones are left out.
@@ -333,6 +344,36 @@ export class ChorusReviewForm extends ChorusElement {
       this.result = body.review;
       this.emit("chorus-review-submitted", { reviewId: body.review.reviewId, status: body.review.status });
       if (body.postReviewSurvey) this.#followWithSurvey(body.postReviewSurvey.channelSurveyId, String(data.get("email") ?? ""));
+      focusAfterUpdate(this, ".message");
+    } catch (error) {
+      const description = this.describe(error);
+      const field = error instanceof ApiRequestError && error.status < 500 ? this.#fieldOf(description) : "form";
+      this.errors = { [field]: description };
+      this.#focusFirstError();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /**
+   * Send the form as a store review (`store-review`): JSON to `POST /v1/stores/{store-id}/store_reviews`
+   * (docs/google-shopping.md "Seller ratings"); a refused field's message goes beside it, anything else above the form.
+   */
+  async #submitStoreReview(form: HTMLFormElement): Promise<void> {
+    const data = new FormData(form);
+    const text = (name: string) => String(data.get(name) ?? "");
+    this.busy = true;
+    try {
+      const body = await postJson<Pick<SubmitReviewResponse, "review">>(`${this.storeUrl}/store_reviews`, {
+        rating: this.rating,
+        title: text("title"),
+        body: text("body"),
+        displayName: text("displayName"),
+        email: text("email"),
+        website: text("website"),
+      });
+      this.result = body.review;
+      this.emit("chorus-review-submitted", { reviewId: body.review.reviewId, status: body.review.status, storeReview: true });
       focusAfterUpdate(this, ".message");
     } catch (error) {
       const description = this.describe(error);
@@ -401,10 +442,11 @@ export class ChorusReviewForm extends ChorusElement {
         <slot name="survey"></slot>`;
     }
     const e = this.errors;
-    return html`<form part="form" novalidate @submit=${this.#submit} @input=${this.#recheck} @change=${this.#recheck} aria-label=${this.t("reviewForm.label")}>
+    const shop = this.storeReview;
+    return html`<form part="form" novalidate @submit=${this.#submit} @input=${this.#recheck} @change=${this.#recheck} aria-label=${shop ? this.t("reviewForm.storeLabel") : this.t("reviewForm.label")}>
       ${e.form ? html`<p class="error form-error" part="error" role="alert" tabindex="-1">${e.form}</p>` : nothing}
       <fieldset aria-describedby=${this.#describedBy("rating")} ?data-invalid=${!!e.rating}>
-        <legend>${this.t("reviewForm.rating")}</legend>
+        <legend>${shop ? this.t("reviewForm.storeRating") : this.t("reviewForm.rating")}</legend>
         <div class="stars">
           ${[1, 2, 3, 4, 5].map(
             (n) =>
@@ -429,11 +471,19 @@ export class ChorusReviewForm extends ChorusElement {
         ${this.#errorOf("rating")}
       </fieldset>
       ${this.#field("title", this.t("reviewForm.title"), html`<input type="text" id="crf-title" name="title" maxlength=${LIMITS.title} aria-invalid=${!!e.title} aria-describedby=${this.#describedBy("title")} />`)}
-      ${this.#field("body", this.t("reviewForm.body"), html`<textarea id="crf-body" name="body" maxlength=${LIMITS.body} required aria-invalid=${!!e.body} aria-describedby=${this.#describedBy("body")}></textarea>`)}
-      ${this.attrs.map((a, i) => this.#renderAttribute(a, i))}
+      ${this.#field("body", shop ? this.t("reviewForm.storeBody") : this.t("reviewForm.body"), html`<textarea id="crf-body" name="body" maxlength=${LIMITS.body} required aria-invalid=${!!e.body} aria-describedby=${this.#describedBy("body")}></textarea>`)}
+      ${shop ? nothing : this.attrs.map((a, i) => this.#renderAttribute(a, i))}
       ${this.#field("displayName", this.t("reviewForm.name"), html`<input type="text" id="crf-displayName" name="displayName" autocomplete="nickname" maxlength=${LIMITS.name} required aria-invalid=${!!e.displayName} aria-describedby=${this.#describedBy("displayName")} />`)}
       ${this.#field("email", this.t("reviewForm.email"), html`<input type="email" id="crf-email" name="email" autocomplete="email" required aria-invalid=${!!e.email} aria-describedby=${this.#describedBy("email")} />`)}
-      <div class="check">
+      ${shop ? nothing : this.#productExtras()} ${honeypot}
+      <div><button class="btn" type="submit" part="submit" ?disabled=${this.busy}>${this.t(this.busy ? "reviewForm.submitting" : "reviewForm.submit")}</button></div>
+    </form>`;
+  }
+
+  /** The product review's recommendation and photo/video picker (not in a `store-review` form). */
+  #productExtras() {
+    const e = this.errors;
+    return html`<div class="check">
         <input type="checkbox" id="crf-recommended" name="isRecommended" />
         <label for="crf-recommended">${this.t("reviewForm.recommend")}</label>
       </div>
@@ -467,10 +517,7 @@ export class ChorusReviewForm extends ChorusElement {
               </ul>`
             : nothing
         }
-      </div>
-      ${honeypot}
-      <div><button class="btn" type="submit" part="submit" ?disabled=${this.busy}>${this.t(this.busy ? "reviewForm.submitting" : "reviewForm.submit")}</button></div>
-    </form>`;
+      </div>`;
   }
 }
 

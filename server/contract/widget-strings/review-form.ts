@@ -35,4 +35,7 @@ export const REVIEW_FORM_TEXTS = {
   "reviewForm.required": "{title} (required)",
   "reviewForm.answerMissing": "Choose an answer for {title}.",
   "reviewForm.choose": "Choose…",
+  "reviewForm.storeLabel": "Review the shop",
+  "reviewForm.storeRating": "Your rating of the shop (required)",
+  "reviewForm.storeBody": "Your review of the shop (required)",
 } as const;

@@ -20,6 +20,8 @@ export default {
   "reviewForm.tooManyPhotos": "Sie können höchstens {max} Fotos hinzufügen.",
   "reviewForm.tooManyVideos": "Sie können höchstens 1 Video hinzufügen.",
   "reviewForm.answerMissing": "Bitte wählen Sie eine Antwort für {title}.",
+  "reviewForm.storeRating": "Ihre Bewertung des Shops (Pflichtfeld)",
+  "reviewForm.storeBody": "Ihr Text zum Shop (Pflichtfeld)",
   "questions.body": "Ihre Frage (Pflichtfeld)",
   "questions.name": "Name, der bei Ihrer Frage steht (Pflichtfeld)",
   "questions.thanks": "Vielen Dank! Ihre Frage wurde gesendet und wird geprüft. Sie erscheint hier, sobald sie beantwortet und freigegeben ist.",

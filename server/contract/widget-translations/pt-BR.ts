@@ -38,6 +38,8 @@ export default {
   "reviewForm.videoTooLarge": "{file} é grande demais: os vídeos podem ter no máximo 100 MB.",
   "reviewForm.tooManyPhotos": "Você pode adicionar no máximo {max} fotos.",
   "reviewForm.tooManyVideos": "Você pode adicionar no máximo 1 vídeo.",
+  "reviewForm.storeRating": "Sua nota para a loja (obrigatória)",
+  "reviewForm.storeBody": "Sua avaliação da loja (obrigatória)",
   "media.loading": "Carregando fotos de clientes",
   "media.loadingMore": "Carregando…",
   "media.next": "Próxima ›",
