@@ -6,7 +6,7 @@
  * The review goes through the submissions service as a verified-buyer review (proof: the link). When the store asks
  * for shop ratings, the thank-you and "already reviewed" states offer one (RateShopForm, posting to `/r/{token}/shop`).
  */
-import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useParams } from "@remix-run/react";
 import { isApiError } from "../../server/contract/errors.ts";
 import { REVIEW_LIMITS } from "../../server/contract/writes.ts";
@@ -15,29 +15,17 @@ import { withGentleCancel } from "~/lib/admin.server";
 import { PostReviewSurveySection } from "~/components/HostedSurveyForm";
 import { answerPostReviewSurvey, postReviewSurvey } from "~/lib/hosted-survey.server";
 import { readSubmission } from "~/lib/writes.server";
-import styles from "~/styles/review-page.css?url";
+import { REVIEW_PAGE_HEADERS as HEADERS, reviewPageHeaders, reviewPageLinks } from "~/lib/review-page";
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: styles },
-  { rel: "icon", href: "data:," },
-];
+export const links = reviewPageLinks;
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: d?.link.state === "open" ? `Review ${d.link.product.name} · ${d.link.storeName}` : "Write a review" },
   { name: "robots", content: "noindex" },
   { name: "referrer", content: "same-origin" },
 ];
 
-const HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "same-origin", "X-Robots-Tag": "noindex" };
-/**
- * Headers of every answer: never cached or indexed, the URL (its token) never sent to another site as a
- * referrer; and the action's `Connection: close` when it left a body unread (a refused upload).
- */
-export const headers: HeadersFunction = ({ actionHeaders }) => {
-  const out = new Headers(HEADERS);
-  const connection = actionHeaders.get("Connection");
-  if (connection) out.set("Connection", connection);
-  return out;
-};
+/** Never cached or indexed; the token never sent to another site (app/lib/review-page.ts). */
+export const headers = reviewPageHeaders;
 
 const FIELDS = ["rating", "title", "body", "displayName", "isRecommended", "media"] as const;
 type Field = (typeof FIELDS)[number];

@@ -5,31 +5,22 @@
  * `?done=published|pending`. States: open (the form), thank you, already rated, expired, not valid (also when the
  * store does not ask for shop ratings). The thank-you page of `/r/{token}` shows the same form (RateShopForm).
  */
-import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useParams } from "@remix-run/react";
 import { isApiError } from "../../server/contract/errors.ts";
 import { readFormBody } from "../../server/shared/body.ts";
 import { RateShopForm, shopFieldOf } from "~/components/RateShopForm";
-import styles from "~/styles/review-page.css?url";
+import { REVIEW_PAGE_HEADERS as HEADERS, reviewPageHeaders, reviewPageLinks } from "~/lib/review-page";
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: styles },
-  { rel: "icon", href: "data:," },
-];
+export const links = reviewPageLinks;
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: d && "storeName" in d.link ? `Rate ${d.link.storeName}` : "Rate the shop" },
   { name: "robots", content: "noindex" },
   { name: "referrer", content: "same-origin" },
 ];
 
-const HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "same-origin", "X-Robots-Tag": "noindex" };
-/** Never cached or indexed; the URL (its token) never sent to another site; `Connection: close` after a body left unread. */
-export const headers: HeadersFunction = ({ actionHeaders }) => {
-  const out = new Headers(HEADERS);
-  const connection = actionHeaders.get("Connection");
-  if (connection) out.set("Connection", connection);
-  return out;
-};
+/** Never cached or indexed; the token never sent to another site (app/lib/review-page.ts). */
+export const headers = reviewPageHeaders;
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const done = new URL(request.url).searchParams.get("done");

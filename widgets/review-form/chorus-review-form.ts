@@ -346,13 +346,18 @@ export class ChorusReviewForm extends ChorusElement {
       if (body.postReviewSurvey) this.#followWithSurvey(body.postReviewSurvey.channelSurveyId, String(data.get("email") ?? ""));
       focusAfterUpdate(this, ".message");
     } catch (error) {
-      const description = this.describe(error);
-      const field = error instanceof ApiRequestError && error.status < 500 ? this.#fieldOf(description) : "form";
-      this.errors = { [field]: description };
-      this.#focusFirstError();
+      this.#showRefusal(error);
     } finally {
       this.busy = false;
     }
+  }
+
+  /** A refused submission's message: beside the field it names (a 4xx), else above the form; focus moves to it. */
+  #showRefusal(error: unknown): void {
+    const description = this.describe(error);
+    const field = error instanceof ApiRequestError && error.status < 500 ? this.#fieldOf(description) : "form";
+    this.errors = { [field]: description };
+    this.#focusFirstError();
   }
 
   /**
@@ -376,10 +381,7 @@ export class ChorusReviewForm extends ChorusElement {
       this.emit("chorus-review-submitted", { reviewId: body.review.reviewId, status: body.review.status, storeReview: true });
       focusAfterUpdate(this, ".message");
     } catch (error) {
-      const description = this.describe(error);
-      const field = error instanceof ApiRequestError && error.status < 500 ? this.#fieldOf(description) : "form";
-      this.errors = { [field]: description };
-      this.#focusFirstError();
+      this.#showRefusal(error);
     } finally {
       this.busy = false;
     }
