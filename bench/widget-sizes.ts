@@ -70,7 +70,7 @@ export function partOfTag(tag: string): string | null {
 }
 
 /** Issue #37's weight budgets in bytes of brotli, in every language: a product page, all widgets, a page with only the star badge. */
-export const TARGET = { productPage: 30 * 1024, allWidgets: 42 * 1024, starBadgePage: 12 * 1024, surveyPage: 18 * 1024 } as const;
+export const TARGET = { productPage: 30 * 1024, allWidgets: 44 * 1024, starBadgePage: 12 * 1024, surveyPage: 18 * 1024 } as const;
 
 /**
  * Elements weighed on a page of their own rather than in "all widgets": the survey (docs/surveys.md) runs on a

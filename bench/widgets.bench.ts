@@ -3,7 +3,7 @@
  * 1. gzip and brotli size of each built widget file, and of what pages load (the loader, the element modules and the
  *    shared chunks they import, each once: all widgets, a product page, a star-badge-only page); per language (issue
  *    #37), the same on a page in that language (with its translation parts), against the brotli budgets 30 KB
- *    (product page), 42 KB (all widgets) and 12 KB (star badge page).
+ *    (product page), 44 KB (all widgets) and 12 KB (star badge page).
  * 2. A Playwright + Chromium harness loads the demo product page with and without the widgets (widget
  *    requests blocked), normally and at 4× CPU slowdown, and reports transferred bytes, script time,
  *    long tasks, Cumulative Layout Shift and time to the first rendered review; once more at 1x with a
@@ -44,7 +44,7 @@ const badgePage = pageLoad(["chorus-star-rating"]);
 const surveyPage = pageLoad(["chorus-survey"]);
 for (const load of [all, productPage, badgePage, surveyPage]) printTable(load.files.map((f) => ({ file: f.file, bytes: f.bytes, gzip: f.gzip, brotli: f.brotli })));
 printTable([
-  { set: "all widgets", gzip: all.gzip, brotli: all.brotli, budget: "42 KB brotli" },
+  { set: "all widgets", gzip: all.gzip, brotli: all.brotli, budget: "44 KB brotli" },
   { set: "product page widgets", gzip: productPage.gzip, brotli: productPage.brotli, budget: "30 KB brotli" },
   { set: "star-rating badge page", gzip: badgePage.gzip, brotli: badgePage.brotli, budget: "12 KB brotli" },
   { set: "survey page (<chorus-survey> alone)", gzip: surveyPage.gzip, brotli: surveyPage.brotli, budget: "18 KB brotli" },

@@ -3,7 +3,7 @@
  * pages load the static files: the loader, each element's module and the shared chunks it imports (each once), and on a
  * page in another language each element's translation part (bench/widget-sizes.ts `pageLoad`).
  * - A product page (badge, summary, keywords, media, reviews, questions) ≤ 30 KB, all widgets (every element but the
- *   survey) ≤ 42 KB (40 KB before the loyalty member panel: docs/performance.md, Widget weight), the star badge page ≤ 12 KB, a survey page (`<chorus-survey>` alone, docs/surveys.md) ≤ 18 KB: in
+ *   survey) ≤ 44 KB (docs/performance.md, Widget weight, says why it grew), the star badge page ≤ 12 KB, a survey page (`<chorus-survey>` alone, docs/surveys.md) ≤ 18 KB: in
  *   English and in every shipped language.
  * - Each language's translation parts are the ones `partOf` names, carry no text IDs for the tables' texts and read
  *   back to the shipped translation over English; each element's `static defaults` is the table its part is ordered by.
@@ -38,7 +38,7 @@ describe("widget weight budgets (brotli)", () => {
     for (const { locale, productPage } of totals) expect(productPage, locale).toBeLessThanOrEqual(TARGET.productPage);
   });
 
-  it("all widgets load at most 42 KB, in English and in every shipped language", () => {
+  it("all widgets load at most 44 KB, in English and in every shipped language", () => {
     for (const { locale, allWidgets } of totals) expect(allWidgets, locale).toBeLessThanOrEqual(TARGET.allWidgets);
   });
 
