@@ -81,7 +81,6 @@ export async function postReviewSurvey(services: Services, request: Request, lin
     thanks: answered ? await surveyThanks(services, hosted.storeId, answered) : null,
   };
 }
-export type PostReviewSurvey = NonNullable<Awaited<ReturnType<typeof postReviewSurvey>>>;
 
 /**
  * The post of the post-review survey's plain form on `/r/{token}?done=…&survey` (the review written, `link.state`

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { notFound } from "../contract/errors.ts";
-import { UI_LOCALES, type UiLocale } from "../contract/widget-locales.ts";
+import { UI_LOCALES } from "../contract/widget-locales.ts";
 import type { StoresRepo } from "./stores.repo.ts";
 
 const language = z.enum(UI_LOCALES, { error: `defaultLanguage must be one of ${UI_LOCALES.join(", ")}` }).meta({
@@ -39,9 +39,4 @@ export function shopperPagesSettings(stores: StoresRepo) {
       if (patch.defaultLanguage) await stores.updateSettings(storeId, { defaultLanguage: patch.defaultLanguage });
     },
   };
-}
-
-/** The store's default language for shopper-facing pages, English for an unknown store. */
-export async function storeDefaultLanguage(stores: StoresRepo, storeId: string): Promise<UiLocale> {
-  return (await stores.get(storeId))?.defaultLanguage ?? "en";
 }
