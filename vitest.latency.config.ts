@@ -8,5 +8,5 @@ import base from "./vitest.config.ts";
  */
 export default defineConfig({
   ...base,
-  test: { ...base.test, include: ["test/db-latency.test.ts"], exclude: ["**/node_modules/**"], fileParallelism: false },
+  test: { ...base.test, projects: undefined, include: ["test/db-latency.test.ts"], exclude: ["**/node_modules/**"], fileParallelism: false },
 });

@@ -13,6 +13,9 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
+    // One project: no widget suites here, so every worker keeps its module cache from file to file (vitest.config.ts).
+    projects: undefined,
+    isolate: false,
     // Which suites, and why: test/engine-suites.ts.
     include: POSTGRES_SUITES,
     exclude: ["**/node_modules/**", ...POSTGRES_EXCLUDED],
