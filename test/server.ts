@@ -17,7 +17,7 @@
  * sees such a change once the purge window has passed (each node's purger polls the content-scope log every
  * 200 ms, server/http/cache-purge.ts); the harness makes every GET/HEAD sent with `fetch` to the front wait
  * for exactly that first: `t.settled()` (each node's response cache has seen every commit so far, and each
- * node's purger has sent their tags and Varnish answered). Code that reads with `node:http` calls
+ * node's purger has sent their tags and Varnish answered; nothing to wait for when this process has committed nothing since the last). Code that reads with `node:http` calls
  * `await t.settled()` itself. Limits configured on `t.services` (`submissionLimiter`, `surveyLimiter`,
  * `voteLimits`: `configure`, `reset`) apply to every node, as the same configuration would on real nodes.
  */
@@ -166,8 +166,14 @@ export async function startTestServer(
   const baseUrl = varnish?.url ?? `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const nodes = [services, ...others];
   const log = dialect(services.db) === "sqlite" ? contentScopeLog(services.db) : null;
+  // Commits made in this process through any node (the test's own writes, the requests each node served, their jobs).
+  // A read with no commit since the last completed settle has nothing to wait for.
+  const commitsOf = () => nodes.reduce((sum, node) => sum + node.db.commits, 0);
+  let settledAt = -1;
   const settled = async () => {
     if (!varnish) return;
+    const commits = commitsOf();
+    if (commits === settledAt) return;
     if (log) {
       // SQLite: each node's watcher reads the content-scope log after a commit: wait until its stamp has caught up.
       const latest = await log.seq();
@@ -185,6 +191,8 @@ export async function startTestServer(
       for (const node of nodes) await node.contentScopes.current();
     }
     await Promise.all(servers.map((s) => cachePurgerOf(s)?.flush() ?? Promise.resolve()));
+    // On PostgreSQL the loop above counted one commit on each other node (not a real one).
+    settledAt = commits + (log ? 0 : others.length);
   };
   if (varnish) {
     mirrorLimits(services, others);
