@@ -47,11 +47,20 @@ export async function seedRealReviews(
   let rows = realReviews().filter((r) => r.productId && (!options.productIds || options.productIds.includes(r.productId)));
   if (options.limit) rows = rows.slice(0, options.limit);
   const base = Date.UTC(2026, 0, 1);
+  // Each group and product is written (or found) once per call, not once per review: a round trip each on PostgreSQL.
+  const groups = new Set<string>();
+  const products = new Set<string>();
   await transaction(services.db, async () => {
     for (const r of rows) {
       const groupId = r.className ? r.className.toLowerCase().replace(/[^a-z0-9]+/g, "-") : undefined;
-      if (groupId) await services.stores.upsertGroup({ storeId, groupId, name: r.className });
-      if (!(await services.stores.getProduct(storeId, r.productId))) await services.stores.upsertProduct({ storeId, productId: r.productId, name: `${r.className} #${r.productId}`, groupId });
+      if (groupId && !groups.has(groupId)) {
+        await services.stores.upsertGroup({ storeId, groupId, name: r.className });
+        groups.add(groupId);
+      }
+      if (!products.has(r.productId)) {
+        if (!(await services.stores.getProduct(storeId, r.productId))) await services.stores.upsertProduct({ storeId, productId: r.productId, name: `${r.className} #${r.productId}`, groupId });
+        products.add(r.productId);
+      }
       await services.reviewsData.insert({
         reviewId: crypto.randomUUID(),
         storeId,
