@@ -1,8 +1,11 @@
 import { defineConfig } from "@playwright/test";
+import { existsSync } from "node:fs";
 
 /**
- * Browser tests in Debian's Chromium (/usr/bin/chromium; Playwright's own browser download does not
- * work on these machines), `E2E_WORKERS` workers (default 2), each against a production server of its own: worker
+ * Browser tests in Debian's Chromium (Playwright's own browser download does not work on these machines): its headless
+ * shell (`apt-get install -y chromium-headless-shell`, /usr/bin/chromium-headless-shell; the same Blink as
+ * /usr/bin/chromium without the browser's UI, and half the CPU time per test: docs/performance.md "The test loop")
+ * when installed, else /usr/bin/chromium; env CHROMIUM_PATH chooses another. `E2E_WORKERS` workers (default 2), each against a production server of its own: worker
  * slot i (TEST_PARALLEL_INDEX) gets port `E2E_PORT` + i (E2E_PORT default 3111) and the database directory
  * `/tmp/chorus-e2e-<port>` (with one worker, `E2E_DB_DIR` if set). The demo store is seeded once per run into a
  * template (e2e/demo-template.ts) and copied to each server's directory before it starts, so every server starts
@@ -12,6 +15,8 @@ import { defineConfig } from "@playwright/test";
  * Each server's mail goes over SMTP to a sink beside it (e2e/smtp-sink.ts on port + 1000), which writes each message
  * into `${dbDir}/mail/` for e2e/mailbox.ts.
  */
+/** Debian's chromium-headless-shell package: the browser the specs use when it is installed. */
+const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
 const basePort = Number(process.env.E2E_PORT ?? 3111);
 const workers = Number(process.env.E2E_WORKERS ?? 2);
 const dbDirOf = (port: number) => (workers === 1 && process.env.E2E_DB_DIR ? process.env.E2E_DB_DIR : `/tmp/chorus-e2e-${port}`);
@@ -85,7 +90,7 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium"),
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
   },
