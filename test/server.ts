@@ -17,8 +17,8 @@
  * sees such a change once the purge window has passed (each node's purger polls the content-scope log every
  * 200 ms, server/http/cache-purge.ts); the harness makes every GET/HEAD sent with `fetch` to the front wait
  * for exactly that first: `t.settled()` (each node's response cache has seen every commit so far, and each
- * node's purger has sent their tags and Varnish answered; nothing to wait for when this process has committed nothing since the last). Code that reads with `node:http` calls
- * `await t.settled()` itself. Limits configured on `t.services` (`submissionLimiter`, `surveyLimiter`,
+ * node's purger has sent their tags and Varnish answered; nothing to wait for when this process has committed
+ * nothing since the last). Code that reads with `node:http` calls `await t.settled()` itself. Limits configured on `t.services` (`submissionLimiter`, `surveyLimiter`,
  * `voteLimits`: `configure`, `reset`) apply to every node, as the same configuration would on real nodes.
  */
 import type { ServerBuild } from "@remix-run/node";
