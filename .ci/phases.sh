@@ -23,6 +23,17 @@ summary() {
   printf '  %-28s %8s  %s\n' "phase" "seconds" "result"
   while IFS=$'\t' read -r name secs result; do printf '  %-28s %8s  %s\n' "$name" "$secs" "$result"; done < "$LOGS/phases"
   printf '  %-28s %8s  %s\n' "total (wall clock)" "$(( $(date +%s) - RUN_STARTED ))" "$([ "$status" = 0 ] && echo passed || echo FAILED)"
+  # The end of each failed phase's output again (its failure summary), so the last lines of a run say what failed
+  # even where only the tail of the console is kept.
+  local log
+  while IFS=$'\t' read -r name _ result; do
+    log="$LOGS/${name//[^a-zA-Z0-9]/_}.log"
+    if [ "$result" = FAILED ] && [ -f "$log" ]; then
+      echo
+      echo "The last ${FAILED_TAIL_LINES:-80} lines of the failed phase \"${name}\":"
+      tail -n "${FAILED_TAIL_LINES:-80}" "$log"
+    fi
+  done < "$LOGS/phases"
   rm -rf "$LOGS"
 }
 if [ "$PHASES_OWNER" = 1 ]; then trap summary EXIT; fi
