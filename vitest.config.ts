@@ -28,6 +28,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // In CI both test lanes share two cores (CONTRIBUTING.md "CI"): a test that waits on a clock can miss it under that
+    // load, so a failed test runs once more there, as Playwright's do (playwright.config.ts); failing twice fails.
+    retry: process.env.CI ? 1 : 0,
     // One migrated SQLite template per run; every startTestServer() copies it (test/sqlite-template.ts).
     globalSetup: ["test/sqlite-template.ts"],
     projects: [
