@@ -1,7 +1,9 @@
 /**
  * Reviews list filters and search (issue #23 item 2; docs/api.md "Search and filters"): `rating`, `media`,
  * `verified` and `search` with `highlights` on the three storefront listings, over real HTTP and SQLite or
- * PostgreSQL (real reviews of the shared data file, plus a few written here for the text cases).
+ * PostgreSQL (real reviews of the shared data file, plus a few written here for the text cases). The long listings
+ * are read 9 to 15 reviews a page: tens of pages each, every page boundary inside ties of rating or helpful count
+ * (pages of three reviews in every order and filter: filter-paging.api.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test/server.ts";
@@ -137,13 +139,13 @@ describe("filters on every scope", () => {
   it("media keeps reviews with a published photo, video or either", async () => {
     const kind = (type: string) => `EXISTS (SELECT 1 FROM review_media m WHERE m.review_id = r.review_id AND m.status = 'published' AND m.type = '${type}')`;
     for (const scope of scopes) {
-      const any = await all(`${scope.path}?media=any&limit=4`);
+      const any = await all(`${scope.path}?media=any&limit=12`);
       expect(any.reviews.every((r) => r.media.length > 0)).toBe(true);
       expect(ids(any.reviews), scope.name).toEqual(await expected(scope, `${kind("image")} OR ${kind("video")}`));
-      const photos = await all(`${scope.path}?media=photos&orderBy=helpful%20desc&limit=5`);
+      const photos = await all(`${scope.path}?media=photos&orderBy=helpful%20desc&limit=15`);
       expect(photos.reviews.every((r) => r.media.some((m) => m.type === "image"))).toBe(true);
       expect(ids(photos.reviews), scope.name).toEqual(await expected(scope, kind("image")));
-      const videos = await all(`${scope.path}?media=videos&limit=3`);
+      const videos = await all(`${scope.path}?media=videos&limit=9`);
       expect(videos.reviews.every((r) => r.media.some((m) => m.type === "video"))).toBe(true);
       expect(ids(videos.reviews), scope.name).toEqual(await expected(scope, kind("video")));
       expect(videos.nextUrls.every((u) => u.includes("media=videos"))).toBe(true);
@@ -169,10 +171,10 @@ describe("filters on every scope", () => {
     );
     for (const scope of scopes) {
       for (const orderBy of ["date desc", "helpful desc", "rating asc", "has_media desc", "unhelpful desc"]) {
-        const got = await all(`${scope.path}?rating=4,5&verified=true&search=fit&orderBy=${encodeURIComponent(orderBy)}&limit=3`);
+        const got = await all(`${scope.path}?rating=4,5&verified=true&search=fit&orderBy=${encodeURIComponent(orderBy)}&limit=10`);
         expect(ids(got.reviews), `${scope.name} ${orderBy}`).toEqual(await expected(scope, `r.rating IN (4, 5) AND r.verified_status = 'verified-buyer' AND ${searchSql('"fit"')}`));
         expect(got.reviews.length).toBeGreaterThan(3);
-        for (const u of got.nextUrls) for (const p of ["rating=4%2C5", "verified=true", "search=fit", "limit=3"]) expect(u).toContain(p);
+        for (const u of got.nextUrls) for (const p of ["rating=4%2C5", "verified=true", "search=fit", "limit=10"]) expect(u).toContain(p);
       }
       const photos5 = await all(`${scope.path}?rating=5&media=photos&limit=2`);
       expect(ids(photos5.reviews)).toEqual(
@@ -198,7 +200,7 @@ describe("search", () => {
       const match = await expected(scope, searchSql(`"love" "the" "dress"`));
       expect(match.length).toBeGreaterThan(3);
       for (const orderBy of ["date desc", "rating desc", "helpful asc"]) {
-        const got = await all(`${scope.path}?search=${encodeURIComponent("Love  the DRESS!")}&orderBy=${encodeURIComponent(orderBy)}&limit=3`);
+        const got = await all(`${scope.path}?search=${encodeURIComponent("Love  the DRESS!")}&orderBy=${encodeURIComponent(orderBy)}&limit=10`);
         expect(ids(got.reviews), `${scope.name} ${orderBy}`).toEqual(match);
         for (const r of got.reviews) {
           const text = `${r.title} ${decodeHtmlText(r.body)}`.toLowerCase();
