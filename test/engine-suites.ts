@@ -57,6 +57,8 @@ export const POSTGRES_EXCLUDED = ["server/**/*.demo.test.ts", "server/demo/**"];
 /**
  * The suites run a third time behind Varnish in front of two nodes on PostgreSQL. Not server/reviews/submission-size.api.test.ts:
  * Varnish answers 503 where a node answers 413 to an oversized upload (a known Varnish limitation, said in that file).
+ * Not server/reviews/search-plans.api.test.ts: its 12,000 reviews test PostgreSQL's plans, the same behind the front;
+ * every filter and search parameter through the front is in search-filters.api.test.ts.
  */
 export const FRONT_SUITES = [
   "server/loyalty/loyalty.api.test.ts",
