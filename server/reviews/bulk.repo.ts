@@ -20,9 +20,13 @@ const SUSPENDED_TRIGGERS = ["reviews_aggregate_insert", "reviews_recommended_ins
  * (SQLite: DDL on the one connection while it is held, never interleaved with a query of another request; PostgreSQL:
  * transactional DDL, committed before `fill` starts, so the pool's other connections see the triggers disabled, and
  * disabled for every session of every node until restored: nothing else may write reviews meanwhile).
- * @param fill receives `insert(review)`; it should call it inside its own transactions (batches) and resolve when done.
+ * @param fill receives `insert(review)` (or `insert(reviews)`, a few hundred at a time); it should call it inside its own
+ *   transactions (batches) and resolve when done.
  */
-export async function bulkLoadReviews(db: Db, storeId: string, fill: (insert: (r: NewReview) => Promise<void>) => Promise<void>): Promise<void> {
+/** Insert one review, or a few hundred in one statement (bulkLoadReviews). */
+export type BulkInsert = (reviews: NewReview | readonly NewReview[]) => Promise<void>;
+
+export async function bulkLoadReviews(db: Db, storeId: string, fill: (insert: BulkInsert) => Promise<void>): Promise<void> {
   if (dialect(db) === "postgres") {
     // Those of the names that exist (PostgreSQL's reviews_aggregate_insert also keeps the recommendation counts).
     const names = await values<string>(db, sql`SELECT tgname FROM pg_trigger WHERE tgrelid = 'reviews'::regclass AND tgname IN (${sql.join(SUSPENDED_TRIGGERS)})`);
@@ -61,17 +65,28 @@ export async function bulkLoadReviews(db: Db, storeId: string, fill: (insert: (r
   await recomputeAggregates(db, storeId);
 }
 
-/** The bulk insert of one review (the aggregate, recommendation and search triggers are the caller's to suspend). */
-function insertReview(db: Db): (r: NewReview) => Promise<void> {
-  return async (r) => {
+/**
+ * The bulk insert of one review, or of several in one multi-row INSERT (one round trip on PostgreSQL; at most a few
+ * hundred rows a call: 17 parameters each, within both engines' parameter limits). A review whose ID or source key
+ * (store, source, source_key) is already there is left out, as `reviewsData.insert` does. The aggregate, recommendation
+ * and search triggers are the caller's to suspend.
+ */
+function insertReview(db: Db): BulkInsert {
+  return async (reviews) => {
+    const list = Array.isArray(reviews) ? reviews : [reviews as NewReview];
+    if (list.length === 0) return;
+    const rows = list.map(
+      (r) => sql`(${r.reviewId}, ${r.storeId}, ${r.productId}, (SELECT group_id FROM products WHERE store_id = ${r.storeId} AND product_id = ${r.productId}),
+        ${r.rating}, ${r.title}, ${r.body}, ${r.createdMs}, ${r.helpfulCount ?? 0}, 0, ${r.isRecommended == null ? null : r.isRecommended ? 1 : 0},
+        ${r.languageCode ?? null}, ${r.status}, ${r.reviewerName}, 'unverified', ${r.source ?? null}, ${r.sourceKey ?? null})`,
+    );
     await run(
       db,
       sql`
       INSERT INTO reviews (review_id, store_id, product_id, group_id, rating, title, body, created_ms, helpful_count, unhelpful_count,
         is_recommended, language_code, status, reviewer_name, verified_status, source, source_key)
-      VALUES (${r.reviewId}, ${r.storeId}, ${r.productId}, (SELECT group_id FROM products WHERE store_id = ${r.storeId} AND product_id = ${r.productId}),
-        ${r.rating}, ${r.title}, ${r.body}, ${r.createdMs}, ${r.helpfulCount ?? 0}, 0, ${r.isRecommended == null ? null : r.isRecommended ? 1 : 0},
-        ${r.languageCode ?? null}, ${r.status}, ${r.reviewerName}, 'unverified', ${r.source ?? null}, ${r.sourceKey ?? null})`,
+      VALUES ${sql.join(rows)}
+      ON CONFLICT DO NOTHING`,
     );
   };
 }
