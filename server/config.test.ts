@@ -57,6 +57,17 @@ describe("loadConfig: loopback requests (insecure webhook receivers)", () => {
   });
 });
 
+describe("loadConfig: WEBHOOK_LEASE_MS (docs/webhooks.md, Delivery)", () => {
+  it("is a minute by default and takes whole milliseconds from 20,000", () => {
+    expect(loadConfig(env({})).WEBHOOK_LEASE_MS).toBe(60_000);
+    expect(loadConfig(env({ WEBHOOK_LEASE_MS: "20000" })).WEBHOOK_LEASE_MS).toBe(20_000);
+  });
+
+  it.each(["5000", "19999", "1.5e4", "a minute", "-1", "3600001"])("refuses WEBHOOK_LEASE_MS=%s with a message naming it", (value) => {
+    expect(() => loadConfig(env({ WEBHOOK_LEASE_MS: value }))).toThrow(/WEBHOOK_LEASE_MS/);
+  });
+});
+
 describe("loadConfig: DATABASE_URL (PostgreSQL, issue #26)", () => {
   it("is the location every module opens, and messages show it without credentials", () => {
     const c = loadConfig(env({ DATABASE_URL: "postgres://chorus:s3cret@db.internal:5432/chorus" }));

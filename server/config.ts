@@ -88,6 +88,16 @@ const schema = z.object({
    * docs/webhooks.md, docs/import.md). Never private or other non-public addresses.
    */
   ALLOW_LOOPBACK_REQUESTS: z.enum(["0", "1"], { error: "ALLOW_LOOPBACK_REQUESTS must be 0 or 1" }).default("0"),
+  /**
+   * How long a node's claim on a webhook delivery holds (ms) before another node may send it again, when the node died
+   * while sending (server/webhooks/delivery.ts, docs/webhooks.md). Longer than an attempt can last (15 s).
+   */
+  WEBHOOK_LEASE_MS: z.coerce
+    .number({ error: "WEBHOOK_LEASE_MS must be a number of milliseconds" })
+    .int("WEBHOOK_LEASE_MS must be a whole number of milliseconds")
+    .min(20_000, "WEBHOOK_LEASE_MS must be at least 20000 (longer than a delivery attempt, 15 s)")
+    .max(3_600_000, "WEBHOOK_LEASE_MS must be at most 3600000 (an hour)")
+    .default(60_000),
   /** The older name of ALLOW_LOOPBACK_REQUESTS: either set to `1` turns the switch on (`loopbackRequestsAllowed`). */
   ALLOW_INSECURE_WEBHOOKS: z.enum(["0", "1"], { error: "ALLOW_INSECURE_WEBHOOKS must be 0 or 1" }).default("0"),
   /** Shopify Admin GraphQL endpoint for writing snippet metafields; default `https://{shop}/admin/api/{version}/graphql.json` (docs/snippets.md). */

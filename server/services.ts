@@ -122,9 +122,10 @@ export type ServicesOptions = {
   /**
    * Outgoing webhooks (server/webhooks, docs/webhooks.md): `allowInsecure` is the older name of
    * `allowLoopbackRequests` (either turns it on), `now` the clock of the queue (epoch ms; tests move it),
-   * `publicUrl` the origin of absolute media URLs in event bodies (PUBLIC_URL).
+   * `publicUrl` the origin of absolute media URLs in event bodies (PUBLIC_URL), `leaseMs` how long a delivery claim
+   * holds (WEBHOOK_LEASE_MS).
    */
-  webhooks?: { allowInsecure?: boolean; now?: () => number; publicUrl?: string };
+  webhooks?: { allowInsecure?: boolean; now?: () => number; publicUrl?: string; leaseMs?: number };
   /**
    * Loyalty rewards (server/loyalty/platform-rewards.ts): `now`, the clock of reward times and reward webhook
    * signatures (epoch ms; tests move it; default the webhooks' clock);
@@ -299,6 +300,7 @@ async function buildServices(db: Db, options: ServicesOptions) {
     db,
     secretKey: webhookSecretKey,
     now: options.webhooks?.now ?? Date.now,
+    leaseMs: options.webhooks?.leaseMs,
     log: options.log,
     enqueueMail: (message) => mail.enqueue(message),
     allowLoopback: allowLoopbackRequests,

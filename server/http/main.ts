@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     log,
     mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
     allowLoopbackRequests: loopbackRequestsAllowed(config),
-    webhooks: { publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` },
+    webhooks: { publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`, leaseMs: config.WEBHOOK_LEASE_MS },
     rewards: { demoStoreId: config.CHORUS_DEMO === "1" ? DEMO_STORE_ID : undefined }, // the demo store's built-in demo platform
   });
   log(`Database: ${databaseLabel(config.DATABASE_PATH)}`); // a PostgreSQL URL without its credentials

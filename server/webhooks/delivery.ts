@@ -13,7 +13,7 @@
  * A subscription whose delivery used all its attempts with no successful delivery to it in between (so
  * at least MAX_ATTEMPTS consecutive failures over about a day) is disabled, with the reason shown in the
  * admin and an e-mail to the store's team; its queued deliveries fail. A delivery is AT-LEAST-ONCE (a crash after the receiver answered and
- * before the outcome is committed sends it again after LEASE_MS): receivers dedupe by `Chorus-Event-Id`.
+ * before the outcome is committed sends it again after the lease, LEASE_MS or WEBHOOK_LEASE_MS): receivers dedupe by `Chorus-Event-Id`.
  * Events and their log are deleted RETENTION_MS (30 days) after they were dispatched, once nothing is left to send.
  * The clock is injectable (`now`, epoch ms): tests call `runDue` with a moved clock, no sleeping.
  */
@@ -38,7 +38,7 @@ export const CONNECT_TIMEOUT_MS = 5_000;
 export const TOTAL_TIMEOUT_MS = 15_000;
 /** Most bytes of an answer read (the rest is not read; the answer's body is not kept). */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
-/** How long a claim holds (ms): longer than an attempt can last. */
+/** How long a claim holds by default (ms; env WEBHOOK_LEASE_MS): longer than an attempt can last. */
 export const LEASE_MS = 60_000;
 /** Time between two passes of the loop (ms): new events are sent within about this long. */
 export const POLL_MS = 1_000;
@@ -58,6 +58,8 @@ export type WebhookDeliveryDeps = PayloadDeps & {
   /** ALLOW_LOOPBACK_REQUESTS=1 (alias ALLOW_INSECURE_WEBHOOKS=1): http:// and loopback targets allowed (tests, local development). */
   allowLoopback: boolean;
   now?: () => number;
+  /** How long a claim holds (ms; default LEASE_MS): at least TOTAL_TIMEOUT_MS, so a live sender's claim never runs out. */
+  leaseMs?: number;
   log?: (line: string) => void;
   /** Outgoing mail (services.mail.enqueue): the team is told when a subscription is disabled. Absent: no e-mail. */
   enqueueMail?: (message: OutgoingMail) => Promise<unknown>;
@@ -110,6 +112,7 @@ export async function postOnce(url: string, body: string, headers: Record<string
 /** Create the queue. */
 export function webhookDelivery(deps: WebhookDeliveryDeps) {
   const now = deps.now ?? Date.now;
+  const leaseMs = Math.max(deps.leaseMs ?? LEASE_MS, TOTAL_TIMEOUT_MS);
   const log = deps.log ?? (() => {});
   let timer: NodeJS.Timeout | null = null;
   let started = false;
@@ -214,7 +217,7 @@ export function webhookDelivery(deps: WebhookDeliveryDeps) {
     for (;;) {
       if (!isOpen(deps.db)) return report;
       // Exactly-once claim: FOR UPDATE SKIP LOCKED (PostgreSQL) and a lease committed before any POST.
-      const claimed = await transaction(deps.db, () => deps.repo.claimDue(nowMs, nowMs + LEASE_MS, BATCH));
+      const claimed = await transaction(deps.db, () => deps.repo.claimDue(nowMs, nowMs + leaseMs, BATCH));
       await Promise.all(claimed.map((d) => sendOne(d, nowMs, report)));
       if (claimed.length < BATCH) return report;
     }

@@ -19,6 +19,8 @@ export type WebhooksDeps = Omit<PayloadDeps, "repo"> & {
   allowLoopback: boolean;
   /** The clock, epoch ms. */
   now: () => number;
+  /** How long a delivery claim holds (ms; WEBHOOK_LEASE_MS; default delivery.ts LEASE_MS). */
+  leaseMs?: number;
   log?: (line: string) => void;
   /** services.mail.enqueue: the team is e-mailed when a subscription is disabled. */
   enqueueMail?: (message: OutgoingMail) => Promise<unknown>;
