@@ -57,8 +57,9 @@ export const POSTGRES_EXCLUDED = ["server/**/*.demo.test.ts", "server/demo/**"];
 /**
  * The suites run a third time behind Varnish in front of two nodes on PostgreSQL. Not server/reviews/submission-size.api.test.ts:
  * Varnish answers 503 where a node answers 413 to an oversized upload (a known Varnish limitation, said in that file).
- * Not server/reviews/search-plans.api.test.ts: its 12,000 reviews test PostgreSQL's plans, the same behind the front;
- * every filter and search parameter through the front is in search-filters.api.test.ts.
+ * Not server/reviews/search-filters.api.test.ts nor search-plans.api.test.ts: what each filter keeps through every page,
+ * and PostgreSQL's plans, are the same SQL behind the front; every filter, search and order through the front, and a
+ * review that leaves the cached results, is server/reviews/search-cache.api.test.ts.
  */
 export const FRONT_SUITES = [
   "server/loyalty/loyalty.api.test.ts",
@@ -68,7 +69,7 @@ export const FRONT_SUITES = [
   "server/enterprise/**/*.test.ts",
   "server/reviews/reviews.api.test.ts",
   "server/reviews/okendo-compat.api.test.ts",
-  "server/reviews/search-filters.api.test.ts",
+  "server/reviews/search-cache.api.test.ts",
   "server/questions/questions.api.test.ts",
   "server/reviews/votes.api.test.ts",
   "server/reviews/submissions.api.test.ts",
