@@ -165,9 +165,15 @@ test("the widgets page in another language: German texts shown on a German page 
   await page.getByRole("button", { name: "Add", exact: true }).click();
   await expect(page).toHaveURL(/lang=de/);
   // Each field shows the widgets' own German text greyed (the shipped translation, issue #23 item 3).
-  await page.getByText("Reviews (<chorus-reviews>)", { exact: true }).click();
   await expect(page.locator("#text-reviews-writeReview")).toHaveAttribute("placeholder", "Bewertung schreiben");
-  await page.locator("#text-reviews-loadMore").fill("Mehr Bewertungen anzeigen");
+  // The German texts' parts are new elements (keyed by language): a click on the English part while they replace it
+  // would open nothing, so open the part until its field shows.
+  const loadMore = page.locator("#text-reviews-loadMore");
+  await expect(async () => {
+    if (!(await loadMore.isVisible())) await page.getByText("Reviews (<chorus-reviews>)", { exact: true }).click();
+    await expect(loadMore).toBeVisible({ timeout: 1_000 });
+  }).toPass();
+  await loadMore.fill("Mehr Bewertungen anzeigen");
   await page.getByRole("form", { name: "Reviews (<chorus-reviews>)" }).getByRole("button", { name: "Save texts in de" }).click();
   await expect(page).toHaveURL(/lang=de&saved=texts/);
   const preview = page.frameLocator("iframe.widget-preview");
