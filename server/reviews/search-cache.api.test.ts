@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import type { ListReviewsResponse } from "../contract/storefront.ts";
-import { dialect, run, sql, values } from "../db/database.ts";
-import { tsqueryOf } from "../db/text-search.ts";
+import { run, sql, values } from "../db/database.ts";
+import { searchMatchSql } from "../../test/search-oracle.ts";
 import { reviewSearchMatch } from "./reviews.repo.ts";
 
 let t: TestServer;
@@ -23,13 +23,8 @@ async function get(url: string): Promise<{ status: number; body: ListReviewsResp
   return { status: res.status, body: await res.json() };
 }
 
-/** SQL over alias r: the review matches the search text as the listing reads it (migration 084; PostgreSQL 003-search.sql). */
-const searchSql = (text: string) => {
-  const match = reviewSearchMatch(text)!;
-  return dialect(t.services.db) === "postgres"
-    ? `r.review_id IN (SELECT review_id FROM review_search WHERE document @@ to_tsquery('chorus_english', '${tsqueryOf(match).replace(/'/g, "''")}'))`
-    : `r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH '${match.replace(/'/g, "''")}')`;
-};
+/** SQL over alias r: the review matches the search text as the listing reads it. */
+const searchSql = (text: string) => searchMatchSql(t.services.db, reviewSearchMatch(text)!);
 const ORDER_SQL: Record<string, string> = {
   "date desc": "r.created_ms DESC, r.review_id DESC",
   "rating asc": "r.rating ASC, r.created_ms DESC, r.review_id DESC",
@@ -85,9 +80,7 @@ describe("filters and search through the caches", () => {
   ];
 
   it("every filter, search and order is part of the cached answer's address: each reads as the reviews sort, read once and again", async () => {
-    const urls = cases.flatMap(([query, condition]) =>
-      Object.keys(ORDER_SQL).map((orderBy) => ({ url: `${S}/reviews?${query}&orderBy=${encodeURIComponent(orderBy)}&limit=6`, query, condition, orderBy })),
-    );
+    const urls = cases.flatMap(([query, condition]) => Object.keys(ORDER_SQL).map((orderBy) => ({ url: `${S}/reviews?${query}&orderBy=${encodeURIComponent(orderBy)}&limit=6`, condition, orderBy })));
     // Read every listing twice, the second time all from the cache: an address shared by two filters would answer one for the other.
     for (let pass = 0; pass < 2; pass++) {
       for (const { url, condition, orderBy } of urls) expect(await twoPages(url), `${url} (read ${pass + 1})`).toEqual(await firstOf(condition(), orderBy, 12));

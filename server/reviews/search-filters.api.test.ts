@@ -13,7 +13,7 @@ import { seedRealReviews, TEST_STORE_ID } from "../../test/fixtures.ts";
 import type { ListReviewsResponse, Review } from "../contract/storefront.ts";
 import { decodeHtmlText } from "../../widgets/internal/html-text.ts";
 import { dialect, run, sql, value, values, type RawBuilder } from "../db/database.ts";
-import { tsqueryOf } from "../db/text-search.ts";
+import { searchMatchSql } from "../../test/search-oracle.ts";
 
 let t: TestServer;
 const S = `/v1/stores/${TEST_STORE_ID}`;
@@ -90,11 +90,8 @@ async function expected(scope: (typeof scopes)[number], condition: string): Prom
 }
 const ids = (reviews: Review[]) => reviews.map((r) => r.reviewId).sort();
 const postgres = () => dialect(t.services.db) === "postgres";
-/** SQL over alias r: the review matches the FTS5 query `match` in the search index (migration 084; PostgreSQL 003-search.sql). */
-const searchSql = (match: string) =>
-  postgres()
-    ? `r.review_id IN (SELECT review_id FROM review_search WHERE document @@ to_tsquery('chorus_english', '${tsqueryOf(match).replace(/'/g, "''")}'))`
-    : `r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH '${match}')`;
+/** SQL over alias r: the review matches the FTS5 query `match` in the search index. */
+const searchSql = (match: string) => searchMatchSql(t.services.db, match);
 
 beforeAll(async () => {
   t = await startTestServer();

@@ -11,8 +11,8 @@ import { startTestServer, type TestServer } from "../../test/server.ts";
 import { OTHER_STORE_ID, seedRealReviews } from "../../test/fixtures.ts";
 import type { ListReviewsResponse } from "../contract/storefront.ts";
 import { FEW_MATCHES, reviewSearchMatch } from "./reviews.repo.ts";
-import { dialect, sql, value, values } from "../db/database.ts";
-import { tsqueryOf } from "../db/text-search.ts";
+import { sql, value, values } from "../db/database.ts";
+import { searchMatchSql } from "../../test/search-oracle.ts";
 
 let t: TestServer;
 
@@ -21,11 +21,8 @@ async function get(url: string): Promise<{ status: number; body: ListReviewsResp
   return { status: res.status, body: await res.json() };
 }
 
-/** SQL over alias r: the review matches the FTS5 query `match` in the search index (migration 084; PostgreSQL 003-search.sql). */
-const searchSql = (match: string) =>
-  dialect(t.services.db) === "postgres"
-    ? `r.review_id IN (SELECT review_id FROM review_search WHERE document @@ to_tsquery('chorus_english', '${tsqueryOf(match).replace(/'/g, "''")}'))`
-    : `r.rowid IN (SELECT rowid FROM review_search WHERE review_search MATCH '${match}')`;
+/** SQL over alias r: the review matches the FTS5 query `match` in the search index. */
+const searchSql = (match: string) => searchMatchSql(t.services.db, match);
 
 beforeAll(async () => {
   t = await startTestServer();
